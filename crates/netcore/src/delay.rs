@@ -1,0 +1,175 @@
+//! Per-link integer delays.
+//!
+//! A [`LinkDelays`] holds one delay `d_e >= 1` per edge of a [`Topology`], indexed by edge
+//! number. Delays come from a uniform value, an explicit list, or a seeded [`DelayLaw`] that
+//! models a network of workstations (mostly short links with rare long ones, geometric, or a
+//! Pareto heavy tail). Every law yields integers `>= 1`; the heavy-tailed laws are truncated at a
+//! stated cap so that `d_max` is known in advance.
+
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::rng::SimRng;
+use crate::topology::Topology;
+
+/// A delay, in host steps.
+pub type Delay = u32;
+
+/// A seeded law for drawing link delays.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "law", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DelayLaw {
+    /// Every link has delay `d`.
+    Uniform {
+        /// The delay d >= 1.
+        d: Delay,
+    },
+    /// The delays listed, one per edge in the topology's edge order.
+    Explicit {
+        /// One delay per edge, each >= 1.
+        delays: Vec<Delay>,
+    },
+    /// Two-level network of workstations: delay 1 (a local link) except, with probability
+    /// `p_long`, delay `long` (a wide-area link).
+    TwoLevel {
+        /// Delay of a long link, >= 1.
+        long: Delay,
+        /// Probability of a long link, in [0, 1].
+        p_long: f64,
+    },
+    /// Geometric: `P(d = k) = (1 - p)^(k - 1) p` for `k >= 1`, truncated at `cap`.
+    Geometric {
+        /// Success probability, in (0, 1].
+        p: f64,
+        /// Largest delay, >= 1.
+        cap: Delay,
+    },
+    /// Pareto heavy tail: `d = floor(U^(-1/alpha))` for `U` uniform in (0, 1], so
+    /// `P(d >= k) = k^(-alpha)`, truncated at `cap`.
+    Pareto {
+        /// Tail index alpha > 0 (smaller is heavier).
+        alpha: f64,
+        /// Largest delay, >= 1.
+        cap: Delay,
+    },
+}
+
+impl DelayLaw {
+    /// Checks the law's parameters.
+    pub fn validate(&self) -> Result<()> {
+        let prob = |field: &str, p: f64, rule: &str, ok: bool| {
+            if ok { Ok(()) } else { Err(Error::param(field, rule, p)) }
+        };
+        match self {
+            DelayLaw::Uniform { d } => at_least_one("d", *d),
+            DelayLaw::Explicit { delays } => {
+                delays.iter().enumerate().try_for_each(|(i, d)| at_least_one(&format!("delays[{i}]"), *d))
+            }
+            DelayLaw::TwoLevel { long, p_long } => {
+                at_least_one("long", *long)?;
+                prob("p_long", *p_long, "0 <= p_long <= 1", (0.0..=1.0).contains(p_long))
+            }
+            DelayLaw::Geometric { p, cap } => {
+                at_least_one("cap", *cap)?;
+                prob("p", *p, "0 < p <= 1", *p > 0.0 && *p <= 1.0)
+            }
+            DelayLaw::Pareto { alpha, cap } => {
+                at_least_one("cap", *cap)?;
+                prob("alpha", *alpha, "alpha > 0", *alpha > 0.0 && alpha.is_finite())
+            }
+        }
+    }
+
+    /// Draws one delay.
+    fn draw(&self, rng: &mut SimRng) -> Delay {
+        // `1.0 - random::<f64>()` is uniform in (0, 1], so logarithms and powers are finite.
+        let unit = |rng: &mut SimRng| 1.0 - rng.random::<f64>();
+        match self {
+            DelayLaw::Uniform { d } => *d,
+            DelayLaw::Explicit { .. } => 1,
+            DelayLaw::TwoLevel { long, p_long } => {
+                if rng.random::<f64>() < *p_long {
+                    *long
+                } else {
+                    1
+                }
+            }
+            DelayLaw::Geometric { p, cap } => {
+                if *p >= 1.0 {
+                    return 1;
+                }
+                let k = 1.0 + (unit(rng).ln() / (1.0 - p).ln()).floor();
+                truncate(k, *cap)
+            }
+            DelayLaw::Pareto { alpha, cap } => truncate(unit(rng).powf(-1.0 / alpha).floor(), *cap),
+        }
+    }
+}
+
+fn truncate(value: f64, cap: Delay) -> Delay {
+    if value >= f64::from(cap) { cap } else { (value as Delay).max(1) }
+}
+
+fn at_least_one(field: &str, d: Delay) -> Result<()> {
+    if d >= 1 { Ok(()) } else { Err(Error::param(field, format!("{field} >= 1"), d)) }
+}
+
+/// One delay per edge of a topology.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LinkDelays {
+    delays: Vec<Delay>,
+}
+
+impl LinkDelays {
+    /// Every edge of `topology` gets delay `d >= 1`.
+    pub fn uniform(topology: &Topology, d: Delay) -> Result<Self> {
+        at_least_one("d", d)?;
+        Ok(Self { delays: vec![d; topology.n_edges()] })
+    }
+
+    /// Explicit delays, one per edge in `topology`'s edge order.
+    pub fn explicit(topology: &Topology, delays: Vec<Delay>) -> Result<Self> {
+        if delays.len() != topology.n_edges() {
+            return Err(Error::param(
+                "delays",
+                format!("one delay per edge ({} edges)", topology.n_edges()),
+                format!("{} delays", delays.len()),
+            ));
+        }
+        DelayLaw::Explicit { delays: delays.clone() }.validate()?;
+        Ok(Self { delays })
+    }
+
+    /// Draws the delays of `topology`'s edges from `law`, in edge order, from `rng`.
+    pub fn from_law(topology: &Topology, law: &DelayLaw, rng: &mut SimRng) -> Result<Self> {
+        law.validate()?;
+        if let DelayLaw::Explicit { delays } = law {
+            return Self::explicit(topology, delays.clone());
+        }
+        Ok(Self { delays: (0..topology.n_edges()).map(|_| law.draw(rng)).collect() })
+    }
+
+    /// The delay of edge `e`.
+    pub fn get(&self, e: u32) -> Delay {
+        self.delays[e as usize]
+    }
+
+    /// All delays in edge order.
+    pub fn as_slice(&self) -> &[Delay] {
+        &self.delays
+    }
+
+    /// The average delay d_ave (0 for a graph without edges).
+    pub fn d_ave(&self) -> f64 {
+        if self.delays.is_empty() {
+            return 0.0;
+        }
+        self.delays.iter().map(|&d| f64::from(d)).sum::<f64>() / self.delays.len() as f64
+    }
+
+    /// The largest delay d_max (0 for a graph without edges).
+    pub fn d_max(&self) -> Delay {
+        self.delays.iter().copied().max().unwrap_or(0)
+    }
+}

@@ -1,0 +1,45 @@
+//! # netcore: the shared core of the parallel-models workspace
+//!
+//! Think twice before adding anything here: netcore holds only what at least two model crates
+//! use.
+//!
+//! - [`topology`]: linear array, ring, mesh, torus, hypercube, wrapped butterfly, complete
+//!   graph, any graph from an edge list; degree, BFS distances, diameter, shortest paths.
+//! - [`delay`]: per-link integer delays (uniform, explicit, seeded network-of-workstations laws).
+//! - [`event`]: the deterministic discrete-event queue (ties broken by sequence number).
+//! - [`rng`]: [`rng::SimRng`] and [`rng::seeded`]; no unseeded randomness compiles.
+//! - [`message`]: ids, [`message::Message`], [`message::Pebble`] and the [`message::CostLedger`].
+//! - [`bsp`]: the BSP and D-BSP machine that executes supersteps, and shared primitives.
+//! - [`study`]: the [`study::Model`] and [`study::Study`] interfaces through which `xtask` runs
+//!   and sweeps any model; [`studies`] holds netcore's own studies.
+//!
+//! ```
+//! use netcore::bsp::{BspMachine, BspParams};
+//!
+//! // Every processor sends its id to its right neighbour on a 4-processor BSP(g = 2, l = 5).
+//! let mut machine = BspMachine::<u32, u32>::new(BspParams::new(4, 2, 5)?, vec![0; 4])?;
+//! machine.superstep("shift", |ctx, _| ctx.send((ctx.pid() + 1) % ctx.p(), ctx.pid()))?;
+//! machine.superstep("store", |ctx, state| *state = ctx.inbox()[0].1)?;
+//! let (states, ledger) = machine.finish();
+//! assert_eq!(states, vec![3, 0, 1, 2]);
+//! // Superstep 1: w = 0, h = 1, cost 0 + 2 * 1 + 5; superstep 2: w = 0, h = 0, cost 5.
+//! assert_eq!(ledger.total(), 12);
+//! # Ok::<(), netcore::Error>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod bsp;
+pub mod delay;
+mod error;
+pub mod event;
+pub mod message;
+pub mod rng;
+pub mod studies;
+pub mod study;
+pub mod topology;
+
+pub use error::{Error, Result};
+
+/// A time step of a simulated machine (integer time everywhere).
+pub type Step = u64;

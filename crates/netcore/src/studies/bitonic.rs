@@ -1,0 +1,116 @@
+//! Study `bsp-bitonic`: the BSP cost of a bitonic sort, measured on the engine, against its
+//! closed form (see [`crate::bsp::primitives::bitonic_sort`]).
+
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use crate::bsp::primitives::{bitonic_sort, bitonic_stages, ceil_log2};
+use crate::bsp::{BspMachine, BspParams};
+use crate::rng::SimRng;
+use crate::study::{Claim, ModelError, Plot, Study};
+
+/// The `bsp-bitonic` study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BitonicStudy;
+
+/// One point: `p = 2^log_p` processors with `m` random keys each on BSP(g, l).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BitonicParams {
+    /// log2 of the number of processors, 1..=20.
+    pub log_p: u32,
+    /// Keys per processor, >= 1.
+    pub m: u32,
+    /// BSP gap g.
+    pub g: u64,
+    /// BSP latency l.
+    pub l: u64,
+}
+
+/// One row of `bsp-bitonic`.
+#[derive(Debug, Clone, Serialize)]
+pub struct BitonicRow {
+    /// log2 p.
+    pub log_p: u32,
+    /// Processors p.
+    pub p: u32,
+    /// Keys per processor.
+    pub m: u32,
+    /// Gap g.
+    pub g: u64,
+    /// Latency l.
+    pub l: u64,
+    /// Supersteps executed.
+    pub supersteps: usize,
+    /// Messages sent in total.
+    pub messages: u64,
+    /// Measured BSP cost (sum over supersteps of w + g h + l).
+    pub cost: u64,
+    /// Closed form `m ceil(log2 m) + S (m + g m) + (S + 1) l`, `S = log p (log p + 1) / 2`.
+    pub bound: u64,
+    /// cost / bound.
+    pub ratio: f64,
+    /// The output equals the reference sort of the same keys.
+    pub verified: bool,
+}
+
+impl Study for BitonicStudy {
+    type Params = BitonicParams;
+    type Row = BitonicRow;
+
+    fn name(&self) -> &'static str {
+        "bsp-bitonic"
+    }
+    fn about(&self) -> &'static str {
+        "bitonic sort executed on the BSP engine: measured cost vs its closed form"
+    }
+    fn check(&self, params: &BitonicParams) -> Result<(), ModelError> {
+        if !(1..=20).contains(&params.log_p) {
+            return Err(crate::Error::param("log_p", "1 <= log_p <= 20", params.log_p).into());
+        }
+        if params.m == 0 {
+            return Err(crate::Error::param("m", "m >= 1", params.m).into());
+        }
+        Ok(())
+    }
+    fn run(&self, params: &BitonicParams, rng: &mut SimRng) -> Result<BitonicRow, ModelError> {
+        self.check(params)?;
+        let p = 1u32 << params.log_p;
+        let m = params.m;
+        let blocks: Vec<Vec<u64>> = (0..p).map(|_| (0..m).map(|_| rng.random::<u64>()).collect()).collect();
+        let mut reference: Vec<u64> = blocks.iter().flatten().copied().collect();
+        reference.sort_unstable();
+        let mut machine = BspMachine::new(BspParams::new(p, params.g, params.l)?, blocks)?;
+        bitonic_sort(&mut machine)?;
+        let (blocks, ledger) = machine.finish();
+        let sorted: Vec<u64> = blocks.into_iter().flatten().collect();
+        let stages = bitonic_stages(p);
+        let m64 = u64::from(m);
+        let bound = m64 * ceil_log2(m64) + stages * (m64 + params.g * m64) + (stages + 1) * params.l;
+        Ok(BitonicRow {
+            log_p: params.log_p,
+            p,
+            m,
+            g: params.g,
+            l: params.l,
+            supersteps: ledger.supersteps(),
+            messages: ledger.messages(),
+            cost: ledger.total(),
+            bound,
+            ratio: ledger.total() as f64 / bound as f64,
+            verified: sorted == reference,
+        })
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::all_true("the engine's output equals the reference sort", "verified"),
+            Claim::within("measured cost / closed form = 1 (the engine charges exactly w + g h + l)", "ratio", 1.0, 1.0),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new("cost", "bitonic sort: measured BSP cost and closed form", "log_p", &["cost", "bound"]).series("m").log_y(),
+            Plot::new("ratio", "bitonic sort: measured / closed form", "log_p", &["ratio"]).series("m"),
+        ]
+    }
+}

@@ -1,0 +1,410 @@
+//! Network topologies as undirected graphs on nodes `0..n`.
+//!
+//! Every builder validates its size and returns [`Error`] on a bad one. Edges are stored once
+//! each, in a fixed order documented per builder, so per-link data (delays, loads) can live in
+//! a `Vec` indexed by edge number. Adjacency lists are sorted, so every traversal is
+//! deterministic.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// A connected or disconnected undirected simple graph.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Topology {
+    name: String,
+    n: u32,
+    edges: Vec<(u32, u32)>,
+    /// Adjacency in CSR form: neighbours of `v` are `adj[offsets[v]..offsets[v + 1]]`, sorted.
+    offsets: Vec<u32>,
+    adj: Vec<u32>,
+    /// Edge number of each adjacency entry.
+    adj_edge: Vec<u32>,
+}
+
+/// The serialisable description of a topology, as written in config files.
+///
+/// ```toml
+/// kind = "torus"
+/// rows = 4
+/// cols = 4
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TopologySpec {
+    /// [`Topology::linear_array`].
+    LinearArray {
+        /// Number of processors.
+        n: u32,
+    },
+    /// [`Topology::ring`].
+    Ring {
+        /// Number of processors.
+        n: u32,
+    },
+    /// [`Topology::mesh`].
+    Mesh {
+        /// Rows.
+        rows: u32,
+        /// Columns.
+        cols: u32,
+    },
+    /// [`Topology::torus`].
+    Torus {
+        /// Rows.
+        rows: u32,
+        /// Columns.
+        cols: u32,
+    },
+    /// [`Topology::hypercube`].
+    Hypercube {
+        /// Dimension.
+        dim: u32,
+    },
+    /// [`Topology::wrapped_butterfly`].
+    WrappedButterfly {
+        /// Dimension (number of levels).
+        dim: u32,
+    },
+    /// [`Topology::complete`].
+    Complete {
+        /// Number of processors.
+        n: u32,
+    },
+    /// [`Topology::from_edges`].
+    Edges {
+        /// Number of nodes.
+        n: u32,
+        /// Undirected edges.
+        edges: Vec<(u32, u32)>,
+    },
+}
+
+impl TopologySpec {
+    /// Builds the topology, validating every field.
+    pub fn build(&self) -> Result<Topology> {
+        match self {
+            TopologySpec::LinearArray { n } => Topology::linear_array(*n),
+            TopologySpec::Ring { n } => Topology::ring(*n),
+            TopologySpec::Mesh { rows, cols } => Topology::mesh(*rows, *cols),
+            TopologySpec::Torus { rows, cols } => Topology::torus(*rows, *cols),
+            TopologySpec::Hypercube { dim } => Topology::hypercube(*dim),
+            TopologySpec::WrappedButterfly { dim } => Topology::wrapped_butterfly(*dim),
+            TopologySpec::Complete { n } => Topology::complete(*n),
+            TopologySpec::Edges { n, edges } => Topology::from_edges(*n, edges),
+        }
+    }
+}
+
+/// The largest node count a builder accepts (2^26), so that sizes stay addressable.
+pub const MAX_NODES: u64 = 1 << 26;
+
+fn check_nodes(field: &str, n: u64, min: u64) -> Result<u32> {
+    if n < min {
+        return Err(Error::param(field, format!("{field} >= {min}"), n));
+    }
+    if n > MAX_NODES {
+        return Err(Error::param(field, format!("at most {MAX_NODES} nodes"), n));
+    }
+    Ok(n as u32)
+}
+
+impl Topology {
+    /// Builds a graph from a validated edge list (internal: edges are known to be simple).
+    fn build(name: String, n: u32, edges: Vec<(u32, u32)>) -> Self {
+        let mut degree = vec![0u32; n as usize + 1];
+        for &(u, v) in &edges {
+            degree[u as usize] += 1;
+            degree[v as usize] += 1;
+        }
+        let mut offsets = Vec::with_capacity(n as usize + 1);
+        let mut acc = 0u32;
+        for d in &degree[..n as usize] {
+            offsets.push(acc);
+            acc += d;
+        }
+        offsets.push(acc);
+        let mut fill: Vec<u32> = offsets[..n as usize].to_vec();
+        let mut pairs = vec![(0u32, 0u32); acc as usize];
+        for (e, &(u, v)) in edges.iter().enumerate() {
+            pairs[fill[u as usize] as usize] = (v, e as u32);
+            fill[u as usize] += 1;
+            pairs[fill[v as usize] as usize] = (u, e as u32);
+            fill[v as usize] += 1;
+        }
+        for v in 0..n as usize {
+            pairs[offsets[v] as usize..offsets[v + 1] as usize].sort_unstable();
+        }
+        let (adj, adj_edge) = pairs.into_iter().unzip();
+        Topology { name, n, edges, offsets, adj, adj_edge }
+    }
+
+    /// The linear array `0 - 1 - ... - (n-1)`; edge `i` joins `i` and `i + 1`. Needs `n >= 2`.
+    pub fn linear_array(n: u32) -> Result<Self> {
+        let n = check_nodes("n", n.into(), 2)?;
+        Ok(Self::build(format!("linear-array({n})"), n, (0..n - 1).map(|i| (i, i + 1)).collect()))
+    }
+
+    /// The ring: the linear array plus edge `n - 1` joining `n - 1` and `0`. Needs `n >= 3`.
+    pub fn ring(n: u32) -> Result<Self> {
+        let n = check_nodes("n", n.into(), 3)?;
+        let mut edges: Vec<_> = (0..n - 1).map(|i| (i, i + 1)).collect();
+        edges.push((0, n - 1));
+        Ok(Self::build(format!("ring({n})"), n, edges))
+    }
+
+    fn grid(rows: u32, cols: u32, wrap: bool) -> Result<Self> {
+        let min = if wrap { 3 } else { 1 };
+        check_nodes("rows", rows.into(), min)?;
+        check_nodes("cols", cols.into(), min)?;
+        let n = check_nodes("rows * cols", u64::from(rows) * u64::from(cols), 2)?;
+        let id = |r: u32, c: u32| r * cols + c;
+        let mut edges = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                if c + 1 < cols {
+                    edges.push((id(r, c), id(r, c + 1)));
+                } else if wrap {
+                    edges.push((id(r, 0), id(r, c)));
+                }
+                if r + 1 < rows {
+                    edges.push((id(r, c), id(r + 1, c)));
+                } else if wrap {
+                    edges.push((id(0, c), id(r, c)));
+                }
+            }
+        }
+        let kind = if wrap { "torus" } else { "mesh" };
+        Ok(Self::build(format!("{kind}({rows}x{cols})"), n, edges))
+    }
+
+    /// The `rows x cols` mesh; node `(r, c)` is `r * cols + c`. Needs at least 2 nodes.
+    pub fn mesh(rows: u32, cols: u32) -> Result<Self> {
+        Self::grid(rows, cols, false)
+    }
+
+    /// The `rows x cols` torus (mesh with wrap-around). Needs `rows, cols >= 3`, so that no
+    /// wrap-around edge duplicates a mesh edge.
+    pub fn torus(rows: u32, cols: u32) -> Result<Self> {
+        Self::grid(rows, cols, true)
+    }
+
+    /// The hypercube of dimension `dim >= 1`: nodes `0..2^dim`, `u ~ u xor 2^b`.
+    pub fn hypercube(dim: u32) -> Result<Self> {
+        if dim == 0 || dim > 26 {
+            return Err(Error::param("dim", "1 <= dim <= 26", dim));
+        }
+        let n = 1u32 << dim;
+        let mut edges = Vec::new();
+        for u in 0..n {
+            for b in 0..dim {
+                let v = u ^ (1 << b);
+                if u < v {
+                    edges.push((u, v));
+                }
+            }
+        }
+        Ok(Self::build(format!("hypercube({dim})"), n, edges))
+    }
+
+    /// The wrapped butterfly of dimension `dim >= 3` on `dim * 2^dim` routers `<c, r>`
+    /// (column `c` in `0..dim`, row `r` in `0..2^dim`), numbered `c * 2^dim + r`.
+    ///
+    /// Router `<c, r>` has a straight link to `<c+1 mod dim, r>` and a cross link to
+    /// `<c+1 mod dim, r xor 2^c>`. Edges are listed by `c`, then `r`, straight before cross.
+    /// `dim >= 3` keeps the graph simple (for `dim <= 2` wrap-around links coincide).
+    pub fn wrapped_butterfly(dim: u32) -> Result<Self> {
+        if !(3..=20).contains(&dim) {
+            return Err(Error::param("dim", "3 <= dim <= 20", dim));
+        }
+        let rows = 1u32 << dim;
+        let id = |c: u32, r: u32| c * rows + r;
+        let mut edges = Vec::with_capacity(2 * (dim * rows) as usize);
+        for c in 0..dim {
+            let next = (c + 1) % dim;
+            for r in 0..rows {
+                edges.push(Self::ordered(id(c, r), id(next, r)));
+                edges.push(Self::ordered(id(c, r), id(next, r ^ (1 << c))));
+            }
+        }
+        Ok(Self::build(format!("wrapped-butterfly({dim})"), dim * rows, edges))
+    }
+
+    /// The complete graph on `n >= 2` nodes; edges `(u, v)`, `u < v`, in lexicographic order.
+    pub fn complete(n: u32) -> Result<Self> {
+        if !(2..=4096).contains(&n) {
+            return Err(Error::param("n", "2 <= n <= 4096 for a complete graph", n));
+        }
+        let edges = (0..n).flat_map(|u| (u + 1..n).map(move |v| (u, v))).collect();
+        Ok(Self::build(format!("complete({n})"), n, edges))
+    }
+
+    /// Any simple graph on nodes `0..n` from an edge list, kept in the given order.
+    ///
+    /// Errors: `n < 1`, an endpoint `>= n`, a self loop, a duplicate edge (in either
+    /// direction). Connectivity is not required here; see [`Topology::require_connected`].
+    pub fn from_edges(n: u32, edges: &[(u32, u32)]) -> Result<Self> {
+        let n = check_nodes("n", n.into(), 1)?;
+        let mut seen = std::collections::BTreeSet::new();
+        for (index, &(u, v)) in edges.iter().enumerate() {
+            let rule = if u >= n || v >= n {
+                Some(format!("endpoints must be < n = {n}"))
+            } else if u == v {
+                Some("self loops are not allowed".to_string())
+            } else if !seen.insert(Self::ordered(u, v)) {
+                Some("duplicate edge".to_string())
+            } else {
+                None
+            };
+            if let Some(rule) = rule {
+                return Err(Error::Edge { index, u, v, rule });
+            }
+        }
+        Ok(Self::build(format!("graph({n})"), n, edges.to_vec()))
+    }
+
+    /// Parses a plain edge list: first non-comment line `n`, then one `u v` pair per line.
+    /// `#` starts a comment. Errors name the line.
+    pub fn from_text(text: &str) -> Result<Self> {
+        let mut n = None;
+        let mut edges = Vec::new();
+        for (lineno, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let numbers: Vec<_> = line.split_whitespace().map(str::parse::<u32>).collect();
+            let bad = || Error::Parse(format!("line {}: expected {}, got `{line}`", lineno + 1, if n.is_none() { "the node count n" } else { "an edge `u v`" }));
+            match (n, numbers.as_slice()) {
+                (None, [Ok(count)]) => n = Some(*count),
+                (Some(_), [Ok(u), Ok(v)]) => edges.push((*u, *v)),
+                _ => return Err(bad()),
+            }
+        }
+        let n = n.ok_or_else(|| Error::Parse("empty edge list: expected the node count n".into()))?;
+        Self::from_edges(n, &edges)
+    }
+
+    /// Parses a [`TopologySpec`] written in TOML and builds it.
+    pub fn from_toml(text: &str) -> Result<Self> {
+        let spec: TopologySpec =
+            toml::from_str(text).map_err(|e| Error::Parse(e.to_string().trim_end().replace('\n', " ")))?;
+        spec.build()
+    }
+
+    fn ordered(u: u32, v: u32) -> (u32, u32) {
+        if u < v { (u, v) } else { (v, u) }
+    }
+
+    /// A readable name, e.g. `torus(4x4)`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Number of nodes.
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// The edges, each once, in the builder's order.
+    pub fn edges(&self) -> &[(u32, u32)] {
+        &self.edges
+    }
+
+    /// Number of edges.
+    pub fn n_edges(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Sorted neighbours of `v`.
+    pub fn neighbors(&self, v: u32) -> &[u32] {
+        &self.adj[self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize]
+    }
+
+    /// Neighbours of `v` with the number of the edge leading to each.
+    pub fn incident(&self, v: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+        let range = self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize;
+        self.adj[range.clone()].iter().copied().zip(self.adj_edge[range].iter().copied())
+    }
+
+    /// The number of the edge joining `u` and `v`, if any.
+    pub fn edge_index(&self, u: u32, v: u32) -> Option<u32> {
+        let neighbors = self.neighbors(u);
+        let at = neighbors.binary_search(&v).ok()?;
+        Some(self.adj_edge[self.offsets[u as usize] as usize + at])
+    }
+
+    /// Degree of `v`.
+    pub fn degree(&self, v: u32) -> u32 {
+        self.offsets[v as usize + 1] - self.offsets[v as usize]
+    }
+
+    /// The largest degree.
+    pub fn max_degree(&self) -> u32 {
+        (0..self.n).map(|v| self.degree(v)).max().unwrap_or(0)
+    }
+
+    /// Hop distances from `src` (breadth-first search); `None` for unreachable nodes.
+    pub fn distances(&self, src: u32) -> Vec<Option<u32>> {
+        self.bfs(src).0
+    }
+
+    /// BFS from `src`: distances and the BFS parent of each reached node.
+    fn bfs(&self, src: u32) -> (Vec<Option<u32>>, Vec<u32>) {
+        let mut dist = vec![None; self.n as usize];
+        let mut parent = vec![u32::MAX; self.n as usize];
+        let mut queue = VecDeque::from([src]);
+        dist[src as usize] = Some(0);
+        while let Some(u) = queue.pop_front() {
+            let du = dist[u as usize].unwrap_or(0);
+            for &v in self.neighbors(u) {
+                if dist[v as usize].is_none() {
+                    dist[v as usize] = Some(du + 1);
+                    parent[v as usize] = u;
+                    queue.push_back(v);
+                }
+            }
+        }
+        (dist, parent)
+    }
+
+    /// A shortest path from `src` to `dst` (inclusive), lexicographically smallest parents
+    /// first; `None` if `dst` is unreachable.
+    pub fn shortest_path(&self, src: u32, dst: u32) -> Option<Vec<u32>> {
+        let (dist, parent) = self.bfs(src);
+        dist[dst as usize]?;
+        let mut path = vec![dst];
+        let mut at = dst;
+        while at != src {
+            at = parent[at as usize];
+            path.push(at);
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// Whether every node is reachable from node 0.
+    pub fn is_connected(&self) -> bool {
+        self.require_connected().is_ok()
+    }
+
+    /// Returns [`Error::Disconnected`] naming an unreachable node, if there is one.
+    pub fn require_connected(&self) -> Result<()> {
+        match self.distances(0).iter().position(Option::is_none) {
+            Some(v) => Err(Error::Disconnected { unreachable: v as u32 }),
+            None => Ok(()),
+        }
+    }
+
+    /// The eccentricity of `v`: its largest distance to any node (`None` if disconnected).
+    pub fn eccentricity(&self, v: u32) -> Option<u32> {
+        self.distances(v).into_iter().try_fold(0, |acc, d| d.map(|d| acc.max(d)))
+    }
+
+    /// The diameter, by BFS from every node (`None` if disconnected). Cost O(n m).
+    pub fn diameter(&self) -> Option<u32> {
+        (0..self.n).try_fold(0, |acc, v| self.eccentricity(v).map(|e| acc.max(e)))
+    }
+}
