@@ -1,1 +1,128 @@
-fn main() {}
+//! `cargo xtask`: the experiment driver.
+//!
+//! - `list`: models and studies, one line each.
+//! - `run MODEL CONFIG.toml [--json]`: one configuration of one model.
+//! - `sweep [STUDY...] [--config F] [--quick] [--out DIR] [--threads N] [--shard K/N]`: parameter
+//!   studies, written under `target/sweeps/<study>/`.
+//! - `merge DIR... [--out DIR]`: joins shard outputs into the bytes one run would write.
+//!
+//! Exit status: 0 on success, 2 on a usage or config error (the message names the file, the
+//! field and the rule), 1 on a failed run or a failed claim.
+
+mod claims;
+mod output;
+mod plot;
+mod registry;
+mod spec;
+mod sweep;
+mod table;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// A user error (exit status 2), as opposed to a failed run (exit status 1).
+#[derive(Debug)]
+pub(crate) struct UsageError(pub(crate) String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Shorthand: a usage error as an `anyhow::Error`.
+pub(crate) fn usage(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(UsageError(message.into()))
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", about = "Run and sweep the models of parallel computation")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the models and their studies.
+    List,
+    /// Run one configuration of one model.
+    Run {
+        /// The model (crate) name, e.g. `logp-stall`.
+        model: String,
+        /// The configuration file (TOML).
+        config: PathBuf,
+        /// Print the full report as JSON instead of the summary.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run parameter studies and write CSV, JSON, SVG plots and a Markdown report.
+    Sweep(sweep::SweepArgs),
+    /// Join shard outputs (directories written with `sweep --shard K/N`) into one output.
+    Merge {
+        /// The shard output directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Where to write the merged output.
+        #[arg(long, default_value = "target/sweeps")]
+        out: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let result = match cli.command {
+        Command::List => {
+            registry::list();
+            Ok(true)
+        }
+        Command::Run { model, config, json } => run(&model, &config, json).map(|()| true),
+        Command::Sweep(args) => sweep::sweep(&args),
+        Command::Merge { dirs, out } => sweep::merge(&dirs, &out),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) if e.downcast_ref::<UsageError>().is_some() => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `cargo xtask run MODEL CONFIG.toml`.
+fn run(model: &str, config: &std::path::Path, json: bool) -> anyhow::Result<()> {
+    let model = registry::model(model)?;
+    let text = std::fs::read_to_string(config)
+        .map_err(|e| usage(format!("{}: cannot read config: {e}", config.display())))?;
+    match model.run_config(&text) {
+        Ok(report) if json => {
+            println!("{}", serde_json::to_string_pretty(&report.report)?);
+            Ok(())
+        }
+        Ok(report) => {
+            println!("{}", report.summary);
+            Ok(())
+        }
+        Err(netcore::study::ModelError::Config(message)) => {
+            Err(usage(format!("{}: {message}", config.display())))
+        }
+        Err(netcore::study::ModelError::Run(message)) => {
+            anyhow::bail!("{}: run failed: {message}", config.display())
+        }
+    }
+}

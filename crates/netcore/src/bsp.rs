@@ -233,7 +233,14 @@ impl<S, M> BspMachine<S, M> {
             ));
         }
         let inboxes = (0..p).map(|_| Vec::new()).collect();
-        Ok(Self { model, states, inboxes, outbox: Vec::new(), received: vec![0; p as usize], ledger: CostLedger::default() })
+        Ok(Self {
+            model,
+            states,
+            inboxes,
+            outbox: Vec::new(),
+            received: vec![0; p as usize],
+            ledger: CostLedger::default(),
+        })
     }
 
     /// Number of processors.
@@ -291,12 +298,21 @@ impl<S, M> BspMachine<S, M> {
     {
         match &self.model {
             CostModel::Dbsp(d) if level <= d.log_n => self.run_superstep(label, Some(level), body),
-            CostModel::Dbsp(d) => Err(Error::param("level", format!("0 <= level <= log2(n) = {}", d.log_n), level)),
-            CostModel::Bsp(_) => Err(Error::param("level", "i-supersteps need a D-BSP machine", level)),
+            CostModel::Dbsp(d) => {
+                Err(Error::param("level", format!("0 <= level <= log2(n) = {}", d.log_n), level))
+            }
+            CostModel::Bsp(_) => {
+                Err(Error::param("level", "i-supersteps need a D-BSP machine", level))
+            }
         }
     }
 
-    fn run_superstep<F>(&mut self, label: &str, level: Option<u32>, mut body: F) -> Result<&SuperstepRecord>
+    fn run_superstep<F>(
+        &mut self,
+        label: &str,
+        level: Option<u32>,
+        mut body: F,
+    ) -> Result<&SuperstepRecord>
     where
         F: FnMut(&mut Ctx<'_, M>, &mut S),
     {
@@ -304,8 +320,10 @@ impl<S, M> BspMachine<S, M> {
         let mut w = 0;
         let mut h_send = 0;
         self.outbox.clear();
-        for (pid, (state, inbox)) in self.states.iter_mut().zip(self.inboxes.iter_mut()).enumerate() {
-            let mut ctx = Ctx { pid: pid as ProcId, p, inbox, outbox: &mut self.outbox, work: 0, sent: 0 };
+        for (pid, (state, inbox)) in self.states.iter_mut().zip(self.inboxes.iter_mut()).enumerate()
+        {
+            let mut ctx =
+                Ctx { pid: pid as ProcId, p, inbox, outbox: &mut self.outbox, work: 0, sent: 0 };
             body(&mut ctx, state);
             w = w.max(ctx.work);
             h_send = h_send.max(ctx.sent);
@@ -322,7 +340,13 @@ impl<S, M> BspMachine<S, M> {
             if env.dest >= p {
                 let (src, dest) = (env.src, env.dest);
                 self.outbox.clear();
-                return Err(Error::NoSuchProcessor { superstep, label: label.into(), src, dest, p });
+                return Err(Error::NoSuchProcessor {
+                    superstep,
+                    label: label.into(),
+                    src,
+                    dest,
+                    p,
+                });
             }
             if let Some(shift) = shift
                 && env.src >> shift != env.dest >> shift
@@ -351,7 +375,16 @@ impl<S, M> BspMachine<S, M> {
         let h_recv = self.received.iter().copied().max().unwrap_or(0);
         let h = h_send.max(h_recv);
         let cost = self.model.superstep_cost(level, w, h);
-        self.ledger.records.push(SuperstepRecord { label: label.into(), level, w, h_send, h_recv, h, messages, cost });
+        self.ledger.records.push(SuperstepRecord {
+            label: label.into(),
+            level,
+            w,
+            h_send,
+            h_recv,
+            h,
+            messages,
+            cost,
+        });
         Ok(self.ledger.records.last().expect("a record was just pushed"))
     }
 }

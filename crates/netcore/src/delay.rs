@@ -63,9 +63,10 @@ impl DelayLaw {
         };
         match self {
             DelayLaw::Uniform { d } => at_least_one("d", *d),
-            DelayLaw::Explicit { delays } => {
-                delays.iter().enumerate().try_for_each(|(i, d)| at_least_one(&format!("delays[{i}]"), *d))
-            }
+            DelayLaw::Explicit { delays } => delays
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, d)| at_least_one(&format!("delays[{i}]"), *d)),
             DelayLaw::TwoLevel { long, p_long } => {
                 at_least_one("long", *long)?;
                 prob("p_long", *p_long, "0 <= p_long <= 1", (0.0..=1.0).contains(p_long))

@@ -34,7 +34,9 @@ pub enum Error {
         unreachable: u32,
     },
     /// A BSP message named a processor that does not exist.
-    #[error("superstep {superstep} ({label}): processor {src} sent to processor {dest}, but p = {p}")]
+    #[error(
+        "superstep {superstep} ({label}): processor {src} sent to processor {dest}, but p = {p}"
+    )]
     NoSuchProcessor {
         /// Index of the superstep.
         superstep: usize,

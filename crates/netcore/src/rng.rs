@@ -21,6 +21,7 @@ pub type SimRng = rand_pcg::Pcg64;
 pub fn seeded(seed: u64, stream: u64) -> SimRng {
     // The state mixes the seed with a fixed odd constant so that seed 0 is not a degenerate
     // all-zero state; the stream selects the PCG increment.
-    let state = (u128::from(seed) << 64) ^ u128::from(seed) ^ 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
+    let state =
+        (u128::from(seed) << 64) ^ u128::from(seed) ^ 0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645;
     SimRng::new(state, u128::from(stream))
 }

@@ -81,7 +81,11 @@ impl Model for Netcore {
         "shared engines: topologies, delays, BSP and D-BSP (studies check them against closed forms)"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(bitonic::BitonicStudy), Box::new(routing::RoutingStudy), Box::new(diameter::DiameterStudy)]
+        vec![
+            Box::new(bitonic::BitonicStudy),
+            Box::new(routing::RoutingStudy),
+            Box::new(diameter::DiameterStudy),
+        ]
     }
     fn run_config(&self, config: &str) -> Result<RunReport, ModelError> {
         let config: NetworkConfig = parse_toml(config)?;

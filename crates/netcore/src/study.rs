@@ -104,7 +104,9 @@ impl<S: Study> AnyStudy for S {
         let row = self.run(&parse_params(params)?, rng)?;
         match serde_json::to_value(row) {
             Ok(serde_json::Value::Object(map)) => Ok(map),
-            Ok(other) => Err(ModelError::Run(format!("row must serialise to an object, got {other}"))),
+            Ok(other) => {
+                Err(ModelError::Run(format!("row must serialise to an object, got {other}")))
+            }
             Err(e) => Err(ModelError::Run(format!("row does not serialise: {e}"))),
         }
     }
@@ -180,7 +182,12 @@ pub enum Check {
 impl Claim {
     /// A claim that column `y` stays within `[lo, hi]`.
     pub fn within(statement: impl Into<String>, y: &str, lo: f64, hi: f64) -> Self {
-        Self { statement: statement.into(), y: y.into(), filter: Vec::new(), check: Check::Within { lo, hi } }
+        Self {
+            statement: statement.into(),
+            y: y.into(),
+            filter: Vec::new(),
+            check: Check::Within { lo, hi },
+        }
     }
     /// A claim that column `y` grows by at least `factor` from the smallest to the largest `x`.
     pub fn grows(statement: impl Into<String>, y: &str, x: &str, factor: f64) -> Self {
@@ -193,7 +200,12 @@ impl Claim {
     }
     /// A claim that column `y` varies by at most `factor`.
     pub fn flat(statement: impl Into<String>, y: &str, factor: f64) -> Self {
-        Self { statement: statement.into(), y: y.into(), filter: Vec::new(), check: Check::Flat { factor } }
+        Self {
+            statement: statement.into(),
+            y: y.into(),
+            filter: Vec::new(),
+            check: Check::Flat { factor },
+        }
     }
     /// A claim that boolean column `y` is true on every row.
     pub fn all_true(statement: impl Into<String>, y: &str) -> Self {
@@ -258,5 +270,19 @@ impl Plot {
 /// Parses a TOML config into `T`, turning the parser's message into a [`ModelError::Config`]
 /// that names the line and the key.
 pub fn parse_toml<T: DeserializeOwned>(config: &str) -> Result<T, ModelError> {
-    toml::from_str(config).map_err(|e| ModelError::Config(e.to_string().trim_end().replace('\n', " ")))
+    toml::from_str(config).map_err(|e| ModelError::Config(toml_error(config, &e)))
+}
+
+/// One line describing a TOML error: `line L, column C: message`.
+pub fn toml_error(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim_end().replace('\n', " ");
+    match error.span() {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message,
+    }
 }

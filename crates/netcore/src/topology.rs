@@ -276,21 +276,28 @@ impl Topology {
                 continue;
             }
             let numbers: Vec<_> = line.split_whitespace().map(str::parse::<u32>).collect();
-            let bad = || Error::Parse(format!("line {}: expected {}, got `{line}`", lineno + 1, if n.is_none() { "the node count n" } else { "an edge `u v`" }));
+            let bad = || {
+                Error::Parse(format!(
+                    "line {}: expected {}, got `{line}`",
+                    lineno + 1,
+                    if n.is_none() { "the node count n" } else { "an edge `u v`" }
+                ))
+            };
             match (n, numbers.as_slice()) {
                 (None, [Ok(count)]) => n = Some(*count),
                 (Some(_), [Ok(u), Ok(v)]) => edges.push((*u, *v)),
                 _ => return Err(bad()),
             }
         }
-        let n = n.ok_or_else(|| Error::Parse("empty edge list: expected the node count n".into()))?;
+        let n =
+            n.ok_or_else(|| Error::Parse("empty edge list: expected the node count n".into()))?;
         Self::from_edges(n, &edges)
     }
 
     /// Parses a [`TopologySpec`] written in TOML and builds it.
     pub fn from_toml(text: &str) -> Result<Self> {
         let spec: TopologySpec =
-            toml::from_str(text).map_err(|e| Error::Parse(e.to_string().trim_end().replace('\n', " ")))?;
+            toml::from_str(text).map_err(|e| Error::Parse(crate::study::toml_error(text, &e)))?;
         spec.build()
     }
 

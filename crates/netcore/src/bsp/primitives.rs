@@ -37,7 +37,8 @@ pub fn bitonic_sort<K: Ord + Clone>(machine: &mut BspMachine<Vec<K>, K>) -> Resu
         ));
     }
     let k = p.trailing_zeros();
-    let schedule: Vec<(u32, u32)> = (1..=k).flat_map(|stage| (0..stage).rev().map(move |j| (stage, j))).collect();
+    let schedule: Vec<(u32, u32)> =
+        (1..=k).flat_map(|stage| (0..stage).rev().map(move |j| (stage, j))).collect();
     let send_block = |ctx: &mut crate::bsp::Ctx<'_, K>, block: &[K], j: u32| {
         let partner: ProcId = ctx.pid() ^ (1 << j);
         for key in block {
@@ -82,7 +83,11 @@ fn merge_split<K: Ord + Clone>(mine: &[K], theirs: &[K], keep_low: bool) -> Vec<
             b += 1;
         }
     }
-    if keep_low { merged.truncate(m) } else { merged.drain(..merged.len() - m); }
+    if keep_low {
+        merged.truncate(m)
+    } else {
+        merged.drain(..merged.len() - m);
+    }
     merged
 }
 

@@ -77,7 +77,8 @@ impl Study for BitonicStudy {
         self.check(params)?;
         let p = 1u32 << params.log_p;
         let m = params.m;
-        let blocks: Vec<Vec<u64>> = (0..p).map(|_| (0..m).map(|_| rng.random::<u64>()).collect()).collect();
+        let blocks: Vec<Vec<u64>> =
+            (0..p).map(|_| (0..m).map(|_| rng.random::<u64>()).collect()).collect();
         let mut reference: Vec<u64> = blocks.iter().flatten().copied().collect();
         reference.sort_unstable();
         let mut machine = BspMachine::new(BspParams::new(p, params.g, params.l)?, blocks)?;
@@ -86,7 +87,8 @@ impl Study for BitonicStudy {
         let sorted: Vec<u64> = blocks.into_iter().flatten().collect();
         let stages = bitonic_stages(p);
         let m64 = u64::from(m);
-        let bound = m64 * ceil_log2(m64) + stages * (m64 + params.g * m64) + (stages + 1) * params.l;
+        let bound =
+            m64 * ceil_log2(m64) + stages * (m64 + params.g * m64) + (stages + 1) * params.l;
         Ok(BitonicRow {
             log_p: params.log_p,
             p,
@@ -104,13 +106,26 @@ impl Study for BitonicStudy {
     fn claims(&self) -> Vec<Claim> {
         vec![
             Claim::all_true("the engine's output equals the reference sort", "verified"),
-            Claim::within("measured cost / closed form = 1 (the engine charges exactly w + g h + l)", "ratio", 1.0, 1.0),
+            Claim::within(
+                "measured cost / closed form = 1 (the engine charges exactly w + g h + l)",
+                "ratio",
+                1.0,
+                1.0,
+            ),
         ]
     }
     fn plots(&self) -> Vec<Plot> {
         vec![
-            Plot::new("cost", "bitonic sort: measured BSP cost and closed form", "log_p", &["cost", "bound"]).series("m").log_y(),
-            Plot::new("ratio", "bitonic sort: measured / closed form", "log_p", &["ratio"]).series("m"),
+            Plot::new(
+                "cost",
+                "bitonic sort: measured BSP cost and closed form",
+                "log_p",
+                &["cost", "bound"],
+            )
+            .series("m")
+            .log_y(),
+            Plot::new("ratio", "bitonic sort: measured / closed form", "log_p", &["ratio"])
+                .series("m"),
         ]
     }
 }

@@ -82,7 +82,9 @@ impl Study for DiameterStudy {
     }
     fn run(&self, params: &DiameterParams, _rng: &mut SimRng) -> Result<DiameterRow, ModelError> {
         let (topology, formula) = params.build()?;
-        let diameter = topology.diameter().ok_or_else(|| ModelError::Run(format!("{} is disconnected", topology.name())))?;
+        let diameter = topology
+            .diameter()
+            .ok_or_else(|| ModelError::Run(format!("{} is disconnected", topology.name())))?;
         Ok(DiameterRow {
             kind: params.kind.clone(),
             size: params.size,
@@ -97,6 +99,11 @@ impl Study for DiameterStudy {
         vec![Claim::within("BFS diameter / formula = 1 for every family", "ratio", 1.0, 1.0)]
     }
     fn plots(&self) -> Vec<Plot> {
-        vec![Plot::new("diameter", "diameter vs number of nodes", "n", &["diameter"]).series("kind").log_x().log_y()]
+        vec![
+            Plot::new("diameter", "diameter vs number of nodes", "n", &["diameter"])
+                .series("kind")
+                .log_x()
+                .log_y(),
+        ]
     }
 }

@@ -1,0 +1,162 @@
+//! A study's output files, built in memory and written atomically.
+//!
+//! Every file of every study is rendered before anything touches the disk. Each study's files
+//! go to a hidden temporary directory beside the final one, which is then renamed into place,
+//! so a failed or interrupted sweep never leaves a partial output.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use netcore::study::AnyStudy;
+use serde_json::{Value, json};
+
+use crate::claims::{Verdict, evaluate};
+use crate::plot::render;
+use crate::table::{Row, csv, markdown};
+
+/// Everything one study writes.
+pub(crate) struct StudyOutput {
+    pub(crate) name: String,
+    pub(crate) files: Vec<(String, Vec<u8>)>,
+    /// One line per claim, `PASS` or `FAIL` at the end.
+    pub(crate) claim_lines: Vec<String>,
+    pub(crate) all_pass: bool,
+}
+
+/// The rows and timings of a finished (or merged) study, in job order.
+pub(crate) struct StudyRun {
+    pub(crate) model: String,
+    pub(crate) total_jobs: u64,
+    /// `Some("K/N")` for a shard's output.
+    pub(crate) shard: Option<String>,
+    pub(crate) rows: Vec<Row>,
+    /// (job, seed, rep, milliseconds).
+    pub(crate) timings: Vec<(u64, u64, u32, f64)>,
+}
+
+/// Renders all files of one study.
+pub(crate) fn build(
+    study: &dyn AnyStudy,
+    run: &StudyRun,
+    command: &str,
+) -> anyhow::Result<StudyOutput> {
+    let name = study.name();
+    let claims = study.claims();
+    let plots = study.plots();
+    let mut files = Vec::new();
+    files.push(("results.csv".to_string(), csv(&run.rows)?));
+    let results = json!({
+        "study": name,
+        "model": run.model,
+        "total_jobs": run.total_jobs,
+        "shard": run.shard,
+        "claims": claims,
+        "rows": run.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),
+    });
+    files.push(("results.json".to_string(), serde_json::to_vec_pretty(&results)?));
+    let mut timings = String::from("job,seed,rep,millis\n");
+    for (job, seed, rep, millis) in &run.timings {
+        timings += &format!("{job},{seed},{rep},{millis:.3}\n");
+    }
+    files.push(("timings.csv".to_string(), timings.into_bytes()));
+    for plot in &plots {
+        let svg = render(plot, &run.rows).with_context(|| format!("study {name}"))?;
+        files.push((format!("{}.svg", plot.name), svg.into_bytes()));
+    }
+    // Claims are asserted only over a whole sweep, not over one shard's slice.
+    let verdicts: Vec<(String, bool)> = if run.shard.is_some() {
+        Vec::new()
+    } else {
+        claims
+            .iter()
+            .map(|claim| {
+                let verdict: Verdict = evaluate(claim, &run.rows);
+                (verdict.line(claim), verdict.pass)
+            })
+            .collect()
+    };
+    let mut report = format!("# Study `{name}` ({})\n\n{}\n\n", run.model, study.about());
+    report += &format!("Command: `{command}`; {} rows", run.rows.len());
+    if let Some(shard) = &run.shard {
+        report += &format!(
+            " (shard {shard} of {} jobs; claims are checked after `cargo xtask merge`)",
+            run.total_jobs
+        );
+    }
+    report += ".\n\n## Claims\n\n";
+    if verdicts.is_empty() && run.shard.is_none() {
+        report += "(none)\n";
+    }
+    for (line, _) in &verdicts {
+        report += &format!("- {line}\n");
+    }
+    report += "\n## Plots\n\n";
+    for plot in &plots {
+        report += &format!("### {}\n\n![{}]({}.svg)\n\n", plot.title, plot.title, plot.name);
+    }
+    report += "## Results\n\n";
+    report += &markdown(&run.rows, 200);
+    files.push(("report.md".to_string(), report.into_bytes()));
+    Ok(StudyOutput {
+        name: name.to_string(),
+        files,
+        all_pass: verdicts.iter().all(|(_, pass)| *pass),
+        claim_lines: verdicts.into_iter().map(|(line, _)| line).collect(),
+    })
+}
+
+/// Writes the outputs under `out`, each study atomically, then the index `out/report.md`.
+pub(crate) fn write_all(out: &Path, outputs: &[StudyOutput]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    remove_stale_temporaries(out);
+    for output in outputs {
+        let final_dir = out.join(&output.name);
+        let temp_dir = out.join(format!(".{}.tmp-{}", output.name, std::process::id()));
+        let written = (|| -> anyhow::Result<()> {
+            std::fs::create_dir_all(&temp_dir)?;
+            for (file, bytes) in &output.files {
+                std::fs::write(temp_dir.join(file), bytes)?;
+            }
+            if final_dir.exists() {
+                std::fs::remove_dir_all(&final_dir)?;
+            }
+            std::fs::rename(&temp_dir, &final_dir)?;
+            Ok(())
+        })();
+        if let Err(e) = written {
+            let _ = std::fs::remove_dir_all(&temp_dir);
+            return Err(e.context(format!("cannot write {}", final_dir.display())));
+        }
+    }
+    let mut index = String::from("# Sweep report\n\n| study | claims |\n|---|---|\n");
+    for output in outputs {
+        let verdict = if output.claim_lines.is_empty() {
+            "-".to_string()
+        } else if output.all_pass {
+            format!("all {} PASS", output.claim_lines.len())
+        } else {
+            "FAIL".to_string()
+        };
+        index += &format!("| [{}]({}/report.md) | {verdict} |\n", output.name, output.name);
+    }
+    let temp = out.join(format!(".report.md.tmp-{}", std::process::id()));
+    std::fs::write(&temp, index)?;
+    std::fs::rename(&temp, out.join("report.md"))?;
+    Ok(())
+}
+
+/// Removes temporaries an interrupted earlier write may have left (`.NAME.tmp-PID`).
+fn remove_stale_temporaries(out: &Path) {
+    let Ok(entries) = std::fs::read_dir(out) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name.starts_with('.') && name.contains(".tmp-") {
+            let path: PathBuf = entry.path();
+            let _ = if path.is_dir() {
+                std::fs::remove_dir_all(&path)
+            } else {
+                std::fs::remove_file(&path)
+            };
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! Sweep specs: TOML files of `[[study]]` tables, expanded into jobs.
+//!
+//! A study table has `name`, optional `seeds` (default `[0]`) and `repetitions` (default 1),
+//! and the sub-tables `fixed` (same for every point), `grid` (a cartesian product of axes),
+//! `zip` (axes zipped element-wise, crossed with the grid) and `quick` (axes that replace the
+//! grid's or zip's axes of the same name under `--quick`). Jobs are numbered in a fixed order
+//! (grid points with the first axis outermost, then zip positions, then seeds, then
+//! repetitions), and job `j` draws from the stream `seeded(seed, j)`, so the result of a job
+//! does not depend on which thread or shard runs it.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::usage;
+
+/// The sweep files embedded in the binary; a bare `cargo xtask sweep` runs all of them.
+pub(crate) const EMBEDDED: &[(&str, &str)] =
+    &[("fixtures/sweeps/netcore.toml", include_str!("../../fixtures/sweeps/netcore.toml"))];
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepFile {
+    study: Vec<StudySpec>,
+}
+
+/// One `[[study]]` table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct StudySpec {
+    pub(crate) name: String,
+    #[serde(default = "default_seeds")]
+    pub(crate) seeds: Vec<u64>,
+    #[serde(default = "default_repetitions")]
+    pub(crate) repetitions: u32,
+    #[serde(default)]
+    pub(crate) fixed: toml::Table,
+    #[serde(default)]
+    pub(crate) grid: toml::Table,
+    #[serde(default)]
+    pub(crate) zip: toml::Table,
+    #[serde(default)]
+    pub(crate) quick: toml::Table,
+    /// The file the spec came from (for messages).
+    #[serde(skip)]
+    pub(crate) file: String,
+}
+
+fn default_seeds() -> Vec<u64> {
+    vec![0]
+}
+
+fn default_repetitions() -> u32 {
+    1
+}
+
+/// One run of one point.
+#[derive(Debug, Clone)]
+pub(crate) struct Job {
+    /// Position in the study's job order; also the RNG stream.
+    pub(crate) index: u64,
+    pub(crate) seed: u64,
+    pub(crate) rep: u32,
+    pub(crate) params: serde_json::Value,
+}
+
+/// Parses the study tables of one sweep file.
+pub(crate) fn parse(file: &str, text: &str) -> anyhow::Result<Vec<StudySpec>> {
+    let parsed: SweepFile = toml::from_str(text)
+        .map_err(|e| usage(format!("{file}: {}", netcore::study::toml_error(text, &e))))?;
+    Ok(parsed.study.into_iter().map(|s| StudySpec { file: file.to_string(), ..s }).collect())
+}
+
+/// The specs of `--config F`, or of every embedded file.
+pub(crate) fn load(config: Option<&Path>) -> anyhow::Result<Vec<StudySpec>> {
+    match config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| usage(format!("{}: cannot read sweep spec: {e}", path.display())))?;
+            parse(&path.display().to_string(), &text)
+        }
+        None => {
+            let mut specs = Vec::new();
+            for (file, text) in EMBEDDED {
+                specs.extend(parse(file, text)?);
+            }
+            Ok(specs)
+        }
+    }
+}
+
+fn axes(
+    spec: &StudySpec,
+    table_name: &str,
+    table: &toml::Table,
+) -> anyhow::Result<Vec<(String, Vec<toml::Value>)>> {
+    table
+        .iter()
+        .map(|(key, value)| match value {
+            toml::Value::Array(values) if !values.is_empty() => Ok((key.clone(), values.clone())),
+            _ => Err(usage(format!(
+                "{}: study `{}`: {table_name}.{key} must be a non-empty array of values",
+                spec.file, spec.name
+            ))),
+        })
+        .collect()
+}
+
+impl StudySpec {
+    /// Expands the spec into its jobs.
+    pub(crate) fn jobs(&self, quick: bool) -> anyhow::Result<Vec<Job>> {
+        let fail =
+            |message: String| usage(format!("{}: study `{}`: {message}", self.file, self.name));
+        if self.seeds.is_empty() {
+            return Err(fail("seeds must be a non-empty array".into()));
+        }
+        if self.repetitions == 0 {
+            return Err(fail("repetitions must satisfy repetitions >= 1 (got 0)".into()));
+        }
+        let mut grid = axes(self, "grid", &self.grid)?;
+        let mut zip = axes(self, "zip", &self.zip)?;
+        if quick {
+            for (key, values) in axes(self, "quick", &self.quick)? {
+                match grid.iter_mut().chain(zip.iter_mut()).find(|(name, _)| *name == key) {
+                    Some(axis) => axis.1 = values,
+                    None => {
+                        return Err(fail(format!("quick.{key} must name an axis of grid or zip")));
+                    }
+                }
+            }
+        }
+        let zip_len = zip.first().map_or(1, |(_, v)| v.len());
+        if let Some((key, values)) = zip.iter().find(|(_, v)| v.len() != zip_len) {
+            return Err(fail(format!(
+                "zip.{key} must have as many values as the other zip axes ({zip_len}), got {}",
+                values.len()
+            )));
+        }
+        let mut keys: Vec<&String> = self.fixed.keys().collect();
+        keys.extend(grid.iter().map(|(k, _)| k));
+        keys.extend(zip.iter().map(|(k, _)| k));
+        let mut sorted = keys.clone();
+        sorted.sort();
+        if let Some(pair) = sorted.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(fail(format!(
+                "parameter `{}` must appear only once among fixed, grid and zip",
+                pair[0]
+            )));
+        }
+        // Cartesian product of the grid axes, first axis outermost.
+        let mut points: Vec<toml::Table> = vec![self.fixed.clone()];
+        for (key, values) in &grid {
+            points = points
+                .into_iter()
+                .flat_map(|point| {
+                    values.iter().map(move |v| {
+                        let mut p = point.clone();
+                        p.insert(key.clone(), v.clone());
+                        p
+                    })
+                })
+                .collect();
+        }
+        if !zip.is_empty() {
+            points = points
+                .into_iter()
+                .flat_map(|point| {
+                    let zip = &zip;
+                    (0..zip_len).map(move |i| {
+                        let mut p = point.clone();
+                        for (key, values) in zip {
+                            p.insert(key.clone(), values[i].clone());
+                        }
+                        p
+                    })
+                })
+                .collect();
+        }
+        let mut jobs = Vec::new();
+        for point in points {
+            let params = serde_json::to_value(&point)?;
+            for &seed in &self.seeds {
+                for rep in 0..self.repetitions {
+                    jobs.push(Job { index: jobs.len() as u64, seed, rep, params: params.clone() });
+                }
+            }
+        }
+        Ok(jobs)
+    }
+}
+
+/// A short rendering of a point's parameters for messages, e.g. `{log_p=0, m=1}`.
+pub(crate) fn describe(params: &serde_json::Value) -> String {
+    match params {
+        serde_json::Value::Object(map) => {
+            let fields: Vec<String> = map.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{{{}}}", fields.join(", "))
+        }
+        other => other.to_string(),
+    }
+}

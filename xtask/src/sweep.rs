@@ -1,0 +1,317 @@
+//! `cargo xtask sweep` and `cargo xtask merge`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use netcore::study::{AnyStudy, ModelError};
+use rayon::prelude::*;
+
+use crate::output::{StudyOutput, StudyRun, build, write_all};
+use crate::spec::{Job, StudySpec, describe, load};
+use crate::table::Row;
+use crate::{registry, usage};
+
+/// Arguments of `cargo xtask sweep`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SweepArgs {
+    /// Studies to run (default: every study of the spec).
+    studies: Vec<String>,
+    /// A sweep spec file (default: the embedded `fixtures/sweeps/*.toml`).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Use each study's `quick` axes (small sizes, for CI).
+    #[arg(long)]
+    quick: bool,
+    /// Output directory (default: `target/sweeps` in the workspace).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Run only the K-th of N deterministic slices of each study's jobs, e.g. `2/3`.
+    #[arg(long)]
+    shard: Option<String>,
+    /// No progress bar or progress lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The workspace root, found from this crate's manifest directory.
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+fn default_out() -> PathBuf {
+    project_root().join("target").join("sweeps")
+}
+
+fn parse_shard(text: &str) -> anyhow::Result<(u64, u64)> {
+    let bad = || usage(format!("--shard must be K/N with 1 <= K <= N (got `{text}`)"));
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) =
+        (k.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// A study ready to run: its spec, its implementation and its (sharded) jobs.
+struct Planned {
+    spec: StudySpec,
+    model: &'static str,
+    study: Box<dyn AnyStudy>,
+    total_jobs: u64,
+    jobs: Vec<Job>,
+}
+
+fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
+    let specs = load(args.config.as_deref())?;
+    for wanted in &args.studies {
+        if !specs.iter().any(|s| &s.name == wanted) {
+            let known: Vec<_> = specs.iter().map(|s| s.name.as_str()).collect();
+            return Err(usage(format!(
+                "unknown study `{wanted}` (the sweep spec has: {})",
+                known.join(", ")
+            )));
+        }
+    }
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let mut planned = Vec::new();
+    for spec in specs {
+        if !args.studies.is_empty() && !args.studies.contains(&spec.name) {
+            continue;
+        }
+        let (model, study) =
+            registry::study(&spec.name).map_err(|e| usage(format!("{}: {e}", spec.file)))?;
+        let jobs = spec.jobs(args.quick)?;
+        let total_jobs = jobs.len() as u64;
+        // Validate every point before anything runs or any directory is created.
+        for job in jobs.iter().filter(|j| j.seed == spec.seeds[0] && j.rep == 0) {
+            study.check_json(&job.params).map_err(|e| {
+                usage(format!(
+                    "{}: study `{}`, point {}: {e}",
+                    spec.file,
+                    spec.name,
+                    describe(&job.params)
+                ))
+            })?;
+        }
+        let jobs = match shard {
+            Some((k, n)) => jobs.into_iter().filter(|j| j.index % n == k - 1).collect(),
+            None => jobs,
+        };
+        planned.push(Planned { spec, model, study, total_jobs, jobs });
+    }
+    Ok(planned)
+}
+
+fn progress(total: u64, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix:>24} [{bar:30}] {pos}/{len} points  {per_sec}  ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+type JobResult = (Row, f64);
+
+fn run_job(study: &dyn AnyStudy, job: &Job) -> Result<JobResult, ModelError> {
+    let mut rng = netcore::rng::seeded(job.seed, job.index);
+    let start = Instant::now();
+    let row = study.run_json(&job.params, &mut rng)?;
+    let millis = start.elapsed().as_secs_f64() * 1e3;
+    let mut full = Row::new();
+    full.insert("job".into(), job.index.into());
+    full.insert("seed".into(), job.seed.into());
+    full.insert("rep".into(), job.rep.into());
+    for (key, value) in row {
+        full.insert(key, value);
+    }
+    Ok((full, millis))
+}
+
+/// `cargo xtask sweep`; returns whether every claim passed.
+pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
+    let planned = plan(args)?;
+    let threads = args.threads.unwrap_or(0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")?;
+    let total: u64 = planned.iter().map(|p| p.jobs.len() as u64).sum();
+    let bar = progress(total, args.quiet);
+    let plain = !args.quiet && bar.is_hidden();
+    let command = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
+    let mut outputs: Vec<StudyOutput> = Vec::new();
+    let mut failures = Vec::new();
+    for p in &planned {
+        bar.set_prefix(p.spec.name.clone());
+        if plain {
+            eprintln!("sweep: {} ({} points)", p.spec.name, p.jobs.len());
+        }
+        let started = Instant::now();
+        let results: Vec<Result<JobResult, ModelError>> = pool.install(|| {
+            p.jobs
+                .par_iter()
+                .map(|job| {
+                    let result = run_job(p.study.as_ref(), job);
+                    bar.inc(1);
+                    result
+                })
+                .collect()
+        });
+        let mut rows = Vec::with_capacity(results.len());
+        let mut timings = Vec::with_capacity(results.len());
+        for (job, result) in p.jobs.iter().zip(results) {
+            match result {
+                Ok((row, millis)) => {
+                    rows.push(row);
+                    timings.push((job.index, job.seed, job.rep, millis));
+                }
+                Err(e) => failures.push(format!(
+                    "{}: study `{}`, point {} (seed {}): {e}",
+                    p.spec.file,
+                    p.spec.name,
+                    describe(&job.params),
+                    job.seed
+                )),
+            }
+        }
+        if plain {
+            eprintln!("sweep: {} done in {:.1} s", p.spec.name, started.elapsed().as_secs_f64());
+        }
+        if failures.is_empty() {
+            let run = StudyRun {
+                model: p.model.to_string(),
+                total_jobs: p.total_jobs,
+                shard: args.shard.clone(),
+                rows,
+                timings,
+            };
+            outputs.push(build(p.study.as_ref(), &run, &format!("cargo xtask {command}"))?);
+        }
+    }
+    bar.finish_and_clear();
+    if !failures.is_empty() {
+        anyhow::bail!(
+            "{} point(s) failed, nothing written:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
+    let out = args.out.clone().unwrap_or_else(default_out);
+    write_all(&out, &outputs)?;
+    Ok(summarise(&out, &outputs))
+}
+
+fn summarise(out: &Path, outputs: &[StudyOutput]) -> bool {
+    for output in outputs {
+        println!("{}: {}", output.name, out.join(&output.name).join("report.md").display());
+        for line in &output.claim_lines {
+            println!("  {line}");
+        }
+    }
+    outputs.iter().all(|o| o.all_pass)
+}
+
+/// `cargo xtask merge`: joins shard outputs into the bytes a single run writes.
+pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
+    // study name -> (model, total jobs, rows, timings)
+    let mut studies: std::collections::BTreeMap<String, StudyRun> =
+        std::collections::BTreeMap::new();
+    for dir in dirs {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|e| usage(format!("{}: cannot read shard output: {e}", dir.display())))?;
+        let mut names: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path().join("results.json"))
+            .filter(|p| p.exists())
+            .collect();
+        names.sort();
+        for path in names {
+            let text = std::fs::read_to_string(&path)?;
+            let value: serde_json::Value = serde_json::from_str(&text)
+                .map_err(|e| usage(format!("{}: {e}", path.display())))?;
+            let field = |key: &str| {
+                value
+                    .get(key)
+                    .ok_or_else(|| usage(format!("{}: missing field `{key}`", path.display())))
+            };
+            let name = field("study")?.as_str().unwrap_or_default().to_string();
+            let model = field("model")?.as_str().unwrap_or_default().to_string();
+            let total_jobs = field("total_jobs")?.as_u64().unwrap_or_default();
+            let rows: Vec<Row> = field("rows")?
+                .as_array()
+                .map(|rows| rows.iter().filter_map(|r| r.as_object().cloned()).collect())
+                .unwrap_or_default();
+            let timings = read_timings(&path.with_file_name("timings.csv"))?;
+            let entry = studies.entry(name.clone()).or_insert_with(|| StudyRun {
+                model: model.clone(),
+                total_jobs,
+                shard: None,
+                rows: Vec::new(),
+                timings: Vec::new(),
+            });
+            if entry.total_jobs != total_jobs {
+                return Err(usage(format!(
+                    "{}: study `{name}` has {total_jobs} jobs here but {} in another shard",
+                    path.display(),
+                    entry.total_jobs
+                )));
+            }
+            entry.rows.extend(rows);
+            entry.timings.extend(timings);
+        }
+    }
+    if studies.is_empty() {
+        return Err(usage(
+            "no shard output (DIR/STUDY/results.json) found in the given directories",
+        ));
+    }
+    let mut outputs = Vec::new();
+    for (name, mut run) in studies {
+        let (_, study) = registry::study(&name)?;
+        run.rows.sort_by_key(|row| row.get("job").and_then(|j| j.as_u64()).unwrap_or(u64::MAX));
+        run.timings.sort_by_key(|t| t.0);
+        let jobs: Vec<u64> =
+            run.rows.iter().filter_map(|r| r.get("job").and_then(|j| j.as_u64())).collect();
+        let complete = jobs.len() as u64 == run.total_jobs
+            && jobs.iter().enumerate().all(|(i, &j)| i as u64 == j);
+        if !complete {
+            return Err(usage(format!(
+                "study `{name}`: the shards hold {} of {} jobs (missing or duplicated shards)",
+                jobs.len(),
+                run.total_jobs
+            )));
+        }
+        outputs.push(build(study.as_ref(), &run, "cargo xtask merge")?);
+    }
+    write_all(out, &outputs)?;
+    Ok(summarise(out, &outputs))
+}
+
+fn read_timings(path: &Path) -> anyhow::Result<Vec<(u64, u64, u32, f64)>> {
+    let Ok(text) = std::fs::read_to_string(path) else { return Ok(Vec::new()) };
+    let mut timings = Vec::new();
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        if let [job, seed, rep, millis] = fields.as_slice() {
+            timings.push((job.parse()?, seed.parse()?, rep.parse()?, millis.parse()?));
+        }
+    }
+    Ok(timings)
+}
