@@ -106,7 +106,7 @@ impl DbspParams {
 
 fn log2_exact(field: &str, n: u32) -> Result<u32> {
     if n == 0 || !n.is_power_of_two() {
-        return Err(Error::param(field, format!("{field} is a power of two"), n));
+        return Err(Error::param(field, format!("{field} = 2^k for an integer k"), n));
     }
     Ok(n.trailing_zeros())
 }
@@ -363,12 +363,20 @@ impl<S, M> BspMachine<S, M> {
                 });
             }
         }
+        // Count first, so that every inbox is sized once before the messages move in.
         self.received.fill(0);
-        let mut messages = 0;
+        let mut local = 0;
+        for env in &self.outbox {
+            self.received[env.dest as usize] += 1;
+            local += u64::from(env.src == env.dest);
+        }
+        let messages = self.outbox.len() as u64 - local;
+        for (inbox, &count) in self.inboxes.iter_mut().zip(&self.received) {
+            inbox.reserve(count as usize);
+        }
         for env in self.outbox.drain(..) {
-            if env.src != env.dest {
-                self.received[env.dest as usize] += 1;
-                messages += 1;
+            if env.src == env.dest {
+                self.received[env.dest as usize] -= 1;
             }
             self.inboxes[env.dest as usize].push((env.src, env.msg));
         }

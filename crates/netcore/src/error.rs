@@ -16,7 +16,7 @@ pub enum Error {
         got: String,
     },
     /// A graph given as an edge list is malformed.
-    #[error("edge {index} ({u}, {v}): {rule}")]
+    #[error("edges[{index}] = ({u}, {v}): {rule}")]
     Edge {
         /// Position of the edge in the input list.
         index: usize,

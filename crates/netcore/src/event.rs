@@ -3,41 +3,55 @@
 //! Events are ordered by time, then by the order in which they were pushed (a sequence
 //! number), never by heap layout. Two runs that push the same events in the same order pop
 //! them in the same order, which is what makes our results exact and reproducible.
+//!
+//! The queue is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan) over the 128-bit key
+//! `time << 64 | sequence`. Every key pushed at or after the current time is larger than the
+//! last popped key, because sequence numbers only grow, so the heap's monotonicity condition
+//! holds; the rare event scheduled before the current time goes to a small binary heap that
+//! pops first. Buckets are plain vectors, so a hold operation touches memory sequentially.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::Step;
 
+/// Number of radix buckets: bucket 0 holds the key equal to the last settled key, bucket
+/// `b >= 1` the keys whose highest bit differing from it is bit `b - 1`.
+const BUCKETS: usize = 129;
+
 /// A min-queue of events keyed by `(time, sequence number)`.
 #[derive(Debug, Clone)]
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Reverse<Entry<E>>>,
+    buckets: Vec<Vec<(u128, E)>>,
+    /// The smallest key in the buckets is >= `last`.
+    last: u128,
+    in_buckets: usize,
+    /// Events keyed below `last` (scheduled in the past); they pop before the buckets.
+    overdue: BinaryHeap<Reverse<Overdue<E>>>,
     next_seq: u64,
     now: Step,
 }
 
 #[derive(Debug, Clone)]
-struct Entry<E> {
-    time: Step,
-    seq: u64,
+struct Overdue<E> {
+    key: u128,
     event: E,
 }
 
-impl<E> PartialEq for Entry<E> {
+impl<E> PartialEq for Overdue<E> {
     fn eq(&self, other: &Self) -> bool {
-        (self.time, self.seq) == (other.time, other.seq)
+        self.key == other.key
     }
 }
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
+impl<E> Eq for Overdue<E> {}
+impl<E> PartialOrd for Overdue<E> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
-impl<E> Ord for Entry<E> {
+impl<E> Ord for Overdue<E> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.time, self.seq).cmp(&(other.time, other.seq))
+        self.key.cmp(&other.key)
     }
 }
 
@@ -47,15 +61,36 @@ impl<E> Default for EventQueue<E> {
     }
 }
 
+fn key(time: Step, seq: u64) -> u128 {
+    u128::from(time) << 64 | u128::from(seq)
+}
+
+fn time_of(key: u128) -> Step {
+    (key >> 64) as Step
+}
+
 impl<E> EventQueue<E> {
     /// An empty queue at time 0.
     pub fn new() -> Self {
-        Self { heap: BinaryHeap::new(), next_seq: 0, now: 0 }
+        Self {
+            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
+            last: 0,
+            in_buckets: 0,
+            overdue: BinaryHeap::new(),
+            next_seq: 0,
+            now: 0,
+        }
     }
 
     /// An empty queue with room for `capacity` pending events.
     pub fn with_capacity(capacity: usize) -> Self {
-        Self { heap: BinaryHeap::with_capacity(capacity), next_seq: 0, now: 0 }
+        let mut queue = Self::new();
+        queue.buckets[BUCKETS - 1].reserve(capacity);
+        queue
+    }
+
+    fn bucket_of(&self, key: u128) -> usize {
+        if key == self.last { 0 } else { BUCKETS - (key ^ self.last).leading_zeros() as usize }
     }
 
     /// Schedules `event` at `time` and returns its sequence number.
@@ -65,7 +100,14 @@ impl<E> EventQueue<E> {
     pub fn push(&mut self, time: Step, event: E) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Reverse(Entry { time, seq, event }));
+        let key = key(time, seq);
+        if key < self.last {
+            self.overdue.push(Reverse(Overdue { key, event }));
+        } else {
+            let bucket = self.bucket_of(key);
+            self.buckets[bucket].push((key, event));
+            self.in_buckets += 1;
+        }
         seq
     }
 
@@ -74,11 +116,35 @@ impl<E> EventQueue<E> {
         self.push(self.now + delay, event)
     }
 
+    /// Moves the smallest bucketed key into bucket 0 (if any key is bucketed).
+    fn settle(&mut self) {
+        if self.in_buckets == 0 || !self.buckets[0].is_empty() {
+            return;
+        }
+        let Some(index) = self.buckets.iter().position(|b| !b.is_empty()) else { return };
+        let mut bucket = std::mem::take(&mut self.buckets[index]);
+        self.last = bucket.iter().map(|(k, _)| *k).min().unwrap_or(self.last);
+        for (k, event) in bucket.drain(..) {
+            let target = self.bucket_of(k);
+            self.buckets[target].push((k, event));
+        }
+        // Keep the emptied vector's capacity for later keys.
+        self.buckets[index] = bucket;
+    }
+
     /// Removes the earliest event (ties: the one pushed first) and advances the clock to it.
     pub fn pop(&mut self) -> Option<(Step, E)> {
-        let Reverse(entry) = self.heap.pop()?;
-        self.now = self.now.max(entry.time);
-        Some((entry.time, entry.event))
+        let (key, event) = if let Some(Reverse(entry)) = self.overdue.pop() {
+            (entry.key, entry.event)
+        } else {
+            self.settle();
+            let entry = self.buckets[0].pop()?;
+            self.in_buckets -= 1;
+            entry
+        };
+        let time = time_of(key);
+        self.now = self.now.max(time);
+        Some((time, event))
     }
 
     /// Pops every event scheduled at the earliest pending time, in push order.
@@ -93,8 +159,12 @@ impl<E> EventQueue<E> {
     }
 
     /// The time of the earliest pending event.
-    pub fn peek_time(&self) -> Option<Step> {
-        self.heap.peek().map(|Reverse(entry)| entry.time)
+    pub fn peek_time(&mut self) -> Option<Step> {
+        if let Some(Reverse(entry)) = self.overdue.peek() {
+            return Some(time_of(entry.key));
+        }
+        self.settle();
+        self.buckets[0].last().map(|(k, _)| time_of(*k))
     }
 
     /// The time of the last popped event (0 before the first pop).
@@ -104,12 +174,12 @@ impl<E> EventQueue<E> {
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.in_buckets + self.overdue.len()
     }
 
     /// Whether no event is pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 
     /// Number of events pushed so far (the next sequence number).

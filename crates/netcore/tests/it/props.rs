@@ -1,0 +1,150 @@
+//! Invariants of the engines, checked on random inputs against obviously correct references.
+
+use netcore::bsp::primitives::bitonic_sort;
+use netcore::bsp::{BspMachine, BspParams, CostModel, DbspParams};
+use netcore::delay::{DelayLaw, LinkDelays};
+use netcore::event::EventQueue;
+use netcore::topology::Topology;
+use proptest::prelude::*;
+
+fn config() -> ProptestConfig {
+    ProptestConfig::with_cases(64)
+}
+
+/// Random messages `(src, dest)` on `p` processors.
+fn messages(max_p: u32) -> impl Strategy<Value = (u32, Vec<(u32, u32)>)> {
+    (1..=max_p).prop_flat_map(|p| (Just(p), prop::collection::vec((0..p, 0..p), 0..200)))
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// h = max over processors of max(sent, received), counting only messages between distinct
+    /// processors; every message arrives once, at its destination, in sender order.
+    #[test]
+    fn h_relation_accounting((p, msgs) in messages(16), g in 0u64..5, l in 0u64..20) {
+        let mut outgoing = vec![Vec::new(); p as usize];
+        for (index, &(src, dest)) in msgs.iter().enumerate() {
+            outgoing[src as usize].push((dest, index));
+        }
+        let mut machine = BspMachine::<Vec<(u32, usize)>, usize>::new(BspParams::new(p, g, l).unwrap(), outgoing).unwrap();
+        machine.superstep("send", |ctx, out| for (dest, index) in out.drain(..) { ctx.send(dest, index) }).unwrap();
+        let mut sent = vec![0u64; p as usize];
+        let mut received = vec![0u64; p as usize];
+        let mut local = vec![0u64; p as usize];
+        for &(src, dest) in &msgs {
+            if src == dest { local[src as usize] += 1 } else { sent[src as usize] += 1; received[dest as usize] += 1; }
+        }
+        let h = (0..p as usize).map(|i| sent[i].max(received[i])).max().unwrap_or(0);
+        let w = local.iter().copied().max().unwrap_or(0);
+        let record = machine.ledger().records[0].clone();
+        prop_assert_eq!(record.h, h);
+        prop_assert_eq!(record.w, w);
+        prop_assert_eq!(record.cost, w + g * h + l);
+        prop_assert_eq!(record.messages, sent.iter().sum::<u64>());
+        for dest in 0..p {
+            let mut expected: Vec<(u32, usize)> = msgs.iter().enumerate()
+                .filter(|(_, m)| m.1 == dest).map(|(i, m)| (m.0, i)).collect();
+            expected.sort();
+            prop_assert_eq!(machine.pending(dest).to_vec(), expected);
+        }
+    }
+
+    /// An i-superstep succeeds exactly when every message stays inside its i-cluster.
+    #[test]
+    fn cluster_confinement(log_n in 1u32..6, level_seed in 0u32..8, msgs in prop::collection::vec((0u32..64, 0u32..64), 0..40)) {
+        let n = 1u32 << log_n;
+        let level = level_seed % (log_n + 1);
+        let msgs: Vec<(u32, u32)> = msgs.into_iter().map(|(s, d)| (s % n, d % n)).collect();
+        let shift = log_n - level;
+        let confined = msgs.iter().all(|(s, d)| s >> shift == d >> shift);
+        let mut machine = BspMachine::<(), u32>::new(DbspParams::alpha_beta(n, 0.5, 0.5).unwrap(), vec![(); n as usize]).unwrap();
+        let result = machine.dsuperstep(level, "step", |ctx, _| {
+            for &(s, d) in &msgs { if s == ctx.pid() { ctx.send(d, s) } }
+        });
+        prop_assert_eq!(result.is_ok(), confined);
+        if let Err(e) = result {
+            prop_assert!(matches!(e, netcore::Error::LeavesCluster { .. }), "unexpected error {e}");
+        }
+    }
+
+    /// A recorded run re-priced for other parameters equals the same run executed with them.
+    #[test]
+    fn repricing_equals_rerun((p, msgs) in messages(8), g1 in 0u64..4, l1 in 0u64..9, g2 in 0u64..4, l2 in 0u64..9) {
+        let run = |g, l| {
+            let mut machine = BspMachine::<(), u32>::new(BspParams::new(p, g, l).unwrap(), vec![(); p as usize]).unwrap();
+            for _ in 0..2 {
+                machine.superstep("s", |ctx, _| for &(s, d) in &msgs { if s == ctx.pid() { ctx.send(d, 0) } }).unwrap();
+            }
+            machine.finish().1
+        };
+        let repriced = run(g1, l1).repriced(&CostModel::Bsp(BspParams::new(p, g2, l2).unwrap()));
+        prop_assert_eq!(repriced, run(g2, l2));
+    }
+
+    /// Events pop sorted by time, ties in push order (a stable sort of the pushes), even when
+    /// pushes and pops interleave and some events are scheduled before the current time.
+    #[test]
+    fn event_order(ops in prop::collection::vec((0u64..50, any::<bool>(), 0u8..8), 1..300)) {
+        let mut queue = EventQueue::new();
+        let mut reference: Vec<(u64, usize)> = Vec::new();
+        let mut popped = Vec::new();
+        let mut expected = Vec::new();
+        for (index, &(delay, pop, kind)) in ops.iter().enumerate() {
+            if pop && !queue.is_empty() {
+                popped.push(queue.pop().unwrap());
+                reference.sort_by_key(|&(t, i)| (t, i));
+                expected.push(reference.remove(0));
+            } else {
+                // One push in eight is at an absolute time, possibly before now.
+                let time = if kind == 0 { delay } else { queue.now() + delay };
+                queue.push(time, index);
+                reference.push((time, index));
+            }
+        }
+        prop_assert_eq!(popped, expected);
+    }
+
+    /// BFS distances equal Floyd-Warshall's on random graphs.
+    #[test]
+    fn bfs_matches_floyd_warshall(n in 1u32..12, edges in prop::collection::btree_set((0u32..12, 0u32..12), 0..30)) {
+        let edges: Vec<(u32, u32)> = edges.into_iter().filter(|(u, v)| u < v && *v < n).collect();
+        let graph = Topology::from_edges(n, &edges).unwrap();
+        let inf = u32::MAX / 4;
+        let mut dist = vec![vec![inf; n as usize]; n as usize];
+        for v in 0..n as usize { dist[v][v] = 0; }
+        for &(u, v) in &edges { dist[u as usize][v as usize] = 1; dist[v as usize][u as usize] = 1; }
+        for k in 0..n as usize { for i in 0..n as usize { for j in 0..n as usize {
+            dist[i][j] = dist[i][j].min(dist[i][k] + dist[k][j]);
+        } } }
+        for src in 0..n {
+            let bfs: Vec<u32> = graph.distances(src).into_iter().map(|d| d.unwrap_or(inf)).collect();
+            prop_assert_eq!(&bfs, &dist[src as usize]);
+        }
+        prop_assert_eq!(graph.is_connected(), dist[0].iter().all(|&d| d < inf));
+    }
+
+    /// Drawn delays are >= 1, within the cap, and reproducible from the seed.
+    #[test]
+    fn delays_in_range(seed in any::<u64>(), alpha in 0.3f64..3.0, cap in 1u32..200) {
+        let ring = Topology::ring(64).unwrap();
+        let law = DelayLaw::Pareto { alpha, cap };
+        let a = LinkDelays::from_law(&ring, &law, &mut netcore::rng::seeded(seed, 0)).unwrap();
+        let b = LinkDelays::from_law(&ring, &law, &mut netcore::rng::seeded(seed, 0)).unwrap();
+        prop_assert!(a.as_slice().iter().all(|&d| (1..=cap).contains(&d)));
+        prop_assert_eq!(a, b);
+    }
+
+    /// The BSP bitonic sort sorts.
+    #[test]
+    fn bitonic_sorts(log_p in 0u32..5, m in 1usize..6, keys in prop::collection::vec(0u32..100, 96)) {
+        let p = 1usize << log_p;
+        let blocks: Vec<Vec<u32>> = (0..p).map(|i| (0..m).map(|j| keys[(i * m + j) % keys.len()]).collect()).collect();
+        let mut expected: Vec<u32> = blocks.iter().flatten().copied().collect();
+        expected.sort();
+        let mut machine = BspMachine::new(BspParams::new(p as u32, 1, 1).unwrap(), blocks).unwrap();
+        bitonic_sort(&mut machine).unwrap();
+        let sorted: Vec<u32> = machine.finish().0.into_iter().flatten().collect();
+        prop_assert_eq!(sorted, expected);
+    }
+}
