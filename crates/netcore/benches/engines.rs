@@ -40,13 +40,20 @@ fn bsp_h_relation(c: &mut Criterion) {
     const P: u32 = 1 << 16;
     const H: usize = 16;
     let mut rng = netcore::rng::seeded(2, 0);
-    let destinations: Vec<Vec<u32>> = (0..P).map(|_| (0..H).map(|_| rng.random_range(0..P)).collect()).collect();
+    let destinations: Vec<Vec<u32>> =
+        (0..P).map(|_| (0..H).map(|_| rng.random_range(0..P)).collect()).collect();
     let mut group = c.benchmark_group("bsp");
     group.throughput(Throughput::Elements(u64::from(P) * H as u64));
     group.sample_size(10);
     group.bench_function("random_h_relation_p65536", |b| {
         b.iter_batched(
-            || BspMachine::<(), u64>::new(BspParams::new(P, 1, 1).expect("valid"), vec![(); P as usize]).expect("valid"),
+            || {
+                BspMachine::<(), u64>::new(
+                    BspParams::new(P, 1, 1).expect("valid"),
+                    vec![(); P as usize],
+                )
+                .expect("valid")
+            },
             |mut machine| {
                 machine
                     .superstep("route", |ctx, _| {

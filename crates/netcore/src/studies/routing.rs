@@ -20,9 +20,9 @@ pub struct RoutingStudy;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RoutingParams {
-    /// log2 of the number of processors n, 1..=20.
-    pub log_n: u32,
-    /// The i-superstep's level, 0..=log_n.
+    /// Number of processors n, a power of two in 2..=2^20.
+    pub n: u32,
+    /// The i-superstep's level, 0..=log2(n).
     pub level: u32,
     /// Messages sent per processor, k1 >= 1.
     pub k1: u32,
@@ -74,31 +74,23 @@ impl Study for RoutingStudy {
         "random (k1,k2)-relations inside i-clusters on the D-BSP engine: cost vs k1 + g_i k2 + l_i"
     }
     fn check(&self, params: &RoutingParams) -> Result<(), ModelError> {
-        if !(1..=20).contains(&params.log_n) {
-            return Err(crate::Error::param("log_n", "1 <= log_n <= 20", params.log_n).into());
+        let dbsp = DbspParams::alpha_beta(params.n, params.alpha, params.beta)?;
+        if !(2..=1 << 20).contains(&params.n) {
+            return Err(crate::Error::param("n", "2 <= n <= 2^20", params.n).into());
         }
-        if params.level > params.log_n {
-            return Err(crate::Error::param(
-                "level",
-                format!("level <= log_n = {}", params.log_n),
-                params.level,
-            )
-            .into());
+        if params.level > dbsp.log_n() {
+            let rule = format!("level <= log2(n) = {}", dbsp.log_n());
+            return Err(crate::Error::param("level", rule, params.level).into());
         }
         if params.k1 == 0 || params.k2 < params.k1 {
-            return Err(crate::Error::param(
-                "k2",
-                format!("1 <= k1 <= k2 (k1 = {})", params.k1),
-                params.k2,
-            )
-            .into());
+            let rule = format!("1 <= k1 <= k2 (k1 = {})", params.k1);
+            return Err(crate::Error::param("k2", rule, params.k2).into());
         }
-        DbspParams::alpha_beta(1 << params.log_n, params.alpha, params.beta)?;
         Ok(())
     }
     fn run(&self, params: &RoutingParams, rng: &mut SimRng) -> Result<RoutingRow, ModelError> {
         self.check(params)?;
-        let n = 1u32 << params.log_n;
+        let n = params.n;
         let dbsp = DbspParams::alpha_beta(n, params.alpha, params.beta)?;
         let cluster = n >> params.level;
         // In each cluster, every destination offers k2 slots; a random k1-per-sender choice of
@@ -130,7 +122,7 @@ impl Study for RoutingStudy {
         let level = params.level as usize;
         let bound = u64::from(params.k1) + dbsp.g()[level] * u64::from(params.k2) + dbsp.l()[level];
         Ok(RoutingRow {
-            log_n: params.log_n,
+            log_n: dbsp.log_n(),
             n,
             level: params.level,
             k1: params.k1,
@@ -160,11 +152,13 @@ impl Study for RoutingStudy {
     }
     fn plots(&self) -> Vec<Plot> {
         vec![
-            Plot::new("cost", "i-superstep routing cost vs bound", "log_n", &["cost", "bound"])
+            Plot::new("cost", "i-superstep routing cost vs bound", "n", &["cost", "bound"])
                 .series("level")
+                .log_x()
                 .log_y(),
-            Plot::new("ratio", "routing cost / (k1 + g_i k2 + l_i)", "log_n", &["ratio"])
-                .series("level"),
+            Plot::new("ratio", "routing cost / (k1 + g_i k2 + l_i)", "n", &["ratio"])
+                .series("level")
+                .log_x(),
         ]
     }
 }

@@ -112,7 +112,7 @@ proptest! {
         let graph = Topology::from_edges(n, &edges).unwrap();
         let inf = u32::MAX / 4;
         let mut dist = vec![vec![inf; n as usize]; n as usize];
-        for v in 0..n as usize { dist[v][v] = 0; }
+        for (v, row) in dist.iter_mut().enumerate() { row[v] = 0; }
         for &(u, v) in &edges { dist[u as usize][v as usize] = 1; dist[v as usize][u as usize] = 1; }
         for k in 0..n as usize { for i in 0..n as usize { for j in 0..n as usize {
             dist[i][j] = dist[i][j].min(dist[i][k] + dist[k][j]);

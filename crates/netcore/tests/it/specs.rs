@@ -11,7 +11,10 @@ use netcore::topology::Topology;
 fn fixtures() {
     insta::glob!("../../../../fixtures/netcore", "*.toml", |path| {
         let text = std::fs::read_to_string(path).expect("fixture is readable");
-        let outcome = netcore::studies::Netcore.run_config(&text).map(|r| r.report).map_err(|e| e.to_string());
+        let outcome = netcore::studies::Netcore
+            .run_config(&text)
+            .map(|r| r.report)
+            .map_err(|e| e.to_string());
         insta::assert_yaml_snapshot!(outcome, { ".**.d_ave" => insta::rounded_redaction(6) });
     });
 }
@@ -60,7 +63,8 @@ fn wrapped_butterfly_3_links() {
 /// Total 21 + 24 + 17 = 62, with 3 + 6 = 9 messages between distinct processors.
 #[test]
 fn three_superstep_ledger() {
-    let mut machine = BspMachine::<u64, u64>::new(BspParams::new(4, 2, 10).unwrap(), vec![0; 4]).unwrap();
+    let mut machine =
+        BspMachine::<u64, u64>::new(BspParams::new(4, 2, 10).unwrap(), vec![0; 4]).unwrap();
     machine
         .superstep("scatter", |ctx, _| {
             if ctx.pid() == 0 {
@@ -107,13 +111,25 @@ fn three_superstep_ledger() {
 fn dbsp_rejects_message_leaving_cluster() {
     let params = DbspParams::alpha_beta(8, 0.5, 1.0).unwrap();
     let mut machine = BspMachine::<(), u32>::new(params, vec![(); 8]).unwrap();
-    let error = machine.dsuperstep(1, "cross", |ctx, _| if ctx.pid() == 3 { ctx.send(4, 0) }).unwrap_err();
+    let error = machine
+        .dsuperstep(1, "cross", |ctx, _| {
+            if ctx.pid() == 3 {
+                ctx.send(4, 0)
+            }
+        })
+        .unwrap_err();
     assert_eq!(
         error.to_string(),
         "superstep 0 (cross): message from 3 to 4 leaves its 1-cluster of size 4"
     );
     // At level 0 the same message is legal, and costs g_0 h + l_0 = 8^0.5 -> 3, 8^1 = 8: 3 + 8 = 11.
-    let record = machine.dsuperstep(0, "cross", |ctx, _| if ctx.pid() == 3 { ctx.send(4, 0) }).unwrap();
+    let record = machine
+        .dsuperstep(0, "cross", |ctx, _| {
+            if ctx.pid() == 3 {
+                ctx.send(4, 0)
+            }
+        })
+        .unwrap();
     assert_eq!(record.cost, 11);
 }
 
@@ -141,7 +157,10 @@ fn invalid_parameters() {
         DbspParams::alpha_beta(12, 0.5, 1.0).unwrap_err().to_string(),
         DbspParams::new(4, vec![1, 1], vec![1, 1, 1]).unwrap_err().to_string(),
         BspParams::new(0, 1, 1).unwrap_err().to_string(),
-        netcore::delay::DelayLaw::TwoLevel { long: 8, p_long: 1.5 }.validate().unwrap_err().to_string(),
+        netcore::delay::DelayLaw::TwoLevel { long: 8, p_long: 1.5 }
+            .validate()
+            .unwrap_err()
+            .to_string(),
         netcore::delay::DelayLaw::Uniform { d: 0 }.validate().unwrap_err().to_string(),
     ];
     insta::assert_yaml_snapshot!(cases);
@@ -161,7 +180,8 @@ fn event_ties_in_push_order() {
 /// A plain edge-list file: node count, then one edge per line.
 #[test]
 fn edge_list_text() {
-    let graph = Topology::from_text("# a path with a chord\n4\n0 1\n1 2\n2 3\n0 3 # chord\n").unwrap();
+    let graph =
+        Topology::from_text("# a path with a chord\n4\n0 1\n1 2\n2 3\n0 3 # chord\n").unwrap();
     assert_eq!(graph.n_edges(), 4);
     assert_eq!(graph.diameter(), Some(2));
     assert_eq!(graph.shortest_path(0, 2), Some(vec![0, 1, 2]));

@@ -23,7 +23,10 @@ fn docs_mention_every_crate() {
     let architecture = std::fs::read_to_string(root().join("docs/ARCHITECTURE.md")).unwrap();
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     for name in crates() {
-        assert!(architecture.contains(&format!("### `{name}`")), "docs/ARCHITECTURE.md lacks `### `{name}``");
+        assert!(
+            architecture.contains(&format!("### `{name}`")),
+            "docs/ARCHITECTURE.md lacks `### `{name}``"
+        );
         assert!(readme.contains(&name), "README.md does not mention {name}");
     }
 }
@@ -41,9 +44,17 @@ fn every_fixture_has_a_snapshot() {
                 continue;
             }
             let found = std::fs::read_dir(&snapshots)
-                .map(|s| s.flatten().any(|s| s.file_name().to_string_lossy().ends_with(&format!("@{file}.snap"))))
+                .map(|s| {
+                    s.flatten().any(|s| {
+                        s.file_name().to_string_lossy().ends_with(&format!("@{file}.snap"))
+                    })
+                })
                 .unwrap_or(false);
-            assert!(found, "fixture fixtures/{name}/{file} has no snapshot in {}", snapshots.display());
+            assert!(
+                found,
+                "fixture fixtures/{name}/{file} has no snapshot in {}",
+                snapshots.display()
+            );
         }
     }
 }

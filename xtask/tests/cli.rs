@@ -1,0 +1,163 @@
+//! The command line end to end: runs the built `xtask` binary on netcore's studies.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn xtask(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("xtask runs")
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A fresh scratch directory under the target directory, removed first if left over.
+fn scratch(name: &str) -> PathBuf {
+    let dir = root().join("target").join("xtask-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+const NETCORE_STUDIES: [&str; 3] = ["bsp-bitonic", "dbsp-routing", "topology-diameter"];
+
+fn sweep(out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["sweep", "--quick", "--quiet", "--out", out.to_str().unwrap()];
+    args.extend(NETCORE_STUDIES);
+    args.extend(extra);
+    xtask(&args)
+}
+
+fn read(path: PathBuf) -> Vec<u8> {
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn list_names_every_netcore_study() {
+    let output = xtask(&["list"]);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    for study in NETCORE_STUDIES {
+        assert!(text.contains(study), "`list` lacks {study}:\n{text}");
+    }
+}
+
+/// The quick sweep writes every file, every claim passes, and every plot is well-formed SVG.
+#[test]
+fn sweep_writes_reports_and_valid_svg() {
+    let out = scratch("files");
+    let output = sweep(&out, &[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains(": PASS") && !stdout.contains("FAIL"), "{stdout}");
+    for study in NETCORE_STUDIES {
+        let dir = out.join(study);
+        for file in ["results.csv", "results.json", "timings.csv", "report.md"] {
+            assert!(dir.join(file).exists(), "{study}/{file} missing");
+        }
+        let report = String::from_utf8(read(dir.join("report.md"))).unwrap();
+        assert!(report.contains(": PASS"), "{study}/report.md has no PASS line");
+        let mut svgs = 0;
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "svg") {
+                let text = String::from_utf8(read(entry.path())).unwrap();
+                let doc = roxmltree::Document::parse(&text)
+                    .unwrap_or_else(|e| panic!("{}: {e}", entry.path().display()));
+                assert_eq!(doc.root_element().tag_name().name(), "svg");
+                svgs += 1;
+            }
+        }
+        assert!(svgs >= 1, "{study} has no plot");
+    }
+    assert!(out.join("report.md").exists());
+}
+
+/// `results.csv` is byte-identical with 1 and 2 threads, and for 3 merged shards.
+#[test]
+fn threads_and_shards_give_identical_bytes() {
+    let one = scratch("threads-1");
+    let two = scratch("threads-2");
+    assert!(sweep(&one, &["--threads", "1"]).status.success());
+    assert!(sweep(&two, &["--threads", "2"]).status.success());
+    let shards: Vec<PathBuf> = (1..=3).map(|k| scratch(&format!("shard-{k}"))).collect();
+    for (k, dir) in shards.iter().enumerate() {
+        let shard = format!("{}/3", k + 1);
+        assert!(sweep(dir, &["--shard", &shard]).status.success());
+    }
+    let merged = scratch("merged");
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    args.extend(shards.iter().map(|d| d.to_str().unwrap()));
+    let output = xtask(&args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    for study in NETCORE_STUDIES {
+        let reference = read(one.join(study).join("results.csv"));
+        assert_eq!(reference, read(two.join(study).join("results.csv")), "{study}: threads differ");
+        assert_eq!(
+            reference,
+            read(merged.join(study).join("results.csv")),
+            "{study}: merged shards differ"
+        );
+    }
+}
+
+/// Bad input: exit status 2, one line naming the file, the field and the rule, no output.
+#[test]
+fn bad_input_exits_2_and_writes_nothing() {
+    let dir = scratch("bad");
+    let malformed = write(&dir, "malformed.toml", "[[study]\nname = \"bsp-bitonic\"\n");
+    let unknown_field = write(
+        &dir,
+        "field.toml",
+        "[[study]]\nname = \"bsp-bitonic\"\n[study.fixed]\nlog_p = 2\nm = 1\ng = 1\nl = 1\nbogus = 3\n",
+    );
+    let not_power = write(
+        &dir,
+        "dbsp.toml",
+        "[[study]]\nname = \"dbsp-routing\"\n[study.fixed]\nn = 12\nlevel = 0\nk1 = 1\nk2 = 1\nalpha = 0.5\nbeta = 1.0\n",
+    );
+    let hypercube = write(&dir, "hypercube.toml", "[topology]\nkind = \"hypercube\"\ndim = 0\n");
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (vec!["sweep", "--config", &malformed, "--out", out], vec!["malformed.toml", "line 1"]),
+        (vec!["sweep", "--config", &unknown_field, "--out", out], vec!["field.toml", "bogus"]),
+        (
+            vec!["sweep", "--config", &not_power, "--out", out],
+            vec!["dbsp.toml", "n must satisfy n = 2^k"],
+        ),
+        (vec!["sweep", "no-such-study", "--out", out], vec!["unknown study `no-such-study`"]),
+        (
+            vec!["run", "netcore", &hypercube],
+            vec!["hypercube.toml", "dim must satisfy 1 <= dim <= 26 (got 0)"],
+        ),
+        (vec!["run", "no-such-model", &hypercube], vec!["unknown model"]),
+        (vec!["sweep", "--shard", "0/3", "--out", out], vec!["--shard"]),
+    ];
+    for (args, needles) in cases {
+        let output = xtask(&args);
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: not one line: {stderr}");
+        for needle in needles {
+            assert!(stderr.contains(needle), "{args:?}: `{needle}` not in {stderr}");
+        }
+        assert!(!Path::new(out).exists(), "{args:?} left {out} behind");
+    }
+}
+
+#[test]
+fn run_prints_summary_and_json() {
+    let config = root().join("fixtures/netcore/torus-4x4.toml");
+    let summary = xtask(&["run", "netcore", config.to_str().unwrap()]);
+    assert!(summary.status.success());
+    assert!(String::from_utf8(summary.stdout).unwrap().contains("diameter = 4"));
+    let json = xtask(&["run", "netcore", config.to_str().unwrap(), "--json"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["diameter"], 4);
+}
