@@ -1,0 +1,59 @@
+//! GOAL schedules in LogGOPSim-compatible mode (issue 4): binomial broadcast on p = 2^20 and
+//! dissemination on p = 2^16 (goals: >= 5 M events/s on one core, < 200 bytes per pending
+//! operation), linear all-to-all on p = 1024 (goal: < 10 s).
+//!
+//! Besides criterion's timings, each case prints one line with the events handled per second
+//! of a single run and the engine's bytes per operation (schedule + engine arrays + peak event
+//! queue, see `LogGopsRun::bytes_per_op`).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use logp_stall::goal::{
+    LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
+};
+
+fn cases() -> Vec<(&'static str, String)> {
+    vec![
+        ("binomial-bcast-p2^20", binomial_broadcast(1 << 20, 8).expect("valid p")),
+        ("dissemination-p2^16", dissemination(1 << 16, 8).expect("valid p")),
+        ("alltoall-linear-p1024", linear_alltoall(1024, 8).expect("valid p")),
+    ]
+}
+
+fn bench(c: &mut Criterion) {
+    let prm = LogGopsParams { l: 10, o: 2, g: 1, big_g: 0 };
+    let mut group = c.benchmark_group("loggops");
+    group.sample_size(10).measurement_time(Duration::from_secs(8));
+    for (name, text) in cases() {
+        let t0 = Instant::now();
+        let schedule = parse(&text).expect("generated GOAL parses");
+        let parse_time = t0.elapsed();
+        let t1 = Instant::now();
+        let run = run_loggops(&schedule, prm).expect("runs");
+        let run_time = t1.elapsed();
+        eprintln!(
+            "{name}: {} ops, {} events in {:.3} s = {:.2} M events/s ({:.2} M ops/s), \
+             {:.1} bytes/op, peak queue {} events, makespan {}; parse {:.3} s ({} MB of GOAL)",
+            run.ops,
+            run.events,
+            run_time.as_secs_f64(),
+            run.events as f64 / run_time.as_secs_f64() / 1e6,
+            run.ops as f64 / run_time.as_secs_f64() / 1e6,
+            run.bytes_per_op,
+            run.peak_events,
+            run.makespan,
+            parse_time.as_secs_f64(),
+            text.len() / 1_000_000,
+        );
+        group.throughput(Throughput::Elements(run.events));
+        group.bench_function(name, |b| {
+            b.iter(|| run_loggops(black_box(&schedule), prm).expect("runs").makespan)
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,172 @@
+//! GOAL schedules: the text format of LogGOPSim and its Schedgen generator, as a workload
+//! source beyond the paper (issue 4, item 7).
+//!
+//! - [`parse`]: the grammar `num_ranks <P>` then `rank <r> { ... }` blocks of lines
+//!   `<label>: send <n>b to <dst> [tag <t>]`, `<label>: recv <n>b from <src> [tag <t>]`,
+//!   `<label>: calc <time>`, `<label> requires <label>`, `<label> irequires <label>`, comments
+//!   `//`. Malformed text is an [`Error::GoalSyntax`](crate::Error::GoalSyntax) with its line
+//!   number; a schedule that cannot run (unmatched send/recv, dependency cycle) an
+//!   [`Error::GoalSchedule`](crate::Error::GoalSchedule).
+//! - [`generate`]: binomial broadcast, dissemination and linear all-to-all schedules, written as
+//!   GOAL text.
+//! - [`loggops`]: the LogGOPSim-compatible engine on netcore's
+//!   [`EventQueue`](netcore::event::EventQueue) (no capacity limit, `g` per processor per
+//!   direction, `o` per send/recv, makespan = latest end of CPU-busy time).
+//! - [`logp`]: a GOAL rank as a [`LogpProcess`](crate::LogpProcess), to run schedules on the
+//!   LogP machine under every stalling rule and on the cycle simulation of [`crate::sim`].
+//!
+//! Messages are matched statically: the k-th send from `s` to `d` with tag `t` (in `s`'s line
+//! order) is received by the k-th recv at `d` from `s` with tag `t` (in `d`'s line order). This
+//! is MPI's non-overtaking rule whenever the receives of one `(src, tag)` pair are posted in
+//! line order, which holds for every generated schedule; a count mismatch is an error before
+//! anything runs.
+
+pub mod config;
+pub mod generate;
+pub mod loggops;
+pub mod logp;
+pub mod parse;
+
+pub use generate::{binomial_broadcast, dissemination, linear_alltoall};
+pub use loggops::{LogGopsParams, LogGopsRun, run_loggops};
+pub use logp::{GoalProcess, GoalRankState, goal_programs};
+pub use parse::parse;
+
+use serde::Serialize;
+
+/// What one GOAL operation does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpKind {
+    /// `send <bytes>b to <peer> tag <tag>`.
+    Send,
+    /// `recv <bytes>b from <peer> tag <tag>`.
+    Recv,
+    /// `calc <time>` (`size` is the time, `peer` and `tag` are 0).
+    Calc,
+}
+
+/// One GOAL operation (24 bytes; schedules hold millions of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Op {
+    /// Bytes of a send/recv, duration of a calc.
+    pub size: u64,
+    /// Destination of a send, source of a recv.
+    pub peer: u32,
+    /// Message tag (0 if absent).
+    pub tag: u32,
+    /// Send, recv or calc.
+    pub kind: OpKind,
+}
+
+/// A dependency between two operations of one rank.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DepKind {
+    /// `a requires b`: `a` may start once `b` has completed.
+    Requires,
+    /// `a irequires b`: `a` may start once `b` has started (a recv starts when it is posted).
+    Irequires,
+}
+
+/// `a (i)requires b`, both as global operation indices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Dep {
+    /// The dependent operation.
+    pub op: u32,
+    /// The operation it waits for.
+    pub on: u32,
+    /// Completion or start.
+    pub kind: DepKind,
+}
+
+/// A parsed GOAL schedule in flat form: the operations of rank `r` are
+/// `ops[rank_start[r]..rank_start[r + 1]]`, in line order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Schedule {
+    /// Number of ranks P.
+    pub num_ranks: u32,
+    /// Offsets of each rank's operations (`num_ranks + 1` entries).
+    pub rank_start: Vec<u32>,
+    /// All operations.
+    pub ops: Vec<Op>,
+    /// Source line (1-based) of each operation, for error messages.
+    pub lines: Vec<u32>,
+    /// All dependencies, grouped by rank.
+    pub deps: Vec<Dep>,
+    /// The matched partner of each operation (send <-> recv), `u32::MAX` for a calc.
+    pub partner: Vec<u32>,
+}
+
+impl Schedule {
+    /// The operations of rank `r`.
+    pub fn rank_ops(&self, r: u32) -> &[Op] {
+        &self.ops[self.rank_start[r as usize] as usize..self.rank_start[r as usize + 1] as usize]
+    }
+
+    /// The rank owning global operation `op`.
+    pub fn rank_of(&self, op: u32) -> u32 {
+        (self.rank_start.partition_point(|&s| s <= op) - 1) as u32
+    }
+
+    /// Number of operations.
+    pub fn n_ops(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// The final state every rank must reach: all operations completed, and the messages
+    /// `(src, tag, k)` its recvs are matched with.
+    pub fn reference_states(&self) -> Vec<GoalRankState> {
+        (0..self.num_ranks)
+            .map(|r| {
+                let mut counts: std::collections::BTreeMap<(u32, u32), u32> =
+                    std::collections::BTreeMap::new();
+                let mut received = Vec::new();
+                for op in self.rank_ops(r) {
+                    if op.kind == OpKind::Recv {
+                        let c = counts.entry((op.peer, op.tag)).or_insert(0);
+                        received.push((op.peer, op.tag, *c));
+                        *c += 1;
+                    }
+                }
+                received.sort_unstable();
+                GoalRankState { completed: self.rank_ops(r).len() as u32, received }
+            })
+            .collect()
+    }
+
+    /// Writes the schedule back as GOAL text (labels `l<i>` with `i` the rank-local index).
+    pub fn to_goal(&self) -> String {
+        let mut out = format!("num_ranks {}\n", self.num_ranks);
+        let mut dep = 0;
+        for r in 0..self.num_ranks {
+            let base = self.rank_start[r as usize];
+            out.push_str(&format!("rank {r} {{\n"));
+            for (i, op) in self.rank_ops(r).iter().enumerate() {
+                match op.kind {
+                    OpKind::Send => out.push_str(&format!(
+                        "l{i}: send {}b to {} tag {}\n",
+                        op.size, op.peer, op.tag
+                    )),
+                    OpKind::Recv => out.push_str(&format!(
+                        "l{i}: recv {}b from {} tag {}\n",
+                        op.size, op.peer, op.tag
+                    )),
+                    OpKind::Calc => out.push_str(&format!("l{i}: calc {}\n", op.size)),
+                }
+            }
+            let end = self.rank_start[r as usize + 1];
+            while dep < self.deps.len() && self.deps[dep].op < end {
+                let d = self.deps[dep];
+                let word = match d.kind {
+                    DepKind::Requires => "requires",
+                    DepKind::Irequires => "irequires",
+                };
+                out.push_str(&format!("l{} {word} l{}\n", d.op - base, d.on - base));
+                dep += 1;
+            }
+            out.push_str("}\n");
+        }
+        out
+    }
+}

@@ -1,0 +1,243 @@
+//! A GOAL rank as a LogP program ([`LogpProcess`]), so that GOAL schedules run on the LogP
+//! machine under every stalling rule and on the cycle simulation.
+//!
+//! Mapping (one LogP step per action): `calc t` = `t` Compute steps; `send` = one Submit (a
+//! LogP message is one word, the byte count is not modelled); `recv` completes when the
+//! message it is matched with (the same static matching as [`crate::goal`]) has been taken
+//! from the input buffer by a Receive. Every step the rank runs the first ready operation, in
+//! the order operations became ready, that can progress: a send when the gap rule allows, a
+//! calc, or a recv whose message was already taken. If none can and some recv waits, it polls
+//! with a Receive when the gap rule allows (the buffer head may belong to a later recv and is
+//! kept aside); otherwise it idles. Dependencies are honoured as in LogGOPSim (`requires` on
+//! completion, `irequires` on start; a recv starts when it becomes ready).
+
+use std::collections::VecDeque;
+
+use netcore::Step;
+use serde::Serialize;
+
+use super::{DepKind, OpKind, Schedule};
+use crate::{Action, Delivered, LogpProcess};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RankOp {
+    kind: OpKind,
+    /// Calc duration; for send/recv the peer.
+    size: u64,
+    peer: u32,
+    tag: u32,
+    /// k-th send to (peer, tag) / k-th recv from (peer, tag) of this rank.
+    k: u32,
+    /// Dependents `(op, irequires)`.
+    dependents: Vec<(u32, bool)>,
+}
+
+/// What a GOAL rank ends with: operations completed, and the messages it took `(src, tag, k)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GoalRankState {
+    /// Completed operations.
+    pub completed: u32,
+    /// Messages received, sorted.
+    pub received: Vec<(u32, u32, u32)>,
+}
+
+/// One GOAL rank as a LogP process.
+#[derive(Debug, Clone)]
+pub struct GoalProcess {
+    gap: u64,
+    ops: Vec<RankOp>,
+    pending: Vec<u32>,
+    ready: VecDeque<u32>,
+    /// Calc in progress: (op, steps left).
+    busy: Option<(u32, u64)>,
+    /// Messages taken from the buffer and not yet claimed by their recv.
+    stash: Vec<(u32, u32, u32)>,
+    received: Vec<(u32, u32, u32)>,
+    completed: u32,
+    last_comm: Option<Step>,
+}
+
+/// The payload of GOAL message: its tag and its index k among `(src, dst, tag)` messages.
+pub fn goal_payload(tag: u32, k: u32) -> u64 {
+    (u64::from(tag) << 32) | u64::from(k)
+}
+
+/// One [`GoalProcess`] per rank of `schedule`, for a LogP machine with gap `gap`.
+pub fn goal_programs(schedule: &Schedule, gap: u64) -> Vec<GoalProcess> {
+    (0..schedule.num_ranks)
+        .map(|r| {
+            let base = schedule.rank_start[r as usize];
+            let src_ops = schedule.rank_ops(r);
+            let mut counts: std::collections::BTreeMap<(bool, u32, u32), u32> =
+                std::collections::BTreeMap::new();
+            let mut ops: Vec<RankOp> = src_ops
+                .iter()
+                .map(|op| {
+                    let key = (op.kind == OpKind::Send, op.peer, op.tag);
+                    let k = match op.kind {
+                        OpKind::Calc => 0,
+                        _ => {
+                            let c = counts.entry(key).or_insert(0);
+                            *c += 1;
+                            *c - 1
+                        }
+                    };
+                    RankOp {
+                        kind: op.kind,
+                        size: op.size,
+                        peer: op.peer,
+                        tag: op.tag,
+                        k,
+                        dependents: Vec::new(),
+                    }
+                })
+                .collect();
+            let mut pending = vec![0u32; ops.len()];
+            let end = base + ops.len() as u32;
+            for d in schedule.deps.iter().filter(|d| d.op >= base && d.op < end) {
+                pending[(d.op - base) as usize] += 1;
+                ops[(d.on - base) as usize]
+                    .dependents
+                    .push((d.op - base, d.kind == DepKind::Irequires));
+            }
+            let mut p = GoalProcess {
+                gap,
+                ops,
+                pending,
+                ready: VecDeque::new(),
+                busy: None,
+                stash: Vec::new(),
+                received: Vec::new(),
+                completed: 0,
+                last_comm: None,
+            };
+            for i in 0..p.ops.len() as u32 {
+                if p.pending[i as usize] == 0 {
+                    p.make_ready(i);
+                }
+            }
+            p
+        })
+        .collect()
+}
+
+impl GoalProcess {
+    fn make_ready(&mut self, op: u32) {
+        self.ready.push_back(op);
+        if self.ops[op as usize].kind == OpKind::Recv {
+            self.release(op, true);
+        }
+    }
+
+    /// Releases the dependents of `op` on its start (`started`) or completion.
+    fn release(&mut self, op: u32, started: bool) {
+        let deps = self.ops[op as usize].dependents.clone();
+        for (w, ireq) in deps {
+            if ireq == started {
+                self.pending[w as usize] -= 1;
+                if self.pending[w as usize] == 0 {
+                    self.make_ready(w);
+                }
+            }
+        }
+    }
+
+    fn complete(&mut self, op: u32) {
+        self.completed += 1;
+        self.release(op, false);
+    }
+
+    fn can_comm(&self, now: Step) -> bool {
+        self.last_comm.is_none_or(|t| now - t >= self.gap)
+    }
+
+    /// Completes every ready recv whose message is already stashed (zero steps).
+    fn claim_stashed(&mut self) {
+        loop {
+            let found = self.ready.iter().position(|&i| {
+                let o = &self.ops[i as usize];
+                o.kind == OpKind::Recv && self.stash.contains(&(o.peer, o.tag, o.k))
+            });
+            let Some(pos) = found else { return };
+            let i = self.ready.remove(pos).unwrap_or(0);
+            let o = &self.ops[i as usize];
+            let key = (o.peer, o.tag, o.k);
+            self.stash.retain(|s| *s != key);
+            self.complete(i);
+        }
+    }
+}
+
+impl LogpProcess for GoalProcess {
+    type Payload = u64;
+    type State = GoalRankState;
+
+    fn next(&mut self, now: Step) -> Action<u64> {
+        self.claim_stashed();
+        if let Some((op, left)) = self.busy {
+            if left <= 1 {
+                self.busy = None;
+                self.complete(op);
+            } else {
+                self.busy = Some((op, left - 1));
+            }
+            return Action::Compute;
+        }
+        let comm = self.can_comm(now);
+        let pick = self.ready.iter().position(|&i| match self.ops[i as usize].kind {
+            OpKind::Send => comm,
+            OpKind::Calc => true,
+            OpKind::Recv => false,
+        });
+        if let Some(pos) = pick {
+            let i = self.ready.remove(pos).unwrap_or(0);
+            let o = self.ops[i as usize].clone();
+            match o.kind {
+                OpKind::Send => {
+                    self.last_comm = Some(now);
+                    self.release(i, true);
+                    self.complete(i);
+                    return Action::Submit { dest: o.peer, payload: goal_payload(o.tag, o.k) };
+                }
+                _ => {
+                    self.release(i, true);
+                    if o.size == 0 {
+                        self.complete(i);
+                        return self.next(now);
+                    }
+                    if o.size == 1 {
+                        self.complete(i);
+                    } else {
+                        self.busy = Some((i, o.size - 1));
+                    }
+                    return Action::Compute;
+                }
+            }
+        }
+        let waiting = self.ready.iter().any(|&i| self.ops[i as usize].kind == OpKind::Recv);
+        if waiting && comm {
+            self.last_comm = Some(now);
+            return Action::Receive;
+        }
+        Action::Idle
+    }
+
+    fn on_receive(&mut self, msg: Option<Delivered<u64>>, _now: Step) {
+        if let Some(m) = msg {
+            let key = (m.src, (m.payload >> 32) as u32, m.payload as u32);
+            self.received.push(key);
+            self.stash.push(key);
+            self.claim_stashed();
+        }
+    }
+
+    fn is_halted(&self) -> bool {
+        self.completed as usize == self.ops.len()
+    }
+
+    fn state(&self) -> GoalRankState {
+        let mut received = self.received.clone();
+        received.sort_unstable();
+        GoalRankState { completed: self.completed, received }
+    }
+}

@@ -1,0 +1,426 @@
+//! The GOAL text parser and schedule validation (static message matching, acyclic
+//! dependencies).
+
+use super::{Dep, DepKind, Op, OpKind, Schedule};
+use crate::error::Error;
+
+/// Largest accepted `num_ranks` (2^24; bounds the per-rank tables a header can allocate).
+pub const MAX_RANKS: u32 = 1 << 24;
+
+fn syntax(line: usize, message: impl Into<String>) -> Error {
+    Error::GoalSyntax { line, message: message.into() }
+}
+
+fn schedule_err(message: impl Into<String>) -> Error {
+    Error::GoalSchedule { message: message.into() }
+}
+
+/// One `rank r { ... }` block: its operations are `ops[op_start..op_end]` of the parser's
+/// file-order buffers, its dependencies `deps[dep_start..dep_end]` (file-order indices).
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    rank: u32,
+    line: usize,
+    op_start: u32,
+    op_end: u32,
+    dep_start: usize,
+    dep_end: usize,
+}
+
+/// Flat buffers in file order, reused across blocks (no allocation per line or block).
+struct Parser<'a> {
+    p: u32,
+    ops: Vec<Op>,
+    lines: Vec<u32>,
+    deps: Vec<Dep>,
+    blocks: Vec<Block>,
+    /// Line of each rank's block (0 = none yet), to reject a second block.
+    seen: Vec<u32>,
+    /// Labels of the open block: (label, file-order op index).
+    labels: Vec<(&'a str, u32)>,
+    /// Dependency lines of the open block, resolved when it closes.
+    pending: Vec<(usize, &'a str, &'a str, DepKind)>,
+}
+
+/// Parses GOAL text into a validated [`Schedule`].
+///
+/// Checks: syntax (with the 1-based line number), `num_ranks` in `1..=2^24`, rank ids and
+/// peers `< num_ranks`, no duplicate rank block or label, no send/recv to oneself, every
+/// dependency names labels of its block, the dependencies of every rank are acyclic, and
+/// every send has exactly one matching recv of the same size (static matching, see
+/// [`crate::goal`]). Rank blocks may come in any order; missing ranks have no operations.
+pub fn parse(text: &str) -> Result<Schedule, Error> {
+    let mut parser: Option<Parser<'_>> = None;
+    let mut open: Option<Block> = None;
+    let mut tokens: Vec<&str> = Vec::with_capacity(8);
+    let mut last_line = 0;
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        last_line = line;
+        let code = raw.split("//").next().unwrap_or("").trim();
+        if code.is_empty() {
+            continue;
+        }
+        tokens.clear();
+        tokens.extend(code.split_whitespace());
+        let Some(ps) = parser.as_mut() else {
+            let p = parse_num_ranks(line, &tokens)?;
+            parser = Some(Parser {
+                p,
+                ops: Vec::new(),
+                lines: Vec::new(),
+                deps: Vec::new(),
+                blocks: Vec::new(),
+                seen: vec![0; p as usize],
+                labels: Vec::new(),
+                pending: Vec::new(),
+            });
+            continue;
+        };
+        match open.take() {
+            None => open = Some(ps.rank_header(line, &tokens)?),
+            Some(block) if tokens == ["}"] => ps.close(block)?,
+            Some(block) => {
+                ps.body_line(line, &tokens, block.rank)?;
+                open = Some(block);
+            }
+        }
+    }
+    let Some(ps) = parser else {
+        return Err(syntax(last_line.max(1), "missing `num_ranks <P>` header"));
+    };
+    if let Some(block) = open {
+        return Err(syntax(
+            last_line,
+            format!(
+                "rank {} block opened at line {} is not closed by `}}`",
+                block.rank, block.line
+            ),
+        ));
+    }
+    ps.build()
+}
+
+fn parse_num<T: std::str::FromStr>(line: usize, token: &str, what: &str) -> Result<T, Error> {
+    token
+        .parse::<T>()
+        .map_err(|_| syntax(line, format!("{what} must be a non-negative integer (got `{token}`)")))
+}
+
+fn parse_num_ranks(line: usize, tokens: &[&str]) -> Result<u32, Error> {
+    match tokens {
+        ["num_ranks", n] => {
+            let p: u32 = parse_num(line, n, "num_ranks")?;
+            if p == 0 || p > MAX_RANKS {
+                return Err(syntax(
+                    line,
+                    format!("num_ranks must satisfy 1 <= num_ranks <= {MAX_RANKS} (got {p})"),
+                ));
+            }
+            Ok(p)
+        }
+        _ => Err(syntax(
+            line,
+            format!("expected `num_ranks <P>` as the first line (got `{}`)", tokens.join(" ")),
+        )),
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn rank_header(&mut self, line: usize, tokens: &[&str]) -> Result<Block, Error> {
+        let p = self.p;
+        let r = match tokens {
+            ["rank", r, "{"] => *r,
+            _ => {
+                return Err(syntax(
+                    line,
+                    format!("expected `rank <r> {{` (got `{}`)", tokens.join(" ")),
+                ));
+            }
+        };
+        let rank: u32 = parse_num(line, r, "rank id")?;
+        if rank >= p {
+            return Err(syntax(line, format!("rank id must be < num_ranks = {p} (got {rank})")));
+        }
+        let prev = self.seen[rank as usize];
+        if prev > 0 {
+            return Err(syntax(
+                line,
+                format!("rank {rank} has a second block (first at line {prev})"),
+            ));
+        }
+        self.seen[rank as usize] = line as u32;
+        if self.ops.len() >= (u32::MAX - 1) as usize {
+            return Err(syntax(line, "at most 2^32 - 2 operations"));
+        }
+        let at = self.ops.len() as u32;
+        let d = self.deps.len();
+        Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
+    }
+
+    fn body_line(&mut self, line: usize, tokens: &[&'a str], rank: u32) -> Result<(), Error> {
+        if let [a, word @ ("requires" | "irequires"), b] = tokens {
+            let kind = if *word == "requires" { DepKind::Requires } else { DepKind::Irequires };
+            self.pending.push((line, a, b, kind));
+            return Ok(());
+        }
+        let Some(label) = tokens.first().and_then(|t| t.strip_suffix(':')) else {
+            return Err(syntax(
+                line,
+                format!(
+                    "expected `<label>: send|recv|calc ...`, `<label> requires <label>` or `}}` (got `{}`)",
+                    tokens.join(" ")
+                ),
+            ));
+        };
+        if label.is_empty() {
+            return Err(syntax(line, "empty label before `:`"));
+        }
+        let op = parse_op(line, &tokens[1..], self.p, rank)?;
+        self.labels.push((label, self.ops.len() as u32));
+        self.ops.push(op);
+        self.lines.push(line as u32);
+        Ok(())
+    }
+
+    /// Closes a block: rejects duplicate labels, resolves its dependencies.
+    fn close(&mut self, mut block: Block) -> Result<(), Error> {
+        let r = block.rank;
+        // Sort by label, then file order, so a duplicate reports its second definition.
+        self.labels.sort_unstable();
+        if let Some(w) = self.labels.windows(2).filter(|w| w[0].0 == w[1].0).min_by_key(|w| w[1].1)
+        {
+            return Err(syntax(
+                self.lines[w[1].1 as usize] as usize,
+                format!("label `{}` is defined twice in rank {r}", w[1].0),
+            ));
+        }
+        for &(line, a, b, kind) in &self.pending {
+            let find = |label: &str| {
+                self.labels
+                    .binary_search_by(|(l, _)| (*l).cmp(label))
+                    .map(|i| self.labels[i].1)
+                    .map_err(|_| {
+                        syntax(line, format!("label `{label}` is not defined in rank {r}"))
+                    })
+            };
+            let (op, on) = (find(a)?, find(b)?);
+            if op == on {
+                return Err(syntax(line, format!("label `{a}` cannot depend on itself")));
+            }
+            self.deps.push(Dep { op, on, kind });
+        }
+        self.labels.clear();
+        self.pending.clear();
+        block.op_end = self.ops.len() as u32;
+        block.dep_end = self.deps.len();
+        self.blocks.push(block);
+        Ok(())
+    }
+
+    /// Puts the blocks in rank order and validates the schedule.
+    fn build(mut self) -> Result<Schedule, Error> {
+        let p = self.p;
+        let in_order = self.blocks.windows(2).all(|w| w[0].rank < w[1].rank);
+        let (ops, lines, deps) = if in_order {
+            (self.ops, self.lines, self.deps)
+        } else {
+            self.blocks.sort_unstable_by_key(|b| b.rank);
+            let mut ops = Vec::with_capacity(self.ops.len());
+            let mut lines = Vec::with_capacity(self.ops.len());
+            let mut deps = Vec::with_capacity(self.deps.len());
+            for b in &self.blocks {
+                let base = ops.len() as u32;
+                let (a, e) = (b.op_start as usize, b.op_end as usize);
+                ops.extend_from_slice(&self.ops[a..e]);
+                lines.extend_from_slice(&self.lines[a..e]);
+                let shift = |i: u32| i - b.op_start + base;
+                deps.extend(self.deps[b.dep_start..b.dep_end].iter().map(|d| Dep {
+                    op: shift(d.op),
+                    on: shift(d.on),
+                    kind: d.kind,
+                }));
+            }
+            (ops, lines, deps)
+        };
+        let mut rank_start = Vec::with_capacity(p as usize + 1);
+        let mut next = 0;
+        let mut at = 0u32;
+        for r in 0..p {
+            rank_start.push(at);
+            if let Some(b) = self.blocks.get(next).filter(|b| b.rank == r) {
+                at += b.op_end - b.op_start;
+                next += 1;
+            }
+        }
+        rank_start.push(at);
+        let mut schedule = Schedule { num_ranks: p, rank_start, ops, lines, deps, partner: vec![] };
+        check_acyclic(&schedule)?;
+        schedule.partner = match_messages(&schedule)?;
+        Ok(schedule)
+    }
+}
+
+fn parse_op(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
+    Ok(match tokens {
+        ["calc", t] => {
+            Op { size: parse_num(line, t, "calc time")?, peer: 0, tag: 0, kind: OpKind::Calc }
+        }
+        [verb @ ("send" | "recv"), bytes, dir, peer, rest @ ..] => {
+            let (kind, want) =
+                if *verb == "send" { (OpKind::Send, "to") } else { (OpKind::Recv, "from") };
+            if *dir != want {
+                return Err(syntax(line, format!("`{verb}` needs `{want} <rank>` (got `{dir}`)")));
+            }
+            let Some(n) = bytes.strip_suffix('b') else {
+                return Err(syntax(
+                    line,
+                    format!("message size must be written `<n>b` (got `{bytes}`)"),
+                ));
+            };
+            let size = parse_num(line, n, "message size")?;
+            let peer: u32 = parse_num(line, peer, "peer rank")?;
+            if peer >= p {
+                return Err(syntax(
+                    line,
+                    format!("peer rank must be < num_ranks = {p} (got {peer})"),
+                ));
+            }
+            if peer == rank {
+                return Err(syntax(line, format!("rank {peer} cannot {verb} a message to itself")));
+            }
+            let tag = match rest {
+                [] => 0,
+                ["tag", t] => parse_num(line, t, "tag")?,
+                _ => {
+                    return Err(syntax(
+                        line,
+                        format!("expected optional `tag <t>` (got `{}`)", rest.join(" ")),
+                    ));
+                }
+            };
+            Op { size, peer, tag, kind }
+        }
+        rest => {
+            return Err(syntax(
+                line,
+                format!(
+                    "expected `send <n>b to <dst> [tag <t>]`, `recv <n>b from <src> [tag <t>]` or `calc <time>` (got `{}`)",
+                    rest.join(" ")
+                ),
+            ));
+        }
+    })
+}
+
+/// Kahn's algorithm over the dependency graph; a leftover operation lies on or behind a cycle.
+fn check_acyclic(s: &Schedule) -> Result<(), Error> {
+    let n = s.ops.len();
+    let mut indegree = vec![0u32; n];
+    let (start, list) = dependents(s);
+    for d in &s.deps {
+        indegree[d.op as usize] += 1;
+    }
+    let mut stack: Vec<u32> = (0..n as u32).filter(|&i| indegree[i as usize] == 0).collect();
+    let mut seen = 0;
+    while let Some(v) = stack.pop() {
+        seen += 1;
+        for &w in &list[start[v as usize] as usize..start[v as usize + 1] as usize] {
+            let w = (w & !IREQ_BIT) as usize;
+            indegree[w] -= 1;
+            if indegree[w] == 0 {
+                stack.push(w as u32);
+            }
+        }
+    }
+    if seen < n {
+        let op = (0..n).find(|&i| indegree[i] > 0).unwrap_or(0);
+        return Err(schedule_err(format!(
+            "the dependencies of rank {} form a cycle (through the operation at line {})",
+            s.rank_of(op as u32),
+            s.lines[op]
+        )));
+    }
+    Ok(())
+}
+
+/// Marks an `irequires` edge in [`dependents`] lists.
+pub(crate) const IREQ_BIT: u32 = 1 << 31;
+
+/// The reverse dependency lists in CSR form: the dependents of `v` are
+/// `list[start[v]..start[v + 1]]`, each with [`IREQ_BIT`] set for `irequires` edges.
+pub(crate) fn dependents(s: &Schedule) -> (Vec<u32>, Vec<u32>) {
+    let n = s.ops.len();
+    let mut start = vec![0u32; n + 1];
+    for d in &s.deps {
+        start[d.on as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut list = vec![0u32; s.deps.len()];
+    for d in &s.deps {
+        let bit = if d.kind == DepKind::Irequires { IREQ_BIT } else { 0 };
+        list[fill[d.on as usize] as usize] = d.op | bit;
+        fill[d.on as usize] += 1;
+    }
+    (start, list)
+}
+
+/// Static matching: for each operation its partner (send ↔ recv), `u32::MAX` for a calc.
+///
+/// The k-th send from `s` to `d` with tag `t` matches the k-th recv at `d` from `s` with tag
+/// `t`, both in line order; sizes must agree.
+pub fn match_messages(s: &Schedule) -> Result<Vec<u32>, Error> {
+    // (src, dst, tag, op): sorting puts the k-th send and the k-th recv of a triple at the
+    // same position of their lists.
+    let mut sends: Vec<(u32, u32, u32, u32)> = Vec::new();
+    let mut recvs: Vec<(u32, u32, u32, u32)> = Vec::new();
+    for r in 0..s.num_ranks {
+        for i in s.rank_start[r as usize]..s.rank_start[r as usize + 1] {
+            let op = s.ops[i as usize];
+            match op.kind {
+                OpKind::Send => sends.push((r, op.peer, op.tag, i)),
+                OpKind::Recv => recvs.push((op.peer, r, op.tag, i)),
+                OpKind::Calc => {}
+            }
+        }
+    }
+    sends.sort_unstable();
+    recvs.sort_unstable();
+    let mut partner = vec![u32::MAX; s.ops.len()];
+    let (mut a, mut b) = (0, 0);
+    while a < sends.len() || b < recvs.len() {
+        let key = |x: &(u32, u32, u32, u32)| (x.0, x.1, x.2);
+        match (sends.get(a), recvs.get(b)) {
+            (Some(x), Some(y)) if key(x) == key(y) => {
+                let (so, ro) = (s.ops[x.3 as usize], s.ops[y.3 as usize]);
+                if so.size != ro.size {
+                    return Err(schedule_err(format!(
+                        "send of {}b at line {} is matched by a recv of {}b at line {} (sizes must agree)",
+                        so.size, s.lines[x.3 as usize], ro.size, s.lines[y.3 as usize]
+                    )));
+                }
+                partner[x.3 as usize] = y.3;
+                partner[y.3 as usize] = x.3;
+                a += 1;
+                b += 1;
+            }
+            (Some(x), y) if y.is_none_or(|y| key(x) < key(y)) => {
+                return Err(schedule_err(format!(
+                    "send from rank {} to rank {} tag {} at line {} has no matching recv",
+                    x.0, x.1, x.2, s.lines[x.3 as usize]
+                )));
+            }
+            (_, Some(y)) => {
+                return Err(schedule_err(format!(
+                    "recv at rank {} from rank {} tag {} at line {} has no matching send",
+                    y.1, y.0, y.2, s.lines[y.3 as usize]
+                )));
+            }
+            (_, None) => break,
+        }
+    }
+    Ok(partner)
+}

@@ -1,0 +1,24 @@
+//! # logp-stall: LogP with δ-stalling and its simulation on BSP
+//!
+//! Bilardi, Herley, Pietracaprina, Pucci, "On stalling in LogP" (spec
+//! `/work/shared/specs/logp-stall.md`).
+//!
+//! - [`process`]: the LogP program interface [`LogpProcess`] (spec §2.1).
+//! - [`goal`]: GOAL schedules (LogGOPSim/Schedgen text format), the LogGOPSim-compatible
+//!   engine, and GOAL ranks as LogP programs.
+//! - [`sim`]: the cycle simulation of δ-LogP on BSP (paper §4, Theorem 2, Corollary 1).
+//!
+//! Provisional scaffolding (part B): the crate's primary owner (part A) adds the direct LogP
+//! machine, the stall rules, adversaries, traces and the legality checker.
+
+#![warn(missing_docs)]
+
+mod error;
+pub mod goal;
+pub mod model;
+pub mod process;
+pub mod sim;
+
+pub use error::Error;
+pub use model::LogpStall;
+pub use process::{Action, Delivered, LogpProcess};

@@ -1,0 +1,49 @@
+//! The LogP program interface (spec §2.1): one action per operational step.
+
+use std::fmt::Debug;
+
+use netcore::Step;
+use serde::Serialize;
+
+/// What an operational processor does in one step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action<P> {
+    /// One local operation.
+    Compute,
+    /// Nothing.
+    Idle,
+    /// Submit a message to another processor.
+    Submit {
+        /// Destination processor.
+        dest: u32,
+        /// Message contents.
+        payload: P,
+    },
+    /// Take the head of the input buffer (or nothing if it is empty).
+    Receive,
+}
+
+/// A message taken from the input buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivered<P> {
+    /// Its source.
+    pub src: u32,
+    /// Its contents.
+    pub payload: P,
+}
+
+/// A LogP program for one processor. `Clone` lets the simulation snapshot and undo.
+pub trait LogpProcess: Clone + Send {
+    /// Message contents.
+    type Payload: Clone + Eq + Debug + Serialize;
+    /// The final state compared across executions.
+    type State: Eq + Debug + Serialize;
+    /// The action at step `now` (called only when operational and not halted).
+    fn next(&mut self, now: Step) -> Action<Self::Payload>;
+    /// The result of a `Receive` performed at `now`.
+    fn on_receive(&mut self, msg: Option<Delivered<Self::Payload>>, now: Step);
+    /// Whether the program has no further action.
+    fn is_halted(&self) -> bool;
+    /// The state to compare.
+    fn state(&self) -> Self::State;
+}

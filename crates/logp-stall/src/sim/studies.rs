@@ -1,0 +1,332 @@
+//! Sweep studies of the cycle simulation: `logp-theorem2` (measured BSP cost per cycle vs
+//! Theorem 2) and `logp-corollary1` (slowdown vs Corollary 1 for δ = 1 and δ = L).
+
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, Plot, Study};
+use serde::{Deserialize, Serialize};
+
+use super::workload::{Workload, programs};
+use super::{SimConfig, UnstallOffset, bounds, simulate};
+use crate::error::Error;
+
+/// δ as a function of G and L.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeltaChoice {
+    /// δ = 1.
+    One,
+    /// δ = G.
+    Gap,
+    /// δ = L.
+    Latency,
+}
+
+/// One point of `logp-theorem2` / `logp-corollary1`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimPointParams {
+    /// log2 p, 2..=14.
+    pub log_p: u32,
+    /// LogP gap G >= 2.
+    #[serde(rename = "G")]
+    pub gap: u64,
+    /// L / G >= 1 (L = G * l_over_g <= p).
+    pub l_over_g: u64,
+    /// δ.
+    pub delta: DeltaChoice,
+    /// BSP g = max(1, round(g_over_gap * G)).
+    #[serde(default = "one")]
+    pub g_over_gap: f64,
+    /// BSP ℓ = max(1, round(l_over_latency * L)).
+    #[serde(default = "one")]
+    pub l_over_latency: f64,
+    /// Workload.
+    pub workload: Workload,
+    /// Messages per processor (random traffic) or number of senders (hotspot).
+    pub r: u32,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+impl SimPointParams {
+    fn config(&self) -> Result<SimConfig, ModelError> {
+        if !(2..=14).contains(&self.log_p) {
+            return Err(ModelError::Config(format!(
+                "log_p must satisfy 2 <= log_p <= 14 (got {})",
+                self.log_p
+            )));
+        }
+        for (field, x) in [("g_over_gap", self.g_over_gap), ("l_over_latency", self.l_over_latency)]
+        {
+            if !(x.is_finite() && x > 0.0) {
+                return Err(ModelError::Config(format!(
+                    "{field} must be finite and > 0 (got {x})"
+                )));
+            }
+        }
+        let p = 1u32 << self.log_p;
+        if self.l_over_g == 0 {
+            return Err(ModelError::Config("l_over_g must be >= 1 (got 0)".into()));
+        }
+        let latency = self.gap.saturating_mul(self.l_over_g);
+        let delta = match self.delta {
+            DeltaChoice::One => 1,
+            DeltaChoice::Gap => self.gap,
+            DeltaChoice::Latency => latency,
+        };
+        if self.workload == Workload::Hotspot && self.r >= p {
+            return Err(ModelError::Config(format!(
+                "hotspot needs r < p (got r={}, p={p})",
+                self.r
+            )));
+        }
+        let cfg = SimConfig {
+            p,
+            gap: self.gap,
+            latency,
+            o: 1,
+            delta,
+            g: ((self.g_over_gap * self.gap as f64).round() as u64).max(1),
+            l: ((self.l_over_latency * latency as f64).round() as u64).max(1),
+            unstall: UnstallOffset::Strict,
+            scan_fanin: None,
+            max_cycles: 100_000,
+        };
+        cfg.validate().map_err(|e: Error| ModelError::Config(e.to_string()))?;
+        Ok(cfg)
+    }
+}
+
+/// One row of the simulation studies.
+#[derive(Debug, Clone, Serialize)]
+pub struct SimRow {
+    /// log2 p.
+    pub log_p: u32,
+    /// Processors.
+    pub p: u32,
+    /// Gap G.
+    #[serde(rename = "G")]
+    pub gap: u64,
+    /// Latency L.
+    #[serde(rename = "L")]
+    pub latency: u64,
+    /// L / G.
+    pub l_over_g: u64,
+    /// δ as chosen.
+    pub delta_rule: DeltaChoice,
+    /// δ.
+    pub delta: u64,
+    /// Cycle length C = max{G, δ}.
+    #[serde(rename = "C")]
+    pub cycle: u64,
+    /// Capacity K = ceil(L/G).
+    #[serde(rename = "K")]
+    pub capacity: u64,
+    /// BSP g.
+    pub g: u64,
+    /// BSP ℓ.
+    pub l: u64,
+    /// Scan fan-in d.
+    pub fanin: u32,
+    /// Workload.
+    pub workload: Workload,
+    /// Workload size.
+    pub r: u32,
+    /// LogP running time T of the simulated execution.
+    pub t_logp: u64,
+    /// Cycles.
+    pub cycles: u64,
+    /// Supersteps per full cycle (= schedule_len).
+    pub schedule_len: u64,
+    /// Stall episodes.
+    pub episodes: u64,
+    /// Largest |S|.
+    pub max_s: u64,
+    /// LogP steps undone (δ < G).
+    pub undone: u64,
+    /// Total BSP cost.
+    pub bsp_cost: u64,
+    /// Measured BSP cost per cycle M.
+    pub cost_per_cycle: f64,
+    /// Theorem 2's bound per cycle (constant 1).
+    pub bound_thm2: f64,
+    /// M / bound.
+    pub ratio_thm2: f64,
+    /// M / (bound log2 p): the bitonic sort's extra log p factor divided out.
+    pub ratio_thm2_log: f64,
+    /// Slowdown σ = BSP cost / (C cycles).
+    pub sigma: f64,
+    /// Corollary 1's slowdown for this δ (δ = 1: (L/G) log p; δ = L: 1 + log p / min{G, 1 + log(L/G)}).
+    pub bound_cor1: f64,
+    /// σ / (bound_cor1 log2 p).
+    pub ratio_cor1_log: f64,
+    /// Every processor received exactly the multiset of payloads sent to it.
+    pub verified: bool,
+    /// The per-cycle invariants of spec §4.2(b) held.
+    pub invariants_ok: bool,
+}
+
+fn run_point(params: &SimPointParams, rng: &mut SimRng) -> Result<SimRow, ModelError> {
+    let cfg = params.config()?;
+    let (procs, reference) = programs(params.workload, cfg.p, cfg.gap, params.r, rng);
+    let rep = simulate(&cfg, procs).map_err(|e| ModelError::Run(e.to_string()))?;
+    let lg = f64::from(params.log_p);
+    let cost = rep.ledger.total();
+    let cost_per_cycle = cost as f64 / rep.cycles as f64;
+    let bound = bounds::theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l);
+    let sigma = cost as f64 / rep.simulated_steps as f64;
+    let bound_cor1 = match params.delta {
+        DeltaChoice::One => bounds::corollary1_delta1(cfg.p, cfg.gap, cfg.latency),
+        _ => bounds::corollary1_delta_l(cfg.p, cfg.gap, cfg.latency),
+    };
+    Ok(SimRow {
+        log_p: params.log_p,
+        p: cfg.p,
+        gap: cfg.gap,
+        latency: cfg.latency,
+        l_over_g: params.l_over_g,
+        delta_rule: params.delta,
+        delta: cfg.delta,
+        cycle: cfg.cycle(),
+        capacity: cfg.capacity(),
+        g: cfg.g,
+        l: cfg.l,
+        fanin: cfg.fanin(),
+        workload: params.workload,
+        r: params.r,
+        t_logp: rep.t,
+        cycles: rep.cycles,
+        schedule_len: cfg.schedule_len(),
+        episodes: rep.episodes.len() as u64,
+        max_s: rep.cycle_stats.iter().map(|c| c.s_size).max().unwrap_or(0),
+        undone: rep.cycle_stats.iter().map(|c| c.undone).sum(),
+        bsp_cost: cost,
+        cost_per_cycle,
+        bound_thm2: bound,
+        ratio_thm2: cost_per_cycle / bound,
+        ratio_thm2_log: cost_per_cycle / (bound * lg),
+        sigma,
+        bound_cor1,
+        ratio_cor1_log: sigma / (bound_cor1 * lg),
+        verified: rep.states == reference,
+        invariants_ok: rep.broken_invariants.is_empty(),
+    })
+}
+
+/// The `logp-theorem2` study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Theorem2Study;
+
+impl Study for Theorem2Study {
+    type Params = SimPointParams;
+    type Row = SimRow;
+
+    fn name(&self) -> &'static str {
+        "logp-theorem2"
+    }
+    fn about(&self) -> &'static str {
+        "cycle simulation of delta-LogP on BSP: measured BSP cost per cycle vs Theorem 2"
+    }
+    fn check(&self, params: &SimPointParams) -> Result<(), ModelError> {
+        params.config().map(|_| ())
+    }
+    fn run(&self, params: &SimPointParams, rng: &mut SimRng) -> Result<SimRow, ModelError> {
+        run_point(params, rng)
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::all_true("every processor receives exactly what was sent to it", "verified"),
+            Claim::all_true("per-cycle invariants of spec 4.2(b) hold", "invariants_ok"),
+            Claim::within(
+                "cost per cycle / (Theorem 2 bound * log p) stays in a constant band (bitonic sort adds log p)",
+                "ratio_thm2_log",
+                0.25,
+                2.5,
+            ),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new(
+                "thm2-cost",
+                "BSP cost per simulated cycle and Theorem 2's bound",
+                "log_p",
+                &["cost_per_cycle", "bound_thm2"],
+            )
+            .series("delta_rule")
+            .log_y(),
+            Plot::new("thm2-ratio", "cost per cycle / (bound log p)", "log_p", &["ratio_thm2_log"])
+                .series("delta_rule"),
+        ]
+    }
+}
+
+/// The `logp-corollary1` study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Corollary1Study;
+
+impl Study for Corollary1Study {
+    type Params = SimPointParams;
+    type Row = SimRow;
+
+    fn name(&self) -> &'static str {
+        "logp-corollary1"
+    }
+    fn about(&self) -> &'static str {
+        "slowdown of the cycle simulation (g = G, l = L) vs Corollary 1 for delta = 1 and delta = L"
+    }
+    fn check(&self, params: &SimPointParams) -> Result<(), ModelError> {
+        if params.delta == DeltaChoice::Gap {
+            return Err(ModelError::Config(
+                "logp-corollary1 compares delta = one and delta = latency (got delta = gap)".into(),
+            ));
+        }
+        params.config().map(|_| ())
+    }
+    fn run(&self, params: &SimPointParams, rng: &mut SimRng) -> Result<SimRow, ModelError> {
+        self.check(params)?;
+        run_point(params, rng)
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::all_true("every processor receives exactly what was sent to it", "verified"),
+            Claim::within(
+                "delta = 1: slowdown / ((L/G) log p * log p) stays in a constant band",
+                "ratio_cor1_log",
+                0.5,
+                5.0,
+            )
+            .only("delta_rule", "one"),
+            Claim::within(
+                "delta = L: slowdown / ((1 + log p / min{G, 1 + log(L/G)}) log p) stays in a constant band",
+                "ratio_cor1_log",
+                0.5,
+                5.0,
+            )
+            .only("delta_rule", "latency"),
+            Claim::grows(
+                "delta = 1: the slowdown grows with L/G (the cycle shrinks to G while routing stays ~L)",
+                "sigma",
+                "l_over_g",
+                2.0,
+            )
+            .only("delta_rule", "one"),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new("cor1-sigma", "slowdown sigma vs log p", "log_p", &["sigma"])
+                .series("delta_rule")
+                .log_y(),
+            Plot::new(
+                "cor1-ratio",
+                "slowdown / (Corollary 1 bound * log p)",
+                "log_p",
+                &["ratio_cor1_log"],
+            )
+            .series("delta_rule"),
+        ]
+    }
+}
