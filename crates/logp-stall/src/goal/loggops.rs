@@ -72,8 +72,9 @@ enum Ev {
     Arrive(u32),
     /// A message passed the receive gap and can be received.
     Avail(u32),
-    /// The CPU finishes an operation.
-    Done(u32),
+    /// The CPU finishes an operation: (op, its rank). The op carries [`HAS_REQ_DEPS`] when
+    /// some operation `requires` it, so that finishing the others touches only the rank.
+    Done(u32, u32),
     /// A rank whose head send waits for its NIC retries.
     Wake(u32),
 }
@@ -81,7 +82,12 @@ enum Ev {
 const NONE: u32 = u32::MAX;
 const NEVER: Step = Step::MAX;
 const POSTED: u8 = 1;
-const DONE: u8 = 2;
+/// Set when the operation starts on the CPU (it then surely completes).
+const STARTED: u8 = 2;
+/// Some operation `requires` this one.
+const HAS_REQ: u8 = 4;
+/// In a `Done` event: the operation has `requires` dependents.
+const HAS_REQ_DEPS: u32 = 1 << 31;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Rank {
@@ -152,6 +158,9 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
         .collect();
     for d in &schedule.deps {
         st[d.op as usize].pending += 1;
+        if d.kind == super::DepKind::Requires {
+            st[d.on as usize].flags |= HAS_REQ;
+        }
     }
     for r in 0..schedule.num_ranks {
         let (a, b) = (schedule.rank_start[r as usize], schedule.rank_start[r as usize + 1]);
@@ -190,7 +199,7 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
         peak = peak.max(e.queue.len() as u64);
     }
     if e.done < n as u64 {
-        let op = e.st.iter().position(|x| x.flags & DONE == 0).unwrap_or(0);
+        let op = e.st.iter().position(|x| x.flags & STARTED == 0).unwrap_or(0);
         return Err(Error::GoalSchedule {
             message: format!(
                 "deadlock: {} of {n} operations never complete, the first at line {} (rank {})",
@@ -245,15 +254,14 @@ impl Engine<'_> {
                 }
             }
             Ev::Avail(recv) => self.avail(recv, t),
-            Ev::Done(op) => {
-                let x = &mut self.st[op as usize];
-                x.flags |= DONE;
-                let r = x.rank;
+            Ev::Done(op, r) => {
                 let rank = &mut self.ranks[r as usize];
                 rank.busy = false;
                 rank.end = rank.end.max(t);
                 self.done += 1;
-                self.fire(op, false);
+                if op & HAS_REQ_DEPS != 0 {
+                    self.fire(op & !HAS_REQ_DEPS, false);
+                }
                 self.try_start(r, t);
             }
             Ev::Wake(r) => self.try_start(r, t),
@@ -340,7 +348,9 @@ impl Engine<'_> {
                 t + x.size
             }
         };
-        self.queue.push(end, Ev::Done(op));
+        self.st[op as usize].flags |= STARTED;
+        let tagged = if x.flags & HAS_REQ != 0 { op | HAS_REQ_DEPS } else { op };
+        self.queue.push(end, Ev::Done(tagged, r));
     }
 
     /// Bytes of the schedule, the engine arrays and `peak` queued events.

@@ -150,8 +150,9 @@ impl<'a> Parser<'a> {
             ));
         }
         self.seen[rank as usize] = line as u32;
-        if self.ops.len() >= (u32::MAX - 1) as usize {
-            return Err(syntax(line, "at most 2^32 - 2 operations"));
+        // Operation ids use the top bit as a flag (dependency kind, completion dependents).
+        if self.ops.len() >= (1 << 31) - 1 {
+            return Err(syntax(line, "a schedule holds at most 2^31 - 1 operations"));
         }
         let at = self.ops.len() as u32;
         let d = self.deps.len();
