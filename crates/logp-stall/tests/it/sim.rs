@@ -91,6 +91,7 @@ fn spec_hotspot_delta_4() {
     assert_eq!(r.states[0], vec![(1, 100), (2, 200), (3, 300)]);
     assert!(r.broken_invariants.is_empty());
     assert_legal(&r, &cfg(4, 2, 4, 4));
+    assert_replay_equal(&r, hotspot3());
     // Every full cycle runs exactly schedule_len supersteps; the last is sim-local only.
     let lens: Vec<u64> = r.cycle_stats.iter().map(|c| c.supersteps).collect();
     let full = cfg(4, 2, 4, 4).schedule_len();
@@ -126,7 +127,7 @@ fn undone_steps_become_stalled() {
     let mut procs = hotspot3();
     procs[0].plan = vec![(4, None), (6, None), (8, None), (10, None)];
     procs[3].plan = vec![(0, Some(0)), (2, Some(0))];
-    let r = simulate(&cfg(4, 2, 4, 1), procs).unwrap();
+    let r = simulate(&cfg(4, 2, 4, 1), procs.clone()).unwrap();
     assert_eq!(
         r.ops[3],
         vec![
@@ -139,6 +140,7 @@ fn undone_steps_become_stalled() {
         ]
     );
     assert_eq!(r.cycle_stats[1].undone, 1);
+    assert_replay_equal(&r, procs);
     assert_legal(&r, &cfg(4, 2, 4, 1));
     assert_eq!(r.states[0].len(), 4);
 }
@@ -245,6 +247,70 @@ fn assert_legal<S>(r: &SimReport<S>, c: &SimConfig) {
     }
 }
 
+/// A plain step-by-step LogP execution (spec §1.2) that replays the simulated run's
+/// nondeterministic choices (delivery times by (src, submit), stall intervals from the
+/// episodes) on fresh copies of the programs, and checks that every action, every receive
+/// and every final state is the same as in the simulation.
+fn assert_replay_equal<P: LogpProcess>(r: &SimReport<P::State>, mut procs: Vec<P>) {
+    let p = procs.len();
+    let deliver_of = |src: u32, submit: u64| {
+        r.messages
+            .iter()
+            .find(|m| m.src == src && m.submit == submit)
+            .map(|m| (m.id, m.deliver, m.dest))
+    };
+    let stalled = |i: usize, t: u64| {
+        r.episodes.iter().any(|e| e.proc == i as u32 && e.signal <= t && t < e.unstall)
+    };
+    let mut buffers: Vec<Vec<(u64, u64, u32, u64, P::Payload)>> = vec![Vec::new(); p];
+    let mut in_flight: Vec<(u64, u64, u32, u32, u64, P::Payload)> = Vec::new();
+    let mut logs: Vec<Vec<(u64, SimOp)>> = vec![Vec::new(); p];
+    let horizon = r.messages.iter().map(|m| m.deliver).max().unwrap_or(0).max(r.t) + 1;
+    for t in 0..horizon {
+        // Deliver, keeping each buffer in (deliver, submit, src) order.
+        let (now, later): (Vec<_>, Vec<_>) = in_flight.drain(..).partition(|m| m.0 == t);
+        in_flight = later;
+        for (d, submit, src, dest, id, payload) in now {
+            buffers[dest as usize].push((d, submit, src, id, payload));
+            buffers[dest as usize].sort_by_key(|b| (b.0, b.1, b.2));
+        }
+        for (i, proc) in procs.iter_mut().enumerate() {
+            if proc.is_halted() {
+                continue;
+            }
+            if stalled(i, t) {
+                logs[i].push((t, SimOp::Stalled));
+                continue;
+            }
+            let op = match proc.next(t) {
+                Action::Compute => SimOp::Compute,
+                Action::Idle => SimOp::Idle,
+                Action::Submit { dest, payload } => {
+                    let (id, d, dest2) =
+                        deliver_of(i as u32, t).expect("submit recorded by the simulation");
+                    assert_eq!(dest, dest2, "P{i} submits to another destination at {t}");
+                    in_flight.push((d, t, i as u32, dest, id, payload));
+                    SimOp::Submit(id)
+                }
+                Action::Receive => {
+                    if buffers[i].is_empty() {
+                        proc.on_receive(None, t);
+                        SimOp::Receive(None)
+                    } else {
+                        let (_, _, src, id, payload) = buffers[i].remove(0);
+                        proc.on_receive(Some(Delivered { src, payload }), t);
+                        SimOp::Receive(Some(id))
+                    }
+                }
+            };
+            logs[i].push((t, op));
+        }
+    }
+    assert_eq!(logs, r.ops, "replayed op logs differ from the simulation's");
+    let states: Vec<P::State> = procs.iter().map(|p| p.state()).collect();
+    assert_eq!(states, r.states, "replayed final states differ");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
@@ -269,6 +335,7 @@ proptest! {
         let (procs, reference) = programs(Workload::RandomTraffic, p, gap, r, &mut rng);
         let rep = simulate(&c, procs.clone()).unwrap();
         assert_legal(&rep, &c);
+        assert_replay_equal(&rep, procs.clone());
         prop_assert_eq!(&rep.states, &reference);
         prop_assert!(rep.broken_invariants.is_empty(), "{:?}", rep.broken_invariants);
         let k = latency.div_ceil(gap);
@@ -305,6 +372,7 @@ fn goal_schedules_on_the_cycle_simulation() {
         for delta in [1, 2, 8] {
             let c = cfg(8, 2, 8, delta);
             let rep = simulate(&c, goal_programs(&s, 2)).unwrap();
+            assert_replay_equal(&rep, goal_programs(&s, 2));
             assert_eq!(rep.states, s.reference_states(), "delta = {delta}");
             assert_legal(&rep, &c);
             assert!(rep.broken_invariants.is_empty());
