@@ -251,6 +251,9 @@ fn assert_legal<S>(r: &SimReport<S>, c: &SimConfig) {
 /// nondeterministic choices (delivery times by (src, submit), stall intervals from the
 /// episodes) on fresh copies of the programs, and checks that every action, every receive
 /// and every final state is the same as in the simulation.
+/// A buffered message: (deliver, submit, src, id, payload).
+type Buffered<Pl> = (u64, u64, u32, u64, Pl);
+
 fn assert_replay_equal<P: LogpProcess>(r: &SimReport<P::State>, mut procs: Vec<P>) {
     let p = procs.len();
     let deliver_of = |src: u32, submit: u64| {
@@ -262,7 +265,7 @@ fn assert_replay_equal<P: LogpProcess>(r: &SimReport<P::State>, mut procs: Vec<P
     let stalled = |i: usize, t: u64| {
         r.episodes.iter().any(|e| e.proc == i as u32 && e.signal <= t && t < e.unstall)
     };
-    let mut buffers: Vec<Vec<(u64, u64, u32, u64, P::Payload)>> = vec![Vec::new(); p];
+    let mut buffers: Vec<Vec<Buffered<P::Payload>>> = vec![Vec::new(); p];
     let mut in_flight: Vec<(u64, u64, u32, u32, u64, P::Payload)> = Vec::new();
     let mut logs: Vec<Vec<(u64, SimOp)>> = vec![Vec::new(); p];
     let horizon = r.messages.iter().map(|m| m.deliver).max().unwrap_or(0).max(r.t) + 1;
