@@ -247,13 +247,13 @@ fn assert_legal<S>(r: &SimReport<S>, c: &SimConfig) {
     }
 }
 
+/// A buffered message: (deliver, submit, src, id, payload).
+type Buffered<Pl> = (u64, u64, u32, u64, Pl);
+
 /// A plain step-by-step LogP execution (spec §1.2) that replays the simulated run's
 /// nondeterministic choices (delivery times by (src, submit), stall intervals from the
 /// episodes) on fresh copies of the programs, and checks that every action, every receive
 /// and every final state is the same as in the simulation.
-/// A buffered message: (deliver, submit, src, id, payload).
-type Buffered<Pl> = (u64, u64, u32, u64, Pl);
-
 fn assert_replay_equal<P: LogpProcess>(r: &SimReport<P::State>, mut procs: Vec<P>) {
     let p = procs.len();
     let deliver_of = |src: u32, submit: u64| {
