@@ -15,8 +15,10 @@ use serde::Deserialize;
 use crate::usage;
 
 /// The sweep files embedded in the binary; a bare `cargo xtask sweep` runs all of them.
-pub(crate) const EMBEDDED: &[(&str, &str)] =
-    &[("fixtures/sweeps/netcore.toml", include_str!("../../fixtures/sweeps/netcore.toml"))];
+pub(crate) const EMBEDDED: &[(&str, &str)] = &[
+    ("fixtures/sweeps/netcore.toml", include_str!("../../fixtures/sweeps/netcore.toml")),
+    ("fixtures/sweeps/logp-stall.toml", include_str!("../../fixtures/sweeps/logp-stall.toml")),
+];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
