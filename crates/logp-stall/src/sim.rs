@@ -132,11 +132,13 @@ impl SimConfig {
     }
 
     /// Validates the parameters in the spec's order: `p >= 2`, `G >= 2`, `o <= G`, `G <= L`,
-    /// `L <= p` (the paper's standing assumption `max{2, o} <= G <= L <= p`), then
-    /// `1 <= δ <= L`, `p` a power of two, `g, ℓ >= 1`, `scan_fanin >= 2`, `max_cycles >= 1`.
+    /// `L <= p` (the paper's standing assumption `max{2, o} <= G <= L <= p`), `p <= 2^20`, then
+    /// `1 <= δ <= L`, `p` a power of two, `1 <= g, ℓ <= 2^32`, `scan_fanin >= 2`,
+    /// `max_cycles >= 1`.
     pub fn validate(&self) -> Result<(), Error> {
-        let rules: [(bool, &'static str, &'static str, String); 5] = [
+        let rules: [(bool, &'static str, &'static str, String); 6] = [
             (self.p >= 2, "p", "p >= 2", format!("p={}", self.p)),
+            (self.p <= 1 << 20, "p", "p <= 2^20 (the simulation's limit)", format!("p={}", self.p)),
             (self.gap >= 2, "G", "G >= 2", format!("G={}", self.gap)),
             (self.o <= self.gap, "o", "o <= G", format!("o={}, G={}", self.o, self.gap)),
             (
@@ -167,10 +169,10 @@ impl SimConfig {
                 value: self.p.to_string(),
             });
         }
-        if self.g == 0 || self.l == 0 {
+        if self.g == 0 || self.l == 0 || self.g > 1 << 32 || self.l > 1 << 32 {
             return Err(Error::SimParam {
                 field: "g",
-                rule: "g >= 1 and l >= 1",
+                rule: "1 <= g <= 2^32 and 1 <= l <= 2^32",
                 value: format!("g={}, l={}", self.g, self.l),
             });
         }

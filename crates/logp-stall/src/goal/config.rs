@@ -118,7 +118,10 @@ pub fn run_goal_config(text: &str) -> Result<RunReport, ModelError> {
     };
     let schedule = parse(&goal).map_err(cfg_err)?;
     let prm = LogGopsParams { l: cfg.l, o: cfg.o, g: cfg.g, big_g: cfg.big_g };
-    let run = run_loggops(&schedule, prm).map_err(|e| ModelError::Run(e.to_string()))?;
+    let run = run_loggops(&schedule, prm).map_err(|e| match e {
+        crate::Error::GoalParam { .. } => ModelError::Config(e.to_string()),
+        _ => ModelError::Run(e.to_string()),
+    })?;
     let p = schedule.num_ranks;
     let closed_form = cfg.generator.and_then(|g| {
         let k = u64::from(p.trailing_zeros());

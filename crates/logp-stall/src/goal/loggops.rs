@@ -79,6 +79,8 @@ enum Ev {
     Wake(u32),
 }
 
+/// Largest accepted parameter, message size or calc time (keeps every time below 2^63).
+pub const MAX_TIME: u64 = 1 << 31;
 const NONE: u32 = u32::MAX;
 const NEVER: Step = Step::MAX;
 const POSTED: u8 = 1;
@@ -138,6 +140,19 @@ struct Engine<'a> {
 /// Errors: [`Error::GoalSchedule`] if some operation never completes (a cross-rank deadlock,
 /// e.g. two ranks that each receive before sending to the other).
 pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun, Error> {
+    for (field, v) in [("L", prm.l), ("o", prm.o), ("g", prm.g), ("G", prm.big_g)] {
+        if v > MAX_TIME {
+            return Err(Error::GoalParam { field, rule: "value <= 2^31", value: v.to_string() });
+        }
+    }
+    if let Some(i) = schedule.ops.iter().position(|op| op.size > MAX_TIME) {
+        return Err(Error::GoalSchedule {
+            message: format!(
+                "the operation at line {} has size/time {} > 2^31 (the engine's limit)",
+                schedule.lines[i], schedule.ops[i].size
+            ),
+        });
+    }
     let n = schedule.ops.len();
     let (start, list) = dependents(schedule);
     let mut st: Vec<OpState> = schedule

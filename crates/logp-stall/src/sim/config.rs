@@ -110,6 +110,9 @@ pub fn run_sim_config(text: &str) -> Result<RunReport, ModelError> {
         max_cycles: 1_000_000,
     };
     cfg.validate().map_err(|e| ModelError::Config(e.to_string()))?;
+    if c.r > 1024 {
+        return Err(ModelError::Config(format!("r must satisfy r <= 1024 (got r={})", c.r)));
+    }
     if c.workload == Workload::Hotspot && c.r >= c.p {
         return Err(ModelError::Config(format!("hotspot needs r < p (got r={}, p={})", c.r, c.p)));
     }

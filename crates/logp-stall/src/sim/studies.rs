@@ -76,6 +76,9 @@ impl SimPointParams {
             DeltaChoice::Gap => self.gap,
             DeltaChoice::Latency => latency,
         };
+        if self.r > 1024 {
+            return Err(ModelError::Config(format!("r must satisfy r <= 1024 (got r={})", self.r)));
+        }
         if self.workload == Workload::Hotspot && self.r >= p {
             return Err(ModelError::Config(format!(
                 "hotspot needs r < p (got r={}, p={p})",

@@ -216,6 +216,18 @@ fn cross_rank_deadlock_is_an_error() {
 }
 
 #[test]
+fn engine_limits_are_typed_errors() {
+    let s = parse(&binomial_broadcast(4, 8).unwrap()).unwrap();
+    let err = run_loggops(&s, prm(1 << 40, 1, 1)).unwrap_err();
+    assert_eq!(err.to_string(), "L must satisfy value <= 2^31 (got 1099511627776)");
+    let big = parse("num_ranks 1\nrank 0 {\na: calc 99999999999\n}\n").unwrap();
+    assert_eq!(
+        run_loggops(&big, prm(1, 1, 1)).unwrap_err().to_string(),
+        "goal schedule: the operation at line 3 has size/time 99999999999 > 2^31 (the engine's limit)"
+    );
+}
+
+#[test]
 fn generator_parameters_are_checked() {
     assert_eq!(
         binomial_broadcast(1, 8).unwrap_err().to_string(),
