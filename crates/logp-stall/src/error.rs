@@ -64,4 +64,167 @@ pub enum Error {
         /// The offending value.
         value: String,
     },
+    // --- part A: the direct LogP machine (spec §1-§3) ---
+    /// `p >= 2` broken.
+    #[error("p must satisfy p >= 2 (got p={p})")]
+    TooFewProcessors {
+        /// The processor count given.
+        p: u64,
+    },
+    /// `G >= 2` broken (paper's standing assumption `max{2, o} <= G`).
+    #[error("G must satisfy G >= 2 (got G={gap})")]
+    GapBelowTwo {
+        /// The gap given.
+        gap: u64,
+    },
+    /// `o <= G` broken.
+    #[error("o must satisfy o <= G (got o={o}, G={gap})")]
+    OverheadExceedsGap {
+        /// The overhead.
+        o: u64,
+        /// The gap.
+        gap: u64,
+    },
+    /// `G <= L` broken.
+    #[error("L must satisfy G <= L (got L={l}, G={gap})")]
+    LatencyBelowGap {
+        /// The latency.
+        l: u64,
+        /// The gap.
+        gap: u64,
+    },
+    /// `L <= p` broken.
+    #[error("L must satisfy L <= p (got L={l}, p={p})")]
+    LatencyExceedsProcessors {
+        /// The latency.
+        l: u64,
+        /// The processor count.
+        p: u64,
+    },
+    /// A parameter above `2^32`.
+    #[error("{field} must satisfy {field} <= 2^32 (got {field}={value})")]
+    TooLarge {
+        /// The parameter.
+        field: &'static str,
+        /// Its value.
+        value: u64,
+    },
+    /// The gap rule (paper §2, spec U-7) broken by consecutive communication operations.
+    #[error(
+        "gap rule: P{proc} communicates at step {step} but its previous communication was at step {previous} (need step - previous >= G = {gap})"
+    )]
+    GapViolation {
+        /// The processor.
+        proc: u32,
+        /// The offending step.
+        step: u64,
+        /// Its previous communication step.
+        previous: u64,
+        /// G.
+        gap: u64,
+    },
+    /// A receive on an empty buffer with `EmptyReceive::Error`.
+    #[error("empty receive: P{proc} receives at step {step} from an empty input buffer")]
+    EmptyReceive {
+        /// The processor.
+        proc: u32,
+        /// The step.
+        step: u64,
+    },
+    /// A submit to a processor that does not exist.
+    #[error(
+        "submit: P{proc} at step {step} sends to P{dest}, but dest must satisfy dest < p = {p}"
+    )]
+    DestinationOutOfRange {
+        /// The sender.
+        proc: u32,
+        /// The step.
+        step: u64,
+        /// The destination.
+        dest: u32,
+        /// p.
+        p: u32,
+    },
+    /// A submit to the sender itself (spec U-11).
+    #[error("submit: P{proc} at step {step} sends to itself (dest must differ from src)")]
+    SelfSend {
+        /// The processor.
+        proc: u32,
+        /// The step.
+        step: u64,
+    },
+    /// The run did not finish within `max_steps`.
+    #[error("the run did not finish within max_steps = {max_steps} steps")]
+    StepLimitExceeded {
+        /// The limit.
+        max_steps: u64,
+    },
+    /// A capacity violation under the stall-free rule (SF-LogP).
+    #[error("{0}")]
+    CapacityViolation(Box<crate::machine::CapacityViolation>),
+    /// An adversary answer outside the legal range (the engine range-checks every answer).
+    #[error(
+        "adversary: {what} for P{proc} at step {step} is {value}, outside the legal range [{lo}, {hi}]"
+    )]
+    AdversaryOutOfWindow {
+        /// Which answer (delivery, signal, unstall).
+        what: &'static str,
+        /// The processor concerned.
+        proc: u32,
+        /// The step of the query.
+        step: u64,
+        /// The answer.
+        value: u64,
+        /// Lowest legal answer.
+        lo: u64,
+        /// Highest legal answer.
+        hi: u64,
+    },
+    /// A replayed program deviates from the recorded execution.
+    #[error("replay divergence: P{proc} at step {step}: recorded {expected}, program did {got}")]
+    ReplayDivergence {
+        /// The processor.
+        proc: u32,
+        /// The step.
+        step: u64,
+        /// The recorded operation.
+        expected: String,
+        /// What the program did.
+        got: String,
+    },
+    /// The number of programs differs from p.
+    #[error("programs: need exactly p = {p} programs (got {got})")]
+    ProgramCount {
+        /// p.
+        p: u32,
+        /// Programs given.
+        got: usize,
+    },
+    /// A 2-compaction input with more than two nonzero entries.
+    #[error("2-compaction input must have at most 2 nonzero entries (got {count})")]
+    TooManyNonzeros {
+        /// Nonzero entries.
+        count: usize,
+    },
+    /// An input vector whose length is not p.
+    #[error("input length must equal p (got length={len}, p={p})")]
+    LengthMismatch {
+        /// Its length.
+        len: usize,
+        /// p.
+        p: u32,
+    },
+    /// A malformed script (spec §2.1).
+    #[error("script of P{proc}, instruction {pc}: {message}")]
+    Script {
+        /// The processor.
+        proc: u32,
+        /// The instruction index.
+        pc: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A trace that breaks rules of the model (every violation listed).
+    #[error("illegal trace: {}", .0.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("; "))]
+    IllegalTrace(Vec<crate::check::Violation>),
 }

@@ -13,12 +13,22 @@
 
 #![warn(missing_docs)]
 
+pub mod adversary;
+pub mod check;
 mod error;
 pub mod goal;
+pub mod machine;
 pub mod model;
+pub mod params;
 pub mod process;
 pub mod sim;
+pub mod trace;
 
+pub use adversary::{Adversary, DeliveryPolicy, PolicyAdversary, Replay, StallPolicy};
+pub use check::{CheckOpts, LegalityReport, Violation, check_legal};
 pub use error::Error;
+pub use machine::{CapacityViolation, Execution, run};
 pub use model::LogpStall;
+pub use params::{EmptyReceive, GapPolicy, LogpParams, MachineConfig, StallRule};
 pub use process::{Action, Delivered, LogpProcess};
+pub use trace::{Episode, Op, OpRun, Trace, TraceMessage};

@@ -1,0 +1,167 @@
+//! LogP parameters and machine configuration (paper §2, spec §1.1).
+
+use netcore::Step;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+
+/// The LogP parameters `(p, L, o, G)`; `new` enforces the paper's standing assumption
+/// `max{2, o} <= G <= L <= p`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogpParams {
+    /// Processors.
+    pub p: u32,
+    /// Latency L.
+    #[serde(rename = "L")]
+    pub l: u64,
+    /// Gap G.
+    #[serde(rename = "G")]
+    pub gap: u64,
+    /// Overhead o (validated, folded into one step per action).
+    pub o: u64,
+    /// False for [`LogpParams::relaxed`] parameters (`G >= 2` and `L <= p` not checked).
+    pub paper_assumptions_hold: bool,
+}
+
+const MAX: u64 = 1 << 32;
+
+impl LogpParams {
+    /// Validated parameters (spec §1.1, checks in the spec's order).
+    pub fn new(p: u32, l: u64, gap: u64, o: u64) -> Result<Self, Error> {
+        let s = Self { p, l, gap, o, paper_assumptions_hold: true };
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Parameters for toy examples: skips only `G >= 2` and `L <= p`.
+    pub fn relaxed(p: u32, l: u64, gap: u64, o: u64) -> Result<Self, Error> {
+        let s = Self { p, l, gap, o, paper_assumptions_hold: false };
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Re-checks the constraints (also used by the legality checker, rule L1).
+    pub fn validate(&self) -> Result<(), Error> {
+        for (field, value) in [("L", self.l), ("G", self.gap), ("o", self.o)] {
+            if value > MAX {
+                return Err(Error::TooLarge { field, value });
+            }
+        }
+        if self.p < 2 {
+            return Err(Error::TooFewProcessors { p: self.p.into() });
+        }
+        if self.paper_assumptions_hold && self.gap < 2 {
+            return Err(Error::GapBelowTwo { gap: self.gap });
+        }
+        if self.gap == 0 {
+            return Err(Error::GapBelowTwo { gap: 0 });
+        }
+        if self.o > self.gap {
+            return Err(Error::OverheadExceedsGap { o: self.o, gap: self.gap });
+        }
+        if self.l < self.gap {
+            return Err(Error::LatencyBelowGap { l: self.l, gap: self.gap });
+        }
+        if self.paper_assumptions_hold && self.l > u64::from(self.p) {
+            return Err(Error::LatencyExceedsProcessors { l: self.l, p: self.p.into() });
+        }
+        Ok(())
+    }
+
+    /// The capacity `K = ceil(L/G)` (paper §2).
+    pub fn capacity(&self) -> u64 {
+        self.l.div_ceil(self.gap)
+    }
+}
+
+/// The stalling rule of the machine (paper §2 and its footnote on `[1]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "rule", rename_all = "snake_case")]
+pub enum StallRule {
+    /// SF-LogP: a capacity violation is an error.
+    StallFree,
+    /// δ-LogP: a violating submitter may be stalled (signal within δ, unstall within δ of
+    /// the latest offending arrival).
+    Delta {
+        /// The stall lag δ, `1 <= δ <= L`.
+        delta: u64,
+    },
+    /// The immediate-blocking rule of Bilardi et al., "BSP vs LogP" (spec U-17): at most
+    /// `ceil(L/G)` accepted messages per destination; a blocked sender stalls until its
+    /// message is accepted.
+    ImmediateBlocking,
+}
+
+impl StallRule {
+    /// Checks `1 <= δ <= L` for the δ rule.
+    pub fn validate(&self, params: &LogpParams) -> Result<(), Error> {
+        if let StallRule::Delta { delta } = *self
+            && (delta < 1 || delta > params.l)
+        {
+            return Err(Error::DeltaOutOfRange { delta, l: params.l });
+        }
+        Ok(())
+    }
+
+    /// A short name for reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            StallRule::StallFree => "stall_free",
+            StallRule::Delta { .. } => "delta",
+            StallRule::ImmediateBlocking => "immediate_blocking",
+        }
+    }
+}
+
+/// What a gap violation does (spec §1.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GapPolicy {
+    /// An error.
+    #[default]
+    Error,
+    /// The processor idles until the operation is legal (counted in `gap_wait_steps`).
+    AutoDelay,
+}
+
+/// What a receive on an empty buffer does (spec U-6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmptyReceive {
+    /// Returns nothing; still a communication operation for the gap rule.
+    #[default]
+    Null,
+    /// An error.
+    Error,
+}
+
+/// Everything the direct machine needs besides programs and adversary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MachineConfig {
+    /// LogP parameters.
+    pub params: LogpParams,
+    /// Stalling rule.
+    pub rule: StallRule,
+    /// Gap policy.
+    pub gap_policy: GapPolicy,
+    /// Empty-receive policy.
+    pub empty_receive: EmptyReceive,
+    /// Step limit.
+    pub max_steps: Step,
+}
+
+impl MachineConfig {
+    /// A configuration with default policies and `max_steps = 10^7`.
+    pub fn new(params: LogpParams, rule: StallRule) -> Result<Self, Error> {
+        params.validate()?;
+        rule.validate(&params)?;
+        Ok(Self {
+            params,
+            rule,
+            gap_policy: GapPolicy::Error,
+            empty_receive: EmptyReceive::Null,
+            max_steps: 10_000_000,
+        })
+    }
+}
