@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod adversary;
+pub mod algorithms;
 pub mod check;
 mod error;
 pub mod goal;

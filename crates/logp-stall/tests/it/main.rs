@@ -2,5 +2,7 @@
 
 mod fixtures_b;
 mod goal;
+mod goal_rules;
 mod sim;
 mod sweeps_b;
+mod specs;

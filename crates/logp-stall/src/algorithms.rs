@@ -1,0 +1,11 @@
+//! Algorithms of the paper run on the machines: 2-compaction (paper §3, Theorem 1) in
+//! δ-LogP, in SF-LogP and natively on BSP.
+
+pub mod compaction;
+pub mod plan;
+
+pub use compaction::{
+    Pair, bsp_two_compaction, compaction_delta_time, compaction_sf_tree_time, outputs,
+    reference_compaction, two_compaction_delta, two_compaction_sf_tree,
+};
+pub use plan::{PlanOp, PlanProc, PlanState};

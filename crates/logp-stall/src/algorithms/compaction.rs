@@ -1,0 +1,142 @@
+//! 2-compaction (paper §3, Theorem 1; spec §3.1-§3.3): `P_i` holds `x_i`, at most two entries
+//! are nonzero; afterwards `P_0` holds the pair of the smallest nonzero index and `P_1` the
+//! second one. The paper's "holds a 1" is read as "holds a nonzero" (spec U-13).
+
+use netcore::Step;
+use netcore::bsp::primitives::ceil_log2;
+use netcore::bsp::{BspMachine, BspParams};
+use netcore::message::CostLedger;
+
+pub use super::plan::Pair;
+use super::plan::{PlanOp, PlanProc, PlanState, merge};
+use crate::error::Error;
+use crate::params::LogpParams;
+
+fn nonzeros(p: u32, x: &[i64]) -> Result<Vec<Pair>, Error> {
+    if x.len() != p as usize {
+        return Err(Error::LengthMismatch { len: x.len(), p });
+    }
+    let nz: Vec<Pair> =
+        x.iter().enumerate().filter(|(_, v)| **v != 0).map(|(i, v)| (i as u32, *v)).collect();
+    if nz.len() > 2 {
+        return Err(Error::TooManyNonzeros { count: nz.len() });
+    }
+    Ok(nz)
+}
+
+/// The plain reference: `(first, second)` nonzero pairs by index.
+pub fn reference_compaction(p: u32, x: &[i64]) -> Result<(Option<Pair>, Option<Pair>), Error> {
+    let nz = nonzeros(p, x)?;
+    Ok((nz.first().copied(), nz.get(1).copied()))
+}
+
+/// The outputs `(P_0's pair, P_1's pair)` read from final states.
+pub fn outputs(states: &[PlanState]) -> (Option<Pair>, Option<Pair>) {
+    (states[0].acc.first().copied(), states[1].acc.get(1).copied())
+}
+
+/// `T_δ = 5G + 2L + δ + 1` (spec §3.2): the δ-LogP algorithm's time under every adversary.
+pub fn compaction_delta_time(params: &LogpParams, delta: u64) -> Step {
+    5 * params.gap + 2 * params.l + delta + 1
+}
+
+/// `T_SF = R(L + G) + L + 1`, `R = ceil(log p)` (spec §3.3).
+pub fn compaction_sf_tree_time(params: &LogpParams) -> Step {
+    ceil_log2(params.p.into()) * (params.l + params.gap) + params.l + 1
+}
+
+/// The O(L) δ-LogP algorithm (paper §3; spec §3.2). With `D = 4G + 2L + δ`: every nonzero
+/// `P_i` submits its pair to `P_0` at step 0 and to `P_1` at step `>= G` (a local step when it
+/// is the destination itself); `P_0` and `P_1` receive at `D` and `D + G`. Every legal
+/// execution delivers by `D`, so the time is `D + G + 1` under every adversary. Not
+/// stall-free: with `G = L` two senders at step 0 give `c_0(0) = 2 > ceil(L/G) = 1`.
+pub fn two_compaction_delta(
+    params: &LogpParams,
+    delta: u64,
+    x: &[i64],
+) -> Result<Vec<PlanProc>, Error> {
+    let nz = nonzeros(params.p, x)?;
+    let (g, d) = (params.gap, 4 * params.gap + 2 * params.l + delta);
+    Ok((0..params.p)
+        .map(|i| {
+            let own = nz.iter().copied().find(|q| q.0 == i);
+            let mut plan = Vec::new();
+            if own.is_some() {
+                plan.push(if i == 0 { PlanOp::Compute } else { PlanOp::Submit(0) });
+                plan.push(PlanOp::WaitUntil(g));
+                plan.push(if i == 1 { PlanOp::Compute } else { PlanOp::Submit(1) });
+            }
+            if i < 2 {
+                plan.extend([
+                    PlanOp::WaitUntil(d),
+                    PlanOp::Receive,
+                    PlanOp::WaitUntil(d + g),
+                    PlanOp::Receive,
+                ]);
+            }
+            PlanProc::new(i, own, plan)
+        })
+        .collect())
+}
+
+/// The stall-free binary-tree algorithm (spec §3.3): `R = ceil(log p)` rounds starting at
+/// `s_r = r(L + G)`; in round `r`, `P_i` with `i mod 2^(r+1) = 2^r` submits its pairs to
+/// `P_(i - 2^r)`, which receives at `s_r + L`; finally `P_0` sends to `P_1`. Each destination
+/// gets at most one message per round, delivered before the next, so no execution violates
+/// the capacity: time `R(L + G) + L + 1`.
+pub fn two_compaction_sf_tree(params: &LogpParams, x: &[i64]) -> Result<Vec<PlanProc>, Error> {
+    let nz = nonzeros(params.p, x)?;
+    let (l, g) = (params.l, params.gap);
+    let r_max = ceil_log2(params.p.into());
+    let s = |r: u64| r * (l + g);
+    Ok((0..params.p)
+        .map(|i| {
+            let own = nz.iter().copied().find(|q| q.0 == i);
+            let mut plan = Vec::new();
+            for r in 0..r_max {
+                let (half, full) = (1u64 << r, 1u64 << (r + 1));
+                let iu = u64::from(i);
+                if iu % full == half {
+                    plan.extend([PlanOp::WaitUntil(s(r)), PlanOp::Submit((iu - half) as u32)]);
+                } else if iu % full == 0 && iu + half < u64::from(params.p) {
+                    plan.extend([PlanOp::WaitUntil(s(r) + l), PlanOp::Receive]);
+                }
+            }
+            if i == 0 {
+                plan.extend([PlanOp::WaitUntil(s(r_max)), PlanOp::Submit(1)]);
+            } else if i == 1 {
+                plan.extend([PlanOp::WaitUntil(s(r_max) + l), PlanOp::Receive]);
+            }
+            PlanProc::new(i, own, plan)
+        })
+        .collect())
+}
+
+/// BSP-native 2-compaction on netcore's engine: superstep `send` (every nonzero `B_i` sends
+/// its pair to `B_0` and `B_1`; one op), superstep `merge` (`B_0`, `B_1` merge their inbox,
+/// one op per pair). Cost `(1 + g h + l) + (w + l)` with `h <= 2`, `w <= 2`.
+pub fn bsp_two_compaction(
+    bsp: BspParams,
+    x: &[i64],
+) -> Result<((Option<Pair>, Option<Pair>), CostLedger), Error> {
+    let p = bsp.p;
+    let nz = nonzeros(p, x)?;
+    let states: Vec<Vec<Pair>> =
+        (0..p).map(|i| nz.iter().copied().filter(|q| q.0 == i).collect()).collect();
+    let mut m: BspMachine<Vec<Pair>, Pair> = BspMachine::new(bsp, states)?;
+    m.superstep("send", |ctx, st| {
+        if let Some(&own) = st.first() {
+            ctx.charge(1);
+            ctx.send(0, own);
+            ctx.send(1, own);
+        }
+        st.clear();
+    })?;
+    m.superstep("merge", |ctx, st| {
+        let inbox: Vec<Pair> = ctx.take_inbox().into_iter().map(|(_, q)| q).collect();
+        ctx.charge(inbox.len() as u64);
+        merge(st, &inbox);
+    })?;
+    let (states, ledger) = m.finish();
+    Ok(((states[0].first().copied(), states[1].get(1).copied()), ledger))
+}

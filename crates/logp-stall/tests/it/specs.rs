@@ -1,0 +1,283 @@
+//! Part A exact cases (spec §1 and §3), each with its hand derivation, plus the
+//! `fixtures/logp-stall/logp-*.toml` single-run configs.
+
+use logp_stall::algorithms::{
+    PlanOp, PlanProc, bsp_two_compaction, outputs, two_compaction_delta, two_compaction_sf_tree,
+};
+use logp_stall::{
+    CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, Replay, StallRule, check_legal,
+    run,
+};
+use netcore::bsp::BspParams;
+use netcore::study::Model;
+use serde_json::json;
+
+fn summary(e: &logp_stall::Execution<logp_stall::algorithms::PlanState>) -> serde_json::Value {
+    let legal = check_legal(&e.trace, CheckOpts::default());
+    assert!(legal.is_ok(), "engine trace illegal: {legal:?}");
+    let msgs: Vec<String> = e
+        .trace
+        .messages
+        .iter()
+        .map(|m| format!("P{}->P{} submit {} deliver {}", m.src, m.dest, m.submit, m.deliver))
+        .collect();
+    let eps: Vec<String> = e
+        .trace
+        .episodes
+        .iter()
+        .map(|x| format!("P{} trigger m{} stalled [{}, {})", x.proc, x.trigger_msg, x.signal, x.unstall))
+        .collect();
+    json!({
+        "T": e.t,
+        "outputs": outputs(&e.states),
+        "stalled_steps": e.stalled_steps,
+        "violating": e.violating,
+        "messages": msgs,
+        "episodes": eps,
+    })
+}
+
+fn x_5_6() -> Vec<i64> {
+    vec![0, 0, 0, 0, 0, 7, 9, 0]
+}
+
+/// δ-LogP 2-compaction, p = 8, G = L = δ = 2, nonzeros at 5 and 6.
+/// D = 4G + 2L + δ = 14, T = D + G + 1 = 17 (= 8L + 1) under every adversary.
+///
+/// benign (Earliest, Never): step 0: P5, P6 submit to P0 (c_0(0) = 2 > K = 1: violating,
+/// delivered at 1, no episode); step 2 (WaitUntil(G)): both submit to P1 (delivered at 3).
+/// P0, P1 receive at D = 14 and D + G = 16: P0 holds (5,7), P1 holds (6,9). No stall.
+#[test]
+fn compaction_delta_benign() {
+    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 2 }).unwrap();
+    let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
+    let e = run(&cfg, procs, &mut PolicyAdversary::benign()).unwrap();
+    assert_eq!(e.t, 17);
+    insta::assert_json_snapshot!(summary(&e));
+}
+
+/// Same, worst adversary (Latest, Eager): the step-0 messages get t_m = 0 + G c + L =
+/// 0 + 4 + 2 = 6; eager signal t' = 1, unstall t'' = t̄ + δ = 8: P5, P6 stalled on [1, 8)
+/// (7 steps each). At 8 both submit to P1: c = 2, t_m = 8 + 6 = 14 = D (the spec's
+/// "worst attains D"); the second episodes [9, 16) are vacuous (P5, P6 halted at 8).
+/// P0 receives at 14 (buffer order: P5 first) and 16; P1 receives at 14 (delivered at the
+/// start of 14) and 16. T = 17.
+#[test]
+fn compaction_delta_worst() {
+    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 2 }).unwrap();
+    let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
+    let e = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap();
+    assert_eq!(e.t, 17);
+    assert_eq!(e.stalled_steps, vec![0, 0, 0, 0, 0, 7, 7, 0]);
+    insta::assert_json_snapshot!(summary(&e));
+}
+
+/// T_δ = 5G + 2L + δ + 1 under benign, worst, lazy and 5 random adversaries, for several
+/// placements including the ones with P0 / P1 nonzero (local steps instead of self-sends).
+#[test]
+fn compaction_delta_time_every_adversary() {
+    for (p, gap, l, delta) in [(8u32, 2u64, 2u64, 1u64), (8, 2, 4, 4), (16, 4, 8, 3), (16, 2, 8, 8)] {
+        let prm = LogpParams::new(p, l, gap, 1).unwrap();
+        let cfg = MachineConfig::new(prm, StallRule::Delta { delta }).unwrap();
+        for nz in [[0usize, 1], [0, 5], [1, 3], [2, 3], [p as usize - 2, p as usize - 1]] {
+            let mut x = vec![0i64; p as usize];
+            x[nz[0]] = 3;
+            x[nz[1]] = -4;
+            let mut advs = vec![PolicyAdversary::benign(), PolicyAdversary::worst(), PolicyAdversary::lazy()];
+            advs.extend((0..5).map(PolicyAdversary::random));
+            for mut adv in advs {
+                let procs = two_compaction_delta(&prm, delta, &x).unwrap();
+                let e = run(&cfg, procs, &mut adv).unwrap();
+                assert_eq!(e.t, 5 * gap + 2 * l + delta + 1, "{p} {gap} {l} {delta} {nz:?}");
+                assert_eq!(outputs(&e.states), (Some((nz[0] as u32, 3)), Some((nz[1] as u32, -4))));
+                check_legal(&e.trace, CheckOpts::default()).unwrap();
+            }
+        }
+    }
+}
+
+/// The δ algorithm is not stall-free: with G = L (K = 1) the two step-0 submissions to P0
+/// give c_0(0) = 2 > 1.
+#[test]
+fn compaction_delta_under_stall_free_is_a_capacity_violation() {
+    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::StallFree).unwrap();
+    let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
+    let err = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "SF-LogP capacity violation at step 0: 2 messages in transit to P0 (cap ceil(L/G)=1): P5@0, P6@0"
+    );
+}
+
+/// SF tree, p = 8, G = L = 2: R = 3 rounds at s_r = 4r; P0 receives at 2, 6, 10, submits to
+/// P1 at s_3 = 12, P1 receives at 14: T = R(L+G) + L + 1 = 15 = (2R+1)L + 1, under the
+/// stall-free rule and any adversary (one message per destination per round).
+#[test]
+fn compaction_sf_tree_p8() {
+    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::StallFree).unwrap();
+    let mut first = None;
+    for mut adv in [PolicyAdversary::benign(), PolicyAdversary::worst(), PolicyAdversary::random(3)] {
+        let procs = two_compaction_sf_tree(&prm, &x_5_6()).unwrap();
+        let e = run(&cfg, procs, &mut adv).unwrap();
+        assert_eq!(e.t, 15);
+        assert_eq!(e.violating, 0);
+        first.get_or_insert_with(|| summary(&e));
+    }
+    insta::assert_json_snapshot!(first.unwrap());
+}
+
+/// Immediate blocking (the rule of "BSP vs LogP"), δ algorithm, p = 8, G = L = 2 (K = 1),
+/// worst delivery: step 0: P5 accepted (source order, t_m = 2), P6 blocked and stalled from
+/// 1; at 2 P5's message arrives, P6's is accepted (t_m = 4) and P6 is operational; P5 submits
+/// to P1 at 2 (accepted, t_m = 4); P6 submits to P1 at 2 (gap measured from its submit at 0)
+/// and is blocked; it halted, so no stalled steps; accepted at 4 (t_m = 6). T = 17.
+#[test]
+fn compaction_delta_immediate_blocking() {
+    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::ImmediateBlocking).unwrap();
+    let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
+    let e = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap();
+    assert_eq!(e.t, 17);
+    assert_eq!(e.stalled_steps, vec![0, 0, 0, 0, 0, 0, 1, 0]);
+    insta::assert_json_snapshot!(summary(&e));
+}
+
+/// BSP-native: superstep `send` w = 1, h = 2 (P5, P6 each send 2; P0, P1 each receive 2):
+/// 1 + g*2 + l = 1 + 8 + 5 = 14 with g = 4, l = 5; superstep `merge` w = 2: 2 + 0 + 5 = 7.
+#[test]
+fn compaction_bsp() {
+    let bsp = BspParams::new(8, 4, 5).unwrap();
+    let (out, ledger) = bsp_two_compaction(bsp, &x_5_6()).unwrap();
+    assert_eq!(out, (Some((5, 7)), Some((6, 9))));
+    assert_eq!(ledger.records.iter().map(|r| r.cost).collect::<Vec<_>>(), vec![14, 7]);
+    assert_eq!(ledger.total(), 21);
+}
+
+#[test]
+fn bad_inputs_are_typed_errors() {
+    let msgs: Vec<String> = [
+        LogpParams::new(1, 2, 2, 1).unwrap_err(),
+        LogpParams::new(8, 2, 1, 1).unwrap_err(),
+        LogpParams::new(8, 4, 2, 3).unwrap_err(),
+        LogpParams::new(8, 2, 4, 1).unwrap_err(),
+        LogpParams::new(8, 16, 2, 1).unwrap_err(),
+        MachineConfig::new(LogpParams::new(8, 4, 2, 1).unwrap(), StallRule::Delta { delta: 9 })
+            .unwrap_err(),
+        two_compaction_delta(&LogpParams::new(8, 2, 2, 1).unwrap(), 1, &[1, 1, 1, 0, 0, 0, 0, 0])
+            .unwrap_err(),
+        two_compaction_delta(&LogpParams::new(8, 2, 2, 1).unwrap(), 1, &[1, 1]).unwrap_err(),
+    ]
+    .iter()
+    .map(ToString::to_string)
+    .collect();
+    insta::assert_json_snapshot!(msgs);
+    // The relaxed mode accepts G = 1 and L > p, and says so.
+    let r = LogpParams::relaxed(2, 4, 1, 1).unwrap();
+    assert!(!r.paper_assumptions_hold);
+}
+
+/// A program that sends to a nonexistent processor: a typed error, not a panic.
+#[test]
+fn send_to_nonexistent_processor() {
+    let prm = LogpParams::new(4, 2, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 1 }).unwrap();
+    let mut procs: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
+    procs[2] = PlanProc::new(2, None, vec![PlanOp::Compute, PlanOp::Submit(9)]);
+    let err = run(&cfg, procs, &mut PolicyAdversary::benign()).unwrap_err();
+    assert!(matches!(err, Error::DestinationOutOfRange { proc: 2, step: 1, dest: 9, p: 4 }), "{err}");
+    assert_eq!(err.to_string(), "submit: P2 at step 1 sends to P9, but dest must satisfy dest < p = 4");
+}
+
+/// A gap violation: two submits one step apart with G = 2.
+#[test]
+fn gap_violation_is_an_error() {
+    let prm = LogpParams::new(4, 2, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 1 }).unwrap();
+    let mut procs: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
+    procs[1] = PlanProc::new(1, None, vec![PlanOp::Submit(0), PlanOp::Submit(2)]);
+    let err = run(&cfg, procs, &mut PolicyAdversary::benign()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "gap rule: P1 communicates at step 1 but its previous communication was at step 0 (need step - previous >= G = 2)"
+    );
+}
+
+/// The checker catches broken traces: every mutation of the worst-case trace above is
+/// reported with its rule.
+#[test]
+fn checker_catches_broken_traces() {
+    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 2 }).unwrap();
+    let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
+    let good = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap().trace;
+    let mut out = Vec::new();
+    // (a) a delivery beyond the violating window t + Gc + L = 6.
+    let mut t = good.clone();
+    t.messages[0].deliver = 7;
+    out.push(("deliver beyond window", check_legal(&t, CheckOpts::default()).unwrap_err()));
+    // (b) an episode dropped: P5's stalled steps [1, 8) are undeclared.
+    let mut t = good.clone();
+    t.episodes.retain(|e| !(e.proc == 5 && e.signal == 1));
+    out.push(("episode dropped", check_legal(&t, CheckOpts::default()).unwrap_err()));
+    // (c) paper-literal unstall t'' = t̄ = 6 (P6's stall then shortened to [1, 6)): illegal
+    // under the strict rule, legal with lenient_unstall except that P6 must be operational at 6.
+    let mut t = good.clone();
+    for e in t.episodes.iter_mut().filter(|e| e.proc == 6 && e.signal == 1) {
+        e.unstall = 6;
+    }
+    out.push(("unstall at t_bar", check_legal(&t, CheckOpts::default()).unwrap_err()));
+    // (d) stall-free rule claimed for a trace with violating submissions.
+    let mut t = good.clone();
+    t.rule = StallRule::StallFree;
+    out.push(("stall-free claimed", check_legal(&t, CheckOpts::default()).unwrap_err()));
+    // (e) invalid parameters.
+    let mut t = good.clone();
+    t.params.gap = 3;
+    out.push(("G > L", check_legal(&t, CheckOpts::default()).unwrap_err()));
+    let rendered: Vec<(String, Vec<String>)> = out
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.iter().map(ToString::to_string).collect()))
+        .collect();
+    insta::assert_json_snapshot!(rendered);
+    // The trace survives a JSON round trip and stays legal.
+    let back: logp_stall::Trace =
+        serde_json::from_str(&serde_json::to_string(&good).unwrap()).unwrap();
+    assert_eq!(back, good);
+    check_legal(&back, CheckOpts::default()).unwrap();
+}
+
+/// Replay reproduces a random execution exactly; a different program diverges.
+#[test]
+fn replay_reproduces_and_detects_divergence() {
+    let prm = LogpParams::new(8, 4, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 3 }).unwrap();
+    let x = vec![0, 0, 5, 0, 0, 0, 0, 6];
+    let e = run(&cfg, two_compaction_delta(&prm, 3, &x).unwrap(), &mut PolicyAdversary::random(11))
+        .unwrap();
+    let r = run(&cfg, two_compaction_delta(&prm, 3, &x).unwrap(), &mut Replay::new(&e.trace)).unwrap();
+    assert_eq!(r.trace, e.trace);
+    assert_eq!(r.states, e.states);
+    let other = vec![0, 0, 5, 0, 0, 0, 6, 0];
+    let err = run(&cfg, two_compaction_delta(&prm, 3, &other).unwrap(), &mut Replay::new(&e.trace))
+        .unwrap_err();
+    assert!(matches!(err, Error::ReplayDivergence { proc: 6, step: 0, .. }), "{err}");
+}
+
+fn run_fixture(path: &std::path::Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("fixture readable");
+    match logp_stall::LogpStall.run_config(&text) {
+        Ok(r) => json!({ "summary": r.summary, "report": r.report }),
+        Err(e) => json!({ "error": format!("{e:?}") }),
+    }
+}
+
+#[test]
+fn logp_fixtures() {
+    insta::glob!("../../../../fixtures/logp-stall", "logp-*.toml", |path| {
+        insta::assert_json_snapshot!(run_fixture(path));
+    });
+}
