@@ -33,6 +33,7 @@ mod node;
 mod scan;
 mod sort;
 pub mod studies;
+mod trace;
 mod wire;
 pub mod workload;
 

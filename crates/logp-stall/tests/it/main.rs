@@ -5,4 +5,3 @@ mod goal;
 mod goal_rules;
 mod sim;
 mod sweeps_b;
-mod specs;

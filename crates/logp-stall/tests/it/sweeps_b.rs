@@ -73,6 +73,8 @@ fn sweep_spec_points_validate_and_small_ones_pass() {
             let mut rng = netcore::rng::seeded(1, 0);
             let row = study.run_json(&Value::Object(p.clone()), &mut rng).unwrap();
             assert_eq!(row["verified"], true, "{name} {p:?}");
+            assert_eq!(row["legal"], true, "{name} {p:?}");
+            assert_eq!(row["replay_equal"], true, "{name} {p:?}");
             let col = if name == "logp-theorem2" { "ratio_thm2_log" } else { "ratio_cor1_log" };
             let x = row[col].as_f64().unwrap();
             let (lo, hi) = if name == "logp-theorem2" { (0.25, 2.5) } else { (0.5, 5.0) };
