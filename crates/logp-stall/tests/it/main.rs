@@ -5,3 +5,4 @@ mod goal;
 mod goal_rules;
 mod sim;
 mod sweeps_b;
+mod specs;
