@@ -22,7 +22,10 @@ pub mod machine;
 pub mod model;
 pub mod params;
 pub mod process;
+pub mod script;
+pub mod separation;
 pub mod sim;
+pub mod single_run;
 pub mod trace;
 
 pub use adversary::{Adversary, DeliveryPolicy, PolicyAdversary, Replay, StallPolicy};

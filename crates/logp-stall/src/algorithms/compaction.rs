@@ -24,6 +24,9 @@ fn nonzeros(p: u32, x: &[i64]) -> Result<Vec<Pair>, Error> {
     Ok(nz)
 }
 
+/// The outputs of 2-compaction: `P_0`'s pair and `P_1`'s pair.
+pub type Outputs = (Option<Pair>, Option<Pair>);
+
 /// The plain reference: `(first, second)` nonzero pairs by index.
 pub fn reference_compaction(p: u32, x: &[i64]) -> Result<(Option<Pair>, Option<Pair>), Error> {
     let nz = nonzeros(p, x)?;
@@ -115,10 +118,7 @@ pub fn two_compaction_sf_tree(params: &LogpParams, x: &[i64]) -> Result<Vec<Plan
 /// BSP-native 2-compaction on netcore's engine: superstep `send` (every nonzero `B_i` sends
 /// its pair to `B_0` and `B_1`; one op), superstep `merge` (`B_0`, `B_1` merge their inbox,
 /// one op per pair). Cost `(1 + g h + l) + (w + l)` with `h <= 2`, `w <= 2`.
-pub fn bsp_two_compaction(
-    bsp: BspParams,
-    x: &[i64],
-) -> Result<((Option<Pair>, Option<Pair>), CostLedger), Error> {
+pub fn bsp_two_compaction(bsp: BspParams, x: &[i64]) -> Result<(Outputs, CostLedger), Error> {
     let p = bsp.p;
     let nz = nonzeros(p, x)?;
     let states: Vec<Vec<Pair>> =

@@ -25,7 +25,9 @@ fn summary(e: &logp_stall::Execution<logp_stall::algorithms::PlanState>) -> serd
         .trace
         .episodes
         .iter()
-        .map(|x| format!("P{} trigger m{} stalled [{}, {})", x.proc, x.trigger_msg, x.signal, x.unstall))
+        .map(|x| {
+            format!("P{} trigger m{} stalled [{}, {})", x.proc, x.trigger_msg, x.signal, x.unstall)
+        })
         .collect();
     json!({
         "T": e.t,
@@ -78,14 +80,16 @@ fn compaction_delta_worst() {
 /// placements including the ones with P0 / P1 nonzero (local steps instead of self-sends).
 #[test]
 fn compaction_delta_time_every_adversary() {
-    for (p, gap, l, delta) in [(8u32, 2u64, 2u64, 1u64), (8, 2, 4, 4), (16, 4, 8, 3), (16, 2, 8, 8)] {
+    for (p, gap, l, delta) in [(8u32, 2u64, 2u64, 1u64), (8, 2, 4, 4), (16, 4, 8, 3), (16, 2, 8, 8)]
+    {
         let prm = LogpParams::new(p, l, gap, 1).unwrap();
         let cfg = MachineConfig::new(prm, StallRule::Delta { delta }).unwrap();
         for nz in [[0usize, 1], [0, 5], [1, 3], [2, 3], [p as usize - 2, p as usize - 1]] {
             let mut x = vec![0i64; p as usize];
             x[nz[0]] = 3;
             x[nz[1]] = -4;
-            let mut advs = vec![PolicyAdversary::benign(), PolicyAdversary::worst(), PolicyAdversary::lazy()];
+            let mut advs =
+                vec![PolicyAdversary::benign(), PolicyAdversary::worst(), PolicyAdversary::lazy()];
             advs.extend((0..5).map(PolicyAdversary::random));
             for mut adv in advs {
                 let procs = two_compaction_delta(&prm, delta, &x).unwrap();
@@ -120,7 +124,8 @@ fn compaction_sf_tree_p8() {
     let prm = LogpParams::new(8, 2, 2, 1).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::StallFree).unwrap();
     let mut first = None;
-    for mut adv in [PolicyAdversary::benign(), PolicyAdversary::worst(), PolicyAdversary::random(3)] {
+    for mut adv in [PolicyAdversary::benign(), PolicyAdversary::worst(), PolicyAdversary::random(3)]
+    {
         let procs = two_compaction_sf_tree(&prm, &x_5_6()).unwrap();
         let e = run(&cfg, procs, &mut adv).unwrap();
         assert_eq!(e.t, 15);
@@ -188,8 +193,14 @@ fn send_to_nonexistent_processor() {
     let mut procs: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
     procs[2] = PlanProc::new(2, None, vec![PlanOp::Compute, PlanOp::Submit(9)]);
     let err = run(&cfg, procs, &mut PolicyAdversary::benign()).unwrap_err();
-    assert!(matches!(err, Error::DestinationOutOfRange { proc: 2, step: 1, dest: 9, p: 4 }), "{err}");
-    assert_eq!(err.to_string(), "submit: P2 at step 1 sends to P9, but dest must satisfy dest < p = 4");
+    assert!(
+        matches!(err, Error::DestinationOutOfRange { proc: 2, step: 1, dest: 9, p: 4 }),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "submit: P2 at step 1 sends to P9, but dest must satisfy dest < p = 4"
+    );
 }
 
 /// A gap violation: two submits one step apart with G = 2.
@@ -258,7 +269,8 @@ fn replay_reproduces_and_detects_divergence() {
     let x = vec![0, 0, 5, 0, 0, 0, 0, 6];
     let e = run(&cfg, two_compaction_delta(&prm, 3, &x).unwrap(), &mut PolicyAdversary::random(11))
         .unwrap();
-    let r = run(&cfg, two_compaction_delta(&prm, 3, &x).unwrap(), &mut Replay::new(&e.trace)).unwrap();
+    let r =
+        run(&cfg, two_compaction_delta(&prm, 3, &x).unwrap(), &mut Replay::new(&e.trace)).unwrap();
     assert_eq!(r.trace, e.trace);
     assert_eq!(r.states, e.states);
     let other = vec![0, 0, 5, 0, 0, 0, 6, 0];

@@ -1,0 +1,429 @@
+//! `Script`: a small register-machine interpreter implementing [`LogpProcess`] (spec §2.1),
+//! so LogP programs can be written in TOML configs.
+//!
+//! Registers `r0..r15` (`i64`). Operands are integers or the names `r0`..`r15`, `pid`, `p`,
+//! `now`. Step-taking instructions: `compute {k}` (k steps), `idle {k}`, `wait_until {t}`
+//! (idles until the clock reaches t; zero steps if already past), `wait_gap` (idles until a
+//! communication op is legal), `submit {dest, payload}`, `receive {into, flag, src}`.
+//! Zero-step instructions, executed eagerly so `is_halted` is exact: `set`, `add`, `sub`,
+//! `min`, `max`, `jump`, `jump_if {a, cmp, b, target}`, `halt`. A run of more than
+//! 100 000 zero-step instructions halts the script with a `fault` in its state.
+
+use std::sync::Arc;
+
+use netcore::Step;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
+use crate::{Action, Delivered, LogpProcess};
+
+/// An operand: an immediate or a name (`r0`..`r15`, `pid`, `p`, `now`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Operand {
+    /// An immediate.
+    Imm(i64),
+    /// A register or special name.
+    Name(String),
+}
+
+/// A comparison of `jump_if`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cmp {
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// One instruction (TOML: `{ op = "submit", dest = 0, payload = ["pid", "r1"] }`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Instr {
+    /// `k` local steps.
+    Compute {
+        /// Steps (default 1).
+        #[serde(default = "one")]
+        k: u64,
+    },
+    /// `k` idle steps.
+    Idle {
+        /// Steps (default 1).
+        #[serde(default = "one")]
+        k: u64,
+    },
+    /// Idle until the clock reaches `t`.
+    WaitUntil {
+        /// The step.
+        t: Operand,
+    },
+    /// Idle until the gap rule allows a communication op.
+    WaitGap,
+    /// Submit a message.
+    Submit {
+        /// Destination.
+        dest: Operand,
+        /// Words (at most `max_words`).
+        #[serde(default)]
+        payload: Vec<Operand>,
+    },
+    /// Receive: words into `r[into..]`, 1/0 into `r[flag]`, the source into `r[src]`.
+    Receive {
+        /// First register for the payload (default 0).
+        #[serde(default)]
+        into: u8,
+        /// Presence flag register.
+        #[serde(default)]
+        flag: Option<u8>,
+        /// Source register.
+        #[serde(default)]
+        src: Option<u8>,
+    },
+    /// `r[reg] = value`.
+    Set {
+        /// Target register.
+        reg: u8,
+        /// Value.
+        value: Operand,
+    },
+    /// `r[reg] = a + b`.
+    Add {
+        /// Target.
+        reg: u8,
+        /// Left.
+        a: Operand,
+        /// Right.
+        b: Operand,
+    },
+    /// `r[reg] = a - b`.
+    Sub {
+        /// Target.
+        reg: u8,
+        /// Left.
+        a: Operand,
+        /// Right.
+        b: Operand,
+    },
+    /// `r[reg] = min(a, b)`.
+    Min {
+        /// Target.
+        reg: u8,
+        /// Left.
+        a: Operand,
+        /// Right.
+        b: Operand,
+    },
+    /// `r[reg] = max(a, b)`.
+    Max {
+        /// Target.
+        reg: u8,
+        /// Left.
+        a: Operand,
+        /// Right.
+        b: Operand,
+    },
+    /// Jump to instruction `target`.
+    Jump {
+        /// Instruction index.
+        target: usize,
+    },
+    /// Jump to `target` if `a cmp b`.
+    JumpIf {
+        /// Left.
+        a: Operand,
+        /// Comparison.
+        cmp: Cmp,
+        /// Right.
+        b: Operand,
+        /// Instruction index.
+        target: usize,
+    },
+    /// Stop.
+    Halt,
+}
+
+/// The compared state of a script.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScriptState {
+    /// Processor id.
+    pub pid: u32,
+    /// Registers.
+    pub regs: Vec<i64>,
+    /// Why the script stopped early, if it did.
+    pub fault: Option<String>,
+}
+
+/// A script running on one processor.
+#[derive(Debug, Clone)]
+pub struct Script {
+    code: Arc<Vec<Instr>>,
+    pid: u32,
+    p: u32,
+    gap: u64,
+    pc: usize,
+    left: u64,
+    regs: [i64; 16],
+    last_comm: Option<Step>,
+    now: Step,
+    halted: bool,
+    fault: Option<String>,
+}
+
+const NAMES: [&str; 3] = ["pid", "p", "now"];
+
+fn check_operand(o: &Operand) -> Result<(), String> {
+    match o {
+        Operand::Imm(_) => Ok(()),
+        Operand::Name(n) if NAMES.contains(&n.as_str()) => Ok(()),
+        Operand::Name(n) => match n.strip_prefix('r').and_then(|k| k.parse::<u8>().ok()) {
+            Some(k) if k < 16 => Ok(()),
+            _ => Err(format!("operand must be an integer, r0..r15, pid, p or now (got {n:?})")),
+        },
+    }
+}
+
+impl Script {
+    /// A validated script for processor `pid` of `p`, with gap `G` (for `wait_gap`) and the
+    /// payload limit `max_words` (spec U-20).
+    pub fn new(
+        code: Vec<Instr>,
+        pid: u32,
+        p: u32,
+        gap: u64,
+        max_words: usize,
+    ) -> Result<Self, Error> {
+        let err = |pc: usize, message: String| Error::Script { proc: pid, pc, message };
+        let n = code.len();
+        for (pc, ins) in code.iter().enumerate() {
+            let mut ops: Vec<&Operand> = Vec::new();
+            let mut regs: Vec<u8> = Vec::new();
+            match ins {
+                Instr::WaitUntil { t } => ops.push(t),
+                Instr::Submit { dest, payload } => {
+                    if payload.len() > max_words {
+                        return Err(err(
+                            pc,
+                            format!(
+                                "payload must have at most max_words = {max_words} words (got {})",
+                                payload.len()
+                            ),
+                        ));
+                    }
+                    ops.push(dest);
+                    ops.extend(payload);
+                }
+                Instr::Receive { into, flag, src } => {
+                    regs.push(*into);
+                    regs.extend(flag.iter().chain(src.iter()));
+                }
+                Instr::Set { reg, value } => {
+                    regs.push(*reg);
+                    ops.push(value);
+                }
+                Instr::Add { reg, a, b }
+                | Instr::Sub { reg, a, b }
+                | Instr::Min { reg, a, b }
+                | Instr::Max { reg, a, b } => {
+                    regs.push(*reg);
+                    ops.extend([a, b]);
+                }
+                Instr::Jump { target } | Instr::JumpIf { target, .. } if *target > n => {
+                    return Err(err(
+                        pc,
+                        format!("jump target must satisfy target <= {n} (got {target})"),
+                    ));
+                }
+                Instr::JumpIf { a, b, .. } => ops.extend([a, b]),
+                _ => {}
+            }
+            for o in ops {
+                check_operand(o).map_err(|m| err(pc, m))?;
+            }
+            if let Some(r) = regs.iter().find(|&&r| r >= 16) {
+                return Err(err(pc, format!("register must satisfy r < 16 (got r{r})")));
+            }
+        }
+        let mut s = Self {
+            code: Arc::new(code),
+            pid,
+            p,
+            gap,
+            pc: 0,
+            left: 0,
+            regs: [0; 16],
+            last_comm: None,
+            now: 0,
+            halted: false,
+            fault: None,
+        };
+        s.settle();
+        Ok(s)
+    }
+
+    fn val(&self, o: &Operand) -> i64 {
+        match o {
+            Operand::Imm(v) => *v,
+            Operand::Name(n) => match n.as_str() {
+                "pid" => self.pid.into(),
+                "p" => self.p.into(),
+                "now" => self.now as i64,
+                r => self.regs[r[1..].parse::<usize>().unwrap_or(0) % 16],
+            },
+        }
+    }
+
+    /// Executes zero-step instructions until a step-taking one (or the end).
+    fn settle(&mut self) {
+        let mut budget = 100_000u32;
+        while !self.halted {
+            let Some(ins) = self.code.get(self.pc).cloned() else {
+                self.halted = true;
+                return;
+            };
+            if budget == 0 {
+                self.fault = Some(format!(
+                    "more than 100000 zero-step instructions in a row at instruction {}",
+                    self.pc
+                ));
+                self.halted = true;
+                return;
+            }
+            budget -= 1;
+            let mut next = self.pc + 1;
+            match ins {
+                Instr::Set { reg, value } => self.regs[reg as usize] = self.val(&value),
+                Instr::Add { reg, a, b } => {
+                    self.regs[reg as usize] = self.val(&a).wrapping_add(self.val(&b))
+                }
+                Instr::Sub { reg, a, b } => {
+                    self.regs[reg as usize] = self.val(&a).wrapping_sub(self.val(&b))
+                }
+                Instr::Min { reg, a, b } => {
+                    self.regs[reg as usize] = self.val(&a).min(self.val(&b))
+                }
+                Instr::Max { reg, a, b } => {
+                    self.regs[reg as usize] = self.val(&a).max(self.val(&b))
+                }
+                Instr::Jump { target } => next = target,
+                Instr::JumpIf { a, cmp, b, target } => {
+                    let (a, b) = (self.val(&a), self.val(&b));
+                    let take = match cmp {
+                        Cmp::Eq => a == b,
+                        Cmp::Ne => a != b,
+                        Cmp::Lt => a < b,
+                        Cmp::Le => a <= b,
+                        Cmp::Gt => a > b,
+                        Cmp::Ge => a >= b,
+                    };
+                    if take {
+                        next = target;
+                    }
+                }
+                Instr::Halt => {
+                    self.halted = true;
+                    return;
+                }
+                Instr::Compute { k: 0 } | Instr::Idle { k: 0 } => {}
+                _ => return,
+            }
+            self.pc = next;
+        }
+    }
+}
+
+impl LogpProcess for Script {
+    type Payload = Vec<i64>;
+    type State = ScriptState;
+
+    fn next(&mut self, now: Step) -> Action<Vec<i64>> {
+        self.now = now;
+        loop {
+            let Some(ins) = self.code.get(self.pc).cloned() else {
+                self.halted = true;
+                return Action::Idle;
+            };
+            match ins {
+                Instr::Compute { k } | Instr::Idle { k } => {
+                    if self.left == 0 {
+                        self.left = k;
+                    }
+                    self.left -= 1;
+                    if self.left == 0 {
+                        self.pc += 1;
+                        self.settle();
+                    }
+                    return if matches!(ins, Instr::Compute { .. }) {
+                        Action::Compute
+                    } else {
+                        Action::Idle
+                    };
+                }
+                Instr::WaitUntil { t } if (now as i64) < self.val(&t) => return Action::Idle,
+                Instr::WaitGap if self.last_comm.is_some_and(|l| now < l + self.gap) => {
+                    return Action::Idle;
+                }
+                Instr::Submit { dest, payload } => {
+                    let d = u32::try_from(self.val(&dest)).unwrap_or(u32::MAX);
+                    let words = payload.iter().map(|o| self.val(o)).collect();
+                    self.last_comm = Some(now);
+                    self.pc += 1;
+                    self.settle();
+                    return Action::Submit { dest: d, payload: words };
+                }
+                Instr::Receive { .. } => {
+                    self.last_comm = Some(now);
+                    return Action::Receive;
+                }
+                _ => {}
+            }
+            // A satisfied wait: zero steps.
+            self.pc += 1;
+            self.settle();
+            if self.halted {
+                return Action::Idle;
+            }
+        }
+    }
+
+    fn on_receive(&mut self, msg: Option<Delivered<Vec<i64>>>, _now: Step) {
+        if let Some(Instr::Receive { into, flag, src }) = self.code.get(self.pc).cloned() {
+            if let Some(f) = flag {
+                self.regs[f as usize] = i64::from(msg.is_some());
+            }
+            if let Some(m) = msg {
+                if let Some(s) = src {
+                    self.regs[s as usize] = m.src.into();
+                }
+                for (k, w) in m.payload.iter().enumerate() {
+                    let r = into as usize + k;
+                    if r < 16 {
+                        self.regs[r] = *w;
+                    }
+                }
+            }
+            self.pc += 1;
+            self.settle();
+        }
+    }
+
+    fn is_halted(&self) -> bool {
+        self.halted
+    }
+
+    fn state(&self) -> ScriptState {
+        ScriptState { pid: self.pid, regs: self.regs.to_vec(), fault: self.fault.clone() }
+    }
+}
