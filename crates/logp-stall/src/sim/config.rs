@@ -85,6 +85,12 @@ pub struct SimRunReport {
     pub cost_per_cycle: f64,
     /// Every processor received exactly what was sent to it.
     pub verified: bool,
+    /// The simulated execution passes `check_legal`.
+    pub legal: bool,
+    /// Replayed on the direct machine it gives the same op logs and final states.
+    pub replay_equal: bool,
+    /// Summary of the simulated execution's trace.
+    pub trace_summary: crate::trace::TraceSummary,
     /// Per-cycle invariant failures (empty when sound).
     pub broken_invariants: Vec<String>,
     /// Per-cycle statistics.
@@ -118,7 +124,13 @@ pub fn run_sim_config(text: &str) -> Result<RunReport, ModelError> {
     }
     let mut rng = netcore::rng::seeded(c.seed, 0);
     let (procs, reference) = programs(c.workload, c.p, c.gap, c.r, &mut rng);
-    let rep = simulate(&cfg, procs).map_err(|e| ModelError::Run(e.to_string()))?;
+    let rep = simulate(&cfg, procs.clone()).map_err(|e| ModelError::Run(e.to_string()))?;
+    let trace = rep.to_trace(&cfg).map_err(|e| ModelError::Run(e.to_string()))?;
+    let legal = crate::check_legal(&trace, crate::CheckOpts::default()).is_ok();
+    let mc = crate::MachineConfig::new(trace.params, crate::StallRule::Delta { delta: cfg.delta })
+        .map_err(|e| ModelError::Run(e.to_string()))?;
+    let replay_equal = crate::run(&mc, procs, &mut crate::Replay::new(&trace))
+        .is_ok_and(|d| d.states == rep.states && d.trace.ops == trace.ops);
     let cost = rep.ledger.total();
     let report = SimRunReport {
         t: rep.t,
@@ -131,11 +143,14 @@ pub fn run_sim_config(text: &str) -> Result<RunReport, ModelError> {
         bound_thm2: super::theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l),
         cost_per_cycle: cost as f64 / rep.cycles as f64,
         verified: rep.states == reference,
+        legal,
+        replay_equal,
+        trace_summary: trace.summary(),
         broken_invariants: rep.broken_invariants.clone(),
         cycle_stats: rep.cycle_stats.clone(),
     };
     let summary = format!(
-        "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle, Theorem 2 bound {:.1}), verified = {}",
+        "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle, Theorem 2 bound {:.1}), verified = {}, legal = {}, replay_equal = {}",
         cfg.delta,
         cfg.p,
         cfg.gap,
@@ -149,7 +164,9 @@ pub fn run_sim_config(text: &str) -> Result<RunReport, ModelError> {
         cost,
         report.cost_per_cycle,
         report.bound_thm2,
-        report.verified
+        report.verified,
+        report.legal,
+        report.replay_equal
     );
     let report = serde_json::to_value(&report).map_err(|e| ModelError::Run(e.to_string()))?;
     Ok(RunReport { summary, report })
