@@ -23,7 +23,8 @@ pub struct DeliveryQuery {
     pub src: u32,
     /// Destination.
     pub dest: u32,
-    /// Submission (or, `ImmediateBlocking`, acceptance) step.
+    /// Submission step (the window `[lo, hi]` starts after the acceptance step under
+    /// `ImmediateBlocking`).
     pub submit: Step,
     /// `c_j(t)`.
     pub count: u64,

@@ -173,7 +173,7 @@ pub fn run<P: LogpProcess>(
                         msg: id,
                         src: m.src,
                         dest: m.dest,
-                        submit: t,
+                        submit: m.submit,
                         count: in_transit[j],
                         violating: false,
                         lo: t + 1,

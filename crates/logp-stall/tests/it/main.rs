@@ -3,6 +3,7 @@
 mod fixtures_b;
 mod goal;
 mod goal_rules;
+mod props;
 mod sim;
-mod sweeps_b;
 mod specs;
+mod sweeps_b;
