@@ -5,7 +5,8 @@ pub mod compaction;
 pub mod plan;
 
 pub use compaction::{
-    Pair, bsp_two_compaction, compaction_delta_time, compaction_sf_tree_time, outputs,
-    reference_compaction, two_compaction_delta, two_compaction_sf_tree,
+    Outputs, Pair, bsp_compaction_bound, bsp_two_compaction, compaction_delta_time,
+    compaction_sf_tree_time, outputs, reference_compaction, two_compaction_delta,
+    two_compaction_sf_tree,
 };
 pub use plan::{PlanOp, PlanProc, PlanState};

@@ -15,8 +15,8 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::algorithms::{
-    bsp_two_compaction, compaction_delta_time, compaction_sf_tree_time, outputs,
-    reference_compaction, two_compaction_delta, two_compaction_sf_tree,
+    bsp_compaction_bound, bsp_two_compaction, compaction_delta_time, compaction_sf_tree_time,
+    outputs, reference_compaction, two_compaction_delta, two_compaction_sf_tree,
 };
 use crate::{CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal, run};
 
@@ -29,9 +29,9 @@ pub struct SeparationParams {
     /// `L` (and `G = L`).
     #[serde(rename = "L")]
     pub l: u64,
-    /// δ (default `L`).
+    /// δ: a number, `"one"` or `"latency"` (default `"latency"`, i.e. δ = L).
     #[serde(default)]
-    pub delta: Option<u64>,
+    pub delta: DeltaSpec,
     /// `delta`, `sf_tree` or `bsp`.
     pub algorithm: String,
     /// `benign`, `worst`, `lazy` or `random` (seeded from the point's stream).
@@ -40,6 +40,34 @@ pub struct SeparationParams {
     /// Nonzero positions: `high` (`p-2`, `p-1`), `low` (`0`, `1`) or `random`.
     #[serde(default = "high")]
     pub placement: String,
+}
+
+/// δ of a separation point.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(untagged)]
+pub enum DeltaSpec {
+    /// A fixed value.
+    Value(u64),
+    /// `"one"` (δ = 1) or `"latency"` (δ = L).
+    Name(String),
+    /// δ = L.
+    #[default]
+    #[serde(skip)]
+    Latency,
+}
+
+impl DeltaSpec {
+    fn resolve(&self, l: u64) -> Result<u64, ModelError> {
+        match self {
+            DeltaSpec::Value(v) => Ok(*v),
+            DeltaSpec::Latency => Ok(l),
+            DeltaSpec::Name(n) if n == "one" => Ok(1),
+            DeltaSpec::Name(n) if n == "latency" => Ok(l),
+            DeltaSpec::Name(n) => Err(ModelError::Config(format!(
+                "delta must be a number, \"one\" or \"latency\" (got {n:?})"
+            ))),
+        }
+    }
 }
 
 fn worst() -> String {
@@ -72,12 +100,14 @@ pub struct SeparationRow {
     pub t: u64,
     /// `T / L`.
     pub t_over_l: f64,
-    /// The algorithm's exact time (spec §3.2/§3.3), or for `bsp` the cost `2l + 2g + 3`.
+    /// The algorithm's exact time (spec §3.2/§3.3), or for `bsp` the cost bound `6 + 2g + 2l`.
     pub bound: u64,
     /// `T / bound`.
     pub ratio: f64,
     /// `sqrt(log p)`, Theorem 1's lower-bound shape for SF-LogP (in units of L).
     pub sqrt_log_p: f64,
+    /// `T / (L sqrt(log p))`: measured time against Theorem 1's lower-bound shape.
+    pub t_over_l_sqrt_log_p: f64,
     /// Stalled processor-steps.
     pub stalled_steps: u64,
     /// Violating submissions.
@@ -115,7 +145,7 @@ impl Study for SeparationStudy {
             )));
         }
         let prm = LogpParams::new(1 << q.log_p, q.l, q.l, 1).map_err(cfg)?;
-        StallRule::Delta { delta: q.delta.unwrap_or(q.l) }.validate(&prm).map_err(cfg)?;
+        StallRule::Delta { delta: q.delta.resolve(q.l)? }.validate(&prm).map_err(cfg)?;
         if !["delta", "sf_tree", "bsp"].contains(&q.algorithm.as_str()) {
             return Err(ModelError::Config(format!(
                 "algorithm must be one of delta, sf_tree, bsp (got {:?})",
@@ -134,7 +164,7 @@ impl Study for SeparationStudy {
     fn run(&self, q: &SeparationParams, rng: &mut SimRng) -> Result<SeparationRow, ModelError> {
         self.check(q)?;
         let p = 1u32 << q.log_p;
-        let delta = q.delta.unwrap_or(q.l);
+        let delta = q.delta.resolve(q.l)?;
         let prm = LogpParams::new(p, q.l, q.l, 1).map_err(|e| ModelError::Config(e.to_string()))?;
         let run_err = |e: crate::Error| ModelError::Run(e.to_string());
         let (i0, i1) = match q.placement.as_str() {
@@ -158,8 +188,8 @@ impl Study for SeparationStudy {
             "bsp" => {
                 let bsp =
                     BspParams::new(p, q.l, q.l).map_err(|e| ModelError::Run(e.to_string()))?;
-                let (got, ledger) = bsp_two_compaction(bsp, &x).map_err(run_err)?;
-                (ledger.total(), 2 * q.l + 2 * q.l + 3, 0, 0, true, got)
+                let (got, ledger) = bsp_two_compaction(bsp.clone(), &x).map_err(run_err)?;
+                (ledger.total(), bsp_compaction_bound(&bsp), 0, 0, true, got)
             }
             alg => {
                 let (rule, procs, bound) = if alg == "delta" {
@@ -194,6 +224,7 @@ impl Study for SeparationStudy {
             bound,
             ratio: t as f64 / bound as f64,
             sqrt_log_p: f64::from(q.log_p).sqrt(),
+            t_over_l_sqrt_log_p: t as f64 / (q.l as f64 * f64::from(q.log_p).sqrt()),
             stalled_steps: stalled,
             violating,
             legal,

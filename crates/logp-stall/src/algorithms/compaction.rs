@@ -115,9 +115,10 @@ pub fn two_compaction_sf_tree(params: &LogpParams, x: &[i64]) -> Result<Vec<Plan
         .collect())
 }
 
-/// BSP-native 2-compaction on netcore's engine: superstep `send` (every nonzero `B_i` sends
-/// its pair to `B_0` and `B_1`; one op), superstep `merge` (`B_0`, `B_1` merge their inbox,
-/// one op per pair). Cost `(1 + g h + l) + (w + l)` with `h <= 2`, `w <= 2`.
+/// BSP-native 2-compaction on netcore's engine (spec §5.1): superstep `send` (every `B_i`
+/// charges 1 to test `x_i`; each nonzero holder sends its pair to `B_0` and `B_1`, one op per
+/// message including the self-copy), superstep `merge` (`B_0`, `B_1` charge `|inbox| + 1` and
+/// select). Cost `(w_0 + g h + l) + (w_1 + l) <= 6 + 2g + 2l` with `w_0, w_1 <= 3`, `h <= 2`.
 pub fn bsp_two_compaction(bsp: BspParams, x: &[i64]) -> Result<(Outputs, CostLedger), Error> {
     let p = bsp.p;
     let nz = nonzeros(p, x)?;
@@ -125,18 +126,30 @@ pub fn bsp_two_compaction(bsp: BspParams, x: &[i64]) -> Result<(Outputs, CostLed
         (0..p).map(|i| nz.iter().copied().filter(|q| q.0 == i).collect()).collect();
     let mut m: BspMachine<Vec<Pair>, Pair> = BspMachine::new(bsp, states)?;
     m.superstep("send", |ctx, st| {
+        ctx.charge(1);
         if let Some(&own) = st.first() {
-            ctx.charge(1);
-            ctx.send(0, own);
-            ctx.send(1, own);
+            for d in [0, 1] {
+                // netcore charges a self-send one op; charge the others here.
+                if d != ctx.pid() {
+                    ctx.charge(1);
+                }
+                ctx.send(d, own);
+            }
         }
         st.clear();
     })?;
     m.superstep("merge", |ctx, st| {
         let inbox: Vec<Pair> = ctx.take_inbox().into_iter().map(|(_, q)| q).collect();
-        ctx.charge(inbox.len() as u64);
+        if ctx.pid() < 2 {
+            ctx.charge(inbox.len() as u64 + 1);
+        }
         merge(st, &inbox);
     })?;
     let (states, ledger) = m.finish();
     Ok(((states[0].first().copied(), states[1].get(1).copied()), ledger))
+}
+
+/// The BSP-native cost bound `6 + 2g + 2l` (spec §5.1).
+pub fn bsp_compaction_bound(bsp: &BspParams) -> u64 {
+    6 + 2 * bsp.g + 2 * bsp.l
 }

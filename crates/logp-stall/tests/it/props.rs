@@ -164,3 +164,91 @@ proptest! {
         prop_assert!(check_legal(&t, CheckOpts::default()).is_err());
     }
 }
+
+use logp_stall::algorithms::{
+    outputs, reference_compaction, two_compaction_delta, two_compaction_sf_tree,
+};
+
+/// Spec §4.1(b): G = L, p <= 64, δ in [1, L], inputs with at most two nonzeros.
+fn compaction_case() -> impl Strategy<Value = (u32, u64, u64, Vec<i64>, (u8, u64))> {
+    (2u32..=6, 1u32..=3).prop_flat_map(|(log_p, lg)| {
+        let p = 1u32 << log_p;
+        let l = (1u64 << lg).min(u64::from(p)).max(2);
+        let nz = proptest::collection::vec((0..p, -9i64..=9), 0..=2);
+        (Just(p), Just(l), 1..=l, nz, (0u8..4, any::<u64>())).prop_map(|(p, l, d, nz, a)| {
+            let mut x = vec![0i64; p as usize];
+            for (i, v) in nz {
+                x[i as usize] = if v == 0 { 1 } else { v };
+            }
+            (p, l, d, x, a)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// δ algorithm: correct outputs, T = 5G + 2L + δ + 1 exactly, deliveries by D, legal.
+    /// SF tree: never violates, correct, T = R(L+G) + L + 1. Naive in SF mode violates iff
+    /// two nonzeros with (i0, i1) != (0, 1): at step 0 / dest 0 if i0 >= 1, else at step G /
+    /// dest 1.
+    #[test]
+    fn compaction_properties(c in compaction_case()) {
+        let (p, l, delta, x, a) = c;
+        let prm = LogpParams::new(p, l, l, 1).unwrap();
+        let want = reference_compaction(p, &x).unwrap();
+        let cfg = MachineConfig::new(prm, StallRule::Delta { delta }).unwrap();
+        let e = run(&cfg, two_compaction_delta(&prm, delta, &x).unwrap(), &mut adversary(a)).unwrap();
+        prop_assert_eq!(outputs(&e.states), want);
+        prop_assert_eq!(e.t, 5 * l + 2 * l + delta + 1);
+        let d = 4 * l + 2 * l + delta;
+        prop_assert!(e.trace.messages.iter().all(|m| m.deliver <= d));
+        prop_assert!(check_legal(&e.trace, CheckOpts::default()).is_ok());
+
+        let sf = MachineConfig::new(prm, StallRule::StallFree).unwrap();
+        let t = run(&sf, two_compaction_sf_tree(&prm, &x).unwrap(), &mut adversary(a)).unwrap();
+        prop_assert_eq!(outputs(&t.states), want);
+        let r = u64::from(p.trailing_zeros());
+        prop_assert_eq!(t.t, r * 2 * l + l + 1);
+
+        let nz: Vec<usize> = x.iter().enumerate().filter(|(_, v)| **v != 0).map(|(i, _)| i).collect();
+        let naive = run(&sf, two_compaction_delta(&prm, delta, &x).unwrap(), &mut adversary(a));
+        match (nz.as_slice(), naive) {
+            ([i0, i1], Err(Error::CapacityViolation(v))) if (*i0, *i1) != (0, 1) => {
+                if *i0 >= 1 {
+                    prop_assert_eq!((v.step, v.dest), (0, 0));
+                } else {
+                    prop_assert_eq!((v.step, v.dest), (l, 1));
+                }
+            }
+            ([i0, i1], Ok(_)) => prop_assert_eq!((*i0, *i1), (0, 1)),
+            ([_, _], Err(other)) => return Err(TestCaseError::fail(format!("{other}"))),
+            (_, res) => prop_assert!(res.is_ok()),
+        }
+    }
+
+    /// Negative control: with G < L (K >= 2) the naive algorithm is SF-legal.
+    #[test]
+    fn naive_is_stall_free_when_capacity_is_two(log_p in 3u32..=6, i0 in 0u32..8, i1 in 0u32..8, a in (0u8..4, any::<u64>())) {
+        let p = 1u32 << log_p;
+        let prm = LogpParams::new(p, 4, 2, 1).unwrap();
+        let mut x = vec![0i64; p as usize];
+        x[i0 as usize] = 3;
+        x[i1 as usize] = 5;
+        let sf = MachineConfig::new(prm, StallRule::StallFree).unwrap();
+        let e = run(&sf, two_compaction_delta(&prm, 4, &x).unwrap(), &mut adversary(a)).unwrap();
+        prop_assert_eq!(outputs(&e.states), reference_compaction(p, &x).unwrap());
+    }
+
+    /// Delta(δ) with StallPolicy::Never never stalls.
+    #[test]
+    fn never_policy_never_stalls(c in case()) {
+        let c = Case { rule: StallRule::Delta { delta: 1 }, ..c };
+        let prm = LogpParams::new(c.p, c.l, c.gap, 1).unwrap();
+        let cfg = MachineConfig::new(prm, c.rule).unwrap();
+        let mut adv = PolicyAdversary::new(logp_stall::DeliveryPolicy::Uniform, logp_stall::StallPolicy::Never, c.adversary.1);
+        let e = run(&cfg, scripts(&c), &mut adv).unwrap();
+        prop_assert!(e.trace.episodes.is_empty());
+        prop_assert_eq!(e.stalled_steps.iter().sum::<u64>(), 0);
+    }
+}

@@ -151,15 +151,64 @@ fn compaction_delta_immediate_blocking() {
     insta::assert_json_snapshot!(summary(&e));
 }
 
-/// BSP-native: superstep `send` w = 1, h = 2 (P5, P6 each send 2; P0, P1 each receive 2):
-/// 1 + g*2 + l = 1 + 8 + 5 = 14 with g = 4, l = 5; superstep `merge` w = 2: 2 + 0 + 5 = 7.
+/// BSP-native (spec §5.1), g = 4, l = 5, nonzeros at 5 and 6: superstep `send`: every B_i
+/// charges 1, B5 and B6 one more per message: w = 3; h = 2 (B5, B6 send 2 each, B0, B1
+/// receive 2 each): 3 + 4*2 + 5 = 16. Superstep `merge`: B0, B1 charge |inbox| + 1 = 3:
+/// 3 + 0 + 5 = 8. Total 24 <= 6 + 2g + 2l = 24.
 #[test]
 fn compaction_bsp() {
     let bsp = BspParams::new(8, 4, 5).unwrap();
     let (out, ledger) = bsp_two_compaction(bsp, &x_5_6()).unwrap();
     assert_eq!(out, (Some((5, 7)), Some((6, 9))));
-    assert_eq!(ledger.records.iter().map(|r| r.cost).collect::<Vec<_>>(), vec![14, 7]);
-    assert_eq!(ledger.total(), 21);
+    assert_eq!(ledger.records.iter().map(|r| r.cost).collect::<Vec<_>>(), vec![16, 8]);
+    assert_eq!(ledger.total(), 24);
+}
+
+/// Spec §4.1(a): p = 8, G = L = δ = 4, o = 2, x_3 = 7, x_6 = -2, worst adversary. K = 1,
+/// D = 16 + 8 + 4 = 28. Step 0: P3, P6 -> P0, c_0(0) = 2 > 1, window (0, 4*2 + 4] = (0, 12],
+/// t_m = 12. Eager episode t' = 1, t̄ = 12, t'' = 16: stalled on 1..=15. WaitUntil(4) already
+/// satisfied at 16: both submit to P1 at 16, c_1(16) = 2, t_m = 16 + 12 = 28 = D; the second
+/// episode [17, 32) is vacuous (halted). P0/P1 receive at 28 (P3's, source order) and 32:
+/// outputs (3,7), (6,-2), T = 33. Benign: deliveries at 1 and 5, T = 33 still. SF tree on the
+/// same input: R = 3, T_SF = 3*8 + 4 + 1 = 29; for p = 16 (same nonzeros): 37 > 33.
+#[test]
+fn spec_4_1_a() {
+    let prm = LogpParams::new(8, 4, 4, 2).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 4 }).unwrap();
+    let mut x = vec![0i64; 8];
+    x[3] = 7;
+    x[6] = -2;
+    let worst =
+        run(&cfg, two_compaction_delta(&prm, 4, &x).unwrap(), &mut PolicyAdversary::worst())
+            .unwrap();
+    assert_eq!(worst.t, 33);
+    assert_eq!(outputs(&worst.states), (Some((3, 7)), Some((6, -2))));
+    assert_eq!(worst.stalled_steps[3], 15);
+    let benign =
+        run(&cfg, two_compaction_delta(&prm, 4, &x).unwrap(), &mut PolicyAdversary::benign())
+            .unwrap();
+    assert_eq!(benign.t, 33);
+    let sf_cfg = MachineConfig::new(prm, StallRule::StallFree).unwrap();
+    let sf = run(&sf_cfg, two_compaction_sf_tree(&prm, &x).unwrap(), &mut PolicyAdversary::worst())
+        .unwrap();
+    assert_eq!(sf.t, 29);
+    let prm16 = LogpParams::new(16, 4, 4, 2).unwrap();
+    let mut x16 = x.clone();
+    x16.resize(16, 0);
+    let sf16 = run(
+        &MachineConfig::new(prm16, StallRule::StallFree).unwrap(),
+        two_compaction_sf_tree(&prm16, &x16).unwrap(),
+        &mut PolicyAdversary::worst(),
+    )
+    .unwrap();
+    assert_eq!(sf16.t, 37);
+    match run(&sf_cfg, two_compaction_delta(&prm, 4, &x).unwrap(), &mut PolicyAdversary::worst()) {
+        Err(Error::CapacityViolation(v)) => {
+            assert_eq!((v.step, v.dest, v.count, v.cap), (0, 0, 2, 1));
+        }
+        other => panic!("expected a capacity violation, got {other:?}"),
+    }
+    insta::assert_json_snapshot!(json!({ "worst": summary(&worst), "benign": summary(&benign) }));
 }
 
 #[test]
