@@ -419,3 +419,21 @@ fn check_range(
     }
     Ok(())
 }
+
+/// SF-correctness evidence (spec §1.4, U-18): runs `procs` under the stall-free rule against
+/// the `worst` adversary (latest delivery maximises every `c_j(t)`, so for programs whose
+/// submit schedule does not depend on timing this alone is exhaustive) and `n_random` seeded
+/// random adversaries. Returns the first error (a [`CapacityViolation`] if the program is not
+/// stall-free); `Ok` certifies only the executions tried.
+pub fn check_stall_free<P: LogpProcess>(
+    params: crate::LogpParams,
+    procs: &[P],
+    n_random: u64,
+) -> Result<(), Error> {
+    let cfg = MachineConfig::new(params, StallRule::StallFree)?;
+    run(&cfg, procs.to_vec(), &mut crate::PolicyAdversary::worst())?;
+    for seed in 0..n_random {
+        run(&cfg, procs.to_vec(), &mut crate::PolicyAdversary::random(seed))?;
+    }
+    Ok(())
+}

@@ -16,6 +16,7 @@ impl Model for LogpStall {
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
             Box::new(crate::separation::SeparationStudy),
+            Box::new(crate::rules_study::RulesStudy),
             Box::new(crate::sim::Theorem2Study),
             Box::new(crate::sim::Corollary1Study),
         ]

@@ -244,12 +244,17 @@ impl Study for SeparationStudy {
             .only("algorithm", "delta"),
             Claim::within("stall-free tree time is exactly R(L+G) + L + 1", "ratio", 1.0, 1.0)
                 .only("algorithm", "sf_tree"),
-            Claim::flat(
-                "delta-LogP T/L is flat in p (O(L), Theorem 1 separation)",
+            Claim::within(
+                "delta-LogP T/L = 7 + (delta+1)/L stays in [7, 8.5] for every p (O(L))",
                 "t_over_l",
-                1.05,
+                7.0,
+                8.5,
             )
             .only("algorithm", "delta"),
+            Claim::flat("delta-LogP T/L is flat in p at fixed L = 16, delta = L", "t_over_l", 1.0)
+                .only("algorithm", "delta")
+                .only("L", 16)
+                .only("delta", 16),
             Claim::grows(
                 "stall-free T/L grows with log p (Theorem 1: Omega(L sqrt(log p)))",
                 "t_over_l",
@@ -257,6 +262,15 @@ impl Study for SeparationStudy {
                 2.0,
             )
             .only("algorithm", "sf_tree"),
+            Claim::grows(
+                "stall-free T / (L sqrt(log p)) does not decrease with log p",
+                "t_over_l_sqrt_log_p",
+                "log_p",
+                1.0,
+            )
+            .only("algorithm", "sf_tree"),
+            Claim::within("BSP-native cost stays within 6 + 2g + 2l", "ratio", 0.0, 1.0)
+                .only("algorithm", "bsp"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {
@@ -266,6 +280,13 @@ impl Study for SeparationStudy {
                 "2-compaction with G = L: T/L vs log p",
                 "log_p",
                 &["t_over_l"],
+            )
+            .series("algorithm"),
+            Plot::new(
+                "logp-separation-sqrt",
+                "2-compaction with G = L: T / (L sqrt(log p)) vs log p",
+                "log_p",
+                &["t_over_l_sqrt_log_p"],
             )
             .series("algorithm"),
         ]

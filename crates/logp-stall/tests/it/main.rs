@@ -6,4 +6,5 @@ mod goal_rules;
 mod props;
 mod sim;
 mod specs;
+mod studies_a;
 mod sweeps_b;

@@ -342,3 +342,15 @@ fn logp_fixtures() {
         insta::assert_json_snapshot!(run_fixture(path));
     });
 }
+
+/// `check_stall_free`: the tree is stall-free under worst + random adversaries; the δ
+/// algorithm with G = L is not (two step-0 submissions to P0).
+#[test]
+fn check_stall_free_certifies_and_refutes() {
+    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let tree = two_compaction_sf_tree(&prm, &x_5_6()).unwrap();
+    logp_stall::check_stall_free(prm, &tree, 8).unwrap();
+    let naive = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
+    let err = logp_stall::check_stall_free(prm, &naive, 8).unwrap_err();
+    assert!(matches!(err, Error::CapacityViolation(ref v) if v.step == 0 && v.dest == 0), "{err}");
+}

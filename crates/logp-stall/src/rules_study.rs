@@ -1,0 +1,280 @@
+//! Study `logp-rules` (spec §5.2-§5.3): one program under the three stalling rules
+//! (`stall_free`, `immediate_blocking`, δ-LogP with δ = 1 and δ = L) and several adversaries:
+//! running time, stalled steps, maximum latency, and whether SF-LogP rejects the program.
+//!
+//! Workloads (scripted, [`Script`]): `hotspot` — processors `1..=r` each submit `m` messages
+//! to `P_0` (G apart) while `P_0` polls until it has all `r m`; `random_traffic` — every
+//! processor submits `m` messages to random other processors, then polls until it has
+//! received the number addressed to it. Every processor sums the payloads (the sender ids);
+//! `verified` compares the sums and counts with the plain reference.
+
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, Plot, Study};
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use crate::script::{Cmp, Instr, Operand, Script};
+use crate::{
+    CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal, run,
+};
+
+/// Parameters of one point.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesParams {
+    /// `log2 p`.
+    pub log_p: u32,
+    /// G.
+    #[serde(rename = "G")]
+    pub gap: u64,
+    /// L.
+    #[serde(rename = "L")]
+    pub l: u64,
+    /// `stall_free`, `immediate_blocking`, `delta_one` or `delta_latency`.
+    pub rule: String,
+    /// `hotspot` or `random_traffic`.
+    pub workload: String,
+    /// Hotspot senders (`1 <= r < p`; ignored by `random_traffic`).
+    pub r: u32,
+    /// Messages per sender.
+    pub m: u32,
+    /// `benign`, `worst`, `lazy` or `random`.
+    pub adversary: String,
+}
+
+/// One row.
+#[derive(Debug, Clone, Serialize)]
+pub struct RulesRow {
+    /// Rule.
+    pub rule: String,
+    /// Workload.
+    pub workload: String,
+    /// Adversary.
+    pub adversary: String,
+    /// `log2 p`.
+    pub log_p: u32,
+    /// G.
+    #[serde(rename = "G")]
+    pub gap: u64,
+    /// L.
+    #[serde(rename = "L")]
+    pub l: u64,
+    /// `ceil(L/G)`.
+    pub capacity: u64,
+    /// Messages.
+    pub messages: u64,
+    /// Whether the run completed (SF-LogP aborts on a capacity violation).
+    pub completed: bool,
+    /// SF-LogP rejected the program with a capacity violation.
+    pub capacity_violation: bool,
+    /// Running time (0 if not completed).
+    #[serde(rename = "T")]
+    pub t: u64,
+    /// Stalled processor-steps.
+    pub stalled_steps: u64,
+    /// Stall episodes.
+    pub episodes: u64,
+    /// Violating (δ rule) or blocked (immediate blocking) submissions.
+    pub violating: u64,
+    /// Largest `t_m - submit`.
+    pub max_latency: u64,
+    /// Trace passes the checker (true when not completed: nothing to check).
+    pub legal: bool,
+    /// Sums and counts equal the reference (true when not completed).
+    pub verified: bool,
+}
+
+/// The stalling-rules comparison study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RulesStudy;
+
+fn imm(v: i64) -> Operand {
+    Operand::Imm(v)
+}
+fn reg(k: u8) -> Operand {
+    Operand::Name(format!("r{k}"))
+}
+
+/// Submits to `dests`, then polls until `expect` messages arrived; r5 = payload sum,
+/// r6 = count.
+fn program(dests: &[u32], expect: u64) -> Vec<Instr> {
+    let mut code = Vec::new();
+    for &d in dests {
+        code.push(Instr::WaitGap);
+        code.push(Instr::Submit {
+            dest: imm(d.into()),
+            payload: vec![Operand::Name("pid".into())],
+        });
+    }
+    let top = code.len();
+    let end = top + 7;
+    code.extend([
+        Instr::JumpIf { a: reg(6), cmp: Cmp::Ge, b: imm(expect as i64), target: end },
+        Instr::WaitGap,
+        Instr::Receive { into: 0, flag: Some(1), src: None },
+        Instr::JumpIf { a: reg(1), cmp: Cmp::Eq, b: imm(0), target: top },
+        Instr::Add { reg: 5, a: reg(5), b: reg(0) },
+        Instr::Add { reg: 6, a: reg(6), b: imm(1) },
+        Instr::Jump { target: top },
+    ]);
+    code
+}
+
+impl RulesParams {
+    fn rule(&self) -> Result<StallRule, ModelError> {
+        Ok(match self.rule.as_str() {
+            "stall_free" => StallRule::StallFree,
+            "immediate_blocking" => StallRule::ImmediateBlocking,
+            "delta_one" => StallRule::Delta { delta: 1 },
+            "delta_latency" => StallRule::Delta { delta: self.l },
+            other => {
+                return Err(ModelError::Config(format!(
+                    "rule must be one of stall_free, immediate_blocking, delta_one, delta_latency (got {other:?})"
+                )));
+            }
+        })
+    }
+}
+
+impl Study for RulesStudy {
+    type Params = RulesParams;
+    type Row = RulesRow;
+
+    fn name(&self) -> &'static str {
+        "logp-rules"
+    }
+    fn about(&self) -> &'static str {
+        "one program under stall-free, immediate-blocking and delta rules: T, stalls, latency"
+    }
+    fn check(&self, q: &RulesParams) -> Result<(), ModelError> {
+        if q.log_p == 0 || q.log_p > 16 {
+            return Err(ModelError::Config(format!(
+                "log_p must satisfy 1 <= log_p <= 16 (got log_p={})",
+                q.log_p
+            )));
+        }
+        LogpParams::new(1 << q.log_p, q.l, q.gap, 1)
+            .map_err(|e| ModelError::Config(e.to_string()))?;
+        q.rule()?;
+        if !["hotspot", "random_traffic"].contains(&q.workload.as_str()) {
+            return Err(ModelError::Config(format!(
+                "workload must be one of hotspot, random_traffic (got {:?})",
+                q.workload
+            )));
+        }
+        if q.workload == "hotspot" && (q.r == 0 || q.r >= 1 << q.log_p) {
+            return Err(ModelError::Config(format!("r must satisfy 1 <= r < p (got r={})", q.r)));
+        }
+        if q.m == 0 || q.m > 64 {
+            return Err(ModelError::Config(format!("m must satisfy 1 <= m <= 64 (got m={})", q.m)));
+        }
+        PolicyAdversary::named(&q.adversary, 0).map_err(ModelError::Config)?;
+        Ok(())
+    }
+    fn run(&self, q: &RulesParams, rng: &mut SimRng) -> Result<RulesRow, ModelError> {
+        self.check(q)?;
+        let p = 1u32 << q.log_p;
+        let prm =
+            LogpParams::new(p, q.l, q.gap, 1).map_err(|e| ModelError::Config(e.to_string()))?;
+        let mut dests: Vec<Vec<u32>> = vec![Vec::new(); p as usize];
+        if q.workload == "hotspot" {
+            for d in dests.iter_mut().take(q.r as usize + 1).skip(1) {
+                *d = vec![0; q.m as usize];
+            }
+        } else {
+            for (i, d) in dests.iter_mut().enumerate() {
+                for _ in 0..q.m {
+                    let mut x = rng.random_range(0..p - 1);
+                    if x >= i as u32 {
+                        x += 1;
+                    }
+                    d.push(x);
+                }
+            }
+        }
+        let mut expect = vec![(0u64, 0i64); p as usize];
+        for (i, d) in dests.iter().enumerate() {
+            for &x in d {
+                expect[x as usize].0 += 1;
+                expect[x as usize].1 += i as i64;
+            }
+        }
+        let procs = dests
+            .iter()
+            .enumerate()
+            .map(|(i, d)| Script::new(program(d, expect[i].0), i as u32, p, q.gap, 4))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| ModelError::Run(e.to_string()))?;
+        let rule = q.rule()?;
+        let cfg = MachineConfig::new(prm, rule).map_err(|e| ModelError::Config(e.to_string()))?;
+        let mut adv = PolicyAdversary::named(&q.adversary, rng.random::<u64>())
+            .map_err(ModelError::Config)?;
+        let mut row = RulesRow {
+            rule: q.rule.clone(),
+            workload: q.workload.clone(),
+            adversary: q.adversary.clone(),
+            log_p: q.log_p,
+            gap: q.gap,
+            l: q.l,
+            capacity: prm.capacity(),
+            messages: dests.iter().map(|d| d.len() as u64).sum(),
+            completed: false,
+            capacity_violation: false,
+            t: 0,
+            stalled_steps: 0,
+            episodes: 0,
+            violating: 0,
+            max_latency: 0,
+            legal: true,
+            verified: true,
+        };
+        match run(&cfg, procs, &mut adv) {
+            Err(Error::CapacityViolation(_)) => row.capacity_violation = true,
+            Err(e) => return Err(ModelError::Run(e.to_string())),
+            Ok(e) => {
+                row.completed = true;
+                row.t = e.t;
+                row.stalled_steps = e.stalled_steps.iter().sum();
+                row.episodes = e.trace.episodes.len() as u64;
+                row.violating = e.violating;
+                row.max_latency = e.max_latency;
+                row.legal = check_legal(&e.trace, CheckOpts::default()).is_ok();
+                row.verified = e.states.iter().zip(&expect).all(|(s, &(n, sum))| {
+                    s.regs[6] == n as i64 && s.regs[5] == sum && s.fault.is_none()
+                });
+            }
+        }
+        Ok(row)
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::all_true("every completed run is legal", "legal"),
+            Claim::all_true("every completed run delivers every message exactly once", "verified"),
+            Claim::all_true("delta-LogP (delta = 1) always completes", "completed")
+                .only("rule", "delta_one"),
+            Claim::all_true("delta-LogP (delta = L) always completes", "completed")
+                .only("rule", "delta_latency"),
+            Claim::all_true("immediate blocking always completes", "completed")
+                .only("rule", "immediate_blocking"),
+            Claim::all_true(
+                "SF-LogP rejects a hotspot of r > ceil(L/G) simultaneous senders",
+                "capacity_violation",
+            )
+            .only("rule", "stall_free")
+            .only("workload", "hotspot"),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new(
+                "logp-rules-stalls",
+                "stalled processor-steps by rule",
+                "log_p",
+                &["stalled_steps"],
+            )
+            .series("rule"),
+            Plot::new("logp-rules-latency", "maximum latency by rule", "log_p", &["max_latency"])
+                .series("rule"),
+        ]
+    }
+}
