@@ -111,8 +111,8 @@ pub(crate) struct Node<P, Pl> {
     pub(crate) error: Option<String>,
 }
 
-impl<P, Pl> super::sort::HasItems<Item<Pl>> for Node<P, Pl> {
-    fn items(&mut self) -> &mut Vec<Item<Pl>> {
+impl<P, Pl> netcore::bsp::primitives::SortBlock<Item<Pl>> for Node<P, Pl> {
+    fn block(&mut self) -> &mut Vec<Item<Pl>> {
         &mut self.items
     }
 }

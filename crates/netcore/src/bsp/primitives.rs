@@ -1,6 +1,6 @@
 //! BSP algorithms shared by the model crates, each charging its local work explicitly.
 
-use crate::bsp::BspMachine;
+use crate::bsp::{BspMachine, Ctx};
 use crate::error::{Error, Result};
 use crate::message::ProcId;
 
@@ -15,19 +15,25 @@ pub fn bitonic_stages(p: u32) -> u64 {
     k * (k + 1) / 2
 }
 
+/// A processor state that holds a block of items for [`bitonic_sort_blocks`].
+pub trait SortBlock<I> {
+    /// The block.
+    fn block(&mut self) -> &mut Vec<I>;
+}
+
+impl<I> SortBlock<I> for Vec<I> {
+    fn block(&mut self) -> &mut Vec<I> {
+        self
+    }
+}
+
 /// Sorts the keys of all processors into ascending order by processor id, then position
 /// (Batcher's bitonic sort with merge-split; every block must hold the same number m of keys).
 ///
-/// Supersteps: one local sort that also sends the block to the first partner, then one per
-/// merge-split stage, the last of which sends nothing: `k (k + 1) / 2 + 1` supersteps for
-/// `p = 2^k`. Charges: the local sort `m ceil(log2 m)` operations, each merge-split `m`; each
-/// exchange is an m-relation. So on BSP(g, l) the cost is exactly
-/// `m ceil(log2 m) + S (m + g m) + (S + 1) l` with `S = k (k + 1) / 2` stages.
+/// This is [`bitonic_sort_blocks`] with blocks of exactly `m` keys sent as plain messages, so on
+/// BSP(g, l) with `p = 2^k` its cost is exactly
+/// `m ceil(log2 m) + S (2m + g m) + (S + 1) l` with `S = k (k + 1) / 2` stages.
 pub fn bitonic_sort<K: Ord + Clone>(machine: &mut BspMachine<Vec<K>, K>) -> Result<()> {
-    let p = machine.p();
-    if !p.is_power_of_two() {
-        return Err(Error::param("p", "p is a power of two for a bitonic sort", p));
-    }
     let m = machine.states().first().map_or(0, Vec::len);
     if let Some(pid) = machine.states().iter().position(|b| b.len() != m) {
         return Err(Error::param(
@@ -36,31 +42,70 @@ pub fn bitonic_sort<K: Ord + Clone>(machine: &mut BspMachine<Vec<K>, K>) -> Resu
             format!("{} keys at processor {pid}", machine.states()[pid].len()),
         ));
     }
+    bitonic_sort_blocks(machine, m, "bitonic-sort", |key| key, Some)
+}
+
+/// Batcher's bitonic sort with merge-split over blocks of at most `capacity` items, each block
+/// conceptually padded with `+infinity` sentinels up to `capacity`; only real items travel, so
+/// h counts real items. Afterwards the items are sorted by processor id, then position, and
+/// every block again holds at most `capacity` items.
+///
+/// `wrap` puts an item into a message and `unwrap` takes it out again (messages that are not
+/// items are ignored), so the sort can run on a machine whose messages carry other things too.
+/// Supersteps, all labelled `label`: one local sort that also sends the block to the first
+/// partner, then one per merge-split stage: `1 + k (k + 1) / 2` for `p = 2^k`. Charges: the
+/// local sort of `n` items `n ceil(log2 n)`, a merge-split of blocks `A` and `B` `|A| + |B|`.
+pub fn bitonic_sort_blocks<S, M, I>(
+    machine: &mut BspMachine<S, M>,
+    capacity: usize,
+    label: &str,
+    wrap: impl Fn(I) -> M,
+    unwrap: impl Fn(M) -> Option<I>,
+) -> Result<()>
+where
+    S: SortBlock<I>,
+    I: Ord + Clone,
+{
+    let p = machine.p();
+    if !p.is_power_of_two() {
+        return Err(Error::param("p", "p = 2^k for a bitonic sort", p));
+    }
+    if let Some(pid) = machine.states_mut().iter_mut().position(|s| s.block().len() > capacity) {
+        return Err(Error::param(
+            "block",
+            format!("every block holds at most capacity = {capacity} items"),
+            format!("{} items at processor {pid}", machine.states_mut()[pid].block().len()),
+        ));
+    }
     let k = p.trailing_zeros();
     let schedule: Vec<(u32, u32)> =
         (1..=k).flat_map(|stage| (0..stage).rev().map(move |j| (stage, j))).collect();
-    let send_block = |ctx: &mut crate::bsp::Ctx<'_, K>, block: &[K], j: u32| {
+    let send_block = |ctx: &mut Ctx<'_, M>, block: &[I], j: u32| {
         let partner: ProcId = ctx.pid() ^ (1 << j);
-        for key in block {
-            ctx.send(partner, key.clone());
+        for item in block {
+            ctx.send(partner, wrap(item.clone()));
         }
     };
-    let local_sort_ops = m as u64 * ceil_log2(m as u64);
-    machine.superstep("local-sort", |ctx, block| {
+    machine.superstep(label, |ctx, state| {
+        let block = state.block();
         block.sort();
-        ctx.charge(local_sort_ops);
+        let n = block.len() as u64;
+        ctx.charge(n * ceil_log2(n));
         if let Some(&(_, j)) = schedule.first() {
             send_block(ctx, block, j);
         }
     })?;
     for (index, &(stage, j)) in schedule.iter().enumerate() {
-        machine.superstep("merge-split", |ctx, block| {
+        machine.superstep(label, |ctx, state| {
             let pid = ctx.pid();
             let ascending = stage == k || (pid >> stage) & 1 == 0;
             let keep_low = (pid & (1 << j) == 0) == ascending;
-            let theirs: Vec<K> = ctx.take_inbox().into_iter().map(|(_, key)| key).collect();
-            *block = merge_split(block, &theirs, keep_low);
-            ctx.charge(m as u64);
+            let theirs: Vec<I> =
+                ctx.take_inbox().into_iter().filter_map(|(_, msg)| unwrap(msg)).collect();
+            let block = state.block();
+            ctx.charge((block.len() + theirs.len()) as u64);
+            let mine = std::mem::take(block);
+            *block = merge_split(mine, theirs, capacity, keep_low);
             if let Some(&(_, next_j)) = schedule.get(index + 1) {
                 send_block(ctx, block, next_j);
             }
@@ -69,24 +114,28 @@ pub fn bitonic_sort<K: Ord + Clone>(machine: &mut BspMachine<Vec<K>, K>) -> Resu
     Ok(())
 }
 
-/// Merges two sorted blocks of length m and keeps the m smallest (or largest), sorted.
-fn merge_split<K: Ord + Clone>(mine: &[K], theirs: &[K], keep_low: bool) -> Vec<K> {
-    let m = mine.len();
-    let mut merged = Vec::with_capacity(2 * m);
-    let (mut a, mut b) = (0, 0);
-    while a < mine.len() || b < theirs.len() {
-        if b == theirs.len() || (a < mine.len() && mine[a] <= theirs[b]) {
-            merged.push(mine[a].clone());
-            a += 1;
-        } else {
-            merged.push(theirs[b].clone());
-            b += 1;
-        }
+/// Merges two sorted blocks, each conceptually padded to `capacity` with sentinels, and keeps
+/// the `capacity` smallest (or largest) of the `2 capacity`, without the sentinels.
+fn merge_split<I: Ord>(mine: Vec<I>, theirs: Vec<I>, capacity: usize, keep_low: bool) -> Vec<I> {
+    let mut merged = Vec::with_capacity(mine.len() + theirs.len());
+    let mut a = mine.into_iter().peekable();
+    let mut c = theirs.into_iter().peekable();
+    loop {
+        let take_a = match (a.peek(), c.peek()) {
+            (Some(x), Some(y)) => x <= y,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        merged.extend(if take_a { a.next() } else { c.next() });
     }
     if keep_low {
-        merged.truncate(m)
+        merged.truncate(capacity);
     } else {
-        merged.drain(..merged.len() - m);
+        // The padded union has 2 capacity entries, sentinels last: the high half is
+        // positions capacity..2 capacity.
+        let cut = capacity.min(merged.len());
+        merged.drain(..cut);
     }
     merged
 }
@@ -95,7 +144,7 @@ fn merge_split<K: Ord + Clone>(mine: &[K], theirs: &[K], keep_low: bool) -> Vec<
 /// `level` on D-BSP, `None` for BSP); afterwards each processor holds what it received as
 /// `(src, message)`. Charges nothing locally: the cost is `g_i h + l_i`.
 pub fn route<M>(machine: &mut BspMachine<Vec<(ProcId, M)>, M>, level: Option<u32>) -> Result<()> {
-    let body = |ctx: &mut crate::bsp::Ctx<'_, M>, outgoing: &mut Vec<(ProcId, M)>| {
+    let body = |ctx: &mut Ctx<'_, M>, outgoing: &mut Vec<(ProcId, M)>| {
         for (dest, msg) in outgoing.drain(..) {
             ctx.send(dest, msg);
         }

@@ -46,7 +46,7 @@ pub struct BitonicRow {
     pub messages: u64,
     /// Measured BSP cost (sum over supersteps of w + g h + l).
     pub cost: u64,
-    /// Closed form `m ceil(log2 m) + S (m + g m) + (S + 1) l`, `S = log p (log p + 1) / 2`.
+    /// Closed form `m ceil(log2 m) + S (2m + g m) + (S + 1) l`, `S = log p (log p + 1) / 2`.
     pub bound: u64,
     /// cost / bound.
     pub ratio: f64,
@@ -88,7 +88,7 @@ impl Study for BitonicStudy {
         let stages = bitonic_stages(p);
         let m64 = u64::from(m);
         let bound =
-            m64 * ceil_log2(m64) + stages * (m64 + params.g * m64) + (stages + 1) * params.l;
+            m64 * ceil_log2(m64) + stages * (2 * m64 + params.g * m64) + (stages + 1) * params.l;
         Ok(BitonicRow {
             log_p: params.log_p,
             p,
