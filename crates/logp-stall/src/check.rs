@@ -16,7 +16,7 @@ use std::fmt;
 use netcore::Step;
 use serde::Serialize;
 
-use crate::params::StallRule;
+use crate::params::{OverheadMode, StallRule};
 use crate::trace::{Op, Trace, TraceMessage};
 
 /// Checker options.
@@ -357,9 +357,41 @@ pub fn check_legal(trace: &Trace, opts: CheckOpts) -> Result<LegalityReport, Vec
             }
         }
     }
+    // L2: overhead (`Busy`) steps exactly the max(1, o) - 1 steps after each communication op
+    // (stalled steps may overlap them).
+    let busy_len = if trace.overhead == OverheadMode::Busy { prm.o.max(1) } else { 1 };
+    for (i, log) in logs.iter().enumerate() {
+        let mut busy_until = 0;
+        for &(s, op) in log {
+            match op {
+                Op::Busy if s >= busy_until => {
+                    bad(
+                        "L2",
+                        format!(
+                            "P{i} is busy at step {s} outside the overhead of a communication op (o = {}, mode {:?})",
+                            prm.o, trace.overhead
+                        ),
+                    );
+                }
+                Op::Compute | Op::Idle | Op::Submit(_) | Op::Receive(_) if s < busy_until => {
+                    bad(
+                        "L2",
+                        format!(
+                            "P{i} acts ({op:?}) at step {s} during the overhead of its communication op (busy until {busy_until})"
+                        ),
+                    );
+                }
+                _ => {}
+            }
+            if op.is_comm() {
+                busy_until = s + busy_len;
+            }
+        }
+    }
     // L7 / L2: stalled steps exactly the declared intervals (up to the processor's last op).
     for i in 0..p {
-        let last = logs[i].iter().rev().find(|l| l.1 != Op::Stalled).map(|l| l.0);
+        let last =
+            logs[i].iter().rev().find(|l| l.1 != Op::Stalled && l.1 != Op::Busy).map(|l| l.0);
         for &(s, op) in &logs[i] {
             let inside = intervals[i].iter().any(|&(a, b)| a <= s && s < b);
             if op == Op::Stalled && !inside {
@@ -368,7 +400,7 @@ pub fn check_legal(trace: &Trace, opts: CheckOpts) -> Result<LegalityReport, Vec
                     format!("P{i} stalled at step {s} outside every declared stall interval"),
                 );
             }
-            if op != Op::Stalled && inside {
+            if op != Op::Stalled && op != Op::Busy && inside {
                 bad("L2", format!("P{i} acts ({op:?}) at step {s} while stalled"));
             }
         }
@@ -399,8 +431,8 @@ pub fn check_legal(trace: &Trace, opts: CheckOpts) -> Result<LegalityReport, Vec
     }
 }
 
-/// `c_j(t)` for every message: earlier messages to the same destination still in transit at
-/// its submission step (`submit < t < deliver`... i.e. `deliver > t`) plus same-step ones.
+/// `c_j(t)` for every message: earlier messages to the same destination with `deliver > t`
+/// (still in transit at its submission step `t`) plus same-step submissions to it.
 pub(crate) fn transit_counts(msgs: &[TraceMessage]) -> Vec<u64> {
     let mut by_dest: BTreeMap<u32, Vec<&TraceMessage>> = BTreeMap::new();
     for m in msgs {

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::adversary::{Adversary, DeliveryQuery, SignalQuery, UnstallQuery};
 use crate::error::Error;
-use crate::params::{EmptyReceive, GapPolicy, MachineConfig, StallRule};
+use crate::params::{EmptyReceive, GapPolicy, MachineConfig, OverheadMode, StallRule};
 use crate::trace::{Episode, Op, OpRun, Trace, TraceMessage, push_op};
 use crate::{Action, Delivered, LogpProcess};
 
@@ -116,9 +116,15 @@ pub fn run<P: LogpProcess>(
     let mut episodes: Vec<Episode> = Vec::new();
     let (mut violating, mut gap_wait_steps) = (0u64, 0u64);
     let mut subs: Vec<u64> = Vec::new();
+    let mut busy_until = vec![0 as Step; p];
+    let busy_len = if cfg.overhead == OverheadMode::Busy { prm.o.max(1) } else { 1 };
     let mut t: Step = 0;
 
-    while halted.iter().any(|h| !h) || pending.iter().any(Option::is_some) || n_blocked > 0 {
+    while halted.iter().any(|h| !h)
+        || pending.iter().any(Option::is_some)
+        || n_blocked > 0
+        || busy_until.iter().any(|&b| b > t)
+    {
         if t >= cfg.max_steps {
             return Err(Error::StepLimitExceeded { max_steps: cfg.max_steps });
         }
@@ -190,10 +196,19 @@ pub fn run<P: LogpProcess>(
         subs.clear();
         for i in 0..p {
             if halted[i] {
+                // A processor that halted on a communication op finishes its overhead.
+                if busy_until[i] > t {
+                    push_op(&mut logs[i], t, Op::Busy);
+                    last_action[i] = Some(t);
+                }
                 continue;
             }
             if stalled_until[i] > t || blocked_on[i].is_some() {
                 push_op(&mut logs[i], t, Op::Stalled);
+                continue;
+            }
+            if busy_until[i] > t {
+                push_op(&mut logs[i], t, Op::Busy);
                 continue;
             }
             let action = match held[i].take() {
@@ -269,6 +284,7 @@ pub fn run<P: LogpProcess>(
             };
             if comm {
                 last_comm[i] = Some(t);
+                busy_until[i] = t + busy_len;
             }
             push_op(&mut logs[i], t, op);
             rho[i] += 1;
@@ -392,7 +408,14 @@ pub fn run<P: LogpProcess>(
         .map(|l| l.iter().filter(|r| r.op == Op::Stalled).map(|r| r.len).sum())
         .collect();
     episodes.sort_by_key(|e| (e.proc, e.signal));
-    let trace = Trace { params: prm, rule: cfg.rule, messages: msgs, ops: logs, episodes };
+    let trace = Trace {
+        params: prm,
+        rule: cfg.rule,
+        messages: msgs,
+        ops: logs,
+        episodes,
+        overhead: cfg.overhead,
+    };
     Ok(Execution {
         trace,
         states: procs.iter().map(LogpProcess::state).collect(),

@@ -136,6 +136,20 @@ pub enum EmptyReceive {
     Error,
 }
 
+/// How the overhead `o` is modelled (spec §1.2, U-8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OverheadMode {
+    /// Every action takes one step; `o <= G` is validated and reported only (the paper's
+    /// analysis absorbs it).
+    #[default]
+    Folded,
+    /// A submit or receive occupies `max(1, o)` consecutive steps: the processor is `Busy`
+    /// for the `max(1, o) - 1` steps after it (stalls take precedence and the busy time
+    /// elapses during them). Direct execution only (the cycle simulation rejects it).
+    Busy,
+}
+
 /// Everything the direct machine needs besides programs and adversary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MachineConfig {
@@ -147,6 +161,8 @@ pub struct MachineConfig {
     pub gap_policy: GapPolicy,
     /// Empty-receive policy.
     pub empty_receive: EmptyReceive,
+    /// Overhead mode.
+    pub overhead: OverheadMode,
     /// Step limit.
     pub max_steps: Step,
 }
@@ -161,6 +177,7 @@ impl MachineConfig {
             rule,
             gap_policy: GapPolicy::Error,
             empty_receive: EmptyReceive::Null,
+            overhead: OverheadMode::Folded,
             max_steps: 10_000_000,
         })
     }

@@ -13,8 +13,8 @@ use crate::algorithms::{
 };
 use crate::script::{Instr, Script};
 use crate::{
-    CheckOpts, EmptyReceive, Execution, GapPolicy, LogpParams, MachineConfig, PolicyAdversary,
-    StallRule, check_legal, run,
+    CheckOpts, EmptyReceive, Execution, GapPolicy, LogpParams, MachineConfig, OverheadMode,
+    PolicyAdversary, StallRule, check_legal, run,
 };
 
 fn one() -> u64 {
@@ -51,6 +51,8 @@ struct LogpConfig {
     gap_policy: GapPolicy,
     #[serde(default)]
     empty_receive: EmptyReceive,
+    #[serde(default)]
+    overhead: OverheadMode,
     max_steps: Option<u64>,
     #[serde(default)]
     trace: bool,
@@ -107,6 +109,7 @@ pub fn run_logp_config(text: &str) -> Result<RunReport, ModelError> {
     let mut mc = MachineConfig::new(params, rule).map_err(cfg_err)?;
     mc.gap_policy = c.gap_policy;
     mc.empty_receive = c.empty_receive;
+    mc.overhead = c.overhead;
     if let Some(m) = c.max_steps {
         mc.max_steps = m;
     }

@@ -3,7 +3,7 @@
 use netcore::Step;
 use serde::{Deserialize, Serialize};
 
-use crate::params::{LogpParams, StallRule};
+use crate::params::{LogpParams, OverheadMode, StallRule};
 
 /// One operation of one processor at one step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,6 +19,8 @@ pub enum Op {
     Receive(Option<u64>),
     /// Stalled (no action, program counter frozen).
     Stalled,
+    /// Occupied by the overhead of the preceding communication op (`OverheadMode::Busy`).
+    Busy,
 }
 
 impl Op {
@@ -86,6 +88,13 @@ pub struct Trace {
     pub ops: Vec<Vec<OpRun>>,
     /// Stall episodes.
     pub episodes: Vec<Episode>,
+    /// Overhead mode (`folded` if absent).
+    #[serde(default, skip_serializing_if = "is_folded")]
+    pub overhead: OverheadMode,
+}
+
+fn is_folded(o: &OverheadMode) -> bool {
+    *o == OverheadMode::Folded
 }
 
 impl Trace {
@@ -118,7 +127,7 @@ impl Trace {
                 runs
             })
             .collect();
-        Self { params, rule, messages, ops, episodes }
+        Self { params, rule, messages, ops, episodes, overhead: OverheadMode::Folded }
     }
 
     /// A short summary: steps, messages, episodes, stalled steps.

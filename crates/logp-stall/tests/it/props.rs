@@ -84,10 +84,19 @@ fn scripts(c: &Case) -> Vec<Script> {
         .collect()
 }
 
+/// A third of the cases run with `OverheadMode::Busy` and `o = G`.
+fn config(c: &Case) -> MachineConfig {
+    let busy = c.adversary.1 % 3 == 0;
+    let prm = LogpParams::new(c.p, c.l, c.gap, if busy { c.gap } else { 1 }).expect("valid params");
+    let mut cfg = MachineConfig::new(prm, c.rule).expect("valid config");
+    if busy {
+        cfg.overhead = logp_stall::OverheadMode::Busy;
+    }
+    cfg
+}
+
 fn execute(c: &Case) -> Result<logp_stall::Execution<logp_stall::script::ScriptState>, Error> {
-    let prm = LogpParams::new(c.p, c.l, c.gap, 1).expect("valid params");
-    let cfg = MachineConfig::new(prm, c.rule).expect("valid config");
-    run(&cfg, scripts(c), &mut adversary(c.adversary))
+    run(&config(c), scripts(c), &mut adversary(c.adversary))
 }
 
 proptest! {
@@ -141,9 +150,7 @@ proptest! {
         let Ok(e) = execute(&c) else { return Ok(()) };
         let again = execute(&c).expect("same run");
         prop_assert_eq!(serde_json::to_string(&again.trace).unwrap(), serde_json::to_string(&e.trace).unwrap());
-        let prm = LogpParams::new(c.p, c.l, c.gap, 1).unwrap();
-        let cfg = MachineConfig::new(prm, c.rule).unwrap();
-        let r = run(&cfg, scripts(&c), &mut Replay::new(&e.trace)).expect("replay runs");
+        let r = run(&config(&c), scripts(&c), &mut Replay::new(&e.trace)).expect("replay runs");
         prop_assert_eq!(&r.trace, &e.trace);
         prop_assert_eq!(r.states, e.states);
     }

@@ -354,3 +354,51 @@ fn check_stall_free_certifies_and_refutes() {
     let err = logp_stall::check_stall_free(prm, &naive, 8).unwrap_err();
     assert!(matches!(err, Error::CapacityViolation(ref v) if v.step == 0 && v.dest == 0), "{err}");
 }
+
+/// `OverheadMode::Busy`, p = 4, G = L = 4, o = 3: P1 submits to P0 at 0 and is busy at 1, 2
+/// (max(1, o) = 3 steps in all); P0 idles until 5, receives at 5 (delivered at 1, benign)
+/// and is busy at 6, 7: T = 8. Folded: the same program takes T = 6. An action inside the
+/// overhead interval is caught by the checker.
+#[test]
+fn overhead_busy_mode() {
+    let prm = LogpParams::new(4, 4, 4, 3).unwrap();
+    let procs = || {
+        let mut v: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
+        v[0] = PlanProc::new(0, None, vec![PlanOp::WaitUntil(5), PlanOp::Receive]);
+        v[1] = PlanProc::new(1, Some((1, 4)), vec![PlanOp::Submit(0)]);
+        v
+    };
+    let mut cfg = MachineConfig::new(prm, StallRule::Delta { delta: 1 }).unwrap();
+    let folded = run(&cfg, procs(), &mut PolicyAdversary::benign()).unwrap();
+    assert_eq!(folded.t, 6);
+    cfg.overhead = logp_stall::OverheadMode::Busy;
+    let busy = run(&cfg, procs(), &mut PolicyAdversary::benign()).unwrap();
+    assert_eq!(busy.t, 8);
+    assert_eq!(busy.states[0].acc, vec![(1, 4)]);
+    check_legal(&busy.trace, CheckOpts::default()).unwrap();
+    let busy1: Vec<_> = busy.trace.expanded(1);
+    assert_eq!(
+        busy1,
+        vec![(0, logp_stall::Op::Submit(0)), (1, logp_stall::Op::Busy), (2, logp_stall::Op::Busy)]
+    );
+    // Replace P0's first busy step by a compute: illegal.
+    let mut t = busy.trace.clone();
+    let mut log0 = t.expanded(0);
+    log0[6].1 = logp_stall::Op::Compute;
+    t = logp_stall::Trace { ops: vec![Vec::new(); 4], ..t };
+    let mut rebuilt = logp_stall::Trace::from_steps(
+        t.params,
+        t.rule,
+        t.messages.clone(),
+        &[log0, busy.trace.expanded(1), vec![], vec![]],
+        t.episodes.clone(),
+    );
+    rebuilt.overhead = logp_stall::OverheadMode::Busy;
+    let v = check_legal(&rebuilt, CheckOpts::default()).unwrap_err();
+    assert_eq!(
+        v.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        vec![
+            "L2: P0 acts (Compute) at step 6 during the overhead of its communication op (busy until 8)"
+        ]
+    );
+}
