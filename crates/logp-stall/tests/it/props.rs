@@ -86,7 +86,7 @@ fn scripts(c: &Case) -> Vec<Script> {
 
 /// A third of the cases run with `OverheadMode::Busy` and `o = G`.
 fn config(c: &Case) -> MachineConfig {
-    let busy = c.adversary.1 % 3 == 0;
+    let busy = c.adversary.1.is_multiple_of(3);
     let prm = LogpParams::new(c.p, c.l, c.gap, if busy { c.gap } else { 1 }).expect("valid params");
     let mut cfg = MachineConfig::new(prm, c.rule).expect("valid config");
     if busy {
