@@ -402,3 +402,57 @@ fn overhead_busy_mode() {
         ]
     );
 }
+
+/// A buggy adversary cannot create an illegal execution: an answer outside the window is
+/// `AdversaryOutOfWindow`.
+#[test]
+fn adversary_answers_are_range_checked() {
+    struct Late;
+    impl logp_stall::Adversary for Late {
+        fn delivery(&mut self, q: &logp_stall::adversary::DeliveryQuery) -> Result<u64, Error> {
+            Ok(q.hi + 1)
+        }
+        fn stall_signal(
+            &mut self,
+            _: &logp_stall::adversary::SignalQuery,
+        ) -> Result<Option<u64>, Error> {
+            Ok(None)
+        }
+        fn unstall(&mut self, q: &logp_stall::adversary::UnstallQuery) -> Result<u64, Error> {
+            Ok(q.lo)
+        }
+    }
+    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 2 }).unwrap();
+    let err = run(&cfg, two_compaction_delta(&prm, 2, &x_5_6()).unwrap(), &mut Late).unwrap_err();
+    // P5's step-0 message is violating (c = 2): window (0, 0 + 2*2 + 2] = [1, 6].
+    assert_eq!(
+        err.to_string(),
+        "adversary: delivery for P5 at step 0 is 7, outside the legal range [1, 6]"
+    );
+}
+
+/// Gap policies and empty receives: `AutoDelay` idles until the op is legal (counted);
+/// `EmptyReceive::Error` rejects a receive on an empty buffer.
+#[test]
+fn gap_auto_delay_and_empty_receive_error() {
+    let prm = LogpParams::new(4, 4, 3, 1).unwrap();
+    let mut cfg = MachineConfig::new(prm, StallRule::Delta { delta: 1 }).unwrap();
+    cfg.gap_policy = logp_stall::GapPolicy::AutoDelay;
+    let mk = || {
+        let mut v: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
+        // Submits at 0; the second submit is held for G = 3 steps: idle at 1, 2, submit at 3.
+        v[1] = PlanProc::new(1, Some((1, 1)), vec![PlanOp::Submit(0), PlanOp::Submit(2)]);
+        v
+    };
+    let e = run(&cfg, mk(), &mut PolicyAdversary::benign()).unwrap();
+    assert_eq!(e.gap_wait_steps, 2);
+    assert_eq!(e.trace.messages[1].submit, 3);
+    check_legal(&e.trace, CheckOpts::default()).unwrap();
+    cfg.gap_policy = logp_stall::GapPolicy::Error;
+    cfg.empty_receive = logp_stall::EmptyReceive::Error;
+    let mut v: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
+    v[3] = PlanProc::new(3, None, vec![PlanOp::Compute, PlanOp::Receive]);
+    let err = run(&cfg, v, &mut PolicyAdversary::benign()).unwrap_err();
+    assert_eq!(err.to_string(), "empty receive: P3 receives at step 1 from an empty input buffer");
+}
