@@ -34,6 +34,8 @@ pub use check::{CheckOpts, LegalityReport, Violation, check_legal};
 pub use error::Error;
 pub use machine::{CapacityViolation, Execution, check_stall_free, run};
 pub use model::LogpStall;
-pub use params::{EmptyReceive, GapPolicy, LogpParams, MachineConfig, OverheadMode, StallRule};
+pub use params::{
+    AcceptOrder, EmptyReceive, GapPolicy, LogpParams, MachineConfig, OverheadMode, StallRule,
+};
 pub use process::{Action, Delivered, LogpProcess};
 pub use trace::{Episode, Op, OpRun, Trace, TraceMessage};

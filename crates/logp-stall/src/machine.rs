@@ -12,11 +12,12 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
 use netcore::Step;
+use rand::RngExt;
 use serde::Serialize;
 
 use crate::adversary::{Adversary, DeliveryQuery, SignalQuery, UnstallQuery};
 use crate::error::Error;
-use crate::params::{EmptyReceive, GapPolicy, MachineConfig, OverheadMode, StallRule};
+use crate::params::{AcceptOrder, EmptyReceive, GapPolicy, MachineConfig, OverheadMode, StallRule};
 use crate::trace::{Episode, Op, OpRun, Trace, TraceMessage, push_op};
 use crate::{Action, Delivered, LogpProcess};
 
@@ -296,7 +297,15 @@ pub fn run<P: LogpProcess>(
         // 4-5. Classify this step's submissions; stall bookkeeping.
         match cfg.rule {
             StallRule::ImmediateBlocking => {
-                for &id in &subs {
+                let mut order = subs.clone();
+                if let AcceptOrder::Shuffled { seed } = cfg.accept_order {
+                    let mut rng = netcore::rng::seeded(seed, t);
+                    for k in (1..order.len()).rev() {
+                        order.swap(k, rng.random_range(0..=k));
+                    }
+                }
+                let mut newly_blocked: Vec<u64> = Vec::new();
+                for &id in &order {
                     let (src, dest) = (msgs[id as usize].src, msgs[id as usize].dest as usize);
                     if blocked[dest].is_empty() && in_transit[dest] < cap {
                         in_transit[dest] += 1;
@@ -316,12 +325,18 @@ pub fn run<P: LogpProcess>(
                         msgs[id as usize].deliver = tm;
                         deliveries.entry(tm).or_default().push(id);
                     } else {
-                        violating += 1;
-                        blocked[dest].push_back(id);
-                        n_blocked += 1;
-                        if !halted[src as usize] {
-                            blocked_on[src as usize] = Some(id);
-                        }
+                        newly_blocked.push(id);
+                    }
+                }
+                // Blocked messages queue FIFO by (submit, src): ids are in that order.
+                newly_blocked.sort_unstable();
+                for id in newly_blocked {
+                    let (src, dest) = (msgs[id as usize].src, msgs[id as usize].dest as usize);
+                    violating += 1;
+                    blocked[dest].push_back(id);
+                    n_blocked += 1;
+                    if !halted[src as usize] {
+                        blocked_on[src as usize] = Some(id);
                     }
                 }
             }

@@ -150,6 +150,21 @@ pub enum OverheadMode {
     Busy,
 }
 
+/// Acceptance order of same-step submissions under `ImmediateBlocking` (spec §1.4, U-17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "order", rename_all = "snake_case")]
+pub enum AcceptOrder {
+    /// By source id.
+    #[default]
+    Source,
+    /// A seeded shuffle per step (`netcore::rng::seeded(seed, step)`); blocked messages
+    /// still queue FIFO by `(submit, src)`.
+    Shuffled {
+        /// The seed.
+        seed: u64,
+    },
+}
+
 /// Everything the direct machine needs besides programs and adversary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MachineConfig {
@@ -163,6 +178,8 @@ pub struct MachineConfig {
     pub empty_receive: EmptyReceive,
     /// Overhead mode.
     pub overhead: OverheadMode,
+    /// Acceptance order (`ImmediateBlocking`).
+    pub accept_order: AcceptOrder,
     /// Step limit.
     pub max_steps: Step,
 }
@@ -178,6 +195,7 @@ impl MachineConfig {
             gap_policy: GapPolicy::Error,
             empty_receive: EmptyReceive::Null,
             overhead: OverheadMode::Folded,
+            accept_order: AcceptOrder::Source,
             max_steps: 10_000_000,
         })
     }

@@ -53,6 +53,7 @@ struct LogpConfig {
     empty_receive: EmptyReceive,
     #[serde(default)]
     overhead: OverheadMode,
+    accept_seed: Option<u64>,
     max_steps: Option<u64>,
     #[serde(default)]
     trace: bool,
@@ -110,6 +111,9 @@ pub fn run_logp_config(text: &str) -> Result<RunReport, ModelError> {
     mc.gap_policy = c.gap_policy;
     mc.empty_receive = c.empty_receive;
     mc.overhead = c.overhead;
+    if let Some(seed) = c.accept_seed {
+        mc.accept_order = crate::AcceptOrder::Shuffled { seed };
+    }
     if let Some(m) = c.max_steps {
         mc.max_steps = m;
     }

@@ -92,6 +92,9 @@ fn config(c: &Case) -> MachineConfig {
     if busy {
         cfg.overhead = logp_stall::OverheadMode::Busy;
     }
+    if c.adversary.1 % 5 < 2 {
+        cfg.accept_order = logp_stall::AcceptOrder::Shuffled { seed: c.adversary.1 };
+    }
     cfg
 }
 
