@@ -6,7 +6,7 @@ pub mod plan;
 
 pub use compaction::{
     Outputs, Pair, bsp_compaction_bound, bsp_two_compaction, compaction_delta_time,
-    compaction_sf_tree_time, outputs, reference_compaction, two_compaction_delta,
-    two_compaction_sf_tree,
+    compaction_sf_tree_fanin_time, compaction_sf_tree_time, outputs, reference_compaction,
+    tree_rounds, two_compaction_delta, two_compaction_sf_tree, two_compaction_sf_tree_fanin,
 };
 pub use plan::{PlanOp, PlanProc, PlanState};

@@ -214,6 +214,14 @@ pub enum Error {
         /// p.
         p: u32,
     },
+    /// A tree fan-in outside `2 <= d <= p`.
+    #[error("fanin must satisfy 2 <= d <= p (got d={d}, p={p})")]
+    TreeFanin {
+        /// The fan-in.
+        d: u32,
+        /// p.
+        p: u32,
+    },
     /// A malformed script (spec §2.1).
     #[error("script of P{proc}, instruction {pc}: {message}")]
     Script {

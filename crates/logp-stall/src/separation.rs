@@ -15,8 +15,8 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::algorithms::{
-    bsp_compaction_bound, bsp_two_compaction, compaction_delta_time, compaction_sf_tree_time,
-    outputs, reference_compaction, two_compaction_delta, two_compaction_sf_tree,
+    bsp_compaction_bound, bsp_two_compaction, compaction_delta_time, compaction_sf_tree_fanin_time,
+    outputs, reference_compaction, two_compaction_delta, two_compaction_sf_tree_fanin,
 };
 use crate::{CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal, run};
 
@@ -37,6 +37,9 @@ pub struct SeparationParams {
     /// `benign`, `worst`, `lazy` or `random` (seeded from the point's stream).
     #[serde(default = "worst")]
     pub adversary: String,
+    /// Fan-in of the stall-free tree (default 2; spec §3.3's sensitivity option).
+    #[serde(default = "two")]
+    pub fanin: u32,
     /// Nonzero positions: `high` (`p-2`, `p-1`), `low` (`0`, `1`) or `random`.
     #[serde(default = "high")]
     pub placement: String,
@@ -70,6 +73,9 @@ impl DeltaSpec {
     }
 }
 
+fn two() -> u32 {
+    2
+}
 fn worst() -> String {
     "worst".into()
 }
@@ -86,6 +92,8 @@ pub struct SeparationRow {
     pub adversary: String,
     /// Placement.
     pub placement: String,
+    /// Tree fan-in (sf_tree).
+    pub fanin: u32,
     /// `log2 p`.
     pub log_p: u32,
     /// p.
@@ -100,7 +108,7 @@ pub struct SeparationRow {
     pub t: u64,
     /// `T / L`.
     pub t_over_l: f64,
-    /// The algorithm's exact time (spec §3.2/§3.3), or for `bsp` the cost bound `6 + 2g + 2l`.
+    /// The algorithm's exact time (spec §3.2/§3.3; sf_tree: `R((d-1)L + G) + L + 1`), or for `bsp` the cost bound `6 + 2g + 2l`.
     pub bound: u64,
     /// `T / bound`.
     pub ratio: f64,
@@ -158,6 +166,13 @@ impl Study for SeparationStudy {
                 q.placement
             )));
         }
+        if q.fanin < 2 || q.fanin > 1 << q.log_p {
+            return Err(ModelError::Config(format!(
+                "fanin must satisfy 2 <= fanin <= p (got fanin={}, p={})",
+                q.fanin,
+                1u32 << q.log_p
+            )));
+        }
         PolicyAdversary::named(&q.adversary, 0).map_err(ModelError::Config)?;
         Ok(())
     }
@@ -201,8 +216,8 @@ impl Study for SeparationStudy {
                 } else {
                     (
                         StallRule::StallFree,
-                        two_compaction_sf_tree(&prm, &x).map_err(run_err)?,
-                        compaction_sf_tree_time(&prm),
+                        two_compaction_sf_tree_fanin(&prm, q.fanin, &x).map_err(run_err)?,
+                        compaction_sf_tree_fanin_time(&prm, q.fanin),
                     )
                 };
                 let cfg = MachineConfig::new(prm, rule).map_err(run_err)?;
@@ -215,6 +230,7 @@ impl Study for SeparationStudy {
             algorithm: q.algorithm.clone(),
             adversary: q.adversary.clone(),
             placement: q.placement.clone(),
+            fanin: q.fanin,
             log_p: q.log_p,
             p,
             l: q.l,
@@ -242,8 +258,13 @@ impl Study for SeparationStudy {
                 1.0,
             )
             .only("algorithm", "delta"),
-            Claim::within("stall-free tree time is exactly R(L+G) + L + 1", "ratio", 1.0, 1.0)
-                .only("algorithm", "sf_tree"),
+            Claim::within(
+                "stall-free tree time is exactly R((d-1)L + G) + L + 1, R = ceil(log_d p)",
+                "ratio",
+                1.0,
+                1.0,
+            )
+            .only("algorithm", "sf_tree"),
             Claim::within(
                 "delta-LogP T/L = 7 + (delta+1)/L stays in [7, 8.5] for every p (O(L))",
                 "t_over_l",

@@ -88,22 +88,64 @@ pub fn two_compaction_delta(
 /// gets at most one message per round, delivered before the next, so no execution violates
 /// the capacity: time `R(L + G) + L + 1`.
 pub fn two_compaction_sf_tree(params: &LogpParams, x: &[i64]) -> Result<Vec<PlanProc>, Error> {
+    two_compaction_sf_tree_fanin(params, 2, x)
+}
+
+/// `ceil(log_d p)`: the rounds of the fan-in-`d` tree.
+pub fn tree_rounds(p: u32, d: u32) -> u64 {
+    let (mut r, mut span) = (0u64, 1u64);
+    while span < u64::from(p) {
+        span *= u64::from(d);
+        r += 1;
+    }
+    r
+}
+
+/// `T_SF(d) = R((d-1)L + G) + L + 1`, `R = ceil(log_d p)`.
+pub fn compaction_sf_tree_fanin_time(params: &LogpParams, d: u32) -> Step {
+    tree_rounds(params.p, d) * ((u64::from(d) - 1) * params.l + params.gap) + params.l + 1
+}
+
+/// The stall-free tree with fan-in `d >= 2` (spec §3.3's sensitivity option): round `r`
+/// starts at `s_r = r((d-1)L + G)`; child `k` (`i = parent + k d^r`, `1 <= k < d`) submits at
+/// `s_r + (k-1)L` and the parent receives it at `s_r + kL`, so each destination has at most
+/// one message in transit at any time. Time `R((d-1)L + G) + L + 1`, `R = ceil(log_d p)`.
+pub fn two_compaction_sf_tree_fanin(
+    params: &LogpParams,
+    d: u32,
+    x: &[i64],
+) -> Result<Vec<PlanProc>, Error> {
+    if d < 2 || d > params.p {
+        return Err(Error::TreeFanin { d, p: params.p });
+    }
     let nz = nonzeros(params.p, x)?;
-    let (l, g) = (params.l, params.gap);
-    let r_max = ceil_log2(params.p.into());
-    let s = |r: u64| r * (l + g);
+    let (l, g, du) = (params.l, params.gap, u64::from(d));
+    let r_max = tree_rounds(params.p, d);
+    let s = |r: u64| r * ((du - 1) * l + g);
+    let pu = u64::from(params.p);
     Ok((0..params.p)
         .map(|i| {
             let own = nz.iter().copied().find(|q| q.0 == i);
+            let iu = u64::from(i);
             let mut plan = Vec::new();
+            let mut stride = 1u64;
             for r in 0..r_max {
-                let (half, full) = (1u64 << r, 1u64 << (r + 1));
-                let iu = u64::from(i);
-                if iu % full == half {
-                    plan.extend([PlanOp::WaitUntil(s(r)), PlanOp::Submit((iu - half) as u32)]);
-                } else if iu % full == 0 && iu + half < u64::from(params.p) {
-                    plan.extend([PlanOp::WaitUntil(s(r) + l), PlanOp::Receive]);
+                let group = stride * du;
+                let off = iu % group;
+                if off == 0 {
+                    for k in 1..du {
+                        if iu + k * stride < pu {
+                            plan.extend([PlanOp::WaitUntil(s(r) + k * l), PlanOp::Receive]);
+                        }
+                    }
+                } else if off % stride == 0 {
+                    let k = off / stride;
+                    plan.extend([
+                        PlanOp::WaitUntil(s(r) + (k - 1) * l),
+                        PlanOp::Submit((iu - off) as u32),
+                    ]);
                 }
+                stride = group;
             }
             if i == 0 {
                 plan.extend([PlanOp::WaitUntil(s(r_max)), PlanOp::Submit(1)]);

@@ -262,3 +262,26 @@ proptest! {
         prop_assert_eq!(e.stalled_steps.iter().sum::<u64>(), 0);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Fan-in-d tree: correct, stall-free under worst and random adversaries, and
+    /// T = R((d-1)L + G) + L + 1 with R = ceil(log_d p).
+    #[test]
+    fn sf_tree_fanin(p in 5u32..=40, d in 2u32..=5, gap in 2u64..=3, extra in 0u64..=2, i0 in 0u32..40, i1 in 0u32..40, seed in any::<u64>()) {
+        let l = (gap + extra).min(u64::from(p));
+        let prm = LogpParams::new(p, l, gap, 1).unwrap();
+        let mut x = vec![0i64; p as usize];
+        x[(i0 % p) as usize] = 2;
+        x[(i1 % p) as usize] = 9;
+        let sf = MachineConfig::new(prm, StallRule::StallFree).unwrap();
+        let want = reference_compaction(p, &x).unwrap();
+        for mut adv in [PolicyAdversary::worst(), PolicyAdversary::random(seed)] {
+            let procs = logp_stall::algorithms::two_compaction_sf_tree_fanin(&prm, d, &x).unwrap();
+            let e = run(&sf, procs, &mut adv).unwrap();
+            prop_assert_eq!(outputs(&e.states), want);
+            prop_assert_eq!(e.t, logp_stall::algorithms::compaction_sf_tree_fanin_time(&prm, d));
+        }
+    }
+}
