@@ -138,7 +138,7 @@ pub fn two_compaction_sf_tree_fanin(
                             plan.extend([PlanOp::WaitUntil(s(r) + k * l), PlanOp::Receive]);
                         }
                     }
-                } else if off % stride == 0 {
+                } else if off.is_multiple_of(stride) {
                     let k = off / stride;
                     plan.extend([
                         PlanOp::WaitUntil(s(r) + (k - 1) * l),
