@@ -1,15 +1,43 @@
 //! # logp-stall: LogP with δ-stalling and its simulation on BSP
 //!
-//! Bilardi, Herley, Pietracaprina, Pucci, "On stalling in LogP" (spec
-//! `/work/shared/specs/logp-stall.md`).
+//! Bilardi, Herley, Pietracaprina, Pucci, "On stalling in LogP" (paper
+//! `shared/papers/logp-stall.txt`, spec `shared/specs/logp-stall.md`).
 //!
-//! - [`process`]: the LogP program interface [`LogpProcess`] (spec §2.1).
-//! - [`goal`]: GOAL schedules (LogGOPSim/Schedgen text format), the LogGOPSim-compatible
-//!   engine, and GOAL ranks as LogP programs.
-//! - [`sim`]: the cycle simulation of δ-LogP on BSP (paper §4, Theorem 2, Corollary 1).
+//! - [`params`]: [`LogpParams`] (p, L, G, o, checked `max{2, o} <= G <= L <= p`, or a relaxed
+//!   mode for toy cases), the [`StallRule`]s (δ-stalling, stall-free LogP, immediate blocking)
+//!   and the [`MachineConfig`].
+//! - [`machine`]: the event-driven LogP executor [`run`] (gap rule, capacity `ceil(L/G)`,
+//!   in-transit counts, delivery windows, stall episodes), [`check_stall_free`].
+//! - [`adversary`]: the nondeterminism the model allows, as seeded policies
+//!   ([`PolicyAdversary`]: earliest, latest, random, eager or lazy stalling) or [`Replay`] of a
+//!   recorded execution.
+//! - [`trace`] and [`check`]: the JSON [`Trace`] of an execution and the legality checker
+//!   [`check_legal`], which reports every rule (L1-L13) a trace breaks.
+//! - [`process`] and [`script`]: programs, as the [`LogpProcess`] trait or the scripted
+//!   instruction form configs use.
+//! - [`algorithms`]: 2-compaction (the O(L) δ-LogP algorithm, the stall-free tree, a BSP-native
+//!   one on netcore's BSP engine) with their exact times.
+//! - [`sim`]: the cycle simulation of δ-LogP on BSP (Section 4, Theorem 2, Corollary 1),
+//!   executed on netcore's [`BspMachine`](netcore::bsp::BspMachine).
+//! - [`goal`]: GOAL schedules (the text format of LogGOPSim and Schedgen), a
+//!   LogGOPSim-compatible engine, and GOAL ranks as LogP programs under every stalling rule.
+//! - [`separation`], [`rules_study`], [`sim::studies`]: the sweepable studies; [`model`] and
+//!   [`single_run`]: the entry for `cargo xtask run logp-stall CONFIG.toml`.
 //!
-//! Provisional scaffolding (part B): the crate's primary owner (part A) adds the direct LogP
-//! machine, the stall rules, adversaries, traces and the legality checker.
+//! ```
+//! use logp_stall::algorithms::compaction::two_compaction_delta;
+//! use logp_stall::{LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal, run};
+//!
+//! // 2-compaction on p = 8 processors with G = L = delta = 2 (Theorem 1's delta-LogP side):
+//! // nonzeros at processors 5 and 6 end up at processors 0 and 1 in T = 8L + 1 = 17 steps.
+//! let params = LogpParams::new(8, 2, 2, 1)?;
+//! let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?;
+//! let programs = two_compaction_delta(&params, 2, &[0, 0, 0, 0, 0, 7, 9, 0])?;
+//! let execution = run(&config, programs, &mut PolicyAdversary::benign())?;
+//! assert_eq!(execution.t, 17);
+//! assert!(check_legal(&execution.trace, Default::default()).is_ok());
+//! # Ok::<(), logp_stall::Error>(())
+//! ```
 
 #![warn(missing_docs)]
 
