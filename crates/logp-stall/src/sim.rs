@@ -293,6 +293,36 @@ pub struct SimReport<S> {
     pub broken_invariants: Vec<String>,
 }
 
+/// A simulated run with its two judges: the legality checker on its [`Trace`](crate::Trace),
+/// and a [`Replay`](crate::Replay) of that trace on the direct machine, which must reproduce the
+/// op logs and the final states.
+#[derive(Debug, Clone)]
+pub struct Judged<S> {
+    /// The simulated run.
+    pub report: SimReport<S>,
+    /// Its trace.
+    pub trace: crate::Trace,
+    /// The trace passes [`check_legal`](crate::check_legal).
+    pub legal: bool,
+    /// The replay on the direct machine gives identical op logs and final states.
+    pub replay_equal: bool,
+}
+
+/// Runs [`simulate`] and judges the run (see [`Judged`]).
+pub fn simulate_and_judge<P: LogpProcess>(
+    cfg: &SimConfig,
+    procs: Vec<P>,
+) -> Result<Judged<P::State>, Error> {
+    let report = simulate(cfg, procs.clone())?;
+    let trace = report.to_trace(cfg)?;
+    let legal = crate::check_legal(&trace, crate::CheckOpts::default()).is_ok();
+    let direct =
+        crate::MachineConfig::new(trace.params, crate::StallRule::Delta { delta: cfg.delta })?;
+    let replay_equal = crate::run(&direct, procs, &mut crate::Replay::new(&trace))
+        .is_ok_and(|d| d.states == report.states && d.trace.ops == trace.ops);
+    Ok(Judged { report, trace, legal, replay_equal })
+}
+
 /// Runs the cycle simulation of `procs` (one per LogP processor) on a BSP(p, g, ℓ) machine.
 pub fn simulate<P: LogpProcess>(
     cfg: &SimConfig,

@@ -18,7 +18,7 @@ use netcore::study::{ModelError, RunReport, parse_toml};
 use serde::{Deserialize, Serialize};
 
 use super::workload::{Workload, programs};
-use super::{SimConfig, UnstallOffset, simulate};
+use super::{SimConfig, UnstallOffset, simulate_and_judge};
 
 /// The `kind = "sim"` configuration.
 #[derive(Debug, Clone, Deserialize)]
@@ -124,13 +124,9 @@ pub fn run_sim_config(text: &str) -> Result<RunReport, ModelError> {
     }
     let mut rng = netcore::rng::seeded(c.seed, 0);
     let (procs, reference) = programs(c.workload, c.p, c.gap, c.r, &mut rng);
-    let rep = simulate(&cfg, procs.clone()).map_err(|e| ModelError::Run(e.to_string()))?;
-    let trace = rep.to_trace(&cfg).map_err(|e| ModelError::Run(e.to_string()))?;
-    let legal = crate::check_legal(&trace, crate::CheckOpts::default()).is_ok();
-    let mc = crate::MachineConfig::new(trace.params, crate::StallRule::Delta { delta: cfg.delta })
-        .map_err(|e| ModelError::Run(e.to_string()))?;
-    let replay_equal = crate::run(&mc, procs, &mut crate::Replay::new(&trace))
-        .is_ok_and(|d| d.states == rep.states && d.trace.ops == trace.ops);
+    let judged = simulate_and_judge(&cfg, procs).map_err(|e| ModelError::Run(e.to_string()))?;
+    let (rep, trace, legal, replay_equal) =
+        (judged.report, judged.trace, judged.legal, judged.replay_equal);
     let cost = rep.ledger.total();
     let report = SimRunReport {
         t: rep.t,

@@ -6,7 +6,7 @@ use netcore::study::{Claim, ModelError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use super::workload::{Workload, programs};
-use super::{SimConfig, UnstallOffset, bounds, simulate};
+use super::{SimConfig, UnstallOffset, bounds, simulate_and_judge};
 use crate::error::Error;
 
 /// δ as a function of G and L.
@@ -178,15 +178,8 @@ pub struct SimRow {
 fn run_point(params: &SimPointParams, rng: &mut SimRng) -> Result<SimRow, ModelError> {
     let cfg = params.config()?;
     let (procs, reference) = programs(params.workload, cfg.p, cfg.gap, params.r, rng);
-    let rep = simulate(&cfg, procs.clone()).map_err(|e| ModelError::Run(e.to_string()))?;
-    // Part A's judges: the legality checker on the simulated trace, and a replay of it on the
-    // direct machine, which must reproduce the op logs and the final states.
-    let trace = rep.to_trace(&cfg).map_err(|e| ModelError::Run(e.to_string()))?;
-    let legal = crate::check_legal(&trace, crate::CheckOpts::default()).is_ok();
-    let mc = crate::MachineConfig::new(trace.params, crate::StallRule::Delta { delta: cfg.delta })
-        .map_err(|e| ModelError::Run(e.to_string()))?;
-    let replay_equal = crate::run(&mc, procs, &mut crate::Replay::new(&trace))
-        .is_ok_and(|d| d.states == rep.states && d.trace.ops == trace.ops);
+    let judged = simulate_and_judge(&cfg, procs).map_err(|e| ModelError::Run(e.to_string()))?;
+    let (rep, legal, replay_equal) = (judged.report, judged.legal, judged.replay_equal);
     let lg = f64::from(params.log_p);
     let cost = rep.ledger.total();
     let cost_per_cycle = cost as f64 / rep.cycles as f64;
