@@ -37,6 +37,9 @@ pub(crate) struct SweepArgs {
     /// No progress bar or progress lines.
     #[arg(long)]
     quiet: bool,
+    /// Validate every point and print the job counts, without running or writing anything.
+    #[arg(long)]
+    dry_run: bool,
 }
 
 /// The workspace root, found from this crate's manifest directory.
@@ -147,6 +150,12 @@ fn run_job(study: &dyn AnyStudy, job: &Job) -> Result<JobResult, ModelError> {
 /// `cargo xtask sweep`; returns whether every claim passed.
 pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
     let planned = plan(args)?;
+    if args.dry_run {
+        for p in &planned {
+            println!("{}: {} jobs, every point valid ({})", p.spec.name, p.jobs.len(), p.spec.file);
+        }
+        return Ok(true);
+    }
     let threads = args.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -151,6 +151,26 @@ fn bad_input_exits_2_and_writes_nothing() {
     }
 }
 
+/// Every point of every embedded sweep spec, default and quick, passes its study's checks.
+#[test]
+fn every_embedded_sweep_point_is_valid() {
+    for quick in [false, true] {
+        let mut args = vec!["sweep", "--dry-run"];
+        if quick {
+            args.push("--quick");
+        }
+        let output = xtask(&args);
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        for study in NETCORE_STUDIES {
+            assert!(
+                stdout.contains(&format!("{study}: ")),
+                "{args:?}: {study} missing in {stdout}"
+            );
+        }
+    }
+}
+
 #[test]
 fn run_prints_summary_and_json() {
     let config = root().join("fixtures/netcore/torus-4x4.toml");

@@ -64,7 +64,7 @@ pub enum Error {
         /// The offending value.
         value: String,
     },
-    // --- part A: the direct LogP machine (spec §1-§3) ---
+    // --- the direct LogP machine (spec §1-§3) ---
     /// `p >= 2` broken.
     #[error("p must satisfy p >= 2 (got p={p})")]
     TooFewProcessors {

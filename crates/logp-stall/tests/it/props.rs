@@ -1,4 +1,4 @@
-//! Part A properties (spec §4.4): every engine trace is legal; windows, gap and capacity
+//! Properties (spec §4.4): every engine trace is legal; windows, gap and capacity
 //! hold; a replay reproduces the execution; the same seed gives the same bytes; broken
 //! traces are caught.
 

@@ -251,7 +251,7 @@ fn assert_legal<S>(r: &SimReport<S>, c: &SimConfig) {
     }
 }
 
-/// The simulated run judged by part A's tools: its trace passes `check_legal`, and replayed
+/// The simulated run judged by the machine's tools: its trace passes `check_legal`, and replayed
 /// on the direct machine (`Replay`) it gives the same op logs and the same final states.
 fn assert_direct_equal<P: LogpProcess>(r: &SimReport<P::State>, c: &SimConfig, procs: Vec<P>) {
     let trace = r.to_trace(c).unwrap();

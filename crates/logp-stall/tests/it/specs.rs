@@ -1,4 +1,4 @@
-//! Part A exact cases (spec §1 and §3), each with its hand derivation, plus the
+//! Exact cases (spec §1 and §3), each with its hand derivation, plus the
 //! `fixtures/logp-stall/logp-*.toml` single-run configs.
 
 use logp_stall::algorithms::{

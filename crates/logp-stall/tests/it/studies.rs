@@ -1,5 +1,6 @@
-//! Part A studies: every point of `fixtures/sweeps/logp-stall.toml` for `logp-separation` and
-//! `logp-rules` validates, and small points run, verify and pass the checker.
+//! Small points of every study run, verify, pass the checker and fall in the claimed bands.
+//! (That every point of `fixtures/sweeps/logp-stall.toml` validates is checked for all models
+//! at once by xtask's `sweep --dry-run` test.)
 
 use logp_stall::LogpStall;
 use netcore::study::Model;
@@ -65,4 +66,38 @@ fn bad_study_params_are_config_errors() {
     assert_eq!(e.to_string(), "L must satisfy L <= p (got L=8, p=4)");
     let e = s.check_json(&json!({"log_p": 4, "L": 4, "algorithm": "magic"})).unwrap_err();
     assert_eq!(e.to_string(), "algorithm must be one of delta, sf_tree, bsp (got \"magic\")");
+}
+
+/// The smallest points of `logp-theorem2` and `logp-corollary1` (log p = 6, L/G = 1) verify,
+/// are legal, replay equal on the direct machine, and fall in the claimed bands.
+#[test]
+fn simulation_points() {
+    for delta in ["one", "gap", "latency"] {
+        for workload in ["random_traffic", "hotspot"] {
+            for (g, l) in [(0.5, 0.5), (1.0, 1.0), (2.0, 2.0)] {
+                let row = run(
+                    "logp-theorem2",
+                    json!({"G": 2, "r": 4, "log_p": 6, "l_over_g": 1, "delta": delta,
+                           "workload": workload, "g_over_gap": g, "l_over_latency": l}),
+                );
+                check_simulated(&row, "ratio_thm2_log", 0.25, 2.5);
+            }
+        }
+    }
+    for delta in ["one", "latency"] {
+        let row = run(
+            "logp-corollary1",
+            json!({"G": 2, "r": 4, "g_over_gap": 1.0, "l_over_latency": 1.0,
+                   "workload": "random_traffic", "log_p": 6, "l_over_g": 1, "delta": delta}),
+        );
+        check_simulated(&row, "ratio_cor1_log", 0.5, 5.0);
+    }
+}
+
+fn check_simulated(row: &serde_json::Value, column: &str, lo: f64, hi: f64) {
+    assert_eq!(row["verified"], true, "{row}");
+    assert_eq!(row["legal"], true, "{row}");
+    assert_eq!(row["replay_equal"], true, "{row}");
+    let x = row[column].as_f64().unwrap();
+    assert!((lo..=hi).contains(&x), "{column} = {x} outside [{lo}, {hi}]: {row}");
 }
