@@ -1,0 +1,87 @@
+//! The crate's error type (spec 1.5).
+
+use netcore::study::ModelError;
+
+/// Everything that can go wrong in this crate.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// `n = 0`.
+    #[error("host has no processors (n must be >= 1, got n=0)")]
+    EmptyHost,
+    /// Delay vector of the wrong length.
+    #[error("delays must have one entry per link (expected {expected}, got {got})")]
+    DelayCount {
+        /// Links of the host.
+        expected: usize,
+        /// Delays given.
+        got: usize,
+    },
+    /// A link with delay 0.
+    #[error("delays are >= 1 (1 = unit) (got delay 0 on link {link})")]
+    ZeroDelay {
+        /// The link index.
+        link: usize,
+    },
+    /// `B = 0`.
+    #[error("bandwidth must be >= 1 (got bandwidth=0)")]
+    ZeroBandwidth,
+    /// `N = 0`.
+    #[error("guest has no columns (cols must be >= 1, got cols=0)")]
+    EmptyGuest,
+    /// `T = 0`.
+    #[error("guest steps must be >= 1, slowdown is undefined otherwise (got steps=0)")]
+    ZeroGuestSteps,
+    /// Fewer guest columns than used host processors.
+    #[error(
+        "guest must have at least one column per host processor (got cols={n_cols}, need >= {min})"
+    )]
+    GuestTooSmall {
+        /// Guest columns `N`.
+        n_cols: usize,
+        /// Minimum.
+        min: usize,
+    },
+    /// A guest program name that is not built in.
+    #[error("program must be one of \"sum\", \"mix\", \"max\" (got {0:?})")]
+    UnknownProgram(String),
+    /// A simulation name that is not implemented.
+    #[error("simulation must be \"naive\" (got {0:?}; overlap is not implemented yet)")]
+    UnknownSimulation(String),
+    /// A simulation scheme that is not implemented.
+    #[error("algorithm must be \"naive\" (got {0:?}; overlap is not implemented yet)")]
+    UnknownAlgorithm(String),
+    /// A plan leaves a column without a holder.
+    #[error("plan leaves column {col} without a holder")]
+    UncoveredColumn {
+        /// The column (1-based).
+        col: usize,
+    },
+    /// The engine ran out of events with work left (a bug indicator).
+    #[error("deadlock: processor {proc} waits for pebble ({col},{row}) that can never arrive")]
+    Deadlock {
+        /// The waiting processor.
+        proc: usize,
+        /// Column of the pebble.
+        col: usize,
+        /// Row of the pebble.
+        row: u64,
+    },
+    /// A compute or send that violates spec 1.3 (internal assertion, never expected).
+    #[error("model violation: {0}")]
+    ModelViolation(String),
+    /// An error from netcore (delay laws, topologies).
+    #[error(transparent)]
+    Net(#[from] netcore::Error),
+}
+
+/// The crate's result type.
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl From<Error> for ModelError {
+    fn from(error: Error) -> Self {
+        match error {
+            Error::Deadlock { .. } | Error::ModelViolation(_) => ModelError::Run(error.to_string()),
+            other => ModelError::Config(other.to_string()),
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! `overlap-ring`: simulating a guest linear array on a host linear array whose links have
+//! different delays (Andrews, Leighton, Metaxas, Zhang, *Improved Methods for Hiding Latency in
+//! High Bandwidth Networks*).
+//!
+//! First slice: the guest model and its direct (reference) run ([`guest`]), the host engine that
+//! really holds database copies, computes pebbles and ships them over delayed links with the
+//! bandwidth rule ([`host`]), and the naive one-copy simulation ([`naive`], spec 2.10 baseline).
+//! OVERLAP itself (spec 2.1-2.5) is not implemented yet; see `docs/models/overlap-ring.md`.
+#![warn(missing_docs)]
+
+pub mod config;
+pub mod error;
+pub mod guest;
+pub mod host;
+pub mod model;
+pub mod naive;
+pub mod study;
+
+pub use error::{Error, Result};
+pub use model::OverlapRing;

@@ -1,0 +1,22 @@
+//! The [`Model`] through which `xtask` lists, runs and sweeps this crate.
+
+use netcore::study::{AnyStudy, Model, ModelError, RunReport};
+
+/// The `overlap-ring` model.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OverlapRing;
+
+impl Model for OverlapRing {
+    fn name(&self) -> &'static str {
+        "overlap-ring"
+    }
+    fn about(&self) -> &'static str {
+        "guest linear arrays simulated on host linear arrays with per-link delays (Andrews, Leighton, Metaxas, Zhang); first slice: naive one-copy simulation"
+    }
+    fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
+        vec![Box::new(crate::study::NaiveVsDmax)]
+    }
+    fn run_config(&self, config: &str) -> Result<RunReport, ModelError> {
+        crate::config::run_config(config)
+    }
+}

@@ -1,0 +1,4 @@
+//! Integration tests of `overlap-ring`.
+
+mod props;
+mod specs;

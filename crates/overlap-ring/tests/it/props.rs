@@ -1,0 +1,1 @@
+//! Properties: simulation equals the direct run; determinism.

@@ -1,0 +1,1 @@
+//! Fixture snapshots and hand-checked exact cases.
