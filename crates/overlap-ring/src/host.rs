@@ -260,7 +260,8 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
             work += 1;
             host_steps = tau;
             for j in [c - 1, c + 1] {
-                if (1..=n_cols).contains(&j) && owner[j] != p {
+                // Row T pebbles are needed by nobody: they are not sent.
+                if t < steps && (1..=n_cols).contains(&j) && owner[j] != p {
                     fresh.push((p, Msg { dest: owner[j], col: c, row: t, val: v }));
                 }
             }

@@ -1,1 +1,62 @@
 //! Fixture snapshots and hand-checked exact cases.
+
+use netcore::study::Model;
+use overlap_ring::guest::Program;
+use overlap_ring::host::Host;
+use overlap_ring::{Error, OverlapRing, naive};
+
+#[test]
+fn fixtures() {
+    insta::glob!("../../../../fixtures/overlap-ring", "*.toml", |path| {
+        let text = std::fs::read_to_string(path).expect("fixture readable");
+        match OverlapRing.run_config(&text) {
+            Ok(report) => insta::assert_json_snapshot!(report.report, {
+                ".d_ave" => insta::rounded_redaction(6),
+                ".run.slowdown" => insta::rounded_redaction(6),
+                ".run.efficiency" => insta::rounded_redaction(6),
+                ".ratio" => insta::rounded_redaction(6),
+            }),
+            Err(e) => insta::assert_snapshot!(e.to_string()),
+        }
+    });
+}
+
+/// With `N = n`, row 1 is computed at step 1 everywhere; a pebble computed at step `s` is known
+/// across a `d`-link at `s + d`, and the longest dependency chain crosses the slowest link on
+/// every row, so row `t` finishes at step `1 + (t-1) d_max`.
+#[test]
+fn naive_host_steps_are_one_plus_t_minus_one_dmax() {
+    for (delays, steps) in [(vec![1, 1, 1], 5), (vec![3, 3, 3], 5), (vec![1, 7, 2, 1], 9)] {
+        let n = delays.len() + 1;
+        let d_max = u64::from(*delays.iter().max().unwrap());
+        let host = Host::new(n, delays, 1).unwrap();
+        let run = naive::simulate(&host, &Program::Mix, n, steps).unwrap();
+        assert!(run.verified);
+        assert_eq!(run.host_steps, 1 + (steps - 1) * d_max);
+        // One message per link, direction and row 1..T-1 (row T is needed by nobody).
+        assert_eq!(run.messages, 2 * (n as u64 - 1) * (steps - 1));
+        assert_eq!(run.link_units, run.messages);
+        assert_eq!(run.work, n as u64 * steps);
+    }
+}
+
+/// A single processor runs the guest alone: `N` unit computations per row, no messages.
+#[test]
+fn single_processor_does_all_work() {
+    let host = Host::new(1, vec![], 1).unwrap();
+    let run = naive::simulate(&host, &Program::Sum, 3, 4).unwrap();
+    assert!(run.verified);
+    assert_eq!((run.host_steps, run.messages, run.load), (12, 0, 3));
+}
+
+#[test]
+fn invalid_hosts_are_typed_errors() {
+    assert_eq!(Host::new(0, vec![], 1), Err(Error::EmptyHost));
+    assert_eq!(Host::new(3, vec![1], 1), Err(Error::DelayCount { expected: 2, got: 1 }));
+    assert_eq!(Host::new(3, vec![1, 0], 1), Err(Error::ZeroDelay { link: 1 }));
+    assert_eq!(Host::new(2, vec![1], 0), Err(Error::ZeroBandwidth));
+    let host = Host::new(2, vec![1], 1).unwrap();
+    assert_eq!(naive::simulate(&host, &Program::Sum, 0, 1), Err(Error::EmptyGuest));
+    assert_eq!(naive::simulate(&host, &Program::Sum, 2, 0), Err(Error::ZeroGuestSteps));
+    assert_eq!(Program::from_name("prod"), Err(Error::UnknownProgram("prod".into())));
+}
