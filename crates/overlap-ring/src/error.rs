@@ -42,7 +42,7 @@ pub enum Error {
         min: usize,
     },
     /// A guest program name that is not built in.
-    #[error("program must be one of \"sum\", \"mix\", \"max\" (got {0:?})")]
+    #[error("program must be one of \"sum\", \"mix\", \"max\", \"affine\" (got {0:?})")]
     UnknownProgram(String),
     /// A simulation name that is not implemented.
     #[error("simulation must be \"naive\" (got {0:?}; overlap is not implemented yet)")]

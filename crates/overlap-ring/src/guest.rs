@@ -43,11 +43,14 @@ pub enum Program {
     Mix,
     /// `val = max(left, me, right) + db % 7`, `db = 3 db + 1` (wrapping).
     Max,
+    /// The spec's `AffineMod{p=97}` (Figure 1 semantics): `v = (l+me+r+db) mod 97`,
+    /// `db = (db+v) mod 97`, `init_val(i) = i`, `db = 0`, boundaries 0.
+    Affine,
 }
 
 impl Program {
     /// Every built-in program.
-    pub const ALL: [Program; 3] = [Program::Sum, Program::Mix, Program::Max];
+    pub const ALL: [Program; 4] = [Program::Sum, Program::Mix, Program::Max, Program::Affine];
 
     /// The program named `name`.
     pub fn from_name(name: &str) -> Result<Self> {
@@ -55,6 +58,7 @@ impl Program {
             "sum" => Ok(Program::Sum),
             "mix" => Ok(Program::Mix),
             "max" => Ok(Program::Max),
+            "affine" => Ok(Program::Affine),
             other => Err(Error::UnknownProgram(other.to_string())),
         }
     }
@@ -65,6 +69,7 @@ impl Program {
             Program::Sum => "sum",
             Program::Mix => "mix",
             Program::Max => "max",
+            Program::Affine => "affine",
         }
     }
 }
@@ -79,11 +84,14 @@ fn mix64(mut x: u64) -> u64 {
 
 impl GuestProgram for Program {
     fn init_db(&self, i: usize) -> Value {
-        i as Value
+        match self {
+            Program::Affine => 0,
+            _ => i as Value,
+        }
     }
     fn init_val(&self, i: usize) -> Value {
         match self {
-            Program::Sum | Program::Max => i as Value,
+            Program::Sum | Program::Max | Program::Affine => i as Value,
             Program::Mix => mix64(i as Value),
         }
     }
@@ -91,7 +99,7 @@ impl GuestProgram for Program {
         match (self, side) {
             (Program::Mix, Side::Left) => mix64(t),
             (Program::Mix, Side::Right) => mix64(!t),
-            (_, Side::Left) => 0,
+            (Program::Affine, _) | (_, Side::Left) => 0,
             (_, Side::Right) => t,
         }
     }
@@ -120,6 +128,11 @@ impl GuestProgram for Program {
                         ^ t,
                 );
                 *db = db.wrapping_add(v >> 3);
+                v
+            }
+            Program::Affine => {
+                let v = (left + me + right + *db) % 97;
+                *db = (*db + v) % 97;
                 v
             }
             Program::Max => {

@@ -60,3 +60,17 @@ fn invalid_hosts_are_typed_errors() {
     assert_eq!(naive::simulate(&host, &Program::Sum, 2, 0), Err(Error::ZeroGuestSteps));
     assert_eq!(Program::from_name("prod"), Err(Error::UnknownProgram("prod".into())));
 }
+
+/// Spec 3, Figure 1 semantics with `AffineMod{p=97}`, `N = 3`: row 1 `(3,6,5)` (`0+1+2`,
+/// `1+2+3`, `2+3+0`), row 2 `(12,20,16)` (`0+3+6+3`, `3+6+5+6`, `6+5+0+5`), final databases
+/// `(15,26,21)` (not exposed, so not asserted); the naive simulation reproduces every pebble.
+#[test]
+fn figure1_affine_mod_97() {
+    let table = overlap_ring::guest::run_direct(&Program::Affine, 3, 2).unwrap();
+    assert_eq!(table.rows[1][1..4], [3, 6, 5]);
+    assert_eq!(table.rows[2][1..4], [12, 20, 16]);
+    let host = Host::new(3, vec![2, 5], 1).unwrap();
+    let run = naive::simulate(&host, &Program::Affine, 3, 2).unwrap();
+    assert!(run.verified);
+    assert_eq!(run.host_steps, 1 + 5);
+}
