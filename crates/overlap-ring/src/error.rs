@@ -47,6 +47,24 @@ pub enum Error {
     /// A simulation name that is not implemented.
     #[error("simulation must be \"naive\" (got {0:?}; overlap is not implemented yet)")]
     UnknownSimulation(String),
+    /// OVERLAP's constant `c = c_num/c_den` must exceed 2.
+    #[error("c must satisfy c > 2, OVERLAP needs c > 2 (got c={c_num}/{c_den})")]
+    InvalidC {
+        /// Numerator.
+        c_num: u64,
+        /// Denominator.
+        c_den: u64,
+    },
+    /// `n < c L`: `k_max` would be negative.
+    #[error(
+        "host too small for OVERLAP: n must be >= c*L, k_max would be negative (got n={n}, need >= {need})"
+    )]
+    HostTooSmall {
+        /// Host processors.
+        n: usize,
+        /// `ceil(c L)`.
+        need: u64,
+    },
     /// A simulation scheme that is not implemented.
     #[error("algorithm must be \"naive\" (got {0:?}; overlap is not implemented yet)")]
     UnknownAlgorithm(String),

@@ -14,6 +14,7 @@ pub mod guest;
 pub mod host;
 pub mod model;
 pub mod naive;
+pub mod overlap;
 pub mod study;
 
 pub use error::{Error, Result};

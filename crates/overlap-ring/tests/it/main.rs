@@ -1,5 +1,6 @@
 //! Integration tests of `overlap-ring`.
 
+mod overlap;
 mod props;
 mod specs;
 mod studies;

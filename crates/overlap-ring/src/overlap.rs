@@ -1,0 +1,204 @@
+//! OVERLAP's labelling (paper Section 3, Theorem 2; spec 2.1-2.3): interval tree, stage-1
+//! killing of hot intervals, stage-2 labels and killing, stage-3 labels and the overlapping
+//! virtual-column assignment. Pure functions; running OVERLAP on the engine is not built yet.
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::host::log_n;
+
+/// OVERLAP's constant `c = num/den > 2` (exact rational, spec 2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct C {
+    /// Numerator.
+    pub num: u64,
+    /// Denominator.
+    pub den: u64,
+}
+
+impl C {
+    /// Checks `c > 2` (spec 1.5 `InvalidC`).
+    pub fn new(num: u64, den: u64) -> Result<Self> {
+        if den == 0 || num <= 2 * den {
+            return Err(Error::InvalidC { c_num: num, c_den: den });
+        }
+        Ok(Self { num, den })
+    }
+}
+
+/// `k_max` = largest `k >= 0` with `2^k <= n/(c L)` (spec 2.1).
+pub fn k_max(n: usize, c: C) -> Result<u32> {
+    let l = u64::from(log_n(n));
+    let n64 = n as u64;
+    if c.num * l > n64 * c.den {
+        return Err(Error::HostTooSmall { n, need: (c.num * l).div_ceil(c.den) });
+    }
+    let mut k = 0;
+    while (1u64 << (k + 1)) * c.num * l <= n64 * c.den {
+        k += 1;
+    }
+    Ok(k)
+}
+
+/// Overlap size `m_k = 2^(k_max-k)` for `k <= k_max`, else 0 (spec 2.1).
+pub fn m(k_max: u32, k: u32) -> i64 {
+    if k <= k_max { 1 << (k_max - k) } else { 0 }
+}
+
+/// One node `[lo,hi)` of the interval tree; children halve it (left gets the ceiling).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Node {
+    lo: usize,
+    hi: usize,
+    depth: u32,
+    children: Option<(usize, usize)>,
+}
+
+fn build(n: usize) -> Vec<Node> {
+    let mut nodes = vec![Node { lo: 0, hi: n, depth: 0, children: None }];
+    let mut i = 0;
+    while i < nodes.len() {
+        let Node { lo, hi, depth, .. } = nodes[i];
+        if hi - lo >= 2 {
+            let mid = lo + (hi - lo).div_ceil(2);
+            let a = nodes.len();
+            nodes.push(Node { lo, hi: mid, depth: depth + 1, children: None });
+            nodes.push(Node { lo: mid, hi, depth: depth + 1, children: None });
+            nodes[i].children = Some((a, a + 1));
+        }
+        i += 1;
+    }
+    nodes
+}
+
+/// The result of stages 1-3 and the assignment (spec 2.2, 2.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Labelling {
+    /// `k_max`.
+    pub k_max: u32,
+    /// `m_0..m_(k_max)`.
+    pub m: Vec<i64>,
+    /// Processors killed in stage 1.
+    pub killed_stage1: usize,
+    /// Processors killed in stage 2.
+    pub killed_stage2: usize,
+    /// Live processors after stage 2.
+    pub live: usize,
+    /// Stage-2 label of the root (`None` if nothing survived stage 1).
+    pub stage2_root: Option<i64>,
+    /// `n'` = stage-3 label of the root.
+    pub n_prime: i64,
+    /// Virtual column (1-based) held by each processor; `None` = dead.
+    pub assignment: Vec<Option<i64>>,
+}
+
+/// Stage 1 (spec 2.1-2.2): every tree node `I` whose inner delay exceeds `c L d_ave |I|`
+/// (tested exactly: `delay(I) #links c_den > c_num L S |I|`) kills its processors.
+pub fn stage1(delays: &[u32], c: C) -> Vec<bool> {
+    let n = delays.len() + 1;
+    let links = delays.len() as u128;
+    let s: u128 = delays.iter().map(|&d| u128::from(d)).sum();
+    let l = u128::from(log_n(n));
+    let mut prefix = vec![0u128; n];
+    for (i, &d) in delays.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + u128::from(d);
+    }
+    let mut live = vec![true; n];
+    for node in build(n) {
+        // Links inside [lo,hi) are lo..hi-2: delay = prefix[hi-1] - prefix[lo].
+        let inner = prefix[node.hi - 1] - prefix[node.lo];
+        let size = (node.hi - node.lo) as u128;
+        if inner * links * u128::from(c.den) > u128::from(c.num) * l * s * size {
+            live[node.lo..node.hi].iter_mut().for_each(|x| *x = false);
+        }
+    }
+    live
+}
+
+/// Stages 2 and 3 and the assignment on an injected stage-1 live mask (spec 2.2 hook).
+pub fn stages_2_3(n: usize, c: C, live1: &[bool]) -> Result<Labelling> {
+    if n == 0 {
+        return Err(Error::EmptyHost);
+    }
+    let k_max = k_max(n, c)?;
+    let nodes = build(n);
+    let mut live = live1.to_vec();
+    let has_live = |live: &[bool], v: &Node| live[v.lo..v.hi].iter().any(|&x| x);
+    // Stage-2 labels, bottom-up (children have larger indices than parents).
+    let label2 = labels(&nodes, &live, |d| m(k_max, d));
+    let stage2_root = label2[0];
+    // Stage-2 kill, top-down, labels not recomputed.
+    let mut stack = vec![0usize];
+    while let Some(v) = stack.pop() {
+        let Some(x) = label2[v] else { continue };
+        if !has_live(&live, &nodes[v]) {
+            continue;
+        }
+        if x < 2 * m(k_max, nodes[v].depth) {
+            live[nodes[v].lo..nodes[v].hi].iter_mut().for_each(|p| *p = false);
+            continue;
+        }
+        if let Some((a, b)) = nodes[v].children {
+            stack.push(b);
+            stack.push(a);
+        }
+    }
+    let killed_stage1 = live1.iter().filter(|&&x| !x).count();
+    let alive = live.iter().filter(|&&x| x).count();
+    let label3 = labels(&nodes, &live, |d| m(k_max, d + 1));
+    let n_prime = label3[0].unwrap_or(0);
+    let mut assignment = vec![None; n];
+    if label3[0].is_some() {
+        assign(&nodes, &label3, 0, 0, &mut assignment);
+    }
+    Ok(Labelling {
+        k_max,
+        m: (0..=k_max).map(|k| m(k_max, k)).collect(),
+        killed_stage1,
+        killed_stage2: n - killed_stage1 - alive,
+        live: alive,
+        stage2_root,
+        n_prime,
+        assignment,
+    })
+}
+
+/// Labels of remaining nodes: leaf 1; two remaining children `x1 + x2 - sub(depth)`; one `x1`.
+fn labels(nodes: &[Node], live: &[bool], sub: impl Fn(u32) -> i64) -> Vec<Option<i64>> {
+    let mut x = vec![None; nodes.len()];
+    for v in (0..nodes.len()).rev() {
+        let node = &nodes[v];
+        x[v] = match node.children {
+            None => live[node.lo].then_some(1),
+            Some((a, b)) => match (x[a], x[b]) {
+                (Some(x1), Some(x2)) => Some(x1 + x2 - sub(node.depth)),
+                (Some(x1), None) | (None, Some(x1)) => Some(x1),
+                (None, None) => None,
+            },
+        };
+    }
+    x
+}
+
+/// `assign(v, i)`: `v` receives virtual columns `i+1..i+x(v)` (spec 2.3).
+fn assign(nodes: &[Node], x: &[Option<i64>], v: usize, i: i64, out: &mut [Option<i64>]) {
+    match nodes[v].children {
+        None => out[nodes[v].lo] = Some(i + 1),
+        Some((a, b)) => match (x[a], x[b]) {
+            (Some(_), Some(x2)) => {
+                assign(nodes, x, a, i, out);
+                let xv = x[v].unwrap_or(0);
+                assign(nodes, x, b, i + xv - x2, out);
+            }
+            (Some(_), None) => assign(nodes, x, a, i, out),
+            (None, Some(_)) => assign(nodes, x, b, i, out),
+            (None, None) => {}
+        },
+    }
+}
+
+/// Stages 1-3 and the assignment for a host with these link delays.
+pub fn label_tree(delays: &[u32], c: C) -> Result<Labelling> {
+    let live1 = stage1(delays, c);
+    stages_2_3(delays.len() + 1, c, &live1)
+}

@@ -1,0 +1,71 @@
+//! OVERLAP labelling and assignment: the spec's worked cases (spec 3) and Lemma properties.
+
+use overlap_ring::Error;
+use overlap_ring::overlap::{C, k_max, label_tree, stages_2_3};
+use proptest::prelude::*;
+
+/// Unit-delay host, `c = 3`: no kills; `n = 256`: `L = 8`, `256/24 = 10.7` so `k_max = 3`,
+/// `m = (8,4,2,1)`, stage-2 root `n - (k_max+1) 2^k_max = 224`, `n' = n - k_max 2^(k_max-1) = 244`.
+/// `n = 1024`: `k_max = 5`, stage-2 root 832, `n' = 944`.
+#[test]
+fn unit_delay_hosts() {
+    let c = C::new(3, 1).unwrap();
+    let lab = label_tree(&vec![1; 255], c).unwrap();
+    assert_eq!((lab.k_max, lab.m.clone()), (3, vec![8, 4, 2, 1]));
+    assert_eq!((lab.killed_stage1, lab.killed_stage2), (0, 0));
+    assert_eq!((lab.stage2_root, lab.n_prime), (Some(224), 244));
+    let lab = label_tree(&vec![1; 1023], c).unwrap();
+    assert_eq!((lab.k_max, lab.stage2_root, lab.n_prime), (5, Some(832), 944));
+}
+
+/// Figure 2: `n = 32`, `c = 5/2` (`L = 5`, `k_max = 1`, `m = (2,1)`), stage-1 dead `p16..p29`.
+/// Left child stage-2 `16 - m_1 = 15`; right child chain `p30,p31` label 2 >= `2 m_1`, survives;
+/// root `15 + 2 - m_0 = 15`. Stage 3: `16 + 2 - m_1 = 17 = n'`. Assignment `p0..p15 -> 1..16`,
+/// `p30 -> 16`, `p31 -> 17`.
+#[test]
+fn figure2_stage2_example() {
+    let live1: Vec<bool> = (0..32).map(|p| !(16..=29).contains(&p)).collect();
+    let lab = stages_2_3(32, C::new(5, 2).unwrap(), &live1).unwrap();
+    assert_eq!((lab.k_max, lab.m.clone()), (1, vec![2, 1]));
+    assert_eq!((lab.stage2_root, lab.n_prime, lab.killed_stage2), (Some(15), 17, 0));
+    let mut expect: Vec<Option<i64>> = (1..=16).map(Some).collect();
+    expect.extend([None; 14]);
+    expect.extend([Some(16), Some(17)]);
+    assert_eq!(lab.assignment, expect);
+}
+
+#[test]
+fn bad_c_and_small_hosts_are_errors() {
+    assert_eq!(C::new(2, 1), Err(Error::InvalidC { c_num: 2, c_den: 1 }));
+    // n = 8: L = 3, c L = 9 > 8.
+    assert_eq!(k_max(8, C::new(3, 1).unwrap()), Err(Error::HostTooSmall { n: 8, need: 9 }));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Lemmas 1, 2, 4 and the assignment properties (spec 3) on random heavy-tailed hosts.
+    #[test]
+    fn lemmas_and_assignment(n in 12usize..200, seed in 0u64..1000, cnum in 5u64..9) {
+        let c = C::new(cnum, 2).unwrap();
+        prop_assume!(k_max(n, c).is_ok());
+        let mut x = seed;
+        let delays: Vec<u32> = (0..n - 1).map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            if (x >> 33) % 10 == 0 { 1 + ((x >> 40) % 500) as u32 } else { 1 }
+        }).collect();
+        let lab = label_tree(&delays, c).unwrap();
+        // Lemma 1: killed_stage1 <= n/c.
+        prop_assert!(lab.killed_stage1 as u64 * cnum <= n as u64 * 2);
+        // Lemma 4: n' >= (1 - 2/c) n.
+        prop_assert!(lab.n_prime as u64 * cnum >= n as u64 * (cnum - 4));
+        // Each live processor one column; columns 1..n' all covered; copies <= k_max + 1.
+        let mut copies = vec![0u32; lab.n_prime as usize + 1];
+        for col in lab.assignment.iter().flatten() {
+            prop_assert!((1..=lab.n_prime).contains(col));
+            copies[*col as usize] += 1;
+        }
+        prop_assert_eq!(lab.assignment.iter().flatten().count(), lab.live);
+        prop_assert!(copies[1..].iter().all(|&k| k >= 1 && k <= lab.k_max + 1));
+    }
+}
