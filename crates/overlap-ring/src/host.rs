@@ -7,8 +7,6 @@
 //! link of delay `d` is known at the start of step `s + d`, so `P` pebbles ready at step 1 are
 //! all known after `d + ceil(P/B) - 1` steps (paper, Section 1).
 
-use std::collections::VecDeque;
-
 use netcore::Step;
 use netcore::delay::{DelayLaw, LinkDelays};
 use netcore::event::EventQueue;
@@ -16,8 +14,11 @@ use netcore::rng::SimRng;
 use netcore::topology::Topology;
 use serde::Serialize;
 
+mod link;
+
 use crate::error::{Error, Result};
 use crate::guest::{GuestProgram, PebbleTable, Value, preset};
+use link::DirectedLink;
 
 /// `L = max(1, ceil(log2 n))` (spec notation).
 pub fn log_n(n: usize) -> u32 {
@@ -189,8 +190,7 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
             })
         })
         .collect();
-    let mut links: Vec<(VecDeque<Msg>, VecDeque<Msg>)> =
-        vec![(VecDeque::new(), VecDeque::new()); 2 * (n - 1)];
+    let mut links: Vec<DirectedLink<Msg>> = (0..2 * (n - 1)).map(|_| DirectedLink::new()).collect();
     let mut events: EventQueue<(usize, Msg)> = EventQueue::new();
     let total = n_cols as u64 * steps;
     let (mut work, mut messages, mut link_units, mut max_backlog) = (0u64, 0u64, 0u64, 0usize);
@@ -219,7 +219,7 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
                     messages += 1;
                 } else {
                     let (link, _) = toward(at, msg.dest);
-                    links[link].0.push_back(msg);
+                    links[link].push_relay(msg);
                 }
             }
         }
@@ -269,21 +269,19 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
         let computed = !fresh.is_empty() || host_steps == tau;
         for (p, msg) in fresh {
             let (link, _) = toward(p, msg.dest);
-            links[link].1.push_back(msg);
+            links[link].push_fresh(msg);
         }
         // Send phase: at most B pebbles enter each directed link, relayed before fresh.
         let mut sending = false;
-        for (link, (relay, new)) in links.iter_mut().enumerate() {
-            max_backlog = max_backlog.max(relay.len() + new.len());
+        for (link, queue) in links.iter_mut().enumerate() {
+            max_backlog = max_backlog.max(queue.backlog());
             let from = if link % 2 == 0 { link / 2 } else { link / 2 + 1 };
             let to = if link % 2 == 0 { from + 1 } else { from - 1 };
             let d = Step::from(host.delays[link / 2]);
-            for _ in 0..host.bandwidth {
-                let Some(msg) = relay.pop_front().or_else(|| new.pop_front()) else { break };
-                events.push(tau + d, (to, msg));
-                link_units += 1;
-            }
-            sending |= !relay.is_empty() || !new.is_empty();
+            link_units += queue.inject(tau, d, host.bandwidth, |at, msg| {
+                events.push(at, (to, msg));
+            });
+            sending |= queue.backlog() > 0;
         }
         if work >= total {
             break;
