@@ -141,8 +141,8 @@ fn toward(from: usize, dest: usize) -> (usize, usize) {
 }
 
 /// Runs `plan` on `host` for the guest `prog` with `N` columns and `T` steps, checking every
-/// computed pebble against `reference` (spec 1.3). One copy per database: every column must have
-/// exactly one holder (the engine for overlapping plans is not built yet).
+/// computed pebble against `reference` (spec 1.3). A column may have several holders; each
+/// holder receives its missing neighbour columns from the nearest holder (spec 2.4 streams).
 pub fn run_plan<P: GuestProgram + ?Sized>(
     host: &Host,
     plan: &Plan,
@@ -158,25 +158,41 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
             plan.ranges.len()
         )));
     }
-    // owner[c] for 1..=N.
-    let mut owner = vec![usize::MAX; n_cols + 2];
-    let mut holders = vec![0usize; n_cols + 2];
+    let mut holders: Vec<Vec<usize>> = vec![Vec::new(); n_cols + 2];
     for (p, r) in plan.ranges.iter().enumerate() {
         if let Some((lo, hi)) = *r {
-            for c in lo..=hi {
-                owner[c] = p;
-                holders[c] += 1;
+            if lo == 0 || hi < lo || hi > n_cols {
+                return Err(Error::ModelViolation(format!(
+                    "processor {p} holds range [{lo},{hi}] outside [1,{n_cols}]"
+                )));
+            }
+            for h in &mut holders[lo..=hi] {
+                h.push(p);
             }
         }
     }
-    if let Some(col) = (1..=n_cols).find(|&c| holders[c] != 1) {
-        if holders[col] == 0 {
-            return Err(Error::UncoveredColumn { col });
+    if let Some(col) = (1..=n_cols).find(|&c| holders[c].is_empty()) {
+        return Err(Error::UncoveredColumn { col });
+    }
+    // Streams (spec 2.4): processor p needs columns lo-1 and hi+1 from the nearest holder,
+    // searching toward that side first. subs[q] = (column, destination), by destination.
+    let mut subs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+    for (p, r) in plan.ranges.iter().enumerate() {
+        let Some((lo, hi)) = *r else { continue };
+        for (col, leftward) in [(lo - 1, true), (hi + 1, false)] {
+            if col == 0 || col > n_cols {
+                continue;
+            }
+            let hs = &holders[col];
+            let left = hs.iter().rev().find(|&&q| q < p);
+            let right = hs.iter().find(|&&q| q > p);
+            let src = if leftward { left.or(right) } else { right.or(left) };
+            let src = *src.ok_or(Error::UncoveredColumn { col })?;
+            subs[src].push((col, p));
         }
-        return Err(Error::ModelViolation(format!(
-            "column {col} has {} holders; this engine needs one",
-            holders[col]
-        )));
+    }
+    for s in &mut subs {
+        s.sort_by_key(|&(_, dest)| dest);
     }
     let mut procs: Vec<Option<Proc>> = plan
         .ranges
@@ -192,7 +208,7 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
         .collect();
     let mut links: Vec<DirectedLink<Msg>> = (0..2 * (n - 1)).map(|_| DirectedLink::new()).collect();
     let mut events: EventQueue<(usize, Msg)> = EventQueue::new();
-    let total = n_cols as u64 * steps;
+    let total = holders.iter().map(|h| h.len() as u64).sum::<u64>() * steps;
     let (mut work, mut messages, mut link_units, mut max_backlog) = (0u64, 0u64, 0u64, 0usize);
     let mut verified = true;
     let mut host_steps: Step = 0;
@@ -259,10 +275,10 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
             pr.known[c + 1 - pr.lo].push(v);
             work += 1;
             host_steps = tau;
-            for j in [c - 1, c + 1] {
-                // Row T pebbles are needed by nobody: they are not sent.
-                if t < steps && (1..=n_cols).contains(&j) && owner[j] != p {
-                    fresh.push((p, Msg { dest: owner[j], col: c, row: t, val: v }));
+            // Row T pebbles are needed by nobody: they are not sent.
+            if t < steps {
+                for &(_, dest) in subs[p].iter().filter(|&&(col, _)| col == c) {
+                    fresh.push((p, Msg { dest, col: c, row: t, val: v }));
                 }
             }
         }
@@ -301,10 +317,10 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
         host_steps,
         slowdown: host_steps as f64 / steps as f64,
         load,
-        copies_max: 1,
-        copies_mean: 1.0,
+        copies_max: holders[1..=n_cols].iter().map(Vec::len).max().unwrap_or(0),
+        copies_mean: (total / steps) as f64 / n_cols as f64,
         work,
-        redundancy: work as f64 / nt,
+        redundancy: work as f64 / (n_cols as f64 * steps as f64),
         efficiency: nt / (n as f64 * host_steps as f64),
         messages,
         link_units,
