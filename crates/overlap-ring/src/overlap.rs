@@ -202,3 +202,26 @@ pub fn label_tree(delays: &[u32], c: C) -> Result<Labelling> {
     let live1 = stage1(delays, c);
     stages_2_3(delays.len() + 1, c, &live1)
 }
+
+/// OVERLAP's plan (spec 2.5, Theorem 2): `N = n'` guest columns, each live processor holds its
+/// one virtual column (load 1), halo 0, unit phases.
+pub fn plan(host: &crate::host::Host, c: C) -> Result<(crate::host::Plan, Labelling)> {
+    let lab = label_tree(&host.delays, c)?;
+    let ranges = lab.assignment.iter().map(|a| a.map(|v| (v as usize, v as usize))).collect();
+    Ok((crate::host::Plan { ranges }, lab))
+}
+
+/// Runs OVERLAP for `T` steps of a guest with `N = n'` columns and verifies it.
+pub fn simulate<P: crate::guest::GuestProgram + ?Sized>(
+    host: &crate::host::Host,
+    c: C,
+    prog: &P,
+    steps: u64,
+) -> Result<(crate::host::HostRun, Labelling)> {
+    let (plan, lab) = plan(host, c)?;
+    if lab.n_prime < 1 {
+        return Err(Error::EmptyGuest);
+    }
+    let reference = crate::guest::run_direct(prog, lab.n_prime as usize, steps)?;
+    Ok((crate::host::run_plan(host, &plan, prog, &reference)?, lab))
+}

@@ -69,3 +69,30 @@ proptest! {
         prop_assert!(copies[1..].iter().all(|&k| k >= 1 && k <= lab.k_max + 1));
     }
 }
+
+/// Spec 3 worked transient: `n = 32`, `c = 3`, `d_15 = 20` (else 1), `B = 5`, `N = n' = 31`.
+/// `p15` and `p16` both hold column 16; each gets its missing neighbour column over delay 21.
+/// `host_steps(T = 1..5) = 1, 22, 23, 44, 45`; `link_units = 64 (T-1)`, `work = 32 T`;
+/// the naive simulation needs `1 + 20 (T-1)`.
+#[test]
+fn worked_transient_single_long_link() {
+    let mut delays = vec![1; 31];
+    delays[15] = 20;
+    let host = overlap_ring::host::Host::new(32, delays, 5).unwrap();
+    let c = C::new(3, 1).unwrap();
+    let mut got = Vec::new();
+    for steps in 1..=5u64 {
+        let (run, lab) =
+            overlap_ring::overlap::simulate(&host, c, &overlap_ring::guest::Program::Mix, steps)
+                .unwrap();
+        assert_eq!(lab.n_prime, 31);
+        assert!(run.verified);
+        assert_eq!((run.work, run.link_units), (32 * steps, 64 * (steps - 1)));
+        got.push(run.host_steps);
+        let naive =
+            overlap_ring::naive::simulate(&host, &overlap_ring::guest::Program::Mix, 32, steps)
+                .unwrap();
+        assert_eq!(naive.host_steps, 1 + 20 * (steps - 1));
+    }
+    assert_eq!(got, vec![1, 22, 23, 44, 45]);
+}
