@@ -1,7 +1,8 @@
 //! Single-run TOML configs (`cargo xtask run overlap-ring CONFIG.toml`).
 //!
 //! ```toml
-//! algorithm = "naive"      # only "naive" so far
+//! algorithm = "naive"      # "naive" | "overlap"
+//! c = [3, 1]               # overlap only: c = 3/1 (> 2), default [3, 1]
 //! n = 8                    # host processors
 //! cols = 8                 # guest columns N (default n)
 //! steps = 10               # guest steps T
@@ -20,14 +21,17 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::guest::Program;
 use crate::host::{Host, HostRun, log_n};
+use crate::overlap::{C, Labelling};
 
 /// One single-run config.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
-    /// Simulation scheme; only `"naive"` is implemented.
+    /// Simulation scheme: `"naive"` or `"overlap"`.
     #[serde(default = "naive")]
     pub algorithm: String,
+    /// OVERLAP's `c` as `[num, den]` (default `[3, 1]`).
+    pub c: Option<[u64; 2]>,
     /// Host processors `n`.
     pub n: usize,
     /// Guest columns `N` (default `n`).
@@ -70,6 +74,9 @@ pub struct Report {
     pub d_max: u32,
     /// `d_ave`.
     pub d_ave: f64,
+    /// OVERLAP's labelling (overlap only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub labelling: Option<Labelling>,
     /// Measured costs.
     pub run: HostRun,
     /// Comparison line: `d_max` (naive slowdown is about `d_max`).
@@ -93,12 +100,30 @@ pub fn host_of(config: &Config) -> Result<Host> {
 /// Runs one parsed config.
 pub fn run(config: &Config) -> Result<Report> {
     let program = Program::from_name(&config.program)?;
-    if config.algorithm != "naive" {
-        return Err(Error::UnknownAlgorithm(config.algorithm.clone()));
-    }
     let host = host_of(config)?;
-    let cols = config.cols.unwrap_or(config.n);
-    let run = crate::naive::simulate(&host, &program, cols, config.steps)?;
+    let (cols, run, labelling) = match config.algorithm.as_str() {
+        "naive" => {
+            if config.c.is_some() {
+                return Err(Error::Field(
+                    "c applies to algorithm = \"overlap\" only (got algorithm = \"naive\")".into(),
+                ));
+            }
+            let cols = config.cols.unwrap_or(config.n);
+            (cols, crate::naive::simulate(&host, &program, cols, config.steps)?, None)
+        }
+        "overlap" => {
+            if let Some(cols) = config.cols {
+                return Err(Error::Field(format!(
+                    "cols is fixed to n' by OVERLAP and must be omitted (got cols={cols})"
+                )));
+            }
+            let [num, den] = config.c.unwrap_or([3, 1]);
+            let (run, lab) =
+                crate::overlap::simulate(&host, C::new(num, den)?, &program, config.steps)?;
+            (lab.n_prime as usize, run, Some(lab))
+        }
+        other => return Err(Error::UnknownAlgorithm(other.to_string())),
+    };
     let bound = f64::from(host.d_max().max(1));
     Ok(Report {
         algorithm: config.algorithm.clone(),
@@ -109,6 +134,7 @@ pub fn run(config: &Config) -> Result<Report> {
         d_ave: host.d_ave(),
         ratio: run.slowdown / bound,
         bound,
+        labelling,
         run,
         host,
     })

@@ -65,8 +65,11 @@ pub enum Error {
         /// `ceil(c L)`.
         need: u64,
     },
+    /// A config field that does not apply or breaks a rule.
+    #[error("{0}")]
+    Field(String),
     /// A simulation scheme that is not implemented.
-    #[error("algorithm must be \"naive\" (got {0:?}; overlap is not implemented yet)")]
+    #[error("algorithm must be \"naive\" or \"overlap\" (got {0:?})")]
     UnknownAlgorithm(String),
     /// A plan leaves a column without a holder.
     #[error("plan leaves column {col} without a holder")]

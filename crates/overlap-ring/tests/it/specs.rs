@@ -15,6 +15,8 @@ fn fixtures() {
                 ".run.slowdown" => insta::rounded_redaction(6),
                 ".run.efficiency" => insta::rounded_redaction(6),
                 ".ratio" => insta::rounded_redaction(6),
+                ".run.copies_mean" => insta::rounded_redaction(6),
+                ".run.redundancy" => insta::rounded_redaction(6),
             }),
             Err(e) => insta::assert_snapshot!(e.to_string()),
         }
