@@ -96,3 +96,41 @@ fn worked_transient_single_long_link() {
     }
     assert_eq!(got, vec![1, 22, 23, 44, 45]);
 }
+
+/// Theorem 2, single long link (spec 3): unit links except delay `D = 30` on link 31, the root's
+/// split of `n = 64`, `c = 3` (`L = 6`, `k_max = 1`, overlap there `m_1 = 1`). The steady
+/// period is `(D + 2m)/(m + 1) = 16` per row (cycle of `2m+2 = 4` rows takes `2D + 4m = 64`
+/// steps); the naive period is `D = 30`.
+#[test]
+fn single_long_link_period() {
+    let mut delays = vec![1; 63];
+    delays[31] = 30;
+    let host = overlap_ring::host::Host::new(64, delays, 6).unwrap();
+    let c = C::new(3, 1).unwrap();
+    let prog = overlap_ring::guest::Program::Sum;
+    let at = |t| overlap_ring::overlap::simulate(&host, c, &prog, t).unwrap().0;
+    let (a, b) = (at(20), at(40));
+    assert!(a.verified && b.verified);
+    assert_eq!(b.host_steps - a.host_steps, 16 * 20);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// OVERLAP on the engine reproduces the direct run on random hosts; work = live * T.
+    #[test]
+    fn overlap_equals_direct_run(n in 12usize..48, seed in 0u64..1000, steps in 1u64..12, b in 1u32..4) {
+        let c = C::new(3, 1).unwrap();
+        prop_assume!(k_max(n, c).is_ok());
+        let mut x = seed;
+        let delays: Vec<u32> = (0..n - 1).map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            1 + ((x >> 33) % 9) as u32
+        }).collect();
+        let host = overlap_ring::host::Host::new(n, delays, b).unwrap();
+        let (run, lab) = overlap_ring::overlap::simulate(&host, c, &overlap_ring::guest::Program::Mix, steps).unwrap();
+        prop_assert!(run.verified);
+        prop_assert_eq!(run.work, lab.live as u64 * steps);
+        prop_assert_eq!(run.load, 1);
+    }
+}
