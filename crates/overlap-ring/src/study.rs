@@ -5,6 +5,15 @@
 //! chain may bounce across the slowest link every row), so `slowdown / d_max` lies in
 //! `[1 - 1/T, 1]` up to the `1/T` start-up term.
 
+pub mod single_link;
+
+pub use single_link::SingleLongLink;
+
+/// Parameters of [`SingleLongLink`] for `n` processors and long delay `d_long`.
+pub fn single_link_params(n: usize, d_long: u32) -> single_link::Params {
+    single_link::Params { n, d_long }
+}
+
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
 use netcore::study::{Claim, ModelError, Plot, Study};

@@ -24,3 +24,20 @@ fn bad_study_params_are_config_errors() {
         "guest steps must be >= 1, slowdown is undefined otherwise (got steps=0)"
     );
 }
+
+/// Spec 3 verified periods: `n=64, D=30, m=1 -> 16`; `n=128, D=301, m=2 -> 305/3`;
+/// `n=256, D=100, m=4 -> 108/5`; naive period `D`.
+#[test]
+fn single_long_link_periods() {
+    use overlap_ring::study::SingleLongLink;
+    use overlap_ring::study::single_link_params as p;
+    for (n, d, m, period) in
+        [(64, 30, 1, 16.0), (128, 301, 2, 305.0 / 3.0), (256, 100, 4, 108.0 / 5.0)]
+    {
+        let row = SingleLongLink.run(&p(n, d), &mut netcore::rng::seeded(0, 0)).unwrap();
+        assert!(row.verified);
+        assert_eq!(row.m, m);
+        assert!((row.period - period).abs() < 1e-9, "n={n}: period {}", row.period);
+        assert!((row.naive_period - f64::from(d)).abs() < 1e-9);
+    }
+}

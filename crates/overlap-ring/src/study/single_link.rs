@@ -1,0 +1,129 @@
+//! Study `overlap-single-long-link` (Theorem 2, spec 3): unit links except one of delay `D` on
+//! the root's split (link `n/2 - 1`), where OVERLAP's overlap is `m = m_1`. Measured steady
+//! period of OVERLAP vs the formula `max(1, (D + 2m)/(m + 1))`; naive pays `D` per row.
+
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, Plot, Study};
+use serde::{Deserialize, Serialize};
+
+use crate::guest::Program;
+use crate::host::{Host, log_n};
+use crate::overlap::{C, k_max, m};
+
+/// The study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SingleLongLink;
+
+/// One point.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    /// Host processors (even).
+    pub n: usize,
+    /// The long link's delay `D`.
+    pub d_long: u32,
+}
+
+/// One row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// Host processors.
+    pub n: usize,
+    /// Long-link delay.
+    pub d_long: u32,
+    /// Overlap at the root split, `m_1`.
+    pub m: i64,
+    /// Measured OVERLAP period (host steps per row between rows `10(2m+2)` and `20(2m+2)`).
+    pub period: f64,
+    /// Naive period measured the same way.
+    pub naive_period: f64,
+    /// `max(1, (D + 2m)/(m + 1))`.
+    pub bound: f64,
+    /// `period / bound`.
+    pub ratio: f64,
+    /// `period / d_max`.
+    pub ratio_dmax: f64,
+    /// Both simulations equal the direct run.
+    pub verified: bool,
+}
+
+impl Study for SingleLongLink {
+    type Params = Params;
+    type Row = Row;
+
+    fn name(&self) -> &'static str {
+        "overlap-single-long-link"
+    }
+    fn about(&self) -> &'static str {
+        "Theorem 2: OVERLAP hides one long link at an overlap boundary, period (D+2m)/(m+1) vs naive D"
+    }
+    fn check(&self, params: &Params) -> Result<(), ModelError> {
+        if params.n % 2 != 0 {
+            return Err(ModelError::Config(format!("n must be even (got n={})", params.n)));
+        }
+        if params.d_long == 0 {
+            return Err(crate::Error::ZeroDelay { link: params.n / 2 - 1 }.into());
+        }
+        let km = k_max(params.n, C::new(3, 1)?)?;
+        if km == 0 {
+            return Err(ModelError::Config(format!(
+                "n must give k_max >= 1 with c = 3 so that the root split overlaps (got n={})",
+                params.n
+            )));
+        }
+        Ok(())
+    }
+    fn run(&self, params: &Params, _rng: &mut SimRng) -> Result<Row, ModelError> {
+        self.check(params)?;
+        let n = params.n;
+        let c = C::new(3, 1)?;
+        let mm = m(k_max(n, c)?, 1);
+        let mut delays = vec![1; n - 1];
+        delays[n / 2 - 1] = params.d_long;
+        let host = Host::new(n, delays, log_n(n))?;
+        let prog = Program::Mix;
+        let cycle = (2 * mm + 2) as u64;
+        let (t1, t2) = (10 * cycle, 20 * cycle);
+        let (a, _) = crate::overlap::simulate(&host, c, &prog, t1)?;
+        let (b, _) = crate::overlap::simulate(&host, c, &prog, t2)?;
+        let na = crate::naive::simulate(&host, &prog, n, t1)?;
+        let nb = crate::naive::simulate(&host, &prog, n, t2)?;
+        let span = (t2 - t1) as f64;
+        let period = (b.host_steps - a.host_steps) as f64 / span;
+        let d = f64::from(params.d_long);
+        let bound = ((d + 2.0 * mm as f64) / (mm as f64 + 1.0)).max(1.0);
+        Ok(Row {
+            n,
+            d_long: params.d_long,
+            m: mm,
+            period,
+            naive_period: (nb.host_steps - na.host_steps) as f64 / span,
+            bound,
+            ratio: period / bound,
+            ratio_dmax: period / d,
+            verified: a.verified && b.verified && na.verified && nb.verified,
+        })
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::within(
+                "OVERLAP's period equals (D+2m)/(m+1) (Theorem 2, single long link)",
+                "ratio",
+                0.999,
+                1.001,
+            ),
+            Claim::all_true("every simulated pebble equals the direct guest run", "verified"),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new(
+                "single-long-link",
+                "period vs D",
+                "d_long",
+                &["period", "naive_period", "bound"],
+            )
+            .series("n"),
+        ]
+    }
+}
