@@ -58,7 +58,7 @@ impl Study for SingleLongLink {
         "Theorem 2: OVERLAP hides one long link at an overlap boundary, period (D+2m)/(m+1) vs naive D"
     }
     fn check(&self, params: &Params) -> Result<(), ModelError> {
-        if params.n % 2 != 0 {
+        if !params.n.is_multiple_of(2) {
             return Err(ModelError::Config(format!("n must be even (got n={})", params.n)));
         }
         if params.d_long == 0 {
