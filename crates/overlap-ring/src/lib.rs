@@ -4,8 +4,9 @@
 //!
 //! First slice: the guest model and its direct (reference) run ([`guest`]), the host engine that
 //! really holds database copies, computes pebbles and ships them over delayed links with the
-//! bandwidth rule ([`host`]), and the naive one-copy simulation ([`naive`], spec 2.10 baseline).
-//! OVERLAP itself (spec 2.1-2.5) is not implemented yet; see `docs/models/overlap-ring.md`.
+//! bandwidth rule ([`host`]), the naive one-copy simulation ([`naive`], spec 2.10 baseline) and
+//! OVERLAP's labelling, assignment and plan run on the engine ([`overlap`], Theorem 2). The
+//! other schemes of the paper are not implemented yet; see `docs/models/overlap-ring.md`.
 #![warn(missing_docs)]
 
 pub mod config;
