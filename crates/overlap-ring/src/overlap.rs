@@ -2,6 +2,8 @@
 //! killing of hot intervals, stage-2 labels and killing, stage-3 labels and the overlapping
 //! virtual-column assignment. Pure functions; running OVERLAP on the engine is not built yet.
 
+pub mod schedule;
+
 use serde::Serialize;
 
 use crate::error::{Error, Result};

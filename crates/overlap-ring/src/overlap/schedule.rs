@@ -1,0 +1,55 @@
+//! The schedule `s^(k)_t` of Theorem 1 (spec 2.5) as a comparison line: the paper's recursive
+//! box simulation turned into per-row deadlines. Not yet checked against engine runs.
+
+/// `s^(k)_t` for `0 <= k <= k_max`, `1 <= t <= m_k` (`result[k][t-1]`):
+/// `s^(k_max)_1 = sigma`; `s^(k)_t = s^(k+1)_t + delta[k]` for `t <= m_(k+1)`;
+/// `s^(k)_t = s^(k)_(t - m_(k+1)) + s^(k)_(m_(k+1))` for `m_(k+1) < t <= m_k`.
+/// `delta` has one entry per depth `0..k_max` (entry `k_max` unused).
+pub fn schedule(k_max: u32, sigma: i64, delta: &[i64]) -> Vec<Vec<i64>> {
+    let mut s = vec![Vec::new(); k_max as usize + 1];
+    s[k_max as usize] = vec![sigma];
+    for k in (0..k_max as usize).rev() {
+        let m_next = 1usize << (k_max as usize - k - 1);
+        let m_k = 2 * m_next;
+        let mut row = Vec::with_capacity(m_k);
+        for t in 1..=m_k {
+            let v = if t <= m_next {
+                s[k + 1][t - 1] + delta.get(k).copied().unwrap_or(0)
+            } else {
+                row[t - m_next - 1] + row[m_next - 1]
+            };
+            row.push(v);
+        }
+        s[k] = row;
+    }
+    s
+}
+
+/// `deadline(t) = beta s^(0)_(m_0) + s^(0)_(t - beta m_0)`, `beta = floor((t-1)/m_0)`, `t >= 1`.
+pub fn deadline(s0: &[i64], t: u64) -> i64 {
+    let m0 = s0.len() as u64;
+    let beta = (t.max(1) - 1) / m0;
+    beta as i64 * s0[s0.len() - 1] + s0[(t - beta * m0) as usize - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spec 3: `n = 64`, `c = 8/3` (`L = 6`, `k_max = 2`, `m = (4,2,1)`), unit delays, paper
+    /// `D_k = 16 * 64 / 2^k = (1024, 512, 256)`, `sigma = 1`: `s^(2) = (1)`, `s^(1) = (513, 1026)`,
+    /// `s^(0) = (1537, 2050, 3587, 4100)`; closed form `4*1 + 2*(1*1024 + 2*512) = 4100`.
+    /// Corrected `sigma = 2`: `s^(0) = (1538, 2052, 3590, 4104)`.
+    #[test]
+    fn spec_schedule_n64() {
+        let d = [1024, 512, 256];
+        let s = schedule(2, 1, &d);
+        assert_eq!(s, vec![vec![1537, 2050, 3587, 4100], vec![513, 1026], vec![1]]);
+        // Closed form 2^k_max sigma + 2 sum_(k<k_max) 2^k delta_k.
+        assert_eq!(s[0][3], 4 + 2 * (d[0] + 2 * d[1]));
+        assert_eq!(schedule(2, 2, &d)[0], vec![1538, 2052, 3590, 4104]);
+        // deadline(5) = 1 * s^(0)_4 + s^(0)_1.
+        assert_eq!(deadline(&s[0], 5), 4100 + 1537);
+        assert_eq!(deadline(&s[0], 4), 4100);
+    }
+}
