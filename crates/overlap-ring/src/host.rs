@@ -115,6 +115,9 @@ pub struct HostRun {
     pub max_backlog: usize,
     /// Every computed pebble equals the direct run.
     pub verified: bool,
+    /// `row_done[t-1]` = step in which the last copy finished row `t` (Theorem 1 deadlines).
+    #[serde(skip)]
+    pub row_done: Vec<Step>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -212,6 +215,7 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
     let (mut work, mut messages, mut link_units, mut max_backlog) = (0u64, 0u64, 0u64, 0usize);
     let mut verified = true;
     let mut host_steps: Step = 0;
+    let mut row_done: Vec<Step> = vec![0; steps as usize];
     let mut tau: Step = 1;
     let mut arrived = Vec::new();
     while work < total {
@@ -272,6 +276,8 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
             let (l, m, r) = (val_at(c - 1), val_at(c), val_at(c + 1));
             let v = prog.step(&mut pr.db[c - pr.lo], c, t, l, m, r);
             verified &= v == reference.get(c, t);
+            let done = &mut row_done[t as usize - 1];
+            *done = (*done).max(tau);
             pr.known[c + 1 - pr.lo].push(v);
             work += 1;
             host_steps = tau;
@@ -326,6 +332,7 @@ pub fn run_plan<P: GuestProgram + ?Sized>(
         link_units,
         max_backlog,
         verified,
+        row_done,
     })
 }
 

@@ -134,3 +134,39 @@ proptest! {
         prop_assert_eq!(run.load, 1);
     }
 }
+
+/// Theorem 1, corrected variant (spec 2.5): unit host `n = 64`, `c = 8/3` (`k_max = 2`), no
+/// kills; `sigma = b + g = 2`, `Delta_0 = 63` (root: leftmost to rightmost live processor),
+/// `Delta_1 = 31`. Every row finishes by its deadline.
+#[test]
+fn theorem1_corrected_deadlines_unit_host() {
+    use overlap_ring::overlap::schedule::{deadline, schedule};
+    let host = overlap_ring::host::Host::new(64, vec![1; 63], 6).unwrap();
+    let c = C::new(8, 3).unwrap();
+    let (run, lab) =
+        overlap_ring::overlap::simulate(&host, c, &overlap_ring::guest::Program::Mix, 24).unwrap();
+    assert_eq!(lab.k_max, 2);
+    let s = schedule(2, 2, &[63, 31]);
+    for (t, &done) in run.row_done.iter().enumerate() {
+        let t = t as u64 + 1;
+        assert!(done as i64 <= deadline(&s[0], t), "row {t} done at {done}");
+    }
+}
+
+/// Spec 3: the paper variant (`sigma = b = 1`) fails for `k_max = 0`: `n = 16`, `c = 3`,
+/// uniform delay 5 -> row 2 finishes at step 6 (`1 + 5`) > deadline 2.
+#[test]
+fn theorem1_paper_variant_fails_for_kmax_zero() {
+    use overlap_ring::overlap::schedule::{deadline, schedule};
+    let host = overlap_ring::host::Host::new(16, vec![5; 15], 4).unwrap();
+    let (run, lab) = overlap_ring::overlap::simulate(
+        &host,
+        C::new(3, 1).unwrap(),
+        &overlap_ring::guest::Program::Sum,
+        3,
+    )
+    .unwrap();
+    assert_eq!(lab.k_max, 0);
+    let s = schedule(0, 1, &[]);
+    assert_eq!((run.row_done[1], deadline(&s[0], 2)), (6, 2));
+}
