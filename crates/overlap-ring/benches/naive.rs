@@ -1,4 +1,4 @@
-//! Benchmark of the hot path: the event-driven host engine running the naive simulation.
+//! Benchmarks of the hot path: the event-driven host engine running naive and OVERLAP plans.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use overlap_ring::guest::Program;
@@ -12,5 +12,15 @@ fn naive(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, naive);
+fn overlap(c: &mut Criterion) {
+    let mut delays = vec![1; 255];
+    delays[127] = 100;
+    let host = Host::new(256, delays, 8).expect("valid host");
+    let cc = overlap_ring::overlap::C::new(3, 1).expect("c > 2");
+    c.bench_function("overlap n=256 D=100 T=64", |b| {
+        b.iter(|| overlap_ring::overlap::simulate(&host, cc, &Program::Mix, 64).expect("runs"))
+    });
+}
+
+criterion_group!(benches, naive, overlap);
 criterion_main!(benches);
