@@ -49,14 +49,14 @@ pub fn m(k_max: u32, k: u32) -> i64 {
 
 /// One node `[lo,hi)` of the interval tree; children halve it (left gets the ceiling).
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Node {
-    lo: usize,
-    hi: usize,
-    depth: u32,
+pub(crate) struct Node {
+    pub(crate) lo: usize,
+    pub(crate) hi: usize,
+    pub(crate) depth: u32,
     children: Option<(usize, usize)>,
 }
 
-fn build(n: usize) -> Vec<Node> {
+pub(crate) fn build(n: usize) -> Vec<Node> {
     let mut nodes = vec![Node { lo: 0, hi: n, depth: 0, children: None }];
     let mut i = 0;
     while i < nodes.len() {

@@ -32,6 +32,33 @@ pub fn deadline(s0: &[i64], t: u64) -> i64 {
     beta as i64 * s0[s0.len() - 1] + s0[(t - beta * m0) as usize - 1]
 }
 
+/// The corrected variant's parameters (spec 2.5) for one column per virtual column (`b = 1`):
+/// `sigma = 1 + g`, `g` = max delay between consecutive live processors inside one depth-`k_max`
+/// node; `delta[k]` = max over remaining depth-`k` nodes of the delay between the node's leftmost
+/// and rightmost live processors. `live[p]` = processor `p` holds a virtual column.
+pub fn corrected(delays: &[u32], live: &[bool], k_max: u32) -> (i64, Vec<i64>) {
+    let n = live.len();
+    let mut prefix = vec![0i64; n];
+    for (i, &d) in delays.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + i64::from(d);
+    }
+    let mut g = 0;
+    let mut delta = vec![0i64; k_max as usize + 1];
+    for node in super::build(n) {
+        let alive: Vec<usize> = (node.lo..node.hi).filter(|&p| live[p]).collect();
+        let (Some(&first), Some(&last)) = (alive.first(), alive.last()) else { continue };
+        if node.depth < k_max {
+            let k = node.depth as usize;
+            delta[k] = delta[k].max(prefix[last] - prefix[first]);
+        } else if node.depth == k_max {
+            for w in alive.windows(2) {
+                g = g.max(prefix[w[1]] - prefix[w[0]]);
+            }
+        }
+    }
+    (1 + g, delta)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +78,7 @@ mod tests {
         // deadline(5) = 1 * s^(0)_4 + s^(0)_1.
         assert_eq!(deadline(&s[0], 5), 4100 + 1537);
         assert_eq!(deadline(&s[0], 4), 4100);
+        // Corrected parameters on the unit host: g = 1 (sigma = 2), Delta_0 = 63, Delta_1 = 31.
+        assert_eq!(corrected(&[1; 63], &[true; 64], 2), (2, vec![63, 31, 0]));
     }
 }

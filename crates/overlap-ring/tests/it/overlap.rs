@@ -170,3 +170,29 @@ fn theorem1_paper_variant_fails_for_kmax_zero() {
     let s = schedule(0, 1, &[]);
     assert_eq!((run.row_done[1], deadline(&s[0], 2)), (6, 2));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Theorem 1, corrected variant (spec 2.5): every copy finishes row `t` by `deadline(t)`.
+    #[test]
+    fn theorem1_corrected_deadlines(n in 12usize..64, seed in 0u64..1000, steps in 1u64..20, half in 0usize..2) {
+        use overlap_ring::overlap::schedule::{corrected, deadline, schedule};
+        let c = [C::new(5, 2).unwrap(), C::new(3, 1).unwrap()][half];
+        prop_assume!(k_max(n, c).is_ok());
+        let mut x = seed;
+        let delays: Vec<u32> = (0..n - 1).map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            if (x >> 33) % 6 == 0 { 1 + ((x >> 40) % 40) as u32 } else { 1 + ((x >> 40) % 3) as u32 }
+        }).collect();
+        let host = overlap_ring::host::Host::new(n, delays.clone(), overlap_ring::host::log_n(n)).unwrap();
+        let (run, lab) = overlap_ring::overlap::simulate(&host, c, &overlap_ring::guest::Program::Mix, steps).unwrap();
+        let live: Vec<bool> = lab.assignment.iter().map(Option::is_some).collect();
+        let (sigma, delta) = corrected(&delays, &live, lab.k_max);
+        let s = schedule(lab.k_max, sigma, &delta);
+        for (t, &done) in run.row_done.iter().enumerate() {
+            let t = t as u64 + 1;
+            prop_assert!(done as i64 <= deadline(&s[0], t), "row {} done at {} > {}", t, done, deadline(&s[0], t));
+        }
+    }
+}
