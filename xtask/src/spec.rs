@@ -17,6 +17,7 @@ use crate::usage;
 /// The sweep files embedded in the binary; a bare `cargo xtask sweep` runs all of them.
 pub(crate) const EMBEDDED: &[(&str, &str)] = &[
     ("fixtures/sweeps/netcore.toml", include_str!("../../fixtures/sweeps/netcore.toml")),
+    ("fixtures/sweeps/overlap-ring.toml", include_str!("../../fixtures/sweeps/overlap-ring.toml")),
     ("fixtures/sweeps/logp-stall.toml", include_str!("../../fixtures/sweeps/logp-stall.toml")),
 ];
 
