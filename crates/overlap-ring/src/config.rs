@@ -18,9 +18,10 @@ use netcore::delay::DelayLaw;
 use netcore::study::{ModelError, RunReport, parse_toml};
 use serde::{Deserialize, Serialize};
 
+use crate::engine::HostRun;
 use crate::error::{Error, Result};
 use crate::guest::Program;
-use crate::host::{Host, HostRun, log_n};
+use crate::host::{Host, log_n};
 use crate::overlap::{C, Labelling};
 
 /// One single-run config.

@@ -90,6 +90,28 @@ pub enum Error {
     /// A compute or send that violates spec 1.3 (internal assertion, never expected).
     #[error("model violation: {0}")]
     ModelViolation(String),
+    /// The guest program panicked (its fault, not the simulator's): the run is abandoned.
+    #[error("guest program panicked computing pebble ({col},{row}): {message}")]
+    GuestPanic {
+        /// Column of the pebble being computed.
+        col: usize,
+        /// Row of the pebble being computed.
+        row: u64,
+        /// The panic message.
+        message: String,
+    },
+    /// A plan with phase length 0.
+    #[error("phase must be >= 1 (got phase=0)")]
+    ZeroPhase,
+    /// A ring guest of odd length cannot be folded (spec 1.1).
+    #[error("ring guest needs an even number of columns to fold (got cols={n_cols})")]
+    OddRing {
+        /// Ring length `N`.
+        n_cols: usize,
+    },
+    /// A plan whose size does not match the host or the guest.
+    #[error("plan does not fit: {0}")]
+    PlanMismatch(String),
     /// An error from netcore (delay laws, topologies).
     #[error(transparent)]
     Net(#[from] netcore::Error),
@@ -101,7 +123,9 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl From<Error> for ModelError {
     fn from(error: Error) -> Self {
         match error {
-            Error::Deadlock { .. } | Error::ModelViolation(_) => ModelError::Run(error.to_string()),
+            Error::Deadlock { .. } | Error::ModelViolation(_) | Error::GuestPanic { .. } => {
+                ModelError::Run(error.to_string())
+            }
             other => ModelError::Config(other.to_string()),
         }
     }

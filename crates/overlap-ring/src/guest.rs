@@ -4,11 +4,14 @@
 //! `(i-1,t-1)`, `(i,t-1)`, `(i+1,t-1)`; afterwards `b_i` is updated. Row 0 holds the initial
 //! values; boundary pebbles `(0,t)` and `(N+1,t)` are supplied by the program.
 
+use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
+
 use serde::Serialize;
 
 use crate::error::{Error, Result};
 
-/// A pebble value.
+/// The value type of the built-in programs.
 pub type Value = u64;
 
 /// Which side a boundary pebble is on.
@@ -20,17 +23,39 @@ pub enum Side {
     Right,
 }
 
-/// A deterministic guest program (spec 1.1: `init_db`, `init_val`, `boundary`, `step`).
+/// A deterministic guest program (spec 1.1 and 6: `init_db`, `init_val`, `boundary`, `step`).
+///
+/// A pebble of weight `w` ([`GuestProgram::weight`]) costs `w` work steps and `w` bandwidth
+/// units (spec 1.1); the folded ring ([`crate::shapes::FoldedRing`]) and the 2-D array's
+/// super-columns ([`crate::shapes::SuperColumns`]) are programs of weight 2 and `R`.
+///
+/// A program that panics is the program's fault, not the simulator's: every entry point that
+/// runs a program catches the panic and returns [`Error::GuestPanic`] naming the pebble.
 pub trait GuestProgram {
+    /// A pebble value.
+    type Val: Clone + PartialEq + Hash + Debug;
+    /// A database.
+    type Db: Clone + PartialEq + Hash + Debug;
+    /// Work steps and bandwidth units of one pebble (default 1).
+    fn weight(&self) -> u32 {
+        1
+    }
     /// Initial database of column `i` (1-based).
-    fn init_db(&self, i: usize) -> Value;
+    fn init_db(&self, i: usize) -> Self::Db;
     /// Initial pebble `(i,0)`.
-    fn init_val(&self, i: usize) -> Value;
+    fn init_val(&self, i: usize) -> Self::Val;
     /// Boundary pebble `(0,t)` or `(N+1,t)`.
-    fn boundary(&self, side: Side, t: u64) -> Value;
+    fn boundary(&self, side: Side, t: u64) -> Self::Val;
     /// Computes pebble `(i,t)` from `(i-1,t-1)`, `(i,t-1)`, `(i+1,t-1)` and updates `db`.
-    fn step(&self, db: &mut Value, i: usize, t: u64, left: Value, me: Value, right: Value)
-    -> Value;
+    fn step(
+        &self,
+        db: &mut Self::Db,
+        i: usize,
+        t: u64,
+        left: &Self::Val,
+        me: &Self::Val,
+        right: &Self::Val,
+    ) -> Self::Val;
 }
 
 /// The built-in programs, selectable by name in configs.
@@ -83,6 +108,8 @@ fn mix64(mut x: u64) -> u64 {
 }
 
 impl GuestProgram for Program {
+    type Val = Value;
+    type Db = Value;
     fn init_db(&self, i: usize) -> Value {
         match self {
             Program::Affine => 0,
@@ -108,10 +135,11 @@ impl GuestProgram for Program {
         db: &mut Value,
         i: usize,
         t: u64,
-        left: Value,
-        me: Value,
-        right: Value,
+        left: &Value,
+        me: &Value,
+        right: &Value,
     ) -> Value {
+        let (left, me, right) = (*left, *me, *right);
         match self {
             Program::Sum => {
                 let v = left.wrapping_add(me).wrapping_add(right).wrapping_add(*db);
@@ -146,24 +174,26 @@ impl GuestProgram for Program {
 
 /// The value of every pebble of a guest run: `rows[t][i]` for `0 <= t <= T`, `0 <= i <= N+1`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PebbleTable {
+pub struct PebbleTable<V, D> {
     /// Guest columns `N`.
     pub n_cols: usize,
     /// Guest steps `T`.
     pub steps: u64,
     /// `rows[t][i]`, boundary columns included.
-    pub rows: Vec<Vec<Value>>,
+    pub rows: Vec<Vec<V>>,
+    /// Final databases `b_1..b_N` (`final_db[i-1]`).
+    pub final_db: Vec<D>,
 }
 
-impl PebbleTable {
+impl<V: Clone, D> PebbleTable<V, D> {
     /// Pebble `(i,t)`.
-    pub fn get(&self, i: usize, t: u64) -> Value {
-        self.rows[t as usize][i]
+    pub fn get(&self, i: usize, t: u64) -> V {
+        self.rows[t as usize][i].clone()
     }
 }
 
 /// Boundary or initial pebble `(i,t)`, known to every host processor (`t = 0` or `i` in `{0, N+1}`).
-pub fn preset<P: GuestProgram + ?Sized>(prog: &P, n_cols: usize, i: usize, t: u64) -> Value {
+pub fn preset<P: GuestProgram + ?Sized>(prog: &P, n_cols: usize, i: usize, t: u64) -> P::Val {
     if i == 0 {
         prog.boundary(Side::Left, t)
     } else if i == n_cols + 1 {
@@ -173,32 +203,158 @@ pub fn preset<P: GuestProgram + ?Sized>(prog: &P, n_cols: usize, i: usize, t: u6
     }
 }
 
-/// The reference: runs the guest directly, one row per step (spec 1.1).
-pub fn run_direct<P: GuestProgram + ?Sized>(
-    prog: &P,
-    n_cols: usize,
-    steps: u64,
-) -> Result<PebbleTable> {
+/// A cheap deterministic 64-bit hasher for column digests (not cryptographic: it guards
+/// against simulator bugs, not adversaries).
+#[derive(Debug, Clone, Copy)]
+struct Fold(u64);
+
+impl Hasher for Fold {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// Folds pebble `v` into a column digest (spec 2.4 verification mode `Digest`).
+pub fn fold<V: Hash + ?Sized>(digest: u64, v: &V) -> u64 {
+    let mut h = Fold(digest);
+    v.hash(&mut h);
+    h.0
+}
+
+/// The direct run as the simulators need it (spec 2.4): per column the digest of `(i,1..T)` and
+/// the final database. Memory is `O(N)`, so the reference of a `2^18`-column run fits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reference<D> {
+    /// Guest columns `N`.
+    pub n_cols: usize,
+    /// Guest steps `T`.
+    pub steps: u64,
+    /// `digests[i-1]` = fold of `(i,1), .., (i,T)`.
+    pub digests: Vec<u64>,
+    /// `final_db[i-1]` = `b_i` after step `T`.
+    pub final_db: Vec<D>,
+}
+
+impl<D> Reference<D> {
+    /// The reference of a full table (used by tests and the unfolded ring / grid runs).
+    pub fn from_rows<V: Hash>(rows: &[Vec<V>], final_db: Vec<D>) -> Self {
+        let n_cols = final_db.len();
+        let mut digests = vec![0u64; n_cols];
+        for row in &rows[1..] {
+            for (d, v) in digests.iter_mut().zip(&row[1..=n_cols]) {
+                *d = fold(*d, v);
+            }
+        }
+        Self { n_cols, steps: rows.len() as u64 - 1, digests, final_db }
+    }
+}
+
+/// The pebble being computed when a guest program panics (for [`Error::GuestPanic`]).
+#[derive(Debug, Default)]
+pub(crate) struct Current(std::cell::Cell<(usize, u64)>);
+
+impl Current {
+    pub(crate) fn set(&self, col: usize, row: u64) {
+        self.0.set((col, row));
+    }
+}
+
+/// Runs `f`, turning a panic of the guest program into [`Error::GuestPanic`] naming the pebble
+/// last announced through [`Current::set`].
+pub(crate) fn guarded<R>(f: impl FnOnce(&Current) -> Result<R>) -> Result<R> {
+    let current = Current::default();
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&current))) {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "non-string panic payload".into());
+            let (col, row) = current.0.get();
+            Err(Error::GuestPanic { col, row, message })
+        }
+    }
+}
+
+fn check_size(n_cols: usize, steps: u64) -> Result<()> {
     if n_cols == 0 {
         return Err(Error::EmptyGuest);
     }
     if steps == 0 {
         return Err(Error::ZeroGuestSteps);
     }
-    let mut dbs: Vec<Value> = (0..=n_cols + 1).map(|i| prog.init_db(i)).collect();
-    let mut rows = Vec::with_capacity(steps as usize + 1);
-    rows.push((0..=n_cols + 1).map(|i| preset(prog, n_cols, i, 0)).collect::<Vec<_>>());
-    for t in 1..=steps {
-        let prev = &rows[t as usize - 1];
-        let mut row = vec![0; n_cols + 2];
-        row[0] = prog.boundary(Side::Left, t);
-        row[n_cols + 1] = prog.boundary(Side::Right, t);
-        for i in 1..=n_cols {
-            row[i] = prog.step(&mut dbs[i], i, t, prev[i - 1], prev[i], prev[i + 1]);
+    Ok(())
+}
+
+/// Runs the guest directly, one row per step (spec 1.1), calling `row` with every finished row
+/// (boundary columns included) and returning the final databases.
+fn direct<P: GuestProgram + ?Sized>(
+    prog: &P,
+    n_cols: usize,
+    steps: u64,
+    mut row_done: impl FnMut(&[P::Val]),
+) -> Result<Vec<P::Db>> {
+    check_size(n_cols, steps)?;
+    guarded(|current| {
+        let mut dbs: Vec<P::Db> = (1..=n_cols).map(|i| prog.init_db(i)).collect();
+        let mut prev: Vec<P::Val> = (0..=n_cols + 1).map(|i| preset(prog, n_cols, i, 0)).collect();
+        row_done(&prev);
+        let mut next = prev.clone();
+        for t in 1..=steps {
+            next[0] = prog.boundary(Side::Left, t);
+            next[n_cols + 1] = prog.boundary(Side::Right, t);
+            for i in 1..=n_cols {
+                current.set(i, t);
+                next[i] = prog.step(&mut dbs[i - 1], i, t, &prev[i - 1], &prev[i], &prev[i + 1]);
+            }
+            std::mem::swap(&mut prev, &mut next);
+            row_done(&prev);
         }
-        rows.push(row);
-    }
-    Ok(PebbleTable { n_cols, steps, rows })
+        Ok(dbs)
+    })
+}
+
+/// The reference: the full table of a direct guest run (spec 1.1). Memory `O(N T)`; sweeps use
+/// [`reference`].
+pub fn run_direct<P: GuestProgram + ?Sized>(
+    prog: &P,
+    n_cols: usize,
+    steps: u64,
+) -> Result<PebbleTable<P::Val, P::Db>> {
+    let mut rows = Vec::new();
+    let final_db = direct(prog, n_cols, steps, |row| rows.push(row.to_vec()))?;
+    Ok(PebbleTable { n_cols, steps, rows, final_db })
+}
+
+/// The digest reference of a direct guest run in `O(N)` memory (spec 2.4, mode `Digest`).
+pub fn reference<P: GuestProgram + ?Sized>(
+    prog: &P,
+    n_cols: usize,
+    steps: u64,
+) -> Result<Reference<P::Db>> {
+    let mut digests = vec![0u64; n_cols];
+    let mut first = true;
+    let final_db = direct(prog, n_cols, steps, |row| {
+        if std::mem::take(&mut first) {
+            return;
+        }
+        for (d, v) in digests.iter_mut().zip(&row[1..=n_cols]) {
+            *d = fold(*d, v);
+        }
+    })?;
+    Ok(Reference { n_cols, steps, digests, final_db })
 }
 
 #[cfg(test)]
@@ -213,5 +369,9 @@ mod tests {
         let t = run_direct(&Program::Sum, 2, 2).unwrap();
         assert_eq!(t.rows[1], vec![0, 4, 5, 1]);
         assert_eq!(t.rows[2], vec![0, 14, 17, 2]);
+        assert_eq!(t.final_db, vec![5 + 14, 7 + 17]);
+        // The digest reference folds the same values.
+        let r = reference(&Program::Sum, 2, 2).unwrap();
+        assert_eq!(r, Reference::from_rows(&t.rows, t.final_db));
     }
 }

@@ -10,12 +10,14 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod engine;
 pub mod error;
 pub mod guest;
 pub mod host;
 pub mod model;
 pub mod naive;
 pub mod overlap;
+pub mod plan;
 pub mod study;
 
 pub use error::{Error, Result};

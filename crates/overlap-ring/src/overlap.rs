@@ -1,6 +1,6 @@
 //! OVERLAP's labelling (paper Section 3, Theorem 2; spec 2.1-2.3): interval tree, stage-1
 //! killing of hot intervals, stage-2 labels and killing, stage-3 labels and the overlapping
-//! virtual-column assignment. Pure functions; running OVERLAP on the engine is not built yet.
+//! virtual-column assignment, and the OVERLAP plan run by [`crate::engine`].
 
 pub mod schedule;
 
@@ -205,25 +205,37 @@ pub fn label_tree(delays: &[u32], c: C) -> Result<Labelling> {
     stages_2_3(delays.len() + 1, c, &live1)
 }
 
-/// OVERLAP's plan (spec 2.5, Theorem 2): `N = n'` guest columns, each live processor holds its
-/// one virtual column (load 1), halo 0, unit phases.
-pub fn plan(host: &crate::host::Host, c: C) -> Result<(crate::host::Plan, Labelling)> {
+/// OVERLAP's plan (spec 2.3, 2.5, 2.6): each live processor holds the block of `b` guest
+/// columns of its virtual column (`N = n' b`; `b = 1` is Theorem 2, load 1; `b > 1` is the
+/// work-efficient variant of Theorem 3), halo 0, unit phases. Dead processors only relay.
+pub fn plan(
+    host: &crate::host::Host,
+    c: C,
+    block: usize,
+) -> Result<(crate::plan::Plan, Labelling)> {
+    if block == 0 {
+        return Err(Error::Field("block must be >= 1 (got block=0)".into()));
+    }
     let lab = label_tree(&host.delays, c)?;
-    let ranges = lab.assignment.iter().map(|a| a.map(|v| (v as usize, v as usize))).collect();
-    Ok((crate::host::Plan { ranges }, lab))
+    if lab.n_prime < 1 {
+        return Err(Error::EmptyGuest);
+    }
+    let held = lab
+        .assignment
+        .iter()
+        .map(|a| a.map(|v| ((v as usize - 1) * block + 1, v as usize * block)))
+        .collect();
+    Ok((crate::plan::Plan::new(held, 1, lab.n_prime as usize * block)?, lab))
 }
 
-/// Runs OVERLAP for `T` steps of a guest with `N = n'` columns and verifies it.
+/// Runs OVERLAP (Theorem 2, `b = 1`) for `T` steps of a guest with `N = n'` columns and
+/// verifies it against the direct run.
 pub fn simulate<P: crate::guest::GuestProgram + ?Sized>(
     host: &crate::host::Host,
     c: C,
     prog: &P,
     steps: u64,
-) -> Result<(crate::host::HostRun, Labelling)> {
-    let (plan, lab) = plan(host, c)?;
-    if lab.n_prime < 1 {
-        return Err(Error::EmptyGuest);
-    }
-    let reference = crate::guest::run_direct(prog, lab.n_prime as usize, steps)?;
-    Ok((crate::host::run_plan(host, &plan, prog, &reference)?, lab))
+) -> Result<(crate::engine::HostRun, Labelling)> {
+    let (plan, lab) = plan(host, c, 1)?;
+    Ok((crate::engine::run(host, &plan, prog, steps)?, lab))
 }

@@ -1,0 +1,105 @@
+//! A database plan (spec 2.4): which guest columns each host processor holds, and the phase
+//! length of its strict compute order. Every scheme of the paper (naive, OVERLAP, blocked
+//! OVERLAP, trapezoid, composite, 2-D, two-copy segments) is a plan run by the one engine
+//! ([`crate::engine`]).
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// A validated plan for `n` host processors and `N` guest columns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Plan {
+    /// `held[p] = Some((lo, hi))`: `p` holds databases `b_lo..=b_hi` (core plus halo, 1-based,
+    /// inclusive); `None`: `p` holds nothing and only relays.
+    pub held: Vec<Option<(usize, usize)>>,
+    /// Phase length `l >= 1` of the compute order (trapezoid first, then the rest; spec 2.4).
+    pub phase: u64,
+    /// Guest (super-)columns `N`.
+    pub n_cols: usize,
+}
+
+impl Plan {
+    /// Checks the plan: `phase >= 1`, `N >= 1`, every range inside `[1, N]`, every column held.
+    pub fn new(held: Vec<Option<(usize, usize)>>, phase: u64, n_cols: usize) -> Result<Self> {
+        if phase == 0 {
+            return Err(Error::ZeroPhase);
+        }
+        if n_cols == 0 {
+            return Err(Error::EmptyGuest);
+        }
+        if held.is_empty() {
+            return Err(Error::EmptyHost);
+        }
+        let mut covered = vec![0i64; n_cols + 2];
+        for (p, range) in held.iter().enumerate() {
+            let Some((lo, hi)) = *range else { continue };
+            if lo == 0 || hi < lo || hi > n_cols {
+                return Err(Error::PlanMismatch(format!(
+                    "processor {p} holds [{lo},{hi}], ranges must satisfy 1 <= lo <= hi <= N = {n_cols}"
+                )));
+            }
+            covered[lo] += 1;
+            covered[hi + 1] -= 1;
+        }
+        let mut running = 0;
+        for (col, delta) in covered.iter().enumerate().take(n_cols + 1).skip(1) {
+            running += delta;
+            if running == 0 {
+                return Err(Error::UncoveredColumn { col });
+            }
+        }
+        Ok(Self { held, phase, n_cols })
+    }
+
+    /// Host processors `n`.
+    pub fn n(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Max columns held by one processor.
+    pub fn max_held(&self) -> usize {
+        self.held.iter().map(|r| r.map_or(0, |(lo, hi)| hi + 1 - lo)).max().unwrap_or(0)
+    }
+
+    /// Sum over processors of the columns they hold.
+    pub fn held_total(&self) -> usize {
+        self.held.iter().map(|r| r.map_or(0, |(lo, hi)| hi + 1 - lo)).sum()
+    }
+
+    /// `holders[i]` = processors holding column `i` in increasing order (`i` in `0..=N+1`,
+    /// boundary entries empty).
+    pub fn holders(&self) -> Vec<Vec<usize>> {
+        let mut holders = vec![Vec::new(); self.n_cols + 2];
+        for (p, range) in self.held.iter().enumerate() {
+            if let Some((lo, hi)) = *range {
+                holders[lo..=hi].iter_mut().for_each(|h| h.push(p));
+            }
+        }
+        holders
+    }
+
+    /// Max and mean number of holders per column.
+    pub fn copies(&self) -> (usize, f64) {
+        let holders = self.holders();
+        let max = holders[1..=self.n_cols].iter().map(Vec::len).max().unwrap_or(0);
+        (max, self.held_total() as f64 / self.n_cols as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_checks() {
+        assert_eq!(Plan::new(vec![Some((1, 2))], 0, 2), Err(Error::ZeroPhase));
+        assert_eq!(
+            Plan::new(vec![Some((1, 1)), None], 1, 2),
+            Err(Error::UncoveredColumn { col: 2 })
+        );
+        assert!(matches!(Plan::new(vec![Some((1, 3))], 1, 2), Err(Error::PlanMismatch(_))));
+        let plan = Plan::new(vec![Some((1, 2)), Some((2, 3)), None], 1, 3).unwrap();
+        assert_eq!((plan.max_held(), plan.held_total(), plan.copies()), (2, 4, (2, 4.0 / 3.0)));
+    }
+}
