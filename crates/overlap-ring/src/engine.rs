@@ -125,7 +125,7 @@ struct Proc<V, D> {
     lo: usize,
     hi: usize,
     dbs: Vec<D>,
-    /// `window[(c - lo) * (l + 1) + t % (l + 1)]` = pebble `(c,t)`.
+    /// `window[(c - lo) * width + t % width]` = pebble `(c,t)`, `width` = [`window_width`].
     window: Vec<V>,
     digests: Vec<u64>,
     left: Option<Incoming<V>>,
@@ -136,10 +136,84 @@ struct Proc<V, D> {
     free_at: Step,
     /// Streams this processor sources: `(column, stream id)`, sorted by column.
     out: Vec<(usize, u32)>,
-    /// A weight > 1 pebble being computed: `(column, row, value)`, sent when it finishes.
-    pending: Option<(usize, u64, V)>,
+    /// Computed pebbles to send when they finish: `(column, row, value)`, in finishing order.
+    pending: VecDeque<(usize, u64, V)>,
     /// The step this processor was last put on the compute list.
     listed_at: Step,
+}
+
+impl<V: Clone + std::hash::Hash, D> Proc<V, D> {
+    /// Slot of pebble `(j, t)` in the window (`j` held).
+    /// `width` is a power of two `>= l + 1`.
+    fn slot(&self, j: usize, t: u64, width: usize) -> usize {
+        (j - self.lo) * width + (t as usize & (width - 1))
+    }
+
+    /// Pebble `(j, t)` of a held column, still in the window.
+    fn value(&self, j: usize, t: u64) -> &V {
+        let width = self.window.len() / (self.hi + 1 - self.lo);
+        &self.window[self.slot(j, t, width)]
+    }
+
+    /// Whether this processor sources a stream of column `c`.
+    fn sources(&self, c: usize) -> bool {
+        self.out.iter().any(|&(col, _)| col == c)
+    }
+
+    /// Computes the next pebble of the strict order if its three inputs are known, updating the
+    /// database, window and digest; returns it, or `None` (done, or waiting for a stream).
+    fn compute_next<P>(
+        &mut self,
+        prog: &P,
+        n_cols: usize,
+        width: usize,
+        current: &crate::guest::Current,
+    ) -> Option<(usize, u64)>
+    where
+        P: GuestProgram<Val = V, Db = D> + ?Sized,
+    {
+        let (c, t) = self.order.peek()?;
+        if self.order.phase_start() != self.phase_start {
+            self.phase_start = self.order.phase_start();
+            let keep = self.phase_start - 1;
+            self.left.iter_mut().chain(self.right.iter_mut()).for_each(|i| i.trim(keep));
+        }
+        let (lo, hi) = (self.lo, self.hi);
+        let outside = |j: usize| j == 0 || j > n_cols;
+        let known = |inc: &Option<Incoming<V>>| inc.as_ref().is_some_and(|i| i.known(t - 1));
+        if (c - 1 < lo && !outside(c - 1) && !known(&self.left))
+            || (c + 1 > hi && !outside(c + 1) && !known(&self.right))
+        {
+            return None;
+        }
+        let fetch = |j: usize, side: Side| -> V {
+            let inc = if j < lo { &self.left } else { &self.right };
+            if outside(j) {
+                prog.boundary(side, t - 1)
+            } else if j < lo || j > hi {
+                inc.as_ref()
+                    .map(|i| i.get(t - 1).clone())
+                    .unwrap_or_else(|| prog.boundary(side, t - 1))
+            } else {
+                self.window[self.slot(j, t - 1, width)].clone()
+            }
+        };
+        let l = fetch(c - 1, Side::Left);
+        let r = fetch(c + 1, Side::Right);
+        current.set(c, t);
+        let me = self.slot(c, t - 1, width);
+        let v = prog.step(&mut self.dbs[c - lo], c, t, &l, &self.window[me], &r);
+        self.digests[c - lo] = fold(self.digests[c - lo], &v);
+        let s = self.slot(c, t, width);
+        self.window[s] = v;
+        self.order.advance();
+        Some((c, t))
+    }
+}
+
+/// Rows kept per held column: a power of two `>= l + 1` (a phase and the row before it).
+fn window_width(phase: u64) -> usize {
+    (phase as usize + 1).next_power_of_two()
 }
 
 /// Runs `plan` on `fabric` for `prog` and checks it against `reference` (spec 2.4).
@@ -206,6 +280,15 @@ struct Engine<V, D> {
     plan_load: usize,
     plan_copies: (usize, f64),
     held_total: usize,
+    stats: Stats,
+}
+
+/// Link counters of a run.
+#[derive(Debug, Clone, Copy, Default)]
+struct Stats {
+    link_units: u64,
+    queue_wait: u64,
+    max_backlog: usize,
 }
 
 impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> {
@@ -255,10 +338,10 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                             rows: VecDeque::from([prog.init_val(col)]),
                         })
                     };
-                    let mut window = Vec::with_capacity((hi + 1 - lo) * (phase as usize + 1));
+                    let width = window_width(phase);
+                    let mut window = Vec::with_capacity((hi + 1 - lo) * width);
                     for c in lo..=hi {
-                        window.push(prog.init_val(c));
-                        window.extend(std::iter::repeat_n(prog.init_val(c), phase as usize));
+                        window.extend(std::iter::repeat_n(prog.init_val(c), width));
                     }
                     Proc {
                         lo,
@@ -272,7 +355,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                         phase_start: 1,
                         free_at: 1,
                         out,
-                        pending: None,
+                        pending: VecDeque::new(),
                         listed_at: 0,
                     }
                 })
@@ -298,14 +381,27 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             plan_load: plan.max_held(),
             plan_copies: plan.copies(),
             held_total: plan.held_total(),
+            stats: Stats::default(),
         })
     }
 
-    /// Queues `msg` on the directed link of its current hop at step `tau`.
+    /// Puts `msg` on the directed link of its current hop at step `tau`: injected at once when
+    /// the link is idle with bandwidth left this step, else queued for the send phase.
     fn queue(&mut self, msg: Msg<V>, tau: Step, active: &mut Vec<u32>) {
         let s = &self.streams[msg.stream as usize];
         let link = self.hops[(s.start + msg.hop) as usize];
         let l = &mut self.links[link as usize];
+        if l.try_inject_now(self.weight, tau, self.bandwidth) {
+            self.stats.link_units += u64::from(self.weight);
+            let at = tau + Step::from(self.delays[link as usize]);
+            let mask = self.wheel.len() - 1;
+            let bucket = &mut self.wheel[at as usize & mask];
+            if bucket.is_empty() {
+                self.wheel_times.push(Reverse(at));
+            }
+            bucket.push(msg);
+            return;
+        }
         if l.active_at != tau {
             l.active_at = tau;
             active.push(link);
@@ -336,19 +432,19 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         let w = Step::from(self.weight);
         let mask = self.wheel.len() - 1;
         let total = self.held_total as u64 * steps;
-        let (mut computed, mut messages, mut link_units, mut queue_wait) = (0u64, 0u64, 0u64, 0u64);
-        let mut max_backlog = 0usize;
+        let (mut computed, mut messages) = (0u64, 0u64);
         let mut host_steps: Step = 0;
         let mut row_done: Vec<Step> = vec![0; steps as usize];
         let mut list: Vec<u32> = Vec::new();
+        let mut listed: Vec<u32> = Vec::new();
         let mut active: Vec<u32> = Vec::new();
-        let mut next_active: Vec<u32> = Vec::new();
+        let mut sending: Vec<u32> = Vec::new();
         let mut arrived: Vec<Msg<V>> = Vec::new();
         let mut tau: Step = 1;
         for p in 0..self.procs.len() {
             Self::list(&mut self.procs, p, tau, &mut list);
         }
-        let width = self.phase as usize + 1;
+        let width = window_width(self.phase);
         while computed < total {
             // Arrivals known at the start of step tau; relays queue for this send phase.
             if self.wheel_times.peek().is_some_and(|&Reverse(t)| t == tau) {
@@ -391,83 +487,51 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                 let Some(Reverse((_, p))) = self.wakes.pop() else { break };
                 Self::list(&mut self.procs, p as usize, tau, &mut list);
             }
-            // Compute phase.
-            for p in std::mem::take(&mut list) {
+            // Compute phase. A visited processor computes its next pebbles back to back (at
+            // steps tau, tau + w, ...) while their inputs are already known: later arrivals
+            // could not have changed them, and its sends are queued at their own steps.
+            std::mem::swap(&mut list, &mut listed);
+            for p in listed.drain(..) {
                 let Some(pr) = self.procs[p as usize].as_mut() else { continue };
                 if pr.free_at > tau {
                     continue;
                 }
-                let Some((c, t)) = pr.order.peek() else { continue };
-                if pr.order.phase_start() != pr.phase_start {
-                    pr.phase_start = pr.order.phase_start();
-                    let keep = pr.phase_start - 1;
-                    pr.left.iter_mut().chain(pr.right.iter_mut()).for_each(|i| i.trim(keep));
-                }
-                let (lo, hi) = (pr.lo, pr.hi);
-                let ready = |j: usize| -> bool {
-                    if j == 0 || j > n_cols || (lo..=hi).contains(&j) {
-                        true
-                    } else if j < lo {
-                        pr.left.as_ref().is_some_and(|i| i.known(t - 1))
-                    } else {
-                        pr.right.as_ref().is_some_and(|i| i.known(t - 1))
+                let mut k: Step = 0;
+                let mut send_now = false;
+                while let Some((c, t)) = pr.compute_next(prog, n_cols, width, current) {
+                    let finish = tau + k * w + w - 1;
+                    computed += 1;
+                    host_steps = host_steps.max(finish);
+                    let done = &mut row_done[t as usize - 1];
+                    *done = (*done).max(finish);
+                    if t < steps && pr.sources(c) {
+                        pr.pending.push_back((c, t, pr.value(c, t).clone()));
+                        if finish == tau {
+                            send_now = true;
+                        } else {
+                            self.finishes.push(Reverse((finish, p)));
+                        }
                     }
-                };
-                if !(ready(c - 1) && ready(c + 1)) {
+                    k += 1;
+                }
+                if k == 0 {
                     continue;
                 }
-                let slot = |j: usize, t: u64| (j - lo) * width + (t as usize % width);
-                let fetch = |j: usize, side: Side| -> V {
-                    if j == 0 || j > n_cols {
-                        prog.boundary(side, t - 1)
-                    } else if j < lo {
-                        pr.left
-                            .as_ref()
-                            .map(|i| i.get(t - 1).clone())
-                            .unwrap_or_else(|| prog.boundary(side, t - 1))
-                    } else if j > hi {
-                        pr.right
-                            .as_ref()
-                            .map(|i| i.get(t - 1).clone())
-                            .unwrap_or_else(|| prog.boundary(side, t - 1))
-                    } else {
-                        pr.window[slot(j, t - 1)].clone()
-                    }
-                };
-                let l = fetch(c - 1, Side::Left);
-                let r = fetch(c + 1, Side::Right);
-                current.set(c, t);
-                let v = prog.step(&mut pr.dbs[c - lo], c, t, &l, &pr.window[slot(c, t - 1)], &r);
-                pr.digests[c - lo] = fold(pr.digests[c - lo], &v);
-                let s = slot(c, t);
-                pr.window[s] = v;
-                pr.order.advance();
-                computed += 1;
-                let finish = tau + w - 1;
-                host_steps = host_steps.max(finish);
-                let done = &mut row_done[t as usize - 1];
-                *done = (*done).max(finish);
-                pr.free_at = tau + w;
-                let sends = t < steps && pr.out.iter().any(|&(col, _)| col == c);
-                if sends {
-                    let val = pr.window[s].clone();
-                    pr.pending = Some((c, t, val));
-                    if w == 1 {
-                        self.send_pending(p as usize, tau, &mut active);
-                    } else {
-                        self.finishes.push(Reverse((finish, p)));
-                    }
+                pr.free_at = tau + k * w;
+                if send_now {
+                    self.send_pending(p as usize, tau, &mut active);
                 }
-                if w == 1 {
+                if k * w == 1 {
                     Self::list(&mut self.procs, p as usize, tau + 1, &mut list);
                 } else {
-                    self.wakes.push(Reverse((tau + w, p)));
+                    self.wakes.push(Reverse((tau + k * w, p)));
                 }
             }
             // Send phase.
-            for link in std::mem::take(&mut active) {
+            std::mem::swap(&mut active, &mut sending);
+            for link in sending.drain(..) {
                 let q = &mut self.links[link as usize];
-                max_backlog = max_backlog.max(q.backlog());
+                self.stats.max_backlog = self.stats.max_backlog.max(q.backlog());
                 let d = Step::from(self.delays[link as usize]);
                 let wheel = &mut self.wheel;
                 let times = &mut self.wheel_times;
@@ -478,14 +542,13 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                     }
                     bucket.push(msg);
                 });
-                link_units += done.units;
-                queue_wait += done.wait;
+                self.stats.link_units += done.units;
+                self.stats.queue_wait += done.wait;
                 if q.backlog() > 0 {
                     q.active_at = tau + 1;
-                    next_active.push(link);
+                    active.push(link);
                 }
             }
-            std::mem::swap(&mut active, &mut next_active);
             if computed >= total {
                 break;
             }
@@ -529,9 +592,9 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             redundancy: work as f64 / nwt,
             efficiency: nwt / (n * host_steps as f64),
             messages,
-            link_units,
-            max_backlog,
-            queue_wait,
+            link_units: self.stats.link_units,
+            max_backlog: self.stats.max_backlog,
+            queue_wait: self.stats.queue_wait,
             verified,
             row_done,
         })
@@ -540,12 +603,14 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
     /// Queues processor `p`'s finished pebble on the first hop of every stream of its column.
     fn send_pending(&mut self, p: usize, tau: Step, active: &mut Vec<u32>) {
         let Some(pr) = self.procs[p].as_mut() else { return };
-        let Some((c, t, val)) = pr.pending.take() else { return };
-        let from = pr.out.partition_point(|&(col, _)| col < c);
-        let ids: Vec<u32> =
-            pr.out[from..].iter().take_while(|&&(col, _)| col == c).map(|&(_, s)| s).collect();
-        for stream in ids {
+        let Some((c, t, val)) = pr.pending.pop_front() else { return };
+        let mut k = pr.out.partition_point(|&(col, _)| col < c);
+        while let Some(&(col, stream)) = self.procs[p].as_ref().and_then(|pr| pr.out.get(k)) {
+            if col != c {
+                break;
+            }
             self.queue(Msg { stream, hop: 0, row: t, val: val.clone() }, tau, active);
+            k += 1;
         }
     }
 

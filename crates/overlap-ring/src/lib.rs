@@ -19,6 +19,7 @@ pub mod naive;
 pub mod overlap;
 pub mod plan;
 pub mod study;
+pub mod trapezoid;
 
 pub use error::{Error, Result};
 pub use model::OverlapRing;

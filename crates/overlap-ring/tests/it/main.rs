@@ -4,3 +4,4 @@ mod overlap;
 mod props;
 mod specs;
 mod studies;
+mod trapezoid;

@@ -1,0 +1,100 @@
+//! Halo plans: the uniform-delay trapezoid scheme (paper Section 5, Theorem 4, Figure 4; spec
+//! 2.7) and its composition with OVERLAP (Theorem 5; spec 2.8).
+//!
+//! A halo plan gives every working processor a *core* of consecutive columns and makes it hold
+//! `halo` more columns on each side, computing phases of `l` rows in the strict order of
+//! [`crate::engine`] (trapezoid first, then the two triangles). Redundant work on the halo buys
+//! `l` rows per exchange: a processor needs its neighbours' boundary columns only once per
+//! phase, so a delay `d` is paid once per `r = floor(sqrt d)` rows.
+
+use crate::error::{Error, Result};
+use crate::host::Host;
+use crate::overlap::{C, Labelling, label_tree};
+use crate::plan::Plan;
+
+/// `r = floor(sqrt(d))`, at least 1 (spec 2.7; `ceil` breaks the `5d` bound, spec 5.12).
+pub fn r_of(d: u64) -> u64 {
+    let mut r = (d as f64).sqrt() as u64;
+    while r * r > d {
+        r -= 1;
+    }
+    while (r + 1) * (r + 1) <= d {
+        r += 1;
+    }
+    r.max(1)
+}
+
+/// A plan from cores: processor `p` holds `cores[p]` widened by `halo` on each side (clipped to
+/// `[1, N]`), phase `phase`.
+pub fn halo_plan(
+    cores: &[Option<(usize, usize)>],
+    halo: usize,
+    phase: u64,
+    n_cols: usize,
+) -> Result<Plan> {
+    let held = cores
+        .iter()
+        .map(|c| c.map(|(lo, hi)| (lo.saturating_sub(halo).max(1), (hi + halo).min(n_cols))))
+        .collect();
+    Plan::new(held, phase, n_cols)
+}
+
+/// Theorem 4's plan for `n` processors and uniform delay `d`: `r = floor(sqrt d)`, `N = n r`,
+/// `p_j` has core `[(j-1)r+1, jr]` and holds `P_j = [(j-2)r+1, (j+1)r]` (its neighbours' cores
+/// too), phases of `r` rows. Load `<= 3r`, copies `<= 3`.
+pub fn plan(n: usize, d: u64) -> Result<Plan> {
+    if n == 0 {
+        return Err(Error::EmptyHost);
+    }
+    if d == 0 {
+        return Err(Error::ZeroDelay { link: 0 });
+    }
+    let r = r_of(d) as usize;
+    let cores: Vec<_> = (0..n).map(|p| Some((p * r + 1, (p + 1) * r))).collect();
+    halo_plan(&cores, r, r as u64, n * r)
+}
+
+/// The composite plan of Theorem 5 (spec 2.8): OVERLAP's assignment on `host` spreads an
+/// intermediate uniform-delay array `H_0` of `n' b` virtual processors (blocks of `b` per
+/// virtual column), and each virtual processor runs Theorem 4's scheme with
+/// `r = floor(sqrt(floor(d_ave)))`: a live processor whose virtual block is `[a, a']` has core
+/// `[(a-1)r+1, a'r]`, halo `r`, phases of `r` rows; `N = n' b r`. Returns the plan, the
+/// labelling and `r`.
+pub fn composite(host: &Host, c: C, block: usize) -> Result<(Plan, Labelling, u64)> {
+    if block == 0 {
+        return Err(Error::Field("block must be >= 1 (got block=0)".into()));
+    }
+    let lab = label_tree(&host.delays, c)?;
+    if lab.n_prime < 1 {
+        return Err(Error::EmptyGuest);
+    }
+    let r = r_of(host.d_ave().floor().max(1.0) as u64) as usize;
+    let cores: Vec<_> = lab
+        .assignment
+        .iter()
+        .map(|a| a.map(|v| ((v as usize - 1) * block * r + 1, v as usize * block * r)))
+        .collect();
+    let n_cols = lab.n_prime as usize * block * r;
+    Ok((halo_plan(&cores, r, r as u64, n_cols)?, lab, r as u64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r_is_floor_sqrt() {
+        assert_eq!([1, 3, 4, 8, 9, 16, 120, 121].map(r_of), [1, 1, 2, 2, 3, 4, 10, 11]);
+    }
+
+    /// `n = 3`, `d = 4`: `r = 2`, `N = 6`: `P_1 = [1,4]`, `P_2 = [1,6]`, `P_3 = [3,6]`.
+    #[test]
+    fn trapezoid_plan_small() {
+        let p = plan(3, 4).unwrap();
+        assert_eq!(
+            (p.held.clone(), p.phase, p.n_cols),
+            (vec![Some((1, 4)), Some((1, 6)), Some((3, 6))], 2, 6)
+        );
+        assert_eq!(plan(0, 4), Err(Error::EmptyHost));
+    }
+}
