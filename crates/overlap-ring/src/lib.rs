@@ -18,6 +18,7 @@ pub mod model;
 pub mod naive;
 pub mod overlap;
 pub mod plan;
+pub mod shapes;
 pub mod study;
 pub mod trapezoid;
 

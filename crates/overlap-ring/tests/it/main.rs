@@ -2,6 +2,7 @@
 
 mod overlap;
 mod props;
+mod shapes;
 mod specs;
 mod studies;
 mod trapezoid;
