@@ -1,12 +1,14 @@
-//! Single-run TOML configs (`cargo xtask run overlap-ring CONFIG.toml`).
+//! Single-run TOML configs (`cargo xtask run overlap-ring CONFIG.toml`); the schema is in
+//! `docs/models/overlap-ring.md`.
 //!
 //! ```toml
-//! algorithm = "naive"      # "naive" | "overlap"
-//! c = [3, 1]               # overlap only: c = 3/1 (> 2), default [3, 1]
+//! algorithm = "overlap"    # naive | overlap | trapezoid | composite | array2d
+//! guest = "linear"         # linear | ring (2N cells folded) | grid (rows x N)
+//! c = [3, 1]               # overlap, composite: c = 3/1 (> 2)
+//! block = 1                # overlap, composite: b columns (virtual processors) per virtual column
 //! n = 8                    # host processors
-//! cols = 8                 # guest columns N (default n)
 //! steps = 10               # guest steps T
-//! program = "sum"          # "sum" | "mix" | "max"
+//! program = "sum"          # linear and ring guests: sum | mix | max | affine
 //! bandwidth = 3            # B (default L = max(1, ceil(log2 n)))
 //! seed = 0                 # stream for random delay laws
 //! [delays]                 # a netcore DelayLaw
@@ -19,29 +21,41 @@ use netcore::study::{ModelError, RunReport, parse_toml};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::HostRun;
+use crate::engine::simulate;
 use crate::error::{Error, Result};
-use crate::guest::Program;
+use crate::guest::{GuestProgram, Program, Reference};
 use crate::host::{Host, log_n};
 use crate::overlap::{C, Labelling};
+use crate::plan::Plan;
+use crate::shapes::{FoldedRing, GridMix, SuperColumns, array2d_plan};
 
 /// One single-run config.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
-    /// Simulation scheme: `"naive"` or `"overlap"`.
+    /// Simulation scheme: `naive`, `overlap`, `trapezoid`, `composite` or `array2d`.
     #[serde(default = "naive")]
     pub algorithm: String,
-    /// OVERLAP's `c` as `[num, den]` (default `[3, 1]`).
+    /// Guest shape: `linear` (default), `ring` (`2N` cells folded into `N` super-columns) or
+    /// `grid` (`rows x N` nodes as `N` super-columns of weight `rows`).
+    #[serde(default = "linear")]
+    pub guest: String,
+    /// OVERLAP's `c` as `[num, den]` (default `[3, 1]`; overlap and composite only).
     pub c: Option<[u64; 2]>,
+    /// Block `b` (overlap and composite only, default 1).
+    pub block: Option<usize>,
     /// Host processors `n`.
     pub n: usize,
-    /// Guest columns `N` (default `n`).
+    /// Guest (super-)columns `N` (naive: default `n`; array2d: `m`, required; others: fixed by
+    /// the scheme and must be omitted).
     pub cols: Option<usize>,
+    /// Rows `R` of a grid guest (default `N`: an `m x m` array).
+    pub rows: Option<usize>,
     /// Guest steps `T`.
     pub steps: u64,
-    /// Built-in guest program name.
-    #[serde(default = "sum")]
-    pub program: String,
+    /// Built-in guest program: `sum` (default), `mix`, `max`, `affine` for linear and ring
+    /// guests; `grid_mix` (default) for grids.
+    pub program: Option<String>,
     /// Bandwidth `B` (default `L`).
     pub bandwidth: Option<u32>,
     /// Seed for random delay laws.
@@ -54,8 +68,8 @@ pub struct Config {
 fn naive() -> String {
     "naive".into()
 }
-fn sum() -> String {
-    "sum".into()
+fn linear() -> String {
+    "linear".into()
 }
 
 /// The report of one run.
@@ -63,10 +77,14 @@ fn sum() -> String {
 pub struct Report {
     /// Scheme.
     pub algorithm: String,
+    /// Guest shape.
+    pub guest: String,
     /// Guest program.
     pub program: &'static str,
-    /// Guest columns.
+    /// Guest (super-)columns `N` of the plan.
     pub cols: usize,
+    /// Phase length of the plan's compute order.
+    pub phase: u64,
     /// Guest steps.
     pub steps: u64,
     /// The host.
@@ -98,39 +116,100 @@ pub fn host_of(config: &Config) -> Result<Host> {
     }
 }
 
-/// Runs one parsed config.
-pub fn run(config: &Config) -> Result<Report> {
-    let program = Program::from_name(&config.program)?;
-    let host = host_of(config)?;
-    let (cols, run, labelling) = match config.algorithm.as_str() {
-        "naive" => {
-            if config.c.is_some() {
-                return Err(Error::Field(
-                    "c applies to algorithm = \"overlap\" only (got algorithm = \"naive\")".into(),
-                ));
-            }
-            let cols = config.cols.unwrap_or(config.n);
-            (cols, crate::naive::simulate(&host, &program, cols, config.steps)?, None)
-        }
+/// A config field that only some algorithms take.
+fn only_for(field: &str, given: bool, algorithm: &str, allowed: &[&str]) -> Result<()> {
+    if given && !allowed.contains(&algorithm) {
+        return Err(Error::Field(format!(
+            "{field} applies to algorithm = {} only (got algorithm = {algorithm:?})",
+            allowed.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(" or ")
+        )));
+    }
+    Ok(())
+}
+
+/// The plan of `config` on `host`, with OVERLAP's labelling when the scheme has one.
+fn plan_of(config: &Config, host: &Host) -> Result<(Plan, Option<Labelling>)> {
+    let algorithm = config.algorithm.as_str();
+    only_for("c", config.c.is_some(), algorithm, &["overlap", "composite"])?;
+    only_for("block", config.block.is_some(), algorithm, &["overlap", "composite"])?;
+    only_for("cols", config.cols.is_some(), algorithm, &["naive", "array2d"])?;
+    let [num, den] = config.c.unwrap_or([3, 1]);
+    let block = config.block.unwrap_or(1);
+    Ok(match algorithm {
+        "naive" => (crate::naive::plan(host.n(), config.cols.unwrap_or(host.n()))?, None),
         "overlap" => {
-            if let Some(cols) = config.cols {
-                return Err(Error::Field(format!(
-                    "cols is fixed to n' by OVERLAP and must be omitted (got cols={cols})"
-                )));
-            }
-            let [num, den] = config.c.unwrap_or([3, 1]);
-            let (run, lab) =
-                crate::overlap::simulate(&host, C::new(num, den)?, &program, config.steps)?;
-            (lab.n_prime as usize, run, Some(lab))
+            let (plan, lab) = crate::overlap::plan(host, C::new(num, den)?, block)?;
+            (plan, Some(lab))
+        }
+        "trapezoid" => (crate::trapezoid::plan(host.n(), u64::from(host.d_max().max(1)))?, None),
+        "composite" => {
+            let (plan, lab, _) = crate::trapezoid::composite(host, C::new(num, den)?, block)?;
+            (plan, Some(lab))
+        }
+        "array2d" => {
+            let m = config.cols.ok_or_else(|| {
+                Error::Field("array2d needs cols = m, the guest array's side".into())
+            })?;
+            (array2d_plan(host.n(), m)?, None)
         }
         other => return Err(Error::UnknownAlgorithm(other.to_string())),
+    })
+}
+
+fn execute<P: GuestProgram>(
+    host: &Host,
+    plan: &Plan,
+    prog: &P,
+    reference: Result<Reference<P::Db>>,
+) -> Result<HostRun> {
+    simulate(host, plan, prog, &reference?)
+}
+
+/// Runs one parsed config.
+pub fn run(config: &Config) -> Result<Report> {
+    let host = host_of(config)?;
+    let (plan, labelling) = plan_of(config, &host)?;
+    let (n_cols, steps) = (plan.n_cols, config.steps);
+    let grid = config.guest == "grid";
+    if config.rows.is_some() && !grid {
+        return Err(Error::Field(format!(
+            "rows applies to guest = \"grid\" only (got guest = {:?})",
+            config.guest
+        )));
+    }
+    let program = config.program.as_deref();
+    let (program, run) = match config.guest.as_str() {
+        "linear" => {
+            let p = Program::from_name(program.unwrap_or("sum"))?;
+            (p.name(), execute(&host, &plan, &p, crate::guest::reference(&p, n_cols, steps))?)
+        }
+        "ring" => {
+            let ring = FoldedRing::new(Program::from_name(program.unwrap_or("sum"))?, 2 * n_cols)?;
+            (ring.cells.name(), execute(&host, &plan, &ring, ring.reference(steps))?)
+        }
+        "grid" => {
+            if let Some(other) = program.filter(|&p| p != "grid_mix") {
+                return Err(Error::Field(format!(
+                    "a grid guest runs program = \"grid_mix\" (got program = {other:?})"
+                )));
+            }
+            let g = SuperColumns::new(GridMix, config.rows.unwrap_or(n_cols), n_cols)?;
+            ("grid_mix", execute(&host, &plan, &g, g.reference(steps))?)
+        }
+        other => {
+            return Err(Error::Field(format!(
+                "guest must be \"linear\", \"ring\" or \"grid\" (got guest = {other:?})"
+            )));
+        }
     };
     let bound = f64::from(host.d_max().max(1));
     Ok(Report {
         algorithm: config.algorithm.clone(),
-        program: program.name(),
-        cols,
-        steps: config.steps,
+        guest: config.guest.clone(),
+        program,
+        cols: n_cols,
+        phase: plan.phase,
+        steps,
         d_max: host.d_max(),
         d_ave: host.d_ave(),
         ratio: run.slowdown / bound,
@@ -149,8 +228,9 @@ pub fn run_config(text: &str) -> std::result::Result<RunReport, ModelError> {
         return Err(ModelError::Run("simulation differs from the direct guest run".into()));
     }
     let summary = format!(
-        "{} on n={} (d_max={}, B={}): N={} T={} host_steps={} slowdown={:.3} ratio={:.3} verified={}",
+        "{} ({} guest) on n={} (d_max={}, B={}): N={} T={} host_steps={} slowdown={:.3} ratio={:.3} verified={}",
         report.algorithm,
+        report.guest,
         report.host.n(),
         report.d_max,
         report.host.bandwidth,
