@@ -2,6 +2,7 @@
 //! killing of hot intervals, stage-2 labels and killing, stage-3 labels and the overlapping
 //! virtual-column assignment, and the OVERLAP plan run by [`crate::engine`].
 
+pub mod render;
 pub mod schedule;
 
 use serde::Serialize;
@@ -92,6 +93,27 @@ pub struct Labelling {
     pub n_prime: i64,
     /// Virtual column (1-based) held by each processor; `None` = dead.
     pub assignment: Vec<Option<i64>>,
+    /// Which processors survived stage 1.
+    #[serde(skip)]
+    pub live_stage1: Vec<bool>,
+    /// Every node of the interval tree with its labels (for renderings and checks).
+    #[serde(skip)]
+    pub tree: Vec<TreeNode>,
+}
+
+/// One node of the interval tree after labelling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeNode {
+    /// First processor.
+    pub lo: usize,
+    /// One past the last processor.
+    pub hi: usize,
+    /// Depth (root 0).
+    pub depth: u32,
+    /// Stage-2 label (`None`: no processor survived stage 1).
+    pub label2: Option<i64>,
+    /// Stage-3 label (`None`: no processor survived stage 2).
+    pub label3: Option<i64>,
 }
 
 /// Stage 1 (spec 2.1-2.2): every tree node `I` whose inner delay exceeds `c L d_ave |I|`
@@ -162,6 +184,18 @@ pub fn stages_2_3(n: usize, c: C, live1: &[bool]) -> Result<Labelling> {
         stage2_root,
         n_prime,
         assignment,
+        live_stage1: live1.to_vec(),
+        tree: nodes
+            .iter()
+            .enumerate()
+            .map(|(v, node)| TreeNode {
+                lo: node.lo,
+                hi: node.hi,
+                depth: node.depth,
+                label2: label2[v],
+                label3: label3[v],
+            })
+            .collect(),
     })
 }
 

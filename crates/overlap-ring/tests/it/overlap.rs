@@ -34,6 +34,76 @@ fn figure2_stage2_example() {
     assert_eq!(lab.assignment, expect);
 }
 
+/// Figure 2 as text (`n = 32`, `c = 5/2`, `k_max = 1`, `m = (2, 1)`, `m_k = 0` below depth 1,
+/// stage-1 dead `p16..p29`). Stage-2 labels `x1 + x2 - m_depth`: `[0,8)` and `[8,16)` are 8
+/// (`m_2 = 0`), `[0,16)` is `8 + 8 - m_1 = 15`; on the right only `p30, p31` live, so `[24,32)`
+/// and `[16,32)` carry `2` (one remaining child each); root `15 + 2 - m_0 = 15`. Nobody fails
+/// `x >= 2 m_depth` (`15 >= 4`, `15 >= 2`, `2 >= 2`). Stage 3 (`x1 + x2 - m_(depth+1)`): `[0,16)`
+/// is `8 + 8 - m_2 = 16`, root `16 + 2 - m_1 = 17 = n'`. Assignment: the root's right child
+/// starts at `17 - 2 = 15`, so `p30, p31` get 16, 17 and column 16 has two holders.
+#[test]
+fn figure2_tree_and_strip_snapshot() {
+    use overlap_ring::overlap::render::{strip, tree};
+    let live1: Vec<bool> = (0..32).map(|p| !(16..=29).contains(&p)).collect();
+    let lab = stages_2_3(32, C::new(5, 2).unwrap(), &live1).unwrap();
+    insta::assert_snapshot!("figure2", format!("{}{}", tree(&lab), strip(&lab)));
+}
+
+/// Stage-1 killing on the worked transient host (`n = 32`, `c = 3`, `d_15 = 20`, else 1):
+/// `S = 50`, `L = 5`, 31 links; a node `I` is hot iff `delay(I) 31 > 3 5 50 |I| = 750 |I|`.
+/// The link 15 lies inside `[0,32)` (`50 31 = 1550 <= 24000`) and inside no half (it joins
+/// `p15` and `p16`, the halves' edges), so nobody dies; `k_max = 1` (`32/15 >= 2`), `m = (2,
+/// 1)`; stage 3 root `16 + 16 - m_1 = 31`. The right half's virtual columns start at
+/// `31 - 16 = 15`: `p15` and `p16` both hold column 16.
+#[test]
+fn transient_host_assignment_snapshot() {
+    use overlap_ring::overlap::render::{strip, tree};
+    let mut delays = vec![1; 31];
+    delays[15] = 20;
+    let lab = label_tree(&delays, C::new(3, 1).unwrap()).unwrap();
+    insta::assert_snapshot!("transient_n32", format!("{}{}", tree(&lab), strip(&lab)));
+}
+
+/// Stage-1 killing (spec 2.1): `n = 256`, `c = 3`, `L = 8`, links 40 and 41 of delay 5000,
+/// the rest 1: `S = 10253` over 255 links; node `I` is hot iff `delay(I) 255 > 24 S |I| =
+/// 246072 |I|`. `[40,42)` holds link 40: `5000 255 = 1275000 > 492144`, hot; `[40,44)` holds
+/// links 40-42: `10001 255 = 2550255 > 984288`, hot; `[40,48)` (links 40-46): `2551275 >
+/// 1968576`, hot; `[32,48)`: `2553315 <= 3937152`, not hot. So exactly `p40..p47` die.
+/// Stage 3 (`k_max = 3`, `m = (8,4,2,1)`): siblings under a depth-`k` node share `m_(k+1)` =
+/// 4, 2, 1, 0 columns at depths 0..3. `[32,64)` = `[32,48)` (8 live) + `[48,64)` (16), no
+/// overlap: 24, columns 32-55 after `[0,32)`'s 1-32 (overlap 1): `[0,64)` = 55; `[64,128)` =
+/// `32 + 32 - 1` = 63, starting at `55 + 63 - 2 - 63 + 1 = 54`; `[0,128)` = 116; the right half
+/// `[128,256)` = `63 + 63 - 2` = 124; root `n' = 116 + 124 - 4 = 236`, right half from 113.
+#[test]
+fn stage1_matches_definition() {
+    use overlap_ring::overlap::stage1;
+    let mut delays = vec![1u32; 255];
+    delays[40] = 5000;
+    delays[41] = 5000;
+    let c = C::new(3, 1).unwrap();
+    let live = stage1(&delays, c);
+    let s: u128 = delays.iter().map(|&d| u128::from(d)).sum();
+    // Brute force over the tree: node [lo,hi) hot iff delay(I) * 255 * 1 > 3 * 8 * S * |I|.
+    let mut want = vec![true; 256];
+    let mut stack = vec![(0usize, 256usize)];
+    while let Some((lo, hi)) = stack.pop() {
+        let inner: u128 = delays[lo..hi - 1].iter().map(|&d| u128::from(d)).sum();
+        if inner * 255 > 3 * 8 * s * (hi - lo) as u128 {
+            want[lo..hi].iter_mut().for_each(|x| *x = false);
+        }
+        if hi - lo >= 2 {
+            let mid = lo + (hi - lo).div_ceil(2);
+            stack.push((lo, mid));
+            stack.push((mid, hi));
+        }
+    }
+    assert_eq!(live, want);
+    let dead: Vec<usize> = (0..256).filter(|&p| !live[p]).collect();
+    assert_eq!(dead, (40..48).collect::<Vec<_>>());
+    let lab = label_tree(&delays, c).unwrap();
+    insta::assert_snapshot!("stage1_kill_n256", overlap_ring::overlap::render::strip(&lab));
+}
+
 #[test]
 fn bad_c_and_small_hosts_are_errors() {
     assert_eq!(C::new(2, 1), Err(Error::InvalidC { c_num: 2, c_den: 1 }));
