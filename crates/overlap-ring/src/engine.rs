@@ -18,7 +18,7 @@
 //!   database must equal the direct run ([`crate::guest::reference`]).
 
 mod link;
-mod order;
+pub(crate) mod order;
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};

@@ -78,6 +78,39 @@ pub fn composite(host: &Host, c: C, block: usize) -> Result<(Plan, Labelling, u6
     Ok((halo_plan(&cores, r, r as u64, n_cols)?, lab, r as u64))
 }
 
+/// Figure 4 as text: the first phase of an interior processor `p_j` of Theorem 4's plan with
+/// `r` (`d = r^2`), drawn from the engine's own compute order. Rows `r` (top) down to 1;
+/// columns `A` (received from `p_(j-1)`), the held `P_j`, `D` (received from `p_(j+1)`).
+/// `T` = computed in the trapezoid, `L` / `R` = computed afterwards in the left / right
+/// triangle. The last line counts `|P_j|`, `|T|`, `|L|`, `|R|` pebbles of the phase.
+pub fn figure4(r: usize) -> String {
+    let (lo, hi, n_cols) = (r + 1, 4 * r, 5 * r);
+    let mut order = crate::engine::order::Order::new(lo, hi, n_cols, r as u64, r as u64);
+    let width = hi - lo + 1;
+    let mut grid = vec![vec![' '; width]; r];
+    let (mut tz, mut left, mut right) = (0, 0, 0);
+    while let Some((c, t)) = order.peek() {
+        let mark = if order.in_trapezoid() {
+            tz += 1;
+            'T'
+        } else if c < lo + width / 2 {
+            left += 1;
+            'L'
+        } else {
+            right += 1;
+            'R'
+        };
+        grid[t as usize - 1][c - lo] = mark;
+        order.advance();
+    }
+    let mut out = String::new();
+    for (t, row) in grid.iter().enumerate().rev() {
+        out.push_str(&format!("row {:>2}  A {} D\n", t + 1, row.iter().collect::<String>()));
+    }
+    out.push_str(&format!("|P_j| = {}, |T| = {tz}, |L| = {left}, |R| = {right}\n", width * r));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,6 +57,11 @@ impl Order {
         (!self.done).then_some((self.col, self.start + self.r - 1))
     }
 
+    /// Whether the next pebble belongs to its phase's trapezoid `Tz` (else to the rest).
+    pub(crate) fn in_trapezoid(&self) -> bool {
+        self.class == Class::Trapezoid
+    }
+
     /// Whether `row` starts a new phase (the first pebble of a phase is being computed).
     pub(crate) fn phase_start(&self) -> u64 {
         self.start

@@ -42,3 +42,11 @@ proptest! {
         prop_assert!(run.copies_max <= 3);
     }
 }
+
+/// Figure 4, `d = 16`, `r = 4` (spec 3): `P_j` is 12 columns wide, so a phase has
+/// `|P_j| = 48` pebbles; trapezoid row `t` has `3r - 2t` = 10, 8, 6, 4 pebbles, `|T| = 28 =
+/// 2d - r`; each triangle has `1 + 2 + 3 + 4 = r(r+1)/2 = 10` pebbles, `|L ∪ R| = d + r`.
+#[test]
+fn figure4_regions_snapshot() {
+    insta::assert_snapshot!("figure4_r4", overlap_ring::trapezoid::figure4(4));
+}
