@@ -45,7 +45,9 @@ pub fn tree(lab: &Labelling) -> String {
 /// The assignment as runs: `p0-p15 -> 1-16` for consecutive processors holding consecutive
 /// virtual columns, `p16-p29 dead`.
 pub fn strip(lab: &Labelling) -> String {
-    let mut runs: Vec<(usize, usize, Option<(i64, i64)>)> = Vec::new();
+    // (first processor, last processor, virtual columns held, if live).
+    type Run = (usize, usize, Option<(i64, i64)>);
+    let mut runs: Vec<Run> = Vec::new();
     for (p, a) in lab.assignment.iter().enumerate() {
         match (runs.last_mut(), a) {
             (Some((_, last, Some((_, hi)))), Some(v)) if *hi + 1 == *v && *last + 1 == p => {
