@@ -79,11 +79,14 @@ pub struct HostRun {
     pub row_done: Vec<Step>,
 }
 
-/// A message in flight: the value of pebble `(stream's column, row)` at hop `hop` of its route.
+/// A message in flight: the value of pebble `(column, row)` of a stream, now at hop `at` of
+/// the hop arena (its route ends before `end`), for `dest`'s `left` or right stream.
 #[derive(Debug, Clone)]
 struct Msg<V> {
-    stream: u32,
-    hop: u32,
+    at: u32,
+    end: u32,
+    dest: u32,
+    left: bool,
     row: u64,
     val: V,
 }
@@ -266,7 +269,6 @@ struct Engine<V, D> {
     phase: u64,
     weight: u32,
     bandwidth: u32,
-    delays: Vec<u32>,
     hops: Vec<u32>,
     streams: Vec<Stream>,
     procs: Vec<Option<Proc<V, D>>>,
@@ -369,8 +371,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             phase,
             weight: prog.weight().max(1),
             bandwidth: fabric.bandwidth(),
-            links: (0..delays.len()).map(|_| DirectedLink::new()).collect(),
-            delays,
+            links: delays.iter().map(|&d| DirectedLink::new(d)).collect(),
             hops,
             streams,
             procs,
@@ -388,12 +389,11 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
     /// Puts `msg` on the directed link of its current hop at step `tau`: injected at once when
     /// the link is idle with bandwidth left this step, else queued for the send phase.
     fn queue(&mut self, msg: Msg<V>, tau: Step, active: &mut Vec<u32>) {
-        let s = &self.streams[msg.stream as usize];
-        let link = self.hops[(s.start + msg.hop) as usize];
+        let link = self.hops[msg.at as usize];
         let l = &mut self.links[link as usize];
         if l.try_inject_now(self.weight, tau, self.bandwidth) {
             self.stats.link_units += u64::from(self.weight);
-            let at = tau + Step::from(self.delays[link as usize]);
+            let at = tau + Step::from(l.delay);
             let mask = self.wheel.len() - 1;
             let bucket = &mut self.wheel[at as usize & mask];
             if bucket.is_empty() {
@@ -409,9 +409,12 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         l.push(msg, self.weight, tau);
     }
 
+    /// Puts `p` on the compute list of step `tau` once, unless it is busy then (a busy
+    /// processor has a wake at the step it becomes free).
     fn list(procs: &mut [Option<Proc<V, D>>], p: usize, tau: Step, list: &mut Vec<u32>) {
         if let Some(pr) = procs[p].as_mut()
             && pr.listed_at != tau
+            && pr.free_at <= tau
         {
             pr.listed_at = tau;
             list.push(p as u32);
@@ -451,10 +454,9 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                 self.wheel_times.pop();
                 std::mem::swap(&mut arrived, &mut self.wheel[tau as usize & mask]);
                 for mut msg in arrived.drain(..) {
-                    let s = &self.streams[msg.stream as usize];
-                    let (dest, left) = (s.dest as usize, s.left);
-                    if msg.hop + 1 < s.len {
-                        msg.hop += 1;
+                    let (dest, left) = (msg.dest as usize, msg.left);
+                    if msg.at + 1 < msg.end {
+                        msg.at += 1;
                         self.queue(msg, tau, &mut active);
                         continue;
                     }
@@ -532,7 +534,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             for link in sending.drain(..) {
                 let q = &mut self.links[link as usize];
                 self.stats.max_backlog = self.stats.max_backlog.max(q.backlog());
-                let d = Step::from(self.delays[link as usize]);
+                let d = Step::from(q.delay);
                 let wheel = &mut self.wheel;
                 let times = &mut self.wheel_times;
                 let done = q.inject(tau, d, self.bandwidth, |at, msg| {
@@ -609,7 +611,16 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             if col != c {
                 break;
             }
-            self.queue(Msg { stream, hop: 0, row: t, val: val.clone() }, tau, active);
+            let s = &self.streams[stream as usize];
+            let msg = Msg {
+                at: s.start,
+                end: s.start + s.len,
+                dest: s.dest,
+                left: s.left,
+                row: t,
+                val: val.clone(),
+            };
+            self.queue(msg, tau, active);
             k += 1;
         }
     }

@@ -12,6 +12,8 @@ use netcore::Step;
 #[derive(Debug, Clone)]
 pub(crate) struct DirectedLink<M> {
     queue: VecDeque<(M, u32, Step)>,
+    /// The link's delay `d`.
+    pub(crate) delay: u32,
     /// The step this link was last put on the engine's active list.
     pub(crate) active_at: Step,
     /// Units injected in step `sent_at`.
@@ -29,8 +31,8 @@ pub(crate) struct Injected {
 }
 
 impl<M> DirectedLink<M> {
-    pub(crate) fn new() -> Self {
-        Self { queue: VecDeque::new(), active_at: 0, sent: 0, sent_at: 0 }
+    pub(crate) fn new(delay: u32) -> Self {
+        Self { queue: VecDeque::new(), delay, active_at: 0, sent: 0, sent_at: 0 }
     }
 
     /// Fast path of the send phase: when nothing is queued and `units` fit in what is left of
@@ -97,7 +99,7 @@ mod tests {
     /// 1,1,1,2,2,2,3, usable at 6,6,6,7,7,7,8; `8 - 1 = d + ceil(7/3) - 1 = 7` steps.
     #[test]
     fn bandwidth_rule_p7_d5_b3() {
-        let mut link = DirectedLink::new();
+        let mut link = DirectedLink::new(5);
         (0..7).for_each(|p| link.push(p, 1, 1));
         let mut usable = Vec::new();
         for tau in 1..=4 {
@@ -111,7 +113,7 @@ mod tests {
     /// unit goes in at step 2 (usable at 2 + d), the second's at step 3.
     #[test]
     fn weighted_units() {
-        let mut link = DirectedLink::new();
+        let mut link = DirectedLink::new(5);
         link.push('a', 3, 1);
         link.push('b', 3, 1);
         let mut usable = Vec::new();
