@@ -1,5 +1,5 @@
 //! The schedule `s^(k)_t` of Theorem 1 (spec 2.5) as a comparison line: the paper's recursive
-//! box simulation turned into per-row deadlines. Not yet checked against engine runs.
+//! box simulation turned into per-row deadlines, checked against engine runs in the tests.
 
 /// `s^(k)_t` for `0 <= k <= k_max`, `1 <= t <= m_k` (`result[k][t-1]`):
 /// `s^(k_max)_1 = sigma`; `s^(k)_t = s^(k+1)_t + delta[k]` for `t <= m_(k+1)`;
@@ -32,11 +32,11 @@ pub fn deadline(s0: &[i64], t: u64) -> i64 {
     beta as i64 * s0[s0.len() - 1] + s0[(t - beta * m0) as usize - 1]
 }
 
-/// The corrected variant's parameters (spec 2.5) for one column per virtual column (`b = 1`):
-/// `sigma = 1 + g`, `g` = max delay between consecutive live processors inside one depth-`k_max`
+/// The corrected variant's parameters (spec 2.5, 2.6) for `b` columns per virtual column:
+/// `sigma = b + g`, `g` = max delay between consecutive live processors inside one depth-`k_max`
 /// node; `delta[k]` = max over remaining depth-`k` nodes of the delay between the node's leftmost
 /// and rightmost live processors. `live[p]` = processor `p` holds a virtual column.
-pub fn corrected(delays: &[u32], live: &[bool], k_max: u32) -> (i64, Vec<i64>) {
+pub fn corrected(delays: &[u32], live: &[bool], k_max: u32, block: i64) -> (i64, Vec<i64>) {
     let n = live.len();
     let mut prefix = vec![0i64; n];
     for (i, &d) in delays.iter().enumerate() {
@@ -56,7 +56,7 @@ pub fn corrected(delays: &[u32], live: &[bool], k_max: u32) -> (i64, Vec<i64>) {
             }
         }
     }
-    (1 + g, delta)
+    (block + g, delta)
 }
 
 #[cfg(test)]
@@ -79,6 +79,6 @@ mod tests {
         assert_eq!(deadline(&s[0], 5), 4100 + 1537);
         assert_eq!(deadline(&s[0], 4), 4100);
         // Corrected parameters on the unit host: g = 1 (sigma = 2), Delta_0 = 63, Delta_1 = 31.
-        assert_eq!(corrected(&[1; 63], &[true; 64], 2), (2, vec![63, 31, 0]));
+        assert_eq!(corrected(&[1; 63], &[true; 64], 2, 1), (2, vec![63, 31, 0]));
     }
 }

@@ -244,9 +244,10 @@ fn theorem1_paper_variant_fails_for_kmax_zero() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
-    /// Theorem 1, corrected variant (spec 2.5): every copy finishes row `t` by `deadline(t)`.
+    /// Theorem 1, corrected variant (spec 2.5, 2.6): every copy finishes row `t` by
+    /// `deadline(t)`, for `b = 1` (Theorem 2) and blocks `b > 1` (Theorem 3, `sigma = b + g`).
     #[test]
-    fn theorem1_corrected_deadlines(n in 12usize..64, seed in 0u64..1000, steps in 1u64..20, half in 0usize..2) {
+    fn theorem1_corrected_deadlines(n in 12usize..64, seed in 0u64..1000, steps in 1u64..20, half in 0usize..2, block in 1usize..4) {
         use overlap_ring::overlap::schedule::{corrected, deadline, schedule};
         let c = [C::new(5, 2).unwrap(), C::new(3, 1).unwrap()][half];
         prop_assume!(k_max(n, c).is_ok());
@@ -256,9 +257,13 @@ proptest! {
             if (x >> 33) % 6 == 0 { 1 + ((x >> 40) % 40) as u32 } else { 1 + ((x >> 40) % 3) as u32 }
         }).collect();
         let host = overlap_ring::host::Host::new(n, delays.clone(), overlap_ring::host::log_n(n)).unwrap();
-        let (run, lab) = overlap_ring::overlap::simulate(&host, c, &overlap_ring::guest::Program::Mix, steps).unwrap();
+        let (plan, lab) = overlap_ring::overlap::plan(&host, c, block).unwrap();
+        let run = overlap_ring::engine::run(&host, &plan, &overlap_ring::guest::Program::Mix, steps).unwrap();
+        prop_assert!(run.verified);
+        prop_assert_eq!(run.load, block);
+        prop_assert_eq!(run.work, (lab.live * block) as u64 * steps);
         let live: Vec<bool> = lab.assignment.iter().map(Option::is_some).collect();
-        let (sigma, delta) = corrected(&delays, &live, lab.k_max);
+        let (sigma, delta) = corrected(&delays, &live, lab.k_max, block as i64);
         let s = schedule(lab.k_max, sigma, &delta);
         for (t, &done) in run.row_done.iter().enumerate() {
             let t = t as u64 + 1;
