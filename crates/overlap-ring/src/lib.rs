@@ -1,12 +1,49 @@
-//! `overlap-ring`: simulating a guest linear array on a host linear array whose links have
-//! different delays (Andrews, Leighton, Metaxas, Zhang, *Improved Methods for Hiding Latency in
-//! High Bandwidth Networks*).
+//! `overlap-ring`: latency hiding by redundant computation (Andrews, Leighton, Metaxas, Zhang,
+//! *Improved Methods for Hiding Latency in High Bandwidth Networks*). A guest array whose
+//! processors own databases is simulated on a host network whose links have different delays.
 //!
-//! First slice: the guest model and its direct (reference) run ([`guest`]), the host engine that
-//! really holds database copies, computes pebbles and ships them over delayed links with the
-//! bandwidth rule ([`host`]), the naive one-copy simulation ([`naive`], spec 2.10 baseline) and
-//! OVERLAP's labelling, assignment and plan run on the engine ([`overlap`], Theorem 2). The
-//! other schemes of the paper are not implemented yet; see `docs/models/overlap-ring.md`.
+//! * [`guest`]: the database model, user programs ([`guest::GuestProgram`]) and the direct run
+//!   every simulation is checked against; [`shapes`]: guest rings and 2-D arrays as
+//!   super-columns.
+//! * [`host`]: host arrays with per-link delays (and rings cut at their slowest link).
+//! * [`plan`] + [`engine`]: which processor holds which databases, and the one event-driven
+//!   engine that executes any plan (strict compute order, streams, FIFO links with bandwidth `B`,
+//!   verification). Every scheme is a plan: [`naive`] (one copy), [`overlap`] (Theorems 2-3),
+//!   [`trapezoid`] (Theorems 4-5), [`shapes::array2d_plan`] (Theorem 7).
+//! * [`config`], [`study`], [`model`]: single runs and sweeps for `xtask`.
+//!
+//! Running your own guest program on a host with one slow link:
+//!
+//! ```
+//! use overlap_ring::guest::{GuestProgram, Side};
+//! use overlap_ring::host::Host;
+//! use overlap_ring::overlap::{C, plan};
+//!
+//! /// Each cell adds its neighbours and counts its steps in its database.
+//! struct Wave;
+//! impl GuestProgram for Wave {
+//!     type Val = u64;
+//!     type Db = u64;
+//!     fn init_db(&self, _col: usize) -> u64 { 0 }
+//!     fn init_val(&self, col: usize) -> u64 { col as u64 }
+//!     fn boundary(&self, _side: Side, _row: u64) -> u64 { 1 }
+//!     fn step(&self, db: &mut u64, _col: usize, _row: u64, l: &u64, me: &u64, r: &u64) -> u64 {
+//!         *db += 1;
+//!         l.wrapping_add(*me).wrapping_add(*r)
+//!     }
+//! }
+//!
+//! let mut delays = vec![1; 63];
+//! delays[31] = 30; // the root split of n = 64
+//! let host = Host::new(64, delays, 6)?;
+//! let (plan, labelling) = plan(&host, C::new(3, 1)?, 1)?;
+//! let run = overlap_ring::engine::run(&host, &plan, &Wave, 40)?;
+//! assert!(run.verified); // every holder's pebbles and final database equal the direct run
+//! assert_eq!(labelling.k_max, 1);
+//! // OVERLAP hides the long link: about (D + 2m)/(m + 1) = 16 steps per row instead of 30.
+//! assert!(run.slowdown < 17.0);
+//! # Ok::<(), overlap_ring::Error>(())
+//! ```
 #![warn(missing_docs)]
 
 pub mod config;
