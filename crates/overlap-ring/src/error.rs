@@ -112,6 +112,12 @@ pub enum Error {
     /// A plan whose size does not match the host or the guest.
     #[error("plan does not fit: {0}")]
     PlanMismatch(String),
+    /// A host graph that is not connected.
+    #[error("host graph must be connected (got {components} components)")]
+    Disconnected {
+        /// Connected components.
+        components: usize,
+    },
     /// An error from netcore (delay laws, topologies).
     #[error(transparent)]
     Net(#[from] netcore::Error),

@@ -49,6 +49,7 @@
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod graph;
 pub mod guest;
 pub mod host;
 pub mod model;

@@ -1,5 +1,6 @@
 //! Integration tests of `overlap-ring`.
 
+mod graph;
 mod overlap;
 mod props;
 mod shapes;
