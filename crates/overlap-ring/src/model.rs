@@ -14,7 +14,11 @@ impl Model for OverlapRing {
         "guest linear arrays simulated on host linear arrays with per-link delays (Andrews, Leighton, Metaxas, Zhang); first slice: naive one-copy simulation"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(crate::study::NaiveVsDmax), Box::new(crate::study::SingleLongLink)]
+        vec![
+            Box::new(crate::study::NaiveVsDmax),
+            Box::new(crate::study::SingleLongLink),
+            Box::new(crate::study::GeneralGraphs),
+        ]
     }
     fn run_config(&self, config: &str) -> Result<RunReport, ModelError> {
         crate::config::run_config(config)

@@ -5,8 +5,10 @@
 //! chain may bounce across the slowest link every row), so `slowdown / d_max` lies in
 //! `[1 - 1/T, 1]` up to the `1/T` start-up term.
 
+pub mod graphs;
 pub mod single_link;
 
+pub use graphs::GeneralGraphs;
 pub use single_link::SingleLongLink;
 
 /// Parameters of [`SingleLongLink`] for `n` processors and long delay `d_long`.

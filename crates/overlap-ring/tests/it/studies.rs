@@ -41,3 +41,20 @@ fn single_long_link_periods() {
         assert!((row.naive_period - f64::from(d)).abs() < 1e-9);
     }
 }
+
+/// Theorem 6 study rows: dilation <= 3, congestion <= 2, verified, on both host kinds; bad
+/// kinds and sizes are config errors.
+#[test]
+fn general_graphs_rows() {
+    use overlap_ring::study::GeneralGraphs;
+    use overlap_ring::study::graphs::Params;
+    for (kind, size) in [("bounded", 64), ("clique_chain", 5)] {
+        let p = Params { kind: kind.into(), size, steps: 12, alpha: 1.5 };
+        let row = GeneralGraphs.run(&p, &mut netcore::rng::seeded(1, 0)).unwrap();
+        assert!(row.verified && row.dilation <= 3 && row.congestion <= 2, "{row:?}");
+    }
+    let bad = Params { kind: "star".into(), size: 64, steps: 12, alpha: 1.5 };
+    assert!(GeneralGraphs.check(&bad).unwrap_err().to_string().contains("kind must be"));
+    let small = Params { kind: "bounded".into(), size: 8, steps: 12, alpha: 1.5 };
+    assert!(GeneralGraphs.check(&small).unwrap_err().to_string().contains("size must be >= 24"));
+}
