@@ -112,6 +112,22 @@ pub enum Error {
     /// A plan whose size does not match the host or the guest.
     #[error("plan does not fit: {0}")]
     PlanMismatch(String),
+    /// `h1(n)` with `n` not a square `>= 4`.
+    #[error("h1 needs n to be a square s^2 with s >= 2 (got n={n})")]
+    NotSquare {
+        /// The requested size.
+        n: usize,
+    },
+    /// `h2(k, d, s)` with `k = 0`, `d < 2` or `s = 0`.
+    #[error("h2 needs 1 <= k <= 24, d >= 2 and s >= 1 (got k={k}, d={d}, s={s})")]
+    BadH2Params {
+        /// Levels.
+        k: u32,
+        /// Long delay.
+        d: u32,
+        /// Unit links per level unit.
+        s: u32,
+    },
     /// A host graph that is not connected.
     #[error("host graph must be connected (got {components} components)")]
     Disconnected {

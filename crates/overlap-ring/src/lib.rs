@@ -46,12 +46,14 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bounds;
 pub mod config;
 pub mod engine;
 pub mod error;
 pub mod graph;
 pub mod guest;
 pub mod host;
+pub mod hosts;
 pub mod model;
 pub mod naive;
 pub mod overlap;

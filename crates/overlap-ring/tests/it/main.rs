@@ -1,6 +1,7 @@
 //! Integration tests of `overlap-ring`.
 
 mod graph;
+mod lower_bounds;
 mod overlap;
 mod props;
 mod shapes;

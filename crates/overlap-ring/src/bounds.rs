@@ -1,0 +1,79 @@
+//! Lower bounds valid for every execution of an assignment (spec 2.10), the reference lines of
+//! the Section 6 experiments: the relaxed bound (infinite compute rate and bandwidth, only the
+//! delays and the copies' placement count) and the work bound.
+
+use crate::error::{Error, Result};
+use crate::host::Host;
+use crate::plan::Plan;
+
+/// `relaxed_lb(assignment, T)` (spec 2.10): with `U_p(j,t)` the earliest step `p` can use
+/// `(j,t)` (`R_p(j,t) + 1` if `p` holds `j`, else the best `R_q(j,t) + dist(q,p)` over the
+/// holders `q`; `1` for row 0 and the boundary columns) and `R_p(i,t) = max(R_p(i,t-1) + 1,
+/// U_p(i-1,t-1), U_p(i+1,t-1))`, `R_p(i,0) = 0`, the bound is the largest `R_p(i,T)` over all
+/// copies. Any execution of the plan, on any schedule, takes at least this many steps (for
+/// unit-weight pebbles).
+pub fn relaxed_lb(host: &Host, plan: &Plan, steps: u64) -> Result<u64> {
+    if steps == 0 {
+        return Err(Error::ZeroGuestSteps);
+    }
+    if plan.n() != host.n() {
+        return Err(Error::PlanMismatch(format!(
+            "plan has {} processors, the host has {}",
+            plan.n(),
+            host.n()
+        )));
+    }
+    let n_cols = plan.n_cols;
+    let holders = plan.holders();
+    let mut prefix = vec![0u64; host.n()];
+    for (i, &d) in host.delays.iter().enumerate() {
+        prefix[i + 1] = prefix[i] + u64::from(d);
+    }
+    let dist = |p: usize, q: usize| prefix[p].abs_diff(prefix[q]);
+    // r[j][k] = R of the k-th holder of column j at the previous row.
+    let mut r: Vec<Vec<u64>> = holders.iter().map(|h| vec![0; h.len()]).collect();
+    // Earliest step p can use (j, t-1) given the previous row's R.
+    let usable = |r: &[Vec<u64>], j: usize, p: usize| -> u64 {
+        if j == 0 || j > n_cols {
+            return 1;
+        }
+        holders[j]
+            .iter()
+            .zip(&r[j])
+            .map(|(&q, &rq)| if q == p { rq + 1 } else { rq + dist(q, p) })
+            .min()
+            .unwrap_or(u64::MAX)
+    };
+    for t in 1..=steps {
+        let mut next = r.clone();
+        for i in 1..=n_cols {
+            for (k, &p) in holders[i].iter().enumerate() {
+                let (left, right) =
+                    if t == 1 { (1, 1) } else { (usable(&r, i - 1, p), usable(&r, i + 1, p)) };
+                next[i][k] = (r[i][k] + 1).max(left).max(right);
+            }
+        }
+        r = next;
+    }
+    Ok(r.iter().flatten().copied().max().unwrap_or(0))
+}
+
+/// The work bound: the busiest processor computes `|H_p| T` pebbles, one per step.
+pub fn work_lb(plan: &Plan, steps: u64) -> u64 {
+    plan.max_held() as u64 * steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Uniform delay 3, one column per processor: row `t` is usable across a link `3` steps
+    /// after it is computed, so `R(t) = 1 + 3 (t - 1)`, the naive run's exact time.
+    #[test]
+    fn relaxed_lb_uniform() {
+        let host = Host::new(4, vec![3; 3], 1).unwrap();
+        let plan = crate::naive::plan(4, 4).unwrap();
+        assert_eq!(relaxed_lb(&host, &plan, 5).unwrap(), 13);
+        assert_eq!(work_lb(&plan, 5), 5);
+    }
+}
