@@ -39,7 +39,7 @@ pub fn h2(k: u32, d: u32, s: u32, bandwidth: u32) -> Result<Host> {
 /// `k = log2(n / d)` (spec 2.10). Its processor count is `Theta(n)`, not `n`.
 pub fn h2_paper(n: usize, bandwidth: u32) -> Result<Host> {
     let log4 = n.trailing_zeros() / 2;
-    if n < 16 || !n.is_power_of_two() || n.trailing_zeros() % 2 != 0 {
+    if n < 16 || !n.is_power_of_two() || !n.trailing_zeros().is_multiple_of(2) {
         return Err(Error::Field(format!(
             "h2_paper needs n = 4^j >= 16 (got n={n}, log4 n = {log4})"
         )));
