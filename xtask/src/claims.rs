@@ -63,9 +63,11 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row]) -> Verdict {
     let n = values.len();
     match &claim.check {
         Check::Within { lo, hi } => {
-            let slack = 1e-9 * lo.abs().max(hi.abs()).max(1.0);
+            // Rounding slack relative to each end (an open end such as f64::MAX must not
+            // widen the other).
+            let slack = |x: f64| 1e-9 * x.abs().max(1.0);
             Verdict {
-                pass: min >= lo - slack && max <= hi + slack,
+                pass: min >= lo - slack(*lo) && max <= hi + slack(*hi),
                 observed: format!("observed [{min:.4}, {max:.4}] over {n} rows"),
             }
         }
@@ -101,5 +103,22 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row]) -> Verdict {
             }
         }
         Check::AllTrue => unreachable!("handled above"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A band open at the top (`hi = f64::MAX`) still enforces its lower end.
+    #[test]
+    fn open_band_keeps_its_lower_end() {
+        let rows: Vec<Row> = [0.66, 2.0]
+            .iter()
+            .map(|&y| serde_json::json!({ "ratio": y }).as_object().cloned().unwrap_or_default())
+            .collect();
+        let claim = Claim::within("ratio >= 1", "ratio", 1.0, f64::MAX);
+        assert!(!evaluate(&claim, &rows).pass);
+        assert!(evaluate(&claim, &rows[1..]).pass);
     }
 }

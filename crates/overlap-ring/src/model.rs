@@ -18,6 +18,8 @@ impl Model for OverlapRing {
             Box::new(crate::study::NaiveVsDmax),
             Box::new(crate::study::SingleLongLink),
             Box::new(crate::study::GeneralGraphs),
+            Box::new(crate::study::H1Bound),
+            Box::new(crate::study::H2Bound),
         ]
     }
     fn run_config(&self, config: &str) -> Result<RunReport, ModelError> {

@@ -6,9 +6,11 @@
 //! `[1 - 1/T, 1]` up to the `1/T` start-up term.
 
 pub mod graphs;
+pub mod lower;
 pub mod single_link;
 
 pub use graphs::GeneralGraphs;
+pub use lower::{H1Bound, H2Bound};
 pub use single_link::SingleLongLink;
 
 /// Parameters of [`SingleLongLink`] for `n` processors and long delay `d_long`.

@@ -58,3 +58,25 @@ fn general_graphs_rows() {
     let small = Params { kind: "bounded".into(), size: 8, steps: 12, alpha: 1.5 };
     assert!(GeneralGraphs.check(&small).unwrap_err().to_string().contains("size must be >= 24"));
 }
+
+/// Section 6 studies on small points: on `H_1(256)` naive meets Theorem 9 exactly and OVERLAP
+/// equals it (its copies sit inside base intervals that contain the long links); on
+/// `h2_paper(64)` the two-copy strategy runs at slowdown 253/64 against one copy's 505/64.
+#[test]
+fn lower_bound_rows() {
+    use overlap_ring::study::lower::Params;
+    use overlap_ring::study::{H1Bound, H2Bound};
+    let p = |n, scheme: &str| Params { n, steps: 64, scheme: scheme.into(), samples: 4 };
+    let rng = &mut netcore::rng::seeded(1, 0);
+    let naive = H1Bound.run(&p(256, "naive"), rng).unwrap();
+    assert_eq!((naive.host_steps, naive.ratio), (1 + 63 * 16, 1.0));
+    let bound = H1Bound.run(&p(256, "one-copy-bound"), rng).unwrap();
+    assert!(bound.ratio >= 1.0 && !bound.executed);
+    let two = H2Bound.run(&p(64, "two-copy"), rng).unwrap();
+    let one = H2Bound.run(&p(64, "naive"), rng).unwrap();
+    assert_eq!((two.host_steps, one.host_steps, two.copies), (253, 505, 2));
+    assert!(
+        H2Bound.check(&p(64, "one-copy-bound")).unwrap_err().to_string().contains("scheme must be")
+    );
+    assert!(H1Bound.check(&p(60, "naive")).unwrap_err().to_string().contains("square"));
+}
