@@ -99,7 +99,8 @@ impl Program {
     }
 }
 
-fn mix64(mut x: u64) -> u64 {
+/// A 64-bit finaliser: every input bit affects every output bit (built-in programs).
+pub(crate) fn mix64(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
     x ^= x >> 33;

@@ -5,7 +5,7 @@
 //! every simulation is checked against the real ring or grid, not against the adapter.
 
 use crate::error::{Error, Result};
-use crate::guest::{GuestProgram, Reference, Side, Value, fold, guarded};
+use crate::guest::{GuestProgram, Reference, Side, Value, fold, guarded, mix64};
 use crate::plan::Plan;
 
 /// A guest ring of `N` (even) cells folded into `N/2` super-columns: super-column `j` holds
@@ -139,14 +139,6 @@ pub trait GridProgram {
 /// The built-in grid program: a hash-like mix of every input (every input bit matters).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GridMix;
-
-fn mix64(mut x: u64) -> u64 {
-    x ^= x >> 31;
-    x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    x ^= x >> 29;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^ (x >> 32)
-}
 
 impl GridProgram for GridMix {
     type Val = Value;
