@@ -16,13 +16,15 @@
 //! delays = [1, 5, 1, 1, 2, 1, 1]
 //! ```
 
-use netcore::delay::DelayLaw;
+use netcore::delay::{DelayLaw, LinkDelays};
 use netcore::study::{ModelError, RunReport, parse_toml};
+use netcore::topology::Topology;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::HostRun;
-use crate::engine::simulate;
+use crate::engine::{Fabric, simulate};
 use crate::error::{Error, Result};
+use crate::graph::{Embedding, GraphHost};
 use crate::guest::{GuestProgram, Program, Reference};
 use crate::host::{Host, log_n};
 use crate::overlap::{C, Labelling};
@@ -61,6 +63,13 @@ pub struct Config {
     /// Seed for random delay laws.
     #[serde(default)]
     pub seed: u64,
+    /// Host kind: `array` (default; `n - 1` links), `ring` (`n` links, cut at the slowest) or
+    /// `graph` (a random connected graph of degree `<= max_degree`, linearised by the
+    /// dilation-3 tree order, messages routed over its physical edges).
+    #[serde(default = "array")]
+    pub host: String,
+    /// Graph hosts: maximum degree (default 4).
+    pub max_degree: Option<u32>,
     /// Delay law of the host links.
     pub delays: DelayLaw,
 }
@@ -70,6 +79,9 @@ fn naive() -> String {
 }
 fn linear() -> String {
     "linear".into()
+}
+fn array() -> String {
+    "array".into()
 }
 
 /// The report of one run.
@@ -87,7 +99,12 @@ pub struct Report {
     pub phase: u64,
     /// Guest steps.
     pub steps: u64,
-    /// The host.
+    /// Host kind (`array`, `ring`, `graph`).
+    pub host_kind: String,
+    /// Graph hosts: the embedding's dilation (Fact 3: at most 3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dilation: Option<usize>,
+    /// The (embedded) linear array.
     pub host: Host,
     /// `d_max`.
     pub d_max: u32,
@@ -104,15 +121,43 @@ pub struct Report {
     pub ratio: f64,
 }
 
-/// Builds the host of `config`.
-pub fn host_of(config: &Config) -> Result<Host> {
-    if config.n == 0 {
+/// Builds the host of `config`: the linear array plans are made for, and for graph hosts the
+/// embedding messages are routed through.
+pub fn host_of(config: &Config) -> Result<(Host, Option<Embedding>)> {
+    let n = config.n;
+    if n == 0 {
         return Err(Error::EmptyHost);
     }
-    let bandwidth = config.bandwidth.unwrap_or_else(|| log_n(config.n));
-    match &config.delays {
-        DelayLaw::Explicit { delays } => Host::new(config.n, delays.clone(), bandwidth),
-        law => Host::from_law(config.n, law, bandwidth, &mut netcore::rng::seeded(config.seed, 0)),
+    if config.max_degree.is_some() && config.host != "graph" {
+        return Err(Error::Field(format!(
+            "max_degree applies to host = \"graph\" only (got host = {:?})",
+            config.host
+        )));
+    }
+    let bandwidth = config.bandwidth.unwrap_or_else(|| log_n(n));
+    let rng = &mut netcore::rng::seeded(config.seed, 0);
+    match (config.host.as_str(), &config.delays) {
+        ("array", DelayLaw::Explicit { delays }) => {
+            Ok((Host::new(n, delays.clone(), bandwidth)?, None))
+        }
+        ("array", law) => Ok((Host::from_law(n, law, bandwidth, rng)?, None)),
+        ("ring", law) => {
+            let topology = Topology::ring(n as u32)?;
+            let delays = LinkDelays::from_law(&topology, law, rng)?;
+            Ok((Host::from_ring(delays.as_slice(), bandwidth)?.0, None))
+        }
+        ("graph", DelayLaw::Explicit { .. }) => Err(Error::Field(
+            "host = \"graph\" draws a random graph: give a delay law, not explicit delays".into(),
+        )),
+        ("graph", law) => {
+            let degree = config.max_degree.unwrap_or(4);
+            let graph = GraphHost::random_bounded_degree(n as u32, degree, law, rng)?;
+            let embedding = Embedding::new(&graph, bandwidth)?;
+            Ok((embedding.array_host()?, Some(embedding)))
+        }
+        (other, _) => Err(Error::Field(format!(
+            "host must be \"array\", \"ring\" or \"graph\" (got host = {other:?})"
+        ))),
     }
 }
 
@@ -157,18 +202,22 @@ fn plan_of(config: &Config, host: &Host) -> Result<(Plan, Option<Labelling>)> {
 }
 
 fn execute<P: GuestProgram>(
-    host: &Host,
+    fabric: &dyn Fabric,
     plan: &Plan,
     prog: &P,
     reference: Result<Reference<P::Db>>,
 ) -> Result<HostRun> {
-    simulate(host, plan, prog, &reference?)
+    simulate(fabric, plan, prog, &reference?)
 }
 
 /// Runs one parsed config.
 pub fn run(config: &Config) -> Result<Report> {
-    let host = host_of(config)?;
+    let (host, embedding) = host_of(config)?;
     let (plan, labelling) = plan_of(config, &host)?;
+    let fabric: &dyn Fabric = match &embedding {
+        Some(e) => e,
+        None => &host,
+    };
     let (n_cols, steps) = (plan.n_cols, config.steps);
     let grid = config.guest == "grid";
     if config.rows.is_some() && !grid {
@@ -181,11 +230,11 @@ pub fn run(config: &Config) -> Result<Report> {
     let (program, run) = match config.guest.as_str() {
         "linear" => {
             let p = Program::from_name(program.unwrap_or("sum"))?;
-            (p.name(), execute(&host, &plan, &p, crate::guest::reference(&p, n_cols, steps))?)
+            (p.name(), execute(fabric, &plan, &p, crate::guest::reference(&p, n_cols, steps))?)
         }
         "ring" => {
             let ring = FoldedRing::new(Program::from_name(program.unwrap_or("sum"))?, 2 * n_cols)?;
-            (ring.cells.name(), execute(&host, &plan, &ring, ring.reference(steps))?)
+            (ring.cells.name(), execute(fabric, &plan, &ring, ring.reference(steps))?)
         }
         "grid" => {
             if let Some(other) = program.filter(|&p| p != "grid_mix") {
@@ -194,7 +243,7 @@ pub fn run(config: &Config) -> Result<Report> {
                 )));
             }
             let g = SuperColumns::new(GridMix, config.rows.unwrap_or(n_cols), n_cols)?;
-            ("grid_mix", execute(&host, &plan, &g, g.reference(steps))?)
+            ("grid_mix", execute(fabric, &plan, &g, g.reference(steps))?)
         }
         other => {
             return Err(Error::Field(format!(
@@ -216,6 +265,8 @@ pub fn run(config: &Config) -> Result<Report> {
         bound,
         labelling,
         run,
+        host_kind: config.host.clone(),
+        dilation: embedding.as_ref().map(Embedding::dilation),
         host,
     })
 }
