@@ -17,6 +17,9 @@ impl Model for OverlapRing {
         vec![
             Box::new(crate::study::NaiveVsDmax),
             Box::new(crate::study::SingleLongLink),
+            Box::new(crate::study::HeavyTailed),
+            Box::new(crate::study::Theorem4),
+            Box::new(crate::study::WorkEfficiency),
             Box::new(crate::study::GeneralGraphs),
             Box::new(crate::study::H1Bound),
             Box::new(crate::study::H2Bound),

@@ -5,13 +5,19 @@
 //! chain may bounce across the slowest link every row), so `slowdown / d_max` lies in
 //! `[1 - 1/T, 1]` up to the `1/T` start-up term.
 
+pub mod efficiency;
 pub mod graphs;
+pub mod heavy_tailed;
 pub mod lower;
 pub mod single_link;
+pub mod uniform;
 
+pub use efficiency::WorkEfficiency;
 pub use graphs::GeneralGraphs;
+pub use heavy_tailed::HeavyTailed;
 pub use lower::{H1Bound, H2Bound};
 pub use single_link::SingleLongLink;
+pub use uniform::Theorem4;
 
 /// Parameters of [`SingleLongLink`] for `n` processors and long delay `d_long`.
 pub fn single_link_params(n: usize, d_long: u32) -> single_link::Params {

@@ -80,3 +80,32 @@ fn lower_bound_rows() {
     );
     assert!(H1Bound.check(&p(60, "naive")).unwrap_err().to_string().contains("square"));
 }
+
+/// Scheme studies on small points: Theorem 4's phase bound and band, Theorem 3's exact load and
+/// redundancy, the heavy-tailed comparison; bad schemes are config errors.
+#[test]
+fn scheme_study_rows() {
+    use overlap_ring::study::{
+        HeavyTailed, Theorem4, WorkEfficiency, efficiency, heavy_tailed, uniform,
+    };
+    let rng = &mut netcore::rng::seeded(0, 0);
+    let p = uniform::Params { n: 8, d: 16, steps: 8, bandwidth: 1, scheme: "trapezoid".into() };
+    let row = Theorem4.run(&p, rng).unwrap();
+    // The spec's exact case: 96 steps = 5 d ceil(T/r) 0.6 (5 16 2 = 160).
+    assert_eq!((row.host_steps, row.phase_ratio, row.load), (96, 0.6, 12));
+    let p = efficiency::Params { n: 256, host: "single".into(), b: 4, steps: 16 };
+    let row = WorkEfficiency.run(&p, rng).unwrap();
+    assert_eq!((row.load_over_b, row.redundancy_ratio, row.verified), (1.0, 1.0, true));
+    let p = |scheme: &str| heavy_tailed::Params {
+        n: 64,
+        alpha: 1.2,
+        steps: 16,
+        scheme: scheme.into(),
+        host_seed: 1,
+    };
+    let naive = HeavyTailed.run(&p("naive"), rng).unwrap();
+    let composite = HeavyTailed.run(&p("composite"), rng).unwrap();
+    assert_eq!(naive.d_max, composite.d_max, "one host for every scheme");
+    assert!(composite.slowdown < naive.slowdown && naive.verified && composite.verified);
+    assert!(HeavyTailed.check(&p("magic")).unwrap_err().to_string().contains("scheme must be"));
+}

@@ -1,0 +1,177 @@
+//! Study `overlap-theorem4` (paper Section 5, Theorem 4; spec 2.7 and 3 "Theorem 4"): on a host
+//! whose links all have delay `d`, the trapezoid scheme (`r = floor(sqrt d)`, `N = n r`, each
+//! processor holding its neighbours' cores too, phases of `r` rows) has slowdown `O(sqrt d)`,
+//! and at most `5d` steps per phase; the naive one-copy simulation (`N = n`) pays `d` per row.
+//!
+//! Every interior processor computes `3r` columns for `r` rows per phase, `3r^2 ~ 3d` steps, so
+//! the trapezoid slowdown is compute-bound at about `3r` = `3 sqrt d` per row; the crossover
+//! with naive's `d` lies near `d = 9`.
+
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, Plot, Study};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::run;
+use crate::guest::Program;
+use crate::host::Host;
+use crate::trapezoid::r_of;
+
+/// The study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Theorem4;
+
+/// One point.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    /// Host processors.
+    pub n: usize,
+    /// The uniform link delay `d`.
+    pub d: u32,
+    /// Guest steps `T`.
+    pub steps: u64,
+    /// Bandwidth `B`.
+    pub bandwidth: u32,
+    /// `trapezoid` or `naive`.
+    pub scheme: String,
+}
+
+/// One row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// Scheme.
+    pub scheme: String,
+    /// Host processors.
+    pub n: usize,
+    /// Delay `d`.
+    pub d: u32,
+    /// `r = floor(sqrt d)`.
+    pub r: u64,
+    /// Bandwidth.
+    pub bandwidth: u32,
+    /// Guest columns `N`.
+    pub cols: usize,
+    /// Host steps.
+    pub host_steps: u64,
+    /// `host_steps / T`.
+    pub slowdown: f64,
+    /// `slowdown / sqrt(d)`.
+    pub ratio_sqrt: f64,
+    /// `slowdown / d`.
+    pub ratio_d: f64,
+    /// `host_steps / (5 d ceil(T / r))` (Theorem 4: at most 1 for the trapezoid scheme).
+    pub phase_ratio: f64,
+    /// Max columns held by one processor.
+    pub load: usize,
+    /// `load / (3 r)`.
+    pub load_over_3r: f64,
+    /// Max copies of one database.
+    pub copies: usize,
+    /// Simulation equals the direct run.
+    pub verified: bool,
+}
+
+impl Study for Theorem4 {
+    type Params = Params;
+    type Row = Row;
+
+    fn name(&self) -> &'static str {
+        "overlap-theorem4"
+    }
+    fn about(&self) -> &'static str {
+        "Theorem 4: uniform delay d, the trapezoid scheme's slowdown is O(sqrt d) with at most 5d steps per phase; naive pays d"
+    }
+    fn check(&self, p: &Params) -> Result<(), ModelError> {
+        if p.steps == 0 {
+            return Err(crate::Error::ZeroGuestSteps.into());
+        }
+        if p.d == 0 {
+            return Err(crate::Error::ZeroDelay { link: 0 }.into());
+        }
+        if p.bandwidth == 0 {
+            return Err(crate::Error::ZeroBandwidth.into());
+        }
+        if p.n < 3 {
+            return Err(ModelError::Config(format!(
+                "n must be >= 3 so that an interior processor exists (got n={})",
+                p.n
+            )));
+        }
+        if !["trapezoid", "naive"].contains(&p.scheme.as_str()) {
+            return Err(ModelError::Config(format!(
+                "scheme must be trapezoid or naive (got scheme = {:?})",
+                p.scheme
+            )));
+        }
+        Ok(())
+    }
+    fn run(&self, p: &Params, _rng: &mut SimRng) -> Result<Row, ModelError> {
+        self.check(p)?;
+        let host = Host::new(p.n, vec![p.d; p.n - 1], p.bandwidth)?;
+        let d = u64::from(p.d);
+        let r = r_of(d);
+        let plan = if p.scheme == "trapezoid" {
+            crate::trapezoid::plan(p.n, d)?
+        } else {
+            crate::naive::plan(p.n, p.n)?
+        };
+        let out = run(&host, &plan, &Program::Mix, p.steps)?;
+        let df = f64::from(p.d);
+        Ok(Row {
+            scheme: p.scheme.clone(),
+            n: p.n,
+            d: p.d,
+            r,
+            bandwidth: p.bandwidth,
+            cols: plan.n_cols,
+            host_steps: out.host_steps,
+            slowdown: out.slowdown,
+            ratio_sqrt: out.slowdown / df.sqrt(),
+            ratio_d: out.slowdown / df,
+            phase_ratio: out.host_steps as f64 / (5 * d * p.steps.div_ceil(r)) as f64,
+            load: plan.max_held(),
+            load_over_3r: plan.max_held() as f64 / (3 * r) as f64,
+            copies: plan.copies().0,
+            verified: out.verified,
+        })
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::within(
+                "trapezoid: host_steps <= 5 d ceil(T/r) (Theorem 4)",
+                "phase_ratio",
+                0.0,
+                1.0,
+            )
+            .only("scheme", "trapezoid"),
+            Claim::within(
+                "trapezoid: slowdown / sqrt(d) stays in a constant band (compute bound 3r per row)",
+                "ratio_sqrt",
+                1.0,
+                4.0,
+            )
+            .only("scheme", "trapezoid"),
+            Claim::within("trapezoid: load <= 3r columns", "load_over_3r", 0.0, 1.0)
+                .only("scheme", "trapezoid"),
+            Claim::within("trapezoid: at most 3 copies per database", "copies", 1.0, 3.0)
+                .only("scheme", "trapezoid"),
+            Claim::within("naive: slowdown / d is 1 up to the 1/T start-up", "ratio_d", 0.95, 1.0)
+                .only("scheme", "naive"),
+            Claim::all_true("every simulated pebble equals the direct guest run", "verified"),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new("theorem4-slowdown", "slowdown vs uniform delay d", "d", &["slowdown"])
+                .series("scheme")
+                .log_x()
+                .log_y(),
+            Plot::new("theorem4-ratio", "slowdown / sqrt(d)", "d", &["ratio_sqrt"])
+                .series("scheme")
+                .log_x(),
+            Plot::new("theorem4-phase", "host_steps / (5 d ceil(T/r))", "d", &["phase_ratio"])
+                .series("scheme")
+                .log_x(),
+        ]
+    }
+}
