@@ -9,9 +9,9 @@
 //!   naive one-copy run and OVERLAP are executed. Measured two-copy slowdowns 3.0, 3.95, 6.58,
 //!   8.11, 10.7 for `n = 16 .. 4096` (the spec's prototype reports 3, 4, 6.67, 8.29 for
 //!   `n <= 1024` and calls them `slowdown / log n`; they are the slowdowns themselves):
-//!   `slowdown / log n` stays within [0.66, 0.89], a constant band as `Omega(log n)` predicts
-//!   for this strategy, while one copy pays `d = sqrt n` and OVERLAP (whose base intervals
-//!   straddle the long links) does no better than one copy here.
+//!   `slowdown / log n` is 0.66-0.89 and does not fall (the large preset continues 0.99, 1.12
+//!   at `n = 2^14, 2^16`), as `Omega(log n)` requires, while one copy pays `d = sqrt n` and
+//!   OVERLAP (whose base intervals contain the long links) does no better than one copy here.
 
 use netcore::rng::SimRng;
 use netcore::study::{Claim, ModelError, Plot, Study};
@@ -272,17 +272,17 @@ impl Study for H2Bound {
     fn claims(&self) -> Vec<Claim> {
         vec![
             Claim::within(
-                "two copies: slowdown / log n stays in a constant band (Theorem 10's Omega(log n); measured 0.66-0.89)",
+                "two copies: slowdown >= log n / 2 at every n (Theorem 10's Omega(log n))",
                 "ratio",
                 0.5,
-                1.0,
+                f64::MAX,
             )
             .only("scheme", "two-copy"),
             Claim::grows(
-                "two copies: slowdown still grows with n although d_ave = O(1)",
-                "slowdown",
+                "two copies: slowdown / log n does not fall as n grows although d_ave = O(1)",
+                "ratio",
                 "n",
-                2.5,
+                1.0,
             )
             .only("scheme", "two-copy"),
             Claim::within(
