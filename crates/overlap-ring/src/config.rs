@@ -68,8 +68,11 @@ pub struct Config {
     /// dilation-3 tree order, messages routed over its physical edges).
     #[serde(default = "array")]
     pub host: String,
-    /// Graph hosts: maximum degree (default 4).
+    /// Graph hosts: maximum degree of the random graph (default 4).
     pub max_degree: Option<u32>,
+    /// Graph hosts: an explicit edge list `[[u, v], ..]` on vertices `0..n` (with explicit
+    /// delays, one per edge); without it the graph is drawn at random.
+    pub edges: Option<Vec<[u32; 2]>>,
     /// Delay law of the host links.
     pub delays: DelayLaw,
 }
@@ -128,9 +131,9 @@ pub fn host_of(config: &Config) -> Result<(Host, Option<Embedding>)> {
     if n == 0 {
         return Err(Error::EmptyHost);
     }
-    if config.max_degree.is_some() && config.host != "graph" {
+    if (config.max_degree.is_some() || config.edges.is_some()) && config.host != "graph" {
         return Err(Error::Field(format!(
-            "max_degree applies to host = \"graph\" only (got host = {:?})",
+            "max_degree and edges apply to host = \"graph\" only (got host = {:?})",
             config.host
         )));
     }
@@ -146,12 +149,27 @@ pub fn host_of(config: &Config) -> Result<(Host, Option<Embedding>)> {
             let delays = LinkDelays::from_law(&topology, law, rng)?;
             Ok((Host::from_ring(delays.as_slice(), bandwidth)?.0, None))
         }
-        ("graph", DelayLaw::Explicit { .. }) => Err(Error::Field(
-            "host = \"graph\" draws a random graph: give a delay law, not explicit delays".into(),
-        )),
         ("graph", law) => {
-            let degree = config.max_degree.unwrap_or(4);
-            let graph = GraphHost::random_bounded_degree(n as u32, degree, law, rng)?;
+            let graph = match (&config.edges, law) {
+                (Some(edges), DelayLaw::Explicit { delays }) => {
+                    let edges: Vec<(u32, u32)> = edges.iter().map(|&[u, v]| (u, v)).collect();
+                    GraphHost::from_edges(n as u32, &edges, delays.clone())?
+                }
+                (Some(_), _) => {
+                    return Err(Error::Field(
+                        "a graph with edges needs law = \"explicit\" delays, one per edge".into(),
+                    ));
+                }
+                (None, DelayLaw::Explicit { .. }) => {
+                    return Err(Error::Field(
+                        "host = \"graph\" without edges draws a random graph: give a delay law, not explicit delays".into(),
+                    ));
+                }
+                (None, law) => {
+                    let degree = config.max_degree.unwrap_or(4);
+                    GraphHost::random_bounded_degree(n as u32, degree, law, rng)?
+                }
+            };
             let embedding = Embedding::new(&graph, bandwidth)?;
             Ok((embedding.array_host()?, Some(embedding)))
         }

@@ -285,13 +285,8 @@ impl Study for H2Bound {
                 1.0,
             )
             .only("scheme", "two-copy"),
-            Claim::within(
-                "one copy: slowdown tracks d_max = sqrt n",
-                "ratio_dmax",
-                0.9,
-                1.0,
-            )
-            .only("scheme", "naive"),
+            Claim::within("one copy: slowdown tracks d_max = sqrt n", "ratio_dmax", 0.9, 1.0)
+                .only("scheme", "naive"),
             Claim::all_true("every executed run equals the direct guest run", "verified"),
         ]
     }
