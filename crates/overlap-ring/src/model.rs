@@ -21,6 +21,7 @@ impl Model for OverlapRing {
             Box::new(crate::study::Theorem4),
             Box::new(crate::study::WorkEfficiency),
             Box::new(crate::study::GeneralGraphs),
+            Box::new(crate::study::Grid2d),
             Box::new(crate::study::H1Bound),
             Box::new(crate::study::H2Bound),
         ]

@@ -7,6 +7,7 @@
 
 pub mod efficiency;
 pub mod graphs;
+pub mod grid;
 pub mod heavy_tailed;
 pub mod lower;
 pub mod single_link;
@@ -14,6 +15,7 @@ pub mod uniform;
 
 pub use efficiency::WorkEfficiency;
 pub use graphs::GeneralGraphs;
+pub use grid::Grid2d;
 pub use heavy_tailed::HeavyTailed;
 pub use lower::{H1Bound, H2Bound};
 pub use single_link::SingleLongLink;

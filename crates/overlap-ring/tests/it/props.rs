@@ -28,12 +28,24 @@ proptest! {
         prop_assert!(run.host_steps >= lower);
     }
 
-    /// Same input, same run.
+    /// Same input, same run (every measured field and the per-row finishing steps), for the
+    /// naive, trapezoid and blocked OVERLAP plans.
     #[test]
-    fn naive_is_deterministic((delays, cols, steps, prog, b) in case()) {
-        let host = Host::new(delays.len() + 1, delays, b).unwrap();
-        let a = naive::simulate(&host, &Program::ALL[prog], cols, steps).unwrap();
-        let b = naive::simulate(&host, &Program::ALL[prog], cols, steps).unwrap();
+    fn runs_are_deterministic((delays, cols, steps, prog, b) in case(), scheme in 0usize..3) {
+        let n = delays.len() + 1;
+        let host = Host::new(n, delays, b).unwrap();
+        let plan = match scheme {
+            0 => naive::plan(n, cols).unwrap(),
+            1 => overlap_ring::trapezoid::plan(n, u64::from(host.d_max().max(1))).unwrap(),
+            _ => match overlap_ring::overlap::plan(&host, overlap_ring::overlap::C::new(5, 2).unwrap(), 2) {
+                Ok((plan, _)) => plan,
+                Err(_) => naive::plan(n, cols).unwrap(),
+            },
+        };
+        let a = overlap_ring::engine::run(&host, &plan, &Program::ALL[prog], steps).unwrap();
+        let b = overlap_ring::engine::run(&host, &plan, &Program::ALL[prog], steps).unwrap();
+        prop_assert!(a.verified);
+        prop_assert_eq!(&a.row_done, &b.row_done);
         prop_assert_eq!(a, b);
     }
 }

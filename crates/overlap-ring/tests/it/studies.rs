@@ -109,3 +109,19 @@ fn scheme_study_rows() {
     assert!(composite.slowdown < naive.slowdown && naive.verified && composite.verified);
     assert!(HeavyTailed.check(&p("magic")).unwrap_err().to_string().contains("scheme must be"));
 }
+
+/// Theorem 7 rows: case 1 is exact, case 2 with integral `W` meets the phase bound
+/// (`n0 = 8`, `d = 64`: `m = 4 4 = 16`, `W = 2`, 1536 steps = 0.75 of `8 4 16^3 / 64`).
+#[test]
+fn grid_rows() {
+    use overlap_ring::study::Grid2d;
+    use overlap_ring::study::grid::Params;
+    let rng = &mut netcore::rng::seeded(0, 0);
+    let p = |n, d| Params { kind: "uniform".into(), n, d, m: None, steps: 16, bandwidth: None };
+    let one = Grid2d.run(&p(8, 1), rng).unwrap();
+    assert_eq!((one.case, one.exact_ratio, one.verified), (1, 1.0, true));
+    let two = Grid2d.run(&p(8, 64), rng).unwrap();
+    assert_eq!((two.case, two.m, two.host_steps, two.phase_ratio), (2, 16, 1536, 0.75));
+    let bad = Params { kind: "torus".into(), n: 8, d: 1, m: None, steps: 4, bandwidth: None };
+    assert!(Grid2d.check(&bad).unwrap_err().to_string().contains("kind must be"));
+}
