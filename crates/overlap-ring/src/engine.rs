@@ -10,7 +10,8 @@
 //!   `(col, t)`, `t < T`, as soon as it is computed. Messages travel over the fabric's route,
 //!   hop by hop; every directed physical link is a FIFO that takes at most `B` units per step,
 //!   relayed pebbles queued before fresh ones.
-//! * Event-driven: arrivals sit in a timing wheel indexed by step and processors are visited
+//! * Event-driven: arrivals, wake-ups and finishing pebbles sit in timing wheels indexed by
+//!   step (`engine/wheel.rs`) and processors are visited
 //!   only when a pebble arrives for them or they finish one, so idle steps cost nothing.
 //! * Memory per processor: its databases, a window of `l + 1` rows per held column, and the
 //!   received rows of its two streams not yet consumed - linear in the held columns.
@@ -19,9 +20,9 @@
 
 mod link;
 pub(crate) mod order;
+mod wheel;
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use netcore::Step;
 use serde::Serialize;
@@ -31,6 +32,7 @@ use crate::guest::{GuestProgram, Reference, Side, fold, guarded};
 use crate::plan::Plan;
 use link::DirectedLink;
 use order::Order;
+use wheel::Wheel;
 
 /// The network a plan runs on: host processors at array positions `0..n` and routes between
 /// them over directed physical links (a linear array, or a graph through its embedding).
@@ -127,10 +129,11 @@ impl<V: Clone> Incoming<V> {
 struct Proc<V, D> {
     lo: usize,
     hi: usize,
-    dbs: Vec<D>,
+    /// Per held column: its database and the digest of the pebbles computed so far (together,
+    /// so a row sweep reads one stream).
+    cols: Vec<(D, u64)>,
     /// `window[(c - lo) * width + t % width]` = pebble `(c,t)`, `width` = [`window_width`].
     window: Vec<V>,
-    digests: Vec<u64>,
     left: Option<Incoming<V>>,
     right: Option<Incoming<V>>,
     order: Order,
@@ -205,8 +208,9 @@ impl<V: Clone + std::hash::Hash, D> Proc<V, D> {
         let r = fetch(c + 1, Side::Right);
         current.set(c, t);
         let me = self.slot(c, t - 1, width);
-        let v = prog.step(&mut self.dbs[c - lo], c, t, &l, &self.window[me], &r);
-        self.digests[c - lo] = fold(self.digests[c - lo], &v);
+        let (db, digest) = &mut self.cols[c - lo];
+        let v = prog.step(db, c, t, &l, &self.window[me], &r);
+        *digest = fold(*digest, &v);
         let s = self.slot(c, t, width);
         self.window[s] = v;
         self.order.advance();
@@ -273,12 +277,11 @@ struct Engine<V, D> {
     streams: Vec<Stream>,
     procs: Vec<Option<Proc<V, D>>>,
     links: Vec<DirectedLink<Msg<V>>>,
-    /// Arrivals by step modulo the wheel size, and the distinct pending arrival steps.
-    wheel: Vec<Vec<Msg<V>>>,
-    wheel_times: BinaryHeap<Reverse<Step>>,
-    /// Processors to wake (visit) at a future step: `(step, processor)`, and finishes.
-    wakes: BinaryHeap<Reverse<(Step, u32)>>,
-    finishes: BinaryHeap<Reverse<(Step, u32)>>,
+    /// Arrivals (the wheel spans `d_max`, so none overflows).
+    arrivals: Wheel<Msg<V>>,
+    /// Processors to visit when they become free, and processors whose pending pebble finishes.
+    wakes: Wheel<u32>,
+    finishes: Wheel<u32>,
     plan_load: usize,
     plan_copies: (usize, f64),
     held_total: usize,
@@ -348,9 +351,8 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                     Proc {
                         lo,
                         hi,
-                        dbs: (lo..=hi).map(|c| prog.init_db(c)).collect(),
+                        cols: (lo..=hi).map(|c| (prog.init_db(c), 0)).collect(),
                         window,
-                        digests: vec![0; hi + 1 - lo],
                         left: incoming(lo - 1),
                         right: incoming(hi + 1),
                         order: Order::new(lo, hi, n_cols, phase, steps),
@@ -375,10 +377,9 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             hops,
             streams,
             procs,
-            wheel: (0..(d_max + 2).next_power_of_two()).map(|_| Vec::new()).collect(),
-            wheel_times: BinaryHeap::new(),
-            wakes: BinaryHeap::new(),
-            finishes: BinaryHeap::new(),
+            arrivals: Wheel::new(d_max + 1),
+            wakes: Wheel::new(4096),
+            finishes: Wheel::new(4096),
             plan_load: plan.max_held(),
             plan_copies: plan.copies(),
             held_total: plan.held_total(),
@@ -393,13 +394,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         let l = &mut self.links[link as usize];
         if l.try_inject_now(self.weight, tau, self.bandwidth) {
             self.stats.link_units += u64::from(self.weight);
-            let at = tau + Step::from(l.delay);
-            let mask = self.wheel.len() - 1;
-            let bucket = &mut self.wheel[at as usize & mask];
-            if bucket.is_empty() {
-                self.wheel_times.push(Reverse(at));
-            }
-            bucket.push(msg);
+            self.arrivals.push(tau, tau + Step::from(l.delay), msg);
             return;
         }
         if l.active_at != tau {
@@ -433,7 +428,6 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         let n_cols = self.n_cols;
         let steps = self.steps;
         let w = Step::from(self.weight);
-        let mask = self.wheel.len() - 1;
         let total = self.held_total as u64 * steps;
         let (mut computed, mut messages) = (0u64, 0u64);
         let mut host_steps: Step = 0;
@@ -443,6 +437,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         let mut active: Vec<u32> = Vec::new();
         let mut sending: Vec<u32> = Vec::new();
         let mut arrived: Vec<Msg<V>> = Vec::new();
+        let mut woken: Vec<u32> = Vec::new();
         let mut tau: Step = 1;
         for p in 0..self.procs.len() {
             Self::list(&mut self.procs, p, tau, &mut list);
@@ -450,9 +445,8 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         let width = window_width(self.phase);
         while computed < total {
             // Arrivals known at the start of step tau; relays queue for this send phase.
-            if self.wheel_times.peek().is_some_and(|&Reverse(t)| t == tau) {
-                self.wheel_times.pop();
-                std::mem::swap(&mut arrived, &mut self.wheel[tau as usize & mask]);
+            if self.arrivals.next() == Some(tau) {
+                self.arrivals.take(tau, &mut arrived);
                 for mut msg in arrived.drain(..) {
                     let (dest, left) = (msg.dest as usize, msg.left);
                     if msg.at + 1 < msg.end {
@@ -481,13 +475,17 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                 }
             }
             // Weight > 1: pebbles finishing now are sent in this step's send phase.
-            while self.finishes.peek().is_some_and(|&Reverse((t, _))| t == tau) {
-                let Some(Reverse((_, p))) = self.finishes.pop() else { break };
-                self.send_pending(p as usize, tau, &mut active);
+            if self.finishes.next() == Some(tau) {
+                self.finishes.take(tau, &mut woken);
+                for p in woken.drain(..) {
+                    self.send_pending(p as usize, tau, &mut active);
+                }
             }
-            while self.wakes.peek().is_some_and(|&Reverse((t, _))| t == tau) {
-                let Some(Reverse((_, p))) = self.wakes.pop() else { break };
-                Self::list(&mut self.procs, p as usize, tau, &mut list);
+            if self.wakes.next() == Some(tau) {
+                self.wakes.take(tau, &mut woken);
+                for p in woken.drain(..) {
+                    Self::list(&mut self.procs, p as usize, tau, &mut list);
+                }
             }
             // Compute phase. A visited processor computes its next pebbles back to back (at
             // steps tau, tau + w, ...) while their inputs are already known: later arrivals
@@ -511,7 +509,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                         if finish == tau {
                             send_now = true;
                         } else {
-                            self.finishes.push(Reverse((finish, p)));
+                            self.finishes.push(tau, finish, p);
                         }
                     }
                     k += 1;
@@ -526,7 +524,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                 if k * w == 1 {
                     Self::list(&mut self.procs, p as usize, tau + 1, &mut list);
                 } else {
-                    self.wakes.push(Reverse((tau + k * w, p)));
+                    self.wakes.push(tau, tau + k * w, p);
                 }
             }
             // Send phase.
@@ -535,15 +533,8 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                 let q = &mut self.links[link as usize];
                 self.stats.max_backlog = self.stats.max_backlog.max(q.backlog());
                 let d = Step::from(q.delay);
-                let wheel = &mut self.wheel;
-                let times = &mut self.wheel_times;
-                let done = q.inject(tau, d, self.bandwidth, |at, msg| {
-                    let bucket = &mut wheel[at as usize & mask];
-                    if bucket.is_empty() {
-                        times.push(Reverse(at));
-                    }
-                    bucket.push(msg);
-                });
+                let arrivals = &mut self.arrivals;
+                let done = q.inject(tau, d, self.bandwidth, |at, msg| arrivals.push(tau, at, msg));
                 self.stats.link_units += done.units;
                 self.stats.queue_wait += done.wait;
                 if q.backlog() > 0 {
@@ -559,13 +550,10 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             if !list.is_empty() || !active.is_empty() {
                 next = tau + 1;
             }
-            if let Some(&Reverse(t)) = self.wheel_times.peek() {
-                next = next.min(t);
-            }
-            if let Some(&Reverse((t, _))) = self.wakes.peek() {
-                next = next.min(t);
-            }
-            if let Some(&Reverse((t, _))) = self.finishes.peek() {
+            for t in [self.arrivals.next(), self.wakes.next(), self.finishes.next()]
+                .into_iter()
+                .flatten()
+            {
                 next = next.min(t);
             }
             if next == Step::MAX {
@@ -577,8 +565,8 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         let mut verified = true;
         for pr in self.procs.iter().flatten() {
             for c in pr.lo..=pr.hi {
-                verified &= pr.digests[c - pr.lo] == reference.digests[c - 1]
-                    && pr.dbs[c - pr.lo] == reference.final_db[c - 1];
+                let (db, digest) = &pr.cols[c - pr.lo];
+                verified &= *digest == reference.digests[c - 1] && *db == reference.final_db[c - 1];
             }
         }
         let n = self.procs.len() as f64;

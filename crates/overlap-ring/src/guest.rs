@@ -328,7 +328,7 @@ fn direct<P: GuestProgram + ?Sized>(
 }
 
 /// The reference: the full table of a direct guest run (spec 1.1). Memory `O(N T)`; sweeps use
-/// [`reference`].
+/// [`reference()`].
 pub fn run_direct<P: GuestProgram + ?Sized>(
     prog: &P,
     n_cols: usize,
