@@ -26,13 +26,14 @@ fn heavy_tailed_host() -> Host {
 }
 
 /// The plans measured: naive one-copy (`N = n`), OVERLAP (`b = 1`) and work-efficient
-/// OVERLAP (`b = 16`).
+/// OVERLAP (`b = 16`, `b = 64`).
 fn plans(host: &Host) -> Vec<(&'static str, Plan)> {
     let c = C::new(3, 1).expect("c > 2");
     vec![
         ("naive b=1", overlap_ring::naive::plan(N, N).expect("plan")),
         ("overlap b=1", overlap_ring::overlap::plan(host, c, 1).expect("plan").0),
         ("overlap b=16", overlap_ring::overlap::plan(host, c, 16).expect("plan").0),
+        ("overlap b=64", overlap_ring::overlap::plan(host, c, 64).expect("plan").0),
     ]
 }
 
