@@ -114,7 +114,8 @@ fn bad_c_and_small_hosts_are_errors() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// Lemmas 1, 2, 4 and the assignment properties (spec 3) on random heavy-tailed hosts.
+    /// Lemmas 1-4 node by node and the assignment properties (spec 3) on random heavy-tailed
+    /// hosts.
     #[test]
     fn lemmas_and_assignment(n in 12usize..200, seed in 0u64..1000, cnum in 5u64..9) {
         let c = C::new(cnum, 2).unwrap();
@@ -137,6 +138,35 @@ proptest! {
         }
         prop_assert_eq!(lab.assignment.iter().flatten().count(), lab.live);
         prop_assert!(copies[1..].iter().all(|&k| k >= 1 && k <= lab.k_max + 1));
+        // Mean copies = live / n' <= c / (c - 2).
+        prop_assert!(lab.live as u64 * (cnum - 4) <= lab.n_prime as u64 * cnum);
+        // Lemma 2: the stage-2 root label is >= (1 - 2/c) n.
+        if let Some(root) = lab.stage2_root {
+            prop_assert!(root as u64 * cnum >= n as u64 * (cnum - 4));
+        }
+        // Lemmas 3 and 4 node by node (remaining = a stage-3 label exists).
+        let m = |k: u32| overlap_ring::overlap::m(lab.k_max, k);
+        let tree = &lab.tree;
+        for v in tree {
+            let Some(x3) = v.label3 else { continue };
+            let x2 = v.label2.unwrap();
+            prop_assert!(x3 >= x2, "Lemma 4: stage 3 >= stage 2 at [{}, {})", v.lo, v.hi);
+            let kids: Vec<_> = tree
+                .iter()
+                .filter(|u| u.depth == v.depth + 1 && u.lo >= v.lo && u.hi <= v.hi && u.label3.is_some())
+                .collect();
+            if v.hi - v.lo >= 2 {
+                prop_assert!(x2 >= 2 * m(v.depth), "Lemma 3: x >= 2 m_k at [{}, {})", v.lo, v.hi);
+                prop_assert!(x3 >= 2 * m(v.depth), "Lemma 4: x3 >= 2 m_k at [{}, {})", v.lo, v.hi);
+                prop_assert!(!kids.is_empty());
+                if kids.len() == 2 {
+                    // Siblings share exactly m_(k+1) virtual columns.
+                    prop_assert_eq!(x3, kids[0].label3.unwrap() + kids[1].label3.unwrap() - m(v.depth + 1));
+                } else {
+                    prop_assert_eq!(x3, kids[0].label3.unwrap());
+                }
+            }
+        }
     }
 }
 
@@ -203,6 +233,21 @@ proptest! {
         prop_assert_eq!(run.work, lab.live as u64 * steps);
         prop_assert_eq!(run.load, 1);
     }
+}
+
+/// Spec 3: on a unit host OVERLAP is *slower* than naive: `n = 64`, `c = 8/3` (`k_max = 2`,
+/// `m_1 = 2`), the root split's overlap of 2 columns makes a C/D cycle of `2m + 2 = 6` rows take
+/// `2D + 4m = 2 1 + 4 2 = 10` steps: period `(D + 2m)/(m + 1) = 5/3` per row, naive 1.
+#[test]
+fn unit_host_overlap_period_five_thirds() {
+    let host = overlap_ring::host::Host::new(64, vec![1; 63], 6).unwrap();
+    let c = C::new(8, 3).unwrap();
+    let at = |t| {
+        overlap_ring::overlap::simulate(&host, c, &overlap_ring::guest::Program::Mix, t).unwrap().0
+    };
+    let (a, b) = (at(30), at(60));
+    assert!(a.verified && b.verified);
+    assert_eq!(b.host_steps - a.host_steps, 50);
 }
 
 /// Theorem 1, corrected variant (spec 2.5): unit host `n = 64`, `c = 8/3` (`k_max = 2`), no

@@ -65,12 +65,23 @@ fn invalid_hosts_are_typed_errors() {
 
 /// Spec 3, Figure 1 semantics with `AffineMod{p=97}`, `N = 3`: row 1 `(3,6,5)` (`0+1+2`,
 /// `1+2+3`, `2+3+0`), row 2 `(12,20,16)` (`0+3+6+3`, `3+6+5+6`, `6+5+0+5`), final databases
-/// `(15,26,21)` (not exposed, so not asserted); the naive simulation reproduces every pebble.
+/// `(15,26,21)` (`3+12`, `6+20`, `5+16`); every scheme reproduces every pebble and database
+/// (one copy on 1, 2, 3 processors; three processors holding all columns with halos).
 #[test]
 fn figure1_affine_mod_97() {
     let table = overlap_ring::guest::run_direct(&Program::Affine, 3, 2).unwrap();
     assert_eq!(table.rows[1][1..4], [3, 6, 5]);
     assert_eq!(table.rows[2][1..4], [12, 20, 16]);
+    assert_eq!(table.final_db, vec![15, 26, 21]);
+    for n in 1..=3 {
+        let host = Host::new(n, vec![3; n - 1], 1).unwrap();
+        let plan = naive::plan(n, 3).unwrap();
+        assert!(overlap_ring::engine::run(&host, &plan, &Program::Affine, 2).unwrap().verified);
+    }
+    let cores = [Some((1, 1)), Some((2, 2)), Some((3, 3))];
+    let halo = overlap_ring::trapezoid::halo_plan(&cores, 2, 2, 3).unwrap();
+    let host = Host::new(3, vec![4, 1], 2).unwrap();
+    assert!(overlap_ring::engine::run(&host, &halo, &Program::Affine, 2).unwrap().verified);
     let host = Host::new(3, vec![2, 5], 1).unwrap();
     let run = naive::simulate(&host, &Program::Affine, 3, 2).unwrap();
     assert!(run.verified);
