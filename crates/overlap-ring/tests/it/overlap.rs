@@ -232,6 +232,11 @@ proptest! {
         prop_assert!(run.verified);
         prop_assert_eq!(run.work, lab.live as u64 * steps);
         prop_assert_eq!(run.load, 1);
+        // Spec 3: at most k_max + 1 streams share a directed link, so with B >= k_max + 1
+        // nothing ever queues.
+        if b > lab.k_max {
+            prop_assert_eq!(run.queue_wait, 0);
+        }
     }
 }
 
