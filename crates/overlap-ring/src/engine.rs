@@ -134,7 +134,7 @@ where
         )));
     }
     guarded(|current| {
-        Engine::new(fabric, plan, prog, reference.steps)?.run(prog, reference, current)
+        Engine::new(fabric, plan, prog, reference.steps)?.run(prog, reference, current, 1)
     })
 }
 
@@ -298,11 +298,14 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         }
     }
 
+    /// Runs the engine with the preloaded pebbles available from step `start` (1 in every
+    /// simulation; later starts exist for the Fact 2 check).
     fn run<P>(
         mut self,
         prog: &P,
         reference: &Reference<D>,
         current: &crate::guest::Current,
+        start: Step,
     ) -> Result<HostRun>
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,
@@ -320,7 +323,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         let mut sending: Vec<u32> = Vec::new();
         let mut arrived: Vec<Msg<V>> = Vec::new();
         let mut woken: Vec<u32> = Vec::new();
-        let mut tau: Step = 1;
+        let mut tau: Step = start;
         for p in 0..self.procs.len() {
             Self::list(&mut self.procs, p, tau, &mut list);
         }
@@ -502,5 +505,48 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             }
         }
         (0, 0, 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::guest::{Program, reference};
+    use crate::host::Host;
+
+    /// Fact 2 (spec 3): making every preloaded pebble available only from step `z + 1` shifts
+    /// every compute step by exactly `z` (the engine has no absolute clock). Checked on the
+    /// worked transient host with OVERLAP and on a trapezoid plan with `B = 1` queueing.
+    #[test]
+    fn fact2_time_shift() {
+        let mut delays = vec![1; 31];
+        delays[15] = 20;
+        let host = Host::new(32, delays, 5).unwrap();
+        let (overlap, _) =
+            crate::overlap::plan(&host, crate::overlap::C::new(3, 1).unwrap(), 1).unwrap();
+        let uniform = Host::new(5, vec![9; 4], 1).unwrap();
+        let trapezoid = crate::trapezoid::plan(5, 9).unwrap();
+        for (host, plan) in [(&host, &overlap), (&uniform, &trapezoid)] {
+            let r = reference(&Program::Mix, plan.n_cols, 9).unwrap();
+            let at = |start| {
+                crate::guest::guarded(|current| {
+                    Engine::new(host, plan, &Program::Mix, 9)?.run(
+                        &Program::Mix,
+                        &r,
+                        current,
+                        start,
+                    )
+                })
+                .unwrap()
+            };
+            let base = at(1);
+            for z in [1, 7, 1000] {
+                let shifted = at(1 + z);
+                assert_eq!(shifted.host_steps, base.host_steps + z);
+                let moved: Vec<Step> = base.row_done.iter().map(|&s| s + z).collect();
+                assert_eq!(shifted.row_done, moved);
+                assert!(shifted.verified);
+            }
+        }
     }
 }

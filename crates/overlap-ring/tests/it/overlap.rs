@@ -321,3 +321,62 @@ proptest! {
         }
     }
 }
+
+/// Taint: a pebble is tainted iff it depends on the tainted initial value of one column.
+struct Taint(usize);
+
+impl overlap_ring::guest::GuestProgram for Taint {
+    type Val = bool;
+    type Db = ();
+    fn init_db(&self, _: usize) {}
+    fn init_val(&self, i: usize) -> bool {
+        i == self.0
+    }
+    fn boundary(&self, _: overlap_ring::guest::Side, _: u64) -> bool {
+        false
+    }
+    fn step(&self, _: &mut (), _: usize, _: u64, l: &bool, me: &bool, r: &bool) -> bool {
+        *l || *me || *r
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Fact 1 / Figure 3: at the split of a depth-`k` node, the left child's columns end at
+    /// `x_1` and the right child's first processor gets column `C = y = x_1 - m_(k+1)` from the
+    /// left: pebbles `(y, t)`, `t <= m_(k+1)`, do not depend on column `x_1 + 1` (so they can be
+    /// computed before anything crosses the split), and `(y, m_(k+1) + 1)` does.
+    #[test]
+    fn fact1_column_c_is_untainted(n in 24usize..120, seed in 0u64..1000) {
+        let c = C::new(5, 2).unwrap();
+        prop_assume!(k_max(n, c).is_ok());
+        let mut x = seed;
+        let delays: Vec<u32> = (0..n - 1).map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            1 + ((x >> 40) % 4) as u32
+        }).collect();
+        let lab = label_tree(&delays, c).unwrap();
+        let cols = lab.n_prime as usize;
+        let mut checked = 0;
+        for v in lab.tree.iter().filter(|v| v.label3.is_some() && v.hi - v.lo >= 2) {
+            let mid = v.lo + (v.hi - v.lo).div_ceil(2);
+            let x1 = lab.assignment[v.lo..mid].iter().flatten().max().copied();
+            let right = lab.assignment[mid..v.hi].iter().flatten().min().copied();
+            let (Some(x1), Some(_)) = (x1, right) else { continue };
+            let m = overlap_ring::overlap::m(lab.k_max, v.depth + 1);
+            let y = x1 - m;
+            if m == 0 || y < 1 || x1 as usize >= cols {
+                continue;
+            }
+            let t = overlap_ring::guest::run_direct(&Taint(x1 as usize + 1), cols, m as u64 + 1).unwrap();
+            for row in 1..=m as u64 {
+                prop_assert!(!t.get(y as usize, row), "({y},{row}) tainted by column {}", x1 + 1);
+            }
+            prop_assert!(t.get(y as usize, m as u64 + 1));
+            checked += 1;
+        }
+        // Every host here has k_max >= 1, so the root's split overlaps and is checked.
+        prop_assert!(checked > 0);
+    }
+}
