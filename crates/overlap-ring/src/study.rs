@@ -26,6 +26,25 @@ pub fn single_link_params(n: usize, d_long: u32) -> single_link::Params {
     single_link::Params { n, d_long }
 }
 
+/// Checks `steps >= 1` (the slowdown is undefined otherwise).
+pub(crate) fn check_steps(steps: u64) -> Result<(), ModelError> {
+    if steps == 0 {
+        return Err(crate::Error::ZeroGuestSteps.into());
+    }
+    Ok(())
+}
+
+/// Checks that `field = value` is one of `allowed`.
+pub(crate) fn one_of(field: &str, value: &str, allowed: &[&str]) -> Result<(), ModelError> {
+    if allowed.contains(&value) {
+        return Ok(());
+    }
+    Err(ModelError::Config(format!(
+        "{field} must be one of {} (got {field} = {value:?})",
+        allowed.join(", ")
+    )))
+}
+
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
 use netcore::study::{Claim, ModelError, Plot, Study};
@@ -103,9 +122,7 @@ impl Study for NaiveVsDmax {
         if params.n == 0 {
             return Err(crate::Error::EmptyHost.into());
         }
-        if params.steps == 0 {
-            return Err(crate::Error::ZeroGuestSteps.into());
-        }
+        check_steps(params.steps)?;
         DelayLaw::TwoLevel { long: params.d_long, p_long: params.p_long }.validate()?;
         Ok(())
     }

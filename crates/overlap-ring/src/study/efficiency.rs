@@ -96,9 +96,7 @@ impl Study for WorkEfficiency {
         "Theorem 3: blocked OVERLAP has load b, redundancy live/n', and efficiency rising with b"
     }
     fn check(&self, p: &Params) -> Result<(), ModelError> {
-        if p.steps == 0 {
-            return Err(crate::Error::ZeroGuestSteps.into());
-        }
+        super::check_steps(p.steps)?;
         if p.b == 0 {
             return Err(ModelError::Config("b must be >= 1 (got b=0)".into()));
         }

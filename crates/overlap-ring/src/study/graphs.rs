@@ -104,9 +104,7 @@ impl Study for GeneralGraphs {
         "Theorem 6: any connected bounded-degree host via the dilation-3 tree embedding; clique chains show why degree matters"
     }
     fn check(&self, params: &Params) -> Result<(), ModelError> {
-        if params.steps == 0 {
-            return Err(crate::Error::ZeroGuestSteps.into());
-        }
+        super::check_steps(params.steps)?;
         let (min, what) = if params.kind == "clique_chain" { (4, "k") } else { (24, "n") };
         if params.size < min {
             return Err(ModelError::Config(format!(

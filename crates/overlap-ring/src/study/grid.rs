@@ -90,9 +90,7 @@ impl Study for Grid2d {
         "Theorems 7, 8: m x m guest arrays as weight-m super-columns on uniform hosts (exact case 1, phase bound case 2) and on Pareto hosts via the composite"
     }
     fn check(&self, p: &Params) -> Result<(), ModelError> {
-        if p.steps == 0 {
-            return Err(crate::Error::ZeroGuestSteps.into());
-        }
+        super::check_steps(p.steps)?;
         if p.d == 0 {
             return Err(crate::Error::ZeroDelay { link: 0 }.into());
         }

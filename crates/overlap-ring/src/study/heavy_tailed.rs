@@ -92,15 +92,8 @@ impl Study for HeavyTailed {
         "Theorems 2, 5: on Pareto delays naive pays d_max while OVERLAP and the composite scheme stay below sqrt(d_ave) log^3 n"
     }
     fn check(&self, p: &Params) -> Result<(), ModelError> {
-        if p.steps == 0 {
-            return Err(crate::Error::ZeroGuestSteps.into());
-        }
-        if !["naive", "overlap", "composite"].contains(&p.scheme.as_str()) {
-            return Err(ModelError::Config(format!(
-                "scheme must be naive, overlap or composite (got scheme = {:?})",
-                p.scheme
-            )));
-        }
+        super::check_steps(p.steps)?;
+        super::one_of("scheme", &p.scheme, &["naive", "overlap", "composite"])?;
         let cap = u32::try_from(p.n).unwrap_or(u32::MAX);
         DelayLaw::Pareto { alpha: p.alpha, cap }.validate()?;
         crate::overlap::k_max(p.n, C::new(3, 1)?)?;

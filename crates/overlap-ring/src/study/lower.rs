@@ -45,10 +45,6 @@ fn samples() -> usize {
     16
 }
 
-fn unknown(scheme: &str, allowed: &str) -> ModelError {
-    ModelError::Config(format!("scheme must be one of {allowed} (got scheme = {scheme:?})"))
-}
-
 /// One row: a scheme on the point's host, executed or (for sampled assignments) bounded.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
@@ -128,13 +124,6 @@ fn make_row(
     }
 }
 
-fn check_steps(p: &Params) -> Result<(), ModelError> {
-    if p.steps == 0 {
-        return Err(crate::Error::ZeroGuestSteps.into());
-    }
-    Ok(())
-}
-
 /// The study `overlap-h1`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct H1Bound;
@@ -150,10 +139,8 @@ impl Study for H1Bound {
         "Theorem 9: on H_1 one copy per database forces slowdown d_max = sqrt n; OVERLAP's copies escape it"
     }
     fn check(&self, p: &Params) -> Result<(), ModelError> {
-        check_steps(p)?;
-        if !["naive", "overlap", "one-copy-bound"].contains(&p.scheme.as_str()) {
-            return Err(unknown(&p.scheme, "naive, overlap, one-copy-bound"));
-        }
+        super::check_steps(p.steps)?;
+        super::one_of("scheme", &p.scheme, &["naive", "overlap", "one-copy-bound"])?;
         if p.samples == 0 {
             return Err(ModelError::Config("samples must be >= 1 (got samples=0)".into()));
         }
@@ -193,7 +180,7 @@ impl Study for H1Bound {
                 best = Some((b, plan));
             }
         }
-        let (b, plan) = best.ok_or_else(|| unknown("no samples", "any"))?;
+        let (b, plan) = best.ok_or_else(|| ModelError::Config("samples must be >= 1".into()))?;
         Ok(make_row("one-copy-bound", false, &host, n, &plan, p.steps, b, bound, true))
     }
     fn claims(&self) -> Vec<Claim> {
@@ -250,10 +237,8 @@ impl Study for H2Bound {
         "Theorem 10: on H_2 (d_ave = O(1)) two copies per database still cost Omega(log n); one copy costs sqrt n"
     }
     fn check(&self, p: &Params) -> Result<(), ModelError> {
-        check_steps(p)?;
-        if !["naive", "overlap", "two-copy"].contains(&p.scheme.as_str()) {
-            return Err(unknown(&p.scheme, "naive, overlap, two-copy"));
-        }
+        super::check_steps(p.steps)?;
+        super::one_of("scheme", &p.scheme, &["naive", "overlap", "two-copy"])?;
         h2_paper(p.n, 1)?;
         Ok(())
     }

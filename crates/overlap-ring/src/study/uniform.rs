@@ -82,9 +82,7 @@ impl Study for Theorem4 {
         "Theorem 4: uniform delay d, the trapezoid scheme's slowdown is O(sqrt d) with at most 5d steps per phase; naive pays d"
     }
     fn check(&self, p: &Params) -> Result<(), ModelError> {
-        if p.steps == 0 {
-            return Err(crate::Error::ZeroGuestSteps.into());
-        }
+        super::check_steps(p.steps)?;
         if p.d == 0 {
             return Err(crate::Error::ZeroDelay { link: 0 }.into());
         }
@@ -97,12 +95,7 @@ impl Study for Theorem4 {
                 p.n
             )));
         }
-        if !["trapezoid", "naive"].contains(&p.scheme.as_str()) {
-            return Err(ModelError::Config(format!(
-                "scheme must be trapezoid or naive (got scheme = {:?})",
-                p.scheme
-            )));
-        }
+        super::one_of("scheme", &p.scheme, &["trapezoid", "naive"])?;
         Ok(())
     }
     fn run(&self, p: &Params, _rng: &mut SimRng) -> Result<Row, ModelError> {
