@@ -380,3 +380,25 @@ proptest! {
         prop_assert!(checked > 0);
     }
 }
+
+/// The schedule of Theorem 1 for the spec's case (`n = 64`, `c = 8/3`, `L = 6`, `k_max = 2`,
+/// `m = (4, 2, 1)`, unit delays): paper variant `sigma = 1`, `D_k = c L d_ave n / 2^k = 16 64
+/// / 2^k = (1024, 512, 256)`: `s^(2) = (1)`, `s^(1)_t = s^(2)_t + D_1 = 513` for `t <= m_2 = 1`,
+/// then `s^(1)_2 = s^(1)_1 + s^(1)_1 = 1026`; `s^(0) = (513 + 1024, 1026 + 1024, 1537 + 2050,
+/// 2050 + 2050) = (1537, 2050, 3587, 4100)`; closed form `2^2 1 + 2 (1 1024 + 2 512) = 4100`.
+/// Corrected variant: `sigma = 1 + g = 2`, and `Delta_k` from the live set (63, 31) instead of
+/// `D_k`: `s^(1) = (33, 66)`, `s^(0) = (96, 129, 225, 258)`; deadlines of rows 1..6.
+#[test]
+fn theorem1_schedule_snapshot() {
+    use overlap_ring::overlap::schedule::{corrected, deadline, schedule};
+    let paper = schedule(2, 1, &[1024, 512, 256]);
+    let (sigma, delta) = corrected(&[1; 63], &[true; 64], 2, 1);
+    let fixed = schedule(2, sigma, &delta);
+    let deadlines: Vec<i64> = (1..=6).map(|t| deadline(&fixed[0], t)).collect();
+    insta::assert_snapshot!(
+        "theorem1_schedule_n64",
+        format!(
+            "paper {paper:?}\ncorrected sigma={sigma} delta={delta:?} {fixed:?}\ndeadlines {deadlines:?}"
+        )
+    );
+}
