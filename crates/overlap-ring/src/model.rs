@@ -11,7 +11,7 @@ impl Model for OverlapRing {
         "overlap-ring"
     }
     fn about(&self) -> &'static str {
-        "guest linear arrays simulated on host linear arrays with per-link delays (Andrews, Leighton, Metaxas, Zhang); first slice: naive one-copy simulation"
+        "latency hiding by redundant computation (Andrews, Leighton, Metaxas, Zhang): guest arrays, rings and 2-D arrays on host arrays, rings and graphs with per-link delays; naive, OVERLAP, trapezoid, composite"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
