@@ -29,6 +29,8 @@ pub(crate) struct Order {
     /// Relative row (1-based) and column of the next pebble.
     r: u64,
     col: usize,
+    /// Last column of the contiguous run of the current row and class holding `col`.
+    run_end: usize,
     done: bool,
 }
 
@@ -46,6 +48,7 @@ impl Order {
             class: Class::Trapezoid,
             r: 1,
             col: 0,
+            run_end: 0,
             done: false,
         };
         order.settle(lo);
@@ -69,7 +72,11 @@ impl Order {
 
     /// Moves past the current pebble.
     pub(crate) fn advance(&mut self) {
-        self.settle(self.col + 1);
+        if self.col < self.run_end {
+            self.col += 1;
+        } else {
+            self.settle(self.col + 1);
+        }
     }
 
     /// `Tz(r)` as `(a, b)`; empty when `a > b`.
@@ -78,24 +85,25 @@ impl Order {
         (self.lo as i64 + self.s_l as i64 * r, self.hi as i64 - self.s_r as i64 * r)
     }
 
-    /// First column `>= from` of the current class at relative row `r`.
-    fn first_in(&self, r: u64, from: usize) -> Option<usize> {
+    /// First column `>= from` of the current class at relative row `r`, with the last column
+    /// of its contiguous run.
+    fn first_in(&self, r: u64, from: usize) -> Option<(usize, usize)> {
         let (a, b) = self.tz(r);
         let (lo, hi, f) = (self.lo as i64, self.hi as i64, from as i64);
         let found = match self.class {
-            Class::Trapezoid => (a <= b && f <= b).then(|| f.max(a)),
-            Class::Rest if a > b => (f <= hi).then(|| f.max(lo)),
+            Class::Trapezoid => (a <= b && f <= b).then(|| (f.max(a), b)),
+            Class::Rest if a > b => (f <= hi).then(|| (f.max(lo), hi)),
             Class::Rest => {
                 if f < a && a > lo {
-                    Some(f.max(lo))
+                    Some((f.max(lo), a - 1))
                 } else if b < hi && f <= hi {
-                    Some(f.max(b + 1))
+                    Some((f.max(b + 1), hi))
                 } else {
                     None
                 }
             }
         };
-        found.map(|c| c as usize)
+        found.map(|(c, end)| (c as usize, end as usize))
     }
 
     /// Positions the cursor on the first pebble at or after column `from` of the current row,
@@ -104,8 +112,9 @@ impl Order {
         loop {
             let len = self.phase.min(self.steps + 1 - self.start);
             while self.r <= len {
-                if let Some(col) = self.first_in(self.r, from) {
+                if let Some((col, end)) = self.first_in(self.r, from) {
                     self.col = col;
+                    self.run_end = end;
                     return;
                 }
                 self.r += 1;
