@@ -19,6 +19,7 @@ impl Model for OverlapRing {
             Box::new(crate::study::SingleLongLink),
             Box::new(crate::study::HeavyTailed),
             Box::new(crate::study::Theorem4),
+            Box::new(crate::study::Theorem5),
             Box::new(crate::study::WorkEfficiency),
             Box::new(crate::study::GeneralGraphs),
             Box::new(crate::study::Grid2d),

@@ -11,6 +11,7 @@ pub mod grid;
 pub mod heavy_tailed;
 pub mod lower;
 pub mod single_link;
+pub mod theorem5;
 pub mod uniform;
 
 pub use efficiency::WorkEfficiency;
@@ -19,6 +20,7 @@ pub use grid::Grid2d;
 pub use heavy_tailed::HeavyTailed;
 pub use lower::{H1Bound, H2Bound};
 pub use single_link::SingleLongLink;
+pub use theorem5::Theorem5;
 pub use uniform::Theorem4;
 
 /// Parameters of [`SingleLongLink`] for `n` processors and long delay `d_long`.

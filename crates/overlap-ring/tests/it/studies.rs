@@ -125,3 +125,26 @@ fn grid_rows() {
     let bad = Params { kind: "torus".into(), n: 8, d: 1, m: None, steps: 4, bandwidth: None };
     assert!(Grid2d.check(&bad).unwrap_err().to_string().contains("kind must be"));
 }
+
+/// Theorem 5 rows: on a host with one huge link (`n = 256`, `d_ave = 4`, `d_max = 766`) the
+/// composite slowdown is far below naive's `d_max` and below `sqrt(d_ave) L^3`.
+#[test]
+fn theorem5_rows() {
+    use overlap_ring::study::Theorem5;
+    use overlap_ring::study::theorem5::Params;
+    let rng = &mut netcore::rng::seeded(1, 0);
+    let p = |scheme: &str| Params {
+        n: 256,
+        family: "huge".into(),
+        d_ave: 4,
+        scheme: scheme.into(),
+        steps: 32,
+    };
+    let composite = Theorem5.run(&p("composite"), rng).unwrap();
+    let naive = Theorem5.run(&p("naive"), rng).unwrap();
+    assert_eq!((composite.d_max, naive.d_max), (766, 766));
+    assert!(composite.verified && naive.verified);
+    assert!(composite.slowdown * 4.0 < naive.slowdown && composite.ratio_bound < 1.0);
+    let bad = Params { family: "ring".into(), ..p("naive") };
+    assert!(Theorem5.check(&bad).unwrap_err().to_string().contains("family must be one of"));
+}
