@@ -95,8 +95,8 @@ struct Msg<V> {
     val: V,
 }
 
-/// A stream (spec 2.4): `src` sends column `col` to `dest`, whose route is
-/// `hops[start..start + len]`.
+/// A stream (spec 2.4): its source sends one column to `dest` (as `dest`'s `left` or right
+/// neighbour column) over the route `hops[start..start + len]`.
 #[derive(Debug, Clone)]
 struct Stream {
     dest: u32,
@@ -390,7 +390,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                     let done = &mut row_done[t as usize - 1];
                     *done = (*done).max(finish);
                     if t < steps && pr.sources(c) {
-                        pr.pending.push_back((c, t, pr.value(c, t).clone()));
+                        pr.pending.push_back((c, t, pr.value(c, t, width).clone()));
                         if finish == tau {
                             send_now = true;
                         } else {

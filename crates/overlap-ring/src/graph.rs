@@ -207,7 +207,7 @@ pub struct Embedding {
     /// For array link `i`: the edge ids of the tree path `order[i] -> order[i+1]`, in order.
     pub routes: Vec<Vec<u32>>,
     /// For array link `i`: the vertices of that path after `order[i]` (for direction).
-    pub steps: Vec<Vec<u32>>,
+    pub vertices: Vec<Vec<u32>>,
     /// For array link `i`: the sum of its path's delays.
     pub array_delays: Vec<u32>,
     /// The minimum spanning tree's edge ids.
@@ -283,18 +283,18 @@ impl Embedding {
             }
         }
         let mut routes = Vec::with_capacity(n.saturating_sub(1));
-        let mut steps = Vec::with_capacity(n.saturating_sub(1));
+        let mut vertices = Vec::with_capacity(n.saturating_sub(1));
         let mut array_delays = Vec::with_capacity(n.saturating_sub(1));
         for w in order.windows(2) {
             let (path_edges, path_vertices) = tree_path(&parent, &depth, w[0], w[1]);
             array_delays.push(path_edges.iter().map(|&e| host.delays[e as usize]).sum());
             routes.push(path_edges);
-            steps.push(path_vertices);
+            vertices.push(path_vertices);
         }
         Ok(Self {
             order,
             routes,
-            steps,
+            vertices,
             array_delays,
             tree_edges,
             edge_delays: host.delays.clone(),
@@ -369,19 +369,18 @@ impl Fabric for Embedding {
         self.edge_delays.iter().flat_map(|&d| [d, d]).collect()
     }
     fn route(&self, from: usize, to: usize, out: &mut Vec<u32>) {
+        // Array link `link` crossed forward or backward: each edge leaves the vertex before it.
         let mut hop = |link: usize, forward: bool| {
-            let (route, vertices) = (&self.routes[link], &self.steps[link]);
+            let (route, vertices) = (&self.routes[link], &self.vertices[link]);
             let at = |k: usize| if k == 0 { self.order[link] } else { vertices[k - 1] };
-            let pairs: Vec<(u32, u32, u32)> =
-                (0..route.len()).map(|k| (route[k], at(k), vertices[k])).collect();
-            let mut push = |(e, x, _y): (u32, u32, u32)| {
-                let dir = u32::from(self.edges[e as usize].0 != x);
-                out.push(2 * e + dir);
+            let directed = |k: usize, leaving: u32| {
+                let e = route[k];
+                2 * e + u32::from(self.edges[e as usize].0 != leaving)
             };
             if forward {
-                pairs.into_iter().for_each(&mut push);
+                out.extend((0..route.len()).map(|k| directed(k, at(k))));
             } else {
-                pairs.into_iter().rev().map(|(e, x, y)| (e, y, x)).for_each(&mut push);
+                out.extend((0..route.len()).rev().map(|k| directed(k, vertices[k])));
             }
         };
         if to > from {

@@ -31,7 +31,6 @@ impl Plan {
         if held.is_empty() {
             return Err(Error::EmptyHost);
         }
-        let mut covered = vec![0i64; n_cols + 2];
         for (p, range) in held.iter().enumerate() {
             let Some((lo, hi)) = *range else { continue };
             if lo == 0 || hi < lo || hi > n_cols {
@@ -39,17 +38,12 @@ impl Plan {
                     "processor {p} holds [{lo},{hi}], ranges must satisfy 1 <= lo <= hi <= N = {n_cols}"
                 )));
             }
-            covered[lo] += 1;
-            covered[hi + 1] -= 1;
         }
-        let mut running = 0;
-        for (col, delta) in covered.iter().enumerate().take(n_cols + 1).skip(1) {
-            running += delta;
-            if running == 0 {
-                return Err(Error::UncoveredColumn { col });
-            }
+        let plan = Self { held, phase, n_cols };
+        if let Some(col) = plan.coverage().iter().position(|&k| k == 0) {
+            return Err(Error::UncoveredColumn { col: col + 1 });
         }
-        Ok(Self { held, phase, n_cols })
+        Ok(plan)
     }
 
     /// Host processors `n`.
@@ -79,10 +73,27 @@ impl Plan {
         holders
     }
 
+    /// `coverage()[i-1]` = number of holders of column `i` (a difference array: no per-column
+    /// lists).
+    fn coverage(&self) -> Vec<usize> {
+        let mut delta = vec![0i64; self.n_cols + 1];
+        for &(lo, hi) in self.held.iter().flatten() {
+            delta[lo - 1] += 1;
+            delta[hi] -= 1;
+        }
+        let mut running = 0i64;
+        delta[..self.n_cols]
+            .iter()
+            .map(|d| {
+                running += d;
+                running as usize
+            })
+            .collect()
+    }
+
     /// Max and mean number of holders per column.
     pub fn copies(&self) -> (usize, f64) {
-        let holders = self.holders();
-        let max = holders[1..=self.n_cols].iter().map(Vec::len).max().unwrap_or(0);
+        let max = self.coverage().into_iter().max().unwrap_or(0);
         (max, self.held_total() as f64 / self.n_cols as f64)
     }
 }

@@ -62,8 +62,7 @@ impl<V: Clone + std::hash::Hash, D> Proc<V, D> {
     }
 
     /// Pebble `(j, t)` of a held column, still in the window.
-    pub(crate) fn value(&self, j: usize, t: u64) -> &V {
-        let width = self.window.len() / (self.hi + 1 - self.lo);
+    pub(crate) fn value(&self, j: usize, t: u64, width: usize) -> &V {
         &self.window[self.slot(j, t, width)]
     }
 

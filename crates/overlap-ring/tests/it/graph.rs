@@ -98,9 +98,9 @@ proptest! {
         prop_assert!(e.dilation() <= 3);
         prop_assert!(e.edge_congestion() <= 2);
         let edges = g.topology().edges();
-        for (i, (route, steps)) in e.routes.iter().zip(&e.steps).enumerate() {
+        for (i, (route, vertices)) in e.routes.iter().zip(&e.vertices).enumerate() {
             let mut at = e.order[i];
-            for (&edge, &next) in route.iter().zip(steps) {
+            for (&edge, &next) in route.iter().zip(vertices) {
                 prop_assert!(e.tree_edges.contains(&edge));
                 let (a, b) = edges[edge as usize];
                 prop_assert!((a, b) == (at, next) || (b, a) == (at, next));
