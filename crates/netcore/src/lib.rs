@@ -10,6 +10,8 @@
 //! - [`rng`]: [`rng::SimRng`] and [`rng::seeded`]; no unseeded randomness compiles.
 //! - [`message`]: ids, [`message::Message`], [`message::Pebble`] and the [`message::CostLedger`].
 //! - [`bsp`]: the BSP and D-BSP machine that executes supersteps, and shared primitives.
+//! - [`fault`]: [`fault::Fault`] and [`fault::Classify`]: every error says whether it is the
+//!   user's input (exit status 2) or a failed run (exit status 1).
 //! - [`study`]: the [`study::Model`] and [`study::Study`] interfaces through which `xtask` runs
 //!   and sweeps any model; [`studies`] holds netcore's own studies.
 //!
@@ -33,6 +35,7 @@ pub mod bsp;
 pub mod delay;
 mod error;
 pub mod event;
+pub mod fault;
 pub mod message;
 pub mod rng;
 pub mod studies;
