@@ -104,12 +104,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// A model's error with the place it happened: a usage error (exit status 2) if it is the
+/// user's input, a failed run (exit status 1) otherwise, decided by the error's type.
+pub(crate) fn model_error(error: netcore::study::ModelError, place: &str) -> anyhow::Error {
+    match error.fault() {
+        netcore::fault::Fault::Input => usage(format!("{place}: {error}")),
+        netcore::fault::Fault::Run => anyhow::anyhow!("{place}: run failed: {error}"),
+    }
+}
+
 /// `cargo xtask run MODEL CONFIG.toml`.
 fn run(model: &str, config: &std::path::Path, json: bool) -> anyhow::Result<()> {
     let model = registry::model(model)?;
     let text = std::fs::read_to_string(config)
         .map_err(|e| usage(format!("{}: cannot read config: {e}", config.display())))?;
-    match model.run_config(&text) {
+    let dir = config.parent().unwrap_or(std::path::Path::new("."));
+    match model.run_config(&netcore::study::ConfigFile::new(&text, dir)) {
         Ok(report) if json => {
             println!("{}", serde_json::to_string_pretty(&report.report)?);
             Ok(())
@@ -118,11 +128,6 @@ fn run(model: &str, config: &std::path::Path, json: bool) -> anyhow::Result<()> 
             println!("{}", report.summary);
             Ok(())
         }
-        Err(netcore::study::ModelError::Config(message)) => {
-            Err(usage(format!("{}: {message}", config.display())))
-        }
-        Err(netcore::study::ModelError::Run(message)) => {
-            anyhow::bail!("{}: run failed: {message}", config.display())
-        }
+        Err(e) => Err(model_error(e, &config.display().to_string())),
     }
 }

@@ -6,13 +6,13 @@ use std::time::Instant;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use netcore::study::{AnyStudy, ModelError};
+use netcore::study::{AnyStudy, JsonObject, ModelError, PreparedPoint};
 use rayon::prelude::*;
 
 use crate::output::{StudyOutput, StudyRun, build, write_all};
 use crate::spec::{Job, StudySpec, describe, load};
 use crate::table::Row;
-use crate::{registry, usage};
+use crate::{model_error, registry, usage};
 
 /// Arguments of `cargo xtask sweep`.
 #[derive(Debug, clap::Args)]
@@ -74,6 +74,24 @@ struct Planned {
     jobs: Vec<Job>,
 }
 
+/// Validates every job's point, before anything runs; the error names the file, the study
+/// and the point.
+fn prepare<'s>(
+    spec: &StudySpec,
+    study: &'s dyn AnyStudy,
+    jobs: &[Job],
+) -> anyhow::Result<Vec<PreparedPoint<'s>>> {
+    jobs.iter()
+        .map(|job| {
+            study.prepare(&job.params).map_err(|e| {
+                let place =
+                    format!("{}: study `{}`, point {}", spec.file, spec.name, describe(&job.params));
+                model_error(e, &place)
+            })
+        })
+        .collect()
+}
+
 fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
     let specs = load(args.config.as_deref())?;
     for wanted in &args.studies {
@@ -96,16 +114,7 @@ fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
         let jobs = spec.jobs(args.quick)?;
         let total_jobs = jobs.len() as u64;
         // Validate every point before anything runs or any directory is created.
-        for job in jobs.iter().filter(|j| j.seed == spec.seeds[0] && j.rep == 0) {
-            study.check_json(&job.params).map_err(|e| {
-                usage(format!(
-                    "{}: study `{}`, point {}: {e}",
-                    spec.file,
-                    spec.name,
-                    describe(&job.params)
-                ))
-            })?;
-        }
+        prepare(&spec, study.as_ref(), &jobs)?;
         let jobs = match shard {
             Some((k, n)) => jobs.into_iter().filter(|j| j.index % n == k - 1).collect(),
             None => jobs,
@@ -130,21 +139,57 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
     bar
 }
 
-type JobResult = (Row, f64);
+type JobResult = (Vec<Row>, f64);
 
-fn run_job(study: &dyn AnyStudy, job: &Job) -> Result<JobResult, ModelError> {
+/// Why a point's rows cannot be accepted: a bug in the study, or a run whose result differs
+/// from its reference execution.
+#[derive(Debug, thiserror::Error)]
+enum RowError {
+    #[error("row column `{0}` repeats a parameter or a job column")]
+    Shadows(String),
+    #[error("column `verified` must be a boolean (got {0})")]
+    VerifiedNotBool(serde_json::Value),
+    #[error("verified = false: the run's result differs from its reference execution")]
+    NotVerified,
+}
+
+impl netcore::fault::Classify for RowError {
+    fn fault(&self) -> netcore::fault::Fault {
+        netcore::fault::Fault::Run
+    }
+}
+
+/// Runs one job: its rows, each prefixed with `job`, `seed`, `rep` and the point's parameters.
+/// A row whose `verified` column is not `true` fails the job.
+fn run_job(point: &PreparedPoint<'_>, job: &Job) -> Result<JobResult, ModelError> {
     let mut rng = netcore::rng::seeded(job.seed, job.index);
     let start = Instant::now();
-    let row = study.run_json(&job.params, &mut rng)?;
+    let rows = point.run(&mut rng)?;
     let millis = start.elapsed().as_secs_f64() * 1e3;
+    let rows = rows.into_iter().map(|row| prefixed(job, &point.params, row)).collect();
+    Ok((rows?, millis))
+}
+
+fn prefixed(job: &Job, params: &JsonObject, row: JsonObject) -> Result<Row, RowError> {
     let mut full = Row::new();
     full.insert("job".into(), job.index.into());
     full.insert("seed".into(), job.seed.into());
     full.insert("rep".into(), job.rep.into());
+    full.extend(params.iter().map(|(k, v)| (k.clone(), v.clone())));
     for (key, value) in row {
+        if key == "verified" {
+            match value {
+                serde_json::Value::Bool(true) => {}
+                serde_json::Value::Bool(false) => return Err(RowError::NotVerified),
+                other => return Err(RowError::VerifiedNotBool(other)),
+            }
+        }
+        if full.contains_key(&key) {
+            return Err(RowError::Shadows(key));
+        }
         full.insert(key, value);
     }
-    Ok((full, millis))
+    Ok(full)
 }
 
 /// `cargo xtask sweep`; returns whether every claim passed.
@@ -173,11 +218,13 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
             eprintln!("sweep: {} ({} points)", p.spec.name, p.jobs.len());
         }
         let started = Instant::now();
+        let points = prepare(&p.spec, p.study.as_ref(), &p.jobs)?;
         let results: Vec<Result<JobResult, ModelError>> = pool.install(|| {
             p.jobs
                 .par_iter()
-                .map(|job| {
-                    let result = run_job(p.study.as_ref(), job);
+                .zip(&points)
+                .map(|(job, point)| {
+                    let result = run_job(point, job);
                     bar.inc(1);
                     result
                 })
@@ -187,16 +234,19 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
         let mut timings = Vec::with_capacity(results.len());
         for (job, result) in p.jobs.iter().zip(results) {
             match result {
-                Ok((row, millis)) => {
-                    rows.push(row);
+                Ok((job_rows, millis)) => {
+                    rows.extend(job_rows);
                     timings.push((job.index, job.seed, job.rep, millis));
                 }
-                Err(e) => failures.push(format!(
-                    "{}: study `{}`, point {} (seed {}): {e}",
-                    p.spec.file,
-                    p.spec.name,
-                    describe(&job.params),
-                    job.seed
+                Err(e) => failures.push(model_error(
+                    e,
+                    &format!(
+                        "{}: study `{}`, point {} (seed {})",
+                        p.spec.file,
+                        p.spec.name,
+                        describe(&job.params),
+                        job.seed
+                    ),
                 )),
             }
         }
@@ -216,11 +266,11 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
     }
     bar.finish_and_clear();
     if !failures.is_empty() {
-        anyhow::bail!(
-            "{} point(s) failed, nothing written:\n{}",
-            failures.len(),
-            failures.join("\n")
-        );
+        let input = failures.iter().any(|e| e.downcast_ref::<crate::UsageError>().is_some());
+        let lines: Vec<String> = failures.iter().map(|e| format!("{e:#}")).collect();
+        let message =
+            format!("{} point(s) failed, nothing written:\n{}", failures.len(), lines.join("\n"));
+        return Err(if input { usage(message) } else { anyhow::anyhow!(message) });
     }
     let out = args.out.clone().unwrap_or_else(default_out);
     write_all(&out, &outputs)?;
@@ -296,8 +346,8 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
         let (_, study) = registry::study(&name)?;
         run.rows.sort_by_key(|row| row.get("job").and_then(|j| j.as_u64()).unwrap_or(u64::MAX));
         run.timings.sort_by_key(|t| t.0);
-        let jobs: Vec<u64> =
-            run.rows.iter().filter_map(|r| r.get("job").and_then(|j| j.as_u64())).collect();
+        // One job may have written several rows: the jobs are the timings' (one line each).
+        let jobs: Vec<u64> = run.timings.iter().map(|t| t.0).collect();
         let complete = jobs.len() as u64 == run.total_jobs
             && jobs.iter().enumerate().all(|(i, &j)| i as u64 == j);
         if !complete {

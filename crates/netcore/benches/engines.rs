@@ -62,7 +62,7 @@ fn bsp_h_relation(c: &mut Criterion) {
                         }
                     })
                     .expect("destinations are valid");
-                black_box(machine.ledger().total())
+                black_box(machine.cost())
             },
             BatchSize::LargeInput,
         )

@@ -4,154 +4,35 @@
 //! in id order; the closure reads the messages delivered at the previous barrier, charges its
 //! local work explicitly with [`Ctx::charge`] and sends messages with [`Ctx::send`]. At the
 //! barrier the messages are delivered (each inbox in sender order, then send order) and the
-//! superstep is priced as `w + g h + l`, where `w` is the largest charged work and
-//! `h = max_i max(sent_i, received_i)` counts messages between distinct processors (a message
-//! to oneself is a local move, charged one operation).
+//! ledger records `w` (the largest charged work) and `h = max_i max(sent_i, received_i)`,
+//! counting messages between distinct processors (a message to oneself is a local move,
+//! charged one operation).
 //!
-//! In D-BSP (de la Torre and Kruskal; Bilardi, Pietracaprina, Pucci) the `n = 2^k` processors
-//! are split into `2^i` i-clusters of `n / 2^i` consecutive ids, an i-superstep only lets
-//! messages stay inside their i-cluster (a message that leaves it is an error), and it costs
-//! `w + g_i h + l_i`. The (alpha, beta) family sets `g_i = (n / 2^i)^alpha` and
-//! `l_i = (n / 2^i)^beta`. A run's [`CostLedger`] keeps `w` and `h` per superstep, so the same
-//! run can be re-priced for other parameters with [`CostLedger::repriced`].
+//! In D-BSP (de la Torre and Kruskal; Bilardi, Pietracaprina, Pucci, Section 2) the
+//! `n = 2^k` processors are split into `2^i` i-clusters of `n / 2^i` consecutive ids
+//! ([`ClusterHierarchy`]), an i-superstep only lets messages stay inside their i-cluster (a
+//! message that leaves it is an error, found before anything is delivered), and it costs
+//! `w + g_i h + l_i`. The run's [`Ledger`] keeps `(label, phase, level, w, h)` per superstep and
+//! is priced afterwards ([`Ledger::cost`]) for these or any other parameters, without
+//! re-running. A machine that hit an error is poisoned: every later call fails with
+//! [`BspError::Poisoned`] instead of running on a half-executed superstep.
+//!
+//! Superstep bodies run sequentially, in processor order: sweeps already keep every core busy
+//! with independent points (DESIGN.md, Performance), and a sequential body needs neither
+//! `Sync` closures nor a merge. Per-processor scratch that is not part of the state (a
+//! primitive's working storage) goes in a slice handed to [`BspMachine::dsuperstep_with`].
 
+mod cluster;
+mod error;
+mod params;
 pub mod primitives;
 
-use serde::{Deserialize, Serialize};
+pub use cluster::ClusterHierarchy;
+pub use error::BspError;
+pub use params::{BspParams, CostModel, DbspParams};
 
-use crate::error::{Error, Result};
-use crate::message::{CostLedger, ProcId, SuperstepRecord};
-
-/// Parameters of a plain BSP machine.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BspParams {
-    /// Number of processors p >= 1.
-    pub p: u32,
-    /// Gap g: cost per message of an h-relation, >= 0.
-    pub g: u64,
-    /// Latency l: cost of a barrier, >= 0.
-    pub l: u64,
-}
-
-impl BspParams {
-    /// Validates `p >= 1`.
-    pub fn new(p: u32, g: u64, l: u64) -> Result<Self> {
-        if p == 0 {
-            return Err(Error::param("p", "p >= 1", p));
-        }
-        Ok(Self { p, g, l })
-    }
-}
-
-/// Parameters of a D-BSP machine: `n = 2^log_n` processors and per-level `(g_i, l_i)` for
-/// `i = 0..=log_n` (level `log_n` clusters are single processors).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DbspParams {
-    n: u32,
-    log_n: u32,
-    g: Vec<u64>,
-    l: Vec<u64>,
-}
-
-impl DbspParams {
-    /// Explicit per-level vectors; both need `log2(n) + 1` entries and `n` a power of two.
-    pub fn new(n: u32, g: Vec<u64>, l: Vec<u64>) -> Result<Self> {
-        let log_n = log2_exact("n", n)?;
-        let levels = log_n as usize + 1;
-        for (field, v) in [("g", &g), ("l", &l)] {
-            if v.len() != levels {
-                return Err(Error::param(
-                    field,
-                    format!("one entry per level i = 0..=log2(n) ({levels} entries for n = {n})"),
-                    format!("{} entries", v.len()),
-                ));
-            }
-        }
-        Ok(Self { n, log_n, g, l })
-    }
-
-    /// The (alpha, beta) family `g_i = (n/2^i)^alpha`, `l_i = (n/2^i)^beta`, rounded up to
-    /// integers. Needs finite, non-negative exponents.
-    pub fn alpha_beta(n: u32, alpha: f64, beta: f64) -> Result<Self> {
-        let log_n = log2_exact("n", n)?;
-        for (field, x) in [("alpha", alpha), ("beta", beta)] {
-            if !(x.is_finite() && x >= 0.0) {
-                return Err(Error::param(field, format!("{field} >= 0 and finite"), x));
-            }
-        }
-        let level = |e: f64| (0..=log_n).map(|i| f64::from(n >> i).powf(e).ceil() as u64).collect();
-        Ok(Self { n, log_n, g: level(alpha), l: level(beta) })
-    }
-
-    /// Number of processors n.
-    pub fn n(&self) -> u32 {
-        self.n
-    }
-
-    /// log2(n), the deepest level.
-    pub fn log_n(&self) -> u32 {
-        self.log_n
-    }
-
-    /// g_i for each level.
-    pub fn g(&self) -> &[u64] {
-        &self.g
-    }
-
-    /// l_i for each level.
-    pub fn l(&self) -> &[u64] {
-        &self.l
-    }
-}
-
-fn log2_exact(field: &str, n: u32) -> Result<u32> {
-    if n == 0 || !n.is_power_of_two() {
-        return Err(Error::param(field, format!("{field} = 2^k for an integer k"), n));
-    }
-    Ok(n.trailing_zeros())
-}
-
-/// How a superstep is priced: BSP or D-BSP parameters.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub enum CostModel {
-    /// Plain BSP: every superstep costs `w + g h + l`.
-    Bsp(BspParams),
-    /// D-BSP: an i-superstep costs `w + g_i h + l_i`.
-    Dbsp(DbspParams),
-}
-
-impl CostModel {
-    /// Number of processors.
-    pub fn p(&self) -> u32 {
-        match self {
-            CostModel::Bsp(b) => b.p,
-            CostModel::Dbsp(d) => d.n,
-        }
-    }
-
-    /// The cost `w + g_i h + l_i` of a superstep at `level` (BSP: level ignored).
-    pub fn superstep_cost(&self, level: Option<u32>, w: u64, h: u64) -> u64 {
-        match self {
-            CostModel::Bsp(b) => w + b.g * h + b.l,
-            CostModel::Dbsp(d) => {
-                let i = level.unwrap_or(0).min(d.log_n) as usize;
-                w + d.g[i] * h + d.l[i]
-            }
-        }
-    }
-}
-
-impl From<BspParams> for CostModel {
-    fn from(params: BspParams) -> Self {
-        CostModel::Bsp(params)
-    }
-}
-
-impl From<DbspParams> for CostModel {
-    fn from(params: DbspParams) -> Self {
-        CostModel::Dbsp(params)
-    }
-}
+use crate::ProcId;
+use crate::cost::{Ledger, StepRecord, record_cost};
 
 /// What a processor sees and does during one superstep.
 #[derive(Debug)]
@@ -209,7 +90,7 @@ impl<M> Ctx<'_, M> {
     }
 }
 
-/// A BSP or D-BSP machine with `p` processor states and the cost ledger of its run.
+/// A BSP or D-BSP machine with `p` processor states and the ledger of its run.
 #[derive(Debug)]
 pub struct BspMachine<S, M> {
     model: CostModel,
@@ -217,20 +98,18 @@ pub struct BspMachine<S, M> {
     inboxes: Vec<Vec<(ProcId, M)>>,
     outbox: Vec<Envelope<M>>,
     received: Vec<u64>,
-    ledger: CostLedger,
+    ledger: Ledger,
+    /// The superstep that failed, once one has.
+    poisoned: Option<usize>,
 }
 
 impl<S, M> BspMachine<S, M> {
     /// A machine whose processor `i` starts in `states[i]`; needs one state per processor.
-    pub fn new(model: impl Into<CostModel>, states: Vec<S>) -> Result<Self> {
+    pub fn new(model: impl Into<CostModel>, states: Vec<S>) -> Result<Self, BspError> {
         let model = model.into();
         let p = model.p();
         if states.len() != p as usize {
-            return Err(Error::param(
-                "states",
-                format!("one state per processor (p = {p})"),
-                format!("{} states", states.len()),
-            ));
+            return Err(BspError::StateCount { p, got: states.len() });
         }
         let inboxes = (0..p).map(|_| Vec::new()).collect();
         Ok(Self {
@@ -239,7 +118,8 @@ impl<S, M> BspMachine<S, M> {
             inboxes,
             outbox: Vec::new(),
             received: vec![0; p as usize],
-            ledger: CostLedger::default(),
+            ledger: Ledger::default(),
+            poisoned: None,
         })
     }
 
@@ -264,13 +144,24 @@ impl<S, M> BspMachine<S, M> {
     }
 
     /// Consumes the machine, returning the states and the ledger.
-    pub fn finish(self) -> (Vec<S>, CostLedger) {
+    pub fn finish(self) -> (Vec<S>, Ledger) {
         (self.states, self.ledger)
     }
 
     /// The ledger so far.
-    pub fn ledger(&self) -> &CostLedger {
+    pub fn ledger(&self) -> &Ledger {
         &self.ledger
+    }
+
+    /// The run's cost so far under the machine's own parameters.
+    pub fn cost(&self) -> f64 {
+        // Every recorded level was checked against the model when its superstep ran.
+        self.ledger.records.iter().map(|r| record_cost(r, &self.model)).sum()
+    }
+
+    /// Starts a new phase of the ledger (see [`Ledger::enter_phase`]).
+    pub fn enter_phase(&mut self, name: impl Into<String>) {
+        self.ledger.enter_phase(name);
     }
 
     /// Messages delivered at the last barrier and not yet taken, per processor.
@@ -283,85 +174,88 @@ impl<S, M> BspMachine<S, M> {
         std::mem::take(&mut self.inboxes[pid as usize])
     }
 
+    /// Pure local work after the last exchange: `work(pid, state)` returns the operations it
+    /// spent; the ledger gets one local record with the largest (no barrier, no `l`).
+    pub fn local(
+        &mut self,
+        label: &str,
+        mut work: impl FnMut(ProcId, &mut S) -> u64,
+    ) -> Result<u64, BspError> {
+        self.check_not_poisoned()?;
+        let w = (0..).zip(self.states.iter_mut()).map(|(pid, s)| work(pid, s)).max().unwrap_or(0);
+        self.ledger.local(label, w);
+        Ok(w)
+    }
+
     /// Runs one BSP superstep (a 0-superstep on a D-BSP machine).
-    pub fn superstep<F>(&mut self, label: &str, body: F) -> Result<&SuperstepRecord>
+    pub fn superstep<F>(&mut self, label: &str, mut body: F) -> Result<&StepRecord, BspError>
     where
         F: FnMut(&mut Ctx<'_, M>, &mut S),
     {
-        self.run_superstep(label, None, body)
+        let mut none = vec![(); self.states.len()];
+        self.dsuperstep_with(0, label, &mut none, |ctx, state, ()| body(ctx, state))
     }
 
     /// Runs one i-superstep: every message must stay inside its sender's i-cluster.
-    pub fn dsuperstep<F>(&mut self, level: u32, label: &str, body: F) -> Result<&SuperstepRecord>
+    pub fn dsuperstep<F>(
+        &mut self,
+        level: u32,
+        label: &str,
+        mut body: F,
+    ) -> Result<&StepRecord, BspError>
     where
         F: FnMut(&mut Ctx<'_, M>, &mut S),
     {
-        match &self.model {
-            CostModel::Dbsp(d) if level <= d.log_n => self.run_superstep(label, Some(level), body),
-            CostModel::Dbsp(d) => {
-                Err(Error::param("level", format!("0 <= level <= log2(n) = {}", d.log_n), level))
-            }
-            CostModel::Bsp(_) => {
-                Err(Error::param("level", "i-supersteps need a D-BSP machine", level))
-            }
+        let mut none = vec![(); self.states.len()];
+        self.dsuperstep_with(level, label, &mut none, |ctx, state, ()| body(ctx, state))
+    }
+
+    fn check_not_poisoned(&self) -> Result<(), BspError> {
+        match self.poisoned {
+            Some(superstep) => Err(BspError::Poisoned { superstep }),
+            None => Ok(()),
         }
     }
 
-    fn run_superstep<F>(
+    /// Runs one i-superstep in which processor `pid` also sees `scratch[pid]`: working storage
+    /// of a primitive that is not part of the processors' states (one entry per processor).
+    pub fn dsuperstep_with<T, F>(
         &mut self,
+        level: u32,
         label: &str,
-        level: Option<u32>,
+        scratch: &mut [T],
         mut body: F,
-    ) -> Result<&SuperstepRecord>
+    ) -> Result<&StepRecord, BspError>
     where
-        F: FnMut(&mut Ctx<'_, M>, &mut S),
+        F: FnMut(&mut Ctx<'_, M>, &mut S, &mut T),
     {
+        self.check_not_poisoned()?;
         let p = self.p();
+        let max = self.model.deepest_level();
+        if level > max {
+            return Err(BspError::LevelOutOfRange { level, max });
+        }
+        if scratch.len() != self.states.len() {
+            let (rule, got) = (format!("one entry per processor (p = {p})"), scratch.len());
+            return Err(BspError::Precondition { field: "scratch", rule, got: got.to_string() });
+        }
         let mut w = 0;
         let mut h_send = 0;
         self.outbox.clear();
-        for (pid, (state, inbox)) in self.states.iter_mut().zip(self.inboxes.iter_mut()).enumerate()
-        {
-            let mut ctx =
-                Ctx { pid: pid as ProcId, p, inbox, outbox: &mut self.outbox, work: 0, sent: 0 };
-            body(&mut ctx, state);
+        let procs = self.states.iter_mut().zip(self.inboxes.iter_mut()).zip(scratch.iter_mut());
+        for (pid, ((state, inbox), scratch)) in (0..).zip(procs) {
+            let mut ctx = Ctx { pid, p, inbox, outbox: &mut self.outbox, work: 0, sent: 0 };
+            body(&mut ctx, state, scratch);
             w = w.max(ctx.work);
             h_send = h_send.max(ctx.sent);
             // Messages not taken during this superstep are consumed by the barrier.
             inbox.clear();
         }
         let superstep = self.ledger.records.len();
-        // Validate every destination before delivering anything.
-        let shift = match (&self.model, level) {
-            (CostModel::Dbsp(d), Some(i)) => Some(d.log_n - i),
-            _ => None,
-        };
-        for env in &self.outbox {
-            if env.dest >= p {
-                let (src, dest) = (env.src, env.dest);
-                self.outbox.clear();
-                return Err(Error::NoSuchProcessor {
-                    superstep,
-                    label: label.into(),
-                    src,
-                    dest,
-                    p,
-                });
-            }
-            if let Some(shift) = shift
-                && env.src >> shift != env.dest >> shift
-            {
-                let (src, dest) = (env.src, env.dest);
-                self.outbox.clear();
-                return Err(Error::LeavesCluster {
-                    superstep,
-                    label: label.into(),
-                    level: level.unwrap_or(0),
-                    cluster_size: 1 << shift,
-                    src,
-                    dest,
-                });
-            }
+        if let Err(error) = self.validate_outbox(superstep, label, level) {
+            self.outbox.clear();
+            self.poisoned = Some(superstep);
+            return Err(error);
         }
         // Count first, so that every inbox is sized once before the messages move in.
         self.received.fill(0);
@@ -381,18 +275,52 @@ impl<S, M> BspMachine<S, M> {
             self.inboxes[env.dest as usize].push((env.src, env.msg));
         }
         let h_recv = self.received.iter().copied().max().unwrap_or(0);
-        let h = h_send.max(h_recv);
-        let cost = self.model.superstep_cost(level, w, h);
-        self.ledger.records.push(SuperstepRecord {
+        let phase = self.ledger.current_phase();
+        self.ledger.records.push(StepRecord {
             label: label.into(),
-            level,
+            phase,
+            level: Some(level),
             w,
             h_send,
             h_recv,
-            h,
+            h: h_send.max(h_recv),
             messages,
-            cost,
         });
-        Ok(self.ledger.records.last().expect("a record was just pushed"))
+        Ok(&self.ledger.records[superstep])
+    }
+
+    /// Every destination exists and, on D-BSP, lies in its sender's i-cluster; checked before
+    /// anything is delivered.
+    fn validate_outbox(&self, superstep: usize, label: &str, level: u32) -> Result<(), BspError> {
+        let p = self.p();
+        let shift = match &self.model {
+            CostModel::Dbsp(d) => Some(d.log_n() - level),
+            CostModel::Bsp(_) => None,
+        };
+        for env in &self.outbox {
+            let (src, dest) = (env.src, env.dest);
+            if dest >= p {
+                return Err(BspError::NoSuchProcessor {
+                    superstep,
+                    label: label.into(),
+                    src,
+                    dest,
+                    p,
+                });
+            }
+            if let Some(shift) = shift
+                && src >> shift != dest >> shift
+            {
+                return Err(BspError::LeavesCluster {
+                    superstep,
+                    label: label.into(),
+                    level,
+                    cluster_size: 1 << shift,
+                    src,
+                    dest,
+                });
+            }
+        }
+        Ok(())
     }
 }

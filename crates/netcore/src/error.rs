@@ -1,6 +1,6 @@
-//! The crate's one error type.
+//! Errors of the topology and link-delay domain.
 
-/// Everything that can go wrong in netcore: invalid parameters and invalid use of an engine.
+/// Invalid topologies, edge lists and delay laws.
 ///
 /// Messages are lowercase, name the field and the rule, and carry the offending values.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -33,40 +33,6 @@ pub enum Error {
         /// A node that cannot be reached from node 0.
         unreachable: u32,
     },
-    /// A BSP message named a processor that does not exist.
-    #[error(
-        "superstep {superstep} ({label}): processor {src} sent to processor {dest}, but p = {p}"
-    )]
-    NoSuchProcessor {
-        /// Index of the superstep.
-        superstep: usize,
-        /// Label of the superstep.
-        label: String,
-        /// Sender.
-        src: u32,
-        /// The nonexistent destination.
-        dest: u32,
-        /// Number of processors.
-        p: u32,
-    },
-    /// A D-BSP message left the i-cluster of its i-superstep.
-    #[error(
-        "superstep {superstep} ({label}): message from {src} to {dest} leaves its {level}-cluster of size {cluster_size}"
-    )]
-    LeavesCluster {
-        /// Index of the superstep.
-        superstep: usize,
-        /// Label of the superstep.
-        label: String,
-        /// The superstep's level i.
-        level: u32,
-        /// Number of processors in an i-cluster, n / 2^i.
-        cluster_size: u32,
-        /// Sender.
-        src: u32,
-        /// Destination outside the sender's cluster.
-        dest: u32,
-    },
     /// A config file could not be parsed.
     #[error("{0}")]
     Parse(String),
@@ -81,3 +47,9 @@ impl Error {
 
 /// `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl crate::fault::Classify for Error {
+    fn fault(&self) -> crate::fault::Fault {
+        crate::fault::Fault::Input
+    }
+}

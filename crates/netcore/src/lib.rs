@@ -8,8 +8,10 @@
 //! - [`delay`]: per-link integer delays (uniform, explicit, seeded network-of-workstations laws).
 //! - [`event`]: the deterministic discrete-event queue (ties broken by sequence number).
 //! - [`rng`]: [`rng::SimRng`] and [`rng::seeded`]; no unseeded randomness compiles.
-//! - [`message`]: ids, [`message::Message`], [`message::Pebble`] and the [`message::CostLedger`].
-//! - [`bsp`]: the BSP and D-BSP machine that executes supersteps, and shared primitives.
+//! - [`cost`]: the ledger of a (D-)BSP run and its pricing by per-level costs
+//!   ([`cost::LevelCosts`]), after the run.
+//! - [`bsp`]: the BSP and D-BSP machine that executes supersteps, the cluster hierarchy, and
+//!   shared primitives (bitonic sort, routing, the d-ary tree scan).
 //! - [`fault`]: [`fault::Fault`] and [`fault::Classify`]: every error says whether it is the
 //!   user's input (exit status 2) or a failed run (exit status 1).
 //! - [`study`]: the [`study::Model`] and [`study::Study`] interfaces through which `xtask` runs
@@ -25,24 +27,27 @@
 //! let (states, ledger) = machine.finish();
 //! assert_eq!(states, vec![3, 0, 1, 2]);
 //! // Superstep 1: w = 0, h = 1, cost 0 + 2 * 1 + 5; superstep 2: w = 0, h = 0, cost 5.
-//! assert_eq!(ledger.total(), 12);
-//! # Ok::<(), netcore::Error>(())
+//! assert_eq!(ledger.cost(&BspParams::new(4, 2, 5)?)?, 12.0);
+//! # Ok::<(), netcore::bsp::BspError>(())
 //! ```
 
 #![warn(missing_docs)]
 
 pub mod bsp;
+pub mod cost;
 pub mod delay;
 mod error;
 pub mod event;
 pub mod fault;
-pub mod message;
 pub mod rng;
 pub mod studies;
 pub mod study;
 pub mod topology;
 
 pub use error::{Error, Result};
+
+/// A processor id.
+pub type ProcId = u32;
 
 /// A time step of a simulated machine (integer time everywhere).
 pub type Step = u64;

@@ -12,7 +12,7 @@ pub mod routing;
 use serde::{Deserialize, Serialize};
 
 use crate::delay::{DelayLaw, LinkDelays};
-use crate::study::{AnyStudy, Model, ModelError, RunReport, parse_toml};
+use crate::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
 use crate::topology::TopologySpec;
 
 /// netcore as a "model": `cargo xtask run netcore CONFIG.toml` describes a network.
@@ -87,8 +87,8 @@ impl Model for Netcore {
             Box::new(diameter::DiameterStudy),
         ]
     }
-    fn run_config(&self, config: &str) -> Result<RunReport, ModelError> {
-        let config: NetworkConfig = parse_toml(config)?;
+    fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+        let config: NetworkConfig = config.parse()?;
         let report = config.run()?;
         let summary = format!(
             "{}: n = {}, edges = {}, max degree = {}, connected = {}, diameter = {}, d_ave = {:.3}, d_max = {}",
@@ -101,7 +101,6 @@ impl Model for Netcore {
             report.d_ave,
             report.d_max
         );
-        let report = serde_json::to_value(&report).map_err(|e| ModelError::Run(e.to_string()))?;
-        Ok(RunReport { summary, report })
+        Ok(RunReport { summary, report: crate::study::to_json(&report)? })
     }
 }

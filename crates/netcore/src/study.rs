@@ -4,54 +4,123 @@
 //! [`Study`] per parameter study (for `cargo xtask sweep`). xtask stays generic: it sees
 //! parameters and rows as JSON objects, never a model's internals.
 //!
-//! A study's row is a `#[derive(Serialize)]` struct; its fields become the CSV columns in
-//! declaration order. Every row carries its parameters, the measured quantities, the paper's
-//! bound at those parameters and measured / bound. [`Claim`]s assert properties of the rows
-//! (a normalised ratio stays in a band, a ratio grows, a verification column is all true),
-//! and [`Plot`]s say which columns to draw.
+//! A study turns the axes of one sweep point ([`Study::Params`], as the sweep spec writes them)
+//! into a validated [`Study::Point`] once, before any point of the sweep runs; [`Study::run`]
+//! takes only validated points. One point may produce several rows (one trace re-priced over a
+//! parameter grid, one cost tree priced under several formulas). A row is a
+//! `#[derive(Serialize)]` struct whose fields become CSV columns in declaration order; xtask
+//! prepends the job id, seed, repetition and the point's parameters, so a row carries only
+//! measured values, bounds and ratios. A boolean `verified` column (the run's result equals its
+//! reference execution) is checked by xtask itself on every study. [`Claim`]s assert further
+//! properties of the rows and [`Plot`]s say which columns to draw.
 
-use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
 
+use crate::fault::{Classify, Fault};
 use crate::rng::SimRng;
 
-/// An error a model reports to xtask.
-///
-/// `Config` is the user's input breaking a rule (exit status 2); `Run` is a run that failed
-/// after validation (exit status 1), e.g. a simulation whose result differs from the reference.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ModelError {
-    /// Invalid input: the message names the field and the rule.
-    #[error("{0}")]
-    Config(String),
-    /// A failed run.
-    #[error("{0}")]
-    Run(String),
+/// An error a model reports to xtask: any [`Classify`] error, whose type says whether it is the
+/// user's input (exit status 2) or a failed run (exit status 1).
+#[derive(Debug)]
+pub struct ModelError {
+    fault: Fault,
+    source: Box<dyn std::error::Error + Send + Sync>,
 }
 
-impl From<crate::Error> for ModelError {
-    fn from(error: crate::Error) -> Self {
-        ModelError::Config(error.to_string())
+impl ModelError {
+    /// Whose fault the error is.
+    pub fn fault(&self) -> Fault {
+        self.fault
+    }
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.source.fmt(f)
+    }
+}
+
+impl<E: Classify> From<E> for ModelError {
+    fn from(error: E) -> Self {
+        Self { fault: error.fault(), source: Box::new(error) }
+    }
+}
+
+/// An error of the study plumbing itself: a row that does not serialise to an object, or a
+/// sweep point whose fields do not fit the study's parameters.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum StudyError {
+    /// A sweep point's axes do not deserialise into the study's parameters.
+    #[error("{0}")]
+    Params(String),
+    /// A row or a parameter struct does not serialise to a JSON object (a bug in the study).
+    #[error("{what} must serialise to a JSON object ({detail})")]
+    NotAnObject {
+        /// `row` or `params`.
+        what: &'static str,
+        /// What it serialised to, or the serialiser's message.
+        detail: String,
+    },
+}
+
+impl Classify for StudyError {
+    fn fault(&self) -> Fault {
+        match self {
+            StudyError::Params(_) => Fault::Input,
+            StudyError::NotAnObject { .. } => Fault::Run,
+        }
+    }
+}
+
+/// A sweep point's parameter that breaks a rule of its study (the user's input).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field} must satisfy {rule} (got {got})")]
+pub struct ParamError {
+    /// The parameter, as the sweep spec names it.
+    pub field: &'static str,
+    /// The rule it breaks.
+    pub rule: String,
+    /// The offending value.
+    pub got: String,
+}
+
+impl ParamError {
+    /// `field` must satisfy `rule`, but is `got`.
+    pub fn new(field: &'static str, rule: impl Into<String>, got: impl ToString) -> Self {
+        Self { field, rule: rule.into(), got: got.to_string() }
+    }
+}
+
+impl Classify for ParamError {
+    fn fault(&self) -> Fault {
+        Fault::Input
     }
 }
 
 /// One parameter study of a model.
 pub trait Study: Send + Sync {
-    /// The parameters of one sweep point (deserialised from the sweep spec's grid).
+    /// The axes of one sweep point, as the sweep spec writes them (deserialised from its grid).
     ///
-    /// Use `#[serde(deny_unknown_fields)]` so that a misspelt axis is an error.
-    type Params: DeserializeOwned + Send + Sync;
-    /// The row one point produces; its fields are the CSV columns, in order.
+    /// Use `#[serde(deny_unknown_fields)]` so that a misspelt axis is an error. Serialising it
+    /// gives the parameter columns xtask puts in front of each row.
+    type Params: Serialize + DeserializeOwned + Send + Sync;
+    /// A validated point: built only by [`Study::point`], so [`Study::run`] never sees an
+    /// invalid one.
+    type Point: Send + Sync + 'static;
+    /// One row of output; its fields are the CSV columns after the parameters, in order.
     type Row: Serialize;
 
     /// Unique name, kebab-case, used on the command line and as the output directory.
     fn name(&self) -> &'static str;
     /// One line saying what the study measures and against which claim of the paper.
     fn about(&self) -> &'static str;
-    /// Validates one point before any point of the sweep runs.
-    fn check(&self, params: &Self::Params) -> Result<(), ModelError>;
-    /// Executes one point with its own seeded stream.
-    fn run(&self, params: &Self::Params, rng: &mut SimRng) -> Result<Self::Row, ModelError>;
+    /// Validates one point; called for every point before any point of the sweep runs.
+    fn point(&self, params: &Self::Params) -> Result<Self::Point, ModelError>;
+    /// Executes one point with its own seeded stream; one point may give several rows.
+    fn run(&self, point: &Self::Point, rng: &mut SimRng) -> Result<Vec<Self::Row>, ModelError>;
     /// The claims asserted over all rows of the sweep.
     fn claims(&self) -> Vec<Claim> {
         Vec::new()
@@ -62,6 +131,30 @@ pub trait Study: Send + Sync {
     }
 }
 
+/// A JSON object with its keys in insertion order: one row, or one point's parameters.
+pub type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+/// A validated sweep point with its types erased, ready to run any number of times.
+pub struct PreparedPoint<'s> {
+    /// The point's parameters, serialised from the study's [`Study::Params`] (defaults filled
+    /// in), in field order.
+    pub params: JsonObject,
+    run: Box<dyn Fn(&mut SimRng) -> Result<Vec<JsonObject>, ModelError> + Send + Sync + 's>,
+}
+
+impl PreparedPoint<'_> {
+    /// Runs the point once; each row is a JSON object whose keys keep the field order.
+    pub fn run(&self, rng: &mut SimRng) -> Result<Vec<JsonObject>, ModelError> {
+        (self.run)(rng)
+    }
+}
+
+impl std::fmt::Debug for PreparedPoint<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedPoint").field("params", &self.params).finish_non_exhaustive()
+    }
+}
+
 /// A [`Study`] with its types erased to JSON, as xtask drives it.
 pub trait AnyStudy: Send + Sync {
     /// See [`Study::name`].
@@ -69,21 +162,25 @@ pub trait AnyStudy: Send + Sync {
     /// See [`Study::about`].
     fn about(&self) -> &'static str;
     /// Parses and validates one point.
-    fn check_json(&self, params: &serde_json::Value) -> Result<(), ModelError>;
-    /// Parses and runs one point; the row is a JSON object whose keys keep the field order.
-    fn run_json(
-        &self,
-        params: &serde_json::Value,
-        rng: &mut SimRng,
-    ) -> Result<serde_json::Map<String, serde_json::Value>, ModelError>;
+    fn prepare(&self, params: &serde_json::Value) -> Result<PreparedPoint<'_>, ModelError>;
     /// See [`Study::claims`].
     fn claims(&self) -> Vec<Claim>;
     /// See [`Study::plots`].
     fn plots(&self) -> Vec<Plot>;
 }
 
-fn parse_params<P: DeserializeOwned>(params: &serde_json::Value) -> Result<P, ModelError> {
-    P::deserialize(params).map_err(|e| ModelError::Config(e.to_string()))
+/// A report as JSON for [`RunReport::report`].
+pub fn to_json(report: &impl Serialize) -> Result<serde_json::Value, StudyError> {
+    serde_json::to_value(report)
+        .map_err(|e| StudyError::NotAnObject { what: "report", detail: e.to_string() })
+}
+
+fn to_object(what: &'static str, value: impl Serialize) -> Result<JsonObject, StudyError> {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::Object(map)) => Ok(map),
+        Ok(other) => Err(StudyError::NotAnObject { what, detail: format!("got {other}") }),
+        Err(e) => Err(StudyError::NotAnObject { what, detail: e.to_string() }),
+    }
 }
 
 impl<S: Study> AnyStudy for S {
@@ -93,22 +190,15 @@ impl<S: Study> AnyStudy for S {
     fn about(&self) -> &'static str {
         Study::about(self)
     }
-    fn check_json(&self, params: &serde_json::Value) -> Result<(), ModelError> {
-        self.check(&parse_params(params)?)
-    }
-    fn run_json(
-        &self,
-        params: &serde_json::Value,
-        rng: &mut SimRng,
-    ) -> Result<serde_json::Map<String, serde_json::Value>, ModelError> {
-        let row = self.run(&parse_params(params)?, rng)?;
-        match serde_json::to_value(row) {
-            Ok(serde_json::Value::Object(map)) => Ok(map),
-            Ok(other) => {
-                Err(ModelError::Run(format!("row must serialise to an object, got {other}")))
-            }
-            Err(e) => Err(ModelError::Run(format!("row does not serialise: {e}"))),
-        }
+    fn prepare(&self, params: &serde_json::Value) -> Result<PreparedPoint<'_>, ModelError> {
+        let typed = S::Params::deserialize(params).map_err(|e| StudyError::Params(e.to_string()))?;
+        let point = self.point(&typed)?;
+        let params = to_object("params", &typed)?;
+        let run = move |rng: &mut SimRng| -> Result<Vec<JsonObject>, ModelError> {
+            let rows = self.run(&point, rng)?;
+            Ok(rows.into_iter().map(|row| to_object("row", row)).collect::<Result<_, _>>()?)
+        };
+        Ok(PreparedPoint { params, run: Box::new(run) })
     }
     fn claims(&self) -> Vec<Claim> {
         Study::claims(self)
@@ -127,6 +217,34 @@ pub struct RunReport {
     pub report: serde_json::Value,
 }
 
+/// A config file's text and the directory it lives in, so that a config can name other files
+/// (a trace, a program) relative to itself.
+#[derive(Debug, Clone, Copy)]
+pub struct ConfigFile<'a> {
+    /// The TOML text.
+    pub text: &'a str,
+    /// The directory relative paths in the config are resolved against.
+    pub dir: &'a Path,
+}
+
+impl<'a> ConfigFile<'a> {
+    /// A config whose relative paths resolve against `dir`.
+    pub fn new(text: &'a str, dir: &'a Path) -> Self {
+        Self { text, dir }
+    }
+
+    /// `path` as written in the config, resolved against the config's directory (an absolute
+    /// path stays as it is).
+    pub fn resolve(&self, path: impl AsRef<Path>) -> PathBuf {
+        self.dir.join(path)
+    }
+
+    /// Parses the text into `T` (see [`parse_toml`]).
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, TomlError> {
+        parse_toml(self.text)
+    }
+}
+
 /// A model crate as xtask sees it.
 pub trait Model: Sync {
     /// The crate's name, e.g. `logp-stall`.
@@ -135,8 +253,8 @@ pub trait Model: Sync {
     fn about(&self) -> &'static str;
     /// The model's studies.
     fn studies(&self) -> Vec<Box<dyn AnyStudy>>;
-    /// Runs one configuration given as TOML text.
-    fn run_config(&self, config: &str) -> Result<RunReport, ModelError>;
+    /// Runs one configuration.
+    fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError>;
 }
 
 /// A property asserted over the rows of a study.
@@ -267,10 +385,20 @@ impl Plot {
     }
 }
 
-/// Parses a TOML config into `T`, turning the parser's message into a [`ModelError::Config`]
-/// that names the line and the key.
-pub fn parse_toml<T: DeserializeOwned>(config: &str) -> Result<T, ModelError> {
-    toml::from_str(config).map_err(|e| ModelError::Config(toml_error(config, &e)))
+/// A TOML text that does not parse into the expected type: `line L, column C: message`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct TomlError(pub String);
+
+impl Classify for TomlError {
+    fn fault(&self) -> Fault {
+        Fault::Input
+    }
+}
+
+/// Parses a TOML config into `T`; the error names the line and the key.
+pub fn parse_toml<T: DeserializeOwned>(config: &str) -> Result<T, TomlError> {
+    toml::from_str(config).map_err(|e| TomlError(toml_error(config, &e)))
 }
 
 /// One line describing a TOML error: `line L, column C: message`.

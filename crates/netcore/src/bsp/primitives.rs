@@ -1,8 +1,14 @@
-//! BSP algorithms shared by the model crates, each charging its local work explicitly.
+//! BSP algorithms shared by the model crates, each charging its local work explicitly:
+//! Batcher's bitonic sort over blocks, one-superstep routing, and the d-ary tree scan.
 
-use crate::bsp::{BspMachine, Ctx};
-use crate::error::{Error, Result};
-use crate::message::ProcId;
+mod scan;
+
+pub use scan::{ScanMsg, TreeScan, scan_levels};
+
+use crate::ProcId;
+use crate::bsp::{BspError, BspMachine, Ctx};
+
+type Result<T> = std::result::Result<T, BspError>;
 
 /// `ceil(log2(x))` for `x >= 1` (0 for `x <= 1`).
 pub fn ceil_log2(x: u64) -> u64 {
@@ -36,11 +42,11 @@ impl<I> SortBlock<I> for Vec<I> {
 pub fn bitonic_sort<K: Ord + Clone>(machine: &mut BspMachine<Vec<K>, K>) -> Result<()> {
     let m = machine.states().first().map_or(0, Vec::len);
     if let Some(pid) = machine.states().iter().position(|b| b.len() != m) {
-        return Err(Error::param(
-            "keys",
-            format!("every processor holds the same number of keys (processor 0 holds {m})"),
-            format!("{} keys at processor {pid}", machine.states()[pid].len()),
-        ));
+        return Err(BspError::Precondition {
+            field: "keys",
+            rule: format!("every processor holds the same number of keys (processor 0 holds {m})"),
+            got: format!("{} keys at processor {pid}", machine.states()[pid].len()),
+        });
     }
     bitonic_sort_blocks(machine, m, "bitonic-sort", |key| key, Some)
 }
@@ -68,14 +74,14 @@ where
 {
     let p = machine.p();
     if !p.is_power_of_two() {
-        return Err(Error::param("p", "p = 2^k for a bitonic sort", p));
+        return Err(BspError::NotPowerOfTwo { field: "p", value: u64::from(p) });
     }
     if let Some(pid) = machine.states_mut().iter_mut().position(|s| s.block().len() > capacity) {
-        return Err(Error::param(
-            "block",
-            format!("every block holds at most capacity = {capacity} items"),
-            format!("{} items at processor {pid}", machine.states_mut()[pid].block().len()),
-        ));
+        return Err(BspError::Precondition {
+            field: "block",
+            rule: format!("every block holds at most capacity = {capacity} items"),
+            got: format!("{} items at processor {pid}", machine.states_mut()[pid].block().len()),
+        });
     }
     let k = p.trailing_zeros();
     let schedule: Vec<(u32, u32)> =
@@ -140,19 +146,15 @@ fn merge_split<I: Ord>(mine: Vec<I>, theirs: Vec<I>, capacity: usize, keep_low: 
     merged
 }
 
-/// Routes the messages each processor holds as `(dest, message)` in one superstep (at i-level
-/// `level` on D-BSP, `None` for BSP); afterwards each processor holds what it received as
-/// `(src, message)`. Charges nothing locally: the cost is `g_i h + l_i`.
-pub fn route<M>(machine: &mut BspMachine<Vec<(ProcId, M)>, M>, level: Option<u32>) -> Result<()> {
-    let body = |ctx: &mut Ctx<'_, M>, outgoing: &mut Vec<(ProcId, M)>| {
+/// Routes the messages each processor holds as `(dest, message)` in one i-superstep (level 0
+/// on plain BSP); afterwards each processor holds what it received as `(src, message)`.
+/// Charges nothing locally: the cost is `g_i h + l_i`.
+pub fn route<M>(machine: &mut BspMachine<Vec<(ProcId, M)>, M>, level: u32) -> Result<()> {
+    machine.dsuperstep(level, "route", |ctx: &mut Ctx<'_, M>, outgoing| {
         for (dest, msg) in outgoing.drain(..) {
             ctx.send(dest, msg);
         }
-    };
-    match level {
-        None => machine.superstep("route", body)?,
-        Some(i) => machine.dsuperstep(i, "route", body)?,
-    };
+    })?;
     for pid in 0..machine.p() {
         machine.states_mut()[pid as usize] = machine.take_delivered(pid);
     }

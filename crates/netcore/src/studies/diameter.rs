@@ -10,65 +10,90 @@ use crate::topology::{Topology, TopologySpec};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DiameterStudy;
 
-/// One point: a topology family and its size parameter.
-#[derive(Debug, Clone, Deserialize)]
+/// A topology family swept by size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// Linear array of `size` nodes.
+    LinearArray,
+    /// Ring of `size` nodes.
+    Ring,
+    /// `size x size` mesh.
+    Mesh,
+    /// `size x size` torus.
+    Torus,
+    /// Hypercube of dimension `size`.
+    Hypercube,
+    /// Wrapped butterfly of dimension `size`.
+    WrappedButterfly,
+    /// Complete graph on `size` nodes.
+    Complete,
+}
+
+/// One point: a family and its size parameter.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DiameterParams {
-    /// One of `linear_array`, `ring`, `mesh`, `torus`, `hypercube`, `wrapped_butterfly`,
-    /// `complete`.
-    pub kind: String,
-    /// n for the linear array, ring and complete graph; the side for a square mesh or torus;
-    /// the dimension for the hypercube and the wrapped butterfly.
+    /// The family.
+    pub kind: Family,
+    /// Its size parameter (nodes, side or dimension).
     pub size: u32,
 }
 
 /// One row of `topology-diameter`.
 #[derive(Debug, Clone, Serialize)]
 pub struct DiameterRow {
-    /// The family.
-    pub kind: String,
-    /// The size parameter.
-    pub size: u32,
     /// Number of nodes.
     pub n: u32,
-    /// Largest degree.
+    /// The largest degree.
     pub max_degree: u32,
-    /// Diameter measured by BFS from every node.
+    /// The diameter found by BFS from every node.
     pub diameter: u32,
-    /// The textbook formula.
+    /// The family's formula.
     pub formula: u32,
     /// diameter / formula.
     pub ratio: f64,
 }
 
 impl DiameterParams {
-    fn spec_and_formula(&self) -> Result<(TopologySpec, u32), ModelError> {
+    fn spec_and_formula(&self) -> (TopologySpec, u32) {
         let s = self.size;
-        Ok(match self.kind.as_str() {
-            "linear_array" => (TopologySpec::LinearArray { n: s }, s.saturating_sub(1)),
-            "ring" => (TopologySpec::Ring { n: s }, s / 2),
-            "mesh" => (TopologySpec::Mesh { rows: s, cols: s }, 2 * s.saturating_sub(1)),
-            "torus" => (TopologySpec::Torus { rows: s, cols: s }, 2 * (s / 2)),
-            "hypercube" => (TopologySpec::Hypercube { dim: s }, s),
+        match self.kind {
+            Family::LinearArray => (TopologySpec::LinearArray { n: s }, s.saturating_sub(1)),
+            Family::Ring => (TopologySpec::Ring { n: s }, s / 2),
+            Family::Mesh => (TopologySpec::Mesh { rows: s, cols: s }, 2 * s.saturating_sub(1)),
+            Family::Torus => (TopologySpec::Torus { rows: s, cols: s }, 2 * (s / 2)),
+            Family::Hypercube => (TopologySpec::Hypercube { dim: s }, s),
             // Wrapped butterfly of dimension d: floor(3d / 2) (Leighton, Section 3.8).
-            "wrapped_butterfly" => (TopologySpec::WrappedButterfly { dim: s }, 3 * s / 2),
-            "complete" => (TopologySpec::Complete { n: s }, 1),
-            other => {
-                return Err(ModelError::Config(format!(
-                    "kind must be one of linear_array, ring, mesh, torus, hypercube, wrapped_butterfly, complete (got {other:?})"
-                )));
-            }
-        })
+            Family::WrappedButterfly => (TopologySpec::WrappedButterfly { dim: s }, 3 * s / 2),
+            Family::Complete => (TopologySpec::Complete { n: s }, 1),
+        }
     }
+}
 
-    fn build(&self) -> Result<(Topology, u32), ModelError> {
-        let (spec, formula) = self.spec_and_formula()?;
-        Ok((spec.build()?, formula))
+/// A validated point: the built topology and its formula.
+#[derive(Debug, Clone)]
+pub struct DiameterPoint {
+    topology: Topology,
+    formula: u32,
+}
+
+/// A topology the study expected to be connected is not.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name} is disconnected")]
+pub struct Disconnected {
+    name: String,
+}
+
+impl crate::fault::Classify for Disconnected {
+    fn fault(&self) -> crate::fault::Fault {
+        crate::fault::Fault::Run
     }
 }
 
 impl Study for DiameterStudy {
     type Params = DiameterParams;
+    type Point = DiameterPoint;
     type Row = DiameterRow;
 
     fn name(&self) -> &'static str {
@@ -77,23 +102,22 @@ impl Study for DiameterStudy {
     fn about(&self) -> &'static str {
         "BFS diameters of every topology family vs their formulas"
     }
-    fn check(&self, params: &DiameterParams) -> Result<(), ModelError> {
-        params.build().map(|_| ())
+    fn point(&self, params: &DiameterParams) -> Result<DiameterPoint, ModelError> {
+        let (spec, formula) = params.spec_and_formula();
+        Ok(DiameterPoint { topology: spec.build()?, formula })
     }
-    fn run(&self, params: &DiameterParams, _rng: &mut SimRng) -> Result<DiameterRow, ModelError> {
-        let (topology, formula) = params.build()?;
+    fn run(&self, point: &DiameterPoint, _rng: &mut SimRng) -> Result<Vec<DiameterRow>, ModelError> {
+        let topology = &point.topology;
         let diameter = topology
             .diameter()
-            .ok_or_else(|| ModelError::Run(format!("{} is disconnected", topology.name())))?;
-        Ok(DiameterRow {
-            kind: params.kind.clone(),
-            size: params.size,
+            .ok_or_else(|| Disconnected { name: topology.name().to_string() })?;
+        Ok(vec![DiameterRow {
             n: topology.n(),
             max_degree: topology.max_degree(),
             diameter,
-            formula,
-            ratio: f64::from(diameter) / f64::from(formula),
-        })
+            formula: point.formula,
+            ratio: f64::from(diameter) / f64::from(point.formula),
+        }])
     }
     fn claims(&self) -> Vec<Claim> {
         vec![Claim::within("BFS diameter / formula = 1 for every family", "ratio", 1.0, 1.0)]

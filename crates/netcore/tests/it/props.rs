@@ -1,7 +1,7 @@
 //! Invariants of the engines, checked on random inputs against obviously correct references.
 
 use netcore::bsp::primitives::bitonic_sort;
-use netcore::bsp::{BspMachine, BspParams, CostModel, DbspParams};
+use netcore::bsp::{BspError, BspMachine, BspParams, DbspParams};
 use netcore::delay::{DelayLaw, LinkDelays};
 use netcore::event::EventQueue;
 use netcore::topology::Topology;
@@ -40,7 +40,7 @@ proptest! {
         let record = machine.ledger().records[0].clone();
         prop_assert_eq!(record.h, h);
         prop_assert_eq!(record.w, w);
-        prop_assert_eq!(record.cost, w + g * h + l);
+        prop_assert_eq!(machine.cost(), (w + g * h + l) as f64);
         prop_assert_eq!(record.messages, sent.iter().sum::<u64>());
         for dest in 0..p {
             let mut expected: Vec<(u32, usize)> = msgs.iter().enumerate()
@@ -58,17 +58,21 @@ proptest! {
         let msgs: Vec<(u32, u32)> = msgs.into_iter().map(|(s, d)| (s % n, d % n)).collect();
         let shift = log_n - level;
         let confined = msgs.iter().all(|(s, d)| s >> shift == d >> shift);
-        let mut machine = BspMachine::<(), u32>::new(DbspParams::alpha_beta(n, 0.5, 0.5).unwrap(), vec![(); n as usize]).unwrap();
+        let mut machine = BspMachine::<(), u32>::new(DbspParams::power_law(n, 0.5, 0.5).unwrap(), vec![(); n as usize]).unwrap();
         let result = machine.dsuperstep(level, "step", |ctx, _| {
             for &(s, d) in &msgs { if s == ctx.pid() { ctx.send(d, s) } }
         });
         prop_assert_eq!(result.is_ok(), confined);
         if let Err(e) = result {
-            prop_assert!(matches!(e, netcore::Error::LeavesCluster { .. }), "unexpected error {e}");
+            prop_assert!(matches!(e, BspError::LeavesCluster { .. }), "unexpected error {e}");
+            // The machine is poisoned: it refuses to go on after a half-executed superstep.
+            let again = machine.dsuperstep(0, "after", |_, _| {});
+            prop_assert_eq!(again.unwrap_err(), BspError::Poisoned { superstep: 0 });
         }
     }
 
-    /// A recorded run re-priced for other parameters equals the same run executed with them.
+    /// A run's ledger does not depend on g and l, and pricing it for other parameters gives
+    /// the cost of the same run executed with them.
     #[test]
     fn repricing_equals_rerun((p, msgs) in messages(8), g1 in 0u64..4, l1 in 0u64..9, g2 in 0u64..4, l2 in 0u64..9) {
         let run = |g, l| {
@@ -76,10 +80,34 @@ proptest! {
             for _ in 0..2 {
                 machine.superstep("s", |ctx, _| for &(s, d) in &msgs { if s == ctx.pid() { ctx.send(d, 0) } }).unwrap();
             }
-            machine.finish().1
+            let cost = machine.cost();
+            (machine.finish().1, cost)
         };
-        let repriced = run(g1, l1).repriced(&CostModel::Bsp(BspParams::new(p, g2, l2).unwrap()));
-        prop_assert_eq!(repriced, run(g2, l2));
+        let ((first, _), (second, cost2)) = (run(g1, l1), run(g2, l2));
+        prop_assert_eq!(&first, &second);
+        prop_assert_eq!(first.cost(&BspParams::new(p, g2, l2).unwrap()).unwrap(), cost2);
+    }
+
+    /// One D-BSP trace priced under the power law equals the sum of w + g_i h + l_i over its
+    /// records, with g_i = (n/2^i)^alpha unrounded.
+    #[test]
+    fn dbsp_pricing_sums_records(log_n in 1u32..6, levels in prop::collection::vec(0u32..6, 1..6), alpha in 0.0f64..=1.0, beta in 0.0f64..=1.0) {
+        let n = 1u32 << log_n;
+        let mut machine = BspMachine::<(), u32>::new(DbspParams::power_law(n, 1.0, 1.0).unwrap(), vec![(); n as usize]).unwrap();
+        for &level in &levels {
+            let level = level % (log_n + 1);
+            // Every processor sends to its partner in the sibling (level+1)-cluster, if any.
+            machine.dsuperstep(level, "swap", |ctx, _| {
+                if level < log_n { ctx.send(ctx.pid() ^ (n >> (level + 1)), 0) }
+            }).unwrap();
+        }
+        let ledger = machine.finish().1;
+        let priced = ledger.cost(&DbspParams::power_law(n, alpha, beta).unwrap()).unwrap();
+        let expected: f64 = ledger.records.iter().map(|r| {
+            let size = f64::from(n >> r.level.unwrap());
+            r.w as f64 + size.powf(alpha) * r.h as f64 + size.powf(beta)
+        }).sum();
+        prop_assert!((priced - expected).abs() <= 1e-9 * expected.max(1.0), "{priced} vs {expected}");
     }
 
     /// Events pop sorted by time, ties in push order (a stable sort of the pushes), even when

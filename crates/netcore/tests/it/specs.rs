@@ -1,8 +1,8 @@
 //! Exact small cases, each with its hand derivation, and the fixtures as snapshots.
 
-use netcore::bsp::{BspMachine, BspParams, DbspParams};
+use netcore::bsp::{BspMachine, BspParams, ClusterHierarchy, DbspParams};
 use netcore::event::EventQueue;
-use netcore::study::Model;
+use netcore::study::{ConfigFile, Model};
 use netcore::topology::Topology;
 
 /// Every `fixtures/netcore/*.toml` runs through `cargo xtask run netcore` and its report (or
@@ -11,8 +11,9 @@ use netcore::topology::Topology;
 fn fixtures() {
     insta::glob!("../../../../fixtures/netcore", "*.toml", |path| {
         let text = std::fs::read_to_string(path).expect("fixture is readable");
+        let dir = path.parent().expect("a fixture lives in a directory");
         let outcome = netcore::studies::Netcore
-            .run_config(&text)
+            .run_config(&ConfigFile::new(&text, dir))
             .map(|r| r.report)
             .map_err(|e| e.to_string());
         insta::assert_yaml_snapshot!(outcome, { ".**.d_ave" => insta::rounded_redaction(6) });
@@ -99,7 +100,7 @@ fn three_superstep_ledger() {
         .unwrap();
     let (states, ledger) = machine.finish();
     assert_eq!(states[0], 10 + 11 + 20 + 21 + 30 + 31);
-    assert_eq!(ledger.total(), 62);
+    assert_eq!(ledger.cost(&BspParams::new(4, 2, 10).unwrap()).unwrap(), 62.0);
     assert_eq!(ledger.messages(), 9);
     insta::assert_yaml_snapshot!(ledger);
 }
@@ -109,8 +110,8 @@ fn three_superstep_ledger() {
 /// n = 8: 1-clusters are {0..3} and {4..7}; 3 -> 4 crosses between them.
 #[test]
 fn dbsp_rejects_message_leaving_cluster() {
-    let params = DbspParams::alpha_beta(8, 0.5, 1.0).unwrap();
-    let mut machine = BspMachine::<(), u32>::new(params, vec![(); 8]).unwrap();
+    let params = DbspParams::power_law(8, 0.5, 1.0).unwrap();
+    let mut machine = BspMachine::<(), u32>::new(params.clone(), vec![(); 8]).unwrap();
     let error = machine
         .dsuperstep(1, "cross", |ctx, _| {
             if ctx.pid() == 3 {
@@ -122,24 +123,78 @@ fn dbsp_rejects_message_leaving_cluster() {
         error.to_string(),
         "superstep 0 (cross): message from 3 to 4 leaves its 1-cluster of size 4"
     );
-    // At level 0 the same message is legal, and costs g_0 h + l_0 = 8^0.5 -> 3, 8^1 = 8: 3 + 8 = 11.
-    let record = machine
+    // The machine is poisoned: it refuses to run on after the failed superstep.
+    let after = machine.dsuperstep(0, "cross", |_, _| {}).unwrap_err();
+    assert_eq!(after.to_string(), "the machine is poisoned by an earlier error in superstep 0");
+    // On a fresh machine the same message is legal at level 0, and costs
+    // g_0 h + l_0 = 8^0.5 + 8 = 2 sqrt 2 + 8, unrounded.
+    let mut machine = BspMachine::<(), u32>::new(params, vec![(); 8]).unwrap();
+    machine
         .dsuperstep(0, "cross", |ctx, _| {
             if ctx.pid() == 3 {
                 ctx.send(4, 0)
             }
         })
         .unwrap();
-    assert_eq!(record.cost, 11);
+    assert!((machine.cost() - (8f64.sqrt() + 8.0)).abs() < 1e-12);
 }
 
-/// The (alpha, beta) family for n = 16, alpha = 1/2, beta = 1: g_i = ceil(sqrt(16 / 2^i)) =
-/// 4, 3 (sqrt 8 = 2.83 rounded up), 2, 2 (sqrt 2 = 1.41), 1 and l_i = 16 / 2^i.
+/// The (alpha, beta) family for n = 16, alpha = 1/2, beta = 1: g_i = sqrt(16 / 2^i) =
+/// 4, 2 sqrt 2, 2, sqrt 2, 1 (never rounded) and l_i = 16 / 2^i.
 #[test]
 fn alpha_beta_levels() {
-    let params = DbspParams::alpha_beta(16, 0.5, 1.0).unwrap();
-    assert_eq!(params.g(), &[4, 3, 2, 2, 1]);
-    assert_eq!(params.l(), &[16, 8, 4, 2, 1]);
+    let params = DbspParams::power_law(16, 0.5, 1.0).unwrap();
+    assert_eq!(params.g_levels(), &[4.0, 8f64.sqrt(), 2.0, 2f64.sqrt(), 1.0]);
+    assert_eq!(params.l_levels(), &[16.0, 8.0, 4.0, 2.0, 1.0]);
+}
+
+/// The i-clusters of n = 8: processor 5 is in 1-cluster 1 = {4..7} and 2-cluster 2 = {4, 5};
+/// its partner at level 1 is 5 xor 2 = 7 (same offset in the sibling 2-cluster {6, 7}).
+#[test]
+fn cluster_hierarchy_of_eight() {
+    let h = ClusterHierarchy::new(8).unwrap();
+    assert_eq!((h.cluster_of(5, 1), h.range(1, 1)), (1, 4..8));
+    assert_eq!((h.cluster_of(5, 2), h.range(2, 2)), (2, 4..6));
+    assert_eq!((h.partner(5, 0), h.partner(5, 1), h.partner(5, 2), h.partner(5, 3)), (Some(1), Some(7), Some(4), None));
+    assert!(h.same_cluster(4, 7, 1) && !h.same_cluster(3, 4, 1) && h.same_cluster(0, 7, 0));
+}
+
+/// A D-BSP trace re-priced over parameter sets: a 1-superstep with h = 2 and w = 1, then a
+/// pure-local record of w = 5. Under g = [4, 2, 1], l = [8, 4, 2] (n = 4) it costs
+/// (1 + 2 * 2 + 4) + 5 = 14, under the power law alpha = beta = 1 (g_1 = l_1 = 2) also
+/// (1 + 2 * 2 + 2) + 5 = 12; communication alone 8 and 6; phases split it 9 + 5 and 7 + 5.
+#[test]
+fn dbsp_ledger_repriced_with_phases() {
+    let params = DbspParams::explicit(4, vec![4.0, 2.0, 1.0], vec![8.0, 4.0, 2.0]).unwrap();
+    let mut machine = BspMachine::<u32, u32>::new(params.clone(), vec![0; 4]).unwrap();
+    machine.enter_phase("exchange");
+    machine
+        .dsuperstep(1, "pairs", |ctx, _| {
+            // 0 -> 1 twice, 2 -> 3 twice; processor 1 also keeps one value locally (w = 1).
+            match ctx.pid() {
+                0 => (0..2).for_each(|_| ctx.send(1, 7)),
+                2 => (0..2).for_each(|_| ctx.send(3, 7)),
+                1 => ctx.send(1, 0),
+                _ => {}
+            }
+        })
+        .unwrap();
+    machine.enter_phase("finish");
+    machine.local("sum", |pid, _| if pid == 3 { 5 } else { 1 }).unwrap();
+    let (_, ledger) = machine.finish();
+    let power = DbspParams::power_law(4, 1.0, 1.0).unwrap();
+    assert_eq!(ledger.cost(&params).unwrap(), 14.0);
+    assert_eq!(ledger.cost(&power).unwrap(), 12.0);
+    assert_eq!((ledger.comm(&params).unwrap(), ledger.comm(&power).unwrap()), (8.0, 6.0));
+    assert_eq!(
+        ledger.by_phase(&params).unwrap(),
+        vec![("exchange".to_string(), 9.0), ("finish".to_string(), 5.0)]
+    );
+    assert_eq!(ledger.label_histogram(), vec![0, 1]);
+    assert_eq!(ledger.supersteps(), 1);
+    // BSP prices every level alike; a 1-level model cannot price level 1.
+    let flat = netcore::bsp::BspParams::new(4, 1, 1).unwrap();
+    assert_eq!(ledger.cost(&flat).unwrap(), (1 + 2 + 1) as f64 + 5.0);
 }
 
 /// Bad parameters are typed errors that name the field and the rule.
@@ -154,8 +209,11 @@ fn invalid_parameters() {
         Topology::from_edges(3, &[(0, 5)]).unwrap_err().to_string(),
         Topology::from_edges(3, &[(0, 1)]).unwrap().require_connected().unwrap_err().to_string(),
         Topology::from_text("3\n0 1\n1 x\n").unwrap_err().to_string(),
-        DbspParams::alpha_beta(12, 0.5, 1.0).unwrap_err().to_string(),
-        DbspParams::new(4, vec![1, 1], vec![1, 1, 1]).unwrap_err().to_string(),
+        DbspParams::power_law(12, 0.5, 1.0).unwrap_err().to_string(),
+        DbspParams::explicit(4, vec![1.0, 1.0], vec![1.0, 1.0, 1.0]).unwrap_err().to_string(),
+        DbspParams::explicit(4, vec![1.0, 2.0, 1.0], vec![1.0; 3]).unwrap_err().to_string(),
+        DbspParams::explicit(4, vec![1.0, f64::NAN, 1.0], vec![1.0; 3]).unwrap_err().to_string(),
+        DbspParams::power_law(4, 1.5, 1.0).unwrap_err().to_string(),
         BspParams::new(0, 1, 1).unwrap_err().to_string(),
         netcore::delay::DelayLaw::TwoLevel { long: 8, p_long: 1.5 }
             .validate()
