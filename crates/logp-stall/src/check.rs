@@ -11,11 +11,11 @@
 //! acceptance, at most `ceil(L/G)` accepted messages in transit, stall exactly `[t+1, a)`.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::fmt;
 
 use netcore::Step;
 use serde::Serialize;
 
+pub use crate::error::Violation;
 use crate::params::{OverheadMode, StallRule};
 use crate::trace::{Op, Trace, TraceMessage};
 
@@ -24,21 +24,6 @@ use crate::trace::{Op, Trace, TraceMessage};
 pub struct CheckOpts {
     /// Accept `t'' = t̄` (the paper-literal simulation, spec U-5).
     pub lenient_unstall: bool,
-}
-
-/// One broken rule.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Violation {
-    /// `L1` .. `L13`.
-    pub rule: &'static str,
-    /// What is wrong, with numbers.
-    pub message: String,
-}
-
-impl fmt::Display for Violation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.rule, self.message)
-    }
 }
 
 /// What a legal trace contains.
