@@ -1,5 +1,15 @@
 //! The crate's error type: every bad input is a typed error with a lowercase message naming
-//! the field, the rule and the offending value.
+//! the field, the rule and the offending value. Each variant says whose fault it is
+//! ([`netcore::fault::Classify`]): the user's input, or a run that failed.
+//!
+//! The error depends on no module that raises it: the evidence it carries about a broken rule
+//! lives in the leaf module [`evidence`].
+
+mod evidence;
+
+use netcore::fault::{Classify, Fault};
+
+pub use evidence::{CapacityViolation, Violation};
 
 /// Errors of `logp-stall`.
 #[derive(Debug, thiserror::Error)]
@@ -64,7 +74,7 @@ pub enum Error {
         /// The offending value.
         value: String,
     },
-    // --- the direct LogP machine (spec §1-§3) ---
+    // --- the direct LogP machine (paper §2 and §2.1) ---
     /// `p >= 2` broken.
     #[error("p must satisfy p >= 2 (got p={p})")]
     TooFewProcessors {
@@ -109,7 +119,7 @@ pub enum Error {
         /// Its value.
         value: u64,
     },
-    /// The gap rule (paper §2, spec U-7) broken by consecutive communication operations.
+    /// The gap rule (paper §2) broken by consecutive communication operations.
     #[error(
         "gap rule: P{proc} communicates at step {step} but its previous communication was at step {previous} (need step - previous >= G = {gap})"
     )]
@@ -145,7 +155,7 @@ pub enum Error {
         /// p.
         p: u32,
     },
-    /// A submit to the sender itself (spec U-11).
+    /// A submit to the sender itself (paper §2: a message is destined to *another* processor).
     #[error("submit: P{proc} at step {step} sends to itself (dest must differ from src)")]
     SelfSend {
         /// The processor.
@@ -159,9 +169,9 @@ pub enum Error {
         /// The limit.
         max_steps: u64,
     },
-    /// A capacity violation under the stall-free rule (SF-LogP).
+    /// A capacity violation under the stall-free rule (SF-LogP, paper §2.1).
     #[error("{0}")]
-    CapacityViolation(Box<crate::machine::CapacityViolation>),
+    CapacityViolation(Box<CapacityViolation>),
     /// An adversary answer outside the legal range (the engine range-checks every answer).
     #[error(
         "adversary: {what} for P{proc} at step {step} is {value}, outside the legal range [{lo}, {hi}]"
@@ -222,7 +232,7 @@ pub enum Error {
         /// p.
         p: u32,
     },
-    /// A malformed script (spec §2.1).
+    /// A malformed script.
     #[error("script of P{proc}, instruction {pc}: {message}")]
     Script {
         /// The processor.
@@ -232,7 +242,79 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
-    /// A trace that breaks rules of the model (every violation listed).
+    /// A trace that breaks rules of a legal execution (paper §2.1; every violation listed).
     #[error("illegal trace: {}", .0.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("; "))]
-    IllegalTrace(Vec<crate::check::Violation>),
+    IllegalTrace(Vec<Violation>),
+}
+
+impl Classify for Error {
+    /// Invalid parameters, programs, schedules, scripts and traces are the user's input; a
+    /// run that breaks a timing rule of the machine (gap, empty receive, the stall-free
+    /// capacity), runs out of steps, or differs from its recorded reference failed.
+    fn fault(&self) -> Fault {
+        match self {
+            Error::GoalSyntax { .. }
+            // A GOAL schedule's deadlock is fixed by its text (the LogGOPS engine is
+            // deterministic), like its unmatched sends and dependency cycles.
+            | Error::GoalSchedule { .. }
+            | Error::DeltaOutOfRange { .. }
+            | Error::SimParam { .. }
+            | Error::GoalParam { .. }
+            | Error::TooFewProcessors { .. }
+            | Error::GapBelowTwo { .. }
+            | Error::OverheadExceedsGap { .. }
+            | Error::LatencyBelowGap { .. }
+            | Error::LatencyExceedsProcessors { .. }
+            | Error::TooLarge { .. }
+            | Error::DestinationOutOfRange { .. }
+            | Error::SelfSend { .. }
+            | Error::ProgramCount { .. }
+            | Error::TooManyNonzeros { .. }
+            | Error::LengthMismatch { .. }
+            | Error::TreeFanin { .. }
+            | Error::Script { .. }
+            | Error::IllegalTrace(_) => Fault::Input,
+            Error::SimCycleLimit { .. }
+            | Error::SimRun { .. }
+            | Error::GapViolation { .. }
+            | Error::EmptyReceive { .. }
+            | Error::StepLimitExceeded { .. }
+            | Error::CapacityViolation(_)
+            | Error::AdversaryOutOfWindow { .. }
+            | Error::ReplayDivergence { .. } => Fault::Run,
+            Error::Netcore(e) => netcore_fault(e),
+        }
+    }
+}
+
+/// Whose fault an error of netcore's BSP engine is: a bad parameter, graph or config is
+/// input; a message to a missing processor or out of its cluster is a failed run.
+fn netcore_fault(e: &netcore::Error) -> Fault {
+    match e {
+        netcore::Error::Param { .. }
+        | netcore::Error::Edge { .. }
+        | netcore::Error::Disconnected { .. }
+        | netcore::Error::Parse(_) => Fault::Input,
+        netcore::Error::NoSuchProcessor { .. } | netcore::Error::LeavesCluster { .. } => Fault::Run,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_parameters_are_input_and_a_capacity_violation_is_a_run() {
+        assert_eq!(Error::TooFewProcessors { p: 1 }.fault(), Fault::Input);
+        let violation = CapacityViolation {
+            step: 5,
+            dest: 2,
+            count: 3,
+            cap: 2,
+            submitter: 1,
+            same_step: vec![1, 7],
+            in_transit: vec![(4, 1, 6)],
+        };
+        assert_eq!(Error::CapacityViolation(Box::new(violation)).fault(), Fault::Run);
+    }
 }

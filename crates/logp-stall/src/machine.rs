@@ -8,51 +8,27 @@
 //! violating or not) and ask the adversary for delivery times; (5) open or extend stall
 //! episodes.
 
-use std::collections::{BTreeMap, VecDeque};
-use std::fmt;
+use std::collections::BTreeMap;
 
 use netcore::Step;
-use rand::RngExt;
 use serde::Serialize;
 
-use crate::adversary::{Adversary, DeliveryQuery, SignalQuery, UnstallQuery};
+mod blocking;
+mod network;
+mod processors;
+mod stalling;
+
+use blocking::Blocking;
+use network::Network;
+use processors::Processors;
+use stalling::Stalling;
+
+use crate::LogpProcess;
+use crate::adversary::Adversary;
+pub use crate::error::CapacityViolation;
 use crate::error::Error;
-use crate::params::{AcceptOrder, EmptyReceive, GapPolicy, MachineConfig, OverheadMode, StallRule};
-use crate::trace::{Episode, Op, OpRun, Trace, TraceMessage, push_op};
-use crate::{Action, Delivered, LogpProcess};
-
-/// An SF-LogP capacity violation: the step, destination, count and messages in transit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CapacityViolation {
-    /// Step of the violating submission.
-    pub step: Step,
-    /// Destination.
-    pub dest: u32,
-    /// `c_j(t)`.
-    pub count: u64,
-    /// `ceil(L/G)`.
-    pub cap: u64,
-    /// The violating submitter (the first in source order).
-    pub submitter: u32,
-    /// Sources of all submissions to `dest` at `step`.
-    pub same_step: Vec<u32>,
-    /// Earlier messages still in transit to `dest`: `(src, submit, deliver)`.
-    pub in_transit: Vec<(u32, Step, Step)>,
-}
-
-impl fmt::Display for CapacityViolation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "SF-LogP capacity violation at step {}: {} messages in transit to P{} (cap ceil(L/G)={}):",
-            self.step, self.count, self.dest, self.cap
-        )?;
-        let mut parts: Vec<String> =
-            self.in_transit.iter().map(|(s, a, b)| format!("P{s}@{a}\u{2192}{b}")).collect();
-        parts.extend(self.same_step.iter().map(|s| format!("P{s}@{}", self.step)));
-        write!(f, " {}", parts.join(", "))
-    }
-}
+use crate::params::{MachineConfig, StallRule};
+use crate::trace::{Op, Trace};
 
 /// The outcome of a run.
 #[derive(Debug, Clone, Serialize)]
@@ -77,373 +53,182 @@ pub struct Execution<S> {
     pub gap_wait_steps: u64,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Pending {
-    msg: u64,
-    signal: Step,
-    t_bar: Step,
-}
-
 /// Runs `procs` (one per processor) on the LogP machine of `cfg` against `adv`.
 pub fn run<P: LogpProcess>(
     cfg: &MachineConfig,
-    mut procs: Vec<P>,
+    procs: Vec<P>,
     adv: &mut dyn Adversary,
 ) -> Result<Execution<P::State>, Error> {
     cfg.params.validate()?;
     cfg.rule.validate(&cfg.params)?;
-    let prm = cfg.params;
-    let p = prm.p as usize;
-    if procs.len() != p {
-        return Err(Error::ProgramCount { p: prm.p, got: procs.len() });
+    if procs.len() != cfg.params.p as usize {
+        return Err(Error::ProgramCount { p: cfg.params.p, got: procs.len() });
     }
-    let cap = prm.capacity();
-    let mut msgs: Vec<TraceMessage> = Vec::new();
-    let mut payloads: Vec<Option<P::Payload>> = Vec::new();
-    let mut deliveries: BTreeMap<Step, Vec<u64>> = BTreeMap::new();
-    let mut buffers: Vec<VecDeque<u64>> = vec![VecDeque::new(); p];
-    let mut in_transit = vec![0u64; p];
-    let mut blocked: Vec<VecDeque<u64>> = vec![VecDeque::new(); p];
-    let mut blocked_on: Vec<Option<u64>> = vec![None; p];
-    let mut n_blocked = 0usize;
-    let mut halted: Vec<bool> = procs.iter().map(|q| q.is_halted()).collect();
-    let mut last_action: Vec<Option<Step>> = vec![None; p];
-    let mut last_comm: Vec<Option<Step>> = vec![None; p];
-    let mut stalled_until = vec![0 as Step; p];
-    let mut pending: Vec<Option<Pending>> = vec![None; p];
-    let mut held: Vec<Option<Action<P::Payload>>> = vec![None; p];
-    let mut logs: Vec<Vec<OpRun>> = vec![Vec::new(); p];
-    let mut rho = vec![0u64; p];
-    let mut episodes: Vec<Episode> = Vec::new();
-    let (mut violating, mut gap_wait_steps) = (0u64, 0u64);
-    let mut subs: Vec<u64> = Vec::new();
-    let mut busy_until = vec![0 as Step; p];
-    let busy_len = if cfg.overhead == OverheadMode::Busy { prm.o.max(1) } else { 1 };
-    let mut t: Step = 0;
-
-    while halted.iter().any(|h| !h)
-        || pending.iter().any(Option::is_some)
-        || n_blocked > 0
-        || busy_until.iter().any(|&b| b > t)
-    {
-        if t >= cfg.max_steps {
+    let mut machine = Machine::new(cfg, procs);
+    while machine.is_live() {
+        if machine.t >= cfg.max_steps {
             return Err(Error::StepLimitExceeded { max_steps: cfg.max_steps });
         }
-        // 1. Deliver.
-        if let Some(mut ids) = deliveries.remove(&t) {
-            ids.sort_unstable();
-            for id in ids {
-                let d = msgs[id as usize].dest as usize;
-                buffers[d].push_back(id);
-                in_transit[d] -= 1;
-            }
-        }
-        // 2. Stall status.
-        if let StallRule::Delta { delta } = cfg.rule {
-            for i in 0..p {
-                if let Some(pe) = pending[i]
-                    && pe.signal == t
-                {
-                    let q = UnstallQuery {
-                        proc: i as u32,
-                        msg: pe.msg,
-                        signal: t,
-                        lo: pe.t_bar + 1,
-                        hi: pe.t_bar + delta,
-                    };
-                    let u = adv.unstall(&q)?;
-                    check_range("unstall", i as u32, t, u, q.lo, q.hi)?;
-                    episodes.push(Episode {
-                        proc: i as u32,
-                        trigger_msg: pe.msg,
-                        signal: t,
-                        unstall: u,
-                    });
-                    if u > t {
-                        stalled_until[i] = u;
-                    }
-                    pending[i] = None;
-                }
-            }
-        }
-        if cfg.rule == StallRule::ImmediateBlocking && n_blocked > 0 {
-            for j in 0..p {
-                while in_transit[j] < cap
-                    && let Some(id) = blocked[j].pop_front()
-                {
-                    n_blocked -= 1;
-                    in_transit[j] += 1;
-                    let m = &mut msgs[id as usize];
-                    m.accepted = Some(t);
-                    blocked_on[m.src as usize] = None;
-                    let q = DeliveryQuery {
-                        msg: id,
-                        src: m.src,
-                        dest: m.dest,
-                        submit: m.submit,
-                        count: in_transit[j],
-                        violating: false,
-                        lo: t + 1,
-                        hi: t + prm.l,
-                    };
-                    let tm = adv.delivery(&q)?;
-                    check_range("delivery", q.src, t, tm, q.lo, q.hi)?;
-                    msgs[id as usize].deliver = tm;
-                    deliveries.entry(tm).or_default().push(id);
-                }
-            }
-        }
-        // 3. Act.
-        subs.clear();
-        for i in 0..p {
-            if halted[i] {
-                // A processor that halted on a communication op finishes its overhead.
-                if busy_until[i] > t {
-                    push_op(&mut logs[i], t, Op::Busy);
-                    last_action[i] = Some(t);
-                }
-                continue;
-            }
-            if stalled_until[i] > t || blocked_on[i].is_some() {
-                push_op(&mut logs[i], t, Op::Stalled);
-                continue;
-            }
-            if busy_until[i] > t {
-                push_op(&mut logs[i], t, Op::Busy);
-                continue;
-            }
-            let action = match held[i].take() {
-                Some(a) => a,
-                None => procs[i].next(t),
-            };
-            let comm = matches!(action, Action::Submit { .. } | Action::Receive);
-            if comm
-                && let Some(prev) = last_comm[i]
-                && t - prev < prm.gap
-            {
-                match cfg.gap_policy {
-                    GapPolicy::Error => {
-                        return Err(Error::GapViolation {
-                            proc: i as u32,
-                            step: t,
-                            previous: prev,
-                            gap: prm.gap,
-                        });
-                    }
-                    GapPolicy::AutoDelay => {
-                        held[i] = Some(action);
-                        gap_wait_steps += 1;
-                        push_op(&mut logs[i], t, Op::Idle);
-                        continue;
-                    }
-                }
-            }
-            let op = match action {
-                Action::Compute => Op::Compute,
-                Action::Idle => Op::Idle,
-                Action::Receive => {
-                    let got = buffers[i].pop_front();
-                    if got.is_none() && cfg.empty_receive == EmptyReceive::Error {
-                        return Err(Error::EmptyReceive { proc: i as u32, step: t });
-                    }
-                    let delivered = got.map(|id| {
-                        msgs[id as usize].received_at = Some(t);
-                        Delivered {
-                            src: msgs[id as usize].src,
-                            payload: payloads[id as usize].take().expect("received once"),
-                        }
-                    });
-                    procs[i].on_receive(delivered, t);
-                    Op::Receive(got)
-                }
-                Action::Submit { dest, payload } => {
-                    if dest as usize >= p {
-                        return Err(Error::DestinationOutOfRange {
-                            proc: i as u32,
-                            step: t,
-                            dest,
-                            p: prm.p,
-                        });
-                    }
-                    if dest as usize == i {
-                        return Err(Error::SelfSend { proc: i as u32, step: t });
-                    }
-                    let id = msgs.len() as u64;
-                    msgs.push(TraceMessage {
-                        id,
-                        src: i as u32,
-                        dest,
-                        submit: t,
-                        accepted: None,
-                        deliver: 0,
-                        received_at: None,
-                    });
-                    payloads.push(Some(payload));
-                    subs.push(id);
-                    Op::Submit(id)
-                }
-            };
-            if comm {
-                last_comm[i] = Some(t);
-                busy_until[i] = t + busy_len;
-            }
-            push_op(&mut logs[i], t, op);
-            rho[i] += 1;
-            last_action[i] = Some(t);
-            if procs[i].is_halted() {
-                halted[i] = true;
-            }
-        }
-        // 4-5. Classify this step's submissions; stall bookkeeping.
-        match cfg.rule {
-            StallRule::ImmediateBlocking => {
-                let mut order = subs.clone();
-                if let AcceptOrder::Shuffled { seed } = cfg.accept_order {
-                    let mut rng = netcore::rng::seeded(seed, t);
-                    for k in (1..order.len()).rev() {
-                        order.swap(k, rng.random_range(0..=k));
-                    }
-                }
-                let mut newly_blocked: Vec<u64> = Vec::new();
-                for &id in &order {
-                    let (src, dest) = (msgs[id as usize].src, msgs[id as usize].dest as usize);
-                    if blocked[dest].is_empty() && in_transit[dest] < cap {
-                        in_transit[dest] += 1;
-                        msgs[id as usize].accepted = Some(t);
-                        let q = DeliveryQuery {
-                            msg: id,
-                            src,
-                            dest: dest as u32,
-                            submit: t,
-                            count: in_transit[dest],
-                            violating: false,
-                            lo: t + 1,
-                            hi: t + prm.l,
-                        };
-                        let tm = adv.delivery(&q)?;
-                        check_range("delivery", src, t, tm, q.lo, q.hi)?;
-                        msgs[id as usize].deliver = tm;
-                        deliveries.entry(tm).or_default().push(id);
-                    } else {
-                        newly_blocked.push(id);
-                    }
-                }
-                // Blocked messages queue FIFO by (submit, src): ids are in that order.
-                newly_blocked.sort_unstable();
-                for id in newly_blocked {
-                    let (src, dest) = (msgs[id as usize].src, msgs[id as usize].dest as usize);
-                    violating += 1;
-                    blocked[dest].push_back(id);
-                    n_blocked += 1;
-                    if !halted[src as usize] {
-                        blocked_on[src as usize] = Some(id);
-                    }
-                }
-            }
-            rule => {
-                let mut same: BTreeMap<u32, u64> = BTreeMap::new();
-                for &id in &subs {
-                    *same.entry(msgs[id as usize].dest).or_default() += 1;
-                }
-                for &id in &subs {
-                    let m = msgs[id as usize];
-                    let c = in_transit[m.dest as usize] + same[&m.dest];
-                    let viol = c > cap;
-                    if viol && rule == StallRule::StallFree {
-                        let in_tr = msgs
-                            .iter()
-                            .filter(|x| x.dest == m.dest && x.submit < t && x.deliver > t)
-                            .map(|x| (x.src, x.submit, x.deliver))
-                            .collect();
-                        let same_step = subs
-                            .iter()
-                            .map(|&s| msgs[s as usize])
-                            .filter(|x| x.dest == m.dest)
-                            .map(|x| x.src)
-                            .collect();
-                        return Err(Error::CapacityViolation(Box::new(CapacityViolation {
-                            step: t,
-                            dest: m.dest,
-                            count: c,
-                            cap,
-                            submitter: m.src,
-                            same_step,
-                            in_transit: in_tr,
-                        })));
-                    }
-                    let q = DeliveryQuery {
-                        msg: id,
-                        src: m.src,
-                        dest: m.dest,
-                        submit: t,
-                        count: c,
-                        violating: viol,
-                        lo: t + 1,
-                        hi: t + prm.l + if viol { prm.gap * c } else { 0 },
-                    };
-                    let tm = adv.delivery(&q)?;
-                    check_range("delivery", m.src, t, tm, q.lo, q.hi)?;
-                    msgs[id as usize].deliver = tm;
-                    deliveries.entry(tm).or_default().push(id);
-                    if viol {
-                        violating += 1;
-                        if let StallRule::Delta { delta } = rule {
-                            let s = m.src as usize;
-                            if let Some(pe) = pending[s].as_mut() {
-                                pe.t_bar = pe.t_bar.max(tm);
-                            } else {
-                                let q = SignalQuery {
-                                    proc: m.src,
-                                    msg: id,
-                                    step: t,
-                                    lo: t + 1,
-                                    hi: t + delta,
-                                };
-                                if let Some(sig) = adv.stall_signal(&q)? {
-                                    check_range("signal", m.src, t, sig, q.lo, q.hi)?;
-                                    pending[s] = Some(Pending { msg: id, signal: sig, t_bar: tm });
-                                }
-                            }
-                        }
-                    }
-                }
-                for (d, n) in same {
-                    in_transit[d as usize] += n;
-                }
-            }
-        }
-        t += 1;
+        machine.step(adv)?;
     }
     adv.finish()?;
-    let t_run = last_action.iter().flatten().max().map_or(0, |s| s + 1);
-    let quiescence = msgs.iter().map(|m| m.deliver).max().unwrap_or(0).max(t_run);
-    let max_latency = msgs.iter().map(|m| m.deliver - m.submit).max().unwrap_or(0);
-    let stalled_steps = logs
-        .iter()
-        .map(|l| l.iter().filter(|r| r.op == Op::Stalled).map(|r| r.len).sum())
-        .collect();
-    episodes.sort_by_key(|e| (e.proc, e.signal));
-    let trace = Trace {
-        params: prm,
-        rule: cfg.rule,
-        messages: msgs,
-        ops: logs,
-        episodes,
-        overhead: cfg.overhead,
-    };
-    Ok(Execution {
-        trace,
-        states: procs.iter().map(LogpProcess::state).collect(),
-        t: t_run,
-        quiescence,
-        stalled_steps,
-        rho,
-        max_latency,
-        violating,
-        gap_wait_steps,
-    })
+    Ok(machine.into_execution())
 }
 
+/// The machine between steps.
+struct Machine<'c, P: LogpProcess> {
+    /// The configuration.
+    cfg: &'c MachineConfig,
+    /// The current step.
+    t: Step,
+    /// The processors and their programs.
+    procs: Processors<P>,
+    /// Messages, in-transit counts and input buffers.
+    net: Network<P::Payload>,
+    /// Stall episodes (δ rule only).
+    stalling: Option<Stalling>,
+    /// Blocked messages (immediate blocking only).
+    blocking: Option<Blocking>,
+    /// Violating submissions so far.
+    violating: u64,
+    /// The current step's submissions, in source order.
+    subs: Vec<u64>,
+}
+
+impl<'c, P: LogpProcess> Machine<'c, P> {
+    /// The machine of `cfg` at step 0 with programs `procs`.
+    fn new(cfg: &'c MachineConfig, procs: Vec<P>) -> Self {
+        let p = procs.len();
+        Self {
+            cfg,
+            t: 0,
+            procs: Processors::new(cfg, procs),
+            net: Network::new(&cfg.params),
+            stalling: match cfg.rule {
+                StallRule::Delta { delta } => Some(Stalling::new(p, delta)),
+                _ => None,
+            },
+            blocking: (cfg.rule == StallRule::ImmediateBlocking)
+                .then(|| Blocking::new(p, cfg.accept_order)),
+            violating: 0,
+            subs: Vec::new(),
+        }
+    }
+
+    /// Whether anything is left to happen: a running program, a stall signal to come, a
+    /// blocked message, or overhead still elapsing.
+    fn is_live(&self) -> bool {
+        self.procs.is_live(self.t)
+            || self.stalling.as_ref().is_some_and(Stalling::has_pending)
+            || self.blocking.as_ref().is_some_and(Blocking::has_blocked)
+    }
+
+    /// One step `t`: (1) deliver; (2) apply stall signals or accept blocked messages; (3)
+    /// every processor acts; (4-5) classify the step's submissions and stall their senders.
+    fn step(&mut self, adv: &mut dyn Adversary) -> Result<(), Error> {
+        let t = self.t;
+        self.net.deliver(t);
+        if let Some(stalling) = self.stalling.as_mut() {
+            stalling.signal(t, adv)?;
+        }
+        if let Some(blocking) = self.blocking.as_mut() {
+            blocking.accept_blocked(t, &mut self.net, adv)?;
+        }
+        self.act()?;
+        self.violating += match self.blocking.as_mut() {
+            Some(blocking) => blocking.accept_submissions(
+                t,
+                &self.subs,
+                &self.procs.halted,
+                &mut self.net,
+                adv,
+            )?,
+            None => self.classify_submissions(adv)?,
+        };
+        self.t += 1;
+        Ok(())
+    }
+
+    /// Every processor acts at the current step, in id order.
+    fn act(&mut self) -> Result<(), Error> {
+        let t = self.t;
+        self.subs.clear();
+        for i in 0..self.procs.procs.len() {
+            let stalled = self.stalling.as_ref().is_some_and(|s| s.is_stalled(i, t))
+                || self.blocking.as_ref().is_some_and(|b| b.is_blocked(i));
+            self.procs.act(i, t, stalled, &mut self.net, &mut self.subs)?;
+        }
+        Ok(())
+    }
+
+    /// Classifies the current step's submissions by their in-transit count `c_j(t)` against
+    /// the capacity `ceil(L/G)` (paper §2.1) and schedules their deliveries; a violating one
+    /// aborts an SF-LogP run and may stall its sender under the δ rule. Returns how many
+    /// were violating.
+    fn classify_submissions(&mut self, adv: &mut dyn Adversary) -> Result<u64, Error> {
+        let t = self.t;
+        let mut same: BTreeMap<u32, u64> = BTreeMap::new();
+        for &id in &self.subs {
+            *same.entry(self.net.msgs[id as usize].dest).or_default() += 1;
+        }
+        let mut violating = 0;
+        for &id in &self.subs {
+            let m = self.net.msgs[id as usize];
+            let count = self.net.count(m.dest, same[&m.dest]);
+            let viol = count > self.net.cap;
+            if viol && self.cfg.rule == StallRule::StallFree {
+                let evidence = self.net.capacity_violation(id, t, count, &self.subs);
+                return Err(Error::CapacityViolation(Box::new(evidence)));
+            }
+            let tm = self.net.schedule(id, t, count, viol, adv)?;
+            if viol {
+                violating += 1;
+                if let Some(stalling) = self.stalling.as_mut() {
+                    stalling.violation(m.src, id, t, tm, adv)?;
+                }
+            }
+        }
+        for (dest, n) in same {
+            self.net.add_in_transit(dest, n);
+        }
+        Ok(violating)
+    }
+
+    /// The execution: trace, final states and the measures of the run.
+    fn into_execution(self) -> Execution<P::State> {
+        let Self { cfg, procs, net, stalling, violating, .. } = self;
+        let msgs = net.into_messages();
+        let t_run = procs.last_action.iter().flatten().max().map_or(0, |s| s + 1);
+        let quiescence = msgs.iter().map(|m| m.deliver).max().unwrap_or(0).max(t_run);
+        let max_latency = msgs.iter().map(|m| m.deliver - m.submit).max().unwrap_or(0);
+        let stalled_steps = procs
+            .logs
+            .iter()
+            .map(|l| l.iter().filter(|r| r.op == Op::Stalled).map(|r| r.len).sum())
+            .collect();
+        let trace = Trace {
+            params: cfg.params,
+            rule: cfg.rule,
+            messages: msgs,
+            ops: procs.logs,
+            episodes: stalling.map(Stalling::into_episodes).unwrap_or_default(),
+            overhead: cfg.overhead,
+        };
+        Execution {
+            trace,
+            states: procs.procs.iter().map(LogpProcess::state).collect(),
+            t: t_run,
+            quiescence,
+            stalled_steps,
+            rho: procs.rho,
+            max_latency,
+            violating,
+            gap_wait_steps: procs.gap_wait_steps,
+        }
+    }
+}
+
+/// Range-checks an adversary's answer `value` for `proc` at `step` against `[lo, hi]`.
 fn check_range(
     what: &'static str,
     proc: u32,
