@@ -84,8 +84,12 @@ fn prepare<'s>(
     jobs.iter()
         .map(|job| {
             study.prepare(&job.params).map_err(|e| {
-                let place =
-                    format!("{}: study `{}`, point {}", spec.file, spec.name, describe(&job.params));
+                let place = format!(
+                    "{}: study `{}`, point {}",
+                    spec.file,
+                    spec.name,
+                    describe(&job.params)
+                );
                 model_error(e, &place)
             })
         })

@@ -141,18 +141,30 @@ impl PolicyAdversary {
     pub fn random(seed: u64) -> Self {
         Self::new(DeliveryPolicy::Uniform, StallPolicy::Random { q: 0.5 }, seed)
     }
-    /// By name: `benign`, `worst`, `lazy`, `random`.
-    pub fn named(name: &str, seed: u64) -> Result<Self, String> {
-        match name {
-            "benign" => Ok(Self::benign()),
-            "worst" => Ok(Self::worst()),
-            "lazy" => Ok(Self::lazy()),
-            "random" => Ok(Self::random(seed)),
-            other => {
-                Err(format!("adversary must be one of benign, worst, lazy, random (got {other:?})"))
-            }
+    /// The named adversary `kind`; `seed` feeds the random one.
+    pub fn of(kind: AdversaryKind, seed: u64) -> Self {
+        match kind {
+            AdversaryKind::Benign => Self::benign(),
+            AdversaryKind::Worst => Self::worst(),
+            AdversaryKind::Lazy => Self::lazy(),
+            AdversaryKind::Random => Self::random(seed),
         }
     }
+}
+
+/// The named adversaries a config or a sweep point selects (`adversary = "worst"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdversaryKind {
+    /// [`PolicyAdversary::benign`].
+    #[default]
+    Benign,
+    /// [`PolicyAdversary::worst`].
+    Worst,
+    /// [`PolicyAdversary::lazy`].
+    Lazy,
+    /// [`PolicyAdversary::random`].
+    Random,
 }
 
 impl Adversary for PolicyAdversary {

@@ -63,7 +63,17 @@ pub enum Error {
     },
     /// An error of netcore's BSP engine.
     #[error(transparent)]
-    Netcore(#[from] netcore::Error),
+    Bsp(#[from] netcore::bsp::BspError),
+    /// An invalid field of a single-run config.
+    #[error("{field} must satisfy {rule} (got {value})")]
+    ConfigParam {
+        /// The field.
+        field: &'static str,
+        /// The rule it breaks.
+        rule: &'static str,
+        /// The offending value.
+        value: String,
+    },
     /// An invalid parameter of a GOAL generator or of the LogGOPSim-compatible engine.
     #[error("{field} must satisfy {rule} (got {value})")]
     GoalParam {
@@ -260,6 +270,7 @@ impl Classify for Error {
             | Error::DeltaOutOfRange { .. }
             | Error::SimParam { .. }
             | Error::GoalParam { .. }
+            | Error::ConfigParam { .. }
             | Error::TooFewProcessors { .. }
             | Error::GapBelowTwo { .. }
             | Error::OverheadExceedsGap { .. }
@@ -282,20 +293,8 @@ impl Classify for Error {
             | Error::CapacityViolation(_)
             | Error::AdversaryOutOfWindow { .. }
             | Error::ReplayDivergence { .. } => Fault::Run,
-            Error::Netcore(e) => netcore_fault(e),
+            Error::Bsp(e) => e.fault(),
         }
-    }
-}
-
-/// Whose fault an error of netcore's BSP engine is: a bad parameter, graph or config is
-/// input; a message to a missing processor or out of its cluster is a failed run.
-fn netcore_fault(e: &netcore::Error) -> Fault {
-    match e {
-        netcore::Error::Param { .. }
-        | netcore::Error::Edge { .. }
-        | netcore::Error::Disconnected { .. }
-        | netcore::Error::Parse(_) => Fault::Input,
-        netcore::Error::NoSuchProcessor { .. } | netcore::Error::LeavesCluster { .. } => Fault::Run,
     }
 }
 

@@ -57,7 +57,9 @@ pub mod sim;
 pub mod single_run;
 pub mod trace;
 
-pub use adversary::{Adversary, DeliveryPolicy, PolicyAdversary, Replay, StallPolicy};
+pub use adversary::{
+    Adversary, AdversaryKind, DeliveryPolicy, PolicyAdversary, Replay, StallPolicy,
+};
 pub use check::{CheckOpts, LegalityReport, Violation, check_legal};
 pub use error::Error;
 pub use machine::{CapacityViolation, Execution, check_stall_free, run};

@@ -1,10 +1,27 @@
 //! The [`Model`] through which `xtask` lists, runs and sweeps this crate.
 
-use netcore::study::{AnyStudy, Model, ModelError, RunReport};
+use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
+use serde::Deserialize;
+
+use crate::goal::config::GoalConfig;
+use crate::sim::config::SimRunConfig;
+use crate::single_run::LogpConfig;
 
 /// The `logp-stall` model.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LogpStall;
+
+/// A single-run config, dispatched by its `kind`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RunConfig {
+    /// One run of the direct LogP machine.
+    Logp(LogpConfig),
+    /// A GOAL schedule in LogGOPSim-compatible mode.
+    Goal(GoalConfig),
+    /// The cycle simulation of delta-LogP on BSP.
+    Sim(SimRunConfig),
+}
 
 impl Model for LogpStall {
     fn name(&self) -> &'static str {
@@ -21,19 +38,11 @@ impl Model for LogpStall {
             Box::new(crate::sim::Corollary1Study),
         ]
     }
-    fn run_config(&self, config: &str) -> Result<RunReport, ModelError> {
-        let value: toml::Table = toml::from_str(config)
-            .map_err(|e| ModelError::Config(netcore::study::toml_error(config, &e)))?;
-        let kind = value.get("kind").and_then(|k| k.as_str()).ok_or_else(|| {
-            ModelError::Config("kind must be one of \"logp\", \"goal\", \"sim\" (got none)".into())
-        })?;
-        match kind {
-            "goal" => crate::goal::config::run_goal_config(config),
-            "sim" => crate::sim::config::run_sim_config(config),
-            "logp" => crate::single_run::run_logp_config(config),
-            other => Err(ModelError::Config(format!(
-                "kind must be one of \"logp\", \"goal\", \"sim\" (got {other:?})"
-            ))),
+    fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+        match config.parse::<RunConfig>()? {
+            RunConfig::Goal(goal) => crate::goal::config::run_goal_config(&goal, config),
+            RunConfig::Sim(sim) => crate::sim::config::run_sim_config(&sim),
+            RunConfig::Logp(logp) => crate::single_run::run_logp_config(logp),
         }
     }
 }

@@ -9,20 +9,45 @@
 //! `verified` compares the sums and counts with the plain reference.
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::script::{Cmp, Instr, Operand, Script};
 use crate::{
-    CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal, run,
+    AdversaryKind, CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, StallRule,
+    check_legal, run,
 };
 
+/// The stalling rule of one point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleChoice {
+    /// SF-LogP: a capacity violation aborts the run.
+    StallFree,
+    /// Immediate blocking.
+    ImmediateBlocking,
+    /// delta-LogP with delta = 1.
+    DeltaOne,
+    /// delta-LogP with delta = L.
+    DeltaLatency,
+}
+
+/// The traffic of one point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Workload {
+    /// Processors `1..=r` each submit `m` messages to `P_0`.
+    Hotspot,
+    /// Every processor submits `m` messages to random other processors.
+    RandomTraffic,
+}
+
 /// Parameters of one point.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesParams {
-    /// `log2 p`.
+    /// `log2 p`, 1..=16.
     pub log_p: u32,
     /// G.
     #[serde(rename = "G")]
@@ -30,35 +55,32 @@ pub struct RulesParams {
     /// L.
     #[serde(rename = "L")]
     pub l: u64,
-    /// `stall_free`, `immediate_blocking`, `delta_one` or `delta_latency`.
-    pub rule: String,
-    /// `hotspot` or `random_traffic`.
-    pub workload: String,
+    /// The stalling rule.
+    pub rule: RuleChoice,
+    /// The traffic.
+    pub workload: Workload,
     /// Hotspot senders (`1 <= r < p`; ignored by `random_traffic`).
     pub r: u32,
-    /// Messages per sender.
+    /// Messages per sender, 1..=64.
     pub m: u32,
-    /// `benign`, `worst`, `lazy` or `random`.
-    pub adversary: String,
+    /// The adversary.
+    pub adversary: AdversaryKind,
+}
+
+/// A validated point.
+#[derive(Debug, Clone)]
+pub struct RulesPoint {
+    prm: LogpParams,
+    rule: StallRule,
+    workload: Workload,
+    r: u32,
+    m: u32,
+    adversary: AdversaryKind,
 }
 
 /// One row.
 #[derive(Debug, Clone, Serialize)]
 pub struct RulesRow {
-    /// Rule.
-    pub rule: String,
-    /// Workload.
-    pub workload: String,
-    /// Adversary.
-    pub adversary: String,
-    /// `log2 p`.
-    pub log_p: u32,
-    /// G.
-    #[serde(rename = "G")]
-    pub gap: u64,
-    /// L.
-    #[serde(rename = "L")]
-    pub l: u64,
     /// `ceil(L/G)`.
     pub capacity: u64,
     /// Messages.
@@ -120,24 +142,9 @@ fn program(dests: &[u32], expect: u64) -> Vec<Instr> {
     code
 }
 
-impl RulesParams {
-    fn rule(&self) -> Result<StallRule, ModelError> {
-        Ok(match self.rule.as_str() {
-            "stall_free" => StallRule::StallFree,
-            "immediate_blocking" => StallRule::ImmediateBlocking,
-            "delta_one" => StallRule::Delta { delta: 1 },
-            "delta_latency" => StallRule::Delta { delta: self.l },
-            other => {
-                return Err(ModelError::Config(format!(
-                    "rule must be one of stall_free, immediate_blocking, delta_one, delta_latency (got {other:?})"
-                )));
-            }
-        })
-    }
-}
-
 impl Study for RulesStudy {
     type Params = RulesParams;
+    type Point = RulesPoint;
     type Row = RulesRow;
 
     fn name(&self) -> &'static str {
@@ -146,49 +153,46 @@ impl Study for RulesStudy {
     fn about(&self) -> &'static str {
         "one program under stall-free, immediate-blocking and delta rules: T, stalls, latency"
     }
-    fn check(&self, q: &RulesParams) -> Result<(), ModelError> {
+    fn point(&self, q: &RulesParams) -> Result<RulesPoint, ModelError> {
         if q.log_p == 0 || q.log_p > 16 {
-            return Err(ModelError::Config(format!(
-                "log_p must satisfy 1 <= log_p <= 16 (got log_p={})",
-                q.log_p
-            )));
+            return Err(ParamError::new("log_p", "1 <= log_p <= 16", q.log_p).into());
         }
-        LogpParams::new(1 << q.log_p, q.l, q.gap, 1)
-            .map_err(|e| ModelError::Config(e.to_string()))?;
-        q.rule()?;
-        if !["hotspot", "random_traffic"].contains(&q.workload.as_str()) {
-            return Err(ModelError::Config(format!(
-                "workload must be one of hotspot, random_traffic (got {:?})",
-                q.workload
-            )));
-        }
-        if q.workload == "hotspot" && (q.r == 0 || q.r >= 1 << q.log_p) {
-            return Err(ModelError::Config(format!("r must satisfy 1 <= r < p (got r={})", q.r)));
+        let p = 1u32 << q.log_p;
+        let prm = LogpParams::new(p, q.l, q.gap, 1)?;
+        if q.workload == Workload::Hotspot && (q.r == 0 || q.r >= p) {
+            return Err(ParamError::new("r", "1 <= r < p", q.r).into());
         }
         if q.m == 0 || q.m > 64 {
-            return Err(ModelError::Config(format!("m must satisfy 1 <= m <= 64 (got m={})", q.m)));
+            return Err(ParamError::new("m", "1 <= m <= 64", q.m).into());
         }
-        PolicyAdversary::named(&q.adversary, 0).map_err(ModelError::Config)?;
-        Ok(())
+        let rule = match q.rule {
+            RuleChoice::StallFree => StallRule::StallFree,
+            RuleChoice::ImmediateBlocking => StallRule::ImmediateBlocking,
+            RuleChoice::DeltaOne => StallRule::Delta { delta: 1 },
+            RuleChoice::DeltaLatency => StallRule::Delta { delta: q.l },
+        };
+        MachineConfig::new(prm, rule)?;
+        Ok(RulesPoint { prm, rule, workload: q.workload, r: q.r, m: q.m, adversary: q.adversary })
     }
-    fn run(&self, q: &RulesParams, rng: &mut SimRng) -> Result<RulesRow, ModelError> {
-        self.check(q)?;
-        let p = 1u32 << q.log_p;
-        let prm =
-            LogpParams::new(p, q.l, q.gap, 1).map_err(|e| ModelError::Config(e.to_string()))?;
+    fn run(&self, q: &RulesPoint, rng: &mut SimRng) -> Result<Vec<RulesRow>, ModelError> {
+        let prm = q.prm;
+        let p = prm.p;
         let mut dests: Vec<Vec<u32>> = vec![Vec::new(); p as usize];
-        if q.workload == "hotspot" {
-            for d in dests.iter_mut().take(q.r as usize + 1).skip(1) {
-                *d = vec![0; q.m as usize];
+        match q.workload {
+            Workload::Hotspot => {
+                for d in dests.iter_mut().take(q.r as usize + 1).skip(1) {
+                    *d = vec![0; q.m as usize];
+                }
             }
-        } else {
-            for (i, d) in dests.iter_mut().enumerate() {
-                for _ in 0..q.m {
-                    let mut x = rng.random_range(0..p - 1);
-                    if x >= i as u32 {
-                        x += 1;
+            Workload::RandomTraffic => {
+                for (i, d) in dests.iter_mut().enumerate() {
+                    for _ in 0..q.m {
+                        let mut x = rng.random_range(0..p - 1);
+                        if x >= i as u32 {
+                            x += 1;
+                        }
+                        d.push(x);
                     }
-                    d.push(x);
                 }
             }
         }
@@ -202,20 +206,11 @@ impl Study for RulesStudy {
         let procs = dests
             .iter()
             .enumerate()
-            .map(|(i, d)| Script::new(program(d, expect[i].0), i as u32, p, q.gap, 4))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| ModelError::Run(e.to_string()))?;
-        let rule = q.rule()?;
-        let cfg = MachineConfig::new(prm, rule).map_err(|e| ModelError::Config(e.to_string()))?;
-        let mut adv = PolicyAdversary::named(&q.adversary, rng.random::<u64>())
-            .map_err(ModelError::Config)?;
+            .map(|(i, d)| Script::new(program(d, expect[i].0), i as u32, p, prm.gap, 4))
+            .collect::<Result<Vec<_>, _>>()?;
+        let cfg = MachineConfig::new(prm, q.rule)?;
+        let mut adv = PolicyAdversary::of(q.adversary, rng.random::<u64>());
         let mut row = RulesRow {
-            rule: q.rule.clone(),
-            workload: q.workload.clone(),
-            adversary: q.adversary.clone(),
-            log_p: q.log_p,
-            gap: q.gap,
-            l: q.l,
             capacity: prm.capacity(),
             messages: dests.iter().map(|d| d.len() as u64).sum(),
             completed: false,
@@ -230,7 +225,7 @@ impl Study for RulesStudy {
         };
         match run(&cfg, procs, &mut adv) {
             Err(Error::CapacityViolation(_)) => row.capacity_violation = true,
-            Err(e) => return Err(ModelError::Run(e.to_string())),
+            Err(e) => return Err(e.into()),
             Ok(e) => {
                 row.completed = true;
                 row.t = e.t;
@@ -244,12 +239,11 @@ impl Study for RulesStudy {
                 });
             }
         }
-        Ok(row)
+        Ok(vec![row])
     }
     fn claims(&self) -> Vec<Claim> {
         vec![
             Claim::all_true("every completed run is legal", "legal"),
-            Claim::all_true("every completed run delivers every message exactly once", "verified"),
             Claim::all_true("delta-LogP (delta = 1) always completes", "completed")
                 .only("rule", "delta_one"),
             Claim::all_true("delta-LogP (delta = L) always completes", "completed")

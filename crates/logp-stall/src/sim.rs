@@ -30,7 +30,6 @@
 pub mod bounds;
 pub mod config;
 mod node;
-mod scan;
 mod sort;
 pub mod studies;
 mod trace;
@@ -38,20 +37,21 @@ mod wire;
 pub mod workload;
 
 pub use bounds::{corollary1_delta_l, corollary1_delta1, theorem2_cycle_bound};
-pub use scan::scan_levels;
+pub use netcore::bsp::primitives::scan_levels;
 pub use sort::sort_supersteps;
 pub use studies::{Corollary1Study, Theorem2Study};
 
 use std::collections::VecDeque;
 
 use netcore::Step;
+use netcore::bsp::primitives::TreeScan;
 use netcore::bsp::{BspMachine, BspParams};
-use netcore::message::CostLedger;
+use netcore::cost::Ledger;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use node::{EpisodeRec, Item, LogOp, Node, Snapshot};
-use wire::{RunSummary, ScanVal, Wire};
+use wire::{RunSummary, Wire};
 
 use crate::{Action, LogpProcess};
 
@@ -132,6 +132,11 @@ impl SimConfig {
         1 + sort_supersteps(self.p) + 2 * scan + 1
     }
 
+    /// The BSP machine's parameters `(p, g, l)`.
+    pub fn bsp_params(&self) -> Result<BspParams, Error> {
+        Ok(BspParams::new(self.p, self.g, self.l)?)
+    }
+
     /// Validates the parameters in the spec's order: `p >= 2`, `G >= 2`, `o <= G`, `G <= L`,
     /// `L <= p` (the paper's standing assumption `max{2, o} <= G <= L <= p`), `p <= 2^20`, then
     /// `1 <= δ <= L`, `p` a power of two, `1 <= g, ℓ <= 2^32`, `scan_fanin >= 2`,
@@ -196,7 +201,7 @@ impl SimConfig {
 }
 
 /// Per-cycle measurements.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CycleStats {
     /// Cycle index k.
     pub cycle: u64,
@@ -217,7 +222,7 @@ pub struct CycleStats {
     /// BSP supersteps of the cycle.
     pub supersteps: u64,
     /// BSP cost of the cycle.
-    pub cost: u64,
+    pub cost: f64,
 }
 
 /// A message of the simulated execution.
@@ -288,7 +293,9 @@ pub struct SimReport<S> {
     /// Per-cycle measurements.
     pub cycle_stats: Vec<CycleStats>,
     /// The BSP cost ledger.
-    pub ledger: CostLedger,
+    pub ledger: Ledger,
+    /// The BSP cost of the run, `sum (w + g h + l)` over its supersteps.
+    pub cost: f64,
     /// Invariant checks that failed (empty when the run is sound).
     pub broken_invariants: Vec<String>,
 }
@@ -377,7 +384,7 @@ impl<P: LogpProcess> Sim<P> {
                 error: None,
             })
             .collect();
-        let m = BspMachine::new(BspParams::new(cfg.p, cfg.g, cfg.l)?, nodes)?;
+        let m = BspMachine::new(cfg.bsp_params()?, nodes)?;
         Ok(Self {
             cfg: cfg.clone(),
             k_cap: cfg.capacity(),
@@ -566,31 +573,20 @@ impl<P: LogpProcess> Sim<P> {
         }
         sort::bitonic_sort(&mut self.m, b)?;
         let broken = std::cell::RefCell::new(Vec::new());
-        scan::tree_scan(
-            &mut self.m,
-            self.d,
-            "rank-scan",
-            |n: &Node<P, P::Payload>| {
-                ScanVal::Run(n.items.iter().fold(RunSummary::EMPTY, |acc, it| {
-                    RunSummary::then(
-                        &acc,
-                        &RunSummary { n: 1, first: it.dest, last: it.dest, trail: 1 },
-                    )
-                }))
+        let one =
+            |it: &Item<P::Payload>| RunSummary { n: 1, first: it.dest, last: it.dest, trail: 1 };
+        TreeScan {
+            fanin: self.d,
+            label: "rank-scan",
+            identity: RunSummary::EMPTY,
+            op: &RunSummary::then,
+            get: &|n: &Node<P, P::Payload>| {
+                n.items.iter().fold(RunSummary::EMPTY, |acc, it| RunSummary::then(&acc, &one(it)))
             },
-            |a, b| match (a, b) {
-                (ScanVal::Run(x), ScanVal::Run(y)) => ScanVal::Run(RunSummary::then(x, y)),
-                _ => *a,
-            },
-            ScanVal::Run(RunSummary::EMPTY),
-            |n, prefix, _| {
-                let ScanVal::Run(mut run) = prefix else { return 0 };
+            put: &|n: &mut Node<P, P::Payload>, mut run: RunSummary, _| {
                 for it in &mut n.items {
                     it.rank = if run.n > 0 && run.last == it.dest { run.trail + 1 } else { 1 };
-                    run = RunSummary::then(
-                        &run,
-                        &RunSummary { n: 1, first: it.dest, last: it.dest, trail: 1 },
-                    );
+                    run = RunSummary::then(&run, &one(it));
                     let t_m = c * (k + it.rank.div_ceil(kc));
                     match it.deliver {
                         None => it.deliver = Some(t_m),
@@ -603,23 +599,18 @@ impl<P: LogpProcess> Sim<P> {
                 }
                 n.items.len() as u64
             },
-        )?;
-        scan::tree_scan(
-            &mut self.m,
-            self.d,
-            "s-scan",
-            |n: &Node<P, P::Payload>| {
-                ScanVal::Count(n.items.iter().filter(|it| it.rank > kc).count() as u64)
-            },
-            |a, b| match (a, b) {
-                (ScanVal::Count(x), ScanVal::Count(y)) => ScanVal::Count(x + y),
-                _ => *a,
-            },
-            ScanVal::Count(0),
-            |n, prefix, total| {
-                let (ScanVal::Count(mut s), ScanVal::Count(total)) = (prefix, total) else {
-                    return 0;
-                };
+        }
+        .run(&mut self.m, Wire::RankScan, |w| match w {
+            Wire::RankScan(msg) => Some(msg),
+            _ => None,
+        })?;
+        TreeScan {
+            fanin: self.d,
+            label: "s-scan",
+            identity: 0u64,
+            op: &|x: &u64, y: &u64| x + y,
+            get: &|n: &Node<P, P::Payload>| n.items.iter().filter(|it| it.rank > kc).count() as u64,
+            put: &|n: &mut Node<P, P::Payload>, mut s: u64, total: u64| {
                 for it in n.items.iter_mut().filter(|it| it.rank > kc) {
                     it.s_index = s;
                     s += 1;
@@ -627,7 +618,11 @@ impl<P: LogpProcess> Sim<P> {
                 n.total_s = total;
                 n.items.len() as u64
             },
-        )?;
+        }
+        .run(&mut self.m, Wire::CountScan, |w| match w {
+            Wire::CountScan(msg) => Some(msg),
+            _ => None,
+        })?;
         self.broken.extend(broken.into_inner());
         let p = u64::from(self.cfg.p);
         let now = c * k;
@@ -721,11 +716,12 @@ impl<P: LogpProcess> Sim<P> {
             route_h,
             undone,
             supersteps: records.len() as u64,
-            cost: records.iter().map(|r| r.cost).sum(),
+            cost: self.m.cost_since(before),
         });
     }
 
     fn report(self, cycles: u64) -> SimReport<P::State> {
+        let cost = self.m.cost();
         let (nodes, ledger) = self.m.finish();
         // Global ids: messages numbered by (submit step, source, per-source order).
         let mut all: Vec<(Step, u32, u32, u32, Step)> = nodes
@@ -811,6 +807,7 @@ impl<P: LogpProcess> Sim<P> {
             episodes,
             cycle_stats: self.stats,
             ledger,
+            cost,
             broken_invariants: self.broken,
         }
     }

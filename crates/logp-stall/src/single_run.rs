@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use netcore::study::{ModelError, RunReport, parse_toml};
+use netcore::study::{ModelError, RunReport};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -13,25 +13,33 @@ use crate::algorithms::{
 };
 use crate::script::{Instr, Script};
 use crate::{
-    CheckOpts, EmptyReceive, Execution, GapPolicy, LogpParams, MachineConfig, OverheadMode,
-    PolicyAdversary, StallRule, check_legal, run,
+    AdversaryKind, CheckOpts, EmptyReceive, Error, Execution, GapPolicy, LogpParams, MachineConfig,
+    OverheadMode, PolicyAdversary, StallRule, check_legal, run,
 };
 
 fn one() -> u64 {
     1
 }
-fn worst() -> String {
-    "worst".into()
+fn worst() -> AdversaryKind {
+    AdversaryKind::Worst
 }
 fn four() -> usize {
     4
 }
 
+/// The stalling rule of a `kind = "logp"` config (`delta` goes with `rule = "delta"` only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum RuleName {
+    Delta,
+    StallFree,
+    ImmediateBlocking,
+}
+
+/// The `kind = "logp"` configuration.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct LogpConfig {
-    #[allow(dead_code)]
-    kind: String,
+pub struct LogpConfig {
     p: u32,
     #[serde(rename = "G")]
     gap: u64,
@@ -41,10 +49,10 @@ struct LogpConfig {
     o: u64,
     #[serde(default)]
     relaxed: bool,
-    rule: String,
+    rule: RuleName,
     delta: Option<u64>,
     #[serde(default = "worst")]
-    adversary: String,
+    adversary: AdversaryKind,
     #[serde(default)]
     seed: u64,
     #[serde(default)]
@@ -80,34 +88,26 @@ enum Program {
 }
 
 /// Runs a `kind = "logp"` configuration.
-pub fn run_logp_config(text: &str) -> Result<RunReport, ModelError> {
-    let c: LogpConfig = parse_toml(text)?;
-    let cfg_err = |e: crate::Error| ModelError::Config(e.to_string());
+pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
     let params = if c.relaxed {
         LogpParams::relaxed(c.p, c.l, c.gap, c.o)
     } else {
         LogpParams::new(c.p, c.l, c.gap, c.o)
-    }
-    .map_err(cfg_err)?;
-    let rule = match (c.rule.as_str(), c.delta) {
-        ("delta", Some(delta)) => StallRule::Delta { delta },
-        ("delta", None) => {
-            return Err(ModelError::Config("rule = \"delta\" needs delta (got none)".into()));
+    }?;
+    let rule = match (c.rule, c.delta) {
+        (RuleName::Delta, Some(delta)) => StallRule::Delta { delta },
+        (RuleName::Delta, None) => {
+            let (field, rule) = ("delta", "given with rule = \"delta\"");
+            return Err(Error::ConfigParam { field, rule, value: "none".into() }.into());
         }
-        ("stall_free", None) => StallRule::StallFree,
-        ("immediate_blocking", None) => StallRule::ImmediateBlocking,
-        ("stall_free" | "immediate_blocking", Some(d)) => {
-            return Err(ModelError::Config(format!(
-                "delta is only valid with rule = \"delta\" (got delta={d})"
-            )));
-        }
-        (other, _) => {
-            return Err(ModelError::Config(format!(
-                "rule must be one of delta, stall_free, immediate_blocking (got {other:?})"
-            )));
+        (RuleName::StallFree, None) => StallRule::StallFree,
+        (RuleName::ImmediateBlocking, None) => StallRule::ImmediateBlocking,
+        (_, Some(d)) => {
+            let (field, rule) = ("delta", "only given with rule = \"delta\"");
+            return Err(Error::ConfigParam { field, rule, value: d.to_string() }.into());
         }
     };
-    let mut mc = MachineConfig::new(params, rule).map_err(cfg_err)?;
+    let mut mc = MachineConfig::new(params, rule)?;
     mc.gap_policy = c.gap_policy;
     mc.empty_receive = c.empty_receive;
     mc.overhead = c.overhead;
@@ -117,41 +117,38 @@ pub fn run_logp_config(text: &str) -> Result<RunReport, ModelError> {
     if let Some(m) = c.max_steps {
         mc.max_steps = m;
     }
-    let mut adv = PolicyAdversary::named(&c.adversary, c.seed).map_err(ModelError::Config)?;
+    let mut adv = PolicyAdversary::of(c.adversary, c.seed);
     let delta = c.delta.unwrap_or(params.l);
-    let run_err = |e: crate::Error| ModelError::Run(e.to_string());
     match c.program {
         Program::CompactionDelta { x } | Program::CompactionSfTree { x }
             if x.len() != c.p as usize =>
         {
-            Err(cfg_err(crate::Error::LengthMismatch { len: x.len(), p: c.p }))
+            Err(Error::LengthMismatch { len: x.len(), p: c.p }.into())
         }
         Program::CompactionDelta { x } => {
-            let procs = two_compaction_delta(&params, delta, &x).map_err(cfg_err)?;
-            let e = run(&mc, procs, &mut adv).map_err(run_err)?;
-            let want = reference_compaction(c.p, &x).map_err(cfg_err)?;
+            let procs = two_compaction_delta(&params, delta, &x)?;
+            let e = run(&mc, procs, &mut adv)?;
+            let want = reference_compaction(c.p, &x)?;
             let bound = compaction_delta_time(&params, delta);
             let extra = json!({ "algorithm": "compaction_delta", "outputs": outputs(&e.states),
                 "reference": want, "verified": outputs(&e.states) == want, "bound": bound });
-            report(&c.adversary, &e, extra, c.trace)
+            report(c.adversary, &e, extra, c.trace)
         }
         Program::CompactionSfTree { x } => {
-            let procs = two_compaction_sf_tree(&params, &x).map_err(cfg_err)?;
-            let e = run(&mc, procs, &mut adv).map_err(run_err)?;
-            let want = reference_compaction(c.p, &x).map_err(cfg_err)?;
+            let procs = two_compaction_sf_tree(&params, &x)?;
+            let e = run(&mc, procs, &mut adv)?;
+            let want = reference_compaction(c.p, &x)?;
             let bound = compaction_sf_tree_time(&params);
             let extra = json!({ "algorithm": "compaction_sf_tree", "outputs": outputs(&e.states),
                 "reference": want, "verified": outputs(&e.states) == want, "bound": bound });
-            report(&c.adversary, &e, extra, c.trace)
+            report(c.adversary, &e, extra, c.trace)
         }
         Program::Script { default, procs, max_words } => {
             let mut code: Vec<Vec<Instr>> = vec![default; c.p as usize];
             for (k, v) in procs {
                 let i: usize = k.parse().ok().filter(|&i| i < c.p as usize).ok_or_else(|| {
-                    ModelError::Config(format!(
-                        "program.procs keys must be processor ids < p = {} (got {k:?})",
-                        c.p
-                    ))
+                    let (field, rule) = ("program.procs", "keys are processor ids < p");
+                    Error::ConfigParam { field, rule, value: format!("{k:?} with p = {}", c.p) }
                 })?;
                 code[i] = v;
             }
@@ -159,17 +156,16 @@ pub fn run_logp_config(text: &str) -> Result<RunReport, ModelError> {
                 .into_iter()
                 .enumerate()
                 .map(|(i, v)| Script::new(v, i as u32, c.p, params.gap, max_words))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(cfg_err)?;
-            let e = run(&mc, scripts, &mut adv).map_err(run_err)?;
+                .collect::<Result<Vec<_>, _>>()?;
+            let e = run(&mc, scripts, &mut adv)?;
             let extra = json!({ "algorithm": "script" });
-            report(&c.adversary, &e, extra, c.trace)
+            report(c.adversary, &e, extra, c.trace)
         }
     }
 }
 
 fn report<S: serde::Serialize>(
-    adversary: &str,
+    adversary: AdversaryKind,
     e: &Execution<S>,
     mut extra: serde_json::Value,
     with_trace: bool,
@@ -178,9 +174,10 @@ fn report<S: serde::Serialize>(
     let summary_t = e.trace.summary();
     let stalled: u64 = e.stalled_steps.iter().sum();
     let mut summary = format!(
-        "{} under {} (adversary {adversary}): T = {}, quiescence {}, {} messages, {} violating, {} episodes, {stalled} stalled steps, trace {}",
+        "{} under {} (adversary {}): T = {}, quiescence {}, {} messages, {} violating, {} episodes, {stalled} stalled steps, trace {}",
         extra["algorithm"].as_str().unwrap_or("program"),
         e.trace.rule.name(),
+        json!(adversary).as_str().unwrap_or_default(),
         e.t,
         e.quiescence,
         summary_t.messages,

@@ -155,8 +155,14 @@ impl<S, M> BspMachine<S, M> {
 
     /// The run's cost so far under the machine's own parameters.
     pub fn cost(&self) -> f64 {
+        self.cost_since(0)
+    }
+
+    /// The cost of the records from index `first` on, under the machine's own parameters.
+    pub fn cost_since(&self, first: usize) -> f64 {
         // Every recorded level was checked against the model when its superstep ran.
-        self.ledger.records.iter().map(|r| record_cost(r, &self.model)).sum()
+        let records = self.ledger.records.get(first..).unwrap_or_default();
+        records.iter().map(|r| record_cost(r, &self.model)).sum()
     }
 
     /// Starts a new phase of the ledger (see [`Ledger::enter_phase`]).

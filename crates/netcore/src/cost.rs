@@ -45,6 +45,19 @@ pub struct StepRecord {
     pub messages: u64,
 }
 
+impl StepRecord {
+    /// This record's cost under `model`: `w + g_i h + l_i` for an i-superstep, `w` for a local
+    /// record; an error if `model` has no level `i`.
+    pub fn cost(&self, model: &(impl LevelCosts + ?Sized)) -> Result<f64, BspError> {
+        match self.level {
+            Some(level) if level >= model.levels() => {
+                Err(BspError::LevelOutOfRange { level, max: model.levels().saturating_sub(1) })
+            }
+            _ => Ok(record_cost(self, model)),
+        }
+    }
+}
+
 /// The records of a run, in execution order, with the phases they were grouped into.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ledger {

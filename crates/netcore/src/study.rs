@@ -16,8 +16,8 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use crate::fault::{Classify, Fault};
 use crate::rng::SimRng;
@@ -134,12 +134,16 @@ pub trait Study: Send + Sync {
 /// A JSON object with its keys in insertion order: one row, or one point's parameters.
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;
 
+/// Runs a prepared point once with a seeded stream.
+type PointRunner<'s> =
+    Box<dyn Fn(&mut SimRng) -> Result<Vec<JsonObject>, ModelError> + Send + Sync + 's>;
+
 /// A validated sweep point with its types erased, ready to run any number of times.
 pub struct PreparedPoint<'s> {
     /// The point's parameters, serialised from the study's [`Study::Params`] (defaults filled
     /// in), in field order.
     pub params: JsonObject,
-    run: Box<dyn Fn(&mut SimRng) -> Result<Vec<JsonObject>, ModelError> + Send + Sync + 's>,
+    run: PointRunner<'s>,
 }
 
 impl PreparedPoint<'_> {
@@ -191,7 +195,8 @@ impl<S: Study> AnyStudy for S {
         Study::about(self)
     }
     fn prepare(&self, params: &serde_json::Value) -> Result<PreparedPoint<'_>, ModelError> {
-        let typed = S::Params::deserialize(params).map_err(|e| StudyError::Params(e.to_string()))?;
+        let typed =
+            S::Params::deserialize(params).map_err(|e| StudyError::Params(e.to_string()))?;
         let point = self.point(&typed)?;
         let params = to_object("params", &typed)?;
         let run = move |rng: &mut SimRng| -> Result<Vec<JsonObject>, ModelError> {

@@ -5,7 +5,7 @@
 use netcore::Step;
 use netcore::bsp::primitives::ceil_log2;
 use netcore::bsp::{BspMachine, BspParams};
-use netcore::message::CostLedger;
+use netcore::cost::Ledger;
 
 pub use super::plan::Pair;
 use super::plan::{PlanOp, PlanProc, PlanState, merge};
@@ -161,8 +161,8 @@ pub fn two_compaction_sf_tree_fanin(
 /// charges 1 to test `x_i`; each nonzero holder sends its pair to `B_0` and `B_1`, one op per
 /// message including the self-copy), superstep `merge` (`B_0`, `B_1` charge `|inbox| + 1` and
 /// select). Cost `(w_0 + g h + l) + (w_1 + l) <= 6 + 2g + 2l` with `w_0, w_1 <= 3`, `h <= 2`.
-pub fn bsp_two_compaction(bsp: BspParams, x: &[i64]) -> Result<(Outputs, CostLedger), Error> {
-    let p = bsp.p;
+pub fn bsp_two_compaction(bsp: BspParams, x: &[i64]) -> Result<(Outputs, Ledger), Error> {
+    let p = bsp.p();
     let nz = nonzeros(p, x)?;
     let states: Vec<Vec<Pair>> =
         (0..p).map(|i| nz.iter().copied().filter(|q| q.0 == i).collect()).collect();
@@ -192,6 +192,6 @@ pub fn bsp_two_compaction(bsp: BspParams, x: &[i64]) -> Result<(Outputs, CostLed
 }
 
 /// The BSP-native cost bound `6 + 2g + 2l` (spec §5.1).
-pub fn bsp_compaction_bound(bsp: &BspParams) -> u64 {
-    6 + 2 * bsp.g + 2 * bsp.l
+pub fn bsp_compaction_bound(bsp: &BspParams) -> f64 {
+    6.0 + 2.0 * bsp.g() as f64 + 2.0 * bsp.l() as f64
 }

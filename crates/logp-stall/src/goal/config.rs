@@ -4,16 +4,19 @@
 //! ```toml
 //! kind = "goal"
 //! generator = "binomial_broadcast"   # or dissemination, linear_alltoall; or
-//! # file = "fixtures/traces/dissemination-p8.goal" (relative to the repository root)
+//! # file = "../traces/dissemination-p8.goal" (relative to this config file)
 //! p = 8
 //! bytes = 8
+//! [loggops]
 //! L = 10
 //! o = 2
 //! g = 1
 //! ```
 
-use netcore::study::{ModelError, RunReport, parse_toml};
+use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
+
+use crate::Error;
 
 use super::{
     LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
@@ -35,27 +38,17 @@ pub enum Generator {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GoalConfig {
-    /// Must be "goal".
-    pub kind: String,
     /// A generator (with `p` and `bytes`), or
     pub generator: Option<Generator>,
-    /// a GOAL file (a relative path is relative to the repository root).
-    pub file: Option<String>,
+    /// a GOAL file (a relative path is relative to the config file).
+    pub file: Option<std::path::PathBuf>,
     /// Ranks for the generator.
     pub p: Option<u32>,
     /// Message size for the generator.
     #[serde(default = "eight")]
     pub bytes: u64,
-    /// Latency L.
-    #[serde(rename = "L")]
-    pub l: u64,
-    /// Overhead o.
-    pub o: u64,
-    /// Gap g.
-    pub g: u64,
-    /// Gap per byte G.
-    #[serde(rename = "G", default)]
-    pub big_g: u64,
+    /// The LogGOPS parameters, as the table `[loggops]`.
+    pub loggops: LogGopsParams,
 }
 
 fn eight() -> u64 {
@@ -84,44 +77,41 @@ pub struct GoalRunReport {
     pub bytes_per_op: f64,
 }
 
-/// Runs a `kind = "goal"` configuration.
-pub fn run_goal_config(text: &str) -> Result<RunReport, ModelError> {
-    let cfg: GoalConfig = parse_toml(text)?;
-    if cfg.kind != "goal" {
-        return Err(ModelError::Config(format!("kind must be \"goal\" (got {:?})", cfg.kind)));
-    }
-    let cfg_err = |e: crate::Error| ModelError::Config(e.to_string());
+/// Runs a `kind = "goal"` configuration; `file` resolves the schedule file's path.
+pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
     let goal = match (&cfg.generator, &cfg.file) {
         (Some(g), None) => {
-            let p = cfg.p.ok_or_else(|| {
-                ModelError::Config("p is required with generator (got none)".into())
+            let p = cfg.p.ok_or(Error::GoalParam {
+                field: "p",
+                rule: "given with generator",
+                value: "none".into(),
             })?;
             match g {
                 Generator::BinomialBroadcast => binomial_broadcast(p, cfg.bytes),
                 Generator::Dissemination => dissemination(p, cfg.bytes),
                 Generator::LinearAlltoall => linear_alltoall(p, cfg.bytes),
-            }
-            .map_err(cfg_err)?
+            }?
         }
         (None, Some(path)) => {
-            // Relative paths are relative to the repository root, wherever we run from.
-            let full =
-                std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join(path);
-            std::fs::read_to_string(&full)
-                .map_err(|e| ModelError::Config(format!("file {path:?} cannot be read: {e}")))?
+            let full = file.resolve(path);
+            std::fs::read_to_string(&full).map_err(|e| Error::GoalParam {
+                field: "file",
+                rule: "a readable GOAL file, relative to the config file",
+                value: format!("{} ({e})", full.display()),
+            })?
         }
         _ => {
-            return Err(ModelError::Config(
-                "exactly one of generator and file must be given".into(),
-            ));
+            return Err(Error::GoalParam {
+                field: "generator",
+                rule: "exactly one of generator and file",
+                value: format!("generator = {:?}, file = {:?}", cfg.generator, cfg.file),
+            }
+            .into());
         }
     };
-    let schedule = parse(&goal).map_err(cfg_err)?;
-    let prm = LogGopsParams { l: cfg.l, o: cfg.o, g: cfg.g, big_g: cfg.big_g };
-    let run = run_loggops(&schedule, prm).map_err(|e| match e {
-        crate::Error::GoalParam { .. } => ModelError::Config(e.to_string()),
-        _ => ModelError::Run(e.to_string()),
-    })?;
+    let schedule = parse(&goal)?;
+    let prm = cfg.loggops;
+    let run = run_loggops(&schedule, prm)?;
     let p = schedule.num_ranks;
     let closed_form = cfg.generator.and_then(|g| {
         let k = u64::from(p.trailing_zeros());
@@ -162,6 +152,5 @@ pub fn run_goal_config(text: &str) -> Result<RunReport, ModelError> {
             None => String::new(),
         }
     );
-    let report = serde_json::to_value(&report).map_err(|e| ModelError::Run(e.to_string()))?;
-    Ok(RunReport { summary, report })
+    Ok(RunReport { summary, report: to_json(&report)? })
 }

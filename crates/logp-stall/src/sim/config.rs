@@ -14,7 +14,9 @@
 //! seed = 1
 //! ```
 
-use netcore::study::{ModelError, RunReport, parse_toml};
+use netcore::study::{ModelError, RunReport, to_json};
+
+use crate::Error;
 use serde::{Deserialize, Serialize};
 
 use super::workload::{Workload, programs};
@@ -24,8 +26,6 @@ use super::{SimConfig, UnstallOffset, simulate_and_judge};
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimRunConfig {
-    /// Must be "sim".
-    pub kind: String,
     /// Processors (a power of two).
     pub p: u32,
     /// Gap G.
@@ -76,9 +76,9 @@ pub struct SimRunReport {
     /// Stall episodes.
     pub episodes: usize,
     /// Total BSP cost.
-    pub bsp_cost: u64,
+    pub bsp_cost: f64,
     /// BSP cost per label.
-    pub cost_by_label: Vec<(String, u64)>,
+    pub cost_by_label: Vec<(String, f64)>,
     /// Theorem 2's bound per cycle.
     pub bound_thm2: f64,
     /// Measured cost per cycle.
@@ -98,11 +98,7 @@ pub struct SimRunReport {
 }
 
 /// Runs a `kind = "sim"` configuration.
-pub fn run_sim_config(text: &str) -> Result<RunReport, ModelError> {
-    let c: SimRunConfig = parse_toml(text)?;
-    if c.kind != "sim" {
-        return Err(ModelError::Config(format!("kind must be \"sim\" (got {:?})", c.kind)));
-    }
+pub fn run_sim_config(c: &SimRunConfig) -> Result<RunReport, ModelError> {
     let cfg = SimConfig {
         p: c.p,
         gap: c.gap,
@@ -115,19 +111,22 @@ pub fn run_sim_config(text: &str) -> Result<RunReport, ModelError> {
         scan_fanin: c.scan_fanin,
         max_cycles: 1_000_000,
     };
-    cfg.validate().map_err(|e| ModelError::Config(e.to_string()))?;
+    cfg.validate()?;
     if c.r > 1024 {
-        return Err(ModelError::Config(format!("r must satisfy r <= 1024 (got r={})", c.r)));
+        return Err(
+            Error::SimParam { field: "r", rule: "r <= 1024", value: c.r.to_string() }.into()
+        );
     }
     if c.workload == Workload::Hotspot && c.r >= c.p {
-        return Err(ModelError::Config(format!("hotspot needs r < p (got r={}, p={})", c.r, c.p)));
+        let value = format!("r={}, p={}", c.r, c.p);
+        return Err(Error::SimParam { field: "r", rule: "r < p for a hotspot", value }.into());
     }
     let mut rng = netcore::rng::seeded(c.seed, 0);
     let (procs, reference) = programs(c.workload, c.p, c.gap, c.r, &mut rng);
-    let judged = simulate_and_judge(&cfg, procs).map_err(|e| ModelError::Run(e.to_string()))?;
+    let judged = simulate_and_judge(&cfg, procs)?;
     let (rep, trace, legal, replay_equal) =
         (judged.report, judged.trace, judged.legal, judged.replay_equal);
-    let cost = rep.ledger.total();
+    let cost = rep.cost;
     let report = SimRunReport {
         t: rep.t,
         cycles: rep.cycles,
@@ -135,9 +134,9 @@ pub fn run_sim_config(text: &str) -> Result<RunReport, ModelError> {
         messages: rep.messages.len(),
         episodes: rep.episodes.len(),
         bsp_cost: cost,
-        cost_by_label: rep.ledger.by_label(),
+        cost_by_label: rep.ledger.by_label(&cfg.bsp_params()?)?,
         bound_thm2: super::theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l),
-        cost_per_cycle: cost as f64 / rep.cycles as f64,
+        cost_per_cycle: cost / rep.cycles as f64,
         verified: rep.states == reference,
         legal,
         replay_equal,
@@ -164,6 +163,5 @@ pub fn run_sim_config(text: &str) -> Result<RunReport, ModelError> {
         report.legal,
         report.replay_equal
     );
-    let report = serde_json::to_value(&report).map_err(|e| ModelError::Run(e.to_string()))?;
-    Ok(RunReport { summary, report })
+    Ok(RunReport { summary, report: to_json(&report)? })
 }

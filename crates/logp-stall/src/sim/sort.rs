@@ -24,7 +24,7 @@ pub fn sort_supersteps(p: u32) -> u64 {
 pub(crate) fn bitonic_sort<S: SortBlock<I>, I: Ord + Clone>(
     m: &mut BspMachine<S, Wire<I>>,
     b: usize,
-) -> netcore::Result<()> {
+) -> Result<(), netcore::bsp::BspError> {
     bitonic_sort_blocks(m, b, "sort", Wire::Item, |wire| match wire {
         Wire::Item(item) => Some(item),
         _ => None,

@@ -2,12 +2,11 @@
 //! Theorem 2) and `logp-corollary1` (slowdown vs Corollary 1 for δ = 1 and δ = L).
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use super::workload::{Workload, programs};
 use super::{SimConfig, UnstallOffset, bounds, simulate_and_judge};
-use crate::error::Error;
 
 /// δ as a function of G and L.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,7 +21,7 @@ pub enum DeltaChoice {
 }
 
 /// One point of `logp-theorem2` / `logp-corollary1`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimPointParams {
     /// log2 p, 2..=14.
@@ -51,24 +50,19 @@ fn one() -> f64 {
 }
 
 impl SimPointParams {
-    fn config(&self) -> Result<SimConfig, ModelError> {
+    fn point(&self) -> Result<SimPoint, ModelError> {
         if !(2..=14).contains(&self.log_p) {
-            return Err(ModelError::Config(format!(
-                "log_p must satisfy 2 <= log_p <= 14 (got {})",
-                self.log_p
-            )));
+            return Err(ParamError::new("log_p", "2 <= log_p <= 14", self.log_p).into());
         }
         for (field, x) in [("g_over_gap", self.g_over_gap), ("l_over_latency", self.l_over_latency)]
         {
             if !(x.is_finite() && x > 0.0) {
-                return Err(ModelError::Config(format!(
-                    "{field} must be finite and > 0 (got {x})"
-                )));
+                return Err(ParamError::new(field, "finite and > 0", x).into());
             }
         }
         let p = 1u32 << self.log_p;
         if self.l_over_g == 0 {
-            return Err(ModelError::Config("l_over_g must be >= 1 (got 0)".into()));
+            return Err(ParamError::new("l_over_g", ">= 1", 0).into());
         }
         let latency = self.gap.saturating_mul(self.l_over_g);
         let delta = match self.delta {
@@ -77,13 +71,10 @@ impl SimPointParams {
             DeltaChoice::Latency => latency,
         };
         if self.r > 1024 {
-            return Err(ModelError::Config(format!("r must satisfy r <= 1024 (got r={})", self.r)));
+            return Err(ParamError::new("r", "r <= 1024", self.r).into());
         }
         if self.workload == Workload::Hotspot && self.r >= p {
-            return Err(ModelError::Config(format!(
-                "hotspot needs r < p (got r={}, p={p})",
-                self.r
-            )));
+            return Err(ParamError::new("r", format!("r < p = {p} for a hotspot"), self.r).into());
         }
         let cfg = SimConfig {
             p,
@@ -97,30 +88,37 @@ impl SimPointParams {
             scan_fanin: None,
             max_cycles: 100_000,
         };
-        cfg.validate().map_err(|e: Error| ModelError::Config(e.to_string()))?;
-        Ok(cfg)
+        cfg.validate()?;
+        Ok(SimPoint {
+            cfg,
+            log_p: self.log_p,
+            delta: self.delta,
+            workload: self.workload,
+            r: self.r,
+        })
     }
+}
+
+/// A validated point: the simulation's config and the workload.
+#[derive(Debug, Clone)]
+pub struct SimPoint {
+    cfg: SimConfig,
+    log_p: u32,
+    delta: DeltaChoice,
+    workload: Workload,
+    r: u32,
 }
 
 /// One row of the simulation studies.
 #[derive(Debug, Clone, Serialize)]
 pub struct SimRow {
-    /// log2 p.
-    pub log_p: u32,
     /// Processors.
     pub p: u32,
-    /// Gap G.
-    #[serde(rename = "G")]
-    pub gap: u64,
     /// Latency L.
     #[serde(rename = "L")]
     pub latency: u64,
-    /// L / G.
-    pub l_over_g: u64,
-    /// δ as chosen.
-    pub delta_rule: DeltaChoice,
     /// δ.
-    pub delta: u64,
+    pub delta_value: u64,
     /// Cycle length C = max{G, δ}.
     #[serde(rename = "C")]
     pub cycle: u64,
@@ -133,10 +131,6 @@ pub struct SimRow {
     pub l: u64,
     /// Scan fan-in d.
     pub fanin: u32,
-    /// Workload.
-    pub workload: Workload,
-    /// Workload size.
-    pub r: u32,
     /// LogP running time T of the simulated execution.
     pub t_logp: u64,
     /// Cycles.
@@ -150,7 +144,7 @@ pub struct SimRow {
     /// LogP steps undone (δ < G).
     pub undone: u64,
     /// Total BSP cost.
-    pub bsp_cost: u64,
+    pub bsp_cost: f64,
     /// Measured BSP cost per cycle M.
     pub cost_per_cycle: f64,
     /// Theorem 2's bound per cycle (constant 1).
@@ -175,35 +169,29 @@ pub struct SimRow {
     pub replay_equal: bool,
 }
 
-fn run_point(params: &SimPointParams, rng: &mut SimRng) -> Result<SimRow, ModelError> {
-    let cfg = params.config()?;
-    let (procs, reference) = programs(params.workload, cfg.p, cfg.gap, params.r, rng);
-    let judged = simulate_and_judge(&cfg, procs).map_err(|e| ModelError::Run(e.to_string()))?;
+fn run_point(point: &SimPoint, rng: &mut SimRng) -> Result<Vec<SimRow>, ModelError> {
+    let cfg = &point.cfg;
+    let (procs, reference) = programs(point.workload, cfg.p, cfg.gap, point.r, rng);
+    let judged = simulate_and_judge(cfg, procs)?;
     let (rep, legal, replay_equal) = (judged.report, judged.legal, judged.replay_equal);
-    let lg = f64::from(params.log_p);
-    let cost = rep.ledger.total();
-    let cost_per_cycle = cost as f64 / rep.cycles as f64;
+    let lg = f64::from(point.log_p);
+    let cost = rep.cost;
+    let cost_per_cycle = cost / rep.cycles as f64;
     let bound = bounds::theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l);
-    let sigma = cost as f64 / rep.simulated_steps as f64;
-    let bound_cor1 = match params.delta {
+    let sigma = cost / rep.simulated_steps as f64;
+    let bound_cor1 = match point.delta {
         DeltaChoice::One => bounds::corollary1_delta1(cfg.p, cfg.gap, cfg.latency),
         _ => bounds::corollary1_delta_l(cfg.p, cfg.gap, cfg.latency),
     };
-    Ok(SimRow {
-        log_p: params.log_p,
+    Ok(vec![SimRow {
         p: cfg.p,
-        gap: cfg.gap,
         latency: cfg.latency,
-        l_over_g: params.l_over_g,
-        delta_rule: params.delta,
-        delta: cfg.delta,
+        delta_value: cfg.delta,
         cycle: cfg.cycle(),
         capacity: cfg.capacity(),
         g: cfg.g,
         l: cfg.l,
         fanin: cfg.fanin(),
-        workload: params.workload,
-        r: params.r,
         t_logp: rep.t,
         cycles: rep.cycles,
         schedule_len: cfg.schedule_len(),
@@ -222,7 +210,18 @@ fn run_point(params: &SimPointParams, rng: &mut SimRng) -> Result<SimRow, ModelE
         invariants_ok: rep.broken_invariants.is_empty(),
         legal,
         replay_equal,
-    })
+    }])
+}
+
+/// The simulation studies compare delta = one and delta = latency only.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("delta must be one or latency in logp-corollary1 (got gap)")]
+pub struct GapDeltaNotCompared;
+
+impl netcore::fault::Classify for GapDeltaNotCompared {
+    fn fault(&self) -> netcore::fault::Fault {
+        netcore::fault::Fault::Input
+    }
 }
 
 /// The `logp-theorem2` study.
@@ -231,6 +230,7 @@ pub struct Theorem2Study;
 
 impl Study for Theorem2Study {
     type Params = SimPointParams;
+    type Point = SimPoint;
     type Row = SimRow;
 
     fn name(&self) -> &'static str {
@@ -239,15 +239,14 @@ impl Study for Theorem2Study {
     fn about(&self) -> &'static str {
         "cycle simulation of delta-LogP on BSP: measured BSP cost per cycle vs Theorem 2"
     }
-    fn check(&self, params: &SimPointParams) -> Result<(), ModelError> {
-        params.config().map(|_| ())
+    fn point(&self, params: &SimPointParams) -> Result<SimPoint, ModelError> {
+        params.point()
     }
-    fn run(&self, params: &SimPointParams, rng: &mut SimRng) -> Result<SimRow, ModelError> {
-        run_point(params, rng)
+    fn run(&self, point: &SimPoint, rng: &mut SimRng) -> Result<Vec<SimRow>, ModelError> {
+        run_point(point, rng)
     }
     fn claims(&self) -> Vec<Claim> {
         vec![
-            Claim::all_true("every processor receives exactly what was sent to it", "verified"),
             Claim::all_true("per-cycle invariants of spec 4.2(b) hold", "invariants_ok"),
             Claim::all_true("the simulated execution is a legal delta-LogP execution", "legal"),
             Claim::all_true(
@@ -270,10 +269,10 @@ impl Study for Theorem2Study {
                 "log_p",
                 &["cost_per_cycle", "bound_thm2"],
             )
-            .series("delta_rule")
+            .series("delta")
             .log_y(),
             Plot::new("thm2-ratio", "cost per cycle / (bound log p)", "log_p", &["ratio_thm2_log"])
-                .series("delta_rule"),
+                .series("delta"),
         ]
     }
 }
@@ -284,6 +283,7 @@ pub struct Corollary1Study;
 
 impl Study for Corollary1Study {
     type Params = SimPointParams;
+    type Point = SimPoint;
     type Row = SimRow;
 
     fn name(&self) -> &'static str {
@@ -292,21 +292,17 @@ impl Study for Corollary1Study {
     fn about(&self) -> &'static str {
         "slowdown of the cycle simulation (g = G, l = L) vs Corollary 1 for delta = 1 and delta = L"
     }
-    fn check(&self, params: &SimPointParams) -> Result<(), ModelError> {
+    fn point(&self, params: &SimPointParams) -> Result<SimPoint, ModelError> {
         if params.delta == DeltaChoice::Gap {
-            return Err(ModelError::Config(
-                "logp-corollary1 compares delta = one and delta = latency (got delta = gap)".into(),
-            ));
+            return Err(GapDeltaNotCompared.into());
         }
-        params.config().map(|_| ())
+        params.point()
     }
-    fn run(&self, params: &SimPointParams, rng: &mut SimRng) -> Result<SimRow, ModelError> {
-        self.check(params)?;
-        run_point(params, rng)
+    fn run(&self, point: &SimPoint, rng: &mut SimRng) -> Result<Vec<SimRow>, ModelError> {
+        run_point(point, rng)
     }
     fn claims(&self) -> Vec<Claim> {
         vec![
-            Claim::all_true("every processor receives exactly what was sent to it", "verified"),
             Claim::all_true("the simulated execution is a legal delta-LogP execution", "legal"),
             Claim::all_true(
                 "replayed on the direct machine it gives identical ops and final states",
@@ -318,27 +314,27 @@ impl Study for Corollary1Study {
                 0.5,
                 5.0,
             )
-            .only("delta_rule", "one"),
+            .only("delta", "one"),
             Claim::within(
                 "delta = L: slowdown / ((1 + log p / min{G, 1 + log(L/G)}) log p) stays in a constant band",
                 "ratio_cor1_log",
                 0.5,
                 5.0,
             )
-            .only("delta_rule", "latency"),
+            .only("delta", "latency"),
             Claim::grows(
                 "delta = 1: the slowdown grows with L/G (the cycle shrinks to G while routing stays ~L)",
                 "sigma",
                 "l_over_g",
                 2.0,
             )
-            .only("delta_rule", "one"),
+            .only("delta", "one"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("cor1-sigma", "slowdown sigma vs log p", "log_p", &["sigma"])
-                .series("delta_rule")
+                .series("delta")
                 .log_y(),
             Plot::new(
                 "cor1-ratio",
@@ -346,7 +342,7 @@ impl Study for Corollary1Study {
                 "log_p",
                 &["ratio_cor1_log"],
             )
-            .series("delta_rule"),
+            .series("delta"),
         ]
     }
 }

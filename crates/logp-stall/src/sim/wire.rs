@@ -1,6 +1,7 @@
 //! What travels between BSP processors during the cycle simulation.
 
 use netcore::Step;
+use netcore::bsp::primitives::ScanMsg;
 
 /// A summary of a sorted run of destinations, for the segmented rank scan (§3.5 `rank-scan`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,24 +34,15 @@ impl RunSummary {
     }
 }
 
-/// A value of one of the two scans.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ScanVal {
-    /// Rank scan.
-    Run(RunSummary),
-    /// S scan: a number of retained items.
-    Count(u64),
-}
-
 /// A BSP message of the simulation.
 #[derive(Debug, Clone)]
 pub(crate) enum Wire<I> {
     /// A message record being sorted or routed.
     Item(I),
-    /// Up-sweep of a scan: a child's aggregate.
-    Up(ScanVal),
-    /// Down-sweep of a scan: (exclusive prefix, total).
-    Down(ScanVal, ScanVal),
+    /// The rank scan (step 3): runs of equal destinations.
+    RankScan(ScanMsg<RunSummary>),
+    /// The S count (step 4): retained messages.
+    CountScan(ScanMsg<u64>),
     /// To the source of a message that entered S: (message id, its delivery time).
     Notify(u64, Step),
 }

@@ -2,13 +2,15 @@
 //! report (or the error) is snapshotted. Hand derivations are in the fixtures' comments.
 
 use logp_stall::LogpStall;
-use netcore::study::Model;
+use netcore::study::{ConfigFile, Model};
 
 fn run(path: &std::path::Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).expect("fixture readable");
-    match LogpStall.run_config(&text) {
+    match LogpStall.run_config(&ConfigFile::new(&text, path.parent().expect("in a directory"))) {
         Ok(r) => serde_json::json!({ "summary": r.summary, "report": r.report }),
-        Err(e) => serde_json::json!({ "error": format!("{e:?}") }),
+        Err(e) => {
+            serde_json::json!({ "error": e.to_string(), "fault": format!("{:?}", e.fault()) })
+        }
     }
 }
 

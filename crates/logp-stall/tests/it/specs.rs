@@ -9,7 +9,7 @@ use logp_stall::{
     run,
 };
 use netcore::bsp::BspParams;
-use netcore::study::Model;
+use netcore::study::{ConfigFile, Model};
 use serde_json::json;
 
 fn summary(e: &logp_stall::Execution<logp_stall::algorithms::PlanState>) -> serde_json::Value {
@@ -158,10 +158,10 @@ fn compaction_delta_immediate_blocking() {
 #[test]
 fn compaction_bsp() {
     let bsp = BspParams::new(8, 4, 5).unwrap();
-    let (out, ledger) = bsp_two_compaction(bsp, &x_5_6()).unwrap();
+    let (out, ledger) = bsp_two_compaction(bsp.clone(), &x_5_6()).unwrap();
     assert_eq!(out, (Some((5, 7)), Some((6, 9))));
-    assert_eq!(ledger.records.iter().map(|r| r.cost).collect::<Vec<_>>(), vec![16, 8]);
-    assert_eq!(ledger.total(), 24);
+    assert_eq!(ledger.priced(&bsp).unwrap(), vec![16.0, 8.0]);
+    assert_eq!(ledger.cost(&bsp).unwrap(), 24.0);
 }
 
 /// Spec §4.1(a): p = 8, G = L = δ = 4, o = 2, x_3 = 7, x_6 = -2, worst adversary. K = 1,
@@ -330,9 +330,11 @@ fn replay_reproduces_and_detects_divergence() {
 
 fn run_fixture(path: &std::path::Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).expect("fixture readable");
-    match logp_stall::LogpStall.run_config(&text) {
+    match logp_stall::LogpStall
+        .run_config(&ConfigFile::new(&text, path.parent().expect("in a directory")))
+    {
         Ok(r) => json!({ "summary": r.summary, "report": r.report }),
-        Err(e) => json!({ "error": format!("{e:?}") }),
+        Err(e) => json!({ "error": e.to_string(), "fault": format!("{:?}", e.fault()) }),
     }
 }
 

@@ -9,9 +9,14 @@ use serde_json::json;
 fn run(study: &str, params: serde_json::Value) -> serde_json::Value {
     let studies = LogpStall.studies();
     let s = studies.iter().find(|s| s.name() == study).expect("registered");
-    s.check_json(&params).unwrap_or_else(|e| panic!("{study} {params}: {e}"));
+    let point = s.prepare(&params).unwrap_or_else(|e| panic!("{study} {params}: {e}"));
     let mut rng = netcore::rng::seeded(1, 0);
-    serde_json::Value::Object(s.run_json(&params, &mut rng).expect("runs"))
+    let mut rows = point.run(&mut rng).expect("runs");
+    assert_eq!(rows.len(), 1, "one row per point");
+    // As xtask writes it: the parameters, then the row.
+    let mut full = point.params.clone();
+    full.append(&mut rows[0]);
+    serde_json::Value::Object(full)
 }
 
 #[test]
@@ -31,9 +36,9 @@ fn separation_points() {
     }
     // T_delta = 5G + 2L + delta + 1 = 20 + 8 + 1 + 1 = 30; T_SF = 5 * 8 + 4 + 1 = 45.
     let d = run("logp-separation", json!({"log_p": 5, "L": 4, "delta": 1, "algorithm": "delta"}));
-    assert_eq!(d["T"], 30);
+    assert_eq!(d["T"], 30.0);
     let s = run("logp-separation", json!({"log_p": 5, "L": 4, "algorithm": "sf_tree"}));
-    assert_eq!(s["T"], 45);
+    assert_eq!(s["T"], 45.0);
 }
 
 #[test]
@@ -62,10 +67,12 @@ fn rules_points() {
 fn bad_study_params_are_config_errors() {
     let studies = LogpStall.studies();
     let s = studies.iter().find(|s| s.name() == "logp-separation").unwrap();
-    let e = s.check_json(&json!({"log_p": 2, "L": 8, "algorithm": "delta"})).unwrap_err();
+    let e = s.prepare(&json!({"log_p": 2, "L": 8, "algorithm": "delta"})).unwrap_err();
     assert_eq!(e.to_string(), "L must satisfy L <= p (got L=8, p=4)");
-    let e = s.check_json(&json!({"log_p": 4, "L": 4, "algorithm": "magic"})).unwrap_err();
-    assert_eq!(e.to_string(), "algorithm must be one of delta, sf_tree, bsp (got \"magic\")");
+    assert_eq!(e.fault(), netcore::fault::Fault::Input);
+    let e = s.prepare(&json!({"log_p": 4, "L": 4, "algorithm": "magic"})).unwrap_err();
+    assert_eq!(e.to_string(), "unknown variant `magic`, expected one of `delta`, `sf_tree`, `bsp`");
+    assert_eq!(e.fault(), netcore::fault::Fault::Input);
 }
 
 /// The smallest points of `logp-theorem2` and `logp-corollary1` (log p = 6, L/G = 1) verify,

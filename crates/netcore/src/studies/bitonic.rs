@@ -89,7 +89,8 @@ impl Study for BitonicStudy {
         let stages = bitonic_stages(p);
         let (m, stages) = (f64::from(m), stages as f64);
         let (g, l) = (point.bsp.g() as f64, point.bsp.l() as f64);
-        let bound = m * ceil_log2(u64::from(point.m)) as f64 + stages * (2.0 + g) * m + (stages + 1.0) * l;
+        let bound =
+            m * ceil_log2(u64::from(point.m)) as f64 + stages * (2.0 + g) * m + (stages + 1.0) * l;
         Ok(vec![BitonicRow {
             p,
             supersteps: ledger.supersteps(),
@@ -101,14 +102,12 @@ impl Study for BitonicStudy {
         }])
     }
     fn claims(&self) -> Vec<Claim> {
-        vec![
-            Claim::within(
-                "measured cost / closed form = 1 (the engine charges exactly w + g h + l)",
-                "ratio",
-                1.0,
-                1.0,
-            ),
-        ]
+        vec![Claim::within(
+            "measured cost / closed form = 1 (the engine charges exactly w + g h + l)",
+            "ratio",
+            1.0,
+            1.0,
+        )]
     }
     fn plots(&self) -> Vec<Plot> {
         vec![

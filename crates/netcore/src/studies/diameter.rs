@@ -106,7 +106,11 @@ impl Study for DiameterStudy {
         let (spec, formula) = params.spec_and_formula();
         Ok(DiameterPoint { topology: spec.build()?, formula })
     }
-    fn run(&self, point: &DiameterPoint, _rng: &mut SimRng) -> Result<Vec<DiameterRow>, ModelError> {
+    fn run(
+        &self,
+        point: &DiameterPoint,
+        _rng: &mut SimRng,
+    ) -> Result<Vec<DiameterRow>, ModelError> {
         let topology = &point.topology;
         let diameter = topology
             .diameter()

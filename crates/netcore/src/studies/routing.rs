@@ -6,8 +6,8 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use crate::bsp::primitives::route;
 use crate::ProcId;
+use crate::bsp::primitives::route;
 use crate::bsp::{BspMachine, DbspParams};
 use crate::cost::LevelCosts;
 use crate::rng::SimRng;
@@ -128,14 +128,12 @@ impl Study for RoutingStudy {
         }])
     }
     fn claims(&self) -> Vec<Claim> {
-        vec![
-            Claim::within(
-                "cost / (k1 + g_i k2 + l_i) stays within [0.4, 1] (h >= k1 >= k2 / 2 on this grid)",
-                "ratio",
-                0.4,
-                1.0,
-            ),
-        ]
+        vec![Claim::within(
+            "cost / (k1 + g_i k2 + l_i) stays within [0.4, 1] (h >= k1 >= k2 / 2 on this grid)",
+            "ratio",
+            0.4,
+            1.0,
+        )]
     }
     fn plots(&self) -> Vec<Plot> {
         vec![

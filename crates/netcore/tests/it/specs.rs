@@ -155,7 +155,10 @@ fn cluster_hierarchy_of_eight() {
     let h = ClusterHierarchy::new(8).unwrap();
     assert_eq!((h.cluster_of(5, 1), h.range(1, 1)), (1, 4..8));
     assert_eq!((h.cluster_of(5, 2), h.range(2, 2)), (2, 4..6));
-    assert_eq!((h.partner(5, 0), h.partner(5, 1), h.partner(5, 2), h.partner(5, 3)), (Some(1), Some(7), Some(4), None));
+    assert_eq!(
+        (h.partner(5, 0), h.partner(5, 1), h.partner(5, 2), h.partner(5, 3)),
+        (Some(1), Some(7), Some(4), None)
+    );
     assert!(h.same_cluster(4, 7, 1) && !h.same_cluster(3, 4, 1) && h.same_cluster(0, 7, 0));
 }
 

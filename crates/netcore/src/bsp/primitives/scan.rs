@@ -73,8 +73,9 @@ impl<S, V: Copy> TreeScan<'_, S, V> {
         let levels = scan_levels(p, d);
         let pow = |k: u32| u64::from(d).pow(k);
         let id = self.identity;
-        let mut scratch: Vec<Scratch<V>> =
-            (0..p).map(|_| Scratch { agg: id, levels: Vec::new(), prefix: id, total: id }).collect();
+        let mut scratch: Vec<Scratch<V>> = (0..p)
+            .map(|_| Scratch { agg: id, levels: Vec::new(), prefix: id, total: id })
+            .collect();
         for s in 0..=2 * levels {
             machine.dsuperstep_with(0, self.label, &mut scratch, |ctx, state, me| {
                 let pid = u64::from(ctx.pid());
