@@ -17,7 +17,7 @@
 //! ```
 
 use netcore::delay::{DelayLaw, LinkDelays};
-use netcore::study::{ModelError, RunReport, parse_toml};
+use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use netcore::topology::Topology;
 use serde::{Deserialize, Serialize};
 
@@ -289,12 +289,23 @@ pub fn run(config: &Config) -> Result<Report> {
     })
 }
 
+/// The simulation does not reproduce the direct guest run (a failed run).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("simulation differs from the direct guest run")]
+pub struct NotVerified;
+
+impl netcore::fault::Classify for NotVerified {
+    fn fault(&self) -> netcore::fault::Fault {
+        netcore::fault::Fault::Run
+    }
+}
+
 /// Parses and runs a TOML config.
-pub fn run_config(text: &str) -> std::result::Result<RunReport, ModelError> {
-    let config: Config = parse_toml(text)?;
-    let report = run(&config)?;
+pub fn run_config(config: &ConfigFile<'_>) -> std::result::Result<RunReport, ModelError> {
+    let parsed: Config = config.parse()?;
+    let report = run(&parsed)?;
     if !report.run.verified {
-        return Err(ModelError::Run("simulation differs from the direct guest run".into()));
+        return Err(NotVerified.into());
     }
     let summary = format!(
         "{} ({} guest) on n={} (d_max={}, B={}): N={} T={} host_steps={} slowdown={:.3} ratio={:.3} verified={}",
@@ -310,7 +321,6 @@ pub fn run_config(text: &str) -> std::result::Result<RunReport, ModelError> {
         report.ratio,
         report.run.verified
     );
-    let report = serde_json::to_value(&report)
-        .map_err(|e| ModelError::Run(format!("report does not serialise: {e}")))?;
+    let report = to_json(&report)?;
     Ok(RunReport { summary, report })
 }

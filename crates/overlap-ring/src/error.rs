@@ -1,6 +1,6 @@
 //! The crate's error type (spec 1.5).
 
-use netcore::study::ModelError;
+use netcore::fault::{Classify, Fault};
 
 /// Everything that can go wrong in this crate.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -142,13 +142,14 @@ pub enum Error {
 /// The crate's result type.
 pub type Result<T> = std::result::Result<T, Error>;
 
-impl From<Error> for ModelError {
-    fn from(error: Error) -> Self {
-        match error {
+impl Classify for Error {
+    fn fault(&self) -> Fault {
+        match self {
             Error::Deadlock { .. } | Error::ModelViolation(_) | Error::GuestPanic { .. } => {
-                ModelError::Run(error.to_string())
+                Fault::Run
             }
-            other => ModelError::Config(other.to_string()),
+            Error::Net(e) => e.fault(),
+            _ => Fault::Input,
         }
     }
 }

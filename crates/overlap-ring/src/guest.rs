@@ -7,7 +7,7 @@
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
@@ -59,7 +59,7 @@ pub trait GuestProgram {
 }
 
 /// The built-in programs, selectable by name in configs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Program {
     /// `val = left + me + right + db`, `db += val` (wrapping).

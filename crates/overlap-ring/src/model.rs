@@ -1,6 +1,6 @@
 //! The [`Model`] through which `xtask` lists, runs and sweeps this crate.
 
-use netcore::study::{AnyStudy, Model, ModelError, RunReport};
+use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
 
 /// The `overlap-ring` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -27,7 +27,7 @@ impl Model for OverlapRing {
             Box::new(crate::study::H2Bound),
         ]
     }
-    fn run_config(&self, config: &str) -> Result<RunReport, ModelError> {
+    fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         crate::config::run_config(config)
     }
 }

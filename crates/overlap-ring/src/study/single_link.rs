@@ -3,7 +3,7 @@
 //! period of OVERLAP vs the formula `max(1, (D + 2m)/(m + 1))`; naive pays `D` per row.
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::guest::Program;
@@ -15,7 +15,7 @@ use crate::overlap::{C, k_max, m};
 pub struct SingleLongLink;
 
 /// One point.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
     /// Host processors (even).
@@ -24,13 +24,18 @@ pub struct Params {
     pub d_long: u32,
 }
 
-/// One row.
+/// A validated point: the host with its long link and the root split's overlap.
+#[derive(Debug, Clone)]
+pub struct Point {
+    host: Host,
+    c: C,
+    m: i64,
+    d_long: u32,
+}
+
+/// One row (after the point's parameters).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
-    /// Host processors.
-    pub n: usize,
-    /// Long-link delay.
-    pub d_long: u32,
     /// Overlap at the root split, `m_1`.
     pub m: i64,
     /// Measured OVERLAP period (host steps per row between rows `10(2m+2)` and `20(2m+2)`).
@@ -49,6 +54,7 @@ pub struct Row {
 
 impl Study for SingleLongLink {
     type Params = Params;
+    type Point = Point;
     type Row = Row;
 
     fn name(&self) -> &'static str {
@@ -57,44 +63,40 @@ impl Study for SingleLongLink {
     fn about(&self) -> &'static str {
         "Theorem 2: OVERLAP hides one long link at an overlap boundary, period (D+2m)/(m+1) vs naive D"
     }
-    fn check(&self, params: &Params) -> Result<(), ModelError> {
-        if !params.n.is_multiple_of(2) {
-            return Err(ModelError::Config(format!("n must be even (got n={})", params.n)));
+    fn point(&self, params: &Params) -> Result<Point, ModelError> {
+        let n = params.n;
+        if n == 0 || !n.is_multiple_of(2) {
+            return Err(ParamError::new("n", "n even and >= 2", n).into());
         }
         if params.d_long == 0 {
-            return Err(crate::Error::ZeroDelay { link: params.n / 2 - 1 }.into());
+            return Err(crate::Error::ZeroDelay { link: n / 2 - 1 }.into());
         }
-        let km = k_max(params.n, C::new(3, 1)?)?;
-        if km == 0 {
-            return Err(ModelError::Config(format!(
-                "n must give k_max >= 1 with c = 3 so that the root split overlaps (got n={})",
-                params.n
-            )));
-        }
-        Ok(())
-    }
-    fn run(&self, params: &Params, _rng: &mut SimRng) -> Result<Row, ModelError> {
-        self.check(params)?;
-        let n = params.n;
         let c = C::new(3, 1)?;
-        let mm = m(k_max(n, c)?, 1);
+        let km = k_max(n, c)?;
+        if km == 0 {
+            let rule = "k_max >= 1 with c = 3 so that the root split overlaps";
+            return Err(ParamError::new("n", rule, n).into());
+        }
         let mut delays = vec![1; n - 1];
         delays[n / 2 - 1] = params.d_long;
         let host = Host::new(n, delays, log_n(n))?;
+        Ok(Point { host, c, m: m(km, 1), d_long: params.d_long })
+    }
+    fn run(&self, point: &Point, _rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {
+        let (host, c, mm) = (&point.host, point.c, point.m);
+        let n = host.n();
         let prog = Program::Mix;
         let cycle = (2 * mm + 2) as u64;
         let (t1, t2) = (10 * cycle, 20 * cycle);
-        let (a, _) = crate::overlap::simulate(&host, c, &prog, t1)?;
-        let (b, _) = crate::overlap::simulate(&host, c, &prog, t2)?;
-        let na = crate::naive::simulate(&host, &prog, n, t1)?;
-        let nb = crate::naive::simulate(&host, &prog, n, t2)?;
+        let (a, _) = crate::overlap::simulate(host, c, &prog, t1)?;
+        let (b, _) = crate::overlap::simulate(host, c, &prog, t2)?;
+        let na = crate::naive::simulate(host, &prog, n, t1)?;
+        let nb = crate::naive::simulate(host, &prog, n, t2)?;
         let span = (t2 - t1) as f64;
         let period = (b.host_steps - a.host_steps) as f64 / span;
-        let d = f64::from(params.d_long);
+        let d = f64::from(point.d_long);
         let bound = ((d + 2.0 * mm as f64) / (mm as f64 + 1.0)).max(1.0);
-        Ok(Row {
-            n,
-            d_long: params.d_long,
+        Ok(vec![Row {
             m: mm,
             period,
             naive_period: (nb.host_steps - na.host_steps) as f64 / span,
@@ -102,18 +104,15 @@ impl Study for SingleLongLink {
             ratio: period / bound,
             ratio_dmax: period / d,
             verified: a.verified && b.verified && na.verified && nb.verified,
-        })
+        }])
     }
     fn claims(&self) -> Vec<Claim> {
-        vec![
-            Claim::within(
-                "OVERLAP's period equals (D+2m)/(m+1) (Theorem 2, single long link)",
-                "ratio",
-                0.999,
-                1.001,
-            ),
-            Claim::all_true("every simulated pebble equals the direct guest run", "verified"),
-        ]
+        vec![Claim::within(
+            "OVERLAP's period equals (D+2m)/(m+1) (Theorem 2, single long link)",
+            "ratio",
+            0.999,
+            1.001,
+        )]
     }
     fn plots(&self) -> Vec<Plot> {
         vec![

@@ -1,6 +1,6 @@
 //! Fixture snapshots and hand-checked exact cases.
 
-use netcore::study::Model;
+use netcore::study::{ConfigFile, Model};
 use overlap_ring::guest::Program;
 use overlap_ring::host::Host;
 use overlap_ring::{Error, OverlapRing, naive};
@@ -9,7 +9,8 @@ use overlap_ring::{Error, OverlapRing, naive};
 fn fixtures() {
     insta::glob!("../../../../fixtures/overlap-ring", "*.toml", |path| {
         let text = std::fs::read_to_string(path).expect("fixture readable");
-        match OverlapRing.run_config(&text) {
+        let dir = path.parent().expect("fixture has a directory");
+        match OverlapRing.run_config(&ConfigFile::new(&text, dir)) {
             Ok(report) => insta::assert_json_snapshot!(report.report, {
                 ".d_ave" => insta::rounded_redaction(6),
                 ".run.slowdown" => insta::rounded_redaction(6),

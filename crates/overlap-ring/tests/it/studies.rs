@@ -1,28 +1,53 @@
-//! The sweep study run on a few points, with its claims checked on the rows.
+//! The sweep studies run on a few points, with their claims checked on the rows; every point of
+//! the sweep specs is accepted.
 
-use netcore::study::{Model, Study};
+use netcore::fault::Fault;
+use netcore::study::{AnyStudy, Model, ModelError, Study};
 use overlap_ring::OverlapRing;
+use overlap_ring::guest::Program;
 use overlap_ring::study::{NaiveVsDmax, Params};
+use serde_json::json;
+
+/// The one row of a point of `study`.
+fn one<S: Study>(study: &S, params: &S::Params, rng: &mut netcore::rng::SimRng) -> S::Row {
+    let point = study.point(params).unwrap();
+    let mut rows = study.run(&point, rng).unwrap();
+    assert_eq!(rows.len(), 1);
+    rows.pop().unwrap()
+}
+
+/// The error `study` gives for a sweep point written as JSON.
+fn rejects(study: &dyn AnyStudy, params: serde_json::Value) -> ModelError {
+    study.prepare(&params).expect_err("point must be rejected")
+}
 
 #[test]
 fn naive_vs_dmax_ratio_in_band() {
     assert_eq!(OverlapRing.studies()[0].name(), "overlap-naive-vs-dmax");
     for (i, (n, d_long)) in [(8, 2), (16, 8), (32, 32)].into_iter().enumerate() {
-        let params = Params { n, steps: 40, d_long, p_long: 0.2, program: "mix".into() };
-        NaiveVsDmax.check(&params).unwrap();
-        let row = NaiveVsDmax.run(&params, &mut netcore::rng::seeded(3, i as u64)).unwrap();
+        let params = Params { n, steps: 40, d_long, p_long: 0.2, program: Program::Mix };
+        let row = one(&NaiveVsDmax, &params, &mut netcore::rng::seeded(3, i as u64));
         assert!(row.verified);
         assert!((0.9..=1.0).contains(&row.ratio), "ratio {} at n={n}", row.ratio);
     }
 }
 
 #[test]
-fn bad_study_params_are_config_errors() {
-    let params = Params { n: 4, steps: 0, d_long: 2, p_long: 0.2, program: "sum".into() };
+fn bad_study_params_are_input_errors() {
+    let params = Params { n: 4, steps: 0, d_long: 2, p_long: 0.2, program: Program::Sum };
+    let e = NaiveVsDmax.point(&params).unwrap_err();
     assert_eq!(
-        NaiveVsDmax.check(&params).unwrap_err().to_string(),
+        e.to_string(),
         "guest steps must be >= 1, slowdown is undefined otherwise (got steps=0)"
     );
+    assert_eq!(e.fault(), Fault::Input);
+    // An unknown program is a parse error of the point.
+    let e = rejects(
+        &NaiveVsDmax,
+        json!({"n": 8, "steps": 4, "d_long": 2, "p_long": 0.1, "program": "prod"}),
+    );
+    assert!(e.to_string().contains("unknown variant `prod`"), "{e}");
+    assert_eq!(e.fault(), Fault::Input);
 }
 
 /// Spec 3 verified periods: `n=64, D=30, m=1 -> 16`; `n=128, D=301, m=2 -> 305/3`;
@@ -34,29 +59,31 @@ fn single_long_link_periods() {
     for (n, d, m, period) in
         [(64, 30, 1, 16.0), (128, 301, 2, 305.0 / 3.0), (256, 100, 4, 108.0 / 5.0)]
     {
-        let row = SingleLongLink.run(&p(n, d), &mut netcore::rng::seeded(0, 0)).unwrap();
+        let row = one(&SingleLongLink, &p(n, d), &mut netcore::rng::seeded(0, 0));
         assert!(row.verified);
         assert_eq!(row.m, m);
         assert!((row.period - period).abs() < 1e-9, "n={n}: period {}", row.period);
         assert!((row.naive_period - f64::from(d)).abs() < 1e-9);
     }
+    assert!(SingleLongLink.point(&p(63, 30)).unwrap_err().to_string().contains("n even"));
 }
 
 /// Theorem 6 study rows: dilation <= 3, congestion <= 2, verified, on both host kinds; bad
-/// kinds and sizes are config errors.
+/// kinds and sizes are input errors.
 #[test]
 fn general_graphs_rows() {
     use overlap_ring::study::GeneralGraphs;
-    use overlap_ring::study::graphs::Params;
-    for (kind, size) in [("bounded", 64), ("clique_chain", 5)] {
-        let p = Params { kind: kind.into(), size, steps: 12, alpha: 1.5 };
-        let row = GeneralGraphs.run(&p, &mut netcore::rng::seeded(1, 0)).unwrap();
+    use overlap_ring::study::graphs::{Kind, Params};
+    for (kind, size) in [(Kind::Bounded, 64), (Kind::CliqueChain, 5)] {
+        let p = Params { kind, size, steps: 12, alpha: 1.5 };
+        let row = one(&GeneralGraphs, &p, &mut netcore::rng::seeded(1, 0));
         assert!(row.verified && row.dilation <= 3 && row.congestion <= 2, "{row:?}");
     }
-    let bad = Params { kind: "star".into(), size: 64, steps: 12, alpha: 1.5 };
-    assert!(GeneralGraphs.check(&bad).unwrap_err().to_string().contains("kind must be"));
-    let small = Params { kind: "bounded".into(), size: 8, steps: 12, alpha: 1.5 };
-    assert!(GeneralGraphs.check(&small).unwrap_err().to_string().contains("size must be >= 24"));
+    let bad = rejects(&GeneralGraphs, json!({"kind": "star", "size": 64, "steps": 12}));
+    assert!(bad.to_string().contains("unknown variant `star`"), "{bad}");
+    let small = Params { kind: Kind::Bounded, size: 8, steps: 12, alpha: 1.5 };
+    let e = GeneralGraphs.point(&small).unwrap_err().to_string();
+    assert!(e.contains("size must satisfy size >= 24"), "{e}");
 }
 
 /// Section 6 studies on small points: on `H_1(256)` naive meets Theorem 9 exactly and OVERLAP
@@ -64,50 +91,51 @@ fn general_graphs_rows() {
 /// `h2_paper(64)` the two-copy strategy runs at slowdown 253/64 against one copy's 505/64.
 #[test]
 fn lower_bound_rows() {
-    use overlap_ring::study::lower::Params;
+    use overlap_ring::study::lower::{H1Params, H1Scheme, H2Params, H2Scheme};
     use overlap_ring::study::{H1Bound, H2Bound};
-    let p = |n, scheme: &str| Params { n, steps: 64, scheme: scheme.into(), samples: 4 };
+    let p1 = |n, scheme| H1Params { n, steps: 64, scheme, samples: 4 };
+    let p2 = |n, scheme| H2Params { n, steps: 64, scheme };
     let rng = &mut netcore::rng::seeded(1, 0);
-    let naive = H1Bound.run(&p(256, "naive"), rng).unwrap();
+    let naive = one(&H1Bound, &p1(256, H1Scheme::Naive), rng);
     assert_eq!((naive.host_steps, naive.ratio), (1 + 63 * 16, 1.0));
-    let bound = H1Bound.run(&p(256, "one-copy-bound"), rng).unwrap();
+    let bound = one(&H1Bound, &p1(256, H1Scheme::OneCopyBound), rng);
     assert!(bound.ratio >= 1.0 && !bound.executed);
-    let two = H2Bound.run(&p(64, "two-copy"), rng).unwrap();
-    let one = H2Bound.run(&p(64, "naive"), rng).unwrap();
-    assert_eq!((two.host_steps, one.host_steps, two.copies), (253, 505, 2));
-    assert!(
-        H2Bound.check(&p(64, "one-copy-bound")).unwrap_err().to_string().contains("scheme must be")
-    );
-    assert!(H1Bound.check(&p(60, "naive")).unwrap_err().to_string().contains("square"));
+    let two = one(&H2Bound, &p2(64, H2Scheme::TwoCopy), rng);
+    let one_copy = one(&H2Bound, &p2(64, H2Scheme::Naive), rng);
+    assert_eq!((two.host_steps, one_copy.host_steps, two.copies), (253, 505, 2));
+    let e = rejects(&H2Bound, json!({"n": 64, "steps": 64, "scheme": "one-copy-bound"}));
+    assert!(e.to_string().contains("unknown variant `one-copy-bound`"), "{e}");
+    assert!(H1Bound.point(&p1(60, H1Scheme::Naive)).unwrap_err().to_string().contains("square"));
+    let e = H1Bound.point(&H1Params { samples: 0, ..p1(256, H1Scheme::Naive) }).unwrap_err();
+    assert!(e.to_string().contains("samples must satisfy"), "{e}");
 }
 
 /// Scheme studies on small points: Theorem 4's phase bound and band, Theorem 3's exact load and
-/// redundancy, the heavy-tailed comparison; bad schemes are config errors.
+/// redundancy, the heavy-tailed comparison; bad schemes are input errors.
 #[test]
 fn scheme_study_rows() {
     use overlap_ring::study::{
         HeavyTailed, Theorem4, WorkEfficiency, efficiency, heavy_tailed, uniform,
     };
     let rng = &mut netcore::rng::seeded(0, 0);
-    let p = uniform::Params { n: 8, d: 16, steps: 8, bandwidth: 1, scheme: "trapezoid".into() };
-    let row = Theorem4.run(&p, rng).unwrap();
+    let p =
+        uniform::Params { n: 8, d: 16, steps: 8, bandwidth: 1, scheme: uniform::Scheme::Trapezoid };
+    let row = one(&Theorem4, &p, rng);
     // The spec's exact case: 96 steps = 5 d ceil(T/r) 0.6 (5 16 2 = 160).
     assert_eq!((row.host_steps, row.phase_ratio, row.load), (96, 0.6, 12));
-    let p = efficiency::Params { n: 256, host: "single".into(), b: 4, steps: 16 };
-    let row = WorkEfficiency.run(&p, rng).unwrap();
+    let p = efficiency::Params { n: 256, host: efficiency::HostKind::Single, b: 4, steps: 16 };
+    let row = one(&WorkEfficiency, &p, rng);
     assert_eq!((row.load_over_b, row.redundancy_ratio, row.verified), (1.0, 1.0, true));
-    let p = |scheme: &str| heavy_tailed::Params {
-        n: 64,
-        alpha: 1.2,
-        steps: 16,
-        scheme: scheme.into(),
-        host_seed: 1,
-    };
-    let naive = HeavyTailed.run(&p("naive"), rng).unwrap();
-    let composite = HeavyTailed.run(&p("composite"), rng).unwrap();
+    let p = |scheme| heavy_tailed::Params { n: 64, alpha: 1.2, steps: 16, scheme, host_seed: 1 };
+    let naive = one(&HeavyTailed, &p(heavy_tailed::Scheme::Naive), rng);
+    let composite = one(&HeavyTailed, &p(heavy_tailed::Scheme::Composite), rng);
     assert_eq!(naive.d_max, composite.d_max, "one host for every scheme");
     assert!(composite.slowdown < naive.slowdown && naive.verified && composite.verified);
-    assert!(HeavyTailed.check(&p("magic")).unwrap_err().to_string().contains("scheme must be"));
+    let e = rejects(
+        &HeavyTailed,
+        json!({"n": 64, "alpha": 1.2, "steps": 16, "scheme": "magic", "host_seed": 1}),
+    );
+    assert!(e.to_string().contains("unknown variant `magic`"), "{e}");
 }
 
 /// Theorem 7 rows: case 1 is exact, case 2 with integral `W` meets the phase bound
@@ -115,15 +143,20 @@ fn scheme_study_rows() {
 #[test]
 fn grid_rows() {
     use overlap_ring::study::Grid2d;
-    use overlap_ring::study::grid::Params;
+    use overlap_ring::study::grid::{Kind, Params};
     let rng = &mut netcore::rng::seeded(0, 0);
-    let p = |n, d| Params { kind: "uniform".into(), n, d, m: None, steps: 16, bandwidth: None };
-    let one = Grid2d.run(&p(8, 1), rng).unwrap();
-    assert_eq!((one.case, one.exact_ratio, one.verified), (1, 1.0, true));
-    let two = Grid2d.run(&p(8, 64), rng).unwrap();
-    assert_eq!((two.case, two.m, two.host_steps, two.phase_ratio), (2, 16, 1536, 0.75));
-    let bad = Params { kind: "torus".into(), n: 8, d: 1, m: None, steps: 4, bandwidth: None };
-    assert!(Grid2d.check(&bad).unwrap_err().to_string().contains("kind must be"));
+    let p = |n, d| Params { kind: Kind::Uniform, n, d, m: None, steps: 16, bandwidth: None };
+    let first = one(&Grid2d, &p(8, 1), rng);
+    assert_eq!((first.case, first.exact_ratio, first.verified), (1, 1.0, true));
+    let two = one(&Grid2d, &p(8, 64), rng);
+    assert_eq!((two.case, two.m, two.host_steps, two.phase_ratio), (2, Some(16), 1536, 0.75));
+    // A given side is a parameter column, not repeated in the row.
+    let given = one(&Grid2d, &Params { m: Some(16), ..p(8, 64) }, rng);
+    assert_eq!((given.m, given.host_steps), (None, 1536));
+    let bad = rejects(&Grid2d, json!({"kind": "torus", "n": 8, "steps": 4}));
+    assert!(bad.to_string().contains("unknown variant `torus`"), "{bad}");
+    let composite = Params { kind: Kind::Composite, m: Some(8), ..p(64, 1) };
+    assert!(Grid2d.point(&composite).unwrap_err().to_string().contains("m omitted"));
 }
 
 /// Theorem 5 rows: on a host with one huge link (`n = 256`, `d_ave = 4`, `d_max = 766`) the
@@ -131,20 +164,113 @@ fn grid_rows() {
 #[test]
 fn theorem5_rows() {
     use overlap_ring::study::Theorem5;
-    use overlap_ring::study::theorem5::Params;
+    use overlap_ring::study::theorem5::{Family, Params, Scheme};
     let rng = &mut netcore::rng::seeded(1, 0);
-    let p = |scheme: &str| Params {
-        n: 256,
-        family: "huge".into(),
-        d_ave: 4,
-        scheme: scheme.into(),
-        steps: 32,
-    };
-    let composite = Theorem5.run(&p("composite"), rng).unwrap();
-    let naive = Theorem5.run(&p("naive"), rng).unwrap();
+    let p = |scheme| Params { n: 256, family: Family::Huge, d_ave: 4, scheme, steps: 32 };
+    let composite = one(&Theorem5, &p(Scheme::Composite), rng);
+    let naive = one(&Theorem5, &p(Scheme::Naive), rng);
     assert_eq!((composite.d_max, naive.d_max), (766, 766));
     assert!(composite.verified && naive.verified);
     assert!(composite.slowdown * 4.0 < naive.slowdown && composite.ratio_bound < 1.0);
-    let bad = Params { family: "ring".into(), ..p("naive") };
-    assert!(Theorem5.check(&bad).unwrap_err().to_string().contains("family must be one of"));
+    let bad = rejects(
+        &Theorem5,
+        json!({"n": 256, "family": "ring", "d_ave": 4, "scheme": "naive", "steps": 32}),
+    );
+    assert!(bad.to_string().contains("unknown variant `ring`"), "{bad}");
+    // The sweep's spelling of the blocked scheme is kept, in and out.
+    let point = Theorem5
+        .prepare(&json!({"n": 256, "family": "uniform", "d_ave": 4, "scheme": "overlap-blocked", "steps": 8}))
+        .unwrap();
+    assert_eq!(point.params["scheme"], "overlap-blocked");
+}
+
+/// Every `[[study]]` of the sweep specs: each point of its grid (the fixed values with the
+/// cartesian product of `grid`, the zipped `zip` lists, and the same with `quick` overriding)
+/// is accepted by the study's `point`; the first point of each study of the small spec runs, and
+/// no column of its rows repeats a parameter (xtask rejects such rows).
+#[test]
+fn sweep_spec_points_are_valid() {
+    let studies = OverlapRing.studies();
+    for file in ["overlap-ring.toml", "overlap-ring-large.toml"] {
+        let path = format!("{}/../../fixtures/sweeps/{file}", env!("CARGO_MANIFEST_DIR"));
+        let spec: toml::Table = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        for entry in spec["study"].as_array().unwrap() {
+            let name = entry["name"].as_str().unwrap();
+            let study = studies.iter().find(|s| s.name() == name).expect(name);
+            let table =
+                |key: &str| entry.get(key).and_then(|v| v.as_table()).cloned().unwrap_or_default();
+            let mut variants = vec![(table("grid"), table("zip"))];
+            if entry.get("quick").is_some() {
+                // `quick` replaces the axes it names, in whichever of grid or zip has them.
+                let (mut grid, mut zip) = (table("grid"), table("zip"));
+                for (key, value) in table("quick") {
+                    if zip.contains_key(&key) {
+                        zip.insert(key, value);
+                    } else {
+                        grid.insert(key, value);
+                    }
+                }
+                variants.push((grid, zip));
+            }
+            let mut count = 0;
+            for (grid, zip) in variants {
+                for point in points(&table("fixed"), &grid, &zip) {
+                    let json = serde_json::to_value(&point).unwrap();
+                    let prepared = study
+                        .prepare(&json)
+                        .unwrap_or_else(|e| panic!("{file}: {name} rejects {json}: {e}"));
+                    for key in point.keys() {
+                        assert!(prepared.params.contains_key(key), "{name}: {key} not a param");
+                    }
+                    if count == 0 && file == "overlap-ring.toml" {
+                        let rows = prepared.run(&mut netcore::rng::seeded(1, 0)).unwrap();
+                        assert!(!rows.is_empty(), "{name}");
+                        for row in rows {
+                            assert_eq!(row["verified"], true, "{name}");
+                            for key in row.keys() {
+                                let clash = prepared.params.contains_key(key);
+                                assert!(!clash, "{name}: row column {key} repeats a parameter");
+                            }
+                        }
+                    }
+                    count += 1;
+                }
+            }
+            assert!(count > 0, "{name}");
+        }
+    }
+}
+
+/// The points of one spec: `fixed`, times the grid's product, times the zipped lists.
+fn points(fixed: &toml::Table, grid: &toml::Table, zip: &toml::Table) -> Vec<toml::Table> {
+    let mut out = vec![fixed.clone()];
+    for (key, values) in grid {
+        let values = values.as_array().unwrap();
+        out = out
+            .iter()
+            .flat_map(|p| {
+                values.iter().map(move |v| {
+                    let mut p = p.clone();
+                    p.insert(key.clone(), v.clone());
+                    p
+                })
+            })
+            .collect();
+    }
+    let len = zip.values().map(|v| v.as_array().unwrap().len()).max().unwrap_or(0);
+    if len > 0 {
+        out = out
+            .iter()
+            .flat_map(|p| {
+                (0..len).map(move |i| {
+                    let mut p = p.clone();
+                    for (key, values) in zip {
+                        p.insert(key.clone(), values.as_array().unwrap()[i].clone());
+                    }
+                    p
+                })
+            })
+            .collect();
+    }
+    out
 }
