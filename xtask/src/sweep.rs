@@ -170,7 +170,7 @@ fn run_job(point: &PreparedPoint<'_>, job: &Job) -> Result<JobResult, ModelError
     let start = Instant::now();
     let rows = point.run(&mut rng)?;
     let millis = start.elapsed().as_secs_f64() * 1e3;
-    let rows = rows.into_iter().map(|row| prefixed(job, &point.params, row)).collect();
+    let rows: Result<Vec<Row>, RowError> = rows.into_iter().map(|row| prefixed(job, &point.params, row)).collect();
     Ok((rows?, millis))
 }
 
