@@ -37,8 +37,8 @@ use crate::trace::{Op, Trace, TraceMessage};
 /// Checker options.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CheckOpts {
-    /// Accept `t'' = t̄` (the paper-literal simulation of paper §4, whose unstall may coincide
-    /// with the latest arrival).
+    /// Accept `t'' = t̄`: the simulation of paper §4 (step 5(a)) makes a stalled processor
+    /// operational at `t̄`, one step earlier than paper §2.1, item 3 allows.
     pub lenient_unstall: bool,
 }
 
