@@ -5,15 +5,15 @@
 //!
 //! Rules, by family:
 //! - parameters (paper §2, `max{2, o} <= G <= L <= p`): L1 parameters valid;
-//! - program steps, gap and overhead (paper §2, [`ops`]): L2 one status per processor per
+//! - program steps, gap and overhead (paper §2, `ops`): L2 one status per processor per
 //!   step, no action during a communication op's overhead; L3 the gap rule; L4 each
 //!   submission logged exactly once;
-//! - delivery windows and capacity (paper §2.1, item 1, [`windows`]): L4 `submit < deliver`
+//! - delivery windows and capacity (paper §2.1, item 1, `windows`): L4 `submit < deliver`
 //!   inside the window from the recomputed `c_j(t)`; L12 (SF-LogP) no violating submission;
 //!   L13 (immediate blocking) every message accepted at or after its submission;
-//! - input buffers (paper §2, [`buffers`]): L5 each receive returns the buffer head (or
+//! - input buffers (paper §2, `buffers`): L5 each receive returns the buffer head (or
 //!   nothing iff empty); L6 each message received at most once, never before delivery;
-//! - stalling (paper §2.1, items 2 and 3 and the footnote, [`stalls`]): L7 every stalled step
+//! - stalling (paper §2.1, items 2 and 3 and the footnote, `stalls`): L7 every stalled step
 //!   lies in a declared stall interval, L2 no action while stalled; L8 an episode's trigger is
 //!   a violating submission of that processor; L9 `t < t' <= t + δ`; L10
 //!   `t̄ < t'' <= t̄ + δ`; L11 episodes of a processor are disjoint; L13 (immediate blocking)
@@ -37,8 +37,8 @@ use crate::trace::{Op, Trace, TraceMessage};
 /// Checker options.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CheckOpts {
-    /// Accept `t'' = t̄` (the paper-literal simulation of paper §4, whose unstall may coincide
-    /// with the latest arrival).
+    /// Accept `t'' = t̄`: the simulation of paper §4 (step 5(a)) makes a stalled processor
+    /// operational at `t̄`, one step earlier than paper §2.1, item 3 allows.
     pub lenient_unstall: bool,
 }
 

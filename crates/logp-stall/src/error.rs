@@ -3,7 +3,7 @@
 //! ([`netcore::fault::Classify`]): the user's input, or a run that failed.
 //!
 //! The error depends on no module that raises it: the evidence it carries about a broken rule
-//! lives in the leaf module [`evidence`].
+//! lives in the leaf module `evidence`.
 
 mod evidence;
 

@@ -1,12 +1,16 @@
-//! The direct LogP machine (paper §2, spec §1.2-§1.4): a step-by-step executor with
-//! operational, stalled and halted processors, the gap rule, capacity `ceil(L/G)`, in-transit
-//! counts `c_j(t)`, delivery windows, input buffers and the three stalling rules.
+//! The direct LogP machine (paper §2 and §2.1): a step-by-step executor with operational,
+//! stalled and halted processors, split along the paper's rule families:
+//! - `processors`: program steps (compute, submit, receive, idle) and the gap rule (§2);
+//! - `network`: messages in transit, the capacity `ceil(L/G)`, delivery windows and input
+//!   buffers (§2, §2.1 item 1);
+//! - `stalling`: δ-stalling episodes, signal and unstall (§2.1 items 2 and 3);
+//! - `blocking`: the immediate blocking of `[1]` (§2.1 and its footnote).
 //!
 //! Within step `t`: (1) deliver messages with `t_m = t`; (2) apply stall/unstall signals
-//! effective at `t` (and, `ImmediateBlocking`, accept blocked messages FIFO); (3) every
+//! effective at `t` (and, under immediate blocking, accept blocked messages FIFO); (3) every
 //! operational processor acts, in id order; (4) classify the step's submissions (`c_j(t)`,
 //! violating or not) and ask the adversary for delivery times; (5) open or extend stall
-//! episodes.
+//! episodes. A message delivered at `t` can be received at `t`.
 
 use std::collections::BTreeMap;
 
@@ -154,6 +158,10 @@ impl<'c, P: LogpProcess> Machine<'c, P> {
         let t = self.t;
         self.subs.clear();
         for i in 0..self.procs.procs.len() {
+            if self.procs.halted[i] {
+                self.procs.finish_overhead(i, t);
+                continue;
+            }
             let stalled = self.stalling.as_ref().is_some_and(|s| s.is_stalled(i, t))
                 || self.blocking.as_ref().is_some_and(|b| b.is_blocked(i));
             self.procs.act(i, t, stalled, &mut self.net, &mut self.subs)?;
@@ -243,7 +251,7 @@ fn check_range(
     Ok(())
 }
 
-/// SF-correctness evidence (spec §1.4, U-18): runs `procs` under the stall-free rule against
+/// SF-correctness evidence (SF-LogP, paper §2.1): runs `procs` under the stall-free rule against
 /// the `worst` adversary (latest delivery maximises every `c_j(t)`, so for programs whose
 /// submit schedule does not depend on timing this alone is exhaustive) and `n_random` seeded
 /// random adversaries. Returns the first error (a [`CapacityViolation`] if the program is not

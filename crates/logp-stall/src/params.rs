@@ -1,4 +1,4 @@
-//! LogP parameters and machine configuration (paper §2, spec §1.1).
+//! LogP parameters and machine configuration (paper §2 and §2.1).
 
 use netcore::Step;
 use serde::{Deserialize, Serialize};
@@ -27,7 +27,8 @@ pub struct LogpParams {
 const MAX: u64 = 1 << 32;
 
 impl LogpParams {
-    /// Validated parameters (spec §1.1, checks in the spec's order).
+    /// Validated parameters: `p >= 2`, `G >= 2`, `o <= G`, `G <= L`, `L <= p`, checked in this
+    /// order, and every value at most `2^32`.
     pub fn new(p: u32, l: u64, gap: u64, o: u64) -> Result<Self, Error> {
         let s = Self { p, l, gap, o, paper_assumptions_hold: true };
         s.validate()?;
@@ -75,21 +76,21 @@ impl LogpParams {
     }
 }
 
-/// The stalling rule of the machine (paper §2 and its footnote on `[1]`).
+/// The stalling rule of the machine (paper §2.1 and its footnote on `[1]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "snake_case")]
 pub enum StallRule {
-    /// SF-LogP: a capacity violation is an error.
+    /// SF-LogP (paper §2.1): a capacity violation is an error.
     StallFree,
-    /// δ-LogP: a violating submitter may be stalled (signal within δ, unstall within δ of
+    /// δ-LogP (paper §2.1): a violating submitter may be stalled (signal within δ, unstall within δ of
     /// the latest offending arrival).
     Delta {
         /// The stall lag δ, `1 <= δ <= L`.
         delta: u64,
     },
-    /// The immediate-blocking rule of Bilardi et al., "BSP vs LogP" (spec U-17): at most
-    /// `ceil(L/G)` accepted messages per destination; a blocked sender stalls until its
-    /// message is accepted.
+    /// The immediate-blocking rule of Bilardi et al., "BSP vs LogP" (`[1]`, paper §2.1 and its
+    /// footnote): at most `ceil(L/G)` accepted messages per destination; a blocked sender
+    /// stalls until its message is accepted.
     ImmediateBlocking,
 }
 
@@ -114,7 +115,7 @@ impl StallRule {
     }
 }
 
-/// What a gap violation does (spec §1.2).
+/// What a violation of the gap rule (paper §2) does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GapPolicy {
@@ -125,7 +126,7 @@ pub enum GapPolicy {
     AutoDelay,
 }
 
-/// What a receive on an empty buffer does (spec U-6).
+/// What a receive on an empty input buffer does (the paper leaves it open).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EmptyReceive {
@@ -136,7 +137,7 @@ pub enum EmptyReceive {
     Error,
 }
 
-/// How the overhead `o` is modelled (spec §1.2, U-8).
+/// How the overhead `o` is modelled (paper §2; the paper uses `o` only through `o <= G`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OverheadMode {
@@ -150,7 +151,8 @@ pub enum OverheadMode {
     Busy,
 }
 
-/// Acceptance order of same-step submissions under `ImmediateBlocking` (spec §1.4, U-17).
+/// Acceptance order of same-step submissions under `ImmediateBlocking` (paper §2.1: the
+/// paper does not fix it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(tag = "order", rename_all = "snake_case")]
 pub enum AcceptOrder {

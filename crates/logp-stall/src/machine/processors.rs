@@ -67,9 +67,19 @@ impl<P: LogpProcess> Processors<P> {
         self.halted.iter().any(|h| !h) || self.busy_until.iter().any(|&b| b > t)
     }
 
-    /// Processor `i` at step `t`: finishes its overhead if halted, stalls if `stalled`, is
-    /// busy with overhead, or performs its program's next operation; a submission's id is
-    /// pushed onto `subs`.
+    /// Halted processor `i` at step `t`: it halted on a communication op and finishes that
+    /// op's overhead.
+    #[inline]
+    pub(super) fn finish_overhead(&mut self, i: usize, t: Step) {
+        if self.busy_until[i] > t {
+            push_op(&mut self.logs[i], t, Op::Busy);
+            self.last_action[i] = Some(t);
+        }
+    }
+
+    /// Running processor `i` at step `t`: stalls if `stalled`, is busy with overhead, or
+    /// performs its program's next operation; a submission's id is pushed onto `subs`.
+    #[inline]
     pub(super) fn act(
         &mut self,
         i: usize,
@@ -78,14 +88,6 @@ impl<P: LogpProcess> Processors<P> {
         net: &mut Network<P::Payload>,
         subs: &mut Vec<u64>,
     ) -> Result<(), Error> {
-        if self.halted[i] {
-            // A processor that halted on a communication op finishes its overhead.
-            if self.busy_until[i] > t {
-                push_op(&mut self.logs[i], t, Op::Busy);
-                self.last_action[i] = Some(t);
-            }
-            return Ok(());
-        }
         if stalled {
             push_op(&mut self.logs[i], t, Op::Stalled);
             return Ok(());
