@@ -31,17 +31,19 @@ use crate::overlap::{C, Labelling};
 use crate::plan::Plan;
 use crate::shapes::{FoldedRing, GridMix, SuperColumns, array2d_plan};
 
-/// One single-run config.
+/// One single-run config as the TOML file writes it: flat, closed sets as enums (an unknown
+/// algorithm, guest shape, program or host kind is a parse error). [`Config::try_from`] turns it
+/// into a [`Config`], whose enums carry exactly the fields each scheme, guest and host takes.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Config {
-    /// Simulation scheme: `naive`, `overlap`, `trapezoid`, `composite` or `array2d`.
-    #[serde(default = "naive")]
-    pub algorithm: String,
+pub struct ConfigText {
+    /// Simulation scheme (default `naive`).
+    #[serde(default)]
+    pub algorithm: Algorithm,
     /// Guest shape: `linear` (default), `ring` (`2N` cells folded into `N` super-columns) or
     /// `grid` (`rows x N` nodes as `N` super-columns of weight `rows`).
-    #[serde(default = "linear")]
-    pub guest: String,
+    #[serde(default)]
+    pub guest: GuestShape,
     /// OVERLAP's `c` as `[num, den]` (default `[3, 1]`; overlap and composite only).
     pub c: Option<[u64; 2]>,
     /// Block `b` (overlap and composite only, default 1).
@@ -57,17 +59,15 @@ pub struct Config {
     pub steps: u64,
     /// Built-in guest program: `sum` (default), `mix`, `max`, `affine` for linear and ring
     /// guests; `grid_mix` (default) for grids.
-    pub program: Option<String>,
+    pub program: Option<ProgramName>,
     /// Bandwidth `B` (default `L`).
     pub bandwidth: Option<u32>,
     /// Seed for random delay laws.
     #[serde(default)]
     pub seed: u64,
-    /// Host kind: `array` (default; `n - 1` links), `ring` (`n` links, cut at the slowest) or
-    /// `graph` (a random connected graph of degree `<= max_degree`, linearised by the
-    /// dilation-3 tree order, messages routed over its physical edges).
-    #[serde(default = "array")]
-    pub host: String,
+    /// Host kind (default `array`).
+    #[serde(default)]
+    pub host: HostKind,
     /// Graph hosts: maximum degree of the random graph (default 4).
     pub max_degree: Option<u32>,
     /// Graph hosts: an explicit edge list `[[u, v], ..]` on vertices `0..n` (with explicit
@@ -77,23 +77,324 @@ pub struct Config {
     pub delays: DelayLaw,
 }
 
-fn naive() -> String {
-    "naive".into()
+/// The simulation schemes a config names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Algorithm {
+    /// One copy per database.
+    #[default]
+    Naive,
+    /// OVERLAP (Theorems 2-3).
+    Overlap,
+    /// The trapezoid scheme (Theorem 4) with `d = d_max`.
+    Trapezoid,
+    /// The composite scheme (Theorem 5).
+    Composite,
+    /// `m x m` guest arrays as super-columns (Theorem 7).
+    #[serde(rename = "array2d")]
+    Array2d,
 }
-fn linear() -> String {
-    "linear".into()
+
+impl Algorithm {
+    /// The name as configs write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Naive => "naive",
+            Algorithm::Overlap => "overlap",
+            Algorithm::Trapezoid => "trapezoid",
+            Algorithm::Composite => "composite",
+            Algorithm::Array2d => "array2d",
+        }
+    }
 }
-fn array() -> String {
-    "array".into()
+
+/// The guest shapes a config names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GuestShape {
+    /// A linear array.
+    #[default]
+    Linear,
+    /// A ring of `2N` cells folded into `N` super-columns.
+    Ring,
+    /// A `rows x N` 2-D array as `N` super-columns.
+    Grid,
+}
+
+impl GuestShape {
+    /// The name as configs write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GuestShape::Linear => "linear",
+            GuestShape::Ring => "ring",
+            GuestShape::Grid => "grid",
+        }
+    }
+}
+
+/// The guest programs a config names: the built-in [`Program`]s and the grid's `grid_mix`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProgramName {
+    /// [`Program::Sum`].
+    Sum,
+    /// [`Program::Mix`].
+    Mix,
+    /// [`Program::Max`].
+    Max,
+    /// [`Program::Affine`].
+    Affine,
+    /// [`GridMix`], the grid guest's only program.
+    GridMix,
+}
+
+impl ProgramName {
+    /// The built-in program of linear and ring guests, if it is one.
+    pub fn cells(self) -> Option<Program> {
+        match self {
+            ProgramName::Sum => Some(Program::Sum),
+            ProgramName::Mix => Some(Program::Mix),
+            ProgramName::Max => Some(Program::Max),
+            ProgramName::Affine => Some(Program::Affine),
+            ProgramName::GridMix => None,
+        }
+    }
+}
+
+/// The host kinds a config names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HostKind {
+    /// `n - 1` links.
+    #[default]
+    Array,
+    /// `n` links, cut at the slowest.
+    Ring,
+    /// A connected graph, linearised by the dilation-3 tree order, messages routed over its
+    /// physical edges.
+    Graph,
+}
+
+impl HostKind {
+    /// The name as configs write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            HostKind::Array => "array",
+            HostKind::Ring => "ring",
+            HostKind::Graph => "graph",
+        }
+    }
+}
+
+/// One single-run config, checked: each scheme, guest and host carries exactly its fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Host processors `n`.
+    pub n: usize,
+    /// Guest steps `T`.
+    pub steps: u64,
+    /// Bandwidth `B` (default `L`).
+    pub bandwidth: Option<u32>,
+    /// Seed for random delay laws.
+    pub seed: u64,
+    /// The simulation scheme.
+    pub scheme: Scheme,
+    /// The guest.
+    pub guest: Guest,
+    /// The host.
+    pub host: HostSpec,
+}
+
+/// A simulation scheme with its own parameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scheme {
+    /// One copy per database, `N = cols` (default `n`).
+    Naive {
+        /// Guest columns `N`.
+        cols: Option<usize>,
+    },
+    /// OVERLAP with constant `c` and blocks of `block` columns.
+    Overlap {
+        /// OVERLAP's `c > 2`.
+        c: C,
+        /// Block `b`.
+        block: usize,
+    },
+    /// The trapezoid scheme with `d = d_max`.
+    Trapezoid,
+    /// The composite scheme with constant `c` and blocks of `block` columns.
+    Composite {
+        /// OVERLAP's `c > 2`.
+        c: C,
+        /// Block `b`.
+        block: usize,
+    },
+    /// `m x m` guest arrays as super-columns.
+    Array2d {
+        /// The guest array's side.
+        m: usize,
+    },
+}
+
+impl Scheme {
+    /// The scheme's name as configs write it.
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            Scheme::Naive { .. } => Algorithm::Naive,
+            Scheme::Overlap { .. } => Algorithm::Overlap,
+            Scheme::Trapezoid => Algorithm::Trapezoid,
+            Scheme::Composite { .. } => Algorithm::Composite,
+            Scheme::Array2d { .. } => Algorithm::Array2d,
+        }
+    }
+}
+
+/// A guest shape with its program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guest {
+    /// A linear array running a built-in program.
+    Linear(Program),
+    /// A folded ring running a built-in program.
+    Ring(Program),
+    /// A `rows x N` array running [`GridMix`].
+    Grid {
+        /// Rows `R` (default `N`).
+        rows: Option<usize>,
+    },
+}
+
+impl Guest {
+    /// The shape.
+    pub fn shape(self) -> GuestShape {
+        match self {
+            Guest::Linear(_) => GuestShape::Linear,
+            Guest::Ring(_) => GuestShape::Ring,
+            Guest::Grid { .. } => GuestShape::Grid,
+        }
+    }
+}
+
+/// A host kind with its links' delays.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostSpec {
+    /// A linear array of `n - 1` links.
+    Array(DelayLaw),
+    /// A ring of `n` links, cut at the slowest.
+    Ring(DelayLaw),
+    /// A random connected graph of bounded degree.
+    RandomGraph {
+        /// Maximum degree.
+        max_degree: u32,
+        /// Delays of its edges (not explicit).
+        law: DelayLaw,
+    },
+    /// A graph given by its edges, one delay each.
+    Graph {
+        /// The edges.
+        edges: Vec<(u32, u32)>,
+        /// One delay per edge.
+        delays: Vec<u32>,
+    },
+}
+
+impl HostSpec {
+    /// The kind.
+    pub fn kind(&self) -> HostKind {
+        match self {
+            HostSpec::Array(_) => HostKind::Array,
+            HostSpec::Ring(_) => HostKind::Ring,
+            HostSpec::RandomGraph { .. } | HostSpec::Graph { .. } => HostKind::Graph,
+        }
+    }
+}
+
+/// A field that only some algorithms take.
+fn only_for(
+    field: &'static str,
+    given: bool,
+    algorithm: Algorithm,
+    allowed: &[Algorithm],
+) -> Result<()> {
+    if given && !allowed.contains(&algorithm) {
+        let allowed = allowed.iter().map(|a| a.name()).collect();
+        return Err(Error::NotForAlgorithm { field, allowed, got: algorithm.name() });
+    }
+    Ok(())
+}
+
+impl TryFrom<ConfigText> for Config {
+    type Error = Error;
+
+    fn try_from(text: ConfigText) -> Result<Config> {
+        let graph = text.host == HostKind::Graph;
+        if (text.max_degree.is_some() || text.edges.is_some()) && !graph {
+            return Err(Error::NotForHost { got: text.host.name() });
+        }
+        let algorithm = text.algorithm;
+        let overlapping = [Algorithm::Overlap, Algorithm::Composite];
+        only_for("c", text.c.is_some(), algorithm, &overlapping)?;
+        only_for("block", text.block.is_some(), algorithm, &overlapping)?;
+        only_for("cols", text.cols.is_some(), algorithm, &[Algorithm::Naive, Algorithm::Array2d])?;
+        let c = || {
+            let [num, den] = text.c.unwrap_or([3, 1]);
+            C::new(num, den)
+        };
+        let block = text.block.unwrap_or(1);
+        let scheme = match algorithm {
+            Algorithm::Naive => Scheme::Naive { cols: text.cols },
+            Algorithm::Overlap => Scheme::Overlap { c: c()?, block },
+            Algorithm::Trapezoid => Scheme::Trapezoid,
+            Algorithm::Composite => Scheme::Composite { c: c()?, block },
+            Algorithm::Array2d => Scheme::Array2d { m: text.cols.ok_or(Error::Array2dNeedsCols)? },
+        };
+        if text.rows.is_some() && text.guest != GuestShape::Grid {
+            return Err(Error::NotForGuest { got: text.guest.name() });
+        }
+        let cells = |program: Option<ProgramName>| match program {
+            None => Ok(Program::Sum),
+            Some(name) => name.cells().ok_or_else(|| Error::UnknownProgram("grid_mix".into())),
+        };
+        let guest = match text.guest {
+            GuestShape::Linear => Guest::Linear(cells(text.program)?),
+            GuestShape::Ring => Guest::Ring(cells(text.program)?),
+            GuestShape::Grid => match text.program.and_then(ProgramName::cells) {
+                None => Guest::Grid { rows: text.rows },
+                Some(p) => return Err(Error::NotGridProgram { got: p.name() }),
+            },
+        };
+        let host = match (text.host, text.edges, text.delays) {
+            (HostKind::Array, _, law) => HostSpec::Array(law),
+            (HostKind::Ring, _, law) => HostSpec::Ring(law),
+            (HostKind::Graph, Some(edges), DelayLaw::Explicit { delays }) => {
+                HostSpec::Graph { edges: edges.iter().map(|&[u, v]| (u, v)).collect(), delays }
+            }
+            (HostKind::Graph, Some(_), _) => return Err(Error::EdgesNeedExplicitDelays),
+            (HostKind::Graph, None, DelayLaw::Explicit { .. }) => {
+                return Err(Error::RandomGraphExplicitDelays);
+            }
+            (HostKind::Graph, None, law) => {
+                HostSpec::RandomGraph { max_degree: text.max_degree.unwrap_or(4), law }
+            }
+        };
+        Ok(Config {
+            n: text.n,
+            steps: text.steps,
+            bandwidth: text.bandwidth,
+            seed: text.seed,
+            scheme,
+            guest,
+            host,
+        })
+    }
 }
 
 /// The report of one run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     /// Scheme.
-    pub algorithm: String,
+    pub algorithm: Algorithm,
     /// Guest shape.
-    pub guest: String,
+    pub guest: GuestShape,
     /// Guest program.
     pub program: &'static str,
     /// Guest (super-)columns `N` of the plan.
@@ -103,7 +404,7 @@ pub struct Report {
     /// Guest steps.
     pub steps: u64,
     /// Host kind (`array`, `ring`, `graph`).
-    pub host_kind: String,
+    pub host_kind: HostKind,
     /// Graph hosts: the embedding's dilation (Fact 3: at most 3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dilation: Option<usize>,
@@ -131,91 +432,45 @@ pub fn host_of(config: &Config) -> Result<(Host, Option<Embedding>)> {
     if n == 0 {
         return Err(Error::EmptyHost);
     }
-    if (config.max_degree.is_some() || config.edges.is_some()) && config.host != "graph" {
-        return Err(Error::Field(format!(
-            "max_degree and edges apply to host = \"graph\" only (got host = {:?})",
-            config.host
-        )));
-    }
     let bandwidth = config.bandwidth.unwrap_or_else(|| log_n(n));
     let rng = &mut netcore::rng::seeded(config.seed, 0);
-    match (config.host.as_str(), &config.delays) {
-        ("array", DelayLaw::Explicit { delays }) => {
-            Ok((Host::new(n, delays.clone(), bandwidth)?, None))
+    let graph = match &config.host {
+        HostSpec::Array(DelayLaw::Explicit { delays }) => {
+            return Ok((Host::new(n, delays.clone(), bandwidth)?, None));
         }
-        ("array", law) => Ok((Host::from_law(n, law, bandwidth, rng)?, None)),
-        ("ring", law) => {
+        HostSpec::Array(law) => return Ok((Host::from_law(n, law, bandwidth, rng)?, None)),
+        HostSpec::Ring(law) => {
             let topology = Topology::ring(n as u32)?;
             let delays = LinkDelays::from_law(&topology, law, rng)?;
-            Ok((Host::from_ring(delays.as_slice(), bandwidth)?.0, None))
+            return Ok((Host::from_ring(delays.as_slice(), bandwidth)?.0, None));
         }
-        ("graph", law) => {
-            let graph = match (&config.edges, law) {
-                (Some(edges), DelayLaw::Explicit { delays }) => {
-                    let edges: Vec<(u32, u32)> = edges.iter().map(|&[u, v]| (u, v)).collect();
-                    GraphHost::from_edges(n as u32, &edges, delays.clone())?
-                }
-                (Some(_), _) => {
-                    return Err(Error::Field(
-                        "a graph with edges needs law = \"explicit\" delays, one per edge".into(),
-                    ));
-                }
-                (None, DelayLaw::Explicit { .. }) => {
-                    return Err(Error::Field(
-                        "host = \"graph\" without edges draws a random graph: give a delay law, not explicit delays".into(),
-                    ));
-                }
-                (None, law) => {
-                    let degree = config.max_degree.unwrap_or(4);
-                    GraphHost::random_bounded_degree(n as u32, degree, law, rng)?
-                }
-            };
-            let embedding = Embedding::new(&graph, bandwidth)?;
-            Ok((embedding.array_host()?, Some(embedding)))
+        HostSpec::Graph { edges, delays } => {
+            GraphHost::from_edges(n as u32, edges, delays.clone())?
         }
-        (other, _) => Err(Error::Field(format!(
-            "host must be \"array\", \"ring\" or \"graph\" (got host = {other:?})"
-        ))),
-    }
-}
-
-/// A config field that only some algorithms take.
-fn only_for(field: &str, given: bool, algorithm: &str, allowed: &[&str]) -> Result<()> {
-    if given && !allowed.contains(&algorithm) {
-        return Err(Error::Field(format!(
-            "{field} applies to algorithm = {} only (got algorithm = {algorithm:?})",
-            allowed.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(" or ")
-        )));
-    }
-    Ok(())
+        HostSpec::RandomGraph { max_degree, law } => {
+            GraphHost::random_bounded_degree(n as u32, *max_degree, law, rng)?
+        }
+    };
+    let embedding = Embedding::new(&graph, bandwidth)?;
+    Ok((embedding.array_host()?, Some(embedding)))
 }
 
 /// The plan of `config` on `host`, with OVERLAP's labelling when the scheme has one.
 fn plan_of(config: &Config, host: &Host) -> Result<(Plan, Option<Labelling>)> {
-    let algorithm = config.algorithm.as_str();
-    only_for("c", config.c.is_some(), algorithm, &["overlap", "composite"])?;
-    only_for("block", config.block.is_some(), algorithm, &["overlap", "composite"])?;
-    only_for("cols", config.cols.is_some(), algorithm, &["naive", "array2d"])?;
-    let [num, den] = config.c.unwrap_or([3, 1]);
-    let block = config.block.unwrap_or(1);
-    Ok(match algorithm {
-        "naive" => (crate::naive::plan(host.n(), config.cols.unwrap_or(host.n()))?, None),
-        "overlap" => {
-            let (plan, lab) = crate::overlap::plan(host, C::new(num, den)?, block)?;
+    Ok(match config.scheme {
+        Scheme::Naive { cols } => (crate::naive::plan(host.n(), cols.unwrap_or(host.n()))?, None),
+        Scheme::Overlap { c, block } => {
+            let (plan, lab) = crate::overlap::plan(host, c, block)?;
             (plan, Some(lab))
         }
-        "trapezoid" => (crate::trapezoid::plan(host.n(), u64::from(host.d_max().max(1)))?, None),
-        "composite" => {
-            let (plan, lab, _) = crate::trapezoid::composite(host, C::new(num, den)?, block)?;
+        Scheme::Trapezoid => {
+            (crate::trapezoid::plan(host.n(), u64::from(host.d_max().max(1)))?, None)
+        }
+        Scheme::Composite { c, block } => {
+            let (plan, lab, _) = crate::trapezoid::composite(host, c, block)?;
             (plan, Some(lab))
         }
-        "array2d" => {
-            let m = config.cols.ok_or_else(|| {
-                Error::Field("array2d needs cols = m, the guest array's side".into())
-            })?;
-            (array2d_plan(host.n(), m)?, None)
-        }
-        other => return Err(Error::UnknownAlgorithm(other.to_string())),
+        Scheme::Array2d { m } => (array2d_plan(host.n(), m)?, None),
     })
 }
 
@@ -228,7 +483,7 @@ fn execute<P: GuestProgram>(
     simulate(fabric, plan, prog, &reference?)
 }
 
-/// Runs one parsed config.
+/// Runs one checked config.
 pub fn run(config: &Config) -> Result<Report> {
     let (host, embedding) = host_of(config)?;
     let (plan, labelling) = plan_of(config, &host)?;
@@ -237,42 +492,23 @@ pub fn run(config: &Config) -> Result<Report> {
         None => &host,
     };
     let (n_cols, steps) = (plan.n_cols, config.steps);
-    let grid = config.guest == "grid";
-    if config.rows.is_some() && !grid {
-        return Err(Error::Field(format!(
-            "rows applies to guest = \"grid\" only (got guest = {:?})",
-            config.guest
-        )));
-    }
-    let program = config.program.as_deref();
-    let (program, run) = match config.guest.as_str() {
-        "linear" => {
-            let p = Program::from_name(program.unwrap_or("sum"))?;
+    let (program, run) = match config.guest {
+        Guest::Linear(p) => {
             (p.name(), execute(fabric, &plan, &p, crate::guest::reference(&p, n_cols, steps))?)
         }
-        "ring" => {
-            let ring = FoldedRing::new(Program::from_name(program.unwrap_or("sum"))?, 2 * n_cols)?;
+        Guest::Ring(p) => {
+            let ring = FoldedRing::new(p, 2 * n_cols)?;
             (ring.cells.name(), execute(fabric, &plan, &ring, ring.reference(steps))?)
         }
-        "grid" => {
-            if let Some(other) = program.filter(|&p| p != "grid_mix") {
-                return Err(Error::Field(format!(
-                    "a grid guest runs program = \"grid_mix\" (got program = {other:?})"
-                )));
-            }
-            let g = SuperColumns::new(GridMix, config.rows.unwrap_or(n_cols), n_cols)?;
+        Guest::Grid { rows } => {
+            let g = SuperColumns::new(GridMix, rows.unwrap_or(n_cols), n_cols)?;
             ("grid_mix", execute(fabric, &plan, &g, g.reference(steps))?)
-        }
-        other => {
-            return Err(Error::Field(format!(
-                "guest must be \"linear\", \"ring\" or \"grid\" (got guest = {other:?})"
-            )));
         }
     };
     let bound = f64::from(host.d_max().max(1));
     Ok(Report {
-        algorithm: config.algorithm.clone(),
-        guest: config.guest.clone(),
+        algorithm: config.scheme.algorithm(),
+        guest: config.guest.shape(),
         program,
         cols: n_cols,
         phase: plan.phase,
@@ -283,7 +519,7 @@ pub fn run(config: &Config) -> Result<Report> {
         bound,
         labelling,
         run,
-        host_kind: config.host.clone(),
+        host_kind: config.host.kind(),
         dilation: embedding.as_ref().map(Embedding::dilation),
         host,
     })
@@ -302,15 +538,15 @@ impl netcore::fault::Classify for NotVerified {
 
 /// Parses and runs a TOML config.
 pub fn run_config(config: &ConfigFile<'_>) -> std::result::Result<RunReport, ModelError> {
-    let parsed: Config = config.parse()?;
-    let report = run(&parsed)?;
+    let text: ConfigText = config.parse()?;
+    let report = run(&Config::try_from(text)?)?;
     if !report.run.verified {
         return Err(NotVerified.into());
     }
     let summary = format!(
         "{} ({} guest) on n={} (d_max={}, B={}): N={} T={} host_steps={} slowdown={:.3} ratio={:.3} verified={}",
-        report.algorithm,
-        report.guest,
+        report.algorithm.name(),
+        report.guest.name(),
         report.host.n(),
         report.d_max,
         report.host.bandwidth,

@@ -44,9 +44,6 @@ pub enum Error {
     /// A guest program name that is not built in.
     #[error("program must be one of \"sum\", \"mix\", \"max\", \"affine\" (got {0:?})")]
     UnknownProgram(String),
-    /// A simulation name that is not implemented.
-    #[error("simulation must be \"naive\" (got {0:?}; overlap is not implemented yet)")]
-    UnknownSimulation(String),
     /// OVERLAP's constant `c = c_num/c_den` must exceed 2.
     #[error("c must satisfy c > 2, OVERLAP needs c > 2 (got c={c_num}/{c_den})")]
     InvalidC {
@@ -68,9 +65,45 @@ pub enum Error {
     /// A config field that does not apply or breaks a rule.
     #[error("{0}")]
     Field(String),
-    /// A simulation scheme that is not implemented.
-    #[error("algorithm must be \"naive\" or \"overlap\" (got {0:?})")]
-    UnknownAlgorithm(String),
+    /// A config field given to an algorithm that does not take it.
+    #[error("{field} applies to algorithm = {} only (got algorithm = {got:?})", quoted(allowed))]
+    NotForAlgorithm {
+        /// The field.
+        field: &'static str,
+        /// The algorithms that take it.
+        allowed: Vec<&'static str>,
+        /// The config's algorithm.
+        got: &'static str,
+    },
+    /// `max_degree` or `edges` given to a host that is not a graph.
+    #[error("max_degree and edges apply to host = \"graph\" only (got host = {got:?})")]
+    NotForHost {
+        /// The config's host kind.
+        got: &'static str,
+    },
+    /// `rows` given to a guest that is not a grid.
+    #[error("rows applies to guest = \"grid\" only (got guest = {got:?})")]
+    NotForGuest {
+        /// The config's guest shape.
+        got: &'static str,
+    },
+    /// A grid guest with a program of linear guests.
+    #[error("a grid guest runs program = \"grid_mix\" (got program = {got:?})")]
+    NotGridProgram {
+        /// The program given.
+        got: &'static str,
+    },
+    /// `algorithm = "array2d"` without `cols`.
+    #[error("array2d needs cols = m, the guest array's side")]
+    Array2dNeedsCols,
+    /// A graph host given by its edges with a delay law instead of one delay per edge.
+    #[error("a graph with edges needs law = \"explicit\" delays, one per edge")]
+    EdgesNeedExplicitDelays,
+    /// A random graph host with explicit delays (which cannot name its edges).
+    #[error(
+        "host = \"graph\" without edges draws a random graph: give a delay law, not explicit delays"
+    )]
+    RandomGraphExplicitDelays,
     /// A plan leaves a column without a holder.
     #[error("plan leaves column {col} without a holder")]
     UncoveredColumn {
@@ -137,6 +170,11 @@ pub enum Error {
     /// An error from netcore (delay laws, topologies).
     #[error(transparent)]
     Net(#[from] netcore::Error),
+}
+
+/// `"a" or "b"`.
+fn quoted(names: &[&'static str]) -> String {
+    names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(" or ")
 }
 
 /// The crate's result type.

@@ -77,17 +77,6 @@ impl Program {
     /// Every built-in program.
     pub const ALL: [Program; 4] = [Program::Sum, Program::Mix, Program::Max, Program::Affine];
 
-    /// The program named `name`.
-    pub fn from_name(name: &str) -> Result<Self> {
-        match name {
-            "sum" => Ok(Program::Sum),
-            "mix" => Ok(Program::Mix),
-            "max" => Ok(Program::Max),
-            "affine" => Ok(Program::Affine),
-            other => Err(Error::UnknownProgram(other.to_string())),
-        }
-    }
-
     /// The program's name.
     pub fn name(self) -> &'static str {
         match self {

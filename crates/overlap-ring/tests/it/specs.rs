@@ -61,7 +61,6 @@ fn invalid_hosts_are_typed_errors() {
     let host = Host::new(2, vec![1], 1).unwrap();
     assert_eq!(naive::simulate(&host, &Program::Sum, 0, 1), Err(Error::EmptyGuest));
     assert_eq!(naive::simulate(&host, &Program::Sum, 2, 0), Err(Error::ZeroGuestSteps));
-    assert_eq!(Program::from_name("prod"), Err(Error::UnknownProgram("prod".into())));
 }
 
 /// Spec 3, Figure 1 semantics with `AffineMod{p=97}`, `N = 3`: row 1 `(3,6,5)` (`0+1+2`,
@@ -87,4 +86,45 @@ fn figure1_affine_mod_97() {
     let run = naive::simulate(&host, &Program::Affine, 3, 2).unwrap();
     assert!(run.verified);
     assert_eq!(run.host_steps, 1 + 5);
+}
+
+/// Config errors without a fixture: closed sets are parse errors naming the line, field
+/// combinations that no scheme, guest or host takes are typed input errors.
+#[test]
+fn config_errors() {
+    use netcore::fault::Fault;
+    let run = |text: &str| {
+        let e =
+            OverlapRing.run_config(&ConfigFile::new(text, std::path::Path::new("."))).unwrap_err();
+        assert_eq!(e.fault(), Fault::Input, "{e}");
+        e.to_string()
+    };
+    let law = "[delays]\nlaw = \"uniform\"\nd = 1\n";
+    let cases = [
+        ("algorithm = \"magic\"\nn = 4\nsteps = 2\n", "line 1, column 13: unknown variant `magic`"),
+        ("program = \"prod\"\nn = 4\nsteps = 2\n", "line 1, column 11: unknown variant `prod`"),
+        ("host = \"torus\"\nn = 4\nsteps = 2\n", "line 1, column 8: unknown variant `torus`"),
+        ("algorithm = \"array2d\"\nn = 4\nsteps = 2\n", "array2d needs cols = m"),
+        (
+            "algorithm = \"naive\"\nblock = 2\nn = 4\nsteps = 2\n",
+            "block applies to algorithm = \"overlap\" or \"composite\" only (got algorithm = \"naive\")",
+        ),
+        (
+            "guest = \"grid\"\nprogram = \"sum\"\nn = 4\nsteps = 2\n",
+            "a grid guest runs program = \"grid_mix\" (got program = \"sum\")",
+        ),
+        ("program = \"grid_mix\"\nn = 4\nsteps = 2\n", "program must be one of"),
+        (
+            "max_degree = 3\nn = 4\nsteps = 2\n",
+            "max_degree and edges apply to host = \"graph\" only (got host = \"array\")",
+        ),
+        (
+            "host = \"graph\"\nedges = [[0, 1]]\nn = 2\nsteps = 2\n",
+            "a graph with edges needs law = \"explicit\" delays",
+        ),
+    ];
+    for (text, expected) in cases {
+        let message = run(&format!("{text}{law}"));
+        assert!(message.starts_with(expected), "{text}: {message}");
+    }
 }
