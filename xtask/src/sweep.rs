@@ -170,7 +170,8 @@ fn run_job(point: &PreparedPoint<'_>, job: &Job) -> Result<JobResult, ModelError
     let start = Instant::now();
     let rows = point.run(&mut rng)?;
     let millis = start.elapsed().as_secs_f64() * 1e3;
-    let rows: Result<Vec<Row>, RowError> = rows.into_iter().map(|row| prefixed(job, &point.params, row)).collect();
+    let rows: Result<Vec<Row>, RowError> =
+        rows.into_iter().map(|row| prefixed(job, &point.params, row)).collect();
     Ok((rows?, millis))
 }
 
@@ -377,4 +378,36 @@ fn read_timings(path: &Path) -> anyhow::Result<Vec<(u64, u64, u32, f64)>> {
         }
     }
     Ok(timings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job() -> Job {
+        Job { index: 7, seed: 1, rep: 0, params: serde_json::json!({}) }
+    }
+
+    fn object(value: serde_json::Value) -> JsonObject {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    /// A row gets the job columns and the parameters in front; a row that repeats a parameter,
+    /// or whose `verified` is not `true`, fails its job (a failed run: exit status 1).
+    #[test]
+    fn rows_are_prefixed_and_checked() {
+        let params = object(serde_json::json!({ "n": 4 }));
+        let row =
+            prefixed(&job(), &params, object(serde_json::json!({ "cost": 2.5, "verified": true })));
+        let keys: Vec<&str> = row.as_ref().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys, ["job", "seed", "rep", "n", "cost", "verified"]);
+        let unverified = object(serde_json::json!({ "verified": false }));
+        assert!(matches!(prefixed(&job(), &params, unverified), Err(RowError::NotVerified)));
+        let shadow = object(serde_json::json!({ "n": 5 }));
+        assert!(matches!(prefixed(&job(), &params, shadow), Err(RowError::Shadows(k)) if k == "n"));
+        let not_bool = object(serde_json::json!({ "verified": 1 }));
+        assert!(matches!(prefixed(&job(), &params, not_bool), Err(RowError::VerifiedNotBool(_))));
+        let error: ModelError = RowError::NotVerified.into();
+        assert_eq!(error.fault(), netcore::fault::Fault::Run);
+    }
 }

@@ -78,24 +78,31 @@ fn sweep_writes_reports_and_valid_svg() {
     assert!(out.join("report.md").exists());
 }
 
-/// `results.csv` is byte-identical with 1 and 2 threads, and for 3 merged shards.
+/// One study of each model crate besides netcore's (quick, cheap, with random draws).
+const MODEL_STUDIES: [&str; 2] = ["overlap-single-long-link", "logp-corollary1"];
+
+/// `results.csv` is byte-identical with 1 and 2 threads, and for 3 merged shards, for
+/// netcore's studies and one study of every model crate.
 #[test]
 fn threads_and_shards_give_identical_bytes() {
     let one = scratch("threads-1");
     let two = scratch("threads-2");
     assert!(sweep(&one, &["--threads", "1"]).status.success());
     assert!(sweep(&two, &["--threads", "2"]).status.success());
+    assert!(sweep(&one, &[&["--threads", "1"][..], &MODEL_STUDIES].concat()).status.success());
+    assert!(sweep(&two, &[&["--threads", "2"][..], &MODEL_STUDIES].concat()).status.success());
     let shards: Vec<PathBuf> = (1..=3).map(|k| scratch(&format!("shard-{k}"))).collect();
     for (k, dir) in shards.iter().enumerate() {
         let shard = format!("{}/3", k + 1);
-        assert!(sweep(dir, &["--shard", &shard]).status.success());
+        let args = [&["--shard", &shard][..], &MODEL_STUDIES].concat();
+        assert!(sweep(dir, &args).status.success());
     }
     let merged = scratch("merged");
     let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
     args.extend(shards.iter().map(|d| d.to_str().unwrap()));
     let output = xtask(&args);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    for study in NETCORE_STUDIES {
+    for study in NETCORE_STUDIES.into_iter().chain(MODEL_STUDIES) {
         let reference = read(one.join(study).join("results.csv"));
         assert_eq!(reference, read(two.join(study).join("results.csv")), "{study}: threads differ");
         assert_eq!(
@@ -169,6 +176,47 @@ fn every_embedded_sweep_point_is_valid() {
             );
         }
     }
+}
+
+/// Whose fault a failure is decides the exit status, for every model crate: the user's input
+/// exits 2, a run that fails after validation exits 1; both print one line.
+#[test]
+fn config_errors_exit_2_and_failed_runs_exit_1() {
+    let fixture = |f: &str| root().join("fixtures").join(f).display().to_string();
+    let cases = [
+        ("netcore", fixture("netcore/bad-hypercube-0.toml"), 2, "dim must satisfy"),
+        ("overlap-ring", fixture("overlap-ring/bad_c.toml"), 2, "c must satisfy c > 2"),
+        ("logp-stall", fixture("logp-stall/logp-bad-latency.toml"), 2, "L must satisfy L <= p"),
+        // SF-LogP aborts the run: a capacity violation at run time.
+        (
+            "logp-stall",
+            fixture("logp-stall/logp-compaction-delta-stall-free.toml"),
+            1,
+            "run failed: SF-LogP capacity violation",
+        ),
+    ];
+    for (model, config, code, needle) in cases {
+        let output = xtask(&["run", model, &config]);
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(code), "{model} {config}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "not one line: {stderr}");
+        assert!(stderr.contains(needle), "`{needle}` not in {stderr}");
+    }
+}
+
+/// A config names a file next to itself: the GOAL fixture's `file = "../traces/..."` is
+/// resolved against the config's directory, whatever the working directory.
+#[test]
+fn config_names_a_file_next_to_it() {
+    let config = root().join("fixtures/logp-stall/goal-dissemination-p8-file.toml");
+    let output = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["run", "logp-stall", config.to_str().unwrap()])
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("makespan 33"), "{stdout}");
 }
 
 #[test]

@@ -419,3 +419,85 @@ pub fn toml_error(text: &str, error: &toml::de::Error) -> String {
         None => message,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bsp::BspError;
+
+    /// A study that prices one trace under `k` parameter sets: one point, `k` rows.
+    struct Repriced;
+
+    #[derive(Debug, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Params {
+        k: u32,
+        #[serde(default)]
+        label: Option<String>,
+    }
+
+    #[derive(Serialize)]
+    struct Row {
+        index: u32,
+        cost: f64,
+    }
+
+    impl Study for Repriced {
+        type Params = Params;
+        type Point = u32;
+        type Row = Row;
+        fn name(&self) -> &'static str {
+            "repriced"
+        }
+        fn about(&self) -> &'static str {
+            "one point, several rows"
+        }
+        fn point(&self, params: &Params) -> Result<u32, ModelError> {
+            if params.k == 0 {
+                return Err(ParamError::new("k", "k >= 1", 0).into());
+            }
+            Ok(params.k)
+        }
+        fn run(&self, k: &u32, _: &mut SimRng) -> Result<Vec<Row>, ModelError> {
+            Ok((0..*k).map(|index| Row { index, cost: f64::from(index) * 1.5 }).collect())
+        }
+    }
+
+    #[test]
+    fn one_point_gives_several_rows_and_its_params_with_defaults() {
+        let point = Repriced.prepare(&serde_json::json!({ "k": 3 })).unwrap();
+        assert_eq!(
+            serde_json::Value::Object(point.params.clone()),
+            serde_json::json!({ "k": 3, "label": null })
+        );
+        let rows = point.run(&mut crate::rng::seeded(0, 0)).unwrap();
+        let costs: Vec<_> = rows.iter().map(|r| r["cost"].as_f64().unwrap()).collect();
+        assert_eq!(costs, vec![0.0, 1.5, 3.0]);
+    }
+
+    #[test]
+    fn errors_carry_their_fault() {
+        let bad = Repriced.prepare(&serde_json::json!({ "k": 0 })).unwrap_err();
+        assert_eq!(
+            (bad.fault(), bad.to_string()),
+            (Fault::Input, "k must satisfy k >= 1 (got 0)".into())
+        );
+        let unknown = Repriced.prepare(&serde_json::json!({ "k": 1, "kk": 2 })).unwrap_err();
+        assert_eq!(unknown.fault(), Fault::Input);
+        let run: ModelError = BspError::LeavesCluster {
+            superstep: 0,
+            label: "x".into(),
+            level: 1,
+            cluster_size: 4,
+            src: 3,
+            dest: 4,
+        }
+        .into();
+        assert_eq!(run.fault(), Fault::Run);
+        let config = ConfigFile::new("k = [", Path::new("/cfg"));
+        let toml = config.parse::<Params>().unwrap_err();
+        assert!(toml.to_string().starts_with("line 1, column"), "{toml}");
+        assert_eq!(ModelError::from(toml).fault(), Fault::Input);
+        assert_eq!(config.resolve("t.goal"), Path::new("/cfg/t.goal"));
+    }
+}

@@ -56,5 +56,17 @@ fn every_fixture_has_a_snapshot() {
                 snapshots.display()
             );
         }
+        // The other direction: a fixture snapshot (`...@FILE.snap`) whose fixture is gone.
+        let Ok(snaps) = std::fs::read_dir(&snapshots) else { continue };
+        for snap in snaps.flatten() {
+            let snap = snap.file_name().to_string_lossy().to_string();
+            let Some((_, fixture)) = snap.rsplit_once('@') else { continue };
+            let fixture = fixture.trim_end_matches(".snap");
+            assert!(
+                fixtures.join(fixture).exists(),
+                "snapshot {} is orphaned: fixtures/{name}/{fixture} does not exist",
+                snapshots.join(&snap).display()
+            );
+        }
     }
 }
