@@ -21,7 +21,7 @@
 //!   executed on netcore's [`BspMachine`](netcore::bsp::BspMachine).
 //! - [`goal`]: GOAL schedules (the text format of LogGOPSim and Schedgen), a
 //!   LogGOPSim-compatible engine, and GOAL ranks as LogP programs under every stalling rule.
-//! - [`separation`], [`rules_study`], [`sim::studies`]: the sweepable studies; [`model`] and
+//! - [`studies`]: the sweepable studies; [`model`] and
 //!   [`single_run`]: the entry for `cargo xtask run logp-stall CONFIG.toml`.
 //!
 //! ```
@@ -50,11 +50,10 @@ pub mod machine;
 pub mod model;
 pub mod params;
 pub mod process;
-pub mod rules_study;
 pub mod script;
-pub mod separation;
 pub mod sim;
 pub mod single_run;
+pub mod studies;
 pub mod trace;
 
 pub use adversary::{

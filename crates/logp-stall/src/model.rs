@@ -32,10 +32,10 @@ impl Model for LogpStall {
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
-            Box::new(crate::separation::SeparationStudy),
-            Box::new(crate::rules_study::RulesStudy),
-            Box::new(crate::sim::Theorem2Study),
-            Box::new(crate::sim::Corollary1Study),
+            Box::new(crate::studies::SeparationStudy),
+            Box::new(crate::studies::RulesStudy),
+            Box::new(crate::studies::Theorem2Study),
+            Box::new(crate::studies::Corollary1Study),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

@@ -31,7 +31,6 @@ pub mod bounds;
 pub mod config;
 mod node;
 mod sort;
-pub mod studies;
 mod trace;
 mod wire;
 pub mod workload;
@@ -39,7 +38,6 @@ pub mod workload;
 pub use bounds::{corollary1_delta_l, corollary1_delta1, theorem2_cycle_bound};
 pub use netcore::bsp::primitives::scan_levels;
 pub use sort::sort_supersteps;
-pub use studies::{Corollary1Study, Theorem2Study};
 
 use std::collections::VecDeque;
 

@@ -15,7 +15,8 @@
 //! - [`fault`]: [`fault::Fault`] and [`fault::Classify`]: every error says whether it is the
 //!   user's input (exit status 2) or a failed run (exit status 1).
 //! - [`study`]: the [`study::Model`] and [`study::Study`] interfaces through which `xtask` runs
-//!   and sweeps any model; [`studies`] holds netcore's own studies.
+//!   and sweeps any model; [`studies`] holds netcore's own studies and [`model`] its entry
+//!   for `cargo xtask run netcore`.
 //!
 //! ```
 //! use netcore::bsp::{BspMachine, BspParams};
@@ -39,6 +40,7 @@ pub mod delay;
 mod error;
 pub mod event;
 pub mod fault;
+pub mod model;
 pub mod rng;
 pub mod studies;
 pub mod study;

@@ -10,7 +10,7 @@
 //!   engine that executes any plan (strict compute order, streams, FIFO links with bandwidth `B`,
 //!   verification). Every scheme is a plan: [`naive`] (one copy), [`overlap`] (Theorems 2-3),
 //!   [`trapezoid`] (Theorems 4-5), [`shapes::array2d_plan`] (Theorem 7).
-//! * [`config`], [`study`], [`model`]: single runs and sweeps for `xtask`.
+//! * [`config`], [`studies`], [`model`]: single runs and sweeps for `xtask`.
 //!
 //! Running your own guest program on a host with one slow link:
 //!
@@ -59,7 +59,7 @@ pub mod naive;
 pub mod overlap;
 pub mod plan;
 pub mod shapes;
-pub mod study;
+pub mod studies;
 pub mod trapezoid;
 
 pub use error::{Error, Result};

@@ -15,16 +15,16 @@ impl Model for OverlapRing {
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
-            Box::new(crate::study::NaiveVsDmax),
-            Box::new(crate::study::SingleLongLink),
-            Box::new(crate::study::HeavyTailed),
-            Box::new(crate::study::Theorem4),
-            Box::new(crate::study::Theorem5),
-            Box::new(crate::study::WorkEfficiency),
-            Box::new(crate::study::GeneralGraphs),
-            Box::new(crate::study::Grid2d),
-            Box::new(crate::study::H1Bound),
-            Box::new(crate::study::H2Bound),
+            Box::new(crate::studies::NaiveVsDmax),
+            Box::new(crate::studies::SingleLongLink),
+            Box::new(crate::studies::HeavyTailed),
+            Box::new(crate::studies::Theorem4),
+            Box::new(crate::studies::Theorem5),
+            Box::new(crate::studies::WorkEfficiency),
+            Box::new(crate::studies::GeneralGraphs),
+            Box::new(crate::studies::Grid2d),
+            Box::new(crate::studies::H1Bound),
+            Box::new(crate::studies::H2Bound),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

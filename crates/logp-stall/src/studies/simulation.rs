@@ -5,8 +5,8 @@ use netcore::rng::SimRng;
 use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
-use super::workload::{Workload, programs};
-use super::{SimConfig, UnstallOffset, bounds, simulate_and_judge};
+use crate::sim::workload::{Workload, programs};
+use crate::sim::{SimConfig, UnstallOffset, bounds, simulate_and_judge};
 
 /// δ as a function of G and L.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

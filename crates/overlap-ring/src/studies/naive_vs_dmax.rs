@@ -5,37 +5,6 @@
 //! chain may bounce across the slowest link every row), so `slowdown / d_max` lies in
 //! `[1 - 1/T, 1]` up to the `1/T` start-up term.
 
-pub mod efficiency;
-pub mod graphs;
-pub mod grid;
-pub mod heavy_tailed;
-pub mod lower;
-pub mod single_link;
-pub mod theorem5;
-pub mod uniform;
-
-pub use efficiency::WorkEfficiency;
-pub use graphs::GeneralGraphs;
-pub use grid::Grid2d;
-pub use heavy_tailed::HeavyTailed;
-pub use lower::{H1Bound, H2Bound};
-pub use single_link::SingleLongLink;
-pub use theorem5::Theorem5;
-pub use uniform::Theorem4;
-
-/// Parameters of [`SingleLongLink`] for `n` processors and long delay `d_long`.
-pub fn single_link_params(n: usize, d_long: u32) -> single_link::Params {
-    single_link::Params { n, d_long }
-}
-
-/// Checks `steps >= 1` (the slowdown is undefined otherwise).
-pub(crate) fn check_steps(steps: u64) -> Result<(), ModelError> {
-    if steps == 0 {
-        return Err(crate::Error::ZeroGuestSteps.into());
-    }
-    Ok(())
-}
-
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
 use netcore::study::{Claim, ModelError, Plot, Study};
@@ -114,7 +83,7 @@ impl Study for NaiveVsDmax {
         if params.n == 0 {
             return Err(crate::Error::EmptyHost.into());
         }
-        check_steps(params.steps)?;
+        super::check_steps(params.steps)?;
         let law = DelayLaw::TwoLevel { long: params.d_long, p_long: params.p_long };
         law.validate()?;
         Ok(Point { n: params.n, steps: params.steps, law, program: params.program })

@@ -1,0 +1,99 @@
+//! netcore as a "model": `cargo xtask run netcore CONFIG.toml` describes a network, and
+//! netcore's own studies exercise the shared engines against closed forms.
+
+use serde::{Deserialize, Serialize};
+
+use crate::delay::{DelayLaw, LinkDelays};
+use crate::studies::{bitonic, diameter, routing};
+use crate::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
+use crate::topology::TopologySpec;
+
+/// netcore as a "model": `cargo xtask run netcore CONFIG.toml` describes a network.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Netcore;
+
+/// The config of `cargo xtask run netcore`: a topology and, optionally, a delay law.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkConfig {
+    /// The topology, e.g. `{ kind = "torus", rows = 4, cols = 4 }`.
+    pub topology: TopologySpec,
+    /// The link delays (default: uniform 1).
+    #[serde(default)]
+    pub delays: Option<DelayLaw>,
+    /// Seed of the delay draw.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// What `cargo xtask run netcore` reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NetworkReport {
+    /// The topology's name.
+    pub name: String,
+    /// Number of nodes.
+    pub n: u32,
+    /// Number of edges.
+    pub edges: usize,
+    /// The largest degree.
+    pub max_degree: u32,
+    /// Whether the graph is connected.
+    pub connected: bool,
+    /// The diameter in hops (`None` if disconnected).
+    pub diameter: Option<u32>,
+    /// Average link delay.
+    pub d_ave: f64,
+    /// Largest link delay.
+    pub d_max: u32,
+}
+
+impl NetworkConfig {
+    /// Builds the network and measures it.
+    pub fn run(&self) -> crate::Result<NetworkReport> {
+        let topology = self.topology.build()?;
+        let law = self.delays.clone().unwrap_or(DelayLaw::Uniform { d: 1 });
+        let delays = LinkDelays::from_law(&topology, &law, &mut crate::rng::seeded(self.seed, 0))?;
+        Ok(NetworkReport {
+            name: topology.name().to_string(),
+            n: topology.n(),
+            edges: topology.n_edges(),
+            max_degree: topology.max_degree(),
+            connected: topology.is_connected(),
+            diameter: topology.diameter(),
+            d_ave: delays.d_ave(),
+            d_max: delays.d_max(),
+        })
+    }
+}
+
+impl Model for Netcore {
+    fn name(&self) -> &'static str {
+        "netcore"
+    }
+    fn about(&self) -> &'static str {
+        "shared engines: topologies, delays, BSP and D-BSP (studies check them against closed forms)"
+    }
+    fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
+        vec![
+            Box::new(bitonic::BitonicStudy),
+            Box::new(routing::RoutingStudy),
+            Box::new(diameter::DiameterStudy),
+        ]
+    }
+    fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+        let config: NetworkConfig = config.parse()?;
+        let report = config.run()?;
+        let summary = format!(
+            "{}: n = {}, edges = {}, max degree = {}, connected = {}, diameter = {}, d_ave = {:.3}, d_max = {}",
+            report.name,
+            report.n,
+            report.edges,
+            report.max_degree,
+            report.connected,
+            report.diameter.map_or("none".to_string(), |d| d.to_string()),
+            report.d_ave,
+            report.d_max
+        );
+        Ok(RunReport { summary, report: crate::study::to_json(&report)? })
+    }
+}
