@@ -34,30 +34,48 @@ impl ClusterHierarchy {
         self.log_n
     }
 
-    /// Number of processors of an i-cluster, `n / 2^i` (`level <= log_n`).
-    pub fn cluster_size(&self, level: u32) -> u32 {
-        1 << (self.log_n - level.min(self.log_n))
+    /// Checks `level <= log2 n`.
+    fn check(&self, level: u32) -> Result<u32, BspError> {
+        if level > self.log_n {
+            return Err(BspError::LevelOutOfRange { level, max: self.log_n });
+        }
+        Ok(self.log_n - level)
+    }
+
+    /// Number of processors of an i-cluster, `n / 2^i`.
+    pub fn cluster_size(&self, level: u32) -> Result<u32, BspError> {
+        Ok(1 << self.check(level)?)
     }
 
     /// The index `j` of the i-cluster holding `pid`.
-    pub fn cluster_of(&self, pid: u32, level: u32) -> u32 {
-        pid >> (self.log_n - level.min(self.log_n))
+    pub fn cluster_of(&self, pid: u32, level: u32) -> Result<u32, BspError> {
+        Ok(pid >> self.check(level)?)
     }
 
-    /// The processors of i-cluster `j`: `[j n / 2^i, (j + 1) n / 2^i)`.
-    pub fn range(&self, level: u32, j: u32) -> Range<u32> {
-        let size = self.cluster_size(level);
-        j * size..(j + 1) * size
+    /// The processors of i-cluster `j`: `[j n / 2^i, (j + 1) n / 2^i)`; an error if there is
+    /// no such cluster.
+    pub fn range(&self, level: u32, j: u32) -> Result<Range<u32>, BspError> {
+        let shift = self.check(level)?;
+        if j >> level != 0 {
+            return Err(BspError::Precondition {
+                field: "j",
+                rule: format!("j < 2^{level} clusters at level {level}"),
+                got: j.to_string(),
+            });
+        }
+        Ok(j << shift..(j + 1) << shift)
     }
 
     /// Whether `a` and `b` share an i-cluster (their ids agree on the top `i` bits).
-    pub fn same_cluster(&self, a: u32, b: u32, level: u32) -> bool {
-        self.cluster_of(a, level) == self.cluster_of(b, level)
+    pub fn same_cluster(&self, a: u32, b: u32, level: u32) -> Result<bool, BspError> {
+        let shift = self.check(level)?;
+        Ok(a >> shift == b >> shift)
     }
 
     /// The processor at the same offset in the sibling (i+1)-cluster inside `pid`'s
-    /// i-cluster: `pid xor n / 2^(i+1)`; `None` at the deepest level.
-    pub fn partner(&self, pid: u32, level: u32) -> Option<u32> {
-        (level < self.log_n).then(|| pid ^ (self.cluster_size(level) >> 1))
+    /// i-cluster: `pid xor n / 2^(i+1)`; `None` at the deepest level `log2 n`.
+    pub fn partner(&self, pid: u32, level: u32) -> Result<Option<u32>, BspError> {
+        let shift = self.check(level)?;
+        Ok((shift > 0).then(|| pid ^ (1 << (shift - 1))))
     }
 }

@@ -153,13 +153,18 @@ fn alpha_beta_levels() {
 #[test]
 fn cluster_hierarchy_of_eight() {
     let h = ClusterHierarchy::new(8).unwrap();
-    assert_eq!((h.cluster_of(5, 1), h.range(1, 1)), (1, 4..8));
-    assert_eq!((h.cluster_of(5, 2), h.range(2, 2)), (2, 4..6));
+    assert_eq!((h.cluster_of(5, 1).unwrap(), h.range(1, 1).unwrap()), (1, 4..8));
+    assert_eq!((h.cluster_of(5, 2).unwrap(), h.range(2, 2).unwrap()), (2, 4..6));
+    let partners: Vec<Option<u32>> = (0..=3).map(|i| h.partner(5, i).unwrap()).collect();
+    assert_eq!(partners, vec![Some(1), Some(7), Some(4), None]);
+    assert!(h.same_cluster(4, 7, 1).unwrap() && !h.same_cluster(3, 4, 1).unwrap());
+    assert!(h.same_cluster(0, 7, 0).unwrap());
+    // No level 4 and no 1-cluster 2 on 8 processors: errors, not clamps.
     assert_eq!(
-        (h.partner(5, 0), h.partner(5, 1), h.partner(5, 2), h.partner(5, 3)),
-        (Some(1), Some(7), Some(4), None)
+        h.cluster_size(4).unwrap_err().to_string(),
+        "level must satisfy 0 <= level <= 3 (got 4)"
     );
-    assert!(h.same_cluster(4, 7, 1) && !h.same_cluster(3, 4, 1) && h.same_cluster(0, 7, 0));
+    assert!(h.range(1, 2).is_err());
 }
 
 /// A D-BSP trace re-priced over parameter sets: a 1-superstep with h = 2 and w = 1, then a
