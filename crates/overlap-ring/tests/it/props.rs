@@ -29,23 +29,49 @@ proptest! {
     }
 
     /// Same input, same run (every measured field and the per-row finishing steps), for the
-    /// naive, trapezoid and blocked OVERLAP plans.
+    /// naive and trapezoid plans on small hosts.
     #[test]
-    fn runs_are_deterministic((delays, cols, steps, prog, b) in case(), scheme in 0usize..3) {
+    fn runs_are_deterministic((delays, cols, steps, prog, b) in case(), trapezoid in any::<bool>()) {
         let n = delays.len() + 1;
         let host = Host::new(n, delays, b).unwrap();
-        let plan = match scheme {
-            0 => naive::plan(n, cols).unwrap(),
-            1 => overlap_ring::trapezoid::plan(n, u64::from(host.d_max().max(1))).unwrap(),
-            _ => match overlap_ring::overlap::plan(&host, overlap_ring::overlap::C::new(5, 2).unwrap(), 2) {
-                Ok((plan, _)) => plan,
-                Err(_) => naive::plan(n, cols).unwrap(),
-            },
+        let plan = if trapezoid {
+            overlap_ring::trapezoid::plan(n, u64::from(host.d_max().max(1))).unwrap()
+        } else {
+            naive::plan(n, cols).unwrap()
         };
         let a = overlap_ring::engine::run(&host, &plan, &Program::ALL[prog], steps).unwrap();
         let b = overlap_ring::engine::run(&host, &plan, &Program::ALL[prog], steps).unwrap();
         prop_assert!(a.verified);
         prop_assert_eq!(&a.row_done, &b.row_done);
         prop_assert_eq!(a, b);
+    }
+}
+
+/// Hosts large enough for OVERLAP (`n >= c L` with `c = 5/2`), with a few long links so that
+/// stage 1 kills and the assignment overlaps: `(delays, steps, program, block b)`.
+fn overlap_case() -> impl Strategy<Value = (Vec<u32>, u64, usize, usize)> {
+    (48usize..97).prop_flat_map(|n| {
+        let delays = proptest::collection::vec(prop_oneof![4 => Just(1u32), 1 => 8u32..60], n - 1);
+        (delays, 2u64..6, 0usize..3, 1usize..3)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// OVERLAP and blocked OVERLAP (Theorems 2 and 3) run twice give the same run; the plan is
+    /// really OVERLAP's (some database has several copies), not a fallback to one copy.
+    #[test]
+    fn overlap_runs_are_deterministic((delays, steps, prog, b) in overlap_case()) {
+        let n = delays.len() + 1;
+        let host = Host::new(n, delays, 1).unwrap();
+        let c = overlap_ring::overlap::C::new(5, 2).unwrap();
+        let (plan, _) = overlap_ring::overlap::plan(&host, c, b).unwrap();
+        let a = overlap_ring::engine::run(&host, &plan, &Program::ALL[prog], steps).unwrap();
+        let again = overlap_ring::engine::run(&host, &plan, &Program::ALL[prog], steps).unwrap();
+        prop_assert!(a.verified);
+        prop_assert!(a.copies_max > 1, "OVERLAP made one copy per database: {a:?}");
+        prop_assert_eq!(&a.row_done, &again.row_done);
+        prop_assert_eq!(a, again);
     }
 }
