@@ -9,6 +9,8 @@
 //! - [`event`]: the deterministic discrete-event queue (ties broken by sequence number).
 //! - [`rng`]: [`rng::SimRng`] and [`rng::seeded`]; no unseeded randomness compiles.
 //! - [`message`]: ids, [`message::Message`], [`message::Pebble`] and the [`message::CostLedger`].
+//! - [`pram`]: the SIMD PRAM (CPU + PPUs, EREW..CRCW fetch-and-op): assembly, builder, the
+//!   reference interpreter over a pluggable global memory, and a program library.
 //! - [`bsp`]: the BSP and D-BSP machine that executes supersteps, and shared primitives.
 //! - [`fault`]: [`fault::Fault`] and [`fault::Classify`]: every error says whether it is the
 //!   user's input (exit status 2) or a failed run (exit status 1).
@@ -37,6 +39,7 @@ mod error;
 pub mod event;
 pub mod fault;
 pub mod message;
+pub mod pram;
 pub mod rng;
 pub mod studies;
 pub mod study;
