@@ -78,9 +78,9 @@ fn check_budget(needed: u64, limits: &Limits) -> Result<(), PramError> {
 /// trace.
 ///
 /// ```
-/// use netcore::pram::{Limits, library, run};
+/// use netcore::pram::{Limits, library::Algorithm, run};
 ///
-/// let prefix = library::prefix_sums(8);
+/// let prefix = Algorithm::PrefixSums.instance(8, 0)?;
 /// let done = run(&prefix.program, &prefix.input, &Limits::default())?;
 /// assert_eq!(done.memory, vec![1, 3, 6, 10, 15, 21, 28, 36]);
 /// assert_eq!((done.cost.t, done.cost.s, done.cost.g, done.cost.w), (40, 8, 9, 216));
