@@ -22,32 +22,37 @@ const NTT_MAX: u32 = 1 << 23;
 /// The library's programs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Algorithm {
-    /// Prefix sums by recursive doubling (the paper's example; input `1..=n`). EREW.
+    /// Prefix sums by recursive doubling (the paper's example; input `1..=n`). EREW;
+    /// T = O(log n), W = O(n log n).
     PrefixSums,
-    /// Bitonic sort of `n = 2^k` values, one PPU per value. EREW.
+    /// Bitonic sort of `n = 2^k` values, one PPU per value. EREW; T = O(log^2 n),
+    /// W = O(n log^2 n).
     BitonicSort,
     /// List ranking by pointer jumping: distance of every node to the tail. CREW (the tail is
-    /// read by many).
+    /// read by many); T = O(log n), W = O(n log n).
     ListRanking,
-    /// `y = A x` for an `n x n` matrix, one PPU per row. CREW (`x[j]` is read by all).
+    /// `y = A x` for an `n x n` matrix, one PPU per row. CREW (`x[j]` is read by all);
+    /// T = O(n), W = O(n^2).
     MatVec,
-    /// `out[i] = data[perm[i]]`. EREW.
+    /// `out[i] = data[perm[i]]`. EREW; T = O(1), W = O(n).
     PermutationRead,
-    /// `out[perm[i]] = data[i]`. EREW.
+    /// `out[perm[i]] = data[i]`. EREW; T = O(1), W = O(n).
     PermutationWrite,
-    /// Every PPU reads one hot cell: `out[i] = g[0] + i`. CREW.
+    /// Every PPU reads one hot cell: `out[i] = g[0] + i`. CREW; T = O(1), W = O(n).
     HotSpotRead,
     /// Fetch-and-add counter: PPU `i` adds `v[i]` to a counter and gets its old value plus the
-    /// contributions of lower pids. CRCW fetch-and-add only.
+    /// contributions of lower pids. CRCW fetch-and-add only; T = O(1), W = O(n).
     FetchAddCounter,
-    /// Broadcast of `g[0]` to `g[0..n)` by doubling. EREW.
+    /// Broadcast of `g[0]` to `g[0..n)` by doubling. EREW; T = O(log n), W = O(n).
     BroadcastDoubling,
-    /// Broadcast of `g[0]` to `g[0..n)` by one concurrent read. CREW.
+    /// Broadcast of `g[0]` to `g[0..n)` by one concurrent read. CREW; T = O(1), W = O(n).
     BroadcastConcurrent,
-    /// Sum of `n = 2^k` values by a balanced tree, result in `g[0]`. EREW.
+    /// Sum of `n = 2^k` values by a balanced tree, result in `g[0]`. EREW; T = O(log n),
+    /// W = O(n).
     TreeReduction,
     /// Number-theoretic transform of `n = 2^k` values modulo [`NTT_PRIME`] (bit reversal,
-    /// then `log n` butterfly levels; twiddle factors given as input). CREW.
+    /// then `log n` butterfly levels; twiddle factors given as input). CREW; T = O(log n),
+    /// W = O(n log n).
     Ntt,
 }
 
@@ -167,13 +172,22 @@ impl Algorithm {
         }
     }
 
-    /// The textbook work bound `W(n)` (sum of active PPUs over parallel steps) up to a
-    /// constant.
+    /// The textbook work bound `W(n)` (the sum of active PPUs over parallel instructions) up
+    /// to a constant.
     pub fn work_bound(self, n: u32) -> f64 {
+        let n_f = f64::from(n);
         match self {
-            Algorithm::MatVec => f64::from(n) * f64::from(n),
-            // Recursive doubling keeps every PPU busy in each of its log n rounds.
-            _ => f64::from(n) * self.time_bound(n),
+            Algorithm::PrefixSums | Algorithm::ListRanking | Algorithm::Ntt => n_f * log2(n),
+            Algorithm::BitonicSort => n_f * log2(n) * log2(n),
+            Algorithm::MatVec => n_f * n_f,
+            // Doubling and the tree halve or double the active PPUs: a geometric sum, O(n).
+            Algorithm::BroadcastDoubling
+            | Algorithm::TreeReduction
+            | Algorithm::PermutationRead
+            | Algorithm::PermutationWrite
+            | Algorithm::HotSpotRead
+            | Algorithm::FetchAddCounter
+            | Algorithm::BroadcastConcurrent => n_f,
         }
     }
 

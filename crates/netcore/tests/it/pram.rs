@@ -120,14 +120,15 @@ fn library_rejects_bad_sizes() {
     assert_eq!(Algorithm::Ntt.check_size(12).unwrap_err().fault(), Fault::Input);
 }
 
-/// Costs follow the textbook bounds: T / bound and W / bound stay within a constant band as n
-/// grows (16 -> 256).
+/// Costs follow the textbook bounds: T / bound and W / bound stay within a band and change by
+/// less than a factor 1.5 as n grows from 16 to 256 (to 64 for the quadratic matrix-vector
+/// product).
 #[test]
 fn library_costs_follow_bounds() {
     for algorithm in Algorithm::ALL {
-        let ratios: Vec<(f64, f64)> = [16u32, 256]
+        let large = if algorithm == Algorithm::MatVec { 64 } else { 256 };
+        let ratios: Vec<(f64, f64)> = [16u32, large]
             .into_iter()
-            .filter(|&n| algorithm != Algorithm::MatVec || n <= 64)
             .map(|n| {
                 let instance = algorithm.instance(n, 0).unwrap();
                 let cost =
@@ -137,10 +138,11 @@ fn library_costs_follow_bounds() {
             .collect();
         for (t, w) in &ratios {
             assert!((1.0..=64.0).contains(t), "{algorithm:?}: T / bound = {t}");
-            assert!((0.1..=64.0).contains(w), "{algorithm:?}: W / bound = {w}");
+            assert!((1.0..=64.0).contains(w), "{algorithm:?}: W / bound = {w}");
         }
-        let (first, last) = (ratios[0], ratios[ratios.len() - 1]);
-        assert!(last.0 <= first.0 * 1.5 && last.1 <= first.1 * 1.5, "{algorithm:?} {ratios:?}");
+        let drift = |a: f64, b: f64| (1.0 / 1.5..=1.5).contains(&(b / a));
+        let (small, big) = (ratios[0], ratios[1]);
+        assert!(drift(small.0, big.0) && drift(small.1, big.1), "{algorithm:?} {ratios:?}");
     }
 }
 
