@@ -35,7 +35,8 @@ pub enum PramError {
         /// The offending word.
         mnemonic: String,
     },
-    /// A required header (`.variant`, `.mem`, `.ppus`) is missing.
+    /// A required header (`.variant`, `.mem`, `.ppus`) is missing (Choice 9 of
+    /// `docs/models/pram.md`).
     #[error("missing header `.{header}`")]
     MissingHeader {
         /// The header's name.
@@ -212,7 +213,8 @@ pub enum PramError {
         /// `S_max`.
         max: u32,
     },
-    /// Control reached a program counter without an instruction.
+    /// Control reached a program counter without an instruction (no implicit halt: Choice 8
+    /// of `docs/models/pram.md`).
     #[error("pc {pc} has no instruction (a program ends with halt)")]
     PcOutOfRange {
         /// Program counter.

@@ -6,7 +6,7 @@
 
 use crate::pram::error::PramError;
 use crate::pram::isa::{
-    COperand, FetchOp, Instr, Op, OpVisitor, PAddr, POperand, PReg, REGISTERS, Variant,
+    COperand, CReg, FetchOp, Instr, Op, OpVisitor, PAddr, POperand, PReg, REGISTERS, Variant,
 };
 use crate::pram::memory::{Access, AccessKind, ArrayMemory, CPU_PID, GlobalMemory};
 use crate::pram::program::{Compiled, Program};
@@ -129,7 +129,9 @@ pub fn run_with<M: GlobalMemory, T: TraceSink>(
 
 const EMPTY: u32 = u32::MAX;
 
-/// The first conflict of a step: smallest address, then its two smallest pids.
+/// The first conflict of a step: smallest address, then its two smallest pids (for a common
+/// write mismatch: the lowest writer and the lowest writer of another value; Choices 2 and 5
+/// of `docs/models/pram.md`).
 #[derive(Debug, Clone, Copy)]
 struct Conflict {
     addr: u64,
@@ -213,6 +215,10 @@ fn reg(r: PReg) -> usize {
     usize::from(r.0)
 }
 
+fn cpu(r: CReg) -> usize {
+    usize::from(r.0)
+}
+
 impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
     fn new(
         program: &'a Program,
@@ -276,7 +282,6 @@ impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
         let pc = self.pc - 1;
         let line = self.code.lines[pc as usize];
         let n = self.nact;
-        let cpu = |r: crate::pram::isa::CReg| usize::from(r.0);
         match *instr {
             Instr::Halt => return Ok(true),
             Instr::Set { d, imm } => self.cpu[cpu(d)] = imm,

@@ -349,7 +349,8 @@ pub enum Variant {
     Crew,
     /// Concurrent writers must agree on the value.
     CrcwCommon,
-    /// One concurrent writer wins; the reference rule is "the highest pid wins".
+    /// One concurrent writer wins; the reference rule is "the highest pid wins" (Choice 1 of
+    /// `docs/models/pram.md`).
     CrcwArbitrary,
     /// The lowest pid wins.
     CrcwPriority,

@@ -18,7 +18,8 @@
 
 use crate::pram::isa::FetchOp;
 
-/// The pid that CPU accesses (`cread`, `cwrite`) carry; it sorts after every PPU.
+/// The pid that CPU accesses (`cread`, `cwrite`) carry; it sorts after every PPU (Choice 4 of
+/// `docs/models/pram.md`).
 pub const CPU_PID: u32 = u32::MAX;
 
 /// What an access does.
@@ -29,7 +30,8 @@ pub enum AccessKind {
     /// Write `value` to the cell.
     Write,
     /// Fetch-and-op: the cell becomes `op(old, value)`; `value` receives the old value (back
-    /// end) — in a trace, `value` is the PPU's own contribution.
+    /// end) — in a trace, `value` is the PPU's own contribution (Choices 3 and 12 of
+    /// `docs/models/pram.md`).
     Fetch(FetchOp),
 }
 
@@ -64,7 +66,8 @@ pub struct ArrayMemory {
 }
 
 impl ArrayMemory {
-    /// `size` cells, the first ones holding `input` and the rest 0 (`input.len() <= size`).
+    /// `max(size, input.len())` cells, the first ones holding `input` and the rest 0 (`run`
+    /// refuses an input longer than `M` before it gets here).
     pub fn new(size: usize, input: &[i64]) -> Self {
         let mut cells = vec![0; size.max(input.len())];
         cells[..input.len()].copy_from_slice(input);

@@ -256,7 +256,7 @@ impl Program {
     /// Parses assembly and validates the program.
     ///
     /// ```
-    /// use netcore::pram::{Program, ProgramBuilder, Variant, c};
+    /// use netcore::pram::Program;
     ///
     /// let text = ".variant crew\n.mem 4\n.ppus 2\nstart: set c0,1 ; a comment\n jnz c0,end\nend: halt\n";
     /// let program = Program::parse(text)?;
