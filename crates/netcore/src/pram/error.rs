@@ -140,7 +140,8 @@ pub enum PramError {
     },
     /// Two PPUs read one cell in one step under EREW.
     #[error(
-        "global step {g_step} (pc {pc}, line {line}): exclusive read conflict at address {addr} between pids {} and {}",
+        "global step {g_step} (pc {pc}, line {line}): exclusive read conflict at address {addr} \
+         between pids {} and {}",
         pids[0], pids[1]
     )]
     ExclusiveReadConflict {
@@ -157,7 +158,8 @@ pub enum PramError {
     },
     /// Two PPUs write one cell in one step under EREW or CREW.
     #[error(
-        "global step {g_step} (pc {pc}, line {line}): exclusive write conflict at address {addr} between pids {} and {}",
+        "global step {g_step} (pc {pc}, line {line}): exclusive write conflict at address {addr} \
+         between pids {} and {}",
         pids[0], pids[1]
     )]
     ExclusiveWriteConflict {
@@ -174,7 +176,8 @@ pub enum PramError {
     },
     /// Concurrent writers disagree under CRCW common.
     #[error(
-        "global step {g_step} (pc {pc}, line {line}): common write mismatch at address {addr}: pid {} writes {}, pid {} writes {}",
+        "global step {g_step} (pc {pc}, line {line}): common write mismatch at address {addr}: \
+         pid {} writes {}, pid {} writes {}",
         pids[0], values[0], pids[1], values[1]
     )]
     CommonWriteMismatch {

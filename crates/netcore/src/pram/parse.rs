@@ -258,7 +258,8 @@ impl Program {
     /// ```
     /// use netcore::pram::Program;
     ///
-    /// let text = ".variant crew\n.mem 4\n.ppus 2\nstart: set c0,1 ; a comment\n jnz c0,end\nend: halt\n";
+    /// let text = ".variant crew\n.mem 4\n.ppus 2\n\
+    ///             start: set c0,1 ; a comment\n jnz c0,end\nend: halt\n";
     /// let program = Program::parse(text)?;
     /// assert_eq!(program.instrs().count(), 3);
     /// assert_eq!(Program::parse(&program.to_string())?.to_string(), program.to_string());

@@ -36,6 +36,37 @@ fn prefix_sums_example() {
     assert_eq!(Program::parse(&prefix.program.to_string()).unwrap(), prefix.program);
 }
 
+/// The paper's example as the workspace proposal writes it (labels on the line of their
+/// instruction, free spacing, comments) parses to the generator's code.
+#[test]
+fn prefix_sums_example_text() {
+    let text = "; prefix sums, the paper's example
+.variant erew
+.mem 8
+.ppus 8
+      set c0,1
+      set c1,8
+      active 8
+loop: p.pid r0
+      p.bcast r1,c0
+      p.op le r2,r1,r0
+      p.op sub r3,r0,r1
+      p.set r5,0
+      p.read r4,[r0]
+      p.read r5,[r3] ?r2   ; only PPUs with pid >= c0
+      p.op add r4,r4,r5
+      p.write [r0],r4
+      op shl c0,c0,1
+      op lt c2,c0,c1
+      jnz c2,loop
+      halt
+";
+    let parsed = Program::parse(text).unwrap();
+    let generated = Algorithm::PrefixSums.instance(8, 0).unwrap().program;
+    assert_eq!(parsed.code(), generated.code());
+    assert_eq!(parsed.to_string(), generated.to_string());
+}
+
 /// Runs an instance (under `variant`) and returns the output region.
 fn output(instance: &Instance, variant: Variant) -> Result<Vec<i64>, PramError> {
     let program = instance.program.with_variant(variant);
@@ -330,6 +361,11 @@ fn bad_input() {
         ),
         ("cpu division by zero", format!("{} op mod c0,c1,c2\n halt\n", head("erew")), Fault::Run),
         ("too many processors", format!("{} active 9\n halt\n", head("erew")), Fault::Run),
+        ("negative active", format!("{} set c3,-1\n active c3\n halt\n", head("erew")), Fault::Run),
+        ("cpu register out of range", format!("{} set c16,0\n halt\n", head("erew")), Fault::Input),
+        ("predicate on p.set", format!("{} p.set r1,0 ?r2\n halt\n", head("erew")), Fault::Input),
+        ("operand count", format!("{} p.write [r0]\n halt\n", head("erew")), Fault::Input),
+        ("invalid label", format!("{} jmp 9lives\n halt\n", head("erew")), Fault::Input),
         ("pc out of range", format!("{} set c0,1\n", head("erew")), Fault::Run),
         ("step limit", format!("{}spin: jmp spin\n", head("erew")), Fault::Run),
     ];

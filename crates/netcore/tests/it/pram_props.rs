@@ -68,7 +68,8 @@ fn instr(shape: Shape) -> impl Strategy<Value = Instr> {
     let end = || "end".to_string();
     prop_oneof![
         1 => (creg.clone(), imm.clone()).prop_map(|(d, imm)| Instr::Set { d, imm }),
-        1 => (op.clone(), creg.clone(), creg.clone(), cop).prop_map(|(op, d, a, b)| Instr::Op { op, d, a, b }),
+        1 => (op.clone(), creg.clone(), creg.clone(), cop)
+            .prop_map(|(op, d, a, b)| Instr::Op { op, d, a, b }),
         1 => creg.clone().prop_map(move |a| Instr::Jz { a, label: end() }),
         1 => creg.clone().prop_map(move |a| Instr::Jnz { a, label: end() }),
         3 => active.prop_map(|n| Instr::Active { n }),
@@ -81,7 +82,8 @@ fn instr(shape: Shape) -> impl Strategy<Value = Instr> {
             .prop_map(|(d, a, m)| Instr::POp { op: Op::And, d, a, b: POperand::Imm(m) }),
         1 => preg.clone().prop_map(|d| Instr::PNact { d }),
         1 => (preg.clone(), creg).prop_map(|(d, a)| Instr::PBcast { d, a }),
-        2 => (op, preg.clone(), preg.clone(), pop).prop_map(|(op, d, a, b)| Instr::POp { op, d, a, b }),
+        2 => (op, preg.clone(), preg.clone(), pop)
+            .prop_map(|(op, d, a, b)| Instr::POp { op, d, a, b }),
         1 => (preg.clone(), preg.clone(), preg.clone(), preg.clone())
             .prop_map(|(d, c, a, b)| Instr::PSel { d, c, a, b }),
         1 => (preg.clone(), laddr.clone()).prop_map(|(d, addr)| Instr::PLload { d, addr }),
@@ -428,7 +430,10 @@ proptest! {
     /// The interpreter equals the naive model: same memory, registers and costs, or the same
     /// error (kind, step, address, pids).
     #[test]
-    fn interpreter_equals_naive_model(program in program(), input in prop::collection::vec(-5i64..20, 0..8)) {
+    fn interpreter_equals_naive_model(
+        program in program(),
+        input in prop::collection::vec(-5i64..20, 0..8),
+    ) {
         let input = &input[..input.len().min(program.mem() as usize)];
         let fast = run(&program, input, &Limits::default())
             .map(|done| (done.memory, done.cpu_regs, done.ppu_regs, done.cost));
