@@ -248,7 +248,14 @@ impl Algorithm {
         let len = n as usize;
         match self {
             Algorithm::PrefixSums => {
-                input.iter().scan(0i64, |sum, x| Some(*sum + x).inspect(|s| *sum = *s)).collect()
+                let mut sum = 0i64;
+                input
+                    .iter()
+                    .map(|x| {
+                        sum += x;
+                        sum
+                    })
+                    .collect()
             }
             Algorithm::BitonicSort => {
                 let mut sorted = input.to_vec();
@@ -318,49 +325,35 @@ impl Algorithm {
     /// The program for size `n` and where it leaves its result.
     fn program(self, n: u32) -> (Program, std::ops::Range<usize>) {
         let len = n as usize;
-        let wide = i64::from(n);
-        let mem = |cells: usize| cells as u64;
-        let (mut b, output) = match self {
-            Algorithm::PrefixSums => (ProgramBuilder::new(self.variant(), mem(len), n), 0..len),
-            Algorithm::BitonicSort => (ProgramBuilder::new(self.variant(), mem(len), n), 0..len),
-            Algorithm::ListRanking => {
-                (ProgramBuilder::new(self.variant(), mem(2 * len), n), len..2 * len)
-            }
-            Algorithm::MatVec => {
-                let base = len * len + len;
-                (ProgramBuilder::new(self.variant(), mem(base + len), n), base..base + len)
-            }
-            Algorithm::PermutationRead | Algorithm::PermutationWrite => {
-                (ProgramBuilder::new(self.variant(), mem(3 * len), n), 2 * len..3 * len)
-            }
-            Algorithm::HotSpotRead => {
-                (ProgramBuilder::new(self.variant(), mem(len + 1), n), 1..len + 1)
-            }
-            Algorithm::FetchAddCounter => {
-                (ProgramBuilder::new(self.variant(), mem(len + 1), n), 0..len + 1)
-            }
-            Algorithm::BroadcastDoubling | Algorithm::BroadcastConcurrent => {
-                (ProgramBuilder::new(self.variant(), mem(len), n), 0..len)
-            }
-            Algorithm::TreeReduction => (ProgramBuilder::new(self.variant(), mem(len), n), 0..1),
-            Algorithm::Ntt => {
-                let base = len + len / 2;
-                (ProgramBuilder::new(self.variant(), mem(base + len), n), base..base + len)
-            }
+        // Global cells used, and the output region.
+        let (cells, output) = match self {
+            Algorithm::PrefixSums
+            | Algorithm::BitonicSort
+            | Algorithm::BroadcastDoubling
+            | Algorithm::BroadcastConcurrent => (len, 0..len),
+            Algorithm::TreeReduction => (len, 0..1),
+            Algorithm::ListRanking => (2 * len, len..2 * len),
+            Algorithm::MatVec => (len * len + 2 * len, len * len + len..len * len + 2 * len),
+            Algorithm::PermutationRead | Algorithm::PermutationWrite => (3 * len, 2 * len..3 * len),
+            Algorithm::HotSpotRead => (len + 1, 1..len + 1),
+            Algorithm::FetchAddCounter => (len + 1, 0..len + 1),
+            Algorithm::Ntt => (len / 2 + 2 * len, len / 2 + len..len / 2 + 2 * len),
         };
+        let mut b = ProgramBuilder::new(self.variant(), cells as u64, n);
+        let n = i64::from(n);
         match self {
-            Algorithm::PrefixSums => prefix_sums_code(&mut b, wide),
-            Algorithm::BitonicSort => bitonic_code(&mut b, wide),
-            Algorithm::ListRanking => list_ranking_code(&mut b, wide),
-            Algorithm::MatVec => matvec_code(&mut b, wide),
-            Algorithm::PermutationRead => permutation_code(&mut b, wide, Direction::Gather),
-            Algorithm::PermutationWrite => permutation_code(&mut b, wide, Direction::Scatter),
-            Algorithm::HotSpotRead => hot_spot_code(&mut b, wide),
-            Algorithm::FetchAddCounter => fetch_add_code(&mut b, wide),
-            Algorithm::BroadcastDoubling => broadcast_doubling_code(&mut b, wide),
-            Algorithm::BroadcastConcurrent => broadcast_concurrent_code(&mut b, wide),
-            Algorithm::TreeReduction => tree_reduction_code(&mut b, wide),
-            Algorithm::Ntt => ntt_code(&mut b, wide),
+            Algorithm::PrefixSums => prefix_sums_code(&mut b, n),
+            Algorithm::BitonicSort => bitonic_code(&mut b, n),
+            Algorithm::ListRanking => list_ranking_code(&mut b, n),
+            Algorithm::MatVec => matvec_code(&mut b, n),
+            Algorithm::PermutationRead => permutation_code(&mut b, n, Direction::Gather),
+            Algorithm::PermutationWrite => permutation_code(&mut b, n, Direction::Scatter),
+            Algorithm::HotSpotRead => hot_spot_code(&mut b, n),
+            Algorithm::FetchAddCounter => fetch_add_code(&mut b, n),
+            Algorithm::BroadcastDoubling => broadcast_doubling_code(&mut b, n),
+            Algorithm::BroadcastConcurrent => broadcast_concurrent_code(&mut b, n),
+            Algorithm::TreeReduction => tree_reduction_code(&mut b, n),
+            Algorithm::Ntt => ntt_code(&mut b, n),
         }
         (b.build(), output)
     }
