@@ -67,6 +67,17 @@ loop: p.pid r0
     assert_eq!(parsed.to_string(), generated.to_string());
 }
 
+/// The step limit bounds T, `halt` included: the example (T = 40) runs with a limit of 40;
+/// with 39 it stops before its `halt`, which is at pc 15.
+#[test]
+fn step_limit_is_exact() {
+    let prefix = Algorithm::PrefixSums.instance(8, 0).unwrap();
+    let limits = |max_steps| Limits { max_steps, ..Limits::default() };
+    assert_eq!(run(&prefix.program, &prefix.input, &limits(40)).unwrap().cost.t, 40);
+    let err = run(&prefix.program, &prefix.input, &limits(39)).unwrap_err();
+    assert_eq!(err, PramError::StepLimit { limit: 39, pc: 15 });
+}
+
 /// Runs an instance (under `variant`) and returns the output region.
 fn output(instance: &Instance, variant: Variant) -> Result<Vec<i64>, PramError> {
     let program = instance.program.with_variant(variant);
