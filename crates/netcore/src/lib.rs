@@ -12,6 +12,8 @@
 //!   ([`cost::LevelCosts`]), after the run.
 //! - [`bsp`]: the BSP and D-BSP machine that executes supersteps, the cluster hierarchy, and
 //!   shared primitives (bitonic sort, routing, the d-ary tree scan).
+//! - [`pram`]: the SIMD PRAM (CPU + PPUs, EREW..CRCW fetch-and-op): assembly, builder, the
+//!   reference interpreter over a pluggable global memory, and a program library.
 //! - [`fault`]: [`fault::Fault`] and [`fault::Classify`]: every error says whether it is the
 //!   user's input (exit status 2) or a failed run (exit status 1).
 //! - [`study`]: the [`study::Model`] and [`study::Study`] interfaces through which `xtask` runs
@@ -41,6 +43,7 @@ mod error;
 pub mod event;
 pub mod fault;
 pub mod model;
+pub mod pram;
 pub mod rng;
 pub mod studies;
 pub mod study;

@@ -4,6 +4,8 @@
 // compare them exactly on purpose.
 #![allow(clippy::float_cmp)]
 
+mod pram;
+mod pram_props;
 mod props;
 mod specs;
 mod tidy;

@@ -31,41 +31,49 @@ fn docs_mention_every_crate() {
     }
 }
 
-/// Every fixture config of every crate has a committed snapshot, and no snapshot is orphaned.
+/// The fixture directories whose files a crate snapshots: `fixtures/<crate>`, and
+/// `fixtures/pram` (assembly programs) for netcore, which holds the PRAM.
+fn fixture_dirs(name: &str) -> Vec<PathBuf> {
+    let mut dirs = vec![root().join("fixtures").join(name)];
+    if name == "netcore" {
+        dirs.push(root().join("fixtures").join("pram"));
+    }
+    dirs
+}
+
+/// Every fixture (config or program) of every crate has a committed snapshot, and no fixture
+/// snapshot is orphaned.
 #[test]
 fn every_fixture_has_a_snapshot() {
     for name in crates() {
-        let fixtures = root().join("fixtures").join(&name);
-        let Ok(entries) = std::fs::read_dir(&fixtures) else { continue };
         let snapshots = root().join("crates").join(&name).join("tests/it/snapshots");
-        for entry in entries.flatten() {
-            let file = entry.file_name().to_string_lossy().to_string();
-            if !file.ends_with(".toml") {
-                continue;
+        let names: Vec<String> = std::fs::read_dir(&snapshots)
+            .map(|s| s.flatten().map(|s| s.file_name().to_string_lossy().to_string()).collect())
+            .unwrap_or_default();
+        let dirs = fixture_dirs(&name);
+        for dir in &dirs {
+            let Ok(entries) = std::fs::read_dir(dir) else { continue };
+            for entry in entries.flatten() {
+                let file = entry.file_name().to_string_lossy().to_string();
+                if !(file.ends_with(".toml") || file.ends_with(".pasm")) {
+                    continue;
+                }
+                assert!(
+                    names.iter().any(|s| s.ends_with(&format!("@{file}.snap"))),
+                    "fixture {} has no snapshot in {}",
+                    dir.join(&file).display(),
+                    snapshots.display()
+                );
             }
-            let found = std::fs::read_dir(&snapshots)
-                .map(|s| {
-                    s.flatten().any(|s| {
-                        s.file_name().to_string_lossy().ends_with(&format!("@{file}.snap"))
-                    })
-                })
-                .unwrap_or(false);
-            assert!(
-                found,
-                "fixture fixtures/{name}/{file} has no snapshot in {}",
-                snapshots.display()
-            );
         }
         // The other direction: a fixture snapshot (`...@FILE.snap`) whose fixture is gone.
-        let Ok(snaps) = std::fs::read_dir(&snapshots) else { continue };
-        for snap in snaps.flatten() {
-            let snap = snap.file_name().to_string_lossy().to_string();
+        for snap in &names {
             let Some((_, fixture)) = snap.rsplit_once('@') else { continue };
             let fixture = fixture.trim_end_matches(".snap");
             assert!(
-                fixtures.join(fixture).exists(),
-                "snapshot {} is orphaned: fixtures/{name}/{fixture} does not exist",
-                snapshots.join(&snap).display()
+                dirs.iter().any(|d| d.join(fixture).exists()),
+                "snapshot {} is orphaned: {fixture} is in none of {dirs:?}",
+                snapshots.join(snap).display()
             );
         }
     }

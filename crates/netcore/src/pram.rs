@@ -1,0 +1,34 @@
+//! The shared PRAM core: the SIMD PRAM of Baude's paper (§2.1, "PRAM"), its assembly and
+//! builder, the reference interpreter over a pluggable global memory, and a program library.
+//!
+//! The machine has one CPU and PPUs `0..S_max`; the CPU holds the only program counter and
+//! every active PPU (`pid < nact`) executes each parallel instruction in lockstep. Memory
+//! variants (EREW, CREW, CRCW common / arbitrary / priority / fetch-and-op) decide what
+//! concurrent accesses to one cell do. See `docs/models/pram.md` for the ISA, the costs, the
+//! back-end contract and the choices made where the paper is silent.
+//!
+//! - [`isa`]: registers, operations, variants, instructions.
+//! - [`Program`], [`ProgramBuilder`], [`Program::parse`]: one representation, built two ways.
+//! - [`run`], [`run_with`]: the interpreter; [`GlobalMemory`] is the back end,
+//!   [`ArrayMemory`] the reference one; [`TraceSink`] receives the per-step accesses.
+//! - [`library`]: programs with plain-Rust references and textbook bounds.
+
+mod builder;
+mod error;
+mod interp;
+pub mod isa;
+pub mod library;
+mod memory;
+mod parse;
+mod program;
+mod trace;
+
+pub use builder::ProgramBuilder;
+pub use error::PramError;
+pub use interp::{Cost, Limits, PramRun, estimate_bytes, run, run_with};
+pub use isa::{
+    CAddr, COperand, CReg, FetchOp, Instr, Op, PAddr, POperand, PReg, REGISTERS, Variant, c, r,
+};
+pub use memory::{Access, AccessKind, ArrayMemory, CPU_PID, GlobalMemory};
+pub use program::{Item, MAX_LMEM, MAX_MEM, MAX_PPUS, Program};
+pub use trace::{CollectTrace, NoTrace, StepAccess, TraceSink};
