@@ -6,7 +6,12 @@ use crate::usage;
 
 /// Every model, in the order `list` prints them.
 pub(crate) fn models() -> Vec<&'static dyn Model> {
-    vec![&netcore::model::Netcore, &overlap_ring::OverlapRing, &logp_stall::LogpStall]
+    vec![
+        &netcore::model::Netcore,
+        &netcore::pram::model::Pram,
+        &overlap_ring::OverlapRing,
+        &logp_stall::LogpStall,
+    ]
 }
 
 /// The model called `name`.

@@ -25,7 +25,8 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     path.display().to_string()
 }
 
-const NETCORE_STUDIES: [&str; 3] = ["bsp-bitonic", "dbsp-routing", "topology-diameter"];
+const NETCORE_STUDIES: [&str; 4] =
+    ["bsp-bitonic", "dbsp-routing", "topology-diameter", "pram-bounds"];
 
 fn sweep(out: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["sweep", "--quick", "--quiet", "--out", out.to_str().unwrap()];
@@ -187,6 +188,24 @@ fn config_errors_exit_2_and_failed_runs_exit_1() {
         ("netcore", fixture("netcore/bad-hypercube-0.toml"), 2, "dim must satisfy"),
         ("overlap-ring", fixture("overlap-ring/bad_c.toml"), 2, "c must satisfy c > 2"),
         ("logp-stall", fixture("logp-stall/logp-bad-latency.toml"), 2, "L must satisfy L <= p"),
+        ("pram", fixture("pram/bad-unknown-mnemonic.toml"), 2, "line 6: unknown mnemonic"),
+        ("pram", fixture("pram/bad-register.toml"), 2, "line 6: register r16 out of range"),
+        ("pram", fixture("pram/bad-missing-label.toml"), 2, "line 7: unknown label `nowhere`"),
+        (
+            "pram",
+            fixture("pram/run-exclusive-read.toml"),
+            1,
+            "global step 1 (pc 3, line 8): exclusive read conflict at address 0 between pids 0 and 1",
+        ),
+        (
+            "pram",
+            fixture("pram/run-common-write.toml"),
+            1,
+            "common write mismatch at address 0: pid 0 writes 0, pid 1 writes 1",
+        ),
+        ("pram", fixture("pram/run-address.toml"), 1, "address 8 out of range 0..8 for pid 3"),
+        ("pram", fixture("pram/run-division.toml"), 1, "division by zero for pid 0"),
+        ("pram", fixture("pram/run-step-limit.toml"), 1, "step limit of 10 instructions"),
         // SF-LogP aborts the run: a capacity violation at run time.
         (
             "logp-stall",

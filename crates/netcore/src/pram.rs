@@ -19,13 +19,14 @@ mod interp;
 pub mod isa;
 pub mod library;
 mod memory;
+pub mod model;
 mod parse;
 mod program;
 mod trace;
 
 pub use builder::ProgramBuilder;
 pub use error::PramError;
-pub use interp::{Cost, Limits, PramRun, estimate_bytes, run, run_with};
+pub use interp::{Cost, Limits, PramRun, estimate_bytes, run, run_traced, run_with};
 pub use isa::{
     CAddr, COperand, CReg, FetchOp, Instr, Op, PAddr, POperand, PReg, REGISTERS, Variant, c, r,
 };

@@ -4,7 +4,10 @@
 //! - [`bitonic::BitonicStudy`] (`bsp-bitonic`): BSP cost of Batcher's bitonic sort.
 //! - [`routing::RoutingStudy`] (`dbsp-routing`): D-BSP cost of (k1, k2)-routing in i-clusters.
 //! - [`diameter::DiameterStudy`] (`topology-diameter`): BFS diameters against their formulas.
+//! - [`pram_bounds::PramBounds`] (`pram-bounds`, model `pram`): the PRAM library's T and W
+//!   against their textbook bounds.
 
 pub mod bitonic;
 pub mod diameter;
+pub mod pram_bounds;
 pub mod routing;

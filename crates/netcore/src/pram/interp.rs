@@ -87,6 +87,16 @@ fn check_budget(needed: u64, limits: &Limits) -> Result<(), PramError> {
 /// # Ok::<(), netcore::pram::PramError>(())
 /// ```
 pub fn run(program: &Program, input: &[i64], limits: &Limits) -> Result<PramRun, PramError> {
+    run_traced(program, input, limits, &mut NoTrace)
+}
+
+/// [`run`] with every global step's accesses sent to `sink`.
+pub fn run_traced<T: TraceSink>(
+    program: &Program,
+    input: &[i64],
+    limits: &Limits,
+    sink: &mut T,
+) -> Result<PramRun, PramError> {
     program.validate()?;
     if input.len() as u64 > program.mem() {
         return Err(PramError::InvalidConfig {
@@ -97,7 +107,7 @@ pub fn run(program: &Program, input: &[i64], limits: &Limits) -> Result<PramRun,
     }
     check_budget(estimate_bytes(program).saturating_add(8 * program.mem()), limits)?;
     let mut memory = ArrayMemory::new(program.mem() as usize, input);
-    run_with(program, &mut memory, limits, &mut NoTrace)
+    run_with(program, &mut memory, limits, sink)
 }
 
 /// Runs `program` on any global memory back end, sending every global step's accesses to

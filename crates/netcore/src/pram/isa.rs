@@ -408,6 +408,25 @@ impl fmt::Display for Variant {
     }
 }
 
+impl serde::Serialize for Variant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Variant {
+    /// The assembly names: `erew`, `crew`, `crcw-common`, ..., `crcw-fetch-add`.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Variant::parse(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "variant must be one of {} (got {name:?})",
+                Variant::ALL.map(|v| v.to_string()).join(", ")
+            ))
+        })
+    }
+}
+
 /// One instruction. CPU instructions first, then the parallel (`p.`) ones.
 ///
 /// Jumps name their label; [`crate::pram::Program::validate`] checks that it is defined.

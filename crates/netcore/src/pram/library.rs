@@ -20,7 +20,10 @@ const NTT_ROOT: i64 = 3;
 const NTT_MAX: u32 = 1 << 23;
 
 /// The library's programs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
     /// Prefix sums by recursive doubling (the paper's example; input `1..=n`). EREW;
     /// T = O(log n), W = O(n log n).
@@ -33,6 +36,7 @@ pub enum Algorithm {
     ListRanking,
     /// `y = A x` for an `n x n` matrix, one PPU per row. CREW (`x[j]` is read by all);
     /// T = O(n), W = O(n^2).
+    #[serde(rename = "matvec")]
     MatVec,
     /// `out[i] = data[perm[i]]`. EREW; T = O(1), W = O(n).
     PermutationRead,

@@ -9,6 +9,7 @@ use netcore::pram::{
     Access, AccessKind, ArrayMemory, CPU_PID, CollectTrace, GlobalMemory, Limits, NoTrace,
     PramError, Program, Variant, run, run_with,
 };
+use netcore::study::{ConfigFile, Model};
 
 /// The seed of the data of every `fixtures/pram/*.pasm` (size 8).
 const FIXTURE_SEED: u64 = 1;
@@ -407,4 +408,49 @@ fn conflict_fields() {
         &mut NoTrace,
     );
     assert!(matches!(silent, Err(PramError::InvalidConfig { field: "memory", .. })));
+}
+
+/// Every `fixtures/pram/*.toml` runs through `cargo xtask run pram` (the model's
+/// `run_config`); its report, or its error and whose fault it is, is snapshotted.
+///
+/// `prefix-sums-8.toml` (and the same program from its file): 3 passes of 3 global steps
+/// (9 steps); each pass reads `g[pid]` on all 8 PPUs and `g[pid - c0]` on the `8 - c0` PPUs
+/// with `pid >= c0` (c0 = 1, 2, 4: 7 + 6 + 4), and writes all 8: reads 24 + 17 = 41,
+/// writes 24, at most 8 accesses per step.
+#[test]
+fn run_configs() {
+    insta::glob!("../../../../fixtures/pram", "*.toml", |path| {
+        let text = std::fs::read_to_string(path).expect("fixture is readable");
+        let dir = path.parent().expect("a fixture lives in a directory");
+        let outcome = match netcore::pram::model::Pram.run_config(&ConfigFile::new(&text, dir)) {
+            Ok(r) => serde_json::json!({ "summary": r.summary, "report": r.report }),
+            Err(e) => {
+                serde_json::json!({ "error": e.to_string(), "fault": format!("{:?}", e.fault()) })
+            }
+        };
+        insta::assert_yaml_snapshot!(outcome);
+    });
+}
+
+/// Every library program through the model's `run_config` (what `cargo xtask run pram`
+/// calls), at several sizes and under every variant it is valid for: the output equals the
+/// plain Rust computation.
+#[test]
+fn library_through_run_config() {
+    let dir = Path::new(".");
+    for algorithm in Algorithm::ALL {
+        for n in [2u32, 16, 64] {
+            for variant in algorithm.variants() {
+                let text = format!(
+                    "program = \"{}\"\nn = {n}\nseed = 3\nvariant = \"{variant}\"\n",
+                    algorithm.name()
+                );
+                let report = netcore::pram::model::Pram
+                    .run_config(&ConfigFile::new(&text, dir))
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+                assert_eq!(report.report["verified"], true, "{text}");
+                assert_eq!(report.report["variant"], variant.to_string(), "{text}");
+            }
+        }
+    }
 }

@@ -1,0 +1,199 @@
+//! The PRAM as a model for `cargo xtask`: `cargo xtask run pram CONFIG.toml` runs one program
+//! (a library program at a size, or an assembly file next to the config) on the reference
+//! interpreter, and the study `pram-bounds` sweeps the library against its textbook bounds.
+//!
+//! ```toml
+//! program = "prefix-sums"   # a library program (see `docs/models/pram.md`), with
+//! n = 1024                  # its size, and optionally
+//! variant = "crcw-common"   # another variant it is valid under (default: its own)
+//! seed = 1                  # the seed of its random input
+//! # or: file = "prefix.pasm" (relative to this config) with input = [1, 2, 3]
+//! max_steps = 1_000_000     # optional step limit
+//! ```
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::pram::library::Algorithm;
+use crate::pram::{Cost, Limits, PramError, Program, Variant, run_traced};
+use crate::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
+
+/// The PRAM model entry of `xtask` (`cargo xtask run pram CONFIG.toml`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Pram;
+
+/// The config of `cargo xtask run pram`: exactly one of `program` (with `n`) and `file`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PramConfig {
+    /// A library program.
+    pub program: Option<Algorithm>,
+    /// Its size.
+    pub n: Option<u32>,
+    /// The seed of the library program's input.
+    #[serde(default)]
+    pub seed: u64,
+    /// An assembly file, relative to the config file.
+    pub file: Option<PathBuf>,
+    /// The initial global memory of a file's program, from address 0 (the rest is 0).
+    pub input: Option<Vec<i64>>,
+    /// Run under this variant instead of the program's own.
+    pub variant: Option<Variant>,
+    /// The step limit (default 10^9).
+    pub max_steps: Option<u64>,
+}
+
+/// Memories up to this many cells are reported in full; larger ones as a digest.
+pub const FULL_MEMORY_CELLS: usize = 256;
+
+/// What one run reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PramReport {
+    /// The program's name (library name or file name).
+    pub program: String,
+    /// The variant it ran under.
+    pub variant: Variant,
+    /// Global cells `M`.
+    pub mem: u64,
+    /// PPUs `S_max`.
+    pub ppus: u32,
+    /// `T`, `S`, `G`, `W`.
+    pub cost: Cost,
+    /// The final global memory, if it has at most [`FULL_MEMORY_CELLS`] cells.
+    pub memory: Option<Vec<i64>>,
+    /// A 64-bit FNV-1a digest of the final global memory (little-endian cells).
+    pub memory_digest: String,
+    /// A library program's output equals its plain-Rust reference (`None` for a file).
+    pub verified: Option<bool>,
+    /// Per-kind access counts of the run's global steps.
+    pub accesses: AccessSummary,
+}
+
+/// A summary of the access trace.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct AccessSummary {
+    /// Global steps.
+    pub steps: u64,
+    /// Reads.
+    pub reads: u64,
+    /// Writes.
+    pub writes: u64,
+    /// Fetch-and-ops.
+    pub fetches: u64,
+    /// The largest number of accesses of one step.
+    pub max_per_step: u64,
+}
+
+impl crate::pram::TraceSink for AccessSummary {
+    fn step(&mut self, _g_step: u64, _pc: u32, accesses: &[crate::pram::Access]) {
+        use crate::pram::AccessKind;
+        self.steps += 1;
+        self.max_per_step = self.max_per_step.max(accesses.len() as u64);
+        for access in accesses {
+            match access.kind {
+                AccessKind::Read => self.reads += 1,
+                AccessKind::Write => self.writes += 1,
+                AccessKind::Fetch(_) => self.fetches += 1,
+            }
+        }
+    }
+}
+
+/// FNV-1a over the cells' little-endian bytes.
+pub fn digest(memory: &[i64]) -> u64 {
+    memory.iter().flat_map(|v| v.to_le_bytes()).fold(0xcbf2_9ce4_8422_2325, |h, byte| {
+        (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+fn config_error(field: &'static str, rule: &'static str, got: String) -> PramError {
+    PramError::InvalidConfig { field, rule, got }
+}
+
+/// Runs a config: the program, its input, its reference output (library only).
+pub fn run_pram_config(
+    config: &PramConfig,
+    file: &ConfigFile<'_>,
+) -> Result<PramReport, PramError> {
+    let (name, program, input, expected) = match (&config.program, &config.file) {
+        (Some(algorithm), None) => {
+            let n =
+                config.n.ok_or_else(|| config_error("n", "given with program", "none".into()))?;
+            if config.input.is_some() {
+                return Err(config_error("input", "only given with file", "an input".into()));
+            }
+            let instance = algorithm.instance(n, config.seed)?;
+            let expected = (instance.output.clone(), instance.expected);
+            (algorithm.name().to_string(), instance.program, instance.input, Some(expected))
+        }
+        (None, Some(path)) => {
+            if config.n.is_some() {
+                return Err(config_error("n", "only given with program", "n".into()));
+            }
+            let full = file.resolve(path);
+            let text = std::fs::read_to_string(&full).map_err(|e| {
+                config_error(
+                    "file",
+                    "a readable assembly file",
+                    format!("{} ({e})", full.display()),
+                )
+            })?;
+            let program = Program::parse(&text)?;
+            (path.display().to_string(), program, config.input.clone().unwrap_or_default(), None)
+        }
+        (Some(_), Some(_)) => {
+            return Err(config_error("program", "exactly one of program and file", "both".into()));
+        }
+        (None, None) => {
+            return Err(config_error("program", "exactly one of program and file", "none".into()));
+        }
+    };
+    let program = match config.variant {
+        Some(variant) => program.with_variant(variant),
+        None => program,
+    };
+    let limits = Limits {
+        max_steps: config.max_steps.unwrap_or(Limits::default().max_steps),
+        ..Limits::default()
+    };
+    let mut accesses = AccessSummary::default();
+    let run = run_traced(&program, &input, &limits, &mut accesses)?;
+    let verified = expected.map(|(range, want)| run.memory.get(range) == Some(&want[..]));
+    Ok(PramReport {
+        program: name,
+        variant: program.variant(),
+        mem: program.mem(),
+        ppus: program.ppus(),
+        cost: run.cost,
+        memory: (run.memory.len() <= FULL_MEMORY_CELLS).then(|| run.memory.clone()),
+        memory_digest: format!("{:016x}", digest(&run.memory)),
+        verified,
+        accesses,
+    })
+}
+
+impl Model for Pram {
+    fn name(&self) -> &'static str {
+        "pram"
+    }
+    fn about(&self) -> &'static str {
+        "the SIMD PRAM (EREW..CRCW fetch-and-op) on the reference interpreter: library programs and assembly files"
+    }
+    fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
+        vec![Box::new(crate::studies::pram_bounds::PramBounds)]
+    }
+    fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+        let report = run_pram_config(&config.parse()?, config)?;
+        let Cost { t, s, g, w } = report.cost;
+        let verified = match report.verified {
+            Some(v) => format!(", verified = {v}"),
+            None => String::new(),
+        };
+        let summary = format!(
+            "{} on {} (M = {}, S_max = {}): T = {t}, S = {s}, G = {g}, W = {w}, memory digest {}{verified}",
+            report.program, report.variant, report.mem, report.ppus, report.memory_digest
+        );
+        Ok(RunReport { summary, report: to_json(&report)? })
+    }
+}
