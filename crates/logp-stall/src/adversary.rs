@@ -1,4 +1,5 @@
-//! The nondeterminism of LogP as a pluggable, seeded adversary (spec §1.5): delivery times
+//! The nondeterminism of LogP as a pluggable, seeded adversary (paper §2: "message delays are
+//! unpredictable, hence different executions of a LogP program are possible"): delivery times
 //! within the window, and (δ rule) whether and when to stall and unstall.
 //!
 //! The engine range-checks every answer, so a buggy adversary cannot create an illegal

@@ -1,4 +1,5 @@
-//! The LogP program interface (spec §2.1): one action per operational step.
+//! The LogP program interface (paper §2: an operational processor performs one operation per
+//! step, compute, submit or receive).
 
 use std::fmt::Debug;
 

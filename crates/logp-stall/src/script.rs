@@ -1,4 +1,4 @@
-//! `Script`: a small register-machine interpreter implementing [`LogpProcess`] (spec §2.1),
+//! `Script`: a small register-machine interpreter implementing [`LogpProcess`],
 //! so LogP programs can be written in TOML configs.
 //!
 //! Registers `r0..r15` (`i64`). Operands are integers or the names `r0`..`r15`, `pid`, `p`,
@@ -197,7 +197,7 @@ fn check_operand(o: &Operand) -> Result<(), String> {
 
 impl Script {
     /// A validated script for processor `pid` of `p`, with gap `G` (for `wait_gap`) and the
-    /// payload limit `max_words` (spec U-20).
+    /// payload limit `max_words` (`docs/models/logp-stall.md`, Choices: message size).
     pub fn new(
         code: Vec<Instr>,
         pid: u32,

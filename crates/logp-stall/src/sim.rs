@@ -2,7 +2,8 @@
 //! on netcore's [`BspMachine`].
 //!
 //! BSP processor `B_i` runs the *same* [`LogpProcess`] code as LogP processor `P_i`, in
-//! cycles of `C = max{G, δ}` steps. Each cycle (spec §3.4-3.5):
+//! cycles of `C = max{G, δ}` steps. Each cycle (paper §4, steps 1-6, as supersteps; the BSP
+//! implementation is `docs/models/logp-stall.md`, Choices):
 //!
 //! 1. `sim-local` (1 superstep): apply last cycle's notifications (step 5: `w_i`, and the undo
 //!    when `δ < G`), take delivered messages into `Q_in(i)` and the share of the pool S, then
@@ -18,14 +19,14 @@
 //!    evenly redistributed (`<= ceil(|S|/p)` per processor, step 6); the source of every
 //!    message that newly entered S is notified of its delivery time.
 //!
-//! Step 5 of the paper then sets `w_i = t̄ + 1` (strict rule, spec U-5; `t̄` with
+//! Step 5 of the paper then sets `w_i = t̄ + 1` (strict rule, `docs/models/logp-stall.md`,
+//! Choices: strict unstall; `t̄` with
 //! [`UnstallOffset::PaperLiteral`]) and, when `δ < G`, undoes the steps after the first submit
 //! that ended in S. The simulated execution is returned as a [`Trace`] that passes
 //! `check_legal` and that replays on the direct machine to identical final states.
 //!
-//! Restrictions (reported, not clamped): `p` must be a power of two (the bitonic sort; the
-//! spec's `P' = 2^ceil(log p)` slot layout is not implemented), overhead mode `Folded` only,
-//! gap violations are errors.
+//! Restrictions (reported, not clamped; `docs/models/logp-stall.md`, Choices): `p` must be a
+//! power of two (the bitonic sort), overhead mode `Folded` only, gap violations are errors.
 
 pub mod bounds;
 pub mod config;
@@ -53,7 +54,8 @@ use wire::{RunSummary, Wire};
 
 use crate::{Action, LogpProcess};
 
-/// When a stalled processor becomes operational again (spec U-5).
+/// When a stalled processor becomes operational again (`docs/models/logp-stall.md`, Choices:
+/// strict unstall).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnstallOffset {
@@ -135,7 +137,8 @@ impl SimConfig {
         Ok(BspParams::new(self.p, self.g, self.l)?)
     }
 
-    /// Validates the parameters in the spec's order: `p >= 2`, `G >= 2`, `o <= G`, `G <= L`,
+    /// Validates the parameters in the order of `docs/models/logp-stall.md`, Choices:
+    /// `p >= 2`, `G >= 2`, `o <= G`, `G <= L`,
     /// `L <= p` (the paper's standing assumption `max{2, o} <= G <= L <= p`), `p <= 2^20`, then
     /// `1 <= δ <= L`, `p` a power of two, `1 <= g, ℓ <= 2^32`, `scan_fanin >= 2`,
     /// `max_cycles >= 1`.
@@ -648,7 +651,8 @@ impl<P: LogpProcess> Sim<P> {
         Ok(())
     }
 
-    /// Per-cycle measurements and the invariants of spec §4.2(b).
+    /// Per-cycle measurements and the invariants (paper §4, steps 3-6 and the proof of
+    /// Theorem 2; `docs/models/logp-stall.md`, Choices: per-cycle invariants).
     fn record(&mut self, k: u64, before: usize, undone: u64) {
         let records = &self.m.ledger().records[before..];
         let route_h = records.iter().filter(|r| r.label == "route").map(|r| r.h).max().unwrap_or(0);

@@ -1,4 +1,5 @@
-//! Recorded executions (spec §1.6): serde JSON, run-length encoded op logs.
+//! Recorded executions (the legal executions of paper §2.1): serde JSON, run-length encoded op
+//! logs.
 
 use netcore::Step;
 use serde::{Deserialize, Serialize};
@@ -62,7 +63,7 @@ pub struct TraceMessage {
     pub received_at: Option<Step>,
 }
 
-/// A stall episode (spec §1.4): stalled on `[signal, unstall)`.
+/// A stall episode (paper §2.1, items 2 and 3): stalled on `[signal, unstall)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Episode {
     /// The stalled processor.

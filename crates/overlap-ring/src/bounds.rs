@@ -1,4 +1,5 @@
-//! Lower bounds valid for every execution of an assignment (spec 2.10), the reference lines of
+//! Lower bounds valid for every execution of an assignment (`docs/models/overlap-ring.md`,
+//! Choices: relaxed lower bound), the reference lines of
 //! the Section 6 experiments: the relaxed bound (infinite compute rate and bandwidth, only the
 //! delays and the copies' placement count) and the work bound.
 
@@ -6,7 +7,8 @@ use crate::error::{Error, Result};
 use crate::host::Host;
 use crate::plan::Plan;
 
-/// `relaxed_lb(assignment, T)` (spec 2.10): with `U_p(j,t)` the earliest step `p` can use
+/// `relaxed_lb(assignment, T)` (the delay argument of paper Section 6, Theorem 9): with
+/// `U_p(j,t)` the earliest step `p` can use
 /// `(j,t)` (`R_p(j,t) + 1` if `p` holds `j`, else the best `R_q(j,t) + dist(q,p)` over the
 /// holders `q`; `1` for row 0 and the boundary columns) and `R_p(i,t) = max(R_p(i,t-1) + 1,
 /// U_p(i-1,t-1), U_p(i+1,t-1))`, `R_p(i,0) = 0`, the bound is the largest `R_p(i,T)` over all

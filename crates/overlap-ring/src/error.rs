@@ -1,4 +1,4 @@
-//! The crate's error type (spec 1.5).
+//! The crate's error type (`docs/models/overlap-ring.md`, Choices: errors).
 
 use netcore::fault::{Classify, Fault};
 
@@ -120,7 +120,8 @@ pub enum Error {
         /// Row of the pebble.
         row: u64,
     },
-    /// A compute or send that violates spec 1.3 (internal assertion, never expected).
+    /// A compute or send that violates the model of paper Section 2 (internal assertion, never
+    /// expected).
     #[error("model violation: {0}")]
     ModelViolation(String),
     /// The guest program panicked (its fault, not the simulator's): the run is abandoned.
@@ -136,7 +137,8 @@ pub enum Error {
     /// A plan with phase length 0.
     #[error("phase must be >= 1 (got phase=0)")]
     ZeroPhase,
-    /// A ring guest of odd length cannot be folded (spec 1.1).
+    /// A ring guest of odd length cannot be folded (`docs/models/overlap-ring.md`, Choices: ring
+    /// and host ring).
     #[error("ring guest needs an even number of columns to fold (got cols={n_cols})")]
     OddRing {
         /// Ring length `N`.

@@ -1,4 +1,5 @@
-//! The guest: a linear array `g_1..g_N` whose processors own databases (spec 1.1).
+//! The guest: a linear array `g_1..g_N` whose processors own databases (paper Section 2,
+//! Figure 1).
 //!
 //! Pebble `(i,t)`, `t >= 1`, is computed by `g_i` from its database `b_i` and the pebbles
 //! `(i-1,t-1)`, `(i,t-1)`, `(i+1,t-1)`; afterwards `b_i` is updated. Row 0 holds the initial
@@ -23,11 +24,13 @@ pub enum Side {
     Right,
 }
 
-/// A deterministic guest program (spec 1.1 and 6: `init_db`, `init_val`, `boundary`, `step`).
+/// A deterministic guest program (`init_db`, `init_val`, `boundary`, `step`;
+/// `docs/models/overlap-ring.md`, Choices: guest programs).
 ///
 /// A pebble of weight `w` ([`GuestProgram::weight`]) costs `w` work steps and `w` bandwidth
-/// units (spec 1.1); the folded ring ([`crate::shapes::FoldedRing`]) and the 2-D array's
-/// super-columns ([`crate::shapes::SuperColumns`]) are programs of weight 2 and `R`.
+/// units (`docs/models/overlap-ring.md`, Choices: knowledge); the folded ring
+/// ([`crate::shapes::FoldedRing`]) and the 2-D array's super-columns
+/// ([`crate::shapes::SuperColumns`]) are programs of weight 2 and `R`.
 ///
 /// A program that panics is the program's fault, not the simulator's: every entry point that
 /// runs a program catches the panic and returns [`Error::GuestPanic`] naming the pebble.
@@ -68,7 +71,8 @@ pub enum Program {
     Mix,
     /// `val = max(left, me, right) + db % 7`, `db = 3 db + 1` (wrapping).
     Max,
-    /// The spec's `AffineMod{p=97}` (Figure 1 semantics): `v = (l+me+r+db) mod 97`,
+    /// Figure 1's semantics modulo 97 (`docs/models/overlap-ring.md`, Choices: guest programs):
+    /// `v = (l+me+r+db) mod 97`,
     /// `db = (db+v) mod 97`, `init_val(i) = i`, `db = 0`, boundaries 0.
     Affine,
 }
@@ -215,14 +219,15 @@ impl Hasher for Fold {
     }
 }
 
-/// Folds pebble `v` into a column digest (spec 2.4 verification mode `Digest`).
+/// Folds pebble `v` into a column digest (`docs/models/overlap-ring.md`, Choices: verification).
 pub fn fold<V: Hash + ?Sized>(digest: u64, v: &V) -> u64 {
     let mut h = Fold(digest);
     v.hash(&mut h);
     h.0
 }
 
-/// The direct run as the simulators need it (spec 2.4): per column the digest of `(i,1..T)` and
+/// The direct run as the simulators need it (`docs/models/overlap-ring.md`, Choices:
+/// verification): per column the digest of `(i,1..T)` and
 /// the final database. Memory is `O(N)`, so the reference of a `2^18`-column run fits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reference<D> {
@@ -288,8 +293,8 @@ fn check_size(n_cols: usize, steps: u64) -> Result<()> {
     Ok(())
 }
 
-/// Runs the guest directly, one row per step (spec 1.1), calling `row` with every finished row
-/// (boundary columns included) and returning the final databases.
+/// Runs the guest directly, one row per step (paper Section 2), calling `row` with every finished
+/// row (boundary columns included) and returning the final databases.
 fn direct<P: GuestProgram + ?Sized>(
     prog: &P,
     n_cols: usize,
@@ -316,8 +321,8 @@ fn direct<P: GuestProgram + ?Sized>(
     })
 }
 
-/// The reference: the full table of a direct guest run (spec 1.1). Memory `O(N T)`; sweeps use
-/// [`reference()`].
+/// The reference: the full table of a direct guest run (paper Section 2). Memory `O(N T)`; sweeps
+/// use [`reference()`].
 pub fn run_direct<P: GuestProgram + ?Sized>(
     prog: &P,
     n_cols: usize,
@@ -328,7 +333,8 @@ pub fn run_direct<P: GuestProgram + ?Sized>(
     Ok(PebbleTable { n_cols, steps, rows, final_db })
 }
 
-/// The digest reference of a direct guest run in `O(N)` memory (spec 2.4, mode `Digest`).
+/// The digest reference of a direct guest run in `O(N)` memory (`docs/models/overlap-ring.md`,
+/// Choices: verification).
 pub fn reference<P: GuestProgram + ?Sized>(
     prog: &P,
     n_cols: usize,

@@ -1,6 +1,6 @@
 //! The lower-bound hosts of the paper's Section 6 and the assignments their proofs consider
-//! (spec 2.10): `H_1` (Theorem 9: one copy per database forces `d_max`), `H_2` (Theorem 10, Fact
-//! 4, Figure 5: two copies force `Omega(log n)`), its segments, the two-copy segment strategy,
+//! (paper Section 6): `H_1` (Theorem 9: one copy per database forces `d_max`), `H_2` (Theorem 10,
+//! Fact 4, Figure 5: two copies force `Omega(log n)`), its segments, the two-copy segment strategy,
 //! and the path of Figure 6.
 
 use crate::error::{Error, Result};
@@ -18,10 +18,11 @@ pub fn h1(n: usize, bandwidth: u32) -> Result<Host> {
     Host::new(n, delays, bandwidth)
 }
 
-/// `H_2(k, d, s)` (spec 2.10, Figure 5): `box(0)` = one link of delay `d`; `box(l)` =
+/// `H_2(k, d, s)` (paper Section 6, Figure 5): `box(0)` = one link of delay `d`; `box(l)` =
 /// `box(l-1)`, `2^l s` unit links, `box(l-1)`. It has `2^k (1 + k s)` links of total delay
 /// `2^k (d + k s)`. The paper's `2^l d / log n` unit links per level-`l` segment is `2^l s`
-/// with `s = d / log n` (rounded up when not an integer, spec 5.15).
+/// with `s = d / log n` (rounded up when not an integer, `docs/models/overlap-ring.md`, Choices:
+/// `H_2`).
 pub fn h2(k: u32, d: u32, s: u32, bandwidth: u32) -> Result<Host> {
     if k == 0 || d < 2 || s == 0 || k > 24 {
         return Err(Error::BadH2Params { k, d, s });
@@ -36,7 +37,8 @@ pub fn h2(k: u32, d: u32, s: u32, bandwidth: u32) -> Result<Host> {
 }
 
 /// The paper's instance `H_2` for `n = 4^j >= 16`: `d = sqrt n`, `s = ceil(d / L)`,
-/// `k = log2(n / d)` (spec 2.10). Its processor count is `Theta(n)`, not `n`.
+/// `k = log2(n / d)` (paper Section 6). Its processor count is `Theta(n)`, not `n`
+/// (`docs/models/overlap-ring.md`, Choices: `H_2`).
 pub fn h2_paper(n: usize, bandwidth: u32) -> Result<Host> {
     let log4 = n.trailing_zeros() / 2;
     if n < 16 || !n.is_power_of_two() || !n.trailing_zeros().is_multiple_of(2) {
@@ -66,7 +68,8 @@ pub fn segments(host: &Host) -> Vec<(usize, usize)> {
     out
 }
 
-/// The two-copy segment strategy (spec 2.10, for Theorem 10's experiments): singleton segments
+/// The two-copy segment strategy (`docs/models/overlap-ring.md`, Choices, for Theorem 10's
+/// experiments): singleton segments
 /// hold nothing; walking the other segments left to right, segment `S_i` (size `z_i`) copies the
 /// last `w_i = floor(min(z_(i-1), z_i) / 2)` columns of `S_(i-1)` onto its first `w_i`
 /// processors and gives fresh consecutive columns to the rest. One column per processor, at

@@ -1,4 +1,5 @@
-//! The naive one-copy simulation (spec 2.10 baseline): `N` guest columns cut into `n`
+//! The naive one-copy simulation (the slow-down-to-the-worst-link baseline of paper Section 1;
+//! `docs/models/overlap-ring.md`, Choices: naive baseline): `N` guest columns cut into `n`
 //! contiguous blocks of sizes `floor(N/n)` or `ceil(N/n)`, one database copy each. Every guest
 //! row must cross every link, so the slowdown is about `d_max` (plus `N/n` work per row).
 

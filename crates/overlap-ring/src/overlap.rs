@@ -1,4 +1,4 @@
-//! OVERLAP's labelling (paper Section 3, Theorem 2; spec 2.1-2.3): interval tree, stage-1
+//! OVERLAP's labelling (paper Sections 3.1-3.2, Theorem 2): interval tree, stage-1
 //! killing of hot intervals, stage-2 labels and killing, stage-3 labels and the overlapping
 //! virtual-column assignment, and the OVERLAP plan run by [`crate::engine`].
 
@@ -10,7 +10,8 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 use crate::host::log_n;
 
-/// OVERLAP's constant `c = num/den > 2` (exact rational, spec 2.1).
+/// OVERLAP's constant `c = num/den > 2` (paper Section 3.2: any constant `c > 2`; an exact
+/// rational, `docs/models/overlap-ring.md`, Choices: integrality).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct C {
     /// Numerator.
@@ -20,7 +21,7 @@ pub struct C {
 }
 
 impl C {
-    /// Checks `c > 2` (spec 1.5 `InvalidC`).
+    /// Checks `c > 2` (paper Section 3.2, remarks after Theorem 2).
     pub fn new(num: u64, den: u64) -> Result<Self> {
         if den == 0 || num <= 2 * den {
             return Err(Error::InvalidC { c_num: num, c_den: den });
@@ -29,7 +30,8 @@ impl C {
     }
 }
 
-/// `k_max` = largest `k >= 0` with `2^k <= n/(c L)` (spec 2.1).
+/// `k_max` = largest `k >= 0` with `2^k <= n/(c L)` (paper Section 3.2;
+/// `docs/models/overlap-ring.md`, Choices: integrality).
 pub fn k_max(n: usize, c: C) -> Result<u32> {
     let l = u64::from(log_n(n));
     let n64 = n as u64;
@@ -43,7 +45,8 @@ pub fn k_max(n: usize, c: C) -> Result<u32> {
     Ok(k)
 }
 
-/// Overlap size `m_k = 2^(k_max-k)` for `k <= k_max`, else 0 (spec 2.1).
+/// Overlap size `m_k = 2^(k_max-k)` for `k <= k_max`, else 0 (paper Section 3.1's
+/// `n/(c 2^k log n)` rounded, `docs/models/overlap-ring.md`, Choices: integrality).
 pub fn m(k_max: u32, k: u32) -> i64 {
     if k <= k_max { 1 << (k_max - k) } else { 0 }
 }
@@ -74,7 +77,7 @@ pub(crate) fn build(n: usize) -> Vec<Node> {
     nodes
 }
 
-/// The result of stages 1-3 and the assignment (spec 2.2, 2.3).
+/// The result of stages 1-3 (paper Section 3.1) and the assignment (paper Section 3.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Labelling {
     /// `k_max`.
@@ -116,7 +119,8 @@ pub struct TreeNode {
     pub label3: Option<i64>,
 }
 
-/// Stage 1 (spec 2.1-2.2): every tree node `I` whose inner delay exceeds `c L d_ave |I|`
+/// Stage 1 (paper Section 3.1; `docs/models/overlap-ring.md`, Choices: killing threshold):
+/// every tree node `I` whose inner delay exceeds `c L d_ave |I|`
 /// (tested exactly: `delay(I) #links c_den > c_num L S |I|`) kills its processors.
 pub fn stage1(delays: &[u32], c: C) -> Vec<bool> {
     let n = delays.len() + 1;
@@ -139,7 +143,8 @@ pub fn stage1(delays: &[u32], c: C) -> Vec<bool> {
     live
 }
 
-/// Stages 2 and 3 and the assignment on an injected stage-1 live mask (spec 2.2 hook).
+/// Stages 2 and 3 and the assignment on an injected stage-1 live mask (paper Section 3.1;
+/// the test hook of `docs/models/overlap-ring.md`, Choices: stage 2).
 pub fn stages_2_3(n: usize, c: C, live1: &[bool]) -> Result<Labelling> {
     if n == 0 {
         return Err(Error::EmptyHost);
@@ -216,7 +221,8 @@ fn labels(nodes: &[Node], live: &[bool], sub: impl Fn(u32) -> i64) -> Vec<Option
     x
 }
 
-/// `assign(v, i)`: `v` receives virtual columns `i+1..i+x(v)` (spec 2.3).
+/// `assign(v, i)`: `v` receives virtual columns `i+1..i+x(v)` (paper Section 3.2, "Assigning
+/// databases").
 fn assign(nodes: &[Node], x: &[Option<i64>], v: usize, i: i64, out: &mut [Option<i64>]) {
     match nodes[v].children {
         None => out[nodes[v].lo] = Some(i + 1),
@@ -239,7 +245,7 @@ pub fn label_tree(delays: &[u32], c: C) -> Result<Labelling> {
     stages_2_3(delays.len() + 1, c, &live1)
 }
 
-/// OVERLAP's plan (spec 2.3, 2.5, 2.6): each live processor holds the block of `b` guest
+/// OVERLAP's plan (paper Sections 3.2-3.3): each live processor holds the block of `b` guest
 /// columns of its virtual column (`N = n' b`; `b = 1` is Theorem 2, load 1; `b > 1` is the
 /// work-efficient variant of Theorem 3), halo 0, unit phases. Dead processors only relay.
 pub fn plan(

@@ -1,4 +1,5 @@
-//! A database plan (spec 2.4): which guest columns each host processor holds, and the phase
+//! A database plan (`docs/models/overlap-ring.md`, Choices: plans): which guest columns each
+//! host processor holds, and the phase
 //! length of its strict compute order. Every scheme of the paper (naive, OVERLAP, blocked
 //! OVERLAP, trapezoid, composite, 2-D, two-copy segments) is a plan run by the one engine
 //! ([`crate::engine`]).
@@ -13,7 +14,8 @@ pub struct Plan {
     /// `held[p] = Some((lo, hi))`: `p` holds databases `b_lo..=b_hi` (core plus halo, 1-based,
     /// inclusive); `None`: `p` holds nothing and only relays.
     pub held: Vec<Option<(usize, usize)>>,
-    /// Phase length `l >= 1` of the compute order (trapezoid first, then the rest; spec 2.4).
+    /// Phase length `l >= 1` of the compute order (trapezoid first, then the rest;
+    /// `docs/models/overlap-ring.md`, Choices: plans).
     pub phase: u64,
     /// Guest (super-)columns `N`.
     pub n_cols: usize,

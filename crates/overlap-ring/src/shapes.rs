@@ -1,5 +1,6 @@
-//! Guest shapes reduced to the linear case (spec 1.1): a guest **ring** folded into a linear
-//! array of weight-2 super-columns, and a guest **2-D array** cut into super-columns of weight
+//! Guest shapes reduced to the linear case: a guest **ring** folded into a linear
+//! array of weight-2 super-columns (paper Section 1: a linear array simulates a ring with
+//! slowdown 2), and a guest **2-D array** cut into super-columns of weight
 //! `R` (paper Section 5, Theorems 7 and 8). Each shape has an adapter that is a
 //! [`GuestProgram`] the engine runs, and a reference that runs the *unfolded* shape directly, so
 //! every simulation is checked against the real ring or grid, not against the adapter.
@@ -9,9 +10,10 @@ use crate::guest::{GuestProgram, Reference, Side, Value, fold, guarded, mix64};
 use crate::plan::Plan;
 
 /// A guest ring of `N` (even) cells folded into `N/2` super-columns: super-column `j` holds
-/// cells `j` and `N+1-j` (spec 1.1), so ring neighbours stay at most one super-column apart
-/// and the ring needs no boundary pebbles. The cell program is a [`GuestProgram`] whose
-/// `boundary` is never consulted. A super-pebble has weight 2 (the paper's "slowdown 2").
+/// cells `j` and `N+1-j` (`docs/models/overlap-ring.md`, Choices: ring and host ring), so ring
+/// neighbours stay at most one super-column apart and the ring needs no boundary pebbles. The cell
+/// program is a [`GuestProgram`] whose `boundary` is never consulted. A super-pebble has weight 2
+/// (the paper's "slowdown 2").
 #[derive(Debug, Clone, Copy)]
 pub struct FoldedRing<P> {
     /// The cell program.
@@ -180,7 +182,8 @@ impl GridProgram for GridMix {
     }
 }
 
-/// A guest `R x C` array as `C` super-columns of weight `R` (spec 1.1, 2.9): a super-pebble is
+/// A guest `R x C` array as `C` super-columns of weight `R` (paper Section 5, Theorem 7: a
+/// processor simulates whole columns): a super-pebble is
 /// a whole column of `R` node values, computed from the columns to its left and right.
 #[derive(Debug, Clone, Copy)]
 pub struct SuperColumns<G> {
@@ -292,7 +295,8 @@ impl<G: GridProgram> GuestProgram for SuperColumns<G> {
     }
 }
 
-/// The super-column plans of Theorem 7 (spec 2.9) for `m` super-columns on `n0` processors.
+/// The super-column plans of Theorem 7 (paper Section 5; `docs/models/overlap-ring.md`,
+/// Choices: 2-D guests) for `m` super-columns on `n0` processors.
 /// Case 1 (`m <= n0`): processor `p < m` holds super-column `p + 1`, halo 0, unit phases; the
 /// rest idle. Case 2 (`m > n0`): `W = ceil(m / n0)` super-columns per core, halo `W`, phases
 /// of `W` rows (the trapezoid scheme with weight `m`).

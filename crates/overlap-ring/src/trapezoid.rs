@@ -1,5 +1,5 @@
-//! Halo plans: the uniform-delay trapezoid scheme (paper Section 5, Theorem 4, Figure 4; spec
-//! 2.7) and its composition with OVERLAP (Theorem 5; spec 2.8).
+//! Halo plans: the uniform-delay trapezoid scheme (paper Section 3.4, Theorem 4, Figure 4) and
+//! its composition with OVERLAP (Theorem 5; `docs/models/overlap-ring.md`, Choices: composite).
 //!
 //! A halo plan gives every working processor a *core* of consecutive columns and makes it hold
 //! `halo` more columns on each side, computing phases of `l` rows in the strict order of
@@ -12,7 +12,8 @@ use crate::host::Host;
 use crate::overlap::{C, Labelling, label_tree};
 use crate::plan::Plan;
 
-/// `r = floor(sqrt(d))`, at least 1 (spec 2.7; `ceil` breaks the `5d` bound, spec 5.12).
+/// `r = floor(sqrt(d))`, at least 1 (paper Theorem 4's `sqrt d`; `ceil` breaks the `5d` bound,
+/// `docs/models/overlap-ring.md`, Choices).
 pub fn r_of(d: u64) -> u64 {
     let mut r = (d as f64).sqrt() as u64;
     while r * r > d {
@@ -54,7 +55,8 @@ pub fn plan(n: usize, d: u64) -> Result<Plan> {
     halo_plan(&cores, r, r as u64, n * r)
 }
 
-/// The composite plan of Theorem 5 (spec 2.8): OVERLAP's assignment on `host` spreads an
+/// The composite plan of Theorem 5 (paper Section 3.4; `docs/models/overlap-ring.md`, Choices:
+/// composite): OVERLAP's assignment on `host` spreads an
 /// intermediate uniform-delay array `H_0` of `n' b` virtual processors (blocks of `b` per
 /// virtual column), and each virtual processor runs Theorem 4's scheme with
 /// `r = floor(sqrt(floor(d_ave)))`: a live processor whose virtual block is `[a, a']` has core

@@ -1,6 +1,7 @@
-//! 2-compaction (paper §3, Theorem 1; spec §3.1-§3.3): `P_i` holds `x_i`, at most two entries
+//! 2-compaction (paper §3, Theorem 1): `P_i` holds `x_i`, at most two entries
 //! are nonzero; afterwards `P_0` holds the pair of the smallest nonzero index and `P_1` the
-//! second one. The paper's "holds a 1" is read as "holds a nonzero" (spec U-13).
+//! second one. The paper's "holds a 1" is read as "holds a nonzero"
+//! (`docs/models/logp-stall.md`, Choices).
 
 use netcore::Step;
 use netcore::bsp::primitives::ceil_log2;
@@ -38,17 +39,20 @@ pub fn outputs(states: &[PlanState]) -> (Option<Pair>, Option<Pair>) {
     (states[0].acc.first().copied(), states[1].acc.get(1).copied())
 }
 
-/// `T_δ = 5G + 2L + δ + 1` (spec §3.2): the δ-LogP algorithm's time under every adversary.
+/// `T_δ = 5G + 2L + δ + 1` (`docs/models/logp-stall.md`, Choices: δ-LogP schedule): the δ-LogP
+/// algorithm's time under every adversary.
 pub fn compaction_delta_time(params: &LogpParams, delta: u64) -> Step {
     5 * params.gap + 2 * params.l + delta + 1
 }
 
-/// `T_SF = R(L + G) + L + 1`, `R = ceil(log p)` (spec §3.3).
+/// `T_SF = R(L + G) + L + 1`, `R = ceil(log p)` (`docs/models/logp-stall.md`, Choices: SF-LogP
+/// baseline).
 pub fn compaction_sf_tree_time(params: &LogpParams) -> Step {
     ceil_log2(params.p.into()) * (params.l + params.gap) + params.l + 1
 }
 
-/// The O(L) δ-LogP algorithm (paper §3; spec §3.2). With `D = 4G + 2L + δ`: every nonzero
+/// The O(L) δ-LogP algorithm (paper §3; its schedule is `docs/models/logp-stall.md`, Choices).
+/// With `D = 4G + 2L + δ`: every nonzero
 /// `P_i` submits its pair to `P_0` at step 0 and to `P_1` at step `>= G` (a local step when it
 /// is the destination itself); `P_0` and `P_1` receive at `D` and `D + G`. Every legal
 /// execution delivers by `D`, so the time is `D + G + 1` under every adversary. Not
@@ -82,7 +86,8 @@ pub fn two_compaction_delta(
         .collect())
 }
 
-/// The stall-free binary-tree algorithm (spec §3.3): `R = ceil(log p)` rounds starting at
+/// The stall-free binary-tree algorithm (`docs/models/logp-stall.md`, Choices: SF-LogP baseline):
+/// `R = ceil(log p)` rounds starting at
 /// `s_r = r(L + G)`; in round `r`, `P_i` with `i mod 2^(r+1) = 2^r` submits its pairs to
 /// `P_(i - 2^r)`, which receives at `s_r + L`; finally `P_0` sends to `P_1`. Each destination
 /// gets at most one message per round, delivered before the next, so no execution violates
@@ -106,7 +111,8 @@ pub fn compaction_sf_tree_fanin_time(params: &LogpParams, d: u32) -> Step {
     tree_rounds(params.p, d) * ((u64::from(d) - 1) * params.l + params.gap) + params.l + 1
 }
 
-/// The stall-free tree with fan-in `d >= 2` (spec §3.3's sensitivity option): round `r`
+/// The stall-free tree with fan-in `d >= 2` (the sensitivity option of the SF-LogP baseline,
+/// `docs/models/logp-stall.md`, Choices): round `r`
 /// starts at `s_r = r((d-1)L + G)`; child `k` (`i = parent + k d^r`, `1 <= k < d`) submits at
 /// `s_r + (k-1)L` and the parent receives it at `s_r + kL`, so each destination has at most
 /// one message in transit at any time. Time `R((d-1)L + G) + L + 1`, `R = ceil(log_d p)`.
@@ -157,7 +163,8 @@ pub fn two_compaction_sf_tree_fanin(
         .collect())
 }
 
-/// BSP-native 2-compaction on netcore's engine (spec §5.1): superstep `send` (every `B_i`
+/// BSP-native 2-compaction on netcore's engine (`docs/models/logp-stall.md`, Choices: BSP-native
+/// baseline): superstep `send` (every `B_i`
 /// charges 1 to test `x_i`; each nonzero holder sends its pair to `B_0` and `B_1`, one op per
 /// message including the self-copy), superstep `merge` (`B_0`, `B_1` charge `|inbox| + 1` and
 /// select). Cost `(w_0 + g h + l) + (w_1 + l) <= 6 + 2g + 2l` with `w_0, w_1 <= 3`, `h <= 2`.
@@ -191,7 +198,7 @@ pub fn bsp_two_compaction(bsp: BspParams, x: &[i64]) -> Result<(Outputs, Ledger)
     Ok(((states[0].first().copied(), states[1].get(1).copied()), ledger))
 }
 
-/// The BSP-native cost bound `6 + 2g + 2l` (spec §5.1).
+/// The BSP-native cost bound `6 + 2g + 2l` (`docs/models/logp-stall.md`, Choices).
 pub fn bsp_compaction_bound(bsp: &BspParams) -> f64 {
     6.0 + 2.0 * bsp.g() as f64 + 2.0 * bsp.l() as f64
 }

@@ -1,5 +1,6 @@
 //! A timed straight-line LogP program carrying a set of `(index, value)` pairs: the
-//! processes of the 2-compaction algorithms (spec §3.2-§3.3).
+//! processes of the 2-compaction algorithms (paper §3; schedules in
+//! `docs/models/logp-stall.md`, Choices).
 
 use netcore::Step;
 use serde::Serialize;

@@ -8,7 +8,8 @@ fn lg(x: f64) -> f64 {
 
 /// Theorem 2: one cycle of `C = max(G, delta)` LogP steps costs
 /// `C (1 + log p (1/G + (g/G) / (1 + log(C/G)) + (l/C) / (1 + log min{C/G, l/g})))`.
-/// The `min{..}` is clamped to `>= 1` (spec U-15: otherwise the denominator can vanish).
+/// The `min{..}` is clamped to `>= 1` (otherwise the denominator can vanish;
+/// `docs/models/logp-stall.md`, Choices: Theorem 2's bound).
 pub fn theorem2_cycle_bound(p: u32, gap: u64, delta: u64, g: u64, l: u64) -> f64 {
     let big_g = gap as f64;
     let c = gap.max(delta) as f64;
@@ -25,7 +26,7 @@ pub fn corollary1_delta1(p: u32, gap: u64, latency: u64) -> f64 {
 }
 
 /// Corollary 1 for `delta = Theta(L)`: `1 + log p / min{G, 1 + log(L/G)}` (the additive 1 the
-/// corollary omits, spec U-15).
+/// corollary omits, `docs/models/logp-stall.md`, Choices: Theorem 2's bound).
 pub fn corollary1_delta_l(p: u32, gap: u64, latency: u64) -> f64 {
     let denom = (gap as f64).min(1.0 + lg(latency as f64 / gap as f64));
     1.0 + lg(f64::from(p)) / denom
@@ -37,9 +38,9 @@ mod tests {
 
     #[test]
     fn spec_worked_values() {
-        // Spec 4.2(a): p=16, G=2, delta=8 (C=8), g=2, l=8: 8 (1 + 4 (1/2 + 1/3 + 1/3)) = 45.33.
+        // Theorem 2 at p=16, G=2, delta=8 (C=8), g=2, l=8: 8 (1 + 4 (1/2 + 1/3 + 1/3)) = 45.33.
         assert!((theorem2_cycle_bound(16, 2, 8, 2, 8) - 136.0 / 3.0).abs() < 1e-9);
-        // Spec 4.3(a): p=1024, G=g=4, L=l=64. delta=1: C=4, 4 (1 + 10 (1/4 + 1 + 16)) = 694.
+        // Corollary 1 at p=1024, G=g=4, L=l=64. delta=1: C=4, 4 (1 + 10 (1/4 + 1 + 16)) = 694.
         assert!((theorem2_cycle_bound(1024, 4, 1, 4, 64) - 694.0).abs() < 1e-9);
         // delta=64: C=64, 64 (1 + 10 (1/4 + 1/5 + 1/5)) = 480.
         assert!((theorem2_cycle_bound(1024, 4, 64, 4, 64) - 480.0).abs() < 1e-9);

@@ -26,7 +26,8 @@ pub(crate) struct Item<Pl> {
 }
 
 impl<Pl> Item<Pl> {
-    /// The sort key of step 2: destination, then submission time, then source [U-10].
+    /// The sort key of step 2 (paper §4): destination, then submission time, then source
+    /// (`docs/models/logp-stall.md`, Choices: ties).
     pub(crate) fn key(&self) -> (u32, Step, u32, u32) {
         (self.dest, self.submit, self.src, self.seq)
     }

@@ -1,6 +1,7 @@
 //! Step 2 of a cycle: Batcher's bitonic sort of the blocks by (destination, submission time),
 //! over blocks of at most `b` real items padded (implicitly) with `+infinity` sentinels (paper
-//! §4 step 2; spec §3.5 `sort`). The sort itself is netcore's
+//! §4 step 2; the superstep `sort` of `docs/models/logp-stall.md`, Choices: BSP implementation
+//! of steps 2-6). The sort itself is netcore's
 //! [`bitonic_sort_blocks`](netcore::bsp::primitives::bitonic_sort_blocks), shared with the other
 //! crates; here the items travel as [`Wire::Item`] messages.
 //!

@@ -1,4 +1,5 @@
-//! The simulated execution as a [`Trace`] of the direct machine (spec §1.6), so that
+//! The simulated execution as a [`Trace`] of the direct machine (paper §4: the simulation
+//! follows a legal execution of the LogP program), so that
 //! [`check_legal`](crate::check_legal) can judge it and [`Replay`](crate::Replay) can re-run it
 //! on [`crate::machine::run`].
 

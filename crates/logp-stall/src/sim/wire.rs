@@ -3,7 +3,8 @@
 use netcore::Step;
 use netcore::bsp::primitives::ScanMsg;
 
-/// A summary of a sorted run of destinations, for the segmented rank scan (§3.5 `rank-scan`).
+/// A summary of a sorted run of destinations, for the segmented rank scan (superstep
+/// `rank-scan`, paper §4 step 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct RunSummary {
     /// Number of items summarised.

@@ -1,6 +1,7 @@
 //! Workloads for the simulation studies: a LogP program that submits a planned list of
 //! messages `G` apart, then receives the number of messages it expects (polling `G` apart; an
-//! empty receive returns nothing and counts for the gap rule, spec U-6).
+//! empty receive returns nothing and counts for the gap rule, `docs/models/logp-stall.md`,
+//! Choices: empty receive).
 
 use netcore::Step;
 use netcore::rng::SimRng;
@@ -13,7 +14,8 @@ use crate::{Action, Delivered, LogpProcess};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Workload {
-    /// Processors `1..=r` each submit one message to `P_0` at step 0 (spec §4.2(a) is r = 3).
+    /// Processors `1..=r` each submit one message to `P_0` at step 0 (the worked case of
+    /// `tests/it/sim.rs` is r = 3).
     Hotspot,
     /// Every processor submits `r` messages to uniformly random other processors.
     RandomTraffic,

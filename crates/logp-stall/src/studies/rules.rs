@@ -1,4 +1,4 @@
-//! Study `logp-rules` (spec §5.2-§5.3): one program under the three stalling rules
+//! Study `logp-rules` (paper §2.1 and its footnote): one program under the three stalling rules
 //! (`stall_free`, `immediate_blocking`, δ-LogP with δ = 1 and δ = L) and several adversaries:
 //! running time, stalled steps, maximum latency, and whether SF-LogP rejects the program.
 //!

@@ -1,4 +1,5 @@
-//! Properties (spec §4.4): every engine trace is legal; windows, gap and capacity
+//! Properties (the rules of a legal execution, paper §2 and §2.1): every engine trace is legal;
+//! windows, gap and capacity
 //! hold; a replay reproduces the execution; the same seed gives the same bytes; broken
 //! traces are caught.
 
@@ -61,7 +62,8 @@ fn adversary(a: (u8, u64)) -> PolicyAdversary {
     }
 }
 
-/// Self-sends are replaced by sends to the next processor (they are errors, spec U-11).
+/// Self-sends are replaced by sends to the next processor (they are errors,
+/// `docs/models/logp-stall.md`, Choices: self-sends).
 fn scripts(c: &Case) -> Vec<Script> {
     c.code
         .iter()
@@ -137,7 +139,8 @@ proptest! {
             let stalled = e.trace.expanded(i).iter().filter(|(_, o)| *o == Op::Stalled).count() as u64;
             prop_assert_eq!(stalled, e.stalled_steps[i]);
         }
-        // U-4: the paper's "no stall when t' > t̄ + δ" never fires for the trigger itself.
+        // The paper's "no stall when t' > t̄ + δ" (§2.1, item 3) never fires for the trigger
+        // itself (`docs/models/logp-stall.md`, Choices: empty stall interval).
         if let StallRule::Delta { delta } = c.rule {
             for ep in &e.trace.episodes {
                 let trig = msgs[ep.trigger_msg as usize];
@@ -179,7 +182,8 @@ use logp_stall::algorithms::{
     outputs, reference_compaction, two_compaction_delta, two_compaction_sf_tree,
 };
 
-/// Spec §4.1(b): G = L, p <= 64, δ in [1, L], inputs with at most two nonzeros.
+/// Theorem 1's setting (paper §3): G = L, p <= 64, δ in [1, L], inputs with at most two
+/// nonzeros.
 fn compaction_case() -> impl Strategy<Value = (u32, u64, u64, Vec<i64>, (u8, u64))> {
     (2u32..=6, 1u32..=3).prop_flat_map(|(log_p, lg)| {
         let p = 1u32 << log_p;

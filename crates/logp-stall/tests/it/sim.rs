@@ -1,4 +1,4 @@
-//! The cycle simulation of δ-LogP on BSP (paper §4): the spec's worked case, the undo when
+//! The cycle simulation of δ-LogP on BSP (paper §4): a worked hotspot case, the undo when
 //! δ < G, bad input, and properties over random traffic.
 
 use logp_stall::sim::workload::{Workload, programs};
@@ -69,7 +69,7 @@ fn cfg(p: u32, gap: u64, latency: u64, delta: u64) -> SimConfig {
     }
 }
 
-/// Spec §4.2(a): p = 4, G = 2, L = 4, δ = 4, so C = 4 and K = ceil(4/2) = 2. P1, P2, P3
+/// Worked case of paper §4: p = 4, G = 2, L = 4, δ = 4, so C = 4 and K = ceil(4/2) = 2. P1, P2, P3
 /// submit to P0 at step 0 and halt; P0 receives at 4, 6, 8.
 /// Cycle 0: sort keys (0,0,1), (0,0,2), (0,0,3) get ranks 1, 2, 3, so delivery times
 /// 4 ceil(1/2) = 4, 4 ceil(2/2) = 4, 4 ceil(3/2) = 8; S = {P3's message}; its source gets
@@ -183,7 +183,7 @@ fn bad_input_is_a_typed_error() {
     );
 }
 
-/// An independent check of the δ-LogP rules (paper §2.1, spec §1.2-1.4) on a simulated
+/// An independent check of the δ-LogP rules (paper §2 and §2.1) on a simulated
 /// execution: windows from recomputed `c_j(t)`, the gap rule, receives take the buffer head
 /// (order `(deliver, submit, src)`, `None` iff empty), every stalled step lies in an episode,
 /// episodes are triggered by violating submissions with `t < t' <= t + δ` and
@@ -269,7 +269,7 @@ fn assert_direct_equal<P: LogpProcess>(r: &SimReport<P::State>, c: &SimConfig, p
 /// A buffered message: (deliver, submit, src, id, payload).
 type Buffered<Pl> = (u64, u64, u32, u64, Pl);
 
-/// A plain step-by-step LogP execution (spec §1.2) that replays the simulated run's
+/// A plain step-by-step LogP execution (paper §2) that replays the simulated run's
 /// nondeterministic choices (delivery times by (src, submit), stall intervals from the
 /// episodes) on fresh copies of the programs, and checks that every action, every receive
 /// and every final state is the same as in the simulation.
@@ -405,8 +405,8 @@ fn goal_schedules_on_the_cycle_simulation() {
     }
 }
 
-/// Spec U-5: the paper's step 5(a) sets `w_i = t̄`; with `paper_literal` the episode of the
-/// §4.2(a) case unstalls at t'' = t̄ = 8, which breaks the rule `t̄ < t''` (our default gives 9).
+/// The paper's step 5(a) sets `w_i = t̄` (`docs/models/logp-stall.md`, Choices: strict
+/// unstall); with `paper_literal` the episode of the hotspot case above unstalls at t'' = t̄ = 8, which breaks the rule `t̄ < t''` (our default gives 9).
 #[test]
 fn paper_literal_unstall_is_t_bar() {
     let mut c = cfg(4, 2, 4, 4);

@@ -1,4 +1,5 @@
-//! Exact cases (spec §1 and §3), each with its hand derivation, plus the
+//! Exact cases (the machine of paper §2 and §2.1, 2-compaction of paper §3), each with its
+//! hand derivation, plus the
 //! `fixtures/logp-stall/logp-*.toml` single-run configs.
 
 use logp_stall::algorithms::{
@@ -61,8 +62,8 @@ fn compaction_delta_benign() {
 
 /// Same, worst adversary (Latest, Eager): the step-0 messages get t_m = 0 + G c + L =
 /// 0 + 4 + 2 = 6; eager signal t' = 1, unstall t'' = t̄ + δ = 8: P5, P6 stalled on [1, 8)
-/// (7 steps each). At 8 both submit to P1: c = 2, t_m = 8 + 6 = 14 = D (the spec's
-/// "worst attains D"); the second episodes [9, 16) are vacuous (P5, P6 halted at 8).
+/// (7 steps each). At 8 both submit to P1: c = 2, t_m = 8 + 6 = 14 = D (the worst
+/// adversary attains D); the second episodes [9, 16) are vacuous (P5, P6 halted at 8).
 /// P0 receives at 14 (buffer order: P5 first) and 16; P1 receives at 14 (delivered at the
 /// start of 14) and 16. T = 17.
 #[test]
@@ -151,7 +152,7 @@ fn compaction_delta_immediate_blocking() {
     insta::assert_json_snapshot!(summary(&e));
 }
 
-/// BSP-native (spec §5.1), g = 4, l = 5, nonzeros at 5 and 6: superstep `send`: every B_i
+/// BSP-native (`docs/models/logp-stall.md`, Choices: BSP-native baseline), g = 4, l = 5, nonzeros at 5 and 6: superstep `send`: every B_i
 /// charges 1, B5 and B6 one more per message: w = 3; h = 2 (B5, B6 send 2 each, B0, B1
 /// receive 2 each): 3 + 4*2 + 5 = 16. Superstep `merge`: B0, B1 charge |inbox| + 1 = 3:
 /// 3 + 0 + 5 = 8. Total 24 <= 6 + 2g + 2l = 24.
@@ -164,7 +165,7 @@ fn compaction_bsp() {
     assert_eq!(ledger.cost(&bsp).unwrap(), 24.0);
 }
 
-/// Spec §4.1(a): p = 8, G = L = δ = 4, o = 2, x_3 = 7, x_6 = -2, worst adversary. K = 1,
+/// Theorem 1's setting G = L (paper §3): p = 8, G = L = δ = 4, o = 2, x_3 = 7, x_6 = -2, worst adversary. K = 1,
 /// D = 16 + 8 + 4 = 28. Step 0: P3, P6 -> P0, c_0(0) = 2 > 1, window (0, 4*2 + 4] = (0, 12],
 /// t_m = 12. Eager episode t' = 1, t̄ = 12, t'' = 16: stalled on 1..=15. WaitUntil(4) already
 /// satisfied at 16: both submit to P1 at 16, c_1(16) = 2, t_m = 16 + 12 = 28 = D; the second

@@ -1,5 +1,6 @@
-//! The schedule `s^(k)_t` of Theorem 1 (spec 2.5) as a comparison line: the paper's recursive
-//! box simulation turned into per-row deadlines, checked against engine runs in the tests.
+//! The schedule `s^(k)_t` of Theorem 1 (paper Section 3.2) as a comparison line: the paper's
+//! recursive box simulation turned into per-row deadlines, checked against engine runs in the
+//! tests.
 
 /// `s^(k)_t` for `0 <= k <= k_max`, `1 <= t <= m_k` (`result[k][t-1]`):
 /// `s^(k_max)_1 = sigma`; `s^(k)_t = s^(k+1)_t + delta[k]` for `t <= m_(k+1)`;
@@ -32,7 +33,8 @@ pub fn deadline(s0: &[i64], t: u64) -> i64 {
     beta as i64 * s0[s0.len() - 1] + s0[(t - beta * m0) as usize - 1]
 }
 
-/// The corrected variant's parameters (spec 2.5, 2.6) for `b` columns per virtual column:
+/// The corrected variant's parameters (`docs/models/overlap-ring.md`, Choices: corrected
+/// deadlines) for `b` columns per virtual column:
 /// `sigma = b + g`, `g` = max delay between consecutive live processors inside one depth-`k_max`
 /// node; `delta[k]` = max over remaining depth-`k` nodes of the delay between the node's leftmost
 /// and rightmost live processors. `live[p]` = processor `p` holds a virtual column.
@@ -63,7 +65,7 @@ pub fn corrected(delays: &[u32], live: &[bool], k_max: u32, block: i64) -> (i64,
 mod tests {
     use super::*;
 
-    /// Spec 3: `n = 64`, `c = 8/3` (`L = 6`, `k_max = 2`, `m = (4,2,1)`), unit delays, paper
+    /// Worked case: `n = 64`, `c = 8/3` (`L = 6`, `k_max = 2`, `m = (4,2,1)`), unit delays, paper
     /// `D_k = 16 * 64 / 2^k = (1024, 512, 256)`, `sigma = 1`: `s^(2) = (1)`, `s^(1) = (513, 1026)`,
     /// `s^(0) = (1537, 2050, 3587, 4100)`; closed form `4*1 + 2*(1*1024 + 2*512) = 4100`.
     /// Corrected `sigma = 2`: `s^(0) = (1538, 2052, 3590, 4104)`.

@@ -1,4 +1,4 @@
-//! Study `overlap-general-graphs` (paper Fact 3, Theorem 6; spec 3 "Fact 3 / Theorem 6"):
+//! Study `overlap-general-graphs` (paper Section 4, Fact 3, Theorem 6):
 //! hosts that are connected graphs, linearised by the dilation-3 spanning-tree order
 //! ([`crate::graph::Embedding`]), running the composite scheme of Theorem 5 with every message
 //! routed over the physical tree edges.

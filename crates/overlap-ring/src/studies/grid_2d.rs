@@ -1,4 +1,4 @@
-//! Study `overlap-2d` (paper Section 5, Theorems 7 and 8; spec 2.9 and 3): guest `m x m` arrays
+//! Study `overlap-2d` (paper Section 5, Theorems 7 and 8): guest `m x m` arrays
 //! run as `m` super-columns of weight `m` (checked node by node against the 2-D array).
 //!
 //! * `kind = "uniform"` (Theorem 7): a uniform-delay host `H_0` of `n0` processors and delay

@@ -1,4 +1,4 @@
-//! Study `overlap-heavy-tailed` (paper Theorems 2 and 5; spec 3 "Theorem 5", 4 baselines):
+//! Study `overlap-heavy-tailed` (paper Theorems 2 and 5, beside the naive baseline):
 //! hosts with heavy-tailed (Pareto) link delays as `n` grows, the network of workstations the
 //! paper is about. The same host (drawn from `host_seed`) runs the naive one-copy simulation
 //! (`N = n`), OVERLAP (`b = 1`, `N = n'`) and the composite scheme (Theorem 5, `b = 1`,
@@ -10,13 +10,14 @@
 //! up to their constants; measured ratios 0.03-0.46). Measured, and worth knowing: at these
 //! sizes OVERLAP runs exactly as slow as naive on Pareto hosts - the long links sit inside
 //! base intervals of `c L` processors, where `m_k = 0` and the stage-1 test (`delay(I) >
-//! c L d_ave |I|`) does not fire, so they are neither killed nor overlapped (spec 5.5); the
-//! composite scheme runs at 0.50-0.72 of naive: with `r = floor(sqrt(floor(d_ave))) = 2` it
-//! pays the slowest link once per phase of 2 rows (0.50-0.52); with `r = 1` (`d_ave < 4`) its
-//! halo of one column still lets a round trip over the slow link serve more than one row
-//! (0.66-0.72, measured, not derived). Once a link is slow enough to make its interval hot (the large preset,
-//! `n = 2^14, 2^16`, `d_max` in the thousands), stage 1 kills around it and OVERLAP's
-//! slowdown drops to 0.11-0.51 of naive's, the composite's to 0.06-0.25.
+//! c L d_ave |I|`) does not fire, so they are neither killed nor overlapped
+//! (`docs/models/overlap-ring.md`, Choices: killing threshold); the composite scheme runs at
+//! 0.50-0.72 of naive: with `r = floor(sqrt(floor(d_ave))) = 2` it pays the slowest link once per
+//! phase of 2 rows (0.50-0.52); with `r = 1` (`d_ave < 4`) its halo of one column still lets a
+//! round trip over the slow link serve more than one row (0.66-0.72, measured, not derived). Once a
+//! link is slow enough to make its interval hot (the large preset, `n = 2^14, 2^16`, `d_max` in the
+//! thousands), stage 1 kills around it and OVERLAP's slowdown drops to 0.11-0.51 of naive's, the
+//! composite's to 0.06-0.25.
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;

@@ -1,4 +1,4 @@
-//! Studies `overlap-h1` and `overlap-h2` (paper Section 6, Theorems 9 and 10; spec 3).
+//! Studies `overlap-h1` and `overlap-h2` (paper Section 6, Theorems 9 and 10).
 //!
 //! * `overlap-h1`: on `H_1(n)` (every `sqrt n`-th link has delay `sqrt n`), one copy per
 //!   database forces slowdown `d_max = sqrt n` (Theorem 9), precisely `(1 + (T-1) sqrt n)/T`:
@@ -7,8 +7,9 @@
 //! * `overlap-h2`: on the paper's `H_2` (`d_ave = O(1)`, long links `d = sqrt n`), two copies
 //!   cannot do better than `Omega(log n)` (Theorem 10). The two-copy segment strategy, the
 //!   naive one-copy run and OVERLAP are executed. Measured two-copy slowdowns 3.0, 3.95, 6.58,
-//!   8.11, 10.7 for `n = 16 .. 4096` (the spec's prototype reports 3, 4, 6.67, 8.29 for
-//!   `n <= 1024` and calls them `slowdown / log n`; they are the slowdowns themselves):
+//!   8.11, 10.7 for `n = 16 .. 4096` (`docs/models/overlap-ring.md`, Choices, notes a
+//!   prototype's 3, 4, 6.67, 8.29 for `n <= 1024`, listed there as `slowdown / log n`; they are
+//!   the slowdowns themselves):
 //!   `slowdown / log n` is 0.66-0.89 and does not fall (the large preset continues 0.99, 1.12
 //!   at `n = 2^14, 2^16`), as `Omega(log n)` requires, while one copy pays `d = sqrt n` and
 //!   OVERLAP (whose base intervals contain the long links) does no better than one copy here.

@@ -1,4 +1,4 @@
-//! Study `overlap-single-long-link` (Theorem 2, spec 3): unit links except one of delay `D` on
+//! Study `overlap-single-long-link` (paper Theorem 2): unit links except one of delay `D` on
 //! the root's split (link `n/2 - 1`), where OVERLAP's overlap is `m = m_1`. Measured steady
 //! period of OVERLAP vs the formula `max(1, (D + 2m)/(m + 1))`; naive pays `D` per row.
 

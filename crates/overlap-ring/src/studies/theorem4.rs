@@ -1,4 +1,4 @@
-//! Study `overlap-theorem4` (paper Section 5, Theorem 4; spec 2.7 and 3 "Theorem 4"): on a host
+//! Study `overlap-theorem4` (paper Section 3.4, Theorem 4): on a host
 //! whose links all have delay `d`, the trapezoid scheme (`r = floor(sqrt d)`, `N = n r`, each
 //! processor holding its neighbours' cores too, phases of `r` rows) has slowdown `O(sqrt d)`,
 //! and at most `5d` steps per phase; the naive one-copy simulation (`N = n`) pays `d` per row.

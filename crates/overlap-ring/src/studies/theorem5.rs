@@ -1,4 +1,4 @@
-//! Study `overlap-theorem5` (paper Theorem 5; spec 3 "Theorem 5"): the composite scheme
+//! Study `overlap-theorem5` (paper Section 3.4, Theorem 5): the composite scheme
 //! (OVERLAP spreading the trapezoid scheme, `r = floor(sqrt(floor(d_ave)))`) on host families
 //! with a given average delay `d_ave`, beside blocked OVERLAP (`b = 4`) and naive:
 //!

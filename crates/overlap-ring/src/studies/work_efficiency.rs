@@ -1,4 +1,4 @@
-//! Study `overlap-work-efficiency` (paper Theorem 3; spec 2.6 and 3 "Theorem 3"): OVERLAP with
+//! Study `overlap-work-efficiency` (paper Section 3.3, Theorem 3): OVERLAP with
 //! blocks of `b` guest columns per virtual column (`N = n' b`). Load is exactly `b`, the
 //! redundant work is exactly `live / n'` (each live processor recomputes its block), and as `b`
 //! grows the processors spend their time computing instead of waiting: efficiency

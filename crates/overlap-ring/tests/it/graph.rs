@@ -1,4 +1,4 @@
-//! General host graphs (paper Fact 3, Theorem 6; spec 2.8 and 3): the dilation-3 embedding and
+//! General host graphs (paper Section 4, Fact 3, Theorem 6): the dilation-3 embedding and
 //! simulations routed over the physical tree edges.
 
 use netcore::delay::DelayLaw;
@@ -9,12 +9,12 @@ use overlap_ring::guest::Program;
 use overlap_ring::overlap::C;
 use proptest::prelude::*;
 
-/// Clique chain `k = 4` (spec 3): 4 cliques of 4 vertices, `4 x 6 = 24` unit edges and 3
-/// links of delay `n = 16`: 27 edges, total delay `24 + 48 = 72`, `d_ave = 72/27 = 8/3 =
-/// 3n/(n+2)`, max degree 4 (a clique's last vertex: 3 in-clique + 1 chain link). Every
-/// spanning tree must contain the 3 chain links, and the array visits all 16 vertices along
-/// the tree, so it crosses each chain link at least once: total array delay `>= 3 16 = 48`.
-/// The snapshot records the order, the array delays and their sum.
+/// Clique chain `k = 4` (the unbounded-degree example of paper Section 4): 4 cliques of 4
+/// vertices, `4 x 6 = 24` unit edges and 3 links of delay `n = 16`: 27 edges, total delay
+/// `24 + 48 = 72`, `d_ave = 72/27 = 8/3 = 3n/(n+2)`, max degree 4 (a clique's last vertex:
+/// 3 in-clique + 1 chain link). Every spanning tree must contain the 3 chain links, and the array
+/// visits all 16 vertices along the tree, so it crosses each chain link at least once: total
+/// array delay `>= 3 16 = 48`. The snapshot records the order, the array delays and their sum.
 #[test]
 fn clique_chain_k4() {
     let g = GraphHost::clique_chain(4).unwrap();

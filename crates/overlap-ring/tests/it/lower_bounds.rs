@@ -1,4 +1,4 @@
-//! Section 6 (Theorems 9, 10, Fact 4, Figures 5, 6; spec 2.10 and 3): the lower-bound hosts,
+//! Section 6 (Theorems 9, 10, Fact 4, Figures 5, 6): the lower-bound hosts,
 //! the strategies the proofs consider, and the relaxed bound checked against the engine.
 
 use overlap_ring::Error;

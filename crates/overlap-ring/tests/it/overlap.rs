@@ -1,4 +1,4 @@
-//! OVERLAP labelling and assignment: the spec's worked cases (spec 3) and Lemma properties.
+//! OVERLAP labelling and assignment (paper Sections 3.1-3.2): worked cases and Lemma properties.
 
 use overlap_ring::Error;
 use overlap_ring::overlap::{C, k_max, label_tree, stages_2_3};
@@ -64,7 +64,8 @@ fn transient_host_assignment_snapshot() {
     insta::assert_snapshot!("transient_n32", format!("{}{}", tree(&lab), strip(&lab)));
 }
 
-/// Stage-1 killing (spec 2.1): `n = 256`, `c = 3`, `L = 8`, links 40 and 41 of delay 5000,
+/// Stage-1 killing (paper Section 3.1; `docs/models/overlap-ring.md`, Choices: killing
+/// threshold): `n = 256`, `c = 3`, `L = 8`, links 40 and 41 of delay 5000,
 /// the rest 1: `S = 10253` over 255 links; node `I` is hot iff `delay(I) 255 > 24 S |I| =
 /// 246072 |I|`. `[40,42)` holds link 40: `5000 255 = 1275000 > 492144`, hot; `[40,44)` holds
 /// links 40-42: `10001 255 = 2550255 > 984288`, hot; `[40,48)` (links 40-46): `2551275 >
@@ -114,8 +115,8 @@ fn bad_c_and_small_hosts_are_errors() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// Lemmas 1-4 node by node and the assignment properties (spec 3) on random heavy-tailed
-    /// hosts.
+    /// Lemmas 1-4 node by node and the assignment properties (paper Section 3.2) on random
+    /// heavy-tailed hosts.
     #[test]
     fn lemmas_and_assignment(n in 12usize..200, seed in 0u64..1000, cnum in 5u64..9) {
         let c = C::new(cnum, 2).unwrap();
@@ -170,7 +171,7 @@ proptest! {
     }
 }
 
-/// Spec 3 worked transient: `n = 32`, `c = 3`, `d_15 = 20` (else 1), `B = 5`, `N = n' = 31`.
+/// Worked transient (Theorem 2): `n = 32`, `c = 3`, `d_15 = 20` (else 1), `B = 5`, `N = n' = 31`.
 /// `p15` and `p16` both hold column 16; each gets its missing neighbour column over delay 21.
 /// `host_steps(T = 1..5) = 1, 22, 23, 44, 45`; `link_units = 64 (T-1)`, `work = 32 T`;
 /// the naive simulation needs `1 + 20 (T-1)`.
@@ -197,7 +198,7 @@ fn worked_transient_single_long_link() {
     assert_eq!(got, vec![1, 22, 23, 44, 45]);
 }
 
-/// Theorem 2, single long link (spec 3): unit links except delay `D = 30` on link 31, the root's
+/// Theorem 2, single long link: unit links except delay `D = 30` on link 31, the root's
 /// split of `n = 64`, `c = 3` (`L = 6`, `k_max = 1`, overlap there `m_1 = 1`). The steady
 /// period is `(D + 2m)/(m + 1) = 16` per row (cycle of `2m+2 = 4` rows takes `2D + 4m = 64`
 /// steps); the naive period is `D = 30`.
@@ -232,7 +233,7 @@ proptest! {
         prop_assert!(run.verified);
         prop_assert_eq!(run.work, lab.live as u64 * steps);
         prop_assert_eq!(run.load, 1);
-        // Spec 3: at most k_max + 1 streams share a directed link, so with B >= k_max + 1
+        // At most k_max + 1 streams share a directed link, so with B >= k_max + 1
         // nothing ever queues.
         if b > lab.k_max {
             prop_assert_eq!(run.queue_wait, 0);
@@ -240,7 +241,7 @@ proptest! {
     }
 }
 
-/// Spec 3: on a unit host OVERLAP is *slower* than naive: `n = 64`, `c = 8/3` (`k_max = 2`,
+/// On a unit host OVERLAP is *slower* than naive: `n = 64`, `c = 8/3` (`k_max = 2`,
 /// `m_1 = 2`), the root split's overlap of 2 columns makes a C/D cycle of `2m + 2 = 6` rows take
 /// `2D + 4m = 2 1 + 4 2 = 10` steps: period `(D + 2m)/(m + 1) = 5/3` per row, naive 1.
 #[test]
@@ -255,7 +256,8 @@ fn unit_host_overlap_period_five_thirds() {
     assert_eq!(b.host_steps - a.host_steps, 50);
 }
 
-/// Theorem 1, corrected variant (spec 2.5): unit host `n = 64`, `c = 8/3` (`k_max = 2`), no
+/// Theorem 1, corrected variant (`docs/models/overlap-ring.md`, Choices: corrected deadlines):
+/// unit host `n = 64`, `c = 8/3` (`k_max = 2`), no
 /// kills; `sigma = b + g = 2`, `Delta_0 = 63` (root: leftmost to rightmost live processor),
 /// `Delta_1 = 31`. Every row finishes by its deadline.
 #[test]
@@ -273,7 +275,8 @@ fn theorem1_corrected_deadlines_unit_host() {
     }
 }
 
-/// Spec 3: the paper variant (`sigma = b = 1`) fails for `k_max = 0`: `n = 16`, `c = 3`,
+/// The paper variant (`sigma = b = 1`) fails for `k_max = 0` (`docs/models/overlap-ring.md`,
+/// Choices: corrected deadlines): `n = 16`, `c = 3`,
 /// uniform delay 5 -> row 2 finishes at step 6 (`1 + 5`) > deadline 2.
 #[test]
 fn theorem1_paper_variant_fails_for_kmax_zero() {
@@ -294,7 +297,8 @@ fn theorem1_paper_variant_fails_for_kmax_zero() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
-    /// Theorem 1, corrected variant (spec 2.5, 2.6): every copy finishes row `t` by
+    /// Theorem 1, corrected variant (`docs/models/overlap-ring.md`, Choices: corrected
+    /// deadlines): every copy finishes row `t` by
     /// `deadline(t)`, for `b = 1` (Theorem 2) and blocks `b > 1` (Theorem 3, `sigma = b + g`).
     #[test]
     fn theorem1_corrected_deadlines(n in 12usize..64, seed in 0u64..1000, steps in 1u64..20, half in 0usize..2, block in 1usize..4) {
@@ -381,7 +385,7 @@ proptest! {
     }
 }
 
-/// The schedule of Theorem 1 for the spec's case (`n = 64`, `c = 8/3`, `L = 6`, `k_max = 2`,
+/// The schedule of Theorem 1 for a worked case (`n = 64`, `c = 8/3`, `L = 6`, `k_max = 2`,
 /// `m = (4, 2, 1)`, unit delays): paper variant `sigma = 1`, `D_k = c L d_ave n / 2^k = 16 64
 /// / 2^k = (1024, 512, 256)`: `s^(2) = (1)`, `s^(1)_t = s^(2)_t + D_1 = 513` for `t <= m_2 = 1`,
 /// then `s^(1)_2 = s^(1)_1 + s^(1)_1 = 1026`; `s^(0) = (513 + 1024, 1026 + 1024, 1537 + 2050,

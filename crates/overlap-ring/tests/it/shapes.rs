@@ -1,5 +1,6 @@
-//! Guest rings and 2-D arrays run through their super-column adapters (spec 1.1, 2.9; paper
-//! Theorems 7, 8), checked against the unfolded guests; guest-program panics become errors.
+//! Guest rings and 2-D arrays run through their super-column adapters (paper Section 1's ring
+//! folding, Section 5, Theorems 7, 8), checked against the unfolded guests; guest-program panics
+//! become errors.
 
 use overlap_ring::Error;
 use overlap_ring::engine::{run, simulate};
@@ -9,7 +10,7 @@ use overlap_ring::naive;
 use overlap_ring::shapes::{FoldedRing, GridMix, SuperColumns, array2d_plan};
 use proptest::prelude::*;
 
-/// Theorem 7, case 1 (spec 3): uniform delay `d`, bandwidth `B`, super-column `c` on processor
+/// Theorem 7, case 1: uniform delay `d`, bandwidth `B`, super-column `c` on processor
 /// `c` (`m >= 2`). A super-pebble takes `m` steps; its `m` units cross a link in
 /// `d + ceil(m/B) - 1` steps, so a row costs `max(m + d + ceil(m/B) - 2, m)` after the first
 /// (which costs `m`): `host_steps = (T-1) max(m + d + ceil(m/B) - 2, m) + m`. With `m = 4`,
@@ -36,7 +37,7 @@ fn theorem7_case1_exact() {
     }
 }
 
-/// Theorem 7, case 2 (spec 3): `n0 = 4`, `d = 256`, `m = 16 = d^(1/3) n0^(2/3)`, `W = 4`: every
+/// Theorem 7, case 2: `n0 = 4`, `d = 256`, `m = 16 = d^(1/3) n0^(2/3)`, `W = 4`: every
 /// phase of `W` rows takes at most `4 m^3 / n0^2 = 1024` steps (compute: 12 super-columns of
 /// weight 16 for 4 rows = 768 per phase).
 #[test]

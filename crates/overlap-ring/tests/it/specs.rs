@@ -63,7 +63,7 @@ fn invalid_hosts_are_typed_errors() {
     assert_eq!(naive::simulate(&host, &Program::Sum, 2, 0), Err(Error::ZeroGuestSteps));
 }
 
-/// Spec 3, Figure 1 semantics with `AffineMod{p=97}`, `N = 3`: row 1 `(3,6,5)` (`0+1+2`,
+/// Figure 1 semantics modulo 97 (the built-in `affine`), `N = 3`: row 1 `(3,6,5)` (`0+1+2`,
 /// `1+2+3`, `2+3+0`), row 2 `(12,20,16)` (`0+3+6+3`, `3+6+5+6`, `6+5+0+5`), final databases
 /// `(15,26,21)` (`3+12`, `6+20`, `5+16`); every scheme reproduces every pebble and database
 /// (one copy on 1, 2, 3 processors; three processors holding all columns with halos).

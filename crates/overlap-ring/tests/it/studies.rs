@@ -51,8 +51,8 @@ fn bad_study_params_are_input_errors() {
     assert_eq!(e.fault(), Fault::Input);
 }
 
-/// Spec 3 verified periods: `n=64, D=30, m=1 -> 16`; `n=128, D=301, m=2 -> 305/3`;
-/// `n=256, D=100, m=4 -> 108/5`; naive period `D`.
+/// Theorem 2 single-long-link periods `(D + 2m)/(m + 1)`: `n=64, D=30, m=1 -> 16`; `n=128, D=301,
+/// m=2 -> 305/3`; `n=256, D=100, m=4 -> 108/5`; naive period `D`.
 #[test]
 fn single_long_link_periods() {
     use overlap_ring::studies::SingleLongLink;
@@ -127,7 +127,7 @@ fn scheme_study_rows() {
         scheme: theorem4::Scheme::Trapezoid,
     };
     let row = one(&Theorem4, &p, rng);
-    // The spec's exact case: 96 steps = 5 d ceil(T/r) 0.6 (5 16 2 = 160).
+    // Theorem 4's exact case (tests/it/trapezoid.rs): 96 steps = 5 d ceil(T/r) 0.6 (5 16 2 = 160).
     assert_eq!((row.host_steps, row.phase_ratio, row.load), (96, 0.6, 12));
     let p = work_efficiency::Params {
         n: 256,
@@ -197,8 +197,8 @@ fn theorem5_rows() {
 
 /// Every `[[study]]` of the sweep specs: each point of its grid (the fixed values with the
 /// cartesian product of `grid`, the zipped `zip` lists, and the same with `quick` overriding)
-/// is accepted by the study's `point`; the first point of each study of the small spec runs, and
-/// no column of its rows repeats a parameter (xtask rejects such rows).
+/// is accepted by the study's `point`; the first point of each study of the small sweep file runs,
+/// and no column of its rows repeats a parameter (xtask rejects such rows).
 #[test]
 fn sweep_spec_points_are_valid() {
     let studies = OverlapRing.studies();
@@ -252,7 +252,7 @@ fn sweep_spec_points_are_valid() {
     }
 }
 
-/// The points of one spec: `fixed`, times the grid's product, times the zipped lists.
+/// The points of one sweep file: `fixed`, times the grid's product, times the zipped lists.
 fn points(fixed: &toml::Table, grid: &toml::Table, zip: &toml::Table) -> Vec<toml::Table> {
     let mut out = vec![fixed.clone()];
     for (key, values) in grid {

@@ -1,4 +1,4 @@
-//! Theorem 4 (paper Section 5, Figure 4; spec 2.7 and 3): the trapezoid scheme on a
+//! Theorem 4 (paper Section 3.4, Figure 4): the trapezoid scheme on a
 //! uniform-delay host, executed by the engine.
 
 use overlap_ring::engine::run;
@@ -7,7 +7,7 @@ use overlap_ring::host::Host;
 use overlap_ring::trapezoid::{plan, r_of};
 use proptest::prelude::*;
 
-/// Spec 3 exact case: `n = 8`, `d = 16`, `r = 4`, `N = 32`, `T = 8`, `B = 1`. An interior
+/// Exact case: `n = 8`, `d = 16`, `r = 4`, `N = 32`, `T = 8`, `B = 1`. An interior
 /// processor holds 12 columns and computes 12 x 8 = 96 pebbles; it never stalls (the
 /// boundary column `(j-2)r` is computed in `p_(j-1)`'s trapezoid at steps 3, 12, 19 for rows
 /// 1-3, usable 16 steps later at 19, 28, 35, while `p_j` needs rows 1, 2, 3 at steps 31, 35,
@@ -43,7 +43,7 @@ proptest! {
     }
 }
 
-/// Figure 4, `d = 16`, `r = 4` (spec 3): `P_j` is 12 columns wide, so a phase has
+/// Figure 4, `d = 16`, `r = 4`: `P_j` is 12 columns wide, so a phase has
 /// `|P_j| = 48` pebbles; trapezoid row `t` has `3r - 2t` = 10, 8, 6, 4 pebbles, `|T| = 28 =
 /// 2d - r`; each triangle has `1 + 2 + 3 + 4 = r(r+1)/2 = 10` pebbles, `|L ∪ R| = d + r`.
 #[test]
