@@ -78,7 +78,8 @@ pub struct SimConfig {
     /// LogP latency L.
     #[serde(rename = "L")]
     pub latency: u64,
-    /// LogP overhead o (validated, folded).
+    /// LogP overhead o (validated, folded; default 1).
+    #[serde(default = "default_o")]
     pub o: u64,
     /// Stall lag δ, `1 <= δ <= L`.
     pub delta: u64,
@@ -95,6 +96,10 @@ pub struct SimConfig {
     /// Cycle limit.
     #[serde(default = "default_max_cycles")]
     pub max_cycles: u64,
+}
+
+fn default_o() -> u64 {
+    1
 }
 
 fn default_max_cycles() -> u64 {

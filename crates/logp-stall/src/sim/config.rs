@@ -2,16 +2,17 @@
 //!
 //! ```toml
 //! kind = "sim"
-//! p = 16
-//! G = 2
-//! L = 8
-//! o = 1
-//! delta = 8
-//! g = 2
-//! l = 8
 //! workload = "random_traffic"   # or "hotspot"
 //! r = 4
 //! seed = 1
+//! [machine]                     # a SimConfig
+//! p = 16
+//! G = 2
+//! L = 8
+//! o = 1                         # default 1
+//! delta = 8
+//! g = 2
+//! l = 8
 //! ```
 
 use netcore::study::{ModelError, RunReport, to_json};
@@ -20,35 +21,16 @@ use crate::Error;
 use serde::{Deserialize, Serialize};
 
 use super::workload::{Workload, programs};
-use super::{SimConfig, UnstallOffset, simulate_and_judge};
+use super::{SimConfig, simulate_and_judge};
 
-/// The `kind = "sim"` configuration.
+/// The `kind = "sim"` configuration: the simulation's parameters as the table `[machine]`
+/// (a [`SimConfig`]: `p`, `G`, `L`, `o`, `delta`, `g`, `l`, `unstall`, `scan_fanin`,
+/// `max_cycles`), and the workload.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimRunConfig {
-    /// Processors (a power of two).
-    pub p: u32,
-    /// Gap G.
-    #[serde(rename = "G")]
-    pub gap: u64,
-    /// Latency L.
-    #[serde(rename = "L")]
-    pub latency: u64,
-    /// Overhead o.
-    #[serde(default = "one")]
-    pub o: u64,
-    /// Stall lag δ.
-    pub delta: u64,
-    /// BSP g.
-    pub g: u64,
-    /// BSP ℓ.
-    pub l: u64,
-    /// Unstall rule.
-    #[serde(default)]
-    pub unstall: UnstallOffset,
-    /// Scan fan-in.
-    #[serde(default)]
-    pub scan_fanin: Option<u32>,
+    /// The simulation's parameters.
+    pub machine: SimConfig,
     /// Workload.
     pub workload: Workload,
     /// Workload size.
@@ -56,10 +38,6 @@ pub struct SimRunConfig {
     /// Seed of the workload.
     #[serde(default)]
     pub seed: u64,
-}
-
-fn one() -> u64 {
-    1
 }
 
 /// The report of one simulation run.
@@ -99,31 +77,20 @@ pub struct SimRunReport {
 
 /// Runs a `kind = "sim"` configuration.
 pub fn run_sim_config(c: &SimRunConfig) -> Result<RunReport, ModelError> {
-    let cfg = SimConfig {
-        p: c.p,
-        gap: c.gap,
-        latency: c.latency,
-        o: c.o,
-        delta: c.delta,
-        g: c.g,
-        l: c.l,
-        unstall: c.unstall,
-        scan_fanin: c.scan_fanin,
-        max_cycles: 1_000_000,
-    };
+    let cfg = &c.machine;
     cfg.validate()?;
     if c.r > 1024 {
         return Err(
             Error::SimParam { field: "r", rule: "r <= 1024", value: c.r.to_string() }.into()
         );
     }
-    if c.workload == Workload::Hotspot && c.r >= c.p {
-        let value = format!("r={}, p={}", c.r, c.p);
+    if c.workload == Workload::Hotspot && c.r >= cfg.p {
+        let value = format!("r={}, p={}", c.r, cfg.p);
         return Err(Error::SimParam { field: "r", rule: "r < p for a hotspot", value }.into());
     }
     let mut rng = netcore::rng::seeded(c.seed, 0);
-    let (procs, reference) = programs(c.workload, c.p, c.gap, c.r, &mut rng);
-    let judged = simulate_and_judge(&cfg, procs)?;
+    let (procs, reference) = programs(c.workload, cfg.p, cfg.gap, c.r, &mut rng);
+    let judged = simulate_and_judge(cfg, procs)?;
     let (rep, trace, legal, replay_equal) =
         (judged.report, judged.trace, judged.legal, judged.replay_equal);
     let cost = rep.cost;

@@ -173,6 +173,22 @@ pub fn run_pram_config(
     })
 }
 
+/// A library program whose output differs from its plain Rust reference: a failed run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{program}: the output differs from the plain Rust reference (memory digest {digest})")]
+pub struct NotVerified {
+    /// The program.
+    pub program: String,
+    /// The final memory's digest.
+    pub digest: String,
+}
+
+impl crate::fault::Classify for NotVerified {
+    fn fault(&self) -> crate::fault::Fault {
+        crate::fault::Fault::Run
+    }
+}
+
 impl Model for Pram {
     fn name(&self) -> &'static str {
         "pram"
@@ -185,6 +201,10 @@ impl Model for Pram {
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         let report = run_pram_config(&config.parse()?, config)?;
+        if report.verified == Some(false) {
+            let (program, digest) = (report.program.clone(), report.memory_digest.clone());
+            return Err(NotVerified { program, digest }.into());
+        }
         let Cost { t, s, g, w } = report.cost;
         let verified = match report.verified {
             Some(v) => format!(", verified = {v}"),
