@@ -70,6 +70,12 @@ pub enum Error {
     /// A config file could not be parsed.
     #[error("{0}")]
     Parse(String),
+    /// A topology that cannot be built.
+    #[error(transparent)]
+    Topology(#[from] crate::topology::TopologyError),
+    /// A delay law or delay list that breaks a rule.
+    #[error(transparent)]
+    Delay(#[from] crate::delay::DelayError),
 }
 
 impl Error {

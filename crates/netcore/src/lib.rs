@@ -40,6 +40,7 @@ pub mod message;
 pub mod rng;
 pub mod studies;
 pub mod study;
+pub mod toml_line;
 pub mod topology;
 
 pub use error::{Error, Result};

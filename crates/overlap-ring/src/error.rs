@@ -134,9 +134,15 @@ pub enum Error {
         /// Connected components.
         components: usize,
     },
-    /// An error from netcore (delay laws, topologies).
+    /// An error from netcore's engines.
     #[error(transparent)]
     Net(#[from] netcore::Error),
+    /// A host topology that netcore cannot build.
+    #[error(transparent)]
+    Topology(#[from] netcore::topology::TopologyError),
+    /// A delay law that breaks netcore's rules.
+    #[error(transparent)]
+    Delay(#[from] netcore::delay::DelayError),
 }
 
 /// The crate's result type.

@@ -125,7 +125,9 @@ impl Study for NaiveVsDmax {
             return Err(crate::Error::EmptyHost.into());
         }
         check_steps(params.steps)?;
-        DelayLaw::TwoLevel { long: params.d_long, p_long: params.p_long }.validate()?;
+        DelayLaw::TwoLevel { long: params.d_long, p_long: params.p_long }
+            .validate()
+            .map_err(crate::Error::from)?;
         Ok(())
     }
     fn run(&self, params: &Params, rng: &mut SimRng) -> Result<Row, ModelError> {

@@ -63,7 +63,7 @@ impl DiameterParams {
 
     fn build(&self) -> Result<(Topology, u32), ModelError> {
         let (spec, formula) = self.spec_and_formula()?;
-        Ok((spec.build()?, formula))
+        Ok((spec.build().map_err(crate::Error::from)?, formula))
     }
 }
 

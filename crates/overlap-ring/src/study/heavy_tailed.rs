@@ -103,7 +103,7 @@ impl Study for HeavyTailed {
         super::check_steps(p.steps)?;
         super::one_of("scheme", &p.scheme, &["naive", "overlap", "composite"])?;
         let cap = cap_of(p.n)?;
-        DelayLaw::Pareto { alpha: p.alpha, cap }.validate()?;
+        DelayLaw::Pareto { alpha: p.alpha, cap }.validate().map_err(crate::Error::from)?;
         crate::overlap::k_max(p.n, C::new(3, 1)?)?;
         Ok(())
     }
