@@ -7,8 +7,10 @@
 //!   graph, any graph from an edge list; degree, BFS distances, diameter, shortest paths.
 //! - [`delay`]: per-link integer delays (uniform, explicit, seeded network-of-workstations laws).
 //! - [`event`]: the deterministic discrete-event queue (ties broken by sequence number).
+//! - [`fabric`]: the [`fabric::Fabric`] an engine sends over (positions, directed links with
+//!   delays and bandwidth, routes) and the directed-link numbering every fabric shares.
 //! - [`rng`]: [`rng::SimRng`] and [`rng::seeded`]; no unseeded randomness compiles.
-//! - [`message`]: ids, [`message::Message`], [`message::Pebble`] and the [`message::CostLedger`].
+//! - [`message`]: processor ids and the [`message::CostLedger`].
 //! - [`bsp`]: the BSP and D-BSP machine that executes supersteps, and shared primitives.
 //! - [`fault`]: [`fault::Fault`] and [`fault::Classify`]: every error says whether it is the
 //!   user's input (exit status 2) or a failed run (exit status 1).
@@ -35,6 +37,7 @@ pub mod bsp;
 pub mod delay;
 mod error;
 pub mod event;
+pub mod fabric;
 pub mod fault;
 pub mod message;
 pub mod rng;

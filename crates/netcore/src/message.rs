@@ -1,37 +1,9 @@
-//! Ids, messages, pebbles, and the cost ledger.
+//! Processor ids and the cost ledger.
 
 use serde::{Deserialize, Serialize};
 
 /// A processor id.
 pub type ProcId = u32;
-
-/// A message id, unique within one run.
-pub type MsgId = u64;
-
-/// A message in flight: who sent it to whom, when, with what payload.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Message<P> {
-    /// Unique id within the run.
-    pub id: MsgId,
-    /// Sender.
-    pub src: ProcId,
-    /// Destination.
-    pub dest: ProcId,
-    /// Step at which the message was sent (submitted).
-    pub sent_at: crate::Step,
-    /// The payload.
-    pub payload: P,
-}
-
-/// A pebble `(i, t)`: the state of guest column `col` after guest step `row` (overlap-ring's
-/// database model; Section 2 of the OVERLAP paper).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct Pebble {
-    /// Guest column (processor) i.
-    pub col: u32,
-    /// Guest step t.
-    pub row: u32,
-}
 
 /// The cost record of one (D-)BSP superstep.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
