@@ -237,3 +237,29 @@ impl LinkDelays {
         self.delays.iter().copied().max().unwrap_or(0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bad laws and lists are typed errors carrying the offending values.
+    #[test]
+    fn typed_errors() {
+        let ring = Topology::ring(3).unwrap();
+        assert_eq!(
+            DelayLaw::Geometric { p: 0.0, cap: 4 }.validate(),
+            Err(DelayError::Parameter { field: "p", rule: Rule::GeometricProbability, got: 0.0 })
+        );
+        assert_eq!(
+            LinkDelays::explicit(&ring, vec![1, 0, 2]),
+            Err(DelayError::ZeroInList { index: 1 })
+        );
+        let count = LinkDelays::explicit(&ring, vec![1]).unwrap_err();
+        assert_eq!(count, DelayError::Count { edges: 3, got: 1 });
+        assert_eq!(
+            count.to_string(),
+            "delays must satisfy one delay per edge (3 edges) (got 1 delays)"
+        );
+        assert_eq!(count.fault(), Fault::Input);
+    }
+}

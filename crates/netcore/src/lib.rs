@@ -4,11 +4,14 @@
 //! use.
 //!
 //! - [`topology`]: linear array, ring, mesh, torus, hypercube, wrapped butterfly, complete
-//!   graph, any graph from an edge list; degree, BFS distances, diameter, shortest paths.
+//!   graph, any graph from an edge list; degree, BFS distances, diameter, shortest paths;
+//!   closed-form diameters; the directed wrapped butterfly with its greedy routes.
 //! - [`delay`]: per-link integer delays (uniform, explicit, seeded network-of-workstations laws).
-//! - [`event`]: the deterministic discrete-event queue (ties broken by sequence number).
+//! - [`event`]: deterministic discrete-event queues (ties broken by push order) with per-step
+//!   batches: a radix heap and a timing wheel.
 //! - [`fabric`]: the [`fabric::Fabric`] an engine sends over (positions, directed links with
 //!   delays and bandwidth, routes) and the directed-link numbering every fabric shares.
+//! - [`toml_line`]: one-line TOML error messages.
 //! - [`rng`]: [`rng::SimRng`] and [`rng::seeded`]; no unseeded randomness compiles.
 //! - [`message`]: processor ids and the [`message::CostLedger`].
 //! - [`bsp`]: the BSP and D-BSP machine that executes supersteps, and shared primitives.

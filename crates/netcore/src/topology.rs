@@ -374,3 +374,47 @@ impl Topology {
         (0..self.n).try_fold(0, |acc, v| self.eccentricity(v).map(|e| acc.max(e)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fault::{Classify, Fault};
+
+    /// Builders return typed errors that carry the offending values; all are input faults.
+    #[test]
+    fn typed_errors() {
+        let cases = [
+            (Topology::ring(2), TopologyError::TooSmall { field: "n", min: 3, got: 2 }),
+            (
+                Topology::mesh(1 << 14, 1 << 14),
+                TopologyError::TooManyNodes { field: "rows * cols", max: MAX_NODES, got: 1 << 28 },
+            ),
+            (
+                Topology::wrapped_butterfly(2),
+                TopologyError::OutOfRange {
+                    family: Family::WrappedButterfly,
+                    field: "dim",
+                    min: 3,
+                    max: 20,
+                    got: 2,
+                },
+            ),
+            (
+                Topology::from_edges(3, &[(0, 1), (1, 0)]),
+                TopologyError::Edge { index: 1, u: 1, v: 0, rule: EdgeRule::Duplicate },
+            ),
+            (Topology::from_text("# nothing\n"), TopologyError::EmptyText),
+        ];
+        for (result, expected) in cases {
+            let error = result.unwrap_err();
+            assert_eq!(error, expected);
+            assert_eq!(error.fault(), Fault::Input);
+        }
+        assert_eq!(
+            Topology::complete(5000).unwrap_err().to_string(),
+            "n must satisfy 2 <= n <= 4096 for a complete graph (got 5000)"
+        );
+        let toml = Topology::from_toml("kind = \"ring\"\nn = -1\n").unwrap_err();
+        assert!(matches!(&toml, TopologyError::Toml(m) if m.contains("expected u32")), "{toml}");
+    }
+}
