@@ -63,11 +63,12 @@ fn check_nodes(field: &'static str, n: u64, min: u64) -> Result<u32> {
 }
 
 /// `min <= value <= max` for a family with a range rule.
-fn check_range(family: Family, field: &'static str, value: u32, min: u32, max: u32) -> Result<u32> {
-    if !(min..=max).contains(&value) {
-        return Err(TopologyError::OutOfRange { family, field, min, max, got: value });
+fn check_range(family: Family, field: &'static str, value: u32, min: u32, max: u32) -> Result<()> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(TopologyError::OutOfRange { family, field, min, max, got: value })
     }
-    Ok(value)
 }
 
 /// The smallest sizes of the grid families: `rows, cols >= 1` (mesh) or `>= 3` (torus, so that

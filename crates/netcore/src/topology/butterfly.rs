@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Family, Result, check_range};
+use super::{Family, Result, TopologyError, check_range};
 
 /// A router's position: column `c` and row `r`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -34,6 +34,10 @@ pub enum Link {
 }
 
 /// The directed wrapped butterfly of dimension `n`.
+///
+/// The per-hop methods ([`WrappedButterfly::succ`], [`WrappedButterfly::pred`],
+/// [`WrappedButterfly::greedy_next`]) take routers of this butterfly, as
+/// [`WrappedButterfly::coord`] gives them; [`WrappedButterfly::greedy_path`] checks its ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WrappedButterfly {
     n: u32,
@@ -110,14 +114,19 @@ impl WrappedButterfly {
     }
 
     /// The greedy route from `from` to `to`, both ends included: a shortest directed path.
-    pub fn greedy_path(&self, from: Coord, to: Coord) -> Vec<Coord> {
+    ///
+    /// Errors: an end that is not a router of this butterfly ([`TopologyError::NotARouter`]).
+    pub fn greedy_path(&self, from: Coord, to: Coord) -> Result<Vec<Coord>> {
+        if let Some(&Coord { c, r }) = [from, to].iter().find(|&&at| !self.contains(at)) {
+            return Err(TopologyError::NotARouter { c, r, n: self.n });
+        }
         let mut path = vec![from];
         let mut at = from;
         while let Some(link) = self.greedy_next(at, to) {
             at = self.succ(at, link);
             path.push(at);
         }
-        path
+        Ok(path)
     }
 
     /// The directed diameter, `2n - 1` (e.g. from `<c, r>` to `<c-1, r xor 2^(c-1)>`: bit
@@ -166,7 +175,7 @@ mod tests {
             for from in routers(&b) {
                 let dist = bfs(&b, from);
                 for to in routers(&b) {
-                    let path = b.greedy_path(from, to);
+                    let path = b.greedy_path(from, to).unwrap();
                     assert_eq!((path[0], path[path.len() - 1]), (from, to));
                     for step in path.windows(2) {
                         assert!([Link::Straight, Link::Cross].contains(&linking(&b, step)));
@@ -219,6 +228,10 @@ mod tests {
         assert_eq!(b.succ(at, Link::Cross), Coord { c: 0, r: 1 });
         assert_eq!(b.pred(Coord { c: 0, r: 1 }, Link::Cross), at);
         assert_eq!(b.routers(), 24);
+        assert_eq!(
+            b.greedy_path(at, Coord { c: 3, r: 0 }),
+            Err(TopologyError::NotARouter { c: 3, r: 0, n: 3 })
+        );
         assert!(WrappedButterfly::new(1).is_err());
         assert!(WrappedButterfly::new(28).is_err());
         assert_eq!(WrappedButterfly::new(27).unwrap().routers(), 27 << 27);

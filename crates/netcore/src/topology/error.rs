@@ -54,6 +54,16 @@ pub enum TopologyError {
         /// The rule it breaks.
         rule: EdgeRule,
     },
+    /// A position that is not a router of the directed wrapped butterfly.
+    #[error("router <{c}, {r}> must satisfy c < n and r < 2^n (got n = {n})")]
+    NotARouter {
+        /// Column.
+        c: u32,
+        /// Row.
+        r: u32,
+        /// The butterfly's dimension.
+        n: u32,
+    },
     /// The graph is disconnected where connectivity is required.
     #[error("graph must be connected (node {unreachable} is unreachable from node 0)")]
     Disconnected {
