@@ -9,12 +9,79 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::fault::{Classify, Fault};
 use crate::rng::SimRng;
 use crate::topology::Topology;
 
 /// A delay, in host steps.
 pub type Delay = u32;
+
+/// A delay law or delay list that breaks a rule. Messages name the field, the rule and the
+/// offending value, e.g. `p_long must satisfy 0 <= p_long <= 1 (got 1.5)`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DelayError {
+    /// A delay field that must be at least 1 is 0.
+    #[error("{field} must satisfy {field} >= 1 (got 0)")]
+    Zero {
+        /// The field: `d`, `long` or `cap`.
+        field: &'static str,
+    },
+    /// An entry of an explicit delay list is 0.
+    #[error("delays[{index}] must satisfy delays[{index}] >= 1 (got 0)")]
+    ZeroInList {
+        /// Position of the entry.
+        index: usize,
+    },
+    /// A probability or tail index outside its range.
+    #[error("{field} must satisfy {} (got {got})", rule.text())]
+    Parameter {
+        /// The field: `p_long`, `p` or `alpha`.
+        field: &'static str,
+        /// The rule it breaks.
+        rule: Rule,
+        /// The offending value.
+        got: f64,
+    },
+    /// An explicit list whose length is not the topology's edge count.
+    #[error("delays must satisfy one delay per edge ({edges} edges) (got {got} delays)")]
+    Count {
+        /// Edges of the topology.
+        edges: usize,
+        /// Delays given.
+        got: usize,
+    },
+}
+
+/// The range rules of the delay laws' real parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// `0 <= p_long <= 1`.
+    TwoLevelProbability,
+    /// `0 < p <= 1`.
+    GeometricProbability,
+    /// `alpha > 0` (and finite).
+    ParetoAlpha,
+}
+
+impl Rule {
+    fn text(self) -> &'static str {
+        match self {
+            Rule::TwoLevelProbability => "0 <= p_long <= 1",
+            Rule::GeometricProbability => "0 < p <= 1",
+            Rule::ParetoAlpha => "alpha > 0",
+        }
+    }
+}
+
+impl Classify for DelayError {
+    /// Every delay error is the user's description breaking a rule.
+    fn fault(&self) -> Fault {
+        Fault::Input
+    }
+}
+
+/// `Result` with [`DelayError`].
+type Result<T> = std::result::Result<T, DelayError>;
 
 /// A seeded law for drawing link delays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -58,26 +125,26 @@ pub enum DelayLaw {
 impl DelayLaw {
     /// Checks the law's parameters.
     pub fn validate(&self) -> Result<()> {
-        let prob = |field: &str, p: f64, rule: &str, ok: bool| {
-            if ok { Ok(()) } else { Err(Error::param(field, rule, p)) }
+        let real = |field, got: f64, rule, ok: bool| {
+            if ok { Ok(()) } else { Err(DelayError::Parameter { field, rule, got }) }
         };
         match self {
             DelayLaw::Uniform { d } => at_least_one("d", *d),
-            DelayLaw::Explicit { delays } => delays
-                .iter()
-                .enumerate()
-                .try_for_each(|(i, d)| at_least_one(&format!("delays[{i}]"), *d)),
+            DelayLaw::Explicit { delays } => match delays.iter().position(|&d| d == 0) {
+                Some(index) => Err(DelayError::ZeroInList { index }),
+                None => Ok(()),
+            },
             DelayLaw::TwoLevel { long, p_long } => {
                 at_least_one("long", *long)?;
-                prob("p_long", *p_long, "0 <= p_long <= 1", (0.0..=1.0).contains(p_long))
+                real("p_long", *p_long, Rule::TwoLevelProbability, (0.0..=1.0).contains(p_long))
             }
             DelayLaw::Geometric { p, cap } => {
                 at_least_one("cap", *cap)?;
-                prob("p", *p, "0 < p <= 1", *p > 0.0 && *p <= 1.0)
+                real("p", *p, Rule::GeometricProbability, *p > 0.0 && *p <= 1.0)
             }
             DelayLaw::Pareto { alpha, cap } => {
                 at_least_one("cap", *cap)?;
-                prob("alpha", *alpha, "alpha > 0", *alpha > 0.0 && alpha.is_finite())
+                real("alpha", *alpha, Rule::ParetoAlpha, *alpha > 0.0 && alpha.is_finite())
             }
         }
     }
@@ -112,8 +179,8 @@ fn truncate(value: f64, cap: Delay) -> Delay {
     if value >= f64::from(cap) { cap } else { (value as Delay).max(1) }
 }
 
-fn at_least_one(field: &str, d: Delay) -> Result<()> {
-    if d >= 1 { Ok(()) } else { Err(Error::param(field, format!("{field} >= 1"), d)) }
+fn at_least_one(field: &'static str, d: Delay) -> Result<()> {
+    if d >= 1 { Ok(()) } else { Err(DelayError::Zero { field }) }
 }
 
 /// One delay per edge of a topology.
@@ -132,11 +199,7 @@ impl LinkDelays {
     /// Explicit delays, one per edge in `topology`'s edge order.
     pub fn explicit(topology: &Topology, delays: Vec<Delay>) -> Result<Self> {
         if delays.len() != topology.n_edges() {
-            return Err(Error::param(
-                "delays",
-                format!("one delay per edge ({} edges)", topology.n_edges()),
-                format!("{} delays", delays.len()),
-            ));
+            return Err(DelayError::Count { edges: topology.n_edges(), got: delays.len() });
         }
         DelayLaw::Explicit { delays: delays.clone() }.validate()?;
         Ok(Self { delays })
@@ -172,5 +235,31 @@ impl LinkDelays {
     /// The largest delay d_max (0 for a graph without edges).
     pub fn d_max(&self) -> Delay {
         self.delays.iter().copied().max().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Bad laws and lists are typed errors carrying the offending values.
+    #[test]
+    fn typed_errors() {
+        let ring = Topology::ring(3).unwrap();
+        assert_eq!(
+            DelayLaw::Geometric { p: 0.0, cap: 4 }.validate(),
+            Err(DelayError::Parameter { field: "p", rule: Rule::GeometricProbability, got: 0.0 })
+        );
+        assert_eq!(
+            LinkDelays::explicit(&ring, vec![1, 0, 2]),
+            Err(DelayError::ZeroInList { index: 1 })
+        );
+        let count = LinkDelays::explicit(&ring, vec![1]).unwrap_err();
+        assert_eq!(count, DelayError::Count { edges: 3, got: 1 });
+        assert_eq!(
+            count.to_string(),
+            "delays must satisfy one delay per edge (3 edges) (got 1 delays)"
+        );
+        assert_eq!(count.fault(), Fault::Input);
     }
 }

@@ -1,14 +1,25 @@
-//! A deterministic discrete-event queue over integer time.
+//! Deterministic discrete-event queues over integer time.
 //!
 //! Events are ordered by time, then by the order in which they were pushed (a sequence
 //! number), never by heap layout. Two runs that push the same events in the same order pop
-//! them in the same order, which is what makes our results exact and reproducible.
+//! them in the same order, which is what makes our results exact and reproducible. Both
+//! queues hand out a whole step at a time ([`EventQueue::pop_batch`],
+//! [`TimingWheel::drain_due`]), so an engine processes a step's events as one batch.
 //!
-//! The queue is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan) over the 128-bit key
-//! `time << 64 | sequence`. Every key pushed at or after the current time is larger than the
-//! last popped key, because sequence numbers only grow, so the heap's monotonicity condition
-//! holds; the rare event scheduled before the current time goes to a small binary heap that
-//! pops first. Buckets are plain vectors, so a hold operation touches memory sequentially.
+//! - [`EventQueue`] (any horizon, one event at a time or per step): a radix heap (Ahuja,
+//!   Mehlhorn, Orlin and Tarjan) over the 128-bit key `time << 64 | sequence`. Every key
+//!   pushed at or after the current time is larger than the last popped key, because sequence
+//!   numbers only grow, so the heap's monotonicity condition holds; the rare event scheduled
+//!   before the current time goes to a small binary heap that pops first. Buckets are plain
+//!   vectors, so a hold operation touches memory sequentially. logp-stall's GOAL engine runs
+//!   on it.
+//! - [`TimingWheel`] (short horizons, per step only): buckets by step modulo the span and one
+//!   heap operation per distinct step, so a step with many events costs one heap operation.
+//!   overlap-ring's engine runs on it.
+
+mod wheel;
+
+pub use wheel::TimingWheel;
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

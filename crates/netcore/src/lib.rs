@@ -4,9 +4,14 @@
 //! use.
 //!
 //! - [`topology`]: linear array, ring, mesh, torus, hypercube, wrapped butterfly, complete
-//!   graph, any graph from an edge list; degree, BFS distances, diameter, shortest paths.
+//!   graph, any graph from an edge list; degree, BFS distances, diameter, shortest paths;
+//!   closed-form diameters; the directed wrapped butterfly with its greedy routes.
 //! - [`delay`]: per-link integer delays (uniform, explicit, seeded network-of-workstations laws).
-//! - [`event`]: the deterministic discrete-event queue (ties broken by sequence number).
+//! - [`event`]: deterministic discrete-event queues (ties broken by push order) with per-step
+//!   batches: a radix heap and a timing wheel.
+//! - [`fabric`]: the [`fabric::Fabric`] an engine sends over (positions, directed links with
+//!   delays and bandwidth, routes) and the directed-link numbering every fabric shares.
+//! - [`toml_line`]: one-line TOML error messages.
 //! - [`rng`]: [`rng::SimRng`] and [`rng::seeded`]; no unseeded randomness compiles.
 //! - [`cost`]: the ledger of a (D-)BSP run and its pricing by per-level costs
 //!   ([`cost::LevelCosts`]), after the run.
@@ -39,17 +44,17 @@
 pub mod bsp;
 pub mod cost;
 pub mod delay;
-mod error;
 pub mod event;
+pub mod fabric;
 pub mod fault;
 pub mod model;
 pub mod pram;
 pub mod rng;
 pub mod studies;
 pub mod study;
+pub mod toml_line;
 pub mod topology;
 
-pub use error::{Error, Result};
 
 /// A processor id.
 pub type ProcId = u32;

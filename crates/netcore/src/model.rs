@@ -49,7 +49,7 @@ pub struct NetworkReport {
 
 impl NetworkConfig {
     /// Builds the network and measures it.
-    pub fn run(&self) -> crate::Result<NetworkReport> {
+    pub fn run(&self) -> Result<NetworkReport, ModelError> {
         let topology = self.topology.build()?;
         let law = self.delays.clone().unwrap_or(DelayLaw::Uniform { d: 1 });
         let delays = LinkDelays::from_law(&topology, &law, &mut crate::rng::seeded(self.seed, 0))?;

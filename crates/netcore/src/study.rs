@@ -406,19 +406,7 @@ pub fn parse_toml<T: DeserializeOwned>(config: &str) -> Result<T, TomlError> {
     toml::from_str(config).map_err(|e| TomlError(toml_error(config, &e)))
 }
 
-/// One line describing a TOML error: `line L, column C: message`.
-pub fn toml_error(text: &str, error: &toml::de::Error) -> String {
-    let message = error.message().trim_end().replace('\n', " ");
-    match error.span() {
-        Some(span) => {
-            let before = &text[..span.start.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-            format!("line {line}, column {column}: {message}")
-        }
-        None => message,
-    }
-}
+pub use crate::toml_line::toml_error;
 
 #[cfg(test)]
 mod tests {

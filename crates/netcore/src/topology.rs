@@ -1,15 +1,33 @@
-//! Network topologies as undirected graphs on nodes `0..n`.
+//! Network topologies as undirected graphs on nodes `0..n`, and the directed wrapped
+//! butterfly that actor-pram routes on.
 //!
-//! Every builder validates its size and returns [`Error`] on a bad one. Edges are stored once
-//! each, in a fixed order documented per builder, so per-link data (delays, loads) can live in
-//! a `Vec` indexed by edge number. Adjacency lists are sorted, so every traversal is
+//! Every builder validates its size and returns a [`TopologyError`] on a bad one. Edges are
+//! stored once each, in a fixed order documented per builder, so per-link data (delays, loads)
+//! can live in a `Vec` indexed by edge number. Adjacency lists are sorted, so every traversal is
 //! deterministic.
+//!
+//! - [`Topology`]: the graph (CSR adjacency), its builders and BFS queries.
+//! - [`TopologySpec`]: the serde form used in configs, and closed-form diameters that need no
+//!   graph ([`TopologySpec::closed_form_diameter`]).
+//! - [`WrappedButterfly`]: the directed wrapped butterfly of actor-pram (spec 3.1), with typed
+//!   [`Coord`]s, [`RouterId`]s and [`Link`]s; [`Topology::wrapped_butterfly`] is its undirected
+//!   version with the same router numbering.
+//! - [`TopologyError`]: what can be wrong with a description.
+
+mod butterfly;
+mod error;
+mod spec;
 
 use std::collections::VecDeque;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::error::{Error, Result};
+pub use butterfly::{Coord, Link, RouterId, WrappedButterfly};
+pub use error::{EdgeRule, Expected, Family, TopologyError};
+pub use spec::TopologySpec;
+
+/// `Result` with [`TopologyError`].
+type Result<T> = std::result::Result<T, TopologyError>;
 
 /// A connected or disconnected undirected simple graph.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -24,91 +42,42 @@ pub struct Topology {
     adj_edge: Vec<u32>,
 }
 
-/// The serialisable description of a topology, as written in config files.
-///
-/// ```toml
-/// kind = "torus"
-/// rows = 4
-/// cols = 4
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum TopologySpec {
-    /// [`Topology::linear_array`].
-    LinearArray {
-        /// Number of processors.
-        n: u32,
-    },
-    /// [`Topology::ring`].
-    Ring {
-        /// Number of processors.
-        n: u32,
-    },
-    /// [`Topology::mesh`].
-    Mesh {
-        /// Rows.
-        rows: u32,
-        /// Columns.
-        cols: u32,
-    },
-    /// [`Topology::torus`].
-    Torus {
-        /// Rows.
-        rows: u32,
-        /// Columns.
-        cols: u32,
-    },
-    /// [`Topology::hypercube`].
-    Hypercube {
-        /// Dimension.
-        dim: u32,
-    },
-    /// [`Topology::wrapped_butterfly`].
-    WrappedButterfly {
-        /// Dimension (number of levels).
-        dim: u32,
-    },
-    /// [`Topology::complete`].
-    Complete {
-        /// Number of processors.
-        n: u32,
-    },
-    /// [`Topology::from_edges`].
-    Edges {
-        /// Number of nodes.
-        n: u32,
-        /// Undirected edges.
-        edges: Vec<(u32, u32)>,
-    },
-}
-
-impl TopologySpec {
-    /// Builds the topology, validating every field.
-    pub fn build(&self) -> Result<Topology> {
-        match self {
-            TopologySpec::LinearArray { n } => Topology::linear_array(*n),
-            TopologySpec::Ring { n } => Topology::ring(*n),
-            TopologySpec::Mesh { rows, cols } => Topology::mesh(*rows, *cols),
-            TopologySpec::Torus { rows, cols } => Topology::torus(*rows, *cols),
-            TopologySpec::Hypercube { dim } => Topology::hypercube(*dim),
-            TopologySpec::WrappedButterfly { dim } => Topology::wrapped_butterfly(*dim),
-            TopologySpec::Complete { n } => Topology::complete(*n),
-            TopologySpec::Edges { n, edges } => Topology::from_edges(*n, edges),
-        }
-    }
-}
-
 /// The largest node count a builder accepts (2^26), so that sizes stay addressable.
 pub const MAX_NODES: u64 = 1 << 26;
 
-fn check_nodes(field: &str, n: u64, min: u64) -> Result<u32> {
-    if n < min {
-        return Err(Error::param(field, format!("{field} >= {min}"), n));
+/// `value >= min`, the smallest size of a family (shared by builders and closed forms).
+fn check_min(field: &'static str, value: u64, min: u64) -> Result<u64> {
+    if value < min {
+        return Err(TopologyError::TooSmall { field, min, got: value });
     }
+    Ok(value)
+}
+
+/// `min <= n <= MAX_NODES`: a node count a builder accepts.
+fn check_nodes(field: &'static str, n: u64, min: u64) -> Result<u32> {
+    let n = check_min(field, n, min)?;
     if n > MAX_NODES {
-        return Err(Error::param(field, format!("at most {MAX_NODES} nodes"), n));
+        return Err(TopologyError::TooManyNodes { field, max: MAX_NODES, got: n });
     }
     Ok(n as u32)
+}
+
+/// `min <= value <= max` for a family with a range rule.
+fn check_range(family: Family, field: &'static str, value: u32, min: u32, max: u32) -> Result<()> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(TopologyError::OutOfRange { family, field, min, max, got: value })
+    }
+}
+
+/// The smallest sizes of the grid families: `rows, cols >= 1` (mesh) or `>= 3` (torus, so that
+/// no wrap-around edge duplicates a mesh edge), and at least 2 nodes.
+fn check_grid(rows: u32, cols: u32, wrap: bool) -> Result<u64> {
+    let min = if wrap { 3 } else { 1 };
+    check_min("rows", rows.into(), min)?;
+    check_min("cols", cols.into(), min)?;
+    check_min("rows * cols", u64::from(rows) * u64::from(cols), 2)
 }
 
 impl Topology {
@@ -156,10 +125,7 @@ impl Topology {
     }
 
     fn grid(rows: u32, cols: u32, wrap: bool) -> Result<Self> {
-        let min = if wrap { 3 } else { 1 };
-        check_nodes("rows", rows.into(), min)?;
-        check_nodes("cols", cols.into(), min)?;
-        let n = check_nodes("rows * cols", u64::from(rows) * u64::from(cols), 2)?;
+        let n = check_nodes("rows * cols", check_grid(rows, cols, wrap)?, 2)?;
         let id = |r: u32, c: u32| r * cols + c;
         let mut edges = Vec::new();
         for r in 0..rows {
@@ -193,9 +159,7 @@ impl Topology {
 
     /// The hypercube of dimension `dim >= 1`: nodes `0..2^dim`, `u ~ u xor 2^b`.
     pub fn hypercube(dim: u32) -> Result<Self> {
-        if dim == 0 || dim > 26 {
-            return Err(Error::param("dim", "1 <= dim <= 26", dim));
-        }
+        check_range(Family::Hypercube, "dim", dim, 1, 26)?;
         let n = 1u32 << dim;
         let mut edges = Vec::new();
         for u in 0..n {
@@ -209,34 +173,33 @@ impl Topology {
         Ok(Self::build(format!("hypercube({dim})"), n, edges))
     }
 
-    /// The wrapped butterfly of dimension `dim >= 3` on `dim * 2^dim` routers `<c, r>`
-    /// (column `c` in `0..dim`, row `r` in `0..2^dim`), numbered `c * 2^dim + r`.
+    /// The undirected wrapped butterfly of dimension `dim >= 3`: the links of
+    /// [`WrappedButterfly`] without their direction, on the same routers `<c, r>` numbered
+    /// `r * dim + c` (actor-pram spec 3.1).
     ///
-    /// Router `<c, r>` has a straight link to `<c+1 mod dim, r>` and a cross link to
-    /// `<c+1 mod dim, r xor 2^c>`. Edges are listed by `c`, then `r`, straight before cross.
-    /// `dim >= 3` keeps the graph simple (for `dim <= 2` wrap-around links coincide).
+    /// Router `<c, r>` links to `<c+1 mod dim, r>` (straight) and `<c+1 mod dim, r xor 2^c>`
+    /// (cross). Edges are listed by `c`, then `r`, straight before cross. `dim >= 3` keeps the
+    /// graph simple (for `dim <= 2` wrap-around links coincide).
     pub fn wrapped_butterfly(dim: u32) -> Result<Self> {
-        if !(3..=20).contains(&dim) {
-            return Err(Error::param("dim", "3 <= dim <= 20", dim));
-        }
-        let rows = 1u32 << dim;
-        let id = |c: u32, r: u32| c * rows + r;
-        let mut edges = Vec::with_capacity(2 * (dim * rows) as usize);
+        check_range(Family::WrappedButterfly, "dim", dim, 3, 20)?;
+        let butterfly = WrappedButterfly::new(dim)?;
+        let rows = butterfly.rows();
+        let mut edges = Vec::with_capacity(2 * butterfly.routers() as usize);
         for c in 0..dim {
-            let next = (c + 1) % dim;
             for r in 0..rows {
-                edges.push(Self::ordered(id(c, r), id(next, r)));
-                edges.push(Self::ordered(id(c, r), id(next, r ^ (1 << c))));
+                let at = Coord { c, r };
+                let from = butterfly.id(at);
+                for link in [Link::Straight, Link::Cross] {
+                    edges.push(Self::ordered(from.0, butterfly.id(butterfly.succ(at, link)).0));
+                }
             }
         }
-        Ok(Self::build(format!("wrapped-butterfly({dim})"), dim * rows, edges))
+        Ok(Self::build(format!("wrapped-butterfly({dim})"), butterfly.routers(), edges))
     }
 
     /// The complete graph on `n >= 2` nodes; edges `(u, v)`, `u < v`, in lexicographic order.
     pub fn complete(n: u32) -> Result<Self> {
-        if !(2..=4096).contains(&n) {
-            return Err(Error::param("n", "2 <= n <= 4096 for a complete graph", n));
-        }
+        check_range(Family::Complete, "n", n, 2, 4096)?;
         let edges = (0..n).flat_map(|u| (u + 1..n).map(move |v| (u, v))).collect();
         Ok(Self::build(format!("complete({n})"), n, edges))
     }
@@ -250,16 +213,16 @@ impl Topology {
         let mut seen = std::collections::BTreeSet::new();
         for (index, &(u, v)) in edges.iter().enumerate() {
             let rule = if u >= n || v >= n {
-                Some(format!("endpoints must be < n = {n}"))
+                Some(EdgeRule::EndpointOutOfRange { n })
             } else if u == v {
-                Some("self loops are not allowed".to_string())
+                Some(EdgeRule::SelfLoop)
             } else if !seen.insert(Self::ordered(u, v)) {
-                Some("duplicate edge".to_string())
+                Some(EdgeRule::Duplicate)
             } else {
                 None
             };
             if let Some(rule) = rule {
-                return Err(Error::Edge { index, u, v, rule });
+                return Err(TopologyError::Edge { index, u, v, rule });
             }
         }
         Ok(Self::build(format!("graph({n})"), n, edges.to_vec()))
@@ -276,12 +239,10 @@ impl Topology {
                 continue;
             }
             let numbers: Vec<_> = line.split_whitespace().map(str::parse::<u32>).collect();
-            let bad = || {
-                Error::Parse(format!(
-                    "line {}: expected {}, got `{line}`",
-                    lineno + 1,
-                    if n.is_none() { "the node count n" } else { "an edge `u v`" }
-                ))
+            let bad = || TopologyError::Line {
+                line: lineno + 1,
+                expected: if n.is_none() { Expected::NodeCount } else { Expected::Edge },
+                text: line.to_string(),
             };
             match (n, numbers.as_slice()) {
                 (None, [Ok(count)]) => n = Some(*count),
@@ -289,15 +250,14 @@ impl Topology {
                 _ => return Err(bad()),
             }
         }
-        let n =
-            n.ok_or_else(|| Error::Parse("empty edge list: expected the node count n".into()))?;
+        let n = n.ok_or(TopologyError::EmptyText)?;
         Self::from_edges(n, &edges)
     }
 
     /// Parses a [`TopologySpec`] written in TOML and builds it.
     pub fn from_toml(text: &str) -> Result<Self> {
-        let spec: TopologySpec =
-            toml::from_str(text).map_err(|e| Error::Parse(crate::study::toml_error(text, &e)))?;
+        let spec: TopologySpec = toml::from_str(text)
+            .map_err(|e| TopologyError::Toml(crate::toml_line::toml_error(text, &e)))?;
         spec.build()
     }
 
@@ -397,10 +357,10 @@ impl Topology {
         self.require_connected().is_ok()
     }
 
-    /// Returns [`Error::Disconnected`] naming an unreachable node, if there is one.
+    /// Returns [`TopologyError::Disconnected`] naming an unreachable node, if there is one.
     pub fn require_connected(&self) -> Result<()> {
         match self.distances(0).iter().position(Option::is_none) {
-            Some(v) => Err(Error::Disconnected { unreachable: v as u32 }),
+            Some(v) => Err(TopologyError::Disconnected { unreachable: v as u32 }),
             None => Ok(()),
         }
     }
@@ -413,5 +373,49 @@ impl Topology {
     /// The diameter, by BFS from every node (`None` if disconnected). Cost O(n m).
     pub fn diameter(&self) -> Option<u32> {
         (0..self.n).try_fold(0, |acc, v| self.eccentricity(v).map(|e| acc.max(e)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fault::{Classify, Fault};
+
+    /// Builders return typed errors that carry the offending values; all are input faults.
+    #[test]
+    fn typed_errors() {
+        let cases = [
+            (Topology::ring(2), TopologyError::TooSmall { field: "n", min: 3, got: 2 }),
+            (
+                Topology::mesh(1 << 14, 1 << 14),
+                TopologyError::TooManyNodes { field: "rows * cols", max: MAX_NODES, got: 1 << 28 },
+            ),
+            (
+                Topology::wrapped_butterfly(2),
+                TopologyError::OutOfRange {
+                    family: Family::WrappedButterfly,
+                    field: "dim",
+                    min: 3,
+                    max: 20,
+                    got: 2,
+                },
+            ),
+            (
+                Topology::from_edges(3, &[(0, 1), (1, 0)]),
+                TopologyError::Edge { index: 1, u: 1, v: 0, rule: EdgeRule::Duplicate },
+            ),
+            (Topology::from_text("# nothing\n"), TopologyError::EmptyText),
+        ];
+        for (result, expected) in cases {
+            let error = result.unwrap_err();
+            assert_eq!(error, expected);
+            assert_eq!(error.fault(), Fault::Input);
+        }
+        assert_eq!(
+            Topology::complete(5000).unwrap_err().to_string(),
+            "n must satisfy 2 <= n <= 4096 for a complete graph (got 5000)"
+        );
+        let toml = Topology::from_toml("kind = \"ring\"\nn = -1\n").unwrap_err();
+        assert!(matches!(&toml, TopologyError::Toml(m) if m.contains("expected u32")), "{toml}");
     }
 }

@@ -11,7 +11,7 @@
 //!   hop by hop; every directed physical link is a FIFO that takes at most `B` units per step,
 //!   relayed pebbles queued before fresh ones.
 //! * Event-driven: arrivals, wake-ups and finishing pebbles sit in timing wheels indexed by
-//!   step (`engine/wheel.rs`) and processors are visited
+//!   step (netcore's [`TimingWheel`]) and processors are visited
 //!   only when a pebble arrives for them or they finish one, so idle steps cost nothing.
 //! * Memory per processor: its databases, a window of `l + 1` rows per held column, and the
 //!   received rows of its two streams not yet consumed - linear in the held columns.
@@ -21,11 +21,12 @@
 mod link;
 pub(crate) mod order;
 mod proc;
-mod wheel;
 
 use std::collections::VecDeque;
 
 use netcore::Step;
+use netcore::event::TimingWheel;
+pub use netcore::fabric::Fabric;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -34,20 +35,6 @@ use crate::plan::Plan;
 use link::DirectedLink;
 use order::Order;
 use proc::{Incoming, Proc, window_width};
-use wheel::Wheel;
-
-/// The network a plan runs on: host processors at array positions `0..n` and routes between
-/// them over directed physical links (a linear array, or a graph through its embedding).
-pub trait Fabric {
-    /// Processors (array positions).
-    fn n(&self) -> usize;
-    /// Bandwidth `B`: units entering one directed link per step.
-    fn bandwidth(&self) -> u32;
-    /// Delay of every directed physical link.
-    fn directed_delays(&self) -> Vec<u32>;
-    /// Appends to `out` the directed links a message takes from position `from` to `to`.
-    fn route(&self, from: usize, to: usize, out: &mut Vec<u32>);
-}
 
 /// What a run measured (spec 1.4).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -160,10 +147,10 @@ struct Engine<V, D> {
     procs: Vec<Option<Proc<V, D>>>,
     links: Vec<DirectedLink<Msg<V>>>,
     /// Arrivals (the wheel spans `d_max`, so none overflows).
-    arrivals: Wheel<Msg<V>>,
+    arrivals: TimingWheel<Msg<V>>,
     /// Processors to visit when they become free, and processors whose pending pebble finishes.
-    wakes: Wheel<u32>,
-    finishes: Wheel<u32>,
+    wakes: TimingWheel<u32>,
+    finishes: TimingWheel<u32>,
     plan_load: usize,
     plan_copies: (usize, f64),
     held_total: usize,
@@ -259,9 +246,9 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             hops,
             streams,
             procs,
-            arrivals: Wheel::new(d_max + 1),
-            wakes: Wheel::new(4096),
-            finishes: Wheel::new(4096),
+            arrivals: TimingWheel::new(d_max + 1),
+            wakes: TimingWheel::new(4096),
+            finishes: TimingWheel::new(4096),
             plan_load: plan.max_held(),
             plan_copies: plan.copies(),
             held_total: plan.held_total(),
@@ -330,8 +317,8 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
         let width = window_width(self.phase);
         while computed < total {
             // Arrivals known at the start of step tau; relays queue for this send phase.
-            if self.arrivals.next() == Some(tau) {
-                self.arrivals.take(tau, &mut arrived);
+            if self.arrivals.next_due() == Some(tau) {
+                self.arrivals.drain_due(tau, &mut arrived);
                 for mut msg in arrived.drain(..) {
                     let (dest, left) = (msg.dest as usize, msg.left);
                     if msg.at + 1 < msg.end {
@@ -360,14 +347,14 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                 }
             }
             // Weight > 1: pebbles finishing now are sent in this step's send phase.
-            if self.finishes.next() == Some(tau) {
-                self.finishes.take(tau, &mut woken);
+            if self.finishes.next_due() == Some(tau) {
+                self.finishes.drain_due(tau, &mut woken);
                 for p in woken.drain(..) {
                     self.send_pending(p as usize, tau, &mut active);
                 }
             }
-            if self.wakes.next() == Some(tau) {
-                self.wakes.take(tau, &mut woken);
+            if self.wakes.next_due() == Some(tau) {
+                self.wakes.drain_due(tau, &mut woken);
                 for p in woken.drain(..) {
                     Self::list(&mut self.procs, p as usize, tau, &mut list);
                 }
@@ -435,7 +422,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             if !list.is_empty() || !active.is_empty() {
                 next = tau + 1;
             }
-            for t in [self.arrivals.next(), self.wakes.next(), self.finishes.next()]
+            for t in [self.arrivals.next_due(), self.wakes.next_due(), self.finishes.next_due()]
                 .into_iter()
                 .flatten()
             {

@@ -169,9 +169,12 @@ pub enum Error {
         /// Connected components.
         components: usize,
     },
-    /// An error from netcore (delay laws, topologies).
+    /// A host topology that netcore cannot build.
     #[error(transparent)]
-    Net(#[from] netcore::Error),
+    Topology(#[from] netcore::topology::TopologyError),
+    /// A delay law that breaks netcore's rules.
+    #[error(transparent)]
+    Delay(#[from] netcore::delay::DelayError),
 }
 
 /// `"a" or "b"`.
@@ -188,7 +191,8 @@ impl Classify for Error {
             Error::Deadlock { .. } | Error::ModelViolation(_) | Error::GuestPanic { .. } => {
                 Fault::Run
             }
-            Error::Net(e) => e.fault(),
+            Error::Topology(e) => e.fault(),
+            Error::Delay(e) => e.fault(),
             _ => Fault::Input,
         }
     }

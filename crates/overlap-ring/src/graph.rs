@@ -16,11 +16,11 @@
 //! The embedding lives here, not in netcore, because only this model uses it.
 
 use netcore::delay::{DelayLaw, LinkDelays};
+use netcore::fabric::{self, Fabric};
 use netcore::rng::SimRng;
 use netcore::topology::Topology;
 use rand::RngExt;
 
-use crate::engine::Fabric;
 use crate::error::{Error, Result};
 use crate::host::Host;
 
@@ -366,7 +366,7 @@ impl Fabric for Embedding {
     /// Directed physical link `2e` runs from edge `e`'s first endpoint to its second, `2e+1`
     /// back.
     fn directed_delays(&self) -> Vec<u32> {
-        self.edge_delays.iter().flat_map(|&d| [d, d]).collect()
+        fabric::directed_delays(&self.edge_delays)
     }
     fn route(&self, from: usize, to: usize, out: &mut Vec<u32>) {
         // Array link `link` crossed forward or backward: each edge leaves the vertex before it.
@@ -375,7 +375,7 @@ impl Fabric for Embedding {
             let at = |k: usize| if k == 0 { self.order[link] } else { vertices[k - 1] };
             let directed = |k: usize, leaving: u32| {
                 let e = route[k];
-                2 * e + u32::from(self.edges[e as usize].0 != leaving)
+                fabric::directed(e, self.edges[e as usize].0 == leaving)
             };
             if forward {
                 out.extend((0..route.len()).map(|k| directed(k, at(k))));

@@ -6,11 +6,11 @@
 //! (paper, Section 1; [`crate::engine`]).
 
 use netcore::delay::{DelayLaw, LinkDelays};
+use netcore::fabric::{self, Fabric};
 use netcore::rng::SimRng;
 use netcore::topology::Topology;
 use serde::Serialize;
 
-use crate::engine::Fabric;
 use crate::error::{Error, Result};
 
 /// `L = max(1, ceil(log2 n))` (spec notation).
@@ -104,14 +104,10 @@ impl Fabric for Host {
     }
     /// Directed link `2i` goes right over link `i` (`p_i -> p_(i+1)`), `2i+1` goes left.
     fn directed_delays(&self) -> Vec<u32> {
-        self.delays.iter().flat_map(|&d| [d, d]).collect()
+        fabric::directed_delays(&self.delays)
     }
     fn route(&self, from: usize, to: usize, out: &mut Vec<u32>) {
-        if to > from {
-            out.extend((from..to).map(|i| 2 * i as u32));
-        } else {
-            out.extend((to..from).rev().map(|i| 2 * i as u32 + 1));
-        }
+        fabric::linear_route(from, to, out);
     }
 }
 

@@ -34,12 +34,13 @@ fn torus_4x4_distances() {
     assert_eq!(torus.n_edges(), 32); // 2 edges per node, each counted once
 }
 
-/// The links of the 3-dimensional wrapped butterfly, router <c, r> numbered 8c + r.
+/// The links of the 3-dimensional wrapped butterfly, router <c, r> numbered 3r + c (actor-pram
+/// spec 3.1).
 ///
 /// Column 0 links to column 1 by r -> r (straight) and r -> r xor 1 (cross); column 1 to
 /// column 2 with r xor 2; column 2 wraps to column 0 with r xor 4. So router <0, 0> = 0 links
-/// to 8 (<1, 0>) and 9 (<1, 1>); router <2, 0> = 16 links to 0 and 4. 24 routers x 2 = 48
-/// links, every router of degree 4.
+/// to 1 (<1, 0>) and 4 (<1, 1>); router <2, 0> = 2 links to 0 and 12 (<0, 4>), and <2, 4> = 14
+/// links to 12 and 0. 24 routers x 2 = 48 links, every router of degree 4.
 #[test]
 fn wrapped_butterfly_3_links() {
     let butterfly = Topology::wrapped_butterfly(3).unwrap();
@@ -48,7 +49,7 @@ fn wrapped_butterfly_3_links() {
     assert_eq!(butterfly.n(), 24);
     assert_eq!(butterfly.n_edges(), 48);
     assert!((0..24).all(|v| butterfly.degree(v) == 4));
-    assert_eq!(butterfly.neighbors(0), &[8, 9, 16, 20]);
+    assert_eq!(butterfly.neighbors(0), &[1, 2, 4, 14]);
     assert_eq!(butterfly.diameter(), Some(4)); // floor(3 * 3 / 2)
 }
 
