@@ -2,6 +2,8 @@
 //!
 //! - `event_queue/hold_1e6`: the classic hold model: 10^6 pending events; each operation pops
 //!   the earliest event and pushes one a random delay later. Goal: >= 10 M operations/s.
+//! - `event_queue/wheel_hold_1e6`: the same hold model on a `TimingWheel` over a short
+//!   horizon (delays 1..=1000, as link delays are), taken a whole step at a time.
 //! - `bsp/random_h_relation_p65536`: one superstep on p = 2^16 processors in which each
 //!   processor sends h = 16 messages to random destinations. Goal: >= 20 M messages/s.
 
@@ -9,7 +11,7 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use netcore::bsp::{BspMachine, BspParams};
-use netcore::event::EventQueue;
+use netcore::event::{EventQueue, TimingWheel};
 use rand::RngExt;
 
 const PENDING: usize = 1_000_000;
@@ -30,6 +32,26 @@ fn event_queue(c: &mut Criterion) {
             for &delay in &delays {
                 let (time, event) = queue.pop().expect("queue holds 10^6 events");
                 queue.push(time + delay, black_box(event));
+            }
+        })
+    });
+    const SPAN: u64 = 1000;
+    let mut wheel = TimingWheel::new(SPAN as usize);
+    for i in 0..PENDING {
+        wheel.push(0, rng.random_range(1..=SPAN), i as u32);
+    }
+    let delays: Vec<u64> = (0..HOLDS).map(|_| rng.random_range(1..=SPAN)).collect();
+    let mut batch = Vec::new();
+    group.bench_function("wheel_hold_1e6", |b| {
+        b.iter(|| {
+            let mut holds = 0;
+            while holds < delays.len() {
+                let now = wheel.next_due().expect("wheel holds 10^6 events");
+                wheel.drain_due(now, &mut batch);
+                for event in batch.drain(..) {
+                    wheel.push(now, now + delays[holds % delays.len()], black_box(event));
+                    holds += 1;
+                }
             }
         })
     });

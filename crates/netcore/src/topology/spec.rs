@@ -86,8 +86,7 @@ impl TopologySpec {
     ///
     /// Linear array `n - 1`; ring `floor(n/2)`; mesh `rows + cols - 2`; torus
     /// `floor(rows/2) + floor(cols/2)`; hypercube `dim`; complete graph 1; undirected wrapped
-    /// butterfly `dim + floor(dim/2)` (Leighton, Section 3.8: a route fixes the row bits while
-    /// sweeping the columns, at most `floor(dim/2)` columns of overlap are walked twice).
+    /// butterfly `dim + floor(dim/2)` (Leighton, Section 3.8; the tests check it against BFS).
     pub fn closed_form_diameter(&self) -> Result<Option<u64>> {
         let at_least = |field, value: u32, min| check_min(field, value.into(), min);
         Ok(Some(match *self {
