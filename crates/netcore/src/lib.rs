@@ -55,7 +55,6 @@ pub mod study;
 pub mod toml_line;
 pub mod topology;
 
-
 /// A processor id.
 pub type ProcId = u32;
 

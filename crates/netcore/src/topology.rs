@@ -9,7 +9,7 @@
 //! - [`Topology`]: the graph (CSR adjacency), its builders and BFS queries.
 //! - [`TopologySpec`]: the serde form used in configs, and closed-form diameters that need no
 //!   graph ([`TopologySpec::closed_form_diameter`]).
-//! - [`WrappedButterfly`]: the directed wrapped butterfly of actor-pram (spec 3.1), with typed
+//! - [`WrappedButterfly`]: the directed wrapped butterfly of actor-pram (Baude, Section 5), with typed
 //!   [`Coord`]s, [`RouterId`]s and [`Link`]s; [`Topology::wrapped_butterfly`] is its undirected
 //!   version with the same router numbering.
 //! - [`TopologyError`]: what can be wrong with a description.
@@ -175,7 +175,7 @@ impl Topology {
 
     /// The undirected wrapped butterfly of dimension `dim >= 3`: the links of
     /// [`WrappedButterfly`] without their direction, on the same routers `<c, r>` numbered
-    /// `r * dim + c` (actor-pram spec 3.1).
+    /// `r * dim + c` (Baude, Section 5; `docs/models/netcore.md`, Choices).
     ///
     /// Router `<c, r>` links to `<c+1 mod dim, r>` (straight) and `<c+1 mod dim, r xor 2^c>`
     /// (cross). Edges are listed by `c`, then `r`, straight before cross. `dim >= 3` keeps the

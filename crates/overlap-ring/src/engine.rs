@@ -1,4 +1,4 @@
-//! The engine that executes a [`Plan`] on a host (spec 1.3, 2.4): host processors really hold
+//! The engine that executes a [`Plan`] on a host (paper Section 2; `docs/models/overlap-ring.md`, Choices: steps, knowledge, streams): host processors really hold
 //! database copies, compute pebbles in their strict order and ship pebbles over delayed links.
 //!
 //! * Steps `1, 2, ...`; each has a compute phase then a send phase. A processor computes a
@@ -15,7 +15,7 @@
 //!   only when a pebble arrives for them or they finish one, so idle steps cost nothing.
 //! * Memory per processor: its databases, a window of `l + 1` rows per held column, and the
 //!   received rows of its two streams not yet consumed - linear in the held columns.
-//! * Verification (spec 2.4, mode `Digest`): every holder's sequence `(i,1..T)` and final
+//! * Verification (`docs/models/overlap-ring.md`, Choices: verification): every holder's sequence `(i,1..T)` and final
 //!   database must equal the direct run ([`crate::guest::reference`]).
 
 mod link;
@@ -36,7 +36,7 @@ use link::DirectedLink;
 use order::Order;
 use proc::{Incoming, Proc, window_width};
 
-/// What a run measured (spec 1.4).
+/// What a run measured (`docs/models/overlap-ring.md`, Choices: measured quantities).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HostRun {
     /// Last step in which a pebble was computed.
@@ -82,7 +82,7 @@ struct Msg<V> {
     val: V,
 }
 
-/// A stream (spec 2.4): its source sends one column to `dest` (as `dest`'s `left` or right
+/// A stream (`docs/models/overlap-ring.md`, Choices: streams): its source sends one column to `dest` (as `dest`'s `left` or right
 /// neighbour column) over the route `hops[start..start + len]`.
 #[derive(Debug, Clone)]
 struct Stream {
@@ -92,7 +92,8 @@ struct Stream {
     len: u32,
 }
 
-/// Runs `plan` on `fabric` for `prog` and checks it against `reference` (spec 2.4).
+/// Runs `plan` on `fabric` for `prog` and checks it against `reference` (`docs/models/overlap-ring.md`, Choices:
+/// verification).
 ///
 /// Errors: plan and fabric or reference of different sizes ([`Error::PlanMismatch`]), a
 /// column nobody holds ([`Error::UncoveredColumn`]), a guest program panic
@@ -501,7 +502,8 @@ mod tests {
     use crate::guest::{Program, reference};
     use crate::host::Host;
 
-    /// Fact 2 (spec 3): making every preloaded pebble available only from step `z + 1` shifts
+    /// Fact 2 (paper Section 3.2, proof of Theorem 1; `docs/models/overlap-ring.md`, Choices:
+    /// later start): making every preloaded pebble available only from step `z + 1` shifts
     /// every compute step by exactly `z` (the engine has no absolute clock). Checked on the
     /// worked transient host with OVERLAP and on a trapezoid plan with `B = 1` queueing.
     #[test]

@@ -1,11 +1,12 @@
-//! General host networks (paper Section 5, Fact 3 and Theorem 6; spec 2.8): a connected graph
+//! General host networks (paper Section 4, Fact 3 and Theorem 6; `docs/models/overlap-ring.md`, Choices:
+//! embedding): a connected graph
 //! with per-edge delays is linearised by a dilation-3 ordering of a minimum spanning tree, and
 //! the array schemes run on it with every message routed over the physical tree edges.
 //!
 //! * [`GraphHost`]: a validated connected graph with delays (typed errors for disconnected
 //!   graphs, zero delays, wrong counts; netcore's topology errors for self-loops, duplicate
 //!   edges and vertices out of range), generators for random bounded-degree graphs and the
-//!   clique chain of spec 2.8.
+//!   clique chain (the unbounded-degree example of paper Section 4).
 //! * [`Embedding`]: the order `S(root)` (preorder at even depth, postorder at odd depth, so
 //!   consecutive vertices are at most 3 tree edges apart), the tree path of every array link and
 //!   its delay (the sum of its edges' delays).
@@ -109,7 +110,7 @@ impl GraphHost {
         Self::new(topology, delays)
     }
 
-    /// The clique chain of spec 2.8 (unbounded degree): `k` cliques of `k` vertices
+    /// The clique chain (paper Section 4's unbounded-degree example): `k` cliques of `k` vertices
     /// (`n = k^2`), intra-clique delay 1, clique `j`'s last vertex joined to clique `j+1`'s
     /// first by a link of delay `n`.
     pub fn clique_chain(k: u32) -> Result<Self> {
@@ -199,7 +200,7 @@ impl UnionFind {
     }
 }
 
-/// The dilation-3 linear-array embedding of a graph host (Fact 3, spec 2.8).
+/// The dilation-3 linear-array embedding of a graph host (Fact 3; built as in `docs/models/overlap-ring.md`, Choices: embedding).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Embedding {
     /// Vertex at each array position (a bijection of `0..n`).
@@ -395,7 +396,7 @@ impl Fabric for Embedding {
 mod tests {
     use super::*;
 
-    /// Star `K_{1,3}`, centre 0, unit delays (spec 3): order `0, 1, 2, 3` (the centre at depth 0
+    /// Star `K_{1,3}`, centre 0, unit delays (a worked case of Fact 3's order): order `0, 1, 2, 3` (the centre at depth 0
     /// first, then its leaves at depth 1), array delays `1, 2, 2`.
     #[test]
     fn star_order() {

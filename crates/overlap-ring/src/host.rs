@@ -1,5 +1,5 @@
-//! The host: a linear array of processors with per-link delays and the bandwidth `B` (spec
-//! 1.2), a host ring cut at its slowest link, and the array as a [`Fabric`] for the engine.
+//! The host: a linear array of processors with per-link delays and the bandwidth `B` (paper
+//! Section 2; `docs/models/overlap-ring.md`, Choices: `log n`), a host ring cut at its slowest link, and the array as a [`Fabric`] for the engine.
 //!
 //! A pebble injected at step `s` over a link of delay `d` is known at the start of step
 //! `s + d`, so `P` pebbles ready at step 1 are all known after `d + ceil(P/B) - 1` steps
@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 
-/// `L = max(1, ceil(log2 n))` (spec notation).
+/// `L = max(1, ceil(log2 n))` (`docs/models/overlap-ring.md`, Choices: `log n`).
 pub fn log_n(n: usize) -> u32 {
     if n <= 2 { 1 } else { usize::BITS - (n - 1).leading_zeros() }
 }
@@ -28,7 +28,7 @@ pub struct Host {
 }
 
 impl Host {
-    /// A host of `n` processors with the given link delays and bandwidth (spec 1.5 checks).
+    /// A host of `n` processors with the given link delays and bandwidth (`docs/models/overlap-ring.md`, Choices: errors).
     pub fn new(n: usize, delays: Vec<u32>, bandwidth: u32) -> Result<Self> {
         if n == 0 {
             return Err(Error::EmptyHost);
@@ -77,7 +77,8 @@ impl Host {
 impl Host {
     /// A host ring of `n` processors with `n` link delays (link `i` joins `p_i` and
     /// `p_(i+1 mod n)`), cut at its largest-delay link (lowest index on ties) and relabelled as
-    /// a linear array starting just after the cut (spec 1.2: the cut link is never used).
+    /// a linear array starting just after the cut (`docs/models/overlap-ring.md`, Choices: ring and host ring; the cut link
+    /// is never used).
     /// Returns the array and the ring position of array processor 0.
     pub fn from_ring(delays: &[u32], bandwidth: u32) -> Result<(Self, usize)> {
         let n = delays.len();

@@ -3,7 +3,7 @@
 //! Items due at step `at` wait in bucket `at mod size`, and a heap holds the distinct due
 //! steps (one heap operation per step that has events, not per event). Items further ahead
 //! than the wheel's span wait in an overflow heap and are merged when due, so any horizon is
-//! correct; the span only sets the speed. overlap-ring's engine (spec 2.4) keeps its arrivals,
+//! correct; the span only sets the speed. overlap-ring's engine keeps its arrivals,
 //! wake-ups and finishing pebbles in wheels whose span is the largest link delay.
 
 use std::cmp::Reverse;

@@ -1,4 +1,5 @@
-//! Study `topology-diameter`: the BFS diameter of each topology against its formula.
+//! Study `topology-diameter`: the BFS diameter of each topology family against its closed
+//! form ([`TopologySpec::closed_form_diameter`]), at sizes the unit tests do not reach.
 
 use serde::{Deserialize, Serialize};
 
@@ -49,24 +50,24 @@ pub struct DiameterRow {
     pub max_degree: u32,
     /// The diameter found by BFS from every node.
     pub diameter: u32,
-    /// The family's formula.
-    pub formula: u32,
+    /// The family's closed form ([`TopologySpec::closed_form_diameter`]).
+    pub formula: u64,
     /// diameter / formula.
     pub ratio: f64,
 }
 
 impl DiameterParams {
-    fn spec_and_formula(&self) -> (TopologySpec, u32) {
+    /// The topology this point describes (square meshes and tori).
+    fn spec(&self) -> TopologySpec {
         let s = self.size;
         match self.kind {
-            Family::LinearArray => (TopologySpec::LinearArray { n: s }, s.saturating_sub(1)),
-            Family::Ring => (TopologySpec::Ring { n: s }, s / 2),
-            Family::Mesh => (TopologySpec::Mesh { rows: s, cols: s }, 2 * s.saturating_sub(1)),
-            Family::Torus => (TopologySpec::Torus { rows: s, cols: s }, 2 * (s / 2)),
-            Family::Hypercube => (TopologySpec::Hypercube { dim: s }, s),
-            // Wrapped butterfly of dimension d: floor(3d / 2) (Leighton, Section 3.8).
-            Family::WrappedButterfly => (TopologySpec::WrappedButterfly { dim: s }, 3 * s / 2),
-            Family::Complete => (TopologySpec::Complete { n: s }, 1),
+            Family::LinearArray => TopologySpec::LinearArray { n: s },
+            Family::Ring => TopologySpec::Ring { n: s },
+            Family::Mesh => TopologySpec::Mesh { rows: s, cols: s },
+            Family::Torus => TopologySpec::Torus { rows: s, cols: s },
+            Family::Hypercube => TopologySpec::Hypercube { dim: s },
+            Family::WrappedButterfly => TopologySpec::WrappedButterfly { dim: s },
+            Family::Complete => TopologySpec::Complete { n: s },
         }
     }
 }
@@ -75,7 +76,7 @@ impl DiameterParams {
 #[derive(Debug, Clone)]
 pub struct DiameterPoint {
     topology: Topology,
-    formula: u32,
+    formula: u64,
 }
 
 /// A topology the study expected to be connected is not.
@@ -103,7 +104,9 @@ impl Study for DiameterStudy {
         "BFS diameters of every topology family vs their formulas"
     }
     fn point(&self, params: &DiameterParams) -> Result<DiameterPoint, ModelError> {
-        let (spec, formula) = params.spec_and_formula();
+        let spec = params.spec();
+        // Every family of the study has a closed form (only edge lists have none).
+        let formula = spec.closed_form_diameter()?.unwrap_or_default();
         Ok(DiameterPoint { topology: spec.build()?, formula })
     }
     fn run(
@@ -120,7 +123,7 @@ impl Study for DiameterStudy {
             max_degree: topology.max_degree(),
             diameter,
             formula: point.formula,
-            ratio: f64::from(diameter) / f64::from(point.formula),
+            ratio: f64::from(diameter) / point.formula as f64,
         }])
     }
     fn claims(&self) -> Vec<Claim> {

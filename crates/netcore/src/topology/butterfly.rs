@@ -1,4 +1,4 @@
-//! The directed wrapped butterfly (actor-pram spec 3.1; the paper's Section 5 network).
+//! The directed wrapped butterfly (Baude, Section 5: the network actor-pram runs on).
 //!
 //! Routers `<c, r>` for columns `0 <= c < n` and rows `0 <= r < 2^n`, numbered
 //! `i = r * n + c`. Router `<c, r>` has two out-links, straight to `<c+1 mod n, r>` and cross
@@ -102,7 +102,7 @@ impl WrappedButterfly {
     }
 
     /// The greedy route's next link from `at` toward `dest`: `None` once there, else cross iff
-    /// bit `c` of `r xor r'` is 1 (spec 3.1).
+    /// bit `c` of `r xor r'` is 1.
     pub fn greedy_next(&self, at: Coord, dest: Coord) -> Option<Link> {
         if at == dest {
             None
@@ -217,7 +217,7 @@ mod tests {
         }
     }
 
-    /// Spec 3.1's example links for n = 3: `<2, 5>` goes straight to `<0, 5>` and across to
+    /// Example links for n = 3: `<2, 5>` goes straight to `<0, 5>` and across to
     /// `<0, 1>` (bit 2 of 5 flipped); router 17 is `<2, 5>` (17 = 5 * 3 + 2).
     #[test]
     fn links_by_hand() {

@@ -1,7 +1,7 @@
 //! [`TopologySpec`]: a topology as written in config files, and its diameter in closed form.
 //!
 //! The closed forms need no graph, so they price machines far beyond what a builder accepts
-//! (hpram spec 7: `P` up to `2^30`); each is checked against BFS for small sizes.
+//! (hpram prices `P` up to `2^30`); each is checked against BFS for small sizes.
 
 use serde::{Deserialize, Serialize};
 

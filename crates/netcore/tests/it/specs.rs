@@ -34,8 +34,8 @@ fn torus_4x4_distances() {
     assert_eq!(torus.n_edges(), 32); // 2 edges per node, each counted once
 }
 
-/// The links of the 3-dimensional wrapped butterfly, router <c, r> numbered 3r + c (actor-pram
-/// spec 3.1).
+/// The links of the 3-dimensional wrapped butterfly, router <c, r> numbered 3r + c (Baude,
+/// Section 5).
 ///
 /// Column 0 links to column 1 by r -> r (straight) and r -> r xor 1 (cross); column 1 to
 /// column 2 with r xor 2; column 2 wraps to column 0 with r xor 4. So router <0, 0> = 0 links

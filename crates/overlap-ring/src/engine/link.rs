@@ -1,4 +1,4 @@
-//! One directed host link with delay `d` and bandwidth `B` (spec 1.3): a FIFO where at most `B`
+//! One directed host link with delay `d` and bandwidth `B` (paper Section 2: `P` pebbles cross a delay-`d` link in `d + ceil(P/B) - 1` steps): a FIFO where at most `B`
 //! pebble units enter per step. A pebble of weight `w` needs `w` units; one whose last unit is
 //! injected at step `s` is known at the receiver at the start of step `s + d`. Pebbles queued in
 //! the same step keep their queueing order; the engine queues relayed pebbles (arrivals) before
@@ -95,7 +95,7 @@ impl<M> DirectedLink<M> {
 mod tests {
     use super::*;
 
-    /// Spec 3 exact case: `P = 7`, `d = 5`, `B = 3`, all ready at step 1: injected at steps
+    /// Exact case of paper Section 2's `d + ceil(P/B) - 1`: `P = 7`, `d = 5`, `B = 3`, all ready at step 1: injected at steps
     /// 1,1,1,2,2,2,3, usable at 6,6,6,7,7,7,8; `8 - 1 = d + ceil(7/3) - 1 = 7` steps.
     #[test]
     fn bandwidth_rule_p7_d5_b3() {

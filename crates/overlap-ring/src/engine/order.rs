@@ -1,10 +1,10 @@
-//! The strict compute order of one processor (spec 2.4).
+//! The strict compute order of one processor (`docs/models/overlap-ring.md`, Choices: plans).
 //!
 //! Phase `phi` covers rows `(phi-1) l + 1 ..= phi l` (the last phase may be shorter). With the
 //! relative row `r` (1-based) and shrink flags `s_L = [lo > 1]`, `s_R = [hi < N]`, the phase's
 //! trapezoid row is `Tz(r) = [lo + s_L r, hi - s_R r]`. The order is every `Tz` pebble of the
 //! phase row-major, then every remaining pebble of the phase row-major. A processor waits for
-//! its next pebble and never skips (paper Section 5, Theorem 4's phases; with `l = 1` and no
+//! its next pebble and never skips (paper Section 3.4, Theorem 4's phases; with `l = 1` and no
 //! halo: interior columns first, then the two edge columns).
 
 /// Which part of a phase the cursor is in.
@@ -151,7 +151,8 @@ mod tests {
         out
     }
 
-    /// Unit phase, no halo: interior columns first, then the two edge columns (spec 2.4).
+    /// Unit phase, no halo: interior columns first, then the two edge columns (`docs/models/overlap-ring.md`,
+    /// Choices: plans).
     #[test]
     fn unit_phase_interior_first() {
         assert_eq!(

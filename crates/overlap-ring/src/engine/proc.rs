@@ -1,6 +1,6 @@
 //! One host processor's state in the engine: its databases and digests, a window of recent
 //! rows per held column, the rows received from its two streams, and its place in the strict
-//! compute order (spec 2.4).
+//! compute order (`docs/models/overlap-ring.md`, Choices: plans).
 
 use std::collections::VecDeque;
 
