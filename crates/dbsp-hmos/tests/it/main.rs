@@ -1,0 +1,8 @@
+//! Integration tests of dbsp-hmos.
+
+// Costs with integer parameters are sums of integers below 2^53, exact in f64: the tests
+// compare them exactly on purpose.
+#![allow(clippy::float_cmp)]
+
+mod props;
+mod specs;
