@@ -14,6 +14,7 @@
 mod error;
 pub mod model;
 pub mod prim;
+pub mod run;
 pub mod studies;
 
 pub use error::Error;

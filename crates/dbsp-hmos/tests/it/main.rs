@@ -4,5 +4,6 @@
 // compare them exactly on purpose.
 #![allow(clippy::float_cmp)]
 
+mod fixtures;
 mod props;
 mod specs;
