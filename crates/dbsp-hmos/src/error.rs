@@ -62,6 +62,60 @@ pub enum Error {
         /// Its count.
         got: usize,
     },
+    /// HMOS: the number of processors must be a power of two.
+    #[error("n must satisfy n = 2^k for an integer k >= 0 (got {n})")]
+    NotPowerOfTwo {
+        /// The value given.
+        n: u64,
+    },
+    /// HMOS: the redundancy r must be odd (majorities of copies).
+    #[error("r must be odd (got {r})")]
+    EvenRedundancy {
+        /// The value given.
+        r: u32,
+    },
+    /// HMOS: each variable needs r distinct 0-modules among n.
+    #[error("r must satisfy 1 <= r <= n = {n} (got {r})")]
+    RedundancyTooLarge {
+        /// The value given.
+        r: u32,
+        /// Number of processors (= 0-modules).
+        n: u64,
+    },
+    /// HMOS: at least as many variables as processors.
+    #[error("m must satisfy m >= n = {n} (got {m})")]
+    TooFewVariables {
+        /// Number of variables.
+        m: u64,
+        /// Number of processors.
+        n: u64,
+    },
+    /// HMOS: more levels than the placement allows for this n.
+    #[error("k must satisfy k <= k_max(n) = {k_max} for n = {n} (got {k})")]
+    KTooLarge {
+        /// Levels asked for.
+        k: u32,
+        /// The largest valid k for n.
+        k_max: u32,
+        /// Number of processors.
+        n: u64,
+    },
+    /// HMOS: a structure larger than the stated memory limit.
+    #[error("{field} must satisfy {field} <= {limit} (the memory limit) (got {got})")]
+    MemoryTooLarge {
+        /// What is too large, e.g. `m r`.
+        field: &'static str,
+        /// The limit.
+        limit: u64,
+        /// The estimate.
+        got: u64,
+    },
+    /// HMOS: the shuffled level-0 graph could not be repaired to distinct modules.
+    #[error("level-0 graph: no repeat-free assignment found within {attempts} swap attempts")]
+    GraphBuildFailed {
+        /// Attempts made.
+        attempts: u64,
+    },
     /// A study or config parameter outside its range.
     #[error("{field} must satisfy {rule} (got {got})")]
     Param {
@@ -91,7 +145,14 @@ impl Classify for Error {
             | Error::SourceOutOfRange { .. }
             | Error::DestinationOutsideCluster { .. }
             | Error::UnequalBlocks { .. }
+            | Error::NotPowerOfTwo { .. }
+            | Error::EvenRedundancy { .. }
+            | Error::RedundancyTooLarge { .. }
+            | Error::TooFewVariables { .. }
+            | Error::KTooLarge { .. }
+            | Error::MemoryTooLarge { .. }
             | Error::Param { .. } => Fault::Input,
+            Error::GraphBuildFailed { .. } => Fault::Run,
         }
     }
 }

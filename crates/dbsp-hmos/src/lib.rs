@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 mod error;
+pub mod hmos;
 pub mod model;
 pub mod prim;
 pub mod run;

@@ -5,5 +5,6 @@
 #![allow(clippy::float_cmp)]
 
 mod fixtures;
+mod hmos;
 mod props;
 mod specs;
