@@ -1,0 +1,4 @@
+//! Integration tests of actor-pram.
+
+mod props;
+mod specs;
