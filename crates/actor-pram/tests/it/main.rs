@@ -1,4 +1,5 @@
 //! Integration tests of actor-pram.
 
+mod direct;
 mod props;
 mod specs;
