@@ -8,5 +8,8 @@ pub mod actor;
 pub mod broadcast;
 pub mod direct;
 mod error;
+pub mod model;
+pub mod studies;
 
 pub use error::Error;
+pub use model::ActorPram;
