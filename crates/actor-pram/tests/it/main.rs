@@ -1,5 +1,6 @@
 //! Integration tests of actor-pram.
 
 mod direct;
+mod fixtures;
 mod props;
 mod specs;
