@@ -32,6 +32,22 @@ pub enum Error {
     /// The PRAM program failed or is invalid (same kind and global step as the reference).
     #[error(transparent)]
     Pram(#[from] netcore::pram::PramError),
+    /// A routing pass did not end within its round limit.
+    #[error(
+        "the {pass} pass did not end within {limit} rounds (rule: a pass ends before 64 * 3n rounds)"
+    )]
+    RoundLimit {
+        /// `forward` or `reverse`.
+        pass: &'static str,
+        /// The limit.
+        limit: u64,
+    },
+    /// A routing invariant broke (a bug, reported rather than a panic).
+    #[error("routing invariant broken: {what}")]
+    Routing {
+        /// What broke.
+        what: String,
+    },
     /// The translated run's result differs from the reference interpreter's.
     #[error("{program}: the actor run's {what} differs from the reference interpreter's")]
     Mismatch {
@@ -48,7 +64,7 @@ impl Classify for Error {
             Error::InvalidConfig { .. } | Error::MemoryBudget { .. } => Fault::Input,
             Error::Actor(e) => e.fault(),
             Error::Pram(e) => e.fault(),
-            Error::Mismatch { .. } => Fault::Run,
+            Error::Mismatch { .. } | Error::RoundLimit { .. } | Error::Routing { .. } => Fault::Run,
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod broadcast;
 pub mod direct;
 mod error;
 pub mod model;
+pub mod ranade;
 pub mod studies;
 
 pub use error::Error;

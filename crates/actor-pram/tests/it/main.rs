@@ -3,4 +3,5 @@
 mod direct;
 mod fixtures;
 mod props;
+mod ranade;
 mod specs;
