@@ -12,6 +12,7 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
         &overlap_ring::OverlapRing,
         &logp_stall::LogpStall,
         &dbsp_hmos::DbspHmos,
+        &actor_pram::ActorPram,
     ]
 }
 

@@ -20,6 +20,7 @@ pub(crate) const EMBEDDED: &[(&str, &str)] = &[
     ("fixtures/sweeps/overlap-ring.toml", include_str!("../../fixtures/sweeps/overlap-ring.toml")),
     ("fixtures/sweeps/logp-stall.toml", include_str!("../../fixtures/sweeps/logp-stall.toml")),
     ("fixtures/sweeps/dbsp-hmos.toml", include_str!("../../fixtures/sweeps/dbsp-hmos.toml")),
+    ("fixtures/sweeps/actor-pram.toml", include_str!("../../fixtures/sweeps/actor-pram.toml")),
 ];
 
 #[derive(Debug, Deserialize)]
