@@ -1,0 +1,8 @@
+//! The algorithms of spec §3 built so far: the paper's `Alg1` hierarchy and tree reduction in
+//! its flat, two-level and hierarchical forms.
+
+mod alg1;
+mod tree;
+
+pub use alg1::{Alg1, Empty};
+pub use tree::{TreeForm, tree_reduce};

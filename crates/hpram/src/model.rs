@@ -1,0 +1,1 @@
+//! `cargo xtask run hpram CONFIG.toml` (filled in below).

@@ -1,0 +1,1 @@
+//! Exact cases of spec §4(a).
