@@ -39,6 +39,7 @@ pub mod model;
 mod proc;
 mod run;
 mod sub_pram;
+pub mod synth;
 
 pub use config::{Config, SubModel, Word};
 pub use cost_model::{

@@ -35,7 +35,7 @@ where
     F: Fn(&mut SubPram<'_>) -> Result<(), HpramError> + Send + Sync + 'static,
 {
     /// The algorithm `name` whose body is `body`.
-    pub fn new(name: impl Into<String>, body: F) -> Arc<dyn HAlgorithm> {
+    pub fn arc(name: impl Into<String>, body: F) -> Arc<dyn HAlgorithm> {
         Arc::new(FnAlg { name: name.into(), body })
     }
 }

@@ -28,11 +28,11 @@ const TMP: usize = 1;
 /// The tree reduction in form `form`. `P` must be a power of two and `M = N = P·r`.
 pub fn tree_reduce(form: TreeForm) -> Arc<dyn HAlgorithm> {
     match form {
-        TreeForm::Flat => FnAlg::new("TreeFlat", |sp: &mut SubPram<'_>| {
+        TreeForm::Flat => FnAlg::arc("TreeFlat", |sp: &mut SubPram<'_>| {
             leaf_steps(sp)?;
             rounds(sp)
         }),
-        TreeForm::TwoLevel => FnAlg::new("TreeTwoLevel", |sp: &mut SubPram<'_>| {
+        TreeForm::TwoLevel => FnAlg::arc("TreeTwoLevel", |sp: &mut SubPram<'_>| {
             sp.partition_eq(sp.procs(), 1, leaf(), vec![])?;
             rounds(sp)
         }),
@@ -42,7 +42,7 @@ pub fn tree_reduce(form: TreeForm) -> Arc<dyn HAlgorithm> {
 
 /// The leaf as a 1-processor algorithm.
 fn leaf() -> Arc<dyn HAlgorithm> {
-    FnAlg::new("Leaf", leaf_steps)
+    FnAlg::arc("Leaf", leaf_steps)
 }
 
 /// `m (m c)^{r−1} m` on every processor's home block of `r = M'/P'` words: `T = r−1`,
@@ -63,7 +63,7 @@ fn rounds(sp: &mut SubPram<'_>) -> Result<(), HpramError> {
     let (procs, r) = (sp.procs(), sp.mem_len() / sp.procs());
     let mut span = 2;
     while span <= procs {
-        let active = move |pid: usize| pid % span == 0;
+        let active = move |pid: usize| pid.is_multiple_of(span);
         sp.comm(|p| match active(p.pid) {
             true => MemOp::Read { addr: (p.pid + span / 2) * r, dst: TMP },
             false => MemOp::Idle,

@@ -67,7 +67,7 @@ fn block_lengths(
         .iter()
         .map(|&p| {
             let words = (mem as u128) * (p as u128);
-            if words % parent as u128 == 0 {
+            if words.is_multiple_of(parent as u128) {
                 Ok((words / parent as u128) as usize)
             } else {
                 Err(HpramError::NonIntegralBlock {

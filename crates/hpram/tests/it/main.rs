@@ -1,1 +1,4 @@
+//! The one integration-test binary of `hpram`.
+
+mod machine;
 mod specs;
