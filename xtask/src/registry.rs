@@ -11,6 +11,7 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
         &netcore::pram::model::Pram,
         &overlap_ring::OverlapRing,
         &logp_stall::LogpStall,
+        &hpram::Hpram,
     ]
 }
 

@@ -19,6 +19,7 @@ pub(crate) const EMBEDDED: &[(&str, &str)] = &[
     ("fixtures/sweeps/netcore.toml", include_str!("../../fixtures/sweeps/netcore.toml")),
     ("fixtures/sweeps/overlap-ring.toml", include_str!("../../fixtures/sweeps/overlap-ring.toml")),
     ("fixtures/sweeps/logp-stall.toml", include_str!("../../fixtures/sweeps/logp-stall.toml")),
+    ("fixtures/sweeps/hpram.toml", include_str!("../../fixtures/sweeps/hpram.toml")),
 ];
 
 #[derive(Debug, Deserialize)]

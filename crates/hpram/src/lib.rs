@@ -38,6 +38,7 @@ mod eval;
 pub mod model;
 mod proc;
 mod run;
+pub mod studies;
 mod sub_pram;
 pub mod synth;
 
@@ -49,6 +50,7 @@ pub use cost_tree::{CostNode, CostTree};
 pub use error::HpramError;
 pub use eval::{Eval, Formula, LevelRow, MemoryVariant};
 
+pub use model::Hpram;
 pub use proc::{MemOp, Proc};
 pub use run::{Run, run};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};

@@ -1,4 +1,5 @@
 //! The one integration-test binary of `hpram`.
 
+mod fixtures;
 mod machine;
 mod specs;
