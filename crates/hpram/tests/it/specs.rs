@@ -177,3 +177,39 @@ fn e7_sub_model_rules() {
     assert_eq!(flat2(Variant::CrcwPriority, write).unwrap().memory, [3]);
     assert_eq!(flat2(Variant::CrcwArbitrary, write).unwrap().memory, [4]);
 }
+
+/// E5: `permute` with `N' = 16`, `P' = 4`, Hypercube: `T = 0`, `C = 2r' = 8`, so
+/// `2·4·(ℓ(4) + s_α(4)) = 8·(2+2) = 32`. The word at `j` moves to `π(j) = 5j mod 16`.
+#[test]
+fn e5_permute() {
+    let alg = hpram::FnAlg::arc("Permute", |sp| hpram::algs::permute(sp, &|j| 5 * j % 16));
+    let input: Vec<i64> = (100..116).collect();
+    let done = run(&Config::new(4, 16), alg, vec![], &input).unwrap();
+    let mut expected = vec![0; 16];
+    for (j, &x) in input.iter().enumerate() {
+        expected[5 * j % 16] = x;
+    }
+    assert_eq!(done.memory, expected);
+    assert_eq!((done.cost.root.t, done.cost.root.c), (0, 8));
+    assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), 32);
+}
+
+/// E5: BPRAM, `P = 16`, Hypercube, program `BlockRead(8)`, `c`, `BlockWrite(8)`: `T = 1`,
+/// `C = 2`, `B = 8 + 8 = 16`, `ℓ(16) = s_α(16) = 4` → `1·5 + 2·8 + 16 = 37`.
+#[test]
+fn e5_bpram_blocks() {
+    let mut cfg = Config::new(16, 128);
+    cfg.local_words = 8;
+    cfg.model = hpram::SubModel { access: Variant::Erew, block: true };
+    let alg = hpram::FnAlg::arc("Bpram", |sp| {
+        sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8, dst: 0 })?;
+        sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x += 1))?;
+        sp.comm(|p| MemOp::BlockWrite { addr: 8 * p.pid, len: 8, src: 0 })
+    });
+    let input: Vec<i64> = (0..128).collect();
+    let done = run(&cfg, alg, vec![], &input).unwrap();
+    assert_eq!(done.memory, (1..129).collect::<Vec<i64>>());
+    let root = &done.cost.root;
+    assert_eq!((root.t, root.c, root.b), (1, 2, 16));
+    assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), 37);
+}
