@@ -2,4 +2,5 @@
 
 mod fixtures;
 mod machine;
+mod props;
 mod specs;
