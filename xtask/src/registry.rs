@@ -13,6 +13,7 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
         &logp_stall::LogpStall,
         &dbsp_hmos::DbspHmos,
         &actor_pram::ActorPram,
+        &hpram::Hpram,
     ]
 }
 

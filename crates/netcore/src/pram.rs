@@ -11,6 +11,8 @@
 //! - [`Program`], [`ProgramBuilder`], [`Program::parse`]: one representation, built two ways.
 //! - [`run`], [`run_with`]: the interpreter; [`GlobalMemory`] is the back end,
 //!   [`ArrayMemory`] the reference one; [`TraceSink`] receives the per-step accesses.
+//! - [`resolve_step`], [`combine_fetch`]: the variants' conflict rules for one step, shared
+//!   with executors that resolve steps themselves (hpram).
 //! - [`library`]: programs with plain-Rust references and textbook bounds.
 
 mod builder;
@@ -22,6 +24,7 @@ mod memory;
 pub mod model;
 mod parse;
 mod program;
+mod resolve;
 mod trace;
 
 pub use builder::ProgramBuilder;
@@ -32,4 +35,5 @@ pub use isa::{
 };
 pub use memory::{Access, AccessKind, ArrayMemory, CPU_PID, GlobalMemory};
 pub use program::{Item, MAX_LMEM, MAX_MEM, MAX_PPUS, Program};
+pub use resolve::{EMPTY, StepConflict, combine_fetch, resolve_step};
 pub use trace::{CollectTrace, NoTrace, StepAccess, TraceSink};

@@ -10,6 +10,7 @@ use crate::pram::isa::{
 };
 use crate::pram::memory::{Access, AccessKind, ArrayMemory, CPU_PID, GlobalMemory};
 use crate::pram::program::{Compiled, Program};
+use crate::pram::resolve::{EMPTY, StepConflict, combine_fetch, resolve_step};
 use crate::pram::trace::{NoTrace, TraceSink};
 
 /// The limits of one run.
@@ -135,28 +136,6 @@ pub fn run_with<M: GlobalMemory, T: TraceSink>(
         ppu_regs: machine.regs,
         cost: machine.cost,
     })
-}
-
-const EMPTY: u32 = u32::MAX;
-
-/// The first conflict of a step: smallest address, then its two smallest pids (for a common
-/// write mismatch: the lowest writer and the lowest writer of another value; Choices 2 and 5
-/// of `docs/models/pram.md`).
-#[derive(Debug, Clone, Copy)]
-struct Conflict {
-    addr: u64,
-    pids: [u32; 2],
-    values: [i64; 2],
-}
-
-impl Conflict {
-    /// Keeps the conflict at the smaller address; at one address the first found has the
-    /// smallest pids, since accesses are scanned in pid order.
-    fn keep(slot: &mut Option<Conflict>, new: Conflict) {
-        if slot.is_none_or(|old| new.addr < old.addr) {
-            *slot = Some(new);
-        }
-    }
 }
 
 struct Machine<'a, M, T> {
@@ -485,35 +464,8 @@ impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
     /// or reports the step's first conflict. For exclusive reads it only checks.
     fn resolve(&mut self) -> Result<(), PramError> {
         let variant = self.program.variant();
-        let mut conflict = None;
-        self.resolved.clear();
-        for access in &self.raw {
-            let slot = &mut self.slot[access.addr as usize];
-            if *slot == EMPTY {
-                *slot = self.resolved.len() as u32;
-                self.resolved.push(*access);
-                continue;
-            }
-            let first = &mut self.resolved[*slot as usize];
-            let clash = Conflict {
-                addr: access.addr,
-                pids: [first.pid, access.pid],
-                values: [first.value, access.value],
-            };
-            match variant {
-                Variant::Erew | Variant::Crew => Conflict::keep(&mut conflict, clash),
-                Variant::CrcwCommon if first.value != access.value => {
-                    Conflict::keep(&mut conflict, clash);
-                }
-                Variant::CrcwCommon | Variant::CrcwPriority => {}
-                Variant::CrcwArbitrary => first.value = access.value,
-                Variant::CrcwFetchOp(op) => first.value = op.apply(first.value, access.value),
-            }
-        }
-        for access in &self.resolved {
-            self.slot[access.addr as usize] = EMPTY;
-        }
-        let Some(Conflict { addr, pids, values }) = conflict else { return Ok(()) };
+        let conflict = resolve_step(variant, &self.raw, &mut self.slot, &mut self.resolved);
+        let Some(StepConflict { addr, pids, values }) = conflict else { return Ok(()) };
         let (g_step, pc, line) = (self.cost.g, self.pc - 1, self.line());
         Err(match (self.raw[0].kind, variant) {
             (AccessKind::Read, _) => {
@@ -529,22 +481,14 @@ impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
     /// Combines the fetch-ops of `raw` into one per address in `resolved`; `scratch[k]` gets
     /// the fold of the contributions of lower pids at `raw[k]`'s address.
     fn combine(&mut self, op: FetchOp) {
-        self.resolved.clear();
-        for (k, access) in self.raw.iter().enumerate() {
-            let slot = &mut self.slot[access.addr as usize];
-            if *slot == EMPTY {
-                *slot = self.resolved.len() as u32;
-                self.resolved.push(*access);
-                self.scratch[k] = op.identity();
-            } else {
-                let first = &mut self.resolved[*slot as usize];
-                self.scratch[k] = first.value;
-                first.value = op.apply(first.value, access.value);
-            }
-            self.rix[k] = *slot;
-        }
-        for access in &self.resolved {
-            self.slot[access.addr as usize] = EMPTY;
-        }
+        let n = self.raw.len();
+        combine_fetch(
+            op,
+            &self.raw,
+            &mut self.slot,
+            &mut self.resolved,
+            &mut self.scratch[..n],
+            &mut self.rix[..n],
+        );
     }
 }

@@ -1,0 +1,10 @@
+//! The algorithms of spec §3 built so far: the paper's `Alg1` hierarchy, remapping and tree reduction in
+//! its flat, two-level and hierarchical forms.
+
+mod alg1;
+mod permute;
+mod tree;
+
+pub use alg1::{Alg1, Empty};
+pub use permute::permute;
+pub use tree::{TreeForm, tree_reduce};

@@ -1,0 +1,95 @@
+//! The machine's parameters (spec §1.7) and the PRAM sub-models a sub-PRAM may run (§1.4).
+
+use std::fmt;
+
+use netcore::pram::Variant;
+use serde::{Deserialize, Serialize};
+
+use crate::error::HpramError;
+
+/// A machine word.
+pub type Word = i64;
+
+/// The PRAM sub-model of one sub-PRAM: netcore's access variant (its conflict rules apply to
+/// every global step), plus the feature flags of spec §1.4 that this slice executes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubModel {
+    /// EREW, CREW, CRCW common / arbitrary / priority, or CRCW fetch-and-op (netcore's rules).
+    pub access: Variant,
+    /// Whether `BlockRead`/`BlockWrite` are available (BPRAM).
+    #[serde(default)]
+    pub block: bool,
+}
+
+impl SubModel {
+    /// An EREW PRAM without block transfers.
+    pub const EREW: SubModel = SubModel { access: Variant::Erew, block: false };
+
+    /// The same sub-model with another access variant.
+    pub const fn with_access(self, access: Variant) -> SubModel {
+        SubModel { access, ..self }
+    }
+}
+
+impl fmt::Display for SubModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.access)?;
+        if self.block {
+            f.write_str("+block")?;
+        }
+        Ok(())
+    }
+}
+
+/// The parameters of one H-PRAM run (spec §1.7). The cost model is not here: execution never
+/// consults it (§2.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// `P`, the processors of the whole H-PRAM, `>= 1`.
+    pub procs: usize,
+    /// `M`, the words of global memory, `>= 1`.
+    pub mem_words: usize,
+    /// The root's sub-model; children inherit it unless their [`crate::Part`] names another.
+    pub model: SubModel,
+    /// Private words (registers) per processor, `>= 1`; they persist across partitions.
+    pub local_words: usize,
+    /// The deepest level a partition may start (the root is level 1).
+    pub max_depth: u32,
+    /// Rayon threads for sibling sub-PRAMs; 0 uses the global pool.
+    pub threads: usize,
+}
+
+impl Config {
+    /// `P` processors, `M` words, EREW, 4 registers, depth 64, the global pool.
+    pub fn new(procs: usize, mem_words: usize) -> Config {
+        Config {
+            procs,
+            mem_words,
+            model: SubModel::EREW,
+            local_words: 4,
+            max_depth: 64,
+            threads: 0,
+        }
+    }
+
+    /// Checks every field's rule.
+    pub fn validate(&self) -> Result<(), HpramError> {
+        let bad = |field, rule, got: usize| {
+            Err(HpramError::InvalidConfig { field, rule, got: got.to_string() })
+        };
+        if self.procs == 0 {
+            return bad("procs", "procs >= 1", self.procs);
+        }
+        if self.mem_words == 0 {
+            return bad("mem_words", "mem_words >= 1", self.mem_words);
+        }
+        if self.local_words == 0 {
+            return bad("local_words", "local_words >= 1", self.local_words);
+        }
+        if self.max_depth == 0 {
+            return bad("max_depth", "max_depth >= 1", self.max_depth as usize);
+        }
+        Ok(())
+    }
+}

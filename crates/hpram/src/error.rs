@@ -1,0 +1,228 @@
+//! The crate's one error type: partition-level errors carry a partition path
+//! (`root/p0[1]/p2`), step-level errors a node path, the step index and the local and global
+//! pids (spec §1.7).
+
+use netcore::fault::{Classify, Fault};
+
+/// Everything that can go wrong with an H-PRAM run or its pricing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HpramError {
+    /// A partition with `Q = 0` sub-PRAMs, or a sub-PRAM of 0 processors.
+    #[error(
+        "{path}: sub-PRAM {index} is empty (a partition needs Q >= 1 sub-PRAMs of >= 1 processors)"
+    )]
+    EmptySubPram {
+        /// The partition path.
+        path: String,
+        /// The first empty sub-PRAM (0 when `Q = 0`).
+        index: usize,
+    },
+    /// The general form's sizes do not sum to the parent's processors.
+    #[error(
+        "{path}: partition sizes {sizes:?} must sum to the parent's {expected} processors (got {got})"
+    )]
+    PartitionSizeMismatch {
+        /// The partition path.
+        path: String,
+        /// `P'`.
+        expected: usize,
+        /// `Σ P_i`.
+        got: usize,
+        /// The sizes `P_i`.
+        sizes: Vec<usize>,
+    },
+    /// The abbreviated form's `Q·P_i` differs from `P'`.
+    #[error(
+        "{path}: abbreviated partition needs q * p_i == p_parent (got {q} * {p_i} != {p_parent})"
+    )]
+    AbbreviatedPartitionMismatch {
+        /// The partition path.
+        path: String,
+        /// `Q`.
+        q: usize,
+        /// `P_i`.
+        p_i: usize,
+        /// `P'`.
+        p_parent: usize,
+    },
+    /// Non-uniform memory: `M'·P_i/P'` is not an integer for some child.
+    #[error(
+        "{path}: memory of {mem} words does not split into integral blocks for sizes {sizes:?}"
+    )]
+    NonIntegralBlock {
+        /// The partition path.
+        path: String,
+        /// `M'`.
+        mem: usize,
+        /// The sizes `P_i`.
+        sizes: Vec<usize>,
+    },
+    /// The hierarchy is deeper than `max_depth`.
+    #[error("{path}: level {level} exceeds max_depth {max_depth}")]
+    MaxDepthExceeded {
+        /// The partition path.
+        path: String,
+        /// The level the partition would start.
+        level: u32,
+        /// The limit.
+        max_depth: u32,
+    },
+    /// Non-uniform memory: an address outside the sub-PRAM's own block.
+    #[error(
+        "{path} step {step} (pid {pid}, gpid {gpid}): address {addr} outside its block of {block_len} words"
+    )]
+    PrivateBlockViolation {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The local pid.
+        pid: usize,
+        /// The global pid.
+        gpid: usize,
+        /// The address.
+        addr: usize,
+        /// The block's length.
+        block_len: usize,
+    },
+    /// A register index at or beyond `local_words`.
+    #[error(
+        "{path} step {step} (pid {pid}, gpid {gpid}): register {register} outside local memory of {local_words} words"
+    )]
+    LocalMemoryOverflow {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The local pid.
+        pid: usize,
+        /// The global pid.
+        gpid: usize,
+        /// The register (the last one a block touches).
+        register: usize,
+        /// `local_words`.
+        local_words: usize,
+    },
+    /// An operation the sub-model lacks.
+    #[error(
+        "{path} step {step} (pid {pid}, gpid {gpid}): {op} is not supported by sub-model {model}"
+    )]
+    UnsupportedOp {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The local pid.
+        pid: usize,
+        /// The global pid.
+        gpid: usize,
+        /// The operation.
+        op: &'static str,
+        /// The sub-model.
+        model: String,
+    },
+    /// Two processors read one cell in one step under EREW.
+    #[error("{path} step {step}: exclusive read violation at address {addr} between pids {} and {}", pids[0], pids[1])]
+    ExclusiveReadViolation {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The smallest conflicting address (block-relative).
+        addr: usize,
+        /// Its two smallest local pids.
+        pids: [usize; 2],
+    },
+    /// Two processors write one cell in one step under EREW or CREW.
+    #[error("{path} step {step}: exclusive write violation at address {addr} between pids {} and {}", pids[0], pids[1])]
+    ExclusiveWriteViolation {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The smallest conflicting address (block-relative).
+        addr: usize,
+        /// Its two smallest local pids.
+        pids: [usize; 2],
+    },
+    /// Concurrent writers disagree under CRCW common.
+    #[error("{path} step {step}: common write mismatch at address {addr}: pid {} writes {}, pid {} writes {}", pids[0], values[0], pids[1], values[1])]
+    CommonWriteMismatch {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The smallest conflicting address (block-relative).
+        addr: usize,
+        /// The lowest writer and the lowest writer of another value.
+        pids: [usize; 2],
+        /// Their values.
+        values: [i64; 2],
+    },
+    /// A read and a write (or fetch-op) of one cell in one step.
+    #[error(
+        "{path} step {step}: address {addr} is read by pid {reader} and written by pid {writer} in one step"
+    )]
+    ReadWriteSameStep {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The smallest such address (block-relative).
+        addr: usize,
+        /// The lowest reader.
+        reader: usize,
+        /// The lowest writer.
+        writer: usize,
+    },
+    /// Two blocks of one block step overlap.
+    #[error("{path} step {step}: blocks of pids {} and {} overlap at address {addr}", pids[0], pids[1])]
+    BlockOverlap {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The first overlapping address.
+        addr: usize,
+        /// The two pids.
+        pids: [usize; 2],
+    },
+    /// A cost model breaks `ℓ >= 1` or monotonicity.
+    #[error("invalid cost model: {reason}")]
+    InvalidCostModel {
+        /// Which rule and where.
+        reason: String,
+    },
+    /// A config field breaks its rule.
+    #[error("{field} must satisfy {rule} (got {got})")]
+    InvalidConfig {
+        /// The field.
+        field: &'static str,
+        /// The rule.
+        rule: &'static str,
+        /// The offending value.
+        got: String,
+    },
+}
+
+impl Classify for HpramError {
+    fn fault(&self) -> Fault {
+        match self {
+            HpramError::EmptySubPram { .. }
+            | HpramError::PartitionSizeMismatch { .. }
+            | HpramError::AbbreviatedPartitionMismatch { .. }
+            | HpramError::NonIntegralBlock { .. }
+            | HpramError::MaxDepthExceeded { .. }
+            | HpramError::InvalidCostModel { .. }
+            | HpramError::InvalidConfig { .. } => Fault::Input,
+            HpramError::PrivateBlockViolation { .. }
+            | HpramError::LocalMemoryOverflow { .. }
+            | HpramError::UnsupportedOp { .. }
+            | HpramError::ExclusiveReadViolation { .. }
+            | HpramError::ExclusiveWriteViolation { .. }
+            | HpramError::CommonWriteMismatch { .. }
+            | HpramError::ReadWriteSameStep { .. }
+            | HpramError::BlockOverlap { .. } => Fault::Run,
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! Pricing a [`CostTree`] (spec §1.6, paper §2.3): the exact recursion `τ`, its phase-refined
+//! and simplified forms, and the two-stage analysis, with the critical path and a per-level
+//! breakdown along it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cost_model::CostModel;
+use crate::cost_tree::{CostNode, CostTree};
+
+/// Which memory variant prices the latency (spec §1.3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryVariant {
+    /// Memory is split with the processors: `ℓ = ℓ(P')`.
+    #[default]
+    NonUniform,
+    /// Every sub-PRAM sees all memory: `ℓ = ℓ(P)` of the whole H-PRAM.
+    Uniform,
+}
+
+/// The cost formulas of spec §1.6.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Formula {
+    /// `τ = T(1+s_α) + C(ℓ+s_α) + c·B + Σ_i [max_q τ(child) + s_β(Q_i,P')]` (paper §2.3.1).
+    #[default]
+    Exact,
+    /// `T + T'·s_α + C(ℓ+s_α) + c·B + R` (paper §2.3.2).
+    PhaseRefined,
+    /// `T + C(ℓ+2s_α) + c·B + R`.
+    Simplified,
+    /// `stage1 + stage2`: computation and communication without synchronisation, then the
+    /// β-synchronisations.
+    TwoStage,
+}
+
+impl Formula {
+    /// Every formula.
+    pub const ALL: [Formula; 4] =
+        [Formula::Exact, Formula::PhaseRefined, Formula::Simplified, Formula::TwoStage];
+}
+
+/// One level's share of the cost along the critical path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct LevelRow {
+    /// The level.
+    pub level: u32,
+    /// `T`.
+    pub compute: u64,
+    /// `C·ℓ`.
+    pub latency: u64,
+    /// α-synchronisation.
+    pub alpha: u64,
+    /// β-synchronisation of the partitions started at this level.
+    pub beta: u64,
+    /// `c·B`.
+    pub block: u64,
+    /// `Σ T` over all sub-PRAMs of the level (work, not only the critical path).
+    pub work_t: u64,
+    /// `Σ C` over all sub-PRAMs of the level.
+    pub work_c: u64,
+}
+
+/// A priced cost tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Eval {
+    /// The formula's value at the root.
+    pub total: u64,
+    /// Computation and communication without synchronisation.
+    pub stage1: u64,
+    /// The β-synchronisations along the costliest chain.
+    pub stage2: u64,
+    /// The node paths of the critical path: each node, then for each of its partitions the
+    /// critical path of its costliest child (ties: lowest index). For `TwoStage`, stage 1's.
+    pub critical_path: Vec<String>,
+    /// Per level along the critical path (its rows sum to `total`, except for `TwoStage`).
+    pub per_level: Vec<LevelRow>,
+}
+
+struct Pricer<'a> {
+    model: &'a dyn CostModel,
+    variant: MemoryVariant,
+    formula: Formula,
+    root_procs: u64,
+}
+
+/// A node's own terms.
+#[derive(Default, Clone, Copy)]
+struct Own {
+    compute: u64,
+    latency: u64,
+    alpha: u64,
+    beta: u64,
+    block: u64,
+}
+
+impl Own {
+    fn sum(&self) -> u64 {
+        self.compute + self.latency + self.alpha + self.beta + self.block
+    }
+}
+
+impl Pricer<'_> {
+    fn own(&self, n: &CostNode, formula: Formula) -> Own {
+        let p = n.procs as u64;
+        let l = match self.variant {
+            MemoryVariant::NonUniform => self.model.latency(p, n.level),
+            MemoryVariant::Uniform => self.model.latency(self.root_procs, n.level),
+        };
+        let sa = self.model.alpha_sync(p, n.level);
+        let beta = n
+            .partitions
+            .iter()
+            .map(|part| self.model.beta_sync(part.len() as u64, p, n.level))
+            .sum();
+        let alpha = match formula {
+            Formula::Exact => (n.t + n.c) * sa,
+            Formula::PhaseRefined => (n.t_phases + n.c) * sa,
+            Formula::Simplified => 2 * n.c * sa,
+            Formula::TwoStage => 0,
+        };
+        Own { compute: n.t, latency: n.c * l, alpha, beta, block: self.model.block_word() * n.b }
+    }
+
+    /// The formula's value of a node (`TwoStage`: stage 1, without β).
+    fn total(&self, n: &CostNode, formula: Formula) -> u64 {
+        let mut own = self.own(n, formula);
+        if formula == Formula::TwoStage {
+            own.beta = 0;
+        }
+        own.sum()
+            + n.partitions
+                .iter()
+                .map(|part| part.iter().map(|c| self.total(c, formula)).max().unwrap_or(0))
+                .sum::<u64>()
+    }
+
+    /// Stage 2: `Σ_i [s_β(Q_i,P') + max_q stage2(child)]`.
+    fn stage2(&self, n: &CostNode) -> u64 {
+        let p = n.procs as u64;
+        n.partitions
+            .iter()
+            .map(|part| {
+                self.model.beta_sync(part.len() as u64, p, n.level)
+                    + part.iter().map(|c| self.stage2(c)).max().unwrap_or(0)
+            })
+            .sum()
+    }
+
+    fn critical(
+        &self,
+        n: &CostNode,
+        formula: Formula,
+        path: &mut Vec<String>,
+        rows: &mut Vec<LevelRow>,
+    ) {
+        path.push(n.path.clone());
+        let mut own = self.own(n, formula);
+        if formula == Formula::TwoStage {
+            own.beta = 0;
+        }
+        let row = row_at(rows, n.level);
+        row.compute += own.compute;
+        row.latency += own.latency;
+        row.alpha += own.alpha;
+        row.beta += own.beta;
+        row.block += own.block;
+        for part in &n.partitions {
+            let mut best: Option<(&CostNode, u64)> = None;
+            for child in part {
+                let cost = self.total(child, formula);
+                if best.is_none_or(|(_, b)| cost > b) {
+                    best = Some((child, cost));
+                }
+            }
+            if let Some((child, _)) = best {
+                self.critical(child, formula, path, rows);
+            }
+        }
+    }
+}
+
+fn row_at(rows: &mut Vec<LevelRow>, level: u32) -> &mut LevelRow {
+    while rows.len() < level as usize {
+        rows.push(LevelRow { level: rows.len() as u32 + 1, ..LevelRow::default() });
+    }
+    &mut rows[level as usize - 1]
+}
+
+impl CostTree {
+    /// Prices the tree under `model`, `variant` and `formula`.
+    pub fn eval(&self, model: &dyn CostModel, variant: MemoryVariant, formula: Formula) -> Eval {
+        let pricer = Pricer { model, variant, formula, root_procs: self.root.procs as u64 };
+        let stage1 = pricer.total(&self.root, Formula::TwoStage);
+        let stage2 = pricer.stage2(&self.root);
+        let total = match pricer.formula {
+            Formula::TwoStage => stage1 + stage2,
+            f => pricer.total(&self.root, f),
+        };
+        let (mut critical_path, mut per_level) = (Vec::new(), Vec::new());
+        pricer.critical(&self.root, formula, &mut critical_path, &mut per_level);
+        for node in self.root.walk() {
+            let row = row_at(&mut per_level, node.level);
+            row.work_t += node.t;
+            row.work_c += node.c;
+        }
+        Eval { total, stage1, stage2, critical_path, per_level }
+    }
+}

@@ -1,0 +1,56 @@
+//! The Hierarchical PRAM of Heywood & Ranka (*A Practical Hierarchical Model of Parallel
+//! Computation: The Model*, 1991), executed.
+//!
+//! A `P`-processor H-PRAM starts as one synchronous PRAM; a *partition step* splits its
+//! processors into disjoint groups, each running an independent synchronous *sub-PRAM*
+//! (level λ+1), and ends when all of them have finished. Algorithms drive a SIMD controller,
+//! [`SubPram`]: [`SubPram::compute`] and [`SubPram::comm`] are synchronous steps over all
+//! processors, [`SubPram::partition`] and [`SubPram::partition_eq`] are the general and
+//! abbreviated partition steps. Memory is non-uniform: each child gets a disjoint block.
+//!
+//! Every global step obeys netcore's PRAM variant rules ([`netcore::pram::resolve_step`]).
+//! A run records a [`CostTree`] (`T`, `T'`, `C`, `B` per sub-PRAM); [`CostTree::eval`] prices
+//! it under any [`CostModel`] (the [`Preset`]s), [`MemoryVariant`] and [`Formula`].
+//!
+//! - [`algs`]: the paper's `Alg1` hierarchy and tree reduction (flat, two-level, hierarchical).
+//! - [`model`]: `cargo xtask run hpram CONFIG.toml`.
+//!
+//! ```
+//! use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, algs, run};
+//!
+//! // Tree reduction of 0..16 on 4 processors, hierarchical form (spec §4 E3).
+//! let input: Vec<i64> = (0..16).collect();
+//! let done = run(&Config::new(4, 16), algs::tree_reduce(algs::TreeForm::Hier), vec![], &input)?;
+//! assert_eq!(done.memory[0], 120);
+//! let cube = Preset::Hypercube(SyncScale::Diam);
+//! assert_eq!(done.cost.eval(&cube, MemoryVariant::NonUniform, Formula::Exact).total, 27);
+//! # Ok::<(), hpram::HpramError>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod algs;
+mod config;
+mod cost_model;
+mod cost_tree;
+mod error;
+mod eval;
+pub mod model;
+mod proc;
+mod run;
+pub mod studies;
+mod sub_pram;
+pub mod synth;
+
+pub use config::{Config, SubModel, Word};
+pub use cost_model::{
+    CostModel, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
+};
+pub use cost_tree::{CostNode, CostTree};
+pub use error::HpramError;
+pub use eval::{Eval, Formula, LevelRow, MemoryVariant};
+
+pub use model::Hpram;
+pub use proc::{MemOp, Proc};
+pub use run::{Run, run};
+pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};

@@ -1,0 +1,302 @@
+//! `cargo xtask run hpram CONFIG.toml`: one algorithm on one H-PRAM, its cost tree priced under
+//! one preset, memory variant and formula (and, in the report, under every formula).
+//!
+//! ```toml
+//! algorithm = "tree-reduce"  # or "alg1" (M = 2P, no n)
+//! form = "hier"              # tree-reduce: flat | two-level | hier
+//! procs = 4                  # P, a power of two for tree-reduce, 8·2^k for alg1
+//! n = 16                     # tree-reduce: N words, a multiple of P; input x_i = i
+//! preset = "hypercube"       # pram | hypercube | mesh2d | power | constant
+//! scale = "diam"             # diam | diam-log (hypercube, mesh2d)
+//! power = [1, 2]             # power: a = num/den
+//! constant = [2, 1, 1]       # constant: l, s_alpha, s_beta
+//! formula = "exact"          # exact | phase-refined | simplified | two-stage
+//! memory = "non-uniform"     # non-uniform | uniform (pricing only: ℓ(P') or ℓ(P))
+//! threads = 0                # rayon threads for siblings (0: the global pool)
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
+
+use crate::algs::{Alg1, TreeForm, tree_reduce};
+use crate::cost_model::{Preset, SyncScale, validate_cost_model};
+use crate::error::HpramError;
+use crate::eval::{Formula, LevelRow, MemoryVariant};
+use crate::{Config, run};
+
+/// The hpram model entry of `xtask`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Hpram;
+
+/// The algorithms `cargo xtask run hpram` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AlgorithmName {
+    /// The paper's hierarchy example (spec §3.1).
+    Alg1,
+    /// Tree reduction (spec §3.2).
+    TreeReduce,
+}
+
+/// The preset names of a config.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PresetName {
+    /// [`Preset::Pram`].
+    Pram,
+    /// [`Preset::Hypercube`].
+    #[default]
+    Hypercube,
+    /// [`Preset::Mesh2D`].
+    Mesh2d,
+    /// [`Preset::Power`], with `power = [num, den]`.
+    Power,
+    /// [`Preset::Constant`], with `constant = [l, sa, sb]`.
+    Constant,
+}
+
+/// The config of `cargo xtask run hpram` (see the module documentation).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HpramConfig {
+    /// The algorithm.
+    pub algorithm: AlgorithmName,
+    /// Its form (tree-reduce).
+    pub form: Option<TreeForm>,
+    /// `P`.
+    pub procs: usize,
+    /// `N` (tree-reduce).
+    pub n: Option<usize>,
+    /// The cost preset.
+    #[serde(default)]
+    pub preset: PresetName,
+    /// The synchronisation scale of hypercube and mesh2d.
+    #[serde(default)]
+    pub scale: SyncScale,
+    /// `[num, den]` of the power preset.
+    pub power: Option<[u32; 2]>,
+    /// `[l, sa, sb]` of the constant preset.
+    pub constant: Option<[u64; 3]>,
+    /// The formula the summary reports.
+    #[serde(default)]
+    pub formula: Formula,
+    /// The memory variant the latency is priced for.
+    #[serde(default)]
+    pub memory: MemoryVariant,
+    /// Rayon threads for siblings (0: the global pool).
+    #[serde(default)]
+    pub threads: usize,
+}
+
+fn bad(field: &'static str, rule: &'static str, got: impl ToString) -> HpramError {
+    HpramError::InvalidConfig { field, rule, got: got.to_string() }
+}
+
+impl HpramConfig {
+    /// The preset this config names, checked.
+    pub fn preset(&self) -> Result<Preset, HpramError> {
+        let preset = match self.preset {
+            PresetName::Pram => Preset::Pram,
+            PresetName::Hypercube => Preset::Hypercube(self.scale),
+            PresetName::Mesh2d => Preset::Mesh2D(self.scale),
+            PresetName::Power => {
+                let [num, den] = self
+                    .power
+                    .ok_or_else(|| bad("power", "given with preset = \"power\"", "none"))?;
+                if den == 0 || num > den {
+                    return Err(bad(
+                        "power",
+                        "[num, den] with 0 <= num <= den, den >= 1",
+                        format!("[{num}, {den}]"),
+                    ));
+                }
+                Preset::Power { num, den }
+            }
+            PresetName::Constant => {
+                let [l, sa, sb] = self
+                    .constant
+                    .ok_or_else(|| bad("constant", "given with preset = \"constant\"", "none"))?;
+                Preset::Constant { l, sa, sb }
+            }
+        };
+        if self.power.is_some() && self.preset != PresetName::Power {
+            return Err(bad("power", "only given with preset = \"power\"", "power"));
+        }
+        if self.constant.is_some() && self.preset != PresetName::Constant {
+            return Err(bad("constant", "only given with preset = \"constant\"", "constant"));
+        }
+        validate_cost_model(&preset, self.procs.max(1) as u64)?;
+        Ok(preset)
+    }
+}
+
+/// The value of every formula.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AllFormulas {
+    /// [`Formula::Exact`].
+    pub exact: u64,
+    /// [`Formula::PhaseRefined`].
+    pub phase_refined: u64,
+    /// [`Formula::Simplified`].
+    pub simplified: u64,
+    /// [`Formula::TwoStage`].
+    pub two_stage: u64,
+}
+
+/// What one run reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HpramReport {
+    /// `alg1` or `tree-reduce/<form>`.
+    pub algorithm: String,
+    /// `P`.
+    pub procs: usize,
+    /// `M`.
+    pub mem_words: usize,
+    /// The preset.
+    pub preset: Preset,
+    /// The memory variant.
+    pub memory: MemoryVariant,
+    /// The formula of `tau`.
+    pub formula: Formula,
+    /// The formula's cost.
+    pub tau: u64,
+    /// Stage 1 of the two-stage analysis.
+    pub stage1: u64,
+    /// Stage 2.
+    pub stage2: u64,
+    /// Every formula.
+    pub formulas: AllFormulas,
+    /// Sub-PRAMs, the root included.
+    pub sub_prams: usize,
+    /// Levels.
+    pub depth: u32,
+    /// The result at address 0 (tree-reduce).
+    pub result: Option<i64>,
+    /// The result equals the plain Rust fold (tree-reduce).
+    pub verified: Option<bool>,
+    /// The critical path's node paths.
+    pub critical_path: Vec<String>,
+    /// The per-level breakdown along it, and the per-level work.
+    pub per_level: Vec<LevelRow>,
+    /// The hierarchy, one line per sub-PRAM (at most 64 sub-PRAMs; else empty).
+    pub hierarchy: Vec<String>,
+}
+
+/// Runs a config.
+pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError> {
+    let preset = config.preset()?;
+    let p = config.procs;
+    let (name, alg, mem_words, input, expected) = match config.algorithm {
+        AlgorithmName::Alg1 => {
+            if config.form.is_some() || config.n.is_some() {
+                return Err(bad("algorithm", "alg1 takes neither form nor n", "form or n"));
+            }
+            ("alg1".to_string(), std::sync::Arc::new(Alg1) as _, 2 * p, Vec::new(), None)
+        }
+        AlgorithmName::TreeReduce => {
+            let form = config.form.ok_or_else(|| bad("form", "given with tree-reduce", "none"))?;
+            let n = config.n.ok_or_else(|| bad("n", "given with tree-reduce", "none"))?;
+            if !p.is_power_of_two() {
+                return Err(bad("procs", "a power of two for tree-reduce", p));
+            }
+            if n == 0 || !n.is_multiple_of(p) {
+                return Err(bad("n", "a positive multiple of procs", n));
+            }
+            let input: Vec<i64> = (0..n as i64).collect();
+            let sum = input.iter().fold(0i64, |a, &x| a.wrapping_add(x));
+            let label = serde_json::to_value(form).ok().and_then(|v| v.as_str().map(String::from));
+            let name = format!("tree-reduce/{}", label.unwrap_or_default());
+            (name, tree_reduce(form), n, input, Some(sum))
+        }
+    };
+    let mut cfg = Config::new(p, mem_words);
+    cfg.threads = config.threads;
+    let done = run(&cfg, alg, vec![], &input)?;
+    let tree = &done.cost;
+    let price = |f| tree.eval(&preset, config.memory, f).total;
+    let eval = tree.eval(&preset, config.memory, config.formula);
+    let result = expected.map(|_| done.memory[0]);
+    Ok(HpramReport {
+        algorithm: name,
+        procs: p,
+        mem_words,
+        preset,
+        memory: config.memory,
+        formula: config.formula,
+        tau: eval.total,
+        stage1: eval.stage1,
+        stage2: eval.stage2,
+        formulas: AllFormulas {
+            exact: price(Formula::Exact),
+            phase_refined: price(Formula::PhaseRefined),
+            simplified: price(Formula::Simplified),
+            two_stage: price(Formula::TwoStage),
+        },
+        sub_prams: tree.sub_prams(),
+        depth: tree.root.depth(),
+        result,
+        verified: expected.map(|sum| Some(sum) == result),
+        critical_path: eval.critical_path,
+        per_level: eval.per_level,
+        hierarchy: if tree.sub_prams() <= 64 {
+            tree.render().lines().map(String::from).collect()
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// A run whose result differs from the plain Rust fold: a failed run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{algorithm}: result {got} differs from the plain Rust fold")]
+pub struct NotVerified {
+    /// The algorithm.
+    pub algorithm: String,
+    /// Its result.
+    pub got: i64,
+}
+
+impl netcore::fault::Classify for NotVerified {
+    fn fault(&self) -> netcore::fault::Fault {
+        netcore::fault::Fault::Run
+    }
+}
+
+impl Model for Hpram {
+    fn name(&self) -> &'static str {
+        "hpram"
+    }
+    fn about(&self) -> &'static str {
+        "the Hierarchical PRAM (Heywood & Ranka): partition steps, non-uniform memory, the cost tree priced by the exact and simplified recursions"
+    }
+    fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
+        vec![Box::new(crate::studies::tree_r::TreeR)]
+    }
+    fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+        let report = run_hpram_config(&config.parse()?)?;
+        if report.verified == Some(false) {
+            let got = report.result.unwrap_or_default();
+            return Err(NotVerified { algorithm: report.algorithm.clone(), got }.into());
+        }
+        let result = match report.result {
+            Some(r) => format!(", result {r}, verified = true"),
+            None => String::new(),
+        };
+        let summary = format!(
+            "{} on P = {}, M = {} ({:?}, {:?}, {:?}): tau = {}, stage1 = {}, stage2 = {}, {} sub-PRAMs, depth {}{result}",
+            report.algorithm,
+            report.procs,
+            report.mem_words,
+            report.memory,
+            report.preset,
+            report.formula,
+            report.tau,
+            report.stage1,
+            report.stage2,
+            report.sub_prams,
+            report.depth,
+        );
+        Ok(RunReport { summary, report: to_json(&report)? })
+    }
+}

@@ -1,0 +1,71 @@
+//! Running an algorithm on a whole H-PRAM: the root sub-PRAM owns all `P` processors and all
+//! `M` words (spec §1.1).
+
+use std::sync::Arc;
+
+use crate::config::{Config, Word};
+use crate::cost_tree::CostTree;
+use crate::error::HpramError;
+use crate::sub_pram::{HAlgorithm, Shared, SubPram};
+
+/// The result of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    /// The final global memory.
+    pub memory: Vec<Word>,
+    /// The final private memory, `local_words` per processor in gpid order.
+    pub local: Vec<Word>,
+    /// The cost tree (which is also the hierarchy: [`CostTree::render`]).
+    pub cost: CostTree,
+}
+
+/// Runs `alg(params)` on the H-PRAM `cfg` whose memory starts as `input` followed by zeros.
+pub fn run(
+    cfg: &Config,
+    alg: Arc<dyn HAlgorithm>,
+    params: Vec<Word>,
+    input: &[Word],
+) -> Result<Run, HpramError> {
+    cfg.validate()?;
+    if input.len() > cfg.mem_words {
+        return Err(HpramError::InvalidConfig {
+            field: "input",
+            rule: "input length <= mem_words",
+            got: input.len().to_string(),
+        });
+    }
+    let mut memory = vec![0; cfg.mem_words];
+    memory[..input.len()].copy_from_slice(input);
+    let mut local = vec![0; cfg.procs * cfg.local_words];
+    let shared = Shared { local_words: cfg.local_words, max_depth: cfg.max_depth };
+    let execute = |memory: &mut [Word], local: &mut [Word]| {
+        let mut root = SubPram::new(
+            shared,
+            "root".to_string(),
+            alg.name(),
+            1,
+            0,
+            0,
+            cfg.model,
+            memory,
+            local,
+            &params,
+        );
+        alg.run(&mut root)?;
+        Ok(root.finish())
+    };
+    let root = if cfg.threads == 0 {
+        execute(&mut memory, &mut local)
+    } else {
+        let pool =
+            rayon::ThreadPoolBuilder::new().num_threads(cfg.threads).build().map_err(|e| {
+                HpramError::InvalidConfig {
+                    field: "threads",
+                    rule: "a buildable thread pool",
+                    got: e.to_string(),
+                }
+            })?;
+        pool.install(|| execute(&mut memory, &mut local))
+    }?;
+    Ok(Run { memory, local, cost: CostTree { root } })
+}

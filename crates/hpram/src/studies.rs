@@ -1,0 +1,3 @@
+//! The parameter studies of spec §4(c) built so far.
+
+pub mod tree_r;

@@ -1,0 +1,182 @@
+//! Study `hpram-tree-r` (spec §4(c) X1): tree reduction on a fixed `P` with growing
+//! `r = N/P`. `τ_hier − 2r` is constant in `r` (it equals
+//! `Σ_{k=1}^{p} [1 + 2ℓ(2^k) + 3s_α(2^k) + s_β(2,2^k)]`), and `τ_flat/τ_hier` approaches
+//! `(1 + ℓ(P) + 2s_α(P))/2`. Every run executes both forms; PhaseRefined, non-uniform.
+
+use serde::{Deserialize, Serialize};
+
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+
+use crate::algs::{TreeForm, tree_reduce};
+use crate::cost_model::{CostModel, Preset, SyncScale};
+use crate::eval::{Formula, MemoryVariant};
+use crate::{Config, run};
+
+/// The `hpram-tree-r` study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TreeR;
+
+/// The presets the study sweeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TreePreset {
+    /// [`Preset::Hypercube`].
+    Hypercube,
+    /// [`Preset::Mesh2D`].
+    Mesh2d,
+}
+
+/// One point.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeRParams {
+    /// The preset.
+    pub preset: TreePreset,
+    /// `p = log₂P`, `1..=12`.
+    pub log_p: u32,
+    /// `ρ = log₂r`, `0..=14`, with `p + ρ <= 22`.
+    pub log_r: u32,
+}
+
+/// One row.
+#[derive(Debug, Clone, Serialize)]
+pub struct TreeRRow {
+    /// `P`.
+    pub p: u64,
+    /// `r`.
+    pub r: u64,
+    /// PhaseRefined cost of the flat form.
+    pub tau_flat: u64,
+    /// PhaseRefined cost of the hierarchical form.
+    pub tau_hier: u64,
+    /// PhaseRefined cost of the hierarchical form priced as uniform memory.
+    pub tau_uhier: u64,
+    /// `τ_hier − 2r`.
+    pub hier_minus_2r: u64,
+    /// `Σ_k [1 + 2ℓ(2^k) + 3s_α(2^k) + s_β(2,2^k)]`.
+    pub hier_excess_formula: u64,
+    /// `hier_minus_2r / hier_excess_formula` (1 when the closed form holds).
+    pub excess_over_formula: f64,
+    /// `τ_flat / τ_hier`.
+    pub flat_over_hier: f64,
+    /// `(1 + ℓ(P) + 2s_α(P))/2`.
+    pub limit: f64,
+    /// `flat_over_hier / limit`.
+    pub ratio_to_limit: f64,
+    /// Both forms return `Σ x_i`.
+    pub verified: bool,
+}
+
+/// A validated point.
+#[derive(Debug, Clone)]
+pub struct TreeRPoint {
+    preset: Preset,
+    procs: usize,
+    r: usize,
+}
+
+impl Study for TreeR {
+    type Params = TreeRParams;
+    type Point = TreeRPoint;
+    type Row = TreeRRow;
+
+    fn name(&self) -> &'static str {
+        "hpram-tree-r"
+    }
+    fn about(&self) -> &'static str {
+        "X1: tree reduction, fixed P, growing r: tau_hier - 2r constant, tau_flat/tau_hier -> (1+l(P)+2s_a(P))/2"
+    }
+    fn point(&self, params: &TreeRParams) -> Result<TreeRPoint, ModelError> {
+        if !(1..=12).contains(&params.log_p) {
+            return Err(ParamError::new("log_p", "1 <= log_p <= 12", params.log_p).into());
+        }
+        if params.log_r > 14 || params.log_p + params.log_r > 22 {
+            return Err(ParamError::new(
+                "log_r",
+                "log_r <= 14 and log_p + log_r <= 22",
+                params.log_r,
+            )
+            .into());
+        }
+        let preset = match params.preset {
+            TreePreset::Hypercube => Preset::Hypercube(SyncScale::Diam),
+            TreePreset::Mesh2d => Preset::Mesh2D(SyncScale::Diam),
+        };
+        Ok(TreeRPoint { preset, procs: 1 << params.log_p, r: 1 << params.log_r })
+    }
+    fn run(&self, point: &TreeRPoint, _rng: &mut SimRng) -> Result<Vec<TreeRRow>, ModelError> {
+        let (procs, r, preset) = (point.procs, point.r, point.preset);
+        let n = procs * r;
+        let input: Vec<i64> = (0..n as i64).collect();
+        let sum = input.iter().sum::<i64>();
+        let cfg = Config::new(procs, n);
+        let flat = run(&cfg, tree_reduce(TreeForm::Flat), vec![], &input)?;
+        let hier = run(&cfg, tree_reduce(TreeForm::Hier), vec![], &input)?;
+        let price = |tree: &crate::CostTree, v| tree.eval(&preset, v, Formula::PhaseRefined).total;
+        let tau_flat = price(&flat.cost, MemoryVariant::NonUniform);
+        let tau_hier = price(&hier.cost, MemoryVariant::NonUniform);
+        let tau_uhier = price(&hier.cost, MemoryVariant::Uniform);
+        let mut excess = 0;
+        let mut size = 2u64;
+        while size <= procs as u64 {
+            excess += 1
+                + 2 * preset.latency(size, 1)
+                + 3 * preset.alpha_sync(size, 1)
+                + preset.beta_sync(2, size, 1);
+            size *= 2;
+        }
+        let p = procs as u64;
+        let limit = (1 + preset.latency(p, 1) + 2 * preset.alpha_sync(p, 1)) as f64 / 2.0;
+        let flat_over_hier = tau_flat as f64 / tau_hier as f64;
+        Ok(vec![TreeRRow {
+            p,
+            r: r as u64,
+            tau_flat,
+            tau_hier,
+            tau_uhier,
+            hier_minus_2r: tau_hier - 2 * r as u64,
+            hier_excess_formula: excess,
+            excess_over_formula: (tau_hier - 2 * r as u64) as f64 / excess as f64,
+            flat_over_hier,
+            limit,
+            ratio_to_limit: flat_over_hier / limit,
+            verified: flat.memory[0] == sum && hier.memory[0] == sum,
+        }])
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::within(
+                "tau_hier - 2r equals sum_k [1 + 2l(2^k) + 3s_a(2^k) + s_b(2,2^k)] (constant in r)",
+                "excess_over_formula",
+                1.0,
+                1.0,
+            ),
+            Claim::within(
+                "tau_flat/tau_hier stays below its limit (1+l(P)+2s_a(P))/2",
+                "ratio_to_limit",
+                0.0,
+                1.0,
+            ),
+            Claim::grows(
+                "tau_flat/tau_hier approaches its limit as r grows (hypercube, P = 16)",
+                "ratio_to_limit",
+                "log_r",
+                2.5,
+            )
+            .only("preset", "hypercube")
+            .only("log_p", 4),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new(
+                "hpram-tree-r-ratio",
+                "tau_flat / tau_hier over its limit vs log r",
+                "log_r",
+                &["ratio_to_limit"],
+            )
+            .series("preset"),
+        ]
+    }
+}

@@ -1,0 +1,221 @@
+//! The SIMD controller of one sub-PRAM (spec §2.1): every call is one synchronous step over
+//! all `P'` processors, or a partition step that starts sub-PRAMs on disjoint groups.
+
+mod comm;
+mod partition;
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::config::{SubModel, Word};
+use crate::cost_tree::CostNode;
+use crate::error::HpramError;
+use crate::proc::{MemOp, Proc};
+
+pub use partition::Part;
+
+/// An algorithm that runs on a sub-PRAM (it sees itself as level 1 with `sp.procs()`
+/// processors).
+pub trait HAlgorithm: Send + Sync {
+    /// The name the hierarchy shows.
+    fn name(&self) -> String;
+    /// Drives the sub-PRAM.
+    fn run(&self, sp: &mut SubPram<'_>) -> Result<(), HpramError>;
+}
+
+/// A named closure as an [`HAlgorithm`].
+pub struct FnAlg<F> {
+    name: String,
+    body: F,
+}
+
+impl<F> FnAlg<F>
+where
+    F: Fn(&mut SubPram<'_>) -> Result<(), HpramError> + Send + Sync + 'static,
+{
+    /// The algorithm `name` whose body is `body`.
+    pub fn arc(name: impl Into<String>, body: F) -> Arc<dyn HAlgorithm> {
+        Arc::new(FnAlg { name: name.into(), body })
+    }
+}
+
+impl<F> HAlgorithm for FnAlg<F>
+where
+    F: Fn(&mut SubPram<'_>) -> Result<(), HpramError> + Send + Sync,
+{
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+    fn run(&self, sp: &mut SubPram<'_>) -> Result<(), HpramError> {
+        (self.body)(sp)
+    }
+}
+
+/// What every sub-PRAM of a run shares.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shared {
+    pub(crate) local_words: usize,
+    pub(crate) max_depth: u32,
+}
+
+/// The controller of one sub-PRAM. It cannot read shared memory: it issues steps whose
+/// per-processor closures do the work.
+pub struct SubPram<'a> {
+    shared: Shared,
+    node: CostNode,
+    mem: &'a mut [Word],
+    local: &'a mut [Word],
+    params: &'a [Word],
+    /// Whether the last step was a computation step (a phase is running).
+    in_phase: bool,
+    /// The slot table of netcore's conflict rules, one entry per block word, made on first use.
+    slot: Option<Vec<u32>>,
+}
+
+impl<'a> SubPram<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        shared: Shared,
+        path: String,
+        name: String,
+        level: u32,
+        offset: usize,
+        mem_base: usize,
+        model: SubModel,
+        mem: &'a mut [Word],
+        local: &'a mut [Word],
+        params: &'a [Word],
+    ) -> SubPram<'a> {
+        let procs = local.len() / shared.local_words;
+        let node = CostNode {
+            path,
+            name,
+            level,
+            offset,
+            procs,
+            mem_base,
+            mem_len: mem.len(),
+            model,
+            t: 0,
+            t_phases: 0,
+            c: 0,
+            b: 0,
+            partitions: Vec::new(),
+        };
+        SubPram { shared, node, mem, local, params, in_phase: false, slot: None }
+    }
+
+    /// `P'`.
+    pub fn procs(&self) -> usize {
+        self.node.procs
+    }
+
+    /// `M'`, the words of this sub-PRAM's block.
+    pub fn mem_len(&self) -> usize {
+        self.mem.len()
+    }
+
+    /// Its level (the root is 1).
+    pub fn level(&self) -> u32 {
+        self.node.level
+    }
+
+    /// Its node path.
+    pub fn path(&self) -> &str {
+        &self.node.path
+    }
+
+    /// Its sub-model.
+    pub fn model(&self) -> SubModel {
+        self.node.model
+    }
+
+    /// The parameters it was started with.
+    pub fn params(&self) -> &[Word] {
+        self.params
+    }
+
+    /// Offset `off` in this sub-PRAM's memory: block-relative in non-uniform memory.
+    pub fn home(&self, off: usize) -> usize {
+        off
+    }
+
+    /// `k` consecutive computation steps (one phase): `f` runs once per processor and sees
+    /// only its own private memory. `k = 0` does nothing.
+    pub fn compute(&mut self, k: u32, f: impl Fn(&mut Proc<'_>) + Sync) -> Result<(), HpramError> {
+        if k == 0 {
+            return Ok(());
+        }
+        self.node.t += u64::from(k);
+        if !self.in_phase {
+            self.node.t_phases += 1;
+            self.in_phase = true;
+        }
+        let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
+        self.local.par_chunks_mut(self.shared.local_words).enumerate().for_each(|(pid, local)| {
+            f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params });
+        });
+        Ok(())
+    }
+
+    /// One communication step: every processor returns one [`MemOp`]; all are resolved
+    /// against the memory before the step by the sub-model's rules, then read values go into
+    /// registers.
+    pub fn comm(&mut self, f: impl Fn(&mut Proc<'_>) -> MemOp + Sync) -> Result<(), HpramError> {
+        self.node.c += 1;
+        self.in_phase = false;
+        let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
+        let ops: Vec<MemOp> = self
+            .local
+            .par_chunks_mut(self.shared.local_words)
+            .enumerate()
+            .map(|(pid, local)| f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params }))
+            .collect();
+        self.execute_comm(&ops)
+    }
+
+    /// The general partition step `partition{P_1: A_1; ...; P_Q: A_Q}`.
+    pub fn partition(&mut self, parts: Vec<Part>) -> Result<(), HpramError> {
+        self.run_partition(parts)
+    }
+
+    /// The abbreviated partition step `partition{Q, P_i, A(params)}`: `Q` identical children.
+    pub fn partition_eq(
+        &mut self,
+        q: usize,
+        p_i: usize,
+        alg: Arc<dyn HAlgorithm>,
+        params: Vec<Word>,
+    ) -> Result<(), HpramError> {
+        let path = self.partition_path();
+        if q == 0 || p_i == 0 {
+            return Err(HpramError::EmptySubPram { path, index: 0 });
+        }
+        if q.checked_mul(p_i) != Some(self.procs()) {
+            return Err(HpramError::AbbreviatedPartitionMismatch {
+                path,
+                q,
+                p_i,
+                p_parent: self.procs(),
+            });
+        }
+        let parts = (0..q).map(|_| Part::new(p_i, alg.clone(), params.clone())).collect();
+        self.run_partition(parts)
+    }
+
+    /// The path of the next partition step.
+    fn partition_path(&self) -> String {
+        format!("{}/p{}", self.node.path, self.node.partitions.len())
+    }
+
+    /// The node's step index of the step being executed (1-based over compute and comm).
+    fn step_index(&self) -> u64 {
+        self.node.t + self.node.c
+    }
+
+    /// Ends the run and returns its cost node.
+    pub(crate) fn finish(self) -> CostNode {
+        self.node
+    }
+}

@@ -1,0 +1,254 @@
+//! One communication step: each processor's [`MemOp`] is checked against its block and
+//! registers, the sub-model's conflict rules are applied through netcore's
+//! [`resolve_step`]/[`combine_fetch`], and every access sees the memory before the step.
+
+use netcore::pram::{Access, AccessKind, EMPTY, Variant, combine_fetch, resolve_step};
+
+use crate::error::HpramError;
+use crate::proc::MemOp;
+use crate::sub_pram::SubPram;
+
+/// The accesses of one step, split by kind, each list in pid order.
+#[derive(Default)]
+struct Batch {
+    reads: Vec<Access>,
+    /// Register index (into the sub-PRAM's private memory) of each read.
+    read_dst: Vec<usize>,
+    writes: Vec<Access>,
+    fetches: Vec<Access>,
+    fetch_dst: Vec<usize>,
+    /// `(addr, len, pid)` of every block.
+    blocks: Vec<(usize, usize, usize)>,
+}
+
+/// The smallest address in both lists of `(addr, pid)` (each sorted), with the lowest pid of
+/// each side there.
+fn first_common(a: &[(usize, usize)], b: &[(usize, usize)]) -> Option<(usize, usize, usize)> {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return Some((a[i].0, a[i].1, b[j].1)),
+        }
+    }
+    None
+}
+
+fn sorted_addrs(lists: &[&[Access]]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> =
+        lists.iter().flat_map(|l| l.iter()).map(|a| (a.addr as usize, a.pid as usize)).collect();
+    out.sort_unstable();
+    out
+}
+
+impl SubPram<'_> {
+    fn check_addr(&self, step: u64, pid: usize, addr: usize, len: usize) -> Result<(), HpramError> {
+        let block_len = self.mem.len();
+        match addr.checked_add(len) {
+            Some(end) if end <= block_len => Ok(()),
+            _ => Err(HpramError::PrivateBlockViolation {
+                path: self.node.path.clone(),
+                step,
+                pid,
+                gpid: self.node.offset + pid,
+                addr: addr.max(block_len.min(addr.saturating_add(len).saturating_sub(1))),
+                block_len,
+            }),
+        }
+    }
+
+    fn check_reg(&self, step: u64, pid: usize, reg: usize, len: usize) -> Result<(), HpramError> {
+        let local_words = self.shared.local_words;
+        match reg.checked_add(len) {
+            Some(end) if end <= local_words => Ok(()),
+            _ => Err(HpramError::LocalMemoryOverflow {
+                path: self.node.path.clone(),
+                step,
+                pid,
+                gpid: self.node.offset + pid,
+                register: reg.saturating_add(len).saturating_sub(1).max(reg),
+                local_words,
+            }),
+        }
+    }
+
+    fn unsupported(&self, step: u64, pid: usize, op: &MemOp) -> HpramError {
+        HpramError::UnsupportedOp {
+            path: self.node.path.clone(),
+            step,
+            pid,
+            gpid: self.node.offset + pid,
+            op: op.name(),
+            model: self.node.model.to_string(),
+        }
+    }
+
+    /// Checks every op and gathers the step's accesses.
+    fn gather(&self, step: u64, ops: &[MemOp]) -> Result<Batch, HpramError> {
+        let words = self.shared.local_words;
+        let model = self.node.model;
+        let mut batch = Batch::default();
+        for (pid, op) in ops.iter().enumerate() {
+            let register = |r: usize| self.local[pid * words + r];
+            match *op {
+                MemOp::Idle => {}
+                MemOp::Read { addr, dst } => {
+                    self.check_addr(step, pid, addr, 1)?;
+                    self.check_reg(step, pid, dst, 1)?;
+                    batch.reads.push(access(pid, AccessKind::Read, addr, 0));
+                    batch.read_dst.push(pid * words + dst);
+                }
+                MemOp::Write { addr, src } => {
+                    self.check_addr(step, pid, addr, 1)?;
+                    self.check_reg(step, pid, src, 1)?;
+                    batch.writes.push(access(pid, AccessKind::Write, addr, register(src)));
+                }
+                MemOp::FetchOp { addr, src, dst } => {
+                    let Variant::CrcwFetchOp(f) = model.access else {
+                        return Err(self.unsupported(step, pid, op));
+                    };
+                    self.check_addr(step, pid, addr, 1)?;
+                    self.check_reg(step, pid, src, 1)?;
+                    self.check_reg(step, pid, dst, 1)?;
+                    batch.fetches.push(access(pid, AccessKind::Fetch(f), addr, register(src)));
+                    batch.fetch_dst.push(pid * words + dst);
+                }
+                MemOp::BlockRead { addr, len, dst } => {
+                    if !model.block {
+                        return Err(self.unsupported(step, pid, op));
+                    }
+                    self.check_addr(step, pid, addr, len)?;
+                    self.check_reg(step, pid, dst, len)?;
+                    for j in 0..len {
+                        batch.reads.push(access(pid, AccessKind::Read, addr + j, 0));
+                        batch.read_dst.push(pid * words + dst + j);
+                    }
+                    batch.blocks.push((addr, len, pid));
+                }
+                MemOp::BlockWrite { addr, len, src } => {
+                    if !model.block {
+                        return Err(self.unsupported(step, pid, op));
+                    }
+                    self.check_addr(step, pid, addr, len)?;
+                    self.check_reg(step, pid, src, len)?;
+                    for j in 0..len {
+                        let value = register(src + j);
+                        batch.writes.push(access(pid, AccessKind::Write, addr + j, value));
+                    }
+                    batch.blocks.push((addr, len, pid));
+                }
+            }
+        }
+        Ok(batch)
+    }
+
+    /// Blocks of one step must be disjoint (spec §1.4, BPRAM).
+    fn check_blocks(
+        &self,
+        step: u64,
+        blocks: &mut Vec<(usize, usize, usize)>,
+    ) -> Result<(), HpramError> {
+        blocks.retain(|b| b.1 > 0);
+        blocks.sort_unstable();
+        let mut reach: Option<(usize, usize)> = None; // (end, pid) of the furthest block so far
+        for &(addr, len, pid) in blocks.iter() {
+            if let Some((end, owner)) = reach
+                && addr < end
+            {
+                return Err(HpramError::BlockOverlap {
+                    path: self.node.path.clone(),
+                    step,
+                    addr,
+                    pids: [owner.min(pid), owner.max(pid)],
+                });
+            }
+            if reach.is_none_or(|(end, _)| addr + len > end) {
+                reach = Some((addr + len, pid));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn execute_comm(&mut self, ops: &[MemOp]) -> Result<(), HpramError> {
+        let step = self.step_index();
+        let mut batch = self.gather(step, ops)?;
+        if !batch.blocks.is_empty() {
+            self.check_blocks(step, &mut batch.blocks)?;
+            self.node.b += batch.blocks.iter().map(|b| b.1 as u64).max().unwrap_or(0);
+        }
+        let variant = self.node.model.access;
+        let path = &self.node.path;
+        let mut slot = self.slot.take().unwrap_or_else(|| vec![EMPTY; self.mem.len()]);
+        let mut resolved = Vec::new();
+        if !variant.concurrent_read()
+            && let Some(c) = resolve_step(variant, &batch.reads, &mut slot, &mut resolved)
+        {
+            let pids = [c.pids[0] as usize, c.pids[1] as usize];
+            return Err(HpramError::ExclusiveReadViolation {
+                path: path.clone(),
+                step,
+                addr: c.addr as usize,
+                pids,
+            });
+        }
+        let mut writes = Vec::new();
+        if let Some(c) = resolve_step(variant, &batch.writes, &mut slot, &mut writes) {
+            let (addr, pids) = (c.addr as usize, [c.pids[0] as usize, c.pids[1] as usize]);
+            return Err(match variant {
+                Variant::CrcwCommon => HpramError::CommonWriteMismatch {
+                    path: path.clone(),
+                    step,
+                    addr,
+                    pids,
+                    values: c.values,
+                },
+                _ => HpramError::ExclusiveWriteViolation { path: path.clone(), step, addr, pids },
+            });
+        }
+        // A read and a write (or fetch-op) of one cell, or a write and a fetch-op of one cell.
+        let readers = sorted_addrs(&[&batch.reads]);
+        let writers = sorted_addrs(&[&batch.writes, &batch.fetches]);
+        let fetchers = sorted_addrs(&[&batch.fetches]);
+        let only_writers = sorted_addrs(&[&batch.writes]);
+        let clash = [first_common(&readers, &writers), first_common(&fetchers, &only_writers)]
+            .into_iter()
+            .flatten()
+            .min();
+        if let Some((addr, reader, writer)) = clash {
+            return Err(HpramError::ReadWriteSameStep {
+                path: path.clone(),
+                step,
+                addr,
+                reader,
+                writer,
+            });
+        }
+        // Apply: every access sees the memory before the step.
+        let read_values: Vec<i64> = batch.reads.iter().map(|a| self.mem[a.addr as usize]).collect();
+        if let (Variant::CrcwFetchOp(op), false) = (variant, batch.fetches.is_empty()) {
+            let n = batch.fetches.len();
+            let (mut prefix, mut rix, mut folded) = (vec![0; n], vec![0u32; n], Vec::new());
+            combine_fetch(op, &batch.fetches, &mut slot, &mut folded, &mut prefix, &mut rix);
+            let old: Vec<i64> = folded.iter().map(|a| self.mem[a.addr as usize]).collect();
+            for (a, &before) in folded.iter().zip(&old) {
+                self.mem[a.addr as usize] = op.apply(before, a.value);
+            }
+            for k in 0..n {
+                self.local[batch.fetch_dst[k]] = op.apply(old[rix[k] as usize], prefix[k]);
+            }
+        }
+        for w in &writes {
+            self.mem[w.addr as usize] = w.value;
+        }
+        for (k, value) in read_values.into_iter().enumerate() {
+            self.local[batch.read_dst[k]] = value;
+        }
+        self.slot = Some(slot);
+        Ok(())
+    }
+}
+
+fn access(pid: usize, kind: AccessKind, addr: usize, value: i64) -> Access {
+    Access { pid: pid as u32, kind, addr: addr as u64, value }
+}

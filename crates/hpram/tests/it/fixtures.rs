@@ -1,0 +1,39 @@
+//! Every `fixtures/hpram/*.toml` runs through the model's `run_config`; the report (or the
+//! error and whose fault it is) is snapshotted. Hand derivations are in the fixtures' comments.
+
+use hpram::Hpram;
+use netcore::study::{ConfigFile, Model};
+
+fn run(path: &std::path::Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("fixture readable");
+    match Hpram.run_config(&ConfigFile::new(&text, path.parent().expect("in a directory"))) {
+        Ok(r) => serde_json::json!({ "summary": r.summary, "report": r.report }),
+        Err(e) => {
+            serde_json::json!({ "error": e.to_string(), "fault": format!("{:?}", e.fault()) })
+        }
+    }
+}
+
+#[test]
+fn fixtures() {
+    insta::glob!("../../../../fixtures/hpram", "*.toml", |path| {
+        insta::assert_json_snapshot!(run(path));
+    });
+}
+
+/// The `tau` of each good fixture, as spec §4 E2/E3 derive it (see the fixtures' comments).
+#[test]
+fn fixture_costs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
+    for (file, tau) in [
+        ("tree-hier-p4-hypercube.toml", 27),
+        ("tree-flat-p4-hypercube.toml", 51),
+        ("tree-two-level-p4-hypercube.toml", 32),
+        ("tree-hier-p4-uniform.toml", 34),
+        ("tree-hier-p4-mesh.toml", 34),
+        ("alg1-p16-mesh.toml", 7),
+        ("alg1-p32-hypercube.toml", 4),
+    ] {
+        assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
+    }
+}

@@ -1,0 +1,216 @@
+//! The machine core: partition validation (spec §1.7, in its order), non-uniform blocks,
+//! private memory across partitions, the sub-model features, determinism across thread counts.
+
+use std::sync::Arc;
+
+use hpram::algs::{TreeForm, tree_reduce};
+use hpram::{Config, FnAlg, HAlgorithm, HpramError, MemOp, Part, SubModel, run};
+use netcore::pram::{FetchOp, Variant};
+
+fn empty() -> Arc<dyn HAlgorithm> {
+    FnAlg::arc("Empty", |_| Ok(()))
+}
+
+fn check(procs: usize, mem: usize, alg: Arc<dyn HAlgorithm>, expected: Result<(), HpramError>) {
+    let got = run(&Config::new(procs, mem), alg, vec![], &[]).map(|_| ());
+    assert_eq!(got, expected);
+}
+
+fn sizes(sizes: &'static [usize]) -> Arc<dyn HAlgorithm> {
+    FnAlg::arc("Parent", move |sp| {
+        sp.partition(sizes.iter().map(|&p| Part::new(p, empty(), vec![])).collect())
+    })
+}
+
+#[test]
+fn partition_validation_order() {
+    let path = || "root/p0".to_string();
+    check(4, 4, sizes(&[]), Err(HpramError::EmptySubPram { path: path(), index: 0 }));
+    check(4, 4, sizes(&[2, 0, 0]), Err(HpramError::EmptySubPram { path: path(), index: 1 }));
+    check(
+        4,
+        4,
+        sizes(&[2, 1]),
+        Err(HpramError::PartitionSizeMismatch {
+            path: path(),
+            expected: 4,
+            got: 3,
+            sizes: vec![2, 1],
+        }),
+    );
+    check(
+        4,
+        6,
+        sizes(&[3, 1]),
+        Err(HpramError::NonIntegralBlock { path: path(), mem: 6, sizes: vec![3, 1] }),
+    );
+    check(4, 6, sizes(&[2, 2]), Ok(()));
+    let eq = |q, p_i| FnAlg::arc("Eq", move |sp| sp.partition_eq(q, p_i, empty(), vec![]));
+    check(
+        4,
+        4,
+        eq(3, 1),
+        Err(HpramError::AbbreviatedPartitionMismatch { path: path(), q: 3, p_i: 1, p_parent: 4 }),
+    );
+    check(4, 4, eq(0, 4), Err(HpramError::EmptySubPram { path: path(), index: 0 }));
+    // Q = 1 is a procedure call.
+    check(4, 4, eq(1, 4), Ok(()));
+}
+
+/// A chain of `Q = 1` partitions deeper than `max_depth`; the path names the second
+/// partition of the level-2 node.
+#[test]
+fn depth_and_paths() {
+    struct Chain;
+    impl HAlgorithm for Chain {
+        fn name(&self) -> String {
+            "Chain".into()
+        }
+        fn run(&self, sp: &mut hpram::SubPram<'_>) -> Result<(), HpramError> {
+            sp.partition_eq(1, 1, Arc::new(Chain), vec![])
+        }
+    }
+    let mut cfg = Config::new(1, 1);
+    cfg.max_depth = 3;
+    let err = run(&cfg, Arc::new(Chain), vec![], &[]).unwrap_err();
+    assert_eq!(
+        err,
+        HpramError::MaxDepthExceeded { path: "root/p0[0]/p0[0]/p0".into(), level: 4, max_depth: 3 }
+    );
+    let two = FnAlg::arc("Two", |sp| {
+        sp.partition_eq(2, 1, empty(), vec![])?;
+        sp.partition(vec![Part::new(1, empty(), vec![]), Part::new(1, sizes(&[2]), vec![])])
+    });
+    let err = run(&Config::new(2, 2), two, vec![], &[]).unwrap_err();
+    assert_eq!(
+        err,
+        HpramError::PartitionSizeMismatch {
+            path: "root/p1[1]/p0".into(),
+            expected: 1,
+            got: 2,
+            sizes: vec![2]
+        }
+    );
+}
+
+/// Each child sees only its own block (block-relative addresses); private memory persists
+/// across the partition; out-of-block addresses fail with the node path and both pids.
+#[test]
+fn non_uniform_blocks() {
+    let child = FnAlg::arc("Child", |sp| {
+        sp.compute(1, |p| p.local[0] = 10 * p.gpid as i64 + p.params[0])?;
+        sp.comm(|p| MemOp::Write { addr: p.pid, src: 0 })
+    });
+    let child2 = child.clone();
+    let parent = FnAlg::arc("Parent", move |sp| {
+        sp.partition(vec![
+            Part::new(1, child2.clone(), vec![1]),
+            Part::new(3, child2.clone(), vec![2]),
+        ])?;
+        sp.comm(|p| MemOp::Read { addr: 7 - p.pid, dst: 1 })
+    });
+    let done = run(&Config::new(4, 8), parent, vec![], &[]).unwrap();
+    assert_eq!(done.memory, [1, 0, 12, 22, 32, 0, 0, 0]);
+    let regs: Vec<i64> = done.local.chunks(4).map(|r| r[0] * 100 + r[1]).collect();
+    assert_eq!(regs, [100, 1200, 2200, 3232]);
+    let blocks: Vec<(usize, usize)> =
+        done.cost.root.partitions[0].iter().map(|c| (c.mem_base, c.mem_len)).collect();
+    assert_eq!(blocks, [(0, 2), (2, 6)]);
+
+    let outside = FnAlg::arc("Outside", |sp| sp.comm(|p| MemOp::Read { addr: 4 + p.pid, dst: 0 }));
+    let parent = FnAlg::arc("Parent", move |sp| sp.partition_eq(2, 2, outside.clone(), vec![]));
+    assert_eq!(
+        run(&Config::new(4, 8), parent, vec![], &[]).unwrap_err(),
+        HpramError::PrivateBlockViolation {
+            path: "root/p0[0]".into(),
+            step: 1,
+            pid: 0,
+            gpid: 0,
+            addr: 4,
+            block_len: 4
+        }
+    );
+}
+
+/// Fetch-and-add combines in ascending pid, each receiving the value before its own
+/// contribution; without the fetch-op sub-model it is unsupported.
+#[test]
+fn fetch_and_op() {
+    let alg = FnAlg::arc("Fetch", |sp| {
+        sp.compute(1, |p| p.local[0] = 1 << p.pid)?;
+        sp.comm(|_| MemOp::FetchOp { addr: 0, src: 0, dst: 1 })
+    });
+    let mut cfg = Config::new(3, 1);
+    cfg.model = SubModel::EREW.with_access(Variant::CrcwFetchOp(FetchOp::Add));
+    let done = run(&cfg, alg.clone(), vec![], &[100]).unwrap();
+    assert_eq!(done.memory, [107]);
+    assert_eq!(done.local.chunks(4).map(|r| r[1]).collect::<Vec<_>>(), [100, 101, 103]);
+    assert!(matches!(
+        run(&Config::new(3, 1), alg, vec![], &[]),
+        Err(HpramError::UnsupportedOp { op: "fetch-op", .. })
+    ));
+}
+
+/// A read and a write of one cell in one step are rejected under every sub-model.
+#[test]
+fn read_write_same_step() {
+    let alg = FnAlg::arc("Rw", |sp| {
+        sp.comm(|p| match p.pid {
+            0 => MemOp::Read { addr: 1, dst: 0 },
+            _ => MemOp::Write { addr: 1, src: 0 },
+        })
+    });
+    let mut cfg = Config::new(2, 2);
+    cfg.model = SubModel::EREW.with_access(Variant::CrcwPriority);
+    assert_eq!(
+        run(&cfg, alg, vec![], &[]).unwrap_err(),
+        HpramError::ReadWriteSameStep {
+            path: "root".into(),
+            step: 1,
+            addr: 1,
+            reader: 0,
+            writer: 1
+        }
+    );
+}
+
+/// BPRAM block steps: `B` adds the longest block of each step; overlapping blocks fail.
+#[test]
+fn block_transfers() {
+    let mut cfg = Config::new(2, 16);
+    cfg.local_words = 8;
+    cfg.model = SubModel { access: Variant::Erew, block: true };
+    let alg = FnAlg::arc("Blocks", |sp| {
+        sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8 - 4 * p.pid, dst: 0 })?;
+        sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x *= 2))?;
+        sp.comm(|p| MemOp::BlockWrite { addr: 8 * p.pid, len: 8, src: 0 })
+    });
+    let input: Vec<i64> = (0..16).collect();
+    let done = run(&cfg, alg, vec![], &input).unwrap();
+    let (t, c, b) = (done.cost.root.t, done.cost.root.c, done.cost.root.b);
+    assert_eq!((t, c, b), (1, 2, 16));
+    assert_eq!(&done.memory[6..14], &[12, 14, 16, 18, 20, 22, 0, 0]);
+    let overlap = FnAlg::arc("Overlap", |sp| {
+        sp.comm(|p| MemOp::BlockRead { addr: 3 * p.pid, len: 4, dst: 0 })
+    });
+    assert_eq!(
+        run(&cfg, overlap, vec![], &input).unwrap_err(),
+        HpramError::BlockOverlap { path: "root".into(), step: 1, addr: 3, pids: [0, 1] }
+    );
+}
+
+/// The same memory and cost tree with 1, 2 and 8 threads.
+#[test]
+fn thread_counts_agree() {
+    let input: Vec<i64> = (0..256).map(|i| i * 7 - 300).collect();
+    let runs: Vec<_> = [1, 2, 8]
+        .into_iter()
+        .map(|threads| {
+            let mut cfg = Config::new(32, 256);
+            cfg.threads = threads;
+            run(&cfg, tree_reduce(TreeForm::Hier), vec![], &input).unwrap()
+        })
+        .collect();
+    assert_eq!(runs[0].memory[0], input.iter().sum::<i64>());
+    assert!(runs.windows(2).all(|w| w[0] == w[1]));
+}

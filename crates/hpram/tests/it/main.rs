@@ -1,0 +1,6 @@
+//! The one integration-test binary of `hpram`.
+
+mod fixtures;
+mod machine;
+mod props;
+mod specs;

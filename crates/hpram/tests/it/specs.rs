@@ -1,0 +1,215 @@
+//! The exact cases of spec §4(a), each with its hand derivation, and the rendered `Alg1`
+//! hierarchies of spec §3.1.
+
+use std::sync::Arc;
+
+use hpram::algs::{Alg1, TreeForm, tree_reduce};
+use hpram::synth::Shape;
+use hpram::{Config, CostTree, Formula, HpramError, MemOp, MemoryVariant, Preset, SyncScale, run};
+use netcore::pram::Variant;
+
+const CUBE: Preset = Preset::Hypercube(SyncScale::Diam);
+const MESH: Preset = Preset::Mesh2D(SyncScale::Diam);
+const NU: MemoryVariant = MemoryVariant::NonUniform;
+const UNI: MemoryVariant = MemoryVariant::Uniform;
+
+fn price(tree: &CostTree, preset: Preset, variant: MemoryVariant, formula: Formula) -> u64 {
+    tree.eval(&preset, variant, formula).total
+}
+
+fn shape_tree(shape: &str, procs: usize) -> CostTree {
+    let shape = Shape::parse(shape).expect("shape parses");
+    run(&Config::new(procs, procs), Arc::new(shape), vec![], &[]).expect("shape runs").cost
+}
+
+/// E1: shape `cmc[4:mcm|2:cccm|2:]m`, `P = 8`, Hypercube.
+///
+/// Exact: child A (4 procs, `mcm`): `T=1, C=2, ℓ=s_α=2` → `1·3 + 2·4 = 11`; child B
+/// (2 procs, `cccm`): `T=3, C=1, ℓ=s_α=1` → `3·2 + 1·2 = 8`; child C empty: 0. The partition
+/// costs `max = 11` plus `s_β(3,8) = ⌈log₂3⌉ = 2` → 13. Root `T=2, C=2, ℓ=s_α=3` →
+/// `2·4 + 2·6 + 13 = 33`.
+/// PhaseRefined: B = `3 + 1·1 + 1·2 = 6`, A = `1 + 1·2 + 2·4 = 11`; root `T'=2` (`c[..]` is one
+/// phase) → `2 + 2·3 + 2·6 + 13 = 33`.
+/// Simplified: A = `1 + 2·6 = 13`, B = `3 + 3 = 6`, root = `2 + 2·9 + (13+2) = 35`.
+/// TwoStage: stage1 = root `2 + 2·3` + max(A `1 + 2·2`, B `3 + 1`) = `8 + 5 = 13`; stage2 = 2.
+/// Uniform Exact (`ℓ = ℓ(8) = 3` everywhere): A = `3 + 2·5 = 13`, B = `6 + 4 = 10`, root =
+/// `8 + 12 + 15 = 35`. Mesh2D Exact: `ℓ(2) = s_α(2) = 2`, so B = `3·3 + 1·4 = 13`, A =
+/// `1·3 + 2·4 = 11`, `s_β(3,8) = ⌈√8⌉ = 3`; root `ℓ(8) = s_α(8) = 3`: `8 + 12 + 13 + 3 = 36`.
+/// Pram: root `T + C = 4` plus the costliest child, B (`3 + 1 = 4`) → 8.
+#[test]
+fn e1_cost_recursion() {
+    let tree = shape_tree("cmc[4:mcm|2:cccm|2:]m", 8);
+    let root = &tree.root;
+    assert_eq!((root.t, root.t_phases, root.c), (2, 2, 2));
+    assert_eq!(price(&tree, CUBE, NU, Formula::Exact), 33);
+    assert_eq!(price(&tree, CUBE, NU, Formula::PhaseRefined), 33);
+    assert_eq!(price(&tree, CUBE, NU, Formula::Simplified), 35);
+    let two = tree.eval(&CUBE, NU, Formula::TwoStage);
+    assert_eq!((two.stage1, two.stage2, two.total), (13, 2, 15));
+    assert_eq!(price(&tree, CUBE, UNI, Formula::Exact), 35);
+    assert_eq!(price(&tree, MESH, NU, Formula::Exact), 36);
+    assert_eq!(price(&tree, Preset::Pram, NU, Formula::Exact), 8);
+    let exact = tree.eval(&CUBE, NU, Formula::Exact);
+    assert_eq!(exact.critical_path, ["root", "root/p0[0]"]);
+    let rows: u64 =
+        exact.per_level.iter().map(|r| r.compute + r.latency + r.alpha + r.beta + r.block).sum();
+    assert_eq!(rows, exact.total);
+}
+
+fn alg1(procs: usize) -> Result<CostTree, HpramError> {
+    Ok(run(&Config::new(procs, 2 * procs), Arc::new(Alg1), vec![], &[])?.cost)
+}
+
+/// E2: `Alg1`. Leaves cost 0, so `τ(Alg1(8)) = s_β(4,8)` and
+/// `τ(Alg1(P')) = τ(Alg1(P'/2)) + s_β(2,P')`. Hypercube: `P=16`: `⌈log₂4⌉ + ⌈log₂2⌉ = 2+1 = 3`;
+/// `P=32`: 4. Mesh2D: `P=16`: `⌈√8⌉ + ⌈√16⌉ = 3 + 4 = 7`; `P=32`: `7 + ⌈√32⌉ = 13`. Pram 0.
+/// No communication steps, so both variants agree.
+#[test]
+fn e2_alg1_costs() {
+    for (procs, cube, mesh, subprams, depth) in [(16, 3, 7, 11, 3), (32, 4, 13, 23, 4)] {
+        let tree = alg1(procs).unwrap();
+        assert_eq!((tree.sub_prams(), tree.root.depth()), (subprams, depth));
+        for variant in [NU, UNI] {
+            assert_eq!(price(&tree, CUBE, variant, Formula::Exact), cube);
+            assert_eq!(price(&tree, MESH, variant, Formula::Exact), mesh);
+            assert_eq!(price(&tree, Preset::Pram, variant, Formula::Exact), 0);
+        }
+    }
+}
+
+/// The reconstructed Figure 1 (spec §3.1), one sub-PRAM per line.
+#[test]
+fn alg1_hierarchy_p16_p32() {
+    insta::assert_snapshot!("alg1_p16", alg1(16).unwrap().render());
+    insta::assert_snapshot!("alg1_p32", alg1(32).unwrap().render());
+}
+
+/// `Alg1` needs `P = 8·2^k`: `P = 24` halves to 12, whose sizes `6+3+1+1 = 11`; `P = 4` gives
+/// sizes `2, 1, 0, 0`.
+#[test]
+fn alg1_invalid_sizes() {
+    assert_eq!(
+        alg1(24).unwrap_err(),
+        HpramError::PartitionSizeMismatch {
+            path: "root/p0[0]/p0".into(),
+            expected: 12,
+            got: 11,
+            sizes: vec![6, 3, 1, 1]
+        }
+    );
+    assert_eq!(alg1(4).unwrap_err(), HpramError::EmptySubPram { path: "root/p0".into(), index: 2 });
+}
+
+fn tree(form: TreeForm) -> hpram::Run {
+    let input: Vec<i64> = (0..16).collect();
+    run(&Config::new(4, 16), tree_reduce(form), vec![], &input).unwrap()
+}
+
+/// E3: tree reduction, `P = 4`, `N = 16`, `x_i = i`: every form returns 120. Hypercube,
+/// `r = 4`, `ℓ(4) = s_α(4) = 2`.
+/// - flat: `T = r−1+p = 5`, `C = r+1+2p = 9` → `5·3 + 9·4 = 51`.
+/// - two-level: leaves `T=3, C=5` at `ℓ(1)=1, s_α(1)=0` → 8; `s_β(4,4) = 2`; root
+///   `T=2, C=4` → `2·3 + 4·4 = 22`: `8 + 2 + 22 = 32`.
+/// - hier: level `2^k` costs `1 + 2ℓ + 3s_α + s_β(2,2^k)`: `8 + (1+2+3+1) + (1+4+6+1) = 27`.
+/// - hier, uniform: `ℓ = ℓ(4) = 2` everywhere: leaf `3 + 5·2 = 13`, levels `1+4+3+1 = 9` and
+///   `1+4+6+1 = 12` → 34.
+/// - Pram: `T + C` along the chain = 14 for every form.
+/// - Mesh2D hier: `ℓ(2)=s_α(2)=⌈√2⌉=2`, `s_β(2,2)=2`, `s_β(2,4)=2`: `8 + 13 + 13 = 34`.
+#[test]
+fn e3_tree_reduction() {
+    let expect = [(TreeForm::Flat, 51), (TreeForm::TwoLevel, 32), (TreeForm::Hier, 27)];
+    for (form, cube) in expect {
+        let done = tree(form);
+        assert_eq!(done.memory[0], 120, "{form:?}");
+        assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), cube, "{form:?}");
+        assert_eq!(price(&done.cost, Preset::Pram, NU, Formula::Exact), 14, "{form:?}");
+    }
+    let flat = tree(TreeForm::Flat).cost.root;
+    assert_eq!((flat.t, flat.t_phases, flat.c), (5, 5, 9));
+    let hier = tree(TreeForm::Hier).cost;
+    assert_eq!(price(&hier, CUBE, UNI, Formula::Exact), 34);
+    assert_eq!(price(&hier, MESH, NU, Formula::Exact), 34);
+    assert_eq!(hier.sub_prams(), 7);
+}
+
+/// E4: shape `ccccc`, `P = 4`, Hypercube: `T = 5`, `C = 0`, `T' = 1`. Exact `5·(1+2) = 15`,
+/// PhaseRefined `5 + 1·2 = 7`, Simplified `5 + 0 = 5 < 7`: the paper's `T' <= C` fails.
+#[test]
+fn e4_simplification_underestimates() {
+    let tree = shape_tree("ccccc", 4);
+    assert_eq!(price(&tree, CUBE, NU, Formula::Exact), 15);
+    assert_eq!(price(&tree, CUBE, NU, Formula::PhaseRefined), 7);
+    assert_eq!(price(&tree, CUBE, NU, Formula::Simplified), 5);
+}
+
+fn flat2(access: Variant, op: fn(usize) -> MemOp) -> Result<hpram::Run, HpramError> {
+    let mut cfg = Config::new(2, 1);
+    cfg.model = cfg.model.with_access(access);
+    let alg = hpram::FnAlg::arc("E7", move |sp| {
+        sp.compute(1, |p| p.local[0] = 3 + p.pid as i64)?;
+        sp.comm(|p| op(p.pid))
+    });
+    run(&cfg, alg, vec![], &[])
+}
+
+/// E7: flat `P = 2`. Both read `M[0]`: EREW → `ExclusiveReadViolation{addr 0, pids [0,1]}`,
+/// CREW is fine. Processors 0 and 1 write 3 and 4: Common → `CommonWriteMismatch`, Priority
+/// → 3 (netcore's rules).
+#[test]
+fn e7_sub_model_rules() {
+    let read = |_| MemOp::Read { addr: 0, dst: 1 };
+    let write = |_| MemOp::Write { addr: 0, src: 0 };
+    assert_eq!(
+        flat2(Variant::Erew, read).unwrap_err(),
+        HpramError::ExclusiveReadViolation { path: "root".into(), step: 2, addr: 0, pids: [0, 1] }
+    );
+    assert!(flat2(Variant::Crew, read).is_ok());
+    assert_eq!(
+        flat2(Variant::CrcwCommon, write).unwrap_err(),
+        HpramError::CommonWriteMismatch {
+            path: "root".into(),
+            step: 2,
+            addr: 0,
+            pids: [0, 1],
+            values: [3, 4]
+        }
+    );
+    assert_eq!(flat2(Variant::CrcwPriority, write).unwrap().memory, [3]);
+    assert_eq!(flat2(Variant::CrcwArbitrary, write).unwrap().memory, [4]);
+}
+
+/// E5: `permute` with `N' = 16`, `P' = 4`, Hypercube: `T = 0`, `C = 2r' = 8`, so
+/// `2·4·(ℓ(4) + s_α(4)) = 8·(2+2) = 32`. The word at `j` moves to `π(j) = 5j mod 16`.
+#[test]
+fn e5_permute() {
+    let alg = hpram::FnAlg::arc("Permute", |sp| hpram::algs::permute(sp, &|j| 5 * j % 16));
+    let input: Vec<i64> = (100..116).collect();
+    let done = run(&Config::new(4, 16), alg, vec![], &input).unwrap();
+    let mut expected = vec![0; 16];
+    for (j, &x) in input.iter().enumerate() {
+        expected[5 * j % 16] = x;
+    }
+    assert_eq!(done.memory, expected);
+    assert_eq!((done.cost.root.t, done.cost.root.c), (0, 8));
+    assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), 32);
+}
+
+/// E5: BPRAM, `P = 16`, Hypercube, program `BlockRead(8)`, `c`, `BlockWrite(8)`: `T = 1`,
+/// `C = 2`, `B = 8 + 8 = 16`, `ℓ(16) = s_α(16) = 4` → `1·5 + 2·8 + 16 = 37`.
+#[test]
+fn e5_bpram_blocks() {
+    let mut cfg = Config::new(16, 128);
+    cfg.local_words = 8;
+    cfg.model = hpram::SubModel { access: Variant::Erew, block: true };
+    let alg = hpram::FnAlg::arc("Bpram", |sp| {
+        sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8, dst: 0 })?;
+        sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x += 1))?;
+        sp.comm(|p| MemOp::BlockWrite { addr: 8 * p.pid, len: 8, src: 0 })
+    });
+    let input: Vec<i64> = (0..128).collect();
+    let done = run(&cfg, alg, vec![], &input).unwrap();
+    assert_eq!(done.memory, (1..129).collect::<Vec<i64>>());
+    let root = &done.cost.root;
+    assert_eq!((root.t, root.c, root.b), (1, 2, 16));
+    assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), 37);
+}
