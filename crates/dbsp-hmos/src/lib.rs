@@ -15,6 +15,7 @@ mod error;
 pub mod hmos;
 pub mod model;
 pub mod prim;
+pub mod protocol;
 pub mod run;
 pub mod studies;
 

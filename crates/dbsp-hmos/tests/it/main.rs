@@ -7,4 +7,5 @@
 mod fixtures;
 mod hmos;
 mod props;
+mod protocol;
 mod specs;
