@@ -96,3 +96,15 @@ fn placement_and_capacities() {
         assert_eq!(cap.iter().sum::<u64>(), 3 * 3_u64.pow(k) * m);
     }
 }
+
+/// k_max(n) over n = 2^0..2^20: every k <= k_max(n) has a valid chain (validity is closed
+/// downwards here, so KTooLarge is exactly "k > k_max"), n < 64 allows only k = 0, and
+/// k_max is not monotone in n (spec's remark; the values are the snapshot).
+#[test]
+fn k_max_table() {
+    let table: Vec<(u32, u32)> = (0..=20).map(|e| (e, k_max(1 << e))).collect();
+    for &(e, k) in &table {
+        assert!((0..=k).all(|j| chain(1 << e, j).is_some()), "n = 2^{e}");
+    }
+    insta::assert_yaml_snapshot!("k_max_table", table);
+}
