@@ -151,3 +151,45 @@ proptest! {
         prop_assert!(m.ledger().records.iter().filter_map(|r| r.level).all(|l| l >= within));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The h of two-phase routing's moves stays within the bounds of the proof of
+    /// Proposition 3 (cyclic layout): a phase-1 move at level i has
+    /// `h <= max(a_i, a_(i+1))` with `a_i = min(k1, k2 2^i)` (`a_L = k1`): a processor holds at
+    /// most `ceil(messages of its cluster / size)` before and after; a phase-2 move at level i
+    /// has `h <= max(d_i, d_(i-1))` with `d_i = min(k2, k1 2^(i+1))` (`d_(-1) = min(k1, k2)`).
+    /// k1, k2 are measured on the random relation.
+    #[test]
+    fn routing_h_within_proposition3_bounds(
+        log_n in 1_u32..=6,
+        sends in prop::collection::vec(prop::collection::vec(any::<u32>(), 0..6), 64),
+        hot in 1_u32..=64,
+    ) {
+        let n = 1_u32 << log_n;
+        let outgoing: Vec<Vec<(ProcId, u32)>> = (0..n)
+            .map(|p| sends[p as usize].iter().map(|&r| (r % hot.min(n), p)).collect())
+            .collect();
+        let k1 = outgoing.iter().map(Vec::len).max().unwrap_or(0) as u64;
+        let mut received = vec![0_u64; n as usize];
+        for &(d, _) in outgoing.iter().flatten() {
+            received[d as usize] += 1;
+        }
+        let k2 = received.iter().copied().max().unwrap_or(0);
+        let (_, mut m) = machine::<RouteMsg<u32>>(log_n, 0.5);
+        route_two_phase(&mut m, 0, outgoing, |x| x, Some).unwrap();
+        let a = |i: u32| if i >= log_n { k1 } else { k1.min(k2 << i) };
+        let d = |i: i64| if i < 0 { k1.min(k2) } else { k2.min(k1 << (i + 1)) };
+        for r in &m.ledger().records {
+            let Some(i) = r.level else { continue };
+            if r.label == "route/p1-move" {
+                prop_assert!(r.h <= a(i).max(a(i + 1)), "p1 level {i}: h {} k1 {k1} k2 {k2}", r.h);
+            }
+            if r.label == "route/p2-move" {
+                let i = i64::from(i);
+                prop_assert!(r.h <= d(i).max(d(i - 1)), "p2 level {i}: h {} k1 {k1} k2 {k2}", r.h);
+            }
+        }
+    }
+}
