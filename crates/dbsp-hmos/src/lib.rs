@@ -17,6 +17,7 @@ pub mod model;
 pub mod prim;
 pub mod protocol;
 pub mod run;
+pub mod select;
 pub mod studies;
 
 pub use error::Error;

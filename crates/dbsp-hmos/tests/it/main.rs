@@ -8,4 +8,5 @@ mod fixtures;
 mod hmos;
 mod props;
 mod protocol;
+mod select;
 mod specs;
