@@ -11,7 +11,7 @@ use netcore::pram::{Limits, NoTrace, run_with};
 
 use crate::Error;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
-use crate::protocol::HmosMemory;
+use crate::protocol::{HmosMemory, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
 use crate::studies::primitives::bound;
 
@@ -163,6 +163,13 @@ pub struct PramConfig {
     /// Seed of the program's input and of the level-0 graph. Default 0.
     #[serde(default)]
     pub seed: u64,
+    /// Root-copy selection: "naive" (default) or { cull = { a, eps } }.
+    #[serde(default = "naive")]
+    pub selection: Selection,
+}
+
+fn naive() -> Selection {
+    Selection::Naive
 }
 
 /// The report of a PRAM run on HMOS.
@@ -182,6 +189,10 @@ pub struct PramReport {
     pub by_phase: Vec<(String, f64)>,
     /// D-BSP cost per global step.
     pub cost_per_step: f64,
+    /// Culling: most rounds any protocol round needed (0 without culling).
+    pub cull_rounds_max: u32,
+    /// Culling: some parents were completed by force.
+    pub cull_forced: bool,
     /// The output equals the library's plain-Rust reference.
     pub verified: bool,
 }
@@ -197,6 +208,7 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         config.r,
         config.k,
         config.seed,
+        config.selection,
     )?;
     let done =
         run_with(program, &mut memory, &Limits::default(), &mut NoTrace).map_err(Error::from)?;
@@ -219,6 +231,8 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         work: ledger.work(),
         by_phase: ledger.by_phase(&params).map_err(Error::from)?,
         cost_per_step: cost / done.cost.g.max(1) as f64,
+        cull_rounds_max: memory.culls().iter().map(|c| c.0).max().unwrap_or(0),
+        cull_forced: memory.culls().iter().any(|c| c.1),
         verified: true,
     };
     let summary = format!(

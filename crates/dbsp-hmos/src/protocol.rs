@@ -25,6 +25,8 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use netcore::ProcId;
 use netcore::bsp::primitives::SortBlock;
 use netcore::bsp::{BspMachine, DbspParams};
@@ -34,6 +36,37 @@ use netcore::pram::{Access, AccessKind, GlobalMemory};
 use crate::Error;
 use crate::hmos::{Hmos, HmosConfig};
 use crate::prim::{Monoid, RouteMsg, ksort, prefix, route_greedy, route_two_phase};
+use crate::select::{CullPacket, Parent, cull0};
+
+/// How the root copies (`j0`) of a target set are chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Selection {
+    /// The first `mu` 0-modules (the spec's baseline).
+    Naive,
+    /// Threshold culling (Lemma 2) with constant `a > 0` and exponent `0 < eps < 1`.
+    Cull {
+        /// The threshold constant a.
+        a: f64,
+        /// The exponent epsilon.
+        eps: f64,
+    },
+}
+
+impl Selection {
+    /// Checks `a > 0` (finite) and `0 < eps < 1` for culling.
+    pub fn check(self) -> Result<Self, Error> {
+        if let Selection::Cull { a, eps } = self {
+            if !(a.is_finite() && a > 0.0) {
+                return Err(Error::param("a", "finite and > 0", a));
+            }
+            if !(eps > 0.0 && eps < 1.0) {
+                return Err(Error::param("eps", "0 < eps < 1", eps));
+            }
+        }
+        Ok(self)
+    }
+}
 
 /// A sort key: (address, access index); padding sorts last.
 type Key = (u64, u32);
@@ -52,6 +85,10 @@ pub enum Msg {
     Route(RouteMsg<Packet>),
     /// A value on its way back to its access's processor: (access index, value).
     Back(RouteMsg<(u32, i64)>),
+    /// A culling packet.
+    Cull(RouteMsg<CullPacket>),
+    /// A count summed by a prefix.
+    Count(u64),
 }
 
 /// What travels to a copy and back.
@@ -103,9 +140,14 @@ pub struct HmosMemory {
     hmos: Hmos,
     size: u64,
     n: u32,
-    selected: Vec<u64>,
+    /// The branch paths below the root of a target set: every `e_i` in {0, 1}, as the
+    /// `sum e_i 3^(k-i)` part of a copy index.
+    branches: Vec<u64>,
+    mu: u64,
+    selection: Selection,
     machine: BspMachine<Proc, Msg>,
     error: Option<Error>,
+    culls: Vec<(u32, bool)>,
 }
 
 fn unwrap_key(m: Msg) -> Option<Key> {
@@ -117,6 +159,12 @@ fn unwrap_seg(m: Msg) -> Option<(bool, i64)> {
 fn unwrap_back(m: Msg) -> Option<RouteMsg<(u32, i64)>> {
     if let Msg::Back(r) = m { Some(r) } else { None }
 }
+fn unwrap_cull(m: Msg) -> Option<RouteMsg<CullPacket>> {
+    if let Msg::Cull(r) = m { Some(r) } else { None }
+}
+fn unwrap_count(m: Msg) -> Option<u64> {
+    if let Msg::Count(c) = m { Some(c) } else { None }
+}
 fn unwrap_route(m: Msg) -> Option<RouteMsg<Packet>> {
     if let Msg::Route(r) = m { Some(r) } else { None }
 }
@@ -125,7 +173,7 @@ impl HmosMemory {
     /// A memory of `size` cells holding `input` (then zeros) on the D-BSP machine `params`
     /// with an HMOS of redundancy `r`, `k` levels and level-0 seed `seed` over
     /// `m = max(size, n)` variables. The input is written to every copy with timestamp 0,
-    /// uncharged (the initial memory contents).
+    /// uncharged (the initial memory contents). `selection` chooses the root copies.
     pub fn new(
         params: DbspParams,
         size: u64,
@@ -133,7 +181,9 @@ impl HmosMemory {
         r: u32,
         k: u32,
         seed: u64,
+        selection: Selection,
     ) -> Result<Self, Error> {
+        let selection = selection.check()?;
         let n = params.n();
         if input.len() as u64 > size {
             return Err(Error::param(
@@ -145,15 +195,9 @@ impl HmosMemory {
         let config = HmosConfig::new(u64::from(n), size.max(u64::from(n)), r, k, seed)?;
         let hmos = Hmos::build(&config)?;
         let mu = u64::from(r).div_ceil(2);
-        let pow = 3_u64.pow(k);
-        // Target set: j0 < mu, every branch e_i in {0, 1}.
-        let selected: Vec<u64> = (0..mu)
-            .flat_map(|j0| {
-                (0..1_u64 << k).map(move |bits| {
-                    let branches = (0..k).fold(0, |acc, i| acc * 3 + ((bits >> (k - 1 - i)) & 1));
-                    j0 * pow + branches
-                })
-            })
+        // Below the root: every branch e_i in {0, 1}.
+        let branches: Vec<u64> = (0..1_u64 << k)
+            .map(|bits| (0..k).fold(0, |acc, i| acc * 3 + ((bits >> (k - 1 - i)) & 1)))
             .collect();
         let mut procs = vec![Proc::default(); n as usize];
         for (v, &x) in (0..).zip(input) {
@@ -165,13 +209,18 @@ impl HmosMemory {
             }
         }
         let machine = BspMachine::new(params, procs)?;
-        Ok(Self { hmos, size, n, selected, machine, error: None })
+        Ok(Self { hmos, size, n, branches, mu, selection, machine, error: None, culls: Vec::new() })
     }
 
     /// The first error a step hit, if any (then the results of that step and later ones are
     /// not reliable).
     pub fn error(&self) -> Option<&Error> {
         self.error.as_ref()
+    }
+
+    /// Per protocol round with culling: (rounds, forced).
+    pub fn culls(&self) -> &[(u32, bool)] {
+        &self.culls
     }
 
     /// The ledger of every step so far.
@@ -184,18 +233,60 @@ impl HmosMemory {
         &self.hmos
     }
 
+    /// The root copies `j0` of every representative: the first `mu`, or culled (Lemma 2).
+    fn roots(
+        &mut self,
+        requests: &[Vec<(u32, u64, Option<i64>)>],
+    ) -> Result<Vec<Vec<Vec<u32>>>, Error> {
+        let naive: Vec<u32> = (0..u32::try_from(self.mu).unwrap_or(u32::MAX)).collect();
+        let Selection::Cull { a, eps } = self.selection else {
+            return Ok(requests.iter().map(|rs| vec![naive.clone(); rs.len()]).collect());
+        };
+        let mut parents: Vec<Vec<Parent>> = Vec::with_capacity(requests.len());
+        for rs in requests {
+            let mut ps = Vec::with_capacity(rs.len());
+            for &(pos, v, _) in rs {
+                ps.push(Parent { pos, candidates: self.hmos.adj0(v)?.to_vec() });
+            }
+            parents.push(ps);
+        }
+        self.machine.enter_phase("select/0");
+        let need = usize::try_from(self.mu).unwrap_or(usize::MAX);
+        let r = self.hmos.r();
+        let culled = cull0(
+            &mut self.machine,
+            &parents,
+            need,
+            a,
+            r,
+            eps,
+            Msg::Cull,
+            unwrap_cull,
+            Msg::Count,
+            unwrap_count,
+        )?;
+        self.culls.push((culled.rounds, culled.forced));
+        Ok(culled.chosen)
+    }
+
     /// One protocol round for the representatives: `requests[p]` lists, per processor, the
-    /// representatives `(position in block, v, write)`; returns per processor the value read
-    /// (largest timestamp) for each representative, in request order.
+    /// representatives `(position in block, v, write)`, `roots[p]` their root copies; returns
+    /// per processor the value read (largest timestamp) for each representative, in request
+    /// order.
     fn round(
         &mut self,
         step: u64,
         requests: &[Vec<(u32, u64, Option<i64>)>],
+        roots: &[Vec<Vec<u32>>],
     ) -> Result<Vec<Vec<i64>>, Error> {
         let mut outgoing: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
-        for (p, reqs) in (0..).zip(requests) {
-            for &(pos, v, write) in reqs {
-                for &copy in &self.selected {
+        let pow = 3_u64.pow(self.hmos.k());
+        for ((p, reqs), rts) in (0..).zip(requests).zip(roots) {
+            for (&(pos, v, write), js) in reqs.iter().zip(rts) {
+                let copies = js
+                    .iter()
+                    .flat_map(|&j0| self.branches.iter().map(move |b| u64::from(j0) * pow + b));
+                for copy in copies {
                     let dest = ProcId::try_from(self.hmos.loc(v, copy)?).unwrap_or(p);
                     let value = write.unwrap_or(0);
                     let packet = Packet { v, copy, write, value, ts: step, home: (p, pos) };
@@ -303,7 +394,8 @@ impl HmosMemory {
                     .collect()
             })
             .collect();
-        let values = self.round(step, &reps)?;
+        let roots = self.roots(&reps)?;
+        let values = self.round(step, &reps, &roots)?;
         let values = match kind {
             AccessKind::Fetch(op) => {
                 // Write round: op(old, contribution) at every representative.
@@ -321,7 +413,7 @@ impl HmosMemory {
                             .collect()
                     })
                     .collect();
-                self.round(step, &writes)?;
+                self.round(step, &writes, &roots)?;
                 values
             }
             _ => values,

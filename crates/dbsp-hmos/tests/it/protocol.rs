@@ -1,7 +1,7 @@
 //! The access protocol as a PRAM back end against the reference array, on random steps.
 
 use dbsp_hmos::hmos::k_max;
-use dbsp_hmos::protocol::HmosMemory;
+use dbsp_hmos::protocol::{HmosMemory, Selection};
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, ArrayMemory, FetchOp, GlobalMemory};
 use proptest::prelude::*;
@@ -46,6 +46,7 @@ proptest! {
         double in any::<bool>(),
         hot in any::<bool>(),
         seed in any::<u64>(),
+        cull in 0_u8..3,
         steps in prop::collection::vec(
             (0_u8..3, prop::collection::vec((any::<u64>(), -50_i64..50), 1..20)), 1..6),
     ) {
@@ -55,7 +56,12 @@ proptest! {
         let size = if double { 2 * u64::from(n) } else { u64::from(n) };
         let input: Vec<i64> = (0..size as i64).map(|i| i * 7 % 11).collect();
         let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
-        let mut hmos = HmosMemory::new(params, size, &input, r, k, seed).unwrap();
+        let selection = match cull {
+            0 => Selection::Naive,
+            1 => Selection::Cull { a: 0.5, eps: 0.5 },
+            _ => Selection::Cull { a: 2.0, eps: 0.3 },
+        };
+        let mut hmos = HmosMemory::new(params, size, &input, r, k, seed, selection).unwrap();
         let mut array = ArrayMemory::new(size as usize, &input);
         for (g, step) in (1..).zip(&steps) {
             let mut a = accesses(step, size, hot);
@@ -77,7 +83,8 @@ proptest! {
 #[test]
 fn e8_semantics() {
     let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();
-    let mut m = HmosMemory::new(params, 16, &[], 3, 0, 1).unwrap();
+    let mut m =
+        HmosMemory::new(params, 16, &[], 3, 0, 1, Selection::Cull { a: 0.5, eps: 0.5 }).unwrap();
     let write =
         |pid: u32, addr: u64, value: i64| Access { pid, kind: AccessKind::Write, addr, value };
     let read = |pid: u32, addr: u64| Access { pid, kind: AccessKind::Read, addr, value: 0 };
