@@ -55,3 +55,62 @@ fn e7_cull_iteration0() {
     }
     assert_eq!(w, vec![0, 3, 3, 2, 2, 3, 2, 1]);
 }
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Random level-0 neighbourhoods (r distinct modules per variable, one variable per
+    /// processor): every parent ends with exactly mu distinct candidates, forced or not, and
+    /// if nothing was forced every module's weight is at most the sum of the thresholds of
+    /// the rounds run (the hard invariant of culling).
+    #[test]
+    fn cull_chooses_mu_and_respects_thresholds(
+        log_n in 2_u32..=6,
+        r_index in 0_usize..3,
+        a_index in 0_usize..3,
+        picks in prop::collection::vec(prop::collection::vec(any::<u32>(), 5), 64),
+    ) {
+        let n = 1_u32 << log_n;
+        let r = [1_u32, 3, 5][r_index].min(n - 1) | 1;
+        let a = [0.25, 0.5, 2.0][a_index];
+        let mu = r.div_ceil(2) as usize;
+        let parents: Vec<Vec<Parent>> = (0..n as usize)
+            .map(|v| {
+                let mut c: Vec<u32> = Vec::new();
+                for &x in &picks[v] {
+                    let mut u = x % n;
+                    while c.contains(&u) {
+                        u = (u + 1) % n;
+                    }
+                    c.push(u);
+                    if c.len() == r as usize {
+                        break;
+                    }
+                }
+                vec![Parent { pos: 0, candidates: c }]
+            })
+            .collect();
+        let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
+        let mut m: BspMachine<(), Msg> = BspMachine::new(params, vec![(); n as usize]).unwrap();
+        let unwrap_route = |m: Msg| if let Msg::Route(r) = m { Some(r) } else { None };
+        let unwrap_sum = |m: Msg| if let Msg::Sum(s) = m { Some(s) } else { None };
+        let out = cull0(&mut m, &parents, mu, a, r, 0.5, Msg::Route, unwrap_route, Msg::Sum, unwrap_sum)
+            .unwrap();
+        let mut w = vec![0_u64; n as usize];
+        for (v, chosen) in out.chosen.iter().enumerate() {
+            let js = &chosen[0];
+            prop_assert_eq!(js.len(), mu);
+            prop_assert!(js.windows(2).all(|p| p[0] < p[1]));
+            for &j in js {
+                w[parents[v][0].candidates[j as usize] as usize] += 1;
+            }
+        }
+        prop_assert_eq!(w.iter().sum::<u64>(), u64::from(n) * mu as u64);
+        if !out.forced {
+            let bound: u64 = out.theta.iter().sum();
+            prop_assert!(w.iter().all(|&x| x <= bound), "w {:?} theta {:?}", w, out.theta);
+        }
+    }
+}
