@@ -231,8 +231,8 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         work: ledger.work(),
         by_phase: ledger.by_phase(&params).map_err(Error::from)?,
         cost_per_step: cost / done.cost.g.max(1) as f64,
-        cull_rounds_max: memory.culls().iter().map(|c| c.0).max().unwrap_or(0),
-        cull_forced: memory.culls().iter().any(|c| c.1),
+        cull_rounds_max: memory.culls().iter().map(|c| c.rounds).max().unwrap_or(0),
+        cull_forced: memory.culls().iter().any(|c| c.forced),
         verified: true,
     };
     let summary = format!(
@@ -343,7 +343,7 @@ impl Model for DbspHmos {
         "D-BSP primitives (Propositions 1-3) and the HMOS PRAM simulation (Fantozzi, Pietracaprina, Pucci)"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(crate::studies::PrimitivesStudy)]
+        vec![Box::new(crate::studies::PrimitivesStudy), Box::new(crate::studies::Lemma2Study)]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         match config.parse::<RunConfig>()? {

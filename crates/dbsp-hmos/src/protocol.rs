@@ -147,7 +147,18 @@ pub struct HmosMemory {
     selection: Selection,
     machine: BspMachine<Proc, Msg>,
     error: Option<Error>,
-    culls: Vec<(u32, bool)>,
+    culls: Vec<CullStats>,
+}
+
+/// What one culling (iteration 0) did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CullStats {
+    /// Rounds run.
+    pub rounds: u32,
+    /// Some parents were completed by force.
+    pub forced: bool,
+    /// The largest weight w(u) of a 0-module.
+    pub w_max: u64,
 }
 
 fn unwrap_key(m: Msg) -> Option<Key> {
@@ -218,8 +229,8 @@ impl HmosMemory {
         self.error.as_ref()
     }
 
-    /// Per protocol round with culling: (rounds, forced).
-    pub fn culls(&self) -> &[(u32, bool)] {
+    /// One entry per protocol round that culled.
+    pub fn culls(&self) -> &[CullStats] {
         &self.culls
     }
 
@@ -265,7 +276,11 @@ impl HmosMemory {
             Msg::Count,
             unwrap_count,
         )?;
-        self.culls.push((culled.rounds, culled.forced));
+        self.culls.push(CullStats {
+            rounds: culled.rounds,
+            forced: culled.forced,
+            w_max: culled.weights.iter().copied().max().unwrap_or(0),
+        });
         Ok(culled.chosen)
     }
 

@@ -54,6 +54,8 @@ pub struct Culled {
     pub theta: Vec<u64>,
     /// Loads of the first round, per module (processor).
     pub first_loads: Vec<u64>,
+    /// The weight w(u) of every module: how many parents chose it.
+    pub weights: Vec<u64>,
 }
 
 struct State {
@@ -194,9 +196,17 @@ pub fn cull0<S, M>(
             break;
         }
     }
-    let chosen = states
+    let chosen: Vec<Vec<Vec<u32>>> = states
         .into_iter()
         .map(|ss| ss.into_iter().map(|s| s.done.unwrap_or_default()).collect())
         .collect();
-    Ok(Culled { chosen, rounds: rho, forced, theta, first_loads })
+    let mut weights = vec![0_u64; n as usize];
+    for (ps, cs) in parents.iter().zip(&chosen) {
+        for (p, js) in ps.iter().zip(cs) {
+            for &j in js {
+                weights[p.candidates[j as usize] as usize] += 1;
+            }
+        }
+    }
+    Ok(Culled { chosen, rounds: rho, forced, theta, first_loads, weights })
 }
