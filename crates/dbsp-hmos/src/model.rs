@@ -305,6 +305,9 @@ pub struct PrimitiveReport {
 
 fn run_primitive(config: &PrimitiveConfig) -> Result<RunReport, ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
+    if config.n < 2 {
+        return Err(Error::param("n", "2 <= n <= 2^20", config.n).into());
+    }
     let log_n = params.log_n();
     let run = PrimitiveRun::new(config.primitive, log_n, config.k, config.skew, config.direction)?;
     let mut rng = seeded(config.seed, 0);
