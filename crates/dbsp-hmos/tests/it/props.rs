@@ -2,7 +2,9 @@
 //! refuse), sort and prefix equal sequential references, routing delivers every message
 //! exactly once.
 
-use dbsp_hmos::prim::{Monoid, RouteMsg, broadcast, ksort, prefix, route_greedy, route_two_phase};
+use dbsp_hmos::prim::{
+    Max, Monoid, RouteMsg, broadcast, ksort, prefix, route_greedy, route_two_phase, suffix,
+};
 use netcore::ProcId;
 use netcore::bsp::{BspMachine, DbspParams};
 use proptest::prelude::*;
@@ -72,6 +74,38 @@ proptest! {
             m.ledger().records.iter().filter_map(|r| r.level.map(|l| (l, r.h))).collect();
         let expected: Vec<(u32, u64)> = (within..log_n).rev().map(|i| (i, 1)).collect();
         prop_assert_eq!(labels, expected);
+    }
+
+    /// The suffix scan equals the sequential right-to-left scan (non-commutative), and the
+    /// max-reduce (prefix totals under Max) equals the cluster maximum.
+    #[test]
+    fn suffix_and_max_equal_sequential((log_n, within) in shape(), k in 0_usize..4, seed in any::<u64>()) {
+        let n = 1_usize << log_n;
+        let items: Vec<Vec<[u64; 4]>> = (0..n)
+            .map(|p| (0..k).map(|j| {
+                let x = seed.wrapping_mul(17).wrapping_add((p * 5 + j) as u64);
+                [x % P, (x / 3) % P, (x / 5) % P, (x / 7) % P]
+            }).collect())
+            .collect();
+        let (_, mut m) = machine(log_n, 0.5);
+        let out = suffix(&mut m, within, &MatMul, &items, |x| x, Some).unwrap();
+        let size = n >> within;
+        for (input, got) in items.chunks(size).zip(out.prefixes.chunks(size)) {
+            let mut acc = MatMul.identity();
+            for (own, suffixes) in input.iter().zip(got).rev() {
+                for (x, suf) in own.iter().zip(suffixes).rev() {
+                    acc = MatMul.op(x, &acc);
+                    prop_assert_eq!(&acc, suf);
+                }
+            }
+        }
+        let values: Vec<Vec<u64>> = items.iter().map(|v| v.iter().map(|a| a[0]).collect()).collect();
+        let (_, mut m) = machine(log_n, 0.5);
+        let out = prefix(&mut m, within, &Max, &values, |x| x, Some).unwrap();
+        for (input, totals) in values.chunks(size).zip(out.totals.chunks(size)) {
+            let most = input.iter().flatten().copied().max().unwrap_or(0);
+            prop_assert!(totals.iter().all(|&t| t == most));
+        }
     }
 
     #[test]
