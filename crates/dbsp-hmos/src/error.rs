@@ -2,6 +2,7 @@
 
 use netcore::bsp::BspError;
 use netcore::fault::{Classify, Fault};
+use netcore::pram::PramError;
 
 /// Everything that can go wrong in `dbsp-hmos`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -9,6 +10,21 @@ pub enum Error {
     /// An error of the D-BSP engine or its parameters.
     #[error(transparent)]
     Bsp(#[from] BspError),
+    /// An error of the PRAM program or interpreter.
+    #[error(transparent)]
+    Pram(#[from] PramError),
+    /// The access protocol's result differs from the reference.
+    #[error(
+        "the PRAM run on HMOS differs from the reference result at output {index} (got {got}, expected {expected})"
+    )]
+    Mismatch {
+        /// Position in the output.
+        index: usize,
+        /// The value found.
+        got: i64,
+        /// The reference value.
+        expected: i64,
+    },
     /// The primitives need a D-BSP machine (they name cluster levels).
     #[error("machine must be a D-BSP machine (cluster levels are needed) (got a BSP machine)")]
     NotDbsp,
@@ -139,6 +155,8 @@ impl Classify for Error {
     fn fault(&self) -> Fault {
         match self {
             Error::Bsp(e) => e.fault(),
+            Error::Pram(e) => e.fault(),
+            Error::Mismatch { .. } => Fault::Run,
             Error::NotDbsp
             | Error::WithinOutOfRange { .. }
             | Error::InputLength { .. }

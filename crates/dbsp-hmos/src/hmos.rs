@@ -404,6 +404,16 @@ impl Hmos {
         Ok(&self.adj0[v * r..(v + 1) * r])
     }
 
+    /// The redundancy r.
+    pub fn r(&self) -> u32 {
+        self.r
+    }
+
+    /// The number of levels k.
+    pub fn k(&self) -> u32 {
+        self.k
+    }
+
     /// Copies per variable, `r 3^k`.
     pub fn copies(&self) -> u64 {
         u64::from(self.r) * 3_u64.pow(self.k)

@@ -15,7 +15,9 @@ mod error;
 pub mod hmos;
 pub mod model;
 pub mod prim;
+pub mod protocol;
 pub mod run;
+pub mod select;
 pub mod studies;
 
 pub use error::Error;

@@ -6,7 +6,12 @@ use netcore::rng::seeded;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 
+use netcore::pram::library::Algorithm;
+use netcore::pram::{Limits, NoTrace, run_with};
+
 use crate::Error;
+use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
+use crate::protocol::{HmosMemory, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
 use crate::studies::primitives::bound;
 
@@ -20,6 +25,229 @@ pub struct DbspHmos;
 pub enum RunConfig {
     /// One primitive on a random input.
     Primitive(PrimitiveConfig),
+    /// Build an HMOS and report its structure.
+    Hmos(HmosBuildConfig),
+    /// Run a library PRAM program with the HMOS access protocol as its memory.
+    Pram(PramConfig),
+}
+
+fn three() -> u32 {
+    3
+}
+
+/// `kind = "hmos"`: the HMOS for `n` processors and `m` variables.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HmosBuildConfig {
+    /// Processors (= 0-modules), a power of two <= 2^20.
+    pub n: u64,
+    /// Variables, m >= n, m r <= 2^24.
+    pub m: u64,
+    /// Copies per variable at level 0, odd. Default 3.
+    #[serde(default = "three")]
+    pub r: u32,
+    /// Levels, k <= k_max(n). Default 0.
+    #[serde(default)]
+    pub k: u32,
+    /// Seed of the level-0 graph. Default 0.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// One level's Lemma 1 graph in a report.
+#[derive(Debug, Serialize)]
+pub struct LevelReport {
+    /// |X| = m_(i-1).
+    pub w: u32,
+    /// Points of AG(j, 3).
+    pub z: u32,
+    /// Bundle size d_i.
+    pub d: u32,
+    /// |Y| = m_i.
+    pub ny: u32,
+    /// Lemma 1's properties.
+    pub properties: Lemma1Check,
+}
+
+/// The report of an HMOS build.
+#[derive(Debug, Serialize)]
+pub struct HmosReport {
+    /// The largest valid k for n.
+    pub k_max: u32,
+    /// m_0..m_k.
+    pub m_levels: Vec<u64>,
+    /// d_1..d_k.
+    pub d_levels: Vec<u64>,
+    /// t_1..t_k.
+    pub t_levels: Vec<u64>,
+    /// The Lemma 1 graphs.
+    pub levels: Vec<LevelReport>,
+    /// Copies per variable, r 3^k.
+    pub copies: u64,
+    /// The processors of every copy of variable 0, by copy index.
+    pub loc_variable_0: Vec<u64>,
+    /// Largest number of copies a processor holds.
+    pub capacity_max: u64,
+    /// Mean copies per processor, r 3^k m / n.
+    pub capacity_mean: f64,
+    /// Processors holding no copy.
+    pub empty_processors: usize,
+}
+
+fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
+    let hc = HmosConfig::new(config.n, config.m, config.r, config.k, config.seed)?;
+    let hmos = Hmos::build(&hc)?;
+    let c = chain(config.n, config.k).ok_or(Error::KTooLarge {
+        k: config.k,
+        k_max: k_max(config.n),
+        n: config.n,
+    })?;
+    let levels = (0..config.k as usize)
+        .map(|i| {
+            let g = lemma1(u32::try_from(c.m[i]).unwrap_or(u32::MAX));
+            LevelReport { w: g.w, z: g.z, d: g.d, ny: g.ny, properties: g.check() }
+        })
+        .collect();
+    let cap = hmos.capacities();
+    let loc_variable_0 =
+        (0..hmos.copies()).map(|copy| hmos.loc(0, copy)).collect::<Result<Vec<_>, _>>()?;
+    let report = HmosReport {
+        k_max: k_max(config.n),
+        m_levels: c.m.clone(),
+        d_levels: c.d.clone(),
+        t_levels: c.t.clone(),
+        levels,
+        copies: hmos.copies(),
+        loc_variable_0,
+        capacity_max: cap.iter().copied().max().unwrap_or(0),
+        capacity_mean: cap.iter().sum::<u64>() as f64 / cap.len() as f64,
+        empty_processors: cap.iter().filter(|&&c| c == 0).count(),
+    };
+    let summary = format!(
+        "HMOS n = {}, m = {}, r = {}, k = {} (k_max {}): m_i {:?}, d_i {:?}, t_i {:?}, {} copies per variable, capacity max {} mean {:.2}",
+        config.n,
+        config.m,
+        config.r,
+        config.k,
+        report.k_max,
+        report.m_levels,
+        report.d_levels,
+        report.t_levels,
+        report.copies,
+        report.capacity_max,
+        report.capacity_mean
+    );
+    Ok(RunReport { summary, report: to_json(&report)? })
+}
+
+/// `kind = "pram"`: a library PRAM program whose global memory is the HMOS access protocol.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PramConfig {
+    /// The library program.
+    pub algorithm: Algorithm,
+    /// Its size (number of PPUs / items).
+    pub size: u32,
+    /// D-BSP processors, a power of two.
+    pub n: u32,
+    /// Copies per variable at level 0, odd. Default 3.
+    #[serde(default = "three")]
+    pub r: u32,
+    /// HMOS levels. Default 0.
+    #[serde(default)]
+    pub k: u32,
+    /// g_i = (n/2^i)^alpha.
+    pub alpha: f64,
+    /// l_i = (n/2^i)^beta.
+    pub beta: f64,
+    /// Seed of the program's input and of the level-0 graph. Default 0.
+    #[serde(default)]
+    pub seed: u64,
+    /// Root-copy selection: "naive" (default) or { cull = { a, eps } }.
+    #[serde(default = "naive")]
+    pub selection: Selection,
+}
+
+fn naive() -> Selection {
+    Selection::Naive
+}
+
+/// The report of a PRAM run on HMOS.
+#[derive(Debug, Serialize)]
+pub struct PramReport {
+    /// PRAM time T (instructions).
+    pub pram_t: u64,
+    /// PRAM global-access steps G.
+    pub pram_g: u64,
+    /// D-BSP supersteps of the protocol.
+    pub supersteps: usize,
+    /// D-BSP communication cost.
+    pub comm: f64,
+    /// D-BSP local work.
+    pub work: u64,
+    /// Cost per ledger phase (combine, deliver, reply, uncombine).
+    pub by_phase: Vec<(String, f64)>,
+    /// D-BSP cost per global step.
+    pub cost_per_step: f64,
+    /// Culling: most rounds any protocol round needed (0 without culling).
+    pub cull_rounds_max: u32,
+    /// Culling: some parents were completed by force.
+    pub cull_forced: bool,
+    /// The output equals the library's plain-Rust reference.
+    pub verified: bool,
+}
+
+fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
+    let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
+    let instance = config.algorithm.instance(config.size, config.seed).map_err(Error::from)?;
+    let program = &instance.program;
+    let mut memory = HmosMemory::new(
+        params.clone(),
+        program.mem(),
+        &instance.input,
+        config.r,
+        config.k,
+        config.seed,
+        config.selection,
+    )?;
+    let done =
+        run_with(program, &mut memory, &Limits::default(), &mut NoTrace).map_err(Error::from)?;
+    if let Some(e) = memory.error() {
+        return Err(e.clone().into());
+    }
+    let got = &done.memory[instance.output.clone()];
+    if let Some((index, (&g, &e))) =
+        got.iter().zip(&instance.expected).enumerate().find(|(_, (g, e))| g != e)
+    {
+        return Err(Error::Mismatch { index, got: g, expected: e }.into());
+    }
+    let ledger = memory.ledger();
+    let cost = ledger.cost(&params).map_err(Error::from)?;
+    let report = PramReport {
+        pram_t: done.cost.t,
+        pram_g: done.cost.g,
+        supersteps: ledger.supersteps(),
+        comm: ledger.comm(&params).map_err(Error::from)?,
+        work: ledger.work(),
+        by_phase: ledger.by_phase(&params).map_err(Error::from)?,
+        cost_per_step: cost / done.cost.g.max(1) as f64,
+        cull_rounds_max: memory.culls().iter().map(|c| c.rounds).max().unwrap_or(0),
+        cull_forced: memory.culls().iter().any(|c| c.forced),
+        verified: true,
+    };
+    let summary = format!(
+        "{:?} (size {}) on D-BSP n = {} with HMOS r = {}, k = {}: {} global steps, {} supersteps, comm {:.1}, verified {}",
+        config.algorithm,
+        config.size,
+        config.n,
+        config.r,
+        config.k,
+        report.pram_g,
+        report.supersteps,
+        report.comm,
+        report.verified
+    );
+    Ok(RunReport { summary, report: to_json(&report)? })
 }
 
 fn one() -> u32 {
@@ -77,6 +305,9 @@ pub struct PrimitiveReport {
 
 fn run_primitive(config: &PrimitiveConfig) -> Result<RunReport, ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
+    if config.n < 2 {
+        return Err(Error::param("n", "2 <= n <= 2^20", config.n).into());
+    }
     let log_n = params.log_n();
     let run = PrimitiveRun::new(config.primitive, log_n, config.k, config.skew, config.direction)?;
     let mut rng = seeded(config.seed, 0);
@@ -115,11 +346,13 @@ impl Model for DbspHmos {
         "D-BSP primitives (Propositions 1-3) and the HMOS PRAM simulation (Fantozzi, Pietracaprina, Pucci)"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(crate::studies::PrimitivesStudy)]
+        vec![Box::new(crate::studies::PrimitivesStudy), Box::new(crate::studies::Lemma2Study)]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         match config.parse::<RunConfig>()? {
             RunConfig::Primitive(p) => run_primitive(&p),
+            RunConfig::Hmos(h) => run_hmos(&h),
+            RunConfig::Pram(p) => run_pram(&p),
         }
     }
 }

@@ -74,6 +74,20 @@ impl Monoid for PairSum {
     }
 }
 
+/// Maximum of `u64` (identity 0): with [`prefix`]'s totals, a max-reduce.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Max;
+
+impl Monoid for Max {
+    type Item = u64;
+    fn identity(&self) -> u64 {
+        0
+    }
+    fn op(&self, a: &u64, b: &u64) -> u64 {
+        *a.max(b)
+    }
+}
+
 /// String concatenation, the standard non-commutative monoid.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Concat;
@@ -128,7 +142,8 @@ pub fn broadcast<S, M, T: Clone>(
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scanned<T> {
     /// Inclusive prefixes: entry `j` of processor `p` combines every item of the processors
-    /// before `p` in its cluster, then items `0..=j` of `p`.
+    /// before `p` in its cluster, then items `0..=j` of `p` (for [`suffix`]: items `j..` of
+    /// `p`, then every item of the processors after `p`).
     pub prefixes: Vec<Vec<T>>,
     /// The cluster's total, known to every processor.
     pub totals: Vec<T>,
@@ -152,45 +167,98 @@ pub fn prefix<S, M, Mo: Monoid>(
     wrap: impl Fn(Mo::Item) -> M,
     unwrap: impl Fn(M) -> Option<Mo::Item>,
 ) -> Result<Scanned<Mo::Item>> {
+    scan(machine, within, monoid, items, false, wrap, unwrap)
+}
+
+/// The reverse (suffix) scan inside every c-cluster: entry `j` of processor `p` combines
+/// items `j..` of `p`, then every item of the processors after `p` in its cluster, in order.
+/// Same supersteps as [`prefix`], with the roles of the lower and upper partner swapped.
+pub fn suffix<S, M, Mo: Monoid>(
+    machine: &mut BspMachine<S, M>,
+    within: u32,
+    monoid: &Mo,
+    items: &[Vec<Mo::Item>],
+    wrap: impl Fn(Mo::Item) -> M,
+    unwrap: impl Fn(M) -> Option<Mo::Item>,
+) -> Result<Scanned<Mo::Item>> {
+    scan(machine, within, monoid, items, true, wrap, unwrap)
+}
+
+/// The hypercube scan behind [`prefix`] (`reverse = false`) and [`suffix`].
+fn scan<S, M, Mo: Monoid>(
+    machine: &mut BspMachine<S, M>,
+    within: u32,
+    monoid: &Mo,
+    items: &[Vec<Mo::Item>],
+    reverse: bool,
+    wrap: impl Fn(Mo::Item) -> M,
+    unwrap: impl Fn(M) -> Option<Mo::Item>,
+) -> Result<Scanned<Mo::Item>> {
     let log_n = levels(machine, within)?;
     check_len("items", machine.p(), items.len())?;
-    // Local inclusive scans (k - 1 operations each).
+    let label = if reverse { "suffix" } else { "prefix" };
+    // Local inclusive scans (k - 1 operations each), from the right for a suffix scan.
     let mut scans: Vec<Vec<Mo::Item>> = Vec::with_capacity(items.len());
     let mut scan_work = 0;
     for own in items {
         let mut scan: Vec<Mo::Item> = Vec::with_capacity(own.len());
-        for item in own {
-            let next = match scan.last() {
-                Some(last) => monoid.op(last, item),
-                None => item.clone(),
-            };
-            scan.push(next);
+        if reverse {
+            for item in own.iter().rev() {
+                let next = match scan.last() {
+                    Some(last) => monoid.op(item, last),
+                    None => item.clone(),
+                };
+                scan.push(next);
+            }
+            scan.reverse();
+        } else {
+            for item in own {
+                let next = match scan.last() {
+                    Some(last) => monoid.op(last, item),
+                    None => item.clone(),
+                };
+                scan.push(next);
+            }
         }
         scan_work = scan_work.max(own.len().saturating_sub(1) as u64);
         scans.push(scan);
     }
-    let mut slots: Vec<ScanSlot<Mo::Item>> = scans
-        .iter()
-        .map(|s| ScanSlot {
-            tot: s.last().cloned().unwrap_or_else(|| monoid.identity()),
-            excl: monoid.identity(),
-        })
-        .collect();
-    // Folds the partner's total received along cube dimension `dim` into a slot.
+    let total_of = |s: &Vec<Mo::Item>| {
+        let whole = if reverse { s.first() } else { s.last() };
+        whole.cloned().unwrap_or_else(|| monoid.identity())
+    };
+    let mut slots: Vec<ScanSlot<Mo::Item>> =
+        scans.iter().map(|s| ScanSlot { tot: total_of(s), excl: monoid.identity() }).collect();
+    // Folds the partner's total received along cube dimension `dim` into a slot. For a
+    // prefix the upper partner's excl grows by the lower half's total (on the left); for a
+    // suffix the lower partner's excl grows by the upper half's total (on the right).
     let combine = |pid: ProcId, dim: u32, slot: &mut ScanSlot<Mo::Item>, theirs: &Mo::Item| {
-        if pid & (1 << dim) != 0 {
-            slot.excl = monoid.op(theirs, &slot.excl);
-            slot.tot = monoid.op(theirs, &slot.tot);
-            2
-        } else {
-            slot.tot = monoid.op(&slot.tot, theirs);
-            1
+        let upper = pid & (1 << dim) != 0;
+        match (upper, reverse) {
+            (true, false) => {
+                slot.excl = monoid.op(theirs, &slot.excl);
+                slot.tot = monoid.op(theirs, &slot.tot);
+                2
+            }
+            (false, true) => {
+                slot.excl = monoid.op(&slot.excl, theirs);
+                slot.tot = monoid.op(&slot.tot, theirs);
+                2
+            }
+            (false, false) => {
+                slot.tot = monoid.op(&slot.tot, theirs);
+                1
+            }
+            (true, true) => {
+                slot.tot = monoid.op(theirs, &slot.tot);
+                1
+            }
         }
     };
     let labels: Vec<u32> = (within..log_n).rev().collect();
     for (t, &i) in labels.iter().enumerate() {
         let dim = log_n - 1 - i;
-        machine.dsuperstep_with(i, "prefix", &mut slots, |ctx, _, slot| {
+        machine.dsuperstep_with(i, label, &mut slots, |ctx, _, slot| {
             let pid = ctx.pid();
             if t == 0 {
                 ctx.charge(scan_work);
@@ -217,14 +285,17 @@ pub fn prefix<S, M, Mo: Monoid>(
                 ops += combine(pid, last_dim, slot, &theirs);
             }
             ops += scan.len() as u64;
-            prefixes.push(scan.iter().map(|x| monoid.op(&slot.excl, x)).collect());
+            let outer = |x: &Mo::Item| {
+                if reverse { monoid.op(x, &slot.excl) } else { monoid.op(&slot.excl, x) }
+            };
+            prefixes.push(scan.iter().map(outer).collect());
         } else {
             prefixes.push(scan);
         }
         totals.push(slot.tot.clone());
         work = work.max(ops);
     }
-    machine.local("prefix", |_, _| work)?;
+    machine.local(label, |_, _| work)?;
     Ok(Scanned { prefixes, totals })
 }
 

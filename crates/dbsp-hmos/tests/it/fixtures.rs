@@ -21,6 +21,8 @@ fn fixtures() {
             ".report.comm" => insta::rounded_redaction(6),
             ".report.bound" => insta::rounded_redaction(6),
             ".report.ratio" => insta::rounded_redaction(6),
+            ".report.cost_per_step" => insta::rounded_redaction(6),
+            ".report.by_phase[][1]" => insta::rounded_redaction(6),
         });
     });
 }

@@ -96,3 +96,53 @@ fn placement_and_capacities() {
         assert_eq!(cap.iter().sum::<u64>(), 3 * 3_u64.pow(k) * m);
     }
 }
+
+/// k_max(n) over n = 2^0..2^20: every k <= k_max(n) has a valid chain (validity is closed
+/// downwards here, so KTooLarge is exactly "k > k_max"), n < 64 allows only k = 0, and
+/// k_max is not monotone in n (spec's remark; the values are the snapshot).
+#[test]
+fn k_max_table() {
+    let table: Vec<(u32, u32)> = (0..=20).map(|e| (e, k_max(1 << e))).collect();
+    for &(e, k) in &table {
+        assert!((0..=k).all(|j| chain(1 << e, j).is_some()), "n = 2^{e}");
+    }
+    insta::assert_yaml_snapshot!("k_max_table", table);
+}
+
+/// Lemma 1 (iv), exhaustively on small graphs: for every Y-node y with at most 6 neighbours,
+/// every nonempty S of its neighbours, every nu in {1, 2, 3} and every choice of nu edges per
+/// node of S, the Y-nodes reached number at least (nu - 1) |S| / 4 + 1.
+#[test]
+fn lemma1_property_iv_exhaustive() {
+    for w in (1..=40).chain([60, 90, 117]) {
+        let g = lemma1(w);
+        for bundle in g.bundles.iter().filter(|b| b.len() <= 6) {
+            let size = bundle.len();
+            for mask in 1_u32..(1 << size) {
+                let s: Vec<u32> =
+                    (0..size).filter(|i| mask >> i & 1 == 1).map(|i| bundle[i]).collect();
+                for nu in 1..=3_usize {
+                    // The nu-subsets of {0, 1, 2}.
+                    let choices: Vec<Vec<usize>> = (0_u32..8)
+                        .filter(|c| c.count_ones() as usize == nu)
+                        .map(|c| (0..3).filter(|e| c >> e & 1 == 1).collect())
+                        .collect();
+                    let combos = choices.len().pow(s.len() as u32);
+                    for combo in 0..combos {
+                        let mut rest = combo;
+                        let mut reached: Vec<u32> = Vec::new();
+                        for &x in &s {
+                            let pick = &choices[rest % choices.len()];
+                            rest /= choices.len();
+                            reached.extend(pick.iter().map(|&e| g.up[x as usize][e]));
+                        }
+                        reached.sort_unstable();
+                        reached.dedup();
+                        let need = (nu - 1) as f64 * s.len() as f64 / 4.0 + 1.0;
+                        assert!(reached.len() as f64 >= need, "w = {w}, S = {s:?}, nu = {nu}");
+                    }
+                }
+            }
+        }
+    }
+}

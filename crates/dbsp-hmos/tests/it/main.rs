@@ -7,4 +7,6 @@
 mod fixtures;
 mod hmos;
 mod props;
+mod protocol;
+mod select;
 mod specs;

@@ -2,7 +2,9 @@
 //! refuse), sort and prefix equal sequential references, routing delivers every message
 //! exactly once.
 
-use dbsp_hmos::prim::{Monoid, RouteMsg, broadcast, ksort, prefix, route_greedy, route_two_phase};
+use dbsp_hmos::prim::{
+    Max, Monoid, RouteMsg, broadcast, ksort, prefix, route_greedy, route_two_phase, suffix,
+};
 use netcore::ProcId;
 use netcore::bsp::{BspMachine, DbspParams};
 use proptest::prelude::*;
@@ -72,6 +74,38 @@ proptest! {
             m.ledger().records.iter().filter_map(|r| r.level.map(|l| (l, r.h))).collect();
         let expected: Vec<(u32, u64)> = (within..log_n).rev().map(|i| (i, 1)).collect();
         prop_assert_eq!(labels, expected);
+    }
+
+    /// The suffix scan equals the sequential right-to-left scan (non-commutative), and the
+    /// max-reduce (prefix totals under Max) equals the cluster maximum.
+    #[test]
+    fn suffix_and_max_equal_sequential((log_n, within) in shape(), k in 0_usize..4, seed in any::<u64>()) {
+        let n = 1_usize << log_n;
+        let items: Vec<Vec<[u64; 4]>> = (0..n)
+            .map(|p| (0..k).map(|j| {
+                let x = seed.wrapping_mul(17).wrapping_add((p * 5 + j) as u64);
+                [x % P, (x / 3) % P, (x / 5) % P, (x / 7) % P]
+            }).collect())
+            .collect();
+        let (_, mut m) = machine(log_n, 0.5);
+        let out = suffix(&mut m, within, &MatMul, &items, |x| x, Some).unwrap();
+        let size = n >> within;
+        for (input, got) in items.chunks(size).zip(out.prefixes.chunks(size)) {
+            let mut acc = MatMul.identity();
+            for (own, suffixes) in input.iter().zip(got).rev() {
+                for (x, suf) in own.iter().zip(suffixes).rev() {
+                    acc = MatMul.op(x, &acc);
+                    prop_assert_eq!(&acc, suf);
+                }
+            }
+        }
+        let values: Vec<Vec<u64>> = items.iter().map(|v| v.iter().map(|a| a[0]).collect()).collect();
+        let (_, mut m) = machine(log_n, 0.5);
+        let out = prefix(&mut m, within, &Max, &values, |x| x, Some).unwrap();
+        for (input, totals) in values.chunks(size).zip(out.totals.chunks(size)) {
+            let most = input.iter().flatten().copied().max().unwrap_or(0);
+            prop_assert!(totals.iter().all(|&t| t == most));
+        }
     }
 
     #[test]
@@ -149,5 +183,47 @@ proptest! {
         }
         prop_assert_eq!(got, expected);
         prop_assert!(m.ledger().records.iter().filter_map(|r| r.level).all(|l| l >= within));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The h of two-phase routing's moves stays within the bounds of the proof of
+    /// Proposition 3 (cyclic layout): a phase-1 move at level i has
+    /// `h <= max(a_i, a_(i+1))` with `a_i = min(k1, k2 2^i)` (`a_L = k1`): a processor holds at
+    /// most `ceil(messages of its cluster / size)` before and after; a phase-2 move at level i
+    /// has `h <= max(d_i, d_(i-1))` with `d_i = min(k2, k1 2^(i+1))` (`d_(-1) = min(k1, k2)`).
+    /// k1, k2 are measured on the random relation.
+    #[test]
+    fn routing_h_within_proposition3_bounds(
+        log_n in 1_u32..=6,
+        sends in prop::collection::vec(prop::collection::vec(any::<u32>(), 0..6), 64),
+        hot in 1_u32..=64,
+    ) {
+        let n = 1_u32 << log_n;
+        let outgoing: Vec<Vec<(ProcId, u32)>> = (0..n)
+            .map(|p| sends[p as usize].iter().map(|&r| (r % hot.min(n), p)).collect())
+            .collect();
+        let k1 = outgoing.iter().map(Vec::len).max().unwrap_or(0) as u64;
+        let mut received = vec![0_u64; n as usize];
+        for &(d, _) in outgoing.iter().flatten() {
+            received[d as usize] += 1;
+        }
+        let k2 = received.iter().copied().max().unwrap_or(0);
+        let (_, mut m) = machine::<RouteMsg<u32>>(log_n, 0.5);
+        route_two_phase(&mut m, 0, outgoing, |x| x, Some).unwrap();
+        let a = |i: u32| if i >= log_n { k1 } else { k1.min(k2 << i) };
+        let d = |i: i64| if i < 0 { k1.min(k2) } else { k2.min(k1 << (i + 1)) };
+        for r in &m.ledger().records {
+            let Some(i) = r.level else { continue };
+            if r.label == "route/p1-move" {
+                prop_assert!(r.h <= a(i).max(a(i + 1)), "p1 level {i}: h {} k1 {k1} k2 {k2}", r.h);
+            }
+            if r.label == "route/p2-move" {
+                let i = i64::from(i);
+                prop_assert!(r.h <= d(i).max(d(i - 1)), "p2 level {i}: h {} k1 {k1} k2 {k2}", r.h);
+            }
+        }
     }
 }

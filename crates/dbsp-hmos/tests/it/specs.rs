@@ -155,3 +155,80 @@ fn e4_two_phase_routing() {
     assert_eq!(routed.delivered[3], vec![0, 1, 2, 3]);
     assert_eq!(comm(m.ledger(), &params), 20.0);
 }
+
+/// E9 (the machine's part): n = 8, a label-1 message P0 -> P4 leaves P0's 1-cluster {0..3};
+/// the engine refuses it before delivery, and a primitive asked for a cluster level the
+/// machine lacks, or a destination outside the c-cluster, is refused before it runs.
+#[test]
+fn e9_cluster_errors() {
+    let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();
+    let mut m: BspMachine<(), u64> = BspMachine::new(params.clone(), vec![(); 8]).unwrap();
+    let err = m
+        .dsuperstep(1, "leave", |ctx, _| {
+            if ctx.pid() == 0 {
+                ctx.send(4, 1);
+            }
+        })
+        .unwrap_err();
+    assert!(matches!(err, netcore::bsp::BspError::LeavesCluster { src: 0, dest: 4, level: 1, .. }));
+    let mut m: BspMachine<(), u64> = BspMachine::new(params.clone(), vec![(); 8]).unwrap();
+    let err = broadcast(&mut m, 4, &mut [None; 8], |x: u64| x, Some).unwrap_err();
+    assert_eq!(err, dbsp_hmos::Error::WithinOutOfRange { within: 4, log_n: 3 });
+    let mut m: BspMachine<(), RouteMsg<u32>> = BspMachine::new(params, vec![(); 8]).unwrap();
+    let mut outgoing: Vec<Vec<(ProcId, u32)>> = vec![Vec::new(); 8];
+    outgoing[0].push((4, 9));
+    let err = route_two_phase(&mut m, 1, outgoing, |x| x, Some).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "dest must lie in the sender's 1-cluster (message 0 of processor 0 names processor 4)"
+    );
+}
+
+/// One trace re-priced equals re-running under the other parameters, and the flat-BSP
+/// pricing (g_i = g_0, l_i = l_0) is never cheaper than the hierarchical one (k-sort, n = 64).
+#[test]
+fn reprice_equals_rerun() {
+    let blocks = || -> Vec<Vec<u64>> { (0..64).map(|p| vec![(p * 37 % 64) as u64, 3]).collect() };
+    let run = |params: &DbspParams| {
+        let mut m: BspMachine<Vec<u64>, u64> = BspMachine::new(params.clone(), blocks()).unwrap();
+        ksort(&mut m, 0, |x| x, Some).unwrap();
+        m.cost()
+    };
+    let a = DbspParams::power_law(64, 0.25, 0.75).unwrap();
+    let b = DbspParams::power_law(64, 0.75, 0.25).unwrap();
+    let mut m: BspMachine<Vec<u64>, u64> = BspMachine::new(a.clone(), blocks()).unwrap();
+    ksort(&mut m, 0, |x| x, Some).unwrap();
+    let ledger = m.finish().1;
+    assert_eq!(ledger.cost(&b).unwrap(), run(&b));
+    assert_eq!(ledger.cost(&a).unwrap(), run(&a));
+    let flat =
+        DbspParams::explicit(64, vec![b.g_levels()[0]; 7], vec![b.l_levels()[0]; 7]).unwrap();
+    assert!(ledger.cost(&flat).unwrap() >= ledger.cost(&b).unwrap());
+}
+
+/// Determinism: the same point and seed give the same rows, byte for byte (every study).
+#[test]
+fn studies_are_deterministic() {
+    use dbsp_hmos::DbspHmos;
+    use netcore::study::Model;
+    let points = [
+        (
+            "dbsp-primitives",
+            serde_json::json!({"primitive": "route_two_phase", "log_n": 6, "k": 2, "skew": 4,
+                "direction": "scatter", "alpha_beta": [[0.5, 0.5], [0.25, 0.75]]}),
+        ),
+        (
+            "dbsp-lemma2",
+            serde_json::json!({"log_n": 6, "tau": 1.5, "r": 3, "a": 2.0, "eps": 0.3,
+                "pattern": "random", "alpha_beta": [[0.5, 0.5]]}),
+        ),
+    ];
+    for (name, params) in points {
+        let study = DbspHmos.studies().into_iter().find(|s| s.name() == name).unwrap();
+        let point = study.prepare(&params).unwrap();
+        let once = point.run(&mut netcore::rng::seeded(5, 3)).unwrap();
+        let again = point.run(&mut netcore::rng::seeded(5, 3)).unwrap();
+        assert_eq!(serde_json::to_string(&once).unwrap(), serde_json::to_string(&again).unwrap());
+        assert!(!once.is_empty());
+    }
+}

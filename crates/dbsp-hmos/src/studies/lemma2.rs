@@ -1,0 +1,234 @@
+//! Study `dbsp-lemma2`: copy selection iteration 0 (Fantozzi, Pietracaprina, Pucci, Lemma 2)
+//! inside the access protocol, k = 0.
+//!
+//! One point = one HMOS (`n = 2^log_n`, `m = floor(n^tau)` variables, redundancy r) and two
+//! PRAM steps on n distinct variables: every processor writes its variable, then reads it
+//! back. Culling chooses the root copies in both steps. Rows (one per (alpha, beta) of
+//! `alpha_beta`): the largest module weight `w_max` against Lemma 2's `O(n^eps)`, the rounds
+//! against the halving argument's `log2 n + 1`, whether a round was forced, and the cost of
+//! the `select/0` phases against `n^alpha + n^beta` (reported, not claimed: this first culling
+//! routes rather than sorts, see docs/models/dbsp-hmos.md, Choices).
+
+use std::collections::BTreeSet;
+
+use netcore::bsp::DbspParams;
+use netcore::pram::{Access, AccessKind, GlobalMemory};
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, Plot, Study};
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::hmos::{Hmos, HmosConfig};
+use crate::protocol::{HmosMemory, Selection};
+use crate::studies::primitives::check_alpha_beta;
+
+/// The `dbsp-lemma2` study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Lemma2Study;
+
+/// Which n variables are accessed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pattern {
+    /// n distinct variables drawn uniformly.
+    Random,
+    /// The variables whose smallest 0-module is smallest (they crowd the lowest modules).
+    ModuleAdversary,
+}
+
+/// One point.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lemma2Params {
+    /// log2 n, 2..=14.
+    pub log_n: u32,
+    /// m = floor(n^tau), 1 <= tau <= 2.
+    pub tau: f64,
+    /// Redundancy, odd.
+    pub r: u32,
+    /// Threshold constant a > 0.
+    pub a: f64,
+    /// Threshold exponent, 0 < eps < 1.
+    pub eps: f64,
+    /// The accessed variables.
+    pub pattern: Pattern,
+    /// The (alpha, beta) pairs the trace is priced under.
+    pub alpha_beta: Vec<[f64; 2]>,
+}
+
+/// One row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Lemma2Row {
+    /// Processors.
+    pub n: u32,
+    /// Variables.
+    pub m: u64,
+    /// g_i = (n/2^i)^alpha.
+    pub alpha: f64,
+    /// l_i = (n/2^i)^beta.
+    pub beta: f64,
+    /// Largest module weight over both steps.
+    pub w_max: u64,
+    /// w_max / n^eps (Lemma 2: bounded).
+    pub w_over_n_eps: f64,
+    /// Most rounds a culling needed.
+    pub rounds: u32,
+    /// rounds <= log2 n + 1.
+    pub rounds_ok: bool,
+    /// Some parent was completed by force.
+    pub forced: bool,
+    /// Cost of the two select/0 phases.
+    pub cost_select: f64,
+    /// cost_select / (2 (n^alpha + n^beta)).
+    pub select_ratio: f64,
+    /// Cost of the two steps.
+    pub cost_total: f64,
+    /// Every read returned the value written.
+    pub verified: bool,
+}
+
+/// A validated point.
+#[derive(Debug, Clone)]
+pub struct Lemma2Point {
+    n: u32,
+    m: u64,
+    config: HmosConfig,
+    r: u32,
+    selection: Selection,
+    eps: f64,
+    pattern: Pattern,
+    alpha_beta: Vec<(f64, f64)>,
+}
+
+impl Study for Lemma2Study {
+    type Params = Lemma2Params;
+    type Point = Lemma2Point;
+    type Row = Lemma2Row;
+
+    fn name(&self) -> &'static str {
+        "dbsp-lemma2"
+    }
+    fn about(&self) -> &'static str {
+        "copy selection iteration 0 (Lemma 2) in the HMOS access protocol: module weights, rounds, cost"
+    }
+    fn point(&self, p: &Lemma2Params) -> Result<Lemma2Point, ModelError> {
+        if !(2..=14).contains(&p.log_n) {
+            return Err(Error::param("log_n", "2 <= log_n <= 14", p.log_n).into());
+        }
+        if !(1.0..=2.0).contains(&p.tau) {
+            return Err(Error::param("tau", "1 <= tau <= 2", p.tau).into());
+        }
+        let n = 1_u32 << p.log_n;
+        // n^tau <= 2^28 here, exact enough in f64; floor of a finite positive value.
+        let m = f64::from(n).powf(p.tau).floor() as u64;
+        let config = HmosConfig::new(u64::from(n), m, p.r, 0, 0)?;
+        let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;
+        let alpha_beta = check_alpha_beta(&p.alpha_beta)?;
+        Ok(Lemma2Point {
+            n,
+            m,
+            config,
+            r: p.r,
+            selection,
+            eps: p.eps,
+            pattern: p.pattern,
+            alpha_beta,
+        })
+    }
+    fn run(&self, point: &Lemma2Point, rng: &mut SimRng) -> Result<Vec<Lemma2Row>, ModelError> {
+        let (n, m) = (point.n, point.m);
+        let seed: u64 = rng.random_range(0..u64::MAX);
+        let params = DbspParams::power_law(n, 0.5, 0.5).map_err(Error::from)?;
+        let mut memory = HmosMemory::new(params, m, &[], point.r, 0, seed, point.selection)?;
+        let vars: Vec<u64> = match point.pattern {
+            Pattern::Random => {
+                let mut chosen = BTreeSet::new();
+                let mut order = Vec::with_capacity(n as usize);
+                while order.len() < n as usize {
+                    let v = rng.random_range(0..m);
+                    if chosen.insert(v) {
+                        order.push(v);
+                    }
+                }
+                order
+            }
+            Pattern::ModuleAdversary => {
+                let _ = &point.config;
+                let hmos: &Hmos = memory.hmos();
+                let mut keyed: Vec<(u32, u64)> = (0..m)
+                    .map(|v| Ok((hmos.adj0(v)?.iter().copied().min().unwrap_or(0), v)))
+                    .collect::<Result<_, Error>>()?;
+                keyed.sort_unstable();
+                keyed.into_iter().take(n as usize).map(|(_, v)| v).collect()
+            }
+        };
+        let value = |v: u64| i64::try_from(v % 1_000_003).unwrap_or(0) + 1;
+        let mut writes: Vec<Access> = (0..)
+            .zip(&vars)
+            .map(|(pid, &v)| Access { pid, kind: AccessKind::Write, addr: v, value: value(v) })
+            .collect();
+        memory.step(1, &mut writes);
+        let mut reads: Vec<Access> = (0..)
+            .zip(&vars)
+            .map(|(pid, &v)| Access { pid, kind: AccessKind::Read, addr: v, value: 0 })
+            .collect();
+        memory.step(2, &mut reads);
+        if let Some(e) = memory.error() {
+            return Err(e.clone().into());
+        }
+        let verified = reads.iter().all(|a| a.value == value(a.addr));
+        let culls = memory.culls();
+        let w_max = culls.iter().map(|c| c.w_max).max().unwrap_or(0);
+        let rounds = culls.iter().map(|c| c.rounds).max().unwrap_or(0);
+        let forced = culls.iter().any(|c| c.forced);
+        let ledger = memory.ledger();
+        let mut rows = Vec::with_capacity(point.alpha_beta.len());
+        for &(alpha, beta) in &point.alpha_beta {
+            let priced = DbspParams::power_law(n, alpha, beta).map_err(Error::from)?;
+            let phases = ledger.by_phase(&priced).map_err(Error::from)?;
+            let cost_select: f64 =
+                phases.iter().filter(|(name, _)| name == "select/0").map(|(_, c)| c).sum();
+            let cost_total = ledger.cost(&priced).map_err(Error::from)?;
+            let nf = f64::from(n);
+            rows.push(Lemma2Row {
+                n,
+                m,
+                alpha,
+                beta,
+                w_max,
+                w_over_n_eps: w_max as f64 / nf.powf(point.eps),
+                rounds,
+                rounds_ok: rounds <= n.ilog2() + 1,
+                forced,
+                cost_select,
+                select_ratio: cost_select / (2.0 * (nf.powf(alpha) + nf.powf(beta))),
+                cost_total,
+                verified,
+            });
+        }
+        Ok(rows)
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::all_true(
+                "culling needs at most log2 n + 1 rounds (the halving argument of Lemma 2)",
+                "rounds_ok",
+            ),
+            Claim::within(
+                "w_max / n^eps stays within [0.1, 6] (Lemma 2: w(u) = O(n^eps); an empirical band)",
+                "w_over_n_eps",
+                0.1,
+                6.0,
+            ),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new("weights", "w_max / n^eps", "n", &["w_over_n_eps"]).series("pattern").log_x(),
+            Plot::new("select", "select/0 cost / 2 (n^alpha + n^beta)", "n", &["select_ratio"])
+                .series("pattern")
+                .log_x(),
+        ]
+    }
+}

@@ -1,0 +1,116 @@
+//! Copy selection, iteration 0 (Lemma 2): the exact case E7.
+
+use dbsp_hmos::prim::RouteMsg;
+use dbsp_hmos::select::{CullPacket, Parent, cull0, theta0};
+use netcore::bsp::{BspMachine, DbspParams};
+
+#[derive(Debug, Clone)]
+enum Msg {
+    Route(RouteMsg<CullPacket>),
+    Sum(u64),
+}
+
+/// E7: n = 8, r = 3, a = 0.5, eps = 0.5: theta = floor(1.5 sqrt(8 / 2^(rho-1))) = 4, 3, 2, 1.
+/// adj0 = v0[0,1,2] v1[0,1,3] v2[0,2,3] v3[0,4,5] v4[0,6,7] v5[4,5,6] v6[1,5,7] v7[2,6,7].
+/// Round-1 loads: module 0 gets 5 > 4 packets (rejected), modules 3 and 4 get 2, modules
+/// 1, 2, 5, 6, 7 get 3 (all marked). Every variable has 2 = mu marks in round 1, so one round,
+/// nothing forced. Kept: v0{1,2} v1{1,3} v2{2,3} v3{4,5} v4{6,7} v5{4,5} v6{1,5} v7{2,6} (v5
+/// keeps 4 (load 2) and 5 over 6 on the (load, id) tie 3 = 3, 5 < 6). Weights w(u) =
+/// (0,3,3,2,2,3,2,1), sum 16 = n mu.
+#[test]
+fn e7_cull_iteration0() {
+    assert_eq!(
+        (1..=4).map(|rho| theta0(0.5, 3, 8, 0.5, rho)).collect::<Vec<_>>(),
+        vec![4, 3, 2, 1]
+    );
+    let adj0: [[u32; 3]; 8] =
+        [[0, 1, 2], [0, 1, 3], [0, 2, 3], [0, 4, 5], [0, 6, 7], [4, 5, 6], [1, 5, 7], [2, 6, 7]];
+    let parents: Vec<Vec<Parent>> =
+        adj0.iter().map(|c| vec![Parent { pos: 0, candidates: c.to_vec() }]).collect();
+    let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();
+    let mut m: BspMachine<(), Msg> = BspMachine::new(params, vec![(); 8]).unwrap();
+    let unwrap_route = |m: Msg| if let Msg::Route(r) = m { Some(r) } else { None };
+    let unwrap_sum = |m: Msg| if let Msg::Sum(s) = m { Some(s) } else { None };
+    let out =
+        cull0(&mut m, &parents, 2, 0.5, 3, 0.5, Msg::Route, unwrap_route, Msg::Sum, unwrap_sum)
+            .unwrap();
+    assert_eq!(out.first_loads, vec![5, 3, 3, 2, 2, 3, 3, 3]);
+    assert_eq!((out.rounds, out.forced), (1, false));
+    let kept: Vec<Vec<u32>> =
+        (0..8).map(|v| out.chosen[v][0].iter().map(|&j| adj0[v][j as usize]).collect()).collect();
+    let expected: Vec<Vec<u32>> = vec![
+        vec![1, 2],
+        vec![1, 3],
+        vec![2, 3],
+        vec![4, 5],
+        vec![6, 7],
+        vec![4, 5],
+        vec![1, 5],
+        vec![2, 6],
+    ];
+    assert_eq!(kept, expected);
+    let mut w = vec![0; 8];
+    for u in kept.iter().flatten() {
+        w[*u as usize] += 1;
+    }
+    assert_eq!(w, vec![0, 3, 3, 2, 2, 3, 2, 1]);
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Random level-0 neighbourhoods (r distinct modules per variable, one variable per
+    /// processor): every parent ends with exactly mu distinct candidates, forced or not, and
+    /// if nothing was forced every module's weight is at most the sum of the thresholds of
+    /// the rounds run (the hard invariant of culling).
+    #[test]
+    fn cull_chooses_mu_and_respects_thresholds(
+        log_n in 2_u32..=6,
+        r_index in 0_usize..3,
+        a_index in 0_usize..3,
+        picks in prop::collection::vec(prop::collection::vec(any::<u32>(), 5), 64),
+    ) {
+        let n = 1_u32 << log_n;
+        let r = [1_u32, 3, 5][r_index].min(n - 1) | 1;
+        let a = [0.25, 0.5, 2.0][a_index];
+        let mu = r.div_ceil(2) as usize;
+        let parents: Vec<Vec<Parent>> = (0..n as usize)
+            .map(|v| {
+                let mut c: Vec<u32> = Vec::new();
+                for &x in &picks[v] {
+                    let mut u = x % n;
+                    while c.contains(&u) {
+                        u = (u + 1) % n;
+                    }
+                    c.push(u);
+                    if c.len() == r as usize {
+                        break;
+                    }
+                }
+                vec![Parent { pos: 0, candidates: c }]
+            })
+            .collect();
+        let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
+        let mut m: BspMachine<(), Msg> = BspMachine::new(params, vec![(); n as usize]).unwrap();
+        let unwrap_route = |m: Msg| if let Msg::Route(r) = m { Some(r) } else { None };
+        let unwrap_sum = |m: Msg| if let Msg::Sum(s) = m { Some(s) } else { None };
+        let out = cull0(&mut m, &parents, mu, a, r, 0.5, Msg::Route, unwrap_route, Msg::Sum, unwrap_sum)
+            .unwrap();
+        let mut w = vec![0_u64; n as usize];
+        for (v, chosen) in out.chosen.iter().enumerate() {
+            let js = &chosen[0];
+            prop_assert_eq!(js.len(), mu);
+            prop_assert!(js.windows(2).all(|p| p[0] < p[1]));
+            for &j in js {
+                w[parents[v][0].candidates[j as usize] as usize] += 1;
+            }
+        }
+        prop_assert_eq!(w.iter().sum::<u64>(), u64::from(n) * mu as u64);
+        if !out.forced {
+            let bound: u64 = out.theta.iter().sum();
+            prop_assert!(w.iter().all(|&x| x <= bound), "w {:?} theta {:?}", w, out.theta);
+        }
+    }
+}
