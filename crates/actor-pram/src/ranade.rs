@@ -16,7 +16,7 @@
 //! (packet, ghost, end of stream, or idle after it); credits (freed counts in acks) keep
 //! every buffer within `b`.
 //!
-//! *Reverse pass* (Choice 14): replies retrace the recorded directions in order; a node closes
+//! *Reverse pass* (Choices 14 and 16): replies retrace the recorded directions in order; a node closes
 //! when its direction queue is empty and both successors have closed.
 //!
 //! This slice routes reads (combined reads share one reply); the actor version of the router
@@ -129,13 +129,6 @@ pub struct PassStats {
     pub exits: Vec<(Vec<u32>, u32, u32, u64)>,
     /// Deliveries: (pid, reverse round, value), sorted by round, then pid.
     pub deliveries: Vec<(u32, u64, i64)>,
-}
-
-/// Where addresses live (Choice 15): `Identity` (`addr mod N`) or a table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Placement {
-    /// Router `addr mod N`.
-    Identity,
 }
 
 /// The lockstep reference router: all virtual nodes step in synchrony, one slot per edge per

@@ -161,3 +161,29 @@ fn fanout_acquaintance_unserialized() {
     let m = rt.run(&()).unwrap();
     assert_eq!((m.actor_time, m.events, m.messages, m.max_mailbox), (2, 9, 9, 1));
 }
+
+/// The event DAG on demand: one node per event, and every event's depth recomputed from the
+/// recorded edges alone (longest path) equals the depth the runtime measured.
+#[test]
+fn dag_longest_path_is_actor_time() {
+    let mut rt = Runtime::new(Scheduler::Lifo, Limits { record_dag: true, ..Limits::default() });
+    let sink = rt.spawn(Spray { to: ActorId(0), n: 0, kind: Kind::Serialized }, &[]).unwrap();
+    let src = rt.spawn(Spray { to: sink, n: 5, kind: Kind::Serialized }, &[sink]).unwrap();
+    rt.inject(src, ()).unwrap();
+    rt.inject(sink, ()).unwrap();
+    let m = rt.run(&()).unwrap();
+    let dag = rt.dag().unwrap();
+    assert_eq!(dag.nodes.len() as u64, m.events);
+    let mut depth = vec![1u64; dag.nodes.len()];
+    let mut edges = dag.edges.clone();
+    edges.sort_unstable_by_key(|e| e.1);
+    for (a, b) in edges {
+        let (a, b) = (usize::try_from(a).unwrap(), usize::try_from(b).unwrap());
+        depth[b] = depth[b].max(depth[a] + 1);
+    }
+    assert_eq!(depth, dag.nodes.iter().map(|n| n.1).collect::<Vec<_>>());
+    // The sink's injected message first (LIFO: last injected), then the source's 5 sends
+    // chain behind it at depths 2..6 (each one deeper than the sink's previous event, and
+    // the sender's event is at depth 1): actor time 6, 7 events.
+    assert_eq!((m.actor_time, m.events), (6, 7));
+}
