@@ -187,3 +187,22 @@ fn dag_longest_path_is_actor_time() {
     // the sender's event is at depth 1): actor time 6, 7 events.
     assert_eq!((m.actor_time, m.events), (6, 7));
 }
+
+/// Theorem 3 / Property 1, the cadence probe: R rounds of empty Data/Ack among the routers of
+/// the wrapped butterfly have actor time 4R + 1 under every scheduler (firing T at depth
+/// 4T + 1; the last round's 4 messages absorbed up to 4R + 1). Events: per router 1 start
+/// + 4R receptions; messages the same (N injected + 4R·N sent).
+#[test]
+fn cadence_probe_4r_plus_1() {
+    for n in [2u32, 3] {
+        let nn = u64::from(n << n);
+        for r in [1u64, 2, 4, 7] {
+            for sched in SCHEDULERS {
+                let m = actor_pram::cadence::cadence_probe(n, r, sched).unwrap();
+                assert_eq!(m.actor_time, 4 * r + 1, "n = {n}, R = {r}, {sched}");
+                assert_eq!(m.events, nn * (4 * r + 1));
+                assert_eq!(m.messages, m.events);
+            }
+        }
+    }
+}
