@@ -51,11 +51,26 @@ pub struct DirectReport {
     pub max_acquaintances: u64,
     /// The largest number of reads (and fetch-and-ops) issued by one PPU actor.
     pub max_reads: u64,
+    /// The program passes the static test of Definition 3.
+    pub predictable: bool,
+    /// Where the cells' schedules came from.
+    pub schedule: ScheduleSource,
     /// Final memory, CPU and PPU registers equal the reference's.
     pub verified: bool,
     /// The final global memory of the actor run.
     #[serde(skip)]
     pub memory: Vec<i64>,
+}
+
+/// Where the cells' schedules came from (Choice 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScheduleSource {
+    /// A reference run on a zero input (predictable programs, Definition 3).
+    ZeroInput,
+    /// The reference trace of this run (an oracle, for unpredictable programs or when the
+    /// zero-input run fails).
+    ReferenceTrace,
 }
 
 /// A request's kind.
@@ -544,6 +559,17 @@ pub fn simulate_direct(
 ) -> Result<DirectReport, Error> {
     let mut trace = CollectTrace::default();
     let reference = netcore::pram::run_traced(program, input, limits, &mut trace)?;
+    // Definition 3: a predictable program's schedule is that of a run on a zero input
+    // (Choice 5); the others get the reference trace as an oracle.
+    let predictable = crate::predict::predictability(program).is_ok();
+    let mut schedule_source = ScheduleSource::ReferenceTrace;
+    if predictable {
+        let mut zero = CollectTrace::default();
+        if netcore::pram::run_traced(program, &[], limits, &mut zero).is_ok() {
+            trace = zero;
+            schedule_source = ScheduleSource::ZeroInput;
+        }
+    }
     let ppus = program.ppus();
     // Schedules: per cell, the steps that touch it and their request counts.
     let mut per_cell: Vec<(u64, u64, u32)> = Vec::new(); // (addr, g_step, count)
@@ -694,6 +720,8 @@ pub fn simulate_direct(
         cell_actors: env.cells.len() as u64,
         max_acquaintances,
         max_reads: reads.iter().copied().max().unwrap_or(0),
+        predictable,
+        schedule: schedule_source,
         verified,
         memory,
     })

@@ -10,6 +10,7 @@ pub mod cadence;
 pub mod direct;
 mod error;
 pub mod model;
+pub mod predict;
 pub mod ranade;
 pub mod studies;
 

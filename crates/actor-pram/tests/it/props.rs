@@ -222,3 +222,31 @@ proptest! {
         prop_assert!(s.r_fwd >= empty && s.r_rev >= empty);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    /// Definition 3: a program the static test accepts accesses the same cells with the same
+    /// pids and kinds at every global step on two random inputs (when both runs succeed).
+    #[test]
+    fn predictable_programs_have_input_independent_traces(
+        text in program(),
+        a in prop::collection::vec(-5i64..5, 8),
+        b in prop::collection::vec(-5i64..5, 8),
+    ) {
+        let program = netcore::pram::Program::parse(&text).unwrap();
+        prop_assume!(actor_pram::predict::predictability(&program).is_ok());
+        let limits = netcore::pram::Limits::default();
+        let pattern = |input: &[i64]| {
+            let mut t = netcore::pram::CollectTrace::default();
+            netcore::pram::run_traced(&program, input, &limits, &mut t).ok().map(|_| {
+                t.steps
+                    .iter()
+                    .map(|s| s.accesses.iter().map(|x| (x.pid, x.addr, x.kind)).collect::<Vec<_>>())
+                    .collect::<Vec<_>>()
+            })
+        };
+        if let (Some(x), Some(y)) = (pattern(&a), pattern(&b)) {
+            prop_assert_eq!(x, y, "{}", text);
+        }
+    }
+}
