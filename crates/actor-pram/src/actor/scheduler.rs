@@ -75,6 +75,13 @@ pub(crate) enum InFlight<M> {
     Random(Vec<Envelope<M>>, netcore::rng::SimRng),
     DepthOrder(BinaryHeap<Reverse<Keyed<(u64, u64), M>>>),
     MaxDepth(BinaryHeap<Keyed<(u64, Reverse<u64>), M>>),
+    /// Exhaustive search by replay: the `k`-th pick takes index `script[k]` (0 past the end)
+    /// of the in-flight messages in sequence order, and records how many there were.
+    Replay {
+        list: Vec<Envelope<M>>,
+        script: Vec<u32>,
+        branching: Vec<u32>,
+    },
 }
 
 impl<M> InFlight<M> {
@@ -94,7 +101,9 @@ impl<M> InFlight<M> {
     pub(crate) fn push(&mut self, env: Envelope<M>) {
         match self {
             InFlight::Fifo(q) => q.push_back(env),
-            InFlight::Lifo(s) | InFlight::Random(s, _) => s.push(env),
+            InFlight::Lifo(s) | InFlight::Random(s, _) | InFlight::Replay { list: s, .. } => {
+                s.push(env);
+            }
             InFlight::DepthOrder(h) => h.push(Reverse(Keyed { key: (env.sdepth, env.seq), env })),
             InFlight::MaxDepth(h) => h.push(Keyed { key: (env.sdepth, Reverse(env.seq)), env }),
         }
@@ -115,6 +124,15 @@ impl<M> InFlight<M> {
             }
             InFlight::DepthOrder(h) => h.pop().map(|Reverse(k)| k.env),
             InFlight::MaxDepth(h) => h.pop().map(|k| k.env),
+            InFlight::Replay { list, script, branching } => {
+                if list.is_empty() {
+                    return None;
+                }
+                let k = u32::try_from(list.len()).unwrap_or(u32::MAX);
+                let i = script.get(branching.len()).copied().unwrap_or(0).min(k - 1);
+                branching.push(k);
+                Some(list.remove(i as usize))
+            }
         }
     }
 }

@@ -206,3 +206,65 @@ fn cadence_probe_4r_plus_1() {
         }
     }
 }
+
+/// Relays: a serialized actor with a fixed successor, or a sink.
+#[derive(Debug, Clone)]
+struct Relay(Option<ActorId>);
+
+impl Behaviour for Relay {
+    type Msg = ();
+    type Env = ();
+    fn handle(&mut self, _: &(), ctx: &mut Ctx<'_, Self>, _: ()) -> Result<(), ActorError> {
+        if let Some(next) = self.0 {
+            ctx.send(next, ());
+        }
+        Ok(())
+    }
+    fn state_words(&self) -> u64 {
+        1
+    }
+}
+
+/// The paper's actor time is the maximum over executions. Sink A gets one injected message
+/// and one through the chain B -> C -> A. If A takes the injected message first (depth 1), the
+/// chain's message (sent by C at depth 2) is handled at depth 3; if the chain's message comes
+/// first (depth 3), the injected one follows at depth 4. Pick sequences: A's injected message
+/// first (1 execution); B first, then A's injected message before C (1) or after C (2, the
+/// two orders of A's two messages): 4 executions, actor times 3, 3, 3, 4. Exhaustive: min 3,
+/// max 4; FIFO sees 3, LIFO (the cheap adversary) 4.
+#[test]
+fn exhaustive_max_over_executions() {
+    let build = |rt: &mut Runtime<Relay>| -> Result<(), ActorError> {
+        let a = rt.spawn(Relay(None), &[])?;
+        let c = rt.spawn(Relay(Some(a)), &[a])?;
+        let b = rt.spawn(Relay(Some(c)), &[c])?;
+        rt.inject(a, ())?;
+        rt.inject(b, ())
+    };
+    let e = actor_pram::actor::explore(Limits::default(), &(), 100, build).unwrap();
+    assert_eq!((e.min_actor_time, e.max_actor_time, e.executions), (3, 4, 4));
+    let mut times = Vec::new();
+    for sched in [Scheduler::Fifo, Scheduler::Lifo] {
+        let mut rt = Runtime::new(sched, Limits::default());
+        build(&mut rt).unwrap();
+        times.push(rt.run(&()).unwrap().actor_time);
+    }
+    assert_eq!(times, [3, 4]);
+    assert_eq!(
+        actor_pram::actor::explore(Limits::default(), &(), 2, build).unwrap_err(),
+        ActorError::BudgetExceeded { budget: 2 }
+    );
+}
+
+/// Exhaustively, the broadcast tree has actor time ceil(log2(S+2)) in every execution
+/// (Theorem 1's "for every scheduler", checked over all delivery orders for S = 2, 5, 6).
+#[test]
+fn exhaustive_broadcast_tree() {
+    for s in [2u32, 5, 6] {
+        let build = |rt: &mut Runtime<actor_pram::broadcast::TreeNode>| {
+            actor_pram::broadcast::build_tree(rt, s)
+        };
+        let e = actor_pram::actor::explore(Limits::default(), &(), 100_000, build).unwrap();
+        assert_eq!((e.min_actor_time, e.max_actor_time), (tree_depth(s), tree_depth(s)));
+    }
+}
