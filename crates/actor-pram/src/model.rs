@@ -202,6 +202,7 @@ impl Model for ActorPram {
         vec![
             Box::new(crate::studies::broadcast::Broadcast),
             Box::new(crate::studies::direct::Direct),
+            Box::new(crate::studies::hotspot::Hotspot),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
