@@ -250,3 +250,40 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Theorem 1 (b), the counting lemma: with m injected messages and fan-out at most F, the
+    /// events of depth <= d number at most m (F^d − 1) / (F − 1) (each consumes a message sent
+    /// at depth <= d − 1). Random forests with serialized and unserialized actors, F = 3,
+    /// every scheduler.
+    #[test]
+    fn events_by_depth_within_counting_bound(nodes in forest(), roots in 1u64..4) {
+        const F: u64 = 3;
+        let n = nodes.len();
+        let mut children = vec![Vec::new(); n];
+        for (i, &(p, _, _)) in nodes.iter().enumerate().skip(1) {
+            if children[p].len() < 3 {
+                children[p].push(ActorId(u32::try_from(i).unwrap()));
+            }
+        }
+        for sched in SCHEDULERS {
+            let limits = Limits { f_send: 3, record_dag: true, ..Limits::default() };
+            let mut rt = Runtime::new(sched, limits);
+            for (i, &(_, relay, w)) in nodes.iter().enumerate() {
+                let kind = if relay && i > 0 { Kind::Unserialized } else { Kind::Serialized };
+                rt.spawn(Node { kind, weight: w, children: children[i].clone(), seen: vec![] }, &children[i])
+                    .unwrap();
+            }
+            for r in 0..roots {
+                rt.inject(ActorId(0), i64::try_from(r).unwrap()).unwrap();
+            }
+            let m = rt.run(&()).unwrap();
+            let depths: Vec<u64> = rt.dag().unwrap().nodes.iter().map(|x| x.1).collect();
+            for d in 1..=m.actor_time {
+                let count = depths.iter().filter(|&&x| x <= d).count() as u64;
+                let bound = roots.saturating_mul((F.saturating_pow(u32::try_from(d).unwrap()) - 1) / (F - 1));
+                prop_assert!(count <= bound, "d = {}: {} events > {}", d, count, bound);
+            }
+        }
+    }
+}
