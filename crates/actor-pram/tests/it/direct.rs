@@ -98,6 +98,16 @@ fn bad_inputs_are_typed_errors() {
     let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
     assert!(matches!(err, actor_pram::Error::MemoryBudget { .. }), "{err}");
     assert_eq!(err.fault(), Fault::Input);
+    // Prefix sums on 1024 values: the 1024 PPU actors (400 KB) fit a 2 MB budget, the cells'
+    // schedules (about 50,000 accesses at 128 bytes) do not: refused while the trace is read.
+    let instance = Algorithm::PrefixSums.instance(1024, 1).unwrap();
+    let limits = Limits { max_bytes: 2_000_000, ..Limits::default() };
+    let err =
+        simulate_direct(&instance.program, &instance.input, Scheduler::Fifo, &limits).unwrap_err();
+    assert!(
+        matches!(err, actor_pram::Error::MemoryBudget { needed, budget: 2_000_000 } if needed > 2_000_000),
+        "{err}"
+    );
     let err = actor_pram::broadcast::broadcast_tree((1 << 24) + 1, Scheduler::Fifo).unwrap_err();
     assert_eq!(err.to_string(), "s must satisfy s <= 2^24 (got 16777217)");
     let err = actor_pram::ranade::LockstepRouter::new(2, 0, true).unwrap_err();
