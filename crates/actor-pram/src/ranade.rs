@@ -108,6 +108,13 @@ struct Node {
     exitq: VecDeque<i64>,
 }
 
+/// What a forward round sends: a slot per output (0 = S, 1 = X), freed counts per input.
+#[derive(Debug)]
+struct FwdOut {
+    slots: [Option<Slot>; 2],
+    freed: [u32; 2],
+}
+
 /// What one pass measured.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PassStats {
@@ -202,6 +209,134 @@ impl LockstepRouter {
         })
     }
 
+    /// Applies round `T − 1`'s acks (credits) and slots to node `(l, r)` (Choice 13).
+    fn fwd_apply(
+        &self,
+        v: &mut Node,
+        l: u32,
+        r: u32,
+        acks: [u32; 2],
+        slots: [Option<Slot>; 2],
+        stats: &mut PassStats,
+    ) -> Result<(), Error> {
+        for (c, a) in v.credit.iter_mut().zip(acks) {
+            *c += a;
+        }
+        for (input, slot) in v.ins.iter_mut().zip(slots) {
+            match slot {
+                Some(Slot::Packet(p)) => {
+                    input.buf.push_back(p);
+                    let occ = input.buf.len() as u64;
+                    stats.max_occupancy = stats.max_occupancy.max(occ);
+                    if occ > u64::from(self.b) {
+                        return Err(Error::Routing {
+                            what: format!("buffer of ({l},{r}) above b"),
+                        });
+                    }
+                }
+                Some(Slot::Ghost(g)) => input.lb = input.lb.max(g),
+                Some(Slot::Eos) => input.eos = true,
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// One forward round of an open node: forwards (or combines, or exits) the least key if
+    /// every other input's bound is above it, then a ghost or end of stream on each other open
+    /// output; returns the slots per output and the freed counts per input (Choice 13).
+    fn fwd_fire(
+        &self,
+        v: &mut Node,
+        l: u32,
+        r: u32,
+        round: u64,
+        stats: &mut PassStats,
+        arrived: &mut [Vec<(u64, u32, u32, Packet)>],
+    ) -> Result<FwdOut, Error> {
+        let last = self.levels - 1;
+        let mut out = FwdOut { slots: [None, None], freed: [0; 2] };
+        let m = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
+        let mut sent: Option<usize> = None;
+        if m != INF {
+            let parts: Vec<usize> =
+                (0..3).filter(|&j| v.ins[j].buf.front().is_some_and(|p| p.key == m)).collect();
+            let others_above = (0..3).filter(|j| !parts.contains(j)).all(|j| v.ins[j].bound() > m);
+            if !parts.is_empty() && others_above {
+                let o = self.route(l, r, m).ok_or_else(|| Error::Routing {
+                    what: format!("key with no router at ({l},{r})"),
+                })?;
+                if (o == Out::S || o == Out::X) && l == last {
+                    return Err(Error::Routing {
+                        what: format!("a packet leaves the top level at ({l},{r})"),
+                    });
+                }
+                let can = match o {
+                    Out::Exit => true,
+                    Out::S => v.credit[0] >= 1,
+                    Out::X => v.credit[1] >= 1,
+                };
+                if can {
+                    let mut from = Vec::new();
+                    let mut q: Option<Packet> = None;
+                    for &j in &parts {
+                        let p = v.ins[j]
+                            .buf
+                            .pop_front()
+                            .ok_or_else(|| Error::Routing { what: "empty part".into() })?;
+                        v.ins[j].lb = v.ins[j].lb.max(m.saturating_add(1));
+                        if j < 2 {
+                            out.freed[j] += 1;
+                        }
+                        from.push((j, if j == 2 { p.pids.clone() } else { Vec::new() }));
+                        q = Some(match q {
+                            None => p,
+                            Some(mut acc) => {
+                                acc.pids.extend(p.pids);
+                                stats.combines += 1;
+                                acc
+                            }
+                        });
+                    }
+                    let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
+                    v.dq.push_back(Record { out: o, from });
+                    stats.max_dq = stats.max_dq.max(v.dq.len() as u64);
+                    match o {
+                        Out::Exit => {
+                            let router = (r * self.n + l % self.n) as usize;
+                            stats.exits.push((q.pids.clone(), l, r, round));
+                            arrived[router].push((round, l, r, q));
+                        }
+                        Out::S | Out::X => {
+                            let oi = usize::from(o == Out::X);
+                            out.slots[oi] = Some(Slot::Packet(q));
+                            v.credit[oi] -= 1;
+                            sent = Some(oi);
+                        }
+                    }
+                }
+            }
+        }
+        let m2 = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
+        if l < last {
+            for e in 0..2 {
+                if Some(e) == sent || v.eos_sent[e] {
+                    continue;
+                }
+                out.slots[e] = Some(if m2 == INF {
+                    v.eos_sent[e] = true;
+                    Slot::Eos
+                } else {
+                    let routed = self.route(l, r, m2);
+                    let here = matches!((routed, e), (Some(Out::S), 0) | (Some(Out::X), 1));
+                    Slot::Ghost(if here { m2 } else { m2.saturating_add(1) })
+                });
+            }
+        }
+        v.closed = if l < last { v.eos_sent.iter().all(|&x| x) } else { m2 == INF };
+        Ok(out)
+    }
+
     /// One pass of reads: `reads[k] = (pid, addr)` with `pid < N` (one PPU per router, PPU `j`
     /// at router `j`), under `Identity` placement and rank 0 (destination-major keys); the
     /// host answers a read with `memory[addr]` (0 beyond).
@@ -286,123 +421,24 @@ impl LockstepRouter {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
                     let v = &mut nodes[vi];
-                    for o in 0..2 {
-                        v.credit[o] += acks[vi][o];
-                    }
-                    for j in 0..2 {
-                        match slots[vi][j].take() {
-                            Some(Slot::Packet(p)) => {
-                                v.ins[j].buf.push_back(p);
-                                let occ = v.ins[j].buf.len() as u64;
-                                stats.max_occupancy = stats.max_occupancy.max(occ);
-                                if occ > u64::from(self.b) {
-                                    return Err(Error::Routing {
-                                        what: format!("buffer of ({l},{r}) above b"),
-                                    });
-                                }
-                            }
-                            Some(Slot::Ghost(g)) => v.ins[j].lb = v.ins[j].lb.max(g),
-                            Some(Slot::Eos) => v.ins[j].eos = true,
-                            None => {}
-                        }
-                    }
+                    let inbound = std::mem::take(&mut slots[vi]);
+                    self.fwd_apply(v, l, r, acks[vi], inbound, &mut stats)?;
                     if v.closed {
                         continue;
                     }
-                    let m = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
-                    let mut sent: Option<usize> = None;
-                    let mut freed = [0u32; 2];
-                    if m != INF {
-                        let parts: Vec<usize> = (0..3)
-                            .filter(|&j| v.ins[j].buf.front().is_some_and(|p| p.key == m))
-                            .collect();
-                        let others_above =
-                            (0..3).filter(|j| !parts.contains(j)).all(|j| v.ins[j].bound() > m);
-                        if !parts.is_empty() && others_above {
-                            let o = self.route(l, r, m).ok_or_else(|| Error::Routing {
-                                what: format!("key with no router at ({l},{r})"),
-                            })?;
-                            let can = match o {
-                                Out::Exit => true,
-                                Out::S => v.credit[0] >= 1,
-                                Out::X => v.credit[1] >= 1,
-                            };
-                            if (o == Out::S || o == Out::X) && l == last {
-                                return Err(Error::Routing {
-                                    what: format!("a packet leaves the top level at ({l},{r})"),
-                                });
-                            }
-                            if can {
-                                let mut from = Vec::new();
-                                let mut q: Option<Packet> = None;
-                                for &j in &parts {
-                                    let p = v.ins[j].buf.pop_front().ok_or_else(|| {
-                                        Error::Routing { what: "empty part".into() }
-                                    })?;
-                                    v.ins[j].lb = v.ins[j].lb.max(m.saturating_add(1));
-                                    if j < 2 {
-                                        freed[j] += 1;
-                                    }
-                                    from.push((
-                                        j,
-                                        if j == 2 { p.pids.clone() } else { Vec::new() },
-                                    ));
-                                    q = Some(match q {
-                                        None => p,
-                                        Some(mut acc) => {
-                                            acc.pids.extend(p.pids);
-                                            stats.combines += 1;
-                                            acc
-                                        }
-                                    });
-                                }
-                                let q =
-                                    q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
-                                v.dq.push_back(Record { out: o, from });
-                                stats.max_dq = stats.max_dq.max(v.dq.len() as u64);
-                                match o {
-                                    Out::Exit => {
-                                        let router = (r * self.n + l % self.n) as usize;
-                                        stats.exits.push((q.pids.clone(), l, r, round));
-                                        arrived[router].push((round, l, r, q));
-                                    }
-                                    Out::S | Out::X => {
-                                        let oi = usize::from(o == Out::X);
-                                        let (l2, r2) = self.succ(l, r, oi);
-                                        next_slots[self.idx(l2, r2)][oi] = Some(Slot::Packet(q));
-                                        v.credit[oi] -= 1;
-                                        sent = Some(oi);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    let m2 = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
-                    if l < last {
-                        for e in 0..2 {
-                            if Some(e) == sent || v.eos_sent[e] {
-                                continue;
-                            }
+                    let out = self.fwd_fire(v, l, r, round, &mut stats, &mut arrived)?;
+                    for (e, slot) in out.slots.into_iter().enumerate() {
+                        if let Some(slot) = slot {
                             let (l2, r2) = self.succ(l, r, e);
-                            let slot = if m2 == INF {
-                                v.eos_sent[e] = true;
-                                Slot::Eos
-                            } else {
-                                let routed = self.route(l, r, m2);
-                                let here =
-                                    matches!((routed, e), (Some(Out::S), 0) | (Some(Out::X), 1));
-                                Slot::Ghost(if here { m2 } else { m2.saturating_add(1) })
-                            };
                             next_slots[self.idx(l2, r2)][e] = Some(slot);
                         }
                     }
                     if l >= 1 {
-                        for (j, &f) in freed.iter().enumerate() {
+                        for (j, &f) in out.freed.iter().enumerate() {
                             let (l0, r0) = self.pred(l, r, j);
                             next_acks[self.idx(l0, r0)][j] += f;
                         }
                     }
-                    v.closed = if l < last { v.eos_sent.iter().all(|&x| x) } else { m2 == INF };
                 }
             }
             slots = next_slots;
