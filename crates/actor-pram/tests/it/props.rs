@@ -1,6 +1,6 @@
 //! Properties of the runtime.
 
-use actor_pram::actor::{ActorError, ActorId, Behaviour, Ctx, Kind, Limits, Runtime};
+use actor_pram::actor::{ActorError, ActorId, Behaviour, Ctx, Kind, Limits, Runtime, Scheduler};
 use proptest::prelude::*;
 
 use crate::specs::SCHEDULERS;
@@ -189,7 +189,8 @@ proptest! {
     /// The lockstep router on random read sets (n in {2, 3}, b in {1, 2, 3}, combining on and
     /// off, some PPUs silent, hot cells likely): every requester gets its cell's value exactly
     /// once, injected = arrivals + combines, buffers stay within b (checked inside: a breach
-    /// is an error), no pass reaches its round limit, and an empty pass is the lower bound.
+    /// is an error), no pass reaches its round limit, an empty pass is the lower bound, and
+    /// the forward pass run by actors (LIFO, random) sends exactly the lockstep slots.
     #[test]
     fn lockstep_router_delivers_every_read(
         n in 2u32..4,
@@ -220,6 +221,13 @@ proptest! {
         }
         let empty = 3 * u64::from(n) - 1;
         prop_assert!(s.r_fwd >= empty && s.r_rev >= empty);
+        // Property 1: the actor forward pass sends the lockstep slots, whatever the order.
+        let (_, slots) = router.read_pass_traced(&reads, &mem).unwrap();
+        for sched in [Scheduler::Lifo, Scheduler::Random { seed: u64::from(n) * 7 + u64::from(b) }] {
+            let a = router.actor_forward_pass(&reads, sched).unwrap();
+            prop_assert_eq!(&a.slots, &slots);
+            prop_assert_eq!(a.r_fwd, s.r_fwd);
+        }
     }
 }
 
