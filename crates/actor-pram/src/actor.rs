@@ -159,6 +159,12 @@ pub enum ActorError {
         /// The limit.
         limit: u64,
     },
+    /// The exhaustive search needed more executions than its budget.
+    #[error("the exhaustive search exceeded its budget of {budget} executions")]
+    BudgetExceeded {
+        /// The budget.
+        budget: u64,
+    },
     /// More than 2^32 actors or messages.
     #[error("the run exceeded 2^32 actors")]
     TooManyActors,
@@ -300,6 +306,56 @@ pub struct Runtime<B: Behaviour> {
 fn insert_sorted(v: &mut Vec<u32>, x: u32) {
     if let Err(i) = v.binary_search(&x) {
         v.insert(i, x);
+    }
+}
+
+/// The result of an exhaustive search over every delivery order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Exploration {
+    /// The least actor time over all executions.
+    pub min_actor_time: u64,
+    /// The greatest actor time over all executions: the paper's actor time.
+    pub max_actor_time: u64,
+    /// Executions explored (distinct pick sequences).
+    pub executions: u64,
+}
+
+/// Explores every delivery order of the actor system that `build` sets up (spawns and
+/// injections into the given empty runtime), by stateless replay: each execution is a
+/// sequence of picks among the in-flight messages (in sequence order); the next sequence
+/// increments the last pick that has an untried alternative (depth-first). Fails on the first
+/// execution that fails (e.g. `Stuck`), or with `BudgetExceeded` past `budget` executions.
+pub fn explore<B: Behaviour>(
+    limits: Limits,
+    env: &B::Env,
+    budget: u64,
+    build: impl Fn(&mut Runtime<B>) -> Result<(), ActorError>,
+) -> Result<Exploration, ActorError> {
+    let mut script: Vec<u32> = Vec::new();
+    let mut out = Exploration { min_actor_time: u64::MAX, max_actor_time: 0, executions: 0 };
+    loop {
+        if out.executions >= budget {
+            return Err(ActorError::BudgetExceeded { budget });
+        }
+        let mut rt = Runtime::new(Scheduler::Fifo, limits);
+        rt.inflight =
+            InFlight::Replay { list: Vec::new(), script: script.clone(), branching: Vec::new() };
+        build(&mut rt)?;
+        let m = rt.run(env)?;
+        out.executions += 1;
+        out.min_actor_time = out.min_actor_time.min(m.actor_time);
+        out.max_actor_time = out.max_actor_time.max(m.actor_time);
+        let InFlight::Replay { branching, .. } = &rt.inflight else {
+            return Ok(out);
+        };
+        let mut chosen: Vec<u32> =
+            (0..branching.len()).map(|k| script.get(k).copied().unwrap_or(0)).collect();
+        let Some(p) = (0..chosen.len()).rev().find(|&p| chosen[p] + 1 < branching[p]) else {
+            return Ok(out);
+        };
+        chosen.truncate(p + 1);
+        chosen[p] += 1;
+        script = chosen;
     }
 }
 

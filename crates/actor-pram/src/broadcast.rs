@@ -52,8 +52,17 @@ pub fn broadcast_tree(s: u32, scheduler: Scheduler) -> Result<(ActorMetrics, boo
             got: s.to_string(),
         });
     }
-    let total = s + 1;
     let mut rt = Runtime::new(scheduler, Limits::default());
+    build_tree(&mut rt, s)?;
+    let metrics = rt.run(&())?;
+    let all = rt.behaviours().iter().all(|b| b.woken);
+    Ok((metrics, all))
+}
+
+/// Spawns the CPU actor and `s` PPU actors into `rt` and injects the wake-up (for
+/// [`crate::actor::explore`]); `s <= 2^24` is the caller's duty.
+pub fn build_tree(rt: &mut Runtime<TreeNode>, s: u32) -> Result<(), ActorError> {
+    let total = s.saturating_add(1);
     for index in 0..total {
         let mut acq = Vec::new();
         for child in [2 * u64::from(index) + 1, 2 * u64::from(index) + 2] {
@@ -63,10 +72,7 @@ pub fn broadcast_tree(s: u32, scheduler: Scheduler) -> Result<(ActorMetrics, boo
         }
         rt.spawn(TreeNode { index, total, woken: false }, &acq)?;
     }
-    rt.inject(ActorId(0), Wake)?;
-    let metrics = rt.run(&())?;
-    let all = rt.behaviours().iter().all(|b| b.woken);
-    Ok((metrics, all))
+    rt.inject(ActorId(0), Wake)
 }
 
 /// `ceil(log2(s + 2))`, the tree's depth.

@@ -25,8 +25,7 @@
 //! reference's error: the same kind and global step (Choice 5).
 
 use netcore::pram::{
-    AccessKind, CPU_PID, CollectTrace, FetchOp, Instr, Item, Limits as PramLimits, Op, Program,
-    Variant,
+    AccessKind, CPU_PID, FetchOp, Instr, Item, Limits as PramLimits, Op, Program, Variant,
 };
 use serde::Serialize;
 
@@ -51,11 +50,26 @@ pub struct DirectReport {
     pub max_acquaintances: u64,
     /// The largest number of reads (and fetch-and-ops) issued by one PPU actor.
     pub max_reads: u64,
+    /// The program passes the static test of Definition 3.
+    pub predictable: bool,
+    /// Where the cells' schedules came from.
+    pub schedule: ScheduleSource,
     /// Final memory, CPU and PPU registers equal the reference's.
     pub verified: bool,
     /// The final global memory of the actor run.
     #[serde(skip)]
     pub memory: Vec<i64>,
+}
+
+/// Where the cells' schedules came from (Choice 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScheduleSource {
+    /// A reference run on a zero input (predictable programs, Definition 3).
+    ZeroInput,
+    /// The reference trace of this run (an oracle, for unpredictable programs or when the
+    /// zero-input run fails).
+    ReferenceTrace,
 }
 
 /// A request's kind.
@@ -506,6 +520,76 @@ impl Behaviour for Node {
     }
 }
 
+/// Bytes per PPU actor in the arena (behaviour, metadata, mailbox), a generous estimate.
+const PPU_BYTES: u64 = 400;
+/// Bytes per schedule entry, acquaintance entry and cell actor (estimates).
+const ENTRY_BYTES: u64 = 64;
+
+/// Builds the cells' schedules from a reference run's trace, counting its bytes and
+/// stopping (with `overflow`) once they exceed the budget, so a huge run is refused without
+/// storing its trace.
+#[derive(Debug)]
+struct ScheduleSink {
+    ppus: u32,
+    budget: u64,
+    bytes: u64,
+    overflow: bool,
+    /// (addr, g_step, count).
+    per_cell: Vec<(u64, u64, u32)>,
+    /// (pid, addr).
+    acq: Vec<(u32, u64)>,
+    reads: Vec<u64>,
+}
+
+impl ScheduleSink {
+    fn new(ppus: u32, budget: u64) -> Self {
+        ScheduleSink {
+            ppus,
+            budget,
+            bytes: 0,
+            overflow: false,
+            per_cell: Vec::new(),
+            acq: Vec::new(),
+            reads: vec![0; ppus as usize],
+        }
+    }
+}
+
+impl netcore::pram::TraceSink for ScheduleSink {
+    fn step(&mut self, g_step: u64, _pc: u32, accesses: &[netcore::pram::Access]) {
+        if self.overflow {
+            return;
+        }
+        for a in accesses {
+            let cpu_read = a.pid == CPU_PID && a.kind == AccessKind::Read;
+            let entries = if cpu_read { 1 + u64::from(self.ppus) } else { 2 };
+            self.bytes = self.bytes.saturating_add(entries * ENTRY_BYTES);
+            if self.bytes > self.budget {
+                self.overflow = true;
+                return;
+            }
+            if a.pid == CPU_PID {
+                let count = if cpu_read { self.ppus } else { 1 };
+                self.per_cell.push((a.addr, g_step, count));
+                if cpu_read {
+                    for pid in 0..self.ppus {
+                        self.acq.push((pid, a.addr));
+                        self.reads[pid as usize] += 1;
+                    }
+                } else {
+                    self.acq.push((0, a.addr));
+                }
+            } else {
+                self.per_cell.push((a.addr, g_step, 1));
+                self.acq.push((a.pid, a.addr));
+                if a.kind != AccessKind::Write {
+                    self.reads[a.pid as usize] += 1;
+                }
+            }
+        }
+    }
+}
+
 /// Jump targets: `targets[pc]` is where the jump at `pc` goes.
 fn compile(program: &Program) -> Result<(Vec<Instr>, Vec<u32>), Error> {
     let mut labels: Vec<(&str, u32)> = Vec::new();
@@ -542,35 +626,33 @@ pub fn simulate_direct(
     scheduler: Scheduler,
     limits: &PramLimits,
 ) -> Result<DirectReport, Error> {
-    let mut trace = CollectTrace::default();
-    let reference = netcore::pram::run_traced(program, input, limits, &mut trace)?;
     let ppus = program.ppus();
-    // Schedules: per cell, the steps that touch it and their request counts.
-    let mut per_cell: Vec<(u64, u64, u32)> = Vec::new(); // (addr, g_step, count)
-    let mut acq: Vec<(u32, u64)> = Vec::new(); // (pid, addr)
-    let mut reads = vec![0u64; ppus as usize];
-    for step in &trace.steps {
-        for a in &step.accesses {
-            if a.pid == CPU_PID {
-                let count = if a.kind == AccessKind::Read { ppus } else { 1 };
-                per_cell.push((a.addr, step.g_step, count));
-                if a.kind == AccessKind::Read {
-                    for pid in 0..ppus {
-                        acq.push((pid, a.addr));
-                        reads[pid as usize] += 1;
-                    }
-                } else {
-                    acq.push((0, a.addr));
-                }
-            } else {
-                per_cell.push((a.addr, step.g_step, 1));
-                acq.push((a.pid, a.addr));
-                if a.kind != AccessKind::Write {
-                    reads[a.pid as usize] += 1;
-                }
-            }
-        }
+    // The PPU actors' state is known before anything runs: refuse early.
+    let fixed = u64::from(ppus).saturating_mul(PPU_BYTES + 8 * u64::from(program.lmem()));
+    if fixed > limits.max_bytes {
+        return Err(Error::MemoryBudget { needed: fixed, budget: limits.max_bytes });
     }
+    let budget = limits.max_bytes - fixed;
+    // Definition 3: a predictable program's schedule is that of a run on a zero input
+    // (Choice 5); the others get the reference trace of this run as an oracle.
+    let predictable = crate::predict::predictability(program).is_ok();
+    let mut sink = ScheduleSink::new(ppus, budget);
+    let mut schedule_source = ScheduleSource::ZeroInput;
+    let reference =
+        if predictable && netcore::pram::run_traced(program, &[], limits, &mut sink).is_ok() {
+            netcore::pram::run_traced(program, input, limits, &mut netcore::pram::NoTrace)?
+        } else {
+            sink = ScheduleSink::new(ppus, budget);
+            schedule_source = ScheduleSource::ReferenceTrace;
+            netcore::pram::run_traced(program, input, limits, &mut sink)?
+        };
+    if sink.overflow {
+        return Err(Error::MemoryBudget {
+            needed: fixed.saturating_add(sink.bytes),
+            budget: limits.max_bytes,
+        });
+    }
+    let ScheduleSink { mut per_cell, mut acq, reads, .. } = sink;
     per_cell.sort_unstable();
     let mut cells: Vec<u64> = Vec::new();
     let mut schedules: Vec<Vec<(u64, u32)>> = Vec::new();
@@ -587,14 +669,6 @@ pub fn simulate_direct(
     }
     acq.sort_unstable();
     acq.dedup();
-    // Budget: per PPU actor its state, per cell its schedule, per access a trace entry.
-    let needed = u64::from(ppus)
-        .saturating_mul(400 + 8 * u64::from(program.lmem()))
-        .saturating_add((per_cell.len() as u64).saturating_mul(64))
-        .saturating_add((cells.len() as u64).saturating_mul(200));
-    if needed > limits.max_bytes {
-        return Err(Error::MemoryBudget { needed, budget: limits.max_bytes });
-    }
     let (code, targets) = compile(program)?;
     let cell_base = ppus;
     let env = Env {
@@ -694,6 +768,8 @@ pub fn simulate_direct(
         cell_actors: env.cells.len() as u64,
         max_acquaintances,
         max_reads: reads.iter().copied().max().unwrap_or(0),
+        predictable,
+        schedule: schedule_source,
         verified,
         memory,
     })

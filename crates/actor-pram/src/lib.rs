@@ -6,9 +6,11 @@
 
 pub mod actor;
 pub mod broadcast;
+pub mod cadence;
 pub mod direct;
 mod error;
 pub mod model;
+pub mod predict;
 pub mod ranade;
 pub mod studies;
 

@@ -93,6 +93,10 @@ pub struct ActorPramReport {
     pub max_acquaintances: u64,
     /// `actor_time / T`.
     pub actor_time_over_t: f64,
+    /// The program passes the static test of Definition 3.
+    pub predictable: bool,
+    /// Where the cells' schedules came from.
+    pub schedule: crate::direct::ScheduleSource,
     /// Memory and registers equal the reference's (and a library program's output its plain
     /// Rust reference).
     pub verified: bool,
@@ -181,6 +185,8 @@ pub fn run_actor_pram_config(
         max_mailbox: r.actor.max_mailbox,
         max_acquaintances: r.max_acquaintances,
         actor_time_over_t: r.actor.actor_time as f64 / r.pram.t.max(1) as f64,
+        predictable: r.predictable,
+        schedule: r.schedule,
         verified: r.verified && output_ok,
     })
 }
@@ -196,6 +202,7 @@ impl Model for ActorPram {
         vec![
             Box::new(crate::studies::broadcast::Broadcast),
             Box::new(crate::studies::direct::Direct),
+            Box::new(crate::studies::hotspot::Hotspot),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

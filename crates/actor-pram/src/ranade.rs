@@ -16,7 +16,7 @@
 //! (packet, ghost, end of stream, or idle after it); credits (freed counts in acks) keep
 //! every buffer within `b`.
 //!
-//! *Reverse pass* (Choice 14): replies retrace the recorded directions in order; a node closes
+//! *Reverse pass* (Choices 14 and 16): replies retrace the recorded directions in order; a node closes
 //! when its direction queue is empty and both successors have closed.
 //!
 //! This slice routes reads (combined reads share one reply); the actor version of the router
@@ -28,6 +28,7 @@ use netcore::topology::{Coord, Link, WrappedButterfly};
 use serde::Serialize;
 
 use crate::Error;
+use crate::actor::{ActorError, ActorId, Behaviour, Ctx, Runtime, Scheduler};
 
 /// A packet's key: `(rank, dest, addr, tag)` packed into a `u128`, compared
 /// lexicographically; `tag = 0` with combining, the pid without (Choice 13).
@@ -108,8 +109,30 @@ struct Node {
     exitq: VecDeque<i64>,
 }
 
+/// What a forward round sends: a slot per output (0 = S, 1 = X), freed counts per input.
+#[derive(Debug)]
+struct FwdOut {
+    slots: [Option<Slot>; 2],
+    freed: [u32; 2],
+}
+
+fn describe_slots(l: u32, r: u32, round: u64, out: &FwdOut) -> Vec<String> {
+    out.slots
+        .iter()
+        .enumerate()
+        .filter_map(|(e, slot)| {
+            let what = match slot.as_ref()? {
+                Slot::Packet(p) => format!("packet {:032x} {:?}", p.key, p.pids),
+                Slot::Ghost(k) => format!("ghost {k:032x}"),
+                Slot::Eos => "eos".to_string(),
+            };
+            Some(format!("({l},{r}) round {round:>4} out {}: {what}", ["S", "X"][e]))
+        })
+        .collect()
+}
+
 /// What one pass measured.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PassStats {
     /// Rounds of the forward pass: 1 + the last round in which a virtual node is open.
     pub r_fwd: u64,
@@ -129,13 +152,6 @@ pub struct PassStats {
     pub exits: Vec<(Vec<u32>, u32, u32, u64)>,
     /// Deliveries: (pid, reverse round, value), sorted by round, then pid.
     pub deliveries: Vec<(u32, u64, i64)>,
-}
-
-/// Where addresses live (Choice 15): `Identity` (`addr mod N`) or a table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Placement {
-    /// Router `addr mod N`.
-    Identity,
 }
 
 /// The lockstep reference router: all virtual nodes step in synchrony, one slot per edge per
@@ -209,14 +225,154 @@ impl LockstepRouter {
         })
     }
 
+    /// Applies round `T − 1`'s acks (credits) and slots to node `(l, r)` (Choice 13).
+    fn fwd_apply(
+        &self,
+        v: &mut Node,
+        l: u32,
+        r: u32,
+        acks: [u32; 2],
+        slots: [Option<Slot>; 2],
+        stats: &mut PassStats,
+    ) -> Result<(), Error> {
+        for (c, a) in v.credit.iter_mut().zip(acks) {
+            *c += a;
+        }
+        for (input, slot) in v.ins.iter_mut().zip(slots) {
+            match slot {
+                Some(Slot::Packet(p)) => {
+                    input.buf.push_back(p);
+                    let occ = input.buf.len() as u64;
+                    stats.max_occupancy = stats.max_occupancy.max(occ);
+                    if occ > u64::from(self.b) {
+                        return Err(Error::Routing {
+                            what: format!("buffer of ({l},{r}) above b"),
+                        });
+                    }
+                }
+                Some(Slot::Ghost(g)) => input.lb = input.lb.max(g),
+                Some(Slot::Eos) => input.eos = true,
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// One forward round of an open node: forwards (or combines, or exits) the least key if
+    /// every other input's bound is above it, then a ghost or end of stream on each other open
+    /// output; returns the slots per output and the freed counts per input (Choice 13).
+    fn fwd_fire(
+        &self,
+        v: &mut Node,
+        l: u32,
+        r: u32,
+        round: u64,
+        stats: &mut PassStats,
+        arrived: &mut Vec<(usize, u64, u32, u32, Packet)>,
+    ) -> Result<FwdOut, Error> {
+        let last = self.levels - 1;
+        let mut out = FwdOut { slots: [None, None], freed: [0; 2] };
+        let m = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
+        let mut sent: Option<usize> = None;
+        if m != INF {
+            let parts: Vec<usize> =
+                (0..3).filter(|&j| v.ins[j].buf.front().is_some_and(|p| p.key == m)).collect();
+            let others_above = (0..3).filter(|j| !parts.contains(j)).all(|j| v.ins[j].bound() > m);
+            if !parts.is_empty() && others_above {
+                let o = self.route(l, r, m).ok_or_else(|| Error::Routing {
+                    what: format!("key with no router at ({l},{r})"),
+                })?;
+                if (o == Out::S || o == Out::X) && l == last {
+                    return Err(Error::Routing {
+                        what: format!("a packet leaves the top level at ({l},{r})"),
+                    });
+                }
+                let can = match o {
+                    Out::Exit => true,
+                    Out::S => v.credit[0] >= 1,
+                    Out::X => v.credit[1] >= 1,
+                };
+                if can {
+                    let mut from = Vec::new();
+                    let mut q: Option<Packet> = None;
+                    for &j in &parts {
+                        let p = v.ins[j]
+                            .buf
+                            .pop_front()
+                            .ok_or_else(|| Error::Routing { what: "empty part".into() })?;
+                        v.ins[j].lb = v.ins[j].lb.max(m.saturating_add(1));
+                        if j < 2 {
+                            out.freed[j] += 1;
+                        }
+                        from.push((j, if j == 2 { p.pids.clone() } else { Vec::new() }));
+                        q = Some(match q {
+                            None => p,
+                            Some(mut acc) => {
+                                acc.pids.extend(p.pids);
+                                stats.combines += 1;
+                                acc
+                            }
+                        });
+                    }
+                    let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
+                    v.dq.push_back(Record { out: o, from });
+                    stats.max_dq = stats.max_dq.max(v.dq.len() as u64);
+                    match o {
+                        Out::Exit => {
+                            let router = (r * self.n + l % self.n) as usize;
+                            stats.exits.push((q.pids.clone(), l, r, round));
+                            arrived.push((router, round, l, r, q));
+                        }
+                        Out::S | Out::X => {
+                            let oi = usize::from(o == Out::X);
+                            out.slots[oi] = Some(Slot::Packet(q));
+                            v.credit[oi] -= 1;
+                            sent = Some(oi);
+                        }
+                    }
+                }
+            }
+        }
+        let m2 = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
+        if l < last {
+            for e in 0..2 {
+                if Some(e) == sent || v.eos_sent[e] {
+                    continue;
+                }
+                out.slots[e] = Some(if m2 == INF {
+                    v.eos_sent[e] = true;
+                    Slot::Eos
+                } else {
+                    let routed = self.route(l, r, m2);
+                    let here = matches!((routed, e), (Some(Out::S), 0) | (Some(Out::X), 1));
+                    Slot::Ghost(if here { m2 } else { m2.saturating_add(1) })
+                });
+            }
+        }
+        v.closed = if l < last { v.eos_sent.iter().all(|&x| x) } else { m2 == INF };
+        Ok(out)
+    }
+
     /// One pass of reads: `reads[k] = (pid, addr)` with `pid < N` (one PPU per router, PPU `j`
     /// at router `j`), under `Identity` placement and rank 0 (destination-major keys); the
     /// host answers a read with `memory[addr]` (0 beyond).
-    #[expect(
-        clippy::needless_range_loop,
-        reason = "inputs and outputs are numbered 0 = S, 1 = X across several parallel arrays"
-    )]
     pub fn read_pass(&self, reads: &[(u32, u32)], memory: &[i64]) -> Result<PassStats, Error> {
+        Ok(self.read_pass_inner(reads, memory, false)?.0)
+    }
+
+    /// [`LockstepRouter::read_pass`] that also returns every slot the forward pass sent, one
+    /// line per (level, row, round, output), sorted (for Property 1).
+    pub fn read_pass_traced(
+        &self,
+        reads: &[(u32, u32)],
+        memory: &[i64],
+    ) -> Result<(PassStats, Vec<String>), Error> {
+        self.read_pass_inner(reads, memory, true)
+    }
+
+    /// Every virtual node in its initial state, with the sorted, pre-combined injection
+    /// queues.
+    fn init_nodes(&self, reads: &[(u32, u32)]) -> Result<Vec<Node>, Error> {
         let nn = self.routers();
         let last = self.levels - 1; // L
         let mut nodes = vec![Node::default(); (self.levels * self.rows) as usize];
@@ -262,6 +418,22 @@ impl LockstepRouter {
                 _ => q.push_back(p),
             }
         }
+        Ok(nodes)
+    }
+
+    #[expect(
+        clippy::needless_range_loop,
+        reason = "inputs and outputs are numbered 0 = S, 1 = X across several parallel arrays"
+    )]
+    fn read_pass_inner(
+        &self,
+        reads: &[(u32, u32)],
+        memory: &[i64],
+        record: bool,
+    ) -> Result<(PassStats, Vec<String>), Error> {
+        let nn = self.routers();
+        let last = self.levels - 1; // L
+        let mut nodes = self.init_nodes(reads)?;
         let mut stats = PassStats {
             r_fwd: 0,
             r_rev: 0,
@@ -273,7 +445,8 @@ impl LockstepRouter {
             exits: Vec::new(),
             deliveries: Vec::new(),
         };
-        let mut arrived: Vec<Vec<(u64, u32, u32, Packet)>> = vec![Vec::new(); nn as usize];
+        let mut arrived_flat: Vec<(usize, u64, u32, u32, Packet)> = Vec::new();
+        let mut trace: Vec<String> = Vec::new();
         // ---- forward pass ----
         let size = nodes.len();
         let mut slots: Vec<[Option<Slot>; 2]> = vec![[None, None]; size];
@@ -293,123 +466,27 @@ impl LockstepRouter {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
                     let v = &mut nodes[vi];
-                    for o in 0..2 {
-                        v.credit[o] += acks[vi][o];
-                    }
-                    for j in 0..2 {
-                        match slots[vi][j].take() {
-                            Some(Slot::Packet(p)) => {
-                                v.ins[j].buf.push_back(p);
-                                let occ = v.ins[j].buf.len() as u64;
-                                stats.max_occupancy = stats.max_occupancy.max(occ);
-                                if occ > u64::from(self.b) {
-                                    return Err(Error::Routing {
-                                        what: format!("buffer of ({l},{r}) above b"),
-                                    });
-                                }
-                            }
-                            Some(Slot::Ghost(g)) => v.ins[j].lb = v.ins[j].lb.max(g),
-                            Some(Slot::Eos) => v.ins[j].eos = true,
-                            None => {}
-                        }
-                    }
+                    let inbound = std::mem::take(&mut slots[vi]);
+                    self.fwd_apply(v, l, r, acks[vi], inbound, &mut stats)?;
                     if v.closed {
                         continue;
                     }
-                    let m = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
-                    let mut sent: Option<usize> = None;
-                    let mut freed = [0u32; 2];
-                    if m != INF {
-                        let parts: Vec<usize> = (0..3)
-                            .filter(|&j| v.ins[j].buf.front().is_some_and(|p| p.key == m))
-                            .collect();
-                        let others_above =
-                            (0..3).filter(|j| !parts.contains(j)).all(|j| v.ins[j].bound() > m);
-                        if !parts.is_empty() && others_above {
-                            let o = self.route(l, r, m).ok_or_else(|| Error::Routing {
-                                what: format!("key with no router at ({l},{r})"),
-                            })?;
-                            let can = match o {
-                                Out::Exit => true,
-                                Out::S => v.credit[0] >= 1,
-                                Out::X => v.credit[1] >= 1,
-                            };
-                            if (o == Out::S || o == Out::X) && l == last {
-                                return Err(Error::Routing {
-                                    what: format!("a packet leaves the top level at ({l},{r})"),
-                                });
-                            }
-                            if can {
-                                let mut from = Vec::new();
-                                let mut q: Option<Packet> = None;
-                                for &j in &parts {
-                                    let p = v.ins[j].buf.pop_front().ok_or_else(|| {
-                                        Error::Routing { what: "empty part".into() }
-                                    })?;
-                                    v.ins[j].lb = v.ins[j].lb.max(m.saturating_add(1));
-                                    if j < 2 {
-                                        freed[j] += 1;
-                                    }
-                                    from.push((
-                                        j,
-                                        if j == 2 { p.pids.clone() } else { Vec::new() },
-                                    ));
-                                    q = Some(match q {
-                                        None => p,
-                                        Some(mut acc) => {
-                                            acc.pids.extend(p.pids);
-                                            stats.combines += 1;
-                                            acc
-                                        }
-                                    });
-                                }
-                                let q =
-                                    q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
-                                v.dq.push_back(Record { out: o, from });
-                                stats.max_dq = stats.max_dq.max(v.dq.len() as u64);
-                                match o {
-                                    Out::Exit => {
-                                        let router = (r * self.n + l % self.n) as usize;
-                                        stats.exits.push((q.pids.clone(), l, r, round));
-                                        arrived[router].push((round, l, r, q));
-                                    }
-                                    Out::S | Out::X => {
-                                        let oi = usize::from(o == Out::X);
-                                        let (l2, r2) = self.succ(l, r, oi);
-                                        next_slots[self.idx(l2, r2)][oi] = Some(Slot::Packet(q));
-                                        v.credit[oi] -= 1;
-                                        sent = Some(oi);
-                                    }
-                                }
-                            }
-                        }
+                    let out = self.fwd_fire(v, l, r, round, &mut stats, &mut arrived_flat)?;
+                    if record {
+                        trace.extend(describe_slots(l, r, round, &out));
                     }
-                    let m2 = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
-                    if l < last {
-                        for e in 0..2 {
-                            if Some(e) == sent || v.eos_sent[e] {
-                                continue;
-                            }
+                    for (e, slot) in out.slots.into_iter().enumerate() {
+                        if let Some(slot) = slot {
                             let (l2, r2) = self.succ(l, r, e);
-                            let slot = if m2 == INF {
-                                v.eos_sent[e] = true;
-                                Slot::Eos
-                            } else {
-                                let routed = self.route(l, r, m2);
-                                let here =
-                                    matches!((routed, e), (Some(Out::S), 0) | (Some(Out::X), 1));
-                                Slot::Ghost(if here { m2 } else { m2.saturating_add(1) })
-                            };
                             next_slots[self.idx(l2, r2)][e] = Some(slot);
                         }
                     }
                     if l >= 1 {
-                        for (j, &f) in freed.iter().enumerate() {
+                        for (j, &f) in out.freed.iter().enumerate() {
                             let (l0, r0) = self.pred(l, r, j);
                             next_acks[self.idx(l0, r0)][j] += f;
                         }
                     }
-                    v.closed = if l < last { v.eos_sent.iter().all(|&x| x) } else { m2 == INF };
                 }
             }
             slots = next_slots;
@@ -417,6 +494,10 @@ impl LockstepRouter {
             round += 1;
         }
         // ---- memory exchange: per host in order of exit round, then level ----
+        let mut arrived: Vec<Vec<(u64, u32, u32, Packet)>> = vec![Vec::new(); nn as usize];
+        for (router, round, l, r, q) in arrived_flat {
+            arrived[router].push((round, l, r, q));
+        }
         for list in &mut arrived {
             list.sort_by_key(|(round, l, _, _)| (*round, *l));
             stats.arrivals += list.len() as u64;
@@ -528,6 +609,253 @@ impl LockstepRouter {
             round += 1;
         }
         stats.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
-        Ok(stats)
+        trace.sort();
+        Ok((stats, trace))
+    }
+}
+
+/// Messages of the forward pass run by actors (Choice 18).
+#[derive(Debug, Clone)]
+enum FwdMsg {
+    /// Fire round 0.
+    Start,
+    /// The slot of round `round` on the receiver's input `input` (0 = S, 1 = X).
+    Data { round: u64, input: usize, slot: Slot },
+    /// The freed count of round `round` for the receiver's output `output`.
+    Ack { round: u64, output: usize, freed: u32 },
+}
+
+/// One virtual node as a serialized actor: it fires round `T` once it holds the Data of
+/// round `T − 1` from every input still open and the Ack of round `T − 1` from every output
+/// that carried a non-final slot in round `T − 1` (the appendix's cadence, Choice 18).
+#[derive(Debug, Clone)]
+struct VActor {
+    node: Node,
+    l: u32,
+    r: u32,
+    /// The next round to fire (`0` before `Start`).
+    next: u64,
+    started: bool,
+    in_final: [bool; 2],
+    await_ack: [bool; 2],
+    got_data: [bool; 2],
+    got_ack: [bool; 2],
+    slots: [Option<Slot>; 2],
+    acks: [u32; 2],
+    closed_at: Option<u64>,
+    stats: PassStats,
+    arrived: Vec<(usize, u64, u32, u32, Packet)>,
+    trace: Vec<String>,
+}
+
+impl LockstepRouter {
+    /// The actor of virtual node `(l, r)` in the actor pass (its index).
+    fn actor_id(&self, l: u32, r: u32) -> ActorId {
+        // idx < levels · rows <= (3·16 − 1) · 2^16 fits u32.
+        ActorId(u32::try_from(self.idx(l, r)).unwrap_or(u32::MAX))
+    }
+}
+
+impl VActor {
+    fn ready(&self) -> bool {
+        let data_ok = (0..2).all(|j| self.l == 0 || self.in_final[j] || self.got_data[j]);
+        let acks_ok = (0..2).all(|e| !self.await_ack[e] || self.got_ack[e]);
+        data_ok && acks_ok
+    }
+
+    fn fire(&mut self, router: &LockstepRouter, ctx: &mut Ctx<'_, Self>) -> Result<(), ActorError> {
+        let round = self.next;
+        let (l, r) = (self.l, self.r);
+        let fail = |e: Error| ActorError::Protocol { actor: ctx.me(), what: e.to_string() };
+        if round > 0 {
+            let slots = std::mem::take(&mut self.slots);
+            for (j, slot) in slots.iter().enumerate() {
+                if matches!(slot, Some(Slot::Eos)) {
+                    self.in_final[j] = true;
+                }
+            }
+            router
+                .fwd_apply(&mut self.node, l, r, self.acks, slots, &mut self.stats)
+                .map_err(fail)?;
+        }
+        self.acks = [0; 2];
+        self.got_data = [false; 2];
+        self.got_ack = [false; 2];
+        self.await_ack = [false; 2];
+        self.next = round + 1;
+        if self.node.closed {
+            return Ok(());
+        }
+        let out = router
+            .fwd_fire(&mut self.node, l, r, round, &mut self.stats, &mut self.arrived)
+            .map_err(fail)?;
+        self.trace.extend(describe_slots(l, r, round, &out));
+        for (e, slot) in out.slots.into_iter().enumerate() {
+            if let Some(slot) = slot {
+                self.await_ack[e] = !matches!(slot, Slot::Eos);
+                let (l2, r2) = router.succ(l, r, e);
+                ctx.send(router.actor_id(l2, r2), FwdMsg::Data { round, input: e, slot });
+            }
+        }
+        if l >= 1 {
+            for j in 0..2 {
+                if !self.in_final[j] {
+                    let (l0, r0) = router.pred(l, r, j);
+                    ctx.send(
+                        router.actor_id(l0, r0),
+                        FwdMsg::Ack { round, output: j, freed: out.freed[j] },
+                    );
+                }
+            }
+        }
+        if self.node.closed {
+            self.closed_at = Some(round);
+        }
+        Ok(())
+    }
+}
+
+impl Behaviour for VActor {
+    type Msg = FwdMsg;
+    type Env = LockstepRouter;
+
+    fn accepts(&self, m: &FwdMsg) -> bool {
+        if self.node.closed && self.started {
+            return true;
+        }
+        match m {
+            FwdMsg::Start => !self.started,
+            FwdMsg::Data { round, .. } => self.started && *round + 1 == self.next,
+            FwdMsg::Ack { round, output, .. } => {
+                self.started
+                    && (self.node.eos_sent[*output]
+                        || (*round + 1 == self.next && self.await_ack[*output]))
+            }
+        }
+    }
+
+    fn handle(
+        &mut self,
+        env: &LockstepRouter,
+        ctx: &mut Ctx<'_, Self>,
+        m: FwdMsg,
+    ) -> Result<(), ActorError> {
+        if self.node.closed && self.started {
+            return Ok(());
+        }
+        match m {
+            FwdMsg::Start => {
+                self.started = true;
+                return self.fire(env, ctx);
+            }
+            FwdMsg::Data { input, slot, .. } => {
+                self.slots[input] = Some(slot);
+                self.got_data[input] = true;
+            }
+            FwdMsg::Ack { round, output, freed } => {
+                if self.node.eos_sent[output] && !(round + 1 == self.next && self.await_ack[output])
+                {
+                    return Ok(()); // an ack of a final slot: absorbed
+                }
+                self.acks[output] += freed;
+                self.got_ack[output] = true;
+            }
+        }
+        if self.ready() { self.fire(env, ctx) } else { Ok(()) }
+    }
+
+    fn state_words(&self) -> u64 {
+        let buffered: usize = self.node.ins.iter().map(|i| i.buf.len()).sum();
+        16 + 4 * (buffered + self.node.dq.len()) as u64
+    }
+
+    fn awaiting(&self) -> String {
+        format!(
+            "round {} of ({},{}): data {:?} (final {:?}), acks {:?} of {:?}",
+            self.next, self.l, self.r, self.got_data, self.in_final, self.got_ack, self.await_ack
+        )
+    }
+}
+
+/// What the actor forward pass measured.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActorPass {
+    /// Forward rounds: 1 + the last round in which a node was open.
+    pub r_fwd: u64,
+    /// Combines.
+    pub combines: u64,
+    /// Exits (pid list, level, row, round), sorted.
+    pub exits: Vec<(Vec<u32>, u32, u32, u64)>,
+    /// Every slot sent, one line per (level, row, round, output), sorted.
+    pub slots: Vec<String>,
+    /// The actor run's measures.
+    pub actor: crate::actor::ActorMetrics,
+}
+
+impl LockstepRouter {
+    /// The forward pass of [`LockstepRouter::read_pass`] run by one serialized actor per
+    /// virtual node under `scheduler` (Choice 18). Property 1: the slots equal the lockstep
+    /// pass's for every scheduler; only the depth varies.
+    pub fn actor_forward_pass(
+        &self,
+        reads: &[(u32, u32)],
+        scheduler: Scheduler,
+    ) -> Result<ActorPass, Error> {
+        let nodes = self.init_nodes(reads)?;
+        let mut rt: Runtime<VActor> = Runtime::new(scheduler, crate::actor::Limits::default());
+        for l in 0..self.levels {
+            for r in 0..self.rows {
+                let mut acq = Vec::new();
+                for k in 0..2 {
+                    if l + 1 < self.levels {
+                        let (l2, r2) = self.succ(l, r, k);
+                        acq.push(self.actor_id(l2, r2));
+                    }
+                    if l >= 1 {
+                        let (l0, r0) = self.pred(l, r, k);
+                        acq.push(self.actor_id(l0, r0));
+                    }
+                }
+                let node = nodes[self.idx(l, r)].clone();
+                rt.spawn(
+                    VActor {
+                        node,
+                        l,
+                        r,
+                        next: 0,
+                        started: false,
+                        in_final: [l == 0; 2],
+                        await_ack: [false; 2],
+                        got_data: [false; 2],
+                        got_ack: [false; 2],
+                        slots: [None, None],
+                        acks: [0; 2],
+                        closed_at: None,
+                        stats: PassStats::default(),
+                        arrived: Vec::new(),
+                        trace: Vec::new(),
+                    },
+                    &acq,
+                )?;
+            }
+        }
+        for i in 0..self.levels * self.rows {
+            rt.inject(ActorId(i), FwdMsg::Start)?;
+        }
+        let actor = rt.run(self)?;
+        let mut pass =
+            ActorPass { r_fwd: 0, combines: 0, exits: Vec::new(), slots: Vec::new(), actor };
+        for v in rt.behaviours() {
+            let closed = v.closed_at.ok_or_else(|| Error::Routing {
+                what: format!("virtual node ({},{}) never closed", v.l, v.r),
+            })?;
+            pass.r_fwd = pass.r_fwd.max(closed + 1);
+            pass.combines += v.stats.combines;
+            pass.exits.extend(v.stats.exits.iter().cloned());
+            pass.slots.extend(v.trace.iter().cloned());
+        }
+        pass.exits.sort_by_key(|a| (a.3, a.1, a.2));
+        pass.slots.sort();
+        Ok(pass)
     }
 }

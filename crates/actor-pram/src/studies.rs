@@ -2,6 +2,7 @@
 
 pub mod broadcast;
 pub mod direct;
+pub mod hotspot;
 
 use serde::{Deserialize, Serialize};
 

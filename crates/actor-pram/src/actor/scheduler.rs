@@ -73,8 +73,22 @@ pub(crate) enum InFlight<M> {
     Fifo(VecDeque<Envelope<M>>),
     Lifo(Vec<Envelope<M>>),
     Random(Vec<Envelope<M>>, netcore::rng::SimRng),
-    DepthOrder(BinaryHeap<Reverse<Keyed<(u64, u64), M>>>),
+    /// A bucket queue by sender depth (FIFO inside a bucket = least sequence number first,
+    /// since messages are pushed in sequence order); `lo` is at most the least non-empty
+    /// bucket.
+    DepthOrder {
+        buckets: Vec<VecDeque<Envelope<M>>>,
+        lo: usize,
+        len: usize,
+    },
     MaxDepth(BinaryHeap<Keyed<(u64, Reverse<u64>), M>>),
+    /// Exhaustive search by replay: the `k`-th pick takes index `script[k]` (0 past the end)
+    /// of the in-flight messages in sequence order, and records how many there were.
+    Replay {
+        list: Vec<Envelope<M>>,
+        script: Vec<u32>,
+        branching: Vec<u32>,
+    },
 }
 
 impl<M> InFlight<M> {
@@ -85,7 +99,7 @@ impl<M> InFlight<M> {
             Scheduler::Random { seed } => {
                 InFlight::Random(Vec::new(), netcore::rng::seeded(seed, 0))
             }
-            Scheduler::DepthOrder => InFlight::DepthOrder(BinaryHeap::new()),
+            Scheduler::DepthOrder => InFlight::DepthOrder { buckets: Vec::new(), lo: 0, len: 0 },
             Scheduler::MaxDepth => InFlight::MaxDepth(BinaryHeap::new()),
         }
     }
@@ -94,8 +108,19 @@ impl<M> InFlight<M> {
     pub(crate) fn push(&mut self, env: Envelope<M>) {
         match self {
             InFlight::Fifo(q) => q.push_back(env),
-            InFlight::Lifo(s) | InFlight::Random(s, _) => s.push(env),
-            InFlight::DepthOrder(h) => h.push(Reverse(Keyed { key: (env.sdepth, env.seq), env })),
+            InFlight::Lifo(s) | InFlight::Random(s, _) | InFlight::Replay { list: s, .. } => {
+                s.push(env);
+            }
+            InFlight::DepthOrder { buckets, lo, len } => {
+                // Depths are bounded by the event count (<= max_events), so they fit usize.
+                let d = usize::try_from(env.sdepth).unwrap_or(usize::MAX);
+                if buckets.len() <= d {
+                    buckets.resize_with(d + 1, VecDeque::new);
+                }
+                buckets[d].push_back(env);
+                *lo = (*lo).min(d);
+                *len += 1;
+            }
             InFlight::MaxDepth(h) => h.push(Keyed { key: (env.sdepth, Reverse(env.seq)), env }),
         }
     }
@@ -113,8 +138,27 @@ impl<M> InFlight<M> {
                 let i = usize::try_from(rng.next_u64() % k).unwrap_or(0);
                 Some(s.swap_remove(i))
             }
-            InFlight::DepthOrder(h) => h.pop().map(|Reverse(k)| k.env),
+            InFlight::DepthOrder { buckets, lo, len } => {
+                if *len == 0 {
+                    return None;
+                }
+                while buckets.get(*lo).is_some_and(VecDeque::is_empty) {
+                    *lo += 1;
+                }
+                let env = buckets.get_mut(*lo)?.pop_front()?;
+                *len -= 1;
+                Some(env)
+            }
             InFlight::MaxDepth(h) => h.pop().map(|k| k.env),
+            InFlight::Replay { list, script, branching } => {
+                if list.is_empty() {
+                    return None;
+                }
+                let k = u32::try_from(list.len()).unwrap_or(u32::MAX);
+                let i = script.get(branching.len()).copied().unwrap_or(0).min(k - 1);
+                branching.push(k);
+                Some(list.remove(i as usize))
+            }
         }
     }
 }

@@ -80,3 +80,39 @@ fn conflicts_are_the_reference_errors() {
     assert_eq!(err, actor_pram::Error::Pram(reference));
     assert!(err.to_string().contains("global step 1"), "{err}");
 }
+
+/// Bad inputs are typed errors, refused before allocating: a memory estimate over the budget
+/// (S_max = 2^16 PPU actors at >= 400 bytes each, 26 MB, against a 16 MiB budget that the
+/// reference's own estimate, 188 bytes per PPU, fits), a broadcast tree
+/// beyond 2^24 PPUs, a router with b = 0 or n = 1, a probe with 0 rounds.
+#[test]
+fn bad_inputs_are_typed_errors() {
+    use netcore::fault::{Classify, Fault};
+    let text = ".variant erew\n.mem 4\n.ppus 65536\n.lmem 0\nhalt\n";
+    let program = netcore::pram::Program::parse(text).unwrap();
+    let limits = Limits { max_bytes: 1 << 20, ..Limits::default() };
+    let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
+    // The reference's own budget check (16 registers per PPU) refuses it first.
+    assert_eq!(err.fault(), Fault::Input, "{err}");
+    let limits = Limits { max_bytes: 16 << 20, ..Limits::default() };
+    let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
+    assert!(matches!(err, actor_pram::Error::MemoryBudget { .. }), "{err}");
+    assert_eq!(err.fault(), Fault::Input);
+    // Prefix sums on 1024 values: the 1024 PPU actors (400 KB) fit a 2 MB budget, the cells'
+    // schedules (about 50,000 accesses at 128 bytes) do not: refused while the trace is read.
+    let instance = Algorithm::PrefixSums.instance(1024, 1).unwrap();
+    let limits = Limits { max_bytes: 2_000_000, ..Limits::default() };
+    let err =
+        simulate_direct(&instance.program, &instance.input, Scheduler::Fifo, &limits).unwrap_err();
+    assert!(
+        matches!(err, actor_pram::Error::MemoryBudget { needed, budget: 2_000_000 } if needed > 2_000_000),
+        "{err}"
+    );
+    let err = actor_pram::broadcast::broadcast_tree((1 << 24) + 1, Scheduler::Fifo).unwrap_err();
+    assert_eq!(err.to_string(), "s must satisfy s <= 2^24 (got 16777217)");
+    let err = actor_pram::ranade::LockstepRouter::new(2, 0, true).unwrap_err();
+    assert_eq!(err.to_string(), "b must satisfy b >= 1 (got 0)");
+    assert!(actor_pram::ranade::LockstepRouter::new(1, 1, true).is_err());
+    let err = actor_pram::cadence::cadence_probe(2, 0, Scheduler::Fifo).unwrap_err();
+    assert_eq!(err.to_string(), "rounds must satisfy 1 <= rounds <= 10^6 (got 0)");
+}

@@ -21,6 +21,32 @@ fn actor_pram_fixtures() {
     });
 }
 
+/// Every `fixtures/actor-pram/*.pasm` program: the predictability verdict (Definition 3) and
+/// its direct translation on an empty input under FIFO (or the reference's error).
+#[test]
+fn actor_pram_programs() {
+    use actor_pram::actor::Scheduler;
+    insta::glob!("../../../../fixtures/actor-pram", "*.pasm", |path| {
+        let text = std::fs::read_to_string(path).expect("program readable");
+        let program = netcore::pram::Program::parse(&text).expect("program parses");
+        let predictable = actor_pram::predict::predictability(&program).map_err(|u| u.pc);
+        let limits = netcore::pram::Limits::default();
+        let run = match actor_pram::direct::simulate_direct(&program, &[], Scheduler::Fifo, &limits)
+        {
+            Ok(r) => serde_json::json!({
+                "T": r.pram.t, "actor_time": r.actor.actor_time, "events": r.actor.events,
+                "verified": r.verified,
+            }),
+            Err(e) => serde_json::json!({ "error": e.to_string() }),
+        };
+        insta::assert_json_snapshot!(serde_json::json!({
+            "predictable": predictable.is_ok(),
+            "unpredictable_pc": predictable.err(),
+            "run": run,
+        }));
+    });
+}
+
 /// Tidy: every fixture has a committed snapshot.
 #[test]
 fn every_fixture_has_a_snapshot() {
@@ -30,8 +56,15 @@ fn every_fixture_has_a_snapshot() {
     let mut missing = Vec::new();
     for entry in std::fs::read_dir(&fixtures).expect("fixtures dir") {
         let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
-        if let Some(stem) = name.strip_suffix(".toml") {
-            let snap = snaps.join(format!("it__fixtures__actor_pram_fixtures@{stem}.toml.snap"));
+        let test = if name.ends_with(".toml") {
+            Some("actor_pram_fixtures")
+        } else if name.ends_with(".pasm") {
+            Some("actor_pram_programs")
+        } else {
+            None
+        };
+        if let Some(test) = test {
+            let snap = snaps.join(format!("it__fixtures__{test}@{name}.snap"));
             if !snap.exists() {
                 missing.push(name);
             }

@@ -2,6 +2,7 @@
 
 mod direct;
 mod fixtures;
+mod predict;
 mod props;
 mod ranade;
 mod specs;

@@ -1,6 +1,6 @@
 //! Properties of the runtime.
 
-use actor_pram::actor::{ActorError, ActorId, Behaviour, Ctx, Kind, Limits, Runtime};
+use actor_pram::actor::{ActorError, ActorId, Behaviour, Ctx, Kind, Limits, Runtime, Scheduler};
 use proptest::prelude::*;
 
 use crate::specs::SCHEDULERS;
@@ -179,6 +179,118 @@ proptest! {
                 }
                 (Err(want), Err(e)) => prop_assert_eq!(actor_pram::Error::Pram(want.clone()), e),
                 (want, got) => prop_assert!(false, "{text}: reference {want:?}, actor run {got:?}"),
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+    /// The lockstep router on random read sets (n in {2, 3}, b in {1, 2, 3}, combining on and
+    /// off, some PPUs silent, hot cells likely): every requester gets its cell's value exactly
+    /// once, injected = arrivals + combines, buffers stay within b (checked inside: a breach
+    /// is an error), no pass reaches its round limit, an empty pass is the lower bound, and
+    /// the forward pass run by actors (LIFO, random) sends exactly the lockstep slots.
+    #[test]
+    fn lockstep_router_delivers_every_read(
+        n in 2u32..4,
+        b in 1u32..4,
+        combining in any::<bool>(),
+        picks in prop::collection::vec((any::<bool>(), 0u32..12), 64),
+    ) {
+        let nn = n << n;
+        let reads: Vec<(u32, u32)> = picks
+            .iter()
+            .take(nn as usize)
+            .zip(0u32..)
+            .filter(|((on, _), _)| *on)
+            .map(|((_, a), pid)| (pid, *a))
+            .collect();
+        let mem: Vec<i64> = (0..12).map(|x| 1000 + x).collect();
+        let router = actor_pram::ranade::LockstepRouter::new(n, b, combining).unwrap();
+        let s = router.read_pass(&reads, &mem).unwrap();
+        let mut got: Vec<(u32, i64)> = s.deliveries.iter().map(|d| (d.0, d.2)).collect();
+        got.sort_unstable();
+        let mut want: Vec<(u32, i64)> = reads.iter().map(|&(p, a)| (p, 1000 + i64::from(a))).collect();
+        want.sort_unstable();
+        prop_assert_eq!(got, want);
+        prop_assert_eq!(s.arrivals + s.combines, reads.len() as u64);
+        prop_assert!(s.max_occupancy <= u64::from(b));
+        if !combining {
+            prop_assert_eq!(s.combines, 0);
+        }
+        let empty = 3 * u64::from(n) - 1;
+        prop_assert!(s.r_fwd >= empty && s.r_rev >= empty);
+        // Property 1: the actor forward pass sends the lockstep slots, whatever the order.
+        let (_, slots) = router.read_pass_traced(&reads, &mem).unwrap();
+        for sched in [Scheduler::Lifo, Scheduler::Random { seed: u64::from(n) * 7 + u64::from(b) }] {
+            let a = router.actor_forward_pass(&reads, sched).unwrap();
+            prop_assert_eq!(&a.slots, &slots);
+            prop_assert_eq!(a.r_fwd, s.r_fwd);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    /// Definition 3: a program the static test accepts accesses the same cells with the same
+    /// pids and kinds at every global step on two random inputs (when both runs succeed).
+    #[test]
+    fn predictable_programs_have_input_independent_traces(
+        text in program(),
+        a in prop::collection::vec(-5i64..5, 8),
+        b in prop::collection::vec(-5i64..5, 8),
+    ) {
+        let program = netcore::pram::Program::parse(&text).unwrap();
+        prop_assume!(actor_pram::predict::predictability(&program).is_ok());
+        let limits = netcore::pram::Limits::default();
+        let pattern = |input: &[i64]| {
+            let mut t = netcore::pram::CollectTrace::default();
+            netcore::pram::run_traced(&program, input, &limits, &mut t).ok().map(|_| {
+                t.steps
+                    .iter()
+                    .map(|s| s.accesses.iter().map(|x| (x.pid, x.addr, x.kind)).collect::<Vec<_>>())
+                    .collect::<Vec<_>>()
+            })
+        };
+        if let (Some(x), Some(y)) = (pattern(&a), pattern(&b)) {
+            prop_assert_eq!(x, y, "{}", text);
+        }
+    }
+}
+
+proptest! {
+    /// Theorem 1 (b), the counting lemma: with m injected messages and fan-out at most F, the
+    /// events of depth <= d number at most m (F^d − 1) / (F − 1) (each consumes a message sent
+    /// at depth <= d − 1). Random forests with serialized and unserialized actors, F = 3,
+    /// every scheduler.
+    #[test]
+    fn events_by_depth_within_counting_bound(nodes in forest(), roots in 1u64..4) {
+        const F: u64 = 3;
+        let n = nodes.len();
+        let mut children = vec![Vec::new(); n];
+        for (i, &(p, _, _)) in nodes.iter().enumerate().skip(1) {
+            if children[p].len() < 3 {
+                children[p].push(ActorId(u32::try_from(i).unwrap()));
+            }
+        }
+        for sched in SCHEDULERS {
+            let limits = Limits { f_send: 3, record_dag: true, ..Limits::default() };
+            let mut rt = Runtime::new(sched, limits);
+            for (i, &(_, relay, w)) in nodes.iter().enumerate() {
+                let kind = if relay && i > 0 { Kind::Unserialized } else { Kind::Serialized };
+                rt.spawn(Node { kind, weight: w, children: children[i].clone(), seen: vec![] }, &children[i])
+                    .unwrap();
+            }
+            for r in 0..roots {
+                rt.inject(ActorId(0), i64::try_from(r).unwrap()).unwrap();
+            }
+            let m = rt.run(&()).unwrap();
+            let depths: Vec<u64> = rt.dag().unwrap().nodes.iter().map(|x| x.1).collect();
+            for d in 1..=m.actor_time {
+                let count = depths.iter().filter(|&&x| x <= d).count() as u64;
+                let bound = roots.saturating_mul((F.saturating_pow(u32::try_from(d).unwrap()) - 1) / (F - 1));
+                prop_assert!(count <= bound, "d = {}: {} events > {}", d, count, bound);
             }
         }
     }

@@ -161,3 +161,110 @@ fn fanout_acquaintance_unserialized() {
     let m = rt.run(&()).unwrap();
     assert_eq!((m.actor_time, m.events, m.messages, m.max_mailbox), (2, 9, 9, 1));
 }
+
+/// The event DAG on demand: one node per event, and every event's depth recomputed from the
+/// recorded edges alone (longest path) equals the depth the runtime measured.
+#[test]
+fn dag_longest_path_is_actor_time() {
+    let mut rt = Runtime::new(Scheduler::Lifo, Limits { record_dag: true, ..Limits::default() });
+    let sink = rt.spawn(Spray { to: ActorId(0), n: 0, kind: Kind::Serialized }, &[]).unwrap();
+    let src = rt.spawn(Spray { to: sink, n: 5, kind: Kind::Serialized }, &[sink]).unwrap();
+    rt.inject(src, ()).unwrap();
+    rt.inject(sink, ()).unwrap();
+    let m = rt.run(&()).unwrap();
+    let dag = rt.dag().unwrap();
+    assert_eq!(dag.nodes.len() as u64, m.events);
+    let mut depth = vec![1u64; dag.nodes.len()];
+    let mut edges = dag.edges.clone();
+    edges.sort_unstable_by_key(|e| e.1);
+    for (a, b) in edges {
+        let (a, b) = (usize::try_from(a).unwrap(), usize::try_from(b).unwrap());
+        depth[b] = depth[b].max(depth[a] + 1);
+    }
+    assert_eq!(depth, dag.nodes.iter().map(|n| n.1).collect::<Vec<_>>());
+    // The sink's injected message first (LIFO: last injected), then the source's 5 sends
+    // chain behind it at depths 2..6 (each one deeper than the sink's previous event, and
+    // the sender's event is at depth 1): actor time 6, 7 events.
+    assert_eq!((m.actor_time, m.events), (6, 7));
+}
+
+/// Theorem 3 / Property 1, the cadence probe: R rounds of empty Data/Ack among the routers of
+/// the wrapped butterfly have actor time 4R + 1 under every scheduler (firing T at depth
+/// 4T + 1; the last round's 4 messages absorbed up to 4R + 1). Events: per router 1 start
+/// + 4R receptions; messages the same (N injected + 4R·N sent).
+#[test]
+fn cadence_probe_4r_plus_1() {
+    for n in [2u32, 3] {
+        let nn = u64::from(n << n);
+        for r in [1u64, 2, 4, 7] {
+            for sched in SCHEDULERS {
+                let m = actor_pram::cadence::cadence_probe(n, r, sched).unwrap();
+                assert_eq!(m.actor_time, 4 * r + 1, "n = {n}, R = {r}, {sched}");
+                assert_eq!(m.events, nn * (4 * r + 1));
+                assert_eq!(m.messages, m.events);
+            }
+        }
+    }
+}
+
+/// Relays: a serialized actor with a fixed successor, or a sink.
+#[derive(Debug, Clone)]
+struct Relay(Option<ActorId>);
+
+impl Behaviour for Relay {
+    type Msg = ();
+    type Env = ();
+    fn handle(&mut self, _: &(), ctx: &mut Ctx<'_, Self>, _: ()) -> Result<(), ActorError> {
+        if let Some(next) = self.0 {
+            ctx.send(next, ());
+        }
+        Ok(())
+    }
+    fn state_words(&self) -> u64 {
+        1
+    }
+}
+
+/// The paper's actor time is the maximum over executions. Sink A gets one injected message
+/// and one through the chain B -> C -> A. If A takes the injected message first (depth 1), the
+/// chain's message (sent by C at depth 2) is handled at depth 3; if the chain's message comes
+/// first (depth 3), the injected one follows at depth 4. Pick sequences: A's injected message
+/// first (1 execution); B first, then A's injected message before C (1) or after C (2, the
+/// two orders of A's two messages): 4 executions, actor times 3, 3, 3, 4. Exhaustive: min 3,
+/// max 4; FIFO sees 3, LIFO (the cheap adversary) 4.
+#[test]
+fn exhaustive_max_over_executions() {
+    let build = |rt: &mut Runtime<Relay>| -> Result<(), ActorError> {
+        let a = rt.spawn(Relay(None), &[])?;
+        let c = rt.spawn(Relay(Some(a)), &[a])?;
+        let b = rt.spawn(Relay(Some(c)), &[c])?;
+        rt.inject(a, ())?;
+        rt.inject(b, ())
+    };
+    let e = actor_pram::actor::explore(Limits::default(), &(), 100, build).unwrap();
+    assert_eq!((e.min_actor_time, e.max_actor_time, e.executions), (3, 4, 4));
+    let mut times = Vec::new();
+    for sched in [Scheduler::Fifo, Scheduler::Lifo] {
+        let mut rt = Runtime::new(sched, Limits::default());
+        build(&mut rt).unwrap();
+        times.push(rt.run(&()).unwrap().actor_time);
+    }
+    assert_eq!(times, [3, 4]);
+    assert_eq!(
+        actor_pram::actor::explore(Limits::default(), &(), 2, build).unwrap_err(),
+        ActorError::BudgetExceeded { budget: 2 }
+    );
+}
+
+/// Exhaustively, the broadcast tree has actor time ceil(log2(S+2)) in every execution
+/// (Theorem 1's "for every scheduler", checked over all delivery orders for S = 2, 5, 6).
+#[test]
+fn exhaustive_broadcast_tree() {
+    for s in [2u32, 5, 6] {
+        let build = |rt: &mut Runtime<actor_pram::broadcast::TreeNode>| {
+            actor_pram::broadcast::build_tree(rt, s)
+        };
+        let e = actor_pram::actor::explore(Limits::default(), &(), 100_000, build).unwrap();
+        assert_eq!((e.min_actor_time, e.max_actor_time), (tree_depth(s), tree_depth(s)));
+    }
+}
