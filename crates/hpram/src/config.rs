@@ -6,6 +6,7 @@ use netcore::pram::Variant;
 use serde::{Deserialize, Serialize};
 
 use crate::error::HpramError;
+use crate::eval::MemoryVariant;
 
 /// A machine word.
 pub type Word = i64;
@@ -52,6 +53,9 @@ pub struct Config {
     pub mem_words: usize,
     /// The root's sub-model; children inherit it unless their [`crate::Part`] names another.
     pub model: SubModel,
+    /// Non-uniform (each child gets its own block) or uniform (overlays of the whole memory,
+    /// checked for asynchronous communication at every join).
+    pub memory: MemoryVariant,
     /// Private words (registers) per processor, `>= 1`; they persist across partitions.
     pub local_words: usize,
     /// The deepest level a partition may start (the root is level 1).
@@ -61,12 +65,13 @@ pub struct Config {
 }
 
 impl Config {
-    /// `P` processors, `M` words, EREW, 4 registers, depth 64, the global pool.
+    /// `P` processors, `M` words, EREW, non-uniform, 4 registers, depth 64, the global pool.
     pub fn new(procs: usize, mem_words: usize) -> Config {
         Config {
             procs,
             mem_words,
             model: SubModel::EREW,
+            memory: MemoryVariant::NonUniform,
             local_words: 4,
             max_depth: 64,
             threads: 0,

@@ -11,7 +11,7 @@
 //! power = [1, 2]             # power: a = num/den
 //! constant = [2, 1, 1]       # constant: l, s_alpha, s_beta
 //! formula = "exact"          # exact | phase-refined | simplified | two-stage
-//! memory = "non-uniform"     # non-uniform | uniform (pricing only: ℓ(P') or ℓ(P))
+//! memory = "non-uniform"     # non-uniform | uniform: executed (blocks or checked overlays) and priced (ℓ(P') or ℓ(P))
 //! threads = 0                # rayon threads for siblings (0: the global pool)
 //! ```
 
@@ -81,7 +81,7 @@ pub struct HpramConfig {
     /// The formula the summary reports.
     #[serde(default)]
     pub formula: Formula,
-    /// The memory variant the latency is priced for.
+    /// The memory variant the run executes and the latency is priced for.
     #[serde(default)]
     pub memory: MemoryVariant,
     /// Rayon threads for siblings (0: the global pool).
@@ -211,7 +211,7 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
         }
     };
     let mut cfg = Config::new(p, mem_words);
-    cfg.threads = config.threads;
+    (cfg.threads, cfg.memory) = (config.threads, config.memory);
     let done = run(&cfg, alg, vec![], &input)?;
     let tree = &done.cost;
     let price = |f| tree.eval(&preset, config.memory, f).total;

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use crate::config::{Config, Word};
 use crate::cost_tree::CostTree;
 use crate::error::HpramError;
+use crate::eval::MemoryVariant;
+use crate::memory::Mem;
 use crate::sub_pram::{HAlgorithm, Shared, SubPram};
 
 /// The result of a run.
@@ -37,7 +39,8 @@ pub fn run(
     let mut memory = vec![0; cfg.mem_words];
     memory[..input.len()].copy_from_slice(input);
     let mut local = vec![0; cfg.procs * cfg.local_words];
-    let shared = Shared { local_words: cfg.local_words, max_depth: cfg.max_depth };
+    let uniform = cfg.memory == MemoryVariant::Uniform;
+    let shared = Shared { local_words: cfg.local_words, max_depth: cfg.max_depth, uniform };
     let execute = |memory: &mut [Word], local: &mut [Word]| {
         let mut root = SubPram::new(
             shared,
@@ -45,14 +48,14 @@ pub fn run(
             alg.name(),
             1,
             0,
-            0,
+            (0, cfg.mem_words),
             cfg.model,
-            memory,
+            Mem::Block(memory),
             local,
             &params,
         );
         alg.run(&mut root)?;
-        Ok(root.finish())
+        Ok(root.finish().0)
     };
     let root = if cfg.threads == 0 {
         execute(&mut memory, &mut local)

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use crate::config::{SubModel, Word};
 use crate::cost_tree::CostNode;
 use crate::error::HpramError;
+use crate::memory::{ChildWrites, Mem};
 use crate::proc::{MemOp, Proc};
 
 pub use partition::Part;
@@ -57,6 +58,8 @@ where
 pub(crate) struct Shared {
     pub(crate) local_words: usize,
     pub(crate) max_depth: u32,
+    /// Uniform memory: global addresses, overlays and the determinacy checker.
+    pub(crate) uniform: bool,
 }
 
 /// The controller of one sub-PRAM. It cannot read shared memory: it issues steps whose
@@ -64,7 +67,7 @@ pub(crate) struct Shared {
 pub struct SubPram<'a> {
     shared: Shared,
     node: CostNode,
-    mem: &'a mut [Word],
+    mem: Mem<'a>,
     local: &'a mut [Word],
     params: &'a [Word],
     /// Whether the last step was a computation step (a phase is running).
@@ -81,9 +84,9 @@ impl<'a> SubPram<'a> {
         name: String,
         level: u32,
         offset: usize,
-        mem_base: usize,
+        (mem_base, mem_len): (usize, usize),
         model: SubModel,
-        mem: &'a mut [Word],
+        mem: Mem<'a>,
         local: &'a mut [Word],
         params: &'a [Word],
     ) -> SubPram<'a> {
@@ -95,7 +98,7 @@ impl<'a> SubPram<'a> {
             offset,
             procs,
             mem_base,
-            mem_len: mem.len(),
+            mem_len,
             model,
             t: 0,
             t_phases: 0,
@@ -111,9 +114,9 @@ impl<'a> SubPram<'a> {
         self.node.procs
     }
 
-    /// `M'`, the words of this sub-PRAM's block.
+    /// `M'`, the words of this sub-PRAM's (home) block.
     pub fn mem_len(&self) -> usize {
-        self.mem.len()
+        self.node.mem_len
     }
 
     /// Its level (the root is 1).
@@ -136,9 +139,11 @@ impl<'a> SubPram<'a> {
         self.params
     }
 
-    /// Offset `off` in this sub-PRAM's memory: block-relative in non-uniform memory.
+    /// The address of offset `off` in this sub-PRAM's home block: `off` itself in non-uniform
+    /// memory (addresses are block-relative), `mem_base + off` in uniform memory (addresses are
+    /// global), so one algorithm runs in both variants.
     pub fn home(&self, off: usize) -> usize {
-        off
+        if self.shared.uniform { self.node.mem_base + off } else { off }
     }
 
     /// `k` consecutive computation steps (one phase): `f` runs once per processor and sees
@@ -214,8 +219,9 @@ impl<'a> SubPram<'a> {
         self.node.t + self.node.c
     }
 
-    /// Ends the run and returns its cost node.
-    pub(crate) fn finish(self) -> CostNode {
-        self.node
+    /// Ends the run and returns its cost node and, in uniform memory, its writes and
+    /// footprint.
+    pub(crate) fn finish(self) -> (CostNode, Option<ChildWrites>) {
+        (self.node, self.mem.into_child_writes())
     }
 }

@@ -7,17 +7,17 @@ use crate::error::HpramError;
 use crate::proc::MemOp;
 use crate::sub_pram::SubPram;
 
-/// Applies `π` to the sub-PRAM's memory: the word at `j` moves to `π(j)`.
+/// Applies `π` to the sub-PRAM's (home) block: the word at offset `j` moves to offset `π(j)`.
 pub fn permute(
     sp: &mut SubPram<'_>,
     pi: &(dyn Fn(usize) -> usize + Sync),
 ) -> Result<(), HpramError> {
-    let r = sp.mem_len() / sp.procs();
+    let (r, base) = (sp.mem_len() / sp.procs(), sp.home(0));
     for k in 0..r {
-        sp.comm(|p| MemOp::Read { addr: p.pid * r + k, dst: k })?;
+        sp.comm(|p| MemOp::Read { addr: base + p.pid * r + k, dst: k })?;
     }
     for k in 0..r {
-        sp.comm(|p| MemOp::Write { addr: pi(p.pid * r + k), src: k })?;
+        sp.comm(|p| MemOp::Write { addr: base + pi(p.pid * r + k), src: k })?;
     }
     Ok(())
 }

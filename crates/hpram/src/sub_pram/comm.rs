@@ -44,18 +44,18 @@ fn sorted_addrs(lists: &[&[Access]]) -> Vec<(usize, usize)> {
 
 impl SubPram<'_> {
     fn check_addr(&self, step: u64, pid: usize, addr: usize, len: usize) -> Result<(), HpramError> {
-        let block_len = self.mem.len();
-        match addr.checked_add(len) {
-            Some(end) if end <= block_len => Ok(()),
-            _ => Err(HpramError::PrivateBlockViolation {
-                path: self.node.path.clone(),
-                step,
-                pid,
-                gpid: self.node.offset + pid,
-                addr: addr.max(block_len.min(addr.saturating_add(len).saturating_sub(1))),
-                block_len,
-            }),
+        let limit = self.mem.len();
+        if addr.checked_add(len).is_some_and(|end| end <= limit) {
+            return Ok(());
         }
+        // The first offending address.
+        let bad = addr.max(limit.min(addr.saturating_add(len).saturating_sub(1)));
+        let (path, gpid) = (self.node.path.clone(), self.node.offset + pid);
+        Err(if self.shared.uniform {
+            HpramError::AddressOutOfRange { path, step, pid, gpid, addr: bad, mem: limit }
+        } else {
+            HpramError::PrivateBlockViolation { path, step, pid, gpid, addr: bad, block_len: limit }
+        })
     }
 
     fn check_reg(&self, step: u64, pid: usize, reg: usize, len: usize) -> Result<(), HpramError> {
@@ -170,6 +170,24 @@ impl SubPram<'_> {
         Ok(())
     }
 
+    /// Uniform memory: every read, write and fetch-op of the step goes into the footprint
+    /// (fetch-ops as a read of the old value and a write of the new one, per processor).
+    fn record_footprint(&mut self, step: u64, batch: &Batch, read_values: &[i64]) {
+        let offset = self.node.offset;
+        let old: Vec<i64> = batch.fetches.iter().map(|a| self.mem.get(a.addr as usize)).collect();
+        let Some(footprint) = self.mem.footprint_mut() else { return };
+        for (a, &value) in batch.reads.iter().zip(read_values) {
+            footprint.read(a.addr as usize, offset + a.pid as usize, step, value);
+        }
+        for a in &batch.writes {
+            footprint.write(a.addr as usize, offset + a.pid as usize, step, a.value);
+        }
+        for (a, &value) in batch.fetches.iter().zip(&old) {
+            footprint.read(a.addr as usize, offset + a.pid as usize, step, value);
+            footprint.write(a.addr as usize, offset + a.pid as usize, step, a.value);
+        }
+    }
+
     pub(super) fn execute_comm(&mut self, ops: &[MemOp]) -> Result<(), HpramError> {
         let step = self.step_index();
         let mut batch = self.gather(step, ops)?;
@@ -225,21 +243,23 @@ impl SubPram<'_> {
             });
         }
         // Apply: every access sees the memory before the step.
-        let read_values: Vec<i64> = batch.reads.iter().map(|a| self.mem[a.addr as usize]).collect();
+        let read_values: Vec<i64> =
+            batch.reads.iter().map(|a| self.mem.get(a.addr as usize)).collect();
+        self.record_footprint(step, &batch, &read_values);
         if let (Variant::CrcwFetchOp(op), false) = (variant, batch.fetches.is_empty()) {
             let n = batch.fetches.len();
             let (mut prefix, mut rix, mut folded) = (vec![0; n], vec![0u32; n], Vec::new());
             combine_fetch(op, &batch.fetches, &mut slot, &mut folded, &mut prefix, &mut rix);
-            let old: Vec<i64> = folded.iter().map(|a| self.mem[a.addr as usize]).collect();
+            let old: Vec<i64> = folded.iter().map(|a| self.mem.get(a.addr as usize)).collect();
             for (a, &before) in folded.iter().zip(&old) {
-                self.mem[a.addr as usize] = op.apply(before, a.value);
+                self.mem.set(a.addr as usize, op.apply(before, a.value));
             }
             for k in 0..n {
                 self.local[batch.fetch_dst[k]] = op.apply(old[rix[k] as usize], prefix[k]);
             }
         }
         for w in &writes {
-            self.mem[w.addr as usize] = w.value;
+            self.mem.set(w.addr as usize, w.value);
         }
         for (k, value) in read_values.into_iter().enumerate() {
             self.local[batch.read_dst[k]] = value;

@@ -214,3 +214,30 @@ fn thread_counts_agree() {
     assert_eq!(runs[0].memory[0], input.iter().sum::<i64>());
     assert!(runs.windows(2).all(|w| w[0] == w[1]));
 }
+
+/// Uniform memory: addresses are global, so a child may reach past its home block (and the
+/// checker then judges the access), but not past `M`.
+#[test]
+fn uniform_addresses() {
+    let mut cfg = Config::new(2, 4);
+    cfg.memory = hpram::MemoryVariant::Uniform;
+    let child = FnAlg::arc("Child", |sp| {
+        let far = (sp.home(0) + 2) % 4;
+        sp.comm(move |_| MemOp::Read { addr: far, dst: 0 })
+    });
+    let root = FnAlg::arc("Root", move |sp| sp.partition_eq(2, 1, child.clone(), vec![]));
+    let done = run(&cfg, root, vec![], &[1, 2, 3, 4]).unwrap();
+    assert_eq!(done.local.chunks(4).map(|r| r[0]).collect::<Vec<_>>(), [3, 1]);
+    let beyond = FnAlg::arc("Beyond", |sp| sp.comm(|p| MemOp::Read { addr: 3 + p.pid, dst: 0 }));
+    assert_eq!(
+        run(&cfg, beyond, vec![], &[]).unwrap_err(),
+        HpramError::AddressOutOfRange {
+            path: "root".into(),
+            step: 1,
+            pid: 1,
+            gpid: 1,
+            addr: 4,
+            mem: 4
+        }
+    );
+}

@@ -213,3 +213,67 @@ fn e5_bpram_blocks() {
     assert_eq!((root.t, root.c, root.b), (1, 2, 16));
     assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), 37);
 }
+
+/// E6 — determinacy. Uniform, `P = 2`, `partition{1:A; 1:B}`, A writes `M[0] ← 5`:
+/// B reads `M[0]` → `AsyncCommunication{root/p0, addr 0, ReadWrite}`; B writes 5 → accepted
+/// (one shared single value); B writes 6 → `WriteWrite{5, 6}`.
+#[test]
+fn e6_determinacy() {
+    use hpram::{Accessor, AsyncKind, Part};
+    let e6 = |b: MemOp, value: i64| {
+        let mut cfg = Config::new(2, 2);
+        cfg.memory = UNI;
+        let a = hpram::FnAlg::arc("A", |sp| {
+            sp.compute(1, |p| p.local[0] = 5)?;
+            sp.comm(|_| MemOp::Write { addr: 0, src: 0 })
+        });
+        let b = hpram::FnAlg::arc("B", move |sp| {
+            sp.compute(1, |p| p.local[0] = value)?;
+            sp.comm(|_| b)
+        });
+        let root = hpram::FnAlg::arc("Root", move |sp| {
+            sp.partition(vec![Part::new(1, a.clone(), vec![]), Part::new(1, b.clone(), vec![])])
+        });
+        run(&cfg, root, vec![], &[7, 0])
+    };
+    let accessor = |child, gpid, value| Accessor { child, gpid, step: 2, value };
+    assert_eq!(
+        e6(MemOp::Read { addr: 0, dst: 1 }, 0).unwrap_err(),
+        HpramError::AsyncCommunication {
+            partition_path: "root/p0".into(),
+            addr: 0,
+            kind: AsyncKind::ReadWrite,
+            first: accessor(0, 0, 5),
+            second: accessor(1, 1, 7),
+        }
+    );
+    assert_eq!(e6(MemOp::Write { addr: 0, src: 0 }, 5).unwrap().memory, [5, 0]);
+    assert_eq!(
+        e6(MemOp::Write { addr: 0, src: 0 }, 6).unwrap_err(),
+        HpramError::AsyncCommunication {
+            partition_path: "root/p0".into(),
+            addr: 0,
+            kind: AsyncKind::WriteWrite { v1: 5, v2: 6 },
+            first: accessor(0, 0, 5),
+            second: accessor(1, 1, 6),
+        }
+    );
+}
+
+/// I7 on the tree forms: each non-uniform run, replayed in uniform memory (global addresses
+/// through `home`), passes the checker with the same memory and cost tree, for 1, 2 and 8
+/// threads.
+#[test]
+fn uniform_replays_non_uniform() {
+    let input: Vec<i64> = (0..64).map(|i| i * i - 50).collect();
+    for form in [TreeForm::Flat, TreeForm::TwoLevel, TreeForm::Hier] {
+        let non = run(&Config::new(8, 64), tree_reduce(form), vec![], &input).unwrap();
+        for threads in [1, 2, 8] {
+            let mut cfg = Config::new(8, 64);
+            (cfg.memory, cfg.threads) = (UNI, threads);
+            let uni = run(&cfg, tree_reduce(form), vec![], &input).unwrap();
+            assert_eq!(uni.memory, non.memory, "{form:?}");
+            assert_eq!(uni.cost, non.cost, "{form:?}");
+        }
+    }
+}
