@@ -44,6 +44,7 @@ mod run;
 pub mod studies;
 mod sub_pram;
 pub mod synth;
+mod trace;
 
 pub use config::{Config, SubModel, Word};
 pub use cost_model::{
@@ -58,3 +59,4 @@ pub use model::Hpram;
 pub use proc::{MemOp, Proc};
 pub use run::{Run, run};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
+pub use trace::Fnv64;

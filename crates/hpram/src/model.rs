@@ -175,6 +175,8 @@ pub struct HpramReport {
     pub result: Option<i64>,
     /// The result equals the plain Rust fold (tree-reduce).
     pub verified: Option<bool>,
+    /// The replay hash (FNV-1a-64 of every step and the final memory), in hex.
+    pub trace_hash: String,
     /// The critical path's node paths.
     pub critical_path: Vec<String>,
     /// The per-level breakdown along it, and the per-level work.
@@ -237,6 +239,7 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
         depth: tree.root.depth(),
         result,
         verified: expected.map(|sum| Some(sum) == result),
+        trace_hash: format!("{:016x}", done.trace_hash),
         critical_path: eval.critical_path,
         per_level: eval.per_level,
         hierarchy: if tree.sub_prams() <= 64 {

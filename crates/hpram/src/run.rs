@@ -9,6 +9,7 @@ use crate::error::HpramError;
 use crate::eval::MemoryVariant;
 use crate::memory::Mem;
 use crate::sub_pram::{HAlgorithm, Shared, SubPram};
+use crate::trace::Fnv64;
 
 /// The result of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +20,8 @@ pub struct Run {
     pub local: Vec<Word>,
     /// The cost tree (which is also the hierarchy: [`CostTree::render`]).
     pub cost: CostTree,
+    /// The replay hash (spec §2.5): the root's Merkle hash of every step, then the final memory.
+    pub trace_hash: u64,
 }
 
 /// Runs `alg(params)` on the H-PRAM `cfg` whose memory starts as `input` followed by zeros.
@@ -55,9 +58,10 @@ pub fn run(
             &params,
         );
         alg.run(&mut root)?;
-        Ok(root.finish().0)
+        let (node, _, hash) = root.finish();
+        Ok((node, hash))
     };
-    let root = if cfg.threads == 0 {
+    let (root, hash) = if cfg.threads == 0 {
         execute(&mut memory, &mut local)
     } else {
         let pool =
@@ -70,5 +74,8 @@ pub fn run(
             })?;
         pool.install(|| execute(&mut memory, &mut local))
     }?;
-    Ok(Run { memory, local, cost: CostTree { root } })
+    let mut trace_hash = Fnv64::default();
+    trace_hash.word(hash);
+    memory.iter().for_each(|&w| trace_hash.word(w as u64));
+    Ok(Run { memory, local, cost: CostTree { root }, trace_hash: trace_hash.finish() })
 }

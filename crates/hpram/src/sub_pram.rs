@@ -13,6 +13,7 @@ use crate::cost_tree::CostNode;
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem};
 use crate::proc::{MemOp, Proc};
+use crate::trace::{self, Fnv64};
 
 pub use partition::Part;
 
@@ -74,6 +75,8 @@ pub struct SubPram<'a> {
     in_phase: bool,
     /// The slot table of netcore's conflict rules, one entry per block word, made on first use.
     slot: Option<Vec<u32>>,
+    /// The replay hash of this sub-PRAM's run so far.
+    pub(crate) hash: Fnv64,
 }
 
 impl<'a> SubPram<'a> {
@@ -106,7 +109,14 @@ impl<'a> SubPram<'a> {
             b: 0,
             partitions: Vec::new(),
         };
-        SubPram { shared, node, mem, local, params, in_phase: false, slot: None }
+        let mut hash = Fnv64::default();
+        for word in [trace::ENTER, u64::from(node.level), node.offset as u64, node.procs as u64] {
+            hash.word(word);
+        }
+        hash.word(node.mem_base as u64);
+        hash.word(node.mem_len as u64);
+        hash.name(&node.name);
+        SubPram { shared, node, mem, local, params, in_phase: false, slot: None, hash }
     }
 
     /// `P'`.
@@ -153,6 +163,8 @@ impl<'a> SubPram<'a> {
             return Ok(());
         }
         self.node.t += u64::from(k);
+        self.hash.word(trace::COMPUTE);
+        self.hash.word(u64::from(k));
         if !self.in_phase {
             self.node.t_phases += 1;
             self.in_phase = true;
@@ -221,7 +233,8 @@ impl<'a> SubPram<'a> {
 
     /// Ends the run and returns its cost node and, in uniform memory, its writes and
     /// footprint.
-    pub(crate) fn finish(self) -> (CostNode, Option<ChildWrites>) {
-        (self.node, self.mem.into_child_writes())
+    pub(crate) fn finish(mut self) -> (CostNode, Option<ChildWrites>, u64) {
+        self.hash.word(trace::EXIT);
+        (self.node, self.mem.into_child_writes(), self.hash.finish())
     }
 }

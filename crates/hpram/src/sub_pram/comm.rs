@@ -7,6 +7,7 @@ use netcore::pram::{Access, AccessKind, EMPTY, Variant, combine_fetch, resolve_s
 use crate::error::HpramError;
 use crate::proc::MemOp;
 use crate::sub_pram::SubPram;
+use crate::trace;
 
 /// The accesses of one step, split by kind, each list in pid order.
 #[derive(Default)]
@@ -188,6 +189,26 @@ impl SubPram<'_> {
         }
     }
 
+    /// Feeds the step into the replay hash: `(pid, opcode, addr, value)` in pid order (reads
+    /// with the value read, writes with the value written, fetch-ops with the contribution).
+    fn hash_step(&mut self, batch: &Batch, read_values: &[i64]) {
+        let mut tuples: Vec<[u64; 4]> = Vec::new();
+        let mut add = |accesses: &[Access], values: &mut dyn Iterator<Item = i64>, opcode| {
+            for a in accesses {
+                let value = values.next().unwrap_or(a.value);
+                tuples.push([u64::from(a.pid), opcode, a.addr, value as u64]);
+            }
+        };
+        add(&batch.reads, &mut read_values.iter().copied(), trace::OP_READ);
+        add(&batch.writes, &mut std::iter::empty(), trace::OP_WRITE);
+        add(&batch.fetches, &mut std::iter::empty(), trace::OP_FETCH);
+        tuples.sort_unstable();
+        self.hash.word(trace::COMM);
+        for tuple in tuples {
+            tuple.into_iter().for_each(|w| self.hash.word(w));
+        }
+    }
+
     pub(super) fn execute_comm(&mut self, ops: &[MemOp]) -> Result<(), HpramError> {
         let step = self.step_index();
         let mut batch = self.gather(step, ops)?;
@@ -261,6 +282,7 @@ impl SubPram<'_> {
         for w in &writes {
             self.mem.set(w.addr as usize, w.value);
         }
+        self.hash_step(&batch, &read_values);
         for (k, value) in read_values.into_iter().enumerate() {
             self.local[batch.read_dst[k]] = value;
         }

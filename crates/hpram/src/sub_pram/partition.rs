@@ -12,6 +12,7 @@ use crate::cost_tree::CostNode;
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem, Overlay, check_siblings, merge_children};
 use crate::sub_pram::{HAlgorithm, SubPram};
+use crate::trace;
 
 /// One sub-PRAM of a general partition step: `P_i` processors running `alg(params)`.
 #[derive(Clone)]
@@ -97,7 +98,7 @@ impl SubPram<'_> {
             });
         }
         let shared = self.shared;
-        let results: Vec<Result<(CostNode, Option<ChildWrites>), HpramError>> = {
+        let results: Vec<Result<(CostNode, Option<ChildWrites>, u64), HpramError>> = {
             // Child memories: disjoint blocks (non-uniform) or overlays of this sub-PRAM's
             // memory as it is now (uniform).
             let mems: Vec<Mem<'_>> = if shared.uniform {
@@ -150,8 +151,17 @@ impl SubPram<'_> {
                 .collect()
         };
         // The lowest-index failing child's error wins (spec §2.2).
-        let (nodes, writes): (Vec<CostNode>, Vec<Option<ChildWrites>>) =
-            results.into_iter().collect::<Result<Vec<_>, _>>()?.into_iter().unzip();
+        let done = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+        self.hash.word(trace::PARTITION);
+        self.hash.word(sizes.len() as u64);
+        sizes.iter().for_each(|&p| self.hash.word(p as u64));
+        let mut nodes = Vec::with_capacity(done.len());
+        let mut writes = Vec::with_capacity(done.len());
+        for (node, child_writes, hash) in done {
+            self.hash.word(hash);
+            nodes.push(node);
+            writes.push(child_writes);
+        }
         let writes: Vec<ChildWrites> = writes.into_iter().flatten().collect();
         if !writes.is_empty() {
             check_siblings(&path, &writes.iter().map(|(_, f)| f).collect::<Vec<_>>())?;
