@@ -39,7 +39,7 @@ impl Fnv64 {
 }
 
 /// Stream markers.
-pub(crate) const ENTER: u64 = 0x454e_5445_52;
+pub(crate) const ENTER: u64 = 0x0045_4e54_4552;
 pub(crate) const EXIT: u64 = 0x4558_4954;
 pub(crate) const COMPUTE: u64 = 1;
 pub(crate) const COMM: u64 = 2;

@@ -14,6 +14,10 @@ use crate::memory::{ChildWrites, Mem, Overlay, check_siblings, merge_children};
 use crate::sub_pram::{HAlgorithm, SubPram};
 use crate::trace;
 
+/// What a finished child hands back: its cost node, (uniform) its writes and footprint, and
+/// its replay hash.
+type ChildDone = (CostNode, Option<ChildWrites>, u64);
+
 /// One sub-PRAM of a general partition step: `P_i` processors running `alg(params)`.
 #[derive(Clone)]
 pub struct Part {
@@ -98,7 +102,7 @@ impl SubPram<'_> {
             });
         }
         let shared = self.shared;
-        let results: Vec<Result<(CostNode, Option<ChildWrites>, u64), HpramError>> = {
+        let results: Vec<Result<ChildDone, HpramError>> = {
             // Child memories: disjoint blocks (non-uniform) or overlays of this sub-PRAM's
             // memory as it is now (uniform).
             let mems: Vec<Mem<'_>> = if shared.uniform {
