@@ -21,11 +21,14 @@ pub struct SubModel {
     /// Whether `BlockRead`/`BlockWrite` are available (BPRAM).
     #[serde(default)]
     pub block: bool,
+    /// Whether the `scan` collective is available.
+    #[serde(default)]
+    pub scan: bool,
 }
 
 impl SubModel {
     /// An EREW PRAM without block transfers.
-    pub const EREW: SubModel = SubModel { access: Variant::Erew, block: false };
+    pub const EREW: SubModel = SubModel { access: Variant::Erew, block: false, scan: false };
 
     /// The same sub-model with another access variant.
     pub const fn with_access(self, access: Variant) -> SubModel {
@@ -38,6 +41,9 @@ impl fmt::Display for SubModel {
         write!(f, "{}", self.access)?;
         if self.block {
             f.write_str("+block")?;
+        }
+        if self.scan {
+            f.write_str("+scan")?;
         }
         Ok(())
     }

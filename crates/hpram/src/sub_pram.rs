@@ -1,6 +1,7 @@
 //! The SIMD controller of one sub-PRAM (spec §2.1): every call is one synchronous step over
 //! all `P'` processors, or a partition step that starts sub-PRAMs on disjoint groups.
 
+mod collective;
 mod comm;
 mod partition;
 

@@ -44,6 +44,8 @@ pub(crate) const EXIT: u64 = 0x4558_4954;
 pub(crate) const COMPUTE: u64 = 1;
 pub(crate) const COMM: u64 = 2;
 pub(crate) const PARTITION: u64 = 3;
+pub(crate) const SCAN: u64 = 4;
+pub(crate) const ANY: u64 = 5;
 /// Opcodes of the per-access tuples.
 pub(crate) const OP_READ: u64 = 1;
 pub(crate) const OP_WRITE: u64 = 2;

@@ -179,7 +179,7 @@ fn read_write_same_step() {
 fn block_transfers() {
     let mut cfg = Config::new(2, 16);
     cfg.local_words = 8;
-    cfg.model = SubModel { access: Variant::Erew, block: true };
+    cfg.model = SubModel { block: true, ..SubModel::EREW };
     let alg = FnAlg::arc("Blocks", |sp| {
         sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8 - 4 * p.pid, dst: 0 })?;
         sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x *= 2))?;
@@ -273,4 +273,34 @@ fn replay_hash() {
     // Same final memory, different written values.
     assert_eq!(writes(1).memory, writes(2).memory);
     assert_ne!(writes(1).trace_hash, writes(2).trace_hash);
+}
+
+/// `scan` (a sub-model feature) and `any` (data-dependent control) are one communication
+/// step each.
+#[test]
+fn collectives() {
+    let alg = FnAlg::arc("Collective", |sp| {
+        sp.compute(1, |p| p.local[0] = p.pid as i64 + 1)?;
+        sp.scan(FetchOp::Add, 0, 1)?;
+        let mut rounds = 0;
+        while sp.any(|p| p.local[1] < 20)? {
+            sp.compute(1, |p| p.local[1] *= 2)?;
+            rounds += 1;
+        }
+        sp.compute(1, |p| p.local[2] = rounds)
+    });
+    let mut cfg = Config::new(4, 1);
+    cfg.model = SubModel { scan: true, ..SubModel::EREW };
+    let done = run(&cfg, alg.clone(), vec![], &[]).unwrap();
+    // Prefix sums 1, 3, 6, 10; the smallest (1) needs 5 doublings to reach 32 >= 20.
+    let regs: Vec<[i64; 3]> = done.local.chunks(4).map(|r| [r[0], r[1], r[2]]).collect();
+    assert_eq!(regs, [[1, 32, 5], [2, 96, 5], [3, 192, 5], [4, 320, 5]]);
+    let root = &done.cost.root;
+    // T = 1 + 5 + 1; C = the scan + 6 any steps; every computation step is its own phase,
+    // since a collective step breaks a phase like any communication step.
+    assert_eq!((root.t, root.c, root.t_phases), (7, 7, 7));
+    assert!(matches!(
+        run(&Config::new(4, 1), alg, vec![], &[]),
+        Err(HpramError::UnsupportedOp { op: "scan", .. })
+    ));
 }

@@ -200,7 +200,7 @@ fn e5_permute() {
 fn e5_bpram_blocks() {
     let mut cfg = Config::new(16, 128);
     cfg.local_words = 8;
-    cfg.model = hpram::SubModel { access: Variant::Erew, block: true };
+    cfg.model = hpram::SubModel { block: true, ..hpram::SubModel::EREW };
     let alg = hpram::FnAlg::arc("Bpram", |sp| {
         sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8, dst: 0 })?;
         sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x += 1))?;
