@@ -74,8 +74,6 @@ pub struct SubPram<'a> {
     params: &'a [Word],
     /// Whether the last step was a computation step (a phase is running).
     in_phase: bool,
-    /// The slot table of netcore's conflict rules, one entry per block word, made on first use.
-    slot: Option<Vec<u32>>,
     /// The replay hash of this sub-PRAM's run so far.
     pub(crate) hash: Fnv64,
 }
@@ -117,7 +115,7 @@ impl<'a> SubPram<'a> {
         hash.word(node.mem_base as u64);
         hash.word(node.mem_len as u64);
         hash.name(&node.name);
-        SubPram { shared, node, mem, local, params, in_phase: false, slot: None, hash }
+        SubPram { shared, node, mem, local, params, in_phase: false, hash }
     }
 
     /// `P'`.

@@ -36,6 +36,35 @@ fn first_common(a: &[(usize, usize)], b: &[(usize, usize)]) -> Option<(usize, us
     None
 }
 
+/// The distinct addresses of a step in ascending order; an access's compact address is its
+/// index here.
+struct Compact(Vec<u64>);
+
+impl Compact {
+    fn new(batch: &Batch) -> Compact {
+        let lists = [&batch.reads, &batch.writes, &batch.fetches];
+        let mut addrs: Vec<u64> = lists.iter().flat_map(|l| l.iter()).map(|a| a.addr).collect();
+        addrs.sort_unstable();
+        addrs.dedup();
+        Compact(addrs)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The accesses with compact addresses.
+    fn map(&self, accesses: &[Access]) -> Vec<Access> {
+        let index = |addr: u64| self.0.partition_point(|&x| x < addr) as u64;
+        accesses.iter().map(|a| Access { addr: index(a.addr), ..*a }).collect()
+    }
+
+    /// The real address of a compact one.
+    fn real(&self, compact: u64) -> usize {
+        self.0[compact as usize] as usize
+    }
+}
+
 fn sorted_addrs(lists: &[&[Access]]) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> =
         lists.iter().flat_map(|l| l.iter()).map(|a| (a.addr as usize, a.pid as usize)).collect();
@@ -218,22 +247,26 @@ impl SubPram<'_> {
         }
         let variant = self.node.model.access;
         let path = &self.node.path;
-        let mut slot = self.slot.take().unwrap_or_else(|| vec![EMPTY; self.mem.len()]);
+        // netcore's rules index a slot table by address: resolve on the step's distinct
+        // addresses, numbered in ascending order, so the table is as small as the step.
+        let table = Compact::new(&batch);
+        let mut slot = vec![EMPTY; table.len()];
         let mut resolved = Vec::new();
         if !variant.concurrent_read()
-            && let Some(c) = resolve_step(variant, &batch.reads, &mut slot, &mut resolved)
+            && let Some(c) =
+                resolve_step(variant, &table.map(&batch.reads), &mut slot, &mut resolved)
         {
             let pids = [c.pids[0] as usize, c.pids[1] as usize];
             return Err(HpramError::ExclusiveReadViolation {
                 path: path.clone(),
                 step,
-                addr: c.addr as usize,
+                addr: table.real(c.addr),
                 pids,
             });
         }
         let mut writes = Vec::new();
-        if let Some(c) = resolve_step(variant, &batch.writes, &mut slot, &mut writes) {
-            let (addr, pids) = (c.addr as usize, [c.pids[0] as usize, c.pids[1] as usize]);
+        if let Some(c) = resolve_step(variant, &table.map(&batch.writes), &mut slot, &mut writes) {
+            let (addr, pids) = (table.real(c.addr), [c.pids[0] as usize, c.pids[1] as usize]);
             return Err(match variant {
                 Variant::CrcwCommon => HpramError::CommonWriteMismatch {
                     path: path.clone(),
@@ -270,23 +303,23 @@ impl SubPram<'_> {
         if let (Variant::CrcwFetchOp(op), false) = (variant, batch.fetches.is_empty()) {
             let n = batch.fetches.len();
             let (mut prefix, mut rix, mut folded) = (vec![0; n], vec![0u32; n], Vec::new());
-            combine_fetch(op, &batch.fetches, &mut slot, &mut folded, &mut prefix, &mut rix);
-            let old: Vec<i64> = folded.iter().map(|a| self.mem.get(a.addr as usize)).collect();
+            let fetches = table.map(&batch.fetches);
+            combine_fetch(op, &fetches, &mut slot, &mut folded, &mut prefix, &mut rix);
+            let old: Vec<i64> = folded.iter().map(|a| self.mem.get(table.real(a.addr))).collect();
             for (a, &before) in folded.iter().zip(&old) {
-                self.mem.set(a.addr as usize, op.apply(before, a.value));
+                self.mem.set(table.real(a.addr), op.apply(before, a.value));
             }
             for k in 0..n {
                 self.local[batch.fetch_dst[k]] = op.apply(old[rix[k] as usize], prefix[k]);
             }
         }
         for w in &writes {
-            self.mem.set(w.addr as usize, w.value);
+            self.mem.set(table.real(w.addr), w.value);
         }
         self.hash_step(&batch, &read_values);
         for (k, value) in read_values.into_iter().enumerate() {
             self.local[batch.read_dst[k]] = value;
         }
-        self.slot = Some(slot);
         Ok(())
     }
 }
