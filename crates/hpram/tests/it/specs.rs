@@ -277,3 +277,47 @@ fn uniform_replays_non_uniform() {
         }
     }
 }
+
+fn prefix(form: TreeForm, procs: usize, r: usize, memory: MemoryVariant) -> hpram::Run {
+    use hpram::algs::{prefix_layout, tree_prefix};
+    let x: Vec<i64> = (0..(procs * r) as i64).map(|i| 3 * i - 7).collect();
+    let input = prefix_layout(&x, procs);
+    let mut cfg = Config::new(procs, input.len());
+    (cfg.local_words, cfg.memory) = (r + 3, memory);
+    run(&cfg, tree_prefix(form, r), vec![], &input).unwrap()
+}
+
+/// Tree prefix sums (spec §3.2) in every form and both memory variants equal the plain Rust
+/// inclusive scan (I9), with the same cost tree in both variants.
+/// Counts, `P = 4`, `r = 4` (`p = 2`): the leaf up-sweep is `m^r c^{r−1} m^r m` (`T = 3`,
+/// `C = 9`), the down-sweep `m m^r c^r m^r` (`T = 4`, `C = 9`); each combine or distribute
+/// is `m m c m`. Flat: `T = 3 + 4 + 2p = 11`, `C = 9 + 9 + 6p = 30`, so Pram `41` and
+/// Hypercube (`ℓ = s_α = 2`) `11·3 + 30·4 = 153`. Hier, Pram: leaves `12 + 13 = 25`, each of
+/// the `2p` combine/distribute levels `1 + 3 = 4`: `25 + 16 = 41`.
+#[test]
+fn tree_prefix_forms() {
+    let (procs, r) = (4, 4);
+    let x: Vec<i64> = (0..16).map(|i| 3 * i - 7).collect();
+    let expected: Vec<i64> =
+        x.iter().scan(0i64, |acc, &v| Some(*acc + v).inspect(|s| *acc = *s)).collect();
+    for form in [TreeForm::Flat, TreeForm::TwoLevel, TreeForm::Hier] {
+        let non = prefix(form, procs, r, NU);
+        assert_eq!(hpram::algs::prefix_output(&non.memory, procs, r), expected, "{form:?}");
+        let uni = prefix(form, procs, r, UNI);
+        assert_eq!(uni.memory, non.memory, "{form:?}");
+        assert_eq!(uni.cost, non.cost, "{form:?}");
+        assert_eq!(price(&non.cost, Preset::Pram, NU, Formula::Exact), 41, "{form:?}");
+    }
+    let flat = prefix(TreeForm::Flat, procs, r, NU).cost;
+    assert_eq!((flat.root.t, flat.root.c), (11, 30));
+    assert_eq!(price(&flat, CUBE, NU, Formula::Exact), 153);
+    for (procs, r) in [(1, 3), (2, 1), (16, 2), (32, 5)] {
+        let x: Vec<i64> = (0..(procs * r) as i64).map(|i| 3 * i - 7).collect();
+        let expected: Vec<i64> =
+            x.iter().scan(0i64, |acc, &v| Some(*acc + v).inspect(|s| *acc = *s)).collect();
+        for form in [TreeForm::Flat, TreeForm::TwoLevel, TreeForm::Hier] {
+            let done = prefix(form, procs, r, UNI);
+            assert_eq!(hpram::algs::prefix_output(&done.memory, procs, r), expected);
+        }
+    }
+}
