@@ -7,6 +7,6 @@ mod prefix;
 mod tree;
 
 pub use alg1::{Alg1, Empty};
-pub use permute::permute;
+pub use permute::{permute, remap_partition};
 pub use prefix::{prefix_layout, prefix_output, tree_prefix};
 pub use tree::{TreeForm, tree_reduce};

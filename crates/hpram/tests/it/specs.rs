@@ -321,3 +321,31 @@ fn tree_prefix_forms() {
         }
     }
 }
+
+/// `remap_partition` (spec §3.4): column sums of a 4×4 row-major matrix on `P = 4`. The
+/// transpose `π(j) = (j mod 4)·4 + j div 4` makes column `i` processor `i`'s block, each
+/// child (a 1-processor leaf) sums its block in place, and `π⁻¹` puts the sums back into
+/// row 0. Cost: two permutes (`C = 2·2r' = 16`) at level 1 plus the leaf (`2r = 8` at `ℓ(1)`).
+#[test]
+fn remap_partition_column_sums() {
+    use hpram::Part;
+    let leaf = hpram::FnAlg::arc("ColumnSum", |sp| {
+        sp.comm(|_| MemOp::Read { addr: 0, dst: 0 })?;
+        for j in 1..4 {
+            sp.comm(move |_| MemOp::Read { addr: j, dst: 1 })?;
+            sp.compute(1, |p| p.local[0] += p.local[1])?;
+        }
+        sp.comm(|_| MemOp::Write { addr: 0, src: 0 })
+    });
+    let alg = hpram::FnAlg::arc("Columns", move |sp| {
+        let parts = (0..4).map(|_| Part::new(1, leaf.clone(), vec![])).collect();
+        hpram::algs::remap_partition(sp, &|j| (j % 4) * 4 + j / 4, parts)
+    });
+    let input: Vec<i64> = (0..16).collect();
+    let done = run(&Config::new(4, 16), alg, vec![], &input).unwrap();
+    assert_eq!(&done.memory[..4], &[24, 28, 32, 36]);
+    assert_eq!((done.cost.root.t, done.cost.root.c), (0, 16));
+    // Pram: 16 + 8 = 24; Hypercube: 16·(2+2) + 8 + s_β(4,4) = 64 + 8 + 2 = 74.
+    assert_eq!(price(&done.cost, Preset::Pram, NU, Formula::Exact), 24);
+    assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), 74);
+}
