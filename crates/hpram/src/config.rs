@@ -24,11 +24,16 @@ pub struct SubModel {
     /// Whether the `scan` collective is available.
     #[serde(default)]
     pub scan: bool,
+    /// Under `crcw-arbitrary`: the seed of the replay-stable pseudo-random winner
+    /// `hash(seed, path, step, addr)` (spec §1.4); `None` keeps netcore's rule (highest pid).
+    #[serde(default)]
+    pub arbitrary_seed: Option<u64>,
 }
 
 impl SubModel {
     /// An EREW PRAM without block transfers.
-    pub const EREW: SubModel = SubModel { access: Variant::Erew, block: false, scan: false };
+    pub const EREW: SubModel =
+        SubModel { access: Variant::Erew, block: false, scan: false, arbitrary_seed: None };
 
     /// The same sub-model with another access variant.
     pub const fn with_access(self, access: Variant) -> SubModel {
@@ -44,6 +49,9 @@ impl fmt::Display for SubModel {
         }
         if self.scan {
             f.write_str("+scan")?;
+        }
+        if let Some(seed) = self.arbitrary_seed {
+            write!(f, "+seed{seed}")?;
         }
         Ok(())
     }

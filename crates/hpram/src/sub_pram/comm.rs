@@ -7,7 +7,7 @@ use netcore::pram::{Access, AccessKind, EMPTY, Variant, combine_fetch, resolve_s
 use crate::error::HpramError;
 use crate::proc::MemOp;
 use crate::sub_pram::SubPram;
-use crate::trace;
+use crate::trace::{self, Fnv64};
 
 /// The accesses of one step, split by kind, each list in pid order.
 #[derive(Default)]
@@ -218,6 +218,31 @@ impl SubPram<'_> {
         }
     }
 
+    /// CRCW arbitrary with a seed: at every written cell the winner among its writers (in pid
+    /// order) is `hash(seed, path, step, addr) mod writers`, the same under every schedule.
+    fn seeded_winners(
+        &self,
+        seed: u64,
+        step: u64,
+        table: &Compact,
+        raw: &[Access],
+        writes: &mut [Access],
+    ) {
+        let mut writers: Vec<Vec<i64>> = vec![Vec::new(); table.len()];
+        for (a, compact) in raw.iter().zip(table.map(raw)) {
+            writers[compact.addr as usize].push(a.value);
+        }
+        for w in writes.iter_mut() {
+            let candidates = &writers[w.addr as usize];
+            let mut h = Fnv64::default();
+            h.word(seed);
+            h.name(&self.node.path);
+            h.word(step);
+            h.word(table.real(w.addr) as u64);
+            w.value = candidates[(h.finish() % candidates.len() as u64) as usize];
+        }
+    }
+
     /// Feeds the step into the replay hash: `(pid, opcode, addr, value)` in pid order (reads
     /// with the value read, writes with the value written, fetch-ops with the contribution).
     fn hash_step(&mut self, batch: &Batch, read_values: &[i64]) {
@@ -278,6 +303,10 @@ impl SubPram<'_> {
                 _ => HpramError::ExclusiveWriteViolation { path: path.clone(), step, addr, pids },
             });
         }
+        if let (Variant::CrcwArbitrary, Some(seed)) = (variant, self.node.model.arbitrary_seed) {
+            self.seeded_winners(seed, step, &table, &batch.writes, &mut writes);
+        }
+        let path = &self.node.path;
         // A read and a write (or fetch-op) of one cell, or a write and a fetch-op of one cell.
         let readers = sorted_addrs(&[&batch.reads]);
         let writers = sorted_addrs(&[&batch.writes, &batch.fetches]);

@@ -304,3 +304,30 @@ fn collectives() {
         Err(HpramError::UnsupportedOp { op: "scan", .. })
     ));
 }
+
+/// CRCW arbitrary with a seed: the winner is `hash(seed, path, step, addr) mod writers`, one
+/// of the written values, the same for every thread count, and it varies with the seed.
+#[test]
+fn seeded_arbitrary() {
+    let winner = |seed: u64, threads: usize| {
+        let mut cfg = Config::new(8, 2);
+        cfg.model = SubModel {
+            arbitrary_seed: Some(seed),
+            ..SubModel::EREW.with_access(Variant::CrcwArbitrary)
+        };
+        cfg.threads = threads;
+        let alg = FnAlg::arc("Arb", |sp| {
+            sp.compute(1, |p| p.local[0] = 100 + p.pid as i64)?;
+            sp.comm(|p| MemOp::Write { addr: p.pid % 2, src: 0 })
+        });
+        let memory = run(&cfg, alg, vec![], &[]).unwrap().memory;
+        assert_eq!(memory[0] % 2, 0, "cell 0 holds an even writer's value");
+        assert_eq!(memory[1] % 2, 1, "cell 1 holds an odd writer's value");
+        memory
+    };
+    let winners: Vec<Vec<i64>> = (0..16).map(|seed| winner(seed, 1)).collect();
+    for (seed, w) in winners.iter().enumerate() {
+        assert_eq!(w, &winner(seed as u64, 8));
+    }
+    assert!(winners.iter().any(|w| w != &winners[0]), "the seed never changes the winner");
+}
