@@ -63,18 +63,21 @@ fn check_sizes(path: &str, parent: usize, sizes: &[usize]) -> Result<(), HpramEr
     Ok(())
 }
 
-/// The non-uniform block lengths `M'·P_i/P'`, contiguous and in child order.
+/// The block lengths `M'·P_i/P'`, contiguous and in child order. A non-integral split is an
+/// error in non-uniform memory; in uniform memory the home blocks (used only by `home`) are
+/// rounded down.
 fn block_lengths(
     path: &str,
     mem: usize,
     parent: usize,
     sizes: &[usize],
+    uniform: bool,
 ) -> Result<Vec<usize>, HpramError> {
     sizes
         .iter()
         .map(|&p| {
             let words = (mem as u128) * (p as u128);
-            if words.is_multiple_of(parent as u128) {
+            if uniform || words.is_multiple_of(parent as u128) {
                 Ok((words / parent as u128) as usize)
             } else {
                 Err(HpramError::NonIntegralBlock {
@@ -92,7 +95,8 @@ impl SubPram<'_> {
         let path = self.partition_path();
         let sizes: Vec<usize> = parts.iter().map(|p| p.procs).collect();
         check_sizes(&path, self.procs(), &sizes)?;
-        let blocks = block_lengths(&path, self.node.mem_len, self.procs(), &sizes)?;
+        let blocks =
+            block_lengths(&path, self.node.mem_len, self.procs(), &sizes, self.shared.uniform)?;
         let level = self.node.level + 1;
         if level > self.shared.max_depth {
             return Err(HpramError::MaxDepthExceeded {

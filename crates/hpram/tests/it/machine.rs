@@ -331,3 +331,20 @@ fn seeded_arbitrary() {
     }
     assert!(winners.iter().any(|w| w != &winners[0]), "the seed never changes the winner");
 }
+
+/// A non-integral split is an error only in non-uniform memory; uniform home blocks round
+/// down.
+#[test]
+fn non_integral_split_only_non_uniform() {
+    let parent = sizes(&[3, 1]);
+    let mut cfg = Config::new(4, 6);
+    assert!(matches!(
+        run(&cfg, parent.clone(), vec![], &[]),
+        Err(HpramError::NonIntegralBlock { .. })
+    ));
+    cfg.memory = hpram::MemoryVariant::Uniform;
+    let done = run(&cfg, parent, vec![], &[]).unwrap();
+    let homes: Vec<(usize, usize)> =
+        done.cost.root.partitions[0].iter().map(|c| (c.mem_base, c.mem_len)).collect();
+    assert_eq!(homes, [(0, 4), (4, 1)]);
+}
