@@ -312,7 +312,7 @@ impl Model for Hpram {
         "hpram"
     }
     fn about(&self) -> &'static str {
-        "the Hierarchical PRAM (Heywood & Ranka): partition steps, non-uniform memory, the cost tree priced by the exact and simplified recursions"
+        "the Hierarchical PRAM (Heywood & Ranka): partition steps, non-uniform and uniform memory with a determinacy checker, the cost tree priced by the exact, phase-refined, simplified and two-stage recursions"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![Box::new(crate::studies::tree_r::TreeR)]
