@@ -11,6 +11,8 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
         &netcore::pram::model::Pram,
         &overlap_ring::OverlapRing,
         &logp_stall::LogpStall,
+        &dbsp_hmos::DbspHmos,
+        &actor_pram::ActorPram,
         &hpram::Hpram,
     ]
 }

@@ -19,6 +19,8 @@ pub(crate) const EMBEDDED: &[(&str, &str)] = &[
     ("fixtures/sweeps/netcore.toml", include_str!("../../fixtures/sweeps/netcore.toml")),
     ("fixtures/sweeps/overlap-ring.toml", include_str!("../../fixtures/sweeps/overlap-ring.toml")),
     ("fixtures/sweeps/logp-stall.toml", include_str!("../../fixtures/sweeps/logp-stall.toml")),
+    ("fixtures/sweeps/dbsp-hmos.toml", include_str!("../../fixtures/sweeps/dbsp-hmos.toml")),
+    ("fixtures/sweeps/actor-pram.toml", include_str!("../../fixtures/sweeps/actor-pram.toml")),
     ("fixtures/sweeps/hpram.toml", include_str!("../../fixtures/sweeps/hpram.toml")),
 ];
 

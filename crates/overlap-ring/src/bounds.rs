@@ -28,7 +28,7 @@ pub fn relaxed_lb(host: &Host, plan: &Plan, steps: u64) -> Result<u64> {
     let n_cols = plan.n_cols;
     let holders = plan.holders();
     let mut prefix = vec![0u64; host.n()];
-    for (i, &d) in host.delays.iter().enumerate() {
+    for (i, &d) in host.delays().iter().enumerate() {
         prefix[i + 1] = prefix[i] + u64::from(d);
     }
     let dist = |p: usize, q: usize| prefix[p].abs_diff(prefix[q]);

@@ -549,7 +549,7 @@ pub fn run_config(config: &ConfigFile<'_>) -> std::result::Result<RunReport, Mod
         report.guest.name(),
         report.host.n(),
         report.d_max,
-        report.host.bandwidth,
+        report.host.bandwidth(),
         report.cols,
         report.steps,
         report.run.host_steps,

@@ -197,3 +197,20 @@ impl Classify for Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No config can make the engine fail at run time (its programs are built in), so the
+    /// classification is checked here: a guest panic is a failed run (exit status 1), a bad
+    /// host is the user's input (exit status 2), through `ModelError` as xtask sees them.
+    #[test]
+    fn faults() {
+        let panic = Error::GuestPanic { col: 3, row: 2, message: "boom".into() };
+        let run: netcore::study::ModelError = panic.into();
+        assert_eq!(run.fault(), Fault::Run);
+        let input: netcore::study::ModelError = Error::EmptyHost.into();
+        assert_eq!(input.fault(), Fault::Input);
+    }
+}

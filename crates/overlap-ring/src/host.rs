@@ -22,9 +22,9 @@ pub fn log_n(n: usize) -> u32 {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Host {
     /// `d_i >= 1` for the `n-1` links.
-    pub delays: Vec<u32>,
+    delays: Vec<u32>,
     /// Bandwidth `B >= 1`: pebbles entering one directed link per step.
-    pub bandwidth: u32,
+    bandwidth: u32,
 }
 
 impl Host {
@@ -53,6 +53,16 @@ impl Host {
         let topo = Topology::linear_array(n as u32)?;
         let delays = LinkDelays::from_law(&topo, law, rng)?;
         Self::new(n, delays.as_slice().to_vec(), bandwidth)
+    }
+
+    /// The delays `d_i >= 1` of the `n - 1` links, link `i` joining `p_i` and `p_(i+1)`.
+    pub fn delays(&self) -> &[u32] {
+        &self.delays
+    }
+
+    /// Bandwidth `B >= 1`: pebbles entering one directed link per step.
+    pub fn bandwidth(&self) -> u32 {
+        self.bandwidth
     }
 
     /// Number of processors.
@@ -126,7 +136,7 @@ mod tests {
     #[test]
     fn ring_cut_at_slowest_link() {
         let (host, start) = Host::from_ring(&[2, 9, 3, 9], 1).unwrap();
-        assert_eq!((host.delays, start), (vec![3, 9, 2], 2));
+        assert_eq!((host.delays(), start), (&[3, 9, 2][..], 2));
         let mut route = Vec::new();
         Host::new(4, vec![1, 1, 1], 1).unwrap().route(3, 1, &mut route);
         assert_eq!(route, vec![5, 3]);

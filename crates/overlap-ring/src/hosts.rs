@@ -56,7 +56,7 @@ pub fn h2_paper(n: usize, bandwidth: u32) -> Result<Host> {
 /// array ends next to long links are singleton segments).
 pub fn segments(host: &Host) -> Vec<(usize, usize)> {
     let mut out = vec![(0, 0)];
-    for (i, &d) in host.delays.iter().enumerate() {
+    for (i, &d) in host.delays().iter().enumerate() {
         if d == 1 {
             if let Some(last) = out.last_mut() {
                 last.1 = i + 1;
@@ -139,7 +139,7 @@ pub fn one_copy_blocks(sizes: &[usize]) -> Result<Plan> {
 /// A text strip of a host (Figure 5): processors `o`, unit links `-`, long links `=`.
 pub fn strip(host: &Host) -> String {
     let mut out = String::from("o");
-    for &d in &host.delays {
+    for &d in host.delays() {
         out.push_str(if d == 1 { "-o" } else { "=o" });
     }
     out
@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn h1_16() {
         let h = h1(16, 1).unwrap();
-        assert_eq!(h.delays, vec![1, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1]);
+        assert_eq!(h.delays(), [1, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1, 4, 1, 1, 1]);
         assert_eq!(h1(15, 1), Err(Error::NotSquare { n: 15 }));
     }
 }

@@ -256,7 +256,7 @@ pub fn plan(
     if block == 0 {
         return Err(Error::Field("block must be >= 1 (got block=0)".into()));
     }
-    let lab = label_tree(&host.delays, c)?;
+    let lab = label_tree(host.delays(), c)?;
     if lab.n_prime < 1 {
         return Err(Error::EmptyGuest);
     }

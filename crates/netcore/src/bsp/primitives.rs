@@ -76,6 +76,56 @@ where
     if !p.is_power_of_two() {
         return Err(BspError::NotPowerOfTwo { field: "p", value: u64::from(p) });
     }
+    bitonic_core(machine, capacity, label, None, wrap, unwrap)
+}
+
+/// [`bitonic_sort_blocks`] on a D-BSP machine, run independently inside every c-cluster
+/// (`within = c`): afterwards the items of each c-cluster are sorted by processor id, then
+/// position. A merge-split along cube dimension `j` exchanges blocks inside an
+/// `(L - 1 - j)`-cluster and is labelled so (Fantozzi, Pietracaprina, Pucci, Proposition 2):
+/// with `d = L - c`, there are `d (d + 1) / 2` supersteps, label `c + t` occurring `t + 1`
+/// times, and the last merge-split is a pure-local record (it sends nothing, so it pays no
+/// barrier). Charges as [`bitonic_sort_blocks`].
+pub fn bitonic_sort_blocks_within<S, M, I>(
+    machine: &mut BspMachine<S, M>,
+    capacity: usize,
+    within: u32,
+    label: &str,
+    wrap: impl Fn(I) -> M,
+    unwrap: impl Fn(M) -> Option<I>,
+) -> Result<()>
+where
+    S: SortBlock<I>,
+    I: Ord + Clone,
+{
+    let log_n = match machine.model() {
+        crate::bsp::CostModel::Dbsp(d) => d.log_n(),
+        crate::bsp::CostModel::Bsp(_) => {
+            let rule = "a D-BSP machine (clusters need levels)".to_string();
+            return Err(BspError::Precondition { field: "machine", rule, got: "BSP".into() });
+        }
+    };
+    if within > log_n {
+        return Err(BspError::LevelOutOfRange { level: within, max: log_n });
+    }
+    bitonic_core(machine, capacity, label, Some((log_n, within)), wrap, unwrap)
+}
+
+/// The bitonic sort behind both entries: `levels = None` is plain BSP (every superstep level
+/// 0, the last merge-split a superstep), `Some((L, c))` sorts inside c-clusters with the
+/// D-BSP labels.
+fn bitonic_core<S, M, I>(
+    machine: &mut BspMachine<S, M>,
+    capacity: usize,
+    label: &str,
+    levels: Option<(u32, u32)>,
+    wrap: impl Fn(I) -> M,
+    unwrap: impl Fn(M) -> Option<I>,
+) -> Result<()>
+where
+    S: SortBlock<I>,
+    I: Ord + Clone,
+{
     if let Some(pid) = machine.states_mut().iter_mut().position(|s| s.block().len() > capacity) {
         return Err(BspError::Precondition {
             field: "block",
@@ -83,7 +133,12 @@ where
             got: format!("{} items at processor {pid}", machine.states_mut()[pid].block().len()),
         });
     }
-    let k = p.trailing_zeros();
+    let k = match levels {
+        None => machine.p().trailing_zeros(),
+        Some((log_n, within)) => log_n - within,
+    };
+    // The level of the superstep that sends along cube dimension j.
+    let level_of = |j: u32| levels.map_or(0, |(log_n, _)| log_n - 1 - j);
     let schedule: Vec<(u32, u32)> =
         (1..=k).flat_map(|stage| (0..stage).rev().map(move |j| (stage, j))).collect();
     let send_block = |ctx: &mut Ctx<'_, M>, block: &[I], j: u32| {
@@ -92,28 +147,62 @@ where
             ctx.send(partner, wrap(item.clone()));
         }
     };
-    machine.superstep(label, |ctx, state| {
-        let block = state.block();
+    let local_sort = |block: &mut Vec<I>| {
         block.sort();
         let n = block.len() as u64;
-        ctx.charge(n * ceil_log2(n));
-        if let Some(&(_, j)) = schedule.first() {
-            send_block(ctx, block, j);
+        n * ceil_log2(n)
+    };
+    let Some(&(_, first_j)) = schedule.first() else {
+        // Nothing to exchange: a one-processor cluster only sorts locally.
+        match levels {
+            None => {
+                machine.superstep(label, |ctx, state| ctx.charge(local_sort(state.block())))?;
+            }
+            Some(_) => {
+                machine.local(label, |_, state| local_sort(state.block()))?;
+            }
         }
+        return Ok(());
+    };
+    machine.dsuperstep(level_of(first_j), label, |ctx, state| {
+        let block = state.block();
+        ctx.charge(local_sort(block));
+        send_block(ctx, block, first_j);
     })?;
+    let merge = |pid: ProcId, stage: u32, j: u32, block: &mut Vec<I>, theirs: Vec<I>| {
+        let ascending = stage == k || (pid >> stage) & 1 == 0;
+        let keep_low = (pid & (1 << j) == 0) == ascending;
+        let work = (block.len() + theirs.len()) as u64;
+        let mine = std::mem::take(block);
+        *block = merge_split(mine, theirs, capacity, keep_low);
+        work
+    };
     for (index, &(stage, j)) in schedule.iter().enumerate() {
-        machine.superstep(label, |ctx, state| {
+        let next = schedule.get(index + 1).map(|&(_, next_j)| next_j);
+        if next.is_none() && levels.is_some() {
+            // D-BSP: the last merge-split sends nothing, so it is local work, not a superstep.
+            let inboxes: Vec<Vec<I>> = (0..machine.p())
+                .map(|pid| {
+                    let delivered = machine.take_delivered(pid);
+                    delivered.into_iter().filter_map(|(_, msg)| unwrap(msg)).collect()
+                })
+                .collect();
+            let mut inboxes = inboxes.into_iter();
+            machine.local(label, |pid, state| {
+                let theirs = inboxes.next().unwrap_or_default();
+                merge(pid, stage, j, state.block(), theirs)
+            })?;
+            break;
+        }
+        let level = next.map_or(0, level_of);
+        machine.dsuperstep(level, label, |ctx, state| {
             let pid = ctx.pid();
-            let ascending = stage == k || (pid >> stage) & 1 == 0;
-            let keep_low = (pid & (1 << j) == 0) == ascending;
             let theirs: Vec<I> =
                 ctx.take_inbox().into_iter().filter_map(|(_, msg)| unwrap(msg)).collect();
-            let block = state.block();
-            ctx.charge((block.len() + theirs.len()) as u64);
-            let mine = std::mem::take(block);
-            *block = merge_split(mine, theirs, capacity, keep_low);
-            if let Some(&(_, next_j)) = schedule.get(index + 1) {
-                send_block(ctx, block, next_j);
+            let work = merge(pid, stage, j, state.block(), theirs);
+            ctx.charge(work);
+            if let Some(next_j) = next {
+                send_block(ctx, state.block(), next_j);
             }
         })?;
     }

@@ -150,7 +150,7 @@ impl Study for Grid2d {
         };
         Ok(Point {
             kind: p.kind,
-            bandwidth: host.bandwidth,
+            bandwidth: host.bandwidth(),
             host,
             plan,
             d: p.d,

@@ -18,7 +18,7 @@ use proptest::prelude::*;
 #[test]
 fn h1_16_naive_pays_d_max() {
     let host = h1(16, 4).unwrap();
-    assert_eq!((host.delays.len(), host.delays.iter().sum::<u32>()), (15, 24));
+    assert_eq!((host.delays().len(), host.delays().iter().sum::<u32>()), (15, 24));
     assert!((host.d_ave() - 1.6).abs() < 1e-12);
     let plan = overlap_ring::naive::plan(16, 16).unwrap();
     for steps in 1..=5u64 {
@@ -39,7 +39,7 @@ fn h1_16_naive_pays_d_max() {
 #[test]
 fn h2_paper_16_and_two_copies() {
     let host = h2_paper(16, 4).unwrap();
-    assert_eq!((host.n(), host.delays.iter().sum::<u32>()), (13, 24));
+    assert_eq!((host.n(), host.delays().iter().sum::<u32>()), (13, 24));
     assert!((host.d_ave() - 2.0).abs() < 1e-12);
     let sizes: Vec<usize> = segments(&host).iter().map(|(a, b)| b + 1 - a).collect();
     assert_eq!(sizes, vec![1, 3, 5, 3, 1]);
@@ -81,12 +81,12 @@ proptest! {
     fn h2_counts_and_fact4(k in 1u32..5, d in 2u32..9, s in 1u32..4) {
         let host = h2(k, d, s, 1).unwrap();
         let two = 1u64 << k;
-        prop_assert_eq!(host.delays.len() as u64, two * (1 + u64::from(k * s)));
-        prop_assert_eq!(host.delays.iter().map(|&x| u64::from(x)).sum::<u64>(), two * u64::from(d + k * s));
+        prop_assert_eq!(host.delays().len() as u64, two * (1 + u64::from(k * s)));
+        prop_assert_eq!(host.delays().iter().map(|&x| u64::from(x)).sum::<u64>(), two * u64::from(d + k * s));
         let segs = segments(&host);
         for w in segs.windows(2) {
             // Neighbouring segments: the long link between them.
-            prop_assert!(host.delays[w[0].1] >= d);
+            prop_assert!(host.delays()[w[0].1] >= d);
         }
     }
 

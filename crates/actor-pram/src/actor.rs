@@ -1,0 +1,528 @@
+//! The actor model of Baude, Section 2.2, as a deterministic discrete-event runtime.
+//!
+//! An actor has an id, a bounded local state, a behaviour (its script), a mailbox and
+//! acquaintances (the ids it may send to). Handling one message is an *event*; in it the actor
+//! may create at most `f_create` actors, send at most `f_send` messages to acquaintances,
+//! update its state and *become* another behaviour. Serialized actors handle one message at a
+//! time; unserialized ones are stateless and every message is an independent event (Choice 1
+//! of `docs/models/actor-pram.md`). A behaviour may *select-accept*: a serialized actor takes
+//! the oldest-arrived message its behaviour accepts and leaves the rest waiting.
+//!
+//! Measures (Section 2.2, "actor time" and "actor space"): events form a DAG (sending event →
+//! consuming event; previous event → next event of the same serialized actor); each event
+//! costs one unit, so `depth(e) = 1 + max(depth(previous event of the actor), depth(sender
+//! event))`, injected messages having sender depth 0. The *actor time* of a run is the
+//! largest depth; the paper's actor time is the maximum over all executions, which one run per
+//! [`Scheduler`] bounds from below (Choice 2). *Actor space* is the sum over actors of their
+//! largest state size in words.
+
+mod scheduler;
+
+use scheduler::InFlight;
+pub use scheduler::Scheduler;
+
+use serde::Serialize;
+
+/// An actor's id: its index in the runtime's arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ActorId(pub u32);
+
+impl std::fmt::Display for ActorId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "actor {}", self.0)
+    }
+}
+
+/// Serialized (one message at a time, may change state) or unserialized (stateless).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Kind {
+    /// Handles one message at a time; its events form a chain.
+    Serialized,
+    /// Stateless: each message is an independent event, unordered with the others.
+    Unserialized,
+}
+
+/// A script: what an actor does with one message.
+///
+/// `Env` is read-only data shared by every actor of a run (e.g. a program's code), so that a
+/// behaviour need not own a copy.
+pub trait Behaviour: Sized + 'static {
+    /// The message type of the actor system.
+    type Msg;
+    /// Shared read-only data.
+    type Env;
+    /// Serialized or unserialized.
+    fn kind(&self) -> Kind {
+        Kind::Serialized
+    }
+    /// Select-accept: whether the current behaviour takes `msg` now (default: every message).
+    fn accepts(&self, _msg: &Self::Msg) -> bool {
+        true
+    }
+    /// One event. An unserialized behaviour must not change its state and must not `become_`.
+    fn handle(
+        &mut self,
+        env: &Self::Env,
+        ctx: &mut Ctx<'_, Self>,
+        msg: Self::Msg,
+    ) -> Result<(), ActorError>;
+    /// The current local state in words (for actor space).
+    fn state_words(&self) -> u64;
+    /// The actor ids a message carries (they become acquaintances of its receiver).
+    fn ids_in(_msg: &Self::Msg, _out: &mut Vec<ActorId>) {}
+    /// What the behaviour waits for, for a stuck run's diagnostic.
+    fn awaiting(&self) -> String {
+        String::from("any message")
+    }
+}
+
+/// The limits of one event and one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Limits {
+    /// Messages one event may send (`F`, default 8).
+    pub f_send: u32,
+    /// Actors one event may create (default 2).
+    pub f_create: u32,
+    /// Events of a run (default 10^8).
+    pub max_events: u64,
+    /// Check that every send goes to an acquaintance (default on).
+    pub strict: bool,
+    /// Record the event DAG.
+    pub record_dag: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { f_send: 8, f_create: 2, max_events: 100_000_000, strict: true, record_dag: false }
+    }
+}
+
+/// One actor that a stuck run left with unconsumed messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Waiting {
+    /// The actor.
+    pub actor: ActorId,
+    /// Messages in its mailbox that its behaviour does not accept.
+    pub pending: usize,
+    /// What its behaviour waits for.
+    pub awaiting: String,
+}
+
+/// Errors of the actor runtime.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ActorError {
+    /// An event sent more messages than the cap.
+    #[error("{actor} sent {sent} messages in one event (rule: at most f_send = {cap})")]
+    FanoutExceeded {
+        /// The sender.
+        actor: ActorId,
+        /// Messages sent.
+        sent: usize,
+        /// The cap.
+        cap: u32,
+    },
+    /// An event created more actors than the cap.
+    #[error("{actor} created {created} actors in one event (rule: at most f_create = {cap})")]
+    CreationExceeded {
+        /// The creator.
+        actor: ActorId,
+        /// Actors created.
+        created: usize,
+        /// The cap.
+        cap: u32,
+    },
+    /// A send to an id that is not an acquaintance of the sender.
+    #[error("{actor} sent to {to}, which is not among its acquaintances")]
+    UnknownAcquaintance {
+        /// The sender.
+        actor: ActorId,
+        /// The receiver.
+        to: ActorId,
+    },
+    /// A message to an id that no actor has.
+    #[error("a message to {to}, but only {actors} actors exist")]
+    NoSuchActor {
+        /// The receiver.
+        to: ActorId,
+        /// Actors that exist.
+        actors: u32,
+    },
+    /// An unserialized actor called `become_`.
+    #[error("{actor} is unserialized and cannot become another behaviour")]
+    BecomeUnserialized {
+        /// The actor.
+        actor: ActorId,
+    },
+    /// The run reached `max_events`.
+    #[error("the run exceeded max_events = {limit} events")]
+    EventLimit {
+        /// The limit.
+        limit: u64,
+    },
+    /// More than 2^32 actors or messages.
+    #[error("the run exceeded 2^32 actors")]
+    TooManyActors,
+    /// No message is in flight but some mailbox holds messages its behaviour does not accept.
+    #[error("stuck: {}", describe(.waiting))]
+    Stuck {
+        /// Who waits, with what in its mailbox and for what.
+        waiting: Vec<Waiting>,
+    },
+    /// A behaviour found its input wrong (e.g. an unexpected message).
+    #[error("{actor}: {what}")]
+    Protocol {
+        /// The actor.
+        actor: ActorId,
+        /// What went wrong.
+        what: String,
+    },
+}
+
+fn describe(waiting: &[Waiting]) -> String {
+    let shown: Vec<String> = waiting
+        .iter()
+        .take(4)
+        .map(|w| format!("{} holds {} message(s) but awaits {}", w.actor, w.pending, w.awaiting))
+        .collect();
+    let more = waiting.len().saturating_sub(4);
+    if more > 0 {
+        format!("{} (and {more} more actors)", shown.join("; "))
+    } else {
+        shown.join("; ")
+    }
+}
+
+impl netcore::fault::Classify for ActorError {
+    fn fault(&self) -> netcore::fault::Fault {
+        netcore::fault::Fault::Run
+    }
+}
+
+/// A message in flight or in a mailbox.
+#[derive(Debug)]
+pub(crate) struct Envelope<M> {
+    pub(crate) seq: u64,
+    pub(crate) to: ActorId,
+    pub(crate) sdepth: u64,
+    /// The sending event (`u64::MAX` for an injected message).
+    pub(crate) from_event: u64,
+    pub(crate) msg: M,
+}
+
+/// What a handler may do: send, create, become.
+#[derive(Debug)]
+pub struct Ctx<'a, B: Behaviour> {
+    me: ActorId,
+    next_id: u32,
+    sends: &'a mut Vec<(ActorId, B::Msg)>,
+    creates: &'a mut Vec<(B, Vec<ActorId>)>,
+    become_: Option<B>,
+}
+
+impl<B: Behaviour> Ctx<'_, B> {
+    /// This actor.
+    pub fn me(&self) -> ActorId {
+        self.me
+    }
+    /// Sends `msg` to `to` (checked after the event: fan-out and acquaintance).
+    pub fn send(&mut self, to: ActorId, msg: B::Msg) {
+        self.sends.push((to, msg));
+    }
+    /// Creates an actor with behaviour `b` and acquaintances `acq`; returns its id.
+    pub fn create(&mut self, b: B, acq: Vec<ActorId>) -> ActorId {
+        let id = ActorId(
+            self.next_id.saturating_add(u32::try_from(self.creates.len()).unwrap_or(u32::MAX)),
+        );
+        self.creates.push((b, acq));
+        id
+    }
+    /// Replaces this actor's behaviour after the event.
+    pub fn become_(&mut self, b: B) {
+        self.become_ = Some(b);
+    }
+}
+
+/// The measures of one run (Section 2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ActorMetrics {
+    /// The largest event depth.
+    pub actor_time: u64,
+    /// The sum over actors of their largest state in words.
+    pub actor_space: u64,
+    /// Events (handled messages).
+    pub events: u64,
+    /// Messages built (injected and sent).
+    pub messages: u64,
+    /// Actors at the end.
+    pub actors: u64,
+    /// The largest mailbox of a serialized actor (messages waiting, the arriving one included).
+    pub max_mailbox: u64,
+}
+
+/// The event DAG, recorded on demand: per event its actor and depth, and its predecessors.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct EventDag {
+    /// Per event: (actor, depth).
+    pub nodes: Vec<(ActorId, u64)>,
+    /// Edges (from event, to event).
+    pub edges: Vec<(u64, u64)>,
+}
+
+#[derive(Debug)]
+struct Meta<M> {
+    kind: Kind,
+    /// The depth of the actor's last event (serialized actors).
+    last_depth: u64,
+    /// The actor's last event, for the DAG.
+    last_event: u64,
+    max_state: u64,
+    /// Sorted acquaintances (strict mode).
+    acq: Vec<u32>,
+    mailbox: Vec<Envelope<M>>,
+}
+
+/// The deterministic runtime: an arena of actors, the in-flight messages and the measures.
+#[derive(Debug)]
+pub struct Runtime<B: Behaviour> {
+    behaviours: Vec<B>,
+    meta: Vec<Meta<B::Msg>>,
+    inflight: InFlight<B::Msg>,
+    limits: Limits,
+    seq: u64,
+    metrics: ActorMetrics,
+    consumed: u64,
+    dag: Option<EventDag>,
+    sends: Vec<(ActorId, B::Msg)>,
+    creates: Vec<(B, Vec<ActorId>)>,
+    ids: Vec<ActorId>,
+}
+
+fn insert_sorted(v: &mut Vec<u32>, x: u32) {
+    if let Err(i) = v.binary_search(&x) {
+        v.insert(i, x);
+    }
+}
+
+impl<B: Behaviour> Runtime<B> {
+    /// An empty runtime.
+    pub fn new(scheduler: Scheduler, limits: Limits) -> Self {
+        Runtime {
+            behaviours: Vec::new(),
+            meta: Vec::new(),
+            inflight: InFlight::new(scheduler),
+            limits,
+            seq: 0,
+            metrics: ActorMetrics::default(),
+            consumed: 0,
+            dag: limits.record_dag.then(EventDag::default),
+            sends: Vec::new(),
+            creates: Vec::new(),
+            ids: Vec::new(),
+        }
+    }
+
+    /// Spawns an actor from outside (before or between runs) with acquaintances `acq`.
+    pub fn spawn(&mut self, b: B, acq: &[ActorId]) -> Result<ActorId, ActorError> {
+        let id = u32::try_from(self.behaviours.len()).map_err(|_| ActorError::TooManyActors)?;
+        let mut list: Vec<u32> = Vec::new();
+        if self.limits.strict {
+            list = acq.iter().map(|a| a.0).collect();
+            list.sort_unstable();
+            list.dedup();
+            insert_sorted(&mut list, id);
+        }
+        let state = b.state_words();
+        self.meta.push(Meta {
+            kind: b.kind(),
+            last_depth: 0,
+            last_event: u64::MAX,
+            max_state: state,
+            acq: list,
+            mailbox: Vec::new(),
+        });
+        self.behaviours.push(b);
+        Ok(ActorId(id))
+    }
+
+    /// Adds `who` to the acquaintances of `of` (for wiring a system from outside).
+    pub fn acquaint(&mut self, of: ActorId, who: ActorId) {
+        if self.limits.strict
+            && let Some(m) = self.meta.get_mut(of.0 as usize)
+        {
+            insert_sorted(&mut m.acq, who.0);
+        }
+    }
+
+    /// Injects a message from outside the system (sender depth 0).
+    pub fn inject(&mut self, to: ActorId, msg: B::Msg) -> Result<(), ActorError> {
+        self.check_exists(to)?;
+        let seq = self.next_seq();
+        self.metrics.messages += 1;
+        self.inflight.push(Envelope { seq, to, sdepth: 0, from_event: u64::MAX, msg });
+        Ok(())
+    }
+
+    fn check_exists(&self, to: ActorId) -> Result<(), ActorError> {
+        let actors = u32::try_from(self.behaviours.len()).unwrap_or(u32::MAX);
+        if to.0 >= actors {
+            return Err(ActorError::NoSuchActor { to, actors });
+        }
+        Ok(())
+    }
+
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+
+    /// The behaviour of an actor (e.g. to read results after a run).
+    pub fn behaviour(&self, id: ActorId) -> Option<&B> {
+        self.behaviours.get(id.0 as usize)
+    }
+
+    /// Every actor's behaviour, by id.
+    pub fn behaviours(&self) -> &[B] {
+        &self.behaviours
+    }
+
+    /// The recorded DAG (if `record_dag`).
+    pub fn dag(&self) -> Option<&EventDag> {
+        self.dag.as_ref()
+    }
+
+    /// Messages consumed so far (each by exactly one event).
+    pub fn consumed(&self) -> u64 {
+        self.consumed
+    }
+
+    /// Runs until no message is in flight. A mailbox left non-empty is [`ActorError::Stuck`].
+    pub fn run(&mut self, env: &B::Env) -> Result<ActorMetrics, ActorError> {
+        while let Some(m) = self.inflight.pick() {
+            let a = m.to.0 as usize;
+            match self.meta[a].kind {
+                Kind::Unserialized => self.event(env, m)?,
+                Kind::Serialized => {
+                    let meta = &mut self.meta[a];
+                    meta.mailbox.push(m);
+                    self.metrics.max_mailbox =
+                        self.metrics.max_mailbox.max(meta.mailbox.len() as u64);
+                    self.drain(env, a)?;
+                }
+            }
+        }
+        let waiting: Vec<Waiting> = self
+            .meta
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.mailbox.is_empty())
+            .map(|(i, m)| Waiting {
+                actor: ActorId(u32::try_from(i).unwrap_or(u32::MAX)),
+                pending: m.mailbox.len(),
+                awaiting: self.behaviours[i].awaiting(),
+            })
+            .collect();
+        if !waiting.is_empty() {
+            return Err(ActorError::Stuck { waiting });
+        }
+        self.metrics.actors = self.behaviours.len() as u64;
+        self.metrics.actor_space = self.meta.iter().map(|m| m.max_state).sum();
+        Ok(self.metrics)
+    }
+
+    /// Handles the oldest accepted message of serialized actor `a` until none is accepted.
+    fn drain(&mut self, env: &B::Env, a: usize) -> Result<(), ActorError> {
+        loop {
+            let b = &self.behaviours[a];
+            let Some(i) = self.meta[a].mailbox.iter().position(|m| b.accepts(&m.msg)) else {
+                return Ok(());
+            };
+            let m = self.meta[a].mailbox.remove(i);
+            self.event(env, m)?;
+        }
+    }
+
+    fn event(&mut self, env: &B::Env, m: Envelope<B::Msg>) -> Result<(), ActorError> {
+        if self.metrics.events >= self.limits.max_events {
+            return Err(ActorError::EventLimit { limit: self.limits.max_events });
+        }
+        let a = m.to.0 as usize;
+        let me = m.to;
+        let serialized = self.meta[a].kind == Kind::Serialized;
+        let prev = if serialized { self.meta[a].last_depth } else { 0 };
+        let depth = 1 + prev.max(m.sdepth);
+        let event_id = self.metrics.events;
+        self.metrics.events += 1;
+        self.consumed += 1;
+        self.metrics.actor_time = self.metrics.actor_time.max(depth);
+        if let Some(dag) = &mut self.dag {
+            dag.nodes.push((me, depth));
+            if m.from_event != u64::MAX {
+                dag.edges.push((m.from_event, event_id));
+            }
+            if serialized && self.meta[a].last_event != u64::MAX {
+                dag.edges.push((self.meta[a].last_event, event_id));
+            }
+        }
+        if serialized {
+            self.meta[a].last_depth = depth;
+            self.meta[a].last_event = event_id;
+        }
+        if self.limits.strict {
+            self.ids.clear();
+            B::ids_in(&m.msg, &mut self.ids);
+            for id in &self.ids {
+                insert_sorted(&mut self.meta[a].acq, id.0);
+            }
+        }
+        let next_id =
+            u32::try_from(self.behaviours.len()).map_err(|_| ActorError::TooManyActors)?;
+        let mut sends = std::mem::take(&mut self.sends);
+        let mut creates = std::mem::take(&mut self.creates);
+        let become_ = {
+            let mut ctx =
+                Ctx { me, next_id, sends: &mut sends, creates: &mut creates, become_: None };
+            self.behaviours[a].handle(env, &mut ctx, m.msg)?;
+            ctx.become_
+        };
+        if creates.len() > self.limits.f_create as usize {
+            return Err(ActorError::CreationExceeded {
+                actor: me,
+                created: creates.len(),
+                cap: self.limits.f_create,
+            });
+        }
+        if sends.len() > self.limits.f_send as usize {
+            return Err(ActorError::FanoutExceeded {
+                actor: me,
+                sent: sends.len(),
+                cap: self.limits.f_send,
+            });
+        }
+        if let Some(b) = become_ {
+            if !serialized {
+                return Err(ActorError::BecomeUnserialized { actor: me });
+            }
+            self.behaviours[a] = b;
+        }
+        for (b, acq) in creates.drain(..) {
+            let id = self.spawn(b, &acq)?;
+            if self.limits.strict {
+                insert_sorted(&mut self.meta[a].acq, id.0);
+            }
+        }
+        let state = self.behaviours[a].state_words();
+        self.meta[a].max_state = self.meta[a].max_state.max(state);
+        for (to, msg) in sends.drain(..) {
+            self.check_exists(to)?;
+            if self.limits.strict && self.meta[a].acq.binary_search(&to.0).is_err() {
+                return Err(ActorError::UnknownAcquaintance { actor: me, to });
+            }
+            let seq = self.next_seq();
+            self.metrics.messages += 1;
+            self.inflight.push(Envelope { seq, to, sdepth: depth, from_event: event_id, msg });
+        }
+        self.sends = sends;
+        self.creates = creates;
+        Ok(())
+    }
+}

@@ -1,0 +1,700 @@
+//! The direct translation of a PRAM program into an actor program (Baude, Section 5,
+//! Definition 3 and the remark on communication-predictable programs; Theorem 1's
+//! construction of PPU actors that replicate the CPU).
+//!
+//! Actors: one serialized PPU actor per PPU `0..S_max` and one serialized *cell actor* per
+//! global cell the run touches. Each PPU actor holds a replica of the CPU (registers, program
+//! counter, `nact`) and its own PPU registers and local memory; it spends one event per
+//! executed instruction, chained by a `Step` message to itself, so instruction `k` is the
+//! behaviour the actor has after `k` steps. At a global instruction a participating PPU sends
+//! `Req{g_step, kind, value}` to the cell; a read or fetch-and-op waits for the `Reply`
+//! (select-accept) and completes in a separate event, which sends the next `Step`; a write
+//! continues at once (no acknowledgement). `cread`: every PPU actor reads the cell (internal
+//! reads never conflict); `cwrite`: PPU actor 0 writes for the CPU.
+//!
+//! A cell holds its *schedule* `[(g_step, count)]`, taken from the reference interpreter's
+//! access trace (the paper's communication-predictable programs have a schedule independent
+//! of the data; for the others this is the oracle of Choice 5 of `docs/models/actor-pram.md`).
+//! It accepts only requests of its current scheduled step; reads are answered at once with
+//! the value before the step; writes are resolved by the variant's rule when the step's count
+//! is complete; fetch-and-op replies go out in pid order when the count is complete (the
+//! reference's serialization), at most `F` per event.
+//!
+//! The result is checked against the reference: final global memory, CPU registers and every
+//! PPU register. A program the reference rejects (a conflict, a range error) returns the
+//! reference's error: the same kind and global step (Choice 5).
+
+use netcore::pram::{
+    AccessKind, CPU_PID, CollectTrace, FetchOp, Instr, Item, Limits as PramLimits, Op, Program,
+    Variant,
+};
+use serde::Serialize;
+
+use crate::Error;
+use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
+
+/// The default budget of an actor run, in bytes (1 GiB).
+pub const DEFAULT_BUDGET: u64 = 1 << 30;
+
+/// What a direct run reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DirectReport {
+    /// The reference's `T`, `S`, `G`, `W`.
+    pub pram: netcore::pram::Cost,
+    /// The actor run's measures.
+    pub actor: ActorMetrics,
+    /// PPU actors (`S_max`).
+    pub ppu_actors: u64,
+    /// Cell actors (cells touched by the run).
+    pub cell_actors: u64,
+    /// The largest number of cells one PPU actor is acquainted with.
+    pub max_acquaintances: u64,
+    /// The largest number of reads (and fetch-and-ops) issued by one PPU actor.
+    pub max_reads: u64,
+    /// Final memory, CPU and PPU registers equal the reference's.
+    pub verified: bool,
+    /// The final global memory of the actor run.
+    #[serde(skip)]
+    pub memory: Vec<i64>,
+}
+
+/// A request's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReqKind {
+    /// A read (`p.read`, or an internal read for `cread`).
+    Read,
+    /// A write.
+    Write,
+    /// A fetch-and-op.
+    Fetch(FetchOp),
+}
+
+/// The messages of the direct translation.
+#[derive(Debug, Clone, Copy)]
+pub enum Msg {
+    /// Execute the next instruction (a PPU actor's message to itself; the first is injected).
+    Step,
+    /// An access of global step `g_step`.
+    Req {
+        /// 1-based global step.
+        g_step: u64,
+        /// The PPU.
+        pid: u32,
+        /// Read, write, fetch-and-op.
+        kind: ReqKind,
+        /// The value written or contributed.
+        value: i64,
+        /// Where the reply goes.
+        reply_to: ActorId,
+    },
+    /// The answer to a read or fetch-and-op.
+    Reply {
+        /// 1-based global step.
+        g_step: u64,
+        /// The value.
+        value: i64,
+    },
+    /// A cell's message to itself: send the next batch of replies.
+    Flush,
+}
+
+/// Read-only data every actor shares: the code and the placement of cells.
+#[derive(Debug)]
+pub struct Env {
+    code: Vec<Instr>,
+    targets: Vec<u32>,
+    variant: Variant,
+    mem: u64,
+    ppus: u32,
+    lmem: u32,
+    /// Touched addresses, sorted; cell `i` is actor `cell_base + i`.
+    cells: Vec<u64>,
+    cell_base: u32,
+    f_send: usize,
+}
+
+impl Env {
+    fn cell(&self, addr: u64) -> Option<ActorId> {
+        let i = self.cells.binary_search(&addr).ok()?;
+        let i = u32::try_from(i).ok()?;
+        Some(ActorId(self.cell_base.checked_add(i)?))
+    }
+}
+
+/// Where a reply goes in a waiting PPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dest {
+    Cpu(u8),
+    Ppu(u8),
+}
+
+/// A PPU actor: the replicated CPU and one PPU.
+#[derive(Debug, Clone)]
+pub struct PpuActor {
+    pid: u32,
+    pc: u32,
+    nact: u32,
+    g: u64,
+    cpu: [i64; 16],
+    regs: [i64; 16],
+    local: Vec<i64>,
+    waiting: Option<(u64, Dest)>,
+    halted: bool,
+}
+
+/// A cell actor.
+#[derive(Debug, Clone)]
+pub struct CellActor {
+    addr: u64,
+    value: i64,
+    schedule: Vec<(u64, u32)>,
+    at: usize,
+    got: u32,
+    /// Writes or fetch-and-ops of the current step: (pid, value, reply_to, kind).
+    pending: Vec<(u32, i64, ActorId, ReqKind)>,
+    outbox: Vec<(ActorId, u64, i64)>,
+}
+
+/// The actors of the direct translation.
+#[derive(Debug, Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "actors live inline in the arena; boxing PPU actors would add an indirection per event"
+)]
+pub enum Node {
+    /// A PPU actor.
+    Ppu(PpuActor),
+    /// A cell actor.
+    Cell(CellActor),
+}
+
+fn protocol(actor: ActorId, what: impl Into<String>) -> ActorError {
+    ActorError::Protocol { actor, what: what.into() }
+}
+
+fn addr_of(base: i64, off: i64, mem: u64) -> Option<u64> {
+    let a = base.checked_add(off)?;
+    let a = u64::try_from(a).ok()?;
+    (a < mem).then_some(a)
+}
+
+impl PpuActor {
+    fn active(&self) -> bool {
+        self.pid < self.nact
+    }
+
+    fn pred(&self, pred: Option<netcore::pram::PReg>) -> bool {
+        pred.is_none_or(|p| self.regs[usize::from(p.0)] != 0)
+    }
+
+    /// Executes the instruction at `pc`.
+    fn step(&mut self, env: &Env, ctx: &mut Ctx<'_, Node>) -> Result<(), ActorError> {
+        let me = ctx.me();
+        let pc = self.pc;
+        let Some(instr) = env.code.get(pc as usize) else {
+            return Err(protocol(me, format!("pc {pc} out of range")));
+        };
+        self.pc += 1;
+        let cop = |cpu: &[i64; 16], b: netcore::pram::COperand| match b {
+            netcore::pram::COperand::Reg(r) => cpu[usize::from(r.0)],
+            netcore::pram::COperand::Imm(i) => i,
+        };
+        let active = self.active();
+        let mut next = true;
+        match *instr {
+            Instr::Halt => {
+                self.halted = true;
+                next = false;
+            }
+            Instr::Set { d, imm } => self.cpu[usize::from(d.0)] = imm,
+            Instr::Op { op, d, a, b } => {
+                let b = cop(&self.cpu, b);
+                if op.divides() && b == 0 {
+                    return Err(protocol(me, format!("division by zero at pc {pc}")));
+                }
+                self.cpu[usize::from(d.0)] = op.apply(self.cpu[usize::from(a.0)], b);
+            }
+            Instr::Jmp { .. } => self.pc = env.targets[pc as usize],
+            Instr::Jz { a, .. } => {
+                if self.cpu[usize::from(a.0)] == 0 {
+                    self.pc = env.targets[pc as usize];
+                }
+            }
+            Instr::Jnz { a, .. } => {
+                if self.cpu[usize::from(a.0)] != 0 {
+                    self.pc = env.targets[pc as usize];
+                }
+            }
+            Instr::Active { n } => {
+                let n = cop(&self.cpu, n);
+                self.nact = u32::try_from(n)
+                    .ok()
+                    .filter(|&n| n <= env.ppus)
+                    .ok_or_else(|| protocol(me, format!("active {n} out of range")))?;
+            }
+            Instr::CRead { d, addr } => {
+                self.g += 1;
+                let a = addr_of(self.cpu[usize::from(addr.base.0)], addr.off, env.mem)
+                    .ok_or_else(|| protocol(me, "cread address out of range"))?;
+                self.request(env, ctx, a, ReqKind::Read, 0)?;
+                self.waiting = Some((self.g, Dest::Cpu(d.0)));
+                next = false;
+            }
+            Instr::CWrite { addr, s } => {
+                self.g += 1;
+                if self.pid == 0 {
+                    let a = addr_of(self.cpu[usize::from(addr.base.0)], addr.off, env.mem)
+                        .ok_or_else(|| protocol(me, "cwrite address out of range"))?;
+                    let v = self.cpu[usize::from(s.0)];
+                    self.request(env, ctx, a, ReqKind::Write, v)?;
+                }
+            }
+            _ if !active => {
+                if instr.is_global() {
+                    self.g += 1;
+                }
+            }
+            Instr::PSet { d, imm } => self.regs[usize::from(d.0)] = imm,
+            Instr::PPid { d } => self.regs[usize::from(d.0)] = i64::from(self.pid),
+            Instr::PNact { d } => self.regs[usize::from(d.0)] = i64::from(self.nact),
+            Instr::PBcast { d, a } => self.regs[usize::from(d.0)] = self.cpu[usize::from(a.0)],
+            Instr::POp { op, d, a, b } => {
+                let b = match b {
+                    netcore::pram::POperand::Reg(r) => self.regs[usize::from(r.0)],
+                    netcore::pram::POperand::Imm(i) => i,
+                };
+                if op.divides() && b == 0 {
+                    return Err(protocol(me, format!("division by zero at pc {pc}")));
+                }
+                self.regs[usize::from(d.0)] = apply(op, self.regs[usize::from(a.0)], b);
+            }
+            Instr::PSel { d, c, a, b } => {
+                let r = &self.regs;
+                self.regs[usize::from(d.0)] = if r[usize::from(c.0)] != 0 {
+                    r[usize::from(a.0)]
+                } else {
+                    r[usize::from(b.0)]
+                };
+            }
+            Instr::PLload { d, addr } => {
+                let at =
+                    addr_of(self.regs[usize::from(addr.base.0)], addr.off, u64::from(env.lmem))
+                        .ok_or_else(|| protocol(me, "local address out of range"))?;
+                self.regs[usize::from(d.0)] = self.local[usize::try_from(at).unwrap_or(0)];
+            }
+            Instr::PLstore { addr, s } => {
+                let at =
+                    addr_of(self.regs[usize::from(addr.base.0)], addr.off, u64::from(env.lmem))
+                        .ok_or_else(|| protocol(me, "local address out of range"))?;
+                self.local[usize::try_from(at).unwrap_or(0)] = self.regs[usize::from(s.0)];
+            }
+            Instr::PRead { d, addr, pred } => {
+                self.g += 1;
+                if self.pred(pred) {
+                    let a = addr_of(self.regs[usize::from(addr.base.0)], addr.off, env.mem)
+                        .ok_or_else(|| protocol(me, "read address out of range"))?;
+                    self.request(env, ctx, a, ReqKind::Read, 0)?;
+                    self.waiting = Some((self.g, Dest::Ppu(d.0)));
+                    next = false;
+                }
+            }
+            Instr::PWrite { addr, s, pred } => {
+                self.g += 1;
+                if self.pred(pred) {
+                    let a = addr_of(self.regs[usize::from(addr.base.0)], addr.off, env.mem)
+                        .ok_or_else(|| protocol(me, "write address out of range"))?;
+                    let v = self.regs[usize::from(s.0)];
+                    self.request(env, ctx, a, ReqKind::Write, v)?;
+                }
+            }
+            Instr::PFop { op, d, addr, s, pred } => {
+                self.g += 1;
+                if self.pred(pred) {
+                    let a = addr_of(self.regs[usize::from(addr.base.0)], addr.off, env.mem)
+                        .ok_or_else(|| protocol(me, "fetch address out of range"))?;
+                    let v = self.regs[usize::from(s.0)];
+                    self.request(env, ctx, a, ReqKind::Fetch(op), v)?;
+                    self.waiting = Some((self.g, Dest::Ppu(d.0)));
+                    next = false;
+                }
+            }
+        }
+        if next {
+            ctx.send(me, Msg::Step);
+        }
+        Ok(())
+    }
+
+    fn request(
+        &self,
+        env: &Env,
+        ctx: &mut Ctx<'_, Node>,
+        addr: u64,
+        kind: ReqKind,
+        value: i64,
+    ) -> Result<(), ActorError> {
+        let me = ctx.me();
+        let cell = env
+            .cell(addr)
+            .ok_or_else(|| protocol(me, format!("address {addr} has no cell actor")))?;
+        ctx.send(cell, Msg::Req { g_step: self.g, pid: self.pid, kind, value, reply_to: me });
+        Ok(())
+    }
+}
+
+fn apply(op: Op, a: i64, b: i64) -> i64 {
+    op.apply(a, b)
+}
+
+impl CellActor {
+    fn current(&self) -> Option<(u64, u32)> {
+        self.schedule.get(self.at).copied()
+    }
+
+    fn flush(&mut self, env: &Env, ctx: &mut Ctx<'_, Node>) {
+        let me = ctx.me();
+        let room = env.f_send.saturating_sub(1).max(1);
+        let take = self.outbox.len().min(room);
+        for (to, g_step, value) in self.outbox.drain(..take) {
+            ctx.send(to, Msg::Reply { g_step, value });
+        }
+        if !self.outbox.is_empty() {
+            ctx.send(me, Msg::Flush);
+        }
+    }
+
+    fn request(
+        &mut self,
+        env: &Env,
+        ctx: &mut Ctx<'_, Node>,
+        pid: u32,
+        kind: ReqKind,
+        value: i64,
+        reply_to: ActorId,
+    ) -> Result<(), ActorError> {
+        let me = ctx.me();
+        let Some((g_step, count)) = self.current() else {
+            return Err(protocol(me, "a request after the schedule's end"));
+        };
+        self.got += 1;
+        match kind {
+            ReqKind::Read => ctx.send(reply_to, Msg::Reply { g_step, value: self.value }),
+            ReqKind::Write | ReqKind::Fetch(_) => self.pending.push((pid, value, reply_to, kind)),
+        }
+        if self.got < count {
+            return Ok(());
+        }
+        // The step is complete: resolve writes, answer fetch-and-ops in pid order.
+        self.pending.sort_unstable_by_key(|p| p.0);
+        let addr = self.addr;
+        if let Some(&(_, _, _, first)) = self.pending.first() {
+            match first {
+                ReqKind::Fetch(op) => {
+                    let mut acc = self.value;
+                    for &(_, v, to, _) in &self.pending {
+                        self.outbox.push((to, g_step, acc));
+                        acc = op.apply(acc, v);
+                    }
+                    self.value = acc;
+                }
+                ReqKind::Write => {
+                    let values: Vec<i64> = self.pending.iter().map(|p| p.1).collect();
+                    self.value = match env.variant {
+                        Variant::Erew | Variant::Crew if values.len() > 1 => {
+                            return Err(protocol(
+                                me,
+                                format!("exclusive write conflict at {addr}"),
+                            ));
+                        }
+                        Variant::CrcwCommon if values.iter().any(|&v| v != values[0]) => {
+                            return Err(protocol(me, format!("common write mismatch at {addr}")));
+                        }
+                        Variant::CrcwArbitrary => values[values.len() - 1],
+                        Variant::CrcwFetchOp(op) => {
+                            values[1..].iter().fold(values[0], |a, &b| op.apply(a, b))
+                        }
+                        _ => values[0],
+                    };
+                }
+                ReqKind::Read => {}
+            }
+        }
+        self.pending.clear();
+        self.at += 1;
+        self.got = 0;
+        self.flush(env, ctx);
+        Ok(())
+    }
+}
+
+impl Behaviour for Node {
+    type Msg = Msg;
+    type Env = Env;
+
+    fn accepts(&self, msg: &Msg) -> bool {
+        match (self, msg) {
+            (Node::Ppu(p), Msg::Step) => p.waiting.is_none() && !p.halted,
+            (Node::Ppu(p), Msg::Reply { g_step, .. }) => {
+                p.waiting.is_some_and(|(g, _)| g == *g_step)
+            }
+            (Node::Cell(c), Msg::Flush) => !c.outbox.is_empty(),
+            (Node::Cell(c), Msg::Req { g_step, .. }) => {
+                c.outbox.is_empty() && c.current().is_some_and(|(g, _)| g == *g_step)
+            }
+            _ => false,
+        }
+    }
+
+    fn handle(&mut self, env: &Env, ctx: &mut Ctx<'_, Self>, msg: Msg) -> Result<(), ActorError> {
+        match (self, msg) {
+            (Node::Ppu(p), Msg::Step) => p.step(env, ctx),
+            (Node::Ppu(p), Msg::Reply { value, .. }) => {
+                match p.waiting.take() {
+                    Some((_, Dest::Cpu(d))) => p.cpu[usize::from(d)] = value,
+                    Some((_, Dest::Ppu(d))) => p.regs[usize::from(d)] = value,
+                    None => return Err(protocol(ctx.me(), "a reply while not waiting")),
+                }
+                let me = ctx.me();
+                ctx.send(me, Msg::Step);
+                Ok(())
+            }
+            (Node::Cell(c), Msg::Flush) => {
+                c.flush(env, ctx);
+                Ok(())
+            }
+            (Node::Cell(c), Msg::Req { pid, kind, value, reply_to, .. }) => {
+                c.request(env, ctx, pid, kind, value, reply_to)
+            }
+            (_, m) => Err(protocol(ctx.me(), format!("unexpected {m:?}"))),
+        }
+    }
+
+    fn state_words(&self) -> u64 {
+        match self {
+            // CPU replica (16 registers, pc, nact), 16 PPU registers, pid, step, local memory.
+            Node::Ppu(p) => 36 + p.local.len() as u64,
+            // Address, value, schedule position and count; the schedule itself is the
+            // cell's script (two words per scheduled step); pending requests and replies.
+            Node::Cell(c) => {
+                4 + 2 * c.schedule.len() as u64
+                    + 3 * (c.pending.len() as u64)
+                    + 3 * (c.outbox.len() as u64)
+            }
+        }
+    }
+
+    fn ids_in(msg: &Msg, out: &mut Vec<ActorId>) {
+        if let Msg::Req { reply_to, .. } = msg {
+            out.push(*reply_to);
+        }
+    }
+
+    fn awaiting(&self) -> String {
+        match self {
+            Node::Ppu(p) => match p.waiting {
+                Some((g, _)) => format!("the reply of global step {g} (pid {})", p.pid),
+                None => format!("its next step (pid {}, pc {})", p.pid, p.pc),
+            },
+            Node::Cell(c) => match c.current() {
+                Some((g, n)) => format!(
+                    "requests of global step {g} at address {} ({} of {n} arrived)",
+                    c.addr, c.got
+                ),
+                None => format!("nothing (address {}, schedule done)", c.addr),
+            },
+        }
+    }
+}
+
+/// Jump targets: `targets[pc]` is where the jump at `pc` goes.
+fn compile(program: &Program) -> Result<(Vec<Instr>, Vec<u32>), Error> {
+    let mut labels: Vec<(&str, u32)> = Vec::new();
+    let mut code = Vec::new();
+    for item in program.code() {
+        match item {
+            Item::Label(l) => {
+                let at = u32::try_from(code.len()).map_err(|_| too_long())?;
+                labels.push((l.as_str(), at));
+            }
+            Item::Instr(i) => code.push(i.clone()),
+        }
+    }
+    labels.sort_unstable();
+    let targets = code
+        .iter()
+        .map(|i| {
+            i.label()
+                .and_then(|l| labels.binary_search_by(|(k, _)| k.cmp(&l)).ok())
+                .map_or(0, |k| labels[k].1)
+        })
+        .collect();
+    Ok((code, targets))
+}
+
+fn too_long() -> Error {
+    Error::InvalidConfig { field: "program", rule: "at most 2^32 instructions", got: "more".into() }
+}
+
+/// Runs `program` on `input` through the direct translation under `scheduler`.
+pub fn simulate_direct(
+    program: &Program,
+    input: &[i64],
+    scheduler: Scheduler,
+    limits: &PramLimits,
+) -> Result<DirectReport, Error> {
+    let mut trace = CollectTrace::default();
+    let reference = netcore::pram::run_traced(program, input, limits, &mut trace)?;
+    let ppus = program.ppus();
+    // Schedules: per cell, the steps that touch it and their request counts.
+    let mut per_cell: Vec<(u64, u64, u32)> = Vec::new(); // (addr, g_step, count)
+    let mut acq: Vec<(u32, u64)> = Vec::new(); // (pid, addr)
+    let mut reads = vec![0u64; ppus as usize];
+    for step in &trace.steps {
+        for a in &step.accesses {
+            if a.pid == CPU_PID {
+                let count = if a.kind == AccessKind::Read { ppus } else { 1 };
+                per_cell.push((a.addr, step.g_step, count));
+                if a.kind == AccessKind::Read {
+                    for pid in 0..ppus {
+                        acq.push((pid, a.addr));
+                        reads[pid as usize] += 1;
+                    }
+                } else {
+                    acq.push((0, a.addr));
+                }
+            } else {
+                per_cell.push((a.addr, step.g_step, 1));
+                acq.push((a.pid, a.addr));
+                if a.kind != AccessKind::Write {
+                    reads[a.pid as usize] += 1;
+                }
+            }
+        }
+    }
+    per_cell.sort_unstable();
+    let mut cells: Vec<u64> = Vec::new();
+    let mut schedules: Vec<Vec<(u64, u32)>> = Vec::new();
+    for &(addr, g, count) in &per_cell {
+        if cells.last() != Some(&addr) {
+            cells.push(addr);
+            schedules.push(Vec::new());
+        }
+        let s = schedules.last_mut().ok_or_else(too_long)?;
+        match s.last_mut() {
+            Some((lg, c)) if *lg == g => *c = c.saturating_add(count),
+            _ => s.push((g, count)),
+        }
+    }
+    acq.sort_unstable();
+    acq.dedup();
+    // Budget: per PPU actor its state, per cell its schedule, per access a trace entry.
+    let needed = u64::from(ppus)
+        .saturating_mul(400 + 8 * u64::from(program.lmem()))
+        .saturating_add((per_cell.len() as u64).saturating_mul(64))
+        .saturating_add((cells.len() as u64).saturating_mul(200));
+    if needed > limits.max_bytes {
+        return Err(Error::MemoryBudget { needed, budget: limits.max_bytes });
+    }
+    let (code, targets) = compile(program)?;
+    let cell_base = ppus;
+    let env = Env {
+        code,
+        targets,
+        variant: program.variant(),
+        mem: program.mem(),
+        ppus,
+        lmem: program.lmem(),
+        cells,
+        cell_base,
+        f_send: Limits::default().f_send as usize,
+    };
+    let mut rt: Runtime<Node> = Runtime::new(scheduler, Limits::default());
+    let mut k = 0;
+    for pid in 0..ppus {
+        let mut mine = Vec::new();
+        while k < acq.len() && acq[k].0 == pid {
+            if let Some(c) = env.cell(acq[k].1) {
+                mine.push(c);
+            }
+            k += 1;
+        }
+        rt.spawn(
+            Node::Ppu(PpuActor {
+                pid,
+                pc: 0,
+                nact: 0,
+                g: 0,
+                cpu: [0; 16],
+                regs: [0; 16],
+                local: vec![0; program.lmem() as usize],
+                waiting: None,
+                halted: false,
+            }),
+            &mine,
+        )?;
+    }
+    let max_acquaintances = {
+        let mut best = 0u64;
+        let mut i = 0;
+        while i < acq.len() {
+            let j = acq[i..].iter().take_while(|x| x.0 == acq[i].0).count();
+            best = best.max(j as u64);
+            i += j;
+        }
+        best
+    };
+    for (addr, schedule) in env.cells.iter().zip(schedules) {
+        let value = usize::try_from(*addr).ok().and_then(|a| input.get(a)).copied().unwrap_or(0);
+        rt.spawn(
+            Node::Cell(CellActor {
+                addr: *addr,
+                value,
+                schedule,
+                at: 0,
+                got: 0,
+                pending: Vec::new(),
+                outbox: Vec::new(),
+            }),
+            &[],
+        )?;
+    }
+    for pid in 0..ppus {
+        rt.inject(ActorId(pid), Msg::Step)?;
+    }
+    let actor = rt.run(&env)?;
+    // Results: memory = input overlaid with the cells; registers from the PPU actors.
+    let mut memory = vec![0; reference.memory.len()];
+    for (m, v) in memory.iter_mut().zip(input) {
+        *m = *v;
+    }
+    let mut ok = true;
+    let mut regs = vec![vec![0i64; ppus as usize]; 16];
+    for b in rt.behaviours() {
+        match b {
+            Node::Cell(c) => {
+                if let Some(m) = usize::try_from(c.addr).ok().and_then(|a| memory.get_mut(a)) {
+                    *m = c.value;
+                }
+                ok &= c.at == c.schedule.len();
+            }
+            Node::Ppu(p) => {
+                ok &= p.halted;
+                ok &= p.cpu == reference.cpu_regs;
+                for (r, reg) in regs.iter_mut().enumerate() {
+                    reg[p.pid as usize] = p.regs[r];
+                }
+            }
+        }
+    }
+    let verified = ok && memory == reference.memory && regs == reference.ppu_regs;
+    Ok(DirectReport {
+        pram: reference.cost,
+        actor,
+        ppu_actors: u64::from(ppus),
+        cell_actors: env.cells.len() as u64,
+        max_acquaintances,
+        max_reads: reads.iter().copied().max().unwrap_or(0),
+        verified,
+        memory,
+    })
+}

@@ -1,0 +1,70 @@
+//! The crate's errors: one enum, typed variants, lowercase messages naming field, rule and
+//! value; [`netcore::fault::Classify`] decides the exit status of `cargo xtask`.
+
+use netcore::fault::{Classify, Fault};
+
+use crate::actor::ActorError;
+
+/// Every error of `actor-pram`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// A configuration value breaks a rule.
+    #[error("{field} must satisfy {rule} (got {got})")]
+    InvalidConfig {
+        /// The field.
+        field: &'static str,
+        /// The rule.
+        rule: &'static str,
+        /// The offending value.
+        got: String,
+    },
+    /// A run would need more memory than the budget.
+    #[error("the run needs about {needed} bytes, over the budget of {budget} bytes")]
+    MemoryBudget {
+        /// The estimate.
+        needed: u64,
+        /// The budget.
+        budget: u64,
+    },
+    /// The actor runtime failed (fan-out, acquaintance, stuck, event limit).
+    #[error(transparent)]
+    Actor(#[from] ActorError),
+    /// The PRAM program failed or is invalid (same kind and global step as the reference).
+    #[error(transparent)]
+    Pram(#[from] netcore::pram::PramError),
+    /// A routing pass did not end within its round limit.
+    #[error(
+        "the {pass} pass did not end within {limit} rounds (rule: a pass ends before 64 * 3n rounds)"
+    )]
+    RoundLimit {
+        /// `forward` or `reverse`.
+        pass: &'static str,
+        /// The limit.
+        limit: u64,
+    },
+    /// A routing invariant broke (a bug, reported rather than a panic).
+    #[error("routing invariant broken: {what}")]
+    Routing {
+        /// What broke.
+        what: String,
+    },
+    /// The translated run's result differs from the reference interpreter's.
+    #[error("{program}: the actor run's {what} differs from the reference interpreter's")]
+    Mismatch {
+        /// The program.
+        program: String,
+        /// What differs (memory, a read value).
+        what: String,
+    },
+}
+
+impl Classify for Error {
+    fn fault(&self) -> Fault {
+        match self {
+            Error::InvalidConfig { .. } | Error::MemoryBudget { .. } => Fault::Input,
+            Error::Actor(e) => e.fault(),
+            Error::Pram(e) => e.fault(),
+            Error::Mismatch { .. } | Error::RoundLimit { .. } | Error::Routing { .. } => Fault::Run,
+        }
+    }
+}

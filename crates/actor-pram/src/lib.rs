@@ -1,0 +1,16 @@
+//! `actor-pram`: F. Baude, *PRAM implementation on fine-grained MIMD multicomputers* (Warwick
+//! RR-220, 1992) as executable models. The actor model of Section 2.2 runs on a deterministic
+//! discrete-event runtime ([`actor`]) that measures actor time (the depth of the event DAG)
+//! and actor space; PRAM programs (`netcore::pram`) are translated to actor programs and
+//! compared with the reference interpreter ([`direct`]). See `docs/models/actor-pram.md`.
+
+pub mod actor;
+pub mod broadcast;
+pub mod direct;
+mod error;
+pub mod model;
+pub mod ranade;
+pub mod studies;
+
+pub use error::Error;
+pub use model::ActorPram;

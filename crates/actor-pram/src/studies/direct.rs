@@ -1,0 +1,156 @@
+//! Study `actor-pram-direct`: the direct translation of PRAM programs (Baude, Section 5,
+//! Definition 3 and the remark on communication-predictable programs). For EREW programs in
+//! which no cell is touched by two PPUs in one step, a PPU actor spends one event per
+//! instruction and two more per read, so `actor_time / T` stays flat in `n` (the constant
+//! time loss); a hot spot (CREW, every PPU reads one cell) serializes at the cell actor, so
+//! the ratio grows like `S / T` there.
+
+use netcore::pram::Limits;
+use netcore::pram::library::Algorithm;
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::SchedulerAxis;
+use crate::direct::simulate_direct;
+
+/// The study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Direct;
+
+/// One point.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DirectParams {
+    /// A library program.
+    pub program: Algorithm,
+    /// `log2 n`, `1..=14`.
+    pub log_n: u32,
+    /// The delivery order.
+    pub scheduler: SchedulerAxis,
+}
+
+/// A validated point.
+#[derive(Debug, Clone)]
+pub struct DirectPoint {
+    program: Algorithm,
+    n: u32,
+    scheduler: SchedulerAxis,
+}
+
+/// One row.
+#[derive(Debug, Clone, Serialize)]
+pub struct DirectRow {
+    /// `n`.
+    pub n: u32,
+    /// PRAM time.
+    #[serde(rename = "T")]
+    pub t: u64,
+    /// PRAM global steps.
+    #[serde(rename = "G")]
+    pub g: u64,
+    /// Actor time.
+    pub actor_time: u64,
+    /// `actor_time / T`.
+    pub time_ratio: f64,
+    /// Actor space (words).
+    pub actor_space: u64,
+    /// Events.
+    pub events: u64,
+    /// Messages.
+    pub messages: u64,
+    /// The largest mailbox.
+    pub max_mailbox: u64,
+    /// The largest number of cells one PPU actor knows.
+    pub max_acquaintances: u64,
+    /// Memory and registers equal the reference's and the output its plain Rust reference.
+    pub verified: bool,
+}
+
+/// The programs whose ratio must stay flat: EREW, every cell touched by one PPU per step.
+pub const FLAT_PROGRAMS: [Algorithm; 4] = [
+    Algorithm::PrefixSums,
+    Algorithm::BitonicSort,
+    Algorithm::TreeReduction,
+    Algorithm::PermutationRead,
+];
+
+/// The spread of `actor_time / T` over the sizes that still counts as flat.
+pub const FLAT: f64 = 1.5;
+
+impl Study for Direct {
+    type Params = DirectParams;
+    type Point = DirectPoint;
+    type Row = DirectRow;
+
+    fn name(&self) -> &'static str {
+        "actor-pram-direct"
+    }
+    fn about(&self) -> &'static str {
+        "the direct translation of PRAM programs: actor_time / T flat for EREW programs, growing at a hot spot"
+    }
+    fn point(&self, p: &DirectParams) -> Result<DirectPoint, ModelError> {
+        if !(1..=14).contains(&p.log_n) {
+            return Err(ParamError::new("log_n", "1 <= log_n <= 14", p.log_n).into());
+        }
+        let n = 1u32 << p.log_n;
+        p.program.check_size(n)?;
+        Ok(DirectPoint { program: p.program, n, scheduler: p.scheduler })
+    }
+    fn run(&self, p: &DirectPoint, rng: &mut SimRng) -> Result<Vec<DirectRow>, ModelError> {
+        let instance = p.program.instance(p.n, rng.next_u64())?;
+        let scheduler = p.scheduler.scheduler(rng);
+        let r = simulate_direct(&instance.program, &instance.input, scheduler, &Limits::default())?;
+        let output_ok = r.memory.get(instance.output.clone()) == Some(&instance.expected[..]);
+        Ok(vec![DirectRow {
+            n: p.n,
+            t: r.pram.t,
+            g: r.pram.g,
+            actor_time: r.actor.actor_time,
+            time_ratio: r.actor.actor_time as f64 / r.pram.t.max(1) as f64,
+            actor_space: r.actor.actor_space,
+            events: r.actor.events,
+            messages: r.actor.messages,
+            max_mailbox: r.actor.max_mailbox,
+            max_acquaintances: r.max_acquaintances,
+            verified: r.verified && output_ok,
+        }])
+    }
+    fn claims(&self) -> Vec<Claim> {
+        let mut claims: Vec<Claim> = FLAT_PROGRAMS
+            .into_iter()
+            .map(|program| {
+                let name = program.name();
+                Claim::flat(
+                    format!("{name}: actor_time / T is flat in n (within x{FLAT})"),
+                    "time_ratio",
+                    FLAT,
+                )
+                .only("program", name)
+            })
+            .collect();
+        claims.push(
+            Claim::grows(
+                "hot-spot-read: actor_time / T grows with n (the cell actor serializes S reads)",
+                "time_ratio",
+                "n",
+                2.0,
+            )
+            .only("program", Algorithm::HotSpotRead.name()),
+        );
+        claims
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new(
+                "time-ratio",
+                "direct translation: actor time / PRAM time",
+                "n",
+                &["time_ratio"],
+            )
+            .series("program")
+            .log_x(),
+        ]
+    }
+}

@@ -1,0 +1,158 @@
+//! The crate's error type: one enum, typed variants carrying the offending values.
+
+use netcore::bsp::BspError;
+use netcore::fault::{Classify, Fault};
+
+/// Everything that can go wrong in `dbsp-hmos`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// An error of the D-BSP engine or its parameters.
+    #[error(transparent)]
+    Bsp(#[from] BspError),
+    /// The primitives need a D-BSP machine (they name cluster levels).
+    #[error("machine must be a D-BSP machine (cluster levels are needed) (got a BSP machine)")]
+    NotDbsp,
+    /// `within` names a cluster level the machine does not have.
+    #[error("within must satisfy 0 <= within <= log2(n) = {log_n} (got {within})")]
+    WithinOutOfRange {
+        /// The level asked for.
+        within: u32,
+        /// log2(n).
+        log_n: u32,
+    },
+    /// A per-processor input of the wrong length.
+    #[error("{field} must hold one entry per processor (n = {n}) (got {got})")]
+    InputLength {
+        /// The input.
+        field: &'static str,
+        /// Number of processors.
+        n: u32,
+        /// Entries given.
+        got: usize,
+    },
+    /// A broadcast source offset outside the cluster.
+    #[error("src must satisfy src < n / 2^within = {cluster} (got {src})")]
+    SourceOutOfRange {
+        /// The offset given.
+        src: u32,
+        /// The cluster size.
+        cluster: u32,
+    },
+    /// A message whose destination lies outside its sender's c-cluster.
+    #[error(
+        "dest must lie in the sender's {within}-cluster (message {index} of processor {src} names processor {dest})"
+    )]
+    DestinationOutsideCluster {
+        /// Sender.
+        src: u32,
+        /// Position of the message in the sender's list.
+        index: usize,
+        /// Destination.
+        dest: u32,
+        /// The cluster level.
+        within: u32,
+    },
+    /// A sort whose processors hold different numbers of keys.
+    #[error("keys: every processor must hold k = {k} keys (processor {pid} holds {got})")]
+    UnequalBlocks {
+        /// Keys at processor 0.
+        k: usize,
+        /// The first processor that differs.
+        pid: u32,
+        /// Its count.
+        got: usize,
+    },
+    /// HMOS: the number of processors must be a power of two.
+    #[error("n must satisfy n = 2^k for an integer k >= 0 (got {n})")]
+    NotPowerOfTwo {
+        /// The value given.
+        n: u64,
+    },
+    /// HMOS: the redundancy r must be odd (majorities of copies).
+    #[error("r must be odd (got {r})")]
+    EvenRedundancy {
+        /// The value given.
+        r: u32,
+    },
+    /// HMOS: each variable needs r distinct 0-modules among n.
+    #[error("r must satisfy 1 <= r <= n = {n} (got {r})")]
+    RedundancyTooLarge {
+        /// The value given.
+        r: u32,
+        /// Number of processors (= 0-modules).
+        n: u64,
+    },
+    /// HMOS: at least as many variables as processors.
+    #[error("m must satisfy m >= n = {n} (got {m})")]
+    TooFewVariables {
+        /// Number of variables.
+        m: u64,
+        /// Number of processors.
+        n: u64,
+    },
+    /// HMOS: more levels than the placement allows for this n.
+    #[error("k must satisfy k <= k_max(n) = {k_max} for n = {n} (got {k})")]
+    KTooLarge {
+        /// Levels asked for.
+        k: u32,
+        /// The largest valid k for n.
+        k_max: u32,
+        /// Number of processors.
+        n: u64,
+    },
+    /// HMOS: a structure larger than the stated memory limit.
+    #[error("{field} must satisfy {field} <= {limit} (the memory limit) (got {got})")]
+    MemoryTooLarge {
+        /// What is too large, e.g. `m r`.
+        field: &'static str,
+        /// The limit.
+        limit: u64,
+        /// The estimate.
+        got: u64,
+    },
+    /// HMOS: the shuffled level-0 graph could not be repaired to distinct modules.
+    #[error("level-0 graph: no repeat-free assignment found within {attempts} swap attempts")]
+    GraphBuildFailed {
+        /// Attempts made.
+        attempts: u64,
+    },
+    /// A study or config parameter outside its range.
+    #[error("{field} must satisfy {rule} (got {got})")]
+    Param {
+        /// The field.
+        field: &'static str,
+        /// The rule.
+        rule: String,
+        /// The value.
+        got: String,
+    },
+}
+
+impl Error {
+    /// A parameter error naming field, rule and value.
+    pub fn param(field: &'static str, rule: impl Into<String>, got: impl ToString) -> Self {
+        Error::Param { field, rule: rule.into(), got: got.to_string() }
+    }
+}
+
+impl Classify for Error {
+    fn fault(&self) -> Fault {
+        match self {
+            Error::Bsp(e) => e.fault(),
+            Error::NotDbsp
+            | Error::WithinOutOfRange { .. }
+            | Error::InputLength { .. }
+            | Error::SourceOutOfRange { .. }
+            | Error::DestinationOutsideCluster { .. }
+            | Error::UnequalBlocks { .. }
+            | Error::NotPowerOfTwo { .. }
+            | Error::EvenRedundancy { .. }
+            | Error::RedundancyTooLarge { .. }
+            | Error::TooFewVariables { .. }
+            | Error::KTooLarge { .. }
+            | Error::MemoryTooLarge { .. }
+            | Error::Param { .. } => Fault::Input,
+            Error::GraphBuildFailed { .. } => Fault::Run,
+        }
+    }
+}

@@ -1,0 +1,474 @@
+//! The hierarchical memory organisation scheme (HMOS) of Fantozzi, Pietracaprina and Pucci,
+//! Section 3: the level-0 graph (V, U_0), the Lemma 1 graphs (U_(i-1), U_i) built from the
+//! affine geometry AG(j, 3), the cluster sizes t_i, and the placement of every copy.
+//!
+//! A copy of variable v is a path `c = (j0, e_1, ..., e_k)`: `u_0 = adj0[v][j0]`,
+//! `u_i = up_i[u_(i-1)][e_i]` with `s_i` the slot of that edge in bundle `u_i`; its index is
+//! `j0 3^k + sum e_i 3^(k-i)`. A k-block `u_k` lives in the cluster of `t_k` processors starting
+//! at `u_k t_k`; the (i-1)-block in slot `s_i` of an i-block starting at `base` lives at
+//! `base + s_i t_(i-1)`; the 0-block in slot `s_1` of a 1-block at processor
+//! `base + (s_1 mod t_1)`.
+
+use netcore::rng::seeded;
+use rand::RngExt;
+use rand::seq::SliceRandom;
+use serde::Serialize;
+
+use crate::Error;
+
+/// Largest `m r` (edges of the level-0 graph) a build accepts: 2^24 entries of 4 bytes.
+pub const MAX_LEVEL0_EDGES: u64 = 1 << 24;
+/// Largest number of processors an HMOS is built for.
+pub const MAX_N: u64 = 1 << 20;
+/// Largest number of levels considered (k = O(log log n); 8 covers every n <= 2^20).
+pub const K_CAP: u32 = 8;
+
+/// Adds two points of AG(j, 3) digit-wise modulo 3 (digit t = base-3 digit t of the id).
+fn add3(a: u32, b: u32, j: u32) -> u32 {
+    let (mut a, mut b, mut out, mut place) = (a, b, 0, 1);
+    for _ in 0..j {
+        out += ((a % 3 + b % 3) % 3) * place;
+        a /= 3;
+        b /= 3;
+        place *= 3;
+    }
+    out
+}
+
+/// The lines of AG(j, 3) as parallel classes: one class per direction (a nonzero vector whose
+/// lowest-order nonzero digit is 1, in increasing integer value), each class its `3^(j-1)`
+/// disjoint lines `{p, p + d, p + 2d}` as sorted triples, ordered by their smallest point.
+pub fn ag3_classes(j: u32) -> Vec<Vec<[u32; 3]>> {
+    ag3_first_classes(j, usize::MAX)
+}
+
+/// The first `count` parallel classes of [`ag3_classes`].
+fn ag3_first_classes(j: u32, count: usize) -> Vec<Vec<[u32; 3]>> {
+    let z = 3_u32.pow(j);
+    let lowest_nonzero_is_one = |mut v: u32| {
+        while v.is_multiple_of(3) {
+            v /= 3;
+        }
+        v % 3 == 1
+    };
+    (1..z)
+        .filter(|&d| lowest_nonzero_is_one(d))
+        .take(count)
+        .map(|d| {
+            let mut covered = vec![false; z as usize];
+            let mut class = Vec::with_capacity(z as usize / 3);
+            for p in 0..z {
+                if covered[p as usize] {
+                    continue;
+                }
+                let q = add3(p, d, j);
+                let r = add3(q, d, j);
+                let mut line = [p, q, r];
+                line.sort_unstable();
+                for x in line {
+                    covered[x as usize] = true;
+                }
+                class.push(line);
+            }
+            class
+        })
+        .collect()
+}
+
+/// The sizes of the Lemma 1 graph for `w` inputs: `(z, d, |Y|)`.
+pub fn lemma1_sizes(w: u64) -> (u64, u64, u64) {
+    let mut z: u64 = 3;
+    while z * (z - 1) / 6 < w {
+        z *= 3;
+    }
+    let f = 3 * w / z;
+    let d = if f == 0 { 1 } else { 1 << f.ilog2() };
+    (z, d, (3 * w).div_ceil(d))
+}
+
+/// The bipartite graph (X, Y) of Lemma 1 for `|X| = w`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Lemma1Graph {
+    /// |X|.
+    pub w: u32,
+    /// The number of points of AG(j, 3), a power of three.
+    pub z: u32,
+    /// The bundle size, a power of two.
+    pub d: u32,
+    /// |Y|.
+    pub ny: u32,
+    /// The line (points of AG(j, 3)) of each x.
+    pub lines: Vec<[u32; 3]>,
+    /// The three Y-nodes of each x, in increasing edge index (the branch index e).
+    pub up: Vec<[u32; 3]>,
+    /// The slot of each of those edges inside its bundle.
+    pub slot: Vec<[u32; 3]>,
+    /// The X-nodes of each Y-node, in slot order.
+    pub bundles: Vec<Vec<u32>>,
+    /// The points of AG(j, 3) the edges of each bundle came from (at most 2).
+    pub bundle_points: Vec<Vec<u32>>,
+}
+
+/// Builds the graph of Lemma 1 for `w >= 1` inputs: X = the first w lines of AG(j, 3) in
+/// (class, smallest point) order, with `z = 3^j` the smallest power of three with
+/// `z (z - 1) / 6 >= w`; the edges grouped by point and sorted by x, re-indexed so that an x on
+/// two consecutive points has both edges first in their blocks (the proof's pass), then cut
+/// into bundles of `d` consecutive edges, `d` the largest power of two `<= floor(3w / z)`
+/// (1 when that floor is 0, i.e. w = 2; see docs/models/dbsp-hmos.md, Choices).
+pub fn lemma1(w: u32) -> Lemma1Graph {
+    let (z, d, ny) = lemma1_sizes(u64::from(w.max(1)));
+    let (z, d, ny) = (z as u32, d as u32, ny as u32);
+    let j = z.ilog(3);
+    let classes = (w as usize).div_ceil(z as usize / 3);
+    let lines: Vec<[u32; 3]> =
+        ag3_first_classes(j, classes).into_iter().flatten().take(w as usize).collect();
+    let mut by_point: Vec<Vec<u32>> = vec![Vec::new(); z as usize];
+    for (x, line) in (0..).zip(&lines) {
+        for &b in line {
+            by_point[b as usize].push(x);
+        }
+    }
+    for i in 1..z as usize {
+        let on_i = |x: &u32| lines[*x as usize].contains(&(i as u32));
+        let shared = by_point[i - 1].iter().copied().find(on_i);
+        if let Some(x) = shared {
+            for block in [i - 1, i] {
+                let list = &mut by_point[block];
+                if let Some(pos) = list.iter().position(|&y| y == x) {
+                    let moved = list.remove(pos);
+                    list.insert(0, moved);
+                }
+            }
+        }
+    }
+    let mut up = vec![[0; 3]; w as usize];
+    let mut slot = vec![[0; 3]; w as usize];
+    let mut filled = vec![0_usize; w as usize];
+    let mut bundles: Vec<Vec<u32>> = vec![Vec::new(); ny as usize];
+    let mut bundle_points: Vec<Vec<u32>> = vec![Vec::new(); ny as usize];
+    let edges = (0..).zip(&by_point).flat_map(|(b, xs)| xs.iter().map(move |&x| (x, b)));
+    for (index, (x, b)) in (0_u32..).zip(edges) {
+        let (y, s) = (index / d, index % d);
+        let e = filled[x as usize];
+        up[x as usize][e] = y;
+        slot[x as usize][e] = s;
+        filled[x as usize] += 1;
+        bundles[y as usize].push(x);
+        if !bundle_points[y as usize].contains(&b) {
+            bundle_points[y as usize].push(b);
+        }
+    }
+    Lemma1Graph { w, z, d, ny, lines, up, slot, bundles, bundle_points }
+}
+
+/// Lemma 1's properties (i)-(iii) and the structural facts its proof uses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Lemma1Check {
+    /// (i) `sqrt(6w) < |Y| < 6 + 6 sqrt(6w)`.
+    pub size_bounds: bool,
+    /// (ii) every x has three distinct Y-nodes.
+    pub degree_three: bool,
+    /// (iii) every Y-node has degree at most d, and `d = ceil(3w / |Y|)`, a power of two.
+    pub y_degree: bool,
+    /// Every bundle's edges came from at most 2 points.
+    pub bundles_span_two_points: bool,
+    /// No bundle holds two edges of one x.
+    pub bundles_distinct: bool,
+}
+
+impl Lemma1Check {
+    /// Every property holds.
+    pub fn all(&self) -> bool {
+        self.size_bounds
+            && self.degree_three
+            && self.y_degree
+            && self.bundles_span_two_points
+            && self.bundles_distinct
+    }
+}
+
+impl Lemma1Graph {
+    /// Checks the properties of Lemma 1 on this graph.
+    pub fn check(&self) -> Lemma1Check {
+        let root = (6.0 * f64::from(self.w)).sqrt();
+        let ny = f64::from(self.ny);
+        let distinct = |a: &[u32; 3]| a[0] != a[1] && a[0] != a[2] && a[1] != a[2];
+        let bundles_distinct = self.bundles.iter().all(|b| {
+            let mut sorted = b.clone();
+            sorted.sort_unstable();
+            sorted.windows(2).all(|p| p[0] != p[1])
+        });
+        Lemma1Check {
+            size_bounds: root < ny && ny < 6.0 + 6.0 * root,
+            degree_three: self.up.iter().all(distinct),
+            y_degree: self.bundles.iter().all(|b| b.len() <= self.d as usize)
+                && (3 * self.w).div_ceil(self.ny) == self.d
+                && self.d.is_power_of_two(),
+            bundles_span_two_points: self.bundle_points.iter().all(|p| p.len() <= 2),
+            bundles_distinct,
+        }
+    }
+
+    /// The largest number of X-nodes two distinct Y-nodes share (the proof bounds it by 4).
+    pub fn max_shared(&self) -> usize {
+        let mut best = 0;
+        for a in 0..self.bundles.len() {
+            for b in a + 1..self.bundles.len() {
+                let shared = self.bundles[a].iter().filter(|x| self.bundles[b].contains(x));
+                best = best.max(shared.count());
+            }
+        }
+        best
+    }
+}
+
+/// The sizes of an HMOS chain: `m_i` for `i = 0..=k`, `d_i` and `t_i` for `i = 1..=k`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Chain {
+    /// `m_0 = n`, `m_i = |U_i|`.
+    pub m: Vec<u64>,
+    /// `d_1..d_k` (bundle sizes).
+    pub d: Vec<u64>,
+    /// `t_1..t_k` (processors per i-block's cluster).
+    pub t: Vec<u64>,
+}
+
+/// The chain of sizes for `k` levels on `n` processors, or `None` if some `t_i` (1 <= i <= k)
+/// is not an integer >= 1: `t_k = n / 2^ceil(log2 m_k)`, `t_(i-1) = t_i / d_i`.
+pub fn chain(n: u64, k: u32) -> Option<Chain> {
+    let mut m = vec![n];
+    let mut d = Vec::new();
+    for _ in 0..k {
+        let (_, di, ny) = lemma1_sizes(*m.last()?);
+        m.push(ny);
+        d.push(di);
+    }
+    if k == 0 {
+        return Some(Chain { m, d, t: Vec::new() });
+    }
+    let top = m.last()?.next_power_of_two();
+    if top > n {
+        return None;
+    }
+    let mut t = vec![n / top];
+    for i in (2..=k as usize).rev() {
+        let ti = *t.last()?;
+        let di = d[i - 1];
+        if ti % di != 0 {
+            return None;
+        }
+        t.push(ti / di);
+    }
+    t.reverse();
+    Some(Chain { m, d, t })
+}
+
+/// The largest `k <= K_CAP` for which [`chain`] is valid on `n` processors (0 always is).
+pub fn k_max(n: u64) -> u32 {
+    (0..=K_CAP).rev().find(|&k| chain(n, k).is_some()).unwrap_or(0)
+}
+
+/// A validated HMOS configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HmosConfig {
+    n: u64,
+    m: u64,
+    r: u32,
+    k: u32,
+    seed: u64,
+}
+
+impl HmosConfig {
+    /// Checks `n` a power of two `<= 2^20`, `r` odd with `r <= n`, `m >= n`,
+    /// `m r <= 2^24`, and `k <= k_max(n)` with a valid chain.
+    pub fn new(n: u64, m: u64, r: u32, k: u32, seed: u64) -> Result<Self, Error> {
+        if !n.is_power_of_two() {
+            return Err(Error::NotPowerOfTwo { n });
+        }
+        if n > MAX_N {
+            return Err(Error::MemoryTooLarge { field: "n", limit: MAX_N, got: n });
+        }
+        if r.is_multiple_of(2) {
+            return Err(Error::EvenRedundancy { r });
+        }
+        if u64::from(r) > n {
+            return Err(Error::RedundancyTooLarge { r, n });
+        }
+        if m < n {
+            return Err(Error::TooFewVariables { m, n });
+        }
+        let edges = m.saturating_mul(u64::from(r));
+        if edges > MAX_LEVEL0_EDGES {
+            return Err(Error::MemoryTooLarge {
+                field: "m r",
+                limit: MAX_LEVEL0_EDGES,
+                got: edges,
+            });
+        }
+        if k > K_CAP || chain(n, k).is_none() {
+            return Err(Error::KTooLarge { k, k_max: k_max(n), n });
+        }
+        Ok(Self { n, m, r, k, seed })
+    }
+}
+
+/// A built HMOS.
+#[derive(Debug, Clone)]
+pub struct Hmos {
+    n: u64,
+    m: u64,
+    r: u32,
+    k: u32,
+    adj0: Vec<u32>,
+    levels: Vec<Lemma1Graph>,
+    chain: Chain,
+}
+
+/// Builds the balanced shuffled level-0 graph: 0-module `u` gets `floor(rm/n) + [u < rm mod n]`
+/// slots, the slot list is shuffled (stream 0 of `seed`) and variable v takes slots
+/// `[rv, rv + r)`; a variable with a repeated module swaps the repeat with a random slot of
+/// another variable whenever neither ends up with a repeat, at most `100 m r` attempts.
+fn shuffled_balanced(n: u64, m: u64, r: u32, seed: u64) -> Result<Vec<u32>, Error> {
+    let r_us = r as usize;
+    let total = m * u64::from(r);
+    let (base, extra) = (total / n, total % n);
+    let mut slots: Vec<u32> = Vec::with_capacity(total as usize);
+    for u in 0..n {
+        let count = base + u64::from(u < extra);
+        // u < n <= 2^20 fits u32.
+        slots.extend(std::iter::repeat_n(u as u32, count as usize));
+    }
+    let mut rng = seeded(seed, 0);
+    slots.shuffle(&mut rng);
+    let limit = 100 * total;
+    let mut attempts = 0;
+    let has_repeat_at = |slots: &[u32], v: usize, j: usize| {
+        let own = &slots[v * r_us..(v + 1) * r_us];
+        own.iter().enumerate().any(|(i, &x)| i != j && x == own[j])
+    };
+    for v in 0..m as usize {
+        for j in 0..r_us {
+            while has_repeat_at(&slots, v, j) {
+                attempts += 1;
+                if attempts > limit {
+                    return Err(Error::GraphBuildFailed { attempts: limit });
+                }
+                let g = rng.random_range(0..slots.len());
+                let (v2, j2) = (g / r_us, g % r_us);
+                if v2 == v {
+                    continue;
+                }
+                let a = v * r_us + j;
+                slots.swap(a, g);
+                if has_repeat_at(&slots, v, j) || has_repeat_at(&slots, v2, j2) {
+                    slots.swap(a, g);
+                }
+            }
+        }
+    }
+    Ok(slots)
+}
+
+impl Hmos {
+    /// Builds the HMOS of a validated configuration.
+    pub fn build(config: &HmosConfig) -> Result<Self, Error> {
+        let HmosConfig { n, m, r, k, seed } = *config;
+        let adj0 = shuffled_balanced(n, m, r, seed)?;
+        let chain = chain(n, k).ok_or(Error::KTooLarge { k, k_max: k_max(n), n })?;
+        let mut levels = Vec::with_capacity(k as usize);
+        for i in 0..k as usize {
+            // m_i <= n <= 2^20 fits u32.
+            levels.push(lemma1(chain.m[i] as u32));
+        }
+        Ok(Self { n, m, r, k, adj0, levels, chain })
+    }
+
+    /// The sizes `m_i`, `d_i`, `t_i`.
+    pub fn chain(&self) -> &Chain {
+        &self.chain
+    }
+
+    /// The Lemma 1 graphs `(U_(i-1), U_i)`, `i = 1..=k`.
+    pub fn levels(&self) -> &[Lemma1Graph] {
+        &self.levels
+    }
+
+    /// The r 0-modules of variable `v < m`, in copy order `j0`.
+    pub fn adj0(&self, v: u64) -> Result<&[u32], Error> {
+        if v >= self.m {
+            return Err(Error::param("v", format!("v < m = {}", self.m), v));
+        }
+        let r = self.r as usize;
+        // v < m and m r <= 2^24, so the index fits.
+        let v = v as usize;
+        Ok(&self.adj0[v * r..(v + 1) * r])
+    }
+
+    /// Copies per variable, `r 3^k`.
+    pub fn copies(&self) -> u64 {
+        u64::from(self.r) * 3_u64.pow(self.k)
+    }
+
+    /// The processor of the block path `u_0, e_1..e_k` (the 0-block's location).
+    fn block_loc(&self, u0: u32, branches: &[u32]) -> u64 {
+        if self.k == 0 {
+            return u64::from(u0);
+        }
+        let mut u = u0;
+        let mut s = Vec::with_capacity(branches.len());
+        for (level, &e) in self.levels.iter().zip(branches) {
+            let (next, slot) =
+                (level.up[u as usize][e as usize], level.slot[u as usize][e as usize]);
+            s.push(u64::from(slot));
+            u = next;
+        }
+        let t = &self.chain.t;
+        let k = self.k as usize;
+        let mut loc = u64::from(u) * t[k - 1];
+        for i in 2..=k {
+            loc += s[i - 1] * t[i - 2];
+        }
+        loc + s[0] % t[0]
+    }
+
+    /// The processor holding copy `copy < r 3^k` of variable `v < m`:
+    /// `u_k t_k + sum_{i=2}^k s_i t_(i-1) + (s_1 mod t_1)` (`u_0` for k = 0).
+    pub fn loc(&self, v: u64, copy: u64) -> Result<u64, Error> {
+        if copy >= self.copies() {
+            return Err(Error::param("copy", format!("copy < r 3^k = {}", self.copies()), copy));
+        }
+        let pow = 3_u64.pow(self.k);
+        // copy / 3^k < r, a u32.
+        let j0 = (copy / pow) as usize;
+        let mut rest = copy % pow;
+        let mut branches = vec![0_u32; self.k as usize];
+        for e in branches.iter_mut().rev() {
+            *e = (rest % 3) as u32;
+            rest /= 3;
+        }
+        Ok(self.block_loc(self.adj0(v)?[j0], &branches))
+    }
+
+    /// Copies each processor would hold: the sum over its 0-blocks of the 0-module's degree.
+    pub fn capacities(&self) -> Vec<u64> {
+        let mut degree = vec![0_u64; self.n as usize];
+        for &u in &self.adj0 {
+            degree[u as usize] += 1;
+        }
+        let mut cap = vec![0_u64; self.n as usize];
+        let pow = 3_u32.pow(self.k);
+        let mut branches = vec![0_u32; self.k as usize];
+        for u0 in 0..self.n as u32 {
+            for path in 0..pow {
+                let mut rest = path;
+                for e in branches.iter_mut().rev() {
+                    *e = rest % 3;
+                    rest /= 3;
+                }
+                let p = self.block_loc(u0, &branches);
+                cap[p as usize] += degree[u0 as usize];
+            }
+        }
+        cap
+    }
+}

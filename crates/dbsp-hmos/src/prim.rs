@@ -1,0 +1,459 @@
+//! The D-BSP primitives of Fantozzi, Pietracaprina and Pucci, Section 2 (Propositions 1-3),
+//! as real programs on netcore's D-BSP engine ([`BspMachine`]).
+//!
+//! Every primitive takes `within = c`, runs independently inside every c-cluster and uses
+//! labels `>= c` only (the engine refuses a message that leaves its cluster). Primitives are
+//! generic over the machine's message type: `wrap` puts a primitive's message into the
+//! machine's message type and `unwrap` takes it out again, so one machine can run several
+//! primitives in sequence (the router runs [`prefix`] on its own machine this way). Working
+//! data lives outside the processor states, in per-processor slots the primitive owns.
+//!
+//! Work charges (nominal, docs/models/dbsp-hmos.md, Choices): one unit per monoid operation,
+//! nothing for forwarding; the k-sort charges what netcore's bitonic sort charges
+//! (`k ceil(log2 k)` for the local sort, `2k` per merge-split).
+
+use netcore::ProcId;
+use netcore::bsp::primitives::{SortBlock, bitonic_sort_blocks_within};
+use netcore::bsp::{BspMachine, CostModel};
+
+use crate::Error;
+
+type Result<T> = std::result::Result<T, Error>;
+
+/// log2(n) of a D-BSP machine, and `within` checked against it.
+fn levels<S, M>(machine: &BspMachine<S, M>, within: u32) -> Result<u32> {
+    let log_n = match machine.model() {
+        CostModel::Dbsp(d) => d.log_n(),
+        CostModel::Bsp(_) => return Err(Error::NotDbsp),
+    };
+    if within > log_n {
+        return Err(Error::WithinOutOfRange { within, log_n });
+    }
+    Ok(log_n)
+}
+
+fn check_len(field: &'static str, n: u32, got: usize) -> Result<()> {
+    if got == n as usize { Ok(()) } else { Err(Error::InputLength { field, n, got }) }
+}
+
+/// A monoid: an identity and an associative operation, not necessarily commutative.
+pub trait Monoid {
+    /// The values.
+    type Item: Clone;
+    /// The identity element.
+    fn identity(&self) -> Self::Item;
+    /// The associative operation `a ⊕ b` (order matters).
+    fn op(&self, a: &Self::Item, b: &Self::Item) -> Self::Item;
+}
+
+/// Addition of `u64` modulo 2^64.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sum;
+
+impl Monoid for Sum {
+    type Item = u64;
+    fn identity(&self) -> u64 {
+        0
+    }
+    fn op(&self, a: &u64, b: &u64) -> u64 {
+        a.wrapping_add(*b)
+    }
+}
+
+/// Componentwise addition of pairs modulo 2^64 (the router's per-half counts).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PairSum;
+
+impl Monoid for PairSum {
+    type Item = (u64, u64);
+    fn identity(&self) -> (u64, u64) {
+        (0, 0)
+    }
+    fn op(&self, a: &(u64, u64), b: &(u64, u64)) -> (u64, u64) {
+        (a.0.wrapping_add(b.0), a.1.wrapping_add(b.1))
+    }
+}
+
+/// String concatenation, the standard non-commutative monoid.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Concat;
+
+impl Monoid for Concat {
+    type Item = String;
+    fn identity(&self) -> String {
+        String::new()
+    }
+    fn op(&self, a: &String, b: &String) -> String {
+        format!("{a}{b}")
+    }
+}
+
+/// Broadcast inside every c-cluster (Proposition 1): the processors holding `Some` item send
+/// it on, and every processor of a cluster with one holder ends up holding it. Supersteps
+/// with labels `c, c + 1, ..., L - 1`, each an 1-relation: in the i-superstep every holder `p`
+/// sends to `p XOR 2^(L-1-i)`, so the cost is `sum_{i=c}^{L-1} (g_i + l_i)`. A processor that
+/// already holds an item keeps its own.
+pub fn broadcast<S, M, T: Clone>(
+    machine: &mut BspMachine<S, M>,
+    within: u32,
+    items: &mut [Option<T>],
+    wrap: impl Fn(T) -> M,
+    unwrap: impl Fn(M) -> Option<T>,
+) -> Result<()> {
+    let log_n = levels(machine, within)?;
+    check_len("items", machine.p(), items.len())?;
+    let absorb = |slot: &mut Option<T>, delivered: Vec<(ProcId, M)>| {
+        for item in delivered.into_iter().filter_map(|(_, m)| unwrap(m)) {
+            if slot.is_none() {
+                *slot = Some(item);
+            }
+        }
+    };
+    for i in within..log_n {
+        let partner_bit = 1 << (log_n - 1 - i);
+        machine.dsuperstep_with(i, "broadcast", items, |ctx, _, slot| {
+            absorb(slot, ctx.take_inbox());
+            if let Some(item) = slot {
+                ctx.send(ctx.pid() ^ partner_bit, wrap(item.clone()));
+            }
+        })?;
+    }
+    for (pid, slot) in (0..).zip(items.iter_mut()) {
+        absorb(slot, machine.take_delivered(pid));
+    }
+    Ok(())
+}
+
+/// The result of [`prefix`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scanned<T> {
+    /// Inclusive prefixes: entry `j` of processor `p` combines every item of the processors
+    /// before `p` in its cluster, then items `0..=j` of `p`.
+    pub prefixes: Vec<Vec<T>>,
+    /// The cluster's total, known to every processor.
+    pub totals: Vec<T>,
+}
+
+struct ScanSlot<T> {
+    tot: T,
+    excl: T,
+}
+
+/// Parallel prefix inside every c-cluster over any monoid (Proposition 1; the hypercube
+/// scheme): local inclusive scans, then one exchange of running totals per cube dimension,
+/// dimension `L - 1 - i` in the i-superstep, labels `L - 1, ..., c` (each an 1-relation), so
+/// the cost is `sum_{i=c}^{L-1} (g_i + l_i)` plus the local work. Items are combined in
+/// (processor, position) order, so a non-commutative operation is fine.
+pub fn prefix<S, M, Mo: Monoid>(
+    machine: &mut BspMachine<S, M>,
+    within: u32,
+    monoid: &Mo,
+    items: &[Vec<Mo::Item>],
+    wrap: impl Fn(Mo::Item) -> M,
+    unwrap: impl Fn(M) -> Option<Mo::Item>,
+) -> Result<Scanned<Mo::Item>> {
+    let log_n = levels(machine, within)?;
+    check_len("items", machine.p(), items.len())?;
+    // Local inclusive scans (k - 1 operations each).
+    let mut scans: Vec<Vec<Mo::Item>> = Vec::with_capacity(items.len());
+    let mut scan_work = 0;
+    for own in items {
+        let mut scan: Vec<Mo::Item> = Vec::with_capacity(own.len());
+        for item in own {
+            let next = match scan.last() {
+                Some(last) => monoid.op(last, item),
+                None => item.clone(),
+            };
+            scan.push(next);
+        }
+        scan_work = scan_work.max(own.len().saturating_sub(1) as u64);
+        scans.push(scan);
+    }
+    let mut slots: Vec<ScanSlot<Mo::Item>> = scans
+        .iter()
+        .map(|s| ScanSlot {
+            tot: s.last().cloned().unwrap_or_else(|| monoid.identity()),
+            excl: monoid.identity(),
+        })
+        .collect();
+    // Folds the partner's total received along cube dimension `dim` into a slot.
+    let combine = |pid: ProcId, dim: u32, slot: &mut ScanSlot<Mo::Item>, theirs: &Mo::Item| {
+        if pid & (1 << dim) != 0 {
+            slot.excl = monoid.op(theirs, &slot.excl);
+            slot.tot = monoid.op(theirs, &slot.tot);
+            2
+        } else {
+            slot.tot = monoid.op(&slot.tot, theirs);
+            1
+        }
+    };
+    let labels: Vec<u32> = (within..log_n).rev().collect();
+    for (t, &i) in labels.iter().enumerate() {
+        let dim = log_n - 1 - i;
+        machine.dsuperstep_with(i, "prefix", &mut slots, |ctx, _, slot| {
+            let pid = ctx.pid();
+            if t == 0 {
+                ctx.charge(scan_work);
+            } else {
+                let previous = dim - 1;
+                for theirs in ctx.take_inbox().into_iter().filter_map(|(_, m)| unwrap(m)) {
+                    let work = combine(pid, previous, slot, &theirs);
+                    ctx.charge(work);
+                }
+            }
+            ctx.send(pid ^ (1 << dim), wrap(slot.tot.clone()));
+        })?;
+    }
+    let mut work = if labels.is_empty() { scan_work } else { 0 };
+    let exchanged = !labels.is_empty();
+    let mut prefixes = Vec::with_capacity(scans.len());
+    let mut totals = Vec::with_capacity(scans.len());
+    for ((pid, slot), scan) in (0..).zip(slots.iter_mut()).zip(scans) {
+        let mut ops = 0;
+        if exchanged {
+            let last_dim = log_n - 1 - within;
+            let delivered = machine.take_delivered(pid);
+            for theirs in delivered.into_iter().filter_map(|(_, m)| unwrap(m)) {
+                ops += combine(pid, last_dim, slot, &theirs);
+            }
+            ops += scan.len() as u64;
+            prefixes.push(scan.iter().map(|x| monoid.op(&slot.excl, x)).collect());
+        } else {
+            prefixes.push(scan);
+        }
+        totals.push(slot.tot.clone());
+        work = work.max(ops);
+    }
+    machine.local("prefix", |_, _| work)?;
+    Ok(Scanned { prefixes, totals })
+}
+
+/// k-sorting inside every c-cluster (Proposition 2): every processor holds exactly k keys
+/// (the caller pads with sentinels); afterwards the first processor of each cluster holds
+/// the k smallest keys of its cluster, the next the next k, and so on. This is netcore's
+/// bitonic sort ([`bitonic_sort_blocks_within`]): cube dimension `j` is exchanged in an
+/// `(L-1-j)`-superstep, label `c + t` occurs `t + 1` times, each with h = k, so the cost is
+/// `sum_{i=c}^{L-1} (i - c + 1) (k g_i + l_i)` plus the local work.
+pub fn ksort<S, M, K>(
+    machine: &mut BspMachine<S, M>,
+    within: u32,
+    wrap: impl Fn(K) -> M,
+    unwrap: impl Fn(M) -> Option<K>,
+) -> Result<()>
+where
+    S: SortBlock<K>,
+    K: Ord + Clone,
+{
+    levels(machine, within)?;
+    let blocks = machine.states_mut();
+    let k = blocks.first_mut().map_or(0, |b| b.block().len());
+    if let Some((pid, got)) =
+        (0..).zip(blocks.iter_mut()).map(|(p, b)| (p, b.block().len())).find(|&(_, len)| len != k)
+    {
+        return Err(Error::UnequalBlocks { k, pid, got });
+    }
+    bitonic_sort_blocks_within(machine, k, within, "ksort", wrap, unwrap)?;
+    Ok(())
+}
+
+/// A message of the (k1, k2)-router.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RouteMsg<T> {
+    /// A cluster's message count, exchanged with the partner (phase 1).
+    Count(u64),
+    /// A prefix-scan value (phase 2's per-half counts).
+    Scan((u64, u64)),
+    /// A message on its way: its rank in the cluster it is moving within, its destination and
+    /// its payload.
+    Item {
+        /// Rank in the current cluster.
+        rank: u64,
+        /// Final destination.
+        dest: ProcId,
+        /// The payload.
+        payload: T,
+    },
+}
+
+/// The result of a routing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Routed<T> {
+    /// The payloads each processor received.
+    pub delivered: Vec<Vec<T>>,
+    /// After each move superstep, in order, the largest number of messages a processor
+    /// holds.
+    pub loads: Vec<u64>,
+}
+
+struct RouteSlot<T> {
+    held: Vec<(u64, ProcId, T)>,
+    tot: u64,
+    other: u64,
+    excl: (u64, u64),
+}
+
+fn check_outgoing<T>(log_n: u32, within: u32, n: u32, outgoing: &[Vec<(ProcId, T)>]) -> Result<()> {
+    check_len("outgoing", n, outgoing.len())?;
+    let shift = log_n - within;
+    for (src, msgs) in (0..).zip(outgoing) {
+        for (index, &(dest, _)) in msgs.iter().enumerate() {
+            if dest >= n || src >> shift != dest >> shift {
+                return Err(Error::DestinationOutsideCluster { src, index, dest, within });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Greedy routing: every message goes directly to its destination in one c-superstep, so
+/// the cost is `g_c h + l_c` with h the largest in- or out-degree (the baseline of
+/// Proposition 3). Each processor receives its payloads in sender order.
+pub fn route_greedy<S, M, T>(
+    machine: &mut BspMachine<S, M>,
+    within: u32,
+    outgoing: Vec<Vec<(ProcId, T)>>,
+    wrap: impl Fn(RouteMsg<T>) -> M,
+    unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
+) -> Result<Routed<T>> {
+    let log_n = levels(machine, within)?;
+    let n = machine.p();
+    check_outgoing(log_n, within, n, &outgoing)?;
+    let mut slots = outgoing;
+    machine.dsuperstep_with(within, "route-greedy", &mut slots, |ctx, _, out| {
+        for (dest, payload) in out.drain(..) {
+            ctx.send(dest, wrap(RouteMsg::Item { rank: 0, dest, payload }));
+        }
+    })?;
+    let mut delivered = Vec::with_capacity(n as usize);
+    for pid in 0..n {
+        let got: Vec<T> = machine
+            .take_delivered(pid)
+            .into_iter()
+            .filter_map(|(_, m)| match unwrap(m) {
+                Some(RouteMsg::Item { payload, .. }) => Some(payload),
+                _ => None,
+            })
+            .collect();
+        delivered.push(got);
+    }
+    let loads = vec![delivered.iter().map(|d| d.len() as u64).max().unwrap_or(0)];
+    Ok(Routed { delivered, loads })
+}
+
+/// Two-phase (k1, k2)-routing inside every c-cluster (Proposition 3): neither bound needs to
+/// be known. Phase 1 balances the messages over their origin cluster, level by level from
+/// the processors up (a count exchange, then a move to the cyclic layout: the message of rank
+/// R in a cluster of size S at `base + R mod S`); phase 2 descends towards the destinations,
+/// level by level, with a prefix of the per-half counts and a move to the cyclic layout of
+/// the half that holds the destination. Supersteps: `2 (L - c)` in phase 1, and
+/// `L - i + 1` at each level `i = c..L` of phase 2. Each processor receives its payloads in
+/// (sender, send order) order of the last move.
+pub fn route_two_phase<S, M, T>(
+    machine: &mut BspMachine<S, M>,
+    within: u32,
+    outgoing: Vec<Vec<(ProcId, T)>>,
+    wrap: impl Fn(RouteMsg<T>) -> M,
+    unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
+) -> Result<Routed<T>> {
+    let log_n = levels(machine, within)?;
+    let n = machine.p();
+    check_outgoing(log_n, within, n, &outgoing)?;
+    let mut slots: Vec<RouteSlot<T>> = outgoing
+        .into_iter()
+        .map(|msgs| {
+            let held: Vec<(u64, ProcId, T)> =
+                (0..).zip(msgs).map(|(rank, (dest, payload))| (rank, dest, payload)).collect();
+            let tot = held.len() as u64;
+            RouteSlot { held, tot, other: 0, excl: (0, 0) }
+        })
+        .collect();
+    let mut loads = Vec::new();
+    // Takes what the last barrier delivered into the slots, in rank order.
+    let drain = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot<T>]| -> u64 {
+        let mut most = 0;
+        for (pid, slot) in (0..).zip(slots.iter_mut()) {
+            for (_, m) in machine.take_delivered(pid) {
+                match unwrap(m) {
+                    Some(RouteMsg::Count(c)) => slot.other = c,
+                    Some(RouteMsg::Item { rank, dest, payload }) => {
+                        slot.held.push((rank, dest, payload));
+                    }
+                    Some(RouteMsg::Scan(_)) | None => {}
+                }
+            }
+            slot.held.sort_by_key(|&(rank, dest, _)| (rank, dest));
+            most = most.max(slot.held.len() as u64);
+        }
+        most
+    };
+    // Phase 1: balance at the origin, levels L-1 down to c.
+    for i in (within..log_n).rev() {
+        let s: u32 = 1 << (log_n - 1 - i);
+        machine.dsuperstep_with(i, "route/p1-count", &mut slots, |ctx, _, slot| {
+            ctx.send(ctx.pid() ^ s, wrap(RouteMsg::Count(slot.tot)));
+        })?;
+        drain(machine, &mut slots);
+        machine.dsuperstep_with(i, "route/p1-move", &mut slots, |ctx, _, slot| {
+            let pid = ctx.pid();
+            let in_a = pid & s == 0;
+            let (ma, mb) = if in_a { (slot.tot, slot.other) } else { (slot.other, slot.tot) };
+            let offset = u64::from(pid & (s - 1));
+            let base = u64::from(pid & !(2 * s - 1));
+            for (j, (_, dest, payload)) in (0u64..).zip(slot.held.drain(..)) {
+                let rank_half = offset + j * u64::from(s);
+                let rank = if in_a { rank_half } else { ma + rank_half };
+                // base + (rank mod 2s) < n, so it fits a processor id.
+                let to = ProcId::try_from(base + rank % (2 * u64::from(s))).unwrap_or(pid);
+                ctx.send(to, wrap(RouteMsg::Item { rank, dest, payload }));
+            }
+            slot.tot = ma + mb;
+        })?;
+        loads.push(drain(machine, &mut slots));
+    }
+    // Phase 2: descend, levels c to L-1.
+    for i in within..log_n {
+        let s: u32 = 1 << (log_n - 1 - i);
+        let counts: Vec<Vec<(u64, u64)>> = slots
+            .iter()
+            .map(|slot| {
+                let b = slot.held.iter().filter(|&&(_, dest, _)| dest & s != 0).count() as u64;
+                vec![(slot.held.len() as u64 - b, b)]
+            })
+            .collect();
+        let scanned = prefix(
+            machine,
+            i,
+            &PairSum,
+            &counts,
+            |x| wrap(RouteMsg::Scan(x)),
+            |m| match unwrap(m) {
+                Some(RouteMsg::Scan(x)) => Some(x),
+                _ => None,
+            },
+        )?;
+        for ((slot, inclusive), own) in slots.iter_mut().zip(&scanned.prefixes).zip(&counts) {
+            let (inc, own) = (inclusive[0], own[0]);
+            slot.excl = (inc.0 - own.0, inc.1 - own.1);
+        }
+        machine.dsuperstep_with(i, "route/p2-move", &mut slots, |ctx, _, slot| {
+            let pid = ctx.pid();
+            let base = u64::from(pid & !(2 * s - 1));
+            let half = u64::from(s);
+            let (mut a, mut b) = slot.excl;
+            for (_, dest, payload) in slot.held.drain(..) {
+                let (rank, to) = if dest & s == 0 {
+                    a += 1;
+                    (a - 1, base + (a - 1) % half)
+                } else {
+                    b += 1;
+                    (b - 1, base + half + (b - 1) % half)
+                };
+                let to = ProcId::try_from(to).unwrap_or(pid);
+                ctx.send(to, wrap(RouteMsg::Item { rank, dest, payload }));
+            }
+        })?;
+        loads.push(drain(machine, &mut slots));
+    }
+    let delivered = slots.into_iter().map(|s| s.held.into_iter().map(|(_, _, p)| p).collect());
+    Ok(Routed { delivered: delivered.collect(), loads })
+}

@@ -1,0 +1,225 @@
+//! Study `dbsp-primitives`: Propositions 1-3 of Fantozzi, Pietracaprina and Pucci (Section 2).
+//!
+//! One run per point on the D-BSP engine; its ledger is re-priced over the (alpha, beta) list
+//! `alpha_beta` with `g_i = (n/2^i)^alpha`, `l_i = (n/2^i)^beta`, one row per pair. Each row
+//! divides the communication cost by the proposition's bound: `n^alpha + n^beta` for
+//! broadcast and prefix (Proposition 1), `k n^alpha + n^beta` for k-sorting (Proposition 2),
+//! `k_min^alpha k_max^(1-alpha) n^alpha + n^beta` for (k1, k2)-routing (Proposition 3). For
+//! broadcast, prefix and sorting the sums are geometric, so the ratio stays below
+//! `limit = max(1 / (1 - 2^-alpha), 1 / (1 - 2^-beta))` (squared for sorting); routing has no
+//! closed-form constant and greedy routing's ratio grows like `skew^alpha`.
+
+use netcore::bsp::DbspParams;
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, Plot, Study};
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::run::{Direction, Primitive, PrimitiveRun};
+
+/// The `dbsp-primitives` study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PrimitivesStudy;
+
+fn one() -> u32 {
+    1
+}
+
+/// One point.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrimitivesParams {
+    /// The primitive.
+    pub primitive: Primitive,
+    /// log2 of the number of processors, 1..=20.
+    pub log_n: u32,
+    /// Items (prefix values, keys) per processor; for routing k_min. Default 1.
+    #[serde(default = "one")]
+    pub k: u32,
+    /// Routing only: k_max / k_min, a power of two <= n. Default 1.
+    #[serde(default = "one")]
+    pub skew: u32,
+    /// Routing only: which side is concentrated. Default gather.
+    #[serde(default)]
+    pub direction: Direction,
+    /// The (alpha, beta) pairs the trace is priced under, each in (0, 1].
+    pub alpha_beta: Vec<[f64; 2]>,
+}
+
+/// One row: one point priced under one (alpha, beta).
+#[derive(Debug, Clone, Serialize)]
+pub struct PrimitivesRow {
+    /// Number of processors.
+    pub n: u32,
+    /// g_i = (n/2^i)^alpha.
+    pub alpha: f64,
+    /// l_i = (n/2^i)^beta.
+    pub beta: f64,
+    /// Most messages sent per processor by the relation (routing; k otherwise).
+    pub k1: u64,
+    /// Most messages received per processor by the relation (routing; k otherwise).
+    pub k2: u64,
+    /// Supersteps executed.
+    pub supersteps: usize,
+    /// Communication cost `sum (g_i h + l_i)`.
+    pub comm: f64,
+    /// Local work `sum w` (nominal charges).
+    pub work: u64,
+    /// The proposition's bound.
+    pub bound: f64,
+    /// comm / bound.
+    pub ratio: f64,
+    /// The geometric-sum constant the ratio stays below (none for routing).
+    pub limit: Option<f64>,
+    /// ratio / limit (none for routing).
+    pub ratio_over_limit: Option<f64>,
+    /// The output equals the sequential reference (every message delivered exactly once).
+    pub verified: bool,
+}
+
+/// A validated point.
+#[derive(Debug, Clone)]
+pub struct PrimitivesPoint {
+    run: PrimitiveRun,
+    alpha_beta: Vec<(f64, f64)>,
+}
+
+/// Checks an (alpha, beta) list: non-empty, each exponent in (0, 1].
+pub fn check_alpha_beta(pairs: &[[f64; 2]]) -> Result<Vec<(f64, f64)>, Error> {
+    if pairs.is_empty() {
+        return Err(Error::param("alpha_beta", "at least one [alpha, beta] pair", "[]"));
+    }
+    for &[alpha, beta] in pairs {
+        for x in [alpha, beta] {
+            if !(x > 0.0 && x <= 1.0) {
+                let got = format!("[{alpha}, {beta}]");
+                return Err(Error::param("alpha_beta", "0 < alpha, beta <= 1", got));
+            }
+        }
+    }
+    Ok(pairs.iter().map(|&[a, b]| (a, b)).collect())
+}
+
+/// The bound of the proposition for `run` under (alpha, beta), and the geometric constant.
+pub fn bound(run: &PrimitiveRun, alpha: f64, beta: f64) -> (f64, Option<f64>) {
+    let n = f64::from(run.n());
+    let (na, nb) = (n.powf(alpha), n.powf(beta));
+    let geometric = (1.0 / (1.0 - 2_f64.powf(-alpha))).max(1.0 / (1.0 - 2_f64.powf(-beta)));
+    match run.primitive() {
+        Primitive::Broadcast | Primitive::Prefix => (na + nb, Some(geometric)),
+        Primitive::Ksort => (f64::from(run.k()) * na + nb, Some(geometric * geometric)),
+        Primitive::RouteTwoPhase | Primitive::RouteGreedy => {
+            let (k1, k2) = run.k1_k2();
+            let (lo, hi) = (k1.min(k2) as f64, k1.max(k2) as f64);
+            (lo.powf(alpha) * hi.powf(1.0 - alpha) * na + nb, None)
+        }
+    }
+}
+
+impl Study for PrimitivesStudy {
+    type Params = PrimitivesParams;
+    type Point = PrimitivesPoint;
+    type Row = PrimitivesRow;
+
+    fn name(&self) -> &'static str {
+        "dbsp-primitives"
+    }
+    fn about(&self) -> &'static str {
+        "broadcast, prefix, k-sort, two-phase and greedy routing on D-BSP vs Propositions 1-3, one trace re-priced over (alpha, beta)"
+    }
+    fn point(&self, params: &PrimitivesParams) -> Result<PrimitivesPoint, ModelError> {
+        let run = PrimitiveRun::new(
+            params.primitive,
+            params.log_n,
+            params.k,
+            params.skew,
+            params.direction,
+        )?;
+        let alpha_beta = check_alpha_beta(&params.alpha_beta)?;
+        Ok(PrimitivesPoint { run, alpha_beta })
+    }
+    fn run(
+        &self,
+        point: &PrimitivesPoint,
+        rng: &mut SimRng,
+    ) -> Result<Vec<PrimitivesRow>, ModelError> {
+        let n = point.run.n();
+        let unit = DbspParams::power_law(n, 0.0, 0.0).map_err(Error::from)?;
+        let (ledger, verified) = point.run.execute(&unit, rng)?;
+        let (k1, k2) = match point.run.primitive() {
+            Primitive::RouteTwoPhase | Primitive::RouteGreedy => point.run.k1_k2(),
+            _ => (u64::from(point.run.k()), u64::from(point.run.k())),
+        };
+        let mut rows = Vec::with_capacity(point.alpha_beta.len());
+        for &(alpha, beta) in &point.alpha_beta {
+            let params = DbspParams::power_law(n, alpha, beta).map_err(Error::from)?;
+            let comm = ledger.comm(&params).map_err(Error::from)?;
+            let (bound, limit) = bound(&point.run, alpha, beta);
+            let ratio = comm / bound;
+            rows.push(PrimitivesRow {
+                n,
+                alpha,
+                beta,
+                k1,
+                k2,
+                supersteps: ledger.supersteps(),
+                comm,
+                work: ledger.work(),
+                bound,
+                ratio,
+                limit,
+                ratio_over_limit: limit.map(|l| ratio / l),
+                verified,
+            });
+        }
+        Ok(rows)
+    }
+    fn claims(&self) -> Vec<Claim> {
+        let geometric = |p: &str, what: &str| {
+            Claim::within(
+                format!(
+                    "{p}: comm / ({what}) stays below the geometric-sum limit (Proposition {})",
+                    if p == "ksort" { 2 } else { 1 }
+                ),
+                "ratio_over_limit",
+                0.0,
+                1.0,
+            )
+            .only("primitive", p)
+        };
+        vec![
+            geometric("broadcast", "n^alpha + n^beta"),
+            geometric("prefix", "n^alpha + n^beta"),
+            geometric("ksort", "k n^alpha + n^beta"),
+            Claim::within(
+                "route_two_phase (alpha = beta = 1/2): comm / (k_min^alpha k_max^(1-alpha) n^alpha + n^beta) stays within [4, 25] (Proposition 3 gives no constant; an empirical band)",
+                "ratio",
+                4.0,
+                25.0,
+            )
+            .only("primitive", "route_two_phase")
+            .only("alpha", 0.5)
+            .only("beta", 0.5),
+            Claim::grows(
+                "route_greedy (gather, alpha = 1/2): comm / Proposition 3's bound grows with skew (like skew^alpha)",
+                "ratio",
+                "skew",
+                2.0,
+            )
+            .only("primitive", "route_greedy")
+            .only("direction", "gather")
+            .only("alpha", 0.5),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new("ratio", "comm / proposition bound", "n", &["ratio"])
+                .series("primitive")
+                .log_x(),
+            Plot::new("comm", "communication cost", "n", &["comm", "bound"])
+                .series("primitive")
+                .log_x()
+                .log_y(),
+        ]
+    }
+}

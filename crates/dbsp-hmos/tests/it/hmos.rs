@@ -1,0 +1,98 @@
+//! The HMOS structure: Lemma 1 (E5), the level chains (E6), build errors (E9), placement.
+
+use dbsp_hmos::Error;
+use dbsp_hmos::hmos::{Hmos, HmosConfig, chain, k_max, lemma1};
+
+/// E5: Lemma 1 for w = 12 is all of AG(2, 3): z = 9 (9 * 8 / 6 = 12), floor(36 / 9) = 4 so
+/// d = 4 and |Y| = 36 / 4 = 9; (i) holds: sqrt(72) = 8.49 < 9 < 6 + 6 sqrt(72) = 56.9.
+/// Directions 1, 3, 4, 7 give the classes {012,345,678}, {036,147,258}, {048,156,237},
+/// {057,138,246} = x0..x11. Points 0, 1, 2 share x0, already first; points 2, 3 share x8
+/// (moved first in both blocks), points 3, 4 share x1 (moved first in both), and so on, so
+/// the bundles (one per point here, since every point has degree 4 = d) are the snapshot's.
+/// The 4 lines through point 0 (bundle 0) with nu = 2 edges each reach at least
+/// (nu - 1) |S| + 1 = 5 Y-nodes by the BIBD property: x0, x3, x6, x9 have no other common
+/// point, so their 8 further edges reach 8 distinct points (bundles).
+#[test]
+fn e5_lemma1_w12() {
+    let g = lemma1(12);
+    assert_eq!((g.z, g.d, g.ny), (9, 4, 9));
+    let check = g.check();
+    assert!(check.all(), "{check:?}");
+    assert!(g.max_shared() <= 4);
+    insta::assert_yaml_snapshot!("e5_bundles", g.bundles);
+    let mut reached: Vec<u32> =
+        [0_u32, 3, 6, 9].iter().flat_map(|&x| g.up[x as usize][1..].to_vec()).collect();
+    reached.sort_unstable();
+    reached.dedup();
+    assert!(reached.len() >= 5);
+}
+
+/// Lemma 1 (i)-(iii) and the bundle facts for every w in 1..=1000 and every 7th w up to 3000
+/// (a debug build takes about 2 ms per graph there); two Y-nodes share at most 4 X-nodes for
+/// w <= 120 (quadratic check).
+#[test]
+fn lemma1_properties_up_to_3000() {
+    for w in (1..=1000).chain((1001..=3000).step_by(7)) {
+        let g = lemma1(w);
+        let check = g.check();
+        assert!(check.all(), "w = {w}: {check:?}");
+        if w <= 120 {
+            assert!(g.max_shared() <= 4, "w = {w}");
+        }
+    }
+}
+
+/// E6: n = 64: m = (64, 48), d_1 = 4, t_1 = 64 / 2^6 = 1, k_max = 1 (k = 2 gives m_2 = 36,
+/// d_2 = 4, t_2 = 1, t_1 = 1/4). n = 512: m = (512, 96, 36), d = (16, 8), t_2 = 512 / 64 = 8,
+/// t_1 = 8 / 8 = 1, k_max = 2. n = 256, k = 2: t_1 = 1/2, so KTooLarge naming k_max = 1.
+#[test]
+fn e6_chains() {
+    let c = chain(64, 1).unwrap();
+    assert_eq!((c.m, c.d, c.t), (vec![64, 48], vec![4], vec![1]));
+    assert_eq!(k_max(64), 1);
+    let c = chain(512, 2).unwrap();
+    assert_eq!((c.m, c.d, c.t), (vec![512, 96, 36], vec![16, 8], vec![1, 8]));
+    assert_eq!(k_max(512), 2);
+    assert_eq!(
+        HmosConfig::new(256, 256, 3, 2, 0).unwrap_err(),
+        Error::KTooLarge { k: 2, k_max: 1, n: 256 }
+    );
+    assert!((0..6).all(|e| k_max(1 << e) == 0), "n < 64 allows only k = 0");
+}
+
+/// E9 (HMOS part): n = 12, r = 4, m = 10 < n = 16.
+#[test]
+fn e9_errors() {
+    let e = HmosConfig::new(12, 16, 3, 0, 0).unwrap_err();
+    assert_eq!(e, Error::NotPowerOfTwo { n: 12 });
+    assert_eq!(e.to_string(), "n must satisfy n = 2^k for an integer k >= 0 (got 12)");
+    assert_eq!(HmosConfig::new(16, 16, 4, 0, 0).unwrap_err(), Error::EvenRedundancy { r: 4 });
+    assert_eq!(
+        HmosConfig::new(16, 10, 3, 0, 0).unwrap_err(),
+        Error::TooFewVariables { m: 10, n: 16 }
+    );
+}
+
+/// Placement: every copy of every variable lands on a processor below m_k t_k, the
+/// capacities sum to r 3^k m, and the r 0-modules of a variable are distinct.
+#[test]
+fn placement_and_capacities() {
+    for (n, m, k) in [(64_u64, 96_u64, 1_u32), (512, 800, 2), (1024, 1500, 0)] {
+        let config = HmosConfig::new(n, m, 3, k, 7).unwrap();
+        let h = Hmos::build(&config).unwrap();
+        let c = h.chain().clone();
+        let limit = if k == 0 { n } else { c.m[k as usize] * c.t[k as usize - 1] };
+        for v in 0..m {
+            let mut mods = h.adj0(v).unwrap().to_vec();
+            mods.sort_unstable();
+            mods.dedup();
+            assert_eq!(mods.len(), 3);
+            for copy in 0..h.copies() {
+                assert!(h.loc(v, copy).unwrap() < limit.min(n));
+            }
+        }
+        assert!(h.loc(m, 0).is_err() && h.loc(0, h.copies()).is_err());
+        let cap = h.capacities();
+        assert_eq!(cap.iter().sum::<u64>(), 3 * 3_u64.pow(k) * m);
+    }
+}

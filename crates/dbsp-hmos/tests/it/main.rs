@@ -1,0 +1,10 @@
+//! Integration tests of dbsp-hmos.
+
+// Costs with integer parameters are sums of integers below 2^53, exact in f64: the tests
+// compare them exactly on purpose.
+#![allow(clippy::float_cmp)]
+
+mod fixtures;
+mod hmos;
+mod props;
+mod specs;

@@ -1,0 +1,157 @@
+//! Exact small cases of the primitives (E1-E4), derived by hand in each test's comment.
+
+use dbsp_hmos::prim::{
+    Concat, RouteMsg, Sum, broadcast, ksort, prefix, route_greedy, route_two_phase,
+};
+use netcore::ProcId;
+use netcore::bsp::{BspMachine, DbspParams};
+use netcore::cost::Ledger;
+
+/// (level, h) of every superstep, in order.
+fn trace(ledger: &Ledger) -> Vec<(u32, u64)> {
+    ledger.records.iter().filter_map(|r| r.level.map(|l| (l, r.h))).collect()
+}
+
+/// (level, h, g_i h + l_i) of every superstep, for the snapshots.
+fn priced(ledger: &Ledger, params: &DbspParams) -> Vec<(u32, u64, f64)> {
+    let records = ledger.records.iter();
+    records
+        .filter_map(|r| r.level.map(|l| (l, r.h, r.cost(params).unwrap() - r.w as f64)))
+        .collect()
+}
+
+fn comm(ledger: &Ledger, params: &DbspParams) -> f64 {
+    ledger.comm(params).unwrap()
+}
+
+/// E1. n = 8, alpha = beta = 1: g = l = (8, 4, 2, 1). Broadcast from P5 in the whole machine:
+/// label 0 (5 -> 1), label 1 (5 -> 7, 1 -> 3), label 2 (XOR 1), h = 1 each; comm =
+/// (8 + 8) + (4 + 4) + (2 + 2) = 28, and all 8 processors hold the item.
+#[test]
+fn e1_broadcast() {
+    let params = DbspParams::power_law(8, 1.0, 1.0).unwrap();
+    let mut m: BspMachine<(), u64> = BspMachine::new(params.clone(), vec![(); 8]).unwrap();
+    let mut items = vec![None; 8];
+    items[5] = Some(42_u64);
+    broadcast(&mut m, 0, &mut items, |x| x, Some).unwrap();
+    assert_eq!(items, vec![Some(42); 8]);
+    let (_, ledger) = m.finish();
+    assert_eq!(trace(&ledger), vec![(0, 1), (1, 1), (2, 1)]);
+    insta::assert_yaml_snapshot!("e1_broadcast", priced(&ledger, &params));
+    assert_eq!(comm(&ledger, &params), 28.0);
+}
+
+/// E2. Same parameters, prefix sums of [3,1,4,1,5,9,2,6]: [3,4,8,9,14,23,25,31], total 31
+/// everywhere; labels (2, 1, 0) with h = 1, comm 28 as in E1. n = 1: no superstep, cost 0.
+/// Concatenation of "0,".."7," comes out in processor order (non-commutative).
+#[test]
+fn e2_prefix() {
+    let params = DbspParams::power_law(8, 1.0, 1.0).unwrap();
+    let mut m: BspMachine<(), u64> = BspMachine::new(params.clone(), vec![(); 8]).unwrap();
+    let items: Vec<Vec<u64>> = [3, 1, 4, 1, 5, 9, 2, 6].iter().map(|&x| vec![x]).collect();
+    let out = prefix(&mut m, 0, &Sum, &items, |x| x, Some).unwrap();
+    let flat: Vec<u64> = out.prefixes.iter().map(|p| p[0]).collect();
+    assert_eq!(flat, vec![3, 4, 8, 9, 14, 23, 25, 31]);
+    assert_eq!(out.totals, vec![31; 8]);
+    let (_, ledger) = m.finish();
+    assert_eq!(trace(&ledger), vec![(2, 1), (1, 1), (0, 1)]);
+    insta::assert_yaml_snapshot!("e2_prefix", priced(&ledger, &params));
+    assert_eq!(comm(&ledger, &params), 28.0);
+
+    let one = DbspParams::power_law(1, 1.0, 1.0).unwrap();
+    let mut m: BspMachine<(), u64> = BspMachine::new(one.clone(), vec![()]).unwrap();
+    let out = prefix(&mut m, 0, &Sum, &[vec![7]], |x| x, Some).unwrap();
+    assert_eq!(out.prefixes, vec![vec![7]]);
+    assert_eq!(m.ledger().supersteps(), 0);
+    assert_eq!(m.ledger().cost(&one).unwrap(), 0.0);
+
+    let mut m: BspMachine<(), String> = BspMachine::new(params, vec![(); 8]).unwrap();
+    let items: Vec<Vec<String>> = (0..8).map(|p| vec![format!("{p},")]).collect();
+    let out = prefix(&mut m, 0, &Concat, &items, |x| x, Some).unwrap();
+    assert_eq!(out.totals[3], "0,1,2,3,4,5,6,7,");
+    assert_eq!(out.prefixes[2][0], "0,1,2,");
+}
+
+/// E3. k-sort. n = 8, k = 1, alpha = beta = 1: bitonic stages (1: dim 0), (2: dims 1, 0),
+/// (3: dims 2, 1, 0) map dimension j to label 2 - j: labels [2,1,2,0,1,2], h = 1; comm =
+/// 1 (8 + 8) + 2 (4 + 4) + 3 (2 + 2) = 44. n = 8, k = 2, alpha = beta = 0 (g = l = 1): six
+/// supersteps of 2 + 1, comm 18, and the keys come out sorted, k per processor.
+#[test]
+fn e3_ksort() {
+    let params = DbspParams::power_law(8, 1.0, 1.0).unwrap();
+    let blocks: Vec<Vec<u64>> = [5, 3, 7, 0, 6, 2, 4, 1].iter().map(|&x| vec![x]).collect();
+    let mut m: BspMachine<Vec<u64>, u64> = BspMachine::new(params.clone(), blocks).unwrap();
+    ksort(&mut m, 0, |x| x, Some).unwrap();
+    let (out, ledger) = m.finish();
+    assert_eq!(out, (0..8).map(|x| vec![x]).collect::<Vec<_>>());
+    assert_eq!(trace(&ledger), vec![(2, 1), (1, 1), (2, 1), (0, 1), (1, 1), (2, 1)]);
+    assert_eq!(comm(&ledger, &params), 44.0);
+    insta::assert_yaml_snapshot!("e3_ksort_k1", priced(&ledger, &params));
+
+    let unit = DbspParams::power_law(8, 0.0, 0.0).unwrap();
+    let blocks: Vec<Vec<u64>> = vec![
+        vec![5, 9],
+        vec![3, 3],
+        vec![7, 1],
+        vec![0, 8],
+        vec![6, 2],
+        vec![2, 4],
+        vec![4, 4],
+        vec![1, 0],
+    ];
+    let mut m: BspMachine<Vec<u64>, u64> = BspMachine::new(unit.clone(), blocks).unwrap();
+    ksort(&mut m, 0, |x| x, Some).unwrap();
+    let (out, ledger) = m.finish();
+    let expected: Vec<Vec<u64>> = vec![
+        vec![0, 0],
+        vec![1, 1],
+        vec![2, 2],
+        vec![3, 3],
+        vec![4, 4],
+        vec![4, 5],
+        vec![6, 7],
+        vec![8, 9],
+    ];
+    assert_eq!(out, expected);
+    assert_eq!(ledger.supersteps(), 6);
+    assert_eq!(comm(&ledger, &unit), 18.0);
+}
+
+/// E4. Two-phase routing, n = 4, g = l = (4, 2, 1), P0 holds 4 messages for P3. Phase 1:
+/// count (1, h 1, 4); move (1, 2, 6): P0 keeps ranks 0, 2 and sends 1, 3 to P1; count
+/// (0, 1, 8); move (0, 1, 8). Phase 2: prefix (1, 1, 4), (0, 1, 8); move (0, 1, 8); prefix
+/// (1, 1, 4); move (1, 2, 6): P2 sends 2 messages to P3. Total 56; greedy 4 * 4 + 4 = 20.
+#[test]
+fn e4_two_phase_routing() {
+    let params = DbspParams::explicit(4, vec![4.0, 2.0, 1.0], vec![4.0, 2.0, 1.0]).unwrap();
+    let outgoing = || -> Vec<Vec<(ProcId, u32)>> {
+        vec![vec![(3, 0), (3, 1), (3, 2), (3, 3)], vec![], vec![], vec![]]
+    };
+    let mut m: BspMachine<(), RouteMsg<u32>> =
+        BspMachine::new(params.clone(), vec![(); 4]).unwrap();
+    let routed = route_two_phase(&mut m, 0, outgoing(), |x| x, Some).unwrap();
+    // P3 receives in phase-2 rank order: P2's two messages (payloads 0, 2), then its own.
+    assert_eq!(routed.delivered, vec![vec![], vec![], vec![], vec![0, 2, 1, 3]]);
+    let (_, ledger) = m.finish();
+    let costs = priced(&ledger, &params);
+    insta::assert_yaml_snapshot!("e4_two_phase", costs);
+    let expected = vec![
+        (1, 1, 4.0),
+        (1, 2, 6.0),
+        (0, 1, 8.0),
+        (0, 1, 8.0),
+        (1, 1, 4.0),
+        (0, 1, 8.0),
+        (0, 1, 8.0),
+        (1, 1, 4.0),
+        (1, 2, 6.0),
+    ];
+    assert_eq!(costs, expected);
+    assert_eq!(comm(&ledger, &params), 56.0);
+
+    let mut m: BspMachine<(), RouteMsg<u32>> =
+        BspMachine::new(params.clone(), vec![(); 4]).unwrap();
+    let routed = route_greedy(&mut m, 0, outgoing(), |x| x, Some).unwrap();
+    assert_eq!(routed.delivered[3], vec![0, 1, 2, 3]);
+    assert_eq!(comm(m.ledger(), &params), 20.0);
+}
