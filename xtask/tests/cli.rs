@@ -80,7 +80,7 @@ fn sweep_writes_reports_and_valid_svg() {
 }
 
 /// One study of each model crate besides netcore's (quick, cheap, with random draws).
-const MODEL_STUDIES: [&str; 2] = ["overlap-single-long-link", "logp-corollary1"];
+const MODEL_STUDIES: [&str; 3] = ["overlap-single-long-link", "logp-corollary1", "hpram-tree-r"];
 
 /// `results.csv` is byte-identical with 1 and 2 threads, and for 3 merged shards, for
 /// netcore's studies and one study of every model crate.
@@ -189,6 +189,13 @@ fn config_errors_exit_2_and_failed_runs_exit_1() {
         ("overlap-ring", fixture("overlap-ring/bad_c.toml"), 2, "c must satisfy c > 2"),
         ("logp-stall", fixture("logp-stall/logp-bad-latency.toml"), 2, "L must satisfy L <= p"),
         ("pram", fixture("pram/bad-unknown-mnemonic.toml"), 2, "line 6: unknown mnemonic"),
+        (
+            "hpram",
+            fixture("hpram/bad-alg1-p24.toml"),
+            2,
+            "root/p0[0]/p0: partition sizes [6, 3, 1, 1]",
+        ),
+        ("hpram", fixture("hpram/bad-unknown-field.toml"), 2, "unknown field `formulae`"),
         ("pram", fixture("pram/bad-register.toml"), 2, "line 6: register r16 out of range"),
         ("pram", fixture("pram/bad-missing-label.toml"), 2, "line 7: unknown label `nowhere`"),
         (

@@ -1,10 +1,12 @@
-//! The algorithms of spec §3 built so far: the paper's `Alg1` hierarchy, remapping and tree reduction in
-//! its flat, two-level and hierarchical forms.
+//! The algorithms of spec §3 built so far: the paper's `Alg1` hierarchy, remapping, and tree reduction and
+//! prefix sums in their flat, two-level and hierarchical forms.
 
 mod alg1;
 mod permute;
+mod prefix;
 mod tree;
 
 pub use alg1::{Alg1, Empty};
-pub use permute::permute;
+pub use permute::{permute, remap_partition};
+pub use prefix::{prefix_layout, prefix_output, tree_prefix};
 pub use tree::{TreeForm, tree_reduce};

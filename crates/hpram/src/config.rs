@@ -6,6 +6,7 @@ use netcore::pram::Variant;
 use serde::{Deserialize, Serialize};
 
 use crate::error::HpramError;
+use crate::eval::MemoryVariant;
 
 /// A machine word.
 pub type Word = i64;
@@ -20,11 +21,19 @@ pub struct SubModel {
     /// Whether `BlockRead`/`BlockWrite` are available (BPRAM).
     #[serde(default)]
     pub block: bool,
+    /// Whether the `scan` collective is available.
+    #[serde(default)]
+    pub scan: bool,
+    /// Under `crcw-arbitrary`: the seed of the replay-stable pseudo-random winner
+    /// `hash(seed, path, step, addr)` (spec §1.4); `None` keeps netcore's rule (highest pid).
+    #[serde(default)]
+    pub arbitrary_seed: Option<u64>,
 }
 
 impl SubModel {
     /// An EREW PRAM without block transfers.
-    pub const EREW: SubModel = SubModel { access: Variant::Erew, block: false };
+    pub const EREW: SubModel =
+        SubModel { access: Variant::Erew, block: false, scan: false, arbitrary_seed: None };
 
     /// The same sub-model with another access variant.
     pub const fn with_access(self, access: Variant) -> SubModel {
@@ -37,6 +46,12 @@ impl fmt::Display for SubModel {
         write!(f, "{}", self.access)?;
         if self.block {
             f.write_str("+block")?;
+        }
+        if self.scan {
+            f.write_str("+scan")?;
+        }
+        if let Some(seed) = self.arbitrary_seed {
+            write!(f, "+seed{seed}")?;
         }
         Ok(())
     }
@@ -52,6 +67,9 @@ pub struct Config {
     pub mem_words: usize,
     /// The root's sub-model; children inherit it unless their [`crate::Part`] names another.
     pub model: SubModel,
+    /// Non-uniform (each child gets its own block) or uniform (overlays of the whole memory,
+    /// checked for asynchronous communication at every join).
+    pub memory: MemoryVariant,
     /// Private words (registers) per processor, `>= 1`; they persist across partitions.
     pub local_words: usize,
     /// The deepest level a partition may start (the root is level 1).
@@ -61,12 +79,13 @@ pub struct Config {
 }
 
 impl Config {
-    /// `P` processors, `M` words, EREW, 4 registers, depth 64, the global pool.
+    /// `P` processors, `M` words, EREW, non-uniform, 4 registers, depth 64, the global pool.
     pub fn new(procs: usize, mem_words: usize) -> Config {
         Config {
             procs,
             mem_words,
             model: SubModel::EREW,
+            memory: MemoryVariant::NonUniform,
             local_words: 4,
             max_depth: 64,
             threads: 0,

@@ -4,6 +4,8 @@
 
 use netcore::fault::{Classify, Fault};
 
+use crate::memory::{Accessor, AsyncKind};
+
 /// Everything that can go wrong with an H-PRAM run or its pricing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HpramError {
@@ -84,6 +86,36 @@ pub enum HpramError {
         addr: usize,
         /// The block's length.
         block_len: usize,
+    },
+    /// Uniform memory: an address at or beyond `M`.
+    #[error("{path} step {step} (pid {pid}, gpid {gpid}): address {addr} out of range 0..{mem}")]
+    AddressOutOfRange {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The local pid.
+        pid: usize,
+        /// The global pid.
+        gpid: usize,
+        /// The address.
+        addr: usize,
+        /// `M`.
+        mem: usize,
+    },
+    /// Uniform memory: two sibling subtrees of a partition communicate asynchronously.
+    #[error("{partition_path}: asynchronous communication at address {addr} ({kind:?}) between child {} (gpid {}, step {}) and child {} (gpid {}, step {})", first.child, first.gpid, first.step, second.child, second.gpid, second.step)]
+    AsyncCommunication {
+        /// The partition path.
+        partition_path: String,
+        /// The smallest conflicting address.
+        addr: usize,
+        /// Read/write or write/write.
+        kind: AsyncKind,
+        /// The access of the lower-index child.
+        first: Accessor,
+        /// The access of the higher-index child.
+        second: Accessor,
     },
     /// A register index at or beyond `local_words`.
     #[error(
@@ -216,6 +248,8 @@ impl Classify for HpramError {
             | HpramError::InvalidCostModel { .. }
             | HpramError::InvalidConfig { .. } => Fault::Input,
             HpramError::PrivateBlockViolation { .. }
+            | HpramError::AddressOutOfRange { .. }
+            | HpramError::AsyncCommunication { .. }
             | HpramError::LocalMemoryOverflow { .. }
             | HpramError::UnsupportedOp { .. }
             | HpramError::ExclusiveReadViolation { .. }

@@ -6,7 +6,9 @@
 //! (level λ+1), and ends when all of them have finished. Algorithms drive a SIMD controller,
 //! [`SubPram`]: [`SubPram::compute`] and [`SubPram::comm`] are synchronous steps over all
 //! processors, [`SubPram::partition`] and [`SubPram::partition_eq`] are the general and
-//! abbreviated partition steps. Memory is non-uniform: each child gets a disjoint block.
+//! abbreviated partition steps. Memory is non-uniform (each child gets a disjoint block) or
+//! uniform (each child gets an overlay of the whole memory, and a determinacy checker rejects
+//! asynchronous communication between siblings at every join).
 //!
 //! Every global step obeys netcore's PRAM variant rules ([`netcore::pram::resolve_step`]).
 //! A run records a [`CostTree`] (`T`, `T'`, `C`, `B` per sub-PRAM); [`CostTree::eval`] prices
@@ -35,12 +37,14 @@ mod cost_model;
 mod cost_tree;
 mod error;
 mod eval;
+mod memory;
 pub mod model;
 mod proc;
 mod run;
 pub mod studies;
 mod sub_pram;
 pub mod synth;
+mod trace;
 
 pub use config::{Config, SubModel, Word};
 pub use cost_model::{
@@ -49,8 +53,10 @@ pub use cost_model::{
 pub use cost_tree::{CostNode, CostTree};
 pub use error::HpramError;
 pub use eval::{Eval, Formula, LevelRow, MemoryVariant};
+pub use memory::{Accessor, AsyncKind};
 
 pub use model::Hpram;
 pub use proc::{MemOp, Proc};
 pub use run::{Run, run};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
+pub use trace::Fnv64;

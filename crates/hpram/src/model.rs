@@ -2,16 +2,16 @@
 //! one preset, memory variant and formula (and, in the report, under every formula).
 //!
 //! ```toml
-//! algorithm = "tree-reduce"  # or "alg1" (M = 2P, no n)
-//! form = "hier"              # tree-reduce: flat | two-level | hier
-//! procs = 4                  # P, a power of two for tree-reduce, 8·2^k for alg1
-//! n = 16                     # tree-reduce: N words, a multiple of P; input x_i = i
+//! algorithm = "tree-reduce"  # or "tree-prefix", or "alg1" (M = 2P, no n)
+//! form = "hier"              # tree-reduce, tree-prefix: flat | two-level | hier
+//! procs = 4                  # P, a power of two for the tree algorithms, 8·2^k for alg1
+//! n = 16                     # tree algorithms: N words, a multiple of P; input x_i = i
 //! preset = "hypercube"       # pram | hypercube | mesh2d | power | constant
 //! scale = "diam"             # diam | diam-log (hypercube, mesh2d)
 //! power = [1, 2]             # power: a = num/den
 //! constant = [2, 1, 1]       # constant: l, s_alpha, s_beta
 //! formula = "exact"          # exact | phase-refined | simplified | two-stage
-//! memory = "non-uniform"     # non-uniform | uniform (pricing only: ℓ(P') or ℓ(P))
+//! memory = "non-uniform"     # non-uniform | uniform: executed (blocks or checked overlays) and priced (ℓ(P') or ℓ(P))
 //! threads = 0                # rayon threads for siblings (0: the global pool)
 //! ```
 
@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 
-use crate::algs::{Alg1, TreeForm, tree_reduce};
+use crate::algs::{Alg1, TreeForm, prefix_layout, prefix_output, tree_prefix, tree_reduce};
 use crate::cost_model::{Preset, SyncScale, validate_cost_model};
 use crate::error::HpramError;
 use crate::eval::{Formula, LevelRow, MemoryVariant};
@@ -37,6 +37,8 @@ pub enum AlgorithmName {
     Alg1,
     /// Tree reduction (spec §3.2).
     TreeReduce,
+    /// Tree prefix sums (spec §3.2).
+    TreePrefix,
 }
 
 /// The preset names of a config.
@@ -81,7 +83,7 @@ pub struct HpramConfig {
     /// The formula the summary reports.
     #[serde(default)]
     pub formula: Formula,
-    /// The memory variant the latency is priced for.
+    /// The memory variant the run executes and the latency is priced for.
     #[serde(default)]
     pub memory: MemoryVariant,
     /// Rayon threads for siblings (0: the global pool).
@@ -171,16 +173,26 @@ pub struct HpramReport {
     pub sub_prams: usize,
     /// Levels.
     pub depth: u32,
-    /// The result at address 0 (tree-reduce).
+    /// The result: the sum at address 0 (tree-reduce), the last prefix sum (tree-prefix).
     pub result: Option<i64>,
-    /// The result equals the plain Rust fold (tree-reduce).
+    /// The result equals the plain Rust fold or scan (tree algorithms).
     pub verified: Option<bool>,
+    /// The replay hash (FNV-1a-64 of every step and the final memory), in hex.
+    pub trace_hash: String,
     /// The critical path's node paths.
     pub critical_path: Vec<String>,
     /// The per-level breakdown along it, and the per-level work.
     pub per_level: Vec<LevelRow>,
     /// The hierarchy, one line per sub-PRAM (at most 64 sub-PRAMs; else empty).
     pub hierarchy: Vec<String>,
+}
+
+/// The plain Rust reference of a tree algorithm.
+enum Expected {
+    /// The wrapping sum.
+    Sum(i64),
+    /// `r` and the inclusive scan.
+    Scan(usize, Vec<i64>),
 }
 
 /// Runs a config.
@@ -194,29 +206,60 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
             }
             ("alg1".to_string(), std::sync::Arc::new(Alg1) as _, 2 * p, Vec::new(), None)
         }
-        AlgorithmName::TreeReduce => {
-            let form = config.form.ok_or_else(|| bad("form", "given with tree-reduce", "none"))?;
-            let n = config.n.ok_or_else(|| bad("n", "given with tree-reduce", "none"))?;
+        AlgorithmName::TreeReduce | AlgorithmName::TreePrefix => {
+            let form =
+                config.form.ok_or_else(|| bad("form", "given with a tree algorithm", "none"))?;
+            let n = config.n.ok_or_else(|| bad("n", "given with a tree algorithm", "none"))?;
             if !p.is_power_of_two() {
-                return Err(bad("procs", "a power of two for tree-reduce", p));
+                return Err(bad("procs", "a power of two for the tree algorithms", p));
             }
             if n == 0 || !n.is_multiple_of(p) {
                 return Err(bad("n", "a positive multiple of procs", n));
             }
-            let input: Vec<i64> = (0..n as i64).collect();
-            let sum = input.iter().fold(0i64, |a, &x| a.wrapping_add(x));
+            let x: Vec<i64> = (0..n as i64).collect();
             let label = serde_json::to_value(form).ok().and_then(|v| v.as_str().map(String::from));
-            let name = format!("tree-reduce/{}", label.unwrap_or_default());
-            (name, tree_reduce(form), n, input, Some(sum))
+            let label = label.unwrap_or_default();
+            if config.algorithm == AlgorithmName::TreeReduce {
+                let sum = x.iter().fold(0i64, |a, &v| a.wrapping_add(v));
+                (format!("tree-reduce/{label}"), tree_reduce(form), n, x, Some(Expected::Sum(sum)))
+            } else {
+                let r = n / p;
+                let input = prefix_layout(&x, p);
+                let scan = x
+                    .iter()
+                    .scan(0i64, |acc, &v| {
+                        *acc = acc.wrapping_add(v);
+                        Some(*acc)
+                    })
+                    .collect();
+                let words = input.len();
+                (
+                    format!("tree-prefix/{label}"),
+                    tree_prefix(form, r),
+                    words,
+                    input,
+                    Some(Expected::Scan(r, scan)),
+                )
+            }
         }
     };
     let mut cfg = Config::new(p, mem_words);
-    cfg.threads = config.threads;
+    (cfg.threads, cfg.memory) = (config.threads, config.memory);
+    if let Some(Expected::Scan(r, _)) = &expected {
+        cfg.local_words = r + 3;
+    }
     let done = run(&cfg, alg, vec![], &input)?;
     let tree = &done.cost;
     let price = |f| tree.eval(&preset, config.memory, f).total;
     let eval = tree.eval(&preset, config.memory, config.formula);
-    let result = expected.map(|_| done.memory[0]);
+    let (result, verified) = match &expected {
+        None => (None, None),
+        Some(Expected::Sum(sum)) => (Some(done.memory[0]), Some(done.memory[0] == *sum)),
+        Some(Expected::Scan(r, scan)) => {
+            let out = prefix_output(&done.memory, p, *r);
+            (out.last().copied(), Some(&out == scan))
+        }
+    };
     Ok(HpramReport {
         algorithm: name,
         procs: p,
@@ -236,7 +279,8 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
         sub_prams: tree.sub_prams(),
         depth: tree.root.depth(),
         result,
-        verified: expected.map(|sum| Some(sum) == result),
+        verified,
+        trace_hash: format!("{:016x}", done.trace_hash),
         critical_path: eval.critical_path,
         per_level: eval.per_level,
         hierarchy: if tree.sub_prams() <= 64 {
@@ -249,7 +293,7 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
 
 /// A run whose result differs from the plain Rust fold: a failed run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{algorithm}: result {got} differs from the plain Rust fold")]
+#[error("{algorithm}: result {got} differs from the plain Rust reference")]
 pub struct NotVerified {
     /// The algorithm.
     pub algorithm: String,
@@ -268,7 +312,7 @@ impl Model for Hpram {
         "hpram"
     }
     fn about(&self) -> &'static str {
-        "the Hierarchical PRAM (Heywood & Ranka): partition steps, non-uniform memory, the cost tree priced by the exact and simplified recursions"
+        "the Hierarchical PRAM (Heywood & Ranka): partition steps, non-uniform and uniform memory with a determinacy checker, the cost tree priced by the exact, phase-refined, simplified and two-stage recursions"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![Box::new(crate::studies::tree_r::TreeR)]

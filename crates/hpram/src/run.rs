@@ -6,7 +6,10 @@ use std::sync::Arc;
 use crate::config::{Config, Word};
 use crate::cost_tree::CostTree;
 use crate::error::HpramError;
+use crate::eval::MemoryVariant;
+use crate::memory::Mem;
 use crate::sub_pram::{HAlgorithm, Shared, SubPram};
+use crate::trace::Fnv64;
 
 /// The result of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,6 +20,8 @@ pub struct Run {
     pub local: Vec<Word>,
     /// The cost tree (which is also the hierarchy: [`CostTree::render`]).
     pub cost: CostTree,
+    /// The replay hash (spec §2.5): the root's Merkle hash of every step, then the final memory.
+    pub trace_hash: u64,
 }
 
 /// Runs `alg(params)` on the H-PRAM `cfg` whose memory starts as `input` followed by zeros.
@@ -37,7 +42,8 @@ pub fn run(
     let mut memory = vec![0; cfg.mem_words];
     memory[..input.len()].copy_from_slice(input);
     let mut local = vec![0; cfg.procs * cfg.local_words];
-    let shared = Shared { local_words: cfg.local_words, max_depth: cfg.max_depth };
+    let uniform = cfg.memory == MemoryVariant::Uniform;
+    let shared = Shared { local_words: cfg.local_words, max_depth: cfg.max_depth, uniform };
     let execute = |memory: &mut [Word], local: &mut [Word]| {
         let mut root = SubPram::new(
             shared,
@@ -45,16 +51,17 @@ pub fn run(
             alg.name(),
             1,
             0,
-            0,
+            (0, cfg.mem_words),
             cfg.model,
-            memory,
+            Mem::Block(memory),
             local,
             &params,
         );
         alg.run(&mut root)?;
-        Ok(root.finish())
+        let (node, _, hash) = root.finish();
+        Ok((node, hash))
     };
-    let root = if cfg.threads == 0 {
+    let (root, hash) = if cfg.threads == 0 {
         execute(&mut memory, &mut local)
     } else {
         let pool =
@@ -67,5 +74,8 @@ pub fn run(
             })?;
         pool.install(|| execute(&mut memory, &mut local))
     }?;
-    Ok(Run { memory, local, cost: CostTree { root } })
+    let mut trace_hash = Fnv64::default();
+    trace_hash.word(hash);
+    memory.iter().for_each(|&w| trace_hash.word(w as u64));
+    Ok(Run { memory, local, cost: CostTree { root }, trace_hash: trace_hash.finish() })
 }

@@ -1,6 +1,7 @@
 //! The SIMD controller of one sub-PRAM (spec §2.1): every call is one synchronous step over
 //! all `P'` processors, or a partition step that starts sub-PRAMs on disjoint groups.
 
+mod collective;
 mod comm;
 mod partition;
 
@@ -11,7 +12,9 @@ use rayon::prelude::*;
 use crate::config::{SubModel, Word};
 use crate::cost_tree::CostNode;
 use crate::error::HpramError;
+use crate::memory::{ChildWrites, Mem};
 use crate::proc::{MemOp, Proc};
+use crate::trace::{self, Fnv64};
 
 pub use partition::Part;
 
@@ -57,6 +60,8 @@ where
 pub(crate) struct Shared {
     pub(crate) local_words: usize,
     pub(crate) max_depth: u32,
+    /// Uniform memory: global addresses, overlays and the determinacy checker.
+    pub(crate) uniform: bool,
 }
 
 /// The controller of one sub-PRAM. It cannot read shared memory: it issues steps whose
@@ -64,13 +69,13 @@ pub(crate) struct Shared {
 pub struct SubPram<'a> {
     shared: Shared,
     node: CostNode,
-    mem: &'a mut [Word],
+    mem: Mem<'a>,
     local: &'a mut [Word],
     params: &'a [Word],
     /// Whether the last step was a computation step (a phase is running).
     in_phase: bool,
-    /// The slot table of netcore's conflict rules, one entry per block word, made on first use.
-    slot: Option<Vec<u32>>,
+    /// The replay hash of this sub-PRAM's run so far.
+    pub(crate) hash: Fnv64,
 }
 
 impl<'a> SubPram<'a> {
@@ -81,9 +86,9 @@ impl<'a> SubPram<'a> {
         name: String,
         level: u32,
         offset: usize,
-        mem_base: usize,
+        (mem_base, mem_len): (usize, usize),
         model: SubModel,
-        mem: &'a mut [Word],
+        mem: Mem<'a>,
         local: &'a mut [Word],
         params: &'a [Word],
     ) -> SubPram<'a> {
@@ -95,7 +100,7 @@ impl<'a> SubPram<'a> {
             offset,
             procs,
             mem_base,
-            mem_len: mem.len(),
+            mem_len,
             model,
             t: 0,
             t_phases: 0,
@@ -103,7 +108,14 @@ impl<'a> SubPram<'a> {
             b: 0,
             partitions: Vec::new(),
         };
-        SubPram { shared, node, mem, local, params, in_phase: false, slot: None }
+        let mut hash = Fnv64::default();
+        for word in [trace::ENTER, u64::from(node.level), node.offset as u64, node.procs as u64] {
+            hash.word(word);
+        }
+        hash.word(node.mem_base as u64);
+        hash.word(node.mem_len as u64);
+        hash.name(&node.name);
+        SubPram { shared, node, mem, local, params, in_phase: false, hash }
     }
 
     /// `P'`.
@@ -111,9 +123,9 @@ impl<'a> SubPram<'a> {
         self.node.procs
     }
 
-    /// `M'`, the words of this sub-PRAM's block.
+    /// `M'`, the words of this sub-PRAM's (home) block.
     pub fn mem_len(&self) -> usize {
-        self.mem.len()
+        self.node.mem_len
     }
 
     /// Its level (the root is 1).
@@ -136,9 +148,11 @@ impl<'a> SubPram<'a> {
         self.params
     }
 
-    /// Offset `off` in this sub-PRAM's memory: block-relative in non-uniform memory.
+    /// The address of offset `off` in this sub-PRAM's home block: `off` itself in non-uniform
+    /// memory (addresses are block-relative), `mem_base + off` in uniform memory (addresses are
+    /// global), so one algorithm runs in both variants.
     pub fn home(&self, off: usize) -> usize {
-        off
+        if self.shared.uniform { self.node.mem_base + off } else { off }
     }
 
     /// `k` consecutive computation steps (one phase): `f` runs once per processor and sees
@@ -148,6 +162,8 @@ impl<'a> SubPram<'a> {
             return Ok(());
         }
         self.node.t += u64::from(k);
+        self.hash.word(trace::COMPUTE);
+        self.hash.word(u64::from(k));
         if !self.in_phase {
             self.node.t_phases += 1;
             self.in_phase = true;
@@ -214,8 +230,10 @@ impl<'a> SubPram<'a> {
         self.node.t + self.node.c
     }
 
-    /// Ends the run and returns its cost node.
-    pub(crate) fn finish(self) -> CostNode {
-        self.node
+    /// Ends the run and returns its cost node and, in uniform memory, its writes and
+    /// footprint.
+    pub(crate) fn finish(mut self) -> (CostNode, Option<ChildWrites>, u64) {
+        self.hash.word(trace::EXIT);
+        (self.node, self.mem.into_child_writes(), self.hash.finish())
     }
 }

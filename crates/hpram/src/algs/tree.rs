@@ -1,6 +1,7 @@
 //! Tree reduction on a complete binary tree (spec §3.2): `⊕` is wrapping addition, the input
 //! is in block layout (processor `i` owns `[i·r, (i+1)r)`), the result ends at address 0.
-//! Register 0 is the accumulator `acc`, register 1 the loaded operand.
+//! Register 0 is the accumulator `acc`, register 1 the loaded operand. Addresses go through
+//! [`SubPram::home`], so every form runs in both memory variants.
 
 use std::sync::Arc;
 
@@ -48,24 +49,24 @@ fn leaf() -> Arc<dyn HAlgorithm> {
 /// `m (m c)^{r−1} m` on every processor's home block of `r = M'/P'` words: `T = r−1`,
 /// `C = r+1`.
 fn leaf_steps(sp: &mut SubPram<'_>) -> Result<(), HpramError> {
-    let r = sp.mem_len() / sp.procs();
-    sp.comm(|p| MemOp::Read { addr: p.pid * r, dst: ACC })?;
+    let (r, base) = (sp.mem_len() / sp.procs(), sp.home(0));
+    sp.comm(|p| MemOp::Read { addr: base + p.pid * r, dst: ACC })?;
     for j in 1..r {
-        sp.comm(|p| MemOp::Read { addr: p.pid * r + j, dst: TMP })?;
+        sp.comm(|p| MemOp::Read { addr: base + p.pid * r + j, dst: TMP })?;
         sp.compute(1, |p| p.local[ACC] = p.local[ACC].wrapping_add(p.local[TMP]))?;
     }
-    sp.comm(|p| MemOp::Write { addr: p.pid * r, src: ACC })
+    sp.comm(|p| MemOp::Write { addr: base + p.pid * r, src: ACC })
 }
 
 /// `p = log₂P'` rounds of `m c m`: in round `k`, processor `i ≡ 0 (mod 2^k)` reads
 /// `(i+2^{k−1})r`, adds, and writes `i·r`.
 fn rounds(sp: &mut SubPram<'_>) -> Result<(), HpramError> {
-    let (procs, r) = (sp.procs(), sp.mem_len() / sp.procs());
+    let (procs, r, base) = (sp.procs(), sp.mem_len() / sp.procs(), sp.home(0));
     let mut span = 2;
     while span <= procs {
         let active = move |pid: usize| pid.is_multiple_of(span);
         sp.comm(|p| match active(p.pid) {
-            true => MemOp::Read { addr: (p.pid + span / 2) * r, dst: TMP },
+            true => MemOp::Read { addr: base + (p.pid + span / 2) * r, dst: TMP },
             false => MemOp::Idle,
         })?;
         sp.compute(1, |p| {
@@ -74,7 +75,7 @@ fn rounds(sp: &mut SubPram<'_>) -> Result<(), HpramError> {
             }
         })?;
         sp.comm(|p| match active(p.pid) {
-            true => MemOp::Write { addr: p.pid * r, src: ACC },
+            true => MemOp::Write { addr: base + p.pid * r, src: ACC },
             false => MemOp::Idle,
         })?;
         span *= 2;
@@ -97,9 +98,9 @@ impl HAlgorithm for TreeH {
             return leaf_steps(sp);
         }
         sp.partition_eq(2, sp.procs() / 2, Arc::new(TreeH), vec![])?;
-        let half = sp.mem_len() / 2;
+        let (half, base) = (sp.mem_len() / 2, sp.home(0));
         sp.comm(|p| match p.pid {
-            0 => MemOp::Read { addr: half, dst: TMP },
+            0 => MemOp::Read { addr: base + half, dst: TMP },
             _ => MemOp::Idle,
         })?;
         sp.compute(1, |p| {
@@ -108,7 +109,7 @@ impl HAlgorithm for TreeH {
             }
         })?;
         sp.comm(|p| match p.pid {
-            0 => MemOp::Write { addr: 0, src: ACC },
+            0 => MemOp::Write { addr: base, src: ACC },
             _ => MemOp::Idle,
         })
     }

@@ -64,6 +64,8 @@ pub struct TreeRRow {
     pub limit: f64,
     /// `flat_over_hier / limit`.
     pub ratio_to_limit: f64,
+    /// `τ_flat / τ_uhier`: uniform memory keeps only synchronisation locality.
+    pub flat_over_uhier: f64,
     /// Both forms return `Σ x_i`.
     pub verified: bool,
 }
@@ -141,6 +143,7 @@ impl Study for TreeR {
             flat_over_hier,
             limit,
             ratio_to_limit: flat_over_hier / limit,
+            flat_over_uhier: tau_flat as f64 / tau_uhier as f64,
             verified: flat.memory[0] == sum && hier.memory[0] == sum,
         }])
     }
@@ -157,6 +160,12 @@ impl Study for TreeR {
                 "ratio_to_limit",
                 0.0,
                 1.0,
+            ),
+            Claim::within(
+                "uniform hier captures only synchronisation locality: tau_flat/tau_uhier stays below 3",
+                "flat_over_uhier",
+                0.0,
+                3.0,
             ),
             Claim::grows(
                 "tau_flat/tau_hier approaches its limit as r grows (hypercube, P = 16)",

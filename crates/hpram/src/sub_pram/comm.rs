@@ -7,6 +7,7 @@ use netcore::pram::{Access, AccessKind, EMPTY, Variant, combine_fetch, resolve_s
 use crate::error::HpramError;
 use crate::proc::MemOp;
 use crate::sub_pram::SubPram;
+use crate::trace::{self, Fnv64};
 
 /// The accesses of one step, split by kind, each list in pid order.
 #[derive(Default)]
@@ -35,6 +36,35 @@ fn first_common(a: &[(usize, usize)], b: &[(usize, usize)]) -> Option<(usize, us
     None
 }
 
+/// The distinct addresses of a step in ascending order; an access's compact address is its
+/// index here.
+struct Compact(Vec<u64>);
+
+impl Compact {
+    fn new(batch: &Batch) -> Compact {
+        let lists = [&batch.reads, &batch.writes, &batch.fetches];
+        let mut addrs: Vec<u64> = lists.iter().flat_map(|l| l.iter()).map(|a| a.addr).collect();
+        addrs.sort_unstable();
+        addrs.dedup();
+        Compact(addrs)
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The accesses with compact addresses.
+    fn map(&self, accesses: &[Access]) -> Vec<Access> {
+        let index = |addr: u64| self.0.partition_point(|&x| x < addr) as u64;
+        accesses.iter().map(|a| Access { addr: index(a.addr), ..*a }).collect()
+    }
+
+    /// The real address of a compact one.
+    fn real(&self, compact: u64) -> usize {
+        self.0[compact as usize] as usize
+    }
+}
+
 fn sorted_addrs(lists: &[&[Access]]) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> =
         lists.iter().flat_map(|l| l.iter()).map(|a| (a.addr as usize, a.pid as usize)).collect();
@@ -44,18 +74,18 @@ fn sorted_addrs(lists: &[&[Access]]) -> Vec<(usize, usize)> {
 
 impl SubPram<'_> {
     fn check_addr(&self, step: u64, pid: usize, addr: usize, len: usize) -> Result<(), HpramError> {
-        let block_len = self.mem.len();
-        match addr.checked_add(len) {
-            Some(end) if end <= block_len => Ok(()),
-            _ => Err(HpramError::PrivateBlockViolation {
-                path: self.node.path.clone(),
-                step,
-                pid,
-                gpid: self.node.offset + pid,
-                addr: addr.max(block_len.min(addr.saturating_add(len).saturating_sub(1))),
-                block_len,
-            }),
+        let limit = self.mem.len();
+        if addr.checked_add(len).is_some_and(|end| end <= limit) {
+            return Ok(());
         }
+        // The first offending address.
+        let bad = addr.max(limit.min(addr.saturating_add(len).saturating_sub(1)));
+        let (path, gpid) = (self.node.path.clone(), self.node.offset + pid);
+        Err(if self.shared.uniform {
+            HpramError::AddressOutOfRange { path, step, pid, gpid, addr: bad, mem: limit }
+        } else {
+            HpramError::PrivateBlockViolation { path, step, pid, gpid, addr: bad, block_len: limit }
+        })
     }
 
     fn check_reg(&self, step: u64, pid: usize, reg: usize, len: usize) -> Result<(), HpramError> {
@@ -170,6 +200,69 @@ impl SubPram<'_> {
         Ok(())
     }
 
+    /// Uniform memory: every read, write and fetch-op of the step goes into the footprint
+    /// (fetch-ops as a read of the old value and a write of the new one, per processor).
+    fn record_footprint(&mut self, step: u64, batch: &Batch, read_values: &[i64]) {
+        let offset = self.node.offset;
+        let old: Vec<i64> = batch.fetches.iter().map(|a| self.mem.get(a.addr as usize)).collect();
+        let Some(footprint) = self.mem.footprint_mut() else { return };
+        for (a, &value) in batch.reads.iter().zip(read_values) {
+            footprint.read(a.addr as usize, offset + a.pid as usize, step, value);
+        }
+        for a in &batch.writes {
+            footprint.write(a.addr as usize, offset + a.pid as usize, step, a.value);
+        }
+        for (a, &value) in batch.fetches.iter().zip(&old) {
+            footprint.read(a.addr as usize, offset + a.pid as usize, step, value);
+            footprint.write(a.addr as usize, offset + a.pid as usize, step, a.value);
+        }
+    }
+
+    /// CRCW arbitrary with a seed: at every written cell the winner among its writers (in pid
+    /// order) is `hash(seed, path, step, addr) mod writers`, the same under every schedule.
+    fn seeded_winners(
+        &self,
+        seed: u64,
+        step: u64,
+        table: &Compact,
+        raw: &[Access],
+        writes: &mut [Access],
+    ) {
+        let mut writers: Vec<Vec<i64>> = vec![Vec::new(); table.len()];
+        for (a, compact) in raw.iter().zip(table.map(raw)) {
+            writers[compact.addr as usize].push(a.value);
+        }
+        for w in writes.iter_mut() {
+            let candidates = &writers[w.addr as usize];
+            let mut h = Fnv64::default();
+            h.word(seed);
+            h.name(&self.node.path);
+            h.word(step);
+            h.word(table.real(w.addr) as u64);
+            w.value = candidates[(h.finish() % candidates.len() as u64) as usize];
+        }
+    }
+
+    /// Feeds the step into the replay hash: `(pid, opcode, addr, value)` in pid order (reads
+    /// with the value read, writes with the value written, fetch-ops with the contribution).
+    fn hash_step(&mut self, batch: &Batch, read_values: &[i64]) {
+        let mut tuples: Vec<[u64; 4]> = Vec::new();
+        let mut add = |accesses: &[Access], values: &mut dyn Iterator<Item = i64>, opcode| {
+            for a in accesses {
+                let value = values.next().unwrap_or(a.value);
+                tuples.push([u64::from(a.pid), opcode, a.addr, value as u64]);
+            }
+        };
+        add(&batch.reads, &mut read_values.iter().copied(), trace::OP_READ);
+        add(&batch.writes, &mut std::iter::empty(), trace::OP_WRITE);
+        add(&batch.fetches, &mut std::iter::empty(), trace::OP_FETCH);
+        tuples.sort_unstable();
+        self.hash.word(trace::COMM);
+        for tuple in tuples {
+            tuple.into_iter().for_each(|w| self.hash.word(w));
+        }
+    }
+
     pub(super) fn execute_comm(&mut self, ops: &[MemOp]) -> Result<(), HpramError> {
         let step = self.step_index();
         let mut batch = self.gather(step, ops)?;
@@ -179,22 +272,26 @@ impl SubPram<'_> {
         }
         let variant = self.node.model.access;
         let path = &self.node.path;
-        let mut slot = self.slot.take().unwrap_or_else(|| vec![EMPTY; self.mem.len()]);
+        // netcore's rules index a slot table by address: resolve on the step's distinct
+        // addresses, numbered in ascending order, so the table is as small as the step.
+        let table = Compact::new(&batch);
+        let mut slot = vec![EMPTY; table.len()];
         let mut resolved = Vec::new();
         if !variant.concurrent_read()
-            && let Some(c) = resolve_step(variant, &batch.reads, &mut slot, &mut resolved)
+            && let Some(c) =
+                resolve_step(variant, &table.map(&batch.reads), &mut slot, &mut resolved)
         {
             let pids = [c.pids[0] as usize, c.pids[1] as usize];
             return Err(HpramError::ExclusiveReadViolation {
                 path: path.clone(),
                 step,
-                addr: c.addr as usize,
+                addr: table.real(c.addr),
                 pids,
             });
         }
         let mut writes = Vec::new();
-        if let Some(c) = resolve_step(variant, &batch.writes, &mut slot, &mut writes) {
-            let (addr, pids) = (c.addr as usize, [c.pids[0] as usize, c.pids[1] as usize]);
+        if let Some(c) = resolve_step(variant, &table.map(&batch.writes), &mut slot, &mut writes) {
+            let (addr, pids) = (table.real(c.addr), [c.pids[0] as usize, c.pids[1] as usize]);
             return Err(match variant {
                 Variant::CrcwCommon => HpramError::CommonWriteMismatch {
                     path: path.clone(),
@@ -206,6 +303,10 @@ impl SubPram<'_> {
                 _ => HpramError::ExclusiveWriteViolation { path: path.clone(), step, addr, pids },
             });
         }
+        if let (Variant::CrcwArbitrary, Some(seed)) = (variant, self.node.model.arbitrary_seed) {
+            self.seeded_winners(seed, step, &table, &batch.writes, &mut writes);
+        }
+        let path = &self.node.path;
         // A read and a write (or fetch-op) of one cell, or a write and a fetch-op of one cell.
         let readers = sorted_addrs(&[&batch.reads]);
         let writers = sorted_addrs(&[&batch.writes, &batch.fetches]);
@@ -225,26 +326,29 @@ impl SubPram<'_> {
             });
         }
         // Apply: every access sees the memory before the step.
-        let read_values: Vec<i64> = batch.reads.iter().map(|a| self.mem[a.addr as usize]).collect();
+        let read_values: Vec<i64> =
+            batch.reads.iter().map(|a| self.mem.get(a.addr as usize)).collect();
+        self.record_footprint(step, &batch, &read_values);
         if let (Variant::CrcwFetchOp(op), false) = (variant, batch.fetches.is_empty()) {
             let n = batch.fetches.len();
             let (mut prefix, mut rix, mut folded) = (vec![0; n], vec![0u32; n], Vec::new());
-            combine_fetch(op, &batch.fetches, &mut slot, &mut folded, &mut prefix, &mut rix);
-            let old: Vec<i64> = folded.iter().map(|a| self.mem[a.addr as usize]).collect();
+            let fetches = table.map(&batch.fetches);
+            combine_fetch(op, &fetches, &mut slot, &mut folded, &mut prefix, &mut rix);
+            let old: Vec<i64> = folded.iter().map(|a| self.mem.get(table.real(a.addr))).collect();
             for (a, &before) in folded.iter().zip(&old) {
-                self.mem[a.addr as usize] = op.apply(before, a.value);
+                self.mem.set(table.real(a.addr), op.apply(before, a.value));
             }
             for k in 0..n {
                 self.local[batch.fetch_dst[k]] = op.apply(old[rix[k] as usize], prefix[k]);
             }
         }
         for w in &writes {
-            self.mem[w.addr as usize] = w.value;
+            self.mem.set(table.real(w.addr), w.value);
         }
+        self.hash_step(&batch, &read_values);
         for (k, value) in read_values.into_iter().enumerate() {
             self.local[batch.read_dst[k]] = value;
         }
-        self.slot = Some(slot);
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
-//! The partition step (spec §1.1, §2.2): validation in the spec's order, the non-uniform
-//! split of memory and private state into disjoint child blocks, children run with rayon and
-//! joined in index order.
+//! The partition step (spec §1.1, §2.2): validation in the spec's order, private state split
+//! into disjoint child slices, memory split into disjoint child blocks (non-uniform) or given
+//! to each child as an overlay (uniform), children run with rayon and joined in index order,
+//! then (uniform) checked for asynchronous communication and merged.
 
 use std::sync::Arc;
 
@@ -9,7 +10,13 @@ use rayon::prelude::*;
 use crate::config::{SubModel, Word};
 use crate::cost_tree::CostNode;
 use crate::error::HpramError;
+use crate::memory::{ChildWrites, Mem, Overlay, check_siblings, merge_children};
 use crate::sub_pram::{HAlgorithm, SubPram};
+use crate::trace;
+
+/// What a finished child hands back: its cost node, (uniform) its writes and footprint, and
+/// its replay hash.
+type ChildDone = (CostNode, Option<ChildWrites>, u64);
 
 /// One sub-PRAM of a general partition step: `P_i` processors running `alg(params)`.
 #[derive(Clone)]
@@ -56,18 +63,21 @@ fn check_sizes(path: &str, parent: usize, sizes: &[usize]) -> Result<(), HpramEr
     Ok(())
 }
 
-/// The non-uniform block lengths `M'·P_i/P'`, contiguous and in child order.
+/// The block lengths `M'·P_i/P'`, contiguous and in child order. A non-integral split is an
+/// error in non-uniform memory; in uniform memory the home blocks (used only by `home`) are
+/// rounded down.
 fn block_lengths(
     path: &str,
     mem: usize,
     parent: usize,
     sizes: &[usize],
+    uniform: bool,
 ) -> Result<Vec<usize>, HpramError> {
     sizes
         .iter()
         .map(|&p| {
             let words = (mem as u128) * (p as u128);
-            if words.is_multiple_of(parent as u128) {
+            if uniform || words.is_multiple_of(parent as u128) {
                 Ok((words / parent as u128) as usize)
             } else {
                 Err(HpramError::NonIntegralBlock {
@@ -85,7 +95,8 @@ impl SubPram<'_> {
         let path = self.partition_path();
         let sizes: Vec<usize> = parts.iter().map(|p| p.procs).collect();
         check_sizes(&path, self.procs(), &sizes)?;
-        let blocks = block_lengths(&path, self.mem.len(), self.procs(), &sizes)?;
+        let blocks =
+            block_lengths(&path, self.node.mem_len, self.procs(), &sizes, self.shared.uniform)?;
         let level = self.node.level + 1;
         if level > self.shared.max_depth {
             return Err(HpramError::MaxDepthExceeded {
@@ -95,43 +106,76 @@ impl SubPram<'_> {
             });
         }
         let shared = self.shared;
-        let mut mem_rest: &mut [Word] = &mut *self.mem;
-        let mut local_rest: &mut [Word] = &mut *self.local;
-        let (mut offset, mut mem_base) = (self.node.offset, self.node.mem_base);
-        let mut children = Vec::with_capacity(parts.len());
-        for (index, part) in parts.iter().enumerate() {
-            let (mem, rest) = std::mem::take(&mut mem_rest).split_at_mut(blocks[index]);
-            mem_rest = rest;
-            let (local, rest) =
-                std::mem::take(&mut local_rest).split_at_mut(part.procs * shared.local_words);
-            local_rest = rest;
-            let model = part.model.unwrap_or(self.node.model);
-            children.push(SubPram::new(
-                shared,
-                format!("{path}[{index}]"),
-                part.alg.name(),
-                level,
-                offset,
-                mem_base,
-                model,
-                mem,
-                local,
-                &part.params,
-            ));
-            offset += part.procs;
-            mem_base += blocks[index];
-        }
-        let results: Vec<Result<CostNode, HpramError>> = children
-            .into_par_iter()
-            .zip(parts.par_iter())
-            .map(|(mut child, part)| {
-                part.alg.run(&mut child)?;
-                Ok(child.finish())
-            })
-            .collect();
+        let results: Vec<Result<ChildDone, HpramError>> = {
+            // Child memories: disjoint blocks (non-uniform) or overlays of this sub-PRAM's
+            // memory as it is now (uniform).
+            let mems: Vec<Mem<'_>> = if shared.uniform {
+                let view: &Mem<'_> = &self.mem;
+                blocks.iter().map(|_| Mem::Overlay(Overlay::new(view))).collect()
+            } else {
+                let Mem::Block(words) = &mut self.mem else {
+                    unreachable!("a non-uniform sub-PRAM owns a block")
+                };
+                let mut rest: &mut [Word] = words;
+                blocks
+                    .iter()
+                    .map(|&len| {
+                        let (mine, tail) = std::mem::take(&mut rest).split_at_mut(len);
+                        rest = tail;
+                        Mem::Block(mine)
+                    })
+                    .collect()
+            };
+            let mut local_rest: &mut [Word] = &mut *self.local;
+            let (mut offset, mut mem_base) = (self.node.offset, self.node.mem_base);
+            let mut children = Vec::with_capacity(parts.len());
+            for ((index, part), mem) in parts.iter().enumerate().zip(mems) {
+                let (local, rest) =
+                    std::mem::take(&mut local_rest).split_at_mut(part.procs * shared.local_words);
+                local_rest = rest;
+                let model = part.model.unwrap_or(self.node.model);
+                children.push(SubPram::new(
+                    shared,
+                    format!("{path}[{index}]"),
+                    part.alg.name(),
+                    level,
+                    offset,
+                    (mem_base, blocks[index]),
+                    model,
+                    mem,
+                    local,
+                    &part.params,
+                ));
+                offset += part.procs;
+                mem_base += blocks[index];
+            }
+            children
+                .into_par_iter()
+                .zip(parts.par_iter())
+                .map(|(mut child, part)| {
+                    part.alg.run(&mut child)?;
+                    Ok(child.finish())
+                })
+                .collect()
+        };
         // The lowest-index failing child's error wins (spec §2.2).
-        let children = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-        self.node.partitions.push(children);
+        let done = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+        self.hash.word(trace::PARTITION);
+        self.hash.word(sizes.len() as u64);
+        sizes.iter().for_each(|&p| self.hash.word(p as u64));
+        let mut nodes = Vec::with_capacity(done.len());
+        let mut writes = Vec::with_capacity(done.len());
+        for (node, child_writes, hash) in done {
+            self.hash.word(hash);
+            nodes.push(node);
+            writes.push(child_writes);
+        }
+        let writes: Vec<ChildWrites> = writes.into_iter().flatten().collect();
+        if !writes.is_empty() {
+            check_siblings(&path, &writes.iter().map(|(_, f)| f).collect::<Vec<_>>())?;
+            merge_children(&mut self.mem, writes);
+        }
+        self.node.partitions.push(nodes);
         Ok(())
     }
 }

@@ -33,6 +33,8 @@ fn fixture_costs() {
         ("tree-hier-p4-mesh.toml", 34),
         ("alg1-p16-mesh.toml", 7),
         ("alg1-p32-hypercube.toml", 4),
+        ("tree-prefix-hier-p4-pram.toml", 41),
+        ("tree-prefix-flat-p4-hypercube.toml", 153),
     ] {
         assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
     }

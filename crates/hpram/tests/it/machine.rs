@@ -179,7 +179,7 @@ fn read_write_same_step() {
 fn block_transfers() {
     let mut cfg = Config::new(2, 16);
     cfg.local_words = 8;
-    cfg.model = SubModel { access: Variant::Erew, block: true };
+    cfg.model = SubModel { block: true, ..SubModel::EREW };
     let alg = FnAlg::arc("Blocks", |sp| {
         sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8 - 4 * p.pid, dst: 0 })?;
         sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x *= 2))?;
@@ -213,4 +213,138 @@ fn thread_counts_agree() {
         .collect();
     assert_eq!(runs[0].memory[0], input.iter().sum::<i64>());
     assert!(runs.windows(2).all(|w| w[0] == w[1]));
+}
+
+/// Uniform memory: addresses are global, so a child may reach past its home block (and the
+/// checker then judges the access), but not past `M`.
+#[test]
+fn uniform_addresses() {
+    let mut cfg = Config::new(2, 4);
+    cfg.memory = hpram::MemoryVariant::Uniform;
+    let child = FnAlg::arc("Child", |sp| {
+        let far = (sp.home(0) + 2) % 4;
+        sp.comm(move |_| MemOp::Read { addr: far, dst: 0 })
+    });
+    let root = FnAlg::arc("Root", move |sp| sp.partition_eq(2, 1, child.clone(), vec![]));
+    let done = run(&cfg, root, vec![], &[1, 2, 3, 4]).unwrap();
+    assert_eq!(done.local.chunks(4).map(|r| r[0]).collect::<Vec<_>>(), [3, 1]);
+    let beyond = FnAlg::arc("Beyond", |sp| sp.comm(|p| MemOp::Read { addr: 3 + p.pid, dst: 0 }));
+    assert_eq!(
+        run(&cfg, beyond, vec![], &[]).unwrap_err(),
+        HpramError::AddressOutOfRange {
+            path: "root".into(),
+            step: 1,
+            pid: 1,
+            gpid: 1,
+            addr: 4,
+            mem: 4
+        }
+    );
+}
+
+/// I8: the replay hash is stable across runs and thread counts, and changes when any written
+/// value changes.
+#[test]
+fn replay_hash() {
+    let hash = |input: &[i64], threads: usize, form: TreeForm| {
+        let mut cfg = Config::new(16, 64);
+        cfg.threads = threads;
+        run(&cfg, tree_reduce(form), vec![], input).unwrap().trace_hash
+    };
+    let input: Vec<i64> = (0..64).collect();
+    for form in [TreeForm::Flat, TreeForm::TwoLevel, TreeForm::Hier] {
+        let base = hash(&input, 1, form);
+        assert_eq!(base, hash(&input, 2, form));
+        assert_eq!(base, hash(&input, 8, form));
+        assert_eq!(base, hash(&input, 0, form));
+        let mut perturbed = input.clone();
+        perturbed[37] += 1;
+        assert_ne!(base, hash(&perturbed, 1, form));
+    }
+    let writes = |v: i64| {
+        let alg = FnAlg::arc("W", move |sp| {
+            sp.compute(1, |p| p.local[0] = v)?;
+            sp.comm(|p| MemOp::Write { addr: p.pid, src: 0 })?;
+            sp.compute(1, |p| p.local[0] = 0)?;
+            sp.comm(|p| MemOp::Write { addr: p.pid, src: 0 })
+        });
+        run(&Config::new(2, 2), alg, vec![], &[]).unwrap()
+    };
+    // Same final memory, different written values.
+    assert_eq!(writes(1).memory, writes(2).memory);
+    assert_ne!(writes(1).trace_hash, writes(2).trace_hash);
+}
+
+/// `scan` (a sub-model feature) and `any` (data-dependent control) are one communication
+/// step each.
+#[test]
+fn collectives() {
+    let alg = FnAlg::arc("Collective", |sp| {
+        sp.compute(1, |p| p.local[0] = p.pid as i64 + 1)?;
+        sp.scan(FetchOp::Add, 0, 1)?;
+        let mut rounds = 0;
+        while sp.any(|p| p.local[1] < 20)? {
+            sp.compute(1, |p| p.local[1] *= 2)?;
+            rounds += 1;
+        }
+        sp.compute(1, |p| p.local[2] = rounds)
+    });
+    let mut cfg = Config::new(4, 1);
+    cfg.model = SubModel { scan: true, ..SubModel::EREW };
+    let done = run(&cfg, alg.clone(), vec![], &[]).unwrap();
+    // Prefix sums 1, 3, 6, 10; the smallest (1) needs 5 doublings to reach 32 >= 20.
+    let regs: Vec<[i64; 3]> = done.local.chunks(4).map(|r| [r[0], r[1], r[2]]).collect();
+    assert_eq!(regs, [[1, 32, 5], [2, 96, 5], [3, 192, 5], [4, 320, 5]]);
+    let root = &done.cost.root;
+    // T = 1 + 5 + 1; C = the scan + 6 any steps; every computation step is its own phase,
+    // since a collective step breaks a phase like any communication step.
+    assert_eq!((root.t, root.c, root.t_phases), (7, 7, 7));
+    assert!(matches!(
+        run(&Config::new(4, 1), alg, vec![], &[]),
+        Err(HpramError::UnsupportedOp { op: "scan", .. })
+    ));
+}
+
+/// CRCW arbitrary with a seed: the winner is `hash(seed, path, step, addr) mod writers`, one
+/// of the written values, the same for every thread count, and it varies with the seed.
+#[test]
+fn seeded_arbitrary() {
+    let winner = |seed: u64, threads: usize| {
+        let mut cfg = Config::new(8, 2);
+        cfg.model = SubModel {
+            arbitrary_seed: Some(seed),
+            ..SubModel::EREW.with_access(Variant::CrcwArbitrary)
+        };
+        cfg.threads = threads;
+        let alg = FnAlg::arc("Arb", |sp| {
+            sp.compute(1, |p| p.local[0] = 100 + p.pid as i64)?;
+            sp.comm(|p| MemOp::Write { addr: p.pid % 2, src: 0 })
+        });
+        let memory = run(&cfg, alg, vec![], &[]).unwrap().memory;
+        assert_eq!(memory[0] % 2, 0, "cell 0 holds an even writer's value");
+        assert_eq!(memory[1] % 2, 1, "cell 1 holds an odd writer's value");
+        memory
+    };
+    let winners: Vec<Vec<i64>> = (0..16).map(|seed| winner(seed, 1)).collect();
+    for (seed, w) in winners.iter().enumerate() {
+        assert_eq!(w, &winner(seed as u64, 8));
+    }
+    assert!(winners.iter().any(|w| w != &winners[0]), "the seed never changes the winner");
+}
+
+/// A non-integral split is an error only in non-uniform memory; uniform home blocks round
+/// down.
+#[test]
+fn non_integral_split_only_non_uniform() {
+    let parent = sizes(&[3, 1]);
+    let mut cfg = Config::new(4, 6);
+    assert!(matches!(
+        run(&cfg, parent.clone(), vec![], &[]),
+        Err(HpramError::NonIntegralBlock { .. })
+    ));
+    cfg.memory = hpram::MemoryVariant::Uniform;
+    let done = run(&cfg, parent, vec![], &[]).unwrap();
+    let homes: Vec<(usize, usize)> =
+        done.cost.root.partitions[0].iter().map(|c| (c.mem_base, c.mem_len)).collect();
+    assert_eq!(homes, [(0, 4), (4, 1)]);
 }

@@ -1,6 +1,7 @@
 //! Invariants of spec §4(b) on random step shapes (`P <= 64`, every preset): I1 (partition
 //! validation), I2 (phases and formula order), I4 (monotonicity, non-uniform <= uniform), I5
-//! (two-stage bounds), the per-level rows summing to the total, and thread-count determinism.
+//! (two-stage bounds, and equality on a regular hierarchy), I10 (the permute cost), the
+//! per-level rows summing to the total, and thread-count determinism.
 
 use std::sync::Arc;
 
@@ -169,5 +170,41 @@ proptest! {
             sp.partition(parts.iter().map(|&p| Part::new(p, empty.clone(), vec![])).collect())
         });
         prop_assert_eq!(run(&Config::new(procs, mem), alg, vec![], &[]).map(|_| ()), expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// I5 equality on regular hierarchies: with `s_α ≡ 0`, Exact = stage1 + stage2 for the
+    /// hierarchical tree reduction (and the paper's per-level sums apply).
+    #[test]
+    fn i5_regular_hierarchy(log_p in 0u32..=6, log_r in 0u32..=3, l in 1u64..5, sb in 0u64..4) {
+        use hpram::algs::{TreeForm, tree_reduce};
+        let (procs, r) = (1usize << log_p, 1usize << log_r);
+        let tree = run(&Config::new(procs, procs * r), tree_reduce(TreeForm::Hier), vec![], &[]).unwrap().cost;
+        let e = tree.eval(&Preset::Constant { l, sa: 0, sb }, MemoryVariant::NonUniform, Formula::Exact);
+        prop_assert_eq!(e.total, e.stage1 + e.stage2);
+        // Per level: T_λ + C_λ·ℓ on the critical path, and log₂P β-syncs.
+        prop_assert_eq!(e.stage2, u64::from(log_p) * sb);
+    }
+
+    /// I10 (the part built): `permute` costs exactly `2r'(ℓ(P') + s_α(P'))` under every preset.
+    #[test]
+    fn i10_permute_cost(log_p in 0u32..=5, r in 1usize..6, shift in 0usize..64) {
+        let (procs, words) = (1usize << log_p, (1usize << log_p) * r);
+        let mut cfg = Config::new(procs, words);
+        cfg.local_words = r;
+        let alg = FnAlg::arc("Permute", move |sp| hpram::algs::permute(sp, &|j| (j + shift) % words));
+        let input: Vec<i64> = (0..words as i64).collect();
+        let done = run(&cfg, alg, vec![], &input).unwrap();
+        for (j, &x) in input.iter().enumerate() {
+            prop_assert_eq!(done.memory[(j + shift) % words], x);
+        }
+        for preset in presets() {
+            let p = procs as u64;
+            let want = 2 * r as u64 * (preset.latency(p, 1) + preset.alpha_sync(p, 1));
+            prop_assert_eq!(done.cost.eval(&preset, MemoryVariant::NonUniform, Formula::Exact).total, want);
+        }
     }
 }

@@ -200,7 +200,7 @@ fn e5_permute() {
 fn e5_bpram_blocks() {
     let mut cfg = Config::new(16, 128);
     cfg.local_words = 8;
-    cfg.model = hpram::SubModel { access: Variant::Erew, block: true };
+    cfg.model = hpram::SubModel { block: true, ..hpram::SubModel::EREW };
     let alg = hpram::FnAlg::arc("Bpram", |sp| {
         sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8, dst: 0 })?;
         sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x += 1))?;
@@ -212,4 +212,140 @@ fn e5_bpram_blocks() {
     let root = &done.cost.root;
     assert_eq!((root.t, root.c, root.b), (1, 2, 16));
     assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), 37);
+}
+
+/// E6 — determinacy. Uniform, `P = 2`, `partition{1:A; 1:B}`, A writes `M[0] ← 5`:
+/// B reads `M[0]` → `AsyncCommunication{root/p0, addr 0, ReadWrite}`; B writes 5 → accepted
+/// (one shared single value); B writes 6 → `WriteWrite{5, 6}`.
+#[test]
+fn e6_determinacy() {
+    use hpram::{Accessor, AsyncKind, Part};
+    let e6 = |b: MemOp, value: i64| {
+        let mut cfg = Config::new(2, 2);
+        cfg.memory = UNI;
+        let a = hpram::FnAlg::arc("A", |sp| {
+            sp.compute(1, |p| p.local[0] = 5)?;
+            sp.comm(|_| MemOp::Write { addr: 0, src: 0 })
+        });
+        let b = hpram::FnAlg::arc("B", move |sp| {
+            sp.compute(1, |p| p.local[0] = value)?;
+            sp.comm(|_| b)
+        });
+        let root = hpram::FnAlg::arc("Root", move |sp| {
+            sp.partition(vec![Part::new(1, a.clone(), vec![]), Part::new(1, b.clone(), vec![])])
+        });
+        run(&cfg, root, vec![], &[7, 0])
+    };
+    let accessor = |child, gpid, value| Accessor { child, gpid, step: 2, value };
+    assert_eq!(
+        e6(MemOp::Read { addr: 0, dst: 1 }, 0).unwrap_err(),
+        HpramError::AsyncCommunication {
+            partition_path: "root/p0".into(),
+            addr: 0,
+            kind: AsyncKind::ReadWrite,
+            first: accessor(0, 0, 5),
+            second: accessor(1, 1, 7),
+        }
+    );
+    assert_eq!(e6(MemOp::Write { addr: 0, src: 0 }, 5).unwrap().memory, [5, 0]);
+    assert_eq!(
+        e6(MemOp::Write { addr: 0, src: 0 }, 6).unwrap_err(),
+        HpramError::AsyncCommunication {
+            partition_path: "root/p0".into(),
+            addr: 0,
+            kind: AsyncKind::WriteWrite { v1: 5, v2: 6 },
+            first: accessor(0, 0, 5),
+            second: accessor(1, 1, 6),
+        }
+    );
+}
+
+/// I7 on the tree forms: each non-uniform run, replayed in uniform memory (global addresses
+/// through `home`), passes the checker with the same memory and cost tree, for 1, 2 and 8
+/// threads.
+#[test]
+fn uniform_replays_non_uniform() {
+    let input: Vec<i64> = (0..64).map(|i| i * i - 50).collect();
+    for form in [TreeForm::Flat, TreeForm::TwoLevel, TreeForm::Hier] {
+        let non = run(&Config::new(8, 64), tree_reduce(form), vec![], &input).unwrap();
+        for threads in [1, 2, 8] {
+            let mut cfg = Config::new(8, 64);
+            (cfg.memory, cfg.threads) = (UNI, threads);
+            let uni = run(&cfg, tree_reduce(form), vec![], &input).unwrap();
+            assert_eq!(uni.memory, non.memory, "{form:?}");
+            assert_eq!(uni.cost, non.cost, "{form:?}");
+        }
+    }
+}
+
+fn prefix(form: TreeForm, procs: usize, r: usize, memory: MemoryVariant) -> hpram::Run {
+    use hpram::algs::{prefix_layout, tree_prefix};
+    let x: Vec<i64> = (0..(procs * r) as i64).map(|i| 3 * i - 7).collect();
+    let input = prefix_layout(&x, procs);
+    let mut cfg = Config::new(procs, input.len());
+    (cfg.local_words, cfg.memory) = (r + 3, memory);
+    run(&cfg, tree_prefix(form, r), vec![], &input).unwrap()
+}
+
+/// Tree prefix sums (spec §3.2) in every form and both memory variants equal the plain Rust
+/// inclusive scan (I9), with the same cost tree in both variants.
+/// Counts, `P = 4`, `r = 4` (`p = 2`): the leaf up-sweep is `m^r c^{r−1} m^r m` (`T = 3`,
+/// `C = 9`), the down-sweep `m m^r c^r m^r` (`T = 4`, `C = 9`); each combine or distribute
+/// is `m m c m`. Flat: `T = 3 + 4 + 2p = 11`, `C = 9 + 9 + 6p = 30`, so Pram `41` and
+/// Hypercube (`ℓ = s_α = 2`) `11·3 + 30·4 = 153`. Hier, Pram: leaves `12 + 13 = 25`, each of
+/// the `2p` combine/distribute levels `1 + 3 = 4`: `25 + 16 = 41`.
+#[test]
+fn tree_prefix_forms() {
+    let (procs, r) = (4, 4);
+    let x: Vec<i64> = (0..16).map(|i| 3 * i - 7).collect();
+    let expected: Vec<i64> =
+        x.iter().scan(0i64, |acc, &v| Some(*acc + v).inspect(|s| *acc = *s)).collect();
+    for form in [TreeForm::Flat, TreeForm::TwoLevel, TreeForm::Hier] {
+        let non = prefix(form, procs, r, NU);
+        assert_eq!(hpram::algs::prefix_output(&non.memory, procs, r), expected, "{form:?}");
+        let uni = prefix(form, procs, r, UNI);
+        assert_eq!(uni.memory, non.memory, "{form:?}");
+        assert_eq!(uni.cost, non.cost, "{form:?}");
+        assert_eq!(price(&non.cost, Preset::Pram, NU, Formula::Exact), 41, "{form:?}");
+    }
+    let flat = prefix(TreeForm::Flat, procs, r, NU).cost;
+    assert_eq!((flat.root.t, flat.root.c), (11, 30));
+    assert_eq!(price(&flat, CUBE, NU, Formula::Exact), 153);
+    for (procs, r) in [(1, 3), (2, 1), (16, 2), (32, 5)] {
+        let x: Vec<i64> = (0..(procs * r) as i64).map(|i| 3 * i - 7).collect();
+        let expected: Vec<i64> =
+            x.iter().scan(0i64, |acc, &v| Some(*acc + v).inspect(|s| *acc = *s)).collect();
+        for form in [TreeForm::Flat, TreeForm::TwoLevel, TreeForm::Hier] {
+            let done = prefix(form, procs, r, UNI);
+            assert_eq!(hpram::algs::prefix_output(&done.memory, procs, r), expected);
+        }
+    }
+}
+
+/// `remap_partition` (spec §3.4): column sums of a 4×4 row-major matrix on `P = 4`. The
+/// transpose `π(j) = (j mod 4)·4 + j div 4` makes column `i` processor `i`'s block, each
+/// child (a 1-processor leaf) sums its block in place, and `π⁻¹` puts the sums back into
+/// row 0. Cost: two permutes (`C = 2·2r' = 16`) at level 1 plus the leaf (`2r = 8` at `ℓ(1)`).
+#[test]
+fn remap_partition_column_sums() {
+    use hpram::Part;
+    let leaf = hpram::FnAlg::arc("ColumnSum", |sp| {
+        sp.comm(|_| MemOp::Read { addr: 0, dst: 0 })?;
+        for j in 1..4 {
+            sp.comm(move |_| MemOp::Read { addr: j, dst: 1 })?;
+            sp.compute(1, |p| p.local[0] += p.local[1])?;
+        }
+        sp.comm(|_| MemOp::Write { addr: 0, src: 0 })
+    });
+    let alg = hpram::FnAlg::arc("Columns", move |sp| {
+        let parts = (0..4).map(|_| Part::new(1, leaf.clone(), vec![])).collect();
+        hpram::algs::remap_partition(sp, &|j| (j % 4) * 4 + j / 4, parts)
+    });
+    let input: Vec<i64> = (0..16).collect();
+    let done = run(&Config::new(4, 16), alg, vec![], &input).unwrap();
+    assert_eq!(&done.memory[..4], &[24, 28, 32, 36]);
+    assert_eq!((done.cost.root.t, done.cost.root.c), (0, 16));
+    // Pram: 16 + 8 = 24; Hypercube: 16·(2+2) + 8 + s_β(4,4) = 64 + 8 + 2 = 74.
+    assert_eq!(price(&done.cost, Preset::Pram, NU, Formula::Exact), 24);
+    assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), 74);
 }

@@ -1,0 +1,43 @@
+//! The H-PRAM executor's hot path: tree reduction with `P = 1024`, `r = 64` (`N = 2^16`) in the
+//! flat form (65 + 20 communication steps over 1024 processors) and the hierarchical form
+//! (2047 sub-PRAMs, rayon siblings), in both memory variants; pricing its cost tree under
+//! every formula. Throughput is reported in words reduced per second.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use hpram::algs::{TreeForm, tree_reduce};
+use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, run};
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("hpram-tree");
+    g.measurement_time(Duration::from_secs(3)).sample_size(10);
+    let (procs, n) = (1024, 1 << 16);
+    let input: Vec<i64> = (0..n as i64).collect();
+    g.throughput(Throughput::Elements(n as u64));
+    for (name, form, memory) in [
+        ("flat", TreeForm::Flat, MemoryVariant::NonUniform),
+        ("hier", TreeForm::Hier, MemoryVariant::NonUniform),
+        ("hier-uniform", TreeForm::Hier, MemoryVariant::Uniform),
+    ] {
+        let mut cfg = Config::new(procs, n);
+        cfg.memory = memory;
+        g.bench_function(name, |b| {
+            b.iter(|| run(&cfg, tree_reduce(form), vec![], black_box(&input)).expect("runs"))
+        });
+    }
+    let tree =
+        run(&Config::new(procs, n), tree_reduce(TreeForm::Hier), vec![], &input).unwrap().cost;
+    g.bench_function("price-hier-all-formulas", |b| {
+        b.iter(|| {
+            Formula::ALL.map(|f| {
+                tree.eval(&Preset::Hypercube(SyncScale::Diam), MemoryVariant::NonUniform, f).total
+            })
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
