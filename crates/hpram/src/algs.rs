@@ -1,5 +1,6 @@
-//! The algorithms of spec §3 built so far: the paper's `Alg1` hierarchy, remapping, and tree reduction and
-//! prefix sums in their flat, two-level and hierarchical forms.
+//! The algorithms built so far (`docs/models/hpram.md`, Choices: Algorithms are ours): the paper's
+//! `Alg1` hierarchy, remapping, and tree reduction and prefix sums in their flat, two-level and
+//! hierarchical forms.
 
 mod alg1;
 mod permute;

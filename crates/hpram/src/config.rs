@@ -1,4 +1,5 @@
-//! The machine's parameters (spec §1.7) and the PRAM sub-models a sub-PRAM may run (§1.4).
+//! The machine's parameters (`docs/models/hpram.md`, Choices: Validation order) and the PRAM
+//! sub-models a sub-PRAM may run (paper Section 2.1).
 
 use std::fmt;
 
@@ -12,7 +13,7 @@ use crate::eval::MemoryVariant;
 pub type Word = i64;
 
 /// The PRAM sub-model of one sub-PRAM: netcore's access variant (its conflict rules apply to
-/// every global step), plus the feature flags of spec §1.4 that this slice executes.
+/// every global step), plus the sub-model features of paper Section 2.1 that this slice executes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SubModel {
@@ -25,7 +26,8 @@ pub struct SubModel {
     #[serde(default)]
     pub scan: bool,
     /// Under `crcw-arbitrary`: the seed of the replay-stable pseudo-random winner
-    /// `hash(seed, path, step, addr)` (spec §1.4); `None` keeps netcore's rule (highest pid).
+    /// `hash(seed, path, step, addr)` (`docs/models/hpram.md`, Choices: Conflict rules are
+    /// netcore's); `None` keeps netcore's rule (highest pid).
     #[serde(default)]
     pub arbitrary_seed: Option<u64>,
 }
@@ -57,8 +59,9 @@ impl fmt::Display for SubModel {
     }
 }
 
-/// The parameters of one H-PRAM run (spec §1.7). The cost model is not here: execution never
-/// consults it (§2.4).
+/// The parameters of one H-PRAM run (paper Section 2.1; `docs/models/hpram.md`, Choices: Validation
+/// order). The cost model is not here: execution never consults it (`docs/models/hpram.md`,
+/// Choices: Cost tree).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
     /// `P`, the processors of the whole H-PRAM, `>= 1`.

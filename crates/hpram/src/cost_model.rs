@@ -1,5 +1,5 @@
-//! The cost parameters `ℓ(p)`, `s_α(p)`, `s_β(Q,P')` (spec §1.5) and their presets. They are
-//! supplied only when a [`crate::CostTree`] is priced; execution never consults them.
+//! The cost parameters `ℓ(p)`, `s_α(p)`, `s_β(Q,P')` (paper Section 2.3.1) and their presets. They
+//! are supplied only when a [`crate::CostTree`] is priced; execution never consults them.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +20,8 @@ pub trait CostModel: Send + Sync {
     }
 }
 
-/// How synchronisation scales with its diameter (spec §1.5).
+/// How synchronisation scales with its diameter (paper Section 2.3.2; `docs/models/hpram.md`,
+/// Choices: Preset cost models).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SyncScale {
@@ -31,7 +32,7 @@ pub enum SyncScale {
     DiamLog,
 }
 
-/// The preset cost models of spec §1.5.
+/// The preset cost models (`docs/models/hpram.md`, Choices: Preset cost models).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Preset {
     /// The PRAM: `ℓ = 1`, no synchronisation cost.

@@ -1,4 +1,5 @@
-//! The cost tree a run records (spec §2.4): per sub-PRAM its step counts and its partitions.
+//! The cost tree a run records (`docs/models/hpram.md`, Choices: Cost tree): per sub-PRAM its step
+//! counts and its partitions.
 //! Pricing it under a cost model is a pure evaluation ([`crate::eval`]).
 
 use serde::Serialize;

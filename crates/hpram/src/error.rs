@@ -1,6 +1,6 @@
 //! The crate's one error type: partition-level errors carry a partition path
 //! (`root/p0[1]/p2`), step-level errors a node path, the step index and the local and global
-//! pids (spec §1.7).
+//! pids (`docs/models/hpram.md`, Choices: Conflict errors carry local pids).
 
 use netcore::fault::{Classify, Fault};
 

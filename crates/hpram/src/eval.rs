@@ -1,13 +1,13 @@
-//! Pricing a [`CostTree`] (spec §1.6, paper §2.3): the exact recursion `τ`, its phase-refined
-//! and simplified forms, and the two-stage analysis, with the critical path and a per-level
-//! breakdown along it.
+//! Pricing a [`CostTree`] (paper Sections 2.3.1 and 2.3.2): the exact recursion `τ`, its
+//! phase-refined and simplified forms, and the two-stage analysis, with the critical path and a
+//! per-level breakdown along it.
 
 use serde::{Deserialize, Serialize};
 
 use crate::cost_model::CostModel;
 use crate::cost_tree::{CostNode, CostTree};
 
-/// Which memory variant prices the latency (spec §1.3).
+/// Which memory variant prices the latency (paper Section 2.3.1).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MemoryVariant {
@@ -18,7 +18,8 @@ pub enum MemoryVariant {
     Uniform,
 }
 
-/// The cost formulas of spec §1.6.
+/// The cost formulas of paper Sections 2.3.1 and 2.3.2 (`Simplified` and `TwoStage` as stated
+/// there; `docs/models/hpram.md`, Choices: Every formula is reported).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Formula {

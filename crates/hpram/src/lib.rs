@@ -20,7 +20,8 @@
 //! ```
 //! use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, algs, run};
 //!
-//! // Tree reduction of 0..16 on 4 processors, hierarchical form (spec §4 E3).
+//! // Tree reduction of 0..16 on 4 processors, hierarchical form (exact case E3;
+//! // `docs/models/hpram.md`, Choices: Exact cases and studies are ours).
 //! let input: Vec<i64> = (0..16).collect();
 //! let done = run(&Config::new(4, 16), algs::tree_reduce(algs::TreeForm::Hier), vec![], &input)?;
 //! assert_eq!(done.memory[0], 120);

@@ -1,5 +1,6 @@
-//! What a sub-PRAM's steps read and write (spec §1.3, §2.2): in non-uniform memory its own
-//! block; in uniform memory an [`Overlay`] of the whole memory — a read-only view of the
+//! What a sub-PRAM's steps read and write (paper Section 2.1; `docs/models/hpram.md`, Choices:
+//! Memory blocks are contiguous and in child order): in non-uniform memory its own block; in
+//! uniform memory an [`Overlay`] of the whole memory — a read-only view of the
 //! parent at partition entry, the sub-PRAM's own writes, and a [`Footprint`] of every access
 //! in its subtree, which the determinacy checker ([`check_siblings`]) compares at the join.
 
@@ -92,7 +93,7 @@ pub struct Accessor {
     pub value: Word,
 }
 
-/// The two kinds of asynchronous communication (spec §1.3).
+/// The two kinds of asynchronous communication (paper Section 2.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum AsyncKind {
     /// One sibling subtree reads a cell another writes.
@@ -195,8 +196,9 @@ fn pair_conflict(
     ))
 }
 
-/// The determinacy checker (spec §2.3): the smallest conflicting address, and there the
-/// lexicographically smallest pair of children, preferring ReadWrite.
+/// The determinacy checker (`docs/models/hpram.md`, Choices: The determinacy checker is literal and
+/// sound, not complete): the smallest conflicting address, and there the lexicographically smallest
+/// pair of children, preferring ReadWrite.
 pub(crate) fn check_siblings(path: &str, children: &[&Footprint]) -> Result<(), HpramError> {
     let mut by_addr: BTreeMap<usize, Vec<(usize, &Cell)>> = BTreeMap::new();
     for (index, footprint) in children.iter().enumerate() {

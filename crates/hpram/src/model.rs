@@ -33,11 +33,11 @@ pub struct Hpram;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AlgorithmName {
-    /// The paper's hierarchy example (spec §3.1).
+    /// The paper's hierarchy example (paper Section 2.1, Figure 1).
     Alg1,
-    /// Tree reduction (spec §3.2).
+    /// Tree reduction (`docs/models/hpram.md`, Choices: Algorithms are ours).
     TreeReduce,
-    /// Tree prefix sums (spec §3.2).
+    /// Tree prefix sums (`docs/models/hpram.md`, Choices: Prefix counts are ours).
     TreePrefix,
 }
 

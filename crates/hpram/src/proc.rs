@@ -1,5 +1,5 @@
 //! What a processor sees inside a step closure, and the one shared access it may issue per
-//! communication step (spec §2.1).
+//! communication step (`docs/models/hpram.md`, Choices: SIMD controller).
 
 use crate::config::Word;
 

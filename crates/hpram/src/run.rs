@@ -1,5 +1,5 @@
 //! Running an algorithm on a whole H-PRAM: the root sub-PRAM owns all `P` processors and all
-//! `M` words (spec §1.1).
+//! `M` words (paper Section 2.1).
 
 use std::sync::Arc;
 
@@ -20,7 +20,8 @@ pub struct Run {
     pub local: Vec<Word>,
     /// The cost tree (which is also the hierarchy: [`CostTree::render`]).
     pub cost: CostTree,
-    /// The replay hash (spec §2.5): the root's Merkle hash of every step, then the final memory.
+    /// The replay hash (`docs/models/hpram.md`, Choices: Replay hash): the root's Merkle hash of
+    /// every step, then the final memory.
     pub trace_hash: u64,
 }
 

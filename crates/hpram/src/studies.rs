@@ -1,3 +1,4 @@
-//! The parameter studies of spec §4(c) built so far.
+//! The parameter studies built so far (`docs/models/hpram.md`, Choices: Exact cases and studies are
+//! ours).
 
 pub mod tree_r;

@@ -1,5 +1,6 @@
-//! The SIMD controller of one sub-PRAM (spec §2.1): every call is one synchronous step over
-//! all `P'` processors, or a partition step that starts sub-PRAMs on disjoint groups.
+//! The SIMD controller of one sub-PRAM (`docs/models/hpram.md`, Choices: SIMD controller): every
+//! call is one synchronous step over all `P'` processors, or a partition step that starts sub-PRAMs
+//! on disjoint groups.
 
 mod collective;
 mod comm;

@@ -1,6 +1,7 @@
-//! Synthetic step shapes (spec §4): `c` is a computation step, `m` a communication step in
-//! which every processor is idle, and `[P_1:S_1|...|P_Q:S_Q]` a general partition step whose
-//! children run shapes `S_i` (possibly empty). E.g. `cmc[4:mcm|2:cccm|2:]m`.
+//! Synthetic step shapes (`docs/models/hpram.md`, Choices: Exact cases and studies are ours): `c`
+//! is a computation step, `m` a communication step in which every processor is idle, and
+//! `[P_1:S_1|...|P_Q:S_Q]` a general partition step whose children run shapes `S_i` (possibly
+//! empty). E.g. `cmc[4:mcm|2:cccm|2:]m`.
 
 use std::sync::Arc;
 

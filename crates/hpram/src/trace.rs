@@ -1,6 +1,7 @@
-//! Replay hashes (spec §2.5): each sub-PRAM hashes a canonical little-endian `u64` stream with
-//! FNV-1a-64 (release-stable, unlike `DefaultHasher`): on entry its level, processor offset,
-//! processors, home block and name; per step its kind, then `(pid, opcode, addr, value)` in
+//! Replay hashes (`docs/models/hpram.md`, Choices: Replay hash): each sub-PRAM hashes a canonical
+//! little-endian `u64` stream with FNV-1a-64 (release-stable, unlike `DefaultHasher`): on entry its
+//! level, processor offset, processors, home block and name; per step its kind, then `(pid, opcode,
+//! addr, value)` in
 //! pid order; per partition `Q`, the sizes and the children's hashes in index order (a Merkle
 //! tree); on exit a marker. The root also hashes the final memory. The hash therefore does not
 //! depend on the schedule or the thread count.

@@ -99,7 +99,8 @@ fn placement_and_capacities() {
 
 /// k_max(n) over n = 2^0..2^20: every k <= k_max(n) has a valid chain (validity is closed
 /// downwards here, so KTooLarge is exactly "k > k_max"), n < 64 allows only k = 0, and
-/// k_max is not monotone in n (spec's remark; the values are the snapshot).
+/// k_max is not monotone in n (`docs/models/dbsp-hmos.md`, Choices: `k_max(n)`; the values are the
+/// snapshot).
 #[test]
 fn k_max_table() {
     let table: Vec<(u32, u32)> = (0..=20).map(|e| (e, k_max(1 << e))).collect();

@@ -1,5 +1,5 @@
-//! `Alg1`, the paper's hierarchy example (its Figure 1, reconstructed in spec §3.1):
-//! `Alg1(P') = partition{2, P'/2, Alg1}` for `P' >= 16`, else
+//! `Alg1`, the paper's hierarchy example (its Section 2.1 and Figure 1; `docs/models/hpram.md`,
+//! Choices: Figure 1 is reconstructed): `Alg1(P') = partition{2, P'/2, Alg1}` for `P' >= 16`, else
 //! `partition{P'/2: Alg2; P'/4: Alg3; P'/8: Alg4; P'/8: Alg5}`. `Alg2`..`Alg5` have no steps.
 
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! Memory remapping (spec §3.4): `permute(sp, π)` moves the sub-PRAM's `N' = M'` words to
+//! Memory remapping (paper Section 3.2): `permute(sp, π)` moves the sub-PRAM's `N' = M'` words to
 //! `π(j)` with `P'` processors, `r' = N'/P'` each: `r'` reads of its home block into private
 //! memory, then `r'` writes. `T = 0`, `C = 2r'`; EREW-valid because `π` is a bijection, and in
 //! place because every read precedes every write. Needs `local_words >= r'`.
@@ -22,8 +22,9 @@ pub fn permute(
     Ok(())
 }
 
-/// `remap_partition(sp, π, parts)` (spec §3.4): applies `π`, runs the partition step, then
-/// applies `π⁻¹`, so children whose data is scattered get it in their own blocks.
+/// `remap_partition(sp, π, parts)` (paper Section 3.2; `docs/models/hpram.md`, Choices: Algorithms
+/// are ours): applies `π`, runs the partition step, then applies `π⁻¹`, so children whose data is
+/// scattered get it in their own blocks.
 /// `π` must be a bijection of the block's offsets (`0..M'`); otherwise a write collides
 /// (`ExclusiveWriteViolation` under EREW) or leaves the block.
 pub fn remap_partition(

@@ -1,5 +1,6 @@
-//! Tree reduction on a complete binary tree (spec §3.2): `⊕` is wrapping addition, the input
-//! is in block layout (processor `i` owns `[i·r, (i+1)r)`), the result ends at address 0.
+//! Tree reduction on a complete binary tree (`docs/models/hpram.md`, Choices: Algorithms are ours):
+//! `⊕` is wrapping addition, the input is in block layout (processor `i` owns `[i·r, (i+1)r)`), the
+//! result ends at address 0.
 //! Register 0 is the accumulator `acc`, register 1 the loaded operand. Addresses go through
 //! [`SubPram::home`], so every form runs in both memory variants.
 
@@ -11,7 +12,7 @@ use crate::error::HpramError;
 use crate::proc::MemOp;
 use crate::sub_pram::{FnAlg, HAlgorithm, SubPram};
 
-/// The three forms of spec §3.2.
+/// The three forms (`docs/models/hpram.md`, Choices: Algorithms are ours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TreeForm {

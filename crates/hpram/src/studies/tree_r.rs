@@ -1,5 +1,5 @@
-//! Study `hpram-tree-r` (spec §4(c) X1): tree reduction on a fixed `P` with growing
-//! `r = N/P`. `τ_hier − 2r` is constant in `r` (it equals
+//! Study `hpram-tree-r` (`docs/models/hpram.md`, Choices: Exact cases and studies are ours): tree
+//! reduction on a fixed `P` with growing `r = N/P`. `τ_hier − 2r` is constant in `r` (it equals
 //! `Σ_{k=1}^{p} [1 + 2ℓ(2^k) + 3s_α(2^k) + s_β(2,2^k)]`), and `τ_flat/τ_hier` approaches
 //! `(1 + ℓ(P) + 2s_α(P))/2`. Every run executes both forms; PhaseRefined, non-uniform.
 

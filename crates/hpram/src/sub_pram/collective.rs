@@ -1,5 +1,6 @@
-//! Collective communication steps (spec §2.1): `scan` (a sub-model feature) and `any`, the
-//! only way an algorithm branches on data. Each counts as one communication step.
+//! Collective communication steps (`docs/models/hpram.md`, Choices: `scan` is an inclusive prefix):
+//! `scan` (a sub-model feature) and `any`, the only way an algorithm branches on data. Each counts
+//! as one communication step.
 
 use netcore::pram::FetchOp;
 

@@ -173,7 +173,7 @@ impl SubPram<'_> {
         Ok(batch)
     }
 
-    /// Blocks of one step must be disjoint (spec §1.4, BPRAM).
+    /// Blocks of one step must be disjoint (`docs/models/hpram.md`, Choices: Block cost).
     fn check_blocks(
         &self,
         step: u64,

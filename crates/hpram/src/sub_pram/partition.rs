@@ -1,6 +1,7 @@
-//! The partition step (spec §1.1, §2.2): validation in the spec's order, private state split
-//! into disjoint child slices, memory split into disjoint child blocks (non-uniform) or given
-//! to each child as an overlay (uniform), children run with rayon and joined in index order,
+//! The partition step (paper Section 2.1): validation (in the order of `docs/models/hpram.md`,
+//! Choices: Validation order), private state split into disjoint child slices, memory split into
+//! disjoint child blocks (non-uniform) or given to each child as an overlay (uniform), children
+//! run with rayon and joined in index order,
 //! then (uniform) checked for asynchronous communication and merged.
 
 use std::sync::Arc;
@@ -43,7 +44,8 @@ impl Part {
     }
 }
 
-/// Checks `Q >= 1`, then sizes `>= 1` (first index), then `Σ P_i = P'` (spec §1.7 order).
+/// Checks `Q >= 1`, then sizes `>= 1` (first index), then `Σ P_i = P'` (`docs/models/hpram.md`,
+/// Choices: Validation order).
 fn check_sizes(path: &str, parent: usize, sizes: &[usize]) -> Result<(), HpramError> {
     if sizes.is_empty() {
         return Err(HpramError::EmptySubPram { path: path.to_string(), index: 0 });
@@ -158,7 +160,8 @@ impl SubPram<'_> {
                 })
                 .collect()
         };
-        // The lowest-index failing child's error wins (spec §2.2).
+        // The lowest-index failing child's error wins (`docs/models/hpram.md`, Choices:
+        // Lowest-index error).
         let done = results.into_iter().collect::<Result<Vec<_>, _>>()?;
         self.hash.word(trace::PARTITION);
         self.hash.word(sizes.len() as u64);

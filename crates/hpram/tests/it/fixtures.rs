@@ -21,7 +21,8 @@ fn fixtures() {
     });
 }
 
-/// The `tau` of each good fixture, as spec §4 E2/E3 derive it (see the fixtures' comments).
+/// The `tau` of each good fixture, as exact cases E2/E3 derive it (`docs/models/hpram.md`, Choices:
+/// Exact cases and studies are ours) (see the fixtures' comments).
 #[test]
 fn fixture_costs() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");

@@ -1,5 +1,6 @@
-//! The machine core: partition validation (spec §1.7, in its order), non-uniform blocks,
-//! private memory across partitions, the sub-model features, determinism across thread counts.
+//! The machine core: partition validation (in the order of `docs/models/hpram.md`, Choices:
+//! Validation order), non-uniform blocks, private memory across partitions, the sub-model features,
+//! determinism across thread counts.
 
 use std::sync::Arc;
 

@@ -1,6 +1,7 @@
-//! Invariants of spec §4(b) on random step shapes (`P <= 64`, every preset): I1 (partition
-//! validation), I2 (phases and formula order), I4 (monotonicity, non-uniform <= uniform), I5
-//! (two-stage bounds, and equality on a regular hierarchy), I10 (the permute cost), the
+//! Invariants (`docs/models/hpram.md`, Choices: Exact cases and studies are ours) on random step
+//! shapes (`P <= 64`, every preset): I1 (partition validation), I2 (phases and formula order), I4
+//! (monotonicity, non-uniform <= uniform), I5 (two-stage bounds, and equality on a regular
+//! hierarchy), I10 (the permute cost), the
 //! per-level rows summing to the total, and thread-count determinism.
 
 use std::sync::Arc;

@@ -1,5 +1,6 @@
-//! The exact cases of spec §4(a), each with its hand derivation, and the rendered `Alg1`
-//! hierarchies of spec §3.1.
+//! The exact cases (`docs/models/hpram.md`, Choices: Exact cases and studies are ours), each with
+//! its hand derivation, and the rendered `Alg1` hierarchies of paper Section 2.1
+//! (`docs/models/hpram.md`, Choices: Figure 1 is reconstructed).
 
 use std::sync::Arc;
 
@@ -77,7 +78,8 @@ fn e2_alg1_costs() {
     }
 }
 
-/// The reconstructed Figure 1 (spec §3.1), one sub-PRAM per line.
+/// The reconstructed Figure 1 (`docs/models/hpram.md`, Choices: Figure 1 is reconstructed), one
+/// sub-PRAM per line.
 #[test]
 fn alg1_hierarchy_p16_p32() {
     insta::assert_snapshot!("alg1_p16", alg1(16).unwrap().render());
@@ -287,8 +289,9 @@ fn prefix(form: TreeForm, procs: usize, r: usize, memory: MemoryVariant) -> hpra
     run(&cfg, tree_prefix(form, r), vec![], &input).unwrap()
 }
 
-/// Tree prefix sums (spec §3.2) in every form and both memory variants equal the plain Rust
-/// inclusive scan (I9), with the same cost tree in both variants.
+/// Tree prefix sums (`docs/models/hpram.md`, Choices: Prefix counts are ours) in every form and
+/// both memory variants equal the plain Rust inclusive scan (I9), with the same cost tree in both
+/// variants.
 /// Counts, `P = 4`, `r = 4` (`p = 2`): the leaf up-sweep is `m^r c^{r−1} m^r m` (`T = 3`,
 /// `C = 9`), the down-sweep `m m^r c^r m^r` (`T = 4`, `C = 9`); each combine or distribute
 /// is `m m c m`. Flat: `T = 3 + 4 + 2p = 11`, `C = 9 + 9 + 6p = 30`, so Pram `41` and
@@ -322,7 +325,7 @@ fn tree_prefix_forms() {
     }
 }
 
-/// `remap_partition` (spec §3.4): column sums of a 4×4 row-major matrix on `P = 4`. The
+/// `remap_partition` (paper Section 3.2): column sums of a 4×4 row-major matrix on `P = 4`. The
 /// transpose `π(j) = (j mod 4)·4 + j div 4` makes column `i` processor `i`'s block, each
 /// child (a 1-processor leaf) sums its block in place, and `π⁻¹` puts the sums back into
 /// row 0. Cost: two permutes (`C = 2·2r' = 16`) at level 1 plus the leaf (`2r = 8` at `ℓ(1)`).
