@@ -11,9 +11,9 @@
 //! 2. **deliver**: every representative sends one message per selected copy to `loc(v, c)`
 //!    by two-phase (k1, k2)-routing; the selected copies are a target set (Section 4.1):
 //!    `mu = (r+1)/2` copies at the root (`j0 = 0..mu`) and branches 0 and 1 below every
-//!    coloured node, `mu 2^k` copies. (Copy selection by culling, Lemmas 2-3, is not built
-//!    yet: this is the naive baseline of `docs/models/dbsp-hmos.md`, Choices: The protocol's
-//!    first form.)
+//!    coloured node, `mu 2^k` copies. The root copies are chosen by culling (Lemma 2) or
+//!    naively; below the root the branches are fixed, since Lemma 3's iterations are not built
+//!    yet (`docs/models/dbsp-hmos.md`, Choices: The protocol's first form).
 //! 3. **reply**: a write stores `(value, step)` in the copy's cell; a read replies with the
 //!    cell's `(value, timestamp)` through the same router, and the representative keeps the
 //!    reply with the largest timestamp (any two target sets share a copy).
