@@ -1,13 +1,22 @@
 //! Evaluating a study's claims over its rows.
+//!
+//! Band claims ([`Check::Within`], [`Check::Flat`], [`Check::AllTrue`]) read every selected
+//! row. Trends and fitted claims ([`Check::Trend`], [`Check::Exponent`], [`Check::Slope`]) are
+//! evaluated per group: the rows that agree on every swept axis except `x` and the claim's
+//! pooled axes, and on the claim's `per` columns (see [`netcore::study::Claim`]). Every group
+//! must pass; the report line names the figures of every group (or their range) and the band.
 
-use netcore::study::{Check, Claim};
+use std::collections::BTreeMap;
+
+use netcore::study::{Check, Claim, Direction};
 
 use crate::table::{Row, cell, number};
 
 /// The verdict on one claim.
 pub(crate) struct Verdict {
     pub(crate) pass: bool,
-    /// What was observed, e.g. `observed [0.98, 1.02] over 12 rows`.
+    /// What was observed and the band it must fall in, e.g.
+    /// `observed [0.98, 1.02] over 12 rows; band [0.9, 1.1]`.
     pub(crate) observed: String,
 }
 
@@ -27,8 +36,28 @@ fn fail(observed: impl Into<String>) -> Verdict {
     Verdict { pass: false, observed: observed.into() }
 }
 
-/// Evaluates `claim` over `rows`.
-pub(crate) fn evaluate(claim: &Claim, rows: &[Row]) -> Verdict {
+/// A band `[lo, hi]` as the report prints it (an open end as `inf`).
+fn band(lo: f64, hi: f64) -> String {
+    let end = |v: f64| {
+        if v.abs() >= f64::MAX {
+            format!("{}inf", if v < 0.0 { "-" } else { "" })
+        } else {
+            format!("{v}")
+        }
+    };
+    format!("[{}, {}]", end(lo), end(hi))
+}
+
+/// Whether `v` lies in `[lo, hi]` up to rounding slack relative to each end (an open end such
+/// as `f64::MAX` must not widen the other).
+fn in_band(v: f64, lo: f64, hi: f64) -> bool {
+    let slack = |x: f64| 1e-9 * x.abs().max(1.0);
+    v >= lo - slack(lo) && v <= hi + slack(hi)
+}
+
+/// Evaluates `claim` over `rows`; `axes` are the study's swept parameters (those that take
+/// more than one value over its jobs).
+pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Verdict {
     let selected: Vec<&Row> = rows
         .iter()
         .filter(|row| {
@@ -58,33 +87,109 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row]) -> Verdict {
             _ => return fail(format!("column `{}` is missing or not a finite number", claim.y)),
         }
     }
-    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let n = values.len();
     match &claim.check {
         Check::Within { lo, hi } => {
-            // Rounding slack relative to each end (an open end such as f64::MAX must not
-            // widen the other).
-            let slack = |x: f64| 1e-9 * x.abs().max(1.0);
+            let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             Verdict {
-                pass: min >= lo - slack(*lo) && max <= hi + slack(*hi),
-                observed: format!("observed [{min:.4}, {max:.4}] over {n} rows"),
+                pass: in_band(min, *lo, *hi) && in_band(max, *lo, *hi),
+                observed: format!(
+                    "observed [{min:.4}, {max:.4}] over {n} rows; band {}",
+                    band(*lo, *hi)
+                ),
             }
         }
         Check::Flat { factor } => {
+            let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let spread = if min > 0.0 { max / min } else { f64::INFINITY };
             Verdict {
                 pass: spread <= *factor,
-                observed: format!("max / min = {spread:.3} over {n} rows"),
+                observed: format!("max / min = {spread:.3} over {n} rows; allowed <= {factor}"),
             }
         }
-        Check::Grows { x, factor } => {
-            let mut points = Vec::with_capacity(n);
-            for (row, y) in selected.iter().zip(&values) {
-                match row.get(x).and_then(number) {
-                    Some(xv) => points.push((xv, *y)),
-                    None => return fail(format!("column `{x}` is missing or not a number")),
-                }
+        Check::Trend { x, .. } | Check::Exponent { x, .. } | Check::Slope { x, .. } => {
+            match groups(claim, x, &selected, &values, axes) {
+                Ok(groups) => judge_groups(&claim.check, x, &groups),
+                Err(verdict) => verdict,
+            }
+        }
+        Check::AllTrue => unreachable!("handled above"),
+    }
+}
+
+/// The `(x, y)` points of each group, keyed by the group's rendered columns.
+type Groups = BTreeMap<String, Vec<(f64, f64)>>;
+
+/// Splits the selected rows into groups: equal on every axis but `x` and the pooled ones, and
+/// on the `per` columns.
+fn groups(
+    claim: &Claim,
+    x: &str,
+    selected: &[&Row],
+    values: &[f64],
+    axes: &[String],
+) -> Result<Groups, Verdict> {
+    let held: Vec<&String> = axes
+        .iter()
+        .filter(|a| a.as_str() != x && !claim.pool.contains(a))
+        .chain(claim.per.iter())
+        .collect();
+    let mut out = Groups::new();
+    for (row, &y) in selected.iter().zip(values) {
+        let Some(xv) = row.get(x).and_then(number).filter(|v| v.is_finite()) else {
+            return Err(fail(format!("column `{x}` is missing or not a finite number")));
+        };
+        let key: Vec<String> = held
+            .iter()
+            .map(|c| format!("{c}={}", row.get(c.as_str()).map(cell).unwrap_or_default()))
+            .collect();
+        out.entry(key.join(", ")).or_default().push((xv, y));
+    }
+    Ok(out)
+}
+
+/// One group's figure: the fitted exponent, relative slope or trend factor, and its residual.
+struct Fit {
+    value: f64,
+    /// Root-mean-square residual of the fit (ln units for exponents, relative for slopes).
+    rms: Option<f64>,
+    points: usize,
+}
+
+/// Least squares `v = b0 + b1 u`: `(b1, b0)`, `None` with fewer than two distinct `u`.
+fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let k = points.len() as f64;
+    let mu = points.iter().map(|p| p.0).sum::<f64>() / k;
+    let mv = points.iter().map(|p| p.1).sum::<f64>() / k;
+    let suu: f64 = points.iter().map(|p| (p.0 - mu).powi(2)).sum();
+    let suv: f64 = points.iter().map(|p| (p.0 - mu) * (p.1 - mv)).sum();
+    (suu > 0.0).then(|| {
+        let b1 = suv / suu;
+        (b1, mv - b1 * mu)
+    })
+}
+
+fn rms_residual(points: &[(f64, f64)], b1: f64, b0: f64) -> f64 {
+    let ss: f64 = points.iter().map(|p| (p.1 - (b0 + b1 * p.0)).powi(2)).sum();
+    (ss / points.len() as f64).sqrt()
+}
+
+fn distinct_x(points: &[(f64, f64)]) -> usize {
+    let mut xs: Vec<u64> = points.iter().map(|p| p.0.to_bits()).collect();
+    xs.sort_unstable();
+    xs.dedup();
+    xs.len()
+}
+
+/// The figure of one group under `check`, or why it cannot be computed.
+fn fit(check: &Check, x: &str, points: &[(f64, f64)]) -> Result<Fit, String> {
+    let distinct = distinct_x(points);
+    match check {
+        Check::Trend { .. } => {
+            if distinct < 2 {
+                return Err(format!("only one value of `{x}`"));
             }
             let x_min = points.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
             let x_max = points.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
@@ -94,21 +199,134 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row]) -> Verdict {
                 ys.iter().sum::<f64>() / ys.len() as f64
             };
             let (first, last) = (mean_at(x_min), mean_at(x_max));
-            let growth = if first > 0.0 { last / first } else { f64::INFINITY };
-            Verdict {
-                pass: x_max > x_min && growth >= *factor,
-                observed: format!(
-                    "mean {first:.3} at {x}={x_min} -> {last:.3} at {x}={x_max} (x{growth:.2})"
-                ),
+            if first <= 0.0 {
+                return Err(format!("y = {first} at the smallest `{x}` (a factor needs y > 0)"));
+            }
+            Ok(Fit { value: last / first, rms: None, points: points.len() })
+        }
+        Check::Exponent { .. } => {
+            if distinct < 3 {
+                return Err(format!("{distinct} distinct values of `{x}` (a fit needs 3)"));
+            }
+            if points.iter().any(|p| p.0 <= 0.0 || p.1 <= 0.0) {
+                return Err(format!("a value of `{x}` or y is <= 0 (no logarithm)"));
+            }
+            let logs: Vec<(f64, f64)> = points.iter().map(|p| (p.0.ln(), p.1.ln())).collect();
+            let (a, b) = least_squares(&logs).ok_or("no spread in x")?;
+            Ok(Fit { value: a, rms: Some(rms_residual(&logs, a, b)), points: points.len() })
+        }
+        Check::Slope { .. } => {
+            if distinct < 3 {
+                return Err(format!("{distinct} distinct values of `{x}` (a fit needs 3)"));
+            }
+            if points.iter().any(|p| p.0 <= 0.0) {
+                return Err(format!("a value of `{x}` is <= 0 (no logarithm)"));
+            }
+            let mean = points.iter().map(|p| p.1).sum::<f64>() / points.len() as f64;
+            if mean <= 0.0 {
+                return Err(format!("mean y = {mean} (a relative slope needs a positive level)"));
+            }
+            let logs: Vec<(f64, f64)> = points.iter().map(|p| (p.0.log2(), p.1)).collect();
+            let (b1, b0) = least_squares(&logs).ok_or("no spread in x")?;
+            Ok(Fit {
+                value: b1 / mean,
+                rms: Some(rms_residual(&logs, b1, b0) / mean),
+                points: points.len(),
+            })
+        }
+        Check::Within { .. } | Check::Flat { .. } | Check::AllTrue => {
+            unreachable!("not a grouped check")
+        }
+    }
+}
+
+/// Judges every group and writes one observation line: the figure per group (or its range
+/// over many groups), the worst residual, the band, and the first failing group.
+fn judge_groups(check: &Check, x: &str, groups: &Groups) -> Verdict {
+    let (what, lo, hi) = match check {
+        Check::Trend { direction: Direction::AtLeast, factor, .. } => {
+            (format!("y({x} max) / y({x} min)"), *factor, f64::MAX)
+        }
+        Check::Trend { direction: Direction::AtMost, factor, .. } => {
+            (format!("y({x} max) / y({x} min)"), f64::MIN, *factor)
+        }
+        Check::Exponent { lo, hi, .. } => (format!("fitted exponent of y in {x}"), *lo, *hi),
+        Check::Slope { lo, hi, .. } => {
+            (format!("relative slope of y per doubling of {x}"), *lo, *hi)
+        }
+        Check::Within { .. } | Check::Flat { .. } | Check::AllTrue => {
+            unreachable!("not a grouped check")
+        }
+    };
+    let mut fits = Vec::new();
+    let mut first_failure: Option<String> = None;
+    for (key, points) in groups {
+        let label = if key.is_empty() { "all rows".to_string() } else { key.clone() };
+        match fit(check, x, points) {
+            Ok(f) => {
+                if !in_band(f.value, lo, hi) && first_failure.is_none() {
+                    first_failure = Some(format!("{label}: {:.4}", f.value));
+                }
+                fits.push(f);
+            }
+            Err(why) => {
+                if first_failure.is_none() {
+                    first_failure = Some(format!("{label}: {why}"));
+                }
             }
         }
-        Check::AllTrue => unreachable!("handled above"),
     }
+    let band = band(lo, hi);
+    let mut observed = match fits.as_slice() {
+        [] => format!("{what}: no group could be evaluated"),
+        [one] => format!(
+            "{what} = {:.4}{} over {} points",
+            one.value,
+            one.rms.map(|r| format!(" (rms residual {r:.4})")).unwrap_or_default(),
+            one.points
+        ),
+        many => {
+            let min = many.iter().map(|f| f.value).fold(f64::INFINITY, f64::min);
+            let max = many.iter().map(|f| f.value).fold(f64::NEG_INFINITY, f64::max);
+            let worst = many
+                .iter()
+                .filter_map(|f| f.rms)
+                .fold(None, |m: Option<f64>, r| Some(m.map_or(r, |m| m.max(r))));
+            let pts_min = many.iter().map(|f| f.points).min().unwrap_or(0);
+            let pts_max = many.iter().map(|f| f.points).max().unwrap_or(0);
+            format!(
+                "{what} in [{min:.4}, {max:.4}] over {} groups of {pts_min}-{pts_max} points{}",
+                many.len(),
+                worst.map(|r| format!(" (worst rms residual {r:.4})")).unwrap_or_default()
+            )
+        }
+    };
+    observed += &format!("; band {band}");
+    if let Some(failure) = &first_failure {
+        observed += &format!("; first failing group {failure}");
+    }
+    Verdict { pass: first_failure.is_none() && !fits.is_empty(), observed }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn rows(points: &[(&str, f64, f64)]) -> Vec<Row> {
+        points
+            .iter()
+            .map(|&(series, x, y)| {
+                serde_json::json!({ "series": series, "x": x, "y": y })
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect()
+    }
+
+    fn axes(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
 
     /// A band open at the top (`hi = f64::MAX`) still enforces its lower end.
     #[test]
@@ -118,7 +336,93 @@ mod tests {
             .map(|&y| serde_json::json!({ "ratio": y }).as_object().cloned().unwrap_or_default())
             .collect();
         let claim = Claim::within("ratio >= 1", "ratio", 1.0, f64::MAX);
-        assert!(!evaluate(&claim, &rows).pass);
-        assert!(evaluate(&claim, &rows[1..]).pass);
+        assert!(!evaluate(&claim, &rows, &[]).pass);
+        assert!(evaluate(&claim, &rows[1..], &[]).pass);
+        assert!(evaluate(&claim, &rows[1..], &[]).observed.ends_with("band [1, inf]"));
+    }
+
+    /// y = 3 x^0.5 fits exponent 0.5 exactly; the same rows fail a band around 1, and
+    /// y = x^1 fails a band around 0.5.
+    #[test]
+    fn exponent_passes_and_fails() {
+        let sqrt = rows(&[("a", 4.0, 6.0), ("a", 16.0, 12.0), ("a", 64.0, 24.0)]);
+        let claim = Claim::exponent("y ~ sqrt x", "y", "x", 0.45, 0.55);
+        let v = evaluate(&claim, &sqrt, &axes(&["x"]));
+        assert!(v.pass, "{}", v.observed);
+        assert!(v.observed.contains("= 0.5000"), "{}", v.observed);
+        assert!(!evaluate(&Claim::exponent("y ~ x", "y", "x", 0.9, 1.1), &sqrt, &[]).pass);
+        let linear = rows(&[("a", 4.0, 4.0), ("a", 16.0, 16.0), ("a", 64.0, 64.0)]);
+        assert!(!evaluate(&claim, &linear, &[]).pass);
+    }
+
+    /// A fit needs three distinct x and positive values; otherwise the claim fails.
+    #[test]
+    fn exponent_needs_three_points() {
+        let two = rows(&[("a", 4.0, 6.0), ("a", 16.0, 12.0), ("a", 16.0, 12.0)]);
+        let claim = Claim::exponent("y ~ sqrt x", "y", "x", 0.0, 1.0);
+        let v = evaluate(&claim, &two, &[]);
+        assert!(!v.pass && v.observed.contains("2 distinct values"), "{}", v.observed);
+        let zero = rows(&[("a", 1.0, 0.0), ("a", 2.0, 1.0), ("a", 4.0, 2.0)]);
+        assert!(!evaluate(&claim, &zero, &[]).pass);
+    }
+
+    /// Groups are held apart by the swept axes: two series with exponents 0.5 and 1 each pass
+    /// their own band, while pooling them (no axis) mixes the two.
+    #[test]
+    fn exponent_per_group() {
+        let mixed = rows(&[
+            ("a", 4.0, 2.0),
+            ("a", 16.0, 4.0),
+            ("a", 64.0, 8.0),
+            ("b", 4.0, 4.0),
+            ("b", 16.0, 16.0),
+            ("b", 64.0, 64.0),
+        ]);
+        let half = Claim::exponent("y ~ sqrt x", "y", "x", 0.45, 0.55).only("series", "a");
+        assert!(evaluate(&half, &mixed, &axes(&["series", "x"])).pass);
+        let both = Claim::exponent("between", "y", "x", 0.4, 1.1);
+        let v = evaluate(&both, &mixed, &axes(&["series", "x"]));
+        assert!(v.pass && v.observed.contains("over 2 groups"), "{}", v.observed);
+        let strict = Claim::exponent("all sqrt", "y", "x", 0.45, 0.55);
+        let v = evaluate(&strict, &mixed, &axes(&["series", "x"]));
+        assert!(!v.pass && v.observed.contains("series=b"), "{}", v.observed);
+        // `per` splits on a row column that is not a swept axis.
+        assert!(!evaluate(&strict.clone().per("series"), &mixed, &[]).pass);
+        // Pooling the axis fits one line through both series.
+        let pooled = evaluate(&strict.pool("series"), &mixed, &axes(&["series", "x"]));
+        assert!(pooled.observed.contains("over 6 points"), "{}", pooled.observed);
+    }
+
+    /// A ratio that falls like 1 / log x has a negative relative slope per doubling and fails a
+    /// band around 0 that a constant ratio passes.
+    #[test]
+    fn slope_passes_and_fails() {
+        let flat =
+            rows(&[("a", 4.0, 1.0), ("a", 16.0, 1.01), ("a", 64.0, 0.99), ("a", 256.0, 1.0)]);
+        let claim = Claim::slope("ratio does not grow", "y", "x", -0.05, 0.05);
+        assert!(evaluate(&claim, &flat, &[]).pass);
+        let falling: Vec<(&str, f64, f64)> =
+            [4.0f64, 16.0, 64.0, 256.0].iter().map(|&x| ("a", x, 1.0 / x.log2())).collect();
+        let v = evaluate(&claim, &rows(&falling), &[]);
+        assert!(!v.pass && v.observed.contains("relative slope"), "{}", v.observed);
+        let growing: Vec<(&str, f64, f64)> =
+            [4.0f64, 16.0, 64.0, 256.0].iter().map(|&x| ("a", x, x.log2())).collect();
+        assert!(!evaluate(&claim, &rows(&growing), &[]).pass);
+    }
+
+    /// Trends compare the ends per group: a series that grows x4 passes `grows(.., 2)` and fails
+    /// `grows_at_most(.., 2)`; one group that does not grow fails the whole claim.
+    #[test]
+    fn trend_passes_and_fails() {
+        let data = rows(&[("a", 1.0, 1.0), ("a", 8.0, 4.0), ("b", 1.0, 2.0), ("b", 8.0, 2.0)]);
+        let grows = Claim::grows("grows", "y", "x", 2.0);
+        assert!(evaluate(&grows.clone().only("series", "a"), &data, &axes(&["series"])).pass);
+        let v = evaluate(&grows, &data, &axes(&["series", "x"]));
+        assert!(!v.pass && v.observed.contains("series=b: 1.0000"), "{}", v.observed);
+        let at_most = Claim::grows_at_most("at most x2", "y", "x", 2.0);
+        assert!(!evaluate(&at_most.clone().only("series", "a"), &data, &[]).pass);
+        assert!(evaluate(&at_most.only("series", "b"), &data, &[]).pass);
+        // A single x value cannot show a trend.
+        assert!(!evaluate(&grows, &data[..1], &[]).pass);
     }
 }

@@ -27,6 +27,8 @@ pub(crate) struct StudyOutput {
 pub(crate) struct StudyRun {
     pub(crate) model: String,
     pub(crate) total_jobs: u64,
+    /// The swept axes, which grouped claims hold fixed.
+    pub(crate) axes: Vec<String>,
     /// `Some("K/N")` for a shard's output.
     pub(crate) shard: Option<String>,
     pub(crate) rows: Vec<Row>,
@@ -59,6 +61,7 @@ pub(crate) fn build(
         "study": name,
         "model": run.model,
         "total_jobs": run.total_jobs,
+        "axes": run.axes,
         "shard": run.shard,
         "claims": claims,
         "rows": run.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),
@@ -80,7 +83,7 @@ pub(crate) fn build(
         claims
             .iter()
             .map(|claim| {
-                let verdict: Verdict = evaluate(claim, &run.rows);
+                let verdict: Verdict = evaluate(claim, &run.rows, &run.axes);
                 (verdict.line(claim), verdict.pass)
             })
             .collect()

@@ -70,6 +70,17 @@ pub(crate) struct Job {
     pub(crate) params: serde_json::Value,
 }
 
+/// The study's swept axes: the parameters that take more than one value over `jobs`, in the
+/// order of the first job's parameters. Claims hold them fixed per group (see `claims`).
+pub(crate) fn swept_axes(jobs: &[Job]) -> Vec<String> {
+    let Some(first) = jobs.first().and_then(|j| j.params.as_object()) else { return Vec::new() };
+    first
+        .iter()
+        .filter(|(key, value)| jobs.iter().any(|j| j.params.get(key.as_str()) != Some(value)))
+        .map(|(key, _)| key.clone())
+        .collect()
+}
+
 /// Parses the study tables of one sweep file.
 pub(crate) fn parse(file: &str, text: &str) -> anyhow::Result<Vec<StudySpec>> {
     let parsed: SweepFile = toml::from_str(text)

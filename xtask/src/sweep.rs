@@ -10,7 +10,7 @@ use netcore::study::{AnyStudy, JsonObject, ModelError, PreparedPoint};
 use rayon::prelude::*;
 
 use crate::output::{StudyOutput, StudyRun, build, write_all};
-use crate::spec::{Job, StudySpec, describe, load};
+use crate::spec::{Job, StudySpec, describe, load, swept_axes};
 use crate::table::Row;
 use crate::{model_error, registry, usage};
 
@@ -71,6 +71,8 @@ struct Planned {
     model: &'static str,
     study: Box<dyn AnyStudy>,
     total_jobs: u64,
+    /// The swept axes over all jobs (not only this shard's).
+    axes: Vec<String>,
     jobs: Vec<Job>,
 }
 
@@ -117,13 +119,14 @@ fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
             registry::study(&spec.name).map_err(|e| usage(format!("{}: {e}", spec.file)))?;
         let jobs = spec.jobs(args.quick)?;
         let total_jobs = jobs.len() as u64;
+        let axes = swept_axes(&jobs);
         // Validate every point before anything runs or any directory is created.
         prepare(&spec, study.as_ref(), &jobs)?;
         let jobs = match shard {
             Some((k, n)) => jobs.into_iter().filter(|j| j.index % n == k - 1).collect(),
             None => jobs,
         };
-        planned.push(Planned { spec, model, study, total_jobs, jobs });
+        planned.push(Planned { spec, model, study, total_jobs, axes, jobs });
     }
     Ok(planned)
 }
@@ -262,6 +265,7 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
             let run = StudyRun {
                 model: p.model.to_string(),
                 total_jobs: p.total_jobs,
+                axes: p.axes.clone(),
                 shard: args.shard.clone(),
                 rows,
                 timings,
@@ -318,6 +322,10 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
             let name = field("study")?.as_str().unwrap_or_default().to_string();
             let model = field("model")?.as_str().unwrap_or_default().to_string();
             let total_jobs = field("total_jobs")?.as_u64().unwrap_or_default();
+            let axes: Vec<String> = field("axes")?
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                .unwrap_or_default();
             let rows: Vec<Row> = field("rows")?
                 .as_array()
                 .map(|rows| rows.iter().filter_map(|r| r.as_object().cloned()).collect())
@@ -326,6 +334,7 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
             let entry = studies.entry(name.clone()).or_insert_with(|| StudyRun {
                 model: model.clone(),
                 total_jobs,
+                axes: axes.clone(),
                 shard: None,
                 rows: Vec::new(),
                 timings: Vec::new(),

@@ -137,7 +137,8 @@ impl Study for Direct {
                 "n",
                 2.0,
             )
-            .only("program", Algorithm::HotSpotRead.name()),
+            .only("program", Algorithm::HotSpotRead.name())
+            .pool("log_n"),
         );
         claims
     }

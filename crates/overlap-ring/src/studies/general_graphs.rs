@@ -191,7 +191,8 @@ impl Study for GeneralGraphs {
                 "n",
                 2.0,
             )
-            .only("kind", "clique_chain"),
+            .only("kind", "clique_chain")
+            .pool("size"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {
