@@ -6,3 +6,4 @@ mod predict;
 mod props;
 mod ranade;
 mod specs;
+mod steps;
