@@ -52,6 +52,14 @@ pub enum Error {
         /// The rule broken, with the variant.
         rule: String,
     },
+    /// A PPU replica of the butterfly translation departed from the reference run.
+    #[error("replica of pid {pid} diverged from the reference run: {what}")]
+    Diverged {
+        /// The replica.
+        pid: u32,
+        /// What happened.
+        what: String,
+    },
     /// A routing invariant broke (a bug, reported rather than a panic).
     #[error("routing invariant broken: {what}")]
     Routing {
@@ -77,7 +85,8 @@ impl Classify for Error {
             Error::Mismatch { .. }
             | Error::RoundLimit { .. }
             | Error::Routing { .. }
-            | Error::Conflict { .. } => Fault::Run,
+            | Error::Conflict { .. }
+            | Error::Diverged { .. } => Fault::Run,
         }
     }
 }

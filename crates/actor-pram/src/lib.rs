@@ -6,6 +6,7 @@
 
 pub mod actor;
 pub mod broadcast;
+pub mod butterfly;
 pub mod cadence;
 pub mod direct;
 mod error;

@@ -1,5 +1,6 @@
 //! Integration tests of actor-pram.
 
+mod butterfly;
 mod direct;
 mod fixtures;
 mod predict;

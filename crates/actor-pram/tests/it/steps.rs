@@ -9,13 +9,12 @@ use netcore::pram::{
 };
 use proptest::prelude::*;
 
+/// Memory after a step and each pid's reply.
+type Outcome = (Vec<i64>, Vec<(u32, i64)>);
+
 /// The reference outcome of one step: the memory after it and each pid's reply (0 for a
 /// write), or the conflicting addresses.
-fn reference(
-    variant: Variant,
-    raw: &[Access],
-    memory: &[i64],
-) -> Result<(Vec<i64>, Vec<(u32, i64)>), Vec<u64>> {
+fn reference(variant: Variant, raw: &[Access], memory: &[i64]) -> Result<Outcome, Vec<u64>> {
     let size = memory.len();
     let mut slot = vec![EMPTY; size];
     let mut resolved = Vec::new();
