@@ -21,7 +21,7 @@ use crate::ranade::{FetchOrder, LockstepRouter};
 
 /// How the butterfly translation is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct ButterflyConfig {
     /// The butterfly's dimension `n` (default: the least `n >= 2` with `n · 2^n >= S`).
     pub dim: Option<u32>,
@@ -49,6 +49,12 @@ pub struct ButterflyReport {
     pub dim: u32,
     /// Routers `N = n · 2^n`.
     pub routers: u32,
+    /// Buffer size.
+    pub b: u32,
+    /// Requests for one cell combine.
+    pub combining: bool,
+    /// How the hosts serialize fetch-and-ops.
+    pub fetch_order: FetchOrder,
     /// Passes run (one per global step: `G`).
     pub passes: u64,
     /// Forward rounds summed over the passes.
@@ -122,6 +128,9 @@ pub fn simulate_butterfly(
         pram: reference.cost,
         dim,
         routers: router.routers(),
+        b: config.b,
+        combining: config.combining,
+        fetch_order: config.fetch_order,
         passes: 0,
         rounds_fwd: 0,
         rounds_rev: 0,
