@@ -19,8 +19,11 @@
 //! *Reverse pass* (Choices 14 and 16): replies retrace the recorded directions in order; a node closes
 //! when its direction queue is empty and both successors have closed.
 //!
-//! This slice routes reads (combined reads share one reply); the actor version of the router
-//! and the other access kinds are not built yet.
+//! *One global step* (Choices 15 and 19): reads, writes and fetch-and-ops combine by the
+//! variant's rule (fetch-and-ops with per-part offsets), the hosts apply the rule to what
+//! arrives, and the replies (read values, fetch-and-op old values, write acknowledgements)
+//! retrace the paths. The forward pass also runs as actors (reads); the reply pass and the
+//! host exchange as actors are not built yet.
 
 use std::collections::VecDeque;
 
