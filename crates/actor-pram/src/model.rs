@@ -278,6 +278,7 @@ impl Model for ActorPram {
             Box::new(crate::studies::broadcast::Broadcast),
             Box::new(crate::studies::direct::Direct),
             Box::new(crate::studies::hotspot::Hotspot),
+            Box::new(crate::studies::permutation::Permutation),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
