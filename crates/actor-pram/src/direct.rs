@@ -24,9 +24,7 @@
 //! PPU register. A program the reference rejects (a conflict, a range error) returns the
 //! reference's error: the same kind and global step (Choice 5).
 
-use netcore::pram::{
-    AccessKind, CPU_PID, FetchOp, Instr, Item, Limits as PramLimits, Op, Program, Variant,
-};
+use netcore::pram::{AccessKind, CPU_PID, Instr, Item, Limits as PramLimits, Op, Program, Variant};
 use serde::Serialize;
 
 use crate::Error;
@@ -72,17 +70,6 @@ pub enum ScheduleSource {
     ReferenceTrace,
 }
 
-/// A request's kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReqKind {
-    /// A read (`p.read`, or an internal read for `cread`).
-    Read,
-    /// A write.
-    Write,
-    /// A fetch-and-op.
-    Fetch(FetchOp),
-}
-
 /// The messages of the direct translation.
 #[derive(Debug, Clone, Copy)]
 pub enum Msg {
@@ -95,7 +82,7 @@ pub enum Msg {
         /// The PPU.
         pid: u32,
         /// Read, write, fetch-and-op.
-        kind: ReqKind,
+        kind: AccessKind,
         /// The value written or contributed.
         value: i64,
         /// Where the reply goes.
@@ -112,15 +99,40 @@ pub enum Msg {
     Flush,
 }
 
+/// A program as the PPU replicas execute it: instructions, jump targets and sizes.
+#[derive(Debug)]
+pub(crate) struct Code {
+    code: Vec<Instr>,
+    targets: Vec<u32>,
+    pub(crate) variant: Variant,
+    mem: u64,
+    pub(crate) ppus: u32,
+    lmem: u32,
+}
+
+impl Code {
+    pub(crate) fn new(program: &Program) -> Result<Self, Error> {
+        let (code, targets) = compile(program)?;
+        Ok(Code {
+            code,
+            targets,
+            variant: program.variant(),
+            mem: program.mem(),
+            ppus: program.ppus(),
+            lmem: program.lmem(),
+        })
+    }
+
+    /// The instruction at `pc`.
+    pub(crate) fn at(&self, pc: u32) -> Option<&Instr> {
+        self.code.get(pc as usize)
+    }
+}
+
 /// Read-only data every actor shares: the code and the placement of cells.
 #[derive(Debug)]
 pub struct Env {
-    code: Vec<Instr>,
-    targets: Vec<u32>,
-    variant: Variant,
-    mem: u64,
-    ppus: u32,
-    lmem: u32,
+    code: Code,
     /// Touched addresses, sorted; cell `i` is actor `cell_base + i`.
     cells: Vec<u64>,
     cell_base: u32,
@@ -137,7 +149,7 @@ impl Env {
 
 /// Where a reply goes in a waiting PPU.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Dest {
+pub(crate) enum Dest {
     Cpu(u8),
     Ppu(u8),
 }
@@ -145,15 +157,27 @@ enum Dest {
 /// A PPU actor: the replicated CPU and one PPU.
 #[derive(Debug, Clone)]
 pub struct PpuActor {
-    pid: u32,
-    pc: u32,
+    pub(crate) pid: u32,
+    pub(crate) pc: u32,
     nact: u32,
     g: u64,
-    cpu: [i64; 16],
-    regs: [i64; 16],
+    pub(crate) cpu: [i64; 16],
+    pub(crate) regs: [i64; 16],
     local: Vec<i64>,
     waiting: Option<(u64, Dest)>,
-    halted: bool,
+    pub(crate) halted: bool,
+}
+
+/// What one executed instruction asks of the memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Effect {
+    /// Go on with the next instruction.
+    Next,
+    /// `halt`.
+    Halt,
+    /// An access of the current global step; a read or fetch-and-op waits for its reply,
+    /// which goes to `wait`.
+    Access { addr: u64, kind: AccessKind, value: i64, wait: Option<Dest> },
 }
 
 /// A cell actor.
@@ -165,7 +189,7 @@ pub struct CellActor {
     at: usize,
     got: u32,
     /// Writes or fetch-and-ops of the current step: (pid, value, reply_to, kind).
-    pending: Vec<(u32, i64, ActorId, ReqKind)>,
+    pending: Vec<(u32, i64, ActorId, AccessKind)>,
     outbox: Vec<(ActorId, u64, i64)>,
 }
 
@@ -201,12 +225,35 @@ impl PpuActor {
         pred.is_none_or(|p| self.regs[usize::from(p.0)] != 0)
     }
 
-    /// Executes the instruction at `pc`.
-    fn step(&mut self, env: &Env, ctx: &mut Ctx<'_, Node>) -> Result<(), ActorError> {
-        let me = ctx.me();
+    /// A PPU actor of `pid` before its first instruction.
+    pub(crate) fn new(pid: u32, lmem: u32) -> Self {
+        PpuActor {
+            pid,
+            pc: 0,
+            nact: 0,
+            g: 0,
+            cpu: [0; 16],
+            regs: [0; 16],
+            local: vec![0; lmem as usize],
+            waiting: None,
+            halted: false,
+        }
+    }
+
+    /// Stores a reply where the access that waits for it said.
+    pub(crate) fn store(&mut self, dest: Dest, value: i64) {
+        match dest {
+            Dest::Cpu(d) => self.cpu[usize::from(d)] = value,
+            Dest::Ppu(d) => self.regs[usize::from(d)] = value,
+        }
+    }
+
+    /// Executes the instruction at `pc` (Theorem 1's construction: the replica of the CPU and
+    /// one PPU); an error names what broke.
+    pub(crate) fn exec(&mut self, env: &Code) -> Result<Effect, String> {
         let pc = self.pc;
         let Some(instr) = env.code.get(pc as usize) else {
-            return Err(protocol(me, format!("pc {pc} out of range")));
+            return Err(format!("pc {pc} out of range"));
         };
         self.pc += 1;
         let cop = |cpu: &[i64; 16], b: netcore::pram::COperand| match b {
@@ -214,17 +261,17 @@ impl PpuActor {
             netcore::pram::COperand::Imm(i) => i,
         };
         let active = self.active();
-        let mut next = true;
+        let mut effect = Effect::Next;
         match *instr {
             Instr::Halt => {
                 self.halted = true;
-                next = false;
+                effect = Effect::Halt;
             }
             Instr::Set { d, imm } => self.cpu[usize::from(d.0)] = imm,
             Instr::Op { op, d, a, b } => {
                 let b = cop(&self.cpu, b);
                 if op.divides() && b == 0 {
-                    return Err(protocol(me, format!("division by zero at pc {pc}")));
+                    return Err(format!("division by zero at pc {pc}"));
                 }
                 self.cpu[usize::from(d.0)] = op.apply(self.cpu[usize::from(a.0)], b);
             }
@@ -244,23 +291,23 @@ impl PpuActor {
                 self.nact = u32::try_from(n)
                     .ok()
                     .filter(|&n| n <= env.ppus)
-                    .ok_or_else(|| protocol(me, format!("active {n} out of range")))?;
+                    .ok_or_else(|| format!("active {n} out of range"))?;
             }
             Instr::CRead { d, addr } => {
                 self.g += 1;
                 let a = addr_of(self.cpu[usize::from(addr.base.0)], addr.off, env.mem)
-                    .ok_or_else(|| protocol(me, "cread address out of range"))?;
-                self.request(env, ctx, a, ReqKind::Read, 0)?;
-                self.waiting = Some((self.g, Dest::Cpu(d.0)));
-                next = false;
+                    .ok_or_else(|| "cread address out of range".to_string())?;
+                let wait = Some(Dest::Cpu(d.0));
+                effect = Effect::Access { addr: a, kind: AccessKind::Read, value: 0, wait };
             }
             Instr::CWrite { addr, s } => {
                 self.g += 1;
                 if self.pid == 0 {
                     let a = addr_of(self.cpu[usize::from(addr.base.0)], addr.off, env.mem)
-                        .ok_or_else(|| protocol(me, "cwrite address out of range"))?;
+                        .ok_or_else(|| "cwrite address out of range".to_string())?;
                     let v = self.cpu[usize::from(s.0)];
-                    self.request(env, ctx, a, ReqKind::Write, v)?;
+                    effect =
+                        Effect::Access { addr: a, kind: AccessKind::Write, value: v, wait: None };
                 }
             }
             _ if !active => {
@@ -278,7 +325,7 @@ impl PpuActor {
                     netcore::pram::POperand::Imm(i) => i,
                 };
                 if op.divides() && b == 0 {
-                    return Err(protocol(me, format!("division by zero at pc {pc}")));
+                    return Err(format!("division by zero at pc {pc}"));
                 }
                 self.regs[usize::from(d.0)] = apply(op, self.regs[usize::from(a.0)], b);
             }
@@ -293,48 +340,63 @@ impl PpuActor {
             Instr::PLload { d, addr } => {
                 let at =
                     addr_of(self.regs[usize::from(addr.base.0)], addr.off, u64::from(env.lmem))
-                        .ok_or_else(|| protocol(me, "local address out of range"))?;
+                        .ok_or_else(|| "local address out of range".to_string())?;
                 self.regs[usize::from(d.0)] = self.local[usize::try_from(at).unwrap_or(0)];
             }
             Instr::PLstore { addr, s } => {
                 let at =
                     addr_of(self.regs[usize::from(addr.base.0)], addr.off, u64::from(env.lmem))
-                        .ok_or_else(|| protocol(me, "local address out of range"))?;
+                        .ok_or_else(|| "local address out of range".to_string())?;
                 self.local[usize::try_from(at).unwrap_or(0)] = self.regs[usize::from(s.0)];
             }
             Instr::PRead { d, addr, pred } => {
                 self.g += 1;
                 if self.pred(pred) {
                     let a = addr_of(self.regs[usize::from(addr.base.0)], addr.off, env.mem)
-                        .ok_or_else(|| protocol(me, "read address out of range"))?;
-                    self.request(env, ctx, a, ReqKind::Read, 0)?;
-                    self.waiting = Some((self.g, Dest::Ppu(d.0)));
-                    next = false;
+                        .ok_or_else(|| "read address out of range".to_string())?;
+                    let wait = Some(Dest::Ppu(d.0));
+                    effect = Effect::Access { addr: a, kind: AccessKind::Read, value: 0, wait };
                 }
             }
             Instr::PWrite { addr, s, pred } => {
                 self.g += 1;
                 if self.pred(pred) {
                     let a = addr_of(self.regs[usize::from(addr.base.0)], addr.off, env.mem)
-                        .ok_or_else(|| protocol(me, "write address out of range"))?;
+                        .ok_or_else(|| "write address out of range".to_string())?;
                     let v = self.regs[usize::from(s.0)];
-                    self.request(env, ctx, a, ReqKind::Write, v)?;
+                    effect =
+                        Effect::Access { addr: a, kind: AccessKind::Write, value: v, wait: None };
                 }
             }
             Instr::PFop { op, d, addr, s, pred } => {
                 self.g += 1;
                 if self.pred(pred) {
                     let a = addr_of(self.regs[usize::from(addr.base.0)], addr.off, env.mem)
-                        .ok_or_else(|| protocol(me, "fetch address out of range"))?;
+                        .ok_or_else(|| "fetch address out of range".to_string())?;
                     let v = self.regs[usize::from(s.0)];
-                    self.request(env, ctx, a, ReqKind::Fetch(op), v)?;
-                    self.waiting = Some((self.g, Dest::Ppu(d.0)));
-                    next = false;
+                    let wait = Some(Dest::Ppu(d.0));
+                    effect =
+                        Effect::Access { addr: a, kind: AccessKind::Fetch(op), value: v, wait };
                 }
             }
         }
-        if next {
-            ctx.send(me, Msg::Step);
+        Ok(effect)
+    }
+
+    /// Executes the instruction at `pc` as an actor event: sends the access to its cell and
+    /// waits for a read's reply, or sends itself the next `Step`.
+    fn step(&mut self, env: &Env, ctx: &mut Ctx<'_, Node>) -> Result<(), ActorError> {
+        let me = ctx.me();
+        match self.exec(&env.code).map_err(|what| protocol(me, what))? {
+            Effect::Halt => {}
+            Effect::Next => ctx.send(me, Msg::Step),
+            Effect::Access { addr, kind, value, wait } => {
+                self.request(env, ctx, addr, kind, value)?;
+                match wait {
+                    Some(dest) => self.waiting = Some((self.g, dest)),
+                    None => ctx.send(me, Msg::Step),
+                }
+            }
         }
         Ok(())
     }
@@ -344,7 +406,7 @@ impl PpuActor {
         env: &Env,
         ctx: &mut Ctx<'_, Node>,
         addr: u64,
-        kind: ReqKind,
+        kind: AccessKind,
         value: i64,
     ) -> Result<(), ActorError> {
         let me = ctx.me();
@@ -382,7 +444,7 @@ impl CellActor {
         env: &Env,
         ctx: &mut Ctx<'_, Node>,
         pid: u32,
-        kind: ReqKind,
+        kind: AccessKind,
         value: i64,
         reply_to: ActorId,
     ) -> Result<(), ActorError> {
@@ -392,8 +454,10 @@ impl CellActor {
         };
         self.got += 1;
         match kind {
-            ReqKind::Read => ctx.send(reply_to, Msg::Reply { g_step, value: self.value }),
-            ReqKind::Write | ReqKind::Fetch(_) => self.pending.push((pid, value, reply_to, kind)),
+            AccessKind::Read => ctx.send(reply_to, Msg::Reply { g_step, value: self.value }),
+            AccessKind::Write | AccessKind::Fetch(_) => {
+                self.pending.push((pid, value, reply_to, kind))
+            }
         }
         if self.got < count {
             return Ok(());
@@ -403,7 +467,7 @@ impl CellActor {
         let addr = self.addr;
         if let Some(&(_, _, _, first)) = self.pending.first() {
             match first {
-                ReqKind::Fetch(op) => {
+                AccessKind::Fetch(op) => {
                     let mut acc = self.value;
                     for &(_, v, to, _) in &self.pending {
                         self.outbox.push((to, g_step, acc));
@@ -411,9 +475,9 @@ impl CellActor {
                     }
                     self.value = acc;
                 }
-                ReqKind::Write => {
+                AccessKind::Write => {
                     let values: Vec<i64> = self.pending.iter().map(|p| p.1).collect();
-                    self.value = match env.variant {
+                    self.value = match env.code.variant {
                         Variant::Erew | Variant::Crew if values.len() > 1 => {
                             return Err(protocol(
                                 me,
@@ -430,7 +494,7 @@ impl CellActor {
                         _ => values[0],
                     };
                 }
-                ReqKind::Read => {}
+                AccessKind::Read => {}
             }
         }
         self.pending.clear();
@@ -464,8 +528,7 @@ impl Behaviour for Node {
             (Node::Ppu(p), Msg::Step) => p.step(env, ctx),
             (Node::Ppu(p), Msg::Reply { value, .. }) => {
                 match p.waiting.take() {
-                    Some((_, Dest::Cpu(d))) => p.cpu[usize::from(d)] = value,
-                    Some((_, Dest::Ppu(d))) => p.regs[usize::from(d)] = value,
+                    Some((_, dest)) => p.store(dest, value),
                     None => return Err(protocol(ctx.me(), "a reply while not waiting")),
                 }
                 let me = ctx.me();
@@ -669,15 +732,9 @@ pub fn simulate_direct(
     }
     acq.sort_unstable();
     acq.dedup();
-    let (code, targets) = compile(program)?;
     let cell_base = ppus;
     let env = Env {
-        code,
-        targets,
-        variant: program.variant(),
-        mem: program.mem(),
-        ppus,
-        lmem: program.lmem(),
+        code: Code::new(program)?,
         cells,
         cell_base,
         f_send: Limits::default().f_send as usize,
@@ -692,20 +749,7 @@ pub fn simulate_direct(
             }
             k += 1;
         }
-        rt.spawn(
-            Node::Ppu(PpuActor {
-                pid,
-                pc: 0,
-                nact: 0,
-                g: 0,
-                cpu: [0; 16],
-                regs: [0; 16],
-                local: vec![0; program.lmem() as usize],
-                waiting: None,
-                halted: false,
-            }),
-            &mine,
-        )?;
+        rt.spawn(Node::Ppu(PpuActor::new(pid, program.lmem())), &mine)?;
     }
     let max_acquaintances = {
         let mut best = 0u64;

@@ -42,6 +42,24 @@ pub enum Error {
         /// The limit.
         limit: u64,
     },
+    /// A step's accesses conflict under the variant (found in the network or at a host).
+    #[error("conflict at address {addr} between pids {pids:?}: the rule {rule} forbids it")]
+    Conflict {
+        /// One conflicting address.
+        addr: u64,
+        /// The least pids of the two conflicting packets.
+        pids: [u32; 2],
+        /// The rule broken, with the variant.
+        rule: String,
+    },
+    /// A PPU replica of the butterfly translation departed from the reference run.
+    #[error("replica of pid {pid} diverged from the reference run: {what}")]
+    Diverged {
+        /// The replica.
+        pid: u32,
+        /// What happened.
+        what: String,
+    },
     /// A routing invariant broke (a bug, reported rather than a panic).
     #[error("routing invariant broken: {what}")]
     Routing {
@@ -64,7 +82,11 @@ impl Classify for Error {
             Error::InvalidConfig { .. } | Error::MemoryBudget { .. } => Fault::Input,
             Error::Actor(e) => e.fault(),
             Error::Pram(e) => e.fault(),
-            Error::Mismatch { .. } | Error::RoundLimit { .. } | Error::Routing { .. } => Fault::Run,
+            Error::Mismatch { .. }
+            | Error::RoundLimit { .. }
+            | Error::Routing { .. }
+            | Error::Conflict { .. }
+            | Error::Diverged { .. } => Fault::Run,
         }
     }
 }

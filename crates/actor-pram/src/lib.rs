@@ -2,10 +2,13 @@
 //! RR-220, 1992) as executable models. The actor model of Section 2.2 runs on a deterministic
 //! discrete-event runtime ([`actor`]) that measures actor time (the depth of the event DAG)
 //! and actor space; PRAM programs (`netcore::pram`) are translated to actor programs and
-//! compared with the reference interpreter ([`direct`]). See `docs/models/actor-pram.md`.
+//! compared with the reference interpreter ([`direct`]), or run with every global step routed
+//! over the wrapped butterfly by Ranade's algorithm ([`ranade`], [`butterfly`]). See
+//! `docs/models/actor-pram.md`.
 
 pub mod actor;
 pub mod broadcast;
+pub mod butterfly;
 pub mod cadence;
 pub mod direct;
 mod error;

@@ -1,7 +1,8 @@
 //! `actor-pram` as a model for `cargo xtask`: `cargo xtask run actor-pram CONFIG.toml` runs
 //! one PRAM program (a library program at a size, or an assembly file next to the config)
-//! through the direct translation (Baude, Section 5) on the actor runtime under a scheduler,
-//! and compares it with the reference interpreter.
+//! through a translation (Baude, Section 5): the direct translation on the actor runtime
+//! under a scheduler, or the butterfly translation on the lockstep router (Theorem 2); and
+//! compares it with the reference interpreter.
 //!
 //! ```toml
 //! program = "prefix-sums"   # a library program (see docs/models/pram.md), with
@@ -11,6 +12,9 @@
 //! # or: file = "prog.pasm" (relative to this config) with input = [1, 2, 3]
 //! scheduler = "fifo"        # fifo, lifo, depth-order, max-depth, or { random = { seed = 3 } }
 //! max_steps = 1_000_000     # optional PRAM step limit
+//! translation = "direct"    # or "butterfly", with an optional table:
+//! # [butterfly]
+//! # dim = 3, b = 2, combining = true, fetch_order = "pid"   # or "network"
 //! ```
 
 use std::path::PathBuf;
@@ -22,7 +26,30 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::actor::Scheduler;
+use crate::butterfly::{ButterflyConfig, ButterflyReport, simulate_butterfly};
 use crate::direct::simulate_direct;
+
+/// How a program becomes a run on the machine (Section 5).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Translation {
+    /// One actor per PPU and per touched cell (Definition 3; an oracle schedule for
+    /// unpredictable programs, Choice 5).
+    #[default]
+    Direct,
+    /// PPU replicas in lockstep, every global step served by the lockstep router on the
+    /// wrapped butterfly (Theorem 2).
+    Butterfly,
+}
+
+impl std::fmt::Display for Translation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Translation::Direct => "direct",
+            Translation::Butterfly => "butterfly",
+        })
+    }
+}
 
 /// The model entry (`cargo xtask run actor-pram CONFIG.toml`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -51,6 +78,11 @@ pub struct ActorPramConfig {
     pub scheduler: Scheduler,
     /// The PRAM step limit (default 10^9).
     pub max_steps: Option<u64>,
+    /// The translation (default direct).
+    #[serde(default)]
+    pub translation: Translation,
+    /// The butterfly translation's settings (only with `translation = "butterfly"`).
+    pub butterfly: Option<ButterflyConfig>,
 }
 
 fn default_scheduler() -> Scheduler {
@@ -66,8 +98,8 @@ pub struct ActorPramReport {
     pub variant: Variant,
     /// The scheduler.
     pub scheduler: String,
-    /// The translation (`direct`).
-    pub translation: &'static str,
+    /// The translation.
+    pub translation: Translation,
     /// PRAM `T`.
     #[serde(rename = "T")]
     pub t: u64,
@@ -77,6 +109,20 @@ pub struct ActorPramReport {
     /// PRAM `G`.
     #[serde(rename = "G")]
     pub g: u64,
+    /// The direct translation's actor measures.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<DirectMeasures>,
+    /// The butterfly translation's router measures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network: Option<ButterflyReport>,
+    /// Memory and registers equal the reference's (and a library program's output its plain
+    /// Rust reference).
+    pub verified: bool,
+}
+
+/// What the direct translation measures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DirectMeasures {
     /// Actor time (depth of the event DAG).
     pub actor_time: u64,
     /// Actor space in words.
@@ -97,9 +143,6 @@ pub struct ActorPramReport {
     pub predictable: bool,
     /// Where the cells' schedules came from.
     pub schedule: crate::direct::ScheduleSource,
-    /// Memory and registers equal the reference's (and a library program's output its plain
-    /// Rust reference).
-    pub verified: bool,
 }
 
 fn config_error(field: &'static str, rule: &'static str, got: impl Into<String>) -> Error {
@@ -167,28 +210,60 @@ pub fn run_actor_pram_config(
         max_steps: config.max_steps.unwrap_or(Limits::default().max_steps),
         ..Limits::default()
     };
-    let r = simulate_direct(&program, &input, config.scheduler, &limits)?;
-    let output_ok = expected.is_none_or(|(range, want)| r.memory.get(range) == Some(&want[..]));
-    Ok(ActorPramReport {
-        program: name,
-        variant: program.variant(),
-        scheduler: config.scheduler.to_string(),
-        translation: "direct",
-        t: r.pram.t,
-        s: r.pram.s,
-        g: r.pram.g,
-        actor_time: r.actor.actor_time,
-        actor_space: r.actor.actor_space,
-        events: r.actor.events,
-        messages: r.actor.messages,
-        actors: r.actor.actors,
-        max_mailbox: r.actor.max_mailbox,
-        max_acquaintances: r.max_acquaintances,
-        actor_time_over_t: r.actor.actor_time as f64 / r.pram.t.max(1) as f64,
-        predictable: r.predictable,
-        schedule: r.schedule,
-        verified: r.verified && output_ok,
-    })
+    let output_ok = |memory: &[i64]| {
+        expected.as_ref().is_none_or(|(range, want)| memory.get(range.clone()) == Some(&want[..]))
+    };
+    let (translation, butterfly) = (config.translation, config.butterfly);
+    match translation {
+        Translation::Direct => {
+            if butterfly.is_some() {
+                return Err(config_error(
+                    "butterfly",
+                    "only given with translation = \"butterfly\"",
+                    "a butterfly table",
+                ));
+            }
+            let r = simulate_direct(&program, &input, config.scheduler, &limits)?;
+            Ok(ActorPramReport {
+                program: name,
+                variant: program.variant(),
+                scheduler: config.scheduler.to_string(),
+                translation,
+                t: r.pram.t,
+                s: r.pram.s,
+                g: r.pram.g,
+                actor: Some(DirectMeasures {
+                    actor_time: r.actor.actor_time,
+                    actor_space: r.actor.actor_space,
+                    events: r.actor.events,
+                    messages: r.actor.messages,
+                    actors: r.actor.actors,
+                    max_mailbox: r.actor.max_mailbox,
+                    max_acquaintances: r.max_acquaintances,
+                    actor_time_over_t: r.actor.actor_time as f64 / r.pram.t.max(1) as f64,
+                    predictable: r.predictable,
+                    schedule: r.schedule,
+                }),
+                network: None,
+                verified: r.verified && output_ok(&r.memory),
+            })
+        }
+        Translation::Butterfly => {
+            let r = simulate_butterfly(&program, &input, &butterfly.unwrap_or_default(), &limits)?;
+            Ok(ActorPramReport {
+                program: name,
+                variant: program.variant(),
+                scheduler: "lockstep".to_string(),
+                translation,
+                t: r.pram.t,
+                s: r.pram.s,
+                g: r.pram.g,
+                actor: None,
+                verified: r.verified && output_ok(&r.memory),
+                network: Some(r),
+            })
+        }
+    }
 }
 
 impl Model for ActorPram {
@@ -203,6 +278,7 @@ impl Model for ActorPram {
             Box::new(crate::studies::broadcast::Broadcast),
             Box::new(crate::studies::direct::Direct),
             Box::new(crate::studies::hotspot::Hotspot),
+            Box::new(crate::studies::permutation::Permutation),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
@@ -214,8 +290,8 @@ impl Model for ActorPram {
             }
             .into());
         }
-        let summary = format!(
-            "{} on {} ({} translation, {}): T = {}, S = {}, G = {}; actor time = {} ({:.3} T), actor space = {}, events = {}, messages = {}, max mailbox = {}, verified = {}",
+        let head = format!(
+            "{} on {} ({} translation, {}): T = {}, S = {}, G = {}",
             report.program,
             report.variant,
             report.translation,
@@ -223,14 +299,34 @@ impl Model for ActorPram {
             report.t,
             report.s,
             report.g,
-            report.actor_time,
-            report.actor_time_over_t,
-            report.actor_space,
-            report.events,
-            report.messages,
-            report.max_mailbox,
-            report.verified
         );
+        let summary = match (&report.actor, &report.network) {
+            (Some(a), _) => format!(
+                "{head}; actor time = {} ({:.3} T), actor space = {}, events = {}, messages = {}, max mailbox = {}, verified = {}",
+                a.actor_time,
+                a.actor_time_over_t,
+                a.actor_space,
+                a.events,
+                a.messages,
+                a.max_mailbox,
+                report.verified
+            ),
+            (None, Some(r)) => format!(
+                "{head}; butterfly n = {} (N = {}), b = {}: {} passes, {:.2} rounds per pass (forward {:.3} x (3n - 1)), max R_fwd = {}, max R_rev = {}, combines = {}, max buffer = {}, verified = {}",
+                r.dim,
+                r.routers,
+                r.b,
+                r.passes,
+                r.rounds_per_pass,
+                r.fwd_over_3n_1,
+                r.max_r_fwd,
+                r.max_r_rev,
+                r.combines,
+                r.max_occupancy,
+                report.verified
+            ),
+            (None, None) => format!("{head}; verified = {}", report.verified),
+        };
         Ok(RunReport { summary, report: to_json(&report)? })
     }
 }

@@ -19,11 +19,15 @@
 //! *Reverse pass* (Choices 14 and 16): replies retrace the recorded directions in order; a node closes
 //! when its direction queue is empty and both successors have closed.
 //!
-//! This slice routes reads (combined reads share one reply); the actor version of the router
-//! and the other access kinds are not built yet.
+//! *One global step* (Choices 15 and 19): reads, writes and fetch-and-ops combine by the
+//! variant's rule (fetch-and-ops with per-part offsets), the hosts apply the rule to what
+//! arrives, and the replies (read values, fetch-and-op old values, write acknowledgements)
+//! retrace the paths. The forward pass also runs as actors (reads); the reply pass and the
+//! host exchange as actors are not built yet.
 
 use std::collections::VecDeque;
 
+use netcore::pram::{Access, AccessKind, FetchOp, Variant};
 use netcore::topology::{Coord, Link, WrappedButterfly};
 use serde::Serialize;
 
@@ -45,13 +49,81 @@ fn key_dest(k: Key) -> u32 {
 
 const INF: Key = u128::MAX;
 
-/// A request packet (reads only in this slice).
+/// Reads `(pid, addr)` as netcore accesses.
+fn reads_as_accesses(reads: &[(u32, u32)]) -> Vec<Access> {
+    reads
+        .iter()
+        .map(|&(pid, addr)| Access { pid, kind: AccessKind::Read, addr: u64::from(addr), value: 0 })
+        .collect()
+}
+
+/// A request packet: one access, or several combined (Choice 19).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Packet {
     key: Key,
     addr: u32,
+    kind: AccessKind,
+    /// A write's surviving value under the variant's rule, or a fetch-and-op's fold of the
+    /// contributions (unused for reads).
+    value: i64,
+    /// The least and greatest pid the packet carries (Priority and Arbitrary writes).
+    lo: u32,
+    hi: u32,
     /// The pids whose requests the packet carries, in serialization order.
     pids: Vec<u32>,
+}
+
+/// The conflict error of two packets for one address under `variant`.
+fn clash(variant: Variant, a: &Packet, b: &Packet, rule: &'static str) -> Error {
+    let pids = [a.lo.min(b.lo), a.lo.max(b.lo)];
+    Error::Conflict { addr: u64::from(a.addr), pids, rule: format!("{rule} ({variant})") }
+}
+
+/// Combines packet `b` (a later part) into `a` by the variant's rule (Choice 19): reads merge
+/// (an error under EREW); writes keep the Priority (least pid), Arbitrary (greatest pid),
+/// Common (equal values) or fetch-op (fold) value (an error under EREW and CREW); fetch-and-ops
+/// fold their contributions. Returns `b`'s offset: for a fetch-and-op the fold of the parts
+/// before it, so that its reply is `x op offset` when the combined packet is answered `x`.
+fn combine(variant: Variant, a: &mut Packet, b: Packet) -> Result<Option<i64>, Error> {
+    let mut offset = None;
+    match (a.kind, variant) {
+        (AccessKind::Read, Variant::Erew) => {
+            return Err(clash(variant, a, &b, "exclusive read"));
+        }
+        (AccessKind::Read, _) => {}
+        (AccessKind::Write, Variant::Erew | Variant::Crew) => {
+            return Err(clash(variant, a, &b, "exclusive write"));
+        }
+        (AccessKind::Write, Variant::CrcwCommon) if a.value != b.value => {
+            return Err(clash(variant, a, &b, "common write: equal values"));
+        }
+        (AccessKind::Write, Variant::CrcwCommon) => {}
+        (AccessKind::Write, Variant::CrcwPriority) if b.lo < a.lo => a.value = b.value,
+        (AccessKind::Write, Variant::CrcwArbitrary) if b.hi > a.hi => a.value = b.value,
+        (AccessKind::Write, Variant::CrcwPriority | Variant::CrcwArbitrary) => {}
+        (AccessKind::Write, Variant::CrcwFetchOp(op)) => a.value = op.apply(a.value, b.value),
+        (AccessKind::Fetch(op), _) => {
+            offset = Some(a.value);
+            a.value = op.apply(a.value, b.value);
+        }
+    }
+    a.lo = a.lo.min(b.lo);
+    a.hi = a.hi.max(b.hi);
+    a.pids.extend(b.pids);
+    Ok(offset)
+}
+
+/// How the hosts serialize the fetch-and-ops of one cell (Choice 19).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FetchOrder {
+    /// Fetch-and-ops keep `tag = pid`, so they are never combined; each host answers them in
+    /// pid order: the reference interpreter's serialization.
+    #[default]
+    Pid,
+    /// Fetch-and-ops combine like the other accesses (per-part offsets, Ranade's scheme): the
+    /// serialization is the network's, reported in [`PassStats::serialization`].
+    Network,
 }
 
 #[derive(Debug, Clone)]
@@ -86,12 +158,20 @@ enum Out {
     Exit,
 }
 
-/// One forwarded packet's origin: the inputs (0 = S, 1 = X, 2 = injection) and, for the
-/// injection input, the pids delivered there.
+/// One part of a forwarded packet: its input (0 = S, 1 = X, 2 = injection), for the
+/// injection input the pids delivered there, and its fetch-and-op offset (Choice 19).
+#[derive(Debug, Clone)]
+struct Part {
+    input: usize,
+    pids: Vec<u32>,
+    offset: Option<i64>,
+}
+
+/// One forwarded packet's origin.
 #[derive(Debug, Clone)]
 struct Record {
     out: Out,
-    from: Vec<(usize, Vec<u32>)>,
+    from: Vec<Part>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -150,8 +230,11 @@ pub struct PassStats {
     pub max_dq: u64,
     /// Exits: (pid list, level, row, round), in order of round, then level, then row.
     pub exits: Vec<(Vec<u32>, u32, u32, u64)>,
-    /// Deliveries: (pid, reverse round, value), sorted by round, then pid.
+    /// Deliveries: (pid, reverse round, value), sorted by round, then pid; a write's
+    /// acknowledgement carries 0.
     pub deliveries: Vec<(u32, u64, i64)>,
+    /// Per served address, sorted: the pids in the hosts' serialization order (Choice 19).
+    pub serialization: Vec<(u64, Vec<u32>)>,
 }
 
 /// The lockstep reference router: all virtual nodes step in synchrony, one slot per edge per
@@ -261,12 +344,17 @@ impl LockstepRouter {
     /// One forward round of an open node: forwards (or combines, or exits) the least key if
     /// every other input's bound is above it, then a ghost or end of stream on each other open
     /// output; returns the slots per output and the freed counts per input (Choice 13).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one node's round: its place, the rule and the sinks"
+    )]
     fn fwd_fire(
         &self,
         v: &mut Node,
         l: u32,
         r: u32,
         round: u64,
+        variant: Variant,
         stats: &mut PassStats,
         arrived: &mut Vec<(usize, u64, u32, u32, Packet)>,
     ) -> Result<FwdOut, Error> {
@@ -304,15 +392,18 @@ impl LockstepRouter {
                         if j < 2 {
                             out.freed[j] += 1;
                         }
-                        from.push((j, if j == 2 { p.pids.clone() } else { Vec::new() }));
-                        q = Some(match q {
-                            None => p,
-                            Some(mut acc) => {
-                                acc.pids.extend(p.pids);
-                                stats.combines += 1;
-                                acc
+                        let pids = if j == 2 { p.pids.clone() } else { Vec::new() };
+                        let offset = match q.as_mut() {
+                            None => {
+                                q = Some(p);
+                                None
                             }
-                        });
+                            Some(acc) => {
+                                stats.combines += 1;
+                                combine(variant, acc, p)?
+                            }
+                        };
+                        from.push(Part { input: j, pids, offset });
                     }
                     let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
                     v.dq.push_back(Record { out: o, from });
@@ -355,9 +446,11 @@ impl LockstepRouter {
 
     /// One pass of reads: `reads[k] = (pid, addr)` with `pid < N` (one PPU per router, PPU `j`
     /// at router `j`), under `Identity` placement and rank 0 (destination-major keys); the
-    /// host answers a read with `memory[addr]` (0 beyond).
+    /// host answers a read with `memory[addr]` (0 beyond). Concurrent reads are allowed (CREW).
     pub fn read_pass(&self, reads: &[(u32, u32)], memory: &[i64]) -> Result<PassStats, Error> {
-        Ok(self.read_pass_inner(reads, memory, false)?.0)
+        let mut memory = memory.to_vec();
+        let accesses = reads_as_accesses(reads);
+        Ok(self.pass_inner(Variant::Crew, &accesses, &mut memory, FetchOrder::Pid, false)?.0)
     }
 
     /// [`LockstepRouter::read_pass`] that also returns every slot the forward pass sent, one
@@ -367,12 +460,37 @@ impl LockstepRouter {
         reads: &[(u32, u32)],
         memory: &[i64],
     ) -> Result<(PassStats, Vec<String>), Error> {
-        self.read_pass_inner(reads, memory, true)
+        let mut memory = memory.to_vec();
+        let accesses = reads_as_accesses(reads);
+        self.pass_inner(Variant::Crew, &accesses, &mut memory, FetchOrder::Pid, true)
     }
 
-    /// Every virtual node in its initial state, with the sorted, pre-combined injection
-    /// queues.
-    fn init_nodes(&self, reads: &[(u32, u32)]) -> Result<Vec<Node>, Error> {
+    /// One PRAM global step served by the router (Section 5, Theorem 2; Choice 19): the
+    /// accesses (one per pid, `pid < N`, all reads, all writes or all fetch-and-ops, as a
+    /// netcore step) travel to their hosts, combining under `variant`'s rule; the hosts apply
+    /// the rule to what arrives and update `memory` (reads see it as before the step; a read
+    /// beyond its end gives 0, a write or fetch-and-op beyond it is an error); the replies
+    /// (read values, fetch-and-op old values with the per-part offsets applied, write
+    /// acknowledgements) retrace the paths. A conflict the variant forbids is
+    /// [`Error::Conflict`] at one of the conflicting addresses.
+    pub fn step_pass(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        memory: &mut [i64],
+        fetch_order: FetchOrder,
+    ) -> Result<PassStats, Error> {
+        Ok(self.pass_inner(variant, accesses, memory, fetch_order, false)?.0)
+    }
+
+    /// Every virtual node in its initial state, with the injection queues (one access per
+    /// PPU, hence at most one packet per queue).
+    fn init_nodes(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        fetch_order: FetchOrder,
+    ) -> Result<Vec<Node>, Error> {
         let nn = self.routers();
         let last = self.levels - 1; // L
         let mut nodes = vec![Node::default(); (self.levels * self.rows) as usize];
@@ -392,59 +510,136 @@ impl LockstepRouter {
                 v.ins[2].eos = true;
             }
         }
+        let kind = accesses.first().map(|a| a.kind);
+        if let Some(AccessKind::Fetch(op)) = kind
+            && variant != Variant::CrcwFetchOp(op)
+        {
+            return Err(Error::InvalidConfig {
+                field: "variant",
+                rule: "fetch-and-op only under crcw-fetch-OP with its operator",
+                got: variant.to_string(),
+            });
+        }
         // Injection queues: PPU j at router j = r·n + c injects at level c, row r.
-        let mut inject: Vec<(usize, Packet)> = Vec::new();
-        for &(pid, addr) in reads {
-            if pid >= nn {
+        for a in accesses {
+            if Some(a.kind) != kind {
+                return Err(Error::InvalidConfig {
+                    field: "accesses",
+                    rule: "one kind per step",
+                    got: format!("{:?} after {kind:?}", a.kind),
+                });
+            }
+            if a.pid >= nn {
                 return Err(Error::InvalidConfig {
                     field: "pid",
                     rule: "pid < N (one PPU per router)",
-                    got: pid.to_string(),
+                    got: a.pid.to_string(),
                 });
             }
-            let dest = addr % nn;
-            let tag = if self.combining { 0 } else { pid };
-            let (c, r) = (pid % self.n, pid / self.n);
-            inject.push((
-                self.idx(c, r),
-                Packet { key: key(0, dest, addr, tag), addr, pids: vec![pid] },
-            ));
-        }
-        inject.sort_by_key(|a| (a.0, a.1.key));
-        for (v, p) in inject {
-            let q = &mut nodes[v].ins[2].buf;
-            match q.back_mut() {
-                Some(last) if last.key == p.key => last.pids.extend(p.pids),
-                _ => q.push_back(p),
+            let addr = u32::try_from(a.addr).map_err(|_| Error::InvalidConfig {
+                field: "addr",
+                rule: "addr < 2^32",
+                got: a.addr.to_string(),
+            })?;
+            let fetch_alone =
+                matches!(a.kind, AccessKind::Fetch(_)) && fetch_order == FetchOrder::Pid;
+            let tag = if self.combining && !fetch_alone { 0 } else { a.pid };
+            let (c, r) = (a.pid % self.n, a.pid / self.n);
+            let q = &mut nodes[self.idx(c, r)].ins[2].buf;
+            if !q.is_empty() {
+                return Err(Error::InvalidConfig {
+                    field: "pid",
+                    rule: "at most one access per pid in a step",
+                    got: a.pid.to_string(),
+                });
             }
+            q.push_back(Packet {
+                key: key(0, addr % nn, addr, tag),
+                addr,
+                kind: a.kind,
+                value: a.value,
+                lo: a.pid,
+                hi: a.pid,
+                pids: vec![a.pid],
+            });
         }
         Ok(nodes)
+    }
+
+    /// The hosts' memory exchange (Choices 15 and 19): the arrivals of each address, in order
+    /// of least pid, are folded by the variant's rule (a forbidden conflict is an error); a
+    /// read is answered with the value before the step, a fetch-and-op with the value before
+    /// it in that order, a write with 0 (an acknowledgement) once the resolved value is
+    /// stored. Returns the reply of every arrival, indexed like `arrived`.
+    fn host_exchange(
+        &self,
+        variant: Variant,
+        arrived: &[(usize, u64, u32, u32, Packet)],
+        memory: &mut [i64],
+        stats: &mut PassStats,
+    ) -> Result<Vec<i64>, Error> {
+        let mut per_host = vec![0u64; self.routers() as usize];
+        for a in arrived {
+            per_host[a.0] += 1;
+        }
+        stats.arrivals = arrived.len() as u64;
+        stats.arrivals_max = per_host.iter().copied().max().unwrap_or(0);
+        let mut order: Vec<usize> = (0..arrived.len()).collect();
+        order.sort_by_key(|&i| (arrived[i].4.addr, arrived[i].4.lo));
+        let mut replies = vec![0; arrived.len()];
+        for group in order.chunk_by(|&i, &j| arrived[i].4.addr == arrived[j].4.addr) {
+            let first = &arrived[group[0]].4;
+            let at = usize::try_from(first.addr).unwrap_or(usize::MAX);
+            let old = memory.get(at).copied().unwrap_or(0);
+            let mut acc = first.clone();
+            for &i in &group[1..] {
+                combine(variant, &mut acc, arrived[i].4.clone())?;
+            }
+            let mut stored = None;
+            match first.kind {
+                AccessKind::Read => group.iter().for_each(|&i| replies[i] = old),
+                AccessKind::Write => stored = Some(acc.value),
+                AccessKind::Fetch(op) => {
+                    let mut x = old;
+                    for &i in group {
+                        replies[i] = x;
+                        x = op.apply(x, arrived[i].4.value);
+                    }
+                    stored = Some(x);
+                }
+            }
+            if let Some(value) = stored {
+                let cell = memory.get_mut(at).ok_or_else(|| Error::InvalidConfig {
+                    field: "addr",
+                    rule: "a written address < memory length",
+                    got: first.addr.to_string(),
+                })?;
+                *cell = value;
+            }
+            stats.serialization.push((u64::from(first.addr), acc.pids));
+        }
+        Ok(replies)
     }
 
     #[expect(
         clippy::needless_range_loop,
         reason = "inputs and outputs are numbered 0 = S, 1 = X across several parallel arrays"
     )]
-    fn read_pass_inner(
+    fn pass_inner(
         &self,
-        reads: &[(u32, u32)],
-        memory: &[i64],
+        variant: Variant,
+        accesses: &[Access],
+        memory: &mut [i64],
+        fetch_order: FetchOrder,
         record: bool,
     ) -> Result<(PassStats, Vec<String>), Error> {
-        let nn = self.routers();
         let last = self.levels - 1; // L
-        let mut nodes = self.init_nodes(reads)?;
-        let mut stats = PassStats {
-            r_fwd: 0,
-            r_rev: 0,
-            combines: 0,
-            arrivals: 0,
-            arrivals_max: 0,
-            max_occupancy: 0,
-            max_dq: 0,
-            exits: Vec::new(),
-            deliveries: Vec::new(),
+        let mut nodes = self.init_nodes(variant, accesses, fetch_order)?;
+        let op: Option<FetchOp> = match accesses.first().map(|a| a.kind) {
+            Some(AccessKind::Fetch(op)) => Some(op),
+            _ => None,
         };
+        let mut stats = PassStats::default();
         let mut arrived_flat: Vec<(usize, u64, u32, u32, Packet)> = Vec::new();
         let mut trace: Vec<String> = Vec::new();
         // ---- forward pass ----
@@ -471,7 +666,8 @@ impl LockstepRouter {
                     if v.closed {
                         continue;
                     }
-                    let out = self.fwd_fire(v, l, r, round, &mut stats, &mut arrived_flat)?;
+                    let out =
+                        self.fwd_fire(v, l, r, round, variant, &mut stats, &mut arrived_flat)?;
                     if record {
                         trace.extend(describe_slots(l, r, round, &out));
                     }
@@ -493,21 +689,11 @@ impl LockstepRouter {
             acks = next_acks;
             round += 1;
         }
-        // ---- memory exchange: per host in order of exit round, then level ----
-        let mut arrived: Vec<Vec<(u64, u32, u32, Packet)>> = vec![Vec::new(); nn as usize];
-        for (router, round, l, r, q) in arrived_flat {
-            arrived[router].push((round, l, r, q));
-        }
-        for list in &mut arrived {
-            list.sort_by_key(|(round, l, _, _)| (*round, *l));
-            stats.arrivals += list.len() as u64;
-            stats.arrivals_max = stats.arrivals_max.max(list.len() as u64);
-            for (_, l, r, p) in list.iter() {
-                let value =
-                    usize::try_from(p.addr).ok().and_then(|a| memory.get(a)).copied().unwrap_or(0);
-                let vi = self.idx(*l, *r);
-                nodes[vi].exitq.push_back(value);
-            }
+        // ---- memory exchange ----
+        let replies = self.host_exchange(variant, &arrived_flat, memory, &mut stats)?;
+        for ((_, _, l, r, _), value) in arrived_flat.iter().zip(replies) {
+            let vi = self.idx(*l, *r);
+            nodes[vi].exitq.push_back(value);
         }
         for v in &mut nodes {
             v.closed = false;
@@ -551,7 +737,8 @@ impl LockstepRouter {
                             Out::S => !v.rbuf[0].is_empty(),
                             Out::X => !v.rbuf[1].is_empty(),
                         };
-                        let credit_ok = rec.from.iter().all(|(j, _)| *j == 2 || v.rcredit[*j] >= 1);
+                        let credit_ok =
+                            rec.from.iter().all(|p| p.input == 2 || v.rcredit[p.input] >= 1);
                         if available && credit_ok {
                             let x = match rec.out {
                                 Out::Exit => v.exitq.pop_front(),
@@ -568,14 +755,18 @@ impl LockstepRouter {
                             let rec = v.dq.pop_front().ok_or_else(|| Error::Routing {
                                 what: "empty direction queue".into(),
                             })?;
-                            for (j, pids) in rec.from {
+                            for Part { input: j, pids, offset } in rec.from {
+                                let y = match (op, offset) {
+                                    (Some(op), Some(o)) => op.apply(x, o),
+                                    _ => x,
+                                };
                                 if j == 2 {
                                     for pid in pids {
-                                        stats.deliveries.push((pid, round, x));
+                                        stats.deliveries.push((pid, round, y));
                                     }
                                 } else {
                                     let (l0, r0) = self.pred(l, r, j);
-                                    next_slots[self.idx(l0, r0)][j] = Some(Some(x));
+                                    next_slots[self.idx(l0, r0)][j] = Some(Some(y));
                                     v.rcredit[j] -= 1;
                                     used[j] = true;
                                 }
@@ -609,6 +800,7 @@ impl LockstepRouter {
             round += 1;
         }
         stats.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
+        stats.serialization.sort_unstable();
         trace.sort();
         Ok((stats, trace))
     }
@@ -687,7 +879,15 @@ impl VActor {
             return Ok(());
         }
         let out = router
-            .fwd_fire(&mut self.node, l, r, round, &mut self.stats, &mut self.arrived)
+            .fwd_fire(
+                &mut self.node,
+                l,
+                r,
+                round,
+                Variant::Crew,
+                &mut self.stats,
+                &mut self.arrived,
+            )
             .map_err(fail)?;
         self.trace.extend(describe_slots(l, r, round, &out));
         for (e, slot) in out.slots.into_iter().enumerate() {
@@ -801,7 +1001,7 @@ impl LockstepRouter {
         reads: &[(u32, u32)],
         scheduler: Scheduler,
     ) -> Result<ActorPass, Error> {
-        let nodes = self.init_nodes(reads)?;
+        let nodes = self.init_nodes(Variant::Crew, &reads_as_accesses(reads), FetchOrder::Pid)?;
         let mut rt: Runtime<VActor> = Runtime::new(scheduler, crate::actor::Limits::default());
         for l in 0..self.levels {
             for r in 0..self.rows {

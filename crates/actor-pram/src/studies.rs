@@ -3,6 +3,7 @@
 pub mod broadcast;
 pub mod direct;
 pub mod hotspot;
+pub mod permutation;
 
 use serde::{Deserialize, Serialize};
 

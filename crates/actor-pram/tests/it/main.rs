@@ -1,8 +1,10 @@
 //! Integration tests of actor-pram.
 
+mod butterfly;
 mod direct;
 mod fixtures;
 mod predict;
 mod props;
 mod ranade;
 mod specs;
+mod steps;

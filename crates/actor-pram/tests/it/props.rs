@@ -94,7 +94,7 @@ proptest! {
 }
 
 /// One random instruction line over registers r0..r5 (addresses masked into 0..8).
-fn line(variant: usize) -> impl Strategy<Value = String> {
+pub(crate) fn line(variant: usize) -> impl Strategy<Value = String> {
     let r = || 0u8..6;
     prop_oneof![
         (r(), -9i64..9).prop_map(|(d, i)| format!("p.set r{d},{i}")),
@@ -133,7 +133,7 @@ fn line(variant: usize) -> impl Strategy<Value = String> {
     ]
 }
 
-fn program() -> impl Strategy<Value = String> {
+pub(crate) fn program() -> impl Strategy<Value = String> {
     (0usize..11, 1u32..6).prop_flat_map(|(variant, ppus)| {
         (
             Just(variant),

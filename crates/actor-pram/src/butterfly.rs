@@ -1,0 +1,226 @@
+//! The butterfly translation of whole PRAM programs (Baude, Section 5, Theorem 2): the
+//! program runs step by step on `S` PPU replicas (Theorem 1's construction: each replicates
+//! the CPU and executes one PPU), and every global step is served by the lockstep reference
+//! router ([`LockstepRouter::step_pass`]) on the wrapped butterfly: the accesses travel to
+//! their memory hosts with Ranade's forward pass, combining by the variant's rule, the hosts
+//! apply it, and the replies retrace the paths. `cread` is a concurrent internal read by every
+//! replica (never a conflict), `cwrite` a write by replica 0 (Choice 6 of
+//! `docs/models/actor-pram.md`); PPU `j` sits at router `j` and address `a` at router
+//! `a mod N` (identity placement, Choice 20).
+//!
+//! The reference interpreter runs first: a program it rejects returns its error (Choice 5).
+//! The translated run's final memory, CPU registers (every replica's) and PPU registers are
+//! then compared with the reference's (`verified`).
+
+use netcore::pram::{Access, Cost, Instr, Limits, Program, Variant};
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::direct::{Code, Dest, Effect, PpuActor};
+use crate::ranade::{FetchOrder, LockstepRouter};
+
+/// How the butterfly translation is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ButterflyConfig {
+    /// The butterfly's dimension `n` (default: the least `n >= 2` with `n · 2^n >= S`).
+    pub dim: Option<u32>,
+    /// Buffer size `b >= 1` per input.
+    pub b: u32,
+    /// Requests for one cell combine (`tag = 0`); without, `tag = pid` (Choice 13).
+    pub combining: bool,
+    /// How the hosts serialize fetch-and-ops (Choice 19).
+    pub fetch_order: FetchOrder,
+}
+
+impl Default for ButterflyConfig {
+    /// The least dimension, `b = 2`, combining, pid order.
+    fn default() -> Self {
+        Self { dim: None, b: 2, combining: true, fetch_order: FetchOrder::Pid }
+    }
+}
+
+/// What a butterfly run reports: the PRAM costs and the router's measures over every pass.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ButterflyReport {
+    /// The reference's `T`, `S`, `G`, `W`.
+    pub pram: Cost,
+    /// The butterfly's dimension.
+    pub dim: u32,
+    /// Routers `N = n · 2^n`.
+    pub routers: u32,
+    /// Buffer size.
+    pub b: u32,
+    /// Requests for one cell combine.
+    pub combining: bool,
+    /// How the hosts serialize fetch-and-ops.
+    pub fetch_order: FetchOrder,
+    /// Passes run (one per global step: `G`).
+    pub passes: u64,
+    /// Forward rounds summed over the passes.
+    pub rounds_fwd: u64,
+    /// Reverse rounds summed over the passes.
+    pub rounds_rev: u64,
+    /// The longest forward pass.
+    pub max_r_fwd: u64,
+    /// The longest reverse pass.
+    pub max_r_rev: u64,
+    /// `(rounds_fwd + rounds_rev) / passes`.
+    pub rounds_per_pass: f64,
+    /// The mean forward pass over the empty pass: `rounds_fwd / (passes · (3n − 1))`.
+    pub fwd_over_3n_1: f64,
+    /// Combines over all passes.
+    pub combines: u64,
+    /// Host arrivals over all passes.
+    pub arrivals: u64,
+    /// The most arrivals at one host in one pass.
+    pub max_arrivals: u64,
+    /// The largest buffer occupancy (`<= b`).
+    pub max_occupancy: u64,
+    /// The longest direction queue.
+    pub max_dq: u64,
+    /// Final memory, CPU registers of every replica and PPU registers equal the reference's.
+    pub verified: bool,
+    /// The final global memory.
+    #[serde(skip)]
+    pub memory: Vec<i64>,
+}
+
+/// The least dimension `n >= 2` with `n · 2^n >= s`, or the given one if it is large enough.
+fn dimension(dim: Option<u32>, s: u32) -> Result<u32, Error> {
+    let fits = |n: u32| (u64::from(n) << n) >= u64::from(s);
+    match dim {
+        Some(n) if (2..=16).contains(&n) && !fits(n) => Err(Error::InvalidConfig {
+            field: "dim",
+            rule: "n · 2^n >= S (one PPU per router; S > N multiplexing is not built)",
+            got: format!("{n} for S = {s}"),
+        }),
+        Some(n) => Ok(n),
+        None => (2..=16).find(|&n| fits(n)).ok_or_else(|| Error::InvalidConfig {
+            field: "program",
+            rule: "S <= 16 · 2^16 PPUs",
+            got: s.to_string(),
+        }),
+    }
+}
+
+fn diverged(pid: u32, what: impl Into<String>) -> Error {
+    Error::Diverged { pid, what: what.into() }
+}
+
+/// Runs `program` on `input` with every global step served by the lockstep router.
+pub fn simulate_butterfly(
+    program: &Program,
+    input: &[i64],
+    config: &ButterflyConfig,
+    limits: &Limits,
+) -> Result<ButterflyReport, Error> {
+    let reference = netcore::pram::run(program, input, limits)?;
+    let code = Code::new(program)?;
+    let dim = dimension(config.dim, code.ppus)?;
+    let router = LockstepRouter::new(dim, config.b, config.combining)?;
+    let mut memory = vec![0i64; reference.memory.len()];
+    memory.iter_mut().zip(input).for_each(|(m, &x)| *m = x);
+    let mut ppus: Vec<PpuActor> =
+        (0..code.ppus).map(|pid| PpuActor::new(pid, program.lmem())).collect();
+    let mut waits: Vec<Option<Dest>> = vec![None; ppus.len()];
+    let mut report = ButterflyReport {
+        pram: reference.cost,
+        dim,
+        routers: router.routers(),
+        b: config.b,
+        combining: config.combining,
+        fetch_order: config.fetch_order,
+        passes: 0,
+        rounds_fwd: 0,
+        rounds_rev: 0,
+        max_r_fwd: 0,
+        max_r_rev: 0,
+        rounds_per_pass: 0.0,
+        fwd_over_3n_1: 0.0,
+        combines: 0,
+        arrivals: 0,
+        max_arrivals: 0,
+        max_occupancy: 0,
+        max_dq: 0,
+        verified: false,
+        memory: Vec::new(),
+    };
+    let mut executed = 0u64;
+    loop {
+        let pc = ppus.first().map_or(0, |p| p.pc);
+        let instr = code.at(pc).ok_or_else(|| diverged(0, format!("pc {pc} out of range")))?;
+        let (global, cread) = (instr.is_global(), matches!(instr, Instr::CRead { .. }));
+        executed += 1;
+        if executed > reference.cost.t {
+            return Err(diverged(0, format!("ran past the reference's T = {}", reference.cost.t)));
+        }
+        let mut accesses = Vec::new();
+        let mut halted = 0usize;
+        for p in &mut ppus {
+            match p.exec(&code).map_err(|what| diverged(p.pid, what))? {
+                Effect::Next => {}
+                Effect::Halt => halted += 1,
+                Effect::Access { addr, kind, value, wait } => {
+                    accesses.push(Access { pid: p.pid, kind, addr, value });
+                    waits[p.pid as usize] = wait;
+                }
+            }
+        }
+        // The replicas of the CPU take the same branch (Theorem 1's construction).
+        if let Some(p) = ppus.iter().find(|p| p.pc != ppus[0].pc) {
+            return Err(diverged(
+                p.pid,
+                format!("at pc {} while replica 0 is at {}", p.pc, ppus[0].pc),
+            ));
+        }
+        if global {
+            // Internal reads of the CPU's replicas never conflict (Choice 6).
+            let variant = if cread { Variant::Crew } else { code.variant };
+            let s = router.step_pass(variant, &accesses, &mut memory, config.fetch_order)?;
+            report.passes += 1;
+            report.rounds_fwd += s.r_fwd;
+            report.rounds_rev += s.r_rev;
+            report.max_r_fwd = report.max_r_fwd.max(s.r_fwd);
+            report.max_r_rev = report.max_r_rev.max(s.r_rev);
+            report.combines += s.combines;
+            report.arrivals += s.arrivals;
+            report.max_arrivals = report.max_arrivals.max(s.arrivals_max);
+            report.max_occupancy = report.max_occupancy.max(s.max_occupancy);
+            report.max_dq = report.max_dq.max(s.max_dq);
+            for (pid, _, value) in s.deliveries {
+                if let Some(dest) = waits.get_mut(pid as usize).and_then(Option::take) {
+                    ppus[pid as usize].store(dest, value);
+                }
+            }
+            if let Some(pid) = waits.iter().position(Option::is_some) {
+                return Err(diverged(
+                    pid as u32,
+                    format!("no reply at global step {}", report.passes),
+                ));
+            }
+        }
+        if halted == ppus.len() {
+            break;
+        }
+        if halted > 0 {
+            return Err(diverged(
+                0,
+                format!("{halted} of {} replicas halted at pc {pc}", ppus.len()),
+            ));
+        }
+    }
+    let passes = report.passes.max(1) as f64;
+    report.rounds_per_pass = (report.rounds_fwd + report.rounds_rev) as f64 / passes;
+    report.fwd_over_3n_1 = report.rounds_fwd as f64 / (passes * f64::from(3 * dim - 1));
+    let regs_ok = ppus.iter().all(|p| {
+        p.cpu == reference.cpu_regs
+            && p.regs
+                .iter()
+                .zip(&reference.ppu_regs)
+                .all(|(x, col)| col.get(p.pid as usize) == Some(x))
+    });
+    report.verified = regs_ok && memory == reference.memory;
+    report.memory = memory;
+    Ok(report)
+}

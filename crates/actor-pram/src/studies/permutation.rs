@@ -1,0 +1,128 @@
+//! Study `actor-pram-permutation`: every PPU of the wrapped butterfly reads the cell of a
+//! random permutation, on the lockstep reference router (Baude, Section 5, Theorem 2: a
+//! permutation is routed in `O(log N)` rounds). With the destination-major keys built so far
+//! (rank 0, identity placement: Choice 13 of `docs/models/actor-pram.md`) the forward pass
+//! grows faster than the empty pass `3n − 1`, as the spec's prototype found for these keys;
+//! Theorem 2's levelling off needs Ranade's random ranks, which are not built yet.
+
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+
+use crate::ranade::LockstepRouter;
+
+/// The study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Permutation;
+
+/// One point.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PermutationParams {
+    /// Butterfly dimension, `2..=9`.
+    pub n: u32,
+    /// Buffer capacity, `1..=64`.
+    pub b: u32,
+}
+
+/// A validated point.
+#[derive(Debug, Clone)]
+pub struct PermutationPoint {
+    router: LockstepRouter,
+    n: u32,
+}
+
+/// One row (one random permutation, drawn from the point's stream).
+#[derive(Debug, Clone, Serialize)]
+pub struct PermutationRow {
+    /// Routers `N`.
+    pub routers: u32,
+    /// Forward rounds.
+    pub r_fwd: u64,
+    /// Reverse rounds.
+    pub r_rev: u64,
+    /// The largest buffer occupancy.
+    pub max_occupancy: u64,
+    /// `r_fwd / (3n − 1)`.
+    pub fwd_ratio: f64,
+    /// `r_rev / (3n − 1)`.
+    pub rev_ratio: f64,
+    /// Every PPU received the value of its cell once.
+    pub verified: bool,
+}
+
+impl Study for Permutation {
+    type Params = PermutationParams;
+    type Point = PermutationPoint;
+    type Row = PermutationRow;
+
+    fn name(&self) -> &'static str {
+        "actor-pram-permutation"
+    }
+    fn about(&self) -> &'static str {
+        "Theorem 2: a random permutation read on the lockstep butterfly router (destination-major keys); rounds vs 3n - 1"
+    }
+    fn point(&self, p: &PermutationParams) -> Result<PermutationPoint, ModelError> {
+        if !(2..=9).contains(&p.n) {
+            return Err(ParamError::new("n", "2 <= n <= 9", p.n).into());
+        }
+        if !(1..=64).contains(&p.b) {
+            return Err(ParamError::new("b", "1 <= b <= 64", p.b).into());
+        }
+        Ok(PermutationPoint { router: LockstepRouter::new(p.n, p.b, true)?, n: p.n })
+    }
+    fn run(
+        &self,
+        p: &PermutationPoint,
+        rng: &mut SimRng,
+    ) -> Result<Vec<PermutationRow>, ModelError> {
+        let nn = p.router.routers();
+        let mut perm: Vec<u32> = (0..nn).collect();
+        perm.shuffle(rng);
+        let reads: Vec<(u32, u32)> =
+            perm.iter().copied().zip(0..).map(|(a, pid)| (pid, a)).collect();
+        // Cell a holds 10 a + 1, so every reply names its cell.
+        let memory: Vec<i64> = (0..i64::from(nn)).map(|a| 10 * a + 1).collect();
+        let s = p.router.read_pass(&reads, &memory)?;
+        let mut got: Vec<(u32, i64)> = s.deliveries.iter().map(|d| (d.0, d.2)).collect();
+        got.sort_unstable();
+        let verified = got
+            .iter()
+            .map(|&(pid, v)| (pid, v))
+            .eq(reads.iter().map(|&(pid, a)| (pid, 10 * i64::from(a) + 1)));
+        let empty = f64::from(3 * p.n - 1);
+        Ok(vec![PermutationRow {
+            routers: nn,
+            r_fwd: s.r_fwd,
+            r_rev: s.r_rev,
+            max_occupancy: s.max_occupancy,
+            fwd_ratio: s.r_fwd as f64 / empty,
+            rev_ratio: s.r_rev as f64 / empty,
+            verified,
+        }])
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::all_true("every PPU gets the value of its cell once", "verified"),
+            Claim::grows(
+                "with destination-major keys (ranks not built), forward rounds / (3n - 1) grow with n, b = 2 (x1.5 at least)",
+                "fwd_ratio",
+                "n",
+                1.5,
+            )
+            .only("b", 2),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new(
+                "fwd-ratio",
+                "permutation read: forward rounds / (3n - 1)",
+                "n",
+                &["fwd_ratio"],
+            )
+            .series("b"),
+        ]
+    }
+}

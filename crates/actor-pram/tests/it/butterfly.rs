@@ -1,0 +1,116 @@
+//! The butterfly translation of whole programs on the lockstep router (Section 5, Theorem 2).
+
+use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly};
+use actor_pram::ranade::FetchOrder;
+use netcore::pram::Limits;
+use netcore::pram::library::Algorithm;
+use proptest::prelude::*;
+
+/// Every library program at n = 8 (seed 1), with and without combining, on the least
+/// butterfly holding its 8 PPUs (n = 2, N = 8 routers, b = 2): final memory, every replica's
+/// CPU registers and the PPU registers equal the reference's, and the output its plain-Rust
+/// result. What the table claims, by hand: `T` and `G` are the reference's (prefix sums:
+/// 40 and 9, `netcore::pram::run`'s doc example); one pass per global step (`passes = G`);
+/// the programs without concurrent accesses (prefix sums, bitonic sort, both permutations,
+/// broadcast by doubling, tree reduction) combine nothing, so their rounds do not depend on
+/// combining; every pass lasts at least the empty pass, 3n − 1 = 5 rounds each way (so at
+/// least 10 rounds per pass); the hot-spot read's 8 reads of g[0] combine into 3 host
+/// arrivals (5 combines: the rest of its second pass, 8 exclusive writes, combines nothing),
+/// and without combining all 8 reach the host; the fetch-add counter keeps `tag = pid` for
+/// its fetch-and-ops (pid order), so its 8 fetch-and-adds reach the host one by one either
+/// way. The remaining round counts are measured (the router's hand cases are in
+/// `ranade.rs`).
+#[test]
+fn library_programs_equal_reference() {
+    let mut rows = Vec::new();
+    for algorithm in Algorithm::ALL {
+        let instance = algorithm.instance(8, 1).unwrap();
+        let mut rounds = Vec::new();
+        for combining in [true, false] {
+            let config = ButterflyConfig { combining, ..ButterflyConfig::default() };
+            let r =
+                simulate_butterfly(&instance.program, &instance.input, &config, &Limits::default())
+                    .unwrap();
+            assert!(r.verified, "{} combining={combining}", algorithm.name());
+            assert_eq!(r.memory[instance.output.clone()], instance.expected[..]);
+            assert_eq!(r.passes, r.pram.g);
+            assert!(r.max_occupancy <= 2 && r.rounds_per_pass >= 10.0);
+            rounds.push(r.rounds_fwd + r.rounds_rev);
+            rows.push(format!(
+                "{} combining={combining}: T={} G={} dim={} rounds/pass={:.2} max_r_fwd={} max_r_rev={} combines={} arrivals={} max_arrivals={} max_occupancy={}",
+                algorithm.name(), r.pram.t, r.pram.g, r.dim, r.rounds_per_pass, r.max_r_fwd,
+                r.max_r_rev, r.combines, r.arrivals, r.max_arrivals, r.max_occupancy
+            ));
+        }
+        if algorithm.variant() == netcore::pram::Variant::Erew {
+            assert_eq!(rounds[0], rounds[1], "{}", algorithm.name());
+        }
+    }
+    insta::assert_yaml_snapshot!(rows);
+}
+
+/// Fetch-and-ops in network order (combined, per-part offsets): the fetch-add counter's
+/// counter ends at the reference's total, but the PPUs' old values follow the network's
+/// serialization, not the reference's pid order, so the run is not `verified` (Choice 19).
+#[test]
+fn network_order_fetch_add_differs_from_pid_order() {
+    let instance = Algorithm::FetchAddCounter.instance(8, 1).unwrap();
+    let config = ButterflyConfig { fetch_order: FetchOrder::Network, ..ButterflyConfig::default() };
+    let r = simulate_butterfly(&instance.program, &instance.input, &config, &Limits::default())
+        .unwrap();
+    assert!(r.combines > 0);
+    assert_eq!(r.memory[0], instance.expected[0]);
+    assert!(!r.verified);
+}
+
+/// Bad input: a dimension too small for the PPUs, b = 0, a program the reference rejects.
+#[test]
+fn bad_input_names_field_and_rule() {
+    let instance = Algorithm::PrefixSums.instance(32, 0).unwrap();
+    let limits = Limits::default();
+    let small = ButterflyConfig { dim: Some(2), ..ButterflyConfig::default() };
+    let e = simulate_butterfly(&instance.program, &instance.input, &small, &limits).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "dim must satisfy n · 2^n >= S (one PPU per router; S > N multiplexing is not built) (got 2 for S = 32)"
+    );
+    let zero = ButterflyConfig { b: 0, ..ButterflyConfig::default() };
+    let e = simulate_butterfly(&instance.program, &instance.input, &zero, &limits).unwrap_err();
+    assert_eq!(e.to_string(), "b must satisfy b >= 1 (got 0)");
+    let erew = Algorithm::HotSpotRead.instance(8, 0).unwrap();
+    let bad = erew.program.with_variant(netcore::pram::Variant::Erew);
+    let e =
+        simulate_butterfly(&bad, &erew.input, &ButterflyConfig::default(), &limits).unwrap_err();
+    let want = netcore::pram::run(&bad, &erew.input, &limits).unwrap_err();
+    assert_eq!(e, actor_pram::Error::Pram(want));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    /// Theorem 2 (b), whole programs: random programs of every variant (up to 5 PPUs, 8
+    /// cells, concurrent reads, writes and fetch-and-ops likely) give the reference's memory
+    /// and registers through the butterfly translation (n in {2, 3}, b in {1, 2}, combining
+    /// on and off), or the reference's error; buffers stay within b.
+    #[test]
+    fn butterfly_equals_reference(
+        text in crate::props::program(),
+        input in prop::collection::vec(-5i64..5, 0..8),
+        dim in 2u32..4,
+        b in 1u32..3,
+        combining in any::<bool>(),
+    ) {
+        let program = netcore::pram::Program::parse(&text).unwrap();
+        let limits = Limits::default();
+        let config = ButterflyConfig { dim: Some(dim), b, combining, fetch_order: FetchOrder::Pid };
+        match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
+            (Ok(want), Ok(r)) => {
+                prop_assert!(r.verified, "{}", text);
+                prop_assert_eq!(&r.memory, &want.memory);
+                prop_assert!(r.max_occupancy <= u64::from(b));
+                prop_assert_eq!(r.passes, want.cost.g);
+            }
+            (Err(want), Err(e)) => prop_assert_eq!(actor_pram::Error::Pram(want), e),
+            (want, got) => prop_assert!(false, "{text}: reference {want:?}, butterfly {got:?}"),
+        }
+    }
+}
