@@ -425,4 +425,69 @@ mod tests {
         // A single x value cannot show a trend.
         assert!(!evaluate(&grows, &data[..1], &[]).pass);
     }
+
+    /// Rows over x = 2, 4, 8, 16 with `y = f(x)`, carrying the claim's filter values (and
+    /// constant per / pooled columns), so the claim selects all of them as one group.
+    fn synthetic(claim: &Claim, x: &str, f: impl Fn(f64) -> f64) -> Vec<Row> {
+        [2.0f64, 4.0, 8.0, 16.0]
+            .iter()
+            .map(|&xv| {
+                let mut row = Row::new();
+                for (column, value) in &claim.filter {
+                    row.insert(column.clone(), value.clone().into());
+                }
+                row.insert(x.to_string(), xv.into());
+                row.insert(claim.y.clone(), f(xv).into());
+                row
+            })
+            .collect()
+    }
+
+    /// Every trend and fitted claim of every registered study can fail: rows with the growth
+    /// its band asks for pass, rows with a growth outside it fail.
+    #[test]
+    fn every_grouped_claim_can_fail() {
+        let mut checked = 0;
+        for model in crate::registry::models() {
+            for study in model.studies() {
+                for claim in study.claims() {
+                    let (x, good, bad): (&str, Box<dyn Fn(f64) -> f64>, Box<dyn Fn(f64) -> f64>) =
+                        match &claim.check {
+                            Check::Exponent { x, lo, hi } => {
+                                let (mid, off) = ((lo + hi) / 2.0, hi + 1.0);
+                                (x, Box::new(move |v| v.powf(mid)), Box::new(move |v| v.powf(off)))
+                            }
+                            Check::Slope { x, lo, hi } => {
+                                let mid = (lo + hi) / 2.0;
+                                // Relative slope s about the level 1: y = 1 + s (log2 x - 2.5).
+                                let off = hi + 0.5;
+                                (
+                                    x,
+                                    Box::new(move |v| 1.0 + mid * (v.log2() - 2.5)),
+                                    Box::new(move |v| 1.0 + off * (v.log2() - 2.5)),
+                                )
+                            }
+                            Check::Trend { x, direction, factor } => {
+                                let (good, bad) = match direction {
+                                    Direction::AtLeast => (factor * 2.0, factor / 2.0),
+                                    Direction::AtMost => (factor / 2.0, factor * 2.0),
+                                };
+                                // y = 1 at x = 2, y = r at x = 16, log-linear between.
+                                let law =
+                                    move |r: f64| move |v: f64| r.powf((v.log2() - 1.0) / 3.0);
+                                (x, Box::new(law(good)), Box::new(law(bad)))
+                            }
+                            Check::Within { .. } | Check::Flat { .. } | Check::AllTrue => continue,
+                        };
+                    let name = format!("{} / {}", study.name(), claim.statement);
+                    let pass = evaluate(&claim, &synthetic(&claim, x, good), &[]);
+                    assert!(pass.pass, "{name}: {}", pass.observed);
+                    let fail = evaluate(&claim, &synthetic(&claim, x, bad), &[]);
+                    assert!(!fail.pass, "{name}: {}", fail.observed);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 10, "only {checked} grouped claims found");
+    }
 }

@@ -157,6 +157,8 @@ pub struct SimRow {
     pub sigma: f64,
     /// Corollary 1's slowdown for this δ (δ = 1: (L/G) log p; δ = L: 1 + log p / min{G, 1 + log(L/G)}).
     pub bound_cor1: f64,
+    /// σ / bound_cor1.
+    pub ratio_cor1: f64,
     /// σ / (bound_cor1 log2 p).
     pub ratio_cor1_log: f64,
     /// Every processor received exactly the multiset of payloads sent to it.
@@ -206,6 +208,7 @@ fn run_point(point: &SimPoint, rng: &mut SimRng) -> Result<Vec<SimRow>, ModelErr
         ratio_thm2_log: cost_per_cycle / (bound * lg),
         sigma,
         bound_cor1,
+        ratio_cor1: sigma / bound_cor1,
         ratio_cor1_log: sigma / (bound_cor1 * lg),
         verified: rep.states == reference,
         invariants_ok: rep.broken_invariants.is_empty(),
@@ -254,11 +257,15 @@ impl Study for Theorem2Study {
                 "replayed on the direct machine it gives identical ops and final states",
                 "replay_equal",
             ),
-            Claim::within(
-                "cost per cycle / (Theorem 2 bound * log p) stays in a constant band (bitonic sort adds log p)",
-                "ratio_thm2_log",
-                0.25,
-                2.5,
+            // Theorem 2 with an O(log p) sort gives exponent 0; the bitonic sort used here
+            // adds at most one log p factor, so exponent <= 1 (measured 0.37-1.05 on the
+            // default grid); a cost growing like bound * log^2 p would fit about 2.
+            Claim::exponent(
+                "cost per cycle / Theorem 2 bound grows at most like log p (the bitonic sort's factor): exponent in log p",
+                "ratio_thm2",
+                "log_p",
+                0.0,
+                1.2,
             ),
         ]
     }
@@ -309,18 +316,22 @@ impl Study for Corollary1Study {
                 "replayed on the direct machine it gives identical ops and final states",
                 "replay_equal",
             ),
-            Claim::within(
-                "delta = 1: slowdown / ((L/G) log p * log p) stays in a constant band",
-                "ratio_cor1_log",
-                0.5,
-                5.0,
+            // As for Theorem 2: exponent 0 with an O(log p) sort, at most 1 with the bitonic
+            // sort (measured 0.38-0.51 for delta = 1, 0.60-1.05 for delta = L).
+            Claim::exponent(
+                "delta = 1: slowdown / ((L/G) log p) grows at most like log p (the bitonic sort's factor): exponent in log p",
+                "ratio_cor1",
+                "log_p",
+                0.0,
+                1.2,
             )
             .only("delta", "one"),
-            Claim::within(
-                "delta = L: slowdown / ((1 + log p / min{G, 1 + log(L/G)}) log p) stays in a constant band",
-                "ratio_cor1_log",
-                0.5,
-                5.0,
+            Claim::exponent(
+                "delta = L: slowdown / (1 + log p / min{G, 1 + log(L/G)}) grows at most like log p (the bitonic sort's factor): exponent in log p",
+                "ratio_cor1",
+                "log_p",
+                0.0,
+                1.2,
             )
             .only("delta", "latency"),
             Claim::grows(

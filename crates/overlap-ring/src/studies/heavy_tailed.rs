@@ -154,8 +154,11 @@ impl Study for HeavyTailed {
                 .only("scheme", "naive"),
             Claim::grows("naive slowdown grows with n (d_max does)", "slowdown", "n", 2.0)
                 .only("scheme", "naive"),
+            // Not a growth claim: on Pareto hosts up to n = 1024 the ratio follows the
+            // largest sampled link (it grows on host_seed 1 as d_max reaches the cap), far
+            // below the bound; see `docs/models/overlap-ring.md`, heavy-tailed study.
             Claim::within(
-                "composite: slowdown / (sqrt(d_ave) L^3) stays bounded (Theorem 5)",
+                "composite: slowdown <= sqrt(d_ave) L^3 (Theorem 5's bound with constant 1; its growth law is not visible below n = 2^14)",
                 "ratio_bound",
                 0.0,
                 1.0,
@@ -168,8 +171,11 @@ impl Study for HeavyTailed {
                 0.75,
             )
             .only("scheme", "composite"),
+            // The default grid does not exercise OVERLAP: its long links lie inside base
+            // intervals, so it runs exactly as naive up to n = 4096; the large preset
+            // (fixtures/sweeps/overlap-ring-large.toml, n = 2^14, 2^16) shows it overtaking naive.
             Claim::within(
-                "OVERLAP: slowdown / (sqrt(d_ave) L^3) stays bounded",
+                "OVERLAP: slowdown <= sqrt(d_ave) L^3 (bound with constant 1; the default grid does not exercise OVERLAP, which equals naive up to n = 4096: see the large preset)",
                 "ratio_bound",
                 0.0,
                 1.0,

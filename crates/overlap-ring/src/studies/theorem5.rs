@@ -158,8 +158,30 @@ impl Study for Theorem5 {
     }
     fn claims(&self) -> Vec<Claim> {
         vec![
+            // At fixed n, Theorem 5 says slowdown = O(sqrt(d_ave)): exponent 1/2 in d_ave,
+            // where one copy pays d_max (exponent 1). Measured 0.56 (uniform), 0.61 (spread).
+            // The `huge` family starts from a host without its huge link at d_ave = 1, so it
+            // has no growth law over this grid; it keeps the bound with constant 1.
+            Claim::exponent(
+                "composite: slowdown grows like sqrt(d_ave) on uniform hosts (Theorem 5): exponent in d_ave",
+                "slowdown",
+                "d_ave",
+                0.4,
+                0.7,
+            )
+            .only("scheme", "composite")
+            .only("family", "uniform"),
+            Claim::exponent(
+                "composite: slowdown grows like sqrt(d_ave) on spread hosts (Theorem 5): exponent in d_ave",
+                "slowdown",
+                "d_ave",
+                0.4,
+                0.7,
+            )
+            .only("scheme", "composite")
+            .only("family", "spread"),
             Claim::within(
-                "composite: slowdown / (sqrt(d_ave) L^3) stays bounded on every family (Theorem 5)",
+                "composite: slowdown <= sqrt(d_ave) L^3 on every family (Theorem 5's bound with constant 1)",
                 "ratio_bound",
                 0.0,
                 1.0,
