@@ -443,6 +443,9 @@ mod tests {
             .collect()
     }
 
+    /// A synthetic growth law `y = f(x)`.
+    type Law = Box<dyn Fn(f64) -> f64>;
+
     /// Every trend and fitted claim of every registered study can fail: rows with the growth
     /// its band asks for pass, rows with a growth outside it fail.
     #[test]
@@ -451,34 +454,32 @@ mod tests {
         for model in crate::registry::models() {
             for study in model.studies() {
                 for claim in study.claims() {
-                    let (x, good, bad): (&str, Box<dyn Fn(f64) -> f64>, Box<dyn Fn(f64) -> f64>) =
-                        match &claim.check {
-                            Check::Exponent { x, lo, hi } => {
-                                let (mid, off) = ((lo + hi) / 2.0, hi + 1.0);
-                                (x, Box::new(move |v| v.powf(mid)), Box::new(move |v| v.powf(off)))
-                            }
-                            Check::Slope { x, lo, hi } => {
-                                let mid = (lo + hi) / 2.0;
-                                // Relative slope s about the level 1: y = 1 + s (log2 x - 2.5).
-                                let off = hi + 0.5;
-                                (
-                                    x,
-                                    Box::new(move |v| 1.0 + mid * (v.log2() - 2.5)),
-                                    Box::new(move |v| 1.0 + off * (v.log2() - 2.5)),
-                                )
-                            }
-                            Check::Trend { x, direction, factor } => {
-                                let (good, bad) = match direction {
-                                    Direction::AtLeast => (factor * 2.0, factor / 2.0),
-                                    Direction::AtMost => (factor / 2.0, factor * 2.0),
-                                };
-                                // y = 1 at x = 2, y = r at x = 16, log-linear between.
-                                let law =
-                                    move |r: f64| move |v: f64| r.powf((v.log2() - 1.0) / 3.0);
-                                (x, Box::new(law(good)), Box::new(law(bad)))
-                            }
-                            Check::Within { .. } | Check::Flat { .. } | Check::AllTrue => continue,
-                        };
+                    let (x, good, bad): (&str, Law, Law) = match &claim.check {
+                        Check::Exponent { x, lo, hi } => {
+                            let (mid, off) = ((lo + hi) / 2.0, hi + 1.0);
+                            (x, Box::new(move |v| v.powf(mid)), Box::new(move |v| v.powf(off)))
+                        }
+                        Check::Slope { x, lo, hi } => {
+                            let mid = (lo + hi) / 2.0;
+                            // Relative slope s about the level 1: y = 1 + s (log2 x - 2.5).
+                            let off = hi + 0.5;
+                            (
+                                x,
+                                Box::new(move |v| 1.0 + mid * (v.log2() - 2.5)),
+                                Box::new(move |v| 1.0 + off * (v.log2() - 2.5)),
+                            )
+                        }
+                        Check::Trend { x, direction, factor } => {
+                            let (good, bad) = match direction {
+                                Direction::AtLeast => (factor * 2.0, factor / 2.0),
+                                Direction::AtMost => (factor / 2.0, factor * 2.0),
+                            };
+                            // y = 1 at x = 2, y = r at x = 16, log-linear between.
+                            let law = move |r: f64| move |v: f64| r.powf((v.log2() - 1.0) / 3.0);
+                            (x, Box::new(law(good)), Box::new(law(bad)))
+                        }
+                        Check::Within { .. } | Check::Flat { .. } | Check::AllTrue => continue,
+                    };
                     let name = format!("{} / {}", study.name(), claim.statement);
                     let pass = evaluate(&claim, &synthetic(&claim, x, good), &[]);
                     assert!(pass.pass, "{name}: {}", pass.observed);
