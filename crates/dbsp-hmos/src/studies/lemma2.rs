@@ -178,7 +178,7 @@ impl Study for Lemma2Study {
             return Err(e.clone().into());
         }
         let verified = reads.iter().all(|a| a.value == value(a.addr));
-        let culls = memory.culls();
+        let culls: Vec<_> = memory.stats().iter().filter_map(|s| s.levels.first()).collect();
         let w_max = culls.iter().map(|c| c.w_max).max().unwrap_or(0);
         let rounds = culls.iter().map(|c| c.rounds).max().unwrap_or(0);
         let forced = culls.iter().any(|c| c.forced);
