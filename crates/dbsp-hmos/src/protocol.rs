@@ -108,6 +108,25 @@ const END_PAD: EndKey = (u32::MAX, u32::MAX, u32::MAX, u32::MAX);
 /// A representative: (position in its sorted block, variable, value written).
 type Rep = (u32, u64, Option<i64>);
 
+/// A choice returned to a coloured path: (representative's index, path's index, bit mask of
+/// the two chosen branches).
+type Choice = (u32, u32, u8);
+
+/// Per processor, per representative.
+type PerRep<T> = Vec<Vec<T>>;
+
+/// Per processor, a value from a neighbour, if any.
+type FromNeighbour = Vec<Option<u64>>;
+
+/// What one culling did: its rounds, whether it forced, the sum of its thresholds (all zero
+/// for naive selection).
+#[derive(Debug, Clone, Copy, Default)]
+struct Culling {
+    rounds: u32,
+    forced: bool,
+    theta_sum: u64,
+}
+
 /// A message of the protocol's machine.
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -130,9 +149,8 @@ pub enum Msg {
     Count(u64),
     /// A coloured path's key in the sort of iteration i.
     End(EndKey),
-    /// A choice on its way back to a coloured path: (representative's index, path's index,
-    /// bit mask of the two chosen branches).
-    Chosen(RouteMsg<(u32, u32, u8)>),
+    /// A choice on its way back to a coloured path.
+    Chosen(RouteMsg<Choice>),
 }
 
 /// What travels to a copy and back.
@@ -251,7 +269,7 @@ fn unwrap_seg_count(m: Msg) -> Option<(bool, u64)> {
 fn unwrap_back(m: Msg) -> Option<RouteMsg<(u32, i64)>> {
     if let Msg::Back(r) = m { Some(r) } else { None }
 }
-fn unwrap_chosen(m: Msg) -> Option<RouteMsg<(u32, u32, u8)>> {
+fn unwrap_chosen(m: Msg) -> Option<RouteMsg<Choice>> {
     if let Msg::Chosen(r) = m { Some(r) } else { None }
 }
 fn unwrap_cull(m: Msg) -> Option<RouteMsg<CullPacket>> {
@@ -381,7 +399,7 @@ impl HmosMemory {
         label: &str,
         last: &[Option<u64>],
         first: Option<&[Option<u64>]>,
-    ) -> Result<(Vec<Option<u64>>, Vec<Option<u64>>), Error> {
+    ) -> Result<(FromNeighbour, FromNeighbour), Error> {
         self.machine.dsuperstep(0, label, |ctx, _| {
             let pid = ctx.pid();
             if pid + 1 < ctx.p()
@@ -411,14 +429,11 @@ impl HmosMemory {
 
     /// Iteration 0: the root copies `j0` of every representative, the first `mu` or culled
     /// (Lemma 2), with the culling's (rounds, forced, sum of thresholds).
-    fn roots(
-        &mut self,
-        reps: &[Vec<Rep>],
-    ) -> Result<(Vec<Vec<Vec<u32>>>, (u32, bool, u64)), Error> {
+    fn roots(&mut self, reps: &[Vec<Rep>]) -> Result<(PerRep<Vec<u32>>, Culling), Error> {
         let naive: Vec<u32> = (0..u32::try_from(self.mu).unwrap_or(u32::MAX)).collect();
         let Selection::Cull { a, eps } = self.selection else {
             let chosen = reps.iter().map(|rs| vec![naive.clone(); rs.len()]).collect();
-            return Ok((chosen, (0, false, 0)));
+            return Ok((chosen, Culling::default()));
         };
         let mut parents: Vec<Vec<Parent>> = Vec::with_capacity(reps.len());
         for rs in reps {
@@ -441,8 +456,12 @@ impl HmosMemory {
             Msg::Count,
             unwrap_count,
         )?;
-        let theta_sum = culled.theta.iter().sum();
-        Ok((culled.chosen, (culled.rounds, culled.forced, theta_sum)))
+        let summary = Culling {
+            rounds: culled.rounds,
+            forced: culled.forced,
+            theta_sum: culled.theta.iter().sum(),
+        };
+        Ok((culled.chosen, summary))
     }
 
     /// Iteration `i >= 1` by culling (Lemma 3), in phase `select/i`: the coloured paths
@@ -454,14 +473,13 @@ impl HmosMemory {
     /// greedy label-0 routing returns it to every path's representative. Returns, per
     /// processor, representative and path, the bit mask of the two chosen branches, and the
     /// culling's (rounds, forced, sum of thresholds).
-    #[allow(clippy::type_complexity)]
     fn cull_level(
         &mut self,
         i: u32,
-        ends: &[Vec<Vec<PathEnd>>],
+        ends: &[PerRep<PathEnd>],
         a: f64,
         eps: f64,
-    ) -> Result<(Vec<Vec<Vec<u8>>>, (u32, bool, u64)), Error> {
+    ) -> Result<(PerRep<Vec<u8>>, Culling), Error> {
         self.machine.enter_phase(format!("select/{i}"));
         let n = self.n;
         let label = format!("select/{i}");
@@ -541,7 +559,7 @@ impl HmosMemory {
             })
             .collect();
         let spread = prefix(&mut self.machine, 0, &Segmented, &items, Msg::Seg, unwrap_seg)?;
-        let mut back: Vec<Vec<(ProcId, (u32, u32, u8))>> = vec![Vec::new(); n as usize];
+        let mut back: Vec<Vec<(ProcId, Choice)>> = vec![Vec::new(); n as usize];
         for ((out, b), masks) in back.iter_mut().zip(&blocks).zip(&spread.prefixes) {
             for (&(_, home, ri, ei), &(_, mask)) in b.iter().zip(masks) {
                 if (home, ri, ei) != (END_PAD.1, END_PAD.2, END_PAD.3) {
@@ -562,18 +580,18 @@ impl HmosMemory {
                 }
             }
         }
-        let theta_sum = culled.theta.iter().sum();
-        Ok((masks, (culled.rounds, culled.forced, theta_sum)))
+        let summary = Culling {
+            rounds: culled.rounds,
+            forced: culled.forced,
+            theta_sum: culled.theta.iter().sum(),
+        };
+        Ok((masks, summary))
     }
 
     /// Copy selection (Section 4.1), iterations 0..=k: per processor, the target set (copy
     /// indices) of every representative, and what every iteration did.
-    #[allow(clippy::type_complexity)]
-    fn select(
-        &mut self,
-        reps: &[Vec<Rep>],
-    ) -> Result<(Vec<Vec<Vec<u64>>>, Vec<LevelStats>), Error> {
-        let (roots, (rounds, forced, theta_sum)) = self.roots(reps)?;
+    fn select(&mut self, reps: &[Vec<Rep>]) -> Result<(PerRep<Vec<u64>>, Vec<LevelStats>), Error> {
+        let (roots, Culling { rounds, forced, theta_sum }) = self.roots(reps)?;
         let mut ends: Vec<Vec<Vec<PathEnd>>> = Vec::with_capacity(reps.len());
         for (rs, js) in reps.iter().zip(&roots) {
             let mut per = Vec::with_capacity(rs.len());
@@ -587,10 +605,10 @@ impl HmosMemory {
         let mut stats =
             vec![LevelStats { level: 0, rounds, forced, theta_sum, w_max: w_max(&ends) }];
         for i in 1..=self.hmos.k() {
-            let (masks, (rounds, forced, theta_sum)) = match self.selection {
+            let (masks, Culling { rounds, forced, theta_sum }) = match self.selection {
                 Selection::Naive => {
                     let m = ends.iter().map(|r| r.iter().map(|es| vec![0b011; es.len()]).collect());
-                    (m.collect(), (0, false, 0))
+                    (m.collect(), Culling::default())
                 }
                 Selection::Cull { a, eps } => self.cull_level(i, &ends, a, eps)?,
             };
