@@ -375,7 +375,11 @@ impl Model for DbspHmos {
         "D-BSP primitives (Propositions 1-3) and the HMOS PRAM simulation (Fantozzi, Pietracaprina, Pucci)"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(crate::studies::PrimitivesStudy), Box::new(crate::studies::Lemma2Study)]
+        vec![
+            Box::new(crate::studies::PrimitivesStudy),
+            Box::new(crate::studies::Lemma2Study),
+            Box::new(crate::studies::Lemma3Study),
+        ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         match config.parse::<RunConfig>()? {
