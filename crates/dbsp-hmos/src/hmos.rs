@@ -419,31 +419,35 @@ impl Hmos {
         u64::from(self.r) * 3_u64.pow(self.k)
     }
 
+    /// Walks the block path `u_0, e_1..e_k`: the modules `u_0..u_k` and the slots `s_1..s_k`.
+    fn walk(&self, u0: u32, branches: &[u32]) -> (Vec<u32>, Vec<u64>) {
+        let mut modules = vec![u0];
+        let mut slots = Vec::with_capacity(branches.len());
+        for (level, &e) in self.levels.iter().zip(branches) {
+            let u = modules[modules.len() - 1] as usize;
+            modules.push(level.up[u][e as usize]);
+            slots.push(u64::from(level.slot[u][e as usize]));
+        }
+        (modules, slots)
+    }
+
     /// The processor of the block path `u_0, e_1..e_k` (the 0-block's location).
     fn block_loc(&self, u0: u32, branches: &[u32]) -> u64 {
         if self.k == 0 {
             return u64::from(u0);
         }
-        let mut u = u0;
-        let mut s = Vec::with_capacity(branches.len());
-        for (level, &e) in self.levels.iter().zip(branches) {
-            let (next, slot) =
-                (level.up[u as usize][e as usize], level.slot[u as usize][e as usize]);
-            s.push(u64::from(slot));
-            u = next;
-        }
+        let (modules, s) = self.walk(u0, branches);
         let t = &self.chain.t;
         let k = self.k as usize;
-        let mut loc = u64::from(u) * t[k - 1];
+        let mut loc = u64::from(modules[k]) * t[k - 1];
         for i in 2..=k {
             loc += s[i - 1] * t[i - 2];
         }
         loc + s[0] % t[0]
     }
 
-    /// The processor holding copy `copy < r 3^k` of variable `v < m`:
-    /// `u_k t_k + sum_{i=2}^k s_i t_(i-1) + (s_1 mod t_1)` (`u_0` for k = 0).
-    pub fn loc(&self, v: u64, copy: u64) -> Result<u64, Error> {
+    /// The root index `j0` and branches `e_1..e_k` of copy `copy < r 3^k`.
+    fn split_copy(&self, copy: u64) -> Result<(usize, Vec<u32>), Error> {
         if copy >= self.copies() {
             return Err(Error::param("copy", format!("copy < r 3^k = {}", self.copies()), copy));
         }
@@ -456,6 +460,20 @@ impl Hmos {
             *e = (rest % 3) as u32;
             rest /= 3;
         }
+        Ok((j0, branches))
+    }
+
+    /// The modules `u_0, ..., u_k` on the path of copy `copy` of variable `v` (Section 4.1:
+    /// the copies of v are the source-sink paths of its subdag).
+    pub fn path(&self, v: u64, copy: u64) -> Result<Vec<u32>, Error> {
+        let (j0, branches) = self.split_copy(copy)?;
+        Ok(self.walk(self.adj0(v)?[j0], &branches).0)
+    }
+
+    /// The processor holding copy `copy < r 3^k` of variable `v < m`:
+    /// `u_k t_k + sum_{i=2}^k s_i t_(i-1) + (s_1 mod t_1)` (`u_0` for k = 0).
+    pub fn loc(&self, v: u64, copy: u64) -> Result<u64, Error> {
+        let (j0, branches) = self.split_copy(copy)?;
         Ok(self.block_loc(self.adj0(v)?[j0], &branches))
     }
 

@@ -11,7 +11,7 @@ use netcore::pram::{Limits, NoTrace, run_with};
 
 use crate::Error;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
-use crate::protocol::{HmosMemory, Selection};
+use crate::protocol::{Delivery, HmosMemory, LevelStats, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
 use crate::studies::primitives::bound;
 
@@ -163,9 +163,12 @@ pub struct PramConfig {
     /// Seed of the program's input and of the level-0 graph. Default 0.
     #[serde(default)]
     pub seed: u64,
-    /// Root-copy selection: "naive" (default) or { cull = { a, eps } }.
+    /// Copy selection: "naive" (default) or { cull = { a, eps } } (every level).
     #[serde(default = "naive")]
     pub selection: Selection,
+    /// Delivery: "staged" (default, Theorem 3) or "two_phase" (one routing, the baseline).
+    #[serde(default)]
+    pub delivery: Delivery,
 }
 
 fn naive() -> Selection {
@@ -185,7 +188,7 @@ pub struct PramReport {
     pub comm: f64,
     /// D-BSP local work.
     pub work: u64,
-    /// Cost per ledger phase (combine, deliver, reply, uncombine).
+    /// Cost per ledger phase (combine, select/0..select/k, deliver, reply, uncombine).
     pub by_phase: Vec<(String, f64)>,
     /// D-BSP cost per global step.
     pub cost_per_step: f64,
@@ -193,6 +196,15 @@ pub struct PramReport {
     pub cull_rounds_max: u32,
     /// Culling: some parents were completed by force.
     pub cull_forced: bool,
+    /// Per selection iteration i = 0..=k, the most culling rounds it needed.
+    pub rounds_by_level: Vec<u64>,
+    /// Per level i = 0..=k, the largest module weight w(u) of any step.
+    pub w_max_by_level: Vec<u64>,
+    /// The delivery: staged or two-phase.
+    pub delivery: Delivery,
+    /// delta_(k+1), ..., delta_0: the largest per-processor load at the start of every stage
+    /// (and at the end), over all protocol rounds.
+    pub delta_max: Vec<u64>,
     /// The output equals the library's plain-Rust reference.
     pub verified: bool,
 }
@@ -209,7 +221,8 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         config.k,
         config.seed,
         config.selection,
-    )?;
+    )?
+    .with_delivery(config.delivery);
     let done =
         run_with(program, &mut memory, &Limits::default(), &mut NoTrace).map_err(Error::from)?;
     if let Some(e) = memory.error() {
@@ -223,6 +236,18 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
     }
     let ledger = memory.ledger();
     let cost = ledger.cost(&params).map_err(Error::from)?;
+    let levels = || memory.stats().iter().flat_map(|s| &s.levels);
+    let per_level = |f: &dyn Fn(&LevelStats) -> u64| {
+        (0..=config.k)
+            .map(|i| levels().filter(|l| l.level == i).map(f).max().unwrap_or(0))
+            .collect::<Vec<u64>>()
+    };
+    let mut delta_max = vec![0_u64; config.k as usize + 2];
+    for deltas in memory.stats().iter().flat_map(|s| &s.deltas) {
+        for (most, &d) in delta_max.iter_mut().zip(deltas) {
+            *most = (*most).max(d);
+        }
+    }
     let report = PramReport {
         pram_t: done.cost.t,
         pram_g: done.cost.g,
@@ -231,8 +256,12 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         work: ledger.work(),
         by_phase: ledger.by_phase(&params).map_err(Error::from)?,
         cost_per_step: cost / done.cost.g.max(1) as f64,
-        cull_rounds_max: memory.culls().iter().map(|c| c.rounds).max().unwrap_or(0),
-        cull_forced: memory.culls().iter().any(|c| c.forced),
+        cull_rounds_max: levels().map(|l| l.rounds).max().unwrap_or(0),
+        cull_forced: levels().any(|l| l.forced),
+        rounds_by_level: per_level(&|l| u64::from(l.rounds)),
+        w_max_by_level: per_level(&|l| l.w_max),
+        delivery: config.delivery,
+        delta_max,
         verified: true,
     };
     let summary = format!(
@@ -346,7 +375,11 @@ impl Model for DbspHmos {
         "D-BSP primitives (Propositions 1-3) and the HMOS PRAM simulation (Fantozzi, Pietracaprina, Pucci)"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(crate::studies::PrimitivesStudy), Box::new(crate::studies::Lemma2Study)]
+        vec![
+            Box::new(crate::studies::PrimitivesStudy),
+            Box::new(crate::studies::Lemma2Study),
+            Box::new(crate::studies::Lemma3Study),
+        ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         match config.parse::<RunConfig>()? {

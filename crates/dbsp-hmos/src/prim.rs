@@ -88,6 +88,38 @@ impl Monoid for Max {
     }
 }
 
+/// Segmented sum of `u64` (modulo 2^64): an item `(starts, x)` with `starts` set begins a new
+/// segment, so an inclusive [`prefix`] gives the sum since the last segment start. With
+/// [`Flip`] and [`suffix`], and `starts` read as "ends a segment", it gives every item the sum
+/// up to the end of its segment (the protocol's weights `w(u)` at the first key of a run).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SegSum;
+
+impl Monoid for SegSum {
+    type Item = (bool, u64);
+    fn identity(&self) -> (bool, u64) {
+        (false, 0)
+    }
+    fn op(&self, a: &(bool, u64), b: &(bool, u64)) -> (bool, u64) {
+        (a.0 || b.0, if b.0 { b.1 } else { a.1.wrapping_add(b.1) })
+    }
+}
+
+/// A monoid with its operands swapped, `a ⊕' b = b ⊕ a` (associative whenever `⊕` is): a
+/// forward segmented operation becomes its mirror image for [`suffix`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Flip<Mo>(pub Mo);
+
+impl<Mo: Monoid> Monoid for Flip<Mo> {
+    type Item = Mo::Item;
+    fn identity(&self) -> Mo::Item {
+        self.0.identity()
+    }
+    fn op(&self, a: &Mo::Item, b: &Mo::Item) -> Mo::Item {
+        self.0.op(b, a)
+    }
+}
+
 /// String concatenation, the standard non-commutative monoid.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Concat;
@@ -427,6 +459,44 @@ pub fn route_two_phase<S, M, T>(
     unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
 ) -> Result<Routed<T>> {
     let log_n = levels(machine, within)?;
+    let Held { held, loads } =
+        route_two_phase_until(machine, within, log_n, outgoing, wrap, unwrap)?;
+    let delivered = held.into_iter().map(|h| h.into_iter().map(|(_, p)| p).collect());
+    Ok(Routed { delivered: delivered.collect(), loads })
+}
+
+/// Messages part of the way to their destinations: per processor, `(destination, payload)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held<T> {
+    /// What each processor holds, in rank order.
+    pub held: Vec<Vec<(ProcId, T)>>,
+    /// After each move superstep, in order, the largest number of messages a processor
+    /// holds.
+    pub loads: Vec<u64>,
+}
+
+/// [`route_two_phase`] inside every c-cluster, stopped after phase 2's level `until - 1`:
+/// every message ends in the `until`-cluster holding its destination, in that cluster's
+/// cyclic layout (ranked by the prefix of phase 2), so a processor of an `until`-cluster that
+/// receives `R` messages in all holds at most `ceil(R / 2^(L - until))`. With `until = L` this is
+/// the whole routing. One stage of Theorem 3's delivery is a call with `c = tau_i` and
+/// `until = tau_(i-1)`.
+pub fn route_two_phase_until<S, M, T>(
+    machine: &mut BspMachine<S, M>,
+    within: u32,
+    until: u32,
+    outgoing: Vec<Vec<(ProcId, T)>>,
+    wrap: impl Fn(RouteMsg<T>) -> M,
+    unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
+) -> Result<Held<T>> {
+    let log_n = levels(machine, within)?;
+    if !(within..=log_n).contains(&until) {
+        return Err(Error::param(
+            "until",
+            format!("within = {within} <= until <= L = {log_n}"),
+            until,
+        ));
+    }
     let n = machine.p();
     check_outgoing(log_n, within, n, &outgoing)?;
     let mut slots: Vec<RouteSlot<T>> = outgoing
@@ -481,8 +551,8 @@ pub fn route_two_phase<S, M, T>(
         })?;
         loads.push(drain(machine, &mut slots));
     }
-    // Phase 2: descend, levels c to L-1.
-    for i in within..log_n {
+    // Phase 2: descend, levels c to until-1.
+    for i in within..until {
         let s: u32 = 1 << (log_n - 1 - i);
         let counts: Vec<Vec<(u64, u64)>> = slots
             .iter()
@@ -525,6 +595,6 @@ pub fn route_two_phase<S, M, T>(
         })?;
         loads.push(drain(machine, &mut slots));
     }
-    let delivered = slots.into_iter().map(|s| s.held.into_iter().map(|(_, _, p)| p).collect());
-    Ok(Routed { delivered: delivered.collect(), loads })
+    let held = slots.into_iter().map(|s| s.held.into_iter().map(|(_, d, p)| (d, p)).collect());
+    Ok(Held { held: held.collect(), loads })
 }

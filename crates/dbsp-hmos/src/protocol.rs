@@ -1,28 +1,36 @@
 //! The access protocol of Fantozzi, Pietracaprina and Pucci (Section 4) as a netcore PRAM
-//! [`GlobalMemory`] back end, in its first, simple configuration: naive copy selection.
+//! [`GlobalMemory`] back end.
 //!
-//! Every global step runs on one D-BSP machine whose ledger accumulates over the run:
+//! Every global step runs on one D-BSP machine whose ledger accumulates over the run, one
+//! ledger phase per part (`combine`, `select/0`..`select/k`, `deliver`, `reply`,
+//! `uncombine`):
 //!
 //! 1. **combine** (Section 4: concurrent accesses reduced to exclusive ones "by sorting"):
 //!    the accesses, `ceil(len / n)` per processor (access `i` starts at processor `i mod n`),
 //!    are k-sorted by (address, index); one label-0 superstep tells every processor the last
 //!    address of its predecessor, so the first key of every run of equal addresses (the
 //!    representative) is known.
-//! 2. **deliver**: every representative sends one message per selected copy to `loc(v, c)`
-//!    by two-phase (k1, k2)-routing; the selected copies are a target set (Section 4.1):
-//!    `mu = (r+1)/2` copies at the root (`j0 = 0..mu`) and branches 0 and 1 below every
-//!    coloured node, `mu 2^k` copies. The root copies are chosen by culling (Lemma 2) or
-//!    naively; below the root the branches are fixed, since Lemma 3's iterations are not built
-//!    yet (`docs/models/dbsp-hmos.md`, Choices: The protocol's first form).
-//! 3. **reply**: a write stores `(value, step)` in the copy's cell; a read replies with the
-//!    cell's `(value, timestamp)` through the same router, and the representative keeps the
+//! 2. **select/0..k** (Section 4.1): every representative gets a target set of `mu 2^k`
+//!    copies, `mu = (r+1)/2` root copies and two of the three branches below every coloured
+//!    node. With [`Selection::Cull`], iteration 0 culls the 0-modules (Lemma 2) and iteration
+//!    `i` sorts the coloured paths by their (i-1)-module, sums the weights `w(u)` by a segmented
+//!    scan, culls two of the three i-modules of every coloured u (Lemma 3), spreads the choice
+//!    along the run and returns it to the representatives; with [`Selection::Naive`] the first
+//!    `mu` roots and branches 0 and 1 are taken, with no machine work.
+//! 3. **deliver**: every representative sends one message per selected copy to `loc(v, c)`,
+//!    in k + 1 stages (Theorem 3, [`Delivery::Staged`]) or by one two-phase routing
+//!    ([`Delivery::TwoPhase`], the baseline); the largest load `delta_i` at the start of every
+//!    stage is recorded in both modes.
+//! 4. **reply**: a write stores `(value, step)` in the copy's cell; a read replies with the
+//!    cell's `(value, timestamp)` by one two-phase routing, and the representative keeps the
 //!    reply with the largest timestamp (any two target sets share a copy).
-//! 4. **uncombine**: a segmented prefix along the runs gives every access its
+//! 5. **uncombine**: a segmented prefix along the runs gives every access its
 //!    representative's value; a greedy label-0 routing returns it to the access's processor.
 //!
-//! A fetch-and-op is a read round, then a write round of `op(old, value)`. The contract of
-//! [`GlobalMemory::step`] has no error channel: a failed superstep (a bug, never an input) is
-//! kept and reported by [`HmosMemory::error`], and the step's values are then not reliable.
+//! A fetch-and-op is a read round, then a write round of `op(old, value)` to the same target
+//! sets. The contract of [`GlobalMemory::step`] has no error channel: a failed superstep (a
+//! bug, never an input) is kept and reported by [`HmosMemory::error`], and the step's values
+//! are then not reliable.
 
 use std::collections::BTreeMap;
 
@@ -36,17 +44,21 @@ use netcore::pram::{Access, AccessKind, GlobalMemory};
 
 use crate::Error;
 use crate::hmos::{Hmos, HmosConfig};
-use crate::prim::{Monoid, RouteMsg, ksort, prefix, route_greedy, route_two_phase};
-use crate::select::{CullPacket, Parent, cull0};
+use crate::prim::{
+    Flip, Held, Max, Monoid, RouteMsg, SegSum, ksort, prefix, route_greedy, route_two_phase,
+    route_two_phase_until, suffix,
+};
+use crate::select::{CullPacket, Parent, Threshold, cull, theta_level};
 
-/// How the root copies (`j0`) of a target set are chosen.
+/// How a target set is chosen (Section 4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Selection {
-    /// The first `mu` 0-modules (a baseline; `docs/models/dbsp-hmos.md`, Choices: The protocol's
-    /// first form).
+    /// The first `mu` 0-modules and branches 0 and 1 below every coloured node (the naive
+    /// baseline).
     Naive,
-    /// Threshold culling (Lemma 2) with constant `a > 0` and exponent `0 < eps < 1`.
+    /// Threshold culling at every level, iteration 0 (Lemma 2) and iterations 1..k (Lemma 3),
+    /// with constant `a > 0` and exponent `0 < eps < 1`.
     Cull {
         /// The threshold constant a.
         a: f64,
@@ -70,19 +82,63 @@ impl Selection {
     }
 }
 
+/// How the messages reach the selected copies (Section 4.2).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Delivery {
+    /// Theorem 3: stages `k+1, ..., 1`; stage i is a two-phase routing inside every
+    /// `tau_i`-cluster (`tau_(k+1) = 0`, `tau_i = log n - log t_i`) that leaves every message
+    /// balanced over the `tau_(i-1)`-cluster of its destination's (i-1)-block (`tau_0 = log n`:
+    /// stage 1 delivers).
+    #[default]
+    Staged,
+    /// One two-phase routing in the whole machine (the baseline).
+    TwoPhase,
+}
+
 /// A sort key: (address, access index); padding sorts last.
 type Key = (u64, u32);
 const PAD: Key = (u64::MAX, u32::MAX);
+
+/// A coloured path's sort key in iteration i: (its (i-1)-module, home processor,
+/// representative's index there, path's index in the representative); padding sorts last.
+type EndKey = (u32, u32, u32, u32);
+const END_PAD: EndKey = (u32::MAX, u32::MAX, u32::MAX, u32::MAX);
+
+/// A representative: (position in its sorted block, variable, value written).
+type Rep = (u32, u64, Option<i64>);
+
+/// A choice returned to a coloured path: (representative's index, path's index, bit mask of
+/// the two chosen branches).
+type Choice = (u32, u32, u8);
+
+/// Per processor, per representative.
+type PerRep<T> = Vec<Vec<T>>;
+
+/// Per processor, a value from a neighbour, if any.
+type FromNeighbour = Vec<Option<u64>>;
+
+/// What one culling did: its rounds, whether it forced, the sum of its thresholds (all zero
+/// for naive selection).
+#[derive(Debug, Clone, Copy, Default)]
+struct Culling {
+    rounds: u32,
+    forced: bool,
+    theta_sum: u64,
+}
 
 /// A message of the protocol's machine.
 #[derive(Debug, Clone)]
 pub enum Msg {
     /// A key of the combining sort.
     Key(Key),
-    /// The last address a processor holds after the sort.
-    Tail(u64),
+    /// A neighbour's boundary key: the last of the predecessor (`true`) or the first of the
+    /// successor (`false`).
+    Edge(bool, u64),
     /// A segmented-prefix value: (starts a run, value).
     Seg((bool, i64)),
+    /// A segmented count: (ends a run, count).
+    SegCount((bool, u64)),
     /// A routed packet.
     Route(RouteMsg<Packet>),
     /// A value on its way back to its access's processor: (access index, value).
@@ -91,6 +147,10 @@ pub enum Msg {
     Cull(RouteMsg<CullPacket>),
     /// A count summed by a prefix.
     Count(u64),
+    /// A coloured path's key in the sort of iteration i.
+    End(EndKey),
+    /// A choice on its way back to a coloured path.
+    Chosen(RouteMsg<Choice>),
 }
 
 /// What travels to a copy and back.
@@ -110,16 +170,24 @@ pub struct Packet {
     pub home: (ProcId, u32),
 }
 
-/// One processor: its cells `(v, copy) -> (value, timestamp)` and its block of sort keys.
+/// One processor: its cells `(v, copy) -> (value, timestamp)`, its block of sort keys and its
+/// block of coloured-path keys.
 #[derive(Debug, Clone, Default)]
 pub struct Proc {
     cells: BTreeMap<(u64, u64), (i64, u64)>,
     keys: Vec<Key>,
+    ends: Vec<EndKey>,
 }
 
 impl SortBlock<Key> for Proc {
     fn block(&mut self) -> &mut Vec<Key> {
         &mut self.keys
+    }
+}
+
+impl SortBlock<EndKey> for Proc {
+    fn block(&mut self) -> &mut Vec<EndKey> {
+        &mut self.ends
     }
 }
 
@@ -136,41 +204,73 @@ impl Monoid for Segmented {
     }
 }
 
+/// A coloured path of a target set being built (Section 4.1): its root copy `j0`, its
+/// branches so far as base-3 digits, and the module it ends at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PathEnd {
+    j0: u32,
+    branches: u64,
+    module: u32,
+}
+
+/// What one iteration of copy selection did (Section 4.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LevelStats {
+    /// The iteration (= the level of the modules it colours).
+    pub level: u32,
+    /// Culling rounds run (0 for naive selection).
+    pub rounds: u32,
+    /// Some parents were completed by force.
+    pub forced: bool,
+    /// The sum of the thresholds of the rounds run (culling's hard bound on a weight when
+    /// nothing was forced; 0 for naive selection).
+    pub theta_sum: u64,
+    /// The largest weight `w(u)` of a module of this level: the coloured paths through it.
+    pub w_max: u64,
+}
+
+/// What one PRAM step did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepStats {
+    /// Copy selection, iterations 0..=k.
+    pub levels: Vec<LevelStats>,
+    /// Per protocol round (two for a fetch-and-op), the delivery's largest per-processor load
+    /// at the start of stages `k+1, ..., 1` and at the end: `delta_(k+1), ..., delta_0`.
+    pub deltas: Vec<Vec<u64>>,
+}
+
 /// The HMOS access protocol as a PRAM global memory.
 #[derive(Debug)]
 pub struct HmosMemory {
     hmos: Hmos,
     size: u64,
     n: u32,
-    /// The branch paths below the root of a target set: every `e_i` in {0, 1}, as the
-    /// `sum e_i 3^(k-i)` part of a copy index.
-    branches: Vec<u64>,
     mu: u64,
     selection: Selection,
+    delivery: Delivery,
     machine: BspMachine<Proc, Msg>,
     error: Option<Error>,
-    culls: Vec<CullStats>,
-}
-
-/// What one culling (iteration 0) did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CullStats {
-    /// Rounds run.
-    pub rounds: u32,
-    /// Some parents were completed by force.
-    pub forced: bool,
-    /// The largest weight w(u) of a 0-module.
-    pub w_max: u64,
+    stats: Vec<StepStats>,
+    targets: Vec<(u64, Vec<u64>)>,
 }
 
 fn unwrap_key(m: Msg) -> Option<Key> {
     if let Msg::Key(k) = m { Some(k) } else { None }
 }
+fn unwrap_end(m: Msg) -> Option<EndKey> {
+    if let Msg::End(k) = m { Some(k) } else { None }
+}
 fn unwrap_seg(m: Msg) -> Option<(bool, i64)> {
     if let Msg::Seg(s) = m { Some(s) } else { None }
 }
+fn unwrap_seg_count(m: Msg) -> Option<(bool, u64)> {
+    if let Msg::SegCount(s) = m { Some(s) } else { None }
+}
 fn unwrap_back(m: Msg) -> Option<RouteMsg<(u32, i64)>> {
     if let Msg::Back(r) = m { Some(r) } else { None }
+}
+fn unwrap_chosen(m: Msg) -> Option<RouteMsg<Choice>> {
+    if let Msg::Chosen(r) = m { Some(r) } else { None }
 }
 fn unwrap_cull(m: Msg) -> Option<RouteMsg<CullPacket>> {
     if let Msg::Cull(r) = m { Some(r) } else { None }
@@ -182,11 +282,37 @@ fn unwrap_route(m: Msg) -> Option<RouteMsg<Packet>> {
     if let Msg::Route(r) = m { Some(r) } else { None }
 }
 
+/// The largest weight of a module among coloured paths: how many end at each module.
+fn w_max(ends: &[Vec<Vec<PathEnd>>]) -> u64 {
+    let mut w: BTreeMap<u32, u64> = BTreeMap::new();
+    for e in ends.iter().flatten().flatten() {
+        *w.entry(e.module).or_default() += 1;
+    }
+    w.values().copied().max().unwrap_or(0)
+}
+
+/// Per processor, whether each key of its sorted block starts a run of equal `field` values
+/// (`prev`: the predecessor's last value) and whether it ends one (`next`: the successor's
+/// first value).
+fn run_bounds<K>(
+    block: &[K],
+    field: impl Fn(&K) -> u64,
+    prev: Option<u64>,
+    next: Option<u64>,
+) -> (Vec<bool>, Vec<bool>) {
+    let len = block.len();
+    let at = |j: usize| Some(field(&block[j]));
+    let starts = (0..len).map(|j| (if j == 0 { prev } else { at(j - 1) }) != at(j)).collect();
+    let ends = (0..len).map(|j| (if j + 1 == len { next } else { at(j + 1) }) != at(j)).collect();
+    (starts, ends)
+}
+
 impl HmosMemory {
     /// A memory of `size` cells holding `input` (then zeros) on the D-BSP machine `params`
     /// with an HMOS of redundancy `r`, `k` levels and level-0 seed `seed` over
     /// `m = max(size, n)` variables. The input is written to every copy with timestamp 0,
-    /// uncharged (the initial memory contents). `selection` chooses the root copies.
+    /// uncharged (the initial memory contents). `selection` chooses the target sets; the
+    /// delivery is [`Delivery::Staged`] unless [`HmosMemory::with_delivery`] says otherwise.
     pub fn new(
         params: DbspParams,
         size: u64,
@@ -208,10 +334,6 @@ impl HmosMemory {
         let config = HmosConfig::new(u64::from(n), size.max(u64::from(n)), r, k, seed)?;
         let hmos = Hmos::build(&config)?;
         let mu = u64::from(r).div_ceil(2);
-        // Below the root: every branch e_i in {0, 1}.
-        let branches: Vec<u64> = (0..1_u64 << k)
-            .map(|bits| (0..k).fold(0, |acc, i| acc * 3 + ((bits >> (k - 1 - i)) & 1)))
-            .collect();
         let mut procs = vec![Proc::default(); n as usize];
         for (v, &x) in (0..).zip(input) {
             if x != 0 {
@@ -222,7 +344,24 @@ impl HmosMemory {
             }
         }
         let machine = BspMachine::new(params, procs)?;
-        Ok(Self { hmos, size, n, branches, mu, selection, machine, error: None, culls: Vec::new() })
+        Ok(Self {
+            hmos,
+            size,
+            n,
+            mu,
+            selection,
+            delivery: Delivery::default(),
+            machine,
+            error: None,
+            stats: Vec::new(),
+            targets: Vec::new(),
+        })
+    }
+
+    /// The same memory with delivery `delivery`.
+    pub fn with_delivery(mut self, delivery: Delivery) -> Self {
+        self.delivery = delivery;
+        self
     }
 
     /// The first error a step hit, if any (then the results of that step and later ones are
@@ -231,9 +370,15 @@ impl HmosMemory {
         self.error.as_ref()
     }
 
-    /// One entry per protocol round that culled.
-    pub fn culls(&self) -> &[CullStats] {
-        &self.culls
+    /// One entry per PRAM step that accessed memory: selection and delivery statistics.
+    pub fn stats(&self) -> &[StepStats] {
+        &self.stats
+    }
+
+    /// The target sets of the last step: `(variable, selected copy indices)`, per
+    /// representative.
+    pub fn targets(&self) -> &[(u64, Vec<u64>)] {
+        &self.targets
     }
 
     /// The ledger of every step so far.
@@ -246,64 +391,337 @@ impl HmosMemory {
         &self.hmos
     }
 
-    /// The root copies `j0` of every representative: the first `mu`, or culled (Lemma 2).
-    fn roots(
+    /// One label-0 superstep: every processor sends `last[p]` to its successor and, if
+    /// `first` is given, `first[p]` to its predecessor; returns what each processor got from
+    /// its predecessor and from its successor.
+    fn neighbours(
         &mut self,
-        requests: &[Vec<(u32, u64, Option<i64>)>],
-    ) -> Result<Vec<Vec<Vec<u32>>>, Error> {
+        label: &str,
+        last: &[Option<u64>],
+        first: Option<&[Option<u64>]>,
+    ) -> Result<(FromNeighbour, FromNeighbour), Error> {
+        self.machine.dsuperstep(0, label, |ctx, _| {
+            let pid = ctx.pid();
+            if pid + 1 < ctx.p()
+                && let Some(x) = last[pid as usize]
+            {
+                ctx.send(pid + 1, Msg::Edge(true, x));
+            }
+            if pid > 0
+                && let Some(x) = first.and_then(|f| f[pid as usize])
+            {
+                ctx.send(pid - 1, Msg::Edge(false, x));
+            }
+        })?;
+        let n = self.n as usize;
+        let (mut prev, mut next) = (vec![None; n], vec![None; n]);
+        for p in 0..self.n {
+            for (_, m) in self.machine.take_delivered(p) {
+                match m {
+                    Msg::Edge(true, x) => prev[p as usize] = Some(x),
+                    Msg::Edge(false, x) => next[p as usize] = Some(x),
+                    _ => {}
+                }
+            }
+        }
+        Ok((prev, next))
+    }
+
+    /// Iteration 0: the root copies `j0` of every representative, the first `mu` or culled
+    /// (Lemma 2), with the culling's (rounds, forced, sum of thresholds).
+    fn roots(&mut self, reps: &[Vec<Rep>]) -> Result<(PerRep<Vec<u32>>, Culling), Error> {
         let naive: Vec<u32> = (0..u32::try_from(self.mu).unwrap_or(u32::MAX)).collect();
         let Selection::Cull { a, eps } = self.selection else {
-            return Ok(requests.iter().map(|rs| vec![naive.clone(); rs.len()]).collect());
+            let chosen = reps.iter().map(|rs| vec![naive.clone(); rs.len()]).collect();
+            return Ok((chosen, Culling::default()));
         };
-        let mut parents: Vec<Vec<Parent>> = Vec::with_capacity(requests.len());
-        for rs in requests {
+        let mut parents: Vec<Vec<Parent>> = Vec::with_capacity(reps.len());
+        for rs in reps {
             let mut ps = Vec::with_capacity(rs.len());
-            for &(pos, v, _) in rs {
-                ps.push(Parent { pos, candidates: self.hmos.adj0(v)?.to_vec() });
+            for &(_, v, _) in rs {
+                ps.push(Parent { weight: 1, candidates: self.hmos.adj0(v)?.to_vec() });
             }
             parents.push(ps);
         }
         self.machine.enter_phase("select/0");
         let need = usize::try_from(self.mu).unwrap_or(usize::MAX);
-        let r = self.hmos.r();
-        let culled = cull0(
+        let threshold = Threshold::Shrinking { a, r: self.hmos.r(), eps };
+        let culled = cull(
             &mut self.machine,
             &parents,
             need,
-            a,
-            r,
-            eps,
+            threshold,
             Msg::Cull,
             unwrap_cull,
             Msg::Count,
             unwrap_count,
         )?;
-        self.culls.push(CullStats {
+        let summary = Culling {
             rounds: culled.rounds,
             forced: culled.forced,
-            w_max: culled.weights.iter().copied().max().unwrap_or(0),
-        });
-        Ok(culled.chosen)
+            theta_sum: culled.theta.iter().sum(),
+        };
+        Ok((culled.chosen, summary))
     }
 
-    /// One protocol round for the representatives: `requests[p]` lists, per processor, the
-    /// representatives `(position in block, v, write)`, `roots[p]` their root copies; returns
-    /// per processor the value read (largest timestamp) for each representative, in request
-    /// order.
+    /// Iteration `i >= 1` by culling (Lemma 3), in phase `select/i`: the coloured paths
+    /// `ends` (per processor, per representative) are k-sorted by their (i-1)-module; one
+    /// label-0 superstep with the neighbours' boundary keys marks the runs of equal modules; a
+    /// segmented suffix count gives the first key of every run (the module's parent, at home
+    /// there) its weight `w(u)`; culling with the constant threshold [`theta_level`] chooses
+    /// two of u's three i-modules; a segmented prefix spreads the choice along the run and a
+    /// greedy label-0 routing returns it to every path's representative. Returns, per
+    /// processor, representative and path, the bit mask of the two chosen branches, and the
+    /// culling's (rounds, forced, sum of thresholds).
+    fn cull_level(
+        &mut self,
+        i: u32,
+        ends: &[PerRep<PathEnd>],
+        a: f64,
+        eps: f64,
+    ) -> Result<(PerRep<Vec<u8>>, Culling), Error> {
+        self.machine.enter_phase(format!("select/{i}"));
+        let n = self.n;
+        let label = format!("select/{i}");
+        // The coloured paths as sort keys, every block padded to the largest.
+        let keys: Vec<Vec<EndKey>> = (0..n)
+            .zip(ends)
+            .map(|(p, reps)| {
+                let per_rep = (0_u32..).zip(reps);
+                let tagged = per_rep.flat_map(|(ri, es)| {
+                    (0_u32..).zip(es).map(move |(ei, e)| (e.module, p, ri, ei))
+                });
+                tagged.collect()
+            })
+            .collect();
+        let counts: Vec<Vec<u64>> = keys.iter().map(|k| vec![k.len() as u64]).collect();
+        let most = prefix(&mut self.machine, 0, &Max, &counts, Msg::Count, unwrap_count)?;
+        let most = most.totals.first().copied().unwrap_or(0) as usize;
+        for (proc, mut block) in self.machine.states_mut().iter_mut().zip(keys) {
+            block.resize(most, END_PAD);
+            proc.ends = block;
+        }
+        ksort(&mut self.machine, 0, Msg::End, unwrap_end)?;
+        let blocks: Vec<Vec<EndKey>> =
+            self.machine.states().iter().map(|s| s.ends.clone()).collect();
+        let module = |k: &EndKey| u64::from(k.0);
+        let firsts: Vec<Option<u64>> = blocks.iter().map(|b| b.first().map(module)).collect();
+        let lasts: Vec<Option<u64>> = blocks.iter().map(|b| b.last().map(module)).collect();
+        let (prev, next) = self.neighbours(&label, &lasts, Some(&firsts))?;
+        let bounds: Vec<(Vec<bool>, Vec<bool>)> =
+            (0..n as usize).map(|p| run_bounds(&blocks[p], module, prev[p], next[p])).collect();
+        // w(u) at every key: the count from it to the end of its run.
+        let items: Vec<Vec<(bool, u64)>> = blocks
+            .iter()
+            .zip(&bounds)
+            .map(|(b, (_, last))| {
+                b.iter().zip(last).map(|(k, &e)| (e, u64::from(*k != END_PAD))).collect()
+            })
+            .collect();
+        let weights =
+            suffix(&mut self.machine, 0, &Flip(SegSum), &items, Msg::SegCount, unwrap_seg_count)?;
+        let up = &self.hmos.levels()[i as usize - 1].up;
+        let mut parents: Vec<Vec<Parent>> = vec![Vec::new(); n as usize];
+        let mut leader: Vec<Vec<bool>> = Vec::with_capacity(n as usize);
+        for (p, ((b, (first, _)), w)) in
+            blocks.iter().zip(&bounds).zip(&weights.prefixes).enumerate()
+        {
+            let lead: Vec<bool> = b.iter().zip(first).map(|(k, &s)| s && *k != END_PAD).collect();
+            for ((k, _), &(_, weight)) in b.iter().zip(&lead).filter(|(_, l)| **l).zip(w) {
+                let candidates = up.get(k.0 as usize).map(|c| c.to_vec()).unwrap_or_default();
+                parents[p].push(Parent { weight, candidates });
+            }
+            leader.push(lead);
+        }
+        let m_i = self.hmos.chain().m[i as usize];
+        let mu = u32::try_from(self.mu).unwrap_or(u32::MAX);
+        let theta = theta_level(a, mu, i, n, m_i, eps);
+        let culled = cull(
+            &mut self.machine,
+            &parents,
+            2,
+            Threshold::Constant(theta),
+            Msg::Cull,
+            unwrap_cull,
+            Msg::Count,
+            unwrap_count,
+        )?;
+        // The choice, as a bit mask of branches, spread from every run's first key.
+        let items: Vec<Vec<(bool, i64)>> = leader
+            .iter()
+            .zip(&culled.chosen)
+            .map(|(lead, chosen)| {
+                let mut next = chosen.iter();
+                let mask = |js: &Vec<u32>| js.iter().fold(0_i64, |m, &j| m | (1 << j));
+                lead.iter()
+                    .map(|&l| if l { (true, next.next().map_or(0, mask)) } else { (false, 0) })
+                    .collect()
+            })
+            .collect();
+        let spread = prefix(&mut self.machine, 0, &Segmented, &items, Msg::Seg, unwrap_seg)?;
+        let mut back: Vec<Vec<(ProcId, Choice)>> = vec![Vec::new(); n as usize];
+        for ((out, b), masks) in back.iter_mut().zip(&blocks).zip(&spread.prefixes) {
+            for (&(_, home, ri, ei), &(_, mask)) in b.iter().zip(masks) {
+                if (home, ri, ei) != (END_PAD.1, END_PAD.2, END_PAD.3) {
+                    // A mask of branches 0..3 fits a byte.
+                    out.push((home, (ri, ei, u8::try_from(mask).unwrap_or(0))));
+                }
+            }
+        }
+        let returned = route_greedy(&mut self.machine, 0, back, Msg::Chosen, unwrap_chosen)?;
+        let mut masks: Vec<Vec<Vec<u8>>> =
+            ends.iter().map(|reps| reps.iter().map(|es| vec![0; es.len()]).collect()).collect();
+        for (p, got) in returned.delivered.into_iter().enumerate() {
+            for (ri, ei, mask) in got {
+                if let Some(slot) =
+                    masks[p].get_mut(ri as usize).and_then(|m| m.get_mut(ei as usize))
+                {
+                    *slot = mask;
+                }
+            }
+        }
+        let summary = Culling {
+            rounds: culled.rounds,
+            forced: culled.forced,
+            theta_sum: culled.theta.iter().sum(),
+        };
+        Ok((masks, summary))
+    }
+
+    /// Copy selection (Section 4.1), iterations 0..=k: per processor, the target set (copy
+    /// indices) of every representative, and what every iteration did.
+    fn select(&mut self, reps: &[Vec<Rep>]) -> Result<(PerRep<Vec<u64>>, Vec<LevelStats>), Error> {
+        let (roots, Culling { rounds, forced, theta_sum }) = self.roots(reps)?;
+        let mut ends: Vec<Vec<Vec<PathEnd>>> = Vec::with_capacity(reps.len());
+        for (rs, js) in reps.iter().zip(&roots) {
+            let mut per = Vec::with_capacity(rs.len());
+            for (&(_, v, _), j0s) in rs.iter().zip(js) {
+                let adj = self.hmos.adj0(v)?;
+                let start = |&j0: &u32| PathEnd { j0, branches: 0, module: adj[j0 as usize] };
+                per.push(j0s.iter().map(start).collect::<Vec<_>>());
+            }
+            ends.push(per);
+        }
+        let mut stats =
+            vec![LevelStats { level: 0, rounds, forced, theta_sum, w_max: w_max(&ends) }];
+        for i in 1..=self.hmos.k() {
+            let (masks, Culling { rounds, forced, theta_sum }) = match self.selection {
+                Selection::Naive => {
+                    let m = ends.iter().map(|r| r.iter().map(|es| vec![0b011; es.len()]).collect());
+                    (m.collect(), Culling::default())
+                }
+                Selection::Cull { a, eps } => self.cull_level(i, &ends, a, eps)?,
+            };
+            let up = &self.hmos.levels()[i as usize - 1].up;
+            let mut work = vec![0_u64; self.n as usize];
+            for ((reps_ends, reps_masks), w) in ends.iter_mut().zip(&masks).zip(&mut work) {
+                for (es, ms) in reps_ends.iter_mut().zip(reps_masks) {
+                    let mut grown = Vec::with_capacity(2 * es.len());
+                    for (e, &mask) in es.iter().zip(ms) {
+                        for b in (0..3_u32).filter(|b| mask & (1 << b) != 0) {
+                            let module = up[e.module as usize][b as usize];
+                            let branches = e.branches * 3 + u64::from(b);
+                            grown.push(PathEnd { j0: e.j0, branches, module });
+                        }
+                    }
+                    *w += grown.len() as u64;
+                    *es = grown;
+                }
+            }
+            if matches!(self.selection, Selection::Cull { .. }) {
+                self.machine.local(&format!("select/{i}"), |p, _| work[p as usize])?;
+            }
+            stats.push(LevelStats { level: i, rounds, forced, theta_sum, w_max: w_max(&ends) });
+        }
+        let pow = 3_u64.pow(self.hmos.k());
+        let copies = ends
+            .iter()
+            .map(|reps| {
+                let copy = |e: &PathEnd| u64::from(e.j0) * pow + e.branches;
+                reps.iter().map(|es| es.iter().map(copy).collect()).collect()
+            })
+            .collect();
+        Ok((copies, stats))
+    }
+
+    /// `tau_i` of Section 4.2: `0` for `i = k + 1`, `log n - log t_i` for `1 <= i <= k`, and
+    /// `log n` for `i = 0`.
+    fn tau(&self, i: u32) -> u32 {
+        let (k, log_n) = (self.hmos.k(), self.n.ilog2());
+        match i {
+            0 => log_n,
+            i if i > k => 0,
+            i => log_n - self.hmos.chain().t[i as usize - 1].ilog2(),
+        }
+    }
+
+    /// Delivers every packet to its copy's processor (Section 4.2), in phase `deliver`: per
+    /// processor the packets that arrived, and `delta_(k+1), ..., delta_0`.
+    fn deliver(
+        &mut self,
+        outgoing: Vec<Vec<(ProcId, Packet)>>,
+    ) -> Result<(Vec<Vec<Packet>>, Vec<u64>), Error> {
+        self.machine.enter_phase("deliver");
+        let k = self.hmos.k();
+        let log_n = self.n.ilog2();
+        let mut deltas = vec![outgoing.iter().map(|o| o.len() as u64).max().unwrap_or(0)];
+        let most = |h: &Held<Packet>| h.held.iter().map(|x| x.len() as u64).max().unwrap_or(0);
+        let held = match self.delivery {
+            Delivery::Staged => {
+                let mut held = Held { held: outgoing, loads: Vec::new() };
+                for stage in (1..=k + 1).rev() {
+                    let (within, until) = (self.tau(stage), self.tau(stage - 1));
+                    held = route_two_phase_until(
+                        &mut self.machine,
+                        within,
+                        until,
+                        held.held,
+                        Msg::Route,
+                        unwrap_route,
+                    )?;
+                    deltas.push(most(&held));
+                }
+                held
+            }
+            Delivery::TwoPhase => {
+                let held = route_two_phase_until(
+                    &mut self.machine,
+                    0,
+                    log_n,
+                    outgoing,
+                    Msg::Route,
+                    unwrap_route,
+                )?;
+                // After phase 2's move at level tau_i - 1, every message is in its
+                // tau_i-cluster: that move's load is delta_i.
+                for stage in (1..=k).rev() {
+                    let tau = self.tau(stage) as usize;
+                    let at = (log_n as usize + tau).checked_sub(1);
+                    let load = at.and_then(|j| held.loads.get(j)).copied();
+                    deltas.push(load.unwrap_or(deltas[0]));
+                }
+                deltas.push(most(&held));
+                held
+            }
+        };
+        let delivered = held.held.into_iter().map(|h| h.into_iter().map(|(_, p)| p).collect());
+        Ok((delivered.collect(), deltas))
+    }
+
+    /// One protocol round for the representatives: `reps[p]` lists, per processor, the
+    /// representatives, `targets[p]` their selected copies; returns per processor the value
+    /// read (largest timestamp) for each representative, in request order, and the
+    /// delivery's `delta`s.
     fn round(
         &mut self,
         step: u64,
-        requests: &[Vec<(u32, u64, Option<i64>)>],
-        roots: &[Vec<Vec<u32>>],
-    ) -> Result<Vec<Vec<i64>>, Error> {
+        reps: &[Vec<Rep>],
+        targets: &[Vec<Vec<u64>>],
+    ) -> Result<(Vec<Vec<i64>>, Vec<u64>), Error> {
         let mut outgoing: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
-        let pow = 3_u64.pow(self.hmos.k());
-        for ((p, reqs), rts) in (0..).zip(requests).zip(roots) {
-            for (&(pos, v, write), js) in reqs.iter().zip(rts) {
-                let copies = js
-                    .iter()
-                    .flat_map(|&j0| self.branches.iter().map(move |b| u64::from(j0) * pow + b));
-                for copy in copies {
+        for ((p, rs), ts) in (0..).zip(reps).zip(targets) {
+            for (&(pos, v, write), copies) in rs.iter().zip(ts) {
+                for &copy in copies {
                     let dest = ProcId::try_from(self.hmos.loc(v, copy)?).unwrap_or(p);
                     let value = write.unwrap_or(0);
                     let packet = Packet { v, copy, write, value, ts: step, home: (p, pos) };
@@ -311,11 +729,9 @@ impl HmosMemory {
                 }
             }
         }
-        self.machine.enter_phase("deliver");
-        let arrived = route_two_phase(&mut self.machine, 0, outgoing, Msg::Route, unwrap_route)?;
+        let (delivered, deltas) = self.deliver(outgoing)?;
         // Apply at the copies; reads reply.
         let mut replies: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
-        let delivered = arrived.delivered;
         let mut work = vec![0_u64; self.n as usize];
         for ((p, packets), proc) in (0..).zip(delivered).zip(self.machine.states_mut()) {
             for mut packet in packets {
@@ -337,12 +753,12 @@ impl HmosMemory {
         self.machine.local("apply", |p, _| work[p as usize])?;
         self.machine.enter_phase("reply");
         let back = route_two_phase(&mut self.machine, 0, replies, Msg::Route, unwrap_route)?;
-        let mut out: Vec<Vec<i64>> = Vec::with_capacity(requests.len());
-        for (reqs, got) in requests.iter().zip(back.delivered) {
-            let mut best: Vec<(u64, i64)> = vec![(0, 0); reqs.len()];
-            let mut seen = vec![false; reqs.len()];
+        let mut out: Vec<Vec<i64>> = Vec::with_capacity(reps.len());
+        for (rs, got) in reps.iter().zip(back.delivered) {
+            let mut best: Vec<(u64, i64)> = vec![(0, 0); rs.len()];
+            let mut seen = vec![false; rs.len()];
             for packet in got {
-                if let Some(i) = reqs.iter().position(|&(pos, _, _)| pos == packet.home.1)
+                if let Some(i) = rs.iter().position(|&(pos, _, _)| pos == packet.home.1)
                     && (!seen[i] || packet.ts > best[i].0)
                 {
                     best[i] = (packet.ts, packet.value);
@@ -351,7 +767,7 @@ impl HmosMemory {
             }
             out.push(best.into_iter().map(|(_, v)| v).collect());
         }
-        Ok(out)
+        Ok((out, deltas))
     }
 
     fn try_step(&mut self, step: u64, accesses: &mut [Access]) -> Result<(), Error> {
@@ -372,22 +788,9 @@ impl HmosMemory {
         }
         ksort(&mut self.machine, 0, Msg::Key, unwrap_key)?;
         // Each processor learns its predecessor's last address.
-        self.machine.dsuperstep(0, "combine/tail", |ctx, proc: &mut Proc| {
-            let pid = ctx.pid();
-            if pid + 1 < ctx.p()
-                && let Some(&(addr, _)) = proc.keys.last()
-            {
-                ctx.send(pid + 1, Msg::Tail(addr));
-            }
-        })?;
-        let mut prev: Vec<Option<u64>> = vec![None; n];
-        for (p, slot) in (0..).zip(prev.iter_mut()) {
-            for (_, m) in self.machine.take_delivered(p) {
-                if let Msg::Tail(a) = m {
-                    *slot = Some(a);
-                }
-            }
-        }
+        let lasts: Vec<Option<u64>> =
+            self.machine.states().iter().map(|s| s.keys.last().map(|k| k.0)).collect();
+        let (prev, _) = self.neighbours("combine/tail", &lasts, None)?;
         let blocks: Vec<Vec<Key>> = self.machine.states().iter().map(|s| s.keys.clone()).collect();
         let is_leader = |p: usize, j: usize| {
             let (addr, _) = blocks[p][j];
@@ -396,7 +799,7 @@ impl HmosMemory {
         };
         let kind = accesses[0].kind;
         // Representatives: (position, v, value written).
-        let reps: Vec<Vec<(u32, u64, Option<i64>)>> = (0..n)
+        let reps: Vec<Vec<Rep>> = (0..n)
             .map(|p| {
                 (0..blocks[p].len())
                     .filter(|&j| is_leader(p, j))
@@ -411,12 +814,13 @@ impl HmosMemory {
                     .collect()
             })
             .collect();
-        let roots = self.roots(&reps)?;
-        let values = self.round(step, &reps, &roots)?;
+        let (targets, levels) = self.select(&reps)?;
+        let (values, deltas) = self.round(step, &reps, &targets)?;
+        let mut stats = StepStats { levels, deltas: vec![deltas] };
         let values = match kind {
             AccessKind::Fetch(op) => {
                 // Write round: op(old, contribution) at every representative.
-                let writes: Vec<Vec<(u32, u64, Option<i64>)>> = reps
+                let writes: Vec<Vec<Rep>> = reps
                     .iter()
                     .zip(&values)
                     .enumerate()
@@ -430,11 +834,15 @@ impl HmosMemory {
                             .collect()
                     })
                     .collect();
-                self.round(step, &writes, &roots)?;
+                let (_, deltas) = self.round(step, &writes, &targets)?;
+                stats.deltas.push(deltas);
                 values
             }
             _ => values,
         };
+        self.stats.push(stats);
+        self.targets =
+            reps.iter().zip(targets).flat_map(|(rs, ts)| rs.iter().map(|r| r.1).zip(ts)).collect();
         // Uncombine: every key gets its representative's value by a segmented prefix.
         self.machine.enter_phase("uncombine");
         let items: Vec<Vec<(bool, i64)>> = (0..n)

@@ -93,7 +93,6 @@ pub struct Lemma2Row {
 pub struct Lemma2Point {
     n: u32,
     m: u64,
-    config: HmosConfig,
     r: u32,
     selection: Selection,
     eps: f64,
@@ -122,63 +121,19 @@ impl Study for Lemma2Study {
         let n = 1_u32 << p.log_n;
         // n^tau <= 2^28 here, exact enough in f64; floor of a finite positive value.
         let m = f64::from(n).powf(p.tau).floor() as u64;
-        let config = HmosConfig::new(u64::from(n), m, p.r, 0, 0)?;
+        // Validates n, m and r before any run.
+        HmosConfig::new(u64::from(n), m, p.r, 0, 0)?;
         let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;
         let alpha_beta = check_alpha_beta(&p.alpha_beta)?;
-        Ok(Lemma2Point {
-            n,
-            m,
-            config,
-            r: p.r,
-            selection,
-            eps: p.eps,
-            pattern: p.pattern,
-            alpha_beta,
-        })
+        Ok(Lemma2Point { n, m, r: p.r, selection, eps: p.eps, pattern: p.pattern, alpha_beta })
     }
     fn run(&self, point: &Lemma2Point, rng: &mut SimRng) -> Result<Vec<Lemma2Row>, ModelError> {
         let (n, m) = (point.n, point.m);
         let seed: u64 = rng.random_range(0..u64::MAX);
         let params = DbspParams::power_law(n, 0.5, 0.5).map_err(Error::from)?;
         let mut memory = HmosMemory::new(params, m, &[], point.r, 0, seed, point.selection)?;
-        let vars: Vec<u64> = match point.pattern {
-            Pattern::Random => {
-                let mut chosen = BTreeSet::new();
-                let mut order = Vec::with_capacity(n as usize);
-                while order.len() < n as usize {
-                    let v = rng.random_range(0..m);
-                    if chosen.insert(v) {
-                        order.push(v);
-                    }
-                }
-                order
-            }
-            Pattern::ModuleAdversary => {
-                let _ = &point.config;
-                let hmos: &Hmos = memory.hmos();
-                let mut keyed: Vec<(u32, u64)> = (0..m)
-                    .map(|v| Ok((hmos.adj0(v)?.iter().copied().min().unwrap_or(0), v)))
-                    .collect::<Result<_, Error>>()?;
-                keyed.sort_unstable();
-                keyed.into_iter().take(n as usize).map(|(_, v)| v).collect()
-            }
-        };
-        let value = |v: u64| i64::try_from(v % 1_000_003).unwrap_or(0) + 1;
-        let mut writes: Vec<Access> = (0..)
-            .zip(&vars)
-            .map(|(pid, &v)| Access { pid, kind: AccessKind::Write, addr: v, value: value(v) })
-            .collect();
-        memory.step(1, &mut writes);
-        let mut reads: Vec<Access> = (0..)
-            .zip(&vars)
-            .map(|(pid, &v)| Access { pid, kind: AccessKind::Read, addr: v, value: 0 })
-            .collect();
-        memory.step(2, &mut reads);
-        if let Some(e) = memory.error() {
-            return Err(e.clone().into());
-        }
-        let verified = reads.iter().all(|a| a.value == value(a.addr));
-        let culls = memory.culls();
+        let verified = write_then_read(&mut memory, point.pattern, n, m, rng)?;
+        let culls: Vec<_> = memory.stats().iter().filter_map(|s| s.levels.first()).collect();
         let w_max = culls.iter().map(|c| c.w_max).max().unwrap_or(0);
         let rounds = culls.iter().map(|c| c.rounds).max().unwrap_or(0);
         let forced = culls.iter().any(|c| c.forced);
@@ -231,4 +186,51 @@ impl Study for Lemma2Study {
                 .log_x(),
         ]
     }
+}
+
+/// Two PRAM steps on n distinct variables of `pattern` (among m): every processor writes its
+/// variable, then reads it back; whether every read returned the value written.
+pub(crate) fn write_then_read(
+    memory: &mut HmosMemory,
+    pattern: Pattern,
+    n: u32,
+    m: u64,
+    rng: &mut SimRng,
+) -> Result<bool, ModelError> {
+    let vars: Vec<u64> = match pattern {
+        Pattern::Random => {
+            let mut chosen = BTreeSet::new();
+            let mut order = Vec::with_capacity(n as usize);
+            while order.len() < n as usize {
+                let v = rng.random_range(0..m);
+                if chosen.insert(v) {
+                    order.push(v);
+                }
+            }
+            order
+        }
+        Pattern::ModuleAdversary => {
+            let hmos: &Hmos = memory.hmos();
+            let mut keyed: Vec<(u32, u64)> = (0..m)
+                .map(|v| Ok((hmos.adj0(v)?.iter().copied().min().unwrap_or(0), v)))
+                .collect::<Result<_, Error>>()?;
+            keyed.sort_unstable();
+            keyed.into_iter().take(n as usize).map(|(_, v)| v).collect()
+        }
+    };
+    let value = |v: u64| i64::try_from(v % 1_000_003).unwrap_or(0) + 1;
+    let mut writes: Vec<Access> = (0..)
+        .zip(&vars)
+        .map(|(pid, &v)| Access { pid, kind: AccessKind::Write, addr: v, value: value(v) })
+        .collect();
+    memory.step(1, &mut writes);
+    let mut reads: Vec<Access> = (0..)
+        .zip(&vars)
+        .map(|(pid, &v)| Access { pid, kind: AccessKind::Read, addr: v, value: 0 })
+        .collect();
+    memory.step(2, &mut reads);
+    if let Some(e) = memory.error() {
+        return Err(e.clone().into());
+    }
+    Ok(reads.iter().all(|a| a.value == value(a.addr)))
 }

@@ -1,10 +1,14 @@
 //! The access protocol as a PRAM back end against the reference array, on random steps.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use dbsp_hmos::hmos::k_max;
-use dbsp_hmos::protocol::{HmosMemory, Selection};
+use dbsp_hmos::protocol::{Delivery, HmosMemory, Selection};
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, ArrayMemory, FetchOp, GlobalMemory};
+use netcore::rng::seeded;
 use proptest::prelude::*;
+use rand::seq::SliceRandom;
 
 /// One random step: (kind 0 read / 1 write / 2 fetch-add, accesses as (addr seed, value)).
 type Step = (u8, Vec<(u64, i64)>);
@@ -37,11 +41,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// Every read and fetch returns what the reference array returns, and the contents agree
-    /// after every step, for n in {8, 64}, k in {0, k_max(n)}, r in {1, 3, 5}.
+    /// after every step, for n in {8, 64}, every k <= k_max(n), r in {1, 3, 5}, naive or
+    /// culled selection (every level) and staged or two-phase delivery.
     #[test]
     fn protocol_equals_reference(
         big in any::<bool>(),
-        top_k in any::<bool>(),
+        k_pick in any::<u32>(),
+        staged in any::<bool>(),
         r_index in 0_usize..3,
         double in any::<bool>(),
         hot in any::<bool>(),
@@ -51,7 +57,8 @@ proptest! {
             (0_u8..3, prop::collection::vec((any::<u64>(), -50_i64..50), 1..20)), 1..6),
     ) {
         let n: u32 = if big { 64 } else { 8 };
-        let k = if top_k { k_max(u64::from(n)) } else { 0 };
+        let k = k_pick % (k_max(u64::from(n)) + 1);
+        let delivery = if staged { Delivery::Staged } else { Delivery::TwoPhase };
         let r = [1, 3, 5][r_index];
         let size = if double { 2 * u64::from(n) } else { u64::from(n) };
         let input: Vec<i64> = (0..size as i64).map(|i| i * 7 % 11).collect();
@@ -61,7 +68,9 @@ proptest! {
             1 => Selection::Cull { a: 0.5, eps: 0.5 },
             _ => Selection::Cull { a: 2.0, eps: 0.3 },
         };
-        let mut hmos = HmosMemory::new(params, size, &input, r, k, seed, selection).unwrap();
+        let mut hmos = HmosMemory::new(params, size, &input, r, k, seed, selection)
+            .unwrap()
+            .with_delivery(delivery);
         let mut array = ArrayMemory::new(size as usize, &input);
         for (g, step) in (1..).zip(&steps) {
             let mut a = accesses(step, size, hot);
@@ -103,4 +112,183 @@ fn e8_semantics() {
     m.step(5, &mut s4);
     assert_eq!(s4[0].value, 7);
     assert!(m.error().is_none());
+}
+
+/// Whether `copies` is a target set of an HMOS with redundancy r and k levels (Section 4.1):
+/// `mu 2^k` distinct copies, `mu = (r+1)/2` distinct roots `j0 < r`, and below every coloured
+/// node exactly two coloured children. A copy's index is `j0 3^k + sum e_i 3^(k-i)`, so its
+/// path prefix down to level i is `copy / 3^(k-i)`.
+fn is_target_set(copies: &[u64], r: u32, k: u32) -> bool {
+    let mu = r.div_ceil(2) as usize;
+    let pow = 3_u64.pow(k);
+    let distinct: BTreeSet<u64> = copies.iter().copied().collect();
+    let roots: BTreeSet<u64> = copies.iter().map(|c| c / pow).collect();
+    if copies.len() != mu << k || distinct.len() != copies.len() || roots.len() != mu {
+        return false;
+    }
+    if roots.iter().any(|&j0| j0 >= u64::from(r)) {
+        return false;
+    }
+    (0..k).all(|i| {
+        let mut children: BTreeMap<u64, BTreeSet<u64>> = BTreeMap::new();
+        for &c in copies {
+            let child = c / 3_u64.pow(k - i - 1);
+            children.entry(child / 3).or_default().insert(child);
+        }
+        children.values().all(|c| c.len() == 2)
+    })
+}
+
+/// One run for the target-set properties: n = 2^9 (k_max 2) or 2^10 (k_max 3), k >= 1, every
+/// processor accessing a distinct random variable of m = 2n in every step.
+struct Run {
+    memory: HmosMemory,
+    n: u32,
+    r: u32,
+    k: u32,
+    /// Per step, its target sets (variable, copies).
+    targets: Vec<Vec<(u64, Vec<u64>)>>,
+}
+
+fn run(big: bool, k_pick: u32, r: u32, cull: bool, staged: bool, seed: u64, kinds: &[u8]) -> Run {
+    let n: u32 = if big { 1024 } else { 512 };
+    let k = 1 + k_pick % k_max(u64::from(n));
+    let size = 2 * u64::from(n);
+    let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
+    let selection = if cull { Selection::Cull { a: 2.0, eps: 0.3 } } else { Selection::Naive };
+    let delivery = if staged { Delivery::Staged } else { Delivery::TwoPhase };
+    let mut memory =
+        HmosMemory::new(params, size, &[], r, k, seed, selection).unwrap().with_delivery(delivery);
+    let mut array = ArrayMemory::new(size as usize, &[]);
+    let mut rng = seeded(seed, 1);
+    let mut targets = Vec::new();
+    for (g, &kind) in (1..).zip(kinds) {
+        let mut vars: Vec<u64> = (0..size).collect();
+        vars.shuffle(&mut rng);
+        let kind = match kind % 3 {
+            0 => AccessKind::Read,
+            1 => AccessKind::Write,
+            _ => AccessKind::Fetch(FetchOp::Add),
+        };
+        let mut a: Vec<Access> = (0..n)
+            .zip(&vars)
+            .map(|(pid, &addr)| Access { pid, kind, addr, value: i64::from(pid) + g })
+            .collect();
+        let mut b = a.clone();
+        memory.step(g as u64, &mut a);
+        array.step(g as u64, &mut b);
+        assert!(memory.error().is_none(), "{:?}", memory.error());
+        assert_eq!(a, b);
+        targets.push(memory.targets().to_vec());
+    }
+    Run { memory, n, r, k, targets }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    /// Section 4.1: every target set, culled or naive, forced or not, has `mu 2^k` copies with
+    /// `mu` roots and two coloured children below every coloured node, and any two target
+    /// sets of one variable intersect (those of different steps, and each against the naive
+    /// target set), for n in {512, 1024}, 1 <= k <= k_max(n), r in {1, 3, 5}.
+    #[test]
+    fn target_sets_have_size_mu_2k_and_intersect(
+        big in any::<bool>(),
+        k_pick in any::<u32>(),
+        r_index in 0_usize..3,
+        cull in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let r = [1, 3, 5][r_index];
+        let out = run(big, k_pick, r, cull, true, seed, &[1, 0]);
+        let (r, k) = (out.r, out.k);
+        let pow = 3_u64.pow(k);
+        let mu = u64::from(r.div_ceil(2));
+        let naive: BTreeSet<u64> = (0..mu)
+            .flat_map(|j0| (0..1_u64 << k).map(move |bits| {
+                j0 * pow + (0..k).fold(0, |acc, i| acc * 3 + ((bits >> (k - 1 - i)) & 1))
+            }))
+            .collect();
+        prop_assert!(is_target_set(&naive.iter().copied().collect::<Vec<_>>(), r, k));
+        let mut by_var: BTreeMap<u64, Vec<BTreeSet<u64>>> = BTreeMap::new();
+        for step in &out.targets {
+            prop_assert_eq!(step.len(), out.n as usize);
+            for (v, copies) in step {
+                prop_assert!(is_target_set(copies, r, k), "v {} copies {:?}", v, copies);
+                let set: BTreeSet<u64> = copies.iter().copied().collect();
+                prop_assert!(set.intersection(&naive).next().is_some());
+                by_var.entry(*v).or_default().push(set);
+            }
+        }
+        for sets in by_var.values() {
+            for (x, a) in sets.iter().enumerate() {
+                for b in &sets[x + 1..] {
+                    prop_assert!(a.intersection(b).next().is_some());
+                }
+            }
+        }
+    }
+
+    /// Lemma 3 and Theorem 2 on the target sets actually chosen, after every iteration i:
+    /// the weight `w(u)` of every i-module (coloured paths through it, counted from the
+    /// target sets) is at most the sum of the thresholds of iteration i's rounds unless it
+    /// was forced (culling's bound, `theta_i = floor(a mu 2^i (n/m_i) n^(eps/2^i))` per round,
+    /// Lemma 3's `O(2^i n^(1-(1-eps)/2^i))`), and its largest value is the protocol's
+    /// reported `w_max`; a coloured i-module has exactly `2^(k-i)` i-blocks holding selected
+    /// copies, each holding exactly `w(u)` of them; and Theorem 3's delivery starts stage i
+    /// with `delta_i = ceil(w_max(U_i) / t_i)` messages on the fullest processor (1 <= i <= k;
+    /// the router's cyclic layout of the tau_i-cluster holding the i-block), and stage k+1 with
+    /// `mu 2^k` (one representative per processor), in both delivery modes.
+    #[test]
+    fn weights_blocks_and_deltas_after_every_iteration(
+        big in any::<bool>(),
+        k_pick in any::<u32>(),
+        r_index in 0_usize..3,
+        cull in any::<bool>(),
+        staged in any::<bool>(),
+        seed in any::<u64>(),
+        kind in 0_u8..3,
+    ) {
+        let r = [1, 3, 5][r_index];
+        let out = run(big, k_pick, r, cull, staged, seed, &[kind]);
+        let (k, hmos) = (out.k, out.memory.hmos());
+        let stats = &out.memory.stats()[0];
+        let mut w_max_level = Vec::new();
+        for i in 0..=k {
+            // Module u_i -> the coloured paths (v, prefix) through it, and per suffix the
+            // selected copies in that i-block.
+            let mut paths: BTreeMap<u32, BTreeSet<(u64, u64)>> = BTreeMap::new();
+            let mut blocks: BTreeMap<u32, BTreeMap<u64, u64>> = BTreeMap::new();
+            let below = 3_u64.pow(k - i);
+            for (v, copies) in &out.targets[0] {
+                for &c in copies {
+                    let u = hmos.path(*v, c).unwrap()[i as usize];
+                    paths.entry(u).or_default().insert((*v, c / below));
+                    *blocks.entry(u).or_default().entry(c % below).or_default() += 1;
+                }
+            }
+            let level = &stats.levels[i as usize];
+            let w_max = paths.values().map(|p| p.len() as u64).max().unwrap_or(0);
+            prop_assert_eq!(w_max, level.w_max);
+            if cull && !level.forced {
+                prop_assert!(w_max <= level.theta_sum, "level {} w {} > {}", i, w_max, level.theta_sum);
+            }
+            for (u, per_block) in &blocks {
+                let w = paths[u].len() as u64;
+                prop_assert_eq!(per_block.len() as u64, 1 << (k - i));
+                prop_assert!(per_block.values().all(|&c| c == w));
+            }
+            w_max_level.push(w_max);
+        }
+        let mu = u64::from(r.div_ceil(2));
+        for deltas in &stats.deltas {
+            prop_assert_eq!(deltas.len(), k as usize + 2);
+            prop_assert_eq!(deltas[0], mu << k);
+            for i in 1..=k {
+                let t_i = hmos.chain().t[i as usize - 1];
+                let at = (k + 1 - i) as usize;
+                prop_assert_eq!(deltas[at], w_max_level[i as usize].div_ceil(t_i), "delta_{}", i);
+            }
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Copy selection, iteration 0 (Lemma 2): the exact case E7.
 
 use dbsp_hmos::prim::RouteMsg;
-use dbsp_hmos::select::{CullPacket, Parent, cull0, theta0};
+use dbsp_hmos::select::{CullPacket, Parent, Threshold, cull, theta0};
 use netcore::bsp::{BspMachine, DbspParams};
 
 #[derive(Debug, Clone)]
@@ -26,14 +26,14 @@ fn e7_cull_iteration0() {
     let adj0: [[u32; 3]; 8] =
         [[0, 1, 2], [0, 1, 3], [0, 2, 3], [0, 4, 5], [0, 6, 7], [4, 5, 6], [1, 5, 7], [2, 6, 7]];
     let parents: Vec<Vec<Parent>> =
-        adj0.iter().map(|c| vec![Parent { pos: 0, candidates: c.to_vec() }]).collect();
+        adj0.iter().map(|c| vec![Parent { weight: 1, candidates: c.to_vec() }]).collect();
     let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();
     let mut m: BspMachine<(), Msg> = BspMachine::new(params, vec![(); 8]).unwrap();
     let unwrap_route = |m: Msg| if let Msg::Route(r) = m { Some(r) } else { None };
     let unwrap_sum = |m: Msg| if let Msg::Sum(s) = m { Some(s) } else { None };
-    let out =
-        cull0(&mut m, &parents, 2, 0.5, 3, 0.5, Msg::Route, unwrap_route, Msg::Sum, unwrap_sum)
-            .unwrap();
+    let threshold = Threshold::Shrinking { a: 0.5, r: 3, eps: 0.5 };
+    let out = cull(&mut m, &parents, 2, threshold, Msg::Route, unwrap_route, Msg::Sum, unwrap_sum)
+        .unwrap();
     assert_eq!(out.first_loads, vec![5, 3, 3, 2, 2, 3, 3, 3]);
     assert_eq!((out.rounds, out.forced), (1, false));
     let kept: Vec<Vec<u32>> =
@@ -89,14 +89,15 @@ proptest! {
                         break;
                     }
                 }
-                vec![Parent { pos: 0, candidates: c }]
+                vec![Parent { weight: 1, candidates: c }]
             })
             .collect();
         let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
         let mut m: BspMachine<(), Msg> = BspMachine::new(params, vec![(); n as usize]).unwrap();
         let unwrap_route = |m: Msg| if let Msg::Route(r) = m { Some(r) } else { None };
         let unwrap_sum = |m: Msg| if let Msg::Sum(s) = m { Some(s) } else { None };
-        let out = cull0(&mut m, &parents, mu, a, r, 0.5, Msg::Route, unwrap_route, Msg::Sum, unwrap_sum)
+        let threshold = Threshold::Shrinking { a, r, eps: 0.5 };
+        let out = cull(&mut m, &parents, mu, threshold, Msg::Route, unwrap_route, Msg::Sum, unwrap_sum)
             .unwrap();
         let mut w = vec![0_u64; n as usize];
         for (v, chosen) in out.chosen.iter().enumerate() {

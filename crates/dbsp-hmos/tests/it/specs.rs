@@ -222,6 +222,11 @@ fn studies_are_deterministic() {
             serde_json::json!({"log_n": 6, "tau": 1.5, "r": 3, "a": 2.0, "eps": 0.3,
                 "pattern": "random", "alpha_beta": [[0.5, 0.5]]}),
         ),
+        (
+            "dbsp-lemma3",
+            serde_json::json!({"log_n": 6, "k": 1, "r": 3, "a": 2.0, "eps": 0.3,
+                "pattern": "random", "alpha_beta": [[0.5, 0.5]]}),
+        ),
     ];
     for (name, params) in points {
         let study = DbspHmos.studies().into_iter().find(|s| s.name() == name).unwrap();

@@ -1,0 +1,267 @@
+//! Study `dbsp-lemma3`: copy selection iterations 0..k (Fantozzi, Pietracaprina, Pucci,
+//! Lemmas 2-3 and Theorem 2) and the staged delivery (Theorem 3, Eq. 3) inside the access
+//! protocol, k >= 1.
+//!
+//! One point = one HMOS (`n = 2^log_n`, `m = 2n` variables, redundancy r, k levels) and two
+//! PRAM steps on n distinct variables (`pattern`, as in `dbsp-lemma2`): every processor writes
+//! its variable, then reads it back; culling with `a`, `eps` chooses the target sets at every
+//! level and the delivery is staged. Rows, one per (alpha, beta) of `alpha_beta` and level
+//! `i = 0..=k`:
+//!
+//! - `w_ratio`: the largest weight `w(u)` of an i-module over Lemma 3's `2^i n^(1-(1-eps)/2^i)`
+//!   (for i = 0 Lemma 2's `n^eps`);
+//! - `rounds`, `forced`: the culling of iteration i;
+//! - `select_ratio`: the cost of phase `select/i` over `2 (2^i n^alpha + n^beta)` (two steps;
+//!   Lemma 3, Lemma 2 for i = 0);
+//! - `theorem2_ratio`: all selection phases over `2 (2^k n^alpha + k n^beta)` (Theorem 2);
+//! - `deliver_ratio`: `deliver` + `reply` over two steps of Eq. 3,
+//!   `(2^k n^((1-alpha) eps / 2^k) + sum_{j=1}^k 2^j 3^((1-alpha)(k-j)) n^(((2-alpha) eps -
+//!   alpha) / 2^j)) n^alpha + k n^beta`.
+//!
+//! The culling routes its packets instead of sorting them (docs/models/dbsp-hmos.md, Choices),
+//! so the cost ratios carry that choice's extra factors; the bands of the claims are
+//! empirical.
+
+use netcore::bsp::DbspParams;
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, Plot, Study};
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::hmos::HmosConfig;
+use crate::protocol::{HmosMemory, Selection};
+use crate::studies::lemma2::{Pattern, write_then_read};
+use crate::studies::primitives::check_alpha_beta;
+
+/// The `dbsp-lemma3` study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Lemma3Study;
+
+/// One point.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lemma3Params {
+    /// log2 n, 6..=14.
+    pub log_n: u32,
+    /// Levels, 1 <= k <= k_max(n).
+    pub k: u32,
+    /// Redundancy, odd.
+    pub r: u32,
+    /// Threshold constant a > 0.
+    pub a: f64,
+    /// Threshold exponent, 0 < eps < 1.
+    pub eps: f64,
+    /// The accessed variables.
+    pub pattern: Pattern,
+    /// The (alpha, beta) pairs the trace is priced under.
+    pub alpha_beta: Vec<[f64; 2]>,
+}
+
+/// One row: one level of one point under one (alpha, beta).
+#[derive(Debug, Clone, Serialize)]
+pub struct Lemma3Row {
+    /// Processors.
+    pub n: u32,
+    /// Levels of the HMOS.
+    pub k: u32,
+    /// The selection iteration (= module level) i.
+    pub level: u32,
+    /// g_i = (n/2^i)^alpha.
+    pub alpha: f64,
+    /// l_i = (n/2^i)^beta.
+    pub beta: f64,
+    /// Largest weight of an i-module over both steps.
+    pub w_max: u64,
+    /// `2^i n^(1 - (1 - eps) / 2^i)`.
+    pub w_bound: f64,
+    /// w_max / w_bound (Lemmas 2-3: bounded).
+    pub w_ratio: f64,
+    /// Most culling rounds of iteration i.
+    pub rounds: u32,
+    /// No parent of iteration i was forced in either step.
+    pub unforced: bool,
+    /// Cost of the two `select/i` phases.
+    pub cost_select: f64,
+    /// cost_select / (2 (2^i n^alpha + n^beta)).
+    pub select_ratio: f64,
+    /// Cost of all selection phases of both steps / (2 (2^k n^alpha + k n^beta)).
+    pub theorem2_ratio: f64,
+    /// Cost of the deliver and reply phases of both steps.
+    pub cost_deliver: f64,
+    /// cost_deliver / (2 Eq. 3).
+    pub deliver_ratio: f64,
+    /// Every read returned the value written.
+    pub verified: bool,
+}
+
+/// A validated point.
+#[derive(Debug, Clone)]
+pub struct Lemma3Point {
+    n: u32,
+    k: u32,
+    r: u32,
+    selection: Selection,
+    eps: f64,
+    pattern: Pattern,
+    alpha_beta: Vec<(f64, f64)>,
+}
+
+/// Eq. 3 of the paper: the time to access the selected copies.
+pub fn eq3(n: u32, k: u32, alpha: f64, beta: f64, eps: f64) -> f64 {
+    let nf = f64::from(n);
+    let pow2 = |j: u32| 2_f64.powi(i32::try_from(j).unwrap_or(i32::MAX));
+    let kf = f64::from(k);
+    let mut inner = pow2(k) * nf.powf((1.0 - alpha) * eps / pow2(k));
+    for j in 1..=k {
+        let three = 3_f64.powf((1.0 - alpha) * f64::from(k - j));
+        inner += pow2(j) * three * nf.powf(((2.0 - alpha) * eps - alpha) / pow2(j));
+    }
+    inner * nf.powf(alpha) + kf * nf.powf(beta)
+}
+
+impl Study for Lemma3Study {
+    type Params = Lemma3Params;
+    type Point = Lemma3Point;
+    type Row = Lemma3Row;
+
+    fn name(&self) -> &'static str {
+        "dbsp-lemma3"
+    }
+    fn about(&self) -> &'static str {
+        "copy selection iterations 0..k (Lemmas 2-3, Theorem 2) and staged delivery (Eq. 3) in the HMOS access protocol"
+    }
+    fn point(&self, p: &Lemma3Params) -> Result<Lemma3Point, ModelError> {
+        if !(6..=14).contains(&p.log_n) {
+            return Err(Error::param("log_n", "6 <= log_n <= 14", p.log_n).into());
+        }
+        if p.k == 0 {
+            return Err(Error::param("k", "k >= 1 (iterations 1..k are studied)", p.k).into());
+        }
+        let n = 1_u32 << p.log_n;
+        // Validates n, m = 2n, r and k <= k_max(n) before any run.
+        HmosConfig::new(u64::from(n), 2 * u64::from(n), p.r, p.k, 0)?;
+        let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;
+        let alpha_beta = check_alpha_beta(&p.alpha_beta)?;
+        Ok(Lemma3Point { n, k: p.k, r: p.r, selection, eps: p.eps, pattern: p.pattern, alpha_beta })
+    }
+    fn run(&self, point: &Lemma3Point, rng: &mut SimRng) -> Result<Vec<Lemma3Row>, ModelError> {
+        let (n, k) = (point.n, point.k);
+        let m = 2 * u64::from(n);
+        let seed: u64 = rng.random_range(0..u64::MAX);
+        let params = DbspParams::power_law(n, 0.5, 0.5).map_err(Error::from)?;
+        let mut memory = HmosMemory::new(params, m, &[], point.r, k, seed, point.selection)?;
+        let verified = write_then_read(&mut memory, point.pattern, n, m, rng)?;
+        let levels = || memory.stats().iter().flat_map(|s| &s.levels);
+        let ledger = memory.ledger();
+        let nf = f64::from(n);
+        let pow2 = |j: u32| 2_f64.powi(i32::try_from(j).unwrap_or(i32::MAX));
+        let mut rows = Vec::with_capacity(point.alpha_beta.len() * (k as usize + 1));
+        for &(alpha, beta) in &point.alpha_beta {
+            let priced = DbspParams::power_law(n, alpha, beta).map_err(Error::from)?;
+            let phases = ledger.by_phase(&priced).map_err(Error::from)?;
+            let cost_of = |keep: &dyn Fn(&str) -> bool| -> f64 {
+                phases.iter().filter(|(name, _)| keep(name)).map(|(_, c)| c).sum()
+            };
+            let select_total = cost_of(&|name| name.starts_with("select/"));
+            let theorem2 = 2.0 * (pow2(k) * nf.powf(alpha) + f64::from(k) * nf.powf(beta));
+            let cost_deliver = cost_of(&|name| name == "deliver" || name == "reply");
+            let deliver_bound = 2.0 * eq3(n, k, alpha, beta, point.eps);
+            for i in 0..=k {
+                let at = || levels().filter(move |l| l.level == i);
+                let w_max = at().map(|l| l.w_max).max().unwrap_or(0);
+                let w_bound = pow2(i) * nf.powf(1.0 - (1.0 - point.eps) / pow2(i));
+                let phase = format!("select/{i}");
+                let cost_select = cost_of(&|name| name == phase);
+                rows.push(Lemma3Row {
+                    n,
+                    k,
+                    level: i,
+                    alpha,
+                    beta,
+                    w_max,
+                    w_bound,
+                    w_ratio: w_max as f64 / w_bound,
+                    rounds: at().map(|l| l.rounds).max().unwrap_or(0),
+                    unforced: !at().any(|l| l.forced),
+                    cost_select,
+                    select_ratio: cost_select / (2.0 * (pow2(i) * nf.powf(alpha) + nf.powf(beta))),
+                    theorem2_ratio: select_total / theorem2,
+                    cost_deliver,
+                    deliver_ratio: cost_deliver / deliver_bound,
+                    verified,
+                });
+            }
+        }
+        Ok(rows)
+    }
+    fn claims(&self) -> Vec<Claim> {
+        let mut claims = vec![
+            Claim::all_true("every read returns the value written", "verified"),
+            Claim::all_true(
+                "culling never stalls into forced completion at any level (a = 2)",
+                "unforced",
+            ),
+            Claim::within(
+                "w_max / (2^i n^(1-(1-eps)/2^i)) stays within [0.02, 2] at every level (Lemmas 2-3: w(u) = O(2^i n^(1-(1-eps)/2^i)); an empirical band)",
+                "w_ratio",
+                0.02,
+                2.0,
+            ),
+            Claim::within(
+                "select/i cost / 2 (2^i n^alpha + n^beta) stays within [5, 250] (Lemma 3's O(2^i n^alpha + n^beta) with the routing culling's constant; an empirical band)",
+                "select_ratio",
+                5.0,
+                250.0,
+            ),
+            Claim::within(
+                "deliver + reply cost / 2 Eq. 3 stays within [4, 60] (Theorem 3; an empirical band)",
+                "deliver_ratio",
+                4.0,
+                60.0,
+            ),
+        ];
+        for k in 1..=3 {
+            claims.push(
+                Claim::flat(
+                    format!("k = {k}, alpha = beta = 1/2: selection cost / 2 (2^k n^alpha + k n^beta) varies by at most 1.5x over n (Theorem 2: bounded)"),
+                    "theorem2_ratio",
+                    1.5,
+                )
+                .only("alpha", 0.5)
+                .only("k", k),
+            );
+            claims.push(
+                Claim::flat(
+                    format!("k = {k}, alpha = beta = 1/2: deliver + reply cost / 2 Eq. 3 varies by at most 1.5x over n (Theorem 3: bounded)"),
+                    "deliver_ratio",
+                    1.5,
+                )
+                .only("alpha", 0.5)
+                .only("k", k),
+            );
+        }
+        claims
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new("weights", "w_max / (2^i n^(1-(1-eps)/2^i))", "n", &["w_ratio"])
+                .series("level")
+                .log_x(),
+            Plot::new("select", "select/i cost / 2 (2^i n^alpha + n^beta)", "n", &["select_ratio"])
+                .series("level")
+                .log_x(),
+            Plot::new(
+                "theorem2",
+                "selection cost / 2 (2^k n^alpha + k n^beta)",
+                "n",
+                &["theorem2_ratio"],
+            )
+            .series("k")
+            .log_x(),
+            Plot::new("delivery", "deliver + reply cost / 2 Eq. 3", "n", &["deliver_ratio"])
+                .series("k")
+                .log_x(),
+        ]
+    }
+}
