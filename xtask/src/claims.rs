@@ -58,35 +58,10 @@ fn in_band(v: f64, lo: f64, hi: f64) -> bool {
 /// Evaluates `claim` over `rows`; `axes` are the study's swept parameters (those that take
 /// more than one value over its jobs).
 pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Verdict {
-    let selected: Vec<&Row> = rows
-        .iter()
-        .filter(|row| {
-            claim
-                .filter
-                .iter()
-                .all(|(column, value)| row.get(column).map(cell).as_deref() == Some(value))
-        })
-        .collect();
-    if selected.is_empty() {
-        return fail("no rows match");
-    }
-    if let Check::AllTrue = claim.check {
-        let bad = selected
-            .iter()
-            .filter(|row| row.get(&claim.y).and_then(|v| v.as_bool()) != Some(true))
-            .count();
-        return Verdict {
-            pass: bad == 0,
-            observed: format!("{bad} of {} rows not true", selected.len()),
-        };
-    }
-    let mut values = Vec::with_capacity(selected.len());
-    for row in &selected {
-        match row.get(&claim.y).and_then(number) {
-            Some(v) if v.is_finite() => values.push(v),
-            _ => return fail(format!("column `{}` is missing or not a finite number", claim.y)),
-        }
-    }
+    let (selected, values) = match select(claim, rows) {
+        Ok(selection) => selection,
+        Err(verdict) => return verdict,
+    };
     let n = values.len();
     match &claim.check {
         Check::Within { lo, hi } => {
@@ -117,6 +92,76 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Verdict 
         }
         Check::AllTrue => unreachable!("handled above"),
     }
+}
+
+/// The rows the claim's filter selects and their `y` values; an `AllTrue` claim or a
+/// missing column ends the evaluation early with its verdict.
+fn select<'r>(claim: &Claim, rows: &'r [Row]) -> Result<(Vec<&'r Row>, Vec<f64>), Verdict> {
+    let selected: Vec<&Row> = rows
+        .iter()
+        .filter(|row| {
+            claim
+                .filter
+                .iter()
+                .all(|(column, value)| row.get(column).map(cell).as_deref() == Some(value))
+        })
+        .collect();
+    if selected.is_empty() {
+        return Err(fail("no rows match"));
+    }
+    if let Check::AllTrue = claim.check {
+        let bad = selected
+            .iter()
+            .filter(|row| row.get(&claim.y).and_then(|v| v.as_bool()) != Some(true))
+            .count();
+        return Err(Verdict {
+            pass: bad == 0,
+            observed: format!("{bad} of {} rows not true", selected.len()),
+        });
+    }
+    let mut values = Vec::with_capacity(selected.len());
+    for row in &selected {
+        match row.get(&claim.y).and_then(number) {
+            Some(v) if v.is_finite() => values.push(v),
+            _ => {
+                return Err(fail(format!(
+                    "column `{}` is missing or not a finite number",
+                    claim.y
+                )));
+            }
+        }
+    }
+    Ok((selected, values))
+}
+
+/// The fitted curves of an exponent or slope claim, one per group that can be fitted, each
+/// as its legend label and its points at the group's distinct `x` values (for plots).
+pub(crate) fn fitted_curves(
+    claim: &Claim,
+    rows: &[Row],
+    axes: &[String],
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    let x = match &claim.check {
+        Check::Exponent { x, .. } | Check::Slope { x, .. } => x,
+        _ => return Vec::new(),
+    };
+    let Ok((selected, values)) = select(claim, rows) else { return Vec::new() };
+    let Ok(groups) = groups(claim, x, &selected, &values, axes) else { return Vec::new() };
+    let mut curves = Vec::new();
+    for (key, points) in groups {
+        let Ok(f) = fit(&claim.check, x, &points) else { continue };
+        let mut xs: Vec<f64> = points.iter().map(|p| p.0).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        let curve = xs.into_iter().map(|xv| (xv, f.at(xv))).collect();
+        let what = match claim.check {
+            Check::Exponent { .. } => format!("fit y ~ {x}^{:.3}", f.value),
+            _ => format!("fit, slope/level {:.3} per doubling", f.value),
+        };
+        let label = if key.is_empty() { what } else { format!("{what} ({key})") };
+        curves.push((label, curve));
+    }
+    curves
 }
 
 /// The `(x, y)` points of each group, keyed by the group's rendered columns.
@@ -153,9 +198,32 @@ fn groups(
 /// One group's figure: the fitted exponent, relative slope or trend factor, and its residual.
 struct Fit {
     value: f64,
+    /// The fitted curve: `y = exp(b) x^a` for exponents, `y = b0 + b1 log2 x` for slopes,
+    /// `None` for trends.
+    curve: Option<Curve>,
     /// Root-mean-square residual of the fit (ln units for exponents, relative for slopes).
     rms: Option<f64>,
     points: usize,
+}
+
+/// A fitted curve's coefficients.
+#[derive(Clone, Copy)]
+enum Curve {
+    /// `y = exp(b) x^a`.
+    Power { a: f64, b: f64 },
+    /// `y = b0 + b1 log2 x`.
+    LogLinear { b0: f64, b1: f64 },
+}
+
+impl Fit {
+    /// The fitted curve's value at `x` (NaN for a trend, which has no curve).
+    fn at(&self, x: f64) -> f64 {
+        match self.curve {
+            Some(Curve::Power { a, b }) => b.exp() * x.powf(a),
+            Some(Curve::LogLinear { b0, b1 }) => b0 + b1 * x.log2(),
+            None => f64::NAN,
+        }
+    }
 }
 
 /// Least squares `v = b0 + b1 u`: `(b1, b0)`, `None` with fewer than two distinct `u`.
@@ -202,7 +270,7 @@ fn fit(check: &Check, x: &str, points: &[(f64, f64)]) -> Result<Fit, String> {
             if first <= 0.0 {
                 return Err(format!("y = {first} at the smallest `{x}` (a factor needs y > 0)"));
             }
-            Ok(Fit { value: last / first, rms: None, points: points.len() })
+            Ok(Fit { value: last / first, curve: None, rms: None, points: points.len() })
         }
         Check::Exponent { .. } => {
             if distinct < 3 {
@@ -213,7 +281,12 @@ fn fit(check: &Check, x: &str, points: &[(f64, f64)]) -> Result<Fit, String> {
             }
             let logs: Vec<(f64, f64)> = points.iter().map(|p| (p.0.ln(), p.1.ln())).collect();
             let (a, b) = least_squares(&logs).ok_or("no spread in x")?;
-            Ok(Fit { value: a, rms: Some(rms_residual(&logs, a, b)), points: points.len() })
+            Ok(Fit {
+                value: a,
+                curve: Some(Curve::Power { a, b }),
+                rms: Some(rms_residual(&logs, a, b)),
+                points: points.len(),
+            })
         }
         Check::Slope { .. } => {
             if distinct < 3 {
@@ -230,6 +303,7 @@ fn fit(check: &Check, x: &str, points: &[(f64, f64)]) -> Result<Fit, String> {
             let (b1, b0) = least_squares(&logs).ok_or("no spread in x")?;
             Ok(Fit {
                 value: b1 / mean,
+                curve: Some(Curve::LogLinear { b0, b1 }),
                 rms: Some(rms_residual(&logs, b1, b0) / mean),
                 points: points.len(),
             })

@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use netcore::study::{AnyStudy, Claim};
+use netcore::study::{AnyStudy, Check, Claim};
 use serde_json::{Value, json};
 
-use crate::claims::{Verdict, evaluate};
+use crate::claims::{Verdict, evaluate, fitted_curves};
 use crate::plot::render;
 use crate::table::{Row, csv, markdown};
 
@@ -35,6 +35,9 @@ pub(crate) struct StudyRun {
     /// (job, seed, rep, milliseconds).
     pub(crate) timings: Vec<(u64, u64, u32, f64)>,
 }
+
+/// The most fitted curves of one claim a plot draws.
+const MAX_FITTED_CURVES: usize = 8;
 
 /// Renders all files of one study.
 pub(crate) fn build(
@@ -73,7 +76,20 @@ pub(crate) fn build(
     }
     files.push(("timings.csv".to_string(), timings.into_bytes()));
     for plot in &plots {
-        let svg = render(plot, &run.rows).with_context(|| format!("study {name}"))?;
+        // Fitted curves of the claims drawn on this plot's axes.
+        let fits: Vec<_> = claims
+            .iter()
+            .filter(|c| plot.y.contains(&c.y))
+            .filter(|c| match &c.check {
+                Check::Exponent { x, .. } | Check::Slope { x, .. } => *x == plot.x,
+                _ => false,
+            })
+            .map(|c| fitted_curves(c, &run.rows, &run.axes))
+            // More than a few groups would bury the data; their exponents are in the report.
+            .filter(|curves| curves.len() <= MAX_FITTED_CURVES)
+            .flatten()
+            .collect();
+        let svg = render(plot, &run.rows, &fits).with_context(|| format!("study {name}"))?;
         files.push((format!("{}.svg", plot.name), svg.into_bytes()));
     }
     // Claims are asserted only over a whole sweep, not over one shard's slice.

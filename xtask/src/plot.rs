@@ -81,10 +81,25 @@ fn padded(min: f64, max: f64) -> std::ops::Range<f64> {
     (min - 0.05 * span)..(max + 0.05 * span)
 }
 
-/// Renders `plot` over `rows` as an SVG document.
-pub(crate) fn render(plot: &Plot, rows: &[Row]) -> anyhow::Result<String> {
+/// Renders `plot` over `rows` as an SVG document; `fits` are fitted curves of the study's
+/// claims on this plot's axes (legend label, untransformed points), drawn dashed.
+pub(crate) fn render(
+    plot: &Plot,
+    rows: &[Row],
+    fits: &[(String, Vec<(f64, f64)>)],
+) -> anyhow::Result<String> {
     let lines = lines(plot, rows);
-    let all = lines.iter().flat_map(|l| l.points.iter());
+    let fits: Vec<Line> = fits
+        .iter()
+        .map(|(label, points)| Line {
+            label: label.clone(),
+            points: points
+                .iter()
+                .filter_map(|&(x, y)| Some((transform(x, plot.log_x)?, transform(y, plot.log_y)?)))
+                .collect(),
+        })
+        .collect();
+    let all = lines.iter().chain(&fits).flat_map(|l| l.points.iter());
     let (mut x_min, mut x_max, mut y_min, mut y_max) =
         (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
     for &(x, y) in all {
@@ -134,6 +149,14 @@ pub(crate) fn render(plot: &Plot, rows: &[Row]) -> anyhow::Result<String> {
                     &|c, s, st| Circle::new(c, s, st),
                 ))
                 .map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?;
+        }
+        for line in &fits {
+            let style = BLACK.stroke_width(1);
+            chart
+                .draw_series(DashedLineSeries::new(line.points.iter().copied(), 6, 4, style))
+                .map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?
+                .label(line.label.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
         }
         chart
             .configure_series_labels()

@@ -281,6 +281,15 @@ impl Study for Theorem2Study {
             .log_y(),
             Plot::new("thm2-ratio", "cost per cycle / (bound log p)", "log_p", &["ratio_thm2_log"])
                 .series("delta"),
+            Plot::new(
+                "thm2-ratio-exponent",
+                "cost per cycle / Theorem 2 bound vs log p (log-log)",
+                "log_p",
+                &["ratio_thm2"],
+            )
+            .series("delta")
+            .log_x()
+            .log_y(),
         ]
     }
 }
@@ -348,6 +357,15 @@ impl Study for Corollary1Study {
             Plot::new("cor1-sigma", "slowdown sigma vs log p", "log_p", &["sigma"])
                 .series("delta")
                 .log_y(),
+            Plot::new(
+                "cor1-ratio-exponent",
+                "slowdown / Corollary 1 bound vs log p (log-log, dashed: fitted exponents)",
+                "log_p",
+                &["ratio_cor1"],
+            )
+            .series("delta")
+            .log_x()
+            .log_y(),
             Plot::new(
                 "cor1-ratio",
                 "slowdown / (Corollary 1 bound * log p)",

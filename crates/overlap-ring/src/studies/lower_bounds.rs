@@ -328,6 +328,15 @@ impl Study for H2Bound {
                 .series("scheme")
                 .log_x()
                 .log_y(),
+            Plot::new(
+                "h2-slowdown-log-n",
+                "slowdown on H_2 vs log n (log-log, dashed: fitted exponent)",
+                "log_n",
+                &["slowdown"],
+            )
+            .series("scheme")
+            .log_x()
+            .log_y(),
             Plot::new("h2-ratio-log", "slowdown / log n on H_2", "n", &["ratio"])
                 .series("scheme")
                 .log_x(),
