@@ -51,13 +51,13 @@ pub use config::{Config, SubModel, Word};
 pub use cost_model::{
     CostModel, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };
-pub use cost_tree::{CostNode, CostTree};
+pub use cost_tree::{CostNode, CostTree, Siblings};
 pub use error::HpramError;
 pub use eval::{Eval, Formula, LevelRow, MemoryVariant};
 pub use memory::{Accessor, AsyncKind};
 
 pub use model::Hpram;
 pub use proc::{MemOp, Proc};
-pub use run::{Run, run};
+pub use run::{Run, count, run};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
 pub use trace::Fnv64;

@@ -170,7 +170,7 @@ pub struct HpramReport {
     /// Every formula.
     pub formulas: AllFormulas,
     /// Sub-PRAMs, the root included.
-    pub sub_prams: usize,
+    pub sub_prams: u128,
     /// Levels.
     pub depth: u32,
     /// The result: the sum at address 0 (tree-reduce), the last prefix sum (tree-prefix).

@@ -1,5 +1,6 @@
 //! The one integration-test binary of `hpram`.
 
+mod count;
 mod fixtures;
 mod machine;
 mod props;
