@@ -1,14 +1,16 @@
 //! The H-PRAM executor's hot path: tree reduction with `P = 1024`, `r = 64` (`N = 2^16`) in the
 //! flat form (65 + 20 communication steps over 1024 processors) and the hierarchical form
 //! (2047 sub-PRAMs, rayon siblings), in both memory variants; pricing its cost tree under
-//! every formula. Throughput is reported in words reduced per second.
+//! every formula. Throughput is reported in words reduced per second. Count-only mode: the
+//! hierarchical tree reduction at `P = 2^30`, `r = 2` (`2^31 − 1` sub-PRAMs, one run per
+//! level), counted and priced under every formula.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use hpram::algs::{TreeForm, tree_reduce};
-use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, run};
+use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, count, run};
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("hpram-tree");
@@ -31,6 +33,19 @@ fn bench(c: &mut Criterion) {
         run(&Config::new(procs, n), tree_reduce(TreeForm::Hier), vec![], &input).unwrap().cost;
     g.bench_function("price-hier-all-formulas", |b| {
         b.iter(|| {
+            Formula::ALL.map(|f| {
+                tree.eval(&Preset::Hypercube(SyncScale::Diam), MemoryVariant::NonUniform, f).total
+            })
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("hpram-count-only");
+    g.measurement_time(Duration::from_secs(2)).sample_size(10);
+    let cfg = Config::new(1 << 30, 1 << 31);
+    g.bench_function("tree-hier-p2^30", |b| {
+        b.iter(|| {
+            let tree = count(black_box(&cfg), tree_reduce(TreeForm::Hier), vec![]).expect("counts");
             Formula::ALL.map(|f| {
                 tree.eval(&Preset::Hypercube(SyncScale::Diam), MemoryVariant::NonUniform, f).total
             })

@@ -13,6 +13,8 @@
 //! Every global step obeys netcore's PRAM variant rules ([`netcore::pram::resolve_step`]).
 //! A run records a [`CostTree`] (`T`, `T'`, `C`, `B` per sub-PRAM); [`CostTree::eval`] prices
 //! it under any [`CostModel`] (the [`Preset`]s), [`MemoryVariant`] and [`Formula`].
+//! [`count`] records the same tree without closures or memory, running identical siblings once
+//! (`docs/models/hpram.md`, Choices: Count-only mode), which reaches `P = 2^30`.
 //!
 //! - [`algs`]: the paper's `Alg1` hierarchy and tree reduction (flat, two-level, hierarchical).
 //! - [`model`]: `cargo xtask run hpram CONFIG.toml`.
