@@ -146,6 +146,12 @@ impl<'a> SubPram<'a> {
         self.node.model
     }
 
+    /// Whether this is a count-only run ([`crate::count`]): closures never run, so an
+    /// algorithm may skip preparing what only they use.
+    pub fn counting(&self) -> bool {
+        self.shared.count_only
+    }
+
     /// The parameters it was started with.
     pub fn params(&self) -> &[Word] {
         self.params
