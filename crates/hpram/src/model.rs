@@ -2,8 +2,9 @@
 //! one preset, memory variant and formula (and, in the report, under every formula).
 //!
 //! ```toml
-//! algorithm = "tree-reduce"  # or "tree-prefix", or "alg1" (M = 2P, no n)
-//! form = "hier"              # tree-reduce, tree-prefix: flat | two-level | hier
+//! algorithm = "tree-reduce"  # or "tree-prefix", "fft", or "alg1" (M = 2P, no n)
+//! form = "hier"              # tree-reduce, tree-prefix: flat | two-level | hier;
+//!                            # fft: flat-naive | flat-lpram | two-level | hier
 //! procs = 4                  # P, a power of two for the tree algorithms, 8·2^k for alg1
 //! n = 16                     # tree algorithms: N words, a multiple of P; input x_i = i
 //! preset = "hypercube"       # pram | hypercube | mesh2d | power | constant
@@ -20,7 +21,10 @@ use serde::{Deserialize, Serialize};
 
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 
-use crate::algs::{Alg1, TreeForm, prefix_layout, prefix_output, tree_prefix, tree_reduce};
+use crate::algs::{
+    Alg1, FftForm, MAX_N, TreeForm, fft, fft_output, ntt_reference, prefix_layout, prefix_output,
+    tree_prefix, tree_reduce,
+};
 use crate::cost_model::{Preset, SyncScale, validate_cost_model};
 use crate::error::HpramError;
 use crate::eval::{Formula, LevelRow, MemoryVariant};
@@ -40,6 +44,46 @@ pub enum AlgorithmName {
     TreeReduce,
     /// Tree prefix sums (`docs/models/hpram.md`, Choices: Prefix counts are ours).
     TreePrefix,
+    /// The number-theoretic FFT (`docs/models/hpram.md`, Choices: FFT conventions).
+    Fft,
+}
+
+/// The forms a config may name: the tree algorithms take `flat`, `two-level`, `hier`; the FFT
+/// takes `flat-naive`, `flat-lpram`, `two-level`, `hier`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FormName {
+    /// [`TreeForm::Flat`].
+    Flat,
+    /// [`FftForm::FlatNaive`].
+    FlatNaive,
+    /// [`FftForm::FlatLpram`].
+    FlatLpram,
+    /// [`TreeForm::TwoLevel`] or [`FftForm::TwoLevel`].
+    TwoLevel,
+    /// [`TreeForm::Hier`] or [`FftForm::Hier`].
+    Hier,
+}
+
+impl FormName {
+    fn tree(self) -> Option<TreeForm> {
+        match self {
+            FormName::Flat => Some(TreeForm::Flat),
+            FormName::TwoLevel => Some(TreeForm::TwoLevel),
+            FormName::Hier => Some(TreeForm::Hier),
+            FormName::FlatNaive | FormName::FlatLpram => None,
+        }
+    }
+
+    fn fft(self) -> Option<FftForm> {
+        match self {
+            FormName::FlatNaive => Some(FftForm::FlatNaive),
+            FormName::FlatLpram => Some(FftForm::FlatLpram),
+            FormName::TwoLevel => Some(FftForm::TwoLevel),
+            FormName::Hier => Some(FftForm::Hier),
+            FormName::Flat => None,
+        }
+    }
 }
 
 /// The preset names of a config.
@@ -65,8 +109,8 @@ pub enum PresetName {
 pub struct HpramConfig {
     /// The algorithm.
     pub algorithm: AlgorithmName,
-    /// Its form (tree-reduce).
-    pub form: Option<TreeForm>,
+    /// Its form (tree algorithms and FFT).
+    pub form: Option<FormName>,
     /// `P`.
     pub procs: usize,
     /// `N` (tree-reduce).
@@ -191,9 +235,10 @@ pub struct HpramReport {
     pub sub_prams: u128,
     /// Levels.
     pub depth: u32,
-    /// The result: the sum at address 0 (tree-reduce), the last prefix sum (tree-prefix).
+    /// The result: the sum at address 0 (tree-reduce), the last prefix sum (tree-prefix),
+    /// `X_0` (fft).
     pub result: Option<i64>,
-    /// The result equals the plain Rust fold or scan (tree algorithms).
+    /// The result equals the plain Rust fold, scan or NTT (tree algorithms, fft).
     pub verified: Option<bool>,
     /// The replay hash (FNV-1a-64 of every step and the final memory), in hex; none in
     /// count-only mode.
@@ -212,6 +257,8 @@ enum Expected {
     Sum(i64),
     /// `r` and the inclusive scan.
     Scan(usize, Vec<i64>),
+    /// The transform in natural order.
+    Transform(Vec<i64>),
 }
 
 /// A configured algorithm before any data exists: its label, the algorithm, `M` and the
@@ -236,14 +283,34 @@ fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
     }
     let form = config.form.ok_or_else(|| bad("form", "given with a tree algorithm", "none"))?;
     let n = config.n.ok_or_else(|| bad("n", "given with a tree algorithm", "none"))?;
+    let label = serde_json::to_value(form).ok().and_then(|v| v.as_str().map(String::from));
+    let label = label.unwrap_or_default();
+    if config.algorithm == AlgorithmName::Fft {
+        let form = form.fft().ok_or_else(|| {
+            bad("form", "flat-naive | flat-lpram | two-level | hier for the fft", &label)
+        })?;
+        if !n.is_power_of_two() || (n > MAX_N && config.mode == ExecMode::Full) {
+            return Err(bad("n", "a power of two, at most 2^23 unless count-only, for the fft", n));
+        }
+        if !p.is_power_of_two() || n / p < 2 {
+            return Err(bad("procs", "a power of two with n / procs >= 2 for the fft", p));
+        }
+        return Ok(Setup {
+            name: format!("fft/{label}"),
+            alg: fft(form, n.trailing_zeros()),
+            mem_words: n,
+            local_words: n / p,
+        });
+    }
+    let form = form
+        .tree()
+        .ok_or_else(|| bad("form", "flat | two-level | hier for the tree algorithms", &label))?;
     if !p.is_power_of_two() {
         return Err(bad("procs", "a power of two for the tree algorithms", p));
     }
     if n == 0 || !n.is_multiple_of(p) {
         return Err(bad("n", "a positive multiple of procs", n));
     }
-    let label = serde_json::to_value(form).ok().and_then(|v| v.as_str().map(String::from));
-    let label = label.unwrap_or_default();
     let r = n / p;
     Ok(if config.algorithm == AlgorithmName::TreeReduce {
         Setup {
@@ -264,9 +331,14 @@ fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
     })
 }
 
-/// The input `x_i = i` of a tree algorithm in its layout, and its plain Rust reference.
+/// The input `x_i = i` of a tree algorithm or the FFT in its layout, and its plain Rust
+/// reference.
 fn reference(config: &HpramConfig, n: usize) -> (Vec<i64>, Expected) {
     let x: Vec<i64> = (0..n as i64).collect();
+    if config.algorithm == AlgorithmName::Fft {
+        let transform = ntt_reference(&x);
+        return (x, Expected::Transform(transform));
+    }
     if config.algorithm == AlgorithmName::TreeReduce {
         let sum = x.iter().fold(0i64, |a, &v| a.wrapping_add(v));
         return (x, Expected::Sum(sum));
@@ -309,6 +381,10 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
                 Some(Expected::Scan(r, scan)) => {
                     let out = prefix_output(&done.memory, p, *r);
                     (out.last().copied(), Some(&out == scan))
+                }
+                Some(Expected::Transform(transform)) => {
+                    let out = fft_output(&done.memory);
+                    (out.first().copied(), Some(&out == transform))
                 }
             };
             (done.cost, (result, verified, Some(format!("{:016x}", done.trace_hash))))

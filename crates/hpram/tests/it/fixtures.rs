@@ -38,6 +38,9 @@ fn fixture_costs() {
         ("tree-prefix-flat-p4-hypercube.toml", 153),
         ("tree-hier-p4-count-only.toml", 27),
         ("tree-hier-p2_30-count-only.toml", 2389),
+        ("fft-hier-p4-hypercube.toml", 72),
+        ("fft-two-level-p4-uniform.toml", 98),
+        ("fft-hier-p2_30-count-only.toml", 4250),
     ] {
         assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
     }
