@@ -219,6 +219,27 @@ pub enum HpramError {
         /// The two pids.
         pids: [usize; 2],
     },
+    /// Count-only mode: `any`, the only data-dependent branch, has no data to look at.
+    #[error("{path} step {step}: any() branches on data, which count-only mode does not have")]
+    DataDependentControl {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+    },
+    /// Count-only mode: a communication step on a sub-model with block transfers, whose cost
+    /// (`B`) depends on the block lengths only its closure knows.
+    #[error(
+        "{path} step {step}: count-only mode cannot count communication on sub-model {model} (block lengths come from the closures)"
+    )]
+    CountOnlyBlockStep {
+        /// The node path.
+        path: String,
+        /// The node's 1-based step index.
+        step: u64,
+        /// The sub-model.
+        model: String,
+    },
     /// A cost model breaks `ℓ >= 1` or monotonicity.
     #[error("invalid cost model: {reason}")]
     InvalidCostModel {
@@ -246,7 +267,9 @@ impl Classify for HpramError {
             | HpramError::NonIntegralBlock { .. }
             | HpramError::MaxDepthExceeded { .. }
             | HpramError::InvalidCostModel { .. }
-            | HpramError::InvalidConfig { .. } => Fault::Input,
+            | HpramError::InvalidConfig { .. }
+            | HpramError::DataDependentControl { .. }
+            | HpramError::CountOnlyBlockStep { .. } => Fault::Input,
             HpramError::PrivateBlockViolation { .. }
             | HpramError::AddressOutOfRange { .. }
             | HpramError::AsyncCommunication { .. }

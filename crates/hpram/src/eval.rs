@@ -56,10 +56,11 @@ pub struct LevelRow {
     pub beta: u64,
     /// `c·B`.
     pub block: u64,
-    /// `Σ T` over all sub-PRAMs of the level (work, not only the critical path).
-    pub work_t: u64,
+    /// `Σ T` over all sub-PRAMs of the level (work, not only the critical path; `u128`: a
+    /// count-only run multiplies by up to `P` identical siblings).
+    pub work_t: u128,
     /// `Σ C` over all sub-PRAMs of the level.
-    pub work_c: u64,
+    pub work_c: u128,
 }
 
 /// A priced cost tree.
@@ -109,11 +110,7 @@ impl Pricer<'_> {
             MemoryVariant::Uniform => self.model.latency(self.root_procs, n.level),
         };
         let sa = self.model.alpha_sync(p, n.level);
-        let beta = n
-            .partitions
-            .iter()
-            .map(|part| self.model.beta_sync(part.len() as u64, p, n.level))
-            .sum();
+        let beta = n.partition_sizes().map(|q| self.model.beta_sync(q, p, n.level)).sum();
         let alpha = match formula {
             Formula::Exact => (n.t + n.c) * sa,
             Formula::PhaseRefined => (n.t_phases + n.c) * sa,
@@ -132,7 +129,7 @@ impl Pricer<'_> {
         own.sum()
             + n.partitions
                 .iter()
-                .map(|part| part.iter().map(|c| self.total(c, formula)).max().unwrap_or(0))
+                .map(|part| part.iter().map(|c| self.total(&c.node, formula)).max().unwrap_or(0))
                 .sum::<u64>()
     }
 
@@ -141,9 +138,10 @@ impl Pricer<'_> {
         let p = n.procs as u64;
         n.partitions
             .iter()
-            .map(|part| {
-                self.model.beta_sync(part.len() as u64, p, n.level)
-                    + part.iter().map(|c| self.stage2(c)).max().unwrap_or(0)
+            .zip(n.partition_sizes())
+            .map(|(part, q)| {
+                self.model.beta_sync(q, p, n.level)
+                    + part.iter().map(|c| self.stage2(&c.node)).max().unwrap_or(0)
             })
             .sum()
     }
@@ -168,7 +166,7 @@ impl Pricer<'_> {
         row.block += own.block;
         for part in &n.partitions {
             let mut best: Option<(&CostNode, u64)> = None;
-            for child in part {
+            for child in part.iter().map(|run| &*run.node) {
                 let cost = self.total(child, formula);
                 if best.is_none_or(|(_, b)| cost > b) {
                     best = Some((child, cost));
@@ -200,10 +198,10 @@ impl CostTree {
         };
         let (mut critical_path, mut per_level) = (Vec::new(), Vec::new());
         pricer.critical(&self.root, formula, &mut critical_path, &mut per_level);
-        for node in self.root.walk() {
+        for (node, times) in self.root.walk_counted() {
             let row = row_at(&mut per_level, node.level);
-            row.work_t += node.t;
-            row.work_c += node.c;
+            row.work_t += u128::from(node.t) * times;
+            row.work_c += u128::from(node.c) * times;
         }
         Eval { total, stage1, stage2, critical_path, per_level }
     }

@@ -13,6 +13,8 @@
 //! Every global step obeys netcore's PRAM variant rules ([`netcore::pram::resolve_step`]).
 //! A run records a [`CostTree`] (`T`, `T'`, `C`, `B` per sub-PRAM); [`CostTree::eval`] prices
 //! it under any [`CostModel`] (the [`Preset`]s), [`MemoryVariant`] and [`Formula`].
+//! [`count`] records the same tree without closures or memory, running identical siblings once
+//! (`docs/models/hpram.md`, Choices: Count-only mode), which reaches `P = 2^30`.
 //!
 //! - [`algs`]: the paper's `Alg1` hierarchy and tree reduction (flat, two-level, hierarchical).
 //! - [`model`]: `cargo xtask run hpram CONFIG.toml`.
@@ -51,13 +53,13 @@ pub use config::{Config, SubModel, Word};
 pub use cost_model::{
     CostModel, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };
-pub use cost_tree::{CostNode, CostTree};
+pub use cost_tree::{CostNode, CostTree, Siblings};
 pub use error::HpramError;
 pub use eval::{Eval, Formula, LevelRow, MemoryVariant};
 pub use memory::{Accessor, AsyncKind};
 
 pub use model::Hpram;
 pub use proc::{MemOp, Proc};
-pub use run::{Run, run};
+pub use run::{Run, count, run};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
 pub use trace::Fnv64;

@@ -2,8 +2,9 @@
 //! one preset, memory variant and formula (and, in the report, under every formula).
 //!
 //! ```toml
-//! algorithm = "tree-reduce"  # or "tree-prefix", or "alg1" (M = 2P, no n)
-//! form = "hier"              # tree-reduce, tree-prefix: flat | two-level | hier
+//! algorithm = "tree-reduce"  # or "tree-prefix", "fft", or "alg1" (M = 2P, no n)
+//! form = "hier"              # tree-reduce, tree-prefix: flat | two-level | hier;
+//!                            # fft: flat-naive | flat-lpram | two-level | hier
 //! procs = 4                  # P, a power of two for the tree algorithms, 8·2^k for alg1
 //! n = 16                     # tree algorithms: N words, a multiple of P; input x_i = i
 //! preset = "hypercube"       # pram | hypercube | mesh2d | power | constant
@@ -13,17 +14,21 @@
 //! formula = "exact"          # exact | phase-refined | simplified | two-stage
 //! memory = "non-uniform"     # non-uniform | uniform: executed (blocks or checked overlays) and priced (ℓ(P') or ℓ(P))
 //! threads = 0                # rayon threads for siblings (0: the global pool)
+//! mode = "full"              # full | count-only: the cost tree only, identical siblings run once
 //! ```
 
 use serde::{Deserialize, Serialize};
 
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 
-use crate::algs::{Alg1, TreeForm, prefix_layout, prefix_output, tree_prefix, tree_reduce};
+use crate::algs::{
+    Alg1, FftForm, MAX_N, TreeForm, fft, fft_output, ntt_reference, prefix_layout, prefix_output,
+    tree_prefix, tree_reduce,
+};
 use crate::cost_model::{Preset, SyncScale, validate_cost_model};
 use crate::error::HpramError;
 use crate::eval::{Formula, LevelRow, MemoryVariant};
-use crate::{Config, run};
+use crate::{Config, count, run};
 
 /// The hpram model entry of `xtask`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -39,6 +44,46 @@ pub enum AlgorithmName {
     TreeReduce,
     /// Tree prefix sums (`docs/models/hpram.md`, Choices: Prefix counts are ours).
     TreePrefix,
+    /// The number-theoretic FFT (`docs/models/hpram.md`, Choices: FFT conventions).
+    Fft,
+}
+
+/// The forms a config may name: the tree algorithms take `flat`, `two-level`, `hier`; the FFT
+/// takes `flat-naive`, `flat-lpram`, `two-level`, `hier`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FormName {
+    /// [`TreeForm::Flat`].
+    Flat,
+    /// [`FftForm::FlatNaive`].
+    FlatNaive,
+    /// [`FftForm::FlatLpram`].
+    FlatLpram,
+    /// [`TreeForm::TwoLevel`] or [`FftForm::TwoLevel`].
+    TwoLevel,
+    /// [`TreeForm::Hier`] or [`FftForm::Hier`].
+    Hier,
+}
+
+impl FormName {
+    fn tree(self) -> Option<TreeForm> {
+        match self {
+            FormName::Flat => Some(TreeForm::Flat),
+            FormName::TwoLevel => Some(TreeForm::TwoLevel),
+            FormName::Hier => Some(TreeForm::Hier),
+            FormName::FlatNaive | FormName::FlatLpram => None,
+        }
+    }
+
+    fn fft(self) -> Option<FftForm> {
+        match self {
+            FormName::FlatNaive => Some(FftForm::FlatNaive),
+            FormName::FlatLpram => Some(FftForm::FlatLpram),
+            FormName::TwoLevel => Some(FftForm::TwoLevel),
+            FormName::Hier => Some(FftForm::Hier),
+            FormName::Flat => None,
+        }
+    }
 }
 
 /// The preset names of a config.
@@ -64,8 +109,8 @@ pub enum PresetName {
 pub struct HpramConfig {
     /// The algorithm.
     pub algorithm: AlgorithmName,
-    /// Its form (tree-reduce).
-    pub form: Option<TreeForm>,
+    /// Its form (tree algorithms and FFT).
+    pub form: Option<FormName>,
     /// `P`.
     pub procs: usize,
     /// `N` (tree-reduce).
@@ -86,9 +131,24 @@ pub struct HpramConfig {
     /// The memory variant the run executes and the latency is priced for.
     #[serde(default)]
     pub memory: MemoryVariant,
-    /// Rayon threads for siblings (0: the global pool).
+    /// Rayon threads for siblings (0: the global pool); unused in count-only mode.
     #[serde(default)]
     pub threads: usize,
+    /// Full execution, or count-only (cost tree only, identical siblings run once).
+    #[serde(default)]
+    pub mode: ExecMode,
+}
+
+/// How a config runs (`docs/models/hpram.md`, Choices: Count-only mode).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExecMode {
+    /// Closures, memory and registers: the result is checked against the plain Rust reference
+    /// and hashed.
+    #[default]
+    Full,
+    /// [`crate::count`]: the cost tree only, up to `P = 2^30` and beyond.
+    CountOnly,
 }
 
 fn bad(field: &'static str, rule: &'static str, got: impl ToString) -> HpramError {
@@ -151,6 +211,8 @@ pub struct AllFormulas {
 pub struct HpramReport {
     /// `alg1` or `tree-reduce/<form>`.
     pub algorithm: String,
+    /// Full or count-only.
+    pub mode: ExecMode,
     /// `P`.
     pub procs: usize,
     /// `M`.
@@ -170,15 +232,17 @@ pub struct HpramReport {
     /// Every formula.
     pub formulas: AllFormulas,
     /// Sub-PRAMs, the root included.
-    pub sub_prams: usize,
+    pub sub_prams: u128,
     /// Levels.
     pub depth: u32,
-    /// The result: the sum at address 0 (tree-reduce), the last prefix sum (tree-prefix).
+    /// The result: the sum at address 0 (tree-reduce), the last prefix sum (tree-prefix),
+    /// `X_0` (fft).
     pub result: Option<i64>,
-    /// The result equals the plain Rust fold or scan (tree algorithms).
+    /// The result equals the plain Rust fold, scan or NTT (tree algorithms, fft).
     pub verified: Option<bool>,
-    /// The replay hash (FNV-1a-64 of every step and the final memory), in hex.
-    pub trace_hash: String,
+    /// The replay hash (FNV-1a-64 of every step and the final memory), in hex; none in
+    /// count-only mode.
+    pub trace_hash: Option<String>,
     /// The critical path's node paths.
     pub critical_path: Vec<String>,
     /// The per-level breakdown along it, and the per-level work.
@@ -193,75 +257,145 @@ enum Expected {
     Sum(i64),
     /// `r` and the inclusive scan.
     Scan(usize, Vec<i64>),
+    /// The transform in natural order.
+    Transform(Vec<i64>),
 }
+
+/// A configured algorithm before any data exists: its label, the algorithm, `M` and the
+/// registers per processor.
+struct Setup {
+    name: String,
+    alg: std::sync::Arc<dyn crate::HAlgorithm>,
+    mem_words: usize,
+    local_words: usize,
+}
+
+fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
+    let p = config.procs;
+    let too_big = || bad("procs", "procs and n small enough that M fits in usize", p);
+    if config.algorithm == AlgorithmName::Alg1 {
+        if config.form.is_some() || config.n.is_some() {
+            return Err(bad("algorithm", "alg1 takes neither form nor n", "form or n"));
+        }
+        let mem_words = p.checked_mul(2).ok_or_else(too_big)?;
+        let alg = std::sync::Arc::new(Alg1);
+        return Ok(Setup { name: "alg1".to_string(), alg, mem_words, local_words: 4 });
+    }
+    let form = config.form.ok_or_else(|| bad("form", "given with a tree algorithm", "none"))?;
+    let n = config.n.ok_or_else(|| bad("n", "given with a tree algorithm", "none"))?;
+    let label = serde_json::to_value(form).ok().and_then(|v| v.as_str().map(String::from));
+    let label = label.unwrap_or_default();
+    if config.algorithm == AlgorithmName::Fft {
+        let form = form.fft().ok_or_else(|| {
+            bad("form", "flat-naive | flat-lpram | two-level | hier for the fft", &label)
+        })?;
+        if !n.is_power_of_two() || (n > MAX_N && config.mode == ExecMode::Full) {
+            return Err(bad("n", "a power of two, at most 2^23 unless count-only, for the fft", n));
+        }
+        if !p.is_power_of_two() || n / p < 2 {
+            return Err(bad("procs", "a power of two with n / procs >= 2 for the fft", p));
+        }
+        return Ok(Setup {
+            name: format!("fft/{label}"),
+            alg: fft(form, n.trailing_zeros()),
+            mem_words: n,
+            local_words: n / p,
+        });
+    }
+    let form = form
+        .tree()
+        .ok_or_else(|| bad("form", "flat | two-level | hier for the tree algorithms", &label))?;
+    if !p.is_power_of_two() {
+        return Err(bad("procs", "a power of two for the tree algorithms", p));
+    }
+    if n == 0 || !n.is_multiple_of(p) {
+        return Err(bad("n", "a positive multiple of procs", n));
+    }
+    let r = n / p;
+    Ok(if config.algorithm == AlgorithmName::TreeReduce {
+        Setup {
+            name: format!("tree-reduce/{label}"),
+            alg: tree_reduce(form),
+            mem_words: n,
+            local_words: 4,
+        }
+    } else {
+        // `prefix_layout`: `P` blocks of `r + log₂P + 2` words.
+        let block = r.checked_add(p.trailing_zeros() as usize + 2).ok_or_else(too_big)?;
+        Setup {
+            name: format!("tree-prefix/{label}"),
+            alg: tree_prefix(form, r),
+            mem_words: p.checked_mul(block).ok_or_else(too_big)?,
+            local_words: r.checked_add(3).ok_or_else(too_big)?,
+        }
+    })
+}
+
+/// The input `x_i = i` of a tree algorithm or the FFT in its layout, and its plain Rust
+/// reference.
+fn reference(config: &HpramConfig, n: usize) -> (Vec<i64>, Expected) {
+    let x: Vec<i64> = (0..n as i64).collect();
+    if config.algorithm == AlgorithmName::Fft {
+        let transform = ntt_reference(&x);
+        return (x, Expected::Transform(transform));
+    }
+    if config.algorithm == AlgorithmName::TreeReduce {
+        let sum = x.iter().fold(0i64, |a, &v| a.wrapping_add(v));
+        return (x, Expected::Sum(sum));
+    }
+    let scan = x
+        .iter()
+        .scan(0i64, |acc, &v| {
+            *acc = acc.wrapping_add(v);
+            Some(*acc)
+        })
+        .collect();
+    (prefix_layout(&x, config.procs), Expected::Scan(n / config.procs, scan))
+}
+
+/// What a run adds to its cost tree: the result, whether it matches the reference, the replay
+/// hash (all `None` in count-only mode).
+type Outcome = (Option<i64>, Option<bool>, Option<String>);
 
 /// Runs a config.
 pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError> {
     let preset = config.preset()?;
     let p = config.procs;
-    let (name, alg, mem_words, input, expected) = match config.algorithm {
-        AlgorithmName::Alg1 => {
-            if config.form.is_some() || config.n.is_some() {
-                return Err(bad("algorithm", "alg1 takes neither form nor n", "form or n"));
-            }
-            ("alg1".to_string(), std::sync::Arc::new(Alg1) as _, 2 * p, Vec::new(), None)
-        }
-        AlgorithmName::TreeReduce | AlgorithmName::TreePrefix => {
-            let form =
-                config.form.ok_or_else(|| bad("form", "given with a tree algorithm", "none"))?;
-            let n = config.n.ok_or_else(|| bad("n", "given with a tree algorithm", "none"))?;
-            if !p.is_power_of_two() {
-                return Err(bad("procs", "a power of two for the tree algorithms", p));
-            }
-            if n == 0 || !n.is_multiple_of(p) {
-                return Err(bad("n", "a positive multiple of procs", n));
-            }
-            let x: Vec<i64> = (0..n as i64).collect();
-            let label = serde_json::to_value(form).ok().and_then(|v| v.as_str().map(String::from));
-            let label = label.unwrap_or_default();
-            if config.algorithm == AlgorithmName::TreeReduce {
-                let sum = x.iter().fold(0i64, |a, &v| a.wrapping_add(v));
-                (format!("tree-reduce/{label}"), tree_reduce(form), n, x, Some(Expected::Sum(sum)))
-            } else {
-                let r = n / p;
-                let input = prefix_layout(&x, p);
-                let scan = x
-                    .iter()
-                    .scan(0i64, |acc, &v| {
-                        *acc = acc.wrapping_add(v);
-                        Some(*acc)
-                    })
-                    .collect();
-                let words = input.len();
-                (
-                    format!("tree-prefix/{label}"),
-                    tree_prefix(form, r),
-                    words,
-                    input,
-                    Some(Expected::Scan(r, scan)),
-                )
-            }
+    let Setup { name, alg, mem_words, local_words } = setup(config)?;
+    let mut cfg = Config::new(p, mem_words);
+    (cfg.threads, cfg.memory, cfg.local_words) = (config.threads, config.memory, local_words);
+    let (tree, (result, verified, trace_hash)): (_, Outcome) = match config.mode {
+        ExecMode::CountOnly => (count(&cfg, alg, vec![])?, (None, None, None)),
+        ExecMode::Full => {
+            let (input, expected) = match config.n {
+                Some(n) => {
+                    let (input, expected) = reference(config, n);
+                    (input, Some(expected))
+                }
+                None => (Vec::new(), None),
+            };
+            let done = run(&cfg, alg, vec![], &input)?;
+            let (result, verified) = match &expected {
+                None => (None, None),
+                Some(Expected::Sum(sum)) => (Some(done.memory[0]), Some(done.memory[0] == *sum)),
+                Some(Expected::Scan(r, scan)) => {
+                    let out = prefix_output(&done.memory, p, *r);
+                    (out.last().copied(), Some(&out == scan))
+                }
+                Some(Expected::Transform(transform)) => {
+                    let out = fft_output(&done.memory);
+                    (out.first().copied(), Some(&out == transform))
+                }
+            };
+            (done.cost, (result, verified, Some(format!("{:016x}", done.trace_hash))))
         }
     };
-    let mut cfg = Config::new(p, mem_words);
-    (cfg.threads, cfg.memory) = (config.threads, config.memory);
-    if let Some(Expected::Scan(r, _)) = &expected {
-        cfg.local_words = r + 3;
-    }
-    let done = run(&cfg, alg, vec![], &input)?;
-    let tree = &done.cost;
+    let tree = &tree;
     let price = |f| tree.eval(&preset, config.memory, f).total;
     let eval = tree.eval(&preset, config.memory, config.formula);
-    let (result, verified) = match &expected {
-        None => (None, None),
-        Some(Expected::Sum(sum)) => (Some(done.memory[0]), Some(done.memory[0] == *sum)),
-        Some(Expected::Scan(r, scan)) => {
-            let out = prefix_output(&done.memory, p, *r);
-            (out.last().copied(), Some(&out == scan))
-        }
-    };
     Ok(HpramReport {
         algorithm: name,
+        mode: config.mode,
         procs: p,
         mem_words,
         preset,
@@ -280,7 +414,7 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
         depth: tree.root.depth(),
         result,
         verified,
-        trace_hash: format!("{:016x}", done.trace_hash),
+        trace_hash,
         critical_path: eval.critical_path,
         per_level: eval.per_level,
         hierarchy: if tree.sub_prams() <= 64 {
@@ -327,8 +461,12 @@ impl Model for Hpram {
             Some(r) => format!(", result {r}, verified = true"),
             None => String::new(),
         };
+        let mode = match report.mode {
+            ExecMode::Full => "",
+            ExecMode::CountOnly => " (count-only)",
+        };
         let summary = format!(
-            "{} on P = {}, M = {} ({:?}, {:?}, {:?}): tau = {}, stage1 = {}, stage2 = {}, {} sub-PRAMs, depth {}{result}",
+            "{}{mode} on P = {}, M = {} ({:?}, {:?}, {:?}): tau = {}, stage1 = {}, stage2 = {}, {} sub-PRAMs, depth {}{result}",
             report.algorithm,
             report.procs,
             report.mem_words,

@@ -44,14 +44,19 @@ pub fn run(
     memory[..input.len()].copy_from_slice(input);
     let mut local = vec![0; cfg.procs * cfg.local_words];
     let uniform = cfg.memory == MemoryVariant::Uniform;
-    let shared = Shared { local_words: cfg.local_words, max_depth: cfg.max_depth, uniform };
+    let shared = Shared {
+        local_words: cfg.local_words,
+        max_depth: cfg.max_depth,
+        uniform,
+        count_only: false,
+    };
     let execute = |memory: &mut [Word], local: &mut [Word]| {
         let mut root = SubPram::new(
             shared,
             "root".to_string(),
             alg.name(),
             1,
-            0,
+            (0, cfg.procs),
             (0, cfg.mem_words),
             cfg.model,
             Mem::Block(memory),
@@ -79,4 +84,42 @@ pub fn run(
     trace_hash.word(hash);
     memory.iter().for_each(|&w| trace_hash.word(w as u64));
     Ok(Run { memory, local, cost: CostTree { root }, trace_hash: trace_hash.finish() })
+}
+
+/// Count-only mode (`docs/models/hpram.md`, Choices: Count-only mode): runs `alg(params)` on the
+/// H-PRAM `cfg` without closures, memory or registers, and returns its cost tree. Every child
+/// of an abbreviated partition, and every run of consecutive identical parts (the same
+/// algorithm object, parameters, processors and sub-model) of a general one, runs once and is
+/// stored once with a repeat count, so `P = 2^30` takes one child per level.
+///
+/// For an oblivious algorithm (its steps depend only on the algorithm object, its parameters,
+/// processors and sub-model, never on data or position) the tree equals [`run`]'s. `any` is `DataDependentControl`; a communication step
+/// on a sub-model with block transfers is `CountOnlyBlockStep`; conflicts and addresses are not
+/// checked (there are no accesses). `cfg.threads` is unused: the run is sequential.
+pub fn count(
+    cfg: &Config,
+    alg: Arc<dyn HAlgorithm>,
+    params: Vec<Word>,
+) -> Result<CostTree, HpramError> {
+    cfg.validate()?;
+    let shared = Shared {
+        local_words: cfg.local_words,
+        max_depth: cfg.max_depth,
+        uniform: cfg.memory == MemoryVariant::Uniform,
+        count_only: true,
+    };
+    let mut root = SubPram::new(
+        shared,
+        "root".to_string(),
+        alg.name(),
+        1,
+        (0, cfg.procs),
+        (0, cfg.mem_words),
+        cfg.model,
+        Mem::Block(&mut []),
+        &mut [],
+        &params,
+    );
+    alg.run(&mut root)?;
+    Ok(CostTree { root: root.finish().0 })
 }

@@ -63,6 +63,9 @@ pub(crate) struct Shared {
     pub(crate) max_depth: u32,
     /// Uniform memory: global addresses, overlays and the determinacy checker.
     pub(crate) uniform: bool,
+    /// Count-only mode (`docs/models/hpram.md`, Choices: Count-only mode): no closures, no
+    /// memory, no registers; identical siblings run once.
+    pub(crate) count_only: bool,
 }
 
 /// The controller of one sub-PRAM. It cannot read shared memory: it issues steps whose
@@ -86,14 +89,13 @@ impl<'a> SubPram<'a> {
         path: String,
         name: String,
         level: u32,
-        offset: usize,
+        (offset, procs): (usize, usize),
         (mem_base, mem_len): (usize, usize),
         model: SubModel,
         mem: Mem<'a>,
         local: &'a mut [Word],
         params: &'a [Word],
     ) -> SubPram<'a> {
-        let procs = local.len() / shared.local_words;
         let node = CostNode {
             path,
             name,
@@ -144,6 +146,12 @@ impl<'a> SubPram<'a> {
         self.node.model
     }
 
+    /// Whether this is a count-only run ([`crate::count`]): closures never run, so an
+    /// algorithm may skip preparing what only they use.
+    pub fn counting(&self) -> bool {
+        self.shared.count_only
+    }
+
     /// The parameters it was started with.
     pub fn params(&self) -> &[Word] {
         self.params
@@ -169,6 +177,9 @@ impl<'a> SubPram<'a> {
             self.node.t_phases += 1;
             self.in_phase = true;
         }
+        if self.shared.count_only {
+            return Ok(());
+        }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
         self.local.par_chunks_mut(self.shared.local_words).enumerate().for_each(|(pid, local)| {
             f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params });
@@ -182,6 +193,17 @@ impl<'a> SubPram<'a> {
     pub fn comm(&mut self, f: impl Fn(&mut Proc<'_>) -> MemOp + Sync) -> Result<(), HpramError> {
         self.node.c += 1;
         self.in_phase = false;
+        if self.shared.count_only {
+            // A block step's cost depends on its blocks' lengths, which only the closures know.
+            if self.node.model.block {
+                return Err(HpramError::CountOnlyBlockStep {
+                    path: self.node.path.clone(),
+                    step: self.step_index(),
+                    model: self.node.model.to_string(),
+                });
+            }
+            return Ok(());
+        }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
         let ops: Vec<MemOp> = self
             .local
@@ -216,6 +238,9 @@ impl<'a> SubPram<'a> {
                 p_i,
                 p_parent: self.procs(),
             });
+        }
+        if self.shared.count_only {
+            return self.count_partition_eq(q, Part::new(p_i, alg, params));
         }
         let parts = (0..q).map(|_| Part::new(p_i, alg.clone(), params.clone())).collect();
         self.run_partition(parts)

@@ -39,6 +39,9 @@ impl SubPram<'_> {
                 });
             }
         }
+        if self.shared.count_only {
+            return Ok(());
+        }
         self.hash.word(trace::SCAN);
         let mut acc = op.identity();
         for regs in self.local.chunks_mut(words) {
@@ -50,10 +53,17 @@ impl SubPram<'_> {
     }
 
     /// Whether `pred` holds for some processor (one communication step, on every sub-model).
+    /// In count-only mode it is `DataDependentControl`: there is no data to branch on.
     pub fn any(&mut self, pred: impl Fn(&Proc<'_>) -> bool + Sync) -> Result<bool, HpramError> {
         use rayon::prelude::*;
         self.node.c += 1;
         self.in_phase = false;
+        if self.shared.count_only {
+            return Err(HpramError::DataDependentControl {
+                path: self.node.path.clone(),
+                step: self.step_index(),
+            });
+        }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
         let found = self
             .local

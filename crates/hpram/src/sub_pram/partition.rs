@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::config::{SubModel, Word};
-use crate::cost_tree::CostNode;
+use crate::cost_tree::{CostNode, Siblings, push_sibling};
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem, Overlay, check_siblings, merge_children};
 use crate::sub_pram::{HAlgorithm, SubPram};
@@ -65,9 +65,24 @@ fn check_sizes(path: &str, parent: usize, sizes: &[usize]) -> Result<(), HpramEr
     Ok(())
 }
 
-/// The block lengths `M'·P_i/P'`, contiguous and in child order. A non-integral split is an
-/// error in non-uniform memory; in uniform memory the home blocks (used only by `home`) are
-/// rounded down.
+/// The block length `M'·p/P'` of a child of `p` processors. A non-integral split is an error in
+/// non-uniform memory (naming every size, `sizes()`); in uniform memory the home blocks (used
+/// only by `home`) are rounded down.
+fn block_length(
+    path: &str,
+    (mem, parent, p): (usize, usize, usize),
+    uniform: bool,
+    sizes: impl FnOnce() -> Vec<usize>,
+) -> Result<usize, HpramError> {
+    let words = (mem as u128) * (p as u128);
+    if uniform || words.is_multiple_of(parent as u128) {
+        Ok((words / parent as u128) as usize)
+    } else {
+        Err(HpramError::NonIntegralBlock { path: path.to_string(), mem, sizes: sizes() })
+    }
+}
+
+/// The block lengths of every child, contiguous and in child order.
 fn block_lengths(
     path: &str,
     mem: usize,
@@ -77,19 +92,15 @@ fn block_lengths(
 ) -> Result<Vec<usize>, HpramError> {
     sizes
         .iter()
-        .map(|&p| {
-            let words = (mem as u128) * (p as u128);
-            if uniform || words.is_multiple_of(parent as u128) {
-                Ok((words / parent as u128) as usize)
-            } else {
-                Err(HpramError::NonIntegralBlock {
-                    path: path.to_string(),
-                    mem,
-                    sizes: sizes.to_vec(),
-                })
-            }
-        })
+        .map(|&p| block_length(path, (mem, parent, p), uniform, || sizes.to_vec()))
         .collect()
+}
+
+/// What makes siblings identical in count-only mode: the same algorithm object (not only the
+/// same name: every [`crate::synth::Shape`] is named `Shape`), parameters, processors and
+/// sub-model (`docs/models/hpram.md`, Choices: Count-only mode).
+fn memo_key(part: &Part) -> (*const (), &[Word], usize, Option<SubModel>) {
+    (Arc::as_ptr(&part.alg) as *const (), &part.params, part.procs, part.model)
 }
 
 impl SubPram<'_> {
@@ -99,13 +110,9 @@ impl SubPram<'_> {
         check_sizes(&path, self.procs(), &sizes)?;
         let blocks =
             block_lengths(&path, self.node.mem_len, self.procs(), &sizes, self.shared.uniform)?;
-        let level = self.node.level + 1;
-        if level > self.shared.max_depth {
-            return Err(HpramError::MaxDepthExceeded {
-                path,
-                level,
-                max_depth: self.shared.max_depth,
-            });
+        let level = self.child_level(&path)?;
+        if self.shared.count_only {
+            return self.count_partition(&path, level, &parts, &blocks);
         }
         let shared = self.shared;
         let results: Vec<Result<ChildDone, HpramError>> = {
@@ -141,7 +148,7 @@ impl SubPram<'_> {
                     format!("{path}[{index}]"),
                     part.alg.name(),
                     level,
-                    offset,
+                    (offset, part.procs),
                     (mem_base, blocks[index]),
                     model,
                     mem,
@@ -166,11 +173,11 @@ impl SubPram<'_> {
         self.hash.word(trace::PARTITION);
         self.hash.word(sizes.len() as u64);
         sizes.iter().for_each(|&p| self.hash.word(p as u64));
-        let mut nodes = Vec::with_capacity(done.len());
+        let mut runs = Vec::new();
         let mut writes = Vec::with_capacity(done.len());
         for (node, child_writes, hash) in done {
             self.hash.word(hash);
-            nodes.push(node);
+            push_sibling(&mut runs, Arc::new(node), 1);
             writes.push(child_writes);
         }
         let writes: Vec<ChildWrites> = writes.into_iter().flatten().collect();
@@ -178,7 +185,85 @@ impl SubPram<'_> {
             check_siblings(&path, &writes.iter().map(|(_, f)| f).collect::<Vec<_>>())?;
             merge_children(&mut self.mem, writes);
         }
-        self.node.partitions.push(nodes);
+        self.node.partitions.push(runs);
         Ok(())
+    }
+
+    /// The level of this sub-PRAM's children, checked against `max_depth`.
+    fn child_level(&self, path: &str) -> Result<u32, HpramError> {
+        let level = self.node.level + 1;
+        if level > self.shared.max_depth {
+            return Err(HpramError::MaxDepthExceeded {
+                path: path.to_string(),
+                level,
+                max_depth: self.shared.max_depth,
+            });
+        }
+        Ok(level)
+    }
+
+    /// Count-only `partition{Q, P_i, A}` (`Q·P_i = P'` already checked): one child runs and
+    /// stands for all `Q` (`docs/models/hpram.md`, Choices: Count-only mode).
+    pub(super) fn count_partition_eq(&mut self, q: usize, part: Part) -> Result<(), HpramError> {
+        let path = self.partition_path();
+        let (mem, parent) = (self.node.mem_len, self.procs());
+        let block = block_length(&path, (mem, parent, part.procs), self.shared.uniform, || {
+            vec![part.procs; q]
+        })?;
+        let level = self.child_level(&path)?;
+        let at = (0, self.node.offset, self.node.mem_base);
+        let node = self.count_child(&path, level, at, &part, block)?;
+        self.node.partitions.push(vec![Siblings { count: q, node: Arc::new(node) }]);
+        Ok(())
+    }
+
+    /// Count-only general partition: each run of consecutive identical parts (same algorithm
+    /// object, parameters, processors and sub-model) runs its first child once.
+    fn count_partition(
+        &mut self,
+        path: &str,
+        level: u32,
+        parts: &[Part],
+        blocks: &[usize],
+    ) -> Result<(), HpramError> {
+        let mut runs = Vec::new();
+        let (mut offset, mut mem_base, mut index) = (self.node.offset, self.node.mem_base, 0);
+        while let Some(part) = parts.get(index) {
+            let key = memo_key(part);
+            let same = parts[index..].iter().take_while(|p| memo_key(p) == key).count();
+            let node =
+                self.count_child(path, level, (index, offset, mem_base), part, blocks[index])?;
+            push_sibling(&mut runs, Arc::new(node), same);
+            offset += same * part.procs;
+            mem_base += same * blocks[index];
+            index += same;
+        }
+        self.node.partitions.push(runs);
+        Ok(())
+    }
+
+    /// Runs child `index` at `(offset, mem_base)` in count-only mode: no memory, no registers.
+    fn count_child(
+        &self,
+        path: &str,
+        level: u32,
+        (index, offset, mem_base): (usize, usize, usize),
+        part: &Part,
+        block: usize,
+    ) -> Result<CostNode, HpramError> {
+        let mut child = SubPram::new(
+            self.shared,
+            format!("{path}[{index}]"),
+            part.alg.name(),
+            level,
+            (offset, part.procs),
+            (mem_base, block),
+            part.model.unwrap_or(self.node.model),
+            Mem::Block(&mut []),
+            &mut [],
+            &part.params,
+        );
+        part.alg.run(&mut child)?;
+        Ok(child.finish().0)
     }
 }

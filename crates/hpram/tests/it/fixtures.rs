@@ -36,7 +36,28 @@ fn fixture_costs() {
         ("alg1-p32-hypercube.toml", 4),
         ("tree-prefix-hier-p4-pram.toml", 41),
         ("tree-prefix-flat-p4-hypercube.toml", 153),
+        ("tree-hier-p4-count-only.toml", 27),
+        ("tree-hier-p2_30-count-only.toml", 2389),
+        ("fft-hier-p4-hypercube.toml", 72),
+        ("fft-two-level-p4-uniform.toml", 98),
+        ("fft-hier-p2_30-count-only.toml", 4250),
     ] {
         assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
     }
+}
+
+/// A count-only config reports the full run's cost tree: every field but the mode, the result
+/// and the replay hash is equal.
+#[test]
+fn count_only_fixture_equals_full() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
+    let strip = |mut v: serde_json::Value| {
+        let report = v["report"].as_object_mut().expect("a report");
+        for key in ["mode", "result", "verified", "trace_hash"] {
+            report.remove(key);
+        }
+        v["report"].take()
+    };
+    let full = strip(run(&root.join("tree-hier-p4-hypercube.toml")));
+    assert_eq!(strip(run(&root.join("tree-hier-p4-count-only.toml"))), full);
 }

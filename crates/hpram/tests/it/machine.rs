@@ -115,7 +115,7 @@ fn non_uniform_blocks() {
     let regs: Vec<i64> = done.local.chunks(4).map(|r| r[0] * 100 + r[1]).collect();
     assert_eq!(regs, [100, 1200, 2200, 3232]);
     let blocks: Vec<(usize, usize)> =
-        done.cost.root.partitions[0].iter().map(|c| (c.mem_base, c.mem_len)).collect();
+        done.cost.root.partitions[0].iter().map(|c| (c.node.mem_base, c.node.mem_len)).collect();
     assert_eq!(blocks, [(0, 2), (2, 6)]);
 
     let outside = FnAlg::arc("Outside", |sp| sp.comm(|p| MemOp::Read { addr: 4 + p.pid, dst: 0 }));
@@ -346,6 +346,6 @@ fn non_integral_split_only_non_uniform() {
     cfg.memory = hpram::MemoryVariant::Uniform;
     let done = run(&cfg, parent, vec![], &[]).unwrap();
     let homes: Vec<(usize, usize)> =
-        done.cost.root.partitions[0].iter().map(|c| (c.mem_base, c.mem_len)).collect();
+        done.cost.root.partitions[0].iter().map(|c| (c.node.mem_base, c.node.mem_len)).collect();
     assert_eq!(homes, [(0, 4), (4, 1)]);
 }

@@ -1,5 +1,7 @@
 //! The one integration-test binary of `hpram`.
 
+mod count;
+mod fft;
 mod fixtures;
 mod machine;
 mod props;

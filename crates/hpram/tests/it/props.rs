@@ -14,7 +14,7 @@ use hpram::{
 use proptest::prelude::*;
 
 /// SplitMix64: the shape generator's own deterministic stream.
-struct Mix(u64);
+pub(crate) struct Mix(pub(crate) u64);
 
 impl Mix {
     fn next(&mut self) -> u64 {
@@ -30,7 +30,7 @@ impl Mix {
 }
 
 /// A random shape for `procs` processors, partitions nested at most `depth` deep.
-fn shape(mix: &mut Mix, procs: usize, depth: u32) -> Shape {
+pub(crate) fn shape(mix: &mut Mix, procs: usize, depth: u32) -> Shape {
     let mut items = Vec::new();
     for _ in 0..mix.below(7) {
         match mix.below(5) {
@@ -60,7 +60,7 @@ fn random_tree(seed: u64, procs: usize, threads: usize) -> CostTree {
     run(&cfg, Arc::new(s), vec![], &[]).expect("a valid random shape runs").cost
 }
 
-fn presets() -> Vec<Preset> {
+pub(crate) fn presets() -> Vec<Preset> {
     vec![
         Preset::Pram,
         Preset::Hypercube(SyncScale::Diam),
