@@ -134,22 +134,28 @@ pub(crate) fn build(
     })
 }
 
+/// The prefix of every temporary entry a sweep makes in `--out` (and the only entries it
+/// ever removes there besides the studies it writes).
+const TEMP_PREFIX: &str = ".xtask-tmp-";
+
 /// Writes the outputs under `out`, each study atomically, then the index `out/report.md`.
+///
+/// A study's files are written to a temporary directory beside its final one, which then
+/// takes the final one's place in one atomic step ([`replace_dir`]), so whenever the process
+/// is killed each study directory holds either the previous run's complete files or the new
+/// ones, and the index is replaced the same way last.
 pub(crate) fn write_all(out: &Path, outputs: &[StudyOutput]) -> anyhow::Result<()> {
     std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     remove_stale_temporaries(out);
     for output in outputs {
         let final_dir = out.join(&output.name);
-        let temp_dir = out.join(format!(".{}.tmp-{}", output.name, std::process::id()));
+        let temp_dir = out.join(format!("{TEMP_PREFIX}{}-{}", output.name, std::process::id()));
         let written = (|| -> anyhow::Result<()> {
             std::fs::create_dir_all(&temp_dir)?;
             for (file, bytes) in &output.files {
                 std::fs::write(temp_dir.join(file), bytes)?;
             }
-            if final_dir.exists() {
-                std::fs::remove_dir_all(&final_dir)?;
-            }
-            std::fs::rename(&temp_dir, &final_dir)?;
+            replace_dir(&temp_dir, &final_dir)?;
             Ok(())
         })();
         if let Err(e) = written {
@@ -168,18 +174,42 @@ pub(crate) fn write_all(out: &Path, outputs: &[StudyOutput]) -> anyhow::Result<(
         };
         index += &format!("| [{}]({}/report.md) | {verdict} |\n", output.name, output.name);
     }
-    let temp = out.join(format!(".report.md.tmp-{}", std::process::id()));
+    let temp = out.join(format!("{TEMP_PREFIX}report.md-{}", std::process::id()));
     std::fs::write(&temp, index)?;
     std::fs::rename(&temp, out.join("report.md"))?;
     Ok(())
 }
 
-/// Removes temporaries an interrupted earlier write may have left (`.NAME.tmp-PID`).
+/// Puts the directory `new` at `target`, replacing what is there in one atomic step: on Linux
+/// the two are exchanged (`renameat2` with `RENAME_EXCHANGE`) and `new`, now holding the
+/// previous contents, is removed; elsewhere the previous directory is renamed aside first,
+/// which leaves a short window without `target`.
+fn replace_dir(new: &Path, target: &Path) -> std::io::Result<()> {
+    if !target.exists() {
+        return std::fs::rename(new, target);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        renameat_with(CWD, new, CWD, target, RenameFlags::EXCHANGE)?;
+        std::fs::remove_dir_all(new)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let mut aside = new.as_os_str().to_owned();
+        aside.push("-previous");
+        std::fs::rename(target, &aside)?;
+        std::fs::rename(new, target)?;
+        std::fs::remove_dir_all(aside)
+    }
+}
+
+/// Removes the temporaries an interrupted earlier sweep may have left (`.xtask-tmp-*`); no
+/// other entry of `out` is touched.
 fn remove_stale_temporaries(out: &Path) {
     let Ok(entries) = std::fs::read_dir(out) else { return };
     for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().to_string();
-        if name.starts_with('.') && name.contains(".tmp-") {
+        if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
             let path: PathBuf = entry.path();
             let _ = if path.is_dir() {
                 std::fs::remove_dir_all(&path)

@@ -255,3 +255,91 @@ fn run_prints_summary_and_json() {
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(value["diameter"], 4);
 }
+
+/// The files of every study directory under `out` (hidden temporaries left out).
+fn study_files(
+    out: &Path,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut studies = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(out).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if entry.path().is_dir() && !name.starts_with('.') {
+            let files = std::fs::read_dir(entry.path())
+                .unwrap()
+                .flatten()
+                .map(|f| f.file_name().to_string_lossy().to_string())
+                .collect();
+            studies.insert(name, files);
+        }
+    }
+    studies
+}
+
+/// Whether `out` holds one of a sweep's temporary entries.
+fn has_temporary(out: &Path) -> bool {
+    std::fs::read_dir(out)
+        .map(|entries| {
+            entries.flatten().any(|e| e.file_name().to_string_lossy().starts_with(".xtask-tmp-"))
+        })
+        .unwrap_or(false)
+}
+
+/// SIGKILL at spread instants while a sweep replaces a previous run's outputs: afterwards
+/// every study directory holds a complete set of files (the previous run's or the new one's),
+/// and the index links only studies that are there.
+#[test]
+fn killed_sweep_leaves_complete_outputs() {
+    let out = scratch("killed");
+    let started = std::time::Instant::now();
+    let first = sweep(&out, &[]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let duration = started.elapsed();
+    let complete = study_files(&out);
+    assert_eq!(complete.len(), NETCORE_STUDIES.len());
+    let out_arg = out.to_str().unwrap();
+    let mut args = vec!["sweep", "--quick", "--quiet", "--out", out_arg];
+    args.extend(NETCORE_STUDIES);
+    let tries = 24u32;
+    for i in 0..tries {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        if i % 3 == 0 {
+            // An instant anywhere in the run.
+            std::thread::sleep(duration.mul_f64(f64::from(i + 1) / f64::from(tries)));
+        } else {
+            // While outputs are replaced: from the first temporary entry on, plus a jitter.
+            while child.try_wait().unwrap().is_none() && !has_temporary(&out) {
+                std::hint::spin_loop();
+            }
+            std::thread::sleep(std::time::Duration::from_micros(u64::from(i) * 150));
+        }
+        let _ = child.kill();
+        child.wait().unwrap();
+        assert_eq!(study_files(&out), complete, "after a kill at try {i}");
+        let index = std::fs::read_to_string(out.join("report.md")).unwrap();
+        for study in NETCORE_STUDIES {
+            assert!(index.contains(&format!("({study}/report.md)")), "try {i}: {index}");
+        }
+    }
+    // The next run cleans up whatever temporaries the kills left.
+    assert!(sweep(&out, &[]).status.success());
+    let hidden: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(hidden.is_empty(), "{hidden:?}");
+}
+
+/// A sweep leaves alone the hidden entries of `--out` that are not its own temporaries.
+#[test]
+fn sweep_keeps_other_hidden_entries() {
+    let out = scratch("hidden");
+    std::fs::write(out.join(".notes.tmp-1"), "mine").unwrap();
+    assert!(sweep(&out, &[]).status.success());
+    assert_eq!(std::fs::read_to_string(out.join(".notes.tmp-1")).unwrap(), "mine");
+}
