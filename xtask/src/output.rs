@@ -29,6 +29,8 @@ pub(crate) struct StudyRun {
     pub(crate) total_jobs: u64,
     /// The swept axes, which grouped claims hold fixed.
     pub(crate) axes: Vec<String>,
+    /// The hash of the expanded spec (see `spec::spec_hash`).
+    pub(crate) spec_hash: String,
     /// `Some("K/N")` for a shard's output.
     pub(crate) shard: Option<String>,
     pub(crate) rows: Vec<Row>,
@@ -65,6 +67,7 @@ pub(crate) fn build(
         "model": run.model,
         "total_jobs": run.total_jobs,
         "axes": run.axes,
+        "spec_hash": run.spec_hash,
         "shard": run.shard,
         "claims": claims,
         "rows": run.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),

@@ -60,6 +60,10 @@ fn default_repetitions() -> u32 {
     1
 }
 
+/// The most jobs one study of a sweep may expand to (each job's parameters are held in
+/// memory, a few hundred bytes each).
+pub(crate) const MAX_JOBS: u64 = 1_000_000;
+
 /// One run of one point.
 #[derive(Debug, Clone)]
 pub(crate) struct Job {
@@ -85,7 +89,23 @@ pub(crate) fn swept_axes(jobs: &[Job]) -> Vec<String> {
 pub(crate) fn parse(file: &str, text: &str) -> anyhow::Result<Vec<StudySpec>> {
     let parsed: SweepFile = toml::from_str(text)
         .map_err(|e| usage(format!("{file}: {}", netcore::study::toml_error(text, &e))))?;
+    if parsed.study.is_empty() {
+        return Err(usage(format!("{file}: study must name at least one [[study]] table")));
+    }
     Ok(parsed.study.into_iter().map(|s| StudySpec { file: file.to_string(), ..s }).collect())
+}
+
+/// Refuses a study named twice (a later table would silently replace the earlier one).
+fn unique(specs: Vec<StudySpec>) -> anyhow::Result<Vec<StudySpec>> {
+    for (i, spec) in specs.iter().enumerate() {
+        if let Some(first) = specs[..i].iter().find(|s| s.name == spec.name) {
+            return Err(usage(format!(
+                "{}: study `{}` is named twice (also in {}): each study may appear once",
+                spec.file, spec.name, first.file
+            )));
+        }
+    }
+    Ok(specs)
 }
 
 /// The specs of `--config F`, or of every embedded file.
@@ -94,14 +114,14 @@ pub(crate) fn load(config: Option<&Path>) -> anyhow::Result<Vec<StudySpec>> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| usage(format!("{}: cannot read sweep spec: {e}", path.display())))?;
-            parse(&path.display().to_string(), &text)
+            unique(parse(&path.display().to_string(), &text)?)
         }
         None => {
             let mut specs = Vec::new();
             for (file, text) in EMBEDDED {
                 specs.extend(parse(file, text)?);
             }
-            Ok(specs)
+            unique(specs)
         }
     }
 }
@@ -136,13 +156,13 @@ impl StudySpec {
         }
         let mut grid = axes(self, "grid", &self.grid)?;
         let mut zip = axes(self, "zip", &self.zip)?;
-        if quick {
-            for (key, values) in axes(self, "quick", &self.quick)? {
-                match grid.iter_mut().chain(zip.iter_mut()).find(|(name, _)| *name == key) {
-                    Some(axis) => axis.1 = values,
-                    None => {
-                        return Err(fail(format!("quick.{key} must name an axis of grid or zip")));
-                    }
+        // The quick preset is checked on every run, so a typo shows before `--quick` is used.
+        for (key, values) in axes(self, "quick", &self.quick)? {
+            match grid.iter_mut().chain(zip.iter_mut()).find(|(name, _)| *name == key) {
+                Some(axis) if quick => axis.1 = values,
+                Some(_) => {}
+                None => {
+                    return Err(fail(format!("quick.{key} must name an axis of grid or zip")));
                 }
             }
         }
@@ -153,6 +173,18 @@ impl StudySpec {
                 values.len()
             )));
         }
+        // Count the jobs before expanding them, so a huge spec is refused without allocating.
+        let count = grid
+            .iter()
+            .map(|(_, v)| v.len() as u64)
+            .chain([zip_len as u64, self.seeds.len() as u64, u64::from(self.repetitions)])
+            .try_fold(1u64, |acc, n| acc.checked_mul(n))
+            .filter(|&n| n <= MAX_JOBS);
+        let Some(_) = count else {
+            return Err(fail(format!(
+                "the spec expands to more than {MAX_JOBS} jobs (grid sizes x zip length x seeds x repetitions)"
+            )));
+        };
         let mut keys: Vec<&String> = self.fixed.keys().collect();
         keys.extend(grid.iter().map(|(k, _)| k));
         keys.extend(zip.iter().map(|(k, _)| k));
@@ -204,6 +236,21 @@ impl StudySpec {
         }
         Ok(jobs)
     }
+}
+
+/// A hash of the expanded spec (every job's index, seed, repetition and parameters): FNV-1a
+/// over their canonical JSON, as 16 hex digits. Shards of one spec share it; `merge` refuses
+/// shards whose hashes differ.
+pub(crate) fn spec_hash(jobs: &[Job]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for job in jobs {
+        let text = format!("{}|{}|{}|{}\n", job.index, job.seed, job.rep, job.params);
+        for byte in text.bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
 }
 
 /// A short rendering of a point's parameters for messages, e.g. `{log_p=0, m=1}`.

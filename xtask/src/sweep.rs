@@ -10,7 +10,7 @@ use netcore::study::{AnyStudy, JsonObject, ModelError, PreparedPoint};
 use rayon::prelude::*;
 
 use crate::output::{StudyOutput, StudyRun, build, write_all};
-use crate::spec::{Job, StudySpec, describe, load, swept_axes};
+use crate::spec::{Job, StudySpec, describe, load, spec_hash, swept_axes};
 use crate::table::Row;
 use crate::{model_error, registry, usage};
 
@@ -73,6 +73,8 @@ struct Planned {
     total_jobs: u64,
     /// The swept axes over all jobs (not only this shard's).
     axes: Vec<String>,
+    /// The hash of the expanded spec (all jobs).
+    spec_hash: String,
     jobs: Vec<Job>,
 }
 
@@ -120,13 +122,14 @@ fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
         let jobs = spec.jobs(args.quick)?;
         let total_jobs = jobs.len() as u64;
         let axes = swept_axes(&jobs);
+        let spec_hash = spec_hash(&jobs);
         // Validate every point before anything runs or any directory is created.
         prepare(&spec, study.as_ref(), &jobs)?;
         let jobs = match shard {
             Some((k, n)) => jobs.into_iter().filter(|j| j.index % n == k - 1).collect(),
             None => jobs,
         };
-        planned.push(Planned { spec, model, study, total_jobs, axes, jobs });
+        planned.push(Planned { spec, model, study, total_jobs, axes, spec_hash, jobs });
     }
     Ok(planned)
 }
@@ -200,6 +203,35 @@ fn prefixed(job: &Job, params: &JsonObject, row: JsonObject) -> Result<Row, RowE
     Ok(full)
 }
 
+/// Refuses an `--out` that cannot be written before any point runs: it (or, while it does not
+/// exist yet, its nearest existing ancestor) must be a directory in which a file can be
+/// created. Nothing is left behind by the check.
+fn check_out(out: &Path) -> anyhow::Result<()> {
+    let mut existing = out;
+    while !existing.exists() {
+        match existing.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => existing = parent,
+            _ => {
+                existing = Path::new(".");
+                break;
+            }
+        }
+    }
+    if !existing.is_dir() {
+        return Err(usage(format!(
+            "--out {}: {} is not a directory",
+            out.display(),
+            existing.display()
+        )));
+    }
+    let probe = existing.join(format!(".xtask-tmp-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| {
+        usage(format!("--out {}: cannot write in {}: {e}", out.display(), existing.display()))
+    })?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 /// `cargo xtask sweep`; returns whether every claim passed.
 pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
     let planned = plan(args)?;
@@ -209,6 +241,8 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
         }
         return Ok(true);
     }
+    let out = args.out.clone().unwrap_or_else(default_out);
+    check_out(&out)?;
     let threads = args.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -266,6 +300,7 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
                 model: p.model.to_string(),
                 total_jobs: p.total_jobs,
                 axes: p.axes.clone(),
+                spec_hash: p.spec_hash.clone(),
                 shard: args.shard.clone(),
                 rows,
                 timings,
@@ -281,7 +316,6 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
             format!("{} point(s) failed, nothing written:\n{}", failures.len(), lines.join("\n"));
         return Err(if input { usage(message) } else { anyhow::anyhow!(message) });
     }
-    let out = args.out.clone().unwrap_or_else(default_out);
     write_all(&out, &outputs)?;
     Ok(summarise(&out, &outputs))
 }
@@ -322,6 +356,7 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
             let name = field("study")?.as_str().unwrap_or_default().to_string();
             let model = field("model")?.as_str().unwrap_or_default().to_string();
             let total_jobs = field("total_jobs")?.as_u64().unwrap_or_default();
+            let spec_hash = field("spec_hash")?.as_str().unwrap_or_default().to_string();
             let axes: Vec<String> = field("axes")?
                 .as_array()
                 .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
@@ -335,10 +370,19 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
                 model: model.clone(),
                 total_jobs,
                 axes: axes.clone(),
+                spec_hash: spec_hash.clone(),
                 shard: None,
                 rows: Vec::new(),
                 timings: Vec::new(),
             });
+            if entry.spec_hash != spec_hash {
+                return Err(usage(format!(
+                    "{}: study `{name}` comes from a different sweep spec than in another shard \
+                     (spec hash {spec_hash} vs {}): merge only shards of one spec",
+                    path.display(),
+                    entry.spec_hash
+                )));
+            }
             if entry.total_jobs != total_jobs {
                 return Err(usage(format!(
                     "{}: study `{name}` has {total_jobs} jobs here but {} in another shard",

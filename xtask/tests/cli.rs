@@ -130,6 +130,32 @@ fn bad_input_exits_2_and_writes_nothing() {
         "[[study]]\nname = \"dbsp-routing\"\n[study.fixed]\nn = 12\nlevel = 0\nk1 = 1\nk2 = 1\nalpha = 0.5\nbeta = 1.0\n",
     );
     let hypercube = write(&dir, "hypercube.toml", "[topology]\nkind = \"hypercube\"\ndim = 0\n");
+    let bitonic = "[[study]]\nname = \"bsp-bitonic\"\n[study.fixed]\nm = 1\ng = 1\nl = 1\n";
+    let twice = write(
+        &dir,
+        "twice.toml",
+        &format!("{bitonic}[study.grid]\nlog_p = [2]\n{bitonic}[study.grid]\nlog_p = [3]\n"),
+    );
+    let no_study = write(&dir, "empty.toml", "study = []\n");
+    let quick_typo = write(
+        &dir,
+        "quick.toml",
+        &format!("{bitonic}[study.grid]\nlog_p = [2, 3]\n[study.quick]\nlog_pp = [2]\n"),
+    );
+    // 10 grid values x 1000 zip values x 1000 seeds = 10^7 jobs, refused before expansion.
+    let many = |n: usize| (0..n).map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+    let huge = write(
+        &dir,
+        "huge.toml",
+        &format!(
+            "[[study]]\nname = \"bsp-bitonic\"\nseeds = [{}]\n[study.grid]\nlog_p = [{}]\n[study.zip]\nm = [{}]\n",
+            many(1000),
+            many(10),
+            many(1000)
+        ),
+    );
+    let a_file = write(&dir, "a-file", "not a directory");
+    let under_a_file = format!("{a_file}/out");
     let out = dir.join("out");
     let out = out.to_str().unwrap();
     let cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
@@ -146,6 +172,20 @@ fn bad_input_exits_2_and_writes_nothing() {
         ),
         (vec!["run", "no-such-model", &hypercube], vec!["unknown model"]),
         (vec!["sweep", "--shard", "0/3", "--out", out], vec!["--shard"]),
+        (vec!["sweep", "--config", &twice, "--out", out], vec!["`bsp-bitonic` is named twice"]),
+        (vec!["sweep", "--config", &no_study, "--out", out], vec!["at least one [[study]]"]),
+        (
+            vec!["sweep", "--config", &quick_typo, "--out", out],
+            vec!["quick.toml", "quick.log_pp must name an axis"],
+        ),
+        (
+            vec!["sweep", "--config", &huge, "--dry-run", "--out", out],
+            vec!["huge.toml", "more than 1000000 jobs"],
+        ),
+        (
+            vec!["sweep", "bsp-bitonic", "--quick", "--out", &under_a_file],
+            vec!["a-file is not a directory"],
+        ),
     ];
     for (args, needles) in cases {
         let output = xtask(&args);
@@ -342,4 +382,35 @@ fn sweep_keeps_other_hidden_entries() {
     std::fs::write(out.join(".notes.tmp-1"), "mine").unwrap();
     assert!(sweep(&out, &[]).status.success());
     assert_eq!(std::fs::read_to_string(out.join(".notes.tmp-1")).unwrap(), "mine");
+}
+
+/// Shards of two different specs with the same job count are not merged.
+#[test]
+fn merge_refuses_shards_of_different_specs() {
+    let dir = scratch("merge-specs");
+    let spec = |log_p: &str| {
+        format!(
+            "[[study]]\nname = \"bsp-bitonic\"\n[study.fixed]\nm = 1\ng = 1\nl = 1\n[study.grid]\nlog_p = {log_p}\n"
+        )
+    };
+    let a = write(&dir, "a.toml", &spec("[2, 3]"));
+    let b = write(&dir, "b.toml", &spec("[4, 5]"));
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    for (config, shard, out) in [(&a, "1/2", &one), (&b, "2/2", &two)] {
+        let args = ["sweep", "--config", config, "--shard", shard, "--quiet", "--out"];
+        let output = xtask(&[&args[..], &[out.to_str().unwrap()]].concat());
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    let merged = dir.join("merged");
+    let output = xtask(&[
+        "merge",
+        "--out",
+        merged.to_str().unwrap(),
+        one.to_str().unwrap(),
+        two.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("different sweep spec"), "{stderr}");
+    assert!(!merged.exists());
 }
