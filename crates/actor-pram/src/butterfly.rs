@@ -6,7 +6,8 @@
 //! apply it, and the replies retrace the paths. `cread` is a concurrent internal read by every
 //! replica (never a conflict), `cwrite` a write by replica 0 (Choice 6 of
 //! `docs/models/actor-pram.md`); PPU `j` sits at router `j` and address `a` at router
-//! `a mod N` (identity placement, Choice 20).
+//! `h(a)` of the configured placement, with ranked or destination-major keys (Choices 20
+//! and 21).
 //!
 //! The reference interpreter runs first: a program it rejects returns its error (Choice 5).
 //! The translated run's final memory, CPU registers (every replica's) and PPU registers are
@@ -17,10 +18,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::direct::{Code, Dest, Effect, PpuActor};
+use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::{FetchOrder, LockstepRouter};
 
 /// How the butterfly translation is set up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ButterflyConfig {
     /// The butterfly's dimension `n` (default: the least `n >= 2` with `n · 2^n >= S`).
@@ -31,12 +33,27 @@ pub struct ButterflyConfig {
     pub combining: bool,
     /// How the hosts serialize fetch-and-ops (Choice 19).
     pub fetch_order: FetchOrder,
+    /// The placement of addresses on the routers (Choice 21).
+    pub hash: HashFamily,
+    /// The key order: random ranks or destination-major (Choice 21).
+    pub keys: KeyOrder,
+    /// The seed of the placement and rank polynomials.
+    pub hash_seed: u64,
 }
 
 impl Default for ButterflyConfig {
-    /// The least dimension, `b = 2`, combining, pid order.
+    /// The least dimension, `b = 2`, combining, pid order, a polynomial placement with
+    /// `k = max(2, ceil(log2 N))` and ranked keys, hash seed 0.
     fn default() -> Self {
-        Self { dim: None, b: 2, combining: true, fetch_order: FetchOrder::Pid }
+        Self {
+            dim: None,
+            b: 2,
+            combining: true,
+            fetch_order: FetchOrder::Pid,
+            hash: HashFamily::Poly,
+            keys: KeyOrder::Ranked,
+            hash_seed: 0,
+        }
     }
 }
 
@@ -55,6 +72,12 @@ pub struct ButterflyReport {
     pub combining: bool,
     /// How the hosts serialize fetch-and-ops.
     pub fetch_order: FetchOrder,
+    /// The placement family.
+    pub hash: HashFamily,
+    /// The key order.
+    pub keys: KeyOrder,
+    /// The seed of the placement and ranks.
+    pub hash_seed: u64,
     /// Passes run (one per global step: `G`).
     pub passes: u64,
     /// Forward rounds summed over the passes.
@@ -118,7 +141,11 @@ pub fn simulate_butterfly(
     let reference = netcore::pram::run(program, input, limits)?;
     let code = Code::new(program)?;
     let dim = dimension(config.dim, code.ppus)?;
-    let router = LockstepRouter::new(dim, config.b, config.combining)?;
+    let router = LockstepRouter::new(dim, config.b, config.combining)?.with_hashing(
+        &config.hash,
+        config.keys,
+        config.hash_seed,
+    )?;
     let mut memory = vec![0i64; reference.memory.len()];
     memory.iter_mut().zip(input).for_each(|(m, &x)| *m = x);
     let mut ppus: Vec<PpuActor> =
@@ -131,6 +158,9 @@ pub fn simulate_butterfly(
         b: config.b,
         combining: config.combining,
         fetch_order: config.fetch_order,
+        hash: config.hash.clone(),
+        keys: config.keys,
+        hash_seed: config.hash_seed,
         passes: 0,
         rounds_fwd: 0,
         rounds_rev: 0,

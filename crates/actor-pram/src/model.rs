@@ -15,6 +15,9 @@
 //! translation = "direct"    # or "butterfly", with an optional table:
 //! # [butterfly]
 //! # dim = 3, b = 2, combining = true, fetch_order = "pid"   # or "network"
+//! # hash = "poly"   # or "identity", "linear", { poly-k = 4 }, { table = [0, 5, 2] }
+//! # keys = "ranked" # or "destination-major"
+//! # hash_seed = 0
 //! ```
 
 use std::path::PathBuf;
@@ -213,7 +216,7 @@ pub fn run_actor_pram_config(
     let output_ok = |memory: &[i64]| {
         expected.as_ref().is_none_or(|(range, want)| memory.get(range.clone()) == Some(&want[..]))
     };
-    let (translation, butterfly) = (config.translation, config.butterfly);
+    let (translation, butterfly) = (config.translation, config.butterfly.clone());
     match translation {
         Translation::Direct => {
             if butterfly.is_some() {

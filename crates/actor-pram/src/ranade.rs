@@ -33,6 +33,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::actor::{ActorError, ActorId, Behaviour, Ctx, Runtime, Scheduler};
+use crate::hash::{HashFamily, Hashing, KeyOrder};
 
 /// A packet's key: `(rank, dest, addr, tag)` packed into a `u128`, compared
 /// lexicographically; `tag = 0` with combining, the pid without (Choice 13).
@@ -247,6 +248,7 @@ pub struct LockstepRouter {
     levels: u32,
     b: u32,
     combining: bool,
+    hashing: Hashing,
 }
 
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
@@ -272,7 +274,26 @@ impl LockstepRouter {
             rule: "a butterfly dimension",
             got: e.to_string(),
         })?;
-        Ok(Self { bf, n, rows: 1 << n, levels: 3 * n - 1, b, combining })
+        let hashing = Hashing::identity(bf.routers());
+        Ok(Self { bf, n, rows: 1 << n, levels: 3 * n - 1, b, combining, hashing })
+    }
+
+    /// The same router with addresses placed by `family` and keys in `keys` order, drawn from
+    /// `seed` (Choice 21); [`LockstepRouter::new`] gives identity placement and
+    /// destination-major keys.
+    pub fn with_hashing(
+        mut self,
+        family: &HashFamily,
+        keys: KeyOrder,
+        seed: u64,
+    ) -> Result<Self, Error> {
+        self.hashing = Hashing::new(family, keys, seed, self.routers())?;
+        Ok(self)
+    }
+
+    /// The placement and ranks in use.
+    pub fn hashing(&self) -> &Hashing {
+        &self.hashing
     }
 
     /// Routers `N = n · 2^n`.
@@ -445,8 +466,7 @@ impl LockstepRouter {
     }
 
     /// One pass of reads: `reads[k] = (pid, addr)` with `pid < N` (one PPU per router, PPU `j`
-    /// at router `j`), under `Identity` placement and rank 0 (destination-major keys); the
-    /// host answers a read with `memory[addr]` (0 beyond). Concurrent reads are allowed (CREW).
+    /// at router `j`), under the router's placement and key order; the host answers a read with `memory[addr]` (0 beyond). Concurrent reads are allowed (CREW).
     pub fn read_pass(&self, reads: &[(u32, u32)], memory: &[i64]) -> Result<PassStats, Error> {
         let mut memory = memory.to_vec();
         let accesses = reads_as_accesses(reads);
@@ -554,7 +574,7 @@ impl LockstepRouter {
                 });
             }
             q.push_back(Packet {
-                key: key(0, addr % nn, addr, tag),
+                key: key(self.hashing.rank(addr), self.hashing.dest(addr), addr, tag),
                 addr,
                 kind: a.kind,
                 value: a.value,
