@@ -39,6 +39,18 @@ pub enum HashFamily {
     PolyK(u32),
 }
 
+impl std::fmt::Display for HashFamily {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HashFamily::Identity => f.write_str("identity"),
+            HashFamily::Table(t) => write!(f, "table of {}", t.len()),
+            HashFamily::Linear => f.write_str("linear"),
+            HashFamily::Poly => f.write_str("poly"),
+            HashFamily::PolyK(k) => write!(f, "poly-k {k}"),
+        }
+    }
+}
+
 /// The order of packet keys (Choice 13, Choice 21).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

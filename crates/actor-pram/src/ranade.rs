@@ -800,10 +800,6 @@ impl LockstepRouter {
         Ok(served.replies)
     }
 
-    #[expect(
-        clippy::needless_range_loop,
-        reason = "inputs and outputs are numbered 0 = S, 1 = X across several parallel arrays"
-    )]
     fn pass_inner(
         &self,
         variant: Variant,

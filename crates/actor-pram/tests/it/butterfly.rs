@@ -1,6 +1,9 @@
 //! The butterfly translation of whole programs on the lockstep router (Section 5, Theorem 2).
 
-use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly};
+use actor_pram::actor::Scheduler;
+use actor_pram::butterfly::{
+    ButterflyConfig, ButterflyReport, simulate_butterfly, simulate_butterfly_actors,
+};
 use actor_pram::hash::{HashFamily, KeyOrder};
 use actor_pram::ranade::FetchOrder;
 use netcore::pram::Limits;
@@ -88,6 +91,41 @@ fn library_programs_equal_reference() {
     insta::assert_yaml_snapshot!(rows);
 }
 
+/// Every library program at n = 8 (seed 1, default configuration: n = 2, b = 2, polynomial
+/// placement, ranked keys) with every global step served by actors (Choice 22), FIFO and
+/// random: verified, and every step's slots, rounds, replies and memory equal the lockstep
+/// router's (checked inside the run; a difference is an error). Each step costs at least one
+/// event per round of either pass plus the PPU's two events and the host's, and at most four
+/// receptions per round (Theorem 3) plus the exchange, so the steps' actor time per lockstep
+/// round lies in [1, 5]; the program's actor time adds `T − G` local events. The actor times
+/// are measured (snapshot).
+#[test]
+fn library_programs_on_actors() {
+    let mut rows = Vec::new();
+    for algorithm in Algorithm::ALL {
+        let instance = algorithm.instance(8, 1).unwrap();
+        let mut times = Vec::new();
+        for sched in [Scheduler::Fifo, Scheduler::Random { seed: 5 }] {
+            let config = ButterflyConfig::default();
+            let r = simulate_butterfly_actors(
+                &instance.program,
+                &instance.input,
+                &config,
+                sched,
+                &Limits::default(),
+            )
+            .unwrap();
+            assert!(r.verified, "{}", algorithm.name());
+            let a = r.actor.unwrap();
+            assert!((1.0..=5.0).contains(&a.actor_time_per_round), "{}", algorithm.name());
+            assert_eq!(a.actors, 5 * 4 + 8 + 8);
+            times.push(format!("{} ({:.2}/round)", a.actor_time, a.actor_time_per_round));
+        }
+        rows.push(format!("{}: actor time fifo, random: {}", algorithm.name(), times.join(", ")));
+    }
+    insta::assert_yaml_snapshot!(rows);
+}
+
 /// Fetch-and-ops in network order (combined, per-part offsets): the fetch-add counter's
 /// counter ends at the reference's total, but the PPUs' old values follow the network's
 /// serialization, not the reference's pid order, so the run is not `verified` (Choice 19).
@@ -139,7 +177,8 @@ proptest! {
     /// cells, concurrent reads, writes and fetch-and-ops likely) give the reference's memory
     /// and registers through the butterfly translation (n in {2, 3}, b in {1, 2}, combining
     /// on and off, every placement of `families`, both key orders, random hash seeds), or the
-    /// reference's error; buffers stay within b.
+    /// reference's error; buffers stay within b. The same run on actors (a scheduler of
+    /// `SCHEDULERS`) gives the same report, every step checked against the lockstep router.
     #[test]
     fn butterfly_equals_reference(
         text in crate::props::program(),
@@ -150,6 +189,7 @@ proptest! {
         family in 0usize..5,
         ranked in any::<bool>(),
         hash_seed in any::<u64>(),
+        sched in 0usize..7,
     ) {
         let program = netcore::pram::Program::parse(&text).unwrap();
         let limits = Limits::default();
@@ -169,6 +209,10 @@ proptest! {
                 prop_assert_eq!(&r.memory, &want.memory);
                 prop_assert!(r.max_occupancy <= u64::from(b));
                 prop_assert_eq!(r.passes, want.cost.g);
+                let scheduler = crate::specs::SCHEDULERS[sched];
+                let a = simulate_butterfly_actors(&program, &input, &config, scheduler, &limits).unwrap();
+                prop_assert!(a.actor.is_some());
+                prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);
             }
             (Err(want), Err(e)) => prop_assert_eq!(actor_pram::Error::Pram(want), e),
             (want, got) => prop_assert!(false, "{text}: reference {want:?}, butterfly {got:?}"),
