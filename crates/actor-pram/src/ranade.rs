@@ -22,8 +22,10 @@
 //! *One global step* (Choices 15 and 19): reads, writes and fetch-and-ops combine by the
 //! variant's rule (fetch-and-ops with per-part offsets), the hosts apply the rule to what
 //! arrives, and the replies (read values, fetch-and-op old values, write acknowledgements)
-//! retrace the paths. The forward pass also runs as actors (reads); the reply pass and the
-//! host exchange as actors are not built yet.
+//! retrace the paths. Addresses are placed by a hash family and keys carry a random rank or
+//! none (Choice 21, [`crate::hash`]). The whole step also runs as actors (`step`: PPUs,
+//! virtual nodes through both passes, hosts; Choice 22), slot for slot equal to the lockstep
+//! router (Property 1).
 
 use std::collections::VecDeque;
 
