@@ -6,7 +6,8 @@
 //! apply it, and the replies retrace the paths. `cread` is a concurrent internal read by every
 //! replica (never a conflict), `cwrite` a write by replica 0 (Choice 6 of
 //! `docs/models/actor-pram.md`); PPU `j` sits at router `j` and address `a` at router
-//! `a mod N` (identity placement, Choice 20).
+//! `h(a)` of the configured placement, with ranked or destination-major keys (Choices 20
+//! and 21).
 //!
 //! The reference interpreter runs first: a program it rejects returns its error (Choice 5).
 //! The translated run's final memory, CPU registers (every replica's) and PPU registers are
@@ -16,11 +17,13 @@ use netcore::pram::{Access, Cost, Instr, Limits, Program, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::actor::Scheduler;
 use crate::direct::{Code, Dest, Effect, PpuActor};
+use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::{FetchOrder, LockstepRouter};
 
 /// How the butterfly translation is set up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ButterflyConfig {
     /// The butterfly's dimension `n` (default: the least `n >= 2` with `n · 2^n >= S`).
@@ -31,12 +34,27 @@ pub struct ButterflyConfig {
     pub combining: bool,
     /// How the hosts serialize fetch-and-ops (Choice 19).
     pub fetch_order: FetchOrder,
+    /// The placement of addresses on the routers (Choice 21).
+    pub hash: HashFamily,
+    /// The key order: random ranks or destination-major (Choice 21).
+    pub keys: KeyOrder,
+    /// The seed of the placement and rank polynomials.
+    pub hash_seed: u64,
 }
 
 impl Default for ButterflyConfig {
-    /// The least dimension, `b = 2`, combining, pid order.
+    /// The least dimension, `b = 2`, combining, pid order, a polynomial placement with
+    /// `k = max(2, ceil(log2 N))` and ranked keys, hash seed 0.
     fn default() -> Self {
-        Self { dim: None, b: 2, combining: true, fetch_order: FetchOrder::Pid }
+        Self {
+            dim: None,
+            b: 2,
+            combining: true,
+            fetch_order: FetchOrder::Pid,
+            hash: HashFamily::Poly,
+            keys: KeyOrder::Ranked,
+            hash_seed: 0,
+        }
     }
 }
 
@@ -55,6 +73,12 @@ pub struct ButterflyReport {
     pub combining: bool,
     /// How the hosts serialize fetch-and-ops.
     pub fetch_order: FetchOrder,
+    /// The placement family.
+    pub hash: HashFamily,
+    /// The key order.
+    pub keys: KeyOrder,
+    /// The seed of the placement and ranks.
+    pub hash_seed: u64,
     /// Passes run (one per global step: `G`).
     pub passes: u64,
     /// Forward rounds summed over the passes.
@@ -79,11 +103,45 @@ pub struct ButterflyReport {
     pub max_occupancy: u64,
     /// The longest direction queue.
     pub max_dq: u64,
+    /// The actor run's measures (with a scheduler: every step also served by actors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub actor: Option<ButterflyActors>,
     /// Final memory, CPU registers of every replica and PPU registers equal the reference's.
     pub verified: bool,
     /// The final global memory.
     #[serde(skip)]
     pub memory: Vec<i64>,
+}
+
+/// What the butterfly translation measured on actors (Choice 22): every global step is one
+/// actor run (PPU actors, virtual-node actors, hosts) whose slots equal the lockstep
+/// router's; the steps are sequenced by a barrier, so the program's actor time is the sum of
+/// the steps' plus one event per local instruction.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ButterflyActors {
+    /// The scheduler of every step's run.
+    pub scheduler: String,
+    /// `(T − G) + Σ_steps actor time`.
+    pub actor_time: u64,
+    /// The longest step's actor time.
+    pub max_step_actor_time: u64,
+    /// `actor_time / T`.
+    pub actor_time_over_t: f64,
+    /// `actor_time / (T · log2 N)` (Theorem 2: bounded with high probability).
+    pub actor_time_over_t_log_n: f64,
+    /// `Σ_steps actor time / Σ_steps (R_fwd + R_rev)`: depth per lockstep round (at most
+    /// about 4, Theorem 3).
+    pub actor_time_per_round: f64,
+    /// The largest actor space of a step.
+    pub actor_space: u64,
+    /// Events over all steps.
+    pub events: u64,
+    /// Messages over all steps.
+    pub messages: u64,
+    /// Actors of one step: `(3n − 1) · 2^n` virtual nodes, `N` hosts, `S` PPUs.
+    pub actors: u64,
+    /// The largest mailbox.
+    pub max_mailbox: u64,
 }
 
 /// The least dimension `n >= 2` with `n · 2^n >= s`, or the given one if it is large enough.
@@ -115,10 +173,38 @@ pub fn simulate_butterfly(
     config: &ButterflyConfig,
     limits: &Limits,
 ) -> Result<ButterflyReport, Error> {
+    run_butterfly(program, input, config, None, limits)
+}
+
+/// Runs `program` on `input` with every global step served by actors under `scheduler`
+/// (forward pass, host exchange, reply pass: Choice 22), each step checked against the
+/// lockstep router (Property 1: equal slots in both passes, rounds, deliveries and memory,
+/// else [`Error::Mismatch`]).
+pub fn simulate_butterfly_actors(
+    program: &Program,
+    input: &[i64],
+    config: &ButterflyConfig,
+    scheduler: Scheduler,
+    limits: &Limits,
+) -> Result<ButterflyReport, Error> {
+    run_butterfly(program, input, config, Some(scheduler), limits)
+}
+
+fn run_butterfly(
+    program: &Program,
+    input: &[i64],
+    config: &ButterflyConfig,
+    scheduler: Option<Scheduler>,
+    limits: &Limits,
+) -> Result<ButterflyReport, Error> {
     let reference = netcore::pram::run(program, input, limits)?;
     let code = Code::new(program)?;
     let dim = dimension(config.dim, code.ppus)?;
-    let router = LockstepRouter::new(dim, config.b, config.combining)?;
+    let router = LockstepRouter::new(dim, config.b, config.combining)?.with_hashing(
+        &config.hash,
+        config.keys,
+        config.hash_seed,
+    )?;
     let mut memory = vec![0i64; reference.memory.len()];
     memory.iter_mut().zip(input).for_each(|(m, &x)| *m = x);
     let mut ppus: Vec<PpuActor> =
@@ -131,6 +217,9 @@ pub fn simulate_butterfly(
         b: config.b,
         combining: config.combining,
         fetch_order: config.fetch_order,
+        hash: config.hash.clone(),
+        keys: config.keys,
+        hash_seed: config.hash_seed,
         passes: 0,
         rounds_fwd: 0,
         rounds_rev: 0,
@@ -143,6 +232,19 @@ pub fn simulate_butterfly(
         max_arrivals: 0,
         max_occupancy: 0,
         max_dq: 0,
+        actor: scheduler.map(|sched| ButterflyActors {
+            scheduler: sched.to_string(),
+            actor_time: 0,
+            max_step_actor_time: 0,
+            actor_time_over_t: 0.0,
+            actor_time_over_t_log_n: 0.0,
+            actor_time_per_round: 0.0,
+            actor_space: 0,
+            events: 0,
+            messages: 0,
+            actors: 0,
+            max_mailbox: 0,
+        }),
         verified: false,
         memory: Vec::new(),
     };
@@ -177,7 +279,50 @@ pub fn simulate_butterfly(
         if global {
             // Internal reads of the CPU's replicas never conflict (Choice 6).
             let variant = if cread { Variant::Crew } else { code.variant };
-            let s = router.step_pass(variant, &accesses, &mut memory, config.fetch_order)?;
+            let fetch_order = config.fetch_order;
+            let (s, deliveries) = match (scheduler, report.actor.as_mut()) {
+                (Some(sched), Some(act)) => {
+                    let mut lock_memory = memory.clone();
+                    let (s, slots) = router.step_pass_traced(
+                        variant,
+                        &accesses,
+                        &mut lock_memory,
+                        fetch_order,
+                    )?;
+                    let a = router.actor_step_pass(
+                        variant,
+                        &accesses,
+                        &mut memory,
+                        fetch_order,
+                        code.ppus,
+                        sched,
+                    )?;
+                    let step = report.passes + 1;
+                    let differs = |what: &str| Error::Mismatch {
+                        program: format!("global step {step} on actors"),
+                        what: format!("{what} (Property 1: the lockstep router's)"),
+                    };
+                    if a.slots != slots || (a.r_fwd, a.r_rev) != (s.r_fwd, s.r_rev) {
+                        return Err(differs("slots"));
+                    }
+                    if a.deliveries != s.deliveries || memory != lock_memory {
+                        return Err(differs("replies or memory"));
+                    }
+                    act.actor_time += a.actor.actor_time;
+                    act.max_step_actor_time = act.max_step_actor_time.max(a.actor.actor_time);
+                    act.actor_space = act.actor_space.max(a.actor.actor_space);
+                    act.events += a.actor.events;
+                    act.messages += a.actor.messages;
+                    act.actors = a.actor.actors;
+                    act.max_mailbox = act.max_mailbox.max(a.actor.max_mailbox);
+                    (s, a.deliveries)
+                }
+                _ => {
+                    let s = router.step_pass(variant, &accesses, &mut memory, fetch_order)?;
+                    let deliveries = s.deliveries.clone();
+                    (s, deliveries)
+                }
+            };
             report.passes += 1;
             report.rounds_fwd += s.r_fwd;
             report.rounds_rev += s.r_rev;
@@ -188,7 +333,7 @@ pub fn simulate_butterfly(
             report.max_arrivals = report.max_arrivals.max(s.arrivals_max);
             report.max_occupancy = report.max_occupancy.max(s.max_occupancy);
             report.max_dq = report.max_dq.max(s.max_dq);
-            for (pid, _, value) in s.deliveries {
+            for (pid, _, value) in deliveries {
                 if let Some(dest) = waits.get_mut(pid as usize).and_then(Option::take) {
                     ppus[pid as usize].store(dest, value);
                 }
@@ -213,6 +358,20 @@ pub fn simulate_butterfly(
     let passes = report.passes.max(1) as f64;
     report.rounds_per_pass = (report.rounds_fwd + report.rounds_rev) as f64 / passes;
     report.fwd_over_3n_1 = report.rounds_fwd as f64 / (passes * f64::from(3 * dim - 1));
+    if let Some(act) = report.actor.as_mut() {
+        let steps_time = act.actor_time;
+        // Local instructions: one event each in the replicas' chains (Choice 22).
+        let local = reference.cost.t.checked_sub(report.passes).ok_or_else(|| {
+            diverged(0, format!("{} passes for T = {}", report.passes, reference.cost.t))
+        })?;
+        act.actor_time = steps_time + local;
+        let t = reference.cost.t.max(1) as f64;
+        act.actor_time_over_t = act.actor_time as f64 / t;
+        act.actor_time_over_t_log_n =
+            act.actor_time as f64 / (t * f64::from(report.routers).log2());
+        let rounds = (report.rounds_fwd + report.rounds_rev).max(1) as f64;
+        act.actor_time_per_round = steps_time as f64 / rounds;
+    }
     let regs_ok = ppus.iter().all(|p| {
         p.cpu == reference.cpu_regs
             && p.regs

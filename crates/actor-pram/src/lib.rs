@@ -12,6 +12,7 @@ pub mod butterfly;
 pub mod cadence;
 pub mod direct;
 mod error;
+pub mod hash;
 pub mod model;
 pub mod predict;
 pub mod ranade;

@@ -1,8 +1,9 @@
 //! `actor-pram` as a model for `cargo xtask`: `cargo xtask run actor-pram CONFIG.toml` runs
 //! one PRAM program (a library program at a size, or an assembly file next to the config)
 //! through a translation (Baude, Section 5): the direct translation on the actor runtime
-//! under a scheduler, or the butterfly translation on the lockstep router (Theorem 2); and
-//! compares it with the reference interpreter.
+//! under a scheduler, or the butterfly translation (Theorem 2) with every global step served
+//! by actors under the scheduler and checked against the lockstep router; and compares it
+//! with the reference interpreter.
 //!
 //! ```toml
 //! program = "prefix-sums"   # a library program (see docs/models/pram.md), with
@@ -15,6 +16,9 @@
 //! translation = "direct"    # or "butterfly", with an optional table:
 //! # [butterfly]
 //! # dim = 3, b = 2, combining = true, fetch_order = "pid"   # or "network"
+//! # hash = "poly"   # or "identity", "linear", { poly-k = 4 }, { table = [0, 5, 2] }
+//! # keys = "ranked" # or "destination-major"
+//! # hash_seed = 0
 //! ```
 
 use std::path::PathBuf;
@@ -26,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::actor::Scheduler;
-use crate::butterfly::{ButterflyConfig, ButterflyReport, simulate_butterfly};
+use crate::butterfly::{ButterflyConfig, ButterflyReport, simulate_butterfly_actors};
 use crate::direct::simulate_direct;
 
 /// How a program becomes a run on the machine (Section 5).
@@ -213,7 +217,7 @@ pub fn run_actor_pram_config(
     let output_ok = |memory: &[i64]| {
         expected.as_ref().is_none_or(|(range, want)| memory.get(range.clone()) == Some(&want[..]))
     };
-    let (translation, butterfly) = (config.translation, config.butterfly);
+    let (translation, butterfly) = (config.translation, config.butterfly.clone());
     match translation {
         Translation::Direct => {
             if butterfly.is_some() {
@@ -249,11 +253,13 @@ pub fn run_actor_pram_config(
             })
         }
         Translation::Butterfly => {
-            let r = simulate_butterfly(&program, &input, &butterfly.unwrap_or_default(), &limits)?;
+            let config_bf = butterfly.unwrap_or_default();
+            let r =
+                simulate_butterfly_actors(&program, &input, &config_bf, config.scheduler, &limits)?;
             Ok(ActorPramReport {
                 program: name,
                 variant: program.variant(),
-                scheduler: "lockstep".to_string(),
+                scheduler: config.scheduler.to_string(),
                 translation,
                 t: r.pram.t,
                 s: r.pram.s,
@@ -312,10 +318,12 @@ impl Model for ActorPram {
                 report.verified
             ),
             (None, Some(r)) => format!(
-                "{head}; butterfly n = {} (N = {}), b = {}: {} passes, {:.2} rounds per pass (forward {:.3} x (3n - 1)), max R_fwd = {}, max R_rev = {}, combines = {}, max buffer = {}, verified = {}",
+                "{head}; butterfly n = {} (N = {}), b = {}, {} placement, {} keys: {} passes, {:.2} rounds per pass (forward {:.3} x (3n - 1)), max R_fwd = {}, max R_rev = {}, combines = {}, max buffer = {}; {}verified = {}",
                 r.dim,
                 r.routers,
                 r.b,
+                r.hash,
+                r.keys,
                 r.passes,
                 r.rounds_per_pass,
                 r.fwd_over_3n_1,
@@ -323,6 +331,15 @@ impl Model for ActorPram {
                 r.max_r_rev,
                 r.combines,
                 r.max_occupancy,
+                r.actor.as_ref().map_or(String::new(), |a| format!(
+                    "actors: actor time = {} ({:.3} T, {:.3} T log2 N, {:.2} per lockstep round), events = {}, messages = {}, ",
+                    a.actor_time,
+                    a.actor_time_over_t,
+                    a.actor_time_over_t_log_n,
+                    a.actor_time_per_round,
+                    a.events,
+                    a.messages
+                )),
                 report.verified
             ),
             (None, None) => format!("{head}; verified = {}", report.verified),

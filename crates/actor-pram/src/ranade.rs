@@ -22,8 +22,10 @@
 //! *One global step* (Choices 15 and 19): reads, writes and fetch-and-ops combine by the
 //! variant's rule (fetch-and-ops with per-part offsets), the hosts apply the rule to what
 //! arrives, and the replies (read values, fetch-and-op old values, write acknowledgements)
-//! retrace the paths. The forward pass also runs as actors (reads); the reply pass and the
-//! host exchange as actors are not built yet.
+//! retrace the paths. Addresses are placed by a hash family and keys carry a random rank or
+//! none (Choice 21, [`crate::hash`]). The whole step also runs as actors (`step`: PPUs,
+//! virtual nodes through both passes, hosts; Choice 22), slot for slot equal to the lockstep
+//! router (Property 1).
 
 use std::collections::VecDeque;
 
@@ -32,7 +34,10 @@ use netcore::topology::{Coord, Link, WrappedButterfly};
 use serde::Serialize;
 
 use crate::Error;
-use crate::actor::{ActorError, ActorId, Behaviour, Ctx, Runtime, Scheduler};
+use crate::hash::{HashFamily, Hashing, KeyOrder};
+
+mod step;
+pub use step::ActorPass;
 
 /// A packet's key: `(rank, dest, addr, tag)` packed into a `u128`, compared
 /// lexicographically; `tag = 0` with combining, the pid without (Choice 13).
@@ -111,6 +116,63 @@ fn combine(variant: Variant, a: &mut Packet, b: Packet) -> Result<Option<i64>, E
     a.hi = a.hi.max(b.hi);
     a.pids.extend(b.pids);
     Ok(offset)
+}
+
+/// What the hosts did with the packets of one exchange.
+#[derive(Debug, Clone, Default)]
+struct Served {
+    /// The reply of every packet, indexed like the packets.
+    replies: Vec<i64>,
+    /// The values stored, one per written cell: (address, value).
+    writes: Vec<(u32, i64)>,
+    /// Per served address: the pids in the hosts' order (Choice 19).
+    serialization: Vec<(u64, Vec<u32>)>,
+}
+
+/// The hosts' rule (Choices 15 and 19): the packets of each address, in order of least pid,
+/// are folded by the variant's rule (a forbidden conflict is an error); a read is answered
+/// with the value before the step (0 beyond `memory`), a fetch-and-op with the value before
+/// it in that order, a write with 0 (an acknowledgement); writes and fetch-and-ops store the
+/// result (an address beyond `memory` is an error). The packets must hold every packet of
+/// each address they name (one host's arrivals, or all of them).
+fn serve(variant: Variant, packets: &[&Packet], memory: &[i64]) -> Result<Served, Error> {
+    let mut order: Vec<usize> = (0..packets.len()).collect();
+    order.sort_by_key(|&i| (packets[i].addr, packets[i].lo));
+    let mut served = Served { replies: vec![0; packets.len()], ..Served::default() };
+    for group in order.chunk_by(|&i, &j| packets[i].addr == packets[j].addr) {
+        let first = packets[group[0]];
+        let at = usize::try_from(first.addr).unwrap_or(usize::MAX);
+        let old = memory.get(at).copied().unwrap_or(0);
+        let mut acc = first.clone();
+        for &i in &group[1..] {
+            combine(variant, &mut acc, packets[i].clone())?;
+        }
+        let mut stored = None;
+        match first.kind {
+            AccessKind::Read => group.iter().for_each(|&i| served.replies[i] = old),
+            AccessKind::Write => stored = Some(acc.value),
+            AccessKind::Fetch(op) => {
+                let mut x = old;
+                for &i in group {
+                    served.replies[i] = x;
+                    x = op.apply(x, packets[i].value);
+                }
+                stored = Some(x);
+            }
+        }
+        if let Some(value) = stored {
+            if at >= memory.len() {
+                return Err(Error::InvalidConfig {
+                    field: "addr",
+                    rule: "a written address < memory length",
+                    got: first.addr.to_string(),
+                });
+            }
+            served.writes.push((first.addr, value));
+        }
+        served.serialization.push((u64::from(first.addr), acc.pids));
+    }
+    Ok(served)
 }
 
 /// How the hosts serialize the fetch-and-ops of one cell (Choice 19).
@@ -211,6 +273,35 @@ fn describe_slots(l: u32, r: u32, round: u64, out: &FwdOut) -> Vec<String> {
         .collect()
 }
 
+/// A reverse slot: a reply, or end of stream (Choice 14).
+#[derive(Debug, Clone)]
+enum RSlot {
+    Reply(i64),
+    Eos,
+}
+
+/// What a reverse round sends: a slot per reverse output (to the forward predecessor on
+/// input 0 = S, 1 = X), freed counts per forward output.
+#[derive(Debug)]
+struct RevOut {
+    slots: [Option<RSlot>; 2],
+    freed: [u32; 2],
+}
+
+fn describe_rev_slots(l: u32, r: u32, round: u64, out: &RevOut) -> Vec<String> {
+    out.slots
+        .iter()
+        .enumerate()
+        .filter_map(|(j, slot)| {
+            let what = match slot.as_ref()? {
+                RSlot::Reply(y) => format!("reply {y}"),
+                RSlot::Eos => "eos".to_string(),
+            };
+            Some(format!("({l},{r}) reverse {round:>4} back {}: {what}", ["S", "X"][j]))
+        })
+        .collect()
+}
+
 /// What one pass measured.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PassStats {
@@ -247,6 +338,7 @@ pub struct LockstepRouter {
     levels: u32,
     b: u32,
     combining: bool,
+    hashing: Hashing,
 }
 
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
@@ -272,7 +364,26 @@ impl LockstepRouter {
             rule: "a butterfly dimension",
             got: e.to_string(),
         })?;
-        Ok(Self { bf, n, rows: 1 << n, levels: 3 * n - 1, b, combining })
+        let hashing = Hashing::identity(bf.routers());
+        Ok(Self { bf, n, rows: 1 << n, levels: 3 * n - 1, b, combining, hashing })
+    }
+
+    /// The same router with addresses placed by `family` and keys in `keys` order, drawn from
+    /// `seed` (Choice 21); [`LockstepRouter::new`] gives identity placement and
+    /// destination-major keys.
+    pub fn with_hashing(
+        mut self,
+        family: &HashFamily,
+        keys: KeyOrder,
+        seed: u64,
+    ) -> Result<Self, Error> {
+        self.hashing = Hashing::new(family, keys, seed, self.routers())?;
+        Ok(self)
+    }
+
+    /// The placement and ranks in use.
+    pub fn hashing(&self) -> &Hashing {
+        &self.hashing
     }
 
     /// Routers `N = n · 2^n`.
@@ -444,25 +555,120 @@ impl LockstepRouter {
         Ok(out)
     }
 
+    /// Applies round `T − 1`'s reverse acks (credits on the reverse outputs, one per forward
+    /// input) and reverse slots (one per forward output) to a node (Choice 14).
+    fn rev_apply(v: &mut Node, acks: [u32; 2], slots: [Option<RSlot>; 2]) {
+        for (c, a) in v.rcredit.iter_mut().zip(acks) {
+            *c += a;
+        }
+        for (e, slot) in slots.into_iter().enumerate() {
+            match slot {
+                Some(RSlot::Reply(y)) => v.rbuf[e].push_back(y),
+                Some(RSlot::Eos) => v.reos[e] = true,
+                None => {}
+            }
+        }
+    }
+
+    /// One reverse round of an open node (Choice 14): if the reply of the oldest record is
+    /// there (in a reply buffer or the exit queue) and every edge it goes back on has a
+    /// credit, the reply is copied to each part, with the part's fetch-and-op offset applied
+    /// (parts from the injection input are delivered: `deliveries` gets (pid, round,
+    /// value)); once the direction queue is empty and both successors have ended, end of
+    /// stream on every reverse output not used this round.
+    fn rev_fire(
+        &self,
+        v: &mut Node,
+        l: u32,
+        r: u32,
+        round: u64,
+        op: Option<FetchOp>,
+        deliveries: &mut Vec<(u32, u64, i64)>,
+    ) -> Result<RevOut, Error> {
+        let mut out = RevOut { slots: [None, None], freed: [0; 2] };
+        if let Some(rec) = v.dq.front() {
+            let available = match rec.out {
+                Out::Exit => !v.exitq.is_empty(),
+                Out::S => !v.rbuf[0].is_empty(),
+                Out::X => !v.rbuf[1].is_empty(),
+            };
+            let credit_ok = rec.from.iter().all(|p| p.input == 2 || v.rcredit[p.input] >= 1);
+            if available && credit_ok {
+                let x = match rec.out {
+                    Out::Exit => v.exitq.pop_front(),
+                    Out::S => {
+                        out.freed[0] += 1;
+                        v.rbuf[0].pop_front()
+                    }
+                    Out::X => {
+                        out.freed[1] += 1;
+                        v.rbuf[1].pop_front()
+                    }
+                }
+                .ok_or_else(|| Error::Routing { what: format!("no reply at ({l},{r})") })?;
+                let rec =
+                    v.dq.pop_front()
+                        .ok_or_else(|| Error::Routing { what: "empty direction queue".into() })?;
+                for Part { input: j, pids, offset } in rec.from {
+                    let y = match (op, offset) {
+                        (Some(op), Some(o)) => op.apply(x, o),
+                        _ => x,
+                    };
+                    if j == 2 {
+                        deliveries.extend(pids.into_iter().map(|pid| (pid, round, y)));
+                    } else {
+                        out.slots[j] = Some(RSlot::Reply(y));
+                        v.rcredit[j] -= 1;
+                    }
+                }
+            }
+        }
+        let done = v.dq.is_empty() && v.reos.iter().all(|&x| x);
+        if l >= 1 && done {
+            for j in 0..2 {
+                if out.slots[j].is_none() && !v.rsent_eos[j] {
+                    out.slots[j] = Some(RSlot::Eos);
+                    v.rsent_eos[j] = true;
+                }
+            }
+        }
+        v.closed = if l == 0 { done } else { v.rsent_eos.iter().all(|&x| x) };
+        Ok(out)
+    }
+
     /// One pass of reads: `reads[k] = (pid, addr)` with `pid < N` (one PPU per router, PPU `j`
-    /// at router `j`), under `Identity` placement and rank 0 (destination-major keys); the
-    /// host answers a read with `memory[addr]` (0 beyond). Concurrent reads are allowed (CREW).
+    /// at router `j`), under the router's placement and key order; the host answers a read with `memory[addr]` (0 beyond). Concurrent reads are allowed (CREW).
     pub fn read_pass(&self, reads: &[(u32, u32)], memory: &[i64]) -> Result<PassStats, Error> {
         let mut memory = memory.to_vec();
         let accesses = reads_as_accesses(reads);
         Ok(self.pass_inner(Variant::Crew, &accesses, &mut memory, FetchOrder::Pid, false)?.0)
     }
 
-    /// [`LockstepRouter::read_pass`] that also returns every slot the forward pass sent, one
-    /// line per (level, row, round, output), sorted (for Property 1).
+    /// [`LockstepRouter::read_pass`] that also returns every slot the passes sent, one line
+    /// per (level, row, round, edge) of either pass, sorted (for Property 1).
     pub fn read_pass_traced(
         &self,
         reads: &[(u32, u32)],
         memory: &[i64],
     ) -> Result<(PassStats, Vec<String>), Error> {
         let mut memory = memory.to_vec();
-        let accesses = reads_as_accesses(reads);
-        self.pass_inner(Variant::Crew, &accesses, &mut memory, FetchOrder::Pid, true)
+        self.step_pass_traced(
+            Variant::Crew,
+            &reads_as_accesses(reads),
+            &mut memory,
+            FetchOrder::Pid,
+        )
+    }
+
+    /// [`LockstepRouter::step_pass`] that also returns every slot of either pass, sorted.
+    pub fn step_pass_traced(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        memory: &mut [i64],
+        fetch_order: FetchOrder,
+    ) -> Result<(PassStats, Vec<String>), Error> {
+        self.pass_inner(variant, accesses, memory, fetch_order, true)
     }
 
     /// One PRAM global step served by the router (Section 5, Theorem 2; Choice 19): the
@@ -554,7 +760,7 @@ impl LockstepRouter {
                 });
             }
             q.push_back(Packet {
-                key: key(0, addr % nn, addr, tag),
+                key: key(self.hashing.rank(addr), self.hashing.dest(addr), addr, tag),
                 addr,
                 kind: a.kind,
                 value: a.value,
@@ -584,47 +790,18 @@ impl LockstepRouter {
         }
         stats.arrivals = arrived.len() as u64;
         stats.arrivals_max = per_host.iter().copied().max().unwrap_or(0);
-        let mut order: Vec<usize> = (0..arrived.len()).collect();
-        order.sort_by_key(|&i| (arrived[i].4.addr, arrived[i].4.lo));
-        let mut replies = vec![0; arrived.len()];
-        for group in order.chunk_by(|&i, &j| arrived[i].4.addr == arrived[j].4.addr) {
-            let first = &arrived[group[0]].4;
-            let at = usize::try_from(first.addr).unwrap_or(usize::MAX);
-            let old = memory.get(at).copied().unwrap_or(0);
-            let mut acc = first.clone();
-            for &i in &group[1..] {
-                combine(variant, &mut acc, arrived[i].4.clone())?;
-            }
-            let mut stored = None;
-            match first.kind {
-                AccessKind::Read => group.iter().for_each(|&i| replies[i] = old),
-                AccessKind::Write => stored = Some(acc.value),
-                AccessKind::Fetch(op) => {
-                    let mut x = old;
-                    for &i in group {
-                        replies[i] = x;
-                        x = op.apply(x, arrived[i].4.value);
-                    }
-                    stored = Some(x);
-                }
-            }
-            if let Some(value) = stored {
-                let cell = memory.get_mut(at).ok_or_else(|| Error::InvalidConfig {
-                    field: "addr",
-                    rule: "a written address < memory length",
-                    got: first.addr.to_string(),
-                })?;
+        let packets: Vec<&Packet> = arrived.iter().map(|a| &a.4).collect();
+        let served = serve(variant, &packets, memory)?;
+        for &(addr, value) in &served.writes {
+            // `serve` checked every written address against the memory's length.
+            if let Some(cell) = memory.get_mut(addr as usize) {
                 *cell = value;
             }
-            stats.serialization.push((u64::from(first.addr), acc.pids));
         }
-        Ok(replies)
+        stats.serialization.extend(served.serialization);
+        Ok(served.replies)
     }
 
-    #[expect(
-        clippy::needless_range_loop,
-        reason = "inputs and outputs are numbered 0 = S, 1 = X across several parallel arrays"
-    )]
     fn pass_inner(
         &self,
         variant: Variant,
@@ -699,7 +876,7 @@ impl LockstepRouter {
             v.closed = false;
         }
         // ---- reverse pass ----
-        let mut rslots: Vec<[Option<Option<i64>>; 2]> = vec![[None, None]; size]; // Some(Some(y)) reply, Some(None) eos
+        let mut rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
         let mut racks: Vec<[u32; 2]> = vec![[0; 2]; size];
         let mut round = 0u64;
         loop {
@@ -710,89 +887,32 @@ impl LockstepRouter {
             if round >= round_limit(self.n) {
                 return Err(Error::RoundLimit { pass: "reverse", limit: round_limit(self.n) });
             }
-            let mut next_slots: Vec<[Option<Option<i64>>; 2]> = vec![[None, None]; size];
+            let mut next_slots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
             let mut next_acks: Vec<[u32; 2]> = vec![[0; 2]; size];
             for l in 0..self.levels {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
                     let v = &mut nodes[vi];
-                    for j in 0..2 {
-                        v.rcredit[j] += racks[vi][j];
-                    }
-                    for e in 0..2 {
-                        match rslots[vi][e].take() {
-                            Some(Some(y)) => v.rbuf[e].push_back(y),
-                            Some(None) => v.reos[e] = true,
-                            None => {}
-                        }
-                    }
+                    Self::rev_apply(v, racks[vi], std::mem::take(&mut rslots[vi]));
                     if v.closed {
                         continue;
                     }
-                    let mut used = [false; 2];
-                    let mut freed = [0u32; 2];
-                    if let Some(rec) = v.dq.front() {
-                        let available = match rec.out {
-                            Out::Exit => !v.exitq.is_empty(),
-                            Out::S => !v.rbuf[0].is_empty(),
-                            Out::X => !v.rbuf[1].is_empty(),
-                        };
-                        let credit_ok =
-                            rec.from.iter().all(|p| p.input == 2 || v.rcredit[p.input] >= 1);
-                        if available && credit_ok {
-                            let x = match rec.out {
-                                Out::Exit => v.exitq.pop_front(),
-                                Out::S => {
-                                    freed[0] += 1;
-                                    v.rbuf[0].pop_front()
-                                }
-                                Out::X => {
-                                    freed[1] += 1;
-                                    v.rbuf[1].pop_front()
-                                }
-                            }
-                            .unwrap_or(0);
-                            let rec = v.dq.pop_front().ok_or_else(|| Error::Routing {
-                                what: "empty direction queue".into(),
-                            })?;
-                            for Part { input: j, pids, offset } in rec.from {
-                                let y = match (op, offset) {
-                                    (Some(op), Some(o)) => op.apply(x, o),
-                                    _ => x,
-                                };
-                                if j == 2 {
-                                    for pid in pids {
-                                        stats.deliveries.push((pid, round, y));
-                                    }
-                                } else {
-                                    let (l0, r0) = self.pred(l, r, j);
-                                    next_slots[self.idx(l0, r0)][j] = Some(Some(y));
-                                    v.rcredit[j] -= 1;
-                                    used[j] = true;
-                                }
-                            }
-                        }
+                    let out = self.rev_fire(v, l, r, round, op, &mut stats.deliveries)?;
+                    if record {
+                        trace.extend(describe_rev_slots(l, r, round, &out));
                     }
-                    let done = v.dq.is_empty() && v.reos.iter().all(|&x| x);
-                    if l >= 1 {
-                        for j in 0..2 {
-                            if used[j] || v.rsent_eos[j] {
-                                continue;
-                            }
-                            if done {
-                                let (l0, r0) = self.pred(l, r, j);
-                                next_slots[self.idx(l0, r0)][j] = Some(None);
-                                v.rsent_eos[j] = true;
-                            }
+                    for (j, slot) in out.slots.into_iter().enumerate() {
+                        if let Some(slot) = slot {
+                            let (l0, r0) = self.pred(l, r, j);
+                            next_slots[self.idx(l0, r0)][j] = Some(slot);
                         }
                     }
                     if l < last {
-                        for (e, &f) in freed.iter().enumerate() {
+                        for (e, &f) in out.freed.iter().enumerate() {
                             let (l2, r2) = self.succ(l, r, e);
                             next_acks[self.idx(l2, r2)][e] += f;
                         }
                     }
-                    v.closed = if l == 0 { done } else { v.rsent_eos.iter().all(|&x| x) };
                 }
             }
             rslots = next_slots;
@@ -803,259 +923,5 @@ impl LockstepRouter {
         stats.serialization.sort_unstable();
         trace.sort();
         Ok((stats, trace))
-    }
-}
-
-/// Messages of the forward pass run by actors (Choice 18).
-#[derive(Debug, Clone)]
-enum FwdMsg {
-    /// Fire round 0.
-    Start,
-    /// The slot of round `round` on the receiver's input `input` (0 = S, 1 = X).
-    Data { round: u64, input: usize, slot: Slot },
-    /// The freed count of round `round` for the receiver's output `output`.
-    Ack { round: u64, output: usize, freed: u32 },
-}
-
-/// One virtual node as a serialized actor: it fires round `T` once it holds the Data of
-/// round `T − 1` from every input still open and the Ack of round `T − 1` from every output
-/// that carried a non-final slot in round `T − 1` (the appendix's cadence, Choice 18).
-#[derive(Debug, Clone)]
-struct VActor {
-    node: Node,
-    l: u32,
-    r: u32,
-    /// The next round to fire (`0` before `Start`).
-    next: u64,
-    started: bool,
-    in_final: [bool; 2],
-    await_ack: [bool; 2],
-    got_data: [bool; 2],
-    got_ack: [bool; 2],
-    slots: [Option<Slot>; 2],
-    acks: [u32; 2],
-    closed_at: Option<u64>,
-    stats: PassStats,
-    arrived: Vec<(usize, u64, u32, u32, Packet)>,
-    trace: Vec<String>,
-}
-
-impl LockstepRouter {
-    /// The actor of virtual node `(l, r)` in the actor pass (its index).
-    fn actor_id(&self, l: u32, r: u32) -> ActorId {
-        // idx < levels · rows <= (3·16 − 1) · 2^16 fits u32.
-        ActorId(u32::try_from(self.idx(l, r)).unwrap_or(u32::MAX))
-    }
-}
-
-impl VActor {
-    fn ready(&self) -> bool {
-        let data_ok = (0..2).all(|j| self.l == 0 || self.in_final[j] || self.got_data[j]);
-        let acks_ok = (0..2).all(|e| !self.await_ack[e] || self.got_ack[e]);
-        data_ok && acks_ok
-    }
-
-    fn fire(&mut self, router: &LockstepRouter, ctx: &mut Ctx<'_, Self>) -> Result<(), ActorError> {
-        let round = self.next;
-        let (l, r) = (self.l, self.r);
-        let fail = |e: Error| ActorError::Protocol { actor: ctx.me(), what: e.to_string() };
-        if round > 0 {
-            let slots = std::mem::take(&mut self.slots);
-            for (j, slot) in slots.iter().enumerate() {
-                if matches!(slot, Some(Slot::Eos)) {
-                    self.in_final[j] = true;
-                }
-            }
-            router
-                .fwd_apply(&mut self.node, l, r, self.acks, slots, &mut self.stats)
-                .map_err(fail)?;
-        }
-        self.acks = [0; 2];
-        self.got_data = [false; 2];
-        self.got_ack = [false; 2];
-        self.await_ack = [false; 2];
-        self.next = round + 1;
-        if self.node.closed {
-            return Ok(());
-        }
-        let out = router
-            .fwd_fire(
-                &mut self.node,
-                l,
-                r,
-                round,
-                Variant::Crew,
-                &mut self.stats,
-                &mut self.arrived,
-            )
-            .map_err(fail)?;
-        self.trace.extend(describe_slots(l, r, round, &out));
-        for (e, slot) in out.slots.into_iter().enumerate() {
-            if let Some(slot) = slot {
-                self.await_ack[e] = !matches!(slot, Slot::Eos);
-                let (l2, r2) = router.succ(l, r, e);
-                ctx.send(router.actor_id(l2, r2), FwdMsg::Data { round, input: e, slot });
-            }
-        }
-        if l >= 1 {
-            for j in 0..2 {
-                if !self.in_final[j] {
-                    let (l0, r0) = router.pred(l, r, j);
-                    ctx.send(
-                        router.actor_id(l0, r0),
-                        FwdMsg::Ack { round, output: j, freed: out.freed[j] },
-                    );
-                }
-            }
-        }
-        if self.node.closed {
-            self.closed_at = Some(round);
-        }
-        Ok(())
-    }
-}
-
-impl Behaviour for VActor {
-    type Msg = FwdMsg;
-    type Env = LockstepRouter;
-
-    fn accepts(&self, m: &FwdMsg) -> bool {
-        if self.node.closed && self.started {
-            return true;
-        }
-        match m {
-            FwdMsg::Start => !self.started,
-            FwdMsg::Data { round, .. } => self.started && *round + 1 == self.next,
-            FwdMsg::Ack { round, output, .. } => {
-                self.started
-                    && (self.node.eos_sent[*output]
-                        || (*round + 1 == self.next && self.await_ack[*output]))
-            }
-        }
-    }
-
-    fn handle(
-        &mut self,
-        env: &LockstepRouter,
-        ctx: &mut Ctx<'_, Self>,
-        m: FwdMsg,
-    ) -> Result<(), ActorError> {
-        if self.node.closed && self.started {
-            return Ok(());
-        }
-        match m {
-            FwdMsg::Start => {
-                self.started = true;
-                return self.fire(env, ctx);
-            }
-            FwdMsg::Data { input, slot, .. } => {
-                self.slots[input] = Some(slot);
-                self.got_data[input] = true;
-            }
-            FwdMsg::Ack { round, output, freed } => {
-                if self.node.eos_sent[output] && !(round + 1 == self.next && self.await_ack[output])
-                {
-                    return Ok(()); // an ack of a final slot: absorbed
-                }
-                self.acks[output] += freed;
-                self.got_ack[output] = true;
-            }
-        }
-        if self.ready() { self.fire(env, ctx) } else { Ok(()) }
-    }
-
-    fn state_words(&self) -> u64 {
-        let buffered: usize = self.node.ins.iter().map(|i| i.buf.len()).sum();
-        16 + 4 * (buffered + self.node.dq.len()) as u64
-    }
-
-    fn awaiting(&self) -> String {
-        format!(
-            "round {} of ({},{}): data {:?} (final {:?}), acks {:?} of {:?}",
-            self.next, self.l, self.r, self.got_data, self.in_final, self.got_ack, self.await_ack
-        )
-    }
-}
-
-/// What the actor forward pass measured.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ActorPass {
-    /// Forward rounds: 1 + the last round in which a node was open.
-    pub r_fwd: u64,
-    /// Combines.
-    pub combines: u64,
-    /// Exits (pid list, level, row, round), sorted.
-    pub exits: Vec<(Vec<u32>, u32, u32, u64)>,
-    /// Every slot sent, one line per (level, row, round, output), sorted.
-    pub slots: Vec<String>,
-    /// The actor run's measures.
-    pub actor: crate::actor::ActorMetrics,
-}
-
-impl LockstepRouter {
-    /// The forward pass of [`LockstepRouter::read_pass`] run by one serialized actor per
-    /// virtual node under `scheduler` (Choice 18). Property 1: the slots equal the lockstep
-    /// pass's for every scheduler; only the depth varies.
-    pub fn actor_forward_pass(
-        &self,
-        reads: &[(u32, u32)],
-        scheduler: Scheduler,
-    ) -> Result<ActorPass, Error> {
-        let nodes = self.init_nodes(Variant::Crew, &reads_as_accesses(reads), FetchOrder::Pid)?;
-        let mut rt: Runtime<VActor> = Runtime::new(scheduler, crate::actor::Limits::default());
-        for l in 0..self.levels {
-            for r in 0..self.rows {
-                let mut acq = Vec::new();
-                for k in 0..2 {
-                    if l + 1 < self.levels {
-                        let (l2, r2) = self.succ(l, r, k);
-                        acq.push(self.actor_id(l2, r2));
-                    }
-                    if l >= 1 {
-                        let (l0, r0) = self.pred(l, r, k);
-                        acq.push(self.actor_id(l0, r0));
-                    }
-                }
-                let node = nodes[self.idx(l, r)].clone();
-                rt.spawn(
-                    VActor {
-                        node,
-                        l,
-                        r,
-                        next: 0,
-                        started: false,
-                        in_final: [l == 0; 2],
-                        await_ack: [false; 2],
-                        got_data: [false; 2],
-                        got_ack: [false; 2],
-                        slots: [None, None],
-                        acks: [0; 2],
-                        closed_at: None,
-                        stats: PassStats::default(),
-                        arrived: Vec::new(),
-                        trace: Vec::new(),
-                    },
-                    &acq,
-                )?;
-            }
-        }
-        for i in 0..self.levels * self.rows {
-            rt.inject(ActorId(i), FwdMsg::Start)?;
-        }
-        let actor = rt.run(self)?;
-        let mut pass =
-            ActorPass { r_fwd: 0, combines: 0, exits: Vec::new(), slots: Vec::new(), actor };
-        for v in rt.behaviours() {
-            let closed = v.closed_at.ok_or_else(|| Error::Routing {
-                what: format!("virtual node ({},{}) never closed", v.l, v.r),
-            })?;
-            pass.r_fwd = pass.r_fwd.max(closed + 1);
-            pass.combines += v.stats.combines;
-            pass.exits.extend(v.stats.exits.iter().cloned());
-            pass.slots.extend(v.trace.iter().cloned());
-        }
-        pass.exits.sort_by_key(|a| (a.3, a.1, a.2));
-        pass.slots.sort();
-        Ok(pass)
     }
 }

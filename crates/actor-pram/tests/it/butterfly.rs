@@ -1,15 +1,32 @@
 //! The butterfly translation of whole programs on the lockstep router (Section 5, Theorem 2).
 
-use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly};
+use actor_pram::actor::Scheduler;
+use actor_pram::butterfly::{
+    ButterflyConfig, ButterflyReport, simulate_butterfly, simulate_butterfly_actors,
+};
+use actor_pram::hash::{HashFamily, KeyOrder};
 use actor_pram::ranade::FetchOrder;
 use netcore::pram::Limits;
 use netcore::pram::library::Algorithm;
 use proptest::prelude::*;
 
-/// Every library program at n = 8 (seed 1), with and without combining, on the least
-/// butterfly holding its 8 PPUs (n = 2, N = 8 routers, b = 2): final memory, every replica's
-/// CPU registers and the PPU registers equal the reference's, and the output its plain-Rust
-/// result. What the table claims, by hand: `T` and `G` are the reference's (prefix sums:
+/// The placements of the tests: identity, a table (addresses cycling over routers 7, 0, 5, 2
+/// of N = 8), a linear polynomial, the default polynomial and one with 5 coefficients.
+pub(crate) fn families() -> Vec<HashFamily> {
+    vec![
+        HashFamily::Identity,
+        HashFamily::Table(vec![7, 0, 5, 2]),
+        HashFamily::Linear,
+        HashFamily::Poly,
+        HashFamily::PolyK(5),
+    ]
+}
+
+/// Every library program at n = 8 (seed 1), under every placement and key order, with and
+/// without combining, on the least butterfly holding its 8 PPUs (n = 2, N = 8 routers, b = 2):
+/// final memory, every replica's CPU registers and the PPU registers equal the reference's,
+/// and the output its plain-Rust result. The table is the default configuration's (the
+/// default polynomial placement and ranked keys, hash seed 0). What it claims, by hand: `T` and `G` are the reference's (prefix sums:
 /// 40 and 9, `netcore::pram::run`'s doc example); one pass per global step (`passes = G`);
 /// the programs without concurrent accesses (prefix sums, bitonic sort, both permutations,
 /// broadcast by doubling, tree reduction) combine nothing, so their rounds do not depend on
@@ -25,6 +42,31 @@ fn library_programs_equal_reference() {
     let mut rows = Vec::new();
     for algorithm in Algorithm::ALL {
         let instance = algorithm.instance(8, 1).unwrap();
+        for hash in families() {
+            for keys in [KeyOrder::Ranked, KeyOrder::DestinationMajor] {
+                for combining in [true, false] {
+                    let config = ButterflyConfig {
+                        combining,
+                        hash: hash.clone(),
+                        keys,
+                        hash_seed: 3,
+                        ..ButterflyConfig::default()
+                    };
+                    let r = simulate_butterfly(
+                        &instance.program,
+                        &instance.input,
+                        &config,
+                        &Limits::default(),
+                    )
+                    .unwrap();
+                    let what =
+                        format!("{} {hash:?} {keys} combining={combining}", algorithm.name());
+                    assert!(r.verified, "{what}");
+                    assert_eq!(r.memory[instance.output.clone()], instance.expected[..], "{what}");
+                    assert!(r.max_occupancy <= 2, "{what}");
+                }
+            }
+        }
         let mut rounds = Vec::new();
         for combining in [true, false] {
             let config = ButterflyConfig { combining, ..ButterflyConfig::default() };
@@ -49,6 +91,41 @@ fn library_programs_equal_reference() {
     insta::assert_yaml_snapshot!(rows);
 }
 
+/// Every library program at n = 8 (seed 1, default configuration: n = 2, b = 2, polynomial
+/// placement, ranked keys) with every global step served by actors (Choice 22), FIFO and
+/// random: verified, and every step's slots, rounds, replies and memory equal the lockstep
+/// router's (checked inside the run; a difference is an error). Each step costs at least one
+/// event per round of either pass plus the PPU's two events and the host's, and at most four
+/// receptions per round (Theorem 3) plus the exchange, so the steps' actor time per lockstep
+/// round lies in [1, 5]; the program's actor time adds `T − G` local events. The actor times
+/// are measured (snapshot).
+#[test]
+fn library_programs_on_actors() {
+    let mut rows = Vec::new();
+    for algorithm in Algorithm::ALL {
+        let instance = algorithm.instance(8, 1).unwrap();
+        let mut times = Vec::new();
+        for sched in [Scheduler::Fifo, Scheduler::Random { seed: 5 }] {
+            let config = ButterflyConfig::default();
+            let r = simulate_butterfly_actors(
+                &instance.program,
+                &instance.input,
+                &config,
+                sched,
+                &Limits::default(),
+            )
+            .unwrap();
+            assert!(r.verified, "{}", algorithm.name());
+            let a = r.actor.unwrap();
+            assert!((1.0..=5.0).contains(&a.actor_time_per_round), "{}", algorithm.name());
+            assert_eq!(a.actors, 5 * 4 + 8 + 8);
+            times.push(format!("{} ({:.2}/round)", a.actor_time, a.actor_time_per_round));
+        }
+        rows.push(format!("{}: actor time fifo, random: {}", algorithm.name(), times.join(", ")));
+    }
+    insta::assert_yaml_snapshot!(rows);
+}
+
 /// Fetch-and-ops in network order (combined, per-part offsets): the fetch-add counter's
 /// counter ends at the reference's total, but the PPUs' old values follow the network's
 /// serialization, not the reference's pid order, so the run is not `verified` (Choice 19).
@@ -63,7 +140,9 @@ fn network_order_fetch_add_differs_from_pid_order() {
     assert!(!r.verified);
 }
 
-/// Bad input: a dimension too small for the PPUs, b = 0, a program the reference rejects.
+/// Bad input: a dimension too small for the PPUs, b = 0, a table naming a router beyond N
+/// (S = 32 PPUs: n = 4, N = 64), a polynomial with one coefficient, a program the reference
+/// rejects.
 #[test]
 fn bad_input_names_field_and_rule() {
     let instance = Algorithm::PrefixSums.instance(32, 0).unwrap();
@@ -77,6 +156,13 @@ fn bad_input_names_field_and_rule() {
     let zero = ButterflyConfig { b: 0, ..ButterflyConfig::default() };
     let e = simulate_butterfly(&instance.program, &instance.input, &zero, &limits).unwrap_err();
     assert_eq!(e.to_string(), "b must satisfy b >= 1 (got 0)");
+    let table =
+        ButterflyConfig { hash: HashFamily::Table(vec![0, 64]), ..ButterflyConfig::default() };
+    let e = simulate_butterfly(&instance.program, &instance.input, &table, &limits).unwrap_err();
+    assert_eq!(e.to_string(), "hash must satisfy table entries < N (got 64 for N = 64)");
+    let k1 = ButterflyConfig { hash: HashFamily::PolyK(1), ..ButterflyConfig::default() };
+    let e = simulate_butterfly(&instance.program, &instance.input, &k1, &limits).unwrap_err();
+    assert_eq!(e.to_string(), "hash must satisfy poly-k with 2 <= k <= 64 (got 1)");
     let erew = Algorithm::HotSpotRead.instance(8, 0).unwrap();
     let bad = erew.program.with_variant(netcore::pram::Variant::Erew);
     let e =
@@ -90,7 +176,9 @@ proptest! {
     /// Theorem 2 (b), whole programs: random programs of every variant (up to 5 PPUs, 8
     /// cells, concurrent reads, writes and fetch-and-ops likely) give the reference's memory
     /// and registers through the butterfly translation (n in {2, 3}, b in {1, 2}, combining
-    /// on and off), or the reference's error; buffers stay within b.
+    /// on and off, every placement of `families`, both key orders, random hash seeds), or the
+    /// reference's error; buffers stay within b. The same run on actors (a scheduler of
+    /// `SCHEDULERS`) gives the same report, every step checked against the lockstep router.
     #[test]
     fn butterfly_equals_reference(
         text in crate::props::program(),
@@ -98,16 +186,33 @@ proptest! {
         dim in 2u32..4,
         b in 1u32..3,
         combining in any::<bool>(),
+        family in 0usize..5,
+        ranked in any::<bool>(),
+        hash_seed in any::<u64>(),
+        sched in 0usize..7,
     ) {
         let program = netcore::pram::Program::parse(&text).unwrap();
         let limits = Limits::default();
-        let config = ButterflyConfig { dim: Some(dim), b, combining, fetch_order: FetchOrder::Pid };
+        let keys = if ranked { KeyOrder::Ranked } else { KeyOrder::DestinationMajor };
+        let config = ButterflyConfig {
+            dim: Some(dim),
+            b,
+            combining,
+            fetch_order: FetchOrder::Pid,
+            hash: families()[family].clone(),
+            keys,
+            hash_seed,
+        };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {
                 prop_assert!(r.verified, "{}", text);
                 prop_assert_eq!(&r.memory, &want.memory);
                 prop_assert!(r.max_occupancy <= u64::from(b));
                 prop_assert_eq!(r.passes, want.cost.g);
+                let scheduler = crate::specs::SCHEDULERS[sched];
+                let a = simulate_butterfly_actors(&program, &input, &config, scheduler, &limits).unwrap();
+                prop_assert!(a.actor.is_some());
+                prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);
             }
             (Err(want), Err(e)) => prop_assert_eq!(actor_pram::Error::Pram(want), e),
             (want, got) => prop_assert!(false, "{text}: reference {want:?}, butterfly {got:?}"),

@@ -190,7 +190,8 @@ proptest! {
     /// off, some PPUs silent, hot cells likely): every requester gets its cell's value exactly
     /// once, injected = arrivals + combines, buffers stay within b (checked inside: a breach
     /// is an error), no pass reaches its round limit, an empty pass is the lower bound, and
-    /// the forward pass run by actors (LIFO, random) sends exactly the lockstep slots.
+    /// the step run by actors (LIFO, random: forward pass, host exchange, reply pass) sends
+    /// exactly the lockstep slots of both passes, with the same rounds and deliveries.
     #[test]
     fn lockstep_router_delivers_every_read(
         n in 2u32..4,
@@ -221,12 +222,13 @@ proptest! {
         }
         let empty = 3 * u64::from(n) - 1;
         prop_assert!(s.r_fwd >= empty && s.r_rev >= empty);
-        // Property 1: the actor forward pass sends the lockstep slots, whatever the order.
+        // Property 1: the actor step sends the lockstep slots, whatever the order.
         let (_, slots) = router.read_pass_traced(&reads, &mem).unwrap();
         for sched in [Scheduler::Lifo, Scheduler::Random { seed: u64::from(n) * 7 + u64::from(b) }] {
-            let a = router.actor_forward_pass(&reads, sched).unwrap();
+            let a = router.actor_read_pass(&reads, &mem, sched).unwrap();
             prop_assert_eq!(&a.slots, &slots);
-            prop_assert_eq!(a.r_fwd, s.r_fwd);
+            prop_assert_eq!((a.r_fwd, a.r_rev), (s.r_fwd, s.r_rev));
+            prop_assert_eq!(&a.deliveries, &s.deliveries);
         }
     }
 }

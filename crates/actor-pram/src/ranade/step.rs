@@ -1,0 +1,703 @@
+//! One global step served by actors (Baude, Section 5, Theorem 2 and Property 1; Choices 18
+//! and 22 of `docs/models/actor-pram.md`): the PPUs' injections, the forward pass, the memory
+//! exchange at the hosts and the reply pass, each a message protocol between serialized
+//! actors, with the appendix's cadence in both passes.
+//!
+//! Actors: one per virtual node (Choice 18), one memory host per router, one PPU actor per
+//! PPU `pid < S`. A PPU actor, started by an injected `Issue`, sends its packet (or none) to
+//! its injection node; a node without a PPU is started by an injected `Start`. A node fires
+//! forward round `T` once it holds the round `T − 1` Data of every open input and the Acks
+//! of every output that carried a non-final slot. When its forward pass closes, it sends its
+//! arrivals to its router's host in batches of at most 4, ping-pong (`More` asks for the
+//! next). A host that has every batch of its (up to three) virtual nodes serves them by the
+//! variant's rule and sends each node its replies in batches of at most 4, at most
+//! `F − 1` messages per event and a `Flush` to itself for the rest. A node that has its
+//! replies fires reverse round 0; reverse rounds follow the same cadence with the roles of
+//! the links swapped (a Null slot where the lockstep pass sends nothing); a delivery is a
+//! `Reply` to the PPU actor.
+
+use super::{
+    Access, AccessKind, Error, FetchOp, FetchOrder, LockstepRouter, Node, Packet, PassStats, RSlot,
+    Slot, Variant, describe_rev_slots, describe_slots, serve,
+};
+use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// Arrivals and replies travel between a node and its host in batches of at most this many.
+const BATCH: usize = 4;
+
+/// The messages of one step.
+#[derive(Debug, Clone)]
+enum StepMsg {
+    /// Starts a PPU actor (the global instruction's event).
+    Issue,
+    /// A PPU's packet (or none) for its injection node.
+    Inject(Option<Packet>),
+    /// Starts a node without a PPU.
+    Start,
+    /// Forward slot of round `round` on the receiver's input `input`.
+    Data { round: u64, input: usize, slot: Slot },
+    /// Forward freed count of round `round` for the receiver's output `output`.
+    Ack { round: u64, output: usize, freed: u32 },
+    /// A batch of a node's arrivals for its host; `last` ends the node's arrivals.
+    Arrivals { node: ActorId, batch: Vec<Packet>, last: bool },
+    /// The host asks for the next batch.
+    More,
+    /// A batch of a node's replies, in its exit order, starting at its `from`-th arrival
+    /// (taken in order: select-accept, since the scheduler may reorder a host's batches).
+    Replies { from: usize, batch: Vec<i64> },
+    /// A host sends itself the rest of its reply batches.
+    Flush,
+    /// Reverse slot of round `round` on the receiver's reverse input `input` (its forward
+    /// output), `None` for a Null slot.
+    RData { round: u64, input: usize, slot: Option<RSlot> },
+    /// Reverse freed count of round `round` for the receiver's reverse output `output` (its
+    /// forward input).
+    RAck { round: u64, output: usize, freed: u32 },
+    /// A PPU's reply.
+    Reply(i64),
+}
+
+/// The data shared by the actors of one step.
+#[derive(Debug, Clone)]
+struct StepEnv {
+    router: LockstepRouter,
+    variant: Variant,
+    op: Option<FetchOp>,
+    memory: Vec<i64>,
+}
+
+/// The appendix's cadence for one pass at one node: round `T` fires once the Data of round
+/// `T − 1` of every input not yet ended and the Ack of every output that carried a non-final
+/// slot in round `T − 1` are there.
+#[derive(Debug, Clone, Default)]
+struct Cadence {
+    /// The next round to fire (`0`: not started).
+    next: u64,
+    started: bool,
+    in_final: [bool; 2],
+    await_ack: [bool; 2],
+    got_data: [bool; 2],
+    got_ack: [bool; 2],
+}
+
+impl Cadence {
+    fn new(no_inputs: bool) -> Self {
+        Self { in_final: [no_inputs; 2], ..Self::default() }
+    }
+    fn ready(&self) -> bool {
+        (0..2).all(|j| self.in_final[j] || self.got_data[j])
+            && (0..2).all(|e| !self.await_ack[e] || self.got_ack[e])
+    }
+    fn takes_data(&self, round: u64) -> bool {
+        self.started && round + 1 == self.next
+    }
+    fn live_ack(&self, round: u64, output: usize) -> bool {
+        self.started && round + 1 == self.next && self.await_ack[output]
+    }
+    /// Starts round `next`: clears what the previous round awaited.
+    fn advance(&mut self) -> u64 {
+        let round = self.next;
+        self.next = round + 1;
+        self.await_ack = [false; 2];
+        self.got_data = [false; 2];
+        self.got_ack = [false; 2];
+        round
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Forward,
+    Exchange,
+    Reverse,
+    Done,
+}
+
+/// One virtual node as a serialized actor, through both passes.
+#[derive(Debug, Clone)]
+struct NodeActor {
+    node: Node,
+    l: u32,
+    r: u32,
+    phase: Phase,
+    fwd: Cadence,
+    slots: [Option<Slot>; 2],
+    acks: [u32; 2],
+    rev: Cadence,
+    rslots: [Option<RSlot>; 2],
+    racks: [u32; 2],
+    host: ActorId,
+    ppu: Option<ActorId>,
+    /// Arrivals in exit order, and how many have been sent to the host.
+    arrived: Vec<(usize, u64, u32, u32, Packet)>,
+    sent: usize,
+    replies: usize,
+    closed_fwd: Option<u64>,
+    closed_rev: Option<u64>,
+    stats: PassStats,
+    trace: Vec<String>,
+}
+
+/// A router's memory host.
+#[derive(Debug, Clone)]
+struct HostActor {
+    /// Virtual nodes on this router (levels `c`, `c + n`, `c + 2n` up to `L`).
+    nodes: u32,
+    ended: u32,
+    /// Arrivals per node, in order of the node's first batch.
+    packets: Vec<(ActorId, Vec<Packet>)>,
+    outbox: VecDeque<(ActorId, usize, Vec<i64>)>,
+    writes: Vec<(u32, i64)>,
+    serialization: Vec<(u64, Vec<u32>)>,
+}
+
+/// A PPU as a sink of one step: it injects its packet and takes its reply.
+#[derive(Debug, Clone)]
+struct PpuActor {
+    node: ActorId,
+    packet: Option<Packet>,
+    replies: Vec<i64>,
+}
+
+#[derive(Debug, Clone)]
+enum StepActor {
+    Node(Box<NodeActor>),
+    Host(HostActor),
+    Ppu(PpuActor),
+}
+
+fn protocol(ctx: &Ctx<'_, StepActor>, what: impl Into<String>) -> ActorError {
+    ActorError::Protocol { actor: ctx.me(), what: what.into() }
+}
+
+impl NodeActor {
+    /// Forward round `T` (Choice 13) with the cadence of Choice 18; on closing, the first
+    /// batch of arrivals goes to the host.
+    fn fire_fwd(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
+        let router = &env.router;
+        let (l, r) = (self.l, self.r);
+        let fail = |e: Error| ActorError::Protocol { actor: ctx.me(), what: e.to_string() };
+        if self.fwd.next > 0 {
+            let slots = std::mem::take(&mut self.slots);
+            for (j, slot) in slots.iter().enumerate() {
+                if matches!(slot, Some(Slot::Eos)) {
+                    self.fwd.in_final[j] = true;
+                }
+            }
+            router
+                .fwd_apply(&mut self.node, l, r, self.acks, slots, &mut self.stats)
+                .map_err(fail)?;
+        }
+        self.acks = [0; 2];
+        let round = self.fwd.advance();
+        let out = router
+            .fwd_fire(&mut self.node, l, r, round, env.variant, &mut self.stats, &mut self.arrived)
+            .map_err(fail)?;
+        self.trace.extend(describe_slots(l, r, round, &out));
+        for (e, slot) in out.slots.into_iter().enumerate() {
+            if let Some(slot) = slot {
+                self.fwd.await_ack[e] = !matches!(slot, Slot::Eos);
+                let (l2, r2) = router.succ(l, r, e);
+                ctx.send(router.actor_id(l2, r2), StepMsg::Data { round, input: e, slot });
+            }
+        }
+        if l >= 1 {
+            for j in (0..2).filter(|&j| !self.fwd.in_final[j]) {
+                let (l0, r0) = router.pred(l, r, j);
+                let freed = out.freed[j];
+                ctx.send(router.actor_id(l0, r0), StepMsg::Ack { round, output: j, freed });
+            }
+        }
+        if self.node.closed {
+            self.closed_fwd = Some(round);
+            self.phase = Phase::Exchange;
+            self.send_batch(ctx);
+        }
+        Ok(())
+    }
+
+    /// The next batch of at most 4 arrivals to the host (possibly empty, then the last).
+    fn send_batch(&mut self, ctx: &mut Ctx<'_, StepActor>) {
+        let end = (self.sent + BATCH).min(self.arrived.len());
+        let batch = self.arrived[self.sent..end].iter().map(|a| a.4.clone()).collect();
+        self.sent = end;
+        let last = end == self.arrived.len();
+        ctx.send(self.host, StepMsg::Arrivals { node: ctx.me(), batch, last });
+    }
+
+    /// Reverse round `T` (Choice 14) with the cadence of Choice 18, the links' roles swapped.
+    fn fire_rev(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
+        let router = &env.router;
+        let (l, r) = (self.l, self.r);
+        if self.rev.next > 0 {
+            let slots = std::mem::take(&mut self.rslots);
+            for (e, slot) in slots.iter().enumerate() {
+                if matches!(slot, Some(RSlot::Eos)) {
+                    self.rev.in_final[e] = true;
+                }
+            }
+            LockstepRouter::rev_apply(&mut self.node, self.racks, slots);
+        }
+        self.racks = [0; 2];
+        let round = self.rev.advance();
+        let open = self.node.rsent_eos.map(|x| !x);
+        let before = self.stats.deliveries.len();
+        let out = router
+            .rev_fire(&mut self.node, l, r, round, env.op, &mut self.stats.deliveries)
+            .map_err(|e| protocol(ctx, e.to_string()))?;
+        for &(_, _, y) in &self.stats.deliveries[before..] {
+            let ppu = self.ppu.ok_or_else(|| protocol(ctx, "a delivery without a PPU"))?;
+            ctx.send(ppu, StepMsg::Reply(y));
+        }
+        self.trace.extend(describe_rev_slots(l, r, round, &out));
+        if l >= 1 {
+            for (j, slot) in out.slots.into_iter().enumerate() {
+                if open[j] {
+                    self.rev.await_ack[j] = !matches!(slot, Some(RSlot::Eos));
+                    let (l0, r0) = router.pred(l, r, j);
+                    ctx.send(router.actor_id(l0, r0), StepMsg::RData { round, input: j, slot });
+                }
+            }
+        }
+        if l + 1 < router.levels {
+            for e in (0..2).filter(|&e| !self.rev.in_final[e]) {
+                let (l2, r2) = router.succ(l, r, e);
+                let freed = out.freed[e];
+                ctx.send(router.actor_id(l2, r2), StepMsg::RAck { round, output: e, freed });
+            }
+        }
+        if self.node.closed {
+            self.closed_rev = Some(round);
+            self.phase = Phase::Done;
+        }
+        Ok(())
+    }
+
+    fn accepts(&self, m: &StepMsg) -> bool {
+        let (fwd, rev) = (self.phase == Phase::Forward, self.phase == Phase::Reverse);
+        match m {
+            StepMsg::Inject(_) | StepMsg::Start => fwd && !self.fwd.started,
+            StepMsg::Data { round, .. } => !fwd || self.fwd.takes_data(*round),
+            StepMsg::Ack { round, output, .. } => {
+                !fwd || self.node.eos_sent[*output] || self.fwd.live_ack(*round, *output)
+            }
+            StepMsg::RData { round, .. } => {
+                self.phase == Phase::Done || (rev && self.rev.takes_data(*round))
+            }
+            StepMsg::RAck { round, output, .. } => {
+                self.phase == Phase::Done
+                    || (rev && (self.node.rsent_eos[*output] || self.rev.live_ack(*round, *output)))
+            }
+            StepMsg::Replies { from, .. } => *from == self.replies,
+            _ => true,
+        }
+    }
+
+    fn handle(
+        &mut self,
+        env: &StepEnv,
+        ctx: &mut Ctx<'_, StepActor>,
+        m: StepMsg,
+    ) -> Result<(), ActorError> {
+        let (fwd, rev) = (self.phase == Phase::Forward, self.phase == Phase::Reverse);
+        match m {
+            StepMsg::Inject(p) => {
+                self.node.ins[2].buf.extend(p);
+                self.fwd.started = true;
+                self.fire_fwd(env, ctx)
+            }
+            StepMsg::Start => {
+                self.fwd.started = true;
+                self.fire_fwd(env, ctx)
+            }
+            StepMsg::Data { input, slot, .. } if fwd => {
+                self.slots[input] = Some(slot);
+                self.fwd.got_data[input] = true;
+                if self.fwd.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
+            }
+            StepMsg::Ack { round, output, freed } if fwd && self.fwd.live_ack(round, output) => {
+                self.acks[output] += freed;
+                self.fwd.got_ack[output] = true;
+                if self.fwd.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
+            }
+            // Acks of final slots, and forward messages after the forward pass: absorbed.
+            StepMsg::Data { .. } | StepMsg::Ack { .. } => Ok(()),
+            StepMsg::More => {
+                self.send_batch(ctx);
+                Ok(())
+            }
+            StepMsg::Replies { batch, .. } => {
+                self.replies += batch.len();
+                self.node.exitq.extend(batch);
+                if self.replies < self.arrived.len() {
+                    return Ok(());
+                }
+                if self.replies > self.arrived.len() {
+                    return Err(protocol(
+                        ctx,
+                        format!("{} replies for {} arrivals", self.replies, self.arrived.len()),
+                    ));
+                }
+                self.phase = Phase::Reverse;
+                self.node.closed = false;
+                self.rev.started = true;
+                self.fire_rev(env, ctx)
+            }
+            StepMsg::RData { input, slot, .. } if rev => {
+                self.rslots[input] = slot;
+                self.rev.got_data[input] = true;
+                if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
+            }
+            StepMsg::RAck { round, output, freed } if rev && self.rev.live_ack(round, output) => {
+                self.racks[output] += freed;
+                self.rev.got_ack[output] = true;
+                if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
+            }
+            StepMsg::RData { .. } | StepMsg::RAck { .. } => Ok(()),
+            other => Err(protocol(ctx, format!("a node got {other:?}"))),
+        }
+    }
+
+    fn awaiting(&self) -> String {
+        let c = if self.phase == Phase::Reverse { &self.rev } else { &self.fwd };
+        format!(
+            "{:?} round {} of ({},{}): data {:?} (final {:?}), acks {:?} of {:?}",
+            self.phase, c.next, self.l, self.r, c.got_data, c.in_final, c.got_ack, c.await_ack
+        )
+    }
+}
+
+impl HostActor {
+    fn handle(
+        &mut self,
+        env: &StepEnv,
+        ctx: &mut Ctx<'_, StepActor>,
+        m: StepMsg,
+    ) -> Result<(), ActorError> {
+        match m {
+            StepMsg::Arrivals { node, batch, last } => {
+                match self.packets.iter_mut().find(|(id, _)| *id == node) {
+                    Some((_, list)) => list.extend(batch),
+                    None => self.packets.push((node, batch)),
+                }
+                if !last {
+                    ctx.send(node, StepMsg::More);
+                    return Ok(());
+                }
+                self.ended += 1;
+                if self.ended < self.nodes {
+                    return Ok(());
+                }
+                let all: Vec<&Packet> = self.packets.iter().flat_map(|(_, ps)| ps).collect();
+                let served = serve(env.variant, &all, &env.memory)
+                    .map_err(|e| protocol(ctx, e.to_string()))?;
+                self.writes = served.writes;
+                self.serialization = served.serialization;
+                let mut replies = served.replies.into_iter();
+                for (node, ps) in &self.packets {
+                    let mine: Vec<i64> = replies.by_ref().take(ps.len()).collect();
+                    let chunks: Vec<&[i64]> =
+                        if mine.is_empty() { vec![&[]] } else { mine.chunks(BATCH).collect() };
+                    for (i, chunk) in chunks.into_iter().enumerate() {
+                        self.outbox.push_back((*node, i * BATCH, chunk.to_vec()));
+                    }
+                }
+                self.flush(ctx);
+                Ok(())
+            }
+            StepMsg::Flush => {
+                self.flush(ctx);
+                Ok(())
+            }
+            other => Err(protocol(ctx, format!("a host got {other:?}"))),
+        }
+    }
+
+    /// Sends at most `F − 1 = 7` reply batches, and a `Flush` to itself if more remain.
+    fn flush(&mut self, ctx: &mut Ctx<'_, StepActor>) {
+        for _ in 0..7 {
+            let Some((node, from, batch)) = self.outbox.pop_front() else { return };
+            ctx.send(node, StepMsg::Replies { from, batch });
+        }
+        if !self.outbox.is_empty() {
+            ctx.send(ctx.me(), StepMsg::Flush);
+        }
+    }
+}
+
+impl Behaviour for StepActor {
+    type Msg = StepMsg;
+    type Env = StepEnv;
+
+    fn accepts(&self, m: &StepMsg) -> bool {
+        match self {
+            StepActor::Node(v) => v.accepts(m),
+            StepActor::Host(_) | StepActor::Ppu(_) => true,
+        }
+    }
+
+    fn handle(
+        &mut self,
+        env: &StepEnv,
+        ctx: &mut Ctx<'_, Self>,
+        m: StepMsg,
+    ) -> Result<(), ActorError> {
+        match self {
+            StepActor::Node(v) => v.handle(env, ctx, m),
+            StepActor::Host(h) => h.handle(env, ctx, m),
+            StepActor::Ppu(p) => match m {
+                StepMsg::Issue => {
+                    ctx.send(p.node, StepMsg::Inject(p.packet.take()));
+                    Ok(())
+                }
+                StepMsg::Reply(y) => {
+                    p.replies.push(y);
+                    Ok(())
+                }
+                other => Err(protocol(ctx, format!("a PPU got {other:?}"))),
+            },
+        }
+    }
+
+    fn state_words(&self) -> u64 {
+        match self {
+            StepActor::Node(v) => {
+                let buffered: usize = v.node.ins.iter().map(|i| i.buf.len()).sum();
+                let rbuf: usize = v.node.rbuf.iter().map(VecDeque::len).sum();
+                let words = 24 + 4 * (buffered + v.node.dq.len()) + rbuf + v.node.exitq.len();
+                words as u64
+            }
+            StepActor::Host(h) => {
+                let held: usize = h.packets.iter().map(|(_, ps)| ps.len()).sum();
+                (4 + 4 * held + 2 * h.writes.len()) as u64
+            }
+            StepActor::Ppu(p) => 4 + p.replies.len() as u64,
+        }
+    }
+
+    fn ids_in(m: &StepMsg, out: &mut Vec<ActorId>) {
+        if let StepMsg::Arrivals { node, .. } = m {
+            out.push(*node);
+        }
+    }
+
+    fn awaiting(&self) -> String {
+        match self {
+            StepActor::Node(v) => v.awaiting(),
+            StepActor::Host(h) => format!("arrivals of {} more node(s)", h.nodes - h.ended),
+            StepActor::Ppu(_) => "its reply".into(),
+        }
+    }
+}
+
+/// What one step run by actors measured (Property 1: everything but the actor measures
+/// equals the lockstep pass's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActorPass {
+    /// Forward rounds: 1 + the last round in which a node was open.
+    pub r_fwd: u64,
+    /// Reverse rounds.
+    pub r_rev: u64,
+    /// Combines.
+    pub combines: u64,
+    /// Host arrivals.
+    pub arrivals: u64,
+    /// Exits (pid list, level, row, round), sorted by round, level, row.
+    pub exits: Vec<(Vec<u32>, u32, u32, u64)>,
+    /// Deliveries (pid, reverse round, value), sorted by round, then pid.
+    pub deliveries: Vec<(u32, u64, i64)>,
+    /// Per served address, sorted: the pids in the hosts' order.
+    pub serialization: Vec<(u64, Vec<u32>)>,
+    /// Every slot of either pass, one line per (level, row, round, edge), sorted.
+    pub slots: Vec<String>,
+    /// The actor run's measures.
+    pub actor: ActorMetrics,
+}
+
+impl LockstepRouter {
+    /// The actor of virtual node `(l, r)`: its index.
+    fn actor_id(&self, l: u32, r: u32) -> ActorId {
+        // idx < levels · rows <= (3·16 − 1) · 2^16 fits u32.
+        ActorId(u32::try_from(self.idx(l, r)).unwrap_or(u32::MAX))
+    }
+
+    /// One global step of [`LockstepRouter::step_pass`] served by actors under `scheduler`
+    /// (Choices 18 and 22): `ppus` PPU actors (`pid < ppus <= N`; each sends its access or
+    /// none), one actor per virtual node, one host per router. `memory` gets the hosts'
+    /// writes. Property 1: the slots of both passes, the rounds, the deliveries and the
+    /// serialization equal the lockstep pass's for every scheduler; only the depth varies.
+    pub fn actor_step_pass(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        memory: &mut [i64],
+        fetch_order: FetchOrder,
+        ppus: u32,
+        scheduler: Scheduler,
+    ) -> Result<ActorPass, Error> {
+        let nn = self.routers();
+        if ppus > nn {
+            return Err(Error::InvalidConfig {
+                field: "ppus",
+                rule: "S <= N (one PPU per router)",
+                got: ppus.to_string(),
+            });
+        }
+        if let Some(a) = accesses.iter().find(|a| a.pid >= ppus) {
+            return Err(Error::InvalidConfig {
+                field: "pid",
+                rule: "pid < S",
+                got: a.pid.to_string(),
+            });
+        }
+        let mut nodes = self.init_nodes(variant, accesses, fetch_order)?;
+        let op = match accesses.first().map(|a| a.kind) {
+            Some(AccessKind::Fetch(op)) => Some(op),
+            _ => None,
+        };
+        // The packets leave the injection queues: each travels in its PPU's `Inject`.
+        let mut packets: Vec<Option<Packet>> = vec![None; ppus as usize];
+        for a in accesses {
+            let (c, r) = (a.pid % self.n, a.pid / self.n);
+            packets[a.pid as usize] = nodes[self.idx(c, r)].ins[2].buf.pop_front();
+        }
+        let size = self.levels * self.rows;
+        let host_id = |router: u32| ActorId(size + router);
+        let ppu_id = |pid: u32| ActorId(size + nn + pid);
+        let mut rt: Runtime<StepActor> = Runtime::new(scheduler, Limits::default());
+        let last = self.levels - 1;
+        for l in 0..self.levels {
+            for r in 0..self.rows {
+                let mut acq = Vec::new();
+                for k in 0..2 {
+                    if l < last {
+                        let (l2, r2) = self.succ(l, r, k);
+                        acq.push(self.actor_id(l2, r2));
+                    }
+                    if l >= 1 {
+                        let (l0, r0) = self.pred(l, r, k);
+                        acq.push(self.actor_id(l0, r0));
+                    }
+                }
+                let router = r * self.n + l % self.n;
+                acq.push(host_id(router));
+                let pid = r * self.n + l;
+                let ppu = (l < self.n && pid < ppus).then(|| ppu_id(pid));
+                acq.extend(ppu);
+                let node = std::mem::take(&mut nodes[self.idx(l, r)]);
+                let actor = NodeActor {
+                    node,
+                    l,
+                    r,
+                    phase: Phase::Forward,
+                    fwd: Cadence::new(l == 0),
+                    slots: [None, None],
+                    acks: [0; 2],
+                    rev: Cadence::new(l == last),
+                    rslots: [None, None],
+                    racks: [0; 2],
+                    host: host_id(router),
+                    ppu,
+                    arrived: Vec::new(),
+                    sent: 0,
+                    replies: 0,
+                    closed_fwd: None,
+                    closed_rev: None,
+                    stats: PassStats::default(),
+                    trace: Vec::new(),
+                };
+                rt.spawn(StepActor::Node(Box::new(actor)), &acq)?;
+            }
+        }
+        for router in 0..nn {
+            let (c, r) = (router % self.n, router / self.n);
+            let levels: Vec<u32> = (0..3).map(|k| c + k * self.n).filter(|&l| l <= last).collect();
+            let acq: Vec<ActorId> = levels.iter().map(|&l| self.actor_id(l, r)).collect();
+            let host = HostActor {
+                nodes: levels.len() as u32,
+                ended: 0,
+                packets: Vec::new(),
+                outbox: VecDeque::new(),
+                writes: Vec::new(),
+                serialization: Vec::new(),
+            };
+            rt.spawn(StepActor::Host(host), &acq)?;
+        }
+        for (pid, packet) in (0..ppus).zip(packets) {
+            let node = self.actor_id(pid % self.n, pid / self.n);
+            rt.spawn(StepActor::Ppu(PpuActor { node, packet, replies: Vec::new() }), &[node])?;
+        }
+        for pid in 0..ppus {
+            rt.inject(ppu_id(pid), StepMsg::Issue)?;
+        }
+        for l in 0..self.levels {
+            for r in 0..self.rows {
+                if !(l < self.n && r * self.n + l < ppus) {
+                    rt.inject(self.actor_id(l, r), StepMsg::Start)?;
+                }
+            }
+        }
+        let env = StepEnv { router: self.clone(), variant, op, memory: memory.to_vec() };
+        let actor = rt.run(&env)?;
+        let mut pass = ActorPass {
+            r_fwd: 0,
+            r_rev: 0,
+            combines: 0,
+            arrivals: 0,
+            exits: Vec::new(),
+            deliveries: Vec::new(),
+            serialization: Vec::new(),
+            slots: Vec::new(),
+            actor,
+        };
+        for b in rt.behaviours() {
+            match b {
+                StepActor::Node(v) => {
+                    let (Some(f), Some(rv)) = (v.closed_fwd, v.closed_rev) else {
+                        return Err(Error::Routing {
+                            what: format!("virtual node ({},{}) never closed", v.l, v.r),
+                        });
+                    };
+                    pass.r_fwd = pass.r_fwd.max(f + 1);
+                    pass.r_rev = pass.r_rev.max(rv + 1);
+                    pass.combines += v.stats.combines;
+                    pass.arrivals += v.arrived.len() as u64;
+                    pass.exits.extend(v.stats.exits.iter().cloned());
+                    pass.deliveries.extend(v.stats.deliveries.iter().copied());
+                    pass.slots.extend(v.trace.iter().cloned());
+                }
+                StepActor::Host(h) => {
+                    for &(addr, value) in &h.writes {
+                        // `serve` checked the address against the memory's length.
+                        if let Some(cell) = memory.get_mut(addr as usize) {
+                            *cell = value;
+                        }
+                    }
+                    pass.serialization.extend(h.serialization.iter().cloned());
+                }
+                StepActor::Ppu(_) => {}
+            }
+        }
+        pass.exits.sort_by_key(|a| (a.3, a.1, a.2));
+        pass.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
+        pass.serialization.sort_unstable();
+        pass.slots.sort();
+        Ok(pass)
+    }
+
+    /// [`LockstepRouter::read_pass`] served by actors: every router's PPU takes part (`S = N`;
+    /// PPUs without a read send none).
+    pub fn actor_read_pass(
+        &self,
+        reads: &[(u32, u32)],
+        memory: &[i64],
+        scheduler: Scheduler,
+    ) -> Result<ActorPass, Error> {
+        let mut memory = memory.to_vec();
+        let accesses = super::reads_as_accesses(reads);
+        let nn = self.routers();
+        self.actor_step_pass(Variant::Crew, &accesses, &mut memory, FetchOrder::Pid, nn, scheduler)
+    }
+}
