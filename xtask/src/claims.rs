@@ -530,13 +530,15 @@ mod tests {
                 for claim in study.claims() {
                     let (x, good, bad): (&str, Law, Law) = match &claim.check {
                         Check::Exponent { x, lo, hi } => {
-                            let (mid, off) = ((lo + hi) / 2.0, hi + 1.0);
+                            let mid = (lo.max(-5.0) + hi.min(5.0)) / 2.0;
+                            let off = if *hi < 5.0 { hi + 1.0 } else { lo - 1.0 };
                             (x, Box::new(move |v| v.powf(mid)), Box::new(move |v| v.powf(off)))
                         }
                         Check::Slope { x, lo, hi } => {
-                            let mid = (lo + hi) / 2.0;
-                            // Relative slope s about the level 1: y = 1 + s (log2 x - 2.5).
-                            let off = hi + 0.5;
+                            // Relative slope s about the level 1: y = 1 + s (log2 x - 2.5),
+                            // positive for |s| < 0.4 (open band ends clipped).
+                            let mid = (lo.max(-0.3) + hi.min(0.3)) / 2.0;
+                            let off = if *hi < 0.3 { hi + 0.1 } else { lo - 0.1 };
                             (
                                 x,
                                 Box::new(move |v| 1.0 + mid * (v.log2() - 2.5)),

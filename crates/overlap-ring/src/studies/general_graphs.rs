@@ -178,15 +178,16 @@ impl Study for GeneralGraphs {
         vec![
             Claim::within("the tree order has dilation <= 3 (Fact 3)", "dilation", 0.0, 3.0),
             Claim::within("each tree edge serves <= 2 array links", "congestion", 0.0, 2.0),
-            // Theorem 6: the normalised ratio does not grow with n. Random graphs make it
-            // noisy per seed (0.012-0.070), so seeds are pooled and the band allows a quarter
-            // of the level per doubling; one more log^3 n factor would be about +0.4 per
-            // doubling at n = 256. Measured -0.05.
+            // Theorem 6 is an upper bound: the normalised ratio does not grow with n (a
+            // falling ratio is consistent with it, so the band is open below). Random graphs
+            // make it noisy per seed (0.012-0.070), so seeds are pooled and the band allows a
+            // quarter of the level per doubling; one more log^3 n factor would be about +0.4
+            // per doubling at n = 256. Measured -0.05 (default), -0.30 (quick).
             Claim::slope(
                 "bounded degree: slowdown / (sqrt(d_ave) L^3) does not grow with n (Theorem 6): relative slope per doubling",
                 "ratio",
                 "n",
-                -0.25,
+                f64::MIN,
                 0.25,
             )
             .only("kind", "bounded")
