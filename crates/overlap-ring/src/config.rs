@@ -45,7 +45,7 @@ pub struct ConfigText {
     #[serde(default)]
     pub guest: GuestShape,
     /// OVERLAP's `c` as `[num, den]` (default `[3, 1]`; overlap and composite only).
-    pub c: Option<[u64; 2]>,
+    pub c: Option<Vec<u64>>,
     /// Block `b` (overlap and composite only, default 1).
     pub block: Option<usize>,
     /// Host processors `n`.
@@ -322,6 +322,46 @@ fn only_for(
     Ok(())
 }
 
+/// The largest host a config may name (`docs/models/overlap-ring.md`, Limits).
+pub const MAX_HOST: usize = 1 << 22;
+/// The most pebbles (guest cells times steps) one run may compute: about 40 minutes at the
+/// engine's slowest measured rate (0.85 M pebbles/s, one column per processor).
+pub const MAX_PEBBLES: u64 = 1 << 31;
+/// The memory one run may use, estimated before anything is allocated.
+pub const MAX_MEMORY: u64 = 4 << 30;
+/// Measured bytes per host processor plus guest column (plan, engine state, reference
+/// digests and final databases; 86-181 B per held column were measured, rounded up).
+pub const BYTES_PER_COLUMN: u64 = 256;
+
+/// Refuses a config whose size is past the stated limits, before anything is allocated.
+fn check_limits(text: &ConfigText) -> Result<()> {
+    let too_large = |field, limit: u64, estimate: u64, unit| {
+        Err(Error::TooLarge { field, limit, estimate, unit })
+    };
+    let n = text.n as u64;
+    if text.n > MAX_HOST {
+        return too_large("n", MAX_HOST as u64, n, "host processors");
+    }
+    // Guest cells: N columns (default n) of `rows` cells each (grids; default N).
+    let cols = text.cols.unwrap_or(text.n) as u64;
+    let rows = match text.guest {
+        GuestShape::Grid => text.rows.map_or(cols, |r| r as u64),
+        GuestShape::Ring => 2,
+        GuestShape::Linear => 1,
+    };
+    let cells = cols.saturating_mul(rows);
+    let memory = n.saturating_add(cells).saturating_mul(BYTES_PER_COLUMN);
+    if memory > MAX_MEMORY {
+        let field = if text.cols.is_some() || text.rows.is_some() { "cols" } else { "n" };
+        return too_large(field, MAX_MEMORY, memory, "bytes (estimated)");
+    }
+    let pebbles = cells.saturating_mul(text.steps);
+    if pebbles > MAX_PEBBLES {
+        return too_large("steps", MAX_PEBBLES, pebbles, "pebbles (guest cells x steps)");
+    }
+    Ok(())
+}
+
 impl TryFrom<ConfigText> for Config {
     type Error = Error;
 
@@ -335,10 +375,12 @@ impl TryFrom<ConfigText> for Config {
         only_for("c", text.c.is_some(), algorithm, &overlapping)?;
         only_for("block", text.block.is_some(), algorithm, &overlapping)?;
         only_for("cols", text.cols.is_some(), algorithm, &[Algorithm::Naive, Algorithm::Array2d])?;
-        let c = || {
-            let [num, den] = text.c.unwrap_or([3, 1]);
-            C::new(num, den)
+        let c = || match text.c.as_deref() {
+            None => C::new(3, 1),
+            Some(&[num, den]) => C::new(num, den),
+            Some(other) => Err(Error::CShape { got: other.len() }),
         };
+        check_limits(&text)?;
         let block = text.block.unwrap_or(1);
         let scheme = match algorithm {
             Algorithm::Naive => Scheme::Naive { cols: text.cols },

@@ -24,6 +24,10 @@ mod proc;
 
 use std::collections::VecDeque;
 
+/// The largest span of the arrivals' timing wheel: hosts with longer links keep their far
+/// arrivals in the wheel's heap instead of a bucket per step of delay.
+const ARRIVAL_WHEEL_SPAN: usize = 1 << 16;
+
 use netcore::Step;
 use netcore::event::TimingWheel;
 pub use netcore::fabric::Fabric;
@@ -147,7 +151,7 @@ struct Engine<V, D> {
     streams: Vec<Stream>,
     procs: Vec<Option<Proc<V, D>>>,
     links: Vec<DirectedLink<Msg<V>>>,
-    /// Arrivals (the wheel spans `d_max`, so none overflows).
+    /// Arrivals (the wheel spans `d_max` up to [`ARRIVAL_WHEEL_SPAN`]; later ones wait in its heap).
     arrivals: TimingWheel<Msg<V>>,
     /// Processors to visit when they become free, and processors whose pending pebble finishes.
     wakes: TimingWheel<u32>,
@@ -247,7 +251,9 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             hops,
             streams,
             procs,
-            arrivals: TimingWheel::new(d_max + 1),
+            // Arrivals further out than the wheel's span wait in its heap, so the wheel's
+            // memory does not grow with d_max.
+            arrivals: TimingWheel::new((d_max + 1).min(ARRIVAL_WHEEL_SPAN)),
             wakes: TimingWheel::new(4096),
             finishes: TimingWheel::new(4096),
             plan_load: plan.max_held(),

@@ -8,6 +8,24 @@ pub enum Error {
     /// `n = 0`.
     #[error("host has no processors (n must be >= 1, got n=0)")]
     EmptyHost,
+    /// `c` is not a pair `[num, den]`.
+    #[error("c must be [num, den], two entries (got {got} entries)")]
+    CShape {
+        /// Entries given.
+        got: usize,
+    },
+    /// A run past the stated limits (`docs/models/overlap-ring.md`, Limits).
+    #[error("{field} is too large: the run needs {estimate} {unit}, the limit is {limit}")]
+    TooLarge {
+        /// The config field that sets the size.
+        field: &'static str,
+        /// The limit.
+        limit: u64,
+        /// The run's estimate.
+        estimate: u64,
+        /// What is counted.
+        unit: &'static str,
+    },
     /// Delay vector of the wrong length.
     #[error("delays must have one entry per link (expected {expected}, got {got})")]
     DelayCount {

@@ -23,7 +23,7 @@ pub struct C {
 impl C {
     /// Checks `c > 2` (paper Section 3.2, remarks after Theorem 2).
     pub fn new(num: u64, den: u64) -> Result<Self> {
-        if den == 0 || num <= 2 * den {
+        if den == 0 || u128::from(num) <= 2 * u128::from(den) {
             return Err(Error::InvalidC { c_num: num, c_den: den });
         }
         Ok(Self { num, den })
@@ -33,13 +33,16 @@ impl C {
 /// `k_max` = largest `k >= 0` with `2^k <= n/(c L)` (paper Section 3.2;
 /// `docs/models/overlap-ring.md`, Choices: integrality).
 pub fn k_max(n: usize, c: C) -> Result<u32> {
-    let l = u64::from(log_n(n));
-    let n64 = n as u64;
-    if c.num * l > n64 * c.den {
-        return Err(Error::HostTooSmall { n, need: (c.num * l).div_ceil(c.den) });
+    // In u128: c's parts are any u64, so c L and n c_den cannot overflow.
+    let l = u128::from(log_n(n));
+    let (num, den) = (u128::from(c.num), u128::from(c.den));
+    let n128 = n as u128;
+    if num * l > n128 * den {
+        let need = u64::try_from((num * l).div_ceil(den)).unwrap_or(u64::MAX);
+        return Err(Error::HostTooSmall { n, need });
     }
     let mut k = 0;
-    while (1u64 << (k + 1)) * c.num * l <= n64 * c.den {
+    while (1u128 << (k + 1)) * num * l <= n128 * den {
         k += 1;
     }
     Ok(k)
