@@ -101,13 +101,14 @@ impl<E> EventQueue<E> {
     }
 
     fn bucket_of(&self, key: u128) -> usize {
-        if key == self.last { 0 } else { BUCKETS - (key ^ self.last).leading_zeros() as usize }
+        // Bucket b + 1 holds keys whose highest bit differing from `last` is bit b (0..=127).
+        if key == self.last { 0 } else { BUCKETS - 1 - (key ^ self.last).leading_zeros() as usize }
     }
 
     /// Schedules `event` at `time` and returns its sequence number.
     ///
     /// An event scheduled before [`EventQueue::now`] keeps its time and simply pops next;
-    /// engines schedule relative to the clock with [`EventQueue::push_after`].
+    /// every time up to `Step::MAX` is a valid key.
     pub fn push(&mut self, time: Step, event: E) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -120,11 +121,6 @@ impl<E> EventQueue<E> {
             self.in_buckets += 1;
         }
         seq
-    }
-
-    /// Schedules `event` at `now() + delay`.
-    pub fn push_after(&mut self, delay: Step, event: E) -> u64 {
-        self.push(self.now + delay, event)
     }
 
     /// Moves the smallest bucketed key into bucket 0 (if any key is bucketed).

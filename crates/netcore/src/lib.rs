@@ -19,6 +19,8 @@
 //!   shared primitives (bitonic sort, routing, the d-ary tree scan).
 //! - [`pram`]: the SIMD PRAM (CPU + PPUs, EREW..CRCW fetch-and-op): assembly, builder, the
 //!   reference interpreter over a pluggable global memory, and a program library.
+//! - [`limits`]: stated size limits ([`limits::check`], [`limits::TooLarge`]), checked before
+//!   a run allocates.
 //! - [`fault`]: [`fault::Fault`] and [`fault::Classify`]: every error says whether it is the
 //!   user's input (exit status 2) or a failed run (exit status 1).
 //! - [`study`]: the [`study::Model`] and [`study::Study`] interfaces through which `xtask` runs
@@ -47,6 +49,7 @@ pub mod delay;
 pub mod event;
 pub mod fabric;
 pub mod fault;
+pub mod limits;
 pub mod model;
 pub mod pram;
 pub mod rng;

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::delay::{DelayLaw, LinkDelays};
+use crate::limits::{DEFAULT_MEMORY, check};
 use crate::studies::{bitonic, diameter, routing};
 use crate::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
 use crate::topology::TopologySpec;
@@ -47,10 +48,22 @@ pub struct NetworkReport {
     pub d_max: u32,
 }
 
+/// The most BFS steps `run netcore` spends on an edge list's diameter (about a minute).
+pub const MAX_BFS_STEPS: u64 = 1 << 33;
+
 impl NetworkConfig {
     /// Builds the network and measures it.
     pub fn run(&self) -> Result<NetworkReport, ModelError> {
+        let (n, m) = self.topology.size();
+        check("topology", self.topology.estimate_bytes(), DEFAULT_MEMORY, "bytes (estimated)")?;
         let topology = self.topology.build()?;
+        // Named families have their diameter in closed form; an edge list needs BFS from
+        // every node, n (n + 2m) steps.
+        let closed_form = self.topology.closed_form_diameter()?;
+        if closed_form.is_none() {
+            let steps = n.saturating_mul(n.saturating_add(m.saturating_mul(2)));
+            check("topology.edges", steps, MAX_BFS_STEPS, "BFS steps for the diameter")?;
+        }
         let law = self.delays.clone().unwrap_or(DelayLaw::Uniform { d: 1 });
         let delays = LinkDelays::from_law(&topology, &law, &mut crate::rng::seeded(self.seed, 0))?;
         Ok(NetworkReport {
@@ -59,7 +72,15 @@ impl NetworkConfig {
             edges: topology.n_edges(),
             max_degree: topology.max_degree(),
             connected: topology.is_connected(),
-            diameter: topology.diameter(),
+            diameter: match closed_form {
+                Some(d) => Some(u32::try_from(d).map_err(|_| crate::limits::TooLarge {
+                    field: "topology",
+                    limit: u32::MAX.into(),
+                    estimate: d,
+                    unit: "hops of diameter",
+                })?),
+                None => topology.diameter(),
+            },
             d_ave: delays.d_ave(),
             d_max: delays.d_max(),
         })

@@ -327,21 +327,15 @@ pub const MAX_HOST: usize = 1 << 22;
 /// The most pebbles (guest cells times steps) one run may compute: about 40 minutes at the
 /// engine's slowest measured rate (0.85 M pebbles/s, one column per processor).
 pub const MAX_PEBBLES: u64 = 1 << 31;
-/// The memory one run may use, estimated before anything is allocated.
-pub const MAX_MEMORY: u64 = 4 << 30;
 /// Measured bytes per host processor plus guest column (plan, engine state, reference
 /// digests and final databases; 86-181 B per held column were measured, rounded up).
 pub const BYTES_PER_COLUMN: u64 = 256;
 
 /// Refuses a config whose size is past the stated limits, before anything is allocated.
 fn check_limits(text: &ConfigText) -> Result<()> {
-    let too_large = |field, limit: u64, estimate: u64, unit| {
-        Err(Error::TooLarge { field, limit, estimate, unit })
-    };
+    use netcore::limits::{DEFAULT_MEMORY, check};
     let n = text.n as u64;
-    if text.n > MAX_HOST {
-        return too_large("n", MAX_HOST as u64, n, "host processors");
-    }
+    check("n", n, MAX_HOST as u64, "host processors")?;
     // Guest cells: N columns (default n) of `rows` cells each (grids; default N).
     let cols = text.cols.unwrap_or(text.n) as u64;
     let rows = match text.guest {
@@ -351,14 +345,10 @@ fn check_limits(text: &ConfigText) -> Result<()> {
     };
     let cells = cols.saturating_mul(rows);
     let memory = n.saturating_add(cells).saturating_mul(BYTES_PER_COLUMN);
-    if memory > MAX_MEMORY {
-        let field = if text.cols.is_some() || text.rows.is_some() { "cols" } else { "n" };
-        return too_large(field, MAX_MEMORY, memory, "bytes (estimated)");
-    }
+    let field = if text.cols.is_some() || text.rows.is_some() { "cols" } else { "n" };
+    check(field, memory, DEFAULT_MEMORY, "bytes (estimated)")?;
     let pebbles = cells.saturating_mul(text.steps);
-    if pebbles > MAX_PEBBLES {
-        return too_large("steps", MAX_PEBBLES, pebbles, "pebbles (guest cells x steps)");
-    }
+    check("steps", pebbles, MAX_PEBBLES, "pebbles (guest cells x steps)")?;
     Ok(())
 }
 

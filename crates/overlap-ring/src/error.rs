@@ -15,17 +15,8 @@ pub enum Error {
         got: usize,
     },
     /// A run past the stated limits (`docs/models/overlap-ring.md`, Limits).
-    #[error("{field} is too large: the run needs {estimate} {unit}, the limit is {limit}")]
-    TooLarge {
-        /// The config field that sets the size.
-        field: &'static str,
-        /// The limit.
-        limit: u64,
-        /// The run's estimate.
-        estimate: u64,
-        /// What is counted.
-        unit: &'static str,
-    },
+    #[error(transparent)]
+    TooLarge(#[from] netcore::limits::TooLarge),
     /// Delay vector of the wrong length.
     #[error("delays must have one entry per link (expected {expected}, got {got})")]
     DelayCount {

@@ -80,6 +80,45 @@ impl TopologySpec {
         }
     }
 
+    /// Nodes and undirected edges, by formula, without building the graph (saturating, so
+    /// any field values give an answer to compare with a limit).
+    pub fn size(&self) -> (u64, u64) {
+        let pow2 = |dim: u32| 1u64.checked_shl(dim).unwrap_or(u64::MAX);
+        match *self {
+            TopologySpec::LinearArray { n } => (n.into(), u64::from(n).saturating_sub(1)),
+            TopologySpec::Ring { n } => (n.into(), n.into()),
+            TopologySpec::Mesh { rows, cols } => {
+                let (r, c) = (u64::from(rows), u64::from(cols));
+                (r * c, r * c.saturating_sub(1) + c * r.saturating_sub(1))
+            }
+            TopologySpec::Torus { rows, cols } => {
+                let n = u64::from(rows) * u64::from(cols);
+                (n, 2 * n)
+            }
+            TopologySpec::Hypercube { dim } => {
+                let n = pow2(dim);
+                (n, n.saturating_mul(dim.into()) / 2)
+            }
+            TopologySpec::WrappedButterfly { dim } => {
+                let n = pow2(dim).saturating_mul(dim.into());
+                (n, n.saturating_mul(2))
+            }
+            TopologySpec::Complete { n } => {
+                let n = u64::from(n);
+                (n, n * n.saturating_sub(1) / 2)
+            }
+            TopologySpec::Edges { n, ref edges } => (n.into(), edges.len() as u64),
+        }
+    }
+
+    /// The estimated peak bytes of building the topology with one delay per edge: the edge
+    /// list, the CSR adjacency with edge numbers (two entries per edge), the delays, and the
+    /// sort's scratch, `48 m + 8 n` (`docs/models/netcore.md`, Limits).
+    pub fn estimate_bytes(&self) -> u64 {
+        let (n, m) = self.size();
+        m.saturating_mul(48).saturating_add(n.saturating_mul(8))
+    }
+
     /// The diameter in hops by formula, without building the graph; `Ok(None)` for an edge
     /// list (no formula). The family's smallest sizes are checked as [`TopologySpec::build`]
     /// does, its largest are not: every formula is exact in `u64` for any `u32` field.

@@ -133,6 +133,20 @@ proptest! {
         prop_assert_eq!(popped, expected);
     }
 
+    /// Times anywhere in `u64`, up to `u64::MAX`, pop in order (keys past 2^63 used to index
+    /// past the last bucket).
+    #[test]
+    fn event_order_at_any_time(times in prop::collection::vec(prop_oneof![0u64..50, (1u64 << 62)..=u64::MAX], 1..100)) {
+        let mut queue = EventQueue::new();
+        for (index, &time) in times.iter().enumerate() {
+            queue.push(time, index);
+        }
+        let mut expected: Vec<(u64, usize)> = times.iter().copied().zip(0..).collect();
+        expected.sort();
+        let popped: Vec<(u64, usize)> = std::iter::from_fn(|| queue.pop()).collect();
+        prop_assert_eq!(popped, expected);
+    }
+
     /// BFS distances equal Floyd-Warshall's on random graphs.
     #[test]
     fn bfs_matches_floyd_warshall(n in 1u32..12, edges in prop::collection::btree_set((0u32..12, 0u32..12), 0..30)) {
