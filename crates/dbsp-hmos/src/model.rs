@@ -13,7 +13,7 @@ use crate::Error;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
 use crate::protocol::{Delivery, HmosMemory, LevelStats, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
-use crate::scheme::{Priced, Pricing, Scheme};
+use crate::scheme::{Pricing, Scheme};
 use crate::studies::primitives::bound;
 
 /// The `dbsp-hmos` model.
@@ -257,7 +257,7 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         return Err(Error::Mismatch { index, got: g, expected: e }.into());
     }
     let ledger = memory.ledger();
-    let priced = Priced { params: &params, pricing: config.pricing };
+    let priced = config.pricing.apply(&params)?;
     let cost = ledger.cost(&priced).map_err(Error::from)?;
     let levels = || memory.stats().iter().flat_map(|s| &s.levels);
     let per_level = |f: &dyn Fn(&LevelStats) -> u64| {
@@ -409,6 +409,7 @@ impl Model for DbspHmos {
             Box::new(crate::studies::PrimitivesStudy),
             Box::new(crate::studies::Lemma2Study),
             Box::new(crate::studies::Lemma3Study),
+            Box::new(crate::studies::SlowdownStudy),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

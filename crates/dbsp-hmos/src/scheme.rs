@@ -16,7 +16,6 @@
 //! D-BSP's submachine locality buys.
 
 use netcore::bsp::DbspParams;
-use netcore::cost::LevelCosts;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -83,41 +82,25 @@ pub enum Pricing {
 }
 
 impl Pricing {
+    /// The parameters a trace of a machine with `params` is priced with: `params` itself,
+    /// or every level at `g_0`, `l_0`.
+    pub fn apply(self, params: &DbspParams) -> Result<DbspParams, Error> {
+        match self {
+            Pricing::Dbsp => Ok(params.clone()),
+            Pricing::FlatBsp => {
+                let levels = params.g_levels().len();
+                let g = vec![params.g_levels()[0]; levels];
+                let l = vec![params.l_levels()[0]; levels];
+                Ok(DbspParams::explicit(params.n(), g, l)?)
+            }
+        }
+    }
+
     /// The pricing as configs write it.
     pub fn name(self) -> &'static str {
         match self {
             Pricing::Dbsp => "dbsp",
             Pricing::FlatBsp => "flat_bsp",
         }
-    }
-}
-
-/// A D-BSP's parameters under a [`Pricing`].
-#[derive(Debug, Clone, Copy)]
-pub struct Priced<'a> {
-    /// The D-BSP parameters.
-    pub params: &'a DbspParams,
-    /// D-BSP or flat BSP.
-    pub pricing: Pricing,
-}
-
-impl Priced<'_> {
-    fn level(&self, level: u32) -> u32 {
-        match self.pricing {
-            Pricing::Dbsp => level,
-            Pricing::FlatBsp => 0,
-        }
-    }
-}
-
-impl LevelCosts for Priced<'_> {
-    fn levels(&self) -> u32 {
-        self.params.levels()
-    }
-    fn g(&self, level: u32) -> f64 {
-        self.params.g(self.level(level))
-    }
-    fn l(&self, level: u32) -> f64 {
-        self.params.l(self.level(level))
     }
 }

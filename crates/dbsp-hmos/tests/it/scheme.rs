@@ -7,7 +7,6 @@ use dbsp_hmos::hmos::{Hmos, HmosConfig, Level0};
 use dbsp_hmos::protocol::{HmosMemory, Selection};
 use dbsp_hmos::scheme::{Priced, Pricing, Scheme};
 use netcore::bsp::DbspParams;
-use netcore::cost::LevelCosts;
 use netcore::pram::{Access, AccessKind, ArrayMemory, GlobalMemory};
 use proptest::prelude::*;
 
@@ -98,13 +97,13 @@ fn flat_bsp_reprices_with_level_0() {
     mem.step(1, &mut step);
     assert!(mem.error().is_none());
     let params = DbspParams::power_law(64, 0.5, 0.5).unwrap();
-    let flat = Priced { params: &params, pricing: Pricing::FlatBsp };
-    assert_eq!((flat.g(6), flat.l(6), flat.levels()), (8.0, 8.0, 7));
+    let flat = Pricing::FlatBsp.apply(&params).unwrap();
+    assert_eq!((flat.g_levels(), flat.l_levels()), (&[8.0; 7][..], &[8.0; 7][..]));
     let ledger = mem.ledger();
     let labelled = ledger.records.iter().filter(|r| r.level.is_some());
     let (h, count) = labelled.fold((0, 0), |(h, c), r| (h + r.h, c + 1));
     assert_eq!(ledger.comm(&flat).unwrap(), 8.0 * (h + count) as f64);
-    let dbsp = Priced { params: &params, pricing: Pricing::Dbsp };
+    let dbsp = Pricing::Dbsp.apply(&params).unwrap();
     assert_eq!(ledger.comm(&dbsp).unwrap(), ledger.comm(&params).unwrap());
     assert!(ledger.comm(&flat).unwrap() > ledger.comm(&params).unwrap());
 }
