@@ -5,7 +5,7 @@
 use dbsp_hmos::Error;
 use dbsp_hmos::hmos::{Hmos, HmosConfig, Level0};
 use dbsp_hmos::protocol::{HmosMemory, Selection};
-use dbsp_hmos::scheme::{Priced, Pricing, Scheme};
+use dbsp_hmos::scheme::{Pricing, Scheme};
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, ArrayMemory, GlobalMemory};
 use proptest::prelude::*;
