@@ -9,15 +9,20 @@
 //! `base + s_i t_(i-1)`; the 0-block in slot `s_1` of a 1-block at processor
 //! `base + (s_1 mod t_1)`.
 
+use std::borrow::Cow;
+
 use netcore::rng::seeded;
 use rand::RngExt;
 use rand::seq::SliceRandom;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Error;
 
 /// Largest `m r` (edges of the level-0 graph) a build accepts: 2^24 entries of 4 bytes.
 pub const MAX_LEVEL0_EDGES: u64 = 1 << 24;
+/// Largest number of variables of a computed level-0 graph ([`Level0::Hashed`],
+/// [`Level0::Modulo`]): nothing is stored per variable, cells are created lazily.
+pub const MAX_COMPUTED_M: u64 = 1 << 40;
 /// Largest number of processors an HMOS is built for.
 pub const MAX_N: u64 = 1 << 20;
 /// Largest number of levels considered (k = O(log log n); 8 covers every n <= 2^20).
@@ -268,6 +273,25 @@ pub fn k_max(n: u64) -> u32 {
     (0..=K_CAP).rev().find(|&k| chain(n, k).is_some()).unwrap_or(0)
 }
 
+/// The level-0 graph `(V, U_0)`: which r distinct 0-modules hold the root copies of a
+/// variable (Section 3; the single-copy baselines are `r = 1` with a computed graph, see
+/// docs/models/dbsp-hmos.md, Choices).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level0 {
+    /// Balanced and shuffled, stored (`m r <= 2^24`): every 0-module gets `floor(rm/n)` or
+    /// `ceil(rm/n)` slots of a random permutation, repeats within a variable swapped away.
+    #[default]
+    ShuffledBalanced,
+    /// Hashed, computed (`m <= 2^40`): copy j of v starts at `h(v, j) mod n` for a keyed
+    /// splitmix64 hash `h` (key from stream 1 of the seed) and probes linearly past the
+    /// modules of copies `0..j`.
+    Hashed,
+    /// Modulo, computed (`m <= 2^40`): copy j of v at `(v + j) mod n`. Every variable of
+    /// `{i n + c}` has its first copy on module c: the trivial adversary of a single copy.
+    Modulo,
+}
+
 /// A validated HMOS configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HmosConfig {
@@ -276,12 +300,26 @@ pub struct HmosConfig {
     r: u32,
     k: u32,
     seed: u64,
+    level0: Level0,
 }
 
 impl HmosConfig {
-    /// Checks `n` a power of two `<= 2^20`, `r` odd with `r <= n`, `m >= n`,
-    /// `m r <= 2^24`, and `k <= k_max(n)` with a valid chain.
+    /// [`HmosConfig::with_graph`] with the default [`Level0::ShuffledBalanced`].
     pub fn new(n: u64, m: u64, r: u32, k: u32, seed: u64) -> Result<Self, Error> {
+        Self::with_graph(n, m, r, k, seed, Level0::ShuffledBalanced)
+    }
+
+    /// Checks `n` a power of two `<= 2^20`, `r` odd with `r <= n`, `m >= n`, the level-0
+    /// graph's memory limit (`m r <= 2^24` stored, `m <= 2^40` computed), and `k <= k_max(n)`
+    /// with a valid chain.
+    pub fn with_graph(
+        n: u64,
+        m: u64,
+        r: u32,
+        k: u32,
+        seed: u64,
+        level0: Level0,
+    ) -> Result<Self, Error> {
         if !n.is_power_of_two() {
             return Err(Error::NotPowerOfTwo { n });
         }
@@ -298,18 +336,35 @@ impl HmosConfig {
             return Err(Error::TooFewVariables { m, n });
         }
         let edges = m.saturating_mul(u64::from(r));
-        if edges > MAX_LEVEL0_EDGES {
-            return Err(Error::MemoryTooLarge {
-                field: "m r",
-                limit: MAX_LEVEL0_EDGES,
-                got: edges,
-            });
+        match level0 {
+            Level0::ShuffledBalanced if edges > MAX_LEVEL0_EDGES => {
+                return Err(Error::MemoryTooLarge {
+                    field: "m r",
+                    limit: MAX_LEVEL0_EDGES,
+                    got: edges,
+                });
+            }
+            Level0::Hashed | Level0::Modulo if m > MAX_COMPUTED_M => {
+                return Err(Error::MemoryTooLarge { field: "m", limit: MAX_COMPUTED_M, got: m });
+            }
+            _ => {}
         }
         if k > K_CAP || chain(n, k).is_none() {
             return Err(Error::KTooLarge { k, k_max: k_max(n), n });
         }
-        Ok(Self { n, m, r, k, seed })
+        Ok(Self { n, m, r, k, seed, level0 })
     }
+}
+
+/// The level-0 graph as built: stored, or computed from the variable.
+#[derive(Debug, Clone)]
+enum Graph0 {
+    /// `adj[v r .. (v + 1) r]` are the 0-modules of v.
+    Stored(Vec<u32>),
+    /// [`Level0::Hashed`] with its key.
+    Hashed(u64),
+    /// [`Level0::Modulo`].
+    Modulo,
 }
 
 /// A built HMOS.
@@ -319,9 +374,36 @@ pub struct Hmos {
     m: u64,
     r: u32,
     k: u32,
-    adj0: Vec<u32>,
+    adj0: Graph0,
     levels: Vec<Lemma1Graph>,
     chain: Chain,
+}
+
+/// The splitmix64 finaliser (a bijection of u64 with full avalanche).
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The r distinct 0-modules of v under [`Level0::Hashed`] (`key`) or [`Level0::Modulo`]
+/// (`None`): copy j starts at `h(v, j) mod n` (or `v + j`) and probes linearly past the
+/// modules of copies `0..j`; `r <= n`, so the probe ends.
+fn computed_modules(key: Option<u64>, v: u64, r: u32, n: u64) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::with_capacity(r as usize);
+    for j in 0..u64::from(r) {
+        let start = match key {
+            Some(key) => mix(key ^ mix(v ^ mix(j))),
+            None => v.wrapping_add(j),
+        };
+        // n is a power of two <= 2^20: the mask keeps the low bits, which fit u32.
+        let mut u = (start & (n - 1)) as u32;
+        while out.contains(&u) {
+            u = ((u64::from(u) + 1) & (n - 1)) as u32;
+        }
+        out.push(u);
+    }
+    out
 }
 
 /// Builds the balanced shuffled level-0 graph: 0-module `u` gets `floor(rm/n) + [u < rm mod n]`
@@ -372,8 +454,12 @@ fn shuffled_balanced(n: u64, m: u64, r: u32, seed: u64) -> Result<Vec<u32>, Erro
 impl Hmos {
     /// Builds the HMOS of a validated configuration.
     pub fn build(config: &HmosConfig) -> Result<Self, Error> {
-        let HmosConfig { n, m, r, k, seed } = *config;
-        let adj0 = shuffled_balanced(n, m, r, seed)?;
+        let HmosConfig { n, m, r, k, seed, level0 } = *config;
+        let adj0 = match level0 {
+            Level0::ShuffledBalanced => Graph0::Stored(shuffled_balanced(n, m, r, seed)?),
+            Level0::Hashed => Graph0::Hashed(seeded(seed, 1).random()),
+            Level0::Modulo => Graph0::Modulo,
+        };
         let chain = chain(n, k).ok_or(Error::KTooLarge { k, k_max: k_max(n), n })?;
         let mut levels = Vec::with_capacity(k as usize);
         for i in 0..k as usize {
@@ -393,15 +479,32 @@ impl Hmos {
         &self.levels
     }
 
-    /// The r 0-modules of variable `v < m`, in copy order `j0`.
-    pub fn adj0(&self, v: u64) -> Result<&[u32], Error> {
+    /// The r distinct 0-modules of variable `v < m`, in copy order `j0` (borrowed from a
+    /// stored graph, computed otherwise).
+    pub fn adj0(&self, v: u64) -> Result<Cow<'_, [u32]>, Error> {
         if v >= self.m {
             return Err(Error::param("v", format!("v < m = {}", self.m), v));
         }
-        let r = self.r as usize;
-        // v < m and m r <= 2^24, so the index fits.
-        let v = v as usize;
-        Ok(&self.adj0[v * r..(v + 1) * r])
+        Ok(match &self.adj0 {
+            Graph0::Stored(adj) => {
+                let r = self.r as usize;
+                // v < m and m r <= 2^24, so the index fits.
+                let v = v as usize;
+                Cow::Borrowed(&adj[v * r..(v + 1) * r])
+            }
+            Graph0::Hashed(key) => Cow::Owned(computed_modules(Some(*key), v, self.r, self.n)),
+            Graph0::Modulo => Cow::Owned(computed_modules(None, v, self.r, self.n)),
+        })
+    }
+
+    /// The number of processors (= 0-modules) n.
+    pub fn n(&self) -> u64 {
+        self.n
+    }
+
+    /// The number of variables m.
+    pub fn m(&self) -> u64 {
+        self.m
     }
 
     /// The redundancy r.
@@ -477,11 +580,14 @@ impl Hmos {
         Ok(self.block_loc(self.adj0(v)?[j0], &branches))
     }
 
-    /// Copies each processor would hold: the sum over its 0-blocks of the 0-module's degree.
-    pub fn capacities(&self) -> Vec<u64> {
+    /// Copies each processor would hold: the sum over its 0-blocks of the 0-module's degree
+    /// (time `O(m r)`, also for a computed graph).
+    pub fn capacities(&self) -> Result<Vec<u64>, Error> {
         let mut degree = vec![0_u64; self.n as usize];
-        for &u in &self.adj0 {
-            degree[u as usize] += 1;
+        for v in 0..self.m {
+            for &u in self.adj0(v)?.iter() {
+                degree[u as usize] += 1;
+            }
         }
         let mut cap = vec![0_u64; self.n as usize];
         let pow = 3_u32.pow(self.k);
@@ -497,6 +603,6 @@ impl Hmos {
                 cap[p as usize] += degree[u0 as usize];
             }
         }
-        cap
+        Ok(cap)
     }
 }

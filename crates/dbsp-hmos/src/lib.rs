@@ -7,6 +7,8 @@
 //! - [`prim`]: broadcast, parallel prefix over any monoid, k-sorting (Proposition 2),
 //!   two-phase and greedy (k1, k2)-routing (Proposition 3), as programs on netcore's D-BSP
 //!   engine, each confined to a c-cluster.
+//! - [`hmos`]: the HMOS of Section 3; [`protocol`]: the access protocol of Section 4 as a
+//!   PRAM memory; [`scheme`]: the baselines beside it and the flat-BSP re-pricing.
 //! - [`studies`]: the sweepable studies; [`model`]: `cargo xtask run dbsp-hmos CONFIG.toml`.
 
 #![warn(missing_docs)]
@@ -17,6 +19,7 @@ pub mod model;
 pub mod prim;
 pub mod protocol;
 pub mod run;
+pub mod scheme;
 pub mod select;
 pub mod studies;
 

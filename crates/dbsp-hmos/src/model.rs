@@ -13,6 +13,7 @@ use crate::Error;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
 use crate::protocol::{Delivery, HmosMemory, LevelStats, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
+use crate::scheme::{Pricing, Scheme};
 use crate::studies::primitives::bound;
 
 /// The `dbsp-hmos` model.
@@ -108,7 +109,7 @@ fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
             LevelReport { w: g.w, z: g.z, d: g.d, ny: g.ny, properties: g.check() }
         })
         .collect();
-    let cap = hmos.capacities();
+    let cap = hmos.capacities()?;
     let loc_variable_0 =
         (0..hmos.copies()).map(|copy| hmos.loc(0, copy)).collect::<Result<Vec<_>, _>>()?;
     let report = HmosReport {
@@ -150,12 +151,17 @@ pub struct PramConfig {
     pub size: u32,
     /// D-BSP processors, a power of two.
     pub n: u32,
-    /// Copies per variable at level 0, odd. Default 3.
-    #[serde(default = "three")]
-    pub r: u32,
-    /// HMOS levels. Default 0.
+    /// The memory scheme: hmos (default), flat_majority, single_copy_hashed or
+    /// single_copy_modulo.
     #[serde(default)]
-    pub k: u32,
+    pub scheme: Scheme,
+    /// Copies per variable at level 0, odd. Default 3 (1 for a single copy, which allows
+    /// only 1).
+    #[serde(default)]
+    pub r: Option<u32>,
+    /// HMOS levels. Default 0 (the only value a flat scheme allows).
+    #[serde(default)]
+    pub k: Option<u32>,
     /// g_i = (n/2^i)^alpha.
     pub alpha: f64,
     /// l_i = (n/2^i)^beta.
@@ -169,6 +175,9 @@ pub struct PramConfig {
     /// Delivery: "staged" (default, Theorem 3) or "two_phase" (one routing, the baseline).
     #[serde(default)]
     pub delivery: Delivery,
+    /// How the trace is priced: "dbsp" (default) or "flat_bsp" (every level at g_0, l_0).
+    #[serde(default)]
+    pub pricing: Pricing,
 }
 
 fn naive() -> Selection {
@@ -178,6 +187,16 @@ fn naive() -> Selection {
 /// The report of a PRAM run on HMOS.
 #[derive(Debug, Serialize)]
 pub struct PramReport {
+    /// The memory scheme.
+    pub scheme: Scheme,
+    /// Copies per variable at level 0.
+    pub r: u32,
+    /// HMOS levels.
+    pub k: u32,
+    /// Copies per variable, r 3^k (the redundancy).
+    pub copies: u64,
+    /// The pricing of every cost below.
+    pub pricing: Pricing,
     /// PRAM time T (instructions).
     pub pram_t: u64,
     /// PRAM global-access steps G.
@@ -211,15 +230,18 @@ pub struct PramReport {
 
 fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
+    let (level0, r, k) = config.scheme.resolve(config.r, config.k)?;
     let instance = config.algorithm.instance(config.size, config.seed).map_err(Error::from)?;
     let program = &instance.program;
-    let mut memory = HmosMemory::new(
+    let n = u64::from(config.n);
+    let m = program.mem().max(n);
+    let hmos = Hmos::build(&HmosConfig::with_graph(n, m, r, k, config.seed, level0)?)?;
+    let copies = hmos.copies();
+    let mut memory = HmosMemory::with_hmos(
         params.clone(),
+        hmos,
         program.mem(),
         &instance.input,
-        config.r,
-        config.k,
-        config.seed,
         config.selection,
     )?
     .with_delivery(config.delivery);
@@ -235,26 +257,32 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         return Err(Error::Mismatch { index, got: g, expected: e }.into());
     }
     let ledger = memory.ledger();
-    let cost = ledger.cost(&params).map_err(Error::from)?;
+    let priced = config.pricing.apply(&params)?;
+    let cost = ledger.cost(&priced).map_err(Error::from)?;
     let levels = || memory.stats().iter().flat_map(|s| &s.levels);
     let per_level = |f: &dyn Fn(&LevelStats) -> u64| {
-        (0..=config.k)
+        (0..=k)
             .map(|i| levels().filter(|l| l.level == i).map(f).max().unwrap_or(0))
             .collect::<Vec<u64>>()
     };
-    let mut delta_max = vec![0_u64; config.k as usize + 2];
+    let mut delta_max = vec![0_u64; k as usize + 2];
     for deltas in memory.stats().iter().flat_map(|s| &s.deltas) {
         for (most, &d) in delta_max.iter_mut().zip(deltas) {
             *most = (*most).max(d);
         }
     }
     let report = PramReport {
+        scheme: config.scheme,
+        r,
+        k,
+        copies,
+        pricing: config.pricing,
         pram_t: done.cost.t,
         pram_g: done.cost.g,
         supersteps: ledger.supersteps(),
-        comm: ledger.comm(&params).map_err(Error::from)?,
+        comm: ledger.comm(&priced).map_err(Error::from)?,
         work: ledger.work(),
-        by_phase: ledger.by_phase(&params).map_err(Error::from)?,
+        by_phase: ledger.by_phase(&priced).map_err(Error::from)?,
         cost_per_step: cost / done.cost.g.max(1) as f64,
         cull_rounds_max: levels().map(|l| l.rounds).max().unwrap_or(0),
         cull_forced: levels().any(|l| l.forced),
@@ -265,15 +293,17 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         verified: true,
     };
     let summary = format!(
-        "{:?} (size {}) on D-BSP n = {} with HMOS r = {}, k = {}: {} global steps, {} supersteps, comm {:.1}, verified {}",
+        "{:?} (size {}) on D-BSP n = {} with {} r = {}, k = {}: {} global steps, {} supersteps, comm {:.1} ({} pricing), verified {}",
         config.algorithm,
         config.size,
         config.n,
-        config.r,
-        config.k,
+        config.scheme.name(),
+        r,
+        k,
         report.pram_g,
         report.supersteps,
         report.comm,
+        config.pricing.name(),
         report.verified
     );
     Ok(RunReport { summary, report: to_json(&report)? })
@@ -379,6 +409,7 @@ impl Model for DbspHmos {
             Box::new(crate::studies::PrimitivesStudy),
             Box::new(crate::studies::Lemma2Study),
             Box::new(crate::studies::Lemma3Study),
+            Box::new(crate::studies::SlowdownStudy),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

@@ -310,9 +310,8 @@ fn run_bounds<K>(
 impl HmosMemory {
     /// A memory of `size` cells holding `input` (then zeros) on the D-BSP machine `params`
     /// with an HMOS of redundancy `r`, `k` levels and level-0 seed `seed` over
-    /// `m = max(size, n)` variables. The input is written to every copy with timestamp 0,
-    /// uncharged (the initial memory contents). `selection` chooses the target sets; the
-    /// delivery is [`Delivery::Staged`] unless [`HmosMemory::with_delivery`] says otherwise.
+    /// `m = max(size, n)` variables (the balanced shuffled level-0 graph; see
+    /// [`HmosMemory::with_hmos`] for any other).
     pub fn new(
         params: DbspParams,
         size: u64,
@@ -320,6 +319,23 @@ impl HmosMemory {
         r: u32,
         k: u32,
         seed: u64,
+        selection: Selection,
+    ) -> Result<Self, Error> {
+        let n = u64::from(params.n());
+        let hmos = Hmos::build(&HmosConfig::new(n, size.max(n), r, k, seed)?)?;
+        Self::with_hmos(params, hmos, size, input, selection)
+    }
+
+    /// A memory of `size <= m` cells holding `input` (then zeros) on the D-BSP machine
+    /// `params` with the HMOS `hmos` (built for `n` processors). The input is written to
+    /// every copy with timestamp 0, uncharged (the initial memory contents). `selection`
+    /// chooses the target sets; the delivery is [`Delivery::Staged`] unless
+    /// [`HmosMemory::with_delivery`] says otherwise.
+    pub fn with_hmos(
+        params: DbspParams,
+        hmos: Hmos,
+        size: u64,
+        input: &[i64],
         selection: Selection,
     ) -> Result<Self, Error> {
         let selection = selection.check()?;
@@ -331,9 +347,13 @@ impl HmosMemory {
                 input.len(),
             ));
         }
-        let config = HmosConfig::new(u64::from(n), size.max(u64::from(n)), r, k, seed)?;
-        let hmos = Hmos::build(&config)?;
-        let mu = u64::from(r).div_ceil(2);
+        if hmos.n() != u64::from(n) {
+            return Err(Error::param("hmos", format!("built for n = {n} processors"), hmos.n()));
+        }
+        if size > hmos.m() {
+            return Err(Error::param("size", format!("size <= m = {}", hmos.m()), size));
+        }
+        let mu = u64::from(hmos.r()).div_ceil(2);
         let mut procs = vec![Proc::default(); n as usize];
         for (v, &x) in (0..).zip(input) {
             if x != 0 {

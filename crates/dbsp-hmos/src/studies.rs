@@ -6,11 +6,15 @@
 //!   protocol: module weights, rounds, cost.
 //! - [`lemma3`] `dbsp-lemma3`: copy selection iterations 0..k (Lemmas 2-3, Theorem 2) and the
 //!   staged delivery (Theorem 3, Eq. 3): per-level weights, rounds, costs over the bounds.
+//! - [`slowdown`] `dbsp-slowdown`: the cost of a PRAM step as n grows (Theorems 2-3,
+//!   Corollary 1) for the HMOS and the baselines, fitted exponents against the predicted.
 
 pub mod lemma2;
 pub mod lemma3;
 pub mod primitives;
+pub mod slowdown;
 
 pub use lemma2::Lemma2Study;
 pub use lemma3::Lemma3Study;
 pub use primitives::PrimitivesStudy;
+pub use slowdown::SlowdownStudy;

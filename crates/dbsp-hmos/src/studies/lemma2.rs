@@ -9,7 +9,7 @@
 //! the `select/0` phases against `n^alpha + n^beta` (reported, not claimed: this first culling
 //! routes rather than sorts, see docs/models/dbsp-hmos.md, Choices).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, BinaryHeap};
 
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, GlobalMemory};
@@ -210,12 +210,20 @@ pub(crate) fn write_then_read(
             order
         }
         Pattern::ModuleAdversary => {
+            // The n smallest (smallest 0-module, v), kept in a bounded max-heap: one pass over
+            // the m variables without holding them all (m may be n^2).
             let hmos: &Hmos = memory.hmos();
-            let mut keyed: Vec<(u32, u64)> = (0..m)
-                .map(|v| Ok((hmos.adj0(v)?.iter().copied().min().unwrap_or(0), v)))
-                .collect::<Result<_, Error>>()?;
-            keyed.sort_unstable();
-            keyed.into_iter().take(n as usize).map(|(_, v)| v).collect()
+            let mut kept: BinaryHeap<(u32, u64)> = BinaryHeap::with_capacity(n as usize + 1);
+            for v in 0..m {
+                let key = (hmos.adj0(v)?.iter().copied().min().unwrap_or(0), v);
+                if kept.len() < n as usize || kept.peek().is_some_and(|&top| key < top) {
+                    kept.push(key);
+                    if kept.len() > n as usize {
+                        kept.pop();
+                    }
+                }
+            }
+            kept.into_sorted_vec().into_iter().map(|(_, v)| v).collect()
         }
     };
     let value = |v: u64| i64::try_from(v % 1_000_003).unwrap_or(0) + 1;

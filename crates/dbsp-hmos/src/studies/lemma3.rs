@@ -63,8 +63,6 @@ pub struct Lemma3Params {
 pub struct Lemma3Row {
     /// Processors.
     pub n: u32,
-    /// Levels of the HMOS.
-    pub k: u32,
     /// The selection iteration (= module level) i.
     pub level: u32,
     /// g_i = (n/2^i)^alpha.
@@ -175,7 +173,6 @@ impl Study for Lemma3Study {
                 let cost_select = cost_of(&|name| name == phase);
                 rows.push(Lemma3Row {
                     n,
-                    k,
                     level: i,
                     alpha,
                     beta,

@@ -92,7 +92,7 @@ fn placement_and_capacities() {
             }
         }
         assert!(h.loc(m, 0).is_err() && h.loc(0, h.copies()).is_err());
-        let cap = h.capacities();
+        let cap = h.capacities().unwrap();
         assert_eq!(cap.iter().sum::<u64>(), 3 * 3_u64.pow(k) * m);
     }
 }

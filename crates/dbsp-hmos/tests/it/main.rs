@@ -8,5 +8,6 @@ mod fixtures;
 mod hmos;
 mod props;
 mod protocol;
+mod scheme;
 mod select;
 mod specs;

@@ -227,6 +227,18 @@ fn studies_are_deterministic() {
             serde_json::json!({"log_n": 6, "k": 1, "r": 3, "a": 2.0, "eps": 0.3,
                 "pattern": "random", "alpha_beta": [[0.5, 0.5]]}),
         ),
+        (
+            "dbsp-slowdown",
+            serde_json::json!({"log_n": 6, "scheme": "hmos", "k": "loglog", "tau": 1.5,
+                "a": 2.0, "eps": 0.3, "pattern": "module_adversary",
+                "alpha_beta": [[0.5, 0.5]]}),
+        ),
+        (
+            "dbsp-slowdown",
+            serde_json::json!({"log_n": 6, "scheme": "single_copy_modulo", "k": 0, "tau": 2.0,
+                "a": 2.0, "eps": 0.3, "pattern": "module_adversary",
+                "alpha_beta": [[0.5, 0.5]]}),
+        ),
     ];
     for (name, params) in points {
         let study = DbspHmos.studies().into_iter().find(|s| s.name() == name).unwrap();
