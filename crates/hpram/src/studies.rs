@@ -2,3 +2,4 @@
 //! ours).
 
 pub mod tree_r;
+pub mod usable;

@@ -6,3 +6,4 @@ mod fixtures;
 mod machine;
 mod props;
 mod specs;
+mod studies;
