@@ -1,9 +1,12 @@
 //! The studies' figures at small sizes (`docs/models/hpram.md`, Studies): X2's usable processors
-//! against the hand derivation and the published table.
+//! against the hand derivation and the published table, an X3 point against its derivation.
 
 use hpram::algs::TreeForm;
+use hpram::studies::fft_locality::{FftLocality, FftLocalityParams};
 use hpram::studies::tree_r::TreePreset;
 use hpram::studies::usable::{Usable, tree_cost, usable_procs};
+use netcore::rng::seeded;
+use netcore::study::Study;
 
 /// `P*(N, 1/2)` of the three forms at `N = 2^log_n`.
 fn p_star(preset: TreePreset, log_n: u32) -> [u64; 3] {
@@ -65,4 +68,34 @@ fn x2_table() {
 fn x2_no_usable_procs_is_an_error() {
     let err = usable_procs(TreeForm::Hier, &TreePreset::Hypercube.preset(), 4, 0).unwrap_err();
     assert!(err.to_string().contains("tau_seq"), "{err}");
+}
+
+/// One X3 point, hypercube, `P = 16`, `r = 64` (`N = 1024`, executed too). Hier: a level of
+/// `P' = 2^k` costs `r/2 + 2rk + 2.5rk + s_β(2,P') = 33 + 288k`, so `Σ_{k=1}^{4} = 132 + 2880 =
+/// 3012`, plus `LCS(6)` on one processor, `T = ρr/2 = 192`, `C = 2r = 128` at `ℓ = 1`,
+/// `s_α = 0`: 320, in all 3332. Lpram: four stages at level 1 (`ℓ = s_α = 4`), each
+/// `32 + 32·4 + 128·8 = 1184`, then `LCS` at level 1, `192 + 1·4 + 128·8 = 1220`: 5956.
+#[test]
+fn x3_hand_derivation_p16_r64() {
+    let study = FftLocality;
+    let params = FftLocalityParams { preset: TreePreset::Hypercube, log_p: 4, log_r: 6 };
+    let point = study.point(&params).unwrap();
+    let rows = study.run(&point, &mut seeded(0, 0)).unwrap();
+    let row = &rows[0];
+    assert_eq!((row.tau_hier, row.tau_lcs, row.tau_lpram), (3332, 320, 5956));
+    assert_eq!((row.executed, row.checked), (true, Some(true)));
+    assert!((row.lpram_over_hier - 5956.0 / 3332.0).abs() < 1e-12);
+}
+
+/// Out-of-range axes are the user's input, named by field.
+#[test]
+fn x3_bad_params() {
+    let bad = |log_p, log_r| {
+        FftLocality
+            .point(&FftLocalityParams { preset: TreePreset::Mesh2d, log_p, log_r })
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(bad(0, 6).contains("log_p"));
+    assert!(bad(4, 11).contains("log_r"));
 }
