@@ -3,6 +3,7 @@
 mod count;
 mod fft;
 mod fixtures;
+mod lockstep;
 mod machine;
 mod props;
 mod specs;
