@@ -177,6 +177,7 @@ impl Study for FftLocality {
             checked: executed.then_some(checked),
         }])
     }
+    /// The bands are explained in `docs/models/hpram.md`, Choices: X3 claim bands.
     fn claims(&self) -> Vec<Claim> {
         vec![
             Claim::slope(
