@@ -17,6 +17,8 @@
 //! (`docs/models/hpram.md`, Choices: Count-only mode), which reaches `P = 2^30`.
 //!
 //! - [`algs`]: the paper's `Alg1` hierarchy and tree reduction (flat, two-level, hierarchical).
+//! - [`studies`]: X1 (`hpram-tree-r`), X2 (`hpram-usable-procs`, count-only) and X3
+//!   (`hpram-fft-locality`).
 //! - [`model`]: `cargo xtask run hpram CONFIG.toml`.
 //!
 //! ```

@@ -449,7 +449,11 @@ impl Model for Hpram {
         "the Hierarchical PRAM (Heywood & Ranka): partition steps, non-uniform and uniform memory with a determinacy checker, the cost tree priced by the exact, phase-refined, simplified and two-stage recursions"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(crate::studies::tree_r::TreeR)]
+        vec![
+            Box::new(crate::studies::tree_r::TreeR),
+            Box::new(crate::studies::usable::UsableProcs),
+            Box::new(crate::studies::fft_locality::FftLocality),
+        ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         let report = run_hpram_config(&config.parse()?)?;

@@ -27,6 +27,17 @@ pub enum TreePreset {
     Mesh2d,
 }
 
+impl TreePreset {
+    /// The preset it names, with `s = diam` (`docs/models/hpram.md`, Choices: Preset cost
+    /// models).
+    pub fn preset(self) -> Preset {
+        match self {
+            TreePreset::Hypercube => Preset::Hypercube(SyncScale::Diam),
+            TreePreset::Mesh2d => Preset::Mesh2D(SyncScale::Diam),
+        }
+    }
+}
+
 /// One point.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -101,11 +112,11 @@ impl Study for TreeR {
             )
             .into());
         }
-        let preset = match params.preset {
-            TreePreset::Hypercube => Preset::Hypercube(SyncScale::Diam),
-            TreePreset::Mesh2d => Preset::Mesh2D(SyncScale::Diam),
-        };
-        Ok(TreeRPoint { preset, procs: 1 << params.log_p, r: 1 << params.log_r })
+        Ok(TreeRPoint {
+            preset: params.preset.preset(),
+            procs: 1 << params.log_p,
+            r: 1 << params.log_r,
+        })
     }
     fn run(&self, point: &TreeRPoint, _rng: &mut SimRng) -> Result<Vec<TreeRRow>, ModelError> {
         let (procs, r, preset) = (point.procs, point.r, point.preset);

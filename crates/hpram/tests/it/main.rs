@@ -3,6 +3,8 @@
 mod count;
 mod fft;
 mod fixtures;
+mod lockstep;
 mod machine;
 mod props;
 mod specs;
+mod studies;

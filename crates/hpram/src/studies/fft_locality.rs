@@ -1,0 +1,241 @@
+//! Study `hpram-fft-locality` (X3; `docs/models/hpram.md`, Choices: Exact cases and studies are
+//! ours; FFT conventions): the FFT with `r = N/P` words per processor in its four forms as `P`
+//! (and with it `N = rP`) grows, counted in count-only mode and priced PhaseRefined,
+//! non-uniform.
+//!
+//! The flat LPRAM form runs its `p` cross-block stages at level 1, each costing
+//! `r/2 + 2rℓ(P) + 2.5r·s_α(P)`; the hierarchical form runs the stage of span `N'` on its
+//! `P' = 2^k` sub-PRAM at `r/2 + 2rℓ(2^k) + 2.5r·s_α(2^k) + s_β(2,2^k)`. On the hypercube
+//! (`ℓ = s_α = k`) both sums are `Θ(r p²)`, so `τ_lpram/τ_hier` stays bounded (it tends to 2); on
+//! the mesh (`ℓ = s_α = √(2^k)`) the hierarchical sum is geometric, `Θ(r√P)`, against the flat
+//! `Θ(r p √P)`, so the ratio grows like `log P`: neighbourhood locality pays where strict
+//! locality alone does not.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+
+use super::tree_r::TreePreset;
+use crate::algs::{FftForm, fft, fft_output, ntt_reference};
+use crate::cost_model::{CostModel, Preset};
+use crate::error::HpramError;
+use crate::eval::{Formula, MemoryVariant};
+use crate::sub_pram::HAlgorithm;
+use crate::{Config, CostTree, count, run};
+
+/// The `hpram-fft-locality` study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FftLocality;
+
+/// The largest `log₂N` executed in full mode as well (the forms' outputs checked against
+/// [`ntt_reference`] and their cost trees against the count-only ones).
+pub const MAX_EXECUTED_LOG_N: u32 = 14;
+
+/// One point.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FftLocalityParams {
+    /// The preset.
+    pub preset: TreePreset,
+    /// `p = log₂P`, `1..=24`.
+    pub log_p: u32,
+    /// `ρ = log₂r`, `1..=10`.
+    pub log_r: u32,
+}
+
+/// One row.
+#[derive(Debug, Clone, Serialize)]
+pub struct FftLocalityRow {
+    /// `P`.
+    pub p: u64,
+    /// `N = rP`.
+    pub n: u64,
+    /// PhaseRefined cost of [`FftForm::FlatNaive`].
+    pub tau_naive: u64,
+    /// PhaseRefined cost of [`FftForm::FlatLpram`].
+    pub tau_lpram: u64,
+    /// PhaseRefined cost of [`FftForm::TwoLevel`].
+    pub tau_two_level: u64,
+    /// PhaseRefined cost of [`FftForm::Hier`].
+    pub tau_hier: u64,
+    /// The cost of the leaf `LCS(ρ)` on one processor (the hierarchical form at `P = 1`).
+    pub tau_lcs: u64,
+    /// `τ_lpram / τ_hier`.
+    pub lpram_over_hier: f64,
+    /// `τ_two_level / τ_hier`.
+    pub two_level_over_hier: f64,
+    /// `τ_naive / τ_hier`.
+    pub naive_over_hier: f64,
+    /// `(τ_hier − τ_lcs) / (r·Σ_{k=1}^{p} (ℓ + s_α)(2^k))`: the levels' cost per word and
+    /// unit of latency plus synchronisation.
+    pub hier_level_ratio: f64,
+    /// Whether the point was also executed in full mode (`log₂N <= 14`).
+    pub executed: bool,
+    /// When executed: every form's memory equals the NTT and its cost tree the count-only one.
+    pub checked: Option<bool>,
+}
+
+/// A validated point.
+#[derive(Debug, Clone)]
+pub struct FftLocalityPoint {
+    preset: Preset,
+    log_p: u32,
+    log_r: u32,
+}
+
+/// The four forms, in row order.
+const FORMS: [FftForm; 4] =
+    [FftForm::FlatNaive, FftForm::FlatLpram, FftForm::TwoLevel, FftForm::Hier];
+
+/// The H-PRAM of the FFT of `N = 2^(log_p + log_r)` words on `P = 2^log_p` processors, with
+/// `r` registers for the local stages.
+fn fft_config(log_p: u32, log_r: u32) -> Config {
+    let mut cfg = Config::new(1 << log_p, 1 << (log_p + log_r));
+    cfg.local_words = 1 << log_r;
+    cfg
+}
+
+/// Executes `alg` on `x_i = i` and checks its memory against [`ntt_reference`] and its cost
+/// tree against `counted`.
+fn executed_matches(
+    cfg: &Config,
+    alg: Arc<dyn HAlgorithm>,
+    counted: &CostTree,
+) -> Result<bool, HpramError> {
+    let input: Vec<i64> = (0..cfg.mem_words as i64).collect();
+    let done = run(cfg, alg, vec![], &input)?;
+    Ok(fft_output(&done.memory) == ntt_reference(&input) && &done.cost == counted)
+}
+
+impl Study for FftLocality {
+    type Params = FftLocalityParams;
+    type Point = FftLocalityPoint;
+    type Row = FftLocalityRow;
+
+    fn name(&self) -> &'static str {
+        "hpram-fft-locality"
+    }
+    fn about(&self) -> &'static str {
+        "X3: FFT lpram / two-level / hier as P grows (count-only): lpram/hier bounded on the hypercube, growing like log P on the mesh"
+    }
+    fn point(&self, params: &FftLocalityParams) -> Result<FftLocalityPoint, ModelError> {
+        if !(1..=24).contains(&params.log_p) {
+            return Err(ParamError::new("log_p", "1 <= log_p <= 24", params.log_p).into());
+        }
+        if !(1..=10).contains(&params.log_r) {
+            return Err(ParamError::new("log_r", "1 <= log_r <= 10", params.log_r).into());
+        }
+        Ok(FftLocalityPoint {
+            preset: params.preset.preset(),
+            log_p: params.log_p,
+            log_r: params.log_r,
+        })
+    }
+    fn run(
+        &self,
+        point: &FftLocalityPoint,
+        _rng: &mut SimRng,
+    ) -> Result<Vec<FftLocalityRow>, ModelError> {
+        let (preset, log_p, log_r) = (&point.preset, point.log_p, point.log_r);
+        let log_n = log_p + log_r;
+        let price = |tree: &CostTree| {
+            tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total
+        };
+        let cfg = fft_config(log_p, log_r);
+        let executed = log_n <= MAX_EXECUTED_LOG_N;
+        let mut taus = [0; 4];
+        let mut checked = true;
+        for (tau, form) in taus.iter_mut().zip(FORMS) {
+            let tree = count(&cfg, fft(form, log_n), vec![])?;
+            *tau = price(&tree);
+            if executed {
+                checked &= executed_matches(&cfg, fft(form, log_n), &tree)?;
+            }
+        }
+        let [tau_naive, tau_lpram, tau_two_level, tau_hier] = taus;
+        let tau_lcs = price(&count(&fft_config(0, log_r), fft(FftForm::Hier, log_r), vec![])?);
+        let r = 1u64 << log_r;
+        let level_units: u64 =
+            (1..=log_p).map(|k| preset.latency(1 << k, 1) + preset.alpha_sync(1 << k, 1)).sum();
+        let ratio = |a: u64| a as f64 / tau_hier as f64;
+        Ok(vec![FftLocalityRow {
+            p: 1 << log_p,
+            n: 1 << log_n,
+            tau_naive,
+            tau_lpram,
+            tau_two_level,
+            tau_hier,
+            tau_lcs,
+            lpram_over_hier: ratio(tau_lpram),
+            two_level_over_hier: ratio(tau_two_level),
+            naive_over_hier: ratio(tau_naive),
+            hier_level_ratio: (tau_hier - tau_lcs) as f64 / (r * level_units) as f64,
+            executed,
+            checked: executed.then_some(checked),
+        }])
+    }
+    /// The bands are explained in `docs/models/hpram.md`, Choices: X3 claim bands.
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::slope(
+                "hypercube: tau_lpram/tau_hier stays bounded in P (relative slope per doubling of P within +-2%)",
+                "lpram_over_hier",
+                "p",
+                -0.02,
+                0.02,
+            )
+            .only("preset", "hypercube")
+            .pool("log_p"),
+            Claim::within(
+                "hypercube: tau_lpram/tau_hier stays below its limit 2",
+                "lpram_over_hier",
+                1.0,
+                2.0,
+            )
+            .only("preset", "hypercube"),
+            Claim::slope(
+                "mesh: tau_lpram/tau_hier grows like log P (relative slope per doubling of P in [0.06, 0.12])",
+                "lpram_over_hier",
+                "p",
+                0.06,
+                0.12,
+            )
+            .only("preset", "mesh2d")
+            .pool("log_p"),
+            Claim::grows(
+                "mesh: tau_lpram/tau_hier at least doubles from the smallest to the largest P",
+                "lpram_over_hier",
+                "p",
+                2.0,
+            )
+            .only("preset", "mesh2d")
+            .pool("log_p"),
+            Claim::within(
+                "(tau_hier - LCS)/(r sum_k (l + s_a)(2^k)) stays in [2, 3]",
+                "hier_level_ratio",
+                2.0,
+                3.0,
+            ),
+            Claim::all_true(
+                "executed points: every form's output equals the NTT and its cost tree the count-only one",
+                "checked",
+            )
+            .only("executed", true),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new(
+                "hpram-fft-locality",
+                "FFT: tau_lpram / tau_hier vs P (bounded on the hypercube, growing on the mesh)",
+                "p",
+                &["lpram_over_hier", "two_level_over_hier"],
+            )
+            .series("preset")
+            .log_x(),
+        ]
+    }
+}

@@ -1,0 +1,101 @@
+//! The studies' figures at small sizes (`docs/models/hpram.md`, Studies): X2's usable processors
+//! against the hand derivation and the published table, an X3 point against its derivation.
+
+use hpram::algs::TreeForm;
+use hpram::studies::fft_locality::{FftLocality, FftLocalityParams};
+use hpram::studies::tree_r::TreePreset;
+use hpram::studies::usable::{Usable, tree_cost, usable_procs};
+use netcore::rng::seeded;
+use netcore::study::Study;
+
+/// `P*(N, 1/2)` of the three forms at `N = 2^log_n`.
+fn p_star(preset: TreePreset, log_n: u32) -> [u64; 3] {
+    let pr = preset.preset();
+    let seq = tree_cost(TreeForm::Flat, &pr, 0, log_n).unwrap();
+    [TreeForm::Flat, TreeForm::TwoLevel, TreeForm::Hier]
+        .map(|form| usable_procs(form, &pr, log_n, seq).unwrap().procs)
+}
+
+/// `τ_seq` is the leaf alone: `T = N − 1`, `C = N + 1`, `ℓ(1) = 1`, `s_α(1) = 0`, so `2N`.
+#[test]
+fn x2_tau_seq_is_2n() {
+    for preset in [TreePreset::Hypercube, TreePreset::Mesh2d] {
+        for log_n in [0, 3, 10] {
+            assert_eq!(tree_cost(TreeForm::Flat, &preset.preset(), 0, log_n).unwrap(), 2 << log_n);
+        }
+    }
+}
+
+/// Hypercube, `N = 2^10`: hier at `P = 2^p` costs `2r + Σ_{k=1}^{p} (1 + 2k + 3k + 1)` (study
+/// X1), so `P = 16` (`r = 64`) costs `128 + 8 + 50 = 186` and `E = 2048/(16·186) = 0.688`,
+/// while `P = 32` (`r = 32`) costs `64 + 10 + 75 = 149`, `E = 2048/(32·149) = 0.43 < 1/2`:
+/// `P* = 16`. Flat at `P = 2` costs `4r + 6` (the leaf with `T' = T = r − 1`, `ℓ = s_α = 1`:
+/// `(r−1)·2 + (r+1)·2`, then one round `1 + 1 + 2·2`), `E = 2N/(2(2N + 6)) < 1/2`: `P* = 1`.
+#[test]
+fn x2_hand_derivation_n1024() {
+    let cube = TreePreset::Hypercube.preset();
+    assert_eq!(tree_cost(TreeForm::Hier, &cube, 4, 10).unwrap(), 186);
+    assert_eq!(tree_cost(TreeForm::Hier, &cube, 5, 10).unwrap(), 149);
+    assert_eq!(tree_cost(TreeForm::Flat, &cube, 1, 10).unwrap(), 4 * 512 + 6);
+    let hier = usable_procs(TreeForm::Hier, &cube, 10, 2048).unwrap();
+    assert_eq!(hier, Usable { procs: 16, tau: 186 });
+    assert!((hier.efficiency(2048) - 2048.0 / (16.0 * 186.0)).abs() < 1e-12);
+}
+
+/// The table of `P*(N, 1/2)` (flat / two-level / hier) up to `N = 2^18`: flat stays at 1, hier
+/// reaches 1024 on the hypercube and 512 on the mesh (the full sweep goes to `2^26`).
+#[test]
+fn x2_table() {
+    let table: Vec<_> = [TreePreset::Hypercube, TreePreset::Mesh2d]
+        .into_iter()
+        .flat_map(|preset| [10, 14, 18].map(|log_n| (preset, log_n, p_star(preset, log_n))))
+        .collect();
+    assert_eq!(
+        table,
+        [
+            (TreePreset::Hypercube, 10, [1, 16, 16]),
+            (TreePreset::Hypercube, 14, [1, 64, 128]),
+            (TreePreset::Hypercube, 18, [1, 512, 1024]),
+            (TreePreset::Mesh2d, 10, [1, 16, 16]),
+            (TreePreset::Mesh2d, 14, [1, 64, 128]),
+            (TreePreset::Mesh2d, 18, [1, 256, 512]),
+        ]
+    );
+}
+
+/// A `τ_seq` below every cost (here 0) leaves no usable `P`: a typed error, not a panic.
+#[test]
+fn x2_no_usable_procs_is_an_error() {
+    let err = usable_procs(TreeForm::Hier, &TreePreset::Hypercube.preset(), 4, 0).unwrap_err();
+    assert!(err.to_string().contains("tau_seq"), "{err}");
+}
+
+/// One X3 point, hypercube, `P = 16`, `r = 64` (`N = 1024`, executed too). Hier: a level of
+/// `P' = 2^k` costs `r/2 + 2rk + 2.5rk + s_β(2,P') = 33 + 288k`, so `Σ_{k=1}^{4} = 132 + 2880 =
+/// 3012`, plus `LCS(6)` on one processor, `T = ρr/2 = 192`, `C = 2r = 128` at `ℓ = 1`,
+/// `s_α = 0`: 320, in all 3332. Lpram: four stages at level 1 (`ℓ = s_α = 4`), each
+/// `32 + 32·4 + 128·8 = 1184`, then `LCS` at level 1, `192 + 1·4 + 128·8 = 1220`: 5956.
+#[test]
+fn x3_hand_derivation_p16_r64() {
+    let study = FftLocality;
+    let params = FftLocalityParams { preset: TreePreset::Hypercube, log_p: 4, log_r: 6 };
+    let point = study.point(&params).unwrap();
+    let rows = study.run(&point, &mut seeded(0, 0)).unwrap();
+    let row = &rows[0];
+    assert_eq!((row.tau_hier, row.tau_lcs, row.tau_lpram), (3332, 320, 5956));
+    assert_eq!((row.executed, row.checked), (true, Some(true)));
+    assert!((row.lpram_over_hier - 5956.0 / 3332.0).abs() < 1e-12);
+}
+
+/// Out-of-range axes are the user's input, named by field.
+#[test]
+fn x3_bad_params() {
+    let bad = |log_p, log_r| {
+        FftLocality
+            .point(&FftLocalityParams { preset: TreePreset::Mesh2d, log_p, log_r })
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(bad(0, 6).contains("log_p"));
+    assert!(bad(4, 11).contains("log_r"));
+}
