@@ -29,6 +29,23 @@ pub enum Error {
         /// What is wrong, naming rank, line and rule.
         message: String,
     },
+    /// A time of the LogGOPSim-compatible engine past its horizon `2^63 - 1` (the domain of
+    /// netcore's event queue).
+    #[error(
+        "goal run: {what} of the operation at line {line} (rank {rank}), started at t = {start}, reaches t = {time}, past the engine's time limit 2^63 - 1"
+    )]
+    GoalTimeOverflow {
+        /// Source line of the operation.
+        line: u32,
+        /// Its rank.
+        rank: u32,
+        /// The time computed (`the arrival t + o + L + (n-1)G`, `the calc`, ...).
+        what: &'static str,
+        /// When the operation started.
+        start: u64,
+        /// The exact time, in 128 bits.
+        time: u128,
+    },
     /// δ outside `1 <= δ <= L`.
     #[error("delta must satisfy 1 <= delta <= L (got delta={delta}, L={l})")]
     DeltaOutOfRange {
@@ -286,6 +303,7 @@ impl Classify for Error {
             | Error::Script { .. }
             | Error::IllegalTrace(_) => Fault::Input,
             Error::SimCycleLimit { .. }
+            | Error::GoalTimeOverflow { .. }
             | Error::SimRun { .. }
             | Error::GapViolation { .. }
             | Error::EmptyReceive { .. }

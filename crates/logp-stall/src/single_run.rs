@@ -145,11 +145,20 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
         }
         Program::Script { default, procs, max_words } => {
             let mut code: Vec<Vec<Instr>> = vec![default; c.p as usize];
+            // Keys "1" and "01" name the same processor: the first key seen for a processor
+            // (in key order) is kept to name it in the error.
+            let mut seen: BTreeMap<usize, String> = BTreeMap::new();
             for (k, v) in procs {
                 let i: usize = k.parse().ok().filter(|&i| i < c.p as usize).ok_or_else(|| {
                     let (field, rule) = ("program.procs", "keys are processor ids < p");
                     Error::ConfigParam { field, rule, value: format!("{k:?} with p = {}", c.p) }
                 })?;
+                if let Some(first) = seen.get(&i) {
+                    let (field, rule) = ("program.procs", "one key per processor");
+                    let value = format!("{first:?} and {k:?} both name P{i}");
+                    return Err(Error::ConfigParam { field, rule, value }.into());
+                }
+                seen.insert(i, k);
                 code[i] = v;
             }
             let scripts = code

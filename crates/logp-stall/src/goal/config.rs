@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 
+use super::loggops::MAX_TIME;
 use super::{
     LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
 };
@@ -86,6 +87,10 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
                 rule: "given with generator",
                 value: "none".into(),
             })?;
+            if cfg.bytes > MAX_TIME {
+                let (field, rule) = ("bytes", "bytes <= 2^31 (the engine's limit)");
+                return Err(Error::GoalParam { field, rule, value: cfg.bytes.to_string() }.into());
+            }
             match g {
                 Generator::BinomialBroadcast => binomial_broadcast(p, cfg.bytes),
                 Generator::Dissemination => dissemination(p, cfg.bytes),

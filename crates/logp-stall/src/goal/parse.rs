@@ -1,6 +1,7 @@
 //! The GOAL text parser and schedule validation (static message matching, acyclic
 //! dependencies).
 
+use super::loggops::MAX_TIME;
 use super::{Dep, DepKind, Op, OpKind, Schedule};
 use crate::error::Error;
 
@@ -262,7 +263,25 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The message of an operation whose size or time exceeds [`MAX_TIME`], the limit of the
+/// LogGOPSim-compatible engine (`docs/models/logp-stall.md`, Limits).
+pub(crate) fn size_limit_message(op: Op) -> String {
+    let (what, field) = match op.kind {
+        OpKind::Calc => ("calc time", "time"),
+        OpKind::Send | OpKind::Recv => ("message size", "bytes"),
+    };
+    format!("{what} must satisfy {field} <= 2^31, the engine's limit (got {field} = {})", op.size)
+}
+
 fn parse_op(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
+    let op = parse_op_unchecked(line, tokens, p, rank)?;
+    if op.size > MAX_TIME {
+        return Err(syntax(line, size_limit_message(op)));
+    }
+    Ok(op)
+}
+
+fn parse_op_unchecked(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
     Ok(match tokens {
         ["calc", t] => {
             Op { size: parse_num(line, t, "calc time")?, peer: 0, tag: 0, kind: OpKind::Calc }
