@@ -190,6 +190,16 @@ pub enum Error {
         /// The step.
         step: u64,
     },
+    /// A program that failed on its own (a script looping without taking a step).
+    #[error("program of P{proc} failed at step {step}: {message}")]
+    ProgramFault {
+        /// The processor.
+        proc: u32,
+        /// The step of its last action.
+        step: u64,
+        /// Why.
+        message: String,
+    },
     /// The run did not finish within `max_steps`.
     #[error("the run did not finish within max_steps = {max_steps} steps")]
     StepLimitExceeded {
@@ -308,6 +318,7 @@ impl Classify for Error {
             | Error::GapViolation { .. }
             | Error::EmptyReceive { .. }
             | Error::StepLimitExceeded { .. }
+            | Error::ProgramFault { .. }
             | Error::CapacityViolation(_)
             | Error::AdversaryOutOfWindow { .. }
             | Error::ReplayDivergence { .. } => Fault::Run,

@@ -68,6 +68,9 @@ pub fn run<P: LogpProcess>(
     if procs.len() != cfg.params.p as usize {
         return Err(Error::ProgramCount { p: cfg.params.p, got: procs.len() });
     }
+    for (i, proc) in procs.iter().enumerate() {
+        processors::fault(i, 0, proc)?;
+    }
     let mut machine = Machine::new(cfg, procs);
     while machine.is_live() {
         if machine.t >= cfg.max_steps {

@@ -6,8 +6,11 @@
 //! (idles until the clock reaches t; zero steps if already past), `wait_gap` (idles until a
 //! communication op is legal), `submit {dest, payload}`, `receive {into, flag, src}`.
 //! Zero-step instructions, executed eagerly so `is_halted` is exact: `set`, `add`, `sub`,
-//! `min`, `max`, `jump`, `jump_if {a, cmp, b, target}`, `halt`. A run of more than
-//! 100 000 zero-step instructions halts the script with a `fault` in its state.
+//! `min`, `max`, `jump`, `jump_if {a, cmp, b, target}`, `halt`. More than
+//! [`ZERO_STEP_LIMIT`] instructions in a row that take no step (zero-step instructions,
+//! `compute`/`idle` with `k = 0`, satisfied waits) halt the script with a fault, which the
+//! machine reports as [`Error::ProgramFault`] (`docs/models/logp-stall.md`, Choices:
+//! zero-step loops).
 
 use std::sync::Arc;
 
@@ -180,9 +183,15 @@ pub struct Script {
     now: Step,
     halted: bool,
     fault: Option<String>,
+    /// Instructions executed since the last step-taking one.
+    zero_run: u32,
 }
 
 const NAMES: [&str; 3] = ["pid", "p", "now"];
+
+/// Most instructions a script executes in a row without taking a step; one more is a fault
+/// (a loop that never takes a step would hang the machine within one step).
+pub const ZERO_STEP_LIMIT: u32 = 100_000;
 
 fn check_operand(o: &Operand) -> Result<(), String> {
     match o {
@@ -268,6 +277,7 @@ impl Script {
             now: 0,
             halted: false,
             fault: None,
+            zero_run: 0,
         };
         s.settle();
         Ok(s)
@@ -285,23 +295,46 @@ impl Script {
         }
     }
 
+    /// Counts one instruction that takes no step; past [`ZERO_STEP_LIMIT`] in a row the
+    /// script halts with a fault. Returns whether it may go on.
+    fn zero_step(&mut self) -> bool {
+        self.zero_run += 1;
+        if self.zero_run > ZERO_STEP_LIMIT {
+            self.fault = Some(format!(
+                "more than {ZERO_STEP_LIMIT} instructions in a row take no step (a loop without a step, at instruction {})",
+                self.pc
+            ));
+            self.halted = true;
+        }
+        !self.halted
+    }
+
+    /// After a step-taking instruction: moves on to the next one and settles.
+    fn stepped(&mut self) {
+        self.zero_run = 0;
+        self.pc += 1;
+        self.settle();
+    }
+
     /// Executes zero-step instructions until a step-taking one (or the end).
     fn settle(&mut self) {
-        let mut budget = 100_000u32;
         while !self.halted {
             let Some(ins) = self.code.get(self.pc).cloned() else {
                 self.halted = true;
                 return;
             };
-            if budget == 0 {
-                self.fault = Some(format!(
-                    "more than 100000 zero-step instructions in a row at instruction {}",
-                    self.pc
-                ));
-                self.halted = true;
+            if !matches!(
+                ins,
+                Instr::Compute { k: 1.. }
+                    | Instr::Idle { k: 1.. }
+                    | Instr::WaitUntil { .. }
+                    | Instr::WaitGap
+                    | Instr::Submit { .. }
+                    | Instr::Receive { .. }
+            ) && !self.zero_step()
+            {
                 return;
             }
-            budget -= 1;
             let mut next = self.pc + 1;
             match ins {
                 Instr::Set { reg, value } => self.regs[reg as usize] = self.val(&value),
@@ -362,8 +395,7 @@ impl LogpProcess for Script {
                     }
                     self.left -= 1;
                     if self.left == 0 {
-                        self.pc += 1;
-                        self.settle();
+                        self.stepped();
                     }
                     return if matches!(ins, Instr::Compute { .. }) {
                         Action::Compute
@@ -379,8 +411,7 @@ impl LogpProcess for Script {
                     let d = u32::try_from(self.val(&dest)).unwrap_or(u32::MAX);
                     let words = payload.iter().map(|o| self.val(o)).collect();
                     self.last_comm = Some(now);
-                    self.pc += 1;
-                    self.settle();
+                    self.stepped();
                     return Action::Submit { dest: d, payload: words };
                 }
                 Instr::Receive { .. } => {
@@ -390,8 +421,10 @@ impl LogpProcess for Script {
                 _ => {}
             }
             // A satisfied wait: zero steps.
-            self.pc += 1;
-            self.settle();
+            if self.zero_step() {
+                self.pc += 1;
+                self.settle();
+            }
             if self.halted {
                 return Action::Idle;
             }
@@ -414,8 +447,7 @@ impl LogpProcess for Script {
                     }
                 }
             }
-            self.pc += 1;
-            self.settle();
+            self.stepped();
         }
     }
 
@@ -425,5 +457,9 @@ impl LogpProcess for Script {
 
     fn state(&self) -> ScriptState {
         ScriptState { pid: self.pid, regs: self.regs.to_vec(), fault: self.fault.clone() }
+    }
+
+    fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
     }
 }

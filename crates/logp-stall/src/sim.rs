@@ -558,6 +558,11 @@ impl<P: LogpProcess> Sim<P> {
                     }
                 }
             }
+            if node.error.is_none()
+                && let Some(fault) = node.process.fault()
+            {
+                node.error = Some(format!("P{pid}: {fault}"));
+            }
             node.t = end;
         })?;
         if let Some((pid, e)) =

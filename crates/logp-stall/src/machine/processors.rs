@@ -113,6 +113,7 @@ impl<P: LogpProcess> Processors<P> {
         self.rho[i] += 1;
         self.last_action[i] = Some(t);
         if self.procs[i].is_halted() {
+            fault(i, t, &self.procs[i])?;
             self.halted[i] = true;
         }
         Ok(())
@@ -191,5 +192,15 @@ impl<P: LogpProcess> Processors<P> {
         let (id, delivered) = got.unzip();
         self.procs[i].on_receive(delivered, t);
         Ok(id)
+    }
+}
+
+/// [`Error::ProgramFault`] if program `i` failed by step `t` (see [`LogpProcess::fault`]).
+pub(super) fn fault<P: LogpProcess>(i: usize, t: Step, proc: &P) -> Result<(), Error> {
+    match proc.fault() {
+        Some(message) => {
+            Err(Error::ProgramFault { proc: i as u32, step: t, message: message.to_string() })
+        }
+        None => Ok(()),
     }
 }
