@@ -200,6 +200,35 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// The trace of a run outgrew its limit (memory grows with it).
+    #[error(
+        "the trace reached {events} events (op-log runs and messages) at step {step}, over the limit of {limit} events ({bytes_per_event} bytes each within the memory limit, docs/models/logp-stall.md, Limits); lower max_steps or p"
+    )]
+    TraceLimit {
+        /// The step reached.
+        step: u64,
+        /// Events recorded.
+        events: u64,
+        /// The limit.
+        limit: u64,
+        /// Measured bytes per event.
+        bytes_per_event: u64,
+    },
+    /// An input whose estimated memory exceeds the limit (`docs/models/logp-stall.md`,
+    /// Limits); checked before anything of its size is allocated.
+    #[error(
+        "{field} = {value} needs an estimated {estimate} bytes of memory, over the limit of {limit} bytes (docs/models/logp-stall.md, Limits)"
+    )]
+    MemoryLimit {
+        /// The field that sets the size.
+        field: &'static str,
+        /// Its value (and the sizes it implies).
+        value: String,
+        /// The estimate, in bytes.
+        estimate: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// The run did not finish within `max_steps`.
     #[error("the run did not finish within max_steps = {max_steps} steps")]
     StepLimitExceeded {
@@ -298,6 +327,7 @@ impl Classify for Error {
             | Error::SimParam { .. }
             | Error::GoalParam { .. }
             | Error::ConfigParam { .. }
+            | Error::MemoryLimit { .. }
             | Error::TooFewProcessors { .. }
             | Error::GapBelowTwo { .. }
             | Error::OverheadExceedsGap { .. }
@@ -319,6 +349,7 @@ impl Classify for Error {
             | Error::EmptyReceive { .. }
             | Error::StepLimitExceeded { .. }
             | Error::ProgramFault { .. }
+            | Error::TraceLimit { .. }
             | Error::CapacityViolation(_)
             | Error::AdversaryOutOfWindow { .. }
             | Error::ReplayDivergence { .. } => Fault::Run,

@@ -77,6 +77,15 @@ pub fn run<P: LogpProcess>(
             return Err(Error::StepLimitExceeded { max_steps: cfg.max_steps });
         }
         machine.step(adv)?;
+        let events = machine.procs.runs + machine.net.msgs.len() as u64;
+        if events > cfg.max_trace_events {
+            return Err(Error::TraceLimit {
+                step: machine.t,
+                events,
+                limit: cfg.max_trace_events,
+                bytes_per_event: crate::limits::LOGP_BYTES_PER_EVENT,
+            });
+        }
     }
     adv.finish()?;
     Ok(machine.into_execution())
