@@ -80,7 +80,7 @@ impl<'de> Deserialize<'de> for Operand {
 
 /// One instruction (TOML: `{ op = "submit", dest = 0, payload = ["pid", "r1"] }`).
 ///
-/// Deserialized through [`InstrTable`], a plain table, so that an error names its key and line
+/// Deserialized through `InstrTable`, a plain table, so that an error names its key and line
 /// (serde's internally tagged enums lose both).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
