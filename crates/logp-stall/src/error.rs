@@ -29,6 +29,23 @@ pub enum Error {
         /// What is wrong, naming rank, line and rule.
         message: String,
     },
+    /// A time of the LogGOPSim-compatible engine past its horizon `2^63 - 1` (the domain of
+    /// netcore's event queue).
+    #[error(
+        "goal run: {what} of the operation at line {line} (rank {rank}), started at t = {start}, reaches t = {time}, past the engine's time limit 2^63 - 1"
+    )]
+    GoalTimeOverflow {
+        /// Source line of the operation.
+        line: u32,
+        /// Its rank.
+        rank: u32,
+        /// The time computed (`the arrival t + o + L + (n-1)G`, `the calc`, ...).
+        what: &'static str,
+        /// When the operation started.
+        start: u64,
+        /// The exact time, in 128 bits.
+        time: u128,
+    },
     /// δ outside `1 <= δ <= L`.
     #[error("delta must satisfy 1 <= delta <= L (got delta={delta}, L={l})")]
     DeltaOutOfRange {
@@ -173,6 +190,45 @@ pub enum Error {
         /// The step.
         step: u64,
     },
+    /// A program that failed on its own (a script looping without taking a step).
+    #[error("program of P{proc} failed at step {step}: {message}")]
+    ProgramFault {
+        /// The processor.
+        proc: u32,
+        /// The step of its last action.
+        step: u64,
+        /// Why.
+        message: String,
+    },
+    /// The trace of a run outgrew its limit (memory grows with it).
+    #[error(
+        "the trace reached {events} events (op-log runs and messages) at step {step}, over the limit of {limit} events ({bytes_per_event} bytes each within the memory limit, docs/models/logp-stall.md, Limits); lower max_steps or p"
+    )]
+    TraceLimit {
+        /// The step reached.
+        step: u64,
+        /// Events recorded.
+        events: u64,
+        /// The limit.
+        limit: u64,
+        /// Measured bytes per event.
+        bytes_per_event: u64,
+    },
+    /// An input whose estimated memory exceeds the limit (`docs/models/logp-stall.md`,
+    /// Limits); checked before anything of its size is allocated.
+    #[error(
+        "{field} = {value} needs an estimated {estimate} bytes of memory, over the limit of {limit} bytes (docs/models/logp-stall.md, Limits)"
+    )]
+    MemoryLimit {
+        /// The field that sets the size.
+        field: &'static str,
+        /// Its value (and the sizes it implies).
+        value: String,
+        /// The estimate, in bytes.
+        estimate: u64,
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// The run did not finish within `max_steps`.
     #[error("the run did not finish within max_steps = {max_steps} steps")]
     StepLimitExceeded {
@@ -271,6 +327,7 @@ impl Classify for Error {
             | Error::SimParam { .. }
             | Error::GoalParam { .. }
             | Error::ConfigParam { .. }
+            | Error::MemoryLimit { .. }
             | Error::TooFewProcessors { .. }
             | Error::GapBelowTwo { .. }
             | Error::OverheadExceedsGap { .. }
@@ -286,10 +343,13 @@ impl Classify for Error {
             | Error::Script { .. }
             | Error::IllegalTrace(_) => Fault::Input,
             Error::SimCycleLimit { .. }
+            | Error::GoalTimeOverflow { .. }
             | Error::SimRun { .. }
             | Error::GapViolation { .. }
             | Error::EmptyReceive { .. }
             | Error::StepLimitExceeded { .. }
+            | Error::ProgramFault { .. }
+            | Error::TraceLimit { .. }
             | Error::CapacityViolation(_)
             | Error::AdversaryOutOfWindow { .. }
             | Error::ReplayDivergence { .. } => Fault::Run,

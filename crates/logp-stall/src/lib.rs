@@ -47,6 +47,7 @@ pub mod algorithms;
 pub mod check;
 mod error;
 pub mod goal;
+pub mod limits;
 pub mod machine;
 pub mod model;
 pub mod params;

@@ -68,12 +68,24 @@ pub fn run<P: LogpProcess>(
     if procs.len() != cfg.params.p as usize {
         return Err(Error::ProgramCount { p: cfg.params.p, got: procs.len() });
     }
+    for (i, proc) in procs.iter().enumerate() {
+        processors::fault(i, 0, proc)?;
+    }
     let mut machine = Machine::new(cfg, procs);
     while machine.is_live() {
         if machine.t >= cfg.max_steps {
             return Err(Error::StepLimitExceeded { max_steps: cfg.max_steps });
         }
         machine.step(adv)?;
+        let events = machine.procs.runs + machine.net.msgs.len() as u64;
+        if events > cfg.max_trace_events {
+            return Err(Error::TraceLimit {
+                step: machine.t,
+                events,
+                limit: cfg.max_trace_events,
+                bytes_per_event: crate::limits::LOGP_BYTES_PER_EVENT,
+            });
+        }
     }
     adv.finish()?;
     Ok(machine.into_execution())

@@ -184,10 +184,13 @@ pub struct MachineConfig {
     pub accept_order: AcceptOrder,
     /// Step limit.
     pub max_steps: Step,
+    /// Trace limit: op-log runs plus messages (`docs/models/logp-stall.md`, Limits).
+    pub max_trace_events: u64,
 }
 
 impl MachineConfig {
-    /// A configuration with default policies and `max_steps = 10^7`.
+    /// A configuration with default policies, `max_steps = 10^7` and the trace limit of
+    /// [`crate::limits`].
     pub fn new(params: LogpParams, rule: StallRule) -> Result<Self, Error> {
         params.validate()?;
         rule.validate(&params)?;
@@ -199,6 +202,7 @@ impl MachineConfig {
             overhead: OverheadMode::Folded,
             accept_order: AcceptOrder::Source,
             max_steps: 10_000_000,
+            max_trace_events: crate::limits::MEMORY_LIMIT / crate::limits::LOGP_BYTES_PER_EVENT,
         })
     }
 }

@@ -47,4 +47,9 @@ pub trait LogpProcess: Clone + Send {
     fn is_halted(&self) -> bool;
     /// The state to compare.
     fn state(&self) -> Self::State;
+    /// Why the program stopped on its own, if it failed (a script that loops without taking a
+    /// step). The machine and the simulation turn it into a run error.
+    fn fault(&self) -> Option<&str> {
+        None
+    }
 }

@@ -6,8 +6,11 @@
 //! (idles until the clock reaches t; zero steps if already past), `wait_gap` (idles until a
 //! communication op is legal), `submit {dest, payload}`, `receive {into, flag, src}`.
 //! Zero-step instructions, executed eagerly so `is_halted` is exact: `set`, `add`, `sub`,
-//! `min`, `max`, `jump`, `jump_if {a, cmp, b, target}`, `halt`. A run of more than
-//! 100 000 zero-step instructions halts the script with a `fault` in its state.
+//! `min`, `max`, `jump`, `jump_if {a, cmp, b, target}`, `halt`. More than
+//! [`ZERO_STEP_LIMIT`] instructions in a row that take no step (zero-step instructions,
+//! `compute`/`idle` with `k = 0`, satisfied waits) halt the script with a fault, which the
+//! machine reports as [`Error::ProgramFault`] (`docs/models/logp-stall.md`, Choices:
+//! zero-step loops).
 
 use std::sync::Arc;
 
@@ -18,7 +21,7 @@ use crate::error::Error;
 use crate::{Action, Delivered, LogpProcess};
 
 /// An operand: an immediate or a name (`r0`..`r15`, `pid`, `p`, `now`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Operand {
     /// An immediate.
@@ -45,24 +48,51 @@ pub enum Cmp {
     Ge,
 }
 
-fn one() -> u64 {
-    1
+/// Deserialized by hand (not `untagged`), so that a bad operand is an error at its own key
+/// and line that says what an operand is.
+impl<'de> Deserialize<'de> for Operand {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Operand;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(
+                    "an operand: an integer in the i64 range or one of r0..r15, pid, p, now",
+                )
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Operand, E> {
+                Ok(Operand::Imm(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Operand, E> {
+                i64::try_from(v)
+                    .map(Operand::Imm)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Operand, E> {
+                check_operand(&Operand::Name(v.to_string()))
+                    .map(|()| Operand::Name(v.to_string()))
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Str(v), &self))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
 }
 
 /// One instruction (TOML: `{ op = "submit", dest = 0, payload = ["pid", "r1"] }`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+///
+/// Deserialized through `InstrTable`, a plain table, so that an error names its key and line
+/// (serde's internally tagged enums lose both).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
 pub enum Instr {
     /// `k` local steps.
     Compute {
         /// Steps (default 1).
-        #[serde(default = "one")]
         k: u64,
     },
     /// `k` idle steps.
     Idle {
         /// Steps (default 1).
-        #[serde(default = "one")]
         k: u64,
     },
     /// Idle until the clock reaches `t`.
@@ -76,20 +106,16 @@ pub enum Instr {
     Submit {
         /// Destination.
         dest: Operand,
-        /// Words (at most `max_words`).
-        #[serde(default)]
+        /// Words (at most `max_words`; default none).
         payload: Vec<Operand>,
     },
     /// Receive: words into `r[into..]`, 1/0 into `r[flag]`, the source into `r[src]`.
     Receive {
         /// First register for the payload (default 0).
-        #[serde(default)]
         into: u8,
         /// Presence flag register.
-        #[serde(default)]
         flag: Option<u8>,
         /// Source register.
-        #[serde(default)]
         src: Option<u8>,
     },
     /// `r[reg] = value`.
@@ -155,6 +181,142 @@ pub enum Instr {
     Halt,
 }
 
+/// The name of an instruction (`op`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum OpName {
+    Compute,
+    Idle,
+    WaitUntil,
+    WaitGap,
+    Submit,
+    Receive,
+    Set,
+    Add,
+    Sub,
+    Min,
+    Max,
+    Jump,
+    JumpIf,
+    Halt,
+}
+
+/// An instruction as written: `op` and every operand any instruction has (each key has one
+/// type across instructions), checked against `op` by [`InstrTable::into_instr`].
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InstrTable {
+    op: OpName,
+    k: Option<u64>,
+    t: Option<Operand>,
+    dest: Option<Operand>,
+    payload: Option<Vec<Operand>>,
+    into: Option<u8>,
+    flag: Option<u8>,
+    src: Option<u8>,
+    reg: Option<u8>,
+    value: Option<Operand>,
+    a: Option<Operand>,
+    b: Option<Operand>,
+    cmp: Option<Cmp>,
+    target: Option<usize>,
+}
+
+impl OpName {
+    /// The name as written in a config.
+    fn name(self) -> &'static str {
+        match self {
+            OpName::Compute => "compute",
+            OpName::Idle => "idle",
+            OpName::WaitUntil => "wait_until",
+            OpName::WaitGap => "wait_gap",
+            OpName::Submit => "submit",
+            OpName::Receive => "receive",
+            OpName::Set => "set",
+            OpName::Add => "add",
+            OpName::Sub => "sub",
+            OpName::Min => "min",
+            OpName::Max => "max",
+            OpName::Jump => "jump",
+            OpName::JumpIf => "jump_if",
+            OpName::Halt => "halt",
+        }
+    }
+}
+
+impl InstrTable {
+    /// The instruction, or a message naming the missing key or the key `op` does not take.
+    fn into_instr(mut self) -> Result<Instr, String> {
+        let op = self.op;
+        fn need<T>(v: Option<T>, key: &str, op: OpName) -> Result<T, String> {
+            v.ok_or_else(|| format!("op = \"{}\" needs the key `{key}`", op.name()))
+        }
+        let ins = match op {
+            OpName::Compute => Instr::Compute { k: self.k.take().unwrap_or(1) },
+            OpName::Idle => Instr::Idle { k: self.k.take().unwrap_or(1) },
+            OpName::WaitUntil => Instr::WaitUntil { t: need(self.t.take(), "t", op)? },
+            OpName::WaitGap => Instr::WaitGap,
+            OpName::Submit => Instr::Submit {
+                dest: need(self.dest.take(), "dest", op)?,
+                payload: self.payload.take().unwrap_or_default(),
+            },
+            OpName::Receive => Instr::Receive {
+                into: self.into.take().unwrap_or(0),
+                flag: self.flag.take(),
+                src: self.src.take(),
+            },
+            OpName::Set => Instr::Set {
+                reg: need(self.reg.take(), "reg", op)?,
+                value: need(self.value.take(), "value", op)?,
+            },
+            OpName::Add | OpName::Sub | OpName::Min | OpName::Max => {
+                let reg = need(self.reg.take(), "reg", op)?;
+                let a = need(self.a.take(), "a", op)?;
+                let b = need(self.b.take(), "b", op)?;
+                match op {
+                    OpName::Add => Instr::Add { reg, a, b },
+                    OpName::Sub => Instr::Sub { reg, a, b },
+                    OpName::Min => Instr::Min { reg, a, b },
+                    _ => Instr::Max { reg, a, b },
+                }
+            }
+            OpName::Jump => Instr::Jump { target: need(self.target.take(), "target", op)? },
+            OpName::JumpIf => Instr::JumpIf {
+                a: need(self.a.take(), "a", op)?,
+                cmp: need(self.cmp.take(), "cmp", op)?,
+                b: need(self.b.take(), "b", op)?,
+                target: need(self.target.take(), "target", op)?,
+            },
+            OpName::Halt => Instr::Halt,
+        };
+        let left = [
+            ("k", self.k.is_some()),
+            ("t", self.t.is_some()),
+            ("dest", self.dest.is_some()),
+            ("payload", self.payload.is_some()),
+            ("into", self.into.is_some()),
+            ("flag", self.flag.is_some()),
+            ("src", self.src.is_some()),
+            ("reg", self.reg.is_some()),
+            ("value", self.value.is_some()),
+            ("a", self.a.is_some()),
+            ("b", self.b.is_some()),
+            ("cmp", self.cmp.is_some()),
+            ("target", self.target.is_some()),
+        ];
+        match left.iter().find(|(_, given)| *given) {
+            Some((key, _)) => Err(format!("op = \"{}\" does not take the key `{key}`", op.name())),
+            None => Ok(ins),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Instr {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        InstrTable::deserialize(d)?.into_instr().map_err(serde::de::Error::custom)
+    }
+}
+
 /// The compared state of a script.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ScriptState {
@@ -180,9 +342,15 @@ pub struct Script {
     now: Step,
     halted: bool,
     fault: Option<String>,
+    /// Instructions executed since the last step-taking one.
+    zero_run: u32,
 }
 
 const NAMES: [&str; 3] = ["pid", "p", "now"];
+
+/// Most instructions a script executes in a row without taking a step; one more is a fault
+/// (a loop that never takes a step would hang the machine within one step).
+pub const ZERO_STEP_LIMIT: u32 = 100_000;
 
 fn check_operand(o: &Operand) -> Result<(), String> {
     match o {
@@ -268,6 +436,7 @@ impl Script {
             now: 0,
             halted: false,
             fault: None,
+            zero_run: 0,
         };
         s.settle();
         Ok(s)
@@ -285,23 +454,46 @@ impl Script {
         }
     }
 
+    /// Counts one instruction that takes no step; past [`ZERO_STEP_LIMIT`] in a row the
+    /// script halts with a fault. Returns whether it may go on.
+    fn zero_step(&mut self) -> bool {
+        self.zero_run += 1;
+        if self.zero_run > ZERO_STEP_LIMIT {
+            self.fault = Some(format!(
+                "more than {ZERO_STEP_LIMIT} instructions in a row take no step (a loop without a step, at instruction {})",
+                self.pc
+            ));
+            self.halted = true;
+        }
+        !self.halted
+    }
+
+    /// After a step-taking instruction: moves on to the next one and settles.
+    fn stepped(&mut self) {
+        self.zero_run = 0;
+        self.pc += 1;
+        self.settle();
+    }
+
     /// Executes zero-step instructions until a step-taking one (or the end).
     fn settle(&mut self) {
-        let mut budget = 100_000u32;
         while !self.halted {
             let Some(ins) = self.code.get(self.pc).cloned() else {
                 self.halted = true;
                 return;
             };
-            if budget == 0 {
-                self.fault = Some(format!(
-                    "more than 100000 zero-step instructions in a row at instruction {}",
-                    self.pc
-                ));
-                self.halted = true;
+            if !matches!(
+                ins,
+                Instr::Compute { k: 1.. }
+                    | Instr::Idle { k: 1.. }
+                    | Instr::WaitUntil { .. }
+                    | Instr::WaitGap
+                    | Instr::Submit { .. }
+                    | Instr::Receive { .. }
+            ) && !self.zero_step()
+            {
                 return;
             }
-            budget -= 1;
             let mut next = self.pc + 1;
             match ins {
                 Instr::Set { reg, value } => self.regs[reg as usize] = self.val(&value),
@@ -362,8 +554,7 @@ impl LogpProcess for Script {
                     }
                     self.left -= 1;
                     if self.left == 0 {
-                        self.pc += 1;
-                        self.settle();
+                        self.stepped();
                     }
                     return if matches!(ins, Instr::Compute { .. }) {
                         Action::Compute
@@ -379,8 +570,7 @@ impl LogpProcess for Script {
                     let d = u32::try_from(self.val(&dest)).unwrap_or(u32::MAX);
                     let words = payload.iter().map(|o| self.val(o)).collect();
                     self.last_comm = Some(now);
-                    self.pc += 1;
-                    self.settle();
+                    self.stepped();
                     return Action::Submit { dest: d, payload: words };
                 }
                 Instr::Receive { .. } => {
@@ -390,8 +580,10 @@ impl LogpProcess for Script {
                 _ => {}
             }
             // A satisfied wait: zero steps.
-            self.pc += 1;
-            self.settle();
+            if self.zero_step() {
+                self.pc += 1;
+                self.settle();
+            }
             if self.halted {
                 return Action::Idle;
             }
@@ -414,8 +606,7 @@ impl LogpProcess for Script {
                     }
                 }
             }
-            self.pc += 1;
-            self.settle();
+            self.stepped();
         }
     }
 
@@ -425,5 +616,9 @@ impl LogpProcess for Script {
 
     fn state(&self) -> ScriptState {
         ScriptState { pid: self.pid, regs: self.regs.to_vec(), fault: self.fault.clone() }
+    }
+
+    fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
     }
 }

@@ -181,12 +181,10 @@ impl SimConfig {
                 value: self.p.to_string(),
             });
         }
-        if self.g == 0 || self.l == 0 || self.g > 1 << 32 || self.l > 1 << 32 {
-            return Err(Error::SimParam {
-                field: "g",
-                rule: "1 <= g <= 2^32 and 1 <= l <= 2^32",
-                value: format!("g={}, l={}", self.g, self.l),
-            });
+        for (field, rule, v) in [("g", "1 <= g <= 2^32", self.g), ("l", "1 <= l <= 2^32", self.l)] {
+            if v == 0 || v > 1 << 32 {
+                return Err(Error::SimParam { field, rule, value: format!("{field}={v}") });
+            }
         }
         if self.scan_fanin.is_some_and(|d| d < 2) {
             return Err(Error::SimParam {
@@ -559,6 +557,11 @@ impl<P: LogpProcess> Sim<P> {
                         }
                     }
                 }
+            }
+            if node.error.is_none()
+                && let Some(fault) = node.process.fault()
+            {
+                node.error = Some(format!("P{pid}: {fault}"));
             }
             node.t = end;
         })?;

@@ -14,7 +14,7 @@ use crate::algorithms::{
 use crate::script::{Instr, Script};
 use crate::{
     AdversaryKind, CheckOpts, EmptyReceive, Error, Execution, GapPolicy, LogpParams, MachineConfig,
-    OverheadMode, PolicyAdversary, StallRule, check_legal, run,
+    OverheadMode, PolicyAdversary, StallRule, check_legal, limits, run,
 };
 
 fn one() -> u64 {
@@ -22,9 +22,6 @@ fn one() -> u64 {
 }
 fn worst() -> AdversaryKind {
     AdversaryKind::Worst
-}
-fn four() -> usize {
-    4
 }
 
 /// The stalling rule of a `kind = "logp"` config (`delta` goes with `rule = "delta"` only).
@@ -40,6 +37,9 @@ enum RuleName {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LogpConfig {
+    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    #[serde(default, rename = "kind")]
+    _kind: serde::de::IgnoredAny,
     p: u32,
     #[serde(rename = "G")]
     gap: u64,
@@ -68,23 +68,65 @@ pub struct LogpConfig {
     program: Program,
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+/// The `[program]` table, by its `type`.
+#[derive(Debug)]
 enum Program {
-    CompactionDelta {
-        x: Vec<i64>,
-    },
-    CompactionSfTree {
-        x: Vec<i64>,
-    },
-    Script {
-        #[serde(default)]
-        default: Vec<Instr>,
-        #[serde(default)]
-        procs: BTreeMap<String, Vec<Instr>>,
-        #[serde(default = "four")]
-        max_words: usize,
-    },
+    CompactionDelta { x: Vec<i64> },
+    CompactionSfTree { x: Vec<i64> },
+    Script { default: Vec<Instr>, procs: BTreeMap<String, Vec<Instr>>, max_words: usize },
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ProgramType {
+    CompactionDelta,
+    CompactionSfTree,
+    Script,
+}
+
+/// `[program]` as written: `type` and every key some type takes, checked against `type`
+/// (a plain table keeps serde's key and line in every error; a tagged enum loses them).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProgramTable {
+    #[serde(rename = "type")]
+    kind: ProgramType,
+    x: Option<Vec<i64>>,
+    default: Option<Vec<Instr>>,
+    procs: Option<BTreeMap<String, Vec<Instr>>>,
+    max_words: Option<usize>,
+}
+
+impl<'de> Deserialize<'de> for Program {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let t = ProgramTable::deserialize(d)?;
+        let name = match t.kind {
+            ProgramType::CompactionDelta => "compaction_delta",
+            ProgramType::CompactionSfTree => "compaction_sf_tree",
+            ProgramType::Script => "script",
+        };
+        let fail = |msg: String| <D::Error as serde::de::Error>::custom(msg);
+        let script = matches!(t.kind, ProgramType::Script);
+        let wrong = [
+            ("x", t.x.is_some() && script),
+            ("default", t.default.is_some() && !script),
+            ("procs", t.procs.is_some() && !script),
+            ("max_words", t.max_words.is_some() && !script),
+        ];
+        if let Some((key, _)) = wrong.iter().find(|(_, bad)| *bad) {
+            return Err(fail(format!("type = \"{name}\" does not take the key `{key}`")));
+        }
+        let x = t.x.ok_or_else(|| fail(format!("type = \"{name}\" needs the key `x`")));
+        Ok(match t.kind {
+            ProgramType::CompactionDelta => Program::CompactionDelta { x: x? },
+            ProgramType::CompactionSfTree => Program::CompactionSfTree { x: x? },
+            ProgramType::Script => Program::Script {
+                default: t.default.unwrap_or_default(),
+                procs: t.procs.unwrap_or_default(),
+                max_words: t.max_words.unwrap_or(4),
+            },
+        })
+    }
 }
 
 /// Runs a `kind = "logp"` configuration.
@@ -114,9 +156,19 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
     if let Some(seed) = c.accept_seed {
         mc.accept_order = crate::AcceptOrder::Shuffled { seed };
     }
-    if let Some(m) = c.max_steps {
-        mc.max_steps = m;
-    }
+    let work = |steps: u64| u64::from(c.p).saturating_mul(steps);
+    mc.max_steps = match c.max_steps {
+        Some(m) if work(m) > limits::LOGP_WORK_LIMIT => {
+            let (field, rule) = ("max_steps", "p * max_steps <= 2^33 processor-steps");
+            let value = format!("max_steps = {m}, p = {}", c.p);
+            return Err(Error::ConfigParam { field, rule, value }.into());
+        }
+        Some(m) => m,
+        None => mc.max_steps.min(limits::LOGP_WORK_LIMIT / u64::from(c.p.max(1))),
+    };
+    let up_front = program_estimate(&c);
+    limits::check("p", || format!("{} (programs of {up_front} bytes)", c.p), up_front)?;
+    mc.max_trace_events = (limits::MEMORY_LIMIT - up_front) / limits::LOGP_BYTES_PER_EVENT;
     let mut adv = PolicyAdversary::of(c.adversary, c.seed);
     let delta = c.delta.unwrap_or(params.l);
     match c.program {
@@ -145,11 +197,20 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
         }
         Program::Script { default, procs, max_words } => {
             let mut code: Vec<Vec<Instr>> = vec![default; c.p as usize];
+            // Keys "1" and "01" name the same processor: the first key seen for a processor
+            // (in key order) is kept to name it in the error.
+            let mut seen: BTreeMap<usize, String> = BTreeMap::new();
             for (k, v) in procs {
                 let i: usize = k.parse().ok().filter(|&i| i < c.p as usize).ok_or_else(|| {
                     let (field, rule) = ("program.procs", "keys are processor ids < p");
                     Error::ConfigParam { field, rule, value: format!("{k:?} with p = {}", c.p) }
                 })?;
+                if let Some(first) = seen.get(&i) {
+                    let (field, rule) = ("program.procs", "one key per processor");
+                    let value = format!("{first:?} and {k:?} both name P{i}");
+                    return Err(Error::ConfigParam { field, rule, value }.into());
+                }
+                seen.insert(i, k);
                 code[i] = v;
             }
             let scripts = code
@@ -162,6 +223,20 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
             report(c.adversary, &e, extra, c.trace)
         }
     }
+}
+
+/// Bytes of the machine's per-processor state and the programs, before the run (the trace is
+/// bounded during the run).
+fn program_estimate(c: &LogpConfig) -> u64 {
+    let instr = std::mem::size_of::<Instr>() as u64;
+    let code = match &c.program {
+        Program::CompactionDelta { .. } | Program::CompactionSfTree { .. } => 0,
+        Program::Script { default, procs, .. } => {
+            let own: u64 = procs.values().map(|v| v.len() as u64).sum();
+            (u64::from(c.p).saturating_mul(default.len() as u64)).saturating_add(own)
+        }
+    };
+    limits::logp_estimate(u64::from(c.p), code.saturating_mul(instr), 0)
 }
 
 fn report<S: serde::Serialize>(

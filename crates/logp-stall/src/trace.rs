@@ -155,16 +155,18 @@ impl Trace {
 }
 
 /// Appends one step's op to a run-length log.
-pub(crate) fn push_op(runs: &mut Vec<OpRun>, step: Step, op: Op) {
+/// Returns 1 if a new run was started (the runs are the trace's unit of memory), else 0.
+pub(crate) fn push_op(runs: &mut Vec<OpRun>, step: Step, op: Op) -> u64 {
     if let Some(last) = runs.last_mut()
         && last.op == op
         && !op.is_comm()
         && last.step + last.len == step
     {
         last.len += 1;
-        return;
+        return 0;
     }
     runs.push(OpRun { step, op, len: 1 });
+    1
 }
 
 /// Aggregates of a trace.

@@ -16,8 +16,9 @@
 use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
+use crate::{Error, limits};
 
+use super::loggops::MAX_TIME;
 use super::{
     LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
 };
@@ -38,6 +39,9 @@ pub enum Generator {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GoalConfig {
+    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    #[serde(default, rename = "kind")]
+    _kind: serde::de::IgnoredAny,
     /// A generator (with `p` and `bytes`), or
     pub generator: Option<Generator>,
     /// a GOAL file (a relative path is relative to the config file).
@@ -86,6 +90,13 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
                 rule: "given with generator",
                 value: "none".into(),
             })?;
+            if cfg.bytes > MAX_TIME {
+                let (field, rule) = ("bytes", "bytes <= 2^31 (the engine's limit)");
+                return Err(Error::GoalParam { field, rule, value: cfg.bytes.to_string() }.into());
+            }
+            let units = limits::generated_units(*g, p);
+            let estimate = limits::goal_estimate(u64::from(p), units);
+            limits::check("p", || format!("{p} ({units} operations and dependencies)"), estimate)?;
             match g {
                 Generator::BinomialBroadcast => binomial_broadcast(p, cfg.bytes),
                 Generator::Dissemination => dissemination(p, cfg.bytes),
@@ -94,6 +105,11 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
         }
         (None, Some(path)) => {
             let full = file.resolve(path);
+            // The text is read whole: its size is checked first.
+            if let Ok(meta) = std::fs::metadata(&full) {
+                let value = || format!("{} ({} bytes)", full.display(), meta.len());
+                limits::check("file", value, meta.len())?;
+            }
             std::fs::read_to_string(&full).map_err(|e| Error::GoalParam {
                 field: "file",
                 rule: "a readable GOAL file, relative to the config file",

@@ -79,8 +79,14 @@ enum Ev {
     Wake(u32),
 }
 
-/// Largest accepted parameter, message size or calc time (keeps every time below 2^63).
+/// Largest accepted parameter, message size or calc time.
 pub const MAX_TIME: u64 = 1 << 31;
+/// The latest time the engine schedules (`2^63 - 1`, the domain of netcore's event queue).
+/// Sizes and parameters up to [`MAX_TIME`] still reach it along a dependency chain (a send of
+/// `2^31` bytes with `G = 2^31` takes about `2^62`), so every time is computed with checked
+/// arithmetic and a later one is [`Error::GoalTimeOverflow`] (`docs/models/logp-stall.md`,
+/// Limits).
+pub const HORIZON: Step = i64::MAX as Step;
 const NONE: u32 = u32::MAX;
 const NEVER: Step = Step::MAX;
 const POSTED: u8 = 1;
@@ -140,17 +146,21 @@ struct Engine<'a> {
 /// Errors: [`Error::GoalSchedule`] if some operation never completes (a cross-rank deadlock,
 /// e.g. two ranks that each receive before sending to the other).
 pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun, Error> {
-    for (field, v) in [("L", prm.l), ("o", prm.o), ("g", prm.g), ("G", prm.big_g)] {
+    let fields = [
+        ("L", "L <= 2^31", prm.l),
+        ("o", "o <= 2^31", prm.o),
+        ("g", "g <= 2^31", prm.g),
+        ("G", "G <= 2^31", prm.big_g),
+    ];
+    for (field, rule, v) in fields {
         if v > MAX_TIME {
-            return Err(Error::GoalParam { field, rule: "value <= 2^31", value: v.to_string() });
+            return Err(Error::GoalParam { field, rule, value: v.to_string() });
         }
     }
     if let Some(i) = schedule.ops.iter().position(|op| op.size > MAX_TIME) {
-        return Err(Error::GoalSchedule {
-            message: format!(
-                "the operation at line {} has size/time {} > 2^31 (the engine's limit)",
-                schedule.lines[i], schedule.ops[i].size
-            ),
+        return Err(Error::GoalSyntax {
+            line: schedule.lines[i] as usize,
+            message: super::parse::size_limit_message(schedule.ops[i]),
         });
     }
     let n = schedule.ops.len();
@@ -202,8 +212,8 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
     for op in 0..n as u32 {
         if e.st[op as usize].pending == 0 {
             events += 1;
-            e.handle(0, Ev::Ready(op));
-            events += e.drain_ready(0);
+            e.handle(0, Ev::Ready(op))?;
+            events += e.drain_ready(0)?;
         }
     }
     // Events are taken a whole step at a time (`pop_batch`, push order, exactly the order of
@@ -221,8 +231,8 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
                 sink = sink.wrapping_add(e.touch(ahead));
             }
             events += 1;
-            e.handle(t, batch[i]);
-            events += e.drain_ready(t);
+            e.handle(t, batch[i])?;
+            events += e.drain_ready(t)?;
         }
         peak = peak.max(e.queue.len() as u64);
         batch.clear();
@@ -253,7 +263,7 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
 }
 
 impl Engine<'_> {
-    fn handle(&mut self, t: Step, ev: Ev) {
+    fn handle(&mut self, t: Step, ev: Ev) -> Result<(), Error> {
         match ev {
             Ev::Ready(op) => {
                 let x = &mut self.st[op as usize];
@@ -268,19 +278,20 @@ impl Engine<'_> {
                 } else {
                     self.enqueue(r, op);
                 }
-                self.try_start(r, t);
+                self.try_start(r, t)
             }
             Ev::Arrive(recv) => {
-                let x = &mut self.st[recv as usize];
-                let rank = &mut self.ranks[x.rank as usize];
-                let at = t.max(rank.nic_recv);
-                rank.nic_recv = at + self.prm.g;
-                x.size = at;
+                let x = self.st[recv as usize];
+                let at = t.max(self.ranks[x.rank as usize].nic_recv);
+                let next = self.later(recv, "the receive gap", at, &[self.prm.g])?;
+                self.ranks[x.rank as usize].nic_recv = next;
+                self.st[recv as usize].size = at;
                 self.messages += 1;
                 if at > t {
                     self.queue.push(at, Ev::Avail(recv));
+                    Ok(())
                 } else {
-                    self.avail(recv, t);
+                    self.avail(recv, t)
                 }
             }
             Ev::Avail(recv) => self.avail(recv, t),
@@ -292,9 +303,25 @@ impl Engine<'_> {
                 if op & HAS_REQ_DEPS != 0 {
                     self.fire(op & !HAS_REQ_DEPS, false);
                 }
-                self.try_start(r, t);
+                self.try_start(r, t)
             }
             Ev::Wake(r) => self.try_start(r, t),
+        }
+    }
+
+    /// `t + parts` for operation `op`, or [`Error::GoalTimeOverflow`] naming `what` when the
+    /// sum passes [`HORIZON`] (the exact sum is reported, computed in 128 bits).
+    fn later(&self, op: u32, what: &'static str, t: Step, parts: &[u64]) -> Result<Step, Error> {
+        let sum = parts.iter().fold(u128::from(t), |a, &b| a + u128::from(b));
+        match Step::try_from(sum) {
+            Ok(at) if at <= HORIZON => Ok(at),
+            _ => Err(Error::GoalTimeOverflow {
+                line: self.s.lines[op as usize],
+                rank: self.st[op as usize].rank,
+                what,
+                start: t,
+                time: sum,
+            }),
         }
     }
 
@@ -315,23 +342,24 @@ impl Engine<'_> {
 
     /// Handles the operations released at `t` (and those they release), in release order;
     /// returns how many.
-    fn drain_ready(&mut self, t: Step) -> u64 {
+    fn drain_ready(&mut self, t: Step) -> Result<u64, Error> {
         let mut i = 0;
         while i < self.now_ready.len() {
             let op = self.now_ready[i];
-            self.handle(t, Ev::Ready(op));
+            self.handle(t, Ev::Ready(op))?;
             i += 1;
         }
         self.now_ready.clear();
-        i as u64
+        Ok(i as u64)
     }
 
-    fn avail(&mut self, recv: u32, t: Step) {
+    fn avail(&mut self, recv: u32, t: Step) -> Result<(), Error> {
         let x = self.st[recv as usize];
         if x.flags & POSTED != 0 {
             self.enqueue(x.rank, recv);
-            self.try_start(x.rank, t);
+            return self.try_start(x.rank, t);
         }
+        Ok(())
     }
 
     /// Releases the dependents of `op`: the `irequires` ones when it starts (`started`), the
@@ -362,40 +390,46 @@ impl Engine<'_> {
         rank.tail = op;
     }
 
-    fn try_start(&mut self, r: u32, t: Step) {
-        let rank = &mut self.ranks[r as usize];
+    fn try_start(&mut self, r: u32, t: Step) -> Result<(), Error> {
+        let rank = &self.ranks[r as usize];
         if rank.busy || rank.head == NONE {
-            return;
+            return Ok(());
         }
         let op = rank.head;
         let x = self.st[op as usize];
         if x.kind == OpKind::Send && rank.nic_send > t {
             self.queue.push(rank.nic_send, Ev::Wake(r));
-            return;
+            return Ok(());
         }
+        let prm = self.prm;
+        // Every time is checked before any state changes, so that an error leaves no event
+        // beyond the horizon in the queue.
+        let end = match x.kind {
+            OpKind::Send | OpKind::Recv => self.later(op, "the CPU overhead o", t, &[prm.o])?,
+            OpKind::Calc => self.later(op, "the calc", t, &[x.size])?,
+        };
+        if x.kind == OpKind::Send {
+            // Sizes and G are at most 2^31 (checked), so the product fits in 64 bits.
+            let bytes = x.size.saturating_sub(1) * prm.big_g;
+            let arrive =
+                self.later(op, "the arrival t + o + L + (n-1)G", t, &[prm.o, prm.l, bytes])?;
+            let nic = self.later(op, "the send gap g", t, &[prm.g])?;
+            self.ranks[r as usize].nic_send = nic;
+            self.queue.push(arrive, Ev::Arrive(x.partner));
+        }
+        let rank = &mut self.ranks[r as usize];
         rank.head = x.next;
         if rank.head == NONE {
             rank.tail = NONE;
         }
         rank.busy = true;
-        let end = match x.kind {
-            OpKind::Send => {
-                rank.nic_send = t + self.prm.g;
-                let arrive =
-                    t + self.prm.o + self.prm.l + x.size.saturating_sub(1) * self.prm.big_g;
-                self.queue.push(arrive, Ev::Arrive(x.partner));
-                self.fire(op, true);
-                t + self.prm.o
-            }
-            OpKind::Recv => t + self.prm.o,
-            OpKind::Calc => {
-                self.fire(op, true);
-                t + x.size
-            }
-        };
+        if x.kind != OpKind::Recv {
+            self.fire(op, true);
+        }
         self.st[op as usize].flags |= STARTED;
         let tagged = if x.flags & HAS_REQ != 0 { op | HAS_REQ_DEPS } else { op };
         self.queue.push(end, Ev::Done(tagged, r));
+        Ok(())
     }
 
     /// Bytes of the schedule, the engine arrays and `peak` queued events.

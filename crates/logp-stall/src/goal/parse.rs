@@ -1,11 +1,24 @@
 //! The GOAL text parser and schedule validation (static message matching, acyclic
 //! dependencies).
 
+use super::loggops::MAX_TIME;
 use super::{Dep, DepKind, Op, OpKind, Schedule};
 use crate::error::Error;
+use crate::limits;
 
 /// Largest accepted `num_ranks` (2^24; bounds the per-rank tables a header can allocate).
 pub const MAX_RANKS: u32 = 1 << 24;
+
+/// Longest piece of GOAL text an error message quotes (a 50 MB line gives a one-line error).
+pub const ECHO_MAX: usize = 60;
+
+/// `text` as quoted in an error: at most [`ECHO_MAX`] characters, then `...` and its length.
+fn echo(text: &str) -> String {
+    match text.char_indices().nth(ECHO_MAX) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
 
 fn syntax(line: usize, message: impl Into<String>) -> Error {
     Error::GoalSyntax { line, message: message.into() }
@@ -30,6 +43,8 @@ struct Block {
 /// Flat buffers in file order, reused across blocks (no allocation per line or block).
 struct Parser<'a> {
     p: u32,
+    /// Operations plus dependency lines allowed by the memory limit given `p`.
+    max_units: u64,
     ops: Vec<Op>,
     lines: Vec<u32>,
     deps: Vec<Dep>,
@@ -65,8 +80,13 @@ pub fn parse(text: &str) -> Result<Schedule, Error> {
         tokens.extend(code.split_whitespace());
         let Some(ps) = parser.as_mut() else {
             let p = parse_num_ranks(line, &tokens)?;
+            let value = || format!("{p} (goal line {line})");
+            limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), 0))?;
+            let max_units = (limits::MEMORY_LIMIT - limits::goal_estimate(u64::from(p), 0))
+                / limits::GOAL_BYTES_PER_OP;
             parser = Some(Parser {
                 p,
+                max_units,
                 ops: Vec::new(),
                 lines: Vec::new(),
                 deps: Vec::new(),
@@ -102,9 +122,9 @@ pub fn parse(text: &str) -> Result<Schedule, Error> {
 }
 
 fn parse_num<T: std::str::FromStr>(line: usize, token: &str, what: &str) -> Result<T, Error> {
-    token
-        .parse::<T>()
-        .map_err(|_| syntax(line, format!("{what} must be a non-negative integer (got `{token}`)")))
+    token.parse::<T>().map_err(|_| {
+        syntax(line, format!("{what} must be a non-negative integer (got `{}`)", echo(token)))
+    })
 }
 
 fn parse_num_ranks(line: usize, tokens: &[&str]) -> Result<u32, Error> {
@@ -121,7 +141,10 @@ fn parse_num_ranks(line: usize, tokens: &[&str]) -> Result<u32, Error> {
         }
         _ => Err(syntax(
             line,
-            format!("expected `num_ranks <P>` as the first line (got `{}`)", tokens.join(" ")),
+            format!(
+                "expected `num_ranks <P>` as the first line (got `{}`)",
+                echo(&tokens.join(" "))
+            ),
         )),
     }
 }
@@ -134,7 +157,7 @@ impl<'a> Parser<'a> {
             _ => {
                 return Err(syntax(
                     line,
-                    format!("expected `rank <r> {{` (got `{}`)", tokens.join(" ")),
+                    format!("expected `rank <r> {{` (got `{}`)", echo(&tokens.join(" "))),
                 ));
             }
         };
@@ -160,6 +183,17 @@ impl<'a> Parser<'a> {
     }
 
     fn body_line(&mut self, line: usize, tokens: &[&'a str], rank: u32) -> Result<(), Error> {
+        let units = (self.ops.len() + self.deps.len() + self.pending.len()) as u64 + 1;
+        if units > self.max_units {
+            let p = self.p;
+            let value = || {
+                format!(
+                    "{p} with more than {} operations and dependencies by goal line {line}",
+                    self.max_units
+                )
+            };
+            limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), units))?;
+        }
         if let [a, word @ ("requires" | "irequires"), b] = tokens {
             let kind = if *word == "requires" { DepKind::Requires } else { DepKind::Irequires };
             self.pending.push((line, a, b, kind));
@@ -170,7 +204,7 @@ impl<'a> Parser<'a> {
                 line,
                 format!(
                     "expected `<label>: send|recv|calc ...`, `<label> requires <label>` or `}}` (got `{}`)",
-                    tokens.join(" ")
+                    echo(&tokens.join(" "))
                 ),
             ));
         };
@@ -193,7 +227,7 @@ impl<'a> Parser<'a> {
         {
             return Err(syntax(
                 self.lines[w[1].1 as usize] as usize,
-                format!("label `{}` is defined twice in rank {r}", w[1].0),
+                format!("label `{}` is defined twice in rank {r}", echo(w[1].0)),
             ));
         }
         for &(line, a, b, kind) in &self.pending {
@@ -202,12 +236,12 @@ impl<'a> Parser<'a> {
                     .binary_search_by(|(l, _)| (*l).cmp(label))
                     .map(|i| self.labels[i].1)
                     .map_err(|_| {
-                        syntax(line, format!("label `{label}` is not defined in rank {r}"))
+                        syntax(line, format!("label `{}` is not defined in rank {r}", echo(label)))
                     })
             };
             let (op, on) = (find(a)?, find(b)?);
             if op == on {
-                return Err(syntax(line, format!("label `{a}` cannot depend on itself")));
+                return Err(syntax(line, format!("label `{}` cannot depend on itself", echo(a))));
             }
             self.deps.push(Dep { op, on, kind });
         }
@@ -262,7 +296,25 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The message of an operation whose size or time exceeds [`MAX_TIME`], the limit of the
+/// LogGOPSim-compatible engine (`docs/models/logp-stall.md`, Limits).
+pub(crate) fn size_limit_message(op: Op) -> String {
+    let (what, field) = match op.kind {
+        OpKind::Calc => ("calc time", "time"),
+        OpKind::Send | OpKind::Recv => ("message size", "bytes"),
+    };
+    format!("{what} must satisfy {field} <= 2^31, the engine's limit (got {field} = {})", op.size)
+}
+
 fn parse_op(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
+    let op = parse_op_unchecked(line, tokens, p, rank)?;
+    if op.size > MAX_TIME {
+        return Err(syntax(line, size_limit_message(op)));
+    }
+    Ok(op)
+}
+
+fn parse_op_unchecked(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
     Ok(match tokens {
         ["calc", t] => {
             Op { size: parse_num(line, t, "calc time")?, peer: 0, tag: 0, kind: OpKind::Calc }
@@ -271,12 +323,15 @@ fn parse_op(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error
             let (kind, want) =
                 if *verb == "send" { (OpKind::Send, "to") } else { (OpKind::Recv, "from") };
             if *dir != want {
-                return Err(syntax(line, format!("`{verb}` needs `{want} <rank>` (got `{dir}`)")));
+                return Err(syntax(
+                    line,
+                    format!("`{verb}` needs `{want} <rank>` (got `{}`)", echo(dir)),
+                ));
             }
             let Some(n) = bytes.strip_suffix('b') else {
                 return Err(syntax(
                     line,
-                    format!("message size must be written `<n>b` (got `{bytes}`)"),
+                    format!("message size must be written `<n>b` (got `{}`)", echo(bytes)),
                 ));
             };
             let size = parse_num(line, n, "message size")?;
@@ -296,7 +351,7 @@ fn parse_op(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error
                 _ => {
                     return Err(syntax(
                         line,
-                        format!("expected optional `tag <t>` (got `{}`)", rest.join(" ")),
+                        format!("expected optional `tag <t>` (got `{}`)", echo(&rest.join(" "))),
                     ));
                 }
             };
@@ -307,7 +362,7 @@ fn parse_op(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error
                 line,
                 format!(
                     "expected `send <n>b to <dst> [tag <t>]`, `recv <n>b from <src> [tag <t>]` or `calc <time>` (got `{}`)",
-                    rest.join(" ")
+                    echo(&rest.join(" "))
                 ),
             ));
         }

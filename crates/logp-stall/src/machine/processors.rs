@@ -24,6 +24,8 @@ pub(super) struct Processors<P: LogpProcess> {
     held: Vec<Option<Action<P::Payload>>>,
     /// Run-length op log per processor.
     pub(super) logs: Vec<Vec<OpRun>>,
+    /// Runs in all op logs (the trace's size, with the messages).
+    pub(super) runs: u64,
     /// Actions executed per processor (ρ).
     pub(super) rho: Vec<u64>,
     /// Per processor: busy with the overhead of its last communication op before this step.
@@ -52,6 +54,7 @@ impl<P: LogpProcess> Processors<P> {
             last_comm: vec![None; p],
             held: (0..p).map(|_| None).collect(),
             logs: vec![Vec::new(); p],
+            runs: 0,
             rho: vec![0; p],
             busy_until: vec![0; p],
             busy_len,
@@ -72,7 +75,7 @@ impl<P: LogpProcess> Processors<P> {
     #[inline]
     pub(super) fn finish_overhead(&mut self, i: usize, t: Step) {
         if self.busy_until[i] > t {
-            push_op(&mut self.logs[i], t, Op::Busy);
+            self.runs += push_op(&mut self.logs[i], t, Op::Busy);
             self.last_action[i] = Some(t);
         }
     }
@@ -89,11 +92,11 @@ impl<P: LogpProcess> Processors<P> {
         subs: &mut Vec<u64>,
     ) -> Result<(), Error> {
         if stalled {
-            push_op(&mut self.logs[i], t, Op::Stalled);
+            self.runs += push_op(&mut self.logs[i], t, Op::Stalled);
             return Ok(());
         }
         if self.busy_until[i] > t {
-            push_op(&mut self.logs[i], t, Op::Busy);
+            self.runs += push_op(&mut self.logs[i], t, Op::Busy);
             return Ok(());
         }
         let action = match self.held[i].take() {
@@ -109,10 +112,11 @@ impl<P: LogpProcess> Processors<P> {
             self.last_comm[i] = Some(t);
             self.busy_until[i] = t + self.busy_len;
         }
-        push_op(&mut self.logs[i], t, op);
+        self.runs += push_op(&mut self.logs[i], t, op);
         self.rho[i] += 1;
         self.last_action[i] = Some(t);
         if self.procs[i].is_halted() {
+            fault(i, t, &self.procs[i])?;
             self.halted[i] = true;
         }
         Ok(())
@@ -137,7 +141,7 @@ impl<P: LogpProcess> Processors<P> {
             GapPolicy::AutoDelay => {
                 self.held[i] = Some(action);
                 self.gap_wait_steps += 1;
-                push_op(&mut self.logs[i], t, Op::Idle);
+                self.runs += push_op(&mut self.logs[i], t, Op::Idle);
                 Ok(None)
             }
         }
@@ -191,5 +195,15 @@ impl<P: LogpProcess> Processors<P> {
         let (id, delivered) = got.unzip();
         self.procs[i].on_receive(delivered, t);
         Ok(id)
+    }
+}
+
+/// [`Error::ProgramFault`] if program `i` failed by step `t` (see [`LogpProcess::fault`]).
+pub(super) fn fault<P: LogpProcess>(i: usize, t: Step, proc: &P) -> Result<(), Error> {
+    match proc.fault() {
+        Some(message) => {
+            Err(Error::ProgramFault { proc: i as u32, step: t, message: message.to_string() })
+        }
+        None => Ok(()),
     }
 }

@@ -17,7 +17,7 @@
 
 use netcore::study::{ModelError, RunReport, to_json};
 
-use crate::Error;
+use crate::{Error, limits};
 use serde::{Deserialize, Serialize};
 
 use super::workload::{Workload, programs};
@@ -29,6 +29,9 @@ use super::{SimConfig, simulate_and_judge};
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimRunConfig {
+    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    #[serde(default, rename = "kind")]
+    _kind: serde::de::IgnoredAny,
     /// The simulation's parameters.
     pub machine: SimConfig,
     /// Workload.
@@ -88,6 +91,12 @@ pub fn run_sim_config(c: &SimRunConfig) -> Result<RunReport, ModelError> {
         let value = format!("r={}, p={}", c.r, cfg.p);
         return Err(Error::SimParam { field: "r", rule: "r < p for a hotspot", value }.into());
     }
+    let messages = match c.workload {
+        Workload::Hotspot => u64::from(c.r),
+        Workload::RandomTraffic => u64::from(c.r) * u64::from(cfg.p),
+    };
+    let value = || format!("{} with p = {} ({messages} messages)", c.r, cfg.p);
+    limits::check("r", value, limits::sim_estimate(u64::from(cfg.p), messages))?;
     let mut rng = netcore::rng::seeded(c.seed, 0);
     let (procs, reference) = programs(c.workload, cfg.p, cfg.gap, c.r, &mut rng);
     let judged = simulate_and_judge(cfg, procs)?;

@@ -7,6 +7,7 @@
 mod fixtures;
 mod goal;
 mod goal_rules;
+mod hardening;
 mod props;
 mod sim;
 mod specs;

@@ -1,0 +1,80 @@
+//! Input limits: the memory a single run may take, estimated from the input before anything
+//! of its size is allocated, with the bytes per unit of work measured by `tests/mem`
+//! (`docs/models/logp-stall.md`, Limits). A run over a limit is [`Error::MemoryLimit`]
+//! (a config error naming the field, the estimate and the limit); the LogP machine's trace,
+//! whose size only the run reveals, is bounded during the run ([`Error::TraceLimit`]).
+
+use crate::error::Error;
+use crate::goal::config::Generator;
+
+/// Memory a single run may take: 2 GiB.
+pub const MEMORY_LIMIT: u64 = 1 << 31;
+
+/// Processor-steps a `kind = "logp"` run may take, `p * max_steps <= 2^33` (about a minute at
+/// the measured 150-200 M processor-steps/s); the default `max_steps` is
+/// `min(10^7, 2^33 / p)`.
+pub const LOGP_WORK_LIMIT: u64 = 1 << 33;
+
+/// LogP machine: bytes per trace event (op-log run or message), through the run, the
+/// legality check and the JSON report with the trace (measured: see the Limits section).
+pub const LOGP_BYTES_PER_EVENT: u64 = 1024;
+/// LogP machine: bytes per processor besides its program and its trace.
+pub const LOGP_BYTES_PER_PROC: u64 = 1024;
+
+/// GOAL: bytes per operation or dependency (its text, the parsed schedule, the engine's
+/// state and its share of the event queue).
+pub const GOAL_BYTES_PER_OP: u64 = 200;
+/// GOAL: bytes per rank.
+pub const GOAL_BYTES_PER_RANK: u64 = 200;
+
+/// Cycle simulation: bytes per processor.
+pub const SIM_BYTES_PER_PROC: u64 = 4096;
+/// Cycle simulation: bytes per message.
+pub const SIM_BYTES_PER_MSG: u64 = 2048;
+
+/// `Ok` if `estimate` is within [`MEMORY_LIMIT`], else the error naming `field = value`.
+pub fn check(
+    field: &'static str,
+    value: impl FnOnce() -> String,
+    estimate: u64,
+) -> Result<(), Error> {
+    if estimate > MEMORY_LIMIT {
+        return Err(Error::MemoryLimit { field, value: value(), estimate, limit: MEMORY_LIMIT });
+    }
+    Ok(())
+}
+
+/// Operations (plus dependencies) of a generated schedule with `p` ranks.
+pub fn generated_units(generator: Generator, p: u32) -> u64 {
+    let p = u64::from(p);
+    match generator {
+        // p - 1 sends, p - 1 recvs, at most p - 1 dependencies.
+        Generator::BinomialBroadcast => 3 * p.saturating_sub(1),
+        // 2 ops per round and rank, one dependency per later round.
+        Generator::Dissemination => {
+            let rounds = u64::from(64 - p.saturating_sub(1).leading_zeros());
+            p * (3 * rounds).saturating_sub(1)
+        }
+        Generator::LinearAlltoall => 2 * p * p.saturating_sub(1),
+    }
+}
+
+/// Estimated bytes of a GOAL run with `ranks` ranks and `units` operations plus dependencies.
+pub fn goal_estimate(ranks: u64, units: u64) -> u64 {
+    ranks
+        .saturating_mul(GOAL_BYTES_PER_RANK)
+        .saturating_add(units.saturating_mul(GOAL_BYTES_PER_OP))
+}
+
+/// Estimated bytes of a LogP run on `p` processors whose programs total `code_bytes`, with
+/// `events` trace events.
+pub fn logp_estimate(p: u64, code_bytes: u64, events: u64) -> u64 {
+    p.saturating_mul(LOGP_BYTES_PER_PROC)
+        .saturating_add(code_bytes)
+        .saturating_add(events.saturating_mul(LOGP_BYTES_PER_EVENT))
+}
+
+/// Estimated bytes of a cycle simulation on `p` processors with `messages` messages.
+pub fn sim_estimate(p: u64, messages: u64) -> u64 {
+    p.saturating_mul(SIM_BYTES_PER_PROC).saturating_add(messages.saturating_mul(SIM_BYTES_PER_MSG))
+}
