@@ -141,6 +141,13 @@ pub struct ButterflyActors {
     /// `Σ_steps actor time / Σ_steps (R_fwd + R_rev)`: depth per lockstep round (at most
     /// about 4, Theorem 3).
     pub actor_time_per_round: f64,
+    /// The least and greatest actor time of one pass over its lockstep rounds
+    /// `R = R_fwd + R_rev` (Theorem 3: within `[1, 4 + 1/R]` for a pass run alone).
+    pub pass_per_round_min: f64,
+    /// See `pass_per_round_min`.
+    pub pass_per_round_max: f64,
+    /// Every pass's actor time lies in `[R, 4R + 1]` (Theorem 3, Property 1).
+    pub theorem3: bool,
     /// The largest actor space of a step.
     pub actor_space: u64,
     /// Events over all steps.
@@ -246,6 +253,9 @@ fn run_butterfly(
             actor_time_over_t: 0.0,
             actor_time_over_t_log_n: 0.0,
             actor_time_per_round: 0.0,
+            pass_per_round_min: f64::INFINITY,
+            pass_per_round_max: 0.0,
+            theorem3: true,
             actor_space: 0,
             events: 0,
             messages: 0,
@@ -326,6 +336,11 @@ fn run_butterfly(
                         if held.len() != lock_held.len() {
                             return Err(differs("held writes"));
                         }
+                        let rounds = s.r_fwd + s.r_rev;
+                        let per_round = a.actor.actor_time as f64 / rounds.max(1) as f64;
+                        act.pass_per_round_min = act.pass_per_round_min.min(per_round);
+                        act.pass_per_round_max = act.pass_per_round_max.max(per_round);
+                        act.theorem3 &= (rounds..=4 * rounds + 1).contains(&a.actor.actor_time);
                         act.actor_time += a.actor.actor_time;
                         act.max_step_actor_time = act.max_step_actor_time.max(a.actor.actor_time);
                         act.actor_space = act.actor_space.max(a.actor.actor_space);
@@ -394,6 +409,9 @@ fn run_butterfly(
             act.actor_time as f64 / (t * f64::from(report.routers).log2());
         let rounds = (report.rounds_fwd + report.rounds_rev).max(1) as f64;
         act.actor_time_per_round = steps_time as f64 / rounds;
+        if report.passes == 0 {
+            act.pass_per_round_min = 0.0;
+        }
     }
     let regs_ok = ppus.iter().all(|p| {
         p.cpu == reference.cpu_regs
