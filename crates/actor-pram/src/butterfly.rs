@@ -20,13 +20,14 @@ use crate::Error;
 use crate::actor::Scheduler;
 use crate::direct::{Code, Dest, Effect, PpuActor};
 use crate::hash::{HashFamily, KeyOrder};
-use crate::ranade::{FetchOrder, LockstepRouter};
+use crate::ranade::{FetchOrder, Held, LockstepRouter, Multiplex};
 
 /// How the butterfly translation is set up.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ButterflyConfig {
-    /// The butterfly's dimension `n` (default: the least `n >= 2` with `n · 2^n >= S`).
+    /// The butterfly's dimension `n` (default: the least `n >= 2` with `n · 2^n >= S`); a
+    /// smaller one puts `ceil(S / N)` PPUs on a router (Section 5's remark, Choice 23).
     pub dim: Option<u32>,
     /// Buffer size `b >= 1` per input.
     pub b: u32,
@@ -40,6 +41,8 @@ pub struct ButterflyConfig {
     pub keys: KeyOrder,
     /// The seed of the placement and rank polynomials.
     pub hash_seed: u64,
+    /// How a router's PPUs share it when `S > N` (Choice 23).
+    pub multiplex: Multiplex,
 }
 
 impl Default for ButterflyConfig {
@@ -54,6 +57,7 @@ impl Default for ButterflyConfig {
             hash: HashFamily::Poly,
             keys: KeyOrder::Ranked,
             hash_seed: 0,
+            multiplex: Multiplex::Pipelined,
         }
     }
 }
@@ -79,7 +83,12 @@ pub struct ButterflyReport {
     pub keys: KeyOrder,
     /// The seed of the placement and ranks.
     pub hash_seed: u64,
-    /// Passes run (one per global step: `G`).
+    /// How a router's PPUs share it.
+    pub multiplex: Multiplex,
+    /// PPUs per router: `ceil(S / N)`.
+    pub ppus_per_router: u32,
+    /// Passes run: one per global step (`G`), or `ppus_per_router` per step in sequential
+    /// mode.
     pub passes: u64,
     /// Forward rounds summed over the passes.
     pub rounds_fwd: u64,
@@ -132,6 +141,13 @@ pub struct ButterflyActors {
     /// `Σ_steps actor time / Σ_steps (R_fwd + R_rev)`: depth per lockstep round (at most
     /// about 4, Theorem 3).
     pub actor_time_per_round: f64,
+    /// The least and greatest actor time of one pass over its lockstep rounds
+    /// `R = R_fwd + R_rev` (Theorem 3: within `[1, 4 + 1/R]` for a pass run alone).
+    pub pass_per_round_min: f64,
+    /// See `pass_per_round_min`.
+    pub pass_per_round_max: f64,
+    /// Every pass's actor time lies in `[R, 4R + 1]` (Theorem 3, Property 1).
+    pub theorem3: bool,
     /// The largest actor space of a step.
     pub actor_space: u64,
     /// Events over all steps.
@@ -144,15 +160,11 @@ pub struct ButterflyActors {
     pub max_mailbox: u64,
 }
 
-/// The least dimension `n >= 2` with `n · 2^n >= s`, or the given one if it is large enough.
+/// The least dimension `n >= 2` with `n · 2^n >= s`, or the given one (the router checks its
+/// range; a smaller `N` than `S` multiplexes, Choice 23).
 fn dimension(dim: Option<u32>, s: u32) -> Result<u32, Error> {
     let fits = |n: u32| (u64::from(n) << n) >= u64::from(s);
     match dim {
-        Some(n) if (2..=16).contains(&n) && !fits(n) => Err(Error::InvalidConfig {
-            field: "dim",
-            rule: "n · 2^n >= S (one PPU per router; S > N multiplexing is not built)",
-            got: format!("{n} for S = {s}"),
-        }),
         Some(n) => Ok(n),
         None => (2..=16).find(|&n| fits(n)).ok_or_else(|| Error::InvalidConfig {
             field: "program",
@@ -220,6 +232,8 @@ fn run_butterfly(
         hash: config.hash.clone(),
         keys: config.keys,
         hash_seed: config.hash_seed,
+        multiplex: config.multiplex,
+        ppus_per_router: code.ppus.div_ceil(router.routers()).max(1),
         passes: 0,
         rounds_fwd: 0,
         rounds_rev: 0,
@@ -239,6 +253,9 @@ fn run_butterfly(
             actor_time_over_t: 0.0,
             actor_time_over_t_log_n: 0.0,
             actor_time_per_round: 0.0,
+            pass_per_round_min: f64::INFINITY,
+            pass_per_round_max: 0.0,
+            theorem3: true,
             actor_space: 0,
             events: 0,
             messages: 0,
@@ -249,6 +266,7 @@ fn run_butterfly(
         memory: Vec::new(),
     };
     let mut executed = 0u64;
+    let mut steps = 0u64;
     loop {
         let pc = ppus.first().map_or(0, |p| p.pc);
         let instr = code.at(pc).ok_or_else(|| diverged(0, format!("pc {pc} out of range")))?;
@@ -280,70 +298,90 @@ fn run_butterfly(
             // Internal reads of the CPU's replicas never conflict (Choice 6).
             let variant = if cread { Variant::Crew } else { code.variant };
             let fetch_order = config.fetch_order;
-            let (s, deliveries) = match (scheduler, report.actor.as_mut()) {
-                (Some(sched), Some(act)) => {
-                    let mut lock_memory = memory.clone();
-                    let (s, slots) = router.step_pass_traced(
-                        variant,
-                        &accesses,
-                        &mut lock_memory,
-                        fetch_order,
-                    )?;
-                    let a = router.actor_step_pass(
-                        variant,
-                        &accesses,
-                        &mut memory,
-                        fetch_order,
-                        code.ppus,
-                        sched,
-                    )?;
-                    let step = report.passes + 1;
-                    let differs = |what: &str| Error::Mismatch {
-                        program: format!("global step {step} on actors"),
-                        what: format!("{what} (Property 1: the lockstep router's)"),
-                    };
-                    if a.slots != slots || (a.r_fwd, a.r_rev) != (s.r_fwd, s.r_rev) {
-                        return Err(differs("slots"));
+            let passes = config.multiplex.passes(&accesses, code.ppus, router.routers());
+            let mut held = Held::new(false);
+            for (t, (pids, mine)) in passes.iter().enumerate() {
+                held.set_last(t + 1 == passes.len());
+                let (s, deliveries) = match (scheduler, report.actor.as_mut()) {
+                    (Some(sched), Some(act)) => {
+                        let mut lock_memory = memory.clone();
+                        let mut lock_held = held.clone();
+                        let (s, slots) = router.step_pass_traced(
+                            variant,
+                            mine,
+                            &mut lock_memory,
+                            fetch_order,
+                            &mut lock_held,
+                        )?;
+                        let a = router.actor_step_pass(
+                            variant,
+                            mine,
+                            &mut memory,
+                            fetch_order,
+                            pids.clone(),
+                            &mut held,
+                            sched,
+                        )?;
+                        let pass = report.passes + 1;
+                        let differs = |what: &str| Error::Mismatch {
+                            program: format!("pass {pass} on actors"),
+                            what: format!("{what} (Property 1: the lockstep router's)"),
+                        };
+                        if a.slots != slots || (a.r_fwd, a.r_rev) != (s.r_fwd, s.r_rev) {
+                            return Err(differs("slots"));
+                        }
+                        if a.deliveries != s.deliveries || memory != lock_memory {
+                            return Err(differs("replies or memory"));
+                        }
+                        if held.len() != lock_held.len() {
+                            return Err(differs("held writes"));
+                        }
+                        let rounds = s.r_fwd + s.r_rev;
+                        let per_round = a.actor.actor_time as f64 / rounds.max(1) as f64;
+                        act.pass_per_round_min = act.pass_per_round_min.min(per_round);
+                        act.pass_per_round_max = act.pass_per_round_max.max(per_round);
+                        act.theorem3 &= (rounds..=4 * rounds + 1).contains(&a.actor.actor_time);
+                        act.actor_time += a.actor.actor_time;
+                        act.max_step_actor_time = act.max_step_actor_time.max(a.actor.actor_time);
+                        act.actor_space = act.actor_space.max(a.actor.actor_space);
+                        act.events += a.actor.events;
+                        act.messages += a.actor.messages;
+                        act.actors = act.actors.max(a.actor.actors);
+                        act.max_mailbox = act.max_mailbox.max(a.actor.max_mailbox);
+                        (s, a.deliveries)
                     }
-                    if a.deliveries != s.deliveries || memory != lock_memory {
-                        return Err(differs("replies or memory"));
+                    _ => {
+                        let (s, _) = router.step_pass_traced(
+                            variant,
+                            mine,
+                            &mut memory,
+                            fetch_order,
+                            &mut held,
+                        )?;
+                        let deliveries = s.deliveries.clone();
+                        (s, deliveries)
                     }
-                    act.actor_time += a.actor.actor_time;
-                    act.max_step_actor_time = act.max_step_actor_time.max(a.actor.actor_time);
-                    act.actor_space = act.actor_space.max(a.actor.actor_space);
-                    act.events += a.actor.events;
-                    act.messages += a.actor.messages;
-                    act.actors = a.actor.actors;
-                    act.max_mailbox = act.max_mailbox.max(a.actor.max_mailbox);
-                    (s, a.deliveries)
-                }
-                _ => {
-                    let s = router.step_pass(variant, &accesses, &mut memory, fetch_order)?;
-                    let deliveries = s.deliveries.clone();
-                    (s, deliveries)
-                }
-            };
-            report.passes += 1;
-            report.rounds_fwd += s.r_fwd;
-            report.rounds_rev += s.r_rev;
-            report.max_r_fwd = report.max_r_fwd.max(s.r_fwd);
-            report.max_r_rev = report.max_r_rev.max(s.r_rev);
-            report.combines += s.combines;
-            report.arrivals += s.arrivals;
-            report.max_arrivals = report.max_arrivals.max(s.arrivals_max);
-            report.max_occupancy = report.max_occupancy.max(s.max_occupancy);
-            report.max_dq = report.max_dq.max(s.max_dq);
-            for (pid, _, value) in deliveries {
-                if let Some(dest) = waits.get_mut(pid as usize).and_then(Option::take) {
-                    ppus[pid as usize].store(dest, value);
+                };
+                report.passes += 1;
+                report.rounds_fwd += s.r_fwd;
+                report.rounds_rev += s.r_rev;
+                report.max_r_fwd = report.max_r_fwd.max(s.r_fwd);
+                report.max_r_rev = report.max_r_rev.max(s.r_rev);
+                report.combines += s.combines;
+                report.arrivals += s.arrivals;
+                report.max_arrivals = report.max_arrivals.max(s.arrivals_max);
+                report.max_occupancy = report.max_occupancy.max(s.max_occupancy);
+                report.max_dq = report.max_dq.max(s.max_dq);
+                for (pid, _, value) in deliveries {
+                    if let Some(dest) = waits.get_mut(pid as usize).and_then(Option::take) {
+                        ppus[pid as usize].store(dest, value);
+                    }
                 }
             }
             if let Some(pid) = waits.iter().position(Option::is_some) {
-                return Err(diverged(
-                    pid as u32,
-                    format!("no reply at global step {}", report.passes),
-                ));
+                return Err(diverged(pid as u32, format!("no reply at pass {}", report.passes)));
             }
+            steps += 1;
         }
         if halted == ppus.len() {
             break;
@@ -361,8 +399,8 @@ fn run_butterfly(
     if let Some(act) = report.actor.as_mut() {
         let steps_time = act.actor_time;
         // Local instructions: one event each in the replicas' chains (Choice 22).
-        let local = reference.cost.t.checked_sub(report.passes).ok_or_else(|| {
-            diverged(0, format!("{} passes for T = {}", report.passes, reference.cost.t))
+        let local = reference.cost.t.checked_sub(steps).ok_or_else(|| {
+            diverged(0, format!("{steps} global steps for T = {}", reference.cost.t))
         })?;
         act.actor_time = steps_time + local;
         let t = reference.cost.t.max(1) as f64;
@@ -371,6 +409,9 @@ fn run_butterfly(
             act.actor_time as f64 / (t * f64::from(report.routers).log2());
         let rounds = (report.rounds_fwd + report.rounds_rev).max(1) as f64;
         act.actor_time_per_round = steps_time as f64 / rounds;
+        if report.passes == 0 {
+            act.pass_per_round_min = 0.0;
+        }
     }
     let regs_ok = ppus.iter().all(|p| {
         p.cpu == reference.cpu_regs

@@ -285,6 +285,7 @@ impl Model for ActorPram {
             Box::new(crate::studies::direct::Direct),
             Box::new(crate::studies::hotspot::Hotspot),
             Box::new(crate::studies::permutation::Permutation),
+            Box::new(crate::studies::theorem2::Theorem2),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

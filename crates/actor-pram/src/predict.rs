@@ -2,7 +2,8 @@
 //! a program is predictable when which PPU accesses which cell at which step does not depend
 //! on the data. Values that come from global memory (`p.read`, `p.fop`, `cread`) are
 //! *tainted*; taint flows through operations, `p.sel`, `p.bcast` and local memory (a tainted
-//! `p.lstore` taints every later `p.lload` of the PPU: one flag, Choice 17). The program is
+//! `p.lstore`, or one at a tainted address, taints every later `p.lload` of the PPU: one
+//! flag; a load from a tainted address is tainted, Choice 17). The program is
 //! predictable iff no reachable global address, predicate, branch condition or `active`
 //! operand is tainted. The analysis is a forward data-flow fixpoint over the program counter
 //! (join = union of tainted registers), so loops are handled.
@@ -132,11 +133,13 @@ pub fn predictability(program: &Program) -> Result<(), Unpredictable> {
                 let v = t.p(c.0) || t.p(a.0) || t.p(b.0);
                 t.set_p(d.0, v);
             }
-            Instr::PLload { d, .. } => {
-                let v = t.local;
+            // A tainted local address makes the slot data dependent: the load's value, and
+            // after a store every later load (Choice 17).
+            Instr::PLload { d, addr } => {
+                let v = t.local || t.p(addr.base.0);
                 t.set_p(d.0, v);
             }
-            Instr::PLstore { s, .. } => t.local |= t.p(s.0),
+            Instr::PLstore { s, addr } => t.local |= t.p(s.0) || t.p(addr.base.0),
             Instr::PRead { d, addr, pred } | Instr::PFop { d, addr, pred, .. } => {
                 if t.p(addr.base.0) {
                     bad.push(flag(format!(

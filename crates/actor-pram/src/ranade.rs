@@ -188,6 +188,112 @@ pub enum FetchOrder {
     Network,
 }
 
+/// How several PPUs share a router when `S > N` (Section 5's remark: "each node hosts
+/// S(n)/p actors simulating PPUs"; Choice 23). PPU `j` sits at router `j mod N`, so a router
+/// hosts `k = ceil(S / N)` PPUs or fewer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Multiplex {
+    /// One pass per step: a router's injection queue holds the packets of all its PPUs,
+    /// sorted by key and pre-combined (the pipeline effect the remark hopes for).
+    #[default]
+    Pipelined,
+    /// `k` passes per step, pass `t` serving PPUs `t·N .. (t+1)·N` (the remark's "applied
+    /// S(n)/p times"); the hosts hold a write step's values until its last pass.
+    Sequential,
+}
+
+impl Multiplex {
+    /// The passes of one step of `s` PPUs on `nn` routers: the PPUs taking part in each
+    /// (a range of pids) and their accesses. Sequential mode runs `ceil(s / nn)` passes also
+    /// when some of them carry no access (like an empty step, Choice 20).
+    pub fn passes(
+        self,
+        accesses: &[Access],
+        s: u32,
+        nn: u32,
+    ) -> Vec<(std::ops::Range<u32>, Vec<Access>)> {
+        match self {
+            Multiplex::Pipelined => vec![(0..s, accesses.to_vec())],
+            Multiplex::Sequential => (0..s.div_ceil(nn).max(1))
+                .map(|t| {
+                    let lo = t.saturating_mul(nn);
+                    let range = lo..s.min(lo.saturating_add(nn));
+                    let mine =
+                        accesses.iter().filter(|a| range.contains(&a.pid)).copied().collect();
+                    (range, mine)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The writes the hosts hold across the passes of one multiplexed step (Choice 23): a step
+/// of writes in several passes stores nothing before its last pass, which resolves every
+/// write of the step by the variant's rule (so Priority, Arbitrary, Common, the fetch-op fold
+/// and exclusive-write conflicts span the passes). Reads never store, and fetch-and-ops are
+/// applied at once (passes run in pid order, the reference's serialization).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    packets: Vec<Packet>,
+    last: bool,
+}
+
+impl Held {
+    /// Nothing held; `last`: the next pass is the step's last.
+    pub fn new(last: bool) -> Self {
+        Self { packets: Vec::new(), last }
+    }
+
+    /// Marks whether the next pass is the step's last.
+    pub fn set_last(&mut self, last: bool) {
+        self.last = last;
+    }
+
+    /// The write packets held.
+    pub fn len(&self) -> usize {
+        self.packets.len()
+    }
+
+    /// Nothing held.
+    pub fn is_empty(&self) -> bool {
+        self.packets.is_empty()
+    }
+
+    /// The hosts' rule ([`serve`]) on one pass's `packets` together with the held writes (of
+    /// `host`'s addresses, or all with `None`): replies for `packets` only; no store before
+    /// the last pass of a write step.
+    fn serve(
+        &self,
+        variant: Variant,
+        hashing: &Hashing,
+        host: Option<u32>,
+        packets: &[&Packet],
+        memory: &[i64],
+    ) -> Result<Served, Error> {
+        let mut all: Vec<&Packet> = self
+            .packets
+            .iter()
+            .filter(|p| host.is_none_or(|h| hashing.dest(p.addr) == h))
+            .collect();
+        let earlier = all.len();
+        all.extend_from_slice(packets);
+        let mut served = serve(variant, &all, memory)?;
+        served.replies.drain(..earlier);
+        if !self.last && all.first().is_some_and(|p| p.kind == AccessKind::Write) {
+            served.writes.clear();
+        }
+        Ok(served)
+    }
+
+    /// Keeps a pass's write packets if more passes follow.
+    fn keep(&mut self, packets: impl Iterator<Item = Packet>) {
+        if !self.last {
+            self.packets.extend(packets.filter(|p| p.kind == AccessKind::Write));
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Slot {
     Packet(Packet),
@@ -249,6 +355,9 @@ struct Node {
     rcredit: [u32; 2],
     rsent_eos: [bool; 2],
     exitq: VecDeque<i64>,
+    /// Pre-combining offsets of fetch-and-op parts merged in the injection queue (Choice 23):
+    /// (pid, fold of the parts before it in the queue's packet).
+    pre: Vec<(u32, i64)>,
 }
 
 /// What a forward round sends: a slot per output (0 = S, 1 = X), freed counts per input.
@@ -615,7 +724,14 @@ impl LockstepRouter {
                         _ => x,
                     };
                     if j == 2 {
-                        deliveries.extend(pids.into_iter().map(|pid| (pid, round, y)));
+                        let pre = &v.pre;
+                        deliveries.extend(pids.into_iter().map(|pid| {
+                            let z = match (op, pre.iter().find(|q| q.0 == pid)) {
+                                (Some(op), Some(&(_, o))) => op.apply(y, o),
+                                _ => y,
+                            };
+                            (pid, round, z)
+                        }));
                     } else {
                         out.slots[j] = Some(RSlot::Reply(y));
                         v.rcredit[j] -= 1;
@@ -636,12 +752,12 @@ impl LockstepRouter {
         Ok(out)
     }
 
-    /// One pass of reads: `reads[k] = (pid, addr)` with `pid < N` (one PPU per router, PPU `j`
-    /// at router `j`), under the router's placement and key order; the host answers a read with `memory[addr]` (0 beyond). Concurrent reads are allowed (CREW).
+    /// One pass of reads: `reads[k] = (pid, addr)` (PPU `j` at router `j mod N`), under the
+    /// router's placement and key order; the host answers a read with `memory[addr]` (0
+    /// beyond). Concurrent reads are allowed (CREW).
     pub fn read_pass(&self, reads: &[(u32, u32)], memory: &[i64]) -> Result<PassStats, Error> {
         let mut memory = memory.to_vec();
-        let accesses = reads_as_accesses(reads);
-        Ok(self.pass_inner(Variant::Crew, &accesses, &mut memory, FetchOrder::Pid, false)?.0)
+        self.step_pass(Variant::Crew, &reads_as_accesses(reads), &mut memory, FetchOrder::Pid)
     }
 
     /// [`LockstepRouter::read_pass`] that also returns every slot the passes sent, one line
@@ -657,22 +773,26 @@ impl LockstepRouter {
             &reads_as_accesses(reads),
             &mut memory,
             FetchOrder::Pid,
+            &mut Held::new(true),
         )
     }
 
-    /// [`LockstepRouter::step_pass`] that also returns every slot of either pass, sorted.
+    /// One pass of a step ([`LockstepRouter::step_pass`]) that also returns every slot of
+    /// either pass, sorted; `held` carries the writes of a multiplexed step's earlier passes
+    /// (Choice 23; [`Held::new`]`(true)` for a step in one pass).
     pub fn step_pass_traced(
         &self,
         variant: Variant,
         accesses: &[Access],
         memory: &mut [i64],
         fetch_order: FetchOrder,
+        held: &mut Held,
     ) -> Result<(PassStats, Vec<String>), Error> {
-        self.pass_inner(variant, accesses, memory, fetch_order, true)
+        self.pass_inner(variant, accesses, memory, fetch_order, held, true)
     }
 
-    /// One PRAM global step served by the router (Section 5, Theorem 2; Choice 19): the
-    /// accesses (one per pid, `pid < N`, all reads, all writes or all fetch-and-ops, as a
+    /// One PRAM global step served by the router in one pass (Section 5, Theorem 2; Choice
+    /// 19): the accesses (one per pid, PPU `j` injecting at router `j mod N`, all reads, all writes or all fetch-and-ops, as a
     /// netcore step) travel to their hosts, combining under `variant`'s rule; the hosts apply
     /// the rule to what arrives and update `memory` (reads see it as before the step; a read
     /// beyond its end gives 0, a write or fetch-and-op beyond it is an error); the replies
@@ -686,18 +806,11 @@ impl LockstepRouter {
         memory: &mut [i64],
         fetch_order: FetchOrder,
     ) -> Result<PassStats, Error> {
-        Ok(self.pass_inner(variant, accesses, memory, fetch_order, false)?.0)
+        Ok(self.pass_inner(variant, accesses, memory, fetch_order, &mut Held::new(true), false)?.0)
     }
 
-    /// Every virtual node in its initial state, with the injection queues (one access per
-    /// PPU, hence at most one packet per queue).
-    fn init_nodes(
-        &self,
-        variant: Variant,
-        accesses: &[Access],
-        fetch_order: FetchOrder,
-    ) -> Result<Vec<Node>, Error> {
-        let nn = self.routers();
+    /// Every virtual node in its initial state, with empty injection queues.
+    fn init_nodes(&self) -> Vec<Node> {
         let last = self.levels - 1; // L
         let mut nodes = vec![Node::default(); (self.levels * self.rows) as usize];
         for l in 0..self.levels {
@@ -716,6 +829,28 @@ impl LockstepRouter {
                 v.ins[2].eos = true;
             }
         }
+        nodes
+    }
+
+    /// The router of PPU `pid`: `pid mod N` (several PPUs per router when `S > N`, Section 5's
+    /// remark; Choice 23).
+    pub fn router_of(&self, pid: u32) -> u32 {
+        pid % self.routers()
+    }
+
+    /// The injection node of router `i = r·n + c`: level `c`, row `r`.
+    fn injection_node(&self, router: u32) -> (u32, u32) {
+        (router % self.n, router / self.n)
+    }
+
+    /// The packet of every access, in order (one kind per step, at most one access per pid,
+    /// fetch-and-ops only under their variant).
+    fn packets(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        fetch_order: FetchOrder,
+    ) -> Result<Vec<Packet>, Error> {
         let kind = accesses.first().map(|a| a.kind);
         if let Some(AccessKind::Fetch(op)) = kind
             && variant != Variant::CrcwFetchOp(op)
@@ -726,63 +861,107 @@ impl LockstepRouter {
                 got: variant.to_string(),
             });
         }
-        // Injection queues: PPU j at router j = r·n + c injects at level c, row r.
-        for a in accesses {
-            if Some(a.kind) != kind {
-                return Err(Error::InvalidConfig {
-                    field: "accesses",
-                    rule: "one kind per step",
-                    got: format!("{:?} after {kind:?}", a.kind),
-                });
-            }
-            if a.pid >= nn {
-                return Err(Error::InvalidConfig {
-                    field: "pid",
-                    rule: "pid < N (one PPU per router)",
-                    got: a.pid.to_string(),
-                });
-            }
-            let addr = u32::try_from(a.addr).map_err(|_| Error::InvalidConfig {
-                field: "addr",
-                rule: "addr < 2^32",
-                got: a.addr.to_string(),
-            })?;
-            let fetch_alone =
-                matches!(a.kind, AccessKind::Fetch(_)) && fetch_order == FetchOrder::Pid;
-            let tag = if self.combining && !fetch_alone { 0 } else { a.pid };
-            let (c, r) = (a.pid % self.n, a.pid / self.n);
-            let q = &mut nodes[self.idx(c, r)].ins[2].buf;
-            if !q.is_empty() {
-                return Err(Error::InvalidConfig {
-                    field: "pid",
-                    rule: "at most one access per pid in a step",
-                    got: a.pid.to_string(),
-                });
-            }
-            q.push_back(Packet {
-                key: key(self.hashing.rank(addr), self.hashing.dest(addr), addr, tag),
-                addr,
-                kind: a.kind,
-                value: a.value,
-                lo: a.pid,
-                hi: a.pid,
-                pids: vec![a.pid],
+        let mut pids: Vec<u32> = accesses.iter().map(|a| a.pid).collect();
+        pids.sort_unstable();
+        if let Some(w) = pids.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Error::InvalidConfig {
+                field: "pid",
+                rule: "at most one access per pid in a step",
+                got: w[0].to_string(),
             });
+        }
+        accesses
+            .iter()
+            .map(|a| {
+                if Some(a.kind) != kind {
+                    return Err(Error::InvalidConfig {
+                        field: "accesses",
+                        rule: "one kind per step",
+                        got: format!("{:?} after {kind:?}", a.kind),
+                    });
+                }
+                let addr = u32::try_from(a.addr).map_err(|_| Error::InvalidConfig {
+                    field: "addr",
+                    rule: "addr < 2^32",
+                    got: a.addr.to_string(),
+                })?;
+                let fetch_alone =
+                    matches!(a.kind, AccessKind::Fetch(_)) && fetch_order == FetchOrder::Pid;
+                let tag = if self.combining && !fetch_alone { 0 } else { a.pid };
+                Ok(Packet {
+                    key: key(self.hashing.rank(addr), self.hashing.dest(addr), addr, tag),
+                    addr,
+                    kind: a.kind,
+                    value: a.value,
+                    lo: a.pid,
+                    hi: a.pid,
+                    pids: vec![a.pid],
+                })
+            })
+            .collect()
+    }
+
+    /// Fills a router's injection queue with the packets of its PPUs (Section 5's remark,
+    /// Choice 23): sorted by key, then least pid, packets of equal keys merged by the
+    /// variant's rule (pre-combining, counted as combines), the fetch-and-op parts keeping
+    /// their offsets in [`Node::pre`].
+    fn fill_injection(
+        variant: Variant,
+        v: &mut Node,
+        mut packets: Vec<Packet>,
+        stats: &mut PassStats,
+    ) -> Result<(), Error> {
+        packets.sort_by_key(|p| (p.key, p.lo));
+        for p in packets {
+            match v.ins[2].buf.back_mut() {
+                Some(acc) if acc.key == p.key => {
+                    let pid = p.lo;
+                    stats.combines += 1;
+                    if let Some(offset) = combine(variant, acc, p)? {
+                        v.pre.push((pid, offset));
+                    }
+                }
+                _ => v.ins[2].buf.push_back(p),
+            }
+        }
+        Ok(())
+    }
+
+    /// Every virtual node with the accesses in the injection queues of their PPUs' routers.
+    fn injected_nodes(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        fetch_order: FetchOrder,
+        stats: &mut PassStats,
+    ) -> Result<Vec<Node>, Error> {
+        let mut nodes = self.init_nodes();
+        let mut per_router: Vec<Vec<Packet>> = vec![Vec::new(); self.routers() as usize];
+        for p in self.packets(variant, accesses, fetch_order)? {
+            per_router[self.router_of(p.lo) as usize].push(p);
+        }
+        for (router, packets) in (0..).zip(per_router) {
+            let (c, r) = self.injection_node(router);
+            let vi = self.idx(c, r);
+            Self::fill_injection(variant, &mut nodes[vi], packets, stats)?;
         }
         Ok(nodes)
     }
 
-    /// The hosts' memory exchange (Choices 15 and 19): the arrivals of each address, in order
-    /// of least pid, are folded by the variant's rule (a forbidden conflict is an error); a
-    /// read is answered with the value before the step, a fetch-and-op with the value before
-    /// it in that order, a write with 0 (an acknowledgement) once the resolved value is
-    /// stored. Returns the reply of every arrival, indexed like `arrived`.
+    /// The hosts' memory exchange (Choices 15, 19 and 23): the arrivals of each address (with
+    /// the writes `held` from the step's earlier passes), in order of least pid, are folded
+    /// by the variant's rule (a forbidden conflict is an error); a read is answered with the
+    /// value before the step, a fetch-and-op with the value before it in that order, a write
+    /// with 0 (an acknowledgement); the resolved values are stored in the step's last pass.
+    /// Returns the reply of every arrival, indexed like `arrived`, and keeps this pass's
+    /// writes in `held` if more passes follow.
     fn host_exchange(
         &self,
         variant: Variant,
         arrived: &[(usize, u64, u32, u32, Packet)],
         memory: &mut [i64],
         stats: &mut PassStats,
+        held: &mut Held,
     ) -> Result<Vec<i64>, Error> {
         let mut per_host = vec![0u64; self.routers() as usize];
         for a in arrived {
@@ -791,7 +970,7 @@ impl LockstepRouter {
         stats.arrivals = arrived.len() as u64;
         stats.arrivals_max = per_host.iter().copied().max().unwrap_or(0);
         let packets: Vec<&Packet> = arrived.iter().map(|a| &a.4).collect();
-        let served = serve(variant, &packets, memory)?;
+        let served = held.serve(variant, &self.hashing, None, &packets, memory)?;
         for &(addr, value) in &served.writes {
             // `serve` checked every written address against the memory's length.
             if let Some(cell) = memory.get_mut(addr as usize) {
@@ -799,6 +978,7 @@ impl LockstepRouter {
             }
         }
         stats.serialization.extend(served.serialization);
+        held.keep(packets.into_iter().cloned());
         Ok(served.replies)
     }
 
@@ -808,15 +988,16 @@ impl LockstepRouter {
         accesses: &[Access],
         memory: &mut [i64],
         fetch_order: FetchOrder,
+        held: &mut Held,
         record: bool,
     ) -> Result<(PassStats, Vec<String>), Error> {
         let last = self.levels - 1; // L
-        let mut nodes = self.init_nodes(variant, accesses, fetch_order)?;
+        let mut stats = PassStats::default();
+        let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut stats)?;
         let op: Option<FetchOp> = match accesses.first().map(|a| a.kind) {
             Some(AccessKind::Fetch(op)) => Some(op),
             _ => None,
         };
-        let mut stats = PassStats::default();
         let mut arrived_flat: Vec<(usize, u64, u32, u32, Packet)> = Vec::new();
         let mut trace: Vec<String> = Vec::new();
         // ---- forward pass ----
@@ -867,7 +1048,7 @@ impl LockstepRouter {
             round += 1;
         }
         // ---- memory exchange ----
-        let replies = self.host_exchange(variant, &arrived_flat, memory, &mut stats)?;
+        let replies = self.host_exchange(variant, &arrived_flat, memory, &mut stats, held)?;
         for ((_, _, l, r, _), value) in arrived_flat.iter().zip(replies) {
             let vi = self.idx(*l, *r);
             nodes[vi].exitq.push_back(value);

@@ -4,6 +4,7 @@ pub mod broadcast;
 pub mod direct;
 pub mod hotspot;
 pub mod permutation;
+pub mod theorem2;
 
 use serde::{Deserialize, Serialize};
 

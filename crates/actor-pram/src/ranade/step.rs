@@ -17,15 +17,19 @@
 //! `Reply` to the PPU actor.
 
 use super::{
-    Access, AccessKind, Error, FetchOp, FetchOrder, LockstepRouter, Node, Packet, PassStats, RSlot,
-    Slot, Variant, describe_rev_slots, describe_slots, serve,
+    Access, AccessKind, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, Packet, PassStats,
+    RSlot, Slot, Variant, describe_rev_slots, describe_slots,
 };
 use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
 use serde::Serialize;
 use std::collections::VecDeque;
+use std::ops::Range;
 
 /// Arrivals and replies travel between a node and its host in batches of at most this many.
 const BATCH: usize = 4;
+
+/// The fan-out cap `F` of [`Limits::default`] (Choice 3).
+const F_SEND: usize = 8;
 
 /// The messages of one step.
 #[derive(Debug, Clone)]
@@ -57,6 +61,9 @@ enum StepMsg {
     RAck { round: u64, output: usize, freed: u32 },
     /// A PPU's reply.
     Reply(i64),
+    /// A node to itself: fire the next round with nothing to await, or send queued replies
+    /// (Choice 23).
+    Tick,
 }
 
 /// The data shared by the actors of one step.
@@ -66,6 +73,8 @@ struct StepEnv {
     variant: Variant,
     op: Option<FetchOp>,
     memory: Vec<i64>,
+    /// The writes of the step's earlier passes (Choice 23).
+    held: Held,
 }
 
 /// The appendix's cadence for one pass at one node: round `T` fires once the Data of round
@@ -129,7 +138,14 @@ struct NodeActor {
     rslots: [Option<RSlot>; 2],
     racks: [u32; 2],
     host: ActorId,
-    ppu: Option<ActorId>,
+    /// The PPUs injecting here (pid, actor): `pid mod N` is this node's router (Choice 23).
+    ppus: Vec<(u32, ActorId)>,
+    /// Their packets, until every one has come (`Inject`).
+    inbox: Vec<Packet>,
+    due: usize,
+    /// PPU replies not sent yet (at most `F − 1` sends per event), and a `Tick` in flight.
+    outbox: VecDeque<(ActorId, i64)>,
+    ticking: bool,
     /// Arrivals in exit order, and how many have been sent to the host.
     arrived: Vec<(usize, u64, u32, u32, Packet)>,
     sent: usize,
@@ -143,6 +159,7 @@ struct NodeActor {
 /// A router's memory host.
 #[derive(Debug, Clone)]
 struct HostActor {
+    router: u32,
     /// Virtual nodes on this router (levels `c`, `c + n`, `c + 2n` up to `L`).
     nodes: u32,
     ended: u32,
@@ -214,6 +231,8 @@ impl NodeActor {
             self.closed_fwd = Some(round);
             self.phase = Phase::Exchange;
             self.send_batch(ctx);
+        } else {
+            self.tick(ctx);
         }
         Ok(())
     }
@@ -247,10 +266,13 @@ impl NodeActor {
         let out = router
             .rev_fire(&mut self.node, l, r, round, env.op, &mut self.stats.deliveries)
             .map_err(|e| protocol(ctx, e.to_string()))?;
-        for &(_, _, y) in &self.stats.deliveries[before..] {
-            let ppu = self.ppu.ok_or_else(|| protocol(ctx, "a delivery without a PPU"))?;
-            ctx.send(ppu, StepMsg::Reply(y));
+        for &(pid, _, y) in &self.stats.deliveries[before..] {
+            let ppu = self.ppus.iter().find(|q| q.0 == pid);
+            let (_, ppu) = ppu.ok_or_else(|| protocol(ctx, format!("a delivery to PPU {pid}")))?;
+            self.outbox.push_back((*ppu, y));
         }
+        // At most 2 RData and 2 RAck follow in this event.
+        self.send_replies(ctx, 4);
         self.trace.extend(describe_rev_slots(l, r, round, &out));
         if l >= 1 {
             for (j, slot) in out.slots.into_iter().enumerate() {
@@ -272,7 +294,34 @@ impl NodeActor {
             self.closed_rev = Some(round);
             self.phase = Phase::Done;
         }
+        self.tick(ctx);
         Ok(())
+    }
+
+    /// Sends queued PPU replies within the fan-out cap: `F = 8` minus `reserved` other sends
+    /// of this event, minus one kept for a `Tick` (Choice 23: a pre-combined packet may
+    /// answer several PPUs).
+    fn send_replies(&mut self, ctx: &mut Ctx<'_, StepActor>, reserved: usize) {
+        for _ in 0..(F_SEND - 1).saturating_sub(reserved) {
+            let Some((ppu, y)) = self.outbox.pop_front() else { break };
+            ctx.send(ppu, StepMsg::Reply(y));
+        }
+    }
+
+    /// A `Tick` to itself if replies remain queued or if the node is open with nothing to
+    /// await (Choice 23: with several PPUs per router a node's queues can outlast the
+    /// messages that would trigger its rounds, e.g. a top-level node's buffers after both
+    /// inputs ended).
+    fn tick(&mut self, ctx: &mut Ctx<'_, StepActor>) {
+        let stalled = match self.phase {
+            Phase::Forward => self.fwd.started && !self.node.closed && self.fwd.ready(),
+            Phase::Reverse => !self.node.closed && self.rev.ready(),
+            Phase::Exchange | Phase::Done => false,
+        };
+        if (stalled || !self.outbox.is_empty()) && !self.ticking {
+            self.ticking = true;
+            ctx.send(ctx.me(), StepMsg::Tick);
+        }
     }
 
     fn accepts(&self, m: &StepMsg) -> bool {
@@ -304,7 +353,21 @@ impl NodeActor {
         let (fwd, rev) = (self.phase == Phase::Forward, self.phase == Phase::Reverse);
         match m {
             StepMsg::Inject(p) => {
-                self.node.ins[2].buf.extend(p);
+                self.inbox.extend(p);
+                self.due =
+                    self.due.checked_sub(1).ok_or_else(|| protocol(ctx, "an extra Inject"))?;
+                if self.due > 0 {
+                    return Ok(());
+                }
+                // Every PPU of the router has spoken: the sorted, pre-combined queue.
+                let packets = std::mem::take(&mut self.inbox);
+                LockstepRouter::fill_injection(
+                    env.variant,
+                    &mut self.node,
+                    packets,
+                    &mut self.stats,
+                )
+                .map_err(|e| protocol(ctx, e.to_string()))?;
                 self.fwd.started = true;
                 self.fire_fwd(env, ctx)
             }
@@ -356,6 +419,20 @@ impl NodeActor {
                 if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
             }
             StepMsg::RData { .. } | StepMsg::RAck { .. } => Ok(()),
+            StepMsg::Tick => {
+                self.ticking = false;
+                match self.phase {
+                    Phase::Forward if self.fwd.started && self.fwd.ready() => {
+                        self.fire_fwd(env, ctx)
+                    }
+                    Phase::Reverse if self.rev.ready() => self.fire_rev(env, ctx),
+                    _ => {
+                        self.send_replies(ctx, 0);
+                        self.tick(ctx);
+                        Ok(())
+                    }
+                }
+            }
             other => Err(protocol(ctx, format!("a node got {other:?}"))),
         }
     }
@@ -391,7 +468,10 @@ impl HostActor {
                     return Ok(());
                 }
                 let all: Vec<&Packet> = self.packets.iter().flat_map(|(_, ps)| ps).collect();
-                let served = serve(env.variant, &all, &env.memory)
+                let hashing = env.router.hashing();
+                let served = env
+                    .held
+                    .serve(env.variant, hashing, Some(self.router), &all, &env.memory)
                     .map_err(|e| protocol(ctx, e.to_string()))?;
                 self.writes = served.writes;
                 self.serialization = served.serialization;
@@ -466,7 +546,8 @@ impl Behaviour for StepActor {
             StepActor::Node(v) => {
                 let buffered: usize = v.node.ins.iter().map(|i| i.buf.len()).sum();
                 let rbuf: usize = v.node.rbuf.iter().map(VecDeque::len).sum();
-                let words = 24 + 4 * (buffered + v.node.dq.len()) + rbuf + v.node.exitq.len();
+                let queued = buffered + v.inbox.len() + v.node.dq.len();
+                let words = 24 + 4 * queued + rbuf + v.node.exitq.len() + 2 * v.node.pre.len();
                 words as u64
             }
             StepActor::Host(h) => {
@@ -523,51 +604,56 @@ impl LockstepRouter {
         ActorId(u32::try_from(self.idx(l, r)).unwrap_or(u32::MAX))
     }
 
-    /// One global step of [`LockstepRouter::step_pass`] served by actors under `scheduler`
-    /// (Choices 18 and 22): `ppus` PPU actors (`pid < ppus <= N`; each sends its access or
-    /// none), one actor per virtual node, one host per router. `memory` gets the hosts'
-    /// writes. Property 1: the slots of both passes, the rounds, the deliveries and the
+    /// One pass of a global step ([`LockstepRouter::step_pass_traced`]) served by actors
+    /// under `scheduler` (Choices 18, 22 and 23): one PPU actor per pid in `ppus` (each sends
+    /// its access or none to the injection node of router `pid mod N`, which starts once all
+    /// its PPUs have sent), one actor per virtual node, one host per router; `held` carries
+    /// the writes of a multiplexed step's earlier passes. `memory` gets the hosts' writes.
+    /// Property 1: the slots of both passes, the rounds, the deliveries and the
     /// serialization equal the lockstep pass's for every scheduler; only the depth varies.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one pass: the step, its PPUs, the held writes and the scheduler"
+    )]
     pub fn actor_step_pass(
         &self,
         variant: Variant,
         accesses: &[Access],
         memory: &mut [i64],
         fetch_order: FetchOrder,
-        ppus: u32,
+        ppus: Range<u32>,
+        held: &mut Held,
         scheduler: Scheduler,
     ) -> Result<ActorPass, Error> {
         let nn = self.routers();
-        if ppus > nn {
-            return Err(Error::InvalidConfig {
-                field: "ppus",
-                rule: "S <= N (one PPU per router)",
-                got: ppus.to_string(),
-            });
-        }
-        if let Some(a) = accesses.iter().find(|a| a.pid >= ppus) {
+        if let Some(a) = accesses.iter().find(|a| !ppus.contains(&a.pid)) {
             return Err(Error::InvalidConfig {
                 field: "pid",
-                rule: "pid < S",
-                got: a.pid.to_string(),
+                rule: "pid among the pass's PPUs",
+                got: format!("{} not in {ppus:?}", a.pid),
             });
         }
-        let mut nodes = self.init_nodes(variant, accesses, fetch_order)?;
         let op = match accesses.first().map(|a| a.kind) {
             Some(AccessKind::Fetch(op)) => Some(op),
             _ => None,
         };
-        // The packets leave the injection queues: each travels in its PPU's `Inject`.
-        let mut packets: Vec<Option<Packet>> = vec![None; ppus as usize];
-        for a in accesses {
-            let (c, r) = (a.pid % self.n, a.pid / self.n);
-            packets[a.pid as usize] = nodes[self.idx(c, r)].ins[2].buf.pop_front();
+        // Each packet travels in its PPU's `Inject`.
+        let mut packets: Vec<Option<Packet>> = vec![None; ppus.len()];
+        for p in self.packets(variant, accesses, fetch_order)? {
+            let at = (p.lo - ppus.start) as usize;
+            packets[at] = Some(p);
         }
         let size = self.levels * self.rows;
         let host_id = |router: u32| ActorId(size + router);
-        let ppu_id = |pid: u32| ActorId(size + nn + pid);
+        let ppu_id = |pid: u32| ActorId(size + nn + (pid - ppus.start));
         let mut rt: Runtime<StepActor> = Runtime::new(scheduler, Limits::default());
         let last = self.levels - 1;
+        let mut nodes = self.init_nodes();
+        let mut at_router: Vec<Vec<(u32, ActorId)>> = vec![Vec::new(); nn as usize];
+        for p in ppus.clone() {
+            at_router[self.router_of(p) as usize].push((p, ppu_id(p)));
+        }
+        let idle: Vec<bool> = at_router.iter().map(Vec::is_empty).collect();
         for l in 0..self.levels {
             for r in 0..self.rows {
                 let mut acq = Vec::new();
@@ -583,9 +669,12 @@ impl LockstepRouter {
                 }
                 let router = r * self.n + l % self.n;
                 acq.push(host_id(router));
-                let pid = r * self.n + l;
-                let ppu = (l < self.n && pid < ppus).then(|| ppu_id(pid));
-                acq.extend(ppu);
+                let mine = if l < self.n {
+                    std::mem::take(&mut at_router[router as usize])
+                } else {
+                    Vec::new()
+                };
+                acq.extend(mine.iter().map(|q| q.1));
                 let node = std::mem::take(&mut nodes[self.idx(l, r)]);
                 let actor = NodeActor {
                     node,
@@ -599,7 +688,11 @@ impl LockstepRouter {
                     rslots: [None, None],
                     racks: [0; 2],
                     host: host_id(router),
-                    ppu,
+                    due: mine.len(),
+                    ppus: mine,
+                    inbox: Vec::new(),
+                    outbox: VecDeque::new(),
+                    ticking: false,
                     arrived: Vec::new(),
                     sent: 0,
                     replies: 0,
@@ -612,10 +705,11 @@ impl LockstepRouter {
             }
         }
         for router in 0..nn {
-            let (c, r) = (router % self.n, router / self.n);
+            let (c, r) = self.injection_node(router);
             let levels: Vec<u32> = (0..3).map(|k| c + k * self.n).filter(|&l| l <= last).collect();
             let acq: Vec<ActorId> = levels.iter().map(|&l| self.actor_id(l, r)).collect();
             let host = HostActor {
+                router,
                 nodes: levels.len() as u32,
                 ended: 0,
                 packets: Vec::new(),
@@ -625,21 +719,28 @@ impl LockstepRouter {
             };
             rt.spawn(StepActor::Host(host), &acq)?;
         }
-        for (pid, packet) in (0..ppus).zip(packets) {
-            let node = self.actor_id(pid % self.n, pid / self.n);
+        for (pid, packet) in ppus.clone().zip(packets) {
+            let (c, r) = self.injection_node(self.router_of(pid));
+            let node = self.actor_id(c, r);
             rt.spawn(StepActor::Ppu(PpuActor { node, packet, replies: Vec::new() }), &[node])?;
         }
-        for pid in 0..ppus {
+        for pid in ppus.clone() {
             rt.inject(ppu_id(pid), StepMsg::Issue)?;
         }
         for l in 0..self.levels {
             for r in 0..self.rows {
-                if !(l < self.n && r * self.n + l < ppus) {
+                if l >= self.n || idle[(r * self.n + l) as usize] {
                     rt.inject(self.actor_id(l, r), StepMsg::Start)?;
                 }
             }
         }
-        let env = StepEnv { router: self.clone(), variant, op, memory: memory.to_vec() };
+        let env = StepEnv {
+            router: self.clone(),
+            variant,
+            op,
+            memory: memory.to_vec(),
+            held: held.clone(),
+        };
         let actor = rt.run(&env)?;
         let mut pass = ActorPass {
             r_fwd: 0,
@@ -676,6 +777,7 @@ impl LockstepRouter {
                         }
                     }
                     pass.serialization.extend(h.serialization.iter().cloned());
+                    held.keep(h.packets.iter().flat_map(|(_, ps)| ps.iter().cloned()));
                 }
                 StepActor::Ppu(_) => {}
             }
@@ -687,7 +789,7 @@ impl LockstepRouter {
         Ok(pass)
     }
 
-    /// [`LockstepRouter::read_pass`] served by actors: every router's PPU takes part (`S = N`;
+    /// [`LockstepRouter::read_pass`] served by actors: PPUs `0..N` take part (one per router;
     /// PPUs without a read send none).
     pub fn actor_read_pass(
         &self,
@@ -698,6 +800,14 @@ impl LockstepRouter {
         let mut memory = memory.to_vec();
         let accesses = super::reads_as_accesses(reads);
         let nn = self.routers();
-        self.actor_step_pass(Variant::Crew, &accesses, &mut memory, FetchOrder::Pid, nn, scheduler)
+        self.actor_step_pass(
+            Variant::Crew,
+            &accesses,
+            &mut memory,
+            FetchOrder::Pid,
+            0..nn,
+            &mut Held::new(true),
+            scheduler,
+        )
     }
 }

@@ -5,7 +5,7 @@ use actor_pram::butterfly::{
     ButterflyConfig, ButterflyReport, simulate_butterfly, simulate_butterfly_actors,
 };
 use actor_pram::hash::{HashFamily, KeyOrder};
-use actor_pram::ranade::FetchOrder;
+use actor_pram::ranade::{FetchOrder, Multiplex};
 use netcore::pram::Limits;
 use netcore::pram::library::Algorithm;
 use proptest::prelude::*;
@@ -140,19 +140,16 @@ fn network_order_fetch_add_differs_from_pid_order() {
     assert!(!r.verified);
 }
 
-/// Bad input: a dimension too small for the PPUs, b = 0, a table naming a router beyond N
+/// Bad input: a dimension below 2, b = 0, a table naming a router beyond N
 /// (S = 32 PPUs: n = 4, N = 64), a polynomial with one coefficient, a program the reference
 /// rejects.
 #[test]
 fn bad_input_names_field_and_rule() {
     let instance = Algorithm::PrefixSums.instance(32, 0).unwrap();
     let limits = Limits::default();
-    let small = ButterflyConfig { dim: Some(2), ..ButterflyConfig::default() };
+    let small = ButterflyConfig { dim: Some(1), ..ButterflyConfig::default() };
     let e = simulate_butterfly(&instance.program, &instance.input, &small, &limits).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "dim must satisfy n · 2^n >= S (one PPU per router; S > N multiplexing is not built) (got 2 for S = 32)"
-    );
+    assert_eq!(e.to_string(), "n must satisfy 2 <= n <= 16 (got 1)");
     let zero = ButterflyConfig { b: 0, ..ButterflyConfig::default() };
     let e = simulate_butterfly(&instance.program, &instance.input, &zero, &limits).unwrap_err();
     assert_eq!(e.to_string(), "b must satisfy b >= 1 (got 0)");
@@ -202,6 +199,7 @@ proptest! {
             hash: families()[family].clone(),
             keys,
             hash_seed,
+            multiplex: Multiplex::Pipelined,
         };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {

@@ -3,6 +3,7 @@
 mod butterfly;
 mod direct;
 mod fixtures;
+mod multiplex;
 mod predict;
 mod props;
 mod ranade;

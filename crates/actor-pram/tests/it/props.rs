@@ -134,7 +134,12 @@ pub(crate) fn line(variant: usize) -> impl Strategy<Value = String> {
 }
 
 pub(crate) fn program() -> impl Strategy<Value = String> {
-    (0usize..11, 1u32..6).prop_flat_map(|(variant, ppus)| {
+    program_with(1..6)
+}
+
+/// [`program`] with the number of PPUs drawn from `ppus`.
+pub(crate) fn program_with(ppus: std::ops::Range<u32>) -> impl Strategy<Value = String> {
+    (0usize..11, ppus).prop_flat_map(|(variant, ppus)| {
         (
             Just(variant),
             Just(ppus),

@@ -1,0 +1,200 @@
+//! Study `actor-pram-theorem2`: the butterfly translation on actors as the butterfly grows
+//! (Baude, Section 5, Theorem 2: actor time `O(T log n)` with high probability with `O(S)`
+//! actors; Theorem 3 and Property 1: the cadenced actor run of a pass of `R` lockstep rounds
+//! has actor time between `R` and `4R + 1`). Each row runs a library program of size
+//! `2^floor(log2 N)` on the butterfly of dimension `n` (`N = n · 2^n` routers, one PPU per
+//! router at most), every global step served by actors and checked against the lockstep
+//! router; the input, hash seed and (random) scheduler seed come from the row's stream, so
+//! the sweep's seeds are the random placements.
+
+use netcore::pram::Limits;
+use netcore::pram::library::Algorithm;
+use netcore::rng::SimRng;
+use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::SchedulerAxis;
+use crate::butterfly::{ButterflyConfig, simulate_butterfly_actors};
+use crate::hash::{HashFamily, KeyOrder};
+
+/// The study.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Theorem2;
+
+fn default_b() -> u32 {
+    2
+}
+
+/// One point.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Theorem2Params {
+    /// Butterfly dimension, `2..=9`.
+    pub n: u32,
+    /// A library program.
+    pub program: Algorithm,
+    /// The delivery order of every step's actor run.
+    pub scheduler: SchedulerAxis,
+    /// Buffer capacity, `1..=64` (default 2).
+    #[serde(default = "default_b")]
+    pub b: u32,
+}
+
+/// A validated point.
+#[derive(Debug, Clone)]
+pub struct Theorem2Point {
+    params: Theorem2Params,
+    size: u32,
+}
+
+/// One row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Theorem2Row {
+    /// Routers `N = n · 2^n`.
+    pub routers: u32,
+    /// The program's size `2^floor(log2 N)`.
+    pub size: u32,
+    /// PRAM time.
+    #[serde(rename = "T")]
+    pub t: u64,
+    /// PRAM global steps.
+    #[serde(rename = "G")]
+    pub g: u64,
+    /// Actor time of the whole program (`(T − G) + Σ` steps, Choice 22).
+    pub actor_time: u64,
+    /// `actor_time / (T · log2 N)` (Theorem 2: levels off).
+    pub actor_time_over_t_log_n: f64,
+    /// `(actor_time − T) / (G · (3n − 1))`: the steps' extra depth over the empty pass.
+    pub step_over_3n_1: f64,
+    /// Mean forward rounds per pass over `3n − 1`.
+    pub fwd_ratio: f64,
+    /// The steps' actor time over their lockstep rounds.
+    pub per_round: f64,
+    /// The least pass's actor time over its rounds `R = R_fwd + R_rev`.
+    pub pass_per_round_min: f64,
+    /// The greatest.
+    pub pass_per_round_max: f64,
+    /// Every pass's actor time in `[R, 4R + 1]` (Theorem 3).
+    pub theorem3: bool,
+    /// Events over all steps.
+    pub events: u64,
+    /// Actors of one step.
+    pub actors: u64,
+    /// Equal to the reference, every step equal to the lockstep router's.
+    pub verified: bool,
+}
+
+impl Study for Theorem2 {
+    type Params = Theorem2Params;
+    type Point = Theorem2Point;
+    type Row = Theorem2Row;
+
+    fn name(&self) -> &'static str {
+        "actor-pram-theorem2"
+    }
+    fn about(&self) -> &'static str {
+        "Theorems 2 and 3: library programs through the butterfly translation on actors; actor_time / (T log2 N) as n grows, every pass within [R, 4R + 1]"
+    }
+    fn point(&self, p: &Theorem2Params) -> Result<Theorem2Point, ModelError> {
+        if !(2..=9).contains(&p.n) {
+            return Err(ParamError::new("n", "2 <= n <= 9", p.n).into());
+        }
+        if !(1..=64).contains(&p.b) {
+            return Err(ParamError::new("b", "1 <= b <= 64", p.b).into());
+        }
+        let routers = p.n << p.n;
+        let size = 1u32 << routers.ilog2();
+        p.program.check_size(size)?;
+        Ok(Theorem2Point { params: p.clone(), size })
+    }
+    fn run(&self, p: &Theorem2Point, rng: &mut SimRng) -> Result<Vec<Theorem2Row>, ModelError> {
+        let n = p.params.n;
+        let instance = p.params.program.instance(p.size, rng.next_u64())?;
+        let config = ButterflyConfig {
+            dim: Some(n),
+            b: p.params.b,
+            hash: HashFamily::Poly,
+            keys: KeyOrder::Ranked,
+            hash_seed: rng.next_u64(),
+            ..ButterflyConfig::default()
+        };
+        let scheduler = p.params.scheduler.scheduler(rng);
+        let r = simulate_butterfly_actors(
+            &instance.program,
+            &instance.input,
+            &config,
+            scheduler,
+            &Limits::default(),
+        )?;
+        let a = r.actor.ok_or_else(|| {
+            ModelError::from(crate::Error::Mismatch {
+                program: p.params.program.name().to_string(),
+                what: "an actor run without actor measures".into(),
+            })
+        })?;
+        let output_ok = r.memory.get(instance.output.clone()) == Some(&instance.expected[..]);
+        let empty = f64::from(3 * n - 1);
+        Ok(vec![Theorem2Row {
+            routers: r.routers,
+            size: p.size,
+            t: r.pram.t,
+            g: r.pram.g,
+            actor_time: a.actor_time,
+            actor_time_over_t_log_n: a.actor_time_over_t_log_n,
+            step_over_3n_1: a.actor_time.saturating_sub(r.pram.t) as f64
+                / (r.pram.g.max(1) as f64 * empty),
+            fwd_ratio: r.fwd_over_3n_1,
+            per_round: a.actor_time_per_round,
+            pass_per_round_min: a.pass_per_round_min,
+            pass_per_round_max: a.pass_per_round_max,
+            theorem3: a.theorem3,
+            events: a.events,
+            actors: a.actors,
+            verified: r.verified && output_ok,
+        }])
+    }
+    fn claims(&self) -> Vec<Claim> {
+        vec![
+            Claim::all_true(
+                "equal to the reference; every step equal to the lockstep router",
+                "verified",
+            ),
+            Claim::all_true(
+                "Theorem 3: every pass's actor time lies in [R, 4R + 1], R its lockstep rounds",
+                "theorem3",
+            ),
+            Claim::within(
+                "Theorem 2 (routing): forward rounds per pass / (3n - 1) stays within [1, 2.5] (measured 1.47-2.41 for n = 2..8)",
+                "fwd_ratio",
+                1.0,
+                2.5,
+            ),
+            Claim::slope(
+                "Theorem 2: actor_time / (T log2 N) grows by at most 0.6 of its level per doubling of n (measured 0.37-0.44: (3n - 1) / log2 N tends to 3, the depth per round to 4; an actor time of T log^2 N would give 1)",
+                "actor_time_over_t_log_n",
+                "n",
+                0.0,
+                0.6,
+            ),
+        ]
+    }
+    fn plots(&self) -> Vec<Plot> {
+        vec![
+            Plot::new(
+                "actor-time",
+                "butterfly translation on actors: actor time / (T log2 N)",
+                "n",
+                &["actor_time_over_t_log_n"],
+            )
+            .series("program"),
+            Plot::new(
+                "per-round",
+                "actor time per lockstep round (Theorem 3: at most 4 + 1/R per pass)",
+                "n",
+                &["pass_per_round_min", "pass_per_round_max"],
+            )
+            .series("program"),
+        ]
+    }
+}
