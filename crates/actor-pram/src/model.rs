@@ -6,14 +6,17 @@
 //! with the reference interpreter.
 //!
 //! ```toml
+//! scheduler = "fifo"        # fifo, lifo, depth-order, max-depth, or { random = { seed = 3 } }
+//! translation = "direct"    # or "butterfly", with an optional [butterfly] table
+//!
+//! [pram]                    # the program, as `cargo xtask run pram` reads it:
 //! program = "prefix-sums"   # a library program (see docs/models/pram.md), with
 //! n = 64                    # its size, and optionally
 //! variant = "crcw-common"   # another variant it is valid under (default: its own)
 //! seed = 1                  # the seed of its random input
 //! # or: file = "prog.pasm" (relative to this config) with input = [1, 2, 3]
-//! scheduler = "fifo"        # fifo, lifo, depth-order, max-depth, or { random = { seed = 3 } }
 //! max_steps = 1_000_000     # optional PRAM step limit
-//! translation = "direct"    # or "butterfly", with an optional table:
+//!
 //! # [butterfly]
 //! # dim = 3, b = 2, combining = true, fetch_order = "pid"   # or "network"
 //! # hash = "poly"   # or "identity", "linear", { poly-k = 4 }, { table = [0, 5, 2] }
@@ -21,10 +24,8 @@
 //! # hash_seed = 0
 //! ```
 
-use std::path::PathBuf;
-
-use netcore::pram::library::Algorithm;
-use netcore::pram::{Limits, Program, Variant};
+use netcore::pram::Variant;
+use netcore::pram::model::{LoadedProgram, PramConfig};
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 
@@ -59,29 +60,16 @@ impl std::fmt::Display for Translation {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ActorPram;
 
-/// The config of `cargo xtask run actor-pram`: exactly one of `program` (with `n`) and
-/// `file`.
+/// The config of `cargo xtask run actor-pram`: the PRAM program in a `[pram]` table (netcore's
+/// `PramConfig`, as `cargo xtask run pram` reads it), then the translation's settings.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActorPramConfig {
-    /// A library program.
-    pub program: Option<Algorithm>,
-    /// Its size.
-    pub n: Option<u32>,
-    /// The seed of the library program's input.
-    #[serde(default)]
-    pub seed: u64,
-    /// An assembly file, relative to the config file.
-    pub file: Option<PathBuf>,
-    /// The initial global memory of a file's program.
-    pub input: Option<Vec<i64>>,
-    /// Run under this variant instead of the program's own.
-    pub variant: Option<Variant>,
+    /// The program, its size or file, input, variant and step limit.
+    pub pram: PramConfig,
     /// The delivery order (default FIFO).
     #[serde(default = "default_scheduler")]
     pub scheduler: Scheduler,
-    /// The PRAM step limit (default 10^9).
-    pub max_steps: Option<u64>,
     /// The translation (default direct).
     #[serde(default)]
     pub translation: Translation,
@@ -153,70 +141,15 @@ fn config_error(field: &'static str, rule: &'static str, got: impl Into<String>)
     Error::InvalidConfig { field, rule, got: got.into() }
 }
 
-/// Loads the program of a config: (name, program, input, expected output).
-#[allow(clippy::type_complexity)]
-fn load(
-    config: &ActorPramConfig,
-    file: &ConfigFile<'_>,
-) -> Result<(String, Program, Vec<i64>, Option<(std::ops::Range<usize>, Vec<i64>)>), Error> {
-    match (&config.program, &config.file) {
-        (Some(algorithm), None) => {
-            let n = config.n.ok_or_else(|| config_error("n", "given with program", "none"))?;
-            if config.input.is_some() {
-                return Err(config_error("input", "only given with file", "an input"));
-            }
-            let instance = algorithm.instance(n, config.seed)?;
-            Ok((
-                algorithm.name().to_string(),
-                instance.program,
-                instance.input,
-                Some((instance.output, instance.expected)),
-            ))
-        }
-        (None, Some(path)) => {
-            if config.n.is_some() {
-                return Err(config_error("n", "only given with program", "n"));
-            }
-            let full = file.resolve(path);
-            let text = std::fs::read_to_string(&full).map_err(|e| {
-                config_error(
-                    "file",
-                    "a readable assembly file",
-                    format!("{} ({e})", full.display()),
-                )
-            })?;
-            let program = Program::parse(&text)?;
-            Ok((
-                path.display().to_string(),
-                program,
-                config.input.clone().unwrap_or_default(),
-                None,
-            ))
-        }
-        (Some(_), Some(_)) => {
-            Err(config_error("program", "exactly one of program and file", "both"))
-        }
-        (None, None) => Err(config_error("program", "exactly one of program and file", "none")),
-    }
-}
-
 /// Runs a config.
 pub fn run_actor_pram_config(
     config: &ActorPramConfig,
     file: &ConfigFile<'_>,
 ) -> Result<ActorPramReport, Error> {
-    let (name, program, input, expected) = load(config, file)?;
-    let program = match config.variant {
-        Some(variant) => program.with_variant(variant),
-        None => program,
-    };
-    let limits = Limits {
-        max_steps: config.max_steps.unwrap_or(Limits::default().max_steps),
-        ..Limits::default()
-    };
-    let output_ok = |memory: &[i64]| {
-        expected.as_ref().is_none_or(|(range, want)| memory.get(range.clone()) == Some(&want[..]))
-    };
+    let loaded = config.pram.load(file)?;
+    let LoadedProgram { program, input, limits, .. } = &loaded;
+    let name = loaded.name.clone();
+    let output_ok = |memory: &[i64]| loaded.output_ok(memory);
     let (translation, butterfly) = (config.translation, config.butterfly.clone());
     match translation {
         Translation::Direct => {

@@ -1,6 +1,6 @@
 //! The [`Model`] through which `xtask` lists, runs and sweeps this crate.
 
-use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, TomlError, toml_error};
+use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, TomlError};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -26,26 +26,12 @@ struct KindOf {
     kind: Kind,
 }
 
-/// Parses a config `text` into `T`. An error names its line, column and key path
-/// (`line 12, column 26: program.default.k: invalid type: ...`); a config is read in two
-/// passes (`kind`, then the table of that kind) instead of through a tagged enum, which would
-/// lose both.
+/// Parses a config `text` into `T`; an error names its line, column and key path
+/// (`line 12, column 26: program.default.k: invalid type: ...`, netcore's `toml_error`). A
+/// config is read in two passes (`kind`, then the table of that kind) instead of through a
+/// tagged enum, which would lose both.
 pub fn parse<T: DeserializeOwned>(text: &str) -> Result<T, TomlError> {
-    toml::from_str(text).map_err(|e| {
-        let located = toml_error(text, &e);
-        // Without its input, toml's error shows the key path on a line `in `a.b.c``.
-        let mut bare = e.clone();
-        bare.set_input(None);
-        let shown = bare.to_string();
-        let path = shown.lines().find_map(|l| l.strip_prefix("in `")?.strip_suffix('`'));
-        TomlError(match (path, located.split_once(": ")) {
-            (Some(path), Some((at, message))) if at.starts_with("line ") => {
-                format!("{at}: {path}: {message}")
-            }
-            (Some(path), _) => format!("{path}: {located}"),
-            (None, _) => located,
-        })
-    })
+    netcore::study::parse_toml(text)
 }
 
 impl Model for LogpStall {

@@ -258,18 +258,17 @@ impl<S, M> BspMachine<S, M> {
             inbox.clear();
         }
         let superstep = self.ledger.records.len();
-        if let Err(error) = self.validate_outbox(superstep, label, level) {
-            self.outbox.clear();
-            self.poisoned = Some(superstep);
-            return Err(error);
-        }
-        // Count first, so that every inbox is sized once before the messages move in.
+        // One pass checks every message and counts the receptions, before anything is
+        // delivered, so that every inbox is sized once before the messages move in.
         self.received.fill(0);
-        let mut local = 0;
-        for env in &self.outbox {
-            self.received[env.dest as usize] += 1;
-            local += u64::from(env.src == env.dest);
-        }
+        let local = match self.check_and_count(superstep, label, level) {
+            Ok(local) => local,
+            Err(error) => {
+                self.outbox.clear();
+                self.poisoned = Some(superstep);
+                return Err(error);
+            }
+        };
         let messages = self.outbox.len() as u64 - local;
         for (inbox, &count) in self.inboxes.iter_mut().zip(&self.received) {
             inbox.reserve(count as usize);
@@ -295,14 +294,21 @@ impl<S, M> BspMachine<S, M> {
         Ok(&self.ledger.records[superstep])
     }
 
-    /// Every destination exists and, on D-BSP, lies in its sender's i-cluster; checked before
-    /// anything is delivered.
-    fn validate_outbox(&self, superstep: usize, label: &str, level: u32) -> Result<(), BspError> {
+    /// Checks that every destination exists and, on D-BSP, lies in its sender's i-cluster,
+    /// counting the receptions per processor into `received` (checked before anything is
+    /// delivered); returns the number of messages a processor sent to itself.
+    fn check_and_count(
+        &mut self,
+        superstep: usize,
+        label: &str,
+        level: u32,
+    ) -> Result<u64, BspError> {
         let p = self.p();
         let shift = match &self.model {
             CostModel::Dbsp(d) => Some(d.log_n() - level),
             CostModel::Bsp(_) => None,
         };
+        let mut local = 0;
         for env in &self.outbox {
             let (src, dest) = (env.src, env.dest);
             if dest >= p {
@@ -326,7 +332,9 @@ impl<S, M> BspMachine<S, M> {
                     dest,
                 });
             }
+            self.received[dest as usize] += 1;
+            local += u64::from(src == dest);
         }
-        Ok(())
+        Ok(local)
     }
 }

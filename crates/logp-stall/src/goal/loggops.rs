@@ -311,16 +311,16 @@ impl Engine<'_> {
 
     /// `t + parts` for operation `op`, or [`Error::GoalTimeOverflow`] naming `what` when the
     /// sum passes [`HORIZON`] (the exact sum is reported, computed in 128 bits).
+    #[inline]
     fn later(&self, op: u32, what: &'static str, t: Step, parts: &[u64]) -> Result<Step, Error> {
-        let sum = parts.iter().fold(u128::from(t), |a, &b| a + u128::from(b));
-        match Step::try_from(sum) {
-            Ok(at) if at <= HORIZON => Ok(at),
+        match parts.iter().try_fold(t, |a, &b| a.checked_add(b)) {
+            Some(at) if at <= HORIZON => Ok(at),
             _ => Err(Error::GoalTimeOverflow {
                 line: self.s.lines[op as usize],
                 rank: self.st[op as usize].rank,
                 what,
                 start: t,
-                time: sum,
+                time: parts.iter().fold(u128::from(t), |a, &b| a + u128::from(b)),
             }),
         }
     }

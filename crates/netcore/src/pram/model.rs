@@ -111,57 +111,100 @@ fn config_error(field: &'static str, rule: &'static str, got: String) -> PramErr
     PramError::InvalidConfig { field, rule, got }
 }
 
+/// A config's program, ready to run: what every PRAM emulation's config loads the same way.
+#[derive(Debug, Clone)]
+pub struct LoadedProgram {
+    /// The library program's name or the file's path.
+    pub name: String,
+    /// The program, under the config's variant.
+    pub program: Program,
+    /// The initial global memory.
+    pub input: Vec<i64>,
+    /// The step limit.
+    pub limits: Limits,
+    /// A library program's output cells and their plain-Rust values.
+    pub expected: Option<(std::ops::Range<usize>, Vec<i64>)>,
+}
+
+impl LoadedProgram {
+    /// A final memory is right: a library program's output cells equal its reference (a
+    /// file's program has none, so any memory is).
+    pub fn output_ok(&self, memory: &[i64]) -> bool {
+        self.expected
+            .as_ref()
+            .is_none_or(|(range, want)| memory.get(range.clone()) == Some(&want[..]))
+    }
+}
+
+impl PramConfig {
+    /// Loads the program: a library program at size `n`, or the assembly file (resolved next
+    /// to the config), with the variant and step limit applied.
+    pub fn load(&self, file: &ConfigFile<'_>) -> Result<LoadedProgram, PramError> {
+        let (name, program, input, expected) = match (&self.program, &self.file) {
+            (Some(algorithm), None) => {
+                let n =
+                    self.n.ok_or_else(|| config_error("n", "given with program", "none".into()))?;
+                if self.input.is_some() {
+                    return Err(config_error("input", "only given with file", "an input".into()));
+                }
+                let instance = algorithm.instance(n, self.seed)?;
+                let expected = (instance.output.clone(), instance.expected);
+                (algorithm.name().to_string(), instance.program, instance.input, Some(expected))
+            }
+            (None, Some(path)) => {
+                if self.n.is_some() {
+                    return Err(config_error("n", "only given with program", "n".into()));
+                }
+                let full = file.resolve(path);
+                let text = std::fs::read_to_string(&full).map_err(|e| {
+                    config_error(
+                        "file",
+                        "a readable assembly file",
+                        format!("{} ({e})", full.display()),
+                    )
+                })?;
+                let program = Program::parse(&text)?;
+                (path.display().to_string(), program, self.input.clone().unwrap_or_default(), None)
+            }
+            (Some(_), Some(_)) => {
+                return Err(config_error(
+                    "program",
+                    "exactly one of program and file",
+                    "both".into(),
+                ));
+            }
+            (None, None) => {
+                return Err(config_error(
+                    "program",
+                    "exactly one of program and file",
+                    "none".into(),
+                ));
+            }
+        };
+        let program = match self.variant {
+            Some(variant) => program.with_variant(variant),
+            None => program,
+        };
+        let limits = Limits {
+            max_steps: self.max_steps.unwrap_or(Limits::default().max_steps),
+            ..Limits::default()
+        };
+        Ok(LoadedProgram { name, program, input, limits, expected })
+    }
+}
+
 /// Runs a config: the program, its input, its reference output (library only).
 pub fn run_pram_config(
     config: &PramConfig,
     file: &ConfigFile<'_>,
 ) -> Result<PramReport, PramError> {
-    let (name, program, input, expected) = match (&config.program, &config.file) {
-        (Some(algorithm), None) => {
-            let n =
-                config.n.ok_or_else(|| config_error("n", "given with program", "none".into()))?;
-            if config.input.is_some() {
-                return Err(config_error("input", "only given with file", "an input".into()));
-            }
-            let instance = algorithm.instance(n, config.seed)?;
-            let expected = (instance.output.clone(), instance.expected);
-            (algorithm.name().to_string(), instance.program, instance.input, Some(expected))
-        }
-        (None, Some(path)) => {
-            if config.n.is_some() {
-                return Err(config_error("n", "only given with program", "n".into()));
-            }
-            let full = file.resolve(path);
-            let text = std::fs::read_to_string(&full).map_err(|e| {
-                config_error(
-                    "file",
-                    "a readable assembly file",
-                    format!("{} ({e})", full.display()),
-                )
-            })?;
-            let program = Program::parse(&text)?;
-            (path.display().to_string(), program, config.input.clone().unwrap_or_default(), None)
-        }
-        (Some(_), Some(_)) => {
-            return Err(config_error("program", "exactly one of program and file", "both".into()));
-        }
-        (None, None) => {
-            return Err(config_error("program", "exactly one of program and file", "none".into()));
-        }
-    };
-    let program = match config.variant {
-        Some(variant) => program.with_variant(variant),
-        None => program,
-    };
-    let limits = Limits {
-        max_steps: config.max_steps.unwrap_or(Limits::default().max_steps),
-        ..Limits::default()
-    };
+    let loaded = config.load(file)?;
+    let LoadedProgram { program, input, limits, .. } = &loaded;
     let mut accesses = AccessSummary::default();
-    let run = run_traced(&program, &input, &limits, &mut accesses)?;
-    let verified = expected.map(|(range, want)| run.memory.get(range) == Some(&want[..]));
+    let run = run_traced(program, input, limits, &mut accesses)?;
+    let verified = loaded.expected.is_some().then(|| loaded.output_ok(&run.memory));
     Ok(PramReport {
-        program: name,
+        program: loaded.name.clone(),
         variant: program.variant(),
         mem: program.mem(),
         ppus: program.ppus(),

@@ -101,9 +101,15 @@ fn config_errors() {
     };
     let law = "[delays]\nlaw = \"uniform\"\nd = 1\n";
     let cases = [
-        ("algorithm = \"magic\"\nn = 4\nsteps = 2\n", "line 1, column 13: unknown variant `magic`"),
-        ("program = \"prod\"\nn = 4\nsteps = 2\n", "line 1, column 11: unknown variant `prod`"),
-        ("host = \"torus\"\nn = 4\nsteps = 2\n", "line 1, column 8: unknown variant `torus`"),
+        (
+            "algorithm = \"magic\"\nn = 4\nsteps = 2\n",
+            "line 1, column 13: algorithm: unknown variant `magic`",
+        ),
+        (
+            "program = \"prod\"\nn = 4\nsteps = 2\n",
+            "line 1, column 11: program: unknown variant `prod`",
+        ),
+        ("host = \"torus\"\nn = 4\nsteps = 2\n", "line 1, column 8: host: unknown variant `torus`"),
         ("algorithm = \"array2d\"\nn = 4\nsteps = 2\n", "array2d needs cols = m"),
         (
             "algorithm = \"naive\"\nblock = 2\nn = 4\nsteps = 2\n",
