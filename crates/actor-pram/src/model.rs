@@ -160,7 +160,7 @@ pub fn run_actor_pram_config(
                     "a butterfly table",
                 ));
             }
-            let r = simulate_direct(&program, &input, config.scheduler, &limits)?;
+            let r = simulate_direct(program, input, config.scheduler, limits)?;
             Ok(ActorPramReport {
                 program: name,
                 variant: program.variant(),
@@ -188,7 +188,7 @@ pub fn run_actor_pram_config(
         Translation::Butterfly => {
             let config_bf = butterfly.unwrap_or_default();
             let r =
-                simulate_butterfly_actors(&program, &input, &config_bf, config.scheduler, &limits)?;
+                simulate_butterfly_actors(program, input, &config_bf, config.scheduler, limits)?;
             Ok(ActorPramReport {
                 program: name,
                 variant: program.variant(),
