@@ -10,6 +10,8 @@
 //! field and the rule), 1 on a failed run or a failed claim.
 
 mod claims;
+#[cfg(test)]
+mod fuzz;
 mod output;
 mod plot;
 mod registry;
