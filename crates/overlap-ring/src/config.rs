@@ -382,6 +382,9 @@ impl TryFrom<ConfigText> for Config {
         if text.rows.is_some() && text.guest != GuestShape::Grid {
             return Err(Error::NotForGuest { got: text.guest.name() });
         }
+        if text.rows == Some(0) {
+            return Err(Error::ZeroRows);
+        }
         let cells = |program: Option<ProgramName>| match program {
             None => Ok(Program::Sum),
             Some(name) => name.cells().ok_or_else(|| Error::UnknownProgram("grid_mix".into())),

@@ -8,6 +8,9 @@ pub enum Error {
     /// `n = 0`.
     #[error("host has no processors (n must be >= 1, got n=0)")]
     EmptyHost,
+    /// A grid guest with `rows = 0`.
+    #[error("a grid guest has no rows (rows must be >= 1, got rows=0)")]
+    ZeroRows,
     /// `c` is not a pair `[num, den]`.
     #[error("c must be [num, den], two entries (got {got} entries)")]
     CShape {
