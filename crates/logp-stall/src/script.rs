@@ -4,7 +4,9 @@
 //! Registers `r0..r15` (`i64`). Operands are integers or the names `r0`..`r15`, `pid`, `p`,
 //! `now`. Step-taking instructions: `compute {k}` (k steps), `idle {k}`, `wait_until {t}`
 //! (idles until the clock reaches t; zero steps if already past), `wait_gap` (idles until a
-//! communication op is legal), `submit {dest, payload}`, `receive {into, flag, src}`.
+//! communication op is legal); a wait ends with the idle step after which its condition
+//! holds, so a script whose last instruction is a wait halts right after its last idle step
+//! (`wait_until 3` alone takes steps 0, 1, 2, as `idle 3` does), `submit {dest, payload}`, `receive {into, flag, src}`.
 //! Zero-step instructions, executed eagerly so `is_halted` is exact: `set`, `add`, `sub`,
 //! `min`, `max`, `jump`, `jump_if {a, cmp, b, target}`, `halt`. More than
 //! [`ZERO_STEP_LIMIT`] instructions in a row that take no step (zero-step instructions,
@@ -438,7 +440,7 @@ impl Script {
             fault: None,
             zero_run: 0,
         };
-        s.settle();
+        s.settle_at(0);
         Ok(s)
     }
 
@@ -468,30 +470,48 @@ impl Script {
         !self.halted
     }
 
-    /// After a step-taking instruction: moves on to the next one and settles.
+    /// After a step-taking instruction (the step at `now`): moves on to the next one and
+    /// settles for the step at `now + 1`.
     fn stepped(&mut self) {
         self.zero_run = 0;
         self.pc += 1;
-        self.settle();
+        self.settle_at(self.now + 1);
     }
 
-    /// Executes zero-step instructions until a step-taking one (or the end).
-    fn settle(&mut self) {
+    /// Whether the wait `ins` is already satisfied at step `at` (then it takes no step).
+    fn wait_satisfied(&self, ins: &Instr, at: Step) -> bool {
+        match ins {
+            Instr::WaitUntil { t } => at as i64 >= self.val(t),
+            Instr::WaitGap => self.last_comm.is_none_or(|l| at >= l + self.gap),
+            _ => false,
+        }
+    }
+
+    /// Executes zero-step instructions, and waits already satisfied at step `at`, until a
+    /// step-taking one (or the end), so that a script whose last action is a wait halts right
+    /// after its last idle step.
+    fn settle_at(&mut self, at: Step) {
         while !self.halted {
             let Some(ins) = self.code.get(self.pc).cloned() else {
                 self.halted = true;
                 return;
             };
-            if !matches!(
-                ins,
-                Instr::Compute { k: 1.. }
-                    | Instr::Idle { k: 1.. }
-                    | Instr::WaitUntil { .. }
-                    | Instr::WaitGap
-                    | Instr::Submit { .. }
-                    | Instr::Receive { .. }
-            ) && !self.zero_step()
+            let waits = matches!(ins, Instr::WaitUntil { .. } | Instr::WaitGap);
+            if waits && !self.wait_satisfied(&ins, at) {
+                return;
+            }
+            if !waits
+                && matches!(
+                    ins,
+                    Instr::Compute { k: 1.. }
+                        | Instr::Idle { k: 1.. }
+                        | Instr::Submit { .. }
+                        | Instr::Receive { .. }
+                )
             {
+                return;
+            }
+            if !self.zero_step() {
                 return;
             }
             let mut next = self.pc + 1;
@@ -528,7 +548,11 @@ impl Script {
                     self.halted = true;
                     return;
                 }
-                Instr::Compute { k: 0 } | Instr::Idle { k: 0 } => {}
+                // Waits reach here only when satisfied at `at`: zero steps.
+                Instr::Compute { k: 0 }
+                | Instr::Idle { k: 0 }
+                | Instr::WaitUntil { .. }
+                | Instr::WaitGap => {}
                 _ => return,
             }
             self.pc = next;
@@ -562,8 +586,11 @@ impl LogpProcess for Script {
                         Action::Idle
                     };
                 }
-                Instr::WaitUntil { t } if (now as i64) < self.val(&t) => return Action::Idle,
-                Instr::WaitGap if self.last_comm.is_some_and(|l| now < l + self.gap) => {
+                Instr::WaitUntil { .. } | Instr::WaitGap if !self.wait_satisfied(&ins, now) => {
+                    // An idle step; the wait ends with it if it is satisfied at `now + 1`.
+                    if self.wait_satisfied(&ins, now + 1) {
+                        self.stepped();
+                    }
                     return Action::Idle;
                 }
                 Instr::Submit { dest, payload } => {
@@ -582,7 +609,7 @@ impl LogpProcess for Script {
             // A satisfied wait: zero steps.
             if self.zero_step() {
                 self.pc += 1;
-                self.settle();
+                self.settle_at(now);
             }
             if self.halted {
                 return Action::Idle;

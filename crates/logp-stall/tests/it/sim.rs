@@ -420,3 +420,23 @@ fn paper_literal_unstall_is_t_bar() {
     assert!(strict.iter().any(|v| v.rule == "L10"), "{strict:?}");
     assert!(check_legal(&trace, CheckOpts { lenient_unstall: true }).is_ok());
 }
+
+/// A script ending on `wait_until 8` is simulated like `idle 8` (issue 15, item 1): both take
+/// steps 0..7, so T = 8 and, with C = max{G, delta} = 4, the simulation runs ceil(8 / 4) = 2
+/// cycles. The satisfied wait used to take step 8 as well: T = 9 and a third cycle.
+#[test]
+fn trailing_wait_costs_no_extra_cycle() {
+    use logp_stall::script::{Instr, Operand, Script};
+    let run = |last: Instr| {
+        let procs: Vec<Script> = (0..4)
+            .map(|pid| {
+                let code = if pid == 0 { vec![last.clone()] } else { vec![] };
+                Script::new(code, pid, 4, 2, 8).unwrap()
+            })
+            .collect();
+        let r = simulate(&cfg(4, 2, 4, 4), procs).unwrap();
+        (r.t, r.cycles)
+    };
+    assert_eq!(run(Instr::Idle { k: 8 }), (8, 2));
+    assert_eq!(run(Instr::WaitUntil { t: Operand::Imm(8) }), (8, 2));
+}
