@@ -151,7 +151,7 @@ pub fn run_actor_pram_config(
     let name = loaded.name.clone();
     let output_ok = |memory: &[i64]| loaded.output_ok(memory);
     let (translation, butterfly) = (config.translation, config.butterfly.clone());
-    match translation {
+    let (pram, actor, network, verified) = match translation {
         Translation::Direct => {
             if butterfly.is_some() {
                 return Err(config_error(
@@ -161,48 +161,40 @@ pub fn run_actor_pram_config(
                 ));
             }
             let r = simulate_direct(program, input, config.scheduler, limits)?;
-            Ok(ActorPramReport {
-                program: name,
-                variant: program.variant(),
-                scheduler: config.scheduler.to_string(),
-                translation,
-                t: r.pram.t,
-                s: r.pram.s,
-                g: r.pram.g,
-                actor: Some(DirectMeasures {
-                    actor_time: r.actor.actor_time,
-                    actor_space: r.actor.actor_space,
-                    events: r.actor.events,
-                    messages: r.actor.messages,
-                    actors: r.actor.actors,
-                    max_mailbox: r.actor.max_mailbox,
-                    max_acquaintances: r.max_acquaintances,
-                    actor_time_over_t: r.actor.actor_time as f64 / r.pram.t.max(1) as f64,
-                    predictable: r.predictable,
-                    schedule: r.schedule,
-                }),
-                network: None,
-                verified: r.verified && output_ok(&r.memory),
-            })
+            let actor = DirectMeasures {
+                actor_time: r.actor.actor_time,
+                actor_space: r.actor.actor_space,
+                events: r.actor.events,
+                messages: r.actor.messages,
+                actors: r.actor.actors,
+                max_mailbox: r.actor.max_mailbox,
+                max_acquaintances: r.max_acquaintances,
+                actor_time_over_t: r.actor.actor_time as f64 / r.pram.t.max(1) as f64,
+                predictable: r.predictable,
+                schedule: r.schedule,
+            };
+            (r.pram, Some(actor), None, r.verified && output_ok(&r.memory))
         }
         Translation::Butterfly => {
             let config_bf = butterfly.unwrap_or_default();
             let r =
                 simulate_butterfly_actors(program, input, &config_bf, config.scheduler, limits)?;
-            Ok(ActorPramReport {
-                program: name,
-                variant: program.variant(),
-                scheduler: config.scheduler.to_string(),
-                translation,
-                t: r.pram.t,
-                s: r.pram.s,
-                g: r.pram.g,
-                actor: None,
-                verified: r.verified && output_ok(&r.memory),
-                network: Some(r),
-            })
+            let verified = r.verified && output_ok(&r.memory);
+            (r.pram, None, Some(r), verified)
         }
-    }
+    };
+    Ok(ActorPramReport {
+        program: name,
+        variant: program.variant(),
+        scheduler: config.scheduler.to_string(),
+        translation,
+        t: pram.t,
+        s: pram.s,
+        g: pram.g,
+        actor,
+        network,
+        verified,
+    })
 }
 
 impl Model for ActorPram {
