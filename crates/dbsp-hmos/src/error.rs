@@ -116,16 +116,9 @@ pub enum Error {
         /// Number of processors.
         n: u64,
     },
-    /// HMOS: a structure larger than the stated memory limit.
-    #[error("{field} must satisfy {field} <= {limit} (the memory limit) (got {got})")]
-    MemoryTooLarge {
-        /// What is too large, e.g. `m r`.
-        field: &'static str,
-        /// The limit.
-        limit: u64,
-        /// The estimate.
-        got: u64,
-    },
+    /// A run past the stated limits (`docs/models/dbsp-hmos.md`, Limits).
+    #[error(transparent)]
+    TooLarge(#[from] netcore::limits::TooLarge),
     /// HMOS: the shuffled level-0 graph could not be repaired to distinct modules.
     #[error("level-0 graph: no repeat-free assignment found within {attempts} swap attempts")]
     GraphBuildFailed {
@@ -156,6 +149,7 @@ impl Classify for Error {
         match self {
             Error::Bsp(e) => e.fault(),
             Error::Pram(e) => e.fault(),
+            Error::TooLarge(e) => e.fault(),
             Error::Mismatch { .. } => Fault::Run,
             Error::NotDbsp
             | Error::WithinOutOfRange { .. }
@@ -168,7 +162,6 @@ impl Classify for Error {
             | Error::RedundancyTooLarge { .. }
             | Error::TooFewVariables { .. }
             | Error::KTooLarge { .. }
-            | Error::MemoryTooLarge { .. }
             | Error::Param { .. } => Fault::Input,
             Error::GraphBuildFailed { .. } => Fault::Run,
         }

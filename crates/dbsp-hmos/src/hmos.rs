@@ -16,6 +16,8 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
+use netcore::limits::check;
+
 use crate::Error;
 
 /// Largest `m r` (edges of the level-0 graph) a build accepts: 2^24 entries of 4 bytes.
@@ -323,9 +325,7 @@ impl HmosConfig {
         if !n.is_power_of_two() {
             return Err(Error::NotPowerOfTwo { n });
         }
-        if n > MAX_N {
-            return Err(Error::MemoryTooLarge { field: "n", limit: MAX_N, got: n });
-        }
+        check("n", n, MAX_N, "processors")?;
         if r.is_multiple_of(2) {
             return Err(Error::EvenRedundancy { r });
         }
@@ -337,17 +337,10 @@ impl HmosConfig {
         }
         let edges = m.saturating_mul(u64::from(r));
         match level0 {
-            Level0::ShuffledBalanced if edges > MAX_LEVEL0_EDGES => {
-                return Err(Error::MemoryTooLarge {
-                    field: "m r",
-                    limit: MAX_LEVEL0_EDGES,
-                    got: edges,
-                });
+            Level0::ShuffledBalanced => {
+                check("m", edges, MAX_LEVEL0_EDGES, "level-0 edges (m r, 4 bytes each)")?;
             }
-            Level0::Hashed | Level0::Modulo if m > MAX_COMPUTED_M => {
-                return Err(Error::MemoryTooLarge { field: "m", limit: MAX_COMPUTED_M, got: m });
-            }
-            _ => {}
+            Level0::Hashed | Level0::Modulo => check("m", m, MAX_COMPUTED_M, "variables")?,
         }
         if k > K_CAP || chain(n, k).is_none() {
             return Err(Error::KTooLarge { k, k_max: k_max(n), n });

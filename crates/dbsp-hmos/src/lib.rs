@@ -15,6 +15,7 @@
 
 mod error;
 pub mod hmos;
+pub mod limits;
 pub mod model;
 pub mod prim;
 pub mod protocol;

@@ -7,14 +7,14 @@ use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json
 use serde::{Deserialize, Serialize};
 
 use netcore::pram::library::Algorithm;
-use netcore::pram::{Limits, NoTrace, run_with};
+use netcore::pram::{Limits, NoTrace, run, run_with};
 
-use crate::Error;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
 use crate::protocol::{Delivery, HmosMemory, LevelStats, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
 use crate::scheme::{Pricing, Scheme};
 use crate::studies::primitives::bound;
+use crate::{Error, limits};
 
 /// The `dbsp-hmos` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -231,8 +231,12 @@ pub struct PramReport {
 fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
     let (level0, r, k) = config.scheme.resolve(config.r, config.k)?;
+    limits::check_pram_memory(config.algorithm, config.size, config.n, r, k)?;
     let instance = config.algorithm.instance(config.size, config.seed).map_err(Error::from)?;
     let program = &instance.program;
+    // The plain reference run gives the global steps and work the work estimate needs.
+    let plain = run(program, &instance.input, &Limits::default()).map_err(Error::from)?;
+    limits::check_pram_work(plain.cost.g, plain.cost.w, config.n, r, k)?;
     let n = u64::from(config.n);
     let m = program.mem().max(n);
     let hmos = Hmos::build(&HmosConfig::with_graph(n, m, r, k, config.seed, level0)?)?;

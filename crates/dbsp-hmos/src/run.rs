@@ -50,8 +50,6 @@ pub enum Direction {
 
 /// Largest number of processors a run may have (the engine holds per-processor vectors).
 pub const MAX_LOG_N: u32 = 20;
-/// Largest number of items (keys, messages) a run may hold in all.
-pub const MAX_ITEMS: u64 = 1 << 24;
 
 /// A validated primitive run: `n = 2^log_n` processors, the whole machine as the cluster.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,7 +63,8 @@ pub struct PrimitiveRun {
 
 impl PrimitiveRun {
     /// Checks `1 <= log_n <= 20`, `k >= 1` (`k = 1` for broadcast), `skew` a power of two
-    /// `<= n` (1 unless routing) and at most 2^24 items in all.
+    /// `<= n` (1 unless routing) and the memory estimate of `n k skew` items
+    /// ([`crate::limits::check_primitive`]).
     pub fn new(
         primitive: Primitive,
         log_n: u32,
@@ -93,11 +92,8 @@ impl PrimitiveRun {
                 got,
             ));
         }
-        let items = n * u64::from(k) * u64::from(skew);
-        if items > MAX_ITEMS {
-            let rule = format!("n k skew <= {MAX_ITEMS} (the memory limit of a run)");
-            return Err(Error::param("k", rule, items));
-        }
+        let items = n.saturating_mul(u64::from(k)).saturating_mul(u64::from(skew));
+        crate::limits::check_primitive(n, items)?;
         Ok(Self { primitive, log_n, k, skew, direction })
     }
 

@@ -117,6 +117,9 @@ pub enum HpramError {
         /// The access of the higher-index child.
         second: Accessor,
     },
+    /// A run past the stated limits (`docs/models/hpram.md`, Limits).
+    #[error(transparent)]
+    TooLarge(#[from] netcore::limits::TooLarge),
     /// A register index at or beyond `local_words`.
     #[error(
         "{path} step {step} (pid {pid}, gpid {gpid}): register {register} outside local memory of {local_words} words"
@@ -261,6 +264,7 @@ pub enum HpramError {
 impl Classify for HpramError {
     fn fault(&self) -> Fault {
         match self {
+            HpramError::TooLarge(e) => e.fault(),
             HpramError::EmptySubPram { .. }
             | HpramError::PartitionSizeMismatch { .. }
             | HpramError::AbbreviatedPartitionMismatch { .. }

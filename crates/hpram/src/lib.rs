@@ -42,6 +42,7 @@ mod cost_model;
 mod cost_tree;
 mod error;
 mod eval;
+pub mod limits;
 mod memory;
 pub mod model;
 mod proc;

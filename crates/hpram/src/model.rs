@@ -367,6 +367,9 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
     let (tree, (result, verified, trace_hash)): (_, Outcome) = match config.mode {
         ExecMode::CountOnly => (count(&cfg, alg, vec![])?, (None, None, None)),
         ExecMode::Full => {
+            // `M` grows with `n` (tree algorithms, fft) or with `procs` (alg1).
+            let words_field = if config.n.is_some() { "n" } else { "procs" };
+            crate::limits::check_full_run(&cfg, words_field)?;
             let (input, expected) = match config.n {
                 Some(n) => {
                     let (input, expected) = reference(config, n);

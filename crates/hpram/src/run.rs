@@ -65,7 +65,7 @@ pub fn run(
         );
         alg.run(&mut root)?;
         let (node, _, hash) = root.finish();
-        Ok((node, hash))
+        Ok::<_, HpramError>((node, hash))
     };
     let (root, hash) = if cfg.threads == 0 {
         execute(&mut memory, &mut local)

@@ -53,11 +53,11 @@ fn computed_level0_graphs() {
     assert_eq!(config(Level0::Modulo, 1, 0).map(|_| ()), Ok(()), "m = 2^30 computed is accepted");
     assert!(matches!(
         HmosConfig::with_graph(16, 1 << 41, 1, 0, 0, Level0::Hashed),
-        Err(Error::MemoryTooLarge { field: "m", .. })
+        Err(Error::TooLarge(netcore::limits::TooLarge { field: "m", limit: 1099511627776, .. }))
     ));
     assert!(matches!(
         HmosConfig::with_graph(16, 1 << 30, 1, 0, 0, Level0::ShuffledBalanced),
-        Err(Error::MemoryTooLarge { field: "m r", .. })
+        Err(Error::TooLarge(netcore::limits::TooLarge { field: "m", estimate: 1073741824, .. }))
     ));
 }
 

@@ -1,0 +1,158 @@
+//! Stated size limits of a run, estimated from the validated config before anything is
+//! allocated (`docs/models/dbsp-hmos.md`, Limits). The figures are measured peak resident
+//! bytes (`/usr/bin/time -f %M cargo xtask run dbsp-hmos`), rounded up; the Limits section
+//! gives the runs they come from.
+
+use netcore::limits::{DEFAULT_MEMORY, TooLarge, check};
+use netcore::pram::library::Algorithm;
+
+/// The unit of every memory estimate.
+const BYTES: &str = "bytes (estimated)";
+
+/// Bytes per D-BSP processor of a primitive run (engine state, inboxes, ledger share):
+/// 556 measured (two-phase routing, n = 2^16 and 2^20 with one item each).
+pub const PRIMITIVE_BYTES_PER_PROCESSOR: u64 = 640;
+/// Bytes per item (key or message) of a primitive run: 40-120 measured (routing with
+/// `n k skew = 2^20, 2^24`, k-sorting with 2^24 keys).
+pub const PRIMITIVE_BYTES_PER_ITEM: u64 = 128;
+
+/// Bytes per D-BSP processor of a `pram` run: 780 measured (permutation-read, n = 2^16).
+pub const PRAM_BYTES_PER_PROCESSOR: u64 = 1024;
+/// Bytes per stored copy of a memory cell (`cells x r 3^k`, a hash-map entry of
+/// `(variable, copy) -> (value, timestamp)`): 62 measured (k = 3, 81 copies).
+pub const PRAM_BYTES_PER_COPY: u64 = 96;
+/// Bytes per PPU (its accesses sorted, combined and answered): about 800 measured.
+pub const PRAM_BYTES_PER_PPU: u64 = 1024;
+/// Bytes per selected copy of a PPU's access (`mu 2^k` packets per access): about 50
+/// measured.
+pub const PRAM_BYTES_PER_PACKET: u64 = 128;
+/// Bytes per cell of the program's own data (input, expected output, the reference run's
+/// array, the interpreter's conflict table).
+pub const PRAM_BYTES_PER_CELL: u64 = 32;
+
+/// The most work units (processor-supersteps plus packet-supersteps, see [`pram_work`]) a
+/// `pram` run may take: about 36 minutes at the slowest measured rate, 8 M units/s.
+pub const MAX_PRAM_WORK: u64 = 1 << 34;
+
+/// Refuses a primitive run of `n` processors and `items` keys or messages whose estimate
+/// `640 n + 128 items` bytes exceeds [`DEFAULT_MEMORY`], naming `k`.
+pub fn check_primitive(n: u64, items: u64) -> Result<(), TooLarge> {
+    let bytes = PRIMITIVE_BYTES_PER_PROCESSOR
+        .saturating_mul(n)
+        .saturating_add(PRIMITIVE_BYTES_PER_ITEM.saturating_mul(items));
+    check("k", bytes, DEFAULT_MEMORY, BYTES)
+}
+
+/// An upper bound on the global memory cells of `algorithm`'s library program of size
+/// `size` (matrix-vector product: `size^2 + 2 size`; every other program at most
+/// `3 size`), known before the instance is built.
+pub fn library_cells(algorithm: Algorithm, size: u32) -> u64 {
+    let s = u64::from(size);
+    match algorithm {
+        Algorithm::MatVec => s.saturating_mul(s).saturating_add(2 * s),
+        _ => 3 * s,
+    }
+}
+
+/// `mu 2^k`, the copies selected per access.
+fn packets(r: u32, k: u32) -> u64 {
+    u64::from(r).div_ceil(2).saturating_mul(1_u64.checked_shl(k).unwrap_or(u64::MAX))
+}
+
+/// The two parts of an estimate and the fields that set them: the part growing with the
+/// processors (`n`) and the part growing with the program (`size`); the larger names the
+/// field.
+fn named(per_processor: u64, per_program: u64) -> (&'static str, u64) {
+    let field = if per_processor >= per_program { "n" } else { "size" };
+    (field, per_processor.saturating_add(per_program))
+}
+
+/// The memory estimate of a `pram` run and the field that dominates it: `1024 n + 96 cells
+/// copies + 4 m r + (1024 + 128 mu 2^k) size + 32 cells` bytes, with `cells` from
+/// [`library_cells`], `copies = r 3^k` (every cell stored at every copy at most),
+/// `m = max(cells, n)` the variables of the level-0 graph (4 B per edge when stored),
+/// `mu = ceil(r / 2)` and `size` bounding the PPUs.
+pub fn pram_bytes(algorithm: Algorithm, size: u32, n: u32, r: u32, k: u32) -> (&'static str, u64) {
+    let cells = library_cells(algorithm, size);
+    let copies = u64::from(r).saturating_mul(3_u64.saturating_pow(k));
+    let edges = cells.max(u64::from(n)).saturating_mul(u64::from(r));
+    let per_ppu =
+        PRAM_BYTES_PER_PPU.saturating_add(PRAM_BYTES_PER_PACKET.saturating_mul(packets(r, k)));
+    let program = PRAM_BYTES_PER_COPY
+        .saturating_mul(cells)
+        .saturating_mul(copies)
+        .saturating_add(edges.saturating_mul(4))
+        .saturating_add(per_ppu.saturating_mul(u64::from(size)))
+        .saturating_add(PRAM_BYTES_PER_CELL.saturating_mul(cells));
+    named(PRAM_BYTES_PER_PROCESSOR.saturating_mul(u64::from(n)), program)
+}
+
+/// Refuses a `pram` run whose [`pram_bytes`] exceed [`DEFAULT_MEMORY`].
+pub fn check_pram_memory(
+    algorithm: Algorithm,
+    size: u32,
+    n: u32,
+    r: u32,
+    k: u32,
+) -> Result<(), TooLarge> {
+    let (field, bytes) = pram_bytes(algorithm, size, n, r, k);
+    check(field, bytes, DEFAULT_MEMORY, BYTES)
+}
+
+/// The work estimate of a `pram` run from the reference run's global steps `g` and work
+/// `w` (an upper bound on its accesses), and the field that dominates it: every global step
+/// takes about `3 L^2` supersteps over all `n = 2^L` processors (522 per step measured at
+/// L = 16, 237 at L = 10) and every access's `mu 2^k` packets are sorted and routed through
+/// about `L^2` of them.
+pub fn pram_work(g: u64, w: u64, n: u32, r: u32, k: u32) -> (&'static str, u64) {
+    let log_n = u64::from(n.max(2).ilog2());
+    let supersteps = 3 * log_n * log_n;
+    named(
+        g.saturating_mul(supersteps).saturating_mul(u64::from(n)),
+        w.saturating_mul(packets(r, k)).saturating_mul(log_n * log_n),
+    )
+}
+
+/// Refuses a `pram` run whose [`pram_work`] exceeds [`MAX_PRAM_WORK`].
+pub fn check_pram_work(g: u64, w: u64, n: u32, r: u32, k: u32) -> Result<(), TooLarge> {
+    let (field, work) = pram_work(g, w, n, r, k);
+    check(field, work, MAX_PRAM_WORK, "work units (processor- and packet-supersteps, estimated)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`library_cells`] bounds every library program's memory from above (it is used
+    /// before the instance exists), and tightly for the matrix-vector product.
+    #[test]
+    fn library_cells_bound_the_programs() {
+        for algorithm in Algorithm::ALL {
+            for size in [4, 8, 64] {
+                let instance = algorithm.instance(size, 0).expect("a valid size");
+                let mem = instance.program.mem();
+                assert!(mem <= library_cells(algorithm, size), "{algorithm:?} size {size}");
+            }
+        }
+        assert_eq!(library_cells(Algorithm::MatVec, 64), 64 * 64 + 128);
+    }
+
+    /// The fixture `pram-error-too-large-k5.toml`'s estimate, term by term, and the field
+    /// that dominates each estimate.
+    #[test]
+    fn estimates_name_the_dominant_field() {
+        let (field, bytes) = pram_bytes(Algorithm::PermutationRead, 1 << 16, 1 << 16, 3, 5);
+        assert_eq!(
+            (field, bytes),
+            ("size", 67108864 + 13759414272 + 2359296 + 603979776 + 6291456)
+        );
+        assert_eq!(pram_bytes(Algorithm::HotSpotRead, 1, 1 << 20, 3, 0).0, "n");
+        // Two global steps on 2^20 processors: 2 * 3 * 20^2 * 2^20 processor-supersteps.
+        assert_eq!(pram_work(2, 2, 1 << 20, 3, 0), ("n", 2 * 1200 * (1 << 20) + 2 * 2 * 400));
+        assert!(check_pram_work(16, 16, 1 << 20, 3, 0).is_err());
+        // 2^20 processors and 2^24 items fit (2.8 GB), 2^25 more items do not.
+        assert_eq!(check_primitive(1 << 20, 1 << 24), Ok(()));
+        let e = check_primitive(1 << 20, 1 << 25).unwrap_err();
+        assert_eq!((e.field, e.estimate), ("k", 640 * (1 << 20) + 128 * (1 << 25)));
+    }
+}

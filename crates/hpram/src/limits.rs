@@ -1,0 +1,62 @@
+//! Stated size limits of a full run, estimated from its [`Config`] before anything is
+//! allocated (`docs/models/hpram.md`, Limits). The figures are measured peak resident bytes
+//! (`/usr/bin/time -f %M cargo xtask run hpram`), rounded up; the Limits section gives the
+//! runs they come from. Count-only runs store identical siblings once and are not limited
+//! (under 5 MB at `P = 2^30`).
+
+use netcore::limits::{DEFAULT_MEMORY, TooLarge, check};
+
+use crate::{Config, MemoryVariant};
+
+/// Bytes per word of global memory under non-uniform memory: the memory, the input and the
+/// reference (16 B measured for tree-reduce, 32 B for the FFT).
+pub const NON_UNIFORM_BYTES_PER_WORD: u64 = 40;
+/// Bytes per processor under non-uniform memory (its state, its share of the sub-PRAMs and
+/// of the cost tree): 46-150 B measured.
+pub const NON_UNIFORM_BYTES_PER_PROC: u64 = 160;
+/// Bytes per word of global memory under uniform memory, whose determinacy checker keeps
+/// a footprint of every touched cell per subtree until the join: 220-490 B measured.
+pub const UNIFORM_BYTES_PER_WORD: u64 = 640;
+/// Bytes per processor under uniform memory: 420 B measured (tree-reduce, hier).
+pub const UNIFORM_BYTES_PER_PROC: u64 = 512;
+/// Bytes per register (`local_words` per processor).
+pub const BYTES_PER_REGISTER: u64 = 8;
+
+/// The memory estimate of a full run: `(words, processors)` bytes, the part growing with
+/// `M` and the part growing with `P` (registers included).
+pub fn full_run_bytes(cfg: &Config) -> (u64, u64) {
+    let (per_word, per_proc) = match cfg.memory {
+        MemoryVariant::NonUniform => (NON_UNIFORM_BYTES_PER_WORD, NON_UNIFORM_BYTES_PER_PROC),
+        MemoryVariant::Uniform => (UNIFORM_BYTES_PER_WORD, UNIFORM_BYTES_PER_PROC),
+    };
+    let registers = BYTES_PER_REGISTER.saturating_mul(cfg.local_words as u64);
+    let procs = per_proc.saturating_add(registers).saturating_mul(cfg.procs as u64);
+    (per_word.saturating_mul(cfg.mem_words as u64), procs)
+}
+
+/// Refuses a full run whose [`full_run_bytes`] exceed [`DEFAULT_MEMORY`], naming
+/// `words_field` (the config field that sets `M`) when the words' part is the larger, else
+/// `procs`.
+pub fn check_full_run(cfg: &Config, words_field: &'static str) -> Result<(), TooLarge> {
+    let (words, procs) = full_run_bytes(cfg);
+    let field = if words >= procs { words_field } else { "procs" };
+    check(field, words.saturating_add(procs), DEFAULT_MEMORY, "bytes (estimated)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both variants' estimates term by term, and the field that names the larger part.
+    #[test]
+    fn estimates_name_the_larger_part() {
+        let mut cfg = Config::new(1 << 20, 1 << 20);
+        assert_eq!(full_run_bytes(&cfg), (40 << 20, (160 + 32) << 20));
+        assert_eq!(check_full_run(&cfg, "n"), Ok(()));
+        cfg.memory = MemoryVariant::Uniform;
+        assert_eq!(full_run_bytes(&cfg), (640 << 20, (512 + 32) << 20));
+        cfg.procs = 1 << 23;
+        let e = check_full_run(&cfg, "n").unwrap_err();
+        assert_eq!((e.field, e.estimate), ("procs", (640 << 20) + ((512 + 32) << 23)));
+    }
+}
