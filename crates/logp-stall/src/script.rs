@@ -82,19 +82,21 @@ impl<'de> Deserialize<'de> for Operand {
 
 /// One instruction (TOML: `{ op = "submit", dest = 0, payload = ["pid", "r1"] }`).
 ///
-/// Deserialized through `InstrTable`, a plain table, so that an error names its key and line
-/// (serde's internally tagged enums lose both).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
+/// Read through `netcore::tagged`, so that an error names its key and line (serde's
+/// internally tagged enums lose both).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Instr {
     /// `k` local steps.
     Compute {
         /// Steps (default 1).
+        #[serde(default = "one")]
         k: u64,
     },
     /// `k` idle steps.
     Idle {
         /// Steps (default 1).
+        #[serde(default = "one")]
         k: u64,
     },
     /// Idle until the clock reaches `t`.
@@ -109,15 +111,19 @@ pub enum Instr {
         /// Destination.
         dest: Operand,
         /// Words (at most `max_words`; default none).
+        #[serde(default)]
         payload: Vec<Operand>,
     },
     /// Receive: words into `r[into..]`, 1/0 into `r[flag]`, the source into `r[src]`.
     Receive {
         /// First register for the payload (default 0).
+        #[serde(default)]
         into: u8,
         /// Presence flag register.
+        #[serde(default)]
         flag: Option<u8>,
         /// Source register.
+        #[serde(default)]
         src: Option<u8>,
     },
     /// `r[reg] = value`.
@@ -183,140 +189,11 @@ pub enum Instr {
     Halt,
 }
 
-/// The name of an instruction (`op`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum OpName {
-    Compute,
-    Idle,
-    WaitUntil,
-    WaitGap,
-    Submit,
-    Receive,
-    Set,
-    Add,
-    Sub,
-    Min,
-    Max,
-    Jump,
-    JumpIf,
-    Halt,
-}
+netcore::tagged!(Instr, "op");
 
-/// An instruction as written: `op` and every operand any instruction has (each key has one
-/// type across instructions), checked against `op` by [`InstrTable::into_instr`].
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct InstrTable {
-    op: OpName,
-    k: Option<u64>,
-    t: Option<Operand>,
-    dest: Option<Operand>,
-    payload: Option<Vec<Operand>>,
-    into: Option<u8>,
-    flag: Option<u8>,
-    src: Option<u8>,
-    reg: Option<u8>,
-    value: Option<Operand>,
-    a: Option<Operand>,
-    b: Option<Operand>,
-    cmp: Option<Cmp>,
-    target: Option<usize>,
-}
-
-impl OpName {
-    /// The name as written in a config.
-    fn name(self) -> &'static str {
-        match self {
-            OpName::Compute => "compute",
-            OpName::Idle => "idle",
-            OpName::WaitUntil => "wait_until",
-            OpName::WaitGap => "wait_gap",
-            OpName::Submit => "submit",
-            OpName::Receive => "receive",
-            OpName::Set => "set",
-            OpName::Add => "add",
-            OpName::Sub => "sub",
-            OpName::Min => "min",
-            OpName::Max => "max",
-            OpName::Jump => "jump",
-            OpName::JumpIf => "jump_if",
-            OpName::Halt => "halt",
-        }
-    }
-}
-
-impl InstrTable {
-    /// The instruction, or a message naming the missing key or the key `op` does not take.
-    fn into_instr(mut self) -> Result<Instr, String> {
-        let op = self.op;
-        fn need<T>(v: Option<T>, key: &str, op: OpName) -> Result<T, String> {
-            v.ok_or_else(|| format!("op = \"{}\" needs the key `{key}`", op.name()))
-        }
-        let ins = match op {
-            OpName::Compute => Instr::Compute { k: self.k.take().unwrap_or(1) },
-            OpName::Idle => Instr::Idle { k: self.k.take().unwrap_or(1) },
-            OpName::WaitUntil => Instr::WaitUntil { t: need(self.t.take(), "t", op)? },
-            OpName::WaitGap => Instr::WaitGap,
-            OpName::Submit => Instr::Submit {
-                dest: need(self.dest.take(), "dest", op)?,
-                payload: self.payload.take().unwrap_or_default(),
-            },
-            OpName::Receive => Instr::Receive {
-                into: self.into.take().unwrap_or(0),
-                flag: self.flag.take(),
-                src: self.src.take(),
-            },
-            OpName::Set => Instr::Set {
-                reg: need(self.reg.take(), "reg", op)?,
-                value: need(self.value.take(), "value", op)?,
-            },
-            OpName::Add | OpName::Sub | OpName::Min | OpName::Max => {
-                let reg = need(self.reg.take(), "reg", op)?;
-                let a = need(self.a.take(), "a", op)?;
-                let b = need(self.b.take(), "b", op)?;
-                match op {
-                    OpName::Add => Instr::Add { reg, a, b },
-                    OpName::Sub => Instr::Sub { reg, a, b },
-                    OpName::Min => Instr::Min { reg, a, b },
-                    _ => Instr::Max { reg, a, b },
-                }
-            }
-            OpName::Jump => Instr::Jump { target: need(self.target.take(), "target", op)? },
-            OpName::JumpIf => Instr::JumpIf {
-                a: need(self.a.take(), "a", op)?,
-                cmp: need(self.cmp.take(), "cmp", op)?,
-                b: need(self.b.take(), "b", op)?,
-                target: need(self.target.take(), "target", op)?,
-            },
-            OpName::Halt => Instr::Halt,
-        };
-        let left = [
-            ("k", self.k.is_some()),
-            ("t", self.t.is_some()),
-            ("dest", self.dest.is_some()),
-            ("payload", self.payload.is_some()),
-            ("into", self.into.is_some()),
-            ("flag", self.flag.is_some()),
-            ("src", self.src.is_some()),
-            ("reg", self.reg.is_some()),
-            ("value", self.value.is_some()),
-            ("a", self.a.is_some()),
-            ("b", self.b.is_some()),
-            ("cmp", self.cmp.is_some()),
-            ("target", self.target.is_some()),
-        ];
-        match left.iter().find(|(_, given)| *given) {
-            Some((key, _)) => Err(format!("op = \"{}\" does not take the key `{key}`", op.name())),
-            None => Ok(ins),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Instr {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        InstrTable::deserialize(d)?.into_instr().map_err(serde::de::Error::custom)
-    }
+/// The default step count of `compute` and `idle`.
+fn one() -> u64 {
+    1
 }
 
 /// The compared state of a script.

@@ -85,7 +85,7 @@ type Result<T> = std::result::Result<T, DelayError>;
 
 /// A seeded law for drawing link delays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "law", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
 pub enum DelayLaw {
     /// Every link has delay `d`.
     Uniform {
@@ -121,6 +121,7 @@ pub enum DelayLaw {
         cap: Delay,
     },
 }
+crate::tagged!(DelayLaw, "law");
 
 impl DelayLaw {
     /// Checks the law's parameters.

@@ -26,13 +26,12 @@ fn config_errors_name_the_key_and_its_line() {
         ),
         (
             "[program]\ntype = \"script\"\ndefault = [\n  { op = \"compute\", dest = 1 },\n]\n",
-            // A rule across keys of one op is reported at the array holding it (toml gives
-            // no span per array element).
-            "line 9, column 11: program.default: op = \"compute\" does not take the key `dest`",
+            // A key the op does not take is reported at the key.
+            "line 10, column 21: program.default: unknown field `dest`, expected `k`",
         ),
         (
             "[program]\ntype = \"script\"\ndefault = [{ op = \"submit\" }]\n",
-            "line 9, column 11: program.default: op = \"submit\" needs the key `dest`",
+            "line 9, column 12: program.default: missing field `dest`",
         ),
         (
             "[program]\ntype = \"compaction_delta\"\n",

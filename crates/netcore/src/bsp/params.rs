@@ -188,13 +188,14 @@ impl LevelCosts for DbspParams {
 
 /// How a machine's supersteps are priced: BSP or D-BSP parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum CostModel {
     /// Plain BSP: every superstep costs `w + g h + l`.
     Bsp(BspParams),
     /// D-BSP: an i-superstep costs `w + g_i h + l_i`.
     Dbsp(DbspParams),
 }
+crate::tagged!(CostModel, "kind");
 
 impl CostModel {
     /// Number of processors.

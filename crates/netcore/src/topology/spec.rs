@@ -15,7 +15,7 @@ use super::{Result, Topology, check_grid, check_min};
 /// cols = 4
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
 pub enum TopologySpec {
     /// [`Topology::linear_array`].
     LinearArray {
@@ -64,6 +64,7 @@ pub enum TopologySpec {
         edges: Vec<(u32, u32)>,
     },
 }
+crate::tagged!(TopologySpec, "kind");
 
 impl TopologySpec {
     /// Builds the topology, validating every field.
