@@ -7,6 +7,7 @@
 //! (grid points with the first axis outermost, then zip positions, then seeds, then
 //! repetitions), and job `j` draws from the stream `seeded(seed, j)`, so the result of a job
 //! does not depend on which thread or shard runs it.
+#![warn(clippy::cast_possible_truncation)]
 
 use std::path::Path;
 

@@ -1,4 +1,5 @@
 //! LogP parameters and machine configuration (paper §2 and §2.1).
+#![warn(clippy::cast_possible_truncation)]
 
 use netcore::Step;
 use serde::{Deserialize, Serialize};

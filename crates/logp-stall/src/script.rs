@@ -13,6 +13,7 @@
 //! `compute`/`idle` with `k = 0`, satisfied waits) halt the script with a fault, which the
 //! machine reports as [`Error::ProgramFault`] (`docs/models/logp-stall.md`, Choices:
 //! zero-step loops).
+#![warn(clippy::cast_possible_truncation)]
 
 use std::sync::Arc;
 

@@ -1,5 +1,6 @@
 //! netcore as a "model": `cargo xtask run netcore CONFIG.toml` describes a network, and
 //! netcore's own studies exercise the shared engines against closed forms.
+#![warn(clippy::cast_possible_truncation)]
 
 use serde::{Deserialize, Serialize};
 

@@ -31,6 +31,7 @@
 //! assert!(error.to_string().contains("side"), "{error}");
 //! assert_eq!(toml::to_string(&Shape::Dot).unwrap(), "kind = \"dot\"\n");
 //! ```
+#![warn(clippy::cast_possible_truncation)]
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -1,5 +1,6 @@
 //! One-line messages for TOML parse errors, shared by every module that parses a config
 //! ([`crate::topology`], [`crate::study`]) so neither depends on the other for it.
+#![warn(clippy::cast_possible_truncation)]
 
 /// One line describing a TOML error: `line L, column C: key.path: message` (the key path
 /// where toml knows it, e.g. `program.default.k`).

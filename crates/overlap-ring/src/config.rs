@@ -15,6 +15,7 @@
 //! law = "explicit"
 //! delays = [1, 5, 1, 1, 2, 1, 1]
 //! ```
+#![warn(clippy::cast_possible_truncation)]
 
 use netcore::delay::{DelayLaw, LinkDelays};
 use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
@@ -467,6 +468,15 @@ pub fn host_of(config: &Config) -> Result<(Host, Option<Embedding>)> {
     if n == 0 {
         return Err(Error::EmptyHost);
     }
+    // n <= MAX_HOST (checked by `validate`); a caller that skipped it still gets the error.
+    let nodes = || {
+        u32::try_from(n).map_err(|_| netcore::limits::TooLarge {
+            field: "n",
+            limit: MAX_HOST as u64,
+            estimate: n as u64,
+            unit: "host processors",
+        })
+    };
     let bandwidth = config.bandwidth.unwrap_or_else(|| log_n(n));
     let rng = &mut netcore::rng::seeded(config.seed, 0);
     let graph = match &config.host {
@@ -475,15 +485,15 @@ pub fn host_of(config: &Config) -> Result<(Host, Option<Embedding>)> {
         }
         HostSpec::Array(law) => return Ok((Host::from_law(n, law, bandwidth, rng)?, None)),
         HostSpec::Ring(law) => {
-            let topology = Topology::ring(n as u32)?;
+            let topology = Topology::ring(nodes()?)?;
             let delays = LinkDelays::from_law(&topology, law, rng)?;
             return Ok((Host::from_ring(delays.as_slice(), bandwidth)?.0, None));
         }
         HostSpec::Graph { edges, delays } => {
-            GraphHost::from_edges(n as u32, edges, delays.clone())?
+            GraphHost::from_edges(nodes()?, edges, delays.clone())?
         }
         HostSpec::RandomGraph { max_degree, law } => {
-            GraphHost::random_bounded_degree(n as u32, *max_degree, law, rng)?
+            GraphHost::random_bounded_degree(nodes()?, *max_degree, law, rng)?
         }
     };
     let embedding = Embedding::new(&graph, bandwidth)?;

@@ -1,4 +1,5 @@
 //! The [`Model`] through which `xtask` lists, runs and sweeps this crate.
+#![warn(clippy::cast_possible_truncation)]
 
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
 

@@ -1,5 +1,6 @@
 //! The GOAL text parser and schedule validation (static message matching, acyclic
 //! dependencies).
+#![warn(clippy::cast_possible_truncation)]
 
 use super::loggops::MAX_TIME;
 use super::{Dep, DepKind, Op, OpKind, Schedule};
@@ -26,6 +27,20 @@ fn syntax(line: usize, message: impl Into<String>) -> Error {
 
 fn schedule_err(message: impl Into<String>) -> Error {
     Error::GoalSchedule { message: message.into() }
+}
+
+fn too_many_ops(line: usize) -> Error {
+    syntax(line, "a schedule holds at most 2^31 - 1 operations")
+}
+
+/// An operation count or index as an id.
+fn op_id(count: usize, line: usize) -> Result<u32, Error> {
+    u32::try_from(count).map_err(|_| too_many_ops(line))
+}
+
+/// A line number as stored per operation.
+fn line32(line: usize) -> Result<u32, Error> {
+    u32::try_from(line).map_err(|_| syntax(line, "a GOAL text has at most 2^32 - 1 lines"))
 }
 
 /// One `rank r { ... }` block: its operations are `ops[op_start..op_end]` of the parser's
@@ -172,12 +187,8 @@ impl<'a> Parser<'a> {
                 format!("rank {rank} has a second block (first at line {prev})"),
             ));
         }
-        self.seen[rank as usize] = line as u32;
-        // Operation ids use the top bit as a flag (dependency kind, completion dependents).
-        if self.ops.len() >= (1 << 31) - 1 {
-            return Err(syntax(line, "a schedule holds at most 2^31 - 1 operations"));
-        }
-        let at = self.ops.len() as u32;
+        self.seen[rank as usize] = line32(line)?;
+        let at = self.next_op(line)?;
         let d = self.deps.len();
         Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
     }
@@ -212,13 +223,20 @@ impl<'a> Parser<'a> {
             return Err(syntax(line, "empty label before `:`"));
         }
         let op = parse_op(line, &tokens[1..], self.p, rank)?;
-        self.labels.push((label, self.ops.len() as u32));
+        self.labels.push((label, self.next_op(line)?));
         self.ops.push(op);
-        self.lines.push(line as u32);
+        self.lines.push(line32(line)?);
         Ok(())
     }
 
     /// Closes a block: rejects duplicate labels, resolves its dependencies.
+    /// The id of the next operation. Ids use the top bit as a flag (dependency kind,
+    /// completion dependents), so a schedule holds fewer than 2^31 operations.
+    fn next_op(&self, line: usize) -> Result<u32, Error> {
+        op_id(self.ops.len(), line)
+            .and_then(|id| if id < (1 << 31) - 1 { Ok(id) } else { Err(too_many_ops(line)) })
+    }
+
     fn close(&mut self, mut block: Block) -> Result<(), Error> {
         let r = block.rank;
         // Sort by label, then file order, so a duplicate reports its second definition.
@@ -247,7 +265,7 @@ impl<'a> Parser<'a> {
         }
         self.labels.clear();
         self.pending.clear();
-        block.op_end = self.ops.len() as u32;
+        block.op_end = op_id(self.ops.len(), block.line)?;
         block.dep_end = self.deps.len();
         self.blocks.push(block);
         Ok(())
@@ -264,8 +282,8 @@ impl<'a> Parser<'a> {
             let mut ops = Vec::with_capacity(self.ops.len());
             let mut lines = Vec::with_capacity(self.ops.len());
             let mut deps = Vec::with_capacity(self.deps.len());
+            let mut base = 0u32;
             for b in &self.blocks {
-                let base = ops.len() as u32;
                 let (a, e) = (b.op_start as usize, b.op_end as usize);
                 ops.extend_from_slice(&self.ops[a..e]);
                 lines.extend_from_slice(&self.lines[a..e]);
@@ -275,6 +293,7 @@ impl<'a> Parser<'a> {
                     on: shift(d.on),
                     kind: d.kind,
                 }));
+                base += b.op_end - b.op_start;
             }
             (ops, lines, deps)
         };
@@ -377,24 +396,25 @@ fn check_acyclic(s: &Schedule) -> Result<(), Error> {
     for d in &s.deps {
         indegree[d.op as usize] += 1;
     }
-    let mut stack: Vec<u32> = (0..n as u32).filter(|&i| indegree[i as usize] == 0).collect();
+    let mut stack: Vec<u32> =
+        (0u32..).zip(&indegree).filter(|&(_, &d)| d == 0).map(|(i, _)| i).collect();
     let mut seen = 0;
     while let Some(v) = stack.pop() {
         seen += 1;
         for &w in &list[start[v as usize] as usize..start[v as usize + 1] as usize] {
-            let w = (w & !IREQ_BIT) as usize;
-            indegree[w] -= 1;
-            if indegree[w] == 0 {
-                stack.push(w as u32);
+            let w = w & !IREQ_BIT;
+            indegree[w as usize] -= 1;
+            if indegree[w as usize] == 0 {
+                stack.push(w);
             }
         }
     }
     if seen < n {
-        let op = (0..n).find(|&i| indegree[i] > 0).unwrap_or(0);
+        let op = (0u32..).zip(&indegree).find(|&(_, &d)| d > 0).map_or(0, |(i, _)| i);
         return Err(schedule_err(format!(
             "the dependencies of rank {} form a cycle (through the operation at line {})",
-            s.rank_of(op as u32),
-            s.lines[op]
+            s.rank_of(op),
+            s.lines[op as usize]
         )));
     }
     Ok(())

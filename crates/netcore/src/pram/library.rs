@@ -18,6 +18,9 @@ pub const NTT_PRIME: i64 = 998_244_353;
 const NTT_ROOT: i64 = 3;
 /// The largest NTT size, `2^23` (the largest power of two dividing `NTT_PRIME - 1`).
 const NTT_MAX: u32 = 1 << 23;
+/// The most global cells a library instance may use: 2^27 words, 1 GiB, the interpreter's
+/// default byte budget ([`super::Limits`]); a larger `n` is refused before the input is built.
+pub const MAX_CELLS: u64 = 1 << 27;
 
 /// The library's programs.
 #[derive(
@@ -141,9 +144,35 @@ impl Algorithm {
         }
     }
 
+    /// The global cells the instance of size `n` uses (input, scratch and output).
+    pub fn cells(self, n: u32) -> u64 {
+        let n = u64::from(n);
+        // No overflow: n < 2^32, so n^2 + 2n <= 2^64 - 1.
+        match self {
+            Algorithm::PrefixSums
+            | Algorithm::BitonicSort
+            | Algorithm::BroadcastDoubling
+            | Algorithm::BroadcastConcurrent
+            | Algorithm::TreeReduction => n,
+            Algorithm::ListRanking => 2 * n,
+            Algorithm::MatVec => n * n + 2 * n,
+            Algorithm::PermutationRead | Algorithm::PermutationWrite => 3 * n,
+            Algorithm::HotSpotRead | Algorithm::FetchAddCounter => n + 1,
+            Algorithm::Ntt => n / 2 + 2 * n,
+        }
+    }
+
     /// Whether `n` is a size it accepts: `n >= 1`, a power of two for the sorting, reduction
-    /// and NTT programs (at most 2^23 for the NTT).
+    /// and NTT programs (at most 2^23 for the NTT), and at most [`MAX_CELLS`] global cells
+    /// (checked before the input is built).
     pub fn check_size(self, n: u32) -> Result<(), PramError> {
+        if self.cells(n) > MAX_CELLS {
+            return Err(PramError::InvalidConfig {
+                field: "n",
+                rule: "the instance uses at most 2^27 global cells (1 GiB)",
+                got: format!("{n} ({} cells)", self.cells(n)),
+            });
+        }
         let (ok, rule) = match self {
             Algorithm::BitonicSort | Algorithm::TreeReduction => {
                 (n.is_power_of_two(), "n is a power of two")
@@ -329,21 +358,23 @@ impl Algorithm {
     /// The program for size `n` and where it leaves its result.
     fn program(self, n: u32) -> (Program, std::ops::Range<usize>) {
         let len = n as usize;
-        // Global cells used, and the output region.
-        let (cells, output) = match self {
+        // The output region, at the end of the global cells used except for the tree.
+        let cells = self.cells(n);
+        let output = match self {
+            Algorithm::TreeReduction => 0..1,
             Algorithm::PrefixSums
             | Algorithm::BitonicSort
             | Algorithm::BroadcastDoubling
-            | Algorithm::BroadcastConcurrent => (len, 0..len),
-            Algorithm::TreeReduction => (len, 0..1),
-            Algorithm::ListRanking => (2 * len, len..2 * len),
-            Algorithm::MatVec => (len * len + 2 * len, len * len + len..len * len + 2 * len),
-            Algorithm::PermutationRead | Algorithm::PermutationWrite => (3 * len, 2 * len..3 * len),
-            Algorithm::HotSpotRead => (len + 1, 1..len + 1),
-            Algorithm::FetchAddCounter => (len + 1, 0..len + 1),
-            Algorithm::Ntt => (len / 2 + 2 * len, len / 2 + len..len / 2 + 2 * len),
+            | Algorithm::BroadcastConcurrent
+            | Algorithm::ListRanking
+            | Algorithm::MatVec
+            | Algorithm::PermutationRead
+            | Algorithm::PermutationWrite
+            | Algorithm::HotSpotRead
+            | Algorithm::Ntt => cells as usize - len..cells as usize,
+            Algorithm::FetchAddCounter => 0..cells as usize,
         };
-        let mut b = ProgramBuilder::new(self.variant(), cells as u64, n);
+        let mut b = ProgramBuilder::new(self.variant(), cells, n);
         let n = i64::from(n);
         match self {
             Algorithm::PrefixSums => prefix_sums_code(&mut b, n),

@@ -1,5 +1,6 @@
 //! The assembly parser (paper §2.1 ISA): headers `.variant`, `.mem`, `.ppus`, `.lmem`; `label:`;
 //! `;` comments; one instruction per line. Errors name the 1-based source line.
+#![warn(clippy::cast_possible_truncation)]
 
 use crate::pram::error::PramError;
 use crate::pram::isa::{CAddr, COperand, CReg, FetchOp, Instr, Op, PAddr, POperand, PReg, Variant};

@@ -2,6 +2,7 @@
 //!
 //! The closed forms need no graph, so they price machines far beyond what a builder accepts
 //! (hpram prices `P` up to `2^30`); each is checked against BFS for small sizes.
+#![warn(clippy::cast_possible_truncation)]
 
 use serde::{Deserialize, Serialize};
 
