@@ -8,7 +8,6 @@
 //!
 //! Exit status: 0 on success, 2 on a usage or config error (the message names the file, the
 //! field and the rule), 1 on a failed run or a failed claim.
-#![warn(clippy::cast_possible_truncation)]
 
 mod claims;
 #[cfg(test)]
