@@ -188,6 +188,64 @@ pub enum FetchOrder {
     Network,
 }
 
+/// The buffer of each input of a virtual node: `b >= 1` packets (`b = 2` in a config), or
+/// unbounded (`b = "unbounded"`, baseline B6). An unbounded buffer runs with a credit of
+/// `u32::MAX`, which no pass can exhaust (a pass carries at most one packet per PPU, `S < 2^32`), so the
+/// credits never hold a packet back (Choice 24).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Buffers {
+    /// At most this many packets per input.
+    Slots(u32),
+    /// No bound.
+    Unbounded,
+}
+
+impl Buffers {
+    /// The credit an output starts with.
+    fn credit(self) -> u32 {
+        match self {
+            Buffers::Slots(b) => b,
+            Buffers::Unbounded => u32::MAX,
+        }
+    }
+}
+
+impl std::fmt::Display for Buffers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Buffers::Slots(b) => write!(f, "{b}"),
+            Buffers::Unbounded => f.write_str("unbounded"),
+        }
+    }
+}
+
+impl Serialize for Buffers {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Buffers::Slots(b) => ser.serialize_u32(*b),
+            Buffers::Unbounded => ser.serialize_str("unbounded"),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Buffers {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Slots(u32),
+            Word(String),
+        }
+        match Raw::deserialize(de)? {
+            Raw::Slots(b) => Ok(Buffers::Slots(b)),
+            Raw::Word(w) if w == "unbounded" => Ok(Buffers::Unbounded),
+            Raw::Word(w) => Err(serde::de::Error::custom(format!(
+                "b must be a number of packets or \"unbounded\" (got \"{w}\")"
+            ))),
+        }
+    }
+}
+
 /// How several PPUs share a router when `S > N` (Section 5's remark: "each node hosts
 /// S(n)/p actors simulating PPUs"; Choice 23). PPU `j` sits at router `j mod N`, so a router
 /// hosts `k = ceil(S / N)` PPUs or fewer.
@@ -445,7 +503,7 @@ pub struct LockstepRouter {
     n: u32,
     rows: u32,
     levels: u32,
-    b: u32,
+    b: Buffers,
     combining: bool,
     hashing: Hashing,
 }
@@ -458,6 +516,12 @@ pub fn round_limit(n: u32) -> u64 {
 impl LockstepRouter {
     /// The router on the butterfly of dimension `2 <= n <= 16` with buffers of `b >= 1`.
     pub fn new(n: u32, b: u32, combining: bool) -> Result<Self, Error> {
+        Self::with_buffers(n, Buffers::Slots(b), combining)
+    }
+
+    /// The router on the butterfly of dimension `2 <= n <= 16` with bounded (`b >= 1`) or
+    /// unbounded buffers.
+    pub fn with_buffers(n: u32, b: Buffers, combining: bool) -> Result<Self, Error> {
         if !(2..=16).contains(&n) {
             return Err(Error::InvalidConfig {
                 field: "n",
@@ -465,7 +529,7 @@ impl LockstepRouter {
                 got: n.to_string(),
             });
         }
-        if b == 0 {
+        if b == Buffers::Slots(0) {
             return Err(Error::InvalidConfig { field: "b", rule: "b >= 1", got: b.to_string() });
         }
         let bf = WrappedButterfly::new(n).map_err(|e| Error::InvalidConfig {
@@ -547,7 +611,7 @@ impl LockstepRouter {
                     input.buf.push_back(p);
                     let occ = input.buf.len() as u64;
                     stats.max_occupancy = stats.max_occupancy.max(occ);
-                    if occ > u64::from(self.b) {
+                    if occ > u64::from(self.b.credit()) {
                         return Err(Error::Routing {
                             what: format!("buffer of ({l},{r}) above b"),
                         });
@@ -816,8 +880,8 @@ impl LockstepRouter {
         for l in 0..self.levels {
             for r in 0..self.rows {
                 let v = &mut nodes[self.idx(l, r)];
-                v.credit = [self.b; 2];
-                v.rcredit = [self.b; 2];
+                v.credit = [self.b.credit(); 2];
+                v.rcredit = [self.b.credit(); 2];
                 for j in 0..2 {
                     // Edge inputs exist from level 1 on.
                     v.ins[j].eos = l == 0;

@@ -88,6 +88,41 @@ fn hot_spot_all_ppus() {
     insta::assert_yaml_snapshot!(rows);
 }
 
+/// Baseline B6, unbounded buffers, on the hot spot without combining (every PPU reads
+/// address 1, identity placement, n = 2..5), beside b = 1 and b = 2. With unbounded buffers
+/// no credit ever holds a packet back; the requests still leave the network one per round
+/// through the exits of router <1,0>, so the pass takes as many rounds as with b = 2 (11, 26,
+/// 54, 107) while the queue in front of the exits grows like 2^n (max occupancy 3, 6, 14,
+/// 30): the buffers only move the waiting, the host's one arrival per round is the bound.
+/// Every PPU gets the value and every request reaches the host.
+#[test]
+fn unbounded_buffers() {
+    use actor_pram::ranade::Buffers;
+    let mut rows = Vec::new();
+    for n in 2u32..=5 {
+        let nn = n << n;
+        let reads: Vec<(u32, u32)> = (0..nn).map(|p| (p, 1)).collect();
+        let mut row = format!("n={n}:");
+        let mut fwd = Vec::new();
+        for b in [Buffers::Slots(1), Buffers::Slots(2), Buffers::Unbounded] {
+            let s = LockstepRouter::with_buffers(n, b, false)
+                .unwrap()
+                .read_pass(&reads, &[0, 9])
+                .unwrap();
+            assert_eq!(s.arrivals, u64::from(nn));
+            assert!(s.deliveries.len() == nn as usize && s.deliveries.iter().all(|d| d.2 == 9));
+            fwd.push(s.r_fwd);
+            row += &format!(
+                " b={b} r_fwd={} r_rev={} max_occupancy={};",
+                s.r_fwd, s.r_rev, s.max_occupancy
+            );
+        }
+        assert!(fwd[2] <= fwd[1], "{row}");
+        rows.push(row);
+    }
+    insta::assert_yaml_snapshot!(rows);
+}
+
 /// (n, b, combining, reads).
 type Case = (u32, u32, bool, Vec<(u32, u32)>);
 
