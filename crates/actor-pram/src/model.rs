@@ -214,6 +214,7 @@ impl Model for ActorPram {
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
+            Box::new(crate::studies::baselines::Baselines),
             Box::new(crate::studies::broadcast::Broadcast),
             Box::new(crate::studies::direct::Direct),
             Box::new(crate::studies::hotspot::Hotspot),
