@@ -27,6 +27,17 @@ fn single_read() {
     assert_eq!(s.exits, vec![(vec![0], 3, 3, 3)]);
     assert_eq!((s.r_fwd, s.r_rev), (6, 5));
     assert_eq!(s.deliveries, vec![(0, 3, 107)]);
+    // The slot digest (Property 1's check) tells this pass from one whose packet carries
+    // another key or whose reply another value, and from itself only by equality.
+    let router = LockstepRouter::new(2, 1, true).unwrap();
+    let (_, digest) = router.read_pass_traced(&[(0, 7)], &mem).unwrap();
+    let (_, again) = router.read_pass_traced(&[(0, 7)], &mem).unwrap();
+    let (_, other_value) = router.read_pass_traced(&[(0, 7)], &[0; 8]).unwrap();
+    let (_, other_reader) = router.read_pass_traced(&[(1, 7)], &mem).unwrap();
+    assert_eq!(digest, again);
+    assert_eq!(digest.count, other_value.count);
+    assert_ne!(digest, other_value);
+    assert_ne!(digest, other_reader);
 }
 
 /// n = 2, b = 1: all 8 PPUs read address 5 (router <1,2>), combining. PPUs 4 (S), 6 (X) and
@@ -149,7 +160,7 @@ fn actor_step_equals_lockstep() {
     for (n, b, combining, reads) in cases {
         let router = LockstepRouter::new(n, b, combining).unwrap();
         let (lock, slots) = router.read_pass_traced(&reads, &[]).unwrap();
-        assert!(slots.len() >= 2 * (n << n) as usize, "every level-0 node sends two slots");
+        assert!(slots.count >= 2 * u64::from(n << n), "every level-0 node sends two slots");
         let mut times = Vec::new();
         for sched in crate::specs::SCHEDULERS {
             let a = router.actor_read_pass(&reads, &[], sched).unwrap();
@@ -169,7 +180,7 @@ fn actor_step_equals_lockstep() {
             reads.len(),
             lock.r_fwd,
             lock.r_rev,
-            slots.len()
+            slots.count
         ));
     }
     insta::assert_yaml_snapshot!(rows);
