@@ -249,10 +249,6 @@ pub struct CpuActor {
 
 /// The actors of the direct translation.
 #[derive(Debug, Clone)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "actors live inline in the arena; boxing PPU actors would add an indirection per event"
-)]
 pub enum Node {
     /// A PPU actor.
     Ppu(PpuActor),
