@@ -20,7 +20,7 @@ use crate::Error;
 use crate::actor::Scheduler;
 use crate::direct::{Code, Dest, Effect, PpuActor};
 use crate::hash::{HashFamily, KeyOrder};
-use crate::ranade::{FetchOrder, Held, LockstepRouter, Multiplex};
+use crate::ranade::{Buffers, FetchOrder, Held, LockstepRouter, Multiplex};
 
 /// How the butterfly translation is set up.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -29,8 +29,8 @@ pub struct ButterflyConfig {
     /// The butterfly's dimension `n` (default: the least `n >= 2` with `n · 2^n >= S`); a
     /// smaller one puts `ceil(S / N)` PPUs on a router (Section 5's remark, Choice 23).
     pub dim: Option<u32>,
-    /// Buffer size `b >= 1` per input.
-    pub b: u32,
+    /// Buffer size `b >= 1` per input, or unbounded (baseline B6).
+    pub b: Buffers,
     /// Requests for one cell combine (`tag = 0`); without, `tag = pid` (Choice 13).
     pub combining: bool,
     /// How the hosts serialize fetch-and-ops (Choice 19).
@@ -51,7 +51,7 @@ impl Default for ButterflyConfig {
     fn default() -> Self {
         Self {
             dim: None,
-            b: 2,
+            b: Buffers::Slots(2),
             combining: true,
             fetch_order: FetchOrder::Pid,
             hash: HashFamily::Poly,
@@ -72,7 +72,7 @@ pub struct ButterflyReport {
     /// Routers `N = n · 2^n`.
     pub routers: u32,
     /// Buffer size.
-    pub b: u32,
+    pub b: Buffers,
     /// Requests for one cell combine.
     pub combining: bool,
     /// How the hosts serialize fetch-and-ops.
@@ -212,7 +212,7 @@ fn run_butterfly(
     let reference = netcore::pram::run(program, input, limits)?;
     let code = Code::new(program)?;
     let dim = dimension(config.dim, code.ppus)?;
-    let router = LockstepRouter::new(dim, config.b, config.combining)?.with_hashing(
+    let router = LockstepRouter::with_buffers(dim, config.b, config.combining)?.with_hashing(
         &config.hash,
         config.keys,
         config.hash_seed,

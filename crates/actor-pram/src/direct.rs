@@ -20,6 +20,15 @@
 //! is complete; fetch-and-op replies go out in pid order when the count is complete (the
 //! reference's serialization), at most `F` per event.
 //!
+//! *Broadcast-sync* (baseline B2, Theorem 1's construction, [`simulate_broadcast_sync`]):
+//! the same PPU and cell actors, but no PPU actor chains its own steps. A CPU actor starts
+//! every instruction by a `Go` to PPU actor 0; PPU actor `i` passes it on to `2i + 1` and
+//! `2i + 2` (a fan-out-2 tree), executes the instruction, and sends `Done` to its parent once
+//! its own instruction is complete (a read's reply has come) and both children have sent
+//! `Done`; the CPU actor starts the next instruction when PPU actor 0's `Done` comes, until it
+//! reports the halt. Every PRAM step then costs about `2 log2 S` depth: the `Θ(T log S)` of
+//! Theorem 1.
+//!
 //! The result is checked against the reference: final global memory, CPU registers and every
 //! PPU register. A program the reference rejects (a conflict, a range error) returns the
 //! reference's error: the same kind and global step (Choice 5).
@@ -33,9 +42,22 @@ use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Ru
 /// The default budget of an actor run, in bytes (1 GiB).
 pub const DEFAULT_BUDGET: u64 = 1 << 30;
 
+/// How the PPU actors' instructions are sequenced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sync {
+    /// Each PPU actor chains its own instructions (`Step` to itself): the direct translation.
+    Chained,
+    /// A CPU actor synchronises every instruction through a fan-out-2 tree of the PPU actors
+    /// and back (baseline B2, Theorem 1's construction).
+    Broadcast,
+}
+
 /// What a direct run reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DirectReport {
+    /// How the instructions were sequenced.
+    pub sync: Sync,
     /// The reference's `T`, `S`, `G`, `W`.
     pub pram: netcore::pram::Cost,
     /// The actor run's measures.
@@ -97,6 +119,14 @@ pub enum Msg {
     },
     /// A cell's message to itself: send the next batch of replies.
     Flush,
+    /// Broadcast-sync: execute the next instruction (the CPU actor's, passed down the tree).
+    Go,
+    /// Broadcast-sync: the sender's subtree completed the instruction; `halted` is PPU actor
+    /// 0's halt (the replicas halt together).
+    Done {
+        /// The instruction was `halt`.
+        halted: bool,
+    },
 }
 
 /// A program as the PPU replicas execute it: instructions, jump targets and sizes.
@@ -137,6 +167,9 @@ pub struct Env {
     cells: Vec<u64>,
     cell_base: u32,
     f_send: usize,
+    ppus: u32,
+    /// Broadcast-sync: the CPU actor.
+    cpu: ActorId,
 }
 
 impl Env {
@@ -193,17 +226,90 @@ pub struct CellActor {
     outbox: Vec<(ActorId, u64, i64)>,
 }
 
+/// Broadcast-sync: a PPU actor in the tree (its parent is `(pid − 1) / 2`, or the CPU actor
+/// for pid 0; its children `2 pid + 1` and `2 pid + 2` when they exist).
+#[derive(Debug, Clone)]
+pub struct TreePpu {
+    ppu: PpuActor,
+    /// Between its `Go` and its `Done`.
+    in_step: bool,
+    /// Its own instruction is complete.
+    own_done: bool,
+    /// Children that have not sent `Done` yet.
+    pending: u8,
+}
+
+/// Broadcast-sync: the CPU actor, the root of the tree.
+#[derive(Debug, Clone, Copy)]
+pub struct CpuActor {
+    /// Instructions started.
+    steps: u64,
+    halted: bool,
+}
+
 /// The actors of the direct translation.
 #[derive(Debug, Clone)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "actors live inline in the arena; boxing PPU actors would add an indirection per event"
-)]
 pub enum Node {
     /// A PPU actor.
     Ppu(PpuActor),
     /// A cell actor.
     Cell(CellActor),
+    /// A PPU actor of broadcast-sync.
+    TreePpu(TreePpu),
+    /// The CPU actor of broadcast-sync.
+    Cpu(CpuActor),
+}
+
+/// The children of `pid` in the fan-out-2 tree of `ppus` PPU actors.
+fn children(pid: u32, ppus: u32) -> impl Iterator<Item = ActorId> {
+    [2 * u64::from(pid) + 1, 2 * u64::from(pid) + 2]
+        .into_iter()
+        .filter(move |&c| c < u64::from(ppus))
+        .filter_map(|c| u32::try_from(c).ok().map(ActorId))
+}
+
+impl TreePpu {
+    fn parent(&self, env: &Env) -> ActorId {
+        match self.ppu.pid {
+            0 => env.cpu,
+            pid => ActorId((pid - 1) / 2),
+        }
+    }
+
+    /// `Go`: pass it to the children, execute the instruction.
+    fn go(&mut self, env: &Env, ctx: &mut Ctx<'_, Node>) -> Result<(), ActorError> {
+        let me = ctx.me();
+        self.in_step = true;
+        self.pending = 0;
+        for c in children(self.ppu.pid, env.ppus) {
+            ctx.send(c, Msg::Go);
+            self.pending += 1;
+        }
+        self.own_done = match self.ppu.exec(&env.code).map_err(|what| protocol(me, what))? {
+            Effect::Halt | Effect::Next => true,
+            Effect::Access { addr, kind, value, wait } => {
+                self.ppu.request(env, ctx, addr, kind, value)?;
+                match wait {
+                    Some(dest) => {
+                        self.ppu.waiting = Some((self.ppu.g, dest));
+                        false
+                    }
+                    None => true,
+                }
+            }
+        };
+        self.report(env, ctx);
+        Ok(())
+    }
+
+    /// Sends `Done` to the parent once the instruction and both subtrees are complete.
+    fn report(&mut self, env: &Env, ctx: &mut Ctx<'_, Node>) {
+        if self.own_done && self.pending == 0 {
+            self.in_step = false;
+            self.own_done = false;
+            ctx.send(self.parent(env), Msg::Done { halted: self.ppu.halted });
+        }
+    }
 }
 
 fn protocol(actor: ActorId, what: impl Into<String>) -> ActorError {
@@ -519,6 +625,12 @@ impl Behaviour for Node {
             (Node::Cell(c), Msg::Req { g_step, .. }) => {
                 c.outbox.is_empty() && c.current().is_some_and(|(g, _)| g == *g_step)
             }
+            (Node::TreePpu(t), Msg::Go) => !t.in_step && !t.ppu.halted,
+            (Node::TreePpu(t), Msg::Reply { g_step, .. }) => {
+                t.ppu.waiting.is_some_and(|(g, _)| g == *g_step)
+            }
+            (Node::TreePpu(t), Msg::Done { .. }) => t.in_step && t.pending > 0,
+            (Node::Cpu(c), Msg::Step | Msg::Done { .. }) => !c.halted,
             _ => false,
         }
     }
@@ -542,6 +654,34 @@ impl Behaviour for Node {
             (Node::Cell(c), Msg::Req { pid, kind, value, reply_to, .. }) => {
                 c.request(env, ctx, pid, kind, value, reply_to)
             }
+            (Node::TreePpu(t), Msg::Go) => t.go(env, ctx),
+            (Node::TreePpu(t), Msg::Reply { value, .. }) => {
+                match t.ppu.waiting.take() {
+                    Some((_, dest)) => t.ppu.store(dest, value),
+                    None => return Err(protocol(ctx.me(), "a reply while not waiting")),
+                }
+                t.own_done = true;
+                t.report(env, ctx);
+                Ok(())
+            }
+            (Node::TreePpu(t), Msg::Done { .. }) => {
+                t.pending -= 1;
+                t.report(env, ctx);
+                Ok(())
+            }
+            (Node::Cpu(c), Msg::Step | Msg::Done { halted: false }) => {
+                if env.ppus > 0 {
+                    c.steps += 1;
+                    ctx.send(ActorId(0), Msg::Go);
+                } else {
+                    c.halted = true;
+                }
+                Ok(())
+            }
+            (Node::Cpu(c), Msg::Done { halted: true }) => {
+                c.halted = true;
+                Ok(())
+            }
             (_, m) => Err(protocol(ctx.me(), format!("unexpected {m:?}"))),
         }
     }
@@ -557,6 +697,10 @@ impl Behaviour for Node {
                     + 3 * (c.pending.len() as u64)
                     + 3 * (c.outbox.len() as u64)
             }
+            // A PPU actor's words and its tree state (in step, own done, pending children).
+            Node::TreePpu(t) => 39 + t.ppu.local.len() as u64,
+            // Instructions started and the halt.
+            Node::Cpu(_) => 2,
         }
     }
 
@@ -579,6 +723,14 @@ impl Behaviour for Node {
                 ),
                 None => format!("nothing (address {}, schedule done)", c.addr),
             },
+            Node::TreePpu(t) => match t.ppu.waiting {
+                Some((g, _)) => format!("the reply of global step {g} (pid {})", t.ppu.pid),
+                None if t.in_step => {
+                    format!("done from {} child(ren) (pid {})", t.pending, t.ppu.pid)
+                }
+                None => format!("go from its parent (pid {}, pc {})", t.ppu.pid, t.ppu.pc),
+            },
+            Node::Cpu(c) => format!("done of instruction {} from PPU actor 0", c.steps),
         }
     }
 }
@@ -689,6 +841,28 @@ pub fn simulate_direct(
     scheduler: Scheduler,
     limits: &PramLimits,
 ) -> Result<DirectReport, Error> {
+    run_direct(program, input, scheduler, limits, Sync::Chained)
+}
+
+/// Runs `program` on `input` as broadcast-sync (baseline B2, Theorem 1's construction): the
+/// direct translation's PPU and cell actors, every instruction started by a CPU actor down a
+/// fan-out-2 tree of the PPU actors and completed back up it.
+pub fn simulate_broadcast_sync(
+    program: &Program,
+    input: &[i64],
+    scheduler: Scheduler,
+    limits: &PramLimits,
+) -> Result<DirectReport, Error> {
+    run_direct(program, input, scheduler, limits, Sync::Broadcast)
+}
+
+fn run_direct(
+    program: &Program,
+    input: &[i64],
+    scheduler: Scheduler,
+    limits: &PramLimits,
+    sync: Sync,
+) -> Result<DirectReport, Error> {
     let ppus = program.ppus();
     // The PPU actors' state is known before anything runs: refuse early.
     let fixed = u64::from(ppus).saturating_mul(PPU_BYTES + 8 * u64::from(program.lmem()));
@@ -733,11 +907,14 @@ pub fn simulate_direct(
     acq.sort_unstable();
     acq.dedup();
     let cell_base = ppus;
+    let ncells = u32::try_from(cells.len()).map_err(|_| too_long())?;
     let env = Env {
         code: Code::new(program)?,
         cells,
         cell_base,
         f_send: Limits::default().f_send as usize,
+        ppus,
+        cpu: ActorId(cell_base.checked_add(ncells).ok_or_else(too_long)?),
     };
     let mut rt: Runtime<Node> = Runtime::new(scheduler, Limits::default());
     let mut k = 0;
@@ -749,7 +926,16 @@ pub fn simulate_direct(
             }
             k += 1;
         }
-        rt.spawn(Node::Ppu(PpuActor::new(pid, program.lmem())), &mine)?;
+        let ppu = PpuActor::new(pid, program.lmem());
+        match sync {
+            Sync::Chained => rt.spawn(Node::Ppu(ppu), &mine)?,
+            Sync::Broadcast => {
+                mine.extend(children(pid, ppus));
+                mine.push(if pid == 0 { env.cpu } else { ActorId((pid - 1) / 2) });
+                let t = TreePpu { ppu, in_step: false, own_done: false, pending: 0 };
+                rt.spawn(Node::TreePpu(t), &mine)?
+            }
+        };
     }
     let max_acquaintances = {
         let mut best = 0u64;
@@ -776,8 +962,17 @@ pub fn simulate_direct(
             &[],
         )?;
     }
-    for pid in 0..ppus {
-        rt.inject(ActorId(pid), Msg::Step)?;
+    match sync {
+        Sync::Chained => {
+            for pid in 0..ppus {
+                rt.inject(ActorId(pid), Msg::Step)?;
+            }
+        }
+        Sync::Broadcast => {
+            let root: Vec<ActorId> = (ppus > 0).then_some(ActorId(0)).into_iter().collect();
+            rt.spawn(Node::Cpu(CpuActor { steps: 0, halted: false }), &root)?;
+            rt.inject(env.cpu, Msg::Step)?;
+        }
     }
     let actor = rt.run(&env)?;
     // Results: memory = input overlaid with the cells; registers from the PPU actors.
@@ -795,7 +990,8 @@ pub fn simulate_direct(
                 }
                 ok &= c.at == c.schedule.len();
             }
-            Node::Ppu(p) => {
+            Node::Cpu(c) => ok &= c.halted,
+            Node::Ppu(p) | Node::TreePpu(TreePpu { ppu: p, .. }) => {
                 ok &= p.halted;
                 ok &= p.cpu == reference.cpu_regs;
                 for (r, reg) in regs.iter_mut().enumerate() {
@@ -806,6 +1002,7 @@ pub fn simulate_direct(
     }
     let verified = ok && memory == reference.memory && regs == reference.ppu_regs;
     Ok(DirectReport {
+        sync,
         pram: reference.cost,
         actor,
         ppu_actors: u64::from(ppus),

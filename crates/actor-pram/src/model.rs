@@ -7,7 +7,7 @@
 //!
 //! ```toml
 //! scheduler = "fifo"        # fifo, lifo, depth-order, max-depth, or { random = { seed = 3 } }
-//! translation = "direct"    # or "butterfly", with an optional [butterfly] table
+//! translation = "direct"    # "broadcast-sync", or "butterfly" with an optional [butterfly] table
 //!
 //! [pram]                    # the program, as `cargo xtask run pram` reads it:
 //! program = "prefix-sums"   # a library program (see docs/models/pram.md), with
@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::actor::Scheduler;
 use crate::butterfly::{ButterflyConfig, ButterflyReport, simulate_butterfly_actors};
-use crate::direct::simulate_direct;
+use crate::direct::{simulate_broadcast_sync, simulate_direct};
 
 /// How a program becomes a run on the machine (Section 5).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +45,9 @@ pub enum Translation {
     /// PPU replicas in lockstep, every global step served by the lockstep router on the
     /// wrapped butterfly (Theorem 2).
     Butterfly,
+    /// The direct translation's actors, every instruction synchronised by a CPU actor through
+    /// a fan-out-2 tree of the PPU actors (baseline B2, Theorem 1's construction).
+    BroadcastSync,
 }
 
 impl std::fmt::Display for Translation {
@@ -52,6 +55,7 @@ impl std::fmt::Display for Translation {
         f.write_str(match self {
             Translation::Direct => "direct",
             Translation::Butterfly => "butterfly",
+            Translation::BroadcastSync => "broadcast-sync",
         })
     }
 }
@@ -152,7 +156,7 @@ pub fn run_actor_pram_config(
     let output_ok = |memory: &[i64]| loaded.output_ok(memory);
     let (translation, butterfly) = (config.translation, config.butterfly.clone());
     let (pram, actor, network, verified) = match translation {
-        Translation::Direct => {
+        Translation::Direct | Translation::BroadcastSync => {
             if butterfly.is_some() {
                 return Err(config_error(
                     "butterfly",
@@ -160,7 +164,11 @@ pub fn run_actor_pram_config(
                     "a butterfly table",
                 ));
             }
-            let r = simulate_direct(program, input, config.scheduler, limits)?;
+            let simulate = match translation {
+                Translation::BroadcastSync => simulate_broadcast_sync,
+                _ => simulate_direct,
+            };
+            let r = simulate(program, input, config.scheduler, limits)?;
             let actor = DirectMeasures {
                 actor_time: r.actor.actor_time,
                 actor_space: r.actor.actor_space,
@@ -206,6 +214,7 @@ impl Model for ActorPram {
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
+            Box::new(crate::studies::baselines::Baselines),
             Box::new(crate::studies::broadcast::Broadcast),
             Box::new(crate::studies::direct::Direct),
             Box::new(crate::studies::hotspot::Hotspot),

@@ -188,6 +188,64 @@ pub enum FetchOrder {
     Network,
 }
 
+/// The buffer of each input of a virtual node: `b >= 1` packets (`b = 2` in a config), or
+/// unbounded (`b = "unbounded"`, baseline B6). An unbounded buffer runs with a credit of
+/// `u32::MAX`, which no pass can exhaust (a pass carries at most one packet per PPU, `S < 2^32`), so the
+/// credits never hold a packet back (Choice 24).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Buffers {
+    /// At most this many packets per input.
+    Slots(u32),
+    /// No bound.
+    Unbounded,
+}
+
+impl Buffers {
+    /// The credit an output starts with.
+    fn credit(self) -> u32 {
+        match self {
+            Buffers::Slots(b) => b,
+            Buffers::Unbounded => u32::MAX,
+        }
+    }
+}
+
+impl std::fmt::Display for Buffers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Buffers::Slots(b) => write!(f, "{b}"),
+            Buffers::Unbounded => f.write_str("unbounded"),
+        }
+    }
+}
+
+impl Serialize for Buffers {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Buffers::Slots(b) => ser.serialize_u32(*b),
+            Buffers::Unbounded => ser.serialize_str("unbounded"),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Buffers {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Slots(u32),
+            Word(String),
+        }
+        match Raw::deserialize(de)? {
+            Raw::Slots(b) => Ok(Buffers::Slots(b)),
+            Raw::Word(w) if w == "unbounded" => Ok(Buffers::Unbounded),
+            Raw::Word(w) => Err(serde::de::Error::custom(format!(
+                "b must be a number of packets or \"unbounded\" (got \"{w}\")"
+            ))),
+        }
+    }
+}
+
 /// How several PPUs share a router when `S > N` (Section 5's remark: "each node hosts
 /// S(n)/p actors simulating PPUs"; Choice 23). PPU `j` sits at router `j mod N`, so a router
 /// hosts `k = ceil(S / N)` PPUs or fewer.
@@ -367,19 +425,72 @@ struct FwdOut {
     freed: [u32; 2],
 }
 
-fn describe_slots(l: u32, r: u32, round: u64, out: &FwdOut) -> Vec<String> {
-    out.slots
-        .iter()
-        .enumerate()
-        .filter_map(|(e, slot)| {
-            let what = match slot.as_ref()? {
-                Slot::Packet(p) => format!("packet {:032x} {:?}", p.key, p.pids),
-                Slot::Ghost(k) => format!("ghost {k:032x}"),
-                Slot::Eos => "eos".to_string(),
-            };
-            Some(format!("({l},{r}) round {round:>4} out {}: {what}", ["S", "X"][e]))
-        })
-        .collect()
+/// The slots a pass sends, as an order-independent fingerprint (Property 1's check, Choice
+/// 25): the number of slots and two wrapping sums of a 64-bit mix of each slot's (level, row,
+/// round, direction, edge, content). Equal multisets of slots give equal digests; different
+/// ones collide with probability about 2^-128, and a digest takes 24 bytes where the list of
+/// slots of a pass at n = 12 would take gigabytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct SlotDigest {
+    /// Slots sent over both passes (link slots: one edge in one round).
+    pub count: u64,
+    sum: u64,
+    mix: u64,
+}
+
+/// splitmix64's finaliser: a bijective 64-bit mix.
+fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl SlotDigest {
+    /// Adds one slot given as a sequence of words.
+    fn add(&mut self, words: impl IntoIterator<Item = u64>) {
+        let h = words.into_iter().fold(0x243f_6a88_85a3_08d3, |h, w| mix64(h ^ w));
+        self.count += 1;
+        self.sum = self.sum.wrapping_add(h);
+        self.mix = self.mix.wrapping_add(mix64(h ^ 0x9e37_79b9_7f4a_7c15));
+    }
+
+    /// The union of two digests.
+    pub fn merge(&mut self, other: &SlotDigest) {
+        self.count += other.count;
+        self.sum = self.sum.wrapping_add(other.sum);
+        self.mix = self.mix.wrapping_add(other.mix);
+    }
+
+    /// Adds the forward slots node `(l, r)` sends in `round`.
+    fn add_fwd(&mut self, l: u32, r: u32, round: u64, out: &FwdOut) {
+        for (e, slot) in out.slots.iter().enumerate() {
+            let head = [u64::from(l), u64::from(r), round, 0, e as u64];
+            match slot {
+                Some(Slot::Packet(p)) => self.add(
+                    head.into_iter()
+                        .chain([1, p.key as u64, (p.key >> 64) as u64, p.pids.len() as u64])
+                        .chain(p.pids.iter().map(|&q| u64::from(q))),
+                ),
+                Some(Slot::Ghost(k)) => {
+                    self.add(head.into_iter().chain([2, *k as u64, (*k >> 64) as u64]))
+                }
+                Some(Slot::Eos) => self.add(head.into_iter().chain([3])),
+                None => {}
+            }
+        }
+    }
+
+    /// Adds the reverse slots node `(l, r)` sends in reverse `round`.
+    fn add_rev(&mut self, l: u32, r: u32, round: u64, out: &RevOut) {
+        for (j, slot) in out.slots.iter().enumerate() {
+            let head = [u64::from(l), u64::from(r), round, 1, j as u64];
+            match slot {
+                Some(RSlot::Reply(y)) => self.add(head.into_iter().chain([4, *y as u64])),
+                Some(RSlot::Eos) => self.add(head.into_iter().chain([5])),
+                None => {}
+            }
+        }
+    }
 }
 
 /// A reverse slot: a reply, or end of stream (Choice 14).
@@ -395,20 +506,6 @@ enum RSlot {
 struct RevOut {
     slots: [Option<RSlot>; 2],
     freed: [u32; 2],
-}
-
-fn describe_rev_slots(l: u32, r: u32, round: u64, out: &RevOut) -> Vec<String> {
-    out.slots
-        .iter()
-        .enumerate()
-        .filter_map(|(j, slot)| {
-            let what = match slot.as_ref()? {
-                RSlot::Reply(y) => format!("reply {y}"),
-                RSlot::Eos => "eos".to_string(),
-            };
-            Some(format!("({l},{r}) reverse {round:>4} back {}: {what}", ["S", "X"][j]))
-        })
-        .collect()
 }
 
 /// What one pass measured.
@@ -445,7 +542,7 @@ pub struct LockstepRouter {
     n: u32,
     rows: u32,
     levels: u32,
-    b: u32,
+    b: Buffers,
     combining: bool,
     hashing: Hashing,
 }
@@ -458,6 +555,12 @@ pub fn round_limit(n: u32) -> u64 {
 impl LockstepRouter {
     /// The router on the butterfly of dimension `2 <= n <= 16` with buffers of `b >= 1`.
     pub fn new(n: u32, b: u32, combining: bool) -> Result<Self, Error> {
+        Self::with_buffers(n, Buffers::Slots(b), combining)
+    }
+
+    /// The router on the butterfly of dimension `2 <= n <= 16` with bounded (`b >= 1`) or
+    /// unbounded buffers.
+    pub fn with_buffers(n: u32, b: Buffers, combining: bool) -> Result<Self, Error> {
         if !(2..=16).contains(&n) {
             return Err(Error::InvalidConfig {
                 field: "n",
@@ -465,7 +568,7 @@ impl LockstepRouter {
                 got: n.to_string(),
             });
         }
-        if b == 0 {
+        if b == Buffers::Slots(0) {
             return Err(Error::InvalidConfig { field: "b", rule: "b >= 1", got: b.to_string() });
         }
         let bf = WrappedButterfly::new(n).map_err(|e| Error::InvalidConfig {
@@ -547,7 +650,7 @@ impl LockstepRouter {
                     input.buf.push_back(p);
                     let occ = input.buf.len() as u64;
                     stats.max_occupancy = stats.max_occupancy.max(occ);
-                    if occ > u64::from(self.b) {
+                    if occ > u64::from(self.b.credit()) {
                         return Err(Error::Routing {
                             what: format!("buffer of ({l},{r}) above b"),
                         });
@@ -760,13 +863,13 @@ impl LockstepRouter {
         self.step_pass(Variant::Crew, &reads_as_accesses(reads), &mut memory, FetchOrder::Pid)
     }
 
-    /// [`LockstepRouter::read_pass`] that also returns every slot the passes sent, one line
-    /// per (level, row, round, edge) of either pass, sorted (for Property 1).
+    /// [`LockstepRouter::read_pass`] that also returns the digest of every slot the passes
+    /// sent (for Property 1).
     pub fn read_pass_traced(
         &self,
         reads: &[(u32, u32)],
         memory: &[i64],
-    ) -> Result<(PassStats, Vec<String>), Error> {
+    ) -> Result<(PassStats, SlotDigest), Error> {
         let mut memory = memory.to_vec();
         self.step_pass_traced(
             Variant::Crew,
@@ -777,8 +880,8 @@ impl LockstepRouter {
         )
     }
 
-    /// One pass of a step ([`LockstepRouter::step_pass`]) that also returns every slot of
-    /// either pass, sorted; `held` carries the writes of a multiplexed step's earlier passes
+    /// One pass of a step ([`LockstepRouter::step_pass`]) that also returns the digest of
+    /// every slot of either pass; `held` carries the writes of a multiplexed step's earlier passes
     /// (Choice 23; [`Held::new`]`(true)` for a step in one pass).
     pub fn step_pass_traced(
         &self,
@@ -787,7 +890,7 @@ impl LockstepRouter {
         memory: &mut [i64],
         fetch_order: FetchOrder,
         held: &mut Held,
-    ) -> Result<(PassStats, Vec<String>), Error> {
+    ) -> Result<(PassStats, SlotDigest), Error> {
         self.pass_inner(variant, accesses, memory, fetch_order, held, true)
     }
 
@@ -816,8 +919,8 @@ impl LockstepRouter {
         for l in 0..self.levels {
             for r in 0..self.rows {
                 let v = &mut nodes[self.idx(l, r)];
-                v.credit = [self.b; 2];
-                v.rcredit = [self.b; 2];
+                v.credit = [self.b.credit(); 2];
+                v.rcredit = [self.b.credit(); 2];
                 for j in 0..2 {
                     // Edge inputs exist from level 1 on.
                     v.ins[j].eos = l == 0;
@@ -990,7 +1093,7 @@ impl LockstepRouter {
         fetch_order: FetchOrder,
         held: &mut Held,
         record: bool,
-    ) -> Result<(PassStats, Vec<String>), Error> {
+    ) -> Result<(PassStats, SlotDigest), Error> {
         let last = self.levels - 1; // L
         let mut stats = PassStats::default();
         let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut stats)?;
@@ -999,7 +1102,7 @@ impl LockstepRouter {
             _ => None,
         };
         let mut arrived_flat: Vec<(usize, u64, u32, u32, Packet)> = Vec::new();
-        let mut trace: Vec<String> = Vec::new();
+        let mut trace = SlotDigest::default();
         // ---- forward pass ----
         let size = nodes.len();
         let mut slots: Vec<[Option<Slot>; 2]> = vec![[None, None]; size];
@@ -1027,7 +1130,7 @@ impl LockstepRouter {
                     let out =
                         self.fwd_fire(v, l, r, round, variant, &mut stats, &mut arrived_flat)?;
                     if record {
-                        trace.extend(describe_slots(l, r, round, &out));
+                        trace.add_fwd(l, r, round, &out);
                     }
                     for (e, slot) in out.slots.into_iter().enumerate() {
                         if let Some(slot) = slot {
@@ -1080,7 +1183,7 @@ impl LockstepRouter {
                     }
                     let out = self.rev_fire(v, l, r, round, op, &mut stats.deliveries)?;
                     if record {
-                        trace.extend(describe_rev_slots(l, r, round, &out));
+                        trace.add_rev(l, r, round, &out);
                     }
                     for (j, slot) in out.slots.into_iter().enumerate() {
                         if let Some(slot) = slot {
@@ -1102,7 +1205,6 @@ impl LockstepRouter {
         }
         stats.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
         stats.serialization.sort_unstable();
-        trace.sort();
         Ok((stats, trace))
     }
 }

@@ -1,5 +1,6 @@
 //! The studies of `actor-pram` (`cargo xtask sweep <name>`).
 
+pub mod baselines;
 pub mod broadcast;
 pub mod direct;
 pub mod hotspot;

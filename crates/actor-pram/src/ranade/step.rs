@@ -18,7 +18,7 @@
 
 use super::{
     Access, AccessKind, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, Packet, PassStats,
-    RSlot, Slot, Variant, describe_rev_slots, describe_slots,
+    RSlot, Slot, SlotDigest, Variant,
 };
 use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
 use serde::Serialize;
@@ -153,7 +153,7 @@ struct NodeActor {
     closed_fwd: Option<u64>,
     closed_rev: Option<u64>,
     stats: PassStats,
-    trace: Vec<String>,
+    trace: SlotDigest,
 }
 
 /// A router's memory host.
@@ -212,7 +212,7 @@ impl NodeActor {
         let out = router
             .fwd_fire(&mut self.node, l, r, round, env.variant, &mut self.stats, &mut self.arrived)
             .map_err(fail)?;
-        self.trace.extend(describe_slots(l, r, round, &out));
+        self.trace.add_fwd(l, r, round, &out);
         for (e, slot) in out.slots.into_iter().enumerate() {
             if let Some(slot) = slot {
                 self.fwd.await_ack[e] = !matches!(slot, Slot::Eos);
@@ -273,7 +273,7 @@ impl NodeActor {
         }
         // At most 2 RData and 2 RAck follow in this event.
         self.send_replies(ctx, 4);
-        self.trace.extend(describe_rev_slots(l, r, round, &out));
+        self.trace.add_rev(l, r, round, &out);
         if l >= 1 {
             for (j, slot) in out.slots.into_iter().enumerate() {
                 if open[j] {
@@ -591,8 +591,8 @@ pub struct ActorPass {
     pub deliveries: Vec<(u32, u64, i64)>,
     /// Per served address, sorted: the pids in the hosts' order.
     pub serialization: Vec<(u64, Vec<u32>)>,
-    /// Every slot of either pass, one line per (level, row, round, edge), sorted.
-    pub slots: Vec<String>,
+    /// The digest of every slot of either pass.
+    pub slots: SlotDigest,
     /// The actor run's measures.
     pub actor: ActorMetrics,
 }
@@ -699,7 +699,7 @@ impl LockstepRouter {
                     closed_fwd: None,
                     closed_rev: None,
                     stats: PassStats::default(),
-                    trace: Vec::new(),
+                    trace: SlotDigest::default(),
                 };
                 rt.spawn(StepActor::Node(Box::new(actor)), &acq)?;
             }
@@ -750,7 +750,7 @@ impl LockstepRouter {
             exits: Vec::new(),
             deliveries: Vec::new(),
             serialization: Vec::new(),
-            slots: Vec::new(),
+            slots: SlotDigest::default(),
             actor,
         };
         for b in rt.behaviours() {
@@ -767,7 +767,7 @@ impl LockstepRouter {
                     pass.arrivals += v.arrived.len() as u64;
                     pass.exits.extend(v.stats.exits.iter().cloned());
                     pass.deliveries.extend(v.stats.deliveries.iter().copied());
-                    pass.slots.extend(v.trace.iter().cloned());
+                    pass.slots.merge(&v.trace);
                 }
                 StepActor::Host(h) => {
                     for &(addr, value) in &h.writes {
@@ -785,7 +785,6 @@ impl LockstepRouter {
         pass.exits.sort_by_key(|a| (a.3, a.1, a.2));
         pass.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
         pass.serialization.sort_unstable();
-        pass.slots.sort();
         Ok(pass)
     }
 

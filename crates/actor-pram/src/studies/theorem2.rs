@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::SchedulerAxis;
 use crate::butterfly::{ButterflyConfig, simulate_butterfly_actors};
 use crate::hash::{HashFamily, KeyOrder};
+use crate::ranade::Buffers;
 
 /// The study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -113,7 +114,7 @@ impl Study for Theorem2 {
         let instance = p.params.program.instance(p.size, rng.next_u64())?;
         let config = ButterflyConfig {
             dim: Some(n),
-            b: p.params.b,
+            b: Buffers::Slots(p.params.b),
             hash: HashFamily::Poly,
             keys: KeyOrder::Ranked,
             hash_seed: rng.next_u64(),

@@ -5,7 +5,7 @@ use actor_pram::butterfly::{
     ButterflyConfig, ButterflyReport, simulate_butterfly, simulate_butterfly_actors,
 };
 use actor_pram::hash::{HashFamily, KeyOrder};
-use actor_pram::ranade::{FetchOrder, Multiplex};
+use actor_pram::ranade::{Buffers, FetchOrder, Multiplex};
 use netcore::pram::Limits;
 use netcore::pram::library::Algorithm;
 use proptest::prelude::*;
@@ -150,7 +150,7 @@ fn bad_input_names_field_and_rule() {
     let small = ButterflyConfig { dim: Some(1), ..ButterflyConfig::default() };
     let e = simulate_butterfly(&instance.program, &instance.input, &small, &limits).unwrap_err();
     assert_eq!(e.to_string(), "n must satisfy 2 <= n <= 16 (got 1)");
-    let zero = ButterflyConfig { b: 0, ..ButterflyConfig::default() };
+    let zero = ButterflyConfig { b: Buffers::Slots(0), ..ButterflyConfig::default() };
     let e = simulate_butterfly(&instance.program, &instance.input, &zero, &limits).unwrap_err();
     assert_eq!(e.to_string(), "b must satisfy b >= 1 (got 0)");
     let table =
@@ -172,7 +172,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
     /// Theorem 2 (b), whole programs: random programs of every variant (up to 5 PPUs, 8
     /// cells, concurrent reads, writes and fetch-and-ops likely) give the reference's memory
-    /// and registers through the butterfly translation (n in {2, 3}, b in {1, 2}, combining
+    /// and registers through the butterfly translation (n in {2, 3}, b in {1, 2, unbounded}, combining
     /// on and off, every placement of `families`, both key orders, random hash seeds), or the
     /// reference's error; buffers stay within b. The same run on actors (a scheduler of
     /// `SCHEDULERS`) gives the same report, every step checked against the lockstep router.
@@ -181,7 +181,7 @@ proptest! {
         text in crate::props::program(),
         input in prop::collection::vec(-5i64..5, 0..8),
         dim in 2u32..4,
-        b in 1u32..3,
+        b in 0u32..3,
         combining in any::<bool>(),
         family in 0usize..5,
         ranked in any::<bool>(),
@@ -191,9 +191,11 @@ proptest! {
         let program = netcore::pram::Program::parse(&text).unwrap();
         let limits = Limits::default();
         let keys = if ranked { KeyOrder::Ranked } else { KeyOrder::DestinationMajor };
+        // b = 0 stands for unbounded buffers (baseline B6).
+        let buffers = if b == 0 { Buffers::Unbounded } else { Buffers::Slots(b) };
         let config = ButterflyConfig {
             dim: Some(dim),
-            b,
+            b: buffers,
             combining,
             fetch_order: FetchOrder::Pid,
             hash: families()[family].clone(),
@@ -205,7 +207,7 @@ proptest! {
             (Ok(want), Ok(r)) => {
                 prop_assert!(r.verified, "{}", text);
                 prop_assert_eq!(&r.memory, &want.memory);
-                prop_assert!(r.max_occupancy <= u64::from(b));
+                prop_assert!(b == 0 || r.max_occupancy <= u64::from(b));
                 prop_assert_eq!(r.passes, want.cost.g);
                 let scheduler = crate::specs::SCHEDULERS[sched];
                 let a = simulate_butterfly_actors(&program, &input, &config, scheduler, &limits).unwrap();

@@ -116,3 +116,69 @@ fn bad_inputs_are_typed_errors() {
     let err = actor_pram::cadence::cadence_probe(2, 0, Scheduler::Fifo).unwrap_err();
     assert_eq!(err.to_string(), "rounds must satisfy 1 <= rounds <= 10^6 (got 0)");
 }
+
+/// Broadcast-sync (baseline B2, Theorem 1's construction) on a program of local
+/// instructions only (`active S; p.pid r0; p.set r1,1; halt`, T = 4) with a full tree of
+/// `S = 2^(h+1) − 1` PPU actors (levels 0..h). Per instruction started by the CPU actor's
+/// event at depth D: a PPU actor of level k gets `Go` at D + 1 + k; a leaf (level h) sends
+/// `Done` at once (depth D + 1 + h); a PPU actor of level k < h takes its two children's
+/// `Done`s, both sent at the same depth, in two serialized events, so its own `Done` leaves
+/// 2 deeper than its children's: PPU actor 0 at D + 1 + 3h, the CPU actor's next event at
+/// D + 2 + 3h. With the injected start at depth 1: actor time `1 + T (3h + 2)` under every
+/// scheduler: S = 1: 9, S = 3: 21, S = 7: 33, S = 15: 45. Events: the injected start, then
+/// per instruction S `Go` events and S − 1 `Done` events at PPU actors and the CPU actor's
+/// `Done` event (which starts the next instruction): `1 + 2 T S` = 9, 25, 57, 121.
+#[test]
+fn broadcast_sync_full_trees() {
+    use actor_pram::direct::simulate_broadcast_sync;
+    let mut rows = Vec::new();
+    for s in [1u32, 3, 7, 15] {
+        let text = format!(
+            ".variant erew\n.mem 1\n.ppus {s}\n.lmem 0\nactive {s}\np.pid r0\np.set r1,1\nhalt\n"
+        );
+        let program = netcore::pram::Program::parse(&text).unwrap();
+        let mut times = Vec::new();
+        for sched in SCHEDULERS {
+            let r = simulate_broadcast_sync(&program, &[0], sched, &Limits::default()).unwrap();
+            assert!(r.verified);
+            times.push((r.pram.t, r.actor.actor_time, r.actor.events));
+        }
+        times.dedup();
+        rows.push(format!("S={s}: (T, actor_time, events) = {times:?}"));
+    }
+    insta::assert_yaml_snapshot!(rows);
+}
+
+/// Broadcast-sync gives the reference's outcome for every library program under every
+/// variant and scheduler (the same cells and schedules as the direct translation), and costs
+/// at least the tree's `2 · floor(log2 S) + 2` per instruction.
+#[test]
+fn broadcast_sync_library_programs() {
+    use actor_pram::direct::simulate_broadcast_sync;
+    for algorithm in Algorithm::ALL {
+        for n in [1u32, 5, 16] {
+            if algorithm.check_size(n).is_err() {
+                continue;
+            }
+            let instance = algorithm.instance(n, 3).unwrap();
+            for variant in algorithm.variants() {
+                let program = instance.program.with_variant(variant);
+                for sched in SCHEDULERS {
+                    let r = simulate_broadcast_sync(
+                        &program,
+                        &instance.input,
+                        sched,
+                        &Limits::default(),
+                    )
+                    .unwrap_or_else(|e| {
+                        panic!("{} n={n} {variant} {sched}: {e}", algorithm.name())
+                    });
+                    assert!(r.verified, "{} n={n} {variant} {sched}", algorithm.name());
+                    assert_eq!(&r.memory[instance.output.clone()], &instance.expected[..]);
+                    let h = u64::from(program.ppus().ilog2());
+                    assert!(r.actor.actor_time > r.pram.t * (2 * h + 2), "{}", algorithm.name());
+                }
+            }
+        }
+    }
+}

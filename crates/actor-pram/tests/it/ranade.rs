@@ -27,6 +27,17 @@ fn single_read() {
     assert_eq!(s.exits, vec![(vec![0], 3, 3, 3)]);
     assert_eq!((s.r_fwd, s.r_rev), (6, 5));
     assert_eq!(s.deliveries, vec![(0, 3, 107)]);
+    // The slot digest (Property 1's check) tells this pass from one whose packet carries
+    // another key or whose reply another value, and from itself only by equality.
+    let router = LockstepRouter::new(2, 1, true).unwrap();
+    let (_, digest) = router.read_pass_traced(&[(0, 7)], &mem).unwrap();
+    let (_, again) = router.read_pass_traced(&[(0, 7)], &mem).unwrap();
+    let (_, other_value) = router.read_pass_traced(&[(0, 7)], &[0; 8]).unwrap();
+    let (_, other_reader) = router.read_pass_traced(&[(1, 7)], &mem).unwrap();
+    assert_eq!(digest, again);
+    assert_eq!(digest.count, other_value.count);
+    assert_ne!(digest, other_value);
+    assert_ne!(digest, other_reader);
 }
 
 /// n = 2, b = 1: all 8 PPUs read address 5 (router <1,2>), combining. PPUs 4 (S), 6 (X) and
@@ -88,6 +99,41 @@ fn hot_spot_all_ppus() {
     insta::assert_yaml_snapshot!(rows);
 }
 
+/// Baseline B6, unbounded buffers, on the hot spot without combining (every PPU reads
+/// address 1, identity placement, n = 2..5), beside b = 1 and b = 2. With unbounded buffers
+/// no credit ever holds a packet back; the requests still leave the network one per round
+/// through the exits of router <1,0>, so the pass takes as many rounds as with b = 2 (11, 26,
+/// 54, 107) while the queue in front of the exits grows like 2^n (max occupancy 3, 6, 14,
+/// 30): the buffers only move the waiting, the host's one arrival per round is the bound.
+/// Every PPU gets the value and every request reaches the host.
+#[test]
+fn unbounded_buffers() {
+    use actor_pram::ranade::Buffers;
+    let mut rows = Vec::new();
+    for n in 2u32..=5 {
+        let nn = n << n;
+        let reads: Vec<(u32, u32)> = (0..nn).map(|p| (p, 1)).collect();
+        let mut row = format!("n={n}:");
+        let mut fwd = Vec::new();
+        for b in [Buffers::Slots(1), Buffers::Slots(2), Buffers::Unbounded] {
+            let s = LockstepRouter::with_buffers(n, b, false)
+                .unwrap()
+                .read_pass(&reads, &[0, 9])
+                .unwrap();
+            assert_eq!(s.arrivals, u64::from(nn));
+            assert!(s.deliveries.len() == nn as usize && s.deliveries.iter().all(|d| d.2 == 9));
+            fwd.push(s.r_fwd);
+            row += &format!(
+                " b={b} r_fwd={} r_rev={} max_occupancy={};",
+                s.r_fwd, s.r_rev, s.max_occupancy
+            );
+        }
+        assert!(fwd[2] <= fwd[1], "{row}");
+        rows.push(row);
+    }
+    insta::assert_yaml_snapshot!(rows);
+}
+
 /// (n, b, combining, reads).
 type Case = (u32, u32, bool, Vec<(u32, u32)>);
 
@@ -114,7 +160,7 @@ fn actor_step_equals_lockstep() {
     for (n, b, combining, reads) in cases {
         let router = LockstepRouter::new(n, b, combining).unwrap();
         let (lock, slots) = router.read_pass_traced(&reads, &[]).unwrap();
-        assert!(slots.len() >= 2 * (n << n) as usize, "every level-0 node sends two slots");
+        assert!(slots.count >= 2 * u64::from(n << n), "every level-0 node sends two slots");
         let mut times = Vec::new();
         for sched in crate::specs::SCHEDULERS {
             let a = router.actor_read_pass(&reads, &[], sched).unwrap();
@@ -134,7 +180,7 @@ fn actor_step_equals_lockstep() {
             reads.len(),
             lock.r_fwd,
             lock.r_rev,
-            slots.len()
+            slots.count
         ));
     }
     insta::assert_yaml_snapshot!(rows);

@@ -1,0 +1,62 @@
+//! One permutation read with `S = N` on the wrapped butterfly of dimension `n` (default 12:
+//! `N = 49,152` routers, 143,360 virtual nodes), through the lockstep router or through
+//! actors (every virtual node, host and PPU an actor, FIFO), with polynomial placement,
+//! ranked keys and `b = 2`: prints the rounds, the link slots sent (one edge in one round
+//! carrying a packet, ghost, end of stream or reply), slots per second, actor events and the
+//! process's peak resident memory (`VmHWM` of `/proc/self/status`).
+//!
+//! `cargo run --release -p actor-pram --example route_permutation -- lockstep|actors [n] [seed]`
+
+use std::time::Instant;
+
+use actor_pram::actor::Scheduler;
+use actor_pram::hash::{HashFamily, KeyOrder};
+use actor_pram::ranade::LockstepRouter;
+use rand::seq::SliceRandom;
+
+/// The peak resident set of this process in KiB (`VmHWM`), if the kernel reports it.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let mode = args.get(1).map_or("lockstep", String::as_str);
+    let n: u32 = args.get(2).map_or(Ok(12), |s| s.parse())?;
+    let seed: u64 = args.get(3).map_or(Ok(1), |s| s.parse())?;
+    let router =
+        LockstepRouter::new(n, 2, true)?.with_hashing(&HashFamily::Poly, KeyOrder::Ranked, seed)?;
+    let nn = router.routers();
+    let mut perm: Vec<u32> = (0..nn).collect();
+    perm.shuffle(&mut netcore::rng::seeded(seed, 1));
+    let reads: Vec<(u32, u32)> = perm.iter().enumerate().map(|(p, &a)| (p as u32, a)).collect();
+    let memory: Vec<i64> = (0..i64::from(nn)).map(|a| 1000 + a).collect();
+    let before = peak_rss_kib();
+    let start = Instant::now();
+    let (r_fwd, r_rev, slots, events, ok) = match mode {
+        "lockstep" => {
+            let (s, digest) = router.read_pass_traced(&reads, &memory)?;
+            let ok = s.deliveries.len() == reads.len()
+                && s.deliveries.iter().all(|&(p, _, v)| v == 1000 + i64::from(perm[p as usize]));
+            (s.r_fwd, s.r_rev, digest.count, 0, ok)
+        }
+        "actors" => {
+            let a = router.actor_read_pass(&reads, &memory, Scheduler::Fifo)?;
+            let ok = a.deliveries.len() == reads.len()
+                && a.deliveries.iter().all(|&(p, _, v)| v == 1000 + i64::from(perm[p as usize]));
+            (a.r_fwd, a.r_rev, a.slots.count, a.actor.events, ok)
+        }
+        other => return Err(format!("mode must be lockstep or actors (got {other})").into()),
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{mode}: n = {n}, N = {nn}, R_fwd = {r_fwd}, R_rev = {r_rev}, link slots = {slots}, events = {events}, {secs:.2} s, {:.1} M slots/s, {:.1} M events/s, peak RSS {} MiB (before the pass {} MiB), every PPU got its value: {ok}",
+        slots as f64 / secs / 1e6,
+        events as f64 / secs / 1e6,
+        peak_rss_kib().unwrap_or(0) / 1024,
+        before.unwrap_or(0) / 1024,
+    );
+    Ok(())
+}
