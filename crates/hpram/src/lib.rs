@@ -19,6 +19,7 @@
 //! - [`algs`]: the paper's `Alg1` hierarchy and tree reduction (flat, two-level, hierarchical).
 //! - [`studies`]: X1 (`hpram-tree-r`), X2 (`hpram-usable-procs`, count-only) and X3
 //!   (`hpram-fft-locality`).
+//! - [`instances`]: the LPRAM, BPRAM and Gibbons' APRAM as H-PRAM instances (paper Section 2.4).
 //! - [`model`]: `cargo xtask run hpram CONFIG.toml`.
 //!
 //! ```
@@ -42,6 +43,7 @@ mod cost_model;
 mod cost_tree;
 mod error;
 mod eval;
+pub mod instances;
 pub mod limits;
 mod memory;
 pub mod model;
