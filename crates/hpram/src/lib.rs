@@ -54,7 +54,7 @@ mod sub_pram;
 pub mod synth;
 mod trace;
 
-pub use config::{Config, SubModel, Word};
+pub use config::{Config, REGISTERS, SubModel, Word};
 pub use cost_model::{
     CostModel, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };

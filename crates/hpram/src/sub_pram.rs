@@ -181,8 +181,9 @@ impl<'a> SubPram<'a> {
             return Ok(());
         }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
+        let limit = self.private_words();
         self.local.par_chunks_mut(self.shared.local_words).enumerate().for_each(|(pid, local)| {
-            f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params });
+            f(&mut Proc { pid, gpid: offset + pid, nprocs, local: &mut local[..limit], params });
         });
         Ok(())
     }
@@ -205,11 +206,15 @@ impl<'a> SubPram<'a> {
             return Ok(());
         }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
+        let limit = self.private_words();
         let ops: Vec<MemOp> = self
             .local
             .par_chunks_mut(self.shared.local_words)
             .enumerate()
-            .map(|(pid, local)| f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params }))
+            .map(|(pid, local)| {
+                let local = &mut local[..limit];
+                f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params })
+            })
             .collect();
         self.execute_comm(&ops)
     }
@@ -249,6 +254,12 @@ impl<'a> SubPram<'a> {
     /// The path of the next partition step.
     fn partition_path(&self) -> String {
         format!("{}/p{}", self.node.path, self.node.partitions.len())
+    }
+
+    /// The private words each processor may use: all `local_words` on an `lpram` sub-model,
+    /// else at most `REGISTERS` (`docs/models/hpram.md`, Choices: LPRAM local memory).
+    fn private_words(&self) -> usize {
+        self.node.model.private_words(self.shared.local_words)
     }
 
     /// The node's step index of the step being executed (1-based over compute and comm).

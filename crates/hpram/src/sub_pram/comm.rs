@@ -88,8 +88,14 @@ impl SubPram<'_> {
         })
     }
 
-    fn check_reg(&self, step: u64, pid: usize, reg: usize, len: usize) -> Result<(), HpramError> {
-        let local_words = self.shared.local_words;
+    pub(super) fn check_reg(
+        &self,
+        step: u64,
+        pid: usize,
+        reg: usize,
+        len: usize,
+    ) -> Result<(), HpramError> {
+        let local_words = self.private_words();
         match reg.checked_add(len) {
             Some(end) if end <= local_words => Ok(()),
             _ => Err(HpramError::LocalMemoryOverflow {
@@ -99,6 +105,7 @@ impl SubPram<'_> {
                 gpid: self.node.offset + pid,
                 register: reg.saturating_add(len).saturating_sub(1).max(reg),
                 local_words,
+                model: self.node.model.to_string(),
             }),
         }
     }

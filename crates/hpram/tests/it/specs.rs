@@ -202,7 +202,7 @@ fn e5_permute() {
 fn e5_bpram_blocks() {
     let mut cfg = Config::new(16, 128);
     cfg.local_words = 8;
-    cfg.model = hpram::SubModel { block: true, ..hpram::SubModel::EREW };
+    cfg.model = hpram::SubModel { block: true, lpram: true, ..hpram::SubModel::EREW };
     let alg = hpram::FnAlg::arc("Bpram", |sp| {
         sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8, dst: 0 })?;
         sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x += 1))?;
@@ -286,6 +286,7 @@ fn prefix(form: TreeForm, procs: usize, r: usize, memory: MemoryVariant) -> hpra
     let input = prefix_layout(&x, procs);
     let mut cfg = Config::new(procs, input.len());
     (cfg.local_words, cfg.memory) = (r + 3, memory);
+    cfg.model = cfg.model.with_lpram();
     run(&cfg, tree_prefix(form, r), vec![], &input).unwrap()
 }
 
