@@ -6,7 +6,9 @@
 //!   `partition{P, 1, Local}`, whose 1-processor sub-PRAMs see their block of memory as the
 //!   processor's private memory (`ℓ(1) = 1`). Under [`LpramCost`] (`ℓ(1) = 1`, `ℓ(p) = L`,
 //!   no synchronisation cost) its cost is the LPRAM's: `L` per global step, 1 per local operation.
-//! - **BPRAM**: the same with block transfers (the `block` sub-model), a block of `b` words
+//!   [`one_level`] is the other instance the paper names, a one-level uniform H-PRAM on an
+//!   `lpram` sub-model.
+//! - **BPRAM**: either with block transfers (the `block` sub-model), a block of `b` words
 //!   costing `ℓ + b`.
 //! - **Gibbons' APRAM** as the uniform H-PRAM: [`gibbons_all`] (all-processor synchronisation,
 //!   two levels) and [`gibbons_subset`] (subset synchronisation, three levels). Each phase runs on
@@ -18,9 +20,12 @@
 
 use std::sync::Arc;
 
-use crate::config::Word;
+use netcore::pram::Variant;
+
+use crate::config::{Config, SubModel, Word};
 use crate::cost_model::CostModel;
 use crate::error::HpramError;
+use crate::eval::MemoryVariant;
 use crate::proc::{MemOp, Proc};
 use crate::sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
 
@@ -44,6 +49,21 @@ impl CostModel for LpramCost {
     fn beta_sync(&self, _q: u64, _p_parent: u64, _level: u32) -> u64 {
         0
     }
+}
+
+/// The LPRAM (`blocks = false`) or the BPRAM (`blocks = true`) as a one-level uniform H-PRAM
+/// (paper Section 2.4: "trivially an instance ... with an LPRAM level 1 sub-model"): `procs`
+/// processors on a CREW root (the LPRAM's access rule) with LPRAM local memory of `local_words`
+/// words each and, for the BPRAM, block transfers. Its cost under [`LpramCost`] with latency `L`
+/// is `T + C·L + B`: the LPRAM's (`L` per global access, 1 per local operation) or the BPRAM's
+/// (`L + b` per block of `b` words).
+pub fn one_level(procs: usize, mem_words: usize, local_words: usize, blocks: bool) -> Config {
+    let mut cfg = Config::new(procs, mem_words);
+    cfg.memory = MemoryVariant::Uniform;
+    cfg.local_words = local_words;
+    cfg.model =
+        SubModel { block: blocks, ..SubModel::EREW.with_access(Variant::Crew).with_lpram() };
+    cfg
 }
 
 /// A global communication step of an LPRAM program.

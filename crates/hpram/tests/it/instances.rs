@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use hpram::instances::{LpramCost, LpramStep, gibbons_all, gibbons_subset, lpram_two_level};
+use hpram::instances::{
+    LpramCost, LpramStep, gibbons_all, gibbons_subset, lpram_two_level, one_level,
+};
 use hpram::{
     Accessor, AsyncKind, Config, CostModel, CostTree, FnAlg, Formula, HAlgorithm, HpramError,
     MemOp, MemoryVariant, Preset, SyncScale, run,
@@ -269,4 +271,44 @@ fn gibbons_subset_costs() {
         matches!(&err, HpramError::AsyncCommunication { partition_path, addr: 0, .. } if partition_path == "root/p0"),
         "{err}"
     );
+}
+
+/// LPRAM (b) and BPRAM as one-level uniform H-PRAMs (CREW, LPRAM local memory), `P = 4`,
+/// `r = 8`, latency `L = 5`: each processor brings its block of 8 words into local memory, sums
+/// it in one phase of 7 additions, and writes the sum to its block's first word.
+///
+/// LPRAM, word by word: 8 global reads `8L = 40`, 7 local operations, 1 global write `L = 5`:
+/// 52. The H-PRAM: `T = 7`, `C = 9` at `ℓ(4) = 5`, `s_α = 0`: `7 + 45 = 52`.
+/// BPRAM, blocks: a block read of 8 words `L + 8 = 13`, 7 local operations, a block write of 1
+/// word `L + 1 = 6`: 26. The H-PRAM: `T = 7`, `C = 2`, `B = 8 + 1 = 9`: `7 + 10 + 9 = 26`.
+#[test]
+fn lpram_bpram_one_level() {
+    let (latency, r) = (5u64, 8usize);
+    let input: Vec<i64> = (0..32).collect();
+    let sum = move |p: &mut hpram::Proc<'_>| p.local[0] = p.local[..r].iter().sum();
+    let words = FnAlg::arc("Words", move |sp| {
+        for k in 0..r {
+            sp.comm(move |p| MemOp::Read { addr: r * p.pid + k, dst: k })?;
+        }
+        sp.compute(7, sum)?;
+        sp.comm(move |p| MemOp::Write { addr: r * p.pid, src: 0 })
+    });
+    let blocks = FnAlg::arc("Blocks", move |sp| {
+        sp.comm(move |p| MemOp::BlockRead { addr: r * p.pid, len: r, dst: 0 })?;
+        sp.compute(7, sum)?;
+        sp.comm(move |p| MemOp::BlockWrite { addr: r * p.pid, len: 1, src: 0 })
+    });
+    let model = LpramCost { latency };
+    let mut lines = Vec::new();
+    for (alg, bpram, own) in [(words, false, 8 * latency + 7 + latency), (blocks, true, 26)] {
+        let done = run(&one_level(4, 32, r, bpram), alg, vec![], &input).unwrap();
+        let sums: Vec<i64> = (0..4).map(|i| done.memory[r * i]).collect();
+        assert_eq!(sums, [28, 92, 156, 220]);
+        assert_eq!(done.cost.eval(&model, MemoryVariant::Uniform, Formula::Exact).total, own);
+        lines.push(all_formulas(&done.cost, &model, MemoryVariant::Uniform));
+    }
+    insta::assert_snapshot!(lines.join("\n"), @r"
+    exact 52, phase-refined 52, simplified 52, two-stage 52 (stage1 52, stage2 0)
+    exact 26, phase-refined 26, simplified 26, two-stage 26 (stage1 26, stage2 0)
+    ");
 }
