@@ -114,11 +114,16 @@ impl SubPram<'_> {
             });
         }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
+        let limit = self.private_words();
         let found = self
             .local
             .par_chunks_mut(self.shared.local_words)
             .enumerate()
-            .any(|(pid, local)| pred(&Proc { pid, gpid: offset + pid, nprocs, local, params }));
+            .with_min_len(crate::sub_pram::GRAIN)
+            .any(|(pid, local)| {
+                let local = &mut local[..limit];
+                pred(&Proc { pid, gpid: offset + pid, nprocs, local, params })
+            });
         self.hash.word(trace::ANY);
         self.hash.word(u64::from(found));
         Ok(found)
