@@ -155,8 +155,8 @@ fn flat2(access: Variant, op: fn(usize) -> MemOp) -> Result<hpram::Run, HpramErr
 }
 
 /// E7: flat `P = 2`. Both read `M[0]`: EREW → `ExclusiveReadViolation{addr 0, pids [0,1]}`,
-/// CREW is fine. Processors 0 and 1 write 3 and 4: Common → `CommonWriteMismatch`, Priority
-/// → 3 (netcore's rules).
+/// CREW is fine; both write it: EREW and CREW → `ExclusiveWriteViolation`. Processors 0 and 1
+/// write 3 and 4: Common → `CommonWriteMismatch`, Priority → 3 (netcore's rules).
 #[test]
 fn e7_sub_model_rules() {
     let read = |_| MemOp::Read { addr: 0, dst: 1 };
@@ -166,6 +166,17 @@ fn e7_sub_model_rules() {
         HpramError::ExclusiveReadViolation { path: "root".into(), step: 2, addr: 0, pids: [0, 1] }
     );
     assert!(flat2(Variant::Crew, read).is_ok());
+    for exclusive in [Variant::Erew, Variant::Crew] {
+        assert_eq!(
+            flat2(exclusive, write).unwrap_err(),
+            HpramError::ExclusiveWriteViolation {
+                path: "root".into(),
+                step: 2,
+                addr: 0,
+                pids: [0, 1]
+            }
+        );
+    }
     assert_eq!(
         flat2(Variant::CrcwCommon, write).unwrap_err(),
         HpramError::CommonWriteMismatch {
