@@ -69,6 +69,7 @@ fn bench(c: &mut Criterion) {
     for threads in [1, 2] {
         let mut cfg = Config::new(procs, n);
         (cfg.local_words, cfg.threads) = (n / procs, threads);
+        cfg.model = cfg.model.with_lpram();
         g.bench_function(format!("hier-n2^20-p2^10-threads{threads}"), |b| {
             b.iter(|| {
                 run(&cfg, fft(FftForm::Hier, log_n), vec![], black_box(&input)).expect("runs")

@@ -25,6 +25,15 @@ pub struct SubModel {
     /// Whether the `scan` collective is available.
     #[serde(default)]
     pub scan: bool,
+    /// Whether the `multiprefix` collective is available (paper Section 2.1, Ranade's
+    /// multiprefix).
+    #[serde(default)]
+    pub multiprefix: bool,
+    /// LPRAM local memory (paper Section 2.1): each processor may use all `local_words` words
+    /// of its private memory. Without it a processor has [`REGISTERS`] registers, the small
+    /// private memory of a PRAM processor (paper Section 2.2).
+    #[serde(default)]
+    pub lpram: bool,
     /// Under `crcw-arbitrary`: the seed of the replay-stable pseudo-random winner
     /// `hash(seed, path, step, addr)` (`docs/models/hpram.md`, Choices: Conflict rules are
     /// netcore's); `None` keeps netcore's rule (highest pid).
@@ -34,14 +43,35 @@ pub struct SubModel {
 
 impl SubModel {
     /// An EREW PRAM without block transfers.
-    pub const EREW: SubModel =
-        SubModel { access: Variant::Erew, block: false, scan: false, arbitrary_seed: None };
+    pub const EREW: SubModel = SubModel {
+        access: Variant::Erew,
+        block: false,
+        scan: false,
+        multiprefix: false,
+        lpram: false,
+        arbitrary_seed: None,
+    };
 
     /// The same sub-model with another access variant.
     pub const fn with_access(self, access: Variant) -> SubModel {
         SubModel { access, ..self }
     }
+
+    /// The same sub-model with LPRAM local memory.
+    pub const fn with_lpram(self) -> SubModel {
+        SubModel { lpram: true, ..self }
+    }
+
+    /// The private words each processor may use when `local_words` are allocated:
+    /// all of them with `lpram`, else at most [`REGISTERS`].
+    pub fn private_words(&self, local_words: usize) -> usize {
+        if self.lpram { local_words } else { local_words.min(REGISTERS) }
+    }
 }
+
+/// The registers of a processor on a sub-model without LPRAM local memory (`docs/models/hpram.md`,
+/// Choices: LPRAM local memory).
+pub const REGISTERS: usize = 4;
 
 impl fmt::Display for SubModel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -51,6 +81,12 @@ impl fmt::Display for SubModel {
         }
         if self.scan {
             f.write_str("+scan")?;
+        }
+        if self.multiprefix {
+            f.write_str("+multiprefix")?;
+        }
+        if self.lpram {
+            f.write_str("+lpram")?;
         }
         if let Some(seed) = self.arbitrary_seed {
             write!(f, "+seed{seed}")?;
@@ -73,7 +109,8 @@ pub struct Config {
     /// Non-uniform (each child gets its own block) or uniform (overlays of the whole memory,
     /// checked for asynchronous communication at every join).
     pub memory: MemoryVariant,
-    /// Private words (registers) per processor, `>= 1`; they persist across partitions.
+    /// Private words per processor, `>= 1`; they persist across partitions. A sub-model
+    /// without `lpram` uses only the first [`REGISTERS`] of them.
     pub local_words: usize,
     /// The deepest level a partition may start (the root is level 1).
     pub max_depth: u32,

@@ -120,9 +120,10 @@ pub enum HpramError {
     /// A run past the stated limits (`docs/models/hpram.md`, Limits).
     #[error(transparent)]
     TooLarge(#[from] netcore::limits::TooLarge),
-    /// A register index at or beyond `local_words`.
+    /// A register index at or beyond the private words of the sub-model (`local_words` with
+    /// `lpram`, else at most `REGISTERS`).
     #[error(
-        "{path} step {step} (pid {pid}, gpid {gpid}): register {register} outside local memory of {local_words} words"
+        "{path} step {step} (pid {pid}, gpid {gpid}): register {register} outside the {local_words} private words of sub-model {model} (lpram: all local_words; otherwise at most 4 registers)"
     )]
     LocalMemoryOverflow {
         /// The node path.
@@ -135,8 +136,10 @@ pub enum HpramError {
         gpid: usize,
         /// The register (the last one a block touches).
         register: usize,
-        /// `local_words`.
+        /// The private words the sub-model grants.
         local_words: usize,
+        /// The sub-model.
+        model: String,
     },
     /// An operation the sub-model lacks.
     #[error(

@@ -19,6 +19,7 @@
 //! - [`algs`]: the paper's `Alg1` hierarchy and tree reduction (flat, two-level, hierarchical).
 //! - [`studies`]: X1 (`hpram-tree-r`), X2 (`hpram-usable-procs`, count-only) and X3
 //!   (`hpram-fft-locality`).
+//! - [`instances`]: the LPRAM, BPRAM and Gibbons' APRAM as H-PRAM instances (paper Section 2.4).
 //! - [`model`]: `cargo xtask run hpram CONFIG.toml`.
 //!
 //! ```
@@ -42,6 +43,7 @@ mod cost_model;
 mod cost_tree;
 mod error;
 mod eval;
+pub mod instances;
 pub mod limits;
 mod memory;
 pub mod model;
@@ -52,7 +54,7 @@ mod sub_pram;
 pub mod synth;
 mod trace;
 
-pub use config::{Config, SubModel, Word};
+pub use config::{Config, REGISTERS, SubModel, Word};
 pub use cost_model::{
     CostModel, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };

@@ -28,7 +28,7 @@ use crate::algs::{
 use crate::cost_model::{Preset, SyncScale, validate_cost_model};
 use crate::error::HpramError;
 use crate::eval::{Formula, LevelRow, MemoryVariant};
-use crate::{Config, count, run};
+use crate::{Config, SubModel, count, run};
 
 /// The hpram model entry of `xtask`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -261,13 +261,15 @@ enum Expected {
     Transform(Vec<i64>),
 }
 
-/// A configured algorithm before any data exists: its label, the algorithm, `M` and the
-/// registers per processor.
+/// A configured algorithm before any data exists: its label, the algorithm, `M`, the
+/// private words per processor and the root's sub-model (EREW, with LPRAM local memory when an
+/// algorithm keeps more than `REGISTERS` words per processor).
 struct Setup {
     name: String,
     alg: std::sync::Arc<dyn crate::HAlgorithm>,
     mem_words: usize,
     local_words: usize,
+    model: SubModel,
 }
 
 fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
@@ -279,7 +281,8 @@ fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
         }
         let mem_words = p.checked_mul(2).ok_or_else(too_big)?;
         let alg = std::sync::Arc::new(Alg1);
-        return Ok(Setup { name: "alg1".to_string(), alg, mem_words, local_words: 4 });
+        let (name, model) = ("alg1".to_string(), SubModel::EREW);
+        return Ok(Setup { name, alg, mem_words, local_words: 4, model });
     }
     let form = config.form.ok_or_else(|| bad("form", "given with a tree algorithm", "none"))?;
     let n = config.n.ok_or_else(|| bad("n", "given with a tree algorithm", "none"))?;
@@ -300,6 +303,11 @@ fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
             alg: fft(form, n.trailing_zeros()),
             mem_words: n,
             local_words: n / p,
+            // The in-memory butterflies need 2 registers, `LCS` the block of `r` words.
+            model: match form {
+                FftForm::FlatNaive => SubModel::EREW,
+                _ => SubModel::EREW.with_lpram(),
+            },
         });
     }
     let form = form
@@ -318,6 +326,7 @@ fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
             alg: tree_reduce(form),
             mem_words: n,
             local_words: 4,
+            model: SubModel::EREW,
         }
     } else {
         // `prefix_layout`: `P` blocks of `r + log₂P + 2` words.
@@ -327,6 +336,7 @@ fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
             alg: tree_prefix(form, r),
             mem_words: p.checked_mul(block).ok_or_else(too_big)?,
             local_words: r.checked_add(3).ok_or_else(too_big)?,
+            model: SubModel::EREW.with_lpram(),
         }
     })
 }
@@ -361,9 +371,10 @@ type Outcome = (Option<i64>, Option<bool>, Option<String>);
 pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError> {
     let preset = config.preset()?;
     let p = config.procs;
-    let Setup { name, alg, mem_words, local_words } = setup(config)?;
+    let Setup { name, alg, mem_words, local_words, model } = setup(config)?;
     let mut cfg = Config::new(p, mem_words);
     (cfg.threads, cfg.memory, cfg.local_words) = (config.threads, config.memory, local_words);
+    cfg.model = model;
     let (tree, (result, verified, trace_hash)): (_, Outcome) = match config.mode {
         ExecMode::CountOnly => (count(&cfg, alg, vec![])?, (None, None, None)),
         ExecMode::Full => {

@@ -19,6 +19,12 @@ use crate::trace::{self, Fnv64};
 
 pub use partition::Part;
 
+/// The fewest processors of one step a rayon task takes: a step's closures are a few
+/// nanoseconds each, so splitting a step finer costs more in task hand-offs between threads
+/// than it saves; smaller sub-PRAMs run their steps in one task, and their parallelism is
+/// their siblings'.
+pub(crate) const GRAIN: usize = 512;
+
 /// An algorithm that runs on a sub-PRAM (it sees itself as level 1 with `sp.procs()`
 /// processors).
 pub trait HAlgorithm: Send + Sync {
@@ -181,9 +187,15 @@ impl<'a> SubPram<'a> {
             return Ok(());
         }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
-        self.local.par_chunks_mut(self.shared.local_words).enumerate().for_each(|(pid, local)| {
-            f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params });
-        });
+        let limit = self.private_words();
+        self.local
+            .par_chunks_mut(self.shared.local_words)
+            .enumerate()
+            .with_min_len(GRAIN)
+            .for_each(|(pid, local)| {
+                let local = &mut local[..limit];
+                f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params });
+            });
         Ok(())
     }
 
@@ -205,11 +217,16 @@ impl<'a> SubPram<'a> {
             return Ok(());
         }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
+        let limit = self.private_words();
         let ops: Vec<MemOp> = self
             .local
             .par_chunks_mut(self.shared.local_words)
             .enumerate()
-            .map(|(pid, local)| f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params }))
+            .with_min_len(GRAIN)
+            .map(|(pid, local)| {
+                let local = &mut local[..limit];
+                f(&mut Proc { pid, gpid: offset + pid, nprocs, local, params })
+            })
             .collect();
         self.execute_comm(&ops)
     }
@@ -249,6 +266,12 @@ impl<'a> SubPram<'a> {
     /// The path of the next partition step.
     fn partition_path(&self) -> String {
         format!("{}/p{}", self.node.path, self.node.partitions.len())
+    }
+
+    /// The private words each processor may use: all `local_words` on an `lpram` sub-model,
+    /// else at most `REGISTERS` (`docs/models/hpram.md`, Choices: LPRAM local memory).
+    pub(crate) fn private_words(&self) -> usize {
+        self.node.model.private_words(self.shared.local_words)
     }
 
     /// The node's step index of the step being executed (1-based over compute and comm).

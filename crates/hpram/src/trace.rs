@@ -47,6 +47,7 @@ pub(crate) const COMM: u64 = 2;
 pub(crate) const PARTITION: u64 = 3;
 pub(crate) const SCAN: u64 = 4;
 pub(crate) const ANY: u64 = 5;
+pub(crate) const MULTIPREFIX: u64 = 6;
 /// Opcodes of the per-access tuples.
 pub(crate) const OP_READ: u64 = 1;
 pub(crate) const OP_WRITE: u64 = 2;

@@ -84,7 +84,8 @@ impl Twiddles {
 }
 
 /// The FFT of `N = 2^log_n` words in form `form`. It needs `M = N`, `P` a power of two with
-/// `r = N/P >= 2`, and `local_words >= r` (`>= 2` for `FlatNaive`); its input words must lie in
+/// `r = N/P >= 2`, and `local_words >= r` on an `lpram` sub-model (2 registers for `FlatNaive`,
+/// which runs on any sub-model); its input words must lie in
 /// `[0, p)`.
 pub fn fft(form: FftForm, log_n: u32) -> Arc<dyn HAlgorithm> {
     let n = 1usize.checked_shl(log_n).unwrap_or(0);
@@ -165,7 +166,8 @@ fn stage(sp: &mut SubPram<'_>, tw: &Twiddles, m: usize) -> Result<(), HpramError
     Ok(())
 }
 
-/// `LCS(ρ)` on every processor's block of `r` words: load into registers `0..r`, the stages of
+/// `LCS(ρ)` on every processor's block of `r` words: load into private words `0..r` (LPRAM
+/// local memory when `r > REGISTERS`), the stages of
 /// span `r` down to 2 in one phase of `ρr/2` computation steps, store. The block starts at a
 /// multiple of `r`, so the global `j mod m/2` is the register's `k mod m/2`.
 fn lcs(sp: &mut SubPram<'_>, tw: &Twiddles) -> Result<(), HpramError> {

@@ -1,7 +1,8 @@
 //! Memory remapping (paper Section 3.2): `permute(sp, π)` moves the sub-PRAM's `N' = M'` words to
 //! `π(j)` with `P'` processors, `r' = N'/P'` each: `r'` reads of its home block into private
 //! memory, then `r'` writes. `T = 0`, `C = 2r'`; EREW-valid because `π` is a bijection, and in
-//! place because every read precedes every write. Needs `local_words >= r'`.
+//! place because every read precedes every write. Needs `local_words >= r'` on an `lpram` sub-model
+//! when `r' > REGISTERS`.
 
 use crate::error::HpramError;
 use crate::proc::MemOp;

@@ -2,7 +2,7 @@
 //! `+`, in the flat, two-level and hierarchical forms. Processor `i`'s block holds `[x_0..x_{r−1},
 //! tot_0..tot_p, off]` (`B = r + p + 2` words, `M = P·B`). Registers `0..r` hold the leaf's values,
 //! then `A`, `A2`
-//! and `O` (so `local_words = r + 3`).
+//! and `O` (so `local_words = r + 3`, on an `lpram` sub-model).
 //!
 //! - Leaf up: load (`m^r`), local scan (`c^{r−1}`, one phase), store (`m^r`), write `tot_0`
 //!   (`m`).

@@ -91,10 +91,11 @@ const FORMS: [FftForm; 4] =
     [FftForm::FlatNaive, FftForm::FlatLpram, FftForm::TwoLevel, FftForm::Hier];
 
 /// The H-PRAM of the FFT of `N = 2^(log_p + log_r)` words on `P = 2^log_p` processors, with
-/// `r` registers for the local stages.
+/// `r` words of LPRAM local memory for the local stages.
 fn fft_config(log_p: u32, log_r: u32) -> Config {
     let mut cfg = Config::new(1 << log_p, 1 << (log_p + log_r));
     cfg.local_words = 1 << log_r;
+    cfg.model = cfg.model.with_lpram();
     cfg
 }
 

@@ -88,8 +88,14 @@ impl SubPram<'_> {
         })
     }
 
-    fn check_reg(&self, step: u64, pid: usize, reg: usize, len: usize) -> Result<(), HpramError> {
-        let local_words = self.shared.local_words;
+    pub(super) fn check_reg(
+        &self,
+        step: u64,
+        pid: usize,
+        reg: usize,
+        len: usize,
+    ) -> Result<(), HpramError> {
+        let local_words = self.private_words();
         match reg.checked_add(len) {
             Some(end) if end <= local_words => Ok(()),
             _ => Err(HpramError::LocalMemoryOverflow {
@@ -99,6 +105,7 @@ impl SubPram<'_> {
                 gpid: self.node.offset + pid,
                 register: reg.saturating_add(len).saturating_sub(1).max(reg),
                 local_words,
+                model: self.node.model.to_string(),
             }),
         }
     }
@@ -246,20 +253,21 @@ impl SubPram<'_> {
     /// Feeds the step into the replay hash: `(pid, opcode, addr, value)` in pid order (reads
     /// with the value read, writes with the value written, fetch-ops with the contribution).
     fn hash_step(&mut self, batch: &Batch, read_values: &[i64]) {
-        let mut tuples: Vec<[u64; 4]> = Vec::new();
-        let mut add = |accesses: &[Access], values: &mut dyn Iterator<Item = i64>, opcode| {
-            for a in accesses {
-                let value = values.next().unwrap_or(a.value);
-                tuples.push([u64::from(a.pid), opcode, a.addr, value as u64]);
-            }
-        };
-        add(&batch.reads, &mut read_values.iter().copied(), trace::OP_READ);
-        add(&batch.writes, &mut std::iter::empty(), trace::OP_WRITE);
-        add(&batch.fetches, &mut std::iter::empty(), trace::OP_FETCH);
-        tuples.sort_unstable();
+        let tuple =
+            |a: &Access, opcode, value: i64| [u64::from(a.pid), opcode, a.addr, value as u64];
+        let reads = batch.reads.iter().zip(read_values).map(|(a, &v)| tuple(a, trace::OP_READ, v));
+        let writes = batch.writes.iter().map(|a| tuple(a, trace::OP_WRITE, a.value));
+        let fetches = batch.fetches.iter().map(|a| tuple(a, trace::OP_FETCH, a.value));
+        let all = reads.chain(writes).chain(fetches);
         self.hash.word(trace::COMM);
-        for tuple in tuples {
-            tuple.into_iter().for_each(|w| self.hash.word(w));
+        let kinds = [batch.reads.len(), batch.writes.len(), batch.fetches.len()];
+        if kinds.iter().filter(|&&n| n > 0).count() <= 1 {
+            // One kind of access: its list is in (pid, addr) order already, the sorted order.
+            all.for_each(|t| t.into_iter().for_each(|w| self.hash.word(w)));
+        } else {
+            let mut tuples: Vec<[u64; 4]> = all.collect();
+            tuples.sort_unstable();
+            tuples.into_iter().for_each(|t| t.into_iter().for_each(|w| self.hash.word(w)));
         }
     }
 
@@ -307,15 +315,22 @@ impl SubPram<'_> {
             self.seeded_winners(seed, step, &table, &batch.writes, &mut writes);
         }
         let path = &self.node.path;
-        // A read and a write (or fetch-op) of one cell, or a write and a fetch-op of one cell.
-        let readers = sorted_addrs(&[&batch.reads]);
-        let writers = sorted_addrs(&[&batch.writes, &batch.fetches]);
-        let fetchers = sorted_addrs(&[&batch.fetches]);
-        let only_writers = sorted_addrs(&[&batch.writes]);
-        let clash = [first_common(&readers, &writers), first_common(&fetchers, &only_writers)]
-            .into_iter()
-            .flatten()
-            .min();
+        // A read and a write (or fetch-op) of one cell, or a write and a fetch-op of one cell;
+        // a step of one kind of access (the common case) has none.
+        let (reads, writes_, fetches) =
+            (!batch.reads.is_empty(), !batch.writes.is_empty(), !batch.fetches.is_empty());
+        let clash = if (reads && (writes_ || fetches)) || (fetches && writes_) {
+            let readers = sorted_addrs(&[&batch.reads]);
+            let writers = sorted_addrs(&[&batch.writes, &batch.fetches]);
+            let fetchers = sorted_addrs(&[&batch.fetches]);
+            let only_writers = sorted_addrs(&[&batch.writes]);
+            [first_common(&readers, &writers), first_common(&fetchers, &only_writers)]
+                .into_iter()
+                .flatten()
+                .min()
+        } else {
+            None
+        };
         if let Some((addr, reader, writer)) = clash {
             return Err(HpramError::ReadWriteSameStep {
                 path: path.clone(),

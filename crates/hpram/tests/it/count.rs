@@ -55,6 +55,7 @@ proptest! {
         let with = |mem: usize, local: usize| {
             let mut cfg = Config::new(procs, mem);
             (cfg.memory, cfg.local_words) = (variant, local);
+            cfg.model = cfg.model.with_lpram();
             cfg
         };
         let input: Vec<i64> = (0..(procs * r) as i64).collect();

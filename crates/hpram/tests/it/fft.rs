@@ -15,6 +15,7 @@ const VARIANTS: [MemoryVariant; 2] = [MemoryVariant::NonUniform, MemoryVariant::
 fn config(procs: usize, n: usize, variant: MemoryVariant) -> Config {
     let mut cfg = Config::new(procs, n);
     (cfg.memory, cfg.local_words) = (variant, n / procs);
+    cfg.model = cfg.model.with_lpram();
     cfg
 }
 

@@ -180,7 +180,7 @@ fn read_write_same_step() {
 fn block_transfers() {
     let mut cfg = Config::new(2, 16);
     cfg.local_words = 8;
-    cfg.model = SubModel { block: true, ..SubModel::EREW };
+    cfg.model = SubModel { block: true, lpram: true, ..SubModel::EREW };
     let alg = FnAlg::arc("Blocks", |sp| {
         sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8 - 4 * p.pid, dst: 0 })?;
         sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x *= 2))?;
@@ -348,4 +348,111 @@ fn non_integral_split_only_non_uniform() {
     let homes: Vec<(usize, usize)> =
         done.cost.root.partitions[0].iter().map(|c| (c.node.mem_base, c.node.mem_len)).collect();
     assert_eq!(homes, [(0, 4), (4, 1)]);
+}
+
+/// LPRAM local memory: a sub-model without `lpram` gives each processor `REGISTERS = 4` of its
+/// `local_words` (closures see 4 words, a register 4 or beyond is `LocalMemoryOverflow` naming
+/// the sub-model); with `lpram` all 8. A child may run an `lpram` sub-model under a plain
+/// parent, and its words persist: the parent sees only its 4 registers again.
+#[test]
+fn lpram_local_memory() {
+    let mut cfg = Config::new(2, 16);
+    cfg.local_words = 8;
+    let load = FnAlg::arc("Load", |sp| {
+        sp.compute(1, |p| p.local[0] = p.local.len() as i64)?;
+        sp.comm(|p| MemOp::Read { addr: 8 * p.pid, dst: 5 })
+    });
+    let input: Vec<i64> = (0..16).collect();
+    assert_eq!(
+        run(&cfg, load.clone(), vec![], &input).unwrap_err(),
+        HpramError::LocalMemoryOverflow {
+            path: "root".into(),
+            step: 2,
+            pid: 0,
+            gpid: 0,
+            register: 5,
+            local_words: 4,
+            model: "erew".into(),
+        }
+    );
+    cfg.model = SubModel::EREW.with_lpram();
+    let done = run(&cfg, load.clone(), vec![], &input).unwrap();
+    assert_eq!([done.local[0], done.local[5], done.local[8], done.local[13]], [8, 0, 8, 8]);
+    // An lpram child under a plain parent; afterwards the parent's closures see 4 words.
+    cfg.model = SubModel::EREW;
+    let alg = FnAlg::arc("Parent", move |sp| {
+        sp.partition(vec![
+            Part::new(1, load.clone(), vec![]).with_model(SubModel::EREW.with_lpram()),
+            Part::new(1, load.clone(), vec![]).with_model(SubModel::EREW.with_lpram()),
+        ])?;
+        sp.compute(1, |p| p.local[1] = p.local.len() as i64)
+    });
+    let done = run(&cfg, alg, vec![], &input).unwrap();
+    // Each child's block is 8 words, so both read their block's address 0: 0 and 8.
+    assert_eq!(&done.local[..8], &[8, 4, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(&done.local[8..], &[8, 4, 0, 0, 0, 8, 0, 0]);
+}
+
+/// The FFT's `LCS` keeps a processor's block of `r` words in private memory, so `FlatLpram` with
+/// `r = 8` needs an `lpram` sub-model: on plain EREW its first load beyond the 4 registers
+/// (step 5 of `LCS`, after the `p = 1` cross-block stage's `T + C = 4·1 + 4·4 = 20` steps) fails.
+#[test]
+fn fft_lcs_needs_lpram() {
+    use hpram::algs::{FftForm, fft, fft_output, ntt_reference};
+    let input: Vec<i64> = (0..16).collect();
+    let mut cfg = Config::new(2, 16);
+    cfg.local_words = 8;
+    let err = run(&cfg, fft(FftForm::FlatLpram, 4), vec![], &input).unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            HpramError::LocalMemoryOverflow { step: 25, register: 4, local_words: 4, .. }
+        ),
+        "{err}"
+    );
+    cfg.model = SubModel::EREW.with_lpram();
+    let done = run(&cfg, fft(FftForm::FlatLpram, 4), vec![], &input).unwrap();
+    assert_eq!(fft_output(&done.memory), ntt_reference(&input));
+}
+
+/// Multiprefix (sub-model feature `multiprefix`): the inclusive prefix among processors with
+/// the same label, in pid order. Labels `[0, 1, 0, 2, 1, 0]`, values `1..=6`, `+`: label 0 gets
+/// `1, 1+3, 1+3+6`, label 1 `2, 2+5`, label 2 `4` → `[1, 2, 4, 4, 7, 10]`; with `max`
+/// → `[1, 2, 3, 4, 5, 6]`. One communication step; counted alike in count-only mode. Misuse:
+/// without the feature `UnsupportedOp`, a label register beyond the registers
+/// `LocalMemoryOverflow`.
+#[test]
+fn multiprefix_by_label() {
+    let labels = [0, 1, 0, 2, 1, 0];
+    let alg = |op: FetchOp, label: usize| {
+        FnAlg::arc("Multi", move |sp| {
+            sp.compute(1, |p| (p.local[0], p.local[1]) = (labels[p.pid], 1 + p.pid as i64))?;
+            sp.multiprefix(op, label, 1, 2)
+        })
+    };
+    let mut cfg = Config::new(6, 1);
+    cfg.model = SubModel { multiprefix: true, ..SubModel::EREW };
+    let result = |op| {
+        let done = run(&cfg, alg(op, 0), vec![], &[]).unwrap();
+        assert_eq!((done.cost.root.t, done.cost.root.c), (1, 1));
+        assert_eq!(hpram::count(&cfg, alg(op, 0), vec![]).unwrap(), done.cost);
+        done.local.chunks(4).map(|r| r[2]).collect::<Vec<i64>>()
+    };
+    assert_eq!(result(FetchOp::Add), [1, 2, 4, 4, 7, 10]);
+    assert_eq!(result(FetchOp::Max), [1, 2, 3, 4, 5, 6]);
+    assert!(matches!(
+        run(&cfg, alg(FetchOp::Add, 9), vec![], &[]),
+        Err(HpramError::LocalMemoryOverflow { step: 2, register: 9, local_words: 4, .. })
+    ));
+    assert_eq!(
+        run(&Config::new(6, 1), alg(FetchOp::Add, 0), vec![], &[]).unwrap_err(),
+        HpramError::UnsupportedOp {
+            path: "root".into(),
+            step: 2,
+            pid: 0,
+            gpid: 0,
+            op: "multiprefix",
+            model: "erew".into(),
+        }
+    );
 }

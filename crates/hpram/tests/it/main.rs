@@ -3,6 +3,7 @@
 mod count;
 mod fft;
 mod fixtures;
+mod instances;
 mod lockstep;
 mod machine;
 mod props;

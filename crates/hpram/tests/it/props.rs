@@ -196,6 +196,7 @@ proptest! {
         let (procs, words) = (1usize << log_p, (1usize << log_p) * r);
         let mut cfg = Config::new(procs, words);
         cfg.local_words = r;
+        cfg.model = cfg.model.with_lpram();
         let alg = FnAlg::arc("Permute", move |sp| hpram::algs::permute(sp, &|j| (j + shift) % words));
         let input: Vec<i64> = (0..words as i64).collect();
         let done = run(&cfg, alg, vec![], &input).unwrap();

@@ -155,8 +155,8 @@ fn flat2(access: Variant, op: fn(usize) -> MemOp) -> Result<hpram::Run, HpramErr
 }
 
 /// E7: flat `P = 2`. Both read `M[0]`: EREW → `ExclusiveReadViolation{addr 0, pids [0,1]}`,
-/// CREW is fine. Processors 0 and 1 write 3 and 4: Common → `CommonWriteMismatch`, Priority
-/// → 3 (netcore's rules).
+/// CREW is fine; both write it: EREW and CREW → `ExclusiveWriteViolation`. Processors 0 and 1
+/// write 3 and 4: Common → `CommonWriteMismatch`, Priority → 3 (netcore's rules).
 #[test]
 fn e7_sub_model_rules() {
     let read = |_| MemOp::Read { addr: 0, dst: 1 };
@@ -166,6 +166,17 @@ fn e7_sub_model_rules() {
         HpramError::ExclusiveReadViolation { path: "root".into(), step: 2, addr: 0, pids: [0, 1] }
     );
     assert!(flat2(Variant::Crew, read).is_ok());
+    for exclusive in [Variant::Erew, Variant::Crew] {
+        assert_eq!(
+            flat2(exclusive, write).unwrap_err(),
+            HpramError::ExclusiveWriteViolation {
+                path: "root".into(),
+                step: 2,
+                addr: 0,
+                pids: [0, 1]
+            }
+        );
+    }
     assert_eq!(
         flat2(Variant::CrcwCommon, write).unwrap_err(),
         HpramError::CommonWriteMismatch {
@@ -202,7 +213,7 @@ fn e5_permute() {
 fn e5_bpram_blocks() {
     let mut cfg = Config::new(16, 128);
     cfg.local_words = 8;
-    cfg.model = hpram::SubModel { block: true, ..hpram::SubModel::EREW };
+    cfg.model = hpram::SubModel { block: true, lpram: true, ..hpram::SubModel::EREW };
     let alg = hpram::FnAlg::arc("Bpram", |sp| {
         sp.comm(|p| MemOp::BlockRead { addr: 8 * p.pid, len: 8, dst: 0 })?;
         sp.compute(1, |p| p.local.iter_mut().for_each(|x| *x += 1))?;
@@ -286,6 +297,7 @@ fn prefix(form: TreeForm, procs: usize, r: usize, memory: MemoryVariant) -> hpra
     let input = prefix_layout(&x, procs);
     let mut cfg = Config::new(procs, input.len());
     (cfg.local_words, cfg.memory) = (r + 3, memory);
+    cfg.model = cfg.model.with_lpram();
     run(&cfg, tree_prefix(form, r), vec![], &input).unwrap()
 }
 
