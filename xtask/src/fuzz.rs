@@ -1,5 +1,8 @@
 //! Fuzzing that stays (issue: hardening): every model's config loader and the sweep-spec
-//! parser, fed arbitrary text and mutated fixtures, never panics and fails with one line.
+//! parser, fed arbitrary text and mutated fixtures, never panics, fails with one line, and
+//! stays under [`ADDRESS_SPACE_CAP`]: the test process's address space is capped, so a run
+//! that allocated past its stated limit would fail the test (an allocation failure aborts)
+//! instead of passing unnoticed.
 //!
 //! Mutations only delete (a character, a line, a tail) or replace a value by a string, so a
 //! mutated fixture never asks for a larger run than the fixture itself: each case stays as
@@ -12,6 +15,23 @@ use netcore::study::ConfigFile;
 use proptest::prelude::*;
 
 use crate::registry;
+
+/// The address-space cap of the fuzzing process: twice `netcore::limits::DEFAULT_MEMORY`
+/// (4 GiB), the estimate every model checks a run against, leaving room for the test
+/// harness's threads and allocator arenas.
+const ADDRESS_SPACE_CAP: u64 = 2 * netcore::limits::DEFAULT_MEMORY;
+
+/// Caps this process's address space at [`ADDRESS_SPACE_CAP`] (once; the soft limit only).
+fn cap_memory() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+        let current = getrlimit(Resource::As);
+        let cap = current.current.map_or(ADDRESS_SPACE_CAP, |c| c.min(ADDRESS_SPACE_CAP));
+        // A failure leaves the limit as it was; the properties still check panics and lines.
+        let _ = setrlimit(Resource::As, Rlimit { current: Some(cap), maximum: current.maximum });
+    });
+}
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -89,6 +109,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 
 /// Runs `text` as a config of `model` in `dir`: no panic, and an error is one line.
 fn check_run(model: &str, text: &str, dir: &Path) -> Result<(), TestCaseError> {
+    cap_memory();
     let model = registry::model(model).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let outcome = catch_unwind(AssertUnwindSafe(|| model.run_config(&ConfigFile::new(text, dir))));
     match outcome {
@@ -130,6 +151,7 @@ proptest! {
     fn mutated_sweep_specs_never_panic(pick in any::<usize>(), m in mutation(), quick in any::<bool>()) {
         let (file, text) = crate::spec::EMBEDDED[pick % crate::spec::EMBEDDED.len()];
         let text = mutate(text, &m);
+        cap_memory();
         let outcome = catch_unwind(|| {
             crate::spec::parse(file, &text).and_then(|specs| {
                 specs.iter().try_for_each(|s| s.jobs(quick).map(|_| ()))
