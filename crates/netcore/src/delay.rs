@@ -33,7 +33,7 @@ pub enum DelayError {
         index: usize,
     },
     /// A probability or tail index outside its range.
-    #[error("{field} must satisfy {} (got {got})", rule.text())]
+    #[error("{field} must satisfy {} (got {got:?})", rule.text())]
     Parameter {
         /// The field: `p_long`, `p` or `alpha`.
         field: &'static str,

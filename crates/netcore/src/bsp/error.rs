@@ -32,7 +32,7 @@ pub enum BspError {
         got_l: usize,
     },
     /// A cost parameter that is negative, NaN or infinite.
-    #[error("{which}[{index}] must be finite and >= 0 (got {value})")]
+    #[error("{which}[{index}] must be finite and >= 0 (got {value:?})")]
     BadParam {
         /// `g` or `l`.
         which: &'static str,
@@ -58,7 +58,7 @@ pub enum BspError {
         lower: f64,
     },
     /// An exponent or scale of the power-law family outside its range.
-    #[error("{which} must satisfy {rule} (got {value})")]
+    #[error("{which} must satisfy {rule} (got {value:?})")]
     ExponentOutOfRange {
         /// `alpha`, `beta`, `c_g` or `c_l`.
         which: &'static str,
