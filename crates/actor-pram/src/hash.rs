@@ -1,5 +1,5 @@
 //! Placement of global memory and packet ranks (Baude, Section 5, proof of Theorem 2: memory
-//! is distributed by universal hashing [MV84] so that Ranade's routing [Ran87] needs
+//! is distributed by universal hashing \[MV84\] so that Ranade's routing \[Ran87\] needs
 //! `O(log N)` rounds with high probability; Choice 21 of `docs/models/actor-pram.md`).
 //!
 //! *Placement* `h: addr -> [0, N)` puts address `a` at router `h(a)` (router

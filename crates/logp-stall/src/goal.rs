@@ -1,7 +1,7 @@
 //! GOAL schedules: the text format of LogGOPSim and its Schedgen generator, as a workload
 //! source beyond the paper (issue 4, item 7).
 //!
-//! - [`parse`]: the grammar `num_ranks <P>` then `rank <r> { ... }` blocks of lines
+//! - [`parse()`]: the grammar `num_ranks <P>` then `rank <r> { ... }` blocks of lines
 //!   `<label>: send <n>b to <dst> [tag <t>]`, `<label>: recv <n>b from <src> [tag <t>]`,
 //!   `<label>: calc <time>`, `<label> requires <label>`, `<label> irequires <label>`, comments
 //!   `//`. Malformed text is an [`Error::GoalSyntax`](crate::Error::GoalSyntax) with its line

@@ -10,10 +10,10 @@
 //!    simulate the next `C(k+1) - max{t_i, w_i}` steps of `P_i`: a submit appends to `Q_out(i)`,
 //!    a receive pops `Q_in(i)`.
 //! 2. `sort`: bitonic sort of `S ∪ ⋃ Q_out(i)` by `(destination, submission step, source)`
-//!    ([`sort`]).
+//!    ([`sort_supersteps`] counts its supersteps).
 //! 3. `rank-scan`: a d-ary segmented prefix scan gives each message its rank `r` within its
 //!    destination group; its delivery time is `C (k + ceil(r / ceil(L/G)))`, fixed at the
-//!    first ranking ([`scan`]).
+//!    first ranking (netcore's scan, [`scan_levels`]).
 //! 4. `s-scan`: a prefix count of the retained messages (`r > ceil(L/G)`) and `|S|`.
 //! 5. `route` (1 superstep): messages for cycle `k+1` go to `Q_in(dest)`; the others form S,
 //!    evenly redistributed (`<= ceil(|S|/p)` per processor, step 6); the source of every
@@ -22,7 +22,7 @@
 //! Step 5 of the paper then sets `w_i = t̄ + 1` (strict rule, `docs/models/logp-stall.md`,
 //! Choices: strict unstall; `t̄` with
 //! [`UnstallOffset::PaperLiteral`]) and, when `δ < G`, undoes the steps after the first submit
-//! that ended in S. The simulated execution is returned as a [`Trace`] that passes
+//! that ended in S. The simulated execution is returned as a [`crate::trace::Trace`] that passes
 //! `check_legal` and that replays on the direct machine to identical final states.
 //!
 //! Restrictions (reported, not clamped; `docs/models/logp-stall.md`, Choices): `p` must be a

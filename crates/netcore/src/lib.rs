@@ -11,7 +11,7 @@
 //!   batches: a radix heap and a timing wheel.
 //! - [`fabric`]: the [`fabric::Fabric`] an engine sends over (positions, directed links with
 //!   delays and bandwidth, routes) and the directed-link numbering every fabric shares.
-//! - [`toml_line`]: one-line TOML error messages; [`tagged`]: internally tagged enums whose
+//! - [`toml_line`]: one-line TOML error messages; [`mod@tagged`]: internally tagged enums whose
 //!   field errors keep the field and its line.
 //! - [`rng`]: [`rng::SimRng`] and [`rng::seeded`]; no unseeded randomness compiles.
 //! - [`cost`]: the ledger of a (D-)BSP run and its pricing by per-level costs

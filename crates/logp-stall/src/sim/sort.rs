@@ -15,7 +15,7 @@ use netcore::bsp::primitives::{SortBlock, bitonic_sort_blocks, bitonic_stages};
 
 use super::wire::Wire;
 
-/// Supersteps of [`bitonic_sort`] on `p = 2^k` processors: `1 + k(k+1)/2`.
+/// Supersteps of the bitonic sort (`bitonic_sort`) on `p = 2^k` processors: `1 + k(k+1)/2`.
 pub fn sort_supersteps(p: u32) -> u64 {
     1 + bitonic_stages(p)
 }
