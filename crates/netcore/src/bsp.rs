@@ -40,16 +40,16 @@ pub struct Ctx<'a, M> {
     pid: ProcId,
     p: u32,
     inbox: &'a mut Vec<(ProcId, M)>,
-    outbox: &'a mut Vec<Envelope<M>>,
+    /// The inboxes of the next barrier, filled at send time.
+    next: &'a mut [Vec<(ProcId, M)>],
+    /// `log2 n - i` on a D-BSP machine running an i-superstep (a destination must agree
+    /// with the sender on the bits above it), `None` on BSP.
+    shift: Option<u32>,
+    /// The first message of the superstep that may not be delivered, as `(src, dest)`.
+    bad: &'a mut Option<(ProcId, ProcId)>,
     work: u64,
     sent: u64,
-}
-
-#[derive(Debug)]
-struct Envelope<M> {
-    src: ProcId,
-    dest: ProcId,
-    msg: M,
+    to_self: u64,
 }
 
 impl<M> Ctx<'_, M> {
@@ -73,20 +73,34 @@ impl<M> Ctx<'_, M> {
         std::mem::take(self.inbox)
     }
 
+    /// Drains the delivered messages out of the inbox, keeping its storage for later
+    /// supersteps (no allocation once the buffers have grown).
+    pub fn drain_inbox(&mut self) -> std::vec::Drain<'_, (ProcId, M)> {
+        self.inbox.drain(..)
+    }
+
     /// Charges `ops` units of local work to this processor in this superstep.
     pub fn charge(&mut self, ops: u64) {
         self.work += ops;
     }
 
     /// Sends `msg` to `dest`, delivered at the barrier. A message to oneself is a local move
-    /// charged one operation and not counted in h.
+    /// charged one operation and not counted in h. A destination that does not exist or
+    /// (D-BSP) lies outside the sender's cluster fails the superstep at its barrier, before
+    /// anything is delivered.
     pub fn send(&mut self, dest: ProcId, msg: M) {
+        let leaves = self.shift.is_some_and(|shift| self.pid >> shift != dest >> shift);
+        if dest >= self.p || leaves {
+            self.bad.get_or_insert((self.pid, dest));
+            return;
+        }
         if dest == self.pid {
             self.work += 1;
+            self.to_self += 1;
         } else {
             self.sent += 1;
         }
-        self.outbox.push(Envelope { src: self.pid, dest, msg });
+        self.next[dest as usize].push((self.pid, msg));
     }
 }
 
@@ -96,8 +110,11 @@ pub struct BspMachine<S, M> {
     model: CostModel,
     states: Vec<S>,
     inboxes: Vec<Vec<(ProcId, M)>>,
-    outbox: Vec<Envelope<M>>,
-    received: Vec<u64>,
+    /// The inboxes of the next barrier (swapped with `inboxes` there; both keep their
+    /// storage).
+    next: Vec<Vec<(ProcId, M)>>,
+    /// Per processor, the messages it sent itself in the current superstep.
+    to_self: Vec<u64>,
     ledger: Ledger,
     /// The superstep that failed, once one has.
     poisoned: Option<usize>,
@@ -112,12 +129,13 @@ impl<S, M> BspMachine<S, M> {
             return Err(BspError::StateCount { p, got: states.len() });
         }
         let inboxes = (0..p).map(|_| Vec::new()).collect();
+        let next = (0..p).map(|_| Vec::new()).collect();
         Ok(Self {
             model,
             states,
             inboxes,
-            outbox: Vec::new(),
-            received: vec![0; p as usize],
+            next,
+            to_self: vec![0; p as usize],
             ledger: Ledger::default(),
             poisoned: None,
         })
@@ -178,6 +196,12 @@ impl<S, M> BspMachine<S, M> {
     /// Takes the messages delivered to `pid` at the last barrier, as `(sender, message)`.
     pub fn take_delivered(&mut self, pid: ProcId) -> Vec<(ProcId, M)> {
         std::mem::take(&mut self.inboxes[pid as usize])
+    }
+
+    /// Drains the messages delivered to `pid` at the last barrier, keeping the inbox's
+    /// storage for later supersteps.
+    pub fn drain_delivered(&mut self, pid: ProcId) -> std::vec::Drain<'_, (ProcId, M)> {
+        self.inboxes[pid as usize].drain(..)
     }
 
     /// Pure local work after the last exchange: `work(pid, state)` returns the operations it
@@ -245,41 +269,55 @@ impl<S, M> BspMachine<S, M> {
             let (rule, got) = (format!("one entry per processor (p = {p})"), scratch.len());
             return Err(BspError::Precondition { field: "scratch", rule, got: got.to_string() });
         }
-        let mut w = 0;
-        let mut h_send = 0;
-        self.outbox.clear();
+        let shift = match &self.model {
+            CostModel::Dbsp(d) => Some(d.log_n() - level),
+            CostModel::Bsp(_) => None,
+        };
+        let (mut w, mut h_send) = (0, 0);
+        let mut bad = None;
         let procs = self.states.iter_mut().zip(self.inboxes.iter_mut()).zip(scratch.iter_mut());
         for (pid, ((state, inbox), scratch)) in (0..).zip(procs) {
-            let mut ctx = Ctx { pid, p, inbox, outbox: &mut self.outbox, work: 0, sent: 0 };
+            let mut ctx = Ctx {
+                pid,
+                p,
+                inbox,
+                next: &mut self.next,
+                shift,
+                bad: &mut bad,
+                work: 0,
+                sent: 0,
+                to_self: 0,
+            };
             body(&mut ctx, state, scratch);
             w = w.max(ctx.work);
             h_send = h_send.max(ctx.sent);
+            self.to_self[pid as usize] = ctx.to_self;
             // Messages not taken during this superstep are consumed by the barrier.
             inbox.clear();
         }
         let superstep = self.ledger.records.len();
-        // One pass checks every message and counts the receptions, before anything is
-        // delivered, so that every inbox is sized once before the messages move in.
-        self.received.fill(0);
-        let local = match self.check_and_count(superstep, label, level) {
-            Ok(local) => local,
-            Err(error) => {
-                self.outbox.clear();
-                self.poisoned = Some(superstep);
-                return Err(error);
+        if let Some((src, dest)) = bad {
+            for inbox in &mut self.next {
+                inbox.clear();
             }
-        };
-        let messages = self.outbox.len() as u64 - local;
-        for (inbox, &count) in self.inboxes.iter_mut().zip(&self.received) {
-            inbox.reserve(count as usize);
+            self.poisoned = Some(superstep);
+            let label = label.into();
+            return Err(if dest >= p {
+                BspError::NoSuchProcessor { superstep, label, src, dest, p }
+            } else {
+                let cluster_size = 1 << shift.unwrap_or(0);
+                BspError::LeavesCluster { superstep, label, level, cluster_size, src, dest }
+            });
         }
-        for env in self.outbox.drain(..) {
-            if env.src == env.dest {
-                self.received[env.dest as usize] -= 1;
-            }
-            self.inboxes[env.dest as usize].push((env.src, env.msg));
+        // The barrier: the next inboxes (each in sender order, then send order) become the
+        // current ones; the emptied current ones keep their storage for the next superstep.
+        std::mem::swap(&mut self.inboxes, &mut self.next);
+        let (mut messages, mut h_recv) = (0, 0);
+        for (inbox, &to_self) in self.inboxes.iter().zip(&self.to_self) {
+            let received = inbox.len() as u64 - to_self;
+            messages += received;
+            h_recv = h_recv.max(received);
         }
-        let h_recv = self.received.iter().copied().max().unwrap_or(0);
         let phase = self.ledger.current_phase();
         self.ledger.records.push(StepRecord {
             label: label.into(),
@@ -292,49 +330,5 @@ impl<S, M> BspMachine<S, M> {
             messages,
         });
         Ok(&self.ledger.records[superstep])
-    }
-
-    /// Checks that every destination exists and, on D-BSP, lies in its sender's i-cluster,
-    /// counting the receptions per processor into `received` (checked before anything is
-    /// delivered); returns the number of messages a processor sent to itself.
-    fn check_and_count(
-        &mut self,
-        superstep: usize,
-        label: &str,
-        level: u32,
-    ) -> Result<u64, BspError> {
-        let p = self.p();
-        let shift = match &self.model {
-            CostModel::Dbsp(d) => Some(d.log_n() - level),
-            CostModel::Bsp(_) => None,
-        };
-        let mut local = 0;
-        for env in &self.outbox {
-            let (src, dest) = (env.src, env.dest);
-            if dest >= p {
-                return Err(BspError::NoSuchProcessor {
-                    superstep,
-                    label: label.into(),
-                    src,
-                    dest,
-                    p,
-                });
-            }
-            if let Some(shift) = shift
-                && src >> shift != dest >> shift
-            {
-                return Err(BspError::LeavesCluster {
-                    superstep,
-                    label: label.into(),
-                    level,
-                    cluster_size: 1 << shift,
-                    src,
-                    dest,
-                });
-            }
-            self.received[dest as usize] += 1;
-            local += u64::from(src == dest);
-        }
-        Ok(local)
     }
 }
