@@ -179,7 +179,7 @@ impl Study for SlowdownStudy {
         let n = 1_u32 << p.log_n;
         // n^tau <= 2^28, exact enough in f64; floor of a finite positive value.
         let m = f64::from(n).powf(p.tau).floor() as u64;
-        let (level0, r, k) = p.scheme.resolve(p.r, p.k.map(|l| l.at(p.log_n)))?;
+        let (level0, r, k) = p.scheme.resolve(None, p.r, p.k.map(|l| l.at(p.log_n)))?;
         // Validates n, m, r and k <= k_max(n) before any run.
         HmosConfig::with_graph(u64::from(n), m, r, k, 0, level0)?;
         let selection = match p.scheme {

@@ -6,6 +6,7 @@
 
 mod fixtures;
 mod hmos;
+mod polarity;
 mod props;
 mod protocol;
 mod scheme;
