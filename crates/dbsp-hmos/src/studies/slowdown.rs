@@ -170,8 +170,8 @@ impl Study for SlowdownStudy {
         "D-BSP cost per PRAM step as n grows (Theorems 2-3, Corollary 1): HMOS against flat majority, single copy hashed/modulo and flat-BSP pricing"
     }
     fn point(&self, p: &SlowdownParams) -> Result<SlowdownPoint, ModelError> {
-        if !(6..=14).contains(&p.log_n) {
-            return Err(Error::param("log_n", "6 <= log_n <= 14", p.log_n).into());
+        if !(6..=16).contains(&p.log_n) {
+            return Err(Error::param("log_n", "6 <= log_n <= 16", p.log_n).into());
         }
         if !(1.0..=2.0).contains(&p.tau) {
             return Err(Error::param("tau", "1 <= tau <= 2", p.tau).into());

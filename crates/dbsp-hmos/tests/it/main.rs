@@ -12,3 +12,4 @@ mod protocol;
 mod scheme;
 mod select;
 mod specs;
+mod sweeps;
