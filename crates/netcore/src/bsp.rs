@@ -40,16 +40,16 @@ pub struct Ctx<'a, M> {
     pid: ProcId,
     p: u32,
     inbox: &'a mut Vec<(ProcId, M)>,
-    /// The inboxes of the next barrier, filled at send time.
-    next: &'a mut [Vec<(ProcId, M)>],
-    /// `log2 n - i` on a D-BSP machine running an i-superstep (a destination must agree
-    /// with the sender on the bits above it), `None` on BSP.
-    shift: Option<u32>,
-    /// The first message of the superstep that may not be delivered, as `(src, dest)`.
-    bad: &'a mut Option<(ProcId, ProcId)>,
+    outbox: &'a mut Vec<Envelope<M>>,
     work: u64,
     sent: u64,
-    to_self: u64,
+}
+
+#[derive(Debug)]
+struct Envelope<M> {
+    src: ProcId,
+    dest: ProcId,
+    msg: M,
 }
 
 impl<M> Ctx<'_, M> {
@@ -85,22 +85,14 @@ impl<M> Ctx<'_, M> {
     }
 
     /// Sends `msg` to `dest`, delivered at the barrier. A message to oneself is a local move
-    /// charged one operation and not counted in h. A destination that does not exist or
-    /// (D-BSP) lies outside the sender's cluster fails the superstep at its barrier, before
-    /// anything is delivered.
+    /// charged one operation and not counted in h.
     pub fn send(&mut self, dest: ProcId, msg: M) {
-        let leaves = self.shift.is_some_and(|shift| self.pid >> shift != dest >> shift);
-        if dest >= self.p || leaves {
-            self.bad.get_or_insert((self.pid, dest));
-            return;
-        }
         if dest == self.pid {
             self.work += 1;
-            self.to_self += 1;
         } else {
             self.sent += 1;
         }
-        self.next[dest as usize].push((self.pid, msg));
+        self.outbox.push(Envelope { src: self.pid, dest, msg });
     }
 }
 
@@ -110,11 +102,8 @@ pub struct BspMachine<S, M> {
     model: CostModel,
     states: Vec<S>,
     inboxes: Vec<Vec<(ProcId, M)>>,
-    /// The inboxes of the next barrier (swapped with `inboxes` there; both keep their
-    /// storage).
-    next: Vec<Vec<(ProcId, M)>>,
-    /// Per processor, the messages it sent itself in the current superstep.
-    to_self: Vec<u64>,
+    outbox: Vec<Envelope<M>>,
+    received: Vec<u64>,
     ledger: Ledger,
     /// The superstep that failed, once one has.
     poisoned: Option<usize>,
@@ -129,13 +118,12 @@ impl<S, M> BspMachine<S, M> {
             return Err(BspError::StateCount { p, got: states.len() });
         }
         let inboxes = (0..p).map(|_| Vec::new()).collect();
-        let next = (0..p).map(|_| Vec::new()).collect();
         Ok(Self {
             model,
             states,
             inboxes,
-            next,
-            to_self: vec![0; p as usize],
+            outbox: Vec::new(),
+            received: vec![0; p as usize],
             ledger: Ledger::default(),
             poisoned: None,
         })
@@ -269,55 +257,41 @@ impl<S, M> BspMachine<S, M> {
             let (rule, got) = (format!("one entry per processor (p = {p})"), scratch.len());
             return Err(BspError::Precondition { field: "scratch", rule, got: got.to_string() });
         }
-        let shift = match &self.model {
-            CostModel::Dbsp(d) => Some(d.log_n() - level),
-            CostModel::Bsp(_) => None,
-        };
-        let (mut w, mut h_send) = (0, 0);
-        let mut bad = None;
+        let mut w = 0;
+        let mut h_send = 0;
+        self.outbox.clear();
         let procs = self.states.iter_mut().zip(self.inboxes.iter_mut()).zip(scratch.iter_mut());
         for (pid, ((state, inbox), scratch)) in (0..).zip(procs) {
-            let mut ctx = Ctx {
-                pid,
-                p,
-                inbox,
-                next: &mut self.next,
-                shift,
-                bad: &mut bad,
-                work: 0,
-                sent: 0,
-                to_self: 0,
-            };
+            let mut ctx = Ctx { pid, p, inbox, outbox: &mut self.outbox, work: 0, sent: 0 };
             body(&mut ctx, state, scratch);
             w = w.max(ctx.work);
             h_send = h_send.max(ctx.sent);
-            self.to_self[pid as usize] = ctx.to_self;
             // Messages not taken during this superstep are consumed by the barrier.
             inbox.clear();
         }
         let superstep = self.ledger.records.len();
-        if let Some((src, dest)) = bad {
-            for inbox in &mut self.next {
-                inbox.clear();
+        // One pass checks every message and counts the receptions, before anything is
+        // delivered, so that every inbox is sized once before the messages move in.
+        self.received.fill(0);
+        let local = match self.check_and_count(superstep, label, level) {
+            Ok(local) => local,
+            Err(error) => {
+                self.outbox.clear();
+                self.poisoned = Some(superstep);
+                return Err(error);
             }
-            self.poisoned = Some(superstep);
-            let label = label.into();
-            return Err(if dest >= p {
-                BspError::NoSuchProcessor { superstep, label, src, dest, p }
-            } else {
-                let cluster_size = 1 << shift.unwrap_or(0);
-                BspError::LeavesCluster { superstep, label, level, cluster_size, src, dest }
-            });
+        };
+        let messages = self.outbox.len() as u64 - local;
+        for (inbox, &count) in self.inboxes.iter_mut().zip(&self.received) {
+            inbox.reserve(count as usize);
         }
-        // The barrier: the next inboxes (each in sender order, then send order) become the
-        // current ones; the emptied current ones keep their storage for the next superstep.
-        std::mem::swap(&mut self.inboxes, &mut self.next);
-        let (mut messages, mut h_recv) = (0, 0);
-        for (inbox, &to_self) in self.inboxes.iter().zip(&self.to_self) {
-            let received = inbox.len() as u64 - to_self;
-            messages += received;
-            h_recv = h_recv.max(received);
+        for env in self.outbox.drain(..) {
+            if env.src == env.dest {
+                self.received[env.dest as usize] -= 1;
+            }
+            self.inboxes[env.dest as usize].push((env.src, env.msg));
         }
+        let h_recv = self.received.iter().copied().max().unwrap_or(0);
         let phase = self.ledger.current_phase();
         self.ledger.records.push(StepRecord {
             label: label.into(),
@@ -330,5 +304,49 @@ impl<S, M> BspMachine<S, M> {
             messages,
         });
         Ok(&self.ledger.records[superstep])
+    }
+
+    /// Checks that every destination exists and, on D-BSP, lies in its sender's i-cluster,
+    /// counting the receptions per processor into `received` (checked before anything is
+    /// delivered); returns the number of messages a processor sent to itself.
+    fn check_and_count(
+        &mut self,
+        superstep: usize,
+        label: &str,
+        level: u32,
+    ) -> Result<u64, BspError> {
+        let p = self.p();
+        let shift = match &self.model {
+            CostModel::Dbsp(d) => Some(d.log_n() - level),
+            CostModel::Bsp(_) => None,
+        };
+        let mut local = 0;
+        for env in &self.outbox {
+            let (src, dest) = (env.src, env.dest);
+            if dest >= p {
+                return Err(BspError::NoSuchProcessor {
+                    superstep,
+                    label: label.into(),
+                    src,
+                    dest,
+                    p,
+                });
+            }
+            if let Some(shift) = shift
+                && src >> shift != dest >> shift
+            {
+                return Err(BspError::LeavesCluster {
+                    superstep,
+                    label: label.into(),
+                    level,
+                    cluster_size: 1 << shift,
+                    src,
+                    dest,
+                });
+            }
+            self.received[dest as usize] += 1;
+            local += u64::from(src == dest);
+        }
+        Ok(local)
     }
 }
