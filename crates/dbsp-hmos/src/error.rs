@@ -119,6 +119,18 @@ pub enum Error {
     /// A run past the stated limits (`docs/models/dbsp-hmos.md`, Limits).
     #[error(transparent)]
     TooLarge(#[from] netcore::limits::TooLarge),
+    /// HMOS: no polarity graph for these n and m.
+    #[error(
+        "m must satisfy m <= q(q^2 - 1)/6 for an odd prime q with q^2 <= n = {n} for level0 = polarity (at most {most} variables; got m = {m})"
+    )]
+    PolarityUnavailable {
+        /// Number of processors.
+        n: u64,
+        /// Variables asked for.
+        m: u64,
+        /// The most variables a polarity graph on n modules has.
+        most: u64,
+    },
     /// HMOS: the shuffled level-0 graph could not be repaired to distinct modules.
     #[error("level-0 graph: no repeat-free assignment found within {attempts} swap attempts")]
     GraphBuildFailed {
@@ -162,6 +174,7 @@ impl Classify for Error {
             | Error::RedundancyTooLarge { .. }
             | Error::TooFewVariables { .. }
             | Error::KTooLarge { .. }
+            | Error::PolarityUnavailable { .. }
             | Error::Param { .. } => Fault::Input,
             Error::GraphBuildFailed { .. } => Fault::Run,
         }

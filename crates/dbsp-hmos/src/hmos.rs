@@ -292,6 +292,11 @@ pub enum Level0 {
     /// Modulo, computed (`m <= 2^40`): copy j of v at `(v + j) mod n`. Every variable of
     /// `{i n + c}` has its first copy on module c: the trivial adversary of a single copy.
     Modulo,
+    /// The polarity graph, stored (`r = 3`, `m <= q(q^2 - 1)/6` for an odd prime `q` with
+    /// `q^2 <= n`): variables are the frames of PG(2, q) (triples of pairwise orthogonal
+    /// non-isotropic points), modules the `q^2` non-isotropic points, each point split over
+    /// `n / q^2` modules ([`polarity`]).
+    Polarity,
 }
 
 /// A validated HMOS configuration.
@@ -337,6 +342,13 @@ impl HmosConfig {
         }
         let edges = m.saturating_mul(u64::from(r));
         match level0 {
+            Level0::Polarity => {
+                if r != 3 {
+                    return Err(Error::param("r", "r = 3 for level0 = polarity", r));
+                }
+                check("m", edges, MAX_LEVEL0_EDGES, "level-0 edges (m r, 4 bytes each)")?;
+                polarity_q(n, m)?;
+            }
             Level0::ShuffledBalanced => {
                 check("m", edges, MAX_LEVEL0_EDGES, "level-0 edges (m r, 4 bytes each)")?;
             }
@@ -444,6 +456,169 @@ fn shuffled_balanced(n: u64, m: u64, r: u32, seed: u64) -> Result<Vec<u32>, Erro
     Ok(slots)
 }
 
+fn is_odd_prime(q: u64) -> bool {
+    q >= 3
+        && !q.is_multiple_of(2)
+        && (3..).step_by(2).take_while(|d| d * d <= q).all(|d| !q.is_multiple_of(d))
+}
+
+/// The number of frames of PG(2, q), `q (q^2 - 1) / 6`.
+pub fn polarity_frames_count(q: u64) -> u64 {
+    q * (q * q - 1) / 6
+}
+
+/// The `q` of the polarity graph for `n` modules and `m` variables: the smallest odd prime
+/// with `q^2 <= n` and `q (q^2 - 1) / 6 >= m`, else [`Error::PolarityUnavailable`].
+pub fn polarity_q(n: u64, m: u64) -> Result<u64, Error> {
+    let primes = || (3..).filter(|&q| is_odd_prime(q)).take_while(|q| q * q <= n);
+    match primes().find(|&q| polarity_frames_count(q) >= m) {
+        Some(q) => Ok(q),
+        None => {
+            let most = primes().last().map_or(0, polarity_frames_count);
+            Err(Error::PolarityUnavailable { n, m, most })
+        }
+    }
+}
+
+/// `x^e mod q`.
+fn pow_mod(mut x: u64, mut e: u64, q: u64) -> u64 {
+    let mut acc = 1;
+    x %= q;
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc * x % q;
+        }
+        x = x * x % q;
+        e >>= 1;
+    }
+    acc
+}
+
+/// The points of PG(2, q) with their frames (Section 3's level-0 graph from ref. [14], as
+/// reconstructed in docs/models/dbsp-hmos.md, Choices).
+#[derive(Debug, Clone)]
+pub struct PolarityPlane {
+    q: u64,
+    /// Per (x0, x1, [x2 = 1]): the non-isotropic index of that normalised point, if any.
+    index: Vec<u32>,
+    /// The non-isotropic points in lexicographic order.
+    points: Vec<[u64; 3]>,
+}
+
+impl PolarityPlane {
+    /// The plane over GF(q), `q` an odd prime. Points are nonzero vectors scaled so that the
+    /// last nonzero coordinate is 1, in lexicographic order; the `q^2` non-isotropic ones
+    /// (`x . x != 0`) are numbered `0..q^2` in that order.
+    pub fn new(q: u64) -> Self {
+        let mut index = vec![u32::MAX; (2 * q * q) as usize];
+        let mut points = Vec::with_capacity((q * q) as usize);
+        for x0 in 0..q {
+            for x1 in 0..q {
+                // (x0, x1, 0) is normalised iff the last nonzero of (x0, x1) is 1.
+                let zero_ok = x1 == 1 || (x1 == 0 && x0 == 1);
+                for x2 in [0, 1] {
+                    if (x2 == 0 && !zero_ok) || (x0, x1, x2) == (0, 0, 0) {
+                        continue;
+                    }
+                    let p = [x0, x1, x2];
+                    if Self::dot_mod(q, p, p) != 0 {
+                        // At most q^2 <= 2^20 points: the index fits u32.
+                        index[((x0 * q + x1) * 2 + x2) as usize] = points.len() as u32;
+                        points.push(p);
+                    }
+                }
+            }
+        }
+        Self { q, index, points }
+    }
+
+    fn dot_mod(q: u64, a: [u64; 3], b: [u64; 3]) -> u64 {
+        (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) % q
+    }
+
+    /// The non-isotropic points, in order.
+    pub fn points(&self) -> &[[u64; 3]] {
+        &self.points
+    }
+
+    /// The non-isotropic index of the point spanned by the nonzero vector `v`, `None` if it
+    /// is isotropic.
+    pub fn index_of(&self, v: [u64; 3]) -> Option<u32> {
+        let q = self.q;
+        let c = (0..3).rev().find(|&c| !v[c].is_multiple_of(q))?;
+        let inv = pow_mod(v[c], q - 2, q);
+        let [x0, x1, x2] = v.map(|x| x % q * inv % q);
+        let i = self.index[((x0 * q + x1) * 2 + x2) as usize];
+        (i != u32::MAX).then_some(i)
+    }
+
+    /// The frames (triples `a < b < c` of pairwise orthogonal non-isotropic points) in
+    /// lexicographic order, at most `limit` of them.
+    pub fn frames(&self, limit: u64) -> Vec<[u32; 3]> {
+        let q = self.q;
+        let mut out = Vec::new();
+        for (a, &pa) in (0_u32..).zip(&self.points) {
+            // pa's last nonzero coordinate c is 1: a^perp is spanned by s (1 at i, -pa_i at
+            // c) and t (1 at j, -pa_j at c) for the other coordinates i < j.
+            let c = (0..3).rev().find(|&c| pa[c] != 0).unwrap_or(2);
+            let (i, j) = match c {
+                0 => (1, 2),
+                1 => (0, 2),
+                _ => (0, 1),
+            };
+            let mut s = [0; 3];
+            s[i] = 1;
+            s[c] = (q - pa[i]) % q;
+            let mut t = [0; 3];
+            t[j] = 1;
+            t[c] = (q - pa[j]) % q;
+            let line = (0..q).map(|y| [0, 1, 2].map(|z| (s[z] + y * t[z]) % q)).chain([t]);
+            let mut bs: Vec<u32> =
+                line.filter_map(|v| self.index_of(v)).filter(|&b| b > a).collect();
+            bs.sort_unstable();
+            for b in bs {
+                let pb = self.points[b as usize];
+                let cross = [
+                    (pa[1] * pb[2] + q * q - pa[2] * pb[1]) % q,
+                    (pa[2] * pb[0] + q * q - pa[0] * pb[2]) % q,
+                    (pa[0] * pb[1] + q * q - pa[1] * pb[0]) % q,
+                ];
+                if let Some(c) = self.index_of(cross).filter(|&c| c > b) {
+                    if out.len() as u64 == limit {
+                        return out;
+                    }
+                    out.push([a, b, c]);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The polarity level-0 graph for `n` modules and `m` variables: `q` from [`polarity_q`],
+/// variable v = frame v of [`PolarityPlane::frames`]; point x owns the modules
+/// `[floor(x n / q^2), floor((x + 1) n / q^2))` and the j-th frame through x (in increasing
+/// v) goes to module `lo + (j mod len)`. Returns q and the stored adjacency (`r = 3`, the
+/// modules of v's points in increasing point order).
+pub fn polarity(n: u64, m: u64) -> Result<(u64, Vec<u32>), Error> {
+    let q = polarity_q(n, m)?;
+    let plane = PolarityPlane::new(q);
+    let q2 = q * q;
+    let mut through = vec![0_u64; q2 as usize];
+    let mut adj = Vec::with_capacity(3 * m as usize);
+    for frame in plane.frames(m) {
+        for x in frame {
+            let x = u64::from(x);
+            let (lo, hi) = (x * n / q2, (x + 1) * n / q2);
+            let j = &mut through[x as usize];
+            // A module id is below n <= 2^20.
+            adj.push((lo + *j % (hi - lo)) as u32);
+            *j += 1;
+        }
+    }
+    Ok((q, adj))
+}
+
 impl Hmos {
     /// Builds the HMOS of a validated configuration.
     pub fn build(config: &HmosConfig) -> Result<Self, Error> {
@@ -452,6 +627,7 @@ impl Hmos {
             Level0::ShuffledBalanced => Graph0::Stored(shuffled_balanced(n, m, r, seed)?),
             Level0::Hashed => Graph0::Hashed(seeded(seed, 1).random()),
             Level0::Modulo => Graph0::Modulo,
+            Level0::Polarity => Graph0::Stored(polarity(n, m)?.1),
         };
         let chain = chain(n, k).ok_or(Error::KTooLarge { k, k_max: k_max(n), n })?;
         let mut levels = Vec::with_capacity(k as usize);

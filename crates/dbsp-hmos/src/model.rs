@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use netcore::pram::library::Algorithm;
 use netcore::pram::{Limits, NoTrace, run, run_with};
 
-use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
+use crate::hmos::{Hmos, HmosConfig, Lemma1Check, Level0, chain, k_max, lemma1};
 use crate::protocol::{Delivery, HmosMemory, LevelStats, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
 use crate::scheme::{Pricing, Scheme};
@@ -53,6 +53,9 @@ pub struct HmosBuildConfig {
     /// Seed of the level-0 graph. Default 0.
     #[serde(default)]
     pub seed: u64,
+    /// The level-0 graph: shuffled_balanced (default), hashed, modulo or polarity.
+    #[serde(default)]
+    pub level0: Level0,
 }
 
 /// One level's Lemma 1 graph in a report.
@@ -96,7 +99,8 @@ pub struct HmosReport {
 }
 
 fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
-    let hc = HmosConfig::new(config.n, config.m, config.r, config.k, config.seed)?;
+    let hc =
+        HmosConfig::with_graph(config.n, config.m, config.r, config.k, config.seed, config.level0)?;
     let hmos = Hmos::build(&hc)?;
     let c = chain(config.n, config.k).ok_or(Error::KTooLarge {
         k: config.k,
@@ -155,6 +159,10 @@ pub struct PramConfig {
     /// single_copy_modulo.
     #[serde(default)]
     pub scheme: Scheme,
+    /// The level-0 graph of a majority scheme (hmos, flat_majority): shuffled_balanced
+    /// (default), hashed, modulo or polarity; a single copy's graph is fixed.
+    #[serde(default)]
+    pub level0: Option<Level0>,
     /// Copies per variable at level 0, odd. Default 3 (1 for a single copy, which allows
     /// only 1).
     #[serde(default)]
@@ -230,7 +238,7 @@ pub struct PramReport {
 
 fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
-    let (level0, r, k) = config.scheme.resolve(config.r, config.k)?;
+    let (level0, r, k) = config.scheme.resolve(config.level0, config.r, config.k)?;
     limits::check_pram_memory(config.algorithm, config.size, config.n, r, k)?;
     let instance = config.algorithm.instance(config.size, config.seed).map_err(Error::from)?;
     let program = &instance.program;

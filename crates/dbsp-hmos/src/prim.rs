@@ -148,8 +148,8 @@ pub fn broadcast<S, M, T: Clone>(
 ) -> Result<()> {
     let log_n = levels(machine, within)?;
     check_len("items", machine.p(), items.len())?;
-    let absorb = |slot: &mut Option<T>, delivered: Vec<(ProcId, M)>| {
-        for item in delivered.into_iter().filter_map(|(_, m)| unwrap(m)) {
+    let absorb = |slot: &mut Option<T>, delivered: std::vec::Drain<'_, (ProcId, M)>| {
+        for item in delivered.filter_map(|(_, m)| unwrap(m)) {
             if slot.is_none() {
                 *slot = Some(item);
             }
@@ -158,14 +158,14 @@ pub fn broadcast<S, M, T: Clone>(
     for i in within..log_n {
         let partner_bit = 1 << (log_n - 1 - i);
         machine.dsuperstep_with(i, "broadcast", items, |ctx, _, slot| {
-            absorb(slot, ctx.take_inbox());
+            absorb(slot, ctx.drain_inbox());
             if let Some(item) = slot {
                 ctx.send(ctx.pid() ^ partner_bit, wrap(item.clone()));
             }
         })?;
     }
     for (pid, slot) in (0..).zip(items.iter_mut()) {
-        absorb(slot, machine.take_delivered(pid));
+        absorb(slot, machine.drain_delivered(pid));
     }
     Ok(())
 }
@@ -296,10 +296,11 @@ fn scan<S, M, Mo: Monoid>(
                 ctx.charge(scan_work);
             } else {
                 let previous = dim - 1;
-                for theirs in ctx.take_inbox().into_iter().filter_map(|(_, m)| unwrap(m)) {
-                    let work = combine(pid, previous, slot, &theirs);
-                    ctx.charge(work);
+                let mut work = 0;
+                for theirs in ctx.drain_inbox().filter_map(|(_, m)| unwrap(m)) {
+                    work += combine(pid, previous, slot, &theirs);
                 }
+                ctx.charge(work);
             }
             ctx.send(pid ^ (1 << dim), wrap(slot.tot.clone()));
         })?;
@@ -312,8 +313,7 @@ fn scan<S, M, Mo: Monoid>(
         let mut ops = 0;
         if exchanged {
             let last_dim = log_n - 1 - within;
-            let delivered = machine.take_delivered(pid);
-            for theirs in delivered.into_iter().filter_map(|(_, m)| unwrap(m)) {
+            for theirs in machine.drain_delivered(pid).filter_map(|(_, m)| unwrap(m)) {
                 ops += combine(pid, last_dim, slot, &theirs);
             }
             ops += scan.len() as u64;
@@ -430,8 +430,7 @@ pub fn route_greedy<S, M, T>(
     let mut delivered = Vec::with_capacity(n as usize);
     for pid in 0..n {
         let got: Vec<T> = machine
-            .take_delivered(pid)
-            .into_iter()
+            .drain_delivered(pid)
             .filter_map(|(_, m)| match unwrap(m) {
                 Some(RouteMsg::Item { payload, .. }) => Some(payload),
                 _ => None,
@@ -513,7 +512,7 @@ pub fn route_two_phase_until<S, M, T>(
     let drain = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot<T>]| -> u64 {
         let mut most = 0;
         for (pid, slot) in (0..).zip(slots.iter_mut()) {
-            for (_, m) in machine.take_delivered(pid) {
+            for (_, m) in machine.drain_delivered(pid) {
                 match unwrap(m) {
                     Some(RouteMsg::Count(c)) => slot.other = c,
                     Some(RouteMsg::Item { rank, dest, payload }) => {
@@ -522,7 +521,8 @@ pub fn route_two_phase_until<S, M, T>(
                     Some(RouteMsg::Scan(_)) | None => {}
                 }
             }
-            slot.held.sort_by_key(|&(rank, dest, _)| (rank, dest));
+            // Ranks are distinct at a processor, so an unstable sort is deterministic.
+            slot.held.sort_unstable_by_key(|&(rank, dest, _)| (rank, dest));
             most = most.max(slot.held.len() as u64);
         }
         most

@@ -436,7 +436,7 @@ impl HmosMemory {
         let n = self.n as usize;
         let (mut prev, mut next) = (vec![None; n], vec![None; n]);
         for p in 0..self.n {
-            for (_, m) in self.machine.take_delivered(p) {
+            for (_, m) in self.machine.drain_delivered(p) {
                 match m {
                     Msg::Edge(true, x) => prev[p as usize] = Some(x),
                     Msg::Edge(false, x) => next[p as usize] = Some(x),

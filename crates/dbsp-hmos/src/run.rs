@@ -197,7 +197,7 @@ impl PrimitiveRun {
     /// A random (k1, k2)-relation: the concentrated side is a random set of n / skew
     /// processors; message slots are matched by a random permutation. Payload: (sender,
     /// index at the sender).
-    fn relation(&self, rng: &mut SimRng) -> Vec<Vec<(ProcId, (ProcId, usize))>> {
+    pub fn relation(&self, rng: &mut SimRng) -> Vec<Vec<(ProcId, (ProcId, usize))>> {
         let n = self.n();
         let (k, s) = (self.k as usize, self.skew as usize);
         let mut procs: Vec<ProcId> = (0..n).collect();

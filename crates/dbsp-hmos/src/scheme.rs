@@ -38,11 +38,17 @@ pub enum Scheme {
 }
 
 impl Scheme {
-    /// The level-0 graph, r and k of this scheme from the optional `r`, `k` given: defaults
-    /// r = 3 (1 for a single copy) and k = 0; a flat scheme refuses `k != 0`, a single copy
-    /// `r != 1`. The HMOS rules (r odd, k <= k_max(n)) are checked by
-    /// [`crate::hmos::HmosConfig`].
-    pub fn resolve(self, r: Option<u32>, k: Option<u32>) -> Result<(Level0, u32, u32), Error> {
+    /// The level-0 graph, r and k of this scheme from the optional `level0`, `r`, `k` given:
+    /// defaults balanced shuffled (a majority scheme may name any graph; a single copy's
+    /// graph is its own and may not be named), r = 3 (1 for a single copy) and k = 0; a flat
+    /// scheme refuses `k != 0`, a single copy `r != 1`. The HMOS rules (r odd,
+    /// k <= k_max(n), the graph's own) are checked by [`crate::hmos::HmosConfig`].
+    pub fn resolve(
+        self,
+        level0: Option<Level0>,
+        r: Option<u32>,
+        k: Option<u32>,
+    ) -> Result<(Level0, u32, u32), Error> {
         let flat = |k: Option<u32>| match k {
             None | Some(0) => Ok(0),
             Some(k) => Err(Error::param("k", format!("k = 0 for scheme {}", self.name()), k)),
@@ -51,11 +57,19 @@ impl Scheme {
             None | Some(1) => Ok(1),
             Some(r) => Err(Error::param("r", format!("r = 1 for scheme {}", self.name()), r)),
         };
+        let own = |graph: Level0| match level0 {
+            None => Ok(graph),
+            Some(g) => {
+                let rule = format!("not set for scheme {} (its graph is fixed)", self.name());
+                Err(Error::param("level0", rule, format!("{g:?}")))
+            }
+        };
+        let majority = level0.unwrap_or_default();
         match self {
-            Scheme::Hmos => Ok((Level0::ShuffledBalanced, r.unwrap_or(3), k.unwrap_or(0))),
-            Scheme::FlatMajority => Ok((Level0::ShuffledBalanced, r.unwrap_or(3), flat(k)?)),
-            Scheme::SingleCopyHashed => Ok((Level0::Hashed, single(r)?, flat(k)?)),
-            Scheme::SingleCopyModulo => Ok((Level0::Modulo, single(r)?, flat(k)?)),
+            Scheme::Hmos => Ok((majority, r.unwrap_or(3), k.unwrap_or(0))),
+            Scheme::FlatMajority => Ok((majority, r.unwrap_or(3), flat(k)?)),
+            Scheme::SingleCopyHashed => Ok((own(Level0::Hashed)?, single(r)?, flat(k)?)),
+            Scheme::SingleCopyModulo => Ok((own(Level0::Modulo)?, single(r)?, flat(k)?)),
         }
     }
 

@@ -73,6 +73,12 @@ impl<M> Ctx<'_, M> {
         std::mem::take(self.inbox)
     }
 
+    /// Drains the delivered messages out of the inbox, keeping its storage for later
+    /// supersteps (no allocation once the buffers have grown).
+    pub fn drain_inbox(&mut self) -> std::vec::Drain<'_, (ProcId, M)> {
+        self.inbox.drain(..)
+    }
+
     /// Charges `ops` units of local work to this processor in this superstep.
     pub fn charge(&mut self, ops: u64) {
         self.work += ops;
@@ -178,6 +184,12 @@ impl<S, M> BspMachine<S, M> {
     /// Takes the messages delivered to `pid` at the last barrier, as `(sender, message)`.
     pub fn take_delivered(&mut self, pid: ProcId) -> Vec<(ProcId, M)> {
         std::mem::take(&mut self.inboxes[pid as usize])
+    }
+
+    /// Drains the messages delivered to `pid` at the last barrier, keeping the inbox's
+    /// storage for later supersteps.
+    pub fn drain_delivered(&mut self, pid: ProcId) -> std::vec::Drain<'_, (ProcId, M)> {
+        self.inboxes[pid as usize].drain(..)
     }
 
     /// Pure local work after the last exchange: `work(pid, state)` returns the operations it

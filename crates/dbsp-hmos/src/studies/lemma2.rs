@@ -112,8 +112,8 @@ impl Study for Lemma2Study {
         "copy selection iteration 0 (Lemma 2) in the HMOS access protocol: module weights, rounds, cost"
     }
     fn point(&self, p: &Lemma2Params) -> Result<Lemma2Point, ModelError> {
-        if !(2..=14).contains(&p.log_n) {
-            return Err(Error::param("log_n", "2 <= log_n <= 14", p.log_n).into());
+        if !(2..=16).contains(&p.log_n) {
+            return Err(Error::param("log_n", "2 <= log_n <= 16", p.log_n).into());
         }
         if !(1.0..=2.0).contains(&p.tau) {
             return Err(Error::param("tau", "1 <= tau <= 2", p.tau).into());

@@ -130,8 +130,8 @@ impl Study for Lemma3Study {
         "copy selection iterations 0..k (Lemmas 2-3, Theorem 2) and staged delivery (Eq. 3) in the HMOS access protocol"
     }
     fn point(&self, p: &Lemma3Params) -> Result<Lemma3Point, ModelError> {
-        if !(6..=14).contains(&p.log_n) {
-            return Err(Error::param("log_n", "6 <= log_n <= 14", p.log_n).into());
+        if !(6..=16).contains(&p.log_n) {
+            return Err(Error::param("log_n", "6 <= log_n <= 16", p.log_n).into());
         }
         if p.k == 0 {
             return Err(Error::param("k", "k >= 1 (iterations 1..k are studied)", p.k).into());

@@ -170,8 +170,8 @@ impl Study for SlowdownStudy {
         "D-BSP cost per PRAM step as n grows (Theorems 2-3, Corollary 1): HMOS against flat majority, single copy hashed/modulo and flat-BSP pricing"
     }
     fn point(&self, p: &SlowdownParams) -> Result<SlowdownPoint, ModelError> {
-        if !(6..=14).contains(&p.log_n) {
-            return Err(Error::param("log_n", "6 <= log_n <= 14", p.log_n).into());
+        if !(6..=16).contains(&p.log_n) {
+            return Err(Error::param("log_n", "6 <= log_n <= 16", p.log_n).into());
         }
         if !(1.0..=2.0).contains(&p.tau) {
             return Err(Error::param("tau", "1 <= tau <= 2", p.tau).into());
@@ -179,7 +179,7 @@ impl Study for SlowdownStudy {
         let n = 1_u32 << p.log_n;
         // n^tau <= 2^28, exact enough in f64; floor of a finite positive value.
         let m = f64::from(n).powf(p.tau).floor() as u64;
-        let (level0, r, k) = p.scheme.resolve(p.r, p.k.map(|l| l.at(p.log_n)))?;
+        let (level0, r, k) = p.scheme.resolve(None, p.r, p.k.map(|l| l.at(p.log_n)))?;
         // Validates n, m, r and k <= k_max(n) before any run.
         HmosConfig::with_graph(u64::from(n), m, r, k, 0, level0)?;
         let selection = match p.scheme {

@@ -6,8 +6,10 @@
 
 mod fixtures;
 mod hmos;
+mod polarity;
 mod props;
 mod protocol;
 mod scheme;
 mod select;
 mod specs;
+mod sweeps;

@@ -15,7 +15,7 @@ const SCHEMES: [Scheme; 4] =
 
 fn memory(scheme: Scheme, n: u32, size: u64, input: &[i64], k: u32, seed: u64) -> HmosMemory {
     let k = if scheme == Scheme::Hmos { Some(k) } else { None };
-    let (level0, r, k) = scheme.resolve(None, k).unwrap();
+    let (level0, r, k) = scheme.resolve(None, None, k).unwrap();
     let n64 = u64::from(n);
     let config = HmosConfig::with_graph(n64, size.max(n64), r, k, seed, level0).unwrap();
     let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
@@ -65,16 +65,19 @@ fn computed_level0_graphs() {
 /// a single copy r != 1, each naming field and rule.
 #[test]
 fn scheme_rules() {
-    assert_eq!(Scheme::Hmos.resolve(None, Some(2)), Ok((Level0::ShuffledBalanced, 3, 2)));
-    assert_eq!(Scheme::FlatMajority.resolve(Some(5), None), Ok((Level0::ShuffledBalanced, 5, 0)));
-    assert_eq!(Scheme::SingleCopyHashed.resolve(None, Some(0)), Ok((Level0::Hashed, 1, 0)));
-    assert_eq!(Scheme::SingleCopyModulo.resolve(Some(1), None), Ok((Level0::Modulo, 1, 0)));
+    assert_eq!(Scheme::Hmos.resolve(None, None, Some(2)), Ok((Level0::ShuffledBalanced, 3, 2)));
     assert_eq!(
-        Scheme::FlatMajority.resolve(None, Some(1)).unwrap_err().to_string(),
+        Scheme::FlatMajority.resolve(None, Some(5), None),
+        Ok((Level0::ShuffledBalanced, 5, 0))
+    );
+    assert_eq!(Scheme::SingleCopyHashed.resolve(None, None, Some(0)), Ok((Level0::Hashed, 1, 0)));
+    assert_eq!(Scheme::SingleCopyModulo.resolve(None, Some(1), None), Ok((Level0::Modulo, 1, 0)));
+    assert_eq!(
+        Scheme::FlatMajority.resolve(None, None, Some(1)).unwrap_err().to_string(),
         "k must satisfy k = 0 for scheme flat_majority (got 1)"
     );
     assert_eq!(
-        Scheme::SingleCopyHashed.resolve(Some(3), None).unwrap_err().to_string(),
+        Scheme::SingleCopyHashed.resolve(None, Some(3), None).unwrap_err().to_string(),
         "r must satisfy r = 1 for scheme single_copy_hashed (got 3)"
     );
 }

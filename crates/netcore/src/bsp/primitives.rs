@@ -169,37 +169,36 @@ where
         ctx.charge(local_sort(block));
         send_block(ctx, block, first_j);
     })?;
-    let merge = |pid: ProcId, stage: u32, j: u32, block: &mut Vec<I>, theirs: Vec<I>| {
+    // Reused for every merge-split: the partner's block and the merged output (which
+    // becomes the processor's block, its old storage the next output).
+    let (mut theirs, mut out) = (Vec::new(), Vec::new());
+    let mut merge = |pid: ProcId, stage: u32, j: u32, block: &mut Vec<I>, theirs: &mut Vec<I>| {
         let ascending = stage == k || (pid >> stage) & 1 == 0;
         let keep_low = (pid & (1 << j) == 0) == ascending;
         let work = (block.len() + theirs.len()) as u64;
-        let mine = std::mem::take(block);
-        *block = merge_split(mine, theirs, capacity, keep_low);
+        merge_split(block, theirs, &mut out, capacity, keep_low);
         work
     };
     for (index, &(stage, j)) in schedule.iter().enumerate() {
         let next = schedule.get(index + 1).map(|&(_, next_j)| next_j);
         if next.is_none() && levels.is_some() {
             // D-BSP: the last merge-split sends nothing, so it is local work, not a superstep.
-            let inboxes: Vec<Vec<I>> = (0..machine.p())
-                .map(|pid| {
-                    let delivered = machine.take_delivered(pid);
-                    delivered.into_iter().filter_map(|(_, msg)| unwrap(msg)).collect()
-                })
-                .collect();
-            let mut inboxes = inboxes.into_iter();
-            machine.local(label, |pid, state| {
-                let theirs = inboxes.next().unwrap_or_default();
-                merge(pid, stage, j, state.block(), theirs)
-            })?;
+            let mut w = 0;
+            for pid in 0..machine.p() {
+                theirs.clear();
+                theirs.extend(machine.drain_delivered(pid).filter_map(|(_, msg)| unwrap(msg)));
+                let block = machine.states_mut()[pid as usize].block();
+                w = w.max(merge(pid, stage, j, block, &mut theirs));
+            }
+            machine.local(label, |_, _| w)?;
             break;
         }
         let level = next.map_or(0, level_of);
         machine.dsuperstep(level, label, |ctx, state| {
             let pid = ctx.pid();
-            let theirs: Vec<I> =
-                ctx.take_inbox().into_iter().filter_map(|(_, msg)| unwrap(msg)).collect();
-            let work = merge(pid, stage, j, state.block(), theirs);
+            theirs.clear();
+            theirs.extend(ctx.drain_inbox().filter_map(|(_, msg)| unwrap(msg)));
+            let work = merge(pid, stage, j, state.block(), &mut theirs);
             ctx.charge(work);
             if let Some(next_j) = next {
                 send_block(ctx, state.block(), next_j);
@@ -210,29 +209,36 @@ where
 }
 
 /// Merges two sorted blocks, each conceptually padded to `capacity` with sentinels, and keeps
-/// the `capacity` smallest (or largest) of the `2 capacity`, without the sentinels.
-fn merge_split<I: Ord>(mine: Vec<I>, theirs: Vec<I>, capacity: usize, keep_low: bool) -> Vec<I> {
-    let mut merged = Vec::with_capacity(mine.len() + theirs.len());
-    let mut a = mine.into_iter().peekable();
-    let mut c = theirs.into_iter().peekable();
-    loop {
+/// the `capacity` smallest (or largest) of the `2 capacity`, without the sentinels, in
+/// `block`; `theirs` is emptied and `out` is scratch (it receives `block`'s old storage).
+fn merge_split<I: Ord>(
+    block: &mut Vec<I>,
+    theirs: &mut Vec<I>,
+    out: &mut Vec<I>,
+    capacity: usize,
+    keep_low: bool,
+) {
+    out.clear();
+    out.reserve(block.len() + theirs.len());
+    let mut a = block.drain(..).peekable();
+    let mut c = theirs.drain(..).peekable();
+    while !(keep_low && out.len() == capacity) {
         let take_a = match (a.peek(), c.peek()) {
             (Some(x), Some(y)) => x <= y,
             (Some(_), None) => true,
             (None, Some(_)) => false,
             (None, None) => break,
         };
-        merged.extend(if take_a { a.next() } else { c.next() });
+        out.extend(if take_a { a.next() } else { c.next() });
     }
-    if keep_low {
-        merged.truncate(capacity);
-    } else {
+    drop((a, c));
+    if !keep_low {
         // The padded union has 2 capacity entries, sentinels last: the high half is
         // positions capacity..2 capacity.
-        let cut = capacity.min(merged.len());
-        merged.drain(..cut);
+        let cut = capacity.min(out.len());
+        out.drain(..cut);
     }
-    merged
+    std::mem::swap(block, out);
 }
 
 /// Routes the messages each processor holds as `(dest, message)` in one i-superstep (level 0
