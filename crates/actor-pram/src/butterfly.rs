@@ -360,6 +360,12 @@ fn run_butterfly(
                         if a.deliveries != s.deliveries || memory != lock_memory {
                             return Err(differs("replies or memory"));
                         }
+                        if a.serialization != s.serialization
+                            || (a.combines, a.arrivals, a.max_occupancy)
+                                != (s.combines, s.arrivals, s.max_occupancy)
+                        {
+                            return Err(differs("serialization, combines or buffers"));
+                        }
                         if held.len() != lock_held.len() {
                             return Err(differs("held writes"));
                         }
