@@ -22,15 +22,19 @@ pub const DIRECT_BYTES_PER_CELL: u64 = 1024;
 pub const DIRECT_BYTES_PER_ENTRY: u64 = 32;
 
 /// Bytes per virtual node of a lockstep pass (node state, the slot and ack arrays of two
-/// rounds): 660-725 measured (the empty pass at n = 10, 12).
-pub const LOCKSTEP_BYTES_PER_NODE: u64 = 768;
+/// rounds): 723-797 measured (the empty pass at n = 10, 12).
+pub const LOCKSTEP_BYTES_PER_NODE: u64 = 832;
 /// Bytes per actor of a pass on actors (virtual nodes, hosts, PPUs: behaviour, mailbox, the
 /// messages in flight): 2.0-2.2 KB measured (the empty pass at n = 10, 12).
 pub const ACTOR_BYTES_PER_ACTOR: u64 = 2304;
-/// Bytes per packet and hop of either pass (direction-queue records, buffered packets, the
-/// replies), counting `2n` hops per packet (a packet exits by level `c + 2n − 1`): 240-290
-/// measured (permutation reads with `S = N` at n = 8, 10, 12, less the empty pass).
-pub const BYTES_PER_PACKET_HOP: u64 = 320;
+/// Bytes per packet and hop of a lockstep pass (direction-queue records and parts, buffered
+/// packets, the replies), counting `2n` hops per packet (a packet exits by level
+/// `c + 2n − 1`): 105-115 measured (permutation reads with `S = N` at n = 8, 10, 12, less the
+/// empty pass).
+pub const LOCKSTEP_BYTES_PER_PACKET_HOP: u64 = 128;
+/// The same on actors (the packets and replies also travel in messages): 165-170 measured
+/// (n = 10, 12).
+pub const ACTOR_BYTES_PER_PACKET_HOP: u64 = 192;
 /// Bytes per global cell of the butterfly translation (the memory, its copy for the lockstep
 /// check, the actors' environment and the reference's array).
 pub const BUTTERFLY_BYTES_PER_CELL: u64 = 32;
@@ -56,20 +60,21 @@ fn network(n: u32) -> (u64, u64, u64) {
 
 /// The memory estimate of a butterfly translation of `s` PPUs with `lmem` local words on
 /// dimension `n`, `cells` global cells, with or without actors: the PPU replicas `(1152 + 8
-/// lmem) s`, the cells `32 cells`, and the larger of the lockstep pass `768 (3n − 1) 2^n +
-/// 320 · 2n s` and (with actors) the actor pass `2304 ((3n − 1) 2^n + n 2^n + s) + 320 · 2n
+/// lmem) s`, the cells `32 cells`, and the larger of the lockstep pass `832 (3n − 1) 2^n +
+/// 128 · 2n s` and (with actors) the actor pass `2304 ((3n − 1) 2^n + n 2^n + s) + 192 · 2n
 /// s`, which run one after the other. Returns the part growing with the network and the
 /// part growing with the program.
 pub fn butterfly_bytes(s: u32, lmem: u32, cells: u64, n: u32, actors: bool) -> (u64, u64) {
     let (v, routers, _) = network(n);
     let s = u64::from(s);
-    let hops = s.saturating_mul(2 * u64::from(n)).saturating_mul(BYTES_PER_PACKET_HOP);
     let ppus = s.saturating_mul(DIRECT_BYTES_PER_PPU + 8 * u64::from(lmem));
-    let (net, per_ppu) = if actors {
-        (v.saturating_add(routers).saturating_mul(ACTOR_BYTES_PER_ACTOR), ACTOR_BYTES_PER_ACTOR)
+    let (net, per_ppu, per_hop) = if actors {
+        let net = v.saturating_add(routers).saturating_mul(ACTOR_BYTES_PER_ACTOR);
+        (net, ACTOR_BYTES_PER_ACTOR, ACTOR_BYTES_PER_PACKET_HOP)
     } else {
-        (v.saturating_mul(LOCKSTEP_BYTES_PER_NODE), 0)
+        (v.saturating_mul(LOCKSTEP_BYTES_PER_NODE), 0, LOCKSTEP_BYTES_PER_PACKET_HOP)
     };
+    let hops = s.saturating_mul(2 * u64::from(n)).saturating_mul(per_hop);
     let program = ppus
         .saturating_add(hops)
         .saturating_add(s.saturating_mul(per_ppu))
@@ -137,12 +142,11 @@ mod tests {
     #[test]
     fn estimates_at_n12() {
         let s = 49_152;
-        let hops = 49_152 * 24 * 320;
         let ppus = 49_152 * 1152;
-        assert_eq!(butterfly_bytes(s, 0, 0, 12, false), (143_360 * 768, ppus + hops));
+        assert_eq!(butterfly_bytes(s, 0, 0, 12, false), (143_360 * 832, ppus + 49_152 * 24 * 128));
         assert_eq!(
             butterfly_bytes(s, 0, 0, 12, true),
-            ((143_360 + 49_152) * 2304, ppus + hops + 49_152 * 2304)
+            ((143_360 + 49_152) * 2304, ppus + 49_152 * 24 * 192 + 49_152 * 2304)
         );
         assert_eq!(butterfly_work(3, 12, false), (143_360 * 70, 3 * 143_360 * 70));
         // n = 14 on actors: 2 · 671,744 · 82 events per step, over 10^8.
