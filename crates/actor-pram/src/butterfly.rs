@@ -13,6 +13,7 @@
 //! The translated run's final memory, CPU registers (every replica's) and PPU registers are
 //! then compared with the reference's (`verified`).
 
+#![warn(clippy::cast_possible_truncation)]
 use netcore::pram::{Access, Cost, Instr, Limits, Program, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +21,7 @@ use crate::Error;
 use crate::actor::Scheduler;
 use crate::direct::{Code, Dest, Effect, PpuActor};
 use crate::hash::{HashFamily, KeyOrder};
+use crate::limits::{check_butterfly_memory, check_butterfly_work};
 use crate::ranade::{Buffers, FetchOrder, Held, LockstepRouter, Multiplex};
 
 /// How the butterfly translation is set up.
@@ -209,13 +211,38 @@ fn run_butterfly(
     scheduler: Option<Scheduler>,
     limits: &Limits,
 ) -> Result<ButterflyReport, Error> {
-    let reference = netcore::pram::run(program, input, limits)?;
     let code = Code::new(program)?;
     let dim = dimension(config.dim, code.ppus)?;
     let router = LockstepRouter::with_buffers(dim, config.b, config.combining)?.with_hashing(
         &config.hash,
         config.keys,
         config.hash_seed,
+    )?;
+    // Stated limits (`crate::limits`): the memory before anything runs, the work once the
+    // reference has counted the global steps.
+    let dim_field = if config.dim.is_some() { "butterfly.dim" } else { "S" };
+    let actors = scheduler.is_some();
+    check_butterfly_memory(
+        code.ppus,
+        program.lmem(),
+        program.mem(),
+        dim,
+        actors,
+        dim_field,
+        limits.max_bytes,
+    )?;
+    let reference = netcore::pram::run(program, input, limits)?;
+    let per_step = match config.multiplex {
+        Multiplex::Pipelined => 1,
+        Multiplex::Sequential => u64::from(code.ppus.div_ceil(router.routers()).max(1)),
+    };
+    let max_events = crate::actor::Limits::default().max_events;
+    check_butterfly_work(
+        reference.cost.g.saturating_mul(per_step),
+        dim,
+        actors,
+        dim_field,
+        max_events,
     )?;
     let mut memory = vec![0i64; reference.memory.len()];
     memory.iter_mut().zip(input).for_each(|(m, &x)| *m = x);
@@ -333,6 +360,12 @@ fn run_butterfly(
                         if a.deliveries != s.deliveries || memory != lock_memory {
                             return Err(differs("replies or memory"));
                         }
+                        if a.serialization != s.serialization
+                            || (a.combines, a.arrivals, a.max_occupancy)
+                                != (s.combines, s.arrivals, s.max_occupancy)
+                        {
+                            return Err(differs("serialization, combines or buffers"));
+                        }
                         if held.len() != lock_held.len() {
                             return Err(differs("held writes"));
                         }
@@ -378,8 +411,8 @@ fn run_butterfly(
                     }
                 }
             }
-            if let Some(pid) = waits.iter().position(Option::is_some) {
-                return Err(diverged(pid as u32, format!("no reply at pass {}", report.passes)));
+            if let Some((pid, _)) = (0u32..).zip(&waits).find(|(_, w)| w.is_some()) {
+                return Err(diverged(pid, format!("no reply at pass {}", report.passes)));
             }
             steps += 1;
         }

@@ -38,9 +38,8 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
-
-/// The default budget of an actor run, in bytes (1 GiB).
-pub const DEFAULT_BUDGET: u64 = 1 << 30;
+use crate::limits::{BYTES, DIRECT_BYTES_PER_CELL, DIRECT_BYTES_PER_ENTRY, DIRECT_BYTES_PER_PPU};
+use netcore::limits::{TooLarge, check};
 
 /// How the PPU actors' instructions are sequenced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -735,11 +734,6 @@ impl Behaviour for Node {
     }
 }
 
-/// Bytes per PPU actor in the arena (behaviour, metadata, mailbox), a generous estimate.
-const PPU_BYTES: u64 = 400;
-/// Bytes per schedule entry, acquaintance entry and cell actor (estimates).
-const ENTRY_BYTES: u64 = 64;
-
 /// Builds the cells' schedules from a reference run's trace, counting its bytes and
 /// stopping (with `overflow`) once they exceed the budget, so a huge run is refused without
 /// storing its trace.
@@ -778,7 +772,7 @@ impl netcore::pram::TraceSink for ScheduleSink {
         for a in accesses {
             let cpu_read = a.pid == CPU_PID && a.kind == AccessKind::Read;
             let entries = if cpu_read { 1 + u64::from(self.ppus) } else { 2 };
-            self.bytes = self.bytes.saturating_add(entries * ENTRY_BYTES);
+            self.bytes = self.bytes.saturating_add(entries * DIRECT_BYTES_PER_ENTRY);
             if self.bytes > self.budget {
                 self.overflow = true;
                 return;
@@ -864,11 +858,10 @@ fn run_direct(
     sync: Sync,
 ) -> Result<DirectReport, Error> {
     let ppus = program.ppus();
-    // The PPU actors' state is known before anything runs: refuse early.
-    let fixed = u64::from(ppus).saturating_mul(PPU_BYTES + 8 * u64::from(program.lmem()));
-    if fixed > limits.max_bytes {
-        return Err(Error::MemoryBudget { needed: fixed, budget: limits.max_bytes });
-    }
+    // The PPU actors' state is known before anything runs: refuse early (`crate::limits`).
+    let per_ppu = DIRECT_BYTES_PER_PPU + 8 * u64::from(program.lmem());
+    let fixed = u64::from(ppus).saturating_mul(per_ppu);
+    check("S", fixed, limits.max_bytes, BYTES)?;
     let budget = limits.max_bytes - fixed;
     // Definition 3: a predictable program's schedule is that of a run on a zero input
     // (Choice 5); the others get the reference trace of this run as an oracle.
@@ -884,12 +877,16 @@ fn run_direct(
             netcore::pram::run_traced(program, input, limits, &mut sink)?
         };
     if sink.overflow {
-        return Err(Error::MemoryBudget {
-            needed: fixed.saturating_add(sink.bytes),
-            budget: limits.max_bytes,
-        });
+        let needed = fixed.saturating_add(sink.bytes);
+        return Err(TooLarge {
+            field: "accesses",
+            limit: limits.max_bytes,
+            estimate: needed,
+            unit: BYTES,
+        }
+        .into());
     }
-    let ScheduleSink { mut per_cell, mut acq, reads, .. } = sink;
+    let ScheduleSink { mut per_cell, mut acq, reads, bytes: sink_bytes, .. } = sink;
     per_cell.sort_unstable();
     let mut cells: Vec<u64> = Vec::new();
     let mut schedules: Vec<Vec<(u64, u32)>> = Vec::new();
@@ -906,6 +903,14 @@ fn run_direct(
     }
     acq.sort_unstable();
     acq.dedup();
+    // One cell actor per touched cell: checked before any actor is spawned.
+    let cell_bytes = (cells.len() as u64).saturating_mul(DIRECT_BYTES_PER_CELL);
+    check(
+        "cells",
+        fixed.saturating_add(sink_bytes).saturating_add(cell_bytes),
+        limits.max_bytes,
+        BYTES,
+    )?;
     let cell_base = ppus;
     let ncells = u32::try_from(cells.len()).map_err(|_| too_long())?;
     let env = Env {

@@ -18,14 +18,10 @@ pub enum Error {
         /// The offending value.
         got: String,
     },
-    /// A run would need more memory than the budget.
-    #[error("the run needs about {needed} bytes, over the budget of {budget} bytes")]
-    MemoryBudget {
-        /// The estimate.
-        needed: u64,
-        /// The budget.
-        budget: u64,
-    },
+    /// A run past a stated limit (memory, work, events per step), refused before it
+    /// allocates (`crate::limits`).
+    #[error(transparent)]
+    TooLarge(#[from] netcore::limits::TooLarge),
     /// The actor runtime failed (fan-out, acquaintance, stuck, event limit).
     #[error(transparent)]
     Actor(#[from] ActorError),
@@ -79,7 +75,8 @@ pub enum Error {
 impl Classify for Error {
     fn fault(&self) -> Fault {
         match self {
-            Error::InvalidConfig { .. } | Error::MemoryBudget { .. } => Fault::Input,
+            Error::InvalidConfig { .. } => Fault::Input,
+            Error::TooLarge(e) => e.fault(),
             Error::Actor(e) => e.fault(),
             Error::Pram(e) => e.fault(),
             Error::Mismatch { .. }

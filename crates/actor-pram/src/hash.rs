@@ -12,6 +12,7 @@
 //! a polynomial with coefficients from `netcore::rng::seeded(seed, 1)`; rank 0 on every
 //! address gives the destination-major order of Choice 13, kept as a baseline.
 
+#![warn(clippy::cast_possible_truncation)]
 use netcore::rng::{SimRng, seeded};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -95,12 +96,11 @@ impl Poly {
 
     /// The value at `x` modulo `m >= 1` (Horner's rule in `u128`: every product of two
     /// residues below `2^61` fits).
-    fn eval(&self, x: u64, m: u64) -> u64 {
+    fn eval(&self, x: u64, m: u64) -> u128 {
         let x = u128::from(x % P61);
         let p = u128::from(P61);
         let v = self.coeffs.iter().rev().fold(0u128, |acc, &a| (acc * x + u128::from(a)) % p);
-        // v < P < 2^61.
-        (v as u64) % m
+        v % u128::from(m)
     }
 }
 
@@ -190,15 +190,18 @@ impl Hashing {
             Place::Identity => addr % self.routers.max(1),
             // The table is non-empty; the index is below its length.
             Place::Table(t) => t[addr as usize % t.len()],
-            // The value is below N <= u32::MAX.
-            Place::Poly(p) => p.eval(u64::from(addr), n) as u32,
+            // The value is below N <= u32::MAX (the fallback, no router, is refused by the
+            // router as a routing error).
+            Place::Poly(p) => u32::try_from(p.eval(u64::from(addr), n)).unwrap_or(u32::MAX),
         }
     }
 
     /// The rank of address `addr` (0 under destination-major keys).
     pub fn rank(&self, addr: u32) -> u32 {
-        // The value is below 2^32.
-        self.rank.as_ref().map_or(0, |p| p.eval(u64::from(addr), 1 << 32) as u32)
+        // The value is below 2^32, so the fallback is never taken.
+        self.rank
+            .as_ref()
+            .map_or(0, |p| u32::try_from(p.eval(u64::from(addr), 1 << 32)).unwrap_or(u32::MAX))
     }
 }
 
@@ -216,7 +219,7 @@ mod tests {
         assert_eq!(p.eval(P61 + 2, 1000), 41);
         // (P - 1)^2 = 1 mod P: coefficients [0, 0, P - 1] at x = P - 1 give (P - 1)^3 = P - 1.
         let q = Poly { coeffs: vec![0, 0, P61 - 1] };
-        assert_eq!(q.eval(P61 - 1, u64::MAX), P61 - 1);
+        assert_eq!(q.eval(P61 - 1, u64::MAX), u128::from(P61 - 1));
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod cadence;
 pub mod direct;
 mod error;
 pub mod hash;
+pub mod limits;
 pub mod model;
 pub mod predict;
 pub mod ranade;

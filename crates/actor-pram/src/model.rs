@@ -23,9 +23,11 @@
 //! # keys = "ranked" # or "destination-major"
 //! # hash_seed = 0
 //! ```
+#![warn(clippy::cast_possible_truncation)]
 
-use netcore::pram::Variant;
+use netcore::limits::DEFAULT_MEMORY;
 use netcore::pram::model::{LoadedProgram, PramConfig};
+use netcore::pram::{Limits, Variant};
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 
@@ -151,7 +153,9 @@ pub fn run_actor_pram_config(
     file: &ConfigFile<'_>,
 ) -> Result<ActorPramReport, Error> {
     let loaded = config.pram.load(file)?;
-    let LoadedProgram { program, input, limits, .. } = &loaded;
+    let LoadedProgram { program, input, .. } = &loaded;
+    // Under `cargo xtask` a run may take the workspace's memory limit (`crate::limits`).
+    let limits = &Limits { max_bytes: DEFAULT_MEMORY, ..loaded.limits };
     let name = loaded.name.clone();
     let output_ok = |memory: &[i64]| loaded.output_ok(memory);
     let (translation, butterfly) = (config.translation, config.butterfly.clone());

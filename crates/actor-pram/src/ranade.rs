@@ -384,20 +384,23 @@ enum Out {
     Exit,
 }
 
-/// One part of a forwarded packet: its input (0 = S, 1 = X, 2 = injection), for the
-/// injection input the pids delivered there, and its fetch-and-op offset (Choice 19).
-#[derive(Debug, Clone)]
+/// One part of a forwarded packet: its input (0 = S, 1 = X, 2 = injection), how many pids
+/// of the node's injection arena it delivers (the injection input only) and its fetch-and-op
+/// offset (Choice 19). Parts live in their node's part queue, without a heap allocation of
+/// their own.
+#[derive(Debug, Clone, Copy)]
 struct Part {
-    input: usize,
-    pids: Vec<u32>,
+    input: u8,
+    pids: u32,
     offset: Option<i64>,
 }
 
-/// One forwarded packet's origin.
-#[derive(Debug, Clone)]
+/// One forwarded packet's origin: where it went and how many parts it merged (at most 3:
+/// the next entries of the node's part queue).
+#[derive(Debug, Clone, Copy)]
 struct Record {
     out: Out,
-    from: Vec<Part>,
+    parts: u8,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -406,6 +409,10 @@ struct Node {
     credit: [u32; 2],
     eos_sent: [bool; 2],
     dq: VecDeque<Record>,
+    /// The parts of the records in `dq`, in order.
+    parts: VecDeque<Part>,
+    /// The pids the injection parts of `parts` deliver, in order.
+    inj_pids: VecDeque<u32>,
     closed: bool,
     // reverse pass
     rbuf: [VecDeque<i64>; 2],
@@ -704,7 +711,6 @@ impl LockstepRouter {
                     Out::X => v.credit[1] >= 1,
                 };
                 if can {
-                    let mut from = Vec::new();
                     let mut q: Option<Packet> = None;
                     for &j in &parts {
                         let p = v.ins[j]
@@ -715,7 +721,14 @@ impl LockstepRouter {
                         if j < 2 {
                             out.freed[j] += 1;
                         }
-                        let pids = if j == 2 { p.pids.clone() } else { Vec::new() };
+                        let pids = if j == 2 {
+                            v.inj_pids.extend(&p.pids);
+                            u32::try_from(p.pids.len()).map_err(|_| Error::Routing {
+                                what: "more than 2^32 pids in a packet".into(),
+                            })?
+                        } else {
+                            0
+                        };
                         let offset = match q.as_mut() {
                             None => {
                                 q = Some(p);
@@ -726,10 +739,12 @@ impl LockstepRouter {
                                 combine(variant, acc, p)?
                             }
                         };
-                        from.push(Part { input: j, pids, offset });
+                        // j < 3.
+                        v.parts.push_back(Part { input: j as u8, pids, offset });
                     }
                     let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
-                    v.dq.push_back(Record { out: o, from });
+                    // At most 3 parts (one per input).
+                    v.dq.push_back(Record { out: o, parts: parts.len() as u8 });
                     stats.max_dq = stats.max_dq.max(v.dq.len() as u64);
                     match o {
                         Out::Exit => {
@@ -798,13 +813,18 @@ impl LockstepRouter {
         deliveries: &mut Vec<(u32, u64, i64)>,
     ) -> Result<RevOut, Error> {
         let mut out = RevOut { slots: [None, None], freed: [0; 2] };
-        if let Some(rec) = v.dq.front() {
+        if let Some(&rec) = v.dq.front() {
             let available = match rec.out {
                 Out::Exit => !v.exitq.is_empty(),
                 Out::S => !v.rbuf[0].is_empty(),
                 Out::X => !v.rbuf[1].is_empty(),
             };
-            let credit_ok = rec.from.iter().all(|p| p.input == 2 || v.rcredit[p.input] >= 1);
+            let nparts = usize::from(rec.parts);
+            let credit_ok = v
+                .parts
+                .iter()
+                .take(nparts)
+                .all(|p| p.input == 2 || v.rcredit[usize::from(p.input)] >= 1);
             if available && credit_ok {
                 let x = match rec.out {
                     Out::Exit => v.exitq.pop_front(),
@@ -818,17 +838,20 @@ impl LockstepRouter {
                     }
                 }
                 .ok_or_else(|| Error::Routing { what: format!("no reply at ({l},{r})") })?;
-                let rec =
-                    v.dq.pop_front()
-                        .ok_or_else(|| Error::Routing { what: "empty direction queue".into() })?;
-                for Part { input: j, pids, offset } in rec.from {
+                v.dq.pop_front();
+                if v.parts.len() < nparts {
+                    return Err(Error::Routing { what: format!("missing parts at ({l},{r})") });
+                }
+                for Part { input, pids, offset } in v.parts.drain(..nparts) {
                     let y = match (op, offset) {
                         (Some(op), Some(o)) => op.apply(x, o),
                         _ => x,
                     };
+                    let j = usize::from(input);
                     if j == 2 {
+                        let count = (pids as usize).min(v.inj_pids.len());
                         let pre = &v.pre;
-                        deliveries.extend(pids.into_iter().map(|pid| {
+                        deliveries.extend(v.inj_pids.drain(..count).map(|pid| {
                             let z = match (op, pre.iter().find(|q| q.0 == pid)) {
                                 (Some(op), Some(&(_, o))) => op.apply(y, o),
                                 _ => y,
@@ -1105,8 +1128,12 @@ impl LockstepRouter {
         let mut trace = SlotDigest::default();
         // ---- forward pass ----
         let size = nodes.len();
+        // Two rounds' slot and ack arrays, swapped after each round (every node takes its
+        // inbound slots, so the swapped-out array is empty again).
         let mut slots: Vec<[Option<Slot>; 2]> = vec![[None, None]; size];
         let mut acks: Vec<[u32; 2]> = vec![[0; 2]; size];
+        let mut next_slots: Vec<[Option<Slot>; 2]> = vec![[None, None]; size];
+        let mut next_acks: Vec<[u32; 2]> = vec![[0; 2]; size];
         let mut round = 0u64;
         loop {
             if nodes.iter().all(|v| v.closed) {
@@ -1116,8 +1143,6 @@ impl LockstepRouter {
             if round >= round_limit(self.n) {
                 return Err(Error::RoundLimit { pass: "forward", limit: round_limit(self.n) });
             }
-            let mut next_slots: Vec<[Option<Slot>; 2]> = vec![[None, None]; size];
-            let mut next_acks: Vec<[u32; 2]> = vec![[0; 2]; size];
             for l in 0..self.levels {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
@@ -1146,8 +1171,9 @@ impl LockstepRouter {
                     }
                 }
             }
-            slots = next_slots;
-            acks = next_acks;
+            std::mem::swap(&mut slots, &mut next_slots);
+            std::mem::swap(&mut acks, &mut next_acks);
+            next_acks.fill([0; 2]);
             round += 1;
         }
         // ---- memory exchange ----
@@ -1160,8 +1186,11 @@ impl LockstepRouter {
             v.closed = false;
         }
         // ---- reverse pass ----
+        drop((slots, next_slots));
         let mut rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
         let mut racks: Vec<[u32; 2]> = vec![[0; 2]; size];
+        let mut next_rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
+        let mut next_racks: Vec<[u32; 2]> = vec![[0; 2]; size];
         let mut round = 0u64;
         loop {
             if nodes.iter().all(|v| v.closed) {
@@ -1171,8 +1200,6 @@ impl LockstepRouter {
             if round >= round_limit(self.n) {
                 return Err(Error::RoundLimit { pass: "reverse", limit: round_limit(self.n) });
             }
-            let mut next_slots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
-            let mut next_acks: Vec<[u32; 2]> = vec![[0; 2]; size];
             for l in 0..self.levels {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
@@ -1188,19 +1215,20 @@ impl LockstepRouter {
                     for (j, slot) in out.slots.into_iter().enumerate() {
                         if let Some(slot) = slot {
                             let (l0, r0) = self.pred(l, r, j);
-                            next_slots[self.idx(l0, r0)][j] = Some(slot);
+                            next_rslots[self.idx(l0, r0)][j] = Some(slot);
                         }
                     }
                     if l < last {
                         for (e, &f) in out.freed.iter().enumerate() {
                             let (l2, r2) = self.succ(l, r, e);
-                            next_acks[self.idx(l2, r2)][e] += f;
+                            next_racks[self.idx(l2, r2)][e] += f;
                         }
                     }
                 }
             }
-            rslots = next_slots;
-            racks = next_acks;
+            std::mem::swap(&mut rslots, &mut next_rslots);
+            std::mem::swap(&mut racks, &mut next_racks);
+            next_racks.fill([0; 2]);
             round += 1;
         }
         stats.deliveries.sort_unstable_by_key(|d| (d.1, d.0));

@@ -585,6 +585,8 @@ pub struct ActorPass {
     pub combines: u64,
     /// Host arrivals.
     pub arrivals: u64,
+    /// The largest buffer occupancy a virtual-node actor saw (`<= b`: a breach is an error).
+    pub max_occupancy: u64,
     /// Exits (pid list, level, row, round), sorted by round, level, row.
     pub exits: Vec<(Vec<u32>, u32, u32, u64)>,
     /// Deliveries (pid, reverse round, value), sorted by round, then pid.
@@ -747,6 +749,7 @@ impl LockstepRouter {
             r_rev: 0,
             combines: 0,
             arrivals: 0,
+            max_occupancy: 0,
             exits: Vec::new(),
             deliveries: Vec::new(),
             serialization: Vec::new(),
@@ -765,6 +768,7 @@ impl LockstepRouter {
                     pass.r_rev = pass.r_rev.max(rv + 1);
                     pass.combines += v.stats.combines;
                     pass.arrivals += v.arrived.len() as u64;
+                    pass.max_occupancy = pass.max_occupancy.max(v.stats.max_occupancy);
                     pass.exits.extend(v.stats.exits.iter().cloned());
                     pass.deliveries.extend(v.stats.deliveries.iter().copied());
                     pass.slots.merge(&v.trace);

@@ -211,10 +211,20 @@ proptest! {
                 prop_assert_eq!(r.passes, want.cost.g);
                 let scheduler = crate::specs::SCHEDULERS[sched];
                 let a = simulate_butterfly_actors(&program, &input, &config, scheduler, &limits).unwrap();
+                // Every message of every step consumed by exactly one event.
+                let act = a.actor.as_ref().unwrap();
+                prop_assert_eq!(act.events, act.messages);
                 prop_assert!(a.actor.is_some());
                 prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);
             }
-            (Err(want), Err(e)) => prop_assert_eq!(actor_pram::Error::Pram(want), e),
+            (Err(want), Err(e)) => {
+                // The same error (kind, global step, address, pids) on actors too.
+                let want = actor_pram::Error::Pram(want);
+                prop_assert_eq!(&want, &e);
+                let scheduler = crate::specs::SCHEDULERS[sched];
+                let a = simulate_butterfly_actors(&program, &input, &config, scheduler, &limits);
+                prop_assert_eq!(Err(want), a);
+            }
             (want, got) => prop_assert!(false, "{text}: reference {want:?}, butterfly {got:?}"),
         }
     }

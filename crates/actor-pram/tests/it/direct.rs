@@ -81,33 +81,47 @@ fn conflicts_are_the_reference_errors() {
     assert!(err.to_string().contains("global step 1"), "{err}");
 }
 
-/// Bad inputs are typed errors, refused before allocating: a memory estimate over the budget
-/// (S_max = 2^16 PPU actors at >= 400 bytes each, 26 MB, against a 16 MiB budget that the
-/// reference's own estimate, 188 bytes per PPU, fits), a broadcast tree
+/// Bad inputs are typed errors, refused before allocating (`actor_pram::limits`): the PPU
+/// actors over the budget (S = 2^16 at 1152 bytes each, 75.5 MB, against a 16 MiB budget
+/// that the reference's own estimate, 188 bytes per PPU, fits: field `S`), the schedules
+/// over it (field `accesses`), the cell actors over it (field `cells`), a broadcast tree
 /// beyond 2^24 PPUs, a router with b = 0 or n = 1, a probe with 0 rounds.
 #[test]
 fn bad_inputs_are_typed_errors() {
     use netcore::fault::{Classify, Fault};
+    use netcore::limits::TooLarge;
+    let too_large = |field, limit, estimate| {
+        actor_pram::Error::TooLarge(TooLarge { field, limit, estimate, unit: "bytes (estimated)" })
+    };
     let text = ".variant erew\n.mem 4\n.ppus 65536\n.lmem 0\nhalt\n";
     let program = netcore::pram::Program::parse(text).unwrap();
     let limits = Limits { max_bytes: 1 << 20, ..Limits::default() };
     let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
-    // The reference's own budget check (16 registers per PPU) refuses it first.
-    assert_eq!(err.fault(), Fault::Input, "{err}");
+    assert_eq!(err, too_large("S", 1 << 20, 65536 * 1152));
     let limits = Limits { max_bytes: 16 << 20, ..Limits::default() };
     let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
-    assert!(matches!(err, actor_pram::Error::MemoryBudget { .. }), "{err}");
+    assert_eq!(err, too_large("S", 16 << 20, 65536 * 1152));
     assert_eq!(err.fault(), Fault::Input);
-    // Prefix sums on 1024 values: the 1024 PPU actors (400 KB) fit a 2 MB budget, the cells'
-    // schedules (about 50,000 accesses at 128 bytes) do not: refused while the trace is read.
+    assert_eq!(
+        err.to_string(),
+        "S is too large: the run needs 75497472 bytes (estimated), the limit is 16777216"
+    );
+    // Prefix sums on 1024 values: the 1024 PPU actors (1.2 MB) fit a 2 MB budget, the cells'
+    // schedules (about 50,000 accesses at 64 bytes) do not: refused while the trace is read.
     let instance = Algorithm::PrefixSums.instance(1024, 1).unwrap();
     let limits = Limits { max_bytes: 2_000_000, ..Limits::default() };
     let err =
         simulate_direct(&instance.program, &instance.input, Scheduler::Fifo, &limits).unwrap_err();
     assert!(
-        matches!(err, actor_pram::Error::MemoryBudget { needed, budget: 2_000_000 } if needed > 2_000_000),
+        matches!(&err, actor_pram::Error::TooLarge(TooLarge { field: "accesses", limit: 2_000_000, estimate, .. }) if *estimate > 2_000_000),
         "{err}"
     );
+    // 1024 PPUs each writing its own cell: PPU actors 1,179,648 bytes and 1024 accesses
+    // (65,536 bytes of entries) fit, the 1024 cell actors (1,048,576 bytes) do not.
+    let text = ".variant erew\n.mem 1024\n.ppus 1024\n.lmem 0\nactive 1024\np.pid r0\np.write [r0],r0\nhalt\n";
+    let program = netcore::pram::Program::parse(text).unwrap();
+    let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
+    assert_eq!(err, too_large("cells", 2_000_000, 1_179_648 + 65_536 + 1_048_576));
     let err = actor_pram::broadcast::broadcast_tree((1 << 24) + 1, Scheduler::Fifo).unwrap_err();
     assert_eq!(err.to_string(), "s must satisfy s <= 2^24 (got 16777217)");
     let err = actor_pram::ranade::LockstepRouter::new(2, 0, true).unwrap_err();

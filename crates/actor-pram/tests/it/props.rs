@@ -1,6 +1,6 @@
 //! Properties of the runtime.
 
-use actor_pram::actor::{ActorError, ActorId, Behaviour, Ctx, Kind, Limits, Runtime, Scheduler};
+use actor_pram::actor::{ActorError, ActorId, Behaviour, Ctx, Kind, Limits, Runtime};
 use proptest::prelude::*;
 
 use crate::specs::SCHEDULERS;
@@ -163,24 +163,30 @@ pub(crate) fn program_with(ppus: std::ops::Range<u32>) -> impl Strategy<Value = 
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
-    /// Random small programs under every variant: the direct translation's outcome equals
-    /// the reference's (verified memory and registers, or the same error), for every
-    /// scheduler, with scheduler-independent events and messages.
+    /// Random small programs under every variant: the outcome of the direct translation and
+    /// of broadcast-sync equals the reference's (verified memory and registers, or the same
+    /// error: kind, global step, address and pids), for every scheduler, with
+    /// scheduler-independent events and messages, each message consumed by one event.
     #[test]
     fn direct_equals_reference(text in program(), input in prop::collection::vec(-5i64..5, 0..8)) {
         let program = netcore::pram::Program::parse(&text).unwrap();
         let limits = netcore::pram::Limits::default();
         let reference = netcore::pram::run(&program, &input, &limits);
-        let mut counts = None;
-        for sched in SCHEDULERS {
-            let got = actor_pram::direct::simulate_direct(&program, &input, sched, &limits);
+        let mut counts = [None, None];
+        let translations = [
+            actor_pram::direct::simulate_direct,
+            actor_pram::direct::simulate_broadcast_sync,
+        ];
+        for (sched, (t, simulate)) in SCHEDULERS.into_iter().flat_map(|s| translations.into_iter().enumerate().map(move |t| (s, t))) {
+            let got = simulate(&program, &input, sched, &limits);
             match (&reference, got) {
                 (Ok(want), Ok(r)) => {
                     prop_assert!(r.verified, "{}", text);
                     prop_assert_eq!(&r.memory, &want.memory);
+                    // Every message is consumed by exactly one event.
                     prop_assert_eq!(r.actor.events, r.actor.messages);
                     let c = (r.actor.events, r.actor.actor_space);
-                    prop_assert_eq!(*counts.get_or_insert(c), c);
+                    prop_assert_eq!(*counts[t].get_or_insert(c), c);
                 }
                 (Err(want), Err(e)) => prop_assert_eq!(actor_pram::Error::Pram(want.clone()), e),
                 (want, got) => prop_assert!(false, "{text}: reference {want:?}, actor run {got:?}"),
@@ -195,8 +201,9 @@ proptest! {
     /// off, some PPUs silent, hot cells likely): every requester gets its cell's value exactly
     /// once, injected = arrivals + combines, buffers stay within b (checked inside: a breach
     /// is an error), no pass reaches its round limit, an empty pass is the lower bound, and
-    /// the step run by actors (LIFO, random: forward pass, host exchange, reply pass) sends
-    /// exactly the lockstep slots of both passes, with the same rounds and deliveries.
+    /// the step run by actors (every scheduler: forward pass, host exchange, reply pass)
+    /// sends exactly the lockstep slots of both passes, with the same rounds, exits,
+    /// deliveries, serialization and buffer occupancy, each message consumed once.
     #[test]
     fn lockstep_router_delivers_every_read(
         n in 2u32..4,
@@ -227,13 +234,20 @@ proptest! {
         }
         let empty = 3 * u64::from(n) - 1;
         prop_assert!(s.r_fwd >= empty && s.r_rev >= empty);
-        // Property 1: the actor step sends the lockstep slots, whatever the order.
+        // Property 1: the actor step sends the lockstep slots, whatever the order: under
+        // every scheduler the same rounds, exits, deliveries, hosts' serialization and
+        // buffers (within b), and every message is consumed by exactly one event.
         let (_, slots) = router.read_pass_traced(&reads, &mem).unwrap();
-        for sched in [Scheduler::Lifo, Scheduler::Random { seed: u64::from(n) * 7 + u64::from(b) }] {
+        for sched in SCHEDULERS {
             let a = router.actor_read_pass(&reads, &mem, sched).unwrap();
             prop_assert_eq!(&a.slots, &slots);
             prop_assert_eq!((a.r_fwd, a.r_rev), (s.r_fwd, s.r_rev));
+            prop_assert_eq!(&a.exits, &s.exits);
             prop_assert_eq!(&a.deliveries, &s.deliveries);
+            prop_assert_eq!(&a.serialization, &s.serialization);
+            prop_assert_eq!((a.combines, a.arrivals), (s.combines, s.arrivals));
+            prop_assert_eq!(a.max_occupancy, s.max_occupancy);
+            prop_assert_eq!(a.actor.events, a.actor.messages);
         }
     }
 }

@@ -44,8 +44,7 @@ fn single_read() {
 /// 5 (injection) combine at (1,2) and exit at round 1; 0 (S), 2 (X), 1 (I) at (1,0); 7 and 3
 /// at (2,3); both meet at (3,2) and exit at round 3. Combines 2 + 2 + 1 + 1 = 6, host
 /// arrivals 2 (8 = 2 + 6), R_fwd = 6, R_rev = 5; deliveries (pid:round) 5:0, 4:1, 6:1, 1:2,
-/// 3:2, 7:2, 0:3, 2:3. Without combining (tag = pid): 8 arrivals and, from the prototype,
-/// R_fwd = 13, R_rev = 12.
+/// 3:2, 7:2, 0:3, 2:3.
 #[test]
 fn hot_spot() {
     let mem: Vec<i64> = (0..8).map(|x| 100 + x).collect();
@@ -54,22 +53,92 @@ fn hot_spot() {
     let got: Vec<String> = s.deliveries.iter().map(|(p, r, _)| format!("{p}:{r}")).collect();
     let exits: Vec<String> =
         s.exits.iter().map(|(p, l, r, t)| format!("{p:?} at ({l},{r}) round {t}")).collect();
-    let plain = LockstepRouter::new(2, 1, false).unwrap().read_pass(&reads, &mem).unwrap();
     insta::assert_yaml_snapshot!(serde_json::json!({
-        "combining": {
-            "r_fwd": s.r_fwd, "r_rev": s.r_rev, "combines": s.combines, "arrivals": s.arrivals,
-            "max_occupancy": s.max_occupancy, "exits": exits, "deliveries": got,
-        },
-        "no_combining": {
-            "r_fwd": plain.r_fwd, "r_rev": plain.r_rev, "combines": plain.combines,
-            "arrivals": plain.arrivals, "max_occupancy": plain.max_occupancy,
-        },
+        "r_fwd": s.r_fwd, "r_rev": s.r_rev, "combines": s.combines, "arrivals": s.arrivals,
+        "max_occupancy": s.max_occupancy, "exits": exits, "deliveries": got,
     }));
     assert_eq!((s.r_fwd, s.r_rev, s.combines, s.arrivals), (6, 5, 6, 2));
     assert_eq!(got, ["5:0", "4:1", "6:1", "1:2", "3:2", "7:2", "0:3", "2:3"]);
-    assert_eq!((plain.r_fwd, plain.r_rev, plain.arrivals), (13, 12, 8));
     assert!(s.deliveries.iter().all(|d| d.2 == 105));
-    assert!(plain.deliveries.iter().all(|d| d.2 == 105) && plain.deliveries.len() == 8);
+}
+
+/// The same hot spot without combining (n = 2, b = 1, identity placement, destination-major
+/// keys): the keys differ only in their tag, the pid, so `k0 < k1 < ... < k7`; a slot sent
+/// in round T is applied in round T + 1, and a credit (b = 1) comes back the round after the
+/// receiver forwards the packet. Routes (X flips row bit `l mod 2`): 4 (0,2) -S-> (1,2),
+/// 6 (0,3) -X-> (1,2), 5 injects at (1,2), all exit there; 0 (0,0) -S-> (1,0), 2 (0,1) -X->
+/// (1,0), 1 injects at (1,0), then -X-> (2,2) -S-> (3,2); 3 (1,1) -X-> (2,3), 7 (1,3) -S->
+/// (2,3), then -X-> (3,2), exit.
+///
+/// Forward. (1,2) holds k4, k6 and its own k5 at round 1 and exits one per round: 4 at 1,
+/// 5 at 2, 6 at 3. (1,0): k0 goes X at round 1; its credit returns at 3 (k0 leaves (2,2) at
+/// 2), k1 goes at 3, k2 at 5 (k1 leaves (2,2) at 4), so (2,2) forwards k0, k1, k2 at 2, 4,
+/// 6. (2,3): k3 goes X at round 2; k7 waits for that credit. (3,2) has k0 (S) and k3 (X) at
+/// round 3: k0 exits at 3; the S input's bound then stays below k3 (ghosts k1, then k1 and
+/// k2 themselves) until (2,2) ends, so it exits 1 at 5, 2 at 7, and k3 at 8 when the S input's
+/// Eos arrives; the credit for k3 reaches (2,3) at 9, k7 arrives at 10 and exits. 8 arrivals,
+/// all at (1,2) and (3,2). (2,3) sends Eos on X at 10, (3,2) then closes at 11, and the top
+/// level nodes behind it at 12: R_fwd = 13.
+///
+/// Reverse. (1,2) answers its exit queue k4, k5, k6 in rounds 0, 1, 2: PPU 4 gets its reply at
+/// (0,2) in round 1, 5 at once (round 1), 6 at (0,3) in round 3. (3,2) answers k0, k1, k2 down
+/// S in rounds 0, 2, 4 (each waits for the credit (2,2) frees one round after receiving), k3
+/// down X in round 5 and k7 in round 7 (after k3's credit). (2,2) passes them to (1,0) in
+/// rounds 1, 3, 5; (1,0) gives 0's reply to (0,0) in round 2 (delivered at 3), delivers 1 itself
+/// at 4, gives 2's to (0,1) at 6 (delivered at 7); (2,3) passes k3's to (1,1) at 6 (delivered
+/// at 7) and k7's to (1,3) at 8 (delivered at 9). Deliveries (pid:round): 4:1, 5:1, 0:3, 6:3,
+/// 1:4, 2:7, 3:7, 7:9. (3,2) ends at 8 (Eos on S at 7, on X at 8), (2,3) at 9, (1,1) and (1,3)
+/// at 10, and level 0 nodes (0,0) to (0,3) close at 11 when their successors' Eos arrive:
+/// R_rev = 12.
+#[test]
+fn hot_spot_without_combining() {
+    let mem: Vec<i64> = (0..8).map(|x| 100 + x).collect();
+    let reads: Vec<(u32, u32)> = (0..8).map(|p| (p, 5)).collect();
+    let s = LockstepRouter::new(2, 1, false).unwrap().read_pass(&reads, &mem).unwrap();
+    let got: Vec<String> = s.deliveries.iter().map(|(p, r, _)| format!("{p}:{r}")).collect();
+    let exits: Vec<String> =
+        s.exits.iter().map(|(p, l, r, t)| format!("{p:?} at ({l},{r}) round {t}")).collect();
+    insta::assert_yaml_snapshot!(serde_json::json!({
+        "r_fwd": s.r_fwd, "r_rev": s.r_rev, "combines": s.combines, "arrivals": s.arrivals,
+        "max_occupancy": s.max_occupancy, "exits": exits, "deliveries": got,
+    }));
+    assert_eq!((s.r_fwd, s.r_rev, s.combines, s.arrivals), (13, 12, 0, 8));
+    assert_eq!(got, ["4:1", "5:1", "0:3", "6:3", "1:4", "2:7", "3:7", "7:9"]);
+    assert!(s.deliveries.iter().all(|d| d.2 == 105));
+}
+
+/// The directed diameter of the wrapped butterfly as the levelled network routes it: for
+/// n = 2..5 every (PPU router, address router) pair, by N permutation reads (PPU `j` reads
+/// address `(j + s) mod N`, s = 0..N-1, identity placement, so address `a` lives at router
+/// `a`); a packet's hops are its exit level less its injection level `j mod n`. By hand:
+/// from column `c` the greedy route crosses the X edge of every column whose row bit differs,
+/// visiting columns `c, c + 1, ...`; if bit `c − 1` differs it crosses that column's edge
+/// with its n-th hop, arriving at column `c`, and needs `(c' − c) mod n` more hops, so the
+/// distance is at most `2n − 1`: 3, 5, 7, 9; it is attained exactly when the destination
+/// column is `c − 1` and bit `c − 1` differs, `N · 2^(n−1)` pairs (16, 96, 512, 2560). A
+/// packet to its own router exits at once (N pairs at distance 0).
+#[test]
+fn directed_diameters() {
+    let mut rows = Vec::new();
+    for n in 2u32..=5 {
+        let nn = n << n;
+        let router = LockstepRouter::new(n, 2, false).unwrap();
+        let mut by_distance = vec![0u64; 2 * n as usize];
+        for s in 0..nn {
+            let reads: Vec<(u32, u32)> = (0..nn).map(|j| (j, (j + s) % nn)).collect();
+            let pass = router.read_pass(&reads, &[]).unwrap();
+            assert_eq!(pass.exits.len(), nn as usize);
+            for (pids, level, _, _) in &pass.exits {
+                by_distance[(level - pids[0] % n) as usize] += 1;
+            }
+        }
+        let diameter = by_distance.iter().rposition(|&c| c > 0).unwrap();
+        assert_eq!(diameter, 2 * n as usize - 1);
+        assert_eq!(by_distance[diameter], u64::from(nn) << (n - 1));
+        assert_eq!(by_distance[0], u64::from(nn));
+        rows.push(format!("n={n}: diameter {diameter}, pairs by distance {by_distance:?}"));
+    }
+    insta::assert_yaml_snapshot!(rows);
 }
 
 /// Every PPU of the butterfly reads one cell (address 1, router <1,0>), b = 2, identity
