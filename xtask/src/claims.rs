@@ -37,7 +37,7 @@ fn fail(observed: impl Into<String>) -> Verdict {
 }
 
 /// A band `[lo, hi]` as the report prints it (an open end as `inf`).
-fn band(lo: f64, hi: f64) -> String {
+pub(crate) fn band(lo: f64, hi: f64) -> String {
     let end = |v: f64| {
         if v.abs() >= f64::MAX {
             format!("{}inf", if v < 0.0 { "-" } else { "" })
@@ -116,7 +116,11 @@ fn select<'r>(claim: &Claim, rows: &'r [Row]) -> Result<(Vec<&'r Row>, Vec<f64>)
             .count();
         return Err(Verdict {
             pass: bad == 0,
-            observed: format!("{bad} of {} rows not true", selected.len()),
+            observed: if bad == 0 {
+                format!("all {} rows true", selected.len())
+            } else {
+                format!("{bad} of {} rows false", selected.len())
+            },
         });
     }
     let mut values = Vec::with_capacity(selected.len());

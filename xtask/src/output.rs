@@ -11,8 +11,8 @@ use netcore::study::{AnyStudy, Check, Claim};
 use serde_json::{Value, json};
 
 use crate::claims::{Verdict, evaluate, fitted_curves};
-use crate::plot::render;
-use crate::table::{Row, csv, markdown};
+use crate::plot::{Overlays, axis_label, lines, pooled_axes, render};
+use crate::table::{Row, csv, markdown, significant};
 
 /// Everything one study writes.
 pub(crate) struct StudyOutput {
@@ -78,6 +78,8 @@ pub(crate) fn build(
         timings += &format!("{job},{seed},{rep},{millis:.3}\n");
     }
     files.push(("timings.csv".to_string(), timings.into_bytes()));
+    let glossary = study.glossary();
+    let mut plot_sections = String::new();
     for plot in &plots {
         // Fitted curves of the claims drawn on this plot's axes.
         let fits: Vec<_> = claims
@@ -92,8 +94,31 @@ pub(crate) fn build(
             .filter(|curves| curves.len() <= MAX_FITTED_CURVES)
             .flatten()
             .collect();
-        let svg = render(plot, &run.rows, &fits).with_context(|| format!("study {name}"))?;
+        // The band of every band claim on a plotted column.
+        let bands = claims
+            .iter()
+            .filter(|c| plot.y.contains(&c.y))
+            .filter_map(|c| match c.check {
+                Check::Within { lo, hi } => {
+                    Some((format!("claim band {}", crate::claims::band(lo, hi)), c.y.clone(), lo, hi))
+                }
+                _ => None,
+            })
+            .collect();
+        let overlays = Overlays { fits, bands };
+        let svg = render(plot, &run.rows, &run.axes, &glossary, &overlays)
+            .with_context(|| format!("study {name}"))?;
         files.push((format!("{}.svg", plot.name), svg.into_bytes()));
+        plot_sections += &format!("### {}\n\n![{}]({}.svg)\n\n", plot.title, plot.title, plot.name);
+        let pooled = pooled_axes(plot, &run.rows, &run.axes);
+        if !pooled.is_empty() {
+            plot_sections += &format!(
+                "One line per {} would draw too many lines: the bars also span the values of {}.\n\n",
+                plot.series.as_deref().unwrap_or("plot"),
+                pooled.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+            );
+        }
+        plot_sections += &points_table(plot, &run.rows, &run.axes, &glossary);
     }
     // Claims are asserted only over a whole sweep, not over one shard's slice.
     let verdicts: Vec<(String, bool)> = if run.shard.is_some() {
@@ -115,7 +140,9 @@ pub(crate) fn build(
             run.total_jobs
         );
     }
-    report += ".\n\n## Claims\n\n";
+    report += ".\n\n## What this shows\n\n";
+    report += &what_this_shows(&verdicts, &study.findings(&run.rows), run.shard.is_some());
+    report += "\n## Claims\n\n";
     if verdicts.is_empty() && run.shard.is_none() {
         report += "(none)\n";
     }
@@ -123,10 +150,13 @@ pub(crate) fn build(
         report += &format!("- {line}\n");
     }
     report += "\n## Plots\n\n";
-    for plot in &plots {
-        report += &format!("### {}\n\n![{}]({}.svg)\n\n", plot.title, plot.title, plot.name);
-    }
-    report += "## Results\n\n";
+    report += "Each line passes through the lower median of its runs at each x (a value one run \
+               produced); bars span their minimum to maximum. Dashed coloured lines are bounds, \
+               dotted black lines fitted curves, grey bands the claims' bands.\n\n";
+    report += &plot_sections;
+    report += "## Columns\n\n";
+    report += &glossary_table(&run.rows, &glossary);
+    report += "\n## Results\n\n";
     report += &markdown(&run.rows, 200);
     files.push(("report.md".to_string(), report.into_bytes()));
     Ok(StudyOutput {
@@ -221,4 +251,90 @@ fn remove_stale_temporaries(out: &Path) {
             };
         }
     }
+}
+
+/// The "What this shows" paragraph: the claims' outcome in words, then the study's own
+/// findings from its rows.
+fn what_this_shows(verdicts: &[(String, bool)], findings: &[String], shard: bool) -> String {
+    let mut text = String::new();
+    let failed = verdicts.iter().filter(|(_, pass)| !pass).count();
+    if shard {
+        text += "This is one shard; the claims are checked on the merged sweep.";
+    } else if verdicts.is_empty() {
+        text += "The study asserts no claims.";
+    } else if failed == 0 {
+        text += &format!(
+            "All {} claims hold on these measurements (bands and observed ranges below).",
+            verdicts.len()
+        );
+    } else {
+        text += &format!(
+            "{failed} of {} claims FAIL on these measurements: {}.",
+            verdicts.len(),
+            verdicts
+                .iter()
+                .filter(|(_, pass)| !pass)
+                .map(|(line, _)| line.split(": ").next().unwrap_or(line))
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    text += "\n";
+    for finding in findings {
+        text += &format!("\n- {finding}");
+    }
+    if !findings.is_empty() {
+        text += "\n";
+    }
+    text
+}
+
+/// One row per plotted point: the line, x, the lower median, the spread and the number of
+/// runs, rounded to four significant digits.
+fn points_table(
+    plot: &netcore::study::Plot,
+    rows: &[Row],
+    axes: &[String],
+    glossary: &[netcore::study::Column],
+) -> String {
+    let lines = lines(plot, rows, axes);
+    if lines.is_empty() {
+        return "(no points)\n\n".into();
+    }
+    let x = axis_label(std::slice::from_ref(&plot.x), glossary, false);
+    let mut table = format!("| line | {x} | y (median) | min | max | runs |\n|---|---|---|---|---|---|\n");
+    for line in &lines {
+        for p in &line.points {
+            table += &format!(
+                "| {} | {} | {} | {} | {} | {} |\n",
+                if line.label.is_empty() { "-" } else { &line.label },
+                significant(p.x, 6),
+                significant(p.y, 4),
+                significant(p.min, 4),
+                significant(p.max, 4),
+                p.runs
+            );
+        }
+    }
+    table + "\n"
+}
+
+/// The glossary of the columns the rows have: the study's meaning, or "(no description)".
+fn glossary_table(rows: &[Row], glossary: &[netcore::study::Column]) -> String {
+    let Some(first) = rows.first() else { return "(no rows)\n".into() };
+    let mut table = String::from("| column | meaning |\n|---|---|\n");
+    for column in first.keys() {
+        let meaning = match column.as_str() {
+            "job" => "the job's index in the expanded sweep",
+            "seed" => "the seed of the job's random stream",
+            "rep" => "the repetition of the job",
+            "verified" => "the run's result equals its reference execution",
+            other => glossary
+                .iter()
+                .find(|g| g.name == other)
+                .map_or("(no description)", |g| g.meaning.as_str()),
+        };
+        table += &format!("| `{column}` | {meaning} |\n");
+    }
+    table
 }

@@ -1,171 +1,494 @@
 //! SVG plots with plotters' SVG backend (no system font libraries needed).
 //!
-//! Rows with the same x (and series) are averaged, so repetitions and seeds draw one point.
-//! A logarithmic axis is drawn as log10 of the column, and labelled so.
+//! - **Lines.** One line per value of the plot's series column, per y column, and per
+//!   combination of the other swept axes (never averaged away). Where a line has several runs
+//!   at one x (seeds, repetitions), it passes through their lower median, a value one run
+//!   produced, and a vertical bar spans their minimum to maximum.
+//! - **Axes.** Labelled with the study's glossary (words and units). A logarithmic axis is a
+//!   true log axis: base 2 on x (sizes double), base 2 or 10 on y by the span, ticks at the
+//!   values themselves (64, 256, 1024; `2^k` past 2^10).
+//! - **Bounds and claims.** Bound columns are dashed in their line's colour; fitted curves of
+//!   exponent and slope claims are dotted black; the band of every band claim on a plotted
+//!   column is shaded grey with dashed edges.
+//! - **Colours.** Okabe and Ito's colour-blind-safe palette, with marker shapes cycling past
+//!   eight lines; legends in numeric order.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use netcore::study::Plot;
+use netcore::study::{Column, Plot};
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
 use crate::table::{Row, cell, number};
 
-/// One line: its label and its (x, y) points in increasing x.
-struct Line {
-    label: String,
-    points: Vec<(f64, f64)>,
+/// Okabe and Ito's eight colours (black last).
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(86, 180, 233),
+    RGBColor(230, 159, 0),
+    RGBColor(240, 228, 66),
+    RGBColor(0, 0, 0),
+];
+
+/// One plotted point: the lower median of the runs at `x`, their range and count.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Point {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
+    pub(crate) min: f64,
+    pub(crate) max: f64,
+    pub(crate) runs: usize,
 }
 
-fn transform(value: f64, log: bool) -> Option<f64> {
-    match (log, value) {
-        (true, v) if v > 0.0 => Some(v.log10()),
-        (true, _) => None,
-        (false, v) => Some(v),
+/// One line: its legend label, whether it is a bound, and its points in increasing x.
+#[derive(Debug, Clone)]
+pub(crate) struct Line {
+    pub(crate) label: String,
+    pub(crate) bound: bool,
+    pub(crate) points: Vec<Point>,
+}
+
+/// What a plot draws besides the rows: fitted curves (legend label, points) and claim bands
+/// (legend label, y column, lo, hi).
+#[derive(Debug, Default)]
+pub(crate) struct Overlays {
+    pub(crate) fits: Vec<(String, Vec<(f64, f64)>)>,
+    pub(crate) bands: Vec<(String, String, f64, f64)>,
+}
+
+/// A cell's sort key: numbers numerically, before text.
+fn compare_cells(a: &str, b: &str) -> Ordering {
+    match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) => x.total_cmp(&y),
+        (Ok(_), Err(_)) => Ordering::Less,
+        (Err(_), Ok(_)) => Ordering::Greater,
+        (Err(_), Err(_)) => a.cmp(b),
     }
 }
 
-/// x key -> (x, sum of y, count), for averaging the rows that share an x.
-type Sums = BTreeMap<i64, (f64, f64, usize)>;
+fn compare_keys(a: &[String], b: &[String]) -> Ordering {
+    a.iter().zip(b).map(|(x, y)| compare_cells(x, y)).find(|o| o.is_ne()).unwrap_or(Ordering::Equal)
+}
 
-fn lines(plot: &Plot, rows: &[Row]) -> Vec<Line> {
-    // (series, y column) -> x bits -> (sum, count); BTreeMaps keep the order deterministic.
-    let mut groups: BTreeMap<(String, usize), Sums> = BTreeMap::new();
-    for row in rows {
-        let series = plot.series.as_ref().and_then(|s| row.get(s)).map(cell).unwrap_or_default();
-        let Some(x) = row.get(&plot.x).and_then(number).and_then(|x| transform(x, plot.log_x))
-        else {
-            continue;
-        };
-        for (index, y_column) in plot.y.iter().enumerate() {
-            let Some(y) = row.get(y_column).and_then(number).and_then(|y| transform(y, plot.log_y))
-            else {
-                continue;
-            };
-            // Order x numerically: the key is x scaled to an integer (x values are parameters).
-            let key = (x * 1e6).round() as i64;
-            let entry = groups
-                .entry((series.clone(), index))
-                .or_default()
-                .entry(key)
-                .or_insert((x, 0.0, 0));
-            entry.1 += y;
-            entry.2 += 1;
-        }
-    }
-    groups
+/// The swept axes that split a plot's rows into lines: every swept axis except x, the series
+/// column and the repetition columns.
+fn line_axes(plot: &Plot, axes: &[String]) -> Vec<String> {
+    axes.iter()
+        .filter(|a| **a != plot.x && Some(*a) != plot.series.as_ref())
+        .filter(|a| !matches!(a.as_str(), "seed" | "rep" | "job"))
+        .cloned()
+        .collect()
+}
+
+/// The most lines a plot splits into by the other swept axes; past it those axes join the
+/// spread bars instead (the report says so).
+const MAX_SPLIT_LINES: usize = 10;
+
+/// The swept axes a plot's lines are split by: those of [`line_axes`] when the lines stay
+/// within [`MAX_SPLIT_LINES`], else none (their values then widen the spread bars).
+pub(crate) fn split_axes(plot: &Plot, rows: &[Row], axes: &[String]) -> Vec<String> {
+    let splits = line_axes(plot, axes);
+    let count = group_rows(plot, rows, &splits).len();
+    if count <= MAX_SPLIT_LINES { splits } else { Vec::new() }
+}
+
+/// The swept axes whose values the spread bars span besides seeds and repetitions.
+pub(crate) fn pooled_axes(plot: &Plot, rows: &[Row], axes: &[String]) -> Vec<String> {
+    let split = split_axes(plot, rows, axes);
+    line_axes(plot, axes).into_iter().filter(|a| !split.contains(a)).collect()
+}
+
+/// The plot's lines over `rows`, in legend order.
+pub(crate) fn lines(plot: &Plot, rows: &[Row], axes: &[String]) -> Vec<Line> {
+    let splits = split_axes(plot, rows, axes);
+    group_rows(plot, rows, &splits)
         .into_iter()
-        .map(|((series, index), points)| {
-            let y_name = &plot.y[index];
-            let label = match (&plot.series, plot.y.len()) {
-                (Some(s), 1) => format!("{s}={series}"),
-                (Some(s), _) => format!("{y_name} ({s}={series})"),
-                (None, _) => y_name.clone(),
-            };
-            Line {
-                label,
-                points: points
-                    .into_values()
-                    .map(|(x, sum, count)| (x, sum / count as f64))
-                    .collect(),
+        .map(|((index, cells), by_x)| {
+            let column = &plot.y[index];
+            let mut parts = Vec::new();
+            if plot.y.len() > 1 {
+                parts.push(column.clone());
             }
+            if let Some(series) = &plot.series {
+                parts.push(format!("{series}={}", cells[0]));
+            }
+            parts.extend(splits.iter().zip(&cells[1..]).map(|(a, v)| format!("{a}={v}")));
+            let points = by_x
+                .into_values()
+                .map(|(x, mut ys)| {
+                    ys.sort_by(f64::total_cmp);
+                    Point {
+                        x,
+                        y: ys[(ys.len() - 1) / 2],
+                        min: ys[0],
+                        max: ys[ys.len() - 1],
+                        runs: ys.len(),
+                    }
+                })
+                .collect();
+            Line { label: parts.join(", "), bound: plot.bounds.contains(column), points }
         })
         .collect()
 }
 
-fn axis_name(column: &str, log: bool) -> String {
-    if log { format!("log10({column})") } else { column.to_string() }
+/// A line's key (y column index; series value, then the split axes' values) and its values
+/// by x.
+type Group = ((usize, Vec<String>), BTreeMap<i64, (f64, Vec<f64>)>);
+
+/// The rows' y values grouped into lines by y column, series and `splits`, in legend order.
+fn group_rows(plot: &Plot, rows: &[Row], splits: &[String]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for row in rows {
+        let Some(x) = row.get(&plot.x).and_then(number).filter(|&x| !plot.log_x || x > 0.0) else {
+            continue;
+        };
+        let mut key_cells: Vec<String> = Vec::new();
+        key_cells.push(plot.series.as_ref().and_then(|s| row.get(s)).map(cell).unwrap_or_default());
+        key_cells.extend(splits.iter().map(|a| row.get(a).map(cell).unwrap_or_default()));
+        for (index, column) in plot.y.iter().enumerate() {
+            let Some(y) = row.get(column).and_then(number).filter(|&y| !plot.log_y || y > 0.0)
+            else {
+                continue;
+            };
+            let key = (index, key_cells.clone());
+            let at = match groups.iter().position(|(k, _)| *k == key) {
+                Some(at) => at,
+                None => {
+                    groups.push((key, BTreeMap::new()));
+                    groups.len() - 1
+                }
+            };
+            // Order x numerically: the key is x scaled to an integer (x values are parameters).
+            #[allow(clippy::cast_possible_truncation)]
+            let x_key = (x * 1e6).round() as i64;
+            groups[at].1.entry(x_key).or_insert((x, Vec::new())).1.push(y);
+        }
+    }
+    groups.sort_by(|((ia, a), _), ((ib, b), _)| compare_keys(a, b).then(ia.cmp(ib)));
+    groups
 }
 
-fn padded(min: f64, max: f64) -> std::ops::Range<f64> {
-    let span = (max - min).abs().max(1e-9);
-    (min - 0.05 * span)..(max + 0.05 * span)
+/// The axis label of `columns`: their glossary meanings (or names), and the scale.
+pub(crate) fn axis_label(columns: &[String], glossary: &[Column], log: bool) -> String {
+    let meaning = |c: &String| {
+        glossary.iter().find(|g| g.name == *c).map_or_else(|| c.replace('_', " "), |g| g.meaning.clone())
+    };
+    let mut text = columns.iter().map(meaning).collect::<Vec<_>>().join(", ");
+    if text.chars().count() > 90 {
+        text = text.chars().take(87).collect::<String>() + "...";
+    }
+    if log { format!("{text} (log scale)") } else { text }
 }
 
-/// Renders `plot` over `rows` as an SVG document; `fits` are fitted curves of the study's
-/// claims on this plot's axes (legend label, untransformed points), drawn dashed.
+/// A tick label: integers as they are (powers of two past 2^10 as `2^k`), others to four
+/// significant digits.
+fn tick(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        let exponent = v.log2();
+        if v > 1024.0 && exponent.fract() == 0.0 {
+            return format!("2^{exponent}");
+        }
+        return format!("{v}");
+    }
+    crate::table::significant(v, 4)
+}
+
+/// The drawn range of an axis: padded by 5% (linear) or by a factor (log).
+fn range(min: f64, max: f64, log: bool) -> std::ops::Range<f64> {
+    if log {
+        let (lo, hi) = if min == max { (min / 2.0, max * 2.0) } else { (min, max) };
+        (lo / 1.15)..(hi * 1.15)
+    } else {
+        let span = (max - min).abs().max(1e-9 * max.abs().max(1.0));
+        (min - 0.05 * span)..(max + 0.05 * span)
+    }
+}
+
+/// Renders `plot` over `rows` as an SVG document.
 pub(crate) fn render(
     plot: &Plot,
     rows: &[Row],
-    fits: &[(String, Vec<(f64, f64)>)],
+    axes: &[String],
+    glossary: &[Column],
+    overlays: &Overlays,
 ) -> anyhow::Result<String> {
-    let lines = lines(plot, rows);
-    let fits: Vec<Line> = fits
-        .iter()
-        .map(|(label, points)| Line {
-            label: label.clone(),
-            points: points
-                .iter()
-                .filter_map(|&(x, y)| Some((transform(x, plot.log_x)?, transform(y, plot.log_y)?)))
-                .collect(),
-        })
-        .collect();
-    let all = lines.iter().chain(&fits).flat_map(|l| l.points.iter());
-    let (mut x_min, mut x_max, mut y_min, mut y_max) =
-        (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
-    for &(x, y) in all {
-        x_min = x_min.min(x);
-        x_max = x_max.max(x);
-        y_min = y_min.min(y);
-        y_max = y_max.max(y);
+    let lines = lines(plot, rows, axes);
+    let visible = |v: f64, log: bool| v.is_finite() && (!log || v > 0.0);
+    let mut xs: Vec<f64> = lines.iter().flat_map(|l| l.points.iter().map(|p| p.x)).collect();
+    let mut ys: Vec<f64> =
+        lines.iter().flat_map(|l| l.points.iter().flat_map(|p| [p.min, p.max])).collect();
+    for (_, points) in &overlays.fits {
+        xs.extend(points.iter().map(|p| p.0));
+        ys.extend(points.iter().map(|p| p.1));
     }
-    if !x_min.is_finite() {
-        (x_min, x_max, y_min, y_max) = (0.0, 1.0, 0.0, 1.0);
+    for (_, _, lo, hi) in &overlays.bands {
+        ys.extend([*lo, *hi].into_iter().filter(|v| v.abs() < f64::MAX));
     }
+    xs.retain(|&v| visible(v, plot.log_x));
+    ys.retain(|&v| visible(v, plot.log_y));
+    let bounds = |v: &[f64]| {
+        let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if min.is_finite() { (min, max) } else { (1.0, 2.0) }
+    };
+    let (x_min, x_max) = bounds(&xs);
+    let (y_min, y_max) = bounds(&ys);
+    let x_range = range(x_min, x_max, plot.log_x);
+    let y_range = range(y_min, y_max, plot.log_y);
+    let y_base = if y_max / y_min < 1024.0 { 2.0 } else { 10.0 };
+    let x_label = axis_label(std::slice::from_ref(&plot.x), glossary, plot.log_x);
+    let y_label = axis_label(&plot.y, glossary, plot.log_y);
+    let drawing = Drawing { plot, lines: &lines, overlays, x_label, y_label };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&plot.title, ("sans-serif", 20))
-            .margin(15)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(padded(x_min, x_max), padded(y_min, y_max))
-            .map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?;
-        chart
-            .configure_mesh()
-            .x_desc(axis_name(&plot.x, plot.log_x))
-            .y_desc(if plot.y.len() == 1 {
-                axis_name(&plot.y[0], plot.log_y)
-            } else {
-                axis_name("value", plot.log_y)
-            })
-            .draw()
-            .map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?;
-        for (index, line) in lines.iter().enumerate() {
-            let color = Palette99::pick(index).to_rgba();
-            chart
-                .draw_series(LineSeries::new(line.points.iter().copied(), color.stroke_width(2)))
-                .map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?
-                .label(line.label.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                });
-            chart
-                .draw_series(PointSeries::of_element(
-                    line.points.iter().copied(),
-                    3,
-                    color.filled(),
-                    &|c, s, st| Circle::new(c, s, st),
-                ))
-                .map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?;
-        }
-        for line in &fits {
-            let style = BLACK.stroke_width(1);
-            chart
-                .draw_series(DashedLineSeries::new(line.points.iter().copied(), 6, 4, style))
-                .map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?
-                .label(line.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()
-            .map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?;
-        root.present().map_err(|e| anyhow::anyhow!("plot {}: {e}", plot.name))?;
+        let root = SVGBackend::with_string(&mut svg, (1180, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| drawing.error(e))?;
+        let (area, legend_area) = root.split_horizontally(860);
+        let legend = match (plot.log_x, plot.log_y) {
+            (false, false) => drawing.draw(&area, x_range, y_range)?,
+            (true, false) => drawing.draw(&area, x_range.log_scale().base(2.0), y_range)?,
+            (false, true) => drawing.draw(&area, x_range, y_range.log_scale().base(y_base))?,
+            (true, true) => drawing.draw(
+                &area,
+                x_range.log_scale().base(2.0),
+                y_range.log_scale().base(y_base),
+            )?,
+        };
+        drawing.legend(&legend_area, &legend)?;
+        root.present().map_err(|e| drawing.error(e))?;
     }
     Ok(svg)
+}
+
+/// Everything one plot draws, for any pair of axis kinds.
+struct Drawing<'a> {
+    plot: &'a Plot,
+    lines: &'a [Line],
+    overlays: &'a Overlays,
+    x_label: String,
+    y_label: String,
+}
+
+type Root<'b> = DrawingArea<SVGBackend<'b>, plotters::coord::Shift>;
+
+/// How a legend entry is drawn.
+enum Mark {
+    /// A measured line: colour and marker shape.
+    Line(RGBColor, usize),
+    /// A bound: dashed in its colour.
+    Bound(RGBColor),
+    /// A fitted curve: dotted black.
+    Fit,
+    /// A claim band: grey.
+    Band,
+}
+
+/// The most legend entries drawn; the rest are counted.
+const MAX_LEGEND: usize = 27;
+
+/// Longest legend label, in characters.
+const MAX_LABEL: usize = 44;
+
+impl Drawing<'_> {
+    fn error(&self, e: impl std::fmt::Display) -> anyhow::Error {
+        anyhow::anyhow!("plot {}: {e}", self.plot.name)
+    }
+
+    /// Draws the legend, one entry per line, beside the chart.
+    fn legend(&self, area: &Root<'_>, entries: &[(String, Mark)]) -> anyhow::Result<()> {
+        let e = |e| self.error(e);
+        let font = ("sans-serif", 13).into_font();
+        for (index, (label, mark)) in entries.iter().take(MAX_LEGEND).enumerate() {
+            let y = 50 + 18 * i32::try_from(index).unwrap_or(0);
+            match *mark {
+                Mark::Line(color, shape) => {
+                    area.draw(&PathElement::new(vec![(5, y), (35, y)], color.stroke_width(2)))
+                        .map_err(e)?;
+                    match shape {
+                        0 => area.draw(&Circle::new((20, y), 3, color.filled())),
+                        1 => area.draw(&TriangleMarker::new((20, y), 4, color.filled())),
+                        _ => area.draw(&Cross::new((20, y), 4, color.stroke_width(2))),
+                    }
+                    .map_err(e)?;
+                }
+                Mark::Bound(color) => {
+                    for x in [5, 17, 29] {
+                        area.draw(&PathElement::new(
+                            vec![(x, y), (x + 7, y)],
+                            color.stroke_width(2),
+                        ))
+                        .map_err(e)?;
+                    }
+                }
+                Mark::Fit => {
+                    for x in (5..35).step_by(5) {
+                        area.draw(&PathElement::new(
+                            vec![(x, y), (x + 2, y)],
+                            BLACK.stroke_width(1),
+                        ))
+                        .map_err(e)?;
+                    }
+                }
+                Mark::Band => {
+                    let grey = RGBColor(120, 120, 120);
+                    area.draw(&Rectangle::new([(5, y - 5), (35, y + 5)], grey.mix(0.25).filled()))
+                        .map_err(e)?;
+                }
+            }
+            let mut text: String = label.chars().take(MAX_LABEL).collect();
+            if label.chars().count() > MAX_LABEL {
+                text.push_str("...");
+            }
+            area.draw(&Text::new(text, (42, y - 7), font.clone())).map_err(e)?;
+        }
+        if entries.len() > MAX_LEGEND {
+            let y = 50 + 18 * i32::try_from(MAX_LEGEND).unwrap_or(0);
+            let more = format!("({} more lines; see the table)", entries.len() - MAX_LEGEND);
+            area.draw(&Text::new(more, (5, y - 7), font)).map_err(e)?;
+        }
+        Ok(())
+    }
+
+    /// Draws the chart and returns its legend entries.
+    fn draw<X, Y>(&self, root: &Root<'_>, x: X, y: Y) -> anyhow::Result<Vec<(String, Mark)>>
+    where
+        X: AsRangedCoord<Value = f64>,
+        Y: AsRangedCoord<Value = f64>,
+        X::CoordDescType: ValueFormatter<f64>,
+        Y::CoordDescType: ValueFormatter<f64>,
+    {
+        let e = |e| self.error(e);
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.plot.title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(70)
+            .build_cartesian_2d(x, y)
+            .map_err(e)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .x_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| tick(*v))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(e)?;
+        let (x_lo, x_hi) = {
+            let r = chart.x_range();
+            (r.start, r.end)
+        };
+        let (y_lo, y_hi) = {
+            let r = chart.y_range();
+            (r.start, r.end)
+        };
+        let mut legend = Vec::new();
+        for (label, _, lo, hi) in &self.overlays.bands {
+            let (lo, hi) = (lo.max(y_lo), hi.min(y_hi));
+            if lo > hi {
+                continue;
+            }
+            let grey = RGBColor(120, 120, 120);
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x_lo, lo), (x_hi, hi)],
+                    grey.mix(0.12).filled(),
+                )))
+                .map_err(e)?;
+            legend.push((label.clone(), Mark::Band));
+            for edge in [lo, hi].into_iter().filter(|v| *v > y_lo && *v < y_hi) {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        [(x_lo, edge), (x_hi, edge)],
+                        5,
+                        5,
+                        grey.stroke_width(1),
+                    ))
+                    .map_err(e)?;
+            }
+        }
+        for (index, line) in self.lines.iter().enumerate() {
+            let color = PALETTE[index % PALETTE.len()];
+            let shape = index / PALETTE.len() % 3;
+            let style = color.stroke_width(2);
+            let at = |p: &Point| (p.x, p.y);
+            if line.bound {
+                chart
+                    .draw_series(DashedLineSeries::new(line.points.iter().map(at), 8, 5, style))
+                    .map_err(e)?;
+                legend.push((format!("{} (bound)", line.label), Mark::Bound(color)));
+                continue;
+            }
+            chart
+                .draw_series(LineSeries::new(line.points.iter().map(at), style))
+                .map_err(e)?;
+            let at = line.points.iter().map(at);
+            match shape {
+                0 => chart.draw_series(at.map(|c| Circle::new(c, 3, color.filled()))),
+                1 => chart.draw_series(at.map(|c| TriangleMarker::new(c, 4, color.filled()))),
+                _ => chart.draw_series(at.map(|c| Cross::new(c, 4, color.stroke_width(2)))),
+            }
+            .map_err(e)?;
+            let label = if line.label.is_empty() { self.y_label.clone() } else { line.label.clone() };
+            legend.push((label, Mark::Line(color, shape)));
+            let spread = line.points.iter().filter(|p| p.max > p.min);
+            chart
+                .draw_series(
+                    spread.map(|p| PathElement::new(vec![(p.x, p.min), (p.x, p.max)], style)),
+                )
+                .map_err(e)?;
+        }
+        for (label, points) in &self.overlays.fits {
+            let style = BLACK.stroke_width(1);
+            chart
+                .draw_series(DashedLineSeries::new(points.iter().copied(), 2, 3, style))
+                .map_err(e)?;
+            legend.push((label.clone(), Mark::Fit));
+        }
+        Ok(legend)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn row(value: serde_json::Value) -> Row {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    /// Rows that differ in an axis not plotted become separate lines, never a mean; seeds at
+    /// one x give the lower median (a value one run produced) and the min-max spread.
+    #[test]
+    fn lines_split_by_axes_and_show_spread() {
+        let rows = [
+            row(json!({"n": 8, "alpha": 1.0, "seed": 1, "cost": 5.5})),
+            row(json!({"n": 8, "alpha": 2.0, "seed": 1, "cost": 4.375})),
+            row(json!({"n": 8, "alpha": 1.0, "seed": 2, "cost": 6.0})),
+            row(json!({"n": 8, "alpha": 10.0, "seed": 1, "cost": 1.0})),
+        ];
+        let axes = ["n".to_string(), "alpha".to_string(), "seed".to_string()];
+        let plot = Plot::new("p", "t", "n", &["cost"]);
+        let lines = lines(&plot, &rows, &axes);
+        let labels: Vec<&str> = lines.iter().map(|l| l.label.as_str()).collect();
+        // Numeric order: 1, 2, 10 (not "1.0", "10.0", "2.0").
+        assert_eq!(labels, ["alpha=1.0", "alpha=2.0", "alpha=10.0"]);
+        let first = lines[0].points[0];
+        assert_eq!((first.y, first.min, first.max, first.runs), (5.5, 5.5, 6.0, 2));
+        assert_eq!(lines[1].points[0].y, 4.375);
+    }
+
+    #[test]
+    fn ticks_read_as_values() {
+        assert_eq!(tick(64.0), "64");
+        assert_eq!(tick(1024.0), "1024");
+        assert_eq!(tick(4096.0), "2^12");
+        assert_eq!(tick(0.125), "0.125");
+        assert_eq!(tick(1.0 / 3.0), "0.3333");
+    }
 }

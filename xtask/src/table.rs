@@ -31,7 +31,35 @@ pub(crate) fn csv(rows: &[Row]) -> anyhow::Result<Vec<u8>> {
     Ok(writer.into_inner()?)
 }
 
-/// A Markdown table of at most `limit` rows.
+/// `v` to `digits` significant digits, trailing zeros dropped (`0.3333`, `47.27`, `1.5e-7`).
+pub(crate) fn significant(v: f64, digits: usize) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    #[allow(clippy::cast_possible_truncation)] // |log10| of a finite f64 is below 400.
+    let magnitude = v.abs().log10().floor() as i64;
+    let digits = digits.max(1);
+    if !(-4..15).contains(&magnitude) {
+        return format!("{:.*e}", digits - 1, v);
+    }
+    let decimals = usize::try_from(digits as i64 - 1 - magnitude).unwrap_or(0);
+    let text = format!("{v:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// A cell as a report table shows it: floats to four significant digits.
+pub(crate) fn shown(value: &Value) -> String {
+    match value {
+        Value::Number(n) if n.is_f64() => n.as_f64().map_or_else(|| cell(value), |v| significant(v, 4)),
+        other => cell(other),
+    }
+}
+
+/// A Markdown table of at most `limit` rows, floats to four significant digits.
 pub(crate) fn markdown(rows: &[Row], limit: usize) -> String {
     let Some(first) = rows.first() else { return "(no rows)\n".into() };
     let mut out = String::new();
@@ -39,11 +67,27 @@ pub(crate) fn markdown(rows: &[Row], limit: usize) -> String {
     out += &format!("| {} |\n", header.join(" | "));
     out += &format!("|{}\n", "---|".repeat(header.len()));
     for row in rows.iter().take(limit) {
-        let cells: Vec<String> = row.values().map(|v| cell(v).replace('|', "\\|")).collect();
+        let cells: Vec<String> = row.values().map(|v| shown(v).replace('|', "\\|")).collect();
         out += &format!("| {} |\n", cells.join(" | "));
     }
     if rows.len() > limit {
         out += &format!("\n({} more rows in `results.csv`)\n", rows.len() - limit);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::significant;
+
+    #[test]
+    fn significant_digits() {
+        assert_eq!(significant(47.265625, 4), "47.27");
+        assert_eq!(significant(0.9847005208333334, 4), "0.9847");
+        assert_eq!(significant(3025.0, 4), "3025");
+        assert_eq!(significant(123456.0, 4), "123456");
+        assert_eq!(significant(0.5, 4), "0.5");
+        assert_eq!(significant(1.5e-7, 4), "1.500e-7");
+        assert_eq!(significant(-2.25, 2), "-2.2");
+    }
 }

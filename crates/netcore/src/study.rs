@@ -129,6 +129,35 @@ pub trait Study: Send + Sync {
     fn plots(&self) -> Vec<Plot> {
         Vec::new()
     }
+    /// What the columns mean, with their units: the report's glossary and the plots' axis
+    /// labels. A column without an entry is labelled by its name.
+    fn glossary(&self) -> Vec<Column> {
+        Vec::new()
+    }
+    /// Sentences about what the measured rows show beyond the claims, negative results
+    /// included (e.g. "OVERLAP equals naive on every host of this grid"); the report prints
+    /// them under "What this shows".
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        let _ = rows;
+        Vec::new()
+    }
+}
+
+/// A column of a study's rows, for its glossary: the name and what it means, unit included.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Column {
+    /// The column, e.g. `slowdown`.
+    pub name: String,
+    /// What it means with its unit, e.g. `slowdown (host steps per guest step)`: the plots'
+    /// axis label.
+    pub meaning: String,
+}
+
+impl Column {
+    /// The glossary entry of `name`.
+    pub fn new(name: &str, meaning: &str) -> Self {
+        Self { name: name.into(), meaning: meaning.into() }
+    }
 }
 
 /// A JSON object with its keys in insertion order: one row, or one point's parameters.
@@ -171,6 +200,10 @@ pub trait AnyStudy: Send + Sync {
     fn claims(&self) -> Vec<Claim>;
     /// See [`Study::plots`].
     fn plots(&self) -> Vec<Plot>;
+    /// See [`Study::glossary`].
+    fn glossary(&self) -> Vec<Column>;
+    /// See [`Study::findings`].
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String>;
 }
 
 /// A report as JSON for [`RunReport::report`].
@@ -210,6 +243,12 @@ impl<S: Study> AnyStudy for S {
     }
     fn plots(&self) -> Vec<Plot> {
         Study::plots(self)
+    }
+    fn glossary(&self) -> Vec<Column> {
+        Study::glossary(self)
+    }
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        Study::findings(self, rows)
     }
 }
 
@@ -428,6 +467,8 @@ pub struct Plot {
     pub log_x: bool,
     /// Logarithmic y axis.
     pub log_y: bool,
+    /// The y columns that are bounds (a paper's formula), drawn dashed.
+    pub bounds: Vec<String>,
 }
 
 impl Plot {
@@ -441,7 +482,13 @@ impl Plot {
             series: None,
             log_x: false,
             log_y: false,
+            bounds: Vec::new(),
         }
+    }
+    /// Marks the y column `column` as a bound (a formula, not a measurement): drawn dashed.
+    pub fn bound(mut self, column: &str) -> Self {
+        self.bounds.push(column.into());
+        self
     }
     /// Splits the lines by the values of `column`.
     pub fn series(mut self, column: &str) -> Self {
