@@ -65,6 +65,6 @@ pub use memory::{Accessor, AsyncKind};
 
 pub use model::Hpram;
 pub use proc::{MemOp, Proc};
-pub use run::{Run, count, run};
+pub use run::{ProgramRun, Run, count, run, run_program};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
 pub use trace::Fnv64;
