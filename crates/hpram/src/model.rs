@@ -7,8 +7,8 @@
 //!                            # fft: flat-naive | flat-lpram | two-level | hier
 //! procs = 4                  # P, a power of two for the tree algorithms, 8·2^k for alg1
 //! n = 16                     # tree algorithms: N words, a multiple of P; input x_i = i
-//! preset = "hypercube"       # pram | hypercube | mesh2d | power | constant
-//! scale = "diam"             # diam | diam-log (hypercube, mesh2d)
+//! preset = "hypercube"       # pram | hypercube | mesh2d | mesh2d-exact | power | constant
+//! scale = "diam"             # diam | diam-log (hypercube, mesh2d, mesh2d-exact)
 //! power = [1, 2]             # power: a = num/den
 //! constant = [2, 1, 1]       # constant: l, s_alpha, s_beta
 //! formula = "exact"          # exact | phase-refined | simplified | two-stage
@@ -33,7 +33,7 @@ use crate::algs::{
     Alg1, FftForm, MAX_N, TreeForm, fft, fft_output, ntt_reference, prefix_layout, prefix_output,
     tree_prefix, tree_reduce,
 };
-use crate::cost_model::{Preset, SyncScale, validate_cost_model};
+use crate::cost_model::{Network, Preset, SyncScale, validate_cost_model};
 use crate::error::HpramError;
 use crate::eval::{Formula, LevelRow, MemoryVariant};
 use crate::{Config, CostTree, SubModel, count, run, run_program};
@@ -108,6 +108,8 @@ pub enum PresetName {
     Hypercube,
     /// [`Preset::Mesh2D`].
     Mesh2d,
+    /// [`Preset::from_topology`] on the 2-D mesh: its exact diameters.
+    Mesh2dExact,
     /// [`Preset::Power`], with `power = [num, den]`.
     Power,
     /// [`Preset::Constant`], with `constant = [l, sa, sb]`.
@@ -175,6 +177,7 @@ impl HpramConfig {
             PresetName::Pram => Preset::Pram,
             PresetName::Hypercube => Preset::Hypercube(self.scale),
             PresetName::Mesh2d => Preset::Mesh2D(self.scale),
+            PresetName::Mesh2dExact => Preset::from_topology(Network::Mesh2D, self.scale),
             PresetName::Power => {
                 let [num, den] = self
                     .power

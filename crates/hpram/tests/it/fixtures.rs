@@ -33,6 +33,7 @@ fn fixture_costs() {
         ("tree-two-level-p4-hypercube.toml", 32),
         ("tree-hier-p4-uniform.toml", 34),
         ("tree-hier-p4-mesh.toml", 34),
+        ("tree-hier-p4-mesh-exact.toml", 28),
         ("alg1-p16-mesh.toml", 7),
         ("alg1-p32-hypercube.toml", 4),
         ("tree-prefix-hier-p4-pram.toml", 41),
