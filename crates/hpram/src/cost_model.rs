@@ -1,6 +1,7 @@
 //! The cost parameters `ℓ(p)`, `s_α(p)`, `s_β(Q,P')` (paper Section 2.3.1) and their presets. They
 //! are supplied only when a [`crate::CostTree`] is priced; execution never consults them.
 
+use netcore::topology::TopologySpec;
 use serde::{Deserialize, Serialize};
 
 use crate::error::HpramError;
@@ -49,6 +50,14 @@ pub enum Preset {
         /// Denominator of `a`, `>= 1`.
         den: u32,
     },
+    /// A network family priced by the exact diameters of its members ([`Preset::from_topology`]):
+    /// `ℓ = max(1, diam(p))`, `s_α = diam(p)`, `s_β` the family's rule on `diam`.
+    Topology {
+        /// The family.
+        network: Network,
+        /// The synchronisation scale.
+        scale: SyncScale,
+    },
     /// Constants `ℓ = l`, `s_α = sa`, `s_β = sb`.
     Constant {
         /// `ℓ`.
@@ -58,6 +67,50 @@ pub enum Preset {
         /// `s_β`.
         sb: u64,
     },
+}
+
+/// A network family whose `p`-node member prices a `p`-processor sub-PRAM
+/// (`docs/models/hpram.md`, Choices: Exact diameters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Network {
+    /// The hypercube of dimension `⌈log₂p⌉`; `s_β(Q,P') = diam(Q)`, as [`Preset::Hypercube`].
+    Hypercube,
+    /// The squarest 2-D mesh holding `p` nodes, `⌈√p⌉ × ⌈p/⌈√p⌉⌉` (`2(√p − 1)` for a square
+    /// `p`, where [`Preset::Mesh2D`] keeps the paper's `√p`); `s_β(Q,P') = diam(P')` if `Q > 1`,
+    /// as [`Preset::Mesh2D`].
+    #[serde(rename = "mesh2d")]
+    Mesh2D,
+}
+
+impl Network {
+    /// The diameter of its `p`-node member, netcore's
+    /// [`TopologySpec::closed_form_diameter`]; 0 at `p <= 1`. netcore's sizes are `u32`, so a
+    /// mesh side beyond `2^32 − 1` (only for `p > (2^32 − 1)^2`) is taken as `2^32 − 1`.
+    pub fn diameter(self, p: u64) -> u64 {
+        if p <= 1 {
+            return 0;
+        }
+        // `p >= 2`, so every spec below is valid: a dimension >= 1, a grid of >= 2 nodes.
+        let narrow = |x: u64| u32::try_from(x).unwrap_or(u32::MAX);
+        let spec = match self {
+            Network::Hypercube => TopologySpec::Hypercube { dim: narrow(ceil_log2(p)) },
+            Network::Mesh2D => {
+                let rows = ceil_sqrt(p);
+                TopologySpec::Mesh { rows: narrow(rows), cols: narrow(p.div_ceil(rows)) }
+            }
+        };
+        spec.closed_form_diameter().ok().flatten().expect("a valid spec of >= 2 nodes")
+    }
+}
+
+impl Preset {
+    /// The preset of a network family with its exact diameters (netcore's closed forms) in
+    /// place of the presets' `⌈log₂p⌉` and `⌈√p⌉`: `ℓ(p) = max(1, diam(p))`,
+    /// `s_α(p) = diam(p)`, and `s_β` by the family's rule, all scaled as `scale` says.
+    pub const fn from_topology(network: Network, scale: SyncScale) -> Preset {
+        Preset::Topology { network, scale }
+    }
 }
 
 /// `⌈log₂ p⌉`, 0 for `p <= 1`.
@@ -102,6 +155,7 @@ impl CostModel for Preset {
             Preset::Hypercube(_) => ceil_log2(p).max(1),
             Preset::Mesh2D(_) => ceil_sqrt(p).max(1),
             Preset::Power { num, den } => ceil_pow(p, num, den).max(1),
+            Preset::Topology { network, .. } => network.diameter(p).max(1),
             Preset::Constant { l, .. } => l,
         }
     }
@@ -113,6 +167,7 @@ impl CostModel for Preset {
             Preset::Mesh2D(scale) if p > 1 => scaled(scale, ceil_sqrt(p), p),
             Preset::Power { num, den } if p > 1 => ceil_pow(p, num, den),
             Preset::Mesh2D(_) | Preset::Power { .. } => 0,
+            Preset::Topology { network, scale } => scaled(scale, network.diameter(p), p),
             Preset::Constant { sa, .. } => sa,
         }
     }
@@ -124,6 +179,13 @@ impl CostModel for Preset {
             Preset::Mesh2D(scale) if q > 1 => scaled(scale, ceil_sqrt(p_parent), q),
             Preset::Power { num, den } if q > 1 => ceil_pow(p_parent, num, den),
             Preset::Mesh2D(_) | Preset::Power { .. } => 0,
+            Preset::Topology { network: Network::Hypercube, scale } => {
+                scaled(scale, Network::Hypercube.diameter(q), q)
+            }
+            Preset::Topology { network: Network::Mesh2D, scale } if q > 1 => {
+                scaled(scale, Network::Mesh2D.diameter(p_parent), q)
+            }
+            Preset::Topology { network: Network::Mesh2D, .. } => 0,
             Preset::Constant { sb, .. } => sb,
         }
     }
@@ -150,4 +212,44 @@ pub fn validate_cost_model(model: &dyn CostModel, procs: u64) -> Result<(), Hpra
         last = l;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mesh's exact diameters: `1×2`, `2×2`, `2×2` holding 3, `3×3` holding 8, `4×4`,
+    /// `8×8`, `1024×1024`: `1, 2, 2, 4, 6, 14, 2046`; the paper's `⌈√p⌉` gives `2, 2, 2, 3, 4,
+    /// 8, 1024`.
+    #[test]
+    fn mesh_diameters() {
+        let ps = [1, 2, 3, 4, 8, 16, 64, 1 << 20];
+        let exact: Vec<u64> = ps.iter().map(|&p| Network::Mesh2D.diameter(p)).collect();
+        assert_eq!(exact, [0, 1, 2, 2, 4, 6, 14, 2046]);
+        let mesh = Preset::from_topology(Network::Mesh2D, SyncScale::Diam);
+        let costs: Vec<[u64; 3]> = ps
+            .iter()
+            .map(|&p| [mesh.latency(p, 1), mesh.alpha_sync(p, 1), mesh.beta_sync(2, p, 1)])
+            .collect();
+        assert_eq!(costs[..3], [[1, 0, 0], [1, 1, 1], [2, 2, 2]]);
+        assert_eq!(mesh.beta_sync(1, 64, 1), 0);
+        assert_eq!(validate_cost_model(&mesh, 1 << 20), Ok(()));
+    }
+
+    /// The hypercube's exact diameters are the `⌈log₂p⌉` of [`Preset::Hypercube`], so both
+    /// presets price alike at every size and scale.
+    #[test]
+    fn hypercube_from_topology_is_the_preset() {
+        for scale in [SyncScale::Diam, SyncScale::DiamLog] {
+            let (exact, preset) =
+                (Preset::from_topology(Network::Hypercube, scale), Preset::Hypercube(scale));
+            for p in (1..=1024).chain([1 << 20, (1 << 20) + 1, u64::MAX]) {
+                assert_eq!(exact.latency(p, 1), preset.latency(p, 1), "{p}");
+                assert_eq!(exact.alpha_sync(p, 1), preset.alpha_sync(p, 1), "{p}");
+                for q in [1, 2, 3, 64, p] {
+                    assert_eq!(exact.beta_sync(q, p, 1), preset.beta_sync(q, p, 1), "{q} {p}");
+                }
+            }
+        }
+    }
 }

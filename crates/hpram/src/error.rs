@@ -246,6 +246,19 @@ pub enum HpramError {
         /// The sub-model.
         model: String,
     },
+    /// netcore's interpreter refused a PRAM program run as a flat H-PRAM ([`crate::run_program`]):
+    /// at the node's 1-based step `step`, the instruction it was executing (its conflict rules,
+    /// addresses and arithmetic are checked there, before the root sees the step), or before
+    /// the first instruction (`step` 0: the program's static rules).
+    #[error("{path} step {step}: {source}")]
+    Pram {
+        /// The node path (`root`).
+        path: String,
+        /// The node's 1-based step index, the interpreter's `T` at the error.
+        step: u64,
+        /// The interpreter's error (boxed: it is large).
+        source: Box<netcore::pram::PramError>,
+    },
     /// A cost model breaks `ℓ >= 1` or monotonicity.
     #[error("invalid cost model: {reason}")]
     InvalidCostModel {
@@ -268,6 +281,7 @@ impl Classify for HpramError {
     fn fault(&self) -> Fault {
         match self {
             HpramError::TooLarge(e) => e.fault(),
+            HpramError::Pram { source, .. } => source.fault(),
             HpramError::EmptySubPram { .. }
             | HpramError::PartitionSizeMismatch { .. }
             | HpramError::AbbreviatedPartitionMismatch { .. }

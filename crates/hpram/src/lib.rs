@@ -56,7 +56,7 @@ mod trace;
 
 pub use config::{Config, REGISTERS, SubModel, Word};
 pub use cost_model::{
-    CostModel, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
+    CostModel, Network, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };
 pub use cost_tree::{CostNode, CostTree, Siblings};
 pub use error::HpramError;
@@ -65,6 +65,6 @@ pub use memory::{Accessor, AsyncKind};
 
 pub use model::Hpram;
 pub use proc::{MemOp, Proc};
-pub use run::{Run, count, run};
+pub use run::{ProgramRun, Run, count, run, run_program};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
 pub use trace::Fnv64;

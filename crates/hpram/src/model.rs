@@ -2,13 +2,13 @@
 //! one preset, memory variant and formula (and, in the report, under every formula).
 //!
 //! ```toml
-//! algorithm = "tree-reduce"  # or "tree-prefix", "fft", or "alg1" (M = 2P, no n)
+//! algorithm = "tree-reduce"  # or "tree-prefix", "fft", "alg1" (M = 2P, no n), or "library"
 //! form = "hier"              # tree-reduce, tree-prefix: flat | two-level | hier;
 //!                            # fft: flat-naive | flat-lpram | two-level | hier
 //! procs = 4                  # P, a power of two for the tree algorithms, 8·2^k for alg1
 //! n = 16                     # tree algorithms: N words, a multiple of P; input x_i = i
-//! preset = "hypercube"       # pram | hypercube | mesh2d | power | constant
-//! scale = "diam"             # diam | diam-log (hypercube, mesh2d)
+//! preset = "hypercube"       # pram | hypercube | mesh2d | mesh2d-exact | power | constant
+//! scale = "diam"             # diam | diam-log (hypercube, mesh2d, mesh2d-exact)
 //! power = [1, 2]             # power: a = num/den
 //! constant = [2, 1, 1]       # constant: l, s_alpha, s_beta
 //! formula = "exact"          # exact | phase-refined | simplified | two-stage
@@ -16,19 +16,27 @@
 //! threads = 0                # rayon threads for siblings (0: the global pool)
 //! mode = "full"              # full | count-only: the cost tree only, identical siblings run once
 //! ```
+//!
+//! `algorithm = "library"` runs a netcore PRAM program as a flat H-PRAM ([`crate::run_program`]):
+//! the program comes from a `[pram]` table, netcore's `PramConfig` as `cargo xtask run pram`
+//! reads it (`program = "prefix-sums"` with `n`, `variant`, `seed`, or `file` with `input`;
+//! `max_steps`); `P` is its `S_max` and `M` its `.mem`, so `procs`, `form` and `n` are not
+//! given, and the mode is full.
 
 use serde::{Deserialize, Serialize};
 
+use netcore::pram::Cost;
+use netcore::pram::model::PramConfig;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 
 use crate::algs::{
     Alg1, FftForm, MAX_N, TreeForm, fft, fft_output, ntt_reference, prefix_layout, prefix_output,
     tree_prefix, tree_reduce,
 };
-use crate::cost_model::{Preset, SyncScale, validate_cost_model};
+use crate::cost_model::{Network, Preset, SyncScale, validate_cost_model};
 use crate::error::HpramError;
 use crate::eval::{Formula, LevelRow, MemoryVariant};
-use crate::{Config, SubModel, count, run};
+use crate::{Config, CostTree, SubModel, count, run, run_program};
 
 /// The hpram model entry of `xtask`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -46,6 +54,9 @@ pub enum AlgorithmName {
     TreePrefix,
     /// The number-theoretic FFT (`docs/models/hpram.md`, Choices: FFT conventions).
     Fft,
+    /// A netcore PRAM program (the `[pram]` table) as a flat H-PRAM (`docs/models/hpram.md`,
+    /// Choices: A PRAM program as a flat H-PRAM).
+    Library,
 }
 
 /// The forms a config may name: the tree algorithms take `flat`, `two-level`, `hier`; the FFT
@@ -97,6 +108,8 @@ pub enum PresetName {
     Hypercube,
     /// [`Preset::Mesh2D`].
     Mesh2d,
+    /// [`Preset::from_topology`] on the 2-D mesh: its exact diameters.
+    Mesh2dExact,
     /// [`Preset::Power`], with `power = [num, den]`.
     Power,
     /// [`Preset::Constant`], with `constant = [l, sa, sb]`.
@@ -111,8 +124,10 @@ pub struct HpramConfig {
     pub algorithm: AlgorithmName,
     /// Its form (tree algorithms and FFT).
     pub form: Option<FormName>,
-    /// `P`.
-    pub procs: usize,
+    /// `P` (every algorithm but `library`, whose `P` is the program's `S_max`).
+    pub procs: Option<usize>,
+    /// The PRAM program of `library`.
+    pub pram: Option<PramConfig>,
     /// `N` (tree-reduce).
     pub n: Option<usize>,
     /// The cost preset.
@@ -156,12 +171,13 @@ fn bad(field: &'static str, rule: &'static str, got: impl ToString) -> HpramErro
 }
 
 impl HpramConfig {
-    /// The preset this config names, checked.
-    pub fn preset(&self) -> Result<Preset, HpramError> {
+    /// The preset this config names, checked for `P = procs` processors.
+    pub fn preset(&self, procs: usize) -> Result<Preset, HpramError> {
         let preset = match self.preset {
             PresetName::Pram => Preset::Pram,
             PresetName::Hypercube => Preset::Hypercube(self.scale),
             PresetName::Mesh2d => Preset::Mesh2D(self.scale),
+            PresetName::Mesh2dExact => Preset::from_topology(Network::Mesh2D, self.scale),
             PresetName::Power => {
                 let [num, den] = self
                     .power
@@ -188,7 +204,7 @@ impl HpramConfig {
         if self.constant.is_some() && self.preset != PresetName::Constant {
             return Err(bad("constant", "only given with preset = \"constant\"", "constant"));
         }
-        validate_cost_model(&preset, self.procs.max(1) as u64)?;
+        validate_cost_model(&preset, procs.max(1) as u64)?;
         Ok(preset)
     }
 }
@@ -238,8 +254,13 @@ pub struct HpramReport {
     /// The result: the sum at address 0 (tree-reduce), the last prefix sum (tree-prefix),
     /// `X_0` (fft).
     pub result: Option<i64>,
-    /// The result equals the plain Rust fold, scan or NTT (tree algorithms, fft).
+    /// The result equals the plain Rust fold, scan or NTT (tree algorithms, fft), or a library
+    /// program's output its plain Rust reference (`library`).
     pub verified: Option<bool>,
+    /// `library`: the interpreter's `T`, `S`, `G`, `W` (the root's `T + C` is `t`, its `C` is
+    /// `g`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interpreter: Option<Cost>,
     /// The replay hash (FNV-1a-64 of every step and the final memory), in hex; none in
     /// count-only mode.
     pub trace_hash: Option<String>,
@@ -272,8 +293,7 @@ struct Setup {
     model: SubModel,
 }
 
-fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
-    let p = config.procs;
+fn setup(config: &HpramConfig, p: usize) -> Result<Setup, HpramError> {
     let too_big = || bad("procs", "procs and n small enough that M fits in usize", p);
     if config.algorithm == AlgorithmName::Alg1 {
         if config.form.is_some() || config.n.is_some() {
@@ -343,7 +363,7 @@ fn setup(config: &HpramConfig) -> Result<Setup, HpramError> {
 
 /// The input `x_i = i` of a tree algorithm or the FFT in its layout, and its plain Rust
 /// reference.
-fn reference(config: &HpramConfig, n: usize) -> (Vec<i64>, Expected) {
+fn reference(config: &HpramConfig, p: usize, n: usize) -> (Vec<i64>, Expected) {
     let x: Vec<i64> = (0..n as i64).collect();
     if config.algorithm == AlgorithmName::Fft {
         let transform = ntt_reference(&x);
@@ -360,22 +380,35 @@ fn reference(config: &HpramConfig, n: usize) -> (Vec<i64>, Expected) {
             Some(*acc)
         })
         .collect();
-    (prefix_layout(&x, config.procs), Expected::Scan(n / config.procs, scan))
+    (prefix_layout(&x, p), Expected::Scan(n / p, scan))
 }
 
 /// What a run adds to its cost tree: the result, whether it matches the reference, the replay
 /// hash (all `None` in count-only mode).
 type Outcome = (Option<i64>, Option<bool>, Option<String>);
 
-/// Runs a config.
-pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError> {
-    let preset = config.preset()?;
-    let p = config.procs;
-    let Setup { name, alg, mem_words, local_words, model } = setup(config)?;
+/// A config executed (or counted), before pricing.
+struct Executed {
+    name: String,
+    procs: usize,
+    mem_words: usize,
+    tree: CostTree,
+    outcome: Outcome,
+    interpreter: Option<Cost>,
+}
+
+/// Runs a built-in algorithm's config; the preset is checked first.
+fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramError> {
+    let p = config.procs.ok_or_else(|| bad("procs", "given with a built-in algorithm", "none"))?;
+    if config.pram.is_some() {
+        return Err(bad("pram", "only given with algorithm = \"library\"", "a [pram] table"));
+    }
+    let preset = config.preset(p)?;
+    let Setup { name, alg, mem_words, local_words, model } = setup(config, p)?;
     let mut cfg = Config::new(p, mem_words);
     (cfg.threads, cfg.memory, cfg.local_words) = (config.threads, config.memory, local_words);
     cfg.model = model;
-    let (tree, (result, verified, trace_hash)): (_, Outcome) = match config.mode {
+    let (tree, outcome): (_, Outcome) = match config.mode {
         ExecMode::CountOnly => (count(&cfg, alg, vec![])?, (None, None, None)),
         ExecMode::Full => {
             // `M` grows with `n` (tree algorithms, fft) or with `procs` (alg1).
@@ -383,7 +416,7 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
             crate::limits::check_full_run(&cfg, words_field)?;
             let (input, expected) = match config.n {
                 Some(n) => {
-                    let (input, expected) = reference(config, n);
+                    let (input, expected) = reference(config, p, n);
                     (input, Some(expected))
                 }
                 None => (Vec::new(), None),
@@ -404,13 +437,83 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
             (done.cost, (result, verified, Some(format!("{:016x}", done.trace_hash))))
         }
     };
+    let executed = Executed { name, procs: p, mem_words, tree, outcome, interpreter: None };
+    Ok((preset, executed))
+}
+
+/// Runs `algorithm = "library"`: the `[pram]` table's program on netcore's interpreter with a
+/// flat H-PRAM as its memory ([`run_program`]); the preset is checked before the run.
+fn execute_program(
+    config: &HpramConfig,
+    file: &ConfigFile<'_>,
+) -> Result<(Preset, Executed), HpramError> {
+    let given = [
+        ("procs", config.procs.is_some()),
+        ("form", config.form.is_some()),
+        ("n", config.n.is_some()),
+    ];
+    if let Some((field, _)) = given.into_iter().find(|&(_, given)| given) {
+        return Err(bad(
+            field,
+            "not given with algorithm = \"library\" (the [pram] table sets the program)",
+            field,
+        ));
+    }
+    if config.mode != ExecMode::Full {
+        return Err(bad(
+            "mode",
+            "full with algorithm = \"library\" (the interpreter needs the data)",
+            "count-only",
+        ));
+    }
+    let pram = config
+        .pram
+        .as_ref()
+        .ok_or_else(|| bad("pram", "a [pram] table with algorithm = \"library\"", "none"))?;
+    let static_error =
+        |source| HpramError::Pram { path: "root".to_string(), step: 0, source: Box::new(source) };
+    let loaded = pram.load(file).map_err(static_error)?;
+    let (program, limits) = (&loaded.program, &loaded.limits);
+    let too_big = |field, got: u64| bad(field, "fits in usize", got);
+    let procs =
+        usize::try_from(program.ppus()).map_err(|_| too_big("ppus", program.ppus().into()))?;
+    let mem_words = usize::try_from(program.mem()).map_err(|_| too_big("mem", program.mem()))?;
+    let preset = config.preset(procs)?;
+    let mut cfg = Config::new(procs, mem_words);
+    (cfg.memory, cfg.local_words) = (config.memory, crate::sub_pram::BACKEND_WORDS);
+    crate::limits::check_full_run(&cfg, if pram.file.is_some() { "file" } else { "n" })?;
+    let done = run_program(&loaded.name, program, &loaded.input, limits, config.threads)?;
+    let verified = loaded.expected.is_some().then(|| loaded.output_ok(&done.run.memory));
+    let hash = format!("{:016x}", done.run.trace_hash);
+    let executed = Executed {
+        name: format!("library/{}", loaded.name),
+        procs,
+        mem_words,
+        tree: done.run.cost,
+        outcome: (None, verified, Some(hash)),
+        interpreter: Some(done.pram.cost),
+    };
+    Ok((preset, executed))
+}
+
+/// Runs a config (`file` locates a `[pram]` table's assembly file).
+pub fn run_hpram_config(
+    config: &HpramConfig,
+    file: &ConfigFile<'_>,
+) -> Result<HpramReport, HpramError> {
+    let (preset, executed) = match config.algorithm {
+        AlgorithmName::Library => execute_program(config, file)?,
+        _ => execute_builtin(config)?,
+    };
+    let Executed { name, procs, mem_words, tree, outcome, interpreter } = executed;
+    let (result, verified, trace_hash) = outcome;
     let tree = &tree;
     let price = |f| tree.eval(&preset, config.memory, f).total;
     let eval = tree.eval(&preset, config.memory, config.formula);
     Ok(HpramReport {
         algorithm: name,
         mode: config.mode,
-        procs: p,
+        procs,
         mem_words,
         preset,
         memory: config.memory,
@@ -428,6 +531,7 @@ pub fn run_hpram_config(config: &HpramConfig) -> Result<HpramReport, HpramError>
         depth: tree.root.depth(),
         result,
         verified,
+        interpreter,
         trace_hash,
         critical_path: eval.critical_path,
         per_level: eval.per_level,
@@ -470,14 +574,18 @@ impl Model for Hpram {
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
-        let report = run_hpram_config(&config.parse()?)?;
+        let report = run_hpram_config(&config.parse()?, config)?;
         if report.verified == Some(false) {
             let got = report.result.unwrap_or_default();
             return Err(NotVerified { algorithm: report.algorithm.clone(), got }.into());
         }
-        let result = match report.result {
-            Some(r) => format!(", result {r}, verified = true"),
-            None => String::new(),
+        let result = match (report.result, report.interpreter, report.verified) {
+            (Some(r), _, _) => format!(", result {r}, verified = true"),
+            (None, Some(Cost { t, g, .. }), verified) => {
+                let verified = verified.map(|v| format!(", verified = {v}")).unwrap_or_default();
+                format!(", interpreter T = {t}, G = {g}{verified}")
+            }
+            (None, None, _) => String::new(),
         };
         let mode = match report.mode {
             ExecMode::Full => "",

@@ -3,12 +3,14 @@
 
 use std::sync::Arc;
 
-use crate::config::{Config, Word};
+use netcore::pram::{Limits, NoTrace, PramRun, Program, run_with};
+
+use crate::config::{Config, SubModel, Word};
 use crate::cost_tree::CostTree;
 use crate::error::HpramError;
 use crate::eval::MemoryVariant;
 use crate::memory::Mem;
-use crate::sub_pram::{HAlgorithm, Shared, SubPram};
+use crate::sub_pram::{BACKEND_WORDS, HAlgorithm, RootMemory, Shared, SubPram};
 use crate::trace::Fnv64;
 
 /// The result of a run.
@@ -25,13 +27,8 @@ pub struct Run {
     pub trace_hash: u64,
 }
 
-/// Runs `alg(params)` on the H-PRAM `cfg` whose memory starts as `input` followed by zeros.
-pub fn run(
-    cfg: &Config,
-    alg: Arc<dyn HAlgorithm>,
-    params: Vec<Word>,
-    input: &[Word],
-) -> Result<Run, HpramError> {
+/// The validated `cfg`'s memory (`input`, then zeros) and private memory.
+fn initial_state(cfg: &Config, input: &[Word]) -> Result<(Vec<Word>, Vec<Word>), HpramError> {
     cfg.validate()?;
     if input.len() > cfg.mem_words {
         return Err(HpramError::InvalidConfig {
@@ -42,7 +39,17 @@ pub fn run(
     }
     let mut memory = vec![0; cfg.mem_words];
     memory[..input.len()].copy_from_slice(input);
-    let mut local = vec![0; cfg.procs * cfg.local_words];
+    Ok((memory, vec![0; cfg.procs * cfg.local_words]))
+}
+
+/// Runs `alg(params)` on the H-PRAM `cfg` whose memory starts as `input` followed by zeros.
+pub fn run(
+    cfg: &Config,
+    alg: Arc<dyn HAlgorithm>,
+    params: Vec<Word>,
+    input: &[Word],
+) -> Result<Run, HpramError> {
+    let (mut memory, mut local) = initial_state(cfg, input)?;
     let uniform = cfg.memory == MemoryVariant::Uniform;
     let shared = Shared {
         local_words: cfg.local_words,
@@ -50,40 +57,119 @@ pub fn run(
         uniform,
         count_only: false,
     };
-    let execute = |memory: &mut [Word], local: &mut [Word]| {
-        let mut root = SubPram::new(
-            shared,
-            "root".to_string(),
-            alg.name(),
-            1,
-            (0, cfg.procs),
-            (0, cfg.mem_words),
-            cfg.model,
-            Mem::Block(memory),
-            local,
-            &params,
-        );
+    let (root, hash) = in_pool(cfg.threads, || {
+        let mut root = root(cfg, shared, alg.name(), Mem::Block(&mut memory), &mut local, &params);
         alg.run(&mut root)?;
         let (node, _, hash) = root.finish();
-        Ok::<_, HpramError>((node, hash))
-    };
-    let (root, hash) = if cfg.threads == 0 {
-        execute(&mut memory, &mut local)
-    } else {
-        let pool =
-            rayon::ThreadPoolBuilder::new().num_threads(cfg.threads).build().map_err(|e| {
-                HpramError::InvalidConfig {
-                    field: "threads",
-                    rule: "a buildable thread pool",
-                    got: e.to_string(),
-                }
-            })?;
-        pool.install(|| execute(&mut memory, &mut local))
-    }?;
+        Ok((node, hash))
+    })?;
+    let trace_hash = replay_hash(hash, &memory);
+    Ok(Run { memory, local, cost: CostTree { root }, trace_hash })
+}
+
+/// The root sub-PRAM of `cfg` running the algorithm `name`.
+fn root<'a>(
+    cfg: &Config,
+    shared: Shared,
+    name: String,
+    mem: Mem<'a>,
+    local: &'a mut [Word],
+    params: &'a [Word],
+) -> SubPram<'a> {
+    let (procs, mem_words) = ((0, cfg.procs), (0, cfg.mem_words));
+    SubPram::new(
+        shared,
+        "root".to_string(),
+        name,
+        1,
+        procs,
+        mem_words,
+        cfg.model,
+        mem,
+        local,
+        params,
+    )
+}
+
+/// Runs `execute` on a pool of `threads` rayon threads (0: the global pool).
+fn in_pool<R: Send>(
+    threads: usize,
+    execute: impl FnOnce() -> Result<R, HpramError> + Send,
+) -> Result<R, HpramError> {
+    if threads == 0 {
+        return execute();
+    }
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| {
+        HpramError::InvalidConfig {
+            field: "threads",
+            rule: "a buildable thread pool",
+            got: e.to_string(),
+        }
+    })?;
+    pool.install(execute)
+}
+
+/// The run's replay hash: the root's hash, then the final memory.
+fn replay_hash(root: u64, memory: &[Word]) -> u64 {
     let mut trace_hash = Fnv64::default();
-    trace_hash.word(hash);
+    trace_hash.word(root);
     memory.iter().for_each(|&w| trace_hash.word(w as u64));
-    Ok(Run { memory, local, cost: CostTree { root }, trace_hash: trace_hash.finish() })
+    trace_hash.finish()
+}
+
+/// A netcore PRAM program run as a flat H-PRAM: the H-PRAM's run and the interpreter's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgramRun {
+    /// The H-PRAM's run: its memory, its one-node cost tree (`T` computation steps, `C`
+    /// communication steps) and its replay hash.
+    pub run: Run,
+    /// The interpreter's run (its registers and `T`, `S`, `G`, `W`); its memory is `run`'s.
+    pub pram: PramRun,
+}
+
+/// Runs a netcore PRAM program (e.g. a `netcore::pram::library` instance) as the algorithm
+/// `name` of a flat H-PRAM (`docs/models/hpram.md`, Choices: A PRAM program as a flat H-PRAM):
+/// netcore's reference interpreter executes it with the root sub-PRAM as its global memory
+/// ([`netcore::pram::run_with`]). The root has `P = S_max` processors, `M` words (`input`,
+/// then zeros), [`BACKEND_WORDS`] registers each, and the program's variant as its sub-model;
+/// each global-access instruction is a communication step of the root (processor `i` issues
+/// PPU `i`'s access, processor 0 the CPU's), every other instruction (`halt` included) a
+/// computation step, so `T + C` of the cost tree is the interpreter's `T` and `C` its `G`.
+/// An interpreter error carries the root's path and the failing instruction's index as its
+/// step ([`HpramError::Pram`]).
+pub fn run_program(
+    name: &str,
+    program: &Program,
+    input: &[Word],
+    limits: &Limits,
+    threads: usize,
+) -> Result<ProgramRun, HpramError> {
+    let size = |field, value: u64| {
+        usize::try_from(value).map_err(|_| HpramError::InvalidConfig {
+            field,
+            rule: "fits in usize",
+            got: value.to_string(),
+        })
+    };
+    let mut cfg =
+        Config::new(size("ppus", u64::from(program.ppus()))?, size("mem", program.mem())?);
+    (cfg.local_words, cfg.threads) = (BACKEND_WORDS, threads);
+    cfg.model = SubModel::EREW.with_access(program.variant());
+    let (mut memory, mut local) = initial_state(&cfg, input)?;
+    let shared = Shared {
+        local_words: cfg.local_words,
+        max_depth: cfg.max_depth,
+        uniform: false,
+        count_only: false,
+    };
+    let (pram, root, hash) = in_pool(cfg.threads, || {
+        let sp = root(&cfg, shared, name.to_string(), Mem::Block(&mut memory), &mut local, &[]);
+        let mut backend = RootMemory::new(sp);
+        let result = run_with(program, &mut backend, limits, &mut NoTrace);
+        backend.finish(result)
+    })?;
+    let trace_hash = replay_hash(hash, &memory);
+    Ok(ProgramRun { run: Run { memory, local, cost: CostTree { root }, trace_hash }, pram })
 }
 
 /// Count-only mode (`docs/models/hpram.md`, Choices: Count-only mode): runs `alg(params)` on the
@@ -108,18 +194,7 @@ pub fn count(
         uniform: cfg.memory == MemoryVariant::Uniform,
         count_only: true,
     };
-    let mut root = SubPram::new(
-        shared,
-        "root".to_string(),
-        alg.name(),
-        1,
-        (0, cfg.procs),
-        (0, cfg.mem_words),
-        cfg.model,
-        Mem::Block(&mut []),
-        &mut [],
-        &params,
-    );
+    let mut root = root(cfg, shared, alg.name(), Mem::Block(&mut []), &mut [], &params);
     alg.run(&mut root)?;
     Ok(CostTree { root: root.finish().0 })
 }

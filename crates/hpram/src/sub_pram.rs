@@ -2,6 +2,7 @@
 //! call is one synchronous step over all `P'` processors, or a partition step that starts sub-PRAMs
 //! on disjoint groups.
 
+mod backend;
 mod collective;
 mod comm;
 mod partition;
@@ -17,6 +18,7 @@ use crate::memory::{ChildWrites, Mem};
 use crate::proc::{MemOp, Proc};
 use crate::trace::{self, Fnv64};
 
+pub(crate) use backend::{BACKEND_WORDS, RootMemory};
 pub use partition::Part;
 
 /// The fewest processors of one step a rayon task takes: a step's closures are a few

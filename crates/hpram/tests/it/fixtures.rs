@@ -22,7 +22,8 @@ fn fixtures() {
 }
 
 /// The `tau` of each good fixture, as exact cases E2/E3 derive it (`docs/models/hpram.md`, Choices:
-/// Exact cases and studies are ours) (see the fixtures' comments).
+/// Exact cases and studies are ours), or the library programs' step counts (see the fixtures'
+/// comments).
 #[test]
 fn fixture_costs() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
@@ -32,6 +33,7 @@ fn fixture_costs() {
         ("tree-two-level-p4-hypercube.toml", 32),
         ("tree-hier-p4-uniform.toml", 34),
         ("tree-hier-p4-mesh.toml", 34),
+        ("tree-hier-p4-mesh-exact.toml", 28),
         ("alg1-p16-mesh.toml", 7),
         ("alg1-p32-hypercube.toml", 4),
         ("tree-prefix-hier-p4-pram.toml", 41),
@@ -41,6 +43,9 @@ fn fixture_costs() {
         ("fft-hier-p4-hypercube.toml", 72),
         ("fft-two-level-p4-uniform.toml", 98),
         ("fft-hier-p2_30-count-only.toml", 4250),
+        ("library-prefix-sums-n8-hypercube.toml", 178),
+        ("library-hot-spot-read-n16-priority-mesh.toml", 33),
+        ("library-file-prefix-sums.toml", 40),
     ] {
         assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
     }

@@ -4,6 +4,7 @@ mod count;
 mod fft;
 mod fixtures;
 mod instances;
+mod library;
 mod lockstep;
 mod machine;
 mod props;

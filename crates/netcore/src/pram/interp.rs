@@ -245,6 +245,7 @@ impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
                 return Err(PramError::StepLimit { limit: limits.max_steps, pc });
             }
             self.cost.t += 1;
+            self.memory.instruction(self.cost.t);
             if instr.is_parallel() {
                 self.cost.w += self.nact as u64;
                 self.cost.s = self.cost.s.max(self.nact as u64);

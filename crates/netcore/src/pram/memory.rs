@@ -55,6 +55,11 @@ pub trait GlobalMemory {
     fn size(&self) -> u64;
     /// Executes global step `g_step` (1-based): all reads see the memory before the step.
     fn step(&mut self, g_step: u64, accesses: &mut [Access]);
+    /// The interpreter starts its `t`-th instruction (1-based: `T` so far, this one
+    /// included), global or not, before executing it. A back end that charges every
+    /// instruction overrides it (`hpram` counts the instructions between global steps as
+    /// computation steps of a flat H-PRAM); the default does nothing.
+    fn instruction(&mut self, _t: u64) {}
     /// The contents of every cell, for the run's result.
     fn contents(&self) -> Vec<i64>;
 }
