@@ -23,11 +23,13 @@ use netcore::topology::Topology;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::HostRun;
-use crate::engine::{Fabric, simulate};
+use crate::engine::{Fabric, simulate, simulate_with_timeline};
 use crate::error::{Error, Result};
-use crate::graph::{Embedding, GraphHost};
+use crate::graph::{Embedding, EmbeddingReport, GraphHost};
 use crate::guest::{GuestProgram, Program, Reference};
 use crate::host::{Host, log_n};
+use crate::hosts::{H2Params, Segment, two_copy_strategy};
+use crate::overlap::render;
 use crate::overlap::{C, Labelling};
 use crate::plan::Plan;
 use crate::shapes::{FoldedRing, GridMix, SuperColumns, array2d_plan};
@@ -74,8 +76,14 @@ pub struct ConfigText {
     /// Graph hosts: an explicit edge list `[[u, v], ..]` on vertices `0..n` (with explicit
     /// delays, one per edge); without it the graph is drawn at random.
     pub edges: Option<Vec<[u32; 2]>>,
-    /// Delay law of the host links.
-    pub delays: DelayLaw,
+    /// Delay law of the host links (array, ring and graph hosts; the named hosts `h1`, `h2`
+    /// have their own).
+    pub delays: Option<DelayLaw>,
+    /// OVERLAP only: processors (0-based) killed after stage 1 and before stage 2.
+    pub dead: Option<Vec<usize>>,
+    /// Print the per-pebble timeline (small runs only: guest cells x steps <= [`MAX_TIMELINE`]).
+    #[serde(default)]
+    pub timeline: bool,
 }
 
 /// The simulation schemes a config names.
@@ -94,6 +102,8 @@ pub enum Algorithm {
     /// `m x m` guest arrays as super-columns (Theorem 7).
     #[serde(rename = "array2d")]
     Array2d,
+    /// The two-copy segment strategy (Theorem 10's experiments).
+    TwoCopy,
 }
 
 impl Algorithm {
@@ -105,6 +115,7 @@ impl Algorithm {
             Algorithm::Trapezoid => "trapezoid",
             Algorithm::Composite => "composite",
             Algorithm::Array2d => "array2d",
+            Algorithm::TwoCopy => "two_copy",
         }
     }
 }
@@ -174,6 +185,10 @@ pub enum HostKind {
     /// A connected graph, linearised by the dilation-3 tree order, messages routed over its
     /// physical edges.
     Graph,
+    /// `H_1(n)` of paper Section 6 (Theorem 9), `n = s^2`.
+    H1,
+    /// The paper's `H_2` for `n = 4^j` (Section 6, Figure 5, Theorem 10).
+    H2,
 }
 
 impl HostKind {
@@ -183,6 +198,8 @@ impl HostKind {
             HostKind::Array => "array",
             HostKind::Ring => "ring",
             HostKind::Graph => "graph",
+            HostKind::H1 => "h1",
+            HostKind::H2 => "h2",
         }
     }
 }
@@ -204,10 +221,12 @@ pub struct Config {
     pub guest: Guest,
     /// The host.
     pub host: HostSpec,
+    /// Print the per-pebble timeline.
+    pub timeline: bool,
 }
 
 /// A simulation scheme with its own parameters.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Scheme {
     /// One copy per database, `N = cols` (default `n`).
     Naive {
@@ -220,6 +239,8 @@ pub enum Scheme {
         c: C,
         /// Block `b`.
         block: usize,
+        /// Processors killed before stage 2 (may be empty).
+        dead: Vec<usize>,
     },
     /// The trapezoid scheme with `d = d_max`.
     Trapezoid,
@@ -235,17 +256,20 @@ pub enum Scheme {
         /// The guest array's side.
         m: usize,
     },
+    /// The two-copy segment strategy.
+    TwoCopy,
 }
 
 impl Scheme {
     /// The scheme's name as configs write it.
-    pub fn algorithm(self) -> Algorithm {
+    pub fn algorithm(&self) -> Algorithm {
         match self {
             Scheme::Naive { .. } => Algorithm::Naive,
             Scheme::Overlap { .. } => Algorithm::Overlap,
             Scheme::Trapezoid => Algorithm::Trapezoid,
             Scheme::Composite { .. } => Algorithm::Composite,
             Scheme::Array2d { .. } => Algorithm::Array2d,
+            Scheme::TwoCopy => Algorithm::TwoCopy,
         }
     }
 }
@@ -296,6 +320,10 @@ pub enum HostSpec {
         /// One delay per edge.
         delays: Vec<u32>,
     },
+    /// `H_1(n)`.
+    H1,
+    /// The paper's `H_2` for `n = 4^j`.
+    H2,
 }
 
 impl HostSpec {
@@ -305,6 +333,8 @@ impl HostSpec {
             HostSpec::Array(_) => HostKind::Array,
             HostSpec::Ring(_) => HostKind::Ring,
             HostSpec::RandomGraph { .. } | HostSpec::Graph { .. } => HostKind::Graph,
+            HostSpec::H1 => HostKind::H1,
+            HostSpec::H2 => HostKind::H2,
         }
     }
 }
@@ -331,6 +361,9 @@ pub const MAX_PEBBLES: u64 = 1 << 31;
 /// Measured bytes per host processor plus guest column (plan, engine state, reference
 /// digests and final databases; 86-181 B per held column were measured, rounded up).
 pub const BYTES_PER_COLUMN: u64 = 256;
+/// The most pebbles (guest cells times steps) a run with `timeline = true` may have: the
+/// report prints a line per pebble and per sent value, a few hundred kB at most.
+pub const MAX_TIMELINE: u64 = 4096;
 
 /// Refuses a config whose size is past the stated limits, before anything is allocated.
 fn check_limits(text: &ConfigText) -> Result<()> {
@@ -350,6 +383,9 @@ fn check_limits(text: &ConfigText) -> Result<()> {
     check(field, memory, DEFAULT_MEMORY, "bytes (estimated)")?;
     let pebbles = cells.saturating_mul(text.steps);
     check("steps", pebbles, MAX_PEBBLES, "pebbles (guest cells x steps)")?;
+    if text.timeline {
+        check("timeline", pebbles, MAX_TIMELINE, "pebbles (guest cells x steps) to print")?;
+    }
     Ok(())
 }
 
@@ -366,6 +402,7 @@ impl TryFrom<ConfigText> for Config {
         only_for("c", text.c.is_some(), algorithm, &overlapping)?;
         only_for("block", text.block.is_some(), algorithm, &overlapping)?;
         only_for("cols", text.cols.is_some(), algorithm, &[Algorithm::Naive, Algorithm::Array2d])?;
+        only_for("dead", text.dead.is_some(), algorithm, &[Algorithm::Overlap])?;
         let c = || match text.c.as_deref() {
             None => C::new(3, 1),
             Some(&[num, den]) => C::new(num, den),
@@ -375,10 +412,13 @@ impl TryFrom<ConfigText> for Config {
         let block = text.block.unwrap_or(1);
         let scheme = match algorithm {
             Algorithm::Naive => Scheme::Naive { cols: text.cols },
-            Algorithm::Overlap => Scheme::Overlap { c: c()?, block },
+            Algorithm::Overlap => {
+                Scheme::Overlap { c: c()?, block, dead: text.dead.unwrap_or_default() }
+            }
             Algorithm::Trapezoid => Scheme::Trapezoid,
             Algorithm::Composite => Scheme::Composite { c: c()?, block },
             Algorithm::Array2d => Scheme::Array2d { m: text.cols.ok_or(Error::Array2dNeedsCols)? },
+            Algorithm::TwoCopy => Scheme::TwoCopy,
         };
         if text.rows.is_some() && text.guest != GuestShape::Grid {
             return Err(Error::NotForGuest { got: text.guest.name() });
@@ -399,16 +439,22 @@ impl TryFrom<ConfigText> for Config {
             },
         };
         let host = match (text.host, text.edges, text.delays) {
-            (HostKind::Array, _, law) => HostSpec::Array(law),
-            (HostKind::Ring, _, law) => HostSpec::Ring(law),
-            (HostKind::Graph, Some(edges), DelayLaw::Explicit { delays }) => {
+            (HostKind::H1 | HostKind::H2, _, Some(_)) => {
+                return Err(Error::DelaysNotForNamedHost { host: text.host.name() });
+            }
+            (HostKind::H1, _, None) => HostSpec::H1,
+            (HostKind::H2, _, None) => HostSpec::H2,
+            (kind, _, None) => return Err(Error::DelaysNeeded { host: kind.name() }),
+            (HostKind::Array, _, Some(law)) => HostSpec::Array(law),
+            (HostKind::Ring, _, Some(law)) => HostSpec::Ring(law),
+            (HostKind::Graph, Some(edges), Some(DelayLaw::Explicit { delays })) => {
                 HostSpec::Graph { edges: edges.iter().map(|&[u, v]| (u, v)).collect(), delays }
             }
             (HostKind::Graph, Some(_), _) => return Err(Error::EdgesNeedExplicitDelays),
-            (HostKind::Graph, None, DelayLaw::Explicit { .. }) => {
+            (HostKind::Graph, None, Some(DelayLaw::Explicit { .. })) => {
                 return Err(Error::RandomGraphExplicitDelays);
             }
-            (HostKind::Graph, None, law) => {
+            (HostKind::Graph, None, Some(law)) => {
                 HostSpec::RandomGraph { max_degree: text.max_degree.unwrap_or(4), law }
             }
         };
@@ -420,6 +466,7 @@ impl TryFrom<ConfigText> for Config {
             scheme,
             guest,
             host,
+            timeline: text.timeline,
         })
     }
 }
@@ -439,11 +486,18 @@ pub struct Report {
     pub phase: u64,
     /// Guest steps.
     pub steps: u64,
-    /// Host kind (`array`, `ring`, `graph`).
+    /// Host kind (`array`, `ring`, `graph`, `h1`, `h2`).
     pub host_kind: HostKind,
+    /// The named hosts of paper Section 6: their parameters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub named_host: Option<NamedHost>,
     /// Graph hosts: the embedding's dilation (Fact 3: at most 3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dilation: Option<usize>,
+    /// Graph hosts: the embedding itself, and the graph's own delays and degree beside the
+    /// embedded array's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedding: Option<EmbeddingReport>,
     /// The (embedded) linear array.
     pub host: Host,
     /// `d_max`.
@@ -453,7 +507,14 @@ pub struct Report {
     /// OVERLAP's labelling (overlap only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub labelling: Option<Labelling>,
-    /// Measured costs.
+    /// OVERLAP with an injected dead set: the interval tree (depth `<= k_max + 1`) with its
+    /// stage-2 and stage-3 labels and each node's fate, and the assignment as runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overlap_tree: Option<Vec<String>>,
+    /// The two-copy strategy: every segment with its size, columns, copies and distances.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub segments: Option<Vec<Segment>>,
+    /// Measured costs (with the timeline when asked for).
     pub run: HostRun,
     /// Comparison line: `d_max` (naive slowdown is about `d_max`).
     pub bound: f64,
@@ -461,9 +522,36 @@ pub struct Report {
     pub ratio: f64,
 }
 
-/// Builds the host of `config`: the linear array plans are made for, and for graph hosts the
-/// embedding messages are routed through.
-pub fn host_of(config: &Config) -> Result<(Host, Option<Embedding>)> {
+/// The parameters of a named host of paper Section 6.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct NamedHost {
+    /// The paper's `n` (the config's `n`).
+    pub n: usize,
+    /// `H_1`: `s = sqrt n`, every `s`-th link has delay `s`. `H_2`: unit links per level unit.
+    pub s: u32,
+    /// The long delay (`H_1`: `s`; `H_2`: `d = sqrt n`).
+    pub d: u32,
+    /// `H_2` only: levels `k = log2(n / d)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub k: Option<u32>,
+    /// Host processors (`H_1`: `n`; `H_2`: `2^k (1 + k s) + 1`).
+    pub processors: usize,
+}
+
+/// A config's host: the linear array plans are made for, and for graph hosts the graph and
+/// the embedding messages are routed through.
+#[derive(Debug, Clone)]
+pub struct BuiltHost {
+    /// The (embedded) linear array.
+    pub array: Host,
+    /// Graph hosts: the graph and its embedding.
+    pub graph: Option<(GraphHost, Embedding)>,
+    /// Named hosts: their parameters.
+    pub named: Option<NamedHost>,
+}
+
+/// Builds the host of `config`.
+pub fn host_of(config: &Config) -> Result<BuiltHost> {
     let n = config.n;
     if n == 0 {
         return Err(Error::EmptyHost);
@@ -479,15 +567,28 @@ pub fn host_of(config: &Config) -> Result<(Host, Option<Embedding>)> {
     };
     let bandwidth = config.bandwidth.unwrap_or_else(|| log_n(n));
     let rng = &mut netcore::rng::seeded(config.seed, 0);
+    let array = |array| Ok(BuiltHost { array, graph: None, named: None });
     let graph = match &config.host {
         HostSpec::Array(DelayLaw::Explicit { delays }) => {
-            return Ok((Host::new(n, delays.clone(), bandwidth)?, None));
+            return array(Host::new(n, delays.clone(), bandwidth)?);
         }
-        HostSpec::Array(law) => return Ok((Host::from_law(n, law, bandwidth, rng)?, None)),
+        HostSpec::Array(law) => return array(Host::from_law(n, law, bandwidth, rng)?),
         HostSpec::Ring(law) => {
             let topology = Topology::ring(nodes()?)?;
             let delays = LinkDelays::from_law(&topology, law, rng)?;
-            return Ok((Host::from_ring(delays.as_slice(), bandwidth)?.0, None));
+            return array(Host::from_ring(delays.as_slice(), bandwidth)?.0);
+        }
+        HostSpec::H1 => {
+            let host = crate::hosts::h1(n, bandwidth)?;
+            let s = host.d_max();
+            let named = NamedHost { n, s, d: s, k: None, processors: n };
+            return Ok(BuiltHost { array: host, graph: None, named: Some(named) });
+        }
+        HostSpec::H2 => {
+            let H2Params { k, d, s } = H2Params::paper(n)?;
+            let host = crate::hosts::h2(k, d, s, bandwidth)?;
+            let named = NamedHost { n, s, d, k: Some(k), processors: host.n() };
+            return Ok(BuiltHost { array: host, graph: None, named: Some(named) });
         }
         HostSpec::Graph { edges, delays } => {
             GraphHost::from_edges(nodes()?, edges, delays.clone())?
@@ -497,25 +598,40 @@ pub fn host_of(config: &Config) -> Result<(Host, Option<Embedding>)> {
         }
     };
     let embedding = Embedding::new(&graph, bandwidth)?;
-    Ok((embedding.array_host()?, Some(embedding)))
+    Ok(BuiltHost { array: embedding.array_host()?, graph: Some((graph, embedding)), named: None })
 }
 
-/// The plan of `config` on `host`, with OVERLAP's labelling when the scheme has one.
-fn plan_of(config: &Config, host: &Host) -> Result<(Plan, Option<Labelling>)> {
-    Ok(match config.scheme {
-        Scheme::Naive { cols } => (crate::naive::plan(host.n(), cols.unwrap_or(host.n()))?, None),
-        Scheme::Overlap { c, block } => {
-            let (plan, lab) = crate::overlap::plan(host, c, block)?;
-            (plan, Some(lab))
+/// What a scheme adds to the report beside its plan.
+#[derive(Debug, Default)]
+struct PlanExtras {
+    labelling: Option<Labelling>,
+    segments: Option<Vec<Segment>>,
+}
+
+/// The plan of `config` on `host`, with OVERLAP's labelling or the two-copy segments when the
+/// scheme has them.
+fn plan_of(config: &Config, host: &Host) -> Result<(Plan, PlanExtras)> {
+    let labelled = |(plan, lab)| (plan, PlanExtras { labelling: Some(lab), segments: None });
+    Ok(match &config.scheme {
+        Scheme::Naive { cols } => {
+            (crate::naive::plan(host.n(), cols.unwrap_or(host.n()))?, PlanExtras::default())
         }
-        Scheme::Trapezoid => {
-            (crate::trapezoid::plan(host.n(), u64::from(host.d_max().max(1)))?, None)
+        Scheme::Overlap { c, block, dead } => {
+            labelled(crate::overlap::plan_with_dead(host, *c, *block, dead)?)
         }
+        Scheme::Trapezoid => (
+            crate::trapezoid::plan(host.n(), u64::from(host.d_max().max(1)))?,
+            PlanExtras::default(),
+        ),
         Scheme::Composite { c, block } => {
-            let (plan, lab, _) = crate::trapezoid::composite(host, c, block)?;
-            (plan, Some(lab))
+            let (plan, lab, _) = crate::trapezoid::composite(host, *c, *block)?;
+            labelled((plan, lab))
         }
-        Scheme::Array2d { m } => (array2d_plan(host.n(), m)?, None),
+        Scheme::Array2d { m } => (array2d_plan(host.n(), *m)?, PlanExtras::default()),
+        Scheme::TwoCopy => {
+            let (plan, segments) = two_copy_strategy(host)?;
+            (plan, PlanExtras { labelling: None, segments: Some(segments) })
+        }
     })
 }
 
@@ -524,33 +640,46 @@ fn execute<P: GuestProgram>(
     plan: &Plan,
     prog: &P,
     reference: Result<Reference<P::Db>>,
+    timeline: bool,
 ) -> Result<HostRun> {
-    simulate(fabric, plan, prog, &reference?)
+    if timeline {
+        simulate_with_timeline(fabric, plan, prog, &reference?)
+    } else {
+        simulate(fabric, plan, prog, &reference?)
+    }
 }
 
 /// Runs one checked config.
 pub fn run(config: &Config) -> Result<Report> {
-    let (host, embedding) = host_of(config)?;
-    let (plan, labelling) = plan_of(config, &host)?;
-    let fabric: &dyn Fabric = match &embedding {
-        Some(e) => e,
+    let BuiltHost { array: host, graph, named } = host_of(config)?;
+    let (plan, extras) = plan_of(config, &host)?;
+    let fabric: &dyn Fabric = match &graph {
+        Some((_, e)) => e,
         None => &host,
     };
-    let (n_cols, steps) = (plan.n_cols, config.steps);
+    let (n_cols, steps, timeline) = (plan.n_cols, config.steps, config.timeline);
     let (program, run) = match config.guest {
         Guest::Linear(p) => {
-            (p.name(), execute(fabric, &plan, &p, crate::guest::reference(&p, n_cols, steps))?)
+            let reference = crate::guest::reference(&p, n_cols, steps);
+            (p.name(), execute(fabric, &plan, &p, reference, timeline)?)
         }
         Guest::Ring(p) => {
             let ring = FoldedRing::new(p, 2 * n_cols)?;
-            (ring.cells.name(), execute(fabric, &plan, &ring, ring.reference(steps))?)
+            (ring.cells.name(), execute(fabric, &plan, &ring, ring.reference(steps), timeline)?)
         }
         Guest::Grid { rows } => {
             let g = SuperColumns::new(GridMix, rows.unwrap_or(n_cols), n_cols)?;
-            ("grid_mix", execute(fabric, &plan, &g, g.reference(steps))?)
+            ("grid_mix", execute(fabric, &plan, &g, g.reference(steps), timeline)?)
         }
     };
     let bound = f64::from(host.d_max().max(1));
+    let overlap_tree = match (&config.scheme, &extras.labelling) {
+        (Scheme::Overlap { dead, .. }, Some(lab)) if !dead.is_empty() => {
+            let text = format!("{}{}", render::tree(lab), render::strip(lab));
+            Some(text.lines().map(str::to_string).collect())
+        }
+        _ => None,
+    };
     Ok(Report {
         algorithm: config.scheme.algorithm(),
         guest: config.guest.shape(),
@@ -562,10 +691,14 @@ pub fn run(config: &Config) -> Result<Report> {
         d_ave: host.d_ave(),
         ratio: run.slowdown / bound,
         bound,
-        labelling,
+        labelling: extras.labelling,
+        overlap_tree,
+        segments: extras.segments,
         run,
         host_kind: config.host.kind(),
-        dilation: embedding.as_ref().map(Embedding::dilation),
+        named_host: named,
+        dilation: graph.as_ref().map(|(_, e)| e.dilation()),
+        embedding: graph.as_ref().map(|(g, e)| e.report(g)),
         host,
     })
 }

@@ -21,6 +21,9 @@
 mod link;
 pub(crate) mod order;
 mod proc;
+mod timeline;
+
+pub use timeline::{Computed, Delivery, Timeline};
 
 use std::collections::VecDeque;
 
@@ -39,6 +42,7 @@ use crate::plan::Plan;
 use link::DirectedLink;
 use order::Order;
 use proc::{Incoming, Proc, window_width};
+use timeline::Trace;
 
 /// What a run measured (`docs/models/overlap-ring.md`, Choices: measured quantities).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -72,6 +76,9 @@ pub struct HostRun {
     /// `row_done[t-1]` = step in which the last copy finished row `t` (Theorem 1 deadlines).
     #[serde(skip)]
     pub row_done: Vec<Step>,
+    /// The per-pebble timeline, when asked for ([`simulate_with_timeline`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<Timeline>,
 }
 
 /// A message in flight: the value of pebble `(column, row)` of a stream, now at hop `at` of
@@ -90,6 +97,7 @@ struct Msg<V> {
 /// neighbour column) over the route `hops[start..start + len]`.
 #[derive(Debug, Clone)]
 struct Stream {
+    src: u32,
     dest: u32,
     left: bool,
     start: u32,
@@ -112,6 +120,35 @@ where
     P: GuestProgram + ?Sized,
     F: Fabric + ?Sized,
 {
+    simulate_inner(fabric, plan, prog, reference, false)
+}
+
+/// [`simulate`] recording the per-pebble [`Timeline`] (every computation and every delivery:
+/// meant for runs small enough to read, `docs/models/overlap-ring.md`, Limits).
+pub fn simulate_with_timeline<P, F>(
+    fabric: &F,
+    plan: &Plan,
+    prog: &P,
+    reference: &Reference<P::Db>,
+) -> Result<HostRun>
+where
+    P: GuestProgram + ?Sized,
+    F: Fabric + ?Sized,
+{
+    simulate_inner(fabric, plan, prog, reference, true)
+}
+
+fn simulate_inner<P, F>(
+    fabric: &F,
+    plan: &Plan,
+    prog: &P,
+    reference: &Reference<P::Db>,
+    timeline: bool,
+) -> Result<HostRun>
+where
+    P: GuestProgram + ?Sized,
+    F: Fabric + ?Sized,
+{
     if plan.n() != fabric.n() {
         return Err(Error::PlanMismatch(format!(
             "plan has {} processors, the host has {}",
@@ -126,7 +163,11 @@ where
         )));
     }
     guarded(|current| {
-        Engine::new(fabric, plan, prog, reference.steps)?.run(prog, reference, current, 1)
+        let mut engine = Engine::new(fabric, plan, prog, reference.steps)?;
+        if timeline {
+            engine.trace = Some(engine.new_trace());
+        }
+        engine.run(prog, reference, current, 1)
     })
 }
 
@@ -160,6 +201,8 @@ struct Engine<V, D> {
     plan_copies: (usize, f64),
     held_total: usize,
     stats: Stats,
+    /// Every computation and delivery, when a timeline is asked for.
+    trace: Option<Trace>,
 }
 
 /// Link counters of a run.
@@ -196,6 +239,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                 fabric.route(src, p, &mut hops);
                 outs[src].push((col, streams.len() as u32));
                 streams.push(Stream {
+                    src: src as u32,
                     dest: p as u32,
                     left,
                     start: start as u32,
@@ -260,7 +304,17 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             plan_copies: plan.copies(),
             held_total: plan.held_total(),
             stats: Stats::default(),
+            trace: None,
         })
+    }
+
+    /// An empty trace knowing every stream's source.
+    fn new_trace(&self) -> Trace {
+        let mut src_of = vec![[0u32; 2]; self.procs.len()];
+        for s in &self.streams {
+            src_of[s.dest as usize][usize::from(!s.left)] = s.src;
+        }
+        Trace { src_of, ..Trace::default() }
     }
 
     /// Puts `msg` on the directed link of its current hop at step `tau`: injected at once when
@@ -350,6 +404,15 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                     }
                     inc.rows.push_back(msg.val);
                     messages += 1;
+                    if let Some(trace) = self.trace.as_mut() {
+                        trace.received.push(Delivery {
+                            row: msg.row,
+                            col: if left { pr.lo - 1 } else { pr.hi + 1 },
+                            src: trace.src_of[dest][usize::from(!left)] as usize,
+                            step: tau,
+                            dest,
+                        });
+                    }
                     Self::list(&mut self.procs, dest, tau, &mut list);
                 }
             }
@@ -380,6 +443,14 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
                 while let Some((c, t)) = pr.compute_next(prog, n_cols, width, current) {
                     let finish = tau + k * w + w - 1;
                     computed += 1;
+                    if let Some(trace) = self.trace.as_mut() {
+                        trace.computed.push(Computed {
+                            row: t,
+                            col: c,
+                            proc: p as usize,
+                            step: finish,
+                        });
+                    }
                     host_steps = host_steps.max(finish);
                     let done = &mut row_done[t as usize - 1];
                     *done = (*done).max(finish);
@@ -466,6 +537,7 @@ impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> 
             queue_wait: self.stats.queue_wait,
             verified,
             row_done,
+            timeline: self.trace.map(|t| Timeline::finish(t.computed, t.received)),
         })
     }
 

@@ -175,6 +175,57 @@ pub enum Error {
         /// Unit links per level unit.
         s: u32,
     },
+    /// `host = "h2"` with `n` not a power of four `>= 16`.
+    #[error(
+        "host = \"h2\" needs n = 4^j >= 16 (d = sqrt n, k = log2(n/d), s = ceil(d/L)) (got n={n})"
+    )]
+    NotPowerOfFour {
+        /// The requested size.
+        n: usize,
+    },
+    /// The two-copy strategy on a host without a segment of two processors.
+    #[error(
+        "algorithm = \"two_copy\" needs a segment of >= 2 processors joined by unit links (got none)"
+    )]
+    NoSegment,
+    /// OVERLAP with no processor live after stage 2 (`n' = 0`).
+    #[error(
+        "OVERLAP keeps no live processor, n' = 0 (stage 1 killed {killed_stage1}, dead injected {dead}, stage 2 killed {killed_stage2})"
+    )]
+    NothingLive {
+        /// Killed by stage 1's delay rule.
+        killed_stage1: usize,
+        /// Injected dead.
+        dead: usize,
+        /// Killed in stage 2.
+        killed_stage2: usize,
+    },
+    /// A processor of the injected dead set outside the host.
+    #[error("dead lists host processors 0..n-1 (got {proc} with n = {n})")]
+    DeadOutOfRange {
+        /// The processor named.
+        proc: usize,
+        /// Host processors.
+        n: usize,
+    },
+    /// A processor named twice in the injected dead set.
+    #[error("dead names each processor once (got {proc} twice)")]
+    DeadRepeated {
+        /// The processor named twice.
+        proc: usize,
+    },
+    /// A host kind that needs a `[delays]` law without one.
+    #[error("host = {host:?} needs a [delays] table (a delay law)")]
+    DelaysNeeded {
+        /// The host kind.
+        host: &'static str,
+    },
+    /// A named host of paper Section 6 with a `[delays]` table.
+    #[error("host = {host:?} has its own delays (paper Section 6): omit [delays]")]
+    DelaysNotForNamedHost {
+        /// The host kind.
+        host: &'static str,
+    },
     /// A host graph that is not connected.
     #[error("host graph must be connected (got {components} components)")]
     Disconnected {

@@ -21,6 +21,7 @@ use netcore::fabric::{self, Fabric};
 use netcore::rng::SimRng;
 use netcore::topology::Topology;
 use rand::RngExt;
+use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::host::Host;
@@ -311,13 +312,70 @@ impl Embedding {
 
     /// Most array links sharing one physical edge.
     pub fn edge_congestion(&self) -> usize {
+        self.edge_uses().into_iter().max().unwrap_or(0)
+    }
+
+    /// Per edge id: the array links whose route uses it.
+    pub fn edge_uses(&self) -> Vec<usize> {
         let mut uses = vec![0usize; self.edge_delays.len()];
         for route in &self.routes {
             for &e in route {
                 uses[e as usize] += 1;
             }
         }
-        uses.into_iter().max().unwrap_or(0)
+        uses
+    }
+
+    /// The embedding as a report prints it, with the graph's own `d_ave`, `d_max` and maximum
+    /// degree beside the embedded array's (Fact 3; Theorem 6's argument bounds the array's
+    /// average delay by `delta d_ave`).
+    pub fn report(&self, host: &GraphHost) -> EmbeddingReport {
+        let uses = self.edge_uses();
+        let tree_edges = self
+            .tree_edges
+            .iter()
+            .map(|&e| {
+                let (a, b) = self.edges[e as usize];
+                let d = self.edge_delays[e as usize];
+                format!("{a}-{b}: delay {d}, congestion {}", uses[e as usize])
+            })
+            .collect();
+        let links = (0..self.routes.len())
+            .map(|i| {
+                let path: Vec<String> = std::iter::once(self.order[i])
+                    .chain(self.vertices[i].iter().copied())
+                    .map(|v| v.to_string())
+                    .collect();
+                format!("p{i}-p{}: {}, delay {}", i + 1, path.join(" -> "), self.array_delays[i])
+            })
+            .collect();
+        let array = Host::new(self.order.len(), self.array_delays.clone(), self.bandwidth)
+            .map(|h| (h.d_ave(), h.d_max()))
+            .unwrap_or((0.0, 0));
+        let n = self.order.len();
+        EmbeddingReport {
+            order: self.order.clone(),
+            tree_edges,
+            links,
+            dilation: self.dilation(),
+            congestion: self.edge_congestion(),
+            graph: NetworkStats {
+                links: host.delays.len(),
+                d_ave: host.d_ave(),
+                d_max: host.d_max(),
+                max_degree: host.max_degree(),
+            },
+            array: NetworkStats {
+                links: n.saturating_sub(1),
+                d_ave: array.0,
+                d_max: array.1,
+                max_degree: match n {
+                    0 | 1 => 0,
+                    2 => 1,
+                    _ => 2,
+                },
+            },
+        }
     }
 
     /// The embedded array as a plain host (link `i` has the delay of its tree path), for
@@ -325,6 +383,40 @@ impl Embedding {
     pub fn array_host(&self) -> Result<Host> {
         Host::new(self.order.len(), self.array_delays.clone(), self.bandwidth)
     }
+}
+
+/// Links, average and largest delay and maximum degree of a network.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NetworkStats {
+    /// Links (edges).
+    pub links: usize,
+    /// Total delay / links.
+    pub d_ave: f64,
+    /// Largest delay.
+    pub d_max: u32,
+    /// Maximum degree.
+    pub max_degree: u32,
+}
+
+/// A graph host's embedding as a report prints it ([`Embedding::report`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EmbeddingReport {
+    /// Vertex at each array position `p0, p1, ..`.
+    pub order: Vec<u32>,
+    /// The spanning tree's edges `u-v` with their delays and how many array links each carries
+    /// (its congestion).
+    pub tree_edges: Vec<String>,
+    /// Array link `p_i-p_(i+1)`: its route over tree vertices and its delay (the sum of the
+    /// route's edge delays).
+    pub links: Vec<String>,
+    /// Most tree edges on one array link (Fact 3: at most 3).
+    pub dilation: usize,
+    /// Most array links on one tree edge (at most 2).
+    pub congestion: usize,
+    /// The graph's own links, `d_ave`, `d_max` and maximum degree.
+    pub graph: NetworkStats,
+    /// The embedded array's.
+    pub array: NetworkStats,
 }
 
 /// Edges and vertices (after `a`) of the tree path from `a` to `b`.

@@ -3,6 +3,8 @@
 //! Fact 4, Figure 5: two copies force `Omega(log n)`), its segments, the two-copy segment strategy,
 //! and the path of Figure 6.
 
+use serde::Serialize;
+
 use crate::error::{Error, Result};
 use crate::host::{Host, log_n};
 use crate::plan::Plan;
@@ -36,19 +38,41 @@ pub fn h2(k: u32, d: u32, s: u32, bandwidth: u32) -> Result<Host> {
     Host::new(links.len() + 1, links, bandwidth)
 }
 
-/// The paper's instance `H_2` for `n = 4^j >= 16`: `d = sqrt n`, `s = ceil(d / L)`,
-/// `k = log2(n / d)` (paper Section 6). Its processor count is `Theta(n)`, not `n`
-/// (`docs/models/overlap-ring.md`, Choices: `H_2`).
-pub fn h2_paper(n: usize, bandwidth: u32) -> Result<Host> {
-    let log4 = n.trailing_zeros() / 2;
-    if n < 16 || !n.is_power_of_two() || !n.trailing_zeros().is_multiple_of(2) {
-        return Err(Error::Field(format!(
-            "h2_paper needs n = 4^j >= 16 (got n={n}, log4 n = {log4})"
-        )));
+/// The parameters of `H_2(k, d, s)` (paper Section 6, Figure 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct H2Params {
+    /// Levels `k`: `H_2` is a level-`k` box.
+    pub k: u32,
+    /// The long delay `d`.
+    pub d: u32,
+    /// Unit links per level unit `s` (a level-`l` segment has `2^l s` unit links).
+    pub s: u32,
+}
+
+impl H2Params {
+    /// The paper's instance for `n = 4^j >= 16`: `d = sqrt n`, `s = ceil(d / L)`,
+    /// `k = log2(n / d)` (paper Section 6; `docs/models/overlap-ring.md`, Choices: `H_2`).
+    pub fn paper(n: usize) -> Result<Self> {
+        if n < 16 || !n.is_power_of_two() || !n.trailing_zeros().is_multiple_of(2) {
+            return Err(Error::NotPowerOfFour { n });
+        }
+        let log4 = n.trailing_zeros() / 2;
+        let d = 1u32 << log4;
+        Ok(Self { k: n.trailing_zeros() - log4, d, s: d.div_ceil(log_n(n)) })
     }
-    let d = 1u32 << log4;
-    let s = d.div_ceil(log_n(n));
-    let k = n.trailing_zeros() - log4;
+
+    /// Processors of `H_2(k, d, s)`: `2^k (1 + k s) + 1` (one more than its links).
+    pub fn processors(self) -> u64 {
+        (1u64 << self.k.min(63))
+            .saturating_mul(1 + u64::from(self.k) * u64::from(self.s))
+            .saturating_add(1)
+    }
+}
+
+/// The paper's instance `H_2` for `n = 4^j >= 16` ([`H2Params::paper`]). Its processor count
+/// is `Theta(n)`, not `n` (`docs/models/overlap-ring.md`, Choices: `H_2`).
+pub fn h2_paper(n: usize, bandwidth: u32) -> Result<Host> {
+    let H2Params { k, d, s } = H2Params::paper(n)?;
     h2(k, d, s, bandwidth)
 }
 
@@ -68,33 +92,83 @@ pub fn segments(host: &Host) -> Vec<(usize, usize)> {
     out
 }
 
+/// One segment of a host under the two-copy strategy, as a report prints it (paper
+/// Section 6, Fact 4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    /// First and last processor (a maximal run joined by unit links).
+    pub procs: [usize; 2],
+    /// Processors `z` (the paper's segment size counts its unit links, `z - 1`).
+    pub size: usize,
+    /// Guest columns held, first and last (`None`: a singleton segment, idle).
+    pub columns: Option<[usize; 2]>,
+    /// Columns copied from the previous non-singleton segment, `w = floor(min(z', z) / 2)`.
+    pub copied: usize,
+    /// The largest delay between the two copies of a copied column (0 if none).
+    pub copy_delay: u64,
+    /// Delay of the link to the next segment (`None` for the last one).
+    pub delay_to_next: Option<u32>,
+}
+
 /// The two-copy segment strategy (`docs/models/overlap-ring.md`, Choices, for Theorem 10's
 /// experiments): singleton segments
 /// hold nothing; walking the other segments left to right, segment `S_i` (size `z_i`) copies the
 /// last `w_i = floor(min(z_(i-1), z_i) / 2)` columns of `S_(i-1)` onto its first `w_i`
 /// processors and gives fresh consecutive columns to the rest. One column per processor, at
-/// most two copies per column; unit phases.
-pub fn two_copy_segments(host: &Host) -> Result<Plan> {
+/// most two copies per column; unit phases. Returns the plan and every segment.
+pub fn two_copy_strategy(host: &Host) -> Result<(Plan, Vec<Segment>)> {
     let mut held = vec![None; host.n()];
+    let mut prefix = vec![0u64; host.n()];
+    for (i, &d) in host.delays().iter().enumerate() {
+        prefix[i + 1] = prefix[i] + u64::from(d);
+    }
+    let mut table = Vec::new();
     let mut next = 1usize; // next fresh column
-    let mut prev: Option<usize> = None; // size of the previous non-singleton segment
+    let mut prev: Option<(usize, usize)> = None; // (last processor, size) of the previous one
     for (lo, hi) in segments(host) {
         let z = hi + 1 - lo;
+        let delay_to_next = host.delays().get(hi).copied();
         if z == 1 {
+            let procs = [lo, hi];
+            table.push(Segment {
+                procs,
+                size: 1,
+                columns: None,
+                copied: 0,
+                copy_delay: 0,
+                delay_to_next,
+            });
             continue;
         }
-        let w = prev.map_or(0, |zp| zp.min(z) / 2);
+        let w = prev.map_or(0, |(_, zp)| zp.min(z) / 2);
         let first = next - w; // the last w columns of the previous segment, then fresh ones
         for (k, slot) in held[lo..=hi].iter_mut().enumerate() {
             *slot = Some((first + k, first + k));
         }
+        // Copy k sits at lo + k here and at last' - w + 1 + k in the previous segment.
+        let copy_delay = prev.map_or(0, |(last, _)| {
+            (0..w).map(|k| prefix[lo + k] - prefix[last + 1 - w + k]).max().unwrap_or(0)
+        });
+        table.push(Segment {
+            procs: [lo, hi],
+            size: z,
+            columns: Some([first, first + z - 1]),
+            copied: w,
+            copy_delay,
+            delay_to_next,
+        });
         next = first + z;
-        prev = Some(z);
+        prev = Some((hi, z));
     }
     if next == 1 {
-        return Err(Error::Field("two_copy_segments needs a segment of >= 2 processors".into()));
+        return Err(Error::NoSegment);
     }
-    Plan::new(held, 1, next - 1)
+    Ok((Plan::new(held, 1, next - 1)?, table))
+}
+
+/// The plan of [`two_copy_strategy`].
+pub fn two_copy_segments(host: &Host) -> Result<Plan> {
+    Ok(two_copy_strategy(host)?.0)
 }
 
 /// The path `tau_1 <- .. <- tau_(4j)` of Theorem 10's proof (Figure 6) as `(column - i,

@@ -87,8 +87,12 @@ pub struct Labelling {
     pub k_max: u32,
     /// `m_0..m_(k_max)`.
     pub m: Vec<i64>,
-    /// Processors killed in stage 1.
+    /// Processors killed in stage 1 (by its delay rule).
     pub killed_stage1: usize,
+    /// Processors injected as dead before stage 2 (a config's `dead`; `docs/models/overlap-ring.md`,
+    /// Choices: stage 2), in increasing order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dead_injected: Vec<usize>,
     /// Processors killed in stage 2.
     pub killed_stage2: usize,
     /// Live processors after stage 2.
@@ -99,7 +103,7 @@ pub struct Labelling {
     pub n_prime: i64,
     /// Virtual column (1-based) held by each processor; `None` = dead.
     pub assignment: Vec<Option<i64>>,
-    /// Which processors survived stage 1.
+    /// Which processors were live before stage 2 (survived stage 1 and were not injected dead).
     #[serde(skip)]
     pub live_stage1: Vec<bool>,
     /// Every node of the interval tree with its labels (for renderings and checks).
@@ -187,6 +191,7 @@ pub fn stages_2_3(n: usize, c: C, live1: &[bool]) -> Result<Labelling> {
         k_max,
         m: (0..=k_max).map(|k| m(k_max, k)).collect(),
         killed_stage1,
+        dead_injected: Vec::new(),
         killed_stage2: n - killed_stage1 - alive,
         live: alive,
         stage2_root,
@@ -244,8 +249,34 @@ fn assign(nodes: &[Node], x: &[Option<i64>], v: usize, i: i64, out: &mut [Option
 
 /// Stages 1-3 and the assignment for a host with these link delays.
 pub fn label_tree(delays: &[u32], c: C) -> Result<Labelling> {
-    let live1 = stage1(delays, c);
-    stages_2_3(delays.len() + 1, c, &live1)
+    label_tree_with_dead(delays, c, &[])
+}
+
+/// Stages 1-3 and the assignment with the processors `dead` (0-based, each once, `< n`) killed
+/// after stage 1 and before stage 2, as if stage 1 had killed them: stage-2 labels, kills,
+/// stage-3 labels and the assignment all see them dead (paper Section 3.1; the stage-2 kills of
+/// Lemma 3's proof need more dead processors than small hosts' delays kill,
+/// `docs/models/overlap-ring.md`, Choices: stage 2). `killed_stage1` counts the delay rule's
+/// kills only.
+pub fn label_tree_with_dead(delays: &[u32], c: C, dead: &[usize]) -> Result<Labelling> {
+    let n = delays.len() + 1;
+    let mut live1 = stage1(delays, c);
+    let killed_stage1 = live1.iter().filter(|&&x| !x).count();
+    let mut injected = dead.to_vec();
+    injected.sort_unstable();
+    for w in injected.windows(2) {
+        if w[0] == w[1] {
+            return Err(Error::DeadRepeated { proc: w[0] });
+        }
+    }
+    for &p in &injected {
+        let slot = live1.get_mut(p).ok_or(Error::DeadOutOfRange { proc: p, n })?;
+        *slot = false;
+    }
+    let mut lab = stages_2_3(n, c, &live1)?;
+    lab.killed_stage1 = killed_stage1;
+    lab.dead_injected = injected;
+    Ok(lab)
 }
 
 /// OVERLAP's plan (paper Sections 3.2-3.3): each live processor holds the block of `b` guest
@@ -256,12 +287,27 @@ pub fn plan(
     c: C,
     block: usize,
 ) -> Result<(crate::plan::Plan, Labelling)> {
+    plan_with_dead(host, c, block, &[])
+}
+
+/// [`plan`] with the processors `dead` killed before stage 2 ([`label_tree_with_dead`]); they
+/// only relay.
+pub fn plan_with_dead(
+    host: &crate::host::Host,
+    c: C,
+    block: usize,
+    dead: &[usize],
+) -> Result<(crate::plan::Plan, Labelling)> {
     if block == 0 {
         return Err(Error::Field("block must be >= 1 (got block=0)".into()));
     }
-    let lab = label_tree(host.delays(), c)?;
+    let lab = label_tree_with_dead(host.delays(), c, dead)?;
     if lab.n_prime < 1 {
-        return Err(Error::EmptyGuest);
+        return Err(Error::NothingLive {
+            killed_stage1: lab.killed_stage1,
+            dead: lab.dead_injected.len(),
+            killed_stage2: lab.killed_stage2,
+        });
     }
     let held = lab
         .assignment

@@ -7,7 +7,8 @@ use super::Labelling;
 
 /// The interval tree down to depth `k_max + 1` (deeper nodes have no overlaps, `m_k = 0`):
 /// one line per node, indented by depth, with its processors, stage-2 label `x2`, stage-3
-/// label `x3`, and how its processors died (`stage 1`: all killed by delay; `stage 2`: killed
+/// label `x3`, and how its processors died (`stage 1`: all killed by delay; `dead before stage 2`:
+/// all dead before stage 2, some of them injected; `stage 2`: killed
 /// by the label test; `live a/b`: a of b processors live).
 pub fn tree(lab: &Labelling) -> String {
     let mut out = String::new();
@@ -19,8 +20,11 @@ pub fn tree(lab: &Labelling) -> String {
         let size = node.hi - node.lo;
         let alive1 = lab.live_stage1[node.lo..node.hi].iter().filter(|&&x| x).count();
         let alive = live[node.lo..node.hi].iter().filter(|&&x| x).count();
-        let fate = if alive1 == 0 {
+        let injected = lab.dead_injected.iter().filter(|&&p| (node.lo..node.hi).contains(&p));
+        let fate = if alive1 == 0 && injected.count() == 0 {
             "stage 1".to_string()
+        } else if alive1 == 0 {
+            "dead before stage 2".to_string()
         } else if alive == 0 {
             "stage 2".to_string()
         } else {

@@ -1,7 +1,7 @@
 //! OVERLAP labelling and assignment (paper Sections 3.1-3.2): worked cases and Lemma properties.
 
 use overlap_ring::Error;
-use overlap_ring::overlap::{C, k_max, label_tree, stages_2_3};
+use overlap_ring::overlap::{C, k_max, label_tree, label_tree_with_dead, stages_2_3};
 use proptest::prelude::*;
 
 /// Unit-delay host, `c = 3`: no kills; `n = 256`: `L = 8`, `256/24 = 10.7` so `k_max = 3`,
@@ -32,6 +32,29 @@ fn figure2_stage2_example() {
     expect.extend([None; 14]);
     expect.extend([Some(16), Some(17)]);
     assert_eq!(lab.assignment, expect);
+}
+
+/// An injected dead set is a stage-1 mask: on unit delays (stage 1 kills nobody) killing
+/// `p16..p29` before stage 2 gives exactly Figure 2's labels and assignment, with the kills
+/// counted as injected, not as stage 1's; a repeated or out-of-range processor is an error.
+#[test]
+fn injected_dead_is_figure2() {
+    let c = C::new(5, 2).unwrap();
+    let dead: Vec<usize> = (16..=29).rev().collect();
+    let lab = label_tree_with_dead(&[1; 31], c, &dead).unwrap();
+    let live1: Vec<bool> = (0..32).map(|p| !(16..=29).contains(&p)).collect();
+    let mask = stages_2_3(32, c, &live1).unwrap();
+    assert_eq!(
+        (lab.assignment.clone(), lab.n_prime, lab.stage2_root),
+        (mask.assignment, 17, Some(15))
+    );
+    assert_eq!((lab.killed_stage1, lab.killed_stage2, lab.live), (0, 0, 18));
+    assert_eq!(lab.dead_injected, (16..=29).collect::<Vec<_>>());
+    assert_eq!(label_tree_with_dead(&[1; 31], c, &[3, 3]), Err(Error::DeadRepeated { proc: 3 }));
+    assert_eq!(
+        label_tree_with_dead(&[1; 31], c, &[40]),
+        Err(Error::DeadOutOfRange { proc: 40, n: 32 })
+    );
 }
 
 /// Figure 2 as text (`n = 32`, `c = 5/2`, `k_max = 1`, `m = (2, 1)`, `m_k = 0` below depth 1,

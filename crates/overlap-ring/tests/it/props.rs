@@ -75,3 +75,40 @@ proptest! {
         prop_assert_eq!(a, again);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// The timeline observes without changing: the run with it equals the run without it in
+    /// every measured field; it records one computation per unit of work (unit weights), one
+    /// delivery per message, the last computation at `host_steps`, every copy of every pebble
+    /// `(i, t)` exactly once, and every delivery after its pebble was computed by its source.
+    #[test]
+    fn timeline_records_the_run((delays, cols, steps, prog, b) in case(), trapezoid in any::<bool>()) {
+        let n = delays.len() + 1;
+        let host = Host::new(n, delays, b).unwrap();
+        let plan = if trapezoid {
+            overlap_ring::trapezoid::plan(n, u64::from(host.d_max().max(1))).unwrap()
+        } else {
+            naive::plan(n, cols).unwrap()
+        };
+        let p = &Program::ALL[prog];
+        let reference = overlap_ring::guest::reference(p, plan.n_cols, steps).unwrap();
+        let plain = overlap_ring::engine::simulate(&host, &plan, p, &reference).unwrap();
+        let mut traced =
+            overlap_ring::engine::simulate_with_timeline(&host, &plan, p, &reference).unwrap();
+        let timeline = traced.timeline.take().unwrap();
+        prop_assert_eq!(&plain, &traced);
+        prop_assert_eq!(timeline.computed.len() as u64, plain.work);
+        prop_assert_eq!(timeline.received.len() as u64, plain.messages);
+        prop_assert_eq!(timeline.computed.iter().map(|c| c.step).max(), Some(plain.host_steps));
+        let copies = plan.held_total() as u64 * steps;
+        let mut keys: Vec<_> = timeline.computed.iter().map(|c| (c.col, c.row, c.proc)).collect();
+        keys.dedup();
+        prop_assert_eq!(keys.len() as u64, copies);
+        for d in &timeline.received {
+            let made = timeline.computed.iter().find(|c| (c.col, c.row, c.proc) == (d.col, d.row, d.src));
+            prop_assert!(made.is_some_and(|c| c.step < d.step), "{:?}", d);
+        }
+    }
+}

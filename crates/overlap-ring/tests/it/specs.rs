@@ -13,6 +13,8 @@ fn fixtures() {
         match OverlapRing.run_config(&ConfigFile::new(&text, dir)) {
             Ok(report) => insta::assert_json_snapshot!(report.report, {
                 ".d_ave" => insta::rounded_redaction(6),
+                ".embedding.graph.d_ave" => insta::rounded_redaction(6),
+                ".embedding.array.d_ave" => insta::rounded_redaction(6),
                 ".run.slowdown" => insta::rounded_redaction(6),
                 ".run.efficiency" => insta::rounded_redaction(6),
                 ".ratio" => insta::rounded_redaction(6),
