@@ -100,7 +100,18 @@ pub(crate) fn build(
             .filter(|c| plot.y.contains(&c.y))
             .filter_map(|c| match c.check {
                 Check::Within { lo, hi } => {
-                    Some((format!("claim band {}", crate::claims::band(lo, hi)), c.y.clone(), lo, hi))
+                    let only = c.filter.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>();
+                    let only = if only.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", only.join(", "))
+                    };
+                    Some((
+                        format!("claim band {}{only}", crate::claims::band(lo, hi)),
+                        c.y.clone(),
+                        lo,
+                        hi,
+                    ))
                 }
                 _ => None,
             })
@@ -302,7 +313,8 @@ fn points_table(
         return "(no points)\n\n".into();
     }
     let x = axis_label(std::slice::from_ref(&plot.x), glossary, false);
-    let mut table = format!("| line | {x} | y (median) | min | max | runs |\n|---|---|---|---|---|---|\n");
+    let mut table =
+        format!("| line | {x} | y (median) | min | max | runs |\n|---|---|---|---|---|---|\n");
     for line in &lines {
         for p in &line.points {
             table += &format!(

@@ -10,8 +10,8 @@
 //! - **Bounds and claims.** Bound columns are dashed in their line's colour; fitted curves of
 //!   exponent and slope claims are dotted black; the band of every band claim on a plotted
 //!   column is shaded grey with dashed edges.
-//! - **Colours.** Okabe and Ito's colour-blind-safe palette, with marker shapes cycling past
-//!   eight lines; legends in numeric order.
+//! - **Colours.** Okabe and Ito's colour-blind-safe palette, with marker shapes and line
+//!   widths cycling so that equal lines stay visible; legends in numeric order.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -175,7 +175,10 @@ fn group_rows(plot: &Plot, rows: &[Row], splits: &[String]) -> Vec<Group> {
 /// The axis label of `columns`: their glossary meanings (or names), and the scale.
 pub(crate) fn axis_label(columns: &[String], glossary: &[Column], log: bool) -> String {
     let meaning = |c: &String| {
-        glossary.iter().find(|g| g.name == *c).map_or_else(|| c.replace('_', " "), |g| g.meaning.clone())
+        glossary
+            .iter()
+            .find(|g| g.name == *c)
+            .map_or_else(|| c.replace('_', " "), |g| g.meaning.clone())
     };
     let mut text = columns.iter().map(meaning).collect::<Vec<_>>().join(", ");
     if text.chars().count() > 90 {
@@ -413,8 +416,10 @@ impl Drawing<'_> {
         }
         for (index, line) in self.lines.iter().enumerate() {
             let color = PALETTE[index % PALETTE.len()];
-            let shape = index / PALETTE.len() % 3;
-            let style = color.stroke_width(2);
+            // Marker shapes and widths cycle too, so that equal lines show as a thin line
+            // on a wide one instead of hiding each other.
+            let shape = index % 3;
+            let style = color.stroke_width([5, 3, 1][index % 3]);
             let at = |p: &Point| (p.x, p.y);
             if line.bound {
                 chart
@@ -423,9 +428,7 @@ impl Drawing<'_> {
                 legend.push((format!("{} (bound)", line.label), Mark::Bound(color)));
                 continue;
             }
-            chart
-                .draw_series(LineSeries::new(line.points.iter().map(at), style))
-                .map_err(e)?;
+            chart.draw_series(LineSeries::new(line.points.iter().map(at), style)).map_err(e)?;
             let at = line.points.iter().map(at);
             match shape {
                 0 => chart.draw_series(at.map(|c| Circle::new(c, 3, color.filled()))),
@@ -433,7 +436,8 @@ impl Drawing<'_> {
                 _ => chart.draw_series(at.map(|c| Cross::new(c, 4, color.stroke_width(2)))),
             }
             .map_err(e)?;
-            let label = if line.label.is_empty() { self.y_label.clone() } else { line.label.clone() };
+            let label =
+                if line.label.is_empty() { self.y_label.clone() } else { line.label.clone() };
             legend.push((label, Mark::Line(color, shape)));
             let spread = line.points.iter().filter(|p| p.max > p.min);
             chart

@@ -54,7 +54,9 @@ pub(crate) fn significant(v: f64, digits: usize) -> String {
 /// A cell as a report table shows it: floats to four significant digits.
 pub(crate) fn shown(value: &Value) -> String {
     match value {
-        Value::Number(n) if n.is_f64() => n.as_f64().map_or_else(|| cell(value), |v| significant(v, 4)),
+        Value::Number(n) if n.is_f64() => {
+            n.as_f64().map_or_else(|| cell(value), |v| significant(v, 4))
+        }
         other => cell(other),
     }
 }

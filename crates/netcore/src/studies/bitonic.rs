@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::bsp::primitives::{bitonic_sort, bitonic_stages, ceil_log2};
 use crate::bsp::{BspMachine, BspParams};
 use crate::rng::SimRng;
-use crate::study::{Claim, ModelError, ParamError, Plot, Study};
+use crate::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 
 /// The `bsp-bitonic` study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -109,6 +109,21 @@ impl Study for BitonicStudy {
             1.0,
         )]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("log_p", "log2 of the processor count p"),
+            Column::new("m", "keys per processor m"),
+            Column::new("g", "BSP gap g (time units per message)"),
+            Column::new("l", "BSP latency l (time units per superstep)"),
+            Column::new("p", "processors p"),
+            Column::new("supersteps", "supersteps executed"),
+            Column::new("messages", "messages sent in total"),
+            Column::new("cost", "measured BSP cost (time units)"),
+            Column::new("bound", "closed-form BSP cost of bitonic sort (time units)"),
+            Column::new("ratio", "measured cost / closed form"),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
@@ -118,7 +133,8 @@ impl Study for BitonicStudy {
                 &["cost", "bound"],
             )
             .series("m")
-            .log_y(),
+            .log_y()
+            .bound("bound"),
             Plot::new("ratio", "bitonic sort: measured / closed form", "log_p", &["ratio"])
                 .series("m"),
         ]

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rng::SimRng;
-use crate::study::{Claim, ModelError, Plot, Study};
+use crate::study::{Claim, Column, ModelError, Plot, Study};
 use crate::topology::{Topology, TopologySpec};
 
 /// The `topology-diameter` study.
@@ -129,6 +129,18 @@ impl Study for DiameterStudy {
     fn claims(&self) -> Vec<Claim> {
         vec![Claim::within("BFS diameter / formula = 1 for every family", "ratio", 1.0, 1.0)]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("kind", "topology family"),
+            Column::new("size", "the family's size parameter"),
+            Column::new("n", "nodes n"),
+            Column::new("max_degree", "largest node degree"),
+            Column::new("diameter", "diameter by BFS (hops)"),
+            Column::new("formula", "the family's closed-form diameter (hops)"),
+            Column::new("ratio", "BFS diameter / closed form"),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("diameter", "diameter vs number of nodes", "n", &["diameter"])

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::pram::library::Algorithm;
 use crate::pram::{Limits, Variant, run};
 use crate::rng::SimRng;
-use crate::study::{Claim, ModelError, ParamError, Plot, Study};
+use crate::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 
 /// The `pram-bounds` study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -146,6 +146,23 @@ impl Study for PramBounds {
             })
             .collect()
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("program", "library PRAM program"),
+            Column::new("log_n", "log2 of the input size n"),
+            Column::new("variant", "PRAM access variant"),
+            Column::new("n", "input size n"),
+            Column::new("t", "executed instructions T"),
+            Column::new("s", "most active PPUs S"),
+            Column::new("g", "global-access instructions G"),
+            Column::new("w", "work W (active PPUs summed over instructions)"),
+            Column::new("time_bound", "textbook time bound at n (instructions, constant 1)"),
+            Column::new("work_bound", "textbook work bound at n (constant 1)"),
+            Column::new("t_ratio", "T / textbook time bound"),
+            Column::new("w_ratio", "W / textbook work bound"),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("time-ratio", "PRAM library: T / textbook time bound", "n", &["t_ratio"])

@@ -11,7 +11,7 @@ use crate::bsp::primitives::route;
 use crate::bsp::{BspMachine, DbspParams};
 use crate::cost::LevelCosts;
 use crate::rng::SimRng;
-use crate::study::{Claim, ModelError, ParamError, Plot, Study};
+use crate::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 
 /// The `dbsp-routing` study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -135,12 +135,29 @@ impl Study for RoutingStudy {
             1.0,
         )]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("n", "D-BSP processors n"),
+            Column::new("level", "superstep level i (clusters of n / 2^i processors)"),
+            Column::new("alpha", "exponent alpha of g_i = (n / 2^i)^alpha"),
+            Column::new("beta", "exponent beta of l_i = (n / 2^i)^beta"),
+            Column::new("k1", "most messages sent by one processor"),
+            Column::new("k2", "most messages received by one processor"),
+            Column::new("log_n", "log2 n"),
+            Column::new("h", "measured h-relation degree h"),
+            Column::new("cost", "measured cost of the i-superstep (time units)"),
+            Column::new("bound", "k1 + g_i k2 + l_i (time units)"),
+            Column::new("ratio", "measured cost / (k1 + g_i k2 + l_i)"),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("cost", "i-superstep routing cost vs bound", "n", &["cost", "bound"])
                 .series("level")
                 .log_x()
-                .log_y(),
+                .log_y()
+                .bound("bound"),
             Plot::new("ratio", "routing cost / (k1 + g_i k2 + l_i)", "n", &["ratio"])
                 .series("level")
                 .log_x(),
