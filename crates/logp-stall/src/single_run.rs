@@ -13,15 +13,109 @@ use crate::algorithms::{
 };
 use crate::script::{Instr, Script};
 use crate::{
-    AdversaryKind, CheckOpts, EmptyReceive, Error, Execution, GapPolicy, LogpParams, MachineConfig,
-    OverheadMode, PolicyAdversary, StallRule, check_legal, limits, run,
+    AdversaryKind, CheckOpts, DeliveryPolicy, EmptyReceive, Error, Execution, GapPolicy,
+    LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy, StallRule, check_legal,
+    limits, run,
 };
 
 fn one() -> u64 {
     1
 }
-fn worst() -> AdversaryKind {
-    AdversaryKind::Worst
+
+/// The stalling choice of a config's adversary (`stalling = "random"` takes `q`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum StallingName {
+    Never,
+    Eager,
+    Lazy,
+    Random,
+}
+
+/// The adversary of a run: a named preset, or its two independent choices (paper §2: the
+/// delivery times within the windows, and §2.1: whether and when to stall).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum AdversaryChoice {
+    Preset(AdversaryKind),
+    Policies(DeliveryPolicy, StallPolicy),
+}
+
+impl AdversaryChoice {
+    /// The choice of config `c`: `adversary = "<preset>"` (default `worst`), or
+    /// `delivery` and `stalling` together (`q` with `stalling = "random"` only), not both.
+    fn of(c: &LogpConfig) -> Result<Self, Error> {
+        let bad = |field, rule, value: String| Err(Error::ConfigParam { field, rule, value });
+        let choices = c.delivery.is_some() || c.stalling.is_some() || c.q.is_some();
+        if let (Some(kind), true) = (c.adversary, choices) {
+            let rule =
+                "either a preset (adversary) or the two choices (delivery, stalling), not both";
+            return bad(
+                "adversary",
+                rule,
+                format!("adversary = {} with delivery/stalling", json!(kind)),
+            );
+        }
+        let stall = match (c.stalling, c.q) {
+            (Some(StallingName::Random), Some(q)) => StallPolicy::random(q)?,
+            (Some(StallingName::Random), None) => {
+                return bad("q", "given with stalling = \"random\"", "none".into());
+            }
+            (_, Some(q)) => {
+                return bad("q", "only given with stalling = \"random\"", q.to_string());
+            }
+            (Some(StallingName::Never), None) => StallPolicy::Never,
+            (Some(StallingName::Eager), None) => StallPolicy::Eager,
+            (Some(StallingName::Lazy), None) => StallPolicy::Lazy,
+            (None, None) => {
+                return match c.delivery {
+                    Some(d) => bad(
+                        "stalling",
+                        "given with delivery",
+                        format!("none (delivery = {})", json!(d)),
+                    ),
+                    None => Ok(Self::Preset(c.adversary.unwrap_or(AdversaryKind::Worst))),
+                };
+            }
+        };
+        match c.delivery {
+            Some(d) => Ok(Self::Policies(d, stall)),
+            None => bad("delivery", "given with stalling", "none".into()),
+        }
+    }
+
+    /// The adversary, seeded with `seed`.
+    fn adversary(self, seed: u64) -> PolicyAdversary {
+        match self {
+            Self::Preset(kind) => PolicyAdversary::of(kind, seed),
+            Self::Policies(d, s) => PolicyAdversary::new(d, s, seed),
+        }
+    }
+
+    /// The report's `adversary`: the preset's name, or `{delivery, stalling}`.
+    fn to_json(self) -> serde_json::Value {
+        match self {
+            Self::Preset(kind) => json!(kind),
+            Self::Policies(d, s) => json!({ "delivery": d, "stalling": s }),
+        }
+    }
+
+    /// The summary's words for it.
+    fn describe(self) -> String {
+        let name = |v: serde_json::Value| v.as_str().unwrap_or_default().to_owned();
+        match self {
+            Self::Preset(kind) => name(json!(kind)),
+            Self::Policies(d, StallPolicy::Random { q }) => {
+                format!("delivery {}, stalling random with q = {q}", name(json!(d)))
+            }
+            Self::Policies(d, s) => {
+                format!(
+                    "delivery {}, stalling {}",
+                    name(json!(d)),
+                    name(json!(s)["policy"].clone())
+                )
+            }
+        }
+    }
 }
 
 /// The stalling rule of a `kind = "logp"` config (`delta` goes with `rule = "delta"` only).
@@ -51,8 +145,10 @@ pub struct LogpConfig {
     relaxed: bool,
     rule: RuleName,
     delta: Option<u64>,
-    #[serde(default = "worst")]
-    adversary: AdversaryKind,
+    adversary: Option<AdversaryKind>,
+    delivery: Option<DeliveryPolicy>,
+    stalling: Option<StallingName>,
+    q: Option<f64>,
     #[serde(default)]
     seed: u64,
     #[serde(default)]
@@ -169,7 +265,8 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
     let up_front = program_estimate(&c);
     limits::check("p", || format!("{} (programs of {up_front} bytes)", c.p), up_front)?;
     mc.max_trace_events = (limits::MEMORY_LIMIT - up_front) / limits::LOGP_BYTES_PER_EVENT;
-    let mut adv = PolicyAdversary::of(c.adversary, c.seed);
+    let choice = AdversaryChoice::of(&c)?;
+    let mut adv = choice.adversary(c.seed);
     let delta = c.delta.unwrap_or(params.l);
     match c.program {
         Program::CompactionDelta { x } | Program::CompactionSfTree { x }
@@ -184,7 +281,7 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
             let bound = compaction_delta_time(&params, delta);
             let extra = json!({ "algorithm": "compaction_delta", "outputs": outputs(&e.states),
                 "reference": want, "verified": outputs(&e.states) == want, "bound": bound });
-            report(c.adversary, &e, extra, c.trace)
+            report(choice, &e, extra, c.trace)
         }
         Program::CompactionSfTree { x } => {
             let procs = two_compaction_sf_tree(&params, &x)?;
@@ -193,7 +290,7 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
             let bound = compaction_sf_tree_time(&params);
             let extra = json!({ "algorithm": "compaction_sf_tree", "outputs": outputs(&e.states),
                 "reference": want, "verified": outputs(&e.states) == want, "bound": bound });
-            report(c.adversary, &e, extra, c.trace)
+            report(choice, &e, extra, c.trace)
         }
         Program::Script { default, procs, max_words } => {
             let mut code: Vec<Vec<Instr>> = vec![default; c.p as usize];
@@ -220,7 +317,7 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
                 .collect::<Result<Vec<_>, _>>()?;
             let e = run(&mc, scripts, &mut adv)?;
             let extra = json!({ "algorithm": "script" });
-            report(c.adversary, &e, extra, c.trace)
+            report(choice, &e, extra, c.trace)
         }
     }
 }
@@ -240,7 +337,7 @@ fn program_estimate(c: &LogpConfig) -> u64 {
 }
 
 fn report<S: serde::Serialize>(
-    adversary: AdversaryKind,
+    adversary: AdversaryChoice,
     e: &Execution<S>,
     mut extra: serde_json::Value,
     with_trace: bool,
@@ -252,7 +349,7 @@ fn report<S: serde::Serialize>(
         "{} under {} (adversary {}): T = {}, quiescence {}, {} messages, {} violating, {} episodes, {stalled} stalled steps, trace {}",
         extra["algorithm"].as_str().unwrap_or("program"),
         e.trace.rule.name(),
-        json!(adversary).as_str().unwrap_or_default(),
+        adversary.describe(),
         e.t,
         e.quiescence,
         summary_t.messages,
@@ -269,7 +366,7 @@ fn report<S: serde::Serialize>(
     let obj = extra.as_object_mut().expect("object");
     obj.insert("params".into(), json!(e.trace.params));
     obj.insert("rule".into(), json!(e.trace.rule));
-    obj.insert("adversary".into(), json!(adversary));
+    obj.insert("adversary".into(), adversary.to_json());
     obj.insert("T".into(), json!(e.t));
     obj.insert("quiescence".into(), json!(e.quiescence));
     obj.insert("stalled_steps".into(), json!(e.stalled_steps));
