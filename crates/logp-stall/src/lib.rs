@@ -52,6 +52,7 @@ pub mod machine;
 pub mod model;
 pub mod params;
 pub mod process;
+mod program;
 pub mod script;
 pub mod sim;
 pub mod single_run;

@@ -54,7 +54,7 @@ impl Model for LogpStall {
         let text = config.text;
         match parse::<KindOf>(text)?.kind {
             Kind::Goal => crate::goal::config::run_goal_config(&parse(text)?, config),
-            Kind::Sim => crate::sim::config::run_sim_config(&parse(text)?),
+            Kind::Sim => crate::sim::config::run_sim_config(parse(text)?),
             Kind::Logp => crate::single_run::run_logp_config(parse(text)?),
         }
     }
