@@ -19,6 +19,8 @@ pub enum Kind {
     Goal,
     /// The cycle simulation of delta-LogP on BSP ([`crate::sim::config::SimRunConfig`]).
     Sim,
+    /// A BSP-native program on netcore's BSP engine ([`crate::bsp_config::BspConfig`]).
+    Bsp,
 }
 
 /// Only the `kind` key (the other keys are read by the second pass).
@@ -56,6 +58,7 @@ impl Model for LogpStall {
             Kind::Goal => crate::goal::config::run_goal_config(&parse(text)?, config),
             Kind::Sim => crate::sim::config::run_sim_config(parse(text)?),
             Kind::Logp => crate::single_run::run_logp_config(parse(text)?),
+            Kind::Bsp => crate::bsp_config::run_bsp_config(&parse(text)?),
         }
     }
 }
