@@ -42,7 +42,7 @@ impl Model for LogpStall {
         "logp-stall"
     }
     fn about(&self) -> &'static str {
-        "LogP with delta-stalling: GOAL schedules (LogGOPSim mode) and the cycle simulation of delta-LogP on BSP"
+        "LogP with delta-stalling: LogP programs (direct machine), GOAL schedules (LogGOPSim mode), the cycle simulation of delta-LogP on BSP, and BSP-native 2-compaction"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
