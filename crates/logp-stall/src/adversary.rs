@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use netcore::Step;
 use netcore::rng::{SimRng, seeded};
 use rand::RngExt;
+use rand::distr::Bernoulli;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
@@ -105,9 +106,27 @@ pub enum StallPolicy {
     Lazy,
     /// An episode with probability `q`; `t'` and `t''` uniform.
     Random {
-        /// Episode probability.
+        /// Episode probability, `0 <= q <= 1`.
         q: f64,
     },
+}
+
+impl StallPolicy {
+    /// `Random { q }`, checked: `q` must lie in `[0, 1]` (a NaN does not).
+    pub fn random(q: f64) -> Result<Self, Error> {
+        coin(q)?;
+        Ok(Self::Random { q })
+    }
+}
+
+/// The Bernoulli(q) coin of [`StallPolicy::Random`]; `q` outside `[0, 1]` is a config error
+/// naming `q` (never clamped).
+fn coin(q: f64) -> Result<Bernoulli, Error> {
+    Bernoulli::new(q).map_err(|_| Error::ConfigParam {
+        field: "q",
+        rule: "0 <= q <= 1",
+        value: format!("q = {q}"),
+    })
 }
 
 /// An adversary made of a delivery and a stall policy, with one seeded random stream.
@@ -182,7 +201,7 @@ impl Adversary for PolicyAdversary {
             StallPolicy::Eager => Some(q.lo),
             StallPolicy::Lazy => Some(q.hi),
             StallPolicy::Random { q: prob } => {
-                if self.rng.random_bool(prob.clamp(0.0, 1.0)) {
+                if self.rng.sample(coin(prob)?) {
                     Some(self.rng.random_range(q.lo..=q.hi))
                 } else {
                     None

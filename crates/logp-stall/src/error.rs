@@ -70,6 +70,22 @@ pub enum Error {
         /// The limit.
         max_cycles: u64,
     },
+    /// The logs and messages of a cycle simulation outgrew the memory left to them.
+    #[error(
+        "the cycle simulation reached {steps} logged processor-steps and {messages} messages after cycle {cycle}, an estimated {estimate} bytes, over the {limit} bytes left within the memory limit (docs/models/logp-stall.md, Limits); lower max_cycles or p"
+    )]
+    SimMemoryLimit {
+        /// The cycle.
+        cycle: u64,
+        /// Processor-steps logged.
+        steps: u64,
+        /// Messages submitted.
+        messages: u64,
+        /// The estimate, in bytes.
+        estimate: u64,
+        /// The budget, in bytes.
+        limit: u64,
+    },
     /// A simulated LogP processor broke a rule of the machine.
     #[error("cycle simulation, processor {proc}: {message}")]
     SimRun {
@@ -343,6 +359,7 @@ impl Classify for Error {
             | Error::Script { .. }
             | Error::IllegalTrace(_) => Fault::Input,
             Error::SimCycleLimit { .. }
+            | Error::SimMemoryLimit { .. }
             | Error::GoalTimeOverflow { .. }
             | Error::SimRun { .. }
             | Error::GapViolation { .. }

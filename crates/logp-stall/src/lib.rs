@@ -22,8 +22,8 @@
 //!   executed on netcore's [`BspMachine`](netcore::bsp::BspMachine).
 //! - [`goal`]: GOAL schedules (the text format of LogGOPSim and Schedgen), a
 //!   LogGOPSim-compatible engine, and GOAL ranks as LogP programs under every stalling rule.
-//! - [`studies`]: the sweepable studies; [`model`] and
-//!   [`single_run`]: the entry for `cargo xtask run logp-stall CONFIG.toml`.
+//! - [`studies`]: the sweepable studies; [`model`], [`single_run`] and [`bsp_config`]: the
+//!   entry for `cargo xtask run logp-stall CONFIG.toml`.
 //!
 //! ```
 //! use logp_stall::algorithms::compaction::two_compaction_delta;
@@ -44,6 +44,7 @@
 
 pub mod adversary;
 pub mod algorithms;
+pub mod bsp_config;
 pub mod check;
 mod error;
 pub mod goal;
@@ -52,6 +53,7 @@ pub mod machine;
 pub mod model;
 pub mod params;
 pub mod process;
+mod program;
 pub mod script;
 pub mod sim;
 pub mod single_run;

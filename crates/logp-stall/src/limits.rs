@@ -32,6 +32,11 @@ pub const SIM_BYTES_PER_PROC: u64 = 4096;
 /// Cycle simulation: bytes per message.
 pub const SIM_BYTES_PER_MSG: u64 = 2048;
 
+/// Cycle simulation of a program: bytes per logged processor-step (the simulation's op log,
+/// the report's, the trace built from it, the checker's expanded copy, and in the worst case
+/// one op run of the JSON trace per step; measured: see the Limits section).
+pub const SIM_BYTES_PER_STEP: u64 = 1024;
+
 /// `Ok` if `estimate` is within [`MEMORY_LIMIT`], else the error naming `field = value`.
 pub fn check(
     field: &'static str,
@@ -77,4 +82,12 @@ pub fn logp_estimate(p: u64, code_bytes: u64, events: u64) -> u64 {
 /// Estimated bytes of a cycle simulation on `p` processors with `messages` messages.
 pub fn sim_estimate(p: u64, messages: u64) -> u64 {
     p.saturating_mul(SIM_BYTES_PER_PROC).saturating_add(messages.saturating_mul(SIM_BYTES_PER_MSG))
+}
+
+/// Estimated bytes of a simulated program's logs and messages: `steps` logged
+/// processor-steps and `messages` messages.
+pub fn sim_run_estimate(steps: u64, messages: u64) -> u64 {
+    steps
+        .saturating_mul(SIM_BYTES_PER_STEP)
+        .saturating_add(messages.saturating_mul(SIM_BYTES_PER_MSG))
 }

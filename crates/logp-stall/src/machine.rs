@@ -195,6 +195,7 @@ impl<'c, P: LogpProcess> Machine<'c, P> {
         for &id in &self.subs {
             let m = self.net.msgs[id as usize];
             let count = self.net.count(m.dest, same[&m.dest]);
+            self.net.record_count(id, count);
             let viol = count > self.net.cap;
             if viol && self.cfg.rule == StallRule::StallFree {
                 let evidence = self.net.capacity_violation(id, t, count, &self.subs);

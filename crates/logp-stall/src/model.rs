@@ -19,6 +19,8 @@ pub enum Kind {
     Goal,
     /// The cycle simulation of delta-LogP on BSP ([`crate::sim::config::SimRunConfig`]).
     Sim,
+    /// A BSP-native program on netcore's BSP engine ([`crate::bsp_config::BspConfig`]).
+    Bsp,
 }
 
 /// Only the `kind` key (the other keys are read by the second pass).
@@ -40,7 +42,7 @@ impl Model for LogpStall {
         "logp-stall"
     }
     fn about(&self) -> &'static str {
-        "LogP with delta-stalling: GOAL schedules (LogGOPSim mode) and the cycle simulation of delta-LogP on BSP"
+        "LogP with delta-stalling: LogP programs (direct machine), GOAL schedules (LogGOPSim mode), the cycle simulation of delta-LogP on BSP, and BSP-native 2-compaction"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
@@ -54,8 +56,9 @@ impl Model for LogpStall {
         let text = config.text;
         match parse::<KindOf>(text)?.kind {
             Kind::Goal => crate::goal::config::run_goal_config(&parse(text)?, config),
-            Kind::Sim => crate::sim::config::run_sim_config(&parse(text)?),
+            Kind::Sim => crate::sim::config::run_sim_config(parse(text)?),
             Kind::Logp => crate::single_run::run_logp_config(parse(text)?),
+            Kind::Bsp => crate::bsp_config::run_bsp_config(&parse(text)?),
         }
     }
 }

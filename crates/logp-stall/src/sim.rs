@@ -96,6 +96,15 @@ pub struct SimConfig {
     /// Cycle limit.
     #[serde(default = "default_max_cycles")]
     pub max_cycles: u64,
+    /// Memory the run's logs and messages may take, in bytes (estimated per logged
+    /// processor-step and per message, `limits::sim_run_estimate`); checked after every
+    /// cycle. Not a config key: a single run sets it from the memory limit.
+    #[serde(skip, default = "unbounded")]
+    pub memory_budget: u64,
+}
+
+fn unbounded() -> u64 {
+    u64::MAX
 }
 
 fn default_o() -> u64 {
@@ -273,6 +282,9 @@ pub struct SimEpisode {
     pub signal: Step,
     /// Unstall step t''.
     pub unstall: Step,
+    /// Actions of the processor after its trigger that step 5(b) undid (δ < G; they are
+    /// logged as stalled steps from `t' = trigger + 1` on), 0 when δ >= G.
+    pub undone: u64,
 }
 
 /// The outcome of [`simulate`].
@@ -421,9 +433,31 @@ impl<P: LogpProcess> Sim<P> {
             }
             self.exchange(k)?;
             self.record(k, before, undone);
+            self.check_memory(k)?;
             k += 1;
         }
         Ok(self.report(k))
+    }
+
+    /// The run's logs and messages after cycle `k` against [`SimConfig::memory_budget`].
+    fn check_memory(&self, k: u64) -> Result<(), Error> {
+        if self.cfg.memory_budget == u64::MAX {
+            return Ok(());
+        }
+        let nodes = self.m.states();
+        let steps: u64 = nodes.iter().map(|n| n.log.len() as u64).sum();
+        let messages: u64 = nodes.iter().map(|n| u64::from(n.sent)).sum();
+        let estimate = crate::limits::sim_run_estimate(steps, messages);
+        if estimate > self.cfg.memory_budget {
+            return Err(Error::SimMemoryLimit {
+                cycle: k,
+                steps,
+                messages,
+                estimate,
+                limit: self.cfg.memory_budget,
+            });
+        }
+        Ok(())
     }
 
     /// Superstep `sim-local` of cycle k: steps 5 (of cycle k-1), 4's delivery, 6's share, 1.
@@ -453,6 +487,7 @@ impl<P: LogpProcess> Sim<P> {
                     UnstallOffset::PaperLiteral => t_bar,
                 };
                 let mut signal = now;
+                let mut undone = 0;
                 if delta < gap {
                     if let Some(snap) = node.snapshot.take().filter(|s| s.seq == trigger) {
                         let redo = node.log.len() - snap.log_len;
@@ -465,7 +500,8 @@ impl<P: LogpProcess> Sim<P> {
                             node.log.extend((signal..now).map(|s| (s, LogOp::Stalled)));
                         }
                         ctx.charge(redo as u64);
-                        undone_total += redo as u64;
+                        undone = redo as u64;
+                        undone_total += undone;
                     } else {
                         node.error = Some(format!(
                             "undo of P{pid}: no snapshot of its submit #{trigger} (two submits in one cycle with delta < G)"
@@ -473,7 +509,12 @@ impl<P: LogpProcess> Sim<P> {
                     }
                 }
                 ctx.charge(node.notified.len() as u64);
-                node.episodes.push(EpisodeRec { trigger_seq: trigger, signal, unstall: node.w });
+                node.episodes.push(EpisodeRec {
+                    trigger_seq: trigger,
+                    signal,
+                    unstall: node.w,
+                    undone,
+                });
                 node.notified.clear();
             }
             node.snapshot = None;
@@ -797,6 +838,7 @@ impl<P: LogpProcess> Sim<P> {
                 trigger_msg: id_of(proc, e.trigger_seq),
                 signal: e.signal,
                 unstall: e.unstall,
+                undone: e.undone,
             })
             .collect();
         let t = ops

@@ -1,27 +1,115 @@
 //! `cargo xtask run logp-stall CONFIG.toml` with `kind = "logp"`: one run of the direct LogP
 //! machine (schema in `docs/models/logp-stall.md`).
 
-use std::collections::BTreeMap;
-
 use netcore::study::{ModelError, RunReport};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::algorithms::{
-    compaction_delta_time, compaction_sf_tree_time, outputs, reference_compaction,
-    two_compaction_delta, two_compaction_sf_tree,
-};
-use crate::script::{Instr, Script};
+use crate::program::{Built, Program, compaction_extra};
 use crate::{
-    AdversaryKind, CheckOpts, EmptyReceive, Error, Execution, GapPolicy, LogpParams, MachineConfig,
-    OverheadMode, PolicyAdversary, StallRule, check_legal, limits, run,
+    AdversaryKind, CheckOpts, DeliveryPolicy, EmptyReceive, Error, Execution, GapPolicy,
+    LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy, StallRule, check_legal,
+    limits, run,
 };
 
 fn one() -> u64 {
     1
 }
-fn worst() -> AdversaryKind {
-    AdversaryKind::Worst
+
+/// The stalling choice of a config's adversary (`stalling = "random"` takes `q`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum StallingName {
+    Never,
+    Eager,
+    Lazy,
+    Random,
+}
+
+/// The adversary of a run: a named preset, or its two independent choices (paper §2: the
+/// delivery times within the windows, and §2.1: whether and when to stall).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum AdversaryChoice {
+    Preset(AdversaryKind),
+    Policies(DeliveryPolicy, StallPolicy),
+}
+
+impl AdversaryChoice {
+    /// The choice of config `c`: `adversary = "<preset>"` (default `worst`), or
+    /// `delivery` and `stalling` together (`q` with `stalling = "random"` only), not both.
+    fn of(c: &LogpConfig) -> Result<Self, Error> {
+        let bad = |field, rule, value: String| Err(Error::ConfigParam { field, rule, value });
+        let choices = c.delivery.is_some() || c.stalling.is_some() || c.q.is_some();
+        if let (Some(kind), true) = (c.adversary, choices) {
+            let rule =
+                "either a preset (adversary) or the two choices (delivery, stalling), not both";
+            return bad(
+                "adversary",
+                rule,
+                format!("adversary = {} with delivery/stalling", json!(kind)),
+            );
+        }
+        let stall = match (c.stalling, c.q) {
+            (Some(StallingName::Random), Some(q)) => StallPolicy::random(q)?,
+            (Some(StallingName::Random), None) => {
+                return bad("q", "given with stalling = \"random\"", "none".into());
+            }
+            (_, Some(q)) => {
+                return bad("q", "only given with stalling = \"random\"", q.to_string());
+            }
+            (Some(StallingName::Never), None) => StallPolicy::Never,
+            (Some(StallingName::Eager), None) => StallPolicy::Eager,
+            (Some(StallingName::Lazy), None) => StallPolicy::Lazy,
+            (None, None) => {
+                return match c.delivery {
+                    Some(d) => bad(
+                        "stalling",
+                        "given with delivery",
+                        format!("none (delivery = {})", json!(d)),
+                    ),
+                    None => Ok(Self::Preset(c.adversary.unwrap_or(AdversaryKind::Worst))),
+                };
+            }
+        };
+        match c.delivery {
+            Some(d) => Ok(Self::Policies(d, stall)),
+            None => bad("delivery", "given with stalling", "none".into()),
+        }
+    }
+
+    /// The adversary, seeded with `seed`.
+    fn adversary(self, seed: u64) -> PolicyAdversary {
+        match self {
+            Self::Preset(kind) => PolicyAdversary::of(kind, seed),
+            Self::Policies(d, s) => PolicyAdversary::new(d, s, seed),
+        }
+    }
+
+    /// The report's `adversary`: the preset's name, or `{delivery, stalling}`.
+    fn to_json(self) -> serde_json::Value {
+        match self {
+            Self::Preset(kind) => json!(kind),
+            Self::Policies(d, s) => json!({ "delivery": d, "stalling": s }),
+        }
+    }
+
+    /// The summary's words for it.
+    fn describe(self) -> String {
+        let name = |v: serde_json::Value| v.as_str().unwrap_or_default().to_owned();
+        match self {
+            Self::Preset(kind) => name(json!(kind)),
+            Self::Policies(d, StallPolicy::Random { q }) => {
+                format!("delivery {}, stalling random with q = {q}", name(json!(d)))
+            }
+            Self::Policies(d, s) => {
+                format!(
+                    "delivery {}, stalling {}",
+                    name(json!(d)),
+                    name(json!(s)["policy"].clone())
+                )
+            }
+        }
+    }
 }
 
 /// The stalling rule of a `kind = "logp"` config (`delta` goes with `rule = "delta"` only).
@@ -51,8 +139,10 @@ pub struct LogpConfig {
     relaxed: bool,
     rule: RuleName,
     delta: Option<u64>,
-    #[serde(default = "worst")]
-    adversary: AdversaryKind,
+    adversary: Option<AdversaryKind>,
+    delivery: Option<DeliveryPolicy>,
+    stalling: Option<StallingName>,
+    q: Option<f64>,
     #[serde(default)]
     seed: u64,
     #[serde(default)]
@@ -66,67 +156,6 @@ pub struct LogpConfig {
     #[serde(default)]
     trace: bool,
     program: Program,
-}
-
-/// The `[program]` table, by its `type`.
-#[derive(Debug)]
-enum Program {
-    CompactionDelta { x: Vec<i64> },
-    CompactionSfTree { x: Vec<i64> },
-    Script { default: Vec<Instr>, procs: BTreeMap<String, Vec<Instr>>, max_words: usize },
-}
-
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum ProgramType {
-    CompactionDelta,
-    CompactionSfTree,
-    Script,
-}
-
-/// `[program]` as written: `type` and every key some type takes, checked against `type`
-/// (a plain table keeps serde's key and line in every error; a tagged enum loses them).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProgramTable {
-    #[serde(rename = "type")]
-    kind: ProgramType,
-    x: Option<Vec<i64>>,
-    default: Option<Vec<Instr>>,
-    procs: Option<BTreeMap<String, Vec<Instr>>>,
-    max_words: Option<usize>,
-}
-
-impl<'de> Deserialize<'de> for Program {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let t = ProgramTable::deserialize(d)?;
-        let name = match t.kind {
-            ProgramType::CompactionDelta => "compaction_delta",
-            ProgramType::CompactionSfTree => "compaction_sf_tree",
-            ProgramType::Script => "script",
-        };
-        let fail = |msg: String| <D::Error as serde::de::Error>::custom(msg);
-        let script = matches!(t.kind, ProgramType::Script);
-        let wrong = [
-            ("x", t.x.is_some() && script),
-            ("default", t.default.is_some() && !script),
-            ("procs", t.procs.is_some() && !script),
-            ("max_words", t.max_words.is_some() && !script),
-        ];
-        if let Some((key, _)) = wrong.iter().find(|(_, bad)| *bad) {
-            return Err(fail(format!("type = \"{name}\" does not take the key `{key}`")));
-        }
-        let x = t.x.ok_or_else(|| fail(format!("type = \"{name}\" needs the key `x`")));
-        Ok(match t.kind {
-            ProgramType::CompactionDelta => Program::CompactionDelta { x: x? },
-            ProgramType::CompactionSfTree => Program::CompactionSfTree { x: x? },
-            ProgramType::Script => Program::Script {
-                default: t.default.unwrap_or_default(),
-                procs: t.procs.unwrap_or_default(),
-                max_words: t.max_words.unwrap_or(4),
-            },
-        })
-    }
 }
 
 /// Runs a `kind = "logp"` configuration.
@@ -169,58 +198,18 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
     let up_front = program_estimate(&c);
     limits::check("p", || format!("{} (programs of {up_front} bytes)", c.p), up_front)?;
     mc.max_trace_events = (limits::MEMORY_LIMIT - up_front) / limits::LOGP_BYTES_PER_EVENT;
-    let mut adv = PolicyAdversary::of(c.adversary, c.seed);
+    let choice = AdversaryChoice::of(&c)?;
+    let mut adv = choice.adversary(c.seed);
     let delta = c.delta.unwrap_or(params.l);
-    match c.program {
-        Program::CompactionDelta { x } | Program::CompactionSfTree { x }
-            if x.len() != c.p as usize =>
-        {
-            Err(Error::LengthMismatch { len: x.len(), p: c.p }.into())
-        }
-        Program::CompactionDelta { x } => {
-            let procs = two_compaction_delta(&params, delta, &x)?;
+    match c.program.build(&params, delta)? {
+        Built::Compaction { procs, algorithm, x, bound } => {
             let e = run(&mc, procs, &mut adv)?;
-            let want = reference_compaction(c.p, &x)?;
-            let bound = compaction_delta_time(&params, delta);
-            let extra = json!({ "algorithm": "compaction_delta", "outputs": outputs(&e.states),
-                "reference": want, "verified": outputs(&e.states) == want, "bound": bound });
-            report(c.adversary, &e, extra, c.trace)
+            let extra = compaction_extra(algorithm, &e.states, c.p, &x, bound)?;
+            report(choice, &e, extra, c.trace)
         }
-        Program::CompactionSfTree { x } => {
-            let procs = two_compaction_sf_tree(&params, &x)?;
-            let e = run(&mc, procs, &mut adv)?;
-            let want = reference_compaction(c.p, &x)?;
-            let bound = compaction_sf_tree_time(&params);
-            let extra = json!({ "algorithm": "compaction_sf_tree", "outputs": outputs(&e.states),
-                "reference": want, "verified": outputs(&e.states) == want, "bound": bound });
-            report(c.adversary, &e, extra, c.trace)
-        }
-        Program::Script { default, procs, max_words } => {
-            let mut code: Vec<Vec<Instr>> = vec![default; c.p as usize];
-            // Keys "1" and "01" name the same processor: the first key seen for a processor
-            // (in key order) is kept to name it in the error.
-            let mut seen: BTreeMap<usize, String> = BTreeMap::new();
-            for (k, v) in procs {
-                let i: usize = k.parse().ok().filter(|&i| i < c.p as usize).ok_or_else(|| {
-                    let (field, rule) = ("program.procs", "keys are processor ids < p");
-                    Error::ConfigParam { field, rule, value: format!("{k:?} with p = {}", c.p) }
-                })?;
-                if let Some(first) = seen.get(&i) {
-                    let (field, rule) = ("program.procs", "one key per processor");
-                    let value = format!("{first:?} and {k:?} both name P{i}");
-                    return Err(Error::ConfigParam { field, rule, value }.into());
-                }
-                seen.insert(i, k);
-                code[i] = v;
-            }
-            let scripts = code
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| Script::new(v, i as u32, c.p, params.gap, max_words))
-                .collect::<Result<Vec<_>, _>>()?;
+        Built::Scripts(scripts) => {
             let e = run(&mc, scripts, &mut adv)?;
-            let extra = json!({ "algorithm": "script" });
-            report(c.adversary, &e, extra, c.trace)
+            report(choice, &e, json!({ "algorithm": "script" }), c.trace)
         }
     }
 }
@@ -228,19 +217,11 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
 /// Bytes of the machine's per-processor state and the programs, before the run (the trace is
 /// bounded during the run).
 fn program_estimate(c: &LogpConfig) -> u64 {
-    let instr = std::mem::size_of::<Instr>() as u64;
-    let code = match &c.program {
-        Program::CompactionDelta { .. } | Program::CompactionSfTree { .. } => 0,
-        Program::Script { default, procs, .. } => {
-            let own: u64 = procs.values().map(|v| v.len() as u64).sum();
-            (u64::from(c.p).saturating_mul(default.len() as u64)).saturating_add(own)
-        }
-    };
-    limits::logp_estimate(u64::from(c.p), code.saturating_mul(instr), 0)
+    limits::logp_estimate(u64::from(c.p), c.program.code_bytes(c.p), 0)
 }
 
 fn report<S: serde::Serialize>(
-    adversary: AdversaryKind,
+    adversary: AdversaryChoice,
     e: &Execution<S>,
     mut extra: serde_json::Value,
     with_trace: bool,
@@ -252,7 +233,7 @@ fn report<S: serde::Serialize>(
         "{} under {} (adversary {}): T = {}, quiescence {}, {} messages, {} violating, {} episodes, {stalled} stalled steps, trace {}",
         extra["algorithm"].as_str().unwrap_or("program"),
         e.trace.rule.name(),
-        json!(adversary).as_str().unwrap_or_default(),
+        adversary.describe(),
         e.t,
         e.quiescence,
         summary_t.messages,
@@ -269,7 +250,7 @@ fn report<S: serde::Serialize>(
     let obj = extra.as_object_mut().expect("object");
     obj.insert("params".into(), json!(e.trace.params));
     obj.insert("rule".into(), json!(e.trace.rule));
-    obj.insert("adversary".into(), json!(adversary));
+    obj.insert("adversary".into(), adversary.to_json());
     obj.insert("T".into(), json!(e.t));
     obj.insert("quiescence".into(), json!(e.quiescence));
     obj.insert("stalled_steps".into(), json!(e.stalled_steps));

@@ -54,6 +54,11 @@ pub struct TraceMessage {
     pub dest: u32,
     /// Submission step.
     pub submit: Step,
+    /// `c_j(t)` (paper §2.1): the messages to `dest` in transit at the submission step `t`
+    /// (submitted earlier, delivered after `t`) plus the submissions to `dest` at `t`, this
+    /// one included (`docs/models/logp-stall.md`, Choices: in transit); violating iff
+    /// `c_j > ceil(L/G)`.
+    pub c_j: u64,
     /// Acceptance step (`ImmediateBlocking` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<Step>,

@@ -7,7 +7,7 @@ use crate::trace::TraceMessage;
 
 impl Checker<'_> {
     /// Checks every message's delivery window from its recomputed in-transit count
-    /// `counts[id] = c_j(t)`: L4 `t < t_m <= t + L`, or `t + G c_j(t) + L` if violating
+    /// `counts[id] = c_j(t)`: L4 the recorded `c_j` equals it and `t < t_m <= t + L`, or `t + G c_j(t) + L` if violating
     /// (from the acceptance step under immediate blocking); L12 no violating submission in
     /// SF-LogP; L13 an acceptance step under immediate blocking. Returns which messages are
     /// violating (`c_j(t) > ceil(L/G)`).
@@ -17,6 +17,15 @@ impl Checker<'_> {
         let mut violating = vec![false; msgs.len()];
         for m in msgs {
             let c = counts[m.id as usize];
+            if m.c_j != c {
+                self.bad(
+                    "L4",
+                    format!(
+                        "message {} (P{}->P{}, submitted {}) records c_j = {}, but {c} messages to P{} are in transit at its submission",
+                        m.id, m.src, m.dest, m.submit, m.c_j, m.dest
+                    ),
+                );
+            }
             let viol = c > cap;
             violating[m.id as usize] = viol;
             match self.trace.rule {

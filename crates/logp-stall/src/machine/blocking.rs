@@ -75,6 +75,17 @@ impl Blocking {
         net: &mut Network<T>,
         adv: &mut dyn Adversary,
     ) -> Result<u64, Error> {
+        // c_j(t) of each submission (paper §2.1; the trace records it under every rule):
+        // accepted messages in transit, blocked ones, and the step's submissions to `dest`.
+        let mut same = vec![0u64; self.blocked.len()];
+        for &id in subs {
+            same[net.msgs[id as usize].dest as usize] += 1;
+        }
+        for &id in subs {
+            let dest = net.msgs[id as usize].dest;
+            let blocked = self.blocked[dest as usize].len() as u64;
+            net.record_count(id, net.count(dest, same[dest as usize]) + blocked);
+        }
         let mut newly_blocked: Vec<u64> = Vec::new();
         for id in self.acceptance_order(t, subs) {
             let dest = net.msgs[id as usize].dest as usize;

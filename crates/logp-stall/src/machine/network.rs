@@ -70,6 +70,7 @@ impl<T> Network<T> {
             src,
             dest,
             submit: t,
+            c_j: 0,
             accepted: None,
             deliver: 0,
             received_at: None,
@@ -96,6 +97,11 @@ impl<T> Network<T> {
     /// submissions to `dest` at `t` (itself included).
     pub(super) fn count(&self, dest: u32, same_step: u64) -> u64 {
         self.in_transit[dest as usize] + same_step
+    }
+
+    /// Records `c_j(t)` of message `id` in its trace entry.
+    pub(super) fn record_count(&mut self, id: u64, c_j: u64) {
+        self.msgs[id as usize].c_j = c_j;
     }
 
     /// Puts `n` more messages in transit to `dest`.

@@ -16,17 +16,22 @@
 //! ```
 
 use netcore::study::{ModelError, RunReport, to_json};
-
-use crate::{Error, limits};
 use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::program::{Built, Program, compaction_extra};
+use crate::{Error, LogpParams, limits};
 
 use super::workload::{Workload, programs};
-use super::{SimConfig, simulate_and_judge};
+use super::{Judged, SimConfig, simulate_and_judge};
 
 /// The `kind = "sim"` configuration: the simulation's parameters as the table `[machine]`
 /// (a [`SimConfig`]: `p`, `G`, `L`, `o`, `delta`, `g`, `l`, `unstall`, `scan_fanin`,
-/// `max_cycles`), and the workload.
-#[derive(Debug, Clone, Deserialize)]
+/// `max_cycles`), and what the simulated processors run: a generated `workload` of size `r`
+/// (with `seed`), or a `[program]` table as `kind = "logp"` takes it (scripts or
+/// 2-compaction), whose report then details the simulated execution (`trace = true` adds
+/// the trace: messages with `c_j` and the op logs).
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimRunConfig {
     /// The `kind` key that chose this table (read first by [`crate::model`]).
@@ -35,14 +40,17 @@ pub struct SimRunConfig {
     /// The simulation's parameters.
     pub machine: SimConfig,
     /// Workload.
-    pub workload: Workload,
+    workload: Option<Workload>,
     /// Workload size.
-    pub r: u32,
-    /// Seed of the workload.
+    r: Option<u32>,
+    /// Seed of the workload (default 0).
+    seed: Option<u64>,
+    /// The programs, instead of a workload.
+    program: Option<Program>,
+    /// Include the simulated execution's trace (program runs).
     #[serde(default)]
-    pub seed: u64,
+    trace: bool,
 }
-
 /// The report of one simulation run.
 #[derive(Debug, Clone, Serialize)]
 pub struct SimRunReport {
@@ -64,8 +72,9 @@ pub struct SimRunReport {
     pub bound_thm2: f64,
     /// Measured cost per cycle.
     pub cost_per_cycle: f64,
-    /// Every processor received exactly what was sent to it.
-    pub verified: bool,
+    /// The outputs equal the reference (a workload: every processor received exactly what
+    /// was sent to it; 2-compaction: the reference compaction); `None` for scripts.
+    pub verified: Option<bool>,
     /// The simulated execution passes `check_legal`.
     pub legal: bool,
     /// Replayed on the direct machine it gives the same op logs and final states.
@@ -78,30 +87,146 @@ pub struct SimRunReport {
     pub cycle_stats: Vec<super::CycleStats>,
 }
 
-/// Runs a `kind = "sim"` configuration.
-pub fn run_sim_config(c: &SimRunConfig) -> Result<RunReport, ModelError> {
-    let cfg = &c.machine;
-    cfg.validate()?;
-    if c.r > 1024 {
-        return Err(
-            Error::SimParam { field: "r", rule: "r <= 1024", value: c.r.to_string() }.into()
-        );
+/// What the simulated processors run.
+enum Source {
+    Workload { workload: Workload, r: u32, seed: u64 },
+    Program { program: Program, trace: bool },
+}
+
+impl SimRunConfig {
+    /// The workload or the program, exactly one of them, with the keys each takes.
+    fn source(self) -> Result<(SimConfig, Source), Error> {
+        let bad = |field, rule, value: String| Err(Error::SimParam { field, rule, value });
+        let source = match (self.program, self.workload) {
+            (Some(_), Some(w)) => {
+                let rule = "either workload or [program], not both";
+                return bad("workload", rule, json!(w).to_string());
+            }
+            (None, None) => {
+                return bad("workload", "given, or a [program] table", "neither".into());
+            }
+            (Some(program), None) => match (self.r, self.seed) {
+                (Some(r), _) => return bad("r", "given with workload only", r.to_string()),
+                (_, Some(seed)) => {
+                    return bad("seed", "given with workload only", seed.to_string());
+                }
+                (None, None) => Source::Program { program, trace: self.trace },
+            },
+            (None, Some(workload)) => match (self.r, self.trace) {
+                (_, true) => return bad("trace", "given with a [program] only", "true".into()),
+                (None, _) => return bad("r", "given with workload", "none".into()),
+                (Some(r), false) => Source::Workload { workload, r, seed: self.seed.unwrap_or(0) },
+            },
+        };
+        Ok((self.machine, source))
     }
-    if c.workload == Workload::Hotspot && c.r >= cfg.p {
-        let value = format!("r={}, p={}", c.r, cfg.p);
+}
+
+/// Runs a `kind = "sim"` configuration.
+pub fn run_sim_config(c: SimRunConfig) -> Result<RunReport, ModelError> {
+    c.machine.validate()?;
+    match c.source()? {
+        (cfg, Source::Workload { workload, r, seed }) => run_workload(&cfg, workload, r, seed),
+        (cfg, Source::Program { program, trace }) => run_program(cfg, program, trace),
+    }
+}
+
+/// A generated workload: the report gives the totals and the per-cycle statistics.
+fn run_workload(
+    cfg: &SimConfig,
+    workload: Workload,
+    r: u32,
+    seed: u64,
+) -> Result<RunReport, ModelError> {
+    if r > 1024 {
+        return Err(Error::SimParam { field: "r", rule: "r <= 1024", value: r.to_string() }.into());
+    }
+    if workload == Workload::Hotspot && r >= cfg.p {
+        let value = format!("r={r}, p={}", cfg.p);
         return Err(Error::SimParam { field: "r", rule: "r < p for a hotspot", value }.into());
     }
-    let messages = match c.workload {
-        Workload::Hotspot => u64::from(c.r),
-        Workload::RandomTraffic => u64::from(c.r) * u64::from(cfg.p),
+    let messages = match workload {
+        Workload::Hotspot => u64::from(r),
+        Workload::RandomTraffic => u64::from(r) * u64::from(cfg.p),
     };
-    let value = || format!("{} with p = {} ({messages} messages)", c.r, cfg.p);
+    let value = || format!("{r} with p = {} ({messages} messages)", cfg.p);
     limits::check("r", value, limits::sim_estimate(u64::from(cfg.p), messages))?;
-    let mut rng = netcore::rng::seeded(c.seed, 0);
-    let (procs, reference) = programs(c.workload, cfg.p, cfg.gap, c.r, &mut rng);
+    let mut rng = netcore::rng::seeded(seed, 0);
+    let (procs, reference) = programs(workload, cfg.p, cfg.gap, r, &mut rng);
     let judged = simulate_and_judge(cfg, procs)?;
-    let (rep, trace, legal, replay_equal) =
-        (judged.report, judged.trace, judged.legal, judged.replay_equal);
+    let verified = Some(judged.report.states == reference);
+    let (report, summary) = totals(cfg, &judged, verified)?;
+    Ok(RunReport { summary, report: to_json(&report)? })
+}
+
+/// A `[program]`: the totals, and the simulated execution in detail (the detail `trace =
+/// true` gives on the direct machine): episodes with their undone actions, stalled steps, ρ
+/// and final states per processor, and with `trace = true` the trace.
+fn run_program(mut cfg: SimConfig, program: Program, trace: bool) -> Result<RunReport, ModelError> {
+    let up_front =
+        limits::sim_estimate(u64::from(cfg.p), 0).saturating_add(program.code_bytes(cfg.p));
+    limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p), up_front)?;
+    cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
+    let params = LogpParams::new(cfg.p, cfg.latency, cfg.gap, cfg.o)?;
+    match program.build(&params, cfg.delta)? {
+        Built::Compaction { procs, algorithm, x, bound } => {
+            let judged = simulate_and_judge(&cfg, procs)?;
+            let extra = compaction_extra(algorithm, &judged.report.states, cfg.p, &x, bound)?;
+            detailed(&cfg, &judged, extra, trace)
+        }
+        Built::Scripts(scripts) => {
+            let judged = simulate_and_judge(&cfg, scripts)?;
+            detailed(&cfg, &judged, json!({ "algorithm": "script" }), trace)
+        }
+    }
+}
+
+/// The detailed report of a simulated program: `extra` (its algorithm and checks), then the
+/// totals and the execution.
+fn detailed<S: Serialize>(
+    cfg: &SimConfig,
+    judged: &Judged<S>,
+    mut extra: serde_json::Value,
+    with_trace: bool,
+) -> Result<RunReport, ModelError> {
+    let rep = &judged.report;
+    let verified = extra.get("verified").and_then(serde_json::Value::as_bool);
+    let (totals, mut summary) = totals(cfg, judged, verified)?;
+    let stalled: Vec<u64> = rep
+        .ops
+        .iter()
+        .map(|log| log.iter().filter(|(_, op)| *op == super::SimOp::Stalled).count() as u64)
+        .collect();
+    let undone: Vec<u64> = (0..cfg.p)
+        .map(|i| rep.episodes.iter().filter(|e| e.proc == i).map(|e| e.undone).sum())
+        .collect();
+    let obj = extra.as_object_mut().expect("an object");
+    if let serde_json::Value::Object(totals) = to_json(&totals)? {
+        obj.extend(totals);
+    }
+    obj.insert("C".into(), json!(cfg.cycle()));
+    obj.insert("K".into(), json!(cfg.capacity()));
+    obj.insert("episodes".into(), json!(rep.episodes));
+    obj.insert("stalled_steps".into(), json!(stalled));
+    obj.insert("undone".into(), json!(undone));
+    obj.insert("rho".into(), json!(rep.rho));
+    obj.insert("states".into(), json!(rep.states));
+    if with_trace {
+        obj.insert("trace".into(), json!(judged.trace));
+    }
+    if let Some(bound) = obj.get("bound") {
+        summary += &format!(", bound {bound}");
+    }
+    Ok(RunReport { summary, report: extra })
+}
+
+/// The totals of a simulated run and its summary line.
+fn totals<S>(
+    cfg: &SimConfig,
+    judged: &Judged<S>,
+    verified: Option<bool>,
+) -> Result<(SimRunReport, String), Error> {
+    let (rep, trace) = (&judged.report, &judged.trace);
     let cost = rep.cost;
     let report = SimRunReport {
         t: rep.t,
@@ -113,15 +238,15 @@ pub fn run_sim_config(c: &SimRunConfig) -> Result<RunReport, ModelError> {
         cost_by_label: rep.ledger.by_label(&cfg.bsp_params()?)?,
         bound_thm2: super::theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l),
         cost_per_cycle: cost / rep.cycles as f64,
-        verified: rep.states == reference,
-        legal,
-        replay_equal,
+        verified,
+        legal: judged.legal,
+        replay_equal: judged.replay_equal,
         trace_summary: trace.summary(),
         broken_invariants: rep.broken_invariants.clone(),
         cycle_stats: rep.cycle_stats.clone(),
     };
     let summary = format!(
-        "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle, Theorem 2 bound {:.1}), verified = {}, legal = {}, replay_equal = {}",
+        "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle, Theorem 2 bound {:.1}){}, legal = {}, replay_equal = {}",
         cfg.delta,
         cfg.p,
         cfg.gap,
@@ -135,9 +260,9 @@ pub fn run_sim_config(c: &SimRunConfig) -> Result<RunReport, ModelError> {
         cost,
         report.cost_per_cycle,
         report.bound_thm2,
-        report.verified,
+        report.verified.map_or(String::new(), |v| format!(", verified = {v}")),
         report.legal,
         report.replay_equal
     );
-    Ok(RunReport { summary, report: to_json(&report)? })
+    Ok((report, summary))
 }

@@ -57,12 +57,14 @@ pub(crate) enum LogOp {
     Stalled,
 }
 
-/// A stall episode: trigger `(src, seq)`, signal step `t'`, unstall step `t''`.
+/// A stall episode: trigger `(src, seq)`, signal step `t'`, unstall step `t''`, and the
+/// actions undone by step 5(b) (δ < G; 0 otherwise).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct EpisodeRec {
     pub(crate) trigger_seq: u32,
     pub(crate) signal: Step,
     pub(crate) unstall: Step,
+    pub(crate) undone: u64,
 }
 
 /// The process right after the first submit of the cycle, kept when `delta < G` for the undo

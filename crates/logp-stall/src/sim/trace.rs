@@ -13,7 +13,7 @@ impl<S> SimReport<S> {
     /// The recorded execution under rule `Delta { delta }` with the parameters of `cfg`.
     pub fn to_trace(&self, cfg: &SimConfig) -> Result<Trace, Error> {
         let params = LogpParams::new(cfg.p, cfg.latency, cfg.gap, cfg.o)?;
-        let messages = self
+        let mut messages: Vec<TraceMessage> = self
             .messages
             .iter()
             .map(|m| TraceMessage {
@@ -21,11 +21,16 @@ impl<S> SimReport<S> {
                 src: m.src,
                 dest: m.dest,
                 submit: m.submit,
+                c_j: 0,
                 accepted: None,
                 deliver: m.deliver,
                 received_at: m.received_at,
             })
             .collect();
+        let counts = crate::check::transit_counts(&messages);
+        for (m, c_j) in messages.iter_mut().zip(counts) {
+            m.c_j = c_j;
+        }
         let ops: Vec<Vec<(Step, Op)>> = self
             .ops
             .iter()

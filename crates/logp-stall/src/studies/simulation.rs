@@ -87,6 +87,7 @@ impl SimPointParams {
             unstall: UnstallOffset::Strict,
             scan_fanin: None,
             max_cycles: 100_000,
+            memory_budget: u64::MAX,
         };
         cfg.validate()?;
         Ok(SimPoint {

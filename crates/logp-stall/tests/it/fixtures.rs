@@ -1,4 +1,4 @@
-//! Every `fixtures/logp-stall/{goal,sim}-*.toml` runs through the model's `run_config`; the
+//! Every `fixtures/logp-stall/{goal,sim,bsp}-*.toml` runs through the model's `run_config`; the
 //! report (or the error) is snapshotted. Hand derivations are in the fixtures' comments.
 
 use logp_stall::LogpStall;
@@ -30,5 +30,12 @@ fn sim_fixtures() {
             ".report.cost_per_cycle" => insta::rounded_redaction(3),
             ".report.bound_thm2" => insta::rounded_redaction(3),
         });
+    });
+}
+
+#[test]
+fn bsp_fixtures() {
+    insta::glob!("../../../../fixtures/logp-stall", "bsp-*.toml", |path| {
+        insta::assert_json_snapshot!(run(path));
     });
 }

@@ -88,9 +88,12 @@ fn fixture_texts() -> Vec<String> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            // The trace-limit fixture runs 2 * 10^6 events on purpose; file fixtures need
-            // their directory.
-            !name.contains("trace-limit") && !name.contains("file")
+            // The trace-limit fixture runs 2 * 10^6 events and the simulated program's
+            // memory limit 2 * 10^6 logged steps on purpose; file fixtures need their
+            // directory.
+            !name.contains("trace-limit")
+                && !name.contains("program-memory-limit")
+                && !name.contains("file")
         })
         .collect();
     names.sort();

@@ -66,6 +66,7 @@ fn cfg(p: u32, gap: u64, latency: u64, delta: u64) -> SimConfig {
         unstall: UnstallOffset::Strict,
         scan_fanin: None,
         max_cycles: 1000,
+        memory_budget: u64::MAX,
     }
 }
 

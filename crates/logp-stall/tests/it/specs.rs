@@ -299,6 +299,11 @@ fn checker_catches_broken_traces() {
     let mut t = good.clone();
     t.params.gap = 3;
     out.push(("G > L", check_legal(&t, CheckOpts::default()).unwrap_err()));
+    // (f) a recorded c_j that is not the count: message 0 (P5 -> P0 at step 0) has c_0(0) = 2
+    // (itself and P6's same-step message); recorded as 1 it would look non-violating.
+    let mut t = good.clone();
+    t.messages[0].c_j = 1;
+    out.push(("c_j misrecorded", check_legal(&t, CheckOpts::default()).unwrap_err()));
     let rendered: Vec<(String, Vec<String>)> = out
         .into_iter()
         .map(|(k, v)| (k.to_string(), v.iter().map(ToString::to_string).collect()))

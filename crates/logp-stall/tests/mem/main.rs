@@ -64,6 +64,21 @@ fn estimates_cover_measured_peaks() {
         let estimate = limits::sim_estimate(u64::from(p), u64::from(r) * u64::from(p));
         (config, Box::new(move |_: &serde_json::Value| estimate) as Box<dyn Fn(&_) -> u64>)
     };
+    // A ring on the cycle simulation: each round P_i submits to P_(i+1 mod p) and receives
+    // the message of its predecessor (a message per processor every 2G steps).
+    let sim_program = |p: u32, rounds: u32| {
+        let estimate = move |r: &serde_json::Value| {
+            let code = 9 * std::mem::size_of::<Instr>() as u64 * u64::from(p);
+            let steps = r["trace_summary"]["t"].as_u64().expect("T") * u64::from(p);
+            let messages = r["trace_summary"]["messages"].as_u64().expect("messages");
+            (limits::sim_estimate(u64::from(p), 0) + code)
+                .saturating_add(limits::sim_run_estimate(steps, messages))
+        };
+        let config = format!(
+            "kind = \"sim\"\ntrace = true\n[machine]\np = {p}\nG = 2\nL = 8\ndelta = 8\ng = 2\nl = 8\n[program]\ntype = \"script\"\ndefault = [{{ op = \"add\", reg = 1, a = \"pid\", b = 1 }}, {{ op = \"jump_if\", a = \"r1\", cmp = \"lt\", b = \"p\", target = 3 }}, {{ op = \"set\", reg = 1, value = 0 }}, {{ op = \"wait_gap\" }}, {{ op = \"submit\", dest = \"r1\", payload = [\"r2\"] }}, {{ op = \"wait_gap\" }}, {{ op = \"receive\", into = 4 }}, {{ op = \"add\", reg = 2, a = \"r2\", b = 1 }}, {{ op = \"jump_if\", a = \"r2\", cmp = \"lt\", b = {rounds}, target = 3 }}]\n"
+        );
+        (config, Box::new(estimate) as Box<dyn Fn(&_) -> u64>)
+    };
     let cases = [
         ("goal broadcast p = 2^14", goal(Generator::BinomialBroadcast, 1 << 14)),
         ("goal dissemination p = 2^12", goal(Generator::Dissemination, 1 << 12)),
@@ -72,6 +87,8 @@ fn estimates_cover_measured_peaks() {
         ("logp polling p = 256, 100 polls", logp(256, 100)),
         ("sim random traffic p = 256, r = 16", sim(256, 16)),
         ("sim random traffic p = 1024, r = 2", sim(1024, 2)),
+        ("sim program ring p = 16, 2000 rounds", sim_program(16, 2000)),
+        ("sim program ring p = 256, 100 rounds", sim_program(256, 100)),
     ];
     if let Ok(case) = std::env::var("LOGP_MEM_CASE") {
         let (_, (config, estimate)) =

@@ -1,0 +1,175 @@
+//! The `[program]` table of the single-run configs that run LogP programs: `kind = "logp"`
+//! (the direct machine) and `kind = "sim"` (the cycle simulation of paper §4) read it, build
+//! it and check its 2-compaction outputs through this one loader.
+
+use std::collections::BTreeMap;
+
+use netcore::Step;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::algorithms::{
+    PlanProc, PlanState, compaction_delta_time, compaction_sf_tree_time, outputs,
+    reference_compaction, two_compaction_delta, two_compaction_sf_tree,
+};
+use crate::script::{Instr, Script};
+use crate::{Error, LogpParams};
+
+/// The `[program]` table, by its `type`.
+#[derive(Debug)]
+pub(crate) enum Program {
+    /// 2-compaction by the δ-LogP algorithm of paper §3.
+    CompactionDelta { x: Vec<i64> },
+    /// 2-compaction by the stall-free tree.
+    CompactionSfTree { x: Vec<i64> },
+    /// Scripts: `default` for every processor, `procs` by processor id.
+    Script { default: Vec<Instr>, procs: BTreeMap<String, Vec<Instr>>, max_words: usize },
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ProgramType {
+    CompactionDelta,
+    CompactionSfTree,
+    Script,
+}
+
+/// `[program]` as written: `type` and every key some type takes, checked against `type`
+/// (a plain table keeps serde's key and line in every error; a tagged enum loses them).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProgramTable {
+    #[serde(rename = "type")]
+    kind: ProgramType,
+    x: Option<Vec<i64>>,
+    default: Option<Vec<Instr>>,
+    procs: Option<BTreeMap<String, Vec<Instr>>>,
+    max_words: Option<usize>,
+}
+
+impl<'de> Deserialize<'de> for Program {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let t = ProgramTable::deserialize(d)?;
+        let name = match t.kind {
+            ProgramType::CompactionDelta => "compaction_delta",
+            ProgramType::CompactionSfTree => "compaction_sf_tree",
+            ProgramType::Script => "script",
+        };
+        let fail = |msg: String| <D::Error as serde::de::Error>::custom(msg);
+        let script = matches!(t.kind, ProgramType::Script);
+        let wrong = [
+            ("x", t.x.is_some() && script),
+            ("default", t.default.is_some() && !script),
+            ("procs", t.procs.is_some() && !script),
+            ("max_words", t.max_words.is_some() && !script),
+        ];
+        if let Some((key, _)) = wrong.iter().find(|(_, bad)| *bad) {
+            return Err(fail(format!("type = \"{name}\" does not take the key `{key}`")));
+        }
+        let x = t.x.ok_or_else(|| fail(format!("type = \"{name}\" needs the key `x`")));
+        Ok(match t.kind {
+            ProgramType::CompactionDelta => Program::CompactionDelta { x: x? },
+            ProgramType::CompactionSfTree => Program::CompactionSfTree { x: x? },
+            ProgramType::Script => Program::Script {
+                default: t.default.unwrap_or_default(),
+                procs: t.procs.unwrap_or_default(),
+                max_words: t.max_words.unwrap_or(4),
+            },
+        })
+    }
+}
+
+/// A built program: one process per processor.
+pub(crate) enum Built {
+    /// 2-compaction, with what its outputs must be and its exact time.
+    Compaction {
+        /// The processes.
+        procs: Vec<PlanProc>,
+        /// `compaction_delta` or `compaction_sf_tree`.
+        algorithm: &'static str,
+        /// The input.
+        x: Vec<i64>,
+        /// The exact time under every legal execution.
+        bound: Step,
+    },
+    /// Scripts.
+    Scripts(Vec<Script>),
+}
+
+impl Program {
+    /// Bytes of the programs of `p` processors (scripts; 2-compaction's plans are constant).
+    pub(crate) fn code_bytes(&self, p: u32) -> u64 {
+        let instr = std::mem::size_of::<Instr>() as u64;
+        let code = match self {
+            Program::CompactionDelta { .. } | Program::CompactionSfTree { .. } => 0,
+            Program::Script { default, procs, .. } => {
+                let own: u64 = procs.values().map(|v| v.len() as u64).sum();
+                (u64::from(p).saturating_mul(default.len() as u64)).saturating_add(own)
+            }
+        };
+        code.saturating_mul(instr)
+    }
+
+    /// The processes for `params`, with δ for the δ-LogP 2-compaction.
+    pub(crate) fn build(self, params: &LogpParams, delta: u64) -> Result<Built, Error> {
+        let p = params.p;
+        match self {
+            Program::CompactionDelta { x } | Program::CompactionSfTree { x }
+                if x.len() != p as usize =>
+            {
+                Err(Error::LengthMismatch { len: x.len(), p })
+            }
+            Program::CompactionDelta { x } => Ok(Built::Compaction {
+                procs: two_compaction_delta(params, delta, &x)?,
+                algorithm: "compaction_delta",
+                x,
+                bound: compaction_delta_time(params, delta),
+            }),
+            Program::CompactionSfTree { x } => Ok(Built::Compaction {
+                procs: two_compaction_sf_tree(params, &x)?,
+                algorithm: "compaction_sf_tree",
+                x,
+                bound: compaction_sf_tree_time(params),
+            }),
+            Program::Script { default, procs, max_words } => {
+                let mut code: Vec<Vec<Instr>> = vec![default; p as usize];
+                // Keys "1" and "01" name the same processor: the first key seen for a
+                // processor (in key order) is kept to name it in the error.
+                let mut seen: BTreeMap<usize, String> = BTreeMap::new();
+                for (k, v) in procs {
+                    let i: usize = k.parse().ok().filter(|&i| i < p as usize).ok_or_else(|| {
+                        let (field, rule) = ("program.procs", "keys are processor ids < p");
+                        Error::ConfigParam { field, rule, value: format!("{k:?} with p = {p}") }
+                    })?;
+                    if let Some(first) = seen.get(&i) {
+                        let (field, rule) = ("program.procs", "one key per processor");
+                        let value = format!("{first:?} and {k:?} both name P{i}");
+                        return Err(Error::ConfigParam { field, rule, value });
+                    }
+                    seen.insert(i, k);
+                    code[i] = v;
+                }
+                let scripts = code
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| Script::new(v, i as u32, p, params.gap, max_words))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Built::Scripts(scripts))
+            }
+        }
+    }
+}
+
+/// The report's lines of a 2-compaction run: outputs, reference, `verified`, the exact bound.
+pub(crate) fn compaction_extra(
+    algorithm: &str,
+    states: &[PlanState],
+    p: u32,
+    x: &[i64],
+    bound: Step,
+) -> Result<serde_json::Value, Error> {
+    let want = reference_compaction(p, x)?;
+    let got = outputs(states);
+    Ok(json!({ "algorithm": algorithm, "outputs": got, "reference": want,
+        "verified": got == want, "bound": bound }))
+}
