@@ -170,6 +170,18 @@ pub(crate) fn build(
     report += "\n## Results\n\n";
     report += &markdown(&run.rows, 200);
     files.push(("report.md".to_string(), report.into_bytes()));
+    // What the index lists about this study; rebuilt from every study directory present.
+    let info = json!({
+        "study": name,
+        "model": run.model,
+        "command": command,
+        "commit": commit(),
+        "date": utc_now(),
+        "claims": verdicts.len(),
+        "failed": verdicts.iter().filter(|(_, pass)| !pass).count(),
+        "shard": run.shard,
+    });
+    files.push(("run.json".to_string(), serde_json::to_vec_pretty(&info)?));
     Ok(StudyOutput {
         name: name.to_string(),
         files,
@@ -207,17 +219,7 @@ pub(crate) fn write_all(out: &Path, outputs: &[StudyOutput]) -> anyhow::Result<(
             return Err(e.context(format!("cannot write {}", final_dir.display())));
         }
     }
-    let mut index = String::from("# Sweep report\n\n| study | claims |\n|---|---|\n");
-    for output in outputs {
-        let verdict = if output.claim_lines.is_empty() {
-            "-".to_string()
-        } else if output.all_pass {
-            format!("all {} PASS", output.claim_lines.len())
-        } else {
-            "FAIL".to_string()
-        };
-        index += &format!("| [{}]({}/report.md) | {verdict} |\n", output.name, output.name);
-    }
+    let index = index(out);
     let temp = out.join(format!("{TEMP_PREFIX}report.md-{}", std::process::id()));
     std::fs::write(&temp, index)?;
     std::fs::rename(&temp, out.join("report.md"))?;
@@ -349,4 +351,74 @@ fn glossary_table(rows: &[Row], glossary: &[netcore::study::Column]) -> String {
         table += &format!("| `{column}` | {meaning} |\n");
     }
     table
+}
+
+/// The index `report.md`: every study directory under `out` that holds a `run.json`, so a
+/// sweep of some studies leaves the others' entries as they were.
+fn index(out: &Path) -> String {
+    let mut entries: Vec<Value> = std::fs::read_dir(out)
+        .map(|dir| {
+            dir.flatten()
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .filter_map(|e| std::fs::read(e.path().join("run.json")).ok())
+                .filter_map(|bytes| serde_json::from_slice(&bytes).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
+    let count = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0);
+    entries.sort_by_key(|v| (text(v, "model"), text(v, "study")));
+    let mut index = String::from(
+        "# Sweep report\n\nEvery study under this directory, with the command, commit and date \
+         of its last run.\n\n| study | model | claims | command | commit | date |\n|---|---|---|---|---|---|\n",
+    );
+    for entry in &entries {
+        let (claims, failed) = (count(entry, "claims"), count(entry, "failed"));
+        let verdict = match (claims, failed, entry.get("shard").and_then(Value::as_str)) {
+            (_, _, Some(shard)) => format!("shard {shard}: checked after merge"),
+            (0, _, None) => "-".to_string(),
+            (n, 0, None) => format!("all {n} PASS"),
+            (n, f, None) => format!("{f} of {n} FAIL"),
+        };
+        let study = text(entry, "study");
+        index += &format!(
+            "| [{study}]({study}/report.md) | {} | {verdict} | `{}` | {} | {} |\n",
+            text(entry, "model"),
+            text(entry, "command"),
+            text(entry, "commit"),
+            text(entry, "date"),
+        );
+    }
+    index
+}
+
+/// The checked-out commit (`git rev-parse --short HEAD`), or `unknown`.
+fn commit() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map_or_else(|| "unknown".to_string(), |s| s.trim().to_string())
+}
+
+/// The current UTC time as `YYYY-MM-DD HH:MM UTC`.
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z % 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + u64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
 }

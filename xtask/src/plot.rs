@@ -203,7 +203,7 @@ fn tick(v: f64) -> String {
 /// The drawn range of an axis: padded by 5% (linear) or by a factor (log).
 fn range(min: f64, max: f64, log: bool) -> std::ops::Range<f64> {
     if log {
-        let (lo, hi) = if min == max { (min / 2.0, max * 2.0) } else { (min, max) };
+        let (lo, hi) = if max <= min { (min / 2.0, max * 2.0) } else { (min, max) };
         (lo / 1.15)..(hi * 1.15)
     } else {
         let span = (max - min).abs().max(1e-9 * max.abs().max(1.0));
@@ -484,7 +484,7 @@ mod tests {
         assert_eq!(labels, ["alpha=1.0", "alpha=2.0", "alpha=10.0"]);
         let first = lines[0].points[0];
         assert_eq!((first.y, first.min, first.max, first.runs), (5.5, 5.5, 6.0, 2));
-        assert_eq!(lines[1].points[0].y, 4.375);
+        assert_eq!(lines[1].points[0].y.to_bits(), 4.375f64.to_bits());
     }
 
     #[test]

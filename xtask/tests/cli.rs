@@ -414,3 +414,20 @@ fn merge_refuses_shards_of_different_specs() {
     assert!(stderr.contains("different sweep spec"), "{stderr}");
     assert!(!merged.exists());
 }
+
+/// A sweep of one study after a sweep of several keeps every study in the index, with its
+/// command, commit and date (issue 14).
+#[test]
+fn partial_sweep_keeps_the_index_complete() {
+    let out = scratch("partial-index");
+    assert!(sweep(&out, &[]).status.success());
+    let one = ["sweep", "--quick", "--quiet", "--out", out.to_str().unwrap(), "bsp-bitonic"];
+    assert!(xtask(&one).status.success());
+    let index = String::from_utf8(read(out.join("report.md"))).unwrap();
+    for study in NETCORE_STUDIES {
+        assert!(index.contains(&format!("[{study}]({study}/report.md)")), "{study}:\n{index}");
+    }
+    let line = index.lines().find(|l| l.starts_with("| [bsp-bitonic]")).unwrap_or_default();
+    assert!(line.contains("`cargo xtask sweep --quick --quiet --out"), "{line}");
+    assert!(line.contains(" UTC |"), "{line}");
+}
