@@ -131,7 +131,7 @@ pub struct ProgramRun {
 /// `name` of a flat H-PRAM (`docs/models/hpram.md`, Choices: A PRAM program as a flat H-PRAM):
 /// netcore's reference interpreter executes it with the root sub-PRAM as its global memory
 /// ([`netcore::pram::run_with`]). The root has `P = S_max` processors, `M` words (`input`,
-/// then zeros), [`BACKEND_WORDS`] registers each, and the program's variant as its sub-model;
+/// then zeros), `BACKEND_WORDS` (2) registers each, and the program's variant as its sub-model;
 /// each global-access instruction is a communication step of the root (processor `i` issues
 /// PPU `i`'s access, processor 0 the CPU's), every other instruction (`halt` included) a
 /// computation step, so `T + C` of the cost tree is the interpreter's `T` and `C` its `G`.
