@@ -140,9 +140,7 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix:>24} [{bar:30}] {pos}/{len} points  {per_sec}  ETA {eta}",
-        )
+        ProgressStyle::with_template("{prefix:>24} [{bar:30}] {percent:>3}%  {msg}  ETA {eta}")
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> "),
     );
@@ -232,6 +230,39 @@ fn check_out(out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Each job's weight in the progress bar: its wall time in the previous run of the same spec
+/// under `out` (microseconds, from `timings.csv`), or, without one, the mean of the known
+/// weights (1 ms when none is known). The ETA then follows the measured per-point cost
+/// instead of assuming every point costs the same.
+fn job_weights(out: &Path, planned: &[Planned]) -> Vec<Vec<u64>> {
+    planned
+        .iter()
+        .map(|p| {
+            let dir = out.join(&p.spec.name);
+            let same_spec = std::fs::read(dir.join("results.json"))
+                .ok()
+                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+                .is_some_and(|v| v["spec_hash"].as_str() == Some(p.spec_hash.as_str()));
+            let known: std::collections::BTreeMap<u64, f64> = if same_spec {
+                read_timings(&dir.join("timings.csv"))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(job, _, _, millis)| (job, millis))
+                    .collect()
+            } else {
+                std::collections::BTreeMap::new()
+            };
+            let micros = |millis: f64| (millis * 1000.0).clamp(1.0, 1e12).round() as u64;
+            let fallback = if known.is_empty() {
+                1000
+            } else {
+                micros(known.values().sum::<f64>() / known.len() as f64)
+            };
+            p.jobs.iter().map(|j| known.get(&j.index).map_or(fallback, |&m| micros(m))).collect()
+        })
+        .collect()
+}
+
 /// `cargo xtask sweep`; returns whether every claim passed.
 pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
     let planned = plan(args)?;
@@ -249,12 +280,14 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
         .build()
         .context("cannot start worker threads")?;
     let total: u64 = planned.iter().map(|p| p.jobs.len() as u64).sum();
-    let bar = progress(total, args.quiet);
+    let weights = job_weights(&out, &planned);
+    let bar = progress(weights.iter().flatten().sum(), args.quiet);
+    let done = std::sync::atomic::AtomicU64::new(0);
     let plain = !args.quiet && bar.is_hidden();
     let command = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
     let mut outputs: Vec<StudyOutput> = Vec::new();
     let mut failures = Vec::new();
-    for p in &planned {
+    for (p, weights) in planned.iter().zip(&weights) {
         bar.set_prefix(p.spec.name.clone());
         if plain {
             eprintln!("sweep: {} ({} points)", p.spec.name, p.jobs.len());
@@ -265,9 +298,12 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
             p.jobs
                 .par_iter()
                 .zip(&points)
-                .map(|(job, point)| {
+                .zip(weights)
+                .map(|((job, point), &weight)| {
                     let result = run_job(point, job);
-                    bar.inc(1);
+                    let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    bar.set_message(format!("{finished}/{total} points"));
+                    bar.inc(weight);
                     result
                 })
                 .collect()
