@@ -141,8 +141,8 @@ fn progress(total: u64, quiet: bool) -> ProgressBar {
     let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template("{prefix:>24} [{bar:30}] {percent:>3}%  {msg}  ETA {eta}")
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
     );
     bar
 }
