@@ -11,7 +11,7 @@
 use netcore::pram::library::Algorithm;
 use netcore::pram::{Cost, Limits};
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -337,6 +337,42 @@ impl Study for Baselines {
             ),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("n", "butterfly dimension n (levels)"),
+            Column::new("program", "a library program"),
+            Column::new("baseline", "the baseline"),
+            Column::new("routers", "routers N = n · 2^n"),
+            Column::new("size", "PPUs S (the program's size)"),
+            Column::new("t", "PRAM time T (instructions)"),
+            Column::new("g", "PRAM global steps"),
+            Column::new("actor_time", "the baseline's actor time"),
+            Column::new("actor_time_over_t", "actor_time / T"),
+            Column::new(
+                "actor_time_over_t_log_n",
+                "actor_time / (T log2 N) (Theorem 2's normalisation)",
+            ),
+            Column::new(
+                "actor_time_over_t_log_s",
+                "actor_time / (T log2 S) (Theorem 1's normalisation for broadcast-sync)",
+            ),
+            Column::new(
+                "default_actor_time",
+                "the default butterfly translation's actor time on the same instance and network",
+            ),
+            Column::new("vs_default", "actor_time / default_actor_time"),
+            Column::new("events", "events of the baseline's run"),
+            Column::new(
+                "max_occupancy",
+                "the largest buffer occupancy (0 for the direct baselines: no network)",
+            ),
+            Column::new(
+                "verified",
+                "the baseline's result equals the reference (and the program's expected output)",
+            ),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(

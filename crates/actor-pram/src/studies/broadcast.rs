@@ -4,7 +4,7 @@
 //! charges to every PRAM step of a bounded-fan-out simulation.
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use super::SchedulerAxis;
@@ -82,6 +82,21 @@ impl Study for Broadcast {
             1.0,
         )]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("s", "PPU actors S, 0 <= S <= 2^24"),
+            Column::new("scheduler", "the delivery order"),
+            Column::new("actor_time", "measured actor time"),
+            Column::new("depth_bound", "ceil(log2(S + 2))"),
+            Column::new("ratio", "actor_time / depth_bound"),
+            Column::new("events", "events"),
+            Column::new(
+                "verified",
+                "every actor woken exactly once and the actor time equals the bound",
+            ),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
@@ -90,7 +105,8 @@ impl Study for Broadcast {
                 "s",
                 &["actor_time", "depth_bound"],
             )
-            .log_x(),
+            .log_x()
+            .bound("depth_bound"),
         ]
     }
 }

@@ -8,7 +8,7 @@
 use netcore::pram::Limits;
 use netcore::pram::library::Algorithm;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -142,6 +142,28 @@ impl Study for Direct {
         );
         claims
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("program", "a library program"),
+            Column::new("log_n", "log2 n"),
+            Column::new("scheduler", "the delivery order"),
+            Column::new("n", "n"),
+            Column::new("t", "PRAM time T (instructions)"),
+            Column::new("g", "PRAM global steps"),
+            Column::new("actor_time", "actor time"),
+            Column::new("time_ratio", "actor_time / T"),
+            Column::new("actor_space", "actor space (words)"),
+            Column::new("events", "events"),
+            Column::new("messages", "messages"),
+            Column::new("max_mailbox", "the largest mailbox"),
+            Column::new("max_acquaintances", "the largest number of cells one PPU actor knows"),
+            Column::new(
+                "verified",
+                "memory and registers equal the reference's and the output its plain Rust reference",
+            ),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(

@@ -5,7 +5,7 @@
 //! one by one and the pass grows like `N / (3n − 1)`.
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::ranade::LockstepRouter;
@@ -109,6 +109,24 @@ impl Study for Hotspot {
             .only("combining", false),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("n", "butterfly dimension n (levels)"),
+            Column::new("b", "buffer capacity b (packets per edge)"),
+            Column::new("combining", "combine requests for one cell"),
+            Column::new("routers", "routers N"),
+            Column::new("r_fwd", "forward rounds"),
+            Column::new("r_rev", "reverse rounds"),
+            Column::new("arrivals", "host arrivals"),
+            Column::new("combines", "combines"),
+            Column::new("fwd_ratio", "r_fwd / (3n − 1)"),
+            Column::new(
+                "verified",
+                "every PPU received the cell's value once, and arrivals + combines = N",
+            ),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("fwd-ratio", "hot spot: forward rounds / (3n - 1)", "n", &["fwd_ratio"])

@@ -6,7 +6,7 @@
 //! destination-major keys (rank 0, Choice 13), the baseline, it grows faster.
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
@@ -147,6 +147,25 @@ impl Study for Permutation {
             .only("b", 2),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("n", "butterfly dimension n (levels)"),
+            Column::new("b", "buffer capacity b (packets per edge)"),
+            Column::new("keys", "the key order (default: ranked)"),
+            Column::new(
+                "hash",
+                "the placement (default: the polynomial family with k = max(2, ceil(log2 N))); the hash seed is drawn from the row's stream",
+            ),
+            Column::new("routers", "routers N"),
+            Column::new("r_fwd", "forward rounds"),
+            Column::new("r_rev", "reverse rounds"),
+            Column::new("max_occupancy", "the largest buffer occupancy"),
+            Column::new("fwd_ratio", "r_fwd / (3n − 1)"),
+            Column::new("rev_ratio", "r_rev / (3n − 1)"),
+            Column::new("verified", "every PPU received the value of its cell once"),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(

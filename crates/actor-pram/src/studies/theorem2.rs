@@ -10,7 +10,7 @@
 use netcore::pram::Limits;
 use netcore::pram::library::Algorithm;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -180,6 +180,48 @@ impl Study for Theorem2 {
             ),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("n", "butterfly dimension n (levels)"),
+            Column::new("program", "a library program"),
+            Column::new("scheduler", "the delivery order of every step's actor run"),
+            Column::new("b", "buffer capacity b (packets per edge)"),
+            Column::new("routers", "routers N = n · 2^n"),
+            Column::new("size", "the program's size 2^floor(log2 N)"),
+            Column::new("t", "PRAM time T (instructions)"),
+            Column::new("g", "PRAM global steps"),
+            Column::new(
+                "actor_time",
+                "actor time of the whole program ((T − G) + Σ steps, Choice 22)",
+            ),
+            Column::new(
+                "actor_time_over_t_log_n",
+                "actor_time / (T · log2 N) (Theorem 2: levels off)",
+            ),
+            Column::new(
+                "step_over_3n_1",
+                "(actor_time − T) / (G · (3n − 1)): the steps' extra depth over the empty pass",
+            ),
+            Column::new("fwd_ratio", "mean forward rounds per pass over 3n − 1"),
+            Column::new("per_round", "the steps' actor time over their lockstep rounds"),
+            Column::new(
+                "pass_per_round_min",
+                "the least pass's actor time over its rounds R = R_fwd + R_rev",
+            ),
+            Column::new(
+                "pass_per_round_max",
+                "the greatest pass's actor time over its rounds R = R_fwd + R_rev",
+            ),
+            Column::new("theorem3", "every pass's actor time in [R, 4R + 1] (Theorem 3)"),
+            Column::new("events", "events over all steps"),
+            Column::new("actors", "actors of one step"),
+            Column::new(
+                "verified",
+                "equal to the reference, every step equal to the lockstep router's",
+            ),
+        ]
+    }
+
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
