@@ -480,20 +480,6 @@ pub fn polarity_q(n: u64, m: u64) -> Result<u64, Error> {
     }
 }
 
-/// `x^e mod q`.
-fn pow_mod(mut x: u64, mut e: u64, q: u64) -> u64 {
-    let mut acc = 1;
-    x %= q;
-    while e > 0 {
-        if e & 1 == 1 {
-            acc = acc * x % q;
-        }
-        x = x * x % q;
-        e >>= 1;
-    }
-    acc
-}
-
 /// The points of PG(2, q) with their frames (Section 3's level-0 graph from ref. \[14\], as
 /// reconstructed in docs/models/dbsp-hmos.md, Choices).
 #[derive(Debug, Clone)]
@@ -546,7 +532,7 @@ impl PolarityPlane {
     pub fn index_of(&self, v: [u64; 3]) -> Option<u32> {
         let q = self.q;
         let c = (0..3).rev().find(|&c| !v[c].is_multiple_of(q))?;
-        let inv = pow_mod(v[c], q - 2, q);
+        let inv = netcore::modular::pow_mod(v[c], q - 2, q);
         let [x0, x1, x2] = v.map(|x| x % q * inv % q);
         let i = self.index[((x0 * q + x1) * 2 + x2) as usize];
         (i != u32::MAX).then_some(i)

@@ -13,6 +13,7 @@
 //!   delays and bandwidth, routes) and the directed-link numbering every fabric shares.
 //! - [`toml_line`]: one-line TOML error messages; [`mod@tagged`]: internally tagged enums whose
 //!   field errors keep the field and its line.
+//! - [`modular`]: `pow_mod`, shared by the number-theoretic programs.
 //! - [`rng`]: [`rng::SimRng`] and [`rng::seeded`]; no unseeded randomness compiles.
 //! - [`cost`]: the ledger of a (D-)BSP run and its pricing by per-level costs
 //!   ([`cost::LevelCosts`]), after the run.
@@ -52,6 +53,7 @@ pub mod fabric;
 pub mod fault;
 pub mod limits;
 pub mod model;
+pub mod modular;
 pub mod pram;
 pub mod rng;
 pub mod studies;

@@ -44,17 +44,8 @@ pub enum FftForm {
 }
 
 /// `b^e mod p`.
-fn pow_mod(mut b: u64, mut e: u64) -> u64 {
-    let mut acc = 1;
-    b %= MODULUS;
-    while e > 0 {
-        if e & 1 == 1 {
-            acc = acc * b % MODULUS;
-        }
-        b = b * b % MODULUS;
-        e >>= 1;
-    }
-    acc
+fn pow_mod(b: u64, e: u64) -> u64 {
+    netcore::modular::pow_mod(b, e, MODULUS)
 }
 
 /// The twiddle table `ω_N^k`, `k < N/2`, built on first use (so count-only runs, whose closures

@@ -394,18 +394,10 @@ impl Algorithm {
     }
 }
 
-/// `base^exp mod NTT_PRIME`.
-fn pow_mod(mut base: i64, mut exp: i64) -> i64 {
-    let mut result = 1;
-    base %= NTT_PRIME;
-    while exp > 0 {
-        if exp & 1 == 1 {
-            result = result * base % NTT_PRIME;
-        }
-        base = base * base % NTT_PRIME;
-        exp >>= 1;
-    }
-    result
+/// `base^exp mod NTT_PRIME` (both non-negative below the prime).
+fn pow_mod(base: i64, exp: i64) -> i64 {
+    let (base, exp) = (base.unsigned_abs(), exp.unsigned_abs());
+    crate::modular::pow_mod(base, exp, NTT_PRIME.unsigned_abs()) as i64
 }
 
 /// Prefix sums exactly as the paper's example: `g[i] += g[i - c0]` for c0 = 1, 2, 4, ...
