@@ -90,7 +90,7 @@ impl Study for NaiveVsDmax {
     }
     fn run(&self, point: &Point, rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {
         let host = Host::from_law(point.n, &point.law, log_n(point.n), rng)?;
-        let run = crate::naive::simulate(&host, &point.program, point.n, point.steps)?;
+        let run = crate::naive::simulate(&host, point.n, &point.program, point.steps)?;
         let bound = f64::from(host.d_max().max(1));
         Ok(vec![Row {
             d_max: host.d_max(),

@@ -90,8 +90,8 @@ impl Study for SingleLongLink {
         let (t1, t2) = (10 * cycle, 20 * cycle);
         let (a, _) = crate::overlap::simulate(host, c, &prog, t1)?;
         let (b, _) = crate::overlap::simulate(host, c, &prog, t2)?;
-        let na = crate::naive::simulate(host, &prog, n, t1)?;
-        let nb = crate::naive::simulate(host, &prog, n, t2)?;
+        let na = crate::naive::simulate(host, n, &prog, t1)?;
+        let nb = crate::naive::simulate(host, n, &prog, t2)?;
         let span = (t2 - t1) as f64;
         let period = (b.host_steps - a.host_steps) as f64 / span;
         let d = f64::from(point.d_long);
