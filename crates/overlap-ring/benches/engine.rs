@@ -52,7 +52,7 @@ fn peak_kb() -> u64 {
 fn one_shot(host: &Host) {
     for (name, plan) in plans(host) {
         let steps = 1000;
-        let r = reference(&Program::Mix, plan.n_cols, steps).expect("reference");
+        let r = reference(&Program::Mix, plan.n_cols(), steps).expect("reference");
         let before = peak_kb();
         let start = Instant::now();
         let run = simulate(host, &plan, &Program::Mix, &r).expect("runs");
@@ -78,7 +78,7 @@ fn engine(c: &mut Criterion) {
     let mut group = c.benchmark_group("engine n=2^16 pareto(1.2, cap 1000) T=100");
     group.sample_size(10);
     for (name, plan) in plans(&host) {
-        let r = reference(&Program::Mix, plan.n_cols, steps).expect("reference");
+        let r = reference(&Program::Mix, plan.n_cols(), steps).expect("reference");
         group.throughput(Throughput::Elements(plan.held_total() as u64 * steps));
         group.bench_function(name, |b| {
             b.iter(|| simulate(&host, &plan, &Program::Mix, &r).expect("runs"))

@@ -46,6 +46,7 @@ use timeline::Trace;
 
 /// What a run measured (`docs/models/overlap-ring.md`, Choices: measured quantities).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct HostRun {
     /// Last step in which a pebble was computed.
     pub host_steps: Step,
@@ -213,7 +214,7 @@ struct Stats {
     max_backlog: usize,
 }
 
-impl<V: Clone + PartialEq + std::hash::Hash, D: Clone + PartialEq> Engine<V, D> {
+impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Engine<V, D> {
     fn new<P, F>(fabric: &F, plan: &Plan, prog: &P, steps: u64) -> Result<Self>
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,

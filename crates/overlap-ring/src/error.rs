@@ -4,6 +4,7 @@ use netcore::fault::{Classify, Fault};
 
 /// Everything that can go wrong in this crate.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// `n = 0`.
     #[error("host has no processors (n must be >= 1, got n=0)")]

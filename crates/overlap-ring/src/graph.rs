@@ -203,6 +203,7 @@ impl UnionFind {
 
 /// The dilation-3 linear-array embedding of a graph host (Fact 3; built as in `docs/models/overlap-ring.md`, Choices: embedding).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Embedding {
     /// Vertex at each array position (a bijection of `0..n`).
     pub order: Vec<u32>,
@@ -387,6 +388,7 @@ impl Embedding {
 
 /// Links, average and largest delay and maximum degree of a network.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct NetworkStats {
     /// Links (edges).
     pub links: usize,
@@ -400,6 +402,7 @@ pub struct NetworkStats {
 
 /// A graph host's embedding as a report prints it ([`Embedding::report`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct EmbeddingReport {
     /// Vertex at each array position `p0, p1, ..`.
     pub order: Vec<u32>,

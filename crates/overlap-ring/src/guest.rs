@@ -35,10 +35,12 @@ pub enum Side {
 /// A program that panics is the program's fault, not the simulator's: every entry point that
 /// runs a program catches the panic and returns [`Error::GuestPanic`] naming the pebble.
 pub trait GuestProgram {
-    /// A pebble value.
-    type Val: Clone + PartialEq + Hash + Debug;
-    /// A database.
-    type Db: Clone + PartialEq + Hash + Debug;
+    /// A pebble value. Verification folds every pebble into a 64-bit column digest
+    /// ([`Digest`]), which every [`Hash`] type has; a value without `Hash` (one holding an
+    /// `f64`, say) implements [`Digest`] itself.
+    type Val: Clone + PartialEq + Digest + Debug;
+    /// A database (compared with `==` against the direct run's after the last step).
+    type Db: Clone + PartialEq + Debug;
     /// Work steps and bandwidth units of one pebble (default 1).
     fn weight(&self) -> u32 {
         1
@@ -168,6 +170,7 @@ impl GuestProgram for Program {
 
 /// The value of every pebble of a guest run: `rows[t][i]` for `0 <= t <= T`, `0 <= i <= N+1`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PebbleTable<V, D> {
     /// Guest columns `N`.
     pub n_cols: usize,
@@ -219,17 +222,51 @@ impl Hasher for Fold {
     }
 }
 
-/// Folds pebble `v` into a column digest (`docs/models/overlap-ring.md`, Choices: verification).
-pub fn fold<V: Hash + ?Sized>(digest: u64, v: &V) -> u64 {
-    let mut h = Fold(digest);
-    v.hash(&mut h);
-    h.0
+/// How a pebble value enters a column digest (`docs/models/overlap-ring.md`, Choices:
+/// verification): the engine folds the pebbles `(i,1), .., (i,T)` each holder computes and
+/// compares the result with the direct run's. Every [`Hash`] type has it; a value type without
+/// `Hash` (for instance one holding an `f64`, which has no `Hash` because `NaN != NaN`)
+/// implements it from its bits.
+///
+/// # Examples
+///
+/// ```
+/// use overlap_ring::guest::{Digest, fold};
+///
+/// /// A temperature: `f64` has no `Hash`, so its bits enter the digest.
+/// #[derive(Debug, Clone, PartialEq)]
+/// struct Heat(f64);
+/// impl Digest for Heat {
+///     fn digest(&self, state: u64) -> u64 {
+///         fold(state, &self.0.to_bits())
+///     }
+/// }
+/// assert_ne!(Heat(1.0).digest(0), Heat(2.0).digest(0));
+/// assert_eq!(7u64.digest(3), fold(3, &7u64));
+/// ```
+pub trait Digest {
+    /// Folds `self` into the digest `state`; equal values must give equal digests.
+    fn digest(&self, state: u64) -> u64;
+}
+
+impl<T: Hash + ?Sized> Digest for T {
+    fn digest(&self, state: u64) -> u64 {
+        let mut h = Fold(state);
+        self.hash(&mut h);
+        h.0
+    }
+}
+
+/// Folds pebble `v` into a column digest: `v.digest(digest)` ([`Digest`]).
+pub fn fold<V: Digest + ?Sized>(digest: u64, v: &V) -> u64 {
+    v.digest(digest)
 }
 
 /// The direct run as the simulators need it (`docs/models/overlap-ring.md`, Choices:
 /// verification): per column the digest of `(i,1..T)` and
 /// the final database. Memory is `O(N)`, so the reference of a `2^18`-column run fits.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Reference<D> {
     /// Guest columns `N`.
     pub n_cols: usize,
@@ -243,7 +280,7 @@ pub struct Reference<D> {
 
 impl<D> Reference<D> {
     /// The reference of a full table (used by tests and the unfolded ring / grid runs).
-    pub fn from_rows<V: Hash>(rows: &[Vec<V>], final_db: Vec<D>) -> Self {
+    pub fn from_rows<V: Digest>(rows: &[Vec<V>], final_db: Vec<D>) -> Self {
         let n_cols = final_db.len();
         let mut digests = vec![0u64; n_cols];
         for row in &rows[1..] {

@@ -95,6 +95,7 @@ pub fn segments(host: &Host) -> Vec<(usize, usize)> {
 /// One segment of a host under the two-copy strategy, as a report prints it (paper
 /// Section 6, Fact 4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Segment {
     /// First and last processor (a maximal run joined by unit links).
     pub procs: [usize; 2],

@@ -12,6 +12,12 @@
 //!   [`trapezoid`] (Theorems 4-5), [`shapes::array2d_plan`] (Theorem 7).
 //! * [`config`], [`studies`], [`model`]: single runs and sweeps for `xtask`.
 //!
+//! The three entry points take their arguments in one order: the host, the scheme's
+//! parameters, the program, the guest steps: [`naive::simulate`] (one copy, pays `d_max`),
+//! [`overlap::simulate`] (Theorem 2) and [`trapezoid::simulate`] (the composite scheme of
+//! Theorem 5); [`engine::run`] runs any [`plan::Plan`] the same way. `examples/heavy_tailed.rs`
+//! runs a custom program on a Pareto host with naive and OVERLAP.
+//!
 //! Running your own guest program on a host with one slow link:
 //!
 //! ```
@@ -44,6 +50,21 @@
 //! assert!(run.slowdown < 17.0);
 //! # Ok::<(), overlap_ring::Error>(())
 //! ```
+//!
+//! Validated types keep their fields private, so a struct literal cannot skip the checks of
+//! their constructors ([`Host::new`], [`overlap::C::new`], [`plan::Plan::new`]); results
+//! ([`engine::HostRun`], [`overlap::Labelling`], ...) are `#[non_exhaustive]`: their fields
+//! are read, never built, outside the crate.
+//!
+//! ```compile_fail
+//! // A host with a zero delay and no bandwidth: rejected by `Host::new`, and no literal.
+//! let host = overlap_ring::Host { delays: vec![0, 0], bandwidth: 0 };
+//! ```
+//!
+//! ```compile_fail
+//! // c = 1 is not > 2: `C::new(1, 1)` is an error, and no literal.
+//! let c = overlap_ring::overlap::C { num: 1, den: 1 };
+//! ```
 #![warn(missing_docs)]
 
 pub mod bounds;
@@ -63,4 +84,15 @@ pub mod studies;
 pub mod trapezoid;
 
 pub use error::{Error, Result};
+pub use guest::{Digest, GuestProgram, Side};
+pub use host::Host;
 pub use model::OverlapRing;
+
+/// The shared core this crate builds on; its types below appear in this crate's signatures.
+pub use netcore;
+pub use netcore::Step;
+pub use netcore::delay::DelayLaw;
+pub use netcore::fabric::Fabric;
+pub use netcore::limits::TooLarge;
+pub use netcore::rng::{SimRng, seeded};
+pub use netcore::topology::Topology;

@@ -33,11 +33,33 @@ pub fn plan(n: usize, n_cols: usize) -> Result<Plan> {
     Plan::new(held, 1, n_cols)
 }
 
-/// Runs the naive simulation of a `N`-column, `T`-step guest on `host` and verifies it.
+/// Runs the naive simulation of a `N`-column, `T`-step guest on `host` and verifies it: the
+/// baseline that pays `d_max` per guest step (paper Section 1). Arguments in the order of every
+/// entry point: the host, the scheme's parameters (here `N`), the program, the steps.
+///
+/// # Examples
+///
+/// ```
+/// use overlap_ring::{Host, guest::Program, naive};
+///
+/// // One slow link (delay 9) among unit links: every guest row crosses it.
+/// let host = Host::new(4, vec![1, 9, 1], 1)?;
+/// let run = naive::simulate(&host, 8, &Program::Mix, 20)?;
+/// assert!(run.verified);
+/// // Row 1 reads only preset pebbles; each later row waits for one crossing of the slow link.
+/// assert_eq!(run.host_steps, 19 * 9 + 3);
+/// # Ok::<(), overlap_ring::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::EmptyGuest`] for `n_cols = 0`, [`Error::GuestTooSmall`] for fewer columns than
+/// processors, [`Error::ZeroGuestSteps`] for `steps = 0`, [`Error::GuestPanic`] if `prog`
+/// panics, and the limits of [`crate::engine::run`].
 pub fn simulate<P: GuestProgram + ?Sized>(
     host: &Host,
-    prog: &P,
     n_cols: usize,
+    prog: &P,
     steps: u64,
 ) -> Result<HostRun> {
     run(host, &plan(host.n(), n_cols)?, prog, steps)

@@ -14,10 +14,8 @@ use crate::host::log_n;
 /// rational, `docs/models/overlap-ring.md`, Choices: integrality).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct C {
-    /// Numerator.
-    pub num: u64,
-    /// Denominator.
-    pub den: u64,
+    num: u64,
+    den: u64,
 }
 
 impl C {
@@ -27,6 +25,16 @@ impl C {
             return Err(Error::InvalidC { c_num: num, c_den: den });
         }
         Ok(Self { num, den })
+    }
+
+    /// The numerator.
+    pub fn num(self) -> u64 {
+        self.num
+    }
+
+    /// The denominator.
+    pub fn den(self) -> u64 {
+        self.den
     }
 }
 
@@ -82,6 +90,7 @@ pub(crate) fn build(n: usize) -> Vec<Node> {
 
 /// The result of stages 1-3 (paper Section 3.1) and the assignment (paper Section 3.2).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Labelling {
     /// `k_max`.
     pub k_max: u32,
@@ -113,6 +122,7 @@ pub struct Labelling {
 
 /// One node of the interval tree after labelling.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TreeNode {
     /// First processor.
     pub lo: usize,
@@ -318,7 +328,31 @@ pub fn plan_with_dead(
 }
 
 /// Runs OVERLAP (Theorem 2, `b = 1`) for `T` steps of a guest with `N = n'` columns and
-/// verifies it against the direct run.
+/// verifies it against the direct run. Returns the run and the labelling (`n'` is
+/// `labelling.n_prime`). Arguments in the order of every entry point: the host, the scheme's
+/// parameters (here `c`), the program, the steps.
+///
+/// # Examples
+///
+/// ```
+/// use overlap_ring::{Host, guest::Program, overlap};
+///
+/// // n = 64, one link of delay 30 at the root split: OVERLAP hides it (Theorem 2).
+/// let mut delays = vec![1; 63];
+/// delays[31] = 30;
+/// let host = Host::new(64, delays, 6)?;
+/// let (run, labelling) = overlap::simulate(&host, overlap::C::new(3, 1)?, &Program::Mix, 40)?;
+/// assert!(run.verified);
+/// assert_eq!(labelling.k_max, 1);
+/// assert!(run.slowdown < 17.0); // naive pays 30 per step
+/// # Ok::<(), overlap_ring::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::HostTooSmall`] for `n < c L`, [`Error::NothingLive`] when every processor is
+/// killed, [`Error::ZeroGuestSteps`] for `steps = 0`, [`Error::GuestPanic`] if `prog` panics,
+/// and the limits of [`crate::engine::run`].
 pub fn simulate<P: crate::guest::GuestProgram + ?Sized>(
     host: &crate::host::Host,
     c: C,

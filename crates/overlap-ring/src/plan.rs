@@ -13,12 +13,12 @@ use crate::error::{Error, Result};
 pub struct Plan {
     /// `held[p] = Some((lo, hi))`: `p` holds databases `b_lo..=b_hi` (core plus halo, 1-based,
     /// inclusive); `None`: `p` holds nothing and only relays.
-    pub held: Vec<Option<(usize, usize)>>,
+    pub(crate) held: Vec<Option<(usize, usize)>>,
     /// Phase length `l >= 1` of the compute order (trapezoid first, then the rest;
     /// `docs/models/overlap-ring.md`, Choices: plans).
-    pub phase: u64,
+    pub(crate) phase: u64,
     /// Guest (super-)columns `N`.
-    pub n_cols: usize,
+    pub(crate) n_cols: usize,
 }
 
 impl Plan {
@@ -46,6 +46,22 @@ impl Plan {
             return Err(Error::UncoveredColumn { col: col + 1 });
         }
         Ok(plan)
+    }
+
+    /// `held()[p] = Some((lo, hi))`: `p` holds databases `b_lo..=b_hi` (1-based, inclusive);
+    /// `None`: `p` only relays.
+    pub fn held(&self) -> &[Option<(usize, usize)>] {
+        &self.held
+    }
+
+    /// Phase length `l >= 1` of the compute order.
+    pub fn phase(&self) -> u64 {
+        self.phase
+    }
+
+    /// Guest (super-)columns `N`.
+    pub fn n_cols(&self) -> usize {
+        self.n_cols
     }
 
     /// Host processors `n`.

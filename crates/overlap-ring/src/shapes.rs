@@ -16,10 +16,8 @@ use crate::plan::Plan;
 /// (the paper's "slowdown 2").
 #[derive(Debug, Clone, Copy)]
 pub struct FoldedRing<P> {
-    /// The cell program.
-    pub cells: P,
-    /// Ring length `N`.
-    pub n_cells: usize,
+    pub(crate) cells: P,
+    pub(crate) n_cells: usize,
 }
 
 impl<P: GuestProgram> FoldedRing<P> {
@@ -34,6 +32,16 @@ impl<P: GuestProgram> FoldedRing<P> {
         Ok(Self { cells, n_cells })
     }
 
+    /// The cell program.
+    pub fn cells(&self) -> &P {
+        &self.cells
+    }
+
+    /// Ring length `N`.
+    pub fn n_cells(&self) -> usize {
+        self.n_cells
+    }
+
     /// Super-columns `N/2`.
     pub fn n_cols(&self) -> usize {
         self.n_cells / 2
@@ -41,7 +49,10 @@ impl<P: GuestProgram> FoldedRing<P> {
 
     /// The direct run of the unfolded ring, as the reference of the folded program: the
     /// digest of super-column `j` folds the pairs `((j,t), (N+1-j,t))`.
-    pub fn reference(&self, steps: u64) -> Result<Reference<(P::Db, P::Db)>> {
+    pub fn reference(&self, steps: u64) -> Result<Reference<(P::Db, P::Db)>>
+    where
+        P::Val: std::hash::Hash,
+    {
         let n = self.n_cells;
         if steps == 0 {
             return Err(Error::ZeroGuestSteps);
@@ -68,7 +79,11 @@ impl<P: GuestProgram> FoldedRing<P> {
     }
 }
 
-impl<P: GuestProgram> GuestProgram for FoldedRing<P> {
+/// The ring's cell values must be [`Hash`](std::hash::Hash): a super-pebble is a pair of them.
+impl<P: GuestProgram> GuestProgram for FoldedRing<P>
+where
+    P::Val: std::hash::Hash,
+{
     type Val = (P::Val, P::Val);
     type Db = (P::Db, P::Db);
     fn weight(&self) -> u32 {
@@ -187,12 +202,9 @@ impl GridProgram for GridMix {
 /// a whole column of `R` node values, computed from the columns to its left and right.
 #[derive(Debug, Clone, Copy)]
 pub struct SuperColumns<G> {
-    /// The node program.
-    pub nodes: G,
-    /// Rows `R`.
-    pub rows: usize,
-    /// Columns `C` (super-columns).
-    pub cols: usize,
+    pub(crate) nodes: G,
+    pub(crate) rows: usize,
+    pub(crate) cols: usize,
 }
 
 impl<G: GridProgram> SuperColumns<G> {
@@ -205,6 +217,21 @@ impl<G: GridProgram> SuperColumns<G> {
             return Err(Error::Field(format!("rows must fit in u32 (got rows={rows})")));
         }
         Ok(Self { nodes, rows, cols })
+    }
+
+    /// The node program.
+    pub fn nodes(&self) -> &G {
+        &self.nodes
+    }
+
+    /// Rows `R`.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns `C` (super-columns).
+    pub fn cols(&self) -> usize {
+        self.cols
     }
 
     /// The direct run of the 2-D array, node by node, as the reference of the super-columns.

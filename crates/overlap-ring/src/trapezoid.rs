@@ -80,6 +80,42 @@ pub fn composite(host: &Host, c: C, block: usize) -> Result<(Plan, Labelling, u6
     Ok((halo_plan(&cores, r, r as u64, n_cols)?, lab, r as u64))
 }
 
+/// Runs the composite scheme of Theorem 5 (`b = 1`: OVERLAP's assignment, each virtual
+/// processor running Theorem 4's trapezoid scheme with `r = floor(sqrt(floor(d_ave)))`) for `T`
+/// steps of a guest with `N = n' r` columns, and verifies it against the direct run. Returns
+/// the run and the labelling (`r` is the run's plan phase, `N / n'`). Arguments in the order of
+/// every entry point: the host, the scheme's parameters (here `c`), the program, the steps.
+///
+/// # Examples
+///
+/// ```
+/// use overlap_ring::{Host, guest::Program, overlap::C, trapezoid};
+///
+/// // Uniform delay 16 on 64 processors: r = 4 rows per exchange instead of one.
+/// let host = Host::new(64, vec![16; 63], 6)?;
+/// let (run, labelling) = trapezoid::simulate(&host, C::new(3, 1)?, &Program::Mix, 40)?;
+/// assert!(run.verified);
+/// assert_eq!(run.load, 3 * 4); // a core of r = 4 columns and a halo of r on each side
+/// // 12.55 host steps per guest step; naive pays 15.6.
+/// assert!(run.slowdown < 13.0 && labelling.n_prime <= 64);
+/// # Ok::<(), overlap_ring::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// Those of [`composite`] ([`Error::HostTooSmall`] for `n < c L`, [`Error::EmptyGuest`] when
+/// every processor is killed), [`Error::ZeroGuestSteps`] for `steps = 0`,
+/// [`Error::GuestPanic`] if `prog` panics, and the limits of [`crate::engine::run`].
+pub fn simulate<P: crate::guest::GuestProgram + ?Sized>(
+    host: &Host,
+    c: C,
+    prog: &P,
+    steps: u64,
+) -> Result<(crate::engine::HostRun, Labelling)> {
+    let (plan, lab, _) = composite(host, c, 1)?;
+    Ok((crate::engine::run(host, &plan, prog, steps)?, lab))
+}
+
 /// Figure 4 as text: the first phase of an interior processor `p_j` of Theorem 4's plan with
 /// `r` (`d = r^2`), drawn from the engine's own compute order. Rows `r` (top) down to 1;
 /// columns `A` (received from `p_(j-1)`), the held `P_j`, `D` (received from `p_(j+1)`).

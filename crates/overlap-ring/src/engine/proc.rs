@@ -54,7 +54,7 @@ pub(crate) struct Proc<V, D> {
     pub(crate) listed_at: Step,
 }
 
-impl<V: Clone + std::hash::Hash, D> Proc<V, D> {
+impl<V: Clone + crate::guest::Digest, D> Proc<V, D> {
     /// Slot of pebble `(j, t)` in the window (`j` held).
     /// `width` is a power of two `>= l + 1`.
     fn slot(&self, j: usize, t: u64, width: usize) -> usize {

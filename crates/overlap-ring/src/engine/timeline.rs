@@ -12,6 +12,7 @@ use serde::Serialize;
 
 /// One computation: processor `proc` finished pebble `(col, row)` at host step `step`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub struct Computed {
     /// Guest row `t`.
     pub row: u64,
@@ -27,6 +28,7 @@ pub struct Computed {
 /// start of host step `step` (a pebble whose last unit enters a delay-`d` link at step `s` is
 /// known at `s + d`; relays add their hops).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub struct Delivery {
     /// Guest row `t`.
     pub row: u64,
@@ -42,6 +44,7 @@ pub struct Delivery {
 
 /// The timeline of a run: raw records (for tests) and the lines a report prints.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[non_exhaustive]
 pub struct Timeline {
     /// One line per pebble `(i, t)`, by row then column: `"(i, t): pA at sA, pB at sB"`, every
     /// copy with the step it was computed at.

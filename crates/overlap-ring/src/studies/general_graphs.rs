@@ -13,7 +13,7 @@
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::run;
@@ -207,6 +207,27 @@ impl Study for GeneralGraphs {
             )
             .only("kind", "clique_chain")
             .pool("size"),
+        ]
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("kind", "graph family (bounded degree or clique chain)"),
+            Column::new("size", "vertices (bounded) or k (clique chain, n = k^2)"),
+            Column::new("steps", "guest steps T"),
+            Column::new("alpha", "Pareto tail index alpha of the bounded graphs' delays"),
+            Column::new("n", "vertices n"),
+            Column::new("delta", "max degree delta"),
+            Column::new("d_ave", "average link delay d_ave of the graph (host steps)"),
+            Column::new("array_d_ave", "average link delay of the embedded array (host steps)"),
+            Column::new("dilation", "longest array link (tree edges)"),
+            Column::new("congestion", "most array links through one graph edge"),
+            Column::new("r", "r of the composite scheme (guest rows per phase)"),
+            Column::new("cols", "guest columns N"),
+            Column::new("host_steps", "host steps of the run"),
+            Column::new("slowdown", "slowdown (host steps per guest step)"),
+            Column::new("ratio", "slowdown / (sqrt(d_ave) L^3)"),
+            Column::new("ratio_sqrt", "slowdown / sqrt(d_ave)"),
+            Column::new("verified", "simulation equals the direct run"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {

@@ -14,7 +14,7 @@
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::simulate;
@@ -218,6 +218,24 @@ impl Study for Grid2d {
                 1.0,
             )
             .only("kind", "composite"),
+        ]
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("kind", "uniform host (Theorem 7) or composite placement (Theorem 8)"),
+            Column::new("n", "host processors n"),
+            Column::new("d", "uniform link delay d (host steps)"),
+            Column::new("m", "guest side m (an m x m guest)"),
+            Column::new("steps", "guest steps T"),
+            Column::new("bandwidth", "bandwidth B (values per link per host step)"),
+            Column::new("case", "Theorem 7's case (1 or 2; 0 for composite rows)"),
+            Column::new("host_steps", "host steps of the run"),
+            Column::new("slowdown", "slowdown (host steps per guest step)"),
+            Column::new("exact_ratio", "case 1: host steps / the exact formula (1)"),
+            Column::new("phase_ratio", "case 2: host steps / (ceil(T/W) 4 m^3 / n0^2)"),
+            Column::new("w_integral", "W = m / n0 is an integer"),
+            Column::new("theorem8_ratio", "slowdown / (m L^3 + m^2 / n)"),
+            Column::new("verified", "simulation equals the node-by-node 2-D run"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {

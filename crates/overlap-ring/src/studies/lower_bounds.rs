@@ -17,7 +17,7 @@
 use netcore::rng::SimRng;
 use std::num::NonZeroUsize;
 
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -253,6 +253,21 @@ impl Study for H1Bound {
             .only("scheme", "overlap"),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        let params = [
+            ("n", "the paper's n (a square s^2)"),
+            ("steps", "guest steps T"),
+            ("scheme", "scheme executed (naive, OVERLAP) or bounded (one-copy-bound)"),
+            ("samples", "random one-copy assignments bounded"),
+        ];
+        params
+            .into_iter()
+            .chain(row_glossary(
+                "Theorem 9's one-copy slowdown (1 + (T-1) sqrt n) / T (host steps per guest step)",
+            ))
+            .map(|(name, meaning)| Column::new(name, meaning))
+            .collect()
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("h1-slowdown", "slowdown on H_1 vs n", "n", &["slowdown"])
@@ -322,6 +337,18 @@ impl Study for H2Bound {
                 .only("scheme", "naive"),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        let params = [
+            ("n", "the paper's n (4^j)"),
+            ("steps", "guest steps T"),
+            ("scheme", "scheme executed (naive, OVERLAP, two-copy)"),
+        ];
+        params
+            .into_iter()
+            .chain(row_glossary("L = log2 n (host steps per guest step)"))
+            .map(|(name, meaning)| Column::new(name, meaning))
+            .collect()
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("h2-slowdown", "slowdown on H_2 vs n", "n", &["slowdown"])
@@ -342,4 +369,23 @@ impl Study for H2Bound {
                 .log_x(),
         ]
     }
+}
+
+/// The glossary of [`Row`], with the meaning of its `bound` column.
+fn row_glossary(bound: &'static str) -> [(&'static str, &'static str); 13] {
+    [
+        ("executed", "the row comes from an execution (else from max(relaxed_lb, work))"),
+        ("processors", "host processors"),
+        ("log_n", "L = ceil(log2 n)"),
+        ("d_max", "largest link delay d_max (host steps)"),
+        ("d_ave", "average link delay d_ave (host steps)"),
+        ("cols", "guest columns N"),
+        ("copies", "most copies of one database"),
+        ("host_steps", "host steps of the run (or the bound)"),
+        ("slowdown", "slowdown (host steps per guest step)"),
+        ("bound", bound),
+        ("ratio", "slowdown / bound"),
+        ("ratio_dmax", "slowdown / d_max"),
+        ("verified", "the execution equals the direct run (true for bound rows)"),
+    ]
 }

@@ -7,7 +7,7 @@
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::guest::Program;
@@ -90,7 +90,7 @@ impl Study for NaiveVsDmax {
     }
     fn run(&self, point: &Point, rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {
         let host = Host::from_law(point.n, &point.law, log_n(point.n), rng)?;
-        let run = crate::naive::simulate(&host, &point.program, point.n, point.steps)?;
+        let run = crate::naive::simulate(&host, point.n, &point.program, point.steps)?;
         let bound = f64::from(host.d_max().max(1));
         Ok(vec![Row {
             d_max: host.d_max(),
@@ -111,6 +111,23 @@ impl Study for NaiveVsDmax {
             1.0,
         )]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("n", "host processors n (= guest columns)"),
+            Column::new("steps", "guest steps T"),
+            Column::new("d_long", "delay of a long link (host steps)"),
+            Column::new("p_long", "probability that a link is long"),
+            Column::new("program", "guest program"),
+            Column::new("d_max", "largest link delay d_max (host steps)"),
+            Column::new("d_ave", "average link delay d_ave (host steps)"),
+            Column::new("host_steps", "host steps of the run"),
+            Column::new("slowdown", "slowdown (host steps per guest step)"),
+            Column::new("bound", "d_max (host steps per guest step)"),
+            Column::new("ratio", "slowdown / d_max"),
+            Column::new("messages", "messages delivered"),
+            Column::new("verified", "simulation equals the direct run"),
+        ]
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
@@ -119,7 +136,8 @@ impl Study for NaiveVsDmax {
                 "d_long",
                 &["slowdown", "bound"],
             )
-            .series("n"),
+            .series("n")
+            .bound("bound"),
         ]
     }
 }

@@ -8,7 +8,7 @@
 //! with naive's `d` lies near `d = 9`.
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::run;
@@ -155,6 +155,26 @@ impl Study for Theorem4 {
                 .only("scheme", "trapezoid"),
             Claim::within("naive: slowdown / d is 1 up to the 1/T start-up", "ratio_d", 0.95, 1.0)
                 .only("scheme", "naive"),
+        ]
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("n", "host processors n"),
+            Column::new("d", "uniform link delay d (host steps)"),
+            Column::new("steps", "guest steps T"),
+            Column::new("bandwidth", "bandwidth B (values per link per host step)"),
+            Column::new("scheme", "simulation scheme (trapezoid or naive)"),
+            Column::new("r", "r = floor(sqrt d) (guest rows per phase)"),
+            Column::new("cols", "guest columns N"),
+            Column::new("host_steps", "host steps of the run"),
+            Column::new("slowdown", "slowdown (host steps per guest step)"),
+            Column::new("ratio_sqrt", "slowdown / sqrt(d)"),
+            Column::new("ratio_d", "slowdown / d"),
+            Column::new("phase_ratio", "host steps / (5 d ceil(T/r)) (Theorem 4: <= 1)"),
+            Column::new("load", "most guest columns held by one processor"),
+            Column::new("load_over_3r", "load / (3 r)"),
+            Column::new("copies", "most copies of one database"),
+            Column::new("verified", "simulation equals the direct run"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {

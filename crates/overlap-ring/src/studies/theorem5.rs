@@ -11,7 +11,7 @@
 //! spread; naive pays `d_max`.
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -196,6 +196,24 @@ impl Study for Theorem5 {
             .only("scheme", "composite"),
             Claim::within("naive: slowdown tracks d_max", "ratio_dmax", 0.9, 1.0)
                 .only("scheme", "naive"),
+        ]
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("n", "host processors n"),
+            Column::new("family", "host family (uniform, spread, huge)"),
+            Column::new("d_ave", "target average link delay d_ave (host steps)"),
+            Column::new("scheme", "simulation scheme (composite, OVERLAP with b = 4, naive)"),
+            Column::new("steps", "guest steps T"),
+            Column::new("d_ave_measured", "average link delay of the drawn host (host steps)"),
+            Column::new("d_max", "largest link delay d_max (host steps)"),
+            Column::new("cols", "guest columns N"),
+            Column::new("load_ratio", "load / (N / n)"),
+            Column::new("slowdown", "slowdown (host steps per guest step)"),
+            Column::new("ratio_sqrt", "slowdown / sqrt(d_ave)"),
+            Column::new("ratio_bound", "slowdown / (sqrt(d_ave) L^3)"),
+            Column::new("ratio_dmax", "slowdown / d_max"),
+            Column::new("verified", "simulation equals the direct run"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {

@@ -7,7 +7,7 @@
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::run;
@@ -151,6 +151,25 @@ impl Study for WorkEfficiency {
                 .only("host", "pareto"),
             Claim::grows("efficiency rises with b (one long link)", "efficiency", "b", 4.0)
                 .only("host", "single"),
+        ]
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("n", "host processors n"),
+            Column::new("host", "host kind (pareto or single long link)"),
+            Column::new("b", "block size b (guest columns per live processor)"),
+            Column::new("steps", "guest steps T"),
+            Column::new("live", "live processors n' (not killed)"),
+            Column::new("n_prime", "n' of the labelling"),
+            Column::new("cols", "guest columns N = n' b"),
+            Column::new("load", "most guest columns held by one processor"),
+            Column::new("load_over_b", "load / b (Theorem 3: 1)"),
+            Column::new("redundancy", "work / (N T) (guest steps computed per guest step needed)"),
+            Column::new("redundancy_ratio", "redundancy / (live / n')"),
+            Column::new("efficiency", "efficiency N T / (n host steps)"),
+            Column::new("slowdown", "slowdown (host steps per guest step)"),
+            Column::new("slowdown_over_b", "slowdown / b"),
+            Column::new("verified", "simulation equals the direct run"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {

@@ -46,7 +46,7 @@ fn h2_paper_16_and_two_copies() {
     let plan = two_copy_segments(&host).unwrap();
     assert_eq!(plan.copies().0, 2);
     let cols: Vec<String> =
-        plan.held.iter().map(|h| h.map_or("-".into(), |(c, _)| c.to_string())).collect();
+        plan.held().iter().map(|h| h.map_or("-".into(), |(c, _)| c.to_string())).collect();
     insta::assert_snapshot!("h2_paper_16", format!("{}\n{}", strip(&host), cols.join(" ")));
     let r = run(&host, &plan, &Program::Mix, 6).unwrap();
     assert!(r.verified);

@@ -214,7 +214,7 @@ fn worked_transient_single_long_link() {
         assert_eq!((run.work, run.link_units), (32 * steps, 64 * (steps - 1)));
         got.push(run.host_steps);
         let naive =
-            overlap_ring::naive::simulate(&host, &overlap_ring::guest::Program::Mix, 32, steps)
+            overlap_ring::naive::simulate(&host, 32, &overlap_ring::guest::Program::Mix, steps)
                 .unwrap();
         assert_eq!(naive.host_steps, 1 + 20 * (steps - 1));
     }

@@ -20,7 +20,7 @@ proptest! {
         let n = delays.len() + 1;
         let d_max = u64::from(delays.iter().copied().max().unwrap_or(1));
         let host = Host::new(n, delays, b).unwrap();
-        let run = naive::simulate(&host, &Program::ALL[prog], cols, steps).unwrap();
+        let run = naive::simulate(&host, cols, &Program::ALL[prog], steps).unwrap();
         prop_assert!(run.verified);
         prop_assert_eq!(run.work, cols as u64 * steps);
         // Lower bound: a row cannot finish before the previous one crossed the slowest link.
@@ -93,7 +93,7 @@ proptest! {
             naive::plan(n, cols).unwrap()
         };
         let p = &Program::ALL[prog];
-        let reference = overlap_ring::guest::reference(p, plan.n_cols, steps).unwrap();
+        let reference = overlap_ring::guest::reference(p, plan.n_cols(), steps).unwrap();
         let plain = overlap_ring::engine::simulate(&host, &plan, p, &reference).unwrap();
         let mut traced =
             overlap_ring::engine::simulate_with_timeline(&host, &plan, p, &reference).unwrap();

@@ -35,7 +35,7 @@ fn naive_host_steps_are_one_plus_t_minus_one_dmax() {
         let n = delays.len() + 1;
         let d_max = u64::from(*delays.iter().max().unwrap());
         let host = Host::new(n, delays, 1).unwrap();
-        let run = naive::simulate(&host, &Program::Mix, n, steps).unwrap();
+        let run = naive::simulate(&host, n, &Program::Mix, steps).unwrap();
         assert!(run.verified);
         assert_eq!(run.host_steps, 1 + (steps - 1) * d_max);
         // One message per link, direction and row 1..T-1 (row T is needed by nobody).
@@ -49,7 +49,7 @@ fn naive_host_steps_are_one_plus_t_minus_one_dmax() {
 #[test]
 fn single_processor_does_all_work() {
     let host = Host::new(1, vec![], 1).unwrap();
-    let run = naive::simulate(&host, &Program::Sum, 3, 4).unwrap();
+    let run = naive::simulate(&host, 3, &Program::Sum, 4).unwrap();
     assert!(run.verified);
     assert_eq!((run.host_steps, run.messages, run.load), (12, 0, 3));
 }
@@ -61,8 +61,8 @@ fn invalid_hosts_are_typed_errors() {
     assert_eq!(Host::new(3, vec![1, 0], 1), Err(Error::ZeroDelay { link: 1 }));
     assert_eq!(Host::new(2, vec![1], 0), Err(Error::ZeroBandwidth));
     let host = Host::new(2, vec![1], 1).unwrap();
-    assert_eq!(naive::simulate(&host, &Program::Sum, 0, 1), Err(Error::EmptyGuest));
-    assert_eq!(naive::simulate(&host, &Program::Sum, 2, 0), Err(Error::ZeroGuestSteps));
+    assert_eq!(naive::simulate(&host, 0, &Program::Sum, 1), Err(Error::EmptyGuest));
+    assert_eq!(naive::simulate(&host, 2, &Program::Sum, 0), Err(Error::ZeroGuestSteps));
 }
 
 /// Figure 1 semantics modulo 97 (the built-in `affine`), `N = 3`: row 1 `(3,6,5)` (`0+1+2`,
@@ -85,7 +85,7 @@ fn figure1_affine_mod_97() {
     let host = Host::new(3, vec![4, 1], 2).unwrap();
     assert!(overlap_ring::engine::run(&host, &halo, &Program::Affine, 2).unwrap().verified);
     let host = Host::new(3, vec![2, 5], 1).unwrap();
-    let run = naive::simulate(&host, &Program::Affine, 3, 2).unwrap();
+    let run = naive::simulate(&host, 3, &Program::Affine, 2).unwrap();
     assert!(run.verified);
     assert_eq!(run.host_steps, 1 + 5);
 }

@@ -197,8 +197,9 @@ fn theorem5_rows() {
 
 /// Every `[[study]]` of the sweep specs: each point of its grid (the fixed values with the
 /// cartesian product of `grid`, the zipped `zip` lists, and the same with `quick` overriding)
-/// is accepted by the study's `point`; the first point of each study of the small sweep file runs,
-/// and no column of its rows repeats a parameter (xtask rejects such rows).
+/// is accepted by the study's `point` and its parameters are in the study's glossary; the first point of each study of the small sweep file runs,
+/// and no column of its rows repeats a parameter (xtask rejects such rows) or is missing from
+/// the glossary.
 #[test]
 fn sweep_spec_points_are_valid() {
     let studies = OverlapRing.studies();
@@ -208,6 +209,8 @@ fn sweep_spec_points_are_valid() {
         for entry in spec["study"].as_array().unwrap() {
             let name = entry["name"].as_str().unwrap();
             let study = studies.iter().find(|s| s.name() == name).expect(name);
+            let glossary: std::collections::BTreeSet<String> =
+                study.glossary().into_iter().map(|c| c.name).collect();
             let table =
                 |key: &str| entry.get(key).and_then(|v| v.as_table()).cloned().unwrap_or_default();
             let mut variants = vec![(table("grid"), table("zip"))];
@@ -233,12 +236,19 @@ fn sweep_spec_points_are_valid() {
                     for key in point.keys() {
                         assert!(prepared.params.contains_key(key), "{name}: {key} not a param");
                     }
+                    for key in prepared.params.keys() {
+                        assert!(glossary.contains(key), "{name}: param {key} not in the glossary");
+                    }
                     if count == 0 && file == "overlap-ring.toml" {
                         let rows = prepared.run(&mut netcore::rng::seeded(1, 0)).unwrap();
                         assert!(!rows.is_empty(), "{name}");
                         for row in rows {
                             assert_eq!(row["verified"], true, "{name}");
                             for key in row.keys() {
+                                assert!(
+                                    glossary.contains(key),
+                                    "{name}: {key} not in the glossary"
+                                );
                                 let clash = prepared.params.contains_key(key);
                                 assert!(!clash, "{name}: row column {key} repeats a parameter");
                             }
@@ -284,4 +294,44 @@ fn points(fixed: &toml::Table, grid: &toml::Table, zip: &toml::Table) -> Vec<tom
             .collect();
     }
     out
+}
+
+/// The heavy-tailed findings are computed from the rows: on the quick grid's hosts (Pareto
+/// alpha = 1.2, n = 64 and 256, host seed 0) OVERLAP takes exactly naive's host steps (the
+/// negative result), while the composite scheme takes fewer.
+#[test]
+fn heavy_tailed_findings_say_overlap_equals_naive() {
+    let study = overlap_ring::studies::HeavyTailed;
+    let mut rows = Vec::new();
+    for n in [64, 256] {
+        for scheme in ["naive", "overlap", "composite"] {
+            let params =
+                json!({"n": n, "alpha": 1.2, "steps": 64, "scheme": scheme, "host_seed": 0});
+            let point = AnyStudy::prepare(&study, &params).unwrap();
+            for row in point.run(&mut netcore::rng::seeded(1, 0)).unwrap() {
+                let mut all = point.params.clone();
+                all.extend(row);
+                rows.push(all);
+            }
+        }
+    }
+    let findings = AnyStudy::findings(&study, &rows);
+    assert_eq!(findings.len(), 2, "{findings:?}");
+    assert!(
+        findings[0].starts_with(
+            "OVERLAP takes exactly as many host steps as naive on every one of the 2 hosts of this grid (n = 64, 256)"
+        ),
+        "{}",
+        findings[0]
+    );
+    assert!(findings[1].starts_with("the composite scheme takes 0."), "{}", findings[1]);
+    // One host where OVERLAP differs from naive turns the sentence into a count.
+    let last_overlap = rows.iter().rposition(|r| r["scheme"] == "overlap").unwrap();
+    rows[last_overlap]["host_steps"] = json!(1);
+    let findings = AnyStudy::findings(&study, &rows);
+    assert!(
+        findings[0].starts_with("OVERLAP equals naive on 1 of the 2 hosts of this grid (n = 64)"),
+        "{}",
+        findings[0]
+    );
 }

@@ -17,7 +17,7 @@ use proptest::prelude::*;
 fn theorem4_n8_d16_is_compute_bound() {
     let host = Host::new(8, vec![16; 7], 1).unwrap();
     let p = plan(8, 16).unwrap();
-    assert_eq!((p.n_cols, p.phase, p.max_held()), (32, 4, 12));
+    assert_eq!((p.n_cols(), p.phase(), p.max_held()), (32, 4, 12));
     let run = run(&host, &p, &Program::Mix, 8).unwrap();
     assert!(run.verified);
     assert_eq!(run.host_steps, 96);
