@@ -4,7 +4,7 @@
 //! ```toml
 //! algorithm = "tree-reduce"  # or "tree-prefix", "fft", "alg1" (M = 2P, no n), or "library"
 //! form = "hier"              # tree-reduce, tree-prefix: flat | two-level | hier;
-//!                            # fft: flat-naive | flat-lpram | two-level | hier
+//!                            # fft: flat-naive | flat-lpram | two-level | hier | perm
 //! procs = 4                  # P, a power of two for the tree algorithms, 8·2^k for alg1
 //! n = 16                     # tree algorithms: N words, a multiple of P; input x_i = i
 //! preset = "hypercube"       # pram | hypercube | mesh2d | mesh2d-exact | power | constant
@@ -60,7 +60,7 @@ pub enum AlgorithmName {
 }
 
 /// The forms a config may name: the tree algorithms take `flat`, `two-level`, `hier`; the FFT
-/// takes `flat-naive`, `flat-lpram`, `two-level`, `hier`.
+/// takes `flat-naive`, `flat-lpram`, `two-level`, `hier`, `perm`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FormName {
@@ -74,6 +74,8 @@ pub enum FormName {
     TwoLevel,
     /// [`TreeForm::Hier`] or [`FftForm::Hier`].
     Hier,
+    /// [`FftForm::Perm`].
+    Perm,
 }
 
 impl FormName {
@@ -82,7 +84,7 @@ impl FormName {
             FormName::Flat => Some(TreeForm::Flat),
             FormName::TwoLevel => Some(TreeForm::TwoLevel),
             FormName::Hier => Some(TreeForm::Hier),
-            FormName::FlatNaive | FormName::FlatLpram => None,
+            FormName::FlatNaive | FormName::FlatLpram | FormName::Perm => None,
         }
     }
 
@@ -92,6 +94,7 @@ impl FormName {
             FormName::FlatLpram => Some(FftForm::FlatLpram),
             FormName::TwoLevel => Some(FftForm::TwoLevel),
             FormName::Hier => Some(FftForm::Hier),
+            FormName::Perm => Some(FftForm::Perm),
             FormName::Flat => None,
         }
     }
@@ -310,7 +313,7 @@ fn setup(config: &HpramConfig, p: usize) -> Result<Setup, HpramError> {
     let label = label.unwrap_or_default();
     if config.algorithm == AlgorithmName::Fft {
         let form = form.fft().ok_or_else(|| {
-            bad("form", "flat-naive | flat-lpram | two-level | hier for the fft", &label)
+            bad("form", "flat-naive | flat-lpram | two-level | hier | perm for the fft", &label)
         })?;
         if !n.is_power_of_two() || (n > MAX_N && config.mode == ExecMode::Full) {
             return Err(bad("n", "a power of two, at most 2^23 unless count-only, for the fft", n));
