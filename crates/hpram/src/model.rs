@@ -2,9 +2,9 @@
 //! one preset, memory variant and formula (and, in the report, under every formula).
 //!
 //! ```toml
-//! algorithm = "tree-reduce"  # or "tree-prefix", "fft", "alg1" (M = 2P, no n), or "library"
+//! algorithm = "tree-reduce"  # or "tree-prefix", "fft", "alg1" (M = 2P, no n), "shape", or "library"
 //! form = "hier"              # tree-reduce, tree-prefix: flat | two-level | hier;
-//!                            # fft: flat-naive | flat-lpram | two-level | hier
+//!                            # fft: flat-naive | flat-lpram | two-level | hier | perm
 //! procs = 4                  # P, a power of two for the tree algorithms, 8·2^k for alg1
 //! n = 16                     # tree algorithms: N words, a multiple of P; input x_i = i
 //! preset = "hypercube"       # pram | hypercube | mesh2d | mesh2d-exact | power | constant
@@ -15,7 +15,17 @@
 //! memory = "non-uniform"     # non-uniform | uniform: executed (blocks or checked overlays) and priced (ℓ(P') or ℓ(P))
 //! threads = 0                # rayon threads for siblings (0: the global pool)
 //! mode = "full"              # full | count-only: the cost tree only, identical siblings run once
+//! max_depth = 64             # the deepest level a partition may start (default 64)
+//! local_words = 8            # private words per processor (default: what the algorithm needs)
+//! shape = "[2:r|2:]"         # algorithm = "shape" only: a synthetic step shape (crate::synth)
+//! [model]                    # the root's sub-model (default: the algorithm's, EREW with lpram
+//! access = "erew"            # where it keeps blocks); block, scan, multiprefix, lpram,
+//!                            # arbitrary_seed as crate::SubModel
 //! ```
+//!
+//! `max_depth`, `local_words` and `[model]` replace what the algorithm would get, so a
+//! configuration it does not fit fails at run time with the model's own error and its path
+//! (`docs/models/hpram.md`, Choices: Errors from configs).
 //!
 //! `algorithm = "library"` runs a netcore PRAM program as a flat H-PRAM ([`crate::run_program`]):
 //! the program comes from a `[pram]` table, netcore's `PramConfig` as `cargo xtask run pram`
@@ -54,13 +64,16 @@ pub enum AlgorithmName {
     TreePrefix,
     /// The number-theoretic FFT (`docs/models/hpram.md`, Choices: FFT conventions).
     Fft,
+    /// A synthetic step shape ([`crate::synth::Shape`], the `shape` field) on `M = n` words
+    /// (default `P`), every cell 0 at the start.
+    Shape,
     /// A netcore PRAM program (the `[pram]` table) as a flat H-PRAM (`docs/models/hpram.md`,
     /// Choices: A PRAM program as a flat H-PRAM).
     Library,
 }
 
 /// The forms a config may name: the tree algorithms take `flat`, `two-level`, `hier`; the FFT
-/// takes `flat-naive`, `flat-lpram`, `two-level`, `hier`.
+/// takes `flat-naive`, `flat-lpram`, `two-level`, `hier`, `perm`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FormName {
@@ -74,6 +87,8 @@ pub enum FormName {
     TwoLevel,
     /// [`TreeForm::Hier`] or [`FftForm::Hier`].
     Hier,
+    /// [`FftForm::Perm`].
+    Perm,
 }
 
 impl FormName {
@@ -82,7 +97,7 @@ impl FormName {
             FormName::Flat => Some(TreeForm::Flat),
             FormName::TwoLevel => Some(TreeForm::TwoLevel),
             FormName::Hier => Some(TreeForm::Hier),
-            FormName::FlatNaive | FormName::FlatLpram => None,
+            FormName::FlatNaive | FormName::FlatLpram | FormName::Perm => None,
         }
     }
 
@@ -92,6 +107,7 @@ impl FormName {
             FormName::FlatLpram => Some(FftForm::FlatLpram),
             FormName::TwoLevel => Some(FftForm::TwoLevel),
             FormName::Hier => Some(FftForm::Hier),
+            FormName::Perm => Some(FftForm::Perm),
             FormName::Flat => None,
         }
     }
@@ -152,6 +168,14 @@ pub struct HpramConfig {
     /// Full execution, or count-only (cost tree only, identical siblings run once).
     #[serde(default)]
     pub mode: ExecMode,
+    /// The shape of `algorithm = "shape"`.
+    pub shape: Option<String>,
+    /// The root's sub-model, replacing the algorithm's.
+    pub model: Option<SubModel>,
+    /// The deepest level a partition may start (default 64).
+    pub max_depth: Option<u32>,
+    /// Private words per processor, replacing what the algorithm needs.
+    pub local_words: Option<usize>,
 }
 
 /// How a config runs (`docs/models/hpram.md`, Choices: Count-only mode).
@@ -295,6 +319,25 @@ struct Setup {
 
 fn setup(config: &HpramConfig, p: usize) -> Result<Setup, HpramError> {
     let too_big = || bad("procs", "procs and n small enough that M fits in usize", p);
+    if config.shape.is_some() != (config.algorithm == AlgorithmName::Shape) {
+        return Err(bad("shape", "given exactly with algorithm = \"shape\"", "shape"));
+    }
+    if let Some(text) = &config.shape {
+        if config.form.is_some() {
+            return Err(bad("form", "not given with algorithm = \"shape\"", "form"));
+        }
+        let shape = crate::synth::Shape::parse(text)
+            .map_err(|e| bad("shape", "the shape syntax of crate::synth", e))?;
+        let mem_words = config.n.unwrap_or(p);
+        let (name, model) = ("shape".to_string(), SubModel::EREW);
+        return Ok(Setup {
+            name,
+            alg: std::sync::Arc::new(shape),
+            mem_words,
+            local_words: 4,
+            model,
+        });
+    }
     if config.algorithm == AlgorithmName::Alg1 {
         if config.form.is_some() || config.n.is_some() {
             return Err(bad("algorithm", "alg1 takes neither form nor n", "form or n"));
@@ -310,7 +353,7 @@ fn setup(config: &HpramConfig, p: usize) -> Result<Setup, HpramError> {
     let label = label.unwrap_or_default();
     if config.algorithm == AlgorithmName::Fft {
         let form = form.fft().ok_or_else(|| {
-            bad("form", "flat-naive | flat-lpram | two-level | hier for the fft", &label)
+            bad("form", "flat-naive | flat-lpram | two-level | hier | perm for the fft", &label)
         })?;
         if !n.is_power_of_two() || (n > MAX_N && config.mode == ExecMode::Full) {
             return Err(bad("n", "a power of two, at most 2^23 unless count-only, for the fft", n));
@@ -406,8 +449,10 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
     let preset = config.preset(p)?;
     let Setup { name, alg, mem_words, local_words, model } = setup(config, p)?;
     let mut cfg = Config::new(p, mem_words);
-    (cfg.threads, cfg.memory, cfg.local_words) = (config.threads, config.memory, local_words);
-    cfg.model = model;
+    (cfg.threads, cfg.memory) = (config.threads, config.memory);
+    cfg.local_words = config.local_words.unwrap_or(local_words);
+    cfg.model = config.model.unwrap_or(model);
+    cfg.max_depth = config.max_depth.unwrap_or(cfg.max_depth);
     let (tree, outcome): (_, Outcome) = match config.mode {
         ExecMode::CountOnly => (count(&cfg, alg, vec![])?, (None, None, None)),
         ExecMode::Full => {
@@ -415,6 +460,7 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
             let words_field = if config.n.is_some() { "n" } else { "procs" };
             crate::limits::check_full_run(&cfg, words_field)?;
             let (input, expected) = match config.n {
+                Some(_) if config.algorithm == AlgorithmName::Shape => (Vec::new(), None),
                 Some(n) => {
                     let (input, expected) = reference(config, p, n);
                     (input, Some(expected))
@@ -451,6 +497,10 @@ fn execute_program(
         ("procs", config.procs.is_some()),
         ("form", config.form.is_some()),
         ("n", config.n.is_some()),
+        ("shape", config.shape.is_some()),
+        ("model", config.model.is_some()),
+        ("max_depth", config.max_depth.is_some()),
+        ("local_words", config.local_words.is_some()),
     ];
     if let Some((field, _)) = given.into_iter().find(|&(_, given)| given) {
         return Err(bad(

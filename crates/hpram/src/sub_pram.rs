@@ -139,6 +139,12 @@ impl<'a> SubPram<'a> {
         self.node.mem_len
     }
 
+    /// The global id of its processor 0 (its processors are `offset .. offset + P'` of the
+    /// whole H-PRAM).
+    pub fn offset(&self) -> usize {
+        self.node.offset
+    }
+
     /// Its level (the root is 1).
     pub fn level(&self) -> u32 {
         self.node.level

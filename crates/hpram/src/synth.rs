@@ -2,9 +2,17 @@
 //! is a computation step, `m` a communication step in which every processor is idle, and
 //! `[P_1:S_1|...|P_Q:S_Q]` a general partition step whose children run shapes `S_i` (possibly
 //! empty). E.g. `cmc[4:mcm|2:cccm|2:]m`.
+//!
+//! The access items (Choices: Errors from configs) are one communication step each, every
+//! processor on the first cell of its home block, `home(0)`, unless said otherwise: `r` reads it
+//! into register 0, `w` writes `gpid + 1` there, `x` reads it on even pids and writes `gpid + 1`
+//! on odd ones, `f` fetch-ops `gpid + 1` into it, `b` block-reads one word from it, `o` reads
+//! `home(M')`, one past the home block (the next sibling's first cell in uniform memory), and `a`
+//! is `any` (always false). They let a config reach each step-level error of the model.
 
 use std::sync::Arc;
 
+use crate::config::Word;
 use crate::error::HpramError;
 use crate::proc::MemOp;
 use crate::sub_pram::{HAlgorithm, Part, SubPram};
@@ -16,8 +24,29 @@ pub enum Item {
     Compute,
     /// A communication step (all idle).
     Comm,
+    /// A communication step in which every processor issues `access` (letters `rwxfbo`).
+    Access(Access),
+    /// `any` (always false).
+    Any,
     /// A partition step: `(P_i, shape)` per child.
     Partition(Vec<(usize, Shape)>),
+}
+
+/// The access of an [`Item::Access`] step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// `r`: read `home(0)`.
+    Read,
+    /// `w`: write `gpid + 1` to `home(0)`.
+    Write,
+    /// `x`: even pids read `home(0)`, odd ones write `gpid + 1` there.
+    ReadWrite,
+    /// `f`: fetch-op `gpid + 1` into `home(0)`.
+    Fetch,
+    /// `b`: block-read one word from `home(0)`.
+    Block,
+    /// `o`: read `home(M')`, one past the home block.
+    Outside,
 }
 
 /// A sequence of steps and partitions, runnable as an [`HAlgorithm`] named `Shape`.
@@ -43,6 +72,13 @@ fn parse_seq(bytes: &[u8], at: &mut usize) -> Result<Shape, String> {
         match b {
             b'c' => items.push(Item::Compute),
             b'm' => items.push(Item::Comm),
+            b'a' => items.push(Item::Any),
+            b'r' => items.push(Item::Access(Access::Read)),
+            b'w' => items.push(Item::Access(Access::Write)),
+            b'x' => items.push(Item::Access(Access::ReadWrite)),
+            b'f' => items.push(Item::Access(Access::Fetch)),
+            b'b' => items.push(Item::Access(Access::Block)),
+            b'o' => items.push(Item::Access(Access::Outside)),
             b'[' => {
                 *at += 1;
                 let mut children = Vec::new();
@@ -85,6 +121,27 @@ impl HAlgorithm for Shape {
             match item {
                 Item::Compute => sp.compute(1, |_| {})?,
                 Item::Comm => sp.comm(|_| MemOp::Idle)?,
+                Item::Any => {
+                    sp.any(|_| false)?;
+                }
+                Item::Access(access) => {
+                    let (first, outside) = (sp.home(0), sp.home(sp.mem_len()));
+                    sp.comm(|p| {
+                        // A full run has fewer than 2^32 processors (its memory limit).
+                        p.local[1] = Word::try_from(p.gpid).unwrap_or(Word::MAX).wrapping_add(1);
+                        match access {
+                            Access::Read => MemOp::Read { addr: first, dst: 0 },
+                            Access::Write => MemOp::Write { addr: first, src: 1 },
+                            Access::ReadWrite if p.pid % 2 == 0 => {
+                                MemOp::Read { addr: first, dst: 0 }
+                            }
+                            Access::ReadWrite => MemOp::Write { addr: first, src: 1 },
+                            Access::Fetch => MemOp::FetchOp { addr: first, src: 1, dst: 0 },
+                            Access::Block => MemOp::BlockRead { addr: first, len: 1, dst: 0 },
+                            Access::Outside => MemOp::Read { addr: outside, dst: 0 },
+                        }
+                    })?;
+                }
                 Item::Partition(children) => {
                     let parts = children
                         .iter()

@@ -11,17 +11,20 @@
 //!
 //! Forms, with `N = 2^n`, `P = 2^p`, `r = N/P = 2^ρ >= 2`: `FlatNaive` (all `n` stages in
 //! memory at level 1), `FlatLpram` (the `p` cross-block stages, then `LCS(ρ)` at level 1),
-//! `TwoLevel` (the `p` cross-block stages, then `[P × 1: LCS(ρ)]`) and `Hier`
-//! (`FftH(P')`: the span-`N'` stage, then `[2 × P'/2: FftH]`; `FftH(1) = LCS(ρ)`).
+//! `TwoLevel` (the `p` cross-block stages, then `[P × 1: LCS(ρ)]`), `Hier`
+//! (`FftH(P')`: the span-`N'` stage, then `[2 × P'/2: FftH]`; `FftH(1) = LCS(ρ)`) and `Perm`
+//! (`r >= P`: remap so that every group `{b + a·r : a < P}` is contiguous, `[P × 1: LCS(p)]`
+//! on the groups, remap back, `[P × 1: LCS(ρ)]`).
 
 use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
+use crate::algs::remap_partition;
 use crate::config::Word;
 use crate::error::HpramError;
 use crate::proc::MemOp;
-use crate::sub_pram::{FnAlg, HAlgorithm, SubPram};
+use crate::sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
 
 /// The prime modulus `p = 119·2^23 + 1`.
 pub const MODULUS: u64 = 998_244_353;
@@ -41,6 +44,10 @@ pub enum FftForm {
     TwoLevel,
     /// `FftH(P')`: the span-`N'` stage, then `[2 × P'/2: FftH]` (neighbourhood locality).
     Hier,
+    /// `fft_perm` (needs `r >= P`): remap so that every group `{b + a·r : a < P}` is
+    /// contiguous, `[P × 1: LCS(p)]` (the `p` cross-block stages, on `r/P` groups per
+    /// processor), remap back, `[P × 1: LCS(ρ)]` (remapping plus strict locality).
+    Perm,
 }
 
 /// `b^e mod p`.
@@ -94,12 +101,15 @@ pub fn fft(form: FftForm, log_n: u32) -> Arc<dyn HAlgorithm> {
         FftForm::TwoLevel => FnAlg::arc("FftTwoLevel", move |sp: &mut SubPram<'_>| {
             let r = check(sp, n)?;
             cross_stages(sp, &tw, r)?;
-            let tw = tw.clone();
-            sp.partition_eq(sp.procs(), 1, FnAlg::arc("LCS", move |sp| lcs(sp, &tw)), vec![])
+            sp.partition_eq(sp.procs(), 1, lcs_alg(&tw), vec![])
         }),
         FftForm::Hier => FnAlg::arc("FftH", move |sp: &mut SubPram<'_>| {
             check(sp, n)?;
             FftH(tw.clone()).run(sp)
+        }),
+        FftForm::Perm => FnAlg::arc("FftPerm", move |sp: &mut SubPram<'_>| {
+            let r = check(sp, n)?;
+            fft_perm(sp, &tw, r)
         }),
     }
 }
@@ -157,30 +167,121 @@ fn stage(sp: &mut SubPram<'_>, tw: &Twiddles, m: usize) -> Result<(), HpramError
     Ok(())
 }
 
-/// `LCS(ρ)` on every processor's block of `r` words: load into private words `0..r` (LPRAM
-/// local memory when `r > REGISTERS`), the stages of
-/// span `r` down to 2 in one phase of `ρr/2` computation steps, store. The block starts at a
+/// `LCS(ρ)` on every processor's block of `r` words: the stages of span `r` down to 2 in one
+/// phase of `ρr/2` computation steps (see [`load_compute_store`]). The block starts at a
 /// multiple of `r`, so the global `j mod m/2` is the register's `k mod m/2`.
 fn lcs(sp: &mut SubPram<'_>, tw: &Twiddles) -> Result<(), HpramError> {
-    let (r, base) = (sp.mem_len() / sp.procs(), sp.home(0));
-    for k in 0..r {
-        sp.comm(|p| MemOp::Read { addr: base + p.pid * r + k, dst: k })?;
-    }
-    sp.compute(r.trailing_zeros() * (r as u32 / 2), |p| {
+    let r = sp.mem_len() / sp.procs();
+    load_compute_store(sp, r.trailing_zeros() as usize, |local| {
         let mut m = r;
         while m >= 2 {
             let half = m / 2;
             for k in (0..r).filter(|k| k % m < half) {
-                let (lo, hi) = p.local.split_at_mut(k + half);
+                let (lo, hi) = local.split_at_mut(k + half);
                 tw.butterfly(m, k % half, &mut lo[k], &mut hi[0]);
             }
             m = half;
         }
+    })
+}
+
+/// `LCS(s)`: every processor loads its block of `r` words into private words `0..r` (LPRAM
+/// local memory when `r > REGISTERS`), runs `work` on them in one phase of `s·r/2`
+/// computation steps (`s` stages of `r/2` butterflies), and stores them:
+/// `m^r c^{sr/2} m^r`, `T = sr/2`, `T' = 1`, `C = 2r`.
+fn load_compute_store(
+    sp: &mut SubPram<'_>,
+    stages: usize,
+    work: impl Fn(&mut [Word]) + Sync,
+) -> Result<(), HpramError> {
+    let (r, base) = (sp.mem_len() / sp.procs(), sp.home(0));
+    let steps = stages.checked_mul(r / 2).and_then(|k| u32::try_from(k).ok()).ok_or_else(|| {
+        HpramError::InvalidConfig {
+            field: "n",
+            rule: "the s·r/2 computation steps of LCS(s) fit in u32",
+            got: sp.mem_len().to_string(),
+        }
     })?;
+    for k in 0..r {
+        sp.comm(|p| MemOp::Read { addr: base + p.pid * r + k, dst: k })?;
+    }
+    sp.compute(steps, |p| work(&mut p.local[..r]))?;
     for k in 0..r {
         sp.comm(|p| MemOp::Write { addr: base + p.pid * r + k, src: k })?;
     }
     Ok(())
+}
+
+/// `LCS(ρ)` as the algorithm of a sub-PRAM.
+fn lcs_alg(tw: &Arc<Twiddles>) -> Arc<dyn HAlgorithm> {
+    let tw = tw.clone();
+    FnAlg::arc("LCS", move |sp: &mut SubPram<'_>| lcs(sp, &tw))
+}
+
+/// `fft_perm` on `P` processors with `r >= P` words each. Word `j = a·r + b` (`a < P`, `b < r`)
+/// moves to `π(j) = b·P + a`, so the group `{b + a·r : a < P}`, on which the `p` cross-block
+/// stages (spans `N` down to `2r`) act, is contiguous, and processor `i`'s block holds the
+/// groups `b = i·r/P .. (i+1)·r/P − 1`; `[P × 1: LCS(p)]` runs those stages on them, `π⁻¹`
+/// brings the words back, and `[P × 1: LCS(ρ)]` runs the in-block stages as in `TwoLevel`.
+/// The `LCS(p)` children get the global id of the FFT's processor 0 as their one parameter,
+/// from which each finds its groups (their twiddles depend on `b`). Level 1 is `C = 4r`
+/// (the two remaps), `LCS(p)` is `T = pr/2`, `T' = 1`, `C = 2r`.
+fn fft_perm(sp: &mut SubPram<'_>, tw: &Arc<Twiddles>, r: usize) -> Result<(), HpramError> {
+    let procs = sp.procs();
+    if r < procs {
+        return Err(HpramError::InvalidConfig {
+            field: "procs",
+            rule: "procs^2 <= N for the fft perm form (r = N/procs >= procs)",
+            got: procs.to_string(),
+        });
+    }
+    let first = Word::try_from(sp.offset()).map_err(|_| HpramError::InvalidConfig {
+        field: "procs",
+        rule: "a global processor id that fits a word",
+        got: sp.offset().to_string(),
+    })?;
+    let groups = {
+        let tw = tw.clone();
+        FnAlg::arc("LcsGroups", move |sp: &mut SubPram<'_>| lcs_groups(sp, &tw))
+    };
+    let parts = (0..procs).map(|_| Part::new(1, groups.clone(), vec![first])).collect();
+    remap_partition(sp, &|j| (j % r) * procs + j / r, parts)?;
+    sp.partition_eq(procs, 1, lcs_alg(tw), vec![])
+}
+
+/// `LCS(p)` of `fft_perm` on one processor (child `i = gpid − params[0]`) holding the `r/P`
+/// remapped groups `b = i·r/P + g`, group `g` in words `g·P .. (g+1)·P` in the order of `a`:
+/// the `p` stages of span `P` down to 2 on each group in one phase of `p·r/2` computation
+/// steps. A local span-`m'` butterfly on `a` is the global span-`m'r` butterfly on
+/// `j = a·r + b`, whose twiddle offset is `j mod m'r/2 = (a mod m'/2)·r + b`.
+fn lcs_groups(sp: &mut SubPram<'_>, tw: &Twiddles) -> Result<(), HpramError> {
+    let r = sp.mem_len();
+    let procs = tw.n / r;
+    // The child's index: its processor's global id less the FFT's first, its parameter.
+    let child = sp
+        .params()
+        .first()
+        .and_then(|&w| usize::try_from(w).ok())
+        .and_then(|first| sp.offset().checked_sub(first))
+        .ok_or_else(|| HpramError::InvalidConfig {
+            field: "params",
+            rule: "LCS(p) of the fft perm form gets the FFT's first global processor id",
+            got: format!("{:?}", sp.params()),
+        })?;
+    load_compute_store(sp, procs.trailing_zeros() as usize, |local| {
+        for (g, group) in local.chunks_mut(procs).enumerate() {
+            let b = child * (r / procs) + g;
+            let mut m = procs;
+            while m >= 2 {
+                let half = m / 2;
+                for a in (0..procs).filter(|a| a % m < half) {
+                    let (lo, hi) = group.split_at_mut(a + half);
+                    tw.butterfly(m * r, (a % half) * r + b, &mut lo[a], &mut hi[0]);
+                }
+                m = half;
+            }
+        }
+    })
 }
 
 /// `FftH(P')`: the span-`N'` stage, then `[2 × P'/2: FftH]`; `FftH(1) = LCS(ρ)`.

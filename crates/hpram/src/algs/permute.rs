@@ -33,7 +33,8 @@ pub fn remap_partition(
     pi: &(dyn Fn(usize) -> usize + Sync),
     parts: Vec<Part>,
 ) -> Result<(), HpramError> {
-    let words = sp.mem_len();
+    // Count-only runs never run the closures that read the table.
+    let words = if sp.counting() { 0 } else { sp.mem_len() };
     let mut inverse = vec![0; words];
     for j in 0..words {
         if let Some(slot) = inverse.get_mut(pi(j)) {

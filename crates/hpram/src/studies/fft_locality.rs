@@ -10,6 +10,11 @@
 //! the mesh (`ℓ = s_α = √(2^k)`) the hierarchical sum is geometric, `Θ(r√P)`, against the flat
 //! `Θ(r p √P)`, so the ratio grows like `log P`: neighbourhood locality pays where strict
 //! locality alone does not.
+//!
+//! The perm form (remapping plus strict locality) needs `N >= P²`, so each row also counts it
+//! and the hierarchical form at `N_perm = max(N, P²)`, `r' = N_perm/P`: its level 1 is two
+//! remaps, `4r'(ℓ(P) + s_α(P))`, so on the hypercube `τ_perm − τ_hier = r'(2 + 5.75p −
+//! 2.25p²) + p`, negative from `p = 3` on.
 
 use std::sync::Arc;
 
@@ -40,7 +45,7 @@ pub const MAX_EXECUTED_LOG_N: u32 = 14;
 pub struct FftLocalityParams {
     /// The preset.
     pub preset: TreePreset,
-    /// `p = log₂P`, `1..=24`.
+    /// `p = log₂P`, `1..=16` (the perm form counts `N_perm = P²` words).
     pub log_p: u32,
     /// `ρ = log₂r`, `1..=10`.
     pub log_r: u32,
@@ -72,9 +77,21 @@ pub struct FftLocalityRow {
     /// `(τ_hier − τ_lcs) / (r·Σ_{k=1}^{p} (ℓ + s_α)(2^k))`: the levels' cost per word and
     /// unit of latency plus synchronisation.
     pub hier_level_ratio: f64,
+    /// `N_perm = max(N, P²)`, where the perm form applies (`r' = N_perm/P >= P`).
+    pub n_perm: u64,
+    /// PhaseRefined cost of [`FftForm::Perm`] at `N_perm`.
+    pub tau_perm: u64,
+    /// PhaseRefined cost of [`FftForm::Hier`] at `N_perm` (`τ_hier` when `N_perm = N`).
+    pub tau_hier_perm: u64,
+    /// `τ_perm / τ_hier_perm`.
+    pub perm_over_hier: f64,
+    /// Hypercube only: `τ_perm − τ_hier_perm − (r'(2 + 5.75p − 2.25p²) + p)`, the spec's
+    /// difference.
+    pub perm_excess_over_formula: Option<f64>,
     /// Whether the point was also executed in full mode (`log₂N <= 14`).
     pub executed: bool,
-    /// When executed: every form's memory equals the NTT and its cost tree the count-only one.
+    /// When executed: every form's memory equals the NTT and its cost tree the count-only one
+    /// (the perm form and the hierarchical one at `N_perm` too when `log₂N_perm <= 14`).
     pub checked: Option<bool>,
 }
 
@@ -120,11 +137,11 @@ impl Study for FftLocality {
         "hpram-fft-locality"
     }
     fn about(&self) -> &'static str {
-        "X3: FFT lpram / two-level / hier as P grows (count-only): lpram/hier bounded on the hypercube, growing like log P on the mesh"
+        "X3: FFT lpram / two-level / hier / perm as P grows (count-only): lpram/hier bounded on the hypercube, growing like log P on the mesh; perm below hier where N >= P^2"
     }
     fn point(&self, params: &FftLocalityParams) -> Result<FftLocalityPoint, ModelError> {
-        if !(1..=24).contains(&params.log_p) {
-            return Err(ParamError::new("log_p", "1 <= log_p <= 24", params.log_p).into());
+        if !(1..=16).contains(&params.log_p) {
+            return Err(ParamError::new("log_p", "1 <= log_p <= 16", params.log_p).into());
         }
         if !(1..=10).contains(&params.log_r) {
             return Err(ParamError::new("log_r", "1 <= log_r <= 10", params.log_r).into());
@@ -157,6 +174,25 @@ impl Study for FftLocality {
             }
         }
         let [tau_naive, tau_lpram, tau_two_level, tau_hier] = taus;
+        // The perm form and the hierarchical one at `N_perm = max(N, P²)`.
+        let log_r_perm = log_r.max(log_p);
+        let log_n_perm = log_p + log_r_perm;
+        let cfg_perm = fft_config(log_p, log_r_perm);
+        let mut perm_taus = [0; 2];
+        for (tau, form) in perm_taus.iter_mut().zip([FftForm::Perm, FftForm::Hier]) {
+            let tree = count(&cfg_perm, fft(form, log_n_perm), vec![])?;
+            *tau = price(&tree);
+            if log_n_perm <= MAX_EXECUTED_LOG_N {
+                checked &= executed_matches(&cfg_perm, fft(form, log_n_perm), &tree)?;
+            }
+        }
+        let [tau_perm, tau_hier_perm] = perm_taus;
+        // `r'(2 + 5.75p − 2.25p²) + p`, times 4 to stay in integers.
+        let perm_excess_over_formula = matches!(point.preset, Preset::Hypercube(_)).then(|| {
+            let (r, p) = (1i128 << log_r_perm, i128::from(log_p));
+            let formula4 = r * (8 + 23 * p - 9 * p * p) + 4 * p;
+            (4 * (i128::from(tau_perm) - i128::from(tau_hier_perm)) - formula4) as f64 / 4.0
+        });
         let tau_lcs = price(&count(&fft_config(0, log_r), fft(FftForm::Hier, log_r), vec![])?);
         let r = 1u64 << log_r;
         let level_units: u64 =
@@ -174,6 +210,11 @@ impl Study for FftLocality {
             two_level_over_hier: ratio(tau_two_level),
             naive_over_hier: ratio(tau_naive),
             hier_level_ratio: (tau_hier - tau_lcs) as f64 / (r * level_units) as f64,
+            n_perm: 1 << log_n_perm,
+            tau_perm,
+            tau_hier_perm,
+            perm_over_hier: tau_perm as f64 / tau_hier_perm as f64,
+            perm_excess_over_formula,
             executed,
             checked: executed.then_some(checked),
         }])
@@ -220,6 +261,34 @@ impl Study for FftLocality {
                 2.0,
                 3.0,
             ),
+            Claim::within(
+                "hypercube: tau_perm - tau_hier = r'(2 + 5.75p - 2.25p^2) + p at N_perm = max(N, P^2) (exactly)",
+                "perm_excess_over_formula",
+                0.0,
+                0.0,
+            )
+            .only("preset", "hypercube"),
+            Claim::within(
+                "tau_perm < tau_hier wherever perm applies and p >= 3 (at most 0.9 of it; every swept p >= 4)",
+                "perm_over_hier",
+                0.0,
+                0.9,
+            ),
+            Claim::grows_at_most(
+                "hypercube: tau_perm/tau_hier falls like 1/p (at least halves from the smallest to the largest P)",
+                "perm_over_hier",
+                "p",
+                0.5,
+            )
+            .only("preset", "hypercube")
+            .pool("log_p"),
+            Claim::within(
+                "mesh: tau_perm/tau_hier levels off in [0.5, 0.75] (both Theta(r sqrt P): 8 r sqrt P against 4.5 (2 + sqrt 2) r sqrt P, limit 0.52)",
+                "perm_over_hier",
+                0.5,
+                0.75,
+            )
+            .only("preset", "mesh2d"),
             Claim::all_true(
                 "executed points: every form's output equals the NTT and its cost tree the count-only one",
                 "checked",
@@ -231,9 +300,9 @@ impl Study for FftLocality {
         vec![
             Plot::new(
                 "hpram-fft-locality",
-                "FFT: tau_lpram / tau_hier vs P (bounded on the hypercube, growing on the mesh)",
+                "FFT: tau_lpram / tau_hier vs P (bounded on the hypercube, growing on the mesh) and tau_perm / tau_hier at N >= P^2",
                 "p",
-                &["lpram_over_hier", "two_level_over_hier"],
+                &["lpram_over_hier", "two_level_over_hier", "perm_over_hier"],
             )
             .series("preset")
             .log_x(),

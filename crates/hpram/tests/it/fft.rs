@@ -7,8 +7,8 @@ use hpram::algs::{FftForm, MODULUS, fft, fft_output, ntt_reference};
 use hpram::{Config, CostTree, Formula, HpramError, MemoryVariant, Preset, SyncScale, count, run};
 use proptest::prelude::*;
 
-const FORMS: [FftForm; 4] =
-    [FftForm::FlatNaive, FftForm::FlatLpram, FftForm::TwoLevel, FftForm::Hier];
+const FORMS: [FftForm; 5] =
+    [FftForm::FlatNaive, FftForm::FlatLpram, FftForm::TwoLevel, FftForm::Hier, FftForm::Perm];
 const VARIANTS: [MemoryVariant; 2] = [MemoryVariant::NonUniform, MemoryVariant::Uniform];
 
 /// `P` processors, `N` words, `r` registers, in `variant`.
@@ -46,9 +46,9 @@ fn dft(x: &[i64]) -> Vec<i64> {
         .collect()
 }
 
-/// Up to 128 words in `[0, p)`.
+/// Up to 256 words in `[0, p)`.
 fn words() -> impl Strategy<Value = Vec<i64>> {
-    proptest::collection::vec(0..MODULUS as i64, 128)
+    proptest::collection::vec(0..MODULUS as i64, 256)
 }
 
 proptest! {
@@ -62,9 +62,10 @@ proptest! {
     }
 
     /// I9: every form in both memory variants leaves `X_{bitrev(i)}` in cell `i`, so all of
-    /// them leave the same memory. I10: count-only gives the same cost tree.
+    /// them leave the same memory. I10: count-only gives the same cost tree. The perm form
+    /// needs `r >= P`; below it, both modes refuse it naming `procs`.
     #[test]
-    fn i9_i10_every_form(x in words(), log_p in 0u32..=4, log_r in 1u32..=3) {
+    fn i9_i10_every_form(x in words(), log_p in 0u32..=4, log_r in 1u32..=4) {
         let (procs, n) = (1usize << log_p, 1usize << (log_p + log_r));
         let x = &x[..n];
         let want = ntt_reference(x);
@@ -72,6 +73,12 @@ proptest! {
             for form in FORMS {
                 let cfg = config(procs, n, variant);
                 let alg = fft(form, log_p + log_r);
+                if form == FftForm::Perm && log_r < log_p {
+                    let procs_error = |e| matches!(e, HpramError::InvalidConfig { field: "procs", .. });
+                    prop_assert!(procs_error(run(&cfg, alg.clone(), vec![], x).unwrap_err()));
+                    prop_assert!(procs_error(count(&cfg, alg, vec![]).unwrap_err()));
+                    continue;
+                }
                 let done = run(&cfg, alg.clone(), vec![], x).unwrap();
                 prop_assert_eq!(&fft_output(&done.memory), &want, "{:?} {:?}", form, variant);
                 prop_assert_eq!(count(&cfg, alg, vec![]).unwrap(), done.cost);
@@ -98,6 +105,7 @@ fn tree(form: FftForm, variant: MemoryVariant) -> CostTree {
 ///   `Σ (r/2 + 2rℓ + 2.5r·s_α + s_β)` = `(2+16+20+1) + (2+8+10+1) + 12` for PhaseRefined too.
 ///   Uniform: `FftH(2)` stage `2·2 + 8·3 = 28`, leaves `4 + 8·2 = 20`: `38 + (28 + 20 + 1) + 1
 ///   = 88`. Pram 32.
+/// - perm: derived in `tests/it/specs.rs` (`fft_perm_n16_p4`): 92, 92, uniform 108, Pram 40.
 #[test]
 fn exact_costs_n16_p4() {
     let cube = Preset::Hypercube(SyncScale::Diam);
@@ -109,6 +117,7 @@ fn exact_costs_n16_p4() {
         (FftForm::FlatLpram, [120, 114, 120, 32]),
         (FftForm::TwoLevel, [90, 90, 98, 32]),
         (FftForm::Hier, [72, 72, 88, 32]),
+        (FftForm::Perm, [92, 92, 108, 40]),
     ];
     for (form, [exact, refined, uniform, pram]) in cases {
         assert_eq!(price(form, nu, &cube, Formula::Exact), exact, "{form:?}");

@@ -42,6 +42,8 @@ fn fixture_costs() {
         ("tree-hier-p2_30-count-only.toml", 2389),
         ("fft-hier-p4-hypercube.toml", 72),
         ("fft-two-level-p4-uniform.toml", 98),
+        ("fft-perm-p4-hypercube.toml", 92),
+        ("shape-e1-hypercube.toml", 33),
         ("fft-hier-p2_30-count-only.toml", 4250),
         ("library-prefix-sums-n8-hypercube.toml", 178),
         ("library-hot-spot-read-n16-priority-mesh.toml", 33),

@@ -8,6 +8,8 @@
 //! - I6: a uniform program the checker accepts ends with the same memory on 1, 2 and 8 threads,
 //!   in the lockstep-flattened run and in 16 seeded random interleavings of sibling steps
 //!   applied directly to one memory; one it rejects gives the same error on every thread count.
+//! - I7: a non-uniform program replayed in uniform memory passes the checker with the same
+//!   memory, registers and cost tree, over random partition shapes.
 
 use std::sync::Arc;
 
@@ -288,6 +290,33 @@ proptest! {
                 }
             }
             Err(e) => prop_assert!(matches!(e, HpramError::AsyncCommunication { .. }), "{e}"),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// I7 over random partition shapes: a random non-uniform program (general partitions of
+    /// random sizes nested up to three deep on any `P`, reads of the home block, writes of
+    /// the processor's own cells) replayed in uniform memory, its home-block addresses made
+    /// global by `home`, passes the determinacy checker with the same memory, registers and
+    /// cost tree, on 1, 2 and 8 threads.
+    #[test]
+    fn i7_non_uniform_replays_in_uniform(seed in any::<u64>(), procs in 1usize..=24) {
+        let p = prog(&mut Mix(seed), procs, W * procs, 3, false);
+        let input = input(procs, seed);
+        let non = run(&config(procs, MemoryVariant::NonUniform, 0), Arc::new(p.clone()), vec![], &input)
+            .expect("a non-uniform random program runs");
+        for threads in [1, 2, 8] {
+            let uni = run(&config(procs, MemoryVariant::Uniform, threads), Arc::new(p.clone()), vec![], &input);
+            let uni = match uni {
+                Ok(uni) => uni,
+                Err(e) => return Err(TestCaseError::fail(format!("rejected in uniform memory: {e}"))),
+            };
+            prop_assert_eq!(&uni.memory, &non.memory);
+            prop_assert_eq!(registers(&uni.local), registers(&non.local));
+            prop_assert_eq!(&uni.cost, &non.cost);
         }
     }
 }

@@ -396,3 +396,34 @@ fn remap_partition_column_sums() {
     assert_eq!(price(&done.cost, Preset::Pram, NU, Formula::Exact), 24);
     assert_eq!(price(&done.cost, CUBE, NU, Formula::Exact), 74);
 }
+
+/// The FFT's perm form (`fft_perm`), `N = 16`, `P = 4`, so `r = 4 >= P`, `p = ρ = 2`,
+/// `x_i = i`. Level 1 remaps word `j = 4a + b` to `4b + a` (the transpose; `r = 4` reads and 4
+/// writes per processor, `C = 8`), runs `[4 × 1: LcsGroups]` (one group of `P = 4` words each:
+/// load 4, the `p = 2` cross-block stages as `p·r/2 = 4` computation steps in one phase, store
+/// 4: `T = 4`, `T' = 1`, `C = 8`), remaps back (`C = 8`) and runs `[4 × 1: LCS]` (`ρ = 2`:
+/// `T = 4`, `T' = 1`, `C = 8`). So the root is `T = T' = 0`, `C = 16`, and both partitions'
+/// children are `T = 4`, `T' = 1`, `C = 8`.
+/// Hypercube, non-uniform (`ℓ(4) = s_α(4) = 2`, `ℓ(1) = 1`, `s_α(1) = 0`, `s_β(4,4) = 2`):
+/// Exact root `16·(2+2) = 64`, each child `4·1 + 8·1 = 12`, each partition `12 + 2 = 14`:
+/// `64 + 14 + 14 = 92`; PhaseRefined the same (`T' = 0` at the root, `s_α(1) = 0`);
+/// Simplified root `16·(2 + 2·2) = 96`, so 124; TwoStage stage1 `16·2 + 12 + 12 = 56`,
+/// stage2 `2 + 2 = 4`, 60. This is `τ_hier + r(2 + 5.75p − 2.25p²) + p = 72 + 4·4.5 + 2`,
+/// the hierarchical form's 72 (`tests/it/fft.rs`) plus the spec's difference.
+/// Uniform (`ℓ = ℓ(4) = 2` in the children): each child `4 + 8·2 = 20`, so Exact and
+/// PhaseRefined `64 + 22 + 22 = 108`, Simplified `96 + 44 = 140`, TwoStage stage1
+/// `32 + 20 + 20 = 72`, stage2 4, 76. Mesh2D equals Hypercube at `P = 4` (`ℓ(4) = s_α(4) =
+/// ⌈√4⌉ = 2`, `s_β(4,4) = ⌈√4⌉ = 2`). Pram: `16 + 12 + 12 = 40` under every formula. The
+/// critical path is the root and the first child of each partition (all children tie).
+#[test]
+fn fft_perm_n16_p4() {
+    use hpram::algs::{FftForm, fft, fft_output, ntt_reference};
+    let mut cfg = Config::new(4, 16);
+    cfg.local_words = 4;
+    cfg.model = cfg.model.with_lpram();
+    let input: Vec<i64> = (0..16).collect();
+    let done = run(&cfg, fft(FftForm::Perm, 4), vec![], &input).unwrap();
+    assert_eq!(fft_output(&done.memory), ntt_reference(&input));
+    assert_eq!(hpram::count(&cfg, fft(FftForm::Perm, 4), vec![]).unwrap(), done.cost);
+    insta::assert_json_snapshot!(snapshot(&done.cost, &[CUBE_NU, CUBE_UNI, MESH_NU, PRAM_NU]));
+}

@@ -85,6 +85,12 @@ fn x3_hand_derivation_p16_r64() {
     assert_eq!((row.tau_hier, row.tau_lcs, row.tau_lpram), (3332, 320, 5956));
     assert_eq!((row.executed, row.checked), (true, Some(true)));
     assert!((row.lpram_over_hier - 5956.0 / 3332.0).abs() < 1e-12);
+    // Perm (`N = 1024 >= P² = 256`, so `N_perm = N`, `r' = 64`): two remaps at level 1,
+    // `4r'(ℓ + s_α) = 256·8 = 2048`; `LcsGroups` `T = pr/2 = 128`, `C = 128` at `ℓ(1) = 1`:
+    // 256, `LCS(6)` 320, each partition `+ s_β(16,16) = 4`: `2048 + 260 + 324 = 2632`, which
+    // is `3332 + 64(2 + 23 − 36) + 4 = 3332 − 700`.
+    assert_eq!((row.n_perm, row.tau_perm, row.tau_hier_perm), (1024, 2632, 3332));
+    assert_eq!(row.perm_excess_over_formula, Some(0.0));
 }
 
 /// Out-of-range axes are the user's input, named by field.
@@ -97,5 +103,6 @@ fn x3_bad_params() {
             .to_string()
     };
     assert!(bad(0, 6).contains("log_p"));
+    assert!(bad(17, 6).contains("log_p"));
     assert!(bad(4, 11).contains("log_r"));
 }
