@@ -177,7 +177,7 @@ impl Study for RulesStudy {
     }
     fn run(&self, q: &RulesPoint, rng: &mut SimRng) -> Result<Vec<RulesRow>, ModelError> {
         let prm = q.prm;
-        let p = prm.p;
+        let p = prm.p();
         let mut dests: Vec<Vec<u32>> = vec![Vec::new(); p as usize];
         match q.workload {
             Workload::Hotspot => {
@@ -207,7 +207,7 @@ impl Study for RulesStudy {
         let procs = dests
             .iter()
             .enumerate()
-            .map(|(i, d)| Script::new(program(d, expect[i].0), i as u32, p, prm.gap, 4))
+            .map(|(i, d)| Script::new(program(d, expect[i].0), i as u32, p, prm.gap(), 4))
             .collect::<Result<Vec<_>, _>>()?;
         let cfg = MachineConfig::new(prm, q.rule)?;
         let mut adv = PolicyAdversary::of(q.adversary, rng.random::<u64>());

@@ -198,7 +198,7 @@ impl Study for SeparationStudy {
     }
     fn run(&self, q: &SeparationPoint, rng: &mut SimRng) -> Result<Vec<SeparationRow>, ModelError> {
         let prm = q.prm;
-        let (p, l, delta) = (prm.p, prm.l, q.delta);
+        let (p, l, delta) = (prm.p(), prm.latency(), q.delta);
         let (i0, i1) = match q.placement {
             Placement::Low => (0, 1),
             Placement::Random => {
