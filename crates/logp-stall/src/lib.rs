@@ -68,7 +68,7 @@ pub use error::Error;
 pub use machine::{CapacityViolation, Execution, check_stall_free, run};
 pub use model::LogpStall;
 /// The shared substrate of the workspace's models; its types appear in this crate's public
-/// signatures ([`Step`], [`SimRng`](netcore::rng::SimRng), [`BspParams`](netcore::bsp::BspParams), ...).
+/// signatures ([`Step`], [`SimRng`], [`BspParams`](netcore::bsp::BspParams), ...).
 pub use netcore;
 pub use netcore::Step;
 pub use netcore::rng::SimRng;
