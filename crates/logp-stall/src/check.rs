@@ -4,7 +4,8 @@
 //! rule the trace breaks.
 //!
 //! Rules, by family:
-//! - parameters (paper §2, `max{2, o} <= G <= L <= p`): L1 parameters valid;
+//! - parameters (paper §2.1): L1 `δ` in `[1, L]` (`max{2, o} <= G <= L <= p` holds by
+//!   construction of [`LogpParams`]);
 //! - program steps, gap and overhead (paper §2, `ops`): L2 one status per processor per
 //!   step, no action during a communication op's overhead; L3 the gap rule; L4 each
 //!   submission logged exactly once;
@@ -30,7 +31,7 @@ use std::collections::BTreeMap;
 use netcore::Step;
 use serde::Serialize;
 
-pub use crate::error::Violation;
+pub use crate::error::{IllegalTrace, Violation};
 use crate::params::LogpParams;
 use crate::trace::{Op, Trace, TraceMessage};
 
@@ -55,12 +56,48 @@ pub struct LegalityReport {
     pub steps: Step,
 }
 
-/// Checks `trace`; `Err` lists every violation found.
-pub fn check_legal(trace: &Trace, opts: CheckOpts) -> Result<LegalityReport, Vec<Violation>> {
+/// Checks that `trace` is a legal execution (paper §2.1) and counts what it contains.
+///
+/// # Errors
+///
+/// [`IllegalTrace`] listing every rule (L1-L13, module docs) the trace breaks, in checking
+/// order; a trace too malformed to check further (wrong number of op logs, a malformed
+/// message) stops at the first such violation.
+///
+/// # Examples
+///
+/// A custom program, run and checked: `P_1` submits one message to `P_0`, which polls for it.
+///
+/// ```
+/// use logp_stall::script::{Instr, Operand, Script};
+/// use logp_stall::{CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule};
+/// use logp_stall::{check_legal, run};
+///
+/// let params = LogpParams::new(4, 4, 2, 1)?; // p = 4, L = 4, G = 2, o = 1
+/// let send = vec![Instr::Submit { dest: Operand::Imm(0), payload: vec![Operand::Imm(7)] }];
+/// let poll = vec![
+///     Instr::Receive { into: 0, flag: Some(1), src: None },
+///     Instr::WaitGap,
+///     Instr::JumpIf { a: Operand::Name("r1".into()), cmp: logp_stall::script::Cmp::Eq,
+///                     b: Operand::Imm(0), target: 0 },
+/// ];
+/// let code = [poll, send, vec![], vec![]];
+/// let procs = code
+///     .into_iter()
+///     .enumerate()
+///     .map(|(i, c)| Script::new(c, i as u32, 4, params.gap(), 4))
+///     .collect::<Result<Vec<_>, _>>()?;
+/// let config = MachineConfig::new(params, StallRule::Delta { delta: 1 })?;
+/// let execution = run(&config, procs, &mut PolicyAdversary::worst())?;
+/// let report = check_legal(&execution.trace, CheckOpts::default())?;
+/// assert_eq!(report.messages, 1);
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+pub fn check_legal(trace: &Trace, opts: CheckOpts) -> Result<LegalityReport, IllegalTrace> {
     let mut checker = Checker { trace, opts, params: trace.params, violations: Vec::new() };
     match checker.check() {
         Some(report) if checker.violations.is_empty() => Ok(report),
-        _ => Err(checker.violations),
+        _ => Err(IllegalTrace::new(checker.violations)),
     }
 }
 
@@ -92,7 +129,7 @@ impl<'a> Checker<'a> {
 
     /// The processor count p.
     fn p(&self) -> usize {
-        self.params.p as usize
+        self.params.p() as usize
     }
 
     /// Every rule family in turn; `None` if the trace is too malformed to check further.
@@ -114,11 +151,11 @@ impl<'a> Checker<'a> {
         })
     }
 
-    /// L1: the parameters satisfy the paper's standing assumption (paper §2) and `δ` lies in
-    /// `[1, L]` (paper §2.1).
+    /// L1: `δ` lies in `[1, L]` (paper §2.1). The parameters themselves satisfy the paper's
+    /// standing assumption (paper §2) by construction: [`LogpParams`] is validated when built
+    /// or deserialised.
     fn parameters(&mut self) -> Option<()> {
-        let prm = self.params;
-        if let Err(e) = prm.validate().and_then(|()| self.trace.rule.validate(&prm)) {
+        if let Err(e) = self.trace.rule.validate(&self.params) {
             self.bad("L1", e.to_string());
             return None;
         }

@@ -11,8 +11,9 @@ use netcore::fault::{Classify, Fault};
 
 pub use evidence::{CapacityViolation, Violation};
 
-/// Errors of `logp-stall`.
+/// Errors of `logp-stall`. New variants may be added, so a `match` needs a wildcard arm.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A GOAL schedule text that does not parse; `line` counts from 1.
     #[error("goal line {line}: {message}")]
@@ -325,8 +326,38 @@ pub enum Error {
         message: String,
     },
     /// A trace that breaks rules of a legal execution (paper §2.1; every violation listed).
-    #[error("illegal trace: {}", .0.iter().map(|v| v.to_string()).collect::<Vec<_>>().join("; "))]
-    IllegalTrace(Vec<Violation>),
+    #[error(transparent)]
+    IllegalTrace(#[from] IllegalTrace),
+}
+
+/// What [`crate::check_legal`] found wrong with a trace: every violated rule of a legal
+/// execution (paper §2.1), in checking order. Converts into [`Error`], so `?` works in a
+/// function returning either.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("illegal trace: {}", .violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+pub struct IllegalTrace {
+    violations: Vec<Violation>,
+}
+
+impl IllegalTrace {
+    /// Wraps the violations the checker found (never empty).
+    pub(crate) fn new(violations: Vec<Violation>) -> Self {
+        Self { violations }
+    }
+    /// Every violation, in checking order.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+    /// Every violation, in checking order, by value.
+    pub fn into_violations(self) -> Vec<Violation> {
+        self.violations
+    }
+}
+
+impl Classify for IllegalTrace {
+    fn fault(&self) -> Fault {
+        Fault::Input
+    }
 }
 
 impl Classify for Error {

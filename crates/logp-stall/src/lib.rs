@@ -63,10 +63,15 @@ pub mod trace;
 pub use adversary::{
     Adversary, AdversaryKind, DeliveryPolicy, PolicyAdversary, Replay, StallPolicy,
 };
-pub use check::{CheckOpts, LegalityReport, Violation, check_legal};
+pub use check::{CheckOpts, IllegalTrace, LegalityReport, Violation, check_legal};
 pub use error::Error;
 pub use machine::{CapacityViolation, Execution, check_stall_free, run};
 pub use model::LogpStall;
+/// The shared substrate of the workspace's models; its types appear in this crate's public
+/// signatures ([`Step`], [`SimRng`], [`BspParams`](netcore::bsp::BspParams), ...).
+pub use netcore;
+pub use netcore::Step;
+pub use netcore::rng::SimRng;
 pub use params::{
     AcceptOrder, EmptyReceive, GapPolicy, LogpParams, MachineConfig, OverheadMode, StallRule,
 };

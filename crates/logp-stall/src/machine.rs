@@ -63,10 +63,9 @@ pub fn run<P: LogpProcess>(
     procs: Vec<P>,
     adv: &mut dyn Adversary,
 ) -> Result<Execution<P::State>, Error> {
-    cfg.params.validate()?;
     cfg.rule.validate(&cfg.params)?;
-    if procs.len() != cfg.params.p as usize {
-        return Err(Error::ProgramCount { p: cfg.params.p, got: procs.len() });
+    if procs.len() != cfg.params.p() as usize {
+        return Err(Error::ProgramCount { p: cfg.params.p(), got: procs.len() });
     }
     for (i, proc) in procs.iter().enumerate() {
         processors::fault(i, 0, proc)?;

@@ -6,46 +6,92 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 
-/// The LogP parameters `(p, L, o, G)`; `new` enforces the paper's standing assumption
-/// `max{2, o} <= G <= L <= p`.
+/// The LogP parameters `(p, L, o, G)` (paper §2), validated: built only by
+/// [`LogpParams::new`] (the paper's standing assumption `max{2, o} <= G <= L <= p`),
+/// [`LogpParams::relaxed`] (toy cases) or deserialisation, which checks the same rules.
+///
+/// # Examples
+///
+/// ```
+/// use logp_stall::LogpParams;
+///
+/// let params = LogpParams::new(16, 8, 2, 1)?; // p = 16, L = 8, G = 2, o = 1
+/// assert_eq!((params.p(), params.latency(), params.gap(), params.o()), (16, 8, 2, 1));
+/// assert_eq!(params.capacity(), 4); // ceil(L / G) messages in transit per destination
+/// // G > L is refused, naming the rule and the values.
+/// assert_eq!(
+///     LogpParams::new(16, 2, 4, 1).unwrap_err().to_string(),
+///     "L must satisfy G <= L (got L=2, G=4)"
+/// );
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "RawLogpParams")]
 pub struct LogpParams {
-    /// Processors.
-    pub p: u32,
-    /// Latency L.
+    p: u32,
     #[serde(rename = "L")]
-    pub l: u64,
-    /// Gap G.
+    latency: u64,
     #[serde(rename = "G")]
-    pub gap: u64,
-    /// Overhead o (validated, folded into one step per action).
-    pub o: u64,
-    /// False for [`LogpParams::relaxed`] parameters (`G >= 2` and `L <= p` not checked).
-    pub paper_assumptions_hold: bool,
+    gap: u64,
+    o: u64,
+    paper_assumptions_hold: bool,
+}
+
+/// [`LogpParams`] as written, before validation.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLogpParams {
+    p: u32,
+    #[serde(rename = "L")]
+    latency: u64,
+    #[serde(rename = "G")]
+    gap: u64,
+    o: u64,
+    paper_assumptions_hold: bool,
+}
+
+impl TryFrom<RawLogpParams> for LogpParams {
+    type Error = Error;
+    fn try_from(r: RawLogpParams) -> Result<Self, Error> {
+        if r.paper_assumptions_hold {
+            Self::new(r.p, r.latency, r.gap, r.o)
+        } else {
+            Self::relaxed(r.p, r.latency, r.gap, r.o)
+        }
+    }
 }
 
 const MAX: u64 = 1 << 32;
 
 impl LogpParams {
-    /// Validated parameters: `p >= 2`, `G >= 2`, `o <= G`, `G <= L`, `L <= p`, checked in this
-    /// order, and every value at most `2^32`.
-    pub fn new(p: u32, l: u64, gap: u64, o: u64) -> Result<Self, Error> {
-        let s = Self { p, l, gap, o, paper_assumptions_hold: true };
+    /// Validated parameters: `p` processors, latency `L`, gap `G`, overhead `o`.
+    ///
+    /// # Errors
+    ///
+    /// Checked in this order, each naming the rule and the values: any of `L`, `G`, `o`
+    /// above `2^32` ([`Error::TooLarge`]), `p < 2` ([`Error::TooFewProcessors`]), `G < 2`
+    /// ([`Error::GapBelowTwo`]), `o > G` ([`Error::OverheadExceedsGap`]), `L < G`
+    /// ([`Error::LatencyBelowGap`]), `L > p` ([`Error::LatencyExceedsProcessors`]).
+    pub fn new(p: u32, latency: u64, gap: u64, o: u64) -> Result<Self, Error> {
+        let s = Self { p, latency, gap, o, paper_assumptions_hold: true };
         s.validate()?;
         Ok(s)
     }
 
     /// Parameters for toy examples: skips only `G >= 2` and `L <= p`.
-    pub fn relaxed(p: u32, l: u64, gap: u64, o: u64) -> Result<Self, Error> {
-        let s = Self { p, l, gap, o, paper_assumptions_hold: false };
+    ///
+    /// # Errors
+    ///
+    /// As [`LogpParams::new`] without those two rules (`G = 0` is still refused).
+    pub fn relaxed(p: u32, latency: u64, gap: u64, o: u64) -> Result<Self, Error> {
+        let s = Self { p, latency, gap, o, paper_assumptions_hold: false };
         s.validate()?;
         Ok(s)
     }
 
-    /// Re-checks the constraints (also used by the legality checker, rule L1).
-    pub fn validate(&self) -> Result<(), Error> {
-        for (field, value) in [("L", self.l), ("G", self.gap), ("o", self.o)] {
+    /// The constraints [`LogpParams::new`] and [`LogpParams::relaxed`] check.
+    fn validate(&self) -> Result<(), Error> {
+        for (field, value) in [("L", self.latency), ("G", self.gap), ("o", self.o)] {
             if value > MAX {
                 return Err(Error::TooLarge { field, value });
             }
@@ -62,18 +108,40 @@ impl LogpParams {
         if self.o > self.gap {
             return Err(Error::OverheadExceedsGap { o: self.o, gap: self.gap });
         }
-        if self.l < self.gap {
-            return Err(Error::LatencyBelowGap { l: self.l, gap: self.gap });
+        if self.latency < self.gap {
+            return Err(Error::LatencyBelowGap { l: self.latency, gap: self.gap });
         }
-        if self.paper_assumptions_hold && self.l > u64::from(self.p) {
-            return Err(Error::LatencyExceedsProcessors { l: self.l, p: self.p.into() });
+        if self.paper_assumptions_hold && self.latency > u64::from(self.p) {
+            return Err(Error::LatencyExceedsProcessors { l: self.latency, p: self.p.into() });
         }
         Ok(())
     }
 
+    /// Processors `p`.
+    pub fn p(&self) -> u32 {
+        self.p
+    }
+    /// Latency `L` (steps).
+    pub fn latency(&self) -> u64 {
+        self.latency
+    }
+    /// Gap `G` (steps between two communication operations of a processor).
+    pub fn gap(&self) -> u64 {
+        self.gap
+    }
+    /// Overhead `o` (validated, folded into one step per action unless
+    /// [`OverheadMode::Busy`]).
+    pub fn o(&self) -> u64 {
+        self.o
+    }
+    /// False for [`LogpParams::relaxed`] parameters (`G >= 2` and `L <= p` not checked).
+    pub fn paper_assumptions_hold(&self) -> bool {
+        self.paper_assumptions_hold
+    }
+
     /// The capacity `K = ceil(L/G)` (paper §2).
     pub fn capacity(&self) -> u64 {
-        self.l.div_ceil(self.gap)
+        self.latency.div_ceil(self.gap)
     }
 }
 
@@ -99,9 +167,9 @@ impl StallRule {
     /// Checks `1 <= δ <= L` for the δ rule.
     pub fn validate(&self, params: &LogpParams) -> Result<(), Error> {
         if let StallRule::Delta { delta } = *self
-            && (delta < 1 || delta > params.l)
+            && (delta < 1 || delta > params.latency)
         {
-            return Err(Error::DeltaOutOfRange { delta, l: params.l });
+            return Err(Error::DeltaOutOfRange { delta, l: params.latency });
         }
         Ok(())
     }

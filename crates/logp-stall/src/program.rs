@@ -112,7 +112,7 @@ impl Program {
 
     /// The processes for `params`, with δ for the δ-LogP 2-compaction.
     pub(crate) fn build(self, params: &LogpParams, delta: u64) -> Result<Built, Error> {
-        let p = params.p;
+        let p = params.p();
         match self {
             Program::CompactionDelta { x } | Program::CompactionSfTree { x }
                 if x.len() != p as usize =>
@@ -152,7 +152,7 @@ impl Program {
                 let scripts = code
                     .into_iter()
                     .enumerate()
-                    .map(|(i, v)| Script::new(v, i as u32, p, params.gap, max_words))
+                    .map(|(i, v)| Script::new(v, i as u32, p, params.gap(), max_words))
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(Built::Scripts(scripts))
             }

@@ -200,7 +200,7 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
     mc.max_trace_events = (limits::MEMORY_LIMIT - up_front) / limits::LOGP_BYTES_PER_EVENT;
     let choice = AdversaryChoice::of(&c)?;
     let mut adv = choice.adversary(c.seed);
-    let delta = c.delta.unwrap_or(params.l);
+    let delta = c.delta.unwrap_or(params.latency());
     match c.program.build(&params, delta)? {
         Built::Compaction { procs, algorithm, x, bound } => {
             let e = run(&mc, procs, &mut adv)?;
@@ -264,7 +264,7 @@ fn report<S: serde::Serialize>(
         "legal".into(),
         match &legal {
             Ok(r) => json!(r),
-            Err(v) => json!({ "violations": v }),
+            Err(v) => json!({ "violations": v.violations() }),
         },
     );
     obj.insert("states".into(), json!(e.states));

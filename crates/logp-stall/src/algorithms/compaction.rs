@@ -42,13 +42,13 @@ pub fn outputs(states: &[PlanState]) -> (Option<Pair>, Option<Pair>) {
 /// `T_δ = 5G + 2L + δ + 1` (`docs/models/logp-stall.md`, Choices: δ-LogP schedule): the δ-LogP
 /// algorithm's time under every adversary.
 pub fn compaction_delta_time(params: &LogpParams, delta: u64) -> Step {
-    5 * params.gap + 2 * params.l + delta + 1
+    5 * params.gap() + 2 * params.latency() + delta + 1
 }
 
 /// `T_SF = R(L + G) + L + 1`, `R = ceil(log p)` (`docs/models/logp-stall.md`, Choices: SF-LogP
 /// baseline).
 pub fn compaction_sf_tree_time(params: &LogpParams) -> Step {
-    ceil_log2(params.p.into()) * (params.l + params.gap) + params.l + 1
+    ceil_log2(params.p().into()) * (params.latency() + params.gap()) + params.latency() + 1
 }
 
 /// The O(L) δ-LogP algorithm (paper §3; its schedule is `docs/models/logp-stall.md`, Choices).
@@ -62,9 +62,9 @@ pub fn two_compaction_delta(
     delta: u64,
     x: &[i64],
 ) -> Result<Vec<PlanProc>, Error> {
-    let nz = nonzeros(params.p, x)?;
-    let (g, d) = (params.gap, 4 * params.gap + 2 * params.l + delta);
-    Ok((0..params.p)
+    let nz = nonzeros(params.p(), x)?;
+    let (g, d) = (params.gap(), 4 * params.gap() + 2 * params.latency() + delta);
+    Ok((0..params.p())
         .map(|i| {
             let own = nz.iter().copied().find(|q| q.0 == i);
             let mut plan = Vec::new();
@@ -108,7 +108,9 @@ pub fn tree_rounds(p: u32, d: u32) -> u64 {
 
 /// `T_SF(d) = R((d-1)L + G) + L + 1`, `R = ceil(log_d p)`.
 pub fn compaction_sf_tree_fanin_time(params: &LogpParams, d: u32) -> Step {
-    tree_rounds(params.p, d) * ((u64::from(d) - 1) * params.l + params.gap) + params.l + 1
+    tree_rounds(params.p(), d) * ((u64::from(d) - 1) * params.latency() + params.gap())
+        + params.latency()
+        + 1
 }
 
 /// The stall-free tree with fan-in `d >= 2` (the sensitivity option of the SF-LogP baseline,
@@ -121,15 +123,15 @@ pub fn two_compaction_sf_tree_fanin(
     d: u32,
     x: &[i64],
 ) -> Result<Vec<PlanProc>, Error> {
-    if d < 2 || d > params.p {
-        return Err(Error::TreeFanin { d, p: params.p });
+    if d < 2 || d > params.p() {
+        return Err(Error::TreeFanin { d, p: params.p() });
     }
-    let nz = nonzeros(params.p, x)?;
-    let (l, g, du) = (params.l, params.gap, u64::from(d));
-    let r_max = tree_rounds(params.p, d);
+    let nz = nonzeros(params.p(), x)?;
+    let (l, g, du) = (params.latency(), params.gap(), u64::from(d));
+    let r_max = tree_rounds(params.p(), d);
     let s = |r: u64| r * ((du - 1) * l + g);
-    let pu = u64::from(params.p);
-    Ok((0..params.p)
+    let pu = u64::from(params.p());
+    Ok((0..params.p())
         .map(|i| {
             let own = nz.iter().copied().find(|q| q.0 == i);
             let iu = u64::from(i);

@@ -71,7 +71,7 @@ impl Checker<'_> {
     /// L3, the gap rule: processor `i`'s communication ops at steps `pr < s` with none in
     /// between satisfy `s - pr >= G`.
     fn gap_rule(&mut self, i: usize, pr: Step, s: Step) {
-        let gap = self.params.gap;
+        let gap = self.params.gap();
         if s - pr < gap {
             self.bad(
                 "L3",
@@ -100,7 +100,7 @@ impl Checker<'_> {
     /// communication op with `OverheadMode::Busy` (stalled steps may overlap them).
     pub(super) fn overhead(&mut self, logs: &[Log]) {
         let overhead = self.trace.overhead;
-        let o = self.params.o;
+        let o = self.params.o();
         let busy_len = if overhead == OverheadMode::Busy { o.max(1) } else { 1 };
         for (i, log) in logs.iter().enumerate() {
             let mut busy_until = 0;

@@ -66,7 +66,7 @@ impl Checker<'_> {
     /// L4: message `m` with `c = c_j(t)` is delivered in `(base, base + L]`, widened by
     /// `G c` if `violating`.
     fn window(&mut self, m: &TraceMessage, base: u64, c: u64, violating: bool) {
-        let hi = base + self.params.l + if violating { self.params.gap * c } else { 0 };
+        let hi = base + self.params.latency() + if violating { self.params.gap() * c } else { 0 };
         if m.deliver <= base || m.deliver > hi {
             self.bad(
                 "L4",

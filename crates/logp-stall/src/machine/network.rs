@@ -35,15 +35,15 @@ pub(super) struct Network<T> {
 impl<T> Network<T> {
     /// An empty network for `params`.
     pub(super) fn new(params: &LogpParams) -> Self {
-        let p = params.p as usize;
+        let p = params.p() as usize;
         Self {
             msgs: Vec::new(),
             payloads: Vec::new(),
             deliveries: BTreeMap::new(),
             buffers: vec![VecDeque::new(); p],
             in_transit: vec![0; p],
-            latency: params.l,
-            gap: params.gap,
+            latency: params.latency(),
+            gap: params.gap(),
             cap: params.capacity(),
         }
     }

@@ -46,7 +46,7 @@ impl<P: LogpProcess> Processors<P> {
     /// The programs `procs` at step 0 under `cfg`.
     pub(super) fn new(cfg: &MachineConfig, procs: Vec<P>) -> Self {
         let p = procs.len();
-        let busy_len = if cfg.overhead == OverheadMode::Busy { cfg.params.o.max(1) } else { 1 };
+        let busy_len = if cfg.overhead == OverheadMode::Busy { cfg.params.o().max(1) } else { 1 };
         Self {
             halted: procs.iter().map(|q| q.is_halted()).collect(),
             procs,
@@ -59,7 +59,7 @@ impl<P: LogpProcess> Processors<P> {
             busy_until: vec![0; p],
             busy_len,
             gap_wait_steps: 0,
-            gap: cfg.params.gap,
+            gap: cfg.params.gap(),
             gap_policy: cfg.gap_policy,
             empty_receive: cfg.empty_receive,
         }

@@ -9,10 +9,11 @@
 //! `verified` compares the sums and counts with the plain reference.
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
+use super::read::{num, only, range, span, text};
 use crate::script::{Cmp, Instr, Operand, Script};
 use crate::{
     AdversaryKind, CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, StallRule,
@@ -176,7 +177,7 @@ impl Study for RulesStudy {
     }
     fn run(&self, q: &RulesPoint, rng: &mut SimRng) -> Result<Vec<RulesRow>, ModelError> {
         let prm = q.prm;
-        let p = prm.p;
+        let p = prm.p();
         let mut dests: Vec<Vec<u32>> = vec![Vec::new(); p as usize];
         match q.workload {
             Workload::Hotspot => {
@@ -206,7 +207,7 @@ impl Study for RulesStudy {
         let procs = dests
             .iter()
             .enumerate()
-            .map(|(i, d)| Script::new(program(d, expect[i].0), i as u32, p, prm.gap, 4))
+            .map(|(i, d)| Script::new(program(d, expect[i].0), i as u32, p, prm.gap(), 4))
             .collect::<Result<Vec<_>, _>>()?;
         let cfg = MachineConfig::new(prm, q.rule)?;
         let mut adv = PolicyAdversary::of(q.adversary, rng.random::<u64>());
@@ -258,6 +259,39 @@ impl Study for RulesStudy {
             .only("workload", "hotspot"),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("log_p", "log2 of the processor count p"),
+            Column::new("G", "LogP gap G (steps between submissions)"),
+            Column::new("L", "LogP latency L (steps)"),
+            Column::new(
+                "rule",
+                "stalling rule: stall_free (SF-LogP), immediate_blocking, delta_one (delta = 1), \
+                 delta_latency (delta = L)",
+            ),
+            Column::new("workload", "hotspot (r senders to P_0) or random_traffic"),
+            Column::new("r", "hotspot senders r (ignored by random_traffic)"),
+            Column::new("m", "messages per sender m"),
+            Column::new("adversary", "the adversary choosing delivery times and stalls"),
+            Column::new("capacity", "capacity ceil(L/G) (messages in transit per destination)"),
+            Column::new("messages", "messages submitted in total"),
+            Column::new("completed", "the run completed (SF-LogP aborts on a capacity violation)"),
+            Column::new("capacity_violation", "SF-LogP rejected the program"),
+            Column::new("T", "running time T (steps; 0 if not completed)"),
+            Column::new("stalled_steps", "stalled processor-steps (processor x step)"),
+            Column::new("episodes", "stall episodes"),
+            Column::new(
+                "violating",
+                "violating (delta rule) or blocked (immediate blocking) submissions",
+            ),
+            Column::new("max_latency", "largest delivery latency t_m - submit (steps)"),
+            Column::new("legal", "the trace passes the legality checker"),
+            Column::new("verified", "payload sums and counts equal the reference"),
+        ]
+    }
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        rules_findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
@@ -271,4 +305,56 @@ impl Study for RulesStudy {
                 .series("rule"),
         ]
     }
+}
+
+/// What the rows show beyond the claims: SF-LogP on random traffic, and what each rule costs.
+fn rules_findings(rows: &[JsonObject]) -> Vec<String> {
+    let mut out = Vec::new();
+    let sf_random = only(only(rows, "rule", "stall_free"), "workload", "random_traffic");
+    if !sf_random.is_empty() {
+        let rejected = sf_random
+            .iter()
+            .filter(|r| text(r, "capacity_violation").as_deref() == Some("true"))
+            .count();
+        out.push(format!(
+            "SF-LogP rejects not only hotspots: {rejected} of {} random-traffic runs hit a \
+             capacity violation (more than ceil(L/G) messages in transit to one \
+             destination).",
+            sf_random.len()
+        ));
+    }
+    let per_rule: Vec<String> = ["immediate_blocking", "delta_one", "delta_latency"]
+        .iter()
+        .filter_map(|rule| {
+            let these = only(rows, "rule", rule);
+            let t = range(these.iter().filter_map(|r| num(r, "T")))?;
+            let stalls = range(these.iter().filter_map(|r| num(r, "stalled_steps")))?;
+            let latency = range(these.iter().filter_map(|r| num(r, "max_latency")))?;
+            Some(format!(
+                "{rule}: T {}, stalled processor-steps {}, largest latency {}",
+                span(t),
+                span(stalls),
+                span(latency)
+            ))
+        })
+        .collect();
+    if !per_rule.is_empty() {
+        out.push(format!("Over the same programs and adversaries: {}.", per_rule.join("; ")));
+    }
+    let most_stalls = |rule: &str| {
+        range(only(rows, "rule", rule).iter().filter_map(|r| num(r, "stalled_steps"))).map(|r| r.1)
+    };
+    if let (Some(ib), Some(d1), Some(dl)) =
+        (most_stalls("immediate_blocking"), most_stalls("delta_one"), most_stalls("delta_latency"))
+        && ib < d1.min(dl)
+    {
+        out.push(format!(
+            "Immediate blocking stalls at most {} processor-steps, fewer than either delta rule \
+             ({} for delta = 1, {} for delta = L).",
+            span((ib, ib)),
+            span((d1, d1)),
+            span((dl, dl))
+        ));
+    }
+    out
 }

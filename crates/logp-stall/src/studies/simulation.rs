@@ -2,9 +2,10 @@
 //! Theorem 2) and `logp-corollary1` (slowdown vs Corollary 1 for δ = 1 and δ = L).
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
+use super::read::{num, only, range, span, text};
 use crate::sim::workload::{Workload, programs};
 use crate::sim::{SimConfig, UnstallOffset, bounds, simulate_and_judge};
 
@@ -229,6 +230,121 @@ impl netcore::fault::Classify for GapDeltaNotCompared {
     }
 }
 
+/// The glossary of [`SimPointParams`] and [`SimRow`], shared by both studies.
+fn sim_glossary() -> Vec<Column> {
+    vec![
+        Column::new("log_p", "log2 of the processor count p"),
+        Column::new("G", "LogP gap G (steps between submissions)"),
+        Column::new("l_over_g", "L / G (latency in units of the gap)"),
+        Column::new("delta", "delta as swept: one (1), gap (G) or latency (L)"),
+        Column::new("g_over_gap", "BSP g / LogP G"),
+        Column::new("l_over_latency", "BSP l / LogP L"),
+        Column::new("workload", "random_traffic (r messages each) or hotspot (r senders to P_0)"),
+        Column::new("r", "messages per processor (random traffic) or senders (hotspot)"),
+        Column::new("p", "processors p"),
+        Column::new("L", "LogP latency L (steps)"),
+        Column::new("delta_value", "delta (steps)"),
+        Column::new("C", "cycle length C = max{G, delta} (LogP steps)"),
+        Column::new("K", "capacity K = ceil(L/G) (messages)"),
+        Column::new("g", "BSP gap g (time units per message)"),
+        Column::new("l", "BSP latency l (time units per superstep)"),
+        Column::new("fanin", "fan-in d of the simulation's scans"),
+        Column::new("t_logp", "LogP running time T of the simulated execution (steps)"),
+        Column::new("cycles", "simulated cycles"),
+        Column::new("schedule_len", "supersteps per full cycle"),
+        Column::new("episodes", "stall episodes"),
+        Column::new("max_s", "largest set S of messages routed in one cycle"),
+        Column::new("undone", "LogP steps undone (delta < G)"),
+        Column::new("bsp_cost", "total BSP cost (BSP time units)"),
+        Column::new("cost_per_cycle", "BSP cost per simulated cycle M (BSP time units)"),
+        Column::new(
+            "bound_thm2",
+            "Theorem 2's bound on the BSP cost per cycle, constant 1 (BSP time units)",
+        ),
+        Column::new("ratio_thm2", "M / Theorem 2's bound"),
+        Column::new("ratio_thm2_log", "M / (Theorem 2's bound x log2 p)"),
+        Column::new("sigma", "slowdown sigma = BSP cost / (C x cycles) (BSP units per LogP step)"),
+        Column::new("bound_cor1", "Corollary 1's slowdown for this delta, constant 1"),
+        Column::new("ratio_cor1", "sigma / Corollary 1's slowdown"),
+        Column::new("ratio_cor1_log", "sigma / (Corollary 1's slowdown x log2 p)"),
+        Column::new("verified", "every processor received exactly the payloads sent to it"),
+        Column::new("invariants_ok", "the per-cycle invariants held"),
+        Column::new("legal", "the simulated execution passes the legality checker"),
+        Column::new("replay_equal", "replayed on the direct machine: same ops and final states"),
+    ]
+}
+
+/// The constant Theorem 2's `O(.)` hides here, per delta, and where steps were undone.
+fn theorem2_findings(rows: &[JsonObject]) -> Vec<String> {
+    let mut out = Vec::new();
+    let per_delta: Vec<String> = ["one", "gap", "latency"]
+        .iter()
+        .filter_map(|d| {
+            let r = range(only(rows, "delta", d).iter().filter_map(|r| num(r, "ratio_thm2")))?;
+            Some(format!("delta = {d}: {}", span(r)))
+        })
+        .collect();
+    if !per_delta.is_empty() {
+        out.push(format!(
+            "Measured BSP cost per cycle over Theorem 2's bound taken with constant 1: {} \
+             (the constant the O(.) hides, with the bitonic sort's extra log p).",
+            per_delta.join(", ")
+        ));
+    }
+    let undone: Vec<&JsonObject> =
+        rows.iter().filter(|r| num(r, "undone").is_some_and(|u| u > 0.0)).collect();
+    let deltas: std::collections::BTreeSet<String> =
+        undone.iter().filter_map(|r| text(r, "delta")).collect();
+    out.push(if undone.is_empty() {
+        "No LogP step was undone on any row.".to_string()
+    } else {
+        format!(
+            "LogP steps were undone on {} of {} rows, all with delta in {{{}}}.",
+            undone.len(),
+            rows.len(),
+            deltas.into_iter().collect::<Vec<_>>().join(", ")
+        )
+    });
+    out
+}
+
+/// How the slowdowns of delta = 1 and delta = L compare at each L / G.
+fn corollary1_findings(rows: &[JsonObject]) -> Vec<String> {
+    let ones = only(rows, "delta", "one");
+    let key = |r: &JsonObject| (text(r, "log_p"), text(r, "l_over_g"), text(r, "workload"));
+    let mut levels: Vec<f64> = rows.iter().filter_map(|r| num(r, "l_over_g")).collect();
+    levels.sort_by(f64::total_cmp);
+    levels.dedup();
+    let parts: Vec<(f64, (f64, f64))> = levels
+        .iter()
+        .filter_map(|&level| {
+            let ratio = range(only(rows, "delta", "latency").iter().filter_map(|l| {
+                if num(l, "l_over_g") != Some(level) {
+                    return None;
+                }
+                let o = ones.iter().find(|o| key(o) == key(l))?;
+                Some(num(o, "sigma")? / num(l, "sigma")?)
+            }))?;
+            Some((level, ratio))
+        })
+        .collect();
+    let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
+        return Vec::new();
+    };
+    let listed: Vec<String> =
+        parts.iter().map(|(level, r)| format!("L/G = {level}: {}", span(*r))).collect();
+    let why = if last.1.0 > first.1.1 {
+        " With delta = 1 the cycle is G long but still routes messages of latency L, so \
+         the longer cycle of delta = L pays off more as L/G grows."
+    } else {
+        ""
+    };
+    vec![format!(
+        "Slowdown with delta = 1 over slowdown with delta = L at the same p and L/G: {}.{why}",
+        listed.join("; ")
+    )]
+}
+
 /// The `logp-theorem2` study.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Theorem2Study;
@@ -270,6 +386,12 @@ impl Study for Theorem2Study {
             ),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        sim_glossary()
+    }
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        theorem2_findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
@@ -279,7 +401,8 @@ impl Study for Theorem2Study {
                 &["cost_per_cycle", "bound_thm2"],
             )
             .series("delta")
-            .log_y(),
+            .log_y()
+            .bound("bound_thm2"),
             Plot::new("thm2-ratio", "cost per cycle / (bound log p)", "log_p", &["ratio_thm2_log"])
                 .series("delta"),
             Plot::new(
@@ -353,11 +476,23 @@ impl Study for Corollary1Study {
             .only("delta", "one"),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        sim_glossary()
+    }
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        corollary1_findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
-            Plot::new("cor1-sigma", "slowdown sigma vs log p", "log_p", &["sigma"])
-                .series("delta")
-                .log_y(),
+            Plot::new(
+                "cor1-sigma",
+                "slowdown sigma and Corollary 1's slowdown (constant 1) vs log p",
+                "log_p",
+                &["sigma", "bound_cor1"],
+            )
+            .series("delta")
+            .log_y()
+            .bound("bound_cor1"),
             Plot::new(
                 "cor1-ratio-exponent",
                 "slowdown / Corollary 1 bound vs log p (log-log, dashed: fitted exponents)",

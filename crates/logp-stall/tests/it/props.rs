@@ -170,7 +170,7 @@ proptest! {
         let m = &mut t.messages[pick.index(e.trace.messages.len())];
         m.deliver = m.submit + c.l * (c.gap * 8 + 1) + 100;
         let v = check_legal(&t, CheckOpts::default()).unwrap_err();
-        prop_assert!(v.iter().any(|x| x.rule == "L4"), "{:?}", v);
+        prop_assert!(v.violations().iter().any(|x| x.rule == "L4"), "{:?}", v);
         let mut t = e.trace.clone();
         let m = &mut t.messages[pick.index(e.trace.messages.len())];
         m.deliver = m.submit;

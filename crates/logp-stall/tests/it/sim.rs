@@ -418,7 +418,7 @@ fn paper_literal_unstall_is_t_bar() {
     // The strict checker rejects it (rule L10), the lenient one accepts it.
     let trace = r.to_trace(&c).unwrap();
     let strict = check_legal(&trace, CheckOpts::default()).unwrap_err();
-    assert!(strict.iter().any(|v| v.rule == "L10"), "{strict:?}");
+    assert!(strict.violations().iter().any(|v| v.rule == "L10"), "{strict:?}");
     assert!(check_legal(&trace, CheckOpts { lenient_unstall: true }).is_ok());
 }
 

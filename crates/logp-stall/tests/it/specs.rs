@@ -232,7 +232,7 @@ fn bad_inputs_are_typed_errors() {
     insta::assert_json_snapshot!(msgs);
     // The relaxed mode accepts G = 1 and L > p, and says so.
     let r = LogpParams::relaxed(2, 4, 1, 1).unwrap();
-    assert!(!r.paper_assumptions_hold);
+    assert!(!r.paper_assumptions_hold());
 }
 
 /// A program that sends to a nonexistent processor: a typed error, not a panic.
@@ -295,10 +295,11 @@ fn checker_catches_broken_traces() {
     let mut t = good.clone();
     t.rule = StallRule::StallFree;
     out.push(("stall-free claimed", check_legal(&t, CheckOpts::default()).unwrap_err()));
-    // (e) invalid parameters.
+    // (e) delta = 3 above L = 2 (the parameters themselves cannot be invalid: see
+    // `invalid_parameters_do_not_deserialise`).
     let mut t = good.clone();
-    t.params.gap = 3;
-    out.push(("G > L", check_legal(&t, CheckOpts::default()).unwrap_err()));
+    t.rule = StallRule::Delta { delta: 3 };
+    out.push(("delta > L", check_legal(&t, CheckOpts::default()).unwrap_err()));
     // (f) a recorded c_j that is not the count: message 0 (P5 -> P0 at step 0) has c_0(0) = 2
     // (itself and P6's same-step message); recorded as 1 it would look non-violating.
     let mut t = good.clone();
@@ -306,7 +307,7 @@ fn checker_catches_broken_traces() {
     out.push(("c_j misrecorded", check_legal(&t, CheckOpts::default()).unwrap_err()));
     let rendered: Vec<(String, Vec<String>)> = out
         .into_iter()
-        .map(|(k, v)| (k.to_string(), v.iter().map(ToString::to_string).collect()))
+        .map(|(k, v)| (k.to_string(), v.violations().iter().map(ToString::to_string).collect()))
         .collect();
     insta::assert_json_snapshot!(rendered);
     // The trace survives a JSON round trip and stays legal.
@@ -404,7 +405,7 @@ fn overhead_busy_mode() {
     rebuilt.overhead = logp_stall::OverheadMode::Busy;
     let v = check_legal(&rebuilt, CheckOpts::default()).unwrap_err();
     assert_eq!(
-        v.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        v.violations().iter().map(ToString::to_string).collect::<Vec<_>>(),
         vec![
             "L2: P0 acts (Compute) at step 6 during the overhead of its communication op (busy until 8)"
         ]
@@ -463,4 +464,19 @@ fn gap_auto_delay_and_empty_receive_error() {
     v[3] = PlanProc::new(3, None, vec![PlanOp::Compute, PlanOp::Receive]);
     let err = run(&cfg, v, &mut PolicyAdversary::benign()).unwrap_err();
     assert_eq!(err.to_string(), "empty receive: P3 receives at step 1 from an empty input buffer");
+}
+
+/// A trace or config whose LogP parameters break `G <= L` is refused when read, with the
+/// message `LogpParams::new` gives: struct literals and deserialisation cannot bypass it.
+#[test]
+fn invalid_parameters_do_not_deserialise() {
+    let good = r#"{"p": 8, "L": 2, "G": 2, "o": 1, "paper_assumptions_hold": true}"#;
+    let params: LogpParams = serde_json::from_str(good).unwrap();
+    assert_eq!(params, LogpParams::new(8, 2, 2, 1).unwrap());
+    let bad = good.replace(r#""G": 2"#, r#""G": 3"#);
+    let e = serde_json::from_str::<LogpParams>(&bad).unwrap_err();
+    assert_eq!(e.to_string(), "L must satisfy G <= L (got L=2, G=3)");
+    let relaxed = good.replace(r#""G": 2"#, r#""G": 1"#).replace("true", "false");
+    let r: LogpParams = serde_json::from_str(&relaxed).unwrap();
+    assert!(!r.paper_assumptions_hold());
 }

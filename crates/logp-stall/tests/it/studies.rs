@@ -108,3 +108,74 @@ fn check_simulated(row: &serde_json::Value, column: &str, lo: f64, hi: f64) {
     let x = row[column].as_f64().unwrap();
     assert!((lo..=hi).contains(&x), "{column} = {x} outside [{lo}, {hi}]: {row}");
 }
+
+/// Every column a study writes (its parameters, then its row) has a glossary entry.
+#[test]
+fn glossaries_cover_every_column() {
+    let points = [
+        ("logp-separation", json!({"log_p": 4, "L": 4, "algorithm": "delta"})),
+        (
+            "logp-rules",
+            json!({"log_p": 4, "G": 2, "L": 4, "r": 8, "m": 2, "rule": "delta_one",
+                   "workload": "hotspot", "adversary": "worst"}),
+        ),
+        (
+            "logp-theorem2",
+            json!({"G": 2, "r": 4, "log_p": 6, "l_over_g": 1, "delta": "one",
+                   "workload": "hotspot"}),
+        ),
+        (
+            "logp-corollary1",
+            json!({"G": 2, "r": 4, "log_p": 6, "l_over_g": 1, "delta": "one",
+                   "workload": "hotspot"}),
+        ),
+    ];
+    let studies = LogpStall.studies();
+    for (study, params) in points {
+        let s = studies.iter().find(|s| s.name() == study).expect("registered");
+        let glossary: Vec<String> = s.glossary().into_iter().map(|c| c.name).collect();
+        let row = run(study, params);
+        for column in row.as_object().expect("an object").keys() {
+            assert!(glossary.contains(column), "{study}: no glossary entry for {column}");
+        }
+        assert_eq!(glossary.len(), row.as_object().map_or(0, |o| o.len()), "{study}: {glossary:?}");
+    }
+}
+
+/// The findings of a small `logp-separation` grid, derived by hand (L = G = 4, delta = 1,
+/// placement high): delta-LogP T = 5G + 2L + delta + 1 = 30 at every p; BSP-native
+/// T = 6 + 2g + 2l = 22, T / L = 5.5, so delta-LogP takes 30 / 22 = 1.36 times as long; the
+/// benign adversary never stalls; at log p = 5 the stall-free tree takes
+/// R(L + G) + L + 1 = 5 * 8 + 5 = 45, T / L = 11.25 (printed 11.2), against 30 / 4 = 7.5.
+#[test]
+fn separation_findings_from_rows() {
+    let studies = LogpStall.studies();
+    let s = studies.iter().find(|s| s.name() == "logp-separation").expect("registered");
+    let mut rows = Vec::new();
+    for log_p in [4, 5] {
+        for alg in ["delta", "sf_tree", "bsp"] {
+            for adv in ["benign", "worst"] {
+                let row = run(
+                    "logp-separation",
+                    json!({"log_p": log_p, "L": 4, "delta": "one", "algorithm": alg,
+                           "adversary": adv}),
+                );
+                rows.push(row.as_object().cloned().expect("an object"));
+            }
+        }
+    }
+    let findings = s.findings(&rows);
+    assert_eq!(findings.len(), 3, "{findings:#?}");
+    assert!(findings[0].starts_with(
+        "BSP-native 2-compaction (g = G, l = L) is faster than delta-LogP at every measured p: \
+         its T / L is 5.5 over every p and L, while delta-LogP takes 1.36 times as long"
+    ));
+    assert!(findings[1].contains("benign 0, worst "), "{}", findings[1]);
+    assert!(
+        findings[1].ends_with("but never its running time (T equals the formula on every row).")
+    );
+    assert_eq!(
+        findings[2],
+        "At log p = 5, the stall-free tree's T / L is 11.2 against delta-LogP's 7.5."
+    );
+}
