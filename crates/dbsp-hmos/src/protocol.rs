@@ -169,21 +169,22 @@ pub enum Msg {
     Chosen(RouteMsg<Choice>),
 }
 
-/// What travels to a copy and back.
+/// What travels to a copy and back (40 bytes: every message of the protocol's machine is as
+/// large as its largest kind, so this one sets the size of every sort key in flight).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packet {
     /// The variable.
     pub v: u64,
-    /// The copy index.
-    pub copy: u64,
-    /// Read (`None`) or write of a value.
-    pub write: Option<i64>,
-    /// The value read, or written.
+    /// The value written, or read.
     pub value: i64,
-    /// The timestamp read, or written.
+    /// The timestamp written, or read.
     pub ts: u64,
+    /// The copy index, below `r 3^k` (a step whose copies pass 2^32 fails, naming `copies`).
+    pub copy: u32,
     /// Where the representative sits: processor and position in its sorted block.
     pub home: (ProcId, u32),
+    /// A write (else a read).
+    pub write: bool,
 }
 
 /// One processor: its cells `(v, copy) -> (value, timestamp)`, its block of sort keys, its
@@ -742,10 +743,12 @@ impl HmosMemory {
         let mut outgoing: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
         for ((p, rs), ts) in (0..).zip(reps).zip(targets) {
             for (&(pos, v, write), copies) in rs.iter().zip(ts) {
-                for &copy in copies {
-                    let dest = ProcId::try_from(self.hmos.loc(v, copy)?).unwrap_or(p);
-                    let value = write.unwrap_or(0);
-                    let packet = Packet { v, copy, write, value, ts: step, home: (p, pos) };
+                for &index in copies {
+                    let dest = ProcId::try_from(self.hmos.loc(v, index)?).unwrap_or(p);
+                    let copy = u32::try_from(index)
+                        .map_err(|_| Error::param("copies", "r 3^k < 2^32", index))?;
+                    let (value, write) = (write.unwrap_or(0), write.is_some());
+                    let packet = Packet { v, value, ts: step, copy, home: (p, pos), write };
                     outgoing[p as usize].push((dest, packet));
                 }
             }
@@ -757,13 +760,13 @@ impl HmosMemory {
         for ((p, packets), proc) in (0..).zip(delivered).zip(self.machine.states_mut()) {
             for mut packet in packets {
                 work[p as usize] += 1;
+                let cell = (packet.v, u64::from(packet.copy));
                 match packet.write {
-                    Some(x) => {
-                        proc.cells.insert((packet.v, packet.copy), (x, step));
+                    true => {
+                        proc.cells.insert(cell, (packet.value, step));
                     }
-                    None => {
-                        let (value, ts) =
-                            proc.cells.get(&(packet.v, packet.copy)).copied().unwrap_or((0, 0));
+                    false => {
+                        let (value, ts) = proc.cells.get(&cell).copied().unwrap_or((0, 0));
                         packet.value = value;
                         packet.ts = ts;
                         replies[p as usize].push((packet.home.0, packet));
