@@ -212,6 +212,17 @@ impl Study for Lemma2Study {
             )
             .pool("log_n")
             .per("alpha"),
+            // Measured 0.001-0.064: the module adversary's ratio rises from n = 2^4 to 2^8
+            // (one round to two) and is flat after.
+            Claim::slope(
+                "select/0 cost / 2 (n^alpha + n^beta) does not grow with n, per pattern and alpha (Lemma 2: O(n^alpha + n^beta)): relative slope per doubling",
+                "select_ratio",
+                "n",
+                -0.1,
+                0.1,
+            )
+            .pool("log_n")
+            .per("alpha"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {
