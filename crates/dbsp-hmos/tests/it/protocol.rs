@@ -88,7 +88,8 @@ proptest! {
 /// E8 (the back end's part), k = 0, n = 8, m = 16: step 1 writes 100 + p to address p for
 /// p < 4 (the interpreter has already resolved P0..P3 as the winners of `p mod 4`); step 2,
 /// P_p reads p mod 4: [100, 101, 102, 103, 100, 101, 102, 103]; step 3 writes 7 to address 0
-/// (a read in the same PRAM step sees 100: reads go first); step 4 reads 7.
+/// (a read in the same PRAM step sees 100: reads go first); step 4 reads 7. The memory then
+/// holds [7, 101, 102, 103] and zeros up to 16. The reads and the contents are the snapshot.
 #[test]
 fn e8_semantics() {
     let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();
@@ -112,6 +113,13 @@ fn e8_semantics() {
     m.step(5, &mut s4);
     assert_eq!(s4[0].value, 7);
     assert!(m.error().is_none());
+    let reads = serde_json::json!({
+        "step2": got,
+        "step3_read": s3r[0].value,
+        "step4_read": s4[0].value,
+        "contents": m.contents(),
+    });
+    insta::assert_yaml_snapshot!("e8_semantics", reads);
 }
 
 /// Whether `copies` is a target set of an HMOS with redundancy r and k levels (Section 4.1):

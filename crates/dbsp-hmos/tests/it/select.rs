@@ -25,7 +25,10 @@ fn machine(n: u32) -> BspMachine<Packets, CullMsg> {
 /// 1, 2, 5, 6, 7 get 3 (all marked). Every variable has 2 = mu marks in round 1, so one round,
 /// nothing forced. Kept: v0{1,2} v1{1,3} v2{2,3} v3{4,5} v4{6,7} v5{4,5} v6{1,5} v7{2,6} (v5
 /// keeps 4 (load 2) and 5 over 6 on the (load, id) tie 3 = 3, 5 < 6). Weights w(u) =
-/// (0,3,3,2,2,3,2,1), sum 16 = n mu.
+/// (0,3,3,2,2,3,2,1), sum 16 = n mu. Round 1 runs in K_1 = all 8 processors with
+/// |A_1| = 8 active parents and none left after it, so no compaction. The snapshot holds
+/// theta (only round 1's, 4), the (module, load) pairs, the kept modules, the weights, the
+/// rounds, forced and the active counts.
 #[test]
 fn e7_cull_iteration0() {
     assert_eq!(
@@ -59,6 +62,16 @@ fn e7_cull_iteration0() {
         w[*u as usize] += 1;
     }
     assert_eq!(w, vec![0, 3, 3, 2, 2, 3, 2, 1]);
+    let snapshot = serde_json::json!({
+        "theta": out.theta,
+        "first_loads": out.first_loads,
+        "kept": kept,
+        "weights": w,
+        "rounds": out.rounds,
+        "forced": out.forced,
+        "active": out.active,
+    });
+    insta::assert_yaml_snapshot!("e7_cull", snapshot);
 }
 
 use proptest::prelude::*;
