@@ -24,6 +24,7 @@ use crate::hmos::{Hmos, HmosConfig};
 use crate::protocol::{HmosMemory, Selection};
 use crate::select::halves;
 use crate::studies::primitives::check_alpha_beta;
+use crate::studies::variables;
 
 /// The `dbsp-lemma2` study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -129,8 +130,7 @@ impl Study for Lemma2Study {
             return Err(Error::param("tau", "1 <= tau <= 2", p.tau).into());
         }
         let n = 1_u32 << p.log_n;
-        // n^tau <= 2^28 here, exact enough in f64; floor of a finite positive value.
-        let m = f64::from(n).powf(p.tau).floor() as u64;
+        let m = variables(p.log_n, p.tau)?;
         // Validates n, m and r before any run.
         HmosConfig::new(u64::from(n), m, p.r, 0, 0)?;
         let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;
