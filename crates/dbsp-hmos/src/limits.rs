@@ -3,6 +3,8 @@
 //! bytes (`/usr/bin/time -f %M cargo xtask run dbsp-hmos`), rounded up; the Limits section
 //! gives the runs they come from.
 
+#![warn(clippy::cast_possible_truncation)]
+
 use netcore::limits::{DEFAULT_MEMORY, TooLarge, check};
 use netcore::pram::library::Algorithm;
 

@@ -1,6 +1,8 @@
 //! The [`Model`] through which `xtask` lists, runs and sweeps this crate, and the single-run
 //! configs of `cargo xtask run dbsp-hmos CONFIG.toml`.
 
+#![warn(clippy::cast_possible_truncation)]
+
 use netcore::bsp::DbspParams;
 use netcore::rng::seeded;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};

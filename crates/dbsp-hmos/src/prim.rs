@@ -359,6 +359,34 @@ where
     Ok(())
 }
 
+/// [`ksort`] with blocks of at most k keys, each conceptually padded with `+infinity`
+/// sentinels up to k that never travel (h counts real keys, at most k): the same supersteps
+/// and labels. Afterwards the keys of each c-cluster are sorted by processor, then position,
+/// in the padded layout: the cluster's first processors hold k keys each, then one holds the
+/// rest, the others none.
+pub fn ksort_upto<S, M, K>(
+    machine: &mut BspMachine<S, M>,
+    within: u32,
+    k: usize,
+    wrap: impl Fn(K) -> M,
+    unwrap: impl Fn(M) -> Option<K>,
+) -> Result<()>
+where
+    S: SortBlock<K>,
+    K: Ord + Clone,
+{
+    levels(machine, within)?;
+    let blocks = machine.states_mut();
+    if let Some((pid, got)) =
+        (0..).zip(blocks.iter_mut()).map(|(p, b)| (p, b.block().len())).find(|&(_, len)| len > k)
+    {
+        let rule = format!("every processor holds at most k = {k} keys");
+        return Err(Error::param("keys", rule, format!("{got} keys at processor {pid}")));
+    }
+    bitonic_sort_blocks_within(machine, k, within, "ksort", wrap, unwrap)?;
+    Ok(())
+}
+
 /// A message of the (k1, k2)-router.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RouteMsg<T> {

@@ -45,10 +45,10 @@ use netcore::pram::{Access, AccessKind, GlobalMemory};
 use crate::Error;
 use crate::hmos::{Hmos, HmosConfig};
 use crate::prim::{
-    Flip, Held, Max, Monoid, RouteMsg, SegSum, ksort, prefix, route_greedy, route_two_phase,
-    route_two_phase_until, suffix,
+    Flip, Held, Max, Monoid, RouteMsg, SegSum, ksort, ksort_upto, prefix, route_greedy,
+    route_two_phase, route_two_phase_until, suffix,
 };
-use crate::select::{CullPacket, Parent, Threshold, cull, theta_level};
+use crate::select::{CullKey, CullMsg, Culled, Parent, Threshold, cull, theta_level};
 
 /// How a target set is chosen (Section 4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -101,9 +101,8 @@ type Key = (u64, u32);
 const PAD: Key = (u64::MAX, u32::MAX);
 
 /// A coloured path's sort key in iteration i: (its (i-1)-module, home processor,
-/// representative's index there, path's index in the representative); padding sorts last.
+/// representative's index there, path's index in the representative).
 type EndKey = (u32, u32, u32, u32);
-const END_PAD: EndKey = (u32::MAX, u32::MAX, u32::MAX, u32::MAX);
 
 /// A representative: (position in its sorted block, variable, value written).
 type Rep = (u32, u64, Option<i64>);
@@ -118,13 +117,30 @@ type PerRep<T> = Vec<Vec<T>>;
 /// Per processor, a value from a neighbour, if any.
 type FromNeighbour = Vec<Option<u64>>;
 
-/// What one culling did: its rounds, whether it forced, the sum of its thresholds (all zero
-/// for naive selection).
-#[derive(Debug, Clone, Copy, Default)]
+/// What one culling did: its rounds, whether it forced, the sum of its thresholds and the
+/// active parents at the start of every round (all empty for naive selection).
+#[derive(Debug, Clone, Default)]
 struct Culling {
     rounds: u32,
     forced: bool,
     theta_sum: u64,
+    active: Vec<u64>,
+}
+
+impl Culling {
+    fn of(culled: &Culled) -> Self {
+        Culling {
+            rounds: culled.rounds,
+            forced: culled.forced,
+            theta_sum: culled.theta.iter().sum(),
+            active: culled.active.clone(),
+        }
+    }
+
+    fn stats(self, level: u32, w_max: u64) -> LevelStats {
+        let Culling { rounds, forced, theta_sum, active } = self;
+        LevelStats { level, rounds, forced, theta_sum, w_max, active }
+    }
 }
 
 /// A message of the protocol's machine.
@@ -144,7 +160,7 @@ pub enum Msg {
     /// A value on its way back to its access's processor: (access index, value).
     Back(RouteMsg<(u32, i64)>),
     /// A culling packet.
-    Cull(RouteMsg<CullPacket>),
+    Cull(CullMsg),
     /// A count summed by a prefix.
     Count(u64),
     /// A coloured path's key in the sort of iteration i.
@@ -153,30 +169,32 @@ pub enum Msg {
     Chosen(RouteMsg<Choice>),
 }
 
-/// What travels to a copy and back.
+/// What travels to a copy and back (40 bytes: every message of the protocol's machine is as
+/// large as its largest kind, so this one sets the size of every sort key in flight).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packet {
     /// The variable.
     pub v: u64,
-    /// The copy index.
-    pub copy: u64,
-    /// Read (`None`) or write of a value.
-    pub write: Option<i64>,
-    /// The value read, or written.
+    /// The value written, or read.
     pub value: i64,
-    /// The timestamp read, or written.
+    /// The timestamp written, or read.
     pub ts: u64,
+    /// The copy index, below `r 3^k` (a step whose copies pass 2^32 fails, naming `copies`).
+    pub copy: u32,
     /// Where the representative sits: processor and position in its sorted block.
     pub home: (ProcId, u32),
+    /// A write (else a read).
+    pub write: bool,
 }
 
-/// One processor: its cells `(v, copy) -> (value, timestamp)`, its block of sort keys and its
-/// block of coloured-path keys.
+/// One processor: its cells `(v, copy) -> (value, timestamp)`, its block of sort keys, its
+/// block of coloured-path keys and its block of culling packets.
 #[derive(Debug, Clone, Default)]
 pub struct Proc {
     cells: BTreeMap<(u64, u64), (i64, u64)>,
     keys: Vec<Key>,
     ends: Vec<EndKey>,
+    packets: Vec<CullKey>,
 }
 
 impl SortBlock<Key> for Proc {
@@ -188,6 +206,12 @@ impl SortBlock<Key> for Proc {
 impl SortBlock<EndKey> for Proc {
     fn block(&mut self) -> &mut Vec<EndKey> {
         &mut self.ends
+    }
+}
+
+impl SortBlock<CullKey> for Proc {
+    fn block(&mut self) -> &mut Vec<CullKey> {
+        &mut self.packets
     }
 }
 
@@ -214,7 +238,7 @@ struct PathEnd {
 }
 
 /// What one iteration of copy selection did (Section 4.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LevelStats {
     /// The iteration (= the level of the modules it colours).
     pub level: u32,
@@ -227,6 +251,10 @@ pub struct LevelStats {
     pub theta_sum: u64,
     /// The largest weight `w(u)` of a module of this level: the coloured paths through it.
     pub w_max: u64,
+    /// The culling's active parents at the start of every round, `|A_1|, |A_2|, ...`
+    /// (Lemma 2's halving: `|A_(rho+1)| <= n / 2^rho`, [`crate::select::halves`]; empty for
+    /// naive selection).
+    pub active: Vec<u64>,
 }
 
 /// What one PRAM step did.
@@ -272,7 +300,7 @@ fn unwrap_back(m: Msg) -> Option<RouteMsg<(u32, i64)>> {
 fn unwrap_chosen(m: Msg) -> Option<RouteMsg<Choice>> {
     if let Msg::Chosen(r) = m { Some(r) } else { None }
 }
-fn unwrap_cull(m: Msg) -> Option<RouteMsg<CullPacket>> {
+fn unwrap_cull(m: Msg) -> Option<CullMsg> {
     if let Msg::Cull(r) = m { Some(r) } else { None }
 }
 fn unwrap_count(m: Msg) -> Option<u64> {
@@ -466,21 +494,8 @@ impl HmosMemory {
         self.machine.enter_phase("select/0");
         let need = usize::try_from(self.mu).unwrap_or(usize::MAX);
         let threshold = Threshold::Shrinking { a, r: self.hmos.r(), eps };
-        let culled = cull(
-            &mut self.machine,
-            &parents,
-            need,
-            threshold,
-            Msg::Cull,
-            unwrap_cull,
-            Msg::Count,
-            unwrap_count,
-        )?;
-        let summary = Culling {
-            rounds: culled.rounds,
-            forced: culled.forced,
-            theta_sum: culled.theta.iter().sum(),
-        };
+        let culled = cull(&mut self.machine, &parents, need, threshold, Msg::Cull, unwrap_cull)?;
+        let summary = Culling::of(&culled);
         Ok((culled.chosen, summary))
     }
 
@@ -503,7 +518,8 @@ impl HmosMemory {
         self.machine.enter_phase(format!("select/{i}"));
         let n = self.n;
         let label = format!("select/{i}");
-        // The coloured paths as sort keys, every block padded to the largest.
+        // The coloured paths as sort keys; the sort pads every block to the largest with
+        // sentinels that never travel.
         let keys: Vec<Vec<EndKey>> = (0..n)
             .zip(ends)
             .map(|(p, reps)| {
@@ -516,12 +532,12 @@ impl HmosMemory {
             .collect();
         let counts: Vec<Vec<u64>> = keys.iter().map(|k| vec![k.len() as u64]).collect();
         let most = prefix(&mut self.machine, 0, &Max, &counts, Msg::Count, unwrap_count)?;
-        let most = most.totals.first().copied().unwrap_or(0) as usize;
-        for (proc, mut block) in self.machine.states_mut().iter_mut().zip(keys) {
-            block.resize(most, END_PAD);
+        let most = most.totals.first().copied().unwrap_or(0);
+        let most = usize::try_from(most).map_err(|_| Error::param("paths", "fit usize", most))?;
+        for (proc, block) in self.machine.states_mut().iter_mut().zip(keys) {
             proc.ends = block;
         }
-        ksort(&mut self.machine, 0, Msg::End, unwrap_end)?;
+        ksort_upto(&mut self.machine, 0, most, Msg::End, unwrap_end)?;
         let blocks: Vec<Vec<EndKey>> =
             self.machine.states().iter().map(|s| s.ends.clone()).collect();
         let module = |k: &EndKey| u64::from(k.0);
@@ -534,24 +550,20 @@ impl HmosMemory {
         let items: Vec<Vec<(bool, u64)>> = blocks
             .iter()
             .zip(&bounds)
-            .map(|(b, (_, last))| {
-                b.iter().zip(last).map(|(k, &e)| (e, u64::from(*k != END_PAD))).collect()
-            })
+            .map(|(b, (_, last))| b.iter().zip(last).map(|(_, &e)| (e, 1)).collect())
             .collect();
         let weights =
             suffix(&mut self.machine, 0, &Flip(SegSum), &items, Msg::SegCount, unwrap_seg_count)?;
         let up = &self.hmos.levels()[i as usize - 1].up;
         let mut parents: Vec<Vec<Parent>> = vec![Vec::new(); n as usize];
-        let mut leader: Vec<Vec<bool>> = Vec::with_capacity(n as usize);
+        // Every run's first key is its module's parent, with the run's count as weight.
         for (p, ((b, (first, _)), w)) in
             blocks.iter().zip(&bounds).zip(&weights.prefixes).enumerate()
         {
-            let lead: Vec<bool> = b.iter().zip(first).map(|(k, &s)| s && *k != END_PAD).collect();
-            for ((k, _), &(_, weight)) in b.iter().zip(&lead).filter(|(_, l)| **l).zip(w) {
+            for ((k, _), &(_, weight)) in b.iter().zip(first).zip(w).filter(|((_, l), _)| **l) {
                 let candidates = up.get(k.0 as usize).map(|c| c.to_vec()).unwrap_or_default();
                 parents[p].push(Parent { weight, candidates });
             }
-            leader.push(lead);
         }
         let m_i = self.hmos.chain().m[i as usize];
         let mu = u32::try_from(self.mu).unwrap_or(u32::MAX);
@@ -563,14 +575,12 @@ impl HmosMemory {
             Threshold::Constant(theta),
             Msg::Cull,
             unwrap_cull,
-            Msg::Count,
-            unwrap_count,
         )?;
         // The choice, as a bit mask of branches, spread from every run's first key.
-        let items: Vec<Vec<(bool, i64)>> = leader
+        let items: Vec<Vec<(bool, i64)>> = bounds
             .iter()
             .zip(&culled.chosen)
-            .map(|(lead, chosen)| {
+            .map(|((lead, _), chosen)| {
                 let mut next = chosen.iter();
                 let mask = |js: &Vec<u32>| js.iter().fold(0_i64, |m, &j| m | (1 << j));
                 lead.iter()
@@ -582,10 +592,8 @@ impl HmosMemory {
         let mut back: Vec<Vec<(ProcId, Choice)>> = vec![Vec::new(); n as usize];
         for ((out, b), masks) in back.iter_mut().zip(&blocks).zip(&spread.prefixes) {
             for (&(_, home, ri, ei), &(_, mask)) in b.iter().zip(masks) {
-                if (home, ri, ei) != (END_PAD.1, END_PAD.2, END_PAD.3) {
-                    // A mask of branches 0..3 fits a byte.
-                    out.push((home, (ri, ei, u8::try_from(mask).unwrap_or(0))));
-                }
+                // A mask of branches 0..3 fits a byte.
+                out.push((home, (ri, ei, u8::try_from(mask).unwrap_or(0))));
             }
         }
         let returned = route_greedy(&mut self.machine, 0, back, Msg::Chosen, unwrap_chosen)?;
@@ -600,18 +608,13 @@ impl HmosMemory {
                 }
             }
         }
-        let summary = Culling {
-            rounds: culled.rounds,
-            forced: culled.forced,
-            theta_sum: culled.theta.iter().sum(),
-        };
-        Ok((masks, summary))
+        Ok((masks, Culling::of(&culled)))
     }
 
     /// Copy selection (Section 4.1), iterations 0..=k: per processor, the target set (copy
     /// indices) of every representative, and what every iteration did.
     fn select(&mut self, reps: &[Vec<Rep>]) -> Result<(PerRep<Vec<u64>>, Vec<LevelStats>), Error> {
-        let (roots, Culling { rounds, forced, theta_sum }) = self.roots(reps)?;
+        let (roots, culling) = self.roots(reps)?;
         let mut ends: Vec<Vec<Vec<PathEnd>>> = Vec::with_capacity(reps.len());
         for (rs, js) in reps.iter().zip(&roots) {
             let mut per = Vec::with_capacity(rs.len());
@@ -622,10 +625,9 @@ impl HmosMemory {
             }
             ends.push(per);
         }
-        let mut stats =
-            vec![LevelStats { level: 0, rounds, forced, theta_sum, w_max: w_max(&ends) }];
+        let mut stats = vec![culling.stats(0, w_max(&ends))];
         for i in 1..=self.hmos.k() {
-            let (masks, Culling { rounds, forced, theta_sum }) = match self.selection {
+            let (masks, culling) = match self.selection {
                 Selection::Naive => {
                     let m = ends.iter().map(|r| r.iter().map(|es| vec![0b011; es.len()]).collect());
                     (m.collect(), Culling::default())
@@ -651,7 +653,7 @@ impl HmosMemory {
             if matches!(self.selection, Selection::Cull { .. }) {
                 self.machine.local(&format!("select/{i}"), |p, _| work[p as usize])?;
             }
-            stats.push(LevelStats { level: i, rounds, forced, theta_sum, w_max: w_max(&ends) });
+            stats.push(culling.stats(i, w_max(&ends)));
         }
         let pow = 3_u64.pow(self.hmos.k());
         let copies = ends
@@ -741,10 +743,12 @@ impl HmosMemory {
         let mut outgoing: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
         for ((p, rs), ts) in (0..).zip(reps).zip(targets) {
             for (&(pos, v, write), copies) in rs.iter().zip(ts) {
-                for &copy in copies {
-                    let dest = ProcId::try_from(self.hmos.loc(v, copy)?).unwrap_or(p);
-                    let value = write.unwrap_or(0);
-                    let packet = Packet { v, copy, write, value, ts: step, home: (p, pos) };
+                for &index in copies {
+                    let dest = ProcId::try_from(self.hmos.loc(v, index)?).unwrap_or(p);
+                    let copy = u32::try_from(index)
+                        .map_err(|_| Error::param("copies", "r 3^k < 2^32", index))?;
+                    let (value, write) = (write.unwrap_or(0), write.is_some());
+                    let packet = Packet { v, value, ts: step, copy, home: (p, pos), write };
                     outgoing[p as usize].push((dest, packet));
                 }
             }
@@ -756,13 +760,13 @@ impl HmosMemory {
         for ((p, packets), proc) in (0..).zip(delivered).zip(self.machine.states_mut()) {
             for mut packet in packets {
                 work[p as usize] += 1;
+                let cell = (packet.v, u64::from(packet.copy));
                 match packet.write {
-                    Some(x) => {
-                        proc.cells.insert((packet.v, packet.copy), (x, step));
+                    true => {
+                        proc.cells.insert(cell, (packet.value, step));
                     }
-                    None => {
-                        let (value, ts) =
-                            proc.cells.get(&(packet.v, packet.copy)).copied().unwrap_or((0, 0));
+                    false => {
+                        let (value, ts) = proc.cells.get(&cell).copied().unwrap_or((0, 0));
                         packet.value = value;
                         packet.ts = ts;
                         replies[p as usize].push((packet.home.0, packet));

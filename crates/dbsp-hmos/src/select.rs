@@ -2,39 +2,125 @@
 //! iteration 0 (Lemma 2) chooses `mu = (r+1)/2` of every requested variable's r 0-modules,
 //! iteration i >= 1 (Lemma 3) two of the three i-modules of every coloured (i-1)-module.
 //!
-//! [`cull`] is the routine both use. Every parent has a weight (1 for a variable; `w(u)`, the
-//! coloured paths through u, for a module) and ordered candidates. Round `rho = 1, 2, ...`:
-//! every still-active parent sends one packet per candidate it has not marked yet to the
-//! processor of that candidate module (module ids are below n: `m_0 = n`, `m_i < n`); the
-//! module's load is the sum of its packets' weights and it marks them all iff the load is at
-//! most the round's threshold ([`Threshold`]), else none; the packets go back. A parent with
-//! at least `need` marks keeps the `need` that minimise (round, load, module) and is
-//! satisfied. A prefix sum counts the active parents and the new marks: the procedure stops
-//! when none is active; if a round marks nothing while parents are active (a stall), or after
-//! round `L + 1`, the remaining parents are *forced*: they complete with their marks, then
-//! their unmarked candidates in (last load, module) order, and [`Culled::forced`] says so.
+//! [`cull`] is the routine both use, Lemma 2's Sort, Select and Count steps run inside the
+//! shrinking clusters `K_rho` (the first `n / 2^(rho-1)` processors, the (rho-1)-cluster 0).
+//! Every parent has a weight (1 for a variable; `w(u)`, the coloured paths through u, for a
+//! module) and ordered candidates. Round `rho = 1, 2, ...`, all inside every
+//! `min(rho-1, L)`-cluster (only `K_rho` holds parents):
 //!
-//! This realisation routes the packets to the modules with two-phase routing in the whole
-//! machine (the paper sorts them and sums loads by prefix inside the shrinking clusters
-//! `K_rho`); see docs/models/dbsp-hmos.md, Choices.
+//! 1. every active parent makes one packet per candidate it has not marked yet;
+//! 2. a max-reduce gives the most packets on a processor, k, and the packets are k-sorted by
+//!    module (Proposition 2; blocks padded with sentinels that never travel);
+//! 3. a prefix and a suffix over the sorted packets ([`RunSums`]) give every packet its
+//!    module's load, the sum of the weights of the module's packets;
+//! 4. a packet is marked iff its module's load is at most the round's threshold
+//!    ([`Threshold`]), and goes back to its parent (one greedy superstep);
+//! 5. a parent with at least `need` marks keeps the `need` that minimise (round, load,
+//!    module) and is satisfied;
+//! 6. a prefix counts the active parents and the new marks: the procedure stops when none is
+//!    active; if a round marks nothing while parents are active (a stall), or after round
+//!    `L + 1`, the remaining parents are *forced*: they complete with their marks, then their
+//!    unmarked candidates in (last load, module) order, and [`Culled::forced`] says so;
+//! 7. else the active parent of rank j moves to processor `j mod |K_(rho+1)|` (compaction,
+//!    one greedy superstep), remembering where it came from.
+//!
+//! At the end every moved parent's decision travels back along its moves (one greedy
+//! superstep per compaction, in reverse) and processor 0 broadcasts the end to the machine.
+//! Lemma 2's halving (`|A_(rho+1)| <= n / 2^rho` active parents) is what keeps the
+//! compacted parents at one per processor and the cost `O(n^alpha + n^beta)`; it rests on the
+//! expansion of the level-0 graph, so it is measured ([`Culled::active`]), not assumed.
+
+use std::collections::BTreeMap;
 
 use netcore::ProcId;
 use netcore::bsp::BspMachine;
+use netcore::bsp::primitives::SortBlock;
 
 use crate::Error;
-use crate::prim::{RouteMsg, Sum, prefix, route_two_phase};
+use crate::prim::{
+    Max, Monoid, PairSum, RouteMsg, broadcast, ksort_upto, prefix, route_greedy, suffix,
+};
 
-/// A culling packet: the parent's home processor and index there, its weight, the
-/// candidate's index and module, the module's load in this round and whether it marked the
-/// packet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CullPacket {
-    home: (ProcId, u32),
+/// A culling packet as a sort key: its candidate module, its parent's current processor and
+/// name, the candidate's index and the parent's weight (sorted by module first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CullKey {
+    module: u32,
+    home: ProcId,
+    parent: u32,
+    j: u32,
     weight: u64,
+}
+
+/// A stretch of packets sorted by module, summarised for the load scans: its first module
+/// and the weight of that module's packets in the stretch, the same for its last module, and
+/// whether the stretch is one module's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Runs {
+    first: u32,
+    first_sum: u64,
+    last: u32,
+    last_sum: u64,
+    single: bool,
+}
+
+/// Concatenation of [`Runs`] (identity: the empty stretch): a [`prefix`] gives every packet
+/// the weight of its module's packets up to it (`last_sum`), a [`suffix`] from it on
+/// (`first_sum`), so its module's load is their sum less its own weight.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunSums;
+
+impl Monoid for RunSums {
+    type Item = Option<Runs>;
+    fn identity(&self) -> Option<Runs> {
+        None
+    }
+    fn op(&self, a: &Option<Runs>, b: &Option<Runs>) -> Option<Runs> {
+        let (a, b) = match (a, b) {
+            (None, x) | (x, None) => return *x,
+            (Some(a), Some(b)) => (a, b),
+        };
+        let joined = a.last == b.first;
+        // Weights sum to at most n mu 2^k < 2^40.
+        let middle = a.last_sum + b.first_sum;
+        Some(Runs {
+            first: a.first,
+            first_sum: if a.single && joined { middle } else { a.first_sum },
+            last: b.last,
+            last_sum: if b.single && joined { middle } else { b.last_sum },
+            single: a.single && b.single && joined,
+        })
+    }
+}
+
+/// What a packet brings back to its parent: the candidate's index, its module, the module's
+/// load this round and whether it was marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict {
+    parent: u32,
     j: u32,
     module: u32,
     load: u64,
     marked: bool,
+}
+
+/// A message of the culling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CullMsg {
+    /// A packet in the sort.
+    Key(CullKey),
+    /// A count in a max-reduce.
+    Count(u64),
+    /// (active parents, new marks) in a prefix.
+    Pair((u64, u64)),
+    /// A load scan's value.
+    Runs(Option<Runs>),
+    /// A packet on its way back to its parent.
+    Verdict(RouteMsg<Verdict>),
+    /// A parent moving (compaction), or its decision moving back.
+    Parent(RouteMsg<u32>),
+    /// The end, broadcast: the rounds run.
+    Done(u32),
 }
 
 /// One parent: its weight and its candidate modules, in order.
@@ -43,7 +129,7 @@ pub struct Parent {
     /// The weight its packets add to a module's load: 1 for a variable (iteration 0), the
     /// number of coloured paths `w(u)` through module u (iteration i >= 1).
     pub weight: u64,
-    /// Candidate modules (processors), in candidate order.
+    /// Candidate modules, in candidate order.
     pub candidates: Vec<u32>,
 }
 
@@ -92,12 +178,23 @@ pub struct Culled {
     pub forced: bool,
     /// The thresholds of the rounds run.
     pub theta: Vec<u64>,
-    /// Loads of the first round, per module (processor).
-    pub first_loads: Vec<u64>,
-    /// The weight of every module: the sum of the weights of the parents that chose it.
-    pub weights: Vec<u64>,
+    /// The active parents at the start of every round run, `|A_1|, |A_2|, ...` (Lemma 2's
+    /// halving: `|A_(rho+1)| <= n / 2^rho`).
+    pub active: Vec<u64>,
+    /// Loads of the first round: (module, load) for every module that got a packet, by
+    /// module.
+    pub first_loads: Vec<(u32, u64)>,
 }
 
+/// Whether the active parents of a culling on `n` processors (`active[rho - 1] = |A_rho|`)
+/// halved as Lemma 2 says: `|A_(rho+1)| <= n / 2^rho` for every round after the first.
+pub fn halves(active: &[u64], n: u32) -> bool {
+    (1..)
+        .zip(active.iter().skip(1))
+        .all(|(rho, &a)| a <= u64::from(n.checked_shr(rho).unwrap_or(0)))
+}
+
+/// A parent's culling state.
 struct State {
     /// (round, load, module, j) of every mark.
     marks: Vec<(u32, u64, u32, u32)>,
@@ -124,140 +221,224 @@ pub fn theta_level(a: f64, mu: u32, i: u32, n: u32, m_i: u64, eps: f64) -> u64 {
 }
 
 /// Culls on `machine` for `parents[p]` (the parents whose home is processor p), each
-/// choosing `need` of its candidates, with the round thresholds `threshold`.
-#[allow(clippy::too_many_arguments)]
+/// choosing `need` of its candidates, with the round thresholds `threshold` (see the module
+/// documentation for the rounds).
 pub fn cull<S, M>(
     machine: &mut BspMachine<S, M>,
     parents: &[Vec<Parent>],
     need: usize,
     threshold: Threshold,
-    wrap: impl Fn(RouteMsg<CullPacket>) -> M + Copy,
-    unwrap: impl Fn(M) -> Option<RouteMsg<CullPacket>> + Copy,
-    wrap_sum: impl Fn(u64) -> M,
-    unwrap_sum: impl Fn(M) -> Option<u64>,
-) -> Result<Culled, Error> {
+    wrap: impl Fn(CullMsg) -> M + Copy,
+    unwrap: impl Fn(M) -> Option<CullMsg> + Copy,
+) -> Result<Culled, Error>
+where
+    S: SortBlock<CullKey>,
+{
     let n = machine.p();
     let log_n = n.ilog2();
-    let mut states: Vec<Vec<State>> = parents
+    if parents.len() != n as usize {
+        return Err(Error::InputLength { field: "parents", n, got: parents.len() });
+    }
+    // Every parent by name: its home and index there.
+    let origin: Vec<(ProcId, usize)> = (0..)
+        .zip(parents)
+        .flat_map(|(home, ps): (ProcId, _)| (0..ps.len()).map(move |i| (home, i)))
+        .collect();
+    let flat: Vec<&Parent> = parents.iter().flatten().collect();
+    let names = u32::try_from(flat.len())
+        .map_err(|_| Error::param("parents", "at most 2^32 - 1 parents", flat.len()))?;
+    let mut states: Vec<State> = flat
         .iter()
-        .map(|ps| {
-            ps.iter()
-                .map(|p| State {
-                    marks: Vec::new(),
-                    last_load: vec![u64::MAX; p.candidates.len()],
-                    marked: vec![false; p.candidates.len()],
-                    done: None,
-                })
-                .collect()
+        .map(|p| State {
+            marks: Vec::new(),
+            last_load: vec![u64::MAX; p.candidates.len()],
+            marked: vec![false; p.candidates.len()],
+            done: None,
         })
         .collect();
+    // Where every parent is now, and the active parents at every processor, in rank order.
+    let mut at: Vec<ProcId> = origin.iter().map(|o| o.0).collect();
+    let mut residents: Vec<Vec<u32>> = vec![Vec::new(); n as usize];
+    for g in 0..names {
+        residents[at[g as usize] as usize].push(g);
+    }
+    // Every compaction: its level and the moves (parent, from).
+    let mut trail: Vec<(u32, Vec<(u32, ProcId)>)> = Vec::new();
+    let unwrap_count = |m| if let Some(CullMsg::Count(c)) = unwrap(m) { Some(c) } else { None };
+    let unwrap_key = |m| if let Some(CullMsg::Key(k)) = unwrap(m) { Some(k) } else { None };
+    let unwrap_runs = |m| if let Some(CullMsg::Runs(r)) = unwrap(m) { Some(r) } else { None };
+    let unwrap_pair = |m| if let Some(CullMsg::Pair(p)) = unwrap(m) { Some(p) } else { None };
+    let unwrap_verdict = |m| if let Some(CullMsg::Verdict(v)) = unwrap(m) { Some(v) } else { None };
+    let unwrap_parent = |m| if let Some(CullMsg::Parent(p)) = unwrap(m) { Some(p) } else { None };
+    let unwrap_done = |m| if let Some(CullMsg::Done(d)) = unwrap(m) { Some(d) } else { None };
     let mut theta = Vec::new();
-    let mut first_loads = vec![0_u64; n as usize];
+    let mut active = Vec::new();
+    let mut first_loads = BTreeMap::new();
     let mut forced = false;
     let mut rho = 0;
     loop {
         rho += 1;
+        let c = (rho - 1).min(log_n);
         let th = threshold.at(n, rho);
         theta.push(th);
-        let mut outgoing: Vec<Vec<(ProcId, CullPacket)>> = vec![Vec::new(); n as usize];
-        for (home, (ps, ss)) in (0..).zip(parents.iter().zip(&states)) {
-            for (index, (p, s)) in (0..).zip(ps.iter().zip(ss)) {
-                if s.done.is_some() {
-                    continue;
-                }
+        active.push(residents.iter().map(|r| r.len() as u64).sum());
+        // 1. Packets for every unmarked candidate.
+        let mut blocks: Vec<Vec<CullKey>> = Vec::with_capacity(n as usize);
+        for (home, rs) in (0..).zip(&residents) {
+            let mut block = Vec::new();
+            for &parent in rs {
+                let (p, s) = (flat[parent as usize], &states[parent as usize]);
                 for (j, &module) in (0..).zip(&p.candidates) {
-                    if module >= n {
-                        let rule = format!("a candidate module names a processor (< n = {n})");
-                        return Err(Error::param("candidates", rule, module));
-                    }
                     if !s.marked[j as usize] {
-                        let (weight, load, marked) = (p.weight, 0, false);
-                        let packet =
-                            CullPacket { home: (home, index), weight, j, module, load, marked };
-                        outgoing[home as usize].push((module, packet));
+                        let weight = p.weight;
+                        block.push(CullKey { module, home, parent, j, weight });
                     }
                 }
             }
+            blocks.push(block);
         }
-        let at_modules = route_two_phase(machine, 0, outgoing, wrap, unwrap)?;
-        let mut back: Vec<Vec<(ProcId, CullPacket)>> = vec![Vec::new(); n as usize];
-        for (module, packets) in (0..).zip(at_modules.delivered) {
-            // Weights are at most n mu 2^k < 2^40 and a module gets at most n packets.
-            let load: u64 = packets.iter().map(|p| p.weight).sum();
-            if rho == 1 {
-                first_loads[module as usize] = load;
-            }
-            for mut packet in packets {
-                packet.load = load;
-                packet.marked = load <= th;
-                back[module as usize].push((packet.home.0, packet));
-            }
+        let made: Vec<u64> = blocks.iter().map(|b| b.len() as u64).collect();
+        machine.local("cull/packets", |p, _| made[p as usize])?;
+        // 2. The most packets on a processor; the sort by module.
+        let counts: Vec<Vec<u64>> = made.iter().map(|&x| vec![x]).collect();
+        let most = prefix(machine, c, &Max, &counts, |x| wrap(CullMsg::Count(x)), unwrap_count)?;
+        let k = most.totals.iter().copied().max().unwrap_or(0);
+        for (state, block) in machine.states_mut().iter_mut().zip(blocks) {
+            *state.block() = block;
         }
-        machine.local("cull/count", |pid, _| back[pid as usize].len() as u64)?;
-        let returned = route_two_phase(machine, 0, back, wrap, unwrap)?;
-        let mut counts: Vec<Vec<u64>> = vec![vec![0]; n as usize];
-        let mut new_marks: Vec<Vec<u64>> = vec![vec![0]; n as usize];
-        for (home, packets) in returned.delivered.into_iter().enumerate() {
-            for packet in packets {
-                let Some(s) = states[home].get_mut(packet.home.1 as usize) else {
-                    continue;
+        let k = usize::try_from(k).map_err(|_| Error::param("packets", "fit usize", k))?;
+        ksort_upto(machine, c, k, |x| wrap(CullMsg::Key(x)), unwrap_key)?;
+        let sorted: Vec<Vec<CullKey>> =
+            machine.states_mut().iter_mut().map(|s| std::mem::take(s.block())).collect();
+        // 3. Loads by a prefix and a suffix of the runs of equal modules.
+        let items: Vec<Vec<Option<Runs>>> = sorted
+            .iter()
+            .map(|b| {
+                let one = |x: &CullKey| Runs {
+                    first: x.module,
+                    first_sum: x.weight,
+                    last: x.module,
+                    last_sum: x.weight,
+                    single: true,
                 };
-                s.last_load[packet.j as usize] = packet.load;
-                if packet.marked {
-                    s.marked[packet.j as usize] = true;
-                    s.marks.push((rho, packet.load, packet.module, packet.j));
-                    new_marks[home][0] += 1;
+                b.iter().map(|x| Some(one(x))).collect()
+            })
+            .collect();
+        let wrap_runs = |x| wrap(CullMsg::Runs(x));
+        let upto = prefix(machine, c, &RunSums, &items, wrap_runs, unwrap_runs)?;
+        let from = suffix(machine, c, &RunSums, &items, wrap_runs, unwrap_runs)?;
+        // 4. Mark and send back.
+        let mut back: Vec<Vec<(ProcId, Verdict)>> = Vec::with_capacity(n as usize);
+        for ((block, upto), from) in sorted.iter().zip(&upto.prefixes).zip(&from.prefixes) {
+            let mut out = Vec::with_capacity(block.len());
+            for ((x, u), f) in block.iter().zip(upto).zip(from) {
+                let (u, f) = (u.map_or(0, |r| r.last_sum), f.map_or(0, |r| r.first_sum));
+                let load = u + f - x.weight;
+                if rho == 1 {
+                    first_loads.insert(x.module, load);
                 }
+                let (parent, j, module, marked) = (x.parent, x.j, x.module, load <= th);
+                out.push((x.home, Verdict { parent, j, module, load, marked }));
             }
-            for s in states[home].iter_mut().filter(|s| s.done.is_none()) {
-                if s.marks.len() >= need {
-                    let mut marks = s.marks.clone();
-                    marks.sort_unstable();
-                    let mut keep: Vec<u32> = marks[..need].iter().map(|m| m.3).collect();
-                    keep.sort_unstable();
-                    s.done = Some(keep);
-                } else {
-                    counts[home][0] += 1;
-                }
-            }
+            back.push(out);
         }
-        let active = prefix(machine, 0, &Sum, &counts, &wrap_sum, &unwrap_sum)?;
-        let marked = prefix(machine, 0, &Sum, &new_marks, &wrap_sum, &unwrap_sum)?;
-        let active = active.totals.first().copied().unwrap_or(0);
-        let marked = marked.totals.first().copied().unwrap_or(0);
-        if active == 0 {
+        let wrap_verdict = |x| wrap(CullMsg::Verdict(x));
+        let returned = route_greedy(machine, c, back, wrap_verdict, unwrap_verdict)?;
+        // 5. Record the marks; a parent with `need` of them is satisfied.
+        let mut pairs: Vec<Vec<(u64, u64)>> = Vec::with_capacity(n as usize);
+        for (rs, verdicts) in residents.iter_mut().zip(returned.delivered) {
+            let mut new_marks = 0;
+            for v in verdicts {
+                let s = &mut states[v.parent as usize];
+                s.last_load[v.j as usize] = v.load;
+                if v.marked {
+                    s.marked[v.j as usize] = true;
+                    s.marks.push((rho, v.load, v.module, v.j));
+                    new_marks += 1;
+                }
+            }
+            rs.retain(|&g| {
+                let s = &mut states[g as usize];
+                if s.marks.len() < need {
+                    return true;
+                }
+                let mut marks = s.marks.clone();
+                marks.sort_unstable();
+                let mut keep: Vec<u32> = marks[..need].iter().map(|m| m.3).collect();
+                keep.sort_unstable();
+                s.done = Some(keep);
+                false
+            });
+            pairs.push(vec![(rs.len() as u64, new_marks)]);
+        }
+        // 6. Count.
+        let wrap_pair = |x| wrap(CullMsg::Pair(x));
+        let counted = prefix(machine, c, &PairSum, &pairs, wrap_pair, unwrap_pair)?;
+        let (still, marked) = counted.totals.first().copied().unwrap_or((0, 0));
+        if still == 0 {
             break;
         }
         if marked == 0 || rho > log_n {
             forced = true;
-            for (ps, ss) in parents.iter().zip(states.iter_mut()) {
-                for (p, s) in ps.iter().zip(ss.iter_mut()).filter(|(_, s)| s.done.is_none()) {
-                    let mut keep: Vec<u32> = s.marks.iter().map(|m| m.3).collect();
-                    let mut rest: Vec<(u64, u32, u32)> = (0..)
-                        .zip(&p.candidates)
-                        .filter(|&(j, _)| !s.marked[j as usize])
-                        .map(|(j, &u)| (s.last_load[j as usize], u, j))
-                        .collect();
-                    rest.sort_unstable();
-                    keep.extend(rest.iter().map(|x| x.2).take(need.saturating_sub(keep.len())));
-                    keep.sort_unstable();
-                    s.done = Some(keep);
-                }
+            for g in residents.iter().flatten() {
+                let (p, s) = (flat[*g as usize], &mut states[*g as usize]);
+                let mut keep: Vec<u32> = s.marks.iter().map(|m| m.3).collect();
+                let mut rest: Vec<(u64, u32, u32)> = (0..)
+                    .zip(&p.candidates)
+                    .filter(|&(j, _)| !s.marked[j as usize])
+                    .map(|(j, &u)| (s.last_load[j as usize], u, j))
+                    .collect();
+                rest.sort_unstable();
+                keep.extend(rest.iter().map(|x| x.2).take(need.saturating_sub(keep.len())));
+                keep.sort_unstable();
+                s.done = Some(keep);
             }
             break;
         }
-    }
-    let chosen: Vec<Vec<Vec<u32>>> = states
-        .into_iter()
-        .map(|ss| ss.into_iter().map(|s| s.done.unwrap_or_default()).collect())
-        .collect();
-    let mut weights = vec![0_u64; n as usize];
-    for (ps, cs) in parents.iter().zip(&chosen) {
-        for (p, js) in ps.iter().zip(cs) {
-            for &j in js {
-                weights[p.candidates[j as usize] as usize] += p.weight;
+        // 7. Compaction into K_(rho+1): the active parent of rank j to j mod |K_(rho+1)|.
+        let size = u64::from(n >> rho.min(log_n));
+        let mut moves: Vec<Vec<(ProcId, u32)>> = Vec::with_capacity(n as usize);
+        for (rs, (inclusive, own)) in residents.iter().zip(counted.prefixes.iter().zip(&pairs)) {
+            let first = inclusive[0].0 - own[0].0;
+            // The destination is below size <= n.
+            let to = |rank: u64| ProcId::try_from(rank % size).unwrap_or(0);
+            moves.push((first..).zip(rs).map(|(rank, &g)| (to(rank), g)).collect());
+        }
+        let mut trace = Vec::new();
+        for (from, ms) in (0..).zip(&moves) {
+            trace.extend(ms.iter().map(|&(_, g)| (g, from)));
+        }
+        let wrap_parent = |x| wrap(CullMsg::Parent(x));
+        let moved = route_greedy(machine, c, moves, wrap_parent, unwrap_parent)?;
+        residents = moved.delivered;
+        for (to, gs) in (0..).zip(&residents) {
+            for &g in gs {
+                at[g as usize] = to;
             }
         }
+        trail.push((c, trace));
     }
-    Ok(Culled { chosen, rounds: rho, forced, theta, first_loads, weights })
+    // The decisions travel back along the compactions, latest first.
+    for (c, trace) in trail.into_iter().rev() {
+        let mut out: Vec<Vec<(ProcId, u32)>> = vec![Vec::new(); n as usize];
+        for &(g, from) in &trace {
+            out[at[g as usize] as usize].push((from, g));
+        }
+        let wrap_parent = |x| wrap(CullMsg::Parent(x));
+        route_greedy(machine, c, out, wrap_parent, unwrap_parent)?;
+        for (g, from) in trace {
+            at[g as usize] = from;
+        }
+    }
+    // Processor 0 tells the machine that the culling is over.
+    let mut done: Vec<Option<u32>> = vec![None; n as usize];
+    done[0] = Some(rho);
+    broadcast(machine, 0, &mut done, |x| wrap(CullMsg::Done(x)), unwrap_done)?;
+    let mut chosen: Vec<Vec<Vec<u32>>> =
+        parents.iter().map(|ps| vec![Vec::new(); ps.len()]).collect();
+    for ((home, i), s) in origin.into_iter().zip(states) {
+        chosen[home as usize][i] = s.done.unwrap_or_default();
+    }
+    let first_loads = first_loads.into_iter().collect();
+    Ok(Culled { chosen, rounds: rho, forced, theta, active, first_loads })
 }

@@ -9,6 +9,8 @@
 //! - [`slowdown`] `dbsp-slowdown`: the cost of a PRAM step as n grows (Theorems 2-3,
 //!   Corollary 1) for the HMOS and the baselines, fitted exponents against the predicted.
 
+#![warn(clippy::cast_possible_truncation)]
+
 pub mod lemma2;
 pub mod lemma3;
 pub mod primitives;
@@ -18,3 +20,44 @@ pub use lemma2::Lemma2Study;
 pub use lemma3::Lemma3Study;
 pub use primitives::PrimitivesStudy;
 pub use slowdown::SlowdownStudy;
+
+/// `m = floor(n^tau)` for `n = 2^log_n` (a study's number of variables), an error naming
+/// `tau` unless `n^tau` is finite and below 2^53. Found by bisection on integers, whose
+/// conversions to `f64` below 2^53 are exact, so no float is narrowed to an integer.
+pub(crate) fn variables(log_n: u32, tau: f64) -> Result<u64, crate::Error> {
+    let limit = 1_u64 << 53;
+    let n = 2_f64.powi(i32::try_from(log_n).unwrap_or(i32::MAX));
+    let x = n.powf(tau);
+    if !(x.is_finite() && x >= 0.0 && x < 2_f64.powi(53)) {
+        return Err(crate::Error::param("tau", format!("0 <= n^tau < 2^53 (n = 2^{log_n})"), tau));
+    }
+    // The largest m in [0, 2^53) with m <= x.
+    let (mut lo, mut hi) = (0_u64, limit);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if mid as f64 <= x {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(lo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::variables;
+
+    /// floor(n^tau): 16^1.5 = 64, 4096^1.25 = 2^15 and (2^16)^2 = 2^32 exactly; 1024^1.1
+    /// agrees with the float floor; NaN and n^tau = 2^60 (past 2^53) are refused.
+    #[test]
+    fn variables_floor_n_tau() {
+        assert_eq!(variables(4, 1.5), Ok(64));
+        assert_eq!(variables(12, 1.25), Ok(1 << 15));
+        assert_eq!(variables(16, 2.0), Ok(1 << 32));
+        let x = 1024_f64.powf(1.1).floor();
+        assert_eq!(variables(10, 1.1).map(|m| m as f64), Ok(x));
+        assert!(variables(4, f64::NAN).is_err());
+        assert!(variables(30, 2.0).is_err());
+    }
+}

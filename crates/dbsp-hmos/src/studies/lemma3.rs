@@ -18,9 +18,7 @@
 //!   `(2^k n^((1-alpha) eps / 2^k) + sum_{j=1}^k 2^j 3^((1-alpha)(k-j)) n^(((2-alpha) eps -
 //!   alpha) / 2^j)) n^alpha + k n^beta`.
 //!
-//! The culling routes its packets instead of sorting them (docs/models/dbsp-hmos.md, Choices),
-//! so the cost ratios carry that choice's extra factors; the bands of the claims are
-//! empirical.
+//! The bands of the claims are empirical (the paper's constants are asymptotic).
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
@@ -209,7 +207,7 @@ impl Study for Lemma3Study {
                 2.0,
             ),
             Claim::within(
-                "select/i cost / 2 (2^i n^alpha + n^beta) stays within [5, 250] (Lemma 3's O(2^i n^alpha + n^beta) with the routing culling's constant; the band pools all levels and alphas, see the slope claims)",
+                "select/i cost / 2 (2^i n^alpha + n^beta) stays within [5, 250] (Lemma 3's O(2^i n^alpha + n^beta); the band pools all levels and alphas, see the slope claims)",
                 "select_ratio",
                 5.0,
                 250.0,

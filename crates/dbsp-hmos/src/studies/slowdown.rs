@@ -39,6 +39,7 @@ use crate::protocol::{HmosMemory, Selection};
 use crate::scheme::{Pricing, Scheme};
 use crate::studies::lemma2::{Pattern, write_then_read};
 use crate::studies::primitives::check_alpha_beta;
+use crate::studies::variables;
 
 /// The `dbsp-slowdown` study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -177,8 +178,7 @@ impl Study for SlowdownStudy {
             return Err(Error::param("tau", "1 <= tau <= 2", p.tau).into());
         }
         let n = 1_u32 << p.log_n;
-        // n^tau <= 2^28, exact enough in f64; floor of a finite positive value.
-        let m = f64::from(n).powf(p.tau).floor() as u64;
+        let m = variables(p.log_n, p.tau)?;
         let (level0, r, k) = p.scheme.resolve(None, p.r, p.k.map(|l| l.at(p.log_n)))?;
         // Validates n, m, r and k <= k_max(n) before any run.
         HmosConfig::with_graph(u64::from(n), m, r, k, 0, level0)?;

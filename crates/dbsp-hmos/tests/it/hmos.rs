@@ -58,19 +58,31 @@ fn e6_chains() {
         Error::KTooLarge { k: 2, k_max: 1, n: 256 }
     );
     assert!((0..6).all(|e| k_max(1 << e) == 0), "n < 64 allows only k = 0");
+    let error = HmosConfig::new(256, 256, 3, 2, 0).unwrap_err().to_string();
+    let chains = serde_json::json!({
+        "n64_k1": chain(64, 1),
+        "n512_k2": chain(512, 2),
+        "n256_k2": error,
+    });
+    insta::assert_yaml_snapshot!("e6_chains", chains);
 }
 
-/// E9 (HMOS part): n = 12, r = 4, m = 10 < n = 16.
+/// E9 (HMOS part): n = 12 is not a power of two; r = 4 is even (no majority of copies);
+/// m = 10 < n = 16 variables; k = 3 > k_max(512) = 2 (t_1 = 1 / 2, as in E6), naming k_max.
+/// The messages, each naming the field, the rule and the value, are the snapshot.
 #[test]
 fn e9_errors() {
     let e = HmosConfig::new(12, 16, 3, 0, 0).unwrap_err();
     assert_eq!(e, Error::NotPowerOfTwo { n: 12 });
     assert_eq!(e.to_string(), "n must satisfy n = 2^k for an integer k >= 0 (got 12)");
-    assert_eq!(HmosConfig::new(16, 16, 4, 0, 0).unwrap_err(), Error::EvenRedundancy { r: 4 });
-    assert_eq!(
-        HmosConfig::new(16, 10, 3, 0, 0).unwrap_err(),
-        Error::TooFewVariables { m: 10, n: 16 }
-    );
+    let even = HmosConfig::new(16, 16, 4, 0, 0).unwrap_err();
+    assert_eq!(even, Error::EvenRedundancy { r: 4 });
+    let few = HmosConfig::new(16, 10, 3, 0, 0).unwrap_err();
+    assert_eq!(few, Error::TooFewVariables { m: 10, n: 16 });
+    let deep = HmosConfig::new(512, 512, 3, 3, 0).unwrap_err();
+    assert_eq!(deep, Error::KTooLarge { k: 3, k_max: 2, n: 512 });
+    let messages: Vec<String> = [e, even, few, deep].iter().map(ToString::to_string).collect();
+    insta::assert_yaml_snapshot!("e9_hmos_errors", messages);
 }
 
 /// Placement: every copy of every variable lands on a processor below m_k t_k, the

@@ -88,7 +88,8 @@ proptest! {
 /// E8 (the back end's part), k = 0, n = 8, m = 16: step 1 writes 100 + p to address p for
 /// p < 4 (the interpreter has already resolved P0..P3 as the winners of `p mod 4`); step 2,
 /// P_p reads p mod 4: [100, 101, 102, 103, 100, 101, 102, 103]; step 3 writes 7 to address 0
-/// (a read in the same PRAM step sees 100: reads go first); step 4 reads 7.
+/// (a read in the same PRAM step sees 100: reads go first); step 4 reads 7. The memory then
+/// holds [7, 101, 102, 103] and zeros up to 16. The reads and the contents are the snapshot.
 #[test]
 fn e8_semantics() {
     let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();
@@ -112,6 +113,13 @@ fn e8_semantics() {
     m.step(5, &mut s4);
     assert_eq!(s4[0].value, 7);
     assert!(m.error().is_none());
+    let reads = serde_json::json!({
+        "step2": got,
+        "step3_read": s3r[0].value,
+        "step4_read": s4[0].value,
+        "contents": m.contents(),
+    });
+    insta::assert_yaml_snapshot!("e8_semantics", reads);
 }
 
 /// Whether `copies` is a target set of an HMOS with redundancy r and k levels (Section 4.1):
@@ -290,5 +298,49 @@ proptest! {
                 prop_assert_eq!(deltas[at], w_max_level[i as usize].div_ceil(t_i), "delta_{}", i);
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Re-pricing equals re-running: the trace of a random PRAM run (culling at every level,
+    /// staged delivery) does not depend on g and l, so the ledger of a run under one
+    /// (alpha, beta) priced under another equals, record for record, the ledger of a run under
+    /// the other; the flat-BSP pricing (g_i = g_0, l_i = l_0) is never cheaper.
+    #[test]
+    fn repricing_equals_rerunning(
+        big in any::<bool>(),
+        exponents in prop::array::uniform4(0.0_f64..=1.0),
+        seed in any::<u64>(),
+        steps in prop::collection::vec(
+            (0_u8..3, prop::collection::vec((any::<u64>(), -50_i64..50), 1..20)), 1..4),
+    ) {
+        let n: u32 = if big { 64 } else { 8 };
+        let k = k_max(u64::from(n));
+        let size = u64::from(n);
+        let [a1, b1, a2, b2] = exponents;
+        let run = |alpha: f64, beta: f64| {
+            let params = DbspParams::power_law(n, alpha, beta).unwrap();
+            let selection = Selection::Cull { a: 2.0, eps: 0.3 };
+            let mut hmos = HmosMemory::new(params, size, &[], 3, k, seed, selection).unwrap();
+            for (g, step) in (1..).zip(&steps) {
+                hmos.step(g, &mut accesses(step, size, false));
+            }
+            assert!(hmos.error().is_none());
+            hmos.ledger().clone()
+        };
+        let (first, second) = (run(a1, b1), run(a2, b2));
+        prop_assert_eq!(&first.records, &second.records);
+        let other = DbspParams::power_law(n, a2, b2).unwrap();
+        prop_assert_eq!(first.priced(&other).unwrap(), second.priced(&other).unwrap());
+        let levels = n.ilog2() as usize + 1;
+        let flat = DbspParams::explicit(
+            n,
+            vec![other.g_levels()[0]; levels],
+            vec![other.l_levels()[0]; levels],
+        )
+        .unwrap();
+        prop_assert!(first.cost(&flat).unwrap() >= first.cost(&other).unwrap());
     }
 }

@@ -1,13 +1,22 @@
 //! Copy selection, iteration 0 (Lemma 2): the exact case E7.
 
-use dbsp_hmos::prim::RouteMsg;
-use dbsp_hmos::select::{CullPacket, Parent, Threshold, cull, theta0};
+use dbsp_hmos::select::{CullKey, CullMsg, Parent, Threshold, cull, theta0};
+use netcore::bsp::primitives::SortBlock;
 use netcore::bsp::{BspMachine, DbspParams};
 
-#[derive(Debug, Clone)]
-enum Msg {
-    Route(RouteMsg<CullPacket>),
-    Sum(u64),
+/// A processor holds its block of culling packets while they are sorted.
+#[derive(Debug, Clone, Default)]
+struct Packets(Vec<CullKey>);
+
+impl SortBlock<CullKey> for Packets {
+    fn block(&mut self) -> &mut Vec<CullKey> {
+        &mut self.0
+    }
+}
+
+fn machine(n: u32) -> BspMachine<Packets, CullMsg> {
+    let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
+    BspMachine::new(params, vec![Packets::default(); n as usize]).unwrap()
 }
 
 /// E7: n = 8, r = 3, a = 0.5, eps = 0.5: theta = floor(1.5 sqrt(8 / 2^(rho-1))) = 4, 3, 2, 1.
@@ -16,7 +25,10 @@ enum Msg {
 /// 1, 2, 5, 6, 7 get 3 (all marked). Every variable has 2 = mu marks in round 1, so one round,
 /// nothing forced. Kept: v0{1,2} v1{1,3} v2{2,3} v3{4,5} v4{6,7} v5{4,5} v6{1,5} v7{2,6} (v5
 /// keeps 4 (load 2) and 5 over 6 on the (load, id) tie 3 = 3, 5 < 6). Weights w(u) =
-/// (0,3,3,2,2,3,2,1), sum 16 = n mu.
+/// (0,3,3,2,2,3,2,1), sum 16 = n mu. Round 1 runs in K_1 = all 8 processors with
+/// |A_1| = 8 active parents and none left after it, so no compaction. The snapshot holds
+/// theta (only round 1's, 4), the (module, load) pairs, the kept modules, the weights, the
+/// rounds, forced and the active counts.
 #[test]
 fn e7_cull_iteration0() {
     assert_eq!(
@@ -27,15 +39,11 @@ fn e7_cull_iteration0() {
         [[0, 1, 2], [0, 1, 3], [0, 2, 3], [0, 4, 5], [0, 6, 7], [4, 5, 6], [1, 5, 7], [2, 6, 7]];
     let parents: Vec<Vec<Parent>> =
         adj0.iter().map(|c| vec![Parent { weight: 1, candidates: c.to_vec() }]).collect();
-    let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();
-    let mut m: BspMachine<(), Msg> = BspMachine::new(params, vec![(); 8]).unwrap();
-    let unwrap_route = |m: Msg| if let Msg::Route(r) = m { Some(r) } else { None };
-    let unwrap_sum = |m: Msg| if let Msg::Sum(s) = m { Some(s) } else { None };
     let threshold = Threshold::Shrinking { a: 0.5, r: 3, eps: 0.5 };
-    let out = cull(&mut m, &parents, 2, threshold, Msg::Route, unwrap_route, Msg::Sum, unwrap_sum)
-        .unwrap();
-    assert_eq!(out.first_loads, vec![5, 3, 3, 2, 2, 3, 3, 3]);
-    assert_eq!((out.rounds, out.forced), (1, false));
+    let out = cull(&mut machine(8), &parents, 2, threshold, |m| m, Some).unwrap();
+    let loads: Vec<u64> = out.first_loads.iter().map(|&(_, load)| load).collect();
+    assert_eq!(loads, vec![5, 3, 3, 2, 2, 3, 3, 3]);
+    assert_eq!((out.rounds, out.forced, out.active.clone()), (1, false, vec![8]));
     let kept: Vec<Vec<u32>> =
         (0..8).map(|v| out.chosen[v][0].iter().map(|&j| adj0[v][j as usize]).collect()).collect();
     let expected: Vec<Vec<u32>> = vec![
@@ -54,6 +62,16 @@ fn e7_cull_iteration0() {
         w[*u as usize] += 1;
     }
     assert_eq!(w, vec![0, 3, 3, 2, 2, 3, 2, 1]);
+    let snapshot = serde_json::json!({
+        "theta": out.theta,
+        "first_loads": out.first_loads,
+        "kept": kept,
+        "weights": w,
+        "rounds": out.rounds,
+        "forced": out.forced,
+        "active": out.active,
+    });
+    insta::assert_yaml_snapshot!("e7_cull", snapshot);
 }
 
 use proptest::prelude::*;
@@ -62,7 +80,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(32))]
 
     /// Random level-0 neighbourhoods (r distinct modules per variable, one variable per
-    /// processor): every parent ends with exactly mu distinct candidates, forced or not, and
+    /// processor; small a forces several rounds, so compaction into the shrinking clusters
+    /// and the decisions' way back are exercised): every parent ends with exactly mu
+    /// distinct candidates, forced or not, the active parents never grow, and
     /// if nothing was forced every module's weight is at most the sum of the thresholds of
     /// the rounds run (the hard invariant of culling).
     #[test]
@@ -92,13 +112,8 @@ proptest! {
                 vec![Parent { weight: 1, candidates: c }]
             })
             .collect();
-        let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
-        let mut m: BspMachine<(), Msg> = BspMachine::new(params, vec![(); n as usize]).unwrap();
-        let unwrap_route = |m: Msg| if let Msg::Route(r) = m { Some(r) } else { None };
-        let unwrap_sum = |m: Msg| if let Msg::Sum(s) = m { Some(s) } else { None };
         let threshold = Threshold::Shrinking { a, r, eps: 0.5 };
-        let out = cull(&mut m, &parents, mu, threshold, Msg::Route, unwrap_route, Msg::Sum, unwrap_sum)
-            .unwrap();
+        let out = cull(&mut machine(n), &parents, mu, threshold, |m| m, Some).unwrap();
         let mut w = vec![0_u64; n as usize];
         for (v, chosen) in out.chosen.iter().enumerate() {
             let js = &chosen[0];
@@ -109,6 +124,10 @@ proptest! {
             }
         }
         prop_assert_eq!(w.iter().sum::<u64>(), u64::from(n) * mu as u64);
+        // One count of active parents per round, from all n parents down.
+        prop_assert_eq!(out.active.len(), out.rounds as usize);
+        prop_assert_eq!(out.active[0], u64::from(n));
+        prop_assert!(out.active.windows(2).all(|p| p[1] <= p[0]), "active {:?}", out.active);
         if !out.forced {
             let bound: u64 = out.theta.iter().sum();
             prop_assert!(w.iter().all(|&x| x <= bound), "w {:?} theta {:?}", w, out.theta);

@@ -156,9 +156,11 @@ fn e4_two_phase_routing() {
     assert_eq!(comm(m.ledger(), &params), 20.0);
 }
 
-/// E9 (the machine's part): n = 8, a label-1 message P0 -> P4 leaves P0's 1-cluster {0..3};
-/// the engine refuses it before delivery, and a primitive asked for a cluster level the
-/// machine lacks, or a destination outside the c-cluster, is refused before it runs.
+/// E9 (the machine's part): n = 8, a label-1 message P0 -> P4 leaves P0's 1-cluster {0..3}
+/// (P0 >> 2 = 0, P4 >> 2 = 1); the engine refuses it before delivery; alpha = 1.5 and
+/// beta = -0.25 are outside the power law's [0, 1]; a primitive asked for a cluster level the
+/// machine lacks, or a destination outside the c-cluster, is refused before it runs. The
+/// messages are the snapshot.
 #[test]
 fn e9_cluster_errors() {
     let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();
@@ -171,6 +173,9 @@ fn e9_cluster_errors() {
         })
         .unwrap_err();
     assert!(matches!(err, netcore::bsp::BspError::LeavesCluster { src: 0, dest: 4, level: 1, .. }));
+    let leaves = err.to_string();
+    let alpha = DbspParams::power_law(8, 1.5, 0.5).unwrap_err().to_string();
+    let beta = DbspParams::power_law(8, 0.5, -0.25).unwrap_err().to_string();
     let mut m: BspMachine<(), u64> = BspMachine::new(params.clone(), vec![(); 8]).unwrap();
     let err = broadcast(&mut m, 4, &mut [None; 8], |x: u64| x, Some).unwrap_err();
     assert_eq!(err, dbsp_hmos::Error::WithinOutOfRange { within: 4, log_n: 3 });
@@ -182,6 +187,7 @@ fn e9_cluster_errors() {
         err.to_string(),
         "dest must lie in the sender's 1-cluster (message 0 of processor 0 names processor 4)"
     );
+    insta::assert_yaml_snapshot!("e9_cluster_errors", [leaves, alpha, beta, err.to_string()]);
 }
 
 /// One trace re-priced equals re-running under the other parameters, and the flat-BSP
