@@ -494,7 +494,7 @@ fn pow_mod(mut x: u64, mut e: u64, q: u64) -> u64 {
     acc
 }
 
-/// The points of PG(2, q) with their frames (Section 3's level-0 graph from ref. [14], as
+/// The points of PG(2, q) with their frames (Section 3's level-0 graph from ref. \[14\], as
 /// reconstructed in docs/models/dbsp-hmos.md, Choices).
 #[derive(Debug, Clone)]
 pub struct PolarityPlane {
