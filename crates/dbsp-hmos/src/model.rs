@@ -229,6 +229,10 @@ pub struct PramReport {
     pub rounds_by_level: Vec<u64>,
     /// Per level i = 0..=k, the largest module weight w(u) of any step.
     pub w_max_by_level: Vec<u64>,
+    /// Per selection iteration i = 0..=k and culling round rho = 1, 2, ..., the most parents
+    /// active at the start of the round over the run's cullings (Lemma 2's halving:
+    /// `|A_(rho+1)| <= n / 2^rho`; empty without culling).
+    pub active_by_level: Vec<Vec<u64>>,
     /// The delivery: staged or two-phase.
     pub delivery: Delivery,
     /// delta_(k+1), ..., delta_0: the largest per-processor load at the start of every stage
@@ -279,6 +283,17 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
             .map(|i| levels().filter(|l| l.level == i).map(f).max().unwrap_or(0))
             .collect::<Vec<u64>>()
     };
+    let mut active_by_level: Vec<Vec<u64>> = vec![Vec::new(); k as usize + 1];
+    for l in levels() {
+        if let Some(most) = active_by_level.get_mut(l.level as usize) {
+            if most.len() < l.active.len() {
+                most.resize(l.active.len(), 0);
+            }
+            for (m, &a) in most.iter_mut().zip(&l.active) {
+                *m = (*m).max(a);
+            }
+        }
+    }
     let mut delta_max = vec![0_u64; k as usize + 2];
     for deltas in memory.stats().iter().flat_map(|s| &s.deltas) {
         for (most, &d) in delta_max.iter_mut().zip(deltas) {
@@ -302,6 +317,7 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         cull_forced: levels().any(|l| l.forced),
         rounds_by_level: per_level(&|l| u64::from(l.rounds)),
         w_max_by_level: per_level(&|l| l.w_max),
+        active_by_level,
         delivery: config.delivery,
         delta_max,
         verified: true,
