@@ -5,6 +5,8 @@
 //! - `sweep [STUDY...] [--config F] [--quick] [--out DIR] [--threads N] [--shard K/N]`: parameter
 //!   studies, written under `target/sweeps/<study>/`.
 //! - `merge DIR... [--out DIR]`: joins shard outputs into the bytes one run would write.
+//! - `report [--out DIR] [--quick]`: every study, then the reproduction report
+//!   `docs/results/README.md` with its plots.
 //!
 //! Exit status: 0 on success, 2 on a usage or config error (the message names the file, the
 //! field and the rule), 1 on a failed run or a failed claim.
@@ -15,6 +17,7 @@ mod fuzz;
 mod output;
 mod plot;
 mod registry;
+mod report;
 mod spec;
 mod sweep;
 mod table;
@@ -64,6 +67,8 @@ enum Command {
     },
     /// Run parameter studies and write CSV, JSON, SVG plots and a Markdown report.
     Sweep(sweep::SweepArgs),
+    /// Run every study and write the reproduction report (`docs/results/README.md`).
+    Report(report::ReportArgs),
     /// Join shard outputs (directories written with `sweep --shard K/N`) into one output.
     Merge {
         /// The shard output directories.
@@ -91,6 +96,7 @@ fn main() -> ExitCode {
         Command::Run { model, config, json } => run(&model, &config, json).map(|()| true),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Merge { dirs, out } => sweep::merge(&dirs, &out),
+        Command::Report(args) => report::report(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

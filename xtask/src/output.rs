@@ -17,10 +17,20 @@ use crate::table::{Row, csv, markdown, significant};
 /// Everything one study writes.
 pub(crate) struct StudyOutput {
     pub(crate) name: String,
+    /// The model (crate) the study belongs to.
+    pub(crate) model: String,
+    /// The study's one-line description.
+    pub(crate) about: String,
+    /// The report's "What this shows" paragraph.
+    pub(crate) shows: String,
+    /// The plots: file name (`NAME.svg`) and title, in the study's order.
+    pub(crate) plots: Vec<(String, String)>,
     pub(crate) files: Vec<(String, Vec<u8>)>,
     /// One line per claim, `PASS` or `FAIL` at the end.
     pub(crate) claim_lines: Vec<String>,
     pub(crate) all_pass: bool,
+    /// How many claims failed.
+    pub(crate) failed: usize,
 }
 
 /// The rows and timings of a finished (or merged) study, in job order.
@@ -152,7 +162,8 @@ pub(crate) fn build(
         );
     }
     report += ".\n\n## What this shows\n\n";
-    report += &what_this_shows(&verdicts, &study.findings(&run.rows), run.shard.is_some());
+    let shows = what_this_shows(&verdicts, &study.findings(&run.rows), run.shard.is_some());
+    report += &shows;
     report += "\n## Claims\n\n";
     if verdicts.is_empty() && run.shard.is_none() {
         report += "(none)\n";
@@ -184,15 +195,20 @@ pub(crate) fn build(
     files.push(("run.json".to_string(), serde_json::to_vec_pretty(&info)?));
     Ok(StudyOutput {
         name: name.to_string(),
+        model: run.model.clone(),
+        about: study.about().to_string(),
+        shows,
+        plots: plots.iter().map(|p| (format!("{}.svg", p.name), p.title.clone())).collect(),
         files,
         all_pass: verdicts.iter().all(|(_, pass)| *pass),
+        failed: verdicts.iter().filter(|(_, pass)| !pass).count(),
         claim_lines: verdicts.into_iter().map(|(line, _)| line).collect(),
     })
 }
 
 /// The prefix of every temporary entry a sweep makes in `--out` (and the only entries it
 /// ever removes there besides the studies it writes).
-const TEMP_PREFIX: &str = ".xtask-tmp-";
+pub(crate) const TEMP_PREFIX: &str = ".xtask-tmp-";
 
 /// Writes the outputs under `out`, each study atomically, then the index `out/report.md`.
 ///
@@ -230,7 +246,7 @@ pub(crate) fn write_all(out: &Path, outputs: &[StudyOutput]) -> anyhow::Result<(
 /// the two are exchanged (`renameat2` with `RENAME_EXCHANGE`) and `new`, now holding the
 /// previous contents, is removed; elsewhere the previous directory is renamed aside first,
 /// which leaves a short window without `target`.
-fn replace_dir(new: &Path, target: &Path) -> std::io::Result<()> {
+pub(crate) fn replace_dir(new: &Path, target: &Path) -> std::io::Result<()> {
     if !target.exists() {
         return std::fs::rename(new, target);
     }

@@ -43,14 +43,14 @@ pub(crate) struct SweepArgs {
 }
 
 /// The workspace root, found from this crate's manifest directory.
-fn project_root() -> PathBuf {
+pub(crate) fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-fn default_out() -> PathBuf {
+pub(crate) fn default_out() -> PathBuf {
     project_root().join("target").join("sweeps")
 }
 
@@ -263,6 +263,27 @@ fn job_weights(out: &Path, planned: &[Planned]) -> Vec<Vec<u64>> {
         .collect()
 }
 
+impl SweepArgs {
+    /// Every study of the embedded specs (default axes, or `quick` ones), written to `out`.
+    pub(crate) fn every_study(
+        out: PathBuf,
+        quick: bool,
+        threads: Option<usize>,
+        quiet: bool,
+    ) -> Self {
+        Self {
+            studies: Vec::new(),
+            config: None,
+            quick,
+            out: Some(out),
+            threads,
+            shard: None,
+            quiet,
+            dry_run: false,
+        }
+    }
+}
+
 /// `cargo xtask sweep`; returns whether every claim passed.
 pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
     let planned = plan(args)?;
@@ -272,6 +293,17 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
         }
         return Ok(true);
     }
+    let (out, outputs) = execute(args, &planned)?;
+    Ok(summarise(&out, &outputs))
+}
+
+/// Runs every planned study and writes its output; returns the output directory and the
+/// outputs, in spec order.
+pub(crate) fn run_and_write(args: &SweepArgs) -> anyhow::Result<(PathBuf, Vec<StudyOutput>)> {
+    execute(args, &plan(args)?)
+}
+
+fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Vec<StudyOutput>)> {
     let out = args.out.clone().unwrap_or_else(default_out);
     check_out(&out)?;
     let threads = args.threads.unwrap_or(0);
@@ -280,7 +312,7 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
         .build()
         .context("cannot start worker threads")?;
     let total: u64 = planned.iter().map(|p| p.jobs.len() as u64).sum();
-    let weights = job_weights(&out, &planned);
+    let weights = job_weights(&out, planned);
     let bar = progress(weights.iter().flatten().sum(), args.quiet);
     let done = std::sync::atomic::AtomicU64::new(0);
     let plain = !args.quiet && bar.is_hidden();
@@ -353,10 +385,10 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
         return Err(if input { usage(message) } else { anyhow::anyhow!(message) });
     }
     write_all(&out, &outputs)?;
-    Ok(summarise(&out, &outputs))
+    Ok((out, outputs))
 }
 
-fn summarise(out: &Path, outputs: &[StudyOutput]) -> bool {
+pub(crate) fn summarise(out: &Path, outputs: &[StudyOutput]) -> bool {
     for output in outputs {
         println!("{}: {}", output.name, out.join(&output.name).join("report.md").display());
         for line in &output.claim_lines {

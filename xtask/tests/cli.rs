@@ -114,6 +114,55 @@ fn threads_and_shards_give_identical_bytes() {
     }
 }
 
+/// The Slurm array script of `docs/cluster.md` (`fixtures/cluster/sweep-array.sbatch`), run as
+/// three array tasks started at once (as a scheduler would), writes shards whose merge has the
+/// bytes of one run.
+#[test]
+fn cluster_script_shards_run_concurrently_and_merge_to_one_run() {
+    let one = scratch("cluster-one");
+    assert!(sweep(&one, &[]).status.success());
+    let shards = scratch("cluster-shards");
+    let args = format!("--quick {}", NETCORE_STUDIES.join(" "));
+    let tasks: Vec<std::process::Child> = (1..=3)
+        .map(|k| {
+            Command::new("bash")
+                .arg(root().join("fixtures/cluster/sweep-array.sbatch"))
+                .current_dir(root())
+                .env("SLURM_ARRAY_TASK_ID", k.to_string())
+                .env("SLURM_ARRAY_TASK_COUNT", "3")
+                .env("SLURM_CPUS_PER_TASK", "1")
+                .env("SPEC", "fixtures/sweeps/netcore.toml")
+                .env("OUT", &shards)
+                .env("XTASK", env!("CARGO_BIN_EXE_xtask"))
+                .env("ARGS", &args)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("bash runs")
+        })
+        .collect();
+    for task in tasks {
+        let output = task.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "an array task failed: {stderr}");
+    }
+    let merged = scratch("cluster-merged");
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    let dirs: Vec<PathBuf> = (1..=3).map(|k| shards.join(format!("shard-{k}"))).collect();
+    args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    let output = xtask(&args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    for study in NETCORE_STUDIES {
+        for file in ["results.csv", "results.json"] {
+            assert_eq!(
+                read(one.join(study).join(file)),
+                read(merged.join(study).join(file)),
+                "{study}/{file}: merged shards differ from one run"
+            );
+        }
+    }
+}
+
 /// Bad input: exit status 2, one line naming the file, the field and the rule, no output.
 #[test]
 fn bad_input_exits_2_and_writes_nothing() {

@@ -1,0 +1,285 @@
+//! `cargo xtask report`: the reproduction report. Runs every study of the embedded sweep specs
+//! and writes `docs/results/README.md` (per paper: each study's claims with their bands,
+//! observed ranges and verdicts, its findings and its plots) with the plots beside it.
+//!
+//! The report is generated, never edited: it records a hash of the studies' definitions (the
+//! embedded sweep specs, and every study's name, description, claims, plots and glossary), and
+//! a test fails when the committed report's hash differs from the code's, so a changed study
+//! without a regenerated report is caught. Nothing in the report depends on the clock, the
+//! commit or the machine (timings stay in `target/sweeps/*/timings.csv`), so regenerating it
+//! from a fresh clone gives the same bytes.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+use crate::output::{StudyOutput, TEMP_PREFIX, replace_dir};
+use crate::registry;
+use crate::spec::EMBEDDED;
+use crate::sweep::{SweepArgs, default_out, project_root, run_and_write, summarise};
+
+/// Arguments of `cargo xtask report`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ReportArgs {
+    /// Where to write the report (default: `docs/results` in the workspace).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Where the sweeps write their own outputs (default: `target/sweeps`).
+    #[arg(long)]
+    sweeps: Option<PathBuf>,
+    /// Use each study's `quick` axes (for tests; the committed report uses the default axes).
+    #[arg(long)]
+    quick: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bar or progress lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The report's file name inside its directory.
+const README: &str = "README.md";
+
+/// The line prefix under which the report records the definitions' hash.
+const HASH_LINE: &str = "Definitions hash: `";
+
+/// `cargo xtask report`; returns whether every claim passed. The report is written whatever
+/// the verdicts (a failed claim is a result worth reading), and the exit status says so.
+pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
+    let sweeps = args.sweeps.clone().unwrap_or_else(default_out);
+    let sweep = SweepArgs::every_study(sweeps, args.quick, args.threads, args.quiet);
+    let (sweeps, outputs) = run_and_write(&sweep)?;
+    let all_pass = summarise(&sweeps, &outputs);
+    let out = args.out.clone().unwrap_or_else(|| project_root().join("docs").join("results"));
+    write_report(&out, &render(&outputs, args.quick, &definitions_hash()), &outputs)?;
+    println!("report: {}", out.join(README).display());
+    Ok(all_pass)
+}
+
+/// The paper (or part of the workspace) a model reproduces, and its docs page.
+struct Paper {
+    title: &'static str,
+    docs: &'static str,
+}
+
+fn paper(model: &str) -> Paper {
+    let (title, docs) = match model {
+        "netcore" => (
+            "Shared engines: topologies, BSP (Valiant) and D-BSP (de la Torre and Kruskal)",
+            "netcore.md",
+        ),
+        "pram" => ("The SIMD PRAM and its reference interpreter", "pram.md"),
+        "overlap-ring" => (
+            "Andrews, Leighton, Metaxas and Zhang: Improved Methods for Hiding Latency in High \
+             Bandwidth Networks",
+            "overlap-ring.md",
+        ),
+        "logp-stall" => {
+            ("Bilardi, Herley, Pietracaprina and Pucci: On Stalling in LogP", "logp-stall.md")
+        }
+        "dbsp-hmos" => (
+            "Fantozzi, Pietracaprina and Pucci: A General PRAM Simulation Scheme for Clustered \
+             Machines",
+            "dbsp-hmos.md",
+        ),
+        "actor-pram" => {
+            ("Baude: PRAM Implementation on Fine-Grained MIMD Multicomputers", "actor-pram.md")
+        }
+        "hpram" => (
+            "Heywood and Ranka: A Practical Hierarchical Model of Parallel Computation",
+            "hpram.md",
+        ),
+        _ => ("Across the models", ""),
+    };
+    Paper { title, docs }
+}
+
+/// FNV-1a over the studies' definitions: the embedded sweep specs, then every model's studies
+/// in registry order with their names, descriptions, claims, plots and glossaries.
+pub(crate) fn definitions_hash() -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |text: &str| {
+        for byte in text.bytes().chain([0xff]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for (file, text) in EMBEDDED {
+        feed(file);
+        feed(text);
+    }
+    for model in registry::models() {
+        feed(model.name());
+        for study in model.studies() {
+            feed(study.name());
+            feed(study.about());
+            let json = |v: serde_json::Result<String>| v.unwrap_or_default();
+            feed(&json(serde_json::to_string(&study.claims())));
+            feed(&json(serde_json::to_string(&study.plots())));
+            feed(&json(serde_json::to_string(&study.glossary())));
+        }
+    }
+    format!("{hash:016x}")
+}
+
+/// The report's Markdown.
+fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> String {
+    let claims: usize = outputs.iter().map(|o| o.claim_lines.len()).sum();
+    let failed: usize =
+        outputs.iter().map(|o| o.claim_lines.iter().filter(|l| l.ends_with("FAIL")).count()).sum();
+    let mut md = String::from("# Reproduction report\n\n");
+    md += "Generated by `cargo xtask report`; do not edit by hand. It runs every study of the \
+           embedded sweep specs (`fixtures/sweeps/*.toml`, ";
+    md += if quick { "**quick axes**" } else { "default axes; large presets excluded" };
+    md += ") and lists, per paper, what each study executes, each claim with the band it must \
+           fall in, the range the runs produced and its verdict, and the plots. Every run's \
+           result was checked against its reference execution before its row was kept. The \
+           per-study reports with all rows are written under `target/sweeps/` by the same \
+           command.\n\n";
+    md += &format!(
+        "{HASH_LINE}{hash}` (the sweep specs and every study's definition; a test \
+                    fails when the code's hash differs, so the report is never older than the \
+                    studies).\n\n"
+    );
+    md += &format!(
+        "**{} studies, {claims} claims: {}.**\n\n",
+        outputs.len(),
+        if failed == 0 { "all PASS".to_string() } else { format!("{failed} FAIL") }
+    );
+    md += "| paper | studies | claims | failed |\n|---|---|---|---|\n";
+    let mut models: Vec<&str> = Vec::new();
+    for o in outputs {
+        if !models.contains(&o.model.as_str()) {
+            models.push(&o.model);
+        }
+    }
+    let of = |model: &str| outputs.iter().filter(|o| o.model == model).collect::<Vec<_>>();
+    for model in &models {
+        let p = paper(model);
+        let claims: usize = of(model).iter().map(|o| o.claim_lines.len()).sum();
+        let failed: usize = of(model).iter().map(|o| o.failed).sum();
+        md += &format!(
+            "| [{}](#{}) | {} | {claims} | {failed} |\n",
+            p.title,
+            anchor(p.title),
+            of(model).len()
+        );
+    }
+    for model in &models {
+        let p = paper(model);
+        md += &format!("\n## {}\n\n", p.title);
+        if !p.docs.is_empty() {
+            md += &format!(
+                "Crate `{model}`. The model, what is built and what was chosen where the paper \
+                 is vague: [docs/models/{0}](../models/{0}) (section Choices).\n",
+                p.docs
+            );
+        }
+        for o in of(model) {
+            md += &format!("\n### `{}`\n\n{}\n\n", o.name, o.about);
+            md += o.shows.trim_end();
+            md += "\n\n";
+            for line in &o.claim_lines {
+                md += &format!("- {line}\n");
+            }
+            if o.claim_lines.is_empty() {
+                md += "- (no claims)\n";
+            }
+            md += "\n";
+            for (file, title) in &o.plots {
+                md += &format!("![{title}]({}/{file})\n\n", o.name);
+            }
+        }
+    }
+    md
+}
+
+/// A GitHub-style heading anchor.
+fn anchor(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            'a'..='z' | '0'..='9' | '-' | '_' => Some(c),
+            ' ' => Some('-'),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Writes `README.md` and each study's plots under `out`, replacing what was there in one
+/// step (built in a temporary directory beside it first).
+fn write_report(out: &Path, readme: &str, outputs: &[StudyOutput]) -> anyhow::Result<()> {
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent)
+        .with_context(|| format!("cannot create {}", parent.display()))?;
+    let name = out.file_name().map_or_else(|| "results".into(), |n| n.to_string_lossy());
+    let temp = parent.join(format!("{TEMP_PREFIX}{name}-{}", std::process::id()));
+    let written = (|| -> anyhow::Result<()> {
+        std::fs::create_dir_all(&temp)?;
+        std::fs::write(temp.join(README), readme)?;
+        for o in outputs {
+            let dir = temp.join(&o.name);
+            std::fs::create_dir_all(&dir)?;
+            for (file, bytes) in o.files.iter().filter(|(f, _)| f.ends_with(".svg")) {
+                std::fs::write(dir.join(file), bytes)?;
+            }
+        }
+        replace_dir(&temp, out)?;
+        Ok(())
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&temp);
+    }
+    written.with_context(|| format!("cannot write {}", out.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hash a report records, if it has one.
+    fn recorded_hash(report: &str) -> Option<&str> {
+        let line = report.lines().find_map(|l| l.strip_prefix(HASH_LINE))?;
+        line.split('`').next()
+    }
+
+    /// The committed report is as new as the studies: its recorded hash is the code's. When
+    /// this fails, a study, claim, plot, glossary or sweep spec changed since the report was
+    /// generated: run `cargo xtask report` and commit `docs/results/`.
+    #[test]
+    fn committed_report_matches_the_study_definitions() {
+        let path = project_root().join("docs").join("results").join(README);
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask report`)", path.display()));
+        assert!(!text.contains("**quick axes**"), "the committed report must use default axes");
+        assert_eq!(
+            recorded_hash(&text),
+            Some(definitions_hash().as_str()),
+            "docs/results/README.md is older than the studies' definitions: run `cargo xtask report`"
+        );
+        for model in registry::models() {
+            for study in model.studies() {
+                assert!(
+                    text.contains(&format!("### `{}`", study.name())),
+                    "the report lacks study {}",
+                    study.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn anchors_follow_github() {
+        assert_eq!(anchor("Heywood and Ranka: A Model"), "heywood-and-ranka-a-model");
+    }
+
+    /// The recorded hash is read from its line, and a report without one has none.
+    #[test]
+    fn recorded_hash_reads_its_line() {
+        let report = format!("# R\n\n{HASH_LINE}0123456789abcdef` (the sweep specs)\n");
+        assert_eq!(recorded_hash(&report), Some("0123456789abcdef"));
+        assert_eq!(recorded_hash("# R\n"), None);
+    }
+}
