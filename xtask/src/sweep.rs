@@ -43,7 +43,7 @@ pub(crate) struct SweepArgs {
 }
 
 /// The workspace root, found from this crate's manifest directory.
-fn project_root() -> PathBuf {
+pub(crate) fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map(Path::to_path_buf)

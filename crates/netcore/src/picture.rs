@@ -81,12 +81,14 @@ impl Colour {
 /// How an item of a kind is painted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Paint {
-    /// A solid fill (intervals, marks, arrows).
+    /// A solid fill (intervals, marks).
     Solid(Colour),
     /// A translucent fill behind the lanes (spans).
     Shade(Colour),
-    /// An outline (boxes), or a dashed arrow.
+    /// An outline (boxes).
     Outline(Colour),
+    /// A line with an arrow head (arrows).
+    Line(Colour),
     /// Marks coloured by their group ([`Mark::group`] modulo the eight palette colours).
     ByGroup,
 }
@@ -358,7 +360,7 @@ mod tests {
         fn paint(self) -> Paint {
             match self {
                 Two::Work => Paint::Solid(Colour::Blue),
-                Two::Message => Paint::Solid(Colour::Black),
+                Two::Message => Paint::Line(Colour::Black),
             }
         }
     }
