@@ -185,8 +185,14 @@ fn axes(svg: &mut String, picture: &Picture, frame: &Layout, chart_w: f64, chart
         svg,
         r#"<rect x="{LEFT}" y="{TOP}" width="{chart_w:.2}" height="{chart_h:.2}" fill="none" stroke="{grey}" stroke-width="1"/>"#
     );
-    // Lane labels: every lane when there is room, else every k-th.
-    let every = (14.0 / frame.lane).ceil().max(1.0);
+    // Lane labels: every lane when there is room, else every k-th (rows need a line's
+    // height, columns the longest label's width at about 7.5 px a character).
+    let longest = picture.lanes.iter().map(|l| l.chars().count()).max().unwrap_or(1);
+    let room = match frame.orientation {
+        Orientation::TimeAcross => 14.0,
+        Orientation::TimeDown => 7.5 * f(longest as u64) + 4.0,
+    };
+    let every = (room / frame.lane).ceil().max(1.0);
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let every = every as usize;
     for (index, label) in picture.lanes.iter().enumerate().step_by(every) {

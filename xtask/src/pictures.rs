@@ -26,6 +26,11 @@ pub(crate) const FIXTURES: &[Fixture] = &[
         config: "fixtures/logp-stall/logp-cj-staggered-hotspot.toml",
         picture: "logp-stall-cj-staggered-hotspot.svg",
     },
+    Fixture {
+        model: "overlap-ring",
+        config: "fixtures/overlap-ring/overlap_long_link.toml",
+        picture: "overlap-ring-overlap-long-link.svg",
+    },
 ];
 
 /// The SVG of `fixture`, as `cargo xtask run MODEL CONFIG --svg FILE` writes it.
@@ -87,6 +92,7 @@ mod tests {
             "/violating",
         ),
         ("logp-stall-cj-staggered-hotspot.svg", "span", "/trace_summary/episodes"),
+        ("overlap-ring-overlap-long-link.svg", "mark", "/run/work"),
     ];
 
     /// The number of drawn items in `svg`, by `class` and by `class/kind`.
@@ -116,6 +122,11 @@ mod tests {
     ///   stalled once each (2 stalled intervals).
     /// - `logp-cj-staggered-hotspot`: three messages to P0, only the third violating, no
     ///   episode (stalling = "never"); P0 receives three times.
+    /// - `overlap_long_link`: n = 32 processors, T = 5 rows, every pebble of weight 1: one mark
+    ///   per computed pebble, 160 = the run's work (32 x 5, the fixture's comment); every
+    ///   processor holds a range (p15 and p16 both hold column 16): 32 bands; one long link (link 15,
+    ///   delay 20): one box; rows 2 to 5 each need (17, t - 1) at p15 and (15, t - 1) at p16
+    ///   across it: 8 arrows.
     #[test]
     fn pictures_match_their_runs() {
         for fixture in FIXTURES {
