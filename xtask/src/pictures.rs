@@ -27,6 +27,11 @@ pub(crate) const FIXTURES: &[Fixture] = &[
         picture: "logp-stall-cj-staggered-hotspot.svg",
     },
     Fixture {
+        model: "logp-stall",
+        config: "fixtures/logp-stall/bsp-two-compaction.toml",
+        picture: "logp-stall-bsp-two-compaction.svg",
+    },
+    Fixture {
         model: "overlap-ring",
         config: "fixtures/overlap-ring/overlap_long_link.toml",
         picture: "overlap-ring-overlap-long-link.svg",
@@ -76,7 +81,8 @@ mod tests {
     use super::*;
 
     /// `(picture, selector, JSON pointer)`: the number of SVG elements the selector picks
-    /// (`class` or `class/kind`) equals the run report's number at the pointer.
+    /// (`class` or `class/kind`) equals the run report's number at the pointer (or the length
+    /// of its list).
     const CHECKS: &[(&str, &str, &str)] = &[
         ("logp-stall-compaction-delta-worst.svg", "arrow", "/trace_summary/messages"),
         (
@@ -92,6 +98,7 @@ mod tests {
             "/violating",
         ),
         ("logp-stall-cj-staggered-hotspot.svg", "span", "/trace_summary/episodes"),
+        ("logp-stall-bsp-two-compaction.svg", "frame/superstep (label, level i)", "/supersteps"),
         ("overlap-ring-overlap-long-link.svg", "mark", "/run/work"),
     ];
 
@@ -122,6 +129,9 @@ mod tests {
     ///   stalled once each (2 stalled intervals).
     /// - `logp-cj-staggered-hotspot`: three messages to P0, only the third violating, no
     ///   episode (stalling = "never"); P0 receives three times.
+    /// - `bsp-two-compaction`: supersteps `send` (w = 3, g h = 4, l = 4) and `merge` (w = 3,
+    ///   h = 0, l = 4): two columns, five spans (no g h span for `merge`), no cluster box
+    ///   (plain BSP is level 0).
     /// - `overlap_long_link`: n = 32 processors, T = 5 rows, every pebble of weight 1: one mark
     ///   per computed pebble, 160 = the run's work (32 x 5, the fixture's comment); every
     ///   processor holds a range (p15 and p16 both hold column 16): 32 bands; one long link (link 15,
@@ -140,7 +150,10 @@ mod tests {
             let checks = CHECKS.iter().filter(|(p, _, _)| *p == fixture.picture);
             assert!(checks.clone().count() > 0, "{} has no check", fixture.picture);
             for (_, selector, pointer) in checks {
-                let want = report.pointer(pointer).and_then(serde_json::Value::as_u64);
+                let want = report.pointer(pointer).and_then(|v| match v {
+                    serde_json::Value::Array(items) => Some(items.len() as u64),
+                    other => other.as_u64(),
+                });
                 let got = counts.get(*selector).copied().unwrap_or(0);
                 assert_eq!(Some(got as u64), want, "{}: {selector} vs {pointer}", fixture.config);
             }

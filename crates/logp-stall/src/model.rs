@@ -68,7 +68,7 @@ impl Model for LogpStall {
             Kind::Logp => crate::single_run::logp_picture(parse(text)?),
             Kind::Goal => Err(NoPicture { model: self.name(), what: "kind = \"goal\"" }.into()),
             Kind::Sim => Err(NoPicture { model: self.name(), what: "kind = \"sim\"" }.into()),
-            Kind::Bsp => Err(NoPicture { model: self.name(), what: "kind = \"bsp\"" }.into()),
+            Kind::Bsp => crate::bsp_config::bsp_picture(&parse(text)?),
         }
     }
 }
