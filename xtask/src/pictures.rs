@@ -32,6 +32,16 @@ pub(crate) const FIXTURES: &[Fixture] = &[
         picture: "logp-stall-bsp-two-compaction.svg",
     },
     Fixture {
+        model: "logp-stall",
+        config: "fixtures/logp-stall/sim-compaction-delta.toml",
+        picture: "logp-stall-sim-compaction-delta.svg",
+    },
+    Fixture {
+        model: "pram",
+        config: "fixtures/pram/hot-spot-read-8.toml",
+        picture: "pram-hot-spot-read-8.svg",
+    },
+    Fixture {
         model: "overlap-ring",
         config: "fixtures/overlap-ring/overlap_long_link.toml",
         picture: "overlap-ring-overlap-long-link.svg",
@@ -99,7 +109,12 @@ mod tests {
         ),
         ("logp-stall-cj-staggered-hotspot.svg", "span", "/trace_summary/episodes"),
         ("logp-stall-bsp-two-compaction.svg", "frame/superstep (label, level i)", "/supersteps"),
+        ("logp-stall-sim-compaction-delta.svg", "arrow", "/trace_summary/messages"),
+        ("logp-stall-sim-compaction-delta.svg", "span", "/trace_summary/episodes"),
         ("overlap-ring-overlap-long-link.svg", "mark", "/run/work"),
+        ("pram-hot-spot-read-8.svg", "mark/read", "/accesses/reads"),
+        ("pram-hot-spot-read-8.svg", "mark/write", "/accesses/writes"),
+        ("pram-hot-spot-read-8.svg", "mark/fetch-and-op", "/accesses/fetches"),
     ];
 
     /// The number of drawn items in `svg`, by `class` and by `class/kind`.
@@ -132,6 +147,10 @@ mod tests {
     /// - `bsp-two-compaction`: supersteps `send` (w = 3, g h = 4, l = 4) and `merge` (w = 3,
     ///   h = 0, l = 4): two columns, five spans (no g h span for `merge`), no cluster box
     ///   (plain BSP is level 0).
+    /// - `sim-compaction-delta`: m0, m1 to P0 at step 0 (c = 2 > K = 1, violating), m2, m3 to
+    ///   P1 (c = 1): 4 arrows, 2 violating; one episode (P6, [2, 5)): 1 span, 1 stalled bar.
+    /// - `hot-spot-read-8`: step 1, 8 reads of cell 0 (all shared: 8 shaded spans); step 2, 8
+    ///   writes to 8 distinct cells (none shared): 16 marks, 8 spans.
     /// - `overlap_long_link`: n = 32 processors, T = 5 rows, every pebble of weight 1: one mark
     ///   per computed pebble, 160 = the run's work (32 x 5, the fixture's comment); every
     ///   processor holds a range (p15 and p16 both hold column 16): 32 bands; one long link (link 15,

@@ -67,7 +67,7 @@ impl Model for LogpStall {
         match parse::<KindOf>(text)?.kind {
             Kind::Logp => crate::single_run::logp_picture(parse(text)?),
             Kind::Goal => Err(NoPicture { model: self.name(), what: "kind = \"goal\"" }.into()),
-            Kind::Sim => Err(NoPicture { model: self.name(), what: "kind = \"sim\"" }.into()),
+            Kind::Sim => crate::sim::config::sim_picture(parse(text)?),
             Kind::Bsp => crate::bsp_config::bsp_picture(&parse(text)?),
         }
     }
