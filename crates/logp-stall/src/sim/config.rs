@@ -145,13 +145,16 @@ fn run_workload(
     Ok(RunReport { summary, report: to_json(&report)? })
 }
 
+/// Every processor's final state.
+type FinalStates = Vec<Vec<u64>>;
+
 /// The judged simulation of a generated workload, with the final states it must reach.
 fn simulate_workload(
     cfg: &SimConfig,
     workload: Workload,
     r: u32,
     seed: u64,
-) -> Result<(Judged<Vec<u64>>, Vec<Vec<u64>>), ModelError> {
+) -> Result<(Judged<Vec<u64>>, FinalStates), ModelError> {
     if r > 1024 {
         return Err(Error::SimParam { field: "r", rule: "r <= 1024", value: r.to_string() }.into());
     }
