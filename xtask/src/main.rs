@@ -1,9 +1,12 @@
 //! `cargo xtask`: the experiment driver.
 //!
 //! - `list`: models and studies, one line each.
-//! - `run MODEL CONFIG.toml [--json]`: one configuration of one model.
+//! - `run MODEL CONFIG.toml [--json] [--svg FILE]`: one configuration of one model; `--svg`
+//!   also writes the picture of the run (a space-time diagram, [`picture`]).
 //! - `sweep [STUDY...] [--config F] [--quick] [--out DIR] [--threads N] [--shard K/N]`: parameter
 //!   studies, written under `target/sweeps/<study>/`.
+//! - `pictures [--check]`: regenerates (or checks) the committed pictures under
+//!   `docs/pictures/` from their fixtures.
 //! - `merge DIR... [--out DIR]`: joins shard outputs into the bytes one run would write.
 //! - `report [--out DIR] [--quick]`: every study, then the reproduction report
 //!   `docs/results/README.md` with its plots.
@@ -15,10 +18,13 @@ mod claims;
 #[cfg(test)]
 mod fuzz;
 mod output;
+mod picture;
+mod pictures;
 mod plot;
 mod registry;
 mod report;
 mod spec;
+mod style;
 mod sweep;
 mod table;
 
@@ -64,11 +70,21 @@ enum Command {
         /// Print the full report as JSON instead of the summary.
         #[arg(long)]
         json: bool,
+        /// Also write the picture of the run (SVG) to this file; refused (exit status 2) if
+        /// the model draws none or the run is too large to draw.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
     /// Run parameter studies and write CSV, JSON, SVG plots and a Markdown report.
     Sweep(sweep::SweepArgs),
     /// Run every study and write the reproduction report (`docs/results/README.md`).
     Report(report::ReportArgs),
+    /// Regenerate the committed pictures under `docs/pictures/` from their fixtures.
+    Pictures {
+        /// Compare with the committed files instead of writing (exit status 1 if one differs).
+        #[arg(long)]
+        check: bool,
+    },
     /// Join shard outputs (directories written with `sweep --shard K/N`) into one output.
     Merge {
         /// The shard output directories.
@@ -93,8 +109,11 @@ fn main() -> ExitCode {
             registry::list();
             Ok(true)
         }
-        Command::Run { model, config, json } => run(&model, &config, json).map(|()| true),
+        Command::Run { model, config, json, svg } => {
+            run(&model, &config, json, svg.as_deref()).map(|()| true)
+        }
         Command::Sweep(args) => sweep::sweep(&args),
+        Command::Pictures { check } => pictures::pictures(check),
         Command::Merge { dirs, out } => sweep::merge(&dirs, &out),
         Command::Report(args) => report::report(&args),
     };
@@ -122,12 +141,24 @@ pub(crate) fn model_error(error: netcore::study::ModelError, place: &str) -> any
 }
 
 /// `cargo xtask run MODEL CONFIG.toml`.
-fn run(model: &str, config: &std::path::Path, json: bool) -> anyhow::Result<()> {
+fn run(
+    model: &str,
+    config: &std::path::Path,
+    json: bool,
+    svg: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
     let model = registry::model(model)?;
     let text = std::fs::read_to_string(config)
         .map_err(|e| usage(format!("{}: cannot read config: {e}", config.display())))?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
-    match model.run_config(&netcore::study::ConfigFile::new(&text, dir)) {
+    let file = netcore::study::ConfigFile::new(&text, dir);
+    if let Some(svg) = svg {
+        // The picture first: a run too large to draw is refused before anything is written.
+        let document = picture_svg(model, config, &file)?;
+        std::fs::write(svg, document)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write picture: {e}", svg.display()))?;
+    }
+    match model.run_config(&file) {
         Ok(report) if json => {
             println!("{}", serde_json::to_string_pretty(&report.report)?);
             Ok(())
@@ -138,4 +169,19 @@ fn run(model: &str, config: &std::path::Path, json: bool) -> anyhow::Result<()> 
         }
         Err(e) => Err(model_error(e, &config.display().to_string())),
     }
+}
+
+/// The SVG picture of one run of `config`, titled with the config's file name.
+pub(crate) fn picture_svg(
+    model: &dyn netcore::study::Model,
+    config: &std::path::Path,
+    file: &netcore::study::ConfigFile<'_>,
+) -> anyhow::Result<String> {
+    let mut picture =
+        model.picture(file).map_err(|e| model_error(e, &config.display().to_string()))?;
+    let name = config
+        .file_name()
+        .map_or_else(|| config.display().to_string(), |n| n.to_string_lossy().into_owned());
+    picture.title = format!("{name}: {}", picture.title);
+    Ok(picture::render(&picture))
 }

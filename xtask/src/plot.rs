@@ -10,8 +10,9 @@
 //! - **Bounds and claims.** Bound columns are dashed in their line's colour; fitted curves of
 //!   exponent and slope claims are dotted black; the band of every band claim on a plotted
 //!   column is shaded grey with dashed edges.
-//! - **Colours.** Okabe and Ito's colour-blind-safe palette, with marker shapes and line
-//!   widths cycling so that equal lines stay visible; legends in numeric order.
+//! - **Colours.** Okabe and Ito's colour-blind-safe palette ([`crate::style`], shared with the
+//!   pictures of one run), with marker shapes and line widths cycling so that equal lines stay
+//!   visible; legends in numeric order.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -20,19 +21,10 @@ use netcore::study::{Column, Plot};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
+use crate::style::{
+    CHART_WIDTH, FONT, GREY, HEIGHT, LABEL_SIZE, PALETTE, TITLE_SIZE, WIDTH, legend_label, legend_y,
+};
 use crate::table::{Row, cell, number};
-
-/// Okabe and Ito's eight colours (black last).
-const PALETTE: [RGBColor; 8] = [
-    RGBColor(0, 114, 178),
-    RGBColor(213, 94, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(86, 180, 233),
-    RGBColor(230, 159, 0),
-    RGBColor(240, 228, 66),
-    RGBColor(0, 0, 0),
-];
 
 /// One plotted point: the lower median of the runs at `x`, their range and count.
 #[derive(Debug, Clone, Copy)]
@@ -248,9 +240,9 @@ pub(crate) fn render(
     let drawing = Drawing { plot, lines: &lines, overlays, x_label, y_label };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1180, 560)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| drawing.error(e))?;
-        let (area, legend_area) = root.split_horizontally(860);
+        let (area, legend_area) = root.split_horizontally(CHART_WIDTH);
         let legend = match (plot.log_x, plot.log_y) {
             (false, false) => drawing.draw(&area, x_range, y_range)?,
             (true, false) => drawing.draw(&area, x_range.log_scale().base(2.0), y_range)?,
@@ -293,9 +285,6 @@ enum Mark {
 /// The most legend entries drawn; the rest are counted.
 const MAX_LEGEND: usize = 27;
 
-/// Longest legend label, in characters.
-const MAX_LABEL: usize = 44;
-
 impl Drawing<'_> {
     fn error(&self, e: impl std::fmt::Display) -> anyhow::Error {
         anyhow::anyhow!("plot {}: {e}", self.plot.name)
@@ -304,9 +293,9 @@ impl Drawing<'_> {
     /// Draws the legend, one entry per line, beside the chart.
     fn legend(&self, area: &Root<'_>, entries: &[(String, Mark)]) -> anyhow::Result<()> {
         let e = |e| self.error(e);
-        let font = ("sans-serif", 13).into_font();
+        let font = (FONT, LABEL_SIZE).into_font();
         for (index, (label, mark)) in entries.iter().take(MAX_LEGEND).enumerate() {
-            let y = 50 + 18 * i32::try_from(index).unwrap_or(0);
+            let y = legend_y(index);
             match *mark {
                 Mark::Line(color, shape) => {
                     area.draw(&PathElement::new(vec![(5, y), (35, y)], color.stroke_width(2)))
@@ -337,19 +326,14 @@ impl Drawing<'_> {
                     }
                 }
                 Mark::Band => {
-                    let grey = RGBColor(120, 120, 120);
-                    area.draw(&Rectangle::new([(5, y - 5), (35, y + 5)], grey.mix(0.25).filled()))
+                    area.draw(&Rectangle::new([(5, y - 5), (35, y + 5)], GREY.mix(0.25).filled()))
                         .map_err(e)?;
                 }
             }
-            let mut text: String = label.chars().take(MAX_LABEL).collect();
-            if label.chars().count() > MAX_LABEL {
-                text.push_str("...");
-            }
-            area.draw(&Text::new(text, (42, y - 7), font.clone())).map_err(e)?;
+            area.draw(&Text::new(legend_label(label), (42, y - 7), font.clone())).map_err(e)?;
         }
         if entries.len() > MAX_LEGEND {
-            let y = 50 + 18 * i32::try_from(MAX_LEGEND).unwrap_or(0);
+            let y = legend_y(MAX_LEGEND);
             let more = format!("({} more lines; see the table)", entries.len() - MAX_LEGEND);
             area.draw(&Text::new(more, (5, y - 7), font)).map_err(e)?;
         }
@@ -366,7 +350,7 @@ impl Drawing<'_> {
     {
         let e = |e| self.error(e);
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.plot.title, ("sans-serif", 20))
+            .caption(&self.plot.title, (FONT, TITLE_SIZE))
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(70)
@@ -395,11 +379,10 @@ impl Drawing<'_> {
             if lo > hi {
                 continue;
             }
-            let grey = RGBColor(120, 120, 120);
             chart
                 .draw_series(std::iter::once(Rectangle::new(
                     [(x_lo, lo), (x_hi, hi)],
-                    grey.mix(0.12).filled(),
+                    GREY.mix(0.12).filled(),
                 )))
                 .map_err(e)?;
             legend.push((label.clone(), Mark::Band));
@@ -409,7 +392,7 @@ impl Drawing<'_> {
                         [(x_lo, edge), (x_hi, edge)],
                         5,
                         5,
-                        grey.stroke_width(1),
+                        GREY.stroke_width(1),
                     ))
                     .map_err(e)?;
             }

@@ -480,3 +480,48 @@ fn partial_sweep_keeps_the_index_complete() {
     assert!(line.contains("`cargo xtask sweep --quick --quiet --out"), "{line}");
     assert!(line.contains(" UTC |"), "{line}");
 }
+
+/// `run --svg` writes a parseable picture; a run too large to draw is refused with exit 2,
+/// the limit in the message and no file written; a model without pictures is refused too.
+#[test]
+fn run_svg_writes_a_picture_or_refuses() {
+    let out = scratch("svg");
+    let svg = out.join("run.svg");
+    let svg_arg = svg.to_str().unwrap();
+    let config = root().join("fixtures/logp-stall/logp-compaction-delta-worst.toml");
+    let ok = xtask(&["run", "logp-stall", config.to_str().unwrap(), "--svg", svg_arg]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let text = String::from_utf8(read(svg.clone())).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    std::fs::remove_file(&svg).unwrap();
+
+    // p = 2^32 - 1 processors: refused before the run (the picture holds 128 lanes).
+    let huge = root().join("fixtures/logp-stall/logp-huge-p.toml");
+    let refused = xtask(&["run", "logp-stall", huge.to_str().unwrap(), "--svg", svg_arg]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        stderr.contains("the limit is 128") && stderr.contains("128 lanes x 2000 steps"),
+        "{stderr}"
+    );
+    assert!(!svg.exists());
+
+    // wait_until 2001: T = 2001 steps, refused after the run, before drawing (limit 2000).
+    let long = write(
+        &out,
+        "long.toml",
+        "kind = \"logp\"\np = 2\nG = 2\nL = 2\nrule = \"stall_free\"\n[program]\ntype = \"script\"\ndefault = [{ op = \"wait_until\", t = 2001 }]\n",
+    );
+    let refused = xtask(&["run", "logp-stall", &long, "--svg", svg_arg]);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(stderr.contains("T is too large") && stderr.contains("the limit is 2000"), "{stderr}");
+    assert!(!svg.exists());
+
+    let hpram = root().join("fixtures/hpram/tree-hier-p4-hypercube.toml");
+    let none = xtask(&["run", "hpram", hpram.to_str().unwrap(), "--svg", svg_arg]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(String::from_utf8(none.stderr).unwrap().contains("no picture"));
+    assert!(!svg.exists());
+}

@@ -4,6 +4,9 @@
 //! 2-compaction (paper §3's problem; `docs/models/logp-stall.md`, Choices: BSP-native baseline).
 
 use netcore::bsp::BspParams;
+use netcore::bsp::picture::ledger_picture;
+use netcore::cost::Ledger;
+use netcore::picture::{Picture, check_size};
 use netcore::study::{ModelError, RunReport};
 use serde::Deserialize;
 use serde_json::json;
@@ -37,18 +40,7 @@ pub struct BspConfig {
 /// `h_recv`) and cost `w + g h + l`; the total, the bound `6 + 2g + 2l`, the outputs and the
 /// reference.
 pub fn run_bsp_config(c: &BspConfig) -> Result<RunReport, ModelError> {
-    let BspAlgorithm::TwoCompaction = c.algorithm;
-    let bad = |field, rule, value: String| Err(Error::ConfigParam { field, rule, value }.into());
-    if c.p < 2 {
-        return bad("p", "p >= 2 (2-compaction sends to B_0 and B_1)", c.p.to_string());
-    }
-    for (field, rule, v) in [("g", "1 <= g <= 2^32", c.g), ("l", "1 <= l <= 2^32", c.l)] {
-        if v == 0 || v > 1 << 32 {
-            return bad(field, rule, format!("{field}={v}"));
-        }
-    }
-    let bsp = BspParams::new(c.p, c.g, c.l).map_err(Error::from)?;
-    let (got, ledger) = bsp_two_compaction(bsp.clone(), &c.x)?;
+    let (bsp, got, ledger) = execute(c)?;
     let want = reference_compaction(c.p, &c.x)?;
     let costs = ledger.priced(&bsp).map_err(Error::from)?;
     let supersteps: Vec<_> = ledger
@@ -74,4 +66,35 @@ pub fn run_bsp_config(c: &BspConfig) -> Result<RunReport, ModelError> {
         "supersteps": supersteps, "cost": cost, "bound": bound, "outputs": got,
         "reference": want, "verified": verified });
     Ok(RunReport { summary, report })
+}
+
+/// The picture of a `kind = "bsp"` run: its supersteps as columns split into `w`, `g h` and
+/// `l` (netcore's [`ledger_picture`]); refused before the run past the picture's lanes.
+pub fn bsp_picture(c: &BspConfig) -> Result<Picture, ModelError> {
+    check_size("p", u64::from(c.p), "cost", 0)?;
+    let (bsp, _, ledger) = execute(c)?;
+    let title = format!("BSP two_compaction (p = {}, g = {}, l = {})", c.p, c.g, c.l);
+    Ok(ledger_picture(&ledger, c.p, &bsp, title)?)
+}
+
+/// The outputs of 2-compaction: where the (at most two) nonzeros ended up.
+type Outputs = (Option<(u32, i64)>, Option<(u32, i64)>);
+
+/// Checks `c` and runs it: the machine's parameters, the outputs and the ledger.
+fn execute(c: &BspConfig) -> Result<(BspParams, Outputs, Ledger), ModelError> {
+    let BspAlgorithm::TwoCompaction = c.algorithm;
+    let bad = |field, rule, value: String| -> Result<_, ModelError> {
+        Err(Error::ConfigParam { field, rule, value }.into())
+    };
+    if c.p < 2 {
+        return bad("p", "p >= 2 (2-compaction sends to B_0 and B_1)", c.p.to_string());
+    }
+    for (field, rule, v) in [("g", "1 <= g <= 2^32", c.g), ("l", "1 <= l <= 2^32", c.l)] {
+        if v == 0 || v > 1 << 32 {
+            return bad(field, rule, format!("{field}={v}"));
+        }
+    }
+    let bsp = BspParams::new(c.p, c.g, c.l).map_err(Error::from)?;
+    let (got, ledger) = bsp_two_compaction(bsp.clone(), &c.x)?;
+    Ok((bsp, got, ledger))
 }

@@ -22,6 +22,7 @@
 //!   executed on netcore's [`BspMachine`](netcore::bsp::BspMachine).
 //! - [`goal`]: GOAL schedules (the text format of LogGOPSim and Schedgen), a
 //!   LogGOPSim-compatible engine, and GOAL ranks as LogP programs under every stalling rule.
+//! - [`picture`]: the space-time diagram of one run (`cargo xtask run ... --svg FILE`).
 //! - [`studies`]: the sweepable studies; [`model`], [`single_run`] and [`bsp_config`]: the
 //!   entry for `cargo xtask run logp-stall CONFIG.toml`.
 //!
@@ -52,6 +53,7 @@ pub mod limits;
 pub mod machine;
 pub mod model;
 pub mod params;
+pub mod picture;
 pub mod process;
 mod program;
 pub mod script;

@@ -1,7 +1,8 @@
 //! The [`Model`] through which `xtask` lists, runs and sweeps this crate.
 #![warn(clippy::cast_possible_truncation)]
 
-use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, TomlError};
+use netcore::picture::Picture;
+use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, NoPicture, RunReport, TomlError};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -59,6 +60,15 @@ impl Model for LogpStall {
             Kind::Sim => crate::sim::config::run_sim_config(parse(text)?),
             Kind::Logp => crate::single_run::run_logp_config(parse(text)?),
             Kind::Bsp => crate::bsp_config::run_bsp_config(&parse(text)?),
+        }
+    }
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+        let text = config.text;
+        match parse::<KindOf>(text)?.kind {
+            Kind::Logp => crate::single_run::logp_picture(parse(text)?),
+            Kind::Goal => Err(NoPicture { model: self.name(), what: "kind = \"goal\"" }.into()),
+            Kind::Sim => crate::sim::config::sim_picture(parse(text)?),
+            Kind::Bsp => crate::bsp_config::bsp_picture(&parse(text)?),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `cargo xtask run logp-stall CONFIG.toml` with `kind = "logp"`: one run of the direct LogP
 //! machine (schema in `docs/models/logp-stall.md`).
 
+use netcore::picture::{Picture, check_size};
 use netcore::study::{ModelError, RunReport};
 use serde::Deserialize;
 use serde_json::json;
@@ -160,6 +161,38 @@ pub struct LogpConfig {
 
 /// Runs a `kind = "logp"` configuration.
 pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
+    let (mc, choice, delta) = machine_config(&c)?;
+    let mut adv = choice.adversary(c.seed);
+    match c.program.build(&mc.params, delta)? {
+        Built::Compaction { procs, algorithm, x, bound } => {
+            let e = run(&mc, procs, &mut adv)?;
+            let extra = compaction_extra(algorithm, &e.states, c.p, &x, bound)?;
+            report(choice, &e, extra, c.trace)
+        }
+        Built::Scripts(scripts) => {
+            let e = run(&mc, scripts, &mut adv)?;
+            report(choice, &e, json!({ "algorithm": "script" }), c.trace)
+        }
+    }
+}
+
+/// The picture of a `kind = "logp"` run ([`crate::picture`]): refused before the run when
+/// `p` exceeds the picture's lanes, and before drawing when the run is too long.
+pub fn logp_picture(c: LogpConfig) -> Result<Picture, ModelError> {
+    check_size("p", u64::from(c.p), "T", 0)?;
+    let (mc, choice, delta) = machine_config(&c)?;
+    let mut adv = choice.adversary(c.seed);
+    let (algorithm, trace) = match c.program.build(&mc.params, delta)? {
+        Built::Compaction { procs, algorithm, .. } => (algorithm, run(&mc, procs, &mut adv)?.trace),
+        Built::Scripts(scripts) => ("script", run(&mc, scripts, &mut adv)?.trace),
+    };
+    let title =
+        format!("{algorithm} under {} (adversary {})", trace.rule.name(), choice.describe());
+    Ok(crate::picture::trace_picture(&trace, title)?)
+}
+
+/// The machine of config `c`, its adversary choice and its δ (checked; limits applied).
+fn machine_config(c: &LogpConfig) -> Result<(MachineConfig, AdversaryChoice, u64), ModelError> {
     let params = if c.relaxed {
         LogpParams::relaxed(c.p, c.l, c.gap, c.o)
     } else {
@@ -195,23 +228,12 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
         Some(m) => m,
         None => mc.max_steps.min(limits::LOGP_WORK_LIMIT / u64::from(c.p.max(1))),
     };
-    let up_front = program_estimate(&c);
+    let up_front = program_estimate(c);
     limits::check("p", || format!("{} (programs of {up_front} bytes)", c.p), up_front)?;
     mc.max_trace_events = (limits::MEMORY_LIMIT - up_front) / limits::LOGP_BYTES_PER_EVENT;
-    let choice = AdversaryChoice::of(&c)?;
-    let mut adv = choice.adversary(c.seed);
+    let choice = AdversaryChoice::of(c)?;
     let delta = c.delta.unwrap_or(params.latency());
-    match c.program.build(&params, delta)? {
-        Built::Compaction { procs, algorithm, x, bound } => {
-            let e = run(&mc, procs, &mut adv)?;
-            let extra = compaction_extra(algorithm, &e.states, c.p, &x, bound)?;
-            report(choice, &e, extra, c.trace)
-        }
-        Built::Scripts(scripts) => {
-            let e = run(&mc, scripts, &mut adv)?;
-            report(choice, &e, json!({ "algorithm": "script" }), c.trace)
-        }
-    }
+    Ok((mc, choice, delta))
 }
 
 /// Bytes of the machine's per-processor state and the programs, before the run (the trace is

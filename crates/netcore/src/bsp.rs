@@ -25,6 +25,7 @@
 mod cluster;
 mod error;
 mod params;
+pub mod picture;
 pub mod primitives;
 
 pub use cluster::ClusterHierarchy;

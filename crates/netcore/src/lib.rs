@@ -23,6 +23,9 @@
 //!   reference interpreter over a pluggable global memory, and a program library.
 //! - [`limits`]: stated size limits ([`limits::check`], [`limits::TooLarge`]), checked before
 //!   a run allocates.
+//! - [`picture`]: the model-agnostic picture of one run (lanes, intervals, arrows, marks,
+//!   nested boxes) that `cargo xtask run MODEL CONFIG.toml --svg FILE` draws, and its size
+//!   limit.
 //! - [`fault`]: [`fault::Fault`] and [`fault::Classify`]: every error says whether it is the
 //!   user's input (exit status 2) or a failed run (exit status 1).
 //! - [`study`]: the [`study::Model`] and [`study::Study`] interfaces through which `xtask` runs
@@ -54,6 +57,7 @@ pub mod fault;
 pub mod limits;
 pub mod model;
 pub mod modular;
+pub mod picture;
 pub mod pram;
 pub mod rng;
 pub mod studies;

@@ -23,6 +23,7 @@ pub mod library;
 mod memory;
 pub mod model;
 mod parse;
+pub mod picture;
 mod program;
 mod resolve;
 mod trace;

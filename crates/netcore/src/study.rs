@@ -20,6 +20,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::fault::{Classify, Fault};
+use crate::picture::Picture;
 use crate::rng::SimRng;
 
 /// An error a model reports to xtask: any [`Classify`] error, whose type says whether it is the
@@ -299,6 +300,31 @@ pub trait Model: Sync {
     fn studies(&self) -> Vec<Box<dyn AnyStudy>>;
     /// Runs one configuration.
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError>;
+    /// Runs one configuration and returns the picture of the run
+    /// (`cargo xtask run MODEL CONFIG.toml --svg FILE`). A model calls
+    /// [`crate::picture::check_size`] before building it; a model without pictures (the
+    /// default) refuses with [`NoPicture`].
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+        let _ = config;
+        Err(NoPicture { model: self.name(), what: "this model" }.into())
+    }
+}
+
+/// A run asked for a picture its model (or its kind of config) does not draw (the user's
+/// input).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no picture for {what} of model {model} (--svg is not available here)")]
+pub struct NoPicture {
+    /// The model.
+    pub model: &'static str,
+    /// What has no picture: `this model`, or a kind of config.
+    pub what: &'static str,
+}
+
+impl Classify for NoPicture {
+    fn fault(&self) -> Fault {
+        Fault::Input
+    }
 }
 
 /// A property asserted over the rows of a study.

@@ -651,13 +651,18 @@ fn execute<P: GuestProgram>(
 
 /// Runs one checked config.
 pub fn run(config: &Config) -> Result<Report> {
+    run_planned(config, config.timeline).map(|(report, _)| report)
+}
+
+/// Runs one checked config (recording the timeline if `timeline`), with its plan.
+pub(crate) fn run_planned(config: &Config, timeline: bool) -> Result<(Report, Plan)> {
     let BuiltHost { array: host, graph, named } = host_of(config)?;
     let (plan, extras) = plan_of(config, &host)?;
     let fabric: &dyn Fabric = match &graph {
         Some((_, e)) => e,
         None => &host,
     };
-    let (n_cols, steps, timeline) = (plan.n_cols, config.steps, config.timeline);
+    let (n_cols, steps) = (plan.n_cols, config.steps);
     let (program, run) = match config.guest {
         Guest::Linear(p) => {
             let reference = crate::guest::reference(&p, n_cols, steps);
@@ -680,7 +685,7 @@ pub fn run(config: &Config) -> Result<Report> {
         }
         _ => None,
     };
-    Ok(Report {
+    let report = Report {
         algorithm: config.scheme.algorithm(),
         guest: config.guest.shape(),
         program,
@@ -700,7 +705,8 @@ pub fn run(config: &Config) -> Result<Report> {
         dilation: graph.as_ref().map(|(_, e)| e.dilation()),
         embedding: graph.as_ref().map(|(g, e)| e.report(g)),
         host,
-    })
+    };
+    Ok((report, plan))
 }
 
 /// The simulation does not reproduce the direct guest run (a failed run).

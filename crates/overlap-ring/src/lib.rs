@@ -78,6 +78,7 @@ pub mod hosts;
 pub mod model;
 pub mod naive;
 pub mod overlap;
+pub mod picture;
 pub mod plan;
 pub mod shapes;
 pub mod studies;

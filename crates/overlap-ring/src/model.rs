@@ -1,6 +1,7 @@
 //! The [`Model`] through which `xtask` lists, runs and sweeps this crate.
 #![warn(clippy::cast_possible_truncation)]
 
+use netcore::picture::Picture;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
 
 /// The `overlap-ring` model.
@@ -30,5 +31,8 @@ impl Model for OverlapRing {
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         crate::config::run_config(config)
+    }
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+        crate::picture::picture(config)
     }
 }

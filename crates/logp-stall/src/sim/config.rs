@@ -15,6 +15,7 @@
 //! l = 8
 //! ```
 
+use netcore::picture::{Picture, check_size};
 use netcore::study::{ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -138,6 +139,22 @@ fn run_workload(
     r: u32,
     seed: u64,
 ) -> Result<RunReport, ModelError> {
+    let (judged, reference) = simulate_workload(cfg, workload, r, seed)?;
+    let verified = Some(judged.report.states == reference);
+    let (report, summary) = totals(cfg, &judged, verified)?;
+    Ok(RunReport { summary, report: to_json(&report)? })
+}
+
+/// Every processor's final state.
+type FinalStates = Vec<Vec<u64>>;
+
+/// The judged simulation of a generated workload, with the final states it must reach.
+fn simulate_workload(
+    cfg: &SimConfig,
+    workload: Workload,
+    r: u32,
+    seed: u64,
+) -> Result<(Judged<Vec<u64>>, FinalStates), ModelError> {
     if r > 1024 {
         return Err(Error::SimParam { field: "r", rule: "r <= 1024", value: r.to_string() }.into());
     }
@@ -153,10 +170,40 @@ fn run_workload(
     limits::check("r", value, limits::sim_estimate(u64::from(cfg.p), messages))?;
     let mut rng = netcore::rng::seeded(seed, 0);
     let (procs, reference) = programs(workload, cfg.p, cfg.gap, r, &mut rng);
-    let judged = simulate_and_judge(cfg, procs)?;
-    let verified = Some(judged.report.states == reference);
-    let (report, summary) = totals(cfg, &judged, verified)?;
-    Ok(RunReport { summary, report: to_json(&report)? })
+    Ok((simulate_and_judge(cfg, procs)?, reference))
+}
+
+/// The picture of a `kind = "sim"` run: the simulated LogP execution (the trace its replay on
+/// the direct machine checks), drawn as a direct run is ([`crate::picture`]); refused before
+/// the run past the picture's lanes.
+pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
+    c.machine.validate()?;
+    let (cfg, source) = c.source()?;
+    check_size("p", u64::from(cfg.p), "T", 0)?;
+    let (what, trace) = match source {
+        Source::Workload { workload, r, seed } => {
+            (json!(workload), simulate_workload(&cfg, workload, r, seed)?.0.trace)
+        }
+        Source::Program { program, .. } => {
+            let params = LogpParams::new(cfg.p, cfg.latency, cfg.gap, cfg.o)?;
+            match program.build(&params, cfg.delta)? {
+                Built::Compaction { procs, algorithm, .. } => {
+                    (json!(algorithm), simulate_and_judge(&cfg, procs)?.trace)
+                }
+                Built::Scripts(scripts) => {
+                    (json!("script"), simulate_and_judge(&cfg, scripts)?.trace)
+                }
+            }
+        }
+    };
+    let title = format!(
+        "{} simulated on BSP(g = {}, l = {}), delta = {}",
+        what.as_str().unwrap_or("program"),
+        cfg.g,
+        cfg.l,
+        cfg.delta
+    );
+    Ok(crate::picture::trace_picture(&trace, title)?)
 }
 
 /// A `[program]`: the totals, and the simulated execution in detail (the detail `trace =

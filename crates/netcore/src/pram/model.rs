@@ -259,4 +259,7 @@ impl Model for Pram {
         );
         Ok(RunReport { summary, report: to_json(&report)? })
     }
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<crate::picture::Picture, ModelError> {
+        crate::pram::picture::picture(config)
+    }
 }

@@ -1,0 +1,197 @@
+//! `cargo xtask pictures [--check]`: the committed pictures under `docs/pictures/`, one per
+//! model of the README's tour, regenerated from their fixtures (`--check`: compared instead
+//! of written; exit status 1 when one differs).
+
+use std::path::{Path, PathBuf};
+
+use crate::sweep::project_root;
+
+/// A committed picture: the model, its fixture (relative to the workspace root) and the
+/// picture's file under `docs/pictures/`.
+pub(crate) struct Fixture {
+    pub(crate) model: &'static str,
+    pub(crate) config: &'static str,
+    pub(crate) picture: &'static str,
+}
+
+/// Every committed picture.
+pub(crate) const FIXTURES: &[Fixture] = &[
+    Fixture {
+        model: "logp-stall",
+        config: "fixtures/logp-stall/logp-compaction-delta-worst.toml",
+        picture: "logp-stall-compaction-delta-worst.svg",
+    },
+    Fixture {
+        model: "logp-stall",
+        config: "fixtures/logp-stall/logp-cj-staggered-hotspot.toml",
+        picture: "logp-stall-cj-staggered-hotspot.svg",
+    },
+    Fixture {
+        model: "logp-stall",
+        config: "fixtures/logp-stall/bsp-two-compaction.toml",
+        picture: "logp-stall-bsp-two-compaction.svg",
+    },
+    Fixture {
+        model: "logp-stall",
+        config: "fixtures/logp-stall/sim-compaction-delta.toml",
+        picture: "logp-stall-sim-compaction-delta.svg",
+    },
+    Fixture {
+        model: "pram",
+        config: "fixtures/pram/hot-spot-read-8.toml",
+        picture: "pram-hot-spot-read-8.svg",
+    },
+    Fixture {
+        model: "overlap-ring",
+        config: "fixtures/overlap-ring/overlap_long_link.toml",
+        picture: "overlap-ring-overlap-long-link.svg",
+    },
+];
+
+/// The SVG of `fixture`, as `cargo xtask run MODEL CONFIG --svg FILE` writes it.
+pub(crate) fn regenerate(fixture: &Fixture) -> anyhow::Result<String> {
+    let model = crate::registry::model(fixture.model)?;
+    let config = project_root().join(fixture.config);
+    let text = std::fs::read_to_string(&config)
+        .map_err(|e| anyhow::anyhow!("{}: cannot read config: {e}", config.display()))?;
+    let dir = config.parent().unwrap_or(Path::new("."));
+    crate::picture_svg(model, &config, &netcore::study::ConfigFile::new(&text, dir))
+}
+
+/// Where the committed pictures live.
+pub(crate) fn directory() -> PathBuf {
+    project_root().join("docs").join("pictures")
+}
+
+/// Writes (or with `check`, compares) every committed picture; `Ok(false)` if one differs.
+pub(crate) fn pictures(check: bool) -> anyhow::Result<bool> {
+    let dir = directory();
+    std::fs::create_dir_all(&dir)?;
+    let mut same = true;
+    for fixture in FIXTURES {
+        let svg = regenerate(fixture)?;
+        let path = dir.join(fixture.picture);
+        if check {
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            let verdict = if committed == svg { "matches" } else { "DIFFERS" };
+            same &= committed == svg;
+            println!("{}: {verdict} {}", path.display(), fixture.config);
+        } else {
+            std::fs::write(&path, svg)?;
+            println!("{}: written from {}", path.display(), fixture.config);
+        }
+    }
+    Ok(same)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    /// `(picture, selector, JSON pointer)`: the number of SVG elements the selector picks
+    /// (`class` or `class/kind`) equals the run report's number at the pointer (or the length
+    /// of its list).
+    const CHECKS: &[(&str, &str, &str)] = &[
+        ("logp-stall-compaction-delta-worst.svg", "arrow", "/trace_summary/messages"),
+        (
+            "logp-stall-compaction-delta-worst.svg",
+            "arrow/violating message (c_j > ceil(L/G))",
+            "/violating",
+        ),
+        ("logp-stall-compaction-delta-worst.svg", "span", "/trace_summary/episodes"),
+        ("logp-stall-cj-staggered-hotspot.svg", "arrow", "/trace_summary/messages"),
+        (
+            "logp-stall-cj-staggered-hotspot.svg",
+            "arrow/violating message (c_j > ceil(L/G))",
+            "/violating",
+        ),
+        ("logp-stall-cj-staggered-hotspot.svg", "span", "/trace_summary/episodes"),
+        ("logp-stall-bsp-two-compaction.svg", "frame/superstep (label, level i)", "/supersteps"),
+        ("logp-stall-sim-compaction-delta.svg", "arrow", "/trace_summary/messages"),
+        ("logp-stall-sim-compaction-delta.svg", "span", "/trace_summary/episodes"),
+        ("overlap-ring-overlap-long-link.svg", "mark", "/run/work"),
+        ("pram-hot-spot-read-8.svg", "mark/read", "/accesses/reads"),
+        ("pram-hot-spot-read-8.svg", "mark/write", "/accesses/writes"),
+        ("pram-hot-spot-read-8.svg", "mark/fetch-and-op", "/accesses/fetches"),
+    ];
+
+    /// The number of drawn items in `svg`, by `class` and by `class/kind`.
+    fn counts(svg: &str) -> BTreeMap<String, usize> {
+        let doc = roxmltree::Document::parse(svg).expect("valid SVG");
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let mut counts = BTreeMap::new();
+        for node in doc.descendants().filter(|n| n.is_element()) {
+            let (Some(class), Some(kind)) = (node.attribute("class"), node.attribute("data-kind"))
+            else {
+                continue;
+            };
+            *counts.entry(class.to_string()).or_insert(0) += 1;
+            *counts.entry(format!("{class}/{kind}")).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// Each committed picture parses as SVG, its items match the run's report (one arrow per
+    /// message, one span per stall episode, ...), and its counts are snapshotted.
+    ///
+    /// By hand, from the fixtures' comments:
+    /// - `logp-compaction-delta-worst`: P5 and P6 submit to P0 at step 0 (both violating,
+    ///   c = 2 > K = 1, so two episodes), are stalled on [1, 8), submit to P1 at step 8 (both
+    ///   violating again, two more episodes): 4 arrows, all violating, 4 spans; P0 and P1
+    ///   receive at 14 and 16 (4 receive intervals), P5 and P6 submit twice (4 submits) and are
+    ///   stalled once each (2 stalled intervals).
+    /// - `logp-cj-staggered-hotspot`: three messages to P0, only the third violating, no
+    ///   episode (stalling = "never"); P0 receives three times.
+    /// - `bsp-two-compaction`: supersteps `send` (w = 3, g h = 4, l = 4) and `merge` (w = 3,
+    ///   h = 0, l = 4): two columns, five spans (no g h span for `merge`), no cluster box
+    ///   (plain BSP is level 0).
+    /// - `sim-compaction-delta`: m0, m1 to P0 at step 0 (c = 2 > K = 1, violating), m2, m3 to
+    ///   P1 (c = 1): 4 arrows, 2 violating; one episode (P6, [2, 5)): 1 span, 1 stalled bar.
+    /// - `hot-spot-read-8`: step 1, 8 reads of cell 0 (all shared: 8 shaded spans); step 2, 8
+    ///   writes to 8 distinct cells (none shared): 16 marks, 8 spans.
+    /// - `overlap_long_link`: n = 32 processors, T = 5 rows, every pebble of weight 1: one mark
+    ///   per computed pebble, 160 = the run's work (32 x 5, the fixture's comment); every
+    ///   processor holds a range (p15 and p16 both hold column 16): 32 bands; one long link (link 15,
+    ///   delay 20): one box; rows 2 to 5 each need (17, t - 1) at p15 and (15, t - 1) at p16
+    ///   across it: 8 arrows.
+    #[test]
+    fn pictures_match_their_runs() {
+        for fixture in FIXTURES {
+            let svg = regenerate(fixture).unwrap();
+            let counts = counts(&svg);
+            let model = crate::registry::model(fixture.model).unwrap();
+            let config = project_root().join(fixture.config);
+            let text = std::fs::read_to_string(&config).unwrap();
+            let file = netcore::study::ConfigFile::new(&text, config.parent().unwrap());
+            let report = model.run_config(&file).unwrap().report;
+            let checks = CHECKS.iter().filter(|(p, _, _)| *p == fixture.picture);
+            assert!(checks.clone().count() > 0, "{} has no check", fixture.picture);
+            for (_, selector, pointer) in checks {
+                let want = report.pointer(pointer).and_then(|v| match v {
+                    serde_json::Value::Array(items) => Some(items.len() as u64),
+                    other => other.as_u64(),
+                });
+                let got = counts.get(*selector).copied().unwrap_or(0);
+                assert_eq!(Some(got as u64), want, "{}: {selector} vs {pointer}", fixture.config);
+            }
+            insta::assert_yaml_snapshot!(fixture.picture, counts);
+        }
+    }
+
+    /// `docs/pictures/` holds exactly what `cargo xtask pictures` writes.
+    #[test]
+    fn committed_pictures_match_regeneration() {
+        for fixture in FIXTURES {
+            let path = directory().join(fixture.picture);
+            let committed = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask pictures`)", path.display()));
+            assert!(
+                committed == regenerate(fixture).unwrap(),
+                "{} differs from its regeneration: run `cargo xtask pictures`",
+                path.display()
+            );
+        }
+    }
+}
