@@ -23,7 +23,7 @@ fn cases() -> Vec<(&'static str, String)> {
 }
 
 fn bench(c: &mut Criterion) {
-    let prm = LogGopsParams { l: 10, o: 2, g: 1, big_g: 0 };
+    let prm = LogGopsParams::new(10, 2, 1, 0);
     let mut group = c.benchmark_group("loggops");
     group.sample_size(10).measurement_time(Duration::from_secs(8));
     for (name, text) in cases() {

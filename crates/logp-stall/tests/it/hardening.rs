@@ -244,7 +244,7 @@ proptest! {
         let text = format!("num_ranks 4\n{}", tokens.join(" "));
         if let Ok(schedule) = parse(&text) {
             let g = if big { 1 << 31 } else { 3 };
-            let prm = LogGopsParams { l: g, o: 1, g: 1, big_g: g };
+            let prm = LogGopsParams::new(g, 1, 1, g);
             let _ = run_loggops(&schedule, prm);
         }
         prop_assert!(parse(&tokens.join(" ")).is_err() || tokens.contains(&"num_ranks"));
