@@ -119,6 +119,8 @@ pub const MAX_TIME: u64 = 1 << 31;
 /// [`MAX_TIME`] still reach it along a dependency chain, so every time is computed with
 /// checked arithmetic and a later one is [`Error::GoalTimeOverflow`].
 pub const HORIZON: Step = i64::MAX as Step;
+/// `pending` of a completed operation.
+const DONE: u32 = u32::MAX;
 /// In an active-queue entry: the operation is the send of a message travelling to `host`.
 const MSG: u32 = 1 << 31;
 
@@ -176,16 +178,16 @@ fn take_match(q: &mut Vec<Queued>, src: u32, tag: u32) -> Option<Queued> {
 /// received.
 pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun, Error> {
     let fields = [
-        ("L", prm.l),
-        ("o", prm.o),
-        ("g", prm.g),
-        ("G", prm.big_g),
-        ("O", prm.big_o),
-        ("S", prm.s),
+        ("L", "L <= 2^31", prm.l),
+        ("o", "o <= 2^31", prm.o),
+        ("g", "g <= 2^31", prm.g),
+        ("G", "G <= 2^31", prm.big_g),
+        ("O", "O <= 2^31", prm.big_o),
+        ("S", "S <= 2^31", prm.s),
     ];
-    for (field, v) in fields {
+    for (field, rule, v) in fields {
         if v > MAX_TIME {
-            return Err(Error::GoalParam { field, rule: "at most 2^31", value: v.to_string() });
+            return Err(Error::GoalParam { field, rule, value: v.to_string() });
         }
     }
     if let Some(i) = schedule.ops.iter().position(|op| op.size > MAX_TIME) {
@@ -318,6 +320,8 @@ impl Engine<'_> {
 
     fn complete(&mut self, host: u32, op: u32) {
         self.done += 1;
+        // `pending` of a released operation is 0 and never read again: it now marks completion.
+        self.pending[op as usize] = DONE;
         self.release(host, op, false);
     }
 
@@ -455,17 +459,21 @@ impl Engine<'_> {
     fn finish_checks(&self) -> Result<(), Error> {
         let s = self.s;
         let lines = |op: u32| s.lines[op as usize];
+        let n = s.ops.len() as u64;
+        if self.done < n {
+            let op = (0u32..).zip(&self.pending).find(|&(_, &c)| c != DONE).map_or(0, |(i, _)| i);
+            return Err(Error::GoalSchedule {
+                message: format!(
+                    "deadlock: {} of {n} operations never complete, the first at line {} (rank {})",
+                    n - self.done,
+                    lines(op),
+                    s.rank_of(op)
+                ),
+            });
+        }
+        // Every operation completed, so no recv is left posted; a message can still be left
+        // unexpected when a recv took another message through a wildcard.
         for h in 0..s.num_ranks {
-            if let Some(&(src, tag, recv)) = self.rq[h as usize].first() {
-                return Err(Error::GoalSchedule {
-                    message: format!(
-                        "recv at rank {h} from {} tag {} at line {} is never matched by a message",
-                        show(src),
-                        show(tag),
-                        lines(recv)
-                    ),
-                });
-            }
             if let Some(&(src, tag, send)) = self.uq[h as usize].first() {
                 return Err(Error::GoalSchedule {
                     message: format!(
@@ -475,18 +483,6 @@ impl Engine<'_> {
                     ),
                 });
             }
-        }
-        let n = s.ops.len() as u64;
-        if self.done < n {
-            let op = (0u32..).zip(&self.pending).find(|&(_, &c)| c > 0).map_or(0, |(i, _)| i);
-            return Err(Error::GoalSchedule {
-                message: format!(
-                    "deadlock: {} of {n} operations never complete, the first waiting at line {} (rank {})",
-                    n - self.done,
-                    lines(op),
-                    s.rank_of(op)
-                ),
-            });
         }
         Ok(())
     }
