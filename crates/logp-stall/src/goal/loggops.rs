@@ -39,9 +39,12 @@
 //!   largest `nexto`.
 //!
 //! Beyond LogGOPSim: a message of 0 bytes has no per-byte cost (LogGOPSim computes `(0-1)O`
-//! in unsigned arithmetic and wraps around), and a run that ends with an operation never
-//! run, a posted recv never matched or a message never received is an error naming it
-//! (LogGOPSim prints the queues or nothing).
+//! in unsigned arithmetic and wraps around); an operation completes once (LogGOPSim completes
+//! an eager send a second time when a recv larger than S matches its message, and counts its
+//! dependents down again); a run that ends with an operation never completed (for instance a
+//! send above S whose message met a recv of at most S bytes) or a message never received is
+//! an error naming it (LogGOPSim prints the queues, or a makespan that ignores the
+//! operations never run).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -319,6 +322,11 @@ impl Engine<'_> {
     }
 
     fn complete(&mut self, host: u32, op: u32) {
+        // A recv above S matched with an eager message would complete its (already complete)
+        // send a second time; LogGOPSim then decrements the send's dependents again.
+        if self.pending[op as usize] == DONE {
+            return;
+        }
         self.done += 1;
         // `pending` of a released operation is 0 and never read again: it now marks completion.
         self.pending[op as usize] = DONE;

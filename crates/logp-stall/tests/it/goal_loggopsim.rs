@@ -25,7 +25,7 @@ fn run(text: &str, prm: LogGopsParams) -> Outcome {
     Outcome { makespan: r.makespan, rank_end: r.rank_end, ops: r.ops, messages: r.messages }
 }
 
-/// 1a. `b irequires a`, both calc 10 on one rank: a runs [0, 10) and starts b, which is queued
+/// Reproducer 1a: `b irequires a`, both calc 10 on one rank: a runs [0, 10) and starts b, which is queued
 /// at nexto = 10 and runs [10, 20): 20, 2 operations.
 #[test]
 fn irequires_of_a_start_up_calc() {
@@ -33,7 +33,7 @@ fn irequires_of_a_start_up_calc() {
     insta::assert_json_snapshot!(run(text, DEFAULTS));
 }
 
-/// 1b. Post the recv, then send, on both ranks: each recv is posted at 0 and releases its
+/// Reproducer 1b: Post the recv, then send, on both ranks: each recv is posted at 0 and releases its
 /// send at nexto = 0; each send runs [0, 1500) and its message reaches the other rank at
 /// o + L = 4000, taken in [4000, 5500): 5500, 4 operations, 2 messages.
 #[test]
@@ -43,7 +43,7 @@ fn irequires_post_recv_then_send() {
     insta::assert_json_snapshot!(run(text, DEFAULTS));
 }
 
-/// 2. Ready together, a send goes before a calc whatever the line order: the send runs
+/// Reproducer 2: Ready together, a send goes before a calc whatever the line order: the send runs
 /// [0, 1500) (message at 4000, taken at rank 1 in [4000, 5500)); the calc finds the CPU busy,
 /// goes back to 1500 and runs [1500, 1600): 5500.
 #[test]
@@ -53,7 +53,7 @@ fn ready_operations_by_type() {
     insta::assert_json_snapshot!(run(text, DEFAULTS));
 }
 
-/// 3. o is charged when a message arrives, even before its recv is posted. L = 100, o = 10,
+/// Reproducer 3: o is charged when a message arrives, even before its recv is posted. L = 100, o = 10,
 /// g = 1000. Rank 0's message reaches rank 1 at 110: rank 1's CPU is free (its first send
 /// ran [0, 10)), so it takes the message in [110, 120) (receive gap until 1110) into the
 /// unexpected queue. Rank 1's second send waits for its send gap until 1000, runs
@@ -68,7 +68,7 @@ fn overhead_on_arrival_unexpected_queue() {
     insta::assert_json_snapshot!(run(text, LogGopsParams::new(100, 10, 1000, 0)));
 }
 
-/// 4. Equal times go by stamp, and a put-back entry keeps its stamp. L = 90, o = 10, g = 1.
+/// Reproducer 4: Equal times go by stamp, and a put-back entry keeps its stamp. L = 90, o = 10, g = 1.
 /// Stamps: rank 0 send s 0, recv z 1; rank 1 recv r 2, calc c1 3. s runs [0, 10), its message
 /// M (stamp 4) reaches rank 1 at 100. c1 runs [0, 200) and releases c2 at 200 (stamp 5). M at
 /// 100 finds the CPU busy and goes back to 200 with stamp 4, so at 200 it comes before c2
@@ -84,7 +84,7 @@ fn equal_times_by_stamp() {
     insta::assert_json_snapshot!(run(text, LogGopsParams::new(90, 10, 1, 0)));
 }
 
-/// 5. o < g: a send waiting for its gap goes back to the active queue and the CPU serves the
+/// Reproducer 5: o < g: a send waiting for its gap goes back to the active queue and the CPU serves the
 /// next operation. Linear all-to-all, P = 64, L = 2500, o = 500, g = 1000: LogGOPSim gives
 /// 66000 (issue 16).
 #[test]
@@ -94,7 +94,7 @@ fn alltoall_64_send_waits_for_gap() {
     assert_eq!((r.makespan, r.ops, r.messages), (66000, 64 * 63 * 2, 64 * 63));
 }
 
-/// 6. o < g: the receive gap counts from the CPU's processing. L = 100, o = 10, g = 1000.
+/// Reproducer 6: o < g: the receive gap counts from the CPU's processing. L = 100, o = 10, g = 1000.
 /// Both messages reach rank 2 at 110 while it computes [0, 500): the first (stamp lower) is
 /// taken in [500, 510) with the receive gap until 1500, the second goes back to 510, then to
 /// 1500, and is taken in [1500, 1510). Ends [10, 10, 1510].
@@ -105,7 +105,7 @@ fn receive_gap_from_processing() {
     insta::assert_json_snapshot!(run(text, LogGopsParams::new(100, 10, 1000, 0)));
 }
 
-/// 7a. Rendezvous above S = 1 (L = 100, o = 10, g = 5). Rank 0's 2-byte send runs [0, 10) and
+/// Reproducer 7a: Rendezvous above S = 1 (L = 100, o = 10, g = 5). Rank 0's 2-byte send runs [0, 10) and
 /// stays incomplete; its message reaches rank 1 at 110 while rank 1 computes [0, 1000), goes
 /// back to 1000 (stamp 2, before the recv released at 1000 with stamp 3), is taken in
 /// [1000, 1010) into the unexpected queue; the recv is posted at 1000, matches it and, as
@@ -119,7 +119,7 @@ fn rendezvous_above_s() {
     insta::assert_json_snapshot!(run(text, prm));
 }
 
-/// 7b. Per-byte O = 2 on 11 bytes (L = 100, o = 10, g = 5, G = 0): the send holds the CPU for
+/// Reproducer 7b: Per-byte O = 2 on 11 bytes (L = 100, o = 10, g = 5, G = 0): the send holds the CPU for
 /// o + 10 O = 30; the message reaches rank 1 at 110 and holds its CPU for
 /// o + max(10 O, 10 G) = 30: ends [30, 140].
 #[test]
@@ -129,7 +129,7 @@ fn per_byte_overhead() {
     insta::assert_json_snapshot!(run(text, prm));
 }
 
-/// 7c. `cpu` and `nic` annotations (L = 100, o = 10, g = 1000), with Schedgen's `/* */`
+/// Reproducer 7c: `cpu` and `nic` annotations (L = 100, o = 10, g = 1000), with Schedgen's `/* */`
 /// comments. Rank 0 (stamps: sends s1 0, s2 1, calcs c0 2, c1 3): s1 runs [0, 10) on CPU 0
 /// and NIC 0; s2 (NIC 1, whose gap is free) finds CPU 0 busy and goes back to 10 (not to
 /// g = 1000); c0 goes back to 10 too; c1 runs on CPU 1, [0, 100). At 10 s2 (stamp 1) runs
@@ -145,7 +145,7 @@ fn cpu_and_nic_annotations() {
     insta::assert_json_snapshot!(run(text, LogGopsParams::new(100, 10, 1000, 0)));
 }
 
-/// 7d. Wildcards: rank 2 receives twice from any source with any tag (L = 100, o = 10,
+/// Reproducer 7d: Wildcards: rank 2 receives twice from any source with any tag (L = 100, o = 10,
 /// g = 5). Both messages reach it at 110: rank 0's (stamp lower) is taken in [110, 120), rank
 /// 1's goes back to 120 and is taken in [120, 130). Ends [10, 10, 130].
 #[test]
@@ -155,7 +155,7 @@ fn wildcard_source_and_tag() {
     insta::assert_json_snapshot!(run(text, LogGopsParams::new(100, 10, 5, 0)));
 }
 
-/// 8. Matching in posting order: rank 1 posts r_b (line 2) before r_a (which waits for u,
+/// Reproducer 8: Matching in posting order: rank 1 posts r_b (line 2) before r_a (which waits for u,
 /// which waits for r_b). Static k-th-to-k-th matching would pair r_a with s1 and deadlock
 /// (s2 waits for t, t for u, u for r_b, r_b for s2). L = 100, o = 10, g = 5: s1 runs [0, 10),
 /// reaches rank 1 at 110, taken [110, 120) by r_b; u runs [120, 130) (message at 230), r_a
