@@ -1,4 +1,4 @@
-//! GOAL schedules in LogGOPSim-compatible mode (issue 4): binomial broadcast on p = 2^20 and
+//! GOAL schedules in LogGOPSim-compatible mode (issues 4, 16): binomial broadcast on p = 2^20 and
 //! dissemination on p = 2^16 (goals: >= 5 M events/s on one core, < 200 bytes per pending
 //! operation), linear all-to-all on p = 1024 (goal: < 10 s).
 //!
