@@ -1,4 +1,4 @@
-//! GOAL schedules in LogGOPSim-compatible mode (issue 4): binomial broadcast on p = 2^20 and
+//! GOAL schedules in LogGOPSim-compatible mode (issues 4, 16): binomial broadcast on p = 2^20 and
 //! dissemination on p = 2^16 (goals: >= 5 M events/s on one core, < 200 bytes per pending
 //! operation), linear all-to-all on p = 1024 (goal: < 10 s).
 //!
@@ -23,7 +23,7 @@ fn cases() -> Vec<(&'static str, String)> {
 }
 
 fn bench(c: &mut Criterion) {
-    let prm = LogGopsParams { l: 10, o: 2, g: 1, big_g: 0 };
+    let prm = LogGopsParams::new(10, 2, 1, 0);
     let mut group = c.benchmark_group("loggops");
     group.sample_size(10).measurement_time(Duration::from_secs(8));
     for (name, text) in cases() {

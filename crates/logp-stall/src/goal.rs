@@ -15,11 +15,15 @@
 //! - [`logp`]: a GOAL rank as a [`LogpProcess`](crate::LogpProcess), to run schedules on the
 //!   LogP machine under every stalling rule and on the cycle simulation of [`crate::sim`].
 //!
-//! Messages are matched statically: the k-th send from `s` to `d` with tag `t` (in `s`'s line
-//! order) is received by the k-th recv at `d` from `s` with tag `t` (in `d`'s line order). This
-//! is MPI's non-overtaking rule whenever the receives of one `(src, tag)` pair are posted in
-//! line order, which holds for every generated schedule; a count mismatch is an error before
-//! anything runs.
+//! The grammar is LogGOPSim's `txt2bin` grammar: besides the above, `/* ... */` comments
+//! (across lines), `recv ... from -1` and `tag -1` (any source, any tag) and the annotations
+//! `cpu <c>` and `nic <k>` (after the tag, in this order; a calc takes only `cpu`).
+//!
+//! Messages are matched dynamically as LogGOPSim matches them (see [`loggops`]). Without
+//! wildcards a schedule with more sends than recvs for some `(src, dst, tag)` (or the
+//! reverse) is rejected before it runs. The LogP mode ([`logp`]) matches statically: the
+//! k-th send from `s` to `d` with tag `t` is received by the k-th recv at `d` from `s` with
+//! tag `t`; it does not model wildcards or annotations.
 
 pub mod config;
 pub mod generate;
@@ -53,10 +57,14 @@ pub struct Op {
     pub size: u64,
     /// Destination of a send, source of a recv.
     pub peer: u32,
-    /// Message tag (0 if absent).
+    /// Message tag (0 if absent, [`loggops::ANY`] for `tag -1`).
     pub tag: u32,
     /// Send, recv or calc.
     pub kind: OpKind,
+    /// CPU index (`cpu <c>`, 0 if absent).
+    pub cpu: u8,
+    /// NIC index (`nic <k>`, 0 if absent).
+    pub nic: u8,
 }
 
 /// A dependency between two operations of one rank.
@@ -92,10 +100,8 @@ pub struct Schedule {
     pub ops: Vec<Op>,
     /// Source line (1-based) of each operation, for error messages.
     pub lines: Vec<u32>,
-    /// All dependencies, grouped by rank.
+    /// All dependencies, grouped by rank, in line order.
     pub deps: Vec<Dep>,
-    /// The matched partner of each operation (send <-> recv), `u32::MAX` for a calc.
-    pub partner: Vec<u32>,
 }
 
 impl Schedule {
@@ -143,17 +149,29 @@ impl Schedule {
             let base = self.rank_start[r as usize];
             out.push_str(&format!("rank {r} {{\n"));
             for (i, op) in self.rank_ops(r).iter().enumerate() {
+                let any = |v: u32| if v == loggops::ANY { "-1".to_string() } else { v.to_string() };
                 match op.kind {
                     OpKind::Send => out.push_str(&format!(
-                        "l{i}: send {}b to {} tag {}\n",
-                        op.size, op.peer, op.tag
+                        "l{i}: send {}b to {} tag {}",
+                        op.size,
+                        op.peer,
+                        any(op.tag)
                     )),
                     OpKind::Recv => out.push_str(&format!(
-                        "l{i}: recv {}b from {} tag {}\n",
-                        op.size, op.peer, op.tag
+                        "l{i}: recv {}b from {} tag {}",
+                        op.size,
+                        any(op.peer),
+                        any(op.tag)
                     )),
-                    OpKind::Calc => out.push_str(&format!("l{i}: calc {}\n", op.size)),
+                    OpKind::Calc => out.push_str(&format!("l{i}: calc {}", op.size)),
                 }
+                if op.cpu != 0 {
+                    out.push_str(&format!(" cpu {}", op.cpu));
+                }
+                if op.nic != 0 {
+                    out.push_str(&format!(" nic {}", op.nic));
+                }
+                out.push('\n');
             }
             let end = self.rank_start[r as usize + 1];
             while dep < self.deps.len() && self.deps[dep].op < end {

@@ -70,10 +70,14 @@ pub struct GoalRunReport {
     pub messages: u64,
     /// Events handled.
     pub events: u64,
-    /// Makespan.
+    /// Makespan (LogGOPSim's "Maximum finishing time").
     pub makespan: u64,
-    /// The closed form for generated schedules with p = 2^k and o >= g (broadcast and
-    /// dissemination: k(2o + L); all-to-all: 2o(p-1) when L <= (p-2)o), if it applies.
+    /// The rank that finishes last (the lowest if several), LogGOPSim's "at host".
+    pub last_rank: u32,
+    /// Each rank's finish time (its latest CPU time), LogGOPSim's "Times" list.
+    pub rank_end: Vec<u64>,
+    /// The closed form for generated schedules with G = O = 0, eager messages, o >= g and
+    /// (broadcast, dissemination) p = 2^k: k(2o + L); (all-to-all) 2o(p-1) when L <= (p-2)o.
     pub closed_form: Option<u64>,
     /// makespan == closed form (when one applies).
     pub verified: Option<bool>,
@@ -131,13 +135,15 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
     let p = schedule.num_ranks;
     let closed_form = cfg.generator.and_then(|g| {
         let k = u64::from(p.trailing_zeros());
-        let pow2 = p.is_power_of_two() && prm.o >= prm.g && prm.big_g == 0;
+        // The closed forms hold in LogP terms: no per-byte cost, eager messages.
+        let logp = prm.big_g == 0 && prm.big_o == 0 && cfg.bytes <= prm.s;
+        let pow2 = p.is_power_of_two() && prm.o >= prm.g && logp;
         match g {
             Generator::BinomialBroadcast | Generator::Dissemination if pow2 => {
                 Some(k * (2 * prm.o + prm.l))
             }
             Generator::LinearAlltoall
-                if prm.o >= prm.g && prm.big_g == 0 && prm.l <= u64::from(p - 2) * prm.o =>
+                if prm.o >= prm.g && logp && prm.l <= u64::from(p - 2) * prm.o =>
             {
                 Some(2 * prm.o * u64::from(p - 1))
             }
@@ -150,6 +156,11 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
         messages: run.messages,
         events: run.events,
         makespan: run.makespan,
+        last_rank: (0u32..)
+            .zip(&run.rank_end)
+            .find(|&(_, &e)| e == run.makespan)
+            .map_or(0, |(r, _)| r),
+        rank_end: run.rank_end.clone(),
         closed_form,
         verified: closed_form.map(|c| c == run.makespan),
         bytes_per_op: run.bytes_per_op,

@@ -1,156 +1,192 @@
-//! The LogGOPSim-compatible engine: a GOAL schedule run under LogGP costs with no capacity
-//! limit, on netcore's [`EventQueue`].
+//! The LogGOPSim-compatible engine: a GOAL schedule run under LogGOPS costs exactly as
+//! LogGOPSim (spcl/LogGOPSim, `src/LogGOPSim/LogGOPSim.cpp`, with its ready-operation sort
+//! made stable) runs it.
 //!
-//! Rules (Hoefler, Schneider, Lumsdaine, "LogGOPSim", HPDC 2010, small-message/eager
-//! protocol, `O = 0`, no rendezvous threshold):
-//! - An operation becomes *ready* when all its `requires` predecessors have completed and all
-//!   its `irequires` predecessors have started. A ready recv is *posted* (that is its start).
-//! - Each rank has one CPU. Ready operations wait in one FIFO queue (in the order they became
-//!   ready) and run one at a time: a send occupies the CPU for `o`, a recv for `o`, a calc for
-//!   its time.
-//! - `g` per processor per direction: a rank starts two sends at least `g` apart (the head
-//!   send waits for the NIC, and so does the queue behind it), and two messages arrive at a
-//!   rank at least `g` apart.
-//! - A send started at `t` arrives at `t + o + L + (n - 1) G` (`n >= 1` bytes); a recv can run
-//!   once it is posted and its message has arrived.
-//! - The makespan is the latest end of CPU-busy time over all ranks.
+//! Every rule below names the part of `LogGOPSim.cpp` it follows (`docs/models/logp-stall.md`,
+//! Choices, has the line numbers):
+//! - **Active queue.** One priority queue of entries `(time, stamp)`, smallest time first,
+//!   equal times by smallest stamp (`aqcompare_func`, `STRICT_ORDER`). Every new entry takes
+//!   the next stamp; an entry put back because its resources are busy keeps its stamp.
+//! - **Release order.** After each entry, the ranks whose operations were released (by a
+//!   start or a completion) are visited in rank order; each rank's released operations, in the
+//!   order they were released, are stably sorted by type (send, recv, calc) and queued with
+//!   time `max(nexto, nextgs)` for a send, `nexto` for a recv or calc. At start-up every rank's
+//!   operations without dependencies are queued the same way at time 0.
+//! - **Calc** at `t`: runs if the CPU is free (`nexto <= t`), else goes back at `nexto`; it
+//!   starts and completes at once (`nexto = t + time`).
+//! - **Send** of `n` bytes at `t`: runs if the CPU and the send gap are free
+//!   (`max(nexto, nextgs) <= t`), else goes back at that maximum. It starts (its `irequires`
+//!   dependents are released), sets `nexto = t + o + (n-1)O`, `nextgs = t + g + (n-1)G`, and
+//!   queues the message at `t + o + L` (a new stamp). An eager message (`n <= S`) completes
+//!   the send at once; a rendezvous message (`n > S`) completes it when the message is
+//!   matched.
+//! - **Recv** at `t`: posted at once (no CPU time; it starts). If the unexpected queue holds
+//!   a matching message (first in arrival order), the recv completes at once; else it joins
+//!   the posted-receive queue.
+//! - **Message** at `t` on the receiver: processed if the receiver's CPU and receive gap are
+//!   free (`max(nexto, nextgr) <= t`), else put back at that maximum. Processing charges
+//!   `nexto = t + o + max((n-1)O, (n-1)G)` and `nextgr = t + g + (n-1)G`, whether or not a
+//!   recv is posted; then the first matching posted recv completes, or the message joins the
+//!   unexpected queue.
+//! - **Rendezvous.** When a message above `S` is matched (on either path), the send completes
+//!   and the sender's `nexto` and `nextgs` are raised to the matching time.
+//! - **Matching**: source and tag equal, or either side `-1` ([`ANY`]), first match in queue
+//!   order.
+//! - **`cpu`/`nic`**: a rank has one `nexto` per CPU index and one `nextgr`/`nextgs` per NIC
+//!   index used anywhere in the schedule; an operation uses those of its annotation, and a
+//!   message on the receiver uses those of its send's annotation.
+//! - **Makespan**: the largest `nexto` over all ranks and CPUs; a rank's finish time is its
+//!   largest `nexto`.
 //!
-//! Closed forms (checked exactly in `tests/it/goal.rs`): with `p = 2^k` and `o >= g`, binomial
-//! broadcast and dissemination take `k (2o + L)`; linear all-to-all takes `2o(p - 1)` when
-//! `L <= (p - 2) o`.
+//! Beyond LogGOPSim: a message of 0 bytes has no per-byte cost (LogGOPSim computes `(0-1)O`
+//! in unsigned arithmetic and wraps around); an operation completes once (LogGOPSim completes
+//! an eager send a second time when a recv larger than S matches its message, and counts its
+//! dependents down again); a run that ends with an operation never completed (for instance a
+//! send above S whose message met a recv of at most S bytes) or a message never received is
+//! an error naming it (LogGOPSim prints the queues, or a makespan that ignores the
+//! operations never run).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use netcore::Step;
-use netcore::event::EventQueue;
 use serde::{Deserialize, Serialize};
 
 use super::parse::{IREQ_BIT, dependents};
 use super::{OpKind, Schedule};
 use crate::error::Error;
 
-/// LogGP parameters of the LogGOPSim-compatible mode.
+/// The wildcard source or tag (`-1` in GOAL text), LogGOPSim's `ANY_SOURCE`/`ANY_TAG`.
+pub const ANY: u32 = u32::MAX;
+
+/// LogGOPSim's default eager/rendezvous threshold `S` in bytes.
+pub const DEFAULT_S: u64 = 65535;
+
+fn default_s() -> u64 {
+    DEFAULT_S
+}
+
+/// LogGOPS parameters of the LogGOPSim-compatible mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LogGopsParams {
     /// Latency L.
     #[serde(rename = "L")]
     pub l: u64,
-    /// Overhead o, CPU time of every send and recv.
+    /// Overhead o, CPU time of every send and of every message received.
     pub o: u64,
-    /// Gap g between two sends (and between two arrivals) of one rank.
+    /// Gap g between two sends (and between two messages received) of one NIC.
     pub g: u64,
     /// Gap per byte G (0 = LogP).
     #[serde(rename = "G", default)]
     pub big_g: u64,
+    /// CPU overhead per byte O (default 0).
+    #[serde(rename = "O", default)]
+    pub big_o: u64,
+    /// Eager threshold S in bytes: larger messages use the rendezvous protocol (default
+    /// 65535, LogGOPSim's).
+    #[serde(rename = "S", default = "default_s")]
+    pub s: u64,
+}
+
+impl LogGopsParams {
+    /// `L, o, g, G` with `O = 0` and LogGOPSim's default `S = 65535`.
+    pub const fn new(l: u64, o: u64, g: u64, big_g: u64) -> Self {
+        Self { l, o, g, big_g, big_o: 0, s: DEFAULT_S }
+    }
 }
 
 /// The measured outcome of [`run_loggops`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LogGopsRun {
-    /// Latest end of CPU-busy time over all ranks.
+    /// Latest CPU time (`nexto`) over all ranks: LogGOPSim's "Maximum finishing time".
     pub makespan: Step,
-    /// Latest end of CPU-busy time per rank (0 for a rank without operations).
+    /// Latest CPU time per rank (0 for a rank without operations).
     pub rank_end: Vec<Step>,
-    /// Operations executed.
+    /// Operations completed (each once).
     pub ops: u64,
-    /// Messages delivered.
+    /// Messages processed by their receiver (each once).
     pub messages: u64,
-    /// Events handled: popped from the event queue, plus `Ready` events handled at the step
-    /// that released them (those bypass the queue).
+    /// Entries taken from the active queue (put-back entries count again).
     pub events: u64,
-    /// Largest number of events pending in the queue.
+    /// Largest number of entries in the active queue.
     pub peak_events: u64,
-    /// Bytes held by the engine's per-operation arrays, the schedule and the peak event queue,
-    /// divided by the number of operations.
+    /// Bytes held by the schedule, the engine's arrays and the peak active queue, divided by
+    /// the number of operations.
     pub bytes_per_op: f64,
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Ev {
-    /// All predecessors are satisfied.
-    Ready(u32),
-    /// A message reaches the NIC of its receiver (the recv op is the payload).
-    Arrive(u32),
-    /// A message passed the receive gap and can be received.
-    Avail(u32),
-    /// The CPU finishes an operation: (op, its rank). The op carries [`HAS_REQ_DEPS`] when
-    /// some operation `requires` it, so that finishing the others touches only the rank.
-    Done(u32, u32),
-    /// A rank whose head send waits for its NIC retries.
-    Wake(u32),
 }
 
 /// Largest accepted parameter, message size or calc time.
 pub const MAX_TIME: u64 = 1 << 31;
-/// The latest time the engine schedules (`2^63 - 1`, the domain of netcore's event queue).
-/// Sizes and parameters up to [`MAX_TIME`] still reach it along a dependency chain (a send of
-/// `2^31` bytes with `G = 2^31` takes about `2^62`), so every time is computed with checked
-/// arithmetic and a later one is [`Error::GoalTimeOverflow`] (`docs/models/logp-stall.md`,
-/// Limits).
+/// The latest time the engine schedules (`2^63 - 1`). Sizes and parameters up to
+/// [`MAX_TIME`] still reach it along a dependency chain, so every time is computed with
+/// checked arithmetic and a later one is [`Error::GoalTimeOverflow`].
 pub const HORIZON: Step = i64::MAX as Step;
-const NONE: u32 = u32::MAX;
-const NEVER: Step = Step::MAX;
-const POSTED: u8 = 1;
-/// Set when the operation starts on the CPU (it then surely completes).
-const STARTED: u8 = 2;
-/// Some operation `requires` this one.
-const HAS_REQ: u8 = 4;
-/// In a `Done` event: the operation has `requires` dependents.
-const HAS_REQ_DEPS: u32 = 1 << 31;
+/// `pending` of a completed operation.
+const DONE: u32 = u32::MAX;
+/// In an active-queue entry: the operation is the send of a message travelling to `host`.
+const MSG: u32 = 1 << 31;
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Rank {
-    busy: bool,
-    nic_send: Step,
-    nic_recv: Step,
-    end: Step,
-    head: u32,
-    tail: u32,
-}
+/// An active-queue entry: `(time, stamp, op | MSG, host)`, popped smallest first.
+type Entry = Reverse<(Step, u64, u32, u32)>;
 
-/// The run-time state of one operation, all in one place (one cache line per touch).
-#[derive(Debug, Clone, Copy)]
-struct OpState {
-    /// Bytes of a send, duration of a calc; for a recv, when its message passed the receive
-    /// gap (`NEVER` before).
-    size: u64,
-    /// Predecessors not yet satisfied.
-    pending: u32,
-    /// Next operation in the rank's CPU queue.
-    next: u32,
-    /// Owning rank.
-    rank: u32,
-    /// Matched send/recv.
-    partner: u32,
-    /// First dependent in the CSR list.
-    dep_start: u32,
-    kind: OpKind,
-    flags: u8,
-}
+/// A posted recv or an unexpected message: `(source, tag, op)` (the recv, or the send).
+type Queued = (u32, u32, u32);
 
 struct Engine<'a> {
     s: &'a Schedule,
     prm: LogGopsParams,
-    list: Vec<u32>,
-    st: Vec<OpState>,
-    ranks: Vec<Rank>,
-    queue: EventQueue<Ev>,
-    /// Operations released at the current step, handled (in release order) right after the
-    /// event that released them instead of going through the queue.
-    now_ready: Vec<u32>,
-    messages: u64,
+    dep_start: Vec<u32>,
+    dep_list: Vec<u32>,
+    pending: Vec<u32>,
+    ncpu: usize,
+    nnic: usize,
+    nexto: Vec<Step>,
+    nextgr: Vec<Step>,
+    nextgs: Vec<Step>,
+    rq: Vec<Vec<Queued>>,
+    uq: Vec<Vec<Queued>>,
+    aq: BinaryHeap<Entry>,
+    stamp: u64,
+    /// `(host, op)` released while handling the current entry, in release order.
+    released: Vec<(u32, u32)>,
     done: u64,
+    messages: u64,
+}
+
+fn type_order(k: OpKind) -> u8 {
+    match k {
+        OpKind::Send => 0,
+        OpKind::Recv => 1,
+        OpKind::Calc => 2,
+    }
+}
+
+fn matches(want_src: u32, want_tag: u32, q: &Queued) -> bool {
+    (want_src == ANY || q.0 == ANY || q.0 == want_src)
+        && (want_tag == ANY || q.1 == ANY || q.1 == want_tag)
+}
+
+/// Removes and returns the first entry of `q` matching `(src, tag)`.
+fn take_match(q: &mut Vec<Queued>, src: u32, tag: u32) -> Option<Queued> {
+    let i = q.iter().position(|e| matches(src, tag, e))?;
+    Some(q.remove(i))
 }
 
 /// Runs `schedule` in LogGOPSim-compatible mode.
 ///
-/// Errors: [`Error::GoalSchedule`] if some operation never completes (a cross-rank deadlock,
-/// e.g. two ranks that each receive before sending to the other).
+/// Errors: [`Error::GoalParam`] for a parameter above [`MAX_TIME`];
+/// [`Error::GoalTimeOverflow`] for a time past [`HORIZON`]; [`Error::GoalSchedule`] if some
+/// operation never runs (a deadlock), a posted recv is never matched or a message is never
+/// received.
 pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun, Error> {
     let fields = [
         ("L", "L <= 2^31", prm.l),
         ("o", "o <= 2^31", prm.o),
         ("g", "g <= 2^31", prm.g),
         ("G", "G <= 2^31", prm.big_g),
+        ("O", "O <= 2^31", prm.big_o),
+        ("S", "S <= 2^31", prm.s),
     ];
     for (field, rule, v) in fields {
         if v > MAX_TIME {
@@ -164,93 +200,63 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
         });
     }
     let n = schedule.ops.len();
-    let (start, list) = dependents(schedule);
-    let mut st: Vec<OpState> = schedule
-        .ops
-        .iter()
-        .zip(&schedule.partner)
-        .zip(&start)
-        .map(|((op, &partner), &dep_start)| OpState {
-            size: if op.kind == OpKind::Recv { NEVER } else { op.size },
-            pending: 0,
-            next: NONE,
-            rank: 0,
-            partner,
-            dep_start,
-            kind: op.kind,
-            flags: 0,
-        })
-        .collect();
+    let p = schedule.num_ranks as usize;
+    let ncpu = schedule.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0) + 1;
+    let nnic = schedule.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0) + 1;
+    let (dep_start, dep_list) = dependents(schedule);
+    let mut pending = vec![0u32; n];
     for d in &schedule.deps {
-        st[d.op as usize].pending += 1;
-        if d.kind == super::DepKind::Requires {
-            st[d.on as usize].flags |= HAS_REQ;
-        }
+        pending[d.op as usize] += 1;
     }
-    for r in 0..schedule.num_ranks {
-        let (a, b) = (schedule.rank_start[r as usize], schedule.rank_start[r as usize + 1]);
-        for x in &mut st[a as usize..b as usize] {
-            x.rank = r;
-        }
-    }
-    let ranks =
-        vec![Rank { head: NONE, tail: NONE, ..Rank::default() }; schedule.num_ranks as usize];
     let mut e = Engine {
         s: schedule,
         prm,
-        list,
-        st,
-        ranks,
-        queue: EventQueue::with_capacity(1024),
-        now_ready: Vec::new(),
-        messages: 0,
+        dep_start,
+        dep_list,
+        pending,
+        ncpu,
+        nnic,
+        nexto: vec![0; p * ncpu],
+        nextgr: vec![0; p * nnic],
+        nextgs: vec![0; p * nnic],
+        rq: vec![Vec::new(); p],
+        uq: vec![Vec::new(); p],
+        aq: BinaryHeap::new(),
+        stamp: 0,
+        released: Vec::new(),
         done: 0,
+        messages: 0,
     };
-    // Operations without predecessors are ready at 0; handling them directly (in line order)
-    // instead of queueing keeps the event queue as small as the frontier of the run.
+    // Start-up: every rank's operations without dependencies, in line order, stably sorted
+    // by type, at time 0.
+    for h in 0..schedule.num_ranks {
+        let (a, b) = (schedule.rank_start[h as usize], schedule.rank_start[h as usize + 1]);
+        e.released.extend((a..b).filter(|&op| e.pending[op as usize] == 0).map(|op| (h, op)));
+    }
+    e.queue_released();
     let mut events = 0u64;
-    for op in 0..n as u32 {
-        if e.st[op as usize].pending == 0 {
-            events += 1;
-            e.handle(0, Ev::Ready(op))?;
-            events += e.drain_ready(0)?;
-        }
-    }
-    // Events are taken a whole step at a time (`pop_batch`, push order, exactly the order of
-    // single pops: events a handler schedules for the same step come after the batch). While
-    // handling event i the engine already loads the state of event i + LOOKAHEAD, so that the
-    // cache misses of consecutive events overlap.
-    const LOOKAHEAD: usize = 8;
-    let mut peak = e.queue.len() as u64;
-    let mut batch: Vec<Ev> = Vec::new();
-    let mut sink = 0u64;
-    while let Some(t) = e.queue.pop_batch(&mut batch) {
-        peak = peak.max((e.queue.len() + batch.len()) as u64);
-        for i in 0..batch.len() {
-            if let Some(&ahead) = batch.get(i + LOOKAHEAD) {
-                sink = sink.wrapping_add(e.touch(ahead));
+    let mut peak = e.aq.len() as u64;
+    while let Some(Reverse((t, ts, op, host))) = e.aq.pop() {
+        events += 1;
+        if op & MSG != 0 {
+            e.message(t, ts, op & !MSG, host)?;
+        } else {
+            match schedule.ops[op as usize].kind {
+                OpKind::Calc => e.calc(t, ts, op, host)?,
+                OpKind::Send => e.send(t, ts, op, host)?,
+                OpKind::Recv => e.recv(t, op, host),
             }
-            events += 1;
-            e.handle(t, batch[i])?;
-            events += e.drain_ready(t)?;
         }
-        peak = peak.max(e.queue.len() as u64);
-        batch.clear();
+        e.queue_released();
+        peak = peak.max(e.aq.len() as u64);
     }
-    std::hint::black_box(sink);
-    if e.done < n as u64 {
-        let op = e.st.iter().position(|x| x.flags & STARTED == 0).unwrap_or(0);
-        return Err(Error::GoalSchedule {
-            message: format!(
-                "deadlock: {} of {n} operations never complete, the first at line {} (rank {})",
-                n as u64 - e.done,
-                schedule.lines[op],
-                e.st[op].rank
-            ),
-        });
-    }
+    e.finish_checks()?;
+    let rank_end: Vec<Step> = if ncpu == 1 {
+        e.nexto.clone()
+    } else {
+        e.nexto.chunks(ncpu).map(|c| c.iter().copied().max().unwrap_or(0)).collect()
+    };
     let bytes = e.footprint(peak);
-    let rank_end: Vec<Step> = e.ranks.iter().map(|r| r.end).collect();
     Ok(LogGopsRun {
         makespan: rank_end.iter().copied().max().unwrap_or(0),
         rank_end,
@@ -263,61 +269,34 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
 }
 
 impl Engine<'_> {
-    fn handle(&mut self, t: Step, ev: Ev) -> Result<(), Error> {
-        match ev {
-            Ev::Ready(op) => {
-                let x = &mut self.st[op as usize];
-                let r = x.rank;
-                if x.kind == OpKind::Recv {
-                    x.flags |= POSTED;
-                    let arrived = x.size <= t;
-                    self.fire(op, true);
-                    if arrived {
-                        self.enqueue(r, op);
-                    }
-                } else {
-                    self.enqueue(r, op);
-                }
-                self.try_start(r, t)
-            }
-            Ev::Arrive(recv) => {
-                let x = self.st[recv as usize];
-                let at = t.max(self.ranks[x.rank as usize].nic_recv);
-                let next = self.later(recv, "the receive gap", at, &[self.prm.g])?;
-                self.ranks[x.rank as usize].nic_recv = next;
-                self.st[recv as usize].size = at;
-                self.messages += 1;
-                if at > t {
-                    self.queue.push(at, Ev::Avail(recv));
-                    Ok(())
-                } else {
-                    self.avail(recv, t)
-                }
-            }
-            Ev::Avail(recv) => self.avail(recv, t),
-            Ev::Done(op, r) => {
-                let rank = &mut self.ranks[r as usize];
-                rank.busy = false;
-                rank.end = rank.end.max(t);
-                self.done += 1;
-                if op & HAS_REQ_DEPS != 0 {
-                    self.fire(op & !HAS_REQ_DEPS, false);
-                }
-                self.try_start(r, t)
-            }
-            Ev::Wake(r) => self.try_start(r, t),
-        }
+    fn cpu(&self, host: u32, op: u32) -> usize {
+        host as usize * self.ncpu + usize::from(self.s.ops[op as usize].cpu)
     }
 
-    /// `t + parts` for operation `op`, or [`Error::GoalTimeOverflow`] naming `what` when the
-    /// sum passes [`HORIZON`] (the exact sum is reported, computed in 128 bits).
-    #[inline]
-    fn later(&self, op: u32, what: &'static str, t: Step, parts: &[u64]) -> Result<Step, Error> {
+    fn nic(&self, host: u32, op: u32) -> usize {
+        host as usize * self.nnic + usize::from(self.s.ops[op as usize].nic)
+    }
+
+    /// `(n - 1) * per_byte` for a message of `n` bytes (0 for `n = 0`). Sizes and per-byte
+    /// costs are at most 2^31 (checked), so the product fits.
+    fn per_byte(&self, op: u32, per_byte: u64) -> u64 {
+        self.s.ops[op as usize].size.saturating_sub(1) * per_byte
+    }
+
+    /// `t + parts`, or [`Error::GoalTimeOverflow`] naming `what` past [`HORIZON`].
+    fn later(
+        &self,
+        op: u32,
+        host: u32,
+        what: &'static str,
+        t: Step,
+        parts: &[u64],
+    ) -> Result<Step, Error> {
         match parts.iter().try_fold(t, |a, &b| a.checked_add(b)) {
             Some(at) if at <= HORIZON => Ok(at),
             _ => Err(Error::GoalTimeOverflow {
                 line: self.s.lines[op as usize],
-                rank: self.st[op as usize].rank,
+                rank: host,
                 what,
                 start: t,
                 time: parts.iter().fold(u128::from(t), |a, &b| a + u128::from(b)),
@@ -325,127 +304,214 @@ impl Engine<'_> {
         }
     }
 
-    /// Loads the state event `ev` will touch (its operation and its rank) and returns a
-    /// value derived from it, so that the loads are not optimised away.
-    fn touch(&self, ev: Ev) -> u64 {
-        match ev {
-            Ev::Ready(op) | Ev::Arrive(op) | Ev::Avail(op) => {
-                let x = &self.st[op as usize];
-                x.size ^ self.ranks[x.rank as usize].nic_recv
-            }
-            Ev::Done(op, r) => {
-                self.ranks[r as usize].end ^ u64::from(self.st[(op & !HAS_REQ_DEPS) as usize].flags)
-            }
-            Ev::Wake(r) => self.ranks[r as usize].nic_send,
-        }
-    }
-
-    /// Handles the operations released at `t` (and those they release), in release order;
-    /// returns how many.
-    fn drain_ready(&mut self, t: Step) -> Result<u64, Error> {
-        let mut i = 0;
-        while i < self.now_ready.len() {
-            let op = self.now_ready[i];
-            self.handle(t, Ev::Ready(op))?;
-            i += 1;
-        }
-        self.now_ready.clear();
-        Ok(i as u64)
-    }
-
-    fn avail(&mut self, recv: u32, t: Step) -> Result<(), Error> {
-        let x = self.st[recv as usize];
-        if x.flags & POSTED != 0 {
-            self.enqueue(x.rank, recv);
-            return self.try_start(x.rank, t);
-        }
-        Ok(())
-    }
-
-    /// Releases the dependents of `op`: the `irequires` ones when it starts (`started`), the
-    /// `requires` ones when it completes.
-    fn fire(&mut self, op: u32, started: bool) {
-        let a = self.st[op as usize].dep_start as usize;
-        let b = self.st.get(op as usize + 1).map_or(self.list.len(), |x| x.dep_start as usize);
+    /// Releases the dependents of `op` (on `host`): the `irequires` ones (`started`) or the
+    /// `requires` ones, in the order of their dependency lines.
+    fn release(&mut self, host: u32, op: u32, started: bool) {
+        let (a, b) =
+            (self.dep_start[op as usize] as usize, self.dep_start[op as usize + 1] as usize);
         for i in a..b {
-            let w = self.list[i];
+            let w = self.dep_list[i];
             if (w & IREQ_BIT != 0) == started {
                 let w = w & !IREQ_BIT;
-                let x = &mut self.st[w as usize];
-                x.pending -= 1;
-                if x.pending == 0 {
-                    self.now_ready.push(w);
+                self.pending[w as usize] -= 1;
+                if self.pending[w as usize] == 0 {
+                    self.released.push((host, w));
                 }
             }
         }
     }
 
-    fn enqueue(&mut self, r: u32, op: u32) {
-        let rank = &mut self.ranks[r as usize];
-        if rank.tail == NONE {
-            rank.head = op;
-        } else {
-            self.st[rank.tail as usize].next = op;
+    fn complete(&mut self, host: u32, op: u32) {
+        // A recv above S matched with an eager message would complete its (already complete)
+        // send a second time; LogGOPSim then decrements the send's dependents again.
+        if self.pending[op as usize] == DONE {
+            return;
         }
-        rank.tail = op;
+        self.done += 1;
+        // `pending` of a released operation is 0 and never read again: it now marks completion.
+        self.pending[op as usize] = DONE;
+        self.release(host, op, false);
     }
 
-    fn try_start(&mut self, r: u32, t: Step) -> Result<(), Error> {
-        let rank = &self.ranks[r as usize];
-        if rank.busy || rank.head == NONE {
+    /// Queues the released operations: by rank, then stably by type, each with a new stamp.
+    fn queue_released(&mut self) {
+        if self.released.is_empty() {
+            return;
+        }
+        let mut released = std::mem::take(&mut self.released);
+        let ops = &self.s.ops;
+        released.sort_by_key(|&(h, op)| (h, type_order(ops[op as usize].kind)));
+        for &(h, op) in &released {
+            let c = self.nexto[self.cpu(h, op)];
+            let t = match ops[op as usize].kind {
+                OpKind::Send => c.max(self.nextgs[self.nic(h, op)]),
+                OpKind::Recv | OpKind::Calc => c,
+            };
+            self.aq.push(Reverse((t, self.stamp, op, h)));
+            self.stamp += 1;
+        }
+        released.clear();
+        self.released = released;
+    }
+
+    fn calc(&mut self, t: Step, ts: u64, op: u32, h: u32) -> Result<(), Error> {
+        let c = self.cpu(h, op);
+        if self.nexto[c] > t {
+            self.aq.push(Reverse((self.nexto[c], ts, op, h)));
             return Ok(());
         }
-        let op = rank.head;
-        let x = self.st[op as usize];
-        if x.kind == OpKind::Send && rank.nic_send > t {
-            self.queue.push(rank.nic_send, Ev::Wake(r));
-            return Ok(());
-        }
-        let prm = self.prm;
-        // Every time is checked before any state changes, so that an error leaves no event
-        // beyond the horizon in the queue.
-        let end = match x.kind {
-            OpKind::Send | OpKind::Recv => self.later(op, "the CPU overhead o", t, &[prm.o])?,
-            OpKind::Calc => self.later(op, "the calc", t, &[x.size])?,
-        };
-        if x.kind == OpKind::Send {
-            // Sizes and G are at most 2^31 (checked), so the product fits in 64 bits.
-            let bytes = x.size.saturating_sub(1) * prm.big_g;
-            let arrive =
-                self.later(op, "the arrival t + o + L + (n-1)G", t, &[prm.o, prm.l, bytes])?;
-            let nic = self.later(op, "the send gap g", t, &[prm.g])?;
-            self.ranks[r as usize].nic_send = nic;
-            self.queue.push(arrive, Ev::Arrive(x.partner));
-        }
-        let rank = &mut self.ranks[r as usize];
-        rank.head = x.next;
-        if rank.head == NONE {
-            rank.tail = NONE;
-        }
-        rank.busy = true;
-        if x.kind != OpKind::Recv {
-            self.fire(op, true);
-        }
-        self.st[op as usize].flags |= STARTED;
-        let tagged = if x.flags & HAS_REQ != 0 { op | HAS_REQ_DEPS } else { op };
-        self.queue.push(end, Ev::Done(tagged, r));
+        self.nexto[c] = self.later(op, h, "the calc", t, &[self.s.ops[op as usize].size])?;
+        self.release(h, op, true);
+        self.complete(h, op);
         Ok(())
     }
 
-    /// Bytes of the schedule, the engine arrays and `peak` queued events.
+    fn send(&mut self, t: Step, ts: u64, op: u32, h: u32) -> Result<(), Error> {
+        let (c, k) = (self.cpu(h, op), self.nic(h, op));
+        let free = self.nexto[c].max(self.nextgs[k]);
+        if free > t {
+            self.aq.push(Reverse((free, ts, op, h)));
+            return Ok(());
+        }
+        let prm = self.prm;
+        let cpu_end = self.later(
+            op,
+            h,
+            "the send overhead o + (n-1)O",
+            t,
+            &[prm.o, self.per_byte(op, prm.big_o)],
+        )?;
+        let gap_end = self.later(
+            op,
+            h,
+            "the send gap g + (n-1)G",
+            t,
+            &[prm.g, self.per_byte(op, prm.big_g)],
+        )?;
+        let arrive = self.later(op, h, "the arrival t + o + L", t, &[prm.o, prm.l])?;
+        self.release(h, op, true);
+        self.nexto[c] = cpu_end;
+        self.nextgs[k] = gap_end;
+        let x = self.s.ops[op as usize];
+        self.aq.push(Reverse((arrive, self.stamp, op | MSG, x.peer)));
+        self.stamp += 1;
+        if x.size <= prm.s {
+            self.complete(h, op);
+        }
+        Ok(())
+    }
+
+    fn recv(&mut self, t: Step, op: u32, h: u32) {
+        self.release(h, op, true);
+        let x = self.s.ops[op as usize];
+        match take_match(&mut self.uq[h as usize], x.peer, x.tag) {
+            Some((src, _, send)) => {
+                if x.size > self.prm.s {
+                    // The recv's own size decides, and the sender's clocks indexed by the
+                    // recv's cpu/nic are raised (as LogGOPSim does).
+                    self.rendezvous_done(t, src, send, self.cpu(src, op), self.nic(src, op));
+                }
+                self.complete(h, op);
+            }
+            None => self.rq[h as usize].push((x.peer, x.tag, op)),
+        }
+    }
+
+    fn rendezvous_done(&mut self, t: Step, src: u32, send: u32, c: usize, k: usize) {
+        self.complete(src, send);
+        self.nexto[c] = self.nexto[c].max(t);
+        self.nextgs[k] = self.nextgs[k].max(t);
+    }
+
+    fn message(&mut self, t: Step, ts: u64, send: u32, h: u32) -> Result<(), Error> {
+        let (c, k) = (self.cpu(h, send), self.nic(h, send));
+        let free = self.nexto[c].max(self.nextgr[k]);
+        if free > t {
+            self.aq.push(Reverse((free, ts, send | MSG, h)));
+            return Ok(());
+        }
+        let prm = self.prm;
+        let per_byte = self.per_byte(send, prm.big_o).max(self.per_byte(send, prm.big_g));
+        let cpu_end = self.later(
+            send,
+            h,
+            "the receive overhead o + max((n-1)O, (n-1)G)",
+            t,
+            &[prm.o, per_byte],
+        )?;
+        let gap_end = self.later(
+            send,
+            h,
+            "the receive gap g + (n-1)G",
+            t,
+            &[prm.g, self.per_byte(send, prm.big_g)],
+        )?;
+        self.nexto[c] = cpu_end;
+        self.nextgr[k] = gap_end;
+        self.messages += 1;
+        let x = self.s.ops[send as usize];
+        let src = self.s.rank_of(send);
+        match take_match(&mut self.rq[h as usize], src, x.tag) {
+            Some((_, _, recv)) => {
+                if x.size > prm.s {
+                    self.rendezvous_done(t, src, send, self.cpu(src, send), self.nic(src, send));
+                }
+                self.complete(h, recv);
+            }
+            None => self.uq[h as usize].push((src, x.tag, send)),
+        }
+        Ok(())
+    }
+
+    /// The project's errors for what LogGOPSim leaves in its queues or never runs.
+    fn finish_checks(&self) -> Result<(), Error> {
+        let s = self.s;
+        let lines = |op: u32| s.lines[op as usize];
+        let n = s.ops.len() as u64;
+        if self.done < n {
+            let op = (0u32..).zip(&self.pending).find(|&(_, &c)| c != DONE).map_or(0, |(i, _)| i);
+            return Err(Error::GoalSchedule {
+                message: format!(
+                    "deadlock: {} of {n} operations never complete, the first at line {} (rank {})",
+                    n - self.done,
+                    lines(op),
+                    s.rank_of(op)
+                ),
+            });
+        }
+        // Every operation completed, so no recv is left posted; a message can still be left
+        // unexpected when a recv took another message through a wildcard.
+        for h in 0..s.num_ranks {
+            if let Some(&(src, tag, send)) = self.uq[h as usize].first() {
+                return Err(Error::GoalSchedule {
+                    message: format!(
+                        "message from rank {src} to rank {h} tag {} (send at line {}) is never received",
+                        show(tag),
+                        lines(send)
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes of the schedule, the engine arrays and `peak` queued entries.
     fn footprint(&self, peak: u64) -> u64 {
         use std::mem::size_of;
         let s = self.s;
         let schedule = s.ops.capacity() * size_of::<super::Op>()
             + s.lines.capacity() * 4
-            + s.partner.capacity() * 4
             + s.rank_start.capacity() * 4
             + s.deps.capacity() * size_of::<super::Dep>();
-        let engine = self.list.capacity() * 4
-            + self.st.capacity() * size_of::<OpState>()
-            + self.ranks.capacity() * size_of::<Rank>();
-        // A queued event is (time, sequence number, event) in a binary heap.
-        let per_event = 16 + size_of::<Ev>() as u64;
-        (schedule + engine) as u64 + peak * per_event
+        let engine =
+            (self.dep_start.capacity() + self.dep_list.capacity() + self.pending.capacity()) * 4
+                + (self.nexto.capacity() + self.nextgr.capacity() + self.nextgs.capacity()) * 8
+                + (self.rq.capacity() + self.uq.capacity()) * size_of::<Vec<Queued>>();
+        (schedule + engine) as u64 + peak * size_of::<Entry>() as u64
     }
+}
+
+/// A source or tag as written in GOAL text (`-1` for [`ANY`]).
+fn show(v: u32) -> String {
+    if v == ANY { "-1".to_string() } else { v.to_string() }
 }

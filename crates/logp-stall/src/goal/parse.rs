@@ -2,7 +2,7 @@
 //! dependencies).
 #![warn(clippy::cast_possible_truncation)]
 
-use super::loggops::MAX_TIME;
+use super::loggops::{ANY, MAX_TIME};
 use super::{Dep, DepKind, Op, OpKind, Schedule};
 use crate::error::Error;
 use crate::limits;
@@ -76,23 +76,24 @@ struct Parser<'a> {
 ///
 /// Checks: syntax (with the 1-based line number), `num_ranks` in `1..=2^24`, rank ids and
 /// peers `< num_ranks`, no duplicate rank block or label, no send/recv to oneself, every
-/// dependency names labels of its block, the dependencies of every rank are acyclic, and
-/// every send has exactly one matching recv of the same size (static matching, see
-/// [`crate::goal`]). Rank blocks may come in any order; missing ranks have no operations.
+/// dependency names labels of its block, the dependencies of every rank are acyclic, and,
+/// without wildcards, as many sends as recvs for each `(src, dst, tag)`
+/// ([`check_message_counts`]; messages are matched dynamically when the schedule runs).
+/// Rank blocks may come in any order; missing ranks have no operations.
 pub fn parse(text: &str) -> Result<Schedule, Error> {
     let mut parser: Option<Parser<'_>> = None;
     let mut open: Option<Block> = None;
     let mut tokens: Vec<&str> = Vec::with_capacity(8);
     let mut last_line = 0;
+    let mut in_comment = false;
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         last_line = line;
-        let code = raw.split("//").next().unwrap_or("").trim();
-        if code.is_empty() {
+        tokens.clear();
+        tokenize(raw, &mut in_comment, &mut tokens);
+        if tokens.is_empty() {
             continue;
         }
-        tokens.clear();
-        tokens.extend(code.split_whitespace());
         let Some(ps) = parser.as_mut() else {
             let p = parse_num_ranks(line, &tokens)?;
             let value = || format!("{p} (goal line {line})");
@@ -121,6 +122,9 @@ pub fn parse(text: &str) -> Result<Schedule, Error> {
             }
         }
     }
+    if in_comment {
+        return Err(syntax(last_line, "a `/*` comment is not closed by `*/` before the end"));
+    }
     let Some(ps) = parser else {
         return Err(syntax(last_line.max(1), "missing `num_ranks <P>` header"));
     };
@@ -134,6 +138,36 @@ pub fn parse(text: &str) -> Result<Schedule, Error> {
         ));
     }
     ps.build()
+}
+
+/// Appends the tokens of `raw` outside comments (`// ...` to the end of the line,
+/// `/* ... */` across lines, as LogGOPSim's `txt2bin` grammar); `in_comment` carries an open
+/// `/*` from line to line.
+fn tokenize<'a>(raw: &'a str, in_comment: &mut bool, tokens: &mut Vec<&'a str>) {
+    let mut rest = raw;
+    loop {
+        if *in_comment {
+            match rest.find("*/") {
+                Some(i) => {
+                    rest = &rest[i + 2..];
+                    *in_comment = false;
+                }
+                None => return,
+            }
+        }
+        let line_comment = rest.find("//");
+        match rest.find("/*") {
+            Some(b) if line_comment.is_none_or(|l| b < l) => {
+                tokens.extend(rest[..b].split_whitespace());
+                rest = &rest[b + 2..];
+                *in_comment = true;
+            }
+            _ => {
+                tokens.extend(rest[..line_comment.unwrap_or(rest.len())].split_whitespace());
+                return;
+            }
+        }
+    }
 }
 
 fn parse_num<T: std::str::FromStr>(line: usize, token: &str, what: &str) -> Result<T, Error> {
@@ -308,9 +342,11 @@ impl<'a> Parser<'a> {
             }
         }
         rank_start.push(at);
-        let mut schedule = Schedule { num_ranks: p, rank_start, ops, lines, deps, partner: vec![] };
+        let schedule = Schedule { num_ranks: p, rank_start, ops, lines, deps };
         check_acyclic(&schedule)?;
-        schedule.partner = match_messages(&schedule)?;
+        if !schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
+            check_message_counts(&schedule)?;
+        }
         Ok(schedule)
     }
 }
@@ -335,8 +371,10 @@ fn parse_op(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error
 
 fn parse_op_unchecked(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
     Ok(match tokens {
-        ["calc", t] => {
-            Op { size: parse_num(line, t, "calc time")?, peer: 0, tag: 0, kind: OpKind::Calc }
+        ["calc", t, rest @ ..] => {
+            let (_, cpu, _) = annotations(line, rest, false)?;
+            let size = parse_num(line, t, "calc time")?;
+            Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu, nic: 0 }
         }
         [verb @ ("send" | "recv"), bytes, dir, peer, rest @ ..] => {
             let (kind, want) =
@@ -354,38 +392,74 @@ fn parse_op_unchecked(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result
                 ));
             };
             let size = parse_num(line, n, "message size")?;
-            let peer: u32 = parse_num(line, peer, "peer rank")?;
-            if peer >= p {
-                return Err(syntax(
-                    line,
-                    format!("peer rank must be < num_ranks = {p} (got {peer})"),
-                ));
-            }
+            let peer: u32 = if *peer == "-1" && kind == OpKind::Recv {
+                ANY
+            } else {
+                let peer: u32 = parse_num(line, peer, "peer rank")?;
+                if peer >= p {
+                    return Err(syntax(
+                        line,
+                        format!("peer rank must be < num_ranks = {p} (got {peer})"),
+                    ));
+                }
+                peer
+            };
             if peer == rank {
                 return Err(syntax(line, format!("rank {peer} cannot {verb} a message to itself")));
             }
-            let tag = match rest {
-                [] => 0,
-                ["tag", t] => parse_num(line, t, "tag")?,
-                _ => {
-                    return Err(syntax(
-                        line,
-                        format!("expected optional `tag <t>` (got `{}`)", echo(&rest.join(" "))),
-                    ));
-                }
-            };
-            Op { size, peer, tag, kind }
+            let (tag, cpu, nic) = annotations(line, rest, true)?;
+            Op { size, peer, tag, kind, cpu, nic }
         }
         rest => {
             return Err(syntax(
                 line,
                 format!(
-                    "expected `send <n>b to <dst> [tag <t>]`, `recv <n>b from <src> [tag <t>]` or `calc <time>` (got `{}`)",
+                    "expected `send <n>b to <dst> [tag <t>] [cpu <c>] [nic <k>]`, `recv <n>b from <src> [tag <t>] [cpu <c>] [nic <k>]` or `calc <time> [cpu <c>]` (got `{}`)",
                     echo(&rest.join(" "))
                 ),
             ));
         }
     })
+}
+
+/// The optional `tag <t>` (`-1` = any), `cpu <c>` and `nic <k>` after an operation, in this
+/// order (`txt2bin`'s grammar; a calc takes only `cpu`).
+fn annotations(line: usize, mut rest: &[&str], message: bool) -> Result<(u32, u8, u8), Error> {
+    let (mut tag, mut cpu, mut nic) = (0, 0, 0);
+    let mut seen = 0;
+    while let [word, value, tail @ ..] = rest {
+        let order = match *word {
+            "tag" if message => 1,
+            "cpu" => 2,
+            "nic" if message => 3,
+            _ => break,
+        };
+        if order <= seen {
+            break;
+        }
+        seen = order;
+        match order {
+            1 if *value == "-1" => tag = ANY,
+            1 => {
+                tag = parse_num(line, value, "tag")?;
+                if tag == ANY {
+                    return Err(syntax(line, "tag 4294967295 is reserved for `-1` (any tag)"));
+                }
+            }
+            2 => cpu = parse_num(line, value, "cpu index (0..=255)")?,
+            _ => nic = parse_num(line, value, "nic index (0..=255)")?,
+        }
+        rest = tail;
+    }
+    if !rest.is_empty() {
+        let expected = if message {
+            "optional `tag <t>`, `cpu <c>`, `nic <k>` in this order"
+        } else {
+            "optional `cpu <c>`"
+        };
+        return Err(syntax(line, format!("expected {expected} (got `{}`)", echo(&rest.join(" ")))));
+    }
+    Ok((tag, cpu, nic))
 }
 
 /// Kahn's algorithm over the dependency graph; a leftover operation lies on or behind a cycle.
@@ -444,13 +518,13 @@ pub(crate) fn dependents(s: &Schedule) -> (Vec<u32>, Vec<u32>) {
     (start, list)
 }
 
-/// Static matching: for each operation its partner (send ↔ recv), `u32::MAX` for a calc.
-///
-/// The k-th send from `s` to `d` with tag `t` matches the k-th recv at `d` from `s` with tag
-/// `t`, both in line order; sizes must agree.
-pub fn match_messages(s: &Schedule) -> Result<Vec<u32>, Error> {
-    // (src, dst, tag, op): sorting puts the k-th send and the k-th recv of a triple at the
-    // same position of their lists.
+/// Every send has a recv and every recv a send: for each `(src, dst, tag)` the sends from
+/// `src` to `dst` with tag `t` are as many as the recvs at `dst` from `src` with tag `t` (a
+/// schedule without wildcards, where a mismatch surely leaves a message or a recv unmatched
+/// at the end of a run). The error names the first operation in line order left over.
+pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
+    // (src, dst, tag, op): after sorting, the k-th send and the k-th recv of a triple sit at
+    // the same position of their lists.
     let mut sends: Vec<(u32, u32, u32, u32)> = Vec::new();
     let mut recvs: Vec<(u32, u32, u32, u32)> = Vec::new();
     for r in 0..s.num_ranks {
@@ -465,21 +539,11 @@ pub fn match_messages(s: &Schedule) -> Result<Vec<u32>, Error> {
     }
     sends.sort_unstable();
     recvs.sort_unstable();
-    let mut partner = vec![u32::MAX; s.ops.len()];
     let (mut a, mut b) = (0, 0);
-    while a < sends.len() || b < recvs.len() {
-        let key = |x: &(u32, u32, u32, u32)| (x.0, x.1, x.2);
+    let key = |x: &(u32, u32, u32, u32)| (x.0, x.1, x.2);
+    loop {
         match (sends.get(a), recvs.get(b)) {
             (Some(x), Some(y)) if key(x) == key(y) => {
-                let (so, ro) = (s.ops[x.3 as usize], s.ops[y.3 as usize]);
-                if so.size != ro.size {
-                    return Err(schedule_err(format!(
-                        "send of {}b at line {} is matched by a recv of {}b at line {} (sizes must agree)",
-                        so.size, s.lines[x.3 as usize], ro.size, s.lines[y.3 as usize]
-                    )));
-                }
-                partner[x.3 as usize] = y.3;
-                partner[y.3 as usize] = x.3;
                 a += 1;
                 b += 1;
             }
@@ -495,8 +559,7 @@ pub fn match_messages(s: &Schedule) -> Result<Vec<u32>, Error> {
                     y.1, y.0, y.2, s.lines[y.3 as usize]
                 )));
             }
-            (_, None) => break,
+            (_, None) => return Ok(()),
         }
     }
-    Ok(partner)
 }

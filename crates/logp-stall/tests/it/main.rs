@@ -6,6 +6,9 @@
 
 mod fixtures;
 mod goal;
+mod goal_corpus;
+mod goal_loggopsim;
+mod goal_reference;
 mod goal_rules;
 mod hardening;
 mod props;
