@@ -113,18 +113,24 @@ struct Layout {
     left: Vec<u32>,
     right: Vec<u32>,
     /// Per stream: the column it carries and the summed delay `D` of its route.
-    col: Vec<u32>,
-    delay: Vec<Step>,
+    sent: Vec<Sent>,
     /// Per stream and row: deliveries and unit x hop transmissions.
     messages: u64,
     units: u64,
 }
 
-/// One row's values: per held column and per stream (the arrival step of the stream's row).
+/// A stream's column and the summed delay `D` of its route.
+#[derive(Debug, Clone, Copy)]
+struct Sent {
+    col: u32,
+    delay: Step,
+}
+
+/// One row's values: per held column, and per stream the arrival step and value of its row.
+#[derive(Clone)]
 struct Row<V> {
     val: Vec<V>,
-    sval: Vec<V>,
-    arr: Vec<Step>,
+    streams: Vec<(Step, V)>,
 }
 
 /// A run of the row-sweep engine, ready to start.
@@ -145,8 +151,7 @@ struct Part<'a, V, D> {
     holders: std::ops::Range<usize>,
     free: &'a mut [Step],
     val: &'a mut [V],
-    sval: &'a mut [V],
-    arr: &'a mut [Step],
+    streams: &'a mut [(Step, V)],
     db: &'a mut [D],
     dig: &'a mut [u64],
 }
@@ -195,14 +200,13 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
             out_at: vec![0],
             left: Vec::new(),
             right: Vec::new(),
-            col: Vec::new(),
-            delay: Vec::new(),
+            sent: Vec::new(),
             messages: 0,
             units: 0,
         };
         let mut db = Vec::with_capacity(plan.held_total());
         let mut val = Vec::with_capacity(plan.held_total());
-        let mut sval = Vec::with_capacity(routes.streams.len());
+        let mut streams = Vec::with_capacity(routes.streams.len());
         for (p, range) in plan.held.iter().enumerate() {
             let Some((lo, hi)) = *range else { continue };
             if plan.phase > 1 && hi > lo {
@@ -217,15 +221,15 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
             for &(col, id) in &routes.outs[p] {
                 let s = &routes.streams[id as usize];
                 let route = &routes.hops[s.start as usize..(s.start + s.len) as usize];
-                renum[id as usize] = narrow(lay.col.len(), "streams")?;
-                lay.col.push(narrow(col, "columns")?);
-                lay.delay.push(route.iter().map(|&h| Step::from(delays[h as usize])).sum());
+                renum[id as usize] = narrow(lay.sent.len(), "streams")?;
+                let delay = route.iter().map(|&h| Step::from(delays[h as usize])).sum();
+                lay.sent.push(Sent { col: narrow(col, "columns")?, delay });
                 lay.units += u64::from(s.len) * u64::from(weight);
-                sval.push(prog.init_val(col));
+                streams.push((0, prog.init_val(col)));
             }
-            lay.out_at.push(narrow(lay.col.len(), "streams")?);
+            lay.out_at.push(narrow(lay.sent.len(), "streams")?);
         }
-        lay.messages = lay.col.len() as u64;
+        lay.messages = lay.sent.len() as u64;
         let (mut left, mut right) = (vec![NONE; lay.lo.len()], vec![NONE; lay.lo.len()]);
         for (id, s) in routes.streams.iter().enumerate() {
             let h = holder[s.dest as usize] as usize;
@@ -233,14 +237,13 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
             side[h] = renum[id];
         }
         (lay.left, lay.right) = (left, right);
-        let arr = vec![0; sval.len()];
-        let row = Row { val, sval, arr };
+        let row = Row { val, streams };
         Ok(Self {
             figures: Figures::of(plan),
             free: vec![0; lay.lo.len()],
             dig: vec![0; row.val.len()],
             db,
-            cur: Row { val: row.val.clone(), sval: row.sval.clone(), arr: row.arr.clone() },
+            cur: row.clone(),
             prev: row,
             lay,
         })
@@ -263,8 +266,7 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
                 holders,
                 free: &mut self.free,
                 val: &mut self.cur.val,
-                sval: &mut self.cur.sval,
-                arr: &mut self.cur.arr,
+                streams: &mut self.cur.streams,
                 db: &mut self.db,
                 dig: &mut self.dig,
             };
@@ -349,7 +351,7 @@ fn split<'a, V, D>(
     mut db: &'a mut [D],
     mut dig: &'a mut [u64],
 ) -> Vec<Part<'a, V, D>> {
-    let (mut val, mut sval, mut arr) = (&mut cur.val[..], &mut cur.sval[..], &mut cur.arr[..]);
+    let (mut val, mut streams) = (&mut cur.val[..], &mut cur.streams[..]);
     let mut parts = Vec::with_capacity(bounds.len());
     for w in bounds.windows(2) {
         let (a, b) = (w[0], w[1]);
@@ -357,13 +359,12 @@ fn split<'a, V, D>(
         let outs = (lay.out_at[b] - lay.out_at[a]) as usize;
         let f;
         (f, free) = std::mem::take(&mut free).split_at_mut(b - a);
-        let (v, d, g, s, r);
+        let (v, d, g, s);
         (v, val) = std::mem::take(&mut val).split_at_mut(cols);
         (d, db) = std::mem::take(&mut db).split_at_mut(cols);
         (g, dig) = std::mem::take(&mut dig).split_at_mut(cols);
-        (s, sval) = std::mem::take(&mut sval).split_at_mut(outs);
-        (r, arr) = std::mem::take(&mut arr).split_at_mut(outs);
-        parts.push(Part { holders: a..b, free: f, val: v, sval: s, arr: r, db: d, dig: g });
+        (s, streams) = std::mem::take(&mut streams).split_at_mut(outs);
+        parts.push(Part { holders: a..b, free: f, val: v, streams: s, db: d, dig: g });
     }
     parts
 }
@@ -375,7 +376,7 @@ fn sweep<P, V, D>(
     prog: &P,
     t: u64,
     prev: &Row<V>,
-    part: Part<'_, V, D>,
+    mut part: Part<'_, V, D>,
     current: &Current,
 ) -> Step
 where
@@ -384,51 +385,93 @@ where
 {
     let n_cols = lay.n_cols;
     let Some(first) = part.holders.clone().next() else { return 0 };
-    let (col0, out0) = (lay.col_at[first] as usize, lay.out_at[first] as usize);
+    let base = (lay.col_at[first] as usize, lay.out_at[first] as usize);
     let mut row_max = 0;
-    for h in part.holders {
+    for h in part.holders.clone() {
         let (lo, hi) = (lay.lo[h] as usize, lay.hi[h] as usize);
-        let slot = lay.col_at[h] as usize;
-        let (outs, ins) =
-            (lay.out_at[h] as usize..lay.out_at[h + 1] as usize, (lay.left[h], lay.right[h]));
-        let mut fin = part.free[h - first];
-        let (a, b) = (lo + usize::from(lo > 1), hi - usize::from(hi < n_cols));
-        let (run, edges) = if a <= b {
-            (a..=b, [(lo > 1).then_some(lo), (hi < n_cols).then_some(hi)])
+        let mut at = Pebble { h, lo, hi, t, fin: part.free[h - first] };
+        if lo == hi {
+            at.compute(lay, prog, prev, &mut part, base, lo, current);
         } else {
-            (lo..=hi, [None, None])
-        };
-        for c in run.chain(edges.into_iter().flatten()) {
-            let mut need = 0;
-            let mut input = |side: Side, stream: u32, j: usize| -> V {
-                if j == 0 || j > n_cols {
-                    prog.boundary(side, t - 1)
-                } else if j < lo || j > hi {
-                    need = need.max(prev.arr[stream as usize]);
-                    prev.sval[stream as usize].clone()
-                } else {
-                    prev.val[slot + j - lo].clone()
-                }
+            // Phase 1: the interior `[lo + s_L, hi - s_R]`, then the edges (the strict order's
+            // row, `order::Order` with `l = 1`).
+            let (a, b) = (lo + usize::from(lo > 1), hi - usize::from(hi < n_cols));
+            let (run, edges) = if a <= b {
+                (a..=b, [(lo > 1).then_some(lo), (hi < n_cols).then_some(hi)])
+            } else {
+                (lo..=hi, [None, None])
             };
-            let l = input(Side::Left, ins.0, c - 1);
-            let r = input(Side::Right, ins.1, c + 1);
-            fin = need.max(fin + 1) + Step::from(lay.weight) - 1;
-            current.set(c, t);
-            let k = slot + c - lo - col0;
-            let v = prog.step(&mut part.db[k], c, t, &l, &prev.val[slot + c - lo], &r);
-            part.dig[k] = fold(part.dig[k], &v);
-            for s in outs.clone() {
-                if lay.col[s] as usize == c {
-                    part.arr[s - out0] = fin + lay.delay[s];
-                    part.sval[s - out0] = v.clone();
-                }
+            for c in run.chain(edges.into_iter().flatten()) {
+                at.compute(lay, prog, prev, &mut part, base, c, current);
             }
-            part.val[k] = v;
         }
-        part.free[h - first] = fin;
-        row_max = row_max.max(fin);
+        part.free[h - first] = at.fin;
+        row_max = row_max.max(at.fin);
     }
     row_max
+}
+
+/// The pebbles of row `t` of holder `h` (holding `[lo, hi]`), the last one finished at `fin`.
+struct Pebble {
+    h: usize,
+    lo: usize,
+    hi: usize,
+    t: u64,
+    fin: Step,
+}
+
+impl Pebble {
+    /// Computes pebble `(c, t)`: its start is the step after the previous pebble or the arrival
+    /// of the stream rows it reads, whichever is later; its value goes to the column's slot,
+    /// digest and database, and to every stream of column `c` with its arrival step.
+    /// `base` = the part's first column slot and stream.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn compute<P, V, D>(
+        &mut self,
+        lay: &Layout,
+        prog: &P,
+        prev: &Row<V>,
+        part: &mut Part<'_, V, D>,
+        base: (usize, usize),
+        c: usize,
+        current: &Current,
+    ) where
+        P: GuestProgram<Val = V, Db = D> + ?Sized,
+        V: Clone + crate::guest::Digest,
+    {
+        let (lo, hi, t) = (self.lo, self.hi, self.t);
+        let slot = lay.col_at[self.h] as usize;
+        let mut need = 0;
+        let mut input = |side: Side, stream: u32, j: usize| -> V {
+            if j == 0 || j > lay.n_cols {
+                prog.boundary(side, t - 1)
+            } else if j < lo || j > hi {
+                let (arrival, v) = &prev.streams[stream as usize];
+                need = need.max(*arrival);
+                v.clone()
+            } else {
+                prev.val[slot + j - lo].clone()
+            }
+        };
+        let l = input(Side::Left, lay.left[self.h], c - 1);
+        let r = input(Side::Right, lay.right[self.h], c + 1);
+        self.fin = need.max(self.fin + 1) + Step::from(lay.weight) - 1;
+        current.set(c, t);
+        let k = slot + c - lo - base.0;
+        let v = prog.step(&mut part.db[k], c, t, &l, &prev.val[slot + c - lo], &r);
+        part.dig[k] = fold(part.dig[k], &v);
+        let outs = lay.out_at[self.h] as usize..lay.out_at[self.h + 1] as usize;
+        for (sent, out) in lay.sent[outs.clone()]
+            .iter()
+            .zip(&mut part.streams[outs.start - base.1..outs.end - base.1])
+        {
+            if sent.col as usize == c {
+                *out = (self.fin + sent.delay, v.clone());
+            }
+        }
+        part.val[k] = v;
+    }
 }
 
 /// Runs `plan` on `fabric` with the row-sweep engine on `threads` threads (1: this thread) and
