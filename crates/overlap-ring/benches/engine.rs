@@ -3,12 +3,12 @@
 //! computations per second on one core and >= 1.7x that on two threads; memory linear in the
 //! held columns).
 //!
-//! `OVERLAP_BENCH_ONE_SHOT=1` first runs each configuration once at `T = 1000` and prints wall
-//! time, pebbles per second and the growth of the peak resident set (Linux `VmHWM`) per held
-//! column: the row-sweep engine on one and two threads, and (`OVERLAP_BENCH_EVENTS=1`, about a
-//! minute per plan) the event engine. Criterion then measures the row-sweep engine at
-//! `T = 1000` on one and two threads, and the event engine at `T = 100` (its cost per pebble
-//! does not depend on `T`: state is a window of rows).
+//! `OVERLAP_BENCH_ONE_SHOT=naive` (or `overlap`) instead runs that `b = 1` plan once per engine
+//! and prints wall time, CPU time (this thread and the whole process), pebbles per second and
+//! the growth of the peak resident set (Linux `VmHWM`) per held column: the row-sweep engine on
+//! one and two threads at `T = 1000`, then the event engine at `T = 100`. Criterion measures
+//! the row-sweep engine at `T = 1000` on one and two threads, and the event engine at
+//! `T = 100` (its cost per pebble does not depend on `T`: state is a window of rows).
 
 use std::time::Instant;
 
@@ -70,37 +70,56 @@ fn run(host: &Host, plan: &Plan, r: &Reference<u64>, threads: usize) -> HostRun 
     }
 }
 
-fn one_shot(host: &Host) {
-    let steps = 1000;
-    let events = std::env::var_os("OVERLAP_BENCH_EVENTS").is_some();
-    for (name, plan) in plans(host).into_iter().take(2) {
+/// CPU time of the whole process in seconds (Linux `/proc/self/stat` utime + stime at the usual
+/// 100 ticks per second, threads that have exited included; 0 where missing).
+fn process_cpu() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let after = s.rsplit_once(')')?.1;
+            let f: Vec<f64> = after.split_whitespace().filter_map(|v| v.parse().ok()).collect();
+            Some((f.get(10)? + f.get(11)?) / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
+/// One run per engine of the plan named `which` ("naive" or "overlap", `b = 1`), built alone in
+/// this process so that the first run's peak-RSS growth is the engine's memory.
+fn one_shot(host: &Host, which: &str) {
+    let Some((name, plan)) = plans(host).into_iter().find(|(name, _)| name.starts_with(which))
+    else {
+        println!("OVERLAP_BENCH_ONE_SHOT must be naive or overlap (got {which:?})");
+        return;
+    };
+    for threads in [1, 2, 0] {
+        // The event engine at T = 100: its cost per pebble does not depend on T.
+        let steps = if threads == 0 { 100 } else { 1000 };
         let r = reference(&Program::Mix, plan.n_cols(), steps).expect("reference");
-        for threads in if events { vec![1, 2, 0] } else { vec![1, 2] } {
-            let before = peak_kb();
-            let (start, cpu) = (Instant::now(), thread_cpu());
-            let run = run(host, &plan, &r, threads);
-            let secs = start.elapsed().as_secs_f64();
-            let cpu = thread_cpu() - cpu;
-            let pebbles = plan.held_total() as f64 * steps as f64;
-            let grown = peak_kb().saturating_sub(before);
-            let engine =
-                if threads == 0 { "event".to_string() } else { format!("row-sweep x{threads}") };
-            println!(
-                "one-shot {name}, {engine}, T = {steps}: {secs:.2} s wall ({:.2} M pebbles/s), {cpu:.2} s CPU on this thread ({:.2} M/CPU s), host_steps = {}, verified = {}, peak RSS +{grown} kB ({:.0} B per held column)",
-                pebbles / secs / 1e6,
-                pebbles / cpu / 1e6,
-                run.host_steps,
-                run.verified,
-                (grown * 1024) as f64 / plan.held_total() as f64
-            );
-        }
+        let before = peak_kb();
+        let (start, cpu, all) = (Instant::now(), thread_cpu(), process_cpu());
+        let run = run(host, &plan, &r, threads);
+        let secs = start.elapsed().as_secs_f64();
+        let (cpu, all) = (thread_cpu() - cpu, process_cpu() - all);
+        let pebbles = plan.held_total() as f64 * steps as f64;
+        let grown = peak_kb().saturating_sub(before);
+        let engine =
+            if threads == 0 { "event".to_string() } else { format!("row-sweep x{threads}") };
+        println!(
+            "one-shot {name}, {engine}, T = {steps}: {secs:.2} s wall ({:.2} M pebbles/s), CPU {cpu:.2} s this thread, {all:.2} s all threads ({:.2} M pebbles per CPU s), host_steps = {}, verified = {}, peak RSS +{grown} kB ({:.0} B per held column)",
+            pebbles / secs / 1e6,
+            pebbles / all / 1e6,
+            run.host_steps,
+            run.verified,
+            (grown * 1024) as f64 / plan.held_total() as f64
+        );
     }
 }
 
 fn engine(c: &mut Criterion) {
     let host = heavy_tailed_host();
-    if std::env::var_os("OVERLAP_BENCH_ONE_SHOT").is_some() {
-        one_shot(&host);
+    if let Ok(which) = std::env::var("OVERLAP_BENCH_ONE_SHOT") {
+        one_shot(&host, &which);
+        return;
     }
     let all = plans(&host);
     let steps = 1000;
