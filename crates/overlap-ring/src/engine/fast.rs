@@ -171,7 +171,8 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
     {
         let weight = prog.weight().max(1);
         let bandwidth = fabric.bandwidth();
-        let mut crossing = vec![0u64; fabric.directed_delays().len()];
+        let delays = fabric.directed_delays();
+        let mut crossing = vec![0u64; delays.len()];
         for &hop in &routes.hops {
             crossing[hop as usize] += 1;
         }
@@ -186,7 +187,6 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
         narrow(plan.held_total(), "held columns")?;
         narrow(routes.streams.len(), "streams")?;
         narrow(plan.n_cols, "columns")?;
-        let delays = fabric.directed_delays();
         // Holder index of every processor, and streams renumbered by source then column.
         let mut holder = vec![NONE; plan.n()];
         let mut renum = vec![NONE; routes.streams.len()];
