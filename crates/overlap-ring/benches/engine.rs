@@ -1,18 +1,21 @@
-//! Benchmarks of the engine. Issue goal: a host of `n = 2^16` with heavy-tailed delays and a
-//! guest run of `10^3` steps, >= 20 M pebble computations per second on one core, memory
-//! linear in the held columns.
+//! Benchmarks of the two engines (issue goal: a host of `n = 2^16` with Pareto(1.2) delays
+//! capped at 1000 and a guest run of `T = 1000` steps, verification on, >= 20 M pebble
+//! computations per second on one core and >= 1.7x that on two threads; memory linear in the
+//! held columns).
 //!
-//! `one_shot` runs each configuration once at `T = 1000` and prints wall time, pebbles per
-//! second and the growth of the peak resident set (Linux `VmHWM`) per held column; criterion
-//! then measures the same hosts at `T = 100` (the engine's cost per pebble does not depend on
-//! `T`: state is a window of rows, so `T = 100` keeps the ten samples affordable).
+//! `OVERLAP_BENCH_ONE_SHOT=naive` (or `overlap`) instead runs that `b = 1` plan once per engine
+//! and prints wall time, CPU time (this thread and the whole process), pebbles per second and
+//! the growth of the peak resident set (Linux `VmHWM`) per held column: the row-sweep engine on
+//! one and two threads at `T = 1000`, then the event engine at `T = 100`. Criterion measures
+//! the row-sweep engine at `T = 1000` on one and two threads, and the event engine at
+//! `T = 100` (its cost per pebble does not depend on `T`: state is a window of rows).
 
 use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use netcore::delay::DelayLaw;
-use overlap_ring::engine::simulate;
-use overlap_ring::guest::{Program, reference};
+use overlap_ring::engine::{HostRun, fast, simulate_event_driven};
+use overlap_ring::guest::{Program, Reference, reference};
 use overlap_ring::host::{Host, log_n};
 use overlap_ring::overlap::C;
 use overlap_ring::plan::Plan;
@@ -49,40 +52,96 @@ fn peak_kb() -> u64 {
         .unwrap_or(0)
 }
 
-fn one_shot(host: &Host) {
-    for (name, plan) in plans(host) {
-        let steps = 1000;
+/// CPU time of the calling thread in seconds (Linux `schedstat`; 0 where missing): on a
+/// loaded machine the one-thread figure is pebbles per CPU second.
+fn thread_cpu() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()))
+        .map_or(0.0, |ns| ns / 1e9)
+}
+
+/// The row-sweep engine on `threads` threads (0: the event engine).
+fn run(host: &Host, plan: &Plan, r: &Reference<u64>, threads: usize) -> HostRun {
+    if threads == 0 {
+        simulate_event_driven(host, plan, &Program::Mix, r).expect("runs")
+    } else {
+        fast::simulate(host, plan, &Program::Mix, r, threads).expect("row-sweep engine covers it")
+    }
+}
+
+/// CPU time of the whole process in seconds (Linux `/proc/self/stat` utime + stime at the usual
+/// 100 ticks per second, threads that have exited included; 0 where missing).
+fn process_cpu() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            let after = s.rsplit_once(')')?.1;
+            let f: Vec<f64> = after.split_whitespace().filter_map(|v| v.parse().ok()).collect();
+            Some((f.get(10)? + f.get(11)?) / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
+/// One run per engine of the plan named `which` ("naive" or "overlap", `b = 1`), built alone in
+/// this process so that the first run's peak-RSS growth is the engine's memory.
+fn one_shot(host: &Host, which: &str) {
+    let Some((name, plan)) = plans(host).into_iter().find(|(name, _)| name.starts_with(which))
+    else {
+        println!("OVERLAP_BENCH_ONE_SHOT must be naive or overlap (got {which:?})");
+        return;
+    };
+    for threads in [1, 2, 0] {
+        // The event engine at T = 100: its cost per pebble does not depend on T.
+        let steps = if threads == 0 { 100 } else { 1000 };
         let r = reference(&Program::Mix, plan.n_cols(), steps).expect("reference");
         let before = peak_kb();
-        let start = Instant::now();
-        let run = simulate(host, &plan, &Program::Mix, &r).expect("runs");
+        let (start, cpu, all) = (Instant::now(), thread_cpu(), process_cpu());
+        let run = run(host, &plan, &r, threads);
         let secs = start.elapsed().as_secs_f64();
+        let (cpu, all) = (thread_cpu() - cpu, process_cpu() - all);
         let pebbles = plan.held_total() as f64 * steps as f64;
+        let grown = peak_kb().saturating_sub(before);
+        let engine =
+            if threads == 0 { "event".to_string() } else { format!("row-sweep x{threads}") };
         println!(
-            "one-shot {name}, T = {steps}: {secs:.1} s, {:.2} M pebbles/s, host_steps = {}, verified = {}, peak RSS +{} kB ({:.0} B per held column)",
+            "one-shot {name}, {engine}, T = {steps}: {secs:.2} s wall ({:.2} M pebbles/s), CPU {cpu:.2} s this thread, {all:.2} s all threads ({:.2} M pebbles per CPU s), host_steps = {}, verified = {}, peak RSS +{grown} kB ({:.0} B per held column)",
             pebbles / secs / 1e6,
+            pebbles / all / 1e6,
             run.host_steps,
             run.verified,
-            peak_kb().saturating_sub(before),
-            (peak_kb().saturating_sub(before) * 1024) as f64 / plan.held_total() as f64
+            (grown * 1024) as f64 / plan.held_total() as f64
         );
     }
 }
 
 fn engine(c: &mut Criterion) {
     let host = heavy_tailed_host();
-    if std::env::var_os("OVERLAP_BENCH_ONE_SHOT").is_some() {
-        one_shot(&host);
+    if let Ok(which) = std::env::var("OVERLAP_BENCH_ONE_SHOT") {
+        one_shot(&host, &which);
+        return;
     }
-    let steps = 100;
-    let mut group = c.benchmark_group("engine n=2^16 pareto(1.2, cap 1000) T=100");
+    let all = plans(&host);
+    let steps = 1000;
+    let mut group = c.benchmark_group("row-sweep n=2^16 pareto(1.2, cap 1000) T=1000");
     group.sample_size(10);
-    for (name, plan) in plans(&host) {
+    for (name, plan) in &all[..2] {
         let r = reference(&Program::Mix, plan.n_cols(), steps).expect("reference");
         group.throughput(Throughput::Elements(plan.held_total() as u64 * steps));
-        group.bench_function(name, |b| {
-            b.iter(|| simulate(&host, &plan, &Program::Mix, &r).expect("runs"))
-        });
+        for threads in [1, 2] {
+            group.bench_function(format!("{name} threads={threads}"), |b| {
+                b.iter(|| run(&host, plan, &r, threads))
+            });
+        }
+    }
+    group.finish();
+    let steps = 100;
+    let mut group = c.benchmark_group("event n=2^16 pareto(1.2, cap 1000) T=100");
+    group.sample_size(10);
+    for (name, plan) in &all {
+        let r = reference(&Program::Mix, plan.n_cols(), steps).expect("reference");
+        group.throughput(Throughput::Elements(plan.held_total() as u64 * steps));
+        group.bench_function(*name, |b| b.iter(|| run(&host, plan, &r, 0)));
     }
     group.finish();
 }

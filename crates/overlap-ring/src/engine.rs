@@ -17,7 +17,13 @@
 //!   received rows of its two streams not yet consumed - linear in the held columns.
 //! * Verification (`docs/models/overlap-ring.md`, Choices: verification): every holder's sequence `(i,1..T)` and final
 //!   database must equal the direct run ([`crate::guest::reference`]).
+//! * Two engines, one semantics: [`simulate`] runs a plan on the row-sweep engine ([`fast`]:
+//!   struct-of-arrays, one sequential sweep per guest row, parallel over processor ranges)
+//!   whenever no link queue can form and the compute order is row by row, and on the event
+//!   engine otherwise ([`fast::Refusal`] says why); [`simulate_event_driven`] always runs the
+//!   event engine, the reference the row-sweep engine is cross-checked against.
 
+pub mod fast;
 mod link;
 pub(crate) mod order;
 mod proc;
@@ -105,6 +111,66 @@ struct Stream {
     len: u32,
 }
 
+/// Every stream of a plan on a fabric (both engines build them here): the routes in one hop
+/// arena, and per processor the streams it sources as `(column, stream id)`.
+struct Routes {
+    hops: Vec<u32>,
+    streams: Vec<Stream>,
+    outs: Vec<Vec<(usize, u32)>>,
+}
+
+/// Checks that `plan` fits `fabric` and `reference`, then builds its [`Routes`]
+/// (`docs/models/overlap-ring.md`, Choices: streams).
+fn routes<F: Fabric + ?Sized, D>(
+    fabric: &F,
+    plan: &Plan,
+    reference: &Reference<D>,
+) -> Result<Routes> {
+    if plan.n() != fabric.n() {
+        return Err(Error::PlanMismatch(format!(
+            "plan has {} processors, the host has {}",
+            plan.n(),
+            fabric.n()
+        )));
+    }
+    if plan.n_cols != reference.n_cols {
+        return Err(Error::PlanMismatch(format!(
+            "plan has N = {} columns, the guest has {}",
+            plan.n_cols, reference.n_cols
+        )));
+    }
+    let n_cols = plan.n_cols;
+    let holders = plan.holders();
+    let mut hops = Vec::new();
+    let mut streams = Vec::new();
+    let mut outs: Vec<Vec<(usize, u32)>> = vec![Vec::new(); plan.n()];
+    for (p, range) in plan.held.iter().enumerate() {
+        let Some((lo, hi)) = *range else { continue };
+        for (col, left) in [(lo - 1, true), (hi + 1, false)] {
+            if col == 0 || col > n_cols {
+                continue;
+            }
+            let hs = &holders[col];
+            let before = hs.iter().rev().find(|&&q| q < p);
+            let after = hs.iter().find(|&&q| q > p);
+            let src = if left { before.or(after) } else { after.or(before) };
+            let src = *src.ok_or(Error::UncoveredColumn { col })?;
+            let start = hops.len();
+            fabric.route(src, p, &mut hops);
+            outs[src].push((col, streams.len() as u32));
+            streams.push(Stream {
+                src: src as u32,
+                dest: p as u32,
+                left,
+                start: start as u32,
+                len: (hops.len() - start) as u32,
+            });
+        }
+    }
+    outs.iter_mut().for_each(|out| out.sort_unstable());
+    Ok(Routes { hops, streams, outs })
+}
+
 /// Runs `plan` on `fabric` for `prog` and checks it against `reference` (`docs/models/overlap-ring.md`, Choices:
 /// verification).
 ///
@@ -121,7 +187,33 @@ where
     P: GuestProgram + ?Sized,
     F: Fabric + ?Sized,
 {
-    simulate_inner(fabric, plan, prog, reference, false)
+    simulate_inner(fabric, plan, prog, reference, Mode::Fastest)
+}
+
+/// [`simulate`] on the event engine whatever the plan: the reference the row-sweep engine
+/// ([`fast`]) is checked against.
+pub fn simulate_event_driven<P, F>(
+    fabric: &F,
+    plan: &Plan,
+    prog: &P,
+    reference: &Reference<P::Db>,
+) -> Result<HostRun>
+where
+    P: GuestProgram + ?Sized,
+    F: Fabric + ?Sized,
+{
+    simulate_inner(fabric, plan, prog, reference, Mode::Events)
+}
+
+/// Which engine runs a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// The row-sweep engine where it applies, else the event engine.
+    Fastest,
+    /// The event engine.
+    Events,
+    /// The event engine, recording the timeline.
+    Timeline,
 }
 
 /// [`simulate`] recording the per-pebble [`Timeline`] (every computation and every delivery:
@@ -136,7 +228,7 @@ where
     P: GuestProgram + ?Sized,
     F: Fabric + ?Sized,
 {
-    simulate_inner(fabric, plan, prog, reference, true)
+    simulate_inner(fabric, plan, prog, reference, Mode::Timeline)
 }
 
 fn simulate_inner<P, F>(
@@ -144,28 +236,23 @@ fn simulate_inner<P, F>(
     plan: &Plan,
     prog: &P,
     reference: &Reference<P::Db>,
-    timeline: bool,
+    mode: Mode,
 ) -> Result<HostRun>
 where
     P: GuestProgram + ?Sized,
     F: Fabric + ?Sized,
 {
-    if plan.n() != fabric.n() {
-        return Err(Error::PlanMismatch(format!(
-            "plan has {} processors, the host has {}",
-            plan.n(),
-            fabric.n()
-        )));
-    }
-    if plan.n_cols != reference.n_cols {
-        return Err(Error::PlanMismatch(format!(
-            "plan has N = {} columns, the guest has {}",
-            plan.n_cols, reference.n_cols
-        )));
+    let routes = routes(fabric, plan, reference)?;
+    if mode == Mode::Fastest {
+        match fast::Fast::new(fabric, plan, prog, reference.steps, &routes) {
+            Ok(engine) => return guarded(|current| engine.run_serial(prog, reference, current)),
+            Err(Error::Refused(_)) => {}
+            Err(e) => return Err(e),
+        }
     }
     guarded(|current| {
-        let mut engine = Engine::new(fabric, plan, prog, reference.steps)?;
-        if timeline {
+        let mut engine = Engine::new(fabric, plan, prog, reference.steps, routes)?;
+        if mode == Mode::Timeline {
             engine.trace = Some(engine.new_trace());
         }
         engine.run(prog, reference, current, 1)
@@ -198,8 +285,7 @@ struct Engine<V, D> {
     /// Processors to visit when they become free, and processors whose pending pebble finishes.
     wakes: TimingWheel<u32>,
     finishes: TimingWheel<u32>,
-    plan_load: usize,
-    plan_copies: (usize, f64),
+    figures: Figures,
     held_total: usize,
     stats: Stats,
     /// Every computation and delivery, when a timeline is asked for.
@@ -214,48 +300,72 @@ struct Stats {
     max_backlog: usize,
 }
 
+/// What a run counted (both engines).
+struct Totals {
+    host_steps: Step,
+    /// Pebbles computed (each of weight `w`).
+    computed: u64,
+    messages: u64,
+    stats: Stats,
+    verified: bool,
+    row_done: Vec<Step>,
+}
+
+/// A plan's static figures, which a [`HostRun`] reports next to the counted ones.
+#[derive(Debug, Clone, Copy)]
+struct Figures {
+    n: usize,
+    n_cols: usize,
+    load: usize,
+    copies: (usize, f64),
+}
+
+impl Figures {
+    fn of(plan: &Plan) -> Self {
+        Self { n: plan.n(), n_cols: plan.n_cols, load: plan.max_held(), copies: plan.copies() }
+    }
+
+    /// The [`HostRun`] of a run of `steps` guest steps with pebbles of `weight`.
+    fn run(self, weight: u32, steps: u64, totals: Totals, timeline: Option<Timeline>) -> HostRun {
+        let w = u64::from(weight);
+        let nwt = (self.n_cols as u64 * w * steps) as f64;
+        let work = totals.computed * w;
+        let host_steps = totals.host_steps;
+        HostRun {
+            host_steps,
+            slowdown: host_steps as f64 / steps as f64,
+            load: self.load * weight as usize,
+            copies_max: self.copies.0,
+            copies_mean: self.copies.1,
+            work,
+            redundancy: work as f64 / nwt,
+            efficiency: nwt / (self.n as f64 * host_steps as f64),
+            messages: totals.messages,
+            link_units: totals.stats.link_units,
+            max_backlog: totals.stats.max_backlog,
+            queue_wait: totals.stats.queue_wait,
+            verified: totals.verified,
+            row_done: totals.row_done,
+            timeline,
+        }
+    }
+}
+
 impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Engine<V, D> {
-    fn new<P, F>(fabric: &F, plan: &Plan, prog: &P, steps: u64) -> Result<Self>
+    fn new<P, F>(fabric: &F, plan: &Plan, prog: &P, steps: u64, routes: Routes) -> Result<Self>
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,
         F: Fabric + ?Sized,
     {
         let n_cols = plan.n_cols;
-        let holders = plan.holders();
-        let mut hops = Vec::new();
-        let mut streams = Vec::new();
-        let mut outs: Vec<Vec<(usize, u32)>> = vec![Vec::new(); plan.n()];
-        for (p, range) in plan.held.iter().enumerate() {
-            let Some((lo, hi)) = *range else { continue };
-            for (col, left) in [(lo - 1, true), (hi + 1, false)] {
-                if col == 0 || col > n_cols {
-                    continue;
-                }
-                let hs = &holders[col];
-                let before = hs.iter().rev().find(|&&q| q < p);
-                let after = hs.iter().find(|&&q| q > p);
-                let src = if left { before.or(after) } else { after.or(before) };
-                let src = *src.ok_or(Error::UncoveredColumn { col })?;
-                let start = hops.len();
-                fabric.route(src, p, &mut hops);
-                outs[src].push((col, streams.len() as u32));
-                streams.push(Stream {
-                    src: src as u32,
-                    dest: p as u32,
-                    left,
-                    start: start as u32,
-                    len: (hops.len() - start) as u32,
-                });
-            }
-        }
+        let Routes { hops, streams, outs } = routes;
         let phase = plan.phase;
         let procs = plan
             .held
             .iter()
             .zip(outs)
-            .map(|(range, mut out)| {
+            .map(|(range, out)| {
                 range.map(|(lo, hi)| {
-                    out.sort_unstable();
                     let incoming = |col: usize| {
                         (col >= 1 && col <= n_cols).then(|| Incoming {
                             first: 0,
@@ -301,8 +411,7 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Engine<V
             arrivals: TimingWheel::new((d_max + 1).min(ARRIVAL_WHEEL_SPAN)),
             wakes: TimingWheel::new(4096),
             finishes: TimingWheel::new(4096),
-            plan_load: plan.max_held(),
-            plan_copies: plan.copies(),
+            figures: Figures::of(plan),
             held_total: plan.held_total(),
             stats: Stats::default(),
             trace: None,
@@ -520,26 +629,10 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Engine<V
                 verified &= *digest == reference.digests[c - 1] && *db == reference.final_db[c - 1];
             }
         }
-        let n = self.procs.len() as f64;
-        let nwt = (n_cols as u64 * w * steps) as f64;
-        let work = computed * w;
-        Ok(HostRun {
-            host_steps,
-            slowdown: host_steps as f64 / steps as f64,
-            load: self.plan_load * self.weight as usize,
-            copies_max: self.plan_copies.0,
-            copies_mean: self.plan_copies.1,
-            work,
-            redundancy: work as f64 / nwt,
-            efficiency: nwt / (n * host_steps as f64),
-            messages,
-            link_units: self.stats.link_units,
-            max_backlog: self.stats.max_backlog,
-            queue_wait: self.stats.queue_wait,
-            verified,
-            row_done,
-            timeline: self.trace.map(|t| Timeline::finish(t.computed, t.received)),
-        })
+        let totals =
+            Totals { host_steps, computed, messages, stats: self.stats, verified, row_done };
+        let timeline = self.trace.map(|t| Timeline::finish(t.computed, t.received));
+        Ok(self.figures.run(self.weight, steps, totals, timeline))
     }
 
     /// Queues processor `p`'s finished pebble on the first hop of every stream of its column.
@@ -598,7 +691,7 @@ mod tests {
             let r = reference(&Program::Mix, plan.n_cols, 9).unwrap();
             let at = |start| {
                 crate::guest::guarded(|current| {
-                    Engine::new(host, plan, &Program::Mix, 9)?.run(
+                    Engine::new(host, plan, &Program::Mix, 9, routes(host, plan, &r)?)?.run(
                         &Program::Mix,
                         &r,
                         current,

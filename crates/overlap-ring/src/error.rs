@@ -147,6 +147,18 @@ pub enum Error {
         /// The panic message.
         message: String,
     },
+    /// A plan the row-sweep engine does not cover ([`crate::engine::fast`]; the event engine
+    /// runs it).
+    #[error("row-sweep engine: {0}")]
+    Refused(#[from] crate::engine::fast::Refusal),
+    /// The thread pool of a parallel run could not be built.
+    #[error("no thread pool of {threads} threads: {message}")]
+    ThreadPool {
+        /// Threads asked for.
+        threads: usize,
+        /// The pool builder's error.
+        message: String,
+    },
     /// A plan with phase length 0.
     #[error("phase must be >= 1 (got phase=0)")]
     ZeroPhase,
@@ -252,9 +264,10 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Classify for Error {
     fn fault(&self) -> Fault {
         match self {
-            Error::Deadlock { .. } | Error::ModelViolation(_) | Error::GuestPanic { .. } => {
-                Fault::Run
-            }
+            Error::Deadlock { .. }
+            | Error::ModelViolation(_)
+            | Error::GuestPanic { .. }
+            | Error::ThreadPool { .. } => Fault::Run,
             Error::Topology(e) => e.fault(),
             Error::Delay(e) => e.fault(),
             _ => Fault::Input,

@@ -1,5 +1,6 @@
 //! Integration tests of `overlap-ring`.
 
+mod fast;
 mod graph;
 mod lower_bounds;
 mod overlap;

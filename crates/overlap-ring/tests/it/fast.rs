@@ -1,0 +1,151 @@
+//! The row-sweep engine against the event engine (`docs/models/overlap-ring.md`, Choices: the
+//! row-sweep engine): on random hosts, plans and programs the two give the same `HostRun`
+//! (host_steps, per-row finishing steps, link_units, max_backlog, verification and every other
+//! field), or the row-sweep engine refuses the plan with a typed reason; every thread count gives
+//! the one-thread run.
+
+use overlap_ring::engine::fast::{self, Refusal};
+use overlap_ring::engine::{Fabric, simulate, simulate_event_driven};
+use overlap_ring::graph::{Embedding, GraphHost};
+use overlap_ring::guest::{Program, reference};
+use overlap_ring::host::Host;
+use overlap_ring::overlap::C;
+use overlap_ring::plan::Plan;
+use overlap_ring::{Error, naive, trapezoid};
+use proptest::prelude::*;
+
+/// Which plan a case runs.
+#[derive(Debug, Clone, Copy)]
+enum Scheme {
+    Naive,
+    Overlap,
+    BlockedOverlap,
+    Trapezoid,
+    Composite,
+    Graph,
+}
+
+/// A host and plan for `scheme` from the case's delays, or `None` when the scheme does not
+/// apply to that host (OVERLAP on a host below `c L`, a composite with nothing live).
+fn build(scheme: Scheme, delays: &[u32], b: u32, cols: usize) -> Option<(Box<dyn Fabric>, Plan)> {
+    let n = delays.len() + 1;
+    let host = Host::new(n, delays.to_vec(), b).unwrap();
+    let c = C::new(5, 2).unwrap();
+    match scheme {
+        Scheme::Naive => Some((Box::new(host), naive::plan(n, cols.max(n)).unwrap())),
+        Scheme::Overlap => overlap_ring::overlap::plan(&host, c, 1)
+            .ok()
+            .map(|(p, _)| (Box::new(host) as Box<dyn Fabric>, p)),
+        Scheme::BlockedOverlap => overlap_ring::overlap::plan(&host, c, 2)
+            .ok()
+            .map(|(p, _)| (Box::new(host) as Box<dyn Fabric>, p)),
+        Scheme::Trapezoid => {
+            let p = trapezoid::plan(n, u64::from(host.d_max().max(1))).unwrap();
+            Some((Box::new(host), p))
+        }
+        Scheme::Composite => trapezoid::composite(&host, c, 1)
+            .ok()
+            .map(|(p, _, _)| (Box::new(host) as Box<dyn Fabric>, p)),
+        Scheme::Graph => {
+            // A ring graph on n vertices with the case's delays plus one closing edge.
+            let n32 = u32::try_from(n).unwrap();
+            let edges: Vec<(u32, u32)> = (0..n32).map(|i| (i, (i + 1) % n32)).collect();
+            let mut ds = delays.to_vec();
+            ds.push(delays.first().copied().unwrap_or(1));
+            let g = GraphHost::from_edges(n32, &edges, ds).ok()?;
+            let e = Embedding::new(&g, b).unwrap();
+            let plan = naive::plan(n, cols.max(n)).unwrap();
+            Some((Box::new(e), plan))
+        }
+    }
+}
+
+fn scheme() -> impl Strategy<Value = Scheme> {
+    prop_oneof![
+        Just(Scheme::Naive),
+        Just(Scheme::Overlap),
+        Just(Scheme::BlockedOverlap),
+        Just(Scheme::Trapezoid),
+        Just(Scheme::Composite),
+        Just(Scheme::Graph),
+    ]
+}
+
+/// `(delays, bandwidth, columns, steps, program, scheme)`: small hosts for every scheme, and
+/// hosts of 40..80 processors (mostly unit links, a few long ones) where OVERLAP kills and
+/// overlaps.
+fn case() -> impl Strategy<Value = (Vec<u32>, u32, usize, u64, usize, Scheme)> {
+    prop_oneof![(2usize..9), (40usize..80)].prop_flat_map(|n| {
+        let delays = proptest::collection::vec(
+            prop_oneof![4 => Just(1u32), 2 => 1u32..6, 1 => 8u32..40],
+            n - 1,
+        );
+        (delays, 1u32..8, n..3 * n, 1u64..7, 0usize..4, scheme())
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The cross-check: identical runs, or a typed refusal (never for the naive plan on a
+    /// linear array, whose links each carry one stream).
+    #[test]
+    fn row_sweep_equals_event_engine((delays, b, cols, steps, prog, scheme) in case()) {
+        let Some((fabric, plan)) = build(scheme, &delays, b, cols) else { return Ok(()) };
+        let prog = Program::ALL[prog];
+        let r = reference(&prog, plan.n_cols(), steps).unwrap();
+        let slow = simulate_event_driven(&*fabric, &plan, &prog, &r).unwrap();
+        prop_assert!(slow.verified);
+        match fast::simulate(&*fabric, &plan, &prog, &r, 1) {
+            Ok(quick) => {
+                prop_assert_eq!(&quick.row_done, &slow.row_done);
+                prop_assert_eq!(&quick, &slow);
+                prop_assert_eq!(&simulate(&*fabric, &plan, &prog, &r).unwrap(), &slow);
+            }
+            Err(Error::Refused(why)) => {
+                prop_assert!(!matches!(scheme, Scheme::Naive), "naive refused: {why}");
+                // The automatic choice falls back to the event engine.
+                prop_assert_eq!(&simulate(&*fabric, &plan, &prog, &r).unwrap(), &slow);
+            }
+            Err(e) => prop_assert!(false, "row-sweep engine failed: {e}"),
+        }
+    }
+
+    /// Two and three threads give the one-thread run, byte for byte.
+    #[test]
+    fn threads_give_the_one_thread_run((delays, b, cols, steps, prog, scheme) in case()) {
+        let Some((fabric, plan)) = build(scheme, &delays, b, cols) else { return Ok(()) };
+        let prog = Program::ALL[prog];
+        let r = reference(&prog, plan.n_cols(), steps).unwrap();
+        let Ok(one) = fast::simulate(&*fabric, &plan, &prog, &r, 1) else { return Ok(()) };
+        for threads in [2, 3] {
+            let many = fast::simulate(&*fabric, &plan, &prog, &r, threads).unwrap();
+            prop_assert_eq!(format!("{many:?}"), format!("{one:?}"));
+        }
+    }
+}
+
+/// The refusals name their reason: the trapezoid plan holds `2r + ...` columns with phase
+/// `r > 1`; OVERLAP's seams cross links with more streams than `B = 1`.
+#[test]
+fn refusals_are_typed() {
+    let host = Host::new(5, vec![9; 4], 1).unwrap();
+    let plan = trapezoid::plan(5, 9).unwrap();
+    let r = reference(&Program::Mix, plan.n_cols(), 4).unwrap();
+    let got = fast::simulate(&host, &plan, &Program::Mix, &r, 1);
+    assert!(matches!(got, Err(Error::Refused(Refusal::Phase { phase: 3, .. }))), "{got:?}");
+    // Two processors both holding column 1 and 2 of a 2-column guest... one link, two streams
+    // of one column each way: processor 0 holds [1,1], 1 and 2 hold [2,2] (both fed by 0).
+    let host = Host::new(3, vec![1, 1], 1).unwrap();
+    let plan = Plan::new(vec![Some((1, 1)), Some((2, 2)), Some((2, 2))], 1, 2).unwrap();
+    let r = reference(&Program::Mix, 2, 4).unwrap();
+    let got = fast::simulate(&host, &plan, &Program::Mix, &r, 1);
+    assert_eq!(
+        got,
+        Err(Error::Refused(Refusal::Bandwidth { link: 0, streams: 2, weight: 1, bandwidth: 1 }))
+    );
+    // With B = 2 the same plan runs, and equals the event engine.
+    let host = Host::new(3, vec![1, 1], 2).unwrap();
+    let quick = fast::simulate(&host, &plan, &Program::Mix, &r, 1).unwrap();
+    assert_eq!(quick, simulate_event_driven(&host, &plan, &Program::Mix, &r).unwrap());
+}
