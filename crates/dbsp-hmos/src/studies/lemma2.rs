@@ -15,7 +15,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, GlobalMemory};
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -223,6 +223,39 @@ impl Study for Lemma2Study {
             )
             .pool("log_n")
             .per("alpha"),
+        ]
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("log_n", "log2 n (n processors)"),
+            Column::new("tau", "variables exponent tau: m = floor(n^tau)"),
+            Column::new("r", "redundancy r (copies per variable, odd)"),
+            Column::new("a", "culling threshold constant a"),
+            Column::new("eps", "culling threshold exponent eps"),
+            Column::new("pattern", "accessed variables (random, or crowding the lowest modules)"),
+            Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
+            Column::new("n", "processors n"),
+            Column::new("m", "variables m"),
+            Column::new("alpha", "bandwidth exponent alpha: g_i = (n/2^i)^alpha"),
+            Column::new("beta", "latency exponent beta: l_i = (n/2^i)^beta"),
+            Column::new("w_max", "largest module weight over both steps (requests)"),
+            Column::new("w_over_n_eps", "w_max / n^eps (Lemma 2: bounded)"),
+            Column::new("rounds", "most rounds a culling needed"),
+            Column::new("rounds_ok", "rounds <= log2 n + 1"),
+            Column::new(
+                "active_after_first",
+                "most active parents after the first round (0 if every culling finished in one round)",
+            ),
+            Column::new(
+                "active_ratio",
+                "largest |A_rho| / (n / 2^(rho-1)) over rounds rho >= 2 (at most 1 when the active parents halve)",
+            ),
+            Column::new("halving_ok", "every culling halved: |A_(rho+1)| <= n / 2^rho (Lemma 2)"),
+            Column::new("forced", "some parent was completed by force"),
+            Column::new("cost_select", "D-BSP cost of the two select/0 phases (time units)"),
+            Column::new("select_ratio", "select/0 cost / (2 (n^alpha + n^beta))"),
+            Column::new("cost_total", "D-BSP cost of the two steps (time units)"),
+            Column::new("verified", "every read returned the value written"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {

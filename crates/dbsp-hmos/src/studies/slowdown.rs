@@ -29,7 +29,7 @@
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -353,6 +353,67 @@ impl Study for SlowdownStudy {
             .per("beta"),
         );
         claims
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("log_n", "log2 n (n processors)"),
+            Column::new("scheme", "memory scheme"),
+            Column::new(
+                "k",
+                "HMOS levels k (a number, or loglog: min(floor(log2 log2 n), k_max(n)))",
+            ),
+            Column::new("tau", "variables exponent tau: m = floor(n^tau)"),
+            Column::new("r", "redundancy r (default 3, 1 for a single copy)"),
+            Column::new("a", "culling threshold constant a (majority schemes)"),
+            Column::new("eps", "culling threshold exponent eps"),
+            Column::new("pattern", "accessed variables (random, or crowding the lowest modules)"),
+            Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
+            Column::new("n", "processors n"),
+            Column::new("m", "variables m"),
+            Column::new("levels", "HMOS levels used"),
+            Column::new("copies", "copies per variable, r 3^k"),
+            Column::new("alpha", "bandwidth exponent alpha: g_i = (n/2^i)^alpha"),
+            Column::new("beta", "latency exponent beta: l_i = (n/2^i)^beta"),
+            Column::new("cost_per_step", "D-BSP cost per PRAM step (time units)"),
+            Column::new(
+                "select_per_step",
+                "copy-selection part of the cost per PRAM step (time units)",
+            ),
+            Column::new(
+                "deliver_per_step",
+                "deliver + reply part of the cost per PRAM step (time units)",
+            ),
+            Column::new(
+                "select_over_theorem2",
+                "selection cost / (2^k n^alpha + max(k, 1) n^beta) (Theorem 2)",
+            ),
+            Column::new("theorem3", "Theorem 3's bound, with max(k, 1) n^beta (time units)"),
+            Column::new("ratio_theorem3", "cost per step / Theorem 3's bound"),
+            Column::new(
+                "exponent_theorem3",
+                "Theorem 3's exponent in n, max(alpha + alpha (1-alpha) / (2^k (2-alpha)), beta)",
+            ),
+            Column::new(
+                "over_lower_bound",
+                "cost per step / n^max(alpha, beta) (the lower bounds' exponent)",
+            ),
+            Column::new("over_n_beta", "cost per step / n^beta (Corollary 1, alpha < beta)"),
+            Column::new(
+                "over_n_alpha_log_n",
+                "cost per step / (n^alpha log2 n) (Corollary 1, alpha >= beta)",
+            ),
+            Column::new(
+                "cost_flat_bsp",
+                "flat-BSP cost per PRAM step, every level at g_0, l_0 (time units)",
+            ),
+            Column::new("locality_gain", "flat-BSP cost / D-BSP cost"),
+            Column::new(
+                "w_max",
+                "largest 0-module weight over both steps (requests on one module)",
+            ),
+            Column::new("delta_0", "most messages delivered to one processor (delta_0)"),
+            Column::new("verified", "every read returned the value written"),
+        ]
     }
     fn plots(&self) -> Vec<Plot> {
         vec![

@@ -21,7 +21,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 
 use super::tree_r::TreePreset;
 use crate::algs::{FftForm, fft, fft_output, ntt_reference};
@@ -294,6 +294,40 @@ impl Study for FftLocality {
                 "checked",
             )
             .only("executed", true),
+        ]
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("preset", "H-PRAM cost preset (hypercube or 2-d mesh)"),
+            Column::new("log_p", "p = log2 P"),
+            Column::new("log_r", "rho = log2 r (r = N/P words per processor)"),
+            Column::new("p", "processors P"),
+            Column::new("n", "FFT size N = rP (words)"),
+            Column::new("tau_naive", "cost of the flat naive form (PhaseRefined, time units)"),
+            Column::new("tau_lpram", "cost of the flat LPRAM form (PhaseRefined, time units)"),
+            Column::new("tau_two_level", "cost of the two-level form (PhaseRefined, time units)"),
+            Column::new("tau_hier", "cost of the hierarchical form (PhaseRefined, time units)"),
+            Column::new("tau_lcs", "cost of the leaf LCS(rho) on one processor (time units)"),
+            Column::new("lpram_over_hier", "tau_lpram / tau_hier"),
+            Column::new("two_level_over_hier", "tau_two_level / tau_hier"),
+            Column::new("naive_over_hier", "tau_naive / tau_hier"),
+            Column::new(
+                "hier_level_ratio",
+                "(tau_hier - tau_lcs) / (r sum_{k=1..p} (l + s_alpha)(2^k)): the levels' cost per word and unit of latency plus synchronisation",
+            ),
+            Column::new("n_perm", "N_perm = max(N, P^2), where the perm form applies (words)"),
+            Column::new("tau_perm", "cost of the perm form at N_perm (PhaseRefined, time units)"),
+            Column::new("tau_hier_perm", "cost of the hierarchical form at N_perm (time units)"),
+            Column::new("perm_over_hier", "tau_perm / tau_hier at N_perm"),
+            Column::new(
+                "perm_excess_over_formula",
+                "hypercube: tau_perm - tau_hier - (r'(2 + 5.75p - 2.25p^2) + p) at N_perm (0 when the closed form holds)",
+            ),
+            Column::new("executed", "point also executed in full mode (log2 N <= 14)"),
+            Column::new(
+                "checked",
+                "executed points: every form's memory equals the NTT and its cost tree the count-only one",
+            ),
         ]
     }
     fn plots(&self) -> Vec<Plot> {

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 
 use super::tree_r::TreePreset;
 use crate::algs::{TreeForm, tree_reduce};
@@ -199,6 +199,21 @@ impl Study for UsableProcs {
                 0.5,
                 1.0,
             ),
+        ]
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("preset", "H-PRAM cost preset (hypercube or 2-d mesh)"),
+            Column::new("log_n", "log2 N"),
+            Column::new("n", "input size N (words)"),
+            Column::new("tau_seq", "tau_seq: the flat form's cost at P = 1 (time units)"),
+            Column::new("p_star_flat", "usable processors P*(N, 1/2), flat form"),
+            Column::new("p_star_two_level", "usable processors P*(N, 1/2), two-level form"),
+            Column::new("p_star_hier", "usable processors P*(N, 1/2), hierarchical form"),
+            Column::new("e_flat", "efficiency tau_seq / (P tau) of the flat form at its P*"),
+            Column::new("e_two_level", "efficiency of the two-level form at its P*"),
+            Column::new("e_hier", "efficiency of the hierarchical form at its P*"),
+            Column::new("hier_over_two_level", "P* hierarchical / P* two-level"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {

@@ -106,3 +106,34 @@ fn x3_bad_params() {
     assert!(bad(17, 6).contains("log_p"));
     assert!(bad(4, 11).contains("log_r"));
 }
+
+/// Every column of every study is in its glossary (the report's glossary and the plots' axis
+/// labels come from it), and every entry is a column: one small point per study runs; no row
+/// column repeats a parameter (xtask rejects such rows).
+#[test]
+fn glossary_covers_every_column() {
+    use netcore::study::Model;
+    let small = [
+        ("hpram-tree-r", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),
+        ("hpram-usable-procs", serde_json::json!({"preset": "mesh2d", "log_n": 6})),
+        ("hpram-fft-locality", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),
+    ];
+    let studies = hpram::Hpram.studies();
+    assert_eq!(studies.len(), small.len());
+    for (name, params) in small {
+        let study = studies.iter().find(|s| s.name() == name).expect(name);
+        let glossary: std::collections::BTreeSet<String> =
+            study.glossary().into_iter().map(|c| c.name).collect();
+        let point = study.prepare(&params).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let rows = point.run(&mut seeded(1, 0)).expect(name);
+        assert!(!rows.is_empty(), "{name}");
+        for row in &rows {
+            for key in row.keys() {
+                assert!(!point.params.contains_key(key), "{name}: {key} repeats a parameter");
+            }
+        }
+        let columns: std::collections::BTreeSet<String> =
+            point.params.keys().chain(rows[0].keys()).cloned().collect();
+        assert_eq!(glossary, columns, "{name}: glossary entries against columns");
+    }
+}
