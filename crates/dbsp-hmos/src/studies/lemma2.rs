@@ -15,7 +15,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, GlobalMemory};
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -258,6 +258,11 @@ impl Study for Lemma2Study {
             Column::new("verified", "every read returned the value written"),
         ]
     }
+    /// Per pattern: the largest module weight, the most culling rounds and how many runs
+    /// completed a parent by force.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("weights", "w_max / n^eps", "n", &["w_over_n_eps"]).series("pattern").log_x(),
@@ -321,4 +326,22 @@ pub(crate) fn write_then_read(
         return Err(e.clone().into());
     }
     Ok(reads.iter().all(|a| a.value == value(a.addr)))
+}
+
+/// See [`Lemma2Study::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{only, range, values};
+    let mut out = Vec::new();
+    for pattern in values(rows, "pattern") {
+        let group = only(rows, "pattern", &pattern);
+        let forced = group.iter().filter(|r| r.get("forced") == Some(&true.into())).count();
+        if let (Some((_, w)), Some((_, rounds))) = (range(&group, "w_max"), range(&group, "rounds"))
+        {
+            out.push(format!(
+                "{pattern}: largest module weight {w}, culling rounds at most {rounds}; {forced} of {} rows completed a parent by force.",
+                group.len()
+            ));
+        }
+    }
+    out
 }

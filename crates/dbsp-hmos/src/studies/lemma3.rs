@@ -22,7 +22,7 @@
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -298,6 +298,10 @@ impl Study for Lemma3Study {
             Column::new("verified", "every read returned the value written"),
         ]
     }
+    /// Per level: the range of `w_max` over Lemma 3's bound and the most culling rounds.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("weights", "w_max / (2^i n^(1-(1-eps)/2^i))", "n", &["w_ratio"])
@@ -319,4 +323,21 @@ impl Study for Lemma3Study {
                 .log_x(),
         ]
     }
+}
+
+/// See [`Lemma3Study::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{only, range, values};
+    let mut out = Vec::new();
+    for level in values(rows, "level") {
+        let group = only(rows, "level", &level);
+        if let (Some((lo, hi)), Some((_, rounds))) =
+            (range(&group, "w_ratio"), range(&group, "rounds"))
+        {
+            out.push(format!(
+                "level {level}: w_max / (2^i n^(1-(1-eps)/2^i)) {lo:.3}-{hi:.3}, culling rounds at most {rounds}."
+            ));
+        }
+    }
+    out
 }

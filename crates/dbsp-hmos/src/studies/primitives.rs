@@ -11,7 +11,7 @@
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -255,6 +255,10 @@ impl Study for PrimitivesStudy {
             ),
         ]
     }
+    /// Per primitive, the range of the cost over its proposition's bound.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("ratio", "comm / proposition bound", "n", &["ratio"])
@@ -267,4 +271,19 @@ impl Study for PrimitivesStudy {
                 .log_y(),
         ]
     }
+}
+
+/// See [`PrimitivesStudy::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{only, range, values};
+    let mut out = Vec::new();
+    for primitive in values(rows, "primitive") {
+        let group = only(rows, "primitive", &primitive);
+        if let (Some((lo, hi)), Some((n_lo, n_hi))) = (range(&group, "ratio"), range(&group, "n")) {
+            out.push(format!(
+                "{primitive}: communication cost / proposition bound {lo:.3}-{hi:.3} over n = {n_lo}..{n_hi} and every (alpha, beta), k and skew."
+            ));
+        }
+    }
+    out
 }

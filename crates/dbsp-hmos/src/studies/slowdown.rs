@@ -29,7 +29,7 @@
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -415,6 +415,11 @@ impl Study for SlowdownStudy {
             Column::new("verified", "every read returned the value written"),
         ]
     }
+    /// At the largest `n` and each `(alpha, beta)` with `alpha = beta`: the cost per step of
+    /// every scheme, cheapest first; and the range of the locality gain.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("cost", "D-BSP cost per PRAM step", "n", &["cost_per_step"])
@@ -429,4 +434,43 @@ impl Study for SlowdownStudy {
                 .log_x(),
         ]
     }
+}
+
+/// See [`SlowdownStudy::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{num, range, values};
+    let mut out = Vec::new();
+    let all: Vec<&JsonObject> = rows.iter().collect();
+    let Some((_, n)) = range(&all, "n") else { return out };
+    for alpha in values(rows, "alpha") {
+        let mut costs: Vec<(f64, String)> = rows
+            .iter()
+            .filter(|r| {
+                num(r, "n") == Some(n)
+                    && r.get("alpha").map(ToString::to_string) == Some(alpha.clone())
+            })
+            .filter(|r| num(r, "alpha") == num(r, "beta"))
+            .filter_map(|r| {
+                let scheme = r.get("scheme")?.as_str()?;
+                let k = r.get("levels")?;
+                let pattern = r.get("pattern")?.as_str()?;
+                Some((num(r, "cost_per_step")?, format!("{scheme} k = {k} ({pattern})")))
+            })
+            .collect();
+        if costs.is_empty() {
+            continue;
+        }
+        costs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let list: Vec<String> = costs.iter().map(|(c, s)| format!("{s} {c:.0}")).collect();
+        out.push(format!(
+            "n = {n}, alpha = beta = {alpha}: cost per PRAM step {}.",
+            list.join(", ")
+        ));
+    }
+    if let Some((lo, hi)) = range(&all, "locality_gain") {
+        out.push(format!(
+            "Flat-BSP pricing of the same traces costs {lo:.2}-{hi:.2}x the D-BSP pricing (what submachine locality buys)."
+        ));
+    }
+    out
 }
