@@ -21,7 +21,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 
 use super::tree_r::TreePreset;
 use crate::algs::{FftForm, fft, fft_output, ntt_reference};
@@ -114,6 +114,13 @@ fn fft_config(log_p: u32, log_r: u32) -> Config {
     cfg.local_words = 1 << log_r;
     cfg.model = cfg.model.with_lpram();
     cfg
+}
+
+/// The PhaseRefined, non-uniform cost of the FFT in form `form` on `P = 2^log_p` processors
+/// with `r = 2^log_r` words each, counted in count-only mode.
+pub fn fft_cost(form: FftForm, preset: &Preset, log_p: u32, log_r: u32) -> Result<u64, HpramError> {
+    let tree = count(&fft_config(log_p, log_r), fft(form, log_p + log_r), vec![])?;
+    Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total)
 }
 
 /// Executes `alg` on `x_i = i` and checks its memory against [`ntt_reference`] and its cost
@@ -330,6 +337,10 @@ impl Study for FftLocality {
             ),
         ]
     }
+    /// Per preset, the ratios to the hierarchical form at the largest `P` of the sweep.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
@@ -342,4 +353,25 @@ impl Study for FftLocality {
             .log_x(),
         ]
     }
+}
+
+/// See [`FftLocality::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{by_preset, largest, num, pow2};
+    let mut out = Vec::new();
+    for (preset, group) in by_preset(rows) {
+        let Some(row) = largest(&group, "p") else { continue };
+        let get = |k| num(row, k).unwrap_or(f64::NAN);
+        out.push(format!(
+            "{preset}, P = {}, N = {}: the flat naive form costs {:.2}x the hierarchical one, flat LPRAM {:.2}x, two-level {:.2}x; at N = {} the perm form costs {:.2}x the hierarchical one.",
+            pow2(get("p")),
+            pow2(get("n")),
+            get("naive_over_hier"),
+            get("lpram_over_hier"),
+            get("two_level_over_hier"),
+            pow2(get("n_perm")),
+            get("perm_over_hier"),
+        ));
+    }
+    out
 }

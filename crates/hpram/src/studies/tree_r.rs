@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 
 use crate::algs::{TreeForm, tree_reduce};
 use crate::cost_model::{CostModel, Preset, SyncScale};
@@ -220,6 +220,10 @@ impl Study for TreeR {
             Column::new("verified", "both forms return sum x_i"),
         ]
     }
+    /// Per preset and `P`, how close `τ_flat/τ_hier` gets to its limit at the largest `r`.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
@@ -231,4 +235,29 @@ impl Study for TreeR {
             .series("preset"),
         ]
     }
+}
+
+/// See [`TreeR::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{by_preset, largest, num, pow2};
+    let mut out = Vec::new();
+    for (preset, group) in by_preset(rows) {
+        let mut procs: Vec<f64> = group.iter().filter_map(|r| num(r, "p")).collect();
+        procs.sort_by(f64::total_cmp);
+        procs.dedup();
+        for p in procs {
+            let at_p: Vec<_> = group.iter().copied().filter(|r| num(r, "p") == Some(p)).collect();
+            let Some(row) = largest(&at_p, "r") else { continue };
+            let get = |k| num(row, k).unwrap_or(f64::NAN);
+            out.push(format!(
+                "{preset}, P = {}, r = {}: tau_flat/tau_hier = {:.2}, {:.0}% of its limit {}.",
+                pow2(p),
+                pow2(get("r")),
+                get("flat_over_hier"),
+                100.0 * get("ratio_to_limit"),
+                get("limit"),
+            ));
+        }
+    }
+    out
 }
