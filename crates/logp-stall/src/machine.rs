@@ -76,6 +76,7 @@ pub fn run<P: LogpProcess>(
             return Err(Error::StepLimitExceeded { max_steps: cfg.max_steps });
         }
         machine.step(adv)?;
+        machine.check_quiescence()?;
         let events = machine.procs.runs + machine.net.msgs.len() as u64;
         if events > cfg.max_trace_events {
             return Err(Error::TraceLimit {
@@ -136,6 +137,37 @@ impl<'c, P: LogpProcess> Machine<'c, P> {
         self.procs.is_live(self.t)
             || self.stalling.as_ref().is_some_and(Stalling::has_pending)
             || self.blocking.as_ref().is_some_and(Blocking::has_blocked)
+    }
+
+    /// Fails with [`Error::Quiescent`] when nothing can change any more: no message in
+    /// transit, no stall signal to come, no blocked message, and every running processor
+    /// awaits a message, with none buffered for it, no action held back, no overhead elapsing
+    /// and no stall in progress.
+    fn check_quiescence(&self) -> Result<(), Error> {
+        let t = self.t;
+        if self.net.in_transit()
+            || self.stalling.as_ref().is_some_and(Stalling::has_pending)
+            || self.blocking.as_ref().is_some_and(Blocking::has_blocked)
+        {
+            return Ok(());
+        }
+        let mut waiting = 0;
+        let mut first = None;
+        for i in 0..self.procs.procs.len() {
+            if self.procs.halted[i] {
+                continue;
+            }
+            let stalled = self.stalling.as_ref().is_some_and(|s| s.is_stalled(i, t));
+            if stalled || !self.procs.awaits_message(i, t) || self.net.has_buffered(i) {
+                return Ok(());
+            }
+            waiting += 1;
+            first = first.or(u32::try_from(i).ok());
+        }
+        match first {
+            Some(first) => Err(Error::Quiescent { step: t, waiting, first }),
+            None => Ok(()),
+        }
     }
 
     /// One step `t`: (1) deliver; (2) apply stall signals or accept blocked messages; (3)

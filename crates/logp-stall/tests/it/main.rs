@@ -9,6 +9,7 @@ mod goal;
 mod goal_rules;
 mod hardening;
 mod props;
+mod quiescence;
 mod sim;
 mod specs;
 mod studies;
