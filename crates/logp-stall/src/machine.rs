@@ -58,6 +58,40 @@ pub struct Execution<S> {
 }
 
 /// Runs `procs` (one per processor) on the LogP machine of `cfg` against `adv`.
+///
+/// # Examples
+///
+/// A ping-pong between `P_0` and `P_1` (a GOAL schedule turned into LogP programs) with
+/// `L = 4`, `G = 2` under δ-stalling against the worst adversary, then checked for legality:
+///
+/// ```
+/// use logp_stall::{CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule};
+/// use logp_stall::goal::{goal_programs, parse};
+///
+/// let schedule = parse(
+///     "num_ranks 4\nrank 0 {\na: send 8b to 1\nb: recv 8b from 1\nb requires a\n}\n\
+///      rank 1 {\na: recv 8b from 0\nb: send 8b to 0\nb requires a\n}\n",
+/// )?;
+/// let params = LogpParams::new(4, 4, 2, 1)?;
+/// let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?;
+/// let procs = goal_programs(&schedule, params.gap());
+/// let execution = logp_stall::run(&config, procs, &mut PolicyAdversary::worst())?;
+/// assert_eq!(execution.trace.messages.len(), 2);
+/// logp_stall::check_legal(&execution.trace, CheckOpts::default())?;
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// - a stall rule the parameters do not allow, or `procs.len() != p`
+///   ([`Error::ProgramCount`]): before any step;
+/// - a program's own fault ([`Error::ProgramFault`]), a gap-rule or empty-receive violation
+///   under the error policies, a capacity violation under the stall-free rule
+///   ([`Error::CapacityViolation`]), an adversary answer outside its window: at the step;
+/// - quiescence, every running program awaiting a message that cannot come
+///   ([`Error::Quiescent`]);
+/// - `max_steps` reached ([`Error::StepLimitExceeded`]) or the trace limit passed
+///   ([`Error::TraceLimit`]).
 pub fn run<P: LogpProcess>(
     cfg: &MachineConfig,
     procs: Vec<P>,

@@ -143,7 +143,24 @@ struct Engine<'a> {
 
 /// Runs `schedule` in LogGOPSim-compatible mode.
 ///
-/// Errors: [`Error::GoalSchedule`] if some operation never completes (a cross-rank deadlock,
+/// # Examples
+///
+/// One 8-byte message with `L = 10`, `o = 2`, `g = 5`, `G = 0`: the send's overhead ends at 2,
+/// the message arrives at 12 and the receive's overhead ends at 14.
+///
+/// ```
+/// use logp_stall::goal::{LogGopsParams, parse, run_loggops};
+///
+/// let schedule = parse("num_ranks 2\nrank 0 {\na: send 8b to 1\n}\nrank 1 {\na: recv 8b from 0\n}\n")?;
+/// let run = run_loggops(&schedule, LogGopsParams { l: 10, o: 2, g: 5, big_g: 0 })?;
+/// assert_eq!(run.makespan, 14);
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// A parameter above `2^31` (naming it), a time past `2^63 - 1` (naming the operation and its
+/// line), or [`Error::GoalSchedule`] if some operation never completes (a cross-rank deadlock,
 /// e.g. two ranks that each receive before sending to the other).
 pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun, Error> {
     let fields = [

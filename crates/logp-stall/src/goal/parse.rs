@@ -79,6 +79,20 @@ struct Parser<'a> {
 /// dependency names labels of its block, the dependencies of every rank are acyclic, and
 /// every send has exactly one matching recv of the same size (static matching, see
 /// [`crate::goal`]). Rank blocks may come in any order; missing ranks have no operations.
+///
+/// # Examples
+///
+/// ```
+/// let schedule = logp_stall::goal::parse("num_ranks 2\nrank 0 {\na: send 8b to 1\n}\nrank 1 {\na: recv 8b from 0\n}\n")?;
+/// assert_eq!(schedule.num_ranks, 2);
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::GoalSyntax`] naming the 1-based line and the rule for a line that does not parse
+/// or a bound it breaks; [`Error::GoalSchedule`] for a schedule that parses but cannot run
+/// (a send without its matching recv, a dependency cycle).
 pub fn parse(text: &str) -> Result<Schedule, Error> {
     let mut parser: Option<Parser<'_>> = None;
     let mut open: Option<Block> = None;

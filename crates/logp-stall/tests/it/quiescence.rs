@@ -43,8 +43,8 @@ impl LogpProcess for Gather {
 /// with the gap rule applied by idling (`AutoDelay`), `delta = 2` against the worst adversary.
 fn gather(p: u32, expect: usize) -> Result<Step, Error> {
     let params = LogpParams::new(p, 4, 2, 1)?;
-    let mut config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?;
-    config.gap_policy = GapPolicy::AutoDelay;
+    let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?
+        .with_gap_policy(GapPolicy::AutoDelay);
     let procs = (0..p)
         .map(|i| match i {
             0 => Gather { to_send: Vec::new(), expect, got: 0 },
