@@ -63,13 +63,13 @@ pub struct UsableRow {
     pub e_hier: f64,
     /// `p_star_hier / p_star_two_level`.
     pub hier_over_two_level: f64,
-    /// The FFT's `P*(N, 1/4)` in the flat LPRAM form (`log₂N <= 22` only).
+    /// The FFT's `P*(N, 1/4)` in the flat LPRAM form (hypercube, `log₂N <= 22`, only).
     pub fft_p_star_lpram: Option<u64>,
-    /// The FFT's `P*(N, 1/4)` in the hierarchical form (`log₂N <= 22` only).
+    /// The FFT's `P*(N, 1/4)` in the hierarchical form (hypercube, `log₂N <= 22`, only).
     pub fft_p_star_hier: Option<u64>,
-    /// `fft_p_star_hier / fft_p_star_lpram` (`log₂N <= 22` only).
+    /// `fft_p_star_hier / fft_p_star_lpram` (hypercube, `log₂N <= 22`, only).
     pub fft_hier_over_lpram: Option<f64>,
-    /// Whether the FFT's `P*` was counted (`log₂N <= 22`).
+    /// Whether the FFT's `P*` was counted (hypercube, `log₂N <= 22`).
     pub fft_counted: bool,
 }
 
@@ -187,12 +187,10 @@ impl Study for UsableProcs {
         let flat = usable_procs(TreeForm::Flat, preset, log_n, tau_seq)?;
         let two = usable_procs(TreeForm::TwoLevel, preset, log_n, tau_seq)?;
         let hier = usable_procs(TreeForm::Hier, preset, log_n, tau_seq)?;
+        // The hypercube only (X3's preset): the counts near P* dominate the sweep's time.
+        let fft_counted = log_n <= MAX_FFT_LOG_N && matches!(preset, Preset::Hypercube(_));
         let fft = |form| -> Result<Option<u64>, HpramError> {
-            Ok(if log_n <= MAX_FFT_LOG_N {
-                Some(fft_usable_procs(form, preset, log_n)?.procs)
-            } else {
-                None
-            })
+            Ok(if fft_counted { Some(fft_usable_procs(form, preset, log_n)?.procs) } else { None })
         };
         let (fft_p_star_lpram, fft_p_star_hier) = (fft(FftForm::FlatLpram)?, fft(FftForm::Hier)?);
         Ok(vec![UsableRow {
@@ -210,7 +208,7 @@ impl Study for UsableProcs {
             fft_hier_over_lpram: fft_p_star_lpram
                 .zip(fft_p_star_hier)
                 .map(|(lpram, hier)| hier as f64 / lpram as f64),
-            fft_counted: log_n <= MAX_FFT_LOG_N,
+            fft_counted,
         }])
     }
     fn claims(&self) -> Vec<Claim> {
@@ -299,17 +297,17 @@ impl Study for UsableProcs {
             Column::new("hier_over_two_level", "P* hierarchical / P* two-level"),
             Column::new(
                 "fft_p_star_lpram",
-                "FFT: usable processors P*(N, 1/4), flat LPRAM form (N <= 2^22)",
+                "FFT: usable processors P*(N, 1/4), flat LPRAM form (hypercube, N <= 2^22)",
             ),
             Column::new(
                 "fft_p_star_hier",
-                "FFT: usable processors P*(N, 1/4), hierarchical form (N <= 2^22)",
+                "FFT: usable processors P*(N, 1/4), hierarchical form (hypercube, N <= 2^22)",
             ),
             Column::new(
                 "fft_hier_over_lpram",
-                "FFT: P*(N, 1/4) hierarchical / flat LPRAM (N <= 2^22)",
+                "FFT: P*(N, 1/4) hierarchical / flat LPRAM (hypercube, N <= 2^22)",
             ),
-            Column::new("fft_counted", "the FFT's P*(N, 1/4) was counted (N <= 2^22)"),
+            Column::new("fft_counted", "the FFT's P*(N, 1/4) was counted (hypercube, N <= 2^22)"),
         ]
     }
     /// Per preset, `P*` of the three forms at the largest `N` of the sweep.
