@@ -44,6 +44,46 @@ pub(crate) fn variables(log_n: u32, tau: f64) -> Result<u64, crate::Error> {
     Ok(lo)
 }
 
+/// Column `key` of `row` as a number.
+fn num(row: &netcore::study::JsonObject, key: &str) -> Option<f64> {
+    row.get(key)?.as_f64()
+}
+
+/// The values of column `key` in `rows`, in order of first appearance, as text.
+fn values(rows: &[netcore::study::JsonObject], key: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for row in rows {
+        let v = row
+            .get(key)
+            .map_or(String::new(), |v| v.as_str().map_or(v.to_string(), str::to_string));
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The rows of `rows` whose column `key` reads `value` (as [`values`] gives it).
+fn only<'a>(
+    rows: &'a [netcore::study::JsonObject],
+    key: &str,
+    value: &str,
+) -> Vec<&'a netcore::study::JsonObject> {
+    rows.iter()
+        .filter(|r| {
+            r.get(key).is_some_and(|v| v.as_str().map_or(v.to_string(), str::to_string) == value)
+        })
+        .collect()
+}
+
+/// The smallest and largest of column `key` over `rows`, if any row has it.
+fn range(rows: &[&netcore::study::JsonObject], key: &str) -> Option<(f64, f64)> {
+    rows.iter().filter_map(|r| num(r, key)).fold(None, |acc, x| match acc {
+        None => Some((x, x)),
+        Some((lo, hi)) => Some((f64::min(lo, x), f64::max(hi, x))),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::variables;

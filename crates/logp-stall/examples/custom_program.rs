@@ -57,7 +57,7 @@ fn main() -> Result<(), logp_stall::Error> {
         .collect();
     // The gap rule: a processor may submit or receive at most once every G steps, and P_0
     // polls every step; let the machine idle it instead (counted in gap_wait_steps).
-    let config = MachineConfig { gap_policy: logp_stall::GapPolicy::AutoDelay, ..config };
+    let config = config.with_gap_policy(logp_stall::GapPolicy::AutoDelay);
     let execution = run(&config, procs, &mut PolicyAdversary::worst())?;
     let report = check_legal(&execution.trace, CheckOpts::default())?;
     println!(

@@ -132,10 +132,8 @@ fn coin(q: f64) -> Result<Bernoulli, Error> {
 /// An adversary made of a delivery and a stall policy, with one seeded random stream.
 #[derive(Debug, Clone)]
 pub struct PolicyAdversary {
-    /// Delivery policy.
-    pub delivery: DeliveryPolicy,
-    /// Stall policy.
-    pub stall: StallPolicy,
+    delivery: DeliveryPolicy,
+    stall: StallPolicy,
     rng: SimRng,
 }
 
@@ -144,6 +142,14 @@ impl PolicyAdversary {
     /// engine's fixed query order.
     pub fn new(delivery: DeliveryPolicy, stall: StallPolicy, seed: u64) -> Self {
         Self { delivery, stall, rng: seeded(seed, 0) }
+    }
+    /// Its delivery policy.
+    pub fn delivery_policy(&self) -> DeliveryPolicy {
+        self.delivery
+    }
+    /// Its stall policy.
+    pub fn stall_policy(&self) -> StallPolicy {
+        self.stall
     }
     /// `(Earliest, Never)`.
     pub fn benign() -> Self {

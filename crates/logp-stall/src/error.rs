@@ -252,6 +252,20 @@ pub enum Error {
         /// The limit.
         max_steps: u64,
     },
+    /// Quiescence: every running program awaits a message
+    /// ([`LogpProcess::awaits_message`](crate::LogpProcess::awaits_message)) and none is in
+    /// transit, buffered or held back for it, so no step can change anything.
+    #[error(
+        "quiescent at step {step}: all {waiting} running processors (the first is {first}) await a message and none is in transit or buffered, so the run can never finish"
+    )]
+    Quiescent {
+        /// The first step at which nothing could change.
+        step: u64,
+        /// Running processors, every one awaiting a message.
+        waiting: u64,
+        /// The lowest-numbered of them.
+        first: u32,
+    },
     /// A capacity violation under the stall-free rule (SF-LogP, paper §2.1).
     #[error("{0}")]
     CapacityViolation(Box<CapacityViolation>),
@@ -396,6 +410,7 @@ impl Classify for Error {
             | Error::GapViolation { .. }
             | Error::EmptyReceive { .. }
             | Error::StepLimitExceeded { .. }
+            | Error::Quiescent { .. }
             | Error::ProgramFault { .. }
             | Error::TraceLimit { .. }
             | Error::CapacityViolation(_)

@@ -58,6 +58,40 @@ pub struct Execution<S> {
 }
 
 /// Runs `procs` (one per processor) on the LogP machine of `cfg` against `adv`.
+///
+/// # Examples
+///
+/// A ping-pong between `P_0` and `P_1` (a GOAL schedule turned into LogP programs) with
+/// `L = 4`, `G = 2` under δ-stalling against the worst adversary, then checked for legality:
+///
+/// ```
+/// use logp_stall::{CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule};
+/// use logp_stall::goal::{goal_programs, parse};
+///
+/// let schedule = parse(
+///     "num_ranks 4\nrank 0 {\na: send 8b to 1\nb: recv 8b from 1\nb requires a\n}\n\
+///      rank 1 {\na: recv 8b from 0\nb: send 8b to 0\nb requires a\n}\n",
+/// )?;
+/// let params = LogpParams::new(4, 4, 2, 1)?;
+/// let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?;
+/// let procs = goal_programs(&schedule, params.gap());
+/// let execution = logp_stall::run(&config, procs, &mut PolicyAdversary::worst())?;
+/// assert_eq!(execution.trace.messages.len(), 2);
+/// logp_stall::check_legal(&execution.trace, CheckOpts::default())?;
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// - a stall rule the parameters do not allow, or `procs.len() != p`
+///   ([`Error::ProgramCount`]): before any step;
+/// - a program's own fault ([`Error::ProgramFault`]), a gap-rule or empty-receive violation
+///   under the error policies, a capacity violation under the stall-free rule
+///   ([`Error::CapacityViolation`]), an adversary answer outside its window: at the step;
+/// - quiescence, every running program awaiting a message that cannot come
+///   ([`Error::Quiescent`]);
+/// - `max_steps` reached ([`Error::StepLimitExceeded`]) or the trace limit passed
+///   ([`Error::TraceLimit`]).
 pub fn run<P: LogpProcess>(
     cfg: &MachineConfig,
     procs: Vec<P>,
@@ -76,6 +110,7 @@ pub fn run<P: LogpProcess>(
             return Err(Error::StepLimitExceeded { max_steps: cfg.max_steps });
         }
         machine.step(adv)?;
+        machine.check_quiescence()?;
         let events = machine.procs.runs + machine.net.msgs.len() as u64;
         if events > cfg.max_trace_events {
             return Err(Error::TraceLimit {
@@ -136,6 +171,37 @@ impl<'c, P: LogpProcess> Machine<'c, P> {
         self.procs.is_live(self.t)
             || self.stalling.as_ref().is_some_and(Stalling::has_pending)
             || self.blocking.as_ref().is_some_and(Blocking::has_blocked)
+    }
+
+    /// Fails with [`Error::Quiescent`] when nothing can change any more: no message in
+    /// transit, no stall signal to come, no blocked message, and every running processor
+    /// awaits a message, with none buffered for it, no action held back, no overhead elapsing
+    /// and no stall in progress.
+    fn check_quiescence(&self) -> Result<(), Error> {
+        let t = self.t;
+        if self.net.in_transit()
+            || self.stalling.as_ref().is_some_and(Stalling::has_pending)
+            || self.blocking.as_ref().is_some_and(Blocking::has_blocked)
+        {
+            return Ok(());
+        }
+        let mut waiting = 0;
+        let mut first = None;
+        for i in 0..self.procs.procs.len() {
+            if self.procs.halted[i] {
+                continue;
+            }
+            let stalled = self.stalling.as_ref().is_some_and(|s| s.is_stalled(i, t));
+            if stalled || !self.procs.awaits_message(i, t) || self.net.has_buffered(i) {
+                return Ok(());
+            }
+            waiting += 1;
+            first = first.or(u32::try_from(i).ok());
+        }
+        match first {
+            Some(first) => Err(Error::Quiescent { step: t, waiting, first }),
+            None => Ok(()),
+        }
     }
 
     /// One step `t`: (1) deliver; (2) apply stall signals or accept blocked messages; (3)

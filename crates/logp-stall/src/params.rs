@@ -236,30 +236,51 @@ pub enum AcceptOrder {
     },
 }
 
-/// Everything the direct machine needs besides programs and adversary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Everything the direct machine needs besides programs and adversary. The stall rule is
+/// validated against the parameters when it is built ([`MachineConfig::new`]); the policies
+/// and limits are set with the `with_*` methods.
+///
+/// # Examples
+///
+/// ```
+/// use logp_stall::{GapPolicy, LogpParams, MachineConfig, StallRule};
+///
+/// let params = LogpParams::new(16, 4, 2, 1)?;
+/// let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?
+///     .with_gap_policy(GapPolicy::AutoDelay)
+///     .with_max_steps(1000);
+/// assert_eq!((config.params().p(), config.max_steps()), (16, 1000));
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+///
+/// Its fields are private, so a rule the parameters do not allow cannot be put in by hand:
+///
+/// ```compile_fail
+/// use logp_stall::{LogpParams, MachineConfig, StallRule};
+/// let params = LogpParams::new(16, 4, 2, 1).unwrap();
+/// let config = MachineConfig::new(params, StallRule::StallFree).unwrap();
+/// let bad = MachineConfig { rule: StallRule::Delta { delta: 100 }, ..config };
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct MachineConfig {
-    /// LogP parameters.
-    pub params: LogpParams,
-    /// Stalling rule.
-    pub rule: StallRule,
-    /// Gap policy.
-    pub gap_policy: GapPolicy,
-    /// Empty-receive policy.
-    pub empty_receive: EmptyReceive,
-    /// Overhead mode.
-    pub overhead: OverheadMode,
-    /// Acceptance order (`ImmediateBlocking`).
-    pub accept_order: AcceptOrder,
-    /// Step limit.
-    pub max_steps: Step,
-    /// Trace limit: op-log runs plus messages (`docs/models/logp-stall.md`, Limits).
-    pub max_trace_events: u64,
+    pub(crate) params: LogpParams,
+    pub(crate) rule: StallRule,
+    pub(crate) gap_policy: GapPolicy,
+    pub(crate) empty_receive: EmptyReceive,
+    pub(crate) overhead: OverheadMode,
+    pub(crate) accept_order: AcceptOrder,
+    pub(crate) max_steps: Step,
+    pub(crate) max_trace_events: u64,
 }
 
 impl MachineConfig {
     /// A configuration with default policies, `max_steps = 10^7` and the trace limit of
     /// [`crate::limits`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error`] naming the rule of [`LogpParams::new`] or [`StallRule::validate`] the
+    /// parameters or the stall rule break (e.g. `delta` above `L`).
     pub fn new(params: LogpParams, rule: StallRule) -> Result<Self, Error> {
         params.validate()?;
         rule.validate(&params)?;
@@ -273,5 +294,75 @@ impl MachineConfig {
             max_steps: 10_000_000,
             max_trace_events: crate::limits::MEMORY_LIMIT / crate::limits::LOGP_BYTES_PER_EVENT,
         })
+    }
+    /// With gap policy `gap_policy` (default [`GapPolicy::Error`]).
+    #[must_use]
+    pub fn with_gap_policy(mut self, gap_policy: GapPolicy) -> Self {
+        self.gap_policy = gap_policy;
+        self
+    }
+    /// With empty-receive policy `empty_receive` (default [`EmptyReceive::Null`]).
+    #[must_use]
+    pub fn with_empty_receive(mut self, empty_receive: EmptyReceive) -> Self {
+        self.empty_receive = empty_receive;
+        self
+    }
+    /// With overhead mode `overhead` (default [`OverheadMode::Folded`]).
+    #[must_use]
+    pub fn with_overhead(mut self, overhead: OverheadMode) -> Self {
+        self.overhead = overhead;
+        self
+    }
+    /// With acceptance order `accept_order` (`ImmediateBlocking`; default
+    /// [`AcceptOrder::Source`]).
+    #[must_use]
+    pub fn with_accept_order(mut self, accept_order: AcceptOrder) -> Self {
+        self.accept_order = accept_order;
+        self
+    }
+    /// With step limit `max_steps` (default `10^7`).
+    #[must_use]
+    pub fn with_max_steps(mut self, max_steps: Step) -> Self {
+        self.max_steps = max_steps;
+        self
+    }
+    /// With trace limit `max_trace_events`, op-log runs plus messages
+    /// (`docs/models/logp-stall.md`, Limits).
+    #[must_use]
+    pub fn with_max_trace_events(mut self, max_trace_events: u64) -> Self {
+        self.max_trace_events = max_trace_events;
+        self
+    }
+    /// The LogP parameters.
+    pub fn params(&self) -> &LogpParams {
+        &self.params
+    }
+    /// The stalling rule.
+    pub fn rule(&self) -> StallRule {
+        self.rule
+    }
+    /// The gap policy.
+    pub fn gap_policy(&self) -> GapPolicy {
+        self.gap_policy
+    }
+    /// The empty-receive policy.
+    pub fn empty_receive(&self) -> EmptyReceive {
+        self.empty_receive
+    }
+    /// The overhead mode.
+    pub fn overhead(&self) -> OverheadMode {
+        self.overhead
+    }
+    /// The acceptance order (`ImmediateBlocking`).
+    pub fn accept_order(&self) -> AcceptOrder {
+        self.accept_order
+    }
+    /// The step limit.
+    pub fn max_steps(&self) -> Step {
+        self.max_steps
+    }
+    /// The trace limit: op-log runs plus messages.
+    pub fn max_trace_events(&self) -> u64 {
+        self.max_trace_events
     }
 }

@@ -52,4 +52,13 @@ pub trait LogpProcess: Clone + Send {
     fn fault(&self) -> Option<&str> {
         None
     }
+    /// Whether the program only waits for a message: its next action is a `Receive`, and an
+    /// empty one leaves it in the same state, so nothing but a message can move it on. When
+    /// every running program awaits a message and none is in transit or buffered for it,
+    /// nothing can change, and [`run`](crate::machine::run) stops with
+    /// [`Error::Quiescent`](crate::Error::Quiescent) instead of running to `max_steps`. The
+    /// default, `false`, makes no such promise (the run then goes on to the step limit).
+    fn awaits_message(&self) -> bool {
+        false
+    }
 }

@@ -347,6 +347,43 @@ pub fn simulate_and_judge<P: LogpProcess>(
 }
 
 /// Runs the cycle simulation of `procs` (one per LogP processor) on a BSP(p, g, ℓ) machine.
+///
+/// # Examples
+///
+/// The ping-pong of [`run`](crate::run)'s example, simulated with `p = 4`, `G = 2`, `L = 4`,
+/// `δ = 2` on a BSP machine with `g = ℓ = 1`:
+///
+/// ```
+/// use logp_stall::goal::{goal_programs, parse};
+/// use logp_stall::sim::{SimConfig, UnstallOffset, simulate};
+///
+/// let schedule = parse(
+///     "num_ranks 4\nrank 0 {\na: send 8b to 1\nb: recv 8b from 1\nb requires a\n}\n\
+///      rank 1 {\na: recv 8b from 0\nb: send 8b to 0\nb requires a\n}\n",
+/// )?;
+/// let cfg = SimConfig {
+///     p: 4,
+///     gap: 2,
+///     latency: 4,
+///     o: 1,
+///     delta: 2,
+///     g: 1,
+///     l: 1,
+///     unstall: UnstallOffset::Strict,
+///     scan_fanin: None,
+///     max_cycles: 1000,
+///     memory_budget: u64::MAX,
+/// };
+/// let report = simulate(&cfg, goal_programs(&schedule, 2))?;
+/// assert_eq!(report.messages.len(), 2);
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// A configuration [`SimConfig::validate`] refuses (e.g. `p` not a power of two, `o > G`),
+/// `procs.len() != p` ([`Error::SimParam`] naming `procs`), a program fault, more than
+/// `max_cycles` cycles, or the memory budget passed ([`Error::SimMemoryLimit`]).
 pub fn simulate<P: LogpProcess>(
     cfg: &SimConfig,
     procs: Vec<P>,

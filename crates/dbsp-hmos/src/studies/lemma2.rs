@@ -15,7 +15,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, GlobalMemory};
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -225,6 +225,44 @@ impl Study for Lemma2Study {
             .per("alpha"),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("log_n", "log2 n (n processors)"),
+            Column::new("tau", "variables exponent tau: m = floor(n^tau)"),
+            Column::new("r", "redundancy r (copies per variable, odd)"),
+            Column::new("a", "culling threshold constant a"),
+            Column::new("eps", "culling threshold exponent eps"),
+            Column::new("pattern", "accessed variables (random, or crowding the lowest modules)"),
+            Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
+            Column::new("n", "processors n"),
+            Column::new("m", "variables m"),
+            Column::new("alpha", "bandwidth exponent alpha: g_i = (n/2^i)^alpha"),
+            Column::new("beta", "latency exponent beta: l_i = (n/2^i)^beta"),
+            Column::new("w_max", "largest module weight over both steps (requests)"),
+            Column::new("w_over_n_eps", "w_max / n^eps (Lemma 2: bounded)"),
+            Column::new("rounds", "most rounds a culling needed"),
+            Column::new("rounds_ok", "rounds <= log2 n + 1"),
+            Column::new(
+                "active_after_first",
+                "most active parents after the first round (0 if every culling finished in one round)",
+            ),
+            Column::new(
+                "active_ratio",
+                "largest |A_rho| / (n / 2^(rho-1)) over rounds rho >= 2 (at most 1 when the active parents halve)",
+            ),
+            Column::new("halving_ok", "every culling halved: |A_(rho+1)| <= n / 2^rho (Lemma 2)"),
+            Column::new("forced", "some parent was completed by force"),
+            Column::new("cost_select", "D-BSP cost of the two select/0 phases (time units)"),
+            Column::new("select_ratio", "select/0 cost / (2 (n^alpha + n^beta))"),
+            Column::new("cost_total", "D-BSP cost of the two steps (time units)"),
+            Column::new("verified", "every read returned the value written"),
+        ]
+    }
+    /// Per pattern: the largest module weight, the most culling rounds and how many runs
+    /// completed a parent by force.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("weights", "w_max / n^eps", "n", &["w_over_n_eps"]).series("pattern").log_x(),
@@ -288,4 +326,22 @@ pub(crate) fn write_then_read(
         return Err(e.clone().into());
     }
     Ok(reads.iter().all(|a| a.value == value(a.addr)))
+}
+
+/// See [`Lemma2Study::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{only, range, values};
+    let mut out = Vec::new();
+    for pattern in values(rows, "pattern") {
+        let group = only(rows, "pattern", &pattern);
+        let forced = group.iter().filter(|r| r.get("forced") == Some(&true.into())).count();
+        if let (Some((_, w)), Some((_, rounds))) = (range(&group, "w_max"), range(&group, "rounds"))
+        {
+            out.push(format!(
+                "{pattern}: largest module weight {w}, culling rounds at most {rounds}; {forced} of {} rows completed a parent by force.",
+                group.len()
+            ));
+        }
+    }
+    out
 }

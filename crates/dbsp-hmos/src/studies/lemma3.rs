@@ -22,7 +22,7 @@
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -266,6 +266,42 @@ impl Study for Lemma3Study {
         }
         claims
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("log_n", "log2 n (n processors)"),
+            Column::new("k", "HMOS levels k"),
+            Column::new("r", "redundancy r (odd)"),
+            Column::new("a", "culling threshold constant a"),
+            Column::new("eps", "culling threshold exponent eps"),
+            Column::new("pattern", "accessed variables (random, or crowding the lowest modules)"),
+            Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
+            Column::new("n", "processors n"),
+            Column::new("level", "selection iteration (module level) i"),
+            Column::new("alpha", "bandwidth exponent alpha: g_i = (n/2^i)^alpha"),
+            Column::new("beta", "latency exponent beta: l_i = (n/2^i)^beta"),
+            Column::new("w_max", "largest weight of an i-module over both steps (requests)"),
+            Column::new("w_bound", "Lemma 3's weight bound 2^i n^(1 - (1 - eps) / 2^i)"),
+            Column::new("w_ratio", "w_max / (2^i n^(1 - (1 - eps) / 2^i)) (Lemmas 2-3: bounded)"),
+            Column::new("rounds", "most culling rounds of iteration i"),
+            Column::new("unforced", "no parent of iteration i was forced in either step"),
+            Column::new("cost_select", "D-BSP cost of the two select/i phases (time units)"),
+            Column::new("select_ratio", "select/i cost / (2 (2^i n^alpha + n^beta))"),
+            Column::new(
+                "theorem2_ratio",
+                "all selection phases' cost / (2 (2^k n^alpha + k n^beta)) (Theorem 2)",
+            ),
+            Column::new(
+                "cost_deliver",
+                "D-BSP cost of the deliver and reply phases of both steps (time units)",
+            ),
+            Column::new("deliver_ratio", "deliver + reply cost / (2 Eq. 3)"),
+            Column::new("verified", "every read returned the value written"),
+        ]
+    }
+    /// Per level: the range of `w_max` over Lemma 3's bound and the most culling rounds.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("weights", "w_max / (2^i n^(1-(1-eps)/2^i))", "n", &["w_ratio"])
@@ -287,4 +323,21 @@ impl Study for Lemma3Study {
                 .log_x(),
         ]
     }
+}
+
+/// See [`Lemma3Study::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{only, range, values};
+    let mut out = Vec::new();
+    for level in values(rows, "level") {
+        let group = only(rows, "level", &level);
+        if let (Some((lo, hi)), Some((_, rounds))) =
+            (range(&group, "w_ratio"), range(&group, "rounds"))
+        {
+            out.push(format!(
+                "level {level}: w_max / (2^i n^(1-(1-eps)/2^i)) {lo:.3}-{hi:.3}, culling rounds at most {rounds}."
+            ));
+        }
+    }
+    out
 }

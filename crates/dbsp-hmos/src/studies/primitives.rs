@@ -11,7 +11,7 @@
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -226,6 +226,39 @@ impl Study for PrimitivesStudy {
             .only("alpha", 0.5),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("primitive", "primitive (broadcast, prefix, k-sort, routing)"),
+            Column::new("log_n", "log2 n (n processors)"),
+            Column::new("k", "items per processor (prefix values, keys; k_min for routing)"),
+            Column::new("skew", "routing: k_max / k_min"),
+            Column::new("direction", "routing: which side is concentrated (gather or scatter)"),
+            Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
+            Column::new("n", "processors n"),
+            Column::new("alpha", "bandwidth exponent alpha: g_i = (n/2^i)^alpha"),
+            Column::new("beta", "latency exponent beta: l_i = (n/2^i)^beta"),
+            Column::new("k1", "most messages sent by one processor (routing; k otherwise)"),
+            Column::new("k2", "most messages received by one processor (routing; k otherwise)"),
+            Column::new("supersteps", "supersteps executed"),
+            Column::new("comm", "communication cost sum (g_i h + l_i) (time units)"),
+            Column::new("work", "local work sum w (nominal charges)"),
+            Column::new("bound", "the proposition's bound (time units)"),
+            Column::new("ratio", "communication cost / proposition bound"),
+            Column::new("limit", "geometric-sum constant the ratio stays below (none for routing)"),
+            Column::new(
+                "ratio_over_limit",
+                "(cost / bound) / geometric-sum constant (none for routing)",
+            ),
+            Column::new(
+                "verified",
+                "output equals the sequential reference (every message delivered once)",
+            ),
+        ]
+    }
+    /// Per primitive, the range of the cost over its proposition's bound.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("ratio", "comm / proposition bound", "n", &["ratio"])
@@ -233,8 +266,24 @@ impl Study for PrimitivesStudy {
                 .log_x(),
             Plot::new("comm", "communication cost", "n", &["comm", "bound"])
                 .series("primitive")
+                .bound("bound")
                 .log_x()
                 .log_y(),
         ]
     }
+}
+
+/// See [`PrimitivesStudy::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{only, range, values};
+    let mut out = Vec::new();
+    for primitive in values(rows, "primitive") {
+        let group = only(rows, "primitive", &primitive);
+        if let (Some((lo, hi)), Some((n_lo, n_hi))) = (range(&group, "ratio"), range(&group, "n")) {
+            out.push(format!(
+                "{primitive}: communication cost / proposition bound {lo:.3}-{hi:.3} over n = {n_lo}..{n_hi} and every (alpha, beta), k and skew."
+            ));
+        }
+    }
+    out
 }

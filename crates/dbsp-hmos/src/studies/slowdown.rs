@@ -29,7 +29,7 @@
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -354,6 +354,72 @@ impl Study for SlowdownStudy {
         );
         claims
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("log_n", "log2 n (n processors)"),
+            Column::new("scheme", "memory scheme"),
+            Column::new(
+                "k",
+                "HMOS levels k (a number, or loglog: min(floor(log2 log2 n), k_max(n)))",
+            ),
+            Column::new("tau", "variables exponent tau: m = floor(n^tau)"),
+            Column::new("r", "redundancy r (default 3, 1 for a single copy)"),
+            Column::new("a", "culling threshold constant a (majority schemes)"),
+            Column::new("eps", "culling threshold exponent eps"),
+            Column::new("pattern", "accessed variables (random, or crowding the lowest modules)"),
+            Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
+            Column::new("n", "processors n"),
+            Column::new("m", "variables m"),
+            Column::new("levels", "HMOS levels used"),
+            Column::new("copies", "copies per variable, r 3^k"),
+            Column::new("alpha", "bandwidth exponent alpha: g_i = (n/2^i)^alpha"),
+            Column::new("beta", "latency exponent beta: l_i = (n/2^i)^beta"),
+            Column::new("cost_per_step", "D-BSP cost per PRAM step (time units)"),
+            Column::new(
+                "select_per_step",
+                "copy-selection part of the cost per PRAM step (time units)",
+            ),
+            Column::new(
+                "deliver_per_step",
+                "deliver + reply part of the cost per PRAM step (time units)",
+            ),
+            Column::new(
+                "select_over_theorem2",
+                "selection cost / (2^k n^alpha + max(k, 1) n^beta) (Theorem 2)",
+            ),
+            Column::new("theorem3", "Theorem 3's bound, with max(k, 1) n^beta (time units)"),
+            Column::new("ratio_theorem3", "cost per step / Theorem 3's bound"),
+            Column::new(
+                "exponent_theorem3",
+                "Theorem 3's exponent in n, max(alpha + alpha (1-alpha) / (2^k (2-alpha)), beta)",
+            ),
+            Column::new(
+                "over_lower_bound",
+                "cost per step / n^max(alpha, beta) (the lower bounds' exponent)",
+            ),
+            Column::new("over_n_beta", "cost per step / n^beta (Corollary 1, alpha < beta)"),
+            Column::new(
+                "over_n_alpha_log_n",
+                "cost per step / (n^alpha log2 n) (Corollary 1, alpha >= beta)",
+            ),
+            Column::new(
+                "cost_flat_bsp",
+                "flat-BSP cost per PRAM step, every level at g_0, l_0 (time units)",
+            ),
+            Column::new("locality_gain", "flat-BSP cost / D-BSP cost"),
+            Column::new(
+                "w_max",
+                "largest 0-module weight over both steps (requests on one module)",
+            ),
+            Column::new("delta_0", "most messages delivered to one processor (delta_0)"),
+            Column::new("verified", "every read returned the value written"),
+        ]
+    }
+    /// At the largest `n` and each `(alpha, beta)` with `alpha = beta`: the cost per step of
+    /// every scheme, cheapest first; and the range of the locality gain.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("cost", "D-BSP cost per PRAM step", "n", &["cost_per_step"])
@@ -368,4 +434,43 @@ impl Study for SlowdownStudy {
                 .log_x(),
         ]
     }
+}
+
+/// See [`SlowdownStudy::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{num, range, values};
+    let mut out = Vec::new();
+    let all: Vec<&JsonObject> = rows.iter().collect();
+    let Some((_, n)) = range(&all, "n") else { return out };
+    for alpha in values(rows, "alpha") {
+        let mut costs: Vec<(f64, String)> = rows
+            .iter()
+            .filter(|r| {
+                num(r, "n") == Some(n)
+                    && r.get("alpha").map(ToString::to_string) == Some(alpha.clone())
+            })
+            .filter(|r| num(r, "alpha") == num(r, "beta"))
+            .filter_map(|r| {
+                let scheme = r.get("scheme")?.as_str()?;
+                let k = r.get("levels")?;
+                let pattern = r.get("pattern")?.as_str()?;
+                Some((num(r, "cost_per_step")?, format!("{scheme} k = {k} ({pattern})")))
+            })
+            .collect();
+        if costs.is_empty() {
+            continue;
+        }
+        costs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let list: Vec<String> = costs.iter().map(|(c, s)| format!("{s} {c:.0}")).collect();
+        out.push(format!(
+            "n = {n}, alpha = beta = {alpha}: cost per PRAM step {}.",
+            list.join(", ")
+        ));
+    }
+    if let Some((lo, hi)) = range(&all, "locality_gain") {
+        out.push(format!(
+            "Flat-BSP pricing of the same traces costs {lo:.2}-{hi:.2}x the D-BSP pricing (what submachine locality buys)."
+        ));
+    }
+    out
 }

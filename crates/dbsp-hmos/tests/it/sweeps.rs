@@ -73,3 +73,53 @@ fn sweep_spec_points_are_valid() {
         }
     }
 }
+
+/// Every column of every study is in its glossary (the report's glossary and the plots' axis
+/// labels come from it): one small point per study runs, and each of its parameters and row
+/// columns has an entry; no row column repeats a parameter (xtask rejects such rows).
+#[test]
+fn glossary_covers_every_column() {
+    let ab = [[0.5, 0.5]];
+    let small = [
+        (
+            "dbsp-primitives",
+            serde_json::json!({"primitive": "route_two_phase", "log_n": 4, "skew": 4, "direction": "scatter", "alpha_beta": ab}),
+        ),
+        (
+            "dbsp-lemma2",
+            serde_json::json!({"log_n": 4, "tau": 1.5, "r": 3, "a": 2.0, "eps": 0.3, "pattern": "random", "alpha_beta": ab}),
+        ),
+        (
+            "dbsp-lemma3",
+            serde_json::json!({"log_n": 6, "k": 1, "r": 3, "a": 2.0, "eps": 0.3, "pattern": "random", "alpha_beta": ab}),
+        ),
+        (
+            "dbsp-slowdown",
+            serde_json::json!({"log_n": 6, "scheme": "hmos", "k": 1, "tau": 1.5, "a": 2.0, "eps": 0.3, "pattern": "random", "alpha_beta": ab}),
+        ),
+    ];
+    let studies = DbspHmos.studies();
+    assert_eq!(studies.len(), small.len());
+    for (name, params) in small {
+        let study = studies.iter().find(|s| s.name() == name).expect(name);
+        let glossary: std::collections::BTreeSet<String> =
+            study.glossary().into_iter().map(|c| c.name).collect();
+        let point = study.prepare(&params).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for key in point.params.keys() {
+            assert!(glossary.contains(key), "{name}: param {key} not in the glossary");
+        }
+        let rows = point.run(&mut netcore::rng::seeded(1, 0)).expect(name);
+        assert!(!rows.is_empty(), "{name}");
+        for row in &rows {
+            for key in row.keys() {
+                assert!(glossary.contains(key), "{name}: {key} not in the glossary");
+                assert!(!point.params.contains_key(key), "{name}: {key} repeats a parameter");
+            }
+        }
+        let columns: std::collections::BTreeSet<&String> =
+            point.params.keys().chain(rows[0].keys()).collect();
+        for entry in &glossary {
+            assert!(columns.contains(entry), "{name}: glossary entry {entry} is no column");
+        }
+    }
+}

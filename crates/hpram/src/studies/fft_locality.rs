@@ -21,7 +21,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 
 use super::tree_r::TreePreset;
 use crate::algs::{FftForm, fft, fft_output, ntt_reference};
@@ -114,6 +114,13 @@ fn fft_config(log_p: u32, log_r: u32) -> Config {
     cfg.local_words = 1 << log_r;
     cfg.model = cfg.model.with_lpram();
     cfg
+}
+
+/// The PhaseRefined, non-uniform cost of the FFT in form `form` on `P = 2^log_p` processors
+/// with `r = 2^log_r` words each, counted in count-only mode.
+pub fn fft_cost(form: FftForm, preset: &Preset, log_p: u32, log_r: u32) -> Result<u64, HpramError> {
+    let tree = count(&fft_config(log_p, log_r), fft(form, log_p + log_r), vec![])?;
+    Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total)
 }
 
 /// Executes `alg` on `x_i = i` and checks its memory against [`ntt_reference`] and its cost
@@ -296,6 +303,44 @@ impl Study for FftLocality {
             .only("executed", true),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("preset", "H-PRAM cost preset (hypercube or 2-d mesh)"),
+            Column::new("log_p", "p = log2 P"),
+            Column::new("log_r", "rho = log2 r (r = N/P words per processor)"),
+            Column::new("p", "processors P"),
+            Column::new("n", "FFT size N = rP (words)"),
+            Column::new("tau_naive", "cost of the flat naive form (PhaseRefined, time units)"),
+            Column::new("tau_lpram", "cost of the flat LPRAM form (PhaseRefined, time units)"),
+            Column::new("tau_two_level", "cost of the two-level form (PhaseRefined, time units)"),
+            Column::new("tau_hier", "cost of the hierarchical form (PhaseRefined, time units)"),
+            Column::new("tau_lcs", "cost of the leaf LCS(rho) on one processor (time units)"),
+            Column::new("lpram_over_hier", "tau_lpram / tau_hier"),
+            Column::new("two_level_over_hier", "tau_two_level / tau_hier"),
+            Column::new("naive_over_hier", "tau_naive / tau_hier"),
+            Column::new(
+                "hier_level_ratio",
+                "(tau_hier - tau_lcs) / (r sum_{k=1..p} (l + s_alpha)(2^k)): the levels' cost per word and unit of latency plus synchronisation",
+            ),
+            Column::new("n_perm", "N_perm = max(N, P^2), where the perm form applies (words)"),
+            Column::new("tau_perm", "cost of the perm form at N_perm (PhaseRefined, time units)"),
+            Column::new("tau_hier_perm", "cost of the hierarchical form at N_perm (time units)"),
+            Column::new("perm_over_hier", "tau_perm / tau_hier at N_perm"),
+            Column::new(
+                "perm_excess_over_formula",
+                "hypercube: tau_perm - tau_hier - (r'(2 + 5.75p - 2.25p^2) + p) at N_perm (0 when the closed form holds)",
+            ),
+            Column::new("executed", "point also executed in full mode (log2 N <= 14)"),
+            Column::new(
+                "checked",
+                "executed points: every form's memory equals the NTT and its cost tree the count-only one",
+            ),
+        ]
+    }
+    /// Per preset, the ratios to the hierarchical form at the largest `P` of the sweep.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
@@ -308,4 +353,25 @@ impl Study for FftLocality {
             .log_x(),
         ]
     }
+}
+
+/// See [`FftLocality::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{by_preset, largest, num, pow2};
+    let mut out = Vec::new();
+    for (preset, group) in by_preset(rows) {
+        let Some(row) = largest(&group, "p") else { continue };
+        let get = |k| num(row, k).unwrap_or(f64::NAN);
+        out.push(format!(
+            "{preset}, P = {}, N = {}: the flat naive form costs {:.2}x the hierarchical one, flat LPRAM {:.2}x, two-level {:.2}x; at N = {} the perm form costs {:.2}x the hierarchical one.",
+            pow2(get("p")),
+            pow2(get("n")),
+            get("naive_over_hier"),
+            get("lpram_over_hier"),
+            get("two_level_over_hier"),
+            pow2(get("n_perm")),
+            get("perm_over_hier"),
+        ));
+    }
+    out
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 
 use crate::algs::{TreeForm, tree_reduce};
 use crate::cost_model::{CostModel, Preset, SyncScale};
@@ -188,6 +188,42 @@ impl Study for TreeR {
             .only("log_p", 4),
         ]
     }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("preset", "H-PRAM cost preset (hypercube or 2-d mesh)"),
+            Column::new("log_p", "p = log2 P"),
+            Column::new("log_r", "rho = log2 r (r = N/P words per processor)"),
+            Column::new("p", "processors P"),
+            Column::new("r", "words per processor r"),
+            Column::new("tau_flat", "cost of the flat form (PhaseRefined, time units)"),
+            Column::new("tau_hier", "cost of the hierarchical form (PhaseRefined, time units)"),
+            Column::new(
+                "tau_uhier",
+                "cost of the hierarchical form priced as uniform memory (time units)",
+            ),
+            Column::new("hier_minus_2r", "tau_hier - 2r (time units)"),
+            Column::new(
+                "hier_excess_formula",
+                "sum_k [1 + 2l(2^k) + 3s_alpha(2^k) + s_beta(2, 2^k)] (time units)",
+            ),
+            Column::new(
+                "excess_over_formula",
+                "(tau_hier - 2r) / its closed form (1 when it holds)",
+            ),
+            Column::new("flat_over_hier", "tau_flat / tau_hier"),
+            Column::new("limit", "limit of tau_flat / tau_hier, (1 + l(P) + 2s_alpha(P))/2"),
+            Column::new("ratio_to_limit", "(tau_flat / tau_hier) / its limit"),
+            Column::new(
+                "flat_over_uhier",
+                "tau_flat / tau_hier under uniform memory (synchronisation locality only)",
+            ),
+            Column::new("verified", "both forms return sum x_i"),
+        ]
+    }
+    /// Per preset and `P`, how close `τ_flat/τ_hier` gets to its limit at the largest `r`.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
+    }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new(
@@ -199,4 +235,29 @@ impl Study for TreeR {
             .series("preset"),
         ]
     }
+}
+
+/// See [`TreeR::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{by_preset, largest, num, pow2};
+    let mut out = Vec::new();
+    for (preset, group) in by_preset(rows) {
+        let mut procs: Vec<f64> = group.iter().filter_map(|r| num(r, "p")).collect();
+        procs.sort_by(f64::total_cmp);
+        procs.dedup();
+        for p in procs {
+            let at_p: Vec<_> = group.iter().copied().filter(|r| num(r, "p") == Some(p)).collect();
+            let Some(row) = largest(&at_p, "r") else { continue };
+            let get = |k| num(row, k).unwrap_or(f64::NAN);
+            out.push(format!(
+                "{preset}, P = {}, r = {}: tau_flat/tau_hier = {:.2}, {:.0}% of its limit {}.",
+                pow2(p),
+                pow2(get("r")),
+                get("flat_over_hier"),
+                100.0 * get("ratio_to_limit"),
+                get("limit"),
+            ));
+        }
+    }
+    out
 }

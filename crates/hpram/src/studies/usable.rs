@@ -14,10 +14,11 @@
 use serde::{Deserialize, Serialize};
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 
+use super::fft_locality::fft_cost;
 use super::tree_r::TreePreset;
-use crate::algs::{TreeForm, tree_reduce};
+use crate::algs::{FftForm, TreeForm, tree_reduce};
 use crate::cost_model::Preset;
 use crate::error::HpramError;
 use crate::eval::{Formula, MemoryVariant};
@@ -62,6 +63,14 @@ pub struct UsableRow {
     pub e_hier: f64,
     /// `p_star_hier / p_star_two_level`.
     pub hier_over_two_level: f64,
+    /// The FFT's `P*(N, 1/4)` in the flat LPRAM form (hypercube, `log₂N <= 22`, only).
+    pub fft_p_star_lpram: Option<u64>,
+    /// The FFT's `P*(N, 1/4)` in the hierarchical form (hypercube, `log₂N <= 22`, only).
+    pub fft_p_star_hier: Option<u64>,
+    /// `fft_p_star_hier / fft_p_star_lpram` (hypercube, `log₂N <= 22`, only).
+    pub fft_hier_over_lpram: Option<f64>,
+    /// Whether the FFT's `P*` was counted (hypercube, `log₂N <= 22`).
+    pub fft_counted: bool,
 }
 
 /// A validated point.
@@ -101,26 +110,57 @@ pub fn tree_cost(
 }
 
 /// `P*(N, 1/2)` of tree reduction in form `form`: the largest `P = 2^k <= N = 2^log_n` with
-/// `E = τ_seq/(P·τ) >= 1/2`, i.e. `2τ_seq >= P·τ`, searched from `P = N` down (the first hit is
-/// the largest, so no monotonicity is assumed). `P = 1` always qualifies when `τ_seq` is the
-/// flat form's cost at `P = 1`.
+/// `E = τ_seq/(P·τ) >= 1/2` ([`largest_efficient`]). `P = 1` always qualifies when `τ_seq` is
+/// the flat form's cost at `P = 1`.
 pub fn usable_procs(
     form: TreeForm,
     preset: &Preset,
     log_n: u32,
     tau_seq: u64,
 ) -> Result<Usable, HpramError> {
-    for log_p in (0..=log_n).rev() {
-        let tau = tree_cost(form, preset, log_p, log_n)?;
+    largest_efficient(log_n, tau_seq, 2, |log_p| tree_cost(form, preset, log_p, log_n))
+}
+
+/// `P*(N, 1/den)`: the largest `P = 2^log_p`, `log_p <= max_log_p`, whose cost `τ = cost(log_p)`
+/// gives `E = τ_seq/(P·τ) >= 1/den`, i.e. `den·τ_seq >= P·τ` (integers, no rounding), searched
+/// from `P = 2^max_log_p` down (the first hit is the largest, so no monotonicity is assumed).
+/// An error naming `tau_seq` when no `P` qualifies.
+pub fn largest_efficient(
+    max_log_p: u32,
+    tau_seq: u64,
+    den: u64,
+    mut cost: impl FnMut(u32) -> Result<u64, HpramError>,
+) -> Result<Usable, HpramError> {
+    for log_p in (0..=max_log_p).rev() {
+        let tau = cost(log_p)?;
         let procs = 1u64 << log_p;
-        if 2 * u128::from(tau_seq) >= u128::from(procs) * u128::from(tau) {
+        if u128::from(den) * u128::from(tau_seq) >= u128::from(procs) * u128::from(tau) {
             return Ok(Usable { procs, tau });
         }
     }
     Err(HpramError::InvalidConfig {
         field: "tau_seq",
-        rule: "at least the cost of some form at P = 1 (E(1) >= 1/2)",
+        rule: "at least the cost of some form at P = 1 over den (E(1) >= 1/den)",
         got: tau_seq.to_string(),
+    })
+}
+
+/// The largest `log₂N` for which the study also counts the FFT's `P*(N, 1/4)`: the FFT at
+/// `P = 2^k` counts `Θ(N/2^k)` steps per level (every butterfly of a processor's block is a
+/// step), so `N = 2^30` at the `P` near `P*` (8 to 16) would count about `10^9` steps.
+pub const MAX_FFT_LOG_N: u32 = 22;
+
+/// `τ_seq` of the FFT, the leaf `LCS(log₂N)` on one processor: `2N + (N/2)·log₂N`.
+pub fn fft_tau_seq(log_n: u32) -> u64 {
+    let n = 1u64 << log_n;
+    2 * n + n / 2 * u64::from(log_n)
+}
+
+/// `P*(N, 1/4)` of the FFT of `N = 2^log_n` words in form `form` (`P <= N/2`, so `r >= 2`),
+/// counted in count-only mode and priced PhaseRefined, non-uniform, against [`fft_tau_seq`].
+pub fn fft_usable_procs(form: FftForm, preset: &Preset, log_n: u32) -> Result<Usable, HpramError> {
+    largest_efficient(log_n.saturating_sub(1), fft_tau_seq(log_n), 4, |log_p| {
+        fft_cost(form, preset, log_p, log_n - log_p)
     })
 }
 
@@ -147,6 +187,12 @@ impl Study for UsableProcs {
         let flat = usable_procs(TreeForm::Flat, preset, log_n, tau_seq)?;
         let two = usable_procs(TreeForm::TwoLevel, preset, log_n, tau_seq)?;
         let hier = usable_procs(TreeForm::Hier, preset, log_n, tau_seq)?;
+        // The hypercube only (X3's preset): the counts near P* dominate the sweep's time.
+        let fft_counted = log_n <= MAX_FFT_LOG_N && matches!(preset, Preset::Hypercube(_));
+        let fft = |form| -> Result<Option<u64>, HpramError> {
+            Ok(if fft_counted { Some(fft_usable_procs(form, preset, log_n)?.procs) } else { None })
+        };
+        let (fft_p_star_lpram, fft_p_star_hier) = (fft(FftForm::FlatLpram)?, fft(FftForm::Hier)?);
         Ok(vec![UsableRow {
             n: 1 << log_n,
             tau_seq,
@@ -157,10 +203,16 @@ impl Study for UsableProcs {
             e_two_level: two.efficiency(tau_seq),
             e_hier: hier.efficiency(tau_seq),
             hier_over_two_level: hier.procs as f64 / two.procs as f64,
+            fft_p_star_lpram,
+            fft_p_star_hier,
+            fft_hier_over_lpram: fft_p_star_lpram
+                .zip(fft_p_star_hier)
+                .map(|(lpram, hier)| hier as f64 / lpram as f64),
+            fft_counted,
         }])
     }
     fn claims(&self) -> Vec<Claim> {
-        vec![
+        let mut claims = vec![
             Claim::exponent(
                 "flat P*(N, 1/2) does not grow with N (fitted exponent 0: E_flat <= 1/2 from P = 2)",
                 "p_star_flat",
@@ -199,7 +251,68 @@ impl Study for UsableProcs {
                 0.5,
                 1.0,
             ),
+        ];
+        // The FFT's P*(N, 1/4) on the hypercube, lpram / hier: 4/4, 4/8, 4/8 at N = 2^14,
+        // 2^18, 2^22 (`docs/models/hpram.md`, X2; 8/16 at 2^30 is not counted).
+        for (log_n, lpram, hier) in [(14, 4.0, 4.0), (18, 4.0, 8.0), (22, 4.0, 8.0)] {
+            for (column, form, value) in [
+                ("fft_p_star_lpram", "flat LPRAM", lpram),
+                ("fft_p_star_hier", "hierarchical", hier),
+            ] {
+                claims.push(
+                    Claim::within(
+                        format!("hypercube, N = 2^{log_n}: the FFT's P*(N, 1/4) in the {form} form is {value}"),
+                        column,
+                        value,
+                        value,
+                    )
+                    .only("preset", "hypercube")
+                    .only("log_n", log_n),
+                );
+            }
+        }
+        claims.push(
+            Claim::within(
+                "the FFT's hierarchical form uses at least as many processors as the flat LPRAM one at every counted N: P*(N, 1/4) hier / lpram >= 1",
+                "fft_hier_over_lpram",
+                1.0,
+                f64::MAX,
+            )
+            .only("fft_counted", true),
+        );
+        claims
+    }
+    fn glossary(&self) -> Vec<Column> {
+        vec![
+            Column::new("preset", "H-PRAM cost preset (hypercube or 2-d mesh)"),
+            Column::new("log_n", "log2 N"),
+            Column::new("n", "input size N (words)"),
+            Column::new("tau_seq", "tau_seq: the flat form's cost at P = 1 (time units)"),
+            Column::new("p_star_flat", "usable processors P*(N, 1/2), flat form"),
+            Column::new("p_star_two_level", "usable processors P*(N, 1/2), two-level form"),
+            Column::new("p_star_hier", "usable processors P*(N, 1/2), hierarchical form"),
+            Column::new("e_flat", "efficiency tau_seq / (P tau) of the flat form at its P*"),
+            Column::new("e_two_level", "efficiency of the two-level form at its P*"),
+            Column::new("e_hier", "efficiency of the hierarchical form at its P*"),
+            Column::new("hier_over_two_level", "P* hierarchical / P* two-level"),
+            Column::new(
+                "fft_p_star_lpram",
+                "FFT: usable processors P*(N, 1/4), flat LPRAM form (hypercube, N <= 2^22)",
+            ),
+            Column::new(
+                "fft_p_star_hier",
+                "FFT: usable processors P*(N, 1/4), hierarchical form (hypercube, N <= 2^22)",
+            ),
+            Column::new(
+                "fft_hier_over_lpram",
+                "FFT: P*(N, 1/4) hierarchical / flat LPRAM (hypercube, N <= 2^22)",
+            ),
+            Column::new("fft_counted", "the FFT's P*(N, 1/4) was counted (hypercube, N <= 2^22)"),
         ]
+    }
+    /// Per preset, `P*` of the three forms at the largest `N` of the sweep.
+    fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
+        findings(rows)
     }
     fn plots(&self) -> Vec<Plot> {
         vec![
@@ -214,4 +327,31 @@ impl Study for UsableProcs {
             .log_y(),
         ]
     }
+}
+
+/// See [`UsableProcs::findings`](Study::findings).
+fn findings(rows: &[JsonObject]) -> Vec<String> {
+    use super::{by_preset, largest, num, pow2};
+    let mut out = Vec::new();
+    for (preset, group) in by_preset(rows) {
+        let Some(row) = largest(&group, "n") else { continue };
+        let get = |k| num(row, k).unwrap_or(f64::NAN);
+        let fft = match (num(row, "fft_p_star_lpram"), num(row, "fft_p_star_hier")) {
+            (Some(lpram), Some(hier)) => format!(
+                "; the FFT's P*(N, 1/4) is {} flat LPRAM and {} hierarchical",
+                pow2(lpram),
+                pow2(hier)
+            ),
+            _ => String::new(),
+        };
+        out.push(format!(
+            "{preset}, N = {}: P*(N, 1/2) is {} flat, {} two-level and {} hierarchical (efficiency {:.2} there){fft}.",
+            pow2(get("n")),
+            pow2(get("p_star_flat")),
+            pow2(get("p_star_two_level")),
+            pow2(get("p_star_hier")),
+            get("e_hier"),
+        ));
+    }
+    out
 }

@@ -106,3 +106,106 @@ fn x3_bad_params() {
     assert!(bad(17, 6).contains("log_p"));
     assert!(bad(4, 11).contains("log_r"));
 }
+
+/// Every column of every study is in its glossary (the report's glossary and the plots' axis
+/// labels come from it), and every entry is a column: one small point per study runs; no row
+/// column repeats a parameter (xtask rejects such rows).
+#[test]
+fn glossary_covers_every_column() {
+    use netcore::study::Model;
+    let small = [
+        ("hpram-tree-r", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),
+        ("hpram-usable-procs", serde_json::json!({"preset": "mesh2d", "log_n": 6})),
+        ("hpram-fft-locality", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),
+    ];
+    let studies = hpram::Hpram.studies();
+    assert_eq!(studies.len(), small.len());
+    for (name, params) in small {
+        let study = studies.iter().find(|s| s.name() == name).expect(name);
+        let glossary: std::collections::BTreeSet<String> =
+            study.glossary().into_iter().map(|c| c.name).collect();
+        let point = study.prepare(&params).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let rows = point.run(&mut seeded(1, 0)).expect(name);
+        assert!(!rows.is_empty(), "{name}");
+        for row in &rows {
+            for key in row.keys() {
+                assert!(!point.params.contains_key(key), "{name}: {key} repeats a parameter");
+            }
+        }
+        let columns: std::collections::BTreeSet<String> =
+            point.params.keys().chain(rows[0].keys()).cloned().collect();
+        assert_eq!(glossary, columns, "{name}: glossary entries against columns");
+    }
+}
+
+/// The usable-processors finding at `N = 2^10` on the hypercube restates `x2_table`'s row
+/// (flat 1, two-level 16, hier 16), `x2_hand_derivation_n1024`'s efficiency `0.688` and the FFT's
+/// row of `x3_fft_usable_procs_quarter`'s snapshot (lpram 2, hier 4).
+#[test]
+fn x2_finding_restates_the_rows() {
+    use netcore::study::Model;
+    let studies = hpram::Hpram.studies();
+    let study = studies.iter().find(|s| s.name() == "hpram-usable-procs").unwrap();
+    let point = study.prepare(&serde_json::json!({"preset": "hypercube", "log_n": 10})).unwrap();
+    // xtask's rows carry the point's parameters before the row's columns.
+    let rows: Vec<_> = point
+        .run(&mut seeded(1, 0))
+        .unwrap()
+        .into_iter()
+        .map(|row| point.params.clone().into_iter().chain(row).collect())
+        .collect();
+    assert_eq!(
+        study.findings(&rows),
+        [
+            "hypercube, N = 2^10: P*(N, 1/2) is 1 flat, 16 two-level and 16 hierarchical (efficiency 0.69 there); the FFT's P*(N, 1/4) is 2 flat LPRAM and 4 hierarchical."
+        ]
+    );
+}
+
+/// X3's `P*(N, 1/4)` of the FFT, by hand at `N = 16` on the hypercube (`ℓ(P) = s_α(P) = p`,
+/// `s_β(2, ·) = 1`), `τ_seq = 2N + (N/2)·log₂N = 64`, so `P` qualifies when `P·τ <= 256`.
+/// Lpram (`p` stages at level 1 of `r/2 + 4.5rp` each, then `LCS(ρ)` at level 1,
+/// `ρr/2 + p + 4rp`): `P = 2` (`r = 8`) `40 + 13 + 32 = 85`, `2·85 = 170` qualifies; `P = 4`
+/// (`r = 4`) `2·38 + 6 + 32 = 114`, `456` does not; `P = 8` (`r = 2`) `84 + 4 + 24 = 112`, `896`
+/// does not: `P* = 2`. Hier (levels `k = 1..p` of `r/2 + 4.5rk + 1`, then `LCS(ρ)` on one
+/// processor, `ρr/2 + 2r`): `P = 2` `41 + 12 + 16 = 69` (`138`); `P = 4` `21 + 39 + 4 + 8 = 72`
+/// (`288`, no); `P = 8` `11 + 20 + 29 + 1 + 4 = 65` (`520`, no): `P* = 2`. Then the table of
+/// both forms on both presets up to `N = 2^14`, where the hypercube gives lpram/hier 4/4 (the
+/// study's claims carry 2^18 and 2^22).
+#[test]
+fn x3_fft_usable_procs_quarter() {
+    use hpram::algs::FftForm;
+    use hpram::studies::fft_locality::fft_cost;
+    use hpram::studies::usable::{fft_tau_seq, fft_usable_procs};
+    let cube = TreePreset::Hypercube.preset();
+    assert_eq!(fft_tau_seq(4), 64);
+    // τ_seq is the leaf LCS(log₂N) on one processor, as counted.
+    for log_n in [4, 10] {
+        assert_eq!(fft_cost(FftForm::Hier, &cube, 0, log_n).unwrap(), fft_tau_seq(log_n));
+    }
+    let lpram: Vec<u64> =
+        (1..=3).map(|p| fft_cost(FftForm::FlatLpram, &cube, p, 4 - p).unwrap()).collect();
+    let hier: Vec<u64> =
+        (1..=3).map(|p| fft_cost(FftForm::Hier, &cube, p, 4 - p).unwrap()).collect();
+    assert_eq!((lpram, hier), (vec![85, 114, 112], vec![69, 72, 65]));
+    assert_eq!(
+        fft_usable_procs(FftForm::FlatLpram, &cube, 4).unwrap(),
+        Usable { procs: 2, tau: 85 }
+    );
+    assert_eq!(fft_usable_procs(FftForm::Hier, &cube, 4).unwrap(), Usable { procs: 2, tau: 69 });
+    let table: String = [TreePreset::Hypercube, TreePreset::Mesh2d]
+        .into_iter()
+        .flat_map(|preset| {
+            (4..=14).step_by(2).map(move |log_n| {
+                let pr = preset.preset();
+                let star = |form| fft_usable_procs(form, &pr, log_n).unwrap().procs;
+                format!(
+                    "{preset:?} N = 2^{log_n}: lpram {} hier {}\n",
+                    star(FftForm::FlatLpram),
+                    star(FftForm::Hier)
+                )
+            })
+        })
+        .collect();
+    insta::assert_snapshot!(table);
+}

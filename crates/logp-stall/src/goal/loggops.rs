@@ -175,10 +175,25 @@ fn take_match(q: &mut Vec<Queued>, src: u32, tag: u32) -> Option<Queued> {
 
 /// Runs `schedule` in LogGOPSim-compatible mode.
 ///
-/// Errors: [`Error::GoalParam`] for a parameter above [`MAX_TIME`];
-/// [`Error::GoalTimeOverflow`] for a time past [`HORIZON`]; [`Error::GoalSchedule`] if some
-/// operation never runs (a deadlock), a posted recv is never matched or a message is never
-/// received.
+/// # Examples
+///
+/// One 8-byte message with `L = 10`, `o = 2`, `g = 5`, `G = 0`: the send's overhead ends at 2,
+/// the message arrives at 12 and the receive's overhead ends at 14.
+///
+/// ```
+/// use logp_stall::goal::{LogGopsParams, parse, run_loggops};
+///
+/// let schedule = parse("num_ranks 2\nrank 0 {\na: send 8b to 1\n}\nrank 1 {\na: recv 8b from 0\n}\n")?;
+/// let run = run_loggops(&schedule, LogGopsParams::new(10, 2, 5, 0))?;
+/// assert_eq!(run.makespan, 14);
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::GoalParam`] for a parameter above [`MAX_TIME`]; [`Error::GoalTimeOverflow`] for a
+/// time past [`HORIZON`]; [`Error::GoalSchedule`] if some operation never runs (a deadlock), a
+/// posted recv is never matched or a message is never received.
 pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun, Error> {
     let fields = [
         ("L", "L <= 2^31", prm.l),

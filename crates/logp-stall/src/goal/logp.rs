@@ -62,7 +62,9 @@ pub fn goal_payload(tag: u32, k: u32) -> u64 {
     (u64::from(tag) << 32) | u64::from(k)
 }
 
-/// One [`GoalProcess`] per rank of `schedule`, for a LogP machine with gap `gap`.
+/// One [`GoalProcess`] per rank of `schedule`, for a LogP machine with gap `gap`; run them
+/// with [`run`](crate::run) (its example) or [`simulate`](crate::sim::simulate). Infallible:
+/// `schedule` was validated by [`parse()`](crate::goal::parse()).
 pub fn goal_programs(schedule: &Schedule, gap: u64) -> Vec<GoalProcess> {
     (0..schedule.num_ranks)
         .map(|r| {

@@ -80,6 +80,20 @@ struct Parser<'a> {
 /// without wildcards, as many sends as recvs for each `(src, dst, tag)`
 /// ([`check_message_counts`]; messages are matched dynamically when the schedule runs).
 /// Rank blocks may come in any order; missing ranks have no operations.
+///
+/// # Examples
+///
+/// ```
+/// let schedule = logp_stall::goal::parse("num_ranks 2\nrank 0 {\na: send 8b to 1\n}\nrank 1 {\na: recv 8b from 0\n}\n")?;
+/// assert_eq!(schedule.num_ranks, 2);
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// [`Error::GoalSyntax`] naming the 1-based line and the rule for a line that does not parse
+/// or a bound it breaks; [`Error::GoalSchedule`] for a schedule that parses but cannot run
+/// (unequal send and recv counts for a `(src, dst, tag)`, a dependency cycle).
 pub fn parse(text: &str) -> Result<Schedule, Error> {
     let mut parser: Option<Parser<'_>> = None;
     let mut open: Option<Block> = None;

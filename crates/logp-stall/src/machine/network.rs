@@ -88,6 +88,16 @@ impl<T> Network<T> {
         Some((id, Delivered { src: m.src, payload }))
     }
 
+    /// Whether some message is still to be delivered.
+    pub(super) fn in_transit(&self) -> bool {
+        !self.deliveries.is_empty()
+    }
+
+    /// Whether `proc`'s input buffer holds a message.
+    pub(super) fn has_buffered(&self, proc: usize) -> bool {
+        !self.buffers[proc].is_empty()
+    }
+
     /// Whether `dest` has room for one more message within the capacity `ceil(L/G)`.
     pub(super) fn has_room(&self, dest: usize) -> bool {
         self.in_transit[dest] < self.cap

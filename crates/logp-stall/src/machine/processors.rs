@@ -70,6 +70,12 @@ impl<P: LogpProcess> Processors<P> {
         self.halted.iter().any(|h| !h) || self.busy_until.iter().any(|&b| b > t)
     }
 
+    /// Whether running processor `i` only awaits a message at step `t`: no overhead elapsing,
+    /// no action held back, and its program [awaits one](LogpProcess::awaits_message).
+    pub(super) fn awaits_message(&self, i: usize, t: Step) -> bool {
+        self.busy_until[i] <= t && self.held[i].is_none() && self.procs[i].awaits_message()
+    }
+
     /// Halted processor `i` at step `t`: it halted on a communication op and finishes that
     /// op's overhead.
     #[inline]

@@ -258,7 +258,7 @@ proptest! {
     fn random_scripts_never_panic(code in prop::collection::vec(instr(), 0..8)) {
         let params = LogpParams::new(4, 2, 2, 1).expect("valid");
         let mut cfg = MachineConfig::new(params, StallRule::Delta { delta: 1 }).expect("valid");
-        cfg.max_steps = 300;
+        cfg = cfg.with_max_steps(300);
         let scripts: Result<Vec<_>, _> =
             (0..4).map(|i| Script::new(code.clone(), i, 4, 2, 4)).collect();
         if let Ok(scripts) = scripts {

@@ -12,6 +12,7 @@ mod goal_reference;
 mod goal_rules;
 mod hardening;
 mod props;
+mod quiescence;
 mod sim;
 mod specs;
 mod studies;

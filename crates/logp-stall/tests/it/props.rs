@@ -92,10 +92,10 @@ fn config(c: &Case) -> MachineConfig {
     let prm = LogpParams::new(c.p, c.l, c.gap, if busy { c.gap } else { 1 }).expect("valid params");
     let mut cfg = MachineConfig::new(prm, c.rule).expect("valid config");
     if busy {
-        cfg.overhead = logp_stall::OverheadMode::Busy;
+        cfg = cfg.with_overhead(logp_stall::OverheadMode::Busy);
     }
     if c.adversary.1 % 5 < 2 {
-        cfg.accept_order = logp_stall::AcceptOrder::Shuffled { seed: c.adversary.1 };
+        cfg = cfg.with_accept_order(logp_stall::AcceptOrder::Shuffled { seed: c.adversary.1 });
     }
     cfg
 }

@@ -380,7 +380,7 @@ fn overhead_busy_mode() {
     let mut cfg = MachineConfig::new(prm, StallRule::Delta { delta: 1 }).unwrap();
     let folded = run(&cfg, procs(), &mut PolicyAdversary::benign()).unwrap();
     assert_eq!(folded.t, 6);
-    cfg.overhead = logp_stall::OverheadMode::Busy;
+    cfg = cfg.with_overhead(logp_stall::OverheadMode::Busy);
     let busy = run(&cfg, procs(), &mut PolicyAdversary::benign()).unwrap();
     assert_eq!(busy.t, 8);
     assert_eq!(busy.states[0].acc, vec![(1, 4)]);
@@ -447,7 +447,7 @@ fn adversary_answers_are_range_checked() {
 fn gap_auto_delay_and_empty_receive_error() {
     let prm = LogpParams::new(4, 4, 3, 1).unwrap();
     let mut cfg = MachineConfig::new(prm, StallRule::Delta { delta: 1 }).unwrap();
-    cfg.gap_policy = logp_stall::GapPolicy::AutoDelay;
+    cfg = cfg.with_gap_policy(logp_stall::GapPolicy::AutoDelay);
     let mk = || {
         let mut v: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
         // Submits at 0; the second submit is held for G = 3 steps: idle at 1, 2, submit at 3.
@@ -458,8 +458,8 @@ fn gap_auto_delay_and_empty_receive_error() {
     assert_eq!(e.gap_wait_steps, 2);
     assert_eq!(e.trace.messages[1].submit, 3);
     check_legal(&e.trace, CheckOpts::default()).unwrap();
-    cfg.gap_policy = logp_stall::GapPolicy::Error;
-    cfg.empty_receive = logp_stall::EmptyReceive::Error;
+    cfg = cfg.with_gap_policy(logp_stall::GapPolicy::Error);
+    cfg = cfg.with_empty_receive(logp_stall::EmptyReceive::Error);
     let mut v: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
     v[3] = PlanProc::new(3, None, vec![PlanOp::Compute, PlanOp::Receive]);
     let err = run(&cfg, v, &mut PolicyAdversary::benign()).unwrap_err();
