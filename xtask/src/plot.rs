@@ -142,7 +142,12 @@ type Group = ((usize, Vec<String>), BTreeMap<i64, (f64, Vec<f64>)>);
 /// The rows' y values grouped into lines by y column, series and `splits`, in legend order.
 fn group_rows(plot: &Plot, rows: &[Row], splits: &[String]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
-    for row in rows {
+    let selected = |row: &&Row| {
+        plot.filter
+            .iter()
+            .all(|(column, value)| row.get(column).map(cell).as_deref() == Some(value))
+    };
+    for row in rows.iter().filter(selected) {
         let Some(x) = row.get(&plot.x).and_then(number).filter(|&x| !plot.log_x || x > 0.0) else {
             continue;
         };
