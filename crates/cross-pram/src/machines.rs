@@ -7,7 +7,6 @@
 
 use actor_pram::actor::Scheduler;
 use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly_actors};
-use dbsp_hmos::hmos::k_max;
 use dbsp_hmos::model::{PramConfig, pram_report};
 use dbsp_hmos::protocol::{Delivery, Selection};
 use dbsp_hmos::scheme::{Pricing, Scheme};
@@ -127,14 +126,13 @@ pub fn actor_butterfly(instance: &Instance) -> Result<MachineRun, ModelError> {
     Ok(row.priced(time as f64, Some(log_n), verified))
 }
 
-/// HMOS levels of the D-BSP runs on `n` processors: one where the HMOS has one (`k_max(n) >=
-/// 1`), else none.
-pub fn dbsp_levels(n: u32) -> u32 {
-    k_max(u64::from(n)).min(1)
-}
+/// HMOS levels of the D-BSP runs: one, the least hierarchy (`k = 0` is the flat majority
+/// scheme); `k_max(n) >= 1` from `n = 64` on (`docs/models/dbsp-hmos.md`, Choices), so the
+/// study starts there.
+pub const LEVELS: u32 = 1;
 
 /// The D-BSP with the HMOS access protocol (Sections 3-4) on `n` processors for an instance of
-/// size `n`, priced with `(alpha, beta)`: cost = the D-BSP cost of the whole run; bound =
+/// size `n`, [`LEVELS`] levels, `r = 3`, culling and staged delivery, priced with `(alpha, beta)`: cost = the D-BSP cost of the whole run; bound =
 /// Theorem 3's cost per step times `G / T`. A wrong result fails the run
 /// ([`dbsp_hmos::Error::Mismatch`]).
 pub fn dbsp(
@@ -145,7 +143,7 @@ pub fn dbsp(
     beta: f64,
     reference: &Cost,
 ) -> Result<MachineRun, ModelError> {
-    let k = dbsp_levels(n);
+    let k = LEVELS;
     let config = PramConfig {
         algorithm,
         size: n,
@@ -178,7 +176,7 @@ fn price(tree: &CostTree, preset: &Preset) -> f64 {
 /// the hypercube and the 2-D mesh: one row per preset.
 pub fn hpram_flat(instance: &Instance) -> Result<Vec<MachineRun>, ModelError> {
     let done =
-        run_program("cross-pram", &instance.program, &instance.input, &Limits::default(), 1)?;
+        run_program("cross-pram", &instance.program, &instance.input, &Limits::default(), 0)?;
     let verified = output_ok(instance, &done.run.memory);
     let procs = u64::from(instance.program.ppus());
     Ok(PRESETS
@@ -221,7 +219,7 @@ pub fn hpram_hier(
     let len = usize::try_from(n).unwrap_or(usize::MAX);
     let procs = (len / 2).max(1);
     let data = instance.input.get(..len).unwrap_or(&instance.input);
-    let done = run_builtin(name, FormName::Hier, procs, data, 1)?;
+    let done = run_builtin(name, FormName::Hier, procs, data, 0)?;
     let verified = done.output == instance.expected;
     Ok(PRESETS
         .iter()

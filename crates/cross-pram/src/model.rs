@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! program = "prefix-sums"   # one of crate::study::PROGRAMS
-//! n = 16                    # a power of two in [4, 4096]
+//! n = 64                    # a power of two in [64, 4096]
 //! seed = 0                  # the input's and the machines' seed (default 0)
 //! ```
 

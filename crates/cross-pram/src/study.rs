@@ -20,6 +20,10 @@ pub const PROGRAMS: [Algorithm; 8] = [
     Algorithm::TreeReduction,
 ];
 
+/// The least size: the D-BSP's HMOS has a level from `n = 64` on
+/// ([`crate::machines::LEVELS`]).
+pub const MIN_N: u32 = 64;
+
 /// The largest size: `2^12` keeps one point's D-BSP run (the costliest) within seconds.
 pub const MAX_N: u32 = 1 << 12;
 
@@ -33,7 +37,7 @@ pub struct CrossStudy;
 pub struct CrossParams {
     /// The library program (one of [`PROGRAMS`]).
     pub program: Algorithm,
-    /// Its size, a power of two in `[4, 2^12]` (PPUs, items, D-BSP processors).
+    /// Its size, a power of two in `[64, 2^12]` (PPUs, items, D-BSP processors).
     pub n: u32,
     /// The seed of the program's input and of every machine's randomness. Default 0.
     #[serde(default)]
@@ -58,8 +62,8 @@ pub fn check(program: Algorithm, n: u32) -> Result<(), ParamError> {
             program.name(),
         ));
     }
-    if !(n.is_power_of_two() && (4..=MAX_N).contains(&n)) {
-        return Err(ParamError::new("n", "a power of two in [4, 4096]", n));
+    if !(n.is_power_of_two() && (MIN_N..=MAX_N).contains(&n)) {
+        return Err(ParamError::new("n", "a power of two in [64, 4096]", n));
     }
     Ok(())
 }

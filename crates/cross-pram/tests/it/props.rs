@@ -3,7 +3,7 @@ use cross_pram::study::PROGRAMS;
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(12))]
+    #![proptest_config(ProptestConfig::with_cases(6))]
 
     /// Every machine's output equals the reference on any program, size and seed; the
     /// reference's slowdown is 1, and the machines that run the program itself pay at least
@@ -11,7 +11,7 @@ proptest! {
     /// global step, and the flat H-PRAM's phase-refined cost `T + T' s + C (l + s)` is at least
     /// `T + C`, the interpreter's `T`.
     #[test]
-    fn every_machine_verified(program in 0..PROGRAMS.len(), log_n in 2u32..=4, seed in 0u64..1000) {
+    fn every_machine_verified(program in 0..PROGRAMS.len(), log_n in 6u32..=7, seed in 0u64..1000) {
         let rows = compare(PROGRAMS[program], 1 << log_n, seed).unwrap();
         prop_assert!(rows.iter().all(|r| r.verified), "{rows:?}");
         prop_assert_eq!(rows[0].slowdown, 1.0);
