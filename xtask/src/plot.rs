@@ -75,10 +75,11 @@ fn compare_keys(a: &[String], b: &[String]) -> Ordering {
 }
 
 /// The swept axes that split a plot's rows into lines: every swept axis except x, the series
-/// column and the repetition columns.
+/// column, the columns the plot's filter fixes and the repetition columns.
 fn line_axes(plot: &Plot, axes: &[String]) -> Vec<String> {
     axes.iter()
         .filter(|a| **a != plot.x && Some(*a) != plot.series.as_ref())
+        .filter(|a| !plot.filter.iter().any(|(column, _)| column == *a))
         .filter(|a| !matches!(a.as_str(), "seed" | "rep" | "job"))
         .cloned()
         .collect()

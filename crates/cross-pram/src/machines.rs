@@ -160,11 +160,16 @@ pub fn dbsp(
         pricing: Pricing::Dbsp,
     };
     let report = pram_report(&config)?;
-    let row = MachineRun::new(format!("dbsp-hmos a={alpha} b={beta}"), u64::from(n), reference);
+    let row = MachineRun::new(dbsp_name(alpha, beta), u64::from(n), reference);
     let cost = report.comm + report.work as f64;
     let (per_step, _) = theorem3_bound(n, k, alpha, beta);
     let bound = per_step * report.pram_g as f64 / reference.t.max(1) as f64;
     Ok(row.priced(cost, Some(bound), report.verified))
+}
+
+/// The `machine` of the D-BSP rows priced with `(alpha, beta)`.
+pub fn dbsp_name(alpha: f64, beta: f64) -> String {
+    format!("dbsp-hmos a={alpha} b={beta}")
 }
 
 /// The phase-refined, non-uniform cost of `tree` under `preset` (paper Section 2.3.2).
