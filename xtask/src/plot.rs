@@ -67,10 +67,11 @@ fn compare_keys(a: &[String], b: &[String]) -> Ordering {
 }
 
 /// The swept axes that split a plot's rows into lines: every swept axis except x, the series
-/// column and the repetition columns.
+/// column, the columns the plot's filter fixes and the repetition columns.
 fn line_axes(plot: &Plot, axes: &[String]) -> Vec<String> {
     axes.iter()
         .filter(|a| **a != plot.x && Some(*a) != plot.series.as_ref())
+        .filter(|a| !plot.filter.iter().any(|(column, _)| column == *a))
         .filter(|a| !matches!(a.as_str(), "seed" | "rep" | "job"))
         .cloned()
         .collect()
@@ -134,7 +135,12 @@ type Group = ((usize, Vec<String>), BTreeMap<i64, (f64, Vec<f64>)>);
 /// The rows' y values grouped into lines by y column, series and `splits`, in legend order.
 fn group_rows(plot: &Plot, rows: &[Row], splits: &[String]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
-    for row in rows {
+    let selected = |row: &&Row| {
+        plot.filter
+            .iter()
+            .all(|(column, value)| row.get(column).map(cell).as_deref() == Some(value))
+    };
+    for row in rows.iter().filter(selected) {
         let Some(x) = row.get(&plot.x).and_then(number).filter(|&x| !plot.log_x || x > 0.0) else {
             continue;
         };

@@ -14,6 +14,7 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
         &dbsp_hmos::DbspHmos,
         &actor_pram::ActorPram,
         &hpram::Hpram,
+        &cross_pram::CrossPram,
     ]
 }
 

@@ -23,6 +23,7 @@ pub(crate) const EMBEDDED: &[(&str, &str)] = &[
     ("fixtures/sweeps/dbsp-hmos.toml", include_str!("../../fixtures/sweeps/dbsp-hmos.toml")),
     ("fixtures/sweeps/actor-pram.toml", include_str!("../../fixtures/sweeps/actor-pram.toml")),
     ("fixtures/sweeps/hpram.toml", include_str!("../../fixtures/sweeps/hpram.toml")),
+    ("fixtures/sweeps/cross-pram.toml", include_str!("../../fixtures/sweeps/cross-pram.toml")),
 ];
 
 #[derive(Debug, Deserialize)]

@@ -242,7 +242,10 @@ pub struct PramReport {
     pub verified: bool,
 }
 
-fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
+/// Runs the library program of `config` with the HMOS access protocol as its global memory
+/// (Sections 3-4) and prices its D-BSP trace; a result that differs from the library's
+/// plain-Rust reference is [`Error::Mismatch`].
+pub fn pram_report(config: &PramConfig) -> Result<PramReport, ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
     let (level0, r, k) = config.scheme.resolve(config.level0, config.r, config.k)?;
     limits::check_pram_memory(config.algorithm, config.size, config.n, r, k)?;
@@ -322,6 +325,12 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         delta_max,
         verified: true,
     };
+    Ok(report)
+}
+
+fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
+    let report = pram_report(config)?;
+    let (r, k) = (report.r, report.k);
     let summary = format!(
         "{:?} (size {}) on D-BSP n = {} with {} r = {}, k = {}: {} global steps, {} supersteps, comm {:.1} ({} pricing), verified {}",
         config.algorithm,

@@ -440,6 +440,79 @@ struct Executed {
     interpreter: Option<Cost>,
 }
 
+/// The H-PRAM a built-in algorithm's config runs on: `P` processors, the setup's `M`, private
+/// words and sub-model unless the config replaces them.
+fn machine(config: &HpramConfig, p: usize, setup: &Setup) -> Config {
+    let mut cfg = Config::new(p, setup.mem_words);
+    (cfg.threads, cfg.memory) = (config.threads, config.memory);
+    cfg.local_words = config.local_words.unwrap_or(setup.local_words);
+    cfg.model = config.model.unwrap_or(setup.model);
+    cfg.max_depth = config.max_depth.unwrap_or(cfg.max_depth);
+    cfg
+}
+
+/// What [`run_builtin`] returns: the cost tree and the result in natural order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuiltinRun {
+    /// The cost tree of the run.
+    pub cost: CostTree,
+    /// The result: `[sum]` (tree-reduce), the inclusive scan (tree-prefix), the transform
+    /// `X_0..X_(N-1)` (fft).
+    pub output: Vec<i64>,
+}
+
+/// Runs built-in `algorithm` (tree-reduce, tree-prefix or fft) in `form` on `procs` processors
+/// over the data `x` (`N = x.len()` words, laid out as the algorithm keeps them), non-uniform
+/// memory, with the checks of `cargo xtask run hpram` (the same `procs`, `n` and memory
+/// rules); `threads` as in [`Config`]. The fft's `x` must lie in `[0, p)`.
+pub fn run_builtin(
+    algorithm: AlgorithmName,
+    form: FormName,
+    procs: usize,
+    x: &[i64],
+    threads: usize,
+) -> Result<BuiltinRun, HpramError> {
+    if !matches!(
+        algorithm,
+        AlgorithmName::TreeReduce | AlgorithmName::TreePrefix | AlgorithmName::Fft
+    ) {
+        return Err(bad("algorithm", "tree-reduce, tree-prefix or fft", format!("{algorithm:?}")));
+    }
+    let config = HpramConfig {
+        algorithm,
+        form: Some(form),
+        procs: Some(procs),
+        pram: None,
+        n: Some(x.len()),
+        preset: PresetName::default(),
+        scale: SyncScale::default(),
+        power: None,
+        constant: None,
+        formula: Formula::default(),
+        memory: MemoryVariant::NonUniform,
+        threads,
+        mode: ExecMode::Full,
+        shape: None,
+        model: None,
+        max_depth: None,
+        local_words: None,
+    };
+    let setup = setup(&config, procs)?;
+    let cfg = machine(&config, procs, &setup);
+    crate::limits::check_full_run(&cfg, "n")?;
+    let input = match algorithm {
+        AlgorithmName::TreePrefix => prefix_layout(x, procs),
+        _ => x.to_vec(),
+    };
+    let done = run(&cfg, setup.alg, vec![], &input)?;
+    let output = match algorithm {
+        AlgorithmName::TreeReduce => vec![done.memory[0]],
+        AlgorithmName::TreePrefix => prefix_output(&done.memory, procs, x.len() / procs),
+        _ => fft_output(&done.memory),
+    };
+    Ok(BuiltinRun { cost: done.cost, output })
+}
+
 /// Runs a built-in algorithm's config; the preset is checked first.
 fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramError> {
     let p = config.procs.ok_or_else(|| bad("procs", "given with a built-in algorithm", "none"))?;
@@ -447,12 +520,9 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
         return Err(bad("pram", "only given with algorithm = \"library\"", "a [pram] table"));
     }
     let preset = config.preset(p)?;
-    let Setup { name, alg, mem_words, local_words, model } = setup(config, p)?;
-    let mut cfg = Config::new(p, mem_words);
-    (cfg.threads, cfg.memory) = (config.threads, config.memory);
-    cfg.local_words = config.local_words.unwrap_or(local_words);
-    cfg.model = config.model.unwrap_or(model);
-    cfg.max_depth = config.max_depth.unwrap_or(cfg.max_depth);
+    let setup = setup(config, p)?;
+    let cfg = machine(config, p, &setup);
+    let Setup { name, alg, mem_words, .. } = setup;
     let (tree, outcome): (_, Outcome) = match config.mode {
         ExecMode::CountOnly => (count(&cfg, alg, vec![])?, (None, None, None)),
         ExecMode::Full => {

@@ -495,6 +495,9 @@ pub struct Plot {
     pub log_y: bool,
     /// The y columns that are bounds (a paper's formula), drawn dashed.
     pub bounds: Vec<String>,
+    /// Only rows whose columns render equal to these values are drawn (empty: all rows), as
+    /// [`Claim::filter`]: one plot per value of an axis.
+    pub filter: Vec<(String, String)>,
 }
 
 impl Plot {
@@ -509,7 +512,13 @@ impl Plot {
             log_x: false,
             log_y: false,
             bounds: Vec::new(),
+            filter: Vec::new(),
         }
+    }
+    /// Draws only the rows where `column` renders as `value`.
+    pub fn only(mut self, column: &str, value: impl ToString) -> Self {
+        self.filter.push((column.into(), value.to_string()));
+        self
     }
     /// Marks the y column `column` as a bound (a formula, not a measurement): drawn dashed.
     pub fn bound(mut self, column: &str) -> Self {

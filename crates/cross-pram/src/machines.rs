@@ -1,0 +1,254 @@
+//! The runs: one library instance on the reference interpreter and on every emulating
+//! machine, each result compared with the instance's plain-Rust reference.
+//!
+//! Costs are in each machine's own unit (instructions, actor time, D-BSP cost, H-PRAM
+//! phase-refined cost); the slowdown divides them by the reference's `T`, and a bound, where a
+//! paper gives one, is converted to the same unit (`docs/models/cross-pram.md`, Choices).
+
+use actor_pram::actor::Scheduler;
+use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly_actors};
+use dbsp_hmos::model::{PramConfig, pram_report};
+use dbsp_hmos::protocol::{Delivery, Selection};
+use dbsp_hmos::scheme::{Pricing, Scheme};
+use dbsp_hmos::studies::slowdown::theorem3_bound;
+use hpram::model::{AlgorithmName, FormName, run_builtin};
+use hpram::{CostTree, Formula, MemoryVariant, Preset, SyncScale, run_program};
+use netcore::pram::library::{Algorithm, Instance};
+use netcore::pram::{Cost, Limits, run};
+use netcore::study::ModelError;
+use serde::Serialize;
+
+/// The `(alpha, beta)` pairs of the D-BSP runs: `g_i = (n/2^i)^alpha`, `l_i = (n/2^i)^beta`.
+/// `(1/2, 1/2)` is the 2-D mesh the paper's running example prices; `(3/4, 1/2)` a machine
+/// whose bandwidth degrades faster than its latency (`alpha >= beta`, Corollary 1's second
+/// case). Both satisfy Theorem 3's `eps < alpha / (2 - alpha)` at `eps = 0.3`.
+pub const ALPHA_BETA: [(f64, f64); 2] = [(0.5, 0.5), (0.75, 0.5)];
+
+/// Copy selection of the D-BSP runs: threshold culling at every level with the constants of
+/// the dbsp-hmos studies (`a = 2`, `eps = 0.3`).
+const CULL: Selection = Selection::Cull { a: 2.0, eps: 0.3 };
+
+/// The H-PRAM presets: the hypercube and the 2-D mesh, synchronisation scaled by the diameter.
+const PRESETS: [(&str, Preset); 2] = [
+    ("hypercube", Preset::Hypercube(SyncScale::Diam)),
+    ("mesh2d", Preset::Mesh2D(SyncScale::Diam)),
+];
+
+/// One machine's run of one instance: a row of the study before its parameters.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MachineRun {
+    /// The machine: `reference`, `actor-butterfly`, `dbsp-hmos a=.. b=..`,
+    /// `hpram-flat <preset>` or `hpram-hier <preset>`.
+    pub machine: String,
+    /// The processors of the machine: PPUs `S`, butterfly routers `N`, D-BSP processors,
+    /// H-PRAM processors `P`.
+    pub procs: u64,
+    /// The reference's time `T` (instructions).
+    pub t: u64,
+    /// The reference's work `W`.
+    pub w: u64,
+    /// The reference's global steps `G`.
+    pub g: u64,
+    /// The machine's cost in its own unit.
+    pub cost: f64,
+    /// `cost / T`.
+    pub slowdown: f64,
+    /// The paper's bound on the slowdown, where the machine has one.
+    pub bound: Option<f64>,
+    /// `slowdown / bound`.
+    pub over_bound: Option<f64>,
+    /// Messages sent (actor butterfly only).
+    pub messages: Option<u64>,
+    /// Lockstep rounds, forward and reverse passes summed (actor butterfly only).
+    pub rounds: Option<u64>,
+    /// The machine's output equals the instance's plain-Rust reference.
+    pub verified: bool,
+}
+
+impl MachineRun {
+    fn new(machine: impl Into<String>, procs: u64, reference: &Cost) -> Self {
+        Self {
+            machine: machine.into(),
+            procs,
+            t: reference.t,
+            w: reference.w,
+            g: reference.g,
+            cost: 0.0,
+            slowdown: 0.0,
+            bound: None,
+            over_bound: None,
+            messages: None,
+            rounds: None,
+            verified: false,
+        }
+    }
+
+    /// Sets the cost (and the slowdown), the bound on the slowdown and the verdict.
+    fn priced(mut self, cost: f64, bound: Option<f64>, verified: bool) -> Self {
+        self.cost = cost;
+        self.slowdown = cost / self.t.max(1) as f64;
+        self.bound = bound;
+        self.over_bound = bound.map(|b| self.slowdown / b);
+        self.verified = verified;
+        self
+    }
+}
+
+/// Whether `memory` holds the instance's expected output in its output range.
+fn output_ok(instance: &Instance, memory: &[i64]) -> bool {
+    memory.get(instance.output.clone()) == Some(instance.expected.as_slice())
+}
+
+/// The reference interpreter: cost `T`, slowdown 1; and its `T`, `S`, `G`, `W`.
+pub fn reference(instance: &Instance) -> Result<(MachineRun, Cost), ModelError> {
+    let done = run(&instance.program, &instance.input, &Limits::default())?;
+    let row = MachineRun::new("reference", u64::from(instance.program.ppus()), &done.cost);
+    let t = done.cost.t as f64;
+    Ok((row.priced(t, None, output_ok(instance, &done.memory)), done.cost))
+}
+
+/// The butterfly translation on actors (Baude, Section 5) with the default configuration and
+/// FIFO delivery: cost = actor time; bound = `log2 N` (Theorem 2's `T log N` over `T`).
+pub fn actor_butterfly(instance: &Instance) -> Result<MachineRun, ModelError> {
+    let report = simulate_butterfly_actors(
+        &instance.program,
+        &instance.input,
+        &ButterflyConfig::default(),
+        Scheduler::Fifo,
+        &Limits::default(),
+    )?;
+    let mut row = MachineRun::new("actor-butterfly", u64::from(report.routers), &report.pram);
+    let verified = report.verified && output_ok(instance, &report.memory);
+    let (time, messages) = report.actor.as_ref().map_or((0, 0), |a| (a.actor_time, a.messages));
+    row.messages = Some(messages);
+    row.rounds = Some(report.rounds_fwd + report.rounds_rev);
+    let log_n = f64::from(report.routers).log2();
+    Ok(row.priced(time as f64, Some(log_n), verified))
+}
+
+/// HMOS levels of the D-BSP runs: one, the least hierarchy (`k = 0` is the flat majority
+/// scheme); `k_max(n) >= 1` from `n = 64` on (`docs/models/dbsp-hmos.md`, Choices), so the
+/// study starts there.
+pub const LEVELS: u32 = 1;
+
+/// The D-BSP with the HMOS access protocol (Sections 3-4) on `n` processors for an instance of
+/// size `n`, [`LEVELS`] levels, `r = 3`, culling and staged delivery, priced with `(alpha, beta)`: cost = the D-BSP cost of the whole run; bound =
+/// Theorem 3's cost per step times `G / T`. A wrong result fails the run
+/// ([`dbsp_hmos::Error::Mismatch`]).
+pub fn dbsp(
+    algorithm: Algorithm,
+    n: u32,
+    seed: u64,
+    alpha: f64,
+    beta: f64,
+    reference: &Cost,
+) -> Result<MachineRun, ModelError> {
+    let k = LEVELS;
+    let config = PramConfig {
+        algorithm,
+        size: n,
+        n,
+        scheme: Scheme::Hmos,
+        level0: None,
+        r: None,
+        k: Some(k),
+        alpha,
+        beta,
+        seed,
+        selection: CULL,
+        delivery: Delivery::default(),
+        pricing: Pricing::Dbsp,
+    };
+    let report = pram_report(&config)?;
+    let row = MachineRun::new(dbsp_name(alpha, beta), u64::from(n), reference);
+    let cost = report.comm + report.work as f64;
+    let (per_step, _) = theorem3_bound(n, k, alpha, beta);
+    let bound = per_step * report.pram_g as f64 / reference.t.max(1) as f64;
+    Ok(row.priced(cost, Some(bound), report.verified))
+}
+
+/// The `machine` of the D-BSP rows priced with `(alpha, beta)`.
+pub fn dbsp_name(alpha: f64, beta: f64) -> String {
+    format!("dbsp-hmos a={alpha} b={beta}")
+}
+
+/// The phase-refined, non-uniform cost of `tree` under `preset` (paper Section 2.3.2).
+fn price(tree: &CostTree, preset: &Preset) -> f64 {
+    tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total as f64
+}
+
+/// The program as a flat H-PRAM (`hpram::run_program`) on `P = S` processors, priced under
+/// the hypercube and the 2-D mesh: one row per preset.
+pub fn hpram_flat(instance: &Instance) -> Result<Vec<MachineRun>, ModelError> {
+    let done =
+        run_program("cross-pram", &instance.program, &instance.input, &Limits::default(), 0)?;
+    let verified = output_ok(instance, &done.run.memory);
+    let procs = u64::from(instance.program.ppus());
+    Ok(PRESETS
+        .iter()
+        .map(|(name, preset)| {
+            MachineRun::new(format!("hpram-flat {name}"), procs, &done.pram.cost).priced(
+                price(&done.run.cost, preset),
+                None,
+                verified,
+            )
+        })
+        .collect())
+}
+
+/// hpram's hierarchical algorithm for the same function as `algorithm`, if it has one whose
+/// input and output are the library instance's: tree prefix sums for prefix sums, the FFT for
+/// the NTT (the same transform, `X_k = sum_j x_j w^(jk)`, `w = 3^((p-1)/n)`), tree reduction
+/// for tree reduction.
+pub fn hier_form(algorithm: Algorithm) -> Option<AlgorithmName> {
+    match algorithm {
+        Algorithm::PrefixSums => Some(AlgorithmName::TreePrefix),
+        Algorithm::Ntt => Some(AlgorithmName::Fft),
+        Algorithm::TreeReduction => Some(AlgorithmName::TreeReduce),
+        _ => None,
+    }
+}
+
+/// The hierarchical H-PRAM algorithm of [`hier_form`] on `P = n/2` processors (`r = 2` words
+/// each, the least the FFT takes), on the instance's `n` data words, priced under the hypercube
+/// and the 2-D mesh: one row per preset, none without a hierarchical form.
+pub fn hpram_hier(
+    algorithm: Algorithm,
+    n: u32,
+    instance: &Instance,
+    reference: &Cost,
+) -> Result<Vec<MachineRun>, ModelError> {
+    let Some(name) = hier_form(algorithm) else {
+        return Ok(Vec::new());
+    };
+    let len = usize::try_from(n).unwrap_or(usize::MAX);
+    let procs = (len / 2).max(1);
+    let data = instance.input.get(..len).unwrap_or(&instance.input);
+    let done = run_builtin(name, FormName::Hier, procs, data, 0)?;
+    let verified = done.output == instance.expected;
+    Ok(PRESETS
+        .iter()
+        .map(|(preset_name, preset)| {
+            MachineRun::new(format!("hpram-hier {preset_name}"), procs as u64, reference).priced(
+                price(&done.cost, preset),
+                None,
+                verified,
+            )
+        })
+        .collect())
+}
+
+/// Every machine's run of `algorithm` at size `n` with the input of `seed`: the reference,
+/// the actor butterfly, the D-BSP under every pair of [`ALPHA_BETA`], the flat H-PRAM and
+/// (where there is one) the hierarchical H-PRAM under both presets.
+pub fn compare(algorithm: Algorithm, n: u32, seed: u64) -> Result<Vec<MachineRun>, ModelError> {
+    let instance = algorithm.instance(n, seed)?;
+    let (reference, cost) = reference(&instance)?;
+    let mut rows = vec![reference, actor_butterfly(&instance)?];
+    for (alpha, beta) in ALPHA_BETA {
+        rows.push(dbsp(algorithm, n, seed, alpha, beta, &cost)?);
+    }
+    rows.extend(hpram_flat(&instance)?);
+    rows.extend(hpram_hier(algorithm, n, &instance, &cost)?);
+    Ok(rows)
+}

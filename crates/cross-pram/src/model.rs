@@ -1,0 +1,62 @@
+//! The [`Model`] through which `xtask` lists, runs and sweeps this crate:
+//! `cargo xtask run cross-pram CONFIG.toml` runs one program at one size on every machine.
+//!
+//! ```toml
+//! program = "prefix-sums"   # one of crate::study::PROGRAMS
+//! n = 64                    # a power of two in [64, 4096]
+//! seed = 0                  # the input's and the machines' seed (default 0)
+//! ```
+
+use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
+use serde::Deserialize;
+
+use crate::machines::compare;
+use crate::study::{CrossStudy, check};
+
+/// The `cross-pram` model.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CrossPram;
+
+/// The config of `cargo xtask run cross-pram` (see the module documentation).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrossConfig {
+    /// The library program.
+    pub program: netcore::pram::library::Algorithm,
+    /// Its size.
+    pub n: u32,
+    /// The seed of the input and of every machine's randomness.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+impl Model for CrossPram {
+    fn name(&self) -> &'static str {
+        "cross-pram"
+    }
+    fn about(&self) -> &'static str {
+        "one library PRAM program on the reference interpreter, the actor butterfly (actor-pram), the D-BSP with HMOS (dbsp-hmos) and the flat and hierarchical H-PRAM (hpram), side by side"
+    }
+    fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
+        vec![Box::new(CrossStudy)]
+    }
+    fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+        let config: CrossConfig = config.parse()?;
+        check(config.program, config.n)?;
+        let rows = compare(config.program, config.n, config.seed)?;
+        let mut summary =
+            format!("{} at n = {} (seed {}):", config.program.name(), config.n, config.seed);
+        for row in &rows {
+            summary += &format!(
+                "\n  {:<24} procs {:>6}  cost {:>12.1}  slowdown {:>9.2}{}  verified {}",
+                row.machine,
+                row.procs,
+                row.cost,
+                row.slowdown,
+                row.bound.map(|b| format!("  (bound {b:.2})")).unwrap_or_default(),
+                row.verified
+            );
+        }
+        Ok(RunReport { summary, report: to_json(&rows)? })
+    }
+}

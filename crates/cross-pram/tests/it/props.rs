@@ -1,0 +1,24 @@
+use cross_pram::machines::compare;
+use cross_pram::study::PROGRAMS;
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+
+    /// Every machine's output equals the reference on any program, size and seed; the
+    /// reference's slowdown is 1, and the machines that run the program itself pay at least
+    /// one unit per instruction: the actor time is `(T - G)` plus at least one event per
+    /// global step, and the flat H-PRAM's phase-refined cost `T + T' s + C (l + s)` is at least
+    /// `T + C`, the interpreter's `T`.
+    #[test]
+    fn every_machine_verified(program in 0..PROGRAMS.len(), log_n in 6u32..=7, seed in 0u64..1000) {
+        let rows = compare(PROGRAMS[program], 1 << log_n, seed).unwrap();
+        prop_assert!(rows.iter().all(|r| r.verified), "{rows:?}");
+        prop_assert!((rows[0].slowdown - 1.0).abs() < 1e-12, "{:?}", rows[0]);
+        for row in &rows {
+            if row.machine == "actor-butterfly" || row.machine.starts_with("hpram-flat") {
+                prop_assert!(row.slowdown >= 1.0, "{row:?}");
+            }
+        }
+    }
+}
