@@ -271,27 +271,21 @@ impl<S, M> BspMachine<S, M> {
             inbox.clear();
         }
         let superstep = self.ledger.records.len();
-        // One pass checks every message and counts the receptions, before anything is
-        // delivered, so that every inbox is sized once before the messages move in.
+        // One pass checks every message, counts the receptions and delivers it. On an error
+        // the inboxes are emptied again (they were cleared above), so nothing of the failed
+        // superstep is ever delivered, and the machine is poisoned.
         self.received.fill(0);
-        let local = match self.check_and_count(superstep, label, level) {
+        let sent = self.outbox.len() as u64;
+        let local = match self.check_and_deliver(superstep, label, level) {
             Ok(local) => local,
             Err(error) => {
                 self.outbox.clear();
+                self.inboxes.iter_mut().for_each(Vec::clear);
                 self.poisoned = Some(superstep);
                 return Err(error);
             }
         };
-        let messages = self.outbox.len() as u64 - local;
-        for (inbox, &count) in self.inboxes.iter_mut().zip(&self.received) {
-            inbox.reserve(count as usize);
-        }
-        for env in self.outbox.drain(..) {
-            if env.src == env.dest {
-                self.received[env.dest as usize] -= 1;
-            }
-            self.inboxes[env.dest as usize].push((env.src, env.msg));
-        }
+        let messages = sent - local;
         let h_recv = self.received.iter().copied().max().unwrap_or(0);
         let phase = self.ledger.current_phase();
         self.ledger.records.push(StepRecord {
@@ -308,9 +302,11 @@ impl<S, M> BspMachine<S, M> {
     }
 
     /// Checks that every destination exists and, on D-BSP, lies in its sender's i-cluster,
-    /// counting the receptions per processor into `received` (checked before anything is
-    /// delivered); returns the number of messages a processor sent to itself.
-    fn check_and_count(
+    /// counts the receptions from other processors per processor into `received` and moves
+    /// every message into its destination's inbox (a copy: the outbox is cleared by the
+    /// caller); returns the number of messages a processor sent to itself. Stops at the first
+    /// message that breaks a rule, in send order.
+    fn check_and_deliver(
         &mut self,
         superstep: usize,
         label: &str,
@@ -322,7 +318,7 @@ impl<S, M> BspMachine<S, M> {
             CostModel::Bsp(_) => None,
         };
         let mut local = 0;
-        for env in &self.outbox {
+        for env in self.outbox.drain(..) {
             let (src, dest) = (env.src, env.dest);
             if dest >= p {
                 return Err(BspError::NoSuchProcessor {
@@ -345,8 +341,12 @@ impl<S, M> BspMachine<S, M> {
                     dest,
                 });
             }
-            self.received[dest as usize] += 1;
-            local += u64::from(src == dest);
+            if src == dest {
+                local += 1;
+            } else {
+                self.received[dest as usize] += 1;
+            }
+            self.inboxes[dest as usize].push((src, env.msg));
         }
         Ok(local)
     }
