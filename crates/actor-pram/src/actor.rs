@@ -458,10 +458,18 @@ impl<B: Behaviour> Runtime<B> {
             match self.meta[a].kind {
                 Kind::Unserialized => self.event(env, m)?,
                 Kind::Serialized => {
+                    // After every delivery the mailbox holds no message the behaviour accepts
+                    // (`drain` ran to the end, and only the actor's own events change its
+                    // behaviour), so the arriving message is the oldest accepted one if it is
+                    // accepted at all: one `accepts` per delivery instead of a scan.
                     let meta = &mut self.meta[a];
-                    meta.mailbox.push(m);
-                    self.metrics.max_mailbox =
-                        self.metrics.max_mailbox.max(meta.mailbox.len() as u64);
+                    let waiting = meta.mailbox.len() as u64 + 1;
+                    self.metrics.max_mailbox = self.metrics.max_mailbox.max(waiting);
+                    if !self.behaviours[a].accepts(&m.msg) {
+                        meta.mailbox.push(m);
+                        continue;
+                    }
+                    self.event(env, m)?;
                     self.drain(env, a)?;
                 }
             }
