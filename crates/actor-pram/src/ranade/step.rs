@@ -178,10 +178,17 @@ struct PpuActor {
     replies: Vec<i64>,
 }
 
+/// The virtual nodes are most of the actors and handle most events, so their state sits in
+/// the runtime's arena itself (one cache miss fewer per event); the hosts, a third of the
+/// actors with a few events each, are boxed.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "virtual nodes are the most numerous actors; boxing them costs a miss per event"
+)]
 enum StepActor {
-    Node(Box<NodeActor>),
-    Host(HostActor),
+    Node(NodeActor),
+    Host(Box<HostActor>),
     Ppu(PpuActor),
 }
 
@@ -703,7 +710,7 @@ impl LockstepRouter {
                     stats: PassStats::default(),
                     trace: SlotDigest::default(),
                 };
-                rt.spawn(StepActor::Node(Box::new(actor)), &acq)?;
+                rt.spawn(StepActor::Node(actor), &acq)?;
             }
         }
         for router in 0..nn {
@@ -719,7 +726,7 @@ impl LockstepRouter {
                 writes: Vec::new(),
                 serialization: Vec::new(),
             };
-            rt.spawn(StepActor::Host(host), &acq)?;
+            rt.spawn(StepActor::Host(Box::new(host)), &acq)?;
         }
         for (pid, packet) in ppus.clone().zip(packets) {
             let (c, r) = self.injection_node(self.router_of(pid));
