@@ -377,6 +377,13 @@ impl<B: Behaviour> Runtime<B> {
         }
     }
 
+    /// Reserves room for `additional` more actors, so that spawning a system of known size
+    /// does not grow (and for a moment double) the arena.
+    pub fn reserve(&mut self, additional: usize) {
+        self.behaviours.reserve_exact(additional);
+        self.meta.reserve_exact(additional);
+    }
+
     /// Spawns an actor from outside (before or between runs) with acquaintances `acq`.
     pub fn spawn(&mut self, b: B, acq: &[ActorId]) -> Result<ActorId, ActorError> {
         let id = u32::try_from(self.behaviours.len()).map_err(|_| ActorError::TooManyActors)?;

@@ -656,8 +656,8 @@ impl LockstepRouter {
         let host_id = |router: u32| ActorId(size + router);
         let ppu_id = |pid: u32| ActorId(size + nn + (pid - ppus.start));
         let mut rt: Runtime<StepActor> = Runtime::new(scheduler, Limits::default());
+        rt.reserve((size + nn) as usize + ppus.len());
         let last = self.levels - 1;
-        let mut nodes = self.init_nodes();
         let mut at_router: Vec<Vec<(u32, ActorId)>> = vec![Vec::new(); nn as usize];
         for p in ppus.clone() {
             at_router[self.router_of(p) as usize].push((p, ppu_id(p)));
@@ -684,9 +684,8 @@ impl LockstepRouter {
                     Vec::new()
                 };
                 acq.extend(mine.iter().map(|q| q.1));
-                let node = std::mem::take(&mut nodes[self.idx(l, r)]);
                 let actor = NodeActor {
-                    node,
+                    node: self.init_node(l),
                     l,
                     r,
                     phase: Phase::Forward,
