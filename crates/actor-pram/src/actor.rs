@@ -473,6 +473,12 @@ impl<B: Behaviour> Runtime<B> {
                     let waiting = meta.mailbox.len() as u64 + 1;
                     self.metrics.max_mailbox = self.metrics.max_mailbox.max(waiting);
                     if !self.behaviours[a].accepts(&m.msg) {
+                        // Grown 1, 2, 4, ... (not from 4): most mailboxes of a large system
+                        // never hold more than a message or two.
+                        let held = meta.mailbox.len();
+                        if held == meta.mailbox.capacity() {
+                            meta.mailbox.reserve_exact(held.max(1));
+                        }
                         meta.mailbox.push(m);
                         continue;
                     }

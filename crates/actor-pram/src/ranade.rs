@@ -654,6 +654,11 @@ impl LockstepRouter {
         for (input, slot) in v.ins.iter_mut().zip(slots) {
             match slot {
                 Some(Slot::Packet(p)) => {
+                    // Grown 1, 2, 4, ... (not from 4): a buffer holds at most b packets.
+                    let held = input.buf.len();
+                    if held == input.buf.capacity() {
+                        input.buf.reserve_exact(held.max(1));
+                    }
                     input.buf.push_back(p);
                     let occ = input.buf.len() as u64;
                     stats.max_occupancy = stats.max_occupancy.max(occ);
