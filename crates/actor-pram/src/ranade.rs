@@ -952,9 +952,8 @@ impl LockstepRouter {
     /// A virtual node of level `l` in its initial state, with an empty injection queue.
     fn init_node(&self, l: u32) -> Node {
         let last = self.levels - 1; // L
-        let mut v = Node::default();
-        v.credit = [self.b.credit(); 2];
-        v.rcredit = [self.b.credit(); 2];
+        let credit = [self.b.credit(); 2];
+        let mut v = Node { credit, rcredit: credit, ..Node::default() };
         for j in 0..2 {
             // Edge inputs exist from level 1 on.
             v.ins[j].eos = l == 0;
