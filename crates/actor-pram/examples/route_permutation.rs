@@ -5,7 +5,11 @@
 //! carrying a packet, ghost, end of stream or reply), slots per second, actor events and the
 //! process's peak resident memory (`VmHWM` of `/proc/self/status`).
 //!
-//! `cargo run --release -p actor-pram --example route_permutation -- lockstep|actors [n] [seed]`
+//! With `packets` below `N`, only PPUs `0..packets` read (the rest send none): 16,384
+//! packets at n = 12 is BookSim2's random-permutation load on a 2^14-row butterfly.
+//!
+//! `cargo run --release -p actor-pram --example route_permutation -- lockstep|actors [n] [seed]
+//! [packets]`
 
 use std::time::Instant;
 
@@ -31,7 +35,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let nn = router.routers();
     let mut perm: Vec<u32> = (0..nn).collect();
     perm.shuffle(&mut netcore::rng::seeded(seed, 1));
-    let reads: Vec<(u32, u32)> = perm.iter().enumerate().map(|(p, &a)| (p as u32, a)).collect();
+    let packets: usize = args.get(4).map_or(Ok(nn as usize), |s| s.parse())?;
+    let reads: Vec<(u32, u32)> =
+        perm.iter().take(packets).enumerate().map(|(p, &a)| (p as u32, a)).collect();
     let memory: Vec<i64> = (0..i64::from(nn)).map(|a| 1000 + a).collect();
     let before = peak_rss_kib();
     let start = Instant::now();
@@ -52,7 +58,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{mode}: n = {n}, N = {nn}, R_fwd = {r_fwd}, R_rev = {r_rev}, link slots = {slots}, events = {events}, {secs:.2} s, {:.1} M slots/s, {:.1} M events/s, peak RSS {} MiB (before the pass {} MiB), every PPU got its value: {ok}",
+        "{mode}: n = {n}, N = {nn}, packets = {}, R_fwd = {r_fwd}, R_rev = {r_rev}, link slots = {slots}, events = {events}, {secs:.2} s, {:.1} M slots/s, {:.1} M events/s, peak RSS {} MiB (before the pass {} MiB), every PPU got its value: {ok}",
+        reads.len(),
         slots as f64 / secs / 1e6,
         events as f64 / secs / 1e6,
         peak_rss_kib().unwrap_or(0) / 1024,

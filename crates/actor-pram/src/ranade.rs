@@ -654,6 +654,11 @@ impl LockstepRouter {
         for (input, slot) in v.ins.iter_mut().zip(slots) {
             match slot {
                 Some(Slot::Packet(p)) => {
+                    // Grown 1, 2, 4, ... (not from 4): a buffer holds at most b packets.
+                    let held = input.buf.len();
+                    if held == input.buf.capacity() {
+                        input.buf.reserve_exact(held.max(1));
+                    }
                     input.buf.push_back(p);
                     let occ = input.buf.len() as u64;
                     stats.max_occupancy = stats.max_occupancy.max(occ);
@@ -937,25 +942,28 @@ impl LockstepRouter {
 
     /// Every virtual node in its initial state, with empty injection queues.
     fn init_nodes(&self) -> Vec<Node> {
-        let last = self.levels - 1; // L
-        let mut nodes = vec![Node::default(); (self.levels * self.rows) as usize];
+        let mut nodes = Vec::with_capacity((self.levels * self.rows) as usize);
         for l in 0..self.levels {
-            for r in 0..self.rows {
-                let v = &mut nodes[self.idx(l, r)];
-                v.credit = [self.b.credit(); 2];
-                v.rcredit = [self.b.credit(); 2];
-                for j in 0..2 {
-                    // Edge inputs exist from level 1 on.
-                    v.ins[j].eos = l == 0;
-                    // Edge outputs exist below level L.
-                    v.eos_sent[j] = l == last;
-                    v.reos[j] = l == last;
-                    v.rsent_eos[j] = l == 0;
-                }
-                v.ins[2].eos = true;
-            }
+            nodes.extend((0..self.rows).map(|_| self.init_node(l)));
         }
         nodes
+    }
+
+    /// A virtual node of level `l` in its initial state, with an empty injection queue.
+    fn init_node(&self, l: u32) -> Node {
+        let last = self.levels - 1; // L
+        let credit = [self.b.credit(); 2];
+        let mut v = Node { credit, rcredit: credit, ..Node::default() };
+        for j in 0..2 {
+            // Edge inputs exist from level 1 on.
+            v.ins[j].eos = l == 0;
+            // Edge outputs exist below level L.
+            v.eos_sent[j] = l == last;
+            v.reos[j] = l == last;
+            v.rsent_eos[j] = l == 0;
+        }
+        v.ins[2].eos = true;
+        v
     }
 
     /// The router of PPU `pid`: `pid mod N` (several PPUs per router when `S > N`, Section 5's
