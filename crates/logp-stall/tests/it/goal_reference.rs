@@ -419,29 +419,17 @@ proptest! {
 /// `goal_corpus.rs`).
 #[test]
 fn reference_matches_the_corpus() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/logp-stall/goal-corpus");
-    let manifest = std::fs::read_to_string(format!("{dir}/manifest.tsv")).unwrap();
     let mut wrong = Vec::new();
     let mut checked = 0;
-    for row in manifest.lines().skip(1) {
-        let f: Vec<&str> = row.split('\t').collect();
-        let num = |i: usize| f[i].parse::<u64>().unwrap();
-        let prm = LogGopsParams {
-            l: num(1),
-            o: num(2),
-            g: num(3),
-            big_g: num(4),
-            big_o: num(5),
-            s: num(6),
-        };
-        let s = parse(&std::fs::read_to_string(format!("{dir}/{}", f[0])).unwrap()).unwrap();
+    for c in crate::goal_corpus::corpus() {
+        let s = parse(&c.text).unwrap();
         if s.n_ops() > 1000 {
             continue;
         }
         checked += 1;
-        let got = reference(&s, prm).map(|r| r.0);
-        if got != Some(num(7)) {
-            wrong.push(format!("{}: LogGOPSim {}, reference {got:?}", f[0], num(7)));
+        let got = reference(&s, c.prm).map(|r| r.0);
+        if got != Some(c.makespan) {
+            wrong.push(format!("{}: LogGOPSim {}, reference {got:?}", c.file, c.makespan));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
