@@ -105,10 +105,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::List => {
-            registry::list();
-            Ok(true)
-        }
+        Command::List => print(&registry::list()).map(|()| true),
         Command::Run { model, config, json, svg } => {
             run(&model, &config, json, svg.as_deref()).map(|()| true)
         }
@@ -160,14 +157,23 @@ fn run(
     }
     match model.run_config(&file) {
         Ok(report) if json => {
-            println!("{}", serde_json::to_string_pretty(&report.report)?);
-            Ok(())
+            print(&format!("{}\n", serde_json::to_string_pretty(&report.report)?))
         }
-        Ok(report) => {
-            println!("{}", report.summary);
-            Ok(())
-        }
+        Ok(report) => print(&format!("{}\n", report.summary)),
         Err(e) => Err(model_error(e, &config.display().to_string())),
+    }
+}
+
+/// Writes `text` to standard output. A reader that closed the pipe early (`| head`) ends the
+/// output quietly: the run itself succeeded.
+fn print(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::anyhow!("cannot write to standard output: {e}"))
+        }
+        _ => Ok(()),
     }
 }
 

@@ -36,12 +36,14 @@ pub(crate) fn study(name: &str) -> anyhow::Result<(&'static str, Box<dyn AnyStud
     Err(usage(format!("unknown study `{name}` (see `cargo xtask list`)")))
 }
 
-/// Prints every model and study, one line each.
-pub(crate) fn list() {
+/// Every model and study, one line each.
+pub(crate) fn list() -> String {
+    let mut text = String::new();
     for model in models() {
-        println!("{:<14} {}", model.name(), model.about());
+        text.push_str(&format!("{:<14} {}\n", model.name(), model.about()));
         for study in model.studies() {
-            println!("  {:<28} {}", study.name(), study.about());
+            text.push_str(&format!("  {:<28} {}\n", study.name(), study.about()));
         }
     }
+    text
 }

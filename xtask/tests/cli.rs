@@ -345,6 +345,27 @@ fn run_prints_summary_and_json() {
     assert_eq!(value["diameter"], 4);
 }
 
+/// A reader that closes the pipe early (`cargo xtask list | head -1`) does not make the run
+/// panic: the output ends quietly with exit status 0. The read end is closed right after the
+/// process starts, before it has written anything.
+#[test]
+fn closed_stdout_is_not_a_panic() {
+    let config = root().join("fixtures/netcore/torus-4x4.toml");
+    for args in [vec!["list"], vec!["run", "netcore", config.to_str().unwrap(), "--json"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("xtask starts");
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("xtask ends");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{args:?}: {:?} {stderr}", output.status);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
 /// The files of every study directory under `out` (hidden temporaries left out).
 fn study_files(
     out: &Path,
