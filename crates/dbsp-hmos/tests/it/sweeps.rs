@@ -123,3 +123,18 @@ fn glossary_covers_every_column() {
         }
     }
 }
+
+/// Eq. 3's term exponents at eps = 0.3, beta = 1/2 (the `dbsp-lemma3` exponent claims' bands),
+/// by hand: the terms are `alpha + (1 - alpha) eps / 2^k`, `alpha + ((2 - alpha) eps -
+/// alpha) / 2^j` (j = 1..k) and `beta`.
+/// k = 1, alpha = 1/2: 0.5 + 0.15 / 2 = 0.575, 0.5 + (0.45 - 0.5) / 2 = 0.475, 0.5.
+/// k = 2, alpha = 3/4: 0.75 + 0.075 / 4 = 0.76875, 0.75 - 0.375 / 2 = 0.5625,
+/// 0.75 - 0.375 / 4 = 0.65625, 0.5.
+#[test]
+fn eq3_exponents_by_hand() {
+    use dbsp_hmos::studies::lemma3::eq3_exponents;
+    let close =
+        |(a, b): (f64, f64), (c, d): (f64, f64)| (a - c).abs() < 1e-12 && (b - d).abs() < 1e-12;
+    assert!(close(eq3_exponents(1, 0.5, 0.5, 0.3), (0.475, 0.575)));
+    assert!(close(eq3_exponents(2, 0.75, 0.5, 0.3), (0.5, 0.76875)));
+}
