@@ -125,7 +125,6 @@ impl SimRunConfig {
 
 /// Runs a `kind = "sim"` configuration.
 pub fn run_sim_config(c: SimRunConfig) -> Result<RunReport, ModelError> {
-    c.machine.validate()?;
     match c.source()? {
         (cfg, Source::Workload { workload, r, seed }) => run_workload(&cfg, workload, r, seed),
         (cfg, Source::Program { program, trace }) => run_program(cfg, program, trace),
