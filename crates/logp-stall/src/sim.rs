@@ -363,7 +363,7 @@ impl SimConfig {
             }
         }
         if !(1..=self.latency).contains(&self.delta) {
-            return Err(Error::DeltaOutOfRange { delta: self.delta, l: self.latency });
+            return Err(Error::DeltaOutOfRange { delta: self.delta, latency: self.latency });
         }
         if !self.p.is_power_of_two() {
             return Err(Error::SimParam {

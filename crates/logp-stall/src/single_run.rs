@@ -133,7 +133,7 @@ pub struct LogpConfig {
     #[serde(rename = "G")]
     gap: u64,
     #[serde(rename = "L")]
-    l: u64,
+    latency: u64,
     #[serde(default = "one")]
     o: u64,
     #[serde(default)]
@@ -194,9 +194,9 @@ pub fn logp_picture(c: LogpConfig) -> Result<Picture, ModelError> {
 /// The machine of config `c`, its adversary choice and its δ (checked; limits applied).
 fn machine_config(c: &LogpConfig) -> Result<(MachineConfig, AdversaryChoice, u64), ModelError> {
     let params = if c.relaxed {
-        LogpParams::relaxed(c.p, c.l, c.gap, c.o)
+        LogpParams::relaxed(c.p, c.latency, c.gap, c.o)
     } else {
-        LogpParams::new(c.p, c.l, c.gap, c.o)
+        LogpParams::new(c.p, c.latency, c.gap, c.o)
     }?;
     let rule = match (c.rule, c.delta) {
         (RuleName::Delta, Some(delta)) => StallRule::Delta { delta },
