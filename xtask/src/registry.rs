@@ -10,7 +10,7 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
         &netcore::model::Netcore,
         &netcore::pram::model::Pram,
         &overlap_ring::OverlapRing,
-        &logp_stall::LogpStall,
+        &logp_stall::driver::LogpStall,
         &dbsp_hmos::DbspHmos,
         &actor_pram::ActorPram,
         &hpram::Hpram,

@@ -39,7 +39,7 @@ pub enum Generator {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GoalConfig {
-    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
     _kind: serde::de::IgnoredAny,
     /// A generator (with `p` and `bytes`), or

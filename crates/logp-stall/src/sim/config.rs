@@ -35,7 +35,7 @@ use super::{Judged, SimConfig, simulate_and_judge};
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimRunConfig {
-    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
     _kind: serde::de::IgnoredAny,
     /// The simulation's parameters.

@@ -126,7 +126,7 @@ enum RuleName {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LogpConfig {
-    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
     _kind: serde::de::IgnoredAny,
     p: u32,
