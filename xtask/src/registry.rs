@@ -9,7 +9,7 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
     vec![
         &netcore::model::Netcore,
         &netcore::pram::model::Pram,
-        &overlap_ring::OverlapRing,
+        &overlap_ring::driver::OverlapRing,
         &logp_stall::driver::LogpStall,
         &dbsp_hmos::DbspHmos,
         &actor_pram::ActorPram,
