@@ -7,10 +7,10 @@ use crate::usage;
 /// Every model, in the order `list` prints them.
 pub(crate) fn models() -> Vec<&'static dyn Model> {
     vec![
-        &netcore::model::Netcore,
-        &netcore::pram::model::Pram,
-        &overlap_ring::OverlapRing,
-        &logp_stall::LogpStall,
+        &netcore::driver::Netcore,
+        &netcore::driver::Pram,
+        &overlap_ring::driver::OverlapRing,
+        &logp_stall::driver::LogpStall,
         &dbsp_hmos::DbspHmos,
         &actor_pram::ActorPram,
         &hpram::Hpram,

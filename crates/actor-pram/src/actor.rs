@@ -110,6 +110,7 @@ pub struct Waiting {
 
 /// Errors of the actor runtime.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ActorError {
     /// An event sent more messages than the cap.
     #[error("{actor} sent {sent} messages in one event (rule: at most f_send = {cap})")]

@@ -7,6 +7,7 @@ use crate::actor::ActorError;
 
 /// Every error of `actor-pram`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A configuration value breaks a rule.
     #[error("{field} must satisfy {rule} (got {got})")]

@@ -25,8 +25,8 @@
 //! ```
 #![warn(clippy::cast_possible_truncation)]
 
+use netcore::driver::pram::{LoadedProgram, PramConfig};
 use netcore::limits::DEFAULT_MEMORY;
-use netcore::pram::model::{LoadedProgram, PramConfig};
 use netcore::pram::{Limits, Variant};
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};

@@ -6,6 +6,7 @@ use netcore::pram::PramError;
 
 /// Everything that can go wrong in `dbsp-hmos`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// An error of the D-BSP engine or its parameters.
     #[error(transparent)]

@@ -8,6 +8,7 @@ use crate::memory::{Accessor, AsyncKind};
 
 /// Everything that can go wrong with an H-PRAM run or its pricing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum HpramError {
     /// A partition with `Q = 0` sub-PRAMs, or a sub-PRAM of 0 processors.
     #[error(

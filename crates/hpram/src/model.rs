@@ -35,8 +35,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use netcore::driver::pram::PramConfig;
 use netcore::pram::Cost;
-use netcore::pram::model::PramConfig;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 
 use crate::algs::{

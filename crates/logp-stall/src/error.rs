@@ -48,12 +48,12 @@ pub enum Error {
         time: u128,
     },
     /// δ outside `1 <= δ <= L`.
-    #[error("delta must satisfy 1 <= delta <= L (got delta={delta}, L={l})")]
+    #[error("delta must satisfy 1 <= delta <= L (got delta={delta}, L={latency})")]
     DeltaOutOfRange {
         /// The δ given.
         delta: u64,
         /// The latency L.
-        l: u64,
+        latency: u64,
     },
     /// An invalid parameter of the cycle simulation.
     #[error("{field} must satisfy {rule} (got {value})")]
@@ -140,18 +140,18 @@ pub enum Error {
         gap: u64,
     },
     /// `G <= L` broken.
-    #[error("L must satisfy G <= L (got L={l}, G={gap})")]
+    #[error("L must satisfy G <= L (got L={latency}, G={gap})")]
     LatencyBelowGap {
-        /// The latency.
-        l: u64,
+        /// The latency L.
+        latency: u64,
         /// The gap.
         gap: u64,
     },
     /// `L <= p` broken.
-    #[error("L must satisfy L <= p (got L={l}, p={p})")]
+    #[error("L must satisfy L <= p (got L={latency}, p={p})")]
     LatencyExceedsProcessors {
-        /// The latency.
-        l: u64,
+        /// The latency L.
+        latency: u64,
         /// The processor count.
         p: u64,
     },

@@ -23,8 +23,11 @@
 //! - [`goal`]: GOAL schedules (the text format of LogGOPSim and Schedgen), a
 //!   LogGOPSim-compatible engine, and GOAL ranks as LogP programs under every stalling rule.
 //! - [`picture`]: the space-time diagram of one run (`cargo xtask run ... --svg FILE`).
-//! - [`studies`]: the sweepable studies; [`model`], [`single_run`] and [`bsp_config`]: the
-//!   entry for `cargo xtask run logp-stall CONFIG.toml`.
+//! - [`driver`]: what `cargo xtask` drives, not the library API: the [`Model`] implementation
+//!   ([`driver::LogpStall`]), the config readers of `cargo xtask run logp-stall CONFIG.toml`
+//!   and the sweepable studies.
+//!
+//! [`Model`]: netcore::study::Model
 //!
 //! ```
 //! use logp_stall::algorithms::compaction::two_compaction_delta;
@@ -45,21 +48,18 @@
 
 pub mod adversary;
 pub mod algorithms;
-pub mod bsp_config;
 pub mod check;
+pub mod driver;
 mod error;
 pub mod goal;
 pub mod limits;
 pub mod machine;
-pub mod model;
 pub mod params;
 pub mod picture;
 pub mod process;
 mod program;
 pub mod script;
 pub mod sim;
-pub mod single_run;
-pub mod studies;
 pub mod trace;
 
 pub use adversary::{
@@ -68,7 +68,6 @@ pub use adversary::{
 pub use check::{CheckOpts, IllegalTrace, LegalityReport, Violation, check_legal};
 pub use error::Error;
 pub use machine::{CapacityViolation, Execution, check_stall_free, run};
-pub use model::LogpStall;
 /// The shared substrate of the workspace's models; its types appear in this crate's public
 /// signatures ([`Step`], [`SimRng`], [`BspParams`](netcore::bsp::BspParams), ...).
 pub use netcore;

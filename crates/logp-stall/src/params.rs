@@ -109,10 +109,13 @@ impl LogpParams {
             return Err(Error::OverheadExceedsGap { o: self.o, gap: self.gap });
         }
         if self.latency < self.gap {
-            return Err(Error::LatencyBelowGap { l: self.latency, gap: self.gap });
+            return Err(Error::LatencyBelowGap { latency: self.latency, gap: self.gap });
         }
         if self.paper_assumptions_hold && self.latency > u64::from(self.p) {
-            return Err(Error::LatencyExceedsProcessors { l: self.latency, p: self.p.into() });
+            return Err(Error::LatencyExceedsProcessors {
+                latency: self.latency,
+                p: self.p.into(),
+            });
         }
         Ok(())
     }
@@ -169,7 +172,7 @@ impl StallRule {
         if let StallRule::Delta { delta } = *self
             && (delta < 1 || delta > params.latency)
         {
-            return Err(Error::DeltaOutOfRange { delta, l: params.latency });
+            return Err(Error::DeltaOutOfRange { delta, latency: params.latency });
         }
         Ok(())
     }

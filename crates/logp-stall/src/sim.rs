@@ -66,45 +66,115 @@ pub enum UnstallOffset {
     PaperLiteral,
 }
 
-/// Parameters of one simulation run.
+/// Parameters of one simulation run, validated: built only by [`SimConfig::new`] (then the
+/// `with_*` methods) or by deserialisation, which checks the same rules.
+///
+/// The LogP parameters are `p`, `L` ([`SimConfig::latency`]), `G` ([`SimConfig::gap`]), `o`
+/// and δ; the BSP machine's are `g` and `l` (the naming scheme of `docs/ARCHITECTURE.md`,
+/// Naming). Config keys are the paper's letters: `p`, `G`, `L`, `o`, `delta`, `g`, `l`, and
+/// `unstall`, `scan_fanin`, `max_cycles`.
+///
+/// # Examples
+///
+/// ```
+/// use logp_stall::LogpParams;
+/// use logp_stall::sim::{SimConfig, UnstallOffset};
+///
+/// // LogP p = 4, L = 4, G = 2, o = 1 with δ = 2, simulated on BSP with g = l = 1.
+/// let cfg = SimConfig::new(&LogpParams::new(4, 4, 2, 1)?, 2, 1, 1)?
+///     .with_unstall(UnstallOffset::Strict)
+///     .with_max_cycles(1000)?;
+/// assert_eq!((cfg.cycle(), cfg.capacity(), cfg.max_cycles()), (2, 2, 1000));
+/// // δ above L is refused, naming the rule and the values.
+/// assert_eq!(
+///     SimConfig::new(&LogpParams::new(4, 4, 2, 1)?, 5, 1, 1).unwrap_err().to_string(),
+///     "delta must satisfy 1 <= delta <= L (got delta=5, L=4)"
+/// );
+/// # Ok::<(), logp_stall::Error>(())
+/// ```
+///
+/// Its fields are private, so a configuration the simulation cannot run (here `p` not a power
+/// of two) cannot be written by hand:
+///
+/// ```compile_fail
+/// use logp_stall::LogpParams;
+/// use logp_stall::sim::SimConfig;
+/// let cfg = SimConfig::new(&LogpParams::new(4, 4, 2, 1).unwrap(), 2, 1, 1).unwrap();
+/// let bad = SimConfig { p: 6, ..cfg };
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "RawSimConfig")]
 pub struct SimConfig {
     /// Processors p (a power of two, >= 2).
-    pub p: u32,
+    pub(crate) p: u32,
     /// LogP gap G.
     #[serde(rename = "G")]
-    pub gap: u64,
+    pub(crate) gap: u64,
     /// LogP latency L.
     #[serde(rename = "L")]
-    pub latency: u64,
+    pub(crate) latency: u64,
     /// LogP overhead o (validated, folded; default 1).
-    #[serde(default = "default_o")]
-    pub o: u64,
+    pub(crate) o: u64,
     /// Stall lag δ, `1 <= δ <= L`.
-    pub delta: u64,
-    /// BSP bandwidth g.
-    pub g: u64,
-    /// BSP latency ℓ.
-    pub l: u64,
+    pub(crate) delta: u64,
+    /// BSP bandwidth gap g.
+    pub(crate) g: u64,
+    /// BSP barrier latency l.
+    pub(crate) l: u64,
     /// Unstall rule.
-    #[serde(default)]
-    pub unstall: UnstallOffset,
-    /// Fan-in d of the scans (default `max(2, min(ceil(C/G), floor(ℓ/g)))`).
-    #[serde(default)]
-    pub scan_fanin: Option<u32>,
+    pub(crate) unstall: UnstallOffset,
+    /// Fan-in d of the scans (default `max(2, min(ceil(C/G), floor(l/g)))`).
+    pub(crate) scan_fanin: Option<u32>,
     /// Cycle limit.
-    #[serde(default = "default_max_cycles")]
-    pub max_cycles: u64,
+    pub(crate) max_cycles: u64,
     /// Memory the run's logs and messages may take, in bytes (estimated per logged
     /// processor-step and per message, `limits::sim_run_estimate`); checked after every
     /// cycle. Not a config key: a single run sets it from the memory limit.
-    #[serde(skip, default = "unbounded")]
-    pub memory_budget: u64,
+    #[serde(skip)]
+    pub(crate) memory_budget: u64,
 }
 
-fn unbounded() -> u64 {
-    u64::MAX
+/// [`SimConfig`] as written, before validation.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSimConfig {
+    p: u32,
+    #[serde(rename = "G")]
+    gap: u64,
+    #[serde(rename = "L")]
+    latency: u64,
+    #[serde(default = "default_o")]
+    o: u64,
+    delta: u64,
+    g: u64,
+    l: u64,
+    #[serde(default)]
+    unstall: UnstallOffset,
+    #[serde(default)]
+    scan_fanin: Option<u32>,
+    #[serde(default = "default_max_cycles")]
+    max_cycles: u64,
+}
+
+impl TryFrom<RawSimConfig> for SimConfig {
+    type Error = Error;
+    fn try_from(r: RawSimConfig) -> Result<Self, Error> {
+        let cfg = Self {
+            p: r.p,
+            gap: r.gap,
+            latency: r.latency,
+            o: r.o,
+            delta: r.delta,
+            g: r.g,
+            l: r.l,
+            unstall: r.unstall,
+            scan_fanin: r.scan_fanin,
+            max_cycles: r.max_cycles,
+            memory_budget: u64::MAX,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
 }
 
 fn default_o() -> u64 {
@@ -116,6 +186,118 @@ fn default_max_cycles() -> u64 {
 }
 
 impl SimConfig {
+    /// The simulation of the LogP machine `params` with stall lag `delta` on a BSP machine
+    /// with gap `g` and barrier latency `l`; strict unstall, the default scan fan-in,
+    /// `max_cycles = 10^6` and no memory budget.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SimParam`] or [`Error::DeltaOutOfRange`] naming the first rule broken, in the
+    /// order of `docs/models/logp-stall.md`, Choices: `p >= 2`, `p <= 2^20`, `G >= 2`,
+    /// `o <= G`, `G <= L`, `L <= p` (so [`LogpParams::relaxed`](crate::LogpParams::relaxed)
+    /// parameters outside the paper's assumptions are refused), `1 <= δ <= L`, `p` a power of
+    /// two, `1 <= g, l <= 2^32`.
+    pub fn new(params: &crate::LogpParams, delta: u64, g: u64, l: u64) -> Result<Self, Error> {
+        let cfg = Self {
+            p: params.p(),
+            gap: params.gap(),
+            latency: params.latency(),
+            o: params.o(),
+            delta,
+            g,
+            l,
+            unstall: UnstallOffset::Strict,
+            scan_fanin: None,
+            max_cycles: default_max_cycles(),
+            memory_budget: u64::MAX,
+        };
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// With unstall rule `unstall` (default [`UnstallOffset::Strict`]).
+    #[must_use]
+    pub fn with_unstall(mut self, unstall: UnstallOffset) -> Self {
+        self.unstall = unstall;
+        self
+    }
+
+    /// With scan fan-in `d` instead of the default.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SimParam`] if `d < 2`.
+    pub fn with_scan_fanin(mut self, d: u32) -> Result<Self, Error> {
+        self.scan_fanin = Some(d);
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// With cycle limit `max_cycles` (default `10^6`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SimParam`] if `max_cycles = 0`.
+    pub fn with_max_cycles(mut self, max_cycles: u64) -> Result<Self, Error> {
+        self.max_cycles = max_cycles;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// With memory budget `bytes` for the run's logs and messages (default unbounded; a run
+    /// past it fails with [`Error::SimMemoryLimit`]).
+    #[must_use]
+    pub fn with_memory_budget(mut self, bytes: u64) -> Self {
+        self.memory_budget = bytes;
+        self
+    }
+
+    /// Processors `p`.
+    pub fn p(&self) -> u32 {
+        self.p
+    }
+    /// LogP latency `L`.
+    pub fn latency(&self) -> u64 {
+        self.latency
+    }
+    /// LogP gap `G`.
+    pub fn gap(&self) -> u64 {
+        self.gap
+    }
+    /// LogP overhead `o`.
+    pub fn o(&self) -> u64 {
+        self.o
+    }
+    /// Stall lag δ.
+    pub fn delta(&self) -> u64 {
+        self.delta
+    }
+    /// BSP bandwidth gap `g`.
+    pub fn g(&self) -> u64 {
+        self.g
+    }
+    /// BSP barrier latency `l`.
+    pub fn l(&self) -> u64 {
+        self.l
+    }
+    /// The unstall rule.
+    pub fn unstall(&self) -> UnstallOffset {
+        self.unstall
+    }
+    /// The scan fan-in set by [`SimConfig::with_scan_fanin`], if any ([`SimConfig::fanin`]
+    /// is the one used).
+    pub fn scan_fanin(&self) -> Option<u32> {
+        self.scan_fanin
+    }
+    /// The cycle limit.
+    pub fn max_cycles(&self) -> u64 {
+        self.max_cycles
+    }
+    /// The memory budget in bytes.
+    pub fn memory_budget(&self) -> u64 {
+        self.memory_budget
+    }
+
     /// Capacity `K = ceil(L/G)`.
     pub fn capacity(&self) -> u64 {
         self.latency.div_ceil(self.gap)
@@ -156,7 +338,7 @@ impl SimConfig {
     /// `L <= p` (the paper's standing assumption `max{2, o} <= G <= L <= p`), `p <= 2^20`, then
     /// `1 <= δ <= L`, `p` a power of two, `1 <= g, ℓ <= 2^32`, `scan_fanin >= 2`,
     /// `max_cycles >= 1`.
-    pub fn validate(&self) -> Result<(), Error> {
+    fn validate(&self) -> Result<(), Error> {
         let rules: [(bool, &'static str, &'static str, String); 6] = [
             (self.p >= 2, "p", "p >= 2", format!("p={}", self.p)),
             (self.p <= 1 << 20, "p", "p <= 2^20 (the simulation's limit)", format!("p={}", self.p)),
@@ -181,7 +363,7 @@ impl SimConfig {
             }
         }
         if !(1..=self.latency).contains(&self.delta) {
-            return Err(Error::DeltaOutOfRange { delta: self.delta, l: self.latency });
+            return Err(Error::DeltaOutOfRange { delta: self.delta, latency: self.latency });
         }
         if !self.p.is_power_of_two() {
             return Err(Error::SimParam {
@@ -355,25 +537,14 @@ pub fn simulate_and_judge<P: LogpProcess>(
 ///
 /// ```
 /// use logp_stall::goal::{goal_programs, parse};
-/// use logp_stall::sim::{SimConfig, UnstallOffset, simulate};
+/// use logp_stall::LogpParams;
+/// use logp_stall::sim::{SimConfig, simulate};
 ///
 /// let schedule = parse(
 ///     "num_ranks 4\nrank 0 {\na: send 8b to 1\nb: recv 8b from 1\nb requires a\n}\n\
 ///      rank 1 {\na: recv 8b from 0\nb: send 8b to 0\nb requires a\n}\n",
 /// )?;
-/// let cfg = SimConfig {
-///     p: 4,
-///     gap: 2,
-///     latency: 4,
-///     o: 1,
-///     delta: 2,
-///     g: 1,
-///     l: 1,
-///     unstall: UnstallOffset::Strict,
-///     scan_fanin: None,
-///     max_cycles: 1000,
-///     memory_budget: u64::MAX,
-/// };
+/// let cfg = SimConfig::new(&LogpParams::new(4, 4, 2, 1)?, 2, 1, 1)?;
 /// let report = simulate(&cfg, goal_programs(&schedule, 2))?;
 /// assert_eq!(report.messages.len(), 2);
 /// # Ok::<(), logp_stall::Error>(())
@@ -381,14 +552,12 @@ pub fn simulate_and_judge<P: LogpProcess>(
 ///
 /// # Errors
 ///
-/// A configuration [`SimConfig::validate`] refuses (e.g. `p` not a power of two, `o > G`),
 /// `procs.len() != p` ([`Error::SimParam`] naming `procs`), a program fault, more than
 /// `max_cycles` cycles, or the memory budget passed ([`Error::SimMemoryLimit`]).
 pub fn simulate<P: LogpProcess>(
     cfg: &SimConfig,
     procs: Vec<P>,
 ) -> Result<SimReport<P::State>, Error> {
-    cfg.validate()?;
     if procs.len() != cfg.p as usize {
         return Err(Error::SimParam {
             field: "procs",

@@ -19,6 +19,7 @@ pub type Delay = u32;
 /// A delay law or delay list that breaks a rule. Messages name the field, the rule and the
 /// offending value, e.g. `p_long must satisfy 0 <= p_long <= 1 (got 1.5)`.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DelayError {
     /// A delay field that must be at least 1 is 0.
     #[error("{field} must satisfy {field} >= 1 (got 0)")]
@@ -84,6 +85,11 @@ impl Classify for DelayError {
 type Result<T> = std::result::Result<T, DelayError>;
 
 /// A seeded law for drawing link delays.
+///
+/// A description, as written in configs: reading one does not check its parameters, and
+/// neither does writing a variant by hand. Every use checks them first
+/// ([`DelayLaw::validate`], called by [`LinkDelays::from_law`]), so delays are only ever drawn
+/// from a valid law; the validated result is [`LinkDelays`], whose fields are private.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(remote = "Self", rename_all = "snake_case", deny_unknown_fields)]
 pub enum DelayLaw {

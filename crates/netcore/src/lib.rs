@@ -29,8 +29,9 @@
 //! - [`fault`]: [`fault::Fault`] and [`fault::Classify`]: every error says whether it is the
 //!   user's input (exit status 2) or a failed run (exit status 1).
 //! - [`study`]: the [`study::Model`] and [`study::Study`] interfaces through which `xtask` runs
-//!   and sweeps any model; [`studies`] holds netcore's own studies and [`model`] its entry
-//!   for `cargo xtask run netcore`.
+//!   and sweeps any model.
+//! - [`driver`]: what `cargo xtask` drives, not the library API: netcore's own studies and its
+//!   entries for `cargo xtask run netcore` and `cargo xtask run pram`.
 //!
 //! ```
 //! use netcore::bsp::{BspMachine, BspParams};
@@ -51,16 +52,15 @@
 pub mod bsp;
 pub mod cost;
 pub mod delay;
+pub mod driver;
 pub mod event;
 pub mod fabric;
 pub mod fault;
 pub mod limits;
-pub mod model;
 pub mod modular;
 pub mod picture;
 pub mod pram;
 pub mod rng;
-pub mod studies;
 pub mod study;
 pub mod tagged;
 pub mod toml_line;

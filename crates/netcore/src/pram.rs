@@ -21,7 +21,6 @@ mod interp;
 pub mod isa;
 pub mod library;
 mod memory;
-pub mod model;
 mod parse;
 pub mod picture;
 mod program;

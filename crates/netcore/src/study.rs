@@ -53,6 +53,7 @@ impl<E: Classify> From<E> for ModelError {
 /// An error of the study plumbing itself: a row that does not serialise to an object, or a
 /// sweep point whose fields do not fit the study's parameters.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum StudyError {
     /// A sweep point's axes do not deserialise into the study's parameters.
     #[error("{0}")]

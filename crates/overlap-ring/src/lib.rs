@@ -10,7 +10,8 @@
 //!   engine that executes any plan (strict compute order, streams, FIFO links with bandwidth `B`,
 //!   verification). Every scheme is a plan: [`naive`] (one copy), [`overlap`] (Theorems 2-3),
 //!   [`trapezoid`] (Theorems 4-5), [`shapes::array2d_plan`] (Theorem 7).
-//! * [`config`], [`studies`], [`model`]: single runs and sweeps for `xtask`.
+//! * [`driver`]: what `cargo xtask` drives, not the library API: the single-run configs, the
+//!   studies and the [`Model`](netcore::study::Model) implementation.
 //!
 //! The three entry points take their arguments in one order: the host, the scheme's
 //! parameters, the program, the guest steps: [`naive::simulate`] (one copy, pays `d_max`),
@@ -68,26 +69,23 @@
 #![warn(missing_docs)]
 
 pub mod bounds;
-pub mod config;
+pub mod driver;
 pub mod engine;
 pub mod error;
 pub mod graph;
 pub mod guest;
 pub mod host;
 pub mod hosts;
-pub mod model;
 pub mod naive;
 pub mod overlap;
 pub mod picture;
 pub mod plan;
 pub mod shapes;
-pub mod studies;
 pub mod trapezoid;
 
 pub use error::{Error, Result};
 pub use guest::{Digest, GuestProgram, Side};
 pub use host::Host;
-pub use model::OverlapRing;
 
 /// The shared core this crate builds on; its types below appear in this crate's signatures.
 pub use netcore;

@@ -16,7 +16,7 @@
 use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
 use netcore::study::{ConfigFile, ModelError};
 
-use crate::config::{Config, ConfigText, run_planned};
+use crate::driver::config::{Config, ConfigText, run_planned};
 
 /// What an overlap-ring picture shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -39,7 +39,7 @@ pub enum Generator {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GoalConfig {
-    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
     _kind: serde::de::IgnoredAny,
     /// A generator (with `p` and `bytes`), or
@@ -136,14 +136,14 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
     let closed_form = cfg.generator.and_then(|g| {
         let k = u64::from(p.trailing_zeros());
         // The closed forms hold in LogP terms: no per-byte cost, eager messages.
-        let logp = prm.big_g == 0 && prm.big_o == 0 && cfg.bytes <= prm.s;
-        let pow2 = p.is_power_of_two() && prm.o >= prm.g && logp;
+        let logp = prm.gap_per_byte == 0 && prm.overhead_per_byte == 0 && cfg.bytes <= prm.s;
+        let pow2 = p.is_power_of_two() && prm.o >= prm.gap && logp;
         match g {
             Generator::BinomialBroadcast | Generator::Dissemination if pow2 => {
-                Some(k * (2 * prm.o + prm.l))
+                Some(k * (2 * prm.o + prm.latency))
             }
             Generator::LinearAlltoall
-                if prm.o >= prm.g && logp && prm.l <= u64::from(p - 2) * prm.o =>
+                if prm.o >= prm.gap && logp && prm.latency <= u64::from(p - 2) * prm.o =>
             {
                 Some(2 * prm.o * u64::from(p - 1))
             }

@@ -72,17 +72,18 @@ fn default_s() -> u64 {
 pub struct LogGopsParams {
     /// Latency L.
     #[serde(rename = "L")]
-    pub l: u64,
+    pub latency: u64,
     /// Overhead o, CPU time of every send and of every message received.
     pub o: u64,
-    /// Gap g between two sends (and between two messages received) of one NIC.
-    pub g: u64,
+    /// Gap g between two sends (and between two messages received) of one NIC: LogP's `G`.
+    #[serde(rename = "g")]
+    pub gap: u64,
     /// Gap per byte G (0 = LogP).
     #[serde(rename = "G", default)]
-    pub big_g: u64,
+    pub gap_per_byte: u64,
     /// CPU overhead per byte O (default 0).
     #[serde(rename = "O", default)]
-    pub big_o: u64,
+    pub overhead_per_byte: u64,
     /// Eager threshold S in bytes: larger messages use the rendezvous protocol (default
     /// 65535, LogGOPSim's).
     #[serde(rename = "S", default = "default_s")]
@@ -91,8 +92,8 @@ pub struct LogGopsParams {
 
 impl LogGopsParams {
     /// `L, o, g, G` with `O = 0` and LogGOPSim's default `S = 65535`.
-    pub const fn new(l: u64, o: u64, g: u64, big_g: u64) -> Self {
-        Self { l, o, g, big_g, big_o: 0, s: DEFAULT_S }
+    pub const fn new(latency: u64, o: u64, gap: u64, gap_per_byte: u64) -> Self {
+        Self { latency, o, gap, gap_per_byte, overhead_per_byte: 0, s: DEFAULT_S }
     }
 }
 
@@ -196,11 +197,11 @@ fn take_match(q: &mut Vec<Queued>, src: u32, tag: u32) -> Option<Queued> {
 /// posted recv is never matched or a message is never received.
 pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun, Error> {
     let fields = [
-        ("L", "L <= 2^31", prm.l),
+        ("L", "L <= 2^31", prm.latency),
         ("o", "o <= 2^31", prm.o),
-        ("g", "g <= 2^31", prm.g),
-        ("G", "G <= 2^31", prm.big_g),
-        ("O", "O <= 2^31", prm.big_o),
+        ("g", "g <= 2^31", prm.gap),
+        ("G", "G <= 2^31", prm.gap_per_byte),
+        ("O", "O <= 2^31", prm.overhead_per_byte),
         ("S", "S <= 2^31", prm.s),
     ];
     for (field, rule, v) in fields {
@@ -394,16 +395,16 @@ impl Engine<'_> {
             h,
             "the send overhead o + (n-1)O",
             t,
-            &[prm.o, self.per_byte(op, prm.big_o)],
+            &[prm.o, self.per_byte(op, prm.overhead_per_byte)],
         )?;
         let gap_end = self.later(
             op,
             h,
             "the send gap g + (n-1)G",
             t,
-            &[prm.g, self.per_byte(op, prm.big_g)],
+            &[prm.gap, self.per_byte(op, prm.gap_per_byte)],
         )?;
-        let arrive = self.later(op, h, "the arrival t + o + L", t, &[prm.o, prm.l])?;
+        let arrive = self.later(op, h, "the arrival t + o + L", t, &[prm.o, prm.latency])?;
         self.release(h, op, true);
         self.nexto[c] = cpu_end;
         self.nextgs[k] = gap_end;
@@ -446,7 +447,8 @@ impl Engine<'_> {
             return Ok(());
         }
         let prm = self.prm;
-        let per_byte = self.per_byte(send, prm.big_o).max(self.per_byte(send, prm.big_g));
+        let per_byte =
+            self.per_byte(send, prm.overhead_per_byte).max(self.per_byte(send, prm.gap_per_byte));
         let cpu_end = self.later(
             send,
             h,
@@ -459,7 +461,7 @@ impl Engine<'_> {
             h,
             "the receive gap g + (n-1)G",
             t,
-            &[prm.g, self.per_byte(send, prm.big_g)],
+            &[prm.gap, self.per_byte(send, prm.gap_per_byte)],
         )?;
         self.nexto[c] = cpu_end;
         self.nextgr[k] = gap_end;

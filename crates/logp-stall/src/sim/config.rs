@@ -35,7 +35,7 @@ use super::{Judged, SimConfig, simulate_and_judge};
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimRunConfig {
-    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
     _kind: serde::de::IgnoredAny,
     /// The simulation's parameters.
@@ -125,7 +125,6 @@ impl SimRunConfig {
 
 /// Runs a `kind = "sim"` configuration.
 pub fn run_sim_config(c: SimRunConfig) -> Result<RunReport, ModelError> {
-    c.machine.validate()?;
     match c.source()? {
         (cfg, Source::Workload { workload, r, seed }) => run_workload(&cfg, workload, r, seed),
         (cfg, Source::Program { program, trace }) => run_program(cfg, program, trace),

@@ -1,7 +1,7 @@
 //! Every `fixtures/logp-stall/{goal,sim,bsp}-*.toml` runs through the model's `run_config`; the
 //! report (or the error) is snapshotted. Hand derivations are in the fixtures' comments.
 
-use logp_stall::LogpStall;
+use logp_stall::driver::LogpStall;
 use netcore::study::{ConfigFile, Model};
 
 fn run(path: &std::path::Path) -> serde_json::Value {

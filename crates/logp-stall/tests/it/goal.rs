@@ -99,7 +99,7 @@ fn send_gap_and_per_byte_gap() {
                 rank 1 {\nx: recv 3b from 0\ny: recv 3b from 0\n}\n";
     let s = parse(text).unwrap();
     assert_eq!(run_loggops(&s, prm(2, 1, 5)).unwrap().rank_end, vec![6, 9]);
-    let big = LogGopsParams { big_g: 2, ..prm(2, 1, 5) };
+    let big = LogGopsParams { gap_per_byte: 2, ..prm(2, 1, 5) };
     assert_eq!(run_loggops(&s, big).unwrap().rank_end, vec![10, 17]);
 }
 

@@ -125,7 +125,7 @@ fn rendezvous_above_s() {
 #[test]
 fn per_byte_overhead() {
     let text = "num_ranks 2\nrank 0 {\ns: send 11b to 1\n}\nrank 1 {\nr: recv 11b from 0\n}\n";
-    let prm = LogGopsParams { big_o: 2, ..LogGopsParams::new(100, 10, 5, 0) };
+    let prm = LogGopsParams { overhead_per_byte: 2, ..LogGopsParams::new(100, 10, 5, 0) };
     insta::assert_json_snapshot!(run(text, prm));
 }
 

@@ -141,7 +141,8 @@ fn check(
 /// never completes or a queue is left non-empty.
 fn reference(s: &Schedule, prm: LogGopsParams) -> Option<(u64, Vec<u64>, u64, u64)> {
     let p = s.num_ranks as usize;
-    let (o, big_o, g, l, big_g, big_s) = (prm.o, prm.big_o, prm.g, prm.l, prm.big_g, prm.s);
+    let (o, big_o, g, l, big_g, big_s) =
+        (prm.o, prm.overhead_per_byte, prm.gap, prm.latency, prm.gap_per_byte, prm.s);
     let ncpus = s.ops.iter().map(|x| usize::from(x.cpu)).max().unwrap_or(0) + 1;
     let nnics = s.ops.iter().map(|x| usize::from(x.nic)).max().unwrap_or(0) + 1;
     let mut ranks: Vec<Rank> = (0..p)
@@ -313,7 +314,14 @@ fn case() -> impl Strategy<Value = Case> {
         prop_oneof![Just(0u64), Just(0), Just(1), Just(3)],
         prop_oneof![Just(0u64), Just(2), Just(4), Just(65535)],
     )
-        .prop_map(|(l, o, g, big_g, big_o, s)| LogGopsParams { l, o, g, big_g, big_o, s });
+        .prop_map(|(l, o, g, big_g, big_o, s)| LogGopsParams {
+            latency: l,
+            o,
+            gap: g,
+            gap_per_byte: big_g,
+            overhead_per_byte: big_o,
+            s,
+        });
     // (kind 0 message / 1 calc, a, b, size, tag, wildcard, cpu/nic)
     let item = (0u8..3, 0u32..5, 0u32..5, 0u64..9, 0u32..3, 0u8..8, 0u8..6);
     let dep = (any::<prop::sample::Index>(), any::<prop::sample::Index>(), any::<bool>());

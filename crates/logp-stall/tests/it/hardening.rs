@@ -2,9 +2,10 @@
 //! huge bad GOAL line gives a short error, and fuzzing that stays — arbitrary and mutated
 //! configs, GOAL texts and scripts end in a result or a typed one-line error, never a panic.
 
+use logp_stall::driver::LogpStall;
 use logp_stall::goal::{LogGopsParams, parse, run_loggops};
 use logp_stall::script::{Cmp, Instr, Operand, Script};
-use logp_stall::{Error, LogpParams, LogpStall, MachineConfig, PolicyAdversary, StallRule, run};
+use logp_stall::{Error, LogpParams, MachineConfig, PolicyAdversary, StallRule, run};
 use netcore::fault::Fault;
 use netcore::study::{ConfigFile, Model, ModelError, RunReport};
 use proptest::prelude::*;

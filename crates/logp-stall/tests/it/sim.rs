@@ -3,7 +3,7 @@
 
 use logp_stall::sim::workload::{Workload, programs};
 use logp_stall::sim::{SimConfig, SimOp, SimReport, UnstallOffset, simulate};
-use logp_stall::{Action, Delivered, LogpProcess};
+use logp_stall::{Action, Delivered, Error, LogpParams, LogpProcess};
 use logp_stall::{CheckOpts, MachineConfig, Replay, StallRule, check_legal};
 use proptest::prelude::*;
 
@@ -55,19 +55,14 @@ fn hotspot3() -> Vec<Timed> {
 }
 
 fn cfg(p: u32, gap: u64, latency: u64, delta: u64) -> SimConfig {
-    SimConfig {
-        p,
-        gap,
-        latency,
-        o: 1,
-        delta,
-        g: 1,
-        l: 1,
-        unstall: UnstallOffset::Strict,
-        scan_fanin: None,
-        max_cycles: 1000,
-        memory_budget: u64::MAX,
-    }
+    try_cfg(p, gap, latency, delta, 1).unwrap()
+}
+
+/// Parameters outside the paper's assumptions get through [`LogpParams::relaxed`], so that
+/// the simulation's own checks answer.
+fn try_cfg(p: u32, gap: u64, latency: u64, delta: u64, o: u64) -> Result<SimConfig, Error> {
+    let params = LogpParams::relaxed(p, latency, gap, o)?;
+    SimConfig::new(&params, delta, 1, 1)?.with_max_cycles(1000)
 }
 
 /// Worked case of paper §4: p = 4, G = 2, L = 4, δ = 4, so C = 4 and K = ceil(4/2) = 2. P1, P2, P3
@@ -152,20 +147,32 @@ fn undone_steps_become_stalled() {
 
 #[test]
 fn bad_input_is_a_typed_error() {
-    let bad = |c: SimConfig| simulate(&c, hotspot3()).unwrap_err().to_string();
-    assert_eq!(bad(cfg(4, 2, 4, 5)), "delta must satisfy 1 <= delta <= L (got delta=5, L=4)");
-    assert_eq!(bad(cfg(4, 1, 4, 1)), "G must satisfy G >= 2 (got G=1)");
-    assert_eq!(bad(cfg(4, 2, 8, 1)), "L must satisfy L <= p (got L=8, p=4)");
-    assert_eq!(bad(cfg(4, 4, 2, 1)), "L must satisfy G <= L (got G=4, L=2)");
-    assert_eq!(bad(SimConfig { o: 3, ..cfg(4, 2, 4, 1) }), "o must satisfy o <= G (got o=3, G=2)");
+    let bad = |c: Result<SimConfig, Error>| c.unwrap_err().to_string();
     assert_eq!(
-        simulate(&cfg(6, 2, 4, 1), vec![hotspot3()[0].clone(); 6]).unwrap_err().to_string(),
+        bad(try_cfg(4, 2, 4, 5, 1)),
+        "delta must satisfy 1 <= delta <= L (got delta=5, L=4)"
+    );
+    assert_eq!(bad(try_cfg(4, 1, 4, 1, 1)), "G must satisfy G >= 2 (got G=1)");
+    assert_eq!(bad(try_cfg(4, 2, 8, 1, 1)), "L must satisfy L <= p (got L=8, p=4)");
+    // G > L and o > G: relaxed LogP parameters refuse them already.
+    assert_eq!(bad(try_cfg(4, 4, 2, 1, 1)), "L must satisfy G <= L (got L=2, G=4)");
+    assert_eq!(bad(try_cfg(4, 2, 4, 1, 3)), "o must satisfy o <= G (got o=3, G=2)");
+    assert_eq!(
+        bad(try_cfg(6, 2, 4, 1, 1)),
         "p must satisfy p a power of two (the simulation's bitonic sort) (got 6)"
     );
-    assert_eq!(bad(cfg(4, 2, 4, 0)), "delta must satisfy 1 <= delta <= L (got delta=0, L=4)");
-    let mut c = cfg(4, 2, 4, 2);
-    c.scan_fanin = Some(1);
-    assert_eq!(bad(c), "scan_fanin must satisfy scan_fanin >= 2 (got Some(1))");
+    assert_eq!(
+        bad(try_cfg(4, 2, 4, 0, 1)),
+        "delta must satisfy 1 <= delta <= L (got delta=0, L=4)"
+    );
+    assert_eq!(
+        bad(cfg(4, 2, 4, 2).with_scan_fanin(1)),
+        "scan_fanin must satisfy scan_fanin >= 2 (got Some(1))"
+    );
+    assert_eq!(
+        simulate(&cfg(4, 2, 4, 2), vec![hotspot3()[0].clone(); 3]).unwrap_err().to_string(),
+        "procs must satisfy one process per processor (got 3 processes for p = 4)"
+    );
     // A program that sends to a nonexistent processor.
     let mut procs = hotspot3();
     procs[1].plan = vec![(0, Some(9))];
@@ -191,7 +198,7 @@ fn bad_input_is_a_typed_error() {
 /// `t̄ < t'' <= t̄ + δ`, `t̄` the latest delivery of the processor's violating submissions in
 /// `[t, t')`.
 fn assert_legal<S>(r: &SimReport<S>, c: &SimConfig) {
-    let k = c.latency.div_ceil(c.gap);
+    let k = c.latency().div_ceil(c.gap());
     let count = |m: &logp_stall::sim::SimMessage| {
         r.messages
             .iter()
@@ -200,14 +207,14 @@ fn assert_legal<S>(r: &SimReport<S>, c: &SimConfig) {
     };
     for m in &r.messages {
         let cj = count(m);
-        let window = if cj > k { c.gap * cj + c.latency } else { c.latency };
+        let window = if cj > k { c.gap() * cj + c.latency() } else { c.latency() };
         assert!(m.submit < m.deliver && m.deliver <= m.submit + window, "window of {m:?}");
     }
     for (proc, log) in r.ops.iter().enumerate() {
         let mut last: Option<u64> = None;
         for &(step, op) in log {
             if matches!(op, SimOp::Submit(_) | SimOp::Receive(_)) {
-                assert!(last.is_none_or(|l| step - l >= c.gap), "gap at P{proc} step {step}");
+                assert!(last.is_none_or(|l| step - l >= c.gap()), "gap at P{proc} step {step}");
                 last = Some(step);
             }
             if let SimOp::Receive(got) = op {
@@ -237,7 +244,7 @@ fn assert_legal<S>(r: &SimReport<S>, c: &SimConfig) {
         let trigger = &r.messages[e.trigger_msg as usize];
         let t = trigger.submit;
         assert!(count(trigger) > k, "episode {e:?}: trigger not violating");
-        assert!(t < e.signal && e.signal <= t + c.delta, "episode {e:?}: signal");
+        assert!(t < e.signal && e.signal <= t + c.delta(), "episode {e:?}: signal");
         let t_bar = r
             .messages
             .iter()
@@ -246,7 +253,7 @@ fn assert_legal<S>(r: &SimReport<S>, c: &SimConfig) {
             .max()
             .unwrap_or(0);
         assert!(
-            t_bar < e.unstall && e.unstall <= t_bar + c.delta,
+            t_bar < e.unstall && e.unstall <= t_bar + c.delta(),
             "episode {e:?}: unstall, t_bar {t_bar}"
         );
     }
@@ -259,7 +266,7 @@ fn assert_direct_equal<P: LogpProcess>(r: &SimReport<P::State>, c: &SimConfig, p
     if let Err(v) = check_legal(&trace, CheckOpts::default()) {
         panic!("simulated trace is illegal: {v:?}");
     }
-    let mc = MachineConfig::new(trace.params, StallRule::Delta { delta: c.delta }).unwrap();
+    let mc = MachineConfig::new(trace.params, StallRule::Delta { delta: c.delta() }).unwrap();
     let direct = logp_stall::run(&mc, procs, &mut Replay::new(&trace)).unwrap();
     assert_eq!(direct.states, r.states, "replayed final states differ");
     assert_eq!(direct.trace.ops, trace.ops, "replayed op logs differ");
@@ -353,7 +360,8 @@ proptest! {
         let latency = gap * l_over_g;
         prop_assume!(latency <= u64::from(p));
         let delta = [1, gap, latency][delta_pick as usize];
-        let c = SimConfig { g: 2, l: 3, ..cfg(p, gap, latency, delta) };
+        let params = LogpParams::new(p, latency, gap, 1).unwrap();
+        let c = SimConfig::new(&params, delta, 2, 3).unwrap().with_max_cycles(1000).unwrap();
         let mut rng = netcore::rng::seeded(seed, 0);
         let (procs, reference) = programs(Workload::RandomTraffic, p, gap, r, &mut rng);
         let rep = simulate(&c, procs.clone()).unwrap();
@@ -410,8 +418,7 @@ fn goal_schedules_on_the_cycle_simulation() {
 /// unstall); with `paper_literal` the episode of the hotspot case above unstalls at t'' = t̄ = 8, which breaks the rule `t̄ < t''` (our default gives 9).
 #[test]
 fn paper_literal_unstall_is_t_bar() {
-    let mut c = cfg(4, 2, 4, 4);
-    c.unstall = UnstallOffset::PaperLiteral;
+    let c = cfg(4, 2, 4, 4).with_unstall(UnstallOffset::PaperLiteral);
     let r = simulate(&c, hotspot3()).unwrap();
     assert_eq!((r.episodes[0].signal, r.episodes[0].unstall), (4, 8));
     assert_eq!(r.messages[2].deliver, 8);

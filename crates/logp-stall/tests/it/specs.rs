@@ -337,7 +337,7 @@ fn replay_reproduces_and_detects_divergence() {
 
 fn run_fixture(path: &std::path::Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path).expect("fixture readable");
-    match logp_stall::LogpStall
+    match logp_stall::driver::LogpStall
         .run_config(&ConfigFile::new(&text, path.parent().expect("in a directory")))
     {
         Ok(r) => json!({ "summary": r.summary, "report": r.report }),

@@ -2,7 +2,7 @@
 //! (That every point of `fixtures/sweeps/logp-stall.toml` validates is checked for all models
 //! at once by xtask's `sweep --dry-run` test.)
 
-use logp_stall::LogpStall;
+use logp_stall::driver::LogpStall;
 use netcore::study::Model;
 use serde_json::json;
 

@@ -4,9 +4,10 @@
 //! (`logp_stall::limits`) must cover the measured peaks (`docs/models/logp-stall.md`, Limits,
 //! lists the figures this test prints with `--nocapture`).
 
+use logp_stall::driver::LogpStall;
 use logp_stall::goal::config::Generator;
+use logp_stall::limits;
 use logp_stall::script::Instr;
-use logp_stall::{LogpStall, limits};
 use netcore::study::{ConfigFile, Model};
 
 /// A field of `/proc/self/status` in bytes.

@@ -5,6 +5,7 @@ use crate::fault::{Classify, Fault};
 
 /// Everything that can go wrong with a BSP or D-BSP machine or its parameters.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum BspError {
     /// A machine needs at least one processor.
     #[error("p must satisfy p >= 1 (got 0)")]

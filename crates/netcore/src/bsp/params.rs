@@ -6,7 +6,25 @@ use serde::{Deserialize, Serialize};
 use super::BspError;
 use crate::cost::LevelCosts;
 
-/// Parameters of a plain BSP machine.
+/// Parameters of a plain BSP machine, validated: built only by [`BspParams::new`] or by
+/// deserialisation, which calls it.
+///
+/// # Examples
+///
+/// ```
+/// use netcore::bsp::{BspError, BspParams};
+///
+/// let params = BspParams::new(4, 2, 5)?; // p = 4, g = 2, l = 5
+/// assert_eq!((params.p(), params.g(), params.l()), (4, 2, 5));
+/// assert_eq!(BspParams::new(0, 2, 5), Err(BspError::NoProcessors));
+/// # Ok::<(), BspError>(())
+/// ```
+///
+/// Its fields are private, so a machine without processors cannot be written by hand:
+///
+/// ```compile_fail
+/// let bad = netcore::bsp::BspParams { p: 0, g: 2, l: 5 };
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "RawBsp")]
 pub struct BspParams {
@@ -32,6 +50,10 @@ impl TryFrom<RawBsp> for BspParams {
 
 impl BspParams {
     /// `p >= 1` processors, gap `g` per message of an h-relation, barrier latency `l`.
+    ///
+    /// # Errors
+    ///
+    /// [`BspError::NoProcessors`] if `p = 0`.
     pub fn new(p: u32, g: u64, l: u64) -> Result<Self, BspError> {
         if p == 0 {
             return Err(BspError::NoProcessors);

@@ -51,6 +51,7 @@ impl Kind for BspKind {
 
 /// Why a ledger cannot be drawn.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LedgerPictureError {
     /// The run is too large to draw.
     #[error(transparent)]

@@ -18,6 +18,7 @@ fn who(pid: &Option<u32>) -> String {
 /// line and, for global accesses, the 1-based global step; conflicts name the smallest
 /// conflicting address and its two smallest pids.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PramError {
     /// The assembly text is malformed.
     #[error("line {line}: {msg}")]

@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::driver::pram::PramConfig;
 use crate::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
-use crate::pram::model::PramConfig;
 use crate::pram::{AccessKind, CPU_PID, CollectTrace, run_traced};
 use crate::study::{ConfigFile, ModelError};
 

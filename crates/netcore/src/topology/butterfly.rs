@@ -38,9 +38,27 @@ pub enum Link {
 /// The per-hop methods ([`WrappedButterfly::succ`], [`WrappedButterfly::pred`],
 /// [`WrappedButterfly::greedy_next`]) take routers of this butterfly, as
 /// [`WrappedButterfly::coord`] gives them; [`WrappedButterfly::greedy_path`] checks its ends.
+///
+/// Deserialising goes through [`WrappedButterfly::new`], so a dimension out of range is refused
+/// there too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RawButterfly")]
 pub struct WrappedButterfly {
     n: u32,
+}
+
+/// [`WrappedButterfly`] as written, before validation.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawButterfly {
+    n: u32,
+}
+
+impl TryFrom<RawButterfly> for WrappedButterfly {
+    type Error = TopologyError;
+    fn try_from(raw: RawButterfly) -> Result<Self> {
+        Self::new(raw.n)
+    }
 }
 
 impl WrappedButterfly {
@@ -163,6 +181,16 @@ mod tests {
 
     fn routers(b: &WrappedButterfly) -> impl Iterator<Item = Coord> + '_ {
         (0..b.routers()).map(|i| b.coord(RouterId(i)))
+    }
+
+    /// Reading a butterfly checks its dimension as `new` does: n = 1 is refused, n = 3 reads
+    /// back as written.
+    #[test]
+    fn deserialising_validates_the_dimension() {
+        let read = |text: &str| serde_json::from_str::<WrappedButterfly>(text);
+        let error = read(r#"{"n": 1}"#).unwrap_err().to_string();
+        assert!(error.contains(&WrappedButterfly::new(1).unwrap_err().to_string()), "{error}");
+        assert_eq!(read(r#"{"n": 3}"#).unwrap(), WrappedButterfly::new(3).unwrap());
     }
 
     /// The greedy path is a walk over out-links whose length is the BFS distance, for every

@@ -7,6 +7,7 @@ use crate::fault::{Classify, Fault};
 ///
 /// Messages are lowercase, name the field and the rule, and carry the offending values.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TopologyError {
     /// A size below its family's minimum, e.g. `n must satisfy n >= 3 (got 2)`.
     #[error("{field} must satisfy {field} >= {min} (got {got})")]

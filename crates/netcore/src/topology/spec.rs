@@ -10,6 +10,9 @@ use super::{Result, Topology, check_grid, check_min};
 
 /// The serialisable description of a topology, as written in config files.
 ///
+/// A description only: its sizes are checked when it is built ([`TopologySpec::build`]), into
+/// a [`Topology`], whose fields are private.
+///
 /// ```toml
 /// kind = "torus"
 /// rows = 4

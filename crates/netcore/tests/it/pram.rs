@@ -422,7 +422,7 @@ fn run_configs() {
     insta::glob!("../../../../fixtures/pram", "*.toml", |path| {
         let text = std::fs::read_to_string(path).expect("fixture is readable");
         let dir = path.parent().expect("a fixture lives in a directory");
-        let outcome = match netcore::pram::model::Pram.run_config(&ConfigFile::new(&text, dir)) {
+        let outcome = match netcore::driver::Pram.run_config(&ConfigFile::new(&text, dir)) {
             Ok(r) => serde_json::json!({ "summary": r.summary, "report": r.report }),
             Err(e) => {
                 serde_json::json!({ "error": e.to_string(), "fault": format!("{:?}", e.fault()) })
@@ -445,7 +445,7 @@ fn library_through_run_config() {
                     "program = \"{}\"\nn = {n}\nseed = 3\nvariant = \"{variant}\"\n",
                     algorithm.name()
                 );
-                let report = netcore::pram::model::Pram
+                let report = netcore::driver::Pram
                     .run_config(&ConfigFile::new(&text, dir))
                     .unwrap_or_else(|e| panic!("{text}: {e}"));
                 assert_eq!(report.report["verified"], true, "{text}");

@@ -12,7 +12,7 @@ fn fixtures() {
     insta::glob!("../../../../fixtures/netcore", "*.toml", |path| {
         let text = std::fs::read_to_string(path).expect("fixture is readable");
         let dir = path.parent().expect("a fixture lives in a directory");
-        let outcome = netcore::model::Netcore
+        let outcome = netcore::driver::Netcore
             .run_config(&ConfigFile::new(&text, dir))
             .map(|r| r.report)
             .map_err(|e| e.to_string());

@@ -1,9 +1,10 @@
 //! Fixture snapshots and hand-checked exact cases.
 
 use netcore::study::{ConfigFile, Model};
+use overlap_ring::driver::OverlapRing;
 use overlap_ring::guest::Program;
 use overlap_ring::host::Host;
-use overlap_ring::{Error, OverlapRing, naive};
+use overlap_ring::{Error, naive};
 
 #[test]
 fn fixtures() {

@@ -3,10 +3,10 @@
 
 use netcore::fault::Fault;
 use netcore::study::{AnyStudy, Model, ModelError, Study};
-use overlap_ring::OverlapRing;
+use overlap_ring::driver::OverlapRing;
+use overlap_ring::driver::studies::NaiveVsDmax;
+use overlap_ring::driver::studies::naive_vs_dmax::Params;
 use overlap_ring::guest::Program;
-use overlap_ring::studies::NaiveVsDmax;
-use overlap_ring::studies::naive_vs_dmax::Params;
 use serde_json::json;
 
 /// The one row of a point of `study`.
@@ -55,8 +55,8 @@ fn bad_study_params_are_input_errors() {
 /// m=2 -> 305/3`; `n=256, D=100, m=4 -> 108/5`; naive period `D`.
 #[test]
 fn single_long_link_periods() {
-    use overlap_ring::studies::SingleLongLink;
-    use overlap_ring::studies::single_link_params as p;
+    use overlap_ring::driver::studies::SingleLongLink;
+    use overlap_ring::driver::studies::single_link_params as p;
     for (n, d, m, period) in
         [(64, 30, 1, 16.0), (128, 301, 2, 305.0 / 3.0), (256, 100, 4, 108.0 / 5.0)]
     {
@@ -73,8 +73,8 @@ fn single_long_link_periods() {
 /// kinds and sizes are input errors.
 #[test]
 fn general_graphs_rows() {
-    use overlap_ring::studies::GeneralGraphs;
-    use overlap_ring::studies::general_graphs::{Kind, Params};
+    use overlap_ring::driver::studies::GeneralGraphs;
+    use overlap_ring::driver::studies::general_graphs::{Kind, Params};
     for (kind, size) in [(Kind::Bounded, 64), (Kind::CliqueChain, 5)] {
         let p = Params { kind, size, steps: 12, alpha: 1.5 };
         let row = one(&GeneralGraphs, &p, &mut netcore::rng::seeded(1, 0));
@@ -92,8 +92,8 @@ fn general_graphs_rows() {
 /// `h2_paper(64)` the two-copy strategy runs at slowdown 253/64 against one copy's 505/64.
 #[test]
 fn lower_bound_rows() {
-    use overlap_ring::studies::lower_bounds::{H1Params, H1Scheme, H2Params, H2Scheme};
-    use overlap_ring::studies::{H1Bound, H2Bound};
+    use overlap_ring::driver::studies::lower_bounds::{H1Params, H1Scheme, H2Params, H2Scheme};
+    use overlap_ring::driver::studies::{H1Bound, H2Bound};
     let p1 = |n, scheme| H1Params { n, steps: 64, scheme, samples: 4 };
     let p2 = |n, scheme| H2Params { n, steps: 64, scheme };
     let rng = &mut netcore::rng::seeded(1, 0);
@@ -115,7 +115,7 @@ fn lower_bound_rows() {
 /// redundancy, the heavy-tailed comparison; bad schemes are input errors.
 #[test]
 fn scheme_study_rows() {
-    use overlap_ring::studies::{
+    use overlap_ring::driver::studies::{
         HeavyTailed, Theorem4, WorkEfficiency, heavy_tailed, theorem4, work_efficiency,
     };
     let rng = &mut netcore::rng::seeded(0, 0);
@@ -153,8 +153,8 @@ fn scheme_study_rows() {
 /// (`n0 = 8`, `d = 64`: `m = 4 4 = 16`, `W = 2`, 1536 steps = 0.75 of `8 4 16^3 / 64`).
 #[test]
 fn grid_rows() {
-    use overlap_ring::studies::Grid2d;
-    use overlap_ring::studies::grid_2d::{Kind, Params};
+    use overlap_ring::driver::studies::Grid2d;
+    use overlap_ring::driver::studies::grid_2d::{Kind, Params};
     let rng = &mut netcore::rng::seeded(0, 0);
     let p = |n, d| Params { kind: Kind::Uniform, n, d, m: None, steps: 16, bandwidth: None };
     let first = one(&Grid2d, &p(8, 1), rng);
@@ -174,8 +174,8 @@ fn grid_rows() {
 /// composite slowdown is far below naive's `d_max` and below `sqrt(d_ave) L^3`.
 #[test]
 fn theorem5_rows() {
-    use overlap_ring::studies::Theorem5;
-    use overlap_ring::studies::theorem5::{Family, Params, Scheme};
+    use overlap_ring::driver::studies::Theorem5;
+    use overlap_ring::driver::studies::theorem5::{Family, Params, Scheme};
     let rng = &mut netcore::rng::seeded(1, 0);
     let p = |scheme| Params { n: 256, family: Family::Huge, d_ave: 4, scheme, steps: 32 };
     let composite = one(&Theorem5, &p(Scheme::Composite), rng);
@@ -301,7 +301,7 @@ fn points(fixed: &toml::Table, grid: &toml::Table, zip: &toml::Table) -> Vec<tom
 /// negative result), while the composite scheme takes fewer.
 #[test]
 fn heavy_tailed_findings_say_overlap_equals_naive() {
-    let study = overlap_ring::studies::HeavyTailed;
+    let study = overlap_ring::driver::studies::HeavyTailed;
     let mut rows = Vec::new();
     for n in [64, 256] {
         for scheme in ["naive", "overlap", "composite"] {

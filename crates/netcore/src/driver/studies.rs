@@ -1,5 +1,5 @@
 //! netcore's own studies: they exercise the shared engines on real runs and compare the
-//! measured costs with closed forms (the model entry is in [`crate::model`]).
+//! measured costs with closed forms (the model entry is in [`crate::driver::model`]).
 //!
 //! - [`bitonic::BitonicStudy`] (`bsp-bitonic`): BSP cost of Batcher's bitonic sort.
 //! - [`routing::RoutingStudy`] (`dbsp-routing`): D-BSP cost of (k1, k2)-routing in i-clusters.

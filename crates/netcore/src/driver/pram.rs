@@ -240,7 +240,7 @@ impl Model for Pram {
         "the SIMD PRAM (EREW..CRCW fetch-and-op) on the reference interpreter: library programs and assembly files"
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(crate::studies::pram_bounds::PramBounds)]
+        vec![Box::new(crate::driver::studies::pram_bounds::PramBounds)]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         let report = run_pram_config(&config.parse()?, config)?;

@@ -76,12 +76,12 @@ impl Default for DeltaSpec {
 }
 
 impl DeltaSpec {
-    /// The value of delta for latency `l`.
-    pub fn resolve(self, l: u64) -> u64 {
+    /// The value of delta for latency `L`.
+    pub fn resolve(self, latency: u64) -> u64 {
         match self {
             DeltaSpec::Value(v) => v,
             DeltaSpec::Named(DeltaName::One) => 1,
-            DeltaSpec::Named(DeltaName::Latency) => l,
+            DeltaSpec::Named(DeltaName::Latency) => latency,
         }
     }
 }
@@ -94,7 +94,7 @@ pub struct SeparationParams {
     pub log_p: u32,
     /// L (= G).
     #[serde(rename = "L")]
-    pub l: u64,
+    pub latency: u64,
     /// delta (default L).
     #[serde(default)]
     pub delta: DeltaSpec,
@@ -180,8 +180,8 @@ impl Study for SeparationStudy {
             return Err(ParamError::new("log_p", "1 <= log_p <= 20", q.log_p).into());
         }
         let p = 1u32 << q.log_p;
-        let prm = LogpParams::new(p, q.l, q.l, 1)?;
-        let delta = q.delta.resolve(q.l);
+        let prm = LogpParams::new(p, q.latency, q.latency, 1)?;
+        let delta = q.delta.resolve(q.latency);
         StallRule::Delta { delta }.validate(&prm)?;
         if q.fanin < 2 || q.fanin > p {
             return Err(ParamError::new("fanin", format!("2 <= fanin <= p = {p}"), q.fanin).into());

@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::delay::{DelayLaw, LinkDelays};
+use crate::driver::studies::{bitonic, diameter, routing};
 use crate::limits::{DEFAULT_MEMORY, check};
-use crate::studies::{bitonic, diameter, routing};
 use crate::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
 use crate::topology::TopologySpec;
 

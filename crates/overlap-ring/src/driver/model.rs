@@ -17,20 +17,20 @@ impl Model for OverlapRing {
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
-            Box::new(crate::studies::NaiveVsDmax),
-            Box::new(crate::studies::SingleLongLink),
-            Box::new(crate::studies::HeavyTailed),
-            Box::new(crate::studies::Theorem4),
-            Box::new(crate::studies::Theorem5),
-            Box::new(crate::studies::WorkEfficiency),
-            Box::new(crate::studies::GeneralGraphs),
-            Box::new(crate::studies::Grid2d),
-            Box::new(crate::studies::H1Bound),
-            Box::new(crate::studies::H2Bound),
+            Box::new(crate::driver::studies::NaiveVsDmax),
+            Box::new(crate::driver::studies::SingleLongLink),
+            Box::new(crate::driver::studies::HeavyTailed),
+            Box::new(crate::driver::studies::Theorem4),
+            Box::new(crate::driver::studies::Theorem5),
+            Box::new(crate::driver::studies::WorkEfficiency),
+            Box::new(crate::driver::studies::GeneralGraphs),
+            Box::new(crate::driver::studies::Grid2d),
+            Box::new(crate::driver::studies::H1Bound),
+            Box::new(crate::driver::studies::H2Bound),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
-        crate::config::run_config(config)
+        crate::driver::config::run_config(config)
     }
     fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
         crate::picture::picture(config)

@@ -126,14 +126,14 @@ enum RuleName {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LogpConfig {
-    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
     _kind: serde::de::IgnoredAny,
     p: u32,
     #[serde(rename = "G")]
     gap: u64,
     #[serde(rename = "L")]
-    l: u64,
+    latency: u64,
     #[serde(default = "one")]
     o: u64,
     #[serde(default)]
@@ -194,9 +194,9 @@ pub fn logp_picture(c: LogpConfig) -> Result<Picture, ModelError> {
 /// The machine of config `c`, its adversary choice and its δ (checked; limits applied).
 fn machine_config(c: &LogpConfig) -> Result<(MachineConfig, AdversaryChoice, u64), ModelError> {
     let params = if c.relaxed {
-        LogpParams::relaxed(c.p, c.l, c.gap, c.o)
+        LogpParams::relaxed(c.p, c.latency, c.gap, c.o)
     } else {
-        LogpParams::new(c.p, c.l, c.gap, c.o)
+        LogpParams::new(c.p, c.latency, c.gap, c.o)
     }?;
     let rule = match (c.rule, c.delta) {
         (RuleName::Delta, Some(delta)) => StallRule::Delta { delta },

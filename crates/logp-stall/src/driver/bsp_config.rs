@@ -26,7 +26,7 @@ enum BspAlgorithm {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BspConfig {
-    /// The `kind` key that chose this table (read first by [`crate::model`]).
+    /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
     _kind: serde::de::IgnoredAny,
     algorithm: BspAlgorithm,

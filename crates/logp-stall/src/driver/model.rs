@@ -14,13 +14,13 @@ pub struct LogpStall;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
-    /// One run of the direct LogP machine ([`crate::single_run::LogpConfig`]).
+    /// One run of the direct LogP machine ([`crate::driver::single_run::LogpConfig`]).
     Logp,
     /// A GOAL schedule in LogGOPSim-compatible mode ([`crate::goal::config::GoalConfig`]).
     Goal,
     /// The cycle simulation of delta-LogP on BSP ([`crate::sim::config::SimRunConfig`]).
     Sim,
-    /// A BSP-native program on netcore's BSP engine ([`crate::bsp_config::BspConfig`]).
+    /// A BSP-native program on netcore's BSP engine ([`crate::driver::bsp_config::BspConfig`]).
     Bsp,
 }
 
@@ -47,10 +47,10 @@ impl Model for LogpStall {
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
-            Box::new(crate::studies::SeparationStudy),
-            Box::new(crate::studies::RulesStudy),
-            Box::new(crate::studies::Theorem2Study),
-            Box::new(crate::studies::Corollary1Study),
+            Box::new(crate::driver::studies::SeparationStudy),
+            Box::new(crate::driver::studies::RulesStudy),
+            Box::new(crate::driver::studies::Theorem2Study),
+            Box::new(crate::driver::studies::Corollary1Study),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
@@ -58,17 +58,17 @@ impl Model for LogpStall {
         match parse::<KindOf>(text)?.kind {
             Kind::Goal => crate::goal::config::run_goal_config(&parse(text)?, config),
             Kind::Sim => crate::sim::config::run_sim_config(parse(text)?),
-            Kind::Logp => crate::single_run::run_logp_config(parse(text)?),
-            Kind::Bsp => crate::bsp_config::run_bsp_config(&parse(text)?),
+            Kind::Logp => crate::driver::single_run::run_logp_config(parse(text)?),
+            Kind::Bsp => crate::driver::bsp_config::run_bsp_config(&parse(text)?),
         }
     }
     fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
         let text = config.text;
         match parse::<KindOf>(text)?.kind {
-            Kind::Logp => crate::single_run::logp_picture(parse(text)?),
+            Kind::Logp => crate::driver::single_run::logp_picture(parse(text)?),
             Kind::Goal => Err(NoPicture { model: self.name(), what: "kind = \"goal\"" }.into()),
             Kind::Sim => crate::sim::config::sim_picture(parse(text)?),
-            Kind::Bsp => crate::bsp_config::bsp_picture(&parse(text)?),
+            Kind::Bsp => crate::driver::bsp_config::bsp_picture(&parse(text)?),
         }
     }
 }

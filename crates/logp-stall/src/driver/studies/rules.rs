@@ -55,7 +55,7 @@ pub struct RulesParams {
     pub gap: u64,
     /// L.
     #[serde(rename = "L")]
-    pub l: u64,
+    pub latency: u64,
     /// The stalling rule.
     pub rule: RuleChoice,
     /// The traffic.
@@ -159,7 +159,7 @@ impl Study for RulesStudy {
             return Err(ParamError::new("log_p", "1 <= log_p <= 16", q.log_p).into());
         }
         let p = 1u32 << q.log_p;
-        let prm = LogpParams::new(p, q.l, q.gap, 1)?;
+        let prm = LogpParams::new(p, q.latency, q.gap, 1)?;
         if q.workload == Workload::Hotspot && (q.r == 0 || q.r >= p) {
             return Err(ParamError::new("r", "1 <= r < p", q.r).into());
         }
@@ -170,7 +170,7 @@ impl Study for RulesStudy {
             RuleChoice::StallFree => StallRule::StallFree,
             RuleChoice::ImmediateBlocking => StallRule::ImmediateBlocking,
             RuleChoice::DeltaOne => StallRule::Delta { delta: 1 },
-            RuleChoice::DeltaLatency => StallRule::Delta { delta: q.l },
+            RuleChoice::DeltaLatency => StallRule::Delta { delta: q.latency },
         };
         MachineConfig::new(prm, rule)?;
         Ok(RulesPoint { prm, rule, workload: q.workload, r: q.r, m: q.m, adversary: q.adversary })

@@ -6,8 +6,9 @@ use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, St
 use serde::{Deserialize, Serialize};
 
 use super::read::{num, only, range, span, text};
+use crate::LogpParams;
 use crate::sim::workload::{Workload, programs};
-use crate::sim::{SimConfig, UnstallOffset, bounds, simulate_and_judge};
+use crate::sim::{SimConfig, bounds, simulate_and_judge};
 
 /// δ as a function of G and L.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,20 +78,10 @@ impl SimPointParams {
         if self.workload == Workload::Hotspot && self.r >= p {
             return Err(ParamError::new("r", format!("r < p = {p} for a hotspot"), self.r).into());
         }
-        let cfg = SimConfig {
-            p,
-            gap: self.gap,
-            latency,
-            o: 1,
-            delta,
-            g: ((self.g_over_gap * self.gap as f64).round() as u64).max(1),
-            l: ((self.l_over_latency * latency as f64).round() as u64).max(1),
-            unstall: UnstallOffset::Strict,
-            scan_fanin: None,
-            max_cycles: 100_000,
-            memory_budget: u64::MAX,
-        };
-        cfg.validate()?;
+        let params = LogpParams::new(p, latency, self.gap, 1)?;
+        let g = ((self.g_over_gap * self.gap as f64).round() as u64).max(1);
+        let l = ((self.l_over_latency * latency as f64).round() as u64).max(1);
+        let cfg = SimConfig::new(&params, delta, g, l)?.with_max_cycles(100_000)?;
         Ok(SimPoint {
             cfg,
             log_p: self.log_p,

@@ -1,0 +1,17 @@
+//! The driver interface: what `cargo xtask` runs, kept apart from the library API.
+//!
+//! [`LogpStall`] implements netcore's [`Model`](netcore::study::Model), through which xtask
+//! reads a config (`cargo xtask run logp-stall CONFIG.toml`, [`model`]: `kind = "logp"` in
+//! [`single_run`], `kind = "bsp"` in [`bsp_config`], `kind = "sim"` in
+//! [`sim::config`](crate::sim::config), `kind = "goal"` in
+//! [`goal::config`](crate::goal::config)) and sweeps the [`studies`]. A program that uses the
+//! model calls the library ([`run`](crate::run), [`simulate`](crate::sim::simulate),
+//! [`check_legal`](crate::check_legal)) instead; the items here change with the configs and
+//! the studies.
+
+pub mod bsp_config;
+pub mod model;
+pub mod single_run;
+pub mod studies;
+
+pub use model::LogpStall;
