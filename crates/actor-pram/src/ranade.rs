@@ -39,20 +39,42 @@ use crate::hash::{HashFamily, Hashing, KeyOrder};
 mod step;
 pub use step::ActorPass;
 
-/// A packet's key: `(rank, dest, addr, tag)` packed into a `u128`, compared
-/// lexicographically; `tag = 0` with combining, the pid without (Choice 13).
-pub type Key = u128;
+/// A packet's key: `(rank, dest, addr, tag)`, compared lexicographically; `tag = 0` with
+/// combining, the pid without (Choice 13). Two 64-bit halves (`hi = rank·2^32 + dest`,
+/// `lo = addr·2^32 + tag`) order as the 128-bit number `hi·2^64 + lo` would, with 8-byte
+/// alignment, so a packet and a slot carry no padding of a 16-aligned `u128`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    hi: u64,
+    lo: u64,
+}
 
 fn key(rank: u32, dest: u32, addr: u32, tag: u32) -> Key {
-    (u128::from(rank) << 96) | (u128::from(dest) << 64) | (u128::from(addr) << 32) | u128::from(tag)
+    Key {
+        hi: (u64::from(rank) << 32) | u64::from(dest),
+        lo: (u64::from(addr) << 32) | u64::from(tag),
+    }
 }
 
 fn key_dest(k: Key) -> u32 {
-    // The dest field of a key; the shift leaves 64 bits of which the low 32 are kept.
-    ((k >> 64) & 0xffff_ffff) as u32
+    // The dest field: the low 32 bits of the high half.
+    (k.hi & 0xffff_ffff) as u32
 }
 
-const INF: Key = u128::MAX;
+const INF: Key = Key { hi: u64::MAX, lo: u64::MAX };
+
+impl Key {
+    /// The next key (`INF` stays `INF`), as `u128::saturating_add(1)` would give.
+    fn succ(self) -> Key {
+        match self.lo.checked_add(1) {
+            Some(lo) => Key { hi: self.hi, lo },
+            None => match self.hi.checked_add(1) {
+                Some(hi) => Key { hi, lo: 0 },
+                None => INF,
+            },
+        }
+    }
+}
 
 /// Reads `(pid, addr)` as netcore accesses.
 fn reads_as_accesses(reads: &[(u32, u32)]) -> Vec<Access> {
@@ -475,12 +497,10 @@ impl SlotDigest {
             match slot {
                 Some(Slot::Packet(p)) => self.add(
                     head.into_iter()
-                        .chain([1, p.key as u64, (p.key >> 64) as u64, p.pids.len() as u64])
+                        .chain([1, p.key.lo, p.key.hi, p.pids.len() as u64])
                         .chain(p.pids.iter().map(|&q| u64::from(q))),
                 ),
-                Some(Slot::Ghost(k)) => {
-                    self.add(head.into_iter().chain([2, *k as u64, (*k >> 64) as u64]))
-                }
+                Some(Slot::Ghost(k)) => self.add(head.into_iter().chain([2, k.lo, k.hi])),
                 Some(Slot::Eos) => self.add(head.into_iter().chain([3])),
                 None => {}
             }
@@ -722,7 +742,7 @@ impl LockstepRouter {
                             .buf
                             .pop_front()
                             .ok_or_else(|| Error::Routing { what: "empty part".into() })?;
-                        v.ins[j].lb = v.ins[j].lb.max(m.saturating_add(1));
+                        v.ins[j].lb = v.ins[j].lb.max(m.succ());
                         if j < 2 {
                             out.freed[j] += 1;
                         }
@@ -779,7 +799,7 @@ impl LockstepRouter {
                 } else {
                     let routed = self.route(l, r, m2);
                     let here = matches!((routed, e), (Some(Out::S), 0) | (Some(Out::X), 1));
-                    Slot::Ghost(if here { m2 } else { m2.saturating_add(1) })
+                    Slot::Ghost(if here { m2 } else { m2.succ() })
                 });
             }
         }
