@@ -376,7 +376,7 @@ impl Held {
 
 #[derive(Debug, Clone)]
 enum Slot {
-    Packet(Packet),
+    Packet(Box<Packet>),
     Ghost(Key),
     Eos,
 }
@@ -679,7 +679,7 @@ impl LockstepRouter {
                     if held == input.buf.capacity() {
                         input.buf.reserve_exact(held.max(1));
                     }
-                    input.buf.push_back(p);
+                    input.buf.push_back(*p);
                     let occ = input.buf.len() as u64;
                     stats.max_occupancy = stats.max_occupancy.max(occ);
                     if occ > u64::from(self.b.credit()) {
@@ -779,7 +779,7 @@ impl LockstepRouter {
                         }
                         Out::S | Out::X => {
                             let oi = usize::from(o == Out::X);
-                            out.slots[oi] = Some(Slot::Packet(q));
+                            out.slots[oi] = Some(Slot::Packet(Box::new(q)));
                             v.credit[oi] -= 1;
                             sent = Some(oi);
                         }

@@ -37,7 +37,7 @@ enum StepMsg {
     /// Starts a PPU actor (the global instruction's event).
     Issue,
     /// A PPU's packet (or none) for its injection node.
-    Inject(Option<Packet>),
+    Inject(Option<Box<Packet>>),
     /// Starts a node without a PPU.
     Start,
     /// Forward slot of round `round` on the receiver's input `input`.
@@ -174,7 +174,7 @@ struct HostActor {
 #[derive(Debug, Clone)]
 struct PpuActor {
     node: ActorId,
-    packet: Option<Packet>,
+    packet: Option<Box<Packet>>,
     replies: Vec<i64>,
 }
 
@@ -360,7 +360,7 @@ impl NodeActor {
         let (fwd, rev) = (self.phase == Phase::Forward, self.phase == Phase::Reverse);
         match m {
             StepMsg::Inject(p) => {
-                self.inbox.extend(p);
+                self.inbox.extend(p.map(|p| *p));
                 self.due =
                     self.due.checked_sub(1).ok_or_else(|| protocol(ctx, "an extra Inject"))?;
                 if self.due > 0 {
@@ -647,10 +647,10 @@ impl LockstepRouter {
             _ => None,
         };
         // Each packet travels in its PPU's `Inject`.
-        let mut packets: Vec<Option<Packet>> = vec![None; ppus.len()];
+        let mut packets: Vec<Option<Box<Packet>>> = vec![None; ppus.len()];
         for p in self.packets(variant, accesses, fetch_order)? {
             let at = (p.lo - ppus.start) as usize;
-            packets[at] = Some(p);
+            packets[at] = Some(Box::new(p));
         }
         let size = self.levels * self.rows;
         let host_id = |router: u32| ActorId(size + router);
