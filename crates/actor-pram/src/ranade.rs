@@ -374,6 +374,31 @@ impl Held {
     }
 }
 
+/// Appends to a node's queue, grown 1, 2, 4, ... (not from 4): a node's buffers and
+/// queues hold a few entries at a time.
+fn push_small<T>(q: &mut VecDeque<T>, x: T) {
+    let held = q.len();
+    if held == q.capacity() {
+        q.reserve_exact(held.max(1));
+    }
+    q.push_back(x);
+}
+
+/// An emptied queue gives its room back, so that the nodes' memory follows the packets in
+/// flight rather than every node a packet has passed.
+fn release_empty<T>(q: &mut VecDeque<T>) {
+    if q.is_empty() && q.capacity() > 0 {
+        *q = VecDeque::new();
+    }
+}
+
+/// Takes the front of a node's queue, releasing the queue's room if that empties it.
+fn pop_release<T>(q: &mut VecDeque<T>) -> Option<T> {
+    let x = q.pop_front();
+    release_empty(q);
+    x
+}
+
 #[derive(Debug, Clone)]
 enum Slot {
     Packet(Box<Packet>),
@@ -674,12 +699,7 @@ impl LockstepRouter {
         for (input, slot) in v.ins.iter_mut().zip(slots) {
             match slot {
                 Some(Slot::Packet(p)) => {
-                    // Grown 1, 2, 4, ... (not from 4): a buffer holds at most b packets.
-                    let held = input.buf.len();
-                    if held == input.buf.capacity() {
-                        input.buf.reserve_exact(held.max(1));
-                    }
-                    input.buf.push_back(*p);
+                    push_small(&mut input.buf, *p);
                     let occ = input.buf.len() as u64;
                     stats.max_occupancy = stats.max_occupancy.max(occ);
                     if occ > u64::from(self.b.credit()) {
@@ -738,9 +758,7 @@ impl LockstepRouter {
                 if can {
                     let mut q: Option<Packet> = None;
                     for &j in &parts {
-                        let p = v.ins[j]
-                            .buf
-                            .pop_front()
+                        let p = pop_release(&mut v.ins[j].buf)
                             .ok_or_else(|| Error::Routing { what: "empty part".into() })?;
                         v.ins[j].lb = v.ins[j].lb.max(m.succ());
                         if j < 2 {
@@ -765,11 +783,11 @@ impl LockstepRouter {
                             }
                         };
                         // j < 3.
-                        v.parts.push_back(Part { input: j as u8, pids, offset });
+                        push_small(&mut v.parts, Part { input: j as u8, pids, offset });
                     }
                     let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
                     // At most 3 parts (one per input).
-                    v.dq.push_back(Record { out: o, parts: parts.len() as u8 });
+                    push_small(&mut v.dq, Record { out: o, parts: parts.len() as u8 });
                     stats.max_dq = stats.max_dq.max(v.dq.len() as u64);
                     match o {
                         Out::Exit => {
@@ -815,7 +833,7 @@ impl LockstepRouter {
         }
         for (e, slot) in slots.into_iter().enumerate() {
             match slot {
-                Some(RSlot::Reply(y)) => v.rbuf[e].push_back(y),
+                Some(RSlot::Reply(y)) => push_small(&mut v.rbuf[e], y),
                 Some(RSlot::Eos) => v.reos[e] = true,
                 None => {}
             }
@@ -852,18 +870,18 @@ impl LockstepRouter {
                 .all(|p| p.input == 2 || v.rcredit[usize::from(p.input)] >= 1);
             if available && credit_ok {
                 let x = match rec.out {
-                    Out::Exit => v.exitq.pop_front(),
+                    Out::Exit => pop_release(&mut v.exitq),
                     Out::S => {
                         out.freed[0] += 1;
-                        v.rbuf[0].pop_front()
+                        pop_release(&mut v.rbuf[0])
                     }
                     Out::X => {
                         out.freed[1] += 1;
-                        v.rbuf[1].pop_front()
+                        pop_release(&mut v.rbuf[1])
                     }
                 }
                 .ok_or_else(|| Error::Routing { what: format!("no reply at ({l},{r})") })?;
-                v.dq.pop_front();
+                pop_release(&mut v.dq);
                 if v.parts.len() < nparts {
                     return Err(Error::Routing { what: format!("missing parts at ({l},{r})") });
                 }
@@ -888,6 +906,8 @@ impl LockstepRouter {
                         v.rcredit[j] -= 1;
                     }
                 }
+                release_empty(&mut v.parts);
+                release_empty(&mut v.inj_pids);
             }
         }
         let done = v.dq.is_empty() && v.reos.iter().all(|&x| x);
