@@ -512,6 +512,13 @@ impl<B: Behaviour> Runtime<B> {
         loop {
             let b = &self.behaviours[a];
             let Some(i) = self.meta[a].mailbox.iter().position(|m| b.accepts(&m.msg)) else {
+                // An emptied mailbox gives its room back: most actors hold a message or two
+                // at a time, and a large system would otherwise keep every mailbox's
+                // largest size until the run ends.
+                let mailbox = &mut self.meta[a].mailbox;
+                if mailbox.is_empty() && mailbox.capacity() > 0 {
+                    *mailbox = Vec::new();
+                }
                 return Ok(());
             };
             let m = self.meta[a].mailbox.remove(i);

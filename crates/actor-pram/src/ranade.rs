@@ -39,20 +39,42 @@ use crate::hash::{HashFamily, Hashing, KeyOrder};
 mod step;
 pub use step::ActorPass;
 
-/// A packet's key: `(rank, dest, addr, tag)` packed into a `u128`, compared
-/// lexicographically; `tag = 0` with combining, the pid without (Choice 13).
-pub type Key = u128;
+/// A packet's key: `(rank, dest, addr, tag)`, compared lexicographically; `tag = 0` with
+/// combining, the pid without (Choice 13). Two 64-bit halves (`hi = rank·2^32 + dest`,
+/// `lo = addr·2^32 + tag`) order as the 128-bit number `hi·2^64 + lo` would, with 8-byte
+/// alignment, so a packet and a slot carry no padding of a 16-aligned `u128`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    hi: u64,
+    lo: u64,
+}
 
 fn key(rank: u32, dest: u32, addr: u32, tag: u32) -> Key {
-    (u128::from(rank) << 96) | (u128::from(dest) << 64) | (u128::from(addr) << 32) | u128::from(tag)
+    Key {
+        hi: (u64::from(rank) << 32) | u64::from(dest),
+        lo: (u64::from(addr) << 32) | u64::from(tag),
+    }
 }
 
 fn key_dest(k: Key) -> u32 {
-    // The dest field of a key; the shift leaves 64 bits of which the low 32 are kept.
-    ((k >> 64) & 0xffff_ffff) as u32
+    // The dest field: the low 32 bits of the high half.
+    (k.hi & 0xffff_ffff) as u32
 }
 
-const INF: Key = u128::MAX;
+const INF: Key = Key { hi: u64::MAX, lo: u64::MAX };
+
+impl Key {
+    /// The next key (`INF` stays `INF`), as `u128::saturating_add(1)` would give.
+    fn succ(self) -> Key {
+        match self.lo.checked_add(1) {
+            Some(lo) => Key { hi: self.hi, lo },
+            None => match self.hi.checked_add(1) {
+                Some(hi) => Key { hi, lo: 0 },
+                None => INF,
+            },
+        }
+    }
+}
 
 /// Reads `(pid, addr)` as netcore accesses.
 fn reads_as_accesses(reads: &[(u32, u32)]) -> Vec<Access> {
@@ -352,9 +374,34 @@ impl Held {
     }
 }
 
+/// Appends to a node's queue, grown 1, 2, 4, ... (not from 4): a node's buffers and
+/// queues hold a few entries at a time.
+fn push_small<T>(q: &mut VecDeque<T>, x: T) {
+    let held = q.len();
+    if held == q.capacity() {
+        q.reserve_exact(held.max(1));
+    }
+    q.push_back(x);
+}
+
+/// An emptied queue gives its room back, so that the nodes' memory follows the packets in
+/// flight rather than every node a packet has passed.
+fn release_empty<T>(q: &mut VecDeque<T>) {
+    if q.is_empty() && q.capacity() > 0 {
+        *q = VecDeque::new();
+    }
+}
+
+/// Takes the front of a node's queue, releasing the queue's room if that empties it.
+fn pop_release<T>(q: &mut VecDeque<T>) -> Option<T> {
+    let x = q.pop_front();
+    release_empty(q);
+    x
+}
+
 #[derive(Debug, Clone)]
 enum Slot {
-    Packet(Packet),
+    Packet(Box<Packet>),
     Ghost(Key),
     Eos,
 }
@@ -475,12 +522,10 @@ impl SlotDigest {
             match slot {
                 Some(Slot::Packet(p)) => self.add(
                     head.into_iter()
-                        .chain([1, p.key as u64, (p.key >> 64) as u64, p.pids.len() as u64])
+                        .chain([1, p.key.lo, p.key.hi, p.pids.len() as u64])
                         .chain(p.pids.iter().map(|&q| u64::from(q))),
                 ),
-                Some(Slot::Ghost(k)) => {
-                    self.add(head.into_iter().chain([2, *k as u64, (*k >> 64) as u64]))
-                }
+                Some(Slot::Ghost(k)) => self.add(head.into_iter().chain([2, k.lo, k.hi])),
                 Some(Slot::Eos) => self.add(head.into_iter().chain([3])),
                 None => {}
             }
@@ -654,12 +699,7 @@ impl LockstepRouter {
         for (input, slot) in v.ins.iter_mut().zip(slots) {
             match slot {
                 Some(Slot::Packet(p)) => {
-                    // Grown 1, 2, 4, ... (not from 4): a buffer holds at most b packets.
-                    let held = input.buf.len();
-                    if held == input.buf.capacity() {
-                        input.buf.reserve_exact(held.max(1));
-                    }
-                    input.buf.push_back(p);
+                    push_small(&mut input.buf, *p);
                     let occ = input.buf.len() as u64;
                     stats.max_occupancy = stats.max_occupancy.max(occ);
                     if occ > u64::from(self.b.credit()) {
@@ -718,11 +758,9 @@ impl LockstepRouter {
                 if can {
                     let mut q: Option<Packet> = None;
                     for &j in &parts {
-                        let p = v.ins[j]
-                            .buf
-                            .pop_front()
+                        let p = pop_release(&mut v.ins[j].buf)
                             .ok_or_else(|| Error::Routing { what: "empty part".into() })?;
-                        v.ins[j].lb = v.ins[j].lb.max(m.saturating_add(1));
+                        v.ins[j].lb = v.ins[j].lb.max(m.succ());
                         if j < 2 {
                             out.freed[j] += 1;
                         }
@@ -745,11 +783,11 @@ impl LockstepRouter {
                             }
                         };
                         // j < 3.
-                        v.parts.push_back(Part { input: j as u8, pids, offset });
+                        push_small(&mut v.parts, Part { input: j as u8, pids, offset });
                     }
                     let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
                     // At most 3 parts (one per input).
-                    v.dq.push_back(Record { out: o, parts: parts.len() as u8 });
+                    push_small(&mut v.dq, Record { out: o, parts: parts.len() as u8 });
                     stats.max_dq = stats.max_dq.max(v.dq.len() as u64);
                     match o {
                         Out::Exit => {
@@ -759,7 +797,7 @@ impl LockstepRouter {
                         }
                         Out::S | Out::X => {
                             let oi = usize::from(o == Out::X);
-                            out.slots[oi] = Some(Slot::Packet(q));
+                            out.slots[oi] = Some(Slot::Packet(Box::new(q)));
                             v.credit[oi] -= 1;
                             sent = Some(oi);
                         }
@@ -779,7 +817,7 @@ impl LockstepRouter {
                 } else {
                     let routed = self.route(l, r, m2);
                     let here = matches!((routed, e), (Some(Out::S), 0) | (Some(Out::X), 1));
-                    Slot::Ghost(if here { m2 } else { m2.saturating_add(1) })
+                    Slot::Ghost(if here { m2 } else { m2.succ() })
                 });
             }
         }
@@ -795,7 +833,7 @@ impl LockstepRouter {
         }
         for (e, slot) in slots.into_iter().enumerate() {
             match slot {
-                Some(RSlot::Reply(y)) => v.rbuf[e].push_back(y),
+                Some(RSlot::Reply(y)) => push_small(&mut v.rbuf[e], y),
                 Some(RSlot::Eos) => v.reos[e] = true,
                 None => {}
             }
@@ -832,18 +870,18 @@ impl LockstepRouter {
                 .all(|p| p.input == 2 || v.rcredit[usize::from(p.input)] >= 1);
             if available && credit_ok {
                 let x = match rec.out {
-                    Out::Exit => v.exitq.pop_front(),
+                    Out::Exit => pop_release(&mut v.exitq),
                     Out::S => {
                         out.freed[0] += 1;
-                        v.rbuf[0].pop_front()
+                        pop_release(&mut v.rbuf[0])
                     }
                     Out::X => {
                         out.freed[1] += 1;
-                        v.rbuf[1].pop_front()
+                        pop_release(&mut v.rbuf[1])
                     }
                 }
                 .ok_or_else(|| Error::Routing { what: format!("no reply at ({l},{r})") })?;
-                v.dq.pop_front();
+                pop_release(&mut v.dq);
                 if v.parts.len() < nparts {
                     return Err(Error::Routing { what: format!("missing parts at ({l},{r})") });
                 }
@@ -868,6 +906,8 @@ impl LockstepRouter {
                         v.rcredit[j] -= 1;
                     }
                 }
+                release_empty(&mut v.parts);
+                release_empty(&mut v.inj_pids);
             }
         }
         let done = v.dq.is_empty() && v.reos.iter().all(|&x| x);

@@ -67,10 +67,49 @@ impl<K: Ord, M> Ord for Keyed<K, M> {
     }
 }
 
+/// Messages per block of [`BlockQueue`].
+const BLOCK: usize = 1024;
+
+/// A FIFO queue in blocks of [`BLOCK`] messages. A `VecDeque` grows by doubling and its head
+/// sweeps the whole buffer, so a queue that once held `k` messages keeps up to `2k` slots
+/// touched; this one holds its messages and at most two partly used blocks (plus one spare,
+/// so that a queue hovering at a block boundary does not allocate at every step).
+#[derive(Debug)]
+pub(crate) struct BlockQueue<T> {
+    blocks: VecDeque<VecDeque<T>>,
+    spare: Option<VecDeque<T>>,
+}
+
+impl<T> BlockQueue<T> {
+    fn new() -> Self {
+        BlockQueue { blocks: VecDeque::new(), spare: None }
+    }
+
+    fn push_back(&mut self, x: T) {
+        match self.blocks.back_mut() {
+            Some(b) if b.len() < BLOCK => b.push_back(x),
+            _ => {
+                let mut b = self.spare.take().unwrap_or_else(|| VecDeque::with_capacity(BLOCK));
+                b.push_back(x);
+                self.blocks.push_back(b);
+            }
+        }
+    }
+
+    fn pop_front(&mut self) -> Option<T> {
+        let front = self.blocks.front_mut()?;
+        let x = front.pop_front();
+        if front.is_empty() {
+            self.spare = self.blocks.pop_front();
+        }
+        x
+    }
+}
+
 /// The in-flight messages, kept in the structure the policy needs.
 #[derive(Debug)]
 pub(crate) enum InFlight<M> {
-    Fifo(VecDeque<Envelope<M>>),
+    Fifo(BlockQueue<Envelope<M>>),
     Lifo(Vec<Envelope<M>>),
     Random(Vec<Envelope<M>>, netcore::rng::SimRng),
     /// A bucket queue by sender depth (FIFO inside a bucket = least sequence number first,
@@ -94,7 +133,7 @@ pub(crate) enum InFlight<M> {
 impl<M> InFlight<M> {
     pub(crate) fn new(scheduler: Scheduler) -> Self {
         match scheduler {
-            Scheduler::Fifo => InFlight::Fifo(VecDeque::new()),
+            Scheduler::Fifo => InFlight::Fifo(BlockQueue::new()),
             Scheduler::Lifo => InFlight::Lifo(Vec::new()),
             Scheduler::Random { seed } => {
                 InFlight::Random(Vec::new(), netcore::rng::seeded(seed, 0))
