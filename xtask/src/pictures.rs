@@ -47,6 +47,11 @@ pub(crate) const FIXTURES: &[Fixture] = &[
         picture: "pram-hot-spot-read-8.svg",
     },
     Fixture {
+        model: "hpram",
+        config: "fixtures/hpram/shape-nested-p8-hypercube.toml",
+        picture: "hpram-shape-nested-p8.svg",
+    },
+    Fixture {
         model: "overlap-ring",
         config: "fixtures/overlap-ring/overlap_long_link.toml",
         picture: "overlap-ring-overlap-long-link.svg",
@@ -123,6 +128,7 @@ mod tests {
             "interval/receive overhead o + (n-1)max(O, G)",
             "/messages",
         ),
+        ("hpram-shape-nested-p8.svg", "frame", "/sub_prams"),
         ("overlap-ring-overlap-long-link.svg", "mark", "/run/work"),
         ("pram-hot-spot-read-8.svg", "mark/read", "/accesses/reads"),
         ("pram-hot-spot-read-8.svg", "mark/write", "/accesses/writes"),
@@ -165,6 +171,11 @@ mod tests {
     ///   7 arrows; one CPU bar per send and calc and one receive overhead per message (each
     ///   recv matched with one), 22 = the run's operations; 14 NIC gaps (one per send and per
     ///   message).
+    /// - `shape-nested-p8-hypercube`: the root, its children A and B, A's two children: 5
+    ///   boxes = the run's 5 sub-PRAMs; own steps: the root before and after its partition, A
+    ///   before and after its partition, B, A's two children (7 spans); two β-synchronisations
+    ///   (A's at 21, the root's at 26); two waits (A's second child from 19 to 21, B from 20 to
+    ///   26).
     /// - `hot-spot-read-8`: step 1, 8 reads of cell 0 (all shared: 8 shaded spans); step 2, 8
     ///   writes to 8 distinct cells (none shared): 16 marks, 8 spans.
     /// - `overlap_long_link`: n = 32 processors, T = 5 rows, every pebble of weight 1: one mark
