@@ -470,3 +470,28 @@ fn timeline_places_partitions_among_steps() {
         }
     }
 }
+
+/// `--svg` refuses a run it cannot draw: 256 processors before the run, a cost past 2000
+/// units after it (flat tree reduction of `N = 4096` on 4 processors, `T > 1024`), and the
+/// two-stage formula; the limits are in the messages.
+#[test]
+fn picture_refuses_what_it_cannot_draw() {
+    use netcore::study::{ConfigFile, Model};
+    let draw = |text: &str| {
+        hpram::Hpram.picture(&ConfigFile::new(text, std::path::Path::new("."))).map(|_| ())
+    };
+    let e =
+        draw("algorithm = \"tree-reduce\"\nform = \"flat\"\nprocs = 256\nn = 256\n").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "procs is too large: the run needs 256 lanes to draw (a picture holds 128 lanes x 2000 steps), the limit is 128"
+    );
+    let e =
+        draw("algorithm = \"tree-reduce\"\nform = \"flat\"\nprocs = 4\nn = 4096\n").unwrap_err();
+    assert!(e.to_string().starts_with("tau is too large"), "{e}");
+    assert!(e.to_string().ends_with("the limit is 2000"), "{e}");
+    let e = draw("algorithm = \"alg1\"\nprocs = 16\nformula = \"two-stage\"\n").unwrap_err();
+    assert!(e.to_string().contains("formula"), "{e}");
+    assert_eq!(e.fault(), netcore::fault::Fault::Input);
+    draw("algorithm = \"alg1\"\nprocs = 16\n").unwrap();
+}
