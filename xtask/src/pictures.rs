@@ -37,9 +37,19 @@ pub(crate) const FIXTURES: &[Fixture] = &[
         picture: "logp-stall-sim-compaction-delta.svg",
     },
     Fixture {
+        model: "logp-stall",
+        config: "fixtures/logp-stall/goal-bcast-calc-p8-file.toml",
+        picture: "logp-stall-goal-bcast-calc-p8.svg",
+    },
+    Fixture {
         model: "pram",
         config: "fixtures/pram/hot-spot-read-8.toml",
         picture: "pram-hot-spot-read-8.svg",
+    },
+    Fixture {
+        model: "hpram",
+        config: "fixtures/hpram/shape-nested-p8-hypercube.toml",
+        picture: "hpram-shape-nested-p8.svg",
     },
     Fixture {
         model: "overlap-ring",
@@ -111,6 +121,14 @@ mod tests {
         ("logp-stall-bsp-two-compaction.svg", "frame/superstep (label, level i)", "/supersteps"),
         ("logp-stall-sim-compaction-delta.svg", "arrow", "/trace_summary/messages"),
         ("logp-stall-sim-compaction-delta.svg", "span", "/trace_summary/episodes"),
+        ("logp-stall-goal-bcast-calc-p8.svg", "arrow", "/messages"),
+        ("logp-stall-goal-bcast-calc-p8.svg", "interval", "/ops"),
+        (
+            "logp-stall-goal-bcast-calc-p8.svg",
+            "interval/receive overhead o + (n-1)max(O, G)",
+            "/messages",
+        ),
+        ("hpram-shape-nested-p8.svg", "frame", "/sub_prams"),
         ("overlap-ring-overlap-long-link.svg", "mark", "/run/work"),
         ("pram-hot-spot-read-8.svg", "mark/read", "/accesses/reads"),
         ("pram-hot-spot-read-8.svg", "mark/write", "/accesses/writes"),
@@ -149,6 +167,15 @@ mod tests {
     ///   (plain BSP is level 0).
     /// - `sim-compaction-delta`: m0, m1 to P0 at step 0 (c = 2 > K = 1, violating), m2, m3 to
     ///   P1 (c = 1): 4 arrows, 2 violating; one episode (P6, [2, 5)): 1 span, 1 stalled bar.
+    /// - `goal-bcast-calc-p8-file`: 7 sends, 7 recvs and 8 calcs (22 operations), 7 messages:
+    ///   7 arrows; one CPU bar per send and calc and one receive overhead per message (each
+    ///   recv matched with one), 22 = the run's operations; 14 NIC gaps (one per send and per
+    ///   message).
+    /// - `shape-nested-p8-hypercube`: the root, its children A and B, A's two children: 5
+    ///   boxes = the run's 5 sub-PRAMs; own steps: the root before and after its partition, A
+    ///   before and after its partition, B, A's two children (7 spans); two β-synchronisations
+    ///   (A's at 21, the root's at 26); two waits (A's second child from 19 to 21, B from 20 to
+    ///   26).
     /// - `hot-spot-read-8`: step 1, 8 reads of cell 0 (all shared: 8 shaded spans); step 2, 8
     ///   writes to 8 distinct cells (none shared): 16 marks, 8 spans.
     /// - `overlap_long_link`: n = 32 processors, T = 5 rows, every pebble of weight 1: one mark

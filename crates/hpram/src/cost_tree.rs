@@ -40,6 +40,23 @@ pub struct CostNode {
     /// Its partition steps in order, each with its children in index order as runs of
     /// identical siblings.
     pub partitions: Vec<Vec<Siblings>>,
+    /// Its own step counts when each partition step began (`partition_at[i]` for
+    /// `partitions[i]`): where the partitions fall among its steps, which the pricing ignores
+    /// and the run's picture draws.
+    pub partition_at: Vec<StepCounts>,
+}
+
+/// A sub-PRAM's own step counts so far: `T`, `T'`, `C`, `B`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct StepCounts {
+    /// `T`.
+    pub t: u64,
+    /// `T'`.
+    pub t_phases: u64,
+    /// `C`.
+    pub c: u64,
+    /// `B`.
+    pub b: u64,
 }
 
 /// `count` consecutive children of one partition step whose subtrees are equal up to their
@@ -73,6 +90,11 @@ pub(crate) fn push_sibling(runs: &mut Vec<Siblings>, node: Arc<CostNode>, count:
 }
 
 impl CostNode {
+    /// Its own step counts (the whole run's).
+    pub fn counts(&self) -> StepCounts {
+        StepCounts { t: self.t, t_phases: self.t_phases, c: self.c, b: self.b }
+    }
+
     /// The distinct nodes of the subtree (each run's first child once), depth first, children
     /// in index order.
     pub fn walk(&self) -> Vec<&CostNode> {
@@ -119,6 +141,7 @@ impl CostNode {
             (&n.name, n.level, n.procs, n.mem_len, n.model, [n.t, n.t_phases, n.c, n.b])
         }
         own(self) == own(other)
+            && self.partition_at == other.partition_at
             && self.partitions.len() == other.partitions.len()
             && self.partitions.iter().zip(&other.partitions).all(|(a, b)| {
                 a.len() == b.len()

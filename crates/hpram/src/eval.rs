@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cost_model::CostModel;
-use crate::cost_tree::{CostNode, CostTree};
+use crate::cost_tree::{CostNode, CostTree, StepCounts};
 
 /// Which memory variant prices the latency (paper Section 2.3.1).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,19 +105,26 @@ impl Own {
 impl Pricer<'_> {
     fn own(&self, n: &CostNode, formula: Formula) -> Own {
         let p = n.procs as u64;
+        let beta = n.partition_sizes().map(|q| self.model.beta_sync(q, p, n.level)).sum();
+        Own { beta, ..self.steps(n, n.counts(), formula) }
+    }
+
+    /// The terms of `counts` steps of node `n` (no β).
+    fn steps(&self, n: &CostNode, counts: StepCounts, formula: Formula) -> Own {
+        let p = n.procs as u64;
         let l = match self.variant {
             MemoryVariant::NonUniform => self.model.latency(p, n.level),
             MemoryVariant::Uniform => self.model.latency(self.root_procs, n.level),
         };
         let sa = self.model.alpha_sync(p, n.level);
-        let beta = n.partition_sizes().map(|q| self.model.beta_sync(q, p, n.level)).sum();
+        let StepCounts { t, t_phases, c, b } = counts;
         let alpha = match formula {
-            Formula::Exact => (n.t + n.c) * sa,
-            Formula::PhaseRefined => (n.t_phases + n.c) * sa,
-            Formula::Simplified => 2 * n.c * sa,
+            Formula::Exact => (t + c) * sa,
+            Formula::PhaseRefined => (t_phases + c) * sa,
+            Formula::Simplified => 2 * c * sa,
             Formula::TwoStage => 0,
         };
-        Own { compute: n.t, latency: n.c * l, alpha, beta, block: self.model.block_word() * n.b }
+        Own { compute: t, latency: c * l, alpha, beta: 0, block: self.model.block_word() * b }
     }
 
     /// The formula's value of a node (`TwoStage`: stage 1, without β).
@@ -204,5 +211,113 @@ impl CostTree {
             row.work_c += u128::from(node.c) * times;
         }
         Eval { total, stage1, stage2, critical_path, per_level }
+    }
+}
+
+/// One sub-PRAM of a [`Timeline`], every member of a run of identical siblings placed on its
+/// own processors.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Placed {
+    /// Its node path (a later member of a run shares the first member's path).
+    pub path: String,
+    /// The algorithm's name.
+    pub name: String,
+    /// Its level.
+    pub level: u32,
+    /// Its first global processor.
+    pub offset: usize,
+    /// `P'`.
+    pub procs: usize,
+    /// When it starts.
+    pub start: u64,
+    /// When it ends: `start` plus its cost under the formula.
+    pub end: u64,
+    /// When its partition's slowest child ended (its own end for the root): its processors
+    /// wait over `[end, joined)`.
+    pub joined: u64,
+    /// Its own steps between its partitions, as `[from, to)` (empty ones left out).
+    pub steps: Vec<(u64, u64)>,
+    /// Its β-synchronisations `s_β(Q, P')`, from the join of each partition's slowest child
+    /// (empty ones left out).
+    pub syncs: Vec<(u64, u64)>,
+}
+
+/// Where every sub-PRAM's steps fall in time under a formula ([`CostTree::timeline`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Timeline {
+    /// Every sub-PRAM, depth first, children in index order.
+    pub nodes: Vec<Placed>,
+}
+
+impl Pricer<'_> {
+    /// Places `n` shifted by `shift` processors from time `start`; returns its end.
+    fn place(&self, n: &CostNode, shift: usize, start: u64, out: &mut Vec<Placed>) -> u64 {
+        let me = out.len();
+        out.push(Placed {
+            path: n.path.clone(),
+            name: n.name.clone(),
+            level: n.level,
+            offset: n.offset + shift,
+            procs: n.procs,
+            start,
+            end: start,
+            joined: start,
+            steps: Vec::new(),
+            syncs: Vec::new(),
+        });
+        let cost = |counts| self.steps(n, counts, self.formula).sum();
+        let (mut t, mut done) = (start, 0);
+        let ends = n.partition_at.iter().map(Some).chain([None]);
+        for (i, at) in ends.enumerate() {
+            let upto = cost(at.copied().unwrap_or_else(|| n.counts()));
+            if upto > done {
+                out[me].steps.push((t, t + upto - done));
+            }
+            t += upto - done;
+            done = upto;
+            let Some(part) = n.partitions.get(i) else { break };
+            let (mut join, mut children) = (t, Vec::new());
+            for run in part {
+                for j in 0..run.count {
+                    children.push(out.len());
+                    join = join.max(self.place(&run.node, shift + j * run.node.procs, t, out));
+                }
+            }
+            for child in children {
+                out[child].joined = join;
+            }
+            let q = part.iter().map(|run| run.count as u64).sum();
+            let beta = self.model.beta_sync(q, n.procs as u64, n.level);
+            if beta > 0 {
+                out[me].syncs.push((join, join + beta));
+            }
+            t = join + beta;
+        }
+        out[me].end = t;
+        if me == 0 {
+            out[me].joined = t;
+        }
+        t
+    }
+}
+
+impl CostTree {
+    /// Where every sub-PRAM's steps and partitions fall in time under `model`, `variant` and
+    /// `formula` (not [`Formula::TwoStage`], whose two stages are separate maxima, not one
+    /// schedule): a node's own steps cost as in [`CostTree::eval`], in their order among its
+    /// partitions; a partition's children start together, and the node resumes after the
+    /// slowest child and `s_β(Q, P')`. The root ends at the formula's total. Every member of
+    /// a run of identical siblings is placed, so the timeline has [`CostTree::sub_prams`]
+    /// nodes: call it on small trees.
+    pub fn timeline(
+        &self,
+        model: &dyn CostModel,
+        variant: MemoryVariant,
+        formula: Formula,
+    ) -> Timeline {
+        let pricer = Pricer { model, variant, formula, root_procs: self.root.procs as u64 };
+        let mut nodes = Vec::new();
+        pricer.place(&self.root, 0, 0, &mut nodes);
+        Timeline { nodes }
     }
 }

@@ -47,6 +47,7 @@ pub mod instances;
 pub mod limits;
 mod memory;
 pub mod model;
+pub mod picture;
 mod proc;
 mod run;
 pub mod studies;
@@ -58,9 +59,9 @@ pub use config::{Config, REGISTERS, SubModel, Word};
 pub use cost_model::{
     CostModel, Network, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };
-pub use cost_tree::{CostNode, CostTree, Siblings};
+pub use cost_tree::{CostNode, CostTree, Siblings, StepCounts};
 pub use error::HpramError;
-pub use eval::{Eval, Formula, LevelRow, MemoryVariant};
+pub use eval::{Eval, Formula, LevelRow, MemoryVariant, Placed, Timeline};
 pub use memory::{Accessor, AsyncKind};
 
 pub use model::Hpram;

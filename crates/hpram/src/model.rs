@@ -36,6 +36,7 @@
 use serde::{Deserialize, Serialize};
 
 use netcore::driver::pram::PramConfig;
+use netcore::picture::{Picture, check_size};
 use netcore::pram::Cost;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 
@@ -616,15 +617,46 @@ fn execute_program(
     Ok((preset, executed))
 }
 
+/// The picture of a config's run ([`crate::picture`]): refused before the run past the
+/// picture's lanes (`procs`) or for the two-stage formula, and after it past its cost units.
+pub fn hpram_picture(config: &HpramConfig, file: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+    crate::picture::drawable(config.formula)?;
+    if let Some(p) = config.procs {
+        check_size("procs", p as u64, "tau", 0)?;
+    }
+    let (preset, executed) = execute(config, file)?;
+    if executed.outcome.1 == Some(false) {
+        let got = executed.outcome.0.unwrap_or_default();
+        return Err(NotVerified { algorithm: executed.name, got }.into());
+    }
+    let title = format!(
+        "{} on P = {}, M = {} ({:?}, {:?})",
+        executed.name, executed.procs, executed.mem_words, preset, config.memory
+    );
+    let picture = crate::picture::tree_picture(
+        &executed.tree,
+        &preset,
+        config.memory,
+        config.formula,
+        title,
+    )?;
+    Ok(picture)
+}
+
+/// Executes (or counts) a config; the preset is checked first.
+fn execute(config: &HpramConfig, file: &ConfigFile<'_>) -> Result<(Preset, Executed), HpramError> {
+    match config.algorithm {
+        AlgorithmName::Library => execute_program(config, file),
+        _ => execute_builtin(config),
+    }
+}
+
 /// Runs a config (`file` locates a `[pram]` table's assembly file).
 pub fn run_hpram_config(
     config: &HpramConfig,
     file: &ConfigFile<'_>,
 ) -> Result<HpramReport, HpramError> {
-    let (preset, executed) = match config.algorithm {
-        AlgorithmName::Library => execute_program(config, file)?,
-        _ => execute_builtin(config)?,
-    };
+    let (preset, executed) = execute(config, file)?;
     let Executed { name, procs, mem_words, tree, outcome, interpreter } = executed;
     let (result, verified, trace_hash) = outcome;
     let tree = &tree;
@@ -692,6 +724,9 @@ impl Model for Hpram {
             Box::new(crate::studies::usable::UsableProcs),
             Box::new(crate::studies::fft_locality::FftLocality),
         ]
+    }
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+        hpram_picture(&config.parse()?, config)
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         let report = run_hpram_config(&config.parse()?, config)?;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::config::{SubModel, Word};
-use crate::cost_tree::CostNode;
+use crate::cost_tree::{CostNode, Siblings};
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem};
 use crate::proc::{MemOp, Proc};
@@ -118,6 +118,7 @@ impl<'a> SubPram<'a> {
             c: 0,
             b: 0,
             partitions: Vec::new(),
+            partition_at: Vec::new(),
         };
         let mut hash = Fnv64::default();
         for word in [trace::ENTER, u64::from(node.level), node.offset as u64, node.procs as u64] {
@@ -269,6 +270,13 @@ impl<'a> SubPram<'a> {
         }
         let parts = (0..q).map(|_| Part::new(p_i, alg.clone(), params.clone())).collect();
         self.run_partition(parts)
+    }
+
+    /// Records a finished partition step, its children as runs of identical siblings, after
+    /// the steps counted so far.
+    pub(crate) fn push_partition(&mut self, runs: Vec<Siblings>) {
+        self.node.partition_at.push(self.node.counts());
+        self.node.partitions.push(runs);
     }
 
     /// The path of the next partition step.

@@ -12,6 +12,7 @@
 //! - [`loggops`]: the LogGOPSim-compatible engine on netcore's
 //!   [`EventQueue`](netcore::event::EventQueue) (no capacity limit, `g` per processor per
 //!   direction, `o` per send/recv, makespan = latest end of CPU-busy time).
+//! - [`picture`]: the picture of a LogGOPSim-compatible run, as LogGOPSim's timelines.
 //! - [`logp`]: a GOAL rank as a [`LogpProcess`](crate::LogpProcess), to run schedules on the
 //!   LogP machine under every stalling rule and on the cycle simulation of [`crate::sim`].
 //!
@@ -30,9 +31,10 @@ pub mod generate;
 pub mod loggops;
 pub mod logp;
 pub mod parse;
+pub mod picture;
 
 pub use generate::{binomial_broadcast, dissemination, linear_alltoall};
-pub use loggops::{LogGopsParams, LogGopsRun, run_loggops};
+pub use loggops::{Busy, CpuInterval, LogGopsParams, LogGopsRun, run_loggops, run_loggops_traced};
 pub use logp::{GoalProcess, GoalRankState, goal_programs};
 pub use parse::parse;
 

@@ -185,7 +185,7 @@ impl SubPram<'_> {
             check_siblings(&path, &writes.iter().map(|(_, f)| f).collect::<Vec<_>>())?;
             merge_children(&mut self.mem, writes);
         }
-        self.node.partitions.push(runs);
+        self.push_partition(runs);
         Ok(())
     }
 
@@ -213,7 +213,7 @@ impl SubPram<'_> {
         let level = self.child_level(&path)?;
         let at = (0, self.node.offset, self.node.mem_base);
         let node = self.count_child(&path, level, at, &part, block)?;
-        self.node.partitions.push(vec![Siblings { count: q, node: Arc::new(node) }]);
+        self.push_partition(vec![Siblings { count: q, node: Arc::new(node) }]);
         Ok(())
     }
 
@@ -238,7 +238,7 @@ impl SubPram<'_> {
             mem_base += same * blocks[index];
             index += same;
         }
-        self.node.partitions.push(runs);
+        self.push_partition(runs);
         Ok(())
     }
 

@@ -427,3 +427,71 @@ fn fft_perm_n16_p4() {
     assert_eq!(hpram::count(&cfg, fft(FftForm::Perm, 4), vec![]).unwrap(), done.cost);
     insta::assert_json_snapshot!(snapshot(&done.cost, &[CUBE_NU, CUBE_UNI, MESH_NU, PRAM_NU]));
 }
+
+/// The timeline of a run (its picture): shape `cm[4:mc[2:cm|2:c]m|4:ccm]c`, `P = 8`,
+/// Hypercube, Exact (the derivation is in `fixtures/hpram/shape-nested-p8-hypercube.toml`):
+/// the root's partition starts after `cm` (10) and joins at 26, A's partition starts at 17
+/// (`mc` = 7 after 10) and joins at 21, `s_β(2, ·) = 1`; `τ = 31`. Under every formula but
+/// two-stage, and for the tree forms, the root ends at the formula's total and each node's
+/// box is as long as its own price.
+#[test]
+fn timeline_places_partitions_among_steps() {
+    let tree = shape_tree("cm[4:mc[2:cm|2:c]m|4:ccm]c", 8);
+    let t = tree.timeline(&CUBE, MemoryVariant::NonUniform, Formula::Exact);
+    let spans: Vec<_> =
+        t.nodes.iter().map(|n| (n.offset, n.procs, n.start, n.end, n.joined)).collect();
+    assert_eq!(
+        spans,
+        [
+            (0, 8, 0, 31, 31),
+            (0, 4, 10, 26, 26),
+            (0, 2, 17, 21, 21),
+            (2, 2, 17, 19, 21),
+            (4, 4, 10, 20, 26)
+        ]
+    );
+    assert_eq!(t.nodes[0].steps, [(0, 10), (27, 31)]);
+    assert_eq!(t.nodes[0].syncs, [(26, 27)]);
+    assert_eq!(t.nodes[1].steps, [(10, 17), (22, 26)]);
+    assert_eq!(t.nodes[1].syncs, [(21, 22)]);
+    let trees = [
+        tree,
+        shape_tree("cmc[4:mcm|2:cccm|2:]m", 8),
+        self::tree(TreeForm::Hier).cost,
+        self::tree(TreeForm::TwoLevel).cost,
+    ];
+    for tree in &trees {
+        for formula in [Formula::Exact, Formula::PhaseRefined, Formula::Simplified] {
+            for preset in [Preset::Pram, CUBE, MESH] {
+                let t = tree.timeline(&preset, MemoryVariant::NonUniform, formula);
+                assert_eq!(t.nodes.len() as u128, tree.sub_prams());
+                assert_eq!(t.nodes[0].end, price(tree, preset, MemoryVariant::NonUniform, formula));
+            }
+        }
+    }
+}
+
+/// `--svg` refuses a run it cannot draw: 256 processors before the run, a cost past 2000
+/// units after it (flat tree reduction of `N = 4096` on 4 processors, `T > 1024`), and the
+/// two-stage formula; the limits are in the messages.
+#[test]
+fn picture_refuses_what_it_cannot_draw() {
+    use netcore::study::{ConfigFile, Model};
+    let draw = |text: &str| {
+        hpram::Hpram.picture(&ConfigFile::new(text, std::path::Path::new("."))).map(|_| ())
+    };
+    let e =
+        draw("algorithm = \"tree-reduce\"\nform = \"flat\"\nprocs = 256\nn = 256\n").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "procs is too large: the run needs 256 lanes to draw (a picture holds 128 lanes x 2000 steps), the limit is 128"
+    );
+    let e =
+        draw("algorithm = \"tree-reduce\"\nform = \"flat\"\nprocs = 4\nn = 4096\n").unwrap_err();
+    assert!(e.to_string().starts_with("tau is too large"), "{e}");
+    assert!(e.to_string().ends_with("the limit is 2000"), "{e}");
+    let e = draw("algorithm = \"alg1\"\nprocs = 16\nformula = \"two-stage\"\n").unwrap_err();
+    assert!(e.to_string().contains("formula"), "{e}");
+    assert_eq!(e.fault(), netcore::fault::Fault::Input);
+    draw("algorithm = \"alg1\"\nprocs = 16\n").unwrap();
+}

@@ -2,7 +2,7 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use netcore::picture::Picture;
-use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, NoPicture, RunReport, TomlError};
+use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, TomlError};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -66,7 +66,7 @@ impl Model for LogpStall {
         let text = config.text;
         match parse::<KindOf>(text)?.kind {
             Kind::Logp => crate::driver::single_run::logp_picture(parse(text)?),
-            Kind::Goal => Err(NoPicture { model: self.name(), what: "kind = \"goal\"" }.into()),
+            Kind::Goal => crate::goal::config::goal_config_picture(&parse(text)?, config),
             Kind::Sim => crate::sim::config::sim_picture(parse(text)?),
             Kind::Bsp => crate::driver::bsp_config::bsp_picture(&parse(text)?),
         }

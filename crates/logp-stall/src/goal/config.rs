@@ -13,6 +13,7 @@
 //! g = 1
 //! ```
 
+use netcore::picture::Picture;
 use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 
@@ -20,7 +21,7 @@ use crate::{Error, limits};
 
 use super::loggops::MAX_TIME;
 use super::{
-    LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
+    LogGopsParams, Schedule, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
 };
 
 /// A generated schedule.
@@ -85,8 +86,9 @@ pub struct GoalRunReport {
     pub bytes_per_op: f64,
 }
 
-/// Runs a `kind = "goal"` configuration; `file` resolves the schedule file's path.
-pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+/// The schedule of a `kind = "goal"` configuration (generated, or read from its file, which
+/// `file` resolves), its size checked before it is built.
+pub fn schedule(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Schedule, ModelError> {
     let goal = match (&cfg.generator, &cfg.file) {
         (Some(g), None) => {
             let p = cfg.p.ok_or(Error::GoalParam {
@@ -129,7 +131,12 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
             .into());
         }
     };
-    let schedule = parse(&goal)?;
+    Ok(parse(&goal)?)
+}
+
+/// Runs a `kind = "goal"` configuration; `file` resolves the schedule file's path.
+pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+    let schedule = schedule(cfg, file)?;
     let prm = cfg.loggops;
     let run = run_loggops(&schedule, prm)?;
     let p = schedule.num_ranks;
@@ -180,4 +187,22 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
         }
     );
     Ok(RunReport { summary, report: to_json(&report)? })
+}
+
+/// The picture of a `kind = "goal"` configuration's run ([`super::picture`]).
+pub fn goal_config_picture(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+    let schedule = schedule(cfg, file)?;
+    let what = match (cfg.generator, &cfg.file) {
+        (Some(g), _) => format!(
+            "{} on {} ranks",
+            to_json(&g)?.as_str().unwrap_or("generated"),
+            schedule.num_ranks
+        ),
+        (None, _) => format!("GOAL schedule on {} ranks", schedule.num_ranks),
+    };
+    super::picture::goal_picture(
+        &schedule,
+        cfg.loggops,
+        format!("{what}, LogGOPSim-compatible mode"),
+    )
 }

@@ -38,6 +38,10 @@
 //! - **Makespan**: the largest `nexto` over all ranks and CPUs; a rank's finish time is its
 //!   largest `nexto`.
 //!
+//! **Trace** ([`run_loggops_traced`], off in [`run_loggops`]): each CPU interval as the engine
+//! fixes it (a send's or calc's when it runs, a message's receive overhead when it is
+//! processed), for the run's picture ([`crate::goal::picture`]).
+//!
 //! Beyond LogGOPSim: a message of 0 bytes has no per-byte cost (LogGOPSim computes `(0-1)O`
 //! in unsigned arithmetic and wraps around); an operation completes once (LogGOPSim completes
 //! an eager send a second time when a recv larger than S matches its message, and counts its
@@ -117,6 +121,41 @@ pub struct LogGopsRun {
     pub bytes_per_op: f64,
 }
 
+/// What a rank's CPU was busy with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Busy {
+    /// The send overhead `o + (n-1)O` of a send.
+    Send,
+    /// The receive overhead `o + max((n-1)O, (n-1)G)` of a message processed.
+    Receive,
+    /// A calc.
+    Calc,
+}
+
+/// One CPU interval of a traced run ([`run_loggops_traced`]): rank `rank`'s CPU `cpu` was busy
+/// with `what` over `[from, to)`, and (send, receive) its NIC `nic` with the gap
+/// `g + (n-1)G` over `[from, gap_to)` (`gap_to = from` for a calc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CpuInterval {
+    /// The rank.
+    pub rank: u32,
+    /// Its CPU index (`cpu <c>`).
+    pub cpu: u8,
+    /// Its NIC index (`nic <k>`; a received message uses its send's).
+    pub nic: u8,
+    /// Send overhead, receive overhead or calc.
+    pub what: Busy,
+    /// The operation: the send or calc, or for a receive the message's send.
+    pub op: u32,
+    /// Start.
+    pub from: Step,
+    /// End of the CPU time.
+    pub to: Step,
+    /// End of the NIC's gap.
+    pub gap_to: Step,
+}
+
 /// Largest accepted parameter, message size or calc time.
 pub const MAX_TIME: u64 = 1 << 31;
 /// The latest time the engine schedules (`2^63 - 1`). Sizes and parameters up to
@@ -153,6 +192,8 @@ struct Engine<'a> {
     released: Vec<(u32, u32)>,
     done: u64,
     messages: u64,
+    /// The CPU intervals, when traced ([`run_loggops_traced`]).
+    trace: Option<&'a mut Vec<CpuInterval>>,
 }
 
 fn type_order(k: OpKind) -> u8 {
@@ -196,6 +237,30 @@ fn take_match(q: &mut Vec<Queued>, src: u32, tag: u32) -> Option<Queued> {
 /// time past [`HORIZON`]; [`Error::GoalSchedule`] if some operation never runs (a deadlock), a
 /// posted recv is never matched or a message is never received.
 pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun, Error> {
+    run_engine(schedule, prm, None)
+}
+
+/// [`run_loggops`], also returning every CPU interval (each send's and calc's, and each
+/// received message's receive overhead) in the order the engine fixed them: one per operation
+/// but recvs (which take no CPU time), plus one per message.
+///
+/// # Errors
+///
+/// As [`run_loggops`].
+pub fn run_loggops_traced(
+    schedule: &Schedule,
+    prm: LogGopsParams,
+) -> Result<(LogGopsRun, Vec<CpuInterval>), Error> {
+    let mut trace = Vec::new();
+    let run = run_engine(schedule, prm, Some(&mut trace))?;
+    Ok((run, trace))
+}
+
+fn run_engine(
+    schedule: &Schedule,
+    prm: LogGopsParams,
+    trace: Option<&mut Vec<CpuInterval>>,
+) -> Result<LogGopsRun, Error> {
     let fields = [
         ("L", "L <= 2^31", prm.latency),
         ("o", "o <= 2^31", prm.o),
@@ -242,6 +307,7 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
         released: Vec::new(),
         done: 0,
         messages: 0,
+        trace,
     };
     // Start-up: every rank's operations without dependencies, in line order, stably sorted
     // by type, at time 0.
@@ -320,6 +386,15 @@ impl Engine<'_> {
         }
     }
 
+    /// Records a CPU interval of `op` on `host` when traced.
+    fn record(&mut self, host: u32, op: u32, what: Busy, (from, to, gap_to): (Step, Step, Step)) {
+        if let Some(trace) = &mut self.trace {
+            let x = self.s.ops[op as usize];
+            let (cpu, nic) = (x.cpu, x.nic);
+            trace.push(CpuInterval { rank: host, cpu, nic, what, op, from, to, gap_to });
+        }
+    }
+
     /// Releases the dependents of `op` (on `host`): the `irequires` ones (`started`) or the
     /// `requires` ones, in the order of their dependency lines.
     fn release(&mut self, host: u32, op: u32, started: bool) {
@@ -377,6 +452,7 @@ impl Engine<'_> {
             return Ok(());
         }
         self.nexto[c] = self.later(op, h, "the calc", t, &[self.s.ops[op as usize].size])?;
+        self.record(h, op, Busy::Calc, (t, self.nexto[c], t));
         self.release(h, op, true);
         self.complete(h, op);
         Ok(())
@@ -408,6 +484,7 @@ impl Engine<'_> {
         self.release(h, op, true);
         self.nexto[c] = cpu_end;
         self.nextgs[k] = gap_end;
+        self.record(h, op, Busy::Send, (t, cpu_end, gap_end));
         let x = self.s.ops[op as usize];
         self.aq.push(Reverse((arrive, self.stamp, op | MSG, x.peer)));
         self.stamp += 1;
@@ -466,6 +543,7 @@ impl Engine<'_> {
         self.nexto[c] = cpu_end;
         self.nextgr[k] = gap_end;
         self.messages += 1;
+        self.record(h, send, Busy::Receive, (t, cpu_end, gap_end));
         let x = self.s.ops[send as usize];
         let src = self.s.rank_of(send);
         match take_match(&mut self.rq[h as usize], src, x.tag) {

@@ -3,7 +3,8 @@
 
 use logp_stall::Error;
 use logp_stall::goal::{
-    LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
+    Busy, LogGopsParams, OpKind, binomial_broadcast, dissemination, linear_alltoall, parse,
+    run_loggops, run_loggops_traced,
 };
 
 fn prm(l: u64, o: u64, g: u64) -> LogGopsParams {
@@ -277,5 +278,43 @@ fn committed_goal_fixtures_match_generators() {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         assert_eq!(text, generated, "{name} differs from its generator");
         assert_eq!(makespan(&text, prm(10, 2, 1)), closed_form, "{name}");
+    }
+}
+
+/// The trace is off by default and changes nothing: the traced run equals the plain one, and
+/// it holds one CPU interval per send, per calc and per message processed, each within the
+/// makespan and with its rank's CPU intervals disjoint (one CPU per rank here). The hand case
+/// `bcast-calc-p8.goal` (its fixture's comment): rank 7 receives over [23, 24) and computes
+/// over [24, 27).
+#[test]
+fn traced_run_equals_the_plain_run_and_has_one_interval_per_cpu_use() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/traces");
+    for (name, p) in [
+        ("bcast-calc-p8.goal", prm(6, 1, 3)),
+        ("dissemination-p8.goal", prm(5, 3, 2)),
+        ("alltoall-linear-p8.goal", prm(10, 2, 1)),
+    ] {
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+        let schedule = parse(&text).unwrap();
+        let plain = run_loggops(&schedule, p).unwrap();
+        let (run, trace) = run_loggops_traced(&schedule, p).unwrap();
+        assert_eq!(run, plain, "{name}");
+        let busy = |what| trace.iter().filter(|i| i.what == what).count() as u64;
+        let of = |kind| schedule.ops.iter().filter(|o| o.kind == kind).count() as u64;
+        assert_eq!(busy(Busy::Send), of(OpKind::Send), "{name}");
+        assert_eq!(busy(Busy::Calc), of(OpKind::Calc), "{name}");
+        assert_eq!(busy(Busy::Receive), run.messages, "{name}");
+        assert_eq!(trace.len() as u64, run.ops, "{name}: a recv takes no CPU time");
+        for r in 0..schedule.num_ranks {
+            let mut mine: Vec<_> = trace.iter().filter(|i| i.rank == r).collect();
+            mine.sort_by_key(|i| i.from);
+            assert!(mine.windows(2).all(|w| w[0].to <= w[1].from), "{name}: rank {r} overlaps");
+            assert!(mine.iter().all(|i| i.to <= run.rank_end[r as usize]), "{name}");
+        }
+        if name == "bcast-calc-p8.goal" {
+            let last: Vec<_> =
+                trace.iter().filter(|i| i.rank == 7).map(|i| (i.what, i.from, i.to)).collect();
+            assert_eq!(last, [(Busy::Receive, 23, 24), (Busy::Calc, 24, 27)]);
+        }
     }
 }
