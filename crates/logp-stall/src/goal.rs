@@ -34,7 +34,7 @@ pub mod parse;
 pub use generate::{binomial_broadcast, dissemination, linear_alltoall};
 pub use loggops::{LogGopsParams, LogGopsRun, run_loggops};
 pub use logp::{GoalProcess, GoalRankState, goal_programs};
-pub use parse::parse;
+pub use parse::{parse, parse_file};
 
 use serde::Serialize;
 

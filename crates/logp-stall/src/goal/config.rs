@@ -20,7 +20,8 @@ use crate::{Error, limits};
 
 use super::loggops::MAX_TIME;
 use super::{
-    LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
+    LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, parse_file,
+    run_loggops,
 };
 
 /// A generated schedule.
@@ -87,7 +88,7 @@ pub struct GoalRunReport {
 
 /// Runs a `kind = "goal"` configuration; `file` resolves the schedule file's path.
 pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
-    let goal = match (&cfg.generator, &cfg.file) {
+    let schedule = match (&cfg.generator, &cfg.file) {
         (Some(g), None) => {
             let p = cfg.p.ok_or(Error::GoalParam {
                 field: "p",
@@ -101,25 +102,14 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
             let units = limits::generated_units(*g, p);
             let estimate = limits::goal_estimate(u64::from(p), units);
             limits::check("p", || format!("{p} ({units} operations and dependencies)"), estimate)?;
-            match g {
+            parse(&match g {
                 Generator::BinomialBroadcast => binomial_broadcast(p, cfg.bytes),
                 Generator::Dissemination => dissemination(p, cfg.bytes),
                 Generator::LinearAlltoall => linear_alltoall(p, cfg.bytes),
-            }?
+            }?)?
         }
-        (None, Some(path)) => {
-            let full = file.resolve(path);
-            // The text is read whole: its size is checked first.
-            if let Ok(meta) = std::fs::metadata(&full) {
-                let value = || format!("{} ({} bytes)", full.display(), meta.len());
-                limits::check("file", value, meta.len())?;
-            }
-            std::fs::read_to_string(&full).map_err(|e| Error::GoalParam {
-                field: "file",
-                rule: "a readable GOAL file, relative to the config file",
-                value: format!("{} ({e})", full.display()),
-            })?
-        }
+        // The file is read in chunks and never held whole.
+        (None, Some(path)) => parse_file(&file.resolve(path))?,
         _ => {
             return Err(Error::GoalParam {
                 field: "generator",
@@ -129,7 +119,6 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
             .into());
         }
     };
-    let schedule = parse(&goal)?;
     let prm = cfg.loggops;
     let run = run_loggops(&schedule, prm)?;
     let p = schedule.num_ranks;
