@@ -127,9 +127,11 @@ const DONE: u32 = u32::MAX;
 /// In an active-queue entry: the operation is the send of a message travelling to `host`.
 const MSG: u32 = 1 << 31;
 
-/// An active-queue entry: `(time, stamp, op | MSG, host)`, popped smallest first. No two
-/// entries in the queue share a stamp, so `(time, stamp)` alone decides the order.
-type Entry = (Step, u64, u32, u32);
+/// An active-queue entry: `(time, stamp, op | MSG, host, src)`, popped smallest first (`src`
+/// is the sender of a message, else `host`). No two entries in the queue share a stamp, so
+/// `(time, stamp)` alone decides the order. Stamps are fewer than 2^32: one per operation
+/// released and one per message, and a schedule holds fewer than 2^31 operations.
+type Entry = (Step, u32, u32, u32, u32);
 
 /// Sorted runs kept besides the heap.
 const RUNS: usize = 4;
@@ -208,7 +210,7 @@ struct Engine<'a> {
     rq: Vec<Vec<Queued>>,
     uq: Vec<Vec<Queued>>,
     aq: ActiveQueue,
-    stamp: u64,
+    stamp: u32,
     /// `(host, op)` released while handling the current entry, in release order.
     released: Vec<(u32, u32)>,
     done: u64,
@@ -313,10 +315,10 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
     e.queue_released();
     let mut events = 0u64;
     let mut peak = e.aq.len() as u64;
-    while let Some((t, ts, op, host)) = e.aq.pop() {
+    while let Some((t, ts, op, host, src)) = e.aq.pop() {
         events += 1;
         if op & MSG != 0 {
-            e.message(t, ts, op & !MSG, host)?;
+            e.message(t, ts, op & !MSG, host, src)?;
         } else {
             match schedule.ops[op as usize].kind {
                 OpKind::Calc => e.calc(t, ts, op, host)?,
@@ -424,17 +426,17 @@ impl Engine<'_> {
                 OpKind::Send => c.max(self.nextgs[self.nic(h, op)]),
                 OpKind::Recv | OpKind::Calc => c,
             };
-            self.aq.push((t, self.stamp, op, h));
+            self.aq.push((t, self.stamp, op, h, h));
             self.stamp += 1;
         }
         released.clear();
         self.released = released;
     }
 
-    fn calc(&mut self, t: Step, ts: u64, op: u32, h: u32) -> Result<(), Error> {
+    fn calc(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
         let c = self.cpu(h, op);
         if self.nexto[c] > t {
-            self.aq.push((self.nexto[c], ts, op, h));
+            self.aq.push((self.nexto[c], ts, op, h, h));
             return Ok(());
         }
         self.nexto[c] = self.later(op, h, "the calc", t, &[self.s.ops[op as usize].size])?;
@@ -443,11 +445,11 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn send(&mut self, t: Step, ts: u64, op: u32, h: u32) -> Result<(), Error> {
+    fn send(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
         let (c, k) = (self.cpu(h, op), self.nic(h, op));
         let free = self.nexto[c].max(self.nextgs[k]);
         if free > t {
-            self.aq.push((free, ts, op, h));
+            self.aq.push((free, ts, op, h, h));
             return Ok(());
         }
         let prm = self.prm;
@@ -470,7 +472,7 @@ impl Engine<'_> {
         self.nexto[c] = cpu_end;
         self.nextgs[k] = gap_end;
         let x = self.s.ops[op as usize];
-        self.aq.push((arrive, self.stamp, op | MSG, x.peer));
+        self.aq.push((arrive, self.stamp, op | MSG, x.peer, h));
         self.stamp += 1;
         if x.size <= prm.s {
             self.complete(h, op);
@@ -500,11 +502,11 @@ impl Engine<'_> {
         self.nextgs[k] = self.nextgs[k].max(t);
     }
 
-    fn message(&mut self, t: Step, ts: u64, send: u32, h: u32) -> Result<(), Error> {
+    fn message(&mut self, t: Step, ts: u32, send: u32, h: u32, src: u32) -> Result<(), Error> {
         let (c, k) = (self.cpu(h, send), self.nic(h, send));
         let free = self.nexto[c].max(self.nextgr[k]);
         if free > t {
-            self.aq.push((free, ts, send | MSG, h));
+            self.aq.push((free, ts, send | MSG, h, src));
             return Ok(());
         }
         let prm = self.prm;
@@ -527,7 +529,6 @@ impl Engine<'_> {
         self.nextgr[k] = gap_end;
         self.messages += 1;
         let x = self.s.ops[send as usize];
-        let src = self.s.rank_of(send);
         match take_match(&mut self.rq[h as usize], src, x.tag) {
             Some((_, _, recv)) => {
                 if x.size > prm.s {
