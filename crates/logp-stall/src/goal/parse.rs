@@ -25,6 +25,10 @@ fn syntax(line: usize, message: impl Into<String>) -> Error {
     Error::GoalSyntax { line, message: message.into() }
 }
 
+fn not_utf8(line: usize) -> Error {
+    syntax(line, "the line is not valid UTF-8")
+}
+
 fn schedule_err(message: impl Into<String>) -> Error {
     Error::GoalSchedule { message: message.into() }
 }
@@ -68,14 +72,24 @@ struct Parser {
     seen: Vec<u32>,
     /// The label texts of the open block, one after the other.
     names: String,
-    /// Labels of the open block: (text as a range of `names`, file-order op index).
-    labels: Vec<(Name, u32)>,
+    /// Labels of the open block: ([`prefix`] of the text, text as a range of `names`,
+    /// file-order op index).
+    labels: Vec<(u64, Name, u32)>,
     /// Dependency lines of the open block, resolved when it closes.
     pending: Vec<(usize, Name, Name, DepKind)>,
 }
 
 /// A label's text: `names[start..end]` of the [`Parser`].
 type Name = (usize, usize);
+
+/// The first 8 bytes of a label (zero-padded) as one number: labels are ordered by it first,
+/// so most comparisons are one integer comparison.
+fn prefix(label: &str) -> u64 {
+    let mut k = [0u8; 8];
+    let n = label.len().min(8);
+    k[..n].copy_from_slice(&label.as_bytes()[..n]);
+    u64::from_be_bytes(k)
+}
 
 /// Bytes read from the GOAL text at a time (lines are parsed from this buffer, so the text
 /// is never held whole; a longer line grows it).
@@ -155,23 +169,34 @@ fn parse_from<R: std::io::Read>(
         let eof = n == 0;
         // Complete lines (and at the end the last line without `\n`); a `\r` before the
         // `\n` is whitespace to the tokenizer.
-        let mut start = 0;
+        let whole = if eof {
+            filled
+        } else {
+            buf[..filled].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+        };
+        // On a byte that is not UTF-8, the lines before its line are parsed first.
+        let (text, bad) = match std::str::from_utf8(&buf[..whole]) {
+            Ok(text) => (text, false),
+            Err(e) => {
+                let cut = buf[..e.valid_up_to()].iter().rposition(|&b| b == b'\n');
+                let valid = &buf[..cut.map_or(0, |i| i + 1)];
+                (std::str::from_utf8(valid).map_err(|_| not_utf8(st.last_line + 1))?, true)
+            }
+        };
         let mut tokens: Vec<&str> = Vec::with_capacity(8);
-        while start < filled {
-            let end = match buf[start..filled].iter().position(|&b| b == b'\n') {
-                Some(i) => start + i,
-                None if eof => filled,
-                None => break,
-            };
-            let line = st.last_line + 1;
-            let raw = std::str::from_utf8(&buf[start..end])
-                .map_err(|_| syntax(line, "the line is not valid UTF-8"))?;
-            tokens.clear();
-            st.line(raw, &mut tokens)?;
-            start = end + 1;
+        // `str::lines` without the `\r` stripping: a `\r` is whitespace to the tokenizer.
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        if !text.is_empty() {
+            for raw in body.split('\n') {
+                tokens.clear();
+                st.line(raw, &mut tokens)?;
+            }
         }
         drop(tokens);
-        let start = start.min(filled);
+        if bad {
+            return Err(not_utf8(st.last_line + 1));
+        }
+        let start = whole;
         buf.copy_within(start..filled, 0);
         filled -= start;
         if eof {
@@ -247,7 +272,7 @@ impl Lines {
 /// `/*` from line to line.
 fn tokenize<'a>(raw: &'a str, in_comment: &mut bool, tokens: &mut Vec<&'a str>) {
     if !*in_comment && !raw.contains('/') {
-        tokens.extend(raw.split_whitespace());
+        split_words(raw, tokens);
         return;
     }
     let mut rest = raw;
@@ -264,14 +289,40 @@ fn tokenize<'a>(raw: &'a str, in_comment: &mut bool, tokens: &mut Vec<&'a str>) 
         let line_comment = rest.find("//");
         match rest.find("/*") {
             Some(b) if line_comment.is_none_or(|l| b < l) => {
-                tokens.extend(rest[..b].split_whitespace());
+                split_words(&rest[..b], tokens);
                 rest = &rest[b + 2..];
                 *in_comment = true;
             }
             _ => {
-                tokens.extend(rest[..line_comment.unwrap_or(rest.len())].split_whitespace());
+                split_words(&rest[..line_comment.unwrap_or(rest.len())], tokens);
                 return;
             }
+        }
+    }
+}
+
+/// Appends the whitespace-separated words of `text` (as `split_whitespace`, with a faster
+/// path for ASCII text).
+fn split_words<'a>(text: &'a str, tokens: &mut Vec<&'a str>) {
+    if !text.is_ascii() {
+        tokens.extend(text.split_whitespace());
+        return;
+    }
+    // The ASCII characters of Unicode's White_Space: tab, line feed, vertical tab, form feed,
+    // carriage return, space.
+    let space = |b: u8| matches!(b, b'\t'..=b'\r' | b' ');
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        while i < bytes.len() && space(bytes[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && !space(bytes[i]) {
+            i += 1;
+        }
+        if i > start {
+            tokens.push(&text[start..i]);
         }
     }
 }
@@ -366,7 +417,7 @@ impl Parser {
         let op = parse_op(line, &tokens[1..], self.p, rank)?;
         let id = self.next_op(line)?;
         let name = self.name(label);
-        self.labels.push((name, id));
+        self.labels.push((prefix(label), name, id));
         self.ops.push(op);
         self.lines.push(line32(line)?);
         Ok(())
@@ -391,21 +442,28 @@ impl Parser {
         let r = block.rank;
         let names = &self.names;
         let text = |n: Name| &names[n.0..n.1];
-        // Sort by label, then file order, so a duplicate reports its second definition.
-        self.labels.sort_unstable_by(|a, b| text(a.0).cmp(text(b.0)).then(a.1.cmp(&b.1)));
-        if let Some(w) =
-            self.labels.windows(2).filter(|w| text(w[0].0) == text(w[1].0)).min_by_key(|w| w[1].1)
+        // Sort by label (prefix first), then file order, so a duplicate reports its second
+        // definition.
+        self.labels.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| text(a.1).cmp(text(b.1))).then(a.2.cmp(&b.2))
+        });
+        if let Some(w) = self
+            .labels
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0 && text(w[0].1) == text(w[1].1))
+            .min_by_key(|w| w[1].2)
         {
             return Err(syntax(
-                self.lines[w[1].1 as usize] as usize,
-                format!("label `{}` is defined twice in rank {r}", echo(text(w[1].0))),
+                self.lines[w[1].2 as usize] as usize,
+                format!("label `{}` is defined twice in rank {r}", echo(text(w[1].1))),
             ));
         }
         for &(line, a, b, kind) in &self.pending {
             let find = |label: &str| {
+                let key = prefix(label);
                 self.labels
-                    .binary_search_by(|(l, _)| text(*l).cmp(label))
-                    .map(|i| self.labels[i].1)
+                    .binary_search_by(|&(k, l, _)| k.cmp(&key).then_with(|| text(l).cmp(label)))
+                    .map(|i| self.labels[i].2)
                     .map_err(|_| {
                         syntax(line, format!("label `{}` is not defined in rank {r}", echo(label)))
                     })
