@@ -137,25 +137,28 @@ type Entry = (Step, u32, u32, u32, u32);
 const RUNS: usize = 4;
 
 /// LogGOPSim's active queue, popped in exactly the order of one priority queue on
-/// `(time, stamp)`: an entry not below the last entry of one of [`RUNS`] sorted runs is
-/// appended to the first such run (in the schedules measured most entries are: the million
-/// operations ready at time 0 take increasing stamps, and arrivals `t + o + L` follow the
-/// times taken), any other goes to a binary heap; a pop takes the smallest of the runs'
-/// fronts and the heap's top.
+/// `(time, stamp)`: the operations ready at start-up (time 0, stamps `0, 1, ...`; a million
+/// in the schedules measured) are kept as `(rank, op)` pairs; a later entry not below the
+/// last entry of one of [`RUNS`] sorted runs is appended to the first such run (most are:
+/// arrivals `t + o + L` follow the times taken), any other goes to a binary heap; a pop takes
+/// the smallest of the start-up front, the runs' fronts and the heap's top.
 #[derive(Default)]
 struct ActiveQueue {
+    /// The start-up entries `(host, op)`; entry `i` is `(0, i, op, host, host)`.
+    start: Vec<(u32, u32)>,
+    /// The first start-up entry not popped yet.
+    next: u32,
     runs: [VecDeque<Entry>; RUNS],
     heap: BinaryHeap<Reverse<Entry>>,
     len: usize,
 }
 
 impl ActiveQueue {
-    /// Room for `n` more entries in the first empty run (the one the start-up burst
-    /// fills), so it is allocated once instead of doubling.
-    fn reserve(&mut self, n: usize) {
-        if let Some(run) = self.runs.iter_mut().find(|r| r.is_empty()) {
-            run.reserve_exact(n);
-        }
+    /// Queues the start-up entries (the queue is empty); returns the next stamp.
+    fn start(&mut self, first: Vec<(u32, u32)>) -> u32 {
+        self.len += first.len();
+        self.start = first;
+        u32::try_from(self.start.len()).expect("a schedule holds fewer than 2^31 operations")
     }
 
     fn push(&mut self, e: Entry) {
@@ -171,6 +174,12 @@ impl ActiveQueue {
 
     fn pop(&mut self) -> Option<Entry> {
         let mut best: Option<(usize, Entry)> = self.heap.peek().map(|r| (RUNS, r.0));
+        if let Some(&(h, op)) = self.start.get(self.next as usize) {
+            let f = (0, self.next, op, h, h);
+            if best.is_none_or(|(_, b)| f < b) {
+                best = Some((RUNS + 1, f));
+            }
+        }
         for (i, run) in self.runs.iter().enumerate() {
             if let Some(&f) = run.front()
                 && best.is_none_or(|(_, b)| f < b)
@@ -180,7 +189,13 @@ impl ActiveQueue {
         }
         let (i, e) = best?;
         self.len -= 1;
-        if i == RUNS {
+        if i == RUNS + 1 {
+            self.next += 1;
+            if self.next as usize == self.start.len() {
+                self.start = Vec::new();
+                self.next = 0;
+            }
+        } else if i == RUNS {
             self.heap.pop();
         } else {
             self.runs[i].pop_front();
@@ -223,6 +238,11 @@ fn type_order(k: OpKind) -> u8 {
         OpKind::Recv => 1,
         OpKind::Calc => 2,
     }
+}
+
+/// LogGOPSim's order of operations released together: by rank, then stably by type.
+fn sort_released(ops: &[super::Op], released: &mut [(u32, u32)]) {
+    released.sort_by_key(|&(h, op)| (h, type_order(ops[op as usize].kind)));
 }
 
 fn matches(want_src: u32, want_tag: u32, q: &Queued) -> bool {
@@ -311,8 +331,10 @@ pub fn run_loggops(schedule: &Schedule, prm: LogGopsParams) -> Result<LogGopsRun
         let (a, b) = (schedule.rank_start[h as usize], schedule.rank_start[h as usize + 1]);
         e.released.extend((a..b).filter(|&op| e.pending[op as usize] == 0).map(|op| (h, op)));
     }
-    e.aq.reserve(e.released.len());
-    e.queue_released();
+    // Every clock is 0 at start-up, so each of these entries has time 0 and the next stamp.
+    let mut first = std::mem::take(&mut e.released);
+    sort_released(&schedule.ops, &mut first);
+    e.stamp = e.aq.start(first);
     let mut events = 0u64;
     let mut peak = e.aq.len() as u64;
     while let Some((t, ts, op, host, src)) = e.aq.pop() {
@@ -419,7 +441,7 @@ impl Engine<'_> {
         }
         let mut released = std::mem::take(&mut self.released);
         let ops = &self.s.ops;
-        released.sort_by_key(|&(h, op)| (h, type_order(ops[op as usize].kind)));
+        sort_released(ops, &mut released);
         for &(h, op) in &released {
             let c = self.nexto[self.cpu(h, op)];
             let t = match ops[op as usize].kind {
