@@ -2,6 +2,10 @@
 //! dissemination on p = 2^16 (goals: >= 5 M events/s on one core, < 200 bytes per pending
 //! operation), linear all-to-all on p = 1024 (goal: < 10 s).
 //!
+//! Group `goal-file`: issue 16's whole task on the first two (read the GOAL file written to the
+//! temporary directory, parse, simulate with L = 2500, o = 1500, g = 1000; goal: 10x
+//! LogGOPSim's txt2bin plus simulation, `docs/models/logp-stall.md` quotes both).
+//!
 //! Besides criterion's timings, each case prints one line with the events handled per second
 //! of a single run and the engine's bytes per operation (schedule + engine arrays + peak event
 //! queue, see `LogGopsRun::bytes_per_op`).
@@ -11,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use logp_stall::goal::{
-    LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
+    LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, parse_file,
+    run_loggops,
 };
 
 fn cases() -> Vec<(&'static str, String)> {
@@ -55,5 +60,25 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+fn bench_file(c: &mut Criterion) {
+    let prm = LogGopsParams::new(2500, 1500, 1000, 0);
+    let dir = std::env::temp_dir().join(format!("logp-stall-goal-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let mut group = c.benchmark_group("goal-file");
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    for (name, text) in cases().into_iter().take(2) {
+        let path = dir.join(format!("{name}.goal"));
+        std::fs::write(&path, text).expect("written");
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let schedule = parse_file(black_box(&path)).expect("parses");
+                run_loggops(&schedule, prm).expect("runs").makespan
+            })
+        });
+    }
+    group.finish();
+    std::fs::remove_dir_all(&dir).expect("removed");
+}
+
+criterion_group!(benches, bench_file, bench);
 criterion_main!(benches);

@@ -36,7 +36,7 @@ pub mod picture;
 pub use generate::{binomial_broadcast, dissemination, linear_alltoall};
 pub use loggops::{Busy, CpuInterval, LogGopsParams, LogGopsRun, run_loggops, run_loggops_traced};
 pub use logp::{GoalProcess, GoalRankState, goal_programs};
-pub use parse::parse;
+pub use parse::{parse, parse_file};
 
 use serde::Serialize;
 

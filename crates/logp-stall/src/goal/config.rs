@@ -21,7 +21,8 @@ use crate::{Error, limits};
 
 use super::loggops::MAX_TIME;
 use super::{
-    LogGopsParams, Schedule, binomial_broadcast, dissemination, linear_alltoall, parse, run_loggops,
+    LogGopsParams, Schedule, binomial_broadcast, dissemination, linear_alltoall, parse, parse_file,
+    run_loggops,
 };
 
 /// A generated schedule.
@@ -89,7 +90,7 @@ pub struct GoalRunReport {
 /// The schedule of a `kind = "goal"` configuration (generated, or read from its file, which
 /// `file` resolves), its size checked before it is built.
 pub fn schedule(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Schedule, ModelError> {
-    let goal = match (&cfg.generator, &cfg.file) {
+    let schedule = match (&cfg.generator, &cfg.file) {
         (Some(g), None) => {
             let p = cfg.p.ok_or(Error::GoalParam {
                 field: "p",
@@ -103,25 +104,14 @@ pub fn schedule(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Schedule, Mod
             let units = limits::generated_units(*g, p);
             let estimate = limits::goal_estimate(u64::from(p), units);
             limits::check("p", || format!("{p} ({units} operations and dependencies)"), estimate)?;
-            match g {
+            parse(&match g {
                 Generator::BinomialBroadcast => binomial_broadcast(p, cfg.bytes),
                 Generator::Dissemination => dissemination(p, cfg.bytes),
                 Generator::LinearAlltoall => linear_alltoall(p, cfg.bytes),
-            }?
+            }?)?
         }
-        (None, Some(path)) => {
-            let full = file.resolve(path);
-            // The text is read whole: its size is checked first.
-            if let Ok(meta) = std::fs::metadata(&full) {
-                let value = || format!("{} ({} bytes)", full.display(), meta.len());
-                limits::check("file", value, meta.len())?;
-            }
-            std::fs::read_to_string(&full).map_err(|e| Error::GoalParam {
-                field: "file",
-                rule: "a readable GOAL file, relative to the config file",
-                value: format!("{} ({e})", full.display()),
-            })?
-        }
+        // The file is read in chunks and never held whole.
+        (None, Some(path)) => parse_file(&file.resolve(path))?,
         _ => {
             return Err(Error::GoalParam {
                 field: "generator",
@@ -131,7 +121,7 @@ pub fn schedule(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Schedule, Mod
             .into());
         }
     };
-    Ok(parse(&goal)?)
+    Ok(schedule)
 }
 
 /// Runs a `kind = "goal"` configuration; `file` resolves the schedule file's path.

@@ -51,7 +51,7 @@
 //! operations never run).
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use netcore::Step;
 use serde::{Deserialize, Serialize};
@@ -167,8 +167,86 @@ const DONE: u32 = u32::MAX;
 /// In an active-queue entry: the operation is the send of a message travelling to `host`.
 const MSG: u32 = 1 << 31;
 
-/// An active-queue entry: `(time, stamp, op | MSG, host)`, popped smallest first.
-type Entry = Reverse<(Step, u64, u32, u32)>;
+/// An active-queue entry: `(time, stamp, op | MSG, host, src)`, popped smallest first (`src`
+/// is the sender of a message, else `host`). No two entries in the queue share a stamp, so
+/// `(time, stamp)` alone decides the order. Stamps are fewer than 2^32: one per operation
+/// released and one per message, and a schedule holds fewer than 2^31 operations.
+type Entry = (Step, u32, u32, u32, u32);
+
+/// Sorted runs kept besides the heap.
+const RUNS: usize = 4;
+
+/// LogGOPSim's active queue, popped in exactly the order of one priority queue on
+/// `(time, stamp)`: the operations ready at start-up (time 0, stamps `0, 1, ...`; a million
+/// in the schedules measured) are kept as `(rank, op)` pairs; a later entry not below the
+/// last entry of one of [`RUNS`] sorted runs is appended to the first such run (most are:
+/// arrivals `t + o + L` follow the times taken), any other goes to a binary heap; a pop takes
+/// the smallest of the start-up front, the runs' fronts and the heap's top.
+#[derive(Default)]
+struct ActiveQueue {
+    /// The start-up entries `(host, op)`; entry `i` is `(0, i, op, host, host)`.
+    start: Vec<(u32, u32)>,
+    /// The first start-up entry not popped yet.
+    next: u32,
+    runs: [VecDeque<Entry>; RUNS],
+    heap: BinaryHeap<Reverse<Entry>>,
+    len: usize,
+}
+
+impl ActiveQueue {
+    /// Queues the start-up entries (the queue is empty); returns the next stamp.
+    fn start(&mut self, first: Vec<(u32, u32)>) -> u32 {
+        self.len += first.len();
+        self.start = first;
+        u32::try_from(self.start.len()).expect("a schedule holds fewer than 2^31 operations")
+    }
+
+    fn push(&mut self, e: Entry) {
+        self.len += 1;
+        for run in &mut self.runs {
+            if run.back().is_none_or(|b| *b < e) {
+                run.push_back(e);
+                return;
+            }
+        }
+        self.heap.push(Reverse(e));
+    }
+
+    fn pop(&mut self) -> Option<Entry> {
+        let mut best: Option<(usize, Entry)> = self.heap.peek().map(|r| (RUNS, r.0));
+        if let Some(&(h, op)) = self.start.get(self.next as usize) {
+            let f = (0, self.next, op, h, h);
+            if best.is_none_or(|(_, b)| f < b) {
+                best = Some((RUNS + 1, f));
+            }
+        }
+        for (i, run) in self.runs.iter().enumerate() {
+            if let Some(&f) = run.front()
+                && best.is_none_or(|(_, b)| f < b)
+            {
+                best = Some((i, f));
+            }
+        }
+        let (i, e) = best?;
+        self.len -= 1;
+        if i == RUNS + 1 {
+            self.next += 1;
+            if self.next as usize == self.start.len() {
+                self.start = Vec::new();
+                self.next = 0;
+            }
+        } else if i == RUNS {
+            self.heap.pop();
+        } else {
+            self.runs[i].pop_front();
+        }
+        Some(e)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+}
 
 /// A posted recv or an unexpected message: `(source, tag, op)` (the recv, or the send).
 type Queued = (u32, u32, u32);
@@ -186,8 +264,8 @@ struct Engine<'a> {
     nextgs: Vec<Step>,
     rq: Vec<Vec<Queued>>,
     uq: Vec<Vec<Queued>>,
-    aq: BinaryHeap<Entry>,
-    stamp: u64,
+    aq: ActiveQueue,
+    stamp: u32,
     /// `(host, op)` released while handling the current entry, in release order.
     released: Vec<(u32, u32)>,
     done: u64,
@@ -202,6 +280,11 @@ fn type_order(k: OpKind) -> u8 {
         OpKind::Recv => 1,
         OpKind::Calc => 2,
     }
+}
+
+/// LogGOPSim's order of operations released together: by rank, then stably by type.
+fn sort_released(ops: &[super::Op], released: &mut [(u32, u32)]) {
+    released.sort_by_key(|&(h, op)| (h, type_order(ops[op as usize].kind)));
 }
 
 fn matches(want_src: u32, want_tag: u32, q: &Queued) -> bool {
@@ -302,7 +385,7 @@ fn run_engine(
         nextgs: vec![0; p * nnic],
         rq: vec![Vec::new(); p],
         uq: vec![Vec::new(); p],
-        aq: BinaryHeap::new(),
+        aq: ActiveQueue::default(),
         stamp: 0,
         released: Vec::new(),
         done: 0,
@@ -315,13 +398,16 @@ fn run_engine(
         let (a, b) = (schedule.rank_start[h as usize], schedule.rank_start[h as usize + 1]);
         e.released.extend((a..b).filter(|&op| e.pending[op as usize] == 0).map(|op| (h, op)));
     }
-    e.queue_released();
+    // Every clock is 0 at start-up, so each of these entries has time 0 and the next stamp.
+    let mut first = std::mem::take(&mut e.released);
+    sort_released(&schedule.ops, &mut first);
+    e.stamp = e.aq.start(first);
     let mut events = 0u64;
     let mut peak = e.aq.len() as u64;
-    while let Some(Reverse((t, ts, op, host))) = e.aq.pop() {
+    while let Some((t, ts, op, host, src)) = e.aq.pop() {
         events += 1;
         if op & MSG != 0 {
-            e.message(t, ts, op & !MSG, host)?;
+            e.message(t, ts, op & !MSG, host, src)?;
         } else {
             match schedule.ops[op as usize].kind {
                 OpKind::Calc => e.calc(t, ts, op, host)?,
@@ -431,24 +517,24 @@ impl Engine<'_> {
         }
         let mut released = std::mem::take(&mut self.released);
         let ops = &self.s.ops;
-        released.sort_by_key(|&(h, op)| (h, type_order(ops[op as usize].kind)));
+        sort_released(ops, &mut released);
         for &(h, op) in &released {
             let c = self.nexto[self.cpu(h, op)];
             let t = match ops[op as usize].kind {
                 OpKind::Send => c.max(self.nextgs[self.nic(h, op)]),
                 OpKind::Recv | OpKind::Calc => c,
             };
-            self.aq.push(Reverse((t, self.stamp, op, h)));
+            self.aq.push((t, self.stamp, op, h, h));
             self.stamp += 1;
         }
         released.clear();
         self.released = released;
     }
 
-    fn calc(&mut self, t: Step, ts: u64, op: u32, h: u32) -> Result<(), Error> {
+    fn calc(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
         let c = self.cpu(h, op);
         if self.nexto[c] > t {
-            self.aq.push(Reverse((self.nexto[c], ts, op, h)));
+            self.aq.push((self.nexto[c], ts, op, h, h));
             return Ok(());
         }
         self.nexto[c] = self.later(op, h, "the calc", t, &[self.s.ops[op as usize].size])?;
@@ -458,11 +544,11 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn send(&mut self, t: Step, ts: u64, op: u32, h: u32) -> Result<(), Error> {
+    fn send(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
         let (c, k) = (self.cpu(h, op), self.nic(h, op));
         let free = self.nexto[c].max(self.nextgs[k]);
         if free > t {
-            self.aq.push(Reverse((free, ts, op, h)));
+            self.aq.push((free, ts, op, h, h));
             return Ok(());
         }
         let prm = self.prm;
@@ -486,7 +572,7 @@ impl Engine<'_> {
         self.nextgs[k] = gap_end;
         self.record(h, op, Busy::Send, (t, cpu_end, gap_end));
         let x = self.s.ops[op as usize];
-        self.aq.push(Reverse((arrive, self.stamp, op | MSG, x.peer)));
+        self.aq.push((arrive, self.stamp, op | MSG, x.peer, h));
         self.stamp += 1;
         if x.size <= prm.s {
             self.complete(h, op);
@@ -516,11 +602,11 @@ impl Engine<'_> {
         self.nextgs[k] = self.nextgs[k].max(t);
     }
 
-    fn message(&mut self, t: Step, ts: u64, send: u32, h: u32) -> Result<(), Error> {
+    fn message(&mut self, t: Step, ts: u32, send: u32, h: u32, src: u32) -> Result<(), Error> {
         let (c, k) = (self.cpu(h, send), self.nic(h, send));
         let free = self.nexto[c].max(self.nextgr[k]);
         if free > t {
-            self.aq.push(Reverse((free, ts, send | MSG, h)));
+            self.aq.push((free, ts, send | MSG, h, src));
             return Ok(());
         }
         let prm = self.prm;
@@ -545,7 +631,6 @@ impl Engine<'_> {
         self.messages += 1;
         self.record(h, send, Busy::Receive, (t, cpu_end, gap_end));
         let x = self.s.ops[send as usize];
-        let src = self.s.rank_of(send);
         match take_match(&mut self.rq[h as usize], src, x.tag) {
             Some((_, _, recv)) => {
                 if x.size > prm.s {

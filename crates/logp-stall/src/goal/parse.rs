@@ -25,6 +25,10 @@ fn syntax(line: usize, message: impl Into<String>) -> Error {
     Error::GoalSyntax { line, message: message.into() }
 }
 
+fn not_utf8(line: usize) -> Error {
+    syntax(line, "the line is not valid UTF-8")
+}
+
 fn schedule_err(message: impl Into<String>) -> Error {
     Error::GoalSchedule { message: message.into() }
 }
@@ -56,7 +60,7 @@ struct Block {
 }
 
 /// Flat buffers in file order, reused across blocks (no allocation per line or block).
-struct Parser<'a> {
+struct Parser {
     p: u32,
     /// Operations plus dependency lines allowed by the memory limit given `p`.
     max_units: u64,
@@ -66,11 +70,30 @@ struct Parser<'a> {
     blocks: Vec<Block>,
     /// Line of each rank's block (0 = none yet), to reject a second block.
     seen: Vec<u32>,
-    /// Labels of the open block: (label, file-order op index).
-    labels: Vec<(&'a str, u32)>,
+    /// The label texts of the open block, one after the other.
+    names: String,
+    /// Labels of the open block: ([`prefix`] of the text, text as a range of `names`,
+    /// file-order op index).
+    labels: Vec<(u64, Name, u32)>,
     /// Dependency lines of the open block, resolved when it closes.
-    pending: Vec<(usize, &'a str, &'a str, DepKind)>,
+    pending: Vec<(usize, Name, Name, DepKind)>,
 }
+
+/// A label's text: `names[start..end]` of the [`Parser`].
+type Name = (usize, usize);
+
+/// The first 8 bytes of a label (zero-padded) as one number: labels are ordered by it first,
+/// so most comparisons are one integer comparison.
+fn prefix(label: &str) -> u64 {
+    let mut k = [0u8; 8];
+    let n = label.len().min(8);
+    k[..n].copy_from_slice(&label.as_bytes()[..n]);
+    u64::from_be_bytes(k)
+}
+
+/// Bytes read from the GOAL text at a time (lines are parsed from this buffer, so the text
+/// is never held whole; a longer line grows it).
+const CHUNK: usize = 1 << 18;
 
 /// Parses GOAL text into a validated [`Schedule`].
 ///
@@ -95,26 +118,110 @@ struct Parser<'a> {
 /// or a bound it breaks; [`Error::GoalSchedule`] for a schedule that parses but cannot run
 /// (unequal send and recv counts for a `(src, dst, tag)`, a dependency cycle).
 pub fn parse(text: &str) -> Result<Schedule, Error> {
-    let mut parser: Option<Parser<'_>> = None;
-    let mut open: Option<Block> = None;
-    let mut tokens: Vec<&str> = Vec::with_capacity(8);
-    let mut last_line = 0;
-    let mut in_comment = false;
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        last_line = line;
-        tokens.clear();
-        tokenize(raw, &mut in_comment, &mut tokens);
-        if tokens.is_empty() {
-            continue;
+    // Reading a byte slice cannot fail.
+    parse_from(text.as_bytes(), |e| syntax(0, e.to_string()))
+}
+
+/// Parses the GOAL file at `path` as [`parse()`] parses text, reading it in chunks of 256 KiB
+/// (the text is never held whole).
+///
+/// # Errors
+///
+/// Those of [`parse()`]; [`Error::GoalSyntax`] for a line that is not UTF-8; and
+/// [`Error::GoalParam`] naming `path` for a file that cannot be opened or read.
+pub fn parse_file(path: &std::path::Path) -> Result<Schedule, Error> {
+    let io_err = |e: std::io::Error| Error::GoalParam {
+        field: "file",
+        rule: "a readable GOAL file, relative to the config file",
+        value: format!("{} ({e})", path.display()),
+    };
+    parse_from(std::fs::File::open(path).map_err(io_err)?, io_err)
+}
+
+/// The line-by-line state of a parse.
+#[derive(Default)]
+struct Lines {
+    parser: Option<Parser>,
+    open: Option<Block>,
+    in_comment: bool,
+    last_line: usize,
+}
+
+fn parse_from<R: std::io::Read>(
+    mut reader: R,
+    io_err: impl Fn(std::io::Error) -> Error,
+) -> Result<Schedule, Error> {
+    let mut st = Lines::default();
+    let mut buf = vec![0u8; CHUNK];
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            buf.resize(buf.len() * 2, 0);
         }
-        let Some(ps) = parser.as_mut() else {
-            let p = parse_num_ranks(line, &tokens)?;
+        let n = loop {
+            match reader.read(&mut buf[filled..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io_err(e)),
+            }
+        };
+        filled += n;
+        let eof = n == 0;
+        // Complete lines (and at the end the last line without `\n`); a `\r` before the
+        // `\n` is whitespace to the tokenizer.
+        let whole = if eof {
+            filled
+        } else {
+            buf[..filled].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+        };
+        // On a byte that is not UTF-8, the lines before its line are parsed first.
+        let (text, bad) = match std::str::from_utf8(&buf[..whole]) {
+            Ok(text) => (text, false),
+            Err(e) => {
+                let cut = buf[..e.valid_up_to()].iter().rposition(|&b| b == b'\n');
+                let valid = &buf[..cut.map_or(0, |i| i + 1)];
+                (std::str::from_utf8(valid).map_err(|_| not_utf8(st.last_line + 1))?, true)
+            }
+        };
+        let mut tokens: Vec<&str> = Vec::with_capacity(8);
+        // `str::lines` without the `\r` stripping: a `\r` is whitespace to the tokenizer.
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        if !text.is_empty() {
+            for raw in body.split('\n') {
+                tokens.clear();
+                st.line(raw, &mut tokens)?;
+            }
+        }
+        drop(tokens);
+        if bad {
+            return Err(not_utf8(st.last_line + 1));
+        }
+        let start = whole;
+        buf.copy_within(start..filled, 0);
+        filled -= start;
+        if eof {
+            break;
+        }
+    }
+    st.finish()
+}
+
+impl Lines {
+    /// Parses the next line, `raw`; `tokens` is an empty buffer for its tokens.
+    fn line<'a>(&mut self, raw: &'a str, tokens: &mut Vec<&'a str>) -> Result<(), Error> {
+        self.last_line += 1;
+        let line = self.last_line;
+        tokenize(raw, &mut self.in_comment, tokens);
+        if tokens.is_empty() {
+            return Ok(());
+        }
+        let Some(ps) = self.parser.as_mut() else {
+            let p = parse_num_ranks(line, tokens)?;
             let value = || format!("{p} (goal line {line})");
             limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), 0))?;
             let max_units = (limits::MEMORY_LIMIT - limits::goal_estimate(u64::from(p), 0))
                 / limits::GOAL_BYTES_PER_OP;
-            parser = Some(Parser {
+            self.parser = Some(Parser {
                 p,
                 max_units,
                 ops: Vec::new(),
@@ -122,42 +229,52 @@ pub fn parse(text: &str) -> Result<Schedule, Error> {
                 deps: Vec::new(),
                 blocks: Vec::new(),
                 seen: vec![0; p as usize],
+                names: String::new(),
                 labels: Vec::new(),
                 pending: Vec::new(),
             });
-            continue;
+            return Ok(());
         };
-        match open.take() {
-            None => open = Some(ps.rank_header(line, &tokens)?),
-            Some(block) if tokens == ["}"] => ps.close(block)?,
+        match self.open.take() {
+            None => self.open = Some(ps.rank_header(line, tokens)?),
+            Some(block) if tokens[..] == ["}"] => ps.close(block)?,
             Some(block) => {
-                ps.body_line(line, &tokens, block.rank)?;
-                open = Some(block);
+                ps.body_line(line, tokens, block.rank)?;
+                self.open = Some(block);
             }
         }
+        Ok(())
     }
-    if in_comment {
-        return Err(syntax(last_line, "a `/*` comment is not closed by `*/` before the end"));
+
+    fn finish(self) -> Result<Schedule, Error> {
+        let last_line = self.last_line;
+        if self.in_comment {
+            return Err(syntax(last_line, "a `/*` comment is not closed by `*/` before the end"));
+        }
+        let Some(ps) = self.parser else {
+            return Err(syntax(last_line.max(1), "missing `num_ranks <P>` header"));
+        };
+        if let Some(block) = self.open {
+            return Err(syntax(
+                last_line,
+                format!(
+                    "rank {} block opened at line {} is not closed by `}}`",
+                    block.rank, block.line
+                ),
+            ));
+        }
+        ps.build()
     }
-    let Some(ps) = parser else {
-        return Err(syntax(last_line.max(1), "missing `num_ranks <P>` header"));
-    };
-    if let Some(block) = open {
-        return Err(syntax(
-            last_line,
-            format!(
-                "rank {} block opened at line {} is not closed by `}}`",
-                block.rank, block.line
-            ),
-        ));
-    }
-    ps.build()
 }
 
 /// Appends the tokens of `raw` outside comments (`// ...` to the end of the line,
 /// `/* ... */` across lines, as LogGOPSim's `txt2bin` grammar); `in_comment` carries an open
 /// `/*` from line to line.
 fn tokenize<'a>(raw: &'a str, in_comment: &mut bool, tokens: &mut Vec<&'a str>) {
+    if !*in_comment && !raw.contains('/') {
+        split_words(raw, tokens);
+        return;
+    }
     let mut rest = raw;
     loop {
         if *in_comment {
@@ -172,14 +289,40 @@ fn tokenize<'a>(raw: &'a str, in_comment: &mut bool, tokens: &mut Vec<&'a str>) 
         let line_comment = rest.find("//");
         match rest.find("/*") {
             Some(b) if line_comment.is_none_or(|l| b < l) => {
-                tokens.extend(rest[..b].split_whitespace());
+                split_words(&rest[..b], tokens);
                 rest = &rest[b + 2..];
                 *in_comment = true;
             }
             _ => {
-                tokens.extend(rest[..line_comment.unwrap_or(rest.len())].split_whitespace());
+                split_words(&rest[..line_comment.unwrap_or(rest.len())], tokens);
                 return;
             }
+        }
+    }
+}
+
+/// Appends the whitespace-separated words of `text` (as `split_whitespace`, with a faster
+/// path for ASCII text).
+fn split_words<'a>(text: &'a str, tokens: &mut Vec<&'a str>) {
+    if !text.is_ascii() {
+        tokens.extend(text.split_whitespace());
+        return;
+    }
+    // The ASCII characters of Unicode's White_Space: tab, line feed, vertical tab, form feed,
+    // carriage return, space.
+    let space = |b: u8| matches!(b, b'\t'..=b'\r' | b' ');
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        while i < bytes.len() && space(bytes[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && !space(bytes[i]) {
+            i += 1;
+        }
+        if i > start {
+            tokens.push(&text[start..i]);
         }
     }
 }
@@ -212,7 +355,7 @@ fn parse_num_ranks(line: usize, tokens: &[&str]) -> Result<u32, Error> {
     }
 }
 
-impl<'a> Parser<'a> {
+impl Parser {
     fn rank_header(&mut self, line: usize, tokens: &[&str]) -> Result<Block, Error> {
         let p = self.p;
         let r = match tokens {
@@ -241,7 +384,7 @@ impl<'a> Parser<'a> {
         Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
     }
 
-    fn body_line(&mut self, line: usize, tokens: &[&'a str], rank: u32) -> Result<(), Error> {
+    fn body_line(&mut self, line: usize, tokens: &[&str], rank: u32) -> Result<(), Error> {
         let units = (self.ops.len() + self.deps.len() + self.pending.len()) as u64 + 1;
         if units > self.max_units {
             let p = self.p;
@@ -255,6 +398,7 @@ impl<'a> Parser<'a> {
         }
         if let [a, word @ ("requires" | "irequires"), b] = tokens {
             let kind = if *word == "requires" { DepKind::Requires } else { DepKind::Irequires };
+            let (a, b) = (self.name(a), self.name(b));
             self.pending.push((line, a, b, kind));
             return Ok(());
         }
@@ -271,7 +415,9 @@ impl<'a> Parser<'a> {
             return Err(syntax(line, "empty label before `:`"));
         }
         let op = parse_op(line, &tokens[1..], self.p, rank)?;
-        self.labels.push((label, self.next_op(line)?));
+        let id = self.next_op(line)?;
+        let name = self.name(label);
+        self.labels.push((prefix(label), name, id));
         self.ops.push(op);
         self.lines.push(line32(line)?);
         Ok(())
@@ -285,32 +431,53 @@ impl<'a> Parser<'a> {
             .and_then(|id| if id < (1 << 31) - 1 { Ok(id) } else { Err(too_many_ops(line)) })
     }
 
+    /// Stores a label's text for the open block.
+    fn name(&mut self, label: &str) -> Name {
+        let start = self.names.len();
+        self.names.push_str(label);
+        (start, self.names.len())
+    }
+
     fn close(&mut self, mut block: Block) -> Result<(), Error> {
         let r = block.rank;
-        // Sort by label, then file order, so a duplicate reports its second definition.
-        self.labels.sort_unstable();
-        if let Some(w) = self.labels.windows(2).filter(|w| w[0].0 == w[1].0).min_by_key(|w| w[1].1)
+        let names = &self.names;
+        let text = |n: Name| &names[n.0..n.1];
+        // Sort by label (prefix first), then file order, so a duplicate reports its second
+        // definition.
+        self.labels.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| text(a.1).cmp(text(b.1))).then(a.2.cmp(&b.2))
+        });
+        if let Some(w) = self
+            .labels
+            .windows(2)
+            .filter(|w| w[0].0 == w[1].0 && text(w[0].1) == text(w[1].1))
+            .min_by_key(|w| w[1].2)
         {
             return Err(syntax(
-                self.lines[w[1].1 as usize] as usize,
-                format!("label `{}` is defined twice in rank {r}", echo(w[1].0)),
+                self.lines[w[1].2 as usize] as usize,
+                format!("label `{}` is defined twice in rank {r}", echo(text(w[1].1))),
             ));
         }
         for &(line, a, b, kind) in &self.pending {
             let find = |label: &str| {
+                let key = prefix(label);
                 self.labels
-                    .binary_search_by(|(l, _)| (*l).cmp(label))
-                    .map(|i| self.labels[i].1)
+                    .binary_search_by(|&(k, l, _)| k.cmp(&key).then_with(|| text(l).cmp(label)))
+                    .map(|i| self.labels[i].2)
                     .map_err(|_| {
                         syntax(line, format!("label `{}` is not defined in rank {r}", echo(label)))
                     })
             };
-            let (op, on) = (find(a)?, find(b)?);
+            let (op, on) = (find(text(a))?, find(text(b))?);
             if op == on {
-                return Err(syntax(line, format!("label `{}` cannot depend on itself", echo(a))));
+                return Err(syntax(
+                    line,
+                    format!("label `{}` cannot depend on itself", echo(text(a))),
+                ));
             }
             self.deps.push(Dep { op, on, kind });
         }
+        self.names.clear();
         self.labels.clear();
         self.pending.clear();
         block.op_end = op_id(self.ops.len(), block.line)?;

@@ -4,7 +4,7 @@
 use logp_stall::Error;
 use logp_stall::goal::{
     Busy, LogGopsParams, OpKind, binomial_broadcast, dissemination, linear_alltoall, parse,
-    run_loggops, run_loggops_traced,
+    parse_file, run_loggops, run_loggops_traced,
 };
 
 fn prm(l: u64, o: u64, g: u64) -> LogGopsParams {
@@ -223,6 +223,44 @@ fn malformed_goal_gives_line_numbers() {
         assert!(matches!(err, Error::GoalSyntax { .. } | Error::GoalSchedule { .. }));
         assert_eq!(err.to_string(), *want, "input:\n{text}");
     }
+}
+
+#[test]
+fn file_is_parsed_in_chunks_with_true_line_numbers() {
+    // The file is read 256 KiB at a time: a rank block, a label list and an error placed past
+    // the first chunks keep their line numbers, and a file parses as its text does.
+    let text = dissemination(4096, 8).unwrap();
+    assert!(text.len() > 3 << 18, "the text spans several chunks");
+    let dir = std::env::temp_dir().join(format!("goal-chunks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("d.goal");
+    std::fs::write(&path, &text).unwrap();
+    assert_eq!(parse_file(&path).unwrap(), parse(&text).unwrap());
+    let lines = text.lines().count();
+    let bad = format!("{}rank 4096 {{\n", text);
+    let err = parse(&bad).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!("goal line {}: rank id must be < num_ranks = 4096 (got 4096)", lines + 1)
+    );
+    // A line that is not UTF-8, after the lines before it parsed.
+    let mut bytes = text.clone().into_bytes();
+    bytes.extend_from_slice(b"rank 4095 {\n\xff: calc 1\n}\n");
+    std::fs::write(&path, &bytes).unwrap();
+    let err = parse_file(&path).unwrap_err().to_string();
+    let first = text.lines().position(|l| l == "rank 4095 {").unwrap() + 1;
+    let want =
+        format!("goal line {}: rank 4095 has a second block (first at line {first})", lines + 1);
+    assert_eq!(err, want);
+    bytes.truncate(text.len());
+    bytes.extend_from_slice(b"// \xff\n");
+    std::fs::write(&path, &bytes).unwrap();
+    let err = parse_file(&path).unwrap_err().to_string();
+    assert_eq!(err, format!("goal line {}: the line is not valid UTF-8", lines + 1));
+    let missing = dir.join("missing.goal");
+    let err = parse_file(&missing).unwrap_err().to_string();
+    assert!(err.contains(&missing.display().to_string()), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
