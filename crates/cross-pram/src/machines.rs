@@ -11,7 +11,7 @@ use dbsp_hmos::model::{PramConfig, pram_report};
 use dbsp_hmos::protocol::{Delivery, Selection};
 use dbsp_hmos::scheme::{Pricing, Scheme};
 use dbsp_hmos::studies::slowdown::theorem3_bound;
-use hpram::model::{AlgorithmName, FormName, run_builtin};
+use hpram::{AlgorithmName, FormName, run_builtin};
 use hpram::{CostTree, Formula, MemoryVariant, Preset, SyncScale, run_program};
 use netcore::pram::library::{Algorithm, Instance};
 use netcore::pram::{Cost, Limits, run};

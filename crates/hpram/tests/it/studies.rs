@@ -2,9 +2,9 @@
 //! against the hand derivation and the published table, an X3 point against its derivation.
 
 use hpram::algs::TreeForm;
-use hpram::studies::fft_locality::{FftLocality, FftLocalityParams};
-use hpram::studies::tree_r::TreePreset;
-use hpram::studies::usable::{Usable, tree_cost, usable_procs};
+use hpram::driver::studies::fft_locality::{FftLocality, FftLocalityParams};
+use hpram::driver::studies::tree_r::TreePreset;
+use hpram::driver::studies::usable::{Usable, tree_cost, usable_procs};
 use netcore::rng::seeded;
 use netcore::study::Study;
 
@@ -175,8 +175,8 @@ fn x2_finding_restates_the_rows() {
 #[test]
 fn x3_fft_usable_procs_quarter() {
     use hpram::algs::FftForm;
-    use hpram::studies::fft_locality::fft_cost;
-    use hpram::studies::usable::{fft_tau_seq, fft_usable_procs};
+    use hpram::driver::studies::fft_locality::fft_cost;
+    use hpram::driver::studies::usable::{fft_tau_seq, fft_usable_procs};
     let cube = TreePreset::Hypercube.preset();
     assert_eq!(fft_tau_seq(4), 64);
     // τ_seq is the leaf LCS(log₂N) on one processor, as counted.

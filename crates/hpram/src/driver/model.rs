@@ -720,9 +720,9 @@ impl Model for Hpram {
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
-            Box::new(crate::studies::tree_r::TreeR),
-            Box::new(crate::studies::usable::UsableProcs),
-            Box::new(crate::studies::fft_locality::FftLocality),
+            Box::new(crate::driver::studies::tree_r::TreeR),
+            Box::new(crate::driver::studies::usable::UsableProcs),
+            Box::new(crate::driver::studies::fft_locality::FftLocality),
         ]
     }
     fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
