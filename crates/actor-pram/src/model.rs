@@ -26,6 +26,7 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use netcore::limits::DEFAULT_MEMORY;
+use netcore::picture::Picture;
 use netcore::pram::model::{LoadedProgram, PramConfig};
 use netcore::pram::{Limits, Variant};
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
@@ -284,5 +285,8 @@ impl Model for ActorPram {
             (None, None) => format!("{head}; verified = {}", report.verified),
         };
         Ok(RunReport { summary, report: to_json(&report)? })
+    }
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+        crate::picture::picture(config)
     }
 }

@@ -1,5 +1,6 @@
 //! The [`Model`] through which `xtask` lists, runs and sweeps this crate:
-//! `cargo xtask run cross-pram CONFIG.toml` runs one program at one size on every machine.
+//! `cargo xtask run cross-pram CONFIG.toml` runs one program at one size on every machine;
+//! `--svg FILE` draws the reference interpreter's run (netcore's PRAM picture).
 //!
 //! ```toml
 //! program = "prefix-sums"   # one of crate::study::PROGRAMS
@@ -7,6 +8,9 @@
 //! seed = 0                  # the input's and the machines' seed (default 0)
 //! ```
 
+use netcore::picture::Picture;
+use netcore::pram::Limits;
+use netcore::pram::picture::program_picture;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 use serde::Deserialize;
 
@@ -58,5 +62,15 @@ impl Model for CrossPram {
             );
         }
         Ok(RunReport { summary, report: to_json(&rows)? })
+    }
+    /// The picture of the reference run (the first row): netcore's PRAM picture, one lane per
+    /// PPU, one mark per access, cells shared within a step shaded; the emulating machines
+    /// are not drawn (their own crates draw theirs). Refused before the run past 127 PPUs.
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+        let config: CrossConfig = config.parse()?;
+        check(config.program, config.n)?;
+        let instance = config.program.instance(config.n, config.seed)?;
+        let name = format!("{} (reference run of cross-pram)", config.program.name());
+        program_picture(&name, &instance.program, &instance.input, &Limits::default())
     }
 }

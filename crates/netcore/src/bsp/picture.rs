@@ -40,6 +40,7 @@ impl Kind for BspKind {
         BspKind::Barrier,
         BspKind::Phase,
         BspKind::Superstep,
+        BspKind::Local,
         BspKind::Cluster,
     ];
     fn label(self) -> &'static str {
