@@ -7,7 +7,8 @@
 //! middle of their step, and arrows on top. Every item is one SVG element whose `class` is its
 //! item type (`interval`, `span`, `frame`, `mark`, `arrow`) and whose `data-kind` is its
 //! legend label, so that a test can count them against the run. A box's label is its tooltip
-//! (`<title>`) and, when it fits inside the box, its text, one line down per depth.
+//! (`<title>`) and, when it fits inside the box, its text (with a white halo, readable over
+//! the lines it crosses), one line down per depth.
 
 use std::fmt::Write;
 
@@ -308,7 +309,7 @@ fn items(svg: &mut String, picture: &Picture, frame: &Layout) {
             if FRAME_CHAR * f(b.label.chars().count() as u64) + 4.0 <= w {
                 let _ = write!(
                     svg,
-                    r#"<text x="{:.2}" y="{:.2}" font-size="10" fill="{colour}">{}</text>"#,
+                    r#"<text x="{:.2}" y="{:.2}" font-size="10" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke">{}</text>"#,
                     x + 2.0,
                     y + 10.0 + 10.0 * f64::from(b.depth.min(8)),
                     escape(&b.label)

@@ -12,7 +12,7 @@ use crate::fault::{Classify, Fault};
 use crate::limits::TooLarge;
 use crate::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size, significant};
 
-use super::ClusterHierarchy;
+use super::{BspError, ClusterHierarchy};
 
 /// What a (D-)BSP picture shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +88,9 @@ pub enum LedgerPictureError {
         /// The value.
         value: f64,
     },
+    /// The model does not price a level the ledger uses.
+    #[error(transparent)]
+    Unpriced(#[from] BspError),
     /// An i-superstep of a machine without i-clusters (`p` not a power of two, or `i` past
     /// `log2 p`).
     #[error(
@@ -142,6 +145,8 @@ pub fn ledger_picture(
     title: String,
 ) -> Result<Picture, LedgerPictureError> {
     check_size("p", u64::from(p), "cost", 0)?;
+    // Also checks that `model` prices every level the ledger uses.
+    let by_phase = ledger.by_phase(model)?;
     let mut parts: Vec<Parts> = Vec::with_capacity(ledger.records.len());
     let mut total = 0.0;
     for (index, r) in ledger.records.iter().enumerate() {
@@ -176,11 +181,12 @@ pub fn ledger_picture(
         lanes,
         steps,
     );
-    sketch.note(format!(
+    let note = format!(
         "{} records, cost {}; a superstep box reads label, level i: w + g_i h + l_i; an i-superstep runs in 2^i clusters of p / 2^i processors",
         ledger.records.len(),
         significant(total)
-    ));
+    );
+    sketch.note(note.clone());
     let last = p.saturating_sub(1);
     let phased = ledger.records.iter().any(|r| r.phase.is_some());
     let base = u32::from(phased);
@@ -228,6 +234,9 @@ pub fn ledger_picture(
     }
     if phased {
         phase_boxes(&mut sketch, ledger, &parts, last);
+        let totals: Vec<String> =
+            by_phase.iter().map(|(n, c)| format!("{n} {}", significant(*c))).collect();
+        sketch.note(format!("{}. Cost by phase: {}", note, totals.join(", ")));
     }
     Ok(sketch.finish())
 }
