@@ -143,7 +143,11 @@ mod tests {
             "span/combine at a node of the row",
             "/network/combines",
         ),
-        ("actor-pram-hot-spot-5-butterfly.svg", "frame", "/network/passes"),
+        (
+            "actor-pram-hot-spot-5-butterfly.svg",
+            "frame/pass: forward | reverse rounds",
+            "/network/passes",
+        ),
         ("cross-pram-prefix-sums-64.svg", "mark/read", "/accesses/reads"),
         ("cross-pram-prefix-sums-64.svg", "mark/write", "/accesses/writes"),
     ];

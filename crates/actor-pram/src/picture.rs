@@ -2,7 +2,7 @@
 //! `translation = "butterfly"`): the passes of Ranade's algorithm on the wrapped butterfly as
 //! the lockstep router runs them (the actors' slots equal its, Property 1, Choice 22). One
 //! lane per butterfly row, lockstep rounds across, every pass's forward rounds then its
-//! reverse rounds, each pass a labelled box; one mark per packet hop (a forward packet or a
+//! reverse rounds, each pass a labelled box with its reverse rounds boxed inside; one mark per packet hop (a forward packet or a
 //! reply leaving a virtual node on an edge), coloured by the node's level; every combine
 //! shaded on its node's row and round (one shade per combine, so a darker cell merged more).
 //!
@@ -30,17 +30,20 @@ pub enum HopKind {
     Combine,
     /// A pass (a global step's forward and reverse rounds).
     Pass,
+    /// The reverse rounds of a pass.
+    Reverse,
 }
 
 impl Kind for HopKind {
     const ALL: &'static [Self] =
-        &[HopKind::Forward, HopKind::Reply, HopKind::Combine, HopKind::Pass];
+        &[HopKind::Forward, HopKind::Reply, HopKind::Combine, HopKind::Pass, HopKind::Reverse];
     fn label(self) -> &'static str {
         match self {
             HopKind::Forward => "forward hop (colour: level)",
             HopKind::Reply => "reply hop (colour: level)",
             HopKind::Combine => "combine at a node of the row",
             HopKind::Pass => "pass: forward | reverse rounds",
+            HopKind::Reverse => "the pass's reverse rounds (replies)",
         }
     }
     fn paint(self) -> Paint {
@@ -48,6 +51,7 @@ impl Kind for HopKind {
             HopKind::Forward | HopKind::Reply => Paint::ByGroup,
             HopKind::Combine => Paint::Shade(Colour::Vermillion),
             HopKind::Pass => Paint::Outline(Colour::Black),
+            HopKind::Reverse => Paint::Outline(Colour::Grey),
         }
     }
 }
@@ -77,7 +81,7 @@ pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     check_size(dim_field, rows, "rounds", rounds)?;
     let lanes = (0..rows).map(|r| format!("row {r}")).collect();
     let title = format!(
-        "{} on the wrapped butterfly n = {dim} (N = {}, b = {}): {} passes, {} hops, {} combines",
+        "{} on butterfly n = {dim} (N = {}, b = {}): {} passes, {} hops, {} combines",
         loaded.name, report.routers, report.b, report.passes, report.hops, report.combines
     );
     let mut sketch = Sketch::<HopKind>::new(
@@ -98,6 +102,9 @@ pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
         let end = at + pass.r_fwd + pass.r_rev;
         let label = format!("pass {}: {} | {}", index + 1, pass.r_fwd, pass.r_rev);
         sketch.frame((0, last), (at, end), 0, label, HopKind::Pass);
+        if pass.r_rev > 0 {
+            sketch.frame((0, last), (at + pass.r_fwd, end), 1, "", HopKind::Reverse);
+        }
         for e in &pass.events {
             let (round, kind) = match e.kind {
                 PassEventKind::Forward => (at + e.round, HopKind::Forward),
