@@ -121,3 +121,28 @@ pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     }
     Ok(sketch.finish())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use netcore::fault::Fault;
+
+    use super::*;
+
+    /// A butterfly of dimension 8 has 256 rows: refused before the run, naming the field; the
+    /// direct translation has no picture.
+    #[test]
+    fn too_large_and_direct_are_refused() {
+        let text = "translation = \"butterfly\"\n[pram]\nprogram = \"hot-spot-read\"\nn = 8\n[butterfly]\ndim = 8\n";
+        let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        assert_eq!(e.fault(), Fault::Input);
+        assert!(
+            e.to_string().starts_with("butterfly.dim is too large: the run needs 256 lanes"),
+            "{e}"
+        );
+        let text = "[pram]\nprogram = \"hot-spot-read\"\nn = 8\n";
+        let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        assert!(e.to_string().contains("no picture for the direct"), "{e}");
+    }
+}

@@ -74,3 +74,19 @@ impl Model for CrossPram {
         program_picture(&name, &instance.program, &instance.input, &Limits::default())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// n = 128 PPUs and the CPU are 129 lanes: refused before the run, with the limit.
+    #[test]
+    fn too_large_is_refused() {
+        let text = "program = \"prefix-sums\"\nn = 128\n";
+        let e = CrossPram.picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        assert!(e.to_string().starts_with("ppus is too large: the run needs 129 lanes"), "{e}");
+        assert!(e.to_string().contains("the limit is 128"), "{e}");
+    }
+}

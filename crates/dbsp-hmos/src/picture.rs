@@ -45,3 +45,27 @@ pub fn picture(model: &dyn Model, config: &ConfigFile<'_>) -> Result<Picture, Mo
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use netcore::fault::Fault;
+
+    use super::*;
+    use crate::DbspHmos;
+
+    /// Past 128 processors a run is refused before it runs (n = 2^20 would route a million
+    /// items), naming `n` and the limit; an HMOS build has no picture.
+    #[test]
+    fn too_large_and_builds_are_refused() {
+        let text = "kind = \"primitive\"\nprimitive = \"route_two_phase\"\nn = 1048576\nalpha = 0.5\nbeta = 0.5\n";
+        let e = picture(&DbspHmos, &ConfigFile::new(text, Path::new("."))).unwrap_err();
+        assert_eq!(e.fault(), Fault::Input);
+        assert!(e.to_string().starts_with("n is too large: the run needs 1048576 lanes"), "{e}");
+        assert!(e.to_string().contains("the limit is 128"), "{e}");
+        let text = "kind = \"hmos\"\nn = 8\nm = 8\n";
+        let e = picture(&DbspHmos, &ConfigFile::new(text, Path::new("."))).unwrap_err();
+        assert!(e.to_string().contains("no picture for an HMOS build"), "{e}");
+    }
+}
