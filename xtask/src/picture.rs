@@ -6,7 +6,9 @@
 //! intervals as bars filling their lane, boxes as outlines inset by depth, marks as dots in the
 //! middle of their step, and arrows on top. Every item is one SVG element whose `class` is its
 //! item type (`interval`, `span`, `frame`, `mark`, `arrow`) and whose `data-kind` is its
-//! legend label, so that a test can count them against the run.
+//! legend label, so that a test can count them against the run. A box's label is its tooltip
+//! (`<title>`) and, when it fits inside the box, its text (with a white halo, readable over
+//! the lines it crosses), one line down per depth.
 
 use std::fmt::Write;
 
@@ -22,6 +24,9 @@ const LEFT: f64 = 90.0;
 const RIGHT: f64 = 15.0;
 const TOP: f64 = 60.0;
 const BOTTOM: f64 = 55.0;
+
+/// The width (px) of one character of a box's label, at 10 px (an upper estimate).
+const FRAME_CHAR: f64 = 6.0;
 
 /// The extent of the lane axis and of the time axis (px).
 const LANE_EXTENT: f64 = 480.0;
@@ -127,9 +132,9 @@ impl Layout {
 
     /// The rectangle `x, y, w, h` of lanes `lo..=hi` (inset by `inset` px on the lane axis)
     /// over `[from, to)`.
-    fn rect(&self, (lo, hi): (u32, u32), (from, to): (u64, u64), inset: f64) -> [f64; 4] {
-        let (x0, y0) = self.at(f64::from(lo), f(from));
-        let (x1, y1) = self.at(f64::from(hi) + 1.0, f(to));
+    fn rect(&self, (lo, hi): (u32, u32), (from, to): (f64, f64), inset: f64) -> [f64; 4] {
+        let (x0, y0) = self.at(f64::from(lo), from);
+        let (x1, y1) = self.at(f64::from(hi) + 1.0, to);
         let inset = inset.min(self.lane / 4.0);
         match self.orientation {
             Orientation::TimeAcross => [x0, y0 + inset, x1 - x0, y1 - y0 - 2.0 * inset],
@@ -278,7 +283,7 @@ fn items(svg: &mut String, picture: &Picture, frame: &Layout) {
         );
     }
     for i in &picture.intervals {
-        let [x, y, w, h] = frame.rect((i.lane, i.lane), (i.from, i.to), 2.0);
+        let [x, y, w, h] = frame.rect((i.lane, i.lane), (f(i.from), f(i.to)), 2.0);
         let (colour, opacity) = fill(picture.legend[i.kind].paint, 0);
         let _ = writeln!(
             svg,
@@ -298,13 +303,18 @@ fn items(svg: &mut String, picture: &Picture, frame: &Layout) {
             label(b.kind)
         );
         if !b.label.is_empty() {
-            let _ = write!(
-                svg,
-                r#"<text x="{:.2}" y="{:.2}" font-size="10" fill="{colour}">{}</text>"#,
-                x + 2.0,
-                y + 10.0,
-                escape(&b.label)
-            );
+            // The label sits on the box's own line (one per depth, so nested labels do not
+            // overlap); one too long for the box is kept as its tooltip only.
+            let _ = write!(svg, "<title>{}</title>", escape(&b.label));
+            if FRAME_CHAR * f(b.label.chars().count() as u64) + 4.0 <= w {
+                let _ = write!(
+                    svg,
+                    r#"<text x="{:.2}" y="{:.2}" font-size="10" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke">{}</text>"#,
+                    x + 2.0,
+                    y + 10.0 + 10.0 * f64::from(b.depth.min(8)),
+                    escape(&b.label)
+                );
+            }
         }
         svg.push_str("</g>\n");
     }

@@ -52,6 +52,26 @@ pub(crate) const FIXTURES: &[Fixture] = &[
         picture: "hpram-shape-nested-p8.svg",
     },
     Fixture {
+        model: "dbsp-hmos",
+        config: "fixtures/dbsp-hmos/prim-route-gather.toml",
+        picture: "dbsp-hmos-prim-route-gather.svg",
+    },
+    Fixture {
+        model: "dbsp-hmos",
+        config: "fixtures/dbsp-hmos/pram-hot-spot-read-n4.toml",
+        picture: "dbsp-hmos-pram-hot-spot-read-n4.svg",
+    },
+    Fixture {
+        model: "actor-pram",
+        config: "fixtures/actor-pram/hot-spot-5-butterfly.toml",
+        picture: "actor-pram-hot-spot-5-butterfly.svg",
+    },
+    Fixture {
+        model: "cross-pram",
+        config: "fixtures/cross-pram/prefix-sums-64.toml",
+        picture: "cross-pram-prefix-sums-64.svg",
+    },
+    Fixture {
         model: "overlap-ring",
         config: "fixtures/overlap-ring/overlap_long_link.toml",
         picture: "overlap-ring-overlap-long-link.svg",
@@ -133,7 +153,27 @@ mod tests {
         ("pram-hot-spot-read-8.svg", "mark/read", "/accesses/reads"),
         ("pram-hot-spot-read-8.svg", "mark/write", "/accesses/writes"),
         ("pram-hot-spot-read-8.svg", "mark/fetch-and-op", "/accesses/fetches"),
+        ("dbsp-hmos-prim-route-gather.svg", "frame/superstep (label, level i)", "/trace"),
+        ("dbsp-hmos-pram-hot-spot-read-n4.svg", "frame/superstep (label, level i)", "/supersteps"),
+        ("actor-pram-hot-spot-5-butterfly.svg", "mark", "/network/hops"),
+        (
+            "actor-pram-hot-spot-5-butterfly.svg",
+            "span/combine at a node of the row",
+            "/network/combines",
+        ),
+        (
+            "actor-pram-hot-spot-5-butterfly.svg",
+            "frame/pass: forward | reverse rounds",
+            "/network/passes",
+        ),
+        ("cross-pram-prefix-sums-64.svg", "mark/read", "/accesses/reads"),
+        ("cross-pram-prefix-sums-64.svg", "mark/write", "/accesses/writes"),
     ];
+
+    /// Pictures checked against another model's report of the same config: cross-pram draws
+    /// its reference run, which the `pram` model runs from the same `program`, `n` and `seed`
+    /// and whose report counts the accesses.
+    const REPORTED_BY: &[(&str, &str)] = &[("cross-pram-prefix-sums-64.svg", "pram")];
 
     /// The number of drawn items in `svg`, by `class` and by `class/kind`.
     fn counts(svg: &str) -> BTreeMap<String, usize> {
@@ -183,12 +223,22 @@ mod tests {
     ///   processor holds a range (p15 and p16 both hold column 16): 32 bands; one long link (link 15,
     ///   delay 20): one box; rows 2 to 5 each need (17, t - 1) at p15 and (15, t - 1) at p16
     ///   across it: 8 arrows.
+    /// - `prim-route-gather`: two-phase routing on n = 64: one column per superstep of the
+    ///   ledger (the report's trace lists the supersteps), local sorts as local records.
+    /// - `pram-hot-spot-read-n4`: 2 global steps on D-BSP n = 4, one superstep box per
+    ///   superstep of the protocol's ledger (the report's `supersteps`), the phases boxed.
+    /// - `hot-spot-5-butterfly` (its comment): pass 1, all 8 PPUs read cell 5, 6 combines;
+    ///   pass 2, every PPU writes its own cell; 2 passes (2 boxes); one mark per packet hop
+    ///   and one shade per combine, equal to the run's counts.
+    /// - `cross-pram` `prefix-sums-64`: the reference run of 64 PPUs, G = 18; its reads and
+    ///   writes equal those the `pram` model's report of the same config counts.
     #[test]
     fn pictures_match_their_runs() {
         for fixture in FIXTURES {
             let svg = regenerate(fixture).unwrap();
             let counts = counts(&svg);
-            let model = crate::registry::model(fixture.model).unwrap();
+            let reporter = REPORTED_BY.iter().find(|(p, _)| *p == fixture.picture);
+            let model = crate::registry::model(reporter.map_or(fixture.model, |r| r.1)).unwrap();
             let config = project_root().join(fixture.config);
             let text = std::fs::read_to_string(&config).unwrap();
             let file = netcore::study::ConfigFile::new(&text, config.parent().unwrap());

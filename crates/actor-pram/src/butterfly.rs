@@ -22,7 +22,7 @@ use crate::actor::Scheduler;
 use crate::direct::{Code, Dest, Effect, PpuActor};
 use crate::hash::{HashFamily, KeyOrder};
 use crate::limits::{check_butterfly_memory, check_butterfly_work};
-use crate::ranade::{Buffers, FetchOrder, Held, LockstepRouter, Multiplex};
+use crate::ranade::{Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassStats};
 
 /// How the butterfly translation is set up.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -114,6 +114,8 @@ pub struct ButterflyReport {
     pub max_occupancy: u64,
     /// The longest direction queue.
     pub max_dq: u64,
+    /// Packet hops over all passes: forward packets and replies sent on an edge.
+    pub hops: u64,
     /// The actor run's measures (with a scheduler: every step also served by actors).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actor: Option<ButterflyActors>,
@@ -164,7 +166,7 @@ pub struct ButterflyActors {
 
 /// The least dimension `n >= 2` with `n · 2^n >= s`, or the given one (the router checks its
 /// range; a smaller `N` than `S` multiplexes, Choice 23).
-fn dimension(dim: Option<u32>, s: u32) -> Result<u32, Error> {
+pub(crate) fn dimension(dim: Option<u32>, s: u32) -> Result<u32, Error> {
     let fits = |n: u32| (u64::from(n) << n) >= u64::from(s);
     match dim {
         Some(n) => Ok(n),
@@ -187,7 +189,20 @@ pub fn simulate_butterfly(
     config: &ButterflyConfig,
     limits: &Limits,
 ) -> Result<ButterflyReport, Error> {
-    run_butterfly(program, input, config, None, limits)
+    run_butterfly(program, input, config, None, limits, None)
+}
+
+/// [`simulate_butterfly`] that also returns every pass's hops and combines, in pass order
+/// (for the run's picture).
+pub fn simulate_butterfly_recorded(
+    program: &Program,
+    input: &[i64],
+    config: &ButterflyConfig,
+    limits: &Limits,
+) -> Result<(ButterflyReport, Vec<PassStats>), Error> {
+    let mut passes = Vec::new();
+    let report = run_butterfly(program, input, config, None, limits, Some(&mut passes))?;
+    Ok((report, passes))
 }
 
 /// Runs `program` on `input` with every global step served by actors under `scheduler`
@@ -201,7 +216,7 @@ pub fn simulate_butterfly_actors(
     scheduler: Scheduler,
     limits: &Limits,
 ) -> Result<ButterflyReport, Error> {
-    run_butterfly(program, input, config, Some(scheduler), limits)
+    run_butterfly(program, input, config, Some(scheduler), limits, None)
 }
 
 fn run_butterfly(
@@ -210,14 +225,18 @@ fn run_butterfly(
     config: &ButterflyConfig,
     scheduler: Option<Scheduler>,
     limits: &Limits,
+    mut recorded: Option<&mut Vec<PassStats>>,
 ) -> Result<ButterflyReport, Error> {
     let code = Code::new(program)?;
     let dim = dimension(config.dim, code.ppus)?;
-    let router = LockstepRouter::with_buffers(dim, config.b, config.combining)?.with_hashing(
+    let mut router = LockstepRouter::with_buffers(dim, config.b, config.combining)?.with_hashing(
         &config.hash,
         config.keys,
         config.hash_seed,
     )?;
+    if recorded.is_some() {
+        router = router.recording();
+    }
     // Stated limits (`crate::limits`): the memory before anything runs, the work once the
     // reference has counted the global steps.
     let dim_field = if config.dim.is_some() { "butterfly.dim" } else { "S" };
@@ -273,6 +292,7 @@ fn run_butterfly(
         max_arrivals: 0,
         max_occupancy: 0,
         max_dq: 0,
+        hops: 0,
         actor: scheduler.map(|sched| ButterflyActors {
             scheduler: sched.to_string(),
             actor_time: 0,
@@ -405,6 +425,10 @@ fn run_butterfly(
                 report.max_arrivals = report.max_arrivals.max(s.arrivals_max);
                 report.max_occupancy = report.max_occupancy.max(s.max_occupancy);
                 report.max_dq = report.max_dq.max(s.max_dq);
+                report.hops += s.hops;
+                if let Some(passes) = recorded.as_deref_mut() {
+                    passes.push(s);
+                }
                 for (pid, _, value) in deliveries {
                     if let Some(dest) = waits.get_mut(pid as usize).and_then(Option::take) {
                         ppus[pid as usize].store(dest, value);

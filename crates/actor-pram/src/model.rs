@@ -27,6 +27,7 @@
 
 use netcore::driver::pram::{LoadedProgram, PramConfig};
 use netcore::limits::DEFAULT_MEMORY;
+use netcore::picture::Picture;
 use netcore::pram::{Limits, Variant};
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
@@ -284,5 +285,8 @@ impl Model for ActorPram {
             (None, None) => format!("{head}; verified = {}", report.verified),
         };
         Ok(RunReport { summary, report: to_json(&report)? })
+    }
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+        crate::picture::picture(config)
     }
 }

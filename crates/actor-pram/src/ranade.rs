@@ -584,6 +584,37 @@ pub struct PassStats {
     pub deliveries: Vec<(u32, u64, i64)>,
     /// Per served address, sorted: the pids in the hosts' serialization order (Choice 19).
     pub serialization: Vec<(u64, Vec<u32>)>,
+    /// Packet hops of both passes: a forward packet or a reply sent on an edge (end-of-stream
+    /// and ghost slots are not hops).
+    pub hops: u64,
+    /// The pass's hops and combines one by one, recorded only by a router built
+    /// [`LockstepRouter::recording`] (for the run's picture).
+    #[serde(skip)]
+    pub events: Vec<PassEvent>,
+}
+
+/// What happened at a virtual node in a round of a pass (recorded on demand).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PassEvent {
+    /// The event.
+    pub kind: PassEventKind,
+    /// The node's level.
+    pub level: u32,
+    /// The node's row.
+    pub row: u32,
+    /// The round of its pass.
+    pub round: u64,
+}
+
+/// The kinds of [`PassEvent`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassEventKind {
+    /// A forward packet leaves the node on an edge.
+    Forward,
+    /// A reply leaves the node on a reverse edge.
+    Reply,
+    /// The node merged packets (one event per combine).
+    Combine,
 }
 
 /// The lockstep reference router: all virtual nodes step in synchrony, one slot per edge per
@@ -597,6 +628,8 @@ pub struct LockstepRouter {
     b: Buffers,
     combining: bool,
     hashing: Hashing,
+    /// Record every pass's [`PassEvent`]s.
+    record: bool,
 }
 
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
@@ -629,7 +662,13 @@ impl LockstepRouter {
             got: e.to_string(),
         })?;
         let hashing = Hashing::identity(bf.routers());
-        Ok(Self { bf, n, rows: 1 << n, levels: 3 * n - 1, b, combining, hashing })
+        Ok(Self { bf, n, rows: 1 << n, levels: 3 * n - 1, b, combining, hashing, record: false })
+    }
+
+    /// The same router recording every pass's hops and combines ([`PassStats::events`]).
+    pub fn recording(mut self) -> Self {
+        self.record = true;
+        self
     }
 
     /// The same router with addresses placed by `family` and keys in `keys` order, drawn from
@@ -1196,6 +1235,7 @@ impl LockstepRouter {
                     let vi = self.idx(l, r);
                     let v = &mut nodes[vi];
                     let inbound = std::mem::take(&mut slots[vi]);
+                    let combined = stats.combines;
                     self.fwd_apply(v, l, r, acks[vi], inbound, &mut stats)?;
                     if v.closed {
                         continue;
@@ -1205,8 +1245,16 @@ impl LockstepRouter {
                     if record {
                         trace.add_fwd(l, r, round, &out);
                     }
+                    if self.record {
+                        let at = |kind| PassEvent { kind, level: l, row: r, round };
+                        let merges = stats.combines - combined;
+                        stats.events.extend((0..merges).map(|_| at(PassEventKind::Combine)));
+                        let sent = out.slots.iter().filter(|s| matches!(s, Some(Slot::Packet(_))));
+                        stats.events.extend(sent.map(|_| at(PassEventKind::Forward)));
+                    }
                     for (e, slot) in out.slots.into_iter().enumerate() {
                         if let Some(slot) = slot {
+                            stats.hops += u64::from(matches!(slot, Slot::Packet(_)));
                             let (l2, r2) = self.succ(l, r, e);
                             next_slots[self.idx(l2, r2)][e] = Some(slot);
                         }
@@ -1260,8 +1308,14 @@ impl LockstepRouter {
                     if record {
                         trace.add_rev(l, r, round, &out);
                     }
+                    if self.record {
+                        let sent = out.slots.iter().filter(|s| matches!(s, Some(RSlot::Reply(_))));
+                        let at = PassEvent { kind: PassEventKind::Reply, level: l, row: r, round };
+                        stats.events.extend(sent.map(|_| at));
+                    }
                     for (j, slot) in out.slots.into_iter().enumerate() {
                         if let Some(slot) = slot {
+                            stats.hops += u64::from(matches!(slot, RSlot::Reply(_)));
                             let (l0, r0) = self.pred(l, r, j);
                             next_rslots[self.idx(l0, r0)][j] = Some(slot);
                         }

@@ -1,5 +1,6 @@
 //! The [`Model`] through which `xtask` lists, runs and sweeps this crate:
-//! `cargo xtask run cross-pram CONFIG.toml` runs one program at one size on every machine.
+//! `cargo xtask run cross-pram CONFIG.toml` runs one program at one size on every machine;
+//! `--svg FILE` draws the reference interpreter's run (netcore's PRAM picture).
 //!
 //! ```toml
 //! program = "prefix-sums"   # one of crate::study::PROGRAMS
@@ -7,6 +8,9 @@
 //! seed = 0                  # the input's and the machines' seed (default 0)
 //! ```
 
+use netcore::picture::Picture;
+use netcore::pram::Limits;
+use netcore::pram::picture::program_picture;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 use serde::Deserialize;
 
@@ -58,5 +62,31 @@ impl Model for CrossPram {
             );
         }
         Ok(RunReport { summary, report: to_json(&rows)? })
+    }
+    /// The picture of the reference run (the first row): netcore's PRAM picture, one lane per
+    /// PPU, one mark per access, cells shared within a step shaded; the emulating machines
+    /// are not drawn (their own crates draw theirs). Refused before the run past 127 PPUs.
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+        let config: CrossConfig = config.parse()?;
+        check(config.program, config.n)?;
+        let instance = config.program.instance(config.n, config.seed)?;
+        let name = format!("{} (reference run of cross-pram)", config.program.name());
+        program_picture(&name, &instance.program, &instance.input, &Limits::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// n = 128 PPUs and the CPU are 129 lanes: refused before the run, with the limit.
+    #[test]
+    fn too_large_is_refused() {
+        let text = "program = \"prefix-sums\"\nn = 128\n";
+        let e = CrossPram.picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        assert!(e.to_string().starts_with("ppus is too large: the run needs 129 lanes"), "{e}");
+        assert!(e.to_string().contains("the limit is 128"), "{e}");
     }
 }

@@ -4,6 +4,8 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use netcore::bsp::DbspParams;
+use netcore::cost::Ledger;
+use netcore::picture::Picture;
 use netcore::rng::seeded;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
@@ -246,6 +248,13 @@ pub struct PramReport {
 /// (Sections 3-4) and prices its D-BSP trace; a result that differs from the library's
 /// plain-Rust reference is [`Error::Mismatch`].
 pub fn pram_report(config: &PramConfig) -> Result<PramReport, ModelError> {
+    pram_run(config).map(|(report, ..)| report)
+}
+
+/// [`pram_report`] with the run's ledger and the pricing its costs use (for its picture).
+pub(crate) fn pram_run(
+    config: &PramConfig,
+) -> Result<(PramReport, Ledger, DbspParams), ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
     let (level0, r, k) = config.scheme.resolve(config.level0, config.r, config.k)?;
     limits::check_pram_memory(config.algorithm, config.size, config.n, r, k)?;
@@ -325,7 +334,7 @@ pub fn pram_report(config: &PramConfig) -> Result<PramReport, ModelError> {
         delta_max,
         verified: true,
     };
-    Ok(report)
+    Ok((report, ledger.clone(), priced))
 }
 
 fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
@@ -401,7 +410,11 @@ pub struct PrimitiveReport {
     pub verified: bool,
 }
 
-fn run_primitive(config: &PrimitiveConfig) -> Result<RunReport, ModelError> {
+/// Runs the primitive of `config`: its pricing, the run, its ledger and whether its output
+/// equals the sequential reference.
+pub(crate) fn primitive_run(
+    config: &PrimitiveConfig,
+) -> Result<(DbspParams, PrimitiveRun, Ledger, bool), ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
     if config.n < 2 {
         return Err(Error::param("n", "2 <= n <= 2^20", config.n).into());
@@ -410,6 +423,11 @@ fn run_primitive(config: &PrimitiveConfig) -> Result<RunReport, ModelError> {
     let run = PrimitiveRun::new(config.primitive, log_n, config.k, config.skew, config.direction)?;
     let mut rng = seeded(config.seed, 0);
     let (ledger, verified) = run.execute(&params, &mut rng)?;
+    Ok((params, run, ledger, verified))
+}
+
+fn run_primitive(config: &PrimitiveConfig) -> Result<RunReport, ModelError> {
+    let (params, run, ledger, verified) = primitive_run(config)?;
     let comm = ledger.comm(&params).map_err(Error::from)?;
     let (bound, _) = bound(&run, config.alpha, config.beta);
     let report = PrimitiveReport {
@@ -457,5 +475,8 @@ impl Model for DbspHmos {
             RunConfig::Hmos(h) => run_hmos(&h),
             RunConfig::Pram(p) => run_pram(&p),
         }
+    }
+    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+        crate::picture::picture(self, config)
     }
 }

@@ -5,12 +5,13 @@
 //!
 //! - **intervals**: what a lane did over `[from, to)` (compute, submit, stalled, ...);
 //! - **spans**: a shaded time range over a range of lanes (a stall episode, a superstep's
-//!   `g h` phase, a held range);
+//!   `g h` phase, a held range); its ends are real numbers (a D-BSP superstep's `g_i h` is
+//!   real), drawn where they fall;
 //! - **arrows**: from `(lane, time)` to `(lane, time)` (a message from submission to delivery);
 //! - **marks**: a point event on a lane, in one of eight colour groups (a computed pebble
 //!   coloured by its guest column);
-//! - **boxes**: labelled outlines over a lane range and a time range, nested by depth (the
-//!   clusters of a D-BSP superstep).
+//! - **boxes**: labelled outlines over a lane range and a real time range, nested by depth
+//!   (the clusters of a D-BSP superstep, the phases of a protocol).
 //!
 //! Every item has a kind from one closed enum per picture ([`Kind`]): its legend label and its
 //! paint. A model builds its picture from its own run's trace through a typed [`Sketch`] and
@@ -135,17 +136,17 @@ pub struct Interval {
     pub kind: usize,
 }
 
-/// A shaded time range `[from, to)` over lanes `lo..=hi`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A shaded time range `[from, to)` over lanes `lo..=hi` (real times: a D-BSP cost).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Span {
     /// First lane.
     pub lo: u32,
     /// Last lane.
     pub hi: u32,
     /// First time.
-    pub from: Step,
+    pub from: f64,
     /// One past the last time.
-    pub to: Step,
+    pub to: f64,
     /// Index into [`Picture::legend`].
     pub kind: usize,
 }
@@ -178,18 +179,18 @@ pub struct Mark {
     pub kind: usize,
 }
 
-/// A labelled outline over lanes `lo..=hi` and times `[from, to)`, drawn inside the boxes of
-/// smaller depth.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A labelled outline over lanes `lo..=hi` and real times `[from, to)`, drawn inside the
+/// boxes of smaller depth.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Frame {
     /// First lane.
     pub lo: u32,
     /// Last lane.
     pub hi: u32,
     /// First time.
-    pub from: Step,
+    pub from: f64,
     /// One past the last time.
-    pub to: Step,
+    pub to: f64,
     /// Nesting depth (0 outermost).
     pub depth: u32,
     /// A short label drawn in its corner (may be empty).
@@ -199,7 +200,7 @@ pub struct Frame {
 }
 
 /// One run's picture with its kinds erased, as xtask renders it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Picture {
     /// The title (names the config).
     pub title: String,
@@ -253,6 +254,28 @@ pub struct Sketch<K: Kind> {
     _kind: std::marker::PhantomData<K>,
 }
 
+/// A step as a real time (steps are within the drawn limit, so exact).
+#[allow(clippy::cast_precision_loss)]
+fn real(step: Step) -> f64 {
+    step as f64
+}
+
+/// `value` to four significant digits, without trailing zeros (`5.657`, `8`, `0.1768`): how a
+/// picture labels a real cost.
+pub fn significant(value: f64) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return format!("{value}");
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let decimals = (3.0 - value.abs().log10().floor()).max(0.0) as usize;
+    let text = format!("{value:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
 fn index<K: Kind>(kind: K) -> usize {
     K::ALL.iter().position(|k| *k == kind).unwrap_or_else(|| unreachable!("K::ALL lists every K"))
 }
@@ -300,6 +323,11 @@ impl<K: Kind> Sketch<K> {
 
     /// Lanes `lo..=hi` are shaded as `kind` over `[from, to)`.
     pub fn span(&mut self, lo: u32, hi: u32, from: Step, to: Step, kind: K) {
+        self.span_real(lo, hi, real(from), real(to), kind);
+    }
+
+    /// Lanes `lo..=hi` are shaded as `kind` over the real times `[from, to)`.
+    pub fn span_real(&mut self, lo: u32, hi: u32, from: f64, to: f64, kind: K) {
         self.picture.spans.push(Span { lo, hi, from, to, kind: index(kind) });
     }
 
@@ -316,8 +344,20 @@ impl<K: Kind> Sketch<K> {
     /// A box over lanes `lo..=hi` and `[from, to)` at nesting `depth`.
     pub fn frame(
         &mut self,
-        (lo, hi): (u32, u32),
+        lanes: (u32, u32),
         (from, to): (Step, Step),
+        depth: u32,
+        label: impl Into<String>,
+        kind: K,
+    ) {
+        self.frame_real(lanes, (real(from), real(to)), depth, label, kind);
+    }
+
+    /// A box over lanes `lo..=hi` and the real times `[from, to)` at nesting `depth`.
+    pub fn frame_real(
+        &mut self,
+        (lo, hi): (u32, u32),
+        (from, to): (f64, f64),
         depth: u32,
         label: impl Into<String>,
         kind: K,
@@ -377,6 +417,16 @@ mod tests {
         );
         let e = check_size("p", 1, "T", 2001).unwrap_err();
         assert_eq!((e.field, e.limit, e.estimate), ("T", 2000, 2001));
+    }
+
+    /// Four significant digits, trailing zeros dropped.
+    #[test]
+    fn significant_digits() {
+        assert_eq!(significant(5.656_854), "5.657");
+        assert_eq!(significant(8.0), "8");
+        assert_eq!(significant(0.176_776_7), "0.1768");
+        assert_eq!(significant(1234.4), "1234");
+        assert_eq!(significant(0.0), "0");
     }
 
     /// Counts are per kind, in legend order, over every item list.

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::driver::pram::PramConfig;
 use crate::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
-use crate::pram::{AccessKind, CPU_PID, CollectTrace, run_traced};
+use crate::pram::{AccessKind, CPU_PID, CollectTrace, Limits, Program, run_traced};
 use crate::study::{ConfigFile, ModelError};
 
 /// What a PRAM picture shows.
@@ -51,18 +51,30 @@ impl Kind for PramKind {
 pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     let parsed: PramConfig = config.parse()?;
     let loaded = parsed.load(config)?;
-    let ppus = loaded.program.ppus();
+    program_picture(&loaded.name, &loaded.program, &loaded.input, &loaded.limits)
+}
+
+/// The picture of the run of `program` (called `name`) on `input`: refused before the run
+/// past the picture's lanes (`S_max` PPUs and the CPU), and after it, before drawing, past
+/// its global steps. Other models reuse it for their reference PRAM run.
+pub fn program_picture(
+    name: &str,
+    program: &Program,
+    input: &[i64],
+    limits: &Limits,
+) -> Result<Picture, ModelError> {
+    let ppus = program.ppus();
     check_size("ppus", u64::from(ppus) + 1, "G", 0)?;
     let mut trace = CollectTrace::default();
-    let run = run_traced(&loaded.program, &loaded.input, &loaded.limits, &mut trace)?;
+    let run = run_traced(program, input, limits, &mut trace)?;
     check_size("ppus", u64::from(ppus) + 1, "G", run.cost.g)?;
     let mut lanes: Vec<String> = (0..ppus).map(|i| format!("P{i}")).collect();
     lanes.push("CPU".into());
     let title = format!(
         "{} on {} (M = {}): T = {}, G = {}, W = {}",
-        loaded.name,
-        loaded.program.variant(),
-        loaded.program.mem(),
+        name,
+        program.variant(),
+        program.mem(),
         run.cost.t,
         run.cost.g,
         run.cost.w
