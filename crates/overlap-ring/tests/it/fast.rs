@@ -125,6 +125,30 @@ proptest! {
     }
 }
 
+/// Runs longer than a range's mailbox (64 rows) reuse its slots: OVERLAP and naive on a
+/// 64-processor host with long links, `T = 300`, on 1 to 5 threads (ranges reading streams
+/// from ranges two away when a range is shorter than a route), all equal to the event engine.
+#[test]
+fn long_runs_on_threads_equal_the_event_engine() {
+    let delays: Vec<u32> =
+        (0..63u32).map(|i| if i % 9 == 4 { 30 + i } else { 1 + i % 3 }).collect();
+    let host = Host::new(64, delays, 4).unwrap();
+    let c = C::new(5, 2).unwrap();
+    let plans = [naive::plan(64, 64).unwrap(), overlap_ring::overlap::plan(&host, c, 1).unwrap().0];
+    for plan in &plans {
+        let r = reference(&Program::Mix, plan.n_cols(), 300).unwrap();
+        let slow = simulate_event_driven(&host, plan, &Program::Mix, &r).unwrap();
+        for threads in 1..=5 {
+            let (quick, profile) =
+                fast::simulate_profiled(&host, plan, &Program::Mix, &r, threads).unwrap();
+            assert_eq!(quick, slow, "{threads} threads");
+            assert_eq!(profile.len(), threads);
+            let holders: usize = profile.iter().map(|p| p.holders).sum();
+            assert_eq!(holders, plan.held().iter().flatten().count());
+        }
+    }
+}
+
 /// The refusals name their reason: the trapezoid plan holds `2r + ...` columns with phase
 /// `r > 1`; OVERLAP's seams cross links with more streams than `B = 1`.
 #[test]
