@@ -150,6 +150,10 @@ struct Range<V> {
     inbox: Vec<(usize, usize)>,
     /// Its streams read by other ranges (indices among its own streams), in mailbox order.
     outbox: Vec<usize>,
+    /// Its holders that read or send streams across its ends (computed first in each row and
+    /// published before the others), and the runs of holders between them.
+    edges: Vec<std::ops::Range<usize>>,
+    inner: Vec<std::ops::Range<usize>>,
     /// Ranges whose streams it reads, and ranges that read its streams.
     feeders: Vec<usize>,
     readers: Vec<usize>,
@@ -312,6 +316,8 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
                     holders: w[0]..w[1],
                     inbox: Vec::new(),
                     outbox: Vec::new(),
+                    edges: Vec::new(),
+                    inner: Vec::new(),
                     feeders: Vec::new(),
                     readers: Vec::new(),
                     prev: row.clone(),
@@ -320,6 +326,7 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
             })
             .collect();
         let (mut left, mut right) = (vec![NONE; holders], vec![NONE; holders]);
+        let mut edge = vec![false; holders];
         for (id, s) in routes.streams.iter().enumerate() {
             let h = holder[s.dest as usize] as usize;
             let g = renum[id] as usize;
@@ -330,6 +337,8 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
             } else {
                 let q = ranges[i].outbox.len();
                 ranges[i].outbox.push(own);
+                edge[src[g]] = true;
+                edge[h] = true;
                 let to = &mut ranges[j];
                 to.inbox.push((i, q));
                 to.prev.streams.push(streams[g].clone());
@@ -340,6 +349,17 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
             side[h] = narrow(slot, "streams")?;
         }
         (lay.left, lay.right) = (left, right);
+        for range in &mut ranges {
+            let mut from = range.holders.start;
+            for h in range.holders.clone() {
+                if edge[h] {
+                    range.edges.push(h..h + 1);
+                    range.inner.push(from..h);
+                    from = h + 1;
+                }
+            }
+            range.inner.push(from..range.holders.end);
+        }
         for j in 0..ranges.len() {
             let mut feeders: Vec<usize> = ranges[j].inbox.iter().map(|&(i, _)| i).collect();
             feeders.sort_unstable();
@@ -539,9 +559,11 @@ fn split<'a, V, D>(
 }
 
 /// Sweeps every row of range `j` (`range`, `part`): before row `t` it takes row `t - 1` of the
-/// streams it reads from other ranges out of their mailboxes (waiting for them to finish that
-/// row), after it puts row `t` of its streams read by others in its own (waiting, [`SLACK`]
-/// rows behind, for its readers to have taken row `t - SLACK`). Returns each row's last
+/// streams it reads from other ranges out of their mailboxes (waiting for them to publish that
+/// row), computes its edge holders' row `t`, puts row `t` of its streams read by others in its
+/// own mailbox (waiting, [`SLACK`] rows behind, for its readers to have taken row
+/// `t - SLACK`), publishes it, and then computes the rest of row `t`: a neighbour waits only
+/// while this range computes its edges, not its whole row. Returns each row's last
 /// finishing step in the range, or `None` when another range failed.
 fn run_range<P, V, D>(
     lay: &Layout,
@@ -575,7 +597,8 @@ where
                 }
             }
         }
-        row_done.push(sweep(lay, prog, t, &range.prev, &mut range.cur, &mut part, current));
+        let (prev, cur) = (&range.prev, &mut range.cur);
+        let edge = sweep(lay, prog, t, prev, cur, &mut part, &range.edges, current);
         if !range.outbox.is_empty() {
             if t >= SLACK {
                 for &k in &range.readers {
@@ -591,6 +614,9 @@ where
             }
         }
         shared.done[j].store(t, Ordering::Release);
+        let inner =
+            sweep(lay, prog, t, &range.prev, &mut range.cur, &mut part, &range.inner, current);
+        row_done.push(edge.max(inner));
         std::mem::swap(&mut range.prev, &mut range.cur);
     }
     profile.wall = start.elapsed().as_secs_f64();
@@ -598,8 +624,10 @@ where
     (Some(row_done), profile)
 }
 
-/// Computes row `t` of the holders of `part` into `cur` from row `t - 1` (`prev`, both the
-/// range's); returns the last step at which one of them finished a pebble of row `t`.
+/// Computes row `t` of the holders `runs` of `part` into `cur` from row `t - 1` (`prev`, both
+/// the range's); returns the last step at which one of them finished a pebble of row `t` (0 for
+/// none). A holder's row needs only its own previous row and row `t - 1` of its inputs, so the
+/// order of holders within a row does not change any result.
 fn sweep<P, V, D>(
     lay: &Layout,
     prog: &P,
@@ -607,6 +635,7 @@ fn sweep<P, V, D>(
     prev: &Row<V>,
     cur: &mut Row<V>,
     part: &mut Part<'_, D>,
+    runs: &[std::ops::Range<usize>],
     current: &Current,
 ) -> Step
 where
@@ -614,10 +643,10 @@ where
     V: Clone + crate::guest::Digest,
 {
     let n_cols = lay.n_cols;
-    let Some(first) = part.holders.clone().next() else { return 0 };
+    let first = part.holders.start;
     let base = (lay.col_at[first] as usize, lay.out_at[first] as usize);
     let mut row_max = 0;
-    for h in part.holders.clone() {
+    for h in runs.iter().cloned().flatten() {
         let (lo, hi) = (lay.lo[h] as usize, lay.hi[h] as usize);
         let mut at = Pebble { h, lo, hi, t, fin: part.free[h - first] };
         let mut go = |c| at.compute(lay, prog, prev, cur, part, base, c, current);
