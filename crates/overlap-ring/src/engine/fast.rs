@@ -628,6 +628,7 @@ where
 /// the range's); returns the last step at which one of them finished a pebble of row `t` (0 for
 /// none). A holder's row needs only its own previous row and row `t - 1` of its inputs, so the
 /// order of holders within a row does not change any result.
+#[allow(clippy::too_many_arguments)]
 fn sweep<P, V, D>(
     lay: &Layout,
     prog: &P,
