@@ -24,11 +24,16 @@
 //! row), so memory is walked in order instead of visited at random, and nothing is queued: the
 //! timing wheels, messages and per-link queues of the event engine do not exist here.
 //!
-//! **Parallel rows.** A row's sweep over contiguous processor ranges writes disjoint slices
-//! (columns and streams are numbered by processor), so [`simulate`] splits each row over a
-//! rayon pool; every pebble is computed from the same inputs in either case, and the run's
-//! maxima do not depend on the split, so every thread count gives the one-thread result, byte
-//! for byte.
+//! **Parallel runs.** [`simulate`] cuts the holders into one contiguous range per thread; each
+//! thread sweeps its range for every row, with no per-row join. Only the streams whose source
+//! and destination lie in different ranges cross between threads: a range publishes row `t`
+//! of those in its mailbox (one slot per row, [`SLACK`] rows deep) and its row count, and a
+//! range reading them waits for that count to reach `t` before its row `t + 1`. Each row
+//! computes the range's edge holders (those with boundary streams) first and publishes them
+//! before the rest, so a neighbour waits only for the edges. The order of holders inside a row
+//! changes nothing (a holder's row needs its own previous row and row `t - 1` of its inputs),
+//! every pebble is computed from the same inputs and each row's finishing step is the maximum
+//! over the ranges, so every thread count gives the one-thread result, byte for byte.
 //!
 //! **What it refuses** ([`Refusal`], and [`crate::engine::simulate`] then runs the event
 //! engine): a processor holding several columns with phase `l > 1` (its order interleaves rows,
