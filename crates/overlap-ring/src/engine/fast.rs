@@ -27,7 +27,7 @@
 //! **Parallel runs.** [`simulate`] cuts the holders into one contiguous range per thread; each
 //! thread sweeps its range for every row, with no per-row join. Only the streams whose source
 //! and destination lie in different ranges cross between threads: a range publishes row `t`
-//! of those in its mailbox (one slot per row, [`SLACK`] rows deep) and its row count, and a
+//! of those in its mailbox (one slot per row, 64 rows deep) and its row count, and a
 //! range reading them waits for that count to reach `t` before its row `t + 1`. Each row
 //! computes the range's edge holders (those with boundary streams) first and publishes them
 //! before the rest, so a neighbour waits only for the edges. The order of holders inside a row
