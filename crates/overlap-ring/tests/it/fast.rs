@@ -98,12 +98,30 @@ proptest! {
         prop_assert!(slow.verified);
         match fast::simulate(&*fabric, &plan, &prog, &r, 1) {
             Ok(quick) => {
+                prop_assert!(
+                    plan.phase() == 1 || plan.held().iter().flatten().all(|(lo, hi)| lo == hi),
+                    "a plan that interleaves rows ran on the row-sweep engine"
+                );
                 prop_assert_eq!(&quick.row_done, &slow.row_done);
                 prop_assert_eq!(&quick, &slow);
                 prop_assert_eq!(&simulate(&*fabric, &plan, &prog, &r).unwrap(), &slow);
             }
             Err(Error::Refused(why)) => {
                 prop_assert!(!matches!(scheme, Scheme::Naive), "naive refused: {why}");
+                // The reason is true of the plan and host: a holder of several columns with
+                // phase > 1 (every trapezoid and composite plan with r > 1 has one), or more
+                // streams times weight than B on one link.
+                match &why {
+                    Refusal::Phase { proc, lo, hi, phase } => {
+                        prop_assert!(*phase > 1 && hi > lo && *phase == plan.phase());
+                        prop_assert_eq!(plan.held()[*proc], Some((*lo, *hi)));
+                    }
+                    Refusal::Bandwidth { streams, weight, bandwidth, .. } => {
+                        prop_assert_eq!(*bandwidth, b);
+                        prop_assert!(streams * u64::from(*weight) > u64::from(b));
+                    }
+                    other => prop_assert!(false, "unexpected refusal {other}"),
+                }
                 // The automatic choice falls back to the event engine.
                 prop_assert_eq!(&simulate(&*fabric, &plan, &prog, &r).unwrap(), &slow);
             }
