@@ -6,7 +6,8 @@
 //! `OVERLAP_BENCH_ONE_SHOT=naive` (or `overlap`) instead runs that `b = 1` plan once per engine
 //! and prints wall time, CPU time (this thread and the whole process), pebbles per second and
 //! the growth of the peak resident set (Linux `VmHWM`) per held column: the row-sweep engine on
-//! one and two threads at `T = 1000`, then the event engine at `T = 100`. Criterion measures
+//! one and two threads at `T = 1000` (on two threads, each range's wall, CPU and waiting time),
+//! then the event engine at `T = 100`. Criterion measures
 //! the row-sweep engine at `T = 1000` on one and two threads, and the event engine at
 //! `T = 100` (its cost per pebble does not depend on `T`: state is a window of rows).
 
@@ -14,7 +15,8 @@ use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use netcore::delay::DelayLaw;
-use overlap_ring::engine::{HostRun, fast, simulate_event_driven};
+use overlap_ring::engine::fast::{self, ThreadProfile, thread_cpu};
+use overlap_ring::engine::{HostRun, simulate_event_driven};
 use overlap_ring::guest::{Program, Reference, reference};
 use overlap_ring::host::{Host, log_n};
 use overlap_ring::overlap::C;
@@ -52,21 +54,19 @@ fn peak_kb() -> u64 {
         .unwrap_or(0)
 }
 
-/// CPU time of the calling thread in seconds (Linux `schedstat`; 0 where missing): on a
-/// loaded machine the one-thread figure is pebbles per CPU second.
-fn thread_cpu() -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()))
-        .map_or(0.0, |ns| ns / 1e9)
-}
-
-/// The row-sweep engine on `threads` threads (0: the event engine).
-fn run(host: &Host, plan: &Plan, r: &Reference<u64>, threads: usize) -> HostRun {
+/// The row-sweep engine on `threads` threads with each thread's profile (0: the event engine,
+/// no profile).
+fn run(
+    host: &Host,
+    plan: &Plan,
+    r: &Reference<u64>,
+    threads: usize,
+) -> (HostRun, Vec<ThreadProfile>) {
     if threads == 0 {
-        simulate_event_driven(host, plan, &Program::Mix, r).expect("runs")
+        (simulate_event_driven(host, plan, &Program::Mix, r).expect("runs"), Vec::new())
     } else {
-        fast::simulate(host, plan, &Program::Mix, r, threads).expect("row-sweep engine covers it")
+        fast::simulate_profiled(host, plan, &Program::Mix, r, threads)
+            .expect("row-sweep engine covers it")
     }
 }
 
@@ -97,7 +97,7 @@ fn one_shot(host: &Host, which: &str) {
         let r = reference(&Program::Mix, plan.n_cols(), steps).expect("reference");
         let before = peak_kb();
         let (start, cpu, all) = (Instant::now(), thread_cpu(), process_cpu());
-        let run = run(host, &plan, &r, threads);
+        let (run, profiles) = run(host, &plan, &r, threads);
         let secs = start.elapsed().as_secs_f64();
         let (cpu, all) = (thread_cpu() - cpu, process_cpu() - all);
         let pebbles = plan.held_total() as f64 * steps as f64;
@@ -112,6 +112,19 @@ fn one_shot(host: &Host, which: &str) {
             run.verified,
             (grown * 1024) as f64 / plan.held_total() as f64
         );
+        if threads > 1 {
+            for (j, p) in profiles.iter().enumerate() {
+                println!(
+                    "  range {j}: {} holders, {:.3} s wall, {:.3} s CPU, {:.3} s waiting ({:.1} % of wall) in {} waits",
+                    p.holders,
+                    p.wall,
+                    p.cpu,
+                    p.waiting,
+                    100.0 * p.waiting / p.wall.max(1e-9),
+                    p.waits
+                );
+            }
+        }
     }
 }
 

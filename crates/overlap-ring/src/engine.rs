@@ -244,8 +244,10 @@ where
 {
     let routes = routes(fabric, plan, reference)?;
     if mode == Mode::Fastest {
-        match fast::Fast::new(fabric, plan, prog, reference.steps, &routes) {
-            Ok(engine) => return guarded(|current| engine.run_serial(prog, reference, current)),
+        match fast::Fast::new(fabric, plan, prog, reference.steps, &routes, 1) {
+            Ok(engine) => {
+                return guarded(|current| Ok(engine.run_serial(prog, reference, current).0));
+            }
             Err(Error::Refused(_)) => {}
             Err(e) => return Err(e),
         }

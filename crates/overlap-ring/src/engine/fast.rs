@@ -24,11 +24,16 @@
 //! row), so memory is walked in order instead of visited at random, and nothing is queued: the
 //! timing wheels, messages and per-link queues of the event engine do not exist here.
 //!
-//! **Parallel rows.** A row's sweep over contiguous processor ranges writes disjoint slices
-//! (columns and streams are numbered by processor), so [`simulate`] splits each row over a
-//! rayon pool; every pebble is computed from the same inputs in either case, and the run's
-//! maxima do not depend on the split, so every thread count gives the one-thread result, byte
-//! for byte.
+//! **Parallel runs.** [`simulate`] cuts the holders into one contiguous range per thread; each
+//! thread sweeps its range for every row, with no per-row join. Only the streams whose source
+//! and destination lie in different ranges cross between threads: a range publishes row `t`
+//! of those in its mailbox (one slot per row, 64 rows deep) and its row count, and a
+//! range reading them waits for that count to reach `t` before its row `t + 1`. Each row
+//! computes the range's edge holders (those with boundary streams) first and publishes them
+//! before the rest, so a neighbour waits only for the edges. The order of holders inside a row
+//! changes nothing (a holder's row needs its own previous row and row `t - 1` of its inputs),
+//! every pebble is computed from the same inputs and each row's finishing step is the maximum
+//! over the ranges, so every thread count gives the one-thread result, byte for byte.
 //!
 //! **What it refuses** ([`Refusal`], and [`crate::engine::simulate`] then runs the event
 //! engine): a processor holding several columns with phase `l > 1` (its order interleaves rows,
@@ -37,7 +42,9 @@
 
 use netcore::Step;
 use netcore::fabric::Fabric;
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
 
 use super::{Figures, HostRun, Routes, Stats, Totals};
 use crate::error::{Error, Result};
@@ -92,6 +99,11 @@ pub enum Refusal {
 /// No input stream (a boundary side).
 const NONE: u32 = u32::MAX;
 
+/// How many rows a processor range may run ahead of a range that reads its boundary streams:
+/// the depth of each range's mailbox of boundary values (one slot per row, reused every
+/// `SLACK` rows).
+const SLACK: u64 = 64;
+
 fn narrow(value: usize, what: &'static str) -> std::result::Result<u32, Refusal> {
     u32::try_from(value).ok().filter(|&v| v != NONE).ok_or(Refusal::Size { what, value })
 }
@@ -109,7 +121,8 @@ struct Layout {
     /// `out_at[h]..out_at[h + 1]` (one more entry than holders).
     col_at: Vec<u32>,
     out_at: Vec<u32>,
-    /// Per holder: the streams bringing columns `lo - 1` and `hi + 1` ([`NONE`] at a boundary).
+    /// Per holder: where its range reads the streams bringing columns `lo - 1` and `hi + 1`
+    /// ([`NONE`] at a boundary): the range's own streams first, then its inbox ([`Range`]).
     left: Vec<u32>,
     right: Vec<u32>,
     /// Per stream: the column it carries and the summed delay `D` of its route.
@@ -126,19 +139,38 @@ struct Sent {
     delay: Step,
 }
 
-/// One row's values: per held column, and per stream the arrival step and value of its row.
+/// One row's values of a range: per held column, and per stream it reads (its own streams,
+/// then its inbox) the arrival step and value of its row.
 #[derive(Clone)]
 struct Row<V> {
     val: Vec<V>,
     streams: Vec<(Step, V)>,
 }
 
+/// A contiguous range of holders, swept by one thread for every row.
+struct Range<V> {
+    holders: std::ops::Range<usize>,
+    /// Streams from other ranges it reads: (source range, index in that range's outbox), in
+    /// the order of its read slots after its own streams.
+    inbox: Vec<(usize, usize)>,
+    /// Its streams read by other ranges (indices among its own streams), in mailbox order.
+    outbox: Vec<usize>,
+    /// Its holders that read or send streams across its ends (computed first in each row and
+    /// published before the others), and the runs of holders between them.
+    edges: Vec<std::ops::Range<usize>>,
+    inner: Vec<std::ops::Range<usize>>,
+    /// Ranges whose streams it reads, and ranges that read its streams.
+    feeders: Vec<usize>,
+    readers: Vec<usize>,
+    prev: Row<V>,
+    cur: Row<V>,
+}
+
 /// A run of the row-sweep engine, ready to start.
 pub(super) struct Fast<V, D> {
     lay: Layout,
     figures: Figures,
-    prev: Row<V>,
-    cur: Row<V>,
+    ranges: Vec<Range<V>>,
     /// Per holder: the step its last pebble finished.
     free: Vec<Step>,
     /// Per held column: database and digest.
@@ -146,24 +178,61 @@ pub(super) struct Fast<V, D> {
     dig: Vec<u64>,
 }
 
-/// The mutable slices of one contiguous range of holders.
-struct Part<'a, V, D> {
+/// The per-holder and per-column state of one range's holders.
+struct Part<'a, D> {
     holders: std::ops::Range<usize>,
     free: &'a mut [Step],
-    val: &'a mut [V],
-    streams: &'a mut [(Step, V)],
     db: &'a mut [D],
     dig: &'a mut [u64],
 }
 
+/// One range's mailbox: per row modulo [`SLACK`], the arrival steps and values of its outbox.
+type Mailbox<V> = Vec<Mutex<Vec<(Step, V)>>>;
+
+/// What the ranges share while they run: per range its progress (rows finished) and mailbox
+/// (per row modulo [`SLACK`], its outbox's arrival steps and values), and a flag raised when
+/// one of them fails.
+struct Shared<V> {
+    done: Vec<AtomicU64>,
+    mail: Vec<Mailbox<V>>,
+    abort: AtomicBool,
+}
+
+/// How one range's thread spent a run: wall time in the run, time waiting for other ranges, and
+/// thread CPU time (Linux; 0 elsewhere).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ThreadProfile {
+    /// Holders in the range.
+    pub holders: usize,
+    /// Seconds from start to the last row.
+    pub wall: f64,
+    /// Seconds spent waiting for another range's progress.
+    pub waiting: f64,
+    /// Waits that did not find the awaited row already done.
+    pub waits: u64,
+    /// CPU seconds of the thread ([`thread_cpu`]).
+    pub cpu: f64,
+}
+
+/// CPU time of the calling thread in seconds (Linux `/proc/thread-self/schedstat`; 0 where
+/// missing).
+pub fn thread_cpu() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse::<f64>().ok()))
+        .map_or(0.0, |ns| ns / 1e9)
+}
+
 impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, D> {
-    /// Lays out `plan` on `fabric`, or refuses it ([`Error::Refused`]).
+    /// Lays out `plan` on `fabric` in `parts` contiguous holder ranges of equal size, or
+    /// refuses it ([`Error::Refused`]).
     pub(super) fn new<P, F>(
         fabric: &F,
         plan: &Plan,
         prog: &P,
         steps: u64,
         routes: &Routes,
+        parts: usize,
     ) -> Result<Self>
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,
@@ -230,53 +299,112 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
             lay.out_at.push(narrow(lay.sent.len(), "streams")?);
         }
         lay.messages = lay.sent.len() as u64;
-        let (mut left, mut right) = (vec![NONE; lay.lo.len()], vec![NONE; lay.lo.len()]);
+        let holders = lay.lo.len();
+        let parts = parts.max(1);
+        let bounds: Vec<usize> = (0..=parts).map(|k| k * holders / parts).collect();
+        let part_of = |h: usize| bounds.partition_point(|&b| b <= h) - 1;
+        // The source holder of every stream, then each holder's read slots.
+        let mut src = vec![0usize; lay.sent.len()];
+        for h in 0..holders {
+            src[lay.out_at[h] as usize..lay.out_at[h + 1] as usize].fill(h);
+        }
+        let mut ranges: Vec<Range<V>> = bounds
+            .windows(2)
+            .map(|w| {
+                let (cols, outs) =
+                    (lay.col_at[w[0]]..lay.col_at[w[1]], lay.out_at[w[0]]..lay.out_at[w[1]]);
+                let row = Row {
+                    val: val[cols.start as usize..cols.end as usize].to_vec(),
+                    streams: streams[outs.start as usize..outs.end as usize].to_vec(),
+                };
+                Range {
+                    holders: w[0]..w[1],
+                    inbox: Vec::new(),
+                    outbox: Vec::new(),
+                    edges: Vec::new(),
+                    inner: Vec::new(),
+                    feeders: Vec::new(),
+                    readers: Vec::new(),
+                    prev: row.clone(),
+                    cur: row,
+                }
+            })
+            .collect();
+        let (mut left, mut right) = (vec![NONE; holders], vec![NONE; holders]);
+        let mut edge = vec![false; holders];
         for (id, s) in routes.streams.iter().enumerate() {
             let h = holder[s.dest as usize] as usize;
+            let g = renum[id] as usize;
+            let (j, i) = (part_of(h), part_of(src[g]));
+            let own = g - lay.out_at[bounds[i]] as usize;
+            let slot = if i == j {
+                own
+            } else {
+                let q = ranges[i].outbox.len();
+                ranges[i].outbox.push(own);
+                edge[src[g]] = true;
+                edge[h] = true;
+                let to = &mut ranges[j];
+                to.inbox.push((i, q));
+                to.prev.streams.push(streams[g].clone());
+                to.cur.streams.push(streams[g].clone());
+                to.prev.streams.len() - 1
+            };
             let side = if s.left { &mut left } else { &mut right };
-            side[h] = renum[id];
+            side[h] = narrow(slot, "streams")?;
         }
         (lay.left, lay.right) = (left, right);
-        let row = Row { val, streams };
+        for range in &mut ranges {
+            let mut from = range.holders.start;
+            for h in range.holders.clone() {
+                if edge[h] {
+                    range.edges.push(h..h + 1);
+                    range.inner.push(from..h);
+                    from = h + 1;
+                }
+            }
+            range.inner.push(from..range.holders.end);
+        }
+        for j in 0..ranges.len() {
+            let mut feeders: Vec<usize> = ranges[j].inbox.iter().map(|&(i, _)| i).collect();
+            feeders.sort_unstable();
+            feeders.dedup();
+            for &i in &feeders {
+                ranges[i].readers.push(j);
+            }
+            ranges[j].feeders = feeders;
+        }
         Ok(Self {
             figures: Figures::of(plan),
-            free: vec![0; lay.lo.len()],
-            dig: vec![0; row.val.len()],
+            free: vec![0; holders],
+            dig: vec![0; val.len()],
             db,
-            cur: row.clone(),
-            prev: row,
+            ranges,
             lay,
         })
     }
 
-    /// Runs every row in one sweep on this thread.
+    /// Runs every row in one sweep on this thread (a layout of one range).
     pub(super) fn run_serial<P>(
         mut self,
         prog: &P,
         reference: &Reference<D>,
         current: &Current,
-    ) -> Result<HostRun>
+    ) -> (HostRun, ThreadProfile)
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,
     {
-        let mut row_done = Vec::with_capacity(self.lay.steps as usize);
-        for t in 1..=self.lay.steps {
-            let holders = 0..self.lay.lo.len();
-            let part = Part {
-                holders,
-                free: &mut self.free,
-                val: &mut self.cur.val,
-                streams: &mut self.cur.streams,
-                db: &mut self.db,
-                dig: &mut self.dig,
-            };
-            row_done.push(sweep(&self.lay, prog, t, &self.prev, part, current));
-            std::mem::swap(&mut self.prev, &mut self.cur);
+        let shared = Shared::new(&self.ranges);
+        let parts = split(&self.lay, &mut self.ranges, &mut self.free, &mut self.db, &mut self.dig);
+        let (mut row_done, mut profile) = (Vec::new(), ThreadProfile::default());
+        for (j, (range, part)) in parts.into_iter().enumerate() {
+            let (done, spent) = run_range(&self.lay, prog, &shared, j, range, part, current);
+            (row_done, profile) = (done.unwrap_or_default(), spent);
         }
-        Ok(self.finish(reference, row_done))
+        (self.finish(reference, row_done), profile)
     }
 
-    /// The run's [`HostRun`] after the last row.
+    /// The run's [`HostRun`] after the last row, from each row's last finishing step.
     fn finish(self, reference: &Reference<D>, row_done: Vec<Step>) -> HostRun {
         let lay = &self.lay;
         let mut verified = true;
@@ -306,77 +434,214 @@ where
     V: Clone + PartialEq + crate::guest::Digest + Send + Sync,
     D: Clone + PartialEq + Send,
 {
-    /// Runs every row split over `pool`'s threads in `parts` contiguous processor ranges.
+    /// Runs each range on its own thread for every row; ranges wait only for the ranges whose
+    /// boundary streams they read (and, [`SLACK`] rows behind, for those that read theirs).
     fn run_parallel<P>(
         mut self,
         prog: &P,
         reference: &Reference<D>,
-        pool: &rayon::ThreadPool,
-        parts: usize,
-    ) -> Result<HostRun>
+    ) -> Result<(HostRun, Vec<ThreadProfile>)>
     where
         P: GuestProgram<Val = V, Db = D> + Sync + ?Sized,
     {
-        let holders = self.lay.lo.len();
-        let bounds: Vec<usize> = (0..=parts).map(|k| k * holders / parts).collect();
-        let mut row_done = Vec::with_capacity(self.lay.steps as usize);
-        for t in 1..=self.lay.steps {
-            let lay = &self.lay;
-            let prev = &self.prev;
-            let split =
-                split(lay, &bounds, &mut self.cur, &mut self.free, &mut self.db, &mut self.dig);
-            let done: Vec<Result<Step>> = pool.install(|| {
-                split
-                    .into_par_iter()
-                    .map(|part| guarded(|current| Ok(sweep(lay, prog, t, prev, part, current))))
+        let threads = self.ranges.len();
+        let shared = Shared::new(&self.ranges);
+        let lay = &self.lay;
+        let parts = split(lay, &mut self.ranges, &mut self.free, &mut self.db, &mut self.dig);
+        let results: Vec<Result<(Option<Vec<Step>>, ThreadProfile)>> =
+            std::thread::scope(|scope| {
+                let shared = &shared;
+                let mut handles = Vec::with_capacity(threads);
+                for (j, (range, part)) in parts.into_iter().enumerate() {
+                    let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                        let got = guarded(|current| {
+                            Ok(run_range(lay, prog, shared, j, range, part, current))
+                        });
+                        if got.is_err() {
+                            shared.abort.store(true, Ordering::Release);
+                        }
+                        got
+                    });
+                    match spawned {
+                        Ok(handle) => handles.push(handle),
+                        Err(e) => {
+                            shared.abort.store(true, Ordering::Release);
+                            let message = e.to_string();
+                            handles.clear();
+                            return vec![Err(Error::ThreadPool { threads, message })];
+                        }
+                    }
+                }
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            let message = "a range's thread panicked outside the guest".into();
+                            Err(Error::ThreadPool { threads, message })
+                        })
+                    })
                     .collect()
             });
-            let mut max = 0;
-            for d in done {
-                max = max.max(d?);
+        // A range stops early (`None`) only after another one failed: that error is returned.
+        let results = results.into_iter().collect::<Result<Vec<_>>>()?;
+        let mut row_done = vec![0; lay.steps as usize];
+        let mut profiles = Vec::with_capacity(threads);
+        for (done, profile) in results {
+            for (max, d) in row_done.iter_mut().zip(done.unwrap_or_default()) {
+                *max = (*max).max(d);
             }
-            row_done.push(max);
-            std::mem::swap(&mut self.prev, &mut self.cur);
+            profiles.push(profile);
         }
-        Ok(self.finish(reference, row_done))
+        Ok((self.finish(reference, row_done), profiles))
     }
 }
 
-/// Splits row `cur` and the per-holder and per-column state at the holder `bounds`.
+impl<V: Clone> Shared<V> {
+    /// No range has finished a row; every mailbox slot holds its outbox's initial values.
+    fn new(ranges: &[Range<V>]) -> Self {
+        let mail = ranges
+            .iter()
+            .map(|r| {
+                let init: Vec<(Step, V)> =
+                    r.outbox.iter().map(|&k| r.prev.streams[k].clone()).collect();
+                if init.is_empty() {
+                    Vec::new()
+                } else {
+                    (0..SLACK).map(|_| Mutex::new(init.clone())).collect()
+                }
+            })
+            .collect();
+        Self {
+            done: ranges.iter().map(|_| AtomicU64::new(0)).collect(),
+            mail,
+            abort: AtomicBool::new(false),
+        }
+    }
+
+    /// Waits until range `j` has finished row `row`; `false` when another range failed.
+    fn wait(&self, j: usize, row: u64, profile: &mut ThreadProfile) -> bool {
+        if self.done[j].load(Ordering::Acquire) >= row {
+            return true;
+        }
+        let start = Instant::now();
+        profile.waits += 1;
+        let mut spins = 0u32;
+        while self.done[j].load(Ordering::Acquire) < row {
+            if self.abort.load(Ordering::Acquire) {
+                return false;
+            }
+            spins += 1;
+            if spins < 256 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        profile.waiting += start.elapsed().as_secs_f64();
+        true
+    }
+}
+
+/// Splits the per-holder and per-column state at the ranges' bounds.
 fn split<'a, V, D>(
     lay: &Layout,
-    bounds: &[usize],
-    cur: &'a mut Row<V>,
+    ranges: &'a mut [Range<V>],
     mut free: &'a mut [Step],
     mut db: &'a mut [D],
     mut dig: &'a mut [u64],
-) -> Vec<Part<'a, V, D>> {
-    let (mut val, mut streams) = (&mut cur.val[..], &mut cur.streams[..]);
-    let mut parts = Vec::with_capacity(bounds.len());
-    for w in bounds.windows(2) {
-        let (a, b) = (w[0], w[1]);
+) -> Vec<(&'a mut Range<V>, Part<'a, D>)> {
+    let mut parts = Vec::with_capacity(ranges.len());
+    for range in ranges {
+        let (a, b) = (range.holders.start, range.holders.end);
         let cols = (lay.col_at[b] - lay.col_at[a]) as usize;
-        let outs = (lay.out_at[b] - lay.out_at[a]) as usize;
-        let f;
+        let (f, d, g);
         (f, free) = std::mem::take(&mut free).split_at_mut(b - a);
-        let (v, d, g, s);
-        (v, val) = std::mem::take(&mut val).split_at_mut(cols);
         (d, db) = std::mem::take(&mut db).split_at_mut(cols);
         (g, dig) = std::mem::take(&mut dig).split_at_mut(cols);
-        (s, streams) = std::mem::take(&mut streams).split_at_mut(outs);
-        parts.push(Part { holders: a..b, free: f, val: v, streams: s, db: d, dig: g });
+        parts.push((range, Part { holders: a..b, free: f, db: d, dig: g }));
     }
     parts
 }
 
-/// Computes row `t` of the holders of `part` from row `t - 1` (`prev`); returns the last step
-/// at which one of them finished a pebble of row `t`.
+/// Sweeps every row of range `j` (`range`, `part`): before row `t` it takes row `t - 1` of the
+/// streams it reads from other ranges out of their mailboxes (waiting for them to publish that
+/// row), computes its edge holders' row `t`, puts row `t` of its streams read by others in its
+/// own mailbox (waiting, [`SLACK`] rows behind, for its readers to have taken row
+/// `t - SLACK`), publishes it, and then computes the rest of row `t`: a neighbour waits only
+/// while this range computes its edges, not its whole row. Returns each row's last
+/// finishing step in the range, or `None` when another range failed.
+fn run_range<P, V, D>(
+    lay: &Layout,
+    prog: &P,
+    shared: &Shared<V>,
+    j: usize,
+    range: &mut Range<V>,
+    mut part: Part<'_, D>,
+    current: &Current,
+) -> (Option<Vec<Step>>, ThreadProfile)
+where
+    P: GuestProgram<Val = V, Db = D> + ?Sized,
+    V: Clone + crate::guest::Digest,
+{
+    let (start, cpu) = (Instant::now(), thread_cpu());
+    let mut profile = ThreadProfile { holders: range.holders.len(), ..ThreadProfile::default() };
+    let own = range.cur.streams.len() - range.inbox.len();
+    let mut row_done = Vec::with_capacity(lay.steps as usize);
+    for t in 1..=lay.steps {
+        if t >= 2 {
+            let slot = ((t - 1) % SLACK) as usize;
+            for &i in &range.feeders {
+                if !shared.wait(i, t - 1, &mut profile) {
+                    return (None, profile);
+                }
+                let mail = shared.mail[i][slot].lock().unwrap_or_else(PoisonError::into_inner);
+                for (k, &(from, q)) in range.inbox.iter().enumerate() {
+                    if from == i {
+                        range.prev.streams[own + k] = mail[q].clone();
+                    }
+                }
+            }
+        }
+        let (prev, cur) = (&range.prev, &mut range.cur);
+        let edge = sweep(lay, prog, t, prev, cur, &mut part, &range.edges, current);
+        if !range.outbox.is_empty() {
+            if t >= SLACK {
+                for &k in &range.readers {
+                    if !shared.wait(k, t - SLACK + 1, &mut profile) {
+                        return (None, profile);
+                    }
+                }
+            }
+            let mut mail =
+                shared.mail[j][(t % SLACK) as usize].lock().unwrap_or_else(PoisonError::into_inner);
+            for (m, &k) in mail.iter_mut().zip(&range.outbox) {
+                *m = range.cur.streams[k].clone();
+            }
+        }
+        shared.done[j].store(t, Ordering::Release);
+        let inner =
+            sweep(lay, prog, t, &range.prev, &mut range.cur, &mut part, &range.inner, current);
+        row_done.push(edge.max(inner));
+        std::mem::swap(&mut range.prev, &mut range.cur);
+    }
+    profile.wall = start.elapsed().as_secs_f64();
+    profile.cpu = thread_cpu() - cpu;
+    (Some(row_done), profile)
+}
+
+/// Computes row `t` of the holders `runs` of `part` into `cur` from row `t - 1` (`prev`, both
+/// the range's); returns the last step at which one of them finished a pebble of row `t` (0 for
+/// none). A holder's row needs only its own previous row and row `t - 1` of its inputs, so the
+/// order of holders within a row does not change any result.
+#[allow(clippy::too_many_arguments)]
 fn sweep<P, V, D>(
     lay: &Layout,
     prog: &P,
     t: u64,
     prev: &Row<V>,
-    mut part: Part<'_, V, D>,
+    cur: &mut Row<V>,
+    part: &mut Part<'_, D>,
+    runs: &[std::ops::Range<usize>],
     current: &Current,
 ) -> Step
 where
@@ -384,14 +649,15 @@ where
     V: Clone + crate::guest::Digest,
 {
     let n_cols = lay.n_cols;
-    let Some(first) = part.holders.clone().next() else { return 0 };
+    let first = part.holders.start;
     let base = (lay.col_at[first] as usize, lay.out_at[first] as usize);
     let mut row_max = 0;
-    for h in part.holders.clone() {
+    for h in runs.iter().cloned().flatten() {
         let (lo, hi) = (lay.lo[h] as usize, lay.hi[h] as usize);
         let mut at = Pebble { h, lo, hi, t, fin: part.free[h - first] };
+        let mut go = |c| at.compute(lay, prog, prev, cur, part, base, c, current);
         if lo == hi {
-            at.compute(lay, prog, prev, &mut part, base, lo, current);
+            go(lo);
         } else {
             // Phase 1: the interior `[lo + s_L, hi - s_R]`, then the edges (the strict order's
             // row, `order::Order` with `l = 1`).
@@ -402,7 +668,7 @@ where
                 (lo..=hi, [None, None])
             };
             for c in run.chain(edges.into_iter().flatten()) {
-                at.compute(lay, prog, prev, &mut part, base, c, current);
+                go(c);
             }
         }
         part.free[h - first] = at.fin;
@@ -432,7 +698,8 @@ impl Pebble {
         lay: &Layout,
         prog: &P,
         prev: &Row<V>,
-        part: &mut Part<'_, V, D>,
+        cur: &mut Row<V>,
+        part: &mut Part<'_, D>,
         base: (usize, usize),
         c: usize,
         current: &Current,
@@ -451,7 +718,7 @@ impl Pebble {
                 need = need.max(*arrival);
                 v.clone()
             } else {
-                prev.val[slot + j - lo].clone()
+                prev.val[slot + j - lo - base.0].clone()
             }
         };
         let l = input(Side::Left, lay.left[self.h], c - 1);
@@ -459,18 +726,18 @@ impl Pebble {
         self.fin = need.max(self.fin + 1) + Step::from(lay.weight) - 1;
         current.set(c, t);
         let k = slot + c - lo - base.0;
-        let v = prog.step(&mut part.db[k], c, t, &l, &prev.val[slot + c - lo], &r);
+        let v = prog.step(&mut part.db[k], c, t, &l, &prev.val[k], &r);
         part.dig[k] = fold(part.dig[k], &v);
         let outs = lay.out_at[self.h] as usize..lay.out_at[self.h + 1] as usize;
         for (sent, out) in lay.sent[outs.clone()]
             .iter()
-            .zip(&mut part.streams[outs.start - base.1..outs.end - base.1])
+            .zip(&mut cur.streams[outs.start - base.1..outs.end - base.1])
         {
             if sent.col as usize == c {
                 *out = (self.fin + sent.delay, v.clone());
             }
         }
-        part.val[k] = v;
+        cur.val[k] = v;
     }
 }
 
@@ -478,8 +745,8 @@ impl Pebble {
 /// checks it against `reference`; every thread count gives the same [`HostRun`].
 ///
 /// Errors: [`Error::Refused`] for a plan the row-sweep engine does not cover
-/// ([`crate::engine::simulate`] runs those on the event engine), a mismatched plan, or a
-/// guest panic ([`Error::GuestPanic`]).
+/// ([`crate::engine::simulate`] runs those on the event engine), a mismatched plan, a guest
+/// panic ([`Error::GuestPanic`]) or a thread that could not be started ([`Error::ThreadPool`]).
 pub fn simulate<P, F>(
     fabric: &F,
     plan: &Plan,
@@ -493,14 +760,31 @@ where
     P::Db: Send,
     F: Fabric + ?Sized,
 {
+    simulate_profiled(fabric, plan, prog, reference, threads).map(|(run, _)| run)
+}
+
+/// [`simulate`], with how each thread spent the run (one [`ThreadProfile`] per processor
+/// range, in index order).
+pub fn simulate_profiled<P, F>(
+    fabric: &F,
+    plan: &Plan,
+    prog: &P,
+    reference: &Reference<P::Db>,
+    threads: usize,
+) -> Result<(HostRun, Vec<ThreadProfile>)>
+where
+    P: GuestProgram + Sync + ?Sized,
+    P::Val: Send + Sync,
+    P::Db: Send,
+    F: Fabric + ?Sized,
+{
     let routes = super::routes(fabric, plan, reference)?;
-    let engine = Fast::new(fabric, plan, prog, reference.steps, &routes)?;
+    let engine = Fast::new(fabric, plan, prog, reference.steps, &routes, threads)?;
     if threads <= 1 {
-        return guarded(|current| engine.run_serial(prog, reference, current));
+        return guarded(|current| {
+            let (run, profile) = engine.run_serial(prog, reference, current);
+            Ok((run, vec![profile]))
+        });
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::ThreadPool { threads, message: e.to_string() })?;
-    engine.run_parallel(prog, reference, &pool, threads)
+    engine.run_parallel(prog, reference)
 }

@@ -98,12 +98,30 @@ proptest! {
         prop_assert!(slow.verified);
         match fast::simulate(&*fabric, &plan, &prog, &r, 1) {
             Ok(quick) => {
+                prop_assert!(
+                    plan.phase() == 1 || plan.held().iter().flatten().all(|(lo, hi)| lo == hi),
+                    "a plan that interleaves rows ran on the row-sweep engine"
+                );
                 prop_assert_eq!(&quick.row_done, &slow.row_done);
                 prop_assert_eq!(&quick, &slow);
                 prop_assert_eq!(&simulate(&*fabric, &plan, &prog, &r).unwrap(), &slow);
             }
             Err(Error::Refused(why)) => {
                 prop_assert!(!matches!(scheme, Scheme::Naive), "naive refused: {why}");
+                // The reason is true of the plan and host: a holder of several columns with
+                // phase > 1 (every trapezoid and composite plan with r > 1 has one), or more
+                // streams times weight than B on one link.
+                match &why {
+                    Refusal::Phase { proc, lo, hi, phase } => {
+                        prop_assert!(*phase > 1 && hi > lo && *phase == plan.phase());
+                        prop_assert_eq!(plan.held()[*proc], Some((*lo, *hi)));
+                    }
+                    Refusal::Bandwidth { streams, weight, bandwidth, .. } => {
+                        prop_assert_eq!(*bandwidth, b);
+                        prop_assert!(streams * u64::from(*weight) > u64::from(b));
+                    }
+                    other => prop_assert!(false, "unexpected refusal {other}"),
+                }
                 // The automatic choice falls back to the event engine.
                 prop_assert_eq!(&simulate(&*fabric, &plan, &prog, &r).unwrap(), &slow);
             }
@@ -121,6 +139,30 @@ proptest! {
         for threads in [2, 3] {
             let many = fast::simulate(&*fabric, &plan, &prog, &r, threads).unwrap();
             prop_assert_eq!(format!("{many:?}"), format!("{one:?}"));
+        }
+    }
+}
+
+/// Runs longer than a range's mailbox (64 rows) reuse its slots: OVERLAP and naive on a
+/// 64-processor host with long links, `T = 300`, on 1 to 5 threads (ranges reading streams
+/// from ranges two away when a range is shorter than a route), all equal to the event engine.
+#[test]
+fn long_runs_on_threads_equal_the_event_engine() {
+    let delays: Vec<u32> =
+        (0..63u32).map(|i| if i % 9 == 4 { 30 + i } else { 1 + i % 3 }).collect();
+    let host = Host::new(64, delays, 4).unwrap();
+    let c = C::new(5, 2).unwrap();
+    let plans = [naive::plan(64, 64).unwrap(), overlap_ring::overlap::plan(&host, c, 1).unwrap().0];
+    for plan in &plans {
+        let r = reference(&Program::Mix, plan.n_cols(), 300).unwrap();
+        let slow = simulate_event_driven(&host, plan, &Program::Mix, &r).unwrap();
+        for threads in 1..=5 {
+            let (quick, profile) =
+                fast::simulate_profiled(&host, plan, &Program::Mix, &r, threads).unwrap();
+            assert_eq!(quick, slow, "{threads} threads");
+            assert_eq!(profile.len(), threads);
+            let holders: usize = profile.iter().map(|p| p.holders).sum();
+            assert_eq!(holders, plan.held().iter().flatten().count());
         }
     }
 }

@@ -119,5 +119,15 @@ fn guest_panic_is_an_error() {
     assert_eq!(run(&host, &plan, &PanicAt(true), 3).err(), Some(want.clone()));
     // The engine itself catches it too (reference from the unarmed twin).
     let fine = reference(&PanicAt(false), 4, 3).unwrap();
-    assert_eq!(simulate(&host, &plan, &PanicAt(true), &fine).err(), Some(want));
+    assert_eq!(simulate(&host, &plan, &PanicAt(true), &fine).err(), Some(want.clone()));
+    // On the row-sweep engine's threads: the range holding column 3 fails at row 2, the others
+    // stop waiting for it (T = 200 rows, more than a mailbox holds), and its error is returned.
+    let host = Host::new(8, vec![2; 7], 1).unwrap();
+    let plan = naive::plan(8, 8).unwrap();
+    let fine = reference(&PanicAt(false), 8, 200).unwrap();
+    for threads in 1..=4 {
+        let got =
+            overlap_ring::engine::fast::simulate(&host, &plan, &PanicAt(true), &fine, threads);
+        assert_eq!(got.err(), Some(want.clone()), "{threads} threads");
+    }
 }
