@@ -540,8 +540,9 @@ fn run_svg_writes_a_picture_or_refuses() {
     assert!(stderr.contains("T is too large") && stderr.contains("the limit is 2000"), "{stderr}");
     assert!(!svg.exists());
 
-    let cross = root().join("fixtures/cross-pram/prefix-sums-64.toml");
-    let none = xtask(&["run", "cross-pram", cross.to_str().unwrap(), "--svg", svg_arg]);
+    // Describing a network draws nothing.
+    let network = root().join("fixtures/netcore/torus-4x4.toml");
+    let none = xtask(&["run", "netcore", network.to_str().unwrap(), "--svg", svg_arg]);
     assert_eq!(none.status.code(), Some(2));
     assert!(String::from_utf8(none.stderr).unwrap().contains("no picture"));
     assert!(!svg.exists());

@@ -11,14 +11,13 @@ pub mod broadcast;
 pub mod butterfly;
 pub mod cadence;
 pub mod direct;
+pub mod driver;
 mod error;
 pub mod hash;
 pub mod limits;
-pub mod model;
 pub mod picture;
 pub mod predict;
 pub mod ranade;
-pub mod studies;
 
+pub use driver::ActorPram;
 pub use error::Error;
-pub use model::ActorPram;

@@ -16,7 +16,7 @@ use netcore::pram::Limits;
 use netcore::study::{ConfigFile, ModelError, NoPicture};
 
 use crate::butterfly::{dimension, simulate_butterfly_recorded};
-use crate::model::{ActorPramConfig, Translation};
+use crate::driver::model::{ActorPramConfig, Translation};
 use crate::ranade::PassEventKind;
 
 /// What a butterfly picture shows.

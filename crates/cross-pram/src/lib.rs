@@ -18,14 +18,13 @@
 //!
 //! - [`machines`]: the runs, one function per machine, and [`machines::compare`] which runs
 //!   them all.
-//! - [`study`]: the sweepable study `cross-pram`; [`model`]: `cargo xtask run cross-pram`.
+//! - [`driver`]: the sweepable study `cross-pram` and `cargo xtask run cross-pram`.
 //!
 //! The choices made where the papers are silent are in `docs/models/cross-pram.md`, Choices.
 
 #![warn(missing_docs)]
 
+pub mod driver;
 pub mod machines;
-pub mod model;
-pub mod study;
 
-pub use model::CrossPram;
+pub use driver::CrossPram;

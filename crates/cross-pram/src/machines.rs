@@ -7,10 +7,10 @@
 
 use actor_pram::actor::Scheduler;
 use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly_actors};
-use dbsp_hmos::model::{PramConfig, pram_report};
+use dbsp_hmos::protocol::theorem3_bound;
 use dbsp_hmos::protocol::{Delivery, Selection};
 use dbsp_hmos::scheme::{Pricing, Scheme};
-use dbsp_hmos::studies::slowdown::theorem3_bound;
+use dbsp_hmos::{PramConfig, pram_report};
 use hpram::{AlgorithmName, FormName, run_builtin};
 use hpram::{CostTree, Formula, MemoryVariant, Preset, SyncScale, run_program};
 use netcore::pram::library::{Algorithm, Instance};

@@ -9,22 +9,21 @@
 //!   engine, each confined to a c-cluster.
 //! - [`hmos`]: the HMOS of Section 3; [`protocol`]: the access protocol of Section 4 as a
 //!   PRAM memory; [`scheme`]: the baselines beside it and the flat-BSP re-pricing.
-//! - [`studies`]: the sweepable studies; [`model`]: `cargo xtask run dbsp-hmos CONFIG.toml`;
+//! - [`driver`]: the sweepable studies and `cargo xtask run dbsp-hmos CONFIG.toml`;
 //!   [`picture`]: the picture of a primitive's or a PRAM program's run (`--svg`).
 
 #![warn(missing_docs)]
 
+pub mod driver;
 mod error;
 pub mod hmos;
 pub mod limits;
-pub mod model;
 pub mod picture;
 pub mod prim;
 pub mod protocol;
 pub mod run;
 pub mod scheme;
 pub mod select;
-pub mod studies;
 
+pub use driver::{DbspHmos, PramConfig, PramReport, pram_report};
 pub use error::Error;
-pub use model::DbspHmos;

@@ -9,7 +9,7 @@ use netcore::bsp::picture::ledger_picture;
 use netcore::picture::{Picture, check_size};
 use netcore::study::{ConfigFile, Model, ModelError, NoPicture};
 
-use crate::model::{RunConfig, pram_run, primitive_run};
+use crate::driver::model::{RunConfig, pram_run, primitive_run};
 
 /// The picture of the run of `config`: refused before the run past the picture's lanes (`n`
 /// processors), and after it, before drawing, past its cost units (the total cost).

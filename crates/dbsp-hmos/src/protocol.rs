@@ -938,3 +938,14 @@ impl GlobalMemory for HmosMemory {
             .collect()
     }
 }
+
+/// Theorem 3's bound on the D-BSP cost of one PRAM step with `k` HMOS levels on `n`
+/// processors, `2^k n^(alpha + alpha (1-alpha) / (2^k (2-alpha))) + max(k, 1) n^beta` (`k n^beta`
+/// read as `max(k, 1) n^beta`: even `k = 0` pays one latency-bound access), and its exponent
+/// of `n` in the first term.
+pub fn theorem3_bound(n: u32, k: u32, alpha: f64, beta: f64) -> (f64, f64) {
+    let nf = f64::from(n);
+    let pow2k = 2_f64.powi(i32::try_from(k).unwrap_or(i32::MAX));
+    let exponent = alpha + alpha * (1.0 - alpha) / (pow2k * (2.0 - alpha));
+    (pow2k * nf.powf(exponent) + f64::from(k.max(1)) * nf.powf(beta), exponent)
+}

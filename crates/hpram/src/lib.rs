@@ -17,10 +17,9 @@
 //! (`docs/models/hpram.md`, Choices: Count-only mode), which reaches `P = 2^30`.
 //!
 //! - [`algs`]: the paper's `Alg1` hierarchy and tree reduction (flat, two-level, hierarchical).
-//! - [`studies`]: X1 (`hpram-tree-r`), X2 (`hpram-usable-procs`, count-only) and X3
-//!   (`hpram-fft-locality`).
 //! - [`instances`]: the LPRAM, BPRAM and Gibbons' APRAM as H-PRAM instances (paper Section 2.4).
-//! - [`model`]: `cargo xtask run hpram CONFIG.toml`.
+//! - [`driver`]: `cargo xtask run hpram CONFIG.toml` and the studies X1 (`hpram-tree-r`), X2
+//!   (`hpram-usable-procs`, count-only) and X3 (`hpram-fft-locality`).
 //!
 //! ```
 //! use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, algs, run};

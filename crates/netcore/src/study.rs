@@ -307,7 +307,7 @@ pub trait Model: Sync {
     /// default) refuses with [`NoPicture`].
     fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
         let _ = config;
-        Err(NoPicture { model: self.name(), what: "this model" }.into())
+        Err(NoPicture { model: self.name(), what: "a run" }.into())
     }
 }
 

@@ -262,8 +262,8 @@ fn actor_step_equals_lockstep() {
 /// 5 seeds in the sweep: ranked 1.6 to 2.2, destination-major 1.56 to 2.76 for n = 2..6).
 #[test]
 fn permutation_study_rows() {
+    use actor_pram::driver::studies::permutation::{Permutation, PermutationParams};
     use actor_pram::hash::{HashFamily, KeyOrder};
-    use actor_pram::studies::permutation::{Permutation, PermutationParams};
     use netcore::study::Study;
     for (keys, hash) in
         [(KeyOrder::Ranked, HashFamily::Poly), (KeyOrder::DestinationMajor, HashFamily::Identity)]

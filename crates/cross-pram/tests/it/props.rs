@@ -1,5 +1,5 @@
+use cross_pram::driver::study::PROGRAMS;
 use cross_pram::machines::compare;
-use cross_pram::study::PROGRAMS;
 use proptest::prelude::*;
 
 proptest! {

@@ -1,5 +1,5 @@
+use cross_pram::driver::study::{CrossParams, CrossStudy, PROGRAMS};
 use cross_pram::machines::compare;
-use cross_pram::study::{CrossParams, CrossStudy, PROGRAMS};
 use netcore::pram::library::Algorithm;
 use netcore::study::AnyStudy;
 

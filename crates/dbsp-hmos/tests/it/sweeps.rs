@@ -132,7 +132,7 @@ fn glossary_covers_every_column() {
 /// 0.75 - 0.375 / 4 = 0.65625, 0.5.
 #[test]
 fn eq3_exponents_by_hand() {
-    use dbsp_hmos::studies::lemma3::eq3_exponents;
+    use dbsp_hmos::driver::studies::lemma3::eq3_exponents;
     let close =
         |(a, b): (f64, f64), (c, d): (f64, f64)| (a - c).abs() < 1e-12 && (b - d).abs() < 1e-12;
     assert!(close(eq3_exponents(1, 0.5, 0.5, 0.3), (0.475, 0.575)));

@@ -27,10 +27,10 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::driver::studies::lemma2::{Pattern, write_then_read};
+use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::HmosConfig;
 use crate::protocol::{HmosMemory, Selection};
-use crate::studies::lemma2::{Pattern, write_then_read};
-use crate::studies::primitives::check_alpha_beta;
 
 /// The `dbsp-lemma3` study.
 #[derive(Debug, Clone, Copy, Default)]

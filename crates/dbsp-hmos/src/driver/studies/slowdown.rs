@@ -34,12 +34,12 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::driver::studies::lemma2::{Pattern, write_then_read};
+use crate::driver::studies::primitives::check_alpha_beta;
+use crate::driver::studies::variables;
 use crate::hmos::{Hmos, HmosConfig, Level0, k_max};
-use crate::protocol::{HmosMemory, Selection};
+use crate::protocol::{HmosMemory, Selection, theorem3_bound};
 use crate::scheme::{Pricing, Scheme};
-use crate::studies::lemma2::{Pattern, write_then_read};
-use crate::studies::primitives::check_alpha_beta;
-use crate::studies::variables;
 
 /// The `dbsp-slowdown` study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -157,17 +157,6 @@ pub struct SlowdownPoint {
     selection: Selection,
     pattern: Pattern,
     alpha_beta: Vec<(f64, f64)>,
-}
-
-/// Theorem 3's bound on the D-BSP cost of one PRAM step with `k` HMOS levels on `n`
-/// processors, `2^k n^(alpha + alpha (1-alpha) / (2^k (2-alpha))) + max(k, 1) n^beta` (`k n^beta`
-/// read as `max(k, 1) n^beta`: even `k = 0` pays one latency-bound access), and its exponent
-/// of `n` in the first term.
-pub fn theorem3_bound(n: u32, k: u32, alpha: f64, beta: f64) -> (f64, f64) {
-    let nf = f64::from(n);
-    let pow2k = 2_f64.powi(i32::try_from(k).unwrap_or(i32::MAX));
-    let exponent = alpha + alpha * (1.0 - alpha) / (pow2k * (2.0 - alpha));
-    (pow2k * nf.powf(exponent) + f64::from(k.max(1)) * nf.powf(beta), exponent)
 }
 
 impl Study for SlowdownStudy {

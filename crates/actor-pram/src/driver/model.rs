@@ -219,12 +219,12 @@ impl Model for ActorPram {
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
-            Box::new(crate::studies::baselines::Baselines),
-            Box::new(crate::studies::broadcast::Broadcast),
-            Box::new(crate::studies::direct::Direct),
-            Box::new(crate::studies::hotspot::Hotspot),
-            Box::new(crate::studies::permutation::Permutation),
-            Box::new(crate::studies::theorem2::Theorem2),
+            Box::new(crate::driver::studies::baselines::Baselines),
+            Box::new(crate::driver::studies::broadcast::Broadcast),
+            Box::new(crate::driver::studies::direct::Direct),
+            Box::new(crate::driver::studies::hotspot::Hotspot),
+            Box::new(crate::driver::studies::permutation::Permutation),
+            Box::new(crate::driver::studies::theorem2::Theorem2),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

@@ -20,11 +20,11 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::driver::studies::primitives::check_alpha_beta;
+use crate::driver::studies::variables;
 use crate::hmos::{Hmos, HmosConfig};
 use crate::protocol::{HmosMemory, Selection};
 use crate::select::halves;
-use crate::studies::primitives::check_alpha_beta;
-use crate::studies::variables;
 
 /// The `dbsp-lemma2` study.
 #[derive(Debug, Clone, Copy, Default)]

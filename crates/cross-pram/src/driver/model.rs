@@ -3,7 +3,7 @@
 //! `--svg FILE` draws the reference interpreter's run (netcore's PRAM picture).
 //!
 //! ```toml
-//! program = "prefix-sums"   # one of crate::study::PROGRAMS
+//! program = "prefix-sums"   # one of crate::driver::study::PROGRAMS
 //! n = 64                    # a power of two in [64, 4096]
 //! seed = 0                  # the input's and the machines' seed (default 0)
 //! ```
@@ -14,8 +14,8 @@ use netcore::pram::picture::program_picture;
 use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 use serde::Deserialize;
 
+use crate::driver::study::{CrossStudy, check};
 use crate::machines::compare;
-use crate::study::{CrossStudy, check};
 
 /// The `cross-pram` model.
 #[derive(Debug, Clone, Copy, Default)]

@@ -13,11 +13,11 @@ use serde::{Deserialize, Serialize};
 use netcore::pram::library::Algorithm;
 use netcore::pram::{Limits, NoTrace, run, run_with};
 
+use crate::driver::studies::primitives::bound;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, Level0, chain, k_max, lemma1};
 use crate::protocol::{Delivery, HmosMemory, LevelStats, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
 use crate::scheme::{Pricing, Scheme};
-use crate::studies::primitives::bound;
 use crate::{Error, limits};
 
 /// The `dbsp-hmos` model.
@@ -463,10 +463,10 @@ impl Model for DbspHmos {
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
-            Box::new(crate::studies::PrimitivesStudy),
-            Box::new(crate::studies::Lemma2Study),
-            Box::new(crate::studies::Lemma3Study),
-            Box::new(crate::studies::SlowdownStudy),
+            Box::new(crate::driver::studies::PrimitivesStudy),
+            Box::new(crate::driver::studies::Lemma2Study),
+            Box::new(crate::driver::studies::Lemma3Study),
+            Box::new(crate::driver::studies::SlowdownStudy),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

@@ -1,0 +1,11 @@
+//! The driver interface: what `cargo xtask` runs, kept apart from the library API.
+//!
+//! [`CrossPram`] implements netcore's [`Model`](netcore::study::Model), through which xtask
+//! reads a config (`cargo xtask run cross-pram CONFIG.toml`, [`model`]) and sweeps the
+//! [`study`]. A program that compares the emulations calls [`machines`](crate::machines)
+//! instead; the items here change with the configs and the study.
+
+pub mod model;
+pub mod study;
+
+pub use model::CrossPram;
