@@ -55,8 +55,9 @@ pub enum OpKind {
 /// One GOAL operation (24 bytes; schedules hold millions of them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Op {
-    /// Bytes of a send/recv, duration of a calc.
-    pub size: u64,
+    /// Bytes of a send/recv, duration of a calc (at most [`loggops::MAX_TIME`] = 2^31 from
+    /// the parser; 4 bytes keep an operation at 16 bytes).
+    pub size: u32,
     /// Destination of a send, source of a recv.
     pub peer: u32,
     /// Message tag (0 if absent, [`loggops::ANY`] for `tag -1`).

@@ -357,10 +357,13 @@ fn run_engine(
             return Err(Error::GoalParam { field, rule, value: v.to_string() });
         }
     }
-    if let Some(i) = schedule.ops.iter().position(|op| op.size > MAX_TIME) {
+    if let Some(i) = schedule.ops.iter().position(|op| u64::from(op.size) > MAX_TIME) {
         return Err(Error::GoalSyntax {
             line: schedule.lines[i] as usize,
-            message: super::parse::size_limit_message(schedule.ops[i]),
+            message: super::parse::size_limit_message(
+                schedule.ops[i].kind,
+                u64::from(schedule.ops[i].size),
+            ),
         });
     }
     let n = schedule.ops.len();
@@ -448,7 +451,7 @@ impl Engine<'_> {
     /// `(n - 1) * per_byte` for a message of `n` bytes (0 for `n = 0`). Sizes and per-byte
     /// costs are at most 2^31 (checked), so the product fits.
     fn per_byte(&self, op: u32, per_byte: u64) -> u64 {
-        self.s.ops[op as usize].size.saturating_sub(1) * per_byte
+        u64::from(self.s.ops[op as usize].size.saturating_sub(1)) * per_byte
     }
 
     /// `t + parts`, or [`Error::GoalTimeOverflow`] naming `what` past [`HORIZON`].
@@ -537,7 +540,8 @@ impl Engine<'_> {
             self.aq.push((self.nexto[c], ts, op, h, h));
             return Ok(());
         }
-        self.nexto[c] = self.later(op, h, "the calc", t, &[self.s.ops[op as usize].size])?;
+        self.nexto[c] =
+            self.later(op, h, "the calc", t, &[u64::from(self.s.ops[op as usize].size)])?;
         self.record(h, op, Busy::Calc, (t, self.nexto[c], t));
         self.release(h, op, true);
         self.complete(h, op);
@@ -574,7 +578,7 @@ impl Engine<'_> {
         let x = self.s.ops[op as usize];
         self.aq.push((arrive, self.stamp, op | MSG, x.peer, h));
         self.stamp += 1;
-        if x.size <= prm.s {
+        if u64::from(x.size) <= prm.s {
             self.complete(h, op);
         }
         Ok(())
@@ -585,7 +589,7 @@ impl Engine<'_> {
         let x = self.s.ops[op as usize];
         match take_match(&mut self.uq[h as usize], x.peer, x.tag) {
             Some((src, _, send)) => {
-                if x.size > self.prm.s {
+                if u64::from(x.size) > self.prm.s {
                     // The recv's own size decides, and the sender's clocks indexed by the
                     // recv's cpu/nic are raised (as LogGOPSim does).
                     self.rendezvous_done(t, src, send, self.cpu(src, op), self.nic(src, op));
@@ -633,7 +637,7 @@ impl Engine<'_> {
         let x = self.s.ops[send as usize];
         match take_match(&mut self.rq[h as usize], src, x.tag) {
             Some((_, _, recv)) => {
-                if x.size > prm.s {
+                if u64::from(x.size) > prm.s {
                     self.rendezvous_done(t, src, send, self.cpu(src, send), self.nic(src, send));
                 }
                 self.complete(h, recv);

@@ -86,7 +86,7 @@ pub fn goal_programs(schedule: &Schedule, gap: u64) -> Vec<GoalProcess> {
                     };
                     RankOp {
                         kind: op.kind,
-                        size: op.size,
+                        size: u64::from(op.size),
                         peer: op.peer,
                         tag: op.tag,
                         k,

@@ -532,29 +532,30 @@ impl Parser {
     }
 }
 
-/// The message of an operation whose size or time exceeds [`MAX_TIME`], the limit of the
-/// LogGOPSim-compatible engine (`docs/models/logp-stall.md`, Limits).
-pub(crate) fn size_limit_message(op: Op) -> String {
-    let (what, field) = match op.kind {
+/// The message of an operation of `kind` whose size or time `size` exceeds [`MAX_TIME`], the
+/// limit of the LogGOPSim-compatible engine (`docs/models/logp-stall.md`, Limits).
+pub(crate) fn size_limit_message(kind: OpKind, size: u64) -> String {
+    let (what, field) = match kind {
         OpKind::Calc => ("calc time", "time"),
         OpKind::Send | OpKind::Recv => ("message size", "bytes"),
     };
-    format!("{what} must satisfy {field} <= 2^31, the engine's limit (got {field} = {})", op.size)
+    format!("{what} must satisfy {field} <= 2^31, the engine's limit (got {field} = {size})")
+}
+
+/// A calc time or message size: a number up to [`MAX_TIME`] (so it is stored in 4 bytes).
+fn parse_size(line: usize, token: &str, kind: OpKind, what: &str) -> Result<u32, Error> {
+    let size: u64 = parse_num(line, token, what)?;
+    if size > MAX_TIME {
+        return Err(syntax(line, size_limit_message(kind, size)));
+    }
+    u32::try_from(size).map_err(|_| syntax(line, size_limit_message(kind, size)))
 }
 
 fn parse_op(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
-    let op = parse_op_unchecked(line, tokens, p, rank)?;
-    if op.size > MAX_TIME {
-        return Err(syntax(line, size_limit_message(op)));
-    }
-    Ok(op)
-}
-
-fn parse_op_unchecked(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
     Ok(match tokens {
         ["calc", t, rest @ ..] => {
             let (_, cpu, _) = annotations(line, rest, false)?;
-            let size = parse_num(line, t, "calc time")?;
+            let size = parse_size(line, t, OpKind::Calc, "calc time")?;
             Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu, nic: 0 }
         }
         [verb @ ("send" | "recv"), bytes, dir, peer, rest @ ..] => {
@@ -572,7 +573,7 @@ fn parse_op_unchecked(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result
                     format!("message size must be written `<n>b` (got `{}`)", echo(bytes)),
                 ));
             };
-            let size = parse_num(line, n, "message size")?;
+            let size = parse_size(line, n, kind, "message size")?;
             let peer: u32 = if *peer == "-1" && kind == OpKind::Recv {
                 ANY
             } else {

@@ -157,7 +157,7 @@ fn reference(s: &Schedule, prm: LogGopsParams) -> Option<(u64, Vec<u64>, u64, u6
                         OpKind::Recv => OP_RECV,
                         OpKind::Calc => OP_LOCOP,
                     },
-                    size: x.size,
+                    size: u64::from(x.size),
                     peer: x.peer,
                     tag: x.tag,
                     proc: usize::from(x.cpu),
