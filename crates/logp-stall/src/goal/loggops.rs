@@ -56,7 +56,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use netcore::Step;
 use serde::{Deserialize, Serialize};
 
-use super::parse::{IREQ_BIT, dependents};
+use super::parse::IREQ_BIT;
 use super::{OpKind, Schedule};
 use crate::error::Error;
 
@@ -254,8 +254,6 @@ type Queued = (u32, u32, u32);
 struct Engine<'a> {
     s: &'a Schedule,
     prm: LogGopsParams,
-    dep_start: Vec<u32>,
-    dep_list: Vec<u32>,
     pending: Vec<u32>,
     ncpu: usize,
     nnic: usize,
@@ -370,16 +368,13 @@ fn run_engine(
     let p = schedule.num_ranks as usize;
     let ncpu = schedule.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0) + 1;
     let nnic = schedule.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0) + 1;
-    let (dep_start, dep_list) = dependents(schedule);
     let mut pending = vec![0u32; n];
-    for d in &schedule.deps {
+    for d in schedule.deps() {
         pending[d.op as usize] += 1;
     }
     let mut e = Engine {
         s: schedule,
         prm,
-        dep_start,
-        dep_list,
         pending,
         ncpu,
         nnic,
@@ -487,10 +482,8 @@ impl Engine<'_> {
     /// Releases the dependents of `op` (on `host`): the `irequires` ones (`started`) or the
     /// `requires` ones, in the order of their dependency lines.
     fn release(&mut self, host: u32, op: u32, started: bool) {
-        let (a, b) =
-            (self.dep_start[op as usize] as usize, self.dep_start[op as usize + 1] as usize);
-        for i in a..b {
-            let w = self.dep_list[i];
+        let s = self.s;
+        for &w in s.dependents_of(op) {
             if (w & IREQ_BIT != 0) == started {
                 let w = w & !IREQ_BIT;
                 self.pending[w as usize] -= 1;
@@ -682,15 +675,10 @@ impl Engine<'_> {
     /// Bytes of the schedule, the engine arrays and `peak` queued entries.
     fn footprint(&self, peak: u64) -> u64 {
         use std::mem::size_of;
-        let s = self.s;
-        let schedule = s.ops.capacity() * size_of::<super::Op>()
-            + s.lines.capacity() * 4
-            + s.rank_start.capacity() * 4
-            + s.deps.capacity() * size_of::<super::Dep>();
-        let engine =
-            (self.dep_start.capacity() + self.dep_list.capacity() + self.pending.capacity()) * 4
-                + (self.nexto.capacity() + self.nextgr.capacity() + self.nextgs.capacity()) * 8
-                + (self.rq.capacity() + self.uq.capacity()) * size_of::<Vec<Queued>>();
+        let schedule = self.s.heap_bytes();
+        let engine = self.pending.capacity() * 4
+            + (self.nexto.capacity() + self.nextgr.capacity() + self.nextgs.capacity()) * 8
+            + (self.rq.capacity() + self.uq.capacity()) * size_of::<Vec<Queued>>();
         (schedule + engine) as u64 + peak * size_of::<Entry>() as u64
     }
 }
