@@ -55,8 +55,9 @@ pub enum OpKind {
 /// One GOAL operation (24 bytes; schedules hold millions of them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Op {
-    /// Bytes of a send/recv, duration of a calc.
-    pub size: u64,
+    /// Bytes of a send/recv, duration of a calc (at most [`loggops::MAX_TIME`] = 2^31 from
+    /// the parser; 4 bytes keep an operation at 16 bytes).
+    pub size: u32,
     /// Destination of a send, source of a recv.
     pub peer: u32,
     /// Message tag (0 if absent, [`loggops::ANY`] for `tag -1`).
@@ -102,8 +103,12 @@ pub struct Schedule {
     pub ops: Vec<Op>,
     /// Source line (1-based) of each operation, for error messages.
     pub lines: Vec<u32>,
-    /// All dependencies, grouped by rank, in line order.
-    pub deps: Vec<Dep>,
+    /// The dependencies, stored once, as reverse lists in CSR form: the operations waiting
+    /// for operation `v` are `dep_list[dep_start[v]..dep_start[v + 1]]` (in line order), each
+    /// with [`parse::IREQ_BIT`] set for an `irequires` edge (8 bytes per operation plus 4 per
+    /// dependency; see [`Schedule::deps`]).
+    dep_start: Vec<u32>,
+    dep_list: Vec<u32>,
 }
 
 impl Schedule {
@@ -120,6 +125,39 @@ impl Schedule {
     /// Number of operations.
     pub fn n_ops(&self) -> usize {
         self.ops.len()
+    }
+
+    /// Number of dependencies.
+    pub fn n_deps(&self) -> usize {
+        self.dep_list.len()
+    }
+
+    /// The operations waiting for operation `on`, in line order, each with [`parse::IREQ_BIT`]
+    /// set for an `irequires` edge.
+    pub(crate) fn dependents_of(&self, on: u32) -> &[u32] {
+        &self.dep_list
+            [self.dep_start[on as usize] as usize..self.dep_start[on as usize + 1] as usize]
+    }
+
+    /// Every dependency, ordered by the operation waited for, then line order.
+    pub fn deps(&self) -> impl Iterator<Item = Dep> + '_ {
+        (0u32..).zip(self.dep_start.windows(2)).flat_map(move |(on, w)| {
+            self.dep_list[w[0] as usize..w[1] as usize].iter().map(move |&d| Dep {
+                op: d & !parse::IREQ_BIT,
+                on,
+                kind: if d & parse::IREQ_BIT == 0 { DepKind::Requires } else { DepKind::Irequires },
+            })
+        })
+    }
+
+    /// Bytes held by the schedule's arrays.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.ops.capacity() * std::mem::size_of::<Op>()
+            + (self.lines.capacity()
+                + self.rank_start.capacity()
+                + self.dep_start.capacity()
+                + self.dep_list.capacity())
+                * 4
     }
 
     /// The final state every rank must reach: all operations completed, and the messages
@@ -146,7 +184,6 @@ impl Schedule {
     /// Writes the schedule back as GOAL text (labels `l<i>` with `i` the rank-local index).
     pub fn to_goal(&self) -> String {
         let mut out = format!("num_ranks {}\n", self.num_ranks);
-        let mut dep = 0;
         for r in 0..self.num_ranks {
             let base = self.rank_start[r as usize];
             out.push_str(&format!("rank {r} {{\n"));
@@ -175,15 +212,15 @@ impl Schedule {
                 }
                 out.push('\n');
             }
-            let end = self.rank_start[r as usize + 1];
-            while dep < self.deps.len() && self.deps[dep].op < end {
-                let d = self.deps[dep];
-                let word = match d.kind {
-                    DepKind::Requires => "requires",
-                    DepKind::Irequires => "irequires",
-                };
-                out.push_str(&format!("l{} {word} l{}\n", d.op - base, d.on - base));
-                dep += 1;
+            for on in base..self.rank_start[r as usize + 1] {
+                for &d in self.dependents_of(on) {
+                    let word = if d & parse::IREQ_BIT == 0 { "requires" } else { "irequires" };
+                    out.push_str(&format!(
+                        "l{} {word} l{}\n",
+                        (d & !parse::IREQ_BIT) - base,
+                        on - base
+                    ));
+                }
             }
             out.push_str("}\n");
         }

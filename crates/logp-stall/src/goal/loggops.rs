@@ -56,7 +56,7 @@ use std::collections::{BinaryHeap, VecDeque};
 use netcore::Step;
 use serde::{Deserialize, Serialize};
 
-use super::parse::{IREQ_BIT, dependents};
+use super::parse::IREQ_BIT;
 use super::{OpKind, Schedule};
 use crate::error::Error;
 
@@ -254,8 +254,6 @@ type Queued = (u32, u32, u32);
 struct Engine<'a> {
     s: &'a Schedule,
     prm: LogGopsParams,
-    dep_start: Vec<u32>,
-    dep_list: Vec<u32>,
     pending: Vec<u32>,
     ncpu: usize,
     nnic: usize,
@@ -357,26 +355,26 @@ fn run_engine(
             return Err(Error::GoalParam { field, rule, value: v.to_string() });
         }
     }
-    if let Some(i) = schedule.ops.iter().position(|op| op.size > MAX_TIME) {
+    if let Some(i) = schedule.ops.iter().position(|op| u64::from(op.size) > MAX_TIME) {
         return Err(Error::GoalSyntax {
             line: schedule.lines[i] as usize,
-            message: super::parse::size_limit_message(schedule.ops[i]),
+            message: super::parse::size_limit_message(
+                schedule.ops[i].kind,
+                u64::from(schedule.ops[i].size),
+            ),
         });
     }
     let n = schedule.ops.len();
     let p = schedule.num_ranks as usize;
     let ncpu = schedule.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0) + 1;
     let nnic = schedule.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0) + 1;
-    let (dep_start, dep_list) = dependents(schedule);
     let mut pending = vec![0u32; n];
-    for d in &schedule.deps {
+    for d in schedule.deps() {
         pending[d.op as usize] += 1;
     }
     let mut e = Engine {
         s: schedule,
         prm,
-        dep_start,
-        dep_list,
         pending,
         ncpu,
         nnic,
@@ -448,7 +446,7 @@ impl Engine<'_> {
     /// `(n - 1) * per_byte` for a message of `n` bytes (0 for `n = 0`). Sizes and per-byte
     /// costs are at most 2^31 (checked), so the product fits.
     fn per_byte(&self, op: u32, per_byte: u64) -> u64 {
-        self.s.ops[op as usize].size.saturating_sub(1) * per_byte
+        u64::from(self.s.ops[op as usize].size.saturating_sub(1)) * per_byte
     }
 
     /// `t + parts`, or [`Error::GoalTimeOverflow`] naming `what` past [`HORIZON`].
@@ -484,10 +482,8 @@ impl Engine<'_> {
     /// Releases the dependents of `op` (on `host`): the `irequires` ones (`started`) or the
     /// `requires` ones, in the order of their dependency lines.
     fn release(&mut self, host: u32, op: u32, started: bool) {
-        let (a, b) =
-            (self.dep_start[op as usize] as usize, self.dep_start[op as usize + 1] as usize);
-        for i in a..b {
-            let w = self.dep_list[i];
+        let s = self.s;
+        for &w in s.dependents_of(op) {
             if (w & IREQ_BIT != 0) == started {
                 let w = w & !IREQ_BIT;
                 self.pending[w as usize] -= 1;
@@ -537,7 +533,8 @@ impl Engine<'_> {
             self.aq.push((self.nexto[c], ts, op, h, h));
             return Ok(());
         }
-        self.nexto[c] = self.later(op, h, "the calc", t, &[self.s.ops[op as usize].size])?;
+        self.nexto[c] =
+            self.later(op, h, "the calc", t, &[u64::from(self.s.ops[op as usize].size)])?;
         self.record(h, op, Busy::Calc, (t, self.nexto[c], t));
         self.release(h, op, true);
         self.complete(h, op);
@@ -574,7 +571,7 @@ impl Engine<'_> {
         let x = self.s.ops[op as usize];
         self.aq.push((arrive, self.stamp, op | MSG, x.peer, h));
         self.stamp += 1;
-        if x.size <= prm.s {
+        if u64::from(x.size) <= prm.s {
             self.complete(h, op);
         }
         Ok(())
@@ -585,7 +582,7 @@ impl Engine<'_> {
         let x = self.s.ops[op as usize];
         match take_match(&mut self.uq[h as usize], x.peer, x.tag) {
             Some((src, _, send)) => {
-                if x.size > self.prm.s {
+                if u64::from(x.size) > self.prm.s {
                     // The recv's own size decides, and the sender's clocks indexed by the
                     // recv's cpu/nic are raised (as LogGOPSim does).
                     self.rendezvous_done(t, src, send, self.cpu(src, op), self.nic(src, op));
@@ -633,7 +630,7 @@ impl Engine<'_> {
         let x = self.s.ops[send as usize];
         match take_match(&mut self.rq[h as usize], src, x.tag) {
             Some((_, _, recv)) => {
-                if x.size > prm.s {
+                if u64::from(x.size) > prm.s {
                     self.rendezvous_done(t, src, send, self.cpu(src, send), self.nic(src, send));
                 }
                 self.complete(h, recv);
@@ -678,15 +675,10 @@ impl Engine<'_> {
     /// Bytes of the schedule, the engine arrays and `peak` queued entries.
     fn footprint(&self, peak: u64) -> u64 {
         use std::mem::size_of;
-        let s = self.s;
-        let schedule = s.ops.capacity() * size_of::<super::Op>()
-            + s.lines.capacity() * 4
-            + s.rank_start.capacity() * 4
-            + s.deps.capacity() * size_of::<super::Dep>();
-        let engine =
-            (self.dep_start.capacity() + self.dep_list.capacity() + self.pending.capacity()) * 4
-                + (self.nexto.capacity() + self.nextgr.capacity() + self.nextgs.capacity()) * 8
-                + (self.rq.capacity() + self.uq.capacity()) * size_of::<Vec<Queued>>();
+        let schedule = self.s.heap_bytes();
+        let engine = self.pending.capacity() * 4
+            + (self.nexto.capacity() + self.nextgr.capacity() + self.nextgs.capacity()) * 8
+            + (self.rq.capacity() + self.uq.capacity()) * size_of::<Vec<Queued>>();
         (schedule + engine) as u64 + peak * size_of::<Entry>() as u64
     }
 }

@@ -86,7 +86,7 @@ pub fn goal_programs(schedule: &Schedule, gap: u64) -> Vec<GoalProcess> {
                     };
                     RankOp {
                         kind: op.kind,
-                        size: op.size,
+                        size: u64::from(op.size),
                         peer: op.peer,
                         tag: op.tag,
                         k,
@@ -96,7 +96,7 @@ pub fn goal_programs(schedule: &Schedule, gap: u64) -> Vec<GoalProcess> {
                 .collect();
             let mut pending = vec![0u32; ops.len()];
             let end = base + ops.len() as u32;
-            for d in schedule.deps.iter().filter(|d| d.op >= base && d.op < end) {
+            for d in schedule.deps().filter(|d| d.op >= base && d.op < end) {
                 pending[(d.op - base) as usize] += 1;
                 ops[(d.on - base) as usize]
                     .dependents

@@ -523,7 +523,9 @@ impl Parser {
             }
         }
         rank_start.push(at);
-        let schedule = Schedule { num_ranks: p, rank_start, ops, lines, deps };
+        let (dep_start, dep_list) = dependents(ops.len(), &deps);
+        drop(deps);
+        let schedule = Schedule { num_ranks: p, rank_start, ops, lines, dep_start, dep_list };
         check_acyclic(&schedule)?;
         if !schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
             check_message_counts(&schedule)?;
@@ -532,29 +534,30 @@ impl Parser {
     }
 }
 
-/// The message of an operation whose size or time exceeds [`MAX_TIME`], the limit of the
-/// LogGOPSim-compatible engine (`docs/models/logp-stall.md`, Limits).
-pub(crate) fn size_limit_message(op: Op) -> String {
-    let (what, field) = match op.kind {
+/// The message of an operation of `kind` whose size or time `size` exceeds [`MAX_TIME`], the
+/// limit of the LogGOPSim-compatible engine (`docs/models/logp-stall.md`, Limits).
+pub(crate) fn size_limit_message(kind: OpKind, size: u64) -> String {
+    let (what, field) = match kind {
         OpKind::Calc => ("calc time", "time"),
         OpKind::Send | OpKind::Recv => ("message size", "bytes"),
     };
-    format!("{what} must satisfy {field} <= 2^31, the engine's limit (got {field} = {})", op.size)
+    format!("{what} must satisfy {field} <= 2^31, the engine's limit (got {field} = {size})")
+}
+
+/// A calc time or message size: a number up to [`MAX_TIME`] (so it is stored in 4 bytes).
+fn parse_size(line: usize, token: &str, kind: OpKind, what: &str) -> Result<u32, Error> {
+    let size: u64 = parse_num(line, token, what)?;
+    if size > MAX_TIME {
+        return Err(syntax(line, size_limit_message(kind, size)));
+    }
+    u32::try_from(size).map_err(|_| syntax(line, size_limit_message(kind, size)))
 }
 
 fn parse_op(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
-    let op = parse_op_unchecked(line, tokens, p, rank)?;
-    if op.size > MAX_TIME {
-        return Err(syntax(line, size_limit_message(op)));
-    }
-    Ok(op)
-}
-
-fn parse_op_unchecked(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result<Op, Error> {
     Ok(match tokens {
         ["calc", t, rest @ ..] => {
             let (_, cpu, _) = annotations(line, rest, false)?;
-            let size = parse_num(line, t, "calc time")?;
+            let size = parse_size(line, t, OpKind::Calc, "calc time")?;
             Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu, nic: 0 }
         }
         [verb @ ("send" | "recv"), bytes, dir, peer, rest @ ..] => {
@@ -572,7 +575,7 @@ fn parse_op_unchecked(line: usize, tokens: &[&str], p: u32, rank: u32) -> Result
                     format!("message size must be written `<n>b` (got `{}`)", echo(bytes)),
                 ));
             };
-            let size = parse_num(line, n, "message size")?;
+            let size = parse_size(line, n, kind, "message size")?;
             let peer: u32 = if *peer == "-1" && kind == OpKind::Recv {
                 ANY
             } else {
@@ -647,16 +650,17 @@ fn annotations(line: usize, mut rest: &[&str], message: bool) -> Result<(u32, u8
 fn check_acyclic(s: &Schedule) -> Result<(), Error> {
     let n = s.ops.len();
     let mut indegree = vec![0u32; n];
-    let (start, list) = dependents(s);
-    for d in &s.deps {
-        indegree[d.op as usize] += 1;
+    for (op, _) in (0u32..).zip(&s.ops) {
+        for &w in s.dependents_of(op) {
+            indegree[(w & !IREQ_BIT) as usize] += 1;
+        }
     }
     let mut stack: Vec<u32> =
         (0u32..).zip(&indegree).filter(|&(_, &d)| d == 0).map(|(i, _)| i).collect();
     let mut seen = 0;
     while let Some(v) = stack.pop() {
         seen += 1;
-        for &w in &list[start[v as usize] as usize..start[v as usize + 1] as usize] {
+        for &w in s.dependents_of(v) {
             let w = w & !IREQ_BIT;
             indegree[w as usize] -= 1;
             if indegree[w as usize] == 0 {
@@ -678,24 +682,30 @@ fn check_acyclic(s: &Schedule) -> Result<(), Error> {
 /// Marks an `irequires` edge in [`dependents`] lists.
 pub(crate) const IREQ_BIT: u32 = 1 << 31;
 
-/// The reverse dependency lists in CSR form: the dependents of `v` are
-/// `list[start[v]..start[v + 1]]`, each with [`IREQ_BIT`] set for `irequires` edges.
-pub(crate) fn dependents(s: &Schedule) -> (Vec<u32>, Vec<u32>) {
-    let n = s.ops.len();
+/// The reverse dependency lists of `n` operations in CSR form: the dependents of `v` are
+/// `list[start[v]..start[v + 1]]` in the order of `deps`, each with [`IREQ_BIT`] set for
+/// `irequires` edges. Dependencies are counted with operations against the memory limit, so
+/// fewer than 2^31 of them.
+fn dependents(n: usize, deps: &[Dep]) -> (Vec<u32>, Vec<u32>) {
+    // Counts at `on + 1` and prefix sums give the offsets; `start[on]` then serves as the
+    // fill cursor of `on`'s list, which leaves it at the end of that list = the start of the
+    // next, so shifting by one restores the offsets (no second array).
     let mut start = vec![0u32; n + 1];
-    for d in &s.deps {
+    for d in deps {
         start[d.on as usize + 1] += 1;
     }
     for i in 0..n {
         start[i + 1] += start[i];
     }
-    let mut fill = start.clone();
-    let mut list = vec![0u32; s.deps.len()];
-    for d in &s.deps {
+    let mut list = vec![0u32; deps.len()];
+    for d in deps {
         let bit = if d.kind == DepKind::Irequires { IREQ_BIT } else { 0 };
-        list[fill[d.on as usize] as usize] = d.op | bit;
-        fill[d.on as usize] += 1;
+        let cursor = &mut start[d.on as usize];
+        list[*cursor as usize] = d.op | bit;
+        *cursor += 1;
     }
+    start.copy_within(0..n, 1);
+    start[0] = 0;
     (start, list)
 }
 
@@ -706,8 +716,11 @@ pub(crate) fn dependents(s: &Schedule) -> (Vec<u32>, Vec<u32>) {
 pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
     // (src, dst, tag, op): after sorting, the k-th send and the k-th recv of a triple sit at
     // the same position of their lists.
-    let mut sends: Vec<(u32, u32, u32, u32)> = Vec::new();
-    let mut recvs: Vec<(u32, u32, u32, u32)> = Vec::new();
+    // Sized exactly: one allocation each, returned to the system when freed (growing them
+    // left a fifth of the process's memory in the allocator).
+    let count = |kind| s.ops.iter().filter(|op| op.kind == kind).count();
+    let mut sends: Vec<(u32, u32, u32, u32)> = Vec::with_capacity(count(OpKind::Send));
+    let mut recvs: Vec<(u32, u32, u32, u32)> = Vec::with_capacity(count(OpKind::Recv));
     for r in 0..s.num_ranks {
         for i in s.rank_start[r as usize]..s.rank_start[r as usize + 1] {
             let op = s.ops[i as usize];

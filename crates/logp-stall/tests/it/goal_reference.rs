@@ -157,7 +157,7 @@ fn reference(s: &Schedule, prm: LogGopsParams) -> Option<(u64, Vec<u64>, u64, u6
                         OpKind::Recv => OP_RECV,
                         OpKind::Calc => OP_LOCOP,
                     },
-                    size: x.size,
+                    size: u64::from(x.size),
                     peer: x.peer,
                     tag: x.tag,
                     proc: usize::from(x.cpu),
@@ -167,7 +167,7 @@ fn reference(s: &Schedule, prm: LogGopsParams) -> Option<(u64, Vec<u64>, u64, u6
                     start_depend_on_me: vec![],
                 })
                 .collect();
-            for d in &s.deps {
+            for d in s.deps() {
                 let (a, b) = (d.op as usize, d.on as usize);
                 if a >= base && a < base + nodes.len() {
                     let (a, b) = (a - base, b - base);
