@@ -560,6 +560,18 @@ struct RevOut {
     freed: [u32; 2],
 }
 
+/// What the virtual nodes' rounds count: the lockstep pass's share of [`PassStats`], or one
+/// node actor's (a node keeps only these, not the pass-wide rounds, arrivals and
+/// serialization).
+#[derive(Debug, Clone, Default)]
+struct NodeTally {
+    combines: u64,
+    max_occupancy: u64,
+    max_dq: u64,
+    exits: Vec<(Vec<u32>, u32, u32, u64)>,
+    deliveries: Vec<(u32, u64, i64)>,
+}
+
 /// What one pass measured.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PassStats {
@@ -691,7 +703,7 @@ impl LockstepRouter {
         r: u32,
         acks: [u32; 2],
         slots: [Option<Slot>; 2],
-        stats: &mut PassStats,
+        stats: &mut NodeTally,
     ) -> Result<(), Error> {
         for (c, a) in v.credit.iter_mut().zip(acks) {
             *c += a;
@@ -730,7 +742,7 @@ impl LockstepRouter {
         r: u32,
         round: u64,
         variant: Variant,
-        stats: &mut PassStats,
+        stats: &mut NodeTally,
         arrived: &mut Vec<(usize, u64, u32, u32, Packet)>,
     ) -> Result<FwdOut, Error> {
         let last = self.levels - 1;
@@ -1083,7 +1095,7 @@ impl LockstepRouter {
         variant: Variant,
         v: &mut Node,
         mut packets: Vec<Packet>,
-        stats: &mut PassStats,
+        stats: &mut NodeTally,
     ) -> Result<(), Error> {
         packets.sort_by_key(|p| (p.key, p.lo));
         for p in packets {
@@ -1107,7 +1119,7 @@ impl LockstepRouter {
         variant: Variant,
         accesses: &[Access],
         fetch_order: FetchOrder,
-        stats: &mut PassStats,
+        stats: &mut NodeTally,
     ) -> Result<Vec<Node>, Error> {
         let mut nodes = self.init_nodes();
         let mut per_router: Vec<Vec<Packet>> = vec![Vec::new(); self.routers() as usize];
@@ -1167,7 +1179,8 @@ impl LockstepRouter {
     ) -> Result<(PassStats, SlotDigest), Error> {
         let last = self.levels - 1; // L
         let mut stats = PassStats::default();
-        let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut stats)?;
+        let mut tally = NodeTally::default();
+        let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut tally)?;
         let op: Option<FetchOp> = match accesses.first().map(|a| a.kind) {
             Some(AccessKind::Fetch(op)) => Some(op),
             _ => None,
@@ -1196,12 +1209,12 @@ impl LockstepRouter {
                     let vi = self.idx(l, r);
                     let v = &mut nodes[vi];
                     let inbound = std::mem::take(&mut slots[vi]);
-                    self.fwd_apply(v, l, r, acks[vi], inbound, &mut stats)?;
+                    self.fwd_apply(v, l, r, acks[vi], inbound, &mut tally)?;
                     if v.closed {
                         continue;
                     }
                     let out =
-                        self.fwd_fire(v, l, r, round, variant, &mut stats, &mut arrived_flat)?;
+                        self.fwd_fire(v, l, r, round, variant, &mut tally, &mut arrived_flat)?;
                     if record {
                         trace.add_fwd(l, r, round, &out);
                     }
@@ -1256,7 +1269,7 @@ impl LockstepRouter {
                     if v.closed {
                         continue;
                     }
-                    let out = self.rev_fire(v, l, r, round, op, &mut stats.deliveries)?;
+                    let out = self.rev_fire(v, l, r, round, op, &mut tally.deliveries)?;
                     if record {
                         trace.add_rev(l, r, round, &out);
                     }
@@ -1279,6 +1292,11 @@ impl LockstepRouter {
             next_racks.fill([0; 2]);
             round += 1;
         }
+        stats.combines = tally.combines;
+        stats.max_occupancy = tally.max_occupancy;
+        stats.max_dq = tally.max_dq;
+        stats.exits = tally.exits;
+        stats.deliveries = tally.deliveries;
         stats.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
         stats.serialization.sort_unstable();
         Ok((stats, trace))

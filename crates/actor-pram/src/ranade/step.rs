@@ -17,7 +17,7 @@
 //! `Reply` to the PPU actor.
 
 use super::{
-    Access, AccessKind, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, Packet, PassStats,
+    Access, AccessKind, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, NodeTally, Packet,
     RSlot, Slot, SlotDigest, Variant,
 };
 use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
@@ -136,6 +136,7 @@ struct NodeActor {
     phase: Phase,
     /// A `Tick` in flight (see `outbox`).
     ticking: bool,
+    l: u32,
     fwd: Cadence,
     rev: Cadence,
     replies: usize,
@@ -143,7 +144,6 @@ struct NodeActor {
     acks: [u32; 2],
     racks: [u32; 2],
     rslots: [Option<RSlot>; 2],
-    l: u32,
     r: u32,
     host: ActorId,
     /// The state in words (Choice 9's count), recounted whenever a counted queue may have
@@ -165,7 +165,7 @@ struct NodeActor {
     due: usize,
     /// PPU replies not sent yet (at most `F − 1` sends per event).
     outbox: VecDeque<(ActorId, i64)>,
-    stats: PassStats,
+    stats: NodeTally,
 }
 
 /// A router's memory host.
@@ -725,7 +725,7 @@ impl LockstepRouter {
                     closed_fwd: None,
                     closed_rev: None,
                     words: 24,
-                    stats: PassStats::default(),
+                    stats: NodeTally::default(),
                     trace: SlotDigest::default(),
                 };
                 rt.spawn(StepActor::Node(Box::new(actor)), &acq)?;
