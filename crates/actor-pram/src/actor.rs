@@ -275,19 +275,34 @@ pub struct EventDag {
     pub edges: Vec<(u64, u64)>,
 }
 
+/// How many acquaintances an actor keeps inline in its runtime record: a virtual node of the
+/// butterfly step knows itself, its host, two successors, two predecessors and (at level 0
+/// with `S = N`) one PPU.
+const ACQ_INLINE: usize = 7;
+
+/// An actor's acquaintances (strict mode): the first [`ACQ_INLINE`] in its record, so that the
+/// check of a send reads no other cache line; the rest in [`Runtime`]'s overflow lists.
+#[derive(Debug, Clone, Copy, Default)]
+struct Acq {
+    len: u8,
+    ids: [u32; ACQ_INLINE],
+}
+
+impl Acq {
+    fn inline(&self) -> &[u32] {
+        &self.ids[..usize::from(self.len)]
+    }
+}
+
 #[derive(Debug)]
 struct Meta<M> {
     kind: Kind,
     /// The depth of the actor's last event (serialized actors).
     last_depth: u64,
-    /// The actor's last event, for the DAG.
-    last_event: u64,
     max_state: u64,
-    /// Sorted acquaintances (strict mode).
-    acq: Vec<u32>,
+    acq: Acq,
     mailbox: Vec<Envelope<M>>,
 }
-
 /// The deterministic runtime: an arena of actors, the in-flight messages and the measures.
 #[derive(Debug)]
 pub struct Runtime<B: Behaviour> {
@@ -302,12 +317,42 @@ pub struct Runtime<B: Behaviour> {
     sends: Vec<(ActorId, B::Msg)>,
     creates: Vec<(B, Vec<ActorId>)>,
     ids: Vec<ActorId>,
+    /// Per actor, its last event, for the DAG (only when it is recorded).
+    last_events: Vec<u64>,
+    /// The acquaintances past an actor's [`ACQ_INLINE`] inline ones, sorted.
+    acq_more: std::collections::BTreeMap<u32, Vec<u32>>,
 }
 
 fn insert_sorted(v: &mut Vec<u32>, x: u32) {
     if let Err(i) = v.binary_search(&x) {
         v.insert(i, x);
     }
+}
+
+/// Adds `who` to the acquaintances of actor `of`.
+fn acquaint_in(
+    acq: &mut Acq,
+    more: &mut std::collections::BTreeMap<u32, Vec<u32>>,
+    of: u32,
+    who: u32,
+) {
+    if acq.inline().contains(&who) {
+        return;
+    }
+    let len = usize::from(acq.len);
+    if len < ACQ_INLINE {
+        acq.ids[len] = who;
+        acq.len += 1;
+    } else {
+        insert_sorted(more.entry(of).or_default(), who);
+    }
+}
+
+/// Whether `who` is an acquaintance of actor `of`.
+fn knows(acq: &Acq, more: &std::collections::BTreeMap<u32, Vec<u32>>, of: u32, who: u32) -> bool {
+    acq.inline().contains(&who)
+        || (usize::from(acq.len) == ACQ_INLINE
+            && more.get(&of).is_some_and(|v| v.binary_search(&who).is_ok()))
 }
 
 /// The result of an exhaustive search over every delivery order.
@@ -375,6 +420,8 @@ impl<B: Behaviour> Runtime<B> {
             sends: Vec::new(),
             creates: Vec::new(),
             ids: Vec::new(),
+            last_events: Vec::new(),
+            acq_more: std::collections::BTreeMap::new(),
         }
     }
 
@@ -383,27 +430,32 @@ impl<B: Behaviour> Runtime<B> {
     pub fn reserve(&mut self, additional: usize) {
         self.behaviours.reserve_exact(additional);
         self.meta.reserve_exact(additional);
+        if self.dag.is_some() {
+            self.last_events.reserve_exact(additional);
+        }
     }
 
     /// Spawns an actor from outside (before or between runs) with acquaintances `acq`.
     pub fn spawn(&mut self, b: B, acq: &[ActorId]) -> Result<ActorId, ActorError> {
         let id = u32::try_from(self.behaviours.len()).map_err(|_| ActorError::TooManyActors)?;
-        let mut list: Vec<u32> = Vec::new();
+        let mut list = Acq::default();
         if self.limits.strict {
-            list = acq.iter().map(|a| a.0).collect();
-            list.sort_unstable();
-            list.dedup();
-            insert_sorted(&mut list, id);
+            acquaint_in(&mut list, &mut self.acq_more, id, id);
+            for a in acq {
+                acquaint_in(&mut list, &mut self.acq_more, id, a.0);
+            }
         }
         let state = b.state_words();
         self.meta.push(Meta {
             kind: b.kind(),
             last_depth: 0,
-            last_event: u64::MAX,
             max_state: state,
             acq: list,
             mailbox: Vec::new(),
         });
+        if self.dag.is_some() {
+            self.last_events.push(u64::MAX);
+        }
         self.behaviours.push(b);
         Ok(ActorId(id))
     }
@@ -413,7 +465,7 @@ impl<B: Behaviour> Runtime<B> {
         if self.limits.strict
             && let Some(m) = self.meta.get_mut(of.0 as usize)
         {
-            insert_sorted(&mut m.acq, who.0);
+            acquaint_in(&mut m.acq, &mut self.acq_more, of.0, who.0);
         }
     }
 
@@ -544,19 +596,21 @@ impl<B: Behaviour> Runtime<B> {
             if m.from_event != u64::MAX {
                 dag.edges.push((m.from_event, event_id));
             }
-            if serialized && self.meta[a].last_event != u64::MAX {
-                dag.edges.push((self.meta[a].last_event, event_id));
+            if serialized {
+                let last = std::mem::replace(&mut self.last_events[a], event_id);
+                if last != u64::MAX {
+                    dag.edges.push((last, event_id));
+                }
             }
         }
         if serialized {
             self.meta[a].last_depth = depth;
-            self.meta[a].last_event = event_id;
         }
         if self.limits.strict {
             self.ids.clear();
             B::ids_in(&m.msg, &mut self.ids);
             for id in &self.ids {
-                insert_sorted(&mut self.meta[a].acq, id.0);
+                acquaint_in(&mut self.meta[a].acq, &mut self.acq_more, me.0, id.0);
             }
         }
         let next_id =
@@ -592,14 +646,14 @@ impl<B: Behaviour> Runtime<B> {
         for (b, acq) in creates.drain(..) {
             let id = self.spawn(b, &acq)?;
             if self.limits.strict {
-                insert_sorted(&mut self.meta[a].acq, id.0);
+                acquaint_in(&mut self.meta[a].acq, &mut self.acq_more, me.0, id.0);
             }
         }
         let state = self.behaviours[a].state_words();
         self.meta[a].max_state = self.meta[a].max_state.max(state);
         for (to, msg) in sends.drain(..) {
             self.check_exists(to)?;
-            if self.limits.strict && self.meta[a].acq.binary_search(&to.0).is_err() {
+            if self.limits.strict && !knows(&self.meta[a].acq, &self.acq_more, me.0, to.0) {
                 return Err(ActorError::UnknownAcquaintance { actor: me, to });
             }
             let seq = self.next_seq();

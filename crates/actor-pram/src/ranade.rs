@@ -560,6 +560,18 @@ struct RevOut {
     freed: [u32; 2],
 }
 
+/// What the virtual nodes' rounds count: the lockstep pass's share of [`PassStats`], or one
+/// node actor's (a node keeps only these, not the pass-wide rounds, arrivals and
+/// serialization).
+#[derive(Debug, Clone, Default)]
+struct NodeTally {
+    combines: u64,
+    max_occupancy: u64,
+    max_dq: u64,
+    exits: Vec<(Vec<u32>, u32, u32, u64)>,
+    deliveries: Vec<(u32, u64, i64)>,
+}
+
 /// What one pass measured.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PassStats {
@@ -730,7 +742,7 @@ impl LockstepRouter {
         r: u32,
         acks: [u32; 2],
         slots: [Option<Slot>; 2],
-        stats: &mut PassStats,
+        stats: &mut NodeTally,
     ) -> Result<(), Error> {
         for (c, a) in v.credit.iter_mut().zip(acks) {
             *c += a;
@@ -769,7 +781,7 @@ impl LockstepRouter {
         r: u32,
         round: u64,
         variant: Variant,
-        stats: &mut PassStats,
+        stats: &mut NodeTally,
         arrived: &mut Vec<(usize, u64, u32, u32, Packet)>,
     ) -> Result<FwdOut, Error> {
         let last = self.levels - 1;
@@ -1122,7 +1134,7 @@ impl LockstepRouter {
         variant: Variant,
         v: &mut Node,
         mut packets: Vec<Packet>,
-        stats: &mut PassStats,
+        stats: &mut NodeTally,
     ) -> Result<(), Error> {
         packets.sort_by_key(|p| (p.key, p.lo));
         for p in packets {
@@ -1146,7 +1158,7 @@ impl LockstepRouter {
         variant: Variant,
         accesses: &[Access],
         fetch_order: FetchOrder,
-        stats: &mut PassStats,
+        stats: &mut NodeTally,
     ) -> Result<Vec<Node>, Error> {
         let mut nodes = self.init_nodes();
         let mut per_router: Vec<Vec<Packet>> = vec![Vec::new(); self.routers() as usize];
@@ -1206,7 +1218,8 @@ impl LockstepRouter {
     ) -> Result<(PassStats, SlotDigest), Error> {
         let last = self.levels - 1; // L
         let mut stats = PassStats::default();
-        let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut stats)?;
+        let mut tally = NodeTally::default();
+        let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut tally)?;
         let op: Option<FetchOp> = match accesses.first().map(|a| a.kind) {
             Some(AccessKind::Fetch(op)) => Some(op),
             _ => None,
@@ -1235,19 +1248,19 @@ impl LockstepRouter {
                     let vi = self.idx(l, r);
                     let v = &mut nodes[vi];
                     let inbound = std::mem::take(&mut slots[vi]);
-                    let combined = stats.combines;
-                    self.fwd_apply(v, l, r, acks[vi], inbound, &mut stats)?;
+                    let combined = tally.combines;
+                    self.fwd_apply(v, l, r, acks[vi], inbound, &mut tally)?;
                     if v.closed {
                         continue;
                     }
                     let out =
-                        self.fwd_fire(v, l, r, round, variant, &mut stats, &mut arrived_flat)?;
+                        self.fwd_fire(v, l, r, round, variant, &mut tally, &mut arrived_flat)?;
                     if record {
                         trace.add_fwd(l, r, round, &out);
                     }
                     if self.record {
                         let at = |kind| PassEvent { kind, level: l, row: r, round };
-                        let merges = stats.combines - combined;
+                        let merges = tally.combines - combined;
                         stats.events.extend((0..merges).map(|_| at(PassEventKind::Combine)));
                         let sent = out.slots.iter().filter(|s| matches!(s, Some(Slot::Packet(_))));
                         stats.events.extend(sent.map(|_| at(PassEventKind::Forward)));
@@ -1304,7 +1317,7 @@ impl LockstepRouter {
                     if v.closed {
                         continue;
                     }
-                    let out = self.rev_fire(v, l, r, round, op, &mut stats.deliveries)?;
+                    let out = self.rev_fire(v, l, r, round, op, &mut tally.deliveries)?;
                     if record {
                         trace.add_rev(l, r, round, &out);
                     }
@@ -1333,6 +1346,11 @@ impl LockstepRouter {
             next_racks.fill([0; 2]);
             round += 1;
         }
+        stats.combines = tally.combines;
+        stats.max_occupancy = tally.max_occupancy;
+        stats.max_dq = tally.max_dq;
+        stats.exits = tally.exits;
+        stats.deliveries = tally.deliveries;
         stats.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
         stats.serialization.sort_unstable();
         Ok((stats, trace))

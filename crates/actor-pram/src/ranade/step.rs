@@ -17,7 +17,7 @@
 //! `Reply` to the PPU actor.
 
 use super::{
-    Access, AccessKind, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, Packet, PassStats,
+    Access, AccessKind, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, NodeTally, Packet,
     RSlot, Slot, SlotDigest, Variant,
 };
 use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
@@ -125,40 +125,47 @@ enum Phase {
 }
 
 /// One virtual node as a serialized actor, through both passes.
+///
+/// Laid out in declaration order from a cache-line boundary: the fields that the runtime's
+/// select-accept reads (`phase`, both cadences, `replies`) share the first 64-byte line, so
+/// that the first touch of a node at a delivery (its record is cold: FIFO visits the pass's
+/// nodes round-robin) costs one line, and the fields a round reads next follow.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 struct NodeActor {
-    node: Node,
-    l: u32,
-    r: u32,
     phase: Phase,
+    /// A `Tick` in flight (see `outbox`).
+    ticking: bool,
+    l: u32,
     fwd: Cadence,
+    rev: Cadence,
+    replies: usize,
     slots: [Option<Slot>; 2],
     acks: [u32; 2],
-    rev: Cadence,
-    rslots: [Option<RSlot>; 2],
     racks: [u32; 2],
+    rslots: [Option<RSlot>; 2],
+    r: u32,
     host: ActorId,
-    /// The PPUs injecting here (pid, actor): `pid mod N` is this node's router (Choice 23).
-    ppus: Vec<(u32, ActorId)>,
-    /// Their packets, until every one has come (`Inject`).
-    inbox: Vec<Packet>,
-    due: usize,
-    /// PPU replies not sent yet (at most `F − 1` sends per event), and a `Tick` in flight.
-    outbox: VecDeque<(ActorId, i64)>,
-    ticking: bool,
-    /// Arrivals in exit order, and how many have been sent to the host.
-    arrived: Vec<(usize, u64, u32, u32, Packet)>,
-    sent: usize,
-    replies: usize,
-    closed_fwd: Option<u64>,
-    closed_rev: Option<u64>,
     /// The state in words (Choice 9's count), recounted whenever a counted queue may have
     /// changed (an injection, a batch of replies, a round fired), so that the runtime's
     /// `state_words` after every event reads one field instead of a dozen queue lengths
     /// spread over the node.
     words: u64,
-    stats: PassStats,
     trace: SlotDigest,
+    closed_fwd: Option<u64>,
+    closed_rev: Option<u64>,
+    node: Node,
+    /// Arrivals in exit order, and how many have been sent to the host.
+    arrived: Vec<(usize, u64, u32, u32, Packet)>,
+    sent: usize,
+    /// The PPUs injecting here (pid, actor): `pid mod N` is this node's router (Choice 23).
+    ppus: Vec<(u32, ActorId)>,
+    /// Their packets, until every one has come (`Inject`).
+    inbox: Vec<Packet>,
+    due: usize,
+    /// PPU replies not sent yet (at most `F − 1` sends per event).
+    outbox: VecDeque<(ActorId, i64)>,
+    stats: NodeTally,
 }
 
 /// A router's memory host.
@@ -351,14 +358,15 @@ impl NodeActor {
             StepMsg::Inject(_) | StepMsg::Start => fwd && !self.fwd.started,
             StepMsg::Data { round, .. } => !fwd || self.fwd.takes_data(*round),
             StepMsg::Ack { round, output, .. } => {
-                !fwd || self.node.eos_sent[*output] || self.fwd.live_ack(*round, *output)
+                // The cadence first: `eos_sent` lies outside the first line.
+                !fwd || self.fwd.live_ack(*round, *output) || self.node.eos_sent[*output]
             }
             StepMsg::RData { round, .. } => {
                 self.phase == Phase::Done || (rev && self.rev.takes_data(*round))
             }
             StepMsg::RAck { round, output, .. } => {
                 self.phase == Phase::Done
-                    || (rev && (self.node.rsent_eos[*output] || self.rev.live_ack(*round, *output)))
+                    || (rev && (self.rev.live_ack(*round, *output) || self.node.rsent_eos[*output]))
             }
             StepMsg::Replies { from, .. } => *from == self.replies,
             _ => true,
@@ -717,7 +725,7 @@ impl LockstepRouter {
                     closed_fwd: None,
                     closed_rev: None,
                     words: 24,
-                    stats: PassStats::default(),
+                    stats: NodeTally::default(),
                     trace: SlotDigest::default(),
                 };
                 rt.spawn(StepActor::Node(Box::new(actor)), &acq)?;
