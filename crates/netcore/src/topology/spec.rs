@@ -86,8 +86,8 @@ impl TopologySpec {
     /// # Errors
     ///
     /// Those of the builder the variant names (e.g. [`Topology::ring`] for `Ring`):
-    /// [`TopologyError::TooSmall`], [`TopologyError::TooManyNodes`],
-    /// [`TopologyError::OutOfRange`] or [`TopologyError::Edge`].
+    /// [`TopologyError::TooSmall`](super::TopologyError::TooSmall), [`TopologyError::TooManyNodes`](super::TopologyError::TooManyNodes),
+    /// [`TopologyError::OutOfRange`](super::TopologyError::OutOfRange) or [`TopologyError::Edge`](super::TopologyError::Edge).
     pub fn build(&self) -> Result<Topology> {
         match self {
             TopologySpec::LinearArray { n } => Topology::linear_array(*n),
