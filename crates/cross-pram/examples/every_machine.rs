@@ -10,8 +10,7 @@
 //! ALGORITHM is a library name such as `tree-reduction` or `bitonic-sort`).
 //!
 //! The default prints 8 rows, all verified: reference `T = 76`; actor butterfly slowdown
-//! 34.38 (bound 6.00); D-BSP 816.99 and 1256.65 (bounds 7.25 and 16.54, in the D-BSP cost
-//! unit); flat H-PRAM 4.63 (hypercube) and 5.92 (mesh); hierarchical 3.20 and 3.88
+//! 34.38 (bound 6.00); D-BSP 816.99 and 1256.65 (bounds 7.25 and 16.54); flat H-PRAM 4.63 (hypercube) and 5.92 (mesh); hierarchical 3.20 and 3.88
 //! (0.72 s user CPU in a debug build, load average 1.7).
 
 use cross_pram::machines::compare;
