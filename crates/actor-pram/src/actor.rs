@@ -512,6 +512,17 @@ impl<B: Behaviour> Runtime<B> {
     }
 
     /// Runs until no message is in flight. A mailbox left non-empty is [`ActorError::Stuck`].
+    ///
+    /// # Errors
+    ///
+    /// - [`ActorError::Stuck`] if messages remain that no behaviour accepts;
+    /// - [`ActorError::FanoutExceeded`] or [`ActorError::CreationExceeded`] if an event
+    ///   breaks `f_send` or `f_create` of its [`Limits`];
+    /// - [`ActorError::UnknownAcquaintance`] (with `strict`), [`ActorError::NoSuchActor`] or
+    ///   [`ActorError::BecomeUnserialized`] if a behaviour breaks the actor rules;
+    /// - [`ActorError::EventLimit`] past `max_events`, [`ActorError::TooManyActors`] past
+    ///   `2^32` actors;
+    /// - [`ActorError::Protocol`] as reported by a behaviour.
     pub fn run(&mut self, env: &B::Env) -> Result<ActorMetrics, ActorError> {
         while let Some(m) = self.inflight.pick() {
             let a = m.to.0 as usize;

@@ -183,6 +183,33 @@ fn diverged(pid: u32, what: impl Into<String>) -> Error {
 }
 
 /// Runs `program` on `input` with every global step served by the lockstep router.
+///
+/// # Examples
+///
+/// ```
+/// use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly};
+/// use actor_pram::netcore::pram::{Limits, library::Algorithm};
+///
+/// // Prefix sums of 8 items; 8 PPUs fit the butterfly of dimension 2 (2 · 2^2 routers).
+/// let prefix = Algorithm::PrefixSums.instance(8, 0)?;
+/// let config = ButterflyConfig::default();
+/// let report = simulate_butterfly(&prefix.program, &prefix.input, &config, &Limits::default())?;
+/// assert!(report.verified);
+/// assert_eq!(report.dim, 2);
+/// assert_eq!(report.passes, report.pram.g); // one routing pass per global step
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// - [`Error::Pram`] if the program breaks a static rule or the reference run fails (an
+///   out-of-range address, a conflict, the step limit, ...);
+/// - [`Error::InvalidConfig`] for a configuration the router refuses (e.g. `dim` out of
+///   range, `b = 0`, more than `16 · 2^16` PPUs);
+/// - [`Error::TooLarge`] past the memory or work limits of [`crate::limits`];
+/// - [`Error::Conflict`] if a step's accesses conflict under the program's variant;
+/// - [`Error::RoundLimit`], [`Error::Diverged`] or [`Error::Routing`] if the routing breaks
+///   its invariants (reported rather than a panic).
 pub fn simulate_butterfly(
     program: &Program,
     input: &[i64],
@@ -194,6 +221,10 @@ pub fn simulate_butterfly(
 
 /// [`simulate_butterfly`] that also returns every pass's hops and combines, in pass order
 /// (for the run's picture).
+///
+/// # Errors
+///
+/// As [`simulate_butterfly`].
 pub fn simulate_butterfly_recorded(
     program: &Program,
     input: &[i64],
@@ -209,6 +240,13 @@ pub fn simulate_butterfly_recorded(
 /// (forward pass, host exchange, reply pass: Choice 22), each step checked against the
 /// lockstep router (Property 1: equal slots in both passes, rounds, deliveries and memory,
 /// else [`Error::Mismatch`]).
+///
+/// # Errors
+///
+/// As [`simulate_butterfly`], and:
+/// - [`Error::Actor`] if the actor runtime refuses an event (a limit of
+///   [`crate::actor::Limits`]) or is left stuck;
+/// - [`Error::Mismatch`] if a step differs from the lockstep router's.
 pub fn simulate_butterfly_actors(
     program: &Program,
     input: &[i64],

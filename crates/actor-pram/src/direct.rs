@@ -829,6 +829,28 @@ fn too_long() -> Error {
 }
 
 /// Runs `program` on `input` through the direct translation under `scheduler`.
+///
+/// # Examples
+///
+/// ```
+/// use actor_pram::actor::Scheduler;
+/// use actor_pram::direct::simulate_direct;
+/// use actor_pram::netcore::pram::{Limits, library::Algorithm};
+///
+/// let prefix = Algorithm::PrefixSums.instance(8, 0)?;
+/// let report = simulate_direct(&prefix.program, &prefix.input, Scheduler::Fifo, &Limits::default())?;
+/// assert!(report.verified);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// - [`Error::Pram`] if the program breaks a static rule or the reference run fails;
+/// - [`Error::InvalidConfig`] for a program the translation cannot take (e.g. more than
+///   `2^32` instructions);
+/// - [`Error::TooLarge`] past the memory limits of [`crate::limits`];
+/// - [`Error::Actor`] if the actor runtime refuses an event or is left stuck;
+/// - [`Error::Mismatch`] if the actor run's result differs from the reference.
 pub fn simulate_direct(
     program: &Program,
     input: &[i64],
@@ -841,6 +863,10 @@ pub fn simulate_direct(
 /// Runs `program` on `input` as broadcast-sync (baseline B2, Theorem 1's construction): the
 /// direct translation's PPU and cell actors, every instruction started by a CPU actor down a
 /// fan-out-2 tree of the PPU actors and completed back up it.
+///
+/// # Errors
+///
+/// As [`simulate_direct`].
 pub fn simulate_broadcast_sync(
     program: &Program,
     input: &[i64],

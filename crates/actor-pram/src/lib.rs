@@ -21,3 +21,7 @@ pub mod ranade;
 
 pub use driver::ActorPram;
 pub use error::Error;
+/// The shared substrate of the workspace's models; its types appear in this crate's public
+/// signatures ([`Program`](netcore::pram::Program), [`Limits`](netcore::pram::Limits),
+/// [`Cost`](netcore::pram::Cost), ...).
+pub use netcore;

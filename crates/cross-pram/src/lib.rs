@@ -28,3 +28,8 @@ pub mod driver;
 pub mod machines;
 
 pub use driver::CrossPram;
+/// The shared substrate of the workspace's models; its types appear in this crate's public
+/// signatures ([`Algorithm`](netcore::pram::library::Algorithm),
+/// [`Instance`](netcore::pram::library::Instance), [`Cost`](netcore::pram::Cost),
+/// [`ModelError`](netcore::study::ModelError), ...).
+pub use netcore;

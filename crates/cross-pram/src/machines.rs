@@ -241,6 +241,32 @@ pub fn hpram_hier(
 /// Every machine's run of `algorithm` at size `n` with the input of `seed`: the reference,
 /// the actor butterfly, the D-BSP under every pair of [`ALPHA_BETA`], the flat H-PRAM and
 /// (where there is one) the hierarchical H-PRAM under both presets.
+///
+/// # Examples
+///
+/// ```
+/// use cross_pram::machines::compare;
+/// use cross_pram::netcore::pram::library::Algorithm;
+///
+/// let rows = compare(Algorithm::PrefixSums, 64, 0)?;
+/// assert_eq!(rows[0].machine, "reference");
+/// assert!(rows.iter().all(|row| row.verified));
+/// for row in &rows {
+///     println!("{:<28} slowdown {:8.2}", row.machine, row.slowdown);
+/// }
+/// # Ok::<(), cross_pram::netcore::study::ModelError>(())
+/// ```
+///
+/// # Errors
+///
+/// A [`ModelError`] whose source is the first machine's error, in the order above:
+/// [`PramError`](netcore::pram::PramError) if the instance cannot be built (e.g. `n` outside
+/// the algorithm's sizes) or the reference run fails; [`actor_pram::Error`] from the
+/// butterfly; [`dbsp_hmos::Error`] from the D-BSP runs (e.g.
+/// [`KTooLarge`](dbsp_hmos::Error::KTooLarge) when `n` is too small for one HMOS level, as
+/// for `n = 8`, or past its limits, or
+/// [`Mismatch`](dbsp_hmos::Error::Mismatch)); [`hpram::HpramError`] from the H-PRAM runs. A
+/// machine whose output differs from the reference without an error has `verified = false`.
 pub fn compare(algorithm: Algorithm, n: u32, seed: u64) -> Result<Vec<MachineRun>, ModelError> {
     let instance = algorithm.instance(n, seed)?;
     let (reference, cost) = reference(&instance)?;

@@ -312,6 +312,22 @@ pub struct HmosConfig {
 
 impl HmosConfig {
     /// [`HmosConfig::with_graph`] with the default [`Level0::ShuffledBalanced`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use dbsp_hmos::hmos::{Hmos, HmosConfig};
+    ///
+    /// // n = 64 processors, m = 64 variables, r = 3 copies at level 0, k = 1 level.
+    /// let hmos = Hmos::build(&HmosConfig::new(64, 64, 3, 1, 0)?)?;
+    /// assert_eq!(hmos.copies(), 9); // r 3^k
+    /// assert!(HmosConfig::new(64, 64, 2, 1, 0).is_err()); // r must be odd
+    /// # Ok::<(), dbsp_hmos::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`HmosConfig::with_graph`].
     pub fn new(n: u64, m: u64, r: u32, k: u32, seed: u64) -> Result<Self, Error> {
         Self::with_graph(n, m, r, k, seed, Level0::ShuffledBalanced)
     }
@@ -319,6 +335,15 @@ impl HmosConfig {
     /// Checks `n` a power of two `<= 2^20`, `r` odd with `r <= n`, `m >= n`, the level-0
     /// graph's memory limit (`m r <= 2^24` stored, `m <= 2^40` computed), and `k <= k_max(n)`
     /// with a valid chain.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::NotPowerOfTwo`] for `n`, [`Error::EvenRedundancy`] or
+    ///   [`Error::RedundancyTooLarge`] for `r`, [`Error::TooFewVariables`] if `m < n`;
+    /// - [`Error::TooLarge`] past the size limits above;
+    /// - [`Error::Param`] (`r != 3`) or [`Error::PolarityUnavailable`] for
+    ///   [`Level0::Polarity`];
+    /// - [`Error::KTooLarge`] if `k > k_max(n)` or no valid chain exists.
     pub fn with_graph(
         n: u64,
         m: u64,
@@ -606,7 +631,13 @@ pub fn polarity(n: u64, m: u64) -> Result<(u64, Vec<u32>), Error> {
 }
 
 impl Hmos {
-    /// Builds the HMOS of a validated configuration.
+    /// Builds the HMOS of a validated configuration. See [`HmosConfig::new`] for an example.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::GraphBuildFailed`] if the shuffled level-0 graph cannot be repaired to
+    /// distinct modules; [`Error::PolarityUnavailable`] or [`Error::KTooLarge`] as in
+    /// [`HmosConfig::with_graph`] (already checked there).
     pub fn build(config: &HmosConfig) -> Result<Self, Error> {
         let HmosConfig { n, m, r, k, seed, level0 } = *config;
         let adj0 = match level0 {

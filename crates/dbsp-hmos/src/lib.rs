@@ -27,3 +27,7 @@ pub mod select;
 
 pub use driver::{DbspHmos, PramConfig, PramReport, pram_report};
 pub use error::Error;
+/// The shared substrate of the workspace's models; its types appear in this crate's public
+/// signatures ([`DbspParams`](netcore::bsp::DbspParams), [`Ledger`](netcore::cost::Ledger),
+/// [`Algorithm`](netcore::pram::library::Algorithm), ...).
+pub use netcore;

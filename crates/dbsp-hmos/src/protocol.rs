@@ -340,6 +340,29 @@ impl HmosMemory {
     /// with an HMOS of redundancy `r`, `k` levels and level-0 seed `seed` over
     /// `m = max(size, n)` variables (the balanced shuffled level-0 graph; see
     /// [`HmosMemory::with_hmos`] for any other).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use dbsp_hmos::netcore::bsp::DbspParams;
+    /// use dbsp_hmos::netcore::pram::{Limits, NoTrace, library::Algorithm, run_with};
+    /// use dbsp_hmos::protocol::{HmosMemory, Selection};
+    ///
+    /// let prefix = Algorithm::PrefixSums.instance(8, 0)?;
+    /// let params = DbspParams::power_law(8, 0.5, 0.5)?;
+    /// let size = prefix.program.mem();
+    /// let mut memory = HmosMemory::new(params.clone(), size, &prefix.input, 3, 0, 0, Selection::Naive)?;
+    /// let done = run_with(&prefix.program, &mut memory, &Limits::default(), &mut NoTrace)?;
+    /// assert_eq!(memory.error(), None);
+    /// assert_eq!(&done.memory[prefix.output.clone()], &prefix.expected[..]);
+    /// println!("D-BSP cost {}", memory.ledger().cost(&params)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`HmosConfig::with_graph`] and [`Hmos::build`] for `n = params.n()`,
+    /// `m = max(size, n)`, `r`, `k`; then those of [`HmosMemory::with_hmos`].
     pub fn new(
         params: DbspParams,
         size: u64,
@@ -359,6 +382,12 @@ impl HmosMemory {
     /// every copy with timestamp 0, uncharged (the initial memory contents). `selection`
     /// chooses the target sets; the delivery is [`Delivery::Staged`] unless
     /// [`HmosMemory::with_delivery`] says otherwise.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::Param`] if `selection`'s constants are out of range, `input` is longer than
+    ///   `size`, `hmos` was built for another `n`, or `size` exceeds its `m`;
+    /// - [`Error::Bsp`] from the D-BSP machine.
     pub fn with_hmos(
         params: DbspParams,
         hmos: Hmos,

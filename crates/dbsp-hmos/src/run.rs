@@ -65,6 +65,27 @@ impl PrimitiveRun {
     /// Checks `1 <= log_n <= 20`, `k >= 1` (`k = 1` for broadcast), `skew` a power of two
     /// `<= n` (1 unless routing) and the memory estimate of `n k skew` items
     /// ([`crate::limits::check_primitive`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use dbsp_hmos::netcore::bsp::DbspParams;
+    /// use dbsp_hmos::netcore::rng::seeded;
+    /// use dbsp_hmos::run::{Direction, Primitive, PrimitiveRun};
+    ///
+    /// // Prefix sums of 4 items per processor on n = 2^4 processors.
+    /// let run = PrimitiveRun::new(Primitive::Prefix, 4, 4, 1, Direction::Gather)?;
+    /// let params = DbspParams::power_law(run.n(), 0.5, 0.5)?;
+    /// let (ledger, correct) = run.execute(&params, &mut seeded(1, 0))?;
+    /// assert!(correct);
+    /// println!("D-BSP cost {}", ledger.cost(&params)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Param`] naming `log_n`, `k` or `skew` when it breaks its rule;
+    /// [`Error::TooLarge`] past the memory estimate.
     pub fn new(
         primitive: Primitive,
         log_n: u32,
@@ -124,6 +145,13 @@ impl PrimitiveRun {
     /// Runs the primitive on a random input from `rng` (the machine priced with `params`,
     /// which only sets what [`BspMachine::cost`] reports; the ledger can be re-priced):
     /// returns the ledger and whether the output equals the sequential reference.
+    ///
+    /// See [`PrimitiveRun::new`] for an example.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Bsp`] if `params` is not for [`PrimitiveRun::n`] processors
+    /// ([`BspError::StateCount`](netcore::bsp::BspError::StateCount)).
     pub fn execute(&self, params: &DbspParams, rng: &mut SimRng) -> Result<(Ledger, bool), Error> {
         let n = self.n();
         let k = self.k as usize;

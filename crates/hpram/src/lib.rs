@@ -61,6 +61,10 @@ pub use cost_tree::{CostNode, CostTree, Siblings, StepCounts};
 pub use error::HpramError;
 pub use eval::{Eval, Formula, LevelRow, MemoryVariant, Placed, Timeline};
 pub use memory::{Accessor, AsyncKind};
+/// The shared substrate of the workspace's models; its types appear in this crate's public
+/// signatures ([`Program`](netcore::pram::Program), [`Limits`](netcore::pram::Limits),
+/// [`PramRun`](netcore::pram::PramRun), ...).
+pub use netcore;
 
 pub use driver::{AlgorithmName, BuiltinRun, FormName, Hpram, run_builtin};
 pub use proc::{MemOp, Proc};

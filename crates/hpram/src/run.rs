@@ -43,6 +43,34 @@ fn initial_state(cfg: &Config, input: &[Word]) -> Result<(Vec<Word>, Vec<Word>),
 }
 
 /// Runs `alg(params)` on the H-PRAM `cfg` whose memory starts as `input` followed by zeros.
+///
+/// # Examples
+///
+/// ```
+/// use hpram::algs::{TreeForm, tree_reduce};
+/// use hpram::{Config, HpramError, run};
+///
+/// let input: Vec<i64> = (1..=8).collect();
+/// let done = run(&Config::new(4, 8), tree_reduce(TreeForm::Flat), vec![], &input)?;
+/// assert_eq!(done.memory[0], 36);
+/// # Ok::<(), HpramError>(())
+/// ```
+///
+/// # Errors
+///
+/// - [`HpramError::InvalidConfig`] naming a field of `cfg` that breaks its rule, or `input`
+///   if it is longer than `cfg.mem_words`;
+/// - [`HpramError::TooLarge`] past the crate's stated limits (`docs/models/hpram.md`, Limits);
+/// - at run time, the first rule a step breaks, naming the sub-PRAM's path and step:
+///   [`HpramError::EmptySubPram`], [`HpramError::PartitionSizeMismatch`],
+///   [`HpramError::AbbreviatedPartitionMismatch`] or [`HpramError::NonIntegralBlock`] for a
+///   partition step; [`HpramError::MaxDepthExceeded`]; [`HpramError::PrivateBlockViolation`]
+///   or [`HpramError::AddressOutOfRange`] for an address; [`HpramError::LocalMemoryOverflow`],
+///   [`HpramError::UnsupportedOp`]; the sub-model's conflict rules
+///   ([`HpramError::ExclusiveReadViolation`], [`HpramError::ExclusiveWriteViolation`],
+///   [`HpramError::CommonWriteMismatch`], [`HpramError::ReadWriteSameStep`],
+///   [`HpramError::BlockOverlap`]); and, with uniform memory, [`HpramError::AsyncCommunication`] at a
+///   join whose siblings communicated asynchronously.
 pub fn run(
     cfg: &Config,
     alg: Arc<dyn HAlgorithm>,
@@ -137,6 +165,28 @@ pub struct ProgramRun {
 /// computation step, so `T + C` of the cost tree is the interpreter's `T` and `C` its `G`.
 /// An interpreter error carries the root's path and the failing instruction's index as its
 /// step ([`HpramError::Pram`]).
+///
+/// # Examples
+///
+/// ```
+/// use hpram::netcore::pram::{Limits, library::Algorithm};
+/// use hpram::{HpramError, run_program};
+///
+/// let prefix = Algorithm::PrefixSums.instance(8, 0)?;
+/// let done = run_program("prefix-sums", &prefix.program, &prefix.input, &Limits::default(), 1)?;
+/// assert_eq!(&done.run.memory[prefix.output.clone()], &prefix.expected[..]);
+/// assert_eq!(done.run.cost.root.counts().c, done.pram.cost.g); // C is the interpreter's G
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+///
+/// - [`HpramError::InvalidConfig`] if the program's sizes do not fit this machine or `input`
+///   is longer than its memory;
+/// - [`HpramError::TooLarge`] past the crate's stated limits;
+/// - [`HpramError::Pram`] for any error of netcore's interpreter (static rules at step 0,
+///   else the failing instruction's conflict, address or arithmetic error);
+/// - the root's own errors as in [`run`].
 pub fn run_program(
     name: &str,
     program: &Program,
@@ -182,6 +232,28 @@ pub fn run_program(
 /// processors and sub-model, never on data or position) the tree equals [`run`]'s. `any` is `DataDependentControl`; a communication step
 /// on a sub-model with block transfers is `CountOnlyBlockStep`; conflicts and addresses are not
 /// checked (there are no accesses). `cfg.threads` is unused: the run is sequential.
+///
+/// # Examples
+///
+/// ```
+/// use hpram::algs::{TreeForm, tree_reduce};
+/// use hpram::{Config, HpramError, count, run};
+///
+/// let cfg = Config::new(16, 64);
+/// let tree = count(&cfg, tree_reduce(TreeForm::Hier), vec![])?;
+/// let input: Vec<i64> = (0..64).collect();
+/// assert_eq!(tree, run(&cfg, tree_reduce(TreeForm::Hier), vec![], &input)?.cost); // oblivious
+/// # Ok::<(), HpramError>(())
+/// ```
+///
+/// # Errors
+///
+/// - [`HpramError::InvalidConfig`] or [`HpramError::TooLarge`] as in [`run`];
+/// - [`HpramError::DataDependentControl`] if the algorithm calls `any`;
+/// - [`HpramError::CountOnlyBlockStep`] for a communication step on a sub-model with block
+///   transfers;
+/// - the partition and depth errors of [`run`] ([`HpramError::PartitionSizeMismatch`],
+///   [`HpramError::MaxDepthExceeded`], ...); addresses and conflicts are not checked.
 pub fn count(
     cfg: &Config,
     alg: Arc<dyn HAlgorithm>,

@@ -112,6 +112,25 @@ pub struct BspMachine<S, M> {
 
 impl<S, M> BspMachine<S, M> {
     /// A machine whose processor `i` starts in `states[i]`; needs one state per processor.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::bsp::{BspError, BspMachine, BspParams};
+    ///
+    /// // Each processor sends its value to the next one around a ring of p = 4.
+    /// let mut machine: BspMachine<u64, u64> = BspMachine::new(BspParams::new(4, 2, 5)?, vec![1, 2, 3, 4])?;
+    /// let step = machine.superstep("shift", |ctx, value| {
+    ///     ctx.send((ctx.pid() + 1) % ctx.p(), *value);
+    /// })?;
+    /// assert_eq!(step.h, 1);
+    /// assert_eq!(machine.cost(), 2.0 * 1.0 + 5.0); // w + g h + l with w = 0
+    /// # Ok::<(), BspError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`BspError::StateCount`] if `states` does not hold exactly one state per processor.
     pub fn new(model: impl Into<CostModel>, states: Vec<S>) -> Result<Self, BspError> {
         let model = model.into();
         let p = model.p();
@@ -206,7 +225,18 @@ impl<S, M> BspMachine<S, M> {
         Ok(w)
     }
 
-    /// Runs one BSP superstep (a 0-superstep on a D-BSP machine).
+    /// Runs one BSP superstep (a 0-superstep on a D-BSP machine): `body` runs once per
+    /// processor with its context and state; messages sent are delivered at the barrier, and
+    /// the superstep's record (`w`, `h`) is added to the ledger and returned.
+    ///
+    /// See [`BspMachine::new`] for an example.
+    ///
+    /// # Errors
+    ///
+    /// - [`BspError::Poisoned`] if an earlier superstep failed;
+    /// - [`BspError::NoSuchProcessor`] if a message names a processor `>= p`.
+    ///
+    /// A failed superstep delivers nothing and poisons the machine.
     pub fn superstep<F>(&mut self, label: &str, mut body: F) -> Result<&StepRecord, BspError>
     where
         F: FnMut(&mut Ctx<'_, M>, &mut S),
@@ -216,6 +246,32 @@ impl<S, M> BspMachine<S, M> {
     }
 
     /// Runs one i-superstep: every message must stay inside its sender's i-cluster.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::bsp::{BspError, BspMachine, DbspParams};
+    ///
+    /// // n = 4, g_i = l_i = 4 / 2^i: a 1-superstep exchanges within pairs {0, 1} and {2, 3}.
+    /// let mut machine: BspMachine<u32, u32> =
+    ///     BspMachine::new(DbspParams::power_law(4, 1.0, 1.0)?, vec![0; 4])?;
+    /// machine.dsuperstep(1, "swap in pairs", |ctx, _| ctx.send(ctx.pid() ^ 1, ctx.pid()))?;
+    /// assert_eq!(machine.cost(), 2.0 * 1.0 + 2.0); // g_1 h + l_1
+    /// // Leaving the pair in a 1-superstep is refused.
+    /// let leave = machine.dsuperstep(1, "leave", |ctx, _| ctx.send(ctx.pid() ^ 2, 0));
+    /// assert!(matches!(leave, Err(BspError::LeavesCluster { .. })));
+    /// # Ok::<(), BspError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`BspError::Poisoned`] if an earlier superstep failed;
+    /// - [`BspError::LevelOutOfRange`] if `level` is deeper than the machine's `log2(n)`
+    ///   (plain BSP has only level 0);
+    /// - [`BspError::NoSuchProcessor`] if a message names a processor `>= p`;
+    /// - [`BspError::LeavesCluster`] if a message leaves its sender's `level`-cluster.
+    ///
+    /// A failed superstep delivers nothing and poisons the machine.
     pub fn dsuperstep<F>(
         &mut self,
         level: u32,

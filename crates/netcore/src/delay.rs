@@ -199,12 +199,46 @@ pub struct LinkDelays {
 
 impl LinkDelays {
     /// Every edge of `topology` gets delay `d >= 1`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::delay::LinkDelays;
+    /// use netcore::topology::Topology;
+    ///
+    /// let ring = Topology::ring(4)?;
+    /// let delays = LinkDelays::uniform(&ring, 3)?;
+    /// assert_eq!(delays.as_slice(), &[3, 3, 3, 3]);
+    /// assert!(LinkDelays::uniform(&ring, 0).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`DelayError::Zero`] if `d = 0`.
     pub fn uniform(topology: &Topology, d: Delay) -> Result<Self> {
         at_least_one("d", d)?;
         Ok(Self { delays: vec![d; topology.n_edges()] })
     }
 
     /// Explicit delays, one per edge in `topology`'s edge order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::delay::LinkDelays;
+    /// use netcore::topology::Topology;
+    ///
+    /// let line = Topology::linear_array(3)?; // edges (0, 1), (1, 2)
+    /// let delays = LinkDelays::explicit(&line, vec![1, 7])?;
+    /// assert_eq!(delays.get(1), 7);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`DelayError::Count`] unless there is one delay per edge; [`DelayError::ZeroInList`]
+    /// naming the first delay that is 0.
     pub fn explicit(topology: &Topology, delays: Vec<Delay>) -> Result<Self> {
         if delays.len() != topology.n_edges() {
             return Err(DelayError::Count { edges: topology.n_edges(), got: delays.len() });
@@ -214,6 +248,26 @@ impl LinkDelays {
     }
 
     /// Draws the delays of `topology`'s edges from `law`, in edge order, from `rng`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::delay::{DelayLaw, LinkDelays};
+    /// use netcore::rng::seeded;
+    /// use netcore::topology::Topology;
+    ///
+    /// let ring = Topology::ring(16)?;
+    /// let law = DelayLaw::Pareto { alpha: 1.5, cap: 100 };
+    /// let delays = LinkDelays::from_law(&ring, &law, &mut seeded(7, 0))?;
+    /// assert!(delays.as_slice().iter().all(|&d| (1..=100).contains(&d)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`DelayError::Zero`] or [`DelayError::Parameter`] if `law` is not valid (see
+    ///   [`DelayLaw::validate`]);
+    /// - for [`DelayLaw::Explicit`], as [`LinkDelays::explicit`].
     pub fn from_law(topology: &Topology, law: &DelayLaw, rng: &mut SimRng) -> Result<Self> {
         law.validate()?;
         if let DelayLaw::Explicit { delays } = law {

@@ -30,7 +30,23 @@ use crate::Step;
 /// `b >= 1` the keys whose highest bit differing from it is bit `b - 1`.
 const BUCKETS: usize = 129;
 
-/// A min-queue of events keyed by `(time, sequence number)`.
+/// A min-queue of events keyed by `(time, sequence number)`. No method fails: every time up
+/// to `Step::MAX` is a valid key.
+///
+/// # Examples
+///
+/// ```
+/// use netcore::event::EventQueue;
+///
+/// let mut queue = EventQueue::new();
+/// queue.push(5, "late");
+/// queue.push(2, "first");
+/// queue.push(2, "second"); // same time: push order decides
+/// assert_eq!(queue.pop(), Some((2, "first")));
+/// assert_eq!(queue.pop(), Some((2, "second")));
+/// assert_eq!(queue.pop(), Some((5, "late")));
+/// assert_eq!(queue.pop(), None);
+/// ```
 #[derive(Debug, Clone)]
 pub struct EventQueue<E> {
     buckets: Vec<Vec<(u128, E)>>,

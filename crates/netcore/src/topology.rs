@@ -111,12 +111,44 @@ impl Topology {
     }
 
     /// The linear array `0 - 1 - ... - (n-1)`; edge `i` joins `i` and `i + 1`. Needs `n >= 2`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{Topology, TopologyError};
+    ///
+    /// let line = Topology::linear_array(4)?;
+    /// assert_eq!((line.n_edges(), line.diameter()), (3, Some(3)));
+    /// assert!(matches!(Topology::linear_array(1), Err(TopologyError::TooSmall { .. })));
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyError::TooSmall`] if `n < 2`; [`TopologyError::TooManyNodes`] if
+    /// `n >` [`MAX_NODES`].
     pub fn linear_array(n: u32) -> Result<Self> {
         let n = check_nodes("n", n.into(), 2)?;
         Ok(Self::build(format!("linear-array({n})"), n, (0..n - 1).map(|i| (i, i + 1)).collect()))
     }
 
     /// The ring: the linear array plus edge `n - 1` joining `n - 1` and `0`. Needs `n >= 3`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{Topology, TopologyError};
+    ///
+    /// let ring = Topology::ring(8)?;
+    /// assert_eq!((ring.n_edges(), ring.diameter()), (8, Some(4)));
+    /// assert_eq!(ring.edges()[7], (0, 7)); // the closing edge comes last
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyError::TooSmall`] if `n < 3`; [`TopologyError::TooManyNodes`] if
+    /// `n >` [`MAX_NODES`].
     pub fn ring(n: u32) -> Result<Self> {
         let n = check_nodes("n", n.into(), 3)?;
         let mut edges: Vec<_> = (0..n - 1).map(|i| (i, i + 1)).collect();
@@ -147,17 +179,62 @@ impl Topology {
     }
 
     /// The `rows x cols` mesh; node `(r, c)` is `r * cols + c`. Needs at least 2 nodes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{Topology, TopologyError};
+    ///
+    /// let mesh = Topology::mesh(3, 4)?;
+    /// assert_eq!((mesh.n(), mesh.n_edges(), mesh.diameter()), (12, 17, Some(5)));
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyError::TooSmall`] if `rows` or `cols` is 0 or `rows * cols < 2`;
+    /// [`TopologyError::TooManyNodes`] if `rows * cols >` [`MAX_NODES`].
     pub fn mesh(rows: u32, cols: u32) -> Result<Self> {
         Self::grid(rows, cols, false)
     }
 
     /// The `rows x cols` torus (mesh with wrap-around). Needs `rows, cols >= 3`, so that no
     /// wrap-around edge duplicates a mesh edge.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{Topology, TopologyError};
+    ///
+    /// let torus = Topology::torus(4, 4)?;
+    /// assert_eq!((torus.n_edges(), torus.max_degree(), torus.diameter()), (32, 4, Some(4)));
+    /// assert!(Topology::torus(2, 4).is_err()); // rows < 3
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyError::TooSmall`] if `rows < 3` or `cols < 3`;
+    /// [`TopologyError::TooManyNodes`] if `rows * cols >` [`MAX_NODES`].
     pub fn torus(rows: u32, cols: u32) -> Result<Self> {
         Self::grid(rows, cols, true)
     }
 
     /// The hypercube of dimension `dim >= 1`: nodes `0..2^dim`, `u ~ u xor 2^b`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{Topology, TopologyError};
+    ///
+    /// let cube = Topology::hypercube(3)?;
+    /// assert_eq!((cube.n(), cube.n_edges(), cube.diameter()), (8, 12, Some(3)));
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyError::OutOfRange`] unless `1 <= dim <= 26`.
     pub fn hypercube(dim: u32) -> Result<Self> {
         check_range(Family::Hypercube, "dim", dim, 1, 26)?;
         let n = 1u32 << dim;
@@ -180,6 +257,20 @@ impl Topology {
     /// Router `<c, r>` links to `<c+1 mod dim, r>` (straight) and `<c+1 mod dim, r xor 2^c>`
     /// (cross). Edges are listed by `c`, then `r`, straight before cross. `dim >= 3` keeps the
     /// graph simple (for `dim <= 2` wrap-around links coincide).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{Topology, TopologyError};
+    ///
+    /// let butterfly = Topology::wrapped_butterfly(3)?; // 3 columns of 2^3 rows
+    /// assert_eq!((butterfly.n(), butterfly.n_edges(), butterfly.max_degree()), (24, 48, 4));
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyError::OutOfRange`] unless `3 <= dim <= 20`.
     pub fn wrapped_butterfly(dim: u32) -> Result<Self> {
         check_range(Family::WrappedButterfly, "dim", dim, 3, 20)?;
         let butterfly = WrappedButterfly::new(dim)?;
@@ -198,6 +289,20 @@ impl Topology {
     }
 
     /// The complete graph on `n >= 2` nodes; edges `(u, v)`, `u < v`, in lexicographic order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{Topology, TopologyError};
+    ///
+    /// let k4 = Topology::complete(4)?;
+    /// assert_eq!((k4.n_edges(), k4.diameter()), (6, Some(1)));
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyError::OutOfRange`] unless `2 <= n <= 4096`.
     pub fn complete(n: u32) -> Result<Self> {
         check_range(Family::Complete, "n", n, 2, 4096)?;
         let edges = (0..n).flat_map(|u| (u + 1..n).map(move |v| (u, v))).collect();
@@ -206,8 +311,26 @@ impl Topology {
 
     /// Any simple graph on nodes `0..n` from an edge list, kept in the given order.
     ///
-    /// Errors: `n < 1`, an endpoint `>= n`, a self loop, a duplicate edge (in either
-    /// direction). Connectivity is not required here; see [`Topology::require_connected`].
+    /// Connectivity is not required here; see [`Topology::require_connected`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{EdgeRule, Topology, TopologyError};
+    ///
+    /// let star = Topology::from_edges(4, &[(0, 1), (0, 2), (0, 3)])?;
+    /// assert_eq!(star.degree(0), 3);
+    /// let twice = Topology::from_edges(3, &[(0, 1), (1, 0)]);
+    /// assert!(matches!(twice, Err(TopologyError::Edge { index: 1, rule: EdgeRule::Duplicate, .. })));
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`TopologyError::TooSmall`] if `n < 1`, [`TopologyError::TooManyNodes`] if
+    ///   `n >` [`MAX_NODES`];
+    /// - [`TopologyError::Edge`] naming the first bad edge and its [`EdgeRule`]: an endpoint
+    ///   `>= n`, a self loop, or a duplicate (in either direction).
     pub fn from_edges(n: u32, edges: &[(u32, u32)]) -> Result<Self> {
         let n = check_nodes("n", n.into(), 1)?;
         let mut seen = std::collections::BTreeSet::new();
@@ -229,7 +352,23 @@ impl Topology {
     }
 
     /// Parses a plain edge list: first non-comment line `n`, then one `u v` pair per line.
-    /// `#` starts a comment. Errors name the line.
+    /// `#` starts a comment.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{Topology, TopologyError};
+    ///
+    /// let path = Topology::from_text("# a path on three nodes\n3\n0 1\n1 2\n")?;
+    /// assert_eq!(path.edges(), &[(0, 1), (1, 2)]);
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`TopologyError::Line`] naming a line that is not the node count or a `u v` pair;
+    /// - [`TopologyError::EmptyText`] if there is no node count;
+    /// - as [`Topology::from_edges`] for the graph it describes.
     pub fn from_text(text: &str) -> Result<Self> {
         let mut n = None;
         let mut edges = Vec::new();
@@ -255,6 +394,21 @@ impl Topology {
     }
 
     /// Parses a [`TopologySpec`] written in TOML and builds it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{Topology, TopologyError};
+    ///
+    /// let torus = Topology::from_toml("kind = \"torus\"\nrows = 3\ncols = 5\n")?;
+    /// assert_eq!(torus.name(), "torus(3x5)");
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyError::Toml`] (with the line) if the text is not a valid [`TopologySpec`];
+    /// otherwise as [`TopologySpec::build`].
     pub fn from_toml(text: &str) -> Result<Self> {
         let spec: TopologySpec = toml::from_str(text)
             .map_err(|e| TopologyError::Toml(crate::toml_line::toml_error(text, &e)))?;

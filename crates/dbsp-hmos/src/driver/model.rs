@@ -247,6 +247,48 @@ pub struct PramReport {
 /// Runs the library program of `config` with the HMOS access protocol as its global memory
 /// (Sections 3-4) and prices its D-BSP trace; a result that differs from the library's
 /// plain-Rust reference is [`Error::Mismatch`].
+///
+/// # Examples
+///
+/// ```
+/// use dbsp_hmos::netcore::pram::library::Algorithm;
+/// use dbsp_hmos::protocol::{Delivery, Selection};
+/// use dbsp_hmos::scheme::{Pricing, Scheme};
+/// use dbsp_hmos::{PramConfig, pram_report};
+///
+/// // Prefix sums of 16 items on a 16-processor D-BSP with g_i = l_i = (n / 2^i)^(1/2).
+/// let config = PramConfig {
+///     algorithm: Algorithm::PrefixSums,
+///     size: 16,
+///     n: 16,
+///     scheme: Scheme::Hmos,
+///     level0: None,
+///     r: None,
+///     k: None,
+///     alpha: 0.5,
+///     beta: 0.5,
+///     seed: 0,
+///     selection: Selection::Naive,
+///     delivery: Delivery::Staged,
+///     pricing: Pricing::Dbsp,
+/// };
+/// let report = pram_report(&config)?;
+/// assert!(report.verified);
+/// assert_eq!(report.copies, 3); // r = 3 copies, k = 0 levels
+/// # Ok::<(), dbsp_hmos::netcore::study::ModelError>(())
+/// ```
+///
+/// # Errors
+///
+/// A [`ModelError`] wrapping, as its source, the crate's [`Error`]:
+/// - [`Error::Bsp`] for parameters D-BSP refuses (`n` not a power of two, `alpha` or `beta`
+///   outside `[0, 1]`);
+/// - [`Error::Param`], [`Error::EvenRedundancy`], [`Error::RedundancyTooLarge`],
+///   [`Error::TooFewVariables`], [`Error::KTooLarge`] or [`Error::PolarityUnavailable`] for
+///   a scheme, `r`, `k` or `level0` the HMOS cannot build;
+/// - [`Error::TooLarge`] past the crate's stated limits (`docs/models/dbsp-hmos.md`, Limits);
+/// - [`Error::Pram`] if the program fails to build or run;
+/// - [`Error::Mismatch`] if the output differs from the reference.
 pub fn pram_report(config: &PramConfig) -> Result<PramReport, ModelError> {
     pram_run(config).map(|(report, ..)| report)
 }

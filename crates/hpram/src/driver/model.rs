@@ -466,6 +466,25 @@ pub struct BuiltinRun {
 /// over the data `x` (`N = x.len()` words, laid out as the algorithm keeps them), non-uniform
 /// memory, with the checks of `cargo xtask run hpram` (the same `procs`, `n` and memory
 /// rules); `threads` as in [`Config`]. The fft's `x` must lie in `[0, p)`.
+///
+/// # Examples
+///
+/// ```
+/// use hpram::{AlgorithmName, FormName, HpramError, run_builtin};
+///
+/// let x = [1, 2, 3, 4, 5, 6, 7, 8];
+/// let done = run_builtin(AlgorithmName::TreePrefix, FormName::Hier, 4, &x, 1)?;
+/// assert_eq!(done.output, vec![1, 3, 6, 10, 15, 21, 28, 36]);
+/// # Ok::<(), HpramError>(())
+/// ```
+///
+/// # Errors
+///
+/// - [`HpramError::InvalidConfig`] naming `algorithm` if it is not tree-reduce, tree-prefix
+///   or fft, or the field that breaks the rules of `cargo xtask run hpram` (e.g. `procs`,
+///   or `n = x.len()`);
+/// - [`HpramError::TooLarge`] past the crate's stated limits;
+/// - the run's errors, as in [`run`](crate::run()).
 pub fn run_builtin(
     algorithm: AlgorithmName,
     form: FormName,

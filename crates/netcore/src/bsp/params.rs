@@ -131,6 +131,24 @@ fn log2_exact(n: u32) -> Result<u32, BspError> {
 impl DbspParams {
     /// Explicit per-level vectors: `log2(n) + 1` entries each, finite, `>= 0`, and
     /// non-increasing (a smaller cluster may not be slower).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::bsp::{BspError, DbspParams};
+    ///
+    /// // n = 4: levels 0 (whole machine), 1 (pairs), 2 (single processors).
+    /// let params = DbspParams::explicit(4, vec![4.0, 2.0, 1.0], vec![8.0, 4.0, 0.0])?;
+    /// assert_eq!(params.log_n(), 2);
+    /// # Ok::<(), BspError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`BspError::NotPowerOfTwo`] if `n` is not `2^k`;
+    /// - [`BspError::ParamLength`] if `g` or `l` does not have `log2(n) + 1` entries;
+    /// - [`BspError::BadParam`] for an entry that is negative, NaN or infinite;
+    /// - [`BspError::NonMonotone`] if an entry is smaller than the next level's.
     pub fn explicit(n: u32, g: Vec<f64>, l: Vec<f64>) -> Result<Self, BspError> {
         let log_n = log2_exact(n)?;
         let expected = log_n as usize + 1;
@@ -152,6 +170,20 @@ impl DbspParams {
     }
 
     /// The power-law family `g_i = (n/2^i)^alpha`, `l_i = (n/2^i)^beta`, exactly (no rounding).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::bsp::{BspError, DbspParams};
+    ///
+    /// let params = DbspParams::power_law(8, 1.0, 0.5)?;
+    /// assert_eq!(params.g_levels(), &[8.0, 4.0, 2.0, 1.0]);
+    /// # Ok::<(), BspError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`DbspParams::scaled`] with `c_g = c_l = 1`.
     pub fn power_law(n: u32, alpha: f64, beta: f64) -> Result<Self, BspError> {
         Self::scaled(n, alpha, beta, 1.0, 1.0)
     }
@@ -159,6 +191,24 @@ impl DbspParams {
     /// `g_i = c_g (n/2^i)^alpha`, `l_i = c_l (n/2^i)^beta` with `0 <= alpha, beta <= 1` (the
     /// paper asks `0 < alpha, beta < 1`; the endpoints give unit and linear costs, which suit
     /// exact tests) and `c_g, c_l > 0`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::bsp::{BspError, DbspParams};
+    ///
+    /// let params = DbspParams::scaled(4, 1.0, 0.0, 2.0, 3.0)?;
+    /// assert_eq!(params.g_levels(), &[8.0, 4.0, 2.0]);
+    /// assert_eq!(params.l_levels(), &[3.0, 3.0, 3.0]);
+    /// assert!(DbspParams::scaled(4, 1.5, 0.0, 1.0, 1.0).is_err()); // alpha > 1
+    /// # Ok::<(), BspError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`BspError::NotPowerOfTwo`] if `n` is not `2^k`;
+    /// - [`BspError::ExponentOutOfRange`] if `alpha` or `beta` is outside `[0, 1]`, or `c_g`
+    ///   or `c_l` is not finite and positive.
     pub fn scaled(n: u32, alpha: f64, beta: f64, c_g: f64, c_l: f64) -> Result<Self, BspError> {
         let log_n = log2_exact(n)?;
         for (which, value) in [("alpha", alpha), ("beta", beta)] {

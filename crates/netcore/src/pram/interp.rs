@@ -87,11 +87,39 @@ fn check_budget(needed: u64, limits: &Limits) -> Result<(), PramError> {
 /// assert_eq!((done.cost.t, done.cost.s, done.cost.g, done.cost.w), (40, 8, 9, 216));
 /// # Ok::<(), netcore::pram::PramError>(())
 /// ```
+///
+/// # Errors
+///
+/// - the error of [`Program::validate`] if the program breaks a static rule;
+/// - [`PramError::InvalidConfig`] if `input` is longer than the program's global memory;
+/// - [`PramError::MemoryBudget`] if the run would need more bytes than `limits` allows;
+/// - at run time, the first rule the program breaks, naming its `pc` and line:
+///   [`PramError::AddressOutOfRange`], [`PramError::LocalAddressOutOfRange`],
+///   [`PramError::ExclusiveReadConflict`], [`PramError::ExclusiveWriteConflict`],
+///   [`PramError::CommonWriteMismatch`] (for the program's [`Variant`](crate::pram::Variant)),
+///   [`PramError::DivisionByZero`], [`PramError::TooManyProcessors`],
+///   [`PramError::PcOutOfRange`], or [`PramError::StepLimit`] after `limits`' step budget.
 pub fn run(program: &Program, input: &[i64], limits: &Limits) -> Result<PramRun, PramError> {
     run_traced(program, input, limits, &mut NoTrace)
 }
 
 /// [`run`] with every global step's accesses sent to `sink`.
+///
+/// # Examples
+///
+/// ```
+/// use netcore::pram::{CollectTrace, Limits, library::Algorithm, run_traced};
+///
+/// let prefix = Algorithm::PrefixSums.instance(4, 0)?;
+/// let mut trace = CollectTrace::default();
+/// let done = run_traced(&prefix.program, &prefix.input, &Limits::default(), &mut trace)?;
+/// assert_eq!(trace.steps.len() as u64, done.cost.g); // one entry per global step
+/// # Ok::<(), netcore::pram::PramError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`run`].
 pub fn run_traced<T: TraceSink>(
     program: &Program,
     input: &[i64],
@@ -113,6 +141,18 @@ pub fn run_traced<T: TraceSink>(
 
 /// Runs `program` on any global memory back end, sending every global step's accesses to
 /// `sink`.
+///
+/// # Errors
+///
+/// - the error of [`Program::validate`] if the program breaks a static rule;
+/// - [`PramError::InvalidConfig`] if `memory`'s size is not the program's `mem`;
+/// - [`PramError::MemoryBudget`] if the registers and tables would exceed `limits`;
+/// - at run time, the first rule the program breaks, naming its `pc` and line:
+///   [`PramError::AddressOutOfRange`], [`PramError::LocalAddressOutOfRange`],
+///   [`PramError::ExclusiveReadConflict`], [`PramError::ExclusiveWriteConflict`],
+///   [`PramError::CommonWriteMismatch`] (for the program's [`Variant`](crate::pram::Variant)),
+///   [`PramError::DivisionByZero`], [`PramError::TooManyProcessors`],
+///   [`PramError::PcOutOfRange`], or [`PramError::StepLimit`] after `limits`' step budget.
 pub fn run_with<M: GlobalMemory, T: TraceSink>(
     program: &Program,
     memory: &mut M,

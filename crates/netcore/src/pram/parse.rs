@@ -266,6 +266,14 @@ impl Program {
     /// assert_eq!(Program::parse(&program.to_string())?.to_string(), program.to_string());
     /// # Ok::<(), netcore::pram::PramError>(())
     /// ```
+    ///
+    /// # Errors
+    ///
+    /// The first problem found, naming its line: [`PramError::Parse`],
+    /// [`PramError::UnknownMnemonic`], [`PramError::MissingHeader`],
+    /// [`PramError::UnknownLabel`], [`PramError::DuplicateLabel`],
+    /// [`PramError::InvalidLabel`], [`PramError::RegisterOutOfRange`],
+    /// [`PramError::FetchOpNotAllowed`]; then any error of [`Program::validate`].
     pub fn parse(text: &str) -> Result<Program, PramError> {
         let mut headers = Headers::default();
         let mut code = Vec::new();

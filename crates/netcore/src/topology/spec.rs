@@ -72,6 +72,22 @@ crate::tagged!(TopologySpec, "kind");
 
 impl TopologySpec {
     /// Builds the topology, validating every field.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::topology::{TopologyError, TopologySpec};
+    ///
+    /// let spec = TopologySpec::Hypercube { dim: 4 };
+    /// assert_eq!(spec.build()?.n(), 16);
+    /// # Ok::<(), TopologyError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of the builder the variant names (e.g. [`Topology::ring`] for `Ring`):
+    /// [`TopologyError::TooSmall`](super::TopologyError::TooSmall), [`TopologyError::TooManyNodes`](super::TopologyError::TooManyNodes),
+    /// [`TopologyError::OutOfRange`](super::TopologyError::OutOfRange) or [`TopologyError::Edge`](super::TopologyError::Edge).
     pub fn build(&self) -> Result<Topology> {
         match self {
             TopologySpec::LinearArray { n } => Topology::linear_array(*n),
