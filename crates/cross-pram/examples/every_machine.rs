@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or_else(|| format!("unknown algorithm {name:?}"))?;
     let n: u32 = args.get(2).map_or(Ok(64), |s| s.parse())?;
     // `ModelError` does not implement `std::error::Error`, so it goes into the box as text.
-    let rows = compare(algorithm, n, 0).map_err(|e| e.to_string())?;
+    let rows = compare(algorithm, n, 0)?;
     println!("{} at n = {n}, reference T = {}", algorithm.name(), rows[0].t);
     println!(
         "{:<28} {:>7} {:>12} {:>9} {:>9} {:>8}",

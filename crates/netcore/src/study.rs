@@ -44,6 +44,15 @@ impl std::fmt::Display for ModelError {
     }
 }
 
+/// Transparent, like `#[error(transparent)]`: the message is the model's error's, and the
+/// chain continues with that error's own source, so `?` works into `Box<dyn Error>` and
+/// `anyhow::Error` without printing the message twice.
+impl std::error::Error for ModelError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source.source()
+    }
+}
+
 impl<E: Classify> From<E> for ModelError {
     fn from(error: E) -> Self {
         Self { fault: error.fault(), source: Box::new(error) }
@@ -640,5 +649,17 @@ mod tests {
         assert!(toml.to_string().starts_with("line 1, column"), "{toml}");
         assert_eq!(ModelError::from(toml).fault(), Fault::Input);
         assert_eq!(config.resolve("t.goal"), Path::new("/cfg/t.goal"));
+    }
+
+    /// `ModelError` is a `std::error::Error`: `?` turns it into a `Box<dyn Error>` with the
+    /// model's message, and the chain holds no second copy of that message.
+    #[test]
+    fn model_errors_are_std_errors() {
+        fn fails() -> Result<(), Box<dyn std::error::Error>> {
+            Err(ModelError::from(BspError::NoProcessors))?
+        }
+        let boxed = fails().unwrap_err();
+        assert_eq!(boxed.to_string(), BspError::NoProcessors.to_string());
+        assert!(boxed.source().is_none());
     }
 }
