@@ -841,7 +841,7 @@ pub fn simulate_direct(
     scheduler: Scheduler,
     limits: &PramLimits,
 ) -> Result<DirectReport, Error> {
-    run_direct(program, input, scheduler, limits, Sync::Chained, false)
+    run_direct(program, input, scheduler, limits, Sync::Chained, None)
 }
 
 /// Runs `program` on `input` as broadcast-sync (baseline B2, Theorem 1's construction): the
@@ -853,20 +853,22 @@ pub fn simulate_broadcast_sync(
     scheduler: Scheduler,
     limits: &PramLimits,
 ) -> Result<DirectReport, Error> {
-    run_direct(program, input, scheduler, limits, Sync::Broadcast, false)
+    run_direct(program, input, scheduler, limits, Sync::Broadcast, None)
 }
 
 /// Runs `program` as [`simulate_direct`] (`Sync::Chained`) or [`simulate_broadcast_sync`]
 /// (`Sync::Broadcast`) do, recording the event DAG and the actors' names in the report's
-/// `recorded` (for a picture of the run).
+/// `recorded` (for a picture of the run), with at most `max_events` events (the recorded DAG
+/// grows with them; past it, `ActorError::EventLimit`).
 pub fn simulate_recorded(
     program: &Program,
     input: &[i64],
     scheduler: Scheduler,
     limits: &PramLimits,
     sync: Sync,
+    max_events: u64,
 ) -> Result<DirectReport, Error> {
-    run_direct(program, input, scheduler, limits, sync, true)
+    run_direct(program, input, scheduler, limits, sync, Some(max_events))
 }
 
 fn run_direct(
@@ -875,7 +877,7 @@ fn run_direct(
     scheduler: Scheduler,
     limits: &PramLimits,
     sync: Sync,
-    record_dag: bool,
+    record: Option<u64>,
 ) -> Result<DirectReport, Error> {
     let ppus = program.ppus();
     // The PPU actors' state is known before anything runs: refuse early (`crate::limits`).
@@ -941,7 +943,12 @@ fn run_direct(
         ppus,
         cpu: ActorId(cell_base.checked_add(ncells).ok_or_else(too_long)?),
     };
-    let mut rt: Runtime<Node> = Runtime::new(scheduler, Limits { record_dag, ..Limits::default() });
+    // Recording the DAG (for a picture) caps the events at the caller's number.
+    let actor_limits = match record {
+        Some(max_events) => Limits { record_dag: true, max_events, ..Limits::default() },
+        None => Limits::default(),
+    };
+    let mut rt: Runtime<Node> = Runtime::new(scheduler, actor_limits);
     let mut k = 0;
     for pid in 0..ppus {
         let mut mine = Vec::new();

@@ -14,12 +14,14 @@
 //! (a longest chain of events, whose length is the actor time) as arrows between its
 //! consecutive events; the DAG's other edges are not drawn.
 
-use netcore::limits::DEFAULT_MEMORY;
-use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
+use netcore::limits::{DEFAULT_MEMORY, TooLarge};
+use netcore::picture::{
+    Colour, Kind, MAX_LANES, MAX_STEPS, Orientation, Paint, Picture, Sketch, check_size,
+};
 use netcore::pram::Limits;
 use netcore::study::{ConfigFile, ModelError};
 
-use crate::actor::EventDag;
+use crate::actor::{ActorError, EventDag};
 use crate::butterfly::{dimension, simulate_butterfly_recorded};
 use crate::direct::{Sync, simulate_recorded};
 use crate::driver::model::{ActorPramConfig, Translation};
@@ -99,8 +101,8 @@ impl Kind for EventKind {
 /// The picture of the run of `config`. A butterfly run: refused before the run past the
 /// picture's lanes (the `2^n` rows of the butterfly), and after it, before drawing, past its
 /// rounds (forward and reverse, summed over the passes). A direct or broadcast-sync run:
-/// refused before the run past 128 PPUs, and after it, before drawing, past 128 actors or
-/// 2000 of actor time.
+/// refused before the run past 128 PPUs, while it runs past 128 x 2000 events (its recorded
+/// DAG grows with them), and after it, before drawing, past 128 actors or 2000 of actor time.
 pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     let parsed: ActorPramConfig = config.parse()?;
     let sync = match parsed.translation {
@@ -119,8 +121,29 @@ pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     let loaded = parsed.pram.load(config)?;
     check_size("S", u64::from(loaded.program.ppus()), "actor_time", 0)?;
     let limits = Limits { max_bytes: DEFAULT_MEMORY, ..loaded.limits };
-    let report =
-        simulate_recorded(&loaded.program, &loaded.input, parsed.scheduler, &limits, sync)?;
+    // Every actor of the run is serialized, one event per unit of actor time at most: a
+    // drawable run has at most 128 x 2000 events, and the recorded DAG stops growing there.
+    let max_events = MAX_LANES * MAX_STEPS;
+    let run = simulate_recorded(
+        &loaded.program,
+        &loaded.input,
+        parsed.scheduler,
+        &limits,
+        sync,
+        max_events,
+    );
+    let report = match run {
+        Err(crate::Error::Actor(ActorError::EventLimit { .. })) => {
+            return Err(crate::Error::TooLarge(TooLarge {
+                field: "events",
+                limit: max_events,
+                estimate: max_events + 1,
+                unit: "events or more to draw (a picture holds 128 lanes x 2000 steps, an actor one event a step)",
+            })
+            .into());
+        }
+        other => other?,
+    };
     let (dag, names) = report.recorded.unwrap_or_default();
     let actor_time = report.actor.actor_time;
     check_size("actors", report.actor.actors, "actor_time", actor_time)?;
@@ -258,7 +281,7 @@ mod tests {
     use super::*;
 
     /// A butterfly of dimension 8 has 256 rows: refused before the run, naming the field;
-    /// so is a direct run of 256 PPUs.
+    /// so is a direct run of 256 PPUs; one of 256 actors is refused after the run.
     #[test]
     fn too_large_is_refused() {
         let text = "translation = \"butterfly\"\n[pram]\nprogram = \"hot-spot-read\"\nn = 8\n[butterfly]\ndim = 8\n";
@@ -272,6 +295,12 @@ mod tests {
         let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
         assert_eq!(e.fault(), Fault::Input);
         assert!(e.to_string().starts_with("S is too large: the run needs 256 lanes"), "{e}");
+        // prefix sums of 128 PPUs: 128 PPU actors and 128 cell actors, refused after the
+        // run, before drawing.
+        let text = "[pram]\nprogram = \"prefix-sums\"\nn = 128\n";
+        let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        assert_eq!(e.fault(), Fault::Input);
+        assert!(e.to_string().starts_with("actors is too large: the run needs 256 lanes"), "{e}");
     }
 
     /// Broadcast-sync of `local-7.pasm` (the fixture's comment): 8 actors, 57 events, actor
