@@ -67,6 +67,11 @@ pub(crate) const FIXTURES: &[Fixture] = &[
         picture: "actor-pram-hot-spot-5-butterfly.svg",
     },
     Fixture {
+        model: "actor-pram",
+        config: "fixtures/actor-pram/local-7-broadcast-sync.toml",
+        picture: "actor-pram-local-7-broadcast-sync.svg",
+    },
+    Fixture {
         model: "cross-pram",
         config: "fixtures/cross-pram/prefix-sums-64.toml",
         picture: "cross-pram-prefix-sums-64.svg",
@@ -166,9 +171,18 @@ mod tests {
             "frame/pass: forward | reverse rounds",
             "/network/passes",
         ),
+        ("actor-pram-local-7-broadcast-sync.svg", "mark", "/events"),
         ("cross-pram-prefix-sums-64.svg", "mark/read", "/accesses/reads"),
         ("cross-pram-prefix-sums-64.svg", "mark/write", "/accesses/writes"),
     ];
+
+    /// `(picture, selector, JSON pointer)` as in [`CHECKS`], for paths: the selector picks one
+    /// element fewer than the report's number (a path of `k` events has `k - 1` arrows).
+    const PATH_CHECKS: &[(&str, &str, &str)] = &[(
+        "actor-pram-local-7-broadcast-sync.svg",
+        "arrow/critical path (a longest chain of events)",
+        "/actor_time",
+    )];
 
     /// Pictures checked against another model's report of the same config: cross-pram draws
     /// its reference run, which the `pram` model runs from the same `program`, `n` and `seed`
@@ -230,6 +244,10 @@ mod tests {
     /// - `hot-spot-5-butterfly` (its comment): pass 1, all 8 PPUs read cell 5, 6 combines;
     ///   pass 2, every PPU writes its own cell; 2 passes (2 boxes); one mark per packet hop
     ///   and one shade per combine, equal to the run's counts.
+    /// - `local-7-broadcast-sync` (its comment): 8 actors (7 PPUs and the CPU), 57 events
+    ///   (57 dots): the CPU's start, then per instruction (T = 4) 7 Go and 6 Done events at
+    ///   PPU actors (52) and one Done event at the CPU (5 with the start); actor time 33, the
+    ///   critical path has one event per depth 1..=33, so 32 arrows (actor time - 1).
     /// - `cross-pram` `prefix-sums-64`: the reference run of 64 PPUs, G = 18; its reads and
     ///   writes equal those the `pram` model's report of the same config counts.
     #[test]
@@ -243,13 +261,16 @@ mod tests {
             let text = std::fs::read_to_string(&config).unwrap();
             let file = netcore::study::ConfigFile::new(&text, config.parent().unwrap());
             let report = model.run_config(&file).unwrap().report;
-            let checks = CHECKS.iter().filter(|(p, _, _)| *p == fixture.picture);
+            let checks = (CHECKS.iter().map(|c| (c, 0)))
+                .chain(PATH_CHECKS.iter().map(|c| (c, 1)))
+                .filter(|((p, _, _), _)| *p == fixture.picture);
             assert!(checks.clone().count() > 0, "{} has no check", fixture.picture);
-            for (_, selector, pointer) in checks {
+            for ((_, selector, pointer), fewer) in checks {
                 let want = report.pointer(pointer).and_then(|v| match v {
                     serde_json::Value::Array(items) => Some(items.len() as u64),
                     other => other.as_u64(),
                 });
+                let want = want.and_then(|w| w.checked_sub(fewer));
                 let got = counts.get(*selector).copied().unwrap_or(0);
                 assert_eq!(Some(got as u64), want, "{}: {selector} vs {pointer}", fixture.config);
             }

@@ -506,6 +506,11 @@ impl<B: Behaviour> Runtime<B> {
         self.dag.as_ref()
     }
 
+    /// Takes the recorded DAG out of the runtime (if `record_dag`).
+    pub fn take_dag(&mut self) -> Option<EventDag> {
+        self.dag.take()
+    }
+
     /// Messages consumed so far (each by exactly one event).
     pub fn consumed(&self) -> u64 {
         self.consumed

@@ -37,7 +37,9 @@ use netcore::pram::{AccessKind, CPU_PID, Instr, Item, Limits as PramLimits, Op, 
 use serde::Serialize;
 
 use crate::Error;
-use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
+use crate::actor::{
+    ActorError, ActorId, ActorMetrics, Behaviour, Ctx, EventDag, Limits, Runtime, Scheduler,
+};
 use crate::limits::{BYTES, DIRECT_BYTES_PER_CELL, DIRECT_BYTES_PER_ENTRY, DIRECT_BYTES_PER_PPU};
 use netcore::limits::{TooLarge, check};
 
@@ -78,6 +80,10 @@ pub struct DirectReport {
     /// The final global memory of the actor run.
     #[serde(skip)]
     pub memory: Vec<i64>,
+    /// The event DAG and every actor's name (`PPU i`, `cell a`, `CPU`), recorded only for a
+    /// picture ([`simulate_recorded`]).
+    #[serde(skip)]
+    pub recorded: Option<(EventDag, Vec<String>)>,
 }
 
 /// Where the cells' schedules came from (Choice 5).
@@ -857,7 +863,7 @@ pub fn simulate_direct(
     scheduler: Scheduler,
     limits: &PramLimits,
 ) -> Result<DirectReport, Error> {
-    run_direct(program, input, scheduler, limits, Sync::Chained)
+    run_direct(program, input, scheduler, limits, Sync::Chained, None)
 }
 
 /// Runs `program` on `input` as broadcast-sync (baseline B2, Theorem 1's construction): the
@@ -873,7 +879,22 @@ pub fn simulate_broadcast_sync(
     scheduler: Scheduler,
     limits: &PramLimits,
 ) -> Result<DirectReport, Error> {
-    run_direct(program, input, scheduler, limits, Sync::Broadcast)
+    run_direct(program, input, scheduler, limits, Sync::Broadcast, None)
+}
+
+/// Runs `program` as [`simulate_direct`] (`Sync::Chained`) or [`simulate_broadcast_sync`]
+/// (`Sync::Broadcast`) do, recording the event DAG and the actors' names in the report's
+/// `recorded` (for a picture of the run), with at most `max_events` events (the recorded DAG
+/// grows with them; past it, `ActorError::EventLimit`).
+pub fn simulate_recorded(
+    program: &Program,
+    input: &[i64],
+    scheduler: Scheduler,
+    limits: &PramLimits,
+    sync: Sync,
+    max_events: u64,
+) -> Result<DirectReport, Error> {
+    run_direct(program, input, scheduler, limits, sync, Some(max_events))
 }
 
 fn run_direct(
@@ -882,6 +903,7 @@ fn run_direct(
     scheduler: Scheduler,
     limits: &PramLimits,
     sync: Sync,
+    record: Option<u64>,
 ) -> Result<DirectReport, Error> {
     let ppus = program.ppus();
     // The PPU actors' state is known before anything runs: refuse early (`crate::limits`).
@@ -947,7 +969,12 @@ fn run_direct(
         ppus,
         cpu: ActorId(cell_base.checked_add(ncells).ok_or_else(too_long)?),
     };
-    let mut rt: Runtime<Node> = Runtime::new(scheduler, Limits::default());
+    // Recording the DAG (for a picture) caps the events at the caller's number.
+    let actor_limits = match record {
+        Some(max_events) => Limits { record_dag: true, max_events, ..Limits::default() },
+        None => Limits::default(),
+    };
+    let mut rt: Runtime<Node> = Runtime::new(scheduler, actor_limits);
     let mut k = 0;
     for pid in 0..ppus {
         let mut mine = Vec::new();
@@ -1032,6 +1059,18 @@ fn run_direct(
         }
     }
     let verified = ok && memory == reference.memory && regs == reference.ppu_regs;
+    let recorded = rt.take_dag().map(|dag| {
+        let names = rt
+            .behaviours()
+            .iter()
+            .map(|b| match b {
+                Node::Ppu(p) | Node::TreePpu(TreePpu { ppu: p, .. }) => format!("PPU {}", p.pid),
+                Node::Cell(c) => format!("cell {}", c.addr),
+                Node::Cpu(_) => String::from("CPU"),
+            })
+            .collect();
+        (dag, names)
+    });
     Ok(DirectReport {
         sync,
         pram: reference.cost,
@@ -1044,5 +1083,6 @@ fn run_direct(
         schedule: schedule_source,
         verified,
         memory,
+        recorded,
     })
 }

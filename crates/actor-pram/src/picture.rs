@@ -1,21 +1,29 @@
-//! The picture of one butterfly run (`cargo xtask run actor-pram CONFIG.toml --svg FILE` with
-//! `translation = "butterfly"`): the passes of Ranade's algorithm on the wrapped butterfly as
-//! the lockstep router runs them (the actors' slots equal its, Property 1, Choice 22). One
-//! lane per butterfly row, lockstep rounds across, every pass's forward rounds then its
-//! reverse rounds, each pass a labelled box with its reverse rounds boxed inside; one mark per packet hop (a forward packet or a
-//! reply leaving a virtual node on an edge), coloured by the node's level; every combine
-//! shaded on its node's row and round (one shade per combine, so a darker cell merged more).
+//! Pictures of one run (`cargo xtask run actor-pram CONFIG.toml --svg FILE`).
 //!
-//! The event DAG's critical path is not drawn: the actor runtime records the DAG on demand,
-//! but the butterfly translation's steps run with it off, and its events are not tied to
-//! lockstep rounds.
+//! A butterfly run (`translation = "butterfly"`): the passes of Ranade's algorithm on the
+//! wrapped butterfly as the lockstep router runs them (the actors' slots equal its, Property 1,
+//! Choice 22). One lane per butterfly row, lockstep rounds across, every pass's forward rounds
+//! then its reverse rounds, each pass a labelled box with its reverse rounds boxed inside; one
+//! mark per packet hop (a forward packet or a reply leaving a virtual node on an edge),
+//! coloured by the node's level; every combine shaded on its node's row and round (one shade
+//! per combine, so a darker cell merged more). Its events are not tied to lockstep rounds, so
+//! its event DAG is not drawn.
+//!
+//! A direct or broadcast-sync run: its event DAG (Section 2.2) with actor time across, the
+//! paper's measure. One lane per actor, one mark per event at its depth, and a critical path
+//! (a longest chain of events, whose length is the actor time) as arrows between its
+//! consecutive events; the DAG's other edges are not drawn.
 
-use netcore::limits::DEFAULT_MEMORY;
-use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
+use netcore::limits::{DEFAULT_MEMORY, TooLarge};
+use netcore::picture::{
+    Colour, Kind, MAX_LANES, MAX_STEPS, Orientation, Paint, Picture, Sketch, check_size,
+};
 use netcore::pram::Limits;
-use netcore::study::{ConfigFile, ModelError, NoPicture};
+use netcore::study::{ConfigFile, ModelError};
 
+use crate::actor::{ActorError, EventDag};
 use crate::butterfly::{dimension, simulate_butterfly_recorded};
+use crate::direct::{Sync, simulate_recorded};
 use crate::driver::model::{ActorPramConfig, Translation};
 use crate::ranade::PassEventKind;
 
@@ -56,20 +64,162 @@ impl Kind for HopKind {
     }
 }
 
-/// The picture of the run of `config`: refused before the run past the picture's lanes (the
-/// `2^n` rows of the butterfly), and after it, before drawing, past its rounds (forward and
-/// reverse, summed over the passes). Only the butterfly translation has one.
+/// What an event-DAG picture shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// An event of a PPU actor.
+    Ppu,
+    /// An event of a cell actor.
+    Cell,
+    /// An event of the CPU actor (broadcast-sync).
+    Cpu,
+    /// A critical-path edge.
+    Critical,
+}
+
+impl Kind for EventKind {
+    const ALL: &'static [Self] =
+        &[EventKind::Ppu, EventKind::Cell, EventKind::Cpu, EventKind::Critical];
+    fn label(self) -> &'static str {
+        match self {
+            EventKind::Ppu => "event of a PPU actor",
+            EventKind::Cell => "event of a cell actor",
+            EventKind::Cpu => "event of the CPU actor",
+            EventKind::Critical => "critical path (a longest chain of events)",
+        }
+    }
+    fn paint(self) -> Paint {
+        match self {
+            EventKind::Ppu => Paint::Solid(Colour::Blue),
+            EventKind::Cell => Paint::Solid(Colour::BluishGreen),
+            EventKind::Cpu => Paint::Solid(Colour::Orange),
+            EventKind::Critical => Paint::Line(Colour::Vermillion),
+        }
+    }
+}
+
+/// The picture of the run of `config`. A butterfly run: refused before the run past the
+/// picture's lanes (the `2^n` rows of the butterfly), and after it, before drawing, past its
+/// rounds (forward and reverse, summed over the passes). A direct or broadcast-sync run:
+/// refused before the run past 128 PPUs, while it runs past 128 x 2000 events (its recorded
+/// DAG grows with them), and after it, before drawing, past 128 actors or 2000 of actor time.
 pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     let parsed: ActorPramConfig = config.parse()?;
-    if parsed.translation != Translation::Butterfly {
-        return Err(NoPicture {
-            model: "actor-pram",
-            what: "the direct and broadcast-sync translations (draw translation = \"butterfly\")",
+    let sync = match parsed.translation {
+        Translation::Butterfly => return butterfly_picture(config, &parsed),
+        Translation::Direct => Sync::Chained,
+        Translation::BroadcastSync => Sync::Broadcast,
+    };
+    if parsed.butterfly.is_some() {
+        return Err(crate::Error::InvalidConfig {
+            field: "butterfly",
+            rule: "only given with translation = \"butterfly\"",
+            got: "a butterfly table".into(),
         }
         .into());
     }
     let loaded = parsed.pram.load(config)?;
-    let butterfly = parsed.butterfly.unwrap_or_default();
+    check_size("S", u64::from(loaded.program.ppus()), "actor_time", 0)?;
+    let limits = Limits { max_bytes: DEFAULT_MEMORY, ..loaded.limits };
+    // Every actor of the run is serialized, one event per unit of actor time at most: a
+    // drawable run has at most 128 x 2000 events, and the recorded DAG stops growing there.
+    let max_events = MAX_LANES * MAX_STEPS;
+    let run = simulate_recorded(
+        &loaded.program,
+        &loaded.input,
+        parsed.scheduler,
+        &limits,
+        sync,
+        max_events,
+    );
+    let report = match run {
+        Err(crate::Error::Actor(ActorError::EventLimit { .. })) => {
+            return Err(crate::Error::TooLarge(TooLarge {
+                field: "events",
+                limit: max_events,
+                estimate: max_events + 1,
+                unit: "events or more to draw (a picture holds 128 lanes x 2000 steps, an actor one event a step)",
+            })
+            .into());
+        }
+        other => other?,
+    };
+    let (dag, names) = report.recorded.unwrap_or_default();
+    let actor_time = report.actor.actor_time;
+    check_size("actors", report.actor.actors, "actor_time", actor_time)?;
+    let path = critical_path(&dag);
+    let title = format!(
+        "{} ({}, {}): actor time {}, {} events, {} actors",
+        loaded.name,
+        parsed.translation,
+        parsed.scheduler,
+        actor_time,
+        report.actor.events,
+        report.actor.actors
+    );
+    let mut sketch = Sketch::<EventKind>::new(
+        title,
+        "actor",
+        "actor time (an event of depth d in [d - 1, d))",
+        Orientation::TimeAcross,
+        names,
+        actor_time,
+    );
+    sketch.note(
+        "one dot per event; the arrows join the starts of a critical path's consecutive events; the DAG's other edges (messages, an actor's order) are not drawn",
+    );
+    for (actor, depth) in &dag.nodes {
+        let kind = if u64::from(actor.0) < report.ppu_actors {
+            EventKind::Ppu
+        } else if u64::from(actor.0) < report.ppu_actors + report.cell_actors {
+            EventKind::Cell
+        } else {
+            EventKind::Cpu
+        };
+        sketch.mark(actor.0, depth.saturating_sub(1), 0, kind);
+    }
+    for pair in path.windows(2) {
+        let from = dag.nodes[pair[0]];
+        let to = dag.nodes[pair[1]];
+        let (from_at, to_at) = (from.1.saturating_sub(1), to.1.saturating_sub(1));
+        sketch.arrow(from.0.0, from_at, to.0.0, to_at, EventKind::Critical);
+    }
+    Ok(sketch.finish())
+}
+
+/// A longest path of `dag`, as event indices from its first event to its last: it ends at the
+/// first event (lowest id) of maximal depth and steps back, from each event, to its first
+/// predecessor one level shallower (an event of depth `d > 1` has one: its depth is one more
+/// than its deepest predecessor's). Its length is the deepest event's depth, the actor time.
+pub fn critical_path(dag: &EventDag) -> Vec<usize> {
+    let Some(last) = (0..dag.nodes.len()).rev().max_by_key(|&e| dag.nodes[e].1) else {
+        return Vec::new();
+    };
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); dag.nodes.len()];
+    for &(from, to) in &dag.edges {
+        if let (Ok(from), Ok(to)) = (usize::try_from(from), usize::try_from(to)) {
+            preds[to].push(from);
+        }
+    }
+    let mut path = vec![last];
+    let mut at = last;
+    while let Some(prev) =
+        preds[at].iter().copied().filter(|&p| dag.nodes[p].1 + 1 == dag.nodes[at].1).min()
+    {
+        path.push(prev);
+        at = prev;
+    }
+    path.reverse();
+    path
+}
+
+/// The butterfly run's picture (see [`picture`]).
+fn butterfly_picture(
+    config: &ConfigFile<'_>,
+    parsed: &ActorPramConfig,
+) -> Result<Picture, ModelError> {
+    let loaded = parsed.pram.load(config)?;
+    let butterfly = parsed.butterfly.clone().unwrap_or_default();
     let dim = dimension(butterfly.dim, loaded.program.ppus())?;
     let rows = 1_u64.checked_shl(dim).unwrap_or(u64::MAX);
     let dim_field = if butterfly.dim.is_some() { "butterfly.dim" } else { "S" };
@@ -130,10 +280,10 @@ mod tests {
 
     use super::*;
 
-    /// A butterfly of dimension 8 has 256 rows: refused before the run, naming the field; the
-    /// direct translation has no picture.
+    /// A butterfly of dimension 8 has 256 rows: refused before the run, naming the field;
+    /// so is a direct run of 256 PPUs; one of 256 actors is refused after the run.
     #[test]
-    fn too_large_and_direct_are_refused() {
+    fn too_large_is_refused() {
         let text = "translation = \"butterfly\"\n[pram]\nprogram = \"hot-spot-read\"\nn = 8\n[butterfly]\ndim = 8\n";
         let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
         assert_eq!(e.fault(), Fault::Input);
@@ -141,8 +291,54 @@ mod tests {
             e.to_string().starts_with("butterfly.dim is too large: the run needs 256 lanes"),
             "{e}"
         );
-        let text = "[pram]\nprogram = \"hot-spot-read\"\nn = 8\n";
+        let text = "[pram]\nprogram = \"hot-spot-read\"\nn = 256\n";
         let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
-        assert!(e.to_string().contains("no picture for the direct"), "{e}");
+        assert_eq!(e.fault(), Fault::Input);
+        assert!(e.to_string().starts_with("S is too large: the run needs 256 lanes"), "{e}");
+        // prefix sums of 128 PPUs: 128 PPU actors and 128 cell actors, refused after the
+        // run, before drawing.
+        let text = "[pram]\nprogram = \"prefix-sums\"\nn = 128\n";
+        let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        assert_eq!(e.fault(), Fault::Input);
+        assert!(e.to_string().starts_with("actors is too large: the run needs 256 lanes"), "{e}");
+    }
+
+    /// Broadcast-sync of `local-7.pasm` (the fixture's comment): 8 actors, 57 events, actor
+    /// time 33. Its critical path runs through every instruction's CPU event, Go down to a
+    /// leaf of depth 2 and Done back up through both children's events at each level: one
+    /// event per depth 1..=33, so 33 events and 32 arrows, from the CPU's injected start
+    /// (depth 1, drawn from time 0) to its last Done (depth 33, from time 32).
+    #[test]
+    fn broadcast_sync_draws_its_critical_path() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/actor-pram");
+        let text = std::fs::read_to_string(dir.join("local-7-broadcast-sync.toml")).unwrap();
+        let p = picture(&ConfigFile::new(&text, &dir)).unwrap();
+        assert_eq!(p.lanes.len(), 8);
+        assert_eq!(p.lanes[7], "CPU");
+        assert_eq!(p.marks.len(), 57);
+        assert_eq!(p.arrows.len(), 32);
+        assert_eq!((p.arrows[0].from_lane, p.arrows[0].from), (7, 0));
+        let last = p.arrows[31];
+        assert_eq!((last.to_lane, last.to), (7, 32));
+        assert!(p.arrows.iter().all(|a| a.to == a.from + 1));
+    }
+
+    /// A diamond 0 -> {1, 2} -> 3 and a tail 2 -> 4: the deepest events are 3 and 4 (depth
+    /// 3); the path ends at the lower id, 3, and steps back to its lower-id predecessor, 1.
+    #[test]
+    fn critical_path_breaks_ties_by_lowest_id() {
+        use crate::actor::ActorId;
+        let dag = EventDag {
+            nodes: vec![
+                (ActorId(0), 1),
+                (ActorId(1), 2),
+                (ActorId(2), 2),
+                (ActorId(0), 3),
+                (ActorId(2), 3),
+            ],
+            edges: vec![(0, 1), (0, 2), (2, 3), (1, 3), (2, 4)],
+        };
+        assert_eq!(critical_path(&dag), vec![0, 1, 3]);
+        assert_eq!(critical_path(&EventDag::default()), Vec::<usize>::new());
     }
 }

@@ -196,3 +196,28 @@ fn broadcast_sync_library_programs() {
         }
     }
 }
+
+/// A recorded run (for a picture) is the plain run plus its DAG: broadcast-sync of 7 PPUs has
+/// 57 events (above), so 57 DAG nodes (8 actors named) and the same measures, every edge from
+/// an earlier event to a later one; the plain run records nothing. With at most 56 events it
+/// stops at the runtime's event limit.
+#[test]
+fn recorded_run_equals_the_plain_run() {
+    use actor_pram::actor::ActorError;
+    use actor_pram::direct::{Sync, simulate_broadcast_sync, simulate_recorded};
+    let text = ".variant erew\n.mem 1\n.ppus 7\n.lmem 0\nactive 7\np.pid r0\np.set r1,1\nhalt\n";
+    let program = netcore::pram::Program::parse(text).unwrap();
+    let limits = Limits::default();
+    let plain = simulate_broadcast_sync(&program, &[0], Scheduler::Lifo, &limits).unwrap();
+    let recorded =
+        simulate_recorded(&program, &[0], Scheduler::Lifo, &limits, Sync::Broadcast, 57).unwrap();
+    assert_eq!(plain.recorded, None);
+    assert_eq!(recorded.actor, plain.actor);
+    let (dag, names) = recorded.recorded.unwrap();
+    assert_eq!(dag.nodes.len(), 57);
+    assert_eq!(names.len(), 8);
+    assert!(dag.edges.iter().all(|&(from, to)| from < to));
+    let e = simulate_recorded(&program, &[0], Scheduler::Lifo, &limits, Sync::Broadcast, 56)
+        .unwrap_err();
+    assert!(matches!(e, actor_pram::Error::Actor(ActorError::EventLimit { limit: 56 })), "{e}");
+}
