@@ -196,6 +196,18 @@ impl Hashing {
         }
     }
 
+    /// The parameters in words, as a hash actor `H_i` holds them (Section 5: "one is
+    /// dedicated to apply the hash function"): the placement's coefficients (a table's
+    /// entries, none for identity) and the rank's coefficients (none for destination-major).
+    pub fn words(&self) -> u64 {
+        let place = match &self.place {
+            Place::Identity => 0,
+            Place::Table(t) => t.len(),
+            Place::Poly(p) => p.coeffs.len(),
+        };
+        (place + self.rank.as_ref().map_or(0, |p| p.coeffs.len())) as u64
+    }
+
     /// The rank of address `addr` (0 under destination-major keys).
     pub fn rank(&self, addr: u32) -> u32 {
         // The value is below 2^32, so the fallback is never taken.

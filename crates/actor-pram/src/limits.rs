@@ -24,8 +24,9 @@ pub const DIRECT_BYTES_PER_ENTRY: u64 = 32;
 /// Bytes per virtual node of a lockstep pass (node state, the slot and ack arrays of two
 /// rounds): 723-797 measured (the empty pass at n = 10, 12).
 pub const LOCKSTEP_BYTES_PER_NODE: u64 = 832;
-/// Bytes per actor of a pass on actors (virtual nodes, hosts, PPUs: behaviour, mailbox, the
-/// messages in flight): 2.0-2.2 KB measured (the empty pass at n = 10, 12).
+/// Bytes per actor of a pass on actors (virtual nodes, hosts, hash actors, PPUs: behaviour,
+/// mailbox, the messages in flight): 2.0-2.2 KB measured (the empty pass at n = 10, 12,
+/// before the hash actors; counted at the same rate, which over-estimates them).
 pub const ACTOR_BYTES_PER_ACTOR: u64 = 2304;
 /// Bytes per packet and hop of a lockstep pass (direction-queue records and parts, buffered
 /// packets, the replies), counting `2n` hops per packet (a packet exits by level
@@ -61,15 +62,16 @@ fn network(n: u32) -> (u64, u64, u64) {
 /// The memory estimate of a butterfly translation of `s` PPUs with `lmem` local words on
 /// dimension `n`, `cells` global cells, with or without actors: the PPU replicas `(1152 + 8
 /// lmem) s`, the cells `32 cells`, and the larger of the lockstep pass `832 (3n − 1) 2^n +
-/// 128 · 2n s` and (with actors) the actor pass `2304 ((3n − 1) 2^n + n 2^n + s) + 192 · 2n
-/// s`, which run one after the other. Returns the part growing with the network and the
+/// 128 · 2n s` and (with actors) the actor pass `2304 ((3n − 1) 2^n + 2 n 2^n + s) + 192 ·
+/// 2n s` (a host and a hash actor per router), which run one after the other. Returns the part growing with the network and the
 /// part growing with the program.
 pub fn butterfly_bytes(s: u32, lmem: u32, cells: u64, n: u32, actors: bool) -> (u64, u64) {
     let (v, routers, _) = network(n);
     let s = u64::from(s);
     let ppus = s.saturating_mul(DIRECT_BYTES_PER_PPU + 8 * u64::from(lmem));
     let (net, per_ppu, per_hop) = if actors {
-        let net = v.saturating_add(routers).saturating_mul(ACTOR_BYTES_PER_ACTOR);
+        let actors = v.saturating_add(routers.saturating_mul(2));
+        let net = actors.saturating_mul(ACTOR_BYTES_PER_ACTOR);
         (net, ACTOR_BYTES_PER_ACTOR, ACTOR_BYTES_PER_PACKET_HOP)
     } else {
         (v.saturating_mul(LOCKSTEP_BYTES_PER_NODE), 0, LOCKSTEP_BYTES_PER_PACKET_HOP)
@@ -146,7 +148,7 @@ mod tests {
         assert_eq!(butterfly_bytes(s, 0, 0, 12, false), (143_360 * 832, ppus + 49_152 * 24 * 128));
         assert_eq!(
             butterfly_bytes(s, 0, 0, 12, true),
-            ((143_360 + 49_152) * 2304, ppus + 49_152 * 24 * 192 + 49_152 * 2304)
+            ((143_360 + 2 * 49_152) * 2304, ppus + 49_152 * 24 * 192 + 49_152 * 2304)
         );
         assert_eq!(butterfly_work(3, 12, false), (143_360 * 70, 3 * 143_360 * 70));
         // n = 14 on actors: 2 · 671,744 · 82 events per step, over 10^8.

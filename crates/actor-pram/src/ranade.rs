@@ -1076,6 +1076,13 @@ impl LockstepRouter {
         accesses: &[Access],
         fetch_order: FetchOrder,
     ) -> Result<Vec<Packet>, Error> {
+        Self::check_accesses(variant, accesses)?;
+        accesses.iter().map(|a| self.packet(a, fetch_order)).collect()
+    }
+
+    /// The rules of one step's accesses: one kind, at most one access per pid, fetch-and-ops
+    /// only under their variant, addresses below `2^32`.
+    fn check_accesses(variant: Variant, accesses: &[Access]) -> Result<(), Error> {
         let kind = accesses.first().map(|a| a.kind);
         if let Some(AccessKind::Fetch(op)) = kind
             && variant != Variant::CrcwFetchOp(op)
@@ -1095,35 +1102,43 @@ impl LockstepRouter {
                 got: w[0].to_string(),
             });
         }
-        accesses
-            .iter()
-            .map(|a| {
-                if Some(a.kind) != kind {
-                    return Err(Error::InvalidConfig {
-                        field: "accesses",
-                        rule: "one kind per step",
-                        got: format!("{:?} after {kind:?}", a.kind),
-                    });
-                }
-                let addr = u32::try_from(a.addr).map_err(|_| Error::InvalidConfig {
-                    field: "addr",
-                    rule: "addr < 2^32",
-                    got: a.addr.to_string(),
-                })?;
-                let fetch_alone =
-                    matches!(a.kind, AccessKind::Fetch(_)) && fetch_order == FetchOrder::Pid;
-                let tag = if self.combining && !fetch_alone { 0 } else { a.pid };
-                Ok(Packet {
-                    key: key(self.hashing.rank(addr), self.hashing.dest(addr), addr, tag),
-                    addr,
-                    kind: a.kind,
-                    value: a.value,
-                    lo: a.pid,
-                    hi: a.pid,
-                    pids: vec![a.pid],
-                })
-            })
-            .collect()
+        for a in accesses {
+            if Some(a.kind) != kind {
+                return Err(Error::InvalidConfig {
+                    field: "accesses",
+                    rule: "one kind per step",
+                    got: format!("{:?} after {kind:?}", a.kind),
+                });
+            }
+            Self::addr32(a)?;
+        }
+        Ok(())
+    }
+
+    fn addr32(a: &Access) -> Result<u32, Error> {
+        u32::try_from(a.addr).map_err(|_| Error::InvalidConfig {
+            field: "addr",
+            rule: "addr < 2^32",
+            got: a.addr.to_string(),
+        })
+    }
+
+    /// The packet of one access: its key from the placement and rank of its address (what a
+    /// hash actor `H_i` computes on actors, Section 5), `tag = 0` with combining, the pid
+    /// without or for a fetch-and-op kept alone (Choices 13 and 19).
+    fn packet(&self, a: &Access, fetch_order: FetchOrder) -> Result<Packet, Error> {
+        let addr = Self::addr32(a)?;
+        let fetch_alone = matches!(a.kind, AccessKind::Fetch(_)) && fetch_order == FetchOrder::Pid;
+        let tag = if self.combining && !fetch_alone { 0 } else { a.pid };
+        Ok(Packet {
+            key: key(self.hashing.rank(addr), self.hashing.dest(addr), addr, tag),
+            addr,
+            kind: a.kind,
+            value: a.value,
+            lo: a.pid,
+            hi: a.pid,
+            pids: vec![a.pid],
+        })
     }
 
     /// Fills a router's injection queue with the packets of its PPUs (Section 5's remark,

@@ -3,9 +3,13 @@
 //! exchange at the hosts and the reply pass, each a message protocol between serialized
 //! actors, with the appendix's cadence in both passes.
 //!
-//! Actors: one per virtual node (Choice 18), one memory host per router, one PPU actor per
-//! PPU `pid < S`. A PPU actor, started by an injected `Issue`, sends its packet (or none) to
-//! its injection node; a node without a PPU is started by an injected `Start`. A node fires
+//! Actors: one per virtual node (Choice 18), one memory host and one hash actor `H_i` per
+//! router, one PPU actor per PPU `pid < S`. A PPU actor, started by an injected `Issue`,
+//! sends its access (or none) to its router's hash actor, which is unserialized (Choice 1):
+//! it computes the packet's key (placement and rank, Choice 21) and forwards it as an
+//! `Inject` to the router's injection node (Section 5: "one is dedicated to apply the hash
+//! function to any PRAM memory address"). A node without a PPU is started by an injected
+//! `Start`. A node fires
 //! forward round `T` once it holds the round `T − 1` Data of every open input and the Acks
 //! of every output that carried a non-final slot. When its forward pass closes, it sends its
 //! arrivals to its router's host in batches of at most 4, ping-pong (`More` asks for the
@@ -20,7 +24,9 @@ use super::{
     Access, AccessKind, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, NodeTally, Packet,
     RSlot, Slot, SlotDigest, Variant,
 };
-use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
+use crate::actor::{
+    ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Kind, Limits, Runtime, Scheduler,
+};
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -36,7 +42,9 @@ const F_SEND: usize = 8;
 enum StepMsg {
     /// Starts a PPU actor (the global instruction's event).
     Issue,
-    /// A PPU's packet (or none) for its injection node.
+    /// A PPU's access (or none) for its router's hash actor.
+    Access(Option<Box<Access>>),
+    /// A PPU's packet (or none), keyed by the hash actor, for its injection node.
     Inject(Option<Box<Packet>>),
     /// Starts a node without a PPU.
     Start,
@@ -72,6 +80,7 @@ struct StepEnv {
     router: LockstepRouter,
     variant: Variant,
     op: Option<FetchOp>,
+    fetch_order: FetchOrder,
     memory: Vec<i64>,
     /// The writes of the step's earlier passes (Choice 23).
     held: Held,
@@ -182,12 +191,21 @@ struct HostActor {
     serialization: Vec<(u64, Vec<u32>)>,
 }
 
-/// A PPU as a sink of one step: it injects its packet and takes its reply.
+/// A PPU as a sink of one step: it issues its access and takes its reply.
 #[derive(Debug, Clone)]
 struct PpuActor {
-    node: ActorId,
-    packet: Option<Box<Packet>>,
+    hash: ActorId,
+    access: Option<Box<Access>>,
     replies: Vec<i64>,
+}
+
+/// A router's hash actor `H_i` (unserialized, Choice 1): keys each access it gets with the
+/// placement and rank (their parameters are its state, `words`) and forwards it to `node`,
+/// the router's injection node.
+#[derive(Debug, Clone)]
+struct HashActor {
+    node: ActorId,
+    words: u64,
 }
 
 /// Every actor but the small PPU sink is boxed, so that the runtime's arena entry of a
@@ -198,6 +216,7 @@ struct PpuActor {
 enum StepActor {
     Node(Box<NodeActor>),
     Host(Box<HostActor>),
+    Hash(HashActor),
     Ppu(PpuActor),
 }
 
@@ -542,10 +561,17 @@ impl Behaviour for StepActor {
     type Msg = StepMsg;
     type Env = StepEnv;
 
+    fn kind(&self) -> Kind {
+        match self {
+            StepActor::Hash(_) => Kind::Unserialized,
+            StepActor::Node(_) | StepActor::Host(_) | StepActor::Ppu(_) => Kind::Serialized,
+        }
+    }
+
     fn accepts(&self, m: &StepMsg) -> bool {
         match self {
             StepActor::Node(v) => v.accepts(m),
-            StepActor::Host(_) | StepActor::Ppu(_) => true,
+            StepActor::Host(_) | StepActor::Hash(_) | StepActor::Ppu(_) => true,
         }
     }
 
@@ -558,9 +584,24 @@ impl Behaviour for StepActor {
         match self {
             StepActor::Node(v) => v.handle(env, ctx, m),
             StepActor::Host(h) => h.handle(env, ctx, m),
+            StepActor::Hash(h) => match m {
+                StepMsg::Access(a) => {
+                    let packet = match a {
+                        Some(a) => Some(Box::new(
+                            env.router
+                                .packet(&a, env.fetch_order)
+                                .map_err(|e| protocol(ctx, e.to_string()))?,
+                        )),
+                        None => None,
+                    };
+                    ctx.send(h.node, StepMsg::Inject(packet));
+                    Ok(())
+                }
+                other => Err(protocol(ctx, format!("a hash actor got {other:?}"))),
+            },
             StepActor::Ppu(p) => match m {
                 StepMsg::Issue => {
-                    ctx.send(p.node, StepMsg::Inject(p.packet.take()));
+                    ctx.send(p.hash, StepMsg::Access(p.access.take()));
                     Ok(())
                 }
                 StepMsg::Reply(y) => {
@@ -579,6 +620,7 @@ impl Behaviour for StepActor {
                 let held: usize = h.packets.iter().map(|(_, ps)| ps.len()).sum();
                 (4 + 4 * held + 2 * h.writes.len()) as u64
             }
+            StepActor::Hash(h) => h.words,
             StepActor::Ppu(p) => 4 + p.replies.len() as u64,
         }
     }
@@ -593,6 +635,7 @@ impl Behaviour for StepActor {
         match self {
             StepActor::Node(v) => v.awaiting(),
             StepActor::Host(h) => format!("arrivals of {} more node(s)", h.nodes - h.ended),
+            StepActor::Hash(_) => "nothing (unserialized)".into(),
             StepActor::Ppu(_) => "its reply".into(),
         }
     }
@@ -664,17 +707,18 @@ impl LockstepRouter {
             Some(AccessKind::Fetch(op)) => Some(op),
             _ => None,
         };
-        // Each packet travels in its PPU's `Inject`.
-        let mut packets: Vec<Option<Box<Packet>>> = vec![None; ppus.len()];
-        for p in self.packets(variant, accesses, fetch_order)? {
-            let at = (p.lo - ppus.start) as usize;
-            packets[at] = Some(Box::new(p));
+        Self::check_accesses(variant, accesses)?;
+        // Each access travels in its PPU's `Access` to the hash actor.
+        let mut issued: Vec<Option<Box<Access>>> = vec![None; ppus.len()];
+        for a in accesses {
+            issued[(a.pid - ppus.start) as usize] = Some(Box::new(*a));
         }
         let size = self.levels * self.rows;
         let host_id = |router: u32| ActorId(size + router);
-        let ppu_id = |pid: u32| ActorId(size + nn + (pid - ppus.start));
+        let hash_id = |router: u32| ActorId(size + nn + router);
+        let ppu_id = |pid: u32| ActorId(size + 2 * nn + (pid - ppus.start));
         let mut rt: Runtime<StepActor> = Runtime::new(scheduler, Limits::default());
-        rt.reserve((size + nn) as usize + ppus.len());
+        rt.reserve((size + 2 * nn) as usize + ppus.len());
         let last = self.levels - 1;
         let mut at_router: Vec<Vec<(u32, ActorId)>> = vec![Vec::new(); nn as usize];
         for p in ppus.clone() {
@@ -746,10 +790,15 @@ impl LockstepRouter {
             };
             rt.spawn(StepActor::Host(Box::new(host)), &acq)?;
         }
-        for (pid, packet) in ppus.clone().zip(packets) {
-            let (c, r) = self.injection_node(self.router_of(pid));
+        let words = 1 + self.hashing().words();
+        for router in 0..nn {
+            let (c, r) = self.injection_node(router);
             let node = self.actor_id(c, r);
-            rt.spawn(StepActor::Ppu(PpuActor { node, packet, replies: Vec::new() }), &[node])?;
+            rt.spawn(StepActor::Hash(HashActor { node, words }), &[node])?;
+        }
+        for (pid, access) in ppus.clone().zip(issued) {
+            let hash = hash_id(self.router_of(pid));
+            rt.spawn(StepActor::Ppu(PpuActor { hash, access, replies: Vec::new() }), &[hash])?;
         }
         for pid in ppus.clone() {
             rt.inject(ppu_id(pid), StepMsg::Issue)?;
@@ -765,6 +814,7 @@ impl LockstepRouter {
             router: self.clone(),
             variant,
             op,
+            fetch_order,
             memory: memory.to_vec(),
             held: held.clone(),
         };
@@ -808,7 +858,7 @@ impl LockstepRouter {
                     pass.serialization.extend(h.serialization.iter().cloned());
                     held.keep(h.packets.iter().flat_map(|(_, ps)| ps.iter().cloned()));
                 }
-                StepActor::Ppu(_) => {}
+                StepActor::Hash(_) | StepActor::Ppu(_) => {}
             }
         }
         pass.exits.sort_by_key(|a| (a.3, a.1, a.2));
