@@ -127,7 +127,7 @@ pub struct ButterflyReport {
 }
 
 /// What the butterfly translation measured on actors (Choice 22): every global step is one
-/// actor run (PPU actors, virtual-node actors, hosts) whose slots equal the lockstep
+/// actor run (PPU actors, hash actors, virtual-node actors, hosts) whose slots equal the lockstep
 /// router's; the steps are sequenced by a barrier, so the program's actor time is the sum of
 /// the steps' plus one event per local instruction.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -158,7 +158,7 @@ pub struct ButterflyActors {
     pub events: u64,
     /// Messages over all steps.
     pub messages: u64,
-    /// Actors of one step: `(3n − 1) · 2^n` virtual nodes, `N` hosts, `S` PPUs.
+    /// Actors of one step: `(3n − 1) · 2^n` virtual nodes, `N` hosts, `N` hash actors, `S` PPUs.
     pub actors: u64,
     /// The largest mailbox.
     pub max_mailbox: u64,
