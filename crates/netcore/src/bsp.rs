@@ -41,16 +41,25 @@ pub struct Ctx<'a, M> {
     pid: ProcId,
     p: u32,
     inbox: &'a mut Vec<(ProcId, M)>,
-    outbox: &'a mut Vec<Envelope<M>>,
+    outbox: &'a mut Outbox<M>,
     work: u64,
     sent: u64,
 }
 
+/// The messages of a superstep in send order: `(src, msg)` exactly as an inbox holds them,
+/// so delivery moves each one whole, and the destinations beside them (checked in a pass
+/// over 4-byte ids before anything moves).
 #[derive(Debug)]
-struct Envelope<M> {
-    src: ProcId,
-    dest: ProcId,
-    msg: M,
+struct Outbox<M> {
+    sent: Vec<(ProcId, M)>,
+    dests: Vec<ProcId>,
+}
+
+impl<M> Outbox<M> {
+    fn clear(&mut self) {
+        self.sent.clear();
+        self.dests.clear();
+    }
 }
 
 impl<M> Ctx<'_, M> {
@@ -93,7 +102,8 @@ impl<M> Ctx<'_, M> {
         } else {
             self.sent += 1;
         }
-        self.outbox.push(Envelope { src: self.pid, dest, msg });
+        self.outbox.sent.push((self.pid, msg));
+        self.outbox.dests.push(dest);
     }
 }
 
@@ -103,7 +113,7 @@ pub struct BspMachine<S, M> {
     model: CostModel,
     states: Vec<S>,
     inboxes: Vec<Vec<(ProcId, M)>>,
-    outbox: Vec<Envelope<M>>,
+    outbox: Outbox<M>,
     received: Vec<u64>,
     ledger: Ledger,
     /// The superstep that failed, once one has.
@@ -142,7 +152,7 @@ impl<S, M> BspMachine<S, M> {
             model,
             states,
             inboxes,
-            outbox: Vec::new(),
+            outbox: Outbox { sent: Vec::new(), dests: Vec::new() },
             received: vec![0; p as usize],
             ledger: Ledger::default(),
             poisoned: None,
@@ -331,7 +341,7 @@ impl<S, M> BspMachine<S, M> {
         // the inboxes are emptied again (they were cleared above), so nothing of the failed
         // superstep is ever delivered, and the machine is poisoned.
         self.received.fill(0);
-        let sent = self.outbox.len() as u64;
+        let sent = self.outbox.dests.len() as u64;
         let local = match self.check_and_deliver(superstep, label, level) {
             Ok(local) => local,
             Err(error) => {
@@ -374,8 +384,8 @@ impl<S, M> BspMachine<S, M> {
             CostModel::Bsp(_) => None,
         };
         let mut local = 0;
-        for env in self.outbox.drain(..) {
-            let (src, dest) = (env.src, env.dest);
+        let Outbox { sent, dests } = &mut self.outbox;
+        for (&(src, _), &dest) in sent.iter().zip(dests.iter()) {
             if dest >= p {
                 return Err(BspError::NoSuchProcessor {
                     superstep,
@@ -402,8 +412,11 @@ impl<S, M> BspMachine<S, M> {
             } else {
                 self.received[dest as usize] += 1;
             }
-            self.inboxes[dest as usize].push((src, env.msg));
         }
+        for (message, &dest) in sent.drain(..).zip(dests.iter()) {
+            self.inboxes[dest as usize].push(message);
+        }
+        dests.clear();
         Ok(local)
     }
 }
