@@ -53,12 +53,16 @@ pub struct Ctx<'a, M> {
 struct Outbox<M> {
     sent: Vec<(ProcId, M)>,
     dests: Vec<ProcId>,
+    /// Per processor in id order, where its sends end in `dests` (so the check pass finds
+    /// each message's sender without reading the messages).
+    ends: Vec<usize>,
 }
 
 impl<M> Outbox<M> {
     fn clear(&mut self) {
         self.sent.clear();
         self.dests.clear();
+        self.ends.clear();
     }
 }
 
@@ -152,7 +156,7 @@ impl<S, M> BspMachine<S, M> {
             model,
             states,
             inboxes,
-            outbox: Outbox { sent: Vec::new(), dests: Vec::new() },
+            outbox: Outbox { sent: Vec::new(), dests: Vec::new(), ends: Vec::new() },
             received: vec![0; p as usize],
             ledger: Ledger::default(),
             poisoned: None,
@@ -333,13 +337,15 @@ impl<S, M> BspMachine<S, M> {
             body(&mut ctx, state, scratch);
             w = w.max(ctx.work);
             h_send = h_send.max(ctx.sent);
+            self.outbox.ends.push(self.outbox.dests.len());
             // Messages not taken during this superstep are consumed by the barrier.
             inbox.clear();
         }
         let superstep = self.ledger.records.len();
-        // One pass checks every message, counts the receptions and delivers it. On an error
-        // the inboxes are emptied again (they were cleared above), so nothing of the failed
-        // superstep is ever delivered, and the machine is poisoned.
+        // A pass over the destinations checks every message and counts the receptions, a
+        // second moves each message into its inbox. On an error nothing has moved and the
+        // inboxes are empty (they were cleared above), so nothing of the failed superstep is
+        // ever delivered, and the machine is poisoned.
         self.received.fill(0);
         let sent = self.outbox.dests.len() as u64;
         let local = match self.check_and_deliver(superstep, label, level) {
@@ -368,10 +374,11 @@ impl<S, M> BspMachine<S, M> {
     }
 
     /// Checks that every destination exists and, on D-BSP, lies in its sender's i-cluster,
-    /// counts the receptions from other processors per processor into `received` and moves
-    /// every message into its destination's inbox (a copy: the outbox is cleared by the
-    /// caller); returns the number of messages a processor sent to itself. Stops at the first
-    /// message that breaks a rule, in send order.
+    /// counts the receptions from other processors per processor into `received`, then moves
+    /// every message whole into its destination's inbox, in send order (so each inbox fills in
+    /// sender order, then send order) and empties the outbox; returns the number of messages a
+    /// processor sent to itself. Stops at the first message that breaks a rule, in send
+    /// order, before any message moves (the caller then empties the outbox).
     fn check_and_deliver(
         &mut self,
         superstep: usize,
@@ -384,8 +391,10 @@ impl<S, M> BspMachine<S, M> {
             CostModel::Bsp(_) => None,
         };
         let mut local = 0;
-        let Outbox { sent, dests } = &mut self.outbox;
-        for (&(src, _), &dest) in sent.iter().zip(dests.iter()) {
+        let Outbox { sent, dests, ends } = &mut self.outbox;
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        let senders = (0..).zip(starts.zip(ends.iter()).map(|(start, &end)| &dests[start..end]));
+        for (src, &dest) in senders.flat_map(|(src, d)| d.iter().map(move |dest| (src, dest))) {
             if dest >= p {
                 return Err(BspError::NoSuchProcessor {
                     superstep,
@@ -417,6 +426,7 @@ impl<S, M> BspMachine<S, M> {
             self.inboxes[dest as usize].push(message);
         }
         dests.clear();
+        ends.clear();
         Ok(local)
     }
 }
