@@ -41,16 +41,29 @@ pub struct Ctx<'a, M> {
     pid: ProcId,
     p: u32,
     inbox: &'a mut Vec<(ProcId, M)>,
-    outbox: &'a mut Vec<Envelope<M>>,
+    outbox: &'a mut Outbox<M>,
     work: u64,
     sent: u64,
 }
 
+/// The messages of a superstep in send order: `(src, msg)` exactly as an inbox holds them,
+/// so delivery moves each one whole, and the destinations beside them (checked in a pass
+/// over 4-byte ids before anything moves).
 #[derive(Debug)]
-struct Envelope<M> {
-    src: ProcId,
-    dest: ProcId,
-    msg: M,
+struct Outbox<M> {
+    sent: Vec<(ProcId, M)>,
+    dests: Vec<ProcId>,
+    /// Per processor in id order, where its sends end in `dests` (so the check pass finds
+    /// each message's sender without reading the messages).
+    ends: Vec<usize>,
+}
+
+impl<M> Outbox<M> {
+    fn clear(&mut self) {
+        self.sent.clear();
+        self.dests.clear();
+        self.ends.clear();
+    }
 }
 
 impl<M> Ctx<'_, M> {
@@ -93,7 +106,8 @@ impl<M> Ctx<'_, M> {
         } else {
             self.sent += 1;
         }
-        self.outbox.push(Envelope { src: self.pid, dest, msg });
+        self.outbox.sent.push((self.pid, msg));
+        self.outbox.dests.push(dest);
     }
 }
 
@@ -103,7 +117,7 @@ pub struct BspMachine<S, M> {
     model: CostModel,
     states: Vec<S>,
     inboxes: Vec<Vec<(ProcId, M)>>,
-    outbox: Vec<Envelope<M>>,
+    outbox: Outbox<M>,
     received: Vec<u64>,
     ledger: Ledger,
     /// The superstep that failed, once one has.
@@ -142,7 +156,7 @@ impl<S, M> BspMachine<S, M> {
             model,
             states,
             inboxes,
-            outbox: Vec::new(),
+            outbox: Outbox { sent: Vec::new(), dests: Vec::new(), ends: Vec::new() },
             received: vec![0; p as usize],
             ledger: Ledger::default(),
             poisoned: None,
@@ -323,15 +337,17 @@ impl<S, M> BspMachine<S, M> {
             body(&mut ctx, state, scratch);
             w = w.max(ctx.work);
             h_send = h_send.max(ctx.sent);
+            self.outbox.ends.push(self.outbox.dests.len());
             // Messages not taken during this superstep are consumed by the barrier.
             inbox.clear();
         }
         let superstep = self.ledger.records.len();
-        // One pass checks every message, counts the receptions and delivers it. On an error
-        // the inboxes are emptied again (they were cleared above), so nothing of the failed
-        // superstep is ever delivered, and the machine is poisoned.
+        // A pass over the destinations checks every message and counts the receptions, a
+        // second moves each message into its inbox. On an error nothing has moved and the
+        // inboxes are empty (they were cleared above), so nothing of the failed superstep is
+        // ever delivered, and the machine is poisoned.
         self.received.fill(0);
-        let sent = self.outbox.len() as u64;
+        let sent = self.outbox.dests.len() as u64;
         let local = match self.check_and_deliver(superstep, label, level) {
             Ok(local) => local,
             Err(error) => {
@@ -358,10 +374,11 @@ impl<S, M> BspMachine<S, M> {
     }
 
     /// Checks that every destination exists and, on D-BSP, lies in its sender's i-cluster,
-    /// counts the receptions from other processors per processor into `received` and moves
-    /// every message into its destination's inbox (a copy: the outbox is cleared by the
-    /// caller); returns the number of messages a processor sent to itself. Stops at the first
-    /// message that breaks a rule, in send order.
+    /// counts the receptions from other processors per processor into `received`, then moves
+    /// every message whole into its destination's inbox, in send order (so each inbox fills in
+    /// sender order, then send order) and empties the outbox; returns the number of messages a
+    /// processor sent to itself. Stops at the first message that breaks a rule, in send
+    /// order, before any message moves (the caller then empties the outbox).
     fn check_and_deliver(
         &mut self,
         superstep: usize,
@@ -374,8 +391,10 @@ impl<S, M> BspMachine<S, M> {
             CostModel::Bsp(_) => None,
         };
         let mut local = 0;
-        for env in self.outbox.drain(..) {
-            let (src, dest) = (env.src, env.dest);
+        let Outbox { sent, dests, ends } = &mut self.outbox;
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        let senders = (0..).zip(starts.zip(ends.iter()).map(|(start, &end)| &dests[start..end]));
+        for (src, &dest) in senders.flat_map(|(src, d)| d.iter().map(move |dest| (src, dest))) {
             if dest >= p {
                 return Err(BspError::NoSuchProcessor {
                     superstep,
@@ -402,8 +421,12 @@ impl<S, M> BspMachine<S, M> {
             } else {
                 self.received[dest as usize] += 1;
             }
-            self.inboxes[dest as usize].push((src, env.msg));
         }
+        for (message, &dest) in sent.drain(..).zip(dests.iter()) {
+            self.inboxes[dest as usize].push(message);
+        }
+        dests.clear();
+        ends.clear();
         Ok(local)
     }
 }

@@ -211,6 +211,10 @@ where
 /// Merges two sorted blocks, each conceptually padded to `capacity` with sentinels, and keeps
 /// the `capacity` smallest (or largest) of the `2 capacity`, without the sentinels, in
 /// `block`; `theirs` is emptied and `out` is scratch (it receives `block`'s old storage).
+///
+/// The padded union's high half holds every sentinel and the largest `|A| + |B| - capacity`
+/// real items, so the high side merges only those, from the back (ties taken in the reverse
+/// of the forward merge's order, so both sides cut the same merged sequence).
 fn merge_split<I: Ord>(
     block: &mut Vec<I>,
     theirs: &mut Vec<I>,
@@ -219,25 +223,35 @@ fn merge_split<I: Ord>(
     keep_low: bool,
 ) {
     out.clear();
-    out.reserve(block.len() + theirs.len());
-    let mut a = block.drain(..).peekable();
-    let mut c = theirs.drain(..).peekable();
-    while !(keep_low && out.len() == capacity) {
-        let take_a = match (a.peek(), c.peek()) {
-            (Some(x), Some(y)) => x <= y,
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => break,
-        };
-        out.extend(if take_a { a.next() } else { c.next() });
+    let real = block.len() + theirs.len();
+    let keep = if keep_low { capacity.min(real) } else { real.saturating_sub(capacity) };
+    out.reserve(keep);
+    if keep_low {
+        let mut a = block.drain(..).peekable();
+        let mut c = theirs.drain(..).peekable();
+        while out.len() < keep {
+            let take_a = match (a.peek(), c.peek()) {
+                (Some(x), Some(y)) => x <= y,
+                (a, _) => a.is_some(),
+            };
+            out.extend(if take_a { a.next() } else { c.next() });
+        }
+    } else {
+        let mut a = block.drain(..).rev().peekable();
+        let mut c = theirs.drain(..).rev().peekable();
+        while out.len() < keep {
+            let take_a = match (a.peek(), c.peek()) {
+                (Some(x), Some(y)) => x > y,
+                (a, _) => a.is_some(),
+            };
+            out.extend(if take_a { a.next() } else { c.next() });
+        }
+        drop((a, c));
+        out.reverse();
     }
-    drop((a, c));
-    if !keep_low {
-        // The padded union has 2 capacity entries, sentinels last: the high half is
-        // positions capacity..2 capacity.
-        let cut = capacity.min(out.len());
-        out.drain(..cut);
-    }
+    // Whatever was not kept is dropped with the drains.
+    block.clear();
+    theirs.clear();
     std::mem::swap(block, out);
 }
 
