@@ -137,7 +137,8 @@ fn e8_semantics() {
 ///   204, 206, 208, 210, read back into cells 8..15 twice; the fetch-add on cell 4 + a
 ///   (old value 10 (a + 1)) gives P_a the old value and P_(a+4) the old value plus a:
 ///   cells 16..23 = 10, 20, 30, 40, 10, 21, 32, 43, and cell 4 + a ends at
-///   10 (a + 1) + a + (a + 4) = 14, 26, 38, 50.
+///   10 (a + 1) + a + (a + 4) = 14, 26, 38, 50;
+/// - under the other two, cells 4..7 keep 10, 20, 30, 40 and cells 16..23 stay 0.
 ///
 /// Each final memory equals the reference interpreter's (`netcore::pram::run` on an array);
 /// the snapshot is the three final memories.
