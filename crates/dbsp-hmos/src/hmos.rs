@@ -766,6 +766,28 @@ impl Hmos {
         Ok(self.block_loc(self.adj0(v)?[j0], &branches))
     }
 
+    /// The largest processor holding a block of 0-module `u0 < n`: the maximum of the
+    /// placement over the `3^k` block paths from `u0` (`u0` itself for k = 0). A variable
+    /// all of whose 0-modules have a small reach has every copy `loc(v, c)` on the lowest
+    /// processors (the copy adversary of the `dbsp-theorem3` study).
+    pub fn reach(&self, u0: u32) -> Result<u64, Error> {
+        if u64::from(u0) >= self.n {
+            return Err(Error::param("u0", format!("u0 < n = {}", self.n), u0));
+        }
+        let pow = 3_u32.pow(self.k);
+        let mut branches = vec![0_u32; self.k as usize];
+        let mut most = 0;
+        for path in 0..pow {
+            let mut rest = path;
+            for e in branches.iter_mut().rev() {
+                *e = rest % 3;
+                rest /= 3;
+            }
+            most = most.max(self.block_loc(u0, &branches));
+        }
+        Ok(most)
+    }
+
     /// Copies each processor would hold: the sum over its 0-blocks of the 0-module's degree
     /// (time `O(m r)`, also for a computed graph).
     pub fn capacities(&self) -> Result<Vec<u64>, Error> {

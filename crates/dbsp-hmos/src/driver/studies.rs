@@ -8,6 +8,8 @@
 //!   staged delivery (Theorem 3, Eq. 3): per-level weights, rounds, costs over the bounds.
 //! - [`slowdown`] `dbsp-slowdown`: the cost of a PRAM step as n grows (Theorems 2-3,
 //!   Corollary 1) for the HMOS and the baselines, fitted exponents against the predicted.
+//! - [`theorem3`] `dbsp-theorem3`: Theorem 3's worst case realised by the copy adversary
+//!   (requests whose every copy crowds the lowest processors) against random requests.
 
 #![warn(clippy::cast_possible_truncation)]
 
@@ -15,11 +17,13 @@ pub mod lemma2;
 pub mod lemma3;
 pub mod primitives;
 pub mod slowdown;
+pub mod theorem3;
 
 pub use lemma2::Lemma2Study;
 pub use lemma3::Lemma3Study;
 pub use primitives::PrimitivesStudy;
 pub use slowdown::SlowdownStudy;
+pub use theorem3::Theorem3Study;
 
 /// `m = floor(n^tau)` for `n = 2^log_n` (a study's number of variables), an error naming
 /// `tau` unless `n^tau` is finite and below 2^53. Found by bisection on integers, whose

@@ -109,6 +109,28 @@ fn placement_and_capacities() {
     }
 }
 
+/// `Hmos::reach` (the copy adversary's key): the reach of variable v's root module j0 is the
+/// largest `loc(v, c)` over the `3^k` copies `c = j0 3^k + ...` below it, for every variable,
+/// so a variable's largest copy location is the largest reach of its r modules; k = 0 gives
+/// the module itself, and u0 = n is refused.
+#[test]
+fn reach_is_the_largest_copy_location() {
+    for (n, m, k) in [(64_u64, 96_u64, 1_u32), (512, 800, 2), (256, 300, 0)] {
+        let h = Hmos::build(&HmosConfig::new(n, m, 3, k, 3).unwrap()).unwrap();
+        let pow = 3_u64.pow(k);
+        for v in 0..m {
+            for (j0, &u) in (0..).zip(h.adj0(v).unwrap().iter()) {
+                let most = (0..pow).map(|c| h.loc(v, j0 * pow + c).unwrap()).max();
+                assert_eq!(Some(h.reach(u).unwrap()), most, "n {n} k {k} v {v} j0 {j0}");
+                if k == 0 {
+                    assert_eq!(h.reach(u).unwrap(), u64::from(u));
+                }
+            }
+        }
+        assert!(h.reach(u32::try_from(n).unwrap()).is_err());
+    }
+}
+
 /// k_max(n) over n = 2^0..2^20: every k <= k_max(n) has a valid chain (validity is closed
 /// downwards here, so KTooLarge is exactly "k > k_max"), n < 64 allows only k = 0, and
 /// k_max is not monotone in n (`docs/models/dbsp-hmos.md`, Choices: `k_max(n)`; the values are the

@@ -122,6 +122,54 @@ fn e8_semantics() {
     insta::assert_yaml_snapshot!("e8_semantics", reads);
 }
 
+/// E8 through netcore's interpreter: a concurrent-write program run by `netcore::pram`'s
+/// interpreter with `HmosMemory` (n = 8, k = 0, r = 3, culling) as its global memory, so the
+/// interpreter resolves the writes by its variant's policy and the back end sees the result.
+/// 8 PPUs, 24 cells, cells 4..7 start at 10, 20, 30, 40, the rest at 0. P_p (a = p mod 4):
+/// writes 100 + p to cell a (8 writers on 4 cells), reads cell a, writes what it read to
+/// cell 8 + p; under `crcw-fetch-add` it also fetch-adds p to cell 4 + a and writes the
+/// fetched value to cell 16 + p. By hand:
+/// - `crcw-arbitrary` (the highest pid wins): cell a = 100 + (a + 4) = 104..107, and cells
+///   8..15 read 104, 105, 106, 107, 104, 105, 106, 107;
+/// - `crcw-priority` (the lowest pid wins): cells 0..3 = 100..103, cells 8..15 = 100..103
+///   twice;
+/// - `crcw-fetch-add`: a write folds the written values, cell a = (100 + a) + (104 + a) =
+///   204, 206, 208, 210, read back into cells 8..15 twice; the fetch-add on cell 4 + a
+///   (old value 10 (a + 1)) gives P_a the old value and P_(a+4) the old value plus a:
+///   cells 16..23 = 10, 20, 30, 40, 10, 21, 32, 43, and cell 4 + a ends at
+///   10 (a + 1) + a + (a + 4) = 14, 26, 38, 50;
+/// - under the other two, cells 4..7 keep 10, 20, 30, 40 and cells 16..23 stay 0.
+///
+/// Each final memory equals the reference interpreter's (`netcore::pram::run` on an array);
+/// the snapshot is the three final memories.
+#[test]
+fn e8_through_the_interpreter() {
+    use netcore::pram::{Limits, NoTrace, Op, ProgramBuilder, Variant, r, run, run_with};
+    let mut input = vec![0_i64; 24];
+    input[4..8].copy_from_slice(&[10, 20, 30, 40]);
+    let mut finals = BTreeMap::new();
+    for variant in
+        [Variant::CrcwArbitrary, Variant::CrcwPriority, Variant::CrcwFetchOp(FetchOp::Add)]
+    {
+        let mut b = ProgramBuilder::new(variant, 24, 8);
+        b.active(8).p_pid(r(0)).p_op(Op::Mod, r(1), r(0), 4).p_op(Op::Add, r(2), r(0), 100);
+        b.p_write(r(1), r(2), None).p_read(r(3), r(1), None).p_write(r(0).at(8), r(3), None);
+        if let Variant::CrcwFetchOp(op) = variant {
+            b.p_fop(op, r(4), r(1).at(4), r(0), None).p_write(r(0).at(16), r(4), None);
+        }
+        let program = b.halt().build();
+        let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();
+        let selection = Selection::Cull { a: 0.5, eps: 0.5 };
+        let mut memory = HmosMemory::new(params, 24, &input, 3, 0, 1, selection).unwrap();
+        let done = run_with(&program, &mut memory, &Limits::default(), &mut NoTrace).unwrap();
+        assert!(memory.error().is_none(), "{:?}", memory.error());
+        let reference = run(&program, &input, &Limits::default()).unwrap();
+        assert_eq!(done.memory, reference.memory, "{variant}");
+        finals.insert(variant.to_string(), done.memory);
+    }
+    insta::assert_yaml_snapshot!("e8_through_the_interpreter", finals);
+}
+
 /// Whether `copies` is a target set of an HMOS with redundancy r and k levels (Section 4.1):
 /// `mu 2^k` distinct copies, `mu = (r+1)/2` distinct roots `j0 < r`, and below every coloured
 /// node exactly two coloured children. A copy's index is `j0 3^k + sum e_i 3^(k-i)`, so its

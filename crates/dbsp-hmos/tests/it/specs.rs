@@ -245,6 +245,11 @@ fn studies_are_deterministic() {
                 "a": 2.0, "eps": 0.3, "pattern": "module_adversary",
                 "alpha_beta": [[0.5, 0.5]]}),
         ),
+        (
+            "dbsp-theorem3",
+            serde_json::json!({"log_n": 6, "tau": 2.0, "r": 3, "a": 1.15, "eps": 0.3333,
+                "pattern": "copy_adversary", "alpha_beta": [[0.5, 0.5]]}),
+        ),
     ];
     for (name, params) in points {
         let study = DbspHmos.studies().into_iter().find(|s| s.name() == name).unwrap();

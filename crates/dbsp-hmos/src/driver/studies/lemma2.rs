@@ -38,6 +38,10 @@ pub enum Pattern {
     Random,
     /// The variables whose smallest 0-module is smallest (they crowd the lowest modules).
     ModuleAdversary,
+    /// The variables whose copies' largest processor `max_c loc(v, c)` is smallest: every
+    /// copy of every requested variable crowds the lowest processors, so no choice of copies
+    /// escapes the load (built from the placement with [`Hmos::reach`]).
+    CopyAdversary,
 }
 
 /// One point.
@@ -295,20 +299,16 @@ pub(crate) fn write_then_read(
             order
         }
         Pattern::ModuleAdversary => {
-            // The n smallest (smallest 0-module, v), kept in a bounded max-heap: one pass over
-            // the m variables without holding them all (m may be n^2).
             let hmos: &Hmos = memory.hmos();
-            let mut kept: BinaryHeap<(u32, u64)> = BinaryHeap::with_capacity(n as usize + 1);
-            for v in 0..m {
-                let key = (hmos.adj0(v)?.iter().copied().min().unwrap_or(0), v);
-                if kept.len() < n as usize || kept.peek().is_some_and(|&top| key < top) {
-                    kept.push(key);
-                    if kept.len() > n as usize {
-                        kept.pop();
-                    }
-                }
-            }
-            kept.into_sorted_vec().into_iter().map(|(_, v)| v).collect()
+            smallest(n, m, |v| Ok(u64::from(hmos.adj0(v)?.iter().copied().min().unwrap_or(0))))?
+        }
+        Pattern::CopyAdversary => {
+            let hmos: &Hmos = memory.hmos();
+            let reach: Vec<u64> =
+                (0..n).map(|u| hmos.reach(u)).collect::<Result<_, crate::Error>>()?;
+            smallest(n, m, |v| {
+                Ok(hmos.adj0(v)?.iter().map(|&u| reach[u as usize]).max().unwrap_or(0))
+            })?
         }
     };
     let value = |v: u64| i64::try_from(v % 1_000_003).unwrap_or(0) + 1;
@@ -326,6 +326,26 @@ pub(crate) fn write_then_read(
         return Err(e.clone().into());
     }
     Ok(reads.iter().all(|a| a.value == value(a.addr)))
+}
+
+/// The n variables `v < m` with the smallest `(key(v), v)`, in that order, kept in a bounded
+/// max-heap: one pass over the m variables without holding them all (m may be n^2).
+fn smallest(
+    n: u32,
+    m: u64,
+    key: impl Fn(u64) -> Result<u64, crate::Error>,
+) -> Result<Vec<u64>, ModelError> {
+    let mut kept: BinaryHeap<(u64, u64)> = BinaryHeap::with_capacity(n as usize + 1);
+    for v in 0..m {
+        let entry = (key(v)?, v);
+        if kept.len() < n as usize || kept.peek().is_some_and(|&top| entry < top) {
+            kept.push(entry);
+            if kept.len() > n as usize {
+                kept.pop();
+            }
+        }
+    }
+    Ok(kept.into_sorted_vec().into_iter().map(|(_, v)| v).collect())
 }
 
 /// See [`Lemma2Study::findings`](Study::findings).
