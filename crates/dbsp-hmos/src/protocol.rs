@@ -19,8 +19,9 @@
 //!    `mu` roots and branches 0 and 1 are taken, with no machine work.
 //! 3. **deliver**: every representative sends one message per selected copy to `loc(v, c)`,
 //!    in k + 1 stages (Theorem 3, [`Delivery::Staged`]) or by one two-phase routing
-//!    ([`Delivery::TwoPhase`], the baseline); the largest load `delta_i` at the start of every
-//!    stage is recorded in both modes.
+//!    ([`Delivery::TwoPhase`], the baseline), or greedily in one superstep
+//!    ([`Delivery::Greedy`], Proposition 3's baseline); the largest load `delta_i` at the start
+//!    of every stage is recorded in every mode.
 //! 4. **reply**: a write stores `(value, step)` in the copy's cell; a read replies with the
 //!    cell's `(value, timestamp)` by one two-phase routing, and the representative keeps the
 //!    reply with the largest timestamp (any two target sets share a copy).
@@ -94,6 +95,10 @@ pub enum Delivery {
     Staged,
     /// One two-phase routing in the whole machine (the baseline).
     TwoPhase,
+    /// Every packet sent straight to its copy's processor in one 0-superstep, which costs
+    /// `g_0 h + l_0` with `h` the largest number of packets a processor sends or receives
+    /// (the greedy baseline of Proposition 3; Choices).
+    Greedy,
 }
 
 /// A sort key: (address, access index); padding sorts last.
@@ -718,6 +723,7 @@ impl HmosMemory {
         let mut deltas = vec![outgoing.iter().map(|o| o.len() as u64).max().unwrap_or(0)];
         let most = |h: &Held<Packet>| h.held.iter().map(|x| x.len() as u64).max().unwrap_or(0);
         let held = match self.delivery {
+            Delivery::Greedy => return self.deliver_greedy(outgoing, deltas),
             Delivery::Staged => {
                 let mut held = Held { held: outgoing, loads: Vec::new() };
                 for stage in (1..=k + 1).rev() {
@@ -757,6 +763,20 @@ impl HmosMemory {
         };
         let delivered = held.held.into_iter().map(|h| h.into_iter().map(|(_, p)| p).collect());
         Ok((delivered.collect(), deltas))
+    }
+
+    /// [`Delivery::Greedy`]: one superstep puts every packet on its copy's processor, which
+    /// lies in every `tau_i`-cluster of its destination, so `delta_k, ..., delta_0` are all the
+    /// largest number of packets a processor receives.
+    fn deliver_greedy(
+        &mut self,
+        outgoing: Vec<Vec<(ProcId, Packet)>>,
+        mut deltas: Vec<u64>,
+    ) -> Result<(Vec<Vec<Packet>>, Vec<u64>), Error> {
+        let routed = route_greedy(&mut self.machine, 0, outgoing, Msg::Route, unwrap_route)?;
+        let most = routed.delivered.iter().map(|d| d.len() as u64).max().unwrap_or(0);
+        deltas.extend(std::iter::repeat_n(most, self.hmos.k() as usize + 1));
+        Ok((routed.delivered, deltas))
     }
 
     /// One protocol round for the representatives: `reps[p]` lists, per processor, the

@@ -184,7 +184,8 @@ pub struct PramConfig {
     /// Copy selection: "naive" (default) or { cull = { a, eps } } (every level).
     #[serde(default = "naive")]
     pub selection: Selection,
-    /// Delivery: "staged" (default, Theorem 3) or "two_phase" (one routing, the baseline).
+    /// Delivery: "staged" (default, Theorem 3), "two_phase" (one routing, the baseline) or
+    /// "greedy" (one superstep, Proposition 3's baseline).
     #[serde(default)]
     pub delivery: Delivery,
     /// How the trace is priced: "dbsp" (default) or "flat_bsp" (every level at g_0, l_0).

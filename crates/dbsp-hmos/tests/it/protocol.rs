@@ -42,12 +42,14 @@ proptest! {
 
     /// Every read and fetch returns what the reference array returns, and the contents agree
     /// after every step, for n in {8, 64}, every k <= k_max(n), r in {1, 3, 5}, naive or
-    /// culled selection (every level) and staged or two-phase delivery.
+    /// culled selection (every level) and staged, two-phase or greedy delivery.
     #[test]
     fn protocol_equals_reference(
         big in any::<bool>(),
         k_pick in any::<u32>(),
-        staged in any::<bool>(),
+        delivery in prop_oneof![
+            Just(Delivery::Staged), Just(Delivery::TwoPhase), Just(Delivery::Greedy)
+        ],
         r_index in 0_usize..3,
         double in any::<bool>(),
         hot in any::<bool>(),
@@ -58,7 +60,6 @@ proptest! {
     ) {
         let n: u32 = if big { 64 } else { 8 };
         let k = k_pick % (k_max(u64::from(n)) + 1);
-        let delivery = if staged { Delivery::Staged } else { Delivery::TwoPhase };
         let r = [1, 3, 5][r_index];
         let size = if double { 2 * u64::from(n) } else { u64::from(n) };
         let input: Vec<i64> = (0..size as i64).map(|i| i * 7 % 11).collect();
