@@ -127,9 +127,11 @@ enum Phase {
 /// One virtual node as a serialized actor, through both passes.
 ///
 /// Laid out in declaration order from a cache-line boundary: the fields that the runtime's
-/// select-accept reads (`phase`, both cadences, `replies`) share the first 64-byte line, so
-/// that the first touch of a node at a delivery (its record is cold: FIFO visits the pass's
-/// nodes round-robin) costs one line, and the fields a round reads next follow.
+/// select-accept reads (`phase`, both cadences) and the state count it reads after every
+/// event (`words`) share the first 64-byte line, so that the first touch of a node at a
+/// delivery (its record is cold: FIFO visits the pass's nodes round-robin) costs one line;
+/// the second holds what a Data, Ack or RAck stores (`slots`, `acks`, `racks`), so that an
+/// event that does not fire a round touches two lines.
 #[derive(Debug, Clone)]
 #[repr(C, align(64))]
 struct NodeActor {
@@ -139,18 +141,19 @@ struct NodeActor {
     l: u32,
     fwd: Cadence,
     rev: Cadence,
-    replies: usize,
+    /// The state in words (Choice 9's count), recounted whenever a counted queue may have
+    /// changed (an injection, a batch of replies, a round fired), so that the runtime's
+    /// `state_words` after every event reads one field instead of a dozen queue lengths
+    /// spread over the node.
+    words: u64,
     slots: [Option<Slot>; 2],
     acks: [u32; 2],
     racks: [u32; 2],
     rslots: [Option<RSlot>; 2],
     r: u32,
     host: ActorId,
-    /// The state in words (Choice 9's count), recounted whenever a counted queue may have
-    /// changed (an injection, a batch of replies, a round fired), so that the runtime's
-    /// `state_words` after every event reads one field instead of a dozen queue lengths
-    /// spread over the node.
-    words: u64,
+    /// Replies received from the host (select-accept takes their batches in order).
+    replies: usize,
     trace: SlotDigest,
     closed_fwd: Option<u64>,
     closed_rev: Option<u64>,
