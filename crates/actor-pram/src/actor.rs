@@ -169,6 +169,15 @@ pub enum ActorError {
     /// More than 2^32 actors or messages.
     #[error("the run exceeded 2^32 actors")]
     TooManyActors,
+    /// An event's depth or an actor's state passed `2^32 − 1` (the runtime keeps both in 32
+    /// bits, so that an actor's record fits one cache line).
+    #[error("{actor}: {measure} above 2^32 - 1 (rule: the runtime counts it in 32 bits)")]
+    MeasureOverflow {
+        /// The actor.
+        actor: ActorId,
+        /// `"event depth"` or `"state words"`.
+        measure: &'static str,
+    },
     /// No message is in flight but some mailbox holds messages its behaviour does not accept.
     #[error("stuck: {}", describe(.waiting))]
     Stuck {
@@ -205,12 +214,13 @@ impl netcore::fault::Classify for ActorError {
     }
 }
 
-/// A message in flight or in a mailbox.
+/// A message in flight or in a mailbox: 16 bytes and the message (depths fit `u32`, see
+/// [`ActorError::MeasureOverflow`]; the sequence number that orders a scheduler's ties is
+/// the order of pushes, so a message need not carry it).
 #[derive(Debug)]
 pub(crate) struct Envelope<M> {
-    pub(crate) seq: u64,
     pub(crate) to: ActorId,
-    pub(crate) sdepth: u64,
+    pub(crate) sdepth: u32,
     /// The sending event (`u64::MAX` for an injected message).
     pub(crate) from_event: u64,
     pub(crate) msg: M,
@@ -280,28 +290,52 @@ pub struct EventDag {
 /// with `S = N`) one PPU.
 const ACQ_INLINE: usize = 7;
 
-/// An actor's acquaintances (strict mode): the first [`ACQ_INLINE`] in its record, so that the
-/// check of a send reads no other cache line; the rest in [`Runtime`]'s overflow lists.
-#[derive(Debug, Clone, Copy, Default)]
-struct Acq {
-    len: u8,
-    ids: [u32; ACQ_INLINE],
-}
-
-impl Acq {
-    fn inline(&self) -> &[u32] {
-        &self.ids[..usize::from(self.len)]
-    }
-}
-
+/// An actor's runtime record: 64 bytes on a cache-line boundary, so that a delivery (which
+/// reads the kind, the mailbox, the last depth and the largest state, and a send's check the
+/// acquaintances) touches one line of the arena. The acquaintances (strict mode): the first
+/// [`ACQ_INLINE`] here, the rest in [`Runtime`]'s overflow lists.
 #[derive(Debug)]
+#[repr(align(64))]
 struct Meta<M> {
-    kind: Kind,
-    /// The depth of the actor's last event (serialized actors).
-    last_depth: u64,
-    max_state: u64,
-    acq: Acq,
     mailbox: Vec<Envelope<M>>,
+    /// The depth of the actor's last event (serialized actors).
+    last_depth: u32,
+    max_state: u32,
+    acq: [u32; ACQ_INLINE],
+    acq_len: u8,
+    kind: Kind,
+}
+
+impl<M> Meta<M> {
+    fn acq(&self) -> &[u32] {
+        &self.acq[..usize::from(self.acq_len)]
+    }
+
+    /// Adds `who` to the acquaintances of this actor, `of`.
+    fn acquaint(
+        &mut self,
+        more: &mut std::collections::BTreeMap<u32, Vec<u32>>,
+        of: u32,
+        who: u32,
+    ) {
+        if self.acq().contains(&who) {
+            return;
+        }
+        let len = usize::from(self.acq_len);
+        if len < ACQ_INLINE {
+            self.acq[len] = who;
+            self.acq_len += 1;
+        } else {
+            insert_sorted(more.entry(of).or_default(), who);
+        }
+    }
+
+    /// Whether `who` is an acquaintance of this actor, `of`.
+    fn knows(&self, more: &std::collections::BTreeMap<u32, Vec<u32>>, of: u32, who: u32) -> bool {
+        self.acq().contains(&who)
+            || (usize::from(self.acq_len) == ACQ_INLINE
+                && more.get(&of).is_some_and(|v| v.binary_search(&who).is_ok()))
+    }
 }
 /// The deterministic runtime: an arena of actors, the in-flight messages and the measures.
 #[derive(Debug)]
@@ -310,7 +344,6 @@ pub struct Runtime<B: Behaviour> {
     meta: Vec<Meta<B::Msg>>,
     inflight: InFlight<B::Msg>,
     limits: Limits,
-    seq: u64,
     metrics: ActorMetrics,
     consumed: u64,
     dag: Option<EventDag>,
@@ -327,32 +360,6 @@ fn insert_sorted(v: &mut Vec<u32>, x: u32) {
     if let Err(i) = v.binary_search(&x) {
         v.insert(i, x);
     }
-}
-
-/// Adds `who` to the acquaintances of actor `of`.
-fn acquaint_in(
-    acq: &mut Acq,
-    more: &mut std::collections::BTreeMap<u32, Vec<u32>>,
-    of: u32,
-    who: u32,
-) {
-    if acq.inline().contains(&who) {
-        return;
-    }
-    let len = usize::from(acq.len);
-    if len < ACQ_INLINE {
-        acq.ids[len] = who;
-        acq.len += 1;
-    } else {
-        insert_sorted(more.entry(of).or_default(), who);
-    }
-}
-
-/// Whether `who` is an acquaintance of actor `of`.
-fn knows(acq: &Acq, more: &std::collections::BTreeMap<u32, Vec<u32>>, of: u32, who: u32) -> bool {
-    acq.inline().contains(&who)
-        || (usize::from(acq.len) == ACQ_INLINE
-            && more.get(&of).is_some_and(|v| v.binary_search(&who).is_ok()))
 }
 
 /// The result of an exhaustive search over every delivery order.
@@ -413,7 +420,6 @@ impl<B: Behaviour> Runtime<B> {
             meta: Vec::new(),
             inflight: InFlight::new(scheduler),
             limits,
-            seq: 0,
             metrics: ActorMetrics::default(),
             consumed: 0,
             dag: limits.record_dag.then(EventDag::default),
@@ -438,21 +444,24 @@ impl<B: Behaviour> Runtime<B> {
     /// Spawns an actor from outside (before or between runs) with acquaintances `acq`.
     pub fn spawn(&mut self, b: B, acq: &[ActorId]) -> Result<ActorId, ActorError> {
         let id = u32::try_from(self.behaviours.len()).map_err(|_| ActorError::TooManyActors)?;
-        let mut list = Acq::default();
+        let me = ActorId(id);
+        let max_state = u32::try_from(b.state_words())
+            .map_err(|_| ActorError::MeasureOverflow { actor: me, measure: "state words" })?;
+        let mut meta = Meta {
+            mailbox: Vec::new(),
+            last_depth: 0,
+            max_state,
+            acq: [0; ACQ_INLINE],
+            acq_len: 0,
+            kind: b.kind(),
+        };
         if self.limits.strict {
-            acquaint_in(&mut list, &mut self.acq_more, id, id);
+            meta.acquaint(&mut self.acq_more, id, id);
             for a in acq {
-                acquaint_in(&mut list, &mut self.acq_more, id, a.0);
+                meta.acquaint(&mut self.acq_more, id, a.0);
             }
         }
-        let state = b.state_words();
-        self.meta.push(Meta {
-            kind: b.kind(),
-            last_depth: 0,
-            max_state: state,
-            acq: list,
-            mailbox: Vec::new(),
-        });
+        self.meta.push(meta);
         if self.dag.is_some() {
             self.last_events.push(u64::MAX);
         }
@@ -465,16 +474,15 @@ impl<B: Behaviour> Runtime<B> {
         if self.limits.strict
             && let Some(m) = self.meta.get_mut(of.0 as usize)
         {
-            acquaint_in(&mut m.acq, &mut self.acq_more, of.0, who.0);
+            m.acquaint(&mut self.acq_more, of.0, who.0);
         }
     }
 
     /// Injects a message from outside the system (sender depth 0).
     pub fn inject(&mut self, to: ActorId, msg: B::Msg) -> Result<(), ActorError> {
         self.check_exists(to)?;
-        let seq = self.next_seq();
         self.metrics.messages += 1;
-        self.inflight.push(Envelope { seq, to, sdepth: 0, from_event: u64::MAX, msg });
+        self.inflight.push(Envelope { to, sdepth: 0, from_event: u64::MAX, msg });
         Ok(())
     }
 
@@ -484,11 +492,6 @@ impl<B: Behaviour> Runtime<B> {
             return Err(ActorError::NoSuchActor { to, actors });
         }
         Ok(())
-    }
-
-    fn next_seq(&mut self) -> u64 {
-        self.seq += 1;
-        self.seq
     }
 
     /// The behaviour of an actor (e.g. to read results after a run).
@@ -571,7 +574,7 @@ impl<B: Behaviour> Runtime<B> {
             return Err(ActorError::Stuck { waiting });
         }
         self.metrics.actors = self.behaviours.len() as u64;
-        self.metrics.actor_space = self.meta.iter().map(|m| m.max_state).sum();
+        self.metrics.actor_space = self.meta.iter().map(|m| u64::from(m.max_state)).sum();
         Ok(self.metrics)
     }
 
@@ -602,13 +605,16 @@ impl<B: Behaviour> Runtime<B> {
         let me = m.to;
         let serialized = self.meta[a].kind == Kind::Serialized;
         let prev = if serialized { self.meta[a].last_depth } else { 0 };
-        let depth = 1 + prev.max(m.sdepth);
+        let depth = prev
+            .max(m.sdepth)
+            .checked_add(1)
+            .ok_or(ActorError::MeasureOverflow { actor: me, measure: "event depth" })?;
         let event_id = self.metrics.events;
         self.metrics.events += 1;
         self.consumed += 1;
-        self.metrics.actor_time = self.metrics.actor_time.max(depth);
+        self.metrics.actor_time = self.metrics.actor_time.max(u64::from(depth));
         if let Some(dag) = &mut self.dag {
-            dag.nodes.push((me, depth));
+            dag.nodes.push((me, u64::from(depth)));
             if m.from_event != u64::MAX {
                 dag.edges.push((m.from_event, event_id));
             }
@@ -626,7 +632,7 @@ impl<B: Behaviour> Runtime<B> {
             self.ids.clear();
             B::ids_in(&m.msg, &mut self.ids);
             for id in &self.ids {
-                acquaint_in(&mut self.meta[a].acq, &mut self.acq_more, me.0, id.0);
+                self.meta[a].acquaint(&mut self.acq_more, me.0, id.0);
             }
         }
         let next_id =
@@ -662,19 +668,22 @@ impl<B: Behaviour> Runtime<B> {
         for (b, acq) in creates.drain(..) {
             let id = self.spawn(b, &acq)?;
             if self.limits.strict {
-                acquaint_in(&mut self.meta[a].acq, &mut self.acq_more, me.0, id.0);
+                self.meta[a].acquaint(&mut self.acq_more, me.0, id.0);
             }
         }
         let state = self.behaviours[a].state_words();
-        self.meta[a].max_state = self.meta[a].max_state.max(state);
+        let meta = &mut self.meta[a];
+        if state > u64::from(meta.max_state) {
+            meta.max_state = u32::try_from(state)
+                .map_err(|_| ActorError::MeasureOverflow { actor: me, measure: "state words" })?;
+        }
         for (to, msg) in sends.drain(..) {
             self.check_exists(to)?;
-            if self.limits.strict && !knows(&self.meta[a].acq, &self.acq_more, me.0, to.0) {
+            if self.limits.strict && !self.meta[a].knows(&self.acq_more, me.0, to.0) {
                 return Err(ActorError::UnknownAcquaintance { actor: me, to });
             }
-            let seq = self.next_seq();
             self.metrics.messages += 1;
-            self.inflight.push(Envelope { seq, to, sdepth: depth, from_event: event_id, msg });
+            self.inflight.push(Envelope { to, sdepth: depth, from_event: event_id, msg });
         }
         self.sends = sends;
         self.creates = creates;

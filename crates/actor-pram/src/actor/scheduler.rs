@@ -120,7 +120,8 @@ pub(crate) enum InFlight<M> {
         lo: usize,
         len: usize,
     },
-    MaxDepth(BinaryHeap<Keyed<(u64, Reverse<u64>), M>>),
+    /// A heap by (sender depth, reversed push number: the sequence number).
+    MaxDepth(BinaryHeap<Keyed<(u32, Reverse<u64>), M>>, u64),
     /// Exhaustive search by replay: the `k`-th pick takes index `script[k]` (0 past the end)
     /// of the in-flight messages in sequence order, and records how many there were.
     Replay {
@@ -139,7 +140,7 @@ impl<M> InFlight<M> {
                 InFlight::Random(Vec::new(), netcore::rng::seeded(seed, 0))
             }
             Scheduler::DepthOrder => InFlight::DepthOrder { buckets: Vec::new(), lo: 0, len: 0 },
-            Scheduler::MaxDepth => InFlight::MaxDepth(BinaryHeap::new()),
+            Scheduler::MaxDepth => InFlight::MaxDepth(BinaryHeap::new(), 0),
         }
     }
 
@@ -160,7 +161,10 @@ impl<M> InFlight<M> {
                 *lo = (*lo).min(d);
                 *len += 1;
             }
-            InFlight::MaxDepth(h) => h.push(Keyed { key: (env.sdepth, Reverse(env.seq)), env }),
+            InFlight::MaxDepth(h, pushed) => {
+                *pushed += 1;
+                h.push(Keyed { key: (env.sdepth, Reverse(*pushed)), env });
+            }
         }
     }
 
@@ -188,7 +192,7 @@ impl<M> InFlight<M> {
                 *len -= 1;
                 Some(env)
             }
-            InFlight::MaxDepth(h) => h.pop().map(|k| k.env),
+            InFlight::MaxDepth(h, _) => h.pop().map(|k| k.env),
             InFlight::Replay { list, script, branching } => {
                 if list.is_empty() {
                     return None;

@@ -37,7 +37,8 @@ const BATCH: usize = 4;
 /// The fan-out cap `F` of [`Limits::default`] (Choice 3).
 const F_SEND: usize = 8;
 
-/// The messages of one step.
+/// The messages of one step: 32 bytes (rounds in 32 bits, a port in 8), so that an envelope
+/// in the runtime's queue takes 48 bytes.
 #[derive(Debug, Clone)]
 enum StepMsg {
     /// Starts a PPU actor (the global instruction's event).
@@ -49,29 +50,36 @@ enum StepMsg {
     /// Starts a node without a PPU.
     Start,
     /// Forward slot of round `round` on the receiver's input `input`.
-    Data { round: u64, input: usize, slot: Slot },
+    Data { round: u32, input: u8, slot: Slot },
     /// Forward freed count of round `round` for the receiver's output `output`.
-    Ack { round: u64, output: usize, freed: u32 },
+    Ack { round: u32, output: u8, freed: u32 },
     /// A batch of a node's arrivals for its host; `last` ends the node's arrivals.
     Arrivals { node: ActorId, batch: Vec<Packet>, last: bool },
     /// The host asks for the next batch.
     More,
     /// A batch of a node's replies, in its exit order, starting at its `from`-th arrival
     /// (taken in order: select-accept, since the scheduler may reorder a host's batches).
-    Replies { from: usize, batch: Vec<i64> },
+    Replies { from: u32, batch: Vec<i64> },
     /// A host sends itself the rest of its reply batches.
     Flush,
     /// Reverse slot of round `round` on the receiver's reverse input `input` (its forward
     /// output), `None` for a Null slot.
-    RData { round: u64, input: usize, slot: Option<RSlot> },
+    RData { round: u32, input: u8, slot: Option<RSlot> },
     /// Reverse freed count of round `round` for the receiver's reverse output `output` (its
     /// forward input).
-    RAck { round: u64, output: usize, freed: u32 },
+    RAck { round: u32, output: u8, freed: u32 },
     /// A PPU's reply.
     Reply(i64),
     /// A node to itself: fire the next round with nothing to await, or send queued replies
     /// (Choice 23).
     Tick,
+}
+
+const _: () = assert!(std::mem::size_of::<StepMsg>() == 32);
+
+/// A round as a message carries it (32 bits).
+fn round32(ctx: &Ctx<'_, StepActor>, round: u64) -> Result<u32, ActorError> {
+    u32::try_from(round).map_err(|_| protocol(ctx, format!("round {round} above 2^32 - 1")))
 }
 
 /// The data shared by the actors of one step.
@@ -108,11 +116,11 @@ impl Cadence {
         (0..2).all(|j| self.in_final[j] || self.got_data[j])
             && (0..2).all(|e| !self.await_ack[e] || self.got_ack[e])
     }
-    fn takes_data(&self, round: u64) -> bool {
-        self.started && round + 1 == self.next
+    fn takes_data(&self, round: u32) -> bool {
+        self.started && u64::from(round) + 1 == self.next
     }
-    fn live_ack(&self, round: u64, output: usize) -> bool {
-        self.started && round + 1 == self.next && self.await_ack[output]
+    fn live_ack(&self, round: u32, output: u8) -> bool {
+        self.started && u64::from(round) + 1 == self.next && self.await_ack[usize::from(output)]
     }
     /// Starts round `next`: clears what the previous round awaited.
     fn advance(&mut self) -> u64 {
@@ -136,9 +144,11 @@ enum Phase {
 /// One virtual node as a serialized actor, through both passes.
 ///
 /// Laid out in declaration order from a cache-line boundary: the fields that the runtime's
-/// select-accept reads (`phase`, both cadences, `replies`) share the first 64-byte line, so
-/// that the first touch of a node at a delivery (its record is cold: FIFO visits the pass's
-/// nodes round-robin) costs one line, and the fields a round reads next follow.
+/// select-accept reads (`phase`, both cadences) and the state count it reads after every
+/// event (`words`) share the first 64-byte line, so that the first touch of a node at a
+/// delivery (its record is cold: FIFO visits the pass's nodes round-robin) costs one line;
+/// the second holds what a Data, Ack or RAck stores (`slots`, `acks`, `racks`), so that an
+/// event that does not fire a round touches two lines.
 #[derive(Debug, Clone)]
 #[repr(C, align(64))]
 struct NodeActor {
@@ -148,18 +158,19 @@ struct NodeActor {
     l: u32,
     fwd: Cadence,
     rev: Cadence,
-    replies: usize,
+    /// The state in words (Choice 9's count), recounted whenever a counted queue may have
+    /// changed (an injection, a batch of replies, a round fired), so that the runtime's
+    /// `state_words` after every event reads one field instead of a dozen queue lengths
+    /// spread over the node.
+    words: u64,
     slots: [Option<Slot>; 2],
     acks: [u32; 2],
     racks: [u32; 2],
     rslots: [Option<RSlot>; 2],
     r: u32,
     host: ActorId,
-    /// The state in words (Choice 9's count), recounted whenever a counted queue may have
-    /// changed (an injection, a batch of replies, a round fired), so that the runtime's
-    /// `state_words` after every event reads one field instead of a dozen queue lengths
-    /// spread over the node.
-    words: u64,
+    /// Replies received from the host (select-accept takes their batches in order).
+    replies: usize,
     trace: SlotDigest,
     closed_fwd: Option<u64>,
     closed_rev: Option<u64>,
@@ -186,7 +197,7 @@ struct HostActor {
     ended: u32,
     /// Arrivals per node, in order of the node's first batch.
     packets: Vec<(ActorId, Vec<Packet>)>,
-    outbox: VecDeque<(ActorId, usize, Vec<i64>)>,
+    outbox: VecDeque<(ActorId, u32, Vec<i64>)>,
     writes: Vec<(u32, i64)>,
     serialization: Vec<(u64, Vec<u32>)>,
 }
@@ -244,6 +255,7 @@ impl NodeActor {
         }
         self.acks = [0; 2];
         let round = self.fwd.advance();
+        let sent = round32(ctx, round)?;
         let out = router
             .fwd_fire(&mut self.node, l, r, round, env.variant, &mut self.stats, &mut self.arrived)
             .map_err(fail)?;
@@ -252,14 +264,18 @@ impl NodeActor {
             if let Some(slot) = slot {
                 self.fwd.await_ack[e] = !matches!(slot, Slot::Eos);
                 let (l2, r2) = router.succ(l, r, e);
-                ctx.send(router.actor_id(l2, r2), StepMsg::Data { round, input: e, slot });
+                // e < 2.
+                let data = StepMsg::Data { round: sent, input: e as u8, slot };
+                ctx.send(router.actor_id(l2, r2), data);
             }
         }
         if l >= 1 {
             for j in (0..2).filter(|&j| !self.fwd.in_final[j]) {
                 let (l0, r0) = router.pred(l, r, j);
                 let freed = out.freed[j];
-                ctx.send(router.actor_id(l0, r0), StepMsg::Ack { round, output: j, freed });
+                // j < 2.
+                let ack = StepMsg::Ack { round: sent, output: j as u8, freed };
+                ctx.send(router.actor_id(l0, r0), ack);
             }
         }
         if self.node.closed {
@@ -297,6 +313,7 @@ impl NodeActor {
         }
         self.racks = [0; 2];
         let round = self.rev.advance();
+        let sent = round32(ctx, round)?;
         let open = self.node.rsent_eos.map(|x| !x);
         let before = self.stats.deliveries.len();
         let out = router
@@ -315,7 +332,9 @@ impl NodeActor {
                 if open[j] {
                     self.rev.await_ack[j] = !matches!(slot, Some(RSlot::Eos));
                     let (l0, r0) = router.pred(l, r, j);
-                    ctx.send(router.actor_id(l0, r0), StepMsg::RData { round, input: j, slot });
+                    // j < 2.
+                    let data = StepMsg::RData { round: sent, input: j as u8, slot };
+                    ctx.send(router.actor_id(l0, r0), data);
                 }
             }
         }
@@ -323,7 +342,9 @@ impl NodeActor {
             for e in (0..2).filter(|&e| !self.rev.in_final[e]) {
                 let (l2, r2) = router.succ(l, r, e);
                 let freed = out.freed[e];
-                ctx.send(router.actor_id(l2, r2), StepMsg::RAck { round, output: e, freed });
+                // e < 2.
+                let ack = StepMsg::RAck { round: sent, output: e as u8, freed };
+                ctx.send(router.actor_id(l2, r2), ack);
             }
         }
         if self.node.closed {
@@ -378,16 +399,19 @@ impl NodeActor {
             StepMsg::Data { round, .. } => !fwd || self.fwd.takes_data(*round),
             StepMsg::Ack { round, output, .. } => {
                 // The cadence first: `eos_sent` lies outside the first line.
-                !fwd || self.fwd.live_ack(*round, *output) || self.node.eos_sent[*output]
+                !fwd || self.fwd.live_ack(*round, *output)
+                    || self.node.eos_sent[usize::from(*output)]
             }
             StepMsg::RData { round, .. } => {
                 self.phase == Phase::Done || (rev && self.rev.takes_data(*round))
             }
             StepMsg::RAck { round, output, .. } => {
                 self.phase == Phase::Done
-                    || (rev && (self.rev.live_ack(*round, *output) || self.node.rsent_eos[*output]))
+                    || (rev
+                        && (self.rev.live_ack(*round, *output)
+                            || self.node.rsent_eos[usize::from(*output)]))
             }
-            StepMsg::Replies { from, .. } => *from == self.replies,
+            StepMsg::Replies { from, .. } => *from as usize == self.replies,
             _ => true,
         }
     }
@@ -425,11 +449,13 @@ impl NodeActor {
                 self.fire_fwd(env, ctx)
             }
             StepMsg::Data { input, slot, .. } if fwd => {
+                let input = usize::from(input);
                 self.slots[input] = Some(slot);
                 self.fwd.got_data[input] = true;
                 if self.fwd.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
             }
             StepMsg::Ack { round, output, freed } if fwd && self.fwd.live_ack(round, output) => {
+                let output = usize::from(output);
                 self.acks[output] += freed;
                 self.fwd.got_ack[output] = true;
                 if self.fwd.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
@@ -459,11 +485,13 @@ impl NodeActor {
                 self.fire_rev(env, ctx)
             }
             StepMsg::RData { input, slot, .. } if rev => {
+                let input = usize::from(input);
                 self.rslots[input] = slot;
                 self.rev.got_data[input] = true;
                 if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
             }
             StepMsg::RAck { round, output, freed } if rev && self.rev.live_ack(round, output) => {
+                let output = usize::from(output);
                 self.racks[output] += freed;
                 self.rev.got_ack[output] = true;
                 if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
@@ -531,7 +559,9 @@ impl HostActor {
                     let chunks: Vec<&[i64]> =
                         if mine.is_empty() { vec![&[]] } else { mine.chunks(BATCH).collect() };
                     for (i, chunk) in chunks.into_iter().enumerate() {
-                        self.outbox.push_back((*node, i * BATCH, chunk.to_vec()));
+                        let from = u32::try_from(i * BATCH)
+                            .map_err(|_| protocol(ctx, "more than 2^32 replies for a node"))?;
+                        self.outbox.push_back((*node, from, chunk.to_vec()));
                     }
                 }
                 self.flush(ctx);
