@@ -7,7 +7,9 @@
 //! and prints wall time, CPU time (this thread and the whole process), pebbles per second and
 //! the growth of the peak resident set (Linux `VmHWM`) per held column: the row-sweep engine on
 //! one and two threads at `T = 1000` (on two threads, each range's wall, CPU and waiting time),
-//! then the event engine at `T = 100`. Criterion measures
+//! then the event engine at `T = 100`. `OVERLAP_BENCH_THREADS` chooses those runs instead, in
+//! order (a comma-separated list of thread counts, `0` for the event engine; repeats allowed,
+//! e.g. `1,2,1,2,1,2` for back-to-back pairs; default `1,2,0`). Criterion measures
 //! the row-sweep engine at `T = 1000` on one and two threads, and the event engine at
 //! `T = 100` (its cost per pebble does not depend on `T`: state is a window of rows).
 
@@ -91,7 +93,14 @@ fn one_shot(host: &Host, which: &str) {
         println!("OVERLAP_BENCH_ONE_SHOT must be naive or overlap (got {which:?})");
         return;
     };
-    for threads in [1, 2, 0] {
+    let list = std::env::var("OVERLAP_BENCH_THREADS").unwrap_or_else(|_| "1,2,0".into());
+    let Ok(runs) =
+        list.split(',').map(|k| k.trim().parse::<usize>()).collect::<Result<Vec<_>, _>>()
+    else {
+        println!("OVERLAP_BENCH_THREADS must list thread counts such as 1,2,0 (got {list:?})");
+        return;
+    };
+    for threads in runs {
         // The event engine at T = 100: its cost per pebble does not depend on T.
         let steps = if threads == 0 { 100 } else { 1000 };
         let r = reference(&Program::Mix, plan.n_cols(), steps).expect("reference");
