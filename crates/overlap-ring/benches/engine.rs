@@ -9,7 +9,9 @@
 //! one and two threads at `T = 1000` (on two threads, each range's wall, CPU and waiting time),
 //! then the event engine at `T = 100`. `OVERLAP_BENCH_THREADS` chooses those runs instead, in
 //! order (a comma-separated list of thread counts, `0` for the event engine; repeats allowed,
-//! e.g. `1,2,1,2,1,2` for back-to-back pairs; default `1,2,0`). Criterion measures
+//! e.g. `1,2,1,2,1,2` for back-to-back pairs; default `1,2,0`). Before each two-thread run a
+//! control line gives the speed-up the machine allows at that moment to two threads of
+//! independent work (on a shared machine the engine's ratio can be no better). Criterion measures
 //! the row-sweep engine at `T = 1000` on one and two threads, and the event engine at
 //! `T = 100` (its cost per pebble does not depend on `T`: state is a window of rows).
 
@@ -85,6 +87,36 @@ fn process_cpu() -> f64 {
         .unwrap_or(0.0)
 }
 
+/// A fixed amount of integer work (about 0.2 s of CPU on this machine); returns a value so that it is not
+/// optimised away.
+fn busy() -> u64 {
+    let mut x = 1u64;
+    for i in 0..150_000_000u64 {
+        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
+    }
+    x
+}
+
+/// The speed-up the machine allows right now to two threads that never wait for each other: the
+/// wall time of two units of [`busy`] on this thread over that of one unit on each of two threads.
+/// On a shared machine (Linux shares CPU time fairly between sessions, not threads) this is the
+/// ceiling for the engine's two-thread speed-up measured next to it.
+fn ceiling() {
+    let start = Instant::now();
+    std::hint::black_box((busy(), busy()));
+    let one = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        let other = s.spawn(busy);
+        std::hint::black_box((busy(), other.join().expect("a thread of busy work")));
+    });
+    let two = start.elapsed().as_secs_f64();
+    println!(
+        "control: two units of independent work take {one:.2} s on one thread, {two:.2} s on two ({:.2}x: the speed-up the machine allows now)",
+        one / two
+    );
+}
+
 /// One run per engine of the plan named `which` ("naive" or "overlap", `b = 1`), built alone in
 /// this process so that the first run's peak-RSS growth is the engine's memory.
 fn one_shot(host: &Host, which: &str) {
@@ -101,6 +133,9 @@ fn one_shot(host: &Host, which: &str) {
         return;
     };
     for threads in runs {
+        if threads == 2 {
+            ceiling();
+        }
         // The event engine at T = 100: its cost per pebble does not depend on T.
         let steps = if threads == 0 { 100 } else { 1000 };
         let r = reference(&Program::Mix, plan.n_cols(), steps).expect("reference");
