@@ -87,8 +87,8 @@ fn process_cpu() -> f64 {
         .unwrap_or(0.0)
 }
 
-/// A fixed amount of integer work (about 0.2 s of CPU on this machine); returns a value so that it is not
-/// optimised away.
+/// A fixed amount of integer work (about 0.2 s of CPU on this machine); returns a value so that
+/// it is not optimised away.
 fn busy() -> u64 {
     let mut x = 1u64;
     for i in 0..150_000_000u64 {
