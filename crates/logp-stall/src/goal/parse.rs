@@ -3,7 +3,7 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use super::loggops::{ANY, MAX_TIME};
-use super::{Dep, DepKind, Op, OpKind, Schedule};
+use super::{Dep, DepKind, FAR, Op, OpKind, Schedule};
 use crate::error::Error;
 use crate::limits;
 
@@ -65,7 +65,10 @@ struct Parser {
     /// Operations plus dependency lines allowed by the memory limit given `p`.
     max_units: u64,
     ops: Vec<Op>,
-    lines: Vec<u32>,
+    /// Each operation's line minus its block's, or [`FAR`] (see [`Schedule::line`]).
+    line_off: Vec<u8>,
+    /// `(op, line)` of the operations at [`FAR`] or more lines below their block's header.
+    far: Vec<(u32, u32)>,
     deps: Vec<Dep>,
     blocks: Vec<Block>,
     /// Line of each rank's block (0 = none yet), to reject a second block.
@@ -225,7 +228,8 @@ impl Lines {
                 p,
                 max_units,
                 ops: Vec::new(),
-                lines: Vec::new(),
+                line_off: Vec::new(),
+                far: Vec::new(),
                 deps: Vec::new(),
                 blocks: Vec::new(),
                 seen: vec![0; p as usize],
@@ -239,7 +243,7 @@ impl Lines {
             None => self.open = Some(ps.rank_header(line, tokens)?),
             Some(block) if tokens[..] == ["}"] => ps.close(block)?,
             Some(block) => {
-                ps.body_line(line, tokens, block.rank)?;
+                ps.body_line(line, tokens, &block)?;
                 self.open = Some(block);
             }
         }
@@ -384,7 +388,7 @@ impl Parser {
         Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
     }
 
-    fn body_line(&mut self, line: usize, tokens: &[&str], rank: u32) -> Result<(), Error> {
+    fn body_line(&mut self, line: usize, tokens: &[&str], block: &Block) -> Result<(), Error> {
         let units = (self.ops.len() + self.deps.len() + self.pending.len()) as u64 + 1;
         if units > self.max_units {
             let p = self.p;
@@ -414,12 +418,19 @@ impl Parser {
         if label.is_empty() {
             return Err(syntax(line, "empty label before `:`"));
         }
-        let op = parse_op(line, &tokens[1..], self.p, rank)?;
+        let op = parse_op(line, &tokens[1..], self.p, block.rank)?;
         let id = self.next_op(line)?;
         let name = self.name(label);
         self.labels.push((prefix(label), name, id));
         self.ops.push(op);
-        self.lines.push(line32(line)?);
+        // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
+        match u8::try_from(line - block.line).ok().filter(|&off| off < FAR) {
+            Some(off) => self.line_off.push(off),
+            None => {
+                self.line_off.push(FAR);
+                self.far.push((id, line32(line)?));
+            }
+        }
         Ok(())
     }
 
@@ -454,7 +465,7 @@ impl Parser {
             .min_by_key(|w| w[1].2)
         {
             return Err(syntax(
-                self.lines[w[1].2 as usize] as usize,
+                self.line_of(block.line, w[1].2),
                 format!("label `{}` is defined twice in rank {r}", echo(text(w[1].1))),
             ));
         }
@@ -486,23 +497,35 @@ impl Parser {
         Ok(())
     }
 
+    /// The line of the operation `op` (file order) of the block whose header is at `block_line`.
+    fn line_of(&self, block_line: usize, op: u32) -> usize {
+        match self.line_off[op as usize] {
+            FAR => self.far[self.far.partition_point(|&(o, _)| o < op)].1 as usize,
+            off => block_line + usize::from(off),
+        }
+    }
+
     /// Puts the blocks in rank order and validates the schedule.
     fn build(mut self) -> Result<Schedule, Error> {
         let p = self.p;
         let in_order = self.blocks.windows(2).all(|w| w[0].rank < w[1].rank);
-        let (ops, lines, deps) = if in_order {
-            (self.ops, self.lines, self.deps)
+        let (ops, line_off, far, deps) = if in_order {
+            (self.ops, self.line_off, self.far, self.deps)
         } else {
             self.blocks.sort_unstable_by_key(|b| b.rank);
             let mut ops = Vec::with_capacity(self.ops.len());
-            let mut lines = Vec::with_capacity(self.ops.len());
+            let mut line_off = Vec::with_capacity(self.ops.len());
+            let mut far = Vec::with_capacity(self.far.len());
             let mut deps = Vec::with_capacity(self.deps.len());
             let mut base = 0u32;
             for b in &self.blocks {
                 let (a, e) = (b.op_start as usize, b.op_end as usize);
                 ops.extend_from_slice(&self.ops[a..e]);
-                lines.extend_from_slice(&self.lines[a..e]);
+                line_off.extend_from_slice(&self.line_off[a..e]);
                 let shift = |i: u32| i - b.op_start + base;
+                let first = self.far.partition_point(|&(o, _)| o < b.op_start);
+                let end = self.far.partition_point(|&(o, _)| o < b.op_end);
+                far.extend(self.far[first..end].iter().map(|&(o, line)| (shift(o), line)));
                 deps.extend(self.deps[b.dep_start..b.dep_end].iter().map(|d| Dep {
                     op: shift(d.op),
                     on: shift(d.on),
@@ -510,7 +533,7 @@ impl Parser {
                 }));
                 base += b.op_end - b.op_start;
             }
-            (ops, lines, deps)
+            (ops, line_off, far, deps)
         };
         let mut rank_start = Vec::with_capacity(p as usize + 1);
         let mut next = 0;
@@ -525,7 +548,16 @@ impl Parser {
         rank_start.push(at);
         let (dep_start, dep_list) = dependents(ops.len(), &deps);
         drop(deps);
-        let schedule = Schedule { num_ranks: p, rank_start, ops, lines, dep_start, dep_list };
+        let schedule = Schedule {
+            num_ranks: p,
+            rank_start,
+            ops,
+            block_line: self.seen,
+            line_off,
+            far,
+            dep_start,
+            dep_list,
+        };
         check_acyclic(&schedule)?;
         if !schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
             check_message_counts(&schedule)?;
@@ -673,7 +705,7 @@ fn check_acyclic(s: &Schedule) -> Result<(), Error> {
         return Err(schedule_err(format!(
             "the dependencies of rank {} form a cycle (through the operation at line {})",
             s.rank_of(op),
-            s.lines[op as usize]
+            s.line(op)
         )));
     }
     Ok(())
@@ -744,13 +776,19 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
             (Some(x), y) if y.is_none_or(|y| key(x) < key(y)) => {
                 return Err(schedule_err(format!(
                     "send from rank {} to rank {} tag {} at line {} has no matching recv",
-                    x.0, x.1, x.2, s.lines[x.3 as usize]
+                    x.0,
+                    x.1,
+                    x.2,
+                    s.line(x.3)
                 )));
             }
             (_, Some(y)) => {
                 return Err(schedule_err(format!(
                     "recv at rank {} from rank {} tag {} at line {} has no matching send",
-                    y.1, y.0, y.2, s.lines[y.3 as usize]
+                    y.1,
+                    y.0,
+                    y.2,
+                    s.line(y.3)
                 )));
             }
             (_, None) => return Ok(()),
