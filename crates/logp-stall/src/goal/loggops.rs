@@ -162,8 +162,68 @@ pub const MAX_TIME: u64 = 1 << 31;
 /// [`MAX_TIME`] still reach it along a dependency chain, so every time is computed with
 /// checked arithmetic and a later one is [`Error::GoalTimeOverflow`].
 pub const HORIZON: Step = i64::MAX as Step;
-/// `pending` of a completed operation.
-const DONE: u32 = u32::MAX;
+/// [`Pending`] of a completed operation.
+const DONE: u8 = u8::MAX;
+/// [`Pending`] of an operation waiting for `MANY` or more dependencies (the count is kept
+/// aside).
+const MANY: u8 = u8::MAX - 1;
+
+/// The dependencies each operation still waits for, in 1 byte per operation: a count below
+/// [`MANY`], or [`MANY`] with the count kept in a map (operations with hundreds of
+/// dependencies are rare), or [`DONE`] once completed.
+struct Pending {
+    count: Vec<u8>,
+    many: std::collections::HashMap<u32, u32>,
+}
+
+impl Pending {
+    /// The counts of `s`'s operations, from its dependencies.
+    fn new(s: &Schedule) -> Self {
+        let mut p = Self { count: vec![0; s.ops.len()], many: Default::default() };
+        for d in s.deps() {
+            let c = &mut p.count[d.op as usize];
+            match *c {
+                MANY => *p.many.entry(d.op).or_default() += 1,
+                _ if *c == MANY - 1 => {
+                    *c = MANY;
+                    p.many.insert(d.op, u32::from(MANY));
+                }
+                _ => *c += 1,
+            }
+        }
+        p
+    }
+
+    /// One dependency of `op` met; true if it was the last.
+    fn met(&mut self, op: u32) -> bool {
+        let c = &mut self.count[op as usize];
+        if *c == MANY {
+            let left = self.many.get_mut(&op).expect("a count at MANY is kept aside");
+            *left -= 1;
+            if let Ok(small) = u8::try_from(*left)
+                && small < MANY
+            {
+                *c = small;
+                self.many.remove(&op);
+            }
+        } else {
+            *c -= 1;
+        }
+        *c == 0
+    }
+
+    fn done(&self, op: u32) -> bool {
+        self.count[op as usize] == DONE
+    }
+
+    fn set_done(&mut self, op: u32) {
+        self.count[op as usize] = DONE;
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.count.capacity() + self.many.capacity() * 8
+    }
+}
 /// In an active-queue entry: the operation is the send of a message travelling to `host`.
 const MSG: u32 = 1 << 31;
 
@@ -292,30 +352,27 @@ impl ActiveQueue {
     }
 }
 
-/// A posted recv or an unexpected message: `(source, tag, op)` (the recv, or the send).
-type Queued = (u32, u32, u32);
-
 /// No node (end of a list).
 const NIL: u32 = u32::MAX;
 
-/// One FIFO list of [`Queued`] per rank in one shared pool (LogGOPSim's posted-receive or
-/// unexpected queue of every rank): 8 bytes per rank plus 16 per entry queued at once, where a
-/// vector per rank costs 24 bytes plus an allocation per rank.
-struct MatchQueues {
+/// One FIFO list of `T` per rank in one shared pool (LogGOPSim's posted-receive or unexpected
+/// queue of every rank): 8 bytes per rank plus `T` and 4 bytes per entry queued at once, where
+/// a vector per rank costs 24 bytes plus an allocation per rank.
+struct MatchQueues<T> {
     /// First and last node of each rank's list.
     ends: Vec<(u32, u32)>,
     /// `(entry, next node)`; freed nodes are chained from `free`.
-    nodes: Vec<(Queued, u32)>,
+    nodes: Vec<(T, u32)>,
     free: u32,
 }
 
-impl MatchQueues {
+impl<T: Copy> MatchQueues<T> {
     fn new(ranks: usize) -> Self {
         Self { ends: vec![(NIL, NIL); ranks], nodes: Vec::new(), free: NIL }
     }
 
     /// Appends `q` to rank `h`'s list.
-    fn push(&mut self, h: u32, q: Queued) {
+    fn push(&mut self, h: u32, q: T) {
         let node = if self.free == NIL {
             self.nodes.push((q, NIL));
             u32::try_from(self.nodes.len() - 1).expect("fewer than 2^32 entries queued")
@@ -334,12 +391,12 @@ impl MatchQueues {
         ends.1 = node;
     }
 
-    /// Removes and returns the first entry of rank `h`'s list matching `(src, tag)`.
-    fn take_match(&mut self, h: u32, src: u32, tag: u32) -> Option<Queued> {
+    /// Removes and returns the first entry of rank `h`'s list for which `hit` holds.
+    fn take_match(&mut self, h: u32, hit: impl Fn(T) -> bool) -> Option<T> {
         let (mut prev, mut node) = (NIL, self.ends[h as usize].0);
         while node != NIL {
             let (q, next) = self.nodes[node as usize];
-            if matches(src, tag, &q) {
+            if hit(q) {
                 let ends = &mut self.ends[h as usize];
                 if prev == NIL {
                     ends.0 = next;
@@ -359,27 +416,29 @@ impl MatchQueues {
     }
 
     /// The first entry of rank `h`'s list.
-    fn first(&self, h: u32) -> Option<Queued> {
+    fn first(&self, h: u32) -> Option<T> {
         let node = self.ends[h as usize].0;
         (node != NIL).then(|| self.nodes[node as usize].0)
     }
 
     fn heap_bytes(&self) -> usize {
-        self.ends.capacity() * 8 + self.nodes.capacity() * std::mem::size_of::<(Queued, u32)>()
+        self.ends.capacity() * 8 + self.nodes.capacity() * std::mem::size_of::<(T, u32)>()
     }
 }
 
 struct Engine<'a> {
     s: &'a Schedule,
     prm: LogGopsParams,
-    pending: Vec<u32>,
+    pending: Pending,
     ncpu: usize,
     nnic: usize,
     nexto: Vec<Step>,
     nextgr: Vec<Step>,
     nextgs: Vec<Step>,
-    rq: MatchQueues,
-    uq: MatchQueues,
+    /// Posted recvs (the recv; its source and tag are the operation's).
+    rq: MatchQueues<u32>,
+    /// Unexpected messages `(source, send)` (the tag is the send's).
+    uq: MatchQueues<(u32, u32)>,
     aq: ActiveQueue,
     stamp: u32,
     /// `(host, op)` released while handling the current entry, in release order.
@@ -403,9 +462,10 @@ fn sort_released(ops: &[super::Op], released: &mut [(u32, u32)]) {
     released.sort_by_key(|&(h, op)| (h, type_order(ops[op as usize].kind)));
 }
 
-fn matches(want_src: u32, want_tag: u32, q: &Queued) -> bool {
-    (want_src == ANY || q.0 == ANY || q.0 == want_src)
-        && (want_tag == ANY || q.1 == ANY || q.1 == want_tag)
+/// Whether a message `(src, tag)` and a recv `(want_src, want_tag)` match.
+fn matches(want_src: u32, want_tag: u32, src: u32, tag: u32) -> bool {
+    (want_src == ANY || src == ANY || src == want_src)
+        && (want_tag == ANY || tag == ANY || tag == want_tag)
 }
 
 /// Runs `schedule` in LogGOPSim-compatible mode.
@@ -478,10 +538,7 @@ fn run_engine(
     let p = schedule.num_ranks as usize;
     let ncpu = schedule.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0) + 1;
     let nnic = schedule.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0) + 1;
-    let mut pending = vec![0u32; n];
-    for d in schedule.deps() {
-        pending[d.op as usize] += 1;
-    }
+    let pending = Pending::new(schedule);
     let mut e = Engine {
         s: schedule,
         prm,
@@ -589,8 +646,7 @@ impl Engine<'_> {
         for &w in s.dependents_of(op) {
             if (w & IREQ_BIT != 0) == started {
                 let w = w & !IREQ_BIT;
-                self.pending[w as usize] -= 1;
-                if self.pending[w as usize] == 0 {
+                if self.pending.met(w) {
                     self.released.push((host, w));
                 }
             }
@@ -600,12 +656,12 @@ impl Engine<'_> {
     fn complete(&mut self, host: u32, op: u32) {
         // A recv above S matched with an eager message would complete its (already complete)
         // send a second time; LogGOPSim then decrements the send's dependents again.
-        if self.pending[op as usize] == DONE {
+        if self.pending.done(op) {
             return;
         }
         self.done += 1;
-        // `pending` of a released operation is 0 and never read again: it now marks completion.
-        self.pending[op as usize] = DONE;
+        // The count of a released operation is 0 and never read again: it now marks completion.
+        self.pending.set_done(op);
         self.release(host, op, false);
     }
 
@@ -683,8 +739,12 @@ impl Engine<'_> {
     fn recv(&mut self, t: Step, op: u32, h: u32) {
         self.release(h, op, true);
         let x = self.s.ops[op as usize];
-        match self.uq.take_match(h, x.peer, x.tag) {
-            Some((src, _, send)) => {
+        let ops = &self.s.ops;
+        match self
+            .uq
+            .take_match(h, |(src, send)| matches(x.peer, x.tag, src, ops[send as usize].tag))
+        {
+            Some((src, send)) => {
                 if u64::from(x.size) > self.prm.s {
                     // The recv's own size decides, and the sender's clocks indexed by the
                     // recv's cpu/nic are raised (as LogGOPSim does).
@@ -692,7 +752,7 @@ impl Engine<'_> {
                 }
                 self.complete(h, op);
             }
-            None => self.rq.push(h, (x.peer, x.tag, op)),
+            None => self.rq.push(h, op),
         }
     }
 
@@ -731,14 +791,16 @@ impl Engine<'_> {
         self.messages += 1;
         self.record(h, send, Busy::Receive, (t, cpu_end, gap_end));
         let x = self.s.ops[send as usize];
-        match self.rq.take_match(h, src, x.tag) {
-            Some((_, _, recv)) => {
+        let ops = &self.s.ops;
+        let posted = |r: u32| matches(ops[r as usize].peer, ops[r as usize].tag, src, x.tag);
+        match self.rq.take_match(h, posted) {
+            Some(recv) => {
                 if u64::from(x.size) > prm.s {
                     self.rendezvous_done(t, src, send, self.cpu(src, send), self.nic(src, send));
                 }
                 self.complete(h, recv);
             }
-            None => self.uq.push(h, (src, x.tag, send)),
+            None => self.uq.push(h, (src, send)),
         }
         Ok(())
     }
@@ -749,7 +811,8 @@ impl Engine<'_> {
         let lines = |op: u32| s.line(op);
         let n = s.ops.len() as u64;
         if self.done < n {
-            let op = (0u32..).zip(&self.pending).find(|&(_, &c)| c != DONE).map_or(0, |(i, _)| i);
+            let op =
+                (0u32..).zip(&self.pending.count).find(|&(_, &c)| c != DONE).map_or(0, |(i, _)| i);
             return Err(Error::GoalSchedule {
                 message: format!(
                     "deadlock: {} of {n} operations never complete, the first at line {} (rank {})",
@@ -762,7 +825,8 @@ impl Engine<'_> {
         // Every operation completed, so no recv is left posted; a message can still be left
         // unexpected when a recv took another message through a wildcard.
         for h in 0..s.num_ranks {
-            if let Some((src, tag, send)) = self.uq.first(h) {
+            if let Some((src, send)) = self.uq.first(h) {
+                let tag = s.ops[send as usize].tag;
                 return Err(Error::GoalSchedule {
                     message: format!(
                         "message from rank {src} to rank {h} tag {} (send at line {}) is never received",
@@ -779,7 +843,7 @@ impl Engine<'_> {
     fn footprint(&self, peak: u64) -> u64 {
         use std::mem::size_of;
         let schedule = self.s.heap_bytes();
-        let engine = self.pending.capacity() * 4
+        let engine = self.pending.heap_bytes()
             + (self.nexto.capacity() + self.nextgr.capacity() + self.nextgs.capacity()) * 8
             + self.rq.heap_bytes()
             + self.uq.heap_bytes();
