@@ -71,8 +71,11 @@ struct Parser {
     far: Vec<(u32, u32)>,
     deps: Vec<Dep>,
     blocks: Vec<Block>,
-    /// Line of each rank's block (0 = none yet), to reject a second block.
+    /// Line of each rank's block (0 = none yet), to reject a second block; empty in a piece
+    /// parsed in parallel ([`Parser::piece`]), which records `headers` instead.
     seen: Vec<u32>,
+    /// `(rank, line)` of each block header of a piece parsed in parallel, in file order.
+    headers: Vec<(u32, usize)>,
     /// The label texts of the open block, one after the other.
     names: String,
     /// Labels of the open block: ([`prefix`] of the text, text as a range of `names`,
@@ -122,7 +125,7 @@ const CHUNK: usize = 1 << 18;
 /// (unequal send and recv counts for a `(src, dst, tag)`, a dependency cycle).
 pub fn parse(text: &str) -> Result<Schedule, Error> {
     // Reading a byte slice cannot fail.
-    parse_from(text.as_bytes(), |e| syntax(0, e.to_string()))
+    parse_from(text.as_bytes(), |e| syntax(0, e.to_string()), threads())
 }
 
 /// Parses the GOAL file at `path` as [`parse()`] parses text, reading it in chunks of 256 KiB
@@ -138,7 +141,7 @@ pub fn parse_file(path: &std::path::Path) -> Result<Schedule, Error> {
         rule: "a readable GOAL file, relative to the config file",
         value: format!("{} ({e})", path.display()),
     };
-    parse_from(std::fs::File::open(path).map_err(io_err)?, io_err)
+    parse_from(std::fs::File::open(path).map_err(io_err)?, io_err, threads())
 }
 
 /// The line-by-line state of a parse.
@@ -150,9 +153,17 @@ struct Lines {
     last_line: usize,
 }
 
+/// The threads a parse uses: the cores available to the process, at most [`MAX_THREADS`].
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+}
+
+/// Parses GOAL text from `reader` in chunks, with up to `threads` threads per chunk
+/// ([`Lines::in_pieces`]; the result, errors included, does not depend on `threads`).
 fn parse_from<R: std::io::Read>(
     mut reader: R,
     io_err: impl Fn(std::io::Error) -> Error,
+    threads: usize,
 ) -> Result<Schedule, Error> {
     let mut st = Lines::default();
     let mut buf = vec![0u8; CHUNK];
@@ -186,20 +197,28 @@ fn parse_from<R: std::io::Read>(
                 (std::str::from_utf8(valid).map_err(|_| not_utf8(st.last_line + 1))?, true)
             }
         };
-        let mut tokens: Vec<&str> = Vec::with_capacity(8);
-        // `str::lines` without the `\r` stripping: a `\r` is whitespace to the tokenizer.
-        let body = text.strip_suffix('\n').unwrap_or(text);
-        if !text.is_empty() {
-            for raw in body.split('\n') {
-                tokens.clear();
-                st.line(raw, &mut tokens)?;
+        // The lines up to the last line `}` are parsed (in pieces when they can be); the
+        // lines after it wait for the next chunk, unless this is the last, so that a chunk
+        // starts outside a block, where it can be split.
+        let cut = text.as_bytes().windows(3).rposition(|w| w == BLOCK_END).map(|i| i + 3);
+        let mut kept = 0;
+        match cut {
+            Some(cut) => {
+                if !st.in_pieces(&text[..cut], threads)? {
+                    st.lines(&text[..cut])?;
+                }
+                if eof || bad {
+                    st.lines(&text[cut..])?;
+                } else {
+                    kept = text.len() - cut;
+                }
             }
+            None => st.lines(text)?,
         }
-        drop(tokens);
         if bad {
             return Err(not_utf8(st.last_line + 1));
         }
-        let start = whole;
+        let start = whole - kept;
         buf.copy_within(start..filled, 0);
         filled -= start;
         if eof {
@@ -209,7 +228,85 @@ fn parse_from<R: std::io::Read>(
     st.finish()
 }
 
+/// Most threads a parse uses.
+const MAX_THREADS: usize = 8;
+
+/// `\n}\n`: the end of a line `}` (a block's end, or an error outside a block).
+const BLOCK_END: &[u8] = b"\n}\n";
+
+/// The position just after the first [`BLOCK_END`] of `text[from..to]`.
+fn block_end_after(text: &[u8], from: usize, to: usize) -> Option<usize> {
+    text[from..to].windows(BLOCK_END.len()).position(|w| w == BLOCK_END).map(|i| from + i + 3)
+}
+
 impl Lines {
+    /// Parses the whole lines `text`, which end with a line `}`, in `threads` pieces split
+    /// after lines `}`, in parallel, and merges them in file order; returns false (and parses
+    /// nothing) when the pieces could differ from a serial parse: before `num_ranks`, inside a
+    /// block or a `/*` comment, with a `/*` in the text, or near a limit.
+    fn in_pieces(&mut self, text: &str, threads: usize) -> Result<bool, Error> {
+        let Some(ps) = self.parser.as_mut() else { return Ok(false) };
+        if threads < 2 || self.open.is_some() || self.in_comment || text.contains("/*") {
+            return Ok(false);
+        }
+        let bytes = text.as_bytes();
+        let cut = text.len();
+        // At most `cut` lines and as many operations and dependencies: no limit is reached
+        // inside the pieces (they do not check them).
+        let units = (ps.ops.len() + ps.deps.len() + cut) as u64;
+        if units >= ps.max_units.min((1 << 31) - 1)
+            || (self.last_line + cut) as u64 >= u64::from(u32::MAX)
+        {
+            return Ok(false);
+        }
+        let mut ends = Vec::with_capacity(threads);
+        let mut from = 0;
+        for k in 1..threads {
+            let target = (cut * k / threads).max(from);
+            if let Some(end) = block_end_after(bytes, target, cut).filter(|&end| end < cut) {
+                ends.push(end);
+                from = end;
+            }
+        }
+        ends.push(cut);
+        let p = ps.p;
+        let pieces: Vec<(Lines, Option<Error>)> = std::thread::scope(|scope| {
+            let spawned: Vec<_> = ends
+                .windows(2)
+                .map(|w| {
+                    let piece = &text[w[0]..w[1]];
+                    scope.spawn(move || Parser::piece(p, piece))
+                })
+                .collect();
+            let mut out = vec![Parser::piece(p, &text[..ends[0]])];
+            out.extend(
+                spawned.into_iter().map(|h| h.join().expect("a parse thread does not panic")),
+            );
+            out
+        });
+        for (piece, err) in pieces {
+            let base = self.last_line;
+            let lines = piece.last_line;
+            self.parser.as_mut().expect("checked above").merge(base, piece, err)?;
+            self.last_line = base + lines;
+        }
+        Ok(true)
+    }
+
+    /// Parses the whole lines `text`.
+    fn lines(&mut self, text: &str) -> Result<(), Error> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let mut tokens: Vec<&str> = Vec::with_capacity(8);
+        // `str::lines` without the `\r` stripping: a `\r` is whitespace to the tokenizer.
+        for raw in text.strip_suffix('\n').unwrap_or(text).split('\n') {
+            tokens.clear();
+            self.line(raw, &mut tokens)?;
+        }
+        Ok(())
+    }
+
     /// Parses the next line, `raw`; `tokens` is an empty buffer for its tokens.
     fn line<'a>(&mut self, raw: &'a str, tokens: &mut Vec<&'a str>) -> Result<(), Error> {
         self.last_line += 1;
@@ -224,19 +321,7 @@ impl Lines {
             limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), 0))?;
             let max_units = (limits::MEMORY_LIMIT - limits::goal_estimate(u64::from(p), 0))
                 / limits::GOAL_BYTES_PER_OP;
-            self.parser = Some(Parser {
-                p,
-                max_units,
-                ops: Vec::new(),
-                line_off: Vec::new(),
-                far: Vec::new(),
-                deps: Vec::new(),
-                blocks: Vec::new(),
-                seen: vec![0; p as usize],
-                names: String::new(),
-                labels: Vec::new(),
-                pending: Vec::new(),
-            });
+            self.parser = Some(Parser::new(p, max_units, vec![0; p as usize]));
             return Ok(());
         };
         match self.open.take() {
@@ -360,6 +445,72 @@ fn parse_num_ranks(line: usize, tokens: &[&str]) -> Result<u32, Error> {
 }
 
 impl Parser {
+    fn new(p: u32, max_units: u64, seen: Vec<u32>) -> Self {
+        Parser {
+            p,
+            max_units,
+            ops: Vec::new(),
+            line_off: Vec::new(),
+            far: Vec::new(),
+            deps: Vec::new(),
+            blocks: Vec::new(),
+            seen,
+            headers: Vec::new(),
+            names: String::new(),
+            labels: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Parses `text`, whole lines starting outside any block and comment, as [`Lines::line`]
+    /// would, on its own buffers (lines counted from 1 at the piece's start, ranks not claimed
+    /// but listed); returns them, with the piece's line count, and its first error.
+    fn piece(p: u32, text: &str) -> (Lines, Option<Error>) {
+        let mut st =
+            Lines { parser: Some(Parser::new(p, u64::MAX, Vec::new())), ..Lines::default() };
+        let err = st.lines(text).err();
+        (st, err)
+    }
+
+    /// Appends a piece parsed after `base` lines ([`Parser::piece`]): claims its ranks in file
+    /// order, then returns its error (a line number `base` further), else takes its operations
+    /// and blocks.
+    fn merge(&mut self, base: usize, piece: Lines, err: Option<Error>) -> Result<(), Error> {
+        let w = piece.parser.expect("a piece starts with its parser");
+        for &(rank, line) in &w.headers {
+            self.claim(rank, base + line)?;
+        }
+        if let Some(e) = err {
+            return Err(match e {
+                Error::GoalSyntax { line, message } => {
+                    Error::GoalSyntax { line: base + line, message }
+                }
+                e => e,
+            });
+        }
+        let shift = op_id(self.ops.len(), base)?;
+        let dshift = self.deps.len();
+        // The caller checked that every line of the piece is below 2^32 (`line32`).
+        let base32 = line32(base)?;
+        self.ops.extend_from_slice(&w.ops);
+        self.line_off.extend_from_slice(&w.line_off);
+        self.far.extend(w.far.iter().map(|&(o, line)| (o + shift, line + base32)));
+        self.deps.extend(w.deps.iter().map(|d| Dep {
+            op: d.op + shift,
+            on: d.on + shift,
+            kind: d.kind,
+        }));
+        self.blocks.extend(w.blocks.iter().map(|b| Block {
+            rank: b.rank,
+            line: b.line + base,
+            op_start: b.op_start + shift,
+            op_end: b.op_end + shift,
+            dep_start: b.dep_start + dshift,
+            dep_end: b.dep_end + dshift,
+        }));
+        Ok(())
+    }
+
     fn rank_header(&mut self, line: usize, tokens: &[&str]) -> Result<Block, Error> {
         let p = self.p;
         let r = match tokens {
@@ -375,6 +526,19 @@ impl Parser {
         if rank >= p {
             return Err(syntax(line, format!("rank id must be < num_ranks = {p} (got {rank})")));
         }
+        if self.seen.is_empty() {
+            // A piece parsed in parallel: the rank is claimed when the piece is merged.
+            self.headers.push((rank, line));
+        } else {
+            self.claim(rank, line)?;
+        }
+        let at = self.next_op(line)?;
+        let d = self.deps.len();
+        Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
+    }
+
+    /// Records rank `rank`'s block at `line`; rejects a second block.
+    fn claim(&mut self, rank: u32, line: usize) -> Result<(), Error> {
         let prev = self.seen[rank as usize];
         if prev > 0 {
             return Err(syntax(
@@ -383,9 +547,7 @@ impl Parser {
             ));
         }
         self.seen[rank as usize] = line32(line)?;
-        let at = self.next_op(line)?;
-        let d = self.deps.len();
-        Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
+        Ok(())
     }
 
     fn body_line(&mut self, line: usize, tokens: &[&str], block: &Block) -> Result<(), Error> {
@@ -820,4 +982,90 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::goal::{binomial_broadcast, dissemination};
+
+    /// The parse of `text` with 1 thread (serial) and with 2, 3 and 8 (in pieces).
+    fn all_threads(text: &str) -> Vec<Result<Schedule, String>> {
+        [1, 2, 3, 8]
+            .iter()
+            .map(|&t| {
+                parse_from(text.as_bytes(), |e| syntax(0, e.to_string()), t)
+                    .map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+
+    /// `text` with `rank <r> {` replaced by `new` (`new` lines) then the header.
+    fn before_block(text: &str, r: u32, new: &str) -> String {
+        let header = format!("\nrank {r} {{\n");
+        text.replacen(&header, &format!("\n{new}rank {r} {{\n"), 1)
+    }
+
+    fn line_of(text: &str, needle: &str) -> usize {
+        text[..text.find(needle).expect("present")].matches('\n').count() + 1
+    }
+
+    #[test]
+    fn parsing_in_pieces_gives_the_serial_schedule_and_errors() {
+        // 2.4 MB and 2.7 MB of text: many chunks of 256 KiB, each split into pieces.
+        let diss = dissemination(2048, 8).expect("valid p");
+        let bcast = binomial_broadcast(30_000, 8).expect("valid p");
+        // Blocks out of rank order: rank 1500's block moved to the end.
+        let moved = {
+            let a = diss.find("rank 1500 {").expect("present");
+            let b = diss.find("rank 1501 {").expect("present");
+            format!("{}{}{}", &diss[..a], &diss[b..], &diss[a..b])
+        };
+        // An operation 300 lines below its header (its line is kept aside) without a recv.
+        let far_send = before_block(&diss, 1600, "").replacen(
+            "rank 1600 {\n",
+            &format!("rank 1600 {{\n{}x: send 8b to 0 tag 99\n", "// pad\n".repeat(300)),
+            1,
+        );
+        let cases = [
+            (diss.clone(), None),
+            (bcast, None),
+            (moved, None),
+            (far_send.clone(), Some(line_of(&far_send, "x: send 8b to 0 tag 99"))),
+            // A second block of rank 1200 after rank 1500's, errors inside blocks, one
+            // outside, and an unclosed block.
+            (before_block(&diss, 1501, "rank 1200 {\n}\n"), Some(line_of(&diss, "rank 1501 {"))),
+            (
+                diss.replacen(
+                    "rank 1300 {\ns0: send 8b to 1301",
+                    "rank 1300 {\ns0: send 8b to 9999",
+                    1,
+                ),
+                Some(line_of(&diss, "rank 1300 {") + 1),
+            ),
+            (
+                diss.replacen("rank 1400 {\ns0:", "rank 1400 {\nr0:", 1),
+                Some(line_of(&diss, "rank 1400 {") + 2),
+            ),
+            (before_block(&diss, 1700, "bad line\n"), Some(line_of(&diss, "rank 1700 {"))),
+            (
+                diss.replacen("rank 1800 {", "rank 1800 {\nrank 1801 {", 1),
+                Some(line_of(&diss, "rank 1800 {") + 1),
+            ),
+            (format!("{diss}rank 2047 {{\n"), Some(diss.matches('\n').count() + 1)),
+        ];
+        for (text, error_line) in cases {
+            let results = all_threads(&text);
+            for r in &results[1..] {
+                assert_eq!(r, &results[0]);
+            }
+            match (&results[0], error_line) {
+                (Ok(_), None) => {}
+                (Err(e), Some(line)) => {
+                    assert!(e.contains(&format!("line {line}")), "{e} names line {line}")
+                }
+                (r, want) => panic!("{:?} where {want:?} was expected", r.as_ref().map(|_| ())),
+            }
+        }
+    }
 }
