@@ -173,7 +173,7 @@ const MANY: u8 = u8::MAX - 1;
 /// dependencies are rare), or [`DONE`] once completed.
 struct Pending {
     count: Vec<u8>,
-    many: std::collections::HashMap<u32, u32>,
+    many: std::collections::BTreeMap<u32, u32>,
 }
 
 impl Pending {
@@ -221,7 +221,7 @@ impl Pending {
     }
 
     fn heap_bytes(&self) -> usize {
-        self.count.capacity() + self.many.capacity() * 8
+        self.count.capacity() + self.many.len() * 8
     }
 }
 /// In an active-queue entry: the operation is the send of a message travelling to `host`.
