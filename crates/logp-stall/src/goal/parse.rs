@@ -78,9 +78,9 @@ struct Parser {
     headers: Vec<(u32, usize)>,
     /// The label texts of the open block, one after the other.
     names: String,
-    /// Labels of the open block: ([`prefix`] of the text, text as a range of `names`,
+    /// Labels of the open block: ([`key`] of the text, text as a range of `names`,
     /// file-order op index).
-    labels: Vec<(u64, Name, u32)>,
+    labels: Vec<(u128, Name, u32)>,
     /// Dependency lines of the open block, resolved when it closes.
     pending: Vec<(usize, Name, Name, DepKind)>,
 }
@@ -88,13 +88,24 @@ struct Parser {
 /// A label's text: `names[start..end]` of the [`Parser`].
 type Name = (usize, usize);
 
-/// The first 8 bytes of a label (zero-padded) as one number: labels are ordered by it first,
-/// so most comparisons are one integer comparison.
-fn prefix(label: &str) -> u64 {
-    let mut k = [0u8; 8];
-    let n = label.len().min(8);
+/// Longest label that [`key`] holds whole.
+const KEY_BYTES: usize = 15;
+
+/// A label as one number: its first [`KEY_BYTES`] bytes (zero-padded) and its length (255 for
+/// 255 bytes or more). Labels are sorted and looked up by it first; two labels of at most
+/// [`KEY_BYTES`] bytes are equal exactly when their keys are, so their texts are compared only
+/// for longer labels.
+fn key(label: &str) -> u128 {
+    let mut k = [0u8; 16];
+    let n = label.len().min(KEY_BYTES);
     k[..n].copy_from_slice(&label.as_bytes()[..n]);
-    u64::from_be_bytes(k)
+    k[KEY_BYTES] = u8::try_from(label.len()).unwrap_or(u8::MAX);
+    u128::from_be_bytes(k)
+}
+
+/// The texts of two labels with equal [`key`]s compared (equal when short enough for the key).
+fn cmp_long(a: &str, b: &str) -> std::cmp::Ordering {
+    if a.len() <= KEY_BYTES { std::cmp::Ordering::Equal } else { a.cmp(b) }
 }
 
 /// Bytes read from the GOAL text at a time (lines are parsed from this buffer, so the text
@@ -311,6 +322,24 @@ impl Lines {
     fn line<'a>(&mut self, raw: &'a str, tokens: &mut Vec<&'a str>) -> Result<(), Error> {
         self.last_line += 1;
         let line = self.last_line;
+        if let (false, Some(ps), Some(block)) = (self.in_comment, self.parser.as_mut(), self.open) {
+            match quick_line(raw, ps.p, block.rank) {
+                Some(Quick::End) => {
+                    self.open = None;
+                    return ps.close(block);
+                }
+                Some(Quick::Dep(a, b, kind)) => {
+                    ps.check_units(line)?;
+                    ps.push_dep(line, a, b, kind);
+                    return Ok(());
+                }
+                Some(Quick::Op(label, op)) => {
+                    ps.check_units(line)?;
+                    return ps.push_op(line, label, op, &block);
+                }
+                None => {}
+            }
+        }
         tokenize(raw, &mut self.in_comment, tokens);
         if tokens.is_empty() {
             return Ok(());
@@ -354,6 +383,163 @@ impl Lines {
         }
         ps.build()
     }
+}
+
+/// A body line recognised by [`quick_line`].
+enum Quick<'a> {
+    /// `}`.
+    End,
+    /// `<a> requires <b>` or `<a> irequires <b>`.
+    Dep(&'a str, &'a str, DepKind),
+    /// `<label>: <operation>`.
+    Op(&'a str, Op),
+}
+
+/// Most words of a body line: `l: send 8b to 1 tag 0 cpu 0 nic 0`.
+const MAX_WORDS: usize = 11;
+
+/// A line inside a block read in one pass over its bytes (words kept as ranges on the stack,
+/// keywords compared as packed integers (so a NUL byte is left to the general path),
+/// numbers read from the digits), when it is plain: ASCII without `/`, and an operation whose
+/// numbers are decimal digits within their bounds (no wildcard). Anything else, errors
+/// included, gives `None` and is read by [`tokenize`] and [`Parser::body_line`], whose results
+/// these equal.
+fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
+    let b = raw.as_bytes();
+    let mut words = [(0usize, 0usize); MAX_WORDS];
+    let mut n = 0;
+    let mut i = 0;
+    loop {
+        while i < b.len() && CLASS[usize::from(b[i])] == SPACE {
+            i += 1;
+        }
+        if i == b.len() {
+            break;
+        }
+        let start = i;
+        while i < b.len() {
+            match CLASS[usize::from(b[i])] {
+                WORD => i += 1,
+                SPACE => break,
+                _ => return None,
+            }
+        }
+        *words.get_mut(n)? = (start, i);
+        n += 1;
+    }
+    let w = |k: usize| &b[words[k].0..words[k].1];
+    let s = |k: usize| &raw[words[k].0..words[k].1];
+    // Keywords compared as packed integers (a slice comparison calls `memcmp`).
+    let kw = |k: usize| pack(w(k));
+    if n == 1 && kw(0) == pack(b"}") {
+        return Some(Quick::End);
+    }
+    if n == 3 && (kw(1) == pack(b"requires") || w(1) == b"irequires") {
+        let kind = if kw(1) == pack(b"requires") { DepKind::Requires } else { DepKind::Irequires };
+        return Some(Quick::Dep(s(0), s(2), kind));
+    }
+    if n < 3 {
+        return None;
+    }
+    let label = s(0).strip_suffix(':').filter(|l| !l.is_empty())?;
+    let verb = kw(1);
+    let size = digits(w(2).strip_suffix(if verb == pack(b"calc") { &b""[..] } else { b"b" })?)
+        .filter(|&v| v <= MAX_TIME)
+        .and_then(|v| u32::try_from(v).ok())?;
+    let op = match verb {
+        CALC => {
+            let cpu = match n {
+                3 => 0,
+                5 if kw(3) == CPU => u8::try_from(digits(w(4))?).ok()?,
+                _ => return None,
+            };
+            Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu, nic: 0 }
+        }
+        SEND | RECV => {
+            let (kind, want) = if verb == SEND {
+                (OpKind::Send, pack(b"to"))
+            } else {
+                (OpKind::Recv, pack(b"from"))
+            };
+            if n < 5 || kw(3) != want || n % 2 == 0 {
+                return None;
+            }
+            let peer = u32::try_from(digits(w(4))?).ok().filter(|&q| q < p && q != rank)?;
+            let (mut tag, mut cpu, mut nic, mut seen) = (0, 0, 0, 0);
+            for k in (5..n).step_by(2) {
+                let (order, v) = match kw(k) {
+                    TAG => (1, digits(w(k + 1))?),
+                    CPU => (2, digits(w(k + 1))?),
+                    NIC => (3, digits(w(k + 1))?),
+                    _ => return None,
+                };
+                if order <= seen {
+                    return None;
+                }
+                seen = order;
+                match order {
+                    1 => tag = u32::try_from(v).ok().filter(|&t| t != ANY)?,
+                    2 => cpu = u8::try_from(v).ok()?,
+                    _ => nic = u8::try_from(v).ok()?,
+                }
+            }
+            Op { size, peer, tag, kind, cpu, nic }
+        }
+        _ => return None,
+    };
+    Some(Quick::Op(label, op))
+}
+
+/// [`CLASS`] of a byte of a word.
+const WORD: u8 = 0;
+/// [`CLASS`] of a byte that ends a word: the ASCII characters of Unicode's White_Space (tab,
+/// line feed, vertical tab, form feed, carriage return, space).
+const SPACE: u8 = 1;
+/// [`CLASS`] of a byte [`quick_line`] leaves to the general path: `/`, NUL, non-ASCII.
+const OTHER: u8 = 2;
+
+/// The class of each byte for [`quick_line`] (one table look-up per byte).
+const CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut c: u8 = 1;
+    while c < 128 {
+        t[c as usize] = match c {
+            b'\t'..=b'\r' | b' ' => SPACE,
+            b'/' => OTHER,
+            _ => WORD,
+        };
+        c += 1;
+    }
+    t
+};
+
+/// A word of at most 8 bytes as one number (its bytes, zero-padded; 0 for a longer word).
+const fn pack(word: &[u8]) -> u64 {
+    if word.len() > 8 {
+        return 0;
+    }
+    let mut k = [0u8; 8];
+    let mut i = 0;
+    while i < word.len() {
+        k[i] = word[i];
+        i += 1;
+    }
+    u64::from_le_bytes(k)
+}
+
+const CALC: u64 = pack(b"calc");
+const SEND: u64 = pack(b"send");
+const RECV: u64 = pack(b"recv");
+const TAG: u64 = pack(b"tag");
+const CPU: u64 = pack(b"cpu");
+const NIC: u64 = pack(b"nic");
+
+/// A number of 1 to 18 decimal digits.
+fn digits(text: &[u8]) -> Option<u64> {
+    if text.is_empty() || text.len() > 18 {
+        return None;
+    }
+    text.iter().try_fold(0u64, |v, &c| c.is_ascii_digit().then(|| v * 10 + u64::from(c - b'0')))
 }
 
 /// Appends the tokens of `raw` outside comments (`// ...` to the end of the line,
@@ -551,21 +737,10 @@ impl Parser {
     }
 
     fn body_line(&mut self, line: usize, tokens: &[&str], block: &Block) -> Result<(), Error> {
-        let units = (self.ops.len() + self.deps.len() + self.pending.len()) as u64 + 1;
-        if units > self.max_units {
-            let p = self.p;
-            let value = || {
-                format!(
-                    "{p} with more than {} operations and dependencies by goal line {line}",
-                    self.max_units
-                )
-            };
-            limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), units))?;
-        }
+        self.check_units(line)?;
         if let [a, word @ ("requires" | "irequires"), b] = tokens {
             let kind = if *word == "requires" { DepKind::Requires } else { DepKind::Irequires };
-            let (a, b) = (self.name(a), self.name(b));
-            self.pending.push((line, a, b, kind));
+            self.push_dep(line, a, b, kind);
             return Ok(());
         }
         let Some(label) = tokens.first().and_then(|t| t.strip_suffix(':')) else {
@@ -581,9 +756,36 @@ impl Parser {
             return Err(syntax(line, "empty label before `:`"));
         }
         let op = parse_op(line, &tokens[1..], self.p, block.rank)?;
+        self.push_op(line, label, op, block)
+    }
+
+    /// Rejects one more operation or dependency line beyond the memory limit.
+    fn check_units(&self, line: usize) -> Result<(), Error> {
+        let units = (self.ops.len() + self.deps.len() + self.pending.len()) as u64 + 1;
+        if units > self.max_units {
+            let p = self.p;
+            let value = || {
+                format!(
+                    "{p} with more than {} operations and dependencies by goal line {line}",
+                    self.max_units
+                )
+            };
+            limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), units))?;
+        }
+        Ok(())
+    }
+
+    /// Records the dependency line `a requires b` (or `irequires`) of the open block.
+    fn push_dep(&mut self, line: usize, a: &str, b: &str, kind: DepKind) {
+        let (a, b) = (self.name(a), self.name(b));
+        self.pending.push((line, a, b, kind));
+    }
+
+    /// Appends the operation `op` labelled `label` at `line` to the open block.
+    fn push_op(&mut self, line: usize, label: &str, op: Op, block: &Block) -> Result<(), Error> {
         let id = self.next_op(line)?;
         let name = self.name(label);
-        self.labels.push((prefix(label), name, id));
+        self.labels.push((key(label), name, id));
         self.ops.push(op);
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
         match u8::try_from(line - block.line).ok().filter(|&off| off < FAR) {
@@ -615,15 +817,15 @@ impl Parser {
         let r = block.rank;
         let names = &self.names;
         let text = |n: Name| &names[n.0..n.1];
-        // Sort by label (prefix first), then file order, so a duplicate reports its second
+        // Sort by label (key first), then file order, so a duplicate reports its second
         // definition.
         self.labels.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0).then_with(|| text(a.1).cmp(text(b.1))).then(a.2.cmp(&b.2))
+            a.0.cmp(&b.0).then_with(|| cmp_long(text(a.1), text(b.1))).then(a.2.cmp(&b.2))
         });
         if let Some(w) = self
             .labels
             .windows(2)
-            .filter(|w| w[0].0 == w[1].0 && text(w[0].1) == text(w[1].1))
+            .filter(|w| w[0].0 == w[1].0 && cmp_long(text(w[0].1), text(w[1].1)).is_eq())
             .min_by_key(|w| w[1].2)
         {
             return Err(syntax(
@@ -633,9 +835,11 @@ impl Parser {
         }
         for &(line, a, b, kind) in &self.pending {
             let find = |label: &str| {
-                let key = prefix(label);
+                let key = key(label);
                 self.labels
-                    .binary_search_by(|&(k, l, _)| k.cmp(&key).then_with(|| text(l).cmp(label)))
+                    .binary_search_by(|&(k, l, _)| {
+                        k.cmp(&key).then_with(|| cmp_long(text(l), label))
+                    })
                     .map(|i| self.labels[i].2)
                     .map_err(|_| {
                         syntax(line, format!("label `{}` is not defined in rank {r}", echo(label)))
