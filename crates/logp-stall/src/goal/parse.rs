@@ -1214,6 +1214,75 @@ mod tests {
         text[..text.find(needle).expect("present")].matches('\n').count() + 1
     }
 
+    /// The state after `line` (line 2 of rank 1's block, `p` = 4) read by the general path
+    /// ([`tokenize`], [`Parser::body_line`]) and, if it takes it, by [`quick_line`].
+    fn both_paths(line: &str) -> (Result<String, String>, Option<String>) {
+        let block = Block { rank: 1, line: 1, op_start: 0, op_end: 0, dep_start: 0, dep_end: 0 };
+        let state =
+            |ps: &Parser| format!("{:?} {:?} {:?} {}", ps.ops, ps.labels, ps.pending, ps.names);
+        let mut general = Parser::new(4, u64::MAX, vec![0; 4]);
+        let (mut tokens, mut in_comment) = (Vec::new(), false);
+        tokenize(line, &mut in_comment, &mut tokens);
+        let slow = general.body_line(2, &tokens, &block).map(|()| state(&general));
+        let mut quick = Parser::new(4, u64::MAX, vec![0; 4]);
+        let fast = quick_line(line, 4, 1).map(|q| {
+            match q {
+                Quick::Dep(a, b, kind) => quick.push_dep(2, a, b, kind),
+                Quick::Op(label, op) => quick.push_op(2, label, op, &block).expect("room"),
+                Quick::End => panic!("not a body line"),
+            }
+            state(&quick)
+        });
+        (slow.map_err(|e| e.to_string()), fast)
+    }
+
+    #[test]
+    fn the_one_pass_line_reader_gives_the_general_paths_result_or_leaves_the_line_to_it() {
+        // Plain lines: read in one pass, with the general path's result.
+        for line in [
+            "a: send 8b to 2",
+            "  lab_1:\tsend 0b to 0 tag 7 cpu 3 nic 255\r",
+            "x: recv 2147483648b from 3 tag 4294967294",
+            "x: recv 12b from 0 cpu 1",
+            "c: calc 007",
+            "c: calc 5 cpu 255",
+            "a requires b",
+            "a:b irequires c:",
+            "a: requires b",
+            "a_label_longer_than_fifteen_bytes: calc 1",
+        ] {
+            let (slow, fast) = both_paths(line);
+            assert_eq!(fast.as_ref(), slow.as_ref().ok(), "{line:?}");
+        }
+        // Wildcards, comments, non-ASCII, NUL, `+`, bounds and errors: left to the general
+        // path.
+        for line in [
+            "x: recv 8b from -1",
+            "x: recv 8b from 2 tag -1",
+            "a: send 8b to 2 // note",
+            "a: send 8b to 2 /* note */",
+            "é: calc 5",
+            "a: calc 5 cpu\0 1",
+            "a: calc +5",
+            "a: calc 2147483649",
+            "a: send 8b to 4",
+            "a: send 8b to 1",
+            "a: send 8b to 2 tag 4294967295",
+            "a: send 8b to 2 cpu 256",
+            "a: send 8b to 2 cpu 1 tag 2",
+            "a: send 8b to 2 tag",
+            "a: send 8 to 2",
+            "a: send 8b from 2",
+            "a: calc 5 nic 1",
+            ": calc 5",
+            "a calc 5",
+            "a: sleep 5",
+            "a: send 8b to 2 tag 1 cpu 1 nic 1 x 1",
+        ] {
+            assert_eq!(both_paths(line).1, None, "{line:?}");
+        }
+    }
+
     #[test]
     fn parsing_in_pieces_gives_the_serial_schedule_and_errors() {
         // 2.4 MB and 2.7 MB of text: many chunks of 256 KiB, each split into pieces.
