@@ -91,6 +91,9 @@ pub struct Dep {
     pub kind: DepKind,
 }
 
+/// In [`Schedule::line_off`]: the line is kept in [`Schedule::far`].
+const FAR: u8 = u8::MAX;
+
 /// A parsed GOAL schedule in flat form: the operations of rank `r` are
 /// `ops[rank_start[r]..rank_start[r + 1]]`, in line order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -101,8 +104,14 @@ pub struct Schedule {
     pub rank_start: Vec<u32>,
     /// All operations.
     pub ops: Vec<Op>,
-    /// Source line (1-based) of each operation, for error messages.
-    pub lines: Vec<u32>,
+    /// The line (1-based) of each rank's `rank r {` header (0 for a rank without a block).
+    block_line: Vec<u32>,
+    /// Each operation's line minus its rank's [`Schedule::block_line`], or [`FAR`] when that
+    /// is `FAR` or more (the line is then in `far`): 1 byte per operation, read only for error
+    /// messages ([`Schedule::line`]).
+    line_off: Vec<u8>,
+    /// `(op, line)` of the operations whose `line_off` is [`FAR`], by operation.
+    far: Vec<(u32, u32)>,
     /// The dependencies, stored once, as reverse lists in CSR form: the operations waiting
     /// for operation `v` are `dep_list[dep_start[v]..dep_start[v + 1]]` (in line order), each
     /// with [`parse::IREQ_BIT`] set for an `irequires` edge (8 bytes per operation plus 4 per
@@ -120,6 +129,14 @@ impl Schedule {
     /// The rank owning global operation `op`.
     pub fn rank_of(&self, op: u32) -> u32 {
         (self.rank_start.partition_point(|&s| s <= op) - 1) as u32
+    }
+
+    /// The source line (1-based) of operation `op`, for error messages.
+    pub fn line(&self, op: u32) -> u32 {
+        match self.line_off[op as usize] {
+            FAR => self.far[self.far.partition_point(|&(o, _)| o < op)].1,
+            off => self.block_line[self.rank_of(op) as usize] + u32::from(off),
+        }
     }
 
     /// Number of operations.
@@ -153,7 +170,9 @@ impl Schedule {
     /// Bytes held by the schedule's arrays.
     pub(crate) fn heap_bytes(&self) -> usize {
         self.ops.capacity() * std::mem::size_of::<Op>()
-            + (self.lines.capacity()
+            + self.line_off.capacity()
+            + self.far.capacity() * 8
+            + (self.block_line.capacity()
                 + self.rank_start.capacity()
                 + self.dep_start.capacity()
                 + self.dep_list.capacity())

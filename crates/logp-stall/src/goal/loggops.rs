@@ -162,8 +162,68 @@ pub const MAX_TIME: u64 = 1 << 31;
 /// [`MAX_TIME`] still reach it along a dependency chain, so every time is computed with
 /// checked arithmetic and a later one is [`Error::GoalTimeOverflow`].
 pub const HORIZON: Step = i64::MAX as Step;
-/// `pending` of a completed operation.
-const DONE: u32 = u32::MAX;
+/// [`Pending`] of a completed operation.
+const DONE: u8 = u8::MAX;
+/// [`Pending`] of an operation waiting for `MANY` or more dependencies (the count is kept
+/// aside).
+const MANY: u8 = u8::MAX - 1;
+
+/// The dependencies each operation still waits for, in 1 byte per operation: a count below
+/// [`MANY`], or [`MANY`] with the count kept in a map (operations with hundreds of
+/// dependencies are rare), or [`DONE`] once completed.
+struct Pending {
+    count: Vec<u8>,
+    many: std::collections::BTreeMap<u32, u32>,
+}
+
+impl Pending {
+    /// The counts of `s`'s operations, from its dependencies.
+    fn new(s: &Schedule) -> Self {
+        let mut p = Self { count: vec![0; s.ops.len()], many: Default::default() };
+        for d in s.deps() {
+            let c = &mut p.count[d.op as usize];
+            match *c {
+                MANY => *p.many.entry(d.op).or_default() += 1,
+                _ if *c == MANY - 1 => {
+                    *c = MANY;
+                    p.many.insert(d.op, u32::from(MANY));
+                }
+                _ => *c += 1,
+            }
+        }
+        p
+    }
+
+    /// One dependency of `op` met; true if it was the last.
+    fn met(&mut self, op: u32) -> bool {
+        let c = &mut self.count[op as usize];
+        if *c == MANY {
+            let left = self.many.get_mut(&op).expect("a count at MANY is kept aside");
+            *left -= 1;
+            if let Ok(small) = u8::try_from(*left)
+                && small < MANY
+            {
+                *c = small;
+                self.many.remove(&op);
+            }
+        } else {
+            *c -= 1;
+        }
+        *c == 0
+    }
+
+    fn done(&self, op: u32) -> bool {
+        self.count[op as usize] == DONE
+    }
+
+    fn set_done(&mut self, op: u32) {
+        self.count[op as usize] = DONE;
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.count.capacity() + self.many.len() * 8
+    }
+}
 /// In an active-queue entry: the operation is the send of a message travelling to `host`.
 const MSG: u32 = 1 << 31;
 
@@ -176,29 +236,73 @@ type Entry = (Step, u32, u32, u32, u32);
 /// Sorted runs kept besides the heap.
 const RUNS: usize = 4;
 
+/// The operations ready at start-up, in LogGOPSim's order (by rank, then stably by type: sends,
+/// recvs, calcs, each in line order), visited in place instead of stored: entry `i` is
+/// `(0, i, op, host, host)`.
+#[derive(Default)]
+struct StartUp {
+    /// `has_deps[op / 64]` bit `op % 64`: the operation waits for another (not ready at
+    /// start-up).
+    has_deps: Vec<u64>,
+    /// The current entry `(host, op)`, or `None` once every start-up entry was popped.
+    cur: Option<(u32, u32)>,
+    /// The type (as [`type_order`]) the current rank is scanned for.
+    phase: u8,
+    /// The stamp of the current entry.
+    next: u32,
+}
+
+impl StartUp {
+    /// The first start-up entry at or after `(host, phase, op)` (`op` within `host`'s ops).
+    fn seek(&mut self, s: &Schedule, mut host: u32, mut op: u32) {
+        while host < s.num_ranks {
+            let end = s.rank_start[host as usize + 1];
+            while op < end {
+                let ready = self.has_deps[op as usize / 64] & (1 << (op % 64)) == 0;
+                if ready && type_order(s.ops[op as usize].kind) == self.phase {
+                    self.cur = Some((host, op));
+                    return;
+                }
+                op += 1;
+            }
+            if self.phase < 2 {
+                self.phase += 1;
+            } else {
+                self.phase = 0;
+                host += 1;
+            }
+            op = s.rank_start.get(host as usize).copied().unwrap_or(0);
+        }
+        self.cur = None;
+    }
+}
+
 /// LogGOPSim's active queue, popped in exactly the order of one priority queue on
 /// `(time, stamp)`: the operations ready at start-up (time 0, stamps `0, 1, ...`; a million
-/// in the schedules measured) are kept as `(rank, op)` pairs; a later entry not below the
+/// in the schedules measured) are visited in place ([`StartUp`]); a later entry not below the
 /// last entry of one of [`RUNS`] sorted runs is appended to the first such run (most are:
 /// arrivals `t + o + L` follow the times taken), any other goes to a binary heap; a pop takes
 /// the smallest of the start-up front, the runs' fronts and the heap's top.
 #[derive(Default)]
 struct ActiveQueue {
-    /// The start-up entries `(host, op)`; entry `i` is `(0, i, op, host, host)`.
-    start: Vec<(u32, u32)>,
-    /// The first start-up entry not popped yet.
-    next: u32,
+    start: StartUp,
     runs: [VecDeque<Entry>; RUNS],
     heap: BinaryHeap<Reverse<Entry>>,
     len: usize,
 }
 
 impl ActiveQueue {
-    /// Queues the start-up entries (the queue is empty); returns the next stamp.
-    fn start(&mut self, first: Vec<(u32, u32)>) -> u32 {
-        self.len += first.len();
-        self.start = first;
-        u32::try_from(self.start.len()).expect("a schedule holds fewer than 2^31 operations")
+    /// Queues the start-up entries of `s` (the queue is empty); returns the next stamp.
+    fn start(&mut self, s: &Schedule) -> u32 {
+        let mut has_deps = vec![0u64; s.ops.len().div_ceil(64)];
+        for d in s.deps() {
+            has_deps[d.op as usize / 64] |= 1 << (d.op % 64);
+        }
+        let waiting: usize = has_deps.iter().map(|w| w.count_ones() as usize).sum();
+        self.len = s.ops.len() - waiting;
+        self.start = StartUp { has_deps, cur: None, phase: 0, next: 0 };
+        self.start.seek(s, 0, 0);
+        u32::try_from(self.len).expect("a schedule holds fewer than 2^31 operations")
     }
 
     fn push(&mut self, e: Entry) {
@@ -212,10 +316,10 @@ impl ActiveQueue {
         self.heap.push(Reverse(e));
     }
 
-    fn pop(&mut self) -> Option<Entry> {
+    fn pop(&mut self, s: &Schedule) -> Option<Entry> {
         let mut best: Option<(usize, Entry)> = self.heap.peek().map(|r| (RUNS, r.0));
-        if let Some(&(h, op)) = self.start.get(self.next as usize) {
-            let f = (0, self.next, op, h, h);
+        if let Some((h, op)) = self.start.cur {
+            let f = (0, self.start.next, op, h, h);
             if best.is_none_or(|(_, b)| f < b) {
                 best = Some((RUNS + 1, f));
             }
@@ -230,10 +334,10 @@ impl ActiveQueue {
         let (i, e) = best?;
         self.len -= 1;
         if i == RUNS + 1 {
-            self.next += 1;
-            if self.next as usize == self.start.len() {
-                self.start = Vec::new();
-                self.next = 0;
+            self.start.next += 1;
+            self.start.seek(s, e.3, e.2 + 1);
+            if self.start.cur.is_none() {
+                self.start = StartUp::default();
             }
         } else if i == RUNS {
             self.heap.pop();
@@ -248,20 +352,93 @@ impl ActiveQueue {
     }
 }
 
-/// A posted recv or an unexpected message: `(source, tag, op)` (the recv, or the send).
-type Queued = (u32, u32, u32);
+/// No node (end of a list).
+const NIL: u32 = u32::MAX;
+
+/// One FIFO list of `T` per rank in one shared pool (LogGOPSim's posted-receive or unexpected
+/// queue of every rank): 8 bytes per rank plus `T` and 4 bytes per entry queued at once, where
+/// a vector per rank costs 24 bytes plus an allocation per rank.
+struct MatchQueues<T> {
+    /// First and last node of each rank's list.
+    ends: Vec<(u32, u32)>,
+    /// `(entry, next node)`; freed nodes are chained from `free`.
+    nodes: Vec<(T, u32)>,
+    free: u32,
+}
+
+impl<T: Copy> MatchQueues<T> {
+    fn new(ranks: usize) -> Self {
+        Self { ends: vec![(NIL, NIL); ranks], nodes: Vec::new(), free: NIL }
+    }
+
+    /// Appends `q` to rank `h`'s list.
+    fn push(&mut self, h: u32, q: T) {
+        let node = if self.free == NIL {
+            self.nodes.push((q, NIL));
+            u32::try_from(self.nodes.len() - 1).expect("fewer than 2^32 entries queued")
+        } else {
+            let node = self.free;
+            self.free = self.nodes[node as usize].1;
+            self.nodes[node as usize] = (q, NIL);
+            node
+        };
+        let ends = &mut self.ends[h as usize];
+        if ends.1 == NIL {
+            ends.0 = node;
+        } else {
+            self.nodes[ends.1 as usize].1 = node;
+        }
+        ends.1 = node;
+    }
+
+    /// Removes and returns the first entry of rank `h`'s list for which `hit` holds.
+    fn take_match(&mut self, h: u32, hit: impl Fn(T) -> bool) -> Option<T> {
+        let (mut prev, mut node) = (NIL, self.ends[h as usize].0);
+        while node != NIL {
+            let (q, next) = self.nodes[node as usize];
+            if hit(q) {
+                let ends = &mut self.ends[h as usize];
+                if prev == NIL {
+                    ends.0 = next;
+                } else {
+                    self.nodes[prev as usize].1 = next;
+                }
+                if ends.1 == node {
+                    ends.1 = prev;
+                }
+                self.nodes[node as usize].1 = self.free;
+                self.free = node;
+                return Some(q);
+            }
+            (prev, node) = (node, next);
+        }
+        None
+    }
+
+    /// The first entry of rank `h`'s list.
+    fn first(&self, h: u32) -> Option<T> {
+        let node = self.ends[h as usize].0;
+        (node != NIL).then(|| self.nodes[node as usize].0)
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.ends.capacity() * 8 + self.nodes.capacity() * std::mem::size_of::<(T, u32)>()
+    }
+}
 
 struct Engine<'a> {
     s: &'a Schedule,
     prm: LogGopsParams,
-    pending: Vec<u32>,
+    pending: Pending,
     ncpu: usize,
     nnic: usize,
     nexto: Vec<Step>,
     nextgr: Vec<Step>,
     nextgs: Vec<Step>,
-    rq: Vec<Vec<Queued>>,
-    uq: Vec<Vec<Queued>>,
+    /// Posted recvs (the recv; its source and tag are the operation's).
+    rq: MatchQueues<u32>,
+    /// Unexpected messages `(source, send)` (the tag is the send's).
+    uq: MatchQueues<(u32, u32)>,
     aq: ActiveQueue,
     stamp: u32,
     /// `(host, op)` released while handling the current entry, in release order.
@@ -285,15 +462,10 @@ fn sort_released(ops: &[super::Op], released: &mut [(u32, u32)]) {
     released.sort_by_key(|&(h, op)| (h, type_order(ops[op as usize].kind)));
 }
 
-fn matches(want_src: u32, want_tag: u32, q: &Queued) -> bool {
-    (want_src == ANY || q.0 == ANY || q.0 == want_src)
-        && (want_tag == ANY || q.1 == ANY || q.1 == want_tag)
-}
-
-/// Removes and returns the first entry of `q` matching `(src, tag)`.
-fn take_match(q: &mut Vec<Queued>, src: u32, tag: u32) -> Option<Queued> {
-    let i = q.iter().position(|e| matches(src, tag, e))?;
-    Some(q.remove(i))
+/// Whether a message `(src, tag)` and a recv `(want_src, want_tag)` match.
+fn matches(want_src: u32, want_tag: u32, src: u32, tag: u32) -> bool {
+    (want_src == ANY || src == ANY || src == want_src)
+        && (want_tag == ANY || tag == ANY || tag == want_tag)
 }
 
 /// Runs `schedule` in LogGOPSim-compatible mode.
@@ -355,23 +527,18 @@ fn run_engine(
             return Err(Error::GoalParam { field, rule, value: v.to_string() });
         }
     }
-    if let Some(i) = schedule.ops.iter().position(|op| u64::from(op.size) > MAX_TIME) {
+    if let Some((i, op)) = (0u32..).zip(&schedule.ops).find(|(_, op)| u64::from(op.size) > MAX_TIME)
+    {
         return Err(Error::GoalSyntax {
-            line: schedule.lines[i] as usize,
-            message: super::parse::size_limit_message(
-                schedule.ops[i].kind,
-                u64::from(schedule.ops[i].size),
-            ),
+            line: schedule.line(i) as usize,
+            message: super::parse::size_limit_message(op.kind, u64::from(op.size)),
         });
     }
     let n = schedule.ops.len();
     let p = schedule.num_ranks as usize;
     let ncpu = schedule.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0) + 1;
     let nnic = schedule.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0) + 1;
-    let mut pending = vec![0u32; n];
-    for d in schedule.deps() {
-        pending[d.op as usize] += 1;
-    }
+    let pending = Pending::new(schedule);
     let mut e = Engine {
         s: schedule,
         prm,
@@ -381,8 +548,8 @@ fn run_engine(
         nexto: vec![0; p * ncpu],
         nextgr: vec![0; p * nnic],
         nextgs: vec![0; p * nnic],
-        rq: vec![Vec::new(); p],
-        uq: vec![Vec::new(); p],
+        rq: MatchQueues::new(p),
+        uq: MatchQueues::new(p),
         aq: ActiveQueue::default(),
         stamp: 0,
         released: Vec::new(),
@@ -391,18 +558,11 @@ fn run_engine(
         trace,
     };
     // Start-up: every rank's operations without dependencies, in line order, stably sorted
-    // by type, at time 0.
-    for h in 0..schedule.num_ranks {
-        let (a, b) = (schedule.rank_start[h as usize], schedule.rank_start[h as usize + 1]);
-        e.released.extend((a..b).filter(|&op| e.pending[op as usize] == 0).map(|op| (h, op)));
-    }
-    // Every clock is 0 at start-up, so each of these entries has time 0 and the next stamp.
-    let mut first = std::mem::take(&mut e.released);
-    sort_released(&schedule.ops, &mut first);
-    e.stamp = e.aq.start(first);
+    // by type, at time 0 (every clock is 0, so each entry has time 0 and the next stamp).
+    e.stamp = e.aq.start(schedule);
     let mut events = 0u64;
     let mut peak = e.aq.len() as u64;
-    while let Some((t, ts, op, host, src)) = e.aq.pop() {
+    while let Some((t, ts, op, host, src)) = e.aq.pop(schedule) {
         events += 1;
         if op & MSG != 0 {
             e.message(t, ts, op & !MSG, host, src)?;
@@ -461,7 +621,7 @@ impl Engine<'_> {
         match parts.iter().try_fold(t, |a, &b| a.checked_add(b)) {
             Some(at) if at <= HORIZON => Ok(at),
             _ => Err(Error::GoalTimeOverflow {
-                line: self.s.lines[op as usize],
+                line: self.s.line(op),
                 rank: host,
                 what,
                 start: t,
@@ -486,8 +646,7 @@ impl Engine<'_> {
         for &w in s.dependents_of(op) {
             if (w & IREQ_BIT != 0) == started {
                 let w = w & !IREQ_BIT;
-                self.pending[w as usize] -= 1;
-                if self.pending[w as usize] == 0 {
+                if self.pending.met(w) {
                     self.released.push((host, w));
                 }
             }
@@ -497,12 +656,12 @@ impl Engine<'_> {
     fn complete(&mut self, host: u32, op: u32) {
         // A recv above S matched with an eager message would complete its (already complete)
         // send a second time; LogGOPSim then decrements the send's dependents again.
-        if self.pending[op as usize] == DONE {
+        if self.pending.done(op) {
             return;
         }
         self.done += 1;
-        // `pending` of a released operation is 0 and never read again: it now marks completion.
-        self.pending[op as usize] = DONE;
+        // The count of a released operation is 0 and never read again: it now marks completion.
+        self.pending.set_done(op);
         self.release(host, op, false);
     }
 
@@ -580,8 +739,12 @@ impl Engine<'_> {
     fn recv(&mut self, t: Step, op: u32, h: u32) {
         self.release(h, op, true);
         let x = self.s.ops[op as usize];
-        match take_match(&mut self.uq[h as usize], x.peer, x.tag) {
-            Some((src, _, send)) => {
+        let ops = &self.s.ops;
+        match self
+            .uq
+            .take_match(h, |(src, send)| matches(x.peer, x.tag, src, ops[send as usize].tag))
+        {
+            Some((src, send)) => {
                 if u64::from(x.size) > self.prm.s {
                     // The recv's own size decides, and the sender's clocks indexed by the
                     // recv's cpu/nic are raised (as LogGOPSim does).
@@ -589,7 +752,7 @@ impl Engine<'_> {
                 }
                 self.complete(h, op);
             }
-            None => self.rq[h as usize].push((x.peer, x.tag, op)),
+            None => self.rq.push(h, op),
         }
     }
 
@@ -628,14 +791,16 @@ impl Engine<'_> {
         self.messages += 1;
         self.record(h, send, Busy::Receive, (t, cpu_end, gap_end));
         let x = self.s.ops[send as usize];
-        match take_match(&mut self.rq[h as usize], src, x.tag) {
-            Some((_, _, recv)) => {
+        let ops = &self.s.ops;
+        let posted = |r: u32| matches(ops[r as usize].peer, ops[r as usize].tag, src, x.tag);
+        match self.rq.take_match(h, posted) {
+            Some(recv) => {
                 if u64::from(x.size) > prm.s {
                     self.rendezvous_done(t, src, send, self.cpu(src, send), self.nic(src, send));
                 }
                 self.complete(h, recv);
             }
-            None => self.uq[h as usize].push((src, x.tag, send)),
+            None => self.uq.push(h, (src, send)),
         }
         Ok(())
     }
@@ -643,10 +808,11 @@ impl Engine<'_> {
     /// The project's errors for what LogGOPSim leaves in its queues or never runs.
     fn finish_checks(&self) -> Result<(), Error> {
         let s = self.s;
-        let lines = |op: u32| s.lines[op as usize];
+        let lines = |op: u32| s.line(op);
         let n = s.ops.len() as u64;
         if self.done < n {
-            let op = (0u32..).zip(&self.pending).find(|&(_, &c)| c != DONE).map_or(0, |(i, _)| i);
+            let op =
+                (0u32..).zip(&self.pending.count).find(|&(_, &c)| c != DONE).map_or(0, |(i, _)| i);
             return Err(Error::GoalSchedule {
                 message: format!(
                     "deadlock: {} of {n} operations never complete, the first at line {} (rank {})",
@@ -659,7 +825,8 @@ impl Engine<'_> {
         // Every operation completed, so no recv is left posted; a message can still be left
         // unexpected when a recv took another message through a wildcard.
         for h in 0..s.num_ranks {
-            if let Some(&(src, tag, send)) = self.uq[h as usize].first() {
+            if let Some((src, send)) = self.uq.first(h) {
+                let tag = s.ops[send as usize].tag;
                 return Err(Error::GoalSchedule {
                     message: format!(
                         "message from rank {src} to rank {h} tag {} (send at line {}) is never received",
@@ -676,9 +843,10 @@ impl Engine<'_> {
     fn footprint(&self, peak: u64) -> u64 {
         use std::mem::size_of;
         let schedule = self.s.heap_bytes();
-        let engine = self.pending.capacity() * 4
+        let engine = self.pending.heap_bytes()
             + (self.nexto.capacity() + self.nextgr.capacity() + self.nextgs.capacity()) * 8
-            + (self.rq.capacity() + self.uq.capacity()) * size_of::<Vec<Queued>>();
+            + self.rq.heap_bytes()
+            + self.uq.heap_bytes();
         (schedule + engine) as u64 + peak * size_of::<Entry>() as u64
     }
 }

@@ -3,7 +3,7 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use super::loggops::{ANY, MAX_TIME};
-use super::{Dep, DepKind, Op, OpKind, Schedule};
+use super::{Dep, DepKind, FAR, Op, OpKind, Schedule};
 use crate::error::Error;
 use crate::limits;
 
@@ -65,16 +65,22 @@ struct Parser {
     /// Operations plus dependency lines allowed by the memory limit given `p`.
     max_units: u64,
     ops: Vec<Op>,
-    lines: Vec<u32>,
+    /// Each operation's line minus its block's, or [`FAR`] (see [`Schedule::line`]).
+    line_off: Vec<u8>,
+    /// `(op, line)` of the operations at [`FAR`] or more lines below their block's header.
+    far: Vec<(u32, u32)>,
     deps: Vec<Dep>,
     blocks: Vec<Block>,
-    /// Line of each rank's block (0 = none yet), to reject a second block.
+    /// Line of each rank's block (0 = none yet), to reject a second block; empty in a piece
+    /// parsed in parallel ([`Parser::piece`]), which records `headers` instead.
     seen: Vec<u32>,
+    /// `(rank, line)` of each block header of a piece parsed in parallel, in file order.
+    headers: Vec<(u32, usize)>,
     /// The label texts of the open block, one after the other.
     names: String,
-    /// Labels of the open block: ([`prefix`] of the text, text as a range of `names`,
+    /// Labels of the open block: ([`key`] of the text, text as a range of `names`,
     /// file-order op index).
-    labels: Vec<(u64, Name, u32)>,
+    labels: Vec<(u128, Name, u32)>,
     /// Dependency lines of the open block, resolved when it closes.
     pending: Vec<(usize, Name, Name, DepKind)>,
 }
@@ -82,13 +88,24 @@ struct Parser {
 /// A label's text: `names[start..end]` of the [`Parser`].
 type Name = (usize, usize);
 
-/// The first 8 bytes of a label (zero-padded) as one number: labels are ordered by it first,
-/// so most comparisons are one integer comparison.
-fn prefix(label: &str) -> u64 {
-    let mut k = [0u8; 8];
-    let n = label.len().min(8);
+/// Longest label that [`key`] holds whole.
+const KEY_BYTES: usize = 15;
+
+/// A label as one number: its first [`KEY_BYTES`] bytes (zero-padded) and its length (255 for
+/// 255 bytes or more). Labels are sorted and looked up by it first; two labels of at most
+/// [`KEY_BYTES`] bytes are equal exactly when their keys are, so their texts are compared only
+/// for longer labels.
+fn key(label: &str) -> u128 {
+    let mut k = [0u8; 16];
+    let n = label.len().min(KEY_BYTES);
     k[..n].copy_from_slice(&label.as_bytes()[..n]);
-    u64::from_be_bytes(k)
+    k[KEY_BYTES] = u8::try_from(label.len()).unwrap_or(u8::MAX);
+    u128::from_be_bytes(k)
+}
+
+/// The texts of two labels with equal [`key`]s compared (equal when short enough for the key).
+fn cmp_long(a: &str, b: &str) -> std::cmp::Ordering {
+    if a.len() <= KEY_BYTES { std::cmp::Ordering::Equal } else { a.cmp(b) }
 }
 
 /// Bytes read from the GOAL text at a time (lines are parsed from this buffer, so the text
@@ -119,7 +136,7 @@ const CHUNK: usize = 1 << 18;
 /// (unequal send and recv counts for a `(src, dst, tag)`, a dependency cycle).
 pub fn parse(text: &str) -> Result<Schedule, Error> {
     // Reading a byte slice cannot fail.
-    parse_from(text.as_bytes(), |e| syntax(0, e.to_string()))
+    parse_from(text.as_bytes(), |e| syntax(0, e.to_string()), threads())
 }
 
 /// Parses the GOAL file at `path` as [`parse()`] parses text, reading it in chunks of 256 KiB
@@ -135,7 +152,7 @@ pub fn parse_file(path: &std::path::Path) -> Result<Schedule, Error> {
         rule: "a readable GOAL file, relative to the config file",
         value: format!("{} ({e})", path.display()),
     };
-    parse_from(std::fs::File::open(path).map_err(io_err)?, io_err)
+    parse_from(std::fs::File::open(path).map_err(io_err)?, io_err, threads())
 }
 
 /// The line-by-line state of a parse.
@@ -147,9 +164,17 @@ struct Lines {
     last_line: usize,
 }
 
+/// The threads a parse uses: the cores available to the process, at most [`MAX_THREADS`].
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+}
+
+/// Parses GOAL text from `reader` in chunks, with up to `threads` threads per chunk
+/// ([`Lines::in_pieces`]; the result, errors included, does not depend on `threads`).
 fn parse_from<R: std::io::Read>(
     mut reader: R,
     io_err: impl Fn(std::io::Error) -> Error,
+    threads: usize,
 ) -> Result<Schedule, Error> {
     let mut st = Lines::default();
     let mut buf = vec![0u8; CHUNK];
@@ -183,20 +208,28 @@ fn parse_from<R: std::io::Read>(
                 (std::str::from_utf8(valid).map_err(|_| not_utf8(st.last_line + 1))?, true)
             }
         };
-        let mut tokens: Vec<&str> = Vec::with_capacity(8);
-        // `str::lines` without the `\r` stripping: a `\r` is whitespace to the tokenizer.
-        let body = text.strip_suffix('\n').unwrap_or(text);
-        if !text.is_empty() {
-            for raw in body.split('\n') {
-                tokens.clear();
-                st.line(raw, &mut tokens)?;
+        // The lines up to the last line `}` are parsed (in pieces when they can be); the
+        // lines after it wait for the next chunk, unless this is the last, so that a chunk
+        // starts outside a block, where it can be split.
+        let cut = text.as_bytes().windows(3).rposition(|w| w == BLOCK_END).map(|i| i + 3);
+        let mut kept = 0;
+        match cut {
+            Some(cut) => {
+                if !st.in_pieces(&text[..cut], threads)? {
+                    st.lines(&text[..cut])?;
+                }
+                if eof || bad {
+                    st.lines(&text[cut..])?;
+                } else {
+                    kept = text.len() - cut;
+                }
             }
+            None => st.lines(text)?,
         }
-        drop(tokens);
         if bad {
             return Err(not_utf8(st.last_line + 1));
         }
-        let start = whole;
+        let start = whole - kept;
         buf.copy_within(start..filled, 0);
         filled -= start;
         if eof {
@@ -206,11 +239,107 @@ fn parse_from<R: std::io::Read>(
     st.finish()
 }
 
+/// Most threads a parse uses.
+const MAX_THREADS: usize = 8;
+
+/// `\n}\n`: the end of a line `}` (a block's end, or an error outside a block).
+const BLOCK_END: &[u8] = b"\n}\n";
+
+/// The position just after the first [`BLOCK_END`] of `text[from..to]`.
+fn block_end_after(text: &[u8], from: usize, to: usize) -> Option<usize> {
+    text[from..to].windows(BLOCK_END.len()).position(|w| w == BLOCK_END).map(|i| from + i + 3)
+}
+
 impl Lines {
+    /// Parses the whole lines `text`, which end with a line `}`, in `threads` pieces split
+    /// after lines `}`, in parallel, and merges them in file order; returns false (and parses
+    /// nothing) when the pieces could differ from a serial parse: before `num_ranks`, inside a
+    /// block or a `/*` comment, with a `/*` in the text, or near a limit.
+    fn in_pieces(&mut self, text: &str, threads: usize) -> Result<bool, Error> {
+        let Some(ps) = self.parser.as_mut() else { return Ok(false) };
+        if threads < 2 || self.open.is_some() || self.in_comment || text.contains("/*") {
+            return Ok(false);
+        }
+        let bytes = text.as_bytes();
+        let cut = text.len();
+        // At most `cut` lines and as many operations and dependencies: no limit is reached
+        // inside the pieces (they do not check them).
+        let units = (ps.ops.len() + ps.deps.len() + cut) as u64;
+        if units >= ps.max_units.min((1 << 31) - 1)
+            || (self.last_line + cut) as u64 >= u64::from(u32::MAX)
+        {
+            return Ok(false);
+        }
+        let mut ends = Vec::with_capacity(threads);
+        let mut from = 0;
+        for k in 1..threads {
+            let target = (cut * k / threads).max(from);
+            if let Some(end) = block_end_after(bytes, target, cut).filter(|&end| end < cut) {
+                ends.push(end);
+                from = end;
+            }
+        }
+        ends.push(cut);
+        let p = ps.p;
+        let pieces: Vec<(Lines, Option<Error>)> = std::thread::scope(|scope| {
+            let spawned: Vec<_> = ends
+                .windows(2)
+                .map(|w| {
+                    let piece = &text[w[0]..w[1]];
+                    scope.spawn(move || Parser::piece(p, piece))
+                })
+                .collect();
+            let mut out = vec![Parser::piece(p, &text[..ends[0]])];
+            out.extend(
+                spawned.into_iter().map(|h| h.join().expect("a parse thread does not panic")),
+            );
+            out
+        });
+        for (piece, err) in pieces {
+            let base = self.last_line;
+            let lines = piece.last_line;
+            self.parser.as_mut().expect("checked above").merge(base, piece, err)?;
+            self.last_line = base + lines;
+        }
+        Ok(true)
+    }
+
+    /// Parses the whole lines `text`.
+    fn lines(&mut self, text: &str) -> Result<(), Error> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        let mut tokens: Vec<&str> = Vec::with_capacity(8);
+        // `str::lines` without the `\r` stripping: a `\r` is whitespace to the tokenizer.
+        for raw in text.strip_suffix('\n').unwrap_or(text).split('\n') {
+            tokens.clear();
+            self.line(raw, &mut tokens)?;
+        }
+        Ok(())
+    }
+
     /// Parses the next line, `raw`; `tokens` is an empty buffer for its tokens.
     fn line<'a>(&mut self, raw: &'a str, tokens: &mut Vec<&'a str>) -> Result<(), Error> {
         self.last_line += 1;
         let line = self.last_line;
+        if let (false, Some(ps), Some(block)) = (self.in_comment, self.parser.as_mut(), self.open) {
+            match quick_line(raw, ps.p, block.rank) {
+                Some(Quick::End) => {
+                    self.open = None;
+                    return ps.close(block);
+                }
+                Some(Quick::Dep(a, b, kind)) => {
+                    ps.check_units(line)?;
+                    ps.push_dep(line, a, b, kind);
+                    return Ok(());
+                }
+                Some(Quick::Op(label, op)) => {
+                    ps.check_units(line)?;
+                    return ps.push_op(line, label, op, &block);
+                }
+                None => {}
+            }
+        }
         tokenize(raw, &mut self.in_comment, tokens);
         if tokens.is_empty() {
             return Ok(());
@@ -221,25 +350,14 @@ impl Lines {
             limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), 0))?;
             let max_units = (limits::MEMORY_LIMIT - limits::goal_estimate(u64::from(p), 0))
                 / limits::GOAL_BYTES_PER_OP;
-            self.parser = Some(Parser {
-                p,
-                max_units,
-                ops: Vec::new(),
-                lines: Vec::new(),
-                deps: Vec::new(),
-                blocks: Vec::new(),
-                seen: vec![0; p as usize],
-                names: String::new(),
-                labels: Vec::new(),
-                pending: Vec::new(),
-            });
+            self.parser = Some(Parser::new(p, max_units, vec![0; p as usize]));
             return Ok(());
         };
         match self.open.take() {
             None => self.open = Some(ps.rank_header(line, tokens)?),
             Some(block) if tokens[..] == ["}"] => ps.close(block)?,
             Some(block) => {
-                ps.body_line(line, tokens, block.rank)?;
+                ps.body_line(line, tokens, &block)?;
                 self.open = Some(block);
             }
         }
@@ -265,6 +383,163 @@ impl Lines {
         }
         ps.build()
     }
+}
+
+/// A body line recognised by [`quick_line`].
+enum Quick<'a> {
+    /// `}`.
+    End,
+    /// `<a> requires <b>` or `<a> irequires <b>`.
+    Dep(&'a str, &'a str, DepKind),
+    /// `<label>: <operation>`.
+    Op(&'a str, Op),
+}
+
+/// Most words of a body line: `l: send 8b to 1 tag 0 cpu 0 nic 0`.
+const MAX_WORDS: usize = 11;
+
+/// A line inside a block read in one pass over its bytes (words kept as ranges on the stack,
+/// keywords compared as packed integers (so a NUL byte is left to the general path),
+/// numbers read from the digits), when it is plain: ASCII without `/`, and an operation whose
+/// numbers are decimal digits within their bounds (no wildcard). Anything else, errors
+/// included, gives `None` and is read by [`tokenize`] and [`Parser::body_line`], whose results
+/// these equal.
+fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
+    let b = raw.as_bytes();
+    let mut words = [(0usize, 0usize); MAX_WORDS];
+    let mut n = 0;
+    let mut i = 0;
+    loop {
+        while i < b.len() && CLASS[usize::from(b[i])] == SPACE {
+            i += 1;
+        }
+        if i == b.len() {
+            break;
+        }
+        let start = i;
+        while i < b.len() {
+            match CLASS[usize::from(b[i])] {
+                WORD => i += 1,
+                SPACE => break,
+                _ => return None,
+            }
+        }
+        *words.get_mut(n)? = (start, i);
+        n += 1;
+    }
+    let w = |k: usize| &b[words[k].0..words[k].1];
+    let s = |k: usize| &raw[words[k].0..words[k].1];
+    // Keywords compared as packed integers (a slice comparison calls `memcmp`).
+    let kw = |k: usize| pack(w(k));
+    if n == 1 && kw(0) == pack(b"}") {
+        return Some(Quick::End);
+    }
+    if n == 3 && (kw(1) == pack(b"requires") || w(1) == b"irequires") {
+        let kind = if kw(1) == pack(b"requires") { DepKind::Requires } else { DepKind::Irequires };
+        return Some(Quick::Dep(s(0), s(2), kind));
+    }
+    if n < 3 {
+        return None;
+    }
+    let label = s(0).strip_suffix(':').filter(|l| !l.is_empty())?;
+    let verb = kw(1);
+    let size = digits(w(2).strip_suffix(if verb == pack(b"calc") { &b""[..] } else { b"b" })?)
+        .filter(|&v| v <= MAX_TIME)
+        .and_then(|v| u32::try_from(v).ok())?;
+    let op = match verb {
+        CALC => {
+            let cpu = match n {
+                3 => 0,
+                5 if kw(3) == CPU => u8::try_from(digits(w(4))?).ok()?,
+                _ => return None,
+            };
+            Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu, nic: 0 }
+        }
+        SEND | RECV => {
+            let (kind, want) = if verb == SEND {
+                (OpKind::Send, pack(b"to"))
+            } else {
+                (OpKind::Recv, pack(b"from"))
+            };
+            if n < 5 || kw(3) != want || n % 2 == 0 {
+                return None;
+            }
+            let peer = u32::try_from(digits(w(4))?).ok().filter(|&q| q < p && q != rank)?;
+            let (mut tag, mut cpu, mut nic, mut seen) = (0, 0, 0, 0);
+            for k in (5..n).step_by(2) {
+                let (order, v) = match kw(k) {
+                    TAG => (1, digits(w(k + 1))?),
+                    CPU => (2, digits(w(k + 1))?),
+                    NIC => (3, digits(w(k + 1))?),
+                    _ => return None,
+                };
+                if order <= seen {
+                    return None;
+                }
+                seen = order;
+                match order {
+                    1 => tag = u32::try_from(v).ok().filter(|&t| t != ANY)?,
+                    2 => cpu = u8::try_from(v).ok()?,
+                    _ => nic = u8::try_from(v).ok()?,
+                }
+            }
+            Op { size, peer, tag, kind, cpu, nic }
+        }
+        _ => return None,
+    };
+    Some(Quick::Op(label, op))
+}
+
+/// [`CLASS`] of a byte of a word.
+const WORD: u8 = 0;
+/// [`CLASS`] of a byte that ends a word: the ASCII characters of Unicode's White_Space (tab,
+/// line feed, vertical tab, form feed, carriage return, space).
+const SPACE: u8 = 1;
+/// [`CLASS`] of a byte [`quick_line`] leaves to the general path: `/`, NUL, non-ASCII.
+const OTHER: u8 = 2;
+
+/// The class of each byte for [`quick_line`] (one table look-up per byte).
+const CLASS: [u8; 256] = {
+    let mut t = [OTHER; 256];
+    let mut c: u8 = 1;
+    while c < 128 {
+        t[c as usize] = match c {
+            b'\t'..=b'\r' | b' ' => SPACE,
+            b'/' => OTHER,
+            _ => WORD,
+        };
+        c += 1;
+    }
+    t
+};
+
+/// A word of at most 8 bytes as one number (its bytes, zero-padded; 0 for a longer word).
+const fn pack(word: &[u8]) -> u64 {
+    if word.len() > 8 {
+        return 0;
+    }
+    let mut k = [0u8; 8];
+    let mut i = 0;
+    while i < word.len() {
+        k[i] = word[i];
+        i += 1;
+    }
+    u64::from_le_bytes(k)
+}
+
+const CALC: u64 = pack(b"calc");
+const SEND: u64 = pack(b"send");
+const RECV: u64 = pack(b"recv");
+const TAG: u64 = pack(b"tag");
+const CPU: u64 = pack(b"cpu");
+const NIC: u64 = pack(b"nic");
+
+/// A number of 1 to 18 decimal digits.
+fn digits(text: &[u8]) -> Option<u64> {
+    if text.is_empty() || text.len() > 18 {
+        return None;
+    }
+    text.iter().try_fold(0u64, |v, &c| c.is_ascii_digit().then(|| v * 10 + u64::from(c - b'0')))
 }
 
 /// Appends the tokens of `raw` outside comments (`// ...` to the end of the line,
@@ -356,6 +631,72 @@ fn parse_num_ranks(line: usize, tokens: &[&str]) -> Result<u32, Error> {
 }
 
 impl Parser {
+    fn new(p: u32, max_units: u64, seen: Vec<u32>) -> Self {
+        Parser {
+            p,
+            max_units,
+            ops: Vec::new(),
+            line_off: Vec::new(),
+            far: Vec::new(),
+            deps: Vec::new(),
+            blocks: Vec::new(),
+            seen,
+            headers: Vec::new(),
+            names: String::new(),
+            labels: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Parses `text`, whole lines starting outside any block and comment, as [`Lines::line`]
+    /// would, on its own buffers (lines counted from 1 at the piece's start, ranks not claimed
+    /// but listed); returns them, with the piece's line count, and its first error.
+    fn piece(p: u32, text: &str) -> (Lines, Option<Error>) {
+        let mut st =
+            Lines { parser: Some(Parser::new(p, u64::MAX, Vec::new())), ..Lines::default() };
+        let err = st.lines(text).err();
+        (st, err)
+    }
+
+    /// Appends a piece parsed after `base` lines ([`Parser::piece`]): claims its ranks in file
+    /// order, then returns its error (a line number `base` further), else takes its operations
+    /// and blocks.
+    fn merge(&mut self, base: usize, piece: Lines, err: Option<Error>) -> Result<(), Error> {
+        let w = piece.parser.expect("a piece starts with its parser");
+        for &(rank, line) in &w.headers {
+            self.claim(rank, base + line)?;
+        }
+        if let Some(e) = err {
+            return Err(match e {
+                Error::GoalSyntax { line, message } => {
+                    Error::GoalSyntax { line: base + line, message }
+                }
+                e => e,
+            });
+        }
+        let shift = op_id(self.ops.len(), base)?;
+        let dshift = self.deps.len();
+        // The caller checked that every line of the piece is below 2^32 (`line32`).
+        let base32 = line32(base)?;
+        self.ops.extend_from_slice(&w.ops);
+        self.line_off.extend_from_slice(&w.line_off);
+        self.far.extend(w.far.iter().map(|&(o, line)| (o + shift, line + base32)));
+        self.deps.extend(w.deps.iter().map(|d| Dep {
+            op: d.op + shift,
+            on: d.on + shift,
+            kind: d.kind,
+        }));
+        self.blocks.extend(w.blocks.iter().map(|b| Block {
+            rank: b.rank,
+            line: b.line + base,
+            op_start: b.op_start + shift,
+            op_end: b.op_end + shift,
+            dep_start: b.dep_start + dshift,
+            dep_end: b.dep_end + dshift,
+        }));
+        Ok(())
+    }
+
     fn rank_header(&mut self, line: usize, tokens: &[&str]) -> Result<Block, Error> {
         let p = self.p;
         let r = match tokens {
@@ -371,6 +712,19 @@ impl Parser {
         if rank >= p {
             return Err(syntax(line, format!("rank id must be < num_ranks = {p} (got {rank})")));
         }
+        if self.seen.is_empty() {
+            // A piece parsed in parallel: the rank is claimed when the piece is merged.
+            self.headers.push((rank, line));
+        } else {
+            self.claim(rank, line)?;
+        }
+        let at = self.next_op(line)?;
+        let d = self.deps.len();
+        Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
+    }
+
+    /// Records rank `rank`'s block at `line`; rejects a second block.
+    fn claim(&mut self, rank: u32, line: usize) -> Result<(), Error> {
         let prev = self.seen[rank as usize];
         if prev > 0 {
             return Err(syntax(
@@ -379,27 +733,14 @@ impl Parser {
             ));
         }
         self.seen[rank as usize] = line32(line)?;
-        let at = self.next_op(line)?;
-        let d = self.deps.len();
-        Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
+        Ok(())
     }
 
-    fn body_line(&mut self, line: usize, tokens: &[&str], rank: u32) -> Result<(), Error> {
-        let units = (self.ops.len() + self.deps.len() + self.pending.len()) as u64 + 1;
-        if units > self.max_units {
-            let p = self.p;
-            let value = || {
-                format!(
-                    "{p} with more than {} operations and dependencies by goal line {line}",
-                    self.max_units
-                )
-            };
-            limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), units))?;
-        }
+    fn body_line(&mut self, line: usize, tokens: &[&str], block: &Block) -> Result<(), Error> {
+        self.check_units(line)?;
         if let [a, word @ ("requires" | "irequires"), b] = tokens {
             let kind = if *word == "requires" { DepKind::Requires } else { DepKind::Irequires };
-            let (a, b) = (self.name(a), self.name(b));
-            self.pending.push((line, a, b, kind));
+            self.push_dep(line, a, b, kind);
             return Ok(());
         }
         let Some(label) = tokens.first().and_then(|t| t.strip_suffix(':')) else {
@@ -414,12 +755,46 @@ impl Parser {
         if label.is_empty() {
             return Err(syntax(line, "empty label before `:`"));
         }
-        let op = parse_op(line, &tokens[1..], self.p, rank)?;
+        let op = parse_op(line, &tokens[1..], self.p, block.rank)?;
+        self.push_op(line, label, op, block)
+    }
+
+    /// Rejects one more operation or dependency line beyond the memory limit.
+    fn check_units(&self, line: usize) -> Result<(), Error> {
+        let units = (self.ops.len() + self.deps.len() + self.pending.len()) as u64 + 1;
+        if units > self.max_units {
+            let p = self.p;
+            let value = || {
+                format!(
+                    "{p} with more than {} operations and dependencies by goal line {line}",
+                    self.max_units
+                )
+            };
+            limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), units))?;
+        }
+        Ok(())
+    }
+
+    /// Records the dependency line `a requires b` (or `irequires`) of the open block.
+    fn push_dep(&mut self, line: usize, a: &str, b: &str, kind: DepKind) {
+        let (a, b) = (self.name(a), self.name(b));
+        self.pending.push((line, a, b, kind));
+    }
+
+    /// Appends the operation `op` labelled `label` at `line` to the open block.
+    fn push_op(&mut self, line: usize, label: &str, op: Op, block: &Block) -> Result<(), Error> {
         let id = self.next_op(line)?;
         let name = self.name(label);
-        self.labels.push((prefix(label), name, id));
+        self.labels.push((key(label), name, id));
         self.ops.push(op);
-        self.lines.push(line32(line)?);
+        // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
+        match u8::try_from(line - block.line).ok().filter(|&off| off < FAR) {
+            Some(off) => self.line_off.push(off),
+            None => {
+                self.line_off.push(FAR);
+                self.far.push((id, line32(line)?));
+            }
+        }
         Ok(())
     }
 
@@ -442,27 +817,29 @@ impl Parser {
         let r = block.rank;
         let names = &self.names;
         let text = |n: Name| &names[n.0..n.1];
-        // Sort by label (prefix first), then file order, so a duplicate reports its second
+        // Sort by label (key first), then file order, so a duplicate reports its second
         // definition.
         self.labels.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0).then_with(|| text(a.1).cmp(text(b.1))).then(a.2.cmp(&b.2))
+            a.0.cmp(&b.0).then_with(|| cmp_long(text(a.1), text(b.1))).then(a.2.cmp(&b.2))
         });
         if let Some(w) = self
             .labels
             .windows(2)
-            .filter(|w| w[0].0 == w[1].0 && text(w[0].1) == text(w[1].1))
+            .filter(|w| w[0].0 == w[1].0 && cmp_long(text(w[0].1), text(w[1].1)).is_eq())
             .min_by_key(|w| w[1].2)
         {
             return Err(syntax(
-                self.lines[w[1].2 as usize] as usize,
+                self.line_of(block.line, w[1].2),
                 format!("label `{}` is defined twice in rank {r}", echo(text(w[1].1))),
             ));
         }
         for &(line, a, b, kind) in &self.pending {
             let find = |label: &str| {
-                let key = prefix(label);
+                let key = key(label);
                 self.labels
-                    .binary_search_by(|&(k, l, _)| k.cmp(&key).then_with(|| text(l).cmp(label)))
+                    .binary_search_by(|&(k, l, _)| {
+                        k.cmp(&key).then_with(|| cmp_long(text(l), label))
+                    })
                     .map(|i| self.labels[i].2)
                     .map_err(|_| {
                         syntax(line, format!("label `{}` is not defined in rank {r}", echo(label)))
@@ -486,23 +863,35 @@ impl Parser {
         Ok(())
     }
 
+    /// The line of the operation `op` (file order) of the block whose header is at `block_line`.
+    fn line_of(&self, block_line: usize, op: u32) -> usize {
+        match self.line_off[op as usize] {
+            FAR => self.far[self.far.partition_point(|&(o, _)| o < op)].1 as usize,
+            off => block_line + usize::from(off),
+        }
+    }
+
     /// Puts the blocks in rank order and validates the schedule.
     fn build(mut self) -> Result<Schedule, Error> {
         let p = self.p;
         let in_order = self.blocks.windows(2).all(|w| w[0].rank < w[1].rank);
-        let (ops, lines, deps) = if in_order {
-            (self.ops, self.lines, self.deps)
+        let (ops, line_off, far, deps) = if in_order {
+            (self.ops, self.line_off, self.far, self.deps)
         } else {
             self.blocks.sort_unstable_by_key(|b| b.rank);
             let mut ops = Vec::with_capacity(self.ops.len());
-            let mut lines = Vec::with_capacity(self.ops.len());
+            let mut line_off = Vec::with_capacity(self.ops.len());
+            let mut far = Vec::with_capacity(self.far.len());
             let mut deps = Vec::with_capacity(self.deps.len());
             let mut base = 0u32;
             for b in &self.blocks {
                 let (a, e) = (b.op_start as usize, b.op_end as usize);
                 ops.extend_from_slice(&self.ops[a..e]);
-                lines.extend_from_slice(&self.lines[a..e]);
+                line_off.extend_from_slice(&self.line_off[a..e]);
                 let shift = |i: u32| i - b.op_start + base;
+                let first = self.far.partition_point(|&(o, _)| o < b.op_start);
+                let end = self.far.partition_point(|&(o, _)| o < b.op_end);
+                far.extend(self.far[first..end].iter().map(|&(o, line)| (shift(o), line)));
                 deps.extend(self.deps[b.dep_start..b.dep_end].iter().map(|d| Dep {
                     op: shift(d.op),
                     on: shift(d.on),
@@ -510,7 +899,7 @@ impl Parser {
                 }));
                 base += b.op_end - b.op_start;
             }
-            (ops, lines, deps)
+            (ops, line_off, far, deps)
         };
         let mut rank_start = Vec::with_capacity(p as usize + 1);
         let mut next = 0;
@@ -525,7 +914,16 @@ impl Parser {
         rank_start.push(at);
         let (dep_start, dep_list) = dependents(ops.len(), &deps);
         drop(deps);
-        let schedule = Schedule { num_ranks: p, rank_start, ops, lines, dep_start, dep_list };
+        let schedule = Schedule {
+            num_ranks: p,
+            rank_start,
+            ops,
+            block_line: self.seen,
+            line_off,
+            far,
+            dep_start,
+            dep_list,
+        };
         check_acyclic(&schedule)?;
         if !schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
             check_message_counts(&schedule)?;
@@ -673,7 +1071,7 @@ fn check_acyclic(s: &Schedule) -> Result<(), Error> {
         return Err(schedule_err(format!(
             "the dependencies of rank {} form a cycle (through the operation at line {})",
             s.rank_of(op),
-            s.lines[op as usize]
+            s.line(op)
         )));
     }
     Ok(())
@@ -712,48 +1110,235 @@ fn dependents(n: usize, deps: &[Dep]) -> (Vec<u32>, Vec<u32>) {
 /// Every send has a recv and every recv a send: for each `(src, dst, tag)` the sends from
 /// `src` to `dst` with tag `t` are as many as the recvs at `dst` from `src` with tag `t` (a
 /// schedule without wildcards, where a mismatch surely leaves a message or a recv unmatched
-/// at the end of a run). The error names the first operation in line order left over.
+/// at the end of a run). The error names the smallest `(src, dst, tag)` with a mismatch and
+/// the first operation in line order left over in it.
 pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
-    // (src, dst, tag, op): after sorting, the k-th send and the k-th recv of a triple sit at
-    // the same position of their lists.
-    // Sized exactly: one allocation each, returned to the system when freed (growing them
-    // left a fifth of the process's memory in the allocator).
-    let count = |kind| s.ops.iter().filter(|op| op.kind == kind).count();
-    let mut sends: Vec<(u32, u32, u32, u32)> = Vec::with_capacity(count(OpKind::Send));
-    let mut recvs: Vec<(u32, u32, u32, u32)> = Vec::with_capacity(count(OpKind::Recv));
+    // The recvs grouped by source (counting sort: 8 bytes per recv), each group in rank and
+    // line order; then one source at a time, its sends and its recvs as `(dst, tag, op)`,
+    // sorted: the k-th send and the k-th recv of a `(dst, tag)` sit at the same position.
+    let p = s.num_ranks as usize;
+    let mut start = vec![0u32; p + 1];
+    let mut n_recvs = 0;
+    for op in &s.ops {
+        if op.kind == OpKind::Recv {
+            start[op.peer as usize + 1] += 1;
+            n_recvs += 1;
+        }
+    }
+    for i in 0..p {
+        start[i + 1] += start[i];
+    }
+    let mut by_src: Vec<(u32, u32)> = vec![(0, 0); n_recvs];
     for r in 0..s.num_ranks {
         for i in s.rank_start[r as usize]..s.rank_start[r as usize + 1] {
             let op = s.ops[i as usize];
-            match op.kind {
-                OpKind::Send => sends.push((r, op.peer, op.tag, i)),
-                OpKind::Recv => recvs.push((op.peer, r, op.tag, i)),
-                OpKind::Calc => {}
+            if op.kind == OpKind::Recv {
+                let cursor = &mut start[op.peer as usize];
+                by_src[*cursor as usize] = (r, i);
+                *cursor += 1;
             }
         }
     }
-    sends.sort_unstable();
-    recvs.sort_unstable();
-    let (mut a, mut b) = (0, 0);
-    let key = |x: &(u32, u32, u32, u32)| (x.0, x.1, x.2);
-    loop {
-        match (sends.get(a), recvs.get(b)) {
-            (Some(x), Some(y)) if key(x) == key(y) => {
-                a += 1;
-                b += 1;
+    // `start[src]` now ends the group of `src`, so the group is `end(src - 1)..start[src]`.
+    let mut sends: Vec<(u32, u32, u32)> = Vec::new();
+    let mut recvs: Vec<(u32, u32, u32)> = Vec::new();
+    let mut from = 0;
+    for src in 0..s.num_ranks {
+        let to = start[src as usize] as usize;
+        sends.clear();
+        recvs.clear();
+        for i in s.rank_start[src as usize]..s.rank_start[src as usize + 1] {
+            let op = s.ops[i as usize];
+            if op.kind == OpKind::Send {
+                sends.push((op.peer, op.tag, i));
             }
-            (Some(x), y) if y.is_none_or(|y| key(x) < key(y)) => {
-                return Err(schedule_err(format!(
-                    "send from rank {} to rank {} tag {} at line {} has no matching recv",
-                    x.0, x.1, x.2, s.lines[x.3 as usize]
-                )));
+        }
+        recvs.extend(by_src[from..to].iter().map(|&(dst, i)| (dst, s.ops[i as usize].tag, i)));
+        from = to;
+        sends.sort_unstable();
+        recvs.sort_unstable();
+        let (mut a, mut b) = (0, 0);
+        let key = |x: &(u32, u32, u32)| (x.0, x.1);
+        loop {
+            match (sends.get(a), recvs.get(b)) {
+                (Some(x), Some(y)) if key(x) == key(y) => {
+                    a += 1;
+                    b += 1;
+                }
+                (Some(x), y) if y.is_none_or(|y| key(x) < key(y)) => {
+                    return Err(schedule_err(format!(
+                        "send from rank {src} to rank {} tag {} at line {} has no matching recv",
+                        x.0,
+                        x.1,
+                        s.line(x.2)
+                    )));
+                }
+                (_, Some(y)) => {
+                    return Err(schedule_err(format!(
+                        "recv at rank {} from rank {src} tag {} at line {} has no matching send",
+                        y.0,
+                        y.1,
+                        s.line(y.2)
+                    )));
+                }
+                (_, None) => break,
             }
-            (_, Some(y)) => {
-                return Err(schedule_err(format!(
-                    "recv at rank {} from rank {} tag {} at line {} has no matching send",
-                    y.1, y.0, y.2, s.lines[y.3 as usize]
-                )));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::goal::{binomial_broadcast, dissemination};
+
+    /// The parse of `text` with 1 thread (serial) and with 2, 3 and 8 (in pieces).
+    fn all_threads(text: &str) -> Vec<Result<Schedule, String>> {
+        [1, 2, 3, 8]
+            .iter()
+            .map(|&t| {
+                parse_from(text.as_bytes(), |e| syntax(0, e.to_string()), t)
+                    .map_err(|e| e.to_string())
+            })
+            .collect()
+    }
+
+    /// `text` with `rank <r> {` replaced by `new` (`new` lines) then the header.
+    fn before_block(text: &str, r: u32, new: &str) -> String {
+        let header = format!("\nrank {r} {{\n");
+        text.replacen(&header, &format!("\n{new}rank {r} {{\n"), 1)
+    }
+
+    fn line_of(text: &str, needle: &str) -> usize {
+        text[..text.find(needle).expect("present")].matches('\n').count() + 1
+    }
+
+    /// The state after `line` (line 2 of rank 1's block, `p` = 4) read by the general path
+    /// ([`tokenize`], [`Parser::body_line`]) and, if it takes it, by [`quick_line`].
+    fn both_paths(line: &str) -> (Result<String, String>, Option<String>) {
+        let block = Block { rank: 1, line: 1, op_start: 0, op_end: 0, dep_start: 0, dep_end: 0 };
+        let state =
+            |ps: &Parser| format!("{:?} {:?} {:?} {}", ps.ops, ps.labels, ps.pending, ps.names);
+        let mut general = Parser::new(4, u64::MAX, vec![0; 4]);
+        let (mut tokens, mut in_comment) = (Vec::new(), false);
+        tokenize(line, &mut in_comment, &mut tokens);
+        let slow = general.body_line(2, &tokens, &block).map(|()| state(&general));
+        let mut quick = Parser::new(4, u64::MAX, vec![0; 4]);
+        let fast = quick_line(line, 4, 1).map(|q| {
+            match q {
+                Quick::Dep(a, b, kind) => quick.push_dep(2, a, b, kind),
+                Quick::Op(label, op) => quick.push_op(2, label, op, &block).expect("room"),
+                Quick::End => panic!("not a body line"),
             }
-            (_, None) => return Ok(()),
+            state(&quick)
+        });
+        (slow.map_err(|e| e.to_string()), fast)
+    }
+
+    #[test]
+    fn the_one_pass_line_reader_gives_the_general_paths_result_or_leaves_the_line_to_it() {
+        // Plain lines: read in one pass, with the general path's result.
+        for line in [
+            "a: send 8b to 2",
+            "  lab_1:\tsend 0b to 0 tag 7 cpu 3 nic 255\r",
+            "x: recv 2147483648b from 3 tag 4294967294",
+            "x: recv 12b from 0 cpu 1",
+            "c: calc 007",
+            "c: calc 5 cpu 255",
+            "a requires b",
+            "a:b irequires c:",
+            "a: requires b",
+            "a_label_longer_than_fifteen_bytes: calc 1",
+        ] {
+            let (slow, fast) = both_paths(line);
+            assert_eq!(fast.as_ref(), slow.as_ref().ok(), "{line:?}");
+        }
+        // Wildcards, comments, non-ASCII, NUL, `+`, bounds and errors: left to the general
+        // path.
+        for line in [
+            "x: recv 8b from -1",
+            "x: recv 8b from 2 tag -1",
+            "a: send 8b to 2 // note",
+            "a: send 8b to 2 /* note */",
+            "é: calc 5",
+            "a: calc 5 cpu\0 1",
+            "a: calc +5",
+            "a: calc 2147483649",
+            "a: send 8b to 4",
+            "a: send 8b to 1",
+            "a: send 8b to 2 tag 4294967295",
+            "a: send 8b to 2 cpu 256",
+            "a: send 8b to 2 cpu 1 tag 2",
+            "a: send 8b to 2 tag",
+            "a: send 8 to 2",
+            "a: send 8b from 2",
+            "a: calc 5 nic 1",
+            ": calc 5",
+            "a calc 5",
+            "a: sleep 5",
+            "a: send 8b to 2 tag 1 cpu 1 nic 1 x 1",
+        ] {
+            assert_eq!(both_paths(line).1, None, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn parsing_in_pieces_gives_the_serial_schedule_and_errors() {
+        // 2.4 MB and 2.7 MB of text: many chunks of 256 KiB, each split into pieces.
+        let diss = dissemination(2048, 8).expect("valid p");
+        let bcast = binomial_broadcast(30_000, 8).expect("valid p");
+        // Blocks out of rank order: rank 1500's block moved to the end.
+        let moved = {
+            let a = diss.find("rank 1500 {").expect("present");
+            let b = diss.find("rank 1501 {").expect("present");
+            format!("{}{}{}", &diss[..a], &diss[b..], &diss[a..b])
+        };
+        // An operation 300 lines below its header (its line is kept aside) without a recv.
+        let far_send = before_block(&diss, 1600, "").replacen(
+            "rank 1600 {\n",
+            &format!("rank 1600 {{\n{}x: send 8b to 0 tag 99\n", "// pad\n".repeat(300)),
+            1,
+        );
+        let cases = [
+            (diss.clone(), None),
+            (bcast, None),
+            (moved, None),
+            (far_send.clone(), Some(line_of(&far_send, "x: send 8b to 0 tag 99"))),
+            // A second block of rank 1200 after rank 1500's, errors inside blocks, one
+            // outside, and an unclosed block.
+            (before_block(&diss, 1501, "rank 1200 {\n}\n"), Some(line_of(&diss, "rank 1501 {"))),
+            (
+                diss.replacen(
+                    "rank 1300 {\ns0: send 8b to 1301",
+                    "rank 1300 {\ns0: send 8b to 9999",
+                    1,
+                ),
+                Some(line_of(&diss, "rank 1300 {") + 1),
+            ),
+            (
+                diss.replacen("rank 1400 {\ns0:", "rank 1400 {\nr0:", 1),
+                Some(line_of(&diss, "rank 1400 {") + 2),
+            ),
+            (before_block(&diss, 1700, "bad line\n"), Some(line_of(&diss, "rank 1700 {"))),
+            (
+                diss.replacen("rank 1800 {", "rank 1800 {\nrank 1801 {", 1),
+                Some(line_of(&diss, "rank 1800 {") + 1),
+            ),
+            (format!("{diss}rank 2047 {{\n"), Some(diss.matches('\n').count() + 1)),
+        ];
+        for (text, error_line) in cases {
+            let results = all_threads(&text);
+            for r in &results[1..] {
+                assert_eq!(r, &results[0]);
+            }
+            match (&results[0], error_line) {
+                (Ok(_), None) => {}
+                (Err(e), Some(line)) => {
+                    assert!(e.contains(&format!("line {line}")), "{e} names line {line}")
+                }
+                (r, want) => panic!("{:?} where {want:?} was expected", r.as_ref().map(|_| ())),
+            }
         }
     }
 }

@@ -361,3 +361,24 @@ fn traced_run_equals_the_plain_run_and_has_one_interval_per_cpu_use() {
         }
     }
 }
+
+#[test]
+fn an_operation_waiting_for_hundreds_of_others_is_released_by_the_last() {
+    // The engine keeps counts of 254 or more dependencies aside (1 byte per operation
+    // otherwise). Rank 0: 300 calcs of 1 run back to back over [0, 300); the send `z` requires
+    // all of them, so it starts at 300 (o = 2: CPU until 302), arrives at 300 + 2 + 10 = 312
+    // and rank 1 takes its receive overhead over [312, 314). Released one calc early it
+    // would arrive by 311.
+    let mut text = String::from("num_ranks 2\nrank 0 {\n");
+    for i in 0..300 {
+        text.push_str(&format!("c{i}: calc 1\n"));
+    }
+    text.push_str("z: send 8b to 1\n");
+    for i in 0..300 {
+        text.push_str(&format!("z requires c{i}\n"));
+    }
+    text.push_str("}\nrank 1 {\nr: recv 8b from 0\n}\n");
+    let run = run_loggops(&parse(&text).unwrap(), prm(10, 2, 1)).unwrap();
+    assert_eq!(run.rank_end, vec![302, 314]);
+    assert_eq!(run.ops, 302);
+}
