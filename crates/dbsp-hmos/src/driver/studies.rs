@@ -25,6 +25,22 @@ pub use primitives::PrimitivesStudy;
 pub use slowdown::SlowdownStudy;
 pub use theorem3::Theorem3Study;
 
+/// A study point's machine size: `n = 2^log_n` processors for `smallest <= log_n <= 16` and
+/// `m = floor(n^tau)` variables for `1 <= tau <= 2` ([`variables`]), checked before any run.
+pub(crate) fn machine_size(
+    log_n: u32,
+    smallest: u32,
+    tau: f64,
+) -> Result<(u32, u64), crate::Error> {
+    if !(smallest..=16).contains(&log_n) {
+        return Err(crate::Error::param("log_n", format!("{smallest} <= log_n <= 16"), log_n));
+    }
+    if !(1.0..=2.0).contains(&tau) {
+        return Err(crate::Error::param("tau", "1 <= tau <= 2", tau));
+    }
+    Ok((1_u32 << log_n, variables(log_n, tau)?))
+}
+
 /// `m = floor(n^tau)` for `n = 2^log_n` (a study's number of variables), an error naming
 /// `tau` unless `n^tau` is finite and below 2^53. Found by bisection on integers, whose
 /// conversions to `f64` below 2^53 are exact, so no float is narrowed to an integer.

@@ -20,8 +20,8 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
-use crate::driver::studies::variables;
 use crate::hmos::{Hmos, HmosConfig};
 use crate::protocol::{HmosMemory, Selection};
 use crate::select::halves;
@@ -127,14 +127,7 @@ impl Study for Lemma2Study {
         "copy selection iteration 0 (Lemma 2) in the HMOS access protocol: module weights, rounds, cost"
     }
     fn point(&self, p: &Lemma2Params) -> Result<Lemma2Point, ModelError> {
-        if !(2..=16).contains(&p.log_n) {
-            return Err(Error::param("log_n", "2 <= log_n <= 16", p.log_n).into());
-        }
-        if !(1.0..=2.0).contains(&p.tau) {
-            return Err(Error::param("tau", "1 <= tau <= 2", p.tau).into());
-        }
-        let n = 1_u32 << p.log_n;
-        let m = variables(p.log_n, p.tau)?;
+        let (n, m) = machine_size(p.log_n, 2, p.tau)?;
         // Validates n, m and r before any run.
         HmosConfig::new(u64::from(n), m, p.r, 0, 0)?;
         let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;

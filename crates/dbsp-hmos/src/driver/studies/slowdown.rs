@@ -35,8 +35,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::driver::studies::lemma2::{Pattern, write_then_read};
+use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
-use crate::driver::studies::variables;
 use crate::hmos::{Hmos, HmosConfig, Level0, k_max};
 use crate::protocol::{HmosMemory, Selection, theorem3_bound};
 use crate::scheme::{Pricing, Scheme};
@@ -174,14 +174,7 @@ impl Study for SlowdownStudy {
         "D-BSP cost per PRAM step as n grows (Theorems 2-3, Corollary 1): HMOS against flat majority, single copy hashed/modulo and flat-BSP pricing"
     }
     fn point(&self, p: &SlowdownParams) -> Result<SlowdownPoint, ModelError> {
-        if !(6..=16).contains(&p.log_n) {
-            return Err(Error::param("log_n", "6 <= log_n <= 16", p.log_n).into());
-        }
-        if !(1.0..=2.0).contains(&p.tau) {
-            return Err(Error::param("tau", "1 <= tau <= 2", p.tau).into());
-        }
-        let n = 1_u32 << p.log_n;
-        let m = variables(p.log_n, p.tau)?;
+        let (n, m) = machine_size(p.log_n, 6, p.tau)?;
         let (level0, r, k) = p.scheme.resolve(None, p.r, p.k.map(|l| l.at(p.log_n)))?;
         // Validates n, m, r and k <= k_max(n) before any run.
         HmosConfig::with_graph(u64::from(n), m, r, k, 0, level0)?;

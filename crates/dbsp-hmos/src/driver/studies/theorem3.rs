@@ -33,8 +33,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::driver::studies::lemma2::{Pattern, write_then_read};
+use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
-use crate::driver::studies::variables;
 use crate::hmos::{Hmos, HmosConfig, Level0};
 use crate::protocol::{HmosMemory, Selection, theorem3_bound};
 use crate::select::halves;
@@ -151,14 +151,7 @@ impl Study for Theorem3Study {
         "Theorem 3's worst case realised: n requests whose copies crowd the lowest processors (built from loc(v, c)) against random requests, fitted exponents and Lemma 2's halving"
     }
     fn point(&self, p: &Theorem3Params) -> Result<Theorem3Point, ModelError> {
-        if !(6..=16).contains(&p.log_n) {
-            return Err(Error::param("log_n", "6 <= log_n <= 16", p.log_n).into());
-        }
-        if !(1.0..=2.0).contains(&p.tau) {
-            return Err(Error::param("tau", "1 <= tau <= 2", p.tau).into());
-        }
-        let n = 1_u32 << p.log_n;
-        let m = variables(p.log_n, p.tau)?;
+        let (n, m) = machine_size(p.log_n, 6, p.tau)?;
         // Validates n, m, r, k <= k_max(n) and the graph's limits before any run.
         HmosConfig::with_graph(u64::from(n), m, p.r, p.k, 0, p.level0)?;
         let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;
