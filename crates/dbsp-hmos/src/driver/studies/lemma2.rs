@@ -30,6 +30,9 @@ use crate::select::halves;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Lemma2Study;
 
+/// The glossary line of a study's `pattern` column: every [`Pattern`].
+pub(crate) const PATTERN_COLUMN: &str = "accessed variables (random, crowding the lowest modules, or every copy on the lowest processors)";
+
 /// Which n variables are accessed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -229,7 +232,7 @@ impl Study for Lemma2Study {
             Column::new("r", "redundancy r (copies per variable, odd)"),
             Column::new("a", "culling threshold constant a"),
             Column::new("eps", "culling threshold exponent eps"),
-            Column::new("pattern", "accessed variables (random, or crowding the lowest modules)"),
+            Column::new("pattern", PATTERN_COLUMN),
             Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
             Column::new("n", "processors n"),
             Column::new("m", "variables m"),

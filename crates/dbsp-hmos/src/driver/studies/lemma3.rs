@@ -27,7 +27,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::driver::studies::lemma2::{Pattern, write_then_read};
+use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, write_then_read};
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::HmosConfig;
 use crate::protocol::{HmosMemory, Selection};
@@ -338,7 +338,7 @@ impl Study for Lemma3Study {
             Column::new("r", "redundancy r (odd)"),
             Column::new("a", "culling threshold constant a"),
             Column::new("eps", "culling threshold exponent eps"),
-            Column::new("pattern", "accessed variables (random, or crowding the lowest modules)"),
+            Column::new("pattern", PATTERN_COLUMN),
             Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
             Column::new("n", "processors n"),
             Column::new("level", "selection iteration (module level) i"),

@@ -34,7 +34,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::driver::studies::lemma2::{Pattern, write_then_read};
+use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, write_then_read};
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig, Level0, k_max};
@@ -374,7 +374,7 @@ impl Study for SlowdownStudy {
             Column::new("r", "redundancy r (default 3, 1 for a single copy)"),
             Column::new("a", "culling threshold constant a (majority schemes)"),
             Column::new("eps", "culling threshold exponent eps"),
-            Column::new("pattern", "accessed variables (random, or crowding the lowest modules)"),
+            Column::new("pattern", PATTERN_COLUMN),
             Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
             Column::new("n", "processors n"),
             Column::new("m", "variables m"),

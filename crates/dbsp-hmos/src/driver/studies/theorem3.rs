@@ -32,7 +32,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::driver::studies::lemma2::{Pattern, write_then_read};
+use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, write_then_read};
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig, Level0};
@@ -333,10 +333,7 @@ impl Study for Theorem3Study {
             Column::new("level0", "level-0 graph"),
             Column::new("a", "culling threshold constant a"),
             Column::new("eps", "culling threshold exponent eps"),
-            Column::new(
-                "pattern",
-                "accessed variables (random, crowding the lowest modules, or every copy on the lowest processors)",
-            ),
+            Column::new("pattern", PATTERN_COLUMN),
             Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
             Column::new("n", "processors n"),
             Column::new("m", "variables m"),
