@@ -76,17 +76,24 @@ struct Parser {
     seen: Vec<u32>,
     /// `(rank, line)` of each block header of a piece parsed in parallel, in file order.
     headers: Vec<(u32, usize)>,
-    /// The label texts of the open block, one after the other.
+    /// The texts of the open block's labels longer than [`KEY_BYTES`], one after the other
+    /// (a shorter label is held whole by its [`key`]).
     names: String,
-    /// Labels of the open block: ([`key`] of the text, text as a range of `names`,
-    /// file-order op index).
-    labels: Vec<(u128, Name, u32)>,
+    /// Labels of the open block: (label, file-order op index).
+    labels: Vec<(Name, u32)>,
     /// Dependency lines of the open block, resolved when it closes.
     pending: Vec<(usize, Name, Name, DepKind)>,
 }
 
-/// A label's text: `names[start..end]` of the [`Parser`].
-type Name = (usize, usize);
+/// A label of the open block: its [`key`] and, for a label longer than [`KEY_BYTES`], its
+/// text as `names[start..end]` of the [`Parser`] (an empty range for a shorter label, which
+/// its key holds whole).
+#[derive(Debug, Clone, Copy)]
+struct Name {
+    key: u128,
+    start: usize,
+    end: usize,
+}
 
 /// Longest label that [`key`] holds whole.
 const KEY_BYTES: usize = 15;
@@ -97,15 +104,38 @@ const KEY_BYTES: usize = 15;
 /// for longer labels.
 fn key(label: &str) -> u128 {
     let mut k = [0u8; 16];
-    let n = label.len().min(KEY_BYTES);
-    k[..n].copy_from_slice(&label.as_bytes()[..n]);
+    for (to, &from) in k.iter_mut().zip(label.as_bytes().iter().take(KEY_BYTES)) {
+        *to = from;
+    }
     k[KEY_BYTES] = u8::try_from(label.len()).unwrap_or(u8::MAX);
     u128::from_be_bytes(k)
 }
 
-/// The texts of two labels with equal [`key`]s compared (equal when short enough for the key).
-fn cmp_long(a: &str, b: &str) -> std::cmp::Ordering {
-    if a.len() <= KEY_BYTES { std::cmp::Ordering::Equal } else { a.cmp(b) }
+/// Whether a label with key `key` is longer than [`KEY_BYTES`] (its text is kept in `names`).
+fn is_long(key: u128) -> bool {
+    usize::from(key.to_be_bytes()[KEY_BYTES]) > KEY_BYTES
+}
+
+/// Two labels compared, the texts (in `names`) only when their keys are equal and long.
+fn cmp_names(names: &str, a: Name, b: Name) -> std::cmp::Ordering {
+    a.key.cmp(&b.key).then_with(|| {
+        if is_long(a.key) {
+            names[a.start..a.end].cmp(&names[b.start..b.end])
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    })
+}
+
+/// A label's text (for an error message): from `names` when long, from its key otherwise.
+fn label_text(names: &str, n: Name) -> std::borrow::Cow<'_, str> {
+    if is_long(n.key) {
+        std::borrow::Cow::Borrowed(&names[n.start..n.end])
+    } else {
+        let k = n.key.to_be_bytes();
+        // A short label is whole in its key, and it was a `str`.
+        String::from_utf8_lossy(&k[..usize::from(k[KEY_BYTES])]).into_owned().into()
+    }
 }
 
 /// Bytes read from the GOAL text at a time (lines are parsed from this buffer, so the text
@@ -443,9 +473,13 @@ fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
     }
     let label = s(0).strip_suffix(':').filter(|l| !l.is_empty())?;
     let verb = kw(1);
-    let size = digits(w(2).strip_suffix(if verb == pack(b"calc") { &b""[..] } else { b"b" })?)
-        .filter(|&v| v <= MAX_TIME)
-        .and_then(|v| u32::try_from(v).ok())?;
+    // The size's word without its `b` (a byte compared, not a slice: that calls `memcmp`).
+    let size_word = match (verb == CALC, w(2).split_last()) {
+        (true, _) => w(2),
+        (false, Some((&b'b', number))) => number,
+        (false, _) => return None,
+    };
+    let size = digits(size_word).filter(|&v| v <= MAX_TIME).and_then(|v| u32::try_from(v).ok())?;
     let op = match verb {
         CALC => {
             let cpu = match n {
@@ -785,7 +819,7 @@ impl Parser {
     fn push_op(&mut self, line: usize, label: &str, op: Op, block: &Block) -> Result<(), Error> {
         let id = self.next_op(line)?;
         let name = self.name(label);
-        self.labels.push((key(label), name, id));
+        self.labels.push((name, id));
         self.ops.push(op);
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
         match u8::try_from(line - block.line).ok().filter(|&off| off < FAR) {
@@ -806,50 +840,60 @@ impl Parser {
             .and_then(|id| if id < (1 << 31) - 1 { Ok(id) } else { Err(too_many_ops(line)) })
     }
 
-    /// Stores a label's text for the open block.
+    /// A label of the open block (its text stored when longer than [`KEY_BYTES`]).
     fn name(&mut self, label: &str) -> Name {
+        let key = key(label);
         let start = self.names.len();
-        self.names.push_str(label);
-        (start, self.names.len())
+        if is_long(key) {
+            self.names.push_str(label);
+        }
+        Name { key, start, end: self.names.len() }
     }
 
     fn close(&mut self, mut block: Block) -> Result<(), Error> {
         let r = block.rank;
         let names = &self.names;
-        let text = |n: Name| &names[n.0..n.1];
         // Sort by label (key first), then file order, so a duplicate reports its second
-        // definition.
-        self.labels.sort_unstable_by(|a, b| {
-            a.0.cmp(&b.0).then_with(|| cmp_long(text(a.1), text(b.1))).then(a.2.cmp(&b.2))
-        });
+        // definition: by key and file order (integers), and again with the texts only when
+        // two long labels share a key.
+        self.labels.sort_unstable_by_key(|&(n, id)| (n.key, id));
+        if self.labels.windows(2).any(|w| w[0].0.key == w[1].0.key && is_long(w[0].0.key)) {
+            self.labels.sort_unstable_by(|a, b| cmp_names(names, a.0, b.0).then(a.1.cmp(&b.1)));
+        }
         if let Some(w) = self
             .labels
             .windows(2)
-            .filter(|w| w[0].0 == w[1].0 && cmp_long(text(w[0].1), text(w[1].1)).is_eq())
-            .min_by_key(|w| w[1].2)
+            .filter(|w| cmp_names(names, w[0].0, w[1].0).is_eq())
+            .min_by_key(|w| w[1].1)
         {
             return Err(syntax(
-                self.line_of(block.line, w[1].2),
-                format!("label `{}` is defined twice in rank {r}", echo(text(w[1].1))),
+                self.line_of(block.line, w[1].1),
+                format!(
+                    "label `{}` is defined twice in rank {r}",
+                    echo(&label_text(names, w[1].0))
+                ),
             ));
         }
         for &(line, a, b, kind) in &self.pending {
-            let find = |label: &str| {
-                let key = key(label);
+            let find = |label: Name| {
                 self.labels
-                    .binary_search_by(|&(k, l, _)| {
-                        k.cmp(&key).then_with(|| cmp_long(text(l), label))
-                    })
-                    .map(|i| self.labels[i].2)
+                    .binary_search_by(|&(l, _)| cmp_names(names, l, label))
+                    .map(|i| self.labels[i].1)
                     .map_err(|_| {
-                        syntax(line, format!("label `{}` is not defined in rank {r}", echo(label)))
+                        syntax(
+                            line,
+                            format!(
+                                "label `{}` is not defined in rank {r}",
+                                echo(&label_text(names, label))
+                            ),
+                        )
                     })
             };
-            let (op, on) = (find(text(a))?, find(text(b))?);
+            let (op, on) = (find(a)?, find(b)?);
             if op == on {
                 return Err(syntax(
                     line,
-                    format!("label `{}` cannot depend on itself", echo(text(a))),
+                    format!("label `{}` cannot depend on itself", echo(&label_text(names, a))),
                 ));
             }
             self.deps.push(Dep { op, on, kind });
