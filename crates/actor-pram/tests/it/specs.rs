@@ -108,6 +108,68 @@ fn select_accept_and_stuck() {
     assert!(matches!(err, ActorError::Stuck { ref waiting } if waiting[0].actor == ActorId(0)));
 }
 
+/// A feeder that, on its one message, sends `Add(2)`, `Add(3)` and `Go` to a gate.
+#[derive(Debug)]
+enum Fed {
+    Feeder(ActorId),
+    Gate(Gate),
+}
+
+impl Behaviour for Fed {
+    type Msg = GMsg;
+    type Env = ();
+    fn accepts(&self, m: &GMsg) -> bool {
+        match self {
+            Fed::Feeder(_) => true,
+            Fed::Gate(g) => g.accepts(m),
+        }
+    }
+    fn handle(&mut self, _: &(), ctx: &mut Ctx<'_, Self>, m: GMsg) -> Result<(), ActorError> {
+        match self {
+            Fed::Feeder(to) => {
+                for m in [GMsg::Add(2), GMsg::Add(3), GMsg::Go] {
+                    ctx.send(*to, m);
+                }
+                Ok(())
+            }
+            Fed::Gate(g) => {
+                *g = match (&*g, m) {
+                    (Gate::Closed, GMsg::Go) => Gate::Open(0),
+                    (Gate::Open(v), GMsg::Add(x)) => Gate::Open(v + x),
+                    _ => {
+                        return Err(ActorError::Protocol {
+                            actor: ctx.me(),
+                            what: "unexpected".into(),
+                        });
+                    }
+                };
+                Ok(())
+            }
+        }
+    }
+    fn state_words(&self) -> u64 {
+        1
+    }
+}
+
+/// The DAG keeps the sending event of a held message: the feeder's event 0 (depth 1) sends
+/// Add, Add, Go; under FIFO both Adds wait until Go is handled (event 1, depth 2), then the
+/// Adds are events 2 and 3 (depths 3 and 4). Edges in recording order: (0,1) the Go's send;
+/// (0,2) the first Add's send and (1,2) the gate's chain; (0,3) and (2,3) likewise.
+#[test]
+fn dag_keeps_held_messages_senders() {
+    let mut rt = Runtime::new(Scheduler::Fifo, Limits { record_dag: true, ..Limits::default() });
+    let gate = rt.spawn(Fed::Gate(Gate::Closed), &[]).unwrap();
+    let feeder = rt.spawn(Fed::Feeder(gate), &[gate]).unwrap();
+    rt.inject(feeder, GMsg::Go).unwrap();
+    let m = rt.run(&()).unwrap();
+    assert!(matches!(rt.behaviour(gate), Some(Fed::Gate(Gate::Open(5)))));
+    assert_eq!((m.actor_time, m.events, m.max_mailbox), (4, 4, 3));
+    let dag = rt.dag().unwrap();
+    assert_eq!(dag.nodes, vec![(feeder, 1), (gate, 2), (gate, 3), (gate, 4)]);
+    assert_eq!(dag.edges, vec![(0, 1), (0, 2), (1, 2), (0, 3), (2, 3)]);
+}
+
 /// Sends `n` messages to `to` in one event.
 #[derive(Debug)]
 struct Spray {
