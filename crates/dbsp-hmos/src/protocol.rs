@@ -168,8 +168,6 @@ pub enum Msg {
     Cull(CullMsg),
     /// A count summed by a prefix.
     Count(u64),
-    /// A coloured path's key in the sort of iteration i.
-    End(EndKey),
     /// A choice on its way back to a coloured path.
     Chosen(RouteMsg<Choice>),
 }
@@ -289,9 +287,6 @@ pub struct HmosMemory {
 
 fn unwrap_key(m: Msg) -> Option<Key> {
     if let Msg::Key(k) = m { Some(k) } else { None }
-}
-fn unwrap_end(m: Msg) -> Option<EndKey> {
-    if let Msg::End(k) = m { Some(k) } else { None }
 }
 fn unwrap_seg(m: Msg) -> Option<(bool, i64)> {
     if let Msg::Seg(s) = m { Some(s) } else { None }
@@ -571,7 +566,10 @@ impl HmosMemory {
         for (proc, block) in self.machine.states_mut().iter_mut().zip(keys) {
             proc.ends = block;
         }
-        ksort_upto(&mut self.machine, 0, most, Msg::End, unwrap_end)?;
+        // The sort's messages are its 16-byte keys alone (Choices: one message type per phase).
+        self.machine.with_messages(|m: &mut BspMachine<Proc, EndKey>| {
+            ksort_upto(m, 0, most, |key| key, Some)
+        })?;
         let blocks: Vec<Vec<EndKey>> =
             self.machine.states().iter().map(|s| s.ends.clone()).collect();
         let module = |k: &EndKey| u64::from(k.0);
