@@ -240,7 +240,8 @@ impl<S, M> BspMachine<S, M> {
     /// let mut machine: BspMachine<u32, (u64, u64)> = BspMachine::new(BspParams::new(2, 1, 1)?, vec![0; 2])?;
     /// machine.with_messages(|small: &mut BspMachine<u32, u32>| {
     ///     small.superstep("swap", |ctx, _| ctx.send(1 - ctx.pid(), ctx.pid()))?;
-    ///     small.superstep("keep", |ctx, state| *state = ctx.inbox()[0].1)
+    ///     small.superstep("keep", |ctx, state| *state = ctx.inbox()[0].1)?;
+    ///     Ok::<(), BspError>(())
     /// })?;
     /// assert_eq!(machine.states(), [1, 0]);
     /// assert_eq!(machine.ledger().records.len(), 2);
