@@ -109,6 +109,10 @@ const PAD: Key = (u64::MAX, u32::MAX);
 /// representative's index there, path's index in the representative).
 type EndKey = (u32, u32, u32, u32);
 
+/// A copy's reply to a read, routed to the representative's processor: (the representative's
+/// position in its sorted block, the copy's timestamp, its value); 24 bytes, 40 routed.
+type Reply = (u32, u64, i64);
+
 /// A representative: (position in its sorted block, variable, value written).
 type Rep = (u32, u64, Option<i64>);
 
@@ -154,7 +158,7 @@ impl Culling {
 /// message is as small as its kind (Choices).
 pub type Edge = (bool, u64);
 
-/// What travels to a copy and back (40 bytes; routed, with its rank and destination, 56).
+/// What travels to a copy (40 bytes; routed, with its rank and destination, 56).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packet {
     /// The variable.
@@ -744,10 +748,10 @@ impl HmosMemory {
         }
         let (delivered, deltas) = self.deliver(outgoing)?;
         // Apply at the copies; reads reply.
-        let mut replies: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
+        let mut replies: Vec<Vec<(ProcId, Reply)>> = vec![Vec::new(); self.n as usize];
         let mut work = vec![0_u64; self.n as usize];
         for ((p, packets), proc) in (0..).zip(delivered).zip(self.machine.states_mut()) {
-            for mut packet in packets {
+            for packet in packets {
                 work[p as usize] += 1;
                 let cell = (packet.v, u64::from(packet.copy));
                 match packet.write {
@@ -756,9 +760,7 @@ impl HmosMemory {
                     }
                     false => {
                         let (value, ts) = proc.cells.get(&cell).copied().unwrap_or((0, 0));
-                        packet.value = value;
-                        packet.ts = ts;
-                        replies[p as usize].push((packet.home.0, packet));
+                        replies[p as usize].push((packet.home.0, (packet.home.1, ts, value)));
                     }
                 }
             }
@@ -770,11 +772,11 @@ impl HmosMemory {
         for (rs, got) in reps.iter().zip(back.delivered) {
             let mut best: Vec<(u64, i64)> = vec![(0, 0); rs.len()];
             let mut seen = vec![false; rs.len()];
-            for packet in got {
-                if let Some(i) = rs.iter().position(|&(pos, _, _)| pos == packet.home.1)
-                    && (!seen[i] || packet.ts > best[i].0)
+            for (at, ts, value) in got {
+                if let Some(i) = rs.iter().position(|&(pos, _, _)| pos == at)
+                    && (!seen[i] || ts > best[i].0)
                 {
-                    best[i] = (packet.ts, packet.value);
+                    best[i] = (ts, value);
                     seen[i] = true;
                 }
             }
