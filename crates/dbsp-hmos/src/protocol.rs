@@ -46,10 +46,10 @@ use netcore::pram::{Access, AccessKind, GlobalMemory};
 use crate::Error;
 use crate::hmos::{Hmos, HmosConfig};
 use crate::prim::{
-    Flip, Held, Max, Monoid, RouteMsg, SegSum, ksort, ksort_upto, prefix, route_greedy,
-    route_two_phase, route_two_phase_until, suffix,
+    Flip, Held, Max, Monoid, SegSum, ksort, ksort_upto, prefix, route_greedy, route_two_phase,
+    route_two_phase_until, suffix,
 };
-use crate::select::{CullKey, CullMsg, Culled, Parent, Threshold, cull, theta_level};
+use crate::select::{CullKey, Culled, Parent, Threshold, cull, theta_level};
 
 /// How a target set is chosen (Section 4.1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -109,6 +109,10 @@ const PAD: Key = (u64::MAX, u32::MAX);
 /// representative's index there, path's index in the representative).
 type EndKey = (u32, u32, u32, u32);
 
+/// A copy's reply to a read, routed to the representative's processor: (the representative's
+/// position in its sorted block, the copy's timestamp, its value); 24 bytes, 40 routed.
+type Reply = (u32, u64, i64);
+
 /// A representative: (position in its sorted block, variable, value written).
 type Rep = (u32, u64, Option<i64>);
 
@@ -148,34 +152,13 @@ impl Culling {
     }
 }
 
-/// A message of the protocol's machine.
-#[derive(Debug, Clone)]
-pub enum Msg {
-    /// A key of the combining sort.
-    Key(Key),
-    /// A neighbour's boundary key: the last of the predecessor (`true`) or the first of the
-    /// successor (`false`).
-    Edge(bool, u64),
-    /// A segmented-prefix value: (starts a run, value).
-    Seg((bool, i64)),
-    /// A segmented count: (ends a run, count).
-    SegCount((bool, u64)),
-    /// A routed packet.
-    Route(RouteMsg<Packet>),
-    /// A value on its way back to its access's processor: (access index, value).
-    Back(RouteMsg<(u32, i64)>),
-    /// A culling packet.
-    Cull(CullMsg),
-    /// A count summed by a prefix.
-    Count(u64),
-    /// A coloured path's key in the sort of iteration i.
-    End(EndKey),
-    /// A choice on its way back to a coloured path.
-    Chosen(RouteMsg<Choice>),
-}
+/// The message of the protocol's machine itself: a neighbour's boundary key, the last of the
+/// predecessor (`true`) or the first of the successor (`false`). Every other phase runs on the
+/// same states and ledger with its own message type ([`BspMachine::with_messages`]), so each
+/// message is as small as its kind (Choices).
+pub type Edge = (bool, u64);
 
-/// What travels to a copy and back (40 bytes: every message of the protocol's machine is as
-/// large as its largest kind, so this one sets the size of every sort key in flight).
+/// What travels to a copy (40 bytes; routed, with its rank and destination, 56).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packet {
     /// The variable.
@@ -281,38 +264,10 @@ pub struct HmosMemory {
     mu: u64,
     selection: Selection,
     delivery: Delivery,
-    machine: BspMachine<Proc, Msg>,
+    machine: BspMachine<Proc, Edge>,
     error: Option<Error>,
     stats: Vec<StepStats>,
     targets: Vec<(u64, Vec<u64>)>,
-}
-
-fn unwrap_key(m: Msg) -> Option<Key> {
-    if let Msg::Key(k) = m { Some(k) } else { None }
-}
-fn unwrap_end(m: Msg) -> Option<EndKey> {
-    if let Msg::End(k) = m { Some(k) } else { None }
-}
-fn unwrap_seg(m: Msg) -> Option<(bool, i64)> {
-    if let Msg::Seg(s) = m { Some(s) } else { None }
-}
-fn unwrap_seg_count(m: Msg) -> Option<(bool, u64)> {
-    if let Msg::SegCount(s) = m { Some(s) } else { None }
-}
-fn unwrap_back(m: Msg) -> Option<RouteMsg<(u32, i64)>> {
-    if let Msg::Back(r) = m { Some(r) } else { None }
-}
-fn unwrap_chosen(m: Msg) -> Option<RouteMsg<Choice>> {
-    if let Msg::Chosen(r) = m { Some(r) } else { None }
-}
-fn unwrap_cull(m: Msg) -> Option<CullMsg> {
-    if let Msg::Cull(r) = m { Some(r) } else { None }
-}
-fn unwrap_count(m: Msg) -> Option<u64> {
-    if let Msg::Count(c) = m { Some(c) } else { None }
-}
-fn unwrap_route(m: Msg) -> Option<RouteMsg<Packet>> {
-    if let Msg::Route(r) = m { Some(r) } else { None }
 }
 
 /// The largest weight of a module among coloured paths: how many end at each module.
@@ -487,12 +442,12 @@ impl HmosMemory {
             if pid + 1 < ctx.p()
                 && let Some(x) = last[pid as usize]
             {
-                ctx.send(pid + 1, Msg::Edge(true, x));
+                ctx.send(pid + 1, (true, x));
             }
             if pid > 0
                 && let Some(x) = first.and_then(|f| f[pid as usize])
             {
-                ctx.send(pid - 1, Msg::Edge(false, x));
+                ctx.send(pid - 1, (false, x));
             }
         })?;
         let n = self.n as usize;
@@ -500,9 +455,8 @@ impl HmosMemory {
         for p in 0..self.n {
             for (_, m) in self.machine.drain_delivered(p) {
                 match m {
-                    Msg::Edge(true, x) => prev[p as usize] = Some(x),
-                    Msg::Edge(false, x) => next[p as usize] = Some(x),
-                    _ => {}
+                    (true, x) => prev[p as usize] = Some(x),
+                    (false, x) => next[p as usize] = Some(x),
                 }
             }
         }
@@ -528,7 +482,8 @@ impl HmosMemory {
         self.machine.enter_phase("select/0");
         let need = usize::try_from(self.mu).unwrap_or(usize::MAX);
         let threshold = Threshold::Shrinking { a, r: self.hmos.r(), eps };
-        let culled = cull(&mut self.machine, &parents, need, threshold, Msg::Cull, unwrap_cull)?;
+        let culled =
+            self.machine.with_messages(|m| cull(m, &parents, need, threshold, |x| x, Some))?;
         let summary = Culling::of(&culled);
         Ok((culled.chosen, summary))
     }
@@ -565,13 +520,16 @@ impl HmosMemory {
             })
             .collect();
         let counts: Vec<Vec<u64>> = keys.iter().map(|k| vec![k.len() as u64]).collect();
-        let most = prefix(&mut self.machine, 0, &Max, &counts, Msg::Count, unwrap_count)?;
+        let most = self.machine.with_messages(|m| prefix(m, 0, &Max, &counts, |x| x, Some))?;
         let most = most.totals.first().copied().unwrap_or(0);
         let most = usize::try_from(most).map_err(|_| Error::param("paths", "fit usize", most))?;
         for (proc, block) in self.machine.states_mut().iter_mut().zip(keys) {
             proc.ends = block;
         }
-        ksort_upto(&mut self.machine, 0, most, Msg::End, unwrap_end)?;
+        // The sort's messages are its 16-byte keys alone (Choices: one message type per phase).
+        self.machine.with_messages(|m: &mut BspMachine<Proc, EndKey>| {
+            ksort_upto(m, 0, most, |key| key, Some)
+        })?;
         let blocks: Vec<Vec<EndKey>> =
             self.machine.states().iter().map(|s| s.ends.clone()).collect();
         let module = |k: &EndKey| u64::from(k.0);
@@ -587,7 +545,7 @@ impl HmosMemory {
             .map(|(b, (_, last))| b.iter().zip(last).map(|(_, &e)| (e, 1)).collect())
             .collect();
         let weights =
-            suffix(&mut self.machine, 0, &Flip(SegSum), &items, Msg::SegCount, unwrap_seg_count)?;
+            self.machine.with_messages(|m| suffix(m, 0, &Flip(SegSum), &items, |x| x, Some))?;
         let up = &self.hmos.levels()[i as usize - 1].up;
         let mut parents: Vec<Vec<Parent>> = vec![Vec::new(); n as usize];
         // Every run's first key is its module's parent, with the run's count as weight.
@@ -602,14 +560,9 @@ impl HmosMemory {
         let m_i = self.hmos.chain().m[i as usize];
         let mu = u32::try_from(self.mu).unwrap_or(u32::MAX);
         let theta = theta_level(a, mu, i, n, m_i, eps);
-        let culled = cull(
-            &mut self.machine,
-            &parents,
-            2,
-            Threshold::Constant(theta),
-            Msg::Cull,
-            unwrap_cull,
-        )?;
+        let culled = self
+            .machine
+            .with_messages(|m| cull(m, &parents, 2, Threshold::Constant(theta), |x| x, Some))?;
         // The choice, as a bit mask of branches, spread from every run's first key.
         let items: Vec<Vec<(bool, i64)>> = bounds
             .iter()
@@ -622,7 +575,8 @@ impl HmosMemory {
                     .collect()
             })
             .collect();
-        let spread = prefix(&mut self.machine, 0, &Segmented, &items, Msg::Seg, unwrap_seg)?;
+        let spread =
+            self.machine.with_messages(|m| prefix(m, 0, &Segmented, &items, |x| x, Some))?;
         let mut back: Vec<Vec<(ProcId, Choice)>> = vec![Vec::new(); n as usize];
         for ((out, b), masks) in back.iter_mut().zip(&blocks).zip(&spread.prefixes) {
             for (&(_, home, ri, ei), &(_, mask)) in b.iter().zip(masks) {
@@ -630,7 +584,7 @@ impl HmosMemory {
                 out.push((home, (ri, ei, u8::try_from(mask).unwrap_or(0))));
             }
         }
-        let returned = route_greedy(&mut self.machine, 0, back, Msg::Chosen, unwrap_chosen)?;
+        let returned = self.machine.with_messages(|m| route_greedy(m, 0, back, |x| x, Some))?;
         let mut masks: Vec<Vec<Vec<u8>>> =
             ends.iter().map(|reps| reps.iter().map(|es| vec![0; es.len()]).collect()).collect();
         for (p, got) in returned.delivered.into_iter().enumerate() {
@@ -728,27 +682,17 @@ impl HmosMemory {
                 let mut held = Held { held: outgoing, loads: Vec::new() };
                 for stage in (1..=k + 1).rev() {
                     let (within, until) = (self.tau(stage), self.tau(stage - 1));
-                    held = route_two_phase_until(
-                        &mut self.machine,
-                        within,
-                        until,
-                        held.held,
-                        Msg::Route,
-                        unwrap_route,
-                    )?;
+                    held = self.machine.with_messages(|m| {
+                        route_two_phase_until(m, within, until, held.held, |x| x, Some)
+                    })?;
                     deltas.push(most(&held));
                 }
                 held
             }
             Delivery::TwoPhase => {
-                let held = route_two_phase_until(
-                    &mut self.machine,
-                    0,
-                    log_n,
-                    outgoing,
-                    Msg::Route,
-                    unwrap_route,
-                )?;
+                let held = self
+                    .machine
+                    .with_messages(|m| route_two_phase_until(m, 0, log_n, outgoing, |x| x, Some))?;
                 // After phase 2's move at level tau_i - 1, every message is in its
                 // tau_i-cluster: that move's load is delta_i.
                 for stage in (1..=k).rev() {
@@ -773,7 +717,7 @@ impl HmosMemory {
         outgoing: Vec<Vec<(ProcId, Packet)>>,
         mut deltas: Vec<u64>,
     ) -> Result<(Vec<Vec<Packet>>, Vec<u64>), Error> {
-        let routed = route_greedy(&mut self.machine, 0, outgoing, Msg::Route, unwrap_route)?;
+        let routed = self.machine.with_messages(|m| route_greedy(m, 0, outgoing, |x| x, Some))?;
         let most = routed.delivered.iter().map(|d| d.len() as u64).max().unwrap_or(0);
         deltas.extend(std::iter::repeat_n(most, self.hmos.k() as usize + 1));
         Ok((routed.delivered, deltas))
@@ -804,10 +748,10 @@ impl HmosMemory {
         }
         let (delivered, deltas) = self.deliver(outgoing)?;
         // Apply at the copies; reads reply.
-        let mut replies: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
+        let mut replies: Vec<Vec<(ProcId, Reply)>> = vec![Vec::new(); self.n as usize];
         let mut work = vec![0_u64; self.n as usize];
         for ((p, packets), proc) in (0..).zip(delivered).zip(self.machine.states_mut()) {
-            for mut packet in packets {
+            for packet in packets {
                 work[p as usize] += 1;
                 let cell = (packet.v, u64::from(packet.copy));
                 match packet.write {
@@ -816,25 +760,23 @@ impl HmosMemory {
                     }
                     false => {
                         let (value, ts) = proc.cells.get(&cell).copied().unwrap_or((0, 0));
-                        packet.value = value;
-                        packet.ts = ts;
-                        replies[p as usize].push((packet.home.0, packet));
+                        replies[p as usize].push((packet.home.0, (packet.home.1, ts, value)));
                     }
                 }
             }
         }
         self.machine.local("apply", |p, _| work[p as usize])?;
         self.machine.enter_phase("reply");
-        let back = route_two_phase(&mut self.machine, 0, replies, Msg::Route, unwrap_route)?;
+        let back = self.machine.with_messages(|m| route_two_phase(m, 0, replies, |x| x, Some))?;
         let mut out: Vec<Vec<i64>> = Vec::with_capacity(reps.len());
         for (rs, got) in reps.iter().zip(back.delivered) {
             let mut best: Vec<(u64, i64)> = vec![(0, 0); rs.len()];
             let mut seen = vec![false; rs.len()];
-            for packet in got {
-                if let Some(i) = rs.iter().position(|&(pos, _, _)| pos == packet.home.1)
-                    && (!seen[i] || packet.ts > best[i].0)
+            for (at, ts, value) in got {
+                if let Some(i) = rs.iter().position(|&(pos, _, _)| pos == at)
+                    && (!seen[i] || ts > best[i].0)
                 {
-                    best[i] = (packet.ts, packet.value);
+                    best[i] = (ts, value);
                     seen[i] = true;
                 }
             }
@@ -859,7 +801,7 @@ impl HmosMemory {
                 .collect();
             proc.keys.resize(per, PAD);
         }
-        ksort(&mut self.machine, 0, Msg::Key, unwrap_key)?;
+        self.machine.with_messages(|m| ksort(m, 0, |x: Key| x, Some))?;
         // Each processor learns its predecessor's last address.
         let lasts: Vec<Option<u64>> =
             self.machine.states().iter().map(|s| s.keys.last().map(|k| k.0)).collect();
@@ -932,7 +874,8 @@ impl HmosMemory {
                     .collect()
             })
             .collect();
-        let scanned = prefix(&mut self.machine, 0, &Segmented, &items, Msg::Seg, unwrap_seg)?;
+        let scanned =
+            self.machine.with_messages(|m| prefix(m, 0, &Segmented, &items, |x| x, Some))?;
         // Return each value to the processor its access started at (greedy, label 0).
         let mut back: Vec<Vec<(ProcId, (u32, i64))>> = vec![Vec::new(); n];
         for (p, (keys, vals)) in blocks.iter().zip(&scanned.prefixes).enumerate() {
@@ -943,7 +886,7 @@ impl HmosMemory {
                 }
             }
         }
-        let returned = route_greedy(&mut self.machine, 0, back, Msg::Back, unwrap_back)?;
+        let returned = self.machine.with_messages(|m| route_greedy(m, 0, back, |x| x, Some))?;
         for (i, v) in returned.delivered.into_iter().flatten() {
             let access = &mut accesses[i as usize];
             if !matches!(access.kind, AccessKind::Write) {

@@ -226,6 +226,79 @@ impl<S, M> BspMachine<S, M> {
         self.inboxes[pid as usize].drain(..)
     }
 
+    /// Runs `f` on this machine with messages of another type `N`: the same processors,
+    /// states, cost model and ledger (phase included), so a phase whose messages are all of
+    /// one small kind (a sort's keys) moves only those bytes instead of the caller's largest
+    /// message kind. The ledger records exactly what it would on this machine.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::bsp::{BspError, BspMachine, BspParams};
+    ///
+    /// // A machine of 16-byte messages runs one superstep of 4-byte messages.
+    /// let mut machine: BspMachine<u32, (u64, u64)> = BspMachine::new(BspParams::new(2, 1, 1)?, vec![0; 2])?;
+    /// machine.with_messages(|small: &mut BspMachine<u32, u32>| {
+    ///     small.superstep("swap", |ctx, _| ctx.send(1 - ctx.pid(), ctx.pid()))?;
+    ///     small.superstep("keep", |ctx, state| *state = ctx.inbox()[0].1)?;
+    ///     Ok::<(), BspError>(())
+    /// })?;
+    /// assert_eq!(machine.states(), [1, 0]);
+    /// assert_eq!(machine.ledger().records.len(), 2);
+    /// # Ok::<(), BspError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// - [`BspError::Poisoned`] if an earlier superstep failed;
+    /// - [`BspError::Precondition`] (field `pending`) if messages delivered on either machine
+    ///   are still pending, before `f` runs or after it returns (they could not cross to the
+    ///   other message type; pending after `f`, they are dropped and this machine is
+    ///   poisoned);
+    /// - the error of `f`; a superstep that failed inside `f` poisons this machine too.
+    pub fn with_messages<N, R, E>(
+        &mut self,
+        f: impl FnOnce(&mut BspMachine<S, N>) -> Result<R, E>,
+    ) -> Result<R, E>
+    where
+        E: From<BspError>,
+    {
+        self.check_not_poisoned()?;
+        Self::check_no_pending(&self.inboxes)?;
+        let p = self.states.len();
+        let mut other = BspMachine {
+            model: self.model.clone(),
+            states: std::mem::take(&mut self.states),
+            inboxes: (0..p).map(|_| Vec::new()).collect(),
+            outbox: Outbox { sent: Vec::new(), dests: Vec::new(), ends: Vec::new() },
+            received: std::mem::take(&mut self.received),
+            ledger: std::mem::take(&mut self.ledger),
+            poisoned: None,
+        };
+        let result = f(&mut other);
+        self.states = other.states;
+        self.received = other.received;
+        self.ledger = other.ledger;
+        self.poisoned = other.poisoned;
+        let result = result?;
+        if let Err(error) = Self::check_no_pending(&other.inboxes) {
+            self.poisoned = Some(self.ledger.records.len().saturating_sub(1));
+            return Err(error.into());
+        }
+        Ok(result)
+    }
+
+    fn check_no_pending<N>(inboxes: &[Vec<(ProcId, N)>]) -> Result<(), BspError> {
+        match inboxes.iter().position(|inbox| !inbox.is_empty()) {
+            None => Ok(()),
+            Some(pid) => Err(BspError::Precondition {
+                field: "pending",
+                rule: "no delivered message pending when the message type changes".into(),
+                got: format!("{} messages pending at processor {pid}", inboxes[pid].len()),
+            }),
+        }
+    }
+
     /// Pure local work after the last exchange: `work(pid, state)` returns the operations it
     /// spent; the ledger gets one local record with the largest (no barrier, no `l`).
     pub fn local(
