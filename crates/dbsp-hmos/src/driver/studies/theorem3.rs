@@ -545,3 +545,99 @@ impl Study for Theorem3Study {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use netcore::bsp::DbspParams;
+    use netcore::rng::seeded;
+    use proptest::prelude::*;
+
+    use super::coloured_modules;
+    use crate::driver::studies::lemma2::{Pattern, requested, write_then_read};
+    use crate::hmos::{Hmos, HmosConfig};
+    use crate::protocol::{HmosMemory, Selection};
+
+    /// The largest processor of any of v's `r 3^k` copies, from `loc` alone.
+    fn top(hmos: &Hmos, v: u64) -> u64 {
+        (0..hmos.copies()).map(|c| hmos.loc(v, c).unwrap()).max().unwrap()
+    }
+
+    /// The copy adversary at k = 1 on n = 64, m = 4096, r = 3, derived by hand from the
+    /// sizes: Lemma 1 for w = 64 takes z = 27 (the smallest power of three with
+    /// z (z - 1) / 6 = 117 >= 64; z = 9 gives 12), d = the largest power of two
+    /// <= floor(3 64 / 27) = 7, so 4, |Y| = ceil(192 / 4) = 48 1-modules, and
+    /// t_1 = 64 / 2^ceil(log2 48) = 1: a 1-block is one processor and copy (j0, e) of v
+    /// lives on processor `up_1[adj0(v)[j0]][e]`, the 1-module itself. So the adversary's
+    /// key is the largest 1-module over v's 3 x 3 branches, the n = 64 variables with the
+    /// smallest (key, v) are chosen, every copy of each lies on a processor <= P (the
+    /// largest chosen key), i.e. in the 1-modules 0..=P, and so does every copy the
+    /// protocol then selects; the coloured 1-modules of the read step are at most P + 1.
+    #[test]
+    fn copy_adversary_k1_n64_on_the_lowest_1_modules() {
+        let (n, m) = (64_u32, 4096_u64);
+        let hmos = Hmos::build(&HmosConfig::new(64, m, 3, 1, 5).unwrap()).unwrap();
+        assert_eq!(hmos.chain().m, vec![64, 48]);
+        assert_eq!(hmos.chain().d, vec![4]);
+        assert_eq!(hmos.chain().t, vec![1]);
+        let up = &hmos.levels()[0].up;
+        let key = |v: u64| -> u64 {
+            let adj = hmos.adj0(v).unwrap();
+            adj.iter().flat_map(|&u| up[u as usize]).map(u64::from).max().unwrap()
+        };
+        for v in (0..m).step_by(97) {
+            for c in 0..9 {
+                let u0 = hmos.adj0(v).unwrap()[(c / 3) as usize];
+                assert_eq!(hmos.loc(v, c).unwrap(), u64::from(up[u0 as usize][(c % 3) as usize]));
+            }
+        }
+        let mut by_hand: Vec<(u64, u64)> = (0..m).map(|v| (key(v), v)).collect();
+        by_hand.sort_unstable();
+        let chosen = requested(&hmos, Pattern::CopyAdversary, n, m, &mut seeded(1, 0)).unwrap();
+        let expected: Vec<u64> = by_hand[..64].iter().map(|&(_, v)| v).collect();
+        assert_eq!(chosen, expected);
+        let p = by_hand[63].0;
+        // Far fewer 1-modules than the 48 a spread request set would reach.
+        assert!(p < 40, "P = {p}");
+        let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
+        let cull = Selection::Cull { a: 2.0, eps: 1.0 / 3.0 };
+        let mut memory = HmosMemory::with_hmos(params, hmos, m, &[], cull).unwrap();
+        let verified =
+            write_then_read(&mut memory, Pattern::CopyAdversary, n, m, &mut seeded(1, 0)).unwrap();
+        assert!(verified);
+        for (v, copies) in memory.targets() {
+            assert!(chosen.contains(v));
+            for &c in copies {
+                assert!(memory.hmos().loc(*v, c).unwrap() <= p);
+            }
+        }
+        let coloured = coloured_modules(memory.hmos(), memory.targets()).unwrap();
+        assert!(coloured[1] <= p + 1, "{coloured:?}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// At k = 1 and 2 the copy adversary takes exactly the n variables with the smallest
+        /// largest copy processor, computed from `loc` over all `r 3^k` copies (not from
+        /// `Hmos::reach`): every chosen copy lies on a processor <= P and every variable left
+        /// out has a copy on a processor >= P, so the chosen set's i-modules are those whose
+        /// blocks sit in the lowest clusters at every level.
+        #[test]
+        fn copy_adversary_is_the_lowest_copies(
+            seed in any::<u64>(),
+            (log_n, k) in prop::sample::select(vec![(6_u32, 1_u32), (9, 1), (9, 2)]),
+        ) {
+            let n = 1_u32 << log_n;
+            let m = 4 * u64::from(n);
+            let hmos = Hmos::build(&HmosConfig::new(u64::from(n), m, 3, k, seed).unwrap()).unwrap();
+            let chosen =
+                requested(&hmos, Pattern::CopyAdversary, n, m, &mut seeded(1, 0)).unwrap();
+            prop_assert_eq!(chosen.len(), n as usize);
+            let p = chosen.iter().map(|&v| top(&hmos, v)).max().unwrap();
+            let left_out = (0..m).filter(|v| !chosen.contains(v));
+            for v in left_out {
+                prop_assert!(top(&hmos, v) >= p, "v = {} has every copy below {}", v, p);
+            }
+        }
+    }
+}
