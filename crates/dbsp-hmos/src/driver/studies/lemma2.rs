@@ -282,31 +282,7 @@ pub(crate) fn write_then_read(
     m: u64,
     rng: &mut SimRng,
 ) -> Result<bool, ModelError> {
-    let vars: Vec<u64> = match pattern {
-        Pattern::Random => {
-            let mut chosen = BTreeSet::new();
-            let mut order = Vec::with_capacity(n as usize);
-            while order.len() < n as usize {
-                let v = rng.random_range(0..m);
-                if chosen.insert(v) {
-                    order.push(v);
-                }
-            }
-            order
-        }
-        Pattern::ModuleAdversary => {
-            let hmos: &Hmos = memory.hmos();
-            smallest(n, m, |v| Ok(u64::from(hmos.adj0(v)?.iter().copied().min().unwrap_or(0))))?
-        }
-        Pattern::CopyAdversary => {
-            let hmos: &Hmos = memory.hmos();
-            let reach: Vec<u64> =
-                (0..n).map(|u| hmos.reach(u)).collect::<Result<_, crate::Error>>()?;
-            smallest(n, m, |v| {
-                Ok(hmos.adj0(v)?.iter().map(|&u| reach[u as usize]).max().unwrap_or(0))
-            })?
-        }
-    };
+    let vars = requested(memory.hmos(), pattern, n, m, rng)?;
     let value = |v: u64| i64::try_from(v % 1_000_003).unwrap_or(0) + 1;
     let mut writes: Vec<Access> = (0..)
         .zip(&vars)
@@ -322,6 +298,39 @@ pub(crate) fn write_then_read(
         return Err(e.clone().into());
     }
     Ok(reads.iter().all(|a| a.value == value(a.addr)))
+}
+
+/// The n distinct variables (among m) that `pattern` requests, in processor order.
+pub(crate) fn requested(
+    hmos: &Hmos,
+    pattern: Pattern,
+    n: u32,
+    m: u64,
+    rng: &mut SimRng,
+) -> Result<Vec<u64>, ModelError> {
+    Ok(match pattern {
+        Pattern::Random => {
+            let mut chosen = BTreeSet::new();
+            let mut order = Vec::with_capacity(n as usize);
+            while order.len() < n as usize {
+                let v = rng.random_range(0..m);
+                if chosen.insert(v) {
+                    order.push(v);
+                }
+            }
+            order
+        }
+        Pattern::ModuleAdversary => {
+            smallest(n, m, |v| Ok(u64::from(hmos.adj0(v)?.iter().copied().min().unwrap_or(0))))?
+        }
+        Pattern::CopyAdversary => {
+            let reach: Vec<u64> =
+                (0..n).map(|u| hmos.reach(u)).collect::<Result<_, crate::Error>>()?;
+            smallest(n, m, |v| {
+                Ok(hmos.adj0(v)?.iter().map(|&u| reach[u as usize]).max().unwrap_or(0))
+            })?
+        }
+    })
 }
 
 /// The n variables `v < m` with the smallest `(key(v), v)`, in that order, kept in a bounded

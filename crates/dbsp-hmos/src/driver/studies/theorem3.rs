@@ -17,13 +17,24 @@
 //! r, `level0`) and two PRAM steps (write all, read all back) with culling (`a`, `eps`) and
 //! staged delivery; the trace is priced under every (alpha, beta) of `alpha_beta`.
 //!
-//! Rows: `cost_per_step`, `deliver_per_step` (deliver + reply), `predicted` = the exponent
-//! `max(alpha + (1 - alpha) (tau - 1) / (r 2^k), beta)` (Eq. 3's leading term at the
-//! adversary's expansion; Theorem 3's exponent `exponent_theorem3` where the two meet), the
-//! largest 0-module weight `w_max` and `w_max / n^((tau - 1)/r)`, `delta_0`, and Lemma 2's
-//! culling at level 0: rounds, the largest `|A_rho| / (n / 2^(rho - 1))` over rounds
-//! `rho >= 2` (`active_ratio`, at most 1 when the active parents halve), `halving_ok`,
-//! `forced`.
+//! At k >= 1 the same ranking crowds the modules of every level: a copy's processor lies in
+//! the `t_i`-cluster of its i-block, so a variable whose every copy lies on the lowest
+//! processors has every i-module of its subdag among those whose blocks sit in the lowest
+//! clusters, and the `mu 2^i n` coloured paths of level i go through few i-modules, pushing
+//! `w(u)` toward Lemma 3's `2^i n^(1 - (1 - eps)/2^i)`. Eq. 3's leading term is then
+//! `2^k n^(alpha + (1 - alpha) eps / 2^k)`.
+//!
+//! Rows, one per (alpha, beta) and level `i = 0..=k`: `cost_per_step`, `deliver_per_step`
+//! (deliver + reply), `predicted` = the exponent `max(alpha + (1 - alpha) (tau - 1) / (r 2^k),
+//! beta)` (Eq. 3's leading term at the adversary's expansion; Theorem 3's exponent
+//! `exponent_theorem3` where the two meet), and per level: the i-modules `m_i` and how many
+//! are coloured, the largest weight `w_max` against Lemma 3's bound (`w_ratio`; Lemma 2's
+//! `n^eps` at i = 0) and against the average weight `mu 2^i n / m_i` (`crowding`), `delta_i`,
+//! and the culling of iteration i: rounds, the largest `|A_rho| / (n / 2^(rho - 1))` over
+//! rounds `rho >= 2` (`active_ratio`, at most 1 when the active parents halve),
+//! `halving_ok`, `forced`.
+
+use std::collections::BTreeSet;
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
@@ -69,13 +80,15 @@ pub struct Theorem3Params {
     pub alpha_beta: Vec<[f64; 2]>,
 }
 
-/// One row: one point under one (alpha, beta).
+/// One row: one level `i = 0..=k` of one point under one (alpha, beta).
 #[derive(Debug, Clone, Serialize)]
 pub struct Theorem3Row {
     /// Processors.
     pub n: u32,
     /// Variables.
     pub m: u64,
+    /// The level i of the selection columns (`w_max` .. `forced`).
+    pub level: u32,
     /// g_i = (n/2^i)^alpha.
     pub alpha: f64,
     /// l_i = (n/2^i)^beta.
@@ -89,19 +102,29 @@ pub struct Theorem3Row {
     pub predicted: f64,
     /// Theorem 3's exponent, `max(alpha + alpha (1 - alpha) / (2^k (2 - alpha)), beta)`.
     pub exponent_theorem3: f64,
-    /// Largest 0-module weight (selected copies on one module) over both steps.
+    /// i-modules, `m_i` (`m_0 = n`).
+    pub modules: u64,
+    /// i-modules on a coloured path of the read step (colour set not empty).
+    pub coloured: u64,
+    /// Largest weight of an i-module (coloured paths through it) over both steps.
     pub w_max: u64,
-    /// w_max / n^eps (eps the culling's exponent; the sweep sets it to the expansion 1/3).
-    pub w_over_n_eps: f64,
-    /// Most messages delivered to one processor (delta_0).
-    pub delta_0: u64,
-    /// Most culling rounds at level 0.
+    /// Lemma 3's `2^i n^(1 - (1 - eps)/2^i)` (Lemma 2's `n^eps` at i = 0).
+    pub w_bound: f64,
+    /// w_max / w_bound.
+    pub w_ratio: f64,
+    /// w_max over the average weight of all i-modules, `mu 2^i n / m_i`: how far the
+    /// requests crowd few i-modules (1 when the paths spread evenly).
+    pub crowding: f64,
+    /// Most messages on one processor at the start of stage i of the delivery (delta_i;
+    /// at the end for i = 0).
+    pub delta: u64,
+    /// Most culling rounds at level i.
     pub rounds: u32,
-    /// The largest `|A_rho| / (n / 2^(rho-1))` over rounds `rho >= 2` at level 0.
+    /// The largest `|A_rho| / (n / 2^(rho-1))` over rounds `rho >= 2` at level i.
     pub active_ratio: f64,
-    /// Every level-0 culling halved: `|A_(rho+1)| <= n / 2^rho` (Lemma 2).
+    /// Every level-i culling halved: `|A_(rho+1)| <= n / 2^rho` (Lemma 2).
     pub halving_ok: bool,
-    /// Some level-0 parent was completed by force.
+    /// Some level-i parent was completed by force.
     pub forced: bool,
     /// Every read returned the value written.
     pub verified: bool,
@@ -139,6 +162,21 @@ pub fn predicted_exponent(k: u32, alpha: f64, beta: f64, x: f64) -> f64 {
     (alpha + (1.0 - alpha) * x / pow2k).max(beta)
 }
 
+/// The i-modules on the coloured paths of the target sets, counted per level `i = 0..=k`:
+/// the modules `u_0..u_k` of every selected copy's path (Section 4.1: a copy is a
+/// source-sink path of its variable's subdag).
+pub fn coloured_modules(hmos: &Hmos, targets: &[(u64, Vec<u64>)]) -> Result<Vec<u64>, Error> {
+    let mut seen: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); hmos.k() as usize + 1];
+    for (v, copies) in targets {
+        for &c in copies {
+            for (level, u) in seen.iter_mut().zip(hmos.path(*v, c)?) {
+                level.insert(u);
+            }
+        }
+    }
+    Ok(seen.iter().map(|s| s.len() as u64).collect())
+}
+
 impl Study for Theorem3Study {
     type Params = Theorem3Params;
     type Point = Theorem3Point;
@@ -148,7 +186,7 @@ impl Study for Theorem3Study {
         "dbsp-theorem3"
     }
     fn about(&self) -> &'static str {
-        "Theorem 3's worst case realised: n requests whose copies crowd the lowest processors (built from loc(v, c)) against random requests, fitted exponents and Lemma 2's halving"
+        "Theorem 3's worst case realised: n requests whose copies crowd the lowest processors (built from loc(v, c)) against random requests at k = 0, 1, 2, fitted exponents, the weights of every level against Lemmas 2-3, and Lemma 2's halving"
     }
     fn point(&self, p: &Theorem3Params) -> Result<Theorem3Point, ModelError> {
         let (n, m) = machine_size(p.log_n, 6, p.tau)?;
@@ -178,22 +216,14 @@ impl Study for Theorem3Study {
         let mut memory = HmosMemory::with_hmos(params, hmos, m, &[], point.selection)?;
         let verified = write_then_read(&mut memory, point.pattern, n, m, rng)?;
         let stats = memory.stats();
-        let culls: Vec<_> = stats.iter().filter_map(|s| s.levels.first()).collect();
-        let w_max = culls.iter().map(|c| c.w_max).max().unwrap_or(0);
-        let rounds = culls.iter().map(|c| c.rounds).max().unwrap_or(0);
-        let forced = culls.iter().any(|c| c.forced);
-        let active_ratio = culls
-            .iter()
-            .flat_map(|c| (1..).zip(c.active.iter().skip(1)))
-            .map(|(rho, &a)| a as f64 / (f64::from(n) / 2_f64.powi(rho)))
-            .fold(0.0, f64::max);
-        let halving_ok = culls.iter().all(|c| halves(&c.active, n));
-        let delta_0 = stats.iter().flat_map(|s| &s.deltas).filter_map(|d| d.last()).max();
+        let coloured = coloured_modules(memory.hmos(), memory.targets())?;
+        let mu = u64::from(point.r.div_ceil(2));
         let x = (point.tau - 1.0) / f64::from(point.r);
         let nf = f64::from(n);
+        let pow2 = |j: u32| 2_f64.powi(i32::try_from(j).unwrap_or(i32::MAX));
         let ledger = memory.ledger();
         let steps = 2.0;
-        let mut rows = Vec::with_capacity(point.alpha_beta.len());
+        let mut rows = Vec::with_capacity(point.alpha_beta.len() * (k as usize + 1));
         for &(alpha, beta) in &point.alpha_beta {
             let priced = DbspParams::power_law(n, alpha, beta).map_err(Error::from)?;
             let phases = ledger.by_phase(&priced).map_err(Error::from)?;
@@ -202,25 +232,53 @@ impl Study for Theorem3Study {
                 .filter(|(name, _)| name == "deliver" || name == "reply")
                 .map(|(_, c)| c)
                 .sum();
+            let cost_per_step = ledger.cost(&priced).map_err(Error::from)? / steps;
             let (_, exponent) = theorem3_bound(n, k, alpha, beta);
-            rows.push(Theorem3Row {
-                n,
-                m,
-                alpha,
-                beta,
-                cost_per_step: ledger.cost(&priced).map_err(Error::from)? / steps,
-                deliver_per_step: deliver / steps,
-                predicted: predicted_exponent(k, alpha, beta, x),
-                exponent_theorem3: exponent.max(beta),
-                w_max,
-                w_over_n_eps: w_max as f64 / nf.powf(point.eps),
-                delta_0: delta_0.copied().unwrap_or(0),
-                rounds,
-                active_ratio,
-                halving_ok,
-                forced,
-                verified,
-            });
+            for i in 0..=k {
+                let culls: Vec<_> =
+                    stats.iter().flat_map(|s| &s.levels).filter(|l| l.level == i).collect();
+                let w_max = culls.iter().map(|c| c.w_max).max().unwrap_or(0);
+                let w_bound = pow2(i) * nf.powf(1.0 - (1.0 - point.eps) / pow2(i));
+                let modules = if i == 0 {
+                    u64::from(n)
+                } else {
+                    u64::from(memory.hmos().levels()[i as usize - 1].ny)
+                };
+                let average = (mu << i) as f64 * nf / modules as f64;
+                // deltas are delta_(k+1), ..., delta_0: delta_i at index k + 1 - i.
+                let delta = stats
+                    .iter()
+                    .flat_map(|s| &s.deltas)
+                    .filter_map(|d| d.get((k + 1 - i) as usize))
+                    .max();
+                rows.push(Theorem3Row {
+                    n,
+                    m,
+                    level: i,
+                    alpha,
+                    beta,
+                    cost_per_step,
+                    deliver_per_step: deliver / steps,
+                    predicted: predicted_exponent(k, alpha, beta, x),
+                    exponent_theorem3: exponent.max(beta),
+                    modules,
+                    coloured: coloured[i as usize],
+                    w_max,
+                    w_bound,
+                    w_ratio: w_max as f64 / w_bound,
+                    crowding: w_max as f64 / average,
+                    delta: delta.copied().unwrap_or(0),
+                    rounds: culls.iter().map(|c| c.rounds).max().unwrap_or(0),
+                    active_ratio: culls
+                        .iter()
+                        .flat_map(|c| (1..).zip(c.active.iter().skip(1)))
+                        .map(|(rho, &a)| a as f64 / (nf / 2_f64.powi(rho)))
+                        .fold(0.0, f64::max),
+                    halving_ok: culls.iter().all(|c| halves(&c.active, n)),
+                    forced: culls.iter().any(|c| c.forced),
+                    verified,
+                });
+            }
         }
         Ok(rows)
     }
@@ -230,6 +288,7 @@ impl Study for Theorem3Study {
             // Both exponents are fitted over n at this (alpha, beta) of the m = n^2 runs.
             let at = |claim: Claim| {
                 claim
+                    .only("k", 0)
                     .only("tau", "2.0")
                     .only("r", 3)
                     .only("a", "2.0")
@@ -264,15 +323,69 @@ impl Study for Theorem3Study {
         }
         claims.push(
             Claim::within(
-                "copy adversary, m = n^2, r = 3: w_max / n^(1/3) stays within [1.5, 4]: the selected copies put about n^eps requests on one module with eps = 1/3, the largest weight Lemma 2 allows at this expansion",
-                "w_over_n_eps",
+                "copy adversary, m = n^2, r = 3: w_max / n^(1/3) at level 0 stays within [1.5, 4]: the selected copies put about n^eps requests on one module with eps = 1/3, the largest weight Lemma 2 allows at this expansion",
+                "w_ratio",
                 1.5,
                 4.0,
             )
+            .only("k", 0)
             .only("pattern", "copy_adversary")
             .only("tau", "2.0")
             .only("r", 3),
         );
+        // Theorem 3's worst case at k = 1, 2 (m = n^2, r = 3, a = 2; sizes 2^7..2^11 and
+        // 2^9..2^11): the copy adversary against random requests, per level i = 1..k.
+        for k in 1..=2_u32 {
+            let at = |claim: Claim| {
+                claim.only("k", k).only("tau", "2.0").only("r", 3).only("a", "2.0").pool("log_n")
+            };
+            for (alpha, beta) in PAIRS {
+                let predicted = predicted_exponent(k, alpha, beta, X);
+                let (lo, hi) = (milli(predicted - 0.1), milli(predicted + 0.1));
+                claims.push(at(Claim::exponent(
+                    format!("copy adversary, k = {k}, m = n^2, r = 3, a = 2, alpha = {alpha}, beta = {beta}: deliver + reply cost grows like n^e with e in [{lo}, {hi}], around the predicted {predicted:.3} = max(alpha + (1 - alpha)/(3 2^k), beta) (Eq. 3's leading term at the adversary's expansion 1/3)"),
+                    "deliver_per_step",
+                    "n",
+                    lo,
+                    hi,
+                )
+                .only("pattern", "copy_adversary")
+                .only("alpha", alpha)
+                .only("beta", beta)
+                .only("level", 0)));
+            }
+            for i in 1..=k {
+                let bound = milli(1.0 - (1.0 - X) / 2_f64.powi(i32::try_from(i).unwrap_or(0)));
+                let at_level = |claim: Claim| at(claim).only("level", i);
+                claims.push(at_level(
+                    Claim::within(
+                        format!("copy adversary, k = {k}, level {i}: w_max / (2^i n^(1 - (1 - eps)/2^i)) within [0.1, 2] (eps = 1/3, Lemma 3's bound, exponent {bound}): the bound holds up to a constant and the adversary reaches a tenth of it or more"),
+                        "w_ratio",
+                        0.1,
+                        2.0,
+                    )
+                    .only("pattern", "copy_adversary"),
+                ));
+                claims.push(at_level(
+                    Claim::within(
+                        format!("copy adversary, k = {k}, level {i}: crowding (w_max over the average weight mu 2^i n / m_i of all i-modules) within [1.8, 40]: the chosen variables' coloured paths crowd few i-modules"),
+                        "crowding",
+                        1.8,
+                        40.0,
+                    )
+                    .only("pattern", "copy_adversary"),
+                ));
+                claims.push(at_level(
+                    Claim::within(
+                        format!("random requests, k = {k}, level {i}: crowding within [1, 1.8]: random paths spread over the i-modules, below the adversary's band"),
+                        "crowding",
+                        1.0,
+                        1.8,
+                    )
+                    .only("pattern", "random"),
+                ));
+            }
+        }
         // The level-0 graphs side by side at m = n^1.05 (the polarity graph holds at most
         // q (q^2 - 1) / 6 variables, q^2 <= n: about n^1.06 at n = 2^7): the paper's claim for
         // the polarity graph is its (1, 1/3, 2)-expansion, with which Eq. 3 gives Theorem 3's
@@ -298,7 +411,7 @@ impl Study for Theorem3Study {
         claims.push(
             Claim::within(
                 "m = n^1.05, every level-0 graph and pattern: w_max / n^(1/3) stays within [0.1, 1.2] (Lemma 2 with eps = 1/3, the polarity graph's expansion; at this density no pattern crowds a module)",
-                "w_over_n_eps",
+                "w_ratio",
                 0.1,
                 1.2,
             )
@@ -352,49 +465,194 @@ impl Study for Theorem3Study {
                 "exponent_theorem3",
                 "Theorem 3's exponent, max(alpha + alpha (1-alpha) / (2^k (2-alpha)), beta)",
             ),
-            Column::new("w_max", "largest 0-module weight over both steps (selected copies)"),
-            Column::new("w_over_n_eps", "w_max / n^eps"),
-            Column::new("delta_0", "most messages delivered to one processor (delta_0)"),
-            Column::new("rounds", "most culling rounds at level 0"),
+            Column::new("level", "level i of the selection columns (0..=k)"),
+            Column::new("modules", "i-modules m_i (m_0 = n)"),
+            Column::new("coloured", "i-modules on a coloured path of the read step"),
+            Column::new("w_max", "largest weight of an i-module over both steps (coloured paths)"),
+            Column::new(
+                "w_bound",
+                "Lemma 3's 2^i n^(1 - (1 - eps)/2^i) (Lemma 2's n^eps at i = 0)",
+            ),
+            Column::new("w_ratio", "w_max / w_bound"),
+            Column::new(
+                "crowding",
+                "w_max / (mu 2^i n / m_i): the largest weight over the average of all i-modules",
+            ),
+            Column::new(
+                "delta",
+                "most messages on one processor at the start of delivery stage i (delta_i; delta_0 at the end)",
+            ),
+            Column::new("rounds", "most culling rounds at level i"),
             Column::new(
                 "active_ratio",
-                "largest |A_rho| / (n / 2^(rho-1)) over rounds rho >= 2 at level 0 (at most 1 when the active parents halve)",
+                "largest |A_rho| / (n / 2^(rho-1)) over rounds rho >= 2 at level i (at most 1 when the active parents halve)",
             ),
             Column::new(
                 "halving_ok",
-                "every level-0 culling halved: |A_(rho+1)| <= n / 2^rho (Lemma 2)",
+                "every level-i culling halved: |A_(rho+1)| <= n / 2^rho (Lemma 2)",
             ),
-            Column::new("forced", "some level-0 parent was completed by force"),
+            Column::new("forced", "some level-i parent was completed by force"),
             Column::new("verified", "every read returned the value written"),
         ]
     }
-    /// Per pattern: the largest module weight and delta_0, the most rounds and the largest
-    /// active ratio.
+    /// Per pattern, k and level: the largest weight, its ratio to the bound, the crowding,
+    /// delta_i, the most rounds and the largest active ratio.
     fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
         use super::{only, range, values};
         let mut out = Vec::new();
         for pattern in values(rows, "pattern") {
-            let group = only(rows, "pattern", &pattern);
-            if let (Some((_, w)), Some((_, d)), Some((_, rounds)), Some((_, ratio))) = (
-                range(&group, "w_max"),
-                range(&group, "delta_0"),
-                range(&group, "rounds"),
-                range(&group, "active_ratio"),
-            ) {
-                out.push(format!(
-                    "{pattern}: largest module weight {w}, delta_0 {d}, culling rounds at most {rounds}, active ratio at most {ratio:.3}."
-                ));
+            let by_pattern = only(rows, "pattern", &pattern);
+            let owned: Vec<JsonObject> = by_pattern.into_iter().cloned().collect();
+            for k in values(&owned, "k") {
+                let by_k: Vec<JsonObject> = only(&owned, "k", &k).into_iter().cloned().collect();
+                for level in values(&by_k, "level") {
+                    let group = only(&by_k, "level", &level);
+                    if let (
+                        Some((_, w)),
+                        Some((lo, hi)),
+                        Some((_, crowd)),
+                        Some((_, d)),
+                        Some((_, rounds)),
+                        Some((_, ratio)),
+                    ) = (
+                        range(&group, "w_max"),
+                        range(&group, "w_ratio"),
+                        range(&group, "crowding"),
+                        range(&group, "delta"),
+                        range(&group, "rounds"),
+                        range(&group, "active_ratio"),
+                    ) {
+                        out.push(format!(
+                            "{pattern}, k = {k}, level {level}: largest weight {w} (w_max / bound {lo:.3}-{hi:.3}, crowding at most {crowd:.2}), delta {d}, culling rounds at most {rounds}, active ratio at most {ratio:.3}."
+                        ));
+                    }
+                }
             }
         }
         out
     }
     fn plots(&self) -> Vec<Plot> {
         vec![
-            Plot::new("deliver", "deliver + reply cost per PRAM step", "n", &["deliver_per_step"])
+            Plot::new(
+                "deliver",
+                "deliver + reply cost per PRAM step (k = 0)",
+                "n",
+                &["deliver_per_step"],
+            )
+            .only("k", 0)
+            .series("pattern")
+            .log_x()
+            .log_y(),
+            Plot::new("weights", "w_max / w_bound at level 0 (k = 0)", "n", &["w_ratio"])
+                .only("k", 0)
                 .series("pattern")
-                .log_x()
-                .log_y(),
-            Plot::new("weights", "w_max / n^eps", "n", &["w_over_n_eps"]).series("pattern").log_x(),
+                .log_x(),
+            Plot::new(
+                "weights_k2",
+                "copy adversary, k = 2: w_max / w_bound per level",
+                "n",
+                &["w_ratio"],
+            )
+            .only("k", 2)
+            .only("pattern", "copy_adversary")
+            .series("level")
+            .log_x(),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use netcore::bsp::DbspParams;
+    use netcore::rng::seeded;
+    use proptest::prelude::*;
+
+    use super::coloured_modules;
+    use crate::driver::studies::lemma2::{Pattern, requested, write_then_read};
+    use crate::hmos::{Hmos, HmosConfig};
+    use crate::protocol::{HmosMemory, Selection};
+
+    /// The largest processor of any of v's `r 3^k` copies, from `loc` alone.
+    fn top(hmos: &Hmos, v: u64) -> u64 {
+        (0..hmos.copies()).map(|c| hmos.loc(v, c).unwrap()).max().unwrap()
+    }
+
+    /// The copy adversary at k = 1 on n = 64, m = 4096, r = 3, derived by hand from the
+    /// sizes: Lemma 1 for w = 64 takes z = 27 (the smallest power of three with
+    /// z (z - 1) / 6 = 117 >= 64; z = 9 gives 12), d = the largest power of two
+    /// <= floor(3 64 / 27) = 7, so 4, |Y| = ceil(192 / 4) = 48 1-modules, and
+    /// t_1 = 64 / 2^ceil(log2 48) = 1: a 1-block is one processor and copy (j0, e) of v
+    /// lives on processor `up_1[adj0(v)[j0]][e]`, the 1-module itself. So the adversary's
+    /// key is the largest 1-module over v's 3 x 3 branches, the n = 64 variables with the
+    /// smallest (key, v) are chosen, every copy of each lies on a processor <= P (the
+    /// largest chosen key), i.e. in the 1-modules 0..=P, and so does every copy the
+    /// protocol then selects; the coloured 1-modules of the read step are at most P + 1.
+    #[test]
+    fn copy_adversary_k1_n64_on_the_lowest_1_modules() {
+        let (n, m) = (64_u32, 4096_u64);
+        let hmos = Hmos::build(&HmosConfig::new(64, m, 3, 1, 5).unwrap()).unwrap();
+        assert_eq!(hmos.chain().m, vec![64, 48]);
+        assert_eq!(hmos.chain().d, vec![4]);
+        assert_eq!(hmos.chain().t, vec![1]);
+        let up = &hmos.levels()[0].up;
+        let key = |v: u64| -> u64 {
+            let adj = hmos.adj0(v).unwrap();
+            adj.iter().flat_map(|&u| up[u as usize]).map(u64::from).max().unwrap()
+        };
+        for v in (0..m).step_by(97) {
+            for c in 0..9 {
+                let u0 = hmos.adj0(v).unwrap()[(c / 3) as usize];
+                assert_eq!(hmos.loc(v, c).unwrap(), u64::from(up[u0 as usize][(c % 3) as usize]));
+            }
+        }
+        let mut by_hand: Vec<(u64, u64)> = (0..m).map(|v| (key(v), v)).collect();
+        by_hand.sort_unstable();
+        let chosen = requested(&hmos, Pattern::CopyAdversary, n, m, &mut seeded(1, 0)).unwrap();
+        let expected: Vec<u64> = by_hand[..64].iter().map(|&(_, v)| v).collect();
+        assert_eq!(chosen, expected);
+        let p = by_hand[63].0;
+        // Far fewer 1-modules than the 48 a spread request set would reach.
+        assert!(p < 40, "P = {p}");
+        let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
+        let cull = Selection::Cull { a: 2.0, eps: 1.0 / 3.0 };
+        let mut memory = HmosMemory::with_hmos(params, hmos, m, &[], cull).unwrap();
+        let verified =
+            write_then_read(&mut memory, Pattern::CopyAdversary, n, m, &mut seeded(1, 0)).unwrap();
+        assert!(verified);
+        for (v, copies) in memory.targets() {
+            assert!(chosen.contains(v));
+            for &c in copies {
+                assert!(memory.hmos().loc(*v, c).unwrap() <= p);
+            }
+        }
+        let coloured = coloured_modules(memory.hmos(), memory.targets()).unwrap();
+        assert!(coloured[1] <= p + 1, "{coloured:?}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(12))]
+
+        /// At k = 1 and 2 the copy adversary takes exactly the n variables with the smallest
+        /// largest copy processor, computed from `loc` over all `r 3^k` copies (not from
+        /// `Hmos::reach`): every chosen copy lies on a processor <= P and every variable left
+        /// out has a copy on a processor >= P, so the chosen set's i-modules are those whose
+        /// blocks sit in the lowest clusters at every level.
+        #[test]
+        fn copy_adversary_is_the_lowest_copies(
+            seed in any::<u64>(),
+            (log_n, k) in prop::sample::select(vec![(6_u32, 1_u32), (9, 1), (9, 2)]),
+        ) {
+            let n = 1_u32 << log_n;
+            let m = 4 * u64::from(n);
+            let hmos = Hmos::build(&HmosConfig::new(u64::from(n), m, 3, k, seed).unwrap()).unwrap();
+            let chosen =
+                requested(&hmos, Pattern::CopyAdversary, n, m, &mut seeded(1, 0)).unwrap();
+            prop_assert_eq!(chosen.len(), n as usize);
+            let p = chosen.iter().map(|&v| top(&hmos, v)).max().unwrap();
+            let left_out = (0..m).filter(|v| !chosen.contains(v));
+            for v in left_out {
+                prop_assert!(top(&hmos, v) >= p, "v = {} has every copy below {}", v, p);
+            }
+        }
     }
 }
