@@ -81,17 +81,18 @@ enum StepMsg {
 
 const _: () = assert!(std::mem::size_of::<StepMsg>() == 32);
 
-/// The most passes of one actor run (a pass number travels in 16 bits).
-pub(crate) const MAX_PASSES: usize = 1 << 16;
+/// The most passes of one actor run (a pass number travels in 16 bits, and a node that has
+/// served them all holds `MAX_PASSES`).
+pub(crate) const MAX_PASSES: usize = u16::MAX as usize;
 
 impl StepMsg {
     /// The pass of a message between virtual nodes.
-    fn link_pass(&self) -> Option<u32> {
+    fn link_pass(&self) -> Option<u16> {
         match self {
             StepMsg::Data { pass, .. }
             | StepMsg::Ack { pass, .. }
             | StepMsg::RData { pass, .. }
-            | StepMsg::RAck { pass, .. } => Some(u32::from(*pass)),
+            | StepMsg::RAck { pass, .. } => Some(*pass),
             _ => None,
         }
     }
@@ -196,6 +197,8 @@ struct NodeActor {
     phase: Phase,
     /// A `Tick` in flight (see `outbox`).
     ticking: bool,
+    /// The pass being served (select-accept reads it for every message between nodes).
+    pass: u16,
     l: u32,
     fwd: Cadence,
     rev: Cadence,
@@ -214,8 +217,7 @@ struct NodeActor {
     replies: usize,
     trace: SlotDigest,
     closed_fwd: Option<u64>,
-    /// The pass being served, and what every earlier pass measured here.
-    pass: u32,
+    /// What every earlier pass measured here.
     records: Vec<NodeRecord>,
     node: Node,
     /// Arrivals in exit order, and how many have been sent to the host.
@@ -318,13 +320,7 @@ impl NodeActor {
     /// The pass being served.
     fn plan<'a>(&self, env: &'a StepEnv) -> &'a PassPlan {
         // `pass < plan.len()` while a node serves (`finish_pass`).
-        &env.plan[self.pass as usize]
-    }
-
-    /// The pass being served as messages carry it (`pass < MAX_PASSES` while a node serves:
-    /// the runs check their plan's length).
-    fn pass16(&self) -> u16 {
-        u16::try_from(self.pass).unwrap_or(u16::MAX)
+        &env.plan[usize::from(self.pass)]
     }
 
     /// The PPUs of this node's router taking part in `plan`'s pass.
@@ -336,7 +332,7 @@ impl NodeActor {
     /// batch of arrivals goes to the host.
     fn fire_fwd(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
         let router = &env.router;
-        let (l, r, pass) = (self.l, self.r, self.pass16());
+        let (l, r, pass) = (self.l, self.r, self.pass);
         let variant = self.plan(env).variant;
         let fail = |e: Error| ActorError::Protocol { actor: ctx.me(), what: e.to_string() };
         if self.fwd.next > 0 {
@@ -398,7 +394,7 @@ impl NodeActor {
     /// Reverse round `T` (Choice 14) with the cadence of Choice 18, the links' roles swapped.
     fn fire_rev(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
         let router = &env.router;
-        let (l, r, pass) = (self.l, self.r, self.pass16());
+        let (l, r, pass) = (self.l, self.r, self.pass);
         if self.rev.next > 0 {
             let slots = std::mem::take(&mut self.rslots);
             for (e, slot) in slots.iter().enumerate() {
@@ -425,7 +421,7 @@ impl NodeActor {
         // At most 2 RData and 2 RAck follow in this event, and a `Start` of the next pass if
         // this one closes and another follows.
         let closing = self.node.closed;
-        let next = closing && (self.pass as usize + 1) < env.plan.len();
+        let next = closing && usize::from(self.pass) + 1 < env.plan.len();
         self.send_replies(ctx, 4 + usize::from(next));
         self.trace.add_rev(l, r, round, &out);
         if l >= 1 {
@@ -474,8 +470,9 @@ impl NodeActor {
             stats: std::mem::take(&mut self.stats),
             trace: std::mem::take(&mut self.trace),
         });
-        self.pass += 1;
-        let Some(plan) = env.plan.get(self.pass as usize) else {
+        // `pass < plan.len() <= MAX_PASSES = u16::MAX` (the runs check their plan's length).
+        self.pass = self.pass.saturating_add(1);
+        let Some(plan) = env.plan.get(usize::from(self.pass)) else {
             self.phase = Phase::Done;
             return Ok(());
         };
@@ -493,7 +490,7 @@ impl NodeActor {
         self.replies = 0;
         self.due = self.due_in(plan);
         if self.due == 0 {
-            ctx.send(ctx.me(), StepMsg::Start { pass: self.pass16() });
+            ctx.send(ctx.me(), StepMsg::Start { pass: self.pass });
         }
         Ok(())
     }
@@ -542,7 +539,7 @@ impl NodeActor {
         }
         match m {
             StepMsg::Inject { pass, .. } | StepMsg::Start { pass } => {
-                fwd && !self.fwd.started && u32::from(*pass) == self.pass
+                fwd && !self.fwd.started && *pass == self.pass
             }
             StepMsg::Data { round, .. } => !fwd || self.fwd.takes_data(*round),
             StepMsg::Ack { round, output, .. } => {
@@ -1227,7 +1224,7 @@ impl LockstepRouter {
         if passes > MAX_PASSES {
             return Err(Error::InvalidConfig {
                 field: "butterfly.steps",
-                rule: "an overlapping run of at most 65,536 passes",
+                rule: "an overlapping run of at most 65,535 passes",
                 got: passes.to_string(),
             });
         }
