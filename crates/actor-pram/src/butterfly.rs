@@ -148,7 +148,8 @@ pub struct ButterflyReport {
 /// What the butterfly translation measured on actors (Choice 22): every global step is one
 /// actor run (PPU actors, hash actors, virtual-node actors, hosts) whose slots equal the lockstep
 /// router's; the steps are sequenced by a barrier, so the program's actor time is the sum of
-/// the steps' plus one event per local instruction.
+/// the steps' plus one event per local instruction. With `steps = "overlapping"` the
+/// program also runs as one actor system, passes overlapping (`overlapping`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ButterflyActors {
     /// The scheduler of every step's run.

@@ -19,6 +19,11 @@
 //! replies fires reverse round 0; reverse rounds follow the same cadence with the roles of
 //! the links swapped (a Null slot where the lockstep pass sends nothing); a delivery is a
 //! `Reply` to the PPU actor.
+//!
+//! The same actors serve a whole program in one system (the overlapping run, Choice 22):
+//! the PPU actors are then the program's replicas, the network's messages carry their pass,
+//! and a node that closes a pass's reverse pass records it, resets and serves the next one,
+//! holding back the messages of later passes; the hosts own the cells they write.
 
 use super::{
     Access, AccessKind, Cells, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, NodeTally,
