@@ -692,9 +692,11 @@ impl HostActor {
             StepMsg::Arrivals { node, batch, last } => {
                 if self.ended == self.nodes {
                     // The first batch of the next pass (a node has all its replies of the
-                    // last one before it sends).
+                    // last one before it sends): the last pass's writes are held if its step
+                    // goes on (Choice 23).
                     self.ended = 0;
-                    self.packets.clear();
+                    let last = std::mem::take(&mut self.packets);
+                    self.held.keep(last.into_iter().flat_map(|(_, ps)| ps));
                 }
                 match self.packets.iter_mut().find(|(id, _)| *id == node) {
                     Some((_, list)) => list.extend(batch),
@@ -721,9 +723,8 @@ impl HostActor {
                     .serve(plan.variant, hashing, Some(self.router), &all, cells)
                     .map_err(|e| protocol(ctx, e.to_string()))?;
                 if plan.last {
-                    self.held = Held::new(false);
-                } else {
-                    self.held.keep(all.into_iter().cloned());
+                    // The step is resolved: nothing more to hold.
+                    self.held = Held::new(true);
                 }
                 self.own.extend(served.writes.iter().copied());
                 self.served.push((served.writes, served.serialization));
