@@ -221,9 +221,13 @@ struct NodeActor {
     /// Replies received from the host (select-accept takes their batches in order).
     replies: usize,
     trace: SlotDigest,
-    closed_fwd: Option<u64>,
-    /// What every earlier pass measured here.
-    records: Vec<NodeRecord>,
+    /// The rounds in which the passes closed (rounds travel in 32 bits).
+    closed_fwd: Option<u32>,
+    closed_rev: Option<u32>,
+    /// What every earlier pass measured here (the pass being served, or the last one, is in
+    /// the fields above and below: a run of one pass allocates no record; boxed, so that a
+    /// node takes 13 cache lines as before the overlapping run).
+    records: Option<Box<Vec<NodeRecord>>>,
     node: Node,
     /// Arrivals in exit order, and how many have been sent to the host.
     arrived: Vec<(usize, u64, u32, u32, Packet)>,
@@ -377,7 +381,7 @@ impl NodeActor {
             }
         }
         if self.node.closed {
-            self.closed_fwd = Some(round);
+            self.closed_fwd = Some(sent);
             self.phase = Phase::Exchange;
             self.send_batch(ctx);
         } else {
@@ -450,7 +454,7 @@ impl NodeActor {
             }
         }
         if closing {
-            self.finish_pass(env, ctx, round)?;
+            self.finish_pass(env, ctx, sent)?;
         }
         self.tick(ctx);
         self.count_words();
@@ -464,23 +468,25 @@ impl NodeActor {
         &mut self,
         env: &StepEnv,
         ctx: &mut Ctx<'_, StepActor>,
-        round: u64,
+        round: u32,
     ) -> Result<(), ActorError> {
+        self.closed_rev = Some(round);
+        // `pass < plan.len() <= MAX_PASSES = u16::MAX` (the runs check their plan's length).
+        let Some(plan) = env.plan.get(usize::from(self.pass) + 1) else {
+            self.phase = Phase::Done;
+            return Ok(());
+        };
         let closed_fwd =
             self.closed_fwd.take().ok_or_else(|| protocol(ctx, "a reverse pass before closing"))?;
-        self.records.push(NodeRecord {
-            closed_fwd,
-            closed_rev: round,
+        self.records.get_or_insert_default().push(NodeRecord {
+            closed_fwd: u64::from(closed_fwd),
+            closed_rev: u64::from(round),
             arrivals: self.arrived.len() as u64,
             stats: std::mem::take(&mut self.stats),
             trace: std::mem::take(&mut self.trace),
         });
-        // `pass < plan.len() <= MAX_PASSES = u16::MAX` (the runs check their plan's length).
+        self.closed_rev = None;
         self.pass = self.pass.saturating_add(1);
-        let Some(plan) = env.plan.get(usize::from(self.pass)) else {
-            self.phase = Phase::Done;
-            return Ok(());
-        };
         let last = env.router.levels - 1;
         self.phase = Phase::Forward;
         self.node = env.router.init_node(self.l);
@@ -1039,8 +1045,9 @@ impl LockstepRouter {
                     sent: 0,
                     replies: 0,
                     closed_fwd: None,
+                    closed_rev: None,
                     pass: 0,
-                    records: Vec::new(),
+                    records: None,
                     words: 24,
                     stats: NodeTally::default(),
                     trace: SlotDigest::default(),
@@ -1114,20 +1121,38 @@ impl LockstepRouter {
         for b in rt.behaviours() {
             match b {
                 StepActor::Node(v) => {
-                    if v.records.len() != passes {
+                    // The earlier passes' records, then the last pass in the node's fields.
+                    let last = match (v.closed_fwd, v.closed_rev) {
+                        (Some(f), Some(rv)) => Some((
+                            u64::from(f),
+                            u64::from(rv),
+                            v.arrived.len() as u64,
+                            &v.stats,
+                            &v.trace,
+                        )),
+                        _ => None,
+                    };
+                    let recs: Vec<_> = v
+                        .records
+                        .iter()
+                        .flat_map(|r| r.iter())
+                        .map(|r| (r.closed_fwd, r.closed_rev, r.arrivals, &r.stats, &r.trace))
+                        .chain(last)
+                        .collect();
+                    if recs.len() != passes {
                         return Err(Error::Routing {
                             what: format!("virtual node ({},{}) never closed", v.l, v.r),
                         });
                     }
-                    for (pass, rec) in out.iter_mut().zip(&v.records) {
-                        pass.r_fwd = pass.r_fwd.max(rec.closed_fwd + 1);
-                        pass.r_rev = pass.r_rev.max(rec.closed_rev + 1);
-                        pass.combines += rec.stats.combines;
-                        pass.arrivals += rec.arrivals;
-                        pass.max_occupancy = pass.max_occupancy.max(rec.stats.max_occupancy);
-                        pass.exits.extend(rec.stats.exits.iter().cloned());
-                        pass.deliveries.extend(rec.stats.deliveries.iter().copied());
-                        pass.slots.merge(&rec.trace);
+                    for (pass, (f, rv, arrivals, stats, trace)) in out.iter_mut().zip(recs) {
+                        pass.r_fwd = pass.r_fwd.max(f + 1);
+                        pass.r_rev = pass.r_rev.max(rv + 1);
+                        pass.combines += stats.combines;
+                        pass.arrivals += arrivals;
+                        pass.max_occupancy = pass.max_occupancy.max(stats.max_occupancy);
+                        pass.exits.extend(stats.exits.iter().cloned());
+                        pass.deliveries.extend(stats.deliveries.iter().copied());
+                        pass.slots.merge(trace);
                     }
                 }
                 StepActor::Host(h) => {
