@@ -225,8 +225,11 @@ struct NodeActor {
     closed_fwd: Option<u32>,
     closed_rev: Option<u32>,
     /// What every earlier pass measured here (the pass being served, or the last one, is in
-    /// the fields above and below: a run of one pass allocates no record; boxed, so that a
-    /// node takes 13 cache lines as before the overlapping run).
+    /// the fields above and below: a run of one pass allocates no record).
+    #[expect(
+        clippy::box_collection,
+        reason = "8 bytes instead of a Vec's 24 keep a node at 13 cache lines (832 bytes), as before the overlapping run"
+    )]
     records: Option<Box<Vec<NodeRecord>>>,
     node: Node,
     /// Arrivals in exit order, and how many have been sent to the host.
