@@ -1078,7 +1078,8 @@ impl LockstepRouter {
                 pass: 0,
                 own: BTreeMap::new(),
                 held: held.for_host(self.hashing(), router),
-                served: Vec::new(),
+                // One pass in a step's run: no room for more (the overlapping run grows it).
+                served: Vec::with_capacity(1),
             };
             rt.spawn(StepActor::Host(Box::new(host)), &acq)?;
         }
