@@ -50,9 +50,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         "actors" => {
             let a = router.actor_read_pass(&reads, &memory, Scheduler::Fifo)?;
-            let ok = a.deliveries.len() == reads.len()
-                && a.deliveries.iter().all(|&(p, _, v)| v == 1000 + i64::from(perm[p as usize]));
-            (a.r_fwd, a.r_rev, a.slots.count, a.actor.events, ok)
+            let ok = a.pass.deliveries.len() == reads.len()
+                && a.pass
+                    .deliveries
+                    .iter()
+                    .all(|&(p, _, v)| v == 1000 + i64::from(perm[p as usize]));
+            (a.pass.r_fwd, a.pass.r_rev, a.pass.slots.count, a.actor.events, ok)
         }
         other => return Err(format!("mode must be lockstep or actors (got {other})").into()),
     };

@@ -22,7 +22,23 @@ use crate::actor::Scheduler;
 use crate::direct::{Code, Dest, Effect, PpuActor};
 use crate::hash::{HashFamily, KeyOrder};
 use crate::limits::{check_butterfly_memory, check_butterfly_work};
-use crate::ranade::{Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassStats};
+use crate::ranade::{
+    Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassPlan, PassRecord, PassStats,
+    SlotDigest, op_of,
+};
+
+/// How the global steps of a program run on actors (Choice 22).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Steps {
+    /// Every pass is its own actor run, separated by a barrier: the program's actor time is
+    /// `(T − G) + Σ` of the passes' actor times.
+    #[default]
+    Barrier,
+    /// Also one actor system for the whole program, passes overlapping (its actor time is
+    /// the run's DAG depth), reported next to the barrier measure.
+    Overlapping,
+}
 
 /// How the butterfly translation is set up.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -45,6 +61,8 @@ pub struct ButterflyConfig {
     pub hash_seed: u64,
     /// How a router's PPUs share it when `S > N` (Choice 23).
     pub multiplex: Multiplex,
+    /// How the global steps run on actors (Choice 22; only with a scheduler).
+    pub steps: Steps,
 }
 
 impl Default for ButterflyConfig {
@@ -60,6 +78,7 @@ impl Default for ButterflyConfig {
             keys: KeyOrder::Ranked,
             hash_seed: 0,
             multiplex: Multiplex::Pipelined,
+            steps: Steps::Barrier,
         }
     }
 }
@@ -129,11 +148,14 @@ pub struct ButterflyReport {
 /// What the butterfly translation measured on actors (Choice 22): every global step is one
 /// actor run (PPU actors, hash actors, virtual-node actors, hosts) whose slots equal the lockstep
 /// router's; the steps are sequenced by a barrier, so the program's actor time is the sum of
-/// the steps' plus one event per local instruction.
+/// the steps' plus one event per local instruction. With `steps = "overlapping"` the
+/// program also runs as one actor system, passes overlapping (`overlapping`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ButterflyActors {
     /// The scheduler of every step's run.
     pub scheduler: String,
+    /// How the steps ran: the barrier measure alone, or the overlapping run too.
+    pub steps: Steps,
     /// `(T − G) + Σ_steps actor time`.
     pub actor_time: u64,
     /// The longest step's actor time.
@@ -162,6 +184,60 @@ pub struct ButterflyActors {
     pub actors: u64,
     /// The largest mailbox.
     pub max_mailbox: u64,
+    /// The overlapping run (`steps = "overlapping"`), next to the barrier measure above.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overlapping: Option<OverlapActors>,
+}
+
+/// What the overlapping run measured (Choice 22): one actor system for the whole program,
+/// every pass checked against the lockstep router's (Property 1).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OverlapActors {
+    /// The run's DAG depth.
+    pub actor_time: u64,
+    /// The barrier measure minus this one (`>= 0`).
+    pub below_barrier: u64,
+    /// `actor_time / T`.
+    pub actor_time_over_t: f64,
+    /// `actor_time / (T · log2 N)`.
+    pub actor_time_over_t_log_n: f64,
+    /// Actor space of the run.
+    pub actor_space: u64,
+    /// Events of the run.
+    pub events: u64,
+    /// Messages of the run.
+    pub messages: u64,
+    /// Actors: `(3n − 1) · 2^n` virtual nodes, `N` hosts, `N` hash actors, `S` replicas.
+    pub actors: u64,
+    /// The largest mailbox.
+    pub max_mailbox: u64,
+}
+
+/// Property 1 for pass `pass` (1-based) run by actors: its slots, rounds, deliveries,
+/// serialization, combines, arrivals and buffer occupancy equal the lockstep pass's.
+fn check_pass(
+    pass: u64,
+    what: &str,
+    a: &PassRecord,
+    s: &PassStats,
+    slots: &SlotDigest,
+) -> Result<(), Error> {
+    let differs = |part: &str| Error::Mismatch {
+        program: format!("pass {pass} {what}"),
+        what: format!("{part} (Property 1: the lockstep router's)"),
+    };
+    if a.slots != *slots || (a.r_fwd, a.r_rev) != (s.r_fwd, s.r_rev) {
+        return Err(differs("slots"));
+    }
+    if a.deliveries != s.deliveries {
+        return Err(differs("replies"));
+    }
+    if a.serialization != s.serialization
+        || (a.combines, a.arrivals, a.max_occupancy) != (s.combines, s.arrivals, s.max_occupancy)
+    {
+        return Err(differs("serialization, combines or buffers"));
+    }
+    Ok(())
 }
 
 /// The least dimension `n >= 2` with `n · 2^n >= s`, or the given one (the router checks its
@@ -333,6 +409,7 @@ fn run_butterfly(
         hops: 0,
         actor: scheduler.map(|sched| ButterflyActors {
             scheduler: sched.to_string(),
+            steps: config.steps,
             actor_time: 0,
             max_step_actor_time: 0,
             actor_time_over_t: 0.0,
@@ -346,12 +423,19 @@ fn run_butterfly(
             messages: 0,
             actors: 0,
             max_mailbox: 0,
+            overlapping: None,
         }),
         verified: false,
         memory: Vec::new(),
     };
     let mut executed = 0u64;
     let mut steps = 0u64;
+    // The overlapping run (Choice 22): its scheduler, the passes' plan and the lockstep
+    // passes it is checked against, and the memory it starts from.
+    let overlap = scheduler.filter(|_| config.steps == Steps::Overlapping);
+    let mut plan: Vec<PassPlan> = Vec::new();
+    let mut lock_passes: Vec<(PassStats, SlotDigest)> = Vec::new();
+    let initial = memory.clone();
     loop {
         let pc = ppus.first().map_or(0, |p| p.pc);
         let instr = code.at(pc).ok_or_else(|| diverged(0, format!("pc {pc} out of range")))?;
@@ -408,24 +492,21 @@ fn run_butterfly(
                             sched,
                         )?;
                         let pass = report.passes + 1;
-                        let differs = |what: &str| Error::Mismatch {
-                            program: format!("pass {pass} on actors"),
-                            what: format!("{what} (Property 1: the lockstep router's)"),
-                        };
-                        if a.slots != slots || (a.r_fwd, a.r_rev) != (s.r_fwd, s.r_rev) {
-                            return Err(differs("slots"));
+                        check_pass(pass, "on actors", &a.pass, &s, &slots)?;
+                        if memory != lock_memory || held.len() != lock_held.len() {
+                            return Err(Error::Mismatch {
+                                program: format!("pass {pass} on actors"),
+                                what: "memory or held writes (the lockstep router's)".into(),
+                            });
                         }
-                        if a.deliveries != s.deliveries || memory != lock_memory {
-                            return Err(differs("replies or memory"));
-                        }
-                        if a.serialization != s.serialization
-                            || (a.combines, a.arrivals, a.max_occupancy)
-                                != (s.combines, s.arrivals, s.max_occupancy)
-                        {
-                            return Err(differs("serialization, combines or buffers"));
-                        }
-                        if held.len() != lock_held.len() {
-                            return Err(differs("held writes"));
+                        if overlap.is_some() {
+                            lock_passes.push((s.clone(), slots));
+                            plan.push(PassPlan {
+                                variant,
+                                op: op_of(mine),
+                                ppus: pids.clone(),
+                                last: t + 1 == passes.len(),
+                            });
                         }
                         let rounds = s.r_fwd + s.r_rev;
                         let per_round = a.actor.actor_time as f64 / rounds.max(1) as f64;
@@ -439,7 +520,7 @@ fn run_butterfly(
                         act.messages += a.actor.messages;
                         act.actors = act.actors.max(a.actor.actors);
                         act.max_mailbox = act.max_mailbox.max(a.actor.max_mailbox);
-                        (s, a.deliveries)
+                        (s, a.pass.deliveries)
                     }
                     _ => {
                         let (s, _) = router.step_pass_traced(
@@ -506,6 +587,38 @@ fn run_butterfly(
         act.actor_time_per_round = steps_time as f64 / rounds;
         if report.passes == 0 {
             act.pass_per_round_min = 0.0;
+        }
+        if let Some(sched) = overlap {
+            let per_step = u32::try_from(per_step).map_err(|_| Error::InvalidConfig {
+                field: "butterfly.multiplex",
+                rule: "at most 2^32 - 1 passes per step",
+                got: per_step.to_string(),
+            })?;
+            let run =
+                router.actor_program(&code, &initial, plan, per_step, config.fetch_order, sched)?;
+            for (i, (a, (s, slots))) in (1u64..).zip(run.passes.iter().zip(&lock_passes)) {
+                check_pass(i, "of the overlapping run", a, s, slots)?;
+            }
+            let same_ppus = run.replicas.len() == ppus.len()
+                && run.replicas.iter().zip(&ppus).all(|(a, b)| a.cpu == b.cpu && a.regs == b.regs);
+            if run.passes.len() != lock_passes.len() || run.memory != memory || !same_ppus {
+                return Err(Error::Mismatch {
+                    program: "the overlapping run".into(),
+                    what: "passes, final memory or registers (the barrier run's)".into(),
+                });
+            }
+            let time = run.actor.actor_time;
+            act.overlapping = Some(OverlapActors {
+                actor_time: time,
+                below_barrier: act.actor_time.saturating_sub(time),
+                actor_time_over_t: time as f64 / t,
+                actor_time_over_t_log_n: time as f64 / (t * f64::from(report.routers).log2()),
+                actor_space: run.actor.actor_space,
+                events: run.actor.events,
+                messages: run.actor.messages,
+                actors: run.actor.actors,
+                max_mailbox: run.actor.max_mailbox,
+            });
         }
     }
     let regs_ok = ppus.iter().all(|p| {

@@ -135,14 +135,14 @@ pub enum Msg {
 }
 
 /// A program as the PPU replicas execute it: instructions, jump targets and sizes.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Code {
     code: Vec<Instr>,
     targets: Vec<u32>,
     pub(crate) variant: Variant,
     mem: u64,
     pub(crate) ppus: u32,
-    lmem: u32,
+    pub(crate) lmem: u32,
 }
 
 impl Code {
@@ -349,6 +349,12 @@ impl PpuActor {
             waiting: None,
             halted: false,
         }
+    }
+
+    /// The state in words (Choice 9): 16 CPU and 16 PPU registers, pc, nact, pid, step, and
+    /// the local memory.
+    pub(crate) fn words(&self) -> u64 {
+        36 + self.local.len() as u64
     }
 
     /// Stores a reply where the access that waits for it said.
@@ -694,7 +700,7 @@ impl Behaviour for Node {
     fn state_words(&self) -> u64 {
         match self {
             // CPU replica (16 registers, pc, nact), 16 PPU registers, pid, step, local memory.
-            Node::Ppu(p) => 36 + p.local.len() as u64,
+            Node::Ppu(p) => p.words(),
             // Address, value, schedule position and count; the schedule itself is the
             // cell's script (two words per scheduled step); pending requests and replies.
             Node::Cell(c) => {

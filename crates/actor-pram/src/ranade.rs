@@ -27,7 +27,7 @@
 //! virtual nodes through both passes, hosts; Choice 22), slot for slot equal to the lockstep
 //! router (Property 1).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use netcore::pram::{Access, AccessKind, FetchOp, Variant};
 use netcore::topology::{Coord, Link, WrappedButterfly};
@@ -37,7 +37,8 @@ use crate::Error;
 use crate::hash::{HashFamily, Hashing, KeyOrder};
 
 mod step;
-pub use step::ActorPass;
+pub use step::{ActorPass, PassRecord};
+pub(crate) use step::{PassPlan, op_of};
 
 /// A packet's key: `(rank, dest, addr, tag)`, compared lexicographically; `tag = 0` with
 /// combining, the pid without (Choice 13). Two 64-bit halves (`hi = rank·2^32 + dest`,
@@ -157,14 +158,30 @@ struct Served {
 /// it in that order, a write with 0 (an acknowledgement); writes and fetch-and-ops store the
 /// result (an address beyond `memory` is an error). The packets must hold every packet of
 /// each address they name (one host's arrivals, or all of them).
-fn serve(variant: Variant, packets: &[&Packet], memory: &[i64]) -> Result<Served, Error> {
+/// The memory a host serves from: a base memory and, in the overlapping run (Choice 22), the
+/// cells the host has written since the run began, which it owns.
+#[derive(Debug, Clone, Copy)]
+struct Cells<'a> {
+    base: &'a [i64],
+    own: Option<&'a BTreeMap<u32, i64>>,
+}
+
+impl Cells<'_> {
+    /// The cell's value (0 beyond the memory's end, as a read there gives).
+    fn get(&self, addr: u32) -> i64 {
+        let own = self.own.and_then(|o| o.get(&addr).copied());
+        own.unwrap_or_else(|| self.base.get(addr as usize).copied().unwrap_or(0))
+    }
+}
+
+fn serve(variant: Variant, packets: &[&Packet], memory: Cells<'_>) -> Result<Served, Error> {
     let mut order: Vec<usize> = (0..packets.len()).collect();
     order.sort_by_key(|&i| (packets[i].addr, packets[i].lo));
     let mut served = Served { replies: vec![0; packets.len()], ..Served::default() };
     for group in order.chunk_by(|&i, &j| packets[i].addr == packets[j].addr) {
         let first = packets[group[0]];
         let at = usize::try_from(first.addr).unwrap_or(usize::MAX);
-        let old = memory.get(at).copied().unwrap_or(0);
+        let old = memory.get(first.addr);
         let mut acc = first.clone();
         for &i in &group[1..] {
             combine(variant, &mut acc, packets[i].clone())?;
@@ -183,7 +200,7 @@ fn serve(variant: Variant, packets: &[&Packet], memory: &[i64]) -> Result<Served
             }
         }
         if let Some(value) = stored {
-            if at >= memory.len() {
+            if at >= memory.base.len() {
                 return Err(Error::InvalidConfig {
                     field: "addr",
                     rule: "a written address < memory length",
@@ -349,7 +366,7 @@ impl Held {
         hashing: &Hashing,
         host: Option<u32>,
         packets: &[&Packet],
-        memory: &[i64],
+        memory: Cells<'_>,
     ) -> Result<Served, Error> {
         let mut all: Vec<&Packet> = self
             .packets
@@ -364,6 +381,12 @@ impl Held {
             served.writes.clear();
         }
         Ok(served)
+    }
+
+    /// The held writes of `host`'s cells (a host of the actor runs holds its own).
+    fn for_host(&self, hashing: &Hashing, host: u32) -> Held {
+        let packets = self.packets.iter().filter(|p| hashing.dest(p.addr) == host).cloned();
+        Held { packets: packets.collect(), last: self.last }
     }
 
     /// Keeps a pass's write packets if more passes follow.
@@ -1210,7 +1233,8 @@ impl LockstepRouter {
         stats.arrivals = arrived.len() as u64;
         stats.arrivals_max = per_host.iter().copied().max().unwrap_or(0);
         let packets: Vec<&Packet> = arrived.iter().map(|a| &a.4).collect();
-        let served = held.serve(variant, &self.hashing, None, &packets, memory)?;
+        let cells = Cells { base: memory, own: None };
+        let served = held.serve(variant, &self.hashing, None, &packets, cells)?;
         for &(addr, value) in &served.writes {
             // `serve` checked every written address against the memory's length.
             if let Some(cell) = memory.get_mut(addr as usize) {

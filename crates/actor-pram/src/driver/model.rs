@@ -22,6 +22,8 @@
 //! # hash = "poly"   # or "identity", "linear", { poly-k = 4 }, { table = [0, 5, 2] }
 //! # keys = "ranked" # or "destination-major"
 //! # hash_seed = 0
+//! # multiplex = "pipelined"  # or "sequential" (S > N)
+//! # steps = "barrier"   # or "overlapping": also one actor system for the whole program
 //! ```
 #![warn(clippy::cast_possible_truncation)]
 
@@ -272,13 +274,17 @@ impl Model for ActorPram {
                 r.combines,
                 r.max_occupancy,
                 r.actor.as_ref().map_or(String::new(), |a| format!(
-                    "actors: actor time = {} ({:.3} T, {:.3} T log2 N, {:.2} per lockstep round), events = {}, messages = {}, ",
+                    "actors: actor time = {} ({:.3} T, {:.3} T log2 N, {:.2} per lockstep round), events = {}, messages = {}, {}",
                     a.actor_time,
                     a.actor_time_over_t,
                     a.actor_time_over_t_log_n,
                     a.actor_time_per_round,
                     a.events,
-                    a.messages
+                    a.messages,
+                    a.overlapping.as_ref().map_or(String::new(), |o| format!(
+                        "overlapping: actor time = {} ({} below the barrier's, {:.3} T log2 N), events = {}, ",
+                        o.actor_time, o.below_barrier, o.actor_time_over_t_log_n, o.events
+                    ))
                 )),
                 report.verified
             ),

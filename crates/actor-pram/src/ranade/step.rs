@@ -19,16 +19,22 @@
 //! replies fires reverse round 0; reverse rounds follow the same cadence with the roles of
 //! the links swapped (a Null slot where the lockstep pass sends nothing); a delivery is a
 //! `Reply` to the PPU actor.
+//!
+//! The same actors serve a whole program in one system (the overlapping run, Choice 22):
+//! the PPU actors are then the program's replicas, the network's messages carry their pass,
+//! and a node that closes a pass's reverse pass records it, resets and serves the next one,
+//! holding back the messages of later passes; the hosts own the cells they write.
 
 use super::{
-    Access, AccessKind, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, NodeTally, Packet,
-    RSlot, Slot, SlotDigest, Variant,
+    Access, AccessKind, Cells, Error, FetchOp, FetchOrder, Held, LockstepRouter, Node, NodeTally,
+    Packet, RSlot, Slot, SlotDigest, Variant,
 };
 use crate::actor::{
     ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Kind, Limits, Runtime, Scheduler,
 };
+use crate::direct::{Code, Dest, Effect, PpuActor as Replica};
 use serde::Serialize;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::ops::Range;
 
 /// Arrivals and replies travel between a node and its host in batches of at most this many.
@@ -37,22 +43,25 @@ const BATCH: usize = 4;
 /// The fan-out cap `F` of [`Limits::default`] (Choice 3).
 const F_SEND: usize = 8;
 
-/// The messages of one step: 32 bytes (rounds in 32 bits, a port in 8), so that an envelope
-/// in the runtime's queue takes 48 bytes.
+/// The messages of the actors: 32 bytes (rounds in 32 bits, passes in 16, a port in 8), so
+/// that an envelope in the runtime's queue takes 48 bytes. The messages of the network carry
+/// their pass (Choice 22: in the overlapping run a node holds back the messages of a later
+/// pass than the one it serves; a run has at most [`MAX_PASSES`] passes).
 #[derive(Debug, Clone)]
 enum StepMsg {
-    /// Starts a PPU actor (the global instruction's event).
+    /// Starts a PPU actor (the global instruction's event), or runs a replica's next
+    /// instruction.
     Issue,
-    /// A PPU's access (or none) for its router's hash actor.
-    Access(Option<Box<Access>>),
+    /// A PPU's access (or none) of pass `pass` for its router's hash actor.
+    Access { pass: u16, access: Option<Box<Access>> },
     /// A PPU's packet (or none), keyed by the hash actor, for its injection node.
-    Inject(Option<Box<Packet>>),
-    /// Starts a node without a PPU.
-    Start,
+    Inject { pass: u16, packet: Option<Box<Packet>> },
+    /// Starts pass `pass` at a node without a PPU in it.
+    Start { pass: u16 },
     /// Forward slot of round `round` on the receiver's input `input`.
-    Data { round: u32, input: u8, slot: Slot },
+    Data { pass: u16, round: u32, input: u8, slot: Slot },
     /// Forward freed count of round `round` for the receiver's output `output`.
-    Ack { round: u32, output: u8, freed: u32 },
+    Ack { pass: u16, round: u32, output: u8, freed: u32 },
     /// A batch of a node's arrivals for its host; `last` ends the node's arrivals.
     Arrivals { node: ActorId, batch: Vec<Packet>, last: bool },
     /// The host asks for the next batch.
@@ -64,10 +73,10 @@ enum StepMsg {
     Flush,
     /// Reverse slot of round `round` on the receiver's reverse input `input` (its forward
     /// output), `None` for a Null slot.
-    RData { round: u32, input: u8, slot: Option<RSlot> },
+    RData { pass: u16, round: u32, input: u8, slot: Option<RSlot> },
     /// Reverse freed count of round `round` for the receiver's reverse output `output` (its
     /// forward input).
-    RAck { round: u32, output: u8, freed: u32 },
+    RAck { pass: u16, round: u32, output: u8, freed: u32 },
     /// A PPU's reply.
     Reply(i64),
     /// A node to itself: fire the next round with nothing to await, or send queued replies
@@ -77,21 +86,59 @@ enum StepMsg {
 
 const _: () = assert!(std::mem::size_of::<StepMsg>() == 32);
 
+/// The most passes of one actor run (a pass number travels in 16 bits, and a node that has
+/// served them all holds `MAX_PASSES`).
+pub(crate) const MAX_PASSES: usize = u16::MAX as usize;
+
+impl StepMsg {
+    /// The pass of a message between virtual nodes.
+    fn link_pass(&self) -> Option<u16> {
+        match self {
+            StepMsg::Data { pass, .. }
+            | StepMsg::Ack { pass, .. }
+            | StepMsg::RData { pass, .. }
+            | StepMsg::RAck { pass, .. } => Some(*pass),
+            _ => None,
+        }
+    }
+}
+
 /// A round as a message carries it (32 bits).
 fn round32(ctx: &Ctx<'_, StepActor>, round: u64) -> Result<u32, ActorError> {
     u32::try_from(round).map_err(|_| protocol(ctx, format!("round {round} above 2^32 - 1")))
 }
 
-/// The data shared by the actors of one step.
+/// One pass as the actors serve it: the global step's variant and fetch-and-op, the PPUs
+/// taking part (Choice 23) and whether it is its step's last pass.
 #[derive(Debug, Clone)]
+pub(crate) struct PassPlan {
+    pub(crate) variant: Variant,
+    pub(crate) op: Option<FetchOp>,
+    pub(crate) ppus: Range<u32>,
+    pub(crate) last: bool,
+}
+
+/// The fetch-and-op of a step's accesses, if they are fetch-and-ops.
+pub(crate) fn op_of(accesses: &[Access]) -> Option<FetchOp> {
+    match accesses.first().map(|a| a.kind) {
+        Some(AccessKind::Fetch(op)) => Some(op),
+        _ => None,
+    }
+}
+
+/// The data shared by the actors of one run: one pass (a step under the barrier) or every
+/// pass of a program (the overlapping run, Choice 22).
+#[derive(Debug)]
 struct StepEnv {
     router: LockstepRouter,
-    variant: Variant,
-    op: Option<FetchOp>,
     fetch_order: FetchOrder,
+    /// The memory at the run's start; the hosts own what they write in the run.
     memory: Vec<i64>,
-    /// The writes of the step's earlier passes (Choice 23).
-    held: Held,
+    plan: Vec<PassPlan>,
+    /// The program the replicas execute (the overlapping run) and its passes per global
+    /// step (`ceil(S / N)` in sequential mode, else 1).
+    code: Option<Code>,
+    per_step: u32,
 }
 
 /// The appendix's cadence for one pass at one node: round `T` fires once the Data of round
@@ -155,6 +202,8 @@ struct NodeActor {
     phase: Phase,
     /// A `Tick` in flight (see `outbox`).
     ticking: bool,
+    /// The pass being served (select-accept reads it for every message between nodes).
+    pass: u16,
     l: u32,
     fwd: Cadence,
     rev: Cadence,
@@ -172,8 +221,16 @@ struct NodeActor {
     /// Replies received from the host (select-accept takes their batches in order).
     replies: usize,
     trace: SlotDigest,
-    closed_fwd: Option<u64>,
-    closed_rev: Option<u64>,
+    /// The rounds in which the passes closed (rounds travel in 32 bits).
+    closed_fwd: Option<u32>,
+    closed_rev: Option<u32>,
+    /// What every earlier pass measured here (the pass being served, or the last one, is in
+    /// the fields above and below: a run of one pass allocates no record).
+    #[expect(
+        clippy::box_collection,
+        reason = "8 bytes instead of a Vec's 24 keep a node at 13 cache lines (832 bytes), as before the overlapping run"
+    )]
+    records: Option<Box<Vec<NodeRecord>>>,
     node: Node,
     /// Arrivals in exit order, and how many have been sent to the host.
     arrived: Vec<(usize, u64, u32, u32, Packet)>,
@@ -188,6 +245,20 @@ struct NodeActor {
     stats: NodeTally,
 }
 
+/// What one pass measured at one virtual node.
+#[derive(Debug, Clone)]
+struct NodeRecord {
+    closed_fwd: u64,
+    closed_rev: u64,
+    arrivals: u64,
+    stats: NodeTally,
+    trace: SlotDigest,
+}
+
+/// What a host served in one pass: the writes (address, value) and, per address, the pids in
+/// its order.
+type HostPass = (Vec<(u32, i64)>, Vec<(u64, Vec<u32>)>);
+
 /// A router's memory host.
 #[derive(Debug, Clone)]
 struct HostActor {
@@ -195,11 +266,18 @@ struct HostActor {
     /// Virtual nodes on this router (levels `c`, `c + n`, `c + 2n` up to `L`).
     nodes: u32,
     ended: u32,
-    /// Arrivals per node, in order of the node's first batch.
+    /// Arrivals per node of the pass being served (or last served), in order of the node's
+    /// first batch.
     packets: Vec<(ActorId, Vec<Packet>)>,
     outbox: VecDeque<(ActorId, u32, Vec<i64>)>,
-    writes: Vec<(u32, i64)>,
-    serialization: Vec<(u64, Vec<u32>)>,
+    /// The pass being served.
+    pass: u32,
+    /// The cells placed here that the run has written (the host owns them, Choice 22).
+    own: BTreeMap<u32, i64>,
+    /// The writes of the current step's earlier passes (Choice 23).
+    held: Held,
+    /// Per pass served: the writes and the serialization.
+    served: Vec<HostPass>,
 }
 
 /// A PPU as a sink of one step: it issues its access and takes its reply.
@@ -208,6 +286,20 @@ struct PpuActor {
     hash: ActorId,
     access: Option<Box<Access>>,
     replies: Vec<i64>,
+}
+
+/// A PPU of the overlapping run: the butterfly translation's replica (the direct
+/// translation's PPU interpreter, one event per instruction), which sends its access (or
+/// none) of every global step to its router's hash actor and waits only for its own reply
+/// (Choice 22).
+#[derive(Debug, Clone)]
+struct ReplicaActor {
+    ppu: Replica,
+    hash: ActorId,
+    /// Global steps issued.
+    steps: u64,
+    /// Where the awaited reply goes (`Some(None)`: a write's acknowledgement).
+    wait: Option<Option<Dest>>,
 }
 
 /// A router's hash actor `H_i` (unserialized, Choice 1): keys each access it gets with the
@@ -229,6 +321,7 @@ enum StepActor {
     Host(Box<HostActor>),
     Hash(HashActor),
     Ppu(PpuActor),
+    Replica(Box<ReplicaActor>),
 }
 
 fn protocol(ctx: &Ctx<'_, StepActor>, what: impl Into<String>) -> ActorError {
@@ -236,11 +329,23 @@ fn protocol(ctx: &Ctx<'_, StepActor>, what: impl Into<String>) -> ActorError {
 }
 
 impl NodeActor {
+    /// The pass being served.
+    fn plan<'a>(&self, env: &'a StepEnv) -> &'a PassPlan {
+        // `pass < plan.len()` while a node serves (`finish_pass`).
+        &env.plan[usize::from(self.pass)]
+    }
+
+    /// The PPUs of this node's router taking part in `plan`'s pass.
+    fn due_in(&self, plan: &PassPlan) -> usize {
+        self.ppus.iter().filter(|q| plan.ppus.contains(&q.0)).count()
+    }
+
     /// Forward round `T` (Choice 13) with the cadence of Choice 18; on closing, the first
     /// batch of arrivals goes to the host.
     fn fire_fwd(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
         let router = &env.router;
-        let (l, r) = (self.l, self.r);
+        let (l, r, pass) = (self.l, self.r, self.pass);
+        let variant = self.plan(env).variant;
         let fail = |e: Error| ActorError::Protocol { actor: ctx.me(), what: e.to_string() };
         if self.fwd.next > 0 {
             let slots = std::mem::take(&mut self.slots);
@@ -257,7 +362,7 @@ impl NodeActor {
         let round = self.fwd.advance();
         let sent = round32(ctx, round)?;
         let out = router
-            .fwd_fire(&mut self.node, l, r, round, env.variant, &mut self.stats, &mut self.arrived)
+            .fwd_fire(&mut self.node, l, r, round, variant, &mut self.stats, &mut self.arrived)
             .map_err(fail)?;
         self.trace.add_fwd(l, r, round, &out);
         for (e, slot) in out.slots.into_iter().enumerate() {
@@ -265,7 +370,7 @@ impl NodeActor {
                 self.fwd.await_ack[e] = !matches!(slot, Slot::Eos);
                 let (l2, r2) = router.succ(l, r, e);
                 // e < 2.
-                let data = StepMsg::Data { round: sent, input: e as u8, slot };
+                let data = StepMsg::Data { pass, round: sent, input: e as u8, slot };
                 ctx.send(router.actor_id(l2, r2), data);
             }
         }
@@ -274,12 +379,12 @@ impl NodeActor {
                 let (l0, r0) = router.pred(l, r, j);
                 let freed = out.freed[j];
                 // j < 2.
-                let ack = StepMsg::Ack { round: sent, output: j as u8, freed };
+                let ack = StepMsg::Ack { pass, round: sent, output: j as u8, freed };
                 ctx.send(router.actor_id(l0, r0), ack);
             }
         }
         if self.node.closed {
-            self.closed_fwd = Some(round);
+            self.closed_fwd = Some(sent);
             self.phase = Phase::Exchange;
             self.send_batch(ctx);
         } else {
@@ -301,7 +406,7 @@ impl NodeActor {
     /// Reverse round `T` (Choice 14) with the cadence of Choice 18, the links' roles swapped.
     fn fire_rev(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
         let router = &env.router;
-        let (l, r) = (self.l, self.r);
+        let (l, r, pass) = (self.l, self.r, self.pass);
         if self.rev.next > 0 {
             let slots = std::mem::take(&mut self.rslots);
             for (e, slot) in slots.iter().enumerate() {
@@ -316,16 +421,20 @@ impl NodeActor {
         let sent = round32(ctx, round)?;
         let open = self.node.rsent_eos.map(|x| !x);
         let before = self.stats.deliveries.len();
+        let op = self.plan(env).op;
         let out = router
-            .rev_fire(&mut self.node, l, r, round, env.op, &mut self.stats.deliveries)
+            .rev_fire(&mut self.node, l, r, round, op, &mut self.stats.deliveries)
             .map_err(|e| protocol(ctx, e.to_string()))?;
         for &(pid, _, y) in &self.stats.deliveries[before..] {
             let ppu = self.ppus.iter().find(|q| q.0 == pid);
             let (_, ppu) = ppu.ok_or_else(|| protocol(ctx, format!("a delivery to PPU {pid}")))?;
             self.outbox.push_back((*ppu, y));
         }
-        // At most 2 RData and 2 RAck follow in this event.
-        self.send_replies(ctx, 4);
+        // At most 2 RData and 2 RAck follow in this event, and a `Start` of the next pass if
+        // this one closes and another follows.
+        let closing = self.node.closed;
+        let next = closing && usize::from(self.pass) + 1 < env.plan.len();
+        self.send_replies(ctx, 4 + usize::from(next));
         self.trace.add_rev(l, r, round, &out);
         if l >= 1 {
             for (j, slot) in out.slots.into_iter().enumerate() {
@@ -333,7 +442,7 @@ impl NodeActor {
                     self.rev.await_ack[j] = !matches!(slot, Some(RSlot::Eos));
                     let (l0, r0) = router.pred(l, r, j);
                     // j < 2.
-                    let data = StepMsg::RData { round: sent, input: j as u8, slot };
+                    let data = StepMsg::RData { pass, round: sent, input: j as u8, slot };
                     ctx.send(router.actor_id(l0, r0), data);
                 }
             }
@@ -343,16 +452,60 @@ impl NodeActor {
                 let (l2, r2) = router.succ(l, r, e);
                 let freed = out.freed[e];
                 // e < 2.
-                let ack = StepMsg::RAck { round: sent, output: e as u8, freed };
+                let ack = StepMsg::RAck { pass, round: sent, output: e as u8, freed };
                 ctx.send(router.actor_id(l2, r2), ack);
             }
         }
-        if self.node.closed {
-            self.closed_rev = Some(round);
-            self.phase = Phase::Done;
+        if closing {
+            self.finish_pass(env, ctx, sent)?;
         }
         self.tick(ctx);
         self.count_words();
+        Ok(())
+    }
+
+    /// The reverse pass closed in `round`: records the pass and resets the node for the next
+    /// one (its cadences, queues and digest), starting it at once unless a PPU injects here
+    /// (Choice 22); after the last pass the node is done.
+    fn finish_pass(
+        &mut self,
+        env: &StepEnv,
+        ctx: &mut Ctx<'_, StepActor>,
+        round: u32,
+    ) -> Result<(), ActorError> {
+        self.closed_rev = Some(round);
+        // `pass < plan.len() <= MAX_PASSES = u16::MAX` (the runs check their plan's length).
+        let Some(plan) = env.plan.get(usize::from(self.pass) + 1) else {
+            self.phase = Phase::Done;
+            return Ok(());
+        };
+        let closed_fwd =
+            self.closed_fwd.take().ok_or_else(|| protocol(ctx, "a reverse pass before closing"))?;
+        self.records.get_or_insert_default().push(NodeRecord {
+            closed_fwd: u64::from(closed_fwd),
+            closed_rev: u64::from(round),
+            arrivals: self.arrived.len() as u64,
+            stats: std::mem::take(&mut self.stats),
+            trace: std::mem::take(&mut self.trace),
+        });
+        self.closed_rev = None;
+        self.pass = self.pass.saturating_add(1);
+        let last = env.router.levels - 1;
+        self.phase = Phase::Forward;
+        self.node = env.router.init_node(self.l);
+        self.fwd = Cadence::new(self.l == 0);
+        self.rev = Cadence::new(self.l == last);
+        self.slots = [None, None];
+        self.acks = [0; 2];
+        self.rslots = [None, None];
+        self.racks = [0; 2];
+        self.arrived.clear();
+        self.sent = 0;
+        self.replies = 0;
+        self.due = self.due_in(plan);
+        if self.due == 0 {
+            ctx.send(ctx.me(), StepMsg::Start { pass: self.pass });
+        }
         Ok(())
     }
 
@@ -394,8 +547,14 @@ impl NodeActor {
 
     fn accepts(&self, m: &StepMsg) -> bool {
         let (fwd, rev) = (self.phase == Phase::Forward, self.phase == Phase::Reverse);
+        // A message of an earlier pass is absorbed, one of a later pass held back.
+        if let Some(pass) = m.link_pass().filter(|&p| p != self.pass) {
+            return pass < self.pass;
+        }
         match m {
-            StepMsg::Inject(_) | StepMsg::Start => fwd && !self.fwd.started,
+            StepMsg::Inject { pass, .. } | StepMsg::Start { pass } => {
+                fwd && !self.fwd.started && *pass == self.pass
+            }
             StepMsg::Data { round, .. } => !fwd || self.fwd.takes_data(*round),
             StepMsg::Ack { round, output, .. } => {
                 // The cadence first: `eos_sent` lies outside the first line.
@@ -423,9 +582,12 @@ impl NodeActor {
         m: StepMsg,
     ) -> Result<(), ActorError> {
         let (fwd, rev) = (self.phase == Phase::Forward, self.phase == Phase::Reverse);
+        if m.link_pass().is_some_and(|p| p < self.pass) {
+            return Ok(());
+        }
         match m {
-            StepMsg::Inject(p) => {
-                self.inbox.extend(p.map(|p| *p));
+            StepMsg::Inject { packet, .. } => {
+                self.inbox.extend(packet.map(|p| *p));
                 self.count_words();
                 self.due =
                     self.due.checked_sub(1).ok_or_else(|| protocol(ctx, "an extra Inject"))?;
@@ -435,7 +597,7 @@ impl NodeActor {
                 // Every PPU of the router has spoken: the sorted, pre-combined queue.
                 let packets = std::mem::take(&mut self.inbox);
                 LockstepRouter::fill_injection(
-                    env.variant,
+                    self.plan(env).variant,
                     &mut self.node,
                     packets,
                     &mut self.stats,
@@ -444,7 +606,7 @@ impl NodeActor {
                 self.fwd.started = true;
                 self.fire_fwd(env, ctx)
             }
-            StepMsg::Start => {
+            StepMsg::Start { .. } => {
                 self.fwd.started = true;
                 self.fire_fwd(env, ctx)
             }
@@ -454,7 +616,9 @@ impl NodeActor {
                 self.fwd.got_data[input] = true;
                 if self.fwd.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
             }
-            StepMsg::Ack { round, output, freed } if fwd && self.fwd.live_ack(round, output) => {
+            StepMsg::Ack { round, output, freed, .. }
+                if fwd && self.fwd.live_ack(round, output) =>
+            {
                 let output = usize::from(output);
                 self.acks[output] += freed;
                 self.fwd.got_ack[output] = true;
@@ -490,7 +654,9 @@ impl NodeActor {
                 self.rev.got_data[input] = true;
                 if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
             }
-            StepMsg::RAck { round, output, freed } if rev && self.rev.live_ack(round, output) => {
+            StepMsg::RAck { round, output, freed, .. }
+                if rev && self.rev.live_ack(round, output) =>
+            {
                 let output = usize::from(output);
                 self.racks[output] += freed;
                 self.rev.got_ack[output] = true;
@@ -533,6 +699,14 @@ impl HostActor {
     ) -> Result<(), ActorError> {
         match m {
             StepMsg::Arrivals { node, batch, last } => {
+                if self.ended == self.nodes {
+                    // The first batch of the next pass (a node has all its replies of the
+                    // last one before it sends): the last pass's writes are held if its step
+                    // goes on (Choice 23).
+                    self.ended = 0;
+                    let last = std::mem::take(&mut self.packets);
+                    self.held.keep(last.into_iter().flat_map(|(_, ps)| ps));
+                }
                 match self.packets.iter_mut().find(|(id, _)| *id == node) {
                     Some((_, list)) => list.extend(batch),
                     None => self.packets.push((node, batch)),
@@ -547,12 +721,23 @@ impl HostActor {
                 }
                 let all: Vec<&Packet> = self.packets.iter().flat_map(|(_, ps)| ps).collect();
                 let hashing = env.router.hashing();
-                let served = env
+                let plan = env
+                    .plan
+                    .get(self.pass as usize)
+                    .ok_or_else(|| protocol(ctx, format!("arrivals of pass {}", self.pass)))?;
+                self.held.set_last(plan.last);
+                let cells = Cells { base: &env.memory, own: Some(&self.own) };
+                let served = self
                     .held
-                    .serve(env.variant, hashing, Some(self.router), &all, &env.memory)
+                    .serve(plan.variant, hashing, Some(self.router), &all, cells)
                     .map_err(|e| protocol(ctx, e.to_string()))?;
-                self.writes = served.writes;
-                self.serialization = served.serialization;
+                if plan.last {
+                    // The step is resolved: nothing more to hold.
+                    self.held = Held::new(true);
+                }
+                self.own.extend(served.writes.iter().copied());
+                self.served.push((served.writes, served.serialization));
+                self.pass += 1;
                 let mut replies = served.replies.into_iter();
                 for (node, ps) in &self.packets {
                     let mine: Vec<i64> = replies.by_ref().take(ps.len()).collect();
@@ -587,6 +772,66 @@ impl HostActor {
     }
 }
 
+impl ReplicaActor {
+    /// `Issue`: executes the next instruction (a global one sends this PPU's access of the
+    /// step, or none, to the hash actor and waits for an access's reply); `Reply`: stores it
+    /// and goes on.
+    fn handle(
+        &mut self,
+        env: &StepEnv,
+        ctx: &mut Ctx<'_, StepActor>,
+        m: StepMsg,
+    ) -> Result<(), ActorError> {
+        let code = env.code.as_ref().ok_or_else(|| protocol(ctx, "a replica without code"))?;
+        match m {
+            StepMsg::Issue if self.wait.is_none() && !self.ppu.halted => {
+                let global = code.at(self.ppu.pc).is_some_and(|i| i.is_global());
+                let effect = self.ppu.exec(code).map_err(|what| protocol(ctx, what))?;
+                let access = match effect {
+                    Effect::Halt => {
+                        self.ppu.halted = true;
+                        return Ok(());
+                    }
+                    Effect::Next => None,
+                    Effect::Access { addr, kind, value, wait } => {
+                        self.wait = Some(wait);
+                        Some(Box::new(Access { pid: self.ppu.pid, kind, addr, value }))
+                    }
+                };
+                if global {
+                    // Sequential mode: PPU `j` takes part in pass `j / N` of its step.
+                    let offset =
+                        if env.per_step > 1 { self.ppu.pid / env.router.routers() } else { 0 };
+                    let pass = self
+                        .steps
+                        .checked_mul(u64::from(env.per_step))
+                        .and_then(|p| p.checked_add(u64::from(offset)))
+                        .filter(|&p| p < env.plan.len() as u64)
+                        .and_then(|p| u16::try_from(p).ok())
+                        .ok_or_else(|| {
+                            protocol(ctx, format!("global step {} past the passes", self.steps))
+                        })?;
+                    self.steps += 1;
+                    ctx.send(self.hash, StepMsg::Access { pass, access });
+                }
+                if self.wait.is_none() {
+                    ctx.send(ctx.me(), StepMsg::Issue);
+                }
+                Ok(())
+            }
+            StepMsg::Reply(y) => {
+                let wait = self.wait.take().ok_or_else(|| protocol(ctx, "an unawaited reply"))?;
+                if let Some(dest) = wait {
+                    self.ppu.store(dest, y);
+                }
+                ctx.send(ctx.me(), StepMsg::Issue);
+                Ok(())
+            }
+            other => Err(protocol(ctx, format!("a replica got {other:?}"))),
+        }
+    }
+}
+
 impl Behaviour for StepActor {
     type Msg = StepMsg;
     type Env = StepEnv;
@@ -594,14 +839,18 @@ impl Behaviour for StepActor {
     fn kind(&self) -> Kind {
         match self {
             StepActor::Hash(_) => Kind::Unserialized,
-            StepActor::Node(_) | StepActor::Host(_) | StepActor::Ppu(_) => Kind::Serialized,
+            StepActor::Node(_) | StepActor::Host(_) | StepActor::Ppu(_) | StepActor::Replica(_) => {
+                Kind::Serialized
+            }
         }
     }
 
     fn accepts(&self, m: &StepMsg) -> bool {
         match self {
             StepActor::Node(v) => v.accepts(m),
-            StepActor::Host(_) | StepActor::Hash(_) | StepActor::Ppu(_) => true,
+            StepActor::Host(_) | StepActor::Hash(_) | StepActor::Ppu(_) | StepActor::Replica(_) => {
+                true
+            }
         }
     }
 
@@ -615,8 +864,8 @@ impl Behaviour for StepActor {
             StepActor::Node(v) => v.handle(env, ctx, m),
             StepActor::Host(h) => h.handle(env, ctx, m),
             StepActor::Hash(h) => match m {
-                StepMsg::Access(a) => {
-                    let packet = match a {
+                StepMsg::Access { pass, access } => {
+                    let packet = match access {
                         Some(a) => Some(Box::new(
                             env.router
                                 .packet(&a, env.fetch_order)
@@ -624,14 +873,14 @@ impl Behaviour for StepActor {
                         )),
                         None => None,
                     };
-                    ctx.send(h.node, StepMsg::Inject(packet));
+                    ctx.send(h.node, StepMsg::Inject { pass, packet });
                     Ok(())
                 }
                 other => Err(protocol(ctx, format!("a hash actor got {other:?}"))),
             },
             StepActor::Ppu(p) => match m {
                 StepMsg::Issue => {
-                    ctx.send(p.hash, StepMsg::Access(p.access.take()));
+                    ctx.send(p.hash, StepMsg::Access { pass: 0, access: p.access.take() });
                     Ok(())
                 }
                 StepMsg::Reply(y) => {
@@ -640,6 +889,7 @@ impl Behaviour for StepActor {
                 }
                 other => Err(protocol(ctx, format!("a PPU got {other:?}"))),
             },
+            StepActor::Replica(p) => p.handle(env, ctx, m),
         }
     }
 
@@ -648,10 +898,11 @@ impl Behaviour for StepActor {
             StepActor::Node(v) => v.words,
             StepActor::Host(h) => {
                 let held: usize = h.packets.iter().map(|(_, ps)| ps.len()).sum();
-                (4 + 4 * held + 2 * h.writes.len()) as u64
+                (4 + 4 * (held + h.held.len()) + 2 * h.own.len()) as u64
             }
             StepActor::Hash(h) => h.words,
             StepActor::Ppu(p) => 4 + p.replies.len() as u64,
+            StepActor::Replica(p) => p.ppu.words(),
         }
     }
 
@@ -667,14 +918,19 @@ impl Behaviour for StepActor {
             StepActor::Host(h) => format!("arrivals of {} more node(s)", h.nodes - h.ended),
             StepActor::Hash(_) => "nothing (unserialized)".into(),
             StepActor::Ppu(_) => "its reply".into(),
+            StepActor::Replica(p) => format!(
+                "pc {}, global step {}, {}",
+                p.ppu.pc,
+                p.steps,
+                if p.wait.is_some() { "its reply" } else { "nothing" }
+            ),
         }
     }
 }
 
-/// What one step run by actors measured (Property 1: everything but the actor measures
-/// equals the lockstep pass's).
+/// What one pass run by actors measured (Property 1: all of it equals the lockstep pass's).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ActorPass {
+pub struct PassRecord {
     /// Forward rounds: 1 + the last round in which a node was open.
     pub r_fwd: u64,
     /// Reverse rounds.
@@ -693,8 +949,27 @@ pub struct ActorPass {
     pub serialization: Vec<(u64, Vec<u32>)>,
     /// The digest of every slot of either pass.
     pub slots: SlotDigest,
+}
+
+/// What one step run by actors measured: the pass and the run's measures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ActorPass {
+    /// The pass (Property 1: equal to the lockstep pass's).
+    #[serde(flatten)]
+    pub pass: PassRecord,
     /// The actor run's measures.
     pub actor: ActorMetrics,
+}
+
+/// What the overlapping run of a program measured (Choice 22): every pass's record (each
+/// to be compared with the lockstep router's pass), the run's measures (its actor time is
+/// the depth of the whole run's event DAG), the final memory and the replicas.
+#[derive(Debug, Clone)]
+pub(crate) struct ActorProgram {
+    pub(crate) passes: Vec<PassRecord>,
+    pub(crate) actor: ActorMetrics,
+    pub(crate) memory: Vec<i64>,
+    pub(crate) replicas: Vec<Replica>,
 }
 
 impl LockstepRouter {
@@ -702,6 +977,208 @@ impl LockstepRouter {
     fn actor_id(&self, l: u32, r: u32) -> ActorId {
         // idx < levels · rows <= (3·16 − 1) · 2^16 fits u32.
         ActorId(u32::try_from(self.idx(l, r)).unwrap_or(u32::MAX))
+    }
+
+    /// Spawns the actors of a run serving `env.plan`'s passes: one actor per virtual node, one
+    /// host and one hash actor per router, and the PPU actors of pids `ppus` (`ppu` makes
+    /// them); injects their `Issue`s and the first pass's `Start`s. Actor ids: nodes, hosts,
+    /// hash actors, PPUs.
+    fn spawn_run(
+        &self,
+        rt: &mut Runtime<StepActor>,
+        env: &StepEnv,
+        ppus: Range<u32>,
+        held: &Held,
+        mut ppu: impl FnMut(u32, ActorId) -> StepActor,
+    ) -> Result<(), Error> {
+        let nn = self.routers();
+        let size = self.levels * self.rows;
+        let host_id = |router: u32| ActorId(size + router);
+        let hash_id = |router: u32| ActorId(size + nn + router);
+        let first_pid = ppus.start;
+        let ppu_id = |pid: u32| ActorId(size + 2 * nn + (pid - first_pid));
+        rt.reserve((size + 2 * nn) as usize + ppus.len());
+        let last = self.levels - 1;
+        // A program without global steps has no pass: its nodes are done from the start.
+        let first = env.plan.first();
+        let mut at_router: Vec<Vec<(u32, ActorId)>> = vec![Vec::new(); nn as usize];
+        for p in ppus.clone() {
+            at_router[self.router_of(p) as usize].push((p, ppu_id(p)));
+        }
+        let mut starts = Vec::new();
+        for l in 0..self.levels {
+            for r in 0..self.rows {
+                let mut acq = Vec::new();
+                for k in 0..2 {
+                    if l < last {
+                        let (l2, r2) = self.succ(l, r, k);
+                        acq.push(self.actor_id(l2, r2));
+                    }
+                    if l >= 1 {
+                        let (l0, r0) = self.pred(l, r, k);
+                        acq.push(self.actor_id(l0, r0));
+                    }
+                }
+                let router = r * self.n + l % self.n;
+                acq.push(host_id(router));
+                let mine = if l < self.n {
+                    std::mem::take(&mut at_router[router as usize])
+                } else {
+                    Vec::new()
+                };
+                acq.extend(mine.iter().map(|q| q.1));
+                let mut actor = NodeActor {
+                    node: self.init_node(l),
+                    l,
+                    r,
+                    phase: Phase::Forward,
+                    fwd: Cadence::new(l == 0),
+                    slots: [None, None],
+                    acks: [0; 2],
+                    rev: Cadence::new(l == last),
+                    rslots: [None, None],
+                    racks: [0; 2],
+                    host: host_id(router),
+                    due: 0,
+                    ppus: mine,
+                    inbox: Vec::new(),
+                    outbox: VecDeque::new(),
+                    ticking: false,
+                    arrived: Vec::new(),
+                    sent: 0,
+                    replies: 0,
+                    closed_fwd: None,
+                    closed_rev: None,
+                    pass: 0,
+                    records: None,
+                    words: 24,
+                    stats: NodeTally::default(),
+                    trace: SlotDigest::default(),
+                };
+                match first {
+                    Some(plan) => actor.due = actor.due_in(plan),
+                    None => actor.phase = Phase::Done,
+                }
+                if first.is_some() && actor.due == 0 {
+                    starts.push(self.actor_id(l, r));
+                }
+                rt.spawn(StepActor::Node(Box::new(actor)), &acq)?;
+            }
+        }
+        for router in 0..nn {
+            let (c, r) = self.injection_node(router);
+            let levels: Vec<u32> = (0..3).map(|k| c + k * self.n).filter(|&l| l <= last).collect();
+            let acq: Vec<ActorId> = levels.iter().map(|&l| self.actor_id(l, r)).collect();
+            let host = HostActor {
+                router,
+                nodes: levels.len() as u32,
+                ended: 0,
+                packets: Vec::new(),
+                outbox: VecDeque::new(),
+                pass: 0,
+                own: BTreeMap::new(),
+                held: held.for_host(self.hashing(), router),
+                // One pass in a step's run: no room for more (the overlapping run grows it).
+                served: Vec::with_capacity(1),
+            };
+            rt.spawn(StepActor::Host(Box::new(host)), &acq)?;
+        }
+        let words = 1 + self.hashing().words();
+        for router in 0..nn {
+            let (c, r) = self.injection_node(router);
+            let node = self.actor_id(c, r);
+            rt.spawn(StepActor::Hash(HashActor { node, words }), &[node])?;
+        }
+        for pid in ppus.clone() {
+            let hash = hash_id(self.router_of(pid));
+            rt.spawn(ppu(pid, hash), &[hash])?;
+        }
+        for pid in ppus {
+            rt.inject(ppu_id(pid), StepMsg::Issue)?;
+        }
+        for node in starts {
+            rt.inject(node, StepMsg::Start { pass: 0 })?;
+        }
+        Ok(())
+    }
+
+    /// Every pass's record from the nodes and hosts after a run; `memory` gets the hosts'
+    /// writes.
+    fn records(
+        rt: &Runtime<StepActor>,
+        passes: usize,
+        memory: &mut [i64],
+    ) -> Result<Vec<PassRecord>, Error> {
+        let mut out: Vec<PassRecord> = (0..passes)
+            .map(|_| PassRecord {
+                r_fwd: 0,
+                r_rev: 0,
+                combines: 0,
+                arrivals: 0,
+                max_occupancy: 0,
+                exits: Vec::new(),
+                deliveries: Vec::new(),
+                serialization: Vec::new(),
+                slots: SlotDigest::default(),
+            })
+            .collect();
+        for b in rt.behaviours() {
+            match b {
+                StepActor::Node(v) => {
+                    // The earlier passes' records, then the last pass in the node's fields.
+                    let last = match (v.closed_fwd, v.closed_rev) {
+                        (Some(f), Some(rv)) => Some((
+                            u64::from(f),
+                            u64::from(rv),
+                            v.arrived.len() as u64,
+                            &v.stats,
+                            &v.trace,
+                        )),
+                        _ => None,
+                    };
+                    let recs: Vec<_> = v
+                        .records
+                        .iter()
+                        .flat_map(|r| r.iter())
+                        .map(|r| (r.closed_fwd, r.closed_rev, r.arrivals, &r.stats, &r.trace))
+                        .chain(last)
+                        .collect();
+                    if recs.len() != passes {
+                        return Err(Error::Routing {
+                            what: format!("virtual node ({},{}) never closed", v.l, v.r),
+                        });
+                    }
+                    for (pass, (f, rv, arrivals, stats, trace)) in out.iter_mut().zip(recs) {
+                        pass.r_fwd = pass.r_fwd.max(f + 1);
+                        pass.r_rev = pass.r_rev.max(rv + 1);
+                        pass.combines += stats.combines;
+                        pass.arrivals += arrivals;
+                        pass.max_occupancy = pass.max_occupancy.max(stats.max_occupancy);
+                        pass.exits.extend(stats.exits.iter().cloned());
+                        pass.deliveries.extend(stats.deliveries.iter().copied());
+                        pass.slots.merge(trace);
+                    }
+                }
+                StepActor::Host(h) => {
+                    for (pass, (writes, serialization)) in out.iter_mut().zip(&h.served) {
+                        for &(addr, value) in writes {
+                            // `serve` checked the address against the memory's length.
+                            if let Some(cell) = memory.get_mut(addr as usize) {
+                                *cell = value;
+                            }
+                        }
+                        pass.serialization.extend(serialization.iter().cloned());
+                    }
+                }
+                StepActor::Hash(_) | StepActor::Ppu(_) | StepActor::Replica(_) => {}
+            }
+        }
+        for pass in &mut out {
+            pass.exits.sort_by_key(|a| (a.3, a.1, a.2));
+            pass.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
+            pass.serialization.sort_unstable();
+        }
+        Ok(out)
     }
 
     /// One pass of a global step ([`LockstepRouter::step_pass_traced`]) served by actors
@@ -725,7 +1202,6 @@ impl LockstepRouter {
         held: &mut Held,
         scheduler: Scheduler,
     ) -> Result<ActorPass, Error> {
-        let nn = self.routers();
         if let Some(a) = accesses.iter().find(|a| !ppus.contains(&a.pid)) {
             return Err(Error::InvalidConfig {
                 field: "pid",
@@ -733,168 +1209,94 @@ impl LockstepRouter {
                 got: format!("{} not in {ppus:?}", a.pid),
             });
         }
-        let op = match accesses.first().map(|a| a.kind) {
-            Some(AccessKind::Fetch(op)) => Some(op),
-            _ => None,
-        };
         Self::check_accesses(variant, accesses)?;
         // Each access travels in its PPU's `Access` to the hash actor.
         let mut issued: Vec<Option<Box<Access>>> = vec![None; ppus.len()];
         for a in accesses {
             issued[(a.pid - ppus.start) as usize] = Some(Box::new(*a));
         }
-        let size = self.levels * self.rows;
-        let host_id = |router: u32| ActorId(size + router);
-        let hash_id = |router: u32| ActorId(size + nn + router);
-        let ppu_id = |pid: u32| ActorId(size + 2 * nn + (pid - ppus.start));
-        let mut rt: Runtime<StepActor> = Runtime::new(scheduler, Limits::default());
-        rt.reserve((size + 2 * nn) as usize + ppus.len());
-        let last = self.levels - 1;
-        let mut at_router: Vec<Vec<(u32, ActorId)>> = vec![Vec::new(); nn as usize];
-        for p in ppus.clone() {
-            at_router[self.router_of(p) as usize].push((p, ppu_id(p)));
-        }
-        let idle: Vec<bool> = at_router.iter().map(Vec::is_empty).collect();
-        for l in 0..self.levels {
-            for r in 0..self.rows {
-                let mut acq = Vec::new();
-                for k in 0..2 {
-                    if l < last {
-                        let (l2, r2) = self.succ(l, r, k);
-                        acq.push(self.actor_id(l2, r2));
-                    }
-                    if l >= 1 {
-                        let (l0, r0) = self.pred(l, r, k);
-                        acq.push(self.actor_id(l0, r0));
-                    }
-                }
-                let router = r * self.n + l % self.n;
-                acq.push(host_id(router));
-                let mine = if l < self.n {
-                    std::mem::take(&mut at_router[router as usize])
-                } else {
-                    Vec::new()
-                };
-                acq.extend(mine.iter().map(|q| q.1));
-                let actor = NodeActor {
-                    node: self.init_node(l),
-                    l,
-                    r,
-                    phase: Phase::Forward,
-                    fwd: Cadence::new(l == 0),
-                    slots: [None, None],
-                    acks: [0; 2],
-                    rev: Cadence::new(l == last),
-                    rslots: [None, None],
-                    racks: [0; 2],
-                    host: host_id(router),
-                    due: mine.len(),
-                    ppus: mine,
-                    inbox: Vec::new(),
-                    outbox: VecDeque::new(),
-                    ticking: false,
-                    arrived: Vec::new(),
-                    sent: 0,
-                    replies: 0,
-                    closed_fwd: None,
-                    closed_rev: None,
-                    words: 24,
-                    stats: NodeTally::default(),
-                    trace: SlotDigest::default(),
-                };
-                rt.spawn(StepActor::Node(Box::new(actor)), &acq)?;
-            }
-        }
-        for router in 0..nn {
-            let (c, r) = self.injection_node(router);
-            let levels: Vec<u32> = (0..3).map(|k| c + k * self.n).filter(|&l| l <= last).collect();
-            let acq: Vec<ActorId> = levels.iter().map(|&l| self.actor_id(l, r)).collect();
-            let host = HostActor {
-                router,
-                nodes: levels.len() as u32,
-                ended: 0,
-                packets: Vec::new(),
-                outbox: VecDeque::new(),
-                writes: Vec::new(),
-                serialization: Vec::new(),
-            };
-            rt.spawn(StepActor::Host(Box::new(host)), &acq)?;
-        }
-        let words = 1 + self.hashing().words();
-        for router in 0..nn {
-            let (c, r) = self.injection_node(router);
-            let node = self.actor_id(c, r);
-            rt.spawn(StepActor::Hash(HashActor { node, words }), &[node])?;
-        }
-        for (pid, access) in ppus.clone().zip(issued) {
-            let hash = hash_id(self.router_of(pid));
-            rt.spawn(StepActor::Ppu(PpuActor { hash, access, replies: Vec::new() }), &[hash])?;
-        }
-        for pid in ppus.clone() {
-            rt.inject(ppu_id(pid), StepMsg::Issue)?;
-        }
-        for l in 0..self.levels {
-            for r in 0..self.rows {
-                if l >= self.n || idle[(r * self.n + l) as usize] {
-                    rt.inject(self.actor_id(l, r), StepMsg::Start)?;
-                }
-            }
-        }
+        let plan = PassPlan { variant, op: op_of(accesses), ppus: ppus.clone(), last: held.last };
         let env = StepEnv {
             router: self.clone(),
-            variant,
-            op,
             fetch_order,
             memory: memory.to_vec(),
-            held: held.clone(),
+            plan: vec![plan],
+            code: None,
+            per_step: 1,
         };
+        let mut rt: Runtime<StepActor> = Runtime::new(scheduler, Limits::default());
+        let start = ppus.start;
+        self.spawn_run(&mut rt, &env, ppus, held, |pid, hash| {
+            let access = issued[(pid - start) as usize].take();
+            StepActor::Ppu(PpuActor { hash, access, replies: Vec::new() })
+        })?;
         let actor = rt.run(&env)?;
-        let mut pass = ActorPass {
-            r_fwd: 0,
-            r_rev: 0,
-            combines: 0,
-            arrivals: 0,
-            max_occupancy: 0,
-            exits: Vec::new(),
-            deliveries: Vec::new(),
-            serialization: Vec::new(),
-            slots: SlotDigest::default(),
-            actor,
-        };
+        let pass = Self::records(&rt, 1, memory)?.remove(0);
         for b in rt.behaviours() {
-            match b {
-                StepActor::Node(v) => {
-                    let (Some(f), Some(rv)) = (v.closed_fwd, v.closed_rev) else {
-                        return Err(Error::Routing {
-                            what: format!("virtual node ({},{}) never closed", v.l, v.r),
-                        });
-                    };
-                    pass.r_fwd = pass.r_fwd.max(f + 1);
-                    pass.r_rev = pass.r_rev.max(rv + 1);
-                    pass.combines += v.stats.combines;
-                    pass.arrivals += v.arrived.len() as u64;
-                    pass.max_occupancy = pass.max_occupancy.max(v.stats.max_occupancy);
-                    pass.exits.extend(v.stats.exits.iter().cloned());
-                    pass.deliveries.extend(v.stats.deliveries.iter().copied());
-                    pass.slots.merge(&v.trace);
-                }
-                StepActor::Host(h) => {
-                    for &(addr, value) in &h.writes {
-                        // `serve` checked the address against the memory's length.
-                        if let Some(cell) = memory.get_mut(addr as usize) {
-                            *cell = value;
-                        }
-                    }
-                    pass.serialization.extend(h.serialization.iter().cloned());
-                    held.keep(h.packets.iter().flat_map(|(_, ps)| ps.iter().cloned()));
-                }
-                StepActor::Hash(_) | StepActor::Ppu(_) => {}
+            if let StepActor::Host(h) = b {
+                held.keep(h.packets.iter().flat_map(|(_, ps)| ps.iter().cloned()));
             }
         }
-        pass.exits.sort_by_key(|a| (a.3, a.1, a.2));
-        pass.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
-        pass.serialization.sort_unstable();
-        Ok(pass)
+        Ok(ActorPass { pass, actor })
+    }
+
+    /// A whole program in one actor system (the overlapping run, Choice 22): the replicas of
+    /// `code` (pids `0..S`) run as PPU actors, one event per instruction, and send the access
+    /// (or none) of each global step to their router's hash actor; the virtual nodes, hosts
+    /// and hash actors persist over `plan`'s passes (`per_step` per global step), every
+    /// network message carries its pass and a node serves its passes in order. `memory`:
+    /// the memory at the start (the hosts own what they write).
+    pub(crate) fn actor_program(
+        &self,
+        code: &Code,
+        memory: &[i64],
+        plan: Vec<PassPlan>,
+        per_step: u32,
+        fetch_order: FetchOrder,
+        scheduler: Scheduler,
+    ) -> Result<ActorProgram, Error> {
+        let passes = plan.len();
+        if passes > MAX_PASSES {
+            return Err(Error::InvalidConfig {
+                field: "butterfly.steps",
+                rule: "an overlapping run of at most 65,535 passes",
+                got: passes.to_string(),
+            });
+        }
+        let s = code.ppus;
+        let lmem = code.lmem;
+        let env = StepEnv {
+            router: self.clone(),
+            fetch_order,
+            memory: memory.to_vec(),
+            plan,
+            code: Some(code.clone()),
+            per_step,
+        };
+        let mut rt: Runtime<StepActor> = Runtime::new(scheduler, Limits::default());
+        self.spawn_run(&mut rt, &env, 0..s, &Held::new(false), |pid, hash| {
+            StepActor::Replica(Box::new(ReplicaActor {
+                ppu: Replica::new(pid, lmem),
+                hash,
+                steps: 0,
+                wait: None,
+            }))
+        })?;
+        let actor = rt.run(&env)?;
+        let mut memory = memory.to_vec();
+        let passes = Self::records(&rt, passes, &mut memory)?;
+        let replicas: Vec<Replica> = rt
+            .behaviours()
+            .iter()
+            .filter_map(|b| match b {
+                StepActor::Replica(p) => Some(p.ppu.clone()),
+                _ => None,
+            })
+            .collect();
+        if let Some(p) = replicas.iter().find(|p| !p.halted) {
+            return Err(Error::Diverged { pid: p.pid, what: format!("not halted at pc {}", p.pc) });
+        }
+        Ok(ActorProgram { passes, actor, memory, replicas })
     }
 
     /// [`LockstepRouter::read_pass`] served by actors: PPUs `0..N` take part (one per router;

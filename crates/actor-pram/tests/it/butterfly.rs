@@ -2,7 +2,7 @@
 
 use actor_pram::actor::Scheduler;
 use actor_pram::butterfly::{
-    ButterflyConfig, ButterflyReport, simulate_butterfly, simulate_butterfly_actors,
+    ButterflyConfig, ButterflyReport, Steps, simulate_butterfly, simulate_butterfly_actors,
 };
 use actor_pram::hash::{HashFamily, KeyOrder};
 use actor_pram::ranade::{Buffers, FetchOrder, Multiplex};
@@ -202,6 +202,7 @@ proptest! {
         ranked in any::<bool>(),
         hash_seed in any::<u64>(),
         sched in 0usize..7,
+        overlapping in any::<bool>(),
     ) {
         let program = netcore::pram::Program::parse(&text).unwrap();
         let limits = Limits::default();
@@ -217,6 +218,7 @@ proptest! {
             keys,
             hash_seed,
             multiplex: Multiplex::Pipelined,
+            steps: if overlapping { Steps::Overlapping } else { Steps::Barrier },
         };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {
@@ -229,6 +231,15 @@ proptest! {
                 // Every message of every step consumed by exactly one event.
                 let act = a.actor.as_ref().unwrap();
                 prop_assert_eq!(act.events, act.messages);
+                // The overlapping run (Choice 22): checked pass for pass against the lockstep
+                // router inside the run; every message consumed once; never above the barrier
+                // measure.
+                prop_assert_eq!(act.overlapping.is_some(), overlapping);
+                if let Some(o) = &act.overlapping {
+                    prop_assert_eq!(o.events, o.messages);
+                    prop_assert!(o.actor_time <= act.actor_time, "{} > {}", o.actor_time, act.actor_time);
+                    prop_assert_eq!(o.below_barrier, act.actor_time - o.actor_time);
+                }
                 prop_assert!(a.actor.is_some());
                 prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);
             }
@@ -241,6 +252,104 @@ proptest! {
                 prop_assert_eq!(Err(want), a);
             }
             (want, got) => prop_assert!(false, "{text}: reference {want:?}, butterfly {got:?}"),
+        }
+    }
+}
+
+/// The overlapping run (Choice 22) of every library program (size 16 on the butterfly of
+/// dimension 2, so `k = 2` PPUs share a router) under each of the seven test schedulers, with
+/// and without combining, pipelined and sequential, the placement and key order cycling
+/// through every family and both orders: every pass equals the lockstep router's
+/// (Property 1, checked inside the run, else `Mismatch`), the final memory and every
+/// replica's registers equal the reference's (`verified`), every message is consumed once,
+/// and the actor time is at most the barrier measure. Snapshot: FIFO, pipelined, combining,
+/// polynomial placement, ranked keys, barrier and overlapping side by side.
+#[test]
+fn library_programs_overlapping() {
+    let mut rows = Vec::new();
+    let mut turn = 0usize;
+    for algorithm in Algorithm::ALL {
+        let instance = algorithm.instance(16, 1).unwrap();
+        for (s, &sched) in crate::specs::SCHEDULERS.iter().enumerate() {
+            for combining in [true, false] {
+                for multiplex in [Multiplex::Pipelined, Multiplex::Sequential] {
+                    turn += 1;
+                    let snapshot = s == 0 && combining && multiplex == Multiplex::Pipelined;
+                    let (hash, keys) = if snapshot {
+                        (HashFamily::Poly, KeyOrder::Ranked)
+                    } else {
+                        let keys = [KeyOrder::Ranked, KeyOrder::DestinationMajor][turn % 2];
+                        (families()[turn % families().len()].clone(), keys)
+                    };
+                    let config = ButterflyConfig {
+                        dim: Some(2),
+                        combining,
+                        hash,
+                        keys,
+                        hash_seed: 3,
+                        multiplex,
+                        steps: Steps::Overlapping,
+                        ..ButterflyConfig::default()
+                    };
+                    let r = simulate_butterfly_actors(
+                        &instance.program,
+                        &instance.input,
+                        &config,
+                        sched,
+                        &Limits::default(),
+                    )
+                    .unwrap();
+                    let name = algorithm.name();
+                    assert!(r.verified, "{name} {sched} {config:?}");
+                    let a = r.actor.unwrap();
+                    let o = a.overlapping.unwrap();
+                    assert_eq!(o.events, o.messages, "{name} {sched}");
+                    assert!(o.actor_time <= a.actor_time, "{name} {sched} {config:?}");
+                    // Nodes (3n − 1) 2^n, a host and a hash actor per router, 16 replicas.
+                    assert_eq!(o.actors, 5 * 4 + 8 + 8 + 16);
+                    if snapshot {
+                        rows.push(format!(
+                            "{name} (T = {}, G = {}): barrier {}, overlapping {} ({} below)",
+                            r.pram.t, r.pram.g, a.actor_time, o.actor_time, o.below_barrier
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    insta::assert_yaml_snapshot!(rows);
+}
+
+/// The hand case of `fixtures/actor-pram/overlap-2-butterfly.toml` with `k` local
+/// instructions after the read: the barrier measure is `A + (T − G) = 34 + (k + 3)`; the
+/// overlapping run is `max(34, 23 + k + 1)` deep (the pass's depth, or PPU 0's reply at
+/// depth 23 and its `k` instructions and halt), under FIFO and depth order.
+#[test]
+fn overlap_hides_local_instructions() {
+    for k in 0..=14u64 {
+        let mut text = String::from(".variant crew\n.mem 2\n.ppus 2\n.lmem 0\n");
+        text.push_str("    active 1\n    p.set r1,1\n    p.read r2,[r1]\n");
+        for i in 0..k {
+            text.push_str(&format!("    p.set r3,{i}\n"));
+        }
+        text.push_str("    halt\n");
+        let program = netcore::pram::Program::parse(&text).unwrap();
+        let config = ButterflyConfig {
+            b: Buffers::Slots(1),
+            hash: HashFamily::Identity,
+            keys: KeyOrder::DestinationMajor,
+            steps: Steps::Overlapping,
+            ..ButterflyConfig::default()
+        };
+        for sched in [Scheduler::Fifo, Scheduler::DepthOrder] {
+            let r =
+                simulate_butterfly_actors(&program, &[10, 11], &config, sched, &Limits::default())
+                    .unwrap();
+            let a = r.actor.unwrap();
+            assert_eq!(a.actor_time, 34 + k + 3, "k = {k} {sched}");
+            let o = a.overlapping.unwrap();
+            assert_eq!(o.actor_time, 34.max(23 + k + 1), "k = {k} {sched}");
+            assert_eq!(o.below_barrier, (3 + k).min(13), "k = {k} {sched}");
         }
     }
 }

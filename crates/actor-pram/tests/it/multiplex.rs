@@ -2,7 +2,7 @@
 
 use actor_pram::actor::Scheduler;
 use actor_pram::butterfly::{
-    ButterflyConfig, ButterflyReport, simulate_butterfly, simulate_butterfly_actors,
+    ButterflyConfig, ButterflyReport, Steps, simulate_butterfly, simulate_butterfly_actors,
 };
 use actor_pram::hash::{HashFamily, KeyOrder};
 use actor_pram::ranade::{Buffers, FetchOrder, LockstepRouter, Multiplex};
@@ -196,6 +196,7 @@ proptest! {
         ranked in any::<bool>(),
         hash_seed in any::<u64>(),
         sched in 0usize..7,
+        overlapping in any::<bool>(),
     ) {
         let program = netcore::pram::Program::parse(&text).unwrap();
         let limits = Limits::default();
@@ -211,6 +212,7 @@ proptest! {
             keys: if ranked { KeyOrder::Ranked } else { KeyOrder::DestinationMajor },
             hash_seed,
             multiplex,
+            steps: if overlapping { Steps::Overlapping } else { Steps::Barrier },
         };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {
@@ -224,6 +226,15 @@ proptest! {
                 // Every message of every step consumed by exactly one event.
                 let act = a.actor.as_ref().unwrap();
                 prop_assert_eq!(act.events, act.messages);
+                // The overlapping run (Choice 22): checked pass for pass against the lockstep
+                // router inside the run; every message consumed once; never above the barrier
+                // measure.
+                prop_assert_eq!(act.overlapping.is_some(), overlapping);
+                if let Some(o) = &act.overlapping {
+                    prop_assert_eq!(o.events, o.messages);
+                    prop_assert!(o.actor_time <= act.actor_time, "{} > {}", o.actor_time, act.actor_time);
+                    prop_assert_eq!(o.below_barrier, act.actor_time - o.actor_time);
+                }
                 prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);
             }
             (Err(want), Err(e)) => {

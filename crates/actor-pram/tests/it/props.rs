@@ -240,13 +240,13 @@ proptest! {
         let (_, slots) = router.read_pass_traced(&reads, &mem).unwrap();
         for sched in SCHEDULERS {
             let a = router.actor_read_pass(&reads, &mem, sched).unwrap();
-            prop_assert_eq!(&a.slots, &slots);
-            prop_assert_eq!((a.r_fwd, a.r_rev), (s.r_fwd, s.r_rev));
-            prop_assert_eq!(&a.exits, &s.exits);
-            prop_assert_eq!(&a.deliveries, &s.deliveries);
-            prop_assert_eq!(&a.serialization, &s.serialization);
-            prop_assert_eq!((a.combines, a.arrivals), (s.combines, s.arrivals));
-            prop_assert_eq!(a.max_occupancy, s.max_occupancy);
+            prop_assert_eq!(&a.pass.slots, &slots);
+            prop_assert_eq!((a.pass.r_fwd, a.pass.r_rev), (s.r_fwd, s.r_rev));
+            prop_assert_eq!(&a.pass.exits, &s.exits);
+            prop_assert_eq!(&a.pass.deliveries, &s.deliveries);
+            prop_assert_eq!(&a.pass.serialization, &s.serialization);
+            prop_assert_eq!((a.pass.combines, a.pass.arrivals), (s.combines, s.arrivals));
+            prop_assert_eq!(a.pass.max_occupancy, s.max_occupancy);
             prop_assert_eq!(a.actor.events, a.actor.messages);
         }
     }

@@ -252,13 +252,16 @@ fn actor_step_equals_lockstep() {
         let mut times = Vec::new();
         for sched in crate::specs::SCHEDULERS {
             let a = router.actor_read_pass(&reads, &[], sched).unwrap();
-            assert_eq!(a.slots, slots, "n={n} b={b} {sched}");
-            assert_eq!((a.r_fwd, a.r_rev, a.combines), (lock.r_fwd, lock.r_rev, lock.combines));
+            assert_eq!(a.pass.slots, slots, "n={n} b={b} {sched}");
+            assert_eq!(
+                (a.pass.r_fwd, a.pass.r_rev, a.pass.combines),
+                (lock.r_fwd, lock.r_rev, lock.combines)
+            );
             let mut exits = lock.exits.clone();
             exits.sort_by_key(|x| (x.3, x.1, x.2));
-            assert_eq!(a.exits, exits);
-            assert_eq!(a.deliveries, lock.deliveries);
-            assert_eq!(a.serialization, lock.serialization);
+            assert_eq!(a.pass.exits, exits);
+            assert_eq!(a.pass.deliveries, lock.deliveries);
+            assert_eq!(a.pass.serialization, lock.serialization);
             let rounds = lock.r_fwd + lock.r_rev;
             assert!(a.actor.actor_time >= rounds + 3 && a.actor.actor_time <= 4 * (rounds + 1) + 4);
             // (3n − 1) 2^n virtual nodes, N hosts, N hash actors, N PPUs.
