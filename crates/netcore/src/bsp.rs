@@ -3,7 +3,8 @@
 //! Each of the `p` processors owns a state `S`. A superstep runs a closure on every processor
 //! in id order; the closure reads the messages delivered at the previous barrier, charges its
 //! local work explicitly with [`Ctx::charge`] and sends messages with [`Ctx::send`]. At the
-//! barrier the messages are delivered (each inbox in sender order, then send order) and the
+//! barrier the messages are delivered (one buffer sorted by destination, each inbox a range of
+//! it in sender order, then send order, read in place by its receiver) and the
 //! ledger records `w` (the largest charged work) and `h = max_i max(sent_i, received_i)`,
 //! counting messages between distinct processors (a message to oneself is a local move,
 //! charged one operation).
