@@ -14,7 +14,7 @@
 
 use netcore::ProcId;
 use netcore::bsp::primitives::{SortBlock, bitonic_sort_blocks_within};
-use netcore::bsp::{BspMachine, CostModel};
+use netcore::bsp::{BspMachine, CostModel, Delivered};
 
 use crate::Error;
 
@@ -139,7 +139,7 @@ impl Monoid for Concat {
 /// with labels `c, c + 1, ..., L - 1`, each an 1-relation: in the i-superstep every holder `p`
 /// sends to `p XOR 2^(L-1-i)`, so the cost is `sum_{i=c}^{L-1} (g_i + l_i)`. A processor that
 /// already holds an item keeps its own.
-pub fn broadcast<S, M, T: Clone>(
+pub fn broadcast<S, M: Clone, T: Clone>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     items: &mut [Option<T>],
@@ -148,7 +148,7 @@ pub fn broadcast<S, M, T: Clone>(
 ) -> Result<()> {
     let log_n = levels(machine, within)?;
     check_len("items", machine.p(), items.len())?;
-    let absorb = |slot: &mut Option<T>, delivered: std::vec::Drain<'_, (ProcId, M)>| {
+    let absorb = |slot: &mut Option<T>, delivered: Delivered<'_, M>| {
         for item in delivered.filter_map(|(_, m)| unwrap(m)) {
             if slot.is_none() {
                 *slot = Some(item);
@@ -191,7 +191,7 @@ struct ScanSlot<T> {
 /// dimension `L - 1 - i` in the i-superstep, labels `L - 1, ..., c` (each an 1-relation), so
 /// the cost is `sum_{i=c}^{L-1} (g_i + l_i)` plus the local work. Items are combined in
 /// (processor, position) order, so a non-commutative operation is fine.
-pub fn prefix<S, M, Mo: Monoid>(
+pub fn prefix<S, M: Clone, Mo: Monoid>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     monoid: &Mo,
@@ -205,7 +205,7 @@ pub fn prefix<S, M, Mo: Monoid>(
 /// The reverse (suffix) scan inside every c-cluster: entry `j` of processor `p` combines
 /// items `j..` of `p`, then every item of the processors after `p` in its cluster, in order.
 /// Same supersteps as [`prefix`], with the roles of the lower and upper partner swapped.
-pub fn suffix<S, M, Mo: Monoid>(
+pub fn suffix<S, M: Clone, Mo: Monoid>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     monoid: &Mo,
@@ -217,7 +217,7 @@ pub fn suffix<S, M, Mo: Monoid>(
 }
 
 /// The hypercube scan behind [`prefix`] (`reverse = false`) and [`suffix`].
-fn scan<S, M, Mo: Monoid>(
+fn scan<S, M: Clone, Mo: Monoid>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     monoid: &Mo,
@@ -337,7 +337,7 @@ fn scan<S, M, Mo: Monoid>(
 /// bitonic sort ([`bitonic_sort_blocks_within`]): cube dimension `j` is exchanged in an
 /// `(L-1-j)`-superstep, label `c + t` occurs `t + 1` times, each with h = k, so the cost is
 /// `sum_{i=c}^{L-1} (i - c + 1) (k g_i + l_i)` plus the local work.
-pub fn ksort<S, M, K>(
+pub fn ksort<S, M: Clone, K>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     wrap: impl Fn(K) -> M,
@@ -364,7 +364,7 @@ where
 /// and labels. Afterwards the keys of each c-cluster are sorted by processor, then position,
 /// in the padded layout: the cluster's first processors hold k keys each, then one holds the
 /// rest, the others none.
-pub fn ksort_upto<S, M, K>(
+pub fn ksort_upto<S, M: Clone, K>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     k: usize,
@@ -439,7 +439,7 @@ fn check_outgoing<T>(log_n: u32, within: u32, n: u32, outgoing: &[Vec<(ProcId, T
 /// Greedy routing: every message goes directly to its destination in one c-superstep, so
 /// the cost is `g_c h + l_c` with h the largest in- or out-degree (the baseline of
 /// Proposition 3). Each processor receives its payloads in sender order.
-pub fn route_greedy<S, M, T>(
+pub fn route_greedy<S, M: Clone, T>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     outgoing: Vec<Vec<(ProcId, T)>>,
@@ -478,7 +478,7 @@ pub fn route_greedy<S, M, T>(
 /// the half that holds the destination. Supersteps: `2 (L - c)` in phase 1, and
 /// `L - i + 1` at each level `i = c..L` of phase 2. Each processor receives its payloads in
 /// (sender, send order) order of the last move.
-pub fn route_two_phase<S, M, T>(
+pub fn route_two_phase<S, M: Clone, T>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     outgoing: Vec<Vec<(ProcId, T)>>,
@@ -508,7 +508,7 @@ pub struct Held<T> {
 /// receives `R` messages in all holds at most `ceil(R / 2^(L - until))`. With `until = L` this is
 /// the whole routing. One stage of Theorem 3's delivery is a call with `c = tau_i` and
 /// `until = tau_(i-1)`.
-pub fn route_two_phase_until<S, M, T>(
+pub fn route_two_phase_until<S, M: Clone, T>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     until: u32,

@@ -223,7 +223,7 @@ pub fn theta_level(a: f64, mu: u32, i: u32, n: u32, m_i: u64, eps: f64) -> u64 {
 /// Culls on `machine` for `parents[p]` (the parents whose home is processor p), each
 /// choosing `need` of its candidates, with the round thresholds `threshold` (see the module
 /// documentation for the rounds).
-pub fn cull<S, M>(
+pub fn cull<S, M: Clone>(
     machine: &mut BspMachine<S, M>,
     parents: &[Vec<Parent>],
     need: usize,

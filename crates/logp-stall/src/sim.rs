@@ -675,7 +675,7 @@ impl<P: LogpProcess> Sim<P> {
             let pid = ctx.pid();
             let now = c * k;
             // Deliveries for this cycle boundary and this processor's share of S.
-            for (_, w) in ctx.take_inbox() {
+            for (_, w) in ctx.drain_inbox() {
                 match w {
                     Wire::Item(item) if item.deliver == Some(now) => node.q_in.push_back(item),
                     Wire::Item(item) => node.items.push(item),

@@ -3,7 +3,8 @@
 //! Each of the `p` processors owns a state `S`. A superstep runs a closure on every processor
 //! in id order; the closure reads the messages delivered at the previous barrier, charges its
 //! local work explicitly with [`Ctx::charge`] and sends messages with [`Ctx::send`]. At the
-//! barrier the messages are delivered (each inbox in sender order, then send order) and the
+//! barrier the messages are delivered (one buffer sorted by destination, each inbox a range of
+//! it in sender order, then send order, read in place by its receiver) and the
 //! ledger records `w` (the largest charged work) and `h = max_i max(sent_i, received_i)`,
 //! counting messages between distinct processors (a message to oneself is a local move,
 //! charged one operation).
@@ -40,11 +41,18 @@ use crate::cost::{Ledger, StepRecord, record_cost};
 pub struct Ctx<'a, M> {
     pid: ProcId,
     p: u32,
-    inbox: &'a mut Vec<(ProcId, M)>,
+    /// Messages this processor sent to itself in this superstep.
+    own: u64,
+    inbox: &'a [(ProcId, M)],
     outbox: &'a mut Outbox<M>,
     work: u64,
     sent: u64,
 }
+
+/// An inbox read out as owned `(sender, message)` pairs ([`Ctx::drain_inbox`],
+/// [`BspMachine::drain_delivered`]): the delivered messages stay in the machine's delivery
+/// buffer, so each is cloned (a copy for plain-data messages).
+pub type Delivered<'a, M> = std::iter::Cloned<std::slice::Iter<'a, (ProcId, M)>>;
 
 /// The messages of a superstep in send order: `(src, msg)` exactly as an inbox holds them,
 /// so delivery moves each one whole, and the destinations beside them (checked in a pass
@@ -66,7 +74,7 @@ impl<M> Outbox<M> {
     }
 }
 
-impl<M> Ctx<'_, M> {
+impl<'a, M> Ctx<'a, M> {
     /// This processor's id.
     pub fn pid(&self) -> ProcId {
         self.pid
@@ -77,20 +85,28 @@ impl<M> Ctx<'_, M> {
         self.p
     }
 
-    /// The messages delivered at the last barrier, as `(sender, message)` in sender order.
-    pub fn inbox(&self) -> &[(ProcId, M)] {
+    /// The messages delivered at the last barrier, as `(sender, message)` in sender order
+    /// (a slice of the machine's delivery buffer, read in place).
+    pub fn inbox(&self) -> &'a [(ProcId, M)] {
         self.inbox
     }
 
-    /// Takes the delivered messages out of the inbox.
-    pub fn take_inbox(&mut self) -> Vec<(ProcId, M)> {
-        std::mem::take(self.inbox)
+    /// Takes the delivered messages out of the inbox (cloned out of the delivery buffer);
+    /// the inbox is empty afterwards.
+    pub fn take_inbox(&mut self) -> Vec<(ProcId, M)>
+    where
+        M: Clone,
+    {
+        std::mem::take(&mut self.inbox).to_vec()
     }
 
-    /// Drains the delivered messages out of the inbox, keeping its storage for later
-    /// supersteps (no allocation once the buffers have grown).
-    pub fn drain_inbox(&mut self) -> std::vec::Drain<'_, (ProcId, M)> {
-        self.inbox.drain(..)
+    /// The delivered messages as owned pairs, cloned one by one out of the delivery buffer
+    /// (no allocation); the inbox is empty afterwards.
+    pub fn drain_inbox(&mut self) -> Delivered<'a, M>
+    where
+        M: Clone,
+    {
+        std::mem::take(&mut self.inbox).iter().cloned()
     }
 
     /// Charges `ops` units of local work to this processor in this superstep.
@@ -103,6 +119,7 @@ impl<M> Ctx<'_, M> {
     pub fn send(&mut self, dest: ProcId, msg: M) {
         if dest == self.pid {
             self.work += 1;
+            self.own += 1;
         } else {
             self.sent += 1;
         }
@@ -111,14 +128,52 @@ impl<M> Ctx<'_, M> {
     }
 }
 
+/// The messages delivered at the last barrier: one buffer sorted by destination (a stable
+/// counting sort of the superstep's messages, so each inbox holds its messages in sender
+/// order, then send order), processor `i`'s inbox being `buffer[start[i]..end[i]]`. A
+/// receiver reads its inbox in place; taking it empties its range.
+#[derive(Debug)]
+struct Inboxes<M> {
+    /// At least as long as the last superstep's messages; slots beyond them hold stale
+    /// messages of earlier supersteps, never read.
+    buffer: Vec<(ProcId, M)>,
+    start: Vec<usize>,
+    end: Vec<usize>,
+    /// Messages each processor sent to itself in the running superstep (a local move, not
+    /// a reception).
+    own: Vec<u64>,
+}
+
+impl<M> Inboxes<M> {
+    fn new(p: usize) -> Self {
+        Self { buffer: Vec::new(), start: vec![0; p], end: vec![0; p], own: vec![0; p] }
+    }
+
+    fn get(&self, pid: usize) -> &[(ProcId, M)] {
+        &self.buffer[self.start[pid]..self.end[pid]]
+    }
+
+    /// Empties every inbox.
+    fn clear(&mut self) {
+        self.start.fill(0);
+        self.end.fill(0);
+    }
+
+    /// Empties `pid`'s inbox, returning what it held.
+    fn take(&mut self, pid: usize) -> &[(ProcId, M)] {
+        let range = self.start[pid]..self.end[pid];
+        self.start[pid] = range.end;
+        &self.buffer[range]
+    }
+}
+
 /// A BSP or D-BSP machine with `p` processor states and the ledger of its run.
 #[derive(Debug)]
 pub struct BspMachine<S, M> {
     model: CostModel,
     states: Vec<S>,
-    inboxes: Vec<Vec<(ProcId, M)>>,
+    inboxes: Inboxes<M>,
     outbox: Outbox<M>,
-    received: Vec<u64>,
     ledger: Ledger,
     /// The superstep that failed, once one has.
     poisoned: Option<usize>,
@@ -151,13 +206,11 @@ impl<S, M> BspMachine<S, M> {
         if states.len() != p as usize {
             return Err(BspError::StateCount { p, got: states.len() });
         }
-        let inboxes = (0..p).map(|_| Vec::new()).collect();
         Ok(Self {
             model,
             states,
-            inboxes,
+            inboxes: Inboxes::new(p as usize),
             outbox: Outbox { sent: Vec::new(), dests: Vec::new(), ends: Vec::new() },
-            received: vec![0; p as usize],
             ledger: Ledger::default(),
             poisoned: None,
         })
@@ -212,18 +265,25 @@ impl<S, M> BspMachine<S, M> {
 
     /// Messages delivered at the last barrier and not yet taken, per processor.
     pub fn pending(&self, pid: ProcId) -> &[(ProcId, M)] {
-        &self.inboxes[pid as usize]
+        self.inboxes.get(pid as usize)
     }
 
-    /// Takes the messages delivered to `pid` at the last barrier, as `(sender, message)`.
-    pub fn take_delivered(&mut self, pid: ProcId) -> Vec<(ProcId, M)> {
-        std::mem::take(&mut self.inboxes[pid as usize])
+    /// Takes the messages delivered to `pid` at the last barrier, as `(sender, message)`
+    /// (cloned out of the delivery buffer).
+    pub fn take_delivered(&mut self, pid: ProcId) -> Vec<(ProcId, M)>
+    where
+        M: Clone,
+    {
+        self.inboxes.take(pid as usize).to_vec()
     }
 
-    /// Drains the messages delivered to `pid` at the last barrier, keeping the inbox's
-    /// storage for later supersteps.
-    pub fn drain_delivered(&mut self, pid: ProcId) -> std::vec::Drain<'_, (ProcId, M)> {
-        self.inboxes[pid as usize].drain(..)
+    /// The messages delivered to `pid` at the last barrier as owned pairs, cloned one by one
+    /// out of the delivery buffer (no allocation); `pid`'s inbox is empty afterwards.
+    pub fn drain_delivered(&mut self, pid: ProcId) -> Delivered<'_, M>
+    where
+        M: Clone,
+    {
+        self.inboxes.take(pid as usize).iter().cloned()
     }
 
     /// Runs `f` on this machine with messages of another type `N`: the same processors,
@@ -256,7 +316,7 @@ impl<S, M> BspMachine<S, M> {
     ///   other message type; pending after `f`, they are dropped and this machine is
     ///   poisoned);
     /// - the error of `f`; a superstep that failed inside `f` poisons this machine too.
-    pub fn with_messages<N, R, E>(
+    pub fn with_messages<N: Clone, R, E>(
         &mut self,
         f: impl FnOnce(&mut BspMachine<S, N>) -> Result<R, E>,
     ) -> Result<R, E>
@@ -265,36 +325,46 @@ impl<S, M> BspMachine<S, M> {
     {
         self.check_not_poisoned()?;
         Self::check_no_pending(&self.inboxes)?;
-        let p = self.states.len();
+        // Nothing is pending: the index vectors cross to the other type as empty ranges.
+        self.inboxes.clear();
         let mut other = BspMachine {
             model: self.model.clone(),
             states: std::mem::take(&mut self.states),
-            inboxes: (0..p).map(|_| Vec::new()).collect(),
+            inboxes: Inboxes {
+                buffer: Vec::new(),
+                start: std::mem::take(&mut self.inboxes.start),
+                end: std::mem::take(&mut self.inboxes.end),
+                own: std::mem::take(&mut self.inboxes.own),
+            },
             outbox: Outbox { sent: Vec::new(), dests: Vec::new(), ends: Vec::new() },
-            received: std::mem::take(&mut self.received),
             ledger: std::mem::take(&mut self.ledger),
             poisoned: None,
         };
         let result = f(&mut other);
+        let pending = Self::check_no_pending(&other.inboxes);
+        // Every inbox is emptied before the index vectors come back (nothing crosses types).
+        other.inboxes.clear();
         self.states = other.states;
-        self.received = other.received;
+        self.inboxes.start = other.inboxes.start;
+        self.inboxes.end = other.inboxes.end;
+        self.inboxes.own = other.inboxes.own;
         self.ledger = other.ledger;
         self.poisoned = other.poisoned;
         let result = result?;
-        if let Err(error) = Self::check_no_pending(&other.inboxes) {
+        if let Err(error) = pending {
             self.poisoned = Some(self.ledger.records.len().saturating_sub(1));
             return Err(error.into());
         }
         Ok(result)
     }
 
-    fn check_no_pending<N>(inboxes: &[Vec<(ProcId, N)>]) -> Result<(), BspError> {
-        match inboxes.iter().position(|inbox| !inbox.is_empty()) {
+    fn check_no_pending<N>(inboxes: &Inboxes<N>) -> Result<(), BspError> {
+        match inboxes.start.iter().zip(&inboxes.end).position(|(start, end)| start < end) {
             None => Ok(()),
             Some(pid) => Err(BspError::Precondition {
                 field: "pending",
                 rule: "no delivered message pending when the message type changes".into(),
-                got: format!("{} messages pending at processor {pid}", inboxes[pid].len()),
+                got: format!("{} messages pending at processor {pid}", inboxes.get(pid).len()),
             }),
         }
     }
@@ -326,6 +396,7 @@ impl<S, M> BspMachine<S, M> {
     /// A failed superstep delivers nothing and poisons the machine.
     pub fn superstep<F>(&mut self, label: &str, mut body: F) -> Result<&StepRecord, BspError>
     where
+        M: Clone,
         F: FnMut(&mut Ctx<'_, M>, &mut S),
     {
         let mut none = vec![(); self.states.len()];
@@ -366,6 +437,7 @@ impl<S, M> BspMachine<S, M> {
         mut body: F,
     ) -> Result<&StepRecord, BspError>
     where
+        M: Clone,
         F: FnMut(&mut Ctx<'_, M>, &mut S),
     {
         let mut none = vec![(); self.states.len()];
@@ -389,6 +461,7 @@ impl<S, M> BspMachine<S, M> {
         mut body: F,
     ) -> Result<&StepRecord, BspError>
     where
+        M: Clone,
         F: FnMut(&mut Ctx<'_, M>, &mut S, &mut T),
     {
         self.check_not_poisoned()?;
@@ -403,35 +476,39 @@ impl<S, M> BspMachine<S, M> {
         }
         let mut w = 0;
         let mut h_send = 0;
+        let mut local = 0;
         self.outbox.clear();
-        let procs = self.states.iter_mut().zip(self.inboxes.iter_mut()).zip(scratch.iter_mut());
-        for (pid, ((state, inbox), scratch)) in (0..).zip(procs) {
-            let mut ctx = Ctx { pid, p, inbox, outbox: &mut self.outbox, work: 0, sent: 0 };
+        let Inboxes { buffer, start, end, own } = &mut self.inboxes;
+        let procs = self.states.iter_mut().zip(scratch.iter_mut()).zip(own.iter_mut());
+        for (pid, ((state, scratch), own)) in (0..).zip(procs) {
+            let inbox = &buffer[start[pid as usize]..end[pid as usize]];
+            let outbox = &mut self.outbox;
+            let mut ctx = Ctx { pid, p, own: 0, inbox, outbox, work: 0, sent: 0 };
             body(&mut ctx, state, scratch);
             w = w.max(ctx.work);
             h_send = h_send.max(ctx.sent);
+            *own = ctx.own;
+            local += ctx.own;
             self.outbox.ends.push(self.outbox.dests.len());
-            // Messages not taken during this superstep are consumed by the barrier.
-            inbox.clear();
         }
+        // Messages not taken during this superstep are consumed by the barrier.
+        self.inboxes.clear();
         let superstep = self.ledger.records.len();
-        // A pass over the destinations checks every message and counts the receptions, a
-        // second moves each message into its inbox. On an error nothing has moved and the
-        // inboxes are empty (they were cleared above), so nothing of the failed superstep is
-        // ever delivered, and the machine is poisoned.
-        self.received.fill(0);
+        // A pass over the destinations checks every message and counts the messages per
+        // destination, a second sorts them into the delivery buffer. On an error nothing has
+        // moved and the inboxes are empty, so nothing of the failed superstep is ever
+        // delivered, and the machine is poisoned.
         let sent = self.outbox.dests.len() as u64;
-        let local = match self.check_and_deliver(superstep, label, level) {
-            Ok(local) => local,
+        let h_recv = match self.check_and_deliver(superstep, label, level) {
+            Ok(h_recv) => h_recv,
             Err(error) => {
                 self.outbox.clear();
-                self.inboxes.iter_mut().for_each(Vec::clear);
+                self.inboxes.clear();
                 self.poisoned = Some(superstep);
                 return Err(error);
             }
         };
         let messages = sent - local;
-        let h_recv = self.received.iter().copied().max().unwrap_or(0);
         let phase = self.ledger.current_phase();
         self.ledger.records.push(StepRecord {
             label: label.into(),
@@ -447,24 +524,29 @@ impl<S, M> BspMachine<S, M> {
     }
 
     /// Checks that every destination exists and, on D-BSP, lies in its sender's i-cluster,
-    /// counts the receptions from other processors per processor into `received`, then moves
-    /// every message whole into its destination's inbox, in send order (so each inbox fills in
-    /// sender order, then send order) and empties the outbox; returns the number of messages a
-    /// processor sent to itself. Stops at the first message that breaks a rule, in send
-    /// order, before any message moves (the caller then empties the outbox).
+    /// counting the messages per destination, then sorts the messages into the delivery
+    /// buffer by destination (a stable counting sort: each inbox fills in sender order, then
+    /// send order), moving each message whole, and empties the outbox; returns the largest
+    /// number of messages a processor received from others. Stops at the first message that
+    /// breaks a rule, in send order, before any message moves (the caller then empties the
+    /// outbox and the inboxes).
     fn check_and_deliver(
         &mut self,
         superstep: usize,
         label: &str,
         level: u32,
-    ) -> Result<u64, BspError> {
+    ) -> Result<u64, BspError>
+    where
+        M: Clone,
+    {
         let p = self.p();
         let shift = match &self.model {
             CostModel::Dbsp(d) => Some(d.log_n() - level),
             CostModel::Bsp(_) => None,
         };
-        let mut local = 0;
         let Outbox { sent, dests, ends } = &mut self.outbox;
+        let Inboxes { buffer, start, end, own } = &mut self.inboxes;
+        // `end` counts the messages per destination here (it was emptied by `clear`).
         let starts = std::iter::once(0).chain(ends.iter().copied());
         let senders = (0..).zip(starts.zip(ends.iter()).map(|(start, &end)| &dests[start..end]));
         for (src, &dest) in senders.flat_map(|(src, d)| d.iter().map(move |dest| (src, dest))) {
@@ -489,17 +571,33 @@ impl<S, M> BspMachine<S, M> {
                     dest,
                 });
             }
-            if src == dest {
-                local += 1;
-            } else {
-                self.received[dest as usize] += 1;
-            }
+            end[dest as usize] += 1;
+        }
+        // Each inbox's range starts where the previous one ends; `end` becomes the write
+        // position of each inbox and ends at its range's end.
+        let mut h_recv = 0;
+        let mut total = 0;
+        for ((start, end), &own) in start.iter_mut().zip(end.iter_mut()).zip(own.iter()) {
+            let count = *end;
+            h_recv = h_recv.max(count as u64 - own);
+            *start = total;
+            *end = total;
+            total += count;
+        }
+        // Every slot below `total` is written below; growing the buffer needs some message
+        // to fill the new slots with first (safe Rust has no uninitialised slots).
+        if buffer.len() < total
+            && let Some(filler) = sent.first()
+        {
+            buffer.resize(total, filler.clone());
         }
         for (message, &dest) in sent.drain(..).zip(dests.iter()) {
-            self.inboxes[dest as usize].push(message);
+            let slot = &mut end[dest as usize];
+            buffer[*slot] = message;
+            *slot += 1;
         }
         dests.clear();
         ends.clear();
-        Ok(local)
+        Ok(h_recv)
     }
 }

@@ -190,7 +190,7 @@ pub fn bsp_two_compaction(bsp: BspParams, x: &[i64]) -> Result<(Outputs, Ledger)
         st.clear();
     })?;
     m.superstep("merge", |ctx, st| {
-        let inbox: Vec<Pair> = ctx.take_inbox().into_iter().map(|(_, q)| q).collect();
+        let inbox: Vec<Pair> = ctx.drain_inbox().map(|(_, q)| q).collect();
         if ctx.pid() < 2 {
             ctx.charge(inbox.len() as u64 + 1);
         }

@@ -61,7 +61,7 @@ pub fn bitonic_sort<K: Ord + Clone>(machine: &mut BspMachine<Vec<K>, K>) -> Resu
 /// Supersteps, all labelled `label`: one local sort that also sends the block to the first
 /// partner, then one per merge-split stage: `1 + k (k + 1) / 2` for `p = 2^k`. Charges: the
 /// local sort of `n` items `n ceil(log2 n)`, a merge-split of blocks `A` and `B` `|A| + |B|`.
-pub fn bitonic_sort_blocks<S, M, I>(
+pub fn bitonic_sort_blocks<S, M: Clone, I>(
     machine: &mut BspMachine<S, M>,
     capacity: usize,
     label: &str,
@@ -86,7 +86,7 @@ where
 /// with `d = L - c`, there are `d (d + 1) / 2` supersteps, label `c + t` occurring `t + 1`
 /// times, and the last merge-split is a pure-local record (it sends nothing, so it pays no
 /// barrier). Charges as [`bitonic_sort_blocks`].
-pub fn bitonic_sort_blocks_within<S, M, I>(
+pub fn bitonic_sort_blocks_within<S, M: Clone, I>(
     machine: &mut BspMachine<S, M>,
     capacity: usize,
     within: u32,
@@ -114,7 +114,7 @@ where
 /// The bitonic sort behind both entries: `levels = None` is plain BSP (every superstep level
 /// 0, the last merge-split a superstep), `Some((L, c))` sorts inside c-clusters with the
 /// D-BSP labels.
-fn bitonic_core<S, M, I>(
+fn bitonic_core<S, M: Clone, I>(
     machine: &mut BspMachine<S, M>,
     capacity: usize,
     label: &str,
@@ -258,7 +258,7 @@ fn merge_split<I: Ord>(
 /// Routes the messages each processor holds as `(dest, message)` in one i-superstep (level 0
 /// on plain BSP); afterwards each processor holds what it received as `(src, message)`.
 /// Charges nothing locally: the cost is `g_i h + l_i`.
-pub fn route<M>(machine: &mut BspMachine<Vec<(ProcId, M)>, M>, level: u32) -> Result<()> {
+pub fn route<M: Clone>(machine: &mut BspMachine<Vec<(ProcId, M)>, M>, level: u32) -> Result<()> {
     machine.dsuperstep(level, "route", |ctx: &mut Ctx<'_, M>, outgoing| {
         for (dest, msg) in outgoing.drain(..) {
             ctx.send(dest, msg);

@@ -169,6 +169,42 @@ fn with_messages_shares_the_ledger_and_refuses_pending() {
     assert_eq!(after, BspError::Poisoned { superstep: 2 });
 }
 
+/// Inboxes taken outside a superstep (`take_delivered`, `drain_delivered`) are empty, and a
+/// phase with another message type runs right after them. BSP(p = 4): "fan" sends processor
+/// `pid`'s id to `pid + 1` and `pid + 2` (mod 4), so processor 2 holds `(0, 0), (1, 1)` in
+/// sender order, processor 3 `(1, 1), (2, 2)` and processor 0 `(2, 2), (3, 3)`. Once all
+/// four are taken, the 8-bit phase's "swap" sends 1 to each processor's pair partner and
+/// "count" adds what arrived: every state ends at 1.
+#[test]
+fn inboxes_taken_outside_a_superstep_stay_empty() {
+    use netcore::bsp::BspError;
+    let params = BspParams::new(4, 1, 1).unwrap();
+    let mut machine = BspMachine::<u32, u64>::new(params, vec![0; 4]).unwrap();
+    machine
+        .superstep("fan", |ctx, _| {
+            let (pid, p) = (ctx.pid(), ctx.p());
+            ctx.send((pid + 1) % p, u64::from(pid));
+            ctx.send((pid + 2) % p, u64::from(pid));
+        })
+        .unwrap();
+    assert_eq!(machine.take_delivered(2), [(0, 0), (1, 1)]);
+    assert_eq!(machine.drain_delivered(3).collect::<Vec<_>>(), [(1, 1), (2, 2)]);
+    assert!(machine.pending(2).is_empty() && machine.pending(3).is_empty());
+    assert_eq!(machine.pending(0), [(2, 2), (3, 3)]);
+    assert_eq!(machine.take_delivered(0).len() + machine.take_delivered(1).len(), 4);
+    machine
+        .with_messages(|small: &mut BspMachine<u32, u8>| {
+            small.superstep("swap", |ctx, _| ctx.send(ctx.pid() ^ 1, 1))?;
+            small.superstep("count", |ctx, state| {
+                *state += ctx.drain_inbox().map(|(_, m)| u32::from(m)).sum::<u32>();
+                assert!(ctx.inbox().is_empty());
+            })?;
+            Ok::<(), BspError>(())
+        })
+        .unwrap();
+    assert_eq!(machine.states(), [1, 1, 1, 1]);
+}
+
 /// The (alpha, beta) family for n = 16, alpha = 1/2, beta = 1: g_i = sqrt(16 / 2^i) =
 /// 4, 2 sqrt 2, 2, sqrt 2, 1 (never rounded) and l_i = 16 / 2^i.
 #[test]

@@ -62,7 +62,7 @@ struct Scratch<V> {
 impl<S, V: Copy> TreeScan<'_, S, V> {
     /// Runs the scan on `machine`; `wrap` puts a scan message into the machine's message type
     /// and `unwrap` takes it out (other messages are ignored).
-    pub fn run<M>(
+    pub fn run<M: Clone>(
         &self,
         machine: &mut BspMachine<S, M>,
         wrap: impl Fn(ScanMsg<V>) -> M,
@@ -84,7 +84,7 @@ impl<S, V: Copy> TreeScan<'_, S, V> {
                     ctx.charge(1);
                 }
                 let mut kids = Vec::new();
-                for msg in ctx.take_inbox().into_iter().filter_map(|(_, m)| unwrap(m)) {
+                for msg in ctx.drain_inbox().filter_map(|(_, m)| unwrap(m)) {
                     match msg {
                         ScanMsg::Up(v) => kids.push(v),
                         ScanMsg::Down(prefix, total) => {
