@@ -85,6 +85,7 @@ enum StepMsg {
 }
 
 const _: () = assert!(std::mem::size_of::<StepMsg>() == 32);
+const _: () = assert!(std::mem::size_of::<StepActor>() == 128);
 
 /// The most passes of one actor run (a pass number travels in 16 bits, and a node that has
 /// served them all holds `MAX_PASSES`).
@@ -149,33 +150,60 @@ struct Cadence {
     /// The next round to fire (`0`: not started).
     next: u64,
     started: bool,
-    in_final: [bool; 2],
-    await_ack: [bool; 2],
-    got_data: [bool; 2],
-    got_ack: [bool; 2],
+    in_final: Pair,
+    await_ack: Pair,
+    got_data: Pair,
+    got_ack: Pair,
+}
+
+/// Two flags, one per input or output, in one byte (bit `j` for port `j`), so that a
+/// cadence takes 16 bytes in a node's hot record; shown as `[bool; 2]`.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Pair(u8);
+
+impl Pair {
+    fn both(v: bool) -> Self {
+        Pair(if v { 0b11 } else { 0 })
+    }
+    fn get(self, j: usize) -> bool {
+        (self.0 >> j) & 1 == 1
+    }
+    fn set(&mut self, j: usize, v: bool) {
+        if v {
+            self.0 |= 1 << j;
+        } else {
+            self.0 &= !(1 << j);
+        }
+    }
+}
+
+impl std::fmt::Debug for Pair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        [self.get(0), self.get(1)].fmt(f)
+    }
 }
 
 impl Cadence {
     fn new(no_inputs: bool) -> Self {
-        Self { in_final: [no_inputs; 2], ..Self::default() }
+        Self { in_final: Pair::both(no_inputs), ..Self::default() }
     }
+    /// Every input not ended has its Data, every awaited output its Ack.
     fn ready(&self) -> bool {
-        (0..2).all(|j| self.in_final[j] || self.got_data[j])
-            && (0..2).all(|e| !self.await_ack[e] || self.got_ack[e])
+        (self.in_final.0 | self.got_data.0) == 0b11 && (self.await_ack.0 & !self.got_ack.0) == 0
     }
     fn takes_data(&self, round: u32) -> bool {
         self.started && u64::from(round) + 1 == self.next
     }
     fn live_ack(&self, round: u32, output: u8) -> bool {
-        self.started && u64::from(round) + 1 == self.next && self.await_ack[usize::from(output)]
+        self.started && u64::from(round) + 1 == self.next && self.await_ack.get(usize::from(output))
     }
     /// Starts round `next`: clears what the previous round awaited.
     fn advance(&mut self) -> u64 {
         let round = self.next;
         self.next = round + 1;
-        self.await_ack = [false; 2];
-        self.got_data = [false; 2];
-        self.got_ack = [false; 2];
+        self.await_ack = Pair::default();
+        self.got_data = Pair::default();
+        self.got_ack = Pair::default();
         round
     }
 }
@@ -193,8 +221,8 @@ enum Phase {
 ///
 /// The runtime's select-accept reads `phase`, `pass` and a cadence, the state count it
 /// reads after every event is `words`, and a Data, Ack, RData or RAck that does not fire a
-/// round stores into `slots`, `acks`, `rslots` or `racks`: all of them lie in this record,
-/// which sits in the arena next to its level's neighbours (the nodes take the first ids,
+/// round stores into `slots`, `rslots` or `credits`: all of them lie in this 128-byte
+/// record (two cache lines), which sits in the arena next to its level's neighbours (the nodes take the first ids,
 /// level-major), so that the FIFO scheduler's delivery streams, which walk a level's rows
 /// upwards, read consecutive records instead of boxed states about 830 bytes apart. Only a
 /// round that fires (about one delivery in three) touches the boxed [`NodeCold`].
@@ -206,15 +234,16 @@ struct NodeActor {
     /// The pass being served (select-accept reads it for every message between nodes).
     pass: u16,
     l: u32,
-    fwd: Cadence,
-    rev: Cadence,
+    /// The cadence of the direction being served: the forward pass's until the exchange
+    /// with the host, then the reverse pass's (a node never needs both at once).
+    cad: Cadence,
     /// The state in words (Choice 9's count), recounted whenever a counted queue may have
     /// changed (an injection, a batch of replies, a round fired), so that the runtime's
     /// `state_words` after every event reads one field instead of a dozen queue lengths.
     words: u64,
     slots: [Option<Slot>; 2],
-    acks: [u32; 2],
-    racks: [u32; 2],
+    /// The freed counts of the round awaited: forward Acks, then reverse RAcks.
+    credits: [u32; 2],
     rslots: [Option<RSlot>; 2],
     cold: Box<NodeCold>,
 }
@@ -348,19 +377,19 @@ impl NodeActor {
         let (l, r, pass) = (self.l, self.cold.r, self.pass);
         let variant = self.plan(env).variant;
         let fail = |e: Error| ActorError::Protocol { actor: ctx.me(), what: e.to_string() };
-        if self.fwd.next > 0 {
+        if self.cad.next > 0 {
             let slots = std::mem::take(&mut self.slots);
             for (j, slot) in slots.iter().enumerate() {
                 if matches!(slot, Some(Slot::Eos)) {
-                    self.fwd.in_final[j] = true;
+                    self.cad.in_final.set(j, true);
                 }
             }
             router
-                .fwd_apply(&mut self.cold.node, l, r, self.acks, slots, &mut self.cold.stats)
+                .fwd_apply(&mut self.cold.node, l, r, self.credits, slots, &mut self.cold.stats)
                 .map_err(fail)?;
         }
-        self.acks = [0; 2];
-        let round = self.fwd.advance();
+        self.credits = [0; 2];
+        let round = self.cad.advance();
         let sent = round32(ctx, round)?;
         let out = router
             .fwd_fire(
@@ -376,7 +405,7 @@ impl NodeActor {
         self.cold.trace.add_fwd(l, r, round, &out);
         for (e, slot) in out.slots.into_iter().enumerate() {
             if let Some(slot) = slot {
-                self.fwd.await_ack[e] = !matches!(slot, Slot::Eos);
+                self.cad.await_ack.set(e, !matches!(slot, Slot::Eos));
                 let (l2, r2) = router.succ(l, r, e);
                 // e < 2.
                 let data = StepMsg::Data { pass, round: sent, input: e as u8, slot };
@@ -384,7 +413,7 @@ impl NodeActor {
             }
         }
         if l >= 1 {
-            for j in (0..2).filter(|&j| !self.fwd.in_final[j]) {
+            for j in (0..2).filter(|&j| !self.cad.in_final.get(j)) {
                 let (l0, r0) = router.pred(l, r, j);
                 let freed = out.freed[j];
                 // j < 2.
@@ -416,17 +445,17 @@ impl NodeActor {
     fn fire_rev(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
         let router = &env.router;
         let (l, r, pass) = (self.l, self.cold.r, self.pass);
-        if self.rev.next > 0 {
+        if self.cad.next > 0 {
             let slots = std::mem::take(&mut self.rslots);
             for (e, slot) in slots.iter().enumerate() {
                 if matches!(slot, Some(RSlot::Eos)) {
-                    self.rev.in_final[e] = true;
+                    self.cad.in_final.set(e, true);
                 }
             }
-            LockstepRouter::rev_apply(&mut self.cold.node, self.racks, slots);
+            LockstepRouter::rev_apply(&mut self.cold.node, self.credits, slots);
         }
-        self.racks = [0; 2];
-        let round = self.rev.advance();
+        self.credits = [0; 2];
+        let round = self.cad.advance();
         let sent = round32(ctx, round)?;
         let open = self.cold.node.rsent_eos.map(|x| !x);
         let before = self.cold.stats.deliveries.len();
@@ -448,7 +477,7 @@ impl NodeActor {
         if l >= 1 {
             for (j, slot) in out.slots.into_iter().enumerate() {
                 if open[j] {
-                    self.rev.await_ack[j] = !matches!(slot, Some(RSlot::Eos));
+                    self.cad.await_ack.set(j, !matches!(slot, Some(RSlot::Eos)));
                     let (l0, r0) = router.pred(l, r, j);
                     // j < 2.
                     let data = StepMsg::RData { pass, round: sent, input: j as u8, slot };
@@ -457,7 +486,7 @@ impl NodeActor {
             }
         }
         if l + 1 < router.levels {
-            for e in (0..2).filter(|&e| !self.rev.in_final[e]) {
+            for e in (0..2).filter(|&e| !self.cad.in_final.get(e)) {
                 let (l2, r2) = router.succ(l, r, e);
                 let freed = out.freed[e];
                 // e < 2.
@@ -502,15 +531,12 @@ impl NodeActor {
         });
         self.cold.closed_rev = None;
         self.pass = self.pass.saturating_add(1);
-        let last = env.router.levels - 1;
         self.phase = Phase::Forward;
         self.cold.node = env.router.init_node(self.l);
-        self.fwd = Cadence::new(self.l == 0);
-        self.rev = Cadence::new(self.l == last);
+        self.cad = Cadence::new(self.l == 0);
         self.slots = [None, None];
-        self.acks = [0; 2];
+        self.credits = [0; 2];
         self.rslots = [None, None];
-        self.racks = [0; 2];
         self.cold.arrived.clear();
         self.cold.sent = 0;
         self.cold.replies = 0;
@@ -537,8 +563,8 @@ impl NodeActor {
     /// inputs ended).
     fn tick(&mut self, ctx: &mut Ctx<'_, StepActor>) {
         let stalled = match self.phase {
-            Phase::Forward => self.fwd.started && !self.cold.node.closed && self.fwd.ready(),
-            Phase::Reverse => !self.cold.node.closed && self.rev.ready(),
+            Phase::Forward => self.cad.started && !self.cold.node.closed && self.cad.ready(),
+            Phase::Reverse => !self.cold.node.closed && self.cad.ready(),
             Phase::Exchange | Phase::Done => false,
         };
         if (stalled || !self.cold.outbox.is_empty()) && !self.ticking {
@@ -566,21 +592,21 @@ impl NodeActor {
         }
         match m {
             StepMsg::Inject { pass, .. } | StepMsg::Start { pass } => {
-                fwd && !self.fwd.started && *pass == self.pass
+                fwd && !self.cad.started && *pass == self.pass
             }
-            StepMsg::Data { round, .. } => !fwd || self.fwd.takes_data(*round),
+            StepMsg::Data { round, .. } => !fwd || self.cad.takes_data(*round),
             StepMsg::Ack { round, output, .. } => {
                 // The cadence first: `eos_sent` lies outside the first line.
-                !fwd || self.fwd.live_ack(*round, *output)
+                !fwd || self.cad.live_ack(*round, *output)
                     || self.cold.node.eos_sent[usize::from(*output)]
             }
             StepMsg::RData { round, .. } => {
-                self.phase == Phase::Done || (rev && self.rev.takes_data(*round))
+                self.phase == Phase::Done || (rev && self.cad.takes_data(*round))
             }
             StepMsg::RAck { round, output, .. } => {
                 self.phase == Phase::Done
                     || (rev
-                        && (self.rev.live_ack(*round, *output)
+                        && (self.cad.live_ack(*round, *output)
                             || self.cold.node.rsent_eos[usize::from(*output)]))
             }
             StepMsg::Replies { from, .. } => *from as usize == self.cold.replies,
@@ -616,26 +642,26 @@ impl NodeActor {
                     &mut self.cold.stats,
                 )
                 .map_err(|e| protocol(ctx, e.to_string()))?;
-                self.fwd.started = true;
+                self.cad.started = true;
                 self.fire_fwd(env, ctx)
             }
             StepMsg::Start { .. } => {
-                self.fwd.started = true;
+                self.cad.started = true;
                 self.fire_fwd(env, ctx)
             }
             StepMsg::Data { input, slot, .. } if fwd => {
                 let input = usize::from(input);
                 self.slots[input] = Some(slot);
-                self.fwd.got_data[input] = true;
-                if self.fwd.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
+                self.cad.got_data.set(input, true);
+                if self.cad.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
             }
             StepMsg::Ack { round, output, freed, .. }
-                if fwd && self.fwd.live_ack(round, output) =>
+                if fwd && self.cad.live_ack(round, output) =>
             {
                 let output = usize::from(output);
-                self.acks[output] += freed;
-                self.fwd.got_ack[output] = true;
-                if self.fwd.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
+                self.credits[output] += freed;
+                self.cad.got_ack.set(output, true);
+                if self.cad.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
             }
             // Acks of final slots, and forward messages after the forward pass: absorbed.
             StepMsg::Data { .. } | StepMsg::Ack { .. } => Ok(()),
@@ -662,31 +688,34 @@ impl NodeActor {
                 }
                 self.phase = Phase::Reverse;
                 self.cold.node.closed = false;
-                self.rev.started = true;
+                // The reverse pass's cadence (no reverse inputs at the top level) and credits.
+                self.cad = Cadence::new(self.l == env.router.levels - 1);
+                self.cad.started = true;
+                self.credits = [0; 2];
                 self.fire_rev(env, ctx)
             }
             StepMsg::RData { input, slot, .. } if rev => {
                 let input = usize::from(input);
                 self.rslots[input] = slot;
-                self.rev.got_data[input] = true;
-                if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
+                self.cad.got_data.set(input, true);
+                if self.cad.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
             }
             StepMsg::RAck { round, output, freed, .. }
-                if rev && self.rev.live_ack(round, output) =>
+                if rev && self.cad.live_ack(round, output) =>
             {
                 let output = usize::from(output);
-                self.racks[output] += freed;
-                self.rev.got_ack[output] = true;
-                if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
+                self.credits[output] += freed;
+                self.cad.got_ack.set(output, true);
+                if self.cad.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
             }
             StepMsg::RData { .. } | StepMsg::RAck { .. } => Ok(()),
             StepMsg::Tick => {
                 self.ticking = false;
                 match self.phase {
-                    Phase::Forward if self.fwd.started && self.fwd.ready() => {
+                    Phase::Forward if self.cad.started && self.cad.ready() => {
                         self.fire_fwd(env, ctx)
                     }
-                    Phase::Reverse if self.rev.ready() => self.fire_rev(env, ctx),
+                    Phase::Reverse if self.cad.ready() => self.fire_rev(env, ctx),
                     _ => {
                         self.send_replies(ctx, 0);
                         self.tick(ctx);
@@ -699,7 +728,7 @@ impl NodeActor {
     }
 
     fn awaiting(&self) -> String {
-        let c = if self.phase == Phase::Reverse { &self.rev } else { &self.fwd };
+        let c = &self.cad;
         format!(
             "{:?} round {} of ({},{}): data {:?} (final {:?}), acks {:?} of {:?}",
             self.phase, c.next, self.l, self.cold.r, c.got_data, c.in_final, c.got_ack, c.await_ack
@@ -1047,12 +1076,10 @@ impl LockstepRouter {
                 let mut actor = NodeActor {
                     l,
                     phase: Phase::Forward,
-                    fwd: Cadence::new(l == 0),
+                    cad: Cadence::new(l == 0),
                     slots: [None, None],
-                    acks: [0; 2],
-                    rev: Cadence::new(l == last),
+                    credits: [0; 2],
                     rslots: [None, None],
-                    racks: [0; 2],
                     ticking: false,
                     pass: 0,
                     words: 24,
