@@ -377,6 +377,7 @@ impl NodeActor {
         let (l, r, pass) = (self.l, self.cold.r, self.pass);
         let variant = self.plan(env).variant;
         let fail = |e: Error| ActorError::Protocol { actor: ctx.me(), what: e.to_string() };
+        let held = self.fwd_held();
         if self.cad.next > 0 {
             let slots = std::mem::take(&mut self.slots);
             for (j, slot) in slots.iter().enumerate() {
@@ -428,7 +429,7 @@ impl NodeActor {
         } else {
             self.tick(ctx);
         }
-        self.count_words();
+        self.recount(held, self.fwd_held());
         Ok(())
     }
 
@@ -445,6 +446,7 @@ impl NodeActor {
     fn fire_rev(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
         let router = &env.router;
         let (l, r, pass) = (self.l, self.cold.r, self.pass);
+        let held = self.rev_held();
         if self.cad.next > 0 {
             let slots = std::mem::take(&mut self.rslots);
             for (e, slot) in slots.iter().enumerate() {
@@ -498,7 +500,12 @@ impl NodeActor {
             self.finish_pass(env, ctx, sent)?;
         }
         self.tick(ctx);
-        self.count_words();
+        if closing {
+            // The next pass's fresh node, or the last pass's state.
+            self.count_words();
+        } else {
+            self.recount(held, self.rev_held());
+        }
         Ok(())
     }
 
@@ -576,12 +583,41 @@ impl NodeActor {
     /// Recounts [`NodeActor::words`]: 24 words, 4 per packet held (buffers, injection inbox,
     /// direction queue), 1 per reply held, 2 per pre-combining offset.
     fn count_words(&mut self) {
+        self.words = self.counted();
+    }
+
+    /// The state count from every counted queue.
+    fn counted(&self) -> u64 {
         let buffered: usize = self.cold.node.ins.iter().map(|i| i.buf.len()).sum();
         let rbuf: usize = self.cold.node.rbuf.iter().map(VecDeque::len).sum();
         let queued = buffered + self.cold.inbox.len() + self.cold.node.dq.len();
         let words =
             24 + 4 * queued + rbuf + self.cold.node.exitq.len() + 2 * self.cold.node.pre.len();
-        self.words = words as u64;
+        words as u64
+    }
+
+    /// The words a forward round may change: 4 per packet in the buffers and the direction
+    /// queue (the reverse queues, the inbox and the pre-combining offsets stay as they are).
+    fn fwd_held(&self) -> usize {
+        let buffered: usize = self.cold.node.ins.iter().map(|i| i.buf.len()).sum();
+        4 * (buffered + self.cold.node.dq.len())
+    }
+
+    /// The words a reverse round may change (that does not close the pass): 4 per record of
+    /// the direction queue, 1 per reply held (the forward buffers are empty, the inbox and
+    /// the pre-combining offsets stay as they are).
+    fn rev_held(&self) -> usize {
+        let rbuf: usize = self.cold.node.rbuf.iter().map(VecDeque::len).sum();
+        4 * self.cold.node.dq.len() + rbuf + self.cold.node.exitq.len()
+    }
+
+    /// [`NodeActor::words`] after a round that changed its counted part from `before` to
+    /// `after` words: the count [`NodeActor::count_words`] would give, without reading the
+    /// queues the round did not touch (each another cache line of the node's cold part).
+    fn recount(&mut self, before: usize, after: usize) {
+        // `words` counts `before`, so the difference stays non-negative.
+        self.words = self.words + after as u64 - before as u64;
+        debug_assert_eq!(self.words, self.counted(), "a round changed an uncounted queue");
     }
 
     fn accepts(&self, m: &StepMsg) -> bool {
@@ -642,6 +678,8 @@ impl NodeActor {
                     &mut self.cold.stats,
                 )
                 .map_err(|e| protocol(ctx, e.to_string()))?;
+                // The inbox went into the injection buffer and the pre-combining offsets.
+                self.count_words();
                 self.cad.started = true;
                 self.fire_fwd(env, ctx)
             }
