@@ -632,7 +632,7 @@ impl NodeActor {
             }
             StepMsg::Data { round, .. } => !fwd || self.cad.takes_data(*round),
             StepMsg::Ack { round, output, .. } => {
-                // The cadence first: `eos_sent` lies outside the first line.
+                // The cadence first: `eos_sent` lies in the cold part.
                 !fwd || self.cad.live_ack(*round, *output)
                     || self.cold.node.eos_sent[usize::from(*output)]
             }
