@@ -85,6 +85,7 @@ enum StepMsg {
 }
 
 const _: () = assert!(std::mem::size_of::<StepMsg>() == 32);
+const _: () = assert!(std::mem::size_of::<StepActor>() == 128);
 
 /// The most passes of one actor run (a pass number travels in 16 bits, and a node that has
 /// served them all holds `MAX_PASSES`).
@@ -149,33 +150,60 @@ struct Cadence {
     /// The next round to fire (`0`: not started).
     next: u64,
     started: bool,
-    in_final: [bool; 2],
-    await_ack: [bool; 2],
-    got_data: [bool; 2],
-    got_ack: [bool; 2],
+    in_final: Pair,
+    await_ack: Pair,
+    got_data: Pair,
+    got_ack: Pair,
+}
+
+/// Two flags, one per input or output, in one byte (bit `j` for port `j`), so that a
+/// cadence takes 16 bytes in a node's hot record; shown as `[bool; 2]`.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Pair(u8);
+
+impl Pair {
+    fn both(v: bool) -> Self {
+        Pair(if v { 0b11 } else { 0 })
+    }
+    fn get(self, j: usize) -> bool {
+        (self.0 >> j) & 1 == 1
+    }
+    fn set(&mut self, j: usize, v: bool) {
+        if v {
+            self.0 |= 1 << j;
+        } else {
+            self.0 &= !(1 << j);
+        }
+    }
+}
+
+impl std::fmt::Debug for Pair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        [self.get(0), self.get(1)].fmt(f)
+    }
 }
 
 impl Cadence {
     fn new(no_inputs: bool) -> Self {
-        Self { in_final: [no_inputs; 2], ..Self::default() }
+        Self { in_final: Pair::both(no_inputs), ..Self::default() }
     }
+    /// Every input not ended has its Data, every awaited output its Ack.
     fn ready(&self) -> bool {
-        (0..2).all(|j| self.in_final[j] || self.got_data[j])
-            && (0..2).all(|e| !self.await_ack[e] || self.got_ack[e])
+        (self.in_final.0 | self.got_data.0) == 0b11 && (self.await_ack.0 & !self.got_ack.0) == 0
     }
     fn takes_data(&self, round: u32) -> bool {
         self.started && u64::from(round) + 1 == self.next
     }
     fn live_ack(&self, round: u32, output: u8) -> bool {
-        self.started && u64::from(round) + 1 == self.next && self.await_ack[usize::from(output)]
+        self.started && u64::from(round) + 1 == self.next && self.await_ack.get(usize::from(output))
     }
     /// Starts round `next`: clears what the previous round awaited.
     fn advance(&mut self) -> u64 {
         let round = self.next;
         self.next = round + 1;
-        self.await_ack = [false; 2];
-        self.got_data = [false; 2];
-        self.got_ack = [false; 2];
+        self.await_ack = Pair::default();
+        self.got_data = Pair::default();
+        self.got_ack = Pair::default();
         round
     }
 }
@@ -188,16 +216,17 @@ enum Phase {
     Done,
 }
 
-/// One virtual node as a serialized actor, through both passes.
+/// One virtual node as a serialized actor, through both passes: the fields that every
+/// delivery reads or writes inline in the runtime's arena, the rest boxed aside.
 ///
-/// Laid out in declaration order from a cache-line boundary: the fields that the runtime's
-/// select-accept reads (`phase`, both cadences) and the state count it reads after every
-/// event (`words`) share the first 64-byte line, so that the first touch of a node at a
-/// delivery (its record is cold: FIFO visits the pass's nodes round-robin) costs one line;
-/// the second holds what a Data, Ack or RAck stores (`slots`, `acks`, `racks`), so that an
-/// event that does not fire a round touches two lines.
+/// The runtime's select-accept reads `phase`, `pass` and a cadence, the state count it
+/// reads after every event is `words`, and a Data, Ack, RData or RAck that does not fire a
+/// round stores into `slots`, `rslots` or `credits`: all of them lie in this 128-byte
+/// record (two cache lines), which sits in the arena next to its level's neighbours (the nodes take the first ids,
+/// level-major), so that the FIFO scheduler's delivery streams, which walk a level's rows
+/// upwards, read consecutive records instead of boxed states about 830 bytes apart. Only a
+/// round that fires (about one delivery in three) touches the boxed [`NodeCold`].
 #[derive(Debug, Clone)]
-#[repr(C, align(64))]
 struct NodeActor {
     phase: Phase,
     /// A `Tick` in flight (see `outbox`).
@@ -205,17 +234,24 @@ struct NodeActor {
     /// The pass being served (select-accept reads it for every message between nodes).
     pass: u16,
     l: u32,
-    fwd: Cadence,
-    rev: Cadence,
+    /// The cadence of the direction being served: the forward pass's until the exchange
+    /// with the host, then the reverse pass's (a node never needs both at once).
+    cad: Cadence,
     /// The state in words (Choice 9's count), recounted whenever a counted queue may have
     /// changed (an injection, a batch of replies, a round fired), so that the runtime's
-    /// `state_words` after every event reads one field instead of a dozen queue lengths
-    /// spread over the node.
+    /// `state_words` after every event reads one field instead of a dozen queue lengths.
     words: u64,
     slots: [Option<Slot>; 2],
-    acks: [u32; 2],
-    racks: [u32; 2],
+    /// The freed counts of the round awaited: forward Acks, then reverse RAcks.
+    credits: [u32; 2],
     rslots: [Option<RSlot>; 2],
+    cold: Box<NodeCold>,
+}
+
+/// The parts of a virtual node that only a fired round, the exchange with the host or the
+/// end of a pass reads: the router's node state, queues, digest and per-pass records.
+#[derive(Debug, Clone)]
+struct NodeCold {
     r: u32,
     host: ActorId,
     /// Replies received from the host (select-accept takes their batches in order).
@@ -226,11 +262,7 @@ struct NodeActor {
     closed_rev: Option<u32>,
     /// What every earlier pass measured here (the pass being served, or the last one, is in
     /// the fields above and below: a run of one pass allocates no record).
-    #[expect(
-        clippy::box_collection,
-        reason = "8 bytes instead of a Vec's 24 keep a node at 13 cache lines (832 bytes), as before the overlapping run"
-    )]
-    records: Option<Box<Vec<NodeRecord>>>,
+    records: Vec<NodeRecord>,
     node: Node,
     /// Arrivals in exit order, and how many have been sent to the host.
     arrived: Vec<(usize, u64, u32, u32, Packet)>,
@@ -311,13 +343,11 @@ struct HashActor {
     words: u64,
 }
 
-/// Every actor but the small PPU sink is boxed, so that the runtime's arena entry of a
-/// host or PPU (two fifths of the actors) does not take a virtual node's size (n = 11:
-/// 20 % less memory for about 5 % more CPU time: one more cache miss per event); a node's
-/// box is allocated in spawn order next to its neighbours'.
+/// A virtual node's hot record is inline (its cold part boxed, see [`NodeActor`]); hosts
+/// and replicas are boxed, so that the arena's entry stays the node record's size.
 #[derive(Debug, Clone)]
 enum StepActor {
-    Node(Box<NodeActor>),
+    Node(NodeActor),
     Host(Box<HostActor>),
     Hash(HashActor),
     Ppu(PpuActor),
@@ -337,37 +367,46 @@ impl NodeActor {
 
     /// The PPUs of this node's router taking part in `plan`'s pass.
     fn due_in(&self, plan: &PassPlan) -> usize {
-        self.ppus.iter().filter(|q| plan.ppus.contains(&q.0)).count()
+        self.cold.ppus.iter().filter(|q| plan.ppus.contains(&q.0)).count()
     }
 
     /// Forward round `T` (Choice 13) with the cadence of Choice 18; on closing, the first
     /// batch of arrivals goes to the host.
     fn fire_fwd(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
         let router = &env.router;
-        let (l, r, pass) = (self.l, self.r, self.pass);
+        let (l, r, pass) = (self.l, self.cold.r, self.pass);
         let variant = self.plan(env).variant;
         let fail = |e: Error| ActorError::Protocol { actor: ctx.me(), what: e.to_string() };
-        if self.fwd.next > 0 {
+        let held = self.fwd_held();
+        if self.cad.next > 0 {
             let slots = std::mem::take(&mut self.slots);
             for (j, slot) in slots.iter().enumerate() {
                 if matches!(slot, Some(Slot::Eos)) {
-                    self.fwd.in_final[j] = true;
+                    self.cad.in_final.set(j, true);
                 }
             }
             router
-                .fwd_apply(&mut self.node, l, r, self.acks, slots, &mut self.stats)
+                .fwd_apply(&mut self.cold.node, l, r, self.credits, slots, &mut self.cold.stats)
                 .map_err(fail)?;
         }
-        self.acks = [0; 2];
-        let round = self.fwd.advance();
+        self.credits = [0; 2];
+        let round = self.cad.advance();
         let sent = round32(ctx, round)?;
         let out = router
-            .fwd_fire(&mut self.node, l, r, round, variant, &mut self.stats, &mut self.arrived)
+            .fwd_fire(
+                &mut self.cold.node,
+                l,
+                r,
+                round,
+                variant,
+                &mut self.cold.stats,
+                &mut self.cold.arrived,
+            )
             .map_err(fail)?;
-        self.trace.add_fwd(l, r, round, &out);
+        self.cold.trace.add_fwd(l, r, round, &out);
         for (e, slot) in out.slots.into_iter().enumerate() {
             if let Some(slot) = slot {
-                self.fwd.await_ack[e] = !matches!(slot, Slot::Eos);
+                self.cad.await_ack.set(e, !matches!(slot, Slot::Eos));
                 let (l2, r2) = router.succ(l, r, e);
                 // e < 2.
                 let data = StepMsg::Data { pass, round: sent, input: e as u8, slot };
@@ -375,7 +414,7 @@ impl NodeActor {
             }
         }
         if l >= 1 {
-            for j in (0..2).filter(|&j| !self.fwd.in_final[j]) {
+            for j in (0..2).filter(|&j| !self.cad.in_final.get(j)) {
                 let (l0, r0) = router.pred(l, r, j);
                 let freed = out.freed[j];
                 // j < 2.
@@ -383,63 +422,64 @@ impl NodeActor {
                 ctx.send(router.actor_id(l0, r0), ack);
             }
         }
-        if self.node.closed {
-            self.closed_fwd = Some(sent);
+        if self.cold.node.closed {
+            self.cold.closed_fwd = Some(sent);
             self.phase = Phase::Exchange;
             self.send_batch(ctx);
         } else {
             self.tick(ctx);
         }
-        self.count_words();
+        self.recount(held, self.fwd_held());
         Ok(())
     }
 
     /// The next batch of at most 4 arrivals to the host (possibly empty, then the last).
     fn send_batch(&mut self, ctx: &mut Ctx<'_, StepActor>) {
-        let end = (self.sent + BATCH).min(self.arrived.len());
-        let batch = self.arrived[self.sent..end].iter().map(|a| a.4.clone()).collect();
-        self.sent = end;
-        let last = end == self.arrived.len();
-        ctx.send(self.host, StepMsg::Arrivals { node: ctx.me(), batch, last });
+        let end = (self.cold.sent + BATCH).min(self.cold.arrived.len());
+        let batch = self.cold.arrived[self.cold.sent..end].iter().map(|a| a.4.clone()).collect();
+        self.cold.sent = end;
+        let last = end == self.cold.arrived.len();
+        ctx.send(self.cold.host, StepMsg::Arrivals { node: ctx.me(), batch, last });
     }
 
     /// Reverse round `T` (Choice 14) with the cadence of Choice 18, the links' roles swapped.
     fn fire_rev(&mut self, env: &StepEnv, ctx: &mut Ctx<'_, StepActor>) -> Result<(), ActorError> {
         let router = &env.router;
-        let (l, r, pass) = (self.l, self.r, self.pass);
-        if self.rev.next > 0 {
+        let (l, r, pass) = (self.l, self.cold.r, self.pass);
+        let held = self.rev_held();
+        if self.cad.next > 0 {
             let slots = std::mem::take(&mut self.rslots);
             for (e, slot) in slots.iter().enumerate() {
                 if matches!(slot, Some(RSlot::Eos)) {
-                    self.rev.in_final[e] = true;
+                    self.cad.in_final.set(e, true);
                 }
             }
-            LockstepRouter::rev_apply(&mut self.node, self.racks, slots);
+            LockstepRouter::rev_apply(&mut self.cold.node, self.credits, slots);
         }
-        self.racks = [0; 2];
-        let round = self.rev.advance();
+        self.credits = [0; 2];
+        let round = self.cad.advance();
         let sent = round32(ctx, round)?;
-        let open = self.node.rsent_eos.map(|x| !x);
-        let before = self.stats.deliveries.len();
+        let open = self.cold.node.rsent_eos.map(|x| !x);
+        let before = self.cold.stats.deliveries.len();
         let op = self.plan(env).op;
         let out = router
-            .rev_fire(&mut self.node, l, r, round, op, &mut self.stats.deliveries)
+            .rev_fire(&mut self.cold.node, l, r, round, op, &mut self.cold.stats.deliveries)
             .map_err(|e| protocol(ctx, e.to_string()))?;
-        for &(pid, _, y) in &self.stats.deliveries[before..] {
-            let ppu = self.ppus.iter().find(|q| q.0 == pid);
+        for &(pid, _, y) in &self.cold.stats.deliveries[before..] {
+            let ppu = self.cold.ppus.iter().find(|q| q.0 == pid);
             let (_, ppu) = ppu.ok_or_else(|| protocol(ctx, format!("a delivery to PPU {pid}")))?;
-            self.outbox.push_back((*ppu, y));
+            self.cold.outbox.push_back((*ppu, y));
         }
         // At most 2 RData and 2 RAck follow in this event, and a `Start` of the next pass if
         // this one closes and another follows.
-        let closing = self.node.closed;
+        let closing = self.cold.node.closed;
         let next = closing && usize::from(self.pass) + 1 < env.plan.len();
         self.send_replies(ctx, 4 + usize::from(next));
-        self.trace.add_rev(l, r, round, &out);
+        self.cold.trace.add_rev(l, r, round, &out);
         if l >= 1 {
             for (j, slot) in out.slots.into_iter().enumerate() {
                 if open[j] {
-                    self.rev.await_ack[j] = !matches!(slot, Some(RSlot::Eos));
+                    self.cad.await_ack.set(j, !matches!(slot, Some(RSlot::Eos)));
                     let (l0, r0) = router.pred(l, r, j);
                     // j < 2.
                     let data = StepMsg::RData { pass, round: sent, input: j as u8, slot };
@@ -448,7 +488,7 @@ impl NodeActor {
             }
         }
         if l + 1 < router.levels {
-            for e in (0..2).filter(|&e| !self.rev.in_final[e]) {
+            for e in (0..2).filter(|&e| !self.cad.in_final.get(e)) {
                 let (l2, r2) = router.succ(l, r, e);
                 let freed = out.freed[e];
                 // e < 2.
@@ -460,7 +500,12 @@ impl NodeActor {
             self.finish_pass(env, ctx, sent)?;
         }
         self.tick(ctx);
-        self.count_words();
+        if closing {
+            // The next pass's fresh node, or the last pass's state.
+            self.count_words();
+        } else {
+            self.recount(held, self.rev_held());
+        }
         Ok(())
     }
 
@@ -473,37 +518,37 @@ impl NodeActor {
         ctx: &mut Ctx<'_, StepActor>,
         round: u32,
     ) -> Result<(), ActorError> {
-        self.closed_rev = Some(round);
+        self.cold.closed_rev = Some(round);
         // `pass < plan.len() <= MAX_PASSES = u16::MAX` (the runs check their plan's length).
         let Some(plan) = env.plan.get(usize::from(self.pass) + 1) else {
             self.phase = Phase::Done;
             return Ok(());
         };
-        let closed_fwd =
-            self.closed_fwd.take().ok_or_else(|| protocol(ctx, "a reverse pass before closing"))?;
-        self.records.get_or_insert_default().push(NodeRecord {
+        let closed_fwd = self
+            .cold
+            .closed_fwd
+            .take()
+            .ok_or_else(|| protocol(ctx, "a reverse pass before closing"))?;
+        self.cold.records.push(NodeRecord {
             closed_fwd: u64::from(closed_fwd),
             closed_rev: u64::from(round),
-            arrivals: self.arrived.len() as u64,
-            stats: std::mem::take(&mut self.stats),
-            trace: std::mem::take(&mut self.trace),
+            arrivals: self.cold.arrived.len() as u64,
+            stats: std::mem::take(&mut self.cold.stats),
+            trace: std::mem::take(&mut self.cold.trace),
         });
-        self.closed_rev = None;
+        self.cold.closed_rev = None;
         self.pass = self.pass.saturating_add(1);
-        let last = env.router.levels - 1;
         self.phase = Phase::Forward;
-        self.node = env.router.init_node(self.l);
-        self.fwd = Cadence::new(self.l == 0);
-        self.rev = Cadence::new(self.l == last);
+        self.cold.node = env.router.init_node(self.l);
+        self.cad = Cadence::new(self.l == 0);
         self.slots = [None, None];
-        self.acks = [0; 2];
+        self.credits = [0; 2];
         self.rslots = [None, None];
-        self.racks = [0; 2];
-        self.arrived.clear();
-        self.sent = 0;
-        self.replies = 0;
-        self.due = self.due_in(plan);
-        if self.due == 0 {
+        self.cold.arrived.clear();
+        self.cold.sent = 0;
+        self.cold.replies = 0;
+        self.cold.due = self.due_in(plan);
+        if self.cold.due == 0 {
             ctx.send(ctx.me(), StepMsg::Start { pass: self.pass });
         }
         Ok(())
@@ -514,7 +559,7 @@ impl NodeActor {
     /// answer several PPUs).
     fn send_replies(&mut self, ctx: &mut Ctx<'_, StepActor>, reserved: usize) {
         for _ in 0..(F_SEND - 1).saturating_sub(reserved) {
-            let Some((ppu, y)) = self.outbox.pop_front() else { break };
+            let Some((ppu, y)) = self.cold.outbox.pop_front() else { break };
             ctx.send(ppu, StepMsg::Reply(y));
         }
     }
@@ -525,11 +570,11 @@ impl NodeActor {
     /// inputs ended).
     fn tick(&mut self, ctx: &mut Ctx<'_, StepActor>) {
         let stalled = match self.phase {
-            Phase::Forward => self.fwd.started && !self.node.closed && self.fwd.ready(),
-            Phase::Reverse => !self.node.closed && self.rev.ready(),
+            Phase::Forward => self.cad.started && !self.cold.node.closed && self.cad.ready(),
+            Phase::Reverse => !self.cold.node.closed && self.cad.ready(),
             Phase::Exchange | Phase::Done => false,
         };
-        if (stalled || !self.outbox.is_empty()) && !self.ticking {
+        if (stalled || !self.cold.outbox.is_empty()) && !self.ticking {
             self.ticking = true;
             ctx.send(ctx.me(), StepMsg::Tick);
         }
@@ -538,11 +583,41 @@ impl NodeActor {
     /// Recounts [`NodeActor::words`]: 24 words, 4 per packet held (buffers, injection inbox,
     /// direction queue), 1 per reply held, 2 per pre-combining offset.
     fn count_words(&mut self) {
-        let buffered: usize = self.node.ins.iter().map(|i| i.buf.len()).sum();
-        let rbuf: usize = self.node.rbuf.iter().map(VecDeque::len).sum();
-        let queued = buffered + self.inbox.len() + self.node.dq.len();
-        let words = 24 + 4 * queued + rbuf + self.node.exitq.len() + 2 * self.node.pre.len();
-        self.words = words as u64;
+        self.words = self.counted();
+    }
+
+    /// The state count from every counted queue.
+    fn counted(&self) -> u64 {
+        let buffered: usize = self.cold.node.ins.iter().map(|i| i.buf.len()).sum();
+        let rbuf: usize = self.cold.node.rbuf.iter().map(VecDeque::len).sum();
+        let queued = buffered + self.cold.inbox.len() + self.cold.node.dq.len();
+        let words =
+            24 + 4 * queued + rbuf + self.cold.node.exitq.len() + 2 * self.cold.node.pre.len();
+        words as u64
+    }
+
+    /// The words a forward round may change: 4 per packet in the buffers and the direction
+    /// queue (the reverse queues, the inbox and the pre-combining offsets stay as they are).
+    fn fwd_held(&self) -> usize {
+        let buffered: usize = self.cold.node.ins.iter().map(|i| i.buf.len()).sum();
+        4 * (buffered + self.cold.node.dq.len())
+    }
+
+    /// The words a reverse round may change (that does not close the pass): 4 per record of
+    /// the direction queue, 1 per reply held (the forward buffers are empty, the inbox and
+    /// the pre-combining offsets stay as they are).
+    fn rev_held(&self) -> usize {
+        let rbuf: usize = self.cold.node.rbuf.iter().map(VecDeque::len).sum();
+        4 * self.cold.node.dq.len() + rbuf + self.cold.node.exitq.len()
+    }
+
+    /// [`NodeActor::words`] after a round that changed its counted part from `before` to
+    /// `after` words: the count [`NodeActor::count_words`] would give, without reading the
+    /// queues the round did not touch (each another cache line of the node's cold part).
+    fn recount(&mut self, before: usize, after: usize) {
+        // `words` counts `before`, so the difference stays non-negative.
+        self.words = self.words + after as u64 - before as u64;
+        debug_assert_eq!(self.words, self.counted(), "a round changed an uncounted queue");
     }
 
     fn accepts(&self, m: &StepMsg) -> bool {
@@ -553,24 +628,24 @@ impl NodeActor {
         }
         match m {
             StepMsg::Inject { pass, .. } | StepMsg::Start { pass } => {
-                fwd && !self.fwd.started && *pass == self.pass
+                fwd && !self.cad.started && *pass == self.pass
             }
-            StepMsg::Data { round, .. } => !fwd || self.fwd.takes_data(*round),
+            StepMsg::Data { round, .. } => !fwd || self.cad.takes_data(*round),
             StepMsg::Ack { round, output, .. } => {
-                // The cadence first: `eos_sent` lies outside the first line.
-                !fwd || self.fwd.live_ack(*round, *output)
-                    || self.node.eos_sent[usize::from(*output)]
+                // The cadence first: `eos_sent` lies in the cold part.
+                !fwd || self.cad.live_ack(*round, *output)
+                    || self.cold.node.eos_sent[usize::from(*output)]
             }
             StepMsg::RData { round, .. } => {
-                self.phase == Phase::Done || (rev && self.rev.takes_data(*round))
+                self.phase == Phase::Done || (rev && self.cad.takes_data(*round))
             }
             StepMsg::RAck { round, output, .. } => {
                 self.phase == Phase::Done
                     || (rev
-                        && (self.rev.live_ack(*round, *output)
-                            || self.node.rsent_eos[usize::from(*output)]))
+                        && (self.cad.live_ack(*round, *output)
+                            || self.cold.node.rsent_eos[usize::from(*output)]))
             }
-            StepMsg::Replies { from, .. } => *from as usize == self.replies,
+            StepMsg::Replies { from, .. } => *from as usize == self.cold.replies,
             _ => true,
         }
     }
@@ -587,42 +662,44 @@ impl NodeActor {
         }
         match m {
             StepMsg::Inject { packet, .. } => {
-                self.inbox.extend(packet.map(|p| *p));
+                self.cold.inbox.extend(packet.map(|p| *p));
                 self.count_words();
-                self.due =
-                    self.due.checked_sub(1).ok_or_else(|| protocol(ctx, "an extra Inject"))?;
-                if self.due > 0 {
+                self.cold.due =
+                    self.cold.due.checked_sub(1).ok_or_else(|| protocol(ctx, "an extra Inject"))?;
+                if self.cold.due > 0 {
                     return Ok(());
                 }
                 // Every PPU of the router has spoken: the sorted, pre-combined queue.
-                let packets = std::mem::take(&mut self.inbox);
+                let packets = std::mem::take(&mut self.cold.inbox);
                 LockstepRouter::fill_injection(
                     self.plan(env).variant,
-                    &mut self.node,
+                    &mut self.cold.node,
                     packets,
-                    &mut self.stats,
+                    &mut self.cold.stats,
                 )
                 .map_err(|e| protocol(ctx, e.to_string()))?;
-                self.fwd.started = true;
+                // The inbox went into the injection buffer and the pre-combining offsets.
+                self.count_words();
+                self.cad.started = true;
                 self.fire_fwd(env, ctx)
             }
             StepMsg::Start { .. } => {
-                self.fwd.started = true;
+                self.cad.started = true;
                 self.fire_fwd(env, ctx)
             }
             StepMsg::Data { input, slot, .. } if fwd => {
                 let input = usize::from(input);
                 self.slots[input] = Some(slot);
-                self.fwd.got_data[input] = true;
-                if self.fwd.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
+                self.cad.got_data.set(input, true);
+                if self.cad.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
             }
             StepMsg::Ack { round, output, freed, .. }
-                if fwd && self.fwd.live_ack(round, output) =>
+                if fwd && self.cad.live_ack(round, output) =>
             {
                 let output = usize::from(output);
-                self.acks[output] += freed;
-                self.fwd.got_ack[output] = true;
-                if self.fwd.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
+                self.credits[output] += freed;
+                self.cad.got_ack.set(output, true);
+                if self.cad.ready() { self.fire_fwd(env, ctx) } else { Ok(()) }
             }
             // Acks of final slots, and forward messages after the forward pass: absorbed.
             StepMsg::Data { .. } | StepMsg::Ack { .. } => Ok(()),
@@ -631,45 +708,52 @@ impl NodeActor {
                 Ok(())
             }
             StepMsg::Replies { batch, .. } => {
-                self.replies += batch.len();
-                self.node.exitq.extend(batch);
+                self.cold.replies += batch.len();
+                self.cold.node.exitq.extend(batch);
                 self.count_words();
-                if self.replies < self.arrived.len() {
+                if self.cold.replies < self.cold.arrived.len() {
                     return Ok(());
                 }
-                if self.replies > self.arrived.len() {
+                if self.cold.replies > self.cold.arrived.len() {
                     return Err(protocol(
                         ctx,
-                        format!("{} replies for {} arrivals", self.replies, self.arrived.len()),
+                        format!(
+                            "{} replies for {} arrivals",
+                            self.cold.replies,
+                            self.cold.arrived.len()
+                        ),
                     ));
                 }
                 self.phase = Phase::Reverse;
-                self.node.closed = false;
-                self.rev.started = true;
+                self.cold.node.closed = false;
+                // The reverse pass's cadence (no reverse inputs at the top level) and credits.
+                self.cad = Cadence::new(self.l == env.router.levels - 1);
+                self.cad.started = true;
+                self.credits = [0; 2];
                 self.fire_rev(env, ctx)
             }
             StepMsg::RData { input, slot, .. } if rev => {
                 let input = usize::from(input);
                 self.rslots[input] = slot;
-                self.rev.got_data[input] = true;
-                if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
+                self.cad.got_data.set(input, true);
+                if self.cad.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
             }
             StepMsg::RAck { round, output, freed, .. }
-                if rev && self.rev.live_ack(round, output) =>
+                if rev && self.cad.live_ack(round, output) =>
             {
                 let output = usize::from(output);
-                self.racks[output] += freed;
-                self.rev.got_ack[output] = true;
-                if self.rev.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
+                self.credits[output] += freed;
+                self.cad.got_ack.set(output, true);
+                if self.cad.ready() { self.fire_rev(env, ctx) } else { Ok(()) }
             }
             StepMsg::RData { .. } | StepMsg::RAck { .. } => Ok(()),
             StepMsg::Tick => {
                 self.ticking = false;
                 match self.phase {
-                    Phase::Forward if self.fwd.started && self.fwd.ready() => {
+                    Phase::Forward if self.cad.started && self.cad.ready() => {
                         self.fire_fwd(env, ctx)
                     }
-                    Phase::Reverse if self.rev.ready() => self.fire_rev(env, ctx),
+                    Phase::Reverse if self.cad.ready() => self.fire_rev(env, ctx),
                     _ => {
                         self.send_replies(ctx, 0);
                         self.tick(ctx);
@@ -682,10 +766,10 @@ impl NodeActor {
     }
 
     fn awaiting(&self) -> String {
-        let c = if self.phase == Phase::Reverse { &self.rev } else { &self.fwd };
+        let c = &self.cad;
         format!(
             "{:?} round {} of ({},{}): data {:?} (final {:?}), acks {:?} of {:?}",
-            self.phase, c.next, self.l, self.r, c.got_data, c.in_final, c.got_ack, c.await_ack
+            self.phase, c.next, self.l, self.cold.r, c.got_data, c.in_final, c.got_ack, c.await_ack
         )
     }
 }
@@ -1028,41 +1112,41 @@ impl LockstepRouter {
                 };
                 acq.extend(mine.iter().map(|q| q.1));
                 let mut actor = NodeActor {
-                    node: self.init_node(l),
                     l,
-                    r,
                     phase: Phase::Forward,
-                    fwd: Cadence::new(l == 0),
+                    cad: Cadence::new(l == 0),
                     slots: [None, None],
-                    acks: [0; 2],
-                    rev: Cadence::new(l == last),
+                    credits: [0; 2],
                     rslots: [None, None],
-                    racks: [0; 2],
-                    host: host_id(router),
-                    due: 0,
-                    ppus: mine,
-                    inbox: Vec::new(),
-                    outbox: VecDeque::new(),
                     ticking: false,
-                    arrived: Vec::new(),
-                    sent: 0,
-                    replies: 0,
-                    closed_fwd: None,
-                    closed_rev: None,
                     pass: 0,
-                    records: None,
                     words: 24,
-                    stats: NodeTally::default(),
-                    trace: SlotDigest::default(),
+                    cold: Box::new(NodeCold {
+                        node: self.init_node(l),
+                        r,
+                        host: host_id(router),
+                        due: 0,
+                        ppus: mine,
+                        inbox: Vec::new(),
+                        outbox: VecDeque::new(),
+                        arrived: Vec::new(),
+                        sent: 0,
+                        replies: 0,
+                        closed_fwd: None,
+                        closed_rev: None,
+                        records: Vec::new(),
+                        stats: NodeTally::default(),
+                        trace: SlotDigest::default(),
+                    }),
                 };
                 match first {
-                    Some(plan) => actor.due = actor.due_in(plan),
+                    Some(plan) => actor.cold.due = actor.due_in(plan),
                     None => actor.phase = Phase::Done,
                 }
-                if first.is_some() && actor.due == 0 {
+                if first.is_some() && actor.cold.due == 0 {
                     starts.push(self.actor_id(l, r));
                 }
-                rt.spawn(StepActor::Node(Box::new(actor)), &acq)?;
+                rt.spawn(StepActor::Node(actor), &acq)?;
             }
         }
         for router in 0..nn {
@@ -1126,26 +1210,26 @@ impl LockstepRouter {
             match b {
                 StepActor::Node(v) => {
                     // The earlier passes' records, then the last pass in the node's fields.
-                    let last = match (v.closed_fwd, v.closed_rev) {
+                    let last = match (v.cold.closed_fwd, v.cold.closed_rev) {
                         (Some(f), Some(rv)) => Some((
                             u64::from(f),
                             u64::from(rv),
-                            v.arrived.len() as u64,
-                            &v.stats,
-                            &v.trace,
+                            v.cold.arrived.len() as u64,
+                            &v.cold.stats,
+                            &v.cold.trace,
                         )),
                         _ => None,
                     };
                     let recs: Vec<_> = v
+                        .cold
                         .records
                         .iter()
-                        .flat_map(|r| r.iter())
                         .map(|r| (r.closed_fwd, r.closed_rev, r.arrivals, &r.stats, &r.trace))
                         .chain(last)
                         .collect();
                     if recs.len() != passes {
                         return Err(Error::Routing {
-                            what: format!("virtual node ({},{}) never closed", v.l, v.r),
+                            what: format!("virtual node ({},{}) never closed", v.l, v.cold.r),
                         });
                     }
                     for (pass, (f, rv, arrivals, stats, trace)) in out.iter_mut().zip(recs) {
