@@ -199,73 +199,47 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
 }
 
-/// Parses GOAL text from `reader` in chunks, with up to `threads` threads per chunk
-/// ([`Lines::in_pieces`]; the result, errors included, does not depend on `threads`).
+/// Parses GOAL text from `reader` in chunks of whole lines ([`Chunks`]): serially with one
+/// thread; with more, the chunks after the `num_ranks` line are parsed as pieces by `threads`
+/// threads while this thread reads the next chunks and merges the parsed ones in file order
+/// ([`Lines::pipeline`]; the result, errors included, does not depend on `threads`).
 fn parse_from<R: std::io::Read>(
-    mut reader: R,
+    reader: R,
     io_err: impl Fn(std::io::Error) -> Error,
     threads: usize,
 ) -> Result<Schedule, Error> {
     let mut st = Lines::default();
-    let mut buf = vec![0u8; CHUNK];
-    let mut filled = 0;
-    loop {
-        if filled == buf.len() {
-            buf.resize(buf.len() * 2, 0);
+    let mut chunks = Chunks { reader, io_err, carry: Vec::new(), eof: false };
+    let mut buf = Vec::new();
+    let p = loop {
+        match (threads, st.parser.as_ref()) {
+            (2.., Some(ps)) => break ps.p,
+            _ => {
+                let Some(chunk) = chunks.next(buf)? else { return st.finish() };
+                st.text(chunk.text())?;
+                buf = chunk.buf;
+            }
         }
-        let n = loop {
-            match reader.read(&mut buf[filled..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_err(e)),
-            }
-        };
-        filled += n;
-        let eof = n == 0;
-        // Complete lines (and at the end the last line without `\n`); a `\r` before the
-        // `\n` is whitespace to the tokenizer.
-        let whole = if eof {
-            filled
-        } else {
-            buf[..filled].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
-        };
-        // On a byte that is not UTF-8, the lines before its line are parsed first.
-        let (text, bad) = match std::str::from_utf8(&buf[..whole]) {
-            Ok(text) => (text, false),
-            Err(e) => {
-                let cut = buf[..e.valid_up_to()].iter().rposition(|&b| b == b'\n');
-                let valid = &buf[..cut.map_or(0, |i| i + 1)];
-                (std::str::from_utf8(valid).map_err(|_| not_utf8(st.last_line + 1))?, true)
-            }
-        };
-        // The lines up to the last line `}` are parsed (in pieces when they can be); the
-        // lines after it wait for the next chunk, unless this is the last, so that a chunk
-        // starts outside a block, where it can be split.
-        let cut = text.as_bytes().windows(3).rposition(|w| w == BLOCK_END).map(|i| i + 3);
-        let mut kept = 0;
-        match cut {
-            Some(cut) => {
-                if !st.in_pieces(&text[..cut], threads)? {
-                    st.lines(&text[..cut])?;
+    };
+    let (jobs, job_rx) = std::sync::mpsc::channel::<(usize, Chunk)>();
+    let job_rx = std::sync::Mutex::new(job_rx);
+    let (done_tx, done) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (job_rx, done_tx) = (&job_rx, done_tx.clone());
+            // A thread ends when the jobs' sender or the results' receiver is dropped.
+            scope.spawn(move || {
+                while let Some((seq, chunk)) = job_rx.lock().ok().and_then(|rx| rx.recv().ok()) {
+                    let piece = Parser::piece(p, chunk.text());
+                    if done_tx.send((seq, chunk, Some(piece))).is_err() {
+                        break;
+                    }
                 }
-                if eof || bad {
-                    st.lines(&text[cut..])?;
-                } else {
-                    kept = text.len() - cut;
-                }
-            }
-            None => st.lines(text)?,
+            });
         }
-        if bad {
-            return Err(not_utf8(st.last_line + 1));
-        }
-        let start = whole - kept;
-        buf.copy_within(start..filled, 0);
-        filled -= start;
-        if eof {
-            break;
-        }
-    }
+        drop(done_tx);
+        st.pipeline(&mut chunks, jobs, &done, 2 * threads)
+    })?;
     st.finish()
 }
 
@@ -275,63 +249,167 @@ const MAX_THREADS: usize = 8;
 /// `\n}\n`: the end of a line `}` (a block's end, or an error outside a block).
 const BLOCK_END: &[u8] = b"\n}\n";
 
-/// The position just after the first [`BLOCK_END`] of `text[from..to]`.
-fn block_end_after(text: &[u8], from: usize, to: usize) -> Option<usize> {
-    text[from..to].windows(BLOCK_END.len()).position(|w| w == BLOCK_END).map(|i| from + i + 3)
+/// The position just after the last [`BLOCK_END`] of `text`.
+fn last_block_end(text: &[u8]) -> Option<usize> {
+    text.windows(BLOCK_END.len()).rposition(|w| w == BLOCK_END).map(|i| i + BLOCK_END.len())
+}
+
+/// Whole lines of the GOAL text, `buf[..len]`; `piece` when they end with a line `}` (so the
+/// next chunk can be parsed on its own when this one ends outside any block).
+struct Chunk {
+    buf: Vec<u8>,
+    len: usize,
+    piece: bool,
+}
+
+impl Chunk {
+    fn text(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+/// A parsed piece: its parse state and its first error ([`Parser::piece`]).
+type Piece = (Lines, Option<Error>);
+
+/// The chunks of a reader: about [`CHUNK`] bytes, cut after the last line `}` (the lines after
+/// it are carried to the next chunk), or after the last line end when there is none.
+struct Chunks<R, F> {
+    reader: R,
+    io_err: F,
+    /// The bytes after the last chunk's end, read already.
+    carry: Vec<u8>,
+    eof: bool,
+}
+
+impl<R: std::io::Read, F: Fn(std::io::Error) -> Error> Chunks<R, F> {
+    /// The next chunk, read into `buf` (a buffer reused from chunk to chunk); `None` at the end.
+    fn next(&mut self, mut buf: Vec<u8>) -> Result<Option<Chunk>, Error> {
+        let size = CHUNK.max(2 * self.carry.len());
+        if buf.len() < size {
+            buf.resize(size, 0);
+        }
+        let mut filled = self.carry.len();
+        buf[..filled].copy_from_slice(&self.carry);
+        self.carry.clear();
+        loop {
+            while filled < buf.len() && !self.eof {
+                match self.reader.read(&mut buf[filled..]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err((self.io_err)(e)),
+                }
+            }
+            // At the end, the last line needs no `\n` (a `\r` before a `\n` is whitespace to
+            // the tokenizer).
+            let whole = if self.eof {
+                filled
+            } else {
+                buf[..filled].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+            };
+            let (len, piece) = match last_block_end(&buf[..whole]) {
+                Some(cut) => (cut, true),
+                None if whole > 0 => (whole, false),
+                None if self.eof => return Ok(None),
+                // A line longer than the buffer.
+                None => {
+                    buf.resize(2 * buf.len(), 0);
+                    continue;
+                }
+            };
+            self.carry.extend_from_slice(&buf[len..filled]);
+            return Ok(Some(Chunk { buf, len, piece }));
+        }
+    }
 }
 
 impl Lines {
-    /// Parses the whole lines `text`, which end with a line `}`, in `threads` pieces split
-    /// after lines `}`, in parallel, and merges them in file order; returns false (and parses
-    /// nothing) when the pieces could differ from a serial parse: before `num_ranks`, inside a
-    /// block or a `/*` comment, with a `/*` in the text, or near a limit.
-    fn in_pieces(&mut self, text: &str, threads: usize) -> Result<bool, Error> {
-        let Some(ps) = self.parser.as_mut() else { return Ok(false) };
-        if threads < 2 || self.open.is_some() || self.in_comment || text.contains("/*") {
-            return Ok(false);
+    /// Reads the chunks of `chunks`, sends those that end with a line `}` to the parse threads
+    /// (`jobs`, each numbered in file order; at most `limit` chunks are read and not merged),
+    /// and merges their results (`done`) in file order ([`Lines::merge_or_parse`]); the other
+    /// chunks are parsed here in their turn. A read error is returned after the chunks before
+    /// it are merged (and their first error, if any, instead).
+    fn pipeline<R: std::io::Read, F: Fn(std::io::Error) -> Error>(
+        &mut self,
+        chunks: &mut Chunks<R, F>,
+        jobs: std::sync::mpsc::Sender<(usize, Chunk)>,
+        done: &std::sync::mpsc::Receiver<(usize, Chunk, Option<Piece>)>,
+        limit: usize,
+    ) -> Result<(), Error> {
+        let mut ready = std::collections::BTreeMap::new();
+        let mut pool = Vec::new();
+        let (mut read, mut merged) = (0, 0);
+        let (mut reading, mut read_err) = (true, None);
+        loop {
+            while reading && read - merged < limit {
+                match chunks.next(pool.pop().unwrap_or_default()) {
+                    Ok(Some(chunk)) if chunk.piece => {
+                        // Without parse threads (never: they end after `jobs`), parsed here.
+                        if let Err(std::sync::mpsc::SendError((seq, chunk))) =
+                            jobs.send((read, chunk))
+                        {
+                            ready.insert(seq, (chunk, None));
+                        }
+                    }
+                    Ok(Some(chunk)) => {
+                        ready.insert(read, (chunk, None));
+                    }
+                    Ok(None) => reading = false,
+                    Err(e) => (reading, read_err) = (false, Some(e)),
+                }
+                read += usize::from(reading);
+            }
+            if merged == read {
+                break;
+            }
+            let (chunk, piece) = loop {
+                if let Some(next) = ready.remove(&merged) {
+                    break next;
+                }
+                let (seq, chunk, piece) = done.recv().expect("a parse thread does not panic");
+                ready.insert(seq, (chunk, piece));
+            };
+            self.merge_or_parse(chunk.text(), piece)?;
+            pool.push(chunk.buf);
+            merged += 1;
         }
-        let bytes = text.as_bytes();
-        let cut = text.len();
-        // At most `cut` lines and as many operations and dependencies: no limit is reached
-        // inside the pieces (they do not check them).
-        let units = (ps.ops.len() + ps.deps.len() + cut) as u64;
-        if units >= ps.max_units.min((1 << 31) - 1)
-            || (self.last_line + cut) as u64 >= u64::from(u32::MAX)
-        {
-            return Ok(false);
-        }
-        let mut ends = Vec::with_capacity(threads);
-        let mut from = 0;
-        for k in 1..threads {
-            let target = (cut * k / threads).max(from);
-            if let Some(end) = block_end_after(bytes, target, cut).filter(|&end| end < cut) {
-                ends.push(end);
-                from = end;
+        read_err.map_or(Ok(()), Err)
+    }
+
+    /// Appends the whole lines `text`, parsed as a piece (`piece`), when that is what a serial
+    /// parse gives: this parse is outside any block and comment, the piece ends outside them
+    /// too (or at its first error), and no limit can be reached inside it (memory estimate,
+    /// 2^31 operations, 2^32 lines; pieces do not check them); parses `text` here otherwise.
+    fn merge_or_parse(&mut self, text: &[u8], piece: Option<Piece>) -> Result<(), Error> {
+        let outside = |st: &Lines| st.open.is_none() && !st.in_comment;
+        if let (Some((piece, err)), true, Some(ps)) = (piece, outside(self), self.parser.as_mut()) {
+            // At most `text.len()` lines and as many operations and dependencies.
+            let units = (ps.ops.len() + ps.deps.len() + text.len()) as u64;
+            let fits = units < ps.max_units.min((1 << 31) - 1)
+                && ((self.last_line + text.len()) as u64) < u64::from(u32::MAX);
+            if fits && (err.is_some() || outside(&piece)) {
+                let base = self.last_line;
+                let lines = piece.last_line;
+                ps.merge(base, piece, err)?;
+                self.last_line = base + lines;
+                return Ok(());
             }
         }
-        ends.push(cut);
-        let p = ps.p;
-        let pieces: Vec<(Lines, Option<Error>)> = std::thread::scope(|scope| {
-            let spawned: Vec<_> = ends
-                .windows(2)
-                .map(|w| {
-                    let piece = &text[w[0]..w[1]];
-                    scope.spawn(move || Parser::piece(p, piece))
-                })
-                .collect();
-            let mut out = vec![Parser::piece(p, &text[..ends[0]])];
-            out.extend(
-                spawned.into_iter().map(|h| h.join().expect("a parse thread does not panic")),
-            );
-            out
-        });
-        for (piece, err) in pieces {
-            let base = self.last_line;
-            let lines = piece.last_line;
-            self.parser.as_mut().expect("checked above").merge(base, piece, err)?;
-            self.last_line = base + lines;
+        self.text(text)
+    }
+
+    /// Parses the whole lines `bytes`, checked as UTF-8: on a byte that is not, the lines
+    /// before its line are parsed, then its line is the error.
+    fn text(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.lines(text),
+            Err(e) => {
+                let cut = bytes[..e.valid_up_to()].iter().rposition(|&b| b == b'\n');
+                let valid = &bytes[..cut.map_or(0, |i| i + 1)];
+                self.lines(std::str::from_utf8(valid).map_err(|_| not_utf8(self.last_line + 1))?)?;
+                Err(not_utf8(self.last_line + 1))
+            }
         }
-        Ok(true)
     }
 
     /// Parses the whole lines `text`.
@@ -685,10 +763,10 @@ impl Parser {
     /// Parses `text`, whole lines starting outside any block and comment, as [`Lines::line`]
     /// would, on its own buffers (lines counted from 1 at the piece's start, ranks not claimed
     /// but listed); returns them, with the piece's line count, and its first error.
-    fn piece(p: u32, text: &str) -> (Lines, Option<Error>) {
+    fn piece(p: u32, text: &[u8]) -> Piece {
         let mut st =
             Lines { parser: Some(Parser::new(p, u64::MAX, Vec::new())), ..Lines::default() };
-        let err = st.lines(text).err();
+        let err = st.text(text).err();
         (st, err)
     }
 
@@ -1238,13 +1316,10 @@ mod tests {
     use crate::goal::{binomial_broadcast, dissemination};
 
     /// The parse of `text` with 1 thread (serial) and with 2, 3 and 8 (in pieces).
-    fn all_threads(text: &str) -> Vec<Result<Schedule, String>> {
+    fn all_threads(text: &[u8]) -> Vec<Result<Schedule, String>> {
         [1, 2, 3, 8]
             .iter()
-            .map(|&t| {
-                parse_from(text.as_bytes(), |e| syntax(0, e.to_string()), t)
-                    .map_err(|e| e.to_string())
-            })
+            .map(|&t| parse_from(text, |e| syntax(0, e.to_string()), t).map_err(|e| e.to_string()))
             .collect()
     }
 
@@ -1252,6 +1327,13 @@ mod tests {
     fn before_block(text: &str, r: u32, new: &str) -> String {
         let header = format!("\nrank {r} {{\n");
         text.replacen(&header, &format!("\n{new}rank {r} {{\n"), 1)
+    }
+
+    /// The block of rank `r` in `text` (the ranks in order).
+    fn block(text: &str, r: u32) -> &str {
+        let a = text.find(&format!("rank {r} {{")).expect("present");
+        let b = text.find(&format!("rank {} {{", r + 1)).expect("present");
+        &text[a..b]
     }
 
     fn line_of(text: &str, needle: &str) -> usize {
@@ -1370,7 +1452,25 @@ mod tests {
                 Some(line_of(&diss, "rank 1800 {") + 1),
             ),
             (format!("{diss}rank 2047 {{\n"), Some(diss.matches('\n').count() + 1)),
+            // Lines `}` inside a `/*` comment (a chunk may end inside it, the next chunk is
+            // then parsed serially), and a copy of a block in a comment.
+            (
+                before_block(&diss, 1100, "/*\n}\n}\n".repeat(100_000).as_str()).replacen(
+                    "}\nrank 1100",
+                    "*/\nrank 1100",
+                    1,
+                ),
+                None,
+            ),
+            (before_block(&diss, 1901, &format!("/*\n{}*/\n", block(&diss, 1900))), None),
         ];
+        let mut cases: Vec<(Vec<u8>, Option<usize>)> =
+            cases.into_iter().map(|(text, line)| (text.into_bytes(), line)).collect();
+        // A byte that is not UTF-8 in rank 1700's block.
+        let mut bad = diss.clone().into_bytes();
+        let at = diss.find("rank 1700 {").expect("present") + 14;
+        bad[at] = 0xff;
+        cases.push((bad, Some(line_of(&diss, "rank 1700 {") + 1)));
         for (text, error_line) in cases {
             let results = all_threads(&text);
             for r in &results[1..] {
