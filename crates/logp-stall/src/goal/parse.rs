@@ -3,7 +3,7 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use super::loggops::{ANY, MAX_TIME};
-use super::{Dep, DepKind, FAR, Op, OpKind, Schedule};
+use super::{DepKind, FAR, Op, OpKind, Schedule};
 use crate::error::Error;
 use crate::limits;
 
@@ -69,7 +69,7 @@ struct Parser {
     line_off: Vec<u8>,
     /// `(op, line)` of the operations at [`FAR`] or more lines below their block's header.
     far: Vec<(u32, u32)>,
-    deps: Vec<Dep>,
+    deps: Vec<Edge>,
     blocks: Vec<Block>,
     /// Line of each rank's block (0 = none yet), to reject a second block; empty in a piece
     /// parsed in parallel ([`Parser::piece`]), which records `headers` instead.
@@ -83,6 +83,22 @@ struct Parser {
     labels: Vec<(Name, u32)>,
     /// Dependency lines of the open block, resolved when it closes.
     pending: Vec<(usize, Name, Name, DepKind)>,
+}
+
+/// A dependency as the parser keeps it, in 8 bytes: `op` waits for `on`, [`IREQ_BIT`] set in
+/// `op` for `irequires` (operation ids are below 2^31 - 1).
+#[derive(Debug, Clone, Copy)]
+struct Edge {
+    op: u32,
+    on: u32,
+}
+
+impl Edge {
+    /// The edge between the operations `op - from + to` and `on - from + to`.
+    fn moved(self, from: u32, to: u32) -> Edge {
+        let bit = self.op & IREQ_BIT;
+        Edge { op: ((self.op & !IREQ_BIT) - from + to) | bit, on: self.on - from + to }
+    }
 }
 
 /// A label of the open block: its [`key`] and, for a label longer than [`KEY_BYTES`], its
@@ -793,11 +809,7 @@ impl Parser {
         self.ops.extend_from_slice(&w.ops);
         self.line_off.extend_from_slice(&w.line_off);
         self.far.extend(w.far.iter().map(|&(o, line)| (o + shift, line + base32)));
-        self.deps.extend(w.deps.iter().map(|d| Dep {
-            op: d.op + shift,
-            on: d.on + shift,
-            kind: d.kind,
-        }));
+        self.deps.extend(w.deps.iter().map(|d| d.moved(0, shift)));
         self.blocks.extend(w.blocks.iter().map(|b| Block {
             rank: b.rank,
             line: b.line + base,
@@ -974,7 +986,8 @@ impl Parser {
                     format!("label `{}` cannot depend on itself", echo(&label_text(names, a))),
                 ));
             }
-            self.deps.push(Dep { op, on, kind });
+            let bit = if kind == DepKind::Irequires { IREQ_BIT } else { 0 };
+            self.deps.push(Edge { op: op | bit, on });
         }
         self.names.clear();
         self.labels.clear();
@@ -1014,11 +1027,9 @@ impl Parser {
                 let first = self.far.partition_point(|&(o, _)| o < b.op_start);
                 let end = self.far.partition_point(|&(o, _)| o < b.op_end);
                 far.extend(self.far[first..end].iter().map(|&(o, line)| (shift(o), line)));
-                deps.extend(self.deps[b.dep_start..b.dep_end].iter().map(|d| Dep {
-                    op: shift(d.op),
-                    on: shift(d.on),
-                    kind: d.kind,
-                }));
+                deps.extend(
+                    self.deps[b.dep_start..b.dep_end].iter().map(|d| d.moved(b.op_start, base)),
+                );
                 base += b.op_end - b.op_start;
             }
             (ops, line_off, far, deps)
@@ -1034,22 +1045,29 @@ impl Parser {
             }
         }
         rank_start.push(at);
-        let (dep_start, dep_list) = dependents(ops.len(), &deps);
-        drop(deps);
-        let schedule = Schedule {
+        drop(self.blocks);
+        let mut schedule = Schedule {
             num_ranks: p,
             rank_start,
             ops,
             block_line: self.seen,
             line_off,
             far,
-            dep_start,
-            dep_list,
+            dep_start: Vec::new(),
+            dep_list: Vec::new(),
         };
+        // The send/recv counts are checked before the dependents are built (the check's
+        // buffers, freed, leave room for them: at most the memory of the later run is held at
+        // once), but a cycle is reported first.
+        let counts = if schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
+            Ok(())
+        } else {
+            check_message_counts(&schedule)
+        };
+        (schedule.dep_start, schedule.dep_list) = dependents(schedule.ops.len(), &deps);
+        drop(deps);
         check_acyclic(&schedule)?;
-        if !schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
-            check_message_counts(&schedule)?;
-        }
+        counts?;
         Ok(schedule)
     }
 }
@@ -1167,34 +1185,43 @@ fn annotations(line: usize, mut rest: &[&str], message: bool) -> Result<(u32, u8
 }
 
 /// Kahn's algorithm over the dependency graph; a leftover operation lies on or behind a cycle.
+/// Dependencies join operations of one rank (labels are resolved in their block), so one
+/// rank is checked at a time, on buffers the size of the largest rank (not of the schedule:
+/// they were the process's peak); the error names the first rank with a cycle and its first
+/// leftover operation in line order.
 fn check_acyclic(s: &Schedule) -> Result<(), Error> {
-    let n = s.ops.len();
-    let mut indegree = vec![0u32; n];
-    for (op, _) in (0u32..).zip(&s.ops) {
-        for &w in s.dependents_of(op) {
-            indegree[(w & !IREQ_BIT) as usize] += 1;
-        }
-    }
-    let mut stack: Vec<u32> =
-        (0u32..).zip(&indegree).filter(|&(_, &d)| d == 0).map(|(i, _)| i).collect();
-    let mut seen = 0;
-    while let Some(v) = stack.pop() {
-        seen += 1;
-        for &w in s.dependents_of(v) {
-            let w = w & !IREQ_BIT;
-            indegree[w as usize] -= 1;
-            if indegree[w as usize] == 0 {
-                stack.push(w);
+    let mut indegree: Vec<u32> = Vec::new();
+    let mut stack: Vec<u32> = Vec::new();
+    for (r, w) in (0u32..).zip(s.rank_start.windows(2)) {
+        let (first, end) = (w[0], w[1]);
+        let at = |op: u32| (op - first) as usize;
+        indegree.clear();
+        indegree.resize(at(end), 0);
+        for op in first..end {
+            for &w in s.dependents_of(op) {
+                indegree[at(w & !IREQ_BIT)] += 1;
             }
         }
-    }
-    if seen < n {
-        let op = (0u32..).zip(&indegree).find(|&(_, &d)| d > 0).map_or(0, |(i, _)| i);
-        return Err(schedule_err(format!(
-            "the dependencies of rank {} form a cycle (through the operation at line {})",
-            s.rank_of(op),
-            s.line(op)
-        )));
+        stack.clear();
+        stack.extend((first..end).filter(|&op| indegree[at(op)] == 0));
+        let mut seen = 0;
+        while let Some(v) = stack.pop() {
+            seen += 1;
+            for &w in s.dependents_of(v) {
+                let w = w & !IREQ_BIT;
+                indegree[at(w)] -= 1;
+                if indegree[at(w)] == 0 {
+                    stack.push(w);
+                }
+            }
+        }
+        if seen < at(end) {
+            let op = (first..end).find(|&op| indegree[at(op)] > 0).unwrap_or(first);
+            return Err(schedule_err(format!(
+                "the dependencies of rank {r} form a cycle (through the operation at line {})",
+                s.line(op)
+            )));
+        }
     }
     Ok(())
 }
@@ -1206,7 +1233,7 @@ pub(crate) const IREQ_BIT: u32 = 1 << 31;
 /// `list[start[v]..start[v + 1]]` in the order of `deps`, each with [`IREQ_BIT`] set for
 /// `irequires` edges. Dependencies are counted with operations against the memory limit, so
 /// fewer than 2^31 of them.
-fn dependents(n: usize, deps: &[Dep]) -> (Vec<u32>, Vec<u32>) {
+fn dependents(n: usize, deps: &[Edge]) -> (Vec<u32>, Vec<u32>) {
     // Counts at `on + 1` and prefix sums give the offsets; `start[on]` then serves as the
     // fill cursor of `on`'s list, which leaves it at the end of that list = the start of the
     // next, so shifting by one restores the offsets (no second array).
@@ -1219,9 +1246,8 @@ fn dependents(n: usize, deps: &[Dep]) -> (Vec<u32>, Vec<u32>) {
     }
     let mut list = vec![0u32; deps.len()];
     for d in deps {
-        let bit = if d.kind == DepKind::Irequires { IREQ_BIT } else { 0 };
         let cursor = &mut start[d.on as usize];
-        list[*cursor as usize] = d.op | bit;
+        list[*cursor as usize] = d.op;
         *cursor += 1;
     }
     start.copy_within(0..n, 1);
