@@ -1261,9 +1261,10 @@ fn dependents(n: usize, deps: &[Edge]) -> (Vec<u32>, Vec<u32>) {
 /// at the end of a run). The error names the smallest `(src, dst, tag)` with a mismatch and
 /// the first operation in line order left over in it.
 pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
-    // The recvs grouped by source (counting sort: 8 bytes per recv), each group in rank and
-    // line order; then one source at a time, its sends and its recvs as `(dst, tag, op)`,
-    // sorted: the k-th send and the k-th recv of a `(dst, tag)` sit at the same position.
+    // The recvs grouped by source as `(dst, tag)` (counting sort: 8 bytes per recv), each
+    // group in rank and line order; then one source at a time, its sends and its recvs as
+    // `(dst, tag)`, sorted: the k-th send and the k-th recv of a `(dst, tag)` sit at the same
+    // position. The operations are read in order only; the one an error names is found again.
     let p = s.num_ranks as usize;
     let mut start = vec![0u32; p + 1];
     let mut n_recvs = 0;
@@ -1277,48 +1278,55 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
         start[i + 1] += start[i];
     }
     let mut by_src: Vec<(u32, u32)> = vec![(0, 0); n_recvs];
-    for r in 0..s.num_ranks {
-        for i in s.rank_start[r as usize]..s.rank_start[r as usize + 1] {
-            let op = s.ops[i as usize];
+    for (r, w) in (0u32..).zip(s.rank_start.windows(2)) {
+        for op in &s.ops[w[0] as usize..w[1] as usize] {
             if op.kind == OpKind::Recv {
                 let cursor = &mut start[op.peer as usize];
-                by_src[*cursor as usize] = (r, i);
+                by_src[*cursor as usize] = (r, op.tag);
                 *cursor += 1;
             }
         }
     }
     // `start[src]` now ends the group of `src`, so the group is `end(src - 1)..start[src]`.
-    let mut sends: Vec<(u32, u32, u32)> = Vec::new();
-    let mut recvs: Vec<(u32, u32, u32)> = Vec::new();
+    let mut sends: Vec<(u32, u32)> = Vec::new();
     let mut from = 0;
-    for src in 0..s.num_ranks {
+    for (src, w) in (0u32..).zip(s.rank_start.windows(2)) {
         let to = start[src as usize] as usize;
         sends.clear();
-        recvs.clear();
-        for i in s.rank_start[src as usize]..s.rank_start[src as usize + 1] {
-            let op = s.ops[i as usize];
-            if op.kind == OpKind::Send {
-                sends.push((op.peer, op.tag, i));
-            }
-        }
-        recvs.extend(by_src[from..to].iter().map(|&(dst, i)| (dst, s.ops[i as usize].tag, i)));
+        sends.extend(
+            s.ops[w[0] as usize..w[1] as usize]
+                .iter()
+                .filter(|op| op.kind == OpKind::Send)
+                .map(|op| (op.peer, op.tag)),
+        );
+        let recvs = &mut by_src[from..to];
         from = to;
         sends.sort_unstable();
         recvs.sort_unstable();
+        // The `k`-th operation of `kind` with `(peer, tag)` at rank `rank`, in line order
+        // (`k` = its position in the sorted list less that of the first with its key).
+        let nth = |list: &[(u32, u32)], at: usize, rank: u32, kind: OpKind, peer: u32| {
+            let key = list[at];
+            let k = at - list.partition_point(|&x| x < key);
+            let ops = s.rank_start[rank as usize]..s.rank_start[rank as usize + 1];
+            let op = |i: u32| s.ops[i as usize];
+            ops.filter(|&i| (op(i).kind, op(i).peer, op(i).tag) == (kind, peer, key.1))
+                .nth(k)
+                .map_or(0, |i| s.line(i))
+        };
         let (mut a, mut b) = (0, 0);
-        let key = |x: &(u32, u32, u32)| (x.0, x.1);
         loop {
             match (sends.get(a), recvs.get(b)) {
-                (Some(x), Some(y)) if key(x) == key(y) => {
+                (Some(x), Some(y)) if x == y => {
                     a += 1;
                     b += 1;
                 }
-                (Some(x), y) if y.is_none_or(|y| key(x) < key(y)) => {
+                (Some(x), y) if y.is_none_or(|y| x < y) => {
                     return Err(schedule_err(format!(
                         "send from rank {src} to rank {} tag {} at line {} has no matching recv",
                         x.0,
                         x.1,
-                        s.line(x.2)
+                        nth(&sends, a, src, OpKind::Send, x.0)
                     )));
                 }
                 (_, Some(y)) => {
@@ -1326,7 +1334,7 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
                         "recv at rank {} from rank {src} tag {} at line {} has no matching send",
                         y.0,
                         y.1,
-                        s.line(y.2)
+                        nth(recvs, b, y.0, OpKind::Recv, src)
                     )));
                 }
                 (_, None) => break,
@@ -1433,6 +1441,25 @@ mod tests {
         ] {
             assert_eq!(both_paths(line).1, None, "{line:?}");
         }
+    }
+
+    #[test]
+    fn a_count_mismatch_names_the_first_operation_left_over_in_line_order() {
+        // Rank 0 sends tag 5 to rank 1 three times (lines 3, 5, 6), rank 1 receives two (lines
+        // 9, 10): the third send is left over. With the counts swapped (three recvs, lines 10,
+        // 12, 13), the third recv is.
+        let sends = "num_ranks 2\nrank 0 {\na: send 8b to 1 tag 5\nb: send 8b to 1 tag 4\nc: send 8b to 1 tag 5\nd: send 8b to 1 tag 5\n}\nrank 1 {\nb: recv 8b from 0 tag 4\na: recv 8b from 0 tag 5\nc: recv 8b from 0 tag 5\n}\n";
+        assert_eq!(
+            parse(sends).map(|_| ()).map_err(|e| e.to_string()),
+            Err("goal schedule: send from rank 0 to rank 1 tag 5 at line 6 has no matching recv"
+                .to_string())
+        );
+        let recvs = "num_ranks 2\nrank 1 {\na: send 8b to 0 tag 4\nb: send 8b to 0 tag 5\nc: send 8b to 0 tag 5\n}\nrank 0 {\nx: calc 1\nb: recv 8b from 1 tag 4\na: recv 8b from 1 tag 5\ny: calc 1\nc: recv 8b from 1 tag 5\nd: recv 8b from 1 tag 5\n}\n";
+        assert_eq!(
+            parse(recvs).map(|_| ()).map_err(|e| e.to_string()),
+            Err("goal schedule: recv at rank 0 from rank 1 tag 5 at line 13 has no matching send"
+                .to_string())
+        );
     }
 
     #[test]
