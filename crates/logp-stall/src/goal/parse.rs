@@ -1464,7 +1464,7 @@ mod tests {
 
     #[test]
     fn parsing_in_pieces_gives_the_serial_schedule_and_errors() {
-        // 2.4 MB and 2.7 MB of text: many chunks of 256 KiB, each split into pieces.
+        // 2.4 MB and 2.7 MB of text: many chunks of 256 KiB, each parsed as a piece.
         let diss = dissemination(2048, 8).expect("valid p");
         let bcast = binomial_broadcast(30_000, 8).expect("valid p");
         // Blocks out of rank order: rank 1500's block moved to the end.
