@@ -227,9 +227,11 @@ fn parse_from<R: std::io::Read>(
     let mut st = Lines::default();
     let mut chunks = Chunks { reader, io_err, carry: Vec::new(), eof: false };
     let mut buf = Vec::new();
+    // Serially up to the chunk holding `num_ranks`, and to the end once the text is read
+    // (a text of one chunk starts no thread).
     let p = loop {
         match (threads, st.parser.as_ref()) {
-            (2.., Some(ps)) => break ps.p,
+            (2.., Some(ps)) if !chunks.eof => break ps.p,
             _ => {
                 let Some(chunk) = chunks.next(buf)? else { return st.finish() };
                 st.text(chunk.text())?;
