@@ -949,13 +949,24 @@ impl Parser {
         // definition: by key and file order (integers), and again with the texts only when
         // two long labels share a key.
         self.labels.sort_unstable_by_key(|&(n, id)| (n.key, id));
-        if self.labels.windows(2).any(|w| w[0].0.key == w[1].0.key && is_long(w[0].0.key)) {
+        let shared =
+            self.labels.windows(2).any(|w| w[0].0.key == w[1].0.key && is_long(w[0].0.key));
+        if shared {
             self.labels.sort_unstable_by(|a, b| cmp_names(names, a.0, b.0).then(a.1.cmp(&b.1)));
         }
+        // Unless two long labels share a key, two labels are equal exactly when their keys
+        // are, so duplicates and look-ups compare keys alone (a long label looked up is
+        // compared with the one label of its key).
         if let Some(w) = self
             .labels
             .windows(2)
-            .filter(|w| cmp_names(names, w[0].0, w[1].0).is_eq())
+            .filter(|w| {
+                if shared {
+                    cmp_names(names, w[0].0, w[1].0).is_eq()
+                } else {
+                    w[0].0.key == w[1].0.key
+                }
+            })
             .min_by_key(|w| w[1].1)
         {
             return Err(syntax(
@@ -968,18 +979,21 @@ impl Parser {
         }
         for &(line, a, b, kind) in &self.pending {
             let find = |label: Name| {
-                self.labels
-                    .binary_search_by(|&(l, _)| cmp_names(names, l, label))
-                    .map(|i| self.labels[i].1)
-                    .map_err(|_| {
-                        syntax(
-                            line,
-                            format!(
-                                "label `{}` is not defined in rank {r}",
-                                echo(&label_text(names, label))
-                            ),
-                        )
-                    })
+                let at = if shared {
+                    self.labels.binary_search_by(|&(l, _)| cmp_names(names, l, label)).ok()
+                } else {
+                    let i = self.labels.binary_search_by_key(&label.key, |&(l, _)| l.key).ok();
+                    i.filter(|&i| cmp_names(names, self.labels[i].0, label).is_eq())
+                };
+                at.map(|i| self.labels[i].1).ok_or_else(|| {
+                    syntax(
+                        line,
+                        format!(
+                            "label `{}` is not defined in rank {r}",
+                            echo(&label_text(names, label))
+                        ),
+                    )
+                })
             };
             let (op, on) = (find(a)?, find(b)?);
             if op == on {
@@ -1443,6 +1457,31 @@ mod tests {
         ] {
             assert_eq!(both_paths(line).1, None, "{line:?}");
         }
+    }
+
+    #[test]
+    fn long_labels_that_share_their_first_15_bytes_and_length_are_told_apart() {
+        // `..._x` and `..._y` (20 bytes) share a key: their texts decide (line 6 depends on
+        // line 4's `_y`); `..._z` is not defined (a key alone would find `_y` or `_x` when it
+        // is the block's only label of that key), and a second `..._x` is a duplicate.
+        let block = |body: &str| parse(&format!("num_ranks 1\nrank 0 {{\n{body}}}\n"));
+        let ok = block("labels_sharing_key_x: calc 1\nlabels_sharing_key_y: calc 2\nc: calc 3\nc requires labels_sharing_key_y\n").expect("valid");
+        assert_eq!(ok.deps().map(|d| (d.op, d.on)).collect::<Vec<_>>(), [(2, 1)]);
+        let err = |body: &str| block(body).map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(
+            err("labels_sharing_key_x: calc 1\nc: calc 3\nc requires labels_sharing_key_z\n"),
+            Err("goal line 5: label `labels_sharing_key_z` is not defined in rank 0".to_string())
+        );
+        assert_eq!(
+            err(
+                "labels_sharing_key_x: calc 1\nlabels_sharing_key_y: calc 2\nc requires labels_sharing_key_z\nc: calc 3\n"
+            ),
+            Err("goal line 5: label `labels_sharing_key_z` is not defined in rank 0".to_string())
+        );
+        assert_eq!(
+            err("labels_sharing_key_x: calc 1\nc: calc 3\nlabels_sharing_key_x: calc 2\n"),
+            Err("goal line 5: label `labels_sharing_key_x` is defined twice in rank 0".to_string())
+        );
     }
 
     #[test]
