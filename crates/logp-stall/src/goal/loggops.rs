@@ -367,8 +367,10 @@ struct MatchQueues<T> {
 }
 
 impl<T: Copy> MatchQueues<T> {
-    fn new(ranks: usize) -> Self {
-        Self { ends: vec![(NIL, NIL); ranks], nodes: Vec::new(), free: NIL }
+    /// Empty lists for `ranks` ranks, room for `entries` entries queued at once reserved (the
+    /// pool grown by doubling copied its nodes and left the old ones to the allocator).
+    fn new(ranks: usize, entries: usize) -> Self {
+        Self { ends: vec![(NIL, NIL); ranks], nodes: Vec::with_capacity(entries), free: NIL }
     }
 
     /// Appends `q` to rank `h`'s list.
@@ -536,8 +538,12 @@ fn run_engine(
     }
     let n = schedule.ops.len();
     let p = schedule.num_ranks as usize;
-    let ncpu = schedule.ops.iter().map(|o| usize::from(o.cpu)).max().unwrap_or(0) + 1;
-    let nnic = schedule.ops.iter().map(|o| usize::from(o.nic)).max().unwrap_or(0) + 1;
+    let (mut ncpu, mut nnic, mut recvs) = (1, 1, 0);
+    for o in &schedule.ops {
+        ncpu = ncpu.max(usize::from(o.cpu) + 1);
+        nnic = nnic.max(usize::from(o.nic) + 1);
+        recvs += usize::from(o.kind == OpKind::Recv);
+    }
     let pending = Pending::new(schedule);
     let mut e = Engine {
         s: schedule,
@@ -548,8 +554,9 @@ fn run_engine(
         nexto: vec![0; p * ncpu],
         nextgr: vec![0; p * nnic],
         nextgs: vec![0; p * nnic],
-        rq: MatchQueues::new(p),
-        uq: MatchQueues::new(p),
+        // At most every recv is posted at once (all of them in a dissemination).
+        rq: MatchQueues::new(p, recvs),
+        uq: MatchQueues::new(p, 0),
         aq: ActiveQueue::default(),
         stamp: 0,
         released: Vec::new(),

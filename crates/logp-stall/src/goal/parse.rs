@@ -3,7 +3,7 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use super::loggops::{ANY, MAX_TIME};
-use super::{Dep, DepKind, FAR, Op, OpKind, Schedule};
+use super::{DepKind, FAR, Op, OpKind, Schedule};
 use crate::error::Error;
 use crate::limits;
 
@@ -69,7 +69,7 @@ struct Parser {
     line_off: Vec<u8>,
     /// `(op, line)` of the operations at [`FAR`] or more lines below their block's header.
     far: Vec<(u32, u32)>,
-    deps: Vec<Dep>,
+    deps: Vec<Edge>,
     blocks: Vec<Block>,
     /// Line of each rank's block (0 = none yet), to reject a second block; empty in a piece
     /// parsed in parallel ([`Parser::piece`]), which records `headers` instead.
@@ -83,6 +83,22 @@ struct Parser {
     labels: Vec<(Name, u32)>,
     /// Dependency lines of the open block, resolved when it closes.
     pending: Vec<(usize, Name, Name, DepKind)>,
+}
+
+/// A dependency as the parser keeps it, in 8 bytes: `op` waits for `on`, [`IREQ_BIT`] set in
+/// `op` for `irequires` (operation ids are below 2^31 - 1).
+#[derive(Debug, Clone, Copy)]
+struct Edge {
+    op: u32,
+    on: u32,
+}
+
+impl Edge {
+    /// The edge between the operations `op - from + to` and `on - from + to`.
+    fn moved(self, from: u32, to: u32) -> Edge {
+        let bit = self.op & IREQ_BIT;
+        Edge { op: ((self.op & !IREQ_BIT) - from + to) | bit, on: self.on - from + to }
+    }
 }
 
 /// A label of the open block: its [`key`] and, for a label longer than [`KEY_BYTES`], its
@@ -199,73 +215,49 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
 }
 
-/// Parses GOAL text from `reader` in chunks, with up to `threads` threads per chunk
-/// ([`Lines::in_pieces`]; the result, errors included, does not depend on `threads`).
+/// Parses GOAL text from `reader` in chunks of whole lines ([`Chunks`]): serially with one
+/// thread; with more, the chunks after the `num_ranks` line are parsed as pieces by `threads`
+/// threads while this thread reads the next chunks and merges the parsed ones in file order
+/// ([`Lines::pipeline`]; the result, errors included, does not depend on `threads`).
 fn parse_from<R: std::io::Read>(
-    mut reader: R,
+    reader: R,
     io_err: impl Fn(std::io::Error) -> Error,
     threads: usize,
 ) -> Result<Schedule, Error> {
     let mut st = Lines::default();
-    let mut buf = vec![0u8; CHUNK];
-    let mut filled = 0;
-    loop {
-        if filled == buf.len() {
-            buf.resize(buf.len() * 2, 0);
+    let mut chunks = Chunks { reader, io_err, carry: Vec::new(), eof: false };
+    let mut buf = Vec::new();
+    // Serially up to the chunk holding `num_ranks`, and to the end once the text is read
+    // (a text of one chunk starts no thread).
+    let p = loop {
+        match (threads, st.parser.as_ref()) {
+            (2.., Some(ps)) if !chunks.eof => break ps.p,
+            _ => {
+                let Some(chunk) = chunks.next(buf)? else { return st.finish() };
+                st.text(chunk.text())?;
+                buf = chunk.buf;
+            }
         }
-        let n = loop {
-            match reader.read(&mut buf[filled..]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(io_err(e)),
-            }
-        };
-        filled += n;
-        let eof = n == 0;
-        // Complete lines (and at the end the last line without `\n`); a `\r` before the
-        // `\n` is whitespace to the tokenizer.
-        let whole = if eof {
-            filled
-        } else {
-            buf[..filled].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
-        };
-        // On a byte that is not UTF-8, the lines before its line are parsed first.
-        let (text, bad) = match std::str::from_utf8(&buf[..whole]) {
-            Ok(text) => (text, false),
-            Err(e) => {
-                let cut = buf[..e.valid_up_to()].iter().rposition(|&b| b == b'\n');
-                let valid = &buf[..cut.map_or(0, |i| i + 1)];
-                (std::str::from_utf8(valid).map_err(|_| not_utf8(st.last_line + 1))?, true)
-            }
-        };
-        // The lines up to the last line `}` are parsed (in pieces when they can be); the
-        // lines after it wait for the next chunk, unless this is the last, so that a chunk
-        // starts outside a block, where it can be split.
-        let cut = text.as_bytes().windows(3).rposition(|w| w == BLOCK_END).map(|i| i + 3);
-        let mut kept = 0;
-        match cut {
-            Some(cut) => {
-                if !st.in_pieces(&text[..cut], threads)? {
-                    st.lines(&text[..cut])?;
+    };
+    let (jobs, job_rx) = std::sync::mpsc::channel::<(usize, Chunk)>();
+    let job_rx = std::sync::Mutex::new(job_rx);
+    let (done_tx, done) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (job_rx, done_tx) = (&job_rx, done_tx.clone());
+            // A thread ends when the jobs' sender or the results' receiver is dropped.
+            scope.spawn(move || {
+                while let Some((seq, chunk)) = job_rx.lock().ok().and_then(|rx| rx.recv().ok()) {
+                    let piece = Parser::piece(p, chunk.text());
+                    if done_tx.send((seq, chunk, Some(piece))).is_err() {
+                        break;
+                    }
                 }
-                if eof || bad {
-                    st.lines(&text[cut..])?;
-                } else {
-                    kept = text.len() - cut;
-                }
-            }
-            None => st.lines(text)?,
+            });
         }
-        if bad {
-            return Err(not_utf8(st.last_line + 1));
-        }
-        let start = whole - kept;
-        buf.copy_within(start..filled, 0);
-        filled -= start;
-        if eof {
-            break;
-        }
-    }
+        drop(done_tx);
+        st.pipeline(&mut chunks, jobs, &done, 2 * threads)
+    })?;
     st.finish()
 }
 
@@ -275,63 +267,167 @@ const MAX_THREADS: usize = 8;
 /// `\n}\n`: the end of a line `}` (a block's end, or an error outside a block).
 const BLOCK_END: &[u8] = b"\n}\n";
 
-/// The position just after the first [`BLOCK_END`] of `text[from..to]`.
-fn block_end_after(text: &[u8], from: usize, to: usize) -> Option<usize> {
-    text[from..to].windows(BLOCK_END.len()).position(|w| w == BLOCK_END).map(|i| from + i + 3)
+/// The position just after the last [`BLOCK_END`] of `text`.
+fn last_block_end(text: &[u8]) -> Option<usize> {
+    text.windows(BLOCK_END.len()).rposition(|w| w == BLOCK_END).map(|i| i + BLOCK_END.len())
+}
+
+/// Whole lines of the GOAL text, `buf[..len]`; `piece` when they end with a line `}` (so the
+/// next chunk can be parsed on its own when this one ends outside any block).
+struct Chunk {
+    buf: Vec<u8>,
+    len: usize,
+    piece: bool,
+}
+
+impl Chunk {
+    fn text(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+/// A parsed piece: its parse state and its first error ([`Parser::piece`]).
+type Piece = (Lines, Option<Error>);
+
+/// The chunks of a reader: about [`CHUNK`] bytes, cut after the last line `}` (the lines after
+/// it are carried to the next chunk), or after the last line end when there is none.
+struct Chunks<R, F> {
+    reader: R,
+    io_err: F,
+    /// The bytes after the last chunk's end, read already.
+    carry: Vec<u8>,
+    eof: bool,
+}
+
+impl<R: std::io::Read, F: Fn(std::io::Error) -> Error> Chunks<R, F> {
+    /// The next chunk, read into `buf` (a buffer reused from chunk to chunk); `None` at the end.
+    fn next(&mut self, mut buf: Vec<u8>) -> Result<Option<Chunk>, Error> {
+        let size = CHUNK.max(2 * self.carry.len());
+        if buf.len() < size {
+            buf.resize(size, 0);
+        }
+        let mut filled = self.carry.len();
+        buf[..filled].copy_from_slice(&self.carry);
+        self.carry.clear();
+        loop {
+            while filled < buf.len() && !self.eof {
+                match self.reader.read(&mut buf[filled..]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err((self.io_err)(e)),
+                }
+            }
+            // At the end, the last line needs no `\n` (a `\r` before a `\n` is whitespace to
+            // the tokenizer).
+            let whole = if self.eof {
+                filled
+            } else {
+                buf[..filled].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+            };
+            let (len, piece) = match last_block_end(&buf[..whole]) {
+                Some(cut) => (cut, true),
+                None if whole > 0 => (whole, false),
+                None if self.eof => return Ok(None),
+                // A line longer than the buffer.
+                None => {
+                    buf.resize(2 * buf.len(), 0);
+                    continue;
+                }
+            };
+            self.carry.extend_from_slice(&buf[len..filled]);
+            return Ok(Some(Chunk { buf, len, piece }));
+        }
+    }
 }
 
 impl Lines {
-    /// Parses the whole lines `text`, which end with a line `}`, in `threads` pieces split
-    /// after lines `}`, in parallel, and merges them in file order; returns false (and parses
-    /// nothing) when the pieces could differ from a serial parse: before `num_ranks`, inside a
-    /// block or a `/*` comment, with a `/*` in the text, or near a limit.
-    fn in_pieces(&mut self, text: &str, threads: usize) -> Result<bool, Error> {
-        let Some(ps) = self.parser.as_mut() else { return Ok(false) };
-        if threads < 2 || self.open.is_some() || self.in_comment || text.contains("/*") {
-            return Ok(false);
+    /// Reads the chunks of `chunks`, sends those that end with a line `}` to the parse threads
+    /// (`jobs`, each numbered in file order; at most `limit` chunks are read and not merged),
+    /// and merges their results (`done`) in file order ([`Lines::merge_or_parse`]); the other
+    /// chunks are parsed here in their turn. A read error is returned after the chunks before
+    /// it are merged (and their first error, if any, instead).
+    fn pipeline<R: std::io::Read, F: Fn(std::io::Error) -> Error>(
+        &mut self,
+        chunks: &mut Chunks<R, F>,
+        jobs: std::sync::mpsc::Sender<(usize, Chunk)>,
+        done: &std::sync::mpsc::Receiver<(usize, Chunk, Option<Piece>)>,
+        limit: usize,
+    ) -> Result<(), Error> {
+        let mut ready = std::collections::BTreeMap::new();
+        let mut pool = Vec::new();
+        let (mut read, mut merged) = (0, 0);
+        let (mut reading, mut read_err) = (true, None);
+        loop {
+            while reading && read - merged < limit {
+                match chunks.next(pool.pop().unwrap_or_default()) {
+                    Ok(Some(chunk)) if chunk.piece => {
+                        // Without parse threads (never: they end after `jobs`), parsed here.
+                        if let Err(std::sync::mpsc::SendError((seq, chunk))) =
+                            jobs.send((read, chunk))
+                        {
+                            ready.insert(seq, (chunk, None));
+                        }
+                    }
+                    Ok(Some(chunk)) => {
+                        ready.insert(read, (chunk, None));
+                    }
+                    Ok(None) => reading = false,
+                    Err(e) => (reading, read_err) = (false, Some(e)),
+                }
+                read += usize::from(reading);
+            }
+            if merged == read {
+                break;
+            }
+            let (chunk, piece) = loop {
+                if let Some(next) = ready.remove(&merged) {
+                    break next;
+                }
+                let (seq, chunk, piece) = done.recv().expect("a parse thread does not panic");
+                ready.insert(seq, (chunk, piece));
+            };
+            self.merge_or_parse(chunk.text(), piece)?;
+            pool.push(chunk.buf);
+            merged += 1;
         }
-        let bytes = text.as_bytes();
-        let cut = text.len();
-        // At most `cut` lines and as many operations and dependencies: no limit is reached
-        // inside the pieces (they do not check them).
-        let units = (ps.ops.len() + ps.deps.len() + cut) as u64;
-        if units >= ps.max_units.min((1 << 31) - 1)
-            || (self.last_line + cut) as u64 >= u64::from(u32::MAX)
-        {
-            return Ok(false);
-        }
-        let mut ends = Vec::with_capacity(threads);
-        let mut from = 0;
-        for k in 1..threads {
-            let target = (cut * k / threads).max(from);
-            if let Some(end) = block_end_after(bytes, target, cut).filter(|&end| end < cut) {
-                ends.push(end);
-                from = end;
+        read_err.map_or(Ok(()), Err)
+    }
+
+    /// Appends the whole lines `text`, parsed as a piece (`piece`), when that is what a serial
+    /// parse gives: this parse is outside any block and comment, the piece ends outside them
+    /// too (or at its first error), and no limit can be reached inside it (memory estimate,
+    /// 2^31 operations, 2^32 lines; pieces do not check them); parses `text` here otherwise.
+    fn merge_or_parse(&mut self, text: &[u8], piece: Option<Piece>) -> Result<(), Error> {
+        let outside = |st: &Lines| st.open.is_none() && !st.in_comment;
+        if let (Some((piece, err)), true, Some(ps)) = (piece, outside(self), self.parser.as_mut()) {
+            // At most `text.len()` lines and as many operations and dependencies.
+            let units = (ps.ops.len() + ps.deps.len() + text.len()) as u64;
+            let fits = units < ps.max_units.min((1 << 31) - 1)
+                && ((self.last_line + text.len()) as u64) < u64::from(u32::MAX);
+            if fits && (err.is_some() || outside(&piece)) {
+                let base = self.last_line;
+                let lines = piece.last_line;
+                ps.merge(base, piece, err)?;
+                self.last_line = base + lines;
+                return Ok(());
             }
         }
-        ends.push(cut);
-        let p = ps.p;
-        let pieces: Vec<(Lines, Option<Error>)> = std::thread::scope(|scope| {
-            let spawned: Vec<_> = ends
-                .windows(2)
-                .map(|w| {
-                    let piece = &text[w[0]..w[1]];
-                    scope.spawn(move || Parser::piece(p, piece))
-                })
-                .collect();
-            let mut out = vec![Parser::piece(p, &text[..ends[0]])];
-            out.extend(
-                spawned.into_iter().map(|h| h.join().expect("a parse thread does not panic")),
-            );
-            out
-        });
-        for (piece, err) in pieces {
-            let base = self.last_line;
-            let lines = piece.last_line;
-            self.parser.as_mut().expect("checked above").merge(base, piece, err)?;
-            self.last_line = base + lines;
+        self.text(text)
+    }
+
+    /// Parses the whole lines `bytes`, checked as UTF-8: on a byte that is not, the lines
+    /// before its line are parsed, then its line is the error.
+    fn text(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.lines(text),
+            Err(e) => {
+                let cut = bytes[..e.valid_up_to()].iter().rposition(|&b| b == b'\n');
+                let valid = &bytes[..cut.map_or(0, |i| i + 1)];
+                self.lines(std::str::from_utf8(valid).map_err(|_| not_utf8(self.last_line + 1))?)?;
+                Err(not_utf8(self.last_line + 1))
+            }
         }
-        Ok(true)
     }
 
     /// Parses the whole lines `text`.
@@ -685,10 +781,10 @@ impl Parser {
     /// Parses `text`, whole lines starting outside any block and comment, as [`Lines::line`]
     /// would, on its own buffers (lines counted from 1 at the piece's start, ranks not claimed
     /// but listed); returns them, with the piece's line count, and its first error.
-    fn piece(p: u32, text: &str) -> (Lines, Option<Error>) {
+    fn piece(p: u32, text: &[u8]) -> Piece {
         let mut st =
             Lines { parser: Some(Parser::new(p, u64::MAX, Vec::new())), ..Lines::default() };
-        let err = st.lines(text).err();
+        let err = st.text(text).err();
         (st, err)
     }
 
@@ -715,11 +811,7 @@ impl Parser {
         self.ops.extend_from_slice(&w.ops);
         self.line_off.extend_from_slice(&w.line_off);
         self.far.extend(w.far.iter().map(|&(o, line)| (o + shift, line + base32)));
-        self.deps.extend(w.deps.iter().map(|d| Dep {
-            op: d.op + shift,
-            on: d.on + shift,
-            kind: d.kind,
-        }));
+        self.deps.extend(w.deps.iter().map(|d| d.moved(0, shift)));
         self.blocks.extend(w.blocks.iter().map(|b| Block {
             rank: b.rank,
             line: b.line + base,
@@ -857,13 +949,24 @@ impl Parser {
         // definition: by key and file order (integers), and again with the texts only when
         // two long labels share a key.
         self.labels.sort_unstable_by_key(|&(n, id)| (n.key, id));
-        if self.labels.windows(2).any(|w| w[0].0.key == w[1].0.key && is_long(w[0].0.key)) {
+        let shared =
+            self.labels.windows(2).any(|w| w[0].0.key == w[1].0.key && is_long(w[0].0.key));
+        if shared {
             self.labels.sort_unstable_by(|a, b| cmp_names(names, a.0, b.0).then(a.1.cmp(&b.1)));
         }
+        // Unless two long labels share a key, two labels are equal exactly when their keys
+        // are, so duplicates and look-ups compare keys alone (a long label looked up is
+        // compared with the one label of its key).
         if let Some(w) = self
             .labels
             .windows(2)
-            .filter(|w| cmp_names(names, w[0].0, w[1].0).is_eq())
+            .filter(|w| {
+                if shared {
+                    cmp_names(names, w[0].0, w[1].0).is_eq()
+                } else {
+                    w[0].0.key == w[1].0.key
+                }
+            })
             .min_by_key(|w| w[1].1)
         {
             return Err(syntax(
@@ -876,18 +979,21 @@ impl Parser {
         }
         for &(line, a, b, kind) in &self.pending {
             let find = |label: Name| {
-                self.labels
-                    .binary_search_by(|&(l, _)| cmp_names(names, l, label))
-                    .map(|i| self.labels[i].1)
-                    .map_err(|_| {
-                        syntax(
-                            line,
-                            format!(
-                                "label `{}` is not defined in rank {r}",
-                                echo(&label_text(names, label))
-                            ),
-                        )
-                    })
+                let at = if shared {
+                    self.labels.binary_search_by(|&(l, _)| cmp_names(names, l, label)).ok()
+                } else {
+                    let i = self.labels.binary_search_by_key(&label.key, |&(l, _)| l.key).ok();
+                    i.filter(|&i| cmp_names(names, self.labels[i].0, label).is_eq())
+                };
+                at.map(|i| self.labels[i].1).ok_or_else(|| {
+                    syntax(
+                        line,
+                        format!(
+                            "label `{}` is not defined in rank {r}",
+                            echo(&label_text(names, label))
+                        ),
+                    )
+                })
             };
             let (op, on) = (find(a)?, find(b)?);
             if op == on {
@@ -896,7 +1002,8 @@ impl Parser {
                     format!("label `{}` cannot depend on itself", echo(&label_text(names, a))),
                 ));
             }
-            self.deps.push(Dep { op, on, kind });
+            let bit = if kind == DepKind::Irequires { IREQ_BIT } else { 0 };
+            self.deps.push(Edge { op: op | bit, on });
         }
         self.names.clear();
         self.labels.clear();
@@ -936,11 +1043,9 @@ impl Parser {
                 let first = self.far.partition_point(|&(o, _)| o < b.op_start);
                 let end = self.far.partition_point(|&(o, _)| o < b.op_end);
                 far.extend(self.far[first..end].iter().map(|&(o, line)| (shift(o), line)));
-                deps.extend(self.deps[b.dep_start..b.dep_end].iter().map(|d| Dep {
-                    op: shift(d.op),
-                    on: shift(d.on),
-                    kind: d.kind,
-                }));
+                deps.extend(
+                    self.deps[b.dep_start..b.dep_end].iter().map(|d| d.moved(b.op_start, base)),
+                );
                 base += b.op_end - b.op_start;
             }
             (ops, line_off, far, deps)
@@ -956,22 +1061,29 @@ impl Parser {
             }
         }
         rank_start.push(at);
-        let (dep_start, dep_list) = dependents(ops.len(), &deps);
-        drop(deps);
-        let schedule = Schedule {
+        drop(self.blocks);
+        let mut schedule = Schedule {
             num_ranks: p,
             rank_start,
             ops,
             block_line: self.seen,
             line_off,
             far,
-            dep_start,
-            dep_list,
+            dep_start: Vec::new(),
+            dep_list: Vec::new(),
         };
+        // The send/recv counts are checked before the dependents are built (the check's
+        // buffers, freed, leave room for them: at most the memory of the later run is held at
+        // once), but a cycle is reported first.
+        let counts = if schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
+            Ok(())
+        } else {
+            check_message_counts(&schedule)
+        };
+        (schedule.dep_start, schedule.dep_list) = dependents(schedule.ops.len(), &deps);
+        drop(deps);
         check_acyclic(&schedule)?;
-        if !schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
-            check_message_counts(&schedule)?;
-        }
+        counts?;
         Ok(schedule)
     }
 }
@@ -1089,34 +1201,43 @@ fn annotations(line: usize, mut rest: &[&str], message: bool) -> Result<(u32, u8
 }
 
 /// Kahn's algorithm over the dependency graph; a leftover operation lies on or behind a cycle.
+/// Dependencies join operations of one rank (labels are resolved in their block), so one
+/// rank is checked at a time, on buffers the size of the largest rank (not of the schedule:
+/// they were the process's peak); the error names the first rank with a cycle and its first
+/// leftover operation in line order.
 fn check_acyclic(s: &Schedule) -> Result<(), Error> {
-    let n = s.ops.len();
-    let mut indegree = vec![0u32; n];
-    for (op, _) in (0u32..).zip(&s.ops) {
-        for &w in s.dependents_of(op) {
-            indegree[(w & !IREQ_BIT) as usize] += 1;
-        }
-    }
-    let mut stack: Vec<u32> =
-        (0u32..).zip(&indegree).filter(|&(_, &d)| d == 0).map(|(i, _)| i).collect();
-    let mut seen = 0;
-    while let Some(v) = stack.pop() {
-        seen += 1;
-        for &w in s.dependents_of(v) {
-            let w = w & !IREQ_BIT;
-            indegree[w as usize] -= 1;
-            if indegree[w as usize] == 0 {
-                stack.push(w);
+    let mut indegree: Vec<u32> = Vec::new();
+    let mut stack: Vec<u32> = Vec::new();
+    for (r, w) in (0u32..).zip(s.rank_start.windows(2)) {
+        let (first, end) = (w[0], w[1]);
+        let at = |op: u32| (op - first) as usize;
+        indegree.clear();
+        indegree.resize(at(end), 0);
+        for op in first..end {
+            for &w in s.dependents_of(op) {
+                indegree[at(w & !IREQ_BIT)] += 1;
             }
         }
-    }
-    if seen < n {
-        let op = (0u32..).zip(&indegree).find(|&(_, &d)| d > 0).map_or(0, |(i, _)| i);
-        return Err(schedule_err(format!(
-            "the dependencies of rank {} form a cycle (through the operation at line {})",
-            s.rank_of(op),
-            s.line(op)
-        )));
+        stack.clear();
+        stack.extend((first..end).filter(|&op| indegree[at(op)] == 0));
+        let mut seen = 0;
+        while let Some(v) = stack.pop() {
+            seen += 1;
+            for &w in s.dependents_of(v) {
+                let w = w & !IREQ_BIT;
+                indegree[at(w)] -= 1;
+                if indegree[at(w)] == 0 {
+                    stack.push(w);
+                }
+            }
+        }
+        if seen < at(end) {
+            let op = (first..end).find(|&op| indegree[at(op)] > 0).unwrap_or(first);
+            return Err(schedule_err(format!(
+                "the dependencies of rank {r} form a cycle (through the operation at line {})",
+                s.line(op)
+            )));
+        }
     }
     Ok(())
 }
@@ -1128,7 +1249,7 @@ pub(crate) const IREQ_BIT: u32 = 1 << 31;
 /// `list[start[v]..start[v + 1]]` in the order of `deps`, each with [`IREQ_BIT`] set for
 /// `irequires` edges. Dependencies are counted with operations against the memory limit, so
 /// fewer than 2^31 of them.
-fn dependents(n: usize, deps: &[Dep]) -> (Vec<u32>, Vec<u32>) {
+fn dependents(n: usize, deps: &[Edge]) -> (Vec<u32>, Vec<u32>) {
     // Counts at `on + 1` and prefix sums give the offsets; `start[on]` then serves as the
     // fill cursor of `on`'s list, which leaves it at the end of that list = the start of the
     // next, so shifting by one restores the offsets (no second array).
@@ -1141,9 +1262,8 @@ fn dependents(n: usize, deps: &[Dep]) -> (Vec<u32>, Vec<u32>) {
     }
     let mut list = vec![0u32; deps.len()];
     for d in deps {
-        let bit = if d.kind == DepKind::Irequires { IREQ_BIT } else { 0 };
         let cursor = &mut start[d.on as usize];
-        list[*cursor as usize] = d.op | bit;
+        list[*cursor as usize] = d.op;
         *cursor += 1;
     }
     start.copy_within(0..n, 1);
@@ -1157,9 +1277,10 @@ fn dependents(n: usize, deps: &[Dep]) -> (Vec<u32>, Vec<u32>) {
 /// at the end of a run). The error names the smallest `(src, dst, tag)` with a mismatch and
 /// the first operation in line order left over in it.
 pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
-    // The recvs grouped by source (counting sort: 8 bytes per recv), each group in rank and
-    // line order; then one source at a time, its sends and its recvs as `(dst, tag, op)`,
-    // sorted: the k-th send and the k-th recv of a `(dst, tag)` sit at the same position.
+    // The recvs grouped by source as `(dst, tag)` (counting sort: 8 bytes per recv), each
+    // group in rank and line order; then one source at a time, its sends and its recvs as
+    // `(dst, tag)`, sorted: the k-th send and the k-th recv of a `(dst, tag)` sit at the same
+    // position. The operations are read in order only; the one an error names is found again.
     let p = s.num_ranks as usize;
     let mut start = vec![0u32; p + 1];
     let mut n_recvs = 0;
@@ -1173,48 +1294,55 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
         start[i + 1] += start[i];
     }
     let mut by_src: Vec<(u32, u32)> = vec![(0, 0); n_recvs];
-    for r in 0..s.num_ranks {
-        for i in s.rank_start[r as usize]..s.rank_start[r as usize + 1] {
-            let op = s.ops[i as usize];
+    for (r, w) in (0u32..).zip(s.rank_start.windows(2)) {
+        for op in &s.ops[w[0] as usize..w[1] as usize] {
             if op.kind == OpKind::Recv {
                 let cursor = &mut start[op.peer as usize];
-                by_src[*cursor as usize] = (r, i);
+                by_src[*cursor as usize] = (r, op.tag);
                 *cursor += 1;
             }
         }
     }
     // `start[src]` now ends the group of `src`, so the group is `end(src - 1)..start[src]`.
-    let mut sends: Vec<(u32, u32, u32)> = Vec::new();
-    let mut recvs: Vec<(u32, u32, u32)> = Vec::new();
+    let mut sends: Vec<(u32, u32)> = Vec::new();
     let mut from = 0;
-    for src in 0..s.num_ranks {
+    for (src, w) in (0u32..).zip(s.rank_start.windows(2)) {
         let to = start[src as usize] as usize;
         sends.clear();
-        recvs.clear();
-        for i in s.rank_start[src as usize]..s.rank_start[src as usize + 1] {
-            let op = s.ops[i as usize];
-            if op.kind == OpKind::Send {
-                sends.push((op.peer, op.tag, i));
-            }
-        }
-        recvs.extend(by_src[from..to].iter().map(|&(dst, i)| (dst, s.ops[i as usize].tag, i)));
+        sends.extend(
+            s.ops[w[0] as usize..w[1] as usize]
+                .iter()
+                .filter(|op| op.kind == OpKind::Send)
+                .map(|op| (op.peer, op.tag)),
+        );
+        let recvs = &mut by_src[from..to];
         from = to;
         sends.sort_unstable();
         recvs.sort_unstable();
+        // The `k`-th operation of `kind` with `(peer, tag)` at rank `rank`, in line order
+        // (`k` = its position in the sorted list less that of the first with its key).
+        let nth = |list: &[(u32, u32)], at: usize, rank: u32, kind: OpKind, peer: u32| {
+            let key = list[at];
+            let k = at - list.partition_point(|&x| x < key);
+            let ops = s.rank_start[rank as usize]..s.rank_start[rank as usize + 1];
+            let op = |i: u32| s.ops[i as usize];
+            ops.filter(|&i| (op(i).kind, op(i).peer, op(i).tag) == (kind, peer, key.1))
+                .nth(k)
+                .map_or(0, |i| s.line(i))
+        };
         let (mut a, mut b) = (0, 0);
-        let key = |x: &(u32, u32, u32)| (x.0, x.1);
         loop {
             match (sends.get(a), recvs.get(b)) {
-                (Some(x), Some(y)) if key(x) == key(y) => {
+                (Some(x), Some(y)) if x == y => {
                     a += 1;
                     b += 1;
                 }
-                (Some(x), y) if y.is_none_or(|y| key(x) < key(y)) => {
+                (Some(x), y) if y.is_none_or(|y| x < y) => {
                     return Err(schedule_err(format!(
                         "send from rank {src} to rank {} tag {} at line {} has no matching recv",
                         x.0,
                         x.1,
-                        s.line(x.2)
+                        nth(&sends, a, src, OpKind::Send, x.0)
                     )));
                 }
                 (_, Some(y)) => {
@@ -1222,7 +1350,7 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
                         "recv at rank {} from rank {src} tag {} at line {} has no matching send",
                         y.0,
                         y.1,
-                        s.line(y.2)
+                        nth(recvs, b, y.0, OpKind::Recv, src)
                     )));
                 }
                 (_, None) => break,
@@ -1238,13 +1366,10 @@ mod tests {
     use crate::goal::{binomial_broadcast, dissemination};
 
     /// The parse of `text` with 1 thread (serial) and with 2, 3 and 8 (in pieces).
-    fn all_threads(text: &str) -> Vec<Result<Schedule, String>> {
+    fn all_threads(text: &[u8]) -> Vec<Result<Schedule, String>> {
         [1, 2, 3, 8]
             .iter()
-            .map(|&t| {
-                parse_from(text.as_bytes(), |e| syntax(0, e.to_string()), t)
-                    .map_err(|e| e.to_string())
-            })
+            .map(|&t| parse_from(text, |e| syntax(0, e.to_string()), t).map_err(|e| e.to_string()))
             .collect()
     }
 
@@ -1252,6 +1377,13 @@ mod tests {
     fn before_block(text: &str, r: u32, new: &str) -> String {
         let header = format!("\nrank {r} {{\n");
         text.replacen(&header, &format!("\n{new}rank {r} {{\n"), 1)
+    }
+
+    /// The block of rank `r` in `text` (the ranks in order).
+    fn block(text: &str, r: u32) -> &str {
+        let a = text.find(&format!("rank {r} {{")).expect("present");
+        let b = text.find(&format!("rank {} {{", r + 1)).expect("present");
+        &text[a..b]
     }
 
     fn line_of(text: &str, needle: &str) -> usize {
@@ -1328,8 +1460,52 @@ mod tests {
     }
 
     #[test]
+    fn long_labels_that_share_their_first_15_bytes_and_length_are_told_apart() {
+        // `..._x` and `..._y` (20 bytes) share a key: their texts decide (line 6 depends on
+        // line 4's `_y`); `..._z` is not defined (a key alone would find `_y` or `_x` when it
+        // is the block's only label of that key), and a second `..._x` is a duplicate.
+        let block = |body: &str| parse(&format!("num_ranks 1\nrank 0 {{\n{body}}}\n"));
+        let ok = block("labels_sharing_key_x: calc 1\nlabels_sharing_key_y: calc 2\nc: calc 3\nc requires labels_sharing_key_y\n").expect("valid");
+        assert_eq!(ok.deps().map(|d| (d.op, d.on)).collect::<Vec<_>>(), [(2, 1)]);
+        let err = |body: &str| block(body).map(|_| ()).map_err(|e| e.to_string());
+        assert_eq!(
+            err("labels_sharing_key_x: calc 1\nc: calc 3\nc requires labels_sharing_key_z\n"),
+            Err("goal line 5: label `labels_sharing_key_z` is not defined in rank 0".to_string())
+        );
+        assert_eq!(
+            err(
+                "labels_sharing_key_x: calc 1\nlabels_sharing_key_y: calc 2\nc requires labels_sharing_key_z\nc: calc 3\n"
+            ),
+            Err("goal line 5: label `labels_sharing_key_z` is not defined in rank 0".to_string())
+        );
+        assert_eq!(
+            err("labels_sharing_key_x: calc 1\nc: calc 3\nlabels_sharing_key_x: calc 2\n"),
+            Err("goal line 5: label `labels_sharing_key_x` is defined twice in rank 0".to_string())
+        );
+    }
+
+    #[test]
+    fn a_count_mismatch_names_the_first_operation_left_over_in_line_order() {
+        // Rank 0 sends tag 5 to rank 1 three times (lines 3, 5, 6), rank 1 receives two (lines
+        // 9, 10): the third send is left over. With the counts swapped (three recvs, lines 10,
+        // 12, 13), the third recv is.
+        let sends = "num_ranks 2\nrank 0 {\na: send 8b to 1 tag 5\nb: send 8b to 1 tag 4\nc: send 8b to 1 tag 5\nd: send 8b to 1 tag 5\n}\nrank 1 {\nb: recv 8b from 0 tag 4\na: recv 8b from 0 tag 5\nc: recv 8b from 0 tag 5\n}\n";
+        assert_eq!(
+            parse(sends).map(|_| ()).map_err(|e| e.to_string()),
+            Err("goal schedule: send from rank 0 to rank 1 tag 5 at line 6 has no matching recv"
+                .to_string())
+        );
+        let recvs = "num_ranks 2\nrank 1 {\na: send 8b to 0 tag 4\nb: send 8b to 0 tag 5\nc: send 8b to 0 tag 5\n}\nrank 0 {\nx: calc 1\nb: recv 8b from 1 tag 4\na: recv 8b from 1 tag 5\ny: calc 1\nc: recv 8b from 1 tag 5\nd: recv 8b from 1 tag 5\n}\n";
+        assert_eq!(
+            parse(recvs).map(|_| ()).map_err(|e| e.to_string()),
+            Err("goal schedule: recv at rank 0 from rank 1 tag 5 at line 13 has no matching send"
+                .to_string())
+        );
+    }
+
+    #[test]
     fn parsing_in_pieces_gives_the_serial_schedule_and_errors() {
-        // 2.4 MB and 2.7 MB of text: many chunks of 256 KiB, each split into pieces.
+        // 2.4 MB and 2.7 MB of text: many chunks of 256 KiB, each parsed as a piece.
         let diss = dissemination(2048, 8).expect("valid p");
         let bcast = binomial_broadcast(30_000, 8).expect("valid p");
         // Blocks out of rank order: rank 1500's block moved to the end.
@@ -1370,7 +1546,25 @@ mod tests {
                 Some(line_of(&diss, "rank 1800 {") + 1),
             ),
             (format!("{diss}rank 2047 {{\n"), Some(diss.matches('\n').count() + 1)),
+            // Lines `}` inside a `/*` comment (a chunk may end inside it, the next chunk is
+            // then parsed serially), and a copy of a block in a comment.
+            (
+                before_block(&diss, 1100, "/*\n}\n}\n".repeat(100_000).as_str()).replacen(
+                    "}\nrank 1100",
+                    "*/\nrank 1100",
+                    1,
+                ),
+                None,
+            ),
+            (before_block(&diss, 1901, &format!("/*\n{}*/\n", block(&diss, 1900))), None),
         ];
+        let mut cases: Vec<(Vec<u8>, Option<usize>)> =
+            cases.into_iter().map(|(text, line)| (text.into_bytes(), line)).collect();
+        // A byte that is not UTF-8 in rank 1700's block.
+        let mut bad = diss.clone().into_bytes();
+        let at = diss.find("rank 1700 {").expect("present") + 14;
+        bad[at] = 0xff;
+        cases.push((bad, Some(line_of(&diss, "rank 1700 {") + 1)));
         for (text, error_line) in cases {
             let results = all_threads(&text);
             for r in &results[1..] {
