@@ -215,7 +215,7 @@ where
 /// The padded union's high half holds every sentinel and the largest `|A| + |B| - capacity`
 /// real items, so the high side merges only those, from the back (ties taken in the reverse
 /// of the forward merge's order, so both sides cut the same merged sequence).
-fn merge_split<I: Ord>(
+fn merge_split<I: Ord + Clone>(
     block: &mut Vec<I>,
     theirs: &mut Vec<I>,
     out: &mut Vec<I>,
@@ -226,30 +226,41 @@ fn merge_split<I: Ord>(
     let real = block.len() + theirs.len();
     let keep = if keep_low { capacity.min(real) } else { real.saturating_sub(capacity) };
     out.reserve(keep);
+    let (a, c) = (block.as_slice(), theirs.as_slice());
     if keep_low {
-        let mut a = block.drain(..).peekable();
-        let mut c = theirs.drain(..).peekable();
+        let (mut i, mut j) = (0, 0);
         while out.len() < keep {
-            let take_a = match (a.peek(), c.peek()) {
+            // Ties go to `block` (a stable forward merge).
+            let take_a = match (a.get(i), c.get(j)) {
                 (Some(x), Some(y)) => x <= y,
-                (a, _) => a.is_some(),
+                (x, _) => x.is_some(),
             };
-            out.extend(if take_a { a.next() } else { c.next() });
+            if take_a {
+                out.push(a[i].clone());
+                i += 1;
+            } else {
+                out.push(c[j].clone());
+                j += 1;
+            }
         }
     } else {
-        let mut a = block.drain(..).rev().peekable();
-        let mut c = theirs.drain(..).rev().peekable();
+        // From the back: `i` and `j` count the items not yet considered on each side.
+        let (mut i, mut j) = (a.len(), c.len());
         while out.len() < keep {
-            let take_a = match (a.peek(), c.peek()) {
-                (Some(x), Some(y)) => x > y,
-                (a, _) => a.is_some(),
+            let take_a = match (i.checked_sub(1), j.checked_sub(1)) {
+                (Some(x), Some(y)) => a[x] > c[y],
+                (x, _) => x.is_some(),
             };
-            out.extend(if take_a { a.next() } else { c.next() });
+            if take_a {
+                i -= 1;
+                out.push(a[i].clone());
+            } else {
+                j -= 1;
+                out.push(c[j].clone());
+            }
         }
-        drop((a, c));
         out.reverse();
     }
-    // Whatever was not kept is dropped with the drains.
     block.clear();
     theirs.clear();
     std::mem::swap(block, out);
