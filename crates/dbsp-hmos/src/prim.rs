@@ -549,8 +549,11 @@ pub fn route_two_phase_until<S, M: Clone, T>(
                     Some(RouteMsg::Scan(_)) | None => {}
                 }
             }
-            // Ranks are distinct at a processor, so an unstable sort is deterministic.
-            slot.held.sort_unstable_by_key(|&(rank, dest, _)| (rank, dest));
+            // Rank order already: a processor's messages come from senders in id order, whose
+            // ranks grow with the id (phase 1: at most one sender per half of the cluster, the
+            // lower half's ranks below the upper's; phase 2: the ranks of consecutive senders
+            // follow the exclusive prefix), each sender's in send order, which is rank order.
+            debug_assert!(slot.held.is_sorted_by_key(|&(rank, _, _)| rank));
             most = most.max(slot.held.len() as u64);
         }
         most
