@@ -317,10 +317,12 @@ fn scan<S, M: Clone, Mo: Monoid>(
                 ops += combine(pid, last_dim, slot, &theirs);
             }
             ops += scan.len() as u64;
-            let outer = |x: &Mo::Item| {
-                if reverse { monoid.op(x, &slot.excl) } else { monoid.op(&slot.excl, x) }
-            };
-            prefixes.push(scan.iter().map(outer).collect());
+            // The local scan becomes the prefixes in place (no second vector per processor).
+            let mut scan = scan;
+            for x in &mut scan {
+                *x = if reverse { monoid.op(x, &slot.excl) } else { monoid.op(&slot.excl, x) };
+            }
+            prefixes.push(scan);
         } else {
             prefixes.push(scan);
         }
@@ -582,16 +584,15 @@ pub fn route_two_phase_until<S, M: Clone, T>(
         })?;
         loads.push(drain(machine, &mut slots));
     }
-    // Phase 2: descend, levels c to until-1.
+    // Phase 2: descend, levels c to until-1. Each processor's count pair, one vector per
+    // processor for all levels.
+    let mut counts: Vec<Vec<(u64, u64)>> = vec![vec![(0, 0)]; slots.len()];
     for i in within..until {
         let s: u32 = 1 << (log_n - 1 - i);
-        let counts: Vec<Vec<(u64, u64)>> = slots
-            .iter()
-            .map(|slot| {
-                let b = slot.held.iter().filter(|&&(_, dest, _)| dest & s != 0).count() as u64;
-                vec![(slot.held.len() as u64 - b, b)]
-            })
-            .collect();
+        for (slot, count) in slots.iter().zip(counts.iter_mut()) {
+            let b = slot.held.iter().filter(|&&(_, dest, _)| dest & s != 0).count() as u64;
+            count[0] = (slot.held.len() as u64 - b, b);
+        }
         let scanned = prefix(
             machine,
             i,
