@@ -317,10 +317,12 @@ fn scan<S, M: Clone, Mo: Monoid>(
                 ops += combine(pid, last_dim, slot, &theirs);
             }
             ops += scan.len() as u64;
-            let outer = |x: &Mo::Item| {
-                if reverse { monoid.op(x, &slot.excl) } else { monoid.op(&slot.excl, x) }
-            };
-            prefixes.push(scan.iter().map(outer).collect());
+            // The local scan becomes the prefixes in place (no second vector per processor).
+            let mut scan = scan;
+            for x in &mut scan {
+                *x = if reverse { monoid.op(x, &slot.excl) } else { monoid.op(&slot.excl, x) };
+            }
+            prefixes.push(scan);
         } else {
             prefixes.push(scan);
         }
@@ -549,8 +551,11 @@ pub fn route_two_phase_until<S, M: Clone, T>(
                     Some(RouteMsg::Scan(_)) | None => {}
                 }
             }
-            // Ranks are distinct at a processor, so an unstable sort is deterministic.
-            slot.held.sort_unstable_by_key(|&(rank, dest, _)| (rank, dest));
+            // Rank order already: a processor's messages come from senders in id order, whose
+            // ranks grow with the id (phase 1: at most one sender per half of the cluster, the
+            // lower half's ranks below the upper's; phase 2: the ranks of consecutive senders
+            // follow the exclusive prefix), each sender's in send order, which is rank order.
+            debug_assert!(slot.held.is_sorted_by_key(|&(rank, _, _)| rank));
             most = most.max(slot.held.len() as u64);
         }
         most
@@ -579,16 +584,15 @@ pub fn route_two_phase_until<S, M: Clone, T>(
         })?;
         loads.push(drain(machine, &mut slots));
     }
-    // Phase 2: descend, levels c to until-1.
+    // Phase 2: descend, levels c to until-1. Each processor's count pair, one vector per
+    // processor for all levels.
+    let mut counts: Vec<Vec<(u64, u64)>> = vec![vec![(0, 0)]; slots.len()];
     for i in within..until {
         let s: u32 = 1 << (log_n - 1 - i);
-        let counts: Vec<Vec<(u64, u64)>> = slots
-            .iter()
-            .map(|slot| {
-                let b = slot.held.iter().filter(|&&(_, dest, _)| dest & s != 0).count() as u64;
-                vec![(slot.held.len() as u64 - b, b)]
-            })
-            .collect();
+        for (slot, count) in slots.iter().zip(counts.iter_mut()) {
+            let b = slot.held.iter().filter(|&&(_, dest, _)| dest & s != 0).count() as u64;
+            count[0] = (slot.held.len() as u64 - b, b);
+        }
         let scanned = prefix(
             machine,
             i,

@@ -546,32 +546,33 @@ impl<S, M> BspMachine<S, M> {
         };
         let Outbox { sent, dests, ends } = &mut self.outbox;
         let Inboxes { buffer, start, end, own } = &mut self.inboxes;
-        // `end` counts the messages per destination here (it was emptied by `clear`).
-        let starts = std::iter::once(0).chain(ends.iter().copied());
-        let senders = (0..).zip(starts.zip(ends.iter()).map(|(start, &end)| &dests[start..end]));
-        for (src, &dest) in senders.flat_map(|(src, d)| d.iter().map(move |dest| (src, dest))) {
-            if dest >= p {
-                return Err(BspError::NoSuchProcessor {
-                    superstep,
-                    label: label.into(),
-                    src,
-                    dest,
-                    p,
-                });
+        // `end` counts the messages per destination here (it was emptied by `clear`). Each
+        // sender's destinations must lie in its cluster `lo..lo + size` (every processor on
+        // plain BSP), a range inside `0..p`.
+        let mut first = 0;
+        for (src, &stop) in (0..).zip(ends.iter()) {
+            let (lo, size) = match shift {
+                Some(shift) => (src >> shift << shift, 1u64 << shift),
+                None => (0, u64::from(p)),
+            };
+            for &dest in &dests[first..stop] {
+                if u64::from(dest.wrapping_sub(lo)) >= size {
+                    return Err(if dest >= p {
+                        BspError::NoSuchProcessor { superstep, label: label.into(), src, dest, p }
+                    } else {
+                        BspError::LeavesCluster {
+                            superstep,
+                            label: label.into(),
+                            level,
+                            cluster_size: 1 << shift.unwrap_or(0),
+                            src,
+                            dest,
+                        }
+                    });
+                }
+                end[dest as usize] += 1;
             }
-            if let Some(shift) = shift
-                && src >> shift != dest >> shift
-            {
-                return Err(BspError::LeavesCluster {
-                    superstep,
-                    label: label.into(),
-                    level,
-                    cluster_size: 1 << shift,
-                    src,
-                    dest,
-                });
-            }
-            end[dest as usize] += 1;
+            first = stop;
         }
         // Each inbox's range starts where the previous one ends; `end` becomes the write
         // position of each inbox and ends at its range's end.

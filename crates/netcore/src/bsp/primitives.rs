@@ -169,26 +169,27 @@ where
         ctx.charge(local_sort(block));
         send_block(ctx, block, first_j);
     })?;
-    // Reused for every merge-split: the partner's block and the merged output (which
-    // becomes the processor's block, its old storage the next output).
-    let (mut theirs, mut out) = (Vec::new(), Vec::new());
-    let mut merge = |pid: ProcId, stage: u32, j: u32, block: &mut Vec<I>, theirs: &mut Vec<I>| {
+    // The merged output, reused for every merge-split (it becomes the processor's block, the
+    // block's old storage the next output).
+    let mut out = Vec::new();
+    // Whether `pid` keeps the low half in the merge-split of `stage` along dimension `j`.
+    let keep_low = |pid: ProcId, stage: u32, j: u32| {
         let ascending = stage == k || (pid >> stage) & 1 == 0;
-        let keep_low = (pid & (1 << j) == 0) == ascending;
-        let work = (block.len() + theirs.len()) as u64;
-        merge_split(block, theirs, &mut out, capacity, keep_low);
-        work
+        (pid & (1 << j) == 0) == ascending
     };
     for (index, &(stage, j)) in schedule.iter().enumerate() {
         let next = schedule.get(index + 1).map(|&(_, next_j)| next_j);
         if next.is_none() && levels.is_some() {
             // D-BSP: the last merge-split sends nothing, so it is local work, not a superstep.
             let mut w = 0;
+            let mut theirs = Vec::new();
             for pid in 0..machine.p() {
                 theirs.clear();
                 theirs.extend(machine.drain_delivered(pid).filter_map(|(_, msg)| unwrap(msg)));
                 let block = machine.states_mut()[pid as usize].block();
-                w = w.max(merge(pid, stage, j, block, &mut theirs));
+                let low = keep_low(pid, stage, j);
+                let mine = block.len() as u64;
+                w = w.max(mine + merge_split(block, theirs.drain(..), &mut out, capacity, low));
             }
             machine.local(label, |_, _| w)?;
             break;
@@ -196,10 +197,11 @@ where
         let level = next.map_or(0, level_of);
         machine.dsuperstep(level, label, |ctx, state| {
             let pid = ctx.pid();
-            theirs.clear();
-            theirs.extend(ctx.drain_inbox().filter_map(|(_, msg)| unwrap(msg)));
-            let work = merge(pid, stage, j, state.block(), &mut theirs);
-            ctx.charge(work);
+            // The partner's block is merged straight out of the inbox.
+            let theirs = ctx.drain_inbox().filter_map(|(_, msg)| unwrap(msg));
+            let (block, low) = (state.block(), keep_low(pid, stage, j));
+            let mine = block.len() as u64;
+            ctx.charge(mine + merge_split(block, theirs, &mut out, capacity, low));
             if let Some(next_j) = next {
                 send_block(ctx, state.block(), next_j);
             }
@@ -208,51 +210,71 @@ where
     Ok(())
 }
 
-/// Merges two sorted blocks, each conceptually padded to `capacity` with sentinels, and keeps
-/// the `capacity` smallest (or largest) of the `2 capacity`, without the sentinels, in
-/// `block`; `theirs` is emptied and `out` is scratch (it receives `block`'s old storage).
+/// Merges two sorted blocks, `block` and the items `theirs` yields, each conceptually padded
+/// to `capacity` with sentinels, and keeps the `capacity` smallest (or largest) of the
+/// `2 capacity`, without the sentinels, in `block`; `out` is scratch (it receives `block`'s
+/// old storage). Returns the number of items `theirs` yielded.
 ///
-/// The padded union's high half holds every sentinel and the largest `|A| + |B| - capacity`
-/// real items, so the high side merges only those, from the back (ties taken in the reverse
-/// of the forward merge's order, so both sides cut the same merged sequence).
-fn merge_split<I: Ord>(
+/// Both sides follow the one forward merge (ties taken from `block` first): the low side keeps
+/// its first `capacity` items, the high side everything after them, which are the sentinels
+/// and the largest `|A| + |B| - capacity` real items.
+fn merge_split<I: Ord + Clone>(
     block: &mut Vec<I>,
-    theirs: &mut Vec<I>,
+    theirs: impl Iterator<Item = I>,
     out: &mut Vec<I>,
     capacity: usize,
     keep_low: bool,
-) {
+) -> u64 {
     out.clear();
-    let real = block.len() + theirs.len();
-    let keep = if keep_low { capacity.min(real) } else { real.saturating_sub(capacity) };
-    out.reserve(keep);
-    if keep_low {
-        let mut a = block.drain(..).peekable();
-        let mut c = theirs.drain(..).peekable();
-        while out.len() < keep {
-            let take_a = match (a.peek(), c.peek()) {
-                (Some(x), Some(y)) => x <= y,
-                (a, _) => a.is_some(),
-            };
-            out.extend(if take_a { a.next() } else { c.next() });
+    let mut c = theirs.peekable();
+    let mut yielded = 0u64;
+    // The first `capacity` items of the merge go to `out` on the low side and are skipped on
+    // the high side; `i` is the next item of `block`.
+    let mut i = 0;
+    let a = block.as_slice();
+    for _ in 0..capacity {
+        let take_a = match (a.get(i), c.peek()) {
+            (Some(x), Some(y)) => x <= y,
+            (x, _) => x.is_some(),
+        };
+        if take_a {
+            if keep_low {
+                out.push(a[i].clone());
+            }
+            i += 1;
+        } else {
+            match c.next() {
+                Some(item) => {
+                    yielded += 1;
+                    if keep_low {
+                        out.push(item);
+                    }
+                }
+                None => break,
+            }
         }
-    } else {
-        let mut a = block.drain(..).rev().peekable();
-        let mut c = theirs.drain(..).rev().peekable();
-        while out.len() < keep {
-            let take_a = match (a.peek(), c.peek()) {
-                (Some(x), Some(y)) => x > y,
-                (a, _) => a.is_some(),
-            };
-            out.extend(if take_a { a.next() } else { c.next() });
-        }
-        drop((a, c));
-        out.reverse();
     }
-    // Whatever was not kept is dropped with the drains.
+    if keep_low {
+        yielded += c.count() as u64;
+    } else {
+        // Everything after the first `capacity` items of the merge, in merge order.
+        while let Some(y) = c.peek() {
+            match a.get(i) {
+                Some(x) if x <= y => {
+                    out.push(x.clone());
+                    i += 1;
+                }
+                _ => {
+                    out.extend(c.next());
+                    yielded += 1;
+                }
+            }
+        }
+        out.extend_from_slice(&a[i..]);
+    }
     block.clear();
-    theirs.clear();
     std::mem::swap(block, out);
+    yielded
 }
 
 /// Routes the messages each processor holds as `(dest, message)` in one i-superstep (level 0
