@@ -531,6 +531,9 @@ const MAX_WORDS: usize = 11;
 /// included, gives `None` and is read by [`tokenize`] and [`Parser::body_line`], whose results
 /// these equal.
 fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
+    if let Some(q) = plain_line(raw, p, rank) {
+        return Some(q);
+    }
     let b = raw.as_bytes();
     let mut words = [(0usize, 0usize); MAX_WORDS];
     let mut n = 0;
@@ -618,6 +621,78 @@ fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
         _ => return None,
     };
     Some(Quick::Op(label, op))
+}
+
+/// A line in the form that generators write, read straight through (each byte once, the
+/// keywords with the spaces around them compared as fixed-size arrays, no word list):
+/// `<label>: send <n>b to <peer>[ tag <t>]`, `<label>: recv <n>b from <peer>[ tag <t>]`,
+/// `<label>: calc <n>` or `<a> requires|irequires <b>`, single spaces, nothing after.
+/// Any other line gives `None` and is read by the rest of [`quick_line`], whose result
+/// (the same checks and bounds) this equals.
+fn plain_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
+    let b = raw.as_bytes();
+    let word_end = |from: usize| {
+        from + b[from..]
+            .iter()
+            .position(|&c| CLASS[usize::from(c)] != WORD)
+            .unwrap_or(b.len() - from)
+    };
+    let first = word_end(0);
+    if first == 0 || b.get(first) != Some(&b' ') {
+        return None;
+    }
+    let at = first + 1;
+    let Some(label) = raw[..first].strip_suffix(':').filter(|l| !l.is_empty()) else {
+        // `<a> requires <b>` or `<a> irequires <b>`.
+        let (kind, from) = if b.get(at..at + 9) == Some(b"requires ") {
+            (DepKind::Requires, at + 9)
+        } else if b.get(at..at + 10) == Some(b"irequires ") {
+            (DepKind::Irequires, at + 10)
+        } else {
+            return None;
+        };
+        let end = word_end(from);
+        return (end > from && end == b.len())
+            .then(|| Quick::Dep(&raw[..first], &raw[from..], kind));
+    };
+    let verb = b.get(at..at + 5)?;
+    let (size, at) = number(b, at + 5)?;
+    let size = u32::try_from(size).ok().filter(|&v| u64::from(v) <= MAX_TIME)?;
+    if verb == b"calc " {
+        return (at == b.len()).then_some(Quick::Op(
+            label,
+            Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu: 0, nic: 0 },
+        ));
+    }
+    let (kind, want): (_, &[u8]) = match verb {
+        b"send " => (OpKind::Send, b"b to "),
+        b"recv " => (OpKind::Recv, b"b from "),
+        _ => return None,
+    };
+    if b.get(at..at + want.len())? != want {
+        return None;
+    }
+    let (peer, at) = number(b, at + want.len())?;
+    let peer = u32::try_from(peer).ok().filter(|&q| q < p && q != rank)?;
+    let tag = if at == b.len() {
+        0
+    } else if b.get(at..at + 5)? == b" tag " {
+        let (tag, at) = number(b, at + 5)?;
+        if at != b.len() {
+            return None;
+        }
+        u32::try_from(tag).ok().filter(|&t| t != ANY)?
+    } else {
+        return None;
+    };
+    Some(Quick::Op(label, Op { size, peer, tag, kind, cpu: 0, nic: 0 }))
+}
+
+/// The number of 1 to 18 decimal digits at `b[at..]` and the position after its digits.
+fn number(b: &[u8], at: usize) -> Option<(u64, usize)> {
+    let rest = b.get(at..)?;
+    let n = rest.iter().position(|c| !c.is_ascii_digit()).unwrap_or(rest.len());
+    Some((digits(&rest[..n])?, at + n))
 }
 
 /// [`CLASS`] of a byte of a word.
@@ -1426,9 +1501,32 @@ mod tests {
             "a:b irequires c:",
             "a: requires b",
             "a_label_longer_than_fifteen_bytes: calc 1",
+            "a: send 8b to 2 tag 5",
+            "x:: recv 00b from 0 tag 4294967294",
+            "x: recv 1b from 3 tag 4294967296",
+            "a: send 8bb to 2",
+            "a: calc 8b",
+            "a: send 8b to 2 tag 5 ",
+            "a: send 8b to 2  tag 5",
+            "a: send 8b to 2 tag 1x",
+            "a: recv 8b to 2",
+            "a: calc 1234567890123456789",
+            "a  requires b",
+            "a irequires b:c",
+            "a requires ",
         ] {
             let (slow, fast) = both_paths(line);
             assert_eq!(fast.as_ref(), slow.as_ref().ok(), "{line:?}");
+        }
+        // The generators' forms are read straight through by `plain_line`.
+        for line in [
+            "s0: send 8b to 1 tag 0",
+            "r0: recv 8b from 3 tag 7",
+            "c: calc 100",
+            "s1 requires r0",
+            "s1 irequires r0",
+        ] {
+            assert!(plain_line(line, 4, 2).is_some(), "{line:?}");
         }
         // Wildcards, comments, non-ASCII, NUL, `+`, bounds and errors: left to the general
         // path.
