@@ -83,6 +83,9 @@ struct Parser {
     labels: Vec<(Name, u32)>,
     /// Dependency lines of the open block, resolved when it closes.
     pending: Vec<(usize, Name, Name, DepKind)>,
+    /// The hash table of the open block's labels when it closes ([`Parser::close`]): per
+    /// slot, a position in `labels` plus one, or 0 for an empty slot.
+    table: Vec<u32>,
 }
 
 /// A dependency as the parser keeps it, in 8 bytes: `op` waits for `on`, [`IREQ_BIT`] set in
@@ -115,7 +118,7 @@ struct Name {
 const KEY_BYTES: usize = 15;
 
 /// A label as one number: its first [`KEY_BYTES`] bytes (zero-padded) and its length (255 for
-/// 255 bytes or more). Labels are sorted and looked up by it first; two labels of at most
+/// 255 bytes or more). Labels are hashed and compared by it first; two labels of at most
 /// [`KEY_BYTES`] bytes are equal exactly when their keys are, so their texts are compared only
 /// for longer labels.
 fn key(label: &str) -> u128 {
@@ -132,15 +135,13 @@ fn is_long(key: u128) -> bool {
     usize::from(key.to_be_bytes()[KEY_BYTES]) > KEY_BYTES
 }
 
-/// Two labels compared, the texts (in `names`) only when their keys are equal and long.
-fn cmp_names(names: &str, a: Name, b: Name) -> std::cmp::Ordering {
-    a.key.cmp(&b.key).then_with(|| {
-        if is_long(a.key) {
-            names[a.start..a.end].cmp(&names[b.start..b.end])
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    })
+/// The slot of a label with key `key` in a hash table of `2^bits` slots (`bits` in `1..64`):
+/// the top bits of the key's halves mixed and multiplied by an odd constant (Fibonacci
+/// hashing).
+fn slot(key: u128, bits: u32) -> usize {
+    let half = |k: u128| u64::try_from(k & u128::from(u64::MAX)).unwrap_or(0);
+    let h = (half(key) ^ half(key >> 64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    usize::try_from(h >> (64 - bits)).unwrap_or(0)
 }
 
 /// A label's text (for an error message): from `names` when long, from its key otherwise.
@@ -850,6 +851,7 @@ impl Parser {
             names: String::new(),
             labels: Vec::new(),
             pending: Vec::new(),
+            table: Vec::new(),
         }
     }
 
@@ -1019,56 +1021,53 @@ impl Parser {
 
     fn close(&mut self, mut block: Block) -> Result<(), Error> {
         let r = block.rank;
-        let names = &self.names;
-        // Sort by label (key first), then file order, so a duplicate reports its second
-        // definition: by key and file order (integers), and again with the texts only when
-        // two long labels share a key.
-        self.labels.sort_unstable_by_key(|&(n, id)| (n.key, id));
-        let shared =
-            self.labels.windows(2).any(|w| w[0].0.key == w[1].0.key && is_long(w[0].0.key));
-        if shared {
-            self.labels.sort_unstable_by(|a, b| cmp_names(names, a.0, b.0).then(a.1.cmp(&b.1)));
-        }
-        // Unless two long labels share a key, two labels are equal exactly when their keys
-        // are, so duplicates and look-ups compare keys alone (a long label looked up is
-        // compared with the one label of its key).
-        if let Some(w) = self
-            .labels
-            .windows(2)
-            .filter(|w| {
-                if shared {
-                    cmp_names(names, w[0].0, w[1].0).is_eq()
-                } else {
-                    w[0].0.key == w[1].0.key
+        // The labels in a hash table of at least twice their number of slots (open
+        // addressing, linear probing), inserted in file order: the first label found there
+        // already is the earliest second definition. Keys are compared first, texts only for
+        // two long labels of one key.
+        let bits = (2 * self.labels.len()).max(2).next_power_of_two().trailing_zeros();
+        let mask = (1usize << bits) - 1;
+        self.table.clear();
+        self.table.resize(mask + 1, 0);
+        let (names, labels, table) = (&self.names, &self.labels, &mut self.table);
+        let same = |a: Name, b: Name| {
+            a.key == b.key && (!is_long(a.key) || names[a.start..a.end] == names[b.start..b.end])
+        };
+        let twice = (1u32..).zip(labels).find(|&(i, &(name, _))| {
+            let mut at = slot(name.key, bits);
+            while let Some(j) = table[at].checked_sub(1) {
+                if same(labels[j as usize].0, name) {
+                    return true;
                 }
-            })
-            .min_by_key(|w| w[1].1)
-        {
+                at = (at + 1) & mask;
+            }
+            table[at] = i;
+            false
+        });
+        if let Some((_, &(name, id))) = twice {
             return Err(syntax(
-                self.line_of(block.line, w[1].1),
-                format!(
-                    "label `{}` is defined twice in rank {r}",
-                    echo(&label_text(names, w[1].0))
-                ),
+                self.line_of(block.line, id),
+                format!("label `{}` is defined twice in rank {r}", echo(&label_text(names, name))),
             ));
         }
+        let table = &self.table;
         for &(line, a, b, kind) in &self.pending {
             let find = |label: Name| {
-                let at = if shared {
-                    self.labels.binary_search_by(|&(l, _)| cmp_names(names, l, label)).ok()
-                } else {
-                    let i = self.labels.binary_search_by_key(&label.key, |&(l, _)| l.key).ok();
-                    i.filter(|&i| cmp_names(names, self.labels[i].0, label).is_eq())
-                };
-                at.map(|i| self.labels[i].1).ok_or_else(|| {
-                    syntax(
-                        line,
-                        format!(
-                            "label `{}` is not defined in rank {r}",
-                            echo(&label_text(names, label))
-                        ),
-                    )
-                })
+                let mut at = slot(label.key, bits);
+                while let Some(j) = table[at].checked_sub(1) {
+                    let (l, id) = labels[j as usize];
+                    if same(l, label) {
+                        return Ok(id);
+                    }
+                    at = (at + 1) & mask;
+                }
+                Err(syntax(
+                    line,
+                    format!(
+                        "label `{}` is not defined in rank {r}",
+                        echo(&label_text(names, label))
+                    ),
+                ))
             };
             let (op, on) = (find(a)?, find(b)?);
             if op == on {
@@ -1580,6 +1579,25 @@ mod tests {
             err("labels_sharing_key_x: calc 1\nc: calc 3\nlabels_sharing_key_x: calc 2\n"),
             Err("goal line 5: label `labels_sharing_key_x` is defined twice in rank 0".to_string())
         );
+    }
+
+    #[test]
+    fn a_duplicate_label_is_reported_at_the_earliest_second_definition() {
+        // `a` is defined at lines 3, 6 and 7, `b` at lines 4 and 5: `b`'s second definition
+        // (line 5) comes first. With 200 other labels the table probes past many collisions;
+        // every dependency still finds its label (line 3 + i depends on line 2 + i).
+        let block = |body: &str| parse(&format!("num_ranks 1\nrank 0 {{\n{body}}}\n"));
+        assert_eq!(
+            block("a: calc 1\nb: calc 1\nb: calc 2\na: calc 2\na: calc 3\n")
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            Err("goal line 5: label `b` is defined twice in rank 0".to_string())
+        );
+        let mut body: String = (0..200).map(|i| format!("l{i}: calc 1\n")).collect();
+        body.extend((1..200).map(|i| format!("l{i} requires l{}\n", i - 1)));
+        let s = block(&body).expect("valid");
+        let deps: Vec<_> = s.deps().map(|d| (d.op, d.on)).collect();
+        assert_eq!(deps, (1..200).map(|i| (i, i - 1)).collect::<Vec<_>>());
     }
 
     #[test]
