@@ -460,9 +460,9 @@ impl Lines {
                     ps.push_dep(line, a, b, kind);
                     return Ok(());
                 }
-                Some(Quick::Op(label, op)) => {
+                Some(Quick::Op(label, key, op)) => {
                     ps.check_units(line)?;
-                    return ps.push_op(line, label, op, &block);
+                    return ps.push_op(line, label, key, op, &block);
                 }
                 None => {}
             }
@@ -518,8 +518,8 @@ enum Quick<'a> {
     End,
     /// `<a> requires <b>` or `<a> irequires <b>`.
     Dep(&'a str, &'a str, DepKind),
-    /// `<label>: <operation>`.
-    Op(&'a str, Op),
+    /// `<label>: <operation>`, with the label's [`key`].
+    Op(&'a str, u128, Op),
 }
 
 /// Most words of a body line: `l: send 8b to 1 tag 0 cpu 0 nic 0`.
@@ -621,7 +621,7 @@ fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
         }
         _ => return None,
     };
-    Some(Quick::Op(label, op))
+    Some(Quick::Op(label, key(label), op))
 }
 
 /// A line in the form that generators write, read straight through (each byte once, the
@@ -656,12 +656,22 @@ fn plain_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
         return (end > from && end == b.len())
             .then(|| Quick::Dep(&raw[..first], &raw[from..], kind));
     };
+    // The label's key from the line's first 16 bytes when it has them (one load, masked).
+    let label_key = match b.first_chunk::<16>() {
+        Some(head) => {
+            let kept = label.len().min(KEY_BYTES);
+            let len = u128::from(u8::try_from(label.len()).unwrap_or(u8::MAX));
+            (u128::from_be_bytes(*head) & (u128::MAX << (8 * (16 - kept)))) | len
+        }
+        None => key(label),
+    };
     let verb = b.get(at..at + 5)?;
     let (size, at) = number(b, at + 5)?;
     let size = u32::try_from(size).ok().filter(|&v| u64::from(v) <= MAX_TIME)?;
     if verb == b"calc " {
         return (at == b.len()).then_some(Quick::Op(
             label,
+            label_key,
             Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu: 0, nic: 0 },
         ));
     }
@@ -686,14 +696,20 @@ fn plain_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
     } else {
         return None;
     };
-    Some(Quick::Op(label, Op { size, peer, tag, kind, cpu: 0, nic: 0 }))
+    Some(Quick::Op(label, label_key, Op { size, peer, tag, kind, cpu: 0, nic: 0 }))
 }
 
 /// The number of 1 to 18 decimal digits at `b[at..]` and the position after its digits.
 fn number(b: &[u8], at: usize) -> Option<(u64, usize)> {
-    let rest = b.get(at..)?;
-    let n = rest.iter().position(|c| !c.is_ascii_digit()).unwrap_or(rest.len());
-    Some((digits(&rest[..n])?, at + n))
+    let (mut v, mut i) = (0u64, at);
+    while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+        if i - at == 18 {
+            return None;
+        }
+        v = v * 10 + u64::from(c - b'0');
+        i += 1;
+    }
+    (i > at).then_some((v, i))
 }
 
 /// [`CLASS`] of a byte of a word.
@@ -959,7 +975,7 @@ impl Parser {
             return Err(syntax(line, "empty label before `:`"));
         }
         let op = parse_op(line, &tokens[1..], self.p, block.rank)?;
-        self.push_op(line, label, op, block)
+        self.push_op(line, label, key(label), op, block)
     }
 
     /// Rejects one more operation or dependency line beyond the memory limit.
@@ -980,14 +996,22 @@ impl Parser {
 
     /// Records the dependency line `a requires b` (or `irequires`) of the open block.
     fn push_dep(&mut self, line: usize, a: &str, b: &str, kind: DepKind) {
-        let (a, b) = (self.name(a), self.name(b));
+        let (a, b) = (self.name(a, key(a)), self.name(b, key(b)));
         self.pending.push((line, a, b, kind));
     }
 
-    /// Appends the operation `op` labelled `label` at `line` to the open block.
-    fn push_op(&mut self, line: usize, label: &str, op: Op, block: &Block) -> Result<(), Error> {
+    /// Appends the operation `op` labelled `label` (whose [`key`] is `key`) at `line` to the
+    /// open block.
+    fn push_op(
+        &mut self,
+        line: usize,
+        label: &str,
+        key: u128,
+        op: Op,
+        block: &Block,
+    ) -> Result<(), Error> {
         let id = self.next_op(line)?;
-        let name = self.name(label);
+        let name = self.name(label, key);
         self.labels.push((name, id));
         self.ops.push(op);
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
@@ -1009,9 +1033,9 @@ impl Parser {
             .and_then(|id| if id < (1 << 31) - 1 { Ok(id) } else { Err(too_many_ops(line)) })
     }
 
-    /// A label of the open block (its text stored when longer than [`KEY_BYTES`]).
-    fn name(&mut self, label: &str) -> Name {
-        let key = key(label);
+    /// A label of the open block, whose [`key`] is `key` (its text stored when longer than
+    /// [`KEY_BYTES`]).
+    fn name(&mut self, label: &str, key: u128) -> Name {
         let start = self.names.len();
         if is_long(key) {
             self.names.push_str(label);
@@ -1478,7 +1502,9 @@ mod tests {
         let fast = quick_line(line, 4, 1).map(|q| {
             match q {
                 Quick::Dep(a, b, kind) => quick.push_dep(2, a, b, kind),
-                Quick::Op(label, op) => quick.push_op(2, label, op, &block).expect("room"),
+                Quick::Op(label, key, op) => {
+                    quick.push_op(2, label, key, op, &block).expect("room")
+                }
                 Quick::End => panic!("not a body line"),
             }
             state(&quick)
@@ -1501,6 +1527,9 @@ mod tests {
             "a: requires b",
             "a_label_longer_than_fifteen_bytes: calc 1",
             "a: send 8b to 2 tag 5",
+            "label_of_15_byt: send 8b to 2 tag 5",
+            "label_of_16_byte: recv 8b from 0",
+            "a_label_of_255_bytes_or_more_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx: calc 1",
             "x:: recv 00b from 0 tag 4294967294",
             "x: recv 1b from 3 tag 4294967296",
             "a: send 8bb to 2",
