@@ -625,7 +625,7 @@ fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
 }
 
 /// A line in the form that generators write, read straight through (each byte once, the
-/// keywords with the spaces around them compared as fixed-size arrays, no word list):
+/// keywords with the spaces around them compared as byte strings at their places, no word list):
 /// `<label>: send <n>b to <peer>[ tag <t>]`, `<label>: recv <n>b from <peer>[ tag <t>]`,
 /// `<label>: calc <n>` or `<a> requires|irequires <b>`, single spaces, nothing after.
 /// Any other line gives `None` and is read by the rest of [`quick_line`], whose result
