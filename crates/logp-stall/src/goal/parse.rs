@@ -83,6 +83,9 @@ struct Parser {
     labels: Vec<(Name, u32)>,
     /// Dependency lines of the open block, resolved when it closes.
     pending: Vec<(usize, Name, Name, DepKind)>,
+    /// The hash table of the open block's labels when it closes ([`Parser::close`]): per
+    /// slot, a position in `labels` plus one, or 0 for an empty slot.
+    table: Vec<u32>,
 }
 
 /// A dependency as the parser keeps it, in 8 bytes: `op` waits for `on`, [`IREQ_BIT`] set in
@@ -115,7 +118,7 @@ struct Name {
 const KEY_BYTES: usize = 15;
 
 /// A label as one number: its first [`KEY_BYTES`] bytes (zero-padded) and its length (255 for
-/// 255 bytes or more). Labels are sorted and looked up by it first; two labels of at most
+/// 255 bytes or more). Labels are hashed and compared by it first; two labels of at most
 /// [`KEY_BYTES`] bytes are equal exactly when their keys are, so their texts are compared only
 /// for longer labels.
 fn key(label: &str) -> u128 {
@@ -132,15 +135,13 @@ fn is_long(key: u128) -> bool {
     usize::from(key.to_be_bytes()[KEY_BYTES]) > KEY_BYTES
 }
 
-/// Two labels compared, the texts (in `names`) only when their keys are equal and long.
-fn cmp_names(names: &str, a: Name, b: Name) -> std::cmp::Ordering {
-    a.key.cmp(&b.key).then_with(|| {
-        if is_long(a.key) {
-            names[a.start..a.end].cmp(&names[b.start..b.end])
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    })
+/// The slot of a label with key `key` in a hash table of `2^bits` slots (`bits` in `1..64`):
+/// the top bits of the key's halves mixed and multiplied by an odd constant (Fibonacci
+/// hashing).
+fn slot(key: u128, bits: u32) -> usize {
+    let half = |k: u128| u64::try_from(k & u128::from(u64::MAX)).unwrap_or(0);
+    let h = (half(key) ^ half(key >> 64).rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    usize::try_from(h >> (64 - bits)).unwrap_or(0)
 }
 
 /// A label's text (for an error message): from `names` when long, from its key otherwise.
@@ -459,9 +460,9 @@ impl Lines {
                     ps.push_dep(line, a, b, kind);
                     return Ok(());
                 }
-                Some(Quick::Op(label, op)) => {
+                Some(Quick::Op(label, key, op)) => {
                     ps.check_units(line)?;
-                    return ps.push_op(line, label, op, &block);
+                    return ps.push_op(line, label, key, op, &block);
                 }
                 None => {}
             }
@@ -517,8 +518,8 @@ enum Quick<'a> {
     End,
     /// `<a> requires <b>` or `<a> irequires <b>`.
     Dep(&'a str, &'a str, DepKind),
-    /// `<label>: <operation>`.
-    Op(&'a str, Op),
+    /// `<label>: <operation>`, with the label's [`key`].
+    Op(&'a str, u128, Op),
 }
 
 /// Most words of a body line: `l: send 8b to 1 tag 0 cpu 0 nic 0`.
@@ -531,6 +532,9 @@ const MAX_WORDS: usize = 11;
 /// included, gives `None` and is read by [`tokenize`] and [`Parser::body_line`], whose results
 /// these equal.
 fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
+    if let Some(q) = plain_line(raw, p, rank) {
+        return Some(q);
+    }
     let b = raw.as_bytes();
     let mut words = [(0usize, 0usize); MAX_WORDS];
     let mut n = 0;
@@ -617,7 +621,95 @@ fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
         }
         _ => return None,
     };
-    Some(Quick::Op(label, op))
+    Some(Quick::Op(label, key(label), op))
+}
+
+/// A line in the form that generators write, read straight through (each byte once, the
+/// keywords with the spaces around them compared as byte strings at their places, no word list):
+/// `<label>: send <n>b to <peer>[ tag <t>]`, `<label>: recv <n>b from <peer>[ tag <t>]`,
+/// `<label>: calc <n>` or `<a> requires|irequires <b>`, single spaces, nothing after.
+/// Any other line gives `None` and is read by the rest of [`quick_line`], whose result
+/// (the same checks and bounds) this equals.
+fn plain_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
+    let b = raw.as_bytes();
+    let word_end = |from: usize| {
+        from + b[from..]
+            .iter()
+            .position(|&c| CLASS[usize::from(c)] != WORD)
+            .unwrap_or(b.len() - from)
+    };
+    let first = word_end(0);
+    if first == 0 || b.get(first) != Some(&b' ') {
+        return None;
+    }
+    let at = first + 1;
+    let Some(label) = raw[..first].strip_suffix(':').filter(|l| !l.is_empty()) else {
+        // `<a> requires <b>` or `<a> irequires <b>`.
+        let (kind, from) = if b.get(at..at + 9) == Some(b"requires ") {
+            (DepKind::Requires, at + 9)
+        } else if b.get(at..at + 10) == Some(b"irequires ") {
+            (DepKind::Irequires, at + 10)
+        } else {
+            return None;
+        };
+        let end = word_end(from);
+        return (end > from && end == b.len())
+            .then(|| Quick::Dep(&raw[..first], &raw[from..], kind));
+    };
+    // The label's key from the line's first 16 bytes when it has them (one load, masked).
+    let label_key = match b.first_chunk::<16>() {
+        Some(head) => {
+            let kept = label.len().min(KEY_BYTES);
+            let len = u128::from(u8::try_from(label.len()).unwrap_or(u8::MAX));
+            (u128::from_be_bytes(*head) & (u128::MAX << (8 * (16 - kept)))) | len
+        }
+        None => key(label),
+    };
+    let verb = b.get(at..at + 5)?;
+    let (size, at) = number(b, at + 5)?;
+    let size = u32::try_from(size).ok().filter(|&v| u64::from(v) <= MAX_TIME)?;
+    if verb == b"calc " {
+        return (at == b.len()).then_some(Quick::Op(
+            label,
+            label_key,
+            Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu: 0, nic: 0 },
+        ));
+    }
+    let (kind, want): (_, &[u8]) = match verb {
+        b"send " => (OpKind::Send, b"b to "),
+        b"recv " => (OpKind::Recv, b"b from "),
+        _ => return None,
+    };
+    if b.get(at..at + want.len())? != want {
+        return None;
+    }
+    let (peer, at) = number(b, at + want.len())?;
+    let peer = u32::try_from(peer).ok().filter(|&q| q < p && q != rank)?;
+    let tag = if at == b.len() {
+        0
+    } else if b.get(at..at + 5)? == b" tag " {
+        let (tag, at) = number(b, at + 5)?;
+        if at != b.len() {
+            return None;
+        }
+        u32::try_from(tag).ok().filter(|&t| t != ANY)?
+    } else {
+        return None;
+    };
+    Some(Quick::Op(label, label_key, Op { size, peer, tag, kind, cpu: 0, nic: 0 }))
+}
+
+/// The number of 1 to 18 decimal digits at `b[at..]` and the position after its digits.
+fn number(b: &[u8], at: usize) -> Option<(u64, usize)> {
+    let (mut v, mut i) = (0u64, at);
+    while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+        if i - at == 18 {
+            return None;
+        }
+        v = v * 10 + u64::from(c - b'0');
+        i += 1;
+    }
+    (i > at).then_some((v, i))
 }
 
 /// [`CLASS`] of a byte of a word.
@@ -775,6 +867,7 @@ impl Parser {
             names: String::new(),
             labels: Vec::new(),
             pending: Vec::new(),
+            table: Vec::new(),
         }
     }
 
@@ -882,7 +975,7 @@ impl Parser {
             return Err(syntax(line, "empty label before `:`"));
         }
         let op = parse_op(line, &tokens[1..], self.p, block.rank)?;
-        self.push_op(line, label, op, block)
+        self.push_op(line, label, key(label), op, block)
     }
 
     /// Rejects one more operation or dependency line beyond the memory limit.
@@ -903,14 +996,22 @@ impl Parser {
 
     /// Records the dependency line `a requires b` (or `irequires`) of the open block.
     fn push_dep(&mut self, line: usize, a: &str, b: &str, kind: DepKind) {
-        let (a, b) = (self.name(a), self.name(b));
+        let (a, b) = (self.name(a, key(a)), self.name(b, key(b)));
         self.pending.push((line, a, b, kind));
     }
 
-    /// Appends the operation `op` labelled `label` at `line` to the open block.
-    fn push_op(&mut self, line: usize, label: &str, op: Op, block: &Block) -> Result<(), Error> {
+    /// Appends the operation `op` labelled `label` (whose [`key`] is `key`) at `line` to the
+    /// open block.
+    fn push_op(
+        &mut self,
+        line: usize,
+        label: &str,
+        key: u128,
+        op: Op,
+        block: &Block,
+    ) -> Result<(), Error> {
         let id = self.next_op(line)?;
-        let name = self.name(label);
+        let name = self.name(label, key);
         self.labels.push((name, id));
         self.ops.push(op);
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
@@ -932,9 +1033,9 @@ impl Parser {
             .and_then(|id| if id < (1 << 31) - 1 { Ok(id) } else { Err(too_many_ops(line)) })
     }
 
-    /// A label of the open block (its text stored when longer than [`KEY_BYTES`]).
-    fn name(&mut self, label: &str) -> Name {
-        let key = key(label);
+    /// A label of the open block, whose [`key`] is `key` (its text stored when longer than
+    /// [`KEY_BYTES`]).
+    fn name(&mut self, label: &str, key: u128) -> Name {
         let start = self.names.len();
         if is_long(key) {
             self.names.push_str(label);
@@ -944,56 +1045,53 @@ impl Parser {
 
     fn close(&mut self, mut block: Block) -> Result<(), Error> {
         let r = block.rank;
-        let names = &self.names;
-        // Sort by label (key first), then file order, so a duplicate reports its second
-        // definition: by key and file order (integers), and again with the texts only when
-        // two long labels share a key.
-        self.labels.sort_unstable_by_key(|&(n, id)| (n.key, id));
-        let shared =
-            self.labels.windows(2).any(|w| w[0].0.key == w[1].0.key && is_long(w[0].0.key));
-        if shared {
-            self.labels.sort_unstable_by(|a, b| cmp_names(names, a.0, b.0).then(a.1.cmp(&b.1)));
-        }
-        // Unless two long labels share a key, two labels are equal exactly when their keys
-        // are, so duplicates and look-ups compare keys alone (a long label looked up is
-        // compared with the one label of its key).
-        if let Some(w) = self
-            .labels
-            .windows(2)
-            .filter(|w| {
-                if shared {
-                    cmp_names(names, w[0].0, w[1].0).is_eq()
-                } else {
-                    w[0].0.key == w[1].0.key
+        // The labels in a hash table of at least twice their number of slots (open
+        // addressing, linear probing), inserted in file order: the first label found there
+        // already is the earliest second definition. Keys are compared first, texts only for
+        // two long labels of one key.
+        let bits = (2 * self.labels.len()).max(2).next_power_of_two().trailing_zeros();
+        let mask = (1usize << bits) - 1;
+        self.table.clear();
+        self.table.resize(mask + 1, 0);
+        let (names, labels, table) = (&self.names, &self.labels, &mut self.table);
+        let same = |a: Name, b: Name| {
+            a.key == b.key && (!is_long(a.key) || names[a.start..a.end] == names[b.start..b.end])
+        };
+        let twice = (1u32..).zip(labels).find(|&(i, &(name, _))| {
+            let mut at = slot(name.key, bits);
+            while let Some(j) = table[at].checked_sub(1) {
+                if same(labels[j as usize].0, name) {
+                    return true;
                 }
-            })
-            .min_by_key(|w| w[1].1)
-        {
+                at = (at + 1) & mask;
+            }
+            table[at] = i;
+            false
+        });
+        if let Some((_, &(name, id))) = twice {
             return Err(syntax(
-                self.line_of(block.line, w[1].1),
-                format!(
-                    "label `{}` is defined twice in rank {r}",
-                    echo(&label_text(names, w[1].0))
-                ),
+                self.line_of(block.line, id),
+                format!("label `{}` is defined twice in rank {r}", echo(&label_text(names, name))),
             ));
         }
+        let table = &self.table;
         for &(line, a, b, kind) in &self.pending {
             let find = |label: Name| {
-                let at = if shared {
-                    self.labels.binary_search_by(|&(l, _)| cmp_names(names, l, label)).ok()
-                } else {
-                    let i = self.labels.binary_search_by_key(&label.key, |&(l, _)| l.key).ok();
-                    i.filter(|&i| cmp_names(names, self.labels[i].0, label).is_eq())
-                };
-                at.map(|i| self.labels[i].1).ok_or_else(|| {
-                    syntax(
-                        line,
-                        format!(
-                            "label `{}` is not defined in rank {r}",
-                            echo(&label_text(names, label))
-                        ),
-                    )
-                })
+                let mut at = slot(label.key, bits);
+                while let Some(j) = table[at].checked_sub(1) {
+                    let (l, id) = labels[j as usize];
+                    if same(l, label) {
+                        return Ok(id);
+                    }
+                    at = (at + 1) & mask;
+                }
+                Err(syntax(
+                    line,
+                    format!(
+                        "label `{}` is not defined in rank {r}",
+                        echo(&label_text(names, label))
+                    ),
+                ))
             };
             let (op, on) = (find(a)?, find(b)?);
             if op == on {
@@ -1404,7 +1502,9 @@ mod tests {
         let fast = quick_line(line, 4, 1).map(|q| {
             match q {
                 Quick::Dep(a, b, kind) => quick.push_dep(2, a, b, kind),
-                Quick::Op(label, op) => quick.push_op(2, label, op, &block).expect("room"),
+                Quick::Op(label, key, op) => {
+                    quick.push_op(2, label, key, op, &block).expect("room")
+                }
                 Quick::End => panic!("not a body line"),
             }
             state(&quick)
@@ -1426,9 +1526,35 @@ mod tests {
             "a:b irequires c:",
             "a: requires b",
             "a_label_longer_than_fifteen_bytes: calc 1",
+            "a: send 8b to 2 tag 5",
+            "label_of_15_byt: send 8b to 2 tag 5",
+            "label_of_16_byte: recv 8b from 0",
+            "a_label_of_255_bytes_or_more_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx: calc 1",
+            "x:: recv 00b from 0 tag 4294967294",
+            "x: recv 1b from 3 tag 4294967296",
+            "a: send 8bb to 2",
+            "a: calc 8b",
+            "a: send 8b to 2 tag 5 ",
+            "a: send 8b to 2  tag 5",
+            "a: send 8b to 2 tag 1x",
+            "a: recv 8b to 2",
+            "a: calc 1234567890123456789",
+            "a  requires b",
+            "a irequires b:c",
+            "a requires ",
         ] {
             let (slow, fast) = both_paths(line);
             assert_eq!(fast.as_ref(), slow.as_ref().ok(), "{line:?}");
+        }
+        // The generators' forms are read straight through by `plain_line`.
+        for line in [
+            "s0: send 8b to 1 tag 0",
+            "r0: recv 8b from 3 tag 7",
+            "c: calc 100",
+            "s1 requires r0",
+            "s1 irequires r0",
+        ] {
+            assert!(plain_line(line, 4, 2).is_some(), "{line:?}");
         }
         // Wildcards, comments, non-ASCII, NUL, `+`, bounds and errors: left to the general
         // path.
@@ -1482,6 +1608,25 @@ mod tests {
             err("labels_sharing_key_x: calc 1\nc: calc 3\nlabels_sharing_key_x: calc 2\n"),
             Err("goal line 5: label `labels_sharing_key_x` is defined twice in rank 0".to_string())
         );
+    }
+
+    #[test]
+    fn a_duplicate_label_is_reported_at_the_earliest_second_definition() {
+        // `a` is defined at lines 3, 6 and 7, `b` at lines 4 and 5: `b`'s second definition
+        // (line 5) comes first. With 200 other labels the table probes past many collisions;
+        // every dependency still finds its label (line 3 + i depends on line 2 + i).
+        let block = |body: &str| parse(&format!("num_ranks 1\nrank 0 {{\n{body}}}\n"));
+        assert_eq!(
+            block("a: calc 1\nb: calc 1\nb: calc 2\na: calc 2\na: calc 3\n")
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            Err("goal line 5: label `b` is defined twice in rank 0".to_string())
+        );
+        let mut body: String = (0..200).map(|i| format!("l{i}: calc 1\n")).collect();
+        body.extend((1..200).map(|i| format!("l{i} requires l{}\n", i - 1)));
+        let s = block(&body).expect("valid");
+        let deps: Vec<_> = s.deps().map(|d| (d.op, d.on)).collect();
+        assert_eq!(deps, (1..200).map(|i| (i, i - 1)).collect::<Vec<_>>());
     }
 
     #[test]
