@@ -104,6 +104,15 @@ impl<T> BlockQueue<T> {
         }
         x
     }
+
+    /// The element `k` places behind the front (within the first two blocks).
+    fn peek(&self, k: usize) -> Option<&T> {
+        let front = self.blocks.front()?;
+        match front.get(k) {
+            Some(x) => Some(x),
+            None => self.blocks.get(1)?.get(k - front.len()),
+        }
+    }
 }
 
 /// The in-flight messages, kept in the structure the policy needs.
@@ -165,6 +174,15 @@ impl<M> InFlight<M> {
                 *pushed += 1;
                 h.push(Keyed { key: (env.sdepth, Reverse(*pushed)), env });
             }
+        }
+    }
+
+    /// The receiver of the message that FIFO delivers `k` picks after the next one (other
+    /// policies: none), so that the runtime can touch its records ahead of time.
+    pub(crate) fn receiver_ahead(&self, k: usize) -> Option<crate::actor::ActorId> {
+        match self {
+            InFlight::Fifo(q) => q.peek(k).map(|e| e.to),
+            _ => None,
         }
     }
 
