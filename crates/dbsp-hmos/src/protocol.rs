@@ -158,15 +158,14 @@ impl Culling {
 /// message is as small as its kind (Choices).
 pub type Edge = (bool, u64);
 
-/// What travels to a copy (40 bytes; routed, with its rank and destination, 56).
+/// What travels to a copy (32 bytes; routed, with its rank and destination, 48). A write's
+/// timestamp is the step's number, which every processor knows, so it does not travel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packet {
     /// The variable.
     pub v: u64,
-    /// The value written, or read.
+    /// The value written (0 for a read).
     pub value: i64,
-    /// The timestamp written, or read.
-    pub ts: u64,
     /// The copy index, below `r 3^k` (a step whose copies pass 2^32 fails, naming `copies`).
     pub copy: u32,
     /// Where the representative sits: processor and position in its sorted block.
@@ -741,7 +740,7 @@ impl HmosMemory {
                     let copy = u32::try_from(index)
                         .map_err(|_| Error::param("copies", "r 3^k < 2^32", index))?;
                     let (value, write) = (write.unwrap_or(0), write.is_some());
-                    let packet = Packet { v, value, ts: step, copy, home: (p, pos), write };
+                    let packet = Packet { v, value, copy, home: (p, pos), write };
                     outgoing[p as usize].push((dest, packet));
                 }
             }
