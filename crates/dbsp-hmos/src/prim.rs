@@ -419,7 +419,9 @@ pub struct Routed<T> {
 }
 
 struct RouteSlot<T> {
-    held: Vec<(u64, ProcId, T)>,
+    /// `(destination, payload)` in rank order (a message's rank travels with it, but the
+    /// holder needs only the order, so the rank is not kept).
+    held: Vec<(ProcId, T)>,
     tot: u64,
     other: u64,
     excl: (u64, u64),
@@ -528,34 +530,34 @@ pub fn route_two_phase_until<S, M: Clone, T>(
     }
     let n = machine.p();
     check_outgoing(log_n, within, n, &outgoing)?;
+    // A processor's own messages are ranked 0, 1, ... in send order: `outgoing` is in rank
+    // order already.
     let mut slots: Vec<RouteSlot<T>> = outgoing
         .into_iter()
-        .map(|msgs| {
-            let held: Vec<(u64, ProcId, T)> =
-                (0..).zip(msgs).map(|(rank, (dest, payload))| (rank, dest, payload)).collect();
-            let tot = held.len() as u64;
-            RouteSlot { held, tot, other: 0, excl: (0, 0) }
-        })
+        .map(|held| RouteSlot { tot: held.len() as u64, held, other: 0, excl: (0, 0) })
         .collect();
     let mut loads = Vec::new();
     // Takes what the last barrier delivered into the slots, in rank order.
     let drain = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot<T>]| -> u64 {
         let mut most = 0;
         for (pid, slot) in (0..).zip(slots.iter_mut()) {
-            for (_, m) in machine.drain_delivered(pid) {
-                match unwrap(m) {
-                    Some(RouteMsg::Count(c)) => slot.other = c,
-                    Some(RouteMsg::Item { rank, dest, payload }) => {
-                        slot.held.push((rank, dest, payload));
-                    }
-                    Some(RouteMsg::Scan(_)) | None => {}
-                }
-            }
+            let delivered = machine.drain_delivered(pid);
             // Rank order already: a processor's messages come from senders in id order, whose
             // ranks grow with the id (phase 1: at most one sender per half of the cluster, the
             // lower half's ranks below the upper's; phase 2: the ranks of consecutive senders
             // follow the exclusive prefix), each sender's in send order, which is rank order.
-            debug_assert!(slot.held.is_sorted_by_key(|&(rank, _, _)| rank));
+            let mut last_rank = None;
+            for (_, m) in delivered {
+                match unwrap(m) {
+                    Some(RouteMsg::Count(c)) => slot.other = c,
+                    Some(RouteMsg::Item { rank, dest, payload }) => {
+                        debug_assert!(last_rank < Some(rank), "ranks out of order");
+                        last_rank = Some(rank);
+                        slot.held.push((dest, payload));
+                    }
+                    Some(RouteMsg::Scan(_)) | None => {}
+                }
+            }
             most = most.max(slot.held.len() as u64);
         }
         most
@@ -573,11 +575,13 @@ pub fn route_two_phase_until<S, M: Clone, T>(
             let (ma, mb) = if in_a { (slot.tot, slot.other) } else { (slot.other, slot.tot) };
             let offset = u64::from(pid & (s - 1));
             let base = u64::from(pid & !(2 * s - 1));
-            for (j, (_, dest, payload)) in (0u64..).zip(slot.held.drain(..)) {
+            // rank mod 2s as a mask (2s is a power of two).
+            let mask = 2 * u64::from(s) - 1;
+            for (j, (dest, payload)) in (0u64..).zip(slot.held.drain(..)) {
                 let rank_half = offset + j * u64::from(s);
                 let rank = if in_a { rank_half } else { ma + rank_half };
                 // base + (rank mod 2s) < n, so it fits a processor id.
-                let to = ProcId::try_from(base + rank % (2 * u64::from(s))).unwrap_or(pid);
+                let to = ProcId::try_from(base + (rank & mask)).unwrap_or(pid);
                 ctx.send(to, wrap(RouteMsg::Item { rank, dest, payload }));
             }
             slot.tot = ma + mb;
@@ -590,7 +594,7 @@ pub fn route_two_phase_until<S, M: Clone, T>(
     for i in within..until {
         let s: u32 = 1 << (log_n - 1 - i);
         for (slot, count) in slots.iter().zip(counts.iter_mut()) {
-            let b = slot.held.iter().filter(|&&(_, dest, _)| dest & s != 0).count() as u64;
+            let b = slot.held.iter().filter(|&&(dest, _)| dest & s != 0).count() as u64;
             count[0] = (slot.held.len() as u64 - b, b);
         }
         let scanned = prefix(
@@ -612,14 +616,16 @@ pub fn route_two_phase_until<S, M: Clone, T>(
             let pid = ctx.pid();
             let base = u64::from(pid & !(2 * s - 1));
             let half = u64::from(s);
+            // rank mod s as a mask (s is a power of two).
+            let mask = half - 1;
             let (mut a, mut b) = slot.excl;
-            for (_, dest, payload) in slot.held.drain(..) {
+            for (dest, payload) in slot.held.drain(..) {
                 let (rank, to) = if dest & s == 0 {
                     a += 1;
-                    (a - 1, base + (a - 1) % half)
+                    (a - 1, base + ((a - 1) & mask))
                 } else {
                     b += 1;
-                    (b - 1, base + half + (b - 1) % half)
+                    (b - 1, base + half + ((b - 1) & mask))
                 };
                 let to = ProcId::try_from(to).unwrap_or(pid);
                 ctx.send(to, wrap(RouteMsg::Item { rank, dest, payload }));
@@ -627,6 +633,5 @@ pub fn route_two_phase_until<S, M: Clone, T>(
         })?;
         loads.push(drain(machine, &mut slots));
     }
-    let held = slots.into_iter().map(|s| s.held.into_iter().map(|(_, d, p)| (d, p)).collect());
-    Ok(Held { held: held.collect(), loads })
+    Ok(Held { held: slots.into_iter().map(|s| s.held).collect(), loads })
 }
