@@ -679,15 +679,17 @@ impl HmosMemory {
         let held = match self.delivery {
             Delivery::Greedy => return self.deliver_greedy(outgoing, deltas),
             Delivery::Staged => {
-                let mut held = Held { held: outgoing, loads: Vec::new() };
-                for stage in (1..=k + 1).rev() {
-                    let (within, until) = (self.tau(stage), self.tau(stage - 1));
-                    held = self.machine.with_messages(|m| {
-                        route_two_phase_until(m, within, until, held.held, |x| x, Some)
-                    })?;
-                    deltas.push(most(&held));
-                }
-                held
+                let taus: Vec<u32> = (0..=k + 1).map(|i| self.tau(i)).collect();
+                // One change of message type for all stages: the stages reuse the buffers.
+                self.machine.with_messages(|m| {
+                    let mut held = Held { held: outgoing, loads: Vec::new() };
+                    for stage in (1..=k + 1).rev() {
+                        let (within, until) = (taus[stage as usize], taus[stage as usize - 1]);
+                        held = route_two_phase_until(m, within, until, held.held, |x| x, Some)?;
+                        deltas.push(most(&held));
+                    }
+                    Ok::<_, Error>(held)
+                })?
             }
             Delivery::TwoPhase => {
                 let held = self
