@@ -422,6 +422,9 @@ struct RouteSlot<T> {
     /// `(destination, payload)` in rank order (a message's rank travels with it, but the
     /// holder needs only the order, so the rank is not kept).
     held: Vec<(ProcId, T)>,
+    /// How many of `held` go to the upper half at the next level of phase 2 (counted while
+    /// they arrive).
+    upper: u64,
     tot: u64,
     other: u64,
     excl: (u64, u64),
@@ -534,30 +537,40 @@ pub fn route_two_phase_until<S, M: Clone, T>(
     // order already.
     let mut slots: Vec<RouteSlot<T>> = outgoing
         .into_iter()
-        .map(|held| RouteSlot { tot: held.len() as u64, held, other: 0, excl: (0, 0) })
+        .map(|held| RouteSlot { tot: held.len() as u64, held, upper: 0, other: 0, excl: (0, 0) })
         .collect();
     let mut loads = Vec::new();
-    // Takes what the last barrier delivered into the slots, in rank order.
-    let drain = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot<T>]| -> u64 {
+    // Takes the counts the last barrier delivered.
+    let take_counts = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot<T>]| {
+        for (pid, slot) in (0..).zip(slots.iter_mut()) {
+            for (_, m) in machine.drain_delivered(pid) {
+                if let Some(RouteMsg::Count(c)) = unwrap(m) {
+                    slot.other = c;
+                }
+            }
+        }
+    };
+    // Takes the messages a move delivered into the (empty) slots, in rank order, counting
+    // those whose destination has bit `next` set; returns the largest number a processor
+    // holds.
+    let take_items = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot<T>], next: u32| {
         let mut most = 0;
         for (pid, slot) in (0..).zip(slots.iter_mut()) {
-            let delivered = machine.drain_delivered(pid);
             // Rank order already: a processor's messages come from senders in id order, whose
             // ranks grow with the id (phase 1: at most one sender per half of the cluster, the
             // lower half's ranks below the upper's; phase 2: the ranks of consecutive senders
             // follow the exclusive prefix), each sender's in send order, which is rank order.
             let mut last_rank = None;
-            for (_, m) in delivered {
-                match unwrap(m) {
-                    Some(RouteMsg::Count(c)) => slot.other = c,
-                    Some(RouteMsg::Item { rank, dest, payload }) => {
-                        debug_assert!(last_rank < Some(rank), "ranks out of order");
-                        last_rank = Some(rank);
-                        slot.held.push((dest, payload));
-                    }
-                    Some(RouteMsg::Scan(_)) | None => {}
+            let mut upper = 0;
+            for (_, m) in machine.drain_delivered(pid) {
+                if let Some(RouteMsg::Item { rank, dest, payload }) = unwrap(m) {
+                    debug_assert!(last_rank < Some(rank), "ranks out of order");
+                    last_rank = Some(rank);
+                    upper += u64::from(dest & next != 0);
+                    slot.held.push((dest, payload));
                 }
             }
+            slot.upper = upper;
             most = most.max(slot.held.len() as u64);
         }
         most
@@ -565,10 +578,12 @@ pub fn route_two_phase_until<S, M: Clone, T>(
     // Phase 1: balance at the origin, levels L-1 down to c.
     for i in (within..log_n).rev() {
         let s: u32 = 1 << (log_n - 1 - i);
+        // The bit phase 2 splits on at its first level, c.
+        let first_split = 1 << (log_n - 1 - within);
         machine.dsuperstep_with(i, "route/p1-count", &mut slots, |ctx, _, slot| {
             ctx.send(ctx.pid() ^ s, wrap(RouteMsg::Count(slot.tot)));
         })?;
-        drain(machine, &mut slots);
+        take_counts(machine, &mut slots);
         machine.dsuperstep_with(i, "route/p1-move", &mut slots, |ctx, _, slot| {
             let pid = ctx.pid();
             let in_a = pid & s == 0;
@@ -586,7 +601,7 @@ pub fn route_two_phase_until<S, M: Clone, T>(
             }
             slot.tot = ma + mb;
         })?;
-        loads.push(drain(machine, &mut slots));
+        loads.push(take_items(machine, &mut slots, first_split));
     }
     // Phase 2: descend, levels c to until-1. Each processor's count pair, one vector per
     // processor for all levels.
@@ -594,8 +609,7 @@ pub fn route_two_phase_until<S, M: Clone, T>(
     for i in within..until {
         let s: u32 = 1 << (log_n - 1 - i);
         for (slot, count) in slots.iter().zip(counts.iter_mut()) {
-            let b = slot.held.iter().filter(|&&(dest, _)| dest & s != 0).count() as u64;
-            count[0] = (slot.held.len() as u64 - b, b);
+            count[0] = (slot.held.len() as u64 - slot.upper, slot.upper);
         }
         let scanned = prefix(
             machine,
@@ -631,7 +645,8 @@ pub fn route_two_phase_until<S, M: Clone, T>(
                 ctx.send(to, wrap(RouteMsg::Item { rank, dest, payload }));
             }
         })?;
-        loads.push(drain(machine, &mut slots));
+        // The next level splits on bit s / 2 (0 after the last level: nothing counted).
+        loads.push(take_items(machine, &mut slots, s >> 1));
     }
     Ok(Held { held: slots.into_iter().map(|s| s.held).collect(), loads })
 }
