@@ -534,10 +534,13 @@ pub fn route_two_phase_until<S, M: Clone, T>(
     let n = machine.p();
     check_outgoing(log_n, within, n, &outgoing)?;
     // A processor's own messages are ranked 0, 1, ... in send order: `outgoing` is in rank
-    // order already.
+    // order already. Its spare capacity goes (a held vector keeps its largest load).
     let mut slots: Vec<RouteSlot<T>> = outgoing
         .into_iter()
-        .map(|held| RouteSlot { tot: held.len() as u64, held, upper: 0, other: 0, excl: (0, 0) })
+        .map(|mut held| {
+            held.shrink_to_fit();
+            RouteSlot { tot: held.len() as u64, held, upper: 0, other: 0, excl: (0, 0) }
+        })
         .collect();
     let mut loads = Vec::new();
     // Takes the counts the last barrier delivered.
