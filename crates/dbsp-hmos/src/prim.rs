@@ -431,7 +431,12 @@ struct RouteSlot {
     excl: (u64, u64),
 }
 
-fn check_outgoing<T>(log_n: u32, within: u32, n: u32, outgoing: &[Vec<(ProcId, T)>]) -> Result<()> {
+fn check_outgoing<'a, T: 'a>(
+    log_n: u32,
+    within: u32,
+    n: u32,
+    outgoing: impl ExactSizeIterator<Item = &'a [(ProcId, T)]>,
+) -> Result<()> {
     check_len("outgoing", n, outgoing.len())?;
     let shift = log_n - within;
     for (src, msgs) in (0..).zip(outgoing) {
@@ -456,7 +461,7 @@ pub fn route_greedy<S, M: Clone, T>(
 ) -> Result<Routed<T>> {
     let log_n = levels(machine, within)?;
     let n = machine.p();
-    check_outgoing(log_n, within, n, &outgoing)?;
+    check_outgoing(log_n, within, n, outgoing.iter().map(Vec::as_slice))?;
     let mut slots = outgoing;
     machine.dsuperstep_with(within, "route-greedy", &mut slots, |ctx, _, out| {
         for (dest, payload) in out.drain(..) {
@@ -494,20 +499,52 @@ pub fn route_two_phase<S, M: Clone, T>(
     unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
 ) -> Result<Routed<T>> {
     let log_n = levels(machine, within)?;
-    let Held { held, loads } =
-        route_two_phase_until(machine, within, log_n, outgoing, wrap, unwrap)?;
-    let delivered = held.into_iter().map(|h| h.into_iter().map(|(_, p)| p).collect());
-    Ok(Routed { delivered: delivered.collect(), loads })
+    let outgoing = Held::new(outgoing);
+    let (held, loads) = route_two_phase_until(machine, within, log_n, outgoing, wrap, unwrap)?;
+    Ok(Routed { delivered: held.into_payloads(), loads })
 }
 
-/// Messages part of the way to their destinations: per processor, `(destination, payload)`.
+/// Messages held by the processors, each as `(destination, payload)`: processor 0's in rank
+/// order, then processor 1's, and so on, in one vector (a routing's moves read it front to
+/// back, and its drains write it so: faster than a vector per processor, Benchmarks).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Held<T> {
-    /// What each processor holds, in rank order.
-    pub held: Vec<Vec<(ProcId, T)>>,
-    /// After each move superstep, in order, the largest number of messages a processor
-    /// holds.
-    pub loads: Vec<u64>,
+    messages: Vec<(ProcId, T)>,
+    /// How many messages each processor holds, in processor order.
+    lens: Vec<usize>,
+}
+
+impl<T> Held<T> {
+    /// Processor `p` holds `per_processor[p]`, in that order.
+    pub fn new(per_processor: Vec<Vec<(ProcId, T)>>) -> Self {
+        let lens: Vec<usize> = per_processor.iter().map(Vec::len).collect();
+        let mut messages = Vec::with_capacity(lens.iter().sum());
+        for mine in per_processor {
+            messages.extend(mine);
+        }
+        Self { messages, lens }
+    }
+
+    /// Each processor's messages, in processor order.
+    pub fn per_processor(&self) -> impl ExactSizeIterator<Item = &[(ProcId, T)]> {
+        let mut rest = self.messages.as_slice();
+        self.lens.iter().map(move |&len| {
+            let (mine, after) = rest.split_at(len);
+            rest = after;
+            mine
+        })
+    }
+
+    /// The largest number of messages a processor holds.
+    pub fn most(&self) -> u64 {
+        self.lens.iter().max().map_or(0, |&len| len as u64)
+    }
+
+    /// Each processor's payloads, in its order.
+    pub fn into_payloads(self) -> Vec<Vec<T>> {
+        let mut rest = self.messages.into_iter();
+        self.lens.iter().map(|&len| rest.by_ref().take(len).map(|(_, p)| p).collect()).collect()
+    }
 }
 
 /// [`route_two_phase`] inside every c-cluster, stopped after phase 2's level `until - 1`:
@@ -515,15 +552,16 @@ pub struct Held<T> {
 /// cyclic layout (ranked by the prefix of phase 2), so a processor of an `until`-cluster that
 /// receives `R` messages in all holds at most `ceil(R / 2^(L - until))`. With `until = L` this is
 /// the whole routing. One stage of Theorem 3's delivery is a call with `c = tau_i` and
-/// `until = tau_(i-1)`.
+/// `until = tau_(i-1)`. Returns the messages held and, after each move superstep, in order,
+/// the largest number of messages a processor holds.
 pub fn route_two_phase_until<S, M: Clone, T>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     until: u32,
-    outgoing: Vec<Vec<(ProcId, T)>>,
+    outgoing: Held<T>,
     wrap: impl Fn(RouteMsg<T>) -> M,
     unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
-) -> Result<Held<T>> {
+) -> Result<(Held<T>, Vec<u64>)> {
     let log_n = levels(machine, within)?;
     if !(within..=log_n).contains(&until) {
         return Err(Error::param(
@@ -533,26 +571,18 @@ pub fn route_two_phase_until<S, M: Clone, T>(
         ));
     }
     let n = machine.p();
-    check_outgoing(log_n, within, n, &outgoing)?;
+    check_outgoing(log_n, within, n, outgoing.per_processor())?;
     // A processor's own messages are ranked 0, 1, ... in send order: `outgoing` is in rank
     // order already. The messages held, `(destination, payload)` in rank order (a message's
     // rank travels with it, but the holder needs only the order), are one vector for all
-    // processors in id order, each processor's `len` in turn: the drains write it and the
-    // moves read it front to back, since the engine runs the bodies in processor order
-    // (faster than a vector per processor: Benchmarks).
-    let total: usize = outgoing.iter().map(Vec::len).sum();
-    let mut held: Vec<(ProcId, T)> = Vec::with_capacity(total);
-    let mut slots: Vec<RouteSlot> = Vec::with_capacity(outgoing.len());
-    for msgs in outgoing {
-        slots.push(RouteSlot {
-            len: msgs.len(),
-            tot: msgs.len() as u64,
-            upper: 0,
-            other: 0,
-            excl: (0, 0),
-        });
-        held.extend(msgs);
-    }
+    // processors in id order, each processor's `len` in turn ([`Held`]): the drains write it
+    // and the moves read it front to back, since the engine runs the bodies in processor
+    // order.
+    let Held { messages: mut held, lens } = outgoing;
+    let mut slots: Vec<RouteSlot> = lens
+        .into_iter()
+        .map(|len| RouteSlot { len, tot: len as u64, upper: 0, other: 0, excl: (0, 0) })
+        .collect();
     let mut loads = Vec::new();
     // Takes the counts the last barrier delivered.
     let take_counts = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot]| {
@@ -676,8 +706,6 @@ pub fn route_two_phase_until<S, M: Clone, T>(
         // The next level splits on bit s / 2 (0 after the last level: nothing counted).
         loads.push(take_items(machine, &mut slots, &mut held, s >> 1));
     }
-    // Back to one vector per processor.
-    let mut rest = held.into_iter();
-    let held = slots.iter().map(|slot| rest.by_ref().take(slot.len).collect()).collect();
-    Ok(Held { held, loads })
+    let lens = slots.iter().map(|slot| slot.len).collect();
+    Ok((Held { messages: held, lens }, loads))
 }
