@@ -418,14 +418,25 @@ pub struct Routed<T> {
     pub loads: Vec<u64>,
 }
 
-struct RouteSlot<T> {
-    held: Vec<(u64, ProcId, T)>,
+/// A processor's part of the two-phase router; the messages it holds are the next `len` of
+/// one vector for all processors (see [`route_two_phase_until`]).
+struct RouteSlot {
+    /// How many messages the processor holds.
+    len: usize,
+    /// How many of them go to the upper half at the next level of phase 2 (counted while
+    /// they arrive).
+    upper: u64,
     tot: u64,
     other: u64,
     excl: (u64, u64),
 }
 
-fn check_outgoing<T>(log_n: u32, within: u32, n: u32, outgoing: &[Vec<(ProcId, T)>]) -> Result<()> {
+fn check_outgoing<'a, T: 'a>(
+    log_n: u32,
+    within: u32,
+    n: u32,
+    outgoing: impl ExactSizeIterator<Item = &'a [(ProcId, T)]>,
+) -> Result<()> {
     check_len("outgoing", n, outgoing.len())?;
     let shift = log_n - within;
     for (src, msgs) in (0..).zip(outgoing) {
@@ -450,7 +461,7 @@ pub fn route_greedy<S, M: Clone, T>(
 ) -> Result<Routed<T>> {
     let log_n = levels(machine, within)?;
     let n = machine.p();
-    check_outgoing(log_n, within, n, &outgoing)?;
+    check_outgoing(log_n, within, n, outgoing.iter().map(Vec::as_slice))?;
     let mut slots = outgoing;
     machine.dsuperstep_with(within, "route-greedy", &mut slots, |ctx, _, out| {
         for (dest, payload) in out.drain(..) {
@@ -488,20 +499,52 @@ pub fn route_two_phase<S, M: Clone, T>(
     unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
 ) -> Result<Routed<T>> {
     let log_n = levels(machine, within)?;
-    let Held { held, loads } =
-        route_two_phase_until(machine, within, log_n, outgoing, wrap, unwrap)?;
-    let delivered = held.into_iter().map(|h| h.into_iter().map(|(_, p)| p).collect());
-    Ok(Routed { delivered: delivered.collect(), loads })
+    let outgoing = Held::new(outgoing);
+    let (held, loads) = route_two_phase_until(machine, within, log_n, outgoing, wrap, unwrap)?;
+    Ok(Routed { delivered: held.into_payloads(), loads })
 }
 
-/// Messages part of the way to their destinations: per processor, `(destination, payload)`.
+/// Messages held by the processors, each as `(destination, payload)`: processor 0's in rank
+/// order, then processor 1's, and so on, in one vector (a routing's moves read it front to
+/// back, and its drains write it so: faster than a vector per processor, Benchmarks).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Held<T> {
-    /// What each processor holds, in rank order.
-    pub held: Vec<Vec<(ProcId, T)>>,
-    /// After each move superstep, in order, the largest number of messages a processor
-    /// holds.
-    pub loads: Vec<u64>,
+    messages: Vec<(ProcId, T)>,
+    /// How many messages each processor holds, in processor order.
+    lens: Vec<usize>,
+}
+
+impl<T> Held<T> {
+    /// Processor `p` holds `per_processor[p]`, in that order.
+    pub fn new(per_processor: Vec<Vec<(ProcId, T)>>) -> Self {
+        let lens: Vec<usize> = per_processor.iter().map(Vec::len).collect();
+        let mut messages = Vec::with_capacity(lens.iter().sum());
+        for mine in per_processor {
+            messages.extend(mine);
+        }
+        Self { messages, lens }
+    }
+
+    /// Each processor's messages, in processor order.
+    pub fn per_processor(&self) -> impl ExactSizeIterator<Item = &[(ProcId, T)]> {
+        let mut rest = self.messages.as_slice();
+        self.lens.iter().map(move |&len| {
+            let (mine, after) = rest.split_at(len);
+            rest = after;
+            mine
+        })
+    }
+
+    /// The largest number of messages a processor holds.
+    pub fn most(&self) -> u64 {
+        self.lens.iter().max().map_or(0, |&len| len as u64)
+    }
+
+    /// Each processor's payloads, in its order.
+    pub fn into_payloads(self) -> Vec<Vec<T>> {
+        let mut rest = self.messages.into_iter();
+        self.lens.iter().map(|&len| rest.by_ref().take(len).map(|(_, p)| p).collect()).collect()
+    }
 }
 
 /// [`route_two_phase`] inside every c-cluster, stopped after phase 2's level `until - 1`:
@@ -509,15 +552,16 @@ pub struct Held<T> {
 /// cyclic layout (ranked by the prefix of phase 2), so a processor of an `until`-cluster that
 /// receives `R` messages in all holds at most `ceil(R / 2^(L - until))`. With `until = L` this is
 /// the whole routing. One stage of Theorem 3's delivery is a call with `c = tau_i` and
-/// `until = tau_(i-1)`.
+/// `until = tau_(i-1)`. Returns the messages held and, after each move superstep, in order,
+/// the largest number of messages a processor holds.
 pub fn route_two_phase_until<S, M: Clone, T>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     until: u32,
-    outgoing: Vec<Vec<(ProcId, T)>>,
+    outgoing: Held<T>,
     wrap: impl Fn(RouteMsg<T>) -> M,
     unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
-) -> Result<Held<T>> {
+) -> Result<(Held<T>, Vec<u64>)> {
     let log_n = levels(machine, within)?;
     if !(within..=log_n).contains(&until) {
         return Err(Error::param(
@@ -527,62 +571,90 @@ pub fn route_two_phase_until<S, M: Clone, T>(
         ));
     }
     let n = machine.p();
-    check_outgoing(log_n, within, n, &outgoing)?;
-    let mut slots: Vec<RouteSlot<T>> = outgoing
+    check_outgoing(log_n, within, n, outgoing.per_processor())?;
+    // A processor's own messages are ranked 0, 1, ... in send order: `outgoing` is in rank
+    // order already. The messages held, `(destination, payload)` in rank order (a message's
+    // rank travels with it, but the holder needs only the order), are one vector for all
+    // processors in id order, each processor's `len` in turn ([`Held`]): the drains write it
+    // and the moves read it front to back, since the engine runs the bodies in processor
+    // order.
+    let Held { messages: mut held, lens } = outgoing;
+    let mut slots: Vec<RouteSlot> = lens
         .into_iter()
-        .map(|msgs| {
-            let held: Vec<(u64, ProcId, T)> =
-                (0..).zip(msgs).map(|(rank, (dest, payload))| (rank, dest, payload)).collect();
-            let tot = held.len() as u64;
-            RouteSlot { held, tot, other: 0, excl: (0, 0) }
-        })
+        .map(|len| RouteSlot { len, tot: len as u64, upper: 0, other: 0, excl: (0, 0) })
         .collect();
     let mut loads = Vec::new();
-    // Takes what the last barrier delivered into the slots, in rank order.
-    let drain = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot<T>]| -> u64 {
-        let mut most = 0;
+    // Takes the counts the last barrier delivered.
+    let take_counts = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot]| {
         for (pid, slot) in (0..).zip(slots.iter_mut()) {
             for (_, m) in machine.drain_delivered(pid) {
-                match unwrap(m) {
-                    Some(RouteMsg::Count(c)) => slot.other = c,
-                    Some(RouteMsg::Item { rank, dest, payload }) => {
-                        slot.held.push((rank, dest, payload));
-                    }
-                    Some(RouteMsg::Scan(_)) | None => {}
+                if let Some(RouteMsg::Count(c)) = unwrap(m) {
+                    slot.other = c;
                 }
             }
+        }
+    };
+    // Takes the messages a move delivered into `held` (empty), in rank order, counting those
+    // whose destination has bit `next` set; returns the largest number a processor holds.
+    let take_items = |machine: &mut BspMachine<S, M>,
+                      slots: &mut [RouteSlot],
+                      held: &mut Vec<(ProcId, T)>,
+                      next: u32| {
+        let mut most = 0;
+        for (pid, slot) in (0..).zip(slots.iter_mut()) {
             // Rank order already: a processor's messages come from senders in id order, whose
             // ranks grow with the id (phase 1: at most one sender per half of the cluster, the
             // lower half's ranks below the upper's; phase 2: the ranks of consecutive senders
             // follow the exclusive prefix), each sender's in send order, which is rank order.
-            debug_assert!(slot.held.is_sorted_by_key(|&(rank, _, _)| rank));
-            most = most.max(slot.held.len() as u64);
+            let mut last_rank = None;
+            let mut upper = 0;
+            let before = held.len();
+            for (_, m) in machine.drain_delivered(pid) {
+                if let Some(RouteMsg::Item { rank, dest, payload }) = unwrap(m) {
+                    debug_assert!(last_rank < Some(rank), "ranks out of order");
+                    last_rank = Some(rank);
+                    upper += u64::from(dest & next != 0);
+                    held.push((dest, payload));
+                }
+            }
+            slot.len = held.len() - before;
+            slot.upper = upper;
+            most = most.max(slot.len as u64);
         }
         most
     };
     // Phase 1: balance at the origin, levels L-1 down to c.
     for i in (within..log_n).rev() {
         let s: u32 = 1 << (log_n - 1 - i);
+        // The bit phase 2 splits on at its first level, c.
+        let first_split = 1 << (log_n - 1 - within);
         machine.dsuperstep_with(i, "route/p1-count", &mut slots, |ctx, _, slot| {
             ctx.send(ctx.pid() ^ s, wrap(RouteMsg::Count(slot.tot)));
         })?;
-        drain(machine, &mut slots);
+        take_counts(machine, &mut slots);
+        let (mut items, mut next_pid) = (held.drain(..), 0);
         machine.dsuperstep_with(i, "route/p1-move", &mut slots, |ctx, _, slot| {
             let pid = ctx.pid();
+            debug_assert_eq!(pid, next_pid, "bodies run in processor order");
+            next_pid += 1;
             let in_a = pid & s == 0;
             let (ma, mb) = if in_a { (slot.tot, slot.other) } else { (slot.other, slot.tot) };
             let offset = u64::from(pid & (s - 1));
             let base = u64::from(pid & !(2 * s - 1));
-            for (j, (_, dest, payload)) in (0u64..).zip(slot.held.drain(..)) {
+            // rank mod 2s as a mask (2s is a power of two).
+            let mask = 2 * u64::from(s) - 1;
+            for (j, (dest, payload)) in (0u64..).zip(items.by_ref().take(slot.len)) {
                 let rank_half = offset + j * u64::from(s);
                 let rank = if in_a { rank_half } else { ma + rank_half };
                 // base + (rank mod 2s) < n, so it fits a processor id.
-                let to = ProcId::try_from(base + rank % (2 * u64::from(s))).unwrap_or(pid);
+                let to = ProcId::try_from(base + (rank & mask)).unwrap_or(pid);
                 ctx.send(to, wrap(RouteMsg::Item { rank, dest, payload }));
             }
             slot.tot = ma + mb;
         })?;
-        loads.push(drain(machine, &mut slots));
+        debug_assert_eq!(items.len(), 0, "every held message moved");
+        drop(items);
+        loads.push(take_items(machine, &mut slots, &mut held, first_split));
     }
     // Phase 2: descend, levels c to until-1. Each processor's count pair, one vector per
     // processor for all levels.
@@ -590,8 +662,7 @@ pub fn route_two_phase_until<S, M: Clone, T>(
     for i in within..until {
         let s: u32 = 1 << (log_n - 1 - i);
         for (slot, count) in slots.iter().zip(counts.iter_mut()) {
-            let b = slot.held.iter().filter(|&&(_, dest, _)| dest & s != 0).count() as u64;
-            count[0] = (slot.held.len() as u64 - b, b);
+            count[0] = (slot.len as u64 - slot.upper, slot.upper);
         }
         let scanned = prefix(
             machine,
@@ -608,25 +679,33 @@ pub fn route_two_phase_until<S, M: Clone, T>(
             let (inc, own) = (inclusive[0], own[0]);
             slot.excl = (inc.0 - own.0, inc.1 - own.1);
         }
+        let (mut items, mut next_pid) = (held.drain(..), 0);
         machine.dsuperstep_with(i, "route/p2-move", &mut slots, |ctx, _, slot| {
             let pid = ctx.pid();
+            debug_assert_eq!(pid, next_pid, "bodies run in processor order");
+            next_pid += 1;
             let base = u64::from(pid & !(2 * s - 1));
             let half = u64::from(s);
+            // rank mod s as a mask (s is a power of two).
+            let mask = half - 1;
             let (mut a, mut b) = slot.excl;
-            for (_, dest, payload) in slot.held.drain(..) {
+            for (dest, payload) in items.by_ref().take(slot.len) {
                 let (rank, to) = if dest & s == 0 {
                     a += 1;
-                    (a - 1, base + (a - 1) % half)
+                    (a - 1, base + ((a - 1) & mask))
                 } else {
                     b += 1;
-                    (b - 1, base + half + (b - 1) % half)
+                    (b - 1, base + half + ((b - 1) & mask))
                 };
                 let to = ProcId::try_from(to).unwrap_or(pid);
                 ctx.send(to, wrap(RouteMsg::Item { rank, dest, payload }));
             }
         })?;
-        loads.push(drain(machine, &mut slots));
+        debug_assert_eq!(items.len(), 0, "every held message moved");
+        drop(items);
+        // The next level splits on bit s / 2 (0 after the last level: nothing counted).
+        loads.push(take_items(machine, &mut slots, &mut held, s >> 1));
     }
-    let held = slots.into_iter().map(|s| s.held.into_iter().map(|(_, d, p)| (d, p)).collect());
-    Ok(Held { held: held.collect(), loads })
+    let lens = slots.iter().map(|slot| slot.len).collect();
+    Ok((Held { messages: held, lens }, loads))
 }

@@ -674,22 +674,25 @@ impl HmosMemory {
         let k = self.hmos.k();
         let log_n = self.n.ilog2();
         let mut deltas = vec![outgoing.iter().map(|o| o.len() as u64).max().unwrap_or(0)];
-        let most = |h: &Held<Packet>| h.held.iter().map(|x| x.len() as u64).max().unwrap_or(0);
         let held = match self.delivery {
             Delivery::Greedy => return self.deliver_greedy(outgoing, deltas),
             Delivery::Staged => {
-                let mut held = Held { held: outgoing, loads: Vec::new() };
-                for stage in (1..=k + 1).rev() {
-                    let (within, until) = (self.tau(stage), self.tau(stage - 1));
-                    held = self.machine.with_messages(|m| {
-                        route_two_phase_until(m, within, until, held.held, |x| x, Some)
-                    })?;
-                    deltas.push(most(&held));
-                }
-                held
+                let outgoing = Held::new(outgoing);
+                let taus: Vec<u32> = (0..=k + 1).map(|i| self.tau(i)).collect();
+                // One change of message type for all stages: the stages reuse the buffers.
+                self.machine.with_messages(|m| {
+                    let mut held = outgoing;
+                    for stage in (1..=k + 1).rev() {
+                        let (within, until) = (taus[stage as usize], taus[stage as usize - 1]);
+                        (held, _) = route_two_phase_until(m, within, until, held, |x| x, Some)?;
+                        deltas.push(held.most());
+                    }
+                    Ok::<_, Error>(held)
+                })?
             }
             Delivery::TwoPhase => {
-                let held = self
+                let outgoing = Held::new(outgoing);
+                let (held, loads) = self
                     .machine
                     .with_messages(|m| route_two_phase_until(m, 0, log_n, outgoing, |x| x, Some))?;
                 // After phase 2's move at level tau_i - 1, every message is in its
@@ -697,15 +700,14 @@ impl HmosMemory {
                 for stage in (1..=k).rev() {
                     let tau = self.tau(stage) as usize;
                     let at = (log_n as usize + tau).checked_sub(1);
-                    let load = at.and_then(|j| held.loads.get(j)).copied();
+                    let load = at.and_then(|j| loads.get(j)).copied();
                     deltas.push(load.unwrap_or(deltas[0]));
                 }
-                deltas.push(most(&held));
+                deltas.push(held.most());
                 held
             }
         };
-        let delivered = held.held.into_iter().map(|h| h.into_iter().map(|(_, p)| p).collect());
-        Ok((delivered.collect(), deltas))
+        Ok((held.into_payloads(), deltas))
     }
 
     /// [`Delivery::Greedy`]: one superstep puts every packet on its copy's processor, which
