@@ -31,7 +31,7 @@ use crate::select::halves;
 pub struct Lemma2Study;
 
 /// The glossary line of a study's `pattern` column: every [`Pattern`].
-pub(crate) const PATTERN_COLUMN: &str = "accessed variables (random, crowding the lowest modules, or every copy on the lowest processors)";
+pub(crate) const PATTERN_COLUMN: &str = "accessed variables (random, crowding the lowest modules, every copy on the lowest processors, or the greedy footprint at level k)";
 
 /// Which n variables are accessed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +45,10 @@ pub enum Pattern {
     /// copy of every requested variable crowds the lowest processors, so no choice of copies
     /// escapes the load (built from the placement with [`Hmos::reach`]).
     CopyAdversary,
+    /// The greedy adversary at the HMOS's top level k ([`crate::adversary::greedy`]): the
+    /// smallest footprint of k-modules the peeling finds that holds every copy of n
+    /// variables, filled from its heaviest module.
+    GreedyAdversary,
 }
 
 /// One point.
@@ -283,14 +287,24 @@ pub(crate) fn write_then_read(
     rng: &mut SimRng,
 ) -> Result<bool, ModelError> {
     let vars = requested(memory.hmos(), pattern, n, m, rng)?;
+    write_then_read_vars(memory, &vars)
+}
+
+/// Two PRAM steps on the distinct variables `vars` (processor i accesses `vars[i]`): every
+/// processor writes its variable, then reads it back; whether every read returned the value
+/// written.
+pub(crate) fn write_then_read_vars(
+    memory: &mut HmosMemory,
+    vars: &[u64],
+) -> Result<bool, ModelError> {
     let value = |v: u64| i64::try_from(v % 1_000_003).unwrap_or(0) + 1;
     let mut writes: Vec<Access> = (0..)
-        .zip(&vars)
+        .zip(vars)
         .map(|(pid, &v)| Access { pid, kind: AccessKind::Write, addr: v, value: value(v) })
         .collect();
     memory.step(1, &mut writes);
     let mut reads: Vec<Access> = (0..)
-        .zip(&vars)
+        .zip(vars)
         .map(|(pid, &v)| Access { pid, kind: AccessKind::Read, addr: v, value: 0 })
         .collect();
     memory.step(2, &mut reads);
@@ -330,6 +344,7 @@ pub(crate) fn requested(
                 Ok(hmos.adj0(v)?.iter().map(|&u| reach[u as usize]).max().unwrap_or(0))
             })?
         }
+        Pattern::GreedyAdversary => crate::adversary::greedy(hmos, n, hmos.k())?,
     })
 }
 

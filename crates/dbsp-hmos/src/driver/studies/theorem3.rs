@@ -43,7 +43,8 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, write_then_read};
+use crate::adversary::{footprint, pigeonhole};
+use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, requested, write_then_read_vars};
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig, Level0};
@@ -108,6 +109,13 @@ pub struct Theorem3Row {
     pub coloured: u64,
     /// Largest weight of an i-module (coloured paths through it) over both steps.
     pub w_max: u64,
+    /// i-modules holding a block of some copy of a requested variable (the footprint F).
+    pub footprint: u64,
+    /// `ceil(mu 2^i n / footprint)`: the weight some i-module gets under every selection.
+    pub pigeonhole: u64,
+    /// Greedy adversary only: w_max over the copy adversary's w_max at this level on the
+    /// same HMOS (its two steps run on a clone of the HMOS; empty for the other patterns).
+    pub w_over_copy: Option<f64>,
     /// Lemma 3's `2^i n^(1 - (1 - eps)/2^i)` (Lemma 2's `n^eps` at i = 0).
     pub w_bound: f64,
     /// w_max / w_bound.
@@ -213,8 +221,26 @@ impl Study for Theorem3Study {
         let config = HmosConfig::with_graph(u64::from(n), m, point.r, k, seed, point.level0)?;
         let hmos = Hmos::build(&config)?;
         let params = DbspParams::power_law(n, 0.5, 0.5).map_err(Error::from)?;
+        let vars = requested(&hmos, point.pattern, n, m, rng)?;
+        let level_w_max = |memory: &HmosMemory, i: u32| {
+            let culls = memory.stats().iter().flat_map(|s| &s.levels).filter(|l| l.level == i);
+            culls.map(|c| c.w_max).max().unwrap_or(0)
+        };
+        // The greedy adversary against the copy adversary on the same HMOS.
+        let copy_w_max: Option<Vec<u64>> = if point.pattern == Pattern::GreedyAdversary {
+            let copy = requested(&hmos, Pattern::CopyAdversary, n, m, rng)?;
+            let mut memory =
+                HmosMemory::with_hmos(params.clone(), hmos.clone(), m, &[], point.selection)?;
+            write_then_read_vars(&mut memory, &copy)?;
+            Some((0..=k).map(|i| level_w_max(&memory, i)).collect())
+        } else {
+            None
+        };
+        let footprints: Vec<(u64, u64)> = (0..=k)
+            .map(|i| Ok((footprint(&hmos, &vars, i)?, pigeonhole(&hmos, &vars, i)?)))
+            .collect::<Result<_, Error>>()?;
         let mut memory = HmosMemory::with_hmos(params, hmos, m, &[], point.selection)?;
-        let verified = write_then_read(&mut memory, point.pattern, n, m, rng)?;
+        let verified = write_then_read_vars(&mut memory, &vars)?;
         let stats = memory.stats();
         let coloured = coloured_modules(memory.hmos(), memory.targets())?;
         let mu = u64::from(point.r.div_ceil(2));
@@ -237,7 +263,7 @@ impl Study for Theorem3Study {
             for i in 0..=k {
                 let culls: Vec<_> =
                     stats.iter().flat_map(|s| &s.levels).filter(|l| l.level == i).collect();
-                let w_max = culls.iter().map(|c| c.w_max).max().unwrap_or(0);
+                let w_max = level_w_max(&memory, i);
                 let w_bound = pow2(i) * nf.powf(1.0 - (1.0 - point.eps) / pow2(i));
                 let modules = if i == 0 {
                     u64::from(n)
@@ -264,6 +290,11 @@ impl Study for Theorem3Study {
                     modules,
                     coloured: coloured[i as usize],
                     w_max,
+                    footprint: footprints[i as usize].0,
+                    pigeonhole: footprints[i as usize].1,
+                    w_over_copy: copy_w_max
+                        .as_ref()
+                        .map(|c| w_max as f64 / c[i as usize].max(1) as f64),
                     w_bound,
                     w_ratio: w_max as f64 / w_bound,
                     crowding: w_max as f64 / average,
@@ -469,6 +500,18 @@ impl Study for Theorem3Study {
             Column::new("modules", "i-modules m_i (m_0 = n)"),
             Column::new("coloured", "i-modules on a coloured path of the read step"),
             Column::new("w_max", "largest weight of an i-module over both steps (coloured paths)"),
+            Column::new(
+                "footprint",
+                "i-modules holding a block of some copy of a requested variable (F)",
+            ),
+            Column::new(
+                "pigeonhole",
+                "ceil(mu 2^i n / footprint): the weight some i-module gets under every copy selection",
+            ),
+            Column::new(
+                "w_over_copy",
+                "greedy adversary: w_max / the copy adversary's w_max at level i on the same HMOS",
+            ),
             Column::new(
                 "w_bound",
                 "Lemma 3's 2^i n^(1 - (1 - eps)/2^i) (Lemma 2's n^eps at i = 0)",
