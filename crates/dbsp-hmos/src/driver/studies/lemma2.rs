@@ -10,7 +10,7 @@
 //! `select/0` phases against `n^alpha + n^beta` (culling sorts inside the shrinking clusters,
 //! [`crate::select`]).
 
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::BTreeSet;
 
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, GlobalMemory};
@@ -20,6 +20,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::adversary::smallest;
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig};
@@ -337,35 +338,9 @@ pub(crate) fn requested(
         Pattern::ModuleAdversary => {
             smallest(n, m, |v| Ok(u64::from(hmos.adj0(v)?.iter().copied().min().unwrap_or(0))))?
         }
-        Pattern::CopyAdversary => {
-            let reach: Vec<u64> =
-                (0..n).map(|u| hmos.reach(u)).collect::<Result<_, crate::Error>>()?;
-            smallest(n, m, |v| {
-                Ok(hmos.adj0(v)?.iter().map(|&u| reach[u as usize]).max().unwrap_or(0))
-            })?
-        }
+        Pattern::CopyAdversary => crate::adversary::copy(hmos, n)?,
         Pattern::GreedyAdversary => crate::adversary::greedy(hmos, n, hmos.k())?,
     })
-}
-
-/// The n variables `v < m` with the smallest `(key(v), v)`, in that order, kept in a bounded
-/// max-heap: one pass over the m variables without holding them all (m may be n^2).
-fn smallest(
-    n: u32,
-    m: u64,
-    key: impl Fn(u64) -> Result<u64, crate::Error>,
-) -> Result<Vec<u64>, ModelError> {
-    let mut kept: BinaryHeap<(u64, u64)> = BinaryHeap::with_capacity(n as usize + 1);
-    for v in 0..m {
-        let entry = (key(v)?, v);
-        if kept.len() < n as usize || kept.peek().is_some_and(|&top| entry < top) {
-            kept.push(entry);
-            if kept.len() > n as usize {
-                kept.pop();
-            }
-        }
-    }
-    Ok(kept.into_sorted_vec().into_iter().map(|(_, v)| v).collect())
 }
 
 /// See [`Lemma2Study::findings`](Study::findings).
