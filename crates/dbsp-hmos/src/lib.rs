@@ -9,11 +9,14 @@
 //!   engine, each confined to a c-cluster.
 //! - [`hmos`]: the HMOS of Section 3; [`protocol`]: the access protocol of Section 4 as a
 //!   PRAM memory; [`scheme`]: the baselines beside it and the flat-BSP re-pricing.
+//! - [`adversary`]: the greedy request set crowding the modules of one level (Theorem 3's
+//!   worst case searched for).
 //! - [`driver`]: the sweepable studies and `cargo xtask run dbsp-hmos CONFIG.toml`;
 //!   [`picture`]: the picture of a primitive's or a PRAM program's run (`--svg`).
 
 #![warn(missing_docs)]
 
+pub mod adversary;
 pub mod driver;
 mod error;
 pub mod hmos;

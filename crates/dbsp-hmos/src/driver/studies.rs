@@ -9,8 +9,9 @@
 //! - [`slowdown`] `dbsp-slowdown`: the cost of a PRAM step as n grows (Theorems 2-3,
 //!   Corollary 1) for the HMOS and the baselines, fitted exponents against the predicted.
 //! - [`theorem3`] `dbsp-theorem3`: Theorem 3's worst case realised by the copy adversary
-//!   (requests whose every copy crowds the lowest processors) against random requests, at
-//!   k = 0, 1, 2 with the weights of every level against Lemmas 2-3.
+//!   (requests whose every copy crowds the lowest processors) and the greedy adversary (the
+//!   smallest footprint at level k a peeling finds) against random requests, at k = 0, 1, 2
+//!   with the weights of every level against Lemmas 2-3.
 
 #![warn(clippy::cast_possible_truncation)]
 

@@ -4,6 +4,7 @@
 // compare them exactly on purpose.
 #![allow(clippy::float_cmp)]
 
+mod adversary;
 mod fixtures;
 mod hmos;
 mod polarity;

@@ -10,7 +10,7 @@
 //! `select/0` phases against `n^alpha + n^beta` (culling sorts inside the shrinking clusters,
 //! [`crate::select`]).
 
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::BTreeSet;
 
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, GlobalMemory};
@@ -20,6 +20,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::adversary::smallest;
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig};
@@ -31,7 +32,7 @@ use crate::select::halves;
 pub struct Lemma2Study;
 
 /// The glossary line of a study's `pattern` column: every [`Pattern`].
-pub(crate) const PATTERN_COLUMN: &str = "accessed variables (random, crowding the lowest modules, or every copy on the lowest processors)";
+pub(crate) const PATTERN_COLUMN: &str = "accessed variables (random, crowding the lowest modules, every copy on the lowest processors, or the greedy footprint at level k)";
 
 /// Which n variables are accessed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,6 +46,10 @@ pub enum Pattern {
     /// copy of every requested variable crowds the lowest processors, so no choice of copies
     /// escapes the load (built from the placement with [`Hmos::reach`]).
     CopyAdversary,
+    /// The greedy adversary at the HMOS's top level k ([`crate::adversary::greedy`]): the
+    /// smallest footprint of k-modules the peeling finds that holds every copy of n
+    /// variables, filled from its heaviest module.
+    GreedyAdversary,
 }
 
 /// One point.
@@ -283,14 +288,24 @@ pub(crate) fn write_then_read(
     rng: &mut SimRng,
 ) -> Result<bool, ModelError> {
     let vars = requested(memory.hmos(), pattern, n, m, rng)?;
+    write_then_read_vars(memory, &vars)
+}
+
+/// Two PRAM steps on the distinct variables `vars` (processor i accesses `vars[i]`): every
+/// processor writes its variable, then reads it back; whether every read returned the value
+/// written.
+pub(crate) fn write_then_read_vars(
+    memory: &mut HmosMemory,
+    vars: &[u64],
+) -> Result<bool, ModelError> {
     let value = |v: u64| i64::try_from(v % 1_000_003).unwrap_or(0) + 1;
     let mut writes: Vec<Access> = (0..)
-        .zip(&vars)
+        .zip(vars)
         .map(|(pid, &v)| Access { pid, kind: AccessKind::Write, addr: v, value: value(v) })
         .collect();
     memory.step(1, &mut writes);
     let mut reads: Vec<Access> = (0..)
-        .zip(&vars)
+        .zip(vars)
         .map(|(pid, &v)| Access { pid, kind: AccessKind::Read, addr: v, value: 0 })
         .collect();
     memory.step(2, &mut reads);
@@ -323,34 +338,9 @@ pub(crate) fn requested(
         Pattern::ModuleAdversary => {
             smallest(n, m, |v| Ok(u64::from(hmos.adj0(v)?.iter().copied().min().unwrap_or(0))))?
         }
-        Pattern::CopyAdversary => {
-            let reach: Vec<u64> =
-                (0..n).map(|u| hmos.reach(u)).collect::<Result<_, crate::Error>>()?;
-            smallest(n, m, |v| {
-                Ok(hmos.adj0(v)?.iter().map(|&u| reach[u as usize]).max().unwrap_or(0))
-            })?
-        }
+        Pattern::CopyAdversary => crate::adversary::copy(hmos, n)?,
+        Pattern::GreedyAdversary => crate::adversary::greedy(hmos, n, hmos.k())?,
     })
-}
-
-/// The n variables `v < m` with the smallest `(key(v), v)`, in that order, kept in a bounded
-/// max-heap: one pass over the m variables without holding them all (m may be n^2).
-fn smallest(
-    n: u32,
-    m: u64,
-    key: impl Fn(u64) -> Result<u64, crate::Error>,
-) -> Result<Vec<u64>, ModelError> {
-    let mut kept: BinaryHeap<(u64, u64)> = BinaryHeap::with_capacity(n as usize + 1);
-    for v in 0..m {
-        let entry = (key(v)?, v);
-        if kept.len() < n as usize || kept.peek().is_some_and(|&top| entry < top) {
-            kept.push(entry);
-            if kept.len() > n as usize {
-                kept.pop();
-            }
-        }
-    }
-    Ok(kept.into_sorted_vec().into_iter().map(|(_, v)| v).collect())
 }
 
 /// See [`Lemma2Study::findings`](Study::findings).
