@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use netcore::study::{Check, Claim, Direction};
 
-use crate::table::{Row, cell, number};
+use crate::table::{Row, cell, number, selects};
 
 /// The verdict on one claim.
 pub(crate) struct Verdict {
@@ -97,15 +97,7 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Verdict 
 /// The rows the claim's filter selects and their `y` values; an `AllTrue` claim or a
 /// missing column ends the evaluation early with its verdict.
 fn select<'r>(claim: &Claim, rows: &'r [Row]) -> Result<(Vec<&'r Row>, Vec<f64>), Verdict> {
-    let selected: Vec<&Row> = rows
-        .iter()
-        .filter(|row| {
-            claim
-                .filter
-                .iter()
-                .all(|(column, value)| row.get(column).map(cell).as_deref() == Some(value))
-        })
-        .collect();
+    let selected: Vec<&Row> = rows.iter().filter(|row| selects(&claim.filter, row)).collect();
     if selected.is_empty() {
         return Err(fail("no rows match"));
     }

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::claims::{Verdict, evaluate, fitted_curves};
 use crate::plot::{Overlays, axis_label, lines, pooled_axes, render};
-use crate::table::{Row, csv, markdown, significant};
+use crate::table::{Row, csv, markdown, selects, significant};
 
 /// Everything one study writes.
 pub(crate) struct StudyOutput {
@@ -104,10 +104,12 @@ pub(crate) fn build(
             .filter(|curves| curves.len() <= MAX_FITTED_CURVES)
             .flatten()
             .collect();
-        // The band of every band claim on a plotted column.
+        // The band of every band claim on a plotted column that applies to a plotted row.
+        let plotted: Vec<&Row> = run.rows.iter().filter(|row| selects(&plot.filter, row)).collect();
         let bands = claims
             .iter()
             .filter(|c| plot.y.contains(&c.y))
+            .filter(|c| plotted.iter().any(|row| selects(&c.filter, row)))
             .filter_map(|c| match c.check {
                 Check::Within { lo, hi } => {
                     let only = c.filter.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>();

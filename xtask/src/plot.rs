@@ -24,7 +24,7 @@ use plotters::prelude::*;
 use crate::style::{
     CHART_WIDTH, FONT, GREY, HEIGHT, LABEL_SIZE, PALETTE, TITLE_SIZE, WIDTH, legend_label, legend_y,
 };
-use crate::table::{Row, cell, number};
+use crate::table::{Row, cell, number, selects};
 
 /// One plotted point: the lower median of the runs at `x`, their range and count.
 #[derive(Debug, Clone, Copy)]
@@ -67,14 +67,31 @@ fn compare_keys(a: &[String], b: &[String]) -> Ordering {
 }
 
 /// The swept axes that split a plot's rows into lines: every swept axis except x, the series
-/// column, the columns the plot's filter fixes and the repetition columns.
-fn line_axes(plot: &Plot, axes: &[String]) -> Vec<String> {
+/// column, the columns the plot's filter fixes, the repetition columns and the axes x
+/// relabels (`log_n` on a plot over `n`: one value per x and one x per value, so no line of
+/// its own).
+fn line_axes(plot: &Plot, rows: &[Row], axes: &[String]) -> Vec<String> {
     axes.iter()
         .filter(|a| **a != plot.x && Some(*a) != plot.series.as_ref())
         .filter(|a| !plot.filter.iter().any(|(column, _)| column == *a))
         .filter(|a| !matches!(a.as_str(), "seed" | "rep" | "job"))
+        .filter(|a| !relabels_x(plot, rows, a))
         .cloned()
         .collect()
+}
+
+/// Whether the plotted rows' x and `axis` values correspond one to one (the axis is x under
+/// another name, so splitting by it would give each x its own line).
+fn relabels_x(plot: &Plot, rows: &[Row], axis: &str) -> bool {
+    let mut by_x: BTreeMap<String, String> = BTreeMap::new();
+    let mut by_axis: BTreeMap<String, String> = BTreeMap::new();
+    rows.iter().filter(|row| selects(&plot.filter, row)).all(|row| {
+        let x = row.get(&plot.x).map(cell).unwrap_or_default();
+        let value = row.get(axis).map(cell).unwrap_or_default();
+        let one_value = *by_x.entry(x.clone()).or_insert_with(|| value.clone()) == value;
+        let one_x = *by_axis.entry(value).or_insert_with(|| x.clone()) == x;
+        one_value && one_x
+    })
 }
 
 /// The most lines a plot splits into by the other swept axes; past it those axes join the
@@ -84,7 +101,7 @@ const MAX_SPLIT_LINES: usize = 10;
 /// The swept axes a plot's lines are split by: those of [`line_axes`] when the lines stay
 /// within [`MAX_SPLIT_LINES`], else none (their values then widen the spread bars).
 pub(crate) fn split_axes(plot: &Plot, rows: &[Row], axes: &[String]) -> Vec<String> {
-    let splits = line_axes(plot, axes);
+    let splits = line_axes(plot, rows, axes);
     let count = group_rows(plot, rows, &splits).len();
     if count <= MAX_SPLIT_LINES { splits } else { Vec::new() }
 }
@@ -92,7 +109,7 @@ pub(crate) fn split_axes(plot: &Plot, rows: &[Row], axes: &[String]) -> Vec<Stri
 /// The swept axes whose values the spread bars span besides seeds and repetitions.
 pub(crate) fn pooled_axes(plot: &Plot, rows: &[Row], axes: &[String]) -> Vec<String> {
     let split = split_axes(plot, rows, axes);
-    line_axes(plot, axes).into_iter().filter(|a| !split.contains(a)).collect()
+    line_axes(plot, rows, axes).into_iter().filter(|a| !split.contains(a)).collect()
 }
 
 /// The plot's lines over `rows`, in legend order.
@@ -135,12 +152,7 @@ type Group = ((usize, Vec<String>), BTreeMap<i64, (f64, Vec<f64>)>);
 /// The rows' y values grouped into lines by y column, series and `splits`, in legend order.
 fn group_rows(plot: &Plot, rows: &[Row], splits: &[String]) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
-    let selected = |row: &&Row| {
-        plot.filter
-            .iter()
-            .all(|(column, value)| row.get(column).map(cell).as_deref() == Some(value))
-    };
-    for row in rows.iter().filter(selected) {
+    for row in rows.iter().filter(|row| selects(&plot.filter, row)) {
         let Some(x) = row.get(&plot.x).and_then(number).filter(|&x| !plot.log_x || x > 0.0) else {
             continue;
         };
@@ -474,6 +486,22 @@ mod tests {
         let first = lines[0].points[0];
         assert_eq!((first.y, first.min, first.max, first.runs), (5.5, 5.5, 6.0, 2));
         assert_eq!(lines[1].points[0].y.to_bits(), 4.375f64.to_bits());
+    }
+
+    /// An axis that is x under another name (`log_n` over `n`) splits no line, but one that
+    /// only happens to take one value per x (`tau` here: 1 at n = 8, 2 at n = 16, 1 at n = 32)
+    /// still does, so the lines never mix its values silently.
+    #[test]
+    fn an_axis_that_relabels_x_splits_no_line() {
+        let rows = [
+            row(json!({"n": 8, "log_n": 3, "tau": 1, "cost": 1.0})),
+            row(json!({"n": 16, "log_n": 4, "tau": 2, "cost": 2.0})),
+            row(json!({"n": 32, "log_n": 5, "tau": 1, "cost": 3.0})),
+        ];
+        let axes = ["log_n".to_string(), "tau".to_string()];
+        let plot = Plot::new("p", "t", "n", &["cost"]);
+        let labels: Vec<String> = lines(&plot, &rows, &axes).into_iter().map(|l| l.label).collect();
+        assert_eq!(labels, ["tau=1", "tau=2"]);
     }
 
     #[test]

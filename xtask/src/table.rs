@@ -14,6 +14,11 @@ pub(crate) fn cell(value: &Value) -> String {
     }
 }
 
+/// Whether `row` holds every `(column, value)` of a claim's or a plot's filter.
+pub(crate) fn selects(filter: &[(String, String)], row: &Row) -> bool {
+    filter.iter().all(|(column, value)| row.get(column).map(cell).as_deref() == Some(value))
+}
+
 /// The numeric value of a cell, if it has one.
 pub(crate) fn number(value: &Value) -> Option<f64> {
     value.as_f64()
