@@ -555,7 +555,10 @@ impl<S, M> BspMachine<S, M> {
                 Some(shift) => (src >> shift << shift, 1u64 << shift),
                 None => (0, u64::from(p)),
             };
-            for &dest in &dests[first..stop] {
+            // Runs of one destination (a sender's block to its partner) are checked and
+            // counted once.
+            for run in dests[first..stop].chunk_by(|x, y| x == y) {
+                let dest = run[0];
                 if u64::from(dest.wrapping_sub(lo)) >= size {
                     return Err(if dest >= p {
                         BspError::NoSuchProcessor { superstep, label: label.into(), src, dest, p }
@@ -570,7 +573,7 @@ impl<S, M> BspMachine<S, M> {
                         }
                     });
                 }
-                end[dest as usize] += 1;
+                end[dest as usize] += run.len();
             }
             first = stop;
         }
@@ -592,11 +595,17 @@ impl<S, M> BspMachine<S, M> {
         {
             buffer.resize(total, filler.clone());
         }
-        for (message, &dest) in sent.drain(..).zip(dests.iter()) {
-            let slot = &mut end[dest as usize];
-            buffer[*slot] = message;
-            *slot += 1;
+        // A run of messages to one destination moves to consecutive slots of its inbox.
+        let mut messages = sent.drain(..);
+        for run in dests.chunk_by(|x, y| x == y) {
+            let slot = &mut end[run[0] as usize];
+            let places = &mut buffer[*slot..*slot + run.len()];
+            for (place, message) in places.iter_mut().zip(messages.by_ref()) {
+                *place = message;
+            }
+            *slot += run.len();
         }
+        drop(messages);
         dests.clear();
         ends.clear();
         Ok(h_recv)
