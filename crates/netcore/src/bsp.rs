@@ -126,6 +126,41 @@ impl<'a, M> Ctx<'a, M> {
         self.outbox.sent.push((self.pid, msg));
         self.outbox.dests.push(dest);
     }
+
+    /// Sends every message `msgs` yields to `dest`, in order: the same as one [`Ctx::send`]
+    /// per message, without the per-message bookkeeping (a block sent to one partner).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use netcore::bsp::{BspError, BspMachine, BspParams};
+    ///
+    /// // Processor 0 sends three values to processor 1 and two to itself (local moves).
+    /// let mut machine: BspMachine<u64, u64> = BspMachine::new(BspParams::new(2, 1, 1)?, vec![0; 2])?;
+    /// let step = machine.superstep("blocks", |ctx, _| {
+    ///     if ctx.pid() == 0 {
+    ///         ctx.send_all(1, [1, 2, 3]);
+    ///         ctx.send_all(0, [4, 5]);
+    ///     }
+    /// })?;
+    /// assert_eq!((step.w, step.h, step.messages), (2, 3, 3));
+    /// assert_eq!(machine.pending(1), [(0, 1), (0, 2), (0, 3)]);
+    /// # Ok::<(), BspError>(())
+    /// ```
+    pub fn send_all(&mut self, dest: ProcId, msgs: impl IntoIterator<Item = M>) {
+        let Outbox { sent, dests, .. } = &mut *self.outbox;
+        let pid = self.pid;
+        sent.extend(msgs.into_iter().map(|msg| (pid, msg)));
+        let count = sent.len() - dests.len();
+        dests.resize(sent.len(), dest);
+        let count = count as u64;
+        if dest == pid {
+            self.work += count;
+            self.own += count;
+        } else {
+            self.sent += count;
+        }
+    }
 }
 
 /// The messages delivered at the last barrier: one buffer sorted by destination (a stable
@@ -555,7 +590,10 @@ impl<S, M> BspMachine<S, M> {
                 Some(shift) => (src >> shift << shift, 1u64 << shift),
                 None => (0, u64::from(p)),
             };
-            for &dest in &dests[first..stop] {
+            // Runs of one destination (a sender's block to its partner) are checked and
+            // counted once.
+            for run in dests[first..stop].chunk_by(|x, y| x == y) {
+                let dest = run[0];
                 if u64::from(dest.wrapping_sub(lo)) >= size {
                     return Err(if dest >= p {
                         BspError::NoSuchProcessor { superstep, label: label.into(), src, dest, p }
@@ -570,7 +608,7 @@ impl<S, M> BspMachine<S, M> {
                         }
                     });
                 }
-                end[dest as usize] += 1;
+                end[dest as usize] += run.len();
             }
             first = stop;
         }
@@ -592,11 +630,17 @@ impl<S, M> BspMachine<S, M> {
         {
             buffer.resize(total, filler.clone());
         }
-        for (message, &dest) in sent.drain(..).zip(dests.iter()) {
-            let slot = &mut end[dest as usize];
-            buffer[*slot] = message;
-            *slot += 1;
+        // A run of messages to one destination moves to consecutive slots of its inbox.
+        let mut messages = sent.drain(..);
+        for run in dests.chunk_by(|x, y| x == y) {
+            let slot = &mut end[run[0] as usize];
+            let places = &mut buffer[*slot..*slot + run.len()];
+            for (place, message) in places.iter_mut().zip(messages.by_ref()) {
+                *place = message;
+            }
+            *slot += run.len();
         }
+        drop(messages);
         dests.clear();
         ends.clear();
         Ok(h_recv)

@@ -143,9 +143,7 @@ where
         (1..=k).flat_map(|stage| (0..stage).rev().map(move |j| (stage, j))).collect();
     let send_block = |ctx: &mut Ctx<'_, M>, block: &[I], j: u32| {
         let partner: ProcId = ctx.pid() ^ (1 << j);
-        for item in block {
-            ctx.send(partner, wrap(item.clone()));
-        }
+        ctx.send_all(partner, block.iter().map(|item| wrap(item.clone())));
     };
     let local_sort = |block: &mut Vec<I>| {
         block.sort();
