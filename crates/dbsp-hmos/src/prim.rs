@@ -396,11 +396,10 @@ pub enum RouteMsg<T> {
     Count(u64),
     /// A prefix-scan value (phase 2's per-half counts).
     Scan((u64, u64)),
-    /// A message on its way: its rank in the cluster it is moving within, its destination and
-    /// its payload.
+    /// A message on its way: its destination and its payload. Its rank in the cluster it is
+    /// moving within does not travel: a receiver gets its messages in rank order, so their
+    /// order is their ranks (Proposition 3 only asks for an even redistribution; Choices).
     Item {
-        /// Rank in the current cluster.
-        rank: u64,
         /// Final destination.
         dest: ProcId,
         /// The payload.
@@ -465,7 +464,7 @@ pub fn route_greedy<S, M: Clone, T>(
     let mut slots = outgoing;
     machine.dsuperstep_with(within, "route-greedy", &mut slots, |ctx, _, out| {
         for (dest, payload) in out.drain(..) {
-            ctx.send(dest, wrap(RouteMsg::Item { rank: 0, dest, payload }));
+            ctx.send(dest, wrap(RouteMsg::Item { dest, payload }));
         }
     })?;
     let mut delivered = Vec::with_capacity(n as usize);
@@ -573,8 +572,8 @@ pub fn route_two_phase_until<S, M: Clone, T>(
     let n = machine.p();
     check_outgoing(log_n, within, n, outgoing.per_processor())?;
     // A processor's own messages are ranked 0, 1, ... in send order: `outgoing` is in rank
-    // order already. The messages held, `(destination, payload)` in rank order (a message's
-    // rank travels with it, but the holder needs only the order), are one vector for all
+    // order already. The messages held, `(destination, payload)` in rank order (the order is
+    // the ranks: they do not travel), are one vector for all
     // processors in id order, each processor's `len` in turn ([`Held`]): the drains write it
     // and the moves read it front to back, since the engine runs the bodies in processor
     // order.
@@ -606,13 +605,10 @@ pub fn route_two_phase_until<S, M: Clone, T>(
             // ranks grow with the id (phase 1: at most one sender per half of the cluster, the
             // lower half's ranks below the upper's; phase 2: the ranks of consecutive senders
             // follow the exclusive prefix), each sender's in send order, which is rank order.
-            let mut last_rank = None;
             let mut upper = 0;
             let before = held.len();
             for (_, m) in machine.drain_delivered(pid) {
-                if let Some(RouteMsg::Item { rank, dest, payload }) = unwrap(m) {
-                    debug_assert!(last_rank < Some(rank), "ranks out of order");
-                    last_rank = Some(rank);
+                if let Some(RouteMsg::Item { dest, payload }) = unwrap(m) {
                     upper += u64::from(dest & next != 0);
                     held.push((dest, payload));
                 }
@@ -648,7 +644,7 @@ pub fn route_two_phase_until<S, M: Clone, T>(
                 let rank = if in_a { rank_half } else { ma + rank_half };
                 // base + (rank mod 2s) < n, so it fits a processor id.
                 let to = ProcId::try_from(base + (rank & mask)).unwrap_or(pid);
-                ctx.send(to, wrap(RouteMsg::Item { rank, dest, payload }));
+                ctx.send(to, wrap(RouteMsg::Item { dest, payload }));
             }
             slot.tot = ma + mb;
         })?;
@@ -690,15 +686,15 @@ pub fn route_two_phase_until<S, M: Clone, T>(
             let mask = half - 1;
             let (mut a, mut b) = slot.excl;
             for (dest, payload) in items.by_ref().take(slot.len) {
-                let (rank, to) = if dest & s == 0 {
+                let to = if dest & s == 0 {
                     a += 1;
-                    (a - 1, base + ((a - 1) & mask))
+                    base + ((a - 1) & mask)
                 } else {
                     b += 1;
-                    (b - 1, base + half + ((b - 1) & mask))
+                    base + half + ((b - 1) & mask)
                 };
                 let to = ProcId::try_from(to).unwrap_or(pid);
-                ctx.send(to, wrap(RouteMsg::Item { rank, dest, payload }));
+                ctx.send(to, wrap(RouteMsg::Item { dest, payload }));
             }
         })?;
         debug_assert_eq!(items.len(), 0, "every held message moved");

@@ -109,8 +109,8 @@ const PAD: Key = (u64::MAX, u32::MAX);
 /// representative's index there, path's index in the representative).
 type EndKey = (u32, u32, u32, u32);
 
-/// A copy's reply to a read, routed to the representative's processor: (the representative's
-/// position in its sorted block, the copy's timestamp, its value); 24 bytes, 40 routed.
+/// A copy's reply to a read, routed to the representative's processor: (the variable, which
+/// names the representative there, the copy's timestamp, its value); 24 bytes, 32 routed.
 type Reply = (u32, u64, i64);
 
 /// A representative: (position in its sorted block, variable, value written).
@@ -158,20 +158,22 @@ impl Culling {
 /// message is as small as its kind (Choices).
 pub type Edge = (bool, u64);
 
-/// What travels to a copy (32 bytes; routed, with its rank and destination, 48). A write's
-/// timestamp is the step's number, which every processor knows, so it does not travel.
+/// What travels to a copy (24 bytes; routed, with its destination, 32). A write's timestamp
+/// is the step's number, which every processor knows, so it does not travel. The variable
+/// and the copy index fit 32 bits each (an HMOS has `m r <= 2^24`: Limits), and the variable
+/// names its representative at the home processor (one representative per variable).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packet {
     /// The variable.
-    pub v: u64,
-    /// The value written (0 for a read).
-    pub value: i64,
-    /// The copy index, below `r 3^k` (a step whose copies pass 2^32 fails, naming `copies`).
+    pub v: u32,
+    /// The copy index, below `r 3^k`.
     pub copy: u32,
-    /// Where the representative sits: processor and position in its sorted block.
-    pub home: (ProcId, u32),
+    /// The processor of the variable's representative.
+    pub home: ProcId,
     /// A write (else a read).
     pub write: bool,
+    /// The value written (0 for a read).
+    pub value: i64,
 }
 
 /// One processor: its cells `(v, copy) -> (value, timestamp)`, its block of sort keys, its
@@ -736,13 +738,15 @@ impl HmosMemory {
     ) -> Result<(Vec<Vec<i64>>, Vec<u64>), Error> {
         let mut outgoing: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
         for ((p, rs), ts) in (0..).zip(reps).zip(targets) {
-            for (&(pos, v, write), copies) in rs.iter().zip(ts) {
+            for (&(_, v, write), copies) in rs.iter().zip(ts) {
                 for &index in copies {
                     let dest = ProcId::try_from(self.hmos.loc(v, index)?).unwrap_or(p);
                     let copy = u32::try_from(index)
                         .map_err(|_| Error::param("copies", "r 3^k < 2^32", index))?;
+                    let v =
+                        u32::try_from(v).map_err(|_| Error::param("variable", "below 2^32", v))?;
                     let (value, write) = (write.unwrap_or(0), write.is_some());
-                    let packet = Packet { v, value, copy, home: (p, pos), write };
+                    let packet = Packet { v, copy, home: p, write, value };
                     outgoing[p as usize].push((dest, packet));
                 }
             }
@@ -754,14 +758,14 @@ impl HmosMemory {
         for ((p, packets), proc) in (0..).zip(delivered).zip(self.machine.states_mut()) {
             for packet in packets {
                 work[p as usize] += 1;
-                let cell = (packet.v, u64::from(packet.copy));
+                let cell = (u64::from(packet.v), u64::from(packet.copy));
                 match packet.write {
                     true => {
                         proc.cells.insert(cell, (packet.value, step));
                     }
                     false => {
                         let (value, ts) = proc.cells.get(&cell).copied().unwrap_or((0, 0));
-                        replies[p as usize].push((packet.home.0, (packet.home.1, ts, value)));
+                        replies[p as usize].push((packet.home, (packet.v, ts, value)));
                     }
                 }
             }
@@ -774,7 +778,7 @@ impl HmosMemory {
             let mut best: Vec<(u64, i64)> = vec![(0, 0); rs.len()];
             let mut seen = vec![false; rs.len()];
             for (at, ts, value) in got {
-                if let Some(i) = rs.iter().position(|&(pos, _, _)| pos == at)
+                if let Some(i) = rs.iter().position(|&(_, v, _)| v == u64::from(at))
                     && (!seen[i] || ts > best[i].0)
                 {
                     best[i] = (ts, value);
