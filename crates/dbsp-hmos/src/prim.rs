@@ -490,7 +490,7 @@ pub fn route_greedy<S, M: Clone, T>(
 /// the half that holds the destination. Supersteps: `2 (L - c)` in phase 1, and
 /// `L - i + 1` at each level `i = c..L` of phase 2. Each processor receives its payloads in
 /// (sender, send order) order of the last move.
-pub fn route_two_phase<S, M: Clone, T>(
+pub fn route_two_phase<S, M: Clone, T: Clone>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     outgoing: Vec<Vec<(ProcId, T)>>,
@@ -553,7 +553,7 @@ impl<T> Held<T> {
 /// the whole routing. One stage of Theorem 3's delivery is a call with `c = tau_i` and
 /// `until = tau_(i-1)`. Returns the messages held and, after each move superstep, in order,
 /// the largest number of messages a processor holds.
-pub fn route_two_phase_until<S, M: Clone, T>(
+pub fn route_two_phase_until<S, M: Clone, T: Clone>(
     machine: &mut BspMachine<S, M>,
     within: u32,
     until: u32,
@@ -628,7 +628,7 @@ pub fn route_two_phase_until<S, M: Clone, T>(
             ctx.send(ctx.pid() ^ s, wrap(RouteMsg::Count(slot.tot)));
         })?;
         take_counts(machine, &mut slots);
-        let (mut items, mut next_pid) = (held.drain(..), 0);
+        let (mut start, mut next_pid) = (0, 0);
         machine.dsuperstep_with(i, "route/p1-move", &mut slots, |ctx, _, slot| {
             let pid = ctx.pid();
             debug_assert_eq!(pid, next_pid, "bodies run in processor order");
@@ -637,19 +637,27 @@ pub fn route_two_phase_until<S, M: Clone, T>(
             let (ma, mb) = if in_a { (slot.tot, slot.other) } else { (slot.other, slot.tot) };
             let offset = u64::from(pid & (s - 1));
             let base = u64::from(pid & !(2 * s - 1));
-            // rank mod 2s as a mask (2s is a power of two).
+            // The message of rank R goes to base + (R mod 2s), with 2s a power of two; its
+            // j-th message has rank `first + j s`, so the even j go to one processor and the
+            // odd j to the other, each sent as one block (each receiver's order is unchanged).
             let mask = 2 * u64::from(s) - 1;
-            for (j, (dest, payload)) in (0u64..).zip(items.by_ref().take(slot.len)) {
-                let rank_half = offset + j * u64::from(s);
-                let rank = if in_a { rank_half } else { ma + rank_half };
+            let first = if in_a { offset } else { ma + offset };
+            let mine = &held[start..start + slot.len];
+            start += slot.len;
+            for (parity, to) in [(0, first), (1, first + u64::from(s))] {
                 // base + (rank mod 2s) < n, so it fits a processor id.
-                let to = ProcId::try_from(base + (rank & mask)).unwrap_or(pid);
-                ctx.send(to, wrap(RouteMsg::Item { dest, payload }));
+                let to = ProcId::try_from(base + (to & mask)).unwrap_or(pid);
+                let items = mine.iter().skip(parity).step_by(2);
+                let items = items.map(|(dest, payload)| (*dest, payload.clone()));
+                ctx.send_all(
+                    to,
+                    items.map(|(dest, payload)| wrap(RouteMsg::Item { dest, payload })),
+                );
             }
             slot.tot = ma + mb;
         })?;
-        debug_assert_eq!(items.len(), 0, "every held message moved");
-        drop(items);
+        debug_assert_eq!(start, held.len(), "every held message moved");
+        held.clear();
         loads.push(take_items(machine, &mut slots, &mut held, first_split));
     }
     // Phase 2: descend, levels c to until-1. Each processor's count pair, one vector per
