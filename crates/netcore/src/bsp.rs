@@ -55,8 +55,8 @@ pub struct Ctx<'a, M> {
 pub type Delivered<'a, M> = std::iter::Cloned<std::slice::Iter<'a, (ProcId, M)>>;
 
 /// The messages of a superstep in send order: `(src, msg)` exactly as an inbox holds them,
-/// so delivery moves each one whole, and the destinations beside them (checked in a pass
-/// over 4-byte ids before anything moves).
+/// so delivery copies each one whole (a run to one destination as one block), and the
+/// destinations beside them (checked in a pass over 4-byte ids before anything moves).
 #[derive(Debug)]
 struct Outbox<M> {
     sent: Vec<(ProcId, M)>,
@@ -561,10 +561,10 @@ impl<S, M> BspMachine<S, M> {
     /// Checks that every destination exists and, on D-BSP, lies in its sender's i-cluster,
     /// counting the messages per destination, then sorts the messages into the delivery
     /// buffer by destination (a stable counting sort: each inbox fills in sender order, then
-    /// send order), moving each message whole, and empties the outbox; returns the largest
-    /// number of messages a processor received from others. Stops at the first message that
-    /// breaks a rule, in send order, before any message moves (the caller then empties the
-    /// outbox and the inboxes).
+    /// send order), copying each run of messages to one destination as one block, and empties
+    /// the outbox; returns the largest number of messages a processor received from others.
+    /// Stops at the first message that breaks a rule, in send order, before any message moves
+    /// (the caller then empties the outbox and the inboxes).
     fn check_and_deliver(
         &mut self,
         superstep: usize,
@@ -630,17 +630,17 @@ impl<S, M> BspMachine<S, M> {
         {
             buffer.resize(total, filler.clone());
         }
-        // A run of messages to one destination moves to consecutive slots of its inbox.
-        let mut messages = sent.drain(..);
+        // A run of messages to one destination is copied to consecutive slots of its inbox
+        // (one block copy for plain-data messages).
+        let mut first = 0;
         for run in dests.chunk_by(|x, y| x == y) {
             let slot = &mut end[run[0] as usize];
-            let places = &mut buffer[*slot..*slot + run.len()];
-            for (place, message) in places.iter_mut().zip(messages.by_ref()) {
-                *place = message;
-            }
+            let (from, to) = (first..first + run.len(), *slot..*slot + run.len());
+            buffer[to].clone_from_slice(&sent[from]);
             *slot += run.len();
+            first += run.len();
         }
-        drop(messages);
+        sent.clear();
         dests.clear();
         ends.clear();
         Ok(h_recv)
