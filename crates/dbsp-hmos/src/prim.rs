@@ -389,22 +389,18 @@ where
     Ok(())
 }
 
-/// A message of the (k1, k2)-router.
+/// A message of the (k1, k2)-router on its way: its destination and its payload. Its rank in
+/// the cluster it is moving within does not travel: a receiver gets its messages in rank
+/// order, so their order is their ranks (Proposition 3 only asks for an even
+/// redistribution; Choices). The router's counts and prefixes travel in messages of their
+/// own ([`BspMachine::with_messages`]), so a routed message is as small as its payload
+/// allows.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RouteMsg<T> {
-    /// A cluster's message count, exchanged with the partner (phase 1).
-    Count(u64),
-    /// A prefix-scan value (phase 2's per-half counts).
-    Scan((u64, u64)),
-    /// A message on its way: its destination and its payload. Its rank in the cluster it is
-    /// moving within does not travel: a receiver gets its messages in rank order, so their
-    /// order is their ranks (Proposition 3 only asks for an even redistribution; Choices).
-    Item {
-        /// Final destination.
-        dest: ProcId,
-        /// The payload.
-        payload: T,
-    },
+pub struct RouteMsg<T> {
+    /// Final destination.
+    pub dest: ProcId,
+    /// The payload.
+    pub payload: T,
 }
 
 /// The result of a routing.
@@ -464,17 +460,14 @@ pub fn route_greedy<S, M: Clone, T>(
     let mut slots = outgoing;
     machine.dsuperstep_with(within, "route-greedy", &mut slots, |ctx, _, out| {
         for (dest, payload) in out.drain(..) {
-            ctx.send(dest, wrap(RouteMsg::Item { dest, payload }));
+            ctx.send(dest, wrap(RouteMsg { dest, payload }));
         }
     })?;
     let mut delivered = Vec::with_capacity(n as usize);
     for pid in 0..n {
         let got: Vec<T> = machine
             .drain_delivered(pid)
-            .filter_map(|(_, m)| match unwrap(m) {
-                Some(RouteMsg::Item { payload, .. }) => Some(payload),
-                _ => None,
-            })
+            .filter_map(|(_, m)| unwrap(m).map(|routed| routed.payload))
             .collect();
         delivered.push(got);
     }
@@ -583,16 +576,6 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
         .map(|len| RouteSlot { len, tot: len as u64, upper: 0, other: 0, excl: (0, 0) })
         .collect();
     let mut loads = Vec::new();
-    // Takes the counts the last barrier delivered.
-    let take_counts = |machine: &mut BspMachine<S, M>, slots: &mut [RouteSlot]| {
-        for (pid, slot) in (0..).zip(slots.iter_mut()) {
-            for (_, m) in machine.drain_delivered(pid) {
-                if let Some(RouteMsg::Count(c)) = unwrap(m) {
-                    slot.other = c;
-                }
-            }
-        }
-    };
     // Takes the messages a move delivered into `held` (empty), in rank order, counting those
     // whose destination has bit `next` set; returns the largest number a processor holds.
     let take_items = |machine: &mut BspMachine<S, M>,
@@ -608,7 +591,7 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
             let mut upper = 0;
             let before = held.len();
             for (_, m) in machine.drain_delivered(pid) {
-                if let Some(RouteMsg::Item { dest, payload }) = unwrap(m) {
+                if let Some(RouteMsg { dest, payload }) = unwrap(m) {
                     upper += u64::from(dest & next != 0);
                     held.push((dest, payload));
                 }
@@ -624,10 +607,15 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
         let s: u32 = 1 << (log_n - 1 - i);
         // The bit phase 2 splits on at its first level, c.
         let first_split = 1 << (log_n - 1 - within);
-        machine.dsuperstep_with(i, "route/p1-count", &mut slots, |ctx, _, slot| {
-            ctx.send(ctx.pid() ^ s, wrap(RouteMsg::Count(slot.tot)));
+        machine.with_messages(|m: &mut BspMachine<S, u64>| {
+            m.dsuperstep_with(i, "route/p1-count", &mut slots, |ctx, _, slot| {
+                ctx.send(ctx.pid() ^ s, slot.tot);
+            })?;
+            for (pid, slot) in (0..).zip(slots.iter_mut()) {
+                slot.other = m.drain_delivered(pid).map(|(_, c)| c).sum();
+            }
+            Ok::<_, Error>(())
         })?;
-        take_counts(machine, &mut slots);
         let (mut start, mut next_pid) = (0, 0);
         machine.dsuperstep_with(i, "route/p1-move", &mut slots, |ctx, _, slot| {
             let pid = ctx.pid();
@@ -649,10 +637,7 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
                 let to = ProcId::try_from(base + (to & mask)).unwrap_or(pid);
                 let items = mine.iter().skip(parity).step_by(2);
                 let items = items.map(|(dest, payload)| (*dest, payload.clone()));
-                ctx.send_all(
-                    to,
-                    items.map(|(dest, payload)| wrap(RouteMsg::Item { dest, payload })),
-                );
+                ctx.send_all(to, items.map(|(dest, payload)| wrap(RouteMsg { dest, payload })));
             }
             slot.tot = ma + mb;
         })?;
@@ -668,17 +653,9 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
         for (slot, count) in slots.iter().zip(counts.iter_mut()) {
             count[0] = (slot.len as u64 - slot.upper, slot.upper);
         }
-        let scanned = prefix(
-            machine,
-            i,
-            &PairSum,
-            &counts,
-            |x| wrap(RouteMsg::Scan(x)),
-            |m| match unwrap(m) {
-                Some(RouteMsg::Scan(x)) => Some(x),
-                _ => None,
-            },
-        )?;
+        let scanned = machine.with_messages(|m: &mut BspMachine<S, (u64, u64)>| {
+            prefix(m, i, &PairSum, &counts, |x| x, Some)
+        })?;
         for ((slot, inclusive), own) in slots.iter_mut().zip(&scanned.prefixes).zip(&counts) {
             let (inc, own) = (inclusive[0], own[0]);
             slot.excl = (inc.0 - own.0, inc.1 - own.1);
@@ -702,7 +679,7 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
                     base + half + ((b - 1) & mask)
                 };
                 let to = ProcId::try_from(to).unwrap_or(pid);
-                ctx.send(to, wrap(RouteMsg::Item { dest, payload }));
+                ctx.send(to, wrap(RouteMsg { dest, payload }));
             }
         })?;
         debug_assert_eq!(items.len(), 0, "every held message moved");

@@ -109,9 +109,18 @@ const PAD: Key = (u64::MAX, u32::MAX);
 /// representative's index there, path's index in the representative).
 type EndKey = (u32, u32, u32, u32);
 
-/// A copy's reply to a read, routed to the representative's processor: (the variable, which
-/// names the representative there, the copy's timestamp, its value); 24 bytes, 32 routed.
-type Reply = (u32, u64, i64);
+/// A copy's reply to a read, routed to the representative's processor (20 bytes, 24 routed:
+/// aligned to 4 bytes, so neither it nor a message holding it has padding; Choices).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(4))]
+pub struct Reply {
+    /// The variable, which names the representative at its home processor.
+    pub v: u32,
+    /// The copy's timestamp.
+    pub ts: u64,
+    /// The copy's value.
+    pub value: i64,
+}
 
 /// A representative: (position in its sorted block, variable, value written).
 type Rep = (u32, u64, Option<i64>);
@@ -158,11 +167,13 @@ impl Culling {
 /// message is as small as its kind (Choices).
 pub type Edge = (bool, u64);
 
-/// What travels to a copy (24 bytes; routed, with its destination, 32). A write's timestamp
-/// is the step's number, which every processor knows, so it does not travel. The variable
-/// and the copy index fit 32 bits each (an HMOS has `m r <= 2^24`: Limits), and the variable
-/// names its representative at the home processor (one representative per variable).
+/// What travels to a copy (24 bytes; routed, with its destination, 28: aligned to 4 bytes, so
+/// neither it nor a message holding it has padding; Choices). A write's timestamp is the
+/// step's number, which every processor knows, so it does not travel. The variable and the
+/// copy index fit 32 bits each (an HMOS has `m r <= 2^24`: Limits), and the variable names
+/// its representative at the home processor (one representative per variable).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(4))]
 pub struct Packet {
     /// The variable.
     pub v: u32,
@@ -765,7 +776,7 @@ impl HmosMemory {
                     }
                     false => {
                         let (value, ts) = proc.cells.get(&cell).copied().unwrap_or((0, 0));
-                        replies[p as usize].push((packet.home, (packet.v, ts, value)));
+                        replies[p as usize].push((packet.home, Reply { v: packet.v, ts, value }));
                     }
                 }
             }
@@ -777,7 +788,7 @@ impl HmosMemory {
         for (rs, got) in reps.iter().zip(back.delivered) {
             let mut best: Vec<(u64, i64)> = vec![(0, 0); rs.len()];
             let mut seen = vec![false; rs.len()];
-            for (at, ts, value) in got {
+            for Reply { v: at, ts, value } in got {
                 if let Some(i) = rs.iter().position(|&(_, v, _)| v == u64::from(at))
                     && (!seen[i] || ts > best[i].0)
                 {
