@@ -14,7 +14,7 @@
 //! Exit status: 0 on success, 2 on a usage or config error (the message names the file, the
 //! field and the rule), 1 on a failed run or a failed claim.
 
-/// mimalloc backs large blocks with huge pages and keeps freed pages (`.cargo/config.toml`).
+/// mimalloc: transparent huge pages for large blocks, freed pages kept (`.cargo/config.toml`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -5,7 +5,7 @@
 //! are created lazily, so an all-zero memory stores nothing); every iteration runs one
 //! global step on it (the ledger grows by one step's supersteps).
 
-/// mimalloc backs large blocks with huge pages and keeps freed pages (`.cargo/config.toml`).
+/// mimalloc: transparent huge pages for large blocks, freed pages kept (`.cargo/config.toml`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -3,7 +3,7 @@
 //! inside it: two-phase (4, 4)-routing of a random relation and 16-sorting, on n = 2^12 and
 //! n = 2^16 processors. The machine and its input are built in the untimed setup.
 
-/// mimalloc backs large blocks with huge pages and keeps freed pages (`.cargo/config.toml`).
+/// mimalloc: transparent huge pages for large blocks, freed pages kept (`.cargo/config.toml`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
