@@ -202,6 +202,10 @@ impl<M> Inboxes<M> {
     }
 }
 
+/// Runs of fewer messages than this are delivered message by message, longer ones as one
+/// block copy.
+const SHORT_RUN: usize = 4;
+
 /// A BSP or D-BSP machine with `p` processor states and the ledger of its run.
 #[derive(Debug)]
 pub struct BspMachine<S, M> {
@@ -636,7 +640,15 @@ impl<S, M> BspMachine<S, M> {
         for run in dests.chunk_by(|x, y| x == y) {
             let slot = &mut end[run[0] as usize];
             let (from, to) = (first..first + run.len(), *slot..*slot + run.len());
-            buffer[to].clone_from_slice(&sent[from]);
+            // A short run is copied message by message: a call to a block copy costs more
+            // than a few messages (a random relation's runs are one message long).
+            if run.len() < SHORT_RUN {
+                for (place, message) in buffer[to].iter_mut().zip(&sent[from]) {
+                    *place = message.clone();
+                }
+            } else {
+                buffer[to].clone_from_slice(&sent[from]);
+            }
             *slot += run.len();
             first += run.len();
         }
