@@ -4,7 +4,9 @@
 //! in id order; the closure reads the messages delivered at the previous barrier, charges its
 //! local work explicitly with [`Ctx::charge`] and sends messages with [`Ctx::send`]. At the
 //! barrier the messages are delivered (one buffer sorted by destination, each inbox a range of
-//! it in sender order, then send order, read in place by its receiver) and the
+//! it in sender order, then send order, read in place by its receiver; when every inbox is
+//! one sender's run, as in an exchange of blocks between partners, the outbox itself is that
+//! buffer and nothing is copied) and the
 //! ledger records `w` (the largest charged work) and `h = max_i max(sent_i, received_i)`,
 //! counting messages between distinct processors (a message to oneself is a local move,
 //! charged one operation).
@@ -165,8 +167,10 @@ impl<'a, M> Ctx<'a, M> {
 
 /// The messages delivered at the last barrier: one buffer sorted by destination (a stable
 /// counting sort of the superstep's messages, so each inbox holds its messages in sender
-/// order, then send order), processor `i`'s inbox being `buffer[start[i]..end[i]]`. A
-/// receiver reads its inbox in place; taking it empties its range.
+/// order, then send order), processor `i`'s inbox being `buffer[start[i]..end[i]]`. When every
+/// inbox is fed by one run of one sender, the superstep's outbox in send order already is such
+/// a buffer and takes its place. A receiver reads its inbox in place; taking it empties its
+/// range.
 #[derive(Debug)]
 struct Inboxes<M> {
     /// At least as long as the last superstep's messages; slots beyond them hold stale
@@ -566,7 +570,9 @@ impl<S, M> BspMachine<S, M> {
     /// counting the messages per destination, then sorts the messages into the delivery
     /// buffer by destination (a stable counting sort: each inbox fills in sender order, then
     /// send order), copying each run of messages to one destination as one block, and empties
-    /// the outbox; returns the largest number of messages a processor received from others.
+    /// the outbox; when every inbox is fed by one run, the outbox becomes the buffer instead
+    /// (no message moves). Returns the largest number of messages a processor received from
+    /// others.
     /// Stops at the first message that breaks a rule, in send order, before any message moves
     /// (the caller then empties the outbox and the inboxes).
     fn check_and_deliver(
@@ -585,10 +591,12 @@ impl<S, M> BspMachine<S, M> {
         };
         let Outbox { sent, dests, ends } = &mut self.outbox;
         let Inboxes { buffer, start, end, own } = &mut self.inboxes;
-        // `end` counts the messages per destination here (it was emptied by `clear`). Each
-        // sender's destinations must lie in its cluster `lo..lo + size` (every processor on
-        // plain BSP), a range inside `0..p`.
+        // `end` counts the messages per destination here (it was emptied by `clear`), `start`
+        // holds where the last run to it starts in the outbox. Each sender's destinations must
+        // lie in its cluster `lo..lo + size` (every processor on plain BSP), a range inside
+        // `0..p`. `in_place` stays true while every inbox is fed by one run.
         let mut first = 0;
+        let mut in_place = true;
         for (src, &stop) in (0..).zip(ends.iter()) {
             let (lo, size) = match shift {
                 Some(shift) => (src >> shift << shift, 1u64 << shift),
@@ -596,6 +604,7 @@ impl<S, M> BspMachine<S, M> {
             };
             // Runs of one destination (a sender's block to its partner) are checked and
             // counted once.
+            let mut at = first;
             for run in dests[first..stop].chunk_by(|x, y| x == y) {
                 let dest = run[0];
                 if u64::from(dest.wrapping_sub(lo)) >= size {
@@ -612,13 +621,31 @@ impl<S, M> BspMachine<S, M> {
                         }
                     });
                 }
-                end[dest as usize] += run.len();
+                let dest = dest as usize;
+                in_place &= end[dest] == 0;
+                start[dest] = at;
+                end[dest] += run.len();
+                at += run.len();
             }
             first = stop;
         }
+        let mut h_recv = 0;
+        if in_place {
+            // Every inbox is one sender's run (a block exchanged with a partner): the outbox,
+            // in send order, becomes the delivery buffer and each inbox its run's range.
+            for ((start, end), &own) in start.iter().zip(end.iter_mut()).zip(own.iter()) {
+                let count = *end;
+                h_recv = h_recv.max(count as u64 - own);
+                *end = start + count;
+            }
+            std::mem::swap(sent, buffer);
+            sent.clear();
+            dests.clear();
+            ends.clear();
+            return Ok(h_recv);
+        }
         // Each inbox's range starts where the previous one ends; `end` becomes the write
         // position of each inbox and ends at its range's end.
-        let mut h_recv = 0;
         let mut total = 0;
         for ((start, end), &own) in start.iter_mut().zip(end.iter_mut()).zip(own.iter()) {
             let count = *end;

@@ -189,4 +189,42 @@ proptest! {
         let sorted: Vec<u32> = machine.finish().0.into_iter().flatten().collect();
         prop_assert_eq!(sorted, expected);
     }
+
+    /// Delivery in place (every inbox fed by one sender's run: blocks exchanged with a
+    /// partner `pid ^ mask`) and delivery by sorting (a random relation) give every receiver,
+    /// in the next superstep's body, exactly its messages in sender order, then send order,
+    /// over supersteps of both kinds in any order.
+    #[test]
+    fn delivery_in_place_or_sorted(log_p in 0u32..4, steps in prop::collection::vec((any::<bool>(), 0u32..8, prop::collection::vec((0u32..8, 0u32..8), 0..30)), 1..6)) {
+        let p = 1u32 << log_p;
+        // Per superstep, the messages `(src, dest, value)` in send order.
+        let plans: Vec<Vec<(u32, u32, u64)>> = (0u64..).zip(&steps).map(|(t, (exchange, mask, random))| {
+            let mut plan: Vec<(u32, u32, u64)> = if *exchange {
+                (0..p).flat_map(|src| (0..src % 3).map(move |i| (src, src ^ (mask % p), u64::from(src * 4 + i))))
+                    .collect()
+            } else {
+                random.iter().map(|&(src, dest)| (src % p, dest % p, u64::from(src * 64 + dest))).collect()
+            };
+            plan.sort_by_key(|&(src, _, _)| src);
+            plan.iter_mut().for_each(|m| m.2 += t << 32);
+            plan
+        }).collect();
+        let mut machine = BspMachine::<Vec<Vec<(u32, u64)>>, u64>::new(BspParams::new(p, 1, 1).unwrap(), vec![Vec::new(); p as usize]).unwrap();
+        for plan in plans.iter().map(Some).chain([None]) {
+            machine.superstep("step", |ctx, seen| {
+                seen.push(ctx.inbox().to_vec());
+                let pid = ctx.pid();
+                for &(_, dest, value) in plan.into_iter().flatten().filter(|m| m.0 == pid) {
+                    ctx.send(dest, value);
+                }
+            }).unwrap();
+        }
+        for (pid, seen) in (0..).zip(machine.states()) {
+            let mut expected = vec![Vec::new()];
+            expected.extend(plans.iter().map(|plan| {
+                plan.iter().filter(|m| m.1 == pid).map(|&(src, _, value)| (src, value)).collect::<Vec<_>>()
+            }));
+            prop_assert_eq!(seen, &expected);
+        }
+    }
 }
