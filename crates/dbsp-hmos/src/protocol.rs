@@ -105,9 +105,12 @@ pub enum Delivery {
 type Key = (u64, u32);
 const PAD: Key = (u64::MAX, u32::MAX);
 
-/// A coloured path's sort key in iteration i: (its (i-1)-module, home processor,
-/// representative's index there, path's index in the representative).
-type EndKey = (u32, u32, u32, u32);
+/// A coloured path's sort key in iteration i: its (i-1)-module and its name, the home
+/// processor and the path's index among that processor's paths (representatives in order,
+/// each one's paths in order) packed as `home << bits | index`, with `bits` the fewest
+/// that hold the largest count of paths on a processor. The order is that of (module, home,
+/// representative, path), in 8 bytes instead of 16 (Choices).
+type EndKey = [u32; 2];
 
 /// A copy's reply to a read, routed to the representative's processor (20 bytes, 24 routed:
 /// aligned to 4 bytes, so neither it nor a message holding it has padding; Choices).
@@ -125,9 +128,9 @@ pub struct Reply {
 /// A representative: (position in its sorted block, variable, value written).
 type Rep = (u32, u64, Option<i64>);
 
-/// A choice returned to a coloured path: (representative's index, path's index, bit mask of
-/// the two chosen branches).
-type Choice = (u32, u32, u8);
+/// A choice returned to a coloured path: (path's index at its home processor, bit mask of the
+/// two chosen branches).
+type Choice = (u32, u8);
 
 /// Per processor, per representative.
 type PerRep<T> = Vec<Vec<T>>;
@@ -521,20 +524,27 @@ impl HmosMemory {
         let label = format!("select/{i}");
         // The coloured paths as sort keys; the sort pads every block to the largest with
         // sentinels that never travel.
+        let path_counts = |reps: &PerRep<PathEnd>| reps.iter().map(|es| es.len() as u64).sum();
+        let counts: Vec<Vec<u64>> = ends.iter().map(|reps| vec![path_counts(reps)]).collect();
+        let most = self.machine.with_messages(|m| prefix(m, 0, &Max, &counts, |x| x, Some))?;
+        let most = most.totals.first().copied().unwrap_or(0);
+        let bits = u64::BITS - most.saturating_sub(1).leading_zeros();
+        // bits < 32 and n << bits <= 2^32: every name fits 32 bits (a run this large exceeds
+        // the memory limits long before).
+        if bits >= 32 || u64::from(n) << bits > 1 << 32 {
+            let rule = "n times the most paths on a processor, rounded up to a power of two, \
+                        at most 2^32";
+            return Err(Error::param("paths", rule, format!("n = {n}, {most} paths")));
+        }
+        let most = usize::try_from(most).map_err(|_| Error::param("paths", "fit usize", most))?;
         let keys: Vec<Vec<EndKey>> = (0..n)
             .zip(ends)
             .map(|(p, reps)| {
-                let per_rep = (0_u32..).zip(reps);
-                let tagged = per_rep.flat_map(|(ri, es)| {
-                    (0_u32..).zip(es).map(move |(ei, e)| (e.module, p, ri, ei))
-                });
-                tagged.collect()
+                let named = (0_u32..).zip(reps.iter().flatten());
+                // p << bits | index < n << bits <= 2^32 (checked above).
+                named.map(|(index, e)| [e.module, (p << bits) | index]).collect()
             })
             .collect();
-        let counts: Vec<Vec<u64>> = keys.iter().map(|k| vec![k.len() as u64]).collect();
-        let most = self.machine.with_messages(|m| prefix(m, 0, &Max, &counts, |x| x, Some))?;
-        let most = most.totals.first().copied().unwrap_or(0);
-        let most = usize::try_from(most).map_err(|_| Error::param("paths", "fit usize", most))?;
         for (proc, block) in self.machine.states_mut().iter_mut().zip(keys) {
             proc.ends = block;
         }
@@ -544,7 +554,7 @@ impl HmosMemory {
         })?;
         let blocks: Vec<Vec<EndKey>> =
             self.machine.states().iter().map(|s| s.ends.clone()).collect();
-        let module = |k: &EndKey| u64::from(k.0);
+        let module = |k: &EndKey| u64::from(k[0]);
         let firsts: Vec<Option<u64>> = blocks.iter().map(|b| b.first().map(module)).collect();
         let lasts: Vec<Option<u64>> = blocks.iter().map(|b| b.last().map(module)).collect();
         let (prev, next) = self.neighbours(&label, &lasts, Some(&firsts))?;
@@ -565,7 +575,7 @@ impl HmosMemory {
             blocks.iter().zip(&bounds).zip(&weights.prefixes).enumerate()
         {
             for ((k, _), &(_, weight)) in b.iter().zip(first).zip(w).filter(|((_, l), _)| **l) {
-                let candidates = up.get(k.0 as usize).map(|c| c.to_vec()).unwrap_or_default();
+                let candidates = up.get(k[0] as usize).map(|c| c.to_vec()).unwrap_or_default();
                 parents[p].push(Parent { weight, candidates });
             }
         }
@@ -591,22 +601,29 @@ impl HmosMemory {
             self.machine.with_messages(|m| prefix(m, 0, &Segmented, &items, |x| x, Some))?;
         let mut back: Vec<Vec<(ProcId, Choice)>> = vec![Vec::new(); n as usize];
         for ((out, b), masks) in back.iter_mut().zip(&blocks).zip(&spread.prefixes) {
-            for (&(_, home, ri, ei), &(_, mask)) in b.iter().zip(masks) {
+            for (&[_, name], &(_, mask)) in b.iter().zip(masks) {
+                let (home, index) = (name >> bits, name & ((1 << bits) - 1));
                 // A mask of branches 0..3 fits a byte.
-                out.push((home, (ri, ei, u8::try_from(mask).unwrap_or(0))));
+                out.push((home, (index, u8::try_from(mask).unwrap_or(0))));
             }
         }
         let returned = self.machine.with_messages(|m| route_greedy(m, 0, back, |x| x, Some))?;
-        let mut masks: Vec<Vec<Vec<u8>>> =
-            ends.iter().map(|reps| reps.iter().map(|es| vec![0; es.len()]).collect()).collect();
-        for (p, got) in returned.delivered.into_iter().enumerate() {
-            for (ri, ei, mask) in got {
-                if let Some(slot) =
-                    masks[p].get_mut(ri as usize).and_then(|m| m.get_mut(ei as usize))
-                {
+        let mut masks: Vec<Vec<Vec<u8>>> = Vec::with_capacity(ends.len());
+        for (reps, got) in ends.iter().zip(returned.delivered) {
+            // The paths in index order, then cut into the representatives' paths.
+            let mut flat = vec![0; reps.iter().map(Vec::len).sum()];
+            for (index, mask) in got {
+                if let Some(slot) = flat.get_mut(index as usize) {
                     *slot = mask;
                 }
             }
+            let mut rest = flat.as_slice();
+            let per_rep = reps.iter().map(|es| {
+                let (mine, later) = rest.split_at(es.len());
+                rest = later;
+                mine.to_vec()
+            });
+            masks.push(per_rep.collect());
         }
         Ok((masks, Culling::of(&culled)))
     }
