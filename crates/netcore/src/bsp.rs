@@ -622,8 +622,11 @@ impl<S, M> BspMachine<S, M> {
                     });
                 }
                 let dest = dest as usize;
-                in_place &= end[dest] == 0;
-                start[dest] = at;
+                // Once an inbox has two runs, the run starts are no longer needed.
+                if in_place {
+                    in_place = end[dest] == 0;
+                    start[dest] = at;
+                }
                 end[dest] += run.len();
                 at += run.len();
             }
