@@ -107,8 +107,6 @@ pub struct Verdict {
 /// A message of the culling.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CullMsg {
-    /// A packet in the sort.
-    Key(CullKey),
     /// A count in a max-reduce.
     Count(u64),
     /// (active parents, new marks) in a prefix.
@@ -265,7 +263,6 @@ where
     // Every compaction: its level and the moves (parent, from).
     let mut trail: Vec<(u32, Vec<(u32, ProcId)>)> = Vec::new();
     let unwrap_count = |m| if let Some(CullMsg::Count(c)) = unwrap(m) { Some(c) } else { None };
-    let unwrap_key = |m| if let Some(CullMsg::Key(k)) = unwrap(m) { Some(k) } else { None };
     let unwrap_runs = |m| if let Some(CullMsg::Runs(r)) = unwrap(m) { Some(r) } else { None };
     let unwrap_pair = |m| if let Some(CullMsg::Pair(p)) = unwrap(m) { Some(p) } else { None };
     let unwrap_verdict = |m| if let Some(CullMsg::Verdict(v)) = unwrap(m) { Some(v) } else { None };
@@ -307,7 +304,9 @@ where
             *state.block() = block;
         }
         let k = usize::try_from(k).map_err(|_| Error::param("packets", "fit usize", k))?;
-        ksort_upto(machine, c, k, |x| wrap(CullMsg::Key(x)), unwrap_key)?;
+        // The sort's messages are the 24-byte packets alone (Choices: one message type per
+        // phase).
+        machine.with_messages(|m: &mut BspMachine<S, CullKey>| ksort_upto(m, c, k, |x| x, Some))?;
         let sorted: Vec<Vec<CullKey>> =
             machine.states_mut().iter_mut().map(|s| std::mem::take(s.block())).collect();
         // 3. Loads by a prefix and a suffix of the runs of equal modules.
