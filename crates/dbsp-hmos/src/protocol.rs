@@ -184,10 +184,22 @@ pub struct Packet {
     pub copy: u32,
     /// The processor of the variable's representative.
     pub home: ProcId,
-    /// A write (else a read).
-    pub write: bool,
+    /// A read or a write.
+    pub op: Op,
     /// The value written (0 for a read).
     pub value: i64,
+}
+
+/// What a packet does at its copy: a 32-bit word, so the packet's fields are five whole
+/// words with no padding byte between them (a `bool` left three, and copying a routed packet
+/// then went through partial stores and loads on the stack: Benchmarks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Op {
+    /// Read the copy and reply.
+    Read,
+    /// Write the value with the step's timestamp.
+    Write,
 }
 
 /// One processor: its cells `(v, copy) -> (value, timestamp)`, its block of sort keys, its
@@ -773,8 +785,11 @@ impl HmosMemory {
                         .map_err(|_| Error::param("copies", "r 3^k < 2^32", index))?;
                     let v =
                         u32::try_from(v).map_err(|_| Error::param("variable", "below 2^32", v))?;
-                    let (value, write) = (write.unwrap_or(0), write.is_some());
-                    let packet = Packet { v, copy, home: p, write, value };
+                    let (value, op) = match write {
+                        Some(value) => (value, Op::Write),
+                        None => (0, Op::Read),
+                    };
+                    let packet = Packet { v, copy, home: p, op, value };
                     outgoing[p as usize].push((dest, packet));
                 }
             }
@@ -787,11 +802,11 @@ impl HmosMemory {
             for packet in packets {
                 work[p as usize] += 1;
                 let cell = (u64::from(packet.v), u64::from(packet.copy));
-                match packet.write {
-                    true => {
+                match packet.op {
+                    Op::Write => {
                         proc.cells.insert(cell, (packet.value, step));
                     }
-                    false => {
+                    Op::Read => {
                         let (value, ts) = proc.cells.get(&cell).copied().unwrap_or((0, 0));
                         replies[p as usize].push((packet.home, Reply { v: packet.v, ts, value }));
                     }
