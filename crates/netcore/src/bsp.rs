@@ -26,7 +26,7 @@
 //! primitive's working storage) goes in a slice handed to [`BspMachine::dsuperstep_with`].
 
 mod cluster;
-mod error;
+pub(crate) mod error;
 mod params;
 pub mod picture;
 pub mod primitives;

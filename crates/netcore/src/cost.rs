@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bsp::BspError;
+use crate::bsp::error::BspError;
 
 /// Per-level communication costs `g_i` and `l_i`, levels `0..levels()`.
 ///

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use super::BspError;
+use super::error::BspError;
 
 /// The i-clusters of `n = 2^log_n` processors, levels `0..=log_n`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

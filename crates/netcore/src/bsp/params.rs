@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::BspError;
+use super::error::BspError;
 use crate::cost::LevelCosts;
 
 /// Parameters of a plain BSP machine, validated: built only by [`BspParams::new`] or by

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::pram::library::Algorithm;
+use crate::pram::picture::program_picture;
 use crate::pram::{Cost, Limits, PramError, Program, Variant, run_traced};
 use crate::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
 
@@ -259,7 +260,11 @@ impl Model for Pram {
         );
         Ok(RunReport { summary, report: to_json(&report)? })
     }
+    /// The picture of the run of `config`: refused before the run past the picture's lanes
+    /// (`S_max` PPUs and the CPU), and after it, before drawing, past its global steps.
     fn picture(&self, config: &ConfigFile<'_>) -> Result<crate::picture::Picture, ModelError> {
-        crate::pram::picture::picture(config)
+        let parsed: PramConfig = config.parse()?;
+        let loaded = parsed.load(config)?;
+        program_picture(&loaded.name, &loaded.program, &loaded.input, &loaded.limits)
     }
 }

@@ -7,10 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::driver::pram::PramConfig;
 use crate::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
 use crate::pram::{AccessKind, CPU_PID, CollectTrace, Limits, Program, run_traced};
-use crate::study::{ConfigFile, ModelError};
+use crate::study::ModelError;
 
 /// What a PRAM picture shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,14 +43,6 @@ impl Kind for PramKind {
             PramKind::Shared => Paint::Shade(Colour::Orange),
         }
     }
-}
-
-/// The picture of the run of `config`: refused before the run past the picture's lanes
-/// (`S_max` PPUs and the CPU), and after it, before drawing, past its global steps.
-pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-    let parsed: PramConfig = config.parse()?;
-    let loaded = parsed.load(config)?;
-    program_picture(&loaded.name, &loaded.program, &loaded.input, &loaded.limits)
 }
 
 /// The picture of the run of `program` (called `name`) on `input`: refused before the run

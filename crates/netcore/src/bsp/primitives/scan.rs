@@ -8,8 +8,10 @@
 //! every processor its prefix. Charges: 1 to read the local value, `1 + children` to combine
 //! a node, 1 per prefix sent down, 1 plus what `put` reports to store the result.
 
-use super::Result;
 use crate::bsp::BspMachine;
+use crate::bsp::error::BspError;
+
+type Result<T> = std::result::Result<T, BspError>;
 
 /// Number of levels `ceil(log_d p)` of the scan tree (`d >= 2`; smaller fan-ins count as 2).
 pub fn scan_levels(p: u32, d: u32) -> u32 {
