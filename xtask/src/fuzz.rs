@@ -149,8 +149,9 @@ proptest! {
     /// Mutated embedded sweep specs parse and expand, or fail with one line, never panic.
     #[test]
     fn mutated_sweep_specs_never_panic(pick in any::<usize>(), m in mutation(), quick in any::<bool>()) {
-        let (file, text) = crate::spec::EMBEDDED[pick % crate::spec::EMBEDDED.len()];
-        let text = mutate(text, &m);
+        let sweeps = registry::embedded_sweeps();
+        let sweep = sweeps[pick % sweeps.len()];
+        let (file, text) = (sweep.file, mutate(sweep.text, &m));
         cap_memory();
         let outcome = catch_unwind(|| {
             crate::spec::parse(file, &text).and_then(|specs| {

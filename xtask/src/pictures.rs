@@ -6,82 +6,26 @@ use std::path::{Path, PathBuf};
 
 use crate::sweep::project_root;
 
-/// A committed picture: the model, its fixture (relative to the workspace root) and the
-/// picture's file under `docs/pictures/`.
+/// A committed picture, with the model whose manifest names it.
 pub(crate) struct Fixture {
     pub(crate) model: &'static str,
     pub(crate) config: &'static str,
     pub(crate) picture: &'static str,
 }
 
-/// Every committed picture.
-pub(crate) const FIXTURES: &[Fixture] = &[
-    Fixture {
-        model: "logp-stall",
-        config: "fixtures/logp-stall/logp-compaction-delta-worst.toml",
-        picture: "logp-stall-compaction-delta-worst.svg",
-    },
-    Fixture {
-        model: "logp-stall",
-        config: "fixtures/logp-stall/logp-cj-staggered-hotspot.toml",
-        picture: "logp-stall-cj-staggered-hotspot.svg",
-    },
-    Fixture {
-        model: "logp-stall",
-        config: "fixtures/logp-stall/bsp-two-compaction.toml",
-        picture: "logp-stall-bsp-two-compaction.svg",
-    },
-    Fixture {
-        model: "logp-stall",
-        config: "fixtures/logp-stall/sim-compaction-delta.toml",
-        picture: "logp-stall-sim-compaction-delta.svg",
-    },
-    Fixture {
-        model: "logp-stall",
-        config: "fixtures/logp-stall/goal-bcast-calc-p8-file.toml",
-        picture: "logp-stall-goal-bcast-calc-p8.svg",
-    },
-    Fixture {
-        model: "pram",
-        config: "fixtures/pram/hot-spot-read-8.toml",
-        picture: "pram-hot-spot-read-8.svg",
-    },
-    Fixture {
-        model: "hpram",
-        config: "fixtures/hpram/shape-nested-p8-hypercube.toml",
-        picture: "hpram-shape-nested-p8.svg",
-    },
-    Fixture {
-        model: "dbsp-hmos",
-        config: "fixtures/dbsp-hmos/prim-route-gather.toml",
-        picture: "dbsp-hmos-prim-route-gather.svg",
-    },
-    Fixture {
-        model: "dbsp-hmos",
-        config: "fixtures/dbsp-hmos/pram-hot-spot-read-n4.toml",
-        picture: "dbsp-hmos-pram-hot-spot-read-n4.svg",
-    },
-    Fixture {
-        model: "actor-pram",
-        config: "fixtures/actor-pram/hot-spot-5-butterfly.toml",
-        picture: "actor-pram-hot-spot-5-butterfly.svg",
-    },
-    Fixture {
-        model: "actor-pram",
-        config: "fixtures/actor-pram/local-7-broadcast-sync.toml",
-        picture: "actor-pram-local-7-broadcast-sync.svg",
-    },
-    Fixture {
-        model: "cross-pram",
-        config: "fixtures/cross-pram/prefix-sums-64.toml",
-        picture: "cross-pram-prefix-sums-64.svg",
-    },
-    Fixture {
-        model: "overlap-ring",
-        config: "fixtures/overlap-ring/overlap_long_link.toml",
-        picture: "overlap-ring-overlap-long-link.svg",
-    },
-];
+/// Every committed picture, in registry order.
+pub(crate) fn fixtures() -> Vec<Fixture> {
+    crate::registry::models()
+        .into_iter()
+        .flat_map(|m| {
+            m.manifest().pictures.iter().map(move |p| Fixture {
+                model: m.name(),
+                config: p.config,
+                picture: p.picture,
+            })
+        })
+        .collect()
+}
 
 /// The SVG of `fixture`, as `cargo xtask run MODEL CONFIG --svg FILE` writes it.
 pub(crate) fn regenerate(fixture: &Fixture) -> anyhow::Result<String> {
@@ -103,7 +47,7 @@ pub(crate) fn pictures(check: bool) -> anyhow::Result<bool> {
     let dir = directory();
     std::fs::create_dir_all(&dir)?;
     let mut same = true;
-    for fixture in FIXTURES {
+    for fixture in &fixtures() {
         let svg = regenerate(fixture)?;
         let path = dir.join(fixture.picture);
         if check {
@@ -252,7 +196,7 @@ mod tests {
     ///   writes equal those the `pram` model's report of the same config counts.
     #[test]
     fn pictures_match_their_runs() {
-        for fixture in FIXTURES {
+        for fixture in &fixtures() {
             let svg = regenerate(fixture).unwrap();
             let counts = counts(&svg);
             let reporter = REPORTED_BY.iter().find(|(p, _)| *p == fixture.picture);
@@ -281,7 +225,7 @@ mod tests {
     /// `docs/pictures/` holds exactly what `cargo xtask pictures` writes.
     #[test]
     fn committed_pictures_match_regeneration() {
-        for fixture in FIXTURES {
+        for fixture in &fixtures() {
             let path = directory().join(fixture.picture);
             let committed = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask pictures`)", path.display()));

@@ -1,6 +1,9 @@
-//! The models xtask knows: the only place that names the model crates.
+//! The models xtask knows: the only place that names the model crates. Everything else xtask
+//! knows of a model (its paper, its default sweep, its committed pictures) comes from the
+//! model's [`Manifest`](netcore::study::Manifest), so adding a model is one line here
+//! (docs/ARCHITECTURE.md, "Adding a model").
 
-use netcore::study::{AnyStudy, Model};
+use netcore::study::{AnyStudy, EmbeddedSweep, Model, Paper};
 
 use crate::usage;
 
@@ -11,11 +14,21 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
         &netcore::driver::Pram,
         &overlap_ring::driver::OverlapRing,
         &logp_stall::driver::LogpStall,
-        &dbsp_hmos::DbspHmos,
-        &actor_pram::ActorPram,
-        &hpram::Hpram,
-        &cross_pram::CrossPram,
+        &dbsp_hmos::driver::DbspHmos,
+        &actor_pram::driver::ActorPram,
+        &hpram::driver::Hpram,
+        &cross_pram::driver::CrossPram,
     ]
+}
+
+/// The embedded sweep specs, in registry order: a bare `cargo xtask sweep` runs all of them.
+pub(crate) fn embedded_sweeps() -> Vec<EmbeddedSweep> {
+    models().iter().filter_map(|m| m.manifest().sweep).collect()
+}
+
+/// The paper of the model called `name`.
+pub(crate) fn paper(name: &str) -> anyhow::Result<Paper> {
+    Ok(model(name)?.manifest().paper)
 }
 
 /// The model called `name`.
@@ -46,4 +59,113 @@ pub(crate) fn list() -> String {
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::project_root;
+
+    /// The workspace's crates with a `driver` module (the crates that expose a model to
+    /// xtask), by directory name.
+    fn driver_crates() -> Vec<String> {
+        let crates = project_root().join("crates");
+        let mut names: Vec<String> = std::fs::read_dir(&crates)
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                let src = e.path().join("src");
+                src.join("driver.rs").exists() || src.join("driver").is_dir()
+            })
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Every crate with a `driver` module has its models in the registry.
+    #[test]
+    fn every_driver_crate_is_registered() {
+        let registry =
+            std::fs::read_to_string(project_root().join("xtask/src/registry.rs")).unwrap();
+        let crates = driver_crates();
+        assert!(crates.len() >= 7, "{crates:?}");
+        for name in crates {
+            let path = format!("{}::driver::", name.replace('-', "_"));
+            assert!(
+                registry.contains(&path),
+                "crate {name} has a driver but no `{path}` in the registry"
+            );
+        }
+    }
+
+    /// No xtask source but the registry names a model crate, outside its tests: a sixth model
+    /// needs one registry line, and no list elsewhere can miss it silently.
+    #[test]
+    fn only_the_registry_names_model_crates() {
+        let crates: Vec<String> = driver_crates().iter().map(|c| c.replace('-', "_")).collect();
+        for entry in std::fs::read_dir(project_root().join("xtask/src")).unwrap().flatten() {
+            let file = entry.file_name().to_string_lossy().to_string();
+            if file == "registry.rs" || !file.ends_with(".rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for name in &crates {
+                if name == "netcore" {
+                    assert!(!code.contains("netcore::driver"), "{file} names netcore's driver");
+                    continue;
+                }
+                assert!(!code.contains(&format!("{name}::")), "{file} names the crate {name}");
+            }
+            for model in models() {
+                let literal = format!("\"{}\"", model.name());
+                assert!(!code.contains(&literal), "{file} names the model {literal}");
+            }
+        }
+    }
+
+    /// Every study of every model runs in the default sweep (an embedded spec names it), and
+    /// every embedded spec names only registered studies.
+    #[test]
+    fn the_default_sweep_runs_every_study() {
+        let specs = crate::spec::load(None).unwrap();
+        for model in models() {
+            for study in model.studies() {
+                assert!(
+                    specs.iter().any(|s| s.name == study.name()),
+                    "study {} of {} is in no embedded sweep spec",
+                    study.name(),
+                    model.name()
+                );
+            }
+        }
+        for spec in &specs {
+            assert!(study(&spec.name).is_ok(), "{}: unknown study {}", spec.file, spec.name);
+        }
+    }
+
+    /// Every model's manifest points at files that exist: its docs page and its pictures'
+    /// fixtures.
+    #[test]
+    fn manifests_point_at_files() {
+        let root = project_root();
+        for model in models() {
+            let manifest = model.manifest();
+            let docs = root.join("docs/models").join(manifest.paper.docs);
+            assert!(docs.is_file(), "{}: no {}", model.name(), docs.display());
+            for picture in manifest.pictures {
+                assert!(
+                    root.join(picture.config).is_file(),
+                    "{}: no {}",
+                    model.name(),
+                    picture.config
+                );
+            }
+            if let Some(sweep) = manifest.sweep {
+                let on_disk = std::fs::read_to_string(root.join(sweep.file)).unwrap();
+                assert_eq!(on_disk, sweep.text, "{}: {} is not the file", model.name(), sweep.file);
+            }
+        }
+    }
 }

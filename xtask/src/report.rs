@@ -15,7 +15,6 @@ use anyhow::Context;
 
 use crate::output::{StudyOutput, TEMP_PREFIX, replace_dir};
 use crate::registry;
-use crate::spec::EMBEDDED;
 use crate::sweep::{SweepArgs, default_out, project_root, run_and_write, summarise};
 
 /// Arguments of `cargo xtask report`.
@@ -52,47 +51,9 @@ pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
     let (sweeps, outputs) = run_and_write(&sweep)?;
     let all_pass = summarise(&sweeps, &outputs);
     let out = args.out.clone().unwrap_or_else(|| project_root().join("docs").join("results"));
-    write_report(&out, &render(&outputs, args.quick, &definitions_hash()), &outputs)?;
+    write_report(&out, &render(&outputs, args.quick, &definitions_hash())?, &outputs)?;
     println!("report: {}", out.join(README).display());
     Ok(all_pass)
-}
-
-/// The paper (or part of the workspace) a model reproduces, and its docs page.
-struct Paper {
-    title: &'static str,
-    docs: &'static str,
-}
-
-fn paper(model: &str) -> Paper {
-    let (title, docs) = match model {
-        "netcore" => (
-            "Shared engines: topologies, BSP (Valiant) and D-BSP (de la Torre and Kruskal)",
-            "netcore.md",
-        ),
-        "pram" => ("The SIMD PRAM and its reference interpreter", "pram.md"),
-        "overlap-ring" => (
-            "Andrews, Leighton, Metaxas and Zhang: Improved Methods for Hiding Latency in High \
-             Bandwidth Networks",
-            "overlap-ring.md",
-        ),
-        "logp-stall" => {
-            ("Bilardi, Herley, Pietracaprina and Pucci: On Stalling in LogP", "logp-stall.md")
-        }
-        "dbsp-hmos" => (
-            "Fantozzi, Pietracaprina and Pucci: A General PRAM Simulation Scheme for Clustered \
-             Machines",
-            "dbsp-hmos.md",
-        ),
-        "actor-pram" => {
-            ("Baude: PRAM Implementation on Fine-Grained MIMD Multicomputers", "actor-pram.md")
-        }
-        "hpram" => (
-            "Heywood and Ranka: A Practical Hierarchical Model of Parallel Computation",
-            "hpram.md",
-        ),
-        _ => ("Across the models", ""),
-    };
-    Paper { title, docs }
 }
 
 /// FNV-1a over the studies' definitions: the embedded sweep specs, then every model's studies
@@ -105,9 +66,9 @@ pub(crate) fn definitions_hash() -> String {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     };
-    for (file, text) in EMBEDDED {
-        feed(file);
-        feed(text);
+    for sweep in registry::embedded_sweeps() {
+        feed(sweep.file);
+        feed(sweep.text);
     }
     for model in registry::models() {
         feed(model.name());
@@ -124,7 +85,7 @@ pub(crate) fn definitions_hash() -> String {
 }
 
 /// The report's Markdown.
-fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> String {
+fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> anyhow::Result<String> {
     let claims: usize = outputs.iter().map(|o| o.claim_lines.len()).sum();
     let failed: usize =
         outputs.iter().map(|o| o.claim_lines.iter().filter(|l| l.ends_with("FAIL")).count()).sum();
@@ -156,7 +117,7 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> String {
     }
     let of = |model: &str| outputs.iter().filter(|o| o.model == model).collect::<Vec<_>>();
     for model in &models {
-        let p = paper(model);
+        let p = registry::paper(model)?;
         let claims: usize = of(model).iter().map(|o| o.claim_lines.len()).sum();
         let failed: usize = of(model).iter().map(|o| o.failed).sum();
         md += &format!(
@@ -167,15 +128,13 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> String {
         );
     }
     for model in &models {
-        let p = paper(model);
+        let p = registry::paper(model)?;
         md += &format!("\n## {}\n\n", p.title);
-        if !p.docs.is_empty() {
-            md += &format!(
-                "Crate `{model}`. The model, what is built and what was chosen where the paper \
-                 is vague: [docs/models/{0}](../models/{0}) (section Choices).\n",
-                p.docs
-            );
-        }
+        md += &format!(
+            "Crate `{model}`. The model, what is built and what was chosen where the paper is \
+             vague: [docs/models/{0}](../models/{0}) (section Choices).\n",
+            p.docs
+        );
         for o in of(model) {
             md += &format!("\n### `{}`\n\n{}\n\n", o.name, o.about);
             md += o.shows.trim_end();
@@ -192,7 +151,7 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> String {
             }
         }
     }
-    md
+    Ok(md)
 }
 
 /// A GitHub-style heading anchor.

@@ -13,18 +13,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::usage;
-
-/// The sweep files embedded in the binary; a bare `cargo xtask sweep` runs all of them.
-pub(crate) const EMBEDDED: &[(&str, &str)] = &[
-    ("fixtures/sweeps/netcore.toml", include_str!("../../fixtures/sweeps/netcore.toml")),
-    ("fixtures/sweeps/overlap-ring.toml", include_str!("../../fixtures/sweeps/overlap-ring.toml")),
-    ("fixtures/sweeps/logp-stall.toml", include_str!("../../fixtures/sweeps/logp-stall.toml")),
-    ("fixtures/sweeps/dbsp-hmos.toml", include_str!("../../fixtures/sweeps/dbsp-hmos.toml")),
-    ("fixtures/sweeps/actor-pram.toml", include_str!("../../fixtures/sweeps/actor-pram.toml")),
-    ("fixtures/sweeps/hpram.toml", include_str!("../../fixtures/sweeps/hpram.toml")),
-    ("fixtures/sweeps/cross-pram.toml", include_str!("../../fixtures/sweeps/cross-pram.toml")),
-];
+use crate::{registry, usage};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,8 +109,8 @@ pub(crate) fn load(config: Option<&Path>) -> anyhow::Result<Vec<StudySpec>> {
         }
         None => {
             let mut specs = Vec::new();
-            for (file, text) in EMBEDDED {
-                specs.extend(parse(file, text)?);
+            for sweep in registry::embedded_sweeps() {
+                specs.extend(parse(sweep.file, sweep.text)?);
             }
             unique(specs)
         }

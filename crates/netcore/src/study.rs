@@ -300,12 +300,58 @@ impl<'a> ConfigFile<'a> {
     }
 }
 
+/// The model manifest: what a model brings to xtask besides its runs and studies, so that
+/// xtask derives the report's sections, the default sweep and the committed pictures from
+/// its registry of models alone (docs/ARCHITECTURE.md, "Adding a model").
+#[derive(Debug, Clone, Copy)]
+pub struct Manifest {
+    /// The paper (or part of the workspace) the model reproduces.
+    pub paper: Paper,
+    /// The model's sweep spec, embedded in the binary: a bare `cargo xtask sweep` runs it.
+    /// `None` only for a model whose studies another model's spec runs.
+    pub sweep: Option<EmbeddedSweep>,
+    /// The pictures of `docs/pictures/` drawn from this model's fixtures.
+    pub pictures: &'static [CommittedPicture],
+}
+
+/// The paper a model reproduces, as the reproduction report titles its section.
+#[derive(Debug, Clone, Copy)]
+pub struct Paper {
+    /// Authors and title, e.g. `Baude: PRAM Implementation on Fine-Grained MIMD
+    /// Multicomputers`.
+    pub title: &'static str,
+    /// The model's page under `docs/models/` (its file name), with the choices made where
+    /// the paper is vague.
+    pub docs: &'static str,
+}
+
+/// A sweep spec embedded in the binary (`include_str!` of a file under `fixtures/sweeps/`).
+#[derive(Debug, Clone, Copy)]
+pub struct EmbeddedSweep {
+    /// The file, relative to the workspace root (for messages).
+    pub file: &'static str,
+    /// Its text.
+    pub text: &'static str,
+}
+
+/// A committed picture: a fixture of the model (relative to the workspace root) and the SVG
+/// file under `docs/pictures/` that `cargo xtask run MODEL CONFIG --svg` draws from it.
+#[derive(Debug, Clone, Copy)]
+pub struct CommittedPicture {
+    /// The fixture.
+    pub config: &'static str,
+    /// The picture's file name.
+    pub picture: &'static str,
+}
+
 /// A model crate as xtask sees it.
 pub trait Model: Sync {
     /// The crate's name, e.g. `logp-stall`.
     fn name(&self) -> &'static str;
     /// One line about the model and its paper.
     fn about(&self) -> &'static str;
+    /// The model's paper, embedded sweep spec and committed pictures.
+    fn manifest(&self) -> Manifest;
     /// The model's studies.
     fn studies(&self) -> Vec<Box<dyn AnyStudy>>;
     /// Runs one configuration.

@@ -31,7 +31,10 @@ use netcore::driver::pram::{LoadedProgram, PramConfig};
 use netcore::limits::DEFAULT_MEMORY;
 use netcore::picture::Picture;
 use netcore::pram::{Limits, Variant};
-use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
+use netcore::study::{
+    AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
+    RunReport, to_json,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -218,6 +221,28 @@ impl Model for ActorPram {
     }
     fn about(&self) -> &'static str {
         "PRAM programs as actor programs (Baude 1992): actor runtime, direct translation, actor time vs PRAM time"
+    }
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            paper: Paper {
+                title: "Baude: PRAM Implementation on Fine-Grained MIMD Multicomputers",
+                docs: "actor-pram.md",
+            },
+            sweep: Some(EmbeddedSweep {
+                file: "fixtures/sweeps/actor-pram.toml",
+                text: include_str!("../../../../fixtures/sweeps/actor-pram.toml"),
+            }),
+            pictures: &[
+                CommittedPicture {
+                    config: "fixtures/actor-pram/hot-spot-5-butterfly.toml",
+                    picture: "actor-pram-hot-spot-5-butterfly.svg",
+                },
+                CommittedPicture {
+                    config: "fixtures/actor-pram/local-7-broadcast-sync.toml",
+                    picture: "actor-pram-local-7-broadcast-sync.svg",
+                },
+            ],
+        }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![

@@ -11,7 +11,10 @@
 use netcore::picture::Picture;
 use netcore::pram::Limits;
 use netcore::pram::picture::program_picture;
-use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
+use netcore::study::{
+    AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
+    RunReport, to_json,
+};
 use serde::Deserialize;
 
 use crate::driver::study::{CrossStudy, check};
@@ -40,6 +43,19 @@ impl Model for CrossPram {
     }
     fn about(&self) -> &'static str {
         "one library PRAM program on the reference interpreter, the actor butterfly (actor-pram), the D-BSP with HMOS (dbsp-hmos) and the flat and hierarchical H-PRAM (hpram), side by side"
+    }
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            paper: Paper { title: "Across the models", docs: "cross-pram.md" },
+            sweep: Some(EmbeddedSweep {
+                file: "fixtures/sweeps/cross-pram.toml",
+                text: include_str!("../../../../fixtures/sweeps/cross-pram.toml"),
+            }),
+            pictures: &[CommittedPicture {
+                config: "fixtures/cross-pram/prefix-sums-64.toml",
+                picture: "cross-pram-prefix-sums-64.svg",
+            }],
+        }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![Box::new(CrossStudy)]

@@ -7,7 +7,10 @@ use netcore::bsp::DbspParams;
 use netcore::cost::Ledger;
 use netcore::picture::Picture;
 use netcore::rng::seeded;
-use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
+use netcore::study::{
+    AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
+    RunReport, to_json,
+};
 use serde::{Deserialize, Serialize};
 
 use netcore::pram::library::Algorithm;
@@ -503,6 +506,29 @@ impl Model for DbspHmos {
     }
     fn about(&self) -> &'static str {
         "D-BSP primitives (Propositions 1-3) and the HMOS PRAM simulation (Fantozzi, Pietracaprina, Pucci)"
+    }
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            paper: Paper {
+                title: "Fantozzi, Pietracaprina and Pucci: A General PRAM Simulation Scheme for Clustered \
+                 Machines",
+                docs: "dbsp-hmos.md",
+            },
+            sweep: Some(EmbeddedSweep {
+                file: "fixtures/sweeps/dbsp-hmos.toml",
+                text: include_str!("../../../../fixtures/sweeps/dbsp-hmos.toml"),
+            }),
+            pictures: &[
+                CommittedPicture {
+                    config: "fixtures/dbsp-hmos/prim-route-gather.toml",
+                    picture: "dbsp-hmos-prim-route-gather.svg",
+                },
+                CommittedPicture {
+                    config: "fixtures/dbsp-hmos/pram-hot-spot-read-n4.toml",
+                    picture: "dbsp-hmos-pram-hot-spot-read-n4.svg",
+                },
+            ],
+        }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![

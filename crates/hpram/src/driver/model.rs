@@ -38,7 +38,10 @@ use serde::{Deserialize, Serialize};
 use netcore::driver::pram::PramConfig;
 use netcore::picture::{Picture, check_size};
 use netcore::pram::Cost;
-use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
+use netcore::study::{
+    AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
+    RunReport, to_json,
+};
 
 use crate::algs::{
     Alg1, FftForm, MAX_N, TreeForm, fft, fft_output, ntt_reference, prefix_layout, prefix_output,
@@ -736,6 +739,22 @@ impl Model for Hpram {
     }
     fn about(&self) -> &'static str {
         "the Hierarchical PRAM (Heywood & Ranka): partition steps, non-uniform and uniform memory with a determinacy checker, the cost tree priced by the exact, phase-refined, simplified and two-stage recursions"
+    }
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            paper: Paper {
+                title: "Heywood and Ranka: A Practical Hierarchical Model of Parallel Computation",
+                docs: "hpram.md",
+            },
+            sweep: Some(EmbeddedSweep {
+                file: "fixtures/sweeps/hpram.toml",
+                text: include_str!("../../../../fixtures/sweeps/hpram.toml"),
+            }),
+            pictures: &[CommittedPicture {
+                config: "fixtures/hpram/shape-nested-p8-hypercube.toml",
+                picture: "hpram-shape-nested-p8.svg",
+            }],
+        }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![

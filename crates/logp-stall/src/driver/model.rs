@@ -2,7 +2,10 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use netcore::picture::Picture;
-use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, TomlError};
+use netcore::study::{
+    AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
+    RunReport, TomlError,
+};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
@@ -44,6 +47,40 @@ impl Model for LogpStall {
     }
     fn about(&self) -> &'static str {
         "LogP with delta-stalling: LogP programs (direct machine), GOAL schedules (LogGOPSim mode), the cycle simulation of delta-LogP on BSP, and BSP-native 2-compaction"
+    }
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            paper: Paper {
+                title: "Bilardi, Herley, Pietracaprina and Pucci: On Stalling in LogP",
+                docs: "logp-stall.md",
+            },
+            sweep: Some(EmbeddedSweep {
+                file: "fixtures/sweeps/logp-stall.toml",
+                text: include_str!("../../../../fixtures/sweeps/logp-stall.toml"),
+            }),
+            pictures: &[
+                CommittedPicture {
+                    config: "fixtures/logp-stall/logp-compaction-delta-worst.toml",
+                    picture: "logp-stall-compaction-delta-worst.svg",
+                },
+                CommittedPicture {
+                    config: "fixtures/logp-stall/logp-cj-staggered-hotspot.toml",
+                    picture: "logp-stall-cj-staggered-hotspot.svg",
+                },
+                CommittedPicture {
+                    config: "fixtures/logp-stall/bsp-two-compaction.toml",
+                    picture: "logp-stall-bsp-two-compaction.svg",
+                },
+                CommittedPicture {
+                    config: "fixtures/logp-stall/sim-compaction-delta.toml",
+                    picture: "logp-stall-sim-compaction-delta.svg",
+                },
+                CommittedPicture {
+                    config: "fixtures/logp-stall/goal-bcast-calc-p8-file.toml",
+                    picture: "logp-stall-goal-bcast-calc-p8.svg",
+                },
+            ],
+        }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![

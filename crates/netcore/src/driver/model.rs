@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::delay::{DelayLaw, LinkDelays};
 use crate::driver::studies::{bitonic, diameter, routing};
 use crate::limits::{DEFAULT_MEMORY, check};
-use crate::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
+use crate::study::{
+    AnyStudy, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper, RunReport,
+};
 use crate::topology::TopologySpec;
 
 /// netcore as a "model": `cargo xtask run netcore CONFIG.toml` describes a network.
@@ -94,6 +96,19 @@ impl Model for Netcore {
     }
     fn about(&self) -> &'static str {
         "shared engines: topologies, delays, BSP and D-BSP (studies check them against closed forms)"
+    }
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            paper: Paper {
+                title: "Shared engines: topologies, BSP (Valiant) and D-BSP (de la Torre and Kruskal)",
+                docs: "netcore.md",
+            },
+            sweep: Some(EmbeddedSweep {
+                file: "fixtures/sweeps/netcore.toml",
+                text: include_str!("../../../../fixtures/sweeps/netcore.toml"),
+            }),
+            pictures: &[],
+        }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![

@@ -18,7 +18,9 @@ use serde::{Deserialize, Serialize};
 use crate::pram::library::Algorithm;
 use crate::pram::picture::program_picture;
 use crate::pram::{Cost, Limits, PramError, Program, Variant, run_traced};
-use crate::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport, to_json};
+use crate::study::{
+    AnyStudy, CommittedPicture, ConfigFile, Manifest, Model, ModelError, Paper, RunReport, to_json,
+};
 
 /// The PRAM model entry of `xtask` (`cargo xtask run pram CONFIG.toml`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -239,6 +241,16 @@ impl Model for Pram {
     }
     fn about(&self) -> &'static str {
         "the SIMD PRAM (EREW..CRCW fetch-and-op) on the reference interpreter: library programs and assembly files"
+    }
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            paper: Paper { title: "The SIMD PRAM and its reference interpreter", docs: "pram.md" },
+            sweep: None,
+            pictures: &[CommittedPicture {
+                config: "fixtures/pram/hot-spot-read-8.toml",
+                picture: "pram-hot-spot-read-8.svg",
+            }],
+        }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![Box::new(crate::driver::studies::pram_bounds::PramBounds)]

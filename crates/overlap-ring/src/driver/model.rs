@@ -2,7 +2,10 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use netcore::picture::Picture;
-use netcore::study::{AnyStudy, ConfigFile, Model, ModelError, RunReport};
+use netcore::study::{
+    AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
+    RunReport,
+};
 
 /// The `overlap-ring` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -14,6 +17,23 @@ impl Model for OverlapRing {
     }
     fn about(&self) -> &'static str {
         "latency hiding by redundant computation (Andrews, Leighton, Metaxas, Zhang): guest arrays, rings and 2-D arrays on host arrays, rings and graphs with per-link delays; naive, OVERLAP, trapezoid, composite"
+    }
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            paper: Paper {
+                title: "Andrews, Leighton, Metaxas and Zhang: Improved Methods for Hiding Latency in High \
+                 Bandwidth Networks",
+                docs: "overlap-ring.md",
+            },
+            sweep: Some(EmbeddedSweep {
+                file: "fixtures/sweeps/overlap-ring.toml",
+                text: include_str!("../../../../fixtures/sweeps/overlap-ring.toml"),
+            }),
+            pictures: &[CommittedPicture {
+                config: "fixtures/overlap-ring/overlap_long_link.toml",
+                picture: "overlap-ring-overlap-long-link.svg",
+            }],
+        }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
