@@ -37,6 +37,7 @@
 #![warn(missing_docs)]
 
 pub mod algs;
+mod async_comm;
 mod config;
 mod cost_model;
 mod cost_tree;
@@ -52,15 +53,16 @@ mod run;
 mod sub_pram;
 pub mod synth;
 mod trace;
+mod word;
 
-pub use config::{Config, REGISTERS, SubModel, Word};
+pub use async_comm::{Accessor, AsyncKind};
+pub use config::{Config, MemoryVariant, REGISTERS, SubModel};
 pub use cost_model::{
     CostModel, Network, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };
 pub use cost_tree::{CostNode, CostTree, Siblings, StepCounts};
 pub use error::HpramError;
-pub use eval::{Eval, Formula, LevelRow, MemoryVariant, Placed, Timeline};
-pub use memory::{Accessor, AsyncKind};
+pub use eval::{Eval, Formula, LevelRow, Placed, Timeline};
 /// The shared substrate of the workspace's models; its types appear in this crate's public
 /// signatures ([`Program`](netcore::pram::Program), [`Limits`](netcore::pram::Limits),
 /// [`PramRun`](netcore::pram::PramRun), ...).
@@ -71,3 +73,4 @@ pub use proc::{MemOp, Proc};
 pub use run::{ProgramRun, Run, count, run, run_program};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
 pub use trace::Fnv64;
+pub use word::Word;

@@ -10,8 +10,9 @@
 
 use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
 
+use crate::config::MemoryVariant;
 use crate::cost_model::CostModel;
-use crate::eval::{Formula, MemoryVariant};
+use crate::eval::Formula;
 use crate::{CostTree, HpramError};
 
 /// What an H-PRAM picture shows.

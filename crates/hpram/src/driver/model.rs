@@ -44,9 +44,10 @@ use crate::algs::{
     Alg1, FftForm, MAX_N, TreeForm, fft, fft_output, ntt_reference, prefix_layout, prefix_output,
     tree_prefix, tree_reduce,
 };
+use crate::config::MemoryVariant;
 use crate::cost_model::{Network, Preset, SyncScale, validate_cost_model};
 use crate::error::HpramError;
-use crate::eval::{Formula, LevelRow, MemoryVariant};
+use crate::eval::{Formula, LevelRow};
 use crate::{Config, CostTree, SubModel, count, run, run_program};
 
 /// The hpram model entry of `xtask`.
