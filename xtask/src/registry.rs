@@ -13,7 +13,7 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
         &logp_stall::driver::LogpStall,
         &dbsp_hmos::DbspHmos,
         &actor_pram::ActorPram,
-        &hpram::Hpram,
+        &hpram::driver::Hpram,
         &cross_pram::CrossPram,
     ]
 }

@@ -17,6 +17,8 @@
 //! (`docs/models/hpram.md`, Choices: Count-only mode), which reaches `P = 2^30`.
 //!
 //! - [`algs`]: the paper's `Alg1` hierarchy and tree reduction (flat, two-level, hierarchical).
+//! - [`run_builtin`]: a [`Builtin`] algorithm (tree reduction, tree prefix sums, the FFT, in one
+//!   of their forms) on checked [`BuiltinParams`], over data in natural order.
 //! - [`instances`]: the LPRAM, BPRAM and Gibbons' APRAM as H-PRAM instances (paper Section 2.4).
 //! - [`driver`]: `cargo xtask run hpram CONFIG.toml` and the studies X1 (`hpram-tree-r`), X2
 //!   (`hpram-usable-procs`, count-only) and X3 (`hpram-fft-locality`).
@@ -38,6 +40,7 @@
 
 pub mod algs;
 mod async_comm;
+mod builtin;
 mod config;
 mod cost_model;
 mod cost_tree;
@@ -47,7 +50,6 @@ mod eval;
 pub mod instances;
 pub mod limits;
 mod memory;
-pub mod picture;
 mod proc;
 mod run;
 mod sub_pram;
@@ -56,6 +58,7 @@ mod trace;
 mod word;
 
 pub use async_comm::{Accessor, AsyncKind};
+pub use builtin::{Builtin, BuiltinParams, BuiltinRun, run_builtin};
 pub use config::{Config, MemoryVariant, REGISTERS, SubModel};
 pub use cost_model::{
     CostModel, Network, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
@@ -68,7 +71,6 @@ pub use eval::{Eval, Formula, LevelRow, Placed, Timeline};
 /// [`PramRun`](netcore::pram::PramRun), ...).
 pub use netcore;
 
-pub use driver::{AlgorithmName, BuiltinRun, FormName, Hpram, run_builtin};
 pub use proc::{MemOp, Proc};
 pub use run::{ProgramRun, Run, count, run, run_program};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
