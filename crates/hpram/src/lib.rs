@@ -20,8 +20,8 @@
 //! - [`run_builtin`]: a [`Builtin`] algorithm (tree reduction, tree prefix sums, the FFT, in one
 //!   of their forms) on checked [`BuiltinParams`], over data in natural order.
 //! - [`instances`]: the LPRAM, BPRAM and Gibbons' APRAM as H-PRAM instances (paper Section 2.4).
-//! - [`driver`]: `cargo xtask run hpram CONFIG.toml` and the studies X1 (`hpram-tree-r`), X2
-//!   (`hpram-usable-procs`, count-only) and X3 (`hpram-fft-locality`).
+//! - [`driver`]: `cargo xtask run hpram CONFIG.toml` (its `--svg` picture too) and the studies
+//!   X1 (`hpram-tree-r`), X2 (`hpram-usable-procs`, count-only) and X3 (`hpram-fft-locality`).
 //!
 //! ```
 //! use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, algs, run};
