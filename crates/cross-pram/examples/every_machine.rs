@@ -35,7 +35,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let bound = row.bound.map_or_else(|| "-".to_string(), |b| format!("{b:.2}"));
         println!(
             "{:<28} {:>7} {:>12.0} {:>9.2} {:>9} {:>8}",
-            row.machine, row.procs, row.cost, row.slowdown, bound, row.verified
+            row.machine.as_str(),
+            row.procs,
+            row.cost,
+            row.slowdown,
+            bound,
+            row.verified
         );
     }
     if let Some(row) = rows.iter().find(|row| !row.verified) {

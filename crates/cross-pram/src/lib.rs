@@ -16,6 +16,8 @@
 //! (`verified`); the slowdown is the emulated cost over the reference's `T`. This is the only
 //! crate that depends on other model crates: it joins them (`docs/ARCHITECTURE.md`).
 //!
+//! - [`machine`]: the machines, a closed set ([`machine::Machine`], named in a row by
+//!   [`Machine::as_str`](machine::Machine::as_str)).
 //! - [`machines`]: the runs, one function per machine, and [`machines::compare`] which runs
 //!   them all.
 //! - [`driver`]: the sweepable study `cross-pram` and `cargo xtask run cross-pram`.
@@ -25,9 +27,10 @@
 #![warn(missing_docs)]
 
 pub mod driver;
+pub mod machine;
 pub mod machines;
 
-pub use driver::CrossPram;
+
 /// The shared substrate of the workspace's models; its types appear in this crate's public
 /// signatures ([`Algorithm`](netcore::pram::library::Algorithm),
 /// [`Instance`](netcore::pram::library::Instance), [`Cost`](netcore::pram::Cost),

@@ -11,35 +11,26 @@ use dbsp_hmos::protocol::theorem3_bound;
 use dbsp_hmos::protocol::{Delivery, Selection};
 use dbsp_hmos::scheme::{Pricing, Scheme};
 use dbsp_hmos::{PramConfig, pram_report};
-use hpram::{AlgorithmName, FormName, run_builtin};
-use hpram::{CostTree, Formula, MemoryVariant, Preset, SyncScale, run_program};
+use hpram::algs::{FftForm, TreeForm};
+use hpram::{Builtin, BuiltinParams, CostTree, Formula, MemoryVariant, Preset};
+use hpram::{run_builtin, run_program};
 use netcore::pram::library::{Algorithm, Instance};
 use netcore::pram::{Cost, Limits, run};
 use netcore::study::ModelError;
 use serde::Serialize;
 
-/// The `(alpha, beta)` pairs of the D-BSP runs: `g_i = (n/2^i)^alpha`, `l_i = (n/2^i)^beta`.
-/// `(1/2, 1/2)` is the 2-D mesh the paper's running example prices; `(3/4, 1/2)` a machine
-/// whose bandwidth degrades faster than its latency (`alpha >= beta`, Corollary 1's second
-/// case). Both satisfy Theorem 3's `eps < alpha / (2 - alpha)` at `eps = 0.3`.
-pub const ALPHA_BETA: [(f64, f64); 2] = [(0.5, 0.5), (0.75, 0.5)];
+use crate::machine::{DbspExponents, HpramPreset, Machine};
 
 /// Copy selection of the D-BSP runs: threshold culling at every level with the constants of
 /// the dbsp-hmos studies (`a = 2`, `eps = 0.3`).
 const CULL: Selection = Selection::Cull { a: 2.0, eps: 0.3 };
 
-/// The H-PRAM presets: the hypercube and the 2-D mesh, synchronisation scaled by the diameter.
-const PRESETS: [(&str, Preset); 2] = [
-    ("hypercube", Preset::Hypercube(SyncScale::Diam)),
-    ("mesh2d", Preset::Mesh2D(SyncScale::Diam)),
-];
-
 /// One machine's run of one instance: a row of the study before its parameters.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MachineRun {
-    /// The machine: `reference`, `actor-butterfly`, `dbsp-hmos a=.. b=..`,
-    /// `hpram-flat <preset>` or `hpram-hier <preset>`.
-    pub machine: String,
+    /// The machine, named by [`Machine::as_str`]: `reference`, `actor-butterfly`,
+    /// `dbsp-hmos a=.. b=..`, `hpram-flat <preset>` or `hpram-hier <preset>`.
+    pub machine: Machine,
     /// The processors of the machine: PPUs `S`, butterfly routers `N`, D-BSP processors,
     /// H-PRAM processors `P`.
     pub procs: u64,
@@ -66,9 +57,9 @@ pub struct MachineRun {
 }
 
 impl MachineRun {
-    fn new(machine: impl Into<String>, procs: u64, reference: &Cost) -> Self {
+    fn new(machine: Machine, procs: u64, reference: &Cost) -> Self {
         Self {
-            machine: machine.into(),
+            machine,
             procs,
             t: reference.t,
             w: reference.w,
@@ -102,7 +93,7 @@ fn output_ok(instance: &Instance, memory: &[i64]) -> bool {
 /// The reference interpreter: cost `T`, slowdown 1; and its `T`, `S`, `G`, `W`.
 pub fn reference(instance: &Instance) -> Result<(MachineRun, Cost), ModelError> {
     let done = run(&instance.program, &instance.input, &Limits::default())?;
-    let row = MachineRun::new("reference", u64::from(instance.program.ppus()), &done.cost);
+    let row = MachineRun::new(Machine::Reference, u64::from(instance.program.ppus()), &done.cost);
     let t = done.cost.t as f64;
     Ok((row.priced(t, None, output_ok(instance, &done.memory)), done.cost))
 }
@@ -117,7 +108,7 @@ pub fn actor_butterfly(instance: &Instance) -> Result<MachineRun, ModelError> {
         Scheduler::Fifo,
         &Limits::default(),
     )?;
-    let mut row = MachineRun::new("actor-butterfly", u64::from(report.routers), &report.pram);
+    let mut row = MachineRun::new(Machine::ActorButterfly, u64::from(report.routers), &report.pram);
     let verified = report.verified && output_ok(instance, &report.memory);
     let (time, messages) = report.actor.as_ref().map_or((0, 0), |a| (a.actor_time, a.messages));
     row.messages = Some(messages);
@@ -132,17 +123,18 @@ pub fn actor_butterfly(instance: &Instance) -> Result<MachineRun, ModelError> {
 pub const LEVELS: u32 = 1;
 
 /// The D-BSP with the HMOS access protocol (Sections 3-4) on `n` processors for an instance of
-/// size `n`, [`LEVELS`] levels, `r = 3`, culling and staged delivery, priced with `(alpha, beta)`: cost = the D-BSP cost of the whole run; bound =
+/// size `n`, [`LEVELS`] levels, `r = 3`, culling and staged delivery, priced with the
+/// `(alpha, beta)` of `exponents`: cost = the D-BSP cost of the whole run; bound =
 /// Theorem 3's cost per step times `G / T`. A wrong result fails the run
 /// ([`dbsp_hmos::Error::Mismatch`]).
 pub fn dbsp(
     algorithm: Algorithm,
     n: u32,
     seed: u64,
-    alpha: f64,
-    beta: f64,
+    exponents: DbspExponents,
     reference: &Cost,
 ) -> Result<MachineRun, ModelError> {
+    let (alpha, beta) = exponents.alpha_beta();
     let k = LEVELS;
     let config = PramConfig {
         algorithm,
@@ -160,16 +152,11 @@ pub fn dbsp(
         pricing: Pricing::Dbsp,
     };
     let report = pram_report(&config)?;
-    let row = MachineRun::new(dbsp_name(alpha, beta), u64::from(n), reference);
+    let row = MachineRun::new(Machine::Dbsp(exponents), u64::from(n), reference);
     let cost = report.comm + report.work as f64;
     let (per_step, _) = theorem3_bound(n, k, alpha, beta);
     let bound = per_step * report.pram_g as f64 / reference.t.max(1) as f64;
     Ok(row.priced(cost, Some(bound), report.verified))
-}
-
-/// The `machine` of the D-BSP rows priced with `(alpha, beta)`.
-pub fn dbsp_name(alpha: f64, beta: f64) -> String {
-    format!("dbsp-hmos a={alpha} b={beta}")
 }
 
 /// The phase-refined, non-uniform cost of `tree` under `preset` (paper Section 2.3.2).
@@ -184,11 +171,11 @@ pub fn hpram_flat(instance: &Instance) -> Result<Vec<MachineRun>, ModelError> {
         run_program("cross-pram", &instance.program, &instance.input, &Limits::default(), 0)?;
     let verified = output_ok(instance, &done.run.memory);
     let procs = u64::from(instance.program.ppus());
-    Ok(PRESETS
+    Ok(HpramPreset::ALL
         .iter()
-        .map(|(name, preset)| {
-            MachineRun::new(format!("hpram-flat {name}"), procs, &done.pram.cost).priced(
-                price(&done.run.cost, preset),
+        .map(|&preset| {
+            MachineRun::new(Machine::HpramFlat(preset), procs, &done.pram.cost).priced(
+                price(&done.run.cost, &preset.preset()),
                 None,
                 verified,
             )
@@ -199,12 +186,12 @@ pub fn hpram_flat(instance: &Instance) -> Result<Vec<MachineRun>, ModelError> {
 /// hpram's hierarchical algorithm for the same function as `algorithm`, if it has one whose
 /// input and output are the library instance's: tree prefix sums for prefix sums, the FFT for
 /// the NTT (the same transform, `X_k = sum_j x_j w^(jk)`, `w = 3^((p-1)/n)`), tree reduction
-/// for tree reduction.
-pub fn hier_form(algorithm: Algorithm) -> Option<AlgorithmName> {
+/// for tree reduction, each in its hierarchical form.
+pub fn hier_form(algorithm: Algorithm) -> Option<Builtin> {
     match algorithm {
-        Algorithm::PrefixSums => Some(AlgorithmName::TreePrefix),
-        Algorithm::Ntt => Some(AlgorithmName::Fft),
-        Algorithm::TreeReduction => Some(AlgorithmName::TreeReduce),
+        Algorithm::PrefixSums => Some(Builtin::TreePrefix(TreeForm::Hier)),
+        Algorithm::Ntt => Some(Builtin::Fft(FftForm::Hier)),
+        Algorithm::TreeReduction => Some(Builtin::TreeReduce(TreeForm::Hier)),
         _ => None,
     }
 }
@@ -218,19 +205,20 @@ pub fn hpram_hier(
     instance: &Instance,
     reference: &Cost,
 ) -> Result<Vec<MachineRun>, ModelError> {
-    let Some(name) = hier_form(algorithm) else {
+    let Some(builtin) = hier_form(algorithm) else {
         return Ok(Vec::new());
     };
     let len = usize::try_from(n).unwrap_or(usize::MAX);
     let procs = (len / 2).max(1);
     let data = instance.input.get(..len).unwrap_or(&instance.input);
-    let done = run_builtin(name, FormName::Hier, procs, data, 0)?;
+    let params = BuiltinParams::new(builtin, procs, data.len())?;
+    let done = run_builtin(&params, data, 0)?;
     let verified = done.output == instance.expected;
-    Ok(PRESETS
+    Ok(HpramPreset::ALL
         .iter()
-        .map(|(preset_name, preset)| {
-            MachineRun::new(format!("hpram-hier {preset_name}"), procs as u64, reference).priced(
-                price(&done.cost, preset),
+        .map(|&preset| {
+            MachineRun::new(Machine::HpramHier(preset), procs as u64, reference).priced(
+                price(&done.cost, &preset.preset()),
                 None,
                 verified,
             )
@@ -239,17 +227,18 @@ pub fn hpram_hier(
 }
 
 /// Every machine's run of `algorithm` at size `n` with the input of `seed`: the reference,
-/// the actor butterfly, the D-BSP under every pair of [`ALPHA_BETA`], the flat H-PRAM and
+/// the actor butterfly, the D-BSP under every pair of [`DbspExponents`], the flat H-PRAM and
 /// (where there is one) the hierarchical H-PRAM under both presets.
 ///
 /// # Examples
 ///
 /// ```
+/// use cross_pram::machine::Machine;
 /// use cross_pram::machines::compare;
 /// use cross_pram::netcore::pram::library::Algorithm;
 ///
 /// let rows = compare(Algorithm::PrefixSums, 64, 0)?;
-/// assert_eq!(rows[0].machine, "reference");
+/// assert_eq!(rows[0].machine, Machine::Reference);
 /// assert!(rows.iter().all(|row| row.verified));
 /// for row in &rows {
 ///     println!("{:<28} slowdown {:8.2}", row.machine, row.slowdown);
@@ -271,8 +260,8 @@ pub fn compare(algorithm: Algorithm, n: u32, seed: u64) -> Result<Vec<MachineRun
     let instance = algorithm.instance(n, seed)?;
     let (reference, cost) = reference(&instance)?;
     let mut rows = vec![reference, actor_butterfly(&instance)?];
-    for (alpha, beta) in ALPHA_BETA {
-        rows.push(dbsp(algorithm, n, seed, alpha, beta, &cost)?);
+    for exponents in DbspExponents::ALL {
+        rows.push(dbsp(algorithm, n, seed, exponents, &cost)?);
     }
     rows.extend(hpram_flat(&instance)?);
     rows.extend(hpram_hier(algorithm, n, &instance, &cost)?);

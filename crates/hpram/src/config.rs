@@ -1,5 +1,5 @@
-//! The machine's parameters (`docs/models/hpram.md`, Choices: Validation order) and the PRAM
-//! sub-models a sub-PRAM may run (paper Section 2.1).
+//! The machine's parameters (`docs/models/hpram.md`, Choices: Validation order), the PRAM
+//! sub-models a sub-PRAM may run and the memory variants (paper Section 2.1).
 
 use std::fmt;
 
@@ -7,10 +7,6 @@ use netcore::pram::Variant;
 use serde::{Deserialize, Serialize};
 
 use crate::error::HpramError;
-use crate::eval::MemoryVariant;
-
-/// A machine word.
-pub type Word = i64;
 
 /// The PRAM sub-model of one sub-PRAM: netcore's access variant (its conflict rules apply to
 /// every global step), plus the sub-model features of paper Section 2.1 that this slice executes.
@@ -93,6 +89,19 @@ impl fmt::Display for SubModel {
         }
         Ok(())
     }
+}
+
+/// The memory variant of paper Section 2.1: how a partition step gives memory to its
+/// children. Execution owns it (blocks or checked overlays, [`Config::memory`]); pricing reads
+/// it for the latency (paper Section 2.3.1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MemoryVariant {
+    /// Memory is split with the processors: `ℓ = ℓ(P')`.
+    #[default]
+    NonUniform,
+    /// Every sub-PRAM sees all memory: `ℓ = ℓ(P)` of the whole H-PRAM.
+    Uniform,
 }
 
 /// The parameters of one H-PRAM run (paper Section 2.1; `docs/models/hpram.md`, Choices: Validation

@@ -4,7 +4,7 @@
 
 use netcore::fault::{Classify, Fault};
 
-use crate::memory::{Accessor, AsyncKind};
+use crate::async_comm::{Accessor, AsyncKind};
 
 /// Everything that can go wrong with an H-PRAM run or its pricing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

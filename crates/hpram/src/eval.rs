@@ -4,19 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::MemoryVariant;
 use crate::cost_model::CostModel;
 use crate::cost_tree::{CostNode, CostTree, StepCounts};
-
-/// Which memory variant prices the latency (paper Section 2.3.1).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum MemoryVariant {
-    /// Memory is split with the processors: `ℓ = ℓ(P')`.
-    #[default]
-    NonUniform,
-    /// Every sub-PRAM sees all memory: `ℓ = ℓ(P)` of the whole H-PRAM.
-    Uniform,
-}
 
 /// The cost formulas of paper Sections 2.3.1 and 2.3.2 (`Simplified` and `TwoStage` as stated
 /// there; `docs/models/hpram.md`, Choices: Every formula is reported).

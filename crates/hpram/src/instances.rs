@@ -22,12 +22,13 @@ use std::sync::Arc;
 
 use netcore::pram::Variant;
 
-use crate::config::{Config, SubModel, Word};
+use crate::config::MemoryVariant;
+use crate::config::{Config, SubModel};
 use crate::cost_model::CostModel;
 use crate::error::HpramError;
-use crate::eval::MemoryVariant;
 use crate::proc::{MemOp, Proc};
 use crate::sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
+use crate::word::Word;
 
 /// The cost parameters that make the H-PRAM cost of an LPRAM or BPRAM instance its model's
 /// own: `ℓ(1) = 1` (a 1-processor sub-PRAM's block is private memory), `ℓ(p) = latency` for

@@ -17,9 +17,11 @@
 //! (`docs/models/hpram.md`, Choices: Count-only mode), which reaches `P = 2^30`.
 //!
 //! - [`algs`]: the paper's `Alg1` hierarchy and tree reduction (flat, two-level, hierarchical).
+//! - [`run_builtin`]: a [`Builtin`] algorithm (tree reduction, tree prefix sums, the FFT, in one
+//!   of their forms) on checked [`BuiltinParams`], over data in natural order.
 //! - [`instances`]: the LPRAM, BPRAM and Gibbons' APRAM as H-PRAM instances (paper Section 2.4).
-//! - [`driver`]: `cargo xtask run hpram CONFIG.toml` and the studies X1 (`hpram-tree-r`), X2
-//!   (`hpram-usable-procs`, count-only) and X3 (`hpram-fft-locality`).
+//! - [`driver`]: `cargo xtask run hpram CONFIG.toml` (its `--svg` picture too) and the studies
+//!   X1 (`hpram-tree-r`), X2 (`hpram-usable-procs`, count-only) and X3 (`hpram-fft-locality`).
 //!
 //! ```
 //! use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, algs, run};
@@ -37,6 +39,8 @@
 #![warn(missing_docs)]
 
 pub mod algs;
+mod async_comm;
+mod builtin;
 mod config;
 mod cost_model;
 mod cost_tree;
@@ -46,28 +50,29 @@ mod eval;
 pub mod instances;
 pub mod limits;
 mod memory;
-pub mod picture;
 mod proc;
 mod run;
 mod sub_pram;
 pub mod synth;
 mod trace;
+mod word;
 
-pub use config::{Config, REGISTERS, SubModel, Word};
+pub use async_comm::{Accessor, AsyncKind};
+pub use builtin::{Builtin, BuiltinParams, BuiltinRun, run_builtin};
+pub use config::{Config, MemoryVariant, REGISTERS, SubModel};
 pub use cost_model::{
     CostModel, Network, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };
 pub use cost_tree::{CostNode, CostTree, Siblings, StepCounts};
 pub use error::HpramError;
-pub use eval::{Eval, Formula, LevelRow, MemoryVariant, Placed, Timeline};
-pub use memory::{Accessor, AsyncKind};
+pub use eval::{Eval, Formula, LevelRow, Placed, Timeline};
 /// The shared substrate of the workspace's models; its types appear in this crate's public
 /// signatures ([`Program`](netcore::pram::Program), [`Limits`](netcore::pram::Limits),
 /// [`PramRun`](netcore::pram::PramRun), ...).
 pub use netcore;
 
-pub use driver::{AlgorithmName, BuiltinRun, FormName, Hpram, run_builtin};
 pub use proc::{MemOp, Proc};
 pub use run::{ProgramRun, Run, count, run, run_program};
 pub use sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
 pub use trace::Fnv64;
+pub use word::Word;

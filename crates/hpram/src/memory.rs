@@ -6,10 +6,9 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
-use crate::config::Word;
+use crate::async_comm::{Accessor, AsyncKind};
 use crate::error::HpramError;
+use crate::word::Word;
 
 /// The memory a sub-PRAM's steps address.
 #[derive(Debug)]
@@ -78,33 +77,6 @@ impl Mem<'_> {
             Mem::Overlay(o) => Some(&mut o.footprint),
         }
     }
-}
-
-/// One access as the checker reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Accessor {
-    /// The sibling (child index) whose subtree made the access.
-    pub child: usize,
-    /// The processor's global id.
-    pub gpid: usize,
-    /// The 1-based step index in the sub-PRAM that made it.
-    pub step: u64,
-    /// The value read or written.
-    pub value: Word,
-}
-
-/// The two kinds of asynchronous communication (paper Section 2.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum AsyncKind {
-    /// One sibling subtree reads a cell another writes.
-    ReadWrite,
-    /// Two sibling subtrees write a cell with different values.
-    WriteWrite {
-        /// The first subtree's value.
-        v1: Word,
-        /// The second subtree's value.
-        v2: Word,
-    },
 }
 
 #[derive(Debug, Clone, Copy)]

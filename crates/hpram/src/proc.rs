@@ -1,7 +1,7 @@
 //! What a processor sees inside a step closure, and the one shared access it may issue per
 //! communication step (`docs/models/hpram.md`, Choices: SIMD controller).
 
-use crate::config::Word;
+use crate::word::Word;
 
 /// One processor of a sub-PRAM, as a step closure sees it: its ids, its private memory and
 /// the sub-PRAM's parameters; never the shared memory.

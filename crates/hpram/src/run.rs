@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use netcore::pram::{Limits, NoTrace, PramRun, Program, run_with};
 
-use crate::config::{Config, SubModel, Word};
+use crate::config::MemoryVariant;
+use crate::config::{Config, SubModel};
 use crate::cost_tree::CostTree;
 use crate::error::HpramError;
-use crate::eval::MemoryVariant;
 use crate::memory::Mem;
 use crate::sub_pram::{BACKEND_WORDS, HAlgorithm, RootMemory, Shared, SubPram};
 use crate::trace::Fnv64;
+use crate::word::Word;
 
 /// The result of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,12 +11,13 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::config::{SubModel, Word};
+use crate::config::SubModel;
 use crate::cost_tree::{CostNode, Siblings};
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem};
 use crate::proc::{MemOp, Proc};
 use crate::trace::{self, Fnv64};
+use crate::word::Word;
 
 pub(crate) use backend::{BACKEND_WORDS, RootMemory};
 pub use partition::Part;

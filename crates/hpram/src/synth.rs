@@ -12,10 +12,10 @@
 
 use std::sync::Arc;
 
-use crate::config::Word;
 use crate::error::HpramError;
 use crate::proc::MemOp;
 use crate::sub_pram::{HAlgorithm, Part, SubPram};
+use crate::word::Word;
 
 /// One item of a shape.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -69,7 +69,7 @@ impl Model for CrossPram {
         for row in &rows {
             summary += &format!(
                 "\n  {:<24} procs {:>6}  cost {:>12.1}  slowdown {:>9.2}{}  verified {}",
-                row.machine,
+                row.machine.as_str(),
                 row.procs,
                 row.cost,
                 row.slowdown,

@@ -6,7 +6,8 @@ use netcore::rng::SimRng;
 use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
-use crate::machines::{ALPHA_BETA, MachineRun, compare, dbsp_name};
+use crate::machine::{DbspExponents, Machine};
+use crate::machines::{MachineRun, compare};
 
 /// The programs the study compares (every one runs on every machine), in plot order.
 pub const PROGRAMS: [Algorithm; 8] = [
@@ -102,12 +103,12 @@ impl Study for CrossStudy {
                     -0.1,
                     0.6,
                 )
-                .only("machine", "actor-butterfly")
+                .only("machine", Machine::ActorButterfly.as_str())
                 .only("program", p.name())
             })
             .collect();
-        for (alpha, beta) in ALPHA_BETA {
-            let machine = dbsp_name(alpha, beta);
+        for exponents in DbspExponents::ALL {
+            let machine = Machine::Dbsp(exponents).as_str();
             claims.push(
                 Claim::slope(
                     format!("{machine}: D-BSP cost / (Theorem 3's cost per step x G) changes by at most 0.1 of its level per doubling of n, per program (Theorem 3: bounded)"),
@@ -116,7 +117,7 @@ impl Study for CrossStudy {
                     -0.1,
                     0.1,
                 )
-                .only("machine", &machine),
+                .only("machine", machine),
             );
         }
         claims
@@ -193,7 +194,7 @@ fn finding(program: &str, rows: &[JsonObject]) -> Option<String> {
         .filter_map(|r| {
             let machine = r.get("machine")?.as_str()?;
             let slowdown = r.get("slowdown")?.as_f64()?;
-            (machine != "reference").then(|| (machine.to_string(), slowdown))
+            (machine != Machine::Reference.as_str()).then(|| (machine.to_string(), slowdown))
         })
         .collect();
     at_n.sort_by(|a, b| a.1.total_cmp(&b.1));

@@ -1,4 +1,5 @@
 use cross_pram::driver::study::PROGRAMS;
+use cross_pram::machine::Machine;
 use cross_pram::machines::compare;
 use proptest::prelude::*;
 
@@ -16,7 +17,7 @@ proptest! {
         prop_assert!(rows.iter().all(|r| r.verified), "{rows:?}");
         prop_assert!((rows[0].slowdown - 1.0).abs() < 1e-12, "{:?}", rows[0]);
         for row in &rows {
-            if row.machine == "actor-butterfly" || row.machine.starts_with("hpram-flat") {
+            if matches!(row.machine, Machine::ActorButterfly | Machine::HpramFlat(_)) {
                 prop_assert!(row.slowdown >= 1.0, "{row:?}");
             }
         }

@@ -1,4 +1,5 @@
 use cross_pram::driver::study::{CrossParams, CrossStudy, PROGRAMS};
+use cross_pram::machine::{HpramPreset, Machine};
 use cross_pram::machines::compare;
 use netcore::pram::library::Algorithm;
 use netcore::study::AnyStudy;
@@ -18,9 +19,10 @@ fn prefix_sums_n64_by_hand() {
     let rows = compare(Algorithm::PrefixSums, 64, 0).unwrap();
     let reference = &rows[0];
     assert_eq!((reference.machine.as_str(), reference.t, reference.g), ("reference", 76, 18));
-    let flat = rows.iter().find(|r| r.machine == "hpram-flat hypercube").unwrap();
+    let flat =
+        rows.iter().find(|r| r.machine == Machine::HpramFlat(HpramPreset::Hypercube)).unwrap();
     assert_eq!((flat.cost, flat.slowdown), (352.0, 352.0 / 76.0));
-    let actor = rows.iter().find(|r| r.machine == "actor-butterfly").unwrap();
+    let actor = rows.iter().find(|r| r.machine == Machine::ActorButterfly).unwrap();
     assert_eq!((actor.procs, actor.bound), (64, Some(6.0)));
     assert!(rows.iter().all(|r| r.verified));
     insta::assert_json_snapshot!(rows);

@@ -21,10 +21,10 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use crate::algs::remap_partition;
-use crate::config::Word;
 use crate::error::HpramError;
 use crate::proc::MemOp;
 use crate::sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
+use crate::word::Word;
 
 /// The prime modulus `p = 119·2^23 + 1`.
 pub const MODULUS: u64 = 998_244_353;

@@ -15,10 +15,10 @@
 use std::sync::Arc;
 
 use crate::algs::TreeForm;
-use crate::config::Word;
 use crate::error::HpramError;
 use crate::proc::MemOp;
 use crate::sub_pram::{FnAlg, HAlgorithm, SubPram};
+use crate::word::Word;
 
 /// The prefix algorithm in form `form` for `r` words per processor (its only parameter).
 pub fn tree_prefix(form: TreeForm, r: usize) -> Arc<dyn HAlgorithm> {

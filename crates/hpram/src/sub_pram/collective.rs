@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use netcore::pram::FetchOp;
 
-use crate::config::Word;
+use crate::word::Word;
 
 use crate::error::HpramError;
 use crate::proc::Proc;

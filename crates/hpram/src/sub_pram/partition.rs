@@ -8,12 +8,13 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::config::{SubModel, Word};
+use crate::config::SubModel;
 use crate::cost_tree::{CostNode, Siblings, push_sibling};
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem, Overlay, check_siblings, merge_children};
 use crate::sub_pram::{HAlgorithm, SubPram};
 use crate::trace;
+use crate::word::Word;
 
 /// What a finished child hands back: its cost node, (uniform) its writes and footprint, and
 /// its replay hash.

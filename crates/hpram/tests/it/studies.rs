@@ -118,7 +118,7 @@ fn glossary_covers_every_column() {
         ("hpram-usable-procs", serde_json::json!({"preset": "mesh2d", "log_n": 6})),
         ("hpram-fft-locality", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),
     ];
-    let studies = hpram::Hpram.studies();
+    let studies = hpram::driver::Hpram.studies();
     assert_eq!(studies.len(), small.len());
     for (name, params) in small {
         let study = studies.iter().find(|s| s.name() == name).expect(name);
@@ -144,7 +144,7 @@ fn glossary_covers_every_column() {
 #[test]
 fn x2_finding_restates_the_rows() {
     use netcore::study::Model;
-    let studies = hpram::Hpram.studies();
+    let studies = hpram::driver::Hpram.studies();
     let study = studies.iter().find(|s| s.name() == "hpram-usable-procs").unwrap();
     let point = study.prepare(&serde_json::json!({"preset": "hypercube", "log_n": 10})).unwrap();
     // xtask's rows carry the point's parameters before the row's columns.

@@ -25,9 +25,10 @@ use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, St
 
 use super::tree_r::TreePreset;
 use crate::algs::{FftForm, fft, fft_output, ntt_reference};
+use crate::config::MemoryVariant;
 use crate::cost_model::{CostModel, Preset};
 use crate::error::HpramError;
-use crate::eval::{Formula, MemoryVariant};
+use crate::eval::Formula;
 use crate::sub_pram::HAlgorithm;
 use crate::{Config, CostTree, count, run};
 

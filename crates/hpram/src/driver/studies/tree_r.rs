@@ -9,8 +9,9 @@ use netcore::rng::SimRng;
 use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 
 use crate::algs::{TreeForm, tree_reduce};
+use crate::config::MemoryVariant;
 use crate::cost_model::{CostModel, Preset, SyncScale};
-use crate::eval::{Formula, MemoryVariant};
+use crate::eval::Formula;
 use crate::{Config, run};
 
 /// The `hpram-tree-r` study.

@@ -19,9 +19,10 @@ use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, St
 use super::fft_locality::fft_cost;
 use super::tree_r::TreePreset;
 use crate::algs::{FftForm, TreeForm, tree_reduce};
+use crate::config::MemoryVariant;
 use crate::cost_model::Preset;
 use crate::error::HpramError;
-use crate::eval::{Formula, MemoryVariant};
+use crate::eval::Formula;
 use crate::{Config, count};
 
 /// The `hpram-usable-procs` study.

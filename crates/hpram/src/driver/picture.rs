@@ -9,10 +9,16 @@
 //! child that finishes early waits (grey) until that child ends.
 
 use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
+use netcore::study::{ConfigFile, ModelError};
 
+use crate::config::MemoryVariant;
 use crate::cost_model::CostModel;
-use crate::eval::{Formula, MemoryVariant};
-use crate::{CostTree, HpramError};
+use crate::cost_tree::CostTree;
+use crate::driver::config::HpramConfig;
+use crate::driver::execute::execute;
+use crate::driver::report::NotVerified;
+use crate::error::HpramError;
+use crate::eval::Formula;
 
 /// What an H-PRAM picture shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,4 +105,24 @@ pub fn tree_picture(
         sketch.frame((lo, hi), (n.start, n.end), n.level - 1, label, HpramKind::SubPram);
     }
     Ok(sketch.finish())
+}
+
+/// The picture of a config's run ([`tree_picture`]): refused before the run past the
+/// picture's lanes (`procs`) or for the two-stage formula, and after it past its cost units.
+pub fn hpram_picture(config: &HpramConfig, file: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+    drawable(config.formula)?;
+    if let Some(p) = config.procs {
+        check_size("procs", p as u64, "tau", 0)?;
+    }
+    let (preset, executed) = execute(config, file)?;
+    if executed.outcome.1 == Some(false) {
+        let got = executed.outcome.0.unwrap_or_default();
+        return Err(NotVerified { algorithm: executed.name, got }.into());
+    }
+    let title = format!(
+        "{} on P = {}, M = {} ({:?}, {:?})",
+        executed.name, executed.procs, executed.mem_words, preset, config.memory
+    );
+    let picture = tree_picture(&executed.tree, &preset, config.memory, config.formula, title)?;
+    Ok(picture)
 }

@@ -1,0 +1,226 @@
+//! The config of `cargo xtask run hpram CONFIG.toml` ([`HpramConfig`]): one algorithm on one
+//! H-PRAM, its cost tree priced under one preset, memory variant and formula (and, in the
+//! report, under every formula).
+//!
+//! ```toml
+//! algorithm = "tree-reduce"  # or "tree-prefix", "fft", "alg1" (M = 2P, no n), "shape", or "library"
+//! form = "hier"              # tree-reduce, tree-prefix: flat | two-level | hier;
+//!                            # fft: flat-naive | flat-lpram | two-level | hier | perm
+//! procs = 4                  # P, a power of two for the tree algorithms, 8·2^k for alg1
+//! n = 16                     # tree algorithms: N words, a multiple of P; input x_i = i
+//! preset = "hypercube"       # pram | hypercube | mesh2d | mesh2d-exact | power | constant
+//! scale = "diam"             # diam | diam-log (hypercube, mesh2d, mesh2d-exact)
+//! power = [1, 2]             # power: a = num/den
+//! constant = [2, 1, 1]       # constant: l, s_alpha, s_beta
+//! formula = "exact"          # exact | phase-refined | simplified | two-stage
+//! memory = "non-uniform"     # non-uniform | uniform: executed (blocks or checked overlays) and priced (ℓ(P') or ℓ(P))
+//! threads = 0                # rayon threads for siblings (0: the global pool)
+//! mode = "full"              # full | count-only: the cost tree only, identical siblings run once
+//! max_depth = 64             # the deepest level a partition may start (default 64)
+//! local_words = 8            # private words per processor (default: what the algorithm needs)
+//! shape = "[2:r|2:]"         # algorithm = "shape" only: a synthetic step shape (crate::synth)
+//! [model]                    # the root's sub-model (default: the algorithm's, EREW with lpram
+//! access = "erew"            # where it keeps blocks); block, scan, multiprefix, lpram,
+//!                            # arbitrary_seed as crate::SubModel
+//! ```
+//!
+//! `max_depth`, `local_words` and `[model]` replace what the algorithm would get, so a
+//! configuration it does not fit fails at run time with the model's own error and its path
+//! (`docs/models/hpram.md`, Choices: Errors from configs).
+//!
+//! `algorithm = "library"` runs a netcore PRAM program as a flat H-PRAM ([`crate::run_program`]):
+//! the program comes from a `[pram]` table, netcore's `PramConfig` as `cargo xtask run pram`
+
+use serde::{Deserialize, Serialize};
+
+use netcore::driver::pram::PramConfig;
+
+use crate::algs::{FftForm, TreeForm};
+use crate::config::{MemoryVariant, SubModel};
+use crate::cost_model::{Network, Preset, SyncScale, validate_cost_model};
+use crate::error::HpramError;
+use crate::eval::Formula;
+
+/// The algorithms `cargo xtask run hpram` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AlgorithmName {
+    /// The paper's hierarchy example (paper Section 2.1, Figure 1).
+    Alg1,
+    /// Tree reduction (`docs/models/hpram.md`, Choices: Algorithms are ours).
+    TreeReduce,
+    /// Tree prefix sums (`docs/models/hpram.md`, Choices: Prefix counts are ours).
+    TreePrefix,
+    /// The number-theoretic FFT (`docs/models/hpram.md`, Choices: FFT conventions).
+    Fft,
+    /// A synthetic step shape ([`crate::synth::Shape`], the `shape` field) on `M = n` words
+    /// (default `P`), every cell 0 at the start.
+    Shape,
+    /// A netcore PRAM program (the `[pram]` table) as a flat H-PRAM (`docs/models/hpram.md`,
+    /// Choices: A PRAM program as a flat H-PRAM).
+    Library,
+}
+
+/// The forms a config may name: the tree algorithms take `flat`, `two-level`, `hier`; the FFT
+/// takes `flat-naive`, `flat-lpram`, `two-level`, `hier`, `perm`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FormName {
+    /// [`TreeForm::Flat`].
+    Flat,
+    /// [`FftForm::FlatNaive`].
+    FlatNaive,
+    /// [`FftForm::FlatLpram`].
+    FlatLpram,
+    /// [`TreeForm::TwoLevel`] or [`FftForm::TwoLevel`].
+    TwoLevel,
+    /// [`TreeForm::Hier`] or [`FftForm::Hier`].
+    Hier,
+    /// [`FftForm::Perm`].
+    Perm,
+}
+
+impl FormName {
+    /// The tree algorithms' form of this name.
+    pub fn tree(self) -> Option<TreeForm> {
+        match self {
+            FormName::Flat => Some(TreeForm::Flat),
+            FormName::TwoLevel => Some(TreeForm::TwoLevel),
+            FormName::Hier => Some(TreeForm::Hier),
+            FormName::FlatNaive | FormName::FlatLpram | FormName::Perm => None,
+        }
+    }
+
+    /// The FFT's form of this name.
+    pub fn fft(self) -> Option<FftForm> {
+        match self {
+            FormName::FlatNaive => Some(FftForm::FlatNaive),
+            FormName::FlatLpram => Some(FftForm::FlatLpram),
+            FormName::TwoLevel => Some(FftForm::TwoLevel),
+            FormName::Hier => Some(FftForm::Hier),
+            FormName::Perm => Some(FftForm::Perm),
+            FormName::Flat => None,
+        }
+    }
+}
+
+/// The preset names of a config.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PresetName {
+    /// [`Preset::Pram`].
+    Pram,
+    /// [`Preset::Hypercube`].
+    #[default]
+    Hypercube,
+    /// [`Preset::Mesh2D`].
+    Mesh2d,
+    /// [`Preset::from_topology`] on the 2-D mesh: its exact diameters.
+    Mesh2dExact,
+    /// [`Preset::Power`], with `power = [num, den]`.
+    Power,
+    /// [`Preset::Constant`], with `constant = [l, sa, sb]`.
+    Constant,
+}
+
+/// The config of `cargo xtask run hpram` (see the module documentation).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HpramConfig {
+    /// The algorithm.
+    pub algorithm: AlgorithmName,
+    /// Its form (tree algorithms and FFT).
+    pub form: Option<FormName>,
+    /// `P` (every algorithm but `library`, whose `P` is the program's `S_max`).
+    pub procs: Option<usize>,
+    /// The PRAM program of `library`.
+    pub pram: Option<PramConfig>,
+    /// `N` (tree-reduce).
+    pub n: Option<usize>,
+    /// The cost preset.
+    #[serde(default)]
+    pub preset: PresetName,
+    /// The synchronisation scale of hypercube and mesh2d.
+    #[serde(default)]
+    pub scale: SyncScale,
+    /// `[num, den]` of the power preset.
+    pub power: Option<[u32; 2]>,
+    /// `[l, sa, sb]` of the constant preset.
+    pub constant: Option<[u64; 3]>,
+    /// The formula the summary reports.
+    #[serde(default)]
+    pub formula: Formula,
+    /// The memory variant the run executes and the latency is priced for.
+    #[serde(default)]
+    pub memory: MemoryVariant,
+    /// Rayon threads for siblings (0: the global pool); unused in count-only mode.
+    #[serde(default)]
+    pub threads: usize,
+    /// Full execution, or count-only (cost tree only, identical siblings run once).
+    #[serde(default)]
+    pub mode: ExecMode,
+    /// The shape of `algorithm = "shape"`.
+    pub shape: Option<String>,
+    /// The root's sub-model, replacing the algorithm's.
+    pub model: Option<SubModel>,
+    /// The deepest level a partition may start (default 64).
+    pub max_depth: Option<u32>,
+    /// Private words per processor, replacing what the algorithm needs.
+    pub local_words: Option<usize>,
+}
+
+/// How a config runs (`docs/models/hpram.md`, Choices: Count-only mode).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExecMode {
+    /// Closures, memory and registers: the result is checked against the plain Rust reference
+    /// and hashed.
+    #[default]
+    Full,
+    /// [`crate::count`]: the cost tree only, up to `P = 2^30` and beyond.
+    CountOnly,
+}
+
+/// A config field that breaks its rule.
+pub(crate) fn bad(field: &'static str, rule: &'static str, got: impl ToString) -> HpramError {
+    HpramError::InvalidConfig { field, rule, got: got.to_string() }
+}
+
+impl HpramConfig {
+    /// The preset this config names, checked for `P = procs` processors.
+    pub fn preset(&self, procs: usize) -> Result<Preset, HpramError> {
+        let preset = match self.preset {
+            PresetName::Pram => Preset::Pram,
+            PresetName::Hypercube => Preset::Hypercube(self.scale),
+            PresetName::Mesh2d => Preset::Mesh2D(self.scale),
+            PresetName::Mesh2dExact => Preset::from_topology(Network::Mesh2D, self.scale),
+            PresetName::Power => {
+                let [num, den] = self
+                    .power
+                    .ok_or_else(|| bad("power", "given with preset = \"power\"", "none"))?;
+                if den == 0 || num > den {
+                    return Err(bad(
+                        "power",
+                        "[num, den] with 0 <= num <= den, den >= 1",
+                        format!("[{num}, {den}]"),
+                    ));
+                }
+                Preset::Power { num, den }
+            }
+            PresetName::Constant => {
+                let [l, sa, sb] = self
+                    .constant
+                    .ok_or_else(|| bad("constant", "given with preset = \"constant\"", "none"))?;
+                Preset::Constant { l, sa, sb }
+            }
+        };
+        if self.power.is_some() && self.preset != PresetName::Power {
+            return Err(bad("power", "only given with preset = \"power\"", "power"));
+        }
+        if self.constant.is_some() && self.preset != PresetName::Constant {
+            return Err(bad("constant", "only given with preset = \"constant\"", "constant"));
+        }
+        validate_cost_model(&preset, procs.max(1) as u64)?;
+        Ok(preset)
+    }
+}

@@ -1,0 +1,240 @@
+//! A config of `cargo xtask run hpram` executed (or counted) before pricing: a built-in
+//! algorithm ([`crate::BuiltinParams`] for the tree algorithms and the FFT, `alg1`, a step
+//! shape) on the H-PRAM the config describes, or a netcore PRAM program as a flat H-PRAM.
+
+use std::sync::Arc;
+
+use netcore::pram::Cost;
+use netcore::study::ConfigFile;
+
+use crate::algs::Alg1;
+use crate::builtin::{Builtin, BuiltinParams};
+use crate::config::{Config, SubModel};
+use crate::cost_model::Preset;
+use crate::cost_tree::CostTree;
+use crate::driver::config::{AlgorithmName, ExecMode, HpramConfig, bad};
+use crate::error::HpramError;
+use crate::limits::check_full_run;
+use crate::run::{count, run, run_program};
+use crate::sub_pram::{BACKEND_WORDS, HAlgorithm};
+use crate::word::Word;
+
+/// A configured algorithm before any data exists: its label, the algorithm, `M`, the
+/// private words per processor and the root's sub-model (EREW, with LPRAM local memory when an
+/// algorithm keeps more than `REGISTERS` words per processor), and for a built-in algorithm
+/// on data its params (its input `x_i = i` and its plain Rust reference).
+struct Setup {
+    name: String,
+    alg: Arc<dyn HAlgorithm>,
+    mem_words: usize,
+    local_words: usize,
+    model: SubModel,
+    builtin: Option<BuiltinParams>,
+}
+
+impl Setup {
+    /// The setup of a checked built-in algorithm.
+    fn builtin(params: BuiltinParams) -> Setup {
+        Setup {
+            name: params.builtin().name(),
+            alg: params.algorithm(),
+            mem_words: params.mem_words(),
+            local_words: params.local_words(),
+            model: params.model(),
+            builtin: Some(params),
+        }
+    }
+}
+
+fn setup(config: &HpramConfig, p: usize) -> Result<Setup, HpramError> {
+    if config.shape.is_some() != (config.algorithm == AlgorithmName::Shape) {
+        return Err(bad("shape", "given exactly with algorithm = \"shape\"", "shape"));
+    }
+    if let Some(text) = &config.shape {
+        if config.form.is_some() {
+            return Err(bad("form", "not given with algorithm = \"shape\"", "form"));
+        }
+        let shape = crate::synth::Shape::parse(text)
+            .map_err(|e| bad("shape", "the shape syntax of crate::synth", e))?;
+        let mem_words = config.n.unwrap_or(p);
+        let (name, model) = ("shape".to_string(), SubModel::EREW);
+        let alg = Arc::new(shape);
+        return Ok(Setup { name, alg, mem_words, local_words: 4, model, builtin: None });
+    }
+    if config.algorithm == AlgorithmName::Alg1 {
+        if config.form.is_some() || config.n.is_some() {
+            return Err(bad("algorithm", "alg1 takes neither form nor n", "form or n"));
+        }
+        let too_big = || bad("procs", "procs and n small enough that M fits in usize", p);
+        let mem_words = p.checked_mul(2).ok_or_else(too_big)?;
+        let alg = Arc::new(Alg1);
+        let (name, model) = ("alg1".to_string(), SubModel::EREW);
+        return Ok(Setup { name, alg, mem_words, local_words: 4, model, builtin: None });
+    }
+    let form = config.form.ok_or_else(|| bad("form", "given with a tree algorithm", "none"))?;
+    let n = config.n.ok_or_else(|| bad("n", "given with a tree algorithm", "none"))?;
+    let label = serde_json::to_value(form).ok().and_then(|v| v.as_str().map(String::from));
+    let label = label.unwrap_or_default();
+    let builtin = if config.algorithm == AlgorithmName::Fft {
+        Builtin::Fft(form.fft().ok_or_else(|| {
+            bad("form", "flat-naive | flat-lpram | two-level | hier | perm for the fft", &label)
+        })?)
+    } else {
+        let form = form.tree().ok_or_else(|| {
+            bad("form", "flat | two-level | hier for the tree algorithms", &label)
+        })?;
+        match config.algorithm {
+            AlgorithmName::TreeReduce => Builtin::TreeReduce(form),
+            _ => Builtin::TreePrefix(form),
+        }
+    };
+    let params = match config.mode {
+        ExecMode::Full => BuiltinParams::new(builtin, p, n)?,
+        ExecMode::CountOnly => BuiltinParams::count_only(builtin, p, n)?,
+    };
+    Ok(Setup::builtin(params))
+}
+
+/// What a run adds to its cost tree: the result, whether it matches the reference, the replay
+/// hash (all `None` in count-only mode).
+pub(crate) type Outcome = (Option<i64>, Option<bool>, Option<String>);
+
+/// A config executed (or counted), before pricing.
+pub(crate) struct Executed {
+    /// The algorithm's label (`tree-reduce/hier`, `library/prefix-sums`, ...).
+    pub(crate) name: String,
+    /// `P`.
+    pub(crate) procs: usize,
+    /// `M`.
+    pub(crate) mem_words: usize,
+    /// The recorded cost tree.
+    pub(crate) tree: CostTree,
+    /// The result, its verdict and the replay hash.
+    pub(crate) outcome: Outcome,
+    /// `library`: the interpreter's cost.
+    pub(crate) interpreter: Option<Cost>,
+}
+
+/// The H-PRAM a built-in algorithm's config runs on: `P` processors, the setup's `M`, private
+/// words and sub-model unless the config replaces them.
+fn machine(config: &HpramConfig, p: usize, setup: &Setup) -> Config {
+    let mut cfg = Config::new(p, setup.mem_words);
+    (cfg.threads, cfg.memory) = (config.threads, config.memory);
+    cfg.local_words = config.local_words.unwrap_or(setup.local_words);
+    cfg.model = config.model.unwrap_or(setup.model);
+    cfg.max_depth = config.max_depth.unwrap_or(cfg.max_depth);
+    cfg
+}
+
+/// Runs a built-in algorithm's config; the preset is checked first.
+fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramError> {
+    let p = config.procs.ok_or_else(|| bad("procs", "given with a built-in algorithm", "none"))?;
+    if config.pram.is_some() {
+        return Err(bad("pram", "only given with algorithm = \"library\"", "a [pram] table"));
+    }
+    let preset = config.preset(p)?;
+    let setup = setup(config, p)?;
+    let cfg = machine(config, p, &setup);
+    let Setup { name, alg, mem_words, builtin, .. } = setup;
+    let (tree, outcome): (_, Outcome) = match config.mode {
+        ExecMode::CountOnly => (count(&cfg, alg, vec![])?, (None, None, None)),
+        ExecMode::Full => {
+            // `M` grows with `n` (tree algorithms, fft) or with `procs` (alg1).
+            let words_field = if config.n.is_some() { "n" } else { "procs" };
+            check_full_run(&cfg, words_field)?;
+            // A built-in algorithm's input `x_i = i` in its layout, and its plain Rust reference.
+            let (input, expected) = match &builtin {
+                Some(params) => {
+                    let x: Vec<Word> = (0..params.n() as Word).collect();
+                    (params.layout(&x), Some((params, params.builtin().reference(&x))))
+                }
+                None => (Vec::new(), None),
+            };
+            let done = run(&cfg, alg, vec![], &input)?;
+            let (result, verified) = match expected {
+                None => (None, None),
+                Some((params, expected)) => {
+                    let out = params.output(&done.memory);
+                    let result = match params.builtin() {
+                        Builtin::TreePrefix(_) => out.last(),
+                        Builtin::TreeReduce(_) | Builtin::Fft(_) => out.first(),
+                    };
+                    (result.copied(), Some(out == expected))
+                }
+            };
+            (done.cost, (result, verified, Some(format!("{:016x}", done.trace_hash))))
+        }
+    };
+    let executed = Executed { name, procs: p, mem_words, tree, outcome, interpreter: None };
+    Ok((preset, executed))
+}
+
+/// Runs `algorithm = "library"`: the `[pram]` table's program on netcore's interpreter with a
+/// flat H-PRAM as its memory ([`run_program`]); the preset is checked before the run.
+fn execute_program(
+    config: &HpramConfig,
+    file: &ConfigFile<'_>,
+) -> Result<(Preset, Executed), HpramError> {
+    let given = [
+        ("procs", config.procs.is_some()),
+        ("form", config.form.is_some()),
+        ("n", config.n.is_some()),
+        ("shape", config.shape.is_some()),
+        ("model", config.model.is_some()),
+        ("max_depth", config.max_depth.is_some()),
+        ("local_words", config.local_words.is_some()),
+    ];
+    if let Some((field, _)) = given.into_iter().find(|&(_, given)| given) {
+        return Err(bad(
+            field,
+            "not given with algorithm = \"library\" (the [pram] table sets the program)",
+            field,
+        ));
+    }
+    if config.mode != ExecMode::Full {
+        return Err(bad(
+            "mode",
+            "full with algorithm = \"library\" (the interpreter needs the data)",
+            "count-only",
+        ));
+    }
+    let pram = config
+        .pram
+        .as_ref()
+        .ok_or_else(|| bad("pram", "a [pram] table with algorithm = \"library\"", "none"))?;
+    let static_error =
+        |source| HpramError::Pram { path: "root".to_string(), step: 0, source: Box::new(source) };
+    let loaded = pram.load(file).map_err(static_error)?;
+    let (program, limits) = (&loaded.program, &loaded.limits);
+    let too_big = |field, got: u64| bad(field, "fits in usize", got);
+    let procs =
+        usize::try_from(program.ppus()).map_err(|_| too_big("ppus", program.ppus().into()))?;
+    let mem_words = usize::try_from(program.mem()).map_err(|_| too_big("mem", program.mem()))?;
+    let preset = config.preset(procs)?;
+    let mut cfg = Config::new(procs, mem_words);
+    (cfg.memory, cfg.local_words) = (config.memory, BACKEND_WORDS);
+    check_full_run(&cfg, if pram.file.is_some() { "file" } else { "n" })?;
+    let done = run_program(&loaded.name, program, &loaded.input, limits, config.threads)?;
+    let verified = loaded.expected.is_some().then(|| loaded.output_ok(&done.run.memory));
+    let hash = format!("{:016x}", done.run.trace_hash);
+    let executed = Executed {
+        name: format!("library/{}", loaded.name),
+        procs,
+        mem_words,
+        tree: done.run.cost,
+        outcome: (None, verified, Some(hash)),
+        interpreter: Some(done.pram.cost),
+    };
+    Ok((preset, executed))
+}
+
+/// Executes (or counts) a config; the preset is checked first.
+pub(crate) fn execute(
+    config: &HpramConfig,
+    file: &ConfigFile<'_>,
+) -> Result<(Preset, Executed), HpramError> {
+    match config.algorithm {
+        AlgorithmName::Library => execute_program(config, file),
+        _ => execute_builtin(config),
+    }
+}

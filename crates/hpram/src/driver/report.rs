@@ -1,0 +1,137 @@
+//! What `cargo xtask run hpram CONFIG.toml` reports ([`HpramReport`]): the executed config's
+//! cost tree priced under its preset, memory variant and formula, and under every formula.
+
+use serde::Serialize;
+
+use netcore::pram::Cost;
+use netcore::study::ConfigFile;
+
+use crate::config::MemoryVariant;
+use crate::cost_model::Preset;
+use crate::driver::config::{ExecMode, HpramConfig};
+use crate::driver::execute::{Executed, execute};
+use crate::error::HpramError;
+use crate::eval::{Formula, LevelRow};
+
+/// The value of every formula.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AllFormulas {
+    /// [`Formula::Exact`].
+    pub exact: u64,
+    /// [`Formula::PhaseRefined`].
+    pub phase_refined: u64,
+    /// [`Formula::Simplified`].
+    pub simplified: u64,
+    /// [`Formula::TwoStage`].
+    pub two_stage: u64,
+}
+
+/// What one run reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HpramReport {
+    /// `alg1` or `tree-reduce/<form>`.
+    pub algorithm: String,
+    /// Full or count-only.
+    pub mode: ExecMode,
+    /// `P`.
+    pub procs: usize,
+    /// `M`.
+    pub mem_words: usize,
+    /// The preset.
+    pub preset: Preset,
+    /// The memory variant.
+    pub memory: MemoryVariant,
+    /// The formula of `tau`.
+    pub formula: Formula,
+    /// The formula's cost.
+    pub tau: u64,
+    /// Stage 1 of the two-stage analysis.
+    pub stage1: u64,
+    /// Stage 2.
+    pub stage2: u64,
+    /// Every formula.
+    pub formulas: AllFormulas,
+    /// Sub-PRAMs, the root included.
+    pub sub_prams: u128,
+    /// Levels.
+    pub depth: u32,
+    /// The result: the sum at address 0 (tree-reduce), the last prefix sum (tree-prefix),
+    /// `X_0` (fft).
+    pub result: Option<i64>,
+    /// The result equals the plain Rust fold, scan or NTT (tree algorithms, fft), or a library
+    /// program's output its plain Rust reference (`library`).
+    pub verified: Option<bool>,
+    /// `library`: the interpreter's `T`, `S`, `G`, `W` (the root's `T + C` is `t`, its `C` is
+    /// `g`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interpreter: Option<Cost>,
+    /// The replay hash (FNV-1a-64 of every step and the final memory), in hex; none in
+    /// count-only mode.
+    pub trace_hash: Option<String>,
+    /// The critical path's node paths.
+    pub critical_path: Vec<String>,
+    /// The per-level breakdown along it, and the per-level work.
+    pub per_level: Vec<LevelRow>,
+    /// The hierarchy, one line per sub-PRAM (at most 64 sub-PRAMs; else empty).
+    pub hierarchy: Vec<String>,
+}
+
+/// Runs a config (`file` locates a `[pram]` table's assembly file).
+pub fn run_hpram_config(
+    config: &HpramConfig,
+    file: &ConfigFile<'_>,
+) -> Result<HpramReport, HpramError> {
+    let (preset, executed) = execute(config, file)?;
+    let Executed { name, procs, mem_words, tree, outcome, interpreter } = executed;
+    let (result, verified, trace_hash) = outcome;
+    let tree = &tree;
+    let price = |f| tree.eval(&preset, config.memory, f).total;
+    let eval = tree.eval(&preset, config.memory, config.formula);
+    Ok(HpramReport {
+        algorithm: name,
+        mode: config.mode,
+        procs,
+        mem_words,
+        preset,
+        memory: config.memory,
+        formula: config.formula,
+        tau: eval.total,
+        stage1: eval.stage1,
+        stage2: eval.stage2,
+        formulas: AllFormulas {
+            exact: price(Formula::Exact),
+            phase_refined: price(Formula::PhaseRefined),
+            simplified: price(Formula::Simplified),
+            two_stage: price(Formula::TwoStage),
+        },
+        sub_prams: tree.sub_prams(),
+        depth: tree.root.depth(),
+        result,
+        verified,
+        interpreter,
+        trace_hash,
+        critical_path: eval.critical_path,
+        per_level: eval.per_level,
+        hierarchy: if tree.sub_prams() <= 64 {
+            tree.render().lines().map(String::from).collect()
+        } else {
+            Vec::new()
+        },
+    })
+}
+
+/// A run whose result differs from the plain Rust fold: a failed run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{algorithm}: result {got} differs from the plain Rust reference")]
+pub struct NotVerified {
+    /// The algorithm.
+    pub algorithm: String,
+    /// Its result.
+    pub got: i64,
+}
+
+impl netcore::fault::Classify for NotVerified {
+    fn fault(&self) -> netcore::fault::Fault {
+        netcore::fault::Fault::Run
+    }
+}
