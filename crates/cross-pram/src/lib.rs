@@ -30,7 +30,6 @@ pub mod driver;
 pub mod machine;
 pub mod machines;
 
-
 /// The shared substrate of the workspace's models; its types appear in this crate's public
 /// signatures ([`Algorithm`](netcore::pram::library::Algorithm),
 /// [`Instance`](netcore::pram::library::Instance), [`Cost`](netcore::pram::Cost),

@@ -1,7 +1,7 @@
 //! Every `fixtures/cross-pram/*.toml` runs through the model's `run_config`; the report (or the
 //! error and whose fault it is) is snapshotted. Hand derivations are in the fixtures' comments.
 
-use cross_pram::CrossPram;
+use cross_pram::driver::CrossPram;
 use netcore::study::{ConfigFile, Model};
 
 fn run(path: &std::path::Path) -> serde_json::Value {
