@@ -531,4 +531,39 @@ mod tests {
         let error: ModelError = RowError::NotVerified.into();
         assert_eq!(error.fault(), netcore::fault::Fault::Run);
     }
+
+    /// Every column a claim or a plot of a study names is a column of the study's rows: the
+    /// first job of each study's quick grid is run and its rows' columns (the job's prefix,
+    /// the point's parameters and the row's fields) are the study's columns.
+    #[test]
+    fn claims_and_plots_name_columns_of_their_study() {
+        for spec in crate::spec::load(None).unwrap() {
+            let (_, study) = crate::registry::study(&spec.name).unwrap();
+            let jobs = spec.jobs(true).unwrap();
+            let points = super::prepare(&spec, study.as_ref(), &jobs[..1]).unwrap();
+            let (rows, _) = super::run_job(&points[0], &jobs[0]).unwrap();
+            let columns: std::collections::BTreeSet<&str> =
+                rows.iter().flat_map(|r| r.keys().map(String::as_str)).collect();
+            assert!(!columns.is_empty(), "{}: no rows", spec.name);
+            let named =
+                (study.claims().into_iter().map(|c| {
+                    (
+                        c.statement.clone(),
+                        c.columns().into_iter().map(str::to_string).collect::<Vec<_>>(),
+                    )
+                }))
+                .chain(study.plots().into_iter().map(|p| {
+                    (p.name.clone(), p.columns().into_iter().map(str::to_string).collect())
+                }));
+            for (what, names) in named {
+                for name in names {
+                    assert!(
+                        columns.contains(name.as_str()),
+                        "{}: `{what}` names `{name}`, not a column ({columns:?})",
+                        spec.name
+                    );
+                }
+            }
+        }
+    }
 }

@@ -556,7 +556,36 @@ pub struct Plot {
     pub filter: Vec<(String, String)>,
 }
 
+impl Claim {
+    /// Every column the claim reads: `y`, the `x` of a trend or fitted check, and the columns
+    /// of its filter, `per` and `pool`. A study's test checks that each is a column of its
+    /// rows, so a misspelt name fails a test instead of matching no row.
+    pub fn columns(&self) -> Vec<&str> {
+        let x = match &self.check {
+            Check::Trend { x, .. } | Check::Exponent { x, .. } | Check::Slope { x, .. } => {
+                Some(x.as_str())
+            }
+            Check::Within { .. } | Check::Flat { .. } | Check::AllTrue => None,
+        };
+        let filter = self.filter.iter().map(|(column, _)| column.as_str());
+        let grouping = self.per.iter().chain(&self.pool).map(String::as_str);
+        std::iter::once(self.y.as_str()).chain(x).chain(filter).chain(grouping).collect()
+    }
+}
+
 impl Plot {
+    /// Every column the plot reads: `x`, the `y` columns, the series and the filter (the
+    /// bounds are among the `y` columns).
+    pub fn columns(&self) -> Vec<&str> {
+        let filter = self.filter.iter().map(|(column, _)| column.as_str());
+        let y = self.y.iter().chain(&self.bounds).map(String::as_str);
+        std::iter::once(self.x.as_str())
+            .chain(y)
+            .chain(self.series.as_deref())
+            .chain(filter)
+            .collect()
+    }
+
     /// A linear plot of columns `y` against `x`.
     pub fn new(name: &str, title: &str, x: &str, y: &[&str]) -> Self {
         Self {
