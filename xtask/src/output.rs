@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use netcore::study::{AnyStudy, Check, Claim};
+use netcore::study::{AnyStudy, Check, Claim, Column, Plot};
 use serde_json::{Value, json};
 
 use crate::claims::{Verdict, evaluate, fitted_curves};
@@ -58,90 +58,16 @@ pub(crate) fn build(
     command: &str,
 ) -> anyhow::Result<StudyOutput> {
     let name = study.name();
-    let mut claims = study.claims();
-    // Every row with a `verified` column was checked when its job ran; the claim records it.
-    if run.rows.iter().any(|row| row.contains_key("verified")) {
-        claims.insert(
-            0,
-            Claim::all_true(
-                "every run's result equals its reference execution (checked by xtask on each row)",
-                "verified",
-            ),
-        );
-    }
+    let claims = claims_with_verified(study, run);
     let plots = study.plots();
-    let mut files = Vec::new();
-    files.push(("results.csv".to_string(), csv(&run.rows)?));
-    let results = json!({
-        "study": name,
-        "model": run.model,
-        "total_jobs": run.total_jobs,
-        "axes": run.axes,
-        "spec_hash": run.spec_hash,
-        "shard": run.shard,
-        "claims": claims,
-        "rows": run.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),
-    });
-    files.push(("results.json".to_string(), serde_json::to_vec_pretty(&results)?));
-    let mut timings = String::from("job,seed,rep,millis\n");
-    for (job, seed, rep, millis) in &run.timings {
-        timings += &format!("{job},{seed},{rep},{millis:.3}\n");
-    }
-    files.push(("timings.csv".to_string(), timings.into_bytes()));
+    let mut files = data_files(name, run, &claims)?;
     let glossary = study.glossary();
     let mut plot_sections = String::new();
     for plot in &plots {
-        // Fitted curves of the claims drawn on this plot's axes.
-        let fits: Vec<_> = claims
-            .iter()
-            .filter(|c| plot.y.contains(&c.y))
-            .filter(|c| match &c.check {
-                Check::Exponent { x, .. } | Check::Slope { x, .. } => *x == plot.x,
-                _ => false,
-            })
-            .map(|c| fitted_curves(c, &run.rows, &run.axes))
-            // More than a few groups would bury the data; their exponents are in the report.
-            .filter(|curves| curves.len() <= MAX_FITTED_CURVES)
-            .flatten()
-            .collect();
-        // The band of every band claim on a plotted column that applies to a plotted row.
-        let plotted: Vec<&Row> = run.rows.iter().filter(|row| selects(&plot.filter, row)).collect();
-        let bands = claims
-            .iter()
-            .filter(|c| plot.y.contains(&c.y))
-            .filter(|c| plotted.iter().any(|row| selects(&c.filter, row)))
-            .filter_map(|c| match c.check {
-                Check::Within { lo, hi } => {
-                    let only = c.filter.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>();
-                    let only = if only.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" ({})", only.join(", "))
-                    };
-                    Some((
-                        format!("claim band {}{only}", crate::claims::band(lo, hi)),
-                        c.y.clone(),
-                        lo,
-                        hi,
-                    ))
-                }
-                _ => None,
-            })
-            .collect();
-        let overlays = Overlays { fits, bands };
-        let svg = render(plot, &run.rows, &run.axes, &glossary, &overlays)
-            .with_context(|| format!("study {name}"))?;
+        let (svg, section) =
+            plot_files(plot, &claims, run, &glossary).with_context(|| format!("study {name}"))?;
         files.push((format!("{}.svg", plot.name), svg.into_bytes()));
-        plot_sections += &format!("### {}\n\n![{}]({}.svg)\n\n", plot.title, plot.title, plot.name);
-        let pooled = pooled_axes(plot, &run.rows, &run.axes);
-        if !pooled.is_empty() {
-            plot_sections += &format!(
-                "One line per {} would draw too many lines: the bars also span the values of {}.\n\n",
-                plot.series.as_deref().unwrap_or("plot"),
-                pooled.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
-            );
-        }
-        plot_sections += &points_table(plot, &run.rows, &run.axes, &glossary);
+        plot_sections += &section;
     }
     // Claims are asserted only over a whole sweep, not over one shard's slice.
     let verdicts: Vec<(String, bool)> = if run.shard.is_some() {
@@ -155,33 +81,8 @@ pub(crate) fn build(
             })
             .collect()
     };
-    let mut report = format!("# Study `{name}` ({})\n\n{}\n\n", run.model, study.about());
-    report += &format!("Command: `{command}`; {} rows", run.rows.len());
-    if let Some(shard) = &run.shard {
-        report += &format!(
-            " (shard {shard} of {} jobs; claims are checked after `cargo xtask merge`)",
-            run.total_jobs
-        );
-    }
-    report += ".\n\n## What this shows\n\n";
     let shows = what_this_shows(&verdicts, &study.findings(&run.rows), run.shard.is_some());
-    report += &shows;
-    report += "\n## Claims\n\n";
-    if verdicts.is_empty() && run.shard.is_none() {
-        report += "(none)\n";
-    }
-    for (line, _) in &verdicts {
-        report += &format!("- {line}\n");
-    }
-    report += "\n## Plots\n\n";
-    report += "Each line passes through the lower median of its runs at each x (a value one run \
-               produced); bars span their minimum to maximum. Dashed coloured lines are bounds, \
-               dotted black lines fitted curves, grey bands the claims' bands.\n\n";
-    report += &plot_sections;
-    report += "## Columns\n\n";
-    report += &glossary_table(&run.rows, &glossary);
-    report += "\n## Results\n\n";
-    report += &markdown(&run.rows, 200);
+    let report = study_report(study, run, command, &shows, &verdicts, &plot_sections, &glossary);
     files.push(("report.md".to_string(), report.into_bytes()));
     // What the index lists about this study; rebuilt from every study directory present.
     let info = json!({
@@ -206,6 +107,151 @@ pub(crate) fn build(
         failed: verdicts.iter().filter(|(_, pass)| !pass).count(),
         claim_lines: verdicts.into_iter().map(|(line, _)| line).collect(),
     })
+}
+
+/// The study's claims, led by the check that every row was verified (when its rows have a
+/// `verified` column: every such row was checked when its job ran, the claim records it).
+fn claims_with_verified(study: &dyn AnyStudy, run: &StudyRun) -> Vec<Claim> {
+    let mut claims = study.claims();
+    if run.rows.iter().any(|row| row.contains_key("verified")) {
+        claims.insert(
+            0,
+            Claim::all_true(
+                "every run's result equals its reference execution (checked by xtask on each row)",
+                "verified",
+            ),
+        );
+    }
+    claims
+}
+
+/// `results.csv`, `results.json` and `timings.csv`.
+fn data_files(
+    name: &str,
+    run: &StudyRun,
+    claims: &[Claim],
+) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+    let mut files = Vec::new();
+    files.push(("results.csv".to_string(), csv(&run.rows)?));
+    let results = json!({
+        "study": name,
+        "model": run.model,
+        "total_jobs": run.total_jobs,
+        "axes": run.axes,
+        "spec_hash": run.spec_hash,
+        "shard": run.shard,
+        "claims": claims,
+        "rows": run.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),
+    });
+    files.push(("results.json".to_string(), serde_json::to_vec_pretty(&results)?));
+    let mut timings = String::from("job,seed,rep,millis\n");
+    for (job, seed, rep, millis) in &run.timings {
+        timings += &format!("{job},{seed},{rep},{millis:.3}\n");
+    }
+    files.push(("timings.csv".to_string(), timings.into_bytes()));
+    Ok(files)
+}
+
+/// One plot's SVG, with the fitted curves and bands of the claims on its axes, and its
+/// section of the study's report (the picture, what it pools, its points).
+fn plot_files(
+    plot: &Plot,
+    claims: &[Claim],
+    run: &StudyRun,
+    glossary: &[Column],
+) -> anyhow::Result<(String, String)> {
+    let overlays = Overlays { fits: fits(plot, claims, run), bands: bands(plot, claims, run) };
+    let svg = render(plot, &run.rows, &run.axes, glossary, &overlays)?;
+    let mut section = format!("### {}\n\n![{}]({}.svg)\n\n", plot.title, plot.title, plot.name);
+    let pooled = pooled_axes(plot, &run.rows, &run.axes);
+    if !pooled.is_empty() {
+        section += &format!(
+            "One line per {} would draw too many lines: the bars also span the values of {}.\n\n",
+            plot.series.as_deref().unwrap_or("plot"),
+            pooled.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+        );
+    }
+    section += &points_table(plot, &run.rows, &run.axes, glossary);
+    Ok((svg, section))
+}
+
+/// Fitted curves of the claims drawn on this plot's axes.
+fn fits(plot: &Plot, claims: &[Claim], run: &StudyRun) -> Vec<(String, Vec<(f64, f64)>)> {
+    claims
+        .iter()
+        .filter(|c| plot.y.contains(&c.y))
+        .filter(|c| match &c.check {
+            Check::Exponent { x, .. } | Check::Slope { x, .. } => *x == plot.x,
+            _ => false,
+        })
+        .map(|c| fitted_curves(c, &run.rows, &run.axes))
+        // More than a few groups would bury the data; their exponents are in the report.
+        .filter(|curves| curves.len() <= MAX_FITTED_CURVES)
+        .flatten()
+        .collect()
+}
+
+/// The band of every band claim on a plotted column that applies to a plotted row.
+fn bands(plot: &Plot, claims: &[Claim], run: &StudyRun) -> Vec<(String, String, f64, f64)> {
+    let plotted: Vec<&Row> = run.rows.iter().filter(|row| selects(&plot.filter, row)).collect();
+    claims
+        .iter()
+        .filter(|c| plot.y.contains(&c.y))
+        .filter(|c| plotted.iter().any(|row| selects(&c.filter, row)))
+        .filter_map(|c| match c.check {
+            Check::Within { lo, hi } => {
+                let only = c.filter.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>();
+                let only =
+                    if only.is_empty() { String::new() } else { format!(" ({})", only.join(", ")) };
+                Some((
+                    format!("claim band {}{only}", crate::claims::band(lo, hi)),
+                    c.y.clone(),
+                    lo,
+                    hi,
+                ))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The study's `report.md`.
+fn study_report(
+    study: &dyn AnyStudy,
+    run: &StudyRun,
+    command: &str,
+    shows: &str,
+    verdicts: &[(String, bool)],
+    plot_sections: &str,
+    glossary: &[Column],
+) -> String {
+    let mut report = format!("# Study `{}` ({})\n\n{}\n\n", study.name(), run.model, study.about());
+    report += &format!("Command: `{command}`; {} rows", run.rows.len());
+    if let Some(shard) = &run.shard {
+        report += &format!(
+            " (shard {shard} of {} jobs; claims are checked after `cargo xtask merge`)",
+            run.total_jobs
+        );
+    }
+    report += ".\n\n## What this shows\n\n";
+    report += shows;
+    report += "\n## Claims\n\n";
+    if verdicts.is_empty() && run.shard.is_none() {
+        report += "(none)\n";
+    }
+    for (line, _) in verdicts {
+        report += &format!("- {line}\n");
+    }
+    report += "\n## Plots\n\n";
+    report += "Each line passes through the lower median of its runs at each x (a value one run \
+               produced); bars span their minimum to maximum. Dashed coloured lines are bounds, \
+               dotted black lines fitted curves, grey bands the claims' bands.\n\n";
+    report += plot_sections;
+    report += "## Columns\n\n";
+    report += &glossary_table(&run.rows, glossary);
+    report += "\n## Results\n\n";
+    report += &markdown(&run.rows, 200);
+    report
 }
 
 /// The prefix of every temporary entry a sweep makes in `--out` (and the only entries it
