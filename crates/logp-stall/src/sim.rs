@@ -29,7 +29,6 @@
 //! power of two (the bitonic sort), overhead mode `Folded` only, gap violations are errors.
 
 pub mod bounds;
-pub mod config;
 mod node;
 mod sort;
 mod trace;
@@ -338,7 +337,7 @@ impl SimConfig {
     /// `L <= p` (the paper's standing assumption `max{2, o} <= G <= L <= p`), `p <= 2^20`, then
     /// `1 <= δ <= L`, `p` a power of two, `1 <= g, ℓ <= 2^32`, `scan_fanin >= 2`,
     /// `max_cycles >= 1`.
-    fn validate(&self) -> Result<(), Error> {
+    pub(crate) fn validate(&self) -> Result<(), Error> {
         let rules: [(bool, &'static str, &'static str, String); 6] = [
             (self.p >= 2, "p", "p >= 2", format!("p={}", self.p)),
             (self.p <= 1 << 20, "p", "p <= 2^20 (the simulation's limit)", format!("p={}", self.p)),

@@ -23,8 +23,9 @@ use serde_json::json;
 use crate::program::{Built, Program, compaction_extra};
 use crate::{Error, LogpParams, limits};
 
-use super::workload::{Workload, programs};
-use super::{Judged, SimConfig, simulate_and_judge};
+use super::trace_picture::trace_picture;
+use crate::sim::workload::{Workload, programs};
+use crate::sim::{CycleStats, Judged, SimConfig, SimOp, simulate_and_judge, theorem2_cycle_bound};
 
 /// The `kind = "sim"` configuration: the simulation's parameters as the table `[machine]`
 /// (a [`SimConfig`]: `p`, `G`, `L`, `o`, `delta`, `g`, `l`, `unstall`, `scan_fanin`,
@@ -85,7 +86,7 @@ pub struct SimRunReport {
     /// Per-cycle invariant failures (empty when sound).
     pub broken_invariants: Vec<String>,
     /// Per-cycle statistics.
-    pub cycle_stats: Vec<super::CycleStats>,
+    pub cycle_stats: Vec<CycleStats>,
 }
 
 /// What the simulated processors run.
@@ -173,7 +174,7 @@ fn simulate_workload(
 }
 
 /// The picture of a `kind = "sim"` run: the simulated LogP execution (the trace its replay on
-/// the direct machine checks), drawn as a direct run is ([`crate::picture`]); refused before
+/// the direct machine checks), drawn as a direct run is ([`trace_picture`]); refused before
 /// the run past the picture's lanes.
 pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
     c.machine.validate()?;
@@ -202,7 +203,7 @@ pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
         cfg.l,
         cfg.delta
     );
-    Ok(crate::picture::trace_picture(&trace, title)?)
+    Ok(trace_picture(&trace, title)?)
 }
 
 /// A `[program]`: the totals, and the simulated execution in detail (the detail `trace =
@@ -241,7 +242,7 @@ fn detailed<S: Serialize>(
     let stalled: Vec<u64> = rep
         .ops
         .iter()
-        .map(|log| log.iter().filter(|(_, op)| *op == super::SimOp::Stalled).count() as u64)
+        .map(|log| log.iter().filter(|(_, op)| *op == SimOp::Stalled).count() as u64)
         .collect();
     let undone: Vec<u64> = (0..cfg.p)
         .map(|i| rep.episodes.iter().filter(|e| e.proc == i).map(|e| e.undone).sum())
@@ -282,7 +283,7 @@ fn totals<S>(
         episodes: rep.episodes.len(),
         bsp_cost: cost,
         cost_by_label: rep.ledger.by_label(&cfg.bsp_params()?)?,
-        bound_thm2: super::theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l),
+        bound_thm2: theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l),
         cost_per_cycle: cost / rep.cycles as f64,
         verified,
         legal: judged.legal,
