@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::program::{Built, Program, compaction_extra};
-use crate::{Error, LogpParams, limits};
+use crate::{Error, limits};
 
 use super::trace_picture::trace_picture;
 use crate::sim::workload::{Workload, programs};
@@ -158,18 +158,18 @@ fn simulate_workload(
     if r > 1024 {
         return Err(Error::SimParam { field: "r", rule: "r <= 1024", value: r.to_string() }.into());
     }
-    if workload == Workload::Hotspot && r >= cfg.p {
-        let value = format!("r={r}, p={}", cfg.p);
+    if workload == Workload::Hotspot && r >= cfg.p() {
+        let value = format!("r={r}, p={}", cfg.p());
         return Err(Error::SimParam { field: "r", rule: "r < p for a hotspot", value }.into());
     }
     let messages = match workload {
         Workload::Hotspot => u64::from(r),
-        Workload::RandomTraffic => u64::from(r) * u64::from(cfg.p),
+        Workload::RandomTraffic => u64::from(r) * u64::from(cfg.p()),
     };
-    let value = || format!("{r} with p = {} ({messages} messages)", cfg.p);
-    limits::check("r", value, limits::sim_estimate(u64::from(cfg.p), messages))?;
+    let value = || format!("{r} with p = {} ({messages} messages)", cfg.p());
+    limits::check("r", value, limits::sim_estimate(u64::from(cfg.p()), messages))?;
     let mut rng = netcore::rng::seeded(seed, 0);
-    let (procs, reference) = programs(workload, cfg.p, cfg.gap, r, &mut rng);
+    let (procs, reference) = programs(workload, cfg.p(), cfg.gap(), r, &mut rng);
     Ok((simulate_and_judge(cfg, procs)?, reference))
 }
 
@@ -179,13 +179,13 @@ fn simulate_workload(
 pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
     c.machine.validate()?;
     let (cfg, source) = c.source()?;
-    check_size("p", u64::from(cfg.p), "T", 0)?;
+    check_size("p", u64::from(cfg.p()), "T", 0)?;
     let (what, trace) = match source {
         Source::Workload { workload, r, seed } => {
             (json!(workload), simulate_workload(&cfg, workload, r, seed)?.0.trace)
         }
         Source::Program { program, .. } => {
-            let params = LogpParams::new(cfg.p, cfg.latency, cfg.gap, cfg.o)?;
+            let params = cfg.logp();
             match program.build(&params, cfg.delta)? {
                 Built::Compaction { procs, algorithm, .. } => {
                     (json!(algorithm), simulate_and_judge(&cfg, procs)?.trace)
@@ -211,14 +211,14 @@ pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
 /// and final states per processor, and with `trace = true` the trace.
 fn run_program(mut cfg: SimConfig, program: Program, trace: bool) -> Result<RunReport, ModelError> {
     let up_front =
-        limits::sim_estimate(u64::from(cfg.p), 0).saturating_add(program.code_bytes(cfg.p));
-    limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p), up_front)?;
+        limits::sim_estimate(u64::from(cfg.p()), 0).saturating_add(program.code_bytes(cfg.p()));
+    limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p()), up_front)?;
     cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
-    let params = LogpParams::new(cfg.p, cfg.latency, cfg.gap, cfg.o)?;
+    let params = cfg.logp();
     match program.build(&params, cfg.delta)? {
         Built::Compaction { procs, algorithm, x, bound } => {
             let judged = simulate_and_judge(&cfg, procs)?;
-            let extra = compaction_extra(algorithm, &judged.report.states, cfg.p, &x, bound)?;
+            let extra = compaction_extra(algorithm, &judged.report.states, cfg.p(), &x, bound)?;
             detailed(&cfg, &judged, extra, trace)
         }
         Built::Scripts(scripts) => {
@@ -244,7 +244,7 @@ fn detailed<S: Serialize>(
         .iter()
         .map(|log| log.iter().filter(|(_, op)| *op == SimOp::Stalled).count() as u64)
         .collect();
-    let undone: Vec<u64> = (0..cfg.p)
+    let undone: Vec<u64> = (0..cfg.p())
         .map(|i| rep.episodes.iter().filter(|e| e.proc == i).map(|e| e.undone).sum())
         .collect();
     let obj = extra.as_object_mut().expect("an object");
@@ -283,7 +283,7 @@ fn totals<S>(
         episodes: rep.episodes.len(),
         bsp_cost: cost,
         cost_by_label: rep.ledger.by_label(&cfg.bsp_params()?)?,
-        bound_thm2: theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l),
+        bound_thm2: theorem2_cycle_bound(cfg.p(), cfg.gap(), cfg.delta, cfg.g, cfg.l),
         cost_per_cycle: cost / rep.cycles as f64,
         verified,
         legal: judged.legal,
@@ -295,9 +295,9 @@ fn totals<S>(
     let summary = format!(
         "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle, Theorem 2 bound {:.1}){}, legal = {}, replay_equal = {}",
         cfg.delta,
-        cfg.p,
-        cfg.gap,
-        cfg.latency,
+        cfg.p(),
+        cfg.gap(),
+        cfg.latency(),
         cfg.g,
         cfg.l,
         report.t,
