@@ -1,5 +1,5 @@
 //! The cycle simulation of δ-LogP on BSP (paper §4, Theorem 2, Corollary 1), fully executed
-//! on netcore's [`BspMachine`].
+//! on netcore's [`BspMachine`](netcore::bsp::BspMachine).
 //!
 //! BSP processor `B_i` runs the *same* [`LogpProcess`] code as LogP processor `P_i`, in
 //! cycles of `C = max{G, δ}` steps. Each cycle (paper §4, steps 1-6, as supersteps; the BSP

@@ -1,8 +1,8 @@
 //! The GOAL text parser and schedule validation (static message matching, acyclic
-//! dependencies): the text is read in chunks ([`chunks`]), line by line ([`lines`]), each
-//! line split by the [`lexer`] (or read in one pass by [`quick`]) and read by its
-//! [`syntax`]; the [`parser`] keeps the operations and resolves each block's [`labels`], then
-//! [`validate`]s the schedule.
+//! dependencies): the text is read in chunks (`chunks`), line by line (`lines`), each line
+//! split by the `lexer` (or read in one pass by `quick`) and read by its `syntax`; the
+//! `parser` keeps the operations and resolves each block's `labels`, then `validate`s the
+//! schedule.
 #![warn(clippy::cast_possible_truncation)]
 
 mod chunks;

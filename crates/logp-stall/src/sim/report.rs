@@ -79,7 +79,7 @@ pub struct SimEpisode {
     pub undone: u64,
 }
 
-/// The outcome of [`simulate`].
+/// The outcome of [`simulate`](crate::sim::simulate).
 #[derive(Debug, Clone, Serialize)]
 pub struct SimReport<S> {
     /// Final process states.
