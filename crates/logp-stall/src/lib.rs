@@ -22,10 +22,9 @@
 //!   executed on netcore's [`BspMachine`](netcore::bsp::BspMachine).
 //! - [`goal`]: GOAL schedules (the text format of LogGOPSim and Schedgen), a
 //!   LogGOPSim-compatible engine, and GOAL ranks as LogP programs under every stalling rule.
-//! - [`picture`]: the space-time diagram of one run (`cargo xtask run ... --svg FILE`).
 //! - [`driver`]: what `cargo xtask` drives, not the library API: the [`Model`] implementation
-//!   ([`driver::LogpStall`]), the config readers of `cargo xtask run logp-stall CONFIG.toml`
-//!   and the sweepable studies.
+//!   ([`driver::LogpStall`]), the config readers of `cargo xtask run logp-stall CONFIG.toml`,
+//!   the pictures of a run (`--svg FILE`) and the sweepable studies.
 //!
 //! [`Model`]: netcore::study::Model
 //!
@@ -55,7 +54,6 @@ pub mod goal;
 pub mod limits;
 pub mod machine;
 pub mod params;
-pub mod picture;
 pub mod process;
 mod program;
 pub mod script;

@@ -5,7 +5,7 @@
 //! whose size only the run reveals, is bounded during the run ([`Error::TraceLimit`]).
 
 use crate::error::Error;
-use crate::goal::config::Generator;
+use crate::goal::Generator;
 
 /// Memory a single run may take: 2 GiB.
 pub const MEMORY_LIMIT: u64 = 1 << 31;

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use netcore::Step;
 use serde::Serialize;
 
+mod answer;
 mod blocking;
 mod network;
 mod processors;
@@ -312,21 +313,6 @@ impl<'c, P: LogpProcess> Machine<'c, P> {
             gap_wait_steps: procs.gap_wait_steps,
         }
     }
-}
-
-/// Range-checks an adversary's answer `value` for `proc` at `step` against `[lo, hi]`.
-fn check_range(
-    what: &'static str,
-    proc: u32,
-    step: Step,
-    value: Step,
-    lo: Step,
-    hi: Step,
-) -> Result<(), Error> {
-    if value < lo || value > hi {
-        return Err(Error::AdversaryOutOfWindow { what, proc, step, value, lo, hi });
-    }
-    Ok(())
 }
 
 /// SF-correctness evidence (SF-LogP, paper §2.1): runs `procs` under the stall-free rule against

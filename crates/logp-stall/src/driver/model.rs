@@ -19,9 +19,9 @@ pub struct LogpStall;
 pub enum Kind {
     /// One run of the direct LogP machine ([`crate::driver::single_run::LogpConfig`]).
     Logp,
-    /// A GOAL schedule in LogGOPSim-compatible mode ([`crate::goal::config::GoalConfig`]).
+    /// A GOAL schedule in LogGOPSim-compatible mode ([`crate::driver::goal_config::GoalConfig`]).
     Goal,
-    /// The cycle simulation of delta-LogP on BSP ([`crate::sim::config::SimRunConfig`]).
+    /// The cycle simulation of delta-LogP on BSP ([`crate::driver::sim_config::SimRunConfig`]).
     Sim,
     /// A BSP-native program on netcore's BSP engine ([`crate::driver::bsp_config::BspConfig`]).
     Bsp,
@@ -93,8 +93,8 @@ impl Model for LogpStall {
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         let text = config.text;
         match parse::<KindOf>(text)?.kind {
-            Kind::Goal => crate::goal::config::run_goal_config(&parse(text)?, config),
-            Kind::Sim => crate::sim::config::run_sim_config(parse(text)?),
+            Kind::Goal => crate::driver::goal_config::run_goal_config(&parse(text)?, config),
+            Kind::Sim => crate::driver::sim_config::run_sim_config(parse(text)?),
             Kind::Logp => crate::driver::single_run::run_logp_config(parse(text)?),
             Kind::Bsp => crate::driver::bsp_config::run_bsp_config(&parse(text)?),
         }
@@ -103,8 +103,8 @@ impl Model for LogpStall {
         let text = config.text;
         match parse::<KindOf>(text)?.kind {
             Kind::Logp => crate::driver::single_run::logp_picture(parse(text)?),
-            Kind::Goal => crate::goal::config::goal_config_picture(&parse(text)?, config),
-            Kind::Sim => crate::sim::config::sim_picture(parse(text)?),
+            Kind::Goal => crate::driver::goal_config::goal_config_picture(&parse(text)?, config),
+            Kind::Sim => crate::driver::sim_config::sim_picture(parse(text)?),
             Kind::Bsp => crate::driver::bsp_config::bsp_picture(&parse(text)?),
         }
     }

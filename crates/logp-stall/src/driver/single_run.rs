@@ -176,7 +176,7 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
     }
 }
 
-/// The picture of a `kind = "logp"` run ([`crate::picture`]): refused before the run when
+/// The picture of a `kind = "logp"` run ([`super::trace_picture`]): refused before the run when
 /// `p` exceeds the picture's lanes, and before drawing when the run is too long.
 pub fn logp_picture(c: LogpConfig) -> Result<Picture, ModelError> {
     check_size("p", u64::from(c.p), "T", 0)?;
@@ -188,7 +188,7 @@ pub fn logp_picture(c: LogpConfig) -> Result<Picture, ModelError> {
     };
     let title =
         format!("{algorithm} under {} (adversary {})", trace.rule.name(), choice.describe());
-    Ok(crate::picture::trace_picture(&trace, title)?)
+    Ok(super::trace_picture::trace_picture(&trace, title)?)
 }
 
 /// The machine of config `c`, its adversary choice and its δ (checked; limits applied).

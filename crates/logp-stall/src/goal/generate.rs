@@ -3,11 +3,40 @@
 
 use std::fmt::Write;
 
-use super::parse::MAX_RANKS;
+use serde::{Deserialize, Serialize};
+
+use super::schedule::MAX_RANKS;
 use crate::error::Error;
 
 /// Largest `p` of [`linear_alltoall`] (it has `2 p (p - 1)` operations).
 pub const MAX_ALLTOALL_RANKS: u32 = 1 << 13;
+
+/// A generated schedule, by name (`generator = "binomial_broadcast"` in a config).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Generator {
+    /// [`binomial_broadcast`].
+    BinomialBroadcast,
+    /// [`dissemination`].
+    Dissemination,
+    /// [`linear_alltoall`].
+    LinearAlltoall,
+}
+
+impl Generator {
+    /// The GOAL text of this generator's schedule on `p` ranks with messages of `bytes`.
+    ///
+    /// # Errors
+    ///
+    /// Those of the generator's function.
+    pub fn goal_text(self, p: u32, bytes: u64) -> Result<String, Error> {
+        match self {
+            Generator::BinomialBroadcast => binomial_broadcast(p, bytes),
+            Generator::Dissemination => dissemination(p, bytes),
+            Generator::LinearAlltoall => linear_alltoall(p, bytes),
+        }
+    }
+}
 
 fn check_p(p: u32, max: u32, rule: &'static str) -> Result<(), Error> {
     if p < 2 || p > max {

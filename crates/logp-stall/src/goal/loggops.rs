@@ -40,7 +40,7 @@
 //!
 //! **Trace** ([`run_loggops_traced`], off in [`run_loggops`]): each CPU interval as the engine
 //! fixes it (a send's or calc's when it runs, a message's receive overhead when it is
-//! processed), for the run's picture ([`crate::goal::picture`]).
+//! processed), for the picture of the run (`cargo xtask run ... --svg FILE`).
 //!
 //! Beyond LogGOPSim: a message of 0 bytes has no per-byte cost (LogGOPSim computes `(0-1)O`
 //! in unsigned arithmetic and wraps around); an operation completes once (LogGOPSim completes
@@ -56,12 +56,8 @@ use std::collections::{BinaryHeap, VecDeque};
 use netcore::Step;
 use serde::{Deserialize, Serialize};
 
-use super::parse::IREQ_BIT;
-use super::{OpKind, Schedule};
+use super::schedule::{ANY, IREQ_BIT, MAX_TIME, Op, OpKind, Schedule, size_limit_message};
 use crate::error::Error;
-
-/// The wildcard source or tag (`-1` in GOAL text), LogGOPSim's `ANY_SOURCE`/`ANY_TAG`.
-pub const ANY: u32 = u32::MAX;
 
 /// LogGOPSim's default eager/rendezvous threshold `S` in bytes.
 pub const DEFAULT_S: u64 = 65535;
@@ -156,8 +152,6 @@ pub struct CpuInterval {
     pub gap_to: Step,
 }
 
-/// Largest accepted parameter, message size or calc time.
-pub const MAX_TIME: u64 = 1 << 31;
 /// The latest time the engine schedules (`2^63 - 1`). Sizes and parameters up to
 /// [`MAX_TIME`] still reach it along a dependency chain, so every time is computed with
 /// checked arithmetic and a later one is [`Error::GoalTimeOverflow`].
@@ -460,7 +454,7 @@ fn type_order(k: OpKind) -> u8 {
 }
 
 /// LogGOPSim's order of operations released together: by rank, then stably by type.
-fn sort_released(ops: &[super::Op], released: &mut [(u32, u32)]) {
+fn sort_released(ops: &[Op], released: &mut [(u32, u32)]) {
     released.sort_by_key(|&(h, op)| (h, type_order(ops[op as usize].kind)));
 }
 
@@ -533,7 +527,7 @@ fn run_engine(
     {
         return Err(Error::GoalSyntax {
             line: schedule.line(i) as usize,
-            message: super::parse::size_limit_message(op.kind, u64::from(op.size)),
+            message: size_limit_message(op.kind, u64::from(op.size)),
         });
     }
     let n = schedule.ops.len();

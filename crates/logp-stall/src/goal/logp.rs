@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use netcore::Step;
 use serde::Serialize;
 
-use super::{DepKind, OpKind, Schedule};
+use super::schedule::{DepKind, OpKind, Schedule};
 use crate::{Action, Delivered, LogpProcess};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +39,29 @@ pub struct GoalRankState {
     pub completed: u32,
     /// Messages received, sorted.
     pub received: Vec<(u32, u32, u32)>,
+}
+
+impl Schedule {
+    /// The final state every rank must reach: all operations completed, and the messages
+    /// `(src, tag, k)` its recvs are matched with.
+    pub fn reference_states(&self) -> Vec<GoalRankState> {
+        (0..self.num_ranks)
+            .map(|r| {
+                let mut counts: std::collections::BTreeMap<(u32, u32), u32> =
+                    std::collections::BTreeMap::new();
+                let mut received = Vec::new();
+                for op in self.rank_ops(r) {
+                    if op.kind == OpKind::Recv {
+                        let c = counts.entry((op.peer, op.tag)).or_insert(0);
+                        received.push((op.peer, op.tag, *c));
+                        *c += 1;
+                    }
+                }
+                received.sort_unstable();
+                GoalRankState { completed: self.rank_ops(r).len() as u32, received }
+            })
+            .collect()
+    }
 }
 
 /// One GOAL rank as a LogP process.

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use netcore::Step;
 
-use super::check_range;
+use super::answer::check_range;
 use crate::Delivered;
 use crate::adversary::{Adversary, DeliveryQuery};
 use crate::error::{CapacityViolation, Error};

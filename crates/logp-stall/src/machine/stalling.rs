@@ -5,7 +5,7 @@
 
 use netcore::Step;
 
-use super::check_range;
+use super::answer::check_range;
 use crate::adversary::{Adversary, SignalQuery, UnstallQuery};
 use crate::error::Error;
 use crate::trace::Episode;

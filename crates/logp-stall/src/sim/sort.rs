@@ -13,6 +13,7 @@
 use netcore::bsp::BspMachine;
 use netcore::bsp::primitives::{SortBlock, bitonic_sort_blocks, bitonic_stages};
 
+use super::superstep::SimSuperstep;
 use super::wire::Wire;
 
 /// Supersteps of the bitonic sort (`bitonic_sort`) on `p = 2^k` processors: `1 + k(k+1)/2`.
@@ -26,7 +27,7 @@ pub(crate) fn bitonic_sort<S: SortBlock<I>, I: Ord + Clone>(
     m: &mut BspMachine<S, Wire<I>>,
     b: usize,
 ) -> Result<(), netcore::bsp::BspError> {
-    bitonic_sort_blocks(m, b, "sort", Wire::Item, |wire| match wire {
+    bitonic_sort_blocks(m, b, SimSuperstep::Sort.as_str(), Wire::Item, |wire| match wire {
         Wire::Item(item) => Some(item),
         _ => None,
     })

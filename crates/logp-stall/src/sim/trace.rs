@@ -5,14 +5,15 @@
 
 use netcore::Step;
 
-use super::{SimConfig, SimOp, SimReport};
+use super::params::SimConfig;
+use super::report::{SimOp, SimReport};
 use crate::error::Error;
-use crate::{Episode, LogpParams, Op, StallRule, Trace, TraceMessage};
+use crate::{Episode, Op, StallRule, Trace, TraceMessage};
 
 impl<S> SimReport<S> {
     /// The recorded execution under rule `Delta { delta }` with the parameters of `cfg`.
     pub fn to_trace(&self, cfg: &SimConfig) -> Result<Trace, Error> {
-        let params = LogpParams::new(cfg.p, cfg.latency, cfg.gap, cfg.o)?;
+        let params = cfg.logp();
         let mut messages: Vec<TraceMessage> = self
             .messages
             .iter()

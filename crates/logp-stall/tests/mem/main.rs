@@ -5,7 +5,7 @@
 //! lists the figures this test prints with `--nocapture`).
 
 use logp_stall::driver::LogpStall;
-use logp_stall::goal::config::Generator;
+use logp_stall::goal::Generator;
 use logp_stall::limits;
 use logp_stall::script::Instr;
 use netcore::study::{ConfigFile, Model};

@@ -167,21 +167,21 @@ pub struct SimRow {
 
 fn run_point(point: &SimPoint, rng: &mut SimRng) -> Result<Vec<SimRow>, ModelError> {
     let cfg = &point.cfg;
-    let (procs, reference) = programs(point.workload, cfg.p, cfg.gap, point.r, rng);
+    let (procs, reference) = programs(point.workload, cfg.p(), cfg.gap(), point.r, rng);
     let judged = simulate_and_judge(cfg, procs)?;
     let (rep, legal, replay_equal) = (judged.report, judged.legal, judged.replay_equal);
     let lg = f64::from(point.log_p);
     let cost = rep.cost;
     let cost_per_cycle = cost / rep.cycles as f64;
-    let bound = bounds::theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l);
+    let bound = bounds::theorem2_cycle_bound(cfg.p(), cfg.gap(), cfg.delta, cfg.g, cfg.l);
     let sigma = cost / rep.simulated_steps as f64;
     let bound_cor1 = match point.delta {
-        DeltaChoice::One => bounds::corollary1_delta1(cfg.p, cfg.gap, cfg.latency),
-        _ => bounds::corollary1_delta_l(cfg.p, cfg.gap, cfg.latency),
+        DeltaChoice::One => bounds::corollary1_delta1(cfg.p(), cfg.gap(), cfg.latency()),
+        _ => bounds::corollary1_delta_l(cfg.p(), cfg.gap(), cfg.latency()),
     };
     Ok(vec![SimRow {
-        p: cfg.p,
-        latency: cfg.latency,
+        p: cfg.p(),
+        latency: cfg.latency(),
         delta_value: cfg.delta,
         cycle: cfg.cycle(),
         capacity: cfg.capacity(),

@@ -20,8 +20,7 @@ use netcore::Step;
 use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
 use netcore::study::ModelError;
 
-use super::loggops::{Busy, LogGopsParams, run_loggops_traced};
-use super::{OpKind, Schedule};
+use crate::goal::{Busy, LogGopsParams, OpKind, Schedule, run_loggops_traced};
 
 /// What a GOAL picture shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,10 +21,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::program::{Built, Program, compaction_extra};
-use crate::{Error, LogpParams, limits};
+use crate::{Error, limits};
 
-use super::workload::{Workload, programs};
-use super::{Judged, SimConfig, simulate_and_judge};
+use super::trace_picture::trace_picture;
+use crate::sim::workload::{Workload, programs};
+use crate::sim::{CycleStats, Judged, SimConfig, SimOp, simulate_and_judge, theorem2_cycle_bound};
 
 /// The `kind = "sim"` configuration: the simulation's parameters as the table `[machine]`
 /// (a [`SimConfig`]: `p`, `G`, `L`, `o`, `delta`, `g`, `l`, `unstall`, `scan_fanin`,
@@ -85,7 +86,7 @@ pub struct SimRunReport {
     /// Per-cycle invariant failures (empty when sound).
     pub broken_invariants: Vec<String>,
     /// Per-cycle statistics.
-    pub cycle_stats: Vec<super::CycleStats>,
+    pub cycle_stats: Vec<CycleStats>,
 }
 
 /// What the simulated processors run.
@@ -157,34 +158,34 @@ fn simulate_workload(
     if r > 1024 {
         return Err(Error::SimParam { field: "r", rule: "r <= 1024", value: r.to_string() }.into());
     }
-    if workload == Workload::Hotspot && r >= cfg.p {
-        let value = format!("r={r}, p={}", cfg.p);
+    if workload == Workload::Hotspot && r >= cfg.p() {
+        let value = format!("r={r}, p={}", cfg.p());
         return Err(Error::SimParam { field: "r", rule: "r < p for a hotspot", value }.into());
     }
     let messages = match workload {
         Workload::Hotspot => u64::from(r),
-        Workload::RandomTraffic => u64::from(r) * u64::from(cfg.p),
+        Workload::RandomTraffic => u64::from(r) * u64::from(cfg.p()),
     };
-    let value = || format!("{r} with p = {} ({messages} messages)", cfg.p);
-    limits::check("r", value, limits::sim_estimate(u64::from(cfg.p), messages))?;
+    let value = || format!("{r} with p = {} ({messages} messages)", cfg.p());
+    limits::check("r", value, limits::sim_estimate(u64::from(cfg.p()), messages))?;
     let mut rng = netcore::rng::seeded(seed, 0);
-    let (procs, reference) = programs(workload, cfg.p, cfg.gap, r, &mut rng);
+    let (procs, reference) = programs(workload, cfg.p(), cfg.gap(), r, &mut rng);
     Ok((simulate_and_judge(cfg, procs)?, reference))
 }
 
 /// The picture of a `kind = "sim"` run: the simulated LogP execution (the trace its replay on
-/// the direct machine checks), drawn as a direct run is ([`crate::picture`]); refused before
+/// the direct machine checks), drawn as a direct run is ([`trace_picture`]); refused before
 /// the run past the picture's lanes.
 pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
     c.machine.validate()?;
     let (cfg, source) = c.source()?;
-    check_size("p", u64::from(cfg.p), "T", 0)?;
+    check_size("p", u64::from(cfg.p()), "T", 0)?;
     let (what, trace) = match source {
         Source::Workload { workload, r, seed } => {
             (json!(workload), simulate_workload(&cfg, workload, r, seed)?.0.trace)
         }
         Source::Program { program, .. } => {
-            let params = LogpParams::new(cfg.p, cfg.latency, cfg.gap, cfg.o)?;
+            let params = cfg.logp();
             match program.build(&params, cfg.delta)? {
                 Built::Compaction { procs, algorithm, .. } => {
                     (json!(algorithm), simulate_and_judge(&cfg, procs)?.trace)
@@ -202,7 +203,7 @@ pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
         cfg.l,
         cfg.delta
     );
-    Ok(crate::picture::trace_picture(&trace, title)?)
+    Ok(trace_picture(&trace, title)?)
 }
 
 /// A `[program]`: the totals, and the simulated execution in detail (the detail `trace =
@@ -210,14 +211,14 @@ pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
 /// and final states per processor, and with `trace = true` the trace.
 fn run_program(mut cfg: SimConfig, program: Program, trace: bool) -> Result<RunReport, ModelError> {
     let up_front =
-        limits::sim_estimate(u64::from(cfg.p), 0).saturating_add(program.code_bytes(cfg.p));
-    limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p), up_front)?;
+        limits::sim_estimate(u64::from(cfg.p()), 0).saturating_add(program.code_bytes(cfg.p()));
+    limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p()), up_front)?;
     cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
-    let params = LogpParams::new(cfg.p, cfg.latency, cfg.gap, cfg.o)?;
+    let params = cfg.logp();
     match program.build(&params, cfg.delta)? {
         Built::Compaction { procs, algorithm, x, bound } => {
             let judged = simulate_and_judge(&cfg, procs)?;
-            let extra = compaction_extra(algorithm, &judged.report.states, cfg.p, &x, bound)?;
+            let extra = compaction_extra(algorithm, &judged.report.states, cfg.p(), &x, bound)?;
             detailed(&cfg, &judged, extra, trace)
         }
         Built::Scripts(scripts) => {
@@ -241,9 +242,9 @@ fn detailed<S: Serialize>(
     let stalled: Vec<u64> = rep
         .ops
         .iter()
-        .map(|log| log.iter().filter(|(_, op)| *op == super::SimOp::Stalled).count() as u64)
+        .map(|log| log.iter().filter(|(_, op)| *op == SimOp::Stalled).count() as u64)
         .collect();
-    let undone: Vec<u64> = (0..cfg.p)
+    let undone: Vec<u64> = (0..cfg.p())
         .map(|i| rep.episodes.iter().filter(|e| e.proc == i).map(|e| e.undone).sum())
         .collect();
     let obj = extra.as_object_mut().expect("an object");
@@ -282,7 +283,7 @@ fn totals<S>(
         episodes: rep.episodes.len(),
         bsp_cost: cost,
         cost_by_label: rep.ledger.by_label(&cfg.bsp_params()?)?,
-        bound_thm2: super::theorem2_cycle_bound(cfg.p, cfg.gap, cfg.delta, cfg.g, cfg.l),
+        bound_thm2: theorem2_cycle_bound(cfg.p(), cfg.gap(), cfg.delta, cfg.g, cfg.l),
         cost_per_cycle: cost / rep.cycles as f64,
         verified,
         legal: judged.legal,
@@ -294,9 +295,9 @@ fn totals<S>(
     let summary = format!(
         "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle, Theorem 2 bound {:.1}){}, legal = {}, replay_equal = {}",
         cfg.delta,
-        cfg.p,
-        cfg.gap,
-        cfg.latency,
+        cfg.p(),
+        cfg.gap(),
+        cfg.latency(),
         cfg.g,
         cfg.l,
         report.t,

@@ -17,25 +17,10 @@ use netcore::picture::Picture;
 use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 
+use super::goal_picture::goal_picture;
+use crate::goal::schedule::MAX_TIME;
+use crate::goal::{Generator, LogGopsParams, Schedule, parse, parse_file, run_loggops};
 use crate::{Error, limits};
-
-use super::loggops::MAX_TIME;
-use super::{
-    LogGopsParams, Schedule, binomial_broadcast, dissemination, linear_alltoall, parse, parse_file,
-    run_loggops,
-};
-
-/// A generated schedule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Generator {
-    /// [`binomial_broadcast`].
-    BinomialBroadcast,
-    /// [`dissemination`].
-    Dissemination,
-    /// [`linear_alltoall`].
-    LinearAlltoall,
-}
 
 /// The `kind = "goal"` configuration.
 #[derive(Debug, Clone, Deserialize)]
@@ -104,11 +89,7 @@ pub fn schedule(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Schedule, Mod
             let units = limits::generated_units(*g, p);
             let estimate = limits::goal_estimate(u64::from(p), units);
             limits::check("p", || format!("{p} ({units} operations and dependencies)"), estimate)?;
-            parse(&match g {
-                Generator::BinomialBroadcast => binomial_broadcast(p, cfg.bytes),
-                Generator::Dissemination => dissemination(p, cfg.bytes),
-                Generator::LinearAlltoall => linear_alltoall(p, cfg.bytes),
-            }?)?
+            parse(&g.goal_text(p, cfg.bytes)?)?
         }
         // The file is read in chunks and never held whole.
         (None, Some(path)) => parse_file(&file.resolve(path))?,
@@ -179,7 +160,7 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
     Ok(RunReport { summary, report: to_json(&report)? })
 }
 
-/// The picture of a `kind = "goal"` configuration's run ([`super::picture`]).
+/// The picture of a `kind = "goal"` configuration's run ([`goal_picture`]).
 pub fn goal_config_picture(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     let schedule = schedule(cfg, file)?;
     let what = match (cfg.generator, &cfg.file) {
@@ -190,9 +171,5 @@ pub fn goal_config_picture(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Pi
         ),
         (None, _) => format!("GOAL schedule on {} ranks", schedule.num_ranks),
     };
-    super::picture::goal_picture(
-        &schedule,
-        cfg.loggops,
-        format!("{what}, LogGOPSim-compatible mode"),
-    )
+    goal_picture(&schedule, cfg.loggops, format!("{what}, LogGOPSim-compatible mode"))
 }

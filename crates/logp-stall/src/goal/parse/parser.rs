@@ -1,0 +1,387 @@
+//! The parser's buffers: the operations, dependencies and blocks of the text in file order,
+//! each block's labels resolved when it closes, then put in rank order and validated
+//! ([`Parser::build`]).
+#![warn(clippy::cast_possible_truncation)]
+
+use super::edges::{Edge, dependents};
+use super::errors::{echo, line32, op_id, parse_num, syntax, too_many_ops};
+use super::labels::{Name, is_long, key, label_text, slot};
+use super::syntax::parse_op;
+use super::validate::{check_acyclic, check_message_counts};
+use crate::error::Error;
+use crate::goal::schedule::{ANY, DepKind, FAR, IREQ_BIT, Op, Schedule};
+use crate::limits;
+
+/// One `rank r { ... }` block: its operations are `ops[op_start..op_end]` of the parser's
+/// file-order buffers, its dependencies `deps[dep_start..dep_end]` (file-order indices).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Block {
+    pub(super) rank: u32,
+    pub(super) line: usize,
+    pub(super) op_start: u32,
+    pub(super) op_end: u32,
+    pub(super) dep_start: usize,
+    pub(super) dep_end: usize,
+}
+
+/// Flat buffers in file order, reused across blocks (no allocation per line or block).
+pub(super) struct Parser {
+    pub(super) p: u32,
+    /// Operations plus dependency lines allowed by the memory limit given `p`.
+    pub(super) max_units: u64,
+    pub(super) ops: Vec<Op>,
+    /// Each operation's line minus its block's, or [`FAR`] (see [`Schedule::line`]).
+    pub(super) line_off: Vec<u8>,
+    /// `(op, line)` of the operations at [`FAR`] or more lines below their block's header.
+    pub(super) far: Vec<(u32, u32)>,
+    pub(super) deps: Vec<Edge>,
+    pub(super) blocks: Vec<Block>,
+    /// Line of each rank's block (0 = none yet), to reject a second block; empty in a piece
+    /// parsed in parallel ([`Lines::piece`](super::lines::Lines::piece)), which records `headers` instead.
+    pub(super) seen: Vec<u32>,
+    /// `(rank, line)` of each block header of a piece parsed in parallel, in file order.
+    pub(super) headers: Vec<(u32, usize)>,
+    /// The texts of the open block's labels longer than [`KEY_BYTES`], one after the other
+    /// (a shorter label is held whole by its [`key`]).
+    pub(super) names: String,
+    /// Labels of the open block: (label, file-order op index).
+    pub(super) labels: Vec<(Name, u32)>,
+    /// Dependency lines of the open block, resolved when it closes.
+    pub(super) pending: Vec<(usize, Name, Name, DepKind)>,
+    /// The hash table of the open block's labels when it closes ([`Parser::close`]): per
+    /// slot, a position in `labels` plus one, or 0 for an empty slot.
+    pub(super) table: Vec<u32>,
+}
+
+impl Parser {
+    pub(super) fn new(p: u32, max_units: u64, seen: Vec<u32>) -> Self {
+        Parser {
+            p,
+            max_units,
+            ops: Vec::new(),
+            line_off: Vec::new(),
+            far: Vec::new(),
+            deps: Vec::new(),
+            blocks: Vec::new(),
+            seen,
+            headers: Vec::new(),
+            names: String::new(),
+            labels: Vec::new(),
+            pending: Vec::new(),
+            table: Vec::new(),
+        }
+    }
+
+    /// Appends the parser `w` of a piece parsed after `base` lines
+    /// ([`Lines::piece`](super::lines::Lines::piece)): claims its ranks in file order, then
+    /// returns its error (a line number `base` further), else takes its operations and blocks.
+    pub(super) fn merge(
+        &mut self,
+        base: usize,
+        w: Parser,
+        err: Option<Error>,
+    ) -> Result<(), Error> {
+        for &(rank, line) in &w.headers {
+            self.claim(rank, base + line)?;
+        }
+        if let Some(e) = err {
+            return Err(match e {
+                Error::GoalSyntax { line, message } => {
+                    Error::GoalSyntax { line: base + line, message }
+                }
+                e => e,
+            });
+        }
+        let shift = op_id(self.ops.len(), base)?;
+        let dshift = self.deps.len();
+        // The caller checked that every line of the piece is below 2^32 (`line32`).
+        let base32 = line32(base)?;
+        self.ops.extend_from_slice(&w.ops);
+        self.line_off.extend_from_slice(&w.line_off);
+        self.far.extend(w.far.iter().map(|&(o, line)| (o + shift, line + base32)));
+        self.deps.extend(w.deps.iter().map(|d| d.moved(0, shift)));
+        self.blocks.extend(w.blocks.iter().map(|b| Block {
+            rank: b.rank,
+            line: b.line + base,
+            op_start: b.op_start + shift,
+            op_end: b.op_end + shift,
+            dep_start: b.dep_start + dshift,
+            dep_end: b.dep_end + dshift,
+        }));
+        Ok(())
+    }
+
+    pub(super) fn rank_header(&mut self, line: usize, tokens: &[&str]) -> Result<Block, Error> {
+        let p = self.p;
+        let r = match tokens {
+            ["rank", r, "{"] => *r,
+            _ => {
+                return Err(syntax(
+                    line,
+                    format!("expected `rank <r> {{` (got `{}`)", echo(&tokens.join(" "))),
+                ));
+            }
+        };
+        let rank: u32 = parse_num(line, r, "rank id")?;
+        if rank >= p {
+            return Err(syntax(line, format!("rank id must be < num_ranks = {p} (got {rank})")));
+        }
+        if self.seen.is_empty() {
+            // A piece parsed in parallel: the rank is claimed when the piece is merged.
+            self.headers.push((rank, line));
+        } else {
+            self.claim(rank, line)?;
+        }
+        let at = self.next_op(line)?;
+        let d = self.deps.len();
+        Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
+    }
+
+    /// Records rank `rank`'s block at `line`; rejects a second block.
+    pub(super) fn claim(&mut self, rank: u32, line: usize) -> Result<(), Error> {
+        let prev = self.seen[rank as usize];
+        if prev > 0 {
+            return Err(syntax(
+                line,
+                format!("rank {rank} has a second block (first at line {prev})"),
+            ));
+        }
+        self.seen[rank as usize] = line32(line)?;
+        Ok(())
+    }
+
+    pub(super) fn body_line(
+        &mut self,
+        line: usize,
+        tokens: &[&str],
+        block: &Block,
+    ) -> Result<(), Error> {
+        self.check_units(line)?;
+        if let [a, word @ ("requires" | "irequires"), b] = tokens {
+            let kind = if *word == "requires" { DepKind::Requires } else { DepKind::Irequires };
+            self.push_dep(line, a, b, kind);
+            return Ok(());
+        }
+        let Some(label) = tokens.first().and_then(|t| t.strip_suffix(':')) else {
+            return Err(syntax(
+                line,
+                format!(
+                    "expected `<label>: send|recv|calc ...`, `<label> requires <label>` or `}}` (got `{}`)",
+                    echo(&tokens.join(" "))
+                ),
+            ));
+        };
+        if label.is_empty() {
+            return Err(syntax(line, "empty label before `:`"));
+        }
+        let op = parse_op(line, &tokens[1..], self.p, block.rank)?;
+        self.push_op(line, label, key(label), op, block)
+    }
+
+    /// Rejects one more operation or dependency line beyond the memory limit.
+    pub(super) fn check_units(&self, line: usize) -> Result<(), Error> {
+        let units = (self.ops.len() + self.deps.len() + self.pending.len()) as u64 + 1;
+        if units > self.max_units {
+            let p = self.p;
+            let value = || {
+                format!(
+                    "{p} with more than {} operations and dependencies by goal line {line}",
+                    self.max_units
+                )
+            };
+            limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), units))?;
+        }
+        Ok(())
+    }
+
+    /// Records the dependency line `a requires b` (or `irequires`) of the open block.
+    pub(super) fn push_dep(&mut self, line: usize, a: &str, b: &str, kind: DepKind) {
+        let (a, b) = (self.name(a, key(a)), self.name(b, key(b)));
+        self.pending.push((line, a, b, kind));
+    }
+
+    /// Appends the operation `op` labelled `label` (whose [`key`] is `key`) at `line` to the
+    /// open block.
+    pub(super) fn push_op(
+        &mut self,
+        line: usize,
+        label: &str,
+        key: u128,
+        op: Op,
+        block: &Block,
+    ) -> Result<(), Error> {
+        let id = self.next_op(line)?;
+        let name = self.name(label, key);
+        self.labels.push((name, id));
+        self.ops.push(op);
+        // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
+        match u8::try_from(line - block.line).ok().filter(|&off| off < FAR) {
+            Some(off) => self.line_off.push(off),
+            None => {
+                self.line_off.push(FAR);
+                self.far.push((id, line32(line)?));
+            }
+        }
+        Ok(())
+    }
+
+    /// Closes a block: rejects duplicate labels, resolves its dependencies.
+    /// The id of the next operation. Ids use the top bit as a flag (dependency kind,
+    /// completion dependents), so a schedule holds fewer than 2^31 operations.
+    pub(super) fn next_op(&self, line: usize) -> Result<u32, Error> {
+        op_id(self.ops.len(), line)
+            .and_then(|id| if id < (1 << 31) - 1 { Ok(id) } else { Err(too_many_ops(line)) })
+    }
+
+    /// A label of the open block, whose [`key`] is `key` (its text stored when longer than
+    /// [`KEY_BYTES`]).
+    pub(super) fn name(&mut self, label: &str, key: u128) -> Name {
+        let start = self.names.len();
+        if is_long(key) {
+            self.names.push_str(label);
+        }
+        Name { key, start, end: self.names.len() }
+    }
+
+    pub(super) fn close(&mut self, mut block: Block) -> Result<(), Error> {
+        let r = block.rank;
+        // The labels in a hash table of at least twice their number of slots (open
+        // addressing, linear probing), inserted in file order: the first label found there
+        // already is the earliest second definition. Keys are compared first, texts only for
+        // two long labels of one key.
+        let bits = (2 * self.labels.len()).max(2).next_power_of_two().trailing_zeros();
+        let mask = (1usize << bits) - 1;
+        self.table.clear();
+        self.table.resize(mask + 1, 0);
+        let (names, labels, table) = (&self.names, &self.labels, &mut self.table);
+        let same = |a: Name, b: Name| {
+            a.key == b.key && (!is_long(a.key) || names[a.start..a.end] == names[b.start..b.end])
+        };
+        let twice = (1u32..).zip(labels).find(|&(i, &(name, _))| {
+            let mut at = slot(name.key, bits);
+            while let Some(j) = table[at].checked_sub(1) {
+                if same(labels[j as usize].0, name) {
+                    return true;
+                }
+                at = (at + 1) & mask;
+            }
+            table[at] = i;
+            false
+        });
+        if let Some((_, &(name, id))) = twice {
+            return Err(syntax(
+                self.line_of(block.line, id),
+                format!("label `{}` is defined twice in rank {r}", echo(&label_text(names, name))),
+            ));
+        }
+        let table = &self.table;
+        for &(line, a, b, kind) in &self.pending {
+            let find = |label: Name| {
+                let mut at = slot(label.key, bits);
+                while let Some(j) = table[at].checked_sub(1) {
+                    let (l, id) = labels[j as usize];
+                    if same(l, label) {
+                        return Ok(id);
+                    }
+                    at = (at + 1) & mask;
+                }
+                Err(syntax(
+                    line,
+                    format!(
+                        "label `{}` is not defined in rank {r}",
+                        echo(&label_text(names, label))
+                    ),
+                ))
+            };
+            let (op, on) = (find(a)?, find(b)?);
+            if op == on {
+                return Err(syntax(
+                    line,
+                    format!("label `{}` cannot depend on itself", echo(&label_text(names, a))),
+                ));
+            }
+            let bit = if kind == DepKind::Irequires { IREQ_BIT } else { 0 };
+            self.deps.push(Edge { op: op | bit, on });
+        }
+        self.names.clear();
+        self.labels.clear();
+        self.pending.clear();
+        block.op_end = op_id(self.ops.len(), block.line)?;
+        block.dep_end = self.deps.len();
+        self.blocks.push(block);
+        Ok(())
+    }
+
+    /// The line of the operation `op` (file order) of the block whose header is at `block_line`.
+    pub(super) fn line_of(&self, block_line: usize, op: u32) -> usize {
+        match self.line_off[op as usize] {
+            FAR => self.far[self.far.partition_point(|&(o, _)| o < op)].1 as usize,
+            off => block_line + usize::from(off),
+        }
+    }
+
+    /// Puts the blocks in rank order and validates the schedule.
+    pub(super) fn build(mut self) -> Result<Schedule, Error> {
+        let p = self.p;
+        let in_order = self.blocks.windows(2).all(|w| w[0].rank < w[1].rank);
+        let (ops, line_off, far, deps) = if in_order {
+            (self.ops, self.line_off, self.far, self.deps)
+        } else {
+            self.blocks.sort_unstable_by_key(|b| b.rank);
+            let mut ops = Vec::with_capacity(self.ops.len());
+            let mut line_off = Vec::with_capacity(self.ops.len());
+            let mut far = Vec::with_capacity(self.far.len());
+            let mut deps = Vec::with_capacity(self.deps.len());
+            let mut base = 0u32;
+            for b in &self.blocks {
+                let (a, e) = (b.op_start as usize, b.op_end as usize);
+                ops.extend_from_slice(&self.ops[a..e]);
+                line_off.extend_from_slice(&self.line_off[a..e]);
+                let shift = |i: u32| i - b.op_start + base;
+                let first = self.far.partition_point(|&(o, _)| o < b.op_start);
+                let end = self.far.partition_point(|&(o, _)| o < b.op_end);
+                far.extend(self.far[first..end].iter().map(|&(o, line)| (shift(o), line)));
+                deps.extend(
+                    self.deps[b.dep_start..b.dep_end].iter().map(|d| d.moved(b.op_start, base)),
+                );
+                base += b.op_end - b.op_start;
+            }
+            (ops, line_off, far, deps)
+        };
+        let mut rank_start = Vec::with_capacity(p as usize + 1);
+        let mut next = 0;
+        let mut at = 0u32;
+        for r in 0..p {
+            rank_start.push(at);
+            if let Some(b) = self.blocks.get(next).filter(|b| b.rank == r) {
+                at += b.op_end - b.op_start;
+                next += 1;
+            }
+        }
+        rank_start.push(at);
+        drop(self.blocks);
+        let mut schedule = Schedule {
+            num_ranks: p,
+            rank_start,
+            ops,
+            block_line: self.seen,
+            line_off,
+            far,
+            dep_start: Vec::new(),
+            dep_list: Vec::new(),
+        };
+        // The send/recv counts are checked before the dependents are built (the check's
+        // buffers, freed, leave room for them: at most the memory of the later run is held at
+        // once), but a cycle is reported first.
+        let counts = if schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
+            Ok(())
+        } else {
+            check_message_counts(&schedule)
+        };
+        (schedule.dep_start, schedule.dep_list) = dependents(schedule.ops.len(), &deps);
+        drop(deps);
+        check_acyclic(&schedule)?;
+        counts?;
+        Ok(schedule)
+    }
+}

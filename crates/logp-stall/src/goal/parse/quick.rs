@@ -1,0 +1,193 @@
+//! The one-pass line reader: a plain line inside a block read straight from its bytes, with
+//! the result the general path ([`super::lexer::tokenize`], [`super::parser::Parser`]) gives.
+
+use super::labels::{KEY_BYTES, key};
+use super::lexer::{CALC, CLASS, CPU, NIC, RECV, SEND, SPACE, TAG, WORD, digits, number, pack};
+use crate::goal::schedule::{ANY, DepKind, MAX_TIME, Op, OpKind};
+
+/// A body line recognised by [`quick_line`].
+pub(super) enum Quick<'a> {
+    /// `}`.
+    End,
+    /// `<a> requires <b>` or `<a> irequires <b>`.
+    Dep(&'a str, &'a str, DepKind),
+    /// `<label>: <operation>`, with the label's [`key`].
+    Op(&'a str, u128, Op),
+}
+
+/// Most words of a body line: `l: send 8b to 1 tag 0 cpu 0 nic 0`.
+const MAX_WORDS: usize = 11;
+
+/// A line inside a block read in one pass over its bytes (words kept as ranges on the stack,
+/// keywords compared as packed integers (so a NUL byte is left to the general path),
+/// numbers read from the digits), when it is plain: ASCII without `/`, and an operation whose
+/// numbers are decimal digits within their bounds (no wildcard). Anything else, errors
+/// included, gives `None` and is read by [`tokenize`] and [`Parser::body_line`], whose results
+/// these equal.
+pub(super) fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
+    if let Some(q) = plain_line(raw, p, rank) {
+        return Some(q);
+    }
+    let b = raw.as_bytes();
+    let mut words = [(0usize, 0usize); MAX_WORDS];
+    let mut n = 0;
+    let mut i = 0;
+    loop {
+        while i < b.len() && CLASS[usize::from(b[i])] == SPACE {
+            i += 1;
+        }
+        if i == b.len() {
+            break;
+        }
+        let start = i;
+        while i < b.len() {
+            match CLASS[usize::from(b[i])] {
+                WORD => i += 1,
+                SPACE => break,
+                _ => return None,
+            }
+        }
+        *words.get_mut(n)? = (start, i);
+        n += 1;
+    }
+    let w = |k: usize| &b[words[k].0..words[k].1];
+    let s = |k: usize| &raw[words[k].0..words[k].1];
+    // Keywords compared as packed integers (a slice comparison calls `memcmp`).
+    let kw = |k: usize| pack(w(k));
+    if n == 1 && kw(0) == pack(b"}") {
+        return Some(Quick::End);
+    }
+    if n == 3 && (kw(1) == pack(b"requires") || w(1) == b"irequires") {
+        let kind = if kw(1) == pack(b"requires") { DepKind::Requires } else { DepKind::Irequires };
+        return Some(Quick::Dep(s(0), s(2), kind));
+    }
+    if n < 3 {
+        return None;
+    }
+    let label = s(0).strip_suffix(':').filter(|l| !l.is_empty())?;
+    let verb = kw(1);
+    // The size's word without its `b` (a byte compared, not a slice: that calls `memcmp`).
+    let size_word = match (verb == CALC, w(2).split_last()) {
+        (true, _) => w(2),
+        (false, Some((&b'b', number))) => number,
+        (false, _) => return None,
+    };
+    let size = digits(size_word).filter(|&v| v <= MAX_TIME).and_then(|v| u32::try_from(v).ok())?;
+    let op = match verb {
+        CALC => {
+            let cpu = match n {
+                3 => 0,
+                5 if kw(3) == CPU => u8::try_from(digits(w(4))?).ok()?,
+                _ => return None,
+            };
+            Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu, nic: 0 }
+        }
+        SEND | RECV => {
+            let (kind, want) = if verb == SEND {
+                (OpKind::Send, pack(b"to"))
+            } else {
+                (OpKind::Recv, pack(b"from"))
+            };
+            if n < 5 || kw(3) != want || n % 2 == 0 {
+                return None;
+            }
+            let peer = u32::try_from(digits(w(4))?).ok().filter(|&q| q < p && q != rank)?;
+            let (mut tag, mut cpu, mut nic, mut seen) = (0, 0, 0, 0);
+            for k in (5..n).step_by(2) {
+                let (order, v) = match kw(k) {
+                    TAG => (1, digits(w(k + 1))?),
+                    CPU => (2, digits(w(k + 1))?),
+                    NIC => (3, digits(w(k + 1))?),
+                    _ => return None,
+                };
+                if order <= seen {
+                    return None;
+                }
+                seen = order;
+                match order {
+                    1 => tag = u32::try_from(v).ok().filter(|&t| t != ANY)?,
+                    2 => cpu = u8::try_from(v).ok()?,
+                    _ => nic = u8::try_from(v).ok()?,
+                }
+            }
+            Op { size, peer, tag, kind, cpu, nic }
+        }
+        _ => return None,
+    };
+    Some(Quick::Op(label, key(label), op))
+}
+
+/// A line in the form that generators write, read straight through (each byte once, the
+/// keywords with the spaces around them compared as byte strings at their places, no word list):
+/// `<label>: send <n>b to <peer>[ tag <t>]`, `<label>: recv <n>b from <peer>[ tag <t>]`,
+/// `<label>: calc <n>` or `<a> requires|irequires <b>`, single spaces, nothing after.
+/// Any other line gives `None` and is read by the rest of [`quick_line`], whose result
+/// (the same checks and bounds) this equals.
+pub(super) fn plain_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
+    let b = raw.as_bytes();
+    let word_end = |from: usize| {
+        from + b[from..]
+            .iter()
+            .position(|&c| CLASS[usize::from(c)] != WORD)
+            .unwrap_or(b.len() - from)
+    };
+    let first = word_end(0);
+    if first == 0 || b.get(first) != Some(&b' ') {
+        return None;
+    }
+    let at = first + 1;
+    let Some(label) = raw[..first].strip_suffix(':').filter(|l| !l.is_empty()) else {
+        // `<a> requires <b>` or `<a> irequires <b>`.
+        let (kind, from) = if b.get(at..at + 9) == Some(b"requires ") {
+            (DepKind::Requires, at + 9)
+        } else if b.get(at..at + 10) == Some(b"irequires ") {
+            (DepKind::Irequires, at + 10)
+        } else {
+            return None;
+        };
+        let end = word_end(from);
+        return (end > from && end == b.len())
+            .then(|| Quick::Dep(&raw[..first], &raw[from..], kind));
+    };
+    // The label's key from the line's first 16 bytes when it has them (one load, masked).
+    let label_key = match b.first_chunk::<16>() {
+        Some(head) => {
+            let kept = label.len().min(KEY_BYTES);
+            let len = u128::from(u8::try_from(label.len()).unwrap_or(u8::MAX));
+            (u128::from_be_bytes(*head) & (u128::MAX << (8 * (16 - kept)))) | len
+        }
+        None => key(label),
+    };
+    let verb = b.get(at..at + 5)?;
+    let (size, at) = number(b, at + 5)?;
+    let size = u32::try_from(size).ok().filter(|&v| u64::from(v) <= MAX_TIME)?;
+    if verb == b"calc " {
+        return (at == b.len()).then_some(Quick::Op(
+            label,
+            label_key,
+            Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu: 0, nic: 0 },
+        ));
+    }
+    let (kind, want): (_, &[u8]) = match verb {
+        b"send " => (OpKind::Send, b"b to "),
+        b"recv " => (OpKind::Recv, b"b from "),
+        _ => return None,
+    };
+    if b.get(at..at + want.len())? != want {
+        return None;
+    }
+    let (peer, at) = number(b, at + want.len())?;
+    let peer = u32::try_from(peer).ok().filter(|&q| q < p && q != rank)?;
+    let tag = if at == b.len() {
+        0
+    } else if b.get(at..at + 5)? == b" tag " {
+        let (tag, at) = number(b, at + 5)?;
+        if at != b.len() {
+            return None;
+        }
+        u32::try_from(tag).ok().filter(|&t| t != ANY)?
+    } else {
+        return None;
+    };
+    Some(Quick::Op(label, label_key, Op { size, peer, tag, kind, cpu: 0, nic: 0 }))
+}

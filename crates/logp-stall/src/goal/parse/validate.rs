@@ -1,0 +1,137 @@
+//! Validation of a parsed schedule: acyclic dependencies, and without wildcards as many sends
+//! as recvs for each `(src, dst, tag)`.
+
+use super::errors::schedule_err;
+use crate::error::Error;
+use crate::goal::schedule::{IREQ_BIT, OpKind, Schedule};
+
+/// Kahn's algorithm over the dependency graph; a leftover operation lies on or behind a cycle.
+/// Dependencies join operations of one rank (labels are resolved in their block), so one
+/// rank is checked at a time, on buffers the size of the largest rank (not of the schedule:
+/// they were the process's peak); the error names the first rank with a cycle and its first
+/// leftover operation in line order.
+pub(super) fn check_acyclic(s: &Schedule) -> Result<(), Error> {
+    let mut indegree: Vec<u32> = Vec::new();
+    let mut stack: Vec<u32> = Vec::new();
+    for (r, w) in (0u32..).zip(s.rank_start.windows(2)) {
+        let (first, end) = (w[0], w[1]);
+        let at = |op: u32| (op - first) as usize;
+        indegree.clear();
+        indegree.resize(at(end), 0);
+        for op in first..end {
+            for &w in s.dependents_of(op) {
+                indegree[at(w & !IREQ_BIT)] += 1;
+            }
+        }
+        stack.clear();
+        stack.extend((first..end).filter(|&op| indegree[at(op)] == 0));
+        let mut seen = 0;
+        while let Some(v) = stack.pop() {
+            seen += 1;
+            for &w in s.dependents_of(v) {
+                let w = w & !IREQ_BIT;
+                indegree[at(w)] -= 1;
+                if indegree[at(w)] == 0 {
+                    stack.push(w);
+                }
+            }
+        }
+        if seen < at(end) {
+            let op = (first..end).find(|&op| indegree[at(op)] > 0).unwrap_or(first);
+            return Err(schedule_err(format!(
+                "the dependencies of rank {r} form a cycle (through the operation at line {})",
+                s.line(op)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Every send has a recv and every recv a send: for each `(src, dst, tag)` the sends from
+/// `src` to `dst` with tag `t` are as many as the recvs at `dst` from `src` with tag `t` (a
+/// schedule without wildcards, where a mismatch surely leaves a message or a recv unmatched
+/// at the end of a run). The error names the smallest `(src, dst, tag)` with a mismatch and
+/// the first operation in line order left over in it.
+pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
+    // The recvs grouped by source as `(dst, tag)` (counting sort: 8 bytes per recv), each
+    // group in rank and line order; then one source at a time, its sends and its recvs as
+    // `(dst, tag)`, sorted: the k-th send and the k-th recv of a `(dst, tag)` sit at the same
+    // position. The operations are read in order only; the one an error names is found again.
+    let p = s.num_ranks as usize;
+    let mut start = vec![0u32; p + 1];
+    let mut n_recvs = 0;
+    for op in &s.ops {
+        if op.kind == OpKind::Recv {
+            start[op.peer as usize + 1] += 1;
+            n_recvs += 1;
+        }
+    }
+    for i in 0..p {
+        start[i + 1] += start[i];
+    }
+    let mut by_src: Vec<(u32, u32)> = vec![(0, 0); n_recvs];
+    for (r, w) in (0u32..).zip(s.rank_start.windows(2)) {
+        for op in &s.ops[w[0] as usize..w[1] as usize] {
+            if op.kind == OpKind::Recv {
+                let cursor = &mut start[op.peer as usize];
+                by_src[*cursor as usize] = (r, op.tag);
+                *cursor += 1;
+            }
+        }
+    }
+    // `start[src]` now ends the group of `src`, so the group is `end(src - 1)..start[src]`.
+    let mut sends: Vec<(u32, u32)> = Vec::new();
+    let mut from = 0;
+    for (src, w) in (0u32..).zip(s.rank_start.windows(2)) {
+        let to = start[src as usize] as usize;
+        sends.clear();
+        sends.extend(
+            s.ops[w[0] as usize..w[1] as usize]
+                .iter()
+                .filter(|op| op.kind == OpKind::Send)
+                .map(|op| (op.peer, op.tag)),
+        );
+        let recvs = &mut by_src[from..to];
+        from = to;
+        sends.sort_unstable();
+        recvs.sort_unstable();
+        // The `k`-th operation of `kind` with `(peer, tag)` at rank `rank`, in line order
+        // (`k` = its position in the sorted list less that of the first with its key).
+        let nth = |list: &[(u32, u32)], at: usize, rank: u32, kind: OpKind, peer: u32| {
+            let key = list[at];
+            let k = at - list.partition_point(|&x| x < key);
+            let ops = s.rank_start[rank as usize]..s.rank_start[rank as usize + 1];
+            let op = |i: u32| s.ops[i as usize];
+            ops.filter(|&i| (op(i).kind, op(i).peer, op(i).tag) == (kind, peer, key.1))
+                .nth(k)
+                .map_or(0, |i| s.line(i))
+        };
+        let (mut a, mut b) = (0, 0);
+        loop {
+            match (sends.get(a), recvs.get(b)) {
+                (Some(x), Some(y)) if x == y => {
+                    a += 1;
+                    b += 1;
+                }
+                (Some(x), y) if y.is_none_or(|y| x < y) => {
+                    return Err(schedule_err(format!(
+                        "send from rank {src} to rank {} tag {} at line {} has no matching recv",
+                        x.0,
+                        x.1,
+                        nth(&sends, a, src, OpKind::Send, x.0)
+                    )));
+                }
+                (_, Some(y)) => {
+                    return Err(schedule_err(format!(
+                        "recv at rank {} from rank {src} tag {} at line {} has no matching send",
+                        y.0,
+                        y.1,
+                        nth(recvs, b, y.0, OpKind::Recv, src)
+                    )));
+                }
+                (_, None) => break,
+            }
+        }
+    }
+    Ok(())
+}
