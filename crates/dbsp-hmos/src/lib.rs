@@ -21,6 +21,7 @@ pub mod driver;
 mod error;
 pub mod hmos;
 pub mod limits;
+pub mod phase;
 pub mod picture;
 pub mod prim;
 pub mod protocol;
