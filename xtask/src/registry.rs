@@ -11,7 +11,7 @@ pub(crate) fn models() -> Vec<&'static dyn Model> {
         &netcore::driver::Pram,
         &overlap_ring::driver::OverlapRing,
         &logp_stall::driver::LogpStall,
-        &dbsp_hmos::DbspHmos,
+        &dbsp_hmos::driver::DbspHmos,
         &actor_pram::ActorPram,
         &hpram::Hpram,
         &cross_pram::CrossPram,
