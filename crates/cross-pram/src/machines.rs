@@ -10,7 +10,7 @@ use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly_actors};
 use dbsp_hmos::protocol::theorem3_bound;
 use dbsp_hmos::protocol::{Delivery, Selection};
 use dbsp_hmos::scheme::{Pricing, Scheme};
-use dbsp_hmos::{PramConfig, pram_report};
+use dbsp_hmos::simulation::{PramParams, simulate};
 use hpram::algs::{FftForm, TreeForm};
 use hpram::{Builtin, BuiltinParams, CostTree, Formula, MemoryVariant, Preset};
 use hpram::{run_builtin, run_program};
@@ -136,22 +136,14 @@ pub fn dbsp(
 ) -> Result<MachineRun, ModelError> {
     let (alpha, beta) = exponents.alpha_beta();
     let k = LEVELS;
-    let config = PramConfig {
-        algorithm,
-        size: n,
-        n,
-        scheme: Scheme::Hmos,
-        level0: None,
-        r: None,
-        k: Some(k),
-        alpha,
-        beta,
-        seed,
-        selection: CULL,
-        delivery: Delivery::default(),
-        pricing: Pricing::Dbsp,
-    };
-    let report = pram_report(&config)?;
+    let params = PramParams::new(n, alpha, beta)?
+        .with_scheme(Scheme::Hmos, None, None, Some(k))?
+        .with_seed(seed)
+        .with_selection(CULL)
+        .with_delivery(Delivery::default())
+        .with_pricing(Pricing::Dbsp);
+    let instance = params.library_instance(algorithm, n, seed)?;
+    let report = simulate(&params, &instance)?.report;
     let row = MachineRun::new(Machine::Dbsp(exponents), u64::from(n), reference);
     let cost = report.comm + report.work as f64;
     let (per_step, _) = theorem3_bound(n, k, alpha, beta);

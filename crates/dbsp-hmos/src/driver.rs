@@ -1,15 +1,15 @@
 //! The driver interface: what `cargo xtask` runs, kept apart from the library API.
 //!
 //! [`DbspHmos`] implements netcore's [`Model`](netcore::study::Model), through which xtask
-//! reads a config (`cargo xtask run dbsp-hmos CONFIG.toml`, [`model`]) and sweeps the
-//! [`studies`]. A program that uses the model calls the library ([`prim`](crate::prim),
-//! [`hmos`](crate::hmos), [`protocol`](crate::protocol), [`run`](crate::run)) instead; the
-//! items here change with the configs and the studies. The one exception is [`pram_report`]:
-//! a library PRAM program run with the HMOS access protocol as its memory from a `kind =
-//! "pram"` config, which the crate root re-exports for programs that compare the emulations
-//! (cross-pram does).
+//! reads a config (`cargo xtask run dbsp-hmos CONFIG.toml`, [`config`], reported by
+//! [`model`] and drawn by [`picture`] with `--svg`) and sweeps the [`studies`]. A program that
+//! uses the model calls the library ([`prim`](crate::prim), [`hmos`](crate::hmos),
+//! [`protocol`](crate::protocol), [`run`](crate::run), [`simulation`](crate::simulation))
+//! instead; the items here change with the configs and the studies.
 
+pub mod config;
 pub mod model;
+pub mod picture;
 pub mod studies;
 
-pub use model::{DbspHmos, PramConfig, PramReport, pram_report};
+pub use model::DbspHmos;

@@ -11,8 +11,11 @@
 //!   PRAM memory; [`scheme`]: the baselines beside it and the flat-BSP re-pricing.
 //! - [`adversary`]: the greedy request set crowding the modules of one level (Theorem 3's
 //!   worst case searched for).
-//! - [`driver`]: the sweepable studies and `cargo xtask run dbsp-hmos CONFIG.toml`;
-//!   [`picture`]: the picture of a primitive's or a PRAM program's run (`--svg`).
+//! - [`simulation`]: a library PRAM program run on the D-BSP with the HMOS (or a baseline
+//!   scheme) as its memory, priced and checked against its reference; [`phase`]: the
+//!   protocol's ledger phases.
+//! - [`driver`]: the sweepable studies and `cargo xtask run dbsp-hmos CONFIG.toml`, with the
+//!   picture of a primitive's or a PRAM program's run (`--svg`).
 
 #![warn(missing_docs)]
 
@@ -21,14 +24,14 @@ pub mod driver;
 mod error;
 pub mod hmos;
 pub mod limits;
-pub mod picture;
+pub mod phase;
 pub mod prim;
 pub mod protocol;
 pub mod run;
 pub mod scheme;
 pub mod select;
+pub mod simulation;
 
-pub use driver::{DbspHmos, PramConfig, PramReport, pram_report};
 pub use error::Error;
 /// The shared substrate of the workspace's models; its types appear in this crate's public
 /// signatures ([`DbspParams`](netcore::bsp::DbspParams), [`Ledger`](netcore::cost::Ledger),

@@ -2,8 +2,7 @@
 //! [`GlobalMemory`] back end.
 //!
 //! Every global step runs on one D-BSP machine whose ledger accumulates over the run, one
-//! ledger phase per part (`combine`, `select/0`..`select/k`, `deliver`, `reply`,
-//! `uncombine`):
+//! ledger [`Phase`] per part (`combine`, `select/0`..`select/k`, `deliver`, `reply`, `uncombine`):
 //!
 //! 1. **combine** (Section 4: concurrent accesses reduced to exclusive ones "by sorting"):
 //!    the accesses, `ceil(len / n)` per processor (access `i` starts at processor `i mod n`),
@@ -45,6 +44,7 @@ use netcore::pram::{Access, AccessKind, GlobalMemory};
 
 use crate::Error;
 use crate::hmos::{Hmos, HmosConfig};
+use crate::phase::Phase;
 use crate::prim::{
     Flip, Held, Max, Monoid, SegSum, ksort, ksort_upto, prefix, route_greedy, route_two_phase,
     route_two_phase_until, suffix,
@@ -506,7 +506,7 @@ impl HmosMemory {
             }
             parents.push(ps);
         }
-        self.machine.enter_phase("select/0");
+        self.machine.enter_phase(Phase::Select(0).to_string());
         let need = usize::try_from(self.mu).unwrap_or(usize::MAX);
         let threshold = Threshold::Shrinking { a, r: self.hmos.r(), eps };
         let culled =
@@ -531,9 +531,9 @@ impl HmosMemory {
         a: f64,
         eps: f64,
     ) -> Result<(PerRep<Vec<u8>>, Culling), Error> {
-        self.machine.enter_phase(format!("select/{i}"));
+        let label = Phase::Select(i).to_string();
+        self.machine.enter_phase(label.clone());
         let n = self.n;
-        let label = format!("select/{i}");
         // The coloured paths as sort keys; the sort pads every block to the largest with
         // sentinels that never travel.
         let path_counts = |reps: &PerRep<PathEnd>| reps.iter().map(|es| es.len() as u64).sum();
@@ -712,7 +712,7 @@ impl HmosMemory {
         &mut self,
         outgoing: Vec<Vec<(ProcId, Packet)>>,
     ) -> Result<(Vec<Vec<Packet>>, Vec<u64>), Error> {
-        self.machine.enter_phase("deliver");
+        self.machine.enter_phase(Phase::Deliver.to_string());
         let k = self.hmos.k();
         let log_n = self.n.ilog2();
         let mut deltas = vec![outgoing.iter().map(|o| o.len() as u64).max().unwrap_or(0)];
@@ -814,7 +814,7 @@ impl HmosMemory {
             }
         }
         self.machine.local("apply", |p, _| work[p as usize])?;
-        self.machine.enter_phase("reply");
+        self.machine.enter_phase(Phase::Reply.to_string());
         let back = self.machine.with_messages(|m| route_two_phase(m, 0, replies, |x| x, Some))?;
         let mut out: Vec<Vec<i64>> = Vec::with_capacity(reps.len());
         for (rs, got) in reps.iter().zip(back.delivered) {
@@ -841,7 +841,7 @@ impl HmosMemory {
         }
         let per = len.div_ceil(n);
         // Access i starts at processor i mod n.
-        self.machine.enter_phase("combine");
+        self.machine.enter_phase(Phase::Combine.to_string());
         for (p, proc) in self.machine.states_mut().iter_mut().enumerate() {
             proc.keys = (p..len)
                 .step_by(n)
@@ -907,7 +907,7 @@ impl HmosMemory {
         self.targets =
             reps.iter().zip(targets).flat_map(|(rs, ts)| rs.iter().map(|r| r.1).zip(ts)).collect();
         // Uncombine: every key gets its representative's value by a segmented prefix.
-        self.machine.enter_phase("uncombine");
+        self.machine.enter_phase(Phase::Uncombine.to_string());
         let items: Vec<Vec<(bool, i64)>> = (0..n)
             .map(|p| {
                 let mut next = reps[p].iter().zip(&values[p]).peekable();

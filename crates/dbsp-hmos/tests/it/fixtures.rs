@@ -1,7 +1,7 @@
 //! Every `fixtures/dbsp-hmos/*.toml` runs through the model's `run_config`; the report (or
 //! the error) is snapshotted. Hand derivations are in the fixtures' comments.
 
-use dbsp_hmos::DbspHmos;
+use dbsp_hmos::driver::DbspHmos;
 use netcore::study::{ConfigFile, Model};
 
 fn run(path: &std::path::Path) -> serde_json::Value {

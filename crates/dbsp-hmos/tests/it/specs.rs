@@ -215,7 +215,7 @@ fn reprice_equals_rerun() {
 /// Determinism: the same point and seed give the same rows, byte for byte (every study).
 #[test]
 fn studies_are_deterministic() {
-    use dbsp_hmos::DbspHmos;
+    use dbsp_hmos::driver::DbspHmos;
     use netcore::study::Model;
     let points = [
         (

@@ -2,7 +2,7 @@
 //! (the fixed values, the cartesian product of `grid`, the zipped `zip` lists, and the same
 //! with `quick` overriding the axes it names) is accepted by the study's `prepare`.
 
-use dbsp_hmos::DbspHmos;
+use dbsp_hmos::driver::DbspHmos;
 use netcore::study::Model;
 
 fn points(fixed: &toml::Table, grid: &toml::Table, zip: &toml::Table) -> Vec<toml::Table> {

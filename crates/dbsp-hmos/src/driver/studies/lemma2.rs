@@ -24,6 +24,7 @@ use crate::adversary::smallest;
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig};
+use crate::phase::Phase;
 use crate::protocol::{HmosMemory, Selection};
 use crate::select::halves;
 
@@ -165,8 +166,11 @@ impl Study for Lemma2Study {
         for &(alpha, beta) in &point.alpha_beta {
             let priced = DbspParams::power_law(n, alpha, beta).map_err(Error::from)?;
             let phases = ledger.by_phase(&priced).map_err(Error::from)?;
-            let cost_select: f64 =
-                phases.iter().filter(|(name, _)| name == "select/0").map(|(_, c)| c).sum();
+            let cost_select: f64 = phases
+                .iter()
+                .filter(|(name, _)| Phase::named(name) == Some(Phase::Select(0)))
+                .map(|(_, c)| c)
+                .sum();
             let cost_total = ledger.cost(&priced).map_err(Error::from)?;
             let nf = f64::from(n);
             rows.push(Lemma2Row {

@@ -30,6 +30,7 @@ use crate::Error;
 use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, write_then_read};
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::HmosConfig;
+use crate::phase::Phase;
 use crate::protocol::{HmosMemory, Selection};
 
 /// The `dbsp-lemma3` study.
@@ -178,19 +179,22 @@ impl Study for Lemma3Study {
         for &(alpha, beta) in &point.alpha_beta {
             let priced = DbspParams::power_law(n, alpha, beta).map_err(Error::from)?;
             let phases = ledger.by_phase(&priced).map_err(Error::from)?;
-            let cost_of = |keep: &dyn Fn(&str) -> bool| -> f64 {
-                phases.iter().filter(|(name, _)| keep(name)).map(|(_, c)| c).sum()
+            let cost_of = |keep: &dyn Fn(Phase) -> bool| -> f64 {
+                phases
+                    .iter()
+                    .filter(|(name, _)| Phase::named(name).is_some_and(keep))
+                    .map(|(_, c)| c)
+                    .sum()
             };
-            let select_total = cost_of(&|name| name.starts_with("select/"));
+            let select_total = cost_of(&|phase| matches!(phase, Phase::Select(_)));
             let theorem2 = 2.0 * (pow2(k) * nf.powf(alpha) + f64::from(k) * nf.powf(beta));
-            let cost_deliver = cost_of(&|name| name == "deliver" || name == "reply");
+            let cost_deliver = cost_of(&Phase::is_delivery);
             let deliver_bound = 2.0 * eq3(n, k, alpha, beta, point.eps);
             for i in 0..=k {
                 let at = || levels().filter(move |l| l.level == i);
                 let w_max = at().map(|l| l.w_max).max().unwrap_or(0);
                 let w_bound = pow2(i) * nf.powf(1.0 - (1.0 - point.eps) / pow2(i));
-                let phase = format!("select/{i}");
-                let cost_select = cost_of(&|name| name == phase);
+                let cost_select = cost_of(&|phase| phase == Phase::Select(i));
                 rows.push(Lemma3Row {
                     n,
                     level: i,

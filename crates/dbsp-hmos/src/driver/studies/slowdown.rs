@@ -38,6 +38,7 @@ use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, write_then_read};
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig, Level0, k_max};
+use crate::phase::Phase;
 use crate::protocol::{HmosMemory, Selection, theorem3_bound};
 use crate::scheme::{Pricing, Scheme};
 
@@ -207,15 +208,20 @@ impl Study for SlowdownStudy {
         for &(alpha, beta) in &point.alpha_beta {
             let priced = DbspParams::power_law(n, alpha, beta).map_err(Error::from)?;
             let phases = ledger.by_phase(&priced).map_err(Error::from)?;
-            let cost_of = |keep: &dyn Fn(&str) -> bool| -> f64 {
-                phases.iter().filter(|(name, _)| keep(name)).map(|(_, c)| c).sum::<f64>() / steps
+            let cost_of = |keep: &dyn Fn(Phase) -> bool| -> f64 {
+                phases
+                    .iter()
+                    .filter(|(name, _)| Phase::named(name).is_some_and(keep))
+                    .map(|(_, c)| c)
+                    .sum::<f64>()
+                    / steps
             };
             let cost_per_step = ledger.cost(&priced).map_err(Error::from)? / steps;
             let flat = Pricing::FlatBsp.apply(&priced)?;
             let cost_flat_bsp = ledger.cost(&flat).map_err(Error::from)? / steps;
             let (theorem3, exponent) = theorem3_bound(n, k, alpha, beta);
             let latency = f64::from(k.max(1)) * nf.powf(beta);
-            let select_per_step = cost_of(&|name| name.starts_with("select/"));
+            let select_per_step = cost_of(&|phase| matches!(phase, Phase::Select(_)));
             rows.push(SlowdownRow {
                 n,
                 m,
@@ -226,7 +232,7 @@ impl Study for SlowdownStudy {
                 beta,
                 cost_per_step,
                 select_per_step,
-                deliver_per_step: cost_of(&|name| name == "deliver" || name == "reply"),
+                deliver_per_step: cost_of(&Phase::is_delivery),
                 select_over_theorem2: select_per_step / (pow2k * nf.powf(alpha) + latency),
                 theorem3,
                 ratio_theorem3: cost_per_step / theorem3,

@@ -2,14 +2,14 @@
 //! ledger through netcore's [`ledger_picture`], one column per superstep split into `w`,
 //! `g_i h` and `l_i` at their real widths (`g_i = (n / 2^i)^alpha`, `l_i = (n / 2^i)^beta`,
 //! Section 2), the superstep's i-clusters nested inside it. A PRAM run's columns are grouped
-//! by the access protocol's phases (Section 4: combine, select/0..select/k, deliver, reply,
+//! by the access protocol's phases (Section 4, [`Phase`](crate::phase::Phase): combine, select/0..select/k, deliver, reply,
 //! uncombine), each a labelled box with its cost. An HMOS build has no run to draw.
 
 use netcore::bsp::picture::ledger_picture;
 use netcore::picture::{Picture, check_size};
 use netcore::study::{ConfigFile, Model, ModelError, NoPicture};
 
-use crate::driver::model::{RunConfig, pram_run, primitive_run};
+use crate::driver::config::{RunConfig, pram_run, primitive_run};
 
 /// The picture of the run of `config`: refused before the run past the picture's lanes (`n`
 /// processors), and after it, before drawing, past its cost units (the total cost).
@@ -26,7 +26,8 @@ pub fn picture(model: &dyn Model, config: &ConfigFile<'_>) -> Result<Picture, Mo
         }
         RunConfig::Pram(c) => {
             check_size("n", u64::from(c.n), "cost", 0)?;
-            let (report, ledger, priced) = pram_run(&c)?;
+            let run = pram_run(&c)?;
+            let report = &run.report;
             let title = format!(
                 "{:?} (size {}) on D-BSP n = {}, {} r = {}, k = {}: {} global steps, {} supersteps",
                 c.algorithm,
@@ -38,34 +39,10 @@ pub fn picture(model: &dyn Model, config: &ConfigFile<'_>) -> Result<Picture, Mo
                 report.pram_g,
                 report.supersteps
             );
-            Ok(ledger_picture(&ledger, c.n, &priced, title)?)
+            Ok(ledger_picture(&run.ledger, c.n, &run.priced, title)?)
         }
         RunConfig::Hmos(_) => {
             Err(NoPicture { model: model.name(), what: "an HMOS build (kind = \"hmos\")" }.into())
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    use netcore::fault::Fault;
-
-    use super::*;
-    use crate::DbspHmos;
-
-    /// Past 128 processors a run is refused before it runs (n = 2^20 would route a million
-    /// items), naming `n` and the limit; an HMOS build has no picture.
-    #[test]
-    fn too_large_and_builds_are_refused() {
-        let text = "kind = \"primitive\"\nprimitive = \"route_two_phase\"\nn = 1048576\nalpha = 0.5\nbeta = 0.5\n";
-        let e = picture(&DbspHmos, &ConfigFile::new(text, Path::new("."))).unwrap_err();
-        assert_eq!(e.fault(), Fault::Input);
-        assert!(e.to_string().starts_with("n is too large: the run needs 1048576 lanes"), "{e}");
-        assert!(e.to_string().contains("the limit is 128"), "{e}");
-        let text = "kind = \"hmos\"\nn = 8\nm = 8\n";
-        let e = picture(&DbspHmos, &ConfigFile::new(text, Path::new("."))).unwrap_err();
-        assert!(e.to_string().contains("no picture for an HMOS build"), "{e}");
     }
 }

@@ -1,0 +1,177 @@
+//! The single-run configs of `cargo xtask run dbsp-hmos CONFIG.toml`, dispatched by their
+//! `kind`, and the runs of a primitive and of a PRAM program that both the run's report and
+//! its picture take.
+
+#![warn(clippy::cast_possible_truncation)]
+
+use netcore::bsp::DbspParams;
+use netcore::cost::Ledger;
+use netcore::pram::library::Algorithm;
+use netcore::rng::seeded;
+use netcore::study::ModelError;
+use serde::Deserialize;
+
+use crate::Error;
+use crate::hmos::Level0;
+use crate::protocol::{Delivery, Selection};
+use crate::run::{Direction, Primitive, PrimitiveRun};
+use crate::scheme::{Pricing, Scheme};
+use crate::simulation::{PramParams, PramRun, simulate};
+
+/// A single-run config, dispatched by its `kind`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RunConfig {
+    /// One primitive on a random input.
+    Primitive(PrimitiveConfig),
+    /// Build an HMOS and report its structure.
+    Hmos(HmosBuildConfig),
+    /// Run a library PRAM program with the HMOS access protocol as its memory.
+    Pram(PramConfig),
+}
+
+fn three() -> u32 {
+    3
+}
+
+/// `kind = "hmos"`: the HMOS for `n` processors and `m` variables.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HmosBuildConfig {
+    /// Processors (= 0-modules), a power of two <= 2^20.
+    pub n: u64,
+    /// Variables, m >= n, m r <= 2^24.
+    pub m: u64,
+    /// Copies per variable at level 0, odd. Default 3.
+    #[serde(default = "three")]
+    pub r: u32,
+    /// Levels, k <= k_max(n). Default 0.
+    #[serde(default)]
+    pub k: u32,
+    /// Seed of the level-0 graph. Default 0.
+    #[serde(default)]
+    pub seed: u64,
+    /// The level-0 graph: shuffled_balanced (default), hashed, modulo or polarity.
+    #[serde(default)]
+    pub level0: Level0,
+}
+
+/// `kind = "pram"`: a library PRAM program whose global memory is the HMOS access protocol.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PramConfig {
+    /// The library program.
+    pub algorithm: Algorithm,
+    /// Its size (number of PPUs / items).
+    pub size: u32,
+    /// D-BSP processors, a power of two.
+    pub n: u32,
+    /// The memory scheme: hmos (default), flat_majority, single_copy_hashed or
+    /// single_copy_modulo.
+    #[serde(default)]
+    pub scheme: Scheme,
+    /// The level-0 graph of a majority scheme (hmos, flat_majority): shuffled_balanced
+    /// (default), hashed, modulo or polarity; a single copy's graph is fixed.
+    #[serde(default)]
+    pub level0: Option<Level0>,
+    /// Copies per variable at level 0, odd. Default 3 (1 for a single copy, which allows
+    /// only 1).
+    #[serde(default)]
+    pub r: Option<u32>,
+    /// HMOS levels. Default 0 (the only value a flat scheme allows).
+    #[serde(default)]
+    pub k: Option<u32>,
+    /// g_i = (n/2^i)^alpha.
+    pub alpha: f64,
+    /// l_i = (n/2^i)^beta.
+    pub beta: f64,
+    /// Seed of the program's input and of the level-0 graph. Default 0.
+    #[serde(default)]
+    pub seed: u64,
+    /// Copy selection: "naive" (default) or { cull = { a, eps } } (every level).
+    #[serde(default = "naive")]
+    pub selection: Selection,
+    /// Delivery: "staged" (default, Theorem 3), "two_phase" (one routing, the baseline) or
+    /// "greedy" (one superstep, Proposition 3's baseline).
+    #[serde(default)]
+    pub delivery: Delivery,
+    /// How the trace is priced: "dbsp" (default) or "flat_bsp" (every level at g_0, l_0).
+    #[serde(default)]
+    pub pricing: Pricing,
+}
+
+fn naive() -> Selection {
+    Selection::Naive
+}
+
+impl PramConfig {
+    /// The validated machine and memory of the run ([`PramParams::new`], then
+    /// [`PramParams::with_scheme`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Bsp`] for D-BSP parameters, [`Error::Param`] for a `level0`, `r` or `k` the
+    /// scheme does not allow.
+    pub fn params(&self) -> Result<PramParams, Error> {
+        Ok(PramParams::new(self.n, self.alpha, self.beta)?
+            .with_scheme(self.scheme, self.level0, self.r, self.k)?
+            .with_seed(self.seed)
+            .with_selection(self.selection)
+            .with_delivery(self.delivery)
+            .with_pricing(self.pricing))
+    }
+}
+
+/// Runs the library program of `config` with the HMOS access protocol as its global memory
+/// (Sections 3-4, [`simulate`]): its report, ledger and the pricing its costs use.
+pub(crate) fn pram_run(config: &PramConfig) -> Result<PramRun, ModelError> {
+    let params = config.params()?;
+    let instance = params.library_instance(config.algorithm, config.size, config.seed)?;
+    Ok(simulate(&params, &instance)?)
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// `kind = "primitive"`: one primitive on `n` processors priced with the power law.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrimitiveConfig {
+    /// The primitive.
+    pub primitive: Primitive,
+    /// Number of processors, a power of two, 2..=2^20.
+    pub n: u32,
+    /// Items per processor (routing: k_min). Default 1.
+    #[serde(default = "one")]
+    pub k: u32,
+    /// Routing only: k_max / k_min. Default 1.
+    #[serde(default = "one")]
+    pub skew: u32,
+    /// Routing only: gather or scatter. Default gather.
+    #[serde(default)]
+    pub direction: Direction,
+    /// g_i = (n/2^i)^alpha, 0 <= alpha <= 1.
+    pub alpha: f64,
+    /// l_i = (n/2^i)^beta, 0 <= beta <= 1.
+    pub beta: f64,
+    /// Seed of the random input. Default 0.
+    #[serde(default)]
+    pub seed: u64,
+}
+
+/// Runs the primitive of `config`: its pricing, the run, its ledger and whether its output
+/// equals the sequential reference.
+pub(crate) fn primitive_run(
+    config: &PrimitiveConfig,
+) -> Result<(DbspParams, PrimitiveRun, Ledger, bool), ModelError> {
+    let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
+    if config.n < 2 {
+        return Err(Error::param("n", "2 <= n <= 2^20", config.n).into());
+    }
+    let log_n = params.log_n();
+    let run = PrimitiveRun::new(config.primitive, log_n, config.k, config.skew, config.direction)?;
+    let mut rng = seeded(config.seed, 0);
+    let (ledger, verified) = run.execute(&params, &mut rng)?;
+    Ok((params, run, ledger, verified))
+}
