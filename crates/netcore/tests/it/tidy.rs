@@ -2,6 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+mod imports;
+mod size;
+mod source;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -80,4 +84,100 @@ fn every_fixture_has_a_snapshot() {
             );
         }
     }
+}
+
+/// Every crate of the workspace with a `src/` directory: `crates/*` and `xtask`.
+fn source_crates() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = crates().iter().map(|c| root().join("crates").join(c)).collect();
+    dirs.push(root().join("xtask"));
+    dirs
+}
+
+/// No module cycle in any crate: read file to file from the imports (each `.rs` file a
+/// module; a parent's `use child::X` and the child's `use super::Y` make a cycle too, a
+/// parent's `pub use child::X` does not), the graph of every crate is acyclic, so each crate
+/// can be read from its leaves up.
+#[test]
+fn no_module_cycles() {
+    let mut found = Vec::new();
+    for dir in source_crates() {
+        let sources = source::crate_sources(&dir);
+        let graph = imports::graph(&sources);
+        let name =
+            |m: &Vec<String>| sources[m].path.strip_prefix(root()).unwrap().display().to_string();
+        for cycle in imports::cycles(&graph) {
+            let files: Vec<String> = cycle.iter().map(name).collect();
+            found.push(format!("cycle: {}", files.join(", ")));
+            for from in &cycle {
+                for to in graph[from].iter().filter(|t| cycle.contains(t)) {
+                    found.push(format!("  {} -> {}", name(from), name(to)));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "module cycles:\n{}", found.join("\n"));
+}
+
+/// The cycle check sees the kinds of import a cycle is made of (a parent's re-export and a
+/// child's `super::`, a group under `crate::`, a path written inline), and no others.
+#[test]
+fn the_cycle_check_finds_cycles() {
+    let dir = std::env::temp_dir().join(format!("tidy-cycles-{}", std::process::id()));
+    let write = |file: &str, text: &str| {
+        let path = dir.join("src").join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("lib.rs", "mod a;\nmod b;\nmod c;\nmod d;\n");
+    write("a.rs", "mod child;\nuse child::X;\npub use child::Q;\npub struct Y(X);\n");
+    write("a/child.rs", "// use crate::d::Z;\nuse super::Y;\npub struct X(Y);\npub struct Q;\n");
+    write("b.rs", "use crate::{c::{W as _}, a::Y};\npub struct V;\n");
+    write("c.rs", "pub struct W;\nfn f() -> usize { crate::b::V; \"crate::d::Z\".len() }\n");
+    write(
+        "d.rs",
+        "pub use crate::a::Q as R;\npub struct Z;\n#[cfg(test)]\nmod tests { use crate::a::Y; }\n",
+    );
+    let sources = source::crate_sources(&dir);
+    let cycles = imports::cycles(&imports::graph(&sources));
+    std::fs::remove_dir_all(&dir).unwrap();
+    let names: Vec<Vec<String>> =
+        cycles.iter().map(|c| c.iter().map(|m| m.join("::")).collect()).collect();
+    assert_eq!(
+        names,
+        vec![vec!["a".to_string(), "a::child".to_string()], vec!["b".into(), "c".into()]]
+    );
+}
+
+/// No function over 150 lines and no source file over 1,000 lines outside tests: a longer
+/// one mixes concepts that want modules or functions of their own.
+#[test]
+fn no_oversized_functions_or_files() {
+    let mut found = Vec::new();
+    for dir in source_crates() {
+        for source in source::crate_sources(&dir).values() {
+            if source.lines > 1000 {
+                found.push(format!("{}: {} lines", source.path.display(), source.lines));
+            }
+            for (name, line, lines) in size::functions(&source.code) {
+                if lines > 150 {
+                    found.push(format!(
+                        "{}:{line}: fn {name}: {lines} lines",
+                        source.path.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "over the size limits:\n{}", found.join("\n"));
+}
+
+/// The size check measures a function from its `fn` line to its closing brace, braces in
+/// strings, characters and comments aside.
+#[test]
+fn the_size_check_measures_functions() {
+    let code = source::blank(
+        "fn a() {\n    let s = \"}\";\n    let c = '{';\n    // }\n}\ntrait T { fn b(&self); }\nfn c<'a>(x: &'a str) -> &'a str {\n x }\n",
+    );
+    let got = size::functions(&code);
+    assert_eq!(got, vec![("a".to_string(), 1, 5), ("c".to_string(), 7, 2)]);
 }
