@@ -12,28 +12,20 @@ use netcore::study::{Check, Claim, Direction};
 
 use crate::table::{Row, cell, number, selects};
 
-/// The verdict on one claim.
-pub(crate) struct Verdict {
+/// The outcome of one claim's check on a set of rows.
+pub(crate) struct Outcome {
     pub(crate) pass: bool,
     /// What was observed and the band it must fall in, e.g.
     /// `observed [0.98, 1.02] over 12 rows; band [0.9, 1.1]`.
     pub(crate) observed: String,
+    /// The observed figure alone (a value or a range), e.g. `[0.98, 1.02]`: what a law's or
+    /// rival's synthetic rows score.
+    pub(crate) score: String,
 }
 
-impl Verdict {
-    /// The report line, e.g. `- cost / bound stays within [0.5, 1]: observed ...: PASS`.
-    pub(crate) fn line(&self, claim: &Claim) -> String {
-        format!(
-            "{}: {}: {}",
-            claim.statement,
-            self.observed,
-            if self.pass { "PASS" } else { "FAIL" }
-        )
-    }
-}
-
-fn fail(observed: impl Into<String>) -> Verdict {
-    Verdict { pass: false, observed: observed.into() }
+fn fail(observed: impl Into<String>) -> Outcome {
+    let observed = observed.into();
+    Outcome { pass: false, score: observed.clone(), observed }
 }
 
 /// A band `[lo, hi]` as the report prints it (an open end as `inf`).
@@ -57,7 +49,7 @@ fn in_band(v: f64, lo: f64, hi: f64) -> bool {
 
 /// Evaluates `claim` over `rows`; `axes` are the study's swept parameters (those that take
 /// more than one value over its jobs).
-pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Verdict {
+pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Outcome {
     let (selected, values) = match select(claim, rows) {
         Ok(selection) => selection,
         Err(verdict) => return verdict,
@@ -67,21 +59,23 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Verdict 
         Check::Within { lo, hi } => {
             let min = values.iter().copied().fold(f64::INFINITY, f64::min);
             let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            Verdict {
+            Outcome {
                 pass: in_band(min, *lo, *hi) && in_band(max, *lo, *hi),
                 observed: format!(
                     "observed [{min:.4}, {max:.4}] over {n} rows; band {}",
                     band(*lo, *hi)
                 ),
+                score: format!("[{min:.4}, {max:.4}]"),
             }
         }
         Check::Flat { factor } => {
             let min = values.iter().copied().fold(f64::INFINITY, f64::min);
             let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let spread = if min > 0.0 { max / min } else { f64::INFINITY };
-            Verdict {
+            Outcome {
                 pass: spread <= *factor,
                 observed: format!("max / min = {spread:.3} over {n} rows; allowed <= {factor}"),
+                score: format!("max / min {spread:.3}"),
             }
         }
         Check::Trend { x, .. } | Check::Exponent { x, .. } | Check::Slope { x, .. } => {
@@ -96,7 +90,7 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Verdict 
 
 /// The rows the claim's filter selects and their `y` values; an `AllTrue` claim or a
 /// missing column ends the evaluation early with its verdict.
-fn select<'r>(claim: &Claim, rows: &'r [Row]) -> Result<(Vec<&'r Row>, Vec<f64>), Verdict> {
+fn select<'r>(claim: &Claim, rows: &'r [Row]) -> Result<(Vec<&'r Row>, Vec<f64>), Outcome> {
     let selected: Vec<&Row> = rows.iter().filter(|row| selects(&claim.filter, row)).collect();
     if selected.is_empty() {
         return Err(fail("no rows match"));
@@ -106,14 +100,12 @@ fn select<'r>(claim: &Claim, rows: &'r [Row]) -> Result<(Vec<&'r Row>, Vec<f64>)
             .iter()
             .filter(|row| row.get(&claim.y).and_then(|v| v.as_bool()) != Some(true))
             .count();
-        return Err(Verdict {
-            pass: bad == 0,
-            observed: if bad == 0 {
-                format!("all {} rows true", selected.len())
-            } else {
-                format!("{bad} of {} rows false", selected.len())
-            },
-        });
+        let observed = if bad == 0 {
+            format!("all {} rows true", selected.len())
+        } else {
+            format!("{bad} of {} rows false", selected.len())
+        };
+        return Err(Outcome { pass: bad == 0, score: observed.clone(), observed });
     }
     let mut values = Vec::with_capacity(selected.len());
     for row in &selected {
@@ -171,7 +163,7 @@ fn groups(
     selected: &[&Row],
     values: &[f64],
     axes: &[String],
-) -> Result<Groups, Verdict> {
+) -> Result<Groups, Outcome> {
     let held: Vec<&String> = axes
         .iter()
         .filter(|a| a.as_str() != x && !claim.pool.contains(a))
@@ -312,7 +304,7 @@ fn fit(check: &Check, x: &str, points: &[(f64, f64)]) -> Result<Fit, String> {
 
 /// Judges every group and writes one observation line: the figure per group (or its range
 /// over many groups), the worst residual, the band, and the first failing group.
-fn judge_groups(check: &Check, x: &str, groups: &Groups) -> Verdict {
+fn judge_groups(check: &Check, x: &str, groups: &Groups) -> Outcome {
     let (what, lo, hi) = match check {
         Check::Trend { direction: Direction::AtLeast, factor, .. } => {
             (format!("y({x} max) / y({x} min)"), *factor, f64::MAX)
@@ -347,6 +339,15 @@ fn judge_groups(check: &Check, x: &str, groups: &Groups) -> Verdict {
         }
     }
     let band = band(lo, hi);
+    let score = match fits.as_slice() {
+        [] => "no group evaluated".to_string(),
+        [one] => format!("{:.4}", one.value),
+        many => {
+            let min = many.iter().map(|f| f.value).fold(f64::INFINITY, f64::min);
+            let max = many.iter().map(|f| f.value).fold(f64::NEG_INFINITY, f64::max);
+            format!("[{min:.4}, {max:.4}]")
+        }
+    };
     let mut observed = match fits.as_slice() {
         [] => format!("{what}: no group could be evaluated"),
         [one] => format!(
@@ -375,7 +376,7 @@ fn judge_groups(check: &Check, x: &str, groups: &Groups) -> Verdict {
     if let Some(failure) = &first_failure {
         observed += &format!("; first failing group {failure}");
     }
-    Verdict { pass: first_failure.is_none() && !fits.is_empty(), observed }
+    Outcome { pass: first_failure.is_none() && !fits.is_empty(), observed, score }
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ mod output;
 mod picture;
 mod pictures;
 mod plot;
+mod referee;
 mod registry;
 mod report;
 mod spec;

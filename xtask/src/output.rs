@@ -7,11 +7,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use netcore::study::{AnyStudy, Check, Claim, Column, Plot};
+use netcore::study::{AnyStudy, Check, Claim, Column, Plot, Verdict};
 use serde_json::{Value, json};
 
-use crate::claims::{Verdict, evaluate, fitted_curves};
+use crate::claims::fitted_curves;
 use crate::plot::{Overlays, axis_label, lines, pooled_axes, render};
+use crate::referee::{Judgement, judge};
 use crate::table::{Row, csv, markdown, selects, significant};
 
 /// Everything one study writes.
@@ -26,11 +27,8 @@ pub(crate) struct StudyOutput {
     /// The plots: file name (`NAME.svg`) and title, in the study's order.
     pub(crate) plots: Vec<(String, String)>,
     pub(crate) files: Vec<(String, Vec<u8>)>,
-    /// One line per claim, `PASS` or `FAIL` at the end.
-    pub(crate) claim_lines: Vec<String>,
-    pub(crate) all_pass: bool,
-    /// How many claims failed.
-    pub(crate) failed: usize,
+    /// One judgement per claim (its line ends with the verdict).
+    pub(crate) judgements: Vec<Judgement>,
 }
 
 /// The rows and timings of a finished (or merged) study, in job order.
@@ -43,6 +41,8 @@ pub(crate) struct StudyRun {
     pub(crate) spec_hash: String,
     /// `Some("K/N")` for a shard's output.
     pub(crate) shard: Option<String>,
+    /// The study ran on its quick axes (too small a grid to separate laws).
+    pub(crate) quick: bool,
     pub(crate) rows: Vec<Row>,
     /// (job, seed, rep, milliseconds).
     pub(crate) timings: Vec<(u64, u64, u32, f64)>,
@@ -70,16 +70,10 @@ pub(crate) fn build(
         plot_sections += &section;
     }
     // Claims are asserted only over a whole sweep, not over one shard's slice.
-    let verdicts: Vec<(String, bool)> = if run.shard.is_some() {
+    let verdicts: Vec<Judgement> = if run.shard.is_some() {
         Vec::new()
     } else {
-        claims
-            .iter()
-            .map(|claim| {
-                let verdict: Verdict = evaluate(claim, &run.rows, &run.axes);
-                (verdict.line(claim), verdict.pass)
-            })
-            .collect()
+        claims.iter().map(|claim| judge(claim, &run.rows, &run.axes, run.quick)).collect()
     };
     let shows = what_this_shows(&verdicts, &study.findings(&run.rows), run.shard.is_some());
     let report = study_report(study, run, command, &shows, &verdicts, &plot_sections, &glossary);
@@ -92,7 +86,7 @@ pub(crate) fn build(
         "commit": commit(),
         "date": utc_now(),
         "claims": verdicts.len(),
-        "failed": verdicts.iter().filter(|(_, pass)| !pass).count(),
+        "unexpected": verdicts.iter().filter(|j| !j.as_expected).count(),
         "shard": run.shard,
     });
     files.push(("run.json".to_string(), serde_json::to_vec_pretty(&info)?));
@@ -103,9 +97,7 @@ pub(crate) fn build(
         shows,
         plots: plots.iter().map(|p| (format!("{}.svg", p.name), p.title.clone())).collect(),
         files,
-        all_pass: verdicts.iter().all(|(_, pass)| *pass),
-        failed: verdicts.iter().filter(|(_, pass)| !pass).count(),
-        claim_lines: verdicts.into_iter().map(|(line, _)| line).collect(),
+        judgements: verdicts,
     })
 }
 
@@ -140,6 +132,7 @@ fn data_files(
         "axes": run.axes,
         "spec_hash": run.spec_hash,
         "shard": run.shard,
+        "quick": run.quick,
         "claims": claims,
         "rows": run.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),
     });
@@ -221,7 +214,7 @@ fn study_report(
     run: &StudyRun,
     command: &str,
     shows: &str,
-    verdicts: &[(String, bool)],
+    verdicts: &[Judgement],
     plot_sections: &str,
     glossary: &[Column],
 ) -> String {
@@ -239,8 +232,8 @@ fn study_report(
     if verdicts.is_empty() && run.shard.is_none() {
         report += "(none)\n";
     }
-    for (line, _) in verdicts {
-        report += &format!("- {line}\n");
+    for judgement in verdicts {
+        report += &format!("- {}\n", judgement.line);
     }
     report += "\n## Plots\n\n";
     report += "Each line passes through the lower median of its runs at each x (a value one run \
@@ -252,6 +245,18 @@ fn study_report(
     report += "\n## Results\n\n";
     report += &markdown(&run.rows, 200);
     report
+}
+
+/// The verdicts of `judgements` counted by kind, e.g. `2 REPRODUCED, 1 CONSISTENCY`.
+pub(crate) fn verdict_counts<'j>(judgements: impl IntoIterator<Item = &'j Judgement>) -> String {
+    let verdicts: Vec<Verdict> = judgements.into_iter().map(|j| j.verdict).collect();
+    let counts: Vec<String> = Verdict::ALL
+        .iter()
+        .map(|v| (v, verdicts.iter().filter(|w| *w == v).count()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(v, n)| format!("{n} {}", v.as_str()))
+        .collect();
+    counts.join(", ")
 }
 
 /// The prefix of every temporary entry a sweep makes in `--out` (and the only entries it
@@ -332,29 +337,27 @@ fn remove_stale_temporaries(out: &Path) {
 
 /// The "What this shows" paragraph: the claims' outcome in words, then the study's own
 /// findings from its rows.
-fn what_this_shows(verdicts: &[(String, bool)], findings: &[String], shard: bool) -> String {
+fn what_this_shows(verdicts: &[Judgement], findings: &[String], shard: bool) -> String {
     let mut text = String::new();
-    let failed = verdicts.iter().filter(|(_, pass)| !pass).count();
+    let unexpected: Vec<&Judgement> = verdicts.iter().filter(|j| !j.as_expected).collect();
     if shard {
         text += "This is one shard; the claims are checked on the merged sweep.";
     } else if verdicts.is_empty() {
         text += "The study asserts no claims.";
-    } else if failed == 0 {
-        text += &format!(
-            "All {} claims hold on these measurements (bands and observed ranges below).",
-            verdicts.len()
-        );
     } else {
-        text += &format!(
-            "{failed} of {} claims FAIL on these measurements: {}.",
-            verdicts.len(),
-            verdicts
-                .iter()
-                .filter(|(_, pass)| !pass)
-                .map(|(line, _)| line.split(": ").next().unwrap_or(line))
-                .collect::<Vec<_>>()
-                .join("; ")
-        );
+        text +=
+            &format!("Verdicts of its {} claims: {}.", verdicts.len(), verdict_counts(verdicts));
+        if !unexpected.is_empty() {
+            text += &format!(
+                " {} of them differ from their expected verdict: {}.",
+                unexpected.len(),
+                unexpected
+                    .iter()
+                    .map(|j| j.line.split(": ").next().unwrap_or(&j.line))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+        }
     }
     text += "\n";
     for finding in findings {
@@ -437,12 +440,12 @@ fn index(out: &Path) -> String {
          of its last run.\n\n| study | model | claims | command | commit | date |\n|---|---|---|---|---|---|\n",
     );
     for entry in &entries {
-        let (claims, failed) = (count(entry, "claims"), count(entry, "failed"));
-        let verdict = match (claims, failed, entry.get("shard").and_then(Value::as_str)) {
+        let (claims, unexpected) = (count(entry, "claims"), count(entry, "unexpected"));
+        let verdict = match (claims, unexpected, entry.get("shard").and_then(Value::as_str)) {
             (_, _, Some(shard)) => format!("shard {shard}: checked after merge"),
             (0, _, None) => "-".to_string(),
-            (n, 0, None) => format!("all {n} PASS"),
-            (n, f, None) => format!("{f} of {n} FAIL"),
+            (n, 0, None) => format!("all {n} as expected"),
+            (n, f, None) => format!("{f} of {n} UNEXPECTED"),
         };
         let study = text(entry, "study");
         index += &format!(

@@ -370,6 +370,7 @@ fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Ve
                 axes: p.axes.clone(),
                 spec_hash: p.spec_hash.clone(),
                 shard: args.shard.clone(),
+                quick: args.quick,
                 rows,
                 timings,
             };
@@ -391,11 +392,11 @@ fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Ve
 pub(crate) fn summarise(out: &Path, outputs: &[StudyOutput]) -> bool {
     for output in outputs {
         println!("{}: {}", output.name, out.join(&output.name).join("report.md").display());
-        for line in &output.claim_lines {
-            println!("  {line}");
+        for judgement in &output.judgements {
+            println!("  {}", judgement.line);
         }
     }
-    outputs.iter().all(|o| o.all_pass)
+    outputs.iter().all(|o| o.judgements.iter().all(|j| j.as_expected))
 }
 
 /// `cargo xtask merge`: joins shard outputs into the bytes a single run writes.
@@ -425,6 +426,7 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
             let model = field("model")?.as_str().unwrap_or_default().to_string();
             let total_jobs = field("total_jobs")?.as_u64().unwrap_or_default();
             let spec_hash = field("spec_hash")?.as_str().unwrap_or_default().to_string();
+            let quick = value.get("quick").and_then(serde_json::Value::as_bool).unwrap_or(false);
             let axes: Vec<String> = field("axes")?
                 .as_array()
                 .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
@@ -440,6 +442,7 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
                 axes: axes.clone(),
                 spec_hash: spec_hash.clone(),
                 shard: None,
+                quick,
                 rows: Vec::new(),
                 timings: Vec::new(),
             });

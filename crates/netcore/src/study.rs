@@ -23,6 +23,10 @@ use crate::fault::{Classify, Fault};
 use crate::picture::Picture;
 use crate::rng::SimRng;
 
+mod claim;
+
+pub use claim::{Check, Claim, Direction, Evidence, Law, Term, Verdict};
+
 /// An error a model reports to xtask: any [`Classify`] error, whose type says whether it is the
 /// user's input (exit status 2) or a failed run (exit status 1).
 #[derive(Debug)]
@@ -383,155 +387,6 @@ impl Classify for NoPicture {
     }
 }
 
-/// A property asserted over the rows of a study.
-///
-/// The fitted kinds ([`Check::Exponent`], [`Check::Slope`]) and [`Check::Trend`] are evaluated
-/// per *group*: rows that agree on every swept axis of the study except `x` (xtask knows the
-/// axes), on the columns named by [`Claim::per`], and not on the axes named by
-/// [`Claim::pool`]. Seeds and repetitions are always pooled (repeated measurements), so no
-/// other axis is ever averaged away silently.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Claim {
-    /// What is claimed, in words, e.g. `cost / bound stays within [0.5, 1.5]`.
-    pub statement: String,
-    /// The column the check reads.
-    pub y: String,
-    /// Only rows whose columns render equal to these values take part (empty: all rows).
-    pub filter: Vec<(String, String)>,
-    /// Row columns (beyond the swept axes) that split the rows into groups, e.g. a series
-    /// column that one point emits several rows of.
-    pub per: Vec<String>,
-    /// Swept axes whose values are pooled into one group instead of held fixed.
-    pub pool: Vec<String>,
-    /// The check itself.
-    pub check: Check,
-}
-
-/// Which way a [`Check::Trend`] goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Direction {
-    /// `y` at the largest `x` is at least `factor` times `y` at the smallest `x`.
-    AtLeast,
-    /// `y` at the largest `x` is at most `factor` times `y` at the smallest `x`.
-    AtMost,
-}
-
-/// The kinds of claim.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub enum Check {
-    /// Every value of `y` lies in `[lo, hi]`.
-    Within {
-        /// Lower end of the band.
-        lo: f64,
-        /// Upper end of the band.
-        hi: f64,
-    },
-    /// The largest `y` is at most `factor` times the smallest `y` (a flat curve).
-    Flat {
-        /// The largest allowed spread.
-        factor: f64,
-    },
-    /// Every value of `y` is `true`.
-    AllTrue,
-    /// Per group, the mean `y` at the largest `x` compared with the mean `y` at the smallest
-    /// `x` (means over the group's repeated measurements at that `x`).
-    Trend {
-        /// The column that orders the rows.
-        x: String,
-        /// Whether the ratio is a floor or a ceiling.
-        direction: Direction,
-        /// The factor `y(x_max) / y(x_min)` is compared with.
-        factor: f64,
-    },
-    /// Per group, the least-squares fit of `ln y = ln c + a ln x` (the growth exponent of
-    /// `y = c x^a`); every group's `a` lies in `[lo, hi]`. Needs `x, y > 0` and at least
-    /// three distinct `x` per group.
-    Exponent {
-        /// The column `y` grows with.
-        x: String,
-        /// Lower end of the exponent's band.
-        lo: f64,
-        /// Upper end of the exponent's band.
-        hi: f64,
-    },
-    /// Per group, the least-squares slope of `y` against `log2 x`, divided by the group's
-    /// mean `y`: the change of `y` per doubling of `x` as a fraction of its level. A
-    /// normalised ratio that "stays bounded" has this slope in a band around 0. Needs at least
-    /// three distinct `x` per group.
-    Slope {
-        /// The column whose doublings the slope is taken over.
-        x: String,
-        /// Lower end of the band of the relative slope.
-        lo: f64,
-        /// Upper end of the band of the relative slope.
-        hi: f64,
-    },
-}
-
-impl Claim {
-    fn with(statement: impl Into<String>, y: &str, check: Check) -> Self {
-        Self {
-            statement: statement.into(),
-            y: y.into(),
-            filter: Vec::new(),
-            per: Vec::new(),
-            pool: Vec::new(),
-            check,
-        }
-    }
-    /// A claim that column `y` stays within `[lo, hi]`.
-    pub fn within(statement: impl Into<String>, y: &str, lo: f64, hi: f64) -> Self {
-        Self::with(statement, y, Check::Within { lo, hi })
-    }
-    /// A claim that, per group, column `y` grows by at least `factor` from the smallest to the
-    /// largest `x`.
-    pub fn grows(statement: impl Into<String>, y: &str, x: &str, factor: f64) -> Self {
-        Self::with(
-            statement,
-            y,
-            Check::Trend { x: x.into(), direction: Direction::AtLeast, factor },
-        )
-    }
-    /// A claim that, per group, column `y` at the largest `x` is at most `factor` times `y` at
-    /// the smallest `x`.
-    pub fn grows_at_most(statement: impl Into<String>, y: &str, x: &str, factor: f64) -> Self {
-        Self::with(statement, y, Check::Trend { x: x.into(), direction: Direction::AtMost, factor })
-    }
-    /// A claim that column `y` varies by at most `factor`.
-    pub fn flat(statement: impl Into<String>, y: &str, factor: f64) -> Self {
-        Self::with(statement, y, Check::Flat { factor })
-    }
-    /// A claim that boolean column `y` is true on every row.
-    pub fn all_true(statement: impl Into<String>, y: &str) -> Self {
-        Self::with(statement, y, Check::AllTrue)
-    }
-    /// A claim that, per group, `y = c x^a` with the fitted exponent `a` in `[lo, hi]`.
-    pub fn exponent(statement: impl Into<String>, y: &str, x: &str, lo: f64, hi: f64) -> Self {
-        Self::with(statement, y, Check::Exponent { x: x.into(), lo, hi })
-    }
-    /// A claim that, per group, the slope of `y` per doubling of `x`, relative to the mean `y`,
-    /// lies in `[lo, hi]` (e.g. `[-0.1, 0.1]`: a normalised ratio that does not grow or fall
-    /// by more than a tenth of its level per doubling).
-    pub fn slope(statement: impl Into<String>, y: &str, x: &str, lo: f64, hi: f64) -> Self {
-        Self::with(statement, y, Check::Slope { x: x.into(), lo, hi })
-    }
-    /// Restricts the claim to rows where `column` renders as `value`.
-    pub fn only(mut self, column: &str, value: impl ToString) -> Self {
-        self.filter.push((column.into(), value.to_string()));
-        self
-    }
-    /// Evaluates the claim separately for each value of row column `column`.
-    pub fn per(mut self, column: &str) -> Self {
-        self.per.push(column.into());
-        self
-    }
-    /// Pools the values of swept axis `column` into one group instead of holding it fixed.
-    pub fn pool(mut self, column: &str) -> Self {
-        self.pool.push(column.into());
-        self
-    }
-}
-
 /// A plot drawn from a study's rows (SVG, one per plot).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plot {
@@ -554,23 +409,6 @@ pub struct Plot {
     /// Only rows whose columns render equal to these values are drawn (empty: all rows), as
     /// [`Claim::filter`]: one plot per value of an axis.
     pub filter: Vec<(String, String)>,
-}
-
-impl Claim {
-    /// Every column the claim reads: `y`, the `x` of a trend or fitted check, and the columns
-    /// of its filter, `per` and `pool`. A study's test checks that each is a column of its
-    /// rows, so a misspelt name fails a test instead of matching no row.
-    pub fn columns(&self) -> Vec<&str> {
-        let x = match &self.check {
-            Check::Trend { x, .. } | Check::Exponent { x, .. } | Check::Slope { x, .. } => {
-                Some(x.as_str())
-            }
-            Check::Within { .. } | Check::Flat { .. } | Check::AllTrue => None,
-        };
-        let filter = self.filter.iter().map(|(column, _)| column.as_str());
-        let grouping = self.per.iter().chain(&self.pool).map(String::as_str);
-        std::iter::once(self.y.as_str()).chain(x).chain(filter).chain(grouping).collect()
-    }
 }
 
 impl Plot {

@@ -1,0 +1,226 @@
+//! Judging a claim as a referee would: its check on the measured rows, and, for a claim with
+//! a law, the same check on synthetic rows of the law and of each rival over the same grid.
+//!
+//! The synthetic rows are the measured rows with `y` replaced by `c * law(row)`, where the
+//! constant `c` is fitted to the measurements (the geometric mean of `y / law`) separately for
+//! each of the claim's groups (a band's groups are the values of its `per` columns): a law
+//! fixes how `y` changes, not its level.
+//! The law's rows must pass (else the claim is misstated), and a rival whose rows pass too
+//! makes the verdict INCONCLUSIVE: the grid cannot tell the paper's law from the rival.
+
+use std::collections::BTreeMap;
+
+use netcore::study::{Check, Claim, Evidence, Law, Verdict};
+use serde_json::Value;
+
+use crate::claims::{Outcome, evaluate};
+use crate::table::{Row, cell, number, selects};
+
+/// The judgement of one claim.
+pub(crate) struct Judgement {
+    pub(crate) verdict: Verdict,
+    /// The report line: statement, observation, the law's and rivals' scores, verdict, and
+    /// the expectation when the verdict differs from it.
+    pub(crate) line: String,
+    /// Whether the verdict is the expected one (under `--quick`, an INCONCLUSIVE where
+    /// REPRODUCED is expected also counts: a quick grid is too small to separate laws).
+    pub(crate) as_expected: bool,
+}
+
+/// How a law's synthetic rows fared.
+struct Score {
+    name: String,
+    outcome: Result<Outcome, String>,
+}
+
+impl Score {
+    fn passes(&self) -> bool {
+        self.outcome.as_ref().is_ok_and(|o| o.pass)
+    }
+
+    fn describe(&self, role: &str) -> String {
+        match &self.outcome {
+            Ok(o) => {
+                let fate = match (role, o.pass) {
+                    ("law", true) => "passes",
+                    ("law", false) => "FAILS its own band",
+                    (_, true) => "ADMITTED",
+                    (_, false) => "rejected",
+                };
+                format!("{role} {} scores {} ({fate})", self.name, o.score)
+            }
+            Err(why) => format!("{role} {} cannot be evaluated ({why})", self.name),
+        }
+    }
+}
+
+/// Judges `claim` on `rows` (`axes`: the study's swept axes; `quick`: a quick grid).
+pub(crate) fn judge(claim: &Claim, rows: &[Row], axes: &[String], quick: bool) -> Judgement {
+    let outcome = evaluate(claim, rows, axes);
+    let law = claim.law.as_ref().map(|law| score(claim, law, rows, axes));
+    let rivals: Vec<Score> = claim.rivals.iter().map(|r| score(claim, r, rows, axes)).collect();
+    let verdict = verdict(claim, outcome.pass, law.as_ref(), &rivals);
+    let expected = claim.expected_verdict();
+    let as_expected = verdict == expected
+        || (quick && expected == Verdict::Reproduced && verdict == Verdict::Inconclusive);
+    let mut line = format!("{}: {}", claim.statement, outcome.observed);
+    if let Some(law) = &law {
+        line += &format!("; {}", law.describe("law"));
+    }
+    for rival in &rivals {
+        line += &format!("; {}", rival.describe("rival"));
+    }
+    line += &format!(": {}", verdict.as_str());
+    if verdict != expected {
+        line += &format!(" (expected {})", expected.as_str());
+    }
+    if let Some((_, why)) = &claim.expected {
+        line += &format!(" (see {why})");
+    }
+    Judgement { verdict, line, as_expected }
+}
+
+/// The verdict from the check on the measured rows and the laws' scores.
+fn verdict(claim: &Claim, pass: bool, law: Option<&Score>, rivals: &[Score]) -> Verdict {
+    if !pass {
+        return claim.evidence.fails();
+    }
+    match claim.evidence {
+        // A misstated claim (its own law fails, or a rival cannot be evaluated) proves
+        // nothing: it is never reproduced.
+        Evidence::Result if claim.law.is_some() => {
+            let law_passes = law.is_some_and(Score::passes);
+            let evaluated = rivals.iter().all(|r| r.outcome.is_ok());
+            if law_passes && evaluated && !rivals.is_empty() && !rivals.iter().any(Score::passes) {
+                Verdict::Reproduced
+            } else {
+                Verdict::Inconclusive
+            }
+        }
+        evidence => evidence.holds(),
+    }
+}
+
+/// The outcome of `claim`'s check on the synthetic rows of `law`.
+fn score(claim: &Claim, law: &Law, rows: &[Row], axes: &[String]) -> Score {
+    let outcome = synthetic(claim, law, rows, axes).map(|rows| evaluate(claim, &rows, axes));
+    Score { name: law.name.clone(), outcome }
+}
+
+/// The rows `claim` selects with `y` replaced by `c * law(row)`, `c` fitted per group of the
+/// claim (for a band, per value of its `per` columns).
+fn synthetic(claim: &Claim, law: &Law, rows: &[Row], axes: &[String]) -> Result<Vec<Row>, String> {
+    // The claim's own groups: a fitted or trend check's (every swept axis but `x` and the
+    // pooled ones, and the `per` columns); a band's are its `per` columns alone.
+    let x = match &claim.check {
+        Check::Trend { x, .. } | Check::Exponent { x, .. } | Check::Slope { x, .. } => Some(x),
+        Check::Within { .. } | Check::Flat { .. } | Check::AllTrue => None,
+    };
+    let held: Vec<&String> = axes
+        .iter()
+        .filter(|a| x.is_some_and(|x| x != *a) && !claim.pool.contains(a))
+        .chain(claim.per.iter())
+        .collect();
+    let selected: Vec<&Row> = rows.iter().filter(|row| selects(&claim.filter, row)).collect();
+    let mut values = Vec::with_capacity(selected.len());
+    let mut logs: BTreeMap<String, (f64, usize)> = BTreeMap::new();
+    for row in &selected {
+        let value = law
+            .value(|c| row.get(c).and_then(number))
+            .ok_or("a column of the law is missing or not positive on a row")?;
+        let key = group_key(row, &held);
+        let measured = row.get(&claim.y).and_then(number).filter(|y| *y > 0.0 && y.is_finite());
+        if let Some(y) = measured {
+            let entry = logs.entry(key.clone()).or_insert((0.0, 0));
+            entry.0 += (y / value).ln();
+            entry.1 += 1;
+        }
+        values.push((key, value));
+    }
+    let mut out = Vec::with_capacity(selected.len());
+    for (row, (key, value)) in selected.iter().zip(values) {
+        let scale = logs.get(&key).map_or(1.0, |(sum, n)| (sum / *n as f64).exp());
+        let mut row = (*row).clone();
+        let y = serde_json::Number::from_f64(scale * value).ok_or("a non-finite law value")?;
+        row.insert(claim.y.clone(), Value::Number(y));
+        out.push(row);
+    }
+    Ok(out)
+}
+
+fn group_key(row: &Row, held: &[&String]) -> String {
+    let parts: Vec<String> = held
+        .iter()
+        .map(|c| format!("{c}={}", row.get(c.as_str()).map(cell).unwrap_or_default()))
+        .collect();
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of `y = t * log2(n)^power` over n = 2^2..2^6 and two values of `t`.
+    fn rows(power: f64) -> Vec<Row> {
+        let mut rows = Vec::new();
+        for t in [3.0, 7.0] {
+            for k in 2..=6 {
+                let n = f64::from(1u32 << k);
+                let y = t * n.log2().powf(power) / (t * n.log2());
+                let row = serde_json::json!({ "t": t, "n": n, "ratio": y });
+                rows.push(row.as_object().cloned().unwrap_or_default());
+            }
+        }
+        rows
+    }
+
+    fn axes() -> Vec<String> {
+        vec!["t".into(), "n".into()]
+    }
+
+    /// `ratio = actor time / (T log N)` must stay flat: the law `T log N` (a constant ratio)
+    /// passes a narrow slope band and the rival `T log^2 N` (ratio ~ log N) fails it, so the
+    /// measured rows of the law are REPRODUCED and those of the rival NOT REPRODUCED.
+    #[test]
+    fn a_narrow_band_separates_the_law_from_its_rival() {
+        let claim = Claim::slope("ratio bounded", "ratio", "n", -0.1, 0.1)
+            .result(Law::new("constant ratio"))
+            .rival(Law::new("log N more").log2("n", 1.0));
+        let law = judge(&claim, &rows(1.0), &axes(), false);
+        assert_eq!(law.verdict, Verdict::Reproduced, "{}", law.line);
+        assert!(law.line.contains("rival log N more scores"), "{}", law.line);
+        let rival = judge(&claim, &rows(2.0), &axes(), false);
+        assert_eq!(rival.verdict, Verdict::NotReproduced, "{}", rival.line);
+    }
+
+    /// Widening the band until it admits the rival (the relative slope of log N over
+    /// n = 4..64 is about 0.27) turns the same measurements INCONCLUSIVE, never REPRODUCED.
+    #[test]
+    fn a_band_that_admits_the_rival_is_inconclusive() {
+        let claim = Claim::slope("ratio bounded", "ratio", "n", 0.0, 0.6)
+            .result(Law::new("constant ratio"))
+            .rival(Law::new("log N more").log2("n", 1.0));
+        let judged = judge(&claim, &rows(1.0), &axes(), false);
+        assert_eq!(judged.verdict, Verdict::Inconclusive, "{}", judged.line);
+        assert!(judged.line.contains("(ADMITTED)"), "{}", judged.line);
+        assert!(!judged.as_expected);
+        assert!(judge(&claim, &rows(1.0), &axes(), true).as_expected);
+    }
+
+    /// A band that rejects its own law is never REPRODUCED, whatever the measurements.
+    #[test]
+    fn a_band_that_rejects_its_law_is_not_reproduced() {
+        let claim = Claim::exponent("grows like n", "ratio", "n", 0.9, 1.1)
+            .result(Law::new("n").pow("n", 1.0))
+            .rival(Law::new("n^0.5").pow("n", 0.5));
+        // Measurements that pass by accident (y ~ n) while the law is the constant.
+        let mut rows = rows(1.0);
+        for row in &mut rows {
+            let n = row["n"].as_f64().unwrap_or_default();
+            row.insert("ratio".into(), serde_json::json!(n));
+        }
+        let misstated = Claim { law: Some(Law::new("constant")), ..claim.clone() };
+        assert_eq!(judge(&misstated, &rows, &axes(), false).verdict, Verdict::Inconclusive);
+        assert_eq!(judge(&claim, &rows, &axes(), false).verdict, Verdict::Reproduced);
+    }
+}
