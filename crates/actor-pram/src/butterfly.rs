@@ -17,9 +17,9 @@
 use netcore::pram::{Access, Cost, Instr, Limits, Program, Variant};
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
 use crate::actor::Scheduler;
 use crate::direct::{Code, Dest, Effect, PpuActor};
+use crate::error::Error;
 use crate::hash::{HashFamily, KeyOrder};
 use crate::limits::{check_butterfly_memory, check_butterfly_work};
 use crate::ranade::{

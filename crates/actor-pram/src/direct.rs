@@ -36,10 +36,10 @@
 use netcore::pram::{AccessKind, CPU_PID, Instr, Item, Limits as PramLimits, Op, Program, Variant};
 use serde::Serialize;
 
-use crate::Error;
 use crate::actor::{
     ActorError, ActorId, ActorMetrics, Behaviour, Ctx, EventDag, Limits, Runtime, Scheduler,
 };
+use crate::error::Error;
 use crate::limits::{BYTES, DIRECT_BYTES_PER_CELL, DIRECT_BYTES_PER_ENTRY, DIRECT_BYTES_PER_PPU};
 use netcore::limits::{TooLarge, check};
 

@@ -33,7 +33,7 @@ use netcore::pram::{Access, AccessKind, FetchOp, Variant};
 use netcore::topology::{Coord, Link, WrappedButterfly};
 use serde::Serialize;
 
-use crate::Error;
+use crate::error::Error;
 use crate::hash::{HashFamily, Hashing, KeyOrder};
 
 mod step;
