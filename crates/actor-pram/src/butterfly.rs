@@ -522,6 +522,9 @@ fn empty_report(
     }
 }
 
+/// A pass's deliveries to the waiting PPUs: (pid, reverse round, value).
+type Deliveries = Vec<(u32, u64, i64)>;
+
 /// The barrier run in progress: the PPU replicas in lockstep, the router serving their global
 /// steps pass by pass, and the report tallying the passes.
 struct Run<'a> {
@@ -653,7 +656,7 @@ impl Run<'_> {
         last: bool,
         held: &mut Held,
         sched: Scheduler,
-    ) -> Result<(PassStats, Vec<(u32, u64, i64)>), Error> {
+    ) -> Result<(PassStats, Deliveries), Error> {
         let fetch_order = self.config.fetch_order;
         let mut lock_memory = self.memory.clone();
         let mut lock_held = held.clone();
