@@ -16,7 +16,7 @@ use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::SchedulerAxis;
+use super::axis::SchedulerAxis;
 use crate::butterfly::{ButterflyConfig, Steps, simulate_butterfly_actors};
 use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::Buffers;
