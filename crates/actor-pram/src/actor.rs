@@ -16,22 +16,18 @@
 //! [`Scheduler`] bounds from below (Choice 2). *Actor space* is the sum over actors of their
 //! largest state size in words.
 
+mod dag;
+mod envelope;
+mod id;
 mod scheduler;
 
+pub use dag::{EventDag, critical_path};
+use envelope::Envelope;
+pub use id::ActorId;
 use scheduler::InFlight;
 pub use scheduler::Scheduler;
 
 use serde::Serialize;
-
-/// An actor's id: its index in the runtime's arena.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub struct ActorId(pub u32);
-
-impl std::fmt::Display for ActorId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "actor {}", self.0)
-    }
-}
 
 /// Serialized (one message at a time, may change state) or unserialized (stateless).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -214,18 +210,6 @@ impl netcore::fault::Classify for ActorError {
     }
 }
 
-/// A message in flight or in a mailbox: 16 bytes and the message (depths fit `u32`, see
-/// [`ActorError::MeasureOverflow`]; the sequence number that orders a scheduler's ties is
-/// the order of pushes, so a message need not carry it).
-#[derive(Debug)]
-pub(crate) struct Envelope<M> {
-    pub(crate) to: ActorId,
-    pub(crate) sdepth: u32,
-    /// The sending event (`u64::MAX` for an injected message).
-    pub(crate) from_event: u64,
-    pub(crate) msg: M,
-}
-
 /// What a handler may do: send, create, become.
 #[derive(Debug)]
 pub struct Ctx<'a, B: Behaviour> {
@@ -274,15 +258,6 @@ pub struct ActorMetrics {
     pub actors: u64,
     /// The largest mailbox of a serialized actor (messages waiting, the arriving one included).
     pub max_mailbox: u64,
-}
-
-/// The event DAG, recorded on demand: per event its actor and depth, and its predecessors.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct EventDag {
-    /// Per event: (actor, depth).
-    pub nodes: Vec<(ActorId, u64)>,
-    /// Edges (from event, to event).
-    pub edges: Vec<(u64, u64)>,
 }
 
 /// How many acquaintances an actor keeps inline in its runtime record: a virtual node of the

@@ -44,9 +44,12 @@ pub const MAX_TREE_PPUS: u32 = 1 << 24;
 
 /// Runs the broadcast tree from the CPU to `s` PPU actors; returns the metrics and whether
 /// every actor was woken exactly once.
-pub fn broadcast_tree(s: u32, scheduler: Scheduler) -> Result<(ActorMetrics, bool), crate::Error> {
+pub fn broadcast_tree(
+    s: u32,
+    scheduler: Scheduler,
+) -> Result<(ActorMetrics, bool), crate::error::Error> {
     if s > MAX_TREE_PPUS {
-        return Err(crate::Error::InvalidConfig {
+        return Err(crate::error::Error::InvalidConfig {
             field: "s",
             rule: "s <= 2^24",
             got: s.to_string(),

@@ -14,12 +14,12 @@
 //! then compared with the reference's (`verified`).
 
 #![warn(clippy::cast_possible_truncation)]
-use netcore::pram::{Access, Cost, Instr, Limits, Program, Variant};
+use netcore::pram::{Access, Cost, Instr, Limits, PramRun, Program, Variant};
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
-use crate::actor::Scheduler;
+use crate::actor::{ActorMetrics, Scheduler};
 use crate::direct::{Code, Dest, Effect, PpuActor};
+use crate::error::Error;
 use crate::hash::{HashFamily, KeyOrder};
 use crate::limits::{check_butterfly_memory, check_butterfly_work};
 use crate::ranade::{
@@ -333,28 +333,113 @@ pub fn simulate_butterfly_actors(
     run_butterfly(program, input, config, Some(scheduler), limits, None)
 }
 
+/// One butterfly run: the limits, the replicas' instruction loop, the totals, and the check
+/// against the reference.
 fn run_butterfly(
     program: &Program,
     input: &[i64],
     config: &ButterflyConfig,
     scheduler: Option<Scheduler>,
     limits: &Limits,
-    mut recorded: Option<&mut Vec<PassStats>>,
+    recorded: Option<&mut Vec<PassStats>>,
 ) -> Result<ButterflyReport, Error> {
     let code = Code::new(program)?;
     let dim = dimension(config.dim, code.ppus)?;
+    let router = build_router(config, dim, recorded.is_some())?;
+    let (reference, per_step) = checked_reference(
+        program,
+        input,
+        config,
+        &code,
+        (dim, &router),
+        scheduler.is_some(),
+        limits,
+    )?;
+    let mut memory = vec![0i64; reference.memory.len()];
+    memory.iter_mut().zip(input).for_each(|(m, &x)| *m = x);
+    let ppus: Vec<PpuActor> =
+        (0..code.ppus).map(|pid| PpuActor::new(pid, program.lmem())).collect();
+    let waits: Vec<Option<Dest>> = vec![None; ppus.len()];
+    let report = empty_report(reference.cost, dim, &router, config, code.ppus, scheduler);
+    // The overlapping run (Choice 22): its scheduler, the passes' plan and the lockstep
+    // passes it is checked against, and the memory it starts from.
+    let overlap = scheduler.filter(|_| config.steps == Steps::Overlapping);
+    let initial = memory.clone();
+    let mut run = Run {
+        code: &code,
+        config,
+        scheduler,
+        router,
+        memory,
+        ppus,
+        waits,
+        report,
+        overlap: overlap.is_some(),
+        plan: Vec::new(),
+        lock_passes: Vec::new(),
+        recorded,
+    };
+    let steps = run.execute(reference.cost.t)?;
+    let Run { router, memory, ppus, mut report, plan, lock_passes, .. } = run;
+    let passes = report.passes.max(1) as f64;
+    report.rounds_per_pass = (report.rounds_fwd + report.rounds_rev) as f64 / passes;
+    report.fwd_over_3n_1 = report.rounds_fwd as f64 / (passes * f64::from(3 * dim - 1));
+    let (routers, report_passes) = (report.routers, report.passes);
+    let rounds = report.rounds_fwd + report.rounds_rev;
+    if let Some(act) = report.actor.as_mut() {
+        actor_totals(act, reference.cost.t, steps, routers, rounds, report_passes)?;
+        if let Some(sched) = overlap {
+            let barrier = Barrier { code: &code, initial: &initial, memory: &memory, ppus: &ppus };
+            let fetch_order = config.fetch_order;
+            let run =
+                Overlapping { router: &router, plan, lock_passes, per_step, fetch_order, sched };
+            let barrier_time = act.actor_time;
+            act.overlapping = Some(run.check(&barrier, barrier_time, reference.cost.t, routers)?);
+        }
+    }
+    let regs_ok = ppus.iter().all(|p| {
+        p.cpu == reference.cpu_regs
+            && p.regs
+                .iter()
+                .zip(&reference.ppu_regs)
+                .all(|(x, col)| col.get(p.pid as usize) == Some(x))
+    });
+    report.verified = regs_ok && memory == reference.memory;
+    report.memory = memory;
+    Ok(report)
+}
+
+/// The lockstep router of `config` on the butterfly of dimension `dim`, recording its
+/// passes' hops when `recording` (for the picture).
+fn build_router(
+    config: &ButterflyConfig,
+    dim: u32,
+    recording: bool,
+) -> Result<LockstepRouter, Error> {
     let mut router = LockstepRouter::with_buffers(dim, config.b, config.combining)?.with_hashing(
         &config.hash,
         config.keys,
         config.hash_seed,
     )?;
-    if recorded.is_some() {
+    if recording {
         router = router.recording();
     }
-    // Stated limits (`crate::limits`): the memory before anything runs, the work once the
-    // reference has counted the global steps.
+    Ok(router)
+}
+
+/// The stated limits (`crate::limits`): the memory before anything runs, the work once the
+/// reference has counted the global steps. Returns the reference run and the passes per
+/// global step.
+fn checked_reference(
+    program: &Program,
+    input: &[i64],
+    config: &ButterflyConfig,
+    code: &Code,
+    (dim, router): (u32, &LockstepRouter),
+    actors: bool,
+    limits: &Limits,
+) -> Result<(PramRun, u64), Error> {
     let dim_field = if config.dim.is_some() { "butterfly.dim" } else { "S" };
-    let actors = scheduler.is_some();
     check_butterfly_memory(
         code.ppus,
         program.lmem(),
@@ -377,13 +462,20 @@ fn run_butterfly(
         dim_field,
         max_events,
     )?;
-    let mut memory = vec![0i64; reference.memory.len()];
-    memory.iter_mut().zip(input).for_each(|(m, &x)| *m = x);
-    let mut ppus: Vec<PpuActor> =
-        (0..code.ppus).map(|pid| PpuActor::new(pid, program.lmem())).collect();
-    let mut waits: Vec<Option<Dest>> = vec![None; ppus.len()];
-    let mut report = ButterflyReport {
-        pram: reference.cost,
+    Ok((reference, per_step))
+}
+
+/// The report before the run: the configuration, every tally zero.
+fn empty_report(
+    pram: Cost,
+    dim: u32,
+    router: &LockstepRouter,
+    config: &ButterflyConfig,
+    ppus: u32,
+    scheduler: Option<Scheduler>,
+) -> ButterflyReport {
+    ButterflyReport {
+        pram,
         dim,
         routers: router.routers(),
         b: config.b,
@@ -393,7 +485,7 @@ fn run_butterfly(
         keys: config.keys,
         hash_seed: config.hash_seed,
         multiplex: config.multiplex,
-        ppus_per_router: code.ppus.div_ceil(router.routers()).max(1),
+        ppus_per_router: ppus.div_ceil(router.routers()).max(1),
         passes: 0,
         rounds_fwd: 0,
         rounds_rev: 0,
@@ -427,208 +519,307 @@ fn run_butterfly(
         }),
         verified: false,
         memory: Vec::new(),
-    };
-    let mut executed = 0u64;
-    let mut steps = 0u64;
-    // The overlapping run (Choice 22): its scheduler, the passes' plan and the lockstep
-    // passes it is checked against, and the memory it starts from.
-    let overlap = scheduler.filter(|_| config.steps == Steps::Overlapping);
-    let mut plan: Vec<PassPlan> = Vec::new();
-    let mut lock_passes: Vec<(PassStats, SlotDigest)> = Vec::new();
-    let initial = memory.clone();
-    loop {
-        let pc = ppus.first().map_or(0, |p| p.pc);
-        let instr = code.at(pc).ok_or_else(|| diverged(0, format!("pc {pc} out of range")))?;
-        let (global, cread) = (instr.is_global(), matches!(instr, Instr::CRead { .. }));
-        executed += 1;
-        if executed > reference.cost.t {
-            return Err(diverged(0, format!("ran past the reference's T = {}", reference.cost.t)));
+    }
+}
+
+/// A pass's deliveries to the waiting PPUs: (pid, reverse round, value).
+type Deliveries = Vec<(u32, u64, i64)>;
+
+/// The barrier run in progress: the PPU replicas in lockstep, the router serving their global
+/// steps pass by pass, and the report tallying the passes.
+struct Run<'a> {
+    code: &'a Code,
+    config: &'a ButterflyConfig,
+    scheduler: Option<Scheduler>,
+    router: LockstepRouter,
+    memory: Vec<i64>,
+    ppus: Vec<PpuActor>,
+    /// Per PPU: where the reply of its pending access goes.
+    waits: Vec<Option<Dest>>,
+    report: ButterflyReport,
+    /// Whether the overlapping run follows: the passes' plan and lockstep passes are kept.
+    overlap: bool,
+    plan: Vec<PassPlan>,
+    lock_passes: Vec<(PassStats, SlotDigest)>,
+    recorded: Option<&'a mut Vec<PassStats>>,
+}
+
+impl Run<'_> {
+    /// The instruction loop: every replica executes the instruction at the common pc, a
+    /// global step's accesses are routed; until every replica halts. Returns the number of
+    /// global steps.
+    fn execute(&mut self, t: u64) -> Result<u64, Error> {
+        let code = self.code;
+        let mut executed = 0u64;
+        let mut steps = 0u64;
+        loop {
+            let pc = self.ppus.first().map_or(0, |p| p.pc);
+            let instr = code.at(pc).ok_or_else(|| diverged(0, format!("pc {pc} out of range")))?;
+            let (global, cread) = (instr.is_global(), matches!(instr, Instr::CRead { .. }));
+            executed += 1;
+            if executed > t {
+                return Err(diverged(0, format!("ran past the reference's T = {t}")));
+            }
+            let (accesses, halted) = self.exec_replicas()?;
+            // The replicas of the CPU take the same branch (Theorem 1's construction).
+            let ppus = &self.ppus;
+            if let Some(p) = ppus.iter().find(|p| p.pc != ppus[0].pc) {
+                return Err(diverged(
+                    p.pid,
+                    format!("at pc {} while replica 0 is at {}", p.pc, ppus[0].pc),
+                ));
+            }
+            if global {
+                // Internal reads of the CPU's replicas never conflict (Choice 6).
+                let variant = if cread { Variant::Crew } else { code.variant };
+                self.global_step(variant, &accesses)?;
+                steps += 1;
+            }
+            let replicas = self.ppus.len();
+            if halted == replicas {
+                return Ok(steps);
+            }
+            if halted > 0 {
+                return Err(diverged(
+                    0,
+                    format!("{halted} of {replicas} replicas halted at pc {pc}"),
+                ));
+            }
         }
+    }
+
+    /// Every replica executes one instruction: the accesses of a global step (each
+    /// replica's reply destination noted in `waits`) and how many replicas halted.
+    fn exec_replicas(&mut self) -> Result<(Vec<Access>, usize), Error> {
         let mut accesses = Vec::new();
         let mut halted = 0usize;
-        for p in &mut ppus {
-            match p.exec(&code).map_err(|what| diverged(p.pid, what))? {
+        for p in &mut self.ppus {
+            match p.exec(self.code).map_err(|what| diverged(p.pid, what))? {
                 Effect::Next => {}
                 Effect::Halt => halted += 1,
                 Effect::Access { addr, kind, value, wait } => {
                     accesses.push(Access { pid: p.pid, kind, addr, value });
-                    waits[p.pid as usize] = wait;
+                    self.waits[p.pid as usize] = wait;
                 }
             }
         }
-        // The replicas of the CPU take the same branch (Theorem 1's construction).
-        if let Some(p) = ppus.iter().find(|p| p.pc != ppus[0].pc) {
-            return Err(diverged(
-                p.pid,
-                format!("at pc {} while replica 0 is at {}", p.pc, ppus[0].pc),
-            ));
-        }
-        if global {
-            // Internal reads of the CPU's replicas never conflict (Choice 6).
-            let variant = if cread { Variant::Crew } else { code.variant };
-            let fetch_order = config.fetch_order;
-            let passes = config.multiplex.passes(&accesses, code.ppus, router.routers());
-            let mut held = Held::new(false);
-            for (t, (pids, mine)) in passes.iter().enumerate() {
-                held.set_last(t + 1 == passes.len());
-                let (s, deliveries) = match (scheduler, report.actor.as_mut()) {
-                    (Some(sched), Some(act)) => {
-                        let mut lock_memory = memory.clone();
-                        let mut lock_held = held.clone();
-                        let (s, slots) = router.step_pass_traced(
-                            variant,
-                            mine,
-                            &mut lock_memory,
-                            fetch_order,
-                            &mut lock_held,
-                        )?;
-                        let a = router.actor_step_pass(
-                            variant,
-                            mine,
-                            &mut memory,
-                            fetch_order,
-                            pids.clone(),
-                            &mut held,
-                            sched,
-                        )?;
-                        let pass = report.passes + 1;
-                        check_pass(pass, "on actors", &a.pass, &s, &slots)?;
-                        if memory != lock_memory || held.len() != lock_held.len() {
-                            return Err(Error::Mismatch {
-                                program: format!("pass {pass} on actors"),
-                                what: "memory or held writes (the lockstep router's)".into(),
-                            });
-                        }
-                        if overlap.is_some() {
-                            lock_passes.push((s.clone(), slots));
-                            plan.push(PassPlan {
-                                variant,
-                                op: op_of(mine),
-                                ppus: pids.clone(),
-                                last: t + 1 == passes.len(),
-                            });
-                        }
-                        let rounds = s.r_fwd + s.r_rev;
-                        let per_round = a.actor.actor_time as f64 / rounds.max(1) as f64;
-                        act.pass_per_round_min = act.pass_per_round_min.min(per_round);
-                        act.pass_per_round_max = act.pass_per_round_max.max(per_round);
-                        act.theorem3 &= (rounds..=4 * rounds + 1).contains(&a.actor.actor_time);
-                        act.actor_time += a.actor.actor_time;
-                        act.max_step_actor_time = act.max_step_actor_time.max(a.actor.actor_time);
-                        act.actor_space = act.actor_space.max(a.actor.actor_space);
-                        act.events += a.actor.events;
-                        act.messages += a.actor.messages;
-                        act.actors = act.actors.max(a.actor.actors);
-                        act.max_mailbox = act.max_mailbox.max(a.actor.max_mailbox);
-                        (s, a.pass.deliveries)
-                    }
-                    _ => {
-                        let (s, _) = router.step_pass_traced(
-                            variant,
-                            mine,
-                            &mut memory,
-                            fetch_order,
-                            &mut held,
-                        )?;
-                        let deliveries = s.deliveries.clone();
-                        (s, deliveries)
-                    }
-                };
-                report.passes += 1;
-                report.rounds_fwd += s.r_fwd;
-                report.rounds_rev += s.r_rev;
-                report.max_r_fwd = report.max_r_fwd.max(s.r_fwd);
-                report.max_r_rev = report.max_r_rev.max(s.r_rev);
-                report.combines += s.combines;
-                report.arrivals += s.arrivals;
-                report.max_arrivals = report.max_arrivals.max(s.arrivals_max);
-                report.max_occupancy = report.max_occupancy.max(s.max_occupancy);
-                report.max_dq = report.max_dq.max(s.max_dq);
-                report.hops += s.hops;
-                if let Some(passes) = recorded.as_deref_mut() {
-                    passes.push(s);
-                }
-                for (pid, _, value) in deliveries {
-                    if let Some(dest) = waits.get_mut(pid as usize).and_then(Option::take) {
-                        ppus[pid as usize].store(dest, value);
-                    }
-                }
-            }
-            if let Some((pid, _)) = (0u32..).zip(&waits).find(|(_, w)| w.is_some()) {
-                return Err(diverged(pid, format!("no reply at pass {}", report.passes)));
-            }
-            steps += 1;
-        }
-        if halted == ppus.len() {
-            break;
-        }
-        if halted > 0 {
-            return Err(diverged(
-                0,
-                format!("{halted} of {} replicas halted at pc {pc}", ppus.len()),
-            ));
-        }
+        Ok((accesses, halted))
     }
-    let passes = report.passes.max(1) as f64;
-    report.rounds_per_pass = (report.rounds_fwd + report.rounds_rev) as f64 / passes;
-    report.fwd_over_3n_1 = report.rounds_fwd as f64 / (passes * f64::from(3 * dim - 1));
-    if let Some(act) = report.actor.as_mut() {
-        let steps_time = act.actor_time;
-        // Local instructions: one event each in the replicas' chains (Choice 22).
-        let local = reference.cost.t.checked_sub(steps).ok_or_else(|| {
-            diverged(0, format!("{steps} global steps for T = {}", reference.cost.t))
-        })?;
-        act.actor_time = steps_time + local;
-        let t = reference.cost.t.max(1) as f64;
-        act.actor_time_over_t = act.actor_time as f64 / t;
-        act.actor_time_over_t_log_n =
-            act.actor_time as f64 / (t * f64::from(report.routers).log2());
-        let rounds = (report.rounds_fwd + report.rounds_rev).max(1) as f64;
-        act.actor_time_per_round = steps_time as f64 / rounds;
-        if report.passes == 0 {
-            act.pass_per_round_min = 0.0;
+
+    /// One global step: its passes (one, or `ceil(S / N)` multiplexed), each served, tallied
+    /// and its replies delivered to the waiting replicas.
+    fn global_step(&mut self, variant: Variant, accesses: &[Access]) -> Result<(), Error> {
+        let passes = self.config.multiplex.passes(accesses, self.code.ppus, self.router.routers());
+        let mut held = Held::new(false);
+        for (t, (pids, mine)) in passes.iter().enumerate() {
+            let last = t + 1 == passes.len();
+            held.set_last(last);
+            let (s, deliveries) = match (self.scheduler, self.report.actor.is_some()) {
+                (Some(sched), true) => {
+                    self.actor_pass(variant, mine, pids, last, &mut held, sched)?
+                }
+                _ => {
+                    let (s, _) = self.router.step_pass_traced(
+                        variant,
+                        mine,
+                        &mut self.memory,
+                        self.config.fetch_order,
+                        &mut held,
+                    )?;
+                    let deliveries = s.deliveries.clone();
+                    (s, deliveries)
+                }
+            };
+            tally_pass(&mut self.report, &s);
+            if let Some(passes) = self.recorded.as_deref_mut() {
+                passes.push(s);
+            }
+            for (pid, _, value) in deliveries {
+                if let Some(dest) = self.waits.get_mut(pid as usize).and_then(Option::take) {
+                    self.ppus[pid as usize].store(dest, value);
+                }
+            }
         }
-        if let Some(sched) = overlap {
-            let per_step = u32::try_from(per_step).map_err(|_| Error::InvalidConfig {
-                field: "butterfly.multiplex",
-                rule: "at most 2^32 - 1 passes per step",
-                got: per_step.to_string(),
-            })?;
-            let run =
-                router.actor_program(&code, &initial, plan, per_step, config.fetch_order, sched)?;
-            for (i, (a, (s, slots))) in (1u64..).zip(run.passes.iter().zip(&lock_passes)) {
-                check_pass(i, "of the overlapping run", a, s, slots)?;
-            }
-            let same_ppus = run.replicas.len() == ppus.len()
-                && run.replicas.iter().zip(&ppus).all(|(a, b)| a.cpu == b.cpu && a.regs == b.regs);
-            if run.passes.len() != lock_passes.len() || run.memory != memory || !same_ppus {
-                return Err(Error::Mismatch {
-                    program: "the overlapping run".into(),
-                    what: "passes, final memory or registers (the barrier run's)".into(),
-                });
-            }
-            let time = run.actor.actor_time;
-            act.overlapping = Some(OverlapActors {
-                actor_time: time,
-                below_barrier: act.actor_time.saturating_sub(time),
-                actor_time_over_t: time as f64 / t,
-                actor_time_over_t_log_n: time as f64 / (t * f64::from(report.routers).log2()),
-                actor_space: run.actor.actor_space,
-                events: run.actor.events,
-                messages: run.actor.messages,
-                actors: run.actor.actors,
-                max_mailbox: run.actor.max_mailbox,
+        if let Some((pid, _)) = (0u32..).zip(&self.waits).find(|(_, w)| w.is_some()) {
+            return Err(diverged(pid, format!("no reply at pass {}", self.report.passes)));
+        }
+        Ok(())
+    }
+
+    /// One pass on actors, checked against the lockstep router's (Property 1: slots,
+    /// memory and held writes); its actor measures tallied.
+    fn actor_pass(
+        &mut self,
+        variant: Variant,
+        mine: &[Access],
+        pids: &std::ops::Range<u32>,
+        last: bool,
+        held: &mut Held,
+        sched: Scheduler,
+    ) -> Result<(PassStats, Deliveries), Error> {
+        let fetch_order = self.config.fetch_order;
+        let mut lock_memory = self.memory.clone();
+        let mut lock_held = held.clone();
+        let (s, slots) = self.router.step_pass_traced(
+            variant,
+            mine,
+            &mut lock_memory,
+            fetch_order,
+            &mut lock_held,
+        )?;
+        let a = self.router.actor_step_pass(
+            variant,
+            mine,
+            &mut self.memory,
+            fetch_order,
+            pids.clone(),
+            held,
+            sched,
+        )?;
+        let pass = self.report.passes + 1;
+        check_pass(pass, "on actors", &a.pass, &s, &slots)?;
+        if self.memory != lock_memory || held.len() != lock_held.len() {
+            return Err(Error::Mismatch {
+                program: format!("pass {pass} on actors"),
+                what: "memory or held writes (the lockstep router's)".into(),
             });
         }
+        if self.overlap {
+            self.lock_passes.push((s.clone(), slots));
+            self.plan.push(PassPlan { variant, op: op_of(mine), ppus: pids.clone(), last });
+        }
+        if let Some(act) = self.report.actor.as_mut() {
+            tally_actor_pass(act, &a.actor, s.r_fwd + s.r_rev);
+        }
+        Ok((s, a.pass.deliveries))
     }
-    let regs_ok = ppus.iter().all(|p| {
-        p.cpu == reference.cpu_regs
-            && p.regs
-                .iter()
-                .zip(&reference.ppu_regs)
-                .all(|(x, col)| col.get(p.pid as usize) == Some(x))
-    });
-    report.verified = regs_ok && memory == reference.memory;
-    report.memory = memory;
-    Ok(report)
+}
+
+/// Adds one pass's rounds, combines, arrivals and hops to the report.
+fn tally_pass(report: &mut ButterflyReport, s: &PassStats) {
+    report.passes += 1;
+    report.rounds_fwd += s.r_fwd;
+    report.rounds_rev += s.r_rev;
+    report.max_r_fwd = report.max_r_fwd.max(s.r_fwd);
+    report.max_r_rev = report.max_r_rev.max(s.r_rev);
+    report.combines += s.combines;
+    report.arrivals += s.arrivals;
+    report.max_arrivals = report.max_arrivals.max(s.arrivals_max);
+    report.max_occupancy = report.max_occupancy.max(s.max_occupancy);
+    report.max_dq = report.max_dq.max(s.max_dq);
+    report.hops += s.hops;
+}
+
+/// Adds one pass's actor measures (a pass of `rounds` lockstep rounds) to the run's, and
+/// checks Theorem 3's band `rounds <= actor time <= 4 rounds + 1`.
+fn tally_actor_pass(act: &mut ButterflyActors, a: &ActorMetrics, rounds: u64) {
+    let per_round = a.actor_time as f64 / rounds.max(1) as f64;
+    act.pass_per_round_min = act.pass_per_round_min.min(per_round);
+    act.pass_per_round_max = act.pass_per_round_max.max(per_round);
+    act.theorem3 &= (rounds..=4 * rounds + 1).contains(&a.actor_time);
+    act.actor_time += a.actor_time;
+    act.max_step_actor_time = act.max_step_actor_time.max(a.actor_time);
+    act.actor_space = act.actor_space.max(a.actor_space);
+    act.events += a.events;
+    act.messages += a.messages;
+    act.actors = act.actors.max(a.actors);
+    act.max_mailbox = act.max_mailbox.max(a.max_mailbox);
+}
+
+/// The barrier run's actor time: the passes' actor times plus one event per local
+/// instruction (Choice 22), and its ratios to `T`, `T log2 N` and the lockstep rounds.
+fn actor_totals(
+    act: &mut ButterflyActors,
+    t: u64,
+    steps: u64,
+    routers: u32,
+    rounds: u64,
+    passes: u64,
+) -> Result<(), Error> {
+    let steps_time = act.actor_time;
+    // Local instructions: one event each in the replicas' chains (Choice 22).
+    let local = t
+        .checked_sub(steps)
+        .ok_or_else(|| diverged(0, format!("{steps} global steps for T = {t}")))?;
+    act.actor_time = steps_time + local;
+    let t = t.max(1) as f64;
+    act.actor_time_over_t = act.actor_time as f64 / t;
+    act.actor_time_over_t_log_n = act.actor_time as f64 / (t * f64::from(routers).log2());
+    act.actor_time_per_round = steps_time as f64 / rounds.max(1) as f64;
+    if passes == 0 {
+        act.pass_per_round_min = 0.0;
+    }
+    Ok(())
+}
+
+/// What the barrier run ended with, which the overlapping run must equal.
+struct Barrier<'a> {
+    code: &'a Code,
+    initial: &'a [i64],
+    memory: &'a [i64],
+    ppus: &'a [PpuActor],
+}
+
+/// The overlapping run of the whole program in one actor system (Choice 22): the passes'
+/// plan and the lockstep passes each of its passes is checked against.
+struct Overlapping<'a> {
+    router: &'a LockstepRouter,
+    plan: Vec<PassPlan>,
+    lock_passes: Vec<(PassStats, SlotDigest)>,
+    per_step: u64,
+    fetch_order: FetchOrder,
+    sched: Scheduler,
+}
+
+impl Overlapping<'_> {
+    /// Runs it and checks it pass by pass and at the end against the barrier run; its
+    /// measures, `below_barrier` against the barrier run's actor time `barrier_time`, the
+    /// ratios to the program's `T` on `routers` routers.
+    fn check(
+        self,
+        barrier: &Barrier<'_>,
+        barrier_time: u64,
+        t: u64,
+        routers: u32,
+    ) -> Result<OverlapActors, Error> {
+        let per_step = u32::try_from(self.per_step).map_err(|_| Error::InvalidConfig {
+            field: "butterfly.multiplex",
+            rule: "at most 2^32 - 1 passes per step",
+            got: self.per_step.to_string(),
+        })?;
+        let run = self.router.actor_program(
+            barrier.code,
+            barrier.initial,
+            self.plan,
+            per_step,
+            self.fetch_order,
+            self.sched,
+        )?;
+        for (i, (a, (s, slots))) in (1u64..).zip(run.passes.iter().zip(&self.lock_passes)) {
+            check_pass(i, "of the overlapping run", a, s, slots)?;
+        }
+        let ppus = barrier.ppus;
+        let same_ppus = run.replicas.len() == ppus.len()
+            && run.replicas.iter().zip(ppus).all(|(a, b)| a.cpu == b.cpu && a.regs == b.regs);
+        if run.passes.len() != self.lock_passes.len() || run.memory != barrier.memory || !same_ppus
+        {
+            return Err(Error::Mismatch {
+                program: "the overlapping run".into(),
+                what: "passes, final memory or registers (the barrier run's)".into(),
+            });
+        }
+        let time = run.actor.actor_time;
+        let t = t.max(1) as f64;
+        Ok(OverlapActors {
+            actor_time: time,
+            below_barrier: barrier_time.saturating_sub(time),
+            actor_time_over_t: time as f64 / t,
+            actor_time_over_t_log_n: time as f64 / (t * f64::from(routers).log2()),
+            actor_space: run.actor.actor_space,
+            events: run.actor.events,
+            messages: run.actor.messages,
+            actors: run.actor.actors,
+            max_mailbox: run.actor.max_mailbox,
+        })
+    }
 }

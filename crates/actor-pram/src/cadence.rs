@@ -11,8 +11,8 @@
 
 use netcore::topology::{Link, WrappedButterfly};
 
-use crate::Error;
 use crate::actor::{ActorError, ActorId, ActorMetrics, Behaviour, Ctx, Limits, Runtime, Scheduler};
+use crate::error::Error;
 
 /// The probe's messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,12 +1,14 @@
 //! The driver interface: what `cargo xtask` runs, kept apart from the library API.
 //!
 //! [`ActorPram`] implements netcore's [`Model`](netcore::study::Model), through which xtask
-//! reads a config (`cargo xtask run actor-pram CONFIG.toml`, [`model`]) and sweeps the
-//! [`studies`]. A program that uses the model calls the library ([`actor`](crate::actor),
+//! reads a config (`cargo xtask run actor-pram CONFIG.toml`, [`config`], [`model`]), draws a
+//! run ([`picture`], `--svg`) and sweeps the [`studies`]. A program that uses the model calls the library ([`actor`](crate::actor),
 //! [`butterfly`](crate::butterfly), [`direct`](crate::direct), [`ranade`](crate::ranade))
 //! instead; the items here change with the configs and the studies.
 
+pub mod config;
 pub mod model;
+pub mod picture;
 pub mod studies;
 
 pub use model::ActorPram;

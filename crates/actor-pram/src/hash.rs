@@ -17,7 +17,7 @@ use netcore::rng::{SimRng, seeded};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
+use crate::error::Error;
 
 /// The Mersenne prime `2^61 - 1`, the field of the polynomial families.
 pub const P61: u64 = (1 << 61) - 1;

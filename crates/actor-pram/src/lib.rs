@@ -3,8 +3,8 @@
 //! discrete-event runtime ([`actor`]) that measures actor time (the depth of the event DAG)
 //! and actor space; PRAM programs (`netcore::pram`) are translated to actor programs and
 //! compared with the reference interpreter ([`direct`]), or run with every global step routed
-//! over the wrapped butterfly by Ranade's algorithm ([`ranade`], [`butterfly`]); [`picture`]
-//! draws a butterfly run's passes. See `docs/models/actor-pram.md`.
+//! over the wrapped butterfly by Ranade's algorithm ([`ranade`], [`butterfly`]); the driver's
+//! [`picture`](driver::picture) draws a run (`run --svg`). See `docs/models/actor-pram.md`.
 
 pub mod actor;
 pub mod broadcast;
@@ -15,11 +15,9 @@ pub mod driver;
 mod error;
 pub mod hash;
 pub mod limits;
-pub mod picture;
 pub mod predict;
 pub mod ranade;
 
-pub use driver::ActorPram;
 pub use error::Error;
 /// The shared substrate of the workspace's models; its types appear in this crate's public
 /// signatures ([`Program`](netcore::pram::Program), [`Limits`](netcore::pram::Limits),

@@ -9,7 +9,8 @@ use std::collections::{BinaryHeap, VecDeque};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::actor::Envelope;
+use super::envelope::Envelope;
+use super::id::ActorId;
 
 /// A delivery order (Choice 2 of `docs/models/actor-pram.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -179,7 +180,7 @@ impl<M> InFlight<M> {
 
     /// The receiver of the message that FIFO delivers `k` picks after the next one (other
     /// policies: none), so that the runtime can touch its records ahead of time.
-    pub(crate) fn receiver_ahead(&self, k: usize) -> Option<crate::actor::ActorId> {
+    pub(crate) fn receiver_ahead(&self, k: usize) -> Option<ActorId> {
         match self {
             InFlight::Fifo(q) => q.peek(k).map(|e| e.to),
             _ => None,

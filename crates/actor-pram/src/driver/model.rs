@@ -27,7 +27,7 @@
 //! ```
 #![warn(clippy::cast_possible_truncation)]
 
-use netcore::driver::pram::{LoadedProgram, PramConfig};
+use netcore::driver::pram::LoadedProgram;
 use netcore::limits::DEFAULT_MEMORY;
 use netcore::picture::Picture;
 use netcore::pram::{Limits, Variant};
@@ -35,63 +35,17 @@ use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
     RunReport, to_json,
 };
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::Error;
-use crate::actor::Scheduler;
-use crate::butterfly::{ButterflyConfig, ButterflyReport, simulate_butterfly_actors};
-use crate::direct::{simulate_broadcast_sync, simulate_direct};
+use crate::butterfly::{ButterflyReport, simulate_butterfly_actors};
+use crate::direct::{ScheduleSource, simulate_broadcast_sync, simulate_direct};
+use crate::error::Error;
 
-/// How a program becomes a run on the machine (Section 5).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Translation {
-    /// One actor per PPU and per touched cell (Definition 3; an oracle schedule for
-    /// unpredictable programs, Choice 5).
-    #[default]
-    Direct,
-    /// PPU replicas in lockstep, every global step served by the lockstep router on the
-    /// wrapped butterfly (Theorem 2).
-    Butterfly,
-    /// The direct translation's actors, every instruction synchronised by a CPU actor through
-    /// a fan-out-2 tree of the PPU actors (baseline B2, Theorem 1's construction).
-    BroadcastSync,
-}
-
-impl std::fmt::Display for Translation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Translation::Direct => "direct",
-            Translation::Butterfly => "butterfly",
-            Translation::BroadcastSync => "broadcast-sync",
-        })
-    }
-}
+pub use super::config::{ActorPramConfig, Translation};
 
 /// The model entry (`cargo xtask run actor-pram CONFIG.toml`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ActorPram;
-
-/// The config of `cargo xtask run actor-pram`: the PRAM program in a `[pram]` table (netcore's
-/// `PramConfig`, as `cargo xtask run pram` reads it), then the translation's settings.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ActorPramConfig {
-    /// The program, its size or file, input, variant and step limit.
-    pub pram: PramConfig,
-    /// The delivery order (default FIFO).
-    #[serde(default = "default_scheduler")]
-    pub scheduler: Scheduler,
-    /// The translation (default direct).
-    #[serde(default)]
-    pub translation: Translation,
-    /// The butterfly translation's settings (only with `translation = "butterfly"`).
-    pub butterfly: Option<ButterflyConfig>,
-}
-
-fn default_scheduler() -> Scheduler {
-    Scheduler::Fifo
-}
 
 /// What one run reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -146,7 +100,7 @@ pub struct DirectMeasures {
     /// The program passes the static test of Definition 3.
     pub predictable: bool,
     /// Where the cells' schedules came from.
-    pub schedule: crate::direct::ScheduleSource,
+    pub schedule: ScheduleSource,
 }
 
 fn config_error(field: &'static str, rule: &'static str, got: impl Into<String>) -> Error {
@@ -318,6 +272,6 @@ impl Model for ActorPram {
         Ok(RunReport { summary, report: to_json(&report)? })
     }
     fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-        crate::picture::picture(config)
+        super::picture::picture(config)
     }
 }

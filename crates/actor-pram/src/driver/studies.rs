@@ -7,36 +7,6 @@ pub mod hotspot;
 pub mod permutation;
 pub mod theorem2;
 
-use serde::{Deserialize, Serialize};
+mod axis;
 
-use crate::actor::Scheduler;
-
-/// A scheduler as a sweep axis (the random one draws its seed from the point's stream).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SchedulerAxis {
-    /// [`Scheduler::Fifo`].
-    Fifo,
-    /// [`Scheduler::Lifo`].
-    Lifo,
-    /// [`Scheduler::DepthOrder`].
-    DepthOrder,
-    /// [`Scheduler::MaxDepth`].
-    MaxDepth,
-    /// [`Scheduler::Random`] with a seed from the point's stream.
-    Random,
-}
-
-impl SchedulerAxis {
-    /// The scheduler, drawing a seed for the random one.
-    pub fn scheduler(self, rng: &mut netcore::rng::SimRng) -> Scheduler {
-        use rand::Rng;
-        match self {
-            SchedulerAxis::Fifo => Scheduler::Fifo,
-            SchedulerAxis::Lifo => Scheduler::Lifo,
-            SchedulerAxis::DepthOrder => Scheduler::DepthOrder,
-            SchedulerAxis::MaxDepth => Scheduler::MaxDepth,
-            SchedulerAxis::Random => Scheduler::Random { seed: rng.next_u64() },
-        }
-    }
-}
+pub use axis::SchedulerAxis;

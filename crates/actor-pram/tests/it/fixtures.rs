@@ -1,7 +1,7 @@
 //! Every `fixtures/actor-pram/*.toml` runs through the model's `run_config`; the report (or
 //! the error) is snapshotted. Hand derivations are in the fixtures' comments.
 
-use actor_pram::ActorPram;
+use actor_pram::driver::ActorPram;
 use netcore::study::{ConfigFile, Model};
 
 fn run(path: &std::path::Path) -> serde_json::Value {

@@ -122,7 +122,7 @@ fn butterfly(
         &Limits::default(),
     )?;
     let a = r.actor.as_ref().ok_or_else(|| {
-        ModelError::from(crate::Error::Mismatch {
+        ModelError::from(crate::error::Error::Mismatch {
             program: program.name().to_string(),
             what: "an actor run without actor measures".into(),
         })

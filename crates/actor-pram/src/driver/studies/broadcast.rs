@@ -7,7 +7,7 @@ use netcore::rng::SimRng;
 use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
-use super::SchedulerAxis;
+use super::axis::SchedulerAxis;
 use crate::broadcast::{MAX_TREE_PPUS, broadcast_tree, tree_depth};
 
 /// The study.

@@ -12,7 +12,7 @@ use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::SchedulerAxis;
+use super::axis::SchedulerAxis;
 use crate::direct::simulate_direct;
 
 /// The study.

@@ -16,7 +16,7 @@ use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use super::SchedulerAxis;
+use super::axis::SchedulerAxis;
 use crate::butterfly::{ButterflyConfig, Steps, simulate_butterfly_actors};
 use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::Buffers;
@@ -140,13 +140,13 @@ impl Study for Theorem2 {
             &Limits::default(),
         )?;
         let a = r.actor.ok_or_else(|| {
-            ModelError::from(crate::Error::Mismatch {
+            ModelError::from(crate::error::Error::Mismatch {
                 program: p.params.program.name().to_string(),
                 what: "an actor run without actor measures".into(),
             })
         })?;
         let o = a.overlapping.as_ref().ok_or_else(|| {
-            ModelError::from(crate::Error::Mismatch {
+            ModelError::from(crate::error::Error::Mismatch {
                 program: p.params.program.name().to_string(),
                 what: "an overlapping run without its measures".into(),
             })

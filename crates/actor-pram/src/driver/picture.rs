@@ -21,10 +21,11 @@ use netcore::picture::{
 use netcore::pram::Limits;
 use netcore::study::{ConfigFile, ModelError};
 
-use crate::actor::{ActorError, EventDag};
+use super::config::{ActorPramConfig, Translation};
+use crate::actor::{ActorError, critical_path};
 use crate::butterfly::{dimension, simulate_butterfly_recorded};
 use crate::direct::{Sync, simulate_recorded};
-use crate::driver::model::{ActorPramConfig, Translation};
+use crate::error::Error;
 use crate::ranade::PassEventKind;
 
 /// What a butterfly picture shows.
@@ -111,7 +112,7 @@ pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
         Translation::BroadcastSync => Sync::Broadcast,
     };
     if parsed.butterfly.is_some() {
-        return Err(crate::Error::InvalidConfig {
+        return Err(Error::InvalidConfig {
             field: "butterfly",
             rule: "only given with translation = \"butterfly\"",
             got: "a butterfly table".into(),
@@ -133,8 +134,8 @@ pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
         max_events,
     );
     let report = match run {
-        Err(crate::Error::Actor(ActorError::EventLimit { .. })) => {
-            return Err(crate::Error::TooLarge(TooLarge {
+        Err(Error::Actor(ActorError::EventLimit { .. })) => {
+            return Err(Error::TooLarge(TooLarge {
                 field: "events",
                 limit: max_events,
                 estimate: max_events + 1,
@@ -185,32 +186,6 @@ pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
         sketch.arrow(from.0.0, from_at, to.0.0, to_at, EventKind::Critical);
     }
     Ok(sketch.finish())
-}
-
-/// A longest path of `dag`, as event indices from its first event to its last: it ends at the
-/// first event (lowest id) of maximal depth and steps back, from each event, to its first
-/// predecessor one level shallower (an event of depth `d > 1` has one: its depth is one more
-/// than its deepest predecessor's). Its length is the deepest event's depth, the actor time.
-pub fn critical_path(dag: &EventDag) -> Vec<usize> {
-    let Some(last) = (0..dag.nodes.len()).rev().max_by_key(|&e| dag.nodes[e].1) else {
-        return Vec::new();
-    };
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); dag.nodes.len()];
-    for &(from, to) in &dag.edges {
-        if let (Ok(from), Ok(to)) = (usize::try_from(from), usize::try_from(to)) {
-            preds[to].push(from);
-        }
-    }
-    let mut path = vec![last];
-    let mut at = last;
-    while let Some(prev) =
-        preds[at].iter().copied().filter(|&p| dag.nodes[p].1 + 1 == dag.nodes[at].1).min()
-    {
-        path.push(prev);
-        at = prev;
-    }
-    path.reverse();
-    path
 }
 
 /// The butterfly run's picture (see [`picture`]).
@@ -321,24 +296,5 @@ mod tests {
         let last = p.arrows[31];
         assert_eq!((last.to_lane, last.to), (7, 32));
         assert!(p.arrows.iter().all(|a| a.to == a.from + 1));
-    }
-
-    /// A diamond 0 -> {1, 2} -> 3 and a tail 2 -> 4: the deepest events are 3 and 4 (depth
-    /// 3); the path ends at the lower id, 3, and steps back to its lower-id predecessor, 1.
-    #[test]
-    fn critical_path_breaks_ties_by_lowest_id() {
-        use crate::actor::ActorId;
-        let dag = EventDag {
-            nodes: vec![
-                (ActorId(0), 1),
-                (ActorId(1), 2),
-                (ActorId(2), 2),
-                (ActorId(0), 3),
-                (ActorId(2), 3),
-            ],
-            edges: vec![(0, 1), (0, 2), (2, 3), (1, 3), (2, 4)],
-        };
-        assert_eq!(critical_path(&dag), vec![0, 1, 3]);
-        assert_eq!(critical_path(&EventDag::default()), Vec::<usize>::new());
     }
 }

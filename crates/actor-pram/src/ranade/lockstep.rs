@@ -1,0 +1,761 @@
+//! The lockstep reference router (Baude, Section 5, Theorem 2; Choices 13-16): every virtual
+//! node of the levelled network steps in synchrony, one slot per edge per round, through the
+//! forward pass, the host exchange and the reverse pass.
+
+use netcore::pram::{Access, AccessKind, FetchOp, Variant};
+use netcore::topology::{Coord, Link, WrappedButterfly};
+
+use super::host::{Cells, Held};
+use super::network::{
+    FwdOut, Input, Node, NodeTally, Out, Part, RSlot, Record, RevOut, Slot, pop_release,
+    push_small, release_empty,
+};
+use super::packet::{INF, Key, Packet, combine, key, key_dest, reads_as_accesses};
+use super::settings::{Buffers, FetchOrder};
+use super::stats::{PassEvent, PassEventKind, PassStats, SlotDigest};
+use crate::error::Error;
+use crate::hash::{HashFamily, Hashing, KeyOrder};
+
+/// The lockstep reference router: all virtual nodes step in synchrony, one slot per edge per
+/// round.
+#[derive(Debug, Clone)]
+pub struct LockstepRouter {
+    pub(super) bf: WrappedButterfly,
+    pub(super) n: u32,
+    pub(super) rows: u32,
+    pub(super) levels: u32,
+    pub(super) b: Buffers,
+    pub(super) combining: bool,
+    pub(super) hashing: Hashing,
+    /// Record every pass's [`PassEvent`]s.
+    pub(super) record: bool,
+}
+
+/// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
+pub fn round_limit(n: u32) -> u64 {
+    64 * 3 * u64::from(n)
+}
+
+impl LockstepRouter {
+    /// The router on the butterfly of dimension `2 <= n <= 16` with buffers of `b >= 1`.
+    pub fn new(n: u32, b: u32, combining: bool) -> Result<Self, Error> {
+        Self::with_buffers(n, Buffers::Slots(b), combining)
+    }
+
+    /// The router on the butterfly of dimension `2 <= n <= 16` with bounded (`b >= 1`) or
+    /// unbounded buffers.
+    pub fn with_buffers(n: u32, b: Buffers, combining: bool) -> Result<Self, Error> {
+        if !(2..=16).contains(&n) {
+            return Err(Error::InvalidConfig {
+                field: "n",
+                rule: "2 <= n <= 16",
+                got: n.to_string(),
+            });
+        }
+        if b == Buffers::Slots(0) {
+            return Err(Error::InvalidConfig { field: "b", rule: "b >= 1", got: b.to_string() });
+        }
+        let bf = WrappedButterfly::new(n).map_err(|e| Error::InvalidConfig {
+            field: "n",
+            rule: "a butterfly dimension",
+            got: e.to_string(),
+        })?;
+        let hashing = Hashing::identity(bf.routers());
+        Ok(Self { bf, n, rows: 1 << n, levels: 3 * n - 1, b, combining, hashing, record: false })
+    }
+
+    /// The same router recording every pass's hops and combines ([`PassStats::events`]).
+    pub fn recording(mut self) -> Self {
+        self.record = true;
+        self
+    }
+
+    /// The same router with addresses placed by `family` and keys in `keys` order, drawn from
+    /// `seed` (Choice 21); [`LockstepRouter::new`] gives identity placement and
+    /// destination-major keys.
+    pub fn with_hashing(
+        mut self,
+        family: &HashFamily,
+        keys: KeyOrder,
+        seed: u64,
+    ) -> Result<Self, Error> {
+        self.hashing = Hashing::new(family, keys, seed, self.routers())?;
+        Ok(self)
+    }
+
+    /// The placement and ranks in use.
+    pub fn hashing(&self) -> &Hashing {
+        &self.hashing
+    }
+
+    /// Routers `N = n · 2^n`.
+    pub fn routers(&self) -> u32 {
+        self.bf.routers()
+    }
+
+    pub(super) fn idx(&self, l: u32, r: u32) -> usize {
+        (l * self.rows + r) as usize
+    }
+
+    /// The successor of `(l, r)` on output `o` (0 = S, 1 = X).
+    pub(super) fn succ(&self, l: u32, r: u32, o: usize) -> (u32, u32) {
+        if o == 0 { (l + 1, r) } else { (l + 1, r ^ (1 << (l % self.n))) }
+    }
+
+    /// The predecessor of `(l, r)` on input `j` (0 = S, 1 = X), `l >= 1`.
+    pub(super) fn pred(&self, l: u32, r: u32, j: usize) -> (u32, u32) {
+        if j == 0 { (l - 1, r) } else { (l - 1, r ^ (1 << ((l - 1) % self.n))) }
+    }
+
+    pub(super) fn route(&self, l: u32, r: u32, k: Key) -> Option<Out> {
+        let dest = key_dest(k);
+        if dest >= self.routers() {
+            return None;
+        }
+        let at = Coord { c: l % self.n, r };
+        let to = Coord { c: dest % self.n, r: dest / self.n };
+        Some(match self.bf.greedy_next(at, to) {
+            None => Out::Exit,
+            Some(Link::Straight) => Out::S,
+            Some(Link::Cross) => Out::X,
+        })
+    }
+
+    /// Applies round `T − 1`'s acks (credits) and slots to node `(l, r)` (Choice 13).
+    pub(super) fn fwd_apply(
+        &self,
+        v: &mut Node,
+        l: u32,
+        r: u32,
+        acks: [u32; 2],
+        slots: [Option<Slot>; 2],
+        stats: &mut NodeTally,
+    ) -> Result<(), Error> {
+        for (c, a) in v.credit.iter_mut().zip(acks) {
+            *c += a;
+        }
+        for (input, slot) in v.ins.iter_mut().zip(slots) {
+            match slot {
+                Some(Slot::Packet(p)) => {
+                    push_small(&mut input.buf, *p);
+                    let occ = input.buf.len() as u64;
+                    stats.max_occupancy = stats.max_occupancy.max(occ);
+                    if occ > u64::from(self.b.credit()) {
+                        return Err(Error::Routing {
+                            what: format!("buffer of ({l},{r}) above b"),
+                        });
+                    }
+                }
+                Some(Slot::Ghost(g)) => input.lb = input.lb.max(g),
+                Some(Slot::Eos) => input.eos = true,
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// One forward round of an open node: forwards (or combines, or exits) the least key if
+    /// every other input's bound is above it, then a ghost or end of stream on each other open
+    /// output; returns the slots per output and the freed counts per input (Choice 13).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one node's round: its place, the rule and the sinks"
+    )]
+    pub(super) fn fwd_fire(
+        &self,
+        v: &mut Node,
+        l: u32,
+        r: u32,
+        round: u64,
+        variant: Variant,
+        stats: &mut NodeTally,
+        arrived: &mut Vec<(usize, u64, u32, u32, Packet)>,
+    ) -> Result<FwdOut, Error> {
+        let last = self.levels - 1;
+        let mut out = FwdOut { slots: [None, None], freed: [0; 2] };
+        let m = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
+        let mut sent: Option<usize> = None;
+        if m != INF {
+            let parts: Vec<usize> =
+                (0..3).filter(|&j| v.ins[j].buf.front().is_some_and(|p| p.key == m)).collect();
+            let others_above = (0..3).filter(|j| !parts.contains(j)).all(|j| v.ins[j].bound() > m);
+            if !parts.is_empty() && others_above {
+                let o = self.route(l, r, m).ok_or_else(|| Error::Routing {
+                    what: format!("key with no router at ({l},{r})"),
+                })?;
+                if (o == Out::S || o == Out::X) && l == last {
+                    return Err(Error::Routing {
+                        what: format!("a packet leaves the top level at ({l},{r})"),
+                    });
+                }
+                let can = match o {
+                    Out::Exit => true,
+                    Out::S => v.credit[0] >= 1,
+                    Out::X => v.credit[1] >= 1,
+                };
+                if can {
+                    let mut q: Option<Packet> = None;
+                    for &j in &parts {
+                        let p = pop_release(&mut v.ins[j].buf)
+                            .ok_or_else(|| Error::Routing { what: "empty part".into() })?;
+                        v.ins[j].lb = v.ins[j].lb.max(m.succ());
+                        if j < 2 {
+                            out.freed[j] += 1;
+                        }
+                        let pids = if j == 2 {
+                            v.inj_pids.extend(&p.pids);
+                            u32::try_from(p.pids.len()).map_err(|_| Error::Routing {
+                                what: "more than 2^32 pids in a packet".into(),
+                            })?
+                        } else {
+                            0
+                        };
+                        let offset = match q.as_mut() {
+                            None => {
+                                q = Some(p);
+                                None
+                            }
+                            Some(acc) => {
+                                stats.combines += 1;
+                                combine(variant, acc, p)?
+                            }
+                        };
+                        // j < 3.
+                        push_small(&mut v.parts, Part { input: j as u8, pids, offset });
+                    }
+                    let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
+                    // At most 3 parts (one per input).
+                    push_small(&mut v.dq, Record { out: o, parts: parts.len() as u8 });
+                    stats.max_dq = stats.max_dq.max(v.dq.len() as u64);
+                    match o {
+                        Out::Exit => {
+                            let router = (r * self.n + l % self.n) as usize;
+                            stats.exits.push((q.pids.clone(), l, r, round));
+                            arrived.push((router, round, l, r, q));
+                        }
+                        Out::S | Out::X => {
+                            let oi = usize::from(o == Out::X);
+                            out.slots[oi] = Some(Slot::Packet(Box::new(q)));
+                            v.credit[oi] -= 1;
+                            sent = Some(oi);
+                        }
+                    }
+                }
+            }
+        }
+        let m2 = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
+        if l < last {
+            for e in 0..2 {
+                if Some(e) == sent || v.eos_sent[e] {
+                    continue;
+                }
+                out.slots[e] = Some(if m2 == INF {
+                    v.eos_sent[e] = true;
+                    Slot::Eos
+                } else {
+                    let routed = self.route(l, r, m2);
+                    let here = matches!((routed, e), (Some(Out::S), 0) | (Some(Out::X), 1));
+                    Slot::Ghost(if here { m2 } else { m2.succ() })
+                });
+            }
+        }
+        v.closed = if l < last { v.eos_sent.iter().all(|&x| x) } else { m2 == INF };
+        Ok(out)
+    }
+
+    /// Applies round `T − 1`'s reverse acks (credits on the reverse outputs, one per forward
+    /// input) and reverse slots (one per forward output) to a node (Choice 14).
+    pub(super) fn rev_apply(v: &mut Node, acks: [u32; 2], slots: [Option<RSlot>; 2]) {
+        for (c, a) in v.rcredit.iter_mut().zip(acks) {
+            *c += a;
+        }
+        for (e, slot) in slots.into_iter().enumerate() {
+            match slot {
+                Some(RSlot::Reply(y)) => push_small(&mut v.rbuf[e], y),
+                Some(RSlot::Eos) => v.reos[e] = true,
+                None => {}
+            }
+        }
+    }
+
+    /// One reverse round of an open node (Choice 14): if the reply of the oldest record is
+    /// there (in a reply buffer or the exit queue) and every edge it goes back on has a
+    /// credit, the reply is copied to each part, with the part's fetch-and-op offset applied
+    /// (parts from the injection input are delivered: `deliveries` gets (pid, round,
+    /// value)); once the direction queue is empty and both successors have ended, end of
+    /// stream on every reverse output not used this round.
+    pub(super) fn rev_fire(
+        &self,
+        v: &mut Node,
+        l: u32,
+        r: u32,
+        round: u64,
+        op: Option<FetchOp>,
+        deliveries: &mut Vec<(u32, u64, i64)>,
+    ) -> Result<RevOut, Error> {
+        let mut out = RevOut { slots: [None, None], freed: [0; 2] };
+        if let Some(&rec) = v.dq.front() {
+            let available = match rec.out {
+                Out::Exit => !v.exitq.is_empty(),
+                Out::S => !v.rbuf[0].is_empty(),
+                Out::X => !v.rbuf[1].is_empty(),
+            };
+            let nparts = usize::from(rec.parts);
+            let credit_ok = v
+                .parts
+                .iter()
+                .take(nparts)
+                .all(|p| p.input == 2 || v.rcredit[usize::from(p.input)] >= 1);
+            if available && credit_ok {
+                let x = match rec.out {
+                    Out::Exit => pop_release(&mut v.exitq),
+                    Out::S => {
+                        out.freed[0] += 1;
+                        pop_release(&mut v.rbuf[0])
+                    }
+                    Out::X => {
+                        out.freed[1] += 1;
+                        pop_release(&mut v.rbuf[1])
+                    }
+                }
+                .ok_or_else(|| Error::Routing { what: format!("no reply at ({l},{r})") })?;
+                pop_release(&mut v.dq);
+                if v.parts.len() < nparts {
+                    return Err(Error::Routing { what: format!("missing parts at ({l},{r})") });
+                }
+                for Part { input, pids, offset } in v.parts.drain(..nparts) {
+                    let y = match (op, offset) {
+                        (Some(op), Some(o)) => op.apply(x, o),
+                        _ => x,
+                    };
+                    let j = usize::from(input);
+                    if j == 2 {
+                        let count = (pids as usize).min(v.inj_pids.len());
+                        let pre = &v.pre;
+                        deliveries.extend(v.inj_pids.drain(..count).map(|pid| {
+                            let z = match (op, pre.iter().find(|q| q.0 == pid)) {
+                                (Some(op), Some(&(_, o))) => op.apply(y, o),
+                                _ => y,
+                            };
+                            (pid, round, z)
+                        }));
+                    } else {
+                        out.slots[j] = Some(RSlot::Reply(y));
+                        v.rcredit[j] -= 1;
+                    }
+                }
+                release_empty(&mut v.parts);
+                release_empty(&mut v.inj_pids);
+            }
+        }
+        let done = v.dq.is_empty() && v.reos.iter().all(|&x| x);
+        if l >= 1 && done {
+            for j in 0..2 {
+                if out.slots[j].is_none() && !v.rsent_eos[j] {
+                    out.slots[j] = Some(RSlot::Eos);
+                    v.rsent_eos[j] = true;
+                }
+            }
+        }
+        v.closed = if l == 0 { done } else { v.rsent_eos.iter().all(|&x| x) };
+        Ok(out)
+    }
+
+    /// One pass of reads: `reads[k] = (pid, addr)` (PPU `j` at router `j mod N`), under the
+    /// router's placement and key order; the host answers a read with `memory[addr]` (0
+    /// beyond). Concurrent reads are allowed (CREW).
+    pub fn read_pass(&self, reads: &[(u32, u32)], memory: &[i64]) -> Result<PassStats, Error> {
+        let mut memory = memory.to_vec();
+        self.step_pass(Variant::Crew, &reads_as_accesses(reads), &mut memory, FetchOrder::Pid)
+    }
+
+    /// [`LockstepRouter::read_pass`] that also returns the digest of every slot the passes
+    /// sent (for Property 1).
+    pub fn read_pass_traced(
+        &self,
+        reads: &[(u32, u32)],
+        memory: &[i64],
+    ) -> Result<(PassStats, SlotDigest), Error> {
+        let mut memory = memory.to_vec();
+        self.step_pass_traced(
+            Variant::Crew,
+            &reads_as_accesses(reads),
+            &mut memory,
+            FetchOrder::Pid,
+            &mut Held::new(true),
+        )
+    }
+
+    /// One pass of a step ([`LockstepRouter::step_pass`]) that also returns the digest of
+    /// every slot of either pass; `held` carries the writes of a multiplexed step's earlier passes
+    /// (Choice 23; [`Held::new`]`(true)` for a step in one pass).
+    pub fn step_pass_traced(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        memory: &mut [i64],
+        fetch_order: FetchOrder,
+        held: &mut Held,
+    ) -> Result<(PassStats, SlotDigest), Error> {
+        self.pass_inner(variant, accesses, memory, fetch_order, held, true)
+    }
+
+    /// One PRAM global step served by the router in one pass (Section 5, Theorem 2; Choice
+    /// 19): the accesses (one per pid, PPU `j` injecting at router `j mod N`, all reads, all writes or all fetch-and-ops, as a
+    /// netcore step) travel to their hosts, combining under `variant`'s rule; the hosts apply
+    /// the rule to what arrives and update `memory` (reads see it as before the step; a read
+    /// beyond its end gives 0, a write or fetch-and-op beyond it is an error); the replies
+    /// (read values, fetch-and-op old values with the per-part offsets applied, write
+    /// acknowledgements) retrace the paths. A conflict the variant forbids is
+    /// [`Error::Conflict`] at one of the conflicting addresses.
+    pub fn step_pass(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        memory: &mut [i64],
+        fetch_order: FetchOrder,
+    ) -> Result<PassStats, Error> {
+        Ok(self.pass_inner(variant, accesses, memory, fetch_order, &mut Held::new(true), false)?.0)
+    }
+
+    /// Every virtual node in its initial state, with empty injection queues.
+    pub(super) fn init_nodes(&self) -> Vec<Node> {
+        let mut nodes = Vec::with_capacity((self.levels * self.rows) as usize);
+        for l in 0..self.levels {
+            nodes.extend((0..self.rows).map(|_| self.init_node(l)));
+        }
+        nodes
+    }
+
+    /// A virtual node of level `l` in its initial state, with an empty injection queue.
+    pub(super) fn init_node(&self, l: u32) -> Node {
+        let last = self.levels - 1; // L
+        let credit = [self.b.credit(); 2];
+        let mut v = Node { credit, rcredit: credit, ..Node::default() };
+        for j in 0..2 {
+            // Edge inputs exist from level 1 on.
+            v.ins[j].eos = l == 0;
+            // Edge outputs exist below level L.
+            v.eos_sent[j] = l == last;
+            v.reos[j] = l == last;
+            v.rsent_eos[j] = l == 0;
+        }
+        v.ins[2].eos = true;
+        v
+    }
+
+    /// The router of PPU `pid`: `pid mod N` (several PPUs per router when `S > N`, Section 5's
+    /// remark; Choice 23).
+    pub fn router_of(&self, pid: u32) -> u32 {
+        pid % self.routers()
+    }
+
+    /// The injection node of router `i = r·n + c`: level `c`, row `r`.
+    pub(super) fn injection_node(&self, router: u32) -> (u32, u32) {
+        (router % self.n, router / self.n)
+    }
+
+    /// The packet of every access, in order (one kind per step, at most one access per pid,
+    /// fetch-and-ops only under their variant).
+    pub(super) fn packets(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        fetch_order: FetchOrder,
+    ) -> Result<Vec<Packet>, Error> {
+        Self::check_accesses(variant, accesses)?;
+        accesses.iter().map(|a| self.packet(a, fetch_order)).collect()
+    }
+
+    /// The rules of one step's accesses: one kind, at most one access per pid, fetch-and-ops
+    /// only under their variant, addresses below `2^32`.
+    pub(super) fn check_accesses(variant: Variant, accesses: &[Access]) -> Result<(), Error> {
+        let kind = accesses.first().map(|a| a.kind);
+        if let Some(AccessKind::Fetch(op)) = kind
+            && variant != Variant::CrcwFetchOp(op)
+        {
+            return Err(Error::InvalidConfig {
+                field: "variant",
+                rule: "fetch-and-op only under crcw-fetch-OP with its operator",
+                got: variant.to_string(),
+            });
+        }
+        let mut pids: Vec<u32> = accesses.iter().map(|a| a.pid).collect();
+        pids.sort_unstable();
+        if let Some(w) = pids.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Error::InvalidConfig {
+                field: "pid",
+                rule: "at most one access per pid in a step",
+                got: w[0].to_string(),
+            });
+        }
+        for a in accesses {
+            if Some(a.kind) != kind {
+                return Err(Error::InvalidConfig {
+                    field: "accesses",
+                    rule: "one kind per step",
+                    got: format!("{:?} after {kind:?}", a.kind),
+                });
+            }
+            Self::addr32(a)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn addr32(a: &Access) -> Result<u32, Error> {
+        u32::try_from(a.addr).map_err(|_| Error::InvalidConfig {
+            field: "addr",
+            rule: "addr < 2^32",
+            got: a.addr.to_string(),
+        })
+    }
+
+    /// The packet of one access: its key from the placement and rank of its address (what a
+    /// hash actor `H_i` computes on actors, Section 5), `tag = 0` with combining, the pid
+    /// without or for a fetch-and-op kept alone (Choices 13 and 19).
+    pub(super) fn packet(&self, a: &Access, fetch_order: FetchOrder) -> Result<Packet, Error> {
+        let addr = Self::addr32(a)?;
+        let fetch_alone = matches!(a.kind, AccessKind::Fetch(_)) && fetch_order == FetchOrder::Pid;
+        let tag = if self.combining && !fetch_alone { 0 } else { a.pid };
+        Ok(Packet {
+            key: key(self.hashing.rank(addr), self.hashing.dest(addr), addr, tag),
+            addr,
+            kind: a.kind,
+            value: a.value,
+            lo: a.pid,
+            hi: a.pid,
+            pids: vec![a.pid],
+        })
+    }
+
+    /// Fills a router's injection queue with the packets of its PPUs (Section 5's remark,
+    /// Choice 23): sorted by key, then least pid, packets of equal keys merged by the
+    /// variant's rule (pre-combining, counted as combines), the fetch-and-op parts keeping
+    /// their offsets in [`Node::pre`].
+    pub(super) fn fill_injection(
+        variant: Variant,
+        v: &mut Node,
+        mut packets: Vec<Packet>,
+        stats: &mut NodeTally,
+    ) -> Result<(), Error> {
+        packets.sort_by_key(|p| (p.key, p.lo));
+        for p in packets {
+            match v.ins[2].buf.back_mut() {
+                Some(acc) if acc.key == p.key => {
+                    let pid = p.lo;
+                    stats.combines += 1;
+                    if let Some(offset) = combine(variant, acc, p)? {
+                        v.pre.push((pid, offset));
+                    }
+                }
+                _ => v.ins[2].buf.push_back(p),
+            }
+        }
+        Ok(())
+    }
+
+    /// Every virtual node with the accesses in the injection queues of their PPUs' routers.
+    pub(super) fn injected_nodes(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        fetch_order: FetchOrder,
+        stats: &mut NodeTally,
+    ) -> Result<Vec<Node>, Error> {
+        let mut nodes = self.init_nodes();
+        let mut per_router: Vec<Vec<Packet>> = vec![Vec::new(); self.routers() as usize];
+        for p in self.packets(variant, accesses, fetch_order)? {
+            per_router[self.router_of(p.lo) as usize].push(p);
+        }
+        for (router, packets) in (0..).zip(per_router) {
+            let (c, r) = self.injection_node(router);
+            let vi = self.idx(c, r);
+            Self::fill_injection(variant, &mut nodes[vi], packets, stats)?;
+        }
+        Ok(nodes)
+    }
+
+    /// The hosts' memory exchange (Choices 15, 19 and 23): the arrivals of each address (with
+    /// the writes `held` from the step's earlier passes), in order of least pid, are folded
+    /// by the variant's rule (a forbidden conflict is an error); a read is answered with the
+    /// value before the step, a fetch-and-op with the value before it in that order, a write
+    /// with 0 (an acknowledgement); the resolved values are stored in the step's last pass.
+    /// Returns the reply of every arrival, indexed like `arrived`, and keeps this pass's
+    /// writes in `held` if more passes follow.
+    pub(super) fn host_exchange(
+        &self,
+        variant: Variant,
+        arrived: &[(usize, u64, u32, u32, Packet)],
+        memory: &mut [i64],
+        stats: &mut PassStats,
+        held: &mut Held,
+    ) -> Result<Vec<i64>, Error> {
+        let mut per_host = vec![0u64; self.routers() as usize];
+        for a in arrived {
+            per_host[a.0] += 1;
+        }
+        stats.arrivals = arrived.len() as u64;
+        stats.arrivals_max = per_host.iter().copied().max().unwrap_or(0);
+        let packets: Vec<&Packet> = arrived.iter().map(|a| &a.4).collect();
+        let cells = Cells { base: memory, own: None };
+        let served = held.serve(variant, &self.hashing, None, &packets, cells)?;
+        for &(addr, value) in &served.writes {
+            // `serve` checked every written address against the memory's length.
+            if let Some(cell) = memory.get_mut(addr as usize) {
+                *cell = value;
+            }
+        }
+        stats.serialization.extend(served.serialization);
+        held.keep(packets.into_iter().cloned());
+        Ok(served.replies)
+    }
+
+    pub(super) fn pass_inner(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        memory: &mut [i64],
+        fetch_order: FetchOrder,
+        held: &mut Held,
+        record: bool,
+    ) -> Result<(PassStats, SlotDigest), Error> {
+        let last = self.levels - 1; // L
+        let mut stats = PassStats::default();
+        let mut tally = NodeTally::default();
+        let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut tally)?;
+        let op: Option<FetchOp> = match accesses.first().map(|a| a.kind) {
+            Some(AccessKind::Fetch(op)) => Some(op),
+            _ => None,
+        };
+        let mut arrived_flat: Vec<(usize, u64, u32, u32, Packet)> = Vec::new();
+        let mut trace = SlotDigest::default();
+        // ---- forward pass ----
+        let size = nodes.len();
+        // Two rounds' slot and ack arrays, swapped after each round (every node takes its
+        // inbound slots, so the swapped-out array is empty again).
+        let mut slots: Vec<[Option<Slot>; 2]> = vec![[None, None]; size];
+        let mut acks: Vec<[u32; 2]> = vec![[0; 2]; size];
+        let mut next_slots: Vec<[Option<Slot>; 2]> = vec![[None, None]; size];
+        let mut next_acks: Vec<[u32; 2]> = vec![[0; 2]; size];
+        let mut round = 0u64;
+        loop {
+            if nodes.iter().all(|v| v.closed) {
+                stats.r_fwd = round;
+                break;
+            }
+            if round >= round_limit(self.n) {
+                return Err(Error::RoundLimit { pass: "forward", limit: round_limit(self.n) });
+            }
+            for l in 0..self.levels {
+                for r in 0..self.rows {
+                    let vi = self.idx(l, r);
+                    let v = &mut nodes[vi];
+                    let inbound = std::mem::take(&mut slots[vi]);
+                    let combined = tally.combines;
+                    self.fwd_apply(v, l, r, acks[vi], inbound, &mut tally)?;
+                    if v.closed {
+                        continue;
+                    }
+                    let out =
+                        self.fwd_fire(v, l, r, round, variant, &mut tally, &mut arrived_flat)?;
+                    if record {
+                        trace.add_fwd(l, r, round, &out);
+                    }
+                    if self.record {
+                        let at = |kind| PassEvent { kind, level: l, row: r, round };
+                        let merges = tally.combines - combined;
+                        stats.events.extend((0..merges).map(|_| at(PassEventKind::Combine)));
+                        let sent = out.slots.iter().filter(|s| matches!(s, Some(Slot::Packet(_))));
+                        stats.events.extend(sent.map(|_| at(PassEventKind::Forward)));
+                    }
+                    for (e, slot) in out.slots.into_iter().enumerate() {
+                        if let Some(slot) = slot {
+                            stats.hops += u64::from(matches!(slot, Slot::Packet(_)));
+                            let (l2, r2) = self.succ(l, r, e);
+                            next_slots[self.idx(l2, r2)][e] = Some(slot);
+                        }
+                    }
+                    if l >= 1 {
+                        for (j, &f) in out.freed.iter().enumerate() {
+                            let (l0, r0) = self.pred(l, r, j);
+                            next_acks[self.idx(l0, r0)][j] += f;
+                        }
+                    }
+                }
+            }
+            std::mem::swap(&mut slots, &mut next_slots);
+            std::mem::swap(&mut acks, &mut next_acks);
+            next_acks.fill([0; 2]);
+            round += 1;
+        }
+        // ---- memory exchange ----
+        let replies = self.host_exchange(variant, &arrived_flat, memory, &mut stats, held)?;
+        for ((_, _, l, r, _), value) in arrived_flat.iter().zip(replies) {
+            let vi = self.idx(*l, *r);
+            nodes[vi].exitq.push_back(value);
+        }
+        for v in &mut nodes {
+            v.closed = false;
+        }
+        // ---- reverse pass ----
+        drop((slots, next_slots));
+        let mut rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
+        let mut racks: Vec<[u32; 2]> = vec![[0; 2]; size];
+        let mut next_rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
+        let mut next_racks: Vec<[u32; 2]> = vec![[0; 2]; size];
+        let mut round = 0u64;
+        loop {
+            if nodes.iter().all(|v| v.closed) {
+                stats.r_rev = round;
+                break;
+            }
+            if round >= round_limit(self.n) {
+                return Err(Error::RoundLimit { pass: "reverse", limit: round_limit(self.n) });
+            }
+            for l in 0..self.levels {
+                for r in 0..self.rows {
+                    let vi = self.idx(l, r);
+                    let v = &mut nodes[vi];
+                    Self::rev_apply(v, racks[vi], std::mem::take(&mut rslots[vi]));
+                    if v.closed {
+                        continue;
+                    }
+                    let out = self.rev_fire(v, l, r, round, op, &mut tally.deliveries)?;
+                    if record {
+                        trace.add_rev(l, r, round, &out);
+                    }
+                    if self.record {
+                        let sent = out.slots.iter().filter(|s| matches!(s, Some(RSlot::Reply(_))));
+                        let at = PassEvent { kind: PassEventKind::Reply, level: l, row: r, round };
+                        stats.events.extend(sent.map(|_| at));
+                    }
+                    for (j, slot) in out.slots.into_iter().enumerate() {
+                        if let Some(slot) = slot {
+                            stats.hops += u64::from(matches!(slot, RSlot::Reply(_)));
+                            let (l0, r0) = self.pred(l, r, j);
+                            next_rslots[self.idx(l0, r0)][j] = Some(slot);
+                        }
+                    }
+                    if l < last {
+                        for (e, &f) in out.freed.iter().enumerate() {
+                            let (l2, r2) = self.succ(l, r, e);
+                            next_racks[self.idx(l2, r2)][e] += f;
+                        }
+                    }
+                }
+            }
+            std::mem::swap(&mut rslots, &mut next_rslots);
+            std::mem::swap(&mut racks, &mut next_racks);
+            next_racks.fill([0; 2]);
+            round += 1;
+        }
+        stats.combines = tally.combines;
+        stats.max_occupancy = tally.max_occupancy;
+        stats.max_dq = tally.max_dq;
+        stats.exits = tally.exits;
+        stats.deliveries = tally.deliveries;
+        stats.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
+        stats.serialization.sort_unstable();
+        Ok((stats, trace))
+    }
+}

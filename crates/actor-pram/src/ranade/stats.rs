@@ -1,0 +1,130 @@
+//! What a pass measures (Theorem 2, Property 1): its rounds, combines, arrivals and
+//! deliveries, its hops and combines one by one for the picture, and the digest of the slots
+//! it sends (Choice 25).
+
+use serde::Serialize;
+
+use super::network::{FwdOut, RSlot, RevOut, Slot};
+
+/// The slots a pass sends, as an order-independent fingerprint (Property 1's check, Choice
+/// 25): the number of slots and two wrapping sums of a 64-bit mix of each slot's (level, row,
+/// round, direction, edge, content). Equal multisets of slots give equal digests; different
+/// ones collide with probability about 2^-128, and a digest takes 24 bytes where the list of
+/// slots of a pass at n = 12 would take gigabytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct SlotDigest {
+    /// Slots sent over both passes (link slots: one edge in one round).
+    pub count: u64,
+    pub(super) sum: u64,
+    pub(super) mix: u64,
+}
+
+/// splitmix64's finaliser: a bijective 64-bit mix.
+pub(super) fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl SlotDigest {
+    /// Adds one slot given as a sequence of words.
+    pub(super) fn add(&mut self, words: impl IntoIterator<Item = u64>) {
+        let h = words.into_iter().fold(0x243f_6a88_85a3_08d3, |h, w| mix64(h ^ w));
+        self.count += 1;
+        self.sum = self.sum.wrapping_add(h);
+        self.mix = self.mix.wrapping_add(mix64(h ^ 0x9e37_79b9_7f4a_7c15));
+    }
+
+    /// The union of two digests.
+    pub fn merge(&mut self, other: &SlotDigest) {
+        self.count += other.count;
+        self.sum = self.sum.wrapping_add(other.sum);
+        self.mix = self.mix.wrapping_add(other.mix);
+    }
+
+    /// Adds the forward slots node `(l, r)` sends in `round`.
+    pub(super) fn add_fwd(&mut self, l: u32, r: u32, round: u64, out: &FwdOut) {
+        for (e, slot) in out.slots.iter().enumerate() {
+            let head = [u64::from(l), u64::from(r), round, 0, e as u64];
+            match slot {
+                Some(Slot::Packet(p)) => self.add(
+                    head.into_iter()
+                        .chain([1, p.key.lo, p.key.hi, p.pids.len() as u64])
+                        .chain(p.pids.iter().map(|&q| u64::from(q))),
+                ),
+                Some(Slot::Ghost(k)) => self.add(head.into_iter().chain([2, k.lo, k.hi])),
+                Some(Slot::Eos) => self.add(head.into_iter().chain([3])),
+                None => {}
+            }
+        }
+    }
+
+    /// Adds the reverse slots node `(l, r)` sends in reverse `round`.
+    pub(super) fn add_rev(&mut self, l: u32, r: u32, round: u64, out: &RevOut) {
+        for (j, slot) in out.slots.iter().enumerate() {
+            let head = [u64::from(l), u64::from(r), round, 1, j as u64];
+            match slot {
+                Some(RSlot::Reply(y)) => self.add(head.into_iter().chain([4, *y as u64])),
+                Some(RSlot::Eos) => self.add(head.into_iter().chain([5])),
+                None => {}
+            }
+        }
+    }
+}
+
+/// What one pass measured.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PassStats {
+    /// Rounds of the forward pass: 1 + the last round in which a virtual node is open.
+    pub r_fwd: u64,
+    /// Rounds of the reverse pass.
+    pub r_rev: u64,
+    /// Combines (a merge of `k` packets counts `k - 1`).
+    pub combines: u64,
+    /// Packets that reached a memory host.
+    pub arrivals: u64,
+    /// The largest number of arrivals at one host.
+    pub arrivals_max: u64,
+    /// The largest buffer occupancy seen (`<= b`).
+    pub max_occupancy: u64,
+    /// The longest direction queue.
+    pub max_dq: u64,
+    /// Exits: (pid list, level, row, round), in order of round, then level, then row.
+    pub exits: Vec<(Vec<u32>, u32, u32, u64)>,
+    /// Deliveries: (pid, reverse round, value), sorted by round, then pid; a write's
+    /// acknowledgement carries 0.
+    pub deliveries: Vec<(u32, u64, i64)>,
+    /// Per served address, sorted: the pids in the hosts' serialization order (Choice 19).
+    pub serialization: Vec<(u64, Vec<u32>)>,
+    /// Packet hops of both passes: a forward packet or a reply sent on an edge (end-of-stream
+    /// and ghost slots are not hops).
+    pub hops: u64,
+    /// The pass's hops and combines one by one, recorded only by a router built
+    /// [`LockstepRouter::recording`](crate::ranade::LockstepRouter::recording) (for the run's picture).
+    #[serde(skip)]
+    pub events: Vec<PassEvent>,
+}
+
+/// What happened at a virtual node in a round of a pass (recorded on demand).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PassEvent {
+    /// The event.
+    pub kind: PassEventKind,
+    /// The node's level.
+    pub level: u32,
+    /// The node's row.
+    pub row: u32,
+    /// The round of its pass.
+    pub round: u64,
+}
+
+/// The kinds of [`PassEvent`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassEventKind {
+    /// A forward packet leaves the node on an edge.
+    Forward,
+    /// A reply leaves the node on a reverse edge.
+    Reply,
+    /// The node merged packets (one event per combine).
+    Combine,
+}
