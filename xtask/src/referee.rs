@@ -18,6 +18,10 @@ use crate::table::{Row, cell, number, selects};
 
 /// The judgement of one claim.
 pub(crate) struct Judgement {
+    /// The claim's statement.
+    pub(crate) statement: String,
+    /// The paper's results the claim is evidence for.
+    pub(crate) results: Vec<String>,
     pub(crate) verdict: Verdict,
     /// The report line: statement, observation, the law's and rivals' scores, verdict, and
     /// the expectation when the verdict differs from it.
@@ -77,7 +81,13 @@ pub(crate) fn judge(claim: &Claim, rows: &[Row], axes: &[String], quick: bool) -
     if let Some((_, why)) = &claim.expected {
         line += &format!(" (see {why})");
     }
-    Judgement { verdict, line, as_expected }
+    Judgement {
+        statement: claim.statement.clone(),
+        results: claim.results.clone(),
+        verdict,
+        line,
+        as_expected,
+    }
 }
 
 /// The verdict from the check on the measured rows and the laws' scores.
@@ -88,6 +98,8 @@ fn verdict(claim: &Claim, pass: bool, law: Option<&Score>, rivals: &[Score]) -> 
     match claim.evidence {
         // A misstated claim (its own law fails, or a rival cannot be evaluated) proves
         // nothing: it is never reproduced.
+        // A result with a band but no law cannot tell the paper's law from a rival.
+        Evidence::Result if claim.law.is_none() && !claim.is_exact() => Verdict::Inconclusive,
         Evidence::Result if claim.law.is_some() => {
             let law_passes = law.is_some_and(Score::passes);
             let evaluated = rivals.iter().all(|r| r.outcome.is_ok());
@@ -99,6 +111,37 @@ fn verdict(claim: &Claim, pass: bool, law: Option<&Score>, rivals: &[Score]) -> 
         }
         evidence => evidence.holds(),
     }
+}
+
+/// Whether `claim` is stated so that it can decide on `rows` (the study's grid): a result's
+/// law passes its check, and when the claim expects REPRODUCED, every rival fails it; a
+/// result with a band names a law and a rival. The error says what is wrong.
+#[cfg(test)]
+pub(crate) fn discriminates(claim: &Claim, rows: &[Row], axes: &[String]) -> Result<(), String> {
+    if claim.evidence != Evidence::Result || claim.is_exact() {
+        return Ok(());
+    }
+    let Some(law) = &claim.law else {
+        return Err("a result with a band names the law it tests (Claim::result)".into());
+    };
+    if claim.rivals.is_empty() {
+        return Err(format!("law {} has no rival to rule out (Claim::rival)", law.name));
+    }
+    let law = score(claim, law, rows, axes);
+    if !law.passes() {
+        return Err(law.describe("law"));
+    }
+    if claim.expected_verdict() == Verdict::Reproduced {
+        for rival in claim.rivals.iter().map(|r| score(claim, r, rows, axes)) {
+            if rival.outcome.as_ref().map_or(true, |o| o.pass) {
+                return Err(format!(
+                    "{} although REPRODUCED is expected (expect INCONCLUSIVE, or narrow the band)",
+                    rival.describe("rival")
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The outcome of `claim`'s check on the synthetic rows of `law`.

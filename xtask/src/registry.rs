@@ -168,4 +168,65 @@ mod tests {
             }
         }
     }
+
+    /// Every source file of the workspace's crates, with its text.
+    fn sources() -> Vec<(std::path::PathBuf, String)> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<(std::path::PathBuf, String)>) {
+            let Ok(entries) = std::fs::read_dir(dir) else { return };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push((path.clone(), std::fs::read_to_string(&path).unwrap_or_default()));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&project_root().join("crates"), &mut out);
+        out
+    }
+
+    /// The referee tables are complete and consistent: every result covered by claims is named
+    /// by a claim of its model, every claim names only results its model lists, and every
+    /// result covered by a test names a test function that exists.
+    #[test]
+    fn referee_tables_match_the_claims() {
+        let sources = sources();
+        for model in models() {
+            let results = model.manifest().results;
+            let claims: Vec<_> = model.studies().iter().flat_map(|s| s.claims()).collect();
+            for claim in &claims {
+                for named in &claim.results {
+                    assert!(
+                        results.iter().any(|r| r.id == named),
+                        "{}: claim `{}` names {named}, which the manifest does not list",
+                        model.name(),
+                        claim.statement
+                    );
+                }
+            }
+            for result in results {
+                match result.coverage {
+                    netcore::study::Coverage::Claims => assert!(
+                        claims.iter().any(|c| c.results.iter().any(|r| r == result.id)),
+                        "{}: {} is covered by claims, but no claim names it",
+                        model.name(),
+                        result.id
+                    ),
+                    netcore::study::Coverage::Tests { test, .. } => {
+                        let name = test.rsplit("::").next().unwrap_or(test);
+                        let defined = format!("fn {name}(");
+                        assert!(
+                            sources.iter().any(|(_, text)| text.contains(&defined)),
+                            "{}: {} names the test {test}, which does not exist",
+                            model.name(),
+                            result.id
+                        );
+                    }
+                    netcore::study::Coverage::NotBuilt(_) => {}
+                }
+            }
+        }
+    }
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use netcore::study::Verdict;
+use netcore::study::{Coverage, PaperResult, Verdict};
 
 use crate::output::{StudyOutput, TEMP_PREFIX, replace_dir, verdict_counts};
 use crate::referee::Judgement;
@@ -165,6 +165,7 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> anyhow::Result<St
              vague: [docs/models/{0}](../models/{0}) (section Choices).\n",
             p.docs
         );
+        md += &referee_table(registry::model(model)?.manifest().results, &of(model));
         for o in of(model) {
             md += &format!("\n### `{}`\n\n{}\n\n", o.name, o.about);
             md += o.shows.trim_end();
@@ -182,6 +183,34 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> anyhow::Result<St
         }
     }
     Ok(md)
+}
+
+/// The referee table of one paper: every numbered result of its manifest with how it is
+/// covered: the claims that name it with their verdicts, the test that pins it, or why it is
+/// not built.
+fn referee_table(results: &[PaperResult], outputs: &[&StudyOutput]) -> String {
+    if results.is_empty() {
+        return String::new();
+    }
+    let mut md =
+        String::from("\n#### Referee table\n\n| result | states | covered by |\n|---|---|---|\n");
+    for result in results {
+        let covered = match result.coverage {
+            Coverage::Claims => {
+                let claims: Vec<String> = outputs
+                    .iter()
+                    .flat_map(|o| o.judgements.iter().map(move |j| (o, j)))
+                    .filter(|(_, j)| j.results.iter().any(|r| r == result.id))
+                    .map(|(o, j)| format!("`{}`: {} ({})", o.name, j.statement, j.verdict.as_str()))
+                    .collect();
+                if claims.is_empty() { "claims (none ran)".to_string() } else { claims.join("; ") }
+            }
+            Coverage::Tests { test, why } => format!("tests only: `{test}` ({why})"),
+            Coverage::NotBuilt(why) => format!("not built: {why}"),
+        };
+        md += &format!("| {} | {} | {} |\n", result.id, result.states, covered.replace('|', "\\|"));
+    }
+    md
 }
 
 /// A GitHub-style heading anchor.

@@ -535,6 +535,14 @@ mod tests {
         assert_eq!(error.fault(), netcore::fault::Fault::Run);
     }
 
+    /// The rows of the first job of `spec`'s quick grid, as a sweep writes them.
+    fn first_quick_rows(spec: &crate::spec::StudySpec) -> Vec<Row> {
+        let (_, study) = crate::registry::study(&spec.name).unwrap();
+        let jobs = spec.jobs(true).unwrap();
+        let points = super::prepare(spec, study.as_ref(), &jobs[..1]).unwrap();
+        super::run_job(&points[0], &jobs[0]).unwrap().0
+    }
+
     /// Every column a claim or a plot of a study names is a column of the study's rows: the
     /// first job of each study's quick grid is run and its rows' columns (the job's prefix,
     /// the point's parameters and the row's fields) are the study's columns.
@@ -542,23 +550,17 @@ mod tests {
     fn claims_and_plots_name_columns_of_their_study() {
         for spec in crate::spec::load(None).unwrap() {
             let (_, study) = crate::registry::study(&spec.name).unwrap();
-            let jobs = spec.jobs(true).unwrap();
-            let points = super::prepare(&spec, study.as_ref(), &jobs[..1]).unwrap();
-            let (rows, _) = super::run_job(&points[0], &jobs[0]).unwrap();
+            let rows = first_quick_rows(&spec);
             let columns: std::collections::BTreeSet<&str> =
                 rows.iter().flat_map(|r| r.keys().map(String::as_str)).collect();
             assert!(!columns.is_empty(), "{}: no rows", spec.name);
-            let named =
-                (study.claims().into_iter().map(|c| {
-                    (
-                        c.statement.clone(),
-                        c.columns().into_iter().map(str::to_string).collect::<Vec<_>>(),
-                    )
-                }))
-                .chain(study.plots().into_iter().map(|p| {
-                    (p.name.clone(), p.columns().into_iter().map(str::to_string).collect())
-                }));
-            for (what, names) in named {
+            let claims = study.claims().into_iter().map(|c| {
+                (c.statement.clone(), c.columns().into_iter().map(str::to_string).collect())
+            });
+            let plots = study.plots().into_iter().map(|p| {
+                (p.name.clone(), p.columns().into_iter().map(str::to_string).collect::<Vec<_>>())
+            });
+            for (what, names) in claims.chain(plots) {
                 for name in names {
                     assert!(
                         columns.contains(name.as_str()),
@@ -568,5 +570,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The rows of `spec`'s default grid as far as a claim's laws see them: every default
+    /// job's parameters, crossed with the other columns of the first quick job's rows (a
+    /// point's several rows, e.g. one per program), `y` left as measured there (the laws'
+    /// constants are fitted to it, so only its level matters).
+    fn default_grid_rows(spec: &crate::spec::StudySpec) -> (Vec<Row>, Vec<String>) {
+        let quick = first_quick_rows(spec);
+        let first = spec.jobs(true).unwrap().remove(0);
+        let own: Vec<&String> =
+            first.params.as_object().map(|p| p.keys().collect()).unwrap_or_default();
+        let jobs = spec.jobs(false).unwrap();
+        let mut rows = Vec::new();
+        for job in &jobs {
+            for measured in &quick {
+                let mut row = Row::new();
+                row.insert("job".into(), job.index.into());
+                row.insert("seed".into(), job.seed.into());
+                row.insert("rep".into(), job.rep.into());
+                if let Some(params) = job.params.as_object() {
+                    row.extend(params.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                for (key, value) in measured {
+                    if !own.contains(&key) && !row.contains_key(key) {
+                        row.insert(key.clone(), value.clone());
+                    }
+                }
+                rows.push(row);
+            }
+        }
+        (rows, crate::spec::swept_axes(&jobs))
+    }
+
+    /// Every claim can decide on its study's default grid: a result with a band names its law
+    /// and a rival, the law passes, and every rival fails where REPRODUCED is expected (so a
+    /// band that admits a declared rival, or rejects its own law, fails this test).
+    #[test]
+    fn every_claim_discriminates_on_its_default_grid() {
+        let mut wrong = Vec::new();
+        for spec in crate::spec::load(None).unwrap() {
+            let (_, study) = crate::registry::study(&spec.name).unwrap();
+            let (rows, axes) = default_grid_rows(&spec);
+            for claim in study.claims() {
+                if let Err(why) = crate::referee::discriminates(&claim, &rows, &axes) {
+                    wrong.push(format!("{}: {}: {why}", spec.name, claim.statement));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "claims that cannot decide:\n{}", wrong.join("\n"));
     }
 }

@@ -316,6 +316,38 @@ pub struct Manifest {
     pub sweep: Option<EmbeddedSweep>,
     /// The pictures of `docs/pictures/` drawn from this model's fixtures.
     pub pictures: &'static [CommittedPicture],
+    /// Every numbered result of the paper (definitions, lemmas, theorems, propositions,
+    /// corollaries, facts, figures, worked examples, remarks that state a quantity) and how
+    /// the reproduction covers it: the report's referee table.
+    pub results: &'static [PaperResult],
+}
+
+/// One numbered result of a paper and how the reproduction covers it.
+#[derive(Debug, Clone, Copy)]
+pub struct PaperResult {
+    /// As the paper numbers it, e.g. `Theorem 2` or `Figure 3`.
+    pub id: &'static str,
+    /// What it states, in a few words.
+    pub states: &'static str,
+    /// How it is covered.
+    pub coverage: Coverage,
+}
+
+/// How the reproduction covers a paper's result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coverage {
+    /// By the claims that name it ([`Claim::of`]); a test checks that at least one does.
+    Claims,
+    /// By a test only: its name (`crate::path::test_name` as `cargo test` prints it), and
+    /// why no sweep claim states it.
+    Tests {
+        /// The test's name.
+        test: &'static str,
+        /// Why a test and not a claim.
+        why: &'static str,
+    },
+    /// Built nowhere, and why.
+    NotBuilt(&'static str),
 }
 
 /// The paper a model reproduces, as the reproduction report titles its section.

@@ -58,6 +58,7 @@ impl Model for LogpStall {
                 file: "fixtures/sweeps/logp-stall.toml",
                 text: include_str!("../../../../fixtures/sweeps/logp-stall.toml"),
             }),
+            results: &[],
             pictures: &[
                 CommittedPicture {
                     config: "fixtures/logp-stall/logp-compaction-delta-worst.toml",

@@ -107,6 +107,7 @@ impl Model for Netcore {
                 file: "fixtures/sweeps/netcore.toml",
                 text: include_str!("../../../../fixtures/sweeps/netcore.toml"),
             }),
+            results: &[],
             pictures: &[],
         }
     }

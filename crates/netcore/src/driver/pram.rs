@@ -246,6 +246,7 @@ impl Model for Pram {
         Manifest {
             paper: Paper { title: "The SIMD PRAM and its reference interpreter", docs: "pram.md" },
             sweep: None,
+            results: &[],
             pictures: &[CommittedPicture {
                 config: "fixtures/pram/hot-spot-read-8.toml",
                 picture: "pram-hot-spot-read-8.svg",

@@ -46,6 +46,10 @@ pub struct Claim {
     /// [`Verdict::NotReproduced`] the paragraph of the crate's docs that explains it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<(Verdict, String)>,
+    /// The paper's numbered results the claim is evidence for, as the model's manifest names
+    /// them (e.g. `Theorem 2`); the report's referee table lists the claim under each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<String>,
 }
 
 /// Which way a [`Check::Trend`] goes.
@@ -122,6 +126,7 @@ impl Claim {
             law: None,
             rivals: Vec::new(),
             expected: None,
+            results: Vec::new(),
         }
     }
     /// A claim that column `y` stays within `[lo, hi]`.
@@ -215,11 +220,26 @@ impl Claim {
         self.expected = Some((verdict, why.into()));
         self
     }
+    /// The claim is evidence for the paper's result `result` (a name from the model's
+    /// manifest, e.g. `Theorem 2`).
+    pub fn of(mut self, result: &str) -> Self {
+        self.results.push(result.into());
+        self
+    }
     /// The verdict expected on the default grid.
     pub fn expected_verdict(&self) -> Verdict {
         match &self.expected {
             Some((verdict, _)) => *verdict,
             None => self.evidence.holds(),
+        }
+    }
+    /// Whether the check is exact (every row true, or a band of one value): a result checked
+    /// exactly needs no rival law.
+    pub fn is_exact(&self) -> bool {
+        match self.check {
+            Check::AllTrue => true,
+            Check::Within { lo, hi } => lo == hi,
+            _ => false,
         }
     }
 }
