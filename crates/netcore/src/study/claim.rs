@@ -238,7 +238,7 @@ impl Claim {
     pub fn is_exact(&self) -> bool {
         match self.check {
             Check::AllTrue => true,
-            Check::Within { lo, hi } => lo == hi,
+            Check::Within { lo, hi } => lo.to_bits() == hi.to_bits(),
             _ => false,
         }
     }
