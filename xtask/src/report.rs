@@ -59,8 +59,11 @@ pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
     Ok(all_pass)
 }
 
-/// FNV-1a over the studies' definitions: the embedded sweep specs, then every model's studies
-/// in registry order with their names, descriptions, claims, plots and glossaries.
+/// FNV-1a over everything the report is generated from: the sources of the simulators, the
+/// studies and xtask, the sweep specs and the lock file ([`SOURCES`], read from the workspace
+/// in path order), then the embedded sweep specs and every model's studies in registry order
+/// with their names, descriptions, claims, plots and glossaries. A changed simulator source
+/// changes the hash, so a report older than the code fails its test.
 pub(crate) fn definitions_hash() -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |text: &str| {
@@ -69,6 +72,12 @@ pub(crate) fn definitions_hash() -> String {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     };
+    let root = project_root();
+    for path in source_files(&root) {
+        let relative = path.strip_prefix(&root).unwrap_or(&path);
+        feed(&relative.to_string_lossy());
+        feed(&String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_default()));
+    }
     for sweep in registry::embedded_sweeps() {
         feed(sweep.file);
         feed(sweep.text);
@@ -85,6 +94,45 @@ pub(crate) fn definitions_hash() -> String {
         }
     }
     format!("{hash:016x}")
+}
+
+/// What the report is generated from, relative to the workspace root: directories (every file
+/// under them) and files. Tests, benches, examples and docs are not among them.
+const SOURCES: &[&str] =
+    &["Cargo.lock", "Cargo.toml", "crates", "fixtures/sweeps", "xtask/Cargo.toml", "xtask/src"];
+
+/// The files of [`SOURCES`], sorted by path: under `crates`, only each crate's `Cargo.toml` and
+/// `src/`.
+fn source_files(root: &Path) -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for source in SOURCES {
+        let path = root.join(source);
+        if *source == "crates" {
+            let crates = std::fs::read_dir(&path).into_iter().flatten().flatten();
+            for krate in crates.map(|e| e.path()) {
+                files.push(krate.join("Cargo.toml"));
+                walk(&krate.join("src"), &mut files);
+            }
+        } else if path.is_dir() {
+            walk(&path, &mut files);
+        } else {
+            files.push(path);
+        }
+    }
+    files.retain(|f| f.is_file());
+    files.sort();
+    files
 }
 
 /// What each verdict means, above the table that counts them.
@@ -113,9 +161,9 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> anyhow::Result<St
            per-study reports with all rows are written under `target/sweeps/` by the same \
            command.\n\n";
     md += &format!(
-        "{HASH_LINE}{hash}` (the sweep specs and every study's definition; a test \
-                    fails when the code's hash differs, so the report is never older than the \
-                    studies).\n\n"
+        "{HASH_LINE}{hash}` (the simulators', studies' and xtask's sources, the sweep specs, \
+         the lock file and every study's definition; a test fails when the code's hash \
+         differs, so the report is never older than the code).\n\n"
     );
     md += &format!(
         "**{} studies, {claims} claims: {}; {}.**\n\n",
@@ -263,9 +311,10 @@ mod tests {
         line.split('`').next()
     }
 
-    /// The committed report is as new as the studies: its recorded hash is the code's. When
-    /// this fails, a study, claim, plot, glossary or sweep spec changed since the report was
-    /// generated: run `cargo xtask report` and commit `docs/results/`.
+    /// The committed report is as new as the code: its recorded hash is the code's. When this
+    /// fails, a simulator or study source, a claim, plot, glossary, sweep spec or the lock file
+    /// changed since the report was generated: run `cargo xtask report` and commit
+    /// `docs/results/`.
     #[test]
     fn committed_report_matches_the_study_definitions() {
         let path = project_root().join("docs").join("results").join(README);
@@ -275,7 +324,7 @@ mod tests {
         assert_eq!(
             recorded_hash(&text),
             Some(definitions_hash().as_str()),
-            "docs/results/README.md is older than the studies' definitions: run `cargo xtask report`"
+            "docs/results/README.md is older than the code: run `cargo xtask report`"
         );
         for model in registry::models() {
             for study in model.studies() {
@@ -299,5 +348,19 @@ mod tests {
         let report = format!("# R\n\n{HASH_LINE}0123456789abcdef` (the sweep specs)\n");
         assert_eq!(recorded_hash(&report), Some("0123456789abcdef"));
         assert_eq!(recorded_hash("# R\n"), None);
+    }
+
+    /// The hash reads the simulators' sources: a source of every crate is among its files, and
+    /// tests and docs are not.
+    #[test]
+    fn the_hash_covers_the_simulator_sources() {
+        let root = project_root();
+        let files = source_files(&root);
+        for krate in ["netcore", "overlap-ring", "logp-stall", "dbsp-hmos", "actor-pram", "hpram"] {
+            let lib = root.join("crates").join(krate).join("src/lib.rs");
+            assert!(files.contains(&lib), "{} is not hashed", lib.display());
+        }
+        assert!(files.contains(&root.join("Cargo.lock")));
+        assert!(files.iter().all(|f| !f.components().any(|c| c.as_os_str() == "tests")));
     }
 }
