@@ -21,6 +21,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod claims;
 #[cfg(test)]
 mod fuzz;
+mod large;
 mod output;
 mod picture;
 mod pictures;

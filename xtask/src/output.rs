@@ -460,7 +460,7 @@ fn index(out: &Path) -> String {
 }
 
 /// The checked-out commit (`git rev-parse --short HEAD`), or `unknown`.
-fn commit() -> String {
+pub(crate) fn commit() -> String {
     std::process::Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -472,7 +472,7 @@ fn commit() -> String {
 }
 
 /// The current UTC time as `YYYY-MM-DD HH:MM UTC`.
-fn utc_now() -> String {
+pub(crate) fn utc_now() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

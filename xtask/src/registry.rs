@@ -229,4 +229,26 @@ mod tests {
             }
         }
     }
+
+    /// Every large preset (`fixtures/sweeps/MODEL-large.toml`) parses, and names only studies
+    /// of its model, every point valid.
+    #[test]
+    fn large_presets_belong_to_their_models() {
+        let presets = crate::large::presets();
+        assert!(presets.len() >= 3, "{presets:?}");
+        for (model, path) in presets {
+            let specs = crate::spec::load(Some(&path)).unwrap();
+            for spec in specs {
+                let (owner, _) = study(&spec.name).unwrap();
+                assert_eq!(
+                    owner,
+                    model,
+                    "{}: {} is not a study of {model}",
+                    path.display(),
+                    spec.name
+                );
+                assert!(!spec.jobs(false).unwrap().is_empty());
+            }
+        }
+    }
 }

@@ -17,8 +17,8 @@ use netcore::study::{Coverage, PaperResult, Verdict};
 
 use crate::output::{StudyOutput, TEMP_PREFIX, replace_dir, verdict_counts};
 use crate::referee::Judgement;
-use crate::registry;
 use crate::sweep::{SweepArgs, default_out, project_root, run_and_write, summarise};
+use crate::{large, registry};
 
 /// Arguments of `cargo xtask report`.
 #[derive(Debug, clap::Args)]
@@ -38,6 +38,10 @@ pub(crate) struct ReportArgs {
     /// No progress bar or progress lines.
     #[arg(long)]
     quiet: bool,
+    /// Run the models' large presets instead (`fixtures/sweeps/MODEL-large.toml`; hours on 2
+    /// cores) and record their verdicts in `large.md` beside the report.
+    #[arg(long, conflicts_with = "quick")]
+    large: bool,
 }
 
 /// The report's file name inside its directory.
@@ -50,13 +54,19 @@ const HASH_LINE: &str = "Definitions hash: `";
 /// the verdicts (a failed claim is a result worth reading), and the exit status says so.
 pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
     let sweeps = args.sweeps.clone().unwrap_or_else(default_out);
+    let out = args.out.clone().unwrap_or_else(|| project_root().join("docs").join("results"));
+    let hash = definitions_hash();
+    if args.large {
+        return large::run(&out, &sweeps.join("large"), args.threads, args.quiet, &hash);
+    }
     let sweep = SweepArgs::every_study(sweeps, args.quick, args.threads, args.quiet);
     let (sweeps, outputs) = run_and_write(&sweep)?;
-    let all_pass = summarise(&sweeps, &outputs);
-    let out = args.out.clone().unwrap_or_else(|| project_root().join("docs").join("results"));
-    write_report(&out, &render(&outputs, args.quick, &definitions_hash())?, &outputs)?;
+    let all_expected = summarise(&sweeps, &outputs);
+    let mut readme = render(&outputs, args.quick, &hash)?;
+    readme += &large::summary(&out, &hash);
+    write_report(&out, &readme, &outputs)?;
     println!("report: {}", out.join(README).display());
-    Ok(all_pass)
+    Ok(all_expected)
 }
 
 /// FNV-1a over everything the report is generated from: the sources of the simulators, the
@@ -285,6 +295,11 @@ fn write_report(out: &Path, readme: &str, outputs: &[StudyOutput]) -> anyhow::Re
     let written = (|| -> anyhow::Result<()> {
         std::fs::create_dir_all(&temp)?;
         std::fs::write(temp.join(README), readme)?;
+        // The large presets' record is written by `--large` alone; a default run keeps it.
+        let large = out.join(large::LARGE);
+        if large.is_file() {
+            std::fs::copy(&large, temp.join(large::LARGE))?;
+        }
         for o in outputs {
             let dir = temp.join(&o.name);
             std::fs::create_dir_all(&dir)?;

@@ -265,6 +265,25 @@ fn job_weights(out: &Path, planned: &[Planned]) -> Vec<Vec<u64>> {
 
 impl SweepArgs {
     /// Every study of the embedded specs (default axes, or `quick` ones), written to `out`.
+    /// Every study of the sweep spec `config` (its default axes), written to `out`.
+    pub(crate) fn of_file(
+        config: PathBuf,
+        out: PathBuf,
+        threads: Option<usize>,
+        quiet: bool,
+    ) -> Self {
+        Self {
+            studies: Vec::new(),
+            config: Some(config),
+            quick: false,
+            out: Some(out),
+            threads,
+            shard: None,
+            quiet,
+            dry_run: false,
+        }
+    }
+
     pub(crate) fn every_study(
         out: PathBuf,
         quick: bool,
