@@ -2,7 +2,7 @@
 //!
 //! [`OverlapRing`] implements netcore's [`Model`](netcore::study::Model), through which xtask
 //! reads a config ([`config`]: `cargo xtask run overlap-ring CONFIG.toml`, any scheme, guest
-//! shape and host kind) and sweeps the [`studies`]. A program that uses the model calls the
+//! shape and host kind), draws the run's [`picture`] (`--svg`) and sweeps the [`studies`]. A program that uses the model calls the
 //! library ([`naive::simulate`](crate::naive::simulate),
 //! [`overlap::simulate`](crate::overlap::simulate),
 //! [`trapezoid::simulate`](crate::trapezoid::simulate), [`engine::run`](crate::engine::run))
@@ -10,6 +10,7 @@
 
 pub mod config;
 pub mod model;
+pub mod picture;
 pub mod studies;
 
 pub use model::OverlapRing;

@@ -25,10 +25,14 @@
 
 pub mod fast;
 mod link;
+mod measured;
 pub(crate) mod order;
 mod proc;
+pub(crate) mod refusal;
+mod routes;
 mod timeline;
 
+pub use measured::HostRun;
 pub use timeline::{Computed, Delivery, Timeline};
 
 use std::collections::VecDeque;
@@ -40,53 +44,16 @@ const ARRIVAL_WHEEL_SPAN: usize = 1 << 16;
 use netcore::Step;
 use netcore::event::TimingWheel;
 pub use netcore::fabric::Fabric;
-use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::guest::{GuestProgram, Reference, guarded};
+use crate::guest::{Current, Digest, GuestProgram, Reference, guarded};
 use crate::plan::Plan;
 use link::DirectedLink;
+use measured::{Figures, Stats, Totals};
 use order::Order;
 use proc::{Incoming, Proc, window_width};
+use routes::{Routes, Stream, routes};
 use timeline::Trace;
-
-/// What a run measured (`docs/models/overlap-ring.md`, Choices: measured quantities).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct HostRun {
-    /// Last step in which a pebble was computed.
-    pub host_steps: Step,
-    /// `host_steps / T`.
-    pub slowdown: f64,
-    /// Max database units held by one processor (`w` x columns).
-    pub load: usize,
-    /// Max holders of one database.
-    pub copies_max: usize,
-    /// Mean holders per database.
-    pub copies_mean: f64,
-    /// Unit computations, redundant ones included.
-    pub work: u64,
-    /// `work / (N w T)`.
-    pub redundancy: f64,
-    /// `N w T / (n host_steps)`.
-    pub efficiency: f64,
-    /// End-to-end pebble deliveries.
-    pub messages: u64,
-    /// Unit x hop transmissions.
-    pub link_units: u64,
-    /// Longest queue of one directed link (pebbles).
-    pub max_backlog: usize,
-    /// Steps pebbles spent queued at links beyond their own injection (summed over hops).
-    pub queue_wait: u64,
-    /// Every holder's pebbles and final database equal the direct run.
-    pub verified: bool,
-    /// `row_done[t-1]` = step in which the last copy finished row `t` (Theorem 1 deadlines).
-    #[serde(skip)]
-    pub row_done: Vec<Step>,
-    /// The per-pebble timeline, when asked for ([`simulate_with_timeline`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timeline: Option<Timeline>,
-}
 
 /// A message in flight: the value of pebble `(column, row)` of a stream, now at hop `at` of
 /// the hop arena (its route ends before `end`), for `dest`'s `left` or right stream.
@@ -98,77 +65,6 @@ struct Msg<V> {
     left: bool,
     row: u64,
     val: V,
-}
-
-/// A stream (`docs/models/overlap-ring.md`, Choices: streams): its source sends one column to `dest` (as `dest`'s `left` or right
-/// neighbour column) over the route `hops[start..start + len]`.
-#[derive(Debug, Clone)]
-struct Stream {
-    src: u32,
-    dest: u32,
-    left: bool,
-    start: u32,
-    len: u32,
-}
-
-/// Every stream of a plan on a fabric (both engines build them here): the routes in one hop
-/// arena, and per processor the streams it sources as `(column, stream id)`.
-struct Routes {
-    hops: Vec<u32>,
-    streams: Vec<Stream>,
-    outs: Vec<Vec<(usize, u32)>>,
-}
-
-/// Checks that `plan` fits `fabric` and `reference`, then builds its [`Routes`]
-/// (`docs/models/overlap-ring.md`, Choices: streams).
-fn routes<F: Fabric + ?Sized, D>(
-    fabric: &F,
-    plan: &Plan,
-    reference: &Reference<D>,
-) -> Result<Routes> {
-    if plan.n() != fabric.n() {
-        return Err(Error::PlanMismatch(format!(
-            "plan has {} processors, the host has {}",
-            plan.n(),
-            fabric.n()
-        )));
-    }
-    if plan.n_cols != reference.n_cols {
-        return Err(Error::PlanMismatch(format!(
-            "plan has N = {} columns, the guest has {}",
-            plan.n_cols, reference.n_cols
-        )));
-    }
-    let n_cols = plan.n_cols;
-    let holders = plan.holders();
-    let mut hops = Vec::new();
-    let mut streams = Vec::new();
-    let mut outs: Vec<Vec<(usize, u32)>> = vec![Vec::new(); plan.n()];
-    for (p, range) in plan.held.iter().enumerate() {
-        let Some((lo, hi)) = *range else { continue };
-        for (col, left) in [(lo - 1, true), (hi + 1, false)] {
-            if col == 0 || col > n_cols {
-                continue;
-            }
-            let hs = &holders[col];
-            let before = hs.iter().rev().find(|&&q| q < p);
-            let after = hs.iter().find(|&&q| q > p);
-            let src = if left { before.or(after) } else { after.or(before) };
-            let src = *src.ok_or(Error::UncoveredColumn { col })?;
-            let start = hops.len();
-            fabric.route(src, p, &mut hops);
-            outs[src].push((col, streams.len() as u32));
-            streams.push(Stream {
-                src: src as u32,
-                dest: p as u32,
-                left,
-                start: start as u32,
-                len: (hops.len() - start) as u32,
-            });
-        }
-    }
-    outs.iter_mut().for_each(|out| out.sort_unstable());
-    Ok(Routes { hops, streams, outs })
 }
 
 /// Runs `plan` on `fabric` for `prog` and checks it against `reference` (`docs/models/overlap-ring.md`, Choices:
@@ -294,66 +190,44 @@ struct Engine<V, D> {
     trace: Option<Trace>,
 }
 
-/// Link counters of a run.
-#[derive(Debug, Clone, Copy, Default)]
-struct Stats {
-    link_units: u64,
-    queue_wait: u64,
-    max_backlog: usize,
+/// The lists the event engine keeps from step to step of a run (their memory reused).
+struct Lists<V> {
+    /// Processors to visit in the next compute phase, and those being visited.
+    list: Vec<u32>,
+    listed: Vec<u32>,
+    /// Directed links with units queued for the send phase, and those sending.
+    active: Vec<u32>,
+    sending: Vec<u32>,
+    /// Messages arriving now, and processors whose wake-up or finish is due now.
+    arrived: Vec<Msg<V>>,
+    woken: Vec<u32>,
 }
 
-/// What a run counted (both engines).
-struct Totals {
-    host_steps: Step,
-    /// Pebbles computed (each of weight `w`).
-    computed: u64,
-    messages: u64,
-    stats: Stats,
-    verified: bool,
-    row_done: Vec<Step>,
-}
-
-/// A plan's static figures, which a [`HostRun`] reports next to the counted ones.
-#[derive(Debug, Clone, Copy)]
-struct Figures {
-    n: usize,
-    n_cols: usize,
-    load: usize,
-    copies: (usize, f64),
-}
-
-impl Figures {
-    fn of(plan: &Plan) -> Self {
-        Self { n: plan.n(), n_cols: plan.n_cols, load: plan.max_held(), copies: plan.copies() }
-    }
-
-    /// The [`HostRun`] of a run of `steps` guest steps with pebbles of `weight`.
-    fn run(self, weight: u32, steps: u64, totals: Totals, timeline: Option<Timeline>) -> HostRun {
-        let w = u64::from(weight);
-        let nwt = (self.n_cols as u64 * w * steps) as f64;
-        let work = totals.computed * w;
-        let host_steps = totals.host_steps;
-        HostRun {
-            host_steps,
-            slowdown: host_steps as f64 / steps as f64,
-            load: self.load * weight as usize,
-            copies_max: self.copies.0,
-            copies_mean: self.copies.1,
-            work,
-            redundancy: work as f64 / nwt,
-            efficiency: nwt / (self.n as f64 * host_steps as f64),
-            messages: totals.messages,
-            link_units: totals.stats.link_units,
-            max_backlog: totals.stats.max_backlog,
-            queue_wait: totals.stats.queue_wait,
-            verified: totals.verified,
-            row_done: totals.row_done,
-            timeline,
+impl<V> Lists<V> {
+    fn new() -> Self {
+        Self {
+            list: Vec::new(),
+            listed: Vec::new(),
+            active: Vec::new(),
+            sending: Vec::new(),
+            arrived: Vec::new(),
+            woken: Vec::new(),
         }
     }
 }
 
-impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Engine<V, D> {
+/// What the event engine counts as it runs: with its link counters ([`Stats`]) and the
+/// verification, the run's [`Totals`].
+struct Tally {
+    host_steps: Step,
+    /// Pebbles computed (each of weight `w`).
+    computed: u64,
+    messages: u64,
+    /// `row_done[t-1]` = step in which the last copy finished row `t`.
+    row_done: Vec<Step>,
+}
+
+impl<V: Clone + PartialEq + Digest, D: Clone + PartialEq> Engine<V, D> {
     fn new<P, F>(fabric: &F, plan: &Plan, prog: &P, steps: u64, routes: Routes) -> Result<Self>
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,
@@ -459,171 +333,249 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Engine<V
     }
 
     /// Runs the engine with the preloaded pebbles available from step `start` (1 in every
-    /// simulation; later starts exist for the Fact 2 check).
+    /// simulation; later starts exist for the Fact 2 check): each visited step `tau` takes its
+    /// arrivals, wake-ups and finishes, then has a compute phase and a send phase (paper
+    /// Section 2), until every held pebble is computed.
     fn run<P>(
         mut self,
         prog: &P,
         reference: &Reference<D>,
-        current: &crate::guest::Current,
+        current: &Current,
         start: Step,
     ) -> Result<HostRun>
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,
     {
-        let n_cols = self.n_cols;
         let steps = self.steps;
-        let w = Step::from(self.weight);
         let total = self.held_total as u64 * steps;
-        let (mut computed, mut messages) = (0u64, 0u64);
-        let mut host_steps: Step = 0;
-        let mut row_done: Vec<Step> = vec![0; steps as usize];
-        let mut list: Vec<u32> = Vec::new();
-        let mut listed: Vec<u32> = Vec::new();
-        let mut active: Vec<u32> = Vec::new();
-        let mut sending: Vec<u32> = Vec::new();
-        let mut arrived: Vec<Msg<V>> = Vec::new();
-        let mut woken: Vec<u32> = Vec::new();
+        let mut tally =
+            Tally { host_steps: 0, computed: 0, messages: 0, row_done: vec![0; steps as usize] };
+        let mut lists = Lists::new();
         let mut tau: Step = start;
         for p in 0..self.procs.len() {
-            Self::list(&mut self.procs, p, tau, &mut list);
+            Self::list(&mut self.procs, p, tau, &mut lists.list);
         }
         let width = window_width(self.phase);
-        while computed < total {
-            // Arrivals known at the start of step tau; relays queue for this send phase.
-            if self.arrivals.next_due() == Some(tau) {
-                self.arrivals.drain_due(tau, &mut arrived);
-                for mut msg in arrived.drain(..) {
-                    let (dest, left) = (msg.dest as usize, msg.left);
-                    if msg.at + 1 < msg.end {
-                        msg.at += 1;
-                        self.queue(msg, tau, &mut active);
-                        continue;
-                    }
-                    let Some(pr) = self.procs[dest].as_mut() else {
-                        return Err(Error::ModelViolation(format!(
-                            "pebble for idle processor {dest}"
-                        )));
-                    };
-                    let inc = if left { pr.left.as_mut() } else { pr.right.as_mut() };
-                    let Some(inc) = inc else {
-                        return Err(Error::ModelViolation(format!("unexpected stream at {dest}")));
-                    };
-                    if inc.first + inc.rows.len() as u64 != msg.row {
-                        return Err(Error::ModelViolation(format!(
-                            "row {} arrived out of order at processor {dest}",
-                            msg.row
-                        )));
-                    }
-                    inc.rows.push_back(msg.val);
-                    messages += 1;
-                    if let Some(trace) = self.trace.as_mut() {
-                        trace.received.push(Delivery {
-                            row: msg.row,
-                            col: if left { pr.lo - 1 } else { pr.hi + 1 },
-                            src: trace.src_of[dest][usize::from(!left)] as usize,
-                            step: tau,
-                            dest,
-                        });
-                    }
-                    Self::list(&mut self.procs, dest, tau, &mut list);
-                }
-            }
-            // Weight > 1: pebbles finishing now are sent in this step's send phase.
-            if self.finishes.next_due() == Some(tau) {
-                self.finishes.drain_due(tau, &mut woken);
-                for p in woken.drain(..) {
-                    self.send_pending(p as usize, tau, &mut active);
-                }
-            }
-            if self.wakes.next_due() == Some(tau) {
-                self.wakes.drain_due(tau, &mut woken);
-                for p in woken.drain(..) {
-                    Self::list(&mut self.procs, p as usize, tau, &mut list);
-                }
-            }
-            // Compute phase. A visited processor computes its next pebbles back to back (at
-            // steps tau, tau + w, ...) while their inputs are already known: later arrivals
-            // could not have changed them, and its sends are queued at their own steps.
-            std::mem::swap(&mut list, &mut listed);
-            for p in listed.drain(..) {
-                let Some(pr) = self.procs[p as usize].as_mut() else { continue };
-                if pr.free_at > tau {
-                    continue;
-                }
-                let mut k: Step = 0;
-                let mut send_now = false;
-                while let Some((c, t)) = pr.compute_next(prog, n_cols, width, current) {
-                    let finish = tau + k * w + w - 1;
-                    computed += 1;
-                    if let Some(trace) = self.trace.as_mut() {
-                        trace.computed.push(Computed {
-                            row: t,
-                            col: c,
-                            proc: p as usize,
-                            step: finish,
-                        });
-                    }
-                    host_steps = host_steps.max(finish);
-                    let done = &mut row_done[t as usize - 1];
-                    *done = (*done).max(finish);
-                    if t < steps && pr.sources(c) {
-                        pr.pending.push_back((c, t, pr.value(c, t, width).clone()));
-                        if finish == tau {
-                            send_now = true;
-                        } else {
-                            self.finishes.push(tau, finish, p);
-                        }
-                    }
-                    k += 1;
-                }
-                if k == 0 {
-                    continue;
-                }
-                pr.free_at = tau + k * w;
-                if send_now {
-                    self.send_pending(p as usize, tau, &mut active);
-                }
-                if k * w == 1 {
-                    Self::list(&mut self.procs, p as usize, tau + 1, &mut list);
-                } else {
-                    self.wakes.push(tau, tau + k * w, p);
-                }
-            }
-            // Send phase.
-            std::mem::swap(&mut active, &mut sending);
-            for link in sending.drain(..) {
-                let q = &mut self.links[link as usize];
-                self.stats.max_backlog = self.stats.max_backlog.max(q.backlog());
-                let d = Step::from(q.delay);
-                let arrivals = &mut self.arrivals;
-                let done = q.inject(tau, d, self.bandwidth, |at, msg| arrivals.push(tau, at, msg));
-                self.stats.link_units += done.units;
-                self.stats.queue_wait += done.wait;
-                if q.backlog() > 0 {
-                    q.active_at = tau + 1;
-                    active.push(link);
-                }
-            }
-            if computed >= total {
+        while tally.computed < total {
+            self.arrive(tau, &mut lists, &mut tally.messages)?;
+            self.wake(tau, &mut lists);
+            self.compute_phase(prog, tau, width, &mut lists, &mut tally, current);
+            self.send_phase(tau, &mut lists);
+            if tally.computed >= total {
                 break;
             }
-            // Next step: the next one if anything is pending, else the next arrival.
-            let mut next = Step::MAX;
-            if !list.is_empty() || !active.is_empty() {
-                next = tau + 1;
-            }
-            for t in [self.arrivals.next_due(), self.wakes.next_due(), self.finishes.next_due()]
-                .into_iter()
-                .flatten()
-            {
-                next = next.min(t);
-            }
-            if next == Step::MAX {
-                let (proc, col, row) = self.first_waiting();
-                return Err(Error::Deadlock { proc, col, row });
-            }
-            tau = next;
+            tau = self.next_step(tau, &lists)?;
         }
+        let verified = self.verified(reference);
+        let Tally { host_steps, computed, messages, row_done } = tally;
+        let totals =
+            Totals { host_steps, computed, messages, stats: self.stats, verified, row_done };
+        let timeline = self.trace.map(|t| Timeline::finish(t.computed, t.received));
+        Ok(self.figures.run(self.weight, steps, totals, timeline))
+    }
+
+    /// The arrivals known at the start of step `tau`: a pebble at the end of its route joins
+    /// its destination's stream, one still on its way is relayed (queued for this step's send
+    /// phase). Counts the deliveries in `messages`.
+    #[inline]
+    fn arrive(&mut self, tau: Step, lists: &mut Lists<V>, messages: &mut u64) -> Result<()> {
+        if self.arrivals.next_due() != Some(tau) {
+            return Ok(());
+        }
+        self.arrivals.drain_due(tau, &mut lists.arrived);
+        for mut msg in lists.arrived.drain(..) {
+            if msg.at + 1 < msg.end {
+                msg.at += 1;
+                self.queue(msg, tau, &mut lists.active);
+                continue;
+            }
+            self.deliver(msg, tau, messages, &mut lists.list)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the row of `msg`, at the end of its route at step `tau`, to its destination's
+    /// stream (rows arrive in order: links are FIFO) and lists the destination to compute.
+    #[inline]
+    fn deliver(
+        &mut self,
+        msg: Msg<V>,
+        tau: Step,
+        messages: &mut u64,
+        list: &mut Vec<u32>,
+    ) -> Result<()> {
+        let (dest, left) = (msg.dest as usize, msg.left);
+        let Some(pr) = self.procs[dest].as_mut() else {
+            return Err(Error::ModelViolation(format!("pebble for idle processor {dest}")));
+        };
+        let inc = if left { pr.left.as_mut() } else { pr.right.as_mut() };
+        let Some(inc) = inc else {
+            return Err(Error::ModelViolation(format!("unexpected stream at {dest}")));
+        };
+        if inc.first + inc.rows.len() as u64 != msg.row {
+            return Err(Error::ModelViolation(format!(
+                "row {} arrived out of order at processor {dest}",
+                msg.row
+            )));
+        }
+        inc.rows.push_back(msg.val);
+        *messages += 1;
+        if let Some(trace) = self.trace.as_mut() {
+            trace.received.push(Delivery {
+                row: msg.row,
+                col: if left { pr.lo - 1 } else { pr.hi + 1 },
+                src: trace.src_of[dest][usize::from(!left)] as usize,
+                step: tau,
+                dest,
+            });
+        }
+        Self::list(&mut self.procs, dest, tau, list);
+        Ok(())
+    }
+
+    /// The wake-ups and finishes due at step `tau`: a weight > 1 pebble finishing now is sent
+    /// in this step's send phase, a processor free again is listed to compute.
+    #[inline]
+    fn wake(&mut self, tau: Step, lists: &mut Lists<V>) {
+        if self.finishes.next_due() == Some(tau) {
+            self.finishes.drain_due(tau, &mut lists.woken);
+            for p in lists.woken.drain(..) {
+                self.send_pending(p as usize, tau, &mut lists.active);
+            }
+        }
+        if self.wakes.next_due() == Some(tau) {
+            self.wakes.drain_due(tau, &mut lists.woken);
+            for p in lists.woken.drain(..) {
+                Self::list(&mut self.procs, p as usize, tau, &mut lists.list);
+            }
+        }
+    }
+
+    /// The compute phase of step `tau`: every listed processor computes what it can
+    /// ([`Engine::compute_run`]), sends the pebbles finished now, and is listed again for the
+    /// step after its last pebble (or woken then).
+    #[inline]
+    fn compute_phase<P>(
+        &mut self,
+        prog: &P,
+        tau: Step,
+        width: usize,
+        lists: &mut Lists<V>,
+        tally: &mut Tally,
+        current: &Current,
+    ) where
+        P: GuestProgram<Val = V, Db = D> + ?Sized,
+    {
+        let w = Step::from(self.weight);
+        std::mem::swap(&mut lists.list, &mut lists.listed);
+        for p in lists.listed.drain(..) {
+            let (k, send_now) = self.compute_run(prog, p, tau, width, tally, current);
+            if k == 0 {
+                continue;
+            }
+            if send_now {
+                self.send_pending(p as usize, tau, &mut lists.active);
+            }
+            if k * w == 1 {
+                Self::list(&mut self.procs, p as usize, tau + 1, &mut lists.list);
+            } else {
+                self.wakes.push(tau, tau + k * w, p);
+            }
+        }
+    }
+
+    /// Processor `p`, if free at step `tau`, computes its next pebbles back to back (at steps
+    /// `tau`, `tau + w`, ...) while their inputs are already known: later arrivals could not
+    /// have changed them, and its sends are queued at their own steps. Returns how many it
+    /// computed (it is then busy until `tau + k w`), and whether one of them is to be sent now.
+    #[inline]
+    fn compute_run<P>(
+        &mut self,
+        prog: &P,
+        p: u32,
+        tau: Step,
+        width: usize,
+        tally: &mut Tally,
+        current: &Current,
+    ) -> (Step, bool)
+    where
+        P: GuestProgram<Val = V, Db = D> + ?Sized,
+    {
+        let (n_cols, steps, w) = (self.n_cols, self.steps, Step::from(self.weight));
+        let Some(pr) = self.procs[p as usize].as_mut() else { return (0, false) };
+        if pr.free_at > tau {
+            return (0, false);
+        }
+        let mut k: Step = 0;
+        let mut send_now = false;
+        while let Some((c, t)) = pr.compute_next(prog, n_cols, width, current) {
+            let finish = tau + k * w + w - 1;
+            tally.computed += 1;
+            if let Some(trace) = self.trace.as_mut() {
+                trace.computed.push(Computed { row: t, col: c, proc: p as usize, step: finish });
+            }
+            tally.host_steps = tally.host_steps.max(finish);
+            let done = &mut tally.row_done[t as usize - 1];
+            *done = (*done).max(finish);
+            if t < steps && pr.sources(c) {
+                pr.pending.push_back((c, t, pr.value(c, t, width).clone()));
+                if finish == tau {
+                    send_now = true;
+                } else {
+                    self.finishes.push(tau, finish, p);
+                }
+            }
+            k += 1;
+        }
+        if k > 0 {
+            pr.free_at = tau + k * w;
+        }
+        (k, send_now)
+    }
+
+    /// The send phase of step `tau`: every directed link with queued units injects what its
+    /// bandwidth `B` allows; a link with units left stays active for the next step.
+    #[inline]
+    fn send_phase(&mut self, tau: Step, lists: &mut Lists<V>) {
+        std::mem::swap(&mut lists.active, &mut lists.sending);
+        for link in lists.sending.drain(..) {
+            let q = &mut self.links[link as usize];
+            self.stats.max_backlog = self.stats.max_backlog.max(q.backlog());
+            let d = Step::from(q.delay);
+            let arrivals = &mut self.arrivals;
+            let done = q.inject(tau, d, self.bandwidth, |at, msg| arrivals.push(tau, at, msg));
+            self.stats.link_units += done.units;
+            self.stats.queue_wait += done.wait;
+            if q.backlog() > 0 {
+                q.active_at = tau + 1;
+                lists.active.push(link);
+            }
+        }
+    }
+
+    /// The next step to visit after `tau`: the next one if a processor is listed or a link
+    /// active, else the earliest arrival, wake-up or finish; [`Error::Deadlock`] if none.
+    fn next_step(&self, tau: Step, lists: &Lists<V>) -> Result<Step> {
+        let mut next = Step::MAX;
+        if !lists.list.is_empty() || !lists.active.is_empty() {
+            next = tau + 1;
+        }
+        for t in [self.arrivals.next_due(), self.wakes.next_due(), self.finishes.next_due()]
+            .into_iter()
+            .flatten()
+        {
+            next = next.min(t);
+        }
+        if next == Step::MAX {
+            let (proc, col, row) = self.first_waiting();
+            return Err(Error::Deadlock { proc, col, row });
+        }
+        Ok(next)
+    }
+
+    /// Every holder's digests and final databases equal the direct run's
+    /// (`docs/models/overlap-ring.md`, Choices: verification).
+    fn verified(&self, reference: &Reference<D>) -> bool {
         let mut verified = true;
         for pr in self.procs.iter().flatten() {
             for c in pr.lo..=pr.hi {
@@ -631,10 +583,7 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Engine<V
                 verified &= *digest == reference.digests[c - 1] && *db == reference.final_db[c - 1];
             }
         }
-        let totals =
-            Totals { host_steps, computed, messages, stats: self.stats, verified, row_done };
-        let timeline = self.trace.map(|t| Timeline::finish(t.computed, t.received));
-        Ok(self.figures.run(self.weight, steps, totals, timeline))
+        verified
     }
 
     /// Queues processor `p`'s finished pebble on the first hop of every stream of its column.

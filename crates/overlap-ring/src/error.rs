@@ -150,7 +150,7 @@ pub enum Error {
     /// A plan the row-sweep engine does not cover ([`crate::engine::fast`]; the event engine
     /// runs it).
     #[error("row-sweep engine: {0}")]
-    Refused(#[from] crate::engine::fast::Refusal),
+    Refused(#[from] crate::engine::refusal::Refusal),
     /// The thread pool of a parallel run could not be built.
     #[error("no thread pool of {threads} threads: {message}")]
     ThreadPool {

@@ -78,7 +78,6 @@ pub mod host;
 pub mod hosts;
 pub mod naive;
 pub mod overlap;
-pub mod picture;
 pub mod plan;
 pub mod shapes;
 pub mod trapezoid;

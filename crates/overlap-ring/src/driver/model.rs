@@ -54,6 +54,6 @@ impl Model for OverlapRing {
         crate::driver::config::run_config(config)
     }
     fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-        crate::picture::picture(config)
+        crate::driver::picture::picture(config)
     }
 }

@@ -41,60 +41,19 @@
 //! step (queues and their order would matter).
 
 use netcore::Step;
+use netcore::delay::Delay;
 use netcore::fabric::Fabric;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-use super::{Figures, HostRun, Routes, Stats, Totals};
+use super::measured::{Figures, HostRun, Stats, Totals};
+use super::routes::{Routes, routes};
 use crate::error::{Error, Result};
 use crate::guest::{Current, GuestProgram, Reference, Side, fold, guarded};
 use crate::plan::Plan;
 
-/// Why the row-sweep engine does not run a plan; [`crate::engine::simulate`] runs the event
-/// engine instead.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Refusal {
-    /// A processor holds several columns with phase `l > 1`: its compute order interleaves rows
-    /// (Theorem 4's trapezoids).
-    #[error(
-        "processor {proc} holds columns [{lo},{hi}] with phase l = {phase}: the row-sweep engine needs l = 1 or one column per processor"
-    )]
-    Phase {
-        /// The processor.
-        proc: usize,
-        /// First held column.
-        lo: usize,
-        /// Last held column.
-        hi: usize,
-        /// The plan's phase length.
-        phase: u64,
-    },
-    /// A directed link crossed by `streams` streams of weight-`weight` pebbles could get more
-    /// units in one step than its bandwidth: a queue could form.
-    #[error(
-        "directed link {link} carries {streams} streams of weight {weight}, more than bandwidth B = {bandwidth} units per step: a queue could form"
-    )]
-    Bandwidth {
-        /// The directed link (the fabric's numbering).
-        link: usize,
-        /// Streams routed over it.
-        streams: u64,
-        /// Pebble weight `w`.
-        weight: u32,
-        /// Bandwidth `B`.
-        bandwidth: u32,
-    },
-    /// More processors, held columns or streams than 32-bit indices address.
-    #[error("{what} = {value} exceeds the row-sweep engine's 32-bit indices")]
-    Size {
-        /// What is counted.
-        what: &'static str,
-        /// Its value.
-        value: usize,
-    },
-}
+pub use super::refusal::Refusal;
 
 /// No input stream (a boundary side).
 const NONE: u32 = u32::MAX;
@@ -223,40 +182,58 @@ pub fn thread_cpu() -> f64 {
         .map_or(0.0, |ns| ns / 1e9)
 }
 
-impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, D> {
-    /// Lays out `plan` on `fabric` in `parts` contiguous holder ranges of equal size, or
-    /// refuses it ([`Error::Refused`]).
-    pub(super) fn new<P, F>(
-        fabric: &F,
+/// Refuses a plan in which a directed link (of `links`) is crossed by more streams of
+/// weight-`weight` pebbles than its bandwidth carries in one step: a queue could form there.
+/// `hops` = every stream's route, one after the other.
+fn queue_free(
+    hops: &[u32],
+    links: usize,
+    weight: u32,
+    bandwidth: u32,
+) -> std::result::Result<(), Refusal> {
+    let mut crossing = vec![0u64; links];
+    for &hop in hops {
+        crossing[hop as usize] += 1;
+    }
+    if let Some((link, &streams)) = crossing
+        .iter()
+        .enumerate()
+        .find(|&(_, &k)| k.saturating_mul(u64::from(weight)) > u64::from(bandwidth))
+    {
+        return Err(Refusal::Bandwidth { link, streams, weight, bandwidth });
+    }
+    Ok(())
+}
+
+/// A plan's [`Layout`] with its initial state, before it is cut into ranges: per held column
+/// its database and value, per stream the arrival step and value of its row 0, and the
+/// numbering of the plan's processors and streams as holders and layout streams.
+struct Laid<V, D> {
+    lay: Layout,
+    db: Vec<D>,
+    val: Vec<V>,
+    streams: Vec<(Step, V)>,
+    /// Holder index of every processor ([`NONE`] for one that holds nothing).
+    holder: Vec<u32>,
+    /// Every stream's number in the layout (by source, then column).
+    renum: Vec<u32>,
+}
+
+impl<V: Clone, D> Laid<V, D> {
+    /// Numbers the holders of `plan` in index order and their streams by source then column,
+    /// with each stream's summed route delay (`delays` per directed link); refuses a processor
+    /// holding several columns with phase `l > 1` ([`Refusal::Phase`]).
+    fn new<P>(
         plan: &Plan,
         prog: &P,
         steps: u64,
+        weight: u32,
         routes: &Routes,
-        parts: usize,
+        delays: &[Delay],
     ) -> Result<Self>
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,
-        F: Fabric + ?Sized,
     {
-        let weight = prog.weight().max(1);
-        let bandwidth = fabric.bandwidth();
-        let delays = fabric.directed_delays();
-        let mut crossing = vec![0u64; delays.len()];
-        for &hop in &routes.hops {
-            crossing[hop as usize] += 1;
-        }
-        if let Some((link, &streams)) = crossing
-            .iter()
-            .enumerate()
-            .find(|&(_, &k)| k.saturating_mul(u64::from(weight)) > u64::from(bandwidth))
-        {
-            return Err(Refusal::Bandwidth { link, streams, weight, bandwidth }.into());
-        }
-        narrow(plan.n(), "processors")?;
-        narrow(plan.held_total(), "held columns")?;
-        narrow(routes.streams.len(), "streams")?;
-        narrow(plan.n_cols, "columns")?;
-        // Holder index of every processor, and streams renumbered by source then column.
         let mut holder = vec![NONE; plan.n()];
         let mut renum = vec![NONE; routes.streams.len()];
         let mut lay = Layout {
@@ -299,23 +276,21 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
             lay.out_at.push(narrow(lay.sent.len(), "streams")?);
         }
         lay.messages = lay.sent.len() as u64;
-        let holders = lay.lo.len();
-        let parts = parts.max(1);
-        let bounds: Vec<usize> = (0..=parts).map(|k| k * holders / parts).collect();
-        let part_of = |h: usize| bounds.partition_point(|&b| b <= h) - 1;
-        // The source holder of every stream, then each holder's read slots.
-        let mut src = vec![0usize; lay.sent.len()];
-        for h in 0..holders {
-            src[lay.out_at[h] as usize..lay.out_at[h + 1] as usize].fill(h);
-        }
-        let mut ranges: Vec<Range<V>> = bounds
+        Ok(Self { lay, db, val, streams, holder, renum })
+    }
+
+    /// One range per window of `bounds` (holder indices), its rows holding its columns' and
+    /// its own streams' initial values.
+    fn ranges(&self, bounds: &[usize]) -> Vec<Range<V>> {
+        let lay = &self.lay;
+        bounds
             .windows(2)
             .map(|w| {
                 let (cols, outs) =
                     (lay.col_at[w[0]]..lay.col_at[w[1]], lay.out_at[w[0]]..lay.out_at[w[1]]);
                 let row = Row {
-                    val: val[cols.start as usize..cols.end as usize].to_vec(),
-                    streams: streams[outs.start as usize..outs.end as usize].to_vec(),
+                    val: self.val[cols.start as usize..cols.end as usize].to_vec(),
+                    streams: self.streams[outs.start as usize..outs.end as usize].to_vec(),
                 };
                 Range {
                     holders: w[0]..w[1],
@@ -329,12 +304,33 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
                     cur: row,
                 }
             })
-            .collect();
+            .collect()
+    }
+
+    /// Gives every holder its read slots for the streams bringing columns `lo - 1` and
+    /// `hi + 1` (the layout's `left` and `right`): a stream from the holder's own range is read
+    /// where its source writes it, one from another range goes through the source range's
+    /// outbox into the reader's inbox. Returns which holders read or send such a crossing
+    /// stream (the ranges' edges).
+    fn wire(
+        &mut self,
+        routes: &Routes,
+        bounds: &[usize],
+        ranges: &mut [Range<V>],
+    ) -> Result<Vec<bool>> {
+        let lay = &mut self.lay;
+        let holders = lay.lo.len();
+        let part_of = |h: usize| bounds.partition_point(|&b| b <= h) - 1;
+        // The source holder of every stream.
+        let mut src = vec![0usize; lay.sent.len()];
+        for h in 0..holders {
+            src[lay.out_at[h] as usize..lay.out_at[h + 1] as usize].fill(h);
+        }
         let (mut left, mut right) = (vec![NONE; holders], vec![NONE; holders]);
         let mut edge = vec![false; holders];
         for (id, s) in routes.streams.iter().enumerate() {
-            let h = holder[s.dest as usize] as usize;
-            let g = renum[id] as usize;
+            let h = self.holder[s.dest as usize] as usize;
+            let g = self.renum[id] as usize;
             let (j, i) = (part_of(h), part_of(src[g]));
             let own = g - lay.out_at[bounds[i]] as usize;
             let slot = if i == j {
@@ -346,41 +342,87 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
                 edge[h] = true;
                 let to = &mut ranges[j];
                 to.inbox.push((i, q));
-                to.prev.streams.push(streams[g].clone());
-                to.cur.streams.push(streams[g].clone());
+                to.prev.streams.push(self.streams[g].clone());
+                to.cur.streams.push(self.streams[g].clone());
                 to.prev.streams.len() - 1
             };
             let side = if s.left { &mut left } else { &mut right };
             side[h] = narrow(slot, "streams")?;
         }
         (lay.left, lay.right) = (left, right);
+        Ok(edge)
+    }
+}
+
+impl<V> Range<V> {
+    /// Cuts the range's holders into its `edge` holders, each a run of its own, and the runs of
+    /// holders between them.
+    fn cut_at_edges(&mut self, edge: &[bool]) {
+        let mut from = self.holders.start;
+        for h in self.holders.clone() {
+            if edge[h] {
+                self.edges.push(h..h + 1);
+                self.inner.push(from..h);
+                from = h + 1;
+            }
+        }
+        self.inner.push(from..self.holders.end);
+    }
+}
+
+/// Gives every range the ranges whose streams it reads (its feeders, in index order) and the
+/// ranges that read its own (its readers).
+fn link_feeders<V>(ranges: &mut [Range<V>]) {
+    for j in 0..ranges.len() {
+        let mut feeders: Vec<usize> = ranges[j].inbox.iter().map(|&(i, _)| i).collect();
+        feeders.sort_unstable();
+        feeders.dedup();
+        for &i in &feeders {
+            ranges[i].readers.push(j);
+        }
+        ranges[j].feeders = feeders;
+    }
+}
+
+impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, D> {
+    /// Lays out `plan` on `fabric` in `parts` contiguous holder ranges of equal size, or
+    /// refuses it ([`Error::Refused`]).
+    pub(super) fn new<P, F>(
+        fabric: &F,
+        plan: &Plan,
+        prog: &P,
+        steps: u64,
+        routes: &Routes,
+        parts: usize,
+    ) -> Result<Self>
+    where
+        P: GuestProgram<Val = V, Db = D> + ?Sized,
+        F: Fabric + ?Sized,
+    {
+        let weight = prog.weight().max(1);
+        let delays = fabric.directed_delays();
+        queue_free(&routes.hops, delays.len(), weight, fabric.bandwidth())?;
+        narrow(plan.n(), "processors")?;
+        narrow(plan.held_total(), "held columns")?;
+        narrow(routes.streams.len(), "streams")?;
+        narrow(plan.n_cols, "columns")?;
+        let mut laid = Laid::new(plan, prog, steps, weight, routes, &delays)?;
+        let holders = laid.lay.lo.len();
+        let parts = parts.max(1);
+        let bounds: Vec<usize> = (0..=parts).map(|k| k * holders / parts).collect();
+        let mut ranges = laid.ranges(&bounds);
+        let edge = laid.wire(routes, &bounds, &mut ranges)?;
         for range in &mut ranges {
-            let mut from = range.holders.start;
-            for h in range.holders.clone() {
-                if edge[h] {
-                    range.edges.push(h..h + 1);
-                    range.inner.push(from..h);
-                    from = h + 1;
-                }
-            }
-            range.inner.push(from..range.holders.end);
+            range.cut_at_edges(&edge);
         }
-        for j in 0..ranges.len() {
-            let mut feeders: Vec<usize> = ranges[j].inbox.iter().map(|&(i, _)| i).collect();
-            feeders.sort_unstable();
-            feeders.dedup();
-            for &i in &feeders {
-                ranges[i].readers.push(j);
-            }
-            ranges[j].feeders = feeders;
-        }
+        link_feeders(&mut ranges);
         Ok(Self {
             figures: Figures::of(plan),
             free: vec![0; holders],
-            dig: vec![0; val.len()],
-            db,
+            dig: vec![0; laid.val.len()],
+            db: laid.db,
             ranges,
-            lay,
+            lay: laid.lay,
         })
     }
 
@@ -778,7 +820,7 @@ where
     P::Db: Send,
     F: Fabric + ?Sized,
 {
-    let routes = super::routes(fabric, plan, reference)?;
+    let routes = routes(fabric, plan, reference)?;
     let engine = Fast::new(fabric, plan, prog, reference.steps, &routes, threads)?;
     if threads <= 1 {
         return guarded(|current| {
