@@ -95,7 +95,7 @@ pub fn reference(instance: &Instance) -> Result<(MachineRun, Cost), ModelError> 
     reference_traced(instance, &mut NoTrace)
 }
 
-/// [`reference`] with every global step's accesses sent to `sink` (the run a picture draws).
+/// [`reference()`] with every global step's accesses sent to `sink` (the run a picture draws).
 pub fn reference_traced<T: TraceSink>(
     instance: &Instance,
     sink: &mut T,

@@ -1,5 +1,5 @@
 //! The hpram entry of `xtask` ([`Hpram`]): `cargo xtask run hpram CONFIG.toml` reads a
-//! [`HpramConfig`](super::config::HpramConfig), executes it (`execute.rs`), reports it
+//! [`HpramConfig`], executes it (`execute.rs`), reports it
 //! ([`super::report`]) or draws it (`--svg`, [`super::picture`]); the studies are
 //! [`super::studies`].
 
