@@ -155,18 +155,23 @@ fn run(
         .map_err(|e| usage(format!("{}: cannot read config: {e}", config.display())))?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let file = netcore::study::ConfigFile::new(&text, dir);
-    if let Some(svg) = svg {
-        // The picture first: a run too large to draw is refused before anything is written.
-        let document = picture_svg(model, config, &file)?;
-        std::fs::write(svg, document)
-            .map_err(|e| anyhow::anyhow!("{}: cannot write picture: {e}", svg.display()))?;
-    }
-    match model.run_config(&file) {
-        Ok(report) if json => {
-            print(&format!("{}\n", serde_json::to_string_pretty(&report.report)?))
+    let report = match svg {
+        Some(svg) => {
+            // One run for both: a run too large to draw is refused before it runs, and the
+            // picture is written before the report is printed.
+            let (report, document) = run_pictured(model, config, &file)?;
+            std::fs::write(svg, document)
+                .map_err(|e| anyhow::anyhow!("{}: cannot write picture: {e}", svg.display()))?;
+            report
         }
-        Ok(report) => print(&format!("{}\n", report.summary)),
-        Err(e) => Err(model_error(e, &config.display().to_string())),
+        None => {
+            model.run_config(&file).map_err(|e| model_error(e, &config.display().to_string()))?
+        }
+    };
+    if json {
+        print(&format!("{}\n", serde_json::to_string_pretty(&report.report)?))
+    } else {
+        print(&format!("{}\n", report.summary))
     }
 }
 
@@ -183,17 +188,18 @@ fn print(text: &str) -> anyhow::Result<()> {
     }
 }
 
-/// The SVG picture of one run of `config`, titled with the config's file name.
-pub(crate) fn picture_svg(
+/// One run of `config`: its report and the SVG of its picture, titled with the config's file
+/// name.
+pub(crate) fn run_pictured(
     model: &dyn netcore::study::Model,
     config: &std::path::Path,
     file: &netcore::study::ConfigFile<'_>,
-) -> anyhow::Result<String> {
-    let mut picture =
-        model.picture(file).map_err(|e| model_error(e, &config.display().to_string()))?;
+) -> anyhow::Result<(netcore::study::RunReport, String)> {
+    let (report, mut picture) =
+        model.run_pictured(file).map_err(|e| model_error(e, &config.display().to_string()))?;
     let name = config
         .file_name()
         .map_or_else(|| config.display().to_string(), |n| n.to_string_lossy().into_owned());
     picture.title = format!("{name}: {}", picture.title);
-    Ok(picture::render(&picture))
+    Ok((report, picture::render(&picture)))
 }

@@ -29,12 +29,20 @@ pub(crate) fn fixtures() -> Vec<Fixture> {
 
 /// The SVG of `fixture`, as `cargo xtask run MODEL CONFIG --svg FILE` writes it.
 pub(crate) fn regenerate(fixture: &Fixture) -> anyhow::Result<String> {
+    Ok(run_pictured(fixture)?.1)
+}
+
+/// The one run of `fixture`: its report and its SVG, as `cargo xtask run MODEL CONFIG --svg
+/// FILE` prints and writes them.
+pub(crate) fn run_pictured(
+    fixture: &Fixture,
+) -> anyhow::Result<(netcore::study::RunReport, String)> {
     let model = crate::registry::model(fixture.model)?;
     let config = project_root().join(fixture.config);
     let text = std::fs::read_to_string(&config)
         .map_err(|e| anyhow::anyhow!("{}: cannot read config: {e}", config.display()))?;
     let dir = config.parent().unwrap_or(Path::new("."));
-    crate::picture_svg(model, &config, &netcore::study::ConfigFile::new(&text, dir))
+    crate::run_pictured(model, &config, &netcore::study::ConfigFile::new(&text, dir))
 }
 
 /// Where the committed pictures live.
@@ -197,14 +205,19 @@ mod tests {
     #[test]
     fn pictures_match_their_runs() {
         for fixture in &fixtures() {
-            let svg = regenerate(fixture).unwrap();
+            let (run, svg) = run_pictured(fixture).unwrap();
             let counts = counts(&svg);
-            let reporter = REPORTED_BY.iter().find(|(p, _)| *p == fixture.picture);
-            let model = crate::registry::model(reporter.map_or(fixture.model, |r| r.1)).unwrap();
-            let config = project_root().join(fixture.config);
-            let text = std::fs::read_to_string(&config).unwrap();
-            let file = netcore::study::ConfigFile::new(&text, config.parent().unwrap());
-            let report = model.run_config(&file).unwrap().report;
+            // The report of the run drawn, or another model's report of the same config.
+            let report = match REPORTED_BY.iter().find(|(p, _)| *p == fixture.picture) {
+                None => run.report,
+                Some((_, reporter)) => {
+                    let model = crate::registry::model(reporter).unwrap();
+                    let config = project_root().join(fixture.config);
+                    let text = std::fs::read_to_string(&config).unwrap();
+                    let file = netcore::study::ConfigFile::new(&text, config.parent().unwrap());
+                    model.run_config(&file).unwrap().report
+                }
+            };
             let checks = (CHECKS.iter().map(|c| (c, 0)))
                 .chain(PATH_CHECKS.iter().map(|c| (c, 1)))
                 .filter(|((p, _, _), _)| *p == fixture.picture);
@@ -219,6 +232,24 @@ mod tests {
                 assert_eq!(Some(got as u64), want, "{}: {selector} vs {pointer}", fixture.config);
             }
             insta::assert_yaml_snapshot!(fixture.picture, counts);
+        }
+    }
+
+    /// `run --svg` runs a config once for both outputs: for every committed picture's
+    /// fixture, [`Model::run_pictured`](netcore::study::Model::run_pictured)'s report is
+    /// [`run_config`](netcore::study::Model::run_config)'s and its picture is
+    /// [`picture`](netcore::study::Model::picture)'s (the two-run default agrees trivially;
+    /// a model drawing from its reported run must agree too).
+    #[test]
+    fn one_run_gives_the_report_and_the_picture() {
+        for fixture in &fixtures() {
+            let model = crate::registry::model(fixture.model).unwrap();
+            let config = project_root().join(fixture.config);
+            let text = std::fs::read_to_string(&config).unwrap();
+            let file = netcore::study::ConfigFile::new(&text, config.parent().unwrap());
+            let (report, picture) = model.run_pictured(&file).unwrap();
+            assert_eq!(report, model.run_config(&file).unwrap(), "{}: report", fixture.config);
+            assert!(picture == model.picture(&file).unwrap(), "{}: picture", fixture.config);
         }
     }
 

@@ -15,7 +15,7 @@ use hpram::algs::{FftForm, TreeForm};
 use hpram::{Builtin, BuiltinParams, CostTree, Formula, MemoryVariant, Preset};
 use hpram::{run_builtin, run_program};
 use netcore::pram::library::{Algorithm, Instance};
-use netcore::pram::{Cost, Limits, run};
+use netcore::pram::{Cost, Limits, NoTrace, TraceSink, run_traced};
 use netcore::study::ModelError;
 use serde::Serialize;
 
@@ -92,7 +92,15 @@ fn output_ok(instance: &Instance, memory: &[i64]) -> bool {
 
 /// The reference interpreter: cost `T`, slowdown 1; and its `T`, `S`, `G`, `W`.
 pub fn reference(instance: &Instance) -> Result<(MachineRun, Cost), ModelError> {
-    let done = run(&instance.program, &instance.input, &Limits::default())?;
+    reference_traced(instance, &mut NoTrace)
+}
+
+/// [`reference()`] with every global step's accesses sent to `sink` (the run a picture draws).
+pub fn reference_traced<T: TraceSink>(
+    instance: &Instance,
+    sink: &mut T,
+) -> Result<(MachineRun, Cost), ModelError> {
+    let done = run_traced(&instance.program, &instance.input, &Limits::default(), sink)?;
     let row = MachineRun::new(Machine::Reference, u64::from(instance.program.ppus()), &done.cost);
     let t = done.cost.t as f64;
     Ok((row.priced(t, None, output_ok(instance, &done.memory)), done.cost))
@@ -251,11 +259,30 @@ pub fn hpram_hier(
 pub fn compare(algorithm: Algorithm, n: u32, seed: u64) -> Result<Vec<MachineRun>, ModelError> {
     let instance = algorithm.instance(n, seed)?;
     let (reference, cost) = reference(&instance)?;
-    let mut rows = vec![reference, actor_butterfly(&instance)?];
+    let mut rows = vec![reference];
+    rows.extend(emulations(algorithm, n, seed, &instance, &cost)?);
+    Ok(rows)
+}
+
+/// The rows of [`compare`] after the reference's, given its `instance` (of `algorithm` at
+/// size `n` with the input of `seed`) and the reference run's `cost`: the actor butterfly,
+/// the D-BSP under every pair of [`DbspExponents`], the flat and the hierarchical H-PRAM.
+///
+/// # Errors
+///
+/// As [`compare`], from the machines after the reference.
+pub fn emulations(
+    algorithm: Algorithm,
+    n: u32,
+    seed: u64,
+    instance: &Instance,
+    cost: &Cost,
+) -> Result<Vec<MachineRun>, ModelError> {
+    let mut rows = vec![actor_butterfly(instance)?];
     for exponents in DbspExponents::ALL {
-        rows.push(dbsp(algorithm, n, seed, exponents, &cost)?);
+        rows.push(dbsp(algorithm, n, seed, exponents, cost)?);
     }
-    rows.extend(hpram_flat(&instance)?);
-    rows.extend(hpram_hier(algorithm, n, &instance, &cost)?);
+    rows.extend(hpram_flat(instance)?);
+    rows.extend(hpram_hier(algorithm, n, instance, cost)?);
     Ok(rows)
 }

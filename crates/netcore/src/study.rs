@@ -400,6 +400,18 @@ pub trait Model: Sync {
         let _ = config;
         Err(NoPicture { model: self.name(), what: "a run" }.into())
     }
+    /// Runs one configuration once and returns both its report and its picture
+    /// (`cargo xtask run MODEL CONFIG.toml --svg FILE`): what [`Model::run_config`] and
+    /// [`Model::picture`] give, from one execution. A picture too large to draw is refused
+    /// before the run, as [`Model::picture`] refuses it, and the picture's errors come before
+    /// the report's.
+    ///
+    /// The default runs the configuration twice ([`Model::picture`], then
+    /// [`Model::run_config`]), for the models not yet drawing from their reported run.
+    fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
+        let picture = self.picture(config)?;
+        Ok((self.run_config(config)?, picture))
+    }
 }
 
 /// A run asked for a picture its model (or its kind of config) does not draw (the user's

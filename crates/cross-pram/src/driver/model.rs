@@ -9,8 +9,8 @@
 //! ```
 
 use netcore::picture::Picture;
-use netcore::pram::Limits;
-use netcore::pram::picture::program_picture;
+use netcore::pram::picture::{check_lanes, program_picture, run_picture};
+use netcore::pram::{CollectTrace, Limits};
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
     RunReport, to_json,
@@ -18,7 +18,7 @@ use netcore::study::{
 use serde::Deserialize;
 
 use crate::driver::study::{CrossStudy, check};
-use crate::machines::compare;
+use crate::machines::{MachineRun, compare, emulations, reference_traced};
 
 /// The `cross-pram` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -65,20 +65,7 @@ impl Model for CrossPram {
         let config: CrossConfig = config.parse()?;
         check(config.program, config.n)?;
         let rows = compare(config.program, config.n, config.seed)?;
-        let mut summary =
-            format!("{} at n = {} (seed {}):", config.program.name(), config.n, config.seed);
-        for row in &rows {
-            summary += &format!(
-                "\n  {:<24} procs {:>6}  cost {:>12.1}  slowdown {:>9.2}{}  verified {}",
-                row.machine.as_str(),
-                row.procs,
-                row.cost,
-                row.slowdown,
-                row.bound.map(|b| format!("  (bound {b:.2})")).unwrap_or_default(),
-                row.verified
-            );
-        }
-        Ok(RunReport { summary, report: to_json(&rows)? })
+        run_report(&config, &rows)
     }
     /// The picture of the reference run (the first row): netcore's PRAM picture, one lane per
     /// PPU, one mark per access, cells shared within a step shaded; the emulating machines
@@ -87,9 +74,50 @@ impl Model for CrossPram {
         let config: CrossConfig = config.parse()?;
         check(config.program, config.n)?;
         let instance = config.program.instance(config.n, config.seed)?;
-        let name = format!("{} (reference run of cross-pram)", config.program.name());
-        program_picture(&name, &instance.program, &instance.input, &Limits::default())
+        program_picture(
+            &picture_name(&config),
+            &instance.program,
+            &instance.input,
+            &Limits::default(),
+        )
     }
+    /// One run of every machine; the reference run is traced and drawn (refused as
+    /// [`Model::picture`] refuses it) before the emulating machines run.
+    fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
+        let config: CrossConfig = config.parse()?;
+        check(config.program, config.n)?;
+        let instance = config.program.instance(config.n, config.seed)?;
+        check_lanes(&instance.program)?;
+        let mut trace = CollectTrace::default();
+        let (reference, cost) = reference_traced(&instance, &mut trace)?;
+        let picture = run_picture(&picture_name(&config), &instance.program, &cost, &trace)?;
+        let mut rows = vec![reference];
+        rows.extend(emulations(config.program, config.n, config.seed, &instance, &cost)?);
+        Ok((run_report(&config, &rows)?, picture))
+    }
+}
+
+/// The title of the reference run's picture.
+fn picture_name(config: &CrossConfig) -> String {
+    format!("{} (reference run of cross-pram)", config.program.name())
+}
+
+/// The report of the rows of every machine's run of `config`.
+fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, ModelError> {
+    let mut summary =
+        format!("{} at n = {} (seed {}):", config.program.name(), config.n, config.seed);
+    for row in rows {
+        summary += &format!(
+            "\n  {:<24} procs {:>6}  cost {:>12.1}  slowdown {:>9.2}{}  verified {}",
+            row.machine.as_str(),
+            row.procs,
+            row.cost,
+            row.slowdown,
+            row.bound.map(|b| format!("  (bound {b:.2})")).unwrap_or_default(),
+            row.verified
+        );
+    }
+    Ok(RunReport { summary, report: to_json(&rows)? })
 }
 
 #[cfg(test)]

@@ -160,11 +160,13 @@ pub struct PrimitiveConfig {
     pub seed: u64,
 }
 
+/// One run of a primitive: the machine's parameters, the run, its ledger and whether its
+/// output equals the sequential reference.
+pub(crate) type PrimitiveExecution = (DbspParams, PrimitiveRun, Ledger, bool);
+
 /// Runs the primitive of `config`: its pricing, the run, its ledger and whether its output
 /// equals the sequential reference.
-pub(crate) fn primitive_run(
-    config: &PrimitiveConfig,
-) -> Result<(DbspParams, PrimitiveRun, Ledger, bool), ModelError> {
+pub(crate) fn primitive_run(config: &PrimitiveConfig) -> Result<PrimitiveExecution, ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
     if config.n < 2 {
         return Err(Error::param("n", "2 <= n <= 2^20", config.n).into());

@@ -13,12 +13,14 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::driver::config::{
-    HmosBuildConfig, PramConfig, PrimitiveConfig, RunConfig, pram_run, primitive_run,
+    HmosBuildConfig, PramConfig, PrimitiveConfig, PrimitiveExecution, RunConfig, pram_run,
+    primitive_run,
 };
-use crate::driver::picture::picture;
+use crate::driver::picture::{check_lanes, no_picture, picture, pram_picture, primitive_picture};
 use crate::driver::studies::primitives::bound;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
 use crate::run::Primitive;
+use crate::simulation::PramRun;
 
 /// The `dbsp-hmos` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -112,7 +114,12 @@ fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
 }
 
 fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
-    let report = pram_run(config)?.report;
+    pram_report(config, &pram_run(config)?)
+}
+
+/// The report of `run`, the run of PRAM config `config`.
+fn pram_report(config: &PramConfig, run: &PramRun) -> Result<RunReport, ModelError> {
+    let report = &run.report;
     let (r, k) = (report.r, report.k);
     let summary = format!(
         "{:?} (size {}) on D-BSP n = {} with {} r = {}, k = {}: {} global steps, {} supersteps, comm {:.1} ({} pricing), verified {}",
@@ -128,7 +135,7 @@ fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
         config.pricing.name(),
         report.verified
     );
-    Ok(RunReport { summary, report: to_json(&report)? })
+    Ok(RunReport { summary, report: to_json(report)? })
 }
 
 /// The report of a primitive run.
@@ -155,9 +162,18 @@ pub struct PrimitiveReport {
 }
 
 fn run_primitive(config: &PrimitiveConfig) -> Result<RunReport, ModelError> {
-    let (params, run, ledger, verified) = primitive_run(config)?;
-    let comm = ledger.comm(&params).map_err(Error::from)?;
-    let (bound, _) = bound(&run, config.alpha, config.beta);
+    primitive_report(config, &primitive_run(config)?)
+}
+
+/// The report of `run`, the run of primitive config `config`.
+fn primitive_report(
+    config: &PrimitiveConfig,
+    run: &PrimitiveExecution,
+) -> Result<RunReport, ModelError> {
+    let (params, run, ledger, verified) = run;
+    let verified = *verified;
+    let comm = ledger.comm(params).map_err(Error::from)?;
+    let (bound, _) = bound(run, config.alpha, config.beta);
     let report = PrimitiveReport {
         primitive: config.primitive,
         n: config.n,
@@ -231,6 +247,25 @@ impl Model for DbspHmos {
     }
     fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
         picture(self, config)
+    }
+    /// One run of a primitive or a PRAM config, reported and drawn ([`picture`]'s refusals
+    /// first); an HMOS build has no picture.
+    fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
+        match config.parse::<RunConfig>()? {
+            RunConfig::Primitive(c) => {
+                check_lanes(c.n)?;
+                let run = primitive_run(&c)?;
+                let picture = primitive_picture(&c, &run)?;
+                Ok((primitive_report(&c, &run)?, picture))
+            }
+            RunConfig::Pram(c) => {
+                check_lanes(c.n)?;
+                let run = pram_run(&c)?;
+                let picture = pram_picture(&c, &run)?;
+                Ok((pram_report(&c, &run)?, picture))
+            }
+            RunConfig::Hmos(_) => Err(no_picture(self)),
+        }
     }
 }
 

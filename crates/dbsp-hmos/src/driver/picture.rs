@@ -9,40 +9,64 @@ use netcore::bsp::picture::ledger_picture;
 use netcore::picture::{Picture, check_size};
 use netcore::study::{ConfigFile, Model, ModelError, NoPicture};
 
-use crate::driver::config::{RunConfig, pram_run, primitive_run};
+use crate::driver::config::{
+    PramConfig, PrimitiveConfig, PrimitiveExecution, RunConfig, pram_run, primitive_run,
+};
+use crate::simulation::PramRun;
 
 /// The picture of the run of `config`: refused before the run past the picture's lanes (`n`
 /// processors), and after it, before drawing, past its cost units (the total cost).
 pub fn picture(model: &dyn Model, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     match config.parse::<RunConfig>()? {
         RunConfig::Primitive(c) => {
-            check_size("n", u64::from(c.n), "cost", 0)?;
-            let (params, _, ledger, verified) = primitive_run(&c)?;
-            let title = format!(
-                "{:?} on D-BSP n = {}, alpha = {}, beta = {}: verified {verified}",
-                c.primitive, c.n, c.alpha, c.beta
-            );
-            Ok(ledger_picture(&ledger, c.n, &params, title)?)
+            check_lanes(c.n)?;
+            primitive_picture(&c, &primitive_run(&c)?)
         }
         RunConfig::Pram(c) => {
-            check_size("n", u64::from(c.n), "cost", 0)?;
-            let run = pram_run(&c)?;
-            let report = &run.report;
-            let title = format!(
-                "{:?} (size {}) on D-BSP n = {}, {} r = {}, k = {}: {} global steps, {} supersteps",
-                c.algorithm,
-                c.size,
-                c.n,
-                c.scheme.name(),
-                report.r,
-                report.k,
-                report.pram_g,
-                report.supersteps
-            );
-            Ok(ledger_picture(&run.ledger, c.n, &run.priced, title)?)
+            check_lanes(c.n)?;
+            pram_picture(&c, &pram_run(&c)?)
         }
-        RunConfig::Hmos(_) => {
-            Err(NoPicture { model: model.name(), what: "an HMOS build (kind = \"hmos\")" }.into())
-        }
+        RunConfig::Hmos(_) => Err(no_picture(model)),
     }
+}
+
+/// Refuses, before the run, a run on more processors `n` than the picture's lanes.
+pub fn check_lanes(n: u32) -> Result<(), ModelError> {
+    Ok(check_size("n", u64::from(n), "cost", 0)?)
+}
+
+/// An HMOS build has no run to draw.
+pub fn no_picture(model: &dyn Model) -> ModelError {
+    NoPicture { model: model.name(), what: "an HMOS build (kind = \"hmos\")" }.into()
+}
+
+/// The picture of `run`, the run of primitive config `c`, refused past its cost.
+pub fn primitive_picture(
+    c: &PrimitiveConfig,
+    run: &PrimitiveExecution,
+) -> Result<Picture, ModelError> {
+    let (params, _, ledger, verified) = run;
+    let title = format!(
+        "{:?} on D-BSP n = {}, alpha = {}, beta = {}: verified {verified}",
+        c.primitive, c.n, c.alpha, c.beta
+    );
+    Ok(ledger_picture(ledger, c.n, params, title)?)
+}
+
+/// The picture of `run`, the run of PRAM config `c`, its supersteps grouped by the access
+/// protocol's phases, refused past its cost.
+pub fn pram_picture(c: &PramConfig, run: &PramRun) -> Result<Picture, ModelError> {
+    let report = &run.report;
+    let title = format!(
+        "{:?} (size {}) on D-BSP n = {}, {} r = {}, k = {}: {} global steps, {} supersteps",
+        c.algorithm,
+        c.size,
+        c.n,
+        c.scheme.name(),
+        report.r,
+        report.k,
+        report.pram_g,
+        report.supersteps
+    );
+    Ok(ledger_picture(&run.ledger, c.n, &run.priced, title)?)
 }

@@ -1,5 +1,5 @@
 //! The hpram entry of `xtask` ([`Hpram`]): `cargo xtask run hpram CONFIG.toml` reads a
-//! [`HpramConfig`](super::config::HpramConfig), executes it (`execute.rs`), reports it
+//! [`HpramConfig`], executes it (`execute.rs`), reports it
 //! ([`super::report`]) or draws it (`--svg`, [`super::picture`]); the studies are
 //! [`super::studies`].
 
@@ -11,8 +11,10 @@ use netcore::study::{
 };
 
 use crate::driver::config::ExecMode;
-use crate::driver::picture::hpram_picture;
-use crate::driver::report::{NotVerified, run_hpram_config};
+use crate::driver::config::HpramConfig;
+use crate::driver::execute::execute;
+use crate::driver::picture::{check_drawable, executed_picture, hpram_picture};
+use crate::driver::report::{HpramReport, NotVerified, report, run_hpram_config};
 use crate::driver::studies::fft_locality::FftLocality;
 use crate::driver::studies::tree_r::TreeR;
 use crate::driver::studies::usable::UsableProcs;
@@ -52,37 +54,50 @@ impl Model for Hpram {
         hpram_picture(&config.parse()?, config)
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
-        let report = run_hpram_config(&config.parse()?, config)?;
-        if report.verified == Some(false) {
-            let got = report.result.unwrap_or_default();
-            return Err(NotVerified { algorithm: report.algorithm.clone(), got }.into());
-        }
-        let result = match (report.result, report.interpreter, report.verified) {
-            (Some(r), _, _) => format!(", result {r}, verified = true"),
-            (None, Some(Cost { t, g, .. }), verified) => {
-                let verified = verified.map(|v| format!(", verified = {v}")).unwrap_or_default();
-                format!(", interpreter T = {t}, G = {g}{verified}")
-            }
-            (None, None, _) => String::new(),
-        };
-        let mode = match report.mode {
-            ExecMode::Full => "",
-            ExecMode::CountOnly => " (count-only)",
-        };
-        let summary = format!(
-            "{}{mode} on P = {}, M = {} ({:?}, {:?}, {:?}): tau = {}, stage1 = {}, stage2 = {}, {} sub-PRAMs, depth {}{result}",
-            report.algorithm,
-            report.procs,
-            report.mem_words,
-            report.memory,
-            report.preset,
-            report.formula,
-            report.tau,
-            report.stage1,
-            report.stage2,
-            report.sub_prams,
-            report.depth,
-        );
-        Ok(RunReport { summary, report: to_json(&report)? })
+        run_report(run_hpram_config(&config.parse()?, config)?)
     }
+    /// One execution of `config`, drawn ([`Model::picture`]'s refusals first) and reported.
+    fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
+        let parsed: HpramConfig = config.parse()?;
+        check_drawable(&parsed)?;
+        let (preset, executed) = execute(&parsed, config)?;
+        let picture = executed_picture(&parsed, &preset, &executed)?;
+        Ok((run_report(report(&parsed, preset, executed))?, picture))
+    }
+}
+
+/// The run report of an H-PRAM run: refused (a failed run) if its result differs from the
+/// plain Rust reference.
+fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
+    if report.verified == Some(false) {
+        let got = report.result.unwrap_or_default();
+        return Err(NotVerified { algorithm: report.algorithm.clone(), got }.into());
+    }
+    let result = match (report.result, report.interpreter, report.verified) {
+        (Some(r), _, _) => format!(", result {r}, verified = true"),
+        (None, Some(Cost { t, g, .. }), verified) => {
+            let verified = verified.map(|v| format!(", verified = {v}")).unwrap_or_default();
+            format!(", interpreter T = {t}, G = {g}{verified}")
+        }
+        (None, None, _) => String::new(),
+    };
+    let mode = match report.mode {
+        ExecMode::Full => "",
+        ExecMode::CountOnly => " (count-only)",
+    };
+    let summary = format!(
+        "{}{mode} on P = {}, M = {} ({:?}, {:?}, {:?}): tau = {}, stage1 = {}, stage2 = {}, {} sub-PRAMs, depth {}{result}",
+        report.algorithm,
+        report.procs,
+        report.mem_words,
+        report.memory,
+        report.preset,
+        report.formula,
+        report.tau,
+        report.stage1,
+        report.stage2,
+        report.sub_prams,
+        report.depth,
+    );
+    Ok(RunReport { summary, report: to_json(&report)? })
 }

@@ -12,10 +12,10 @@ use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_
 use netcore::study::{ConfigFile, ModelError};
 
 use crate::config::MemoryVariant;
-use crate::cost_model::CostModel;
+use crate::cost_model::{CostModel, Preset};
 use crate::cost_tree::CostTree;
 use crate::driver::config::HpramConfig;
-use crate::driver::execute::execute;
+use crate::driver::execute::{Executed, execute};
 use crate::driver::report::NotVerified;
 use crate::error::HpramError;
 use crate::eval::Formula;
@@ -110,19 +110,36 @@ pub fn tree_picture(
 /// The picture of a config's run ([`tree_picture`]): refused before the run past the
 /// picture's lanes (`procs`) or for the two-stage formula, and after it past its cost units.
 pub fn hpram_picture(config: &HpramConfig, file: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+    check_drawable(config)?;
+    let (preset, executed) = execute(config, file)?;
+    executed_picture(config, &preset, &executed)
+}
+
+/// Refuses, before the run, a config whose run cannot be drawn: a two-stage formula, or more
+/// processors than the picture's lanes.
+pub fn check_drawable(config: &HpramConfig) -> Result<(), ModelError> {
     drawable(config.formula)?;
     if let Some(p) = config.procs {
         check_size("procs", p as u64, "tau", 0)?;
     }
-    let (preset, executed) = execute(config, file)?;
+    Ok(())
+}
+
+/// The picture of `executed`, the run of `config` under `preset`: refused (a failed run) if its
+/// result differs from the plain Rust reference, and past its cost before drawing.
+pub(crate) fn executed_picture(
+    config: &HpramConfig,
+    preset: &Preset,
+    executed: &Executed,
+) -> Result<Picture, ModelError> {
     if executed.outcome.1 == Some(false) {
         let got = executed.outcome.0.unwrap_or_default();
-        return Err(NotVerified { algorithm: executed.name, got }.into());
+        return Err(NotVerified { algorithm: executed.name.clone(), got }.into());
     }
     let title = format!(
         "{} on P = {}, M = {} ({:?}, {:?})",
         executed.name, executed.procs, executed.mem_words, preset, config.memory
     );
-    let picture = tree_picture(&executed.tree, &preset, config.memory, config.formula, title)?;
+    let picture = tree_picture(&executed.tree, preset, config.memory, config.formula, title)?;
     Ok(picture)
 }

@@ -82,12 +82,17 @@ pub fn run_hpram_config(
     file: &ConfigFile<'_>,
 ) -> Result<HpramReport, HpramError> {
     let (preset, executed) = execute(config, file)?;
+    Ok(report(config, preset, executed))
+}
+
+/// The report of `executed`, the run of `config` under `preset`.
+pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -> HpramReport {
     let Executed { name, procs, mem_words, tree, outcome, interpreter } = executed;
     let (result, verified, trace_hash) = outcome;
     let tree = &tree;
     let price = |f| tree.eval(&preset, config.memory, f).total;
     let eval = tree.eval(&preset, config.memory, config.formula);
-    Ok(HpramReport {
+    HpramReport {
         algorithm: name,
         mode: config.mode,
         procs,
@@ -117,7 +122,7 @@ pub fn run_hpram_config(
         } else {
             Vec::new()
         },
-    })
+    }
 }
 
 /// A run whose result differs from the plain Rust fold: a failed run.

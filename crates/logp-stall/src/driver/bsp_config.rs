@@ -41,8 +41,27 @@ pub struct BspConfig {
 /// reference.
 pub fn run_bsp_config(c: &BspConfig) -> Result<RunReport, ModelError> {
     let (bsp, got, ledger) = execute(c)?;
+    report(c, &bsp, got, &ledger)
+}
+
+/// One run of a `kind = "bsp"` configuration, reported and drawn ([`bsp_picture`]'s refusals
+/// first).
+pub fn bsp_pictured(c: &BspConfig) -> Result<(RunReport, Picture), ModelError> {
+    check_size("p", u64::from(c.p), "cost", 0)?;
+    let (bsp, got, ledger) = execute(c)?;
+    let picture = picture(c, &bsp, &ledger)?;
+    Ok((report(c, &bsp, got, &ledger)?, picture))
+}
+
+/// The report of the run of `c` on `bsp`: its outputs `got` and its `ledger`.
+fn report(
+    c: &BspConfig,
+    bsp: &BspParams,
+    got: Outputs,
+    ledger: &Ledger,
+) -> Result<RunReport, ModelError> {
     let want = reference_compaction(c.p, &c.x)?;
-    let costs = ledger.priced(&bsp).map_err(Error::from)?;
+    let costs = ledger.priced(bsp).map_err(Error::from)?;
     let supersteps: Vec<_> = ledger
         .records
         .iter()
@@ -53,7 +72,7 @@ pub fn run_bsp_config(c: &BspConfig) -> Result<RunReport, ModelError> {
         })
         .collect();
     let cost: f64 = costs.iter().sum();
-    let bound = bsp_compaction_bound(&bsp);
+    let bound = bsp_compaction_bound(bsp);
     let verified = got == want;
     let summary = format!(
         "BSP two_compaction (p={}, g={}, l={}): {} supersteps, cost {cost} (bound 6 + 2g + 2l = {bound}), verified = {verified}",
@@ -73,8 +92,13 @@ pub fn run_bsp_config(c: &BspConfig) -> Result<RunReport, ModelError> {
 pub fn bsp_picture(c: &BspConfig) -> Result<Picture, ModelError> {
     check_size("p", u64::from(c.p), "cost", 0)?;
     let (bsp, _, ledger) = execute(c)?;
+    picture(c, &bsp, &ledger)
+}
+
+/// The picture of the `ledger` of the run of `c` on `bsp`, refused past its cost.
+fn picture(c: &BspConfig, bsp: &BspParams, ledger: &Ledger) -> Result<Picture, ModelError> {
     let title = format!("BSP two_compaction (p = {}, g = {}, l = {})", c.p, c.g, c.l);
-    Ok(ledger_picture(&ledger, c.p, &bsp, title)?)
+    Ok(ledger_picture(ledger, c.p, bsp, title)?)
 }
 
 /// The outputs of 2-compaction: where the (at most two) nonzeros ended up.

@@ -17,9 +17,12 @@ use netcore::picture::Picture;
 use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 
-use super::goal_picture::goal_picture;
+use super::goal_picture::{check_lanes, goal_picture, run_picture};
 use crate::goal::schedule::MAX_TIME;
-use crate::goal::{Generator, LogGopsParams, Schedule, parse, parse_file, run_loggops};
+use crate::goal::{
+    Generator, LogGopsParams, LogGopsRun, Schedule, parse, parse_file, run_loggops,
+    run_loggops_traced,
+};
 use crate::{Error, limits};
 
 /// The `kind = "goal"` configuration.
@@ -108,8 +111,31 @@ pub fn schedule(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Schedule, Mod
 /// Runs a `kind = "goal"` configuration; `file` resolves the schedule file's path.
 pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
     let schedule = schedule(cfg, file)?;
+    let run = run_loggops(&schedule, cfg.loggops)?;
+    goal_report(cfg, &schedule, &run)
+}
+
+/// One run of a `kind = "goal"` configuration, reported and drawn ([`goal_config_picture`]'s
+/// refusals first).
+pub fn goal_config_pictured(
+    cfg: &GoalConfig,
+    file: &ConfigFile<'_>,
+) -> Result<(RunReport, Picture), ModelError> {
+    let schedule = schedule(cfg, file)?;
+    let title = picture_title(cfg, &schedule)?;
+    let lanes = check_lanes(&schedule)?;
+    let (run, trace) = run_loggops_traced(&schedule, cfg.loggops)?;
+    let picture = run_picture(&schedule, cfg.loggops, &lanes, &run, &trace, title)?;
+    Ok((goal_report(cfg, &schedule, &run)?, picture))
+}
+
+/// The report of `run`, the run of `cfg`'s `schedule`, with its closed form where one applies.
+fn goal_report(
+    cfg: &GoalConfig,
+    schedule: &Schedule,
+    run: &LogGopsRun,
+) -> Result<RunReport, ModelError> {
     let prm = cfg.loggops;
-    let run = run_loggops(&schedule, prm)?;
     let p = schedule.num_ranks;
     let closed_form = cfg.generator.and_then(|g| {
         let k = u64::from(p.trailing_zeros());
@@ -163,6 +189,11 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
 /// The picture of a `kind = "goal"` configuration's run ([`goal_picture`]).
 pub fn goal_config_picture(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     let schedule = schedule(cfg, file)?;
+    goal_picture(&schedule, cfg.loggops, picture_title(cfg, &schedule)?)
+}
+
+/// The title of the picture of `cfg`'s `schedule`.
+fn picture_title(cfg: &GoalConfig, schedule: &Schedule) -> Result<String, ModelError> {
     let what = match (cfg.generator, &cfg.file) {
         (Some(g), _) => format!(
             "{} on {} ranks",
@@ -171,5 +202,5 @@ pub fn goal_config_picture(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Pi
         ),
         (None, _) => format!("GOAL schedule on {} ranks", schedule.num_ranks),
     };
-    goal_picture(&schedule, cfg.loggops, format!("{what}, LogGOPSim-compatible mode"))
+    Ok(format!("{what}, LogGOPSim-compatible mode"))
 }

@@ -20,7 +20,9 @@ use netcore::Step;
 use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
 use netcore::study::ModelError;
 
-use crate::goal::{Busy, LogGopsParams, OpKind, Schedule, run_loggops_traced};
+use crate::goal::{
+    Busy, CpuInterval, LogGopsParams, LogGopsRun, OpKind, Schedule, run_loggops_traced,
+};
 
 /// What a GOAL picture shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,12 +81,50 @@ pub fn goal_picture(
     prm: LogGopsParams,
     title: String,
 ) -> Result<Picture, ModelError> {
+    let lanes = check_lanes(schedule)?;
+    let (run, trace) = run_loggops_traced(schedule, prm)?;
+    run_picture(schedule, prm, &lanes, &run, &trace, title)
+}
+
+/// The lanes of a GOAL picture: per rank one per CPU index and one per NIC index.
+#[derive(Debug, Clone, Copy)]
+pub struct Lanes {
+    /// CPU lanes per rank.
+    ncpu: u32,
+    /// NIC lanes per rank.
+    nnic: u32,
+}
+
+impl Lanes {
+    /// Lanes per rank.
+    fn per_rank(self) -> u32 {
+        self.ncpu + self.nnic
+    }
+}
+
+/// The lanes of `schedule`'s picture, refused (before the run) past the picture's lanes.
+pub fn check_lanes(schedule: &Schedule) -> Result<Lanes, ModelError> {
     let ncpu = schedule.ops.iter().map(|o| u32::from(o.cpu)).max().unwrap_or(0) + 1;
     let nnic = schedule.ops.iter().map(|o| u32::from(o.nic)).max().unwrap_or(0) + 1;
-    let per_rank = ncpu + nnic;
+    let lanes = Lanes { ncpu, nnic };
+    check_size("p", u64::from(schedule.num_ranks) * u64::from(lanes.per_rank()), "makespan", 0)?;
+    Ok(lanes)
+}
+
+/// The picture of `run`, the run of `schedule` under `prm` whose CPU intervals are `trace`,
+/// on the `lanes` [`check_lanes`] gave, titled `title`: refused past its steps before anything
+/// is drawn. [`goal_picture`] without the run.
+pub fn run_picture(
+    schedule: &Schedule,
+    prm: LogGopsParams,
+    lanes: &Lanes,
+    run: &LogGopsRun,
+    trace: &[CpuInterval],
+    title: String,
+) -> Result<Picture, ModelError> {
+    let Lanes { ncpu, nnic } = *lanes;
+    let per_rank = lanes.per_rank();
     let lanes = u64::from(schedule.num_ranks) * u64::from(per_rank);
-    check_size("p", lanes, "makespan", 0)?;
-    let (run, trace) = run_loggops_traced(schedule, prm)?;
     let end = trace.iter().map(|i| i.to.max(i.gap_to)).max().unwrap_or(0);
     let steps = run.makespan.max(end);
     check_size("p", lanes, "makespan", steps)?;
@@ -116,7 +156,7 @@ pub fn goal_picture(
     let nic_lane = |rank: u32, nic: u8| rank * per_rank + ncpu + u32::from(nic);
     // The start of each send, by operation (a message is processed after its send ran).
     let mut sent: Vec<Step> = vec![0; schedule.n_ops()];
-    for i in &trace {
+    for i in trace {
         let (bar, gap) = match i.what {
             Busy::Send => {
                 sent[i.op as usize] = i.from;

@@ -109,4 +109,13 @@ impl Model for LogpStall {
             Kind::Bsp => crate::driver::bsp_config::bsp_picture(&parse(text)?),
         }
     }
+    fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
+        let text = config.text;
+        match parse::<KindOf>(text)?.kind {
+            Kind::Logp => crate::driver::single_run::logp_pictured(parse(text)?),
+            Kind::Goal => crate::driver::goal_config::goal_config_pictured(&parse(text)?, config),
+            Kind::Sim => crate::driver::sim_config::sim_pictured(parse(text)?),
+            Kind::Bsp => crate::driver::bsp_config::bsp_pictured(&parse(text)?),
+        }
+    }
 }

@@ -20,8 +20,10 @@ use netcore::study::{ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::algorithms::PlanState;
 use crate::program::{Built, Program, compaction_extra};
-use crate::{Error, limits};
+use crate::script::ScriptState;
+use crate::{Error, Step, limits};
 
 use super::trace_picture::trace_picture;
 use crate::sim::workload::{Workload, programs};
@@ -126,23 +128,103 @@ impl SimRunConfig {
 
 /// Runs a `kind = "sim"` configuration.
 pub fn run_sim_config(c: SimRunConfig) -> Result<RunReport, ModelError> {
-    match c.source()? {
-        (cfg, Source::Workload { workload, r, seed }) => run_workload(&cfg, workload, r, seed),
-        (cfg, Source::Program { program, trace }) => run_program(cfg, program, trace),
-    }
+    let (cfg, source) = c.source()?;
+    execute(cfg, source)?.report()
 }
 
-/// A generated workload: the report gives the totals and the per-cycle statistics.
-fn run_workload(
-    cfg: &SimConfig,
-    workload: Workload,
-    r: u32,
-    seed: u64,
-) -> Result<RunReport, ModelError> {
-    let (judged, reference) = simulate_workload(cfg, workload, r, seed)?;
-    let verified = Some(judged.report.states == reference);
-    let (report, summary) = totals(cfg, &judged, verified)?;
-    Ok(RunReport { summary, report: to_json(&report)? })
+/// One run of a `kind = "sim"` configuration, reported and drawn ([`sim_picture`]'s refusals
+/// first).
+pub fn sim_pictured(c: SimRunConfig) -> Result<(RunReport, Picture), ModelError> {
+    let run = execute_drawable(c)?;
+    let picture = run.picture()?;
+    Ok((run.report()?, picture))
+}
+
+/// The judged simulation of what the processors ran.
+enum Simulated {
+    /// A generated workload, with the final states it must reach.
+    Workload { workload: Workload, judged: Judged<Vec<u64>>, reference: FinalStates },
+    /// 2-compaction, with what its outputs must be and its exact time.
+    Compaction { algorithm: &'static str, judged: Judged<PlanState>, x: Vec<i64>, bound: Step },
+    /// Scripts, with the trace in the report if `trace = true`.
+    Scripts(Judged<ScriptState>),
+}
+
+/// One run of a `kind = "sim"` configuration: what its report and its picture are drawn from.
+struct SimRun {
+    /// The simulation's parameters (a program's with its memory budget).
+    cfg: SimConfig,
+    /// A program's report includes the whole trace.
+    with_trace: bool,
+    /// The run.
+    simulated: Simulated,
+}
+
+/// Simulates `source` on `cfg` once: a workload as generated, a `[program]` within the
+/// memory budget its programs leave.
+fn execute(mut cfg: SimConfig, source: Source) -> Result<SimRun, ModelError> {
+    let (simulated, with_trace) = match source {
+        Source::Workload { workload, r, seed } => {
+            let (judged, reference) = simulate_workload(&cfg, workload, r, seed)?;
+            (Simulated::Workload { workload, judged, reference }, false)
+        }
+        Source::Program { program, trace } => {
+            let up_front = limits::sim_estimate(u64::from(cfg.p()), 0)
+                .saturating_add(program.code_bytes(cfg.p()));
+            limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p()), up_front)?;
+            cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
+            let params = cfg.logp();
+            let simulated = match program.build(&params, cfg.delta)? {
+                Built::Compaction { procs, algorithm, x, bound } => {
+                    let judged = simulate_and_judge(&cfg, procs)?;
+                    Simulated::Compaction { algorithm, judged, x, bound }
+                }
+                Built::Scripts(scripts) => Simulated::Scripts(simulate_and_judge(&cfg, scripts)?),
+            };
+            (simulated, trace)
+        }
+    };
+    Ok(SimRun { cfg, with_trace, simulated })
+}
+
+impl SimRun {
+    /// The report: a workload's totals and per-cycle statistics; a program's totals and its
+    /// simulated execution in detail.
+    fn report(&self) -> Result<RunReport, ModelError> {
+        let cfg = &self.cfg;
+        match &self.simulated {
+            Simulated::Workload { judged, reference, .. } => {
+                let verified = Some(judged.report.states == *reference);
+                let (report, summary) = totals(cfg, judged, verified)?;
+                Ok(RunReport { summary, report: to_json(&report)? })
+            }
+            Simulated::Compaction { algorithm, judged, x, bound } => {
+                let extra = compaction_extra(algorithm, &judged.report.states, cfg.p(), x, *bound)?;
+                detailed(cfg, judged, extra, self.with_trace)
+            }
+            Simulated::Scripts(judged) => {
+                detailed(cfg, judged, json!({ "algorithm": "script" }), self.with_trace)
+            }
+        }
+    }
+
+    /// The picture of the simulated LogP execution, refused past its steps.
+    fn picture(&self) -> Result<Picture, ModelError> {
+        let (what, trace) = match &self.simulated {
+            Simulated::Workload { workload, judged, .. } => (json!(workload), &judged.trace),
+            Simulated::Compaction { algorithm, judged, .. } => (json!(algorithm), &judged.trace),
+            Simulated::Scripts(judged) => (json!("script"), &judged.trace),
+        };
+        let cfg = &self.cfg;
+        let title = format!(
+            "{} simulated on BSP(g = {}, l = {}), delta = {}",
+            what.as_str().unwrap_or("program"),
+            cfg.g,
+            cfg.l,
+            cfg.delta
+        );
+        Ok(trace_picture(trace, title)?)
+    }
 }
 
 /// Every processor's final state.
@@ -177,55 +259,15 @@ fn simulate_workload(
 /// the direct machine checks), drawn as a direct run is ([`trace_picture`]); refused before
 /// the run past the picture's lanes.
 pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
+    execute_drawable(c)?.picture()
+}
+
+/// One run of `c`, refused before the run past the picture's lanes.
+fn execute_drawable(c: SimRunConfig) -> Result<SimRun, ModelError> {
     c.machine.validate()?;
     let (cfg, source) = c.source()?;
     check_size("p", u64::from(cfg.p()), "T", 0)?;
-    let (what, trace) = match source {
-        Source::Workload { workload, r, seed } => {
-            (json!(workload), simulate_workload(&cfg, workload, r, seed)?.0.trace)
-        }
-        Source::Program { program, .. } => {
-            let params = cfg.logp();
-            match program.build(&params, cfg.delta)? {
-                Built::Compaction { procs, algorithm, .. } => {
-                    (json!(algorithm), simulate_and_judge(&cfg, procs)?.trace)
-                }
-                Built::Scripts(scripts) => {
-                    (json!("script"), simulate_and_judge(&cfg, scripts)?.trace)
-                }
-            }
-        }
-    };
-    let title = format!(
-        "{} simulated on BSP(g = {}, l = {}), delta = {}",
-        what.as_str().unwrap_or("program"),
-        cfg.g,
-        cfg.l,
-        cfg.delta
-    );
-    Ok(trace_picture(&trace, title)?)
-}
-
-/// A `[program]`: the totals, and the simulated execution in detail (the detail `trace =
-/// true` gives on the direct machine): episodes with their undone actions, stalled steps, ρ
-/// and final states per processor, and with `trace = true` the trace.
-fn run_program(mut cfg: SimConfig, program: Program, trace: bool) -> Result<RunReport, ModelError> {
-    let up_front =
-        limits::sim_estimate(u64::from(cfg.p()), 0).saturating_add(program.code_bytes(cfg.p()));
-    limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p()), up_front)?;
-    cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
-    let params = cfg.logp();
-    match program.build(&params, cfg.delta)? {
-        Built::Compaction { procs, algorithm, x, bound } => {
-            let judged = simulate_and_judge(&cfg, procs)?;
-            let extra = compaction_extra(algorithm, &judged.report.states, cfg.p(), &x, bound)?;
-            detailed(&cfg, &judged, extra, trace)
-        }
-        Built::Scripts(scripts) => {
-            let judged = simulate_and_judge(&cfg, scripts)?;
-            detailed(&cfg, &judged, json!({ "algorithm": "script" }), trace)
-        }
-    }
+    execute(cfg, source)
 }
 
 /// The detailed report of a simulated program: `extra` (its algorithm and checks), then the

@@ -6,11 +6,13 @@ use netcore::study::{ModelError, RunReport};
 use serde::Deserialize;
 use serde_json::json;
 
+use crate::algorithms::PlanState;
 use crate::program::{Built, Program, compaction_extra};
+use crate::script::ScriptState;
 use crate::{
     AdversaryKind, CheckOpts, DeliveryPolicy, EmptyReceive, Error, Execution, GapPolicy,
-    LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy, StallRule, check_legal,
-    limits, run,
+    LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy, StallRule, Step,
+    check_legal, limits, run,
 };
 
 fn one() -> u64 {
@@ -161,34 +163,85 @@ pub struct LogpConfig {
 
 /// Runs a `kind = "logp"` configuration.
 pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
-    let (mc, choice, delta) = machine_config(&c)?;
-    let mut adv = choice.adversary(c.seed);
-    match c.program.build(&mc.params, delta)? {
-        Built::Compaction { procs, algorithm, x, bound } => {
-            let e = run(&mc, procs, &mut adv)?;
-            let extra = compaction_extra(algorithm, &e.states, c.p, &x, bound)?;
-            report(choice, &e, extra, c.trace)
-        }
-        Built::Scripts(scripts) => {
-            let e = run(&mc, scripts, &mut adv)?;
-            report(choice, &e, json!({ "algorithm": "script" }), c.trace)
-        }
-    }
+    execute(c)?.report()
 }
 
 /// The picture of a `kind = "logp"` run ([`super::trace_picture`]): refused before the run when
 /// `p` exceeds the picture's lanes, and before drawing when the run is too long.
 pub fn logp_picture(c: LogpConfig) -> Result<Picture, ModelError> {
     check_size("p", u64::from(c.p), "T", 0)?;
+    execute(c)?.picture()
+}
+
+/// One run of a `kind = "logp"` configuration, reported and drawn ([`logp_picture`]'s
+/// refusals first).
+pub fn logp_pictured(c: LogpConfig) -> Result<(RunReport, Picture), ModelError> {
+    check_size("p", u64::from(c.p), "T", 0)?;
+    let run = execute(c)?;
+    let picture = run.picture()?;
+    Ok((run.report()?, picture))
+}
+
+/// The execution of a built program on the direct machine.
+enum Executed {
+    /// 2-compaction, with what its outputs must be and its exact time.
+    Compaction { algorithm: &'static str, e: Execution<PlanState>, x: Vec<i64>, bound: Step },
+    /// Scripts.
+    Scripts(Execution<ScriptState>),
+}
+
+/// One run of a `kind = "logp"` configuration: what its report and its picture are drawn from.
+struct LogpRun {
+    /// The adversary it ran against.
+    choice: AdversaryChoice,
+    /// `p`.
+    p: u32,
+    /// The report includes the whole trace.
+    with_trace: bool,
+    /// The run.
+    executed: Executed,
+}
+
+/// Builds config `c`'s machine, adversary and program and runs it once.
+fn execute(c: LogpConfig) -> Result<LogpRun, ModelError> {
     let (mc, choice, delta) = machine_config(&c)?;
     let mut adv = choice.adversary(c.seed);
-    let (algorithm, trace) = match c.program.build(&mc.params, delta)? {
-        Built::Compaction { procs, algorithm, .. } => (algorithm, run(&mc, procs, &mut adv)?.trace),
-        Built::Scripts(scripts) => ("script", run(&mc, scripts, &mut adv)?.trace),
+    let executed = match c.program.build(&mc.params, delta)? {
+        Built::Compaction { procs, algorithm, x, bound } => {
+            Executed::Compaction { algorithm, e: run(&mc, procs, &mut adv)?, x, bound }
+        }
+        Built::Scripts(scripts) => Executed::Scripts(run(&mc, scripts, &mut adv)?),
     };
-    let title =
-        format!("{algorithm} under {} (adversary {})", trace.rule.name(), choice.describe());
-    Ok(super::trace_picture::trace_picture(&trace, title)?)
+    Ok(LogpRun { choice, p: c.p, with_trace: c.trace, executed })
+}
+
+impl LogpRun {
+    /// The report of the run (2-compaction's outputs checked against the reference).
+    fn report(&self) -> Result<RunReport, ModelError> {
+        match &self.executed {
+            Executed::Compaction { algorithm, e, x, bound } => {
+                let extra = compaction_extra(algorithm, &e.states, self.p, x, *bound)?;
+                report(self.choice, e, extra, self.with_trace)
+            }
+            Executed::Scripts(e) => {
+                report(self.choice, e, json!({ "algorithm": "script" }), self.with_trace)
+            }
+        }
+    }
+
+    /// The picture of the run's trace, refused past its steps.
+    fn picture(&self) -> Result<Picture, ModelError> {
+        let (algorithm, trace) = match &self.executed {
+            Executed::Compaction { algorithm, e, .. } => (*algorithm, &e.trace),
+            Executed::Scripts(e) => ("script", &e.trace),
+        };
+        let title = format!(
+            "{algorithm} under {} (adversary {})",
+            trace.rule.name(),
+            self.choice.describe()
+        );
+        Ok(super::trace_picture::trace_picture(trace, title)?)
+    }
 }
 
 /// The machine of config `c`, its adversary choice and its δ (checked; limits applied).

@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::pram::library::Algorithm;
-use crate::pram::picture::program_picture;
-use crate::pram::{Cost, Limits, PramError, Program, Variant, run_traced};
+use crate::pram::picture::{check_lanes, program_picture, run_picture};
+use crate::pram::{CollectTrace, Cost, Limits, PramError, PramRun, Program, Variant, run_traced};
 use crate::study::{
     AnyStudy, CommittedPicture, ConfigFile, Manifest, Model, ModelError, Paper, RunReport, to_json,
 };
@@ -86,6 +86,18 @@ pub struct AccessSummary {
     pub fetches: u64,
     /// The largest number of accesses of one step.
     pub max_per_step: u64,
+}
+
+impl AccessSummary {
+    /// The summary of a whole collected trace: what the summary of the same run would be.
+    pub fn of(trace: &CollectTrace) -> Self {
+        use crate::pram::TraceSink;
+        let mut summary = Self::default();
+        for step in &trace.steps {
+            summary.step(step.g_step, step.pc, &step.accesses);
+        }
+        summary
+    }
 }
 
 impl crate::pram::TraceSink for AccessSummary {
@@ -202,21 +214,32 @@ pub fn run_pram_config(
     file: &ConfigFile<'_>,
 ) -> Result<PramReport, PramError> {
     let loaded = config.load(file)?;
-    let LoadedProgram { program, input, limits, .. } = &loaded;
     let mut accesses = AccessSummary::default();
-    let run = run_traced(program, input, limits, &mut accesses)?;
-    let verified = loaded.expected.is_some().then(|| loaded.output_ok(&run.memory));
-    Ok(PramReport {
-        program: loaded.name.clone(),
-        variant: program.variant(),
-        mem: program.mem(),
-        ppus: program.ppus(),
-        cost: run.cost,
-        memory: (run.memory.len() <= FULL_MEMORY_CELLS).then(|| run.memory.clone()),
-        memory_digest: format!("{:016x}", digest(&run.memory)),
-        verified,
-        accesses,
-    })
+    let run = loaded.execute(&mut accesses)?;
+    Ok(loaded.report(&run, accesses))
+}
+
+impl LoadedProgram {
+    /// Runs the program once on its input, every global step's accesses sent to `sink`.
+    pub fn execute<T: crate::pram::TraceSink>(&self, sink: &mut T) -> Result<PramRun, PramError> {
+        run_traced(&self.program, &self.input, &self.limits, sink)
+    }
+
+    /// The report of this program's `run`, whose accesses `accesses` summarises.
+    pub fn report(&self, run: &PramRun, accesses: AccessSummary) -> PramReport {
+        let verified = self.expected.is_some().then(|| self.output_ok(&run.memory));
+        PramReport {
+            program: self.name.clone(),
+            variant: self.program.variant(),
+            mem: self.program.mem(),
+            ppus: self.program.ppus(),
+            cost: run.cost,
+            memory: (run.memory.len() <= FULL_MEMORY_CELLS).then(|| run.memory.clone()),
+            memory_digest: format!("{:016x}", digest(&run.memory)),
+            verified,
+            accesses,
+        }
+    }
 }
 
 /// A library program whose output differs from its plain Rust reference: a failed run.
@@ -257,21 +280,7 @@ impl Model for Pram {
         vec![Box::new(crate::driver::studies::pram_bounds::PramBounds)]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
-        let report = run_pram_config(&config.parse()?, config)?;
-        if report.verified == Some(false) {
-            let (program, digest) = (report.program.clone(), report.memory_digest.clone());
-            return Err(NotVerified { program, digest }.into());
-        }
-        let Cost { t, s, g, w } = report.cost;
-        let verified = match report.verified {
-            Some(v) => format!(", verified = {v}"),
-            None => String::new(),
-        };
-        let summary = format!(
-            "{} on {} (M = {}, S_max = {}): T = {t}, S = {s}, G = {g}, W = {w}, memory digest {}{verified}",
-            report.program, report.variant, report.mem, report.ppus, report.memory_digest
-        );
-        Ok(RunReport { summary, report: to_json(&report)? })
+        run_report(run_pram_config(&config.parse()?, config)?)
     }
     /// The picture of the run of `config`: refused before the run past the picture's lanes
     /// (`S_max` PPUs and the CPU), and after it, before drawing, past its global steps.
@@ -280,4 +289,38 @@ impl Model for Pram {
         let loaded = parsed.load(config)?;
         program_picture(&loaded.name, &loaded.program, &loaded.input, &loaded.limits)
     }
+    /// One run of `config` with its whole access trace: the picture is drawn from the trace
+    /// (refused as [`Model::picture`] refuses it), the report's access summary is the trace's.
+    fn run_pictured(
+        &self,
+        config: &ConfigFile<'_>,
+    ) -> Result<(RunReport, crate::picture::Picture), ModelError> {
+        let parsed: PramConfig = config.parse()?;
+        let loaded = parsed.load(config)?;
+        check_lanes(&loaded.program)?;
+        let mut trace = CollectTrace::default();
+        let run = loaded.execute(&mut trace)?;
+        let picture = run_picture(&loaded.name, &loaded.program, &run.cost, &trace)?;
+        let report = loaded.report(&run, AccessSummary::of(&trace));
+        Ok((run_report(report)?, picture))
+    }
+}
+
+/// The run report of a PRAM run: refused (a failed run) if a library program's output differs
+/// from its reference.
+fn run_report(report: PramReport) -> Result<RunReport, ModelError> {
+    if report.verified == Some(false) {
+        let (program, digest) = (report.program.clone(), report.memory_digest.clone());
+        return Err(NotVerified { program, digest }.into());
+    }
+    let Cost { t, s, g, w } = report.cost;
+    let verified = match report.verified {
+        Some(v) => format!(", verified = {v}"),
+        None => String::new(),
+    };
+    let summary = format!(
+        "{} on {} (M = {}, S_max = {}): T = {t}, S = {s}, G = {g}, W = {w}, memory digest {}{verified}",
+        report.program, report.variant, report.mem, report.ppus, report.memory_digest
+    );
+    Ok(RunReport { summary, report: to_json(&report)? })
 }

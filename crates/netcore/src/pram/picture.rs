@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
-use crate::pram::{AccessKind, CPU_PID, CollectTrace, Limits, Program, run_traced};
+use crate::pram::{AccessKind, CPU_PID, CollectTrace, Cost, Limits, Program, run_traced};
 use crate::study::ModelError;
 
 /// What a PRAM picture shows.
@@ -54,11 +54,28 @@ pub fn program_picture(
     input: &[i64],
     limits: &Limits,
 ) -> Result<Picture, ModelError> {
-    let ppus = program.ppus();
-    check_size("ppus", u64::from(ppus) + 1, "G", 0)?;
+    check_lanes(program)?;
     let mut trace = CollectTrace::default();
     let run = run_traced(program, input, limits, &mut trace)?;
-    check_size("ppus", u64::from(ppus) + 1, "G", run.cost.g)?;
+    run_picture(name, program, &run.cost, &trace)
+}
+
+/// Refuses, before the run, a `program` whose PPUs and CPU exceed the picture's lanes.
+pub fn check_lanes(program: &Program) -> Result<(), ModelError> {
+    Ok(check_size("ppus", u64::from(program.ppus()) + 1, "G", 0)?)
+}
+
+/// The picture of a finished run of `program` (called `name`), from its `cost` and its
+/// `trace`: refused, before drawing, past its global steps. [`program_picture`] without the
+/// run, for a caller that runs the program once for its report and its picture.
+pub fn run_picture(
+    name: &str,
+    program: &Program,
+    cost: &Cost,
+    trace: &CollectTrace,
+) -> Result<Picture, ModelError> {
+    let ppus = program.ppus();
+    check_size("ppus", u64::from(ppus) + 1, "G", cost.g)?;
     let mut lanes: Vec<String> = (0..ppus).map(|i| format!("P{i}")).collect();
     lanes.push("CPU".into());
     let title = format!(
@@ -66,9 +83,9 @@ pub fn program_picture(
         name,
         program.variant(),
         program.mem(),
-        run.cost.t,
-        run.cost.g,
-        run.cost.w
+        cost.t,
+        cost.g,
+        cost.w
     );
     let mut sketch = Sketch::<PramKind>::new(
         title,
@@ -76,7 +93,7 @@ pub fn program_picture(
         "global step",
         Orientation::TimeAcross,
         lanes,
-        run.cost.g,
+        cost.g,
     );
     sketch.note(
         "one mark per access; the shading marks cells two accesses of one step share; global step k is drawn over [k - 1, k)",
