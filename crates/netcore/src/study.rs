@@ -392,25 +392,15 @@ pub trait Model: Sync {
     fn studies(&self) -> Vec<Box<dyn AnyStudy>>;
     /// Runs one configuration.
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError>;
-    /// Runs one configuration and returns the picture of the run
-    /// (`cargo xtask run MODEL CONFIG.toml --svg FILE`). A model calls
-    /// [`crate::picture::check_size`] before building it; a model without pictures (the
-    /// default) refuses with [`NoPicture`].
-    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+    /// Runs one configuration once and returns both its report and its picture
+    /// (`cargo xtask run MODEL CONFIG.toml --svg FILE`): what [`Model::run_config`] gives, and
+    /// the picture drawn from the same execution. A model calls
+    /// [`crate::picture::check_size`] before the run, so a picture too large to draw is
+    /// refused before anything runs; a model without pictures (the default) refuses with
+    /// [`NoPicture`].
+    fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         let _ = config;
         Err(NoPicture { model: self.name(), what: "a run" }.into())
-    }
-    /// Runs one configuration once and returns both its report and its picture
-    /// (`cargo xtask run MODEL CONFIG.toml --svg FILE`): what [`Model::run_config`] and
-    /// [`Model::picture`] give, from one execution. A picture too large to draw is refused
-    /// before the run, as [`Model::picture`] refuses it, and the picture's errors come before
-    /// the report's.
-    ///
-    /// The default runs the configuration twice ([`Model::picture`], then
-    /// [`Model::run_config`]), for the models not yet drawing from their reported run.
-    fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
-        let picture = self.picture(config)?;
-        Ok((self.run_config(config)?, picture))
     }
 }
 

@@ -18,13 +18,14 @@ use netcore::limits::{DEFAULT_MEMORY, TooLarge};
 use netcore::picture::{
     Colour, Kind, MAX_LANES, MAX_STEPS, Orientation, Paint, Picture, Sketch, check_size,
 };
-use netcore::pram::Limits;
-use netcore::study::{ConfigFile, ModelError};
+use netcore::pram::{Limits, Program};
+use netcore::study::{ConfigFile, ModelError, RunReport};
 
 use super::config::{ActorPramConfig, Translation};
+use super::run::{run_actor_pram_config, run_report, run_with};
 use crate::actor::{ActorError, critical_path};
 use crate::butterfly::{dimension, simulate_butterfly_recorded};
-use crate::direct::{Sync, simulate_recorded};
+use crate::direct::{DirectReport, Sync, simulate_recorded};
 use crate::error::Error;
 use crate::ranade::PassEventKind;
 
@@ -99,18 +100,20 @@ impl Kind for EventKind {
     }
 }
 
-/// The picture of the run of `config`. A butterfly run: refused before the run past the
+/// One run of `config` and its picture. A butterfly run: refused before the run past the
 /// picture's lanes (the `2^n` rows of the butterfly), and after it, before drawing, past its
-/// rounds (forward and reverse, summed over the passes). A direct or broadcast-sync run:
-/// refused before the run past 128 PPUs, while it runs past 128 x 2000 events (its recorded
-/// DAG grows with them), and after it, before drawing, past 128 actors or 2000 of actor time.
-pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+/// rounds (forward and reverse, summed over the passes); the report comes from the actor run
+/// and the picture from the lockstep router's passes it is checked against slot for slot
+/// (docs/models/actor-pram.md, Choices). A direct or broadcast-sync run: refused before the
+/// run past 128 PPUs, while it runs past 128 x 2000 events (its recorded DAG grows with them),
+/// and after it, before drawing, past 128 actors or 2000 of actor time; one run gives the
+/// report and the picture.
+pub fn pictured(config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
     let parsed: ActorPramConfig = config.parse()?;
-    let sync = match parsed.translation {
-        Translation::Butterfly => return butterfly_picture(config, &parsed),
-        Translation::Direct => Sync::Chained,
-        Translation::BroadcastSync => Sync::Broadcast,
-    };
+    if parsed.translation == Translation::Butterfly {
+        let picture = butterfly_picture(config, &parsed)?;
+        return Ok((run_report(run_actor_pram_config(&parsed, config)?)?, picture));
+    }
     if parsed.butterfly.is_some() {
         return Err(Error::InvalidConfig {
             field: "butterfly",
@@ -121,37 +124,43 @@ pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     }
     let loaded = parsed.pram.load(config)?;
     check_size("S", u64::from(loaded.program.ppus()), "actor_time", 0)?;
-    let limits = Limits { max_bytes: DEFAULT_MEMORY, ..loaded.limits };
     // Every actor of the run is serialized, one event per unit of actor time at most: a
     // drawable run has at most 128 x 2000 events, and the recorded DAG stops growing there.
     let max_events = MAX_LANES * MAX_STEPS;
-    let run = simulate_recorded(
-        &loaded.program,
-        &loaded.input,
-        parsed.scheduler,
-        &limits,
-        sync,
-        max_events,
-    );
-    let report = match run {
-        Err(Error::Actor(ActorError::EventLimit { .. })) => {
-            return Err(Error::TooLarge(TooLarge {
+    let record = |program: &Program, input: &[i64], limits: &Limits, sync: Sync| {
+        match simulate_recorded(program, input, parsed.scheduler, limits, sync, max_events) {
+            Err(Error::Actor(ActorError::EventLimit { .. })) => Err(Error::TooLarge(TooLarge {
                 field: "events",
                 limit: max_events,
                 estimate: max_events + 1,
                 unit: "events or more to draw (a picture holds 128 lanes x 2000 steps, an actor one event a step)",
-            })
-            .into());
+            })),
+            other => other,
         }
-        other => other?,
     };
+    let (summary, direct) = run_with(&parsed, config, record)?;
+    let report = direct.ok_or_else(|| Error::InvalidConfig {
+        field: "translation",
+        rule: "a direct or broadcast-sync run records its events",
+        got: parsed.translation.to_string(),
+    })?;
+    let picture = direct_picture(&loaded.name, &parsed, report)?;
+    Ok((run_report(summary)?, picture))
+}
+
+/// The picture of a direct or broadcast-sync run that recorded its event DAG.
+fn direct_picture(
+    name: &str,
+    parsed: &ActorPramConfig,
+    report: DirectReport,
+) -> Result<Picture, ModelError> {
     let (dag, names) = report.recorded.unwrap_or_default();
     let actor_time = report.actor.actor_time;
     check_size("actors", report.actor.actors, "actor_time", actor_time)?;
     let path = critical_path(&dag);
     let title = format!(
         "{} ({}, {}): actor time {}, {} events, {} actors",
-        loaded.name,
+        name,
         parsed.translation,
         parsed.scheduler,
         actor_time,
@@ -188,7 +197,7 @@ pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
     Ok(sketch.finish())
 }
 
-/// The butterfly run's picture (see [`picture`]).
+/// The butterfly run's picture (see [`pictured`]).
 fn butterfly_picture(
     config: &ConfigFile<'_>,
     parsed: &ActorPramConfig,
@@ -260,20 +269,20 @@ mod tests {
     #[test]
     fn too_large_is_refused() {
         let text = "translation = \"butterfly\"\n[pram]\nprogram = \"hot-spot-read\"\nn = 8\n[butterfly]\ndim = 8\n";
-        let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        let e = pictured(&ConfigFile::new(text, Path::new("."))).unwrap_err();
         assert_eq!(e.fault(), Fault::Input);
         assert!(
             e.to_string().starts_with("butterfly.dim is too large: the run needs 256 lanes"),
             "{e}"
         );
         let text = "[pram]\nprogram = \"hot-spot-read\"\nn = 256\n";
-        let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        let e = pictured(&ConfigFile::new(text, Path::new("."))).unwrap_err();
         assert_eq!(e.fault(), Fault::Input);
         assert!(e.to_string().starts_with("S is too large: the run needs 256 lanes"), "{e}");
         // prefix sums of 128 PPUs: 128 PPU actors and 128 cell actors, refused after the
         // run, before drawing.
         let text = "[pram]\nprogram = \"prefix-sums\"\nn = 128\n";
-        let e = picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        let e = pictured(&ConfigFile::new(text, Path::new("."))).unwrap_err();
         assert_eq!(e.fault(), Fault::Input);
         assert!(e.to_string().starts_with("actors is too large: the run needs 256 lanes"), "{e}");
     }
@@ -287,7 +296,7 @@ mod tests {
     fn broadcast_sync_draws_its_critical_path() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/actor-pram");
         let text = std::fs::read_to_string(dir.join("local-7-broadcast-sync.toml")).unwrap();
-        let p = picture(&ConfigFile::new(&text, &dir)).unwrap();
+        let (_, p) = pictured(&ConfigFile::new(&text, &dir)).unwrap();
         assert_eq!(p.lanes.len(), 8);
         assert_eq!(p.lanes[7], "CPU");
         assert_eq!(p.marks.len(), 57);

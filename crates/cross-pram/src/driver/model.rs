@@ -9,8 +9,8 @@
 //! ```
 
 use netcore::picture::Picture;
-use netcore::pram::picture::{check_lanes, program_picture, run_picture};
-use netcore::pram::{CollectTrace, Limits};
+use netcore::pram::CollectTrace;
+use netcore::pram::picture::{check_lanes, run_picture};
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
     RunReport, to_json,
@@ -70,19 +70,8 @@ impl Model for CrossPram {
     /// The picture of the reference run (the first row): netcore's PRAM picture, one lane per
     /// PPU, one mark per access, cells shared within a step shaded; the emulating machines
     /// are not drawn (their own crates draw theirs). Refused before the run past 127 PPUs.
-    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-        let config: CrossConfig = config.parse()?;
-        check(config.program, config.n)?;
-        let instance = config.program.instance(config.n, config.seed)?;
-        program_picture(
-            &picture_name(&config),
-            &instance.program,
-            &instance.input,
-            &Limits::default(),
-        )
-    }
-    /// One run of every machine; the reference run is traced and drawn (refused as
-    /// [`Model::picture`] refuses it) before the emulating machines run.
+    /// One run of every machine; the reference run is traced and drawn (refused before it
+    /// runs past the picture's lanes) before the emulating machines run.
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         let config: CrossConfig = config.parse()?;
         check(config.program, config.n)?;
@@ -130,7 +119,7 @@ mod tests {
     #[test]
     fn too_large_is_refused() {
         let text = "program = \"prefix-sums\"\nn = 128\n";
-        let e = CrossPram.picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        let e = CrossPram.run_pictured(&ConfigFile::new(text, Path::new("."))).unwrap_err();
         assert!(e.to_string().starts_with("ppus is too large: the run needs 129 lanes"), "{e}");
         assert!(e.to_string().contains("the limit is 128"), "{e}");
     }

@@ -16,7 +16,7 @@ use crate::driver::config::{
     HmosBuildConfig, PramConfig, PrimitiveConfig, PrimitiveExecution, RunConfig, pram_run,
     primitive_run,
 };
-use crate::driver::picture::{check_lanes, no_picture, picture, pram_picture, primitive_picture};
+use crate::driver::picture::{check_lanes, no_picture, pram_picture, primitive_picture};
 use crate::driver::studies::primitives::bound;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
 use crate::run::Primitive;
@@ -245,10 +245,7 @@ impl Model for DbspHmos {
             RunConfig::Pram(p) => run_pram(&p),
         }
     }
-    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-        picture(self, config)
-    }
-    /// One run of a primitive or a PRAM config, reported and drawn ([`picture`]'s refusals
+    /// One run of a primitive or a PRAM config, reported and drawn (the picture's refusals
     /// first); an HMOS build has no picture.
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         match config.parse::<RunConfig>()? {
@@ -283,12 +280,12 @@ mod tests {
     #[test]
     fn too_large_and_builds_are_refused() {
         let text = "kind = \"primitive\"\nprimitive = \"route_two_phase\"\nn = 1048576\nalpha = 0.5\nbeta = 0.5\n";
-        let e = DbspHmos.picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        let e = DbspHmos.run_pictured(&ConfigFile::new(text, Path::new("."))).unwrap_err();
         assert_eq!(e.fault(), Fault::Input);
         assert!(e.to_string().starts_with("n is too large: the run needs 1048576 lanes"), "{e}");
         assert!(e.to_string().contains("the limit is 128"), "{e}");
         let text = "kind = \"hmos\"\nn = 8\nm = 8\n";
-        let e = DbspHmos.picture(&ConfigFile::new(text, Path::new("."))).unwrap_err();
+        let e = DbspHmos.run_pictured(&ConfigFile::new(text, Path::new("."))).unwrap_err();
         assert!(e.to_string().contains("no picture for an HMOS build"), "{e}");
     }
 }

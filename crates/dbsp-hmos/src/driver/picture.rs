@@ -7,28 +7,10 @@
 
 use netcore::bsp::picture::ledger_picture;
 use netcore::picture::{Picture, check_size};
-use netcore::study::{ConfigFile, Model, ModelError, NoPicture};
+use netcore::study::{Model, ModelError, NoPicture};
 
-use crate::driver::config::{
-    PramConfig, PrimitiveConfig, PrimitiveExecution, RunConfig, pram_run, primitive_run,
-};
+use crate::driver::config::{PramConfig, PrimitiveConfig, PrimitiveExecution};
 use crate::simulation::PramRun;
-
-/// The picture of the run of `config`: refused before the run past the picture's lanes (`n`
-/// processors), and after it, before drawing, past its cost units (the total cost).
-pub fn picture(model: &dyn Model, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-    match config.parse::<RunConfig>()? {
-        RunConfig::Primitive(c) => {
-            check_lanes(c.n)?;
-            primitive_picture(&c, &primitive_run(&c)?)
-        }
-        RunConfig::Pram(c) => {
-            check_lanes(c.n)?;
-            pram_picture(&c, &pram_run(&c)?)
-        }
-        RunConfig::Hmos(_) => Err(no_picture(model)),
-    }
-}
 
 /// Refuses, before the run, a run on more processors `n` than the picture's lanes.
 pub fn check_lanes(n: u32) -> Result<(), ModelError> {

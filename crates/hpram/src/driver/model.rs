@@ -13,7 +13,7 @@ use netcore::study::{
 use crate::driver::config::ExecMode;
 use crate::driver::config::HpramConfig;
 use crate::driver::execute::execute;
-use crate::driver::picture::{check_drawable, executed_picture, hpram_picture};
+use crate::driver::picture::{check_drawable, executed_picture};
 use crate::driver::report::{HpramReport, NotVerified, report, run_hpram_config};
 use crate::driver::studies::fft_locality::FftLocality;
 use crate::driver::studies::tree_r::TreeR;
@@ -50,13 +50,10 @@ impl Model for Hpram {
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![Box::new(TreeR), Box::new(UsableProcs), Box::new(FftLocality)]
     }
-    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-        hpram_picture(&config.parse()?, config)
-    }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         run_report(run_hpram_config(&config.parse()?, config)?)
     }
-    /// One execution of `config`, drawn ([`Model::picture`]'s refusals first) and reported.
+    /// One execution of `config`, drawn (the picture's refusals first) and reported.
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         let parsed: HpramConfig = config.parse()?;
         check_drawable(&parsed)?;

@@ -9,13 +9,13 @@
 //! child that finishes early waits (grey) until that child ends.
 
 use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
-use netcore::study::{ConfigFile, ModelError};
+use netcore::study::ModelError;
 
 use crate::config::MemoryVariant;
 use crate::cost_model::{CostModel, Preset};
 use crate::cost_tree::CostTree;
 use crate::driver::config::HpramConfig;
-use crate::driver::execute::{Executed, execute};
+use crate::driver::execute::Executed;
 use crate::driver::report::NotVerified;
 use crate::error::HpramError;
 use crate::eval::Formula;
@@ -105,14 +105,6 @@ pub fn tree_picture(
         sketch.frame((lo, hi), (n.start, n.end), n.level - 1, label, HpramKind::SubPram);
     }
     Ok(sketch.finish())
-}
-
-/// The picture of a config's run ([`tree_picture`]): refused before the run past the
-/// picture's lanes (`procs`) or for the two-stage formula, and after it past its cost units.
-pub fn hpram_picture(config: &HpramConfig, file: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-    check_drawable(config)?;
-    let (preset, executed) = execute(config, file)?;
-    executed_picture(config, &preset, &executed)
 }
 
 /// Refuses, before the run, a config whose run cannot be drawn: a two-stage formula, or more

@@ -478,7 +478,9 @@ fn timeline_places_partitions_among_steps() {
 fn picture_refuses_what_it_cannot_draw() {
     use netcore::study::{ConfigFile, Model};
     let draw = |text: &str| {
-        hpram::driver::Hpram.picture(&ConfigFile::new(text, std::path::Path::new("."))).map(|_| ())
+        hpram::driver::Hpram
+            .run_pictured(&ConfigFile::new(text, std::path::Path::new(".")))
+            .map(|_| ())
     };
     let e =
         draw("algorithm = \"tree-reduce\"\nform = \"flat\"\nprocs = 256\nn = 256\n").unwrap_err();

@@ -44,7 +44,7 @@ pub fn run_bsp_config(c: &BspConfig) -> Result<RunReport, ModelError> {
     report(c, &bsp, got, &ledger)
 }
 
-/// One run of a `kind = "bsp"` configuration, reported and drawn ([`bsp_picture`]'s refusals
+/// One run of a `kind = "bsp"` configuration, reported and drawn (the picture's refusals
 /// first).
 pub fn bsp_pictured(c: &BspConfig) -> Result<(RunReport, Picture), ModelError> {
     check_size("p", u64::from(c.p), "cost", 0)?;
@@ -85,14 +85,6 @@ fn report(
         "supersteps": supersteps, "cost": cost, "bound": bound, "outputs": got,
         "reference": want, "verified": verified });
     Ok(RunReport { summary, report })
-}
-
-/// The picture of a `kind = "bsp"` run: its supersteps as columns split into `w`, `g h` and
-/// `l` (netcore's [`ledger_picture`]); refused before the run past the picture's lanes.
-pub fn bsp_picture(c: &BspConfig) -> Result<Picture, ModelError> {
-    check_size("p", u64::from(c.p), "cost", 0)?;
-    let (bsp, _, ledger) = execute(c)?;
-    picture(c, &bsp, &ledger)
 }
 
 /// The picture of the `ledger` of the run of `c` on `bsp`, refused past its cost.

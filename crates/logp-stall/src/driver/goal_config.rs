@@ -17,7 +17,7 @@ use netcore::picture::Picture;
 use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 
-use super::goal_picture::{check_lanes, goal_picture, run_picture};
+use super::goal_picture::{check_lanes, run_picture};
 use crate::goal::schedule::MAX_TIME;
 use crate::goal::{
     Generator, LogGopsParams, LogGopsRun, Schedule, parse, parse_file, run_loggops,
@@ -115,7 +115,7 @@ pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunRep
     goal_report(cfg, &schedule, &run)
 }
 
-/// One run of a `kind = "goal"` configuration, reported and drawn ([`goal_config_picture`]'s
+/// One run of a `kind = "goal"` configuration, reported and drawn (the picture's
 /// refusals first).
 pub fn goal_config_pictured(
     cfg: &GoalConfig,
@@ -184,12 +184,6 @@ fn goal_report(
         }
     );
     Ok(RunReport { summary, report: to_json(&report)? })
-}
-
-/// The picture of a `kind = "goal"` configuration's run ([`goal_picture`]).
-pub fn goal_config_picture(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-    let schedule = schedule(cfg, file)?;
-    goal_picture(&schedule, cfg.loggops, picture_title(cfg, &schedule)?)
 }
 
 /// The title of the picture of `cfg`'s `schedule`.

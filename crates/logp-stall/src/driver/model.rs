@@ -100,15 +100,6 @@ impl Model for LogpStall {
             Kind::Bsp => crate::driver::bsp_config::run_bsp_config(&parse(text)?),
         }
     }
-    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-        let text = config.text;
-        match parse::<KindOf>(text)?.kind {
-            Kind::Logp => crate::driver::single_run::logp_picture(parse(text)?),
-            Kind::Goal => crate::driver::goal_config::goal_config_picture(&parse(text)?, config),
-            Kind::Sim => crate::driver::sim_config::sim_picture(parse(text)?),
-            Kind::Bsp => crate::driver::bsp_config::bsp_picture(&parse(text)?),
-        }
-    }
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         let text = config.text;
         match parse::<KindOf>(text)?.kind {

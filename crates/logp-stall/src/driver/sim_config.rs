@@ -132,7 +132,7 @@ pub fn run_sim_config(c: SimRunConfig) -> Result<RunReport, ModelError> {
     execute(cfg, source)?.report()
 }
 
-/// One run of a `kind = "sim"` configuration, reported and drawn ([`sim_picture`]'s refusals
+/// One run of a `kind = "sim"` configuration, reported and drawn (the picture's refusals
 /// first).
 pub fn sim_pictured(c: SimRunConfig) -> Result<(RunReport, Picture), ModelError> {
     let run = execute_drawable(c)?;
@@ -253,13 +253,6 @@ fn simulate_workload(
     let mut rng = netcore::rng::seeded(seed, 0);
     let (procs, reference) = programs(workload, cfg.p(), cfg.gap(), r, &mut rng);
     Ok((simulate_and_judge(cfg, procs)?, reference))
-}
-
-/// The picture of a `kind = "sim"` run: the simulated LogP execution (the trace its replay on
-/// the direct machine checks), drawn as a direct run is ([`trace_picture`]); refused before
-/// the run past the picture's lanes.
-pub fn sim_picture(c: SimRunConfig) -> Result<Picture, ModelError> {
-    execute_drawable(c)?.picture()
 }
 
 /// One run of `c`, refused before the run past the picture's lanes.

@@ -166,14 +166,7 @@ pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
     execute(c)?.report()
 }
 
-/// The picture of a `kind = "logp"` run ([`super::trace_picture`]): refused before the run when
-/// `p` exceeds the picture's lanes, and before drawing when the run is too long.
-pub fn logp_picture(c: LogpConfig) -> Result<Picture, ModelError> {
-    check_size("p", u64::from(c.p), "T", 0)?;
-    execute(c)?.picture()
-}
-
-/// One run of a `kind = "logp"` configuration, reported and drawn ([`logp_picture`]'s
+/// One run of a `kind = "logp"` configuration, reported and drawn (the picture's
 /// refusals first).
 pub fn logp_pictured(c: LogpConfig) -> Result<(RunReport, Picture), ModelError> {
     check_size("p", u64::from(c.p), "T", 0)?;

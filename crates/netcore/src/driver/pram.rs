@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use crate::pram::library::Algorithm;
-use crate::pram::picture::{check_lanes, program_picture, run_picture};
+use crate::pram::picture::{check_lanes, run_picture};
 use crate::pram::{CollectTrace, Cost, Limits, PramError, PramRun, Program, Variant, run_traced};
 use crate::study::{
     AnyStudy, CommittedPicture, ConfigFile, Manifest, Model, ModelError, Paper, RunReport, to_json,
@@ -284,13 +284,8 @@ impl Model for Pram {
     }
     /// The picture of the run of `config`: refused before the run past the picture's lanes
     /// (`S_max` PPUs and the CPU), and after it, before drawing, past its global steps.
-    fn picture(&self, config: &ConfigFile<'_>) -> Result<crate::picture::Picture, ModelError> {
-        let parsed: PramConfig = config.parse()?;
-        let loaded = parsed.load(config)?;
-        program_picture(&loaded.name, &loaded.program, &loaded.input, &loaded.limits)
-    }
     /// One run of `config` with its whole access trace: the picture is drawn from the trace
-    /// (refused as [`Model::picture`] refuses it), the report's access summary is the trace's.
+    /// (refused before the run past the picture's lanes), the report's access summary is the trace's.
     fn run_pictured(
         &self,
         config: &ConfigFile<'_>,

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
-use crate::pram::{AccessKind, CPU_PID, CollectTrace, Cost, Limits, Program, run_traced};
+use crate::pram::{AccessKind, CPU_PID, CollectTrace, Cost, Program};
 use crate::study::ModelError;
 
 /// What a PRAM picture shows.
@@ -45,29 +45,14 @@ impl Kind for PramKind {
     }
 }
 
-/// The picture of the run of `program` (called `name`) on `input`: refused before the run
-/// past the picture's lanes (`S_max` PPUs and the CPU), and after it, before drawing, past
-/// its global steps. Other models reuse it for their reference PRAM run.
-pub fn program_picture(
-    name: &str,
-    program: &Program,
-    input: &[i64],
-    limits: &Limits,
-) -> Result<Picture, ModelError> {
-    check_lanes(program)?;
-    let mut trace = CollectTrace::default();
-    let run = run_traced(program, input, limits, &mut trace)?;
-    run_picture(name, program, &run.cost, &trace)
-}
-
 /// Refuses, before the run, a `program` whose PPUs and CPU exceed the picture's lanes.
 pub fn check_lanes(program: &Program) -> Result<(), ModelError> {
     Ok(check_size("ppus", u64::from(program.ppus()) + 1, "G", 0)?)
 }
 
 /// The picture of a finished run of `program` (called `name`), from its `cost` and its
-/// `trace`: refused, before drawing, past its global steps. [`program_picture`] without the
-/// run, for a caller that runs the program once for its report and its picture.
+/// `trace`: refused, before drawing, past its global steps; for a caller that runs the
+/// program once for its report and its picture.
 pub fn run_picture(
     name: &str,
     program: &Program,

@@ -723,7 +723,12 @@ impl netcore::fault::Classify for NotVerified {
 /// Parses and runs a TOML config.
 pub fn run_config(config: &ConfigFile<'_>) -> std::result::Result<RunReport, ModelError> {
     let text: ConfigText = config.parse()?;
-    let report = run(&Config::try_from(text)?)?;
+    run_report(run(&Config::try_from(text)?)?)
+}
+
+/// The run report of a finished run: its one-line summary and its JSON; a run whose result
+/// differs from the direct guest run is an error.
+pub(crate) fn run_report(report: Report) -> std::result::Result<RunReport, ModelError> {
     if !report.run.verified {
         return Err(NotVerified.into());
     }

@@ -53,7 +53,7 @@ impl Model for OverlapRing {
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         crate::driver::config::run_config(config)
     }
-    fn picture(&self, config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
-        crate::driver::picture::picture(config)
+    fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
+        crate::driver::picture::pictured(config)
     }
 }

@@ -14,9 +14,10 @@
 //!   computed to its receiver at the step from which it is known.
 
 use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
-use netcore::study::{ConfigFile, ModelError};
+use netcore::study::{ConfigFile, ModelError, RunReport};
 
-use crate::driver::config::{Config, ConfigText, run_planned};
+use crate::driver::config::{Config, ConfigText, Report, run_planned, run_report};
+use crate::plan::Plan;
 
 /// What an overlap-ring picture shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,15 +53,26 @@ impl Kind for RingKind {
     }
 }
 
-/// The picture of the run of `config`: refused before the run past the picture's lanes (`n`)
+/// One run of `config` and its picture: refused before the run past the picture's lanes (`n`)
 /// or steps (`steps`, a lower bound on the host steps), and after it when the host steps are
-/// too many. The run records its timeline, so the timeline's limit applies too.
-pub fn picture(config: &ConfigFile<'_>) -> Result<Picture, ModelError> {
+/// too many. The run records its timeline, so the timeline's limit applies too; the report
+/// keeps the timeline only when the config asks for it.
+pub fn pictured(config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
     let mut text: ConfigText = config.parse()?;
     check_size("n", u64::try_from(text.n).unwrap_or(u64::MAX), "steps", text.steps)?;
+    let asked = text.timeline;
     text.timeline = true;
     let config = Config::try_from(text)?;
-    let (report, plan) = run_planned(&config, true)?;
+    let (mut report, plan) = run_planned(&config, true)?;
+    let picture = draw(&report, &plan)?;
+    if !asked {
+        report.run.timeline = None;
+    }
+    Ok((run_report(report)?, picture))
+}
+
+/// The picture of a run that recorded its timeline, refused when its host steps are too many.
+fn draw(report: &Report, plan: &Plan) -> Result<Picture, ModelError> {
     let steps = report.run.host_steps.saturating_add(1);
     check_size("n", u64::try_from(report.host.n()).unwrap_or(u64::MAX), "host steps", steps)?;
     let timeline = report.run.timeline.as_ref().ok_or_else(|| {

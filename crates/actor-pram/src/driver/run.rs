@@ -1,0 +1,219 @@
+//! One run of an `actor-pram` config (Baude, Section 5): the program through its translation,
+//! compared with the reference interpreter, and the run's report. `run --svg` shares the run
+//! through [`run_with`], whose direct runner records the event DAG.
+#![warn(clippy::cast_possible_truncation)]
+
+use netcore::driver::pram::LoadedProgram;
+use netcore::limits::DEFAULT_MEMORY;
+use netcore::pram::{Limits, Program, Variant};
+use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
+use serde::Serialize;
+
+use super::config::{ActorPramConfig, Translation};
+use crate::butterfly::{ButterflyReport, simulate_butterfly_actors};
+use crate::direct::{DirectReport, ScheduleSource, Sync, simulate_broadcast_sync, simulate_direct};
+use crate::error::Error;
+
+/// What one run reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ActorPramReport {
+    /// The program's name.
+    pub program: String,
+    /// The variant.
+    pub variant: Variant,
+    /// The scheduler.
+    pub scheduler: String,
+    /// The translation.
+    pub translation: Translation,
+    /// PRAM `T`.
+    #[serde(rename = "T")]
+    pub t: u64,
+    /// PRAM `S`.
+    #[serde(rename = "S")]
+    pub s: u64,
+    /// PRAM `G`.
+    #[serde(rename = "G")]
+    pub g: u64,
+    /// The direct translation's actor measures.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<DirectMeasures>,
+    /// The butterfly translation's router measures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network: Option<ButterflyReport>,
+    /// Memory and registers equal the reference's (and a library program's output its plain
+    /// Rust reference).
+    pub verified: bool,
+}
+
+/// What the direct translation measures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DirectMeasures {
+    /// Actor time (depth of the event DAG).
+    pub actor_time: u64,
+    /// Actor space in words.
+    pub actor_space: u64,
+    /// Events.
+    pub events: u64,
+    /// Messages.
+    pub messages: u64,
+    /// Actors.
+    pub actors: u64,
+    /// The largest mailbox.
+    pub max_mailbox: u64,
+    /// The largest number of cells one PPU actor knows.
+    pub max_acquaintances: u64,
+    /// `actor_time / T`.
+    pub actor_time_over_t: f64,
+    /// The program passes the static test of Definition 3.
+    pub predictable: bool,
+    /// Where the cells' schedules came from.
+    pub schedule: ScheduleSource,
+}
+
+fn config_error(field: &'static str, rule: &'static str, got: impl Into<String>) -> Error {
+    Error::InvalidConfig { field, rule, got: got.into() }
+}
+
+/// Runs a config.
+pub fn run_actor_pram_config(
+    config: &ActorPramConfig,
+    file: &ConfigFile<'_>,
+) -> Result<ActorPramReport, Error> {
+    let direct = |program: &Program, input: &[i64], limits: &Limits, sync: Sync| match sync {
+        Sync::Broadcast => simulate_broadcast_sync(program, input, config.scheduler, limits),
+        Sync::Chained => simulate_direct(program, input, config.scheduler, limits),
+    };
+    run_with(config, file, direct).map(|(report, _)| report)
+}
+
+/// Runs a config, a direct or broadcast-sync translation through `direct` (given the program,
+/// its input, the limits and the synchronisation); returns the report and, for those two
+/// translations, the direct run's own report (with its recorded DAG when `direct` records).
+pub(crate) fn run_with(
+    config: &ActorPramConfig,
+    file: &ConfigFile<'_>,
+    direct: impl FnOnce(&Program, &[i64], &Limits, Sync) -> Result<DirectReport, Error>,
+) -> Result<(ActorPramReport, Option<DirectReport>), Error> {
+    let loaded = config.pram.load(file)?;
+    let LoadedProgram { program, input, .. } = &loaded;
+    // Under `cargo xtask` a run may take the workspace's memory limit (`crate::limits`).
+    let limits = &Limits { max_bytes: DEFAULT_MEMORY, ..loaded.limits };
+    let name = loaded.name.clone();
+    let output_ok = |memory: &[i64]| loaded.output_ok(memory);
+    let (translation, butterfly) = (config.translation, config.butterfly.clone());
+    let (pram, actor, network, verified, direct_run) = match translation {
+        Translation::Direct | Translation::BroadcastSync => {
+            if butterfly.is_some() {
+                return Err(config_error(
+                    "butterfly",
+                    "only given with translation = \"butterfly\"",
+                    "a butterfly table",
+                ));
+            }
+            let sync = match translation {
+                Translation::BroadcastSync => Sync::Broadcast,
+                _ => Sync::Chained,
+            };
+            let r = direct(program, input, limits, sync)?;
+            let actor = DirectMeasures {
+                actor_time: r.actor.actor_time,
+                actor_space: r.actor.actor_space,
+                events: r.actor.events,
+                messages: r.actor.messages,
+                actors: r.actor.actors,
+                max_mailbox: r.actor.max_mailbox,
+                max_acquaintances: r.max_acquaintances,
+                actor_time_over_t: r.actor.actor_time as f64 / r.pram.t.max(1) as f64,
+                predictable: r.predictable,
+                schedule: r.schedule,
+            };
+            let verified = r.verified && output_ok(&r.memory);
+            (r.pram, Some(actor), None, verified, Some(r))
+        }
+        Translation::Butterfly => {
+            let config_bf = butterfly.unwrap_or_default();
+            let r =
+                simulate_butterfly_actors(program, input, &config_bf, config.scheduler, limits)?;
+            let verified = r.verified && output_ok(&r.memory);
+            (r.pram, None, Some(r), verified, None)
+        }
+    };
+    let report = ActorPramReport {
+        program: name,
+        variant: program.variant(),
+        scheduler: config.scheduler.to_string(),
+        translation,
+        t: pram.t,
+        s: pram.s,
+        g: pram.g,
+        actor,
+        network,
+        verified,
+    };
+    Ok((report, direct_run))
+}
+
+/// The run report of a finished run: its one-line summary and its JSON; a run whose memory or
+/// registers differ from the reference interpreter's is an error.
+pub(crate) fn run_report(report: ActorPramReport) -> Result<RunReport, ModelError> {
+    if !report.verified {
+        return Err(Error::Mismatch {
+            program: report.program.clone(),
+            what: "memory or registers".into(),
+        }
+        .into());
+    }
+    let head = format!(
+        "{} on {} ({} translation, {}): T = {}, S = {}, G = {}",
+        report.program,
+        report.variant,
+        report.translation,
+        report.scheduler,
+        report.t,
+        report.s,
+        report.g,
+    );
+    let summary = match (&report.actor, &report.network) {
+        (Some(a), _) => format!(
+            "{head}; actor time = {} ({:.3} T), actor space = {}, events = {}, messages = {}, max mailbox = {}, verified = {}",
+            a.actor_time,
+            a.actor_time_over_t,
+            a.actor_space,
+            a.events,
+            a.messages,
+            a.max_mailbox,
+            report.verified
+        ),
+        (None, Some(r)) => format!(
+            "{head}; butterfly n = {} (N = {}), b = {}, {} placement, {} keys: {} passes, {:.2} rounds per pass (forward {:.3} x (3n - 1)), max R_fwd = {}, max R_rev = {}, combines = {}, max buffer = {}; {}verified = {}",
+            r.dim,
+            r.routers,
+            r.b,
+            r.hash,
+            r.keys,
+            r.passes,
+            r.rounds_per_pass,
+            r.fwd_over_3n_1,
+            r.max_r_fwd,
+            r.max_r_rev,
+            r.combines,
+            r.max_occupancy,
+            r.actor.as_ref().map_or(String::new(), |a| format!(
+                "actors: actor time = {} ({:.3} T, {:.3} T log2 N, {:.2} per lockstep round), events = {}, messages = {}, {}",
+                a.actor_time,
+                a.actor_time_over_t,
+                a.actor_time_over_t_log_n,
+                a.actor_time_per_round,
+                a.events,
+                a.messages,
+                a.overlapping.as_ref().map_or(String::new(), |o| format!(
+                    "overlapping: actor time = {} ({} below the barrier's, {:.3} T log2 N), events = {}, ",
+                    o.actor_time, o.below_barrier, o.actor_time_over_t_log_n, o.events
+                ))
+            )),
+            report.verified
+        ),
+        (None, None) => format!("{head}; verified = {}", report.verified),
+    };
+    Ok(RunReport { summary, report: to_json(&report)? })
+}
