@@ -12,6 +12,7 @@ mod execute;
 pub mod model;
 pub mod picture;
 pub mod report;
+pub mod results;
 pub mod studies;
 
 pub use model::Hpram;

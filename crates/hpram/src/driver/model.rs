@@ -40,7 +40,7 @@ impl Model for Hpram {
                 file: "fixtures/sweeps/hpram.toml",
                 text: include_str!("../../../../fixtures/sweeps/hpram.toml"),
             }),
-            results: &[],
+            results: crate::driver::results::RESULTS,
             pictures: &[CommittedPicture {
                 config: "fixtures/hpram/shape-nested-p8-hypercube.toml",
                 picture: "hpram-shape-nested-p8.svg",
