@@ -165,14 +165,16 @@ pub struct ButterflyActors {
     /// `actor_time / (T · log2 N)` (Theorem 2: bounded with high probability).
     pub actor_time_over_t_log_n: f64,
     /// `Σ_steps actor time / Σ_steps (R_fwd + R_rev)`: depth per lockstep round (at most
-    /// about 4, Theorem 3).
+    /// about 4, Property 1 of the Appendix).
     pub actor_time_per_round: f64,
     /// The least and greatest actor time of one pass over its lockstep rounds
-    /// `R = R_fwd + R_rev` (Theorem 3: within `[1, 4 + 1/R]` for a pass run alone).
+    /// `R = R_fwd + R_rev` (Property 1, the Appendix's cadence: within `[1, 4 + 1/R]` for a
+    /// pass run alone).
     pub pass_per_round_min: f64,
     /// See `pass_per_round_min`.
     pub pass_per_round_max: f64,
-    /// Every pass's actor time lies in `[R, 4R + 1]` (Theorem 3, Property 1).
+    /// Every pass's actor time lies in `[R, 4R + 1]` (Property 1, the Appendix's cadence; the
+    /// field keeps its historical name, the paper's Theorem 3 is the delay-sequence bound).
     pub theorem3: bool,
     /// The largest actor space of a step.
     pub actor_space: u64,
@@ -711,7 +713,7 @@ fn tally_pass(report: &mut ButterflyReport, s: &PassStats) {
 }
 
 /// Adds one pass's actor measures (a pass of `rounds` lockstep rounds) to the run's, and
-/// checks Theorem 3's band `rounds <= actor time <= 4 rounds + 1`.
+/// checks Property 1's band `rounds <= actor time <= 4 rounds + 1` (the Appendix's cadence).
 fn tally_actor_pass(act: &mut ButterflyActors, a: &ActorMetrics, rounds: u64) {
     let per_round = a.actor_time as f64 / rounds.max(1) as f64;
     act.pass_per_round_min = act.pass_per_round_min.min(per_round);

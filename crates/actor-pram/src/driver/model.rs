@@ -58,7 +58,7 @@ impl Model for ActorPram {
                 file: "fixtures/sweeps/actor-pram.toml",
                 text: include_str!("../../../../fixtures/sweeps/actor-pram.toml"),
             }),
-            results: &[],
+            results: super::results::RESULTS,
             pictures: &[
                 CommittedPicture {
                     config: "fixtures/actor-pram/hot-spot-5-butterfly.toml",

@@ -97,7 +97,7 @@ fn library_programs_equal_reference() {
 /// router's (checked inside the run; a difference is an error). Each step costs at least one
 /// event per round of either pass plus the PPU's two events, the hash actor's and the host's,
 /// and at most four
-/// receptions per round (Theorem 3) plus the exchange, so the steps' actor time per lockstep
+/// receptions per round (Property 1, the Appendix's cadence) plus the exchange, so the steps' actor time per lockstep
 /// round lies in [1, 5]; the program's actor time adds `T − G` local events. The actor times
 /// are measured (snapshot).
 ///

@@ -250,7 +250,7 @@ fn dag_longest_path_is_actor_time() {
     assert_eq!((m.actor_time, m.events), (6, 7));
 }
 
-/// Theorem 3 / Property 1, the cadence probe: R rounds of empty Data/Ack among the routers of
+/// Property 1 (the Appendix's cadence), the cadence probe: R rounds of empty Data/Ack among the routers of
 /// the wrapped butterfly have actor time 4R + 1 under every scheduler (firing T at depth
 /// 4T + 1; the last round's 4 messages absorbed up to 4R + 1). Events: per router 1 start
 /// + 4R receptions; messages the same (N injected + 4R·N sent).
