@@ -303,7 +303,10 @@ fn write_report(out: &Path, readme: &str, outputs: &[StudyOutput]) -> anyhow::Re
         for o in outputs {
             let dir = temp.join(&o.name);
             std::fs::create_dir_all(&dir)?;
-            for (file, bytes) in o.files.iter().filter(|(f, _)| f.ends_with(".svg")) {
+            // The plots, and the rows the claims were judged on (the discrimination test reads
+            // them back).
+            let kept = |f: &str| f.ends_with(".svg") || f == "results.csv";
+            for (file, bytes) in o.files.iter().filter(|(f, _)| kept(f)) {
                 std::fs::write(dir.join(file), bytes)?;
             }
         }

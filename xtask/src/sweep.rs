@@ -591,46 +591,21 @@ mod tests {
         }
     }
 
-    /// The rows of `spec`'s default grid as far as a claim's laws see them: every default
-    /// job's parameters, crossed with the other columns of the first quick job's rows (a
-    /// point's several rows, e.g. one per program), `y` left as measured there (the laws'
-    /// constants are fitted to it, so only its level matters).
-    fn default_grid_rows(spec: &crate::spec::StudySpec) -> (Vec<Row>, Vec<String>) {
-        let quick = first_quick_rows(spec);
-        let first = spec.jobs(true).unwrap().remove(0);
-        let own: Vec<&String> =
-            first.params.as_object().map(|p| p.keys().collect()).unwrap_or_default();
-        let jobs = spec.jobs(false).unwrap();
-        let mut rows = Vec::new();
-        for job in &jobs {
-            for measured in &quick {
-                let mut row = Row::new();
-                row.insert("job".into(), job.index.into());
-                row.insert("seed".into(), job.seed.into());
-                row.insert("rep".into(), job.rep.into());
-                if let Some(params) = job.params.as_object() {
-                    row.extend(params.iter().map(|(k, v)| (k.clone(), v.clone())));
-                }
-                for (key, value) in measured {
-                    if !own.contains(&key) && !row.contains_key(key) {
-                        row.insert(key.clone(), value.clone());
-                    }
-                }
-                rows.push(row);
-            }
-        }
-        (rows, crate::spec::swept_axes(&jobs))
-    }
-
     /// Every claim can decide on its study's default grid: a result with a band names its law
     /// and a rival, the law passes, and every rival fails where REPRODUCED is expected (so a
-    /// band that admits a declared rival, or rejects its own law, fails this test).
+    /// band that admits a declared rival, or rejects its own law, fails this test). The grid
+    /// is the committed report's (`docs/results/STUDY/results.csv`, as new as the code by
+    /// `committed_report_matches_the_study_definitions`).
     #[test]
     fn every_claim_discriminates_on_its_default_grid() {
         let mut wrong = Vec::new();
         for spec in crate::spec::load(None).unwrap() {
             let (_, study) = crate::registry::study(&spec.name).unwrap();
-            let (rows, axes) = default_grid_rows(&spec);
+            let path = project_root().join("docs/results").join(&spec.name).join("results.csv");
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e} (run `cargo xtask report`)", path.display()));
+            let rows = crate::table::rows_from_csv(&text).unwrap();
+            let axes = crate::spec::swept_axes(&spec.jobs(false).unwrap());
             for claim in study.claims() {
                 if let Err(why) = crate::referee::discriminates(&claim, &rows, &axes) {
                     wrong.push(format!("{}: {}: {why}", spec.name, claim.statement));
@@ -638,5 +613,47 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "claims that cannot decide:\n{}", wrong.join("\n"));
+    }
+
+    /// The discrimination test can fail: one restated claim of the committed report, its
+    /// band widened until it admits its rival, no longer decides.
+    #[test]
+    fn widening_a_band_to_admit_the_rival_fails_the_discrimination_test() {
+        let spec = crate::spec::load(None)
+            .unwrap()
+            .into_iter()
+            .find(|s| s.name == "actor-pram-permutation")
+            .unwrap();
+        let (_, study) = crate::registry::study(&spec.name).unwrap();
+        let path = project_root().join("docs/results").join(&spec.name).join("results.csv");
+        let rows = crate::table::rows_from_csv(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let axes = crate::spec::swept_axes(&spec.jobs(false).unwrap());
+        let mut claim = study
+            .claims()
+            .into_iter()
+            .find(|c| {
+                c.law.is_some() && c.expected_verdict() == netcore::study::Verdict::Reproduced
+            })
+            .expect("a claim expected REPRODUCED against a rival");
+        assert_eq!(
+            crate::referee::discriminates(&claim, &rows, &axes),
+            Ok(()),
+            "{}",
+            claim.statement
+        );
+        claim.check = match claim.check {
+            netcore::study::Check::Within { .. } => {
+                netcore::study::Check::Within { lo: f64::MIN, hi: f64::MAX }
+            }
+            netcore::study::Check::Slope { x, .. } => {
+                netcore::study::Check::Slope { x, lo: -10.0, hi: 10.0 }
+            }
+            netcore::study::Check::Exponent { x, .. } => {
+                netcore::study::Check::Exponent { x, lo: -10.0, hi: 10.0 }
+            }
+            other => other,
+        };
+        let widened = crate::referee::discriminates(&claim, &rows, &axes);
+        assert!(widened.as_ref().is_err_and(|e| e.contains("ADMITTED")), "{widened:?}");
     }
 }

@@ -36,6 +36,31 @@ pub(crate) fn csv(rows: &[Row]) -> anyhow::Result<Vec<u8>> {
     Ok(writer.into_inner()?)
 }
 
+/// The rows of a `results.csv` as [`csv`] wrote them: each cell back to the JSON value it
+/// rendered (a number, a boolean, or else a string), so [`cell`] renders it the same.
+#[cfg(test)]
+pub(crate) fn rows_from_csv(text: &str) -> anyhow::Result<Vec<Row>> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = reader.headers()?.iter().map(String::from).collect();
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record?;
+        let row = header
+            .iter()
+            .zip(record.iter())
+            .map(|(key, text)| {
+                let value = match serde_json::from_str::<Value>(text) {
+                    Ok(v @ (Value::Number(_) | Value::Bool(_))) => v,
+                    _ => Value::String(text.to_string()),
+                };
+                (key.clone(), value)
+            })
+            .collect();
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
 /// `v` to `digits` significant digits, trailing zeros dropped (`0.3333`, `47.27`, `1.5e-7`).
 pub(crate) fn significant(v: f64, digits: usize) -> String {
     if v == 0.0 || !v.is_finite() {
