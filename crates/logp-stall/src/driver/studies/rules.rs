@@ -244,11 +244,14 @@ impl Study for RulesStudy {
     }
     fn claims(&self) -> Vec<Claim> {
         vec![
-            Claim::all_true("every completed run passes the legality checker under its rule", "legal")
-                .consistency()
-                .of("δ-stalling rule (§2.1)")
-                .of("Immediate stalling of [1] (§2.1)")
-                .of("SF-LogP (§2.1)"),
+            Claim::all_true(
+                "every completed run passes the legality checker under its rule",
+                "legal",
+            )
+            .consistency()
+            .of("δ-stalling rule (§2.1)")
+            .of("Immediate stalling of [1] (§2.1)")
+            .of("SF-LogP (§2.1)"),
             Claim::all_true("δ-LogP (δ = 1) always completes", "completed")
                 .only("rule", "delta_one")
                 .consistency()
