@@ -58,7 +58,7 @@ impl Model for LogpStall {
                 file: "fixtures/sweeps/logp-stall.toml",
                 text: include_str!("../../../../fixtures/sweeps/logp-stall.toml"),
             }),
-            results: &[],
+            results: crate::driver::results::RESULTS,
             pictures: &[
                 CommittedPicture {
                     config: "fixtures/logp-stall/logp-compaction-delta-worst.toml",

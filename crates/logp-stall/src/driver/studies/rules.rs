@@ -244,19 +244,34 @@ impl Study for RulesStudy {
     }
     fn claims(&self) -> Vec<Claim> {
         vec![
-            Claim::all_true("every completed run is legal", "legal"),
-            Claim::all_true("delta-LogP (delta = 1) always completes", "completed")
-                .only("rule", "delta_one"),
-            Claim::all_true("delta-LogP (delta = L) always completes", "completed")
-                .only("rule", "delta_latency"),
-            Claim::all_true("immediate blocking always completes", "completed")
-                .only("rule", "immediate_blocking"),
             Claim::all_true(
-                "SF-LogP rejects a hotspot of r > ceil(L/G) simultaneous senders",
+                "every completed run passes the legality checker under its rule",
+                "legal",
+            )
+            .consistency()
+            .of("δ-stalling rule (§2.1)")
+            .of("Immediate stalling of [1] (§2.1)")
+            .of("SF-LogP (§2.1)"),
+            Claim::all_true("δ-LogP (δ = 1) always completes", "completed")
+                .only("rule", "delta_one")
+                .consistency()
+                .of("δ-stalling rule (§2.1)"),
+            Claim::all_true("δ-LogP (δ = L) always completes", "completed")
+                .only("rule", "delta_latency")
+                .consistency()
+                .of("δ-stalling rule (§2.1)"),
+            Claim::all_true("immediate blocking always completes", "completed")
+                .only("rule", "immediate_blocking")
+                .consistency()
+                .of("Immediate stalling of [1] (§2.1)"),
+            Claim::all_true(
+                "SF-LogP rejects a hotspot of r = 8 > ceil(L/G) simultaneous senders",
                 "capacity_violation",
             )
             .only("rule", "stall_free")
-            .only("workload", "hotspot"),
+            .only("workload", "hotspot")
+            .consistency()
+            .of("SF-LogP (§2.1)"),
         ]
     }
     fn glossary(&self) -> Vec<Column> {
