@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, GlobalMemory};
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Law, Column, JsonObject, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, Law, ModelError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 

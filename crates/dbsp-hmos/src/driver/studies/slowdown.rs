@@ -29,7 +29,7 @@
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Law, Verdict, Column, JsonObject, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, Law, ModelError, Plot, Study, Verdict};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
