@@ -10,6 +10,7 @@
 pub mod config;
 pub mod model;
 pub mod picture;
+pub mod results;
 pub mod studies;
 
 pub use model::DbspHmos;

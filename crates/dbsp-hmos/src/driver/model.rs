@@ -216,7 +216,7 @@ impl Model for DbspHmos {
                 file: "fixtures/sweeps/dbsp-hmos.toml",
                 text: include_str!("../../../../fixtures/sweeps/dbsp-hmos.toml"),
             }),
-            results: &[],
+            results: crate::driver::results::RESULTS,
             pictures: &[
                 CommittedPicture {
                     config: "fixtures/dbsp-hmos/prim-route-gather.toml",

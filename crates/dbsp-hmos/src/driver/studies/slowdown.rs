@@ -29,7 +29,7 @@
 
 use netcore::bsp::DbspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, JsonObject, ModelError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, Law, ModelError, Plot, Study, Verdict};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -163,6 +163,13 @@ pub struct SlowdownPoint {
     alpha_beta: Vec<(f64, f64)>,
 }
 
+/// The verdict expected of Corollary 1's claim at alpha >= beta on the default grid when it is
+/// not REPRODUCED (docs/models/dbsp-hmos.md#corollary-1).
+fn corollary1_expected(alpha: f64) -> Option<Verdict> {
+    let _ = alpha;
+    None
+}
+
 impl Study for SlowdownStudy {
     type Params = SlowdownParams;
     type Point = SlowdownPoint;
@@ -250,24 +257,31 @@ impl Study for SlowdownStudy {
         Ok(rows)
     }
     fn claims(&self) -> Vec<Claim> {
+        // On n = 2^6..2^12 a log n factor adds 0.16 to an exponent fitted in n, and 1 /
+        // mean(log2 n) = 0.111 to a relative slope per doubling.
+        let constant = |name: &str| Law::new(name);
+        let more = || Law::new("bound x log n").log2("n", 1.0);
         let mut claims = vec![Claim::all_true("every read returns the value written", "verified")];
         for scheme in ["hmos", "flat_majority"] {
             claims.push(
                 Claim::exponent(
-                    format!("{scheme}: selection / Theorem 2's 2^k n^alpha + max(k,1) n^beta has a fitted exponent in n within [-0.15, 0.1] per (alpha, beta) (Theorem 2: bounded)"),
+                    format!("{scheme}: selection / Theorem 2's 2^k n^alpha + max(k,1) n^beta has a fitted exponent in n within [-0.15, 0.08] per (alpha, beta) (Theorem 2: bounded; the bound x log n scores 0.16)"),
                     "select_over_theorem2",
                     "n",
                     -0.15,
-                    0.1,
+                    0.08,
                 )
                 .only("scheme", scheme)
                 .per("alpha")
                 .per("beta")
-                .pool("log_n"),
+                .pool("log_n")
+                .result(constant("Theorem 2's bound (constant ratio)"))
+                .rival(more())
+                .of("Theorem 2"),
             );
             claims.push(
                 Claim::exponent(
-                    format!("{scheme}: cost per step / Theorem 3's bound has a fitted exponent in n within [-0.2, 0.08] per (alpha, beta): the cost grows at most like n^(alpha + alpha(1-alpha)/(2^k(2-alpha))) (Theorem 3, an upper bound)"),
+                    format!("{scheme}: cost per step / Theorem 3's bound has a fitted exponent in n within [-0.2, 0.08] per (alpha, beta): the cost grows at most like n^(alpha + alpha(1-alpha)/(2^k(2-alpha))) (Theorem 3, an upper bound; the bound x log n scores 0.16)"),
                     "ratio_theorem3",
                     "n",
                     -0.2,
@@ -276,61 +290,83 @@ impl Study for SlowdownStudy {
                 .only("scheme", scheme)
                 .per("alpha")
                 .per("beta")
-                .pool("log_n"),
+                .pool("log_n")
+                .result(constant("Theorem 3's bound (constant ratio)"))
+                .rival(more())
+                .of("Theorem 3")
+                .of("Theorem 1"),
             );
         }
         for (scheme, k) in [("flat_majority", 0), ("hmos", 1), ("single_copy_hashed", 0)] {
             claims.push(
                 Claim::exponent(
-                    format!("{scheme}, k = {k}, random requests: cost per step / n^max(alpha, beta) has a fitted exponent in n within [-0.1, 0.1]: what is visible at n <= 2^12 is the lower bounds' exponent; Theorem 3's excess alpha(1-alpha)/(2^k(2-alpha)) (0.17 at k = 0, alpha = 1/2) needs weights near n^eps, which random requests (w_max 4-7) do not produce"),
+                    format!("{scheme}, k = {k}, random requests: cost per step / n^max(alpha, beta) has a fitted exponent in n within [-0.08, 0.08] (n^max(alpha, beta) log n scores 0.16): what is visible at n <= 2^12 is the lower bounds' exponent; Theorem 3's excess alpha(1-alpha)/(2^k(2-alpha)) (0.17 at k = 0, alpha = 1/2) needs weights near n^eps, which random requests (w_max 4-7) do not produce"),
                     "over_lower_bound",
                     "n",
-                    -0.1,
-                    0.1,
+                    -0.08,
+                    0.08,
                 )
                 .only("scheme", scheme)
                 .only("k", k)
                 .per("alpha")
                 .per("beta")
-                .pool("log_n"),
+                .pool("log_n")
+                .result(constant("n^max(alpha, beta)"))
+                .rival(more())
+                .rival(Law::new("n^max(alpha, beta) / log n").log2("n", -1.0)),
             );
         }
+        // Corollary 1 for alpha < beta is optimal, Theta(n^beta): a log n factor more or less
+        // has relative slope +-0.111 on n = 2^6..2^12; the band is half that either way.
         for (scheme, k, alpha) in
             [("flat_majority", "0", 0.25), ("hmos", "1", 0.25), ("hmos", "1", 0.4)]
         {
             claims.push(
                 Claim::slope(
-                    format!("Corollary 1, alpha = {alpha} < beta = 1/2, {scheme} k = {k} >= k* ({}): cost per step / n^beta changes by at most 10% of its level per doubling of n (optimal O(n^beta) with constant redundancy)", if alpha < 0.3 { 0 } else { 1 }),
+                    format!("Corollary 1, alpha = {alpha} < beta = 1/2, {scheme} k = {k} >= k* ({}): cost per step / n^beta changes by at most 5.5% of its level per doubling of n (optimal O(n^beta) with constant redundancy; n^beta log n scores 0.111)", if alpha < 0.3 { 0 } else { 1 }),
                     "over_n_beta",
                     "n",
-                    -0.1,
-                    0.1,
+                    -0.055,
+                    0.055,
                 )
                 .only("scheme", scheme)
                 .only("k", k)
                 .only("alpha", alpha)
                 .only("beta", 0.5)
-                .pool("log_n"),
+                .pool("log_n")
+                .result(constant("n^beta"))
+                .rival(Law::new("n^beta log n").log2("n", 1.0))
+                .rival(Law::new("n^beta / log n").log2("n", -1.0))
+                .of("Corollary 1")
+                .of("Remark (choice of k)"),
             );
         }
         for alpha in [0.5, 0.75] {
-            claims.push(
-                Claim::slope(
-                    format!("Corollary 1, alpha = {alpha} >= beta = 1/2, hmos k = min(floor(log log n), k_max(n)): cost per step / (n^alpha log2 n) changes by at most 10% of its level per doubling of n, both patterns"),
-                    "over_n_alpha_log_n",
-                    "n",
-                    -0.1,
-                    0.1,
-                )
-                .only("scheme", "hmos")
-                .only("k", "loglog")
-                .only("alpha", alpha)
-                .only("beta", 0.5)
-                .pool("log_n"),
-            );
+            let mut claim = Claim::slope(
+                format!("Corollary 1, alpha = {alpha} >= beta = 1/2, hmos k = min(floor(log log n), k_max(n)): cost per step / (n^alpha log2 n) changes by at most 5.5% of its level per doubling of n, both patterns (n^alpha log^2 n scores 0.111, n^alpha -0.11)"),
+                "over_n_alpha_log_n",
+                "n",
+                -0.055,
+                0.055,
+            )
+            .only("scheme", "hmos")
+            .only("k", "loglog")
+            .only("alpha", alpha)
+            .only("beta", 0.5)
+            .pool("log_n")
+            .result(constant("n^alpha log n"))
+            .rival(Law::new("n^alpha log^2 n").log2("n", 1.0))
+            .rival(Law::new("n^alpha").log2("n", -1.0))
+            .of("Corollary 1")
+            .of("Remark (choice of k)");
+            if let Some(verdict) = corollary1_expected(alpha) {
+                claim = claim.expect(verdict, "docs/models/dbsp-hmos.md#corollary-1");
+            }
+            claims.push(claim);
         }
         // r 3^k with k = floor(log2 log2 n) lies in (1, 3] times (log2 n)^(log2 3); the cap
-        // k <= k_max(n) lowers it (k = 1 at n = 2^8: 0.33).
+        // k <= k_max(n) lowers it (k = 1 at n = 2^8: 0.33). A closed form of the
+        // construction, not a measurement.
         claims.push(
             Claim::within(
                 "Corollary 1's redundancy: with k = min(floor(log log n), k_max(n)), copies / (log2 n)^1.585 stays within [0.25, 3] (Theta(log^(log2 3) n): with r = 3, r 3^k / (log2 n)^1.585 is in (1, 3] where k_max(n) does not cap k, 0.33 at n = 2^8 where it does)",
@@ -339,7 +375,9 @@ impl Study for SlowdownStudy {
                 3.0,
             )
             .only("scheme", "hmos")
-            .only("k", "loglog"),
+            .only("k", "loglog")
+            .consistency()
+            .of("Remark (choice of k)"),
         );
         claims.push(
             Claim::exponent(
@@ -352,11 +390,12 @@ impl Study for SlowdownStudy {
             .only("scheme", "single_copy_modulo")
             .per("alpha")
             .per("beta")
-            .pool("log_n"),
+            .pool("log_n")
+            .illustration(),
         );
         claims.push(
             Claim::exponent(
-                "flat-BSP pricing / D-BSP pricing of the same trace grows like (log n)^a with a within [1.05, 2.1] under random requests (predicted 2: the L(L+1)/2 supersteps of every sort and of phase 2 of every routing at level-0 prices)",
+                "flat-BSP pricing / D-BSP pricing of the same trace grows like (log n)^a with a within [1.05, 2.1] under random requests (the project's prediction 2: the L(L+1)/2 supersteps of every sort and of phase 2 of every routing at level-0 prices)",
                 "locality_gain",
                 "log_n",
                 1.05,
@@ -364,7 +403,8 @@ impl Study for SlowdownStudy {
             )
             .only("pattern", "random")
             .per("alpha")
-            .per("beta"),
+            .per("beta")
+            .consistency(),
         );
         claims
     }
