@@ -7,7 +7,9 @@
 //!
 //! Claims: the naive slowdown is `d_max` (the slowest link sets the pace) and grows with `n`;
 //! the composite and OVERLAP slowdowns stay below `sqrt(d_ave) L^3` (Theorems 2 and 5's bounds
-//! up to their constants; measured ratios 0.03-0.46). Measured, and worth knowing: at these
+//! with constant 1, which naive meets too on this grid; measured ratios 0.03-0.46); and, with
+//! the one-copy schedule as rival, `slowdown / d_max` must fall as `n` grows for OVERLAP and
+//! the composite: NOT REPRODUCED on the default grid. Measured, and worth knowing: at these
 //! sizes OVERLAP runs exactly as slow as naive on Pareto hosts - the long links sit inside
 //! base intervals of `c L` processors, where `m_k = 0` and the stage-1 test (`delay(I) >
 //! c L d_ave |I|`) does not fire, so they are neither killed nor overlapped
@@ -21,7 +23,9 @@
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study, Verdict};
+use netcore::study::{
+    Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study, Verdict,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::run;
@@ -169,7 +173,7 @@ impl Study for HeavyTailed {
             // schedule's own slowdown (d_max <= n) satisfies them too on this grid, so they
             // do not show that redundancy helps; the result claims below do.
             Claim::within(
-                "composite: slowdown <= sqrt(d_ave) L^3 (Theorem 5's bound with constant 1; measured at most BOUNDC of it; naive also satisfies it here)",
+                "composite: slowdown <= sqrt(d_ave) L^3 (Theorem 5's bound with constant 1; measured at most 0.24 of it; naive also satisfies it here)",
                 "ratio_bound",
                 0.0,
                 1.0,
@@ -187,7 +191,7 @@ impl Study for HeavyTailed {
             .bound()
             .of("Theorem 5"),
             Claim::within(
-                "OVERLAP: slowdown <= sqrt(d_ave) L^3 (below Theorem 2's d_ave L^3, constant 1; measured at most BOUNDO of it; naive also satisfies it here)",
+                "OVERLAP: slowdown <= sqrt(d_ave) L^3 (below Theorem 2's d_ave L^3, constant 1; measured at most 0.46 of it; naive also satisfies it here)",
                 "ratio_bound",
                 0.0,
                 1.0,
@@ -209,6 +213,7 @@ impl Study for HeavyTailed {
                 -0.1,
             )
             .only("scheme", "overlap")
+            .pool("host_seed")
             .result(Law::new("d_ave L^3").pow("d_ave", 1.0).pow("log_n", 3.0).pow("d_max", -1.0))
             .rival(Law::new("naive: d_max"))
             .of("Theorem 2")
@@ -221,6 +226,7 @@ impl Study for HeavyTailed {
                 -0.1,
             )
             .only("scheme", "composite")
+            .pool("host_seed")
             .result(Law::new("sqrt(d_ave) L^3").pow("d_ave", 0.5).pow("log_n", 3.0).pow("d_max", -1.0))
             .rival(Law::new("naive: d_max"))
             .of("Theorem 5")

@@ -17,7 +17,7 @@
 use netcore::rng::SimRng;
 use std::num::NonZeroUsize;
 
-use netcore::study::{Law, Claim, Column, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, Law, ModelError, ParamError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 

