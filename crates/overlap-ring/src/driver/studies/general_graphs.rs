@@ -202,15 +202,14 @@ impl Study for GeneralGraphs {
             Claim::slope(
                 "bounded degree: slowdown / (sqrt(d_ave) L^3) does not grow with n (Theorem 6): relative slope per doubling <= 0.25",
                 "ratio",
-                "n",
+                "size",
                 f64::MIN,
                 0.25,
             )
             .only("kind", "bounded")
-            .pool("size")
             .result(Law::new("sqrt(d_ave) L^3"))
-            .rival(Law::new("one log n more").log2("n", 1.0))
-            .rival(Law::new("log^3 n more").log2("n", 3.0))
+            .rival(Law::new("one log n more").log2("size", 1.0))
+            .rival(Law::new("log^3 n more").log2("size", 3.0))
             .of("Theorem 6")
             .expect(Verdict::Inconclusive, "docs/models/overlap-ring.md#theorem-6-inconclusive"),
             Claim::within(

@@ -355,7 +355,7 @@ impl Study for H2Bound {
             )
             .only("scheme", "naive")
             .result(Law::new("d_max"))
-            .rival(Law::new("d_ave").pow("d_ave", 1.0).pow("d_max", -1.0))
+            .rival(Law::new("d_ave = O(1) (ratio ~ n^(-1/2))").pow("n", -0.5))
             .of("Section 1 (d_max)"),
         ]
     }
