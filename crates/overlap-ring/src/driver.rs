@@ -11,6 +11,7 @@
 pub mod config;
 pub mod model;
 pub mod picture;
+pub mod results;
 pub mod studies;
 
 pub use model::OverlapRing;

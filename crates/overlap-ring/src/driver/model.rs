@@ -29,7 +29,7 @@ impl Model for OverlapRing {
                 file: "fixtures/sweeps/overlap-ring.toml",
                 text: include_str!("../../../../fixtures/sweeps/overlap-ring.toml"),
             }),
-            results: &[],
+            results: crate::driver::results::RESULTS,
             pictures: &[CommittedPicture {
                 config: "fixtures/overlap-ring/overlap_long_link.toml",
                 picture: "overlap-ring-overlap-long-link.svg",

@@ -7,7 +7,9 @@
 //!
 //! Claims: the naive slowdown is `d_max` (the slowest link sets the pace) and grows with `n`;
 //! the composite and OVERLAP slowdowns stay below `sqrt(d_ave) L^3` (Theorems 2 and 5's bounds
-//! up to their constants; measured ratios 0.03-0.46). Measured, and worth knowing: at these
+//! with constant 1, which naive meets too on this grid; measured ratios 0.03-0.46); and, with
+//! the one-copy schedule as rival, `slowdown / d_max` must fall as `n` grows for OVERLAP and
+//! the composite: NOT REPRODUCED on the default grid. Measured, and worth knowing: at these
 //! sizes OVERLAP runs exactly as slow as naive on Pareto hosts - the long links sit inside
 //! base intervals of `c L` processors, where `m_k = 0` and the stage-1 test (`delay(I) >
 //! c L d_ave |I|`) does not fire, so they are neither killed nor overlapped
@@ -21,7 +23,9 @@
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
+use netcore::study::{
+    Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study, Verdict,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::run;
@@ -150,37 +154,90 @@ impl Study for HeavyTailed {
     }
     fn claims(&self) -> Vec<Claim> {
         vec![
-            Claim::within("naive slowdown tracks d_max", "ratio_dmax", 0.9, 1.0)
-                .only("scheme", "naive"),
-            Claim::grows("naive slowdown grows with n (d_max does)", "slowdown", "n", 2.0)
-                .only("scheme", "naive"),
-            // Not a growth claim: on Pareto hosts up to n = 1024 the ratio follows the
-            // largest sampled link (it grows on host_seed 1 as d_max reaches the cap), far
-            // below the bound; see `docs/models/overlap-ring.md`, heavy-tailed study.
+            // The laws are written in the axes: on Pareto(alpha) delays capped at n, d_ave
+            // stays near its mean while d_max grows about like n^(1/alpha).
             Claim::within(
-                "composite: slowdown <= sqrt(d_ave) L^3 (Theorem 5's bound with constant 1; its growth law is not visible below n = 2^14)",
+                "naive: slowdown / d_max in [0.9, 1] (one copy pays d_max)",
+                "ratio_dmax",
+                0.9,
+                1.0,
+            )
+            .only("scheme", "naive")
+            .result(Law::new("d_max"))
+            .rival(Law::new("d_ave (ratio ~ n^(-1/alpha))").pow("n", -1.0 / 1.2))
+            .of("Section 1 (d_max)"),
+            Claim::grows(
+                "naive: slowdown grows at least 2-fold from n = 64 to 1024 (d_max does, d_ave does not)",
+                "slowdown",
+                "n",
+                2.0,
+            )
+            .only("scheme", "naive")
+            .result(Law::new("d_max ~ n^(1/alpha)").pow("n", 1.0 / 1.2))
+            .rival(Law::new("d_ave (flat in n)"))
+            .of("Section 1 (d_max)"),
+            // Upper bounds with constant 1: they hold with room to spare, and the one-copy
+            // schedule's own slowdown (d_max <= n) satisfies them too on this grid, so they
+            // do not show that redundancy helps; the result claims below do.
+            Claim::within(
+                "composite: slowdown <= sqrt(d_ave) L^3 (Theorem 5's bound with constant 1; measured at most 0.24 of it; naive also satisfies it here)",
                 "ratio_bound",
                 0.0,
                 1.0,
             )
-            .only("scheme", "composite"),
+            .only("scheme", "composite")
+            .bound()
+            .of("Theorem 5"),
             Claim::within(
-                "composite beats one copy: slowdown / d_max <= 3/4 (0.50-0.72 up to n = 1024)",
+                "composite: slowdown <= 3/4 d_max (the one-copy cost; measured 0.50-0.72)",
                 "ratio_dmax",
                 0.0,
                 0.75,
             )
-            .only("scheme", "composite"),
-            // The default grid does not exercise OVERLAP: its long links lie inside base
-            // intervals, so it runs exactly as naive up to n = 4096; the large preset
-            // (fixtures/sweeps/overlap-ring-large.toml, n = 2^14, 2^16) shows it overtaking naive.
+            .only("scheme", "composite")
+            .bound()
+            .of("Theorem 5"),
             Claim::within(
-                "OVERLAP: slowdown <= sqrt(d_ave) L^3 (bound with constant 1; the default grid does not exercise OVERLAP, which equals naive up to n = 4096: see the large preset)",
+                "OVERLAP: slowdown <= sqrt(d_ave) L^3 (below Theorem 2's d_ave L^3, constant 1; measured at most 0.46 of it; naive also satisfies it here)",
                 "ratio_bound",
                 0.0,
                 1.0,
             )
-            .only("scheme", "overlap"),
+            .only("scheme", "overlap")
+            .bound()
+            .of("Theorem 2"),
+            // The paper's point, with the one-copy schedule as rival: as n grows d_max grows
+            // (the cap is n) while d_ave does not, so slowdown / d_max must fall for a scheme
+            // that follows Theorem 2's d_ave L^3 (or Theorem 5's sqrt(d_ave) L^3), and stays
+            // flat for one that pays d_max. On this grid OVERLAP equals naive on every host
+            // (its long links lie inside base intervals) and the composite scheme tracks d_max
+            // at a constant factor: both NOT REPRODUCED (docs/models/overlap-ring.md).
+            Claim::slope(
+                "OVERLAP: slowdown / d_max falls as n grows (relative slope per doubling <= -0.1), as Theorem 2's d_ave L^3 against d_max; one copy's stays flat",
+                "ratio_dmax",
+                "n",
+                f64::MIN,
+                -0.1,
+            )
+            .only("scheme", "overlap")
+            .pool("host_seed")
+            .result(Law::new("d_ave L^3 / d_max ~ log^3 n / n^(1/alpha)").log2("n", 3.0).pow("n", -1.0 / 1.2))
+            .rival(Law::new("naive: d_max"))
+            .of("Theorem 2")
+            .expect(Verdict::NotReproduced, "docs/models/overlap-ring.md#overlap-equals-naive-on-the-heavy-tailed-grid"),
+            Claim::slope(
+                "composite: slowdown / d_max falls as n grows (relative slope per doubling <= -0.1), as Theorem 5's sqrt(d_ave) L^3 against d_max; one copy's stays flat",
+                "ratio_dmax",
+                "n",
+                f64::MIN,
+                -0.1,
+            )
+            .only("scheme", "composite")
+            .pool("host_seed")
+            .result(Law::new("sqrt(d_ave) L^3 / d_max ~ log^3 n / n^(1/alpha)").log2("n", 3.0).pow("n", -1.0 / 1.2))
+            .rival(Law::new("naive: d_max"))
+            .of("Theorem 5")
+            .expect(Verdict::NotReproduced, "docs/models/overlap-ring.md#overlap-equals-naive-on-the-heavy-tailed-grid"),
         ]
     }
     fn glossary(&self) -> Vec<Column> {

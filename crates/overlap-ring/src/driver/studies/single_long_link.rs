@@ -1,9 +1,11 @@
-//! Study `overlap-single-long-link` (paper Theorem 2): unit links except one of delay `D` on
-//! the root's split (link `n/2 - 1`), where OVERLAP's overlap is `m = m_1`. Measured steady
-//! period of OVERLAP vs the formula `max(1, (D + 2m)/(m + 1))`; naive pays `D` per row.
+//! Study `overlap-single-long-link` (paper Section 3.2, Theorem 2): unit links except one of
+//! delay `D` on the root's split (link `n/2 - 1`), where OVERLAP's overlap is `m = m_1`.
+//! Measured steady period of OVERLAP vs `max(1, (D + 2m)/(m + 1))`, the project's own
+//! derivation from OVERLAP's schedule (Theorem 2 states only `O(d_ave log^3 n)`); naive pays
+//! `D` per row.
 
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, Law, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::guest::Program;
@@ -61,7 +63,7 @@ impl Study for SingleLongLink {
         "overlap-single-long-link"
     }
     fn about(&self) -> &'static str {
-        "Theorem 2: OVERLAP hides one long link at an overlap boundary, period (D+2m)/(m+1) vs naive D"
+        "Theorem 2: OVERLAP hides one long link at an overlap boundary, period (D+2m)/(m+1) (derived) vs naive D"
     }
     fn point(&self, params: &Params) -> Result<Point, ModelError> {
         let n = params.n;
@@ -107,12 +109,34 @@ impl Study for SingleLongLink {
         }])
     }
     fn claims(&self) -> Vec<Claim> {
-        vec![Claim::within(
-            "OVERLAP's period equals (D+2m)/(m+1) (Theorem 2, single long link)",
-            "ratio",
-            0.999,
-            1.001,
-        )]
+        vec![
+            // The period formula is the project's own derivation from OVERLAP's schedule (the
+            // root split's two copies exchange m + 1 columns per round trip over the long
+            // link); Theorem 2 states only O(d_ave log^3 n). The engine meeting it is a
+            // consistency check.
+            Claim::within(
+                "OVERLAP's period equals (D + 2m)/(m + 1), the project's derivation for one long link at the root split (not a statement of Theorem 2)",
+                "ratio",
+                0.999,
+                1.001,
+            )
+            .consistency(),
+            // Theorem 2's point against the one-copy schedule: OVERLAP does not pay D per row.
+            // At fixed D, period / D falls as n (and the overlap m_1 = 1, 3, 5) grows, where
+            // naive's stays 1: relative slope per doubling of n <= -0.1. The law, in the
+            // axes: period / D ~ 1 / m_1 with m_1 ~ n / (2 c log2 n), i.e. log2(n) / n; the
+            // derived (D + 2m)/((m + 1) D) itself scores -0.25 to -0.43 on this grid.
+            Claim::slope(
+                "OVERLAP hides the long link: period / D falls as n grows (relative slope per doubling <= -0.1), where the one-copy schedule's stays D (Theorem 2)",
+                "ratio_dmax",
+                "n",
+                f64::MIN,
+                -0.1,
+            )
+            .result(Law::new("1/m_1 ~ log n / n").pow("n", -1.0).log2("n", 1.0))
+            .rival(Law::new("naive: D"))
+            .of("Theorem 2"),
+        ]
     }
     fn glossary(&self) -> Vec<Column> {
         vec![
@@ -123,9 +147,9 @@ impl Study for SingleLongLink {
             Column::new("naive_period", "naive period (host steps per guest row)"),
             Column::new(
                 "bound",
-                "Theorem 2's period max(1, (D + 2m)/(m + 1)) (host steps per guest row)",
+                "derived period max(1, (D + 2m)/(m + 1)) (host steps per guest row)",
             ),
-            Column::new("ratio", "OVERLAP period / Theorem 2's period"),
+            Column::new("ratio", "OVERLAP period / derived period"),
             Column::new("ratio_dmax", "OVERLAP period / d_max"),
             Column::new("verified", "both simulations equal the direct run"),
         ]
