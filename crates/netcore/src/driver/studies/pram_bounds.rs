@@ -141,8 +141,8 @@ impl Study for PramBounds {
                     )
                     .only("program", name)
                     .result(Law::new("the time bound (constant ratio)"))
-                    .rival(Law::new("time bound x log n").log2("n", 1.0))
-                    .rival(Law::new("time bound / log n").log2("n", -1.0)),
+                    .rival(Law::new("time bound x log n").pow("log_n", 1.0))
+                    .rival(Law::new("time bound / log n").pow("log_n", -1.0)),
                     Claim::flat(
                         format!("{name}: W = Theta(work bound): W / work bound is flat in n within x{FLAT} (a log n factor more or less spreads x3 over n = 2^4..2^12)"),
                         "w_ratio",
@@ -150,8 +150,8 @@ impl Study for PramBounds {
                     )
                     .only("program", name)
                     .result(Law::new("the work bound (constant ratio)"))
-                    .rival(Law::new("work bound x log n").log2("n", 1.0))
-                    .rival(Law::new("work bound / log n").log2("n", -1.0)),
+                    .rival(Law::new("work bound x log n").pow("log_n", 1.0))
+                    .rival(Law::new("work bound / log n").pow("log_n", -1.0)),
                 ]
             })
             .collect()
