@@ -6,6 +6,7 @@
 //! instead; the items here change with the configs and the study.
 
 pub mod model;
+pub mod results;
 pub mod study;
 
 pub use model::CrossPram;

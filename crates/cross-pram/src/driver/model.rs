@@ -51,7 +51,7 @@ impl Model for CrossPram {
                 file: "fixtures/sweeps/cross-pram.toml",
                 text: include_str!("../../../../fixtures/sweeps/cross-pram.toml"),
             }),
-            results: &[],
+            results: crate::driver::results::RESULTS,
             pictures: &[CommittedPicture {
                 config: "fixtures/cross-pram/prefix-sums-64.toml",
                 picture: "cross-pram-prefix-sums-64.svg",

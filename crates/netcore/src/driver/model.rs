@@ -107,6 +107,9 @@ impl Model for Netcore {
                 file: "fixtures/sweeps/netcore.toml",
                 text: include_str!("../../../../fixtures/sweeps/netcore.toml"),
             }),
+            // netcore has no paper of its own: its studies check the shared engines against
+            // closed forms (consistency checks and a constant-1 bound), so there is no
+            // referee list of numbered results.
             results: &[],
             pictures: &[],
         }

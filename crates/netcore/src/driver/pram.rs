@@ -269,6 +269,9 @@ impl Model for Pram {
         Manifest {
             paper: Paper { title: "The SIMD PRAM and its reference interpreter", docs: "pram.md" },
             sweep: None,
+            // No paper of its own: the PRAM is Baude's Section 2.1 model (listed in
+            // actor-pram's referee list), and `pram-bounds` checks the library's programs
+            // against textbook bounds, not a paper's numbered results.
             results: &[],
             pictures: &[CommittedPicture {
                 config: "fixtures/pram/hot-spot-read-8.toml",

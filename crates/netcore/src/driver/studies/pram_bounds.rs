@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::pram::library::Algorithm;
 use crate::pram::{Limits, Variant, run};
 use crate::rng::SimRng;
-use crate::study::{Claim, Column, ModelError, ParamError, Plot, Study};
+use crate::study::{Claim, Column, Law, ModelError, ParamError, Plot, Study};
 
 /// The `pram-bounds` study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -124,6 +124,10 @@ impl Study for PramBounds {
             verified,
         }])
     }
+    /// Per program, the textbook bounds of its time and work as results tested against one
+    /// log factor more and one less: the ratio `T / time bound` (and `W / work bound`) is flat
+    /// within x1.5 over `n = 2^4 .. 2^12`, which the law (a constant ratio) passes and a ratio
+    /// growing or falling like `log2 n` (a spread of 12 / 4 = 3) fails.
     fn claims(&self) -> Vec<Claim> {
         Algorithm::ALL
             .into_iter()
@@ -131,17 +135,23 @@ impl Study for PramBounds {
                 let name = program.name();
                 [
                     Claim::flat(
-                        format!("{name}: T / time bound is flat in n (within x{FLAT})"),
+                        format!("{name}: T = Theta(time bound): T / time bound is flat in n within x{FLAT} (a log n factor more or less spreads x3 over n = 2^4..2^12)"),
                         "t_ratio",
                         FLAT,
                     )
-                    .only("program", name),
+                    .only("program", name)
+                    .result(Law::new("the time bound (constant ratio)"))
+                    .rival(Law::new("time bound x log n").pow("log_n", 1.0))
+                    .rival(Law::new("time bound / log n").pow("log_n", -1.0)),
                     Claim::flat(
-                        format!("{name}: W / work bound is flat in n (within x{FLAT})"),
+                        format!("{name}: W = Theta(work bound): W / work bound is flat in n within x{FLAT} (a log n factor more or less spreads x3 over n = 2^4..2^12)"),
                         "w_ratio",
                         FLAT,
                     )
-                    .only("program", name),
+                    .only("program", name)
+                    .result(Law::new("the work bound (constant ratio)"))
+                    .rival(Law::new("work bound x log n").pow("log_n", 1.0))
+                    .rival(Law::new("work bound / log n").pow("log_n", -1.0)),
                 ]
             })
             .collect()
