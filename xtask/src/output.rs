@@ -111,7 +111,8 @@ fn claims_with_verified(study: &dyn AnyStudy, run: &StudyRun) -> Vec<Claim> {
             Claim::all_true(
                 "every run's result equals its reference execution (checked by xtask on each row)",
                 "verified",
-            ),
+            )
+            .correctness(),
         );
     }
     claims

@@ -251,4 +251,22 @@ mod tests {
             }
         }
     }
+
+    /// Every claim of every study is restated as a kind of evidence (a result, a bound, an
+    /// illustration or a consistency check): none is judged plain PASS or FAIL any more (the
+    /// correctness check xtask adds on `verified` stays as it is).
+    #[test]
+    fn every_claim_has_a_kind_of_evidence() {
+        let mut unclassified = Vec::new();
+        for model in models() {
+            for study in model.studies() {
+                for claim in study.claims() {
+                    if claim.evidence == netcore::study::Evidence::Unclassified {
+                        unclassified.push(format!("{}: {}", study.name(), claim.statement));
+                    }
+                }
+            }
+        }
+        assert!(unclassified.is_empty(), "claims without a kind:\n{}", unclassified.join("\n"));
+    }
 }

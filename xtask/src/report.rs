@@ -152,8 +152,9 @@ const VERDICT_KINDS: &str = "Verdicts: REPRODUCED, a paper's result checked so t
     claim links the paragraph that explains it); INCONCLUSIVE, the check held but so would a \
     rival on this grid; BOUND HOLDS, an upper bound checked without tightness; ILLUSTRATION, a \
     lower bound or worst case shown on the project's own construction (never counted as \
-    reproduced); CONSISTENCY, an identity or self-consistency check; FAIL, a consistency check \
-    that failed; PASS, a claim not yet restated in these kinds. A verdict other than the \
+    reproduced); CONSISTENCY, an identity or self-consistency check; FAIL, a consistency or \
+    correctness check that failed; PASS, a correctness check (every run equals its reference \
+    execution) that held. A verdict other than the \
     claim's expected one makes `cargo xtask sweep` exit with status 1.\n\n";
 
 /// The report's Markdown.

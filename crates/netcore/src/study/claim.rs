@@ -212,6 +212,11 @@ impl Claim {
         self.evidence = Evidence::Consistency;
         self
     }
+    /// A correctness check: every run's result equals its reference execution.
+    pub fn correctness(mut self) -> Self {
+        self.evidence = Evidence::Correctness;
+        self
+    }
     /// The claim is expected to get `verdict` on the default grid (instead of the one its
     /// evidence gets when it holds); `why` names the paragraph of `docs/models/<crate>.md`
     /// that explains a [`Verdict::NotReproduced`] or [`Verdict::Inconclusive`] (e.g.
@@ -281,7 +286,9 @@ pub enum Evidence {
     Illustration,
     /// An identity or self-consistency check.
     Consistency,
-    /// Not yet restated as one of the above: judged PASS or FAIL as before.
+    /// A correctness check (a run's result equals its reference execution): PASS or FAIL.
+    Correctness,
+    /// Not yet restated as one of the above (a test fails on it): judged PASS or FAIL.
     Unclassified,
 }
 
@@ -297,7 +304,7 @@ impl Evidence {
             Evidence::Bound => Verdict::BoundHolds,
             Evidence::Illustration => Verdict::Illustration,
             Evidence::Consistency => Verdict::Consistency,
-            Evidence::Unclassified => Verdict::Pass,
+            Evidence::Correctness | Evidence::Unclassified => Verdict::Pass,
         }
     }
 
@@ -305,7 +312,7 @@ impl Evidence {
     pub fn fails(self) -> Verdict {
         match self {
             Evidence::Result | Evidence::Bound | Evidence::Illustration => Verdict::NotReproduced,
-            Evidence::Consistency | Evidence::Unclassified => Verdict::Fail,
+            Evidence::Consistency | Evidence::Correctness | Evidence::Unclassified => Verdict::Fail,
         }
     }
 }
@@ -327,7 +334,7 @@ pub enum Verdict {
     Consistency,
     /// A consistency or correctness check failed (a bug).
     Fail,
-    /// An unclassified claim's check held.
+    /// A correctness check held.
     Pass,
 }
 

@@ -124,7 +124,7 @@ impl Study for Permutation {
         let constant = || Law::new("log N rounds (constant ratio)");
         let log_more = || Law::new("log^2 N rounds (log2 N more)").log2("routers", 1.0);
         vec![
-            Claim::all_true("every PPU gets the value of its cell once", "verified"),
+            Claim::all_true("every PPU gets the value of its cell once", "verified").correctness(),
             Claim::within(
                 "Theorem 2: with random ranks, b = 2, forward rounds / (3n - 1) stays within [1, 2.5] (single seeds up to 2.30 at n = 7, 2.42 at n = 9)",
                 "fwd_ratio",

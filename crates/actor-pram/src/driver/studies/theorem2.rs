@@ -186,7 +186,8 @@ impl Study for Theorem2 {
             Claim::all_true(
                 "equal to the reference; every step equal to the lockstep router",
                 "verified",
-            ),
+            )
+            .correctness(),
             Claim::all_true(
                 "the overlapping run (one actor system, Choice 22): every pass equal to the lockstep router's and its actor time at most the barrier measure",
                 "overlap_le_barrier",

@@ -231,7 +231,7 @@ impl Study for Lemma3Study {
     }
     fn claims(&self) -> Vec<Claim> {
         let mut claims = vec![
-            Claim::all_true("every read returns the value written", "verified"),
+            Claim::all_true("every read returns the value written", "verified").correctness(),
             Claim::all_true(
                 "culling never stalls into forced completion at any level (a = 2)",
                 "unforced",

@@ -261,7 +261,8 @@ impl Study for SlowdownStudy {
         // mean(log2 n) = 0.111 to a relative slope per doubling.
         let constant = |name: &str| Law::new(name);
         let more = || Law::new("bound x log n").log2("n", 1.0);
-        let mut claims = vec![Claim::all_true("every read returns the value written", "verified")];
+        let mut claims =
+            vec![Claim::all_true("every read returns the value written", "verified").correctness()];
         for scheme in ["hmos", "flat_majority"] {
             claims.push(
                 Claim::exponent(

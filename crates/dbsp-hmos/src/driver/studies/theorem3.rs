@@ -612,7 +612,8 @@ impl Study for Theorem3Study {
         Ok(rows)
     }
     fn claims(&self) -> Vec<Claim> {
-        let mut claims = vec![Claim::all_true("every read returns the value written", "verified")];
+        let mut claims =
+            vec![Claim::all_true("every read returns the value written", "verified").correctness()];
         claims.extend(flat_claims());
         claims.extend(hierarchy_claims());
         claims.extend(graph_claims());
