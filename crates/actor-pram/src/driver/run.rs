@@ -1,6 +1,6 @@
 //! One run of an `actor-pram` config (Baude, Section 5): the program through its translation,
 //! compared with the reference interpreter, and the run's report. `run --svg` shares the run
-//! through [`run_with`], whose direct runner records the event DAG.
+//! through `run_with`, whose direct runner records the event DAG.
 #![warn(clippy::cast_possible_truncation)]
 
 use netcore::driver::pram::LoadedProgram;

@@ -6,7 +6,7 @@
 //! determinacy argument (Section 2.2), the cost recursion and its simplifications (Sections
 //! 2.3.1 and 2.3.2), the instances (Section 2.4), the architectural remarks (Section 3) and
 //! the claim that general locality lets more processors be used (abstract, Section 5, shown in
-//! the companion paper [HR], whose tree and FFT algorithms are reconstructed here:
+//! the companion paper \[HR\], whose tree and FFT algorithms are reconstructed here:
 //! `docs/models/hpram.md`, Choices: Algorithms are ours). Each result is named by its section
 //! and a few words; the claims name the ones they are evidence for through the constants below.
 
