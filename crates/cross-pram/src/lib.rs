@@ -1,7 +1,7 @@
 //! # cross-pram: one PRAM program through three emulations side by side
 //!
 //! A program of netcore's PRAM library (`netcore::pram::library`) at size `n` runs on the
-//! reference interpreter (paper `shared/papers/actor-pram.txt`, Section 2.1: `T`, `W`) and on
+//! reference interpreter (Baude's paper, Section 2.1: `T`, `W`) and on
 //! three machines that emulate a PRAM, each from its own crate and paper:
 //!
 //! - the butterfly translation on actors of `actor-pram` (Baude, Section 5, Theorem 2:

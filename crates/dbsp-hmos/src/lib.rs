@@ -1,8 +1,8 @@
 //! # dbsp-hmos: D-BSP primitives and the hierarchical memory organisation scheme
 //!
 //! Fantozzi, Pietracaprina, Pucci, "A general PRAM simulation scheme for clustered
-//! machines" (paper `shared/papers/dbsp-hmos.txt`; the crate's choices where the paper is
-//! silent are in `docs/models/dbsp-hmos.md`, Choices).
+//! machines" (the crate's choices where the paper is silent are in
+//! `docs/models/dbsp-hmos.md`, Choices).
 //!
 //! - [`prim`]: broadcast, parallel prefix over any monoid, k-sorting (Proposition 2),
 //!   two-phase and greedy (k1, k2)-routing (Proposition 3), as programs on netcore's D-BSP

@@ -1,8 +1,7 @@
 //! # logp-stall: LogP with δ-stalling and its simulation on BSP
 //!
-//! Bilardi, Herley, Pietracaprina, Pucci, "On stalling in LogP" (paper
-//! `shared/papers/logp-stall.txt`; the crate's choices where the paper is silent are in
-//! `docs/models/logp-stall.md`, Choices).
+//! Bilardi, Herley, Pietracaprina, Pucci, "On stalling in LogP" (the crate's
+//! choices where the paper is silent are in `docs/models/logp-stall.md`, Choices).
 //!
 //! - [`params`]: [`LogpParams`] (p, L, G, o, checked `max{2, o} <= G <= L <= p`, or a relaxed
 //!   mode for toy cases), the [`StallRule`]s (δ-stalling, stall-free LogP, immediate blocking)
