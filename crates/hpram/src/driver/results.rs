@@ -201,10 +201,7 @@ pub const RESULTS: &[PaperResult] = &[
     PaperResult {
         id: "Section 2.4 LPRAM instance",
         states: "the LPRAM is the two-level non-uniform H-PRAM with 1-processor leaves, and the one-level uniform H-PRAM on an LPRAM sub-model",
-        coverage: tests(
-            "instances::lpram_two_level_cost_is_lprams",
-            "the H-PRAM cost equals the LPRAM's on random programs (also instances::lpram_two_level_tree_sum)",
-        ),
+        coverage: Coverage::Claims,
     },
     PaperResult {
         id: "Section 2.4 BPRAM instance",

@@ -23,6 +23,8 @@ use crate::cost_model::{CostModel, Preset, SyncScale};
 use crate::cost_tree::CostTree;
 use crate::driver::results;
 use crate::eval::Formula;
+use crate::instances::{LpramCost, LpramStep, lpram_two_level, uneven_local_work};
+use crate::proc::MemOp;
 use crate::synth::Shape;
 use crate::{Config, run};
 
@@ -101,6 +103,11 @@ pub struct ModelRow {
     pub flat_programs: u64,
     /// Of those, programs whose Exact cost under the PRAM preset is not `T + C`.
     pub pram_mismatches: u64,
+    /// Random LPRAM programs run as the two-level non-uniform H-PRAM (as many as `programs`).
+    pub lpram_programs: u64,
+    /// Of those, programs with a formula whose H-PRAM cost under [`LpramCost`] differs from the
+    /// LPRAM's own cost `Σ_Comm L + Σ_Compute k + Σ_Local max_g (T_g + C_g)`.
+    pub lpram_mismatches: u64,
 }
 
 impl Study for ModelResults {
@@ -153,6 +160,8 @@ impl Study for ModelResults {
                 row.pram_mismatches += u64::from(pram.total != tree.root.t + tree.root.c);
             }
             tally(&mut row, &tree);
+            row.lpram_programs += 1;
+            row.lpram_mismatches += u64::from(!lpram_instance_holds(rng, point.procs)?);
         }
         Ok(vec![row])
     }
@@ -176,6 +185,54 @@ impl Study for ModelResults {
             .series("depth"),
         ]
     }
+}
+
+/// One step of a random LPRAM program: a global read, `k` computation steps, or a local phase
+/// of [`uneven_local_work`]`(t, c)`.
+enum LpramOp {
+    Comm,
+    Compute(u32),
+    Local(u32, usize),
+}
+
+/// Runs a random LPRAM program (at most 7 steps, latency `L` in `1..=9`) as the two-level
+/// non-uniform H-PRAM of Section 2.4 and returns whether every formula prices it at the
+/// LPRAM's own cost, computed from the program alone.
+fn lpram_instance_holds(rng: &mut SimRng, procs: usize) -> Result<bool, ModelError> {
+    let latency = rng.random_range(1..10u64);
+    let ops: Vec<LpramOp> = (0..rng.random_range(0..8))
+        .map(|_| match rng.random_range(0..3) {
+            0 => LpramOp::Comm,
+            1 => LpramOp::Compute(rng.random_range(1..4)),
+            _ => LpramOp::Local(rng.random_range(0..4), rng.random_range(0..3)),
+        })
+        .collect();
+    let lpram: u64 = ops
+        .iter()
+        .map(|op| match *op {
+            LpramOp::Comm => latency,
+            LpramOp::Compute(k) => u64::from(k),
+            LpramOp::Local(t, c) => (0..procs)
+                .map(|g| u64::from(t) + (g % 3) as u64 + (c + g % 2) as u64)
+                .max()
+                .unwrap_or(0),
+        })
+        .sum();
+    let steps = ops
+        .iter()
+        .map(|op| match *op {
+            LpramOp::Comm => {
+                LpramStep::Comm(std::sync::Arc::new(|p| MemOp::Read { addr: 2 * p.pid, dst: 1 }))
+            }
+            LpramOp::Compute(k) => LpramStep::Compute(k, std::sync::Arc::new(|p| p.local[0] += 1)),
+            LpramOp::Local(t, c) => LpramStep::Local(uneven_local_work(t, c)),
+        })
+        .collect();
+    let done = run(&Config::new(procs, 2 * procs), lpram_two_level(steps), vec![], &[])?;
+    let model = LpramCost { latency };
+    Ok(Formula::ALL
+        .iter()
+        .all(|&f| done.cost.eval(&model, MemoryVariant::NonUniform, f).total == lpram))
 }
 
 /// Adds one executed program's pricings to `row`.
@@ -280,6 +337,11 @@ fn claims() -> Vec<Claim> {
             "pram_mismatches",
         )
         .of("Section 2.4 PRAM instance"),
+        zero(
+            "Section 2.4: a random LPRAM program run as the two-level non-uniform H-PRAM (global steps at level 1, local phases in 1-processor sub-PRAMs, l(1) = 1, l(P) = L, no synchronisation cost) costs the LPRAM's own sum_Comm L + sum_Compute k + sum_Local max_g (T_g + C_g) under every formula",
+            "lpram_mismatches",
+        )
+        .of("Section 2.4 LPRAM instance"),
     ]
 }
 
@@ -315,6 +377,11 @@ fn glossary() -> Vec<Column> {
         Column::new("uniform_below", "pricings with non-uniform memory above uniform"),
         Column::new("flat_programs", "programs without partition steps"),
         Column::new("pram_mismatches", "flat programs whose PRAM-preset cost is not T + C"),
+        Column::new("lpram_programs", "random LPRAM programs run as the two-level H-PRAM"),
+        Column::new(
+            "lpram_mismatches",
+            "LPRAM programs whose H-PRAM cost differs from the LPRAM's own under some formula",
+        ),
     ]
 }
 
