@@ -1,6 +1,8 @@
 //! `cargo xtask`: the experiment driver.
 //!
 //! - `list`: models and studies, one line each.
+//! - `describe STUDY`: a study's parameters with their values in the default, quick and large
+//!   grids, and its claims with their kinds and expected verdicts.
 //! - `run MODEL CONFIG.toml [--json] [--svg FILE]`: one configuration of one model; `--svg`
 //!   also writes the picture of the run (a space-time diagram, [`picture`]).
 //! - `sweep [STUDY...] [--config F] [--quick] [--out DIR] [--threads N] [--shard K/N]`: parameter
@@ -19,6 +21,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod claims;
+mod describe;
 #[cfg(test)]
 mod fuzz;
 mod large;
@@ -81,6 +84,11 @@ enum Command {
         #[arg(long)]
         svg: Option<PathBuf>,
     },
+    /// Describe a study: its parameters and their values in each grid, and its claims.
+    Describe {
+        /// The study (see `cargo xtask list`).
+        study: String,
+    },
     /// Run parameter studies and write CSV, JSON, SVG plots and a Markdown report.
     Sweep(sweep::SweepArgs),
     /// Run every study and write the reproduction report (`docs/results/README.md`).
@@ -114,6 +122,9 @@ fn main() -> ExitCode {
         Command::List => print(&registry::list()).map(|()| true),
         Command::Run { model, config, json, svg } => {
             run(&model, &config, json, svg.as_deref()).map(|()| true)
+        }
+        Command::Describe { study } => {
+            describe::describe(&study).and_then(|t| print(&t)).map(|()| true)
         }
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Pictures { check } => pictures::pictures(check),

@@ -31,6 +31,21 @@ pub(crate) struct StudyOutput {
     pub(crate) judgements: Vec<Judgement>,
 }
 
+/// The grid a study ran on, which decides what its claims' expected verdicts mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Grid {
+    /// The embedded spec's default axes, for which every claim's expected verdict is written:
+    /// any other verdict is a regression.
+    Default,
+    /// The embedded spec's quick axes (small sizes, too few to separate laws or even to fit
+    /// them): only a failed correctness or consistency check counts.
+    Quick,
+    /// A spec file's axes (a user's grid, or a large preset): only a failed correctness or
+    /// consistency check counts, and a claim without the rows it needs is NOT EVALUATED.
+    Custom,
+}
+
 /// The rows and timings of a finished (or merged) study, in job order.
 pub(crate) struct StudyRun {
     pub(crate) model: String,
@@ -41,8 +56,8 @@ pub(crate) struct StudyRun {
     pub(crate) spec_hash: String,
     /// `Some("K/N")` for a shard's output.
     pub(crate) shard: Option<String>,
-    /// The study ran on its quick axes (too small a grid to separate laws).
-    pub(crate) quick: bool,
+    /// The grid the study ran on (what its claims' expectations mean for it).
+    pub(crate) grid: Grid,
     pub(crate) rows: Vec<Row>,
     /// (job, seed, rep, milliseconds).
     pub(crate) timings: Vec<(u64, u64, u32, f64)>,
@@ -73,7 +88,7 @@ pub(crate) fn build(
     let verdicts: Vec<Judgement> = if run.shard.is_some() {
         Vec::new()
     } else {
-        claims.iter().map(|claim| judge(claim, &run.rows, &run.axes, run.quick)).collect()
+        claims.iter().map(|claim| judge(claim, &run.rows, &run.axes, run.grid)).collect()
     };
     let shows = what_this_shows(&verdicts, &study.findings(&run.rows), run.shard.is_some());
     let report = study_report(study, run, command, &shows, &verdicts, &plot_sections, &glossary);
@@ -133,7 +148,7 @@ fn data_files(
         "axes": run.axes,
         "spec_hash": run.spec_hash,
         "shard": run.shard,
-        "quick": run.quick,
+        "grid": run.grid,
         "claims": claims,
         "rows": run.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),
     });

@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use netcore::study::{AnyStudy, JsonObject, ModelError, PreparedPoint};
 use rayon::prelude::*;
 
-use crate::output::{StudyOutput, StudyRun, build, write_all};
+use crate::output::{Grid, StudyOutput, StudyRun, build, write_all};
 use crate::spec::{Job, StudySpec, describe, load, spec_hash, swept_axes};
 use crate::table::Row;
 use crate::{model_error, registry, usage};
@@ -43,6 +43,18 @@ pub(crate) struct SweepArgs {
 }
 
 /// The workspace root, found from this crate's manifest directory.
+impl SweepArgs {
+    /// The grid the studies run on: a spec file's, or the embedded spec's default or quick
+    /// axes.
+    fn grid(&self) -> Grid {
+        match (&self.config, self.quick) {
+            (Some(_), _) => Grid::Custom,
+            (None, true) => Grid::Quick,
+            (None, false) => Grid::Default,
+        }
+    }
+}
+
 pub(crate) fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -389,7 +401,7 @@ fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Ve
                 axes: p.axes.clone(),
                 spec_hash: p.spec_hash.clone(),
                 shard: args.shard.clone(),
-                quick: args.quick,
+                grid: args.grid(),
                 rows,
                 timings,
             };
@@ -445,7 +457,8 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
             let model = field("model")?.as_str().unwrap_or_default().to_string();
             let total_jobs = field("total_jobs")?.as_u64().unwrap_or_default();
             let spec_hash = field("spec_hash")?.as_str().unwrap_or_default().to_string();
-            let quick = value.get("quick").and_then(serde_json::Value::as_bool).unwrap_or(false);
+            let grid: Grid = serde_json::from_value(field("grid")?.clone())
+                .map_err(|e| usage(format!("{}: field `grid`: {e}", path.display())))?;
             let axes: Vec<String> = field("axes")?
                 .as_array()
                 .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
@@ -461,7 +474,7 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
                 axes: axes.clone(),
                 spec_hash: spec_hash.clone(),
                 shard: None,
-                quick,
+                grid,
                 rows: Vec::new(),
                 timings: Vec::new(),
             });

@@ -551,3 +551,26 @@ fn run_svg_writes_a_picture_or_refuses() {
     assert!(String::from_utf8(none.stderr).unwrap().contains("no picture"));
     assert!(!svg.exists());
 }
+
+/// A sweep on a grid of the user's own (`--config`) judges every claim on the rows it gives:
+/// X1's claim pinned to `P = 16` has no row when `log_p` is 6 and 8, so it is NOT EVALUATED,
+/// the sweep exits 0, and `describe` lists the grid a user would change.
+#[test]
+fn a_custom_grid_leaves_claims_without_rows_not_evaluated() {
+    let dir = scratch("custom-grid");
+    let spec = write(
+        &dir,
+        "custom.toml",
+        "[[study]]\nname = \"hpram-tree-r\"\n[study.grid]\npreset = [\"hypercube\"]\nlog_p = [6, 8]\nlog_r = [0, 2]\n",
+    );
+    let out = dir.join("out");
+    let output = xtask(&["sweep", "--config", &spec, "--quiet", "--out", out.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("no rows match: NOT EVALUATED"), "{stdout}");
+    assert!(!stdout.contains(": FAIL"), "{stdout}");
+    let described = xtask(&["describe", "hpram-tree-r"]);
+    assert!(described.status.success());
+    let text = String::from_utf8_lossy(&described.stdout);
+    assert!(text.contains("  log_p: ") && text.contains("default [4, 10]"), "{text}");
+}
