@@ -436,6 +436,9 @@ fn glossary_table(rows: &[Row], glossary: &[netcore::study::Column]) -> String {
     table
 }
 
+/// The first line of the index `report.md` (how xtask recognises an index it wrote).
+pub(crate) const INDEX_TITLE: &str = "# Sweep report";
+
 /// The index `report.md`: every study directory under `out` that holds a `run.json`, so a
 /// sweep of some studies leaves the others' entries as they were.
 fn index(out: &Path) -> String {
@@ -451,8 +454,8 @@ fn index(out: &Path) -> String {
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
     let count = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0);
     entries.sort_by_key(|v| (text(v, "model"), text(v, "study")));
-    let mut index = String::from(
-        "# Sweep report\n\nEvery study under this directory, with the command, commit and date \
+    let mut index = format!(
+        "{INDEX_TITLE}\n\nEvery study under this directory, with the command, commit and date \
          of its last run.\n\n| study | model | claims | command | commit | date |\n|---|---|---|---|---|---|\n",
     );
     for entry in &entries {

@@ -17,7 +17,9 @@ use netcore::study::{Coverage, PaperResult, Verdict};
 
 use crate::output::{StudyOutput, TEMP_PREFIX, replace_dir, verdict_counts};
 use crate::referee::Judgement;
-use crate::sweep::{SweepArgs, default_out, project_root, run_and_write, summarise};
+use crate::sweep::{
+    SweepArgs, check_threads, default_out, project_root, run_and_write, summarise, writable_dir,
+};
 use crate::{large, registry};
 
 /// Arguments of `cargo xtask report`.
@@ -55,6 +57,9 @@ const HASH_LINE: &str = "Definitions hash: `";
 pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
     let sweeps = args.sweeps.clone().unwrap_or_else(default_out);
     let out = args.out.clone().unwrap_or_else(|| project_root().join("docs").join("results"));
+    // Every argument is checked before any study runs.
+    check_threads(args.threads)?;
+    writable_dir(&out, "--out")?;
     let hash = definitions_hash();
     if args.large {
         return large::run(&out, &sweeps.join("large"), args.threads, args.quiet, &hash);

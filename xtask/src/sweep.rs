@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use netcore::study::{AnyStudy, JsonObject, ModelError, PreparedPoint};
 use rayon::prelude::*;
 
-use crate::output::{Grid, StudyOutput, StudyRun, build, write_all};
+use crate::output::{Grid, INDEX_TITLE, StudyOutput, StudyRun, build, write_all};
 use crate::spec::{Job, StudySpec, describe, load, spec_hash, swept_axes};
 use crate::table::Row;
 use crate::{model_error, registry, usage};
@@ -43,18 +43,6 @@ pub(crate) struct SweepArgs {
 }
 
 /// The workspace root, found from this crate's manifest directory.
-impl SweepArgs {
-    /// The grid the studies run on: a spec file's, or the embedded spec's default or quick
-    /// axes.
-    fn grid(&self) -> Grid {
-        match (&self.config, self.quick) {
-            (Some(_), _) => Grid::Custom,
-            (None, true) => Grid::Quick,
-            (None, false) => Grid::Default,
-        }
-    }
-}
-
 pub(crate) fn project_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -87,6 +75,9 @@ struct Planned {
     axes: Vec<String>,
     /// The hash of the expanded spec (all jobs).
     spec_hash: String,
+    /// The grid the jobs form: the embedded spec's default or quick grid (also when a spec
+    /// file repeats it job for job), or a custom one.
+    grid: Grid,
     jobs: Vec<Job>,
 }
 
@@ -124,6 +115,11 @@ fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
         }
     }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    check_threads(args.threads)?;
+    let embedded = match args.config {
+        Some(_) => load(None)?,
+        None => Vec::new(),
+    };
     let mut planned = Vec::new();
     for spec in specs {
         if !args.studies.is_empty() && !args.studies.contains(&spec.name) {
@@ -135,13 +131,29 @@ fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
         let total_jobs = jobs.len() as u64;
         let axes = swept_axes(&jobs);
         let spec_hash = spec_hash(&jobs);
+        let embedded_grid = match &args.config {
+            None => true,
+            Some(_) => match embedded.iter().find(|e| e.name == spec.name) {
+                Some(e) => crate::spec::spec_hash(&e.jobs(args.quick)?) == spec_hash,
+                None => false,
+            },
+        };
+        let grid = match (embedded_grid, args.quick) {
+            (false, _) => Grid::Custom,
+            (true, true) => Grid::Quick,
+            (true, false) => Grid::Default,
+        };
         // Validate every point before anything runs or any directory is created.
         prepare(&spec, study.as_ref(), &jobs)?;
         let jobs = match shard {
             Some((k, n)) => jobs.into_iter().filter(|j| j.index % n == k - 1).collect(),
             None => jobs,
         };
-        planned.push(Planned { spec, model, study, total_jobs, axes, spec_hash, jobs });
+        planned.push(Planned { spec, model, study, total_jobs, axes, spec_hash, grid, jobs });
+    }
+    if !args.dry_run {
+        let names: Vec<&str> = planned.iter().map(|p| p.spec.name.as_str()).collect();
+        check_out(&args.out.clone().unwrap_or_else(default_out), &names)?;
     }
     Ok(planned)
 }
@@ -216,7 +228,60 @@ fn prefixed(job: &Job, params: &JsonObject, row: JsonObject) -> Result<Row, RowE
 /// Refuses an `--out` that cannot be written before any point runs: it (or, while it does not
 /// exist yet, its nearest existing ancestor) must be a directory in which a file can be
 /// created. Nothing is left behind by the check.
-fn check_out(out: &Path) -> anyhow::Result<()> {
+/// The most worker threads `--threads` may ask for.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// Checks `--threads` before any work: at least 1 (leave it out for every core) and at most
+/// [`MAX_THREADS`].
+pub(crate) fn check_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    match threads {
+        Some(0) => {
+            Err(usage("--threads must be at least 1 (got 0; leave it out to use every core)"))
+        }
+        Some(n) if n > MAX_THREADS => {
+            Err(usage(format!("--threads must be at most {MAX_THREADS} (got {n})")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks `--out` before any work: its nearest existing ancestor is a writable directory, and
+/// every entry the sweep would replace (a study directory `out/STUDY`, the index
+/// `out/report.md`) was written by xtask (a study directory holds `run.json`; the index starts
+/// with its title), so a user's file is never moved or deleted.
+pub(crate) fn check_out(out: &Path, studies: &[&str]) -> anyhow::Result<()> {
+    writable_dir(out, "--out")?;
+    for study in studies {
+        let target = out.join(study);
+        let ours = target.is_dir() && target.join("run.json").is_file();
+        if std::fs::symlink_metadata(&target).is_ok() && !ours {
+            return Err(usage(format!(
+                "--out {}: {} exists and was not written by xtask (a study directory it writes \
+                 holds run.json): move it away or choose another --out",
+                out.display(),
+                target.display()
+            )));
+        }
+    }
+    let index = out.join("report.md");
+    if std::fs::symlink_metadata(&index).is_ok() {
+        let text = std::fs::read(&index).unwrap_or_default();
+        if !index.is_file() || !text.starts_with(INDEX_TITLE.as_bytes()) {
+            return Err(usage(format!(
+                "--out {}: {} exists and is not a sweep index written by xtask: move it away or \
+                 choose another --out",
+                out.display(),
+                index.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `dir`'s nearest existing ancestor is a directory one can write in (`flag`
+/// names the argument in the message).
+pub(crate) fn writable_dir(dir: &Path, flag: &str) -> anyhow::Result<()> {
+    let out = dir;
     let mut existing = out;
     while !existing.exists() {
         match existing.parent() {
@@ -229,14 +294,14 @@ fn check_out(out: &Path) -> anyhow::Result<()> {
     }
     if !existing.is_dir() {
         return Err(usage(format!(
-            "--out {}: {} is not a directory",
+            "{flag} {}: {} is not a directory",
             out.display(),
             existing.display()
         )));
     }
     let probe = existing.join(format!(".xtask-tmp-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(|e| {
-        usage(format!("--out {}: cannot write in {}: {e}", out.display(), existing.display()))
+        usage(format!("{flag} {}: cannot write in {}: {e}", out.display(), existing.display()))
     })?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
@@ -336,7 +401,6 @@ pub(crate) fn run_and_write(args: &SweepArgs) -> anyhow::Result<(PathBuf, Vec<St
 
 fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Vec<StudyOutput>)> {
     let out = args.out.clone().unwrap_or_else(default_out);
-    check_out(&out)?;
     let threads = args.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -401,7 +465,7 @@ fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Ve
                 axes: p.axes.clone(),
                 spec_hash: p.spec_hash.clone(),
                 shard: args.shard.clone(),
-                grid: args.grid(),
+                grid: p.grid,
                 rows,
                 timings,
             };

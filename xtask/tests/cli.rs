@@ -239,6 +239,16 @@ fn bad_input_exits_2_and_writes_nothing() {
             vec!["sweep", "bsp-bitonic", "--quick", "--out", &under_a_file],
             vec!["a-file is not a directory"],
         ),
+        (
+            vec!["sweep", "bsp-bitonic", "--threads", "0", "--out", out],
+            vec!["--threads must be at least 1"],
+        ),
+        (
+            vec!["sweep", "bsp-bitonic", "--threads", "100000", "--out", out],
+            vec!["--threads must be at most 1024 (got 100000)"],
+        ),
+        (vec!["report", "--threads", "0", "--out", out], vec!["--threads must be at least 1"]),
+        (vec!["report", "--quick", "--out", &a_file], vec!["a-file is not a directory"]),
     ];
     for (args, needles) in cases {
         let output = xtask(&args);
@@ -573,4 +583,31 @@ fn a_custom_grid_leaves_claims_without_rows_not_evaluated() {
     assert!(described.status.success());
     let text = String::from_utf8_lossy(&described.stdout);
     assert!(text.contains("  log_p: ") && text.contains("default [4, 10]"), "{text}");
+}
+
+/// A user's file where a study directory or the index would go is refused before anything
+/// runs (exit 2, the path named) and left as it was, and so is a directory xtask did not write.
+#[test]
+fn a_users_file_in_the_output_is_never_moved() {
+    let dir = scratch("users-file");
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("topology-diameter")).unwrap();
+    let file = write(&out, "bsp-bitonic", "my notes");
+    let index = write(&dir, "report.md", "my report");
+    for (study, victim) in [("bsp-bitonic", &file), ("topology-diameter", &file)] {
+        let output = xtask(&["sweep", study, "--quick", "--quiet", "--out", out.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("was not written by xtask") && stderr.contains(study), "{stderr}");
+        assert_eq!(std::fs::read_to_string(victim).unwrap(), "my notes");
+    }
+    let entries: Vec<_> =
+        std::fs::read_dir(&out).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    let output =
+        xtask(&["sweep", "pram-bounds", "--quick", "--quiet", "--out", dir.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is not a sweep index"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(index).unwrap(), "my report");
 }
