@@ -9,7 +9,8 @@
 //!   studies, written under `target/sweeps/<study>/`.
 //! - `pictures [--check]`: regenerates (or checks) the committed pictures under
 //!   `docs/pictures/` from their fixtures.
-//! - `merge DIR... [--out DIR]`: joins shard outputs into the bytes one run would write.
+//! - `merge DIR... [--out DIR] [--config F]`: joins shard outputs into the bytes one run would
+//!   write, every row checked against the jobs of the spec they were run from.
 //! - `report [--out DIR] [--quick]`: every study, then the reproduction report
 //!   `docs/results/README.md` with its plots.
 //!
@@ -107,6 +108,9 @@ enum Command {
         /// Where to write the merged output.
         #[arg(long, default_value = "target/sweeps")]
         out: PathBuf,
+        /// The sweep spec the shards were run from, when it is not an embedded one.
+        #[arg(long)]
+        config: Option<PathBuf>,
     },
 }
 
@@ -128,7 +132,7 @@ fn main() -> ExitCode {
         }
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Pictures { check } => pictures::pictures(check),
-        Command::Merge { dirs, out } => sweep::merge(&dirs, &out),
+        Command::Merge { dirs, out, config } => sweep::merge(&dirs, &out, config.as_deref()),
         Command::Report(args) => report::report(&args),
     };
     match result {

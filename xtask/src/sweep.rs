@@ -495,10 +495,19 @@ pub(crate) fn summarise(out: &Path, outputs: &[StudyOutput]) -> bool {
 }
 
 /// `cargo xtask merge`: joins shard outputs into the bytes a single run writes.
-pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
+///
+/// Every row is checked against the jobs of the spec the shards were run from (the embedded
+/// spec, or `config`, found by the shards' spec hash): its job exists, its seed, repetition and
+/// parameters are the job's, and every job a shard timed has a row there.
+pub(crate) fn merge(dirs: &[PathBuf], out: &Path, config: Option<&Path>) -> anyhow::Result<bool> {
     // study name -> (model, total jobs, rows, timings)
     let mut studies: std::collections::BTreeMap<String, StudyRun> =
         std::collections::BTreeMap::new();
+    let mut specs = load(None)?;
+    if let Some(config) = config {
+        specs.extend(load(Some(config))?);
+    }
+    let mut known: std::collections::BTreeMap<String, Vec<Job>> = Default::default();
     for dir in dirs {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| usage(format!("{}: cannot read shard output: {e}", dir.display())))?;
@@ -557,6 +566,12 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
                     entry.total_jobs
                 )));
             }
+            if !known.contains_key(&spec_hash) {
+                let jobs = spec_jobs(&specs, &name, &spec_hash)
+                    .map_err(|e| usage(format!("{}: {e}", path.display())))?;
+                known.insert(spec_hash.clone(), jobs);
+            }
+            check_rows(&path, &rows, &timings, &known[&spec_hash])?;
             entry.rows.extend(rows);
             entry.timings.extend(timings);
         }
@@ -588,14 +603,83 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
     Ok(summarise(out, &outputs))
 }
 
+/// The jobs of the spec of study `name` whose expanded jobs hash to `spec_hash` (default or
+/// quick axes), among `specs`.
+fn spec_jobs(specs: &[StudySpec], name: &str, spec_hash: &str) -> anyhow::Result<Vec<Job>> {
+    for spec in specs.iter().filter(|s| s.name == name) {
+        for quick in [false, true] {
+            let jobs = spec.jobs(quick)?;
+            if crate::spec::spec_hash(&jobs) == spec_hash {
+                return Ok(jobs);
+            }
+        }
+    }
+    Err(anyhow::anyhow!(
+        "study `{name}` was run from a sweep spec that is not embedded (spec hash {spec_hash}): \
+         pass it with --config FILE so that every row can be checked against its jobs"
+    ))
+}
+
+/// Checks one shard's rows against the spec's `jobs`: each row names a job of the spec with
+/// its seed, repetition and parameters, and every job timed in the shard has a row.
+fn check_rows(
+    path: &Path,
+    rows: &[Row],
+    timings: &[(u64, u64, u32, f64)],
+    jobs: &[Job],
+) -> anyhow::Result<()> {
+    let bad = |i: usize, what: String| usage(format!("{}: row {i}: {what}", path.display()));
+    let mut with_rows = std::collections::BTreeSet::new();
+    for (i, row) in rows.iter().enumerate() {
+        let index = row.get("job").and_then(serde_json::Value::as_u64);
+        let Some(job) = index.and_then(|j| usize::try_from(j).ok()).and_then(|j| jobs.get(j))
+        else {
+            let job = row.get("job").map_or_else(|| "missing".to_string(), ToString::to_string);
+            return Err(bad(i, format!("job {job} is not a job of the spec")));
+        };
+        for (key, want) in
+            [("seed", json_u64(job.seed)), ("rep", json_u64(u64::from(job.rep)))].into_iter().chain(
+                job.params.as_object().into_iter().flatten().map(|(k, v)| (k.as_str(), v.clone())),
+            )
+        {
+            if row.get(key) != Some(&want) {
+                return Err(bad(
+                    i,
+                    format!(
+                        "job {}: `{key}` is {:?}, the spec has {want}",
+                        job.index,
+                        row.get(key)
+                    ),
+                ));
+            }
+        }
+        with_rows.insert(job.index);
+    }
+    if let Some((job, ..)) = timings.iter().find(|t| !with_rows.contains(&t.0)) {
+        return Err(usage(format!(
+            "{}: job {job} is timed in timings.csv but has no row (damaged shard)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+fn json_u64(x: u64) -> serde_json::Value {
+    serde_json::Value::from(x)
+}
+
 fn read_timings(path: &Path) -> anyhow::Result<Vec<(u64, u64, u32, f64)>> {
     let Ok(text) = std::fs::read_to_string(path) else { return Ok(Vec::new()) };
     let mut timings = Vec::new();
-    for line in text.lines().skip(1) {
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let bad =
+            || usage(format!("{}: line {}: not `job,seed,rep,millis`", path.display(), i + 1));
         let fields: Vec<&str> = line.split(',').collect();
-        if let [job, seed, rep, millis] = fields.as_slice() {
-            timings.push((job.parse()?, seed.parse()?, rep.parse()?, millis.parse()?));
-        }
+        let [job, seed, rep, millis] = fields.as_slice() else { return Err(bad()) };
+        let parsed = (|| {
+            Some((job.parse().ok()?, seed.parse().ok()?, rep.parse().ok()?, millis.parse().ok()?))
+        })();
+        timings.push(parsed.ok_or_else(bad)?);
     }
     Ok(timings)
 }

@@ -488,6 +488,8 @@ fn merge_refuses_shards_of_different_specs() {
     let merged = dir.join("merged");
     let output = xtask(&[
         "merge",
+        "--config",
+        &a,
         "--out",
         merged.to_str().unwrap(),
         one.to_str().unwrap(),
@@ -497,6 +499,61 @@ fn merge_refuses_shards_of_different_specs() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("different sweep spec"), "{stderr}");
     assert!(!merged.exists());
+}
+
+/// `merge` checks every row against the jobs of the spec: a shard that lost a row (its
+/// timings intact), a row whose parameter was altered, a corrupt `timings.csv`, and a custom
+/// spec merged without `--config` are refused with the file and the row (exit 2, nothing
+/// written); the intact shards merge.
+#[test]
+fn merge_refuses_damaged_shards() {
+    let dir = scratch("merge-damaged");
+    let shards: Vec<PathBuf> = (1..=2).map(|k| dir.join(format!("shard-{k}"))).collect();
+    for (k, out) in shards.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        let args = ["sweep", "bsp-bitonic", "--quick", "--shard", &shard, "--quiet", "--out"];
+        let output = xtask(&[&args[..], &[out.to_str().unwrap()]].concat());
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    let results = shards[0].join("bsp-bitonic").join("results.json");
+    let intact = std::fs::read_to_string(&results).unwrap();
+    let merge = |extra: &[&str]| {
+        let merged = dir.join("merged");
+        let _ = std::fs::remove_dir_all(&merged);
+        let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+        args.extend(extra);
+        args.extend(shards.iter().map(|d| d.to_str().unwrap()));
+        let output = xtask(&args);
+        (output, merged.exists())
+    };
+    let mut value: serde_json::Value = serde_json::from_str(&intact).unwrap();
+    value["rows"].as_array_mut().unwrap().pop();
+    let lost = serde_json::to_string(&value).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&intact).unwrap();
+    value["rows"][0]["log_p"] = serde_json::json!("NaN");
+    let altered = serde_json::to_string(&value).unwrap();
+    for (damaged, needle) in [(lost, "has no row"), (altered, "row 0 (job")] {
+        std::fs::write(&results, damaged).unwrap();
+        let (output, written) = merge(&[]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("results.json") || stderr.contains("timings.csv"), "{stderr}");
+        assert!(stderr.contains(needle.trim_end_matches(" (job")), "{needle}: {stderr}");
+        assert!(!written);
+    }
+    std::fs::write(&results, &intact).unwrap();
+    let timings = shards[0].join("bsp-bitonic").join("timings.csv");
+    let good = std::fs::read_to_string(&timings).unwrap();
+    std::fs::write(&timings, format!("{good}x,y\n")).unwrap();
+    let (output, written) = merge(&[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("timings.csv: line"), "{stderr}");
+    assert!(!written);
+    std::fs::write(&timings, good).unwrap();
+    let (output, written) = merge(&[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(written);
 }
 
 /// A sweep of one study after a sweep of several keeps every study in the index, with its
