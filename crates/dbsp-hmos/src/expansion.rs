@@ -387,7 +387,8 @@ impl Dfs<'_> {
             if let Some(p) = exponent(t, self.cover.captured.min(self.q.most))
                 && p > self.best_eps()
             {
-                self.best = Witness::of(self.cover.g, self.q, &self.cover.chosen).or(self.best.take());
+                self.best =
+                    Witness::of(self.cover.g, self.q, &self.cover.chosen).or(self.best.take());
             }
             if 1.0 - ((t + 1) as f64).ln() / self.ln_most > self.best_eps() {
                 self.visit(u + 1);
