@@ -139,8 +139,8 @@ impl Study for ExpansionStudy {
             }
             Family::PolarityPlane => {
                 let q = plane_q(u64::from(n));
-                // q^2 <= n <= 2^12.
-                ((q * q) as u32, None)
+                // q^2 <= n <= 2^12 fits u32.
+                (u32::try_from(q * q).unwrap_or(n), None)
             }
         };
         Ok(ExpansionPoint { n, level0 })
