@@ -236,6 +236,7 @@ impl Model for DbspHmos {
             Box::new(crate::driver::studies::Lemma3Study),
             Box::new(crate::driver::studies::SlowdownStudy),
             Box::new(crate::driver::studies::Theorem3Study),
+            Box::new(crate::driver::studies::ExpansionStudy),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
