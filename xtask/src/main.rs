@@ -166,8 +166,8 @@ fn run(
     svg: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
     let model = registry::model(model)?;
-    let text = std::fs::read_to_string(config)
-        .map_err(|e| usage(format!("{}: cannot read config: {e}", config.display())))?;
+    let text = netcore::input::read_text(config, "config", netcore::input::MAX_TEXT_BYTES)
+        .map_err(|e| usage(e.to_string()))?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let file = netcore::study::ConfigFile::new(&text, dir);
     let report = match svg {

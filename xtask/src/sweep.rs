@@ -494,6 +494,9 @@ pub(crate) fn summarise(out: &Path, outputs: &[StudyOutput]) -> bool {
     outputs.iter().all(|o| o.judgements.iter().all(|j| j.as_expected))
 }
 
+/// The largest `results.json` of a shard `merge` reads (4 GiB).
+const MAX_SHARD_BYTES: u64 = 4 << 30;
+
 /// `cargo xtask merge`: joins shard outputs into the bytes a single run writes.
 ///
 /// Every row is checked against the jobs of the spec the shards were run from (the embedded
@@ -518,7 +521,8 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path, config: Option<&Path>) -> anyh
             .collect();
         names.sort();
         for path in names {
-            let text = std::fs::read_to_string(&path)?;
+            let text = netcore::input::read_text(&path, "shard output", MAX_SHARD_BYTES)
+                .map_err(|e| usage(e.to_string()))?;
             let value: serde_json::Value = serde_json::from_str(&text)
                 .map_err(|e| usage(format!("{}: {e}", path.display())))?;
             let field = |key: &str| {

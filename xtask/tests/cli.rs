@@ -208,6 +208,8 @@ fn bad_input_exits_2_and_writes_nothing() {
         ),
     );
     let a_file = write(&dir, "a-file", "not a directory");
+    let zero_program = write(&dir, "zero.toml", "file = \"/dev/zero\"\n");
+    let dir_text = dir.display().to_string();
     let under_a_file = format!("{a_file}/out");
     let out = dir.join("out");
     let out = out.to_str().unwrap();
@@ -248,6 +250,16 @@ fn bad_input_exits_2_and_writes_nothing() {
             vec!["--threads must be at most 1024 (got 100000)"],
         ),
         (vec!["report", "--threads", "0", "--out", out], vec!["--threads must be at least 1"]),
+        (vec!["run", "pram", "/dev/zero"], vec!["/dev/zero: config must be a regular file"]),
+        (
+            vec!["sweep", "--config", "/dev/urandom", "--out", out],
+            vec!["/dev/urandom: sweep spec must be a regular file"],
+        ),
+        (
+            vec!["run", "pram", &zero_program],
+            vec!["file", "/dev/zero: assembly file must be a regular file"],
+        ),
+        (vec!["run", "pram", &dir_text], vec!["config must be a regular file (got a directory)"]),
         (vec!["report", "--quick", "--out", &a_file], vec!["a-file is not a directory"]),
     ];
     for (args, needles) in cases {

@@ -171,13 +171,11 @@ impl PramConfig {
                     return Err(config_error("n", "only given with program", "n".into()));
                 }
                 let full = file.resolve(path);
-                let text = std::fs::read_to_string(&full).map_err(|e| {
-                    config_error(
-                        "file",
-                        "a readable assembly file",
-                        format!("{} ({e})", full.display()),
-                    )
-                })?;
+                let text =
+                    crate::input::read_text(&full, "assembly file", crate::input::MAX_TEXT_BYTES)
+                        .map_err(|e| {
+                        config_error("file", "a regular, readable assembly file", e.to_string())
+                    })?;
                 let program = Program::parse(&text)?;
                 (path.display().to_string(), program, self.input.clone().unwrap_or_default(), None)
             }
