@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::claims::fitted_curves;
 use crate::plot::{Overlays, axis_label, lines, pooled_axes, render};
-use crate::referee::{Judgement, judge};
+use crate::referee::{Grid, Judgement, judge};
 use crate::table::{Row, csv, markdown, selects, significant};
 
 /// Everything one study writes.
@@ -29,21 +29,6 @@ pub(crate) struct StudyOutput {
     pub(crate) files: Vec<(String, Vec<u8>)>,
     /// One judgement per claim (its line ends with the verdict).
     pub(crate) judgements: Vec<Judgement>,
-}
-
-/// The grid a study ran on, which decides what its claims' expected verdicts mean.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Grid {
-    /// The embedded spec's default axes, for which every claim's expected verdict is written:
-    /// any other verdict is a regression.
-    Default,
-    /// The embedded spec's quick axes (small sizes, too few to separate laws or even to fit
-    /// them): only a failed correctness or consistency check counts.
-    Quick,
-    /// A spec file's axes (a user's grid, or a large preset): only a failed correctness or
-    /// consistency check counts, and a claim without the rows it needs is NOT EVALUATED.
-    Custom,
 }
 
 /// The rows and timings of a finished (or merged) study, in job order.

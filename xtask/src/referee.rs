@@ -14,8 +14,22 @@ use netcore::study::{Check, Claim, Evidence, Law, Verdict};
 use serde_json::Value;
 
 use crate::claims::{Outcome, evaluate};
-use crate::output::Grid;
 use crate::table::{Row, cell, number, selects};
+
+/// The grid a study ran on, which decides what its claims' expected verdicts mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Grid {
+    /// The embedded spec's default axes, for which every claim's expected verdict is written:
+    /// any other verdict is a regression.
+    Default,
+    /// The embedded spec's quick axes (small sizes, too few to separate laws or even to fit
+    /// them): only a failed correctness or consistency check counts.
+    Quick,
+    /// A spec file's axes (a user's grid, or a large preset): only a failed correctness or
+    /// consistency check counts, and a claim without the rows it needs is NOT EVALUATED.
+    Custom,
+}
 
 /// The judgement of one claim.
 pub(crate) struct Judgement {

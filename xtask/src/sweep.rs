@@ -9,7 +9,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use netcore::study::{AnyStudy, JsonObject, ModelError, PreparedPoint};
 use rayon::prelude::*;
 
-use crate::output::{Grid, INDEX_TITLE, StudyOutput, StudyRun, build, write_all};
+use crate::output::{INDEX_TITLE, StudyOutput, StudyRun, build, write_all};
+use crate::referee::Grid;
 use crate::spec::{Job, StudySpec, describe, load, spec_hash, swept_axes};
 use crate::table::Row;
 use crate::{model_error, registry, usage};

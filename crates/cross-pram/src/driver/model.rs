@@ -102,7 +102,12 @@ fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, Mo
             row.procs,
             row.cost,
             row.slowdown,
-            row.bound.map(|b| format!("  (bound {b:.2})")).unwrap_or_default(),
+            match (row.bound, row.machine.bound_name()) {
+                (Some(b), Some(name)) => {
+                    format!("  (slowdown / bound {:.2}; bound {b:.2} = {name})", row.slowdown / b)
+                }
+                _ => String::new(),
+            },
             row.verified
         );
     }

@@ -122,8 +122,8 @@ fn pram_report(config: &PramConfig, run: &PramRun) -> Result<RunReport, ModelErr
     let report = &run.report;
     let (r, k) = (report.r, report.k);
     let summary = format!(
-        "{:?} (size {}) on D-BSP n = {} with {} r = {}, k = {}: {} global steps, {} supersteps, comm {:.1} ({} pricing), verified {}",
-        config.algorithm,
+        "{} (size {}) on D-BSP n = {} with {} r = {}, k = {}: {} global steps, {} supersteps, comm {:.1} ({} pricing), verified {}",
+        config.algorithm.name(),
         config.size,
         config.n,
         config.scheme.name(),
@@ -186,13 +186,15 @@ fn primitive_report(
         verified,
     };
     let summary = format!(
-        "{:?} on n = {}: {} supersteps, comm {:.3}, work {}, comm / bound {:.3}, verified {}",
-        report.primitive,
+        "{} on n = {}: {} supersteps, comm {:.3}, work {}, comm / bound {:.3} (bound {:.3} = {}), verified {}",
+        report.primitive.name(),
         report.n,
         report.trace.len(),
         report.comm,
         report.work,
         report.ratio,
+        report.bound,
+        report.primitive.bound_name(),
         report.verified
     );
     Ok(RunReport { summary, report: to_json(&report)? })

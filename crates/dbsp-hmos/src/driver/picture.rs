@@ -29,8 +29,11 @@ pub fn primitive_picture(
 ) -> Result<Picture, ModelError> {
     let (params, _, ledger, verified) = run;
     let title = format!(
-        "{:?} on D-BSP n = {}, alpha = {}, beta = {}: verified {verified}",
-        c.primitive, c.n, c.alpha, c.beta
+        "{} on D-BSP n = {}, alpha = {}, beta = {}: verified {verified}",
+        c.primitive.name(),
+        c.n,
+        c.alpha,
+        c.beta
     );
     Ok(ledger_picture(ledger, c.n, params, title)?)
 }

@@ -84,7 +84,7 @@ fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
         ExecMode::CountOnly => " (count-only)",
     };
     let summary = format!(
-        "{}{mode} on P = {}, M = {} ({:?}, {:?}, {:?}): tau = {}, stage1 = {}, stage2 = {}, {} sub-PRAMs, depth {}{result}",
+        "{}{mode} on P = {}, M = {} ({} memory, {}, {} formula): tau = {}, stage1 = {}, stage2 = {}, {} sub-PRAMs, depth {}{result}",
         report.algorithm,
         report.procs,
         report.mem_words,

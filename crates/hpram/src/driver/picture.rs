@@ -129,7 +129,7 @@ pub(crate) fn executed_picture(
         return Err(NotVerified { algorithm: executed.name.clone(), got }.into());
     }
     let title = format!(
-        "{} on P = {}, M = {} ({:?}, {:?})",
+        "{} on P = {}, M = {} ({}, {} memory)",
         executed.name, executed.procs, executed.mem_words, preset, config.memory
     );
     let picture = tree_picture(&executed.tree, preset, config.memory, config.formula, title)?;
