@@ -680,3 +680,22 @@ fn a_users_file_in_the_output_is_never_moved() {
     assert!(stderr.contains("is not a sweep index"), "{stderr}");
     assert_eq!(std::fs::read_to_string(index).unwrap(), "my report");
 }
+
+/// A program of one's own (`fixtures/own/prefix.pasm`) with `expect` runs and is verified on
+/// every PRAM emulation from a config; a wrong `expect` fails the run (exit 1) naming the
+/// first differing cell.
+#[test]
+fn a_users_program_with_expect_runs_on_every_pram_emulation() {
+    for model in ["pram", "actor-pram", "hpram", "dbsp-hmos", "cross-pram"] {
+        let config = root().join("fixtures/own").join(format!("{model}.toml"));
+        let output = xtask(&["run", model, config.to_str().unwrap()]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{model}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.contains("verified") && !stdout.contains("false"), "{model}: {stdout}");
+    }
+    let wrong = root().join("fixtures/own/pram-wrong-expect.toml");
+    let output = xtask(&["run", "pram", wrong.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cell 3 is 10, expected 11 (the config's expect)"), "{stderr}");
+}

@@ -43,9 +43,8 @@ pub fn primitive_picture(
 pub fn pram_picture(c: &PramConfig, run: &PramRun) -> Result<Picture, ModelError> {
     let report = &run.report;
     let title = format!(
-        "{:?} (size {}) on D-BSP n = {}, {} r = {}, k = {}: {} global steps, {} supersteps",
-        c.algorithm,
-        c.size,
+        "{} on D-BSP n = {}, {} r = {}, k = {}: {} global steps, {} supersteps",
+        c.name(),
         c.n,
         c.scheme.name(),
         report.r,

@@ -67,9 +67,8 @@ impl Model for Hpram {
 /// The run report of an H-PRAM run: refused (a failed run) if its result differs from the
 /// plain Rust reference.
 fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
-    if report.verified == Some(false) {
-        let got = report.result.unwrap_or_default();
-        return Err(NotVerified { algorithm: report.algorithm.clone(), got }.into());
+    if let Some(failure) = NotVerified::of(&report) {
+        return Err(failure.into());
     }
     let result = match (report.result, report.interpreter, report.verified) {
         (Some(r), _, _) => format!(", result {r}, verified = true"),
