@@ -638,21 +638,32 @@ impl Engine<'_> {
     }
 
     /// Handles the token of bucket `slot` taken at `t`: its first entry runs if its clocks
-    /// are free, else the whole bucket moves to the time they free.
+    /// are free, else the whole bucket moves to the time they free. After a run, the rest
+    /// (whose turns at `t` come next) moves at once if the run left their clocks busy.
     fn wake(&mut self, t: Step, slot: u32) -> Result<(), Error> {
         let (host, first) = self.waits.open(slot);
         let free = self.free_at(host, first.1);
         if free > t {
-            let (others, token) = self.waits.move_to(slot, free);
+            let (others, token) = self.waits.move_to(slot, free, true);
             self.events += others;
             self.aq.push_token(token);
             return Ok(());
         }
-        if let Some(token) = self.waits.take_first(slot) {
+        let rest = self.waits.take_first(slot);
+        self.queued -= 1;
+        self.run(t, first, host)?;
+        if rest {
+            let free = self.free_at(host, self.waits.first_of(slot).1);
+            let token = if free > t {
+                let (others, token) = self.waits.move_to(slot, free, false);
+                self.events += others;
+                token
+            } else {
+                self.waits.retoken(slot)
+            };
             self.aq.push_token(token);
         }
-        self.queued -= 1;
-        self.run(t, first, host)
+        Ok(())
     }
 
     /// When the clocks `op` (with the message bit: its message on `host`) waits for on

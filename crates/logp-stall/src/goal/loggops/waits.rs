@@ -160,32 +160,44 @@ impl Waits {
         (host, *b.members.front().expect("a bucket in use is not empty"))
     }
 
-    /// Removes the first entry of `slot` (it runs); the token of the rest, if any.
-    pub(super) fn take_first(&mut self, slot: u32) -> Option<Token> {
+    /// Removes the first entry of `slot` (it runs): whether entries are left (the bucket
+    /// then has no token until [`Waits::retoken`] or [`Waits::move_to`]).
+    pub(super) fn take_first(&mut self, slot: u32) -> bool {
         let b = &mut self.buckets[slot as usize];
         b.members.pop_front();
         if b.members.is_empty() {
             self.release(slot);
-            return None;
+            return false;
         }
-        b.generation = b.generation.wrapping_add(1);
-        Some(self.token(slot))
+        true
     }
 
-    /// Moves the whole bucket `slot` to `key` (its first entry was found busy until then):
-    /// the number of other entries (each taken once more) and the new token.
-    pub(super) fn move_to(&mut self, slot: u32, key: Step) -> (u64, Token) {
+    /// The first entry of `slot`.
+    pub(super) fn first_of(&self, slot: u32) -> Member {
+        *self.buckets[slot as usize].members.front().expect("a bucket in use is not empty")
+    }
+
+    /// A new token for `slot` at its time.
+    pub(super) fn retoken(&mut self, slot: u32) -> Token {
         let b = &mut self.buckets[slot as usize];
-        let others = b.members.len() as u64 - 1;
+        b.generation = b.generation.wrapping_add(1);
+        self.token(slot)
+    }
+
+    /// Moves the whole bucket `slot` to `key`: its entries are found busy until then, the
+    /// first one already taken (`first_taken`) or none. Returns the number of entries still to
+    /// be taken (each counted once more) and the new token.
+    pub(super) fn move_to(&mut self, slot: u32, key: Step, first_taken: bool) -> (u64, Token) {
+        let b = &mut self.buckets[slot as usize];
+        let others = b.members.len() as u64 - u64::from(first_taken);
         b.from = (others > 0).then_some(b.key);
         b.key = key;
-        b.generation = b.generation.wrapping_add(1);
-        (others, self.token(slot))
+        (others, self.retoken(slot))
     }
 
     /// Before a change of rank `host`'s clocks, with `w` the largest `(time, stamp)` taken so
     /// far: the entries whose turn at their bucket's `from` has not come go back there (each
-    /// new bucket's token to `push`). Returns how many went back (counted as taken, wrongly).
+    /// new token to `push`). Returns how many went back (counted as taken, wrongly).
     pub(super) fn settle(&mut self, host: u32, w: (Step, u32), mut push: impl FnMut(Token)) -> u64 {
         let Some(&first) = self.first.get(host as usize) else {
             return 0;
@@ -198,7 +210,12 @@ impl Waits {
                 && from == w.0
             {
                 let at = b.members.partition_point(|x| x.0 <= w.1);
-                if at < b.members.len() {
+                if at == 0 {
+                    // None has had its turn: the whole bucket goes back.
+                    back += b.members.len() as u64;
+                    b.key = from;
+                    push(self.retoken(slot));
+                } else if at < b.members.len() {
                     let rest = b.members.split_off(at);
                     back += rest.len() as u64;
                     let res = b.res;
