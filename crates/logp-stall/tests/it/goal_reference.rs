@@ -139,17 +139,16 @@ fn check(
 
 /// `(makespan, rank ends, ops completed, messages processed)`, or `None` when some operation
 /// never completes or a queue is left non-empty.
-fn reference(s: &Schedule, prm: LogGopsParams) -> Option<(u64, Vec<u64>, u64, u64)> {
+type Outcome = Option<(u64, Vec<u64>, u64, u64)>;
+
+/// The [`Outcome`] of `s` run with `prm`.
+fn reference(s: &Schedule, prm: LogGopsParams) -> Outcome {
     reference_counted(s, prm).0
 }
 
 /// [`reference`], with the entries taken from the active queue (put-back ones again) and the
 /// largest length of the active queue (at start-up and after each entry).
-#[allow(clippy::type_complexity)]
-fn reference_counted(
-    s: &Schedule,
-    prm: LogGopsParams,
-) -> (Option<(u64, Vec<u64>, u64, u64)>, u64, u64) {
+fn reference_counted(s: &Schedule, prm: LogGopsParams) -> (Outcome, u64, u64) {
     let p = s.num_ranks as usize;
     let (o, big_o, g, l, big_g, big_s) =
         (prm.o, prm.overhead_per_byte, prm.gap, prm.latency, prm.gap_per_byte, prm.s);
