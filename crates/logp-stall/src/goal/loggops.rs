@@ -6,7 +6,9 @@
 //! Choices, has the line numbers):
 //! - **Active queue.** One priority queue of entries `(time, stamp)`, smallest time first,
 //!   equal times by smallest stamp (`aqcompare_func`, `STRICT_ORDER`). Every new entry takes
-//!   the next stamp; an entry put back because its resources are busy keeps its stamp.
+//!   the next stamp; an entry put back because its resources are busy keeps its stamp. Put-back
+//!   entries are kept in buckets, moved a bucket at a time, taken in the same order and counted
+//!   as LogGOPSim takes them ([`waits`]; Choices, "LogGOPSim rules", put-back entries).
 //! - **Release order.** After each entry, the ranks whose operations were released (by a
 //!   start or a completion) are visited in rank order; each rank's released operations, in the
 //!   order they were released, are stably sorted by type (send, recv, calc) and queued with
@@ -683,9 +685,9 @@ impl Engine<'_> {
     }
 
     /// Whether entry `m` (a calc, send or message) of `host` taken at `t` waits: its clocks
-    /// are busy, so it is put back at the time they free; else they are about to change.
-    fn blocked(&mut self, t: Step, m: Member, host: u32) -> bool {
-        let free = self.free_at(host, m.1);
+    /// are busy until `free` ([`Engine::free_at`]), so it is put back then; else they are
+    /// about to change.
+    fn blocked(&mut self, t: Step, m: Member, host: u32, free: Step) -> bool {
         if free > t {
             self.park(host, free, m);
             return true;
@@ -807,10 +809,10 @@ impl Engine<'_> {
     }
 
     fn calc(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
-        if self.blocked(t, (ts, op, h), h) {
+        let c = self.cpu(h, op);
+        if self.blocked(t, (ts, op, h), h, self.nexto[c]) {
             return Ok(());
         }
-        let c = self.cpu(h, op);
         self.nexto[c] =
             self.later(op, h, "the calc", t, &[u64::from(self.s.ops[op as usize].size)])?;
         self.record(h, op, Busy::Calc, (t, self.nexto[c], t));
@@ -820,10 +822,10 @@ impl Engine<'_> {
     }
 
     fn send(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
-        if self.blocked(t, (ts, op, h), h) {
+        let (c, k) = (self.cpu(h, op), self.nic(h, op));
+        if self.blocked(t, (ts, op, h), h, self.nexto[c].max(self.nextgs[k])) {
             return Ok(());
         }
-        let (c, k) = (self.cpu(h, op), self.nic(h, op));
         let prm = self.prm;
         let cpu_end = self.later(
             op,
@@ -882,10 +884,10 @@ impl Engine<'_> {
     }
 
     fn message(&mut self, t: Step, ts: u32, send: u32, h: u32, src: u32) -> Result<(), Error> {
-        if self.blocked(t, (ts, send | MSG, src), h) {
+        let (c, k) = (self.cpu(h, send), self.nic(h, send));
+        if self.blocked(t, (ts, send | MSG, src), h, self.nexto[c].max(self.nextgr[k])) {
             return Ok(());
         }
-        let (c, k) = (self.cpu(h, send), self.nic(h, send));
         let prm = self.prm;
         let per_byte =
             self.per_byte(send, prm.overhead_per_byte).max(self.per_byte(send, prm.gap_per_byte));
