@@ -7,7 +7,9 @@
 //! in all. Here the blocked entries of one rank that wait for the same clocks (`res`: a calc's
 //! CPU, a send's CPU and send gap, a message's CPU and receive gap) at the same time `key` form
 //! a bucket, ordered by stamp, with one token in the active queue at `(key, first stamp)`:
-//! - **Taken and free**: the first entry runs (it leaves the bucket; the token moves to the next).
+//! - **Taken and free**: the first entry runs (it leaves the bucket); if the run leaves the
+//!   clocks busy for the next one, the rest moves at once as below (none of them taken yet),
+//!   else the token moves to the next.
 //! - **Taken and busy** until `free`: the whole bucket moves to `free`, each entry counted as
 //!   taken once. That is exact as long as the rank's clocks do not change before the other
 //!   entries' turns at `(key, stamp)` come: the bucket remembers `key` (`from`) until then.
