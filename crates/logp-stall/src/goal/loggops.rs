@@ -8,7 +8,7 @@
 //!   equal times by smallest stamp (`aqcompare_func`, `STRICT_ORDER`). Every new entry takes
 //!   the next stamp; an entry put back because its resources are busy keeps its stamp. Put-back
 //!   entries are kept in buckets, moved a bucket at a time, taken in the same order and counted
-//!   as LogGOPSim takes them ([`waits`]; Choices, "LogGOPSim rules", put-back entries).
+//!   as LogGOPSim takes them (`loggops/waits.rs`; Choices, "LogGOPSim rules", put-back entries).
 //! - **Release order.** After each entry, the ranks whose operations were released (by a
 //!   start or a completion) are visited in rank order; each rank's released operations, in the
 //!   order they were released, are stably sorted by type (send, recv, calc) and queued with
