@@ -15,7 +15,8 @@ use anyhow::Context;
 
 use netcore::study::{Coverage, PaperResult, Verdict};
 
-use crate::output::{StudyOutput, TEMP_PREFIX, replace_dir, verdict_counts};
+use crate::generations::{TEMP_PREFIX, remove_temporaries, replace_dir};
+use crate::output::{StudyOutput, verdict_counts};
 use crate::referee::Judgement;
 use crate::sweep::{
     SweepArgs, check_threads, default_out, project_root, run_and_write, summarise, writable_dir,
@@ -290,13 +291,18 @@ fn anchor(title: &str) -> String {
         .collect()
 }
 
-/// Writes `README.md` and each study's plots under `out`, replacing what was there in one
-/// step (built in a temporary directory beside it first).
+/// Writes `README.md` and each study's plots under `out`, replacing the whole directory in one
+/// atomic step: it is built complete in a temporary directory beside `out`, then exchanged
+/// with it ([`replace_dir`]). `out` stays a plain directory (the committed `docs/results/`
+/// must read the same in a git checkout, where a link would not); a kill leaves the old
+/// report or the new one, and at worst a temporary `.xtask-tmp-NAME-*` beside it, which the
+/// next report removes.
 fn write_report(out: &Path, readme: &str, outputs: &[StudyOutput]) -> anyhow::Result<()> {
     let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)
         .with_context(|| format!("cannot create {}", parent.display()))?;
     let name = out.file_name().map_or_else(|| "results".into(), |n| n.to_string_lossy());
+    remove_temporaries(parent, &format!("{TEMP_PREFIX}{name}-"));
     let temp = parent.join(format!("{TEMP_PREFIX}{name}-{}", std::process::id()));
     let written = (|| -> anyhow::Result<()> {
         std::fs::create_dir_all(&temp)?;
