@@ -136,10 +136,15 @@ fn next_number(out: &Path) -> anyhow::Result<u64> {
 }
 
 /// Removes what an interrupted earlier sweep may have left in `out`: its temporaries
-/// (`.xtask-tmp-*`) and every generation that is not current. No other entry is touched.
+/// (`.xtask-tmp-*`), every generation that is not current, and `.xtask-current` when it does
+/// not link to a generation (a copy that followed the links made it a directory). No other
+/// entry is touched.
 fn remove_stale(out: &Path) {
     remove_temporaries(out, TEMP_PREFIX);
     let current = current(out);
+    if current.is_none() {
+        let _ = remove_entry(&out.join(CURRENT));
+    }
     let Ok(entries) = std::fs::read_dir(out) else { return };
     for entry in entries.flatten() {
         let stale = generation_number(&entry.file_name().to_string_lossy()).is_some()
@@ -313,5 +318,168 @@ pub(crate) fn replace_dir(new: &Path, target: &Path) -> io::Result<()> {
         std::fs::rename(target, &aside)?;
         std::fs::rename(new, target)?;
         remove_entry(Path::new(&aside))
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    /// A fresh scratch directory for one test.
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("xtask-generations-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// What a reader of `out` sees: `NAME/FILE` or `NAME` (a file) to its text, hidden entries
+    /// left out, links followed.
+    fn visible(out: &Path) -> BTreeMap<String, String> {
+        let mut files = BTreeMap::new();
+        for entry in std::fs::read_dir(out).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            let path = entry.path();
+            if name.starts_with('.') {
+                continue;
+            }
+            if path.is_dir() {
+                for file in std::fs::read_dir(&path).unwrap().flatten() {
+                    let text = std::fs::read_to_string(file.path()).unwrap();
+                    files.insert(format!("{name}/{}", file.file_name().to_string_lossy()), text);
+                }
+            } else if path.is_file() {
+                files.insert(name, std::fs::read_to_string(path).unwrap());
+            }
+        }
+        files
+    }
+
+    /// The hidden entries of `out`, sorted.
+    fn hidden(out: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(out)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A fill that writes each `(study, text)` as `STUDY/run.json` and the index `index`.
+    fn studies<'a>(
+        written: &'a [(&str, &str)],
+        index: &'a str,
+    ) -> impl FnOnce(&Path) -> anyhow::Result<()> + 'a {
+        move |next| {
+            for (study, text) in written {
+                std::fs::create_dir(next.join(study))?;
+                std::fs::write(next.join(study).join("run.json"), text)?;
+            }
+            std::fs::write(next.join(INDEX), index)?;
+            Ok(())
+        }
+    }
+
+    fn expected(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    /// A second publish rewrites one study and keeps the other (a hard link to the same
+    /// file); what a kill left (a half-written generation, a temporary link, a
+    /// `.xtask-current` a copy made a directory) is removed and a user's hidden file kept;
+    /// one generation, its link and the lock remain.
+    #[test]
+    fn publish_keeps_untouched_studies_and_removes_leftovers() {
+        let out = scratch("publish");
+        publish(&out, &["a", "b"], studies(&[("a", "a1"), ("b", "b1")], "i1")).unwrap();
+        assert_eq!(
+            visible(&out),
+            expected(&[("a/run.json", "a1"), ("b/run.json", "b1"), ("report.md", "i1")])
+        );
+        std::fs::create_dir_all(out.join(".xtask-gen-7/a")).unwrap();
+        symlink(Path::new(".xtask-gen-7"), &out.join(".xtask-tmp-current-1")).unwrap();
+        std::fs::write(out.join(".notes"), "mine").unwrap();
+        let inode = |out: &Path| {
+            std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(out.join("a/run.json")).unwrap())
+        };
+        let kept = inode(&out);
+        publish(&out, &["b"], studies(&[("b", "b2")], "i2")).unwrap();
+        assert_eq!(inode(&out), kept);
+        assert_eq!(
+            visible(&out),
+            expected(&[("a/run.json", "a1"), ("b/run.json", "b2"), ("report.md", "i2")])
+        );
+        assert_eq!(hidden(&out), [".notes", ".xtask-current", ".xtask-gen-1", ".xtask-lock"]);
+        // A copy that followed the links: `.xtask-current` is a directory, the studies too.
+        let copy = scratch("publish-copy");
+        for (path, text) in visible(&out) {
+            let path = copy.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        std::fs::create_dir_all(copy.join(CURRENT).join("a")).unwrap();
+        publish(&copy, &["a"], studies(&[("a", "a3")], "i3")).unwrap();
+        assert_eq!(
+            visible(&copy),
+            expected(&[("a/run.json", "a3"), ("b/run.json", "b2"), ("report.md", "i3")])
+        );
+        assert!(is_entry_link(&copy, "b") && is_entry_link(&copy, INDEX));
+        assert_eq!(hidden(&copy).len(), 3, "{:?}", hidden(&copy));
+    }
+
+    /// A fill that fails leaves the previous run and no new generation.
+    #[test]
+    fn a_failed_fill_leaves_the_previous_run() {
+        let out = scratch("failed");
+        publish(&out, &["a"], studies(&[("a", "a1")], "i1")).unwrap();
+        let before = (visible(&out), hidden(&out));
+        let failing = |next: &Path| -> anyhow::Result<()> {
+            std::fs::create_dir(next.join("a"))?;
+            anyhow::bail!("disk full")
+        };
+        assert!(publish(&out, &["a"], failing).is_err());
+        assert_eq!((visible(&out), hidden(&out)), before);
+    }
+
+    /// An older xtask's layout, killed half way through its migration (study `b` already a
+    /// link, `a` a plain directory with a partial copy in the current generation), beside a
+    /// user's directory: the next publish migrates the rest and keeps what it read as.
+    #[test]
+    fn a_half_migrated_older_layout_is_completed() {
+        let out = scratch("migrate");
+        for (study, text) in [("a", "a0"), ("b", "b0")] {
+            std::fs::create_dir_all(out.join(study)).unwrap();
+            std::fs::write(out.join(study).join("run.json"), text).unwrap();
+            std::fs::write(out.join(study).join("plot.svg"), format!("{text} plot")).unwrap();
+        }
+        std::fs::write(out.join(INDEX), "i0").unwrap();
+        std::fs::create_dir_all(out.join("mine")).unwrap();
+        std::fs::write(out.join("mine").join("notes.md"), "my notes").unwrap();
+        let old = visible(&out);
+        // The state a kill during the migration leaves.
+        let generation = out.join(".xtask-gen-0");
+        std::fs::create_dir_all(generation.join("a")).unwrap();
+        std::fs::write(generation.join("a").join("run.json"), "a0").unwrap();
+        link_tree(&out.join("b"), &generation.join("b")).unwrap();
+        symlink(Path::new(".xtask-gen-0"), &out.join(CURRENT)).unwrap();
+        replace_dir(&temporary_link(&out, "b").unwrap(), &out.join("b")).unwrap();
+        assert_eq!(visible(&out), old);
+        migrate(&out).unwrap();
+        assert_eq!(visible(&out), old);
+        for entry in ["a", "b", INDEX] {
+            assert!(is_entry_link(&out, entry), "{entry}");
+        }
+        publish(&out, &["a"], studies(&[("a", "a1")], "i1")).unwrap();
+        let mut new = old.clone();
+        new.remove("a/plot.svg");
+        new.insert("a/run.json".into(), "a1".into());
+        new.insert(INDEX.into(), "i1".into());
+        assert_eq!(visible(&out), new);
+        assert!(std::fs::symlink_metadata(out.join("mine")).unwrap().is_dir());
     }
 }
