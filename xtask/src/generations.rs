@@ -26,6 +26,9 @@
 //! a kill left. Entries of `OUT` that xtask did not write are never moved or removed (the
 //! callers refuse to replace one first, `sweep::check_out`).
 //!
+//! The files are not synced to disk: the guarantee is against a killed process, not against a
+//! power loss.
+//!
 //! An `OUT` written by an older xtask holds the study directories and the index themselves. A
 //! sweep first migrates it without changing what it reads as: each such directory is hard
 //! linked into the current generation and then exchanged with its link in one step

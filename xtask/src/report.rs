@@ -367,6 +367,37 @@ mod tests {
         }
     }
 
+    /// The report directory is replaced as a whole and stays a plain directory: the new
+    /// README and plots, `large.md` kept, a study's other files left out, and a temporary a
+    /// killed report left beside it removed.
+    #[test]
+    fn write_report_replaces_the_whole_directory() {
+        let parent = std::env::temp_dir().join(format!("xtask-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&parent);
+        let out = parent.join("results");
+        let output = |svg: &str| StudyOutput {
+            name: "s".into(),
+            model: "m".into(),
+            about: String::new(),
+            shows: String::new(),
+            plots: Vec::new(),
+            files: vec![("p.svg".into(), svg.into()), ("report.md".into(), b"x".to_vec())],
+            judgements: Vec::new(),
+        };
+        write_report(&out, "r1", &[output("one")]).unwrap();
+        std::fs::write(out.join(large::LARGE), "large").unwrap();
+        std::fs::create_dir_all(parent.join(format!("{TEMP_PREFIX}results-1"))).unwrap();
+        write_report(&out, "r2", &[output("two")]).unwrap();
+        let read = |path: &str| std::fs::read_to_string(out.join(path)).unwrap_or_default();
+        assert_eq!([read(README), read("s/p.svg"), read(large::LARGE)], ["r2", "two", "large"]);
+        assert!(!out.join("s/report.md").exists());
+        assert!(std::fs::symlink_metadata(&out).unwrap().is_dir());
+        let entries: Vec<_> =
+            std::fs::read_dir(&parent).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(entries, ["results"]);
+        std::fs::remove_dir_all(&parent).unwrap();
+    }
+
     #[test]
     fn anchors_follow_github() {
         assert_eq!(anchor("Heywood and Ranka: A Model"), "heywood-and-ranka-a-model");
