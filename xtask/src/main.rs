@@ -25,6 +25,7 @@ mod claims;
 mod describe;
 #[cfg(test)]
 mod fuzz;
+mod generations;
 mod large;
 mod output;
 mod picture;

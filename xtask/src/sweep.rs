@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use netcore::study::{AnyStudy, JsonObject, ModelError, PreparedPoint};
 use rayon::prelude::*;
 
+use crate::generations::{INDEX, is_entry_link};
 use crate::output::{INDEX_TITLE, StudyOutput, StudyRun, build, write_all};
 use crate::referee::Grid;
 use crate::spec::{Job, StudySpec, describe, load, spec_hash, swept_axes};
@@ -247,14 +248,17 @@ pub(crate) fn check_threads(threads: Option<usize>) -> anyhow::Result<()> {
 }
 
 /// Checks `--out` before any work: its nearest existing ancestor is a writable directory, and
-/// every entry the sweep would replace (a study directory `out/STUDY`, the index
-/// `out/report.md`) was written by xtask (a study directory holds `run.json`; the index starts
-/// with its title), so a user's file is never moved or deleted.
+/// every entry the sweep would replace (a study `out/STUDY`, the index `out/report.md`) was
+/// written by xtask: the link into the current generation xtask makes (see `generations.rs`),
+/// or, as an older xtask wrote them, a study directory holding `run.json` or an index file
+/// starting with its title. A user's file is never moved or deleted.
 pub(crate) fn check_out(out: &Path, studies: &[&str]) -> anyhow::Result<()> {
     writable_dir(out, "--out")?;
     for study in studies {
         let target = out.join(study);
-        let ours = target.is_dir() && target.join("run.json").is_file();
+        // A link into the current generation, or a study directory an older xtask wrote.
+        let plain = std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_dir());
+        let ours = is_entry_link(out, study) || (plain && target.join("run.json").is_file());
         if std::fs::symlink_metadata(&target).is_ok() && !ours {
             return Err(usage(format!(
                 "--out {}: {} exists and was not written by xtask (a study directory it writes \
@@ -264,10 +268,11 @@ pub(crate) fn check_out(out: &Path, studies: &[&str]) -> anyhow::Result<()> {
             )));
         }
     }
-    let index = out.join("report.md");
-    if std::fs::symlink_metadata(&index).is_ok() {
+    let index = out.join(INDEX);
+    if std::fs::symlink_metadata(&index).is_ok() && !is_entry_link(out, INDEX) {
         let text = std::fs::read(&index).unwrap_or_default();
-        if !index.is_file() || !text.starts_with(INDEX_TITLE.as_bytes()) {
+        let plain = std::fs::symlink_metadata(&index).is_ok_and(|m| m.is_file());
+        if !plain || !text.starts_with(INDEX_TITLE.as_bytes()) {
             return Err(usage(format!(
                 "--out {}: {} exists and is not a sweep index written by xtask: move it away or \
                  choose another --out",
@@ -604,6 +609,8 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path, config: Option<&Path>) -> anyh
         }
         outputs.push(build(study.as_ref(), &run, "cargo xtask merge")?);
     }
+    let names: Vec<&str> = outputs.iter().map(|o| o.name.as_str()).collect();
+    check_out(out, &names)?;
     write_all(out, &outputs)?;
     Ok(summarise(out, &outputs))
 }
