@@ -254,6 +254,13 @@ pub(crate) fn check_threads(threads: Option<usize>) -> anyhow::Result<()> {
 /// starting with its title. A user's file is never moved or deleted.
 pub(crate) fn check_out(out: &Path, studies: &[&str]) -> anyhow::Result<()> {
     writable_dir(out, "--out")?;
+    if out.join("Cargo.toml").exists() || out.join(".git").exists() {
+        return Err(usage(format!(
+            "--out {}: a source tree (it holds Cargo.toml or .git): choose a directory of \
+             outputs, e.g. target/sweeps",
+            out.display()
+        )));
+    }
     for study in studies {
         let target = out.join(study);
         // A link into the current generation, or a study directory an older xtask wrote.

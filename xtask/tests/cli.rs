@@ -211,6 +211,7 @@ fn bad_input_exits_2_and_writes_nothing() {
     let a_file = write(&dir, "a-file", "not a directory");
     let zero_program = write(&dir, "zero.toml", "file = \"/dev/zero\"\n");
     let dir_text = dir.display().to_string();
+    let root_text = root().display().to_string();
     let under_a_file = format!("{a_file}/out");
     let out = dir.join("out");
     let out = out.to_str().unwrap();
@@ -252,6 +253,7 @@ fn bad_input_exits_2_and_writes_nothing() {
         ),
         (vec!["report", "--threads", "0", "--out", out], vec!["--threads must be at least 1"]),
         (vec!["run", "pram", "/dev/zero"], vec!["/dev/zero: config must be a regular file"]),
+        (vec!["sweep", "bsp-bitonic", "--quick", "--out", &root_text], vec!["a source tree"]),
         (
             vec!["sweep", "--config", "/dev/urandom", "--out", out],
             vec!["/dev/urandom: sweep spec must be a regular file"],
