@@ -207,14 +207,14 @@ pub fn check(q: &Quotient, spec: &Spec, sets: &[Vec<usize>]) -> Result<()> {
             spec.cols
         )));
     }
-    if let Some(c) = spec.load {
-        if let Some(s) = (0..count.len()).find(|&s| count[s] > c.get() * q.sizes[s]) {
-            return Err(Error::BadAssignment(format!(
-                "segment {s} holds {} columns, the load cap allows c |S| = {}",
-                count[s],
-                c.get() * q.sizes[s]
-            )));
-        }
+    if let Some(c) = spec.load
+        && let Some(s) = (0..count.len()).find(|&s| count[s] > c.get() * q.sizes[s])
+    {
+        return Err(Error::BadAssignment(format!(
+            "segment {s} holds {} columns, the load cap allows c |S| = {}",
+            count[s],
+            c.get() * q.sizes[s]
+        )));
     }
     Ok(())
 }
