@@ -13,7 +13,7 @@
 use netcore::rng::SimRng;
 use std::num::NonZeroUsize;
 
-use netcore::study::{Claim, Column, Law, ModelError, ParamError, Plot, Study, Verdict};
+use netcore::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::assign_search::{Copies, Measure, Quotient, Spec, measure, search};
@@ -204,20 +204,18 @@ impl Study for Theorem10Exact {
             .only("host", "h1")
             .exact()
             .of("Theorem 9"),
-            // Only n = 16 is within the search's reach on H_2: one size cannot show growth, so
-            // the claim cannot be evaluated (NOT EVALUATED); it becomes decisive once the
-            // search reaches a second size.
-            Claim::grows(
-                "two copies, load c, every assignment: the minimum grows at least 1.25-fold from the smallest to the largest n (Theorem 10's Omega(log n))",
-                "minimum",
-                "n",
-                1.25,
+            // Only n = 16 is within the search's reach on H_2: one size cannot show Theorem
+            // 10's growth (docs/models/overlap-ring.md#theorem-10-exact), so what the rows show
+            // is the exact minimum at that size, an illustration of the lower bound.
+            Claim::within(
+                "two copies, load c, every assignment, at the only size the search reaches (n = 16): the exact minimum is at least log2(n) / 2 host steps per guest step (minimum / log2 n >= 0.5); one size shows no growth, so Theorem 10's Omega(log n) itself is not tested",
+                "ratio",
+                0.5,
+                f64::INFINITY,
             )
             .only("host", "h2")
-            .result(Law::new("log n").pow("log_n", 1.0))
-            .rival(Law::new("constant"))
-            .of("Theorem 10")
-            .expect(Verdict::NotEvaluated, "docs/models/overlap-ring.md#theorem-10-exact"),
+            .illustration()
+            .of("Theorem 10"),
         ]
     }
     fn glossary(&self) -> Vec<Column> {
