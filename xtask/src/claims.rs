@@ -15,6 +15,9 @@ use crate::table::{Row, cell, number, selects};
 /// The outcome of one claim's check on a set of rows.
 pub(crate) struct Outcome {
     pub(crate) pass: bool,
+    /// Whether the rows sufficed to decide: some row selected, and for a grouped check some
+    /// group with enough sizes to fit. A check that could not be evaluated does not pass.
+    pub(crate) evaluated: bool,
     /// What was observed and the band it must fall in, e.g.
     /// `observed [0.98, 1.02] over 12 rows; band [0.9, 1.1]`.
     pub(crate) observed: String,
@@ -25,7 +28,12 @@ pub(crate) struct Outcome {
 
 fn fail(observed: impl Into<String>) -> Outcome {
     let observed = observed.into();
-    Outcome { pass: false, score: observed.clone(), observed }
+    Outcome { pass: false, evaluated: true, score: observed.clone(), observed }
+}
+
+/// The outcome of a check the rows cannot decide.
+fn not_evaluated(observed: impl Into<String>) -> Outcome {
+    Outcome { evaluated: false, ..fail(observed) }
 }
 
 /// A band `[lo, hi]` as the report prints it (an open end as `inf`).
@@ -61,6 +69,7 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Outcome 
             let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             Outcome {
                 pass: in_band(min, *lo, *hi) && in_band(max, *lo, *hi),
+                evaluated: true,
                 observed: format!(
                     "observed [{min:.4}, {max:.4}] over {n} rows; band {}",
                     band(*lo, *hi)
@@ -74,6 +83,7 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Outcome 
             let spread = if min > 0.0 { max / min } else { f64::INFINITY };
             Outcome {
                 pass: spread <= *factor,
+                evaluated: true,
                 observed: format!("max / min = {spread:.3} over {n} rows; allowed <= {factor}"),
                 score: format!("max / min {spread:.3}"),
             }
@@ -93,7 +103,7 @@ pub(crate) fn evaluate(claim: &Claim, rows: &[Row], axes: &[String]) -> Outcome 
 fn select<'r>(claim: &Claim, rows: &'r [Row]) -> Result<(Vec<&'r Row>, Vec<f64>), Outcome> {
     let selected: Vec<&Row> = rows.iter().filter(|row| selects(&claim.filter, row)).collect();
     if selected.is_empty() {
-        return Err(fail("no rows match"));
+        return Err(not_evaluated("no rows match"));
     }
     if let Check::AllTrue = claim.check {
         let bad = selected
@@ -105,7 +115,7 @@ fn select<'r>(claim: &Claim, rows: &'r [Row]) -> Result<(Vec<&'r Row>, Vec<f64>)
         } else {
             format!("{bad} of {} rows false", selected.len())
         };
-        return Err(Outcome { pass: bad == 0, score: observed.clone(), observed });
+        return Err(Outcome { pass: bad == 0, evaluated: true, score: observed.clone(), observed });
     }
     let mut values = Vec::with_capacity(selected.len());
     for row in &selected {
@@ -376,7 +386,12 @@ fn judge_groups(check: &Check, x: &str, groups: &Groups) -> Outcome {
     if let Some(failure) = &first_failure {
         observed += &format!("; first failing group {failure}");
     }
-    Outcome { pass: first_failure.is_none() && !fits.is_empty(), observed, score }
+    Outcome {
+        pass: first_failure.is_none() && !fits.is_empty(),
+        evaluated: !fits.is_empty(),
+        observed,
+        score,
+    }
 }
 
 #[cfg(test)]

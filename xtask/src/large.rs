@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::output::{StudyOutput, TEMP_PREFIX, commit, utc_now, verdict_counts};
+use crate::generations::TEMP_PREFIX;
+use crate::output::{StudyOutput, commit, utc_now, verdict_counts};
 use crate::registry;
 use crate::sweep::{SweepArgs, project_root, run_and_write};
 

@@ -1,13 +1,16 @@
 //! `cargo xtask`: the experiment driver.
 //!
 //! - `list`: models and studies, one line each.
+//! - `describe STUDY`: a study's parameters with their values in the default, quick and large
+//!   grids, and its claims with their kinds and expected verdicts.
 //! - `run MODEL CONFIG.toml [--json] [--svg FILE]`: one configuration of one model; `--svg`
 //!   also writes the picture of the run (a space-time diagram, [`picture`]).
 //! - `sweep [STUDY...] [--config F] [--quick] [--out DIR] [--threads N] [--shard K/N]`: parameter
 //!   studies, written under `target/sweeps/<study>/`.
 //! - `pictures [--check]`: regenerates (or checks) the committed pictures under
 //!   `docs/pictures/` from their fixtures.
-//! - `merge DIR... [--out DIR]`: joins shard outputs into the bytes one run would write.
+//! - `merge DIR... [--out DIR] [--config F]`: joins shard outputs into the bytes one run would
+//!   write, every row checked against the jobs of the spec they were run from.
 //! - `report [--out DIR] [--quick]`: every study, then the reproduction report
 //!   `docs/results/README.md` with its plots.
 //!
@@ -19,8 +22,10 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod claims;
+mod describe;
 #[cfg(test)]
 mod fuzz;
+mod generations;
 mod large;
 mod output;
 mod picture;
@@ -81,6 +86,11 @@ enum Command {
         #[arg(long)]
         svg: Option<PathBuf>,
     },
+    /// Describe a study: its parameters and their values in each grid, and its claims.
+    Describe {
+        /// The study (see `cargo xtask list`).
+        study: String,
+    },
     /// Run parameter studies and write CSV, JSON, SVG plots and a Markdown report.
     Sweep(sweep::SweepArgs),
     /// Run every study and write the reproduction report (`docs/results/README.md`).
@@ -99,6 +109,9 @@ enum Command {
         /// Where to write the merged output.
         #[arg(long, default_value = "target/sweeps")]
         out: PathBuf,
+        /// The sweep spec the shards were run from, when it is not an embedded one.
+        #[arg(long)]
+        config: Option<PathBuf>,
     },
 }
 
@@ -115,9 +128,12 @@ fn main() -> ExitCode {
         Command::Run { model, config, json, svg } => {
             run(&model, &config, json, svg.as_deref()).map(|()| true)
         }
+        Command::Describe { study } => {
+            describe::describe(&study).and_then(|t| print(&t)).map(|()| true)
+        }
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Pictures { check } => pictures::pictures(check),
-        Command::Merge { dirs, out } => sweep::merge(&dirs, &out),
+        Command::Merge { dirs, out, config } => sweep::merge(&dirs, &out, config.as_deref()),
         Command::Report(args) => report::report(&args),
     };
     match result {
@@ -151,8 +167,8 @@ fn run(
     svg: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
     let model = registry::model(model)?;
-    let text = std::fs::read_to_string(config)
-        .map_err(|e| usage(format!("{}: cannot read config: {e}", config.display())))?;
+    let text = netcore::input::read_text(config, "config", netcore::input::MAX_TEXT_BYTES)
+        .map_err(|e| usage(e.to_string()))?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));
     let file = netcore::study::ConfigFile::new(&text, dir);
     let report = match svg {

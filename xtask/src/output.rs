@@ -1,18 +1,20 @@
 //! A study's output files, built in memory and written atomically.
 //!
-//! Every file of every study is rendered before anything touches the disk. Each study's files
-//! go to a hidden temporary directory beside the final one, which is then renamed into place,
-//! so a failed or interrupted sweep never leaves a partial output.
+//! Every file of every study is rendered before anything touches the disk. All of them, with
+//! the index, go to a new generation of the output directory that replaces the previous one in
+//! one atomic step (`generations.rs`), so a failed or interrupted sweep never leaves a partial
+//! or mixed output.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context;
 use netcore::study::{AnyStudy, Check, Claim, Column, Plot, Verdict};
 use serde_json::{Value, json};
 
 use crate::claims::fitted_curves;
+use crate::generations::{INDEX, publish};
 use crate::plot::{Overlays, axis_label, lines, pooled_axes, render};
-use crate::referee::{Judgement, judge};
+use crate::referee::{Grid, Judgement, judge};
 use crate::table::{Row, csv, markdown, selects, significant};
 
 /// Everything one study writes.
@@ -41,8 +43,8 @@ pub(crate) struct StudyRun {
     pub(crate) spec_hash: String,
     /// `Some("K/N")` for a shard's output.
     pub(crate) shard: Option<String>,
-    /// The study ran on its quick axes (too small a grid to separate laws).
-    pub(crate) quick: bool,
+    /// The grid the study ran on (what its claims' expectations mean for it).
+    pub(crate) grid: Grid,
     pub(crate) rows: Vec<Row>,
     /// (job, seed, rep, milliseconds).
     pub(crate) timings: Vec<(u64, u64, u32, f64)>,
@@ -73,7 +75,7 @@ pub(crate) fn build(
     let verdicts: Vec<Judgement> = if run.shard.is_some() {
         Vec::new()
     } else {
-        claims.iter().map(|claim| judge(claim, &run.rows, &run.axes, run.quick)).collect()
+        claims.iter().map(|claim| judge(claim, &run.rows, &run.axes, run.grid)).collect()
     };
     let shows = what_this_shows(&verdicts, &study.findings(&run.rows), run.shard.is_some());
     let report = study_report(study, run, command, &shows, &verdicts, &plot_sections, &glossary);
@@ -133,7 +135,7 @@ fn data_files(
         "axes": run.axes,
         "spec_hash": run.spec_hash,
         "shard": run.shard,
-        "quick": run.quick,
+        "grid": run.grid,
         "claims": claims,
         "rows": run.rows.iter().cloned().map(Value::Object).collect::<Vec<_>>(),
     });
@@ -260,80 +262,27 @@ pub(crate) fn verdict_counts<'j>(judgements: impl IntoIterator<Item = &'j Judgem
     counts.join(", ")
 }
 
-/// The prefix of every temporary entry a sweep makes in `--out` (and the only entries it
-/// ever removes there besides the studies it writes).
-pub(crate) const TEMP_PREFIX: &str = ".xtask-tmp-";
-
-/// Writes the outputs under `out`, each study atomically, then the index `out/report.md`.
-///
-/// A study's files are written to a temporary directory beside its final one, which then
-/// takes the final one's place in one atomic step ([`replace_dir`]), so whenever the process
-/// is killed each study directory holds either the previous run's complete files or the new
-/// ones, and the index is replaced the same way last.
+/// Writes the outputs under `out` as one new generation of it (see [`crate::generations`]):
+/// the studies, the studies of the previous run that this one did not rewrite, and the index
+/// `report.md` rebuilt from all of them, made current in one atomic step, so whenever the
+/// process is killed `out` reads as the previous run or the new one as a whole.
 pub(crate) fn write_all(out: &Path, outputs: &[StudyOutput]) -> anyhow::Result<()> {
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-    remove_stale_temporaries(out);
-    for output in outputs {
-        let final_dir = out.join(&output.name);
-        let temp_dir = out.join(format!("{TEMP_PREFIX}{}-{}", output.name, std::process::id()));
-        let written = (|| -> anyhow::Result<()> {
-            std::fs::create_dir_all(&temp_dir)?;
-            for (file, bytes) in &output.files {
-                std::fs::write(temp_dir.join(file), bytes)?;
-            }
-            replace_dir(&temp_dir, &final_dir)?;
-            Ok(())
-        })();
-        if let Err(e) = written {
-            let _ = std::fs::remove_dir_all(&temp_dir);
-            return Err(e.context(format!("cannot write {}", final_dir.display())));
+    let names: Vec<&str> = outputs.iter().map(|o| o.name.as_str()).collect();
+    publish(out, &names, |next| {
+        for output in outputs {
+            let dir = next.join(&output.name);
+            let written = std::fs::create_dir(&dir).and_then(|()| {
+                output
+                    .files
+                    .iter()
+                    .try_for_each(|(file, bytes)| std::fs::write(dir.join(file), bytes))
+            });
+            written.with_context(|| format!("cannot write {}", dir.display()))?;
         }
-    }
-    let index = index(out);
-    let temp = out.join(format!("{TEMP_PREFIX}report.md-{}", std::process::id()));
-    std::fs::write(&temp, index)?;
-    std::fs::rename(&temp, out.join("report.md"))?;
-    Ok(())
-}
-
-/// Puts the directory `new` at `target`, replacing what is there in one atomic step: on Linux
-/// the two are exchanged (`renameat2` with `RENAME_EXCHANGE`) and `new`, now holding the
-/// previous contents, is removed; elsewhere the previous directory is renamed aside first,
-/// which leaves a short window without `target`.
-pub(crate) fn replace_dir(new: &Path, target: &Path) -> std::io::Result<()> {
-    if !target.exists() {
-        return std::fs::rename(new, target);
-    }
-    #[cfg(target_os = "linux")]
-    {
-        use rustix::fs::{CWD, RenameFlags, renameat_with};
-        renameat_with(CWD, new, CWD, target, RenameFlags::EXCHANGE)?;
-        std::fs::remove_dir_all(new)
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let mut aside = new.as_os_str().to_owned();
-        aside.push("-previous");
-        std::fs::rename(target, &aside)?;
-        std::fs::rename(new, target)?;
-        std::fs::remove_dir_all(aside)
-    }
-}
-
-/// Removes the temporaries an interrupted earlier sweep may have left (`.xtask-tmp-*`); no
-/// other entry of `out` is touched.
-fn remove_stale_temporaries(out: &Path) {
-    let Ok(entries) = std::fs::read_dir(out) else { return };
-    for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
-            let path: PathBuf = entry.path();
-            let _ = if path.is_dir() {
-                std::fs::remove_dir_all(&path)
-            } else {
-                std::fs::remove_file(&path)
-            };
-        }
-    }
+        let index_path = next.join(INDEX);
+        std::fs::write(&index_path, index(next))
+            .with_context(|| format!("cannot write {}", index_path.display()))
+    })
 }
 
 /// The "What this shows" paragraph: the claims' outcome in words, then the study's own
@@ -421,10 +370,13 @@ fn glossary_table(rows: &[Row], glossary: &[netcore::study::Column]) -> String {
     table
 }
 
-/// The index `report.md`: every study directory under `out` that holds a `run.json`, so a
-/// sweep of some studies leaves the others' entries as they were.
-fn index(out: &Path) -> String {
-    let mut entries: Vec<Value> = std::fs::read_dir(out)
+/// The first line of the index `report.md` (how xtask recognises an index it wrote).
+pub(crate) const INDEX_TITLE: &str = "# Sweep report";
+
+/// The index `report.md`: every study directory of the generation `dir` that holds a
+/// `run.json`, so a sweep of some studies leaves the others' entries as they were.
+fn index(dir: &Path) -> String {
+    let mut entries: Vec<Value> = std::fs::read_dir(dir)
         .map(|dir| {
             dir.flatten()
                 .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
@@ -436,8 +388,8 @@ fn index(out: &Path) -> String {
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
     let count = |v: &Value, key: &str| v.get(key).and_then(Value::as_u64).unwrap_or(0);
     entries.sort_by_key(|v| (text(v, "model"), text(v, "study")));
-    let mut index = String::from(
-        "# Sweep report\n\nEvery study under this directory, with the command, commit and date \
+    let mut index = format!(
+        "{INDEX_TITLE}\n\nEvery study under this directory, with the command, commit and date \
          of its last run.\n\n| study | model | claims | command | commit | date |\n|---|---|---|---|---|---|\n",
     );
     for entry in &entries {

@@ -16,6 +16,21 @@ use serde_json::Value;
 use crate::claims::{Outcome, evaluate};
 use crate::table::{Row, cell, number, selects};
 
+/// The grid a study ran on, which decides what its claims' expected verdicts mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Grid {
+    /// The embedded spec's default axes, for which every claim's expected verdict is written:
+    /// any other verdict is a regression.
+    Default,
+    /// The embedded spec's quick axes (small sizes, too few to separate laws or even to fit
+    /// them): only a failed correctness or consistency check counts.
+    Quick,
+    /// A spec file's axes (a user's grid, or a large preset): only a failed correctness or
+    /// consistency check counts, and a claim without the rows it needs is NOT EVALUATED.
+    Custom,
+}
+
 /// The judgement of one claim.
 pub(crate) struct Judgement {
     /// The claim's statement.
@@ -26,9 +41,8 @@ pub(crate) struct Judgement {
     /// The report line: statement, observation, the law's and rivals' scores, verdict, and
     /// the expectation when the verdict differs from it.
     pub(crate) line: String,
-    /// Whether the verdict is the expected one. Expectations are the default grid's: under
-    /// `--quick` (small sizes, too few to separate laws or even to fit them) only a failed
-    /// correctness or consistency check counts against it.
+    /// Whether the verdict is the expected one. Expectations are the default grid's: on any
+    /// other grid ([`Grid`]) only a failed correctness or consistency check counts against it.
     pub(crate) as_expected: bool,
 }
 
@@ -59,15 +73,21 @@ impl Score {
     }
 }
 
-/// Judges `claim` on `rows` (`axes`: the study's swept axes; `quick`: a quick grid).
-pub(crate) fn judge(claim: &Claim, rows: &[Row], axes: &[String], quick: bool) -> Judgement {
+/// Judges `claim` on `rows` (`axes`: the study's swept axes; `grid`: which grid they come
+/// from).
+pub(crate) fn judge(claim: &Claim, rows: &[Row], axes: &[String], grid: Grid) -> Judgement {
     let outcome = evaluate(claim, rows, axes);
     let law = claim.law.as_ref().map(|law| score(claim, law, rows, axes));
     let rivals: Vec<Score> = claim.rivals.iter().map(|r| score(claim, r, rows, axes)).collect();
-    let verdict = verdict(claim, outcome.pass, law.as_ref(), &rivals);
+    let verdict = if outcome.evaluated {
+        verdict(claim, outcome.pass, law.as_ref(), &rivals)
+    } else {
+        Verdict::NotEvaluated
+    };
     let expected = claim.expected_verdict();
-    // The expectations are the default grid's; a quick grid (a smoke test at small sizes)
-    // is held only to its correctness and consistency checks.
+    // The expectations are the default grid's; another grid (a smoke test at small sizes, or
+    // a user's) is held only to its correctness and consistency checks.
+    let quick = grid != Grid::Default;
     let as_expected = if quick { verdict != Verdict::Fail } else { verdict == expected };
     let mut line = format!("{}: {}", claim.statement, outcome.observed);
     if let Some(law) = &law {
@@ -237,10 +257,10 @@ mod tests {
         let claim = Claim::slope("ratio bounded", "ratio", "n", -0.1, 0.1)
             .result(Law::new("constant ratio"))
             .rival(Law::new("log N more").log2("n", 1.0));
-        let law = judge(&claim, &rows(1.0), &axes(), false);
+        let law = judge(&claim, &rows(1.0), &axes(), Grid::Default);
         assert_eq!(law.verdict, Verdict::Reproduced, "{}", law.line);
         assert!(law.line.contains("rival log N more scores"), "{}", law.line);
-        let rival = judge(&claim, &rows(2.0), &axes(), false);
+        let rival = judge(&claim, &rows(2.0), &axes(), Grid::Default);
         assert_eq!(rival.verdict, Verdict::NotReproduced, "{}", rival.line);
     }
 
@@ -251,13 +271,13 @@ mod tests {
         let claim = Claim::slope("ratio bounded", "ratio", "n", 0.0, 0.6)
             .result(Law::new("constant ratio"))
             .rival(Law::new("log N more").log2("n", 1.0));
-        let judged = judge(&claim, &rows(1.0), &axes(), false);
+        let judged = judge(&claim, &rows(1.0), &axes(), Grid::Default);
         assert_eq!(judged.verdict, Verdict::Inconclusive, "{}", judged.line);
         assert!(judged.line.contains("(ADMITTED)"), "{}", judged.line);
         assert!(!judged.as_expected);
-        assert!(judge(&claim, &rows(1.0), &axes(), true).as_expected);
+        assert!(judge(&claim, &rows(1.0), &axes(), Grid::Quick).as_expected);
         let consistency = Claim::within("identity", "ratio", 5.0, 6.0).consistency();
-        assert!(!judge(&consistency, &rows(1.0), &axes(), true).as_expected);
+        assert!(!judge(&consistency, &rows(1.0), &axes(), Grid::Quick).as_expected);
     }
 
     /// A band that rejects its own law is never REPRODUCED, whatever the measurements.
@@ -273,21 +293,34 @@ mod tests {
             row.insert("ratio".into(), serde_json::json!(n));
         }
         let misstated = Claim { law: Some(Law::new("constant")), ..claim.clone() };
-        assert_eq!(judge(&misstated, &rows, &axes(), false).verdict, Verdict::Inconclusive);
-        assert_eq!(judge(&claim, &rows, &axes(), false).verdict, Verdict::Reproduced);
+        assert_eq!(judge(&misstated, &rows, &axes(), Grid::Default).verdict, Verdict::Inconclusive);
+        assert_eq!(judge(&claim, &rows, &axes(), Grid::Default).verdict, Verdict::Reproduced);
     }
 
-    /// A grid too small to fit (two sizes for an exponent) fails the check for the law too:
-    /// the failure is not evidence against the paper, so the verdict is INCONCLUSIVE.
+    /// A grid too small to fit (two sizes for a slope) cannot decide the claim: NOT
+    /// EVALUATED, which is a regression on the default grid (its expectations were written
+    /// for it) and acceptable on a quick or custom grid.
     #[test]
-    fn a_grid_too_small_for_the_law_is_inconclusive() {
+    fn a_grid_too_small_to_fit_is_not_evaluated() {
         let claim = Claim::slope("ratio bounded", "ratio", "n", -0.1, 0.1)
             .result(Law::new("constant ratio"))
             .rival(Law::new("log N more").log2("n", 1.0));
         let two_sizes: Vec<Row> =
             rows(1.0).into_iter().filter(|r| r["n"].as_f64() <= Some(8.0)).collect();
-        let judged = judge(&claim, &two_sizes, &axes(), false);
-        assert_eq!(judged.verdict, Verdict::Inconclusive, "{}", judged.line);
-        assert!(judge(&claim, &two_sizes, &axes(), true).as_expected);
+        let judged = judge(&claim, &two_sizes, &axes(), Grid::Default);
+        assert_eq!(judged.verdict, Verdict::NotEvaluated, "{}", judged.line);
+        assert!(!judged.as_expected);
+        assert!(judge(&claim, &two_sizes, &axes(), Grid::Quick).as_expected);
+        assert!(judge(&claim, &two_sizes, &axes(), Grid::Custom).as_expected);
+    }
+
+    /// A claim pinned to rows a custom grid does not have (`only("n", 1024)` on sizes up to
+    /// 16) is NOT EVALUATED, never FAIL, whatever its kind.
+    #[test]
+    fn a_claim_without_rows_is_not_evaluated() {
+        let claim = Claim::within("ratio near 1", "ratio", 0.5, 2.0).consistency().only("n", 1024);
+        let judged = judge(&claim, &rows(1.0), &axes(), Grid::Custom);
+        assert_eq!(judged.verdict, Verdict::NotEvaluated, "{}", judged.line);
+        assert!(judged.as_expected);
     }
 }

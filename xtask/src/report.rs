@@ -15,9 +15,12 @@ use anyhow::Context;
 
 use netcore::study::{Coverage, PaperResult, Verdict};
 
-use crate::output::{StudyOutput, TEMP_PREFIX, replace_dir, verdict_counts};
+use crate::generations::{TEMP_PREFIX, remove_temporaries, replace_dir};
+use crate::output::{StudyOutput, verdict_counts};
 use crate::referee::Judgement;
-use crate::sweep::{SweepArgs, default_out, project_root, run_and_write, summarise};
+use crate::sweep::{
+    SweepArgs, check_threads, default_out, project_root, run_and_write, summarise, writable_dir,
+};
 use crate::{large, registry};
 
 /// Arguments of `cargo xtask report`.
@@ -55,6 +58,9 @@ const HASH_LINE: &str = "Definitions hash: `";
 pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
     let sweeps = args.sweeps.clone().unwrap_or_else(default_out);
     let out = args.out.clone().unwrap_or_else(|| project_root().join("docs").join("results"));
+    // Every argument is checked before any study runs.
+    check_threads(args.threads)?;
+    writable_dir(&out, "--out")?;
     let hash = definitions_hash();
     if args.large {
         return large::run(&out, &sweeps.join("large"), args.threads, args.quiet, &hash);
@@ -285,13 +291,18 @@ fn anchor(title: &str) -> String {
         .collect()
 }
 
-/// Writes `README.md` and each study's plots under `out`, replacing what was there in one
-/// step (built in a temporary directory beside it first).
+/// Writes `README.md` and each study's plots under `out`, replacing the whole directory in one
+/// atomic step: it is built complete in a temporary directory beside `out`, then exchanged
+/// with it ([`replace_dir`]). `out` stays a plain directory (the committed `docs/results/`
+/// must read the same in a git checkout, where a link would not); a kill leaves the old
+/// report or the new one, and at worst a temporary `.xtask-tmp-NAME-*` beside it, which the
+/// next report removes.
 fn write_report(out: &Path, readme: &str, outputs: &[StudyOutput]) -> anyhow::Result<()> {
     let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)
         .with_context(|| format!("cannot create {}", parent.display()))?;
     let name = out.file_name().map_or_else(|| "results".into(), |n| n.to_string_lossy());
+    remove_temporaries(parent, &format!("{TEMP_PREFIX}{name}-"));
     let temp = parent.join(format!("{TEMP_PREFIX}{name}-{}", std::process::id()));
     let written = (|| -> anyhow::Result<()> {
         std::fs::create_dir_all(&temp)?;
@@ -354,6 +365,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The report directory is replaced as a whole and stays a plain directory: the new
+    /// README and plots, `large.md` kept, a study's other files left out, and a temporary a
+    /// killed report left beside it removed.
+    #[test]
+    fn write_report_replaces_the_whole_directory() {
+        let parent = std::env::temp_dir().join(format!("xtask-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&parent);
+        let out = parent.join("results");
+        let output = |svg: &str| StudyOutput {
+            name: "s".into(),
+            model: "m".into(),
+            about: String::new(),
+            shows: String::new(),
+            plots: Vec::new(),
+            files: vec![("p.svg".into(), svg.into()), ("report.md".into(), b"x".to_vec())],
+            judgements: Vec::new(),
+        };
+        write_report(&out, "r1", &[output("one")]).unwrap();
+        std::fs::write(out.join(large::LARGE), "large").unwrap();
+        std::fs::create_dir_all(parent.join(format!("{TEMP_PREFIX}results-1"))).unwrap();
+        write_report(&out, "r2", &[output("two")]).unwrap();
+        let read = |path: &str| std::fs::read_to_string(out.join(path)).unwrap_or_default();
+        assert_eq!([read(README), read("s/p.svg"), read(large::LARGE)], ["r2", "two", "large"]);
+        assert!(!out.join("s/report.md").exists());
+        assert!(std::fs::symlink_metadata(&out).unwrap().is_dir());
+        let entries: Vec<_> =
+            std::fs::read_dir(&parent).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(entries, ["results"]);
+        std::fs::remove_dir_all(&parent).unwrap();
     }
 
     #[test]

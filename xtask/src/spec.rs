@@ -103,8 +103,9 @@ fn unique(specs: Vec<StudySpec>) -> anyhow::Result<Vec<StudySpec>> {
 pub(crate) fn load(config: Option<&Path>) -> anyhow::Result<Vec<StudySpec>> {
     match config {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| usage(format!("{}: cannot read sweep spec: {e}", path.display())))?;
+            let text =
+                netcore::input::read_text(path, "sweep spec", netcore::input::MAX_TEXT_BYTES)
+                    .map_err(|e| usage(e.to_string()))?;
             unique(parse(&path.display().to_string(), &text)?)
         }
         None => {

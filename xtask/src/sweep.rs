@@ -9,7 +9,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use netcore::study::{AnyStudy, JsonObject, ModelError, PreparedPoint};
 use rayon::prelude::*;
 
-use crate::output::{StudyOutput, StudyRun, build, write_all};
+use crate::generations::{INDEX, is_entry_link};
+use crate::output::{INDEX_TITLE, StudyOutput, StudyRun, build, write_all};
+use crate::referee::Grid;
 use crate::spec::{Job, StudySpec, describe, load, spec_hash, swept_axes};
 use crate::table::Row;
 use crate::{model_error, registry, usage};
@@ -75,6 +77,9 @@ struct Planned {
     axes: Vec<String>,
     /// The hash of the expanded spec (all jobs).
     spec_hash: String,
+    /// The grid the jobs form: the embedded spec's default or quick grid (also when a spec
+    /// file repeats it job for job), or a custom one.
+    grid: Grid,
     jobs: Vec<Job>,
 }
 
@@ -112,6 +117,11 @@ fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
         }
     }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    check_threads(args.threads)?;
+    let embedded = match args.config {
+        Some(_) => load(None)?,
+        None => Vec::new(),
+    };
     let mut planned = Vec::new();
     for spec in specs {
         if !args.studies.is_empty() && !args.studies.contains(&spec.name) {
@@ -123,13 +133,29 @@ fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
         let total_jobs = jobs.len() as u64;
         let axes = swept_axes(&jobs);
         let spec_hash = spec_hash(&jobs);
+        let embedded_grid = match &args.config {
+            None => true,
+            Some(_) => match embedded.iter().find(|e| e.name == spec.name) {
+                Some(e) => crate::spec::spec_hash(&e.jobs(args.quick)?) == spec_hash,
+                None => false,
+            },
+        };
+        let grid = match (embedded_grid, args.quick) {
+            (false, _) => Grid::Custom,
+            (true, true) => Grid::Quick,
+            (true, false) => Grid::Default,
+        };
         // Validate every point before anything runs or any directory is created.
         prepare(&spec, study.as_ref(), &jobs)?;
         let jobs = match shard {
             Some((k, n)) => jobs.into_iter().filter(|j| j.index % n == k - 1).collect(),
             None => jobs,
         };
-        planned.push(Planned { spec, model, study, total_jobs, axes, spec_hash, jobs });
+        planned.push(Planned { spec, model, study, total_jobs, axes, spec_hash, grid, jobs });
+    }
+    if !args.dry_run {
+        let names: Vec<&str> = planned.iter().map(|p| p.spec.name.as_str()).collect();
+        check_out(&args.out.clone().unwrap_or_else(default_out), &names)?;
     }
     Ok(planned)
 }
@@ -204,7 +230,71 @@ fn prefixed(job: &Job, params: &JsonObject, row: JsonObject) -> Result<Row, RowE
 /// Refuses an `--out` that cannot be written before any point runs: it (or, while it does not
 /// exist yet, its nearest existing ancestor) must be a directory in which a file can be
 /// created. Nothing is left behind by the check.
-fn check_out(out: &Path) -> anyhow::Result<()> {
+/// The most worker threads `--threads` may ask for.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// Checks `--threads` before any work: at least 1 (leave it out for every core) and at most
+/// [`MAX_THREADS`].
+pub(crate) fn check_threads(threads: Option<usize>) -> anyhow::Result<()> {
+    match threads {
+        Some(0) => {
+            Err(usage("--threads must be at least 1 (got 0; leave it out to use every core)"))
+        }
+        Some(n) if n > MAX_THREADS => {
+            Err(usage(format!("--threads must be at most {MAX_THREADS} (got {n})")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks `--out` before any work: its nearest existing ancestor is a writable directory, and
+/// every entry the sweep would replace (a study `out/STUDY`, the index `out/report.md`) was
+/// written by xtask: the link into the current generation xtask makes (see `generations.rs`),
+/// or, as an older xtask wrote them, a study directory holding `run.json` or an index file
+/// starting with its title. A user's file is never moved or deleted.
+pub(crate) fn check_out(out: &Path, studies: &[&str]) -> anyhow::Result<()> {
+    writable_dir(out, "--out")?;
+    if out.join("Cargo.toml").exists() || out.join(".git").exists() {
+        return Err(usage(format!(
+            "--out {}: a source tree (it holds Cargo.toml or .git): choose a directory of \
+             outputs, e.g. target/sweeps",
+            out.display()
+        )));
+    }
+    for study in studies {
+        let target = out.join(study);
+        // A link into the current generation, or a study directory an older xtask wrote.
+        let plain = std::fs::symlink_metadata(&target).is_ok_and(|m| m.is_dir());
+        let ours = is_entry_link(out, study) || (plain && target.join("run.json").is_file());
+        if std::fs::symlink_metadata(&target).is_ok() && !ours {
+            return Err(usage(format!(
+                "--out {}: {} exists and was not written by xtask (a study directory it writes \
+                 holds run.json): move it away or choose another --out",
+                out.display(),
+                target.display()
+            )));
+        }
+    }
+    let index = out.join(INDEX);
+    if std::fs::symlink_metadata(&index).is_ok() && !is_entry_link(out, INDEX) {
+        let text = std::fs::read(&index).unwrap_or_default();
+        let plain = std::fs::symlink_metadata(&index).is_ok_and(|m| m.is_file());
+        if !plain || !text.starts_with(INDEX_TITLE.as_bytes()) {
+            return Err(usage(format!(
+                "--out {}: {} exists and is not a sweep index written by xtask: move it away or \
+                 choose another --out",
+                out.display(),
+                index.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `dir`'s nearest existing ancestor is a directory one can write in (`flag`
+/// names the argument in the message).
+pub(crate) fn writable_dir(dir: &Path, flag: &str) -> anyhow::Result<()> {
+    let out = dir;
     let mut existing = out;
     while !existing.exists() {
         match existing.parent() {
@@ -217,14 +307,14 @@ fn check_out(out: &Path) -> anyhow::Result<()> {
     }
     if !existing.is_dir() {
         return Err(usage(format!(
-            "--out {}: {} is not a directory",
+            "{flag} {}: {} is not a directory",
             out.display(),
             existing.display()
         )));
     }
     let probe = existing.join(format!(".xtask-tmp-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").map_err(|e| {
-        usage(format!("--out {}: cannot write in {}: {e}", out.display(), existing.display()))
+        usage(format!("{flag} {}: cannot write in {}: {e}", out.display(), existing.display()))
     })?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
@@ -324,7 +414,6 @@ pub(crate) fn run_and_write(args: &SweepArgs) -> anyhow::Result<(PathBuf, Vec<St
 
 fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Vec<StudyOutput>)> {
     let out = args.out.clone().unwrap_or_else(default_out);
-    check_out(&out)?;
     let threads = args.threads.unwrap_or(0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -389,7 +478,7 @@ fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Ve
                 axes: p.axes.clone(),
                 spec_hash: p.spec_hash.clone(),
                 shard: args.shard.clone(),
-                quick: args.quick,
+                grid: p.grid,
                 rows,
                 timings,
             };
@@ -418,11 +507,23 @@ pub(crate) fn summarise(out: &Path, outputs: &[StudyOutput]) -> bool {
     outputs.iter().all(|o| o.judgements.iter().all(|j| j.as_expected))
 }
 
+/// The largest `results.json` of a shard `merge` reads (4 GiB).
+const MAX_SHARD_BYTES: u64 = 4 << 30;
+
 /// `cargo xtask merge`: joins shard outputs into the bytes a single run writes.
-pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
+///
+/// Every row is checked against the jobs of the spec the shards were run from (the embedded
+/// spec, or `config`, found by the shards' spec hash): its job exists, its seed, repetition and
+/// parameters are the job's, and every job a shard timed has a row there.
+pub(crate) fn merge(dirs: &[PathBuf], out: &Path, config: Option<&Path>) -> anyhow::Result<bool> {
     // study name -> (model, total jobs, rows, timings)
     let mut studies: std::collections::BTreeMap<String, StudyRun> =
         std::collections::BTreeMap::new();
+    let mut specs = load(None)?;
+    if let Some(config) = config {
+        specs.extend(load(Some(config))?);
+    }
+    let mut known: std::collections::BTreeMap<String, Vec<Job>> = Default::default();
     for dir in dirs {
         let entries = std::fs::read_dir(dir)
             .map_err(|e| usage(format!("{}: cannot read shard output: {e}", dir.display())))?;
@@ -433,7 +534,8 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
             .collect();
         names.sort();
         for path in names {
-            let text = std::fs::read_to_string(&path)?;
+            let text = netcore::input::read_text(&path, "shard output", MAX_SHARD_BYTES)
+                .map_err(|e| usage(e.to_string()))?;
             let value: serde_json::Value = serde_json::from_str(&text)
                 .map_err(|e| usage(format!("{}: {e}", path.display())))?;
             let field = |key: &str| {
@@ -445,7 +547,8 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
             let model = field("model")?.as_str().unwrap_or_default().to_string();
             let total_jobs = field("total_jobs")?.as_u64().unwrap_or_default();
             let spec_hash = field("spec_hash")?.as_str().unwrap_or_default().to_string();
-            let quick = value.get("quick").and_then(serde_json::Value::as_bool).unwrap_or(false);
+            let grid: Grid = serde_json::from_value(field("grid")?.clone())
+                .map_err(|e| usage(format!("{}: field `grid`: {e}", path.display())))?;
             let axes: Vec<String> = field("axes")?
                 .as_array()
                 .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
@@ -461,7 +564,7 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
                 axes: axes.clone(),
                 spec_hash: spec_hash.clone(),
                 shard: None,
-                quick,
+                grid,
                 rows: Vec::new(),
                 timings: Vec::new(),
             });
@@ -480,6 +583,12 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
                     entry.total_jobs
                 )));
             }
+            if !known.contains_key(&spec_hash) {
+                let jobs = spec_jobs(&specs, &name, &spec_hash)
+                    .map_err(|e| usage(format!("{}: {e}", path.display())))?;
+                known.insert(spec_hash.clone(), jobs);
+            }
+            check_rows(&path, &rows, &timings, &known[&spec_hash])?;
             entry.rows.extend(rows);
             entry.timings.extend(timings);
         }
@@ -507,18 +616,89 @@ pub(crate) fn merge(dirs: &[PathBuf], out: &Path) -> anyhow::Result<bool> {
         }
         outputs.push(build(study.as_ref(), &run, "cargo xtask merge")?);
     }
+    let names: Vec<&str> = outputs.iter().map(|o| o.name.as_str()).collect();
+    check_out(out, &names)?;
     write_all(out, &outputs)?;
     Ok(summarise(out, &outputs))
+}
+
+/// The jobs of the spec of study `name` whose expanded jobs hash to `spec_hash` (default or
+/// quick axes), among `specs`.
+fn spec_jobs(specs: &[StudySpec], name: &str, spec_hash: &str) -> anyhow::Result<Vec<Job>> {
+    for spec in specs.iter().filter(|s| s.name == name) {
+        for quick in [false, true] {
+            let jobs = spec.jobs(quick)?;
+            if crate::spec::spec_hash(&jobs) == spec_hash {
+                return Ok(jobs);
+            }
+        }
+    }
+    Err(anyhow::anyhow!(
+        "study `{name}` was run from a sweep spec that is not embedded (spec hash {spec_hash}): \
+         pass it with --config FILE so that every row can be checked against its jobs"
+    ))
+}
+
+/// Checks one shard's rows against the spec's `jobs`: each row names a job of the spec with
+/// its seed, repetition and parameters, and every job timed in the shard has a row.
+fn check_rows(
+    path: &Path,
+    rows: &[Row],
+    timings: &[(u64, u64, u32, f64)],
+    jobs: &[Job],
+) -> anyhow::Result<()> {
+    let bad = |i: usize, what: String| usage(format!("{}: row {i}: {what}", path.display()));
+    let mut with_rows = std::collections::BTreeSet::new();
+    for (i, row) in rows.iter().enumerate() {
+        let index = row.get("job").and_then(serde_json::Value::as_u64);
+        let Some(job) = index.and_then(|j| usize::try_from(j).ok()).and_then(|j| jobs.get(j))
+        else {
+            let job = row.get("job").map_or_else(|| "missing".to_string(), ToString::to_string);
+            return Err(bad(i, format!("job {job} is not a job of the spec")));
+        };
+        for (key, want) in
+            [("seed", json_u64(job.seed)), ("rep", json_u64(u64::from(job.rep)))].into_iter().chain(
+                job.params.as_object().into_iter().flatten().map(|(k, v)| (k.as_str(), v.clone())),
+            )
+        {
+            if row.get(key) != Some(&want) {
+                return Err(bad(
+                    i,
+                    format!(
+                        "job {}: `{key}` is {:?}, the spec has {want}",
+                        job.index,
+                        row.get(key)
+                    ),
+                ));
+            }
+        }
+        with_rows.insert(job.index);
+    }
+    if let Some((job, ..)) = timings.iter().find(|t| !with_rows.contains(&t.0)) {
+        return Err(usage(format!(
+            "{}: job {job} is timed in timings.csv but has no row (damaged shard)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+fn json_u64(x: u64) -> serde_json::Value {
+    serde_json::Value::from(x)
 }
 
 fn read_timings(path: &Path) -> anyhow::Result<Vec<(u64, u64, u32, f64)>> {
     let Ok(text) = std::fs::read_to_string(path) else { return Ok(Vec::new()) };
     let mut timings = Vec::new();
-    for line in text.lines().skip(1) {
+    for (i, line) in text.lines().enumerate().skip(1) {
+        let bad =
+            || usage(format!("{}: line {}: not `job,seed,rep,millis`", path.display(), i + 1));
         let fields: Vec<&str> = line.split(',').collect();
-        if let [job, seed, rep, millis] = fields.as_slice() {
-            timings.push((job.parse()?, seed.parse()?, rep.parse()?, millis.parse()?));
-        }
+        let [job, seed, rep, millis] = fields.as_slice() else { return Err(bad()) };
+        let parsed = (|| {
+            Some((job.parse().ok()?, seed.parse().ok()?, rep.parse().ok()?, millis.parse().ok()?))
+        })();
+        timings.push(parsed.ok_or_else(bad)?);
     }
     Ok(timings)
 }

@@ -1,5 +1,6 @@
 //! The command line end to end: runs the built `xtask` binary on netcore's studies.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -208,6 +209,9 @@ fn bad_input_exits_2_and_writes_nothing() {
         ),
     );
     let a_file = write(&dir, "a-file", "not a directory");
+    let zero_program = write(&dir, "zero.toml", "file = \"/dev/zero\"\n");
+    let dir_text = dir.display().to_string();
+    let root_text = root().display().to_string();
     let under_a_file = format!("{a_file}/out");
     let out = dir.join("out");
     let out = out.to_str().unwrap();
@@ -239,6 +243,27 @@ fn bad_input_exits_2_and_writes_nothing() {
             vec!["sweep", "bsp-bitonic", "--quick", "--out", &under_a_file],
             vec!["a-file is not a directory"],
         ),
+        (
+            vec!["sweep", "bsp-bitonic", "--threads", "0", "--out", out],
+            vec!["--threads must be at least 1"],
+        ),
+        (
+            vec!["sweep", "bsp-bitonic", "--threads", "100000", "--out", out],
+            vec!["--threads must be at most 1024 (got 100000)"],
+        ),
+        (vec!["report", "--threads", "0", "--out", out], vec!["--threads must be at least 1"]),
+        (vec!["run", "pram", "/dev/zero"], vec!["/dev/zero: config must be a regular file"]),
+        (vec!["sweep", "bsp-bitonic", "--quick", "--out", &root_text], vec!["a source tree"]),
+        (
+            vec!["sweep", "--config", "/dev/urandom", "--out", out],
+            vec!["/dev/urandom: sweep spec must be a regular file"],
+        ),
+        (
+            vec!["run", "pram", &zero_program],
+            vec!["file", "/dev/zero: assembly file must be a regular file"],
+        ),
+        (vec!["run", "pram", &dir_text], vec!["config must be a regular file (got a directory)"]),
+        (vec!["report", "--quick", "--out", &a_file], vec!["a-file is not a directory"]),
     ];
     for (args, needles) in cases {
         let output = xtask(&args);
@@ -370,37 +395,106 @@ fn closed_stdout_is_not_a_panic() {
     }
 }
 
-/// The files of every study directory under `out` (hidden temporaries left out).
-fn study_files(
-    out: &Path,
-) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
-    let mut studies = std::collections::BTreeMap::new();
+/// Everything a reader of `out` sees, by path: the files of every study directory and the
+/// index, read through their links (a dangling link reads as absent; hidden entries are
+/// xtask's own).
+fn visible(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
     for entry in std::fs::read_dir(out).unwrap().flatten() {
         let name = entry.file_name().to_string_lossy().to_string();
-        if entry.path().is_dir() && !name.starts_with('.') {
-            let files = std::fs::read_dir(entry.path())
-                .unwrap()
-                .flatten()
-                .map(|f| f.file_name().to_string_lossy().to_string())
-                .collect();
-            studies.insert(name, files);
+        let path = entry.path();
+        if name.starts_with('.') {
+            continue;
         }
+        if path.is_dir() {
+            for file in std::fs::read_dir(&path).unwrap().flatten() {
+                let file_name = file.file_name().to_string_lossy().to_string();
+                files.insert(format!("{name}/{file_name}"), read(file.path()));
+            }
+        } else if path.is_file() {
+            files.insert(name, read(path));
+        }
+    }
+    files
+}
+
+/// The files of each study in `files` (a [`visible`] snapshot).
+fn file_sets(files: &BTreeMap<String, Vec<u8>>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut studies: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (study, file) in files.keys().filter_map(|path| path.split_once('/')) {
+        studies.entry(study.to_string()).or_default().insert(file.to_string());
     }
     studies
 }
 
-/// Whether `out` holds one of a sweep's temporary entries.
-fn has_temporary(out: &Path) -> bool {
-    std::fs::read_dir(out)
-        .map(|entries| {
-            entries.flatten().any(|e| e.file_name().to_string_lossy().starts_with(".xtask-tmp-"))
-        })
-        .unwrap_or(false)
+/// Checks that `now` is the complete run of `command` over `previous`: every study it ran
+/// (`touched`) has all of a study's files (`complete`) and names the command in `run.json`
+/// and `report.md`, every other study's files are byte for byte as they were, and the index
+/// lists every study, the touched ones with the command and the others with their old line.
+fn check_new_run(
+    previous: &BTreeMap<String, Vec<u8>>,
+    now: &BTreeMap<String, Vec<u8>>,
+    touched: &[&str],
+    command: &str,
+    complete: &BTreeMap<String, BTreeSet<String>>,
+) -> Result<(), String> {
+    if &file_sets(now) != complete {
+        return Err(format!("incomplete studies: {:?}", file_sets(now)));
+    }
+    let text = |files: &BTreeMap<String, Vec<u8>>, path: &str| {
+        String::from_utf8(files.get(path).cloned().unwrap_or_default()).unwrap()
+    };
+    let (old_index, index) = (text(previous, "report.md"), text(now, "report.md"));
+    for study in complete.keys() {
+        let line = |index: &str| {
+            let start = format!("| [{study}]({study}/report.md) |");
+            index.lines().find(|l| l.starts_with(&start)).map(str::to_string)
+        };
+        if touched.contains(&study.as_str()) {
+            let run: serde_json::Value =
+                serde_json::from_str(&text(now, &format!("{study}/run.json"))).unwrap();
+            let report = text(now, &format!("{study}/report.md"));
+            if run["command"] != command || !report.contains(&format!("Command: `{command}`")) {
+                return Err(format!("{study} is not from `{command}`: {run}"));
+            }
+            if !line(&index).is_some_and(|l| l.contains(&format!("`{command}`"))) {
+                return Err(format!("the index does not list {study} from `{command}`:\n{index}"));
+            }
+        } else {
+            let prefix = format!("{study}/");
+            let files = |all: &BTreeMap<String, Vec<u8>>| {
+                all.iter()
+                    .filter(|(p, _)| p.starts_with(&prefix))
+                    .map(|(p, b)| (p.clone(), b.clone()))
+                    .collect::<Vec<_>>()
+            };
+            if files(now) != files(previous) || line(&index) != line(&old_index) {
+                return Err(format!("untouched {study} changed"));
+            }
+        }
+    }
+    Ok(())
 }
 
-/// SIGKILL at spread instants while a sweep replaces a previous run's outputs: afterwards
-/// every study directory holds a complete set of files (the previous run's or the new one's),
-/// and the index links only studies that are there.
+/// The hidden entries of `out` (xtask's own).
+fn hidden(out: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(out)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().to_string())
+                .filter(|name| name.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// SIGKILL at instants spread over whole sweeps (some with every study, some with one), and
+/// at instants while a sweep writes (from its new generation's first entry on, plus a jitter):
+/// after every kill the whole of `--out`, every study's files and the index, reads byte for
+/// byte as the previous run or as the complete killed run (each try has its own `--threads`,
+/// so its command tells its files apart). Both outcomes occur: the first try is killed at
+/// once, the last one runs to its end.
 #[test]
 fn killed_sweep_leaves_complete_outputs() {
     let out = scratch("killed");
@@ -408,45 +502,129 @@ fn killed_sweep_leaves_complete_outputs() {
     let first = sweep(&out, &[]);
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
     let duration = started.elapsed();
-    let complete = study_files(&out);
+    let mut previous = visible(&out);
+    let complete = file_sets(&previous);
     assert_eq!(complete.len(), NETCORE_STUDIES.len());
     let out_arg = out.to_str().unwrap();
-    let mut args = vec!["sweep", "--quick", "--quiet", "--out", out_arg];
-    args.extend(NETCORE_STUDIES);
     let tries = 24u32;
+    let (mut old, mut new) = (0, 0);
     for i in 0..tries {
+        let threads = (i + 1).to_string();
+        let touched: Vec<&str> = if i % 4 == 3 {
+            vec![NETCORE_STUDIES[(i as usize / 4) % NETCORE_STUDIES.len()]]
+        } else {
+            NETCORE_STUDIES.to_vec()
+        };
+        let mut args = vec!["sweep", "--quick", "--quiet", "--out", out_arg, "--threads", &threads];
+        args.extend(&touched);
+        let before = hidden(&out);
         let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
             .args(&args)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        if i % 3 == 0 {
-            // An instant anywhere in the run.
-            std::thread::sleep(duration.mul_f64(f64::from(i + 1) / f64::from(tries)));
+        if i + 1 == tries {
+            assert!(child.wait().unwrap().success());
         } else {
-            // While outputs are replaced: from the first temporary entry on, plus a jitter.
-            while child.try_wait().unwrap().is_none() && !has_temporary(&out) {
-                std::hint::spin_loop();
+            if i % 3 == 0 {
+                // An instant anywhere in the run, or after its end.
+                std::thread::sleep(duration.mul_f64(1.25 * f64::from(i) / f64::from(tries)));
+            } else {
+                // While the sweep writes: from its first new entry on, plus a jitter.
+                while child.try_wait().unwrap().is_none() && hidden(&out) == before {
+                    std::hint::spin_loop();
+                }
+                std::thread::sleep(std::time::Duration::from_micros(u64::from(i) * 120));
             }
-            std::thread::sleep(std::time::Duration::from_micros(u64::from(i) * 150));
+            let _ = child.kill();
+            child.wait().unwrap();
         }
+        let now = visible(&out);
+        eprintln!("try {i}: {}", if now == previous { "previous run" } else { "new run" });
+        if now == previous {
+            old += 1;
+            continue;
+        }
+        let command = format!("cargo xtask {}", args.join(" "));
+        if let Err(why) = check_new_run(&previous, &now, &touched, &command, &complete) {
+            panic!(
+                "after a kill at try {i}, {out_arg} is neither the previous run nor `{command}`: {why}"
+            );
+        }
+        new += 1;
+        previous = now;
+    }
+    assert!(old > 0 && new > 0, "{old} kills left the previous run, {new} the new one");
+    // The next run cleans up whatever the kills left: one generation, its link and the lock.
+    assert!(sweep(&out, &[]).status.success());
+    let hidden: Vec<String> = hidden(&out).into_iter().collect();
+    assert_eq!(hidden.len(), 3, "{hidden:?}");
+    assert_eq!([hidden[0].as_str(), hidden[2].as_str()], [".xtask-current", ".xtask-lock"]);
+    assert!(hidden[1].starts_with(".xtask-gen-"), "{hidden:?}");
+}
+
+/// An output directory an older xtask wrote (the study directories and the index themselves,
+/// beside a user's file and directory) is migrated by the next sweep: a sweep of one study
+/// keeps the others byte for byte and lists them in the index, every study becomes a link,
+/// and the user's entries stay as they were. A kill during the migration leaves the old run.
+#[test]
+fn an_output_of_an_older_xtask_is_migrated() {
+    let source = scratch("legacy-source");
+    assert!(sweep(&source, &[]).status.success());
+    let legacy = visible(&source);
+    let out = scratch("legacy");
+    let lay_out = || {
+        let _ = std::fs::remove_dir_all(&out);
+        for (path, bytes) in &legacy {
+            let path = out.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, bytes).unwrap();
+        }
+        std::fs::create_dir_all(out.join("mine")).unwrap();
+        std::fs::write(out.join("mine").join("notes.md"), "my notes").unwrap();
+    };
+    let args = [
+        "sweep",
+        "--quick",
+        "--quiet",
+        "--threads",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "bsp-bitonic",
+    ];
+    let command = format!("cargo xtask {}", args.join(" "));
+    let mut complete = file_sets(&legacy);
+    complete.insert("mine".into(), ["notes.md".to_string()].into());
+    for micros in [0, 2_000, 20_000, 60_000, 120_000] {
+        lay_out();
+        let before = visible(&out);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(micros));
         let _ = child.kill();
         child.wait().unwrap();
-        assert_eq!(study_files(&out), complete, "after a kill at try {i}");
-        let index = std::fs::read_to_string(out.join("report.md")).unwrap();
-        for study in NETCORE_STUDIES {
-            assert!(index.contains(&format!("({study}/report.md)")), "try {i}: {index}");
+        let now = visible(&out);
+        if now != before {
+            check_new_run(&before, &now, &["bsp-bitonic"], &command, &complete)
+                .unwrap_or_else(|why| panic!("killed after {micros} us: {why}"));
         }
     }
-    // The next run cleans up whatever temporaries the kills left.
-    assert!(sweep(&out, &[]).status.success());
-    let hidden: Vec<_> = std::fs::read_dir(&out)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
-        .collect();
-    assert!(hidden.is_empty(), "{hidden:?}");
+    lay_out();
+    let before = visible(&out);
+    let output = xtask(&args);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let now = visible(&out);
+    check_new_run(&before, &now, &["bsp-bitonic"], &command, &complete).unwrap();
+    for study in NETCORE_STUDIES.iter().chain(&["report.md"]) {
+        let link = std::fs::read_link(out.join(study)).unwrap();
+        assert_eq!(link, Path::new(".xtask-current").join(study));
+    }
+    assert!(std::fs::symlink_metadata(out.join("mine")).unwrap().is_dir());
 }
 
 /// A sweep leaves alone the hidden entries of `--out` that are not its own temporaries.
@@ -478,6 +656,8 @@ fn merge_refuses_shards_of_different_specs() {
     let merged = dir.join("merged");
     let output = xtask(&[
         "merge",
+        "--config",
+        &a,
         "--out",
         merged.to_str().unwrap(),
         one.to_str().unwrap(),
@@ -487,6 +667,61 @@ fn merge_refuses_shards_of_different_specs() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("different sweep spec"), "{stderr}");
     assert!(!merged.exists());
+}
+
+/// `merge` checks every row against the jobs of the spec: a shard that lost a row (its
+/// timings intact), a row whose parameter was altered, a corrupt `timings.csv`, and a custom
+/// spec merged without `--config` are refused with the file and the row (exit 2, nothing
+/// written); the intact shards merge.
+#[test]
+fn merge_refuses_damaged_shards() {
+    let dir = scratch("merge-damaged");
+    let shards: Vec<PathBuf> = (1..=2).map(|k| dir.join(format!("shard-{k}"))).collect();
+    for (k, out) in shards.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        let args = ["sweep", "bsp-bitonic", "--quick", "--shard", &shard, "--quiet", "--out"];
+        let output = xtask(&[&args[..], &[out.to_str().unwrap()]].concat());
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    let results = shards[0].join("bsp-bitonic").join("results.json");
+    let intact = std::fs::read_to_string(&results).unwrap();
+    let merge = |extra: &[&str]| {
+        let merged = dir.join("merged");
+        let _ = std::fs::remove_dir_all(&merged);
+        let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+        args.extend(extra);
+        args.extend(shards.iter().map(|d| d.to_str().unwrap()));
+        let output = xtask(&args);
+        (output, merged.exists())
+    };
+    let mut value: serde_json::Value = serde_json::from_str(&intact).unwrap();
+    value["rows"].as_array_mut().unwrap().pop();
+    let lost = serde_json::to_string(&value).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&intact).unwrap();
+    value["rows"][0]["log_p"] = serde_json::json!("NaN");
+    let altered = serde_json::to_string(&value).unwrap();
+    for (damaged, needle) in [(lost, "has no row"), (altered, "row 0 (job")] {
+        std::fs::write(&results, damaged).unwrap();
+        let (output, written) = merge(&[]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("results.json") || stderr.contains("timings.csv"), "{stderr}");
+        assert!(stderr.contains(needle.trim_end_matches(" (job")), "{needle}: {stderr}");
+        assert!(!written);
+    }
+    std::fs::write(&results, &intact).unwrap();
+    let timings = shards[0].join("bsp-bitonic").join("timings.csv");
+    let good = std::fs::read_to_string(&timings).unwrap();
+    std::fs::write(&timings, format!("{good}x,y\n")).unwrap();
+    let (output, written) = merge(&[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("timings.csv: line"), "{stderr}");
+    assert!(!written);
+    std::fs::write(&timings, good).unwrap();
+    let (output, written) = merge(&[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(written);
 }
 
 /// A sweep of one study after a sweep of several keeps every study in the index, with its
@@ -550,4 +785,73 @@ fn run_svg_writes_a_picture_or_refuses() {
     assert_eq!(none.status.code(), Some(2));
     assert!(String::from_utf8(none.stderr).unwrap().contains("no picture"));
     assert!(!svg.exists());
+}
+
+/// A sweep on a grid of the user's own (`--config`) judges every claim on the rows it gives:
+/// X1's claim pinned to `P = 16` has no row when `log_p` is 6 and 8, so it is NOT EVALUATED,
+/// the sweep exits 0, and `describe` lists the grid a user would change.
+#[test]
+fn a_custom_grid_leaves_claims_without_rows_not_evaluated() {
+    let dir = scratch("custom-grid");
+    let spec = write(
+        &dir,
+        "custom.toml",
+        "[[study]]\nname = \"hpram-tree-r\"\n[study.grid]\npreset = [\"hypercube\"]\nlog_p = [6, 8]\nlog_r = [0, 2]\n",
+    );
+    let out = dir.join("out");
+    let output = xtask(&["sweep", "--config", &spec, "--quiet", "--out", out.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("no rows match: NOT EVALUATED"), "{stdout}");
+    assert!(!stdout.contains(": FAIL"), "{stdout}");
+    let described = xtask(&["describe", "hpram-tree-r"]);
+    assert!(described.status.success());
+    let text = String::from_utf8_lossy(&described.stdout);
+    assert!(text.contains("  log_p: ") && text.contains("default [4, 10]"), "{text}");
+}
+
+/// A user's file where a study directory or the index would go is refused before anything
+/// runs (exit 2, the path named) and left as it was, and so is a directory xtask did not write.
+#[test]
+fn a_users_file_in_the_output_is_never_moved() {
+    let dir = scratch("users-file");
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("topology-diameter")).unwrap();
+    let file = write(&out, "bsp-bitonic", "my notes");
+    let index = write(&dir, "report.md", "my report");
+    for (study, victim) in [("bsp-bitonic", &file), ("topology-diameter", &file)] {
+        let output = xtask(&["sweep", study, "--quick", "--quiet", "--out", out.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("was not written by xtask") && stderr.contains(study), "{stderr}");
+        assert_eq!(std::fs::read_to_string(victim).unwrap(), "my notes");
+    }
+    let entries: Vec<_> =
+        std::fs::read_dir(&out).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    let output =
+        xtask(&["sweep", "pram-bounds", "--quick", "--quiet", "--out", dir.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is not a sweep index"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(index).unwrap(), "my report");
+}
+
+/// A program of one's own (`fixtures/own/prefix.pasm`) with `expect` runs and is verified on
+/// every PRAM emulation from a config; a wrong `expect` fails the run (exit 1) naming the
+/// first differing cell.
+#[test]
+fn a_users_program_with_expect_runs_on_every_pram_emulation() {
+    for model in ["pram", "actor-pram", "hpram", "dbsp-hmos", "cross-pram"] {
+        let config = root().join("fixtures/own").join(format!("{model}.toml"));
+        let output = xtask(&["run", model, config.to_str().unwrap()]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{model}: {}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout.contains("verified") && !stdout.contains("false"), "{model}: {stdout}");
+    }
+    let wrong = root().join("fixtures/own/pram-wrong-expect.toml");
+    let output = xtask(&["run", "pram", wrong.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cell 3 is 10, expected 11 (the config's expect)"), "{stderr}");
 }

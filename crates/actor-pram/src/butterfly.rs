@@ -14,13 +14,15 @@
 //! then compared with the reference's (`verified`).
 
 #![warn(clippy::cast_possible_truncation)]
+use std::collections::BTreeSet;
+
 use netcore::pram::{Access, Cost, Instr, Limits, PramRun, Program, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::actor::{ActorMetrics, Scheduler};
 use crate::direct::{Code, Dest, Effect, PpuActor};
 use crate::error::Error;
-use crate::hash::{HashFamily, KeyOrder};
+use crate::hash::{FixedPoly, HashFamily, KeyOrder};
 use crate::limits::{check_butterfly_memory, check_butterfly_work};
 use crate::ranade::{
     Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassPlan, PassRecord, PassStats,
@@ -63,6 +65,8 @@ pub struct ButterflyConfig {
     pub multiplex: Multiplex,
     /// How the global steps run on actors (Choice 22; only with a scheduler).
     pub steps: Steps,
+    /// Report the router of every address the program accessed (`address_routers`).
+    pub report_routers: bool,
 }
 
 impl Default for ButterflyConfig {
@@ -79,6 +83,7 @@ impl Default for ButterflyConfig {
             hash_seed: 0,
             multiplex: Multiplex::Pipelined,
             steps: Steps::Barrier,
+            report_routers: false,
         }
     }
 }
@@ -104,6 +109,13 @@ pub struct ButterflyReport {
     pub keys: KeyOrder,
     /// The seed of the placement and ranks.
     pub hash_seed: u64,
+    /// The placement polynomial used, drawn or given (none for identity and table
+    /// placement): `hash = { fixed = ... }` with it places every address the same way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hash_used: Option<FixedPoly>,
+    /// With `report_routers`: the router of every address accessed, by address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address_routers: Option<Vec<AddressRouter>>,
     /// How a router's PPUs share it.
     pub multiplex: Multiplex,
     /// PPUs per router: `ceil(S / N)`.
@@ -143,6 +155,15 @@ pub struct ButterflyReport {
     /// The final global memory.
     #[serde(skip)]
     pub memory: Vec<i64>,
+}
+
+/// An address the program accessed and the router `h(a)` hosting it (Choice 21).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct AddressRouter {
+    /// The global address.
+    pub address: u32,
+    /// Its router, in `[0, N)`.
+    pub router: u32,
 }
 
 /// What the butterfly translation measured on actors (Choice 22): every global step is one
@@ -380,9 +401,16 @@ fn run_butterfly(
         plan: Vec::new(),
         lock_passes: Vec::new(),
         recorded,
+        used: config.report_routers.then(BTreeSet::new),
     };
     let steps = run.execute(reference.cost.t)?;
-    let Run { router, memory, ppus, mut report, plan, lock_passes, .. } = run;
+    let Run { router, memory, ppus, mut report, plan, lock_passes, used, .. } = run;
+    report.address_routers = used.map(|used| {
+        let hashing = router.hashing();
+        used.into_iter()
+            .map(|address| AddressRouter { address, router: hashing.dest(address) })
+            .collect()
+    });
     let passes = report.passes.max(1) as f64;
     report.rounds_per_pass = (report.rounds_fwd + report.rounds_rev) as f64 / passes;
     report.fwd_over_3n_1 = report.rounds_fwd as f64 / (passes * f64::from(3 * dim - 1));
@@ -486,6 +514,8 @@ fn empty_report(
         hash: config.hash.clone(),
         keys: config.keys,
         hash_seed: config.hash_seed,
+        hash_used: router.hashing().placement().cloned(),
+        address_routers: None,
         multiplex: config.multiplex,
         ppus_per_router: ppus.div_ceil(router.routers()).max(1),
         passes: 0,
@@ -544,6 +574,8 @@ struct Run<'a> {
     plan: Vec<PassPlan>,
     lock_passes: Vec<(PassStats, SlotDigest)>,
     recorded: Option<&'a mut Vec<PassStats>>,
+    /// With `report_routers`: the addresses accessed so far.
+    used: Option<BTreeSet<u32>>,
 }
 
 impl Run<'_> {
@@ -644,6 +676,11 @@ impl Run<'_> {
         }
         if let Some((pid, _)) = (0u32..).zip(&self.waits).find(|(_, w)| w.is_some()) {
             return Err(diverged(pid, format!("no reply at pass {}", self.report.passes)));
+        }
+        if let Some(used) = self.used.as_mut() {
+            for a in accesses {
+                used.insert(LockstepRouter::addr32(a)?);
+            }
         }
         Ok(())
     }

@@ -63,6 +63,15 @@ pub enum Error {
         /// What broke.
         what: String,
     },
+    /// The output differs from what the config expects (a library program's reference, or the
+    /// config's `expect`).
+    #[error("{program}: the output differs: {difference}")]
+    Expectation {
+        /// The program.
+        program: String,
+        /// The first differing cell and what it was checked against.
+        difference: String,
+    },
     /// The translated run's result differs from the reference interpreter's.
     #[error("{program}: the actor run's {what} differs from the reference interpreter's")]
     Mismatch {
@@ -81,6 +90,7 @@ impl Classify for Error {
             Error::Actor(e) => e.fault(),
             Error::Pram(e) => e.fault(),
             Error::Mismatch { .. }
+            | Error::Expectation { .. }
             | Error::RoundLimit { .. }
             | Error::Routing { .. }
             | Error::Conflict { .. }

@@ -5,7 +5,10 @@
 //! *Placement* `h: addr -> [0, N)` puts address `a` at router `h(a)` (router
 //! `<h mod n, h div n>`): a polynomial of degree `k - 1` over the field of `P = 2^61 - 1`
 //! with coefficients drawn from `netcore::rng::seeded(seed, 0)`, reduced `mod N`; or the
-//! identity `a mod N` and a table, for hand cases and adversarial placement.
+//! identity `a mod N` and a table, for hand cases and adversarial placement; or a given
+//! polynomial over a given prime field ([`FixedPoly`], a published hash: `hash = { fixed =
+//! ... }`), which the seed does not touch. [`Hashing::placement`] returns the polynomial in
+//! use, drawn or given, so a seeded run's placement can be fixed in a config.
 //!
 //! *Rank* `g: addr -> [0, 2^32)`: the first field of a packet's key (Ranade's random rank, so
 //! that the order in which packets meet is random and independent of their destinations),
@@ -13,11 +16,13 @@
 //! address gives the destination-major order of Choice 13, kept as a baseline.
 
 #![warn(clippy::cast_possible_truncation)]
-use netcore::rng::{SimRng, seeded};
-use rand::Rng;
+use netcore::rng::seeded;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
+
+mod poly;
+pub use poly::{FixedPoly, MIN_MODULUS};
 
 /// The Mersenne prime `2^61 - 1`, the field of the polynomial families.
 pub const P61: u64 = (1 << 61) - 1;
@@ -38,6 +43,8 @@ pub enum HashFamily {
     Poly,
     /// A polynomial with `k` coefficients, `2 <= k <= 64`.
     PolyK(u32),
+    /// The given polynomial (a published hash: no coefficient drawn from the seed).
+    Fixed(FixedPoly),
 }
 
 impl std::fmt::Display for HashFamily {
@@ -48,6 +55,7 @@ impl std::fmt::Display for HashFamily {
             HashFamily::Linear => f.write_str("linear"),
             HashFamily::Poly => f.write_str("poly"),
             HashFamily::PolyK(k) => write!(f, "poly-k {k}"),
+            HashFamily::Fixed(p) => write!(f, "fixed degree-{}", p.degree()),
         }
     }
 }
@@ -72,43 +80,11 @@ impl std::fmt::Display for KeyOrder {
     }
 }
 
-/// A polynomial `(sum_j a_j x^j mod P) mod m`, coefficients `a_0, a_1, ...` below `P`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Poly {
-    coeffs: Vec<u64>,
-}
-
-impl Poly {
-    /// `k` coefficients drawn by rejection (`v = next_u64() >> 3`, kept if `v < P`).
-    fn draw(k: u32, rng: &mut SimRng) -> Self {
-        let coeffs = (0..k)
-            .map(|_| {
-                loop {
-                    let v = rng.next_u64() >> 3;
-                    if v < P61 {
-                        break v;
-                    }
-                }
-            })
-            .collect();
-        Self { coeffs }
-    }
-
-    /// The value at `x` modulo `m >= 1` (Horner's rule in `u128`: every product of two
-    /// residues below `2^61` fits).
-    fn eval(&self, x: u64, m: u64) -> u128 {
-        let x = u128::from(x % P61);
-        let p = u128::from(P61);
-        let v = self.coeffs.iter().rev().fold(0u128, |acc, &a| (acc * x + u128::from(a)) % p);
-        v % u128::from(m)
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Place {
     Identity,
     Table(Vec<u32>),
-    Poly(Poly),
+    Poly(FixedPoly),
 }
 
 /// A drawn placement and rank function for `N` routers.
@@ -116,7 +92,7 @@ enum Place {
 pub struct Hashing {
     routers: u32,
     place: Place,
-    rank: Option<Poly>,
+    rank: Option<FixedPoly>,
 }
 
 /// `max(2, ceil(log2 n))`.
@@ -146,7 +122,7 @@ impl Hashing {
                     got: k.to_string(),
                 });
             }
-            Ok(Place::Poly(Poly::draw(k, &mut seeded(seed, 0))))
+            Ok(Place::Poly(FixedPoly::draw(k, &mut seeded(seed, 0))))
         };
         let place = match family {
             HashFamily::Identity => Place::Identity,
@@ -170,9 +146,10 @@ impl Hashing {
             HashFamily::Linear => poly_k(2)?,
             HashFamily::Poly => poly_k(default_k(routers))?,
             HashFamily::PolyK(k) => poly_k(*k)?,
+            HashFamily::Fixed(p) => Place::Poly(p.clone()),
         };
         let rank = match keys {
-            KeyOrder::Ranked => Some(Poly::draw(default_k(routers), &mut seeded(seed, 1))),
+            KeyOrder::Ranked => Some(FixedPoly::draw(default_k(routers), &mut seeded(seed, 1))),
             KeyOrder::DestinationMajor => None,
         };
         Ok(Self { routers, place, rank })
@@ -203,9 +180,18 @@ impl Hashing {
         let place = match &self.place {
             Place::Identity => 0,
             Place::Table(t) => t.len(),
-            Place::Poly(p) => p.coeffs.len(),
+            Place::Poly(p) => p.coefficients().len(),
         };
-        (place + self.rank.as_ref().map_or(0, |p| p.coeffs.len())) as u64
+        (place + self.rank.as_ref().map_or(0, |p| p.coefficients().len())) as u64
+    }
+
+    /// The placement polynomial in use, drawn or given (none for identity and table
+    /// placement): as `{ fixed = ... }` in a config it places every address the same way.
+    pub fn placement(&self) -> Option<&FixedPoly> {
+        match &self.place {
+            Place::Poly(p) => Some(p),
+            Place::Identity | Place::Table(_) => None,
+        }
     }
 
     /// The rank of address `addr` (0 under destination-major keys).
@@ -225,12 +211,12 @@ mod tests {
     /// at `x = P + 2` the same (the argument is reduced mod P first).
     #[test]
     fn poly_eval_by_hand() {
-        let p = Poly { coeffs: vec![3, 5, 7] };
+        let p = FixedPoly::new(2, P61, vec![3, 5, 7]).expect("valid");
         assert_eq!(p.eval(2, 1000), 41);
         assert_eq!(p.eval(2, 10), 1);
         assert_eq!(p.eval(P61 + 2, 1000), 41);
         // (P - 1)^2 = 1 mod P: coefficients [0, 0, P - 1] at x = P - 1 give (P - 1)^3 = P - 1.
-        let q = Poly { coeffs: vec![0, 0, P61 - 1] };
+        let q = FixedPoly::new(2, P61, vec![0, 0, P61 - 1]).expect("valid");
         assert_eq!(q.eval(P61 - 1, u64::MAX), u128::from(P61 - 1));
     }
 

@@ -84,6 +84,18 @@ impl Machine {
             Machine::HpramHier(HpramPreset::Mesh2d) => "hpram-hier mesh2d",
         }
     }
+
+    /// What the machine's bound on the slowdown is, where it has one: a paper's `O()` taken
+    /// with constant 1, so a slowdown above it is a constant, not a violation.
+    pub const fn bound_name(self) -> Option<&'static str> {
+        match self {
+            Machine::ActorButterfly => Some("Baude Theorem 2's log2 N, constant 1"),
+            Machine::Dbsp(_) => {
+                Some("Fantozzi et al. Theorem 3's cost per step x G / T, constant 1")
+            }
+            Machine::Reference | Machine::HpramFlat(_) | Machine::HpramHier(_) => None,
+        }
+    }
 }
 
 impl fmt::Display for Machine {

@@ -136,10 +136,10 @@ pub const LEVELS: u32 = 1;
 /// Theorem 3's cost per step times `G / T`. A wrong result fails the run
 /// ([`dbsp_hmos::Error::Mismatch`]).
 pub fn dbsp(
-    algorithm: Algorithm,
     n: u32,
     seed: u64,
     exponents: DbspExponents,
+    instance: &Instance,
     reference: &Cost,
 ) -> Result<MachineRun, ModelError> {
     let (alpha, beta) = exponents.alpha_beta();
@@ -150,8 +150,8 @@ pub fn dbsp(
         .with_selection(CULL)
         .with_delivery(Delivery::default())
         .with_pricing(Pricing::Dbsp);
-    let instance = params.library_instance(algorithm, n, seed)?;
-    let report = simulate(&params, &instance)?.report;
+    params.check_program(&instance.program)?;
+    let report = simulate(&params, instance)?.report;
     let row = MachineRun::new(Machine::Dbsp(exponents), u64::from(n), reference);
     let cost = report.comm + report.work as f64;
     let (per_step, _) = theorem3_bound(n, k, alpha, beta);
@@ -257,22 +257,38 @@ pub fn hpram_hier(
 /// [`Mismatch`](dbsp_hmos::Error::Mismatch)); [`hpram::HpramError`] from the H-PRAM runs. A
 /// machine whose output differs from the reference without an error has `verified = false`.
 pub fn compare(algorithm: Algorithm, n: u32, seed: u64) -> Result<Vec<MachineRun>, ModelError> {
-    let instance = algorithm.instance(n, seed)?;
-    let (reference, cost) = reference(&instance)?;
+    compare_instance(&algorithm.instance(n, seed)?, Some(algorithm), n, seed)
+}
+
+/// Every machine's run of `instance` (a library program's, or a program of the user's own with
+/// its expected output): as [`compare`], the D-BSP on `n` processors, the hierarchical H-PRAM
+/// only for a library `algorithm` that has a hierarchical form.
+///
+/// # Errors
+///
+/// As [`compare`].
+pub fn compare_instance(
+    instance: &Instance,
+    algorithm: Option<Algorithm>,
+    n: u32,
+    seed: u64,
+) -> Result<Vec<MachineRun>, ModelError> {
+    let (reference, cost) = reference(instance)?;
     let mut rows = vec![reference];
-    rows.extend(emulations(algorithm, n, seed, &instance, &cost)?);
+    rows.extend(emulations(algorithm, n, seed, instance, &cost)?);
     Ok(rows)
 }
 
-/// The rows of [`compare`] after the reference's, given its `instance` (of `algorithm` at
-/// size `n` with the input of `seed`) and the reference run's `cost`: the actor butterfly,
-/// the D-BSP under every pair of [`DbspExponents`], the flat and the hierarchical H-PRAM.
+/// The rows of [`compare`] after the reference's, given its `instance` (of `algorithm`, if a
+/// library program, at size `n` with the input of `seed`) and the reference run's `cost`: the
+/// actor butterfly, the D-BSP under every pair of [`DbspExponents`], the flat and (for a
+/// library program with one) the hierarchical H-PRAM.
 ///
 /// # Errors
 ///
 /// As [`compare`], from the machines after the reference.
 pub fn emulations(
-    algorithm: Algorithm,
+    algorithm: Option<Algorithm>,
     n: u32,
     seed: u64,
     instance: &Instance,
@@ -280,9 +296,11 @@ pub fn emulations(
 ) -> Result<Vec<MachineRun>, ModelError> {
     let mut rows = vec![actor_butterfly(instance)?];
     for exponents in DbspExponents::ALL {
-        rows.push(dbsp(algorithm, n, seed, exponents, cost)?);
+        rows.push(dbsp(n, seed, exponents, instance, cost)?);
     }
     rows.extend(hpram_flat(instance)?);
-    rows.extend(hpram_hier(algorithm, n, instance, cost)?);
+    if let Some(algorithm) = algorithm {
+        rows.extend(hpram_hier(algorithm, n, instance, cost)?);
+    }
     Ok(rows)
 }

@@ -9,6 +9,8 @@
 //!   engine, each confined to a c-cluster.
 //! - [`hmos`]: the HMOS of Section 3; [`protocol`]: the access protocol of Section 4 as a
 //!   PRAM memory; [`scheme`]: the baselines beside it and the flat-BSP re-pricing.
+//! - [`expansion`]: the (sigma, eps, mu)-expansion of Definition 1 measured (exact, searched,
+//!   spectral bound).
 //! - [`adversary`]: the greedy request set crowding the modules of one level (Theorem 3's
 //!   worst case searched for).
 //! - [`simulation`]: a library PRAM program run on the D-BSP with the HMOS (or a baseline
@@ -22,6 +24,7 @@
 pub mod adversary;
 pub mod driver;
 mod error;
+pub mod expansion;
 pub mod hmos;
 pub mod limits;
 pub mod phase;

@@ -75,7 +75,12 @@ fn named(per_processor: u64, per_program: u64) -> (&'static str, u64) {
 /// `m = max(cells, n)` the variables of the level-0 graph (4 B per edge when stored),
 /// `mu = ceil(r / 2)` and `size` bounding the PPUs.
 pub fn pram_bytes(algorithm: Algorithm, size: u32, n: u32, r: u32, k: u32) -> (&'static str, u64) {
-    let cells = library_cells(algorithm, size);
+    program_bytes(library_cells(algorithm, size), u64::from(size), n, r, k)
+}
+
+/// [`pram_bytes`] of a program with `cells` global cells and `ppus` PPUs (a program of the
+/// user's own: its `M` and `S_max`).
+pub fn program_bytes(cells: u64, ppus: u64, n: u32, r: u32, k: u32) -> (&'static str, u64) {
     let copies = u64::from(r).saturating_mul(3_u64.saturating_pow(k));
     let edges = cells.max(u64::from(n)).saturating_mul(u64::from(r));
     let per_ppu =
@@ -84,9 +89,16 @@ pub fn pram_bytes(algorithm: Algorithm, size: u32, n: u32, r: u32, k: u32) -> (&
         .saturating_mul(cells)
         .saturating_mul(copies)
         .saturating_add(edges.saturating_mul(4))
-        .saturating_add(per_ppu.saturating_mul(u64::from(size)))
+        .saturating_add(per_ppu.saturating_mul(ppus))
         .saturating_add(PRAM_BYTES_PER_CELL.saturating_mul(cells));
     named(PRAM_BYTES_PER_PROCESSOR.saturating_mul(u64::from(n)), program)
+}
+
+/// Refuses a run of a program of the user's own whose [`program_bytes`] exceed
+/// [`DEFAULT_MEMORY`].
+pub fn check_program_memory(cells: u64, ppus: u64, n: u32, r: u32, k: u32) -> Result<(), TooLarge> {
+    let (field, bytes) = program_bytes(cells, ppus, n, r, k);
+    check(field, bytes, DEFAULT_MEMORY, BYTES)
 }
 
 /// Refuses a `pram` run whose [`pram_bytes`] exceed [`DEFAULT_MEMORY`].

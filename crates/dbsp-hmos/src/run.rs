@@ -29,6 +29,30 @@ pub enum Primitive {
 }
 
 impl Primitive {
+    /// As configs name it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Primitive::Broadcast => "broadcast",
+            Primitive::Prefix => "prefix",
+            Primitive::Ksort => "ksort",
+            Primitive::RouteTwoPhase => "route_two_phase",
+            Primitive::RouteGreedy => "route_greedy",
+        }
+    }
+
+    /// The paper's bound its communication time is compared with, taken with constant 1.
+    pub const fn bound_name(self) -> &'static str {
+        match self {
+            Primitive::Broadcast | Primitive::Prefix => {
+                "Proposition 1's n^alpha + n^beta, constant 1"
+            }
+            Primitive::Ksort => "Proposition 2's k n^alpha + n^beta, constant 1",
+            Primitive::RouteTwoPhase | Primitive::RouteGreedy => {
+                "Proposition 3's k1^alpha k2^(1-alpha) n^alpha + n^beta, constant 1"
+            }
+        }
+    }
+
     fn routes(self) -> bool {
         matches!(self, Primitive::RouteTwoPhase | Primitive::RouteGreedy)
     }

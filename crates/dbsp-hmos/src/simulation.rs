@@ -9,7 +9,7 @@
 use netcore::bsp::DbspParams;
 use netcore::cost::Ledger;
 use netcore::pram::library::{Algorithm, Instance};
-use netcore::pram::{Limits, NoTrace, run, run_with};
+use netcore::pram::{Limits, NoTrace, Program, run, run_with};
 use serde::Serialize;
 
 use crate::Error;
@@ -171,6 +171,17 @@ impl PramParams {
     ) -> Result<Instance, Error> {
         limits::check_pram_memory(algorithm, size, self.n(), self.r, self.k)?;
         Ok(algorithm.instance(size, seed)?)
+    }
+
+    /// Refuses, before it is built or run, a program of the user's own (its `M` cells and
+    /// `S_max` PPUs) whose run would exceed the limits.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] past the limits (`docs/models/dbsp-hmos.md`, Limits).
+    pub fn check_program(&self, program: &Program) -> Result<(), Error> {
+        let ppus = u64::from(program.ppus());
+        Ok(limits::check_program_memory(program.mem(), ppus, self.n(), self.r, self.k)?)
     }
 }
 

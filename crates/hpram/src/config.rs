@@ -104,6 +104,15 @@ pub enum MemoryVariant {
     Uniform,
 }
 
+impl std::fmt::Display for MemoryVariant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MemoryVariant::NonUniform => "non-uniform",
+            MemoryVariant::Uniform => "uniform",
+        })
+    }
+}
+
 /// The parameters of one H-PRAM run (paper Section 2.1; `docs/models/hpram.md`, Choices: Validation
 /// order). The cost model is not here: execution never consults it (`docs/models/hpram.md`,
 /// Choices: Cost tree).

@@ -33,6 +33,37 @@ pub enum SyncScale {
     DiamLog,
 }
 
+impl std::fmt::Display for SyncScale {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SyncScale::Diam => "s = diam",
+            SyncScale::DiamLog => "s = diam log",
+        })
+    }
+}
+
+impl std::fmt::Display for Preset {
+    /// As a summary names it, e.g. `hypercube (s = diam)`, `power p^(1/3)`,
+    /// `constant (l = 3, s_alpha = 2, s_beta = 1)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Preset::Pram => f.write_str("pram"),
+            Preset::Hypercube(scale) => write!(f, "hypercube ({scale})"),
+            Preset::Mesh2D(scale) => write!(f, "mesh2d ({scale})"),
+            Preset::Power { num, den } => write!(f, "power p^({num}/{den})"),
+            Preset::Topology { network: Network::Hypercube, scale } => {
+                write!(f, "hypercube diameters ({scale})")
+            }
+            Preset::Topology { network: Network::Mesh2D, scale } => {
+                write!(f, "mesh2d diameters ({scale})")
+            }
+            Preset::Constant { l, sa, sb } => {
+                write!(f, "constant (l = {l}, s_alpha = {sa}, s_beta = {sb})")
+            }
+        }
+    }
+}
+
 /// The preset cost models (`docs/models/hpram.md`, Choices: Preset cost models).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Preset {

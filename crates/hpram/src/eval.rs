@@ -31,6 +31,17 @@ impl Formula {
         [Formula::Exact, Formula::PhaseRefined, Formula::Simplified, Formula::TwoStage];
 }
 
+impl std::fmt::Display for Formula {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Formula::Exact => "exact",
+            Formula::PhaseRefined => "phase-refined",
+            Formula::Simplified => "simplified",
+            Formula::TwoStage => "two-stage",
+        })
+    }
+}
+
 /// One level's share of the cost along the critical path.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct LevelRow {

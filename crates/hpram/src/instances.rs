@@ -106,6 +106,21 @@ pub fn lpram_two_level(steps: Vec<LpramStep>) -> Arc<dyn HAlgorithm> {
     })
 }
 
+/// A local phase for [`LpramStep::Local`] in which processor `g` (its one parameter) does
+/// `t + g mod 3` computation steps, then `c + g mod 2` writes of its private block: uneven local
+/// work, so the phase costs `max_g (t + g mod 3 + c + g mod 2)` on the LPRAM.
+pub fn uneven_local_work(t: u32, c: usize) -> Arc<dyn HAlgorithm> {
+    FnAlg::arc("LocalWork", move |sp: &mut SubPram<'_>| {
+        let g = sp.params().first().and_then(|&w| usize::try_from(w).ok()).unwrap_or(0);
+        // `g mod 3 <= 2`, so the cast is exact.
+        sp.compute(t.saturating_add((g % 3) as u32), |p| p.local[0] += 1)?;
+        for _ in 0..c + g % 2 {
+            sp.comm(|_| MemOp::Write { addr: 0, src: 0 })?;
+        }
+        Ok(())
+    })
+}
+
 /// `procs` 1-processor parts running `alg`, part `i` with parameter `first + i` (its global id).
 fn each_processor(
     procs: usize,

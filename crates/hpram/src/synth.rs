@@ -66,6 +66,44 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// A random shape for `procs` processors: at most 6 items, each a computation step, an idle
+    /// communication step or (while `depth > 0`) a general partition into random sizes summing
+    /// to `procs`, whose children get random shapes nested at most `depth - 1` deeper. `below(n)`
+    /// draws uniformly from `0..n` (`n >= 1`); the generator is the caller's seeded stream.
+    pub fn random(below: &mut dyn FnMut(u64) -> u64, procs: usize, depth: u32) -> Shape {
+        let mut items = Vec::new();
+        for _ in 0..below(7) {
+            match below(5) {
+                0 | 1 => items.push(Item::Compute),
+                2 | 3 => items.push(Item::Comm),
+                _ if depth > 0 => {
+                    let mut sizes = Vec::new();
+                    let mut left = procs;
+                    while left > 0 {
+                        // `below(left) < left`, so `take` is in `1..=left`.
+                        let take = 1 + usize::try_from(below(left as u64)).unwrap_or(0);
+                        sizes.push(take);
+                        left -= take;
+                    }
+                    let children = sizes
+                        .into_iter()
+                        .map(|p| (p, Shape::random(below, p, depth - 1)))
+                        .collect();
+                    items.push(Item::Partition(children));
+                }
+                _ => items.push(Item::Compute),
+            }
+        }
+        Shape(items)
+    }
+
+    /// Whether the shape has a partition step (nested ones sit inside one).
+    pub fn partitions(&self) -> bool {
+        self.0.iter().any(|item| matches!(item, Item::Partition(_)))
+    }
+}
+
 fn parse_seq(bytes: &[u8], at: &mut usize) -> Result<Shape, String> {
     let mut items = Vec::new();
     while let Some(&b) = bytes.get(*at) {

@@ -1,10 +1,15 @@
 //! GOAL schedules in LogGOPSim-compatible mode (issues 4, 16): binomial broadcast on p = 2^20 and
 //! dissemination on p = 2^16 (goals: >= 5 M events/s on one core, < 200 bytes per pending
-//! operation), linear all-to-all on p = 1024 (goal: < 10 s).
+//! operation), linear all-to-all on p = 1024 (goal: < 10 s; issue 41: 0.6 s for the whole process).
 //!
 //! Group `goal-file`: issue 16's whole task on the first two (read the GOAL file written to the
 //! temporary directory, parse, simulate with L = 2500, o = 1500, g = 1000; goal: 10x
 //! LogGOPSim's txt2bin plus simulation, `docs/models/logp-stall.md` quotes both).
+//!
+//! Group `alltoall` (issue 41): the engine alone on linear all-to-all at p = 64, 128, ..., 1024
+//! (L = 10, o = 2, g = 1), throughput in operations: LogGOPSim puts about `p^3` blocked entries
+//! back, the engine moves them a bucket at a time, so its time grows as the `2p(p-1)`
+//! operations (`docs/models/logp-stall.md`, benchmarks, quotes the exponent).
 //!
 //! Besides criterion's timings, each case prints one line with the events handled per second
 //! of a single run and the engine's bytes per operation (schedule + engine arrays + peak event
@@ -13,7 +18,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use logp_stall::goal::{
     LogGopsParams, binomial_broadcast, dissemination, linear_alltoall, parse, parse_file,
     run_loggops,
@@ -80,5 +85,19 @@ fn bench_file(c: &mut Criterion) {
     std::fs::remove_dir_all(&dir).expect("removed");
 }
 
-criterion_group!(benches, bench_file, bench);
+fn bench_alltoall(c: &mut Criterion) {
+    let prm = LogGopsParams::new(10, 2, 1, 0);
+    let mut group = c.benchmark_group("alltoall");
+    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    for p in [64, 128, 256, 512, 1024] {
+        let schedule = parse(&linear_alltoall(p, 8).expect("valid p")).expect("parses");
+        group.throughput(Throughput::Elements(schedule.n_ops() as u64));
+        group.bench_function(BenchmarkId::new("linear", p), |b| {
+            b.iter(|| run_loggops(black_box(&schedule), prm).expect("runs").makespan)
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_file, bench, bench_alltoall);
 criterion_main!(benches);

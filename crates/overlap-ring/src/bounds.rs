@@ -25,39 +25,53 @@ pub fn relaxed_lb(host: &Host, plan: &Plan, steps: u64) -> Result<u64> {
             host.n()
         )));
     }
-    let n_cols = plan.n_cols;
-    let holders = plan.holders();
     let mut prefix = vec![0u64; host.n()];
     for (i, &d) in host.delays().iter().enumerate() {
         prefix[i + 1] = prefix[i] + u64::from(d);
     }
-    let dist = |p: usize, q: usize| prefix[p].abs_diff(prefix[q]);
-    // r[j][k] = R of the k-th holder of column j at the previous row.
-    let mut r: Vec<Vec<u64>> = holders.iter().map(|h| vec![0; h.len()]).collect();
+    Ok(relaxed_core(&plan.holders(), |p, q| prefix[p].abs_diff(prefix[q]), steps))
+}
+
+/// The recursion of [`relaxed_lb`] on any holder lists: `holders[i]` for `i` in `0..=N+1`
+/// (the boundary entries, and any column without holders, are free: usable at step 1), `dist`
+/// the delay between two distinct holders (a holder reusing its own copy pays 1). Returns the
+/// largest `R_p(i, T)`, 0 if nothing is held. Used with processors as holders ([`relaxed_lb`])
+/// and with segments ([`crate::assign_search`]).
+pub(crate) fn relaxed_core(
+    holders: &[Vec<usize>],
+    dist: impl Fn(usize, usize) -> u64,
+    steps: u64,
+) -> u64 {
+    // Flat storage: the copies of column i are r[start[i]..start[i + 1]].
+    let mut start = Vec::with_capacity(holders.len() + 1);
+    start.push(0);
+    for h in holders {
+        start.push(start.last().copied().unwrap_or(0) + h.len());
+    }
+    let total = start.last().copied().unwrap_or(0);
+    let mut r = vec![0u64; total];
+    let mut next = vec![0u64; total];
     // Earliest step p can use (j, t-1) given the previous row's R.
-    let usable = |r: &[Vec<u64>], j: usize, p: usize| -> u64 {
-        if j == 0 || j > n_cols {
-            return 1;
-        }
+    let usable = |r: &[u64], j: usize, p: usize| -> u64 {
         holders[j]
             .iter()
-            .zip(&r[j])
+            .zip(&r[start[j]..start[j + 1]])
             .map(|(&q, &rq)| if q == p { rq + 1 } else { rq + dist(q, p) })
             .min()
-            .unwrap_or(u64::MAX)
+            .unwrap_or(1)
     };
+    let inner = 1..holders.len().saturating_sub(1);
     for t in 1..=steps {
-        let mut next = r.clone();
-        for i in 1..=n_cols {
+        for i in inner.clone() {
             for (k, &p) in holders[i].iter().enumerate() {
                 let (left, right) =
                     if t == 1 { (1, 1) } else { (usable(&r, i - 1, p), usable(&r, i + 1, p)) };
-                next[i][k] = (r[i][k] + 1).max(left).max(right);
+                next[start[i] + k] = (r[start[i] + k] + 1).max(left).max(right);
             }
         }
-        r = next;
+        std::mem::swap(&mut r, &mut next);
     }
-    Ok(r.iter().flatten().copied().max().unwrap_or(0))
+    r.into_iter().max().unwrap_or(0)
 }
 
 /// The work bound: the busiest processor computes `|H_p| T` pebbles, one per step.

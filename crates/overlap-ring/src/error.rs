@@ -201,6 +201,21 @@ pub enum Error {
         "algorithm = \"two_copy\" needs a segment of >= 2 processors joined by unit links (got none)"
     )]
     NoSegment,
+    /// An assignment of the exact search that breaks its spec (`docs/models/overlap-ring.md`,
+    /// Choices: exact assignment search).
+    #[error("assignment: {0}")]
+    BadAssignment(String),
+    /// The exact assignment search ran past its node budget: it refuses rather than return a
+    /// value it has not proved (`docs/models/overlap-ring.md`, Choices: exact assignment search).
+    #[error(
+        "exact assignment search: more than budget={budget} prefixes for cols={cols}; no proved minimum within the budget"
+    )]
+    SearchBudget {
+        /// Prefixes the search may bound.
+        budget: u64,
+        /// Guest columns `N`.
+        cols: usize,
+    },
     /// OVERLAP with no processor live after stage 2 (`n' = 0`).
     #[error(
         "OVERLAP keeps no live processor, n' = 0 (stage 1 killed {killed_stage1}, dead injected {dead}, stage 2 killed {killed_stage2})"

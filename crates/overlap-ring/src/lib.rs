@@ -68,6 +68,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod assign_search;
 pub mod bounds;
 pub mod driver;
 pub mod engine;

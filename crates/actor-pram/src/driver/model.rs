@@ -19,9 +19,11 @@
 //!
 //! # [butterfly]
 //! # dim = 3, b = 2, combining = true, fetch_order = "pid"   # or "network"
-//! # hash = "poly"   # or "identity", "linear", { poly-k = 4 }, { table = [0, 5, 2] }
+//! # hash = "poly"   # or "identity", "linear", { poly-k = 4 }, { table = [0, 5, 2] },
+//! #   or a published hash: { fixed = { degree = 2, modulus = 4294967311, coefficients = [1, 2, 3] } }
 //! # keys = "ranked" # or "destination-major"
 //! # hash_seed = 0
+//! # report_routers = true   # the router of every accessed address in the report
 //! # multiplex = "pipelined"  # or "sequential" (S > N)
 //! # steps = "barrier"   # or "overlapping": also one actor system for the whole program
 //! ```

@@ -99,7 +99,14 @@ pub(crate) fn run_with(
     // Under `cargo xtask` a run may take the workspace's memory limit (`crate::limits`).
     let limits = &Limits { max_bytes: DEFAULT_MEMORY, ..loaded.limits };
     let name = loaded.name.clone();
-    let output_ok = |memory: &[i64]| loaded.output_ok(memory);
+    let output_ok = |memory: &[i64]| -> Result<bool, Error> {
+        match loaded.first_difference(memory) {
+            None => Ok(true),
+            Some(difference) => {
+                Err(Error::Expectation { program: loaded.name.clone(), difference })
+            }
+        }
+    };
     let (translation, butterfly) = (config.translation, config.butterfly.clone());
     let (pram, actor, network, verified, direct_run) = match translation {
         Translation::Direct | Translation::BroadcastSync => {
@@ -127,14 +134,14 @@ pub(crate) fn run_with(
                 predictable: r.predictable,
                 schedule: r.schedule,
             };
-            let verified = r.verified && output_ok(&r.memory);
+            let verified = output_ok(&r.memory)? && r.verified;
             (r.pram, Some(actor), None, verified, Some(r))
         }
         Translation::Butterfly => {
             let config_bf = butterfly.unwrap_or_default();
             let r =
                 simulate_butterfly_actors(program, input, &config_bf, config.scheduler, limits)?;
-            let verified = r.verified && output_ok(&r.memory);
+            let verified = output_ok(&r.memory)? && r.verified;
             (r.pram, None, Some(r), verified, None)
         }
     };

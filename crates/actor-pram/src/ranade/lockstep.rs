@@ -502,7 +502,7 @@ impl LockstepRouter {
         Ok(())
     }
 
-    pub(super) fn addr32(a: &Access) -> Result<u32, Error> {
+    pub(crate) fn addr32(a: &Access) -> Result<u32, Error> {
         u32::try_from(a.addr).map_err(|_| Error::InvalidConfig {
             field: "addr",
             rule: "addr < 2^32",

@@ -219,6 +219,7 @@ proptest! {
             hash_seed,
             multiplex: Multiplex::Pipelined,
             steps: if overlapping { Steps::Overlapping } else { Steps::Barrier },
+            report_routers: true,
         };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {
@@ -226,6 +227,13 @@ proptest! {
                 prop_assert_eq!(&r.memory, &want.memory);
                 prop_assert!(b == 0 || r.max_occupancy <= u64::from(b));
                 prop_assert_eq!(r.passes, want.cost.g);
+                // Every accessed address once, in order, on a router (Choice 21); the
+                // polynomial families report their polynomial.
+                let placed = r.address_routers.as_ref().unwrap();
+                prop_assert!(placed.windows(2).all(|w| w[0].address < w[1].address));
+                prop_assert!(placed.iter().all(|p| p.router < r.routers));
+                let poly = !matches!(config.hash, HashFamily::Identity | HashFamily::Table(_));
+                prop_assert_eq!(r.hash_used.is_some(), poly);
                 let scheduler = crate::specs::SCHEDULERS[sched];
                 let a = simulate_butterfly_actors(&program, &input, &config, scheduler, &limits).unwrap();
                 // Every message of every step consumed by exactly one event.

@@ -2,6 +2,7 @@
 
 mod butterfly;
 mod direct;
+mod fixed_hash;
 mod fixtures;
 mod multiplex;
 mod predict;

@@ -213,6 +213,7 @@ proptest! {
             hash_seed,
             multiplex,
             steps: if overlapping { Steps::Overlapping } else { Steps::Barrier },
+            report_routers: false,
         };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {

@@ -6,10 +6,14 @@
 //! program = "prefix-sums"   # one of crate::driver::study::PROGRAMS
 //! n = 64                    # a power of two in [64, 4096]
 //! seed = 0                  # the input's and the machines' seed (default 0)
+//! # or a program of one's own: file = "my.pasm" (relative to this config), input = [...],
+//! # expect = { from = 0, cells = [...] } (else checked against the reference interpreter's
+//! # final memory), with n the D-BSP's processors
 //! ```
 
 use netcore::picture::Picture;
 use netcore::pram::CollectTrace;
+use netcore::pram::library::Instance;
 use netcore::pram::picture::{check_lanes, run_picture};
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
@@ -17,8 +21,8 @@ use netcore::study::{
 };
 use serde::Deserialize;
 
-use crate::driver::study::{CrossStudy, check};
-use crate::machines::{MachineRun, compare, emulations, reference_traced};
+use crate::driver::study::{CrossStudy, check, check_n};
+use crate::machines::{MachineRun, compare_instance, emulations, reference_traced};
 
 /// The `cross-pram` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,12 +33,55 @@ pub struct CrossPram;
 #[serde(deny_unknown_fields)]
 pub struct CrossConfig {
     /// The library program.
-    pub program: netcore::pram::library::Algorithm,
-    /// Its size.
+    pub program: Option<netcore::pram::library::Algorithm>,
+    /// Its size (a file's program: the D-BSP's processors).
     pub n: u32,
     /// The seed of the input and of every machine's randomness.
     #[serde(default)]
     pub seed: u64,
+    /// An assembly file of the user's own, relative to the config file.
+    pub file: Option<std::path::PathBuf>,
+    /// The file's initial global memory from address 0.
+    pub input: Option<Vec<i64>>,
+    /// The final memory the file's program must leave.
+    pub expect: Option<netcore::driver::pram::Expect>,
+}
+
+impl CrossConfig {
+    /// The instance every machine runs: the library program's, or the file's (checked against
+    /// its `expect` or the reference interpreter's final memory), after the checks of `n`.
+    fn instance(&self, file: &ConfigFile<'_>) -> Result<Instance, ModelError> {
+        match (self.program, &self.file) {
+            (Some(program), None) => {
+                check(program, self.n)?;
+                Ok(program.instance(self.n, self.seed)?)
+            }
+            _ => {
+                check_n(self.n)?;
+                let loaded = netcore::driver::pram::PramConfig {
+                    program: self.program,
+                    n: None,
+                    seed: self.seed,
+                    file: self.file.clone(),
+                    input: self.input.clone(),
+                    variant: None,
+                    max_steps: None,
+                    expect: self.expect.clone(),
+                }
+                .load(file)?;
+                Ok(loaded.instance()?)
+            }
+        }
+    }
+
+    /// The program's name in the summary.
+    fn name(&self) -> String {
+        match (self.program, &self.file) {
+            (Some(p), _) => p.name().to_string(),
+            (None, Some(f)) => f.display().to_string(),
+            (None, None) => "program".to_string(),
+        }
+    }
 }
 
 impl Model for CrossPram {
@@ -62,10 +109,10 @@ impl Model for CrossPram {
         vec![Box::new(CrossStudy)]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
-        let config: CrossConfig = config.parse()?;
-        check(config.program, config.n)?;
-        let rows = compare(config.program, config.n, config.seed)?;
-        run_report(&config, &rows)
+        let parsed: CrossConfig = config.parse()?;
+        let instance = parsed.instance(config)?;
+        let rows = compare_instance(&instance, parsed.program, parsed.n, parsed.seed)?;
+        run_report(&parsed, &rows)
     }
     /// The picture of the reference run (the first row): netcore's PRAM picture, one lane per
     /// PPU, one mark per access, cells shared within a step shaded; the emulating machines
@@ -73,28 +120,36 @@ impl Model for CrossPram {
     /// One run of every machine; the reference run is traced and drawn (refused before it
     /// runs past the picture's lanes) before the emulating machines run.
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
-        let config: CrossConfig = config.parse()?;
-        check(config.program, config.n)?;
-        let instance = config.program.instance(config.n, config.seed)?;
+        let parsed: CrossConfig = config.parse()?;
+        let instance = parsed.instance(config)?;
         check_lanes(&instance.program)?;
         let mut trace = CollectTrace::default();
         let (reference, cost) = reference_traced(&instance, &mut trace)?;
-        let picture = run_picture(&picture_name(&config), &instance.program, &cost, &trace)?;
+        let picture = run_picture(&picture_name(&parsed), &instance.program, &cost, &trace)?;
         let mut rows = vec![reference];
-        rows.extend(emulations(config.program, config.n, config.seed, &instance, &cost)?);
-        Ok((run_report(&config, &rows)?, picture))
+        rows.extend(emulations(parsed.program, parsed.n, parsed.seed, &instance, &cost)?);
+        Ok((run_report(&parsed, &rows)?, picture))
     }
 }
 
 /// The title of the reference run's picture.
 fn picture_name(config: &CrossConfig) -> String {
-    format!("{} (reference run of cross-pram)", config.program.name())
+    format!("{} (reference run of cross-pram)", config.name())
 }
 
 /// The report of the rows of every machine's run of `config`.
 fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, ModelError> {
-    let mut summary =
-        format!("{} at n = {} (seed {}):", config.program.name(), config.n, config.seed);
+    let against = match (config.program, &config.expect) {
+        (Some(_), _) => "its plain-Rust reference",
+        (None, Some(_)) => "the config's expect",
+        (None, None) => "the reference interpreter's final memory",
+    };
+    let mut summary = format!(
+        "{} at n = {} (seed {}), every output checked against {against}:",
+        config.name(),
+        config.n,
+        config.seed
+    );
     for row in rows {
         summary += &format!(
             "\n  {:<24} procs {:>6}  cost {:>12.1}  slowdown {:>9.2}{}  verified {}",
@@ -102,7 +157,12 @@ fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, Mo
             row.procs,
             row.cost,
             row.slowdown,
-            row.bound.map(|b| format!("  (bound {b:.2})")).unwrap_or_default(),
+            match (row.bound, row.machine.bound_name()) {
+                (Some(b), Some(name)) => {
+                    format!("  (slowdown / bound {:.2}; bound {b:.2} = {name})", row.slowdown / b)
+                }
+                _ => String::new(),
+            },
             row.verified
         );
     }

@@ -65,6 +65,11 @@ pub fn check(program: Algorithm, n: u32) -> Result<(), ParamError> {
             program.name(),
         ));
     }
+    check_n(n)
+}
+
+/// Checks the size `n`: a power of two in `[MIN_N, MAX_N]`.
+pub fn check_n(n: u32) -> Result<(), ParamError> {
     if !(n.is_power_of_two() && (MIN_N..=MAX_N).contains(&n)) {
         return Err(ParamError::new("n", "a power of two in [64, 4096]", n));
     }

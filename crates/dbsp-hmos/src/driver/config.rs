@@ -8,6 +8,7 @@ use netcore::bsp::DbspParams;
 use netcore::cost::Ledger;
 use netcore::pram::library::Algorithm;
 use netcore::rng::seeded;
+use netcore::study::ConfigFile;
 use netcore::study::ModelError;
 use serde::Deserialize;
 
@@ -56,14 +57,23 @@ pub struct HmosBuildConfig {
     pub level0: Level0,
 }
 
-/// `kind = "pram"`: a library PRAM program whose global memory is the HMOS access protocol.
+/// `kind = "pram"`: a PRAM program whose global memory is the HMOS access protocol: a library
+/// program (`algorithm`, `size`) or an assembly file of the user's own (`file`, with `input`
+/// and optionally `expect`, as `cargo xtask run pram` reads them).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PramConfig {
     /// The library program.
-    pub algorithm: Algorithm,
+    pub algorithm: Option<Algorithm>,
     /// Its size (number of PPUs / items).
-    pub size: u32,
+    pub size: Option<u32>,
+    /// An assembly file, relative to the config file.
+    pub file: Option<std::path::PathBuf>,
+    /// The file's initial global memory from address 0.
+    pub input: Option<Vec<i64>>,
+    /// The final memory the file's program must leave (else it is checked against the
+    /// reference interpreter's).
+    pub expect: Option<netcore::driver::pram::Expect>,
     /// D-BSP processors, a power of two.
     pub n: u32,
     /// The memory scheme: hmos (default), flat_majority, single_copy_hashed or
@@ -122,11 +132,57 @@ impl PramConfig {
     }
 }
 
-/// Runs the library program of `config` with the HMOS access protocol as its global memory
-/// (Sections 3-4, [`simulate`]): its report, ledger and the pricing its costs use.
-pub(crate) fn pram_run(config: &PramConfig) -> Result<PramRun, ModelError> {
+impl PramConfig {
+    /// The program's name in summaries: the library program with its size, or the file.
+    pub fn name(&self) -> String {
+        match (&self.algorithm, &self.file) {
+            (Some(a), _) => format!("{} (size {})", a.name(), self.size.unwrap_or(0)),
+            (None, Some(f)) => f.display().to_string(),
+            (None, None) => "program".to_string(),
+        }
+    }
+
+    /// What the run's output is checked against.
+    pub fn checked_against(&self) -> &'static str {
+        match (&self.algorithm, &self.expect) {
+            (Some(_), _) => "its plain-Rust reference",
+            (None, Some(_)) => "the config's expect",
+            (None, None) => "the reference interpreter's final memory",
+        }
+    }
+}
+
+/// Runs the program of `config` with the HMOS access protocol as its global memory (Sections
+/// 3-4, [`simulate`]): its report, ledger and the pricing its costs use. A library program is
+/// checked against its plain-Rust reference; a file against its `expect`, or else against the
+/// reference interpreter's final memory.
+pub(crate) fn pram_run(config: &PramConfig, file: &ConfigFile<'_>) -> Result<PramRun, ModelError> {
     let params = config.params()?;
-    let instance = params.library_instance(config.algorithm, config.size, config.seed)?;
+    let instance = match (config.algorithm, config.size) {
+        (Some(algorithm), Some(size)) if config.file.is_none() => {
+            params.library_instance(algorithm, size, config.seed)?
+        }
+        (Some(_), None) if config.file.is_none() => {
+            return Err(
+                netcore::study::ParamError::new("size", "given with algorithm", "none").into()
+            );
+        }
+        _ => {
+            let loaded = netcore::driver::pram::PramConfig {
+                program: config.algorithm,
+                n: config.size,
+                seed: config.seed,
+                file: config.file.clone(),
+                input: config.input.clone(),
+                variant: None,
+                max_steps: None,
+                expect: config.expect.clone(),
+            }
+            .load(file)?;
+            params.check_program(&loaded.program)?;
+            loaded.instance()?
+        }
+    };
     Ok(simulate(&params, &instance)?)
 }
 

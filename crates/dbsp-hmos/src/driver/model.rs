@@ -113,8 +113,8 @@ fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
     Ok(RunReport { summary, report: to_json(&report)? })
 }
 
-fn run_pram(config: &PramConfig) -> Result<RunReport, ModelError> {
-    pram_report(config, &pram_run(config)?)
+fn run_pram(config: &PramConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+    pram_report(config, &pram_run(config, file)?)
 }
 
 /// The report of `run`, the run of PRAM config `config`.
@@ -122,9 +122,8 @@ fn pram_report(config: &PramConfig, run: &PramRun) -> Result<RunReport, ModelErr
     let report = &run.report;
     let (r, k) = (report.r, report.k);
     let summary = format!(
-        "{:?} (size {}) on D-BSP n = {} with {} r = {}, k = {}: {} global steps, {} supersteps, comm {:.1} ({} pricing), verified {}",
-        config.algorithm,
-        config.size,
+        "{} on D-BSP n = {} with {} r = {}, k = {}: {} global steps, {} supersteps, comm {:.1} ({} pricing), verified {} against {}",
+        config.name(),
         config.n,
         config.scheme.name(),
         r,
@@ -133,7 +132,8 @@ fn pram_report(config: &PramConfig, run: &PramRun) -> Result<RunReport, ModelErr
         report.supersteps,
         report.comm,
         config.pricing.name(),
-        report.verified
+        report.verified,
+        config.checked_against()
     );
     Ok(RunReport { summary, report: to_json(report)? })
 }
@@ -186,13 +186,15 @@ fn primitive_report(
         verified,
     };
     let summary = format!(
-        "{:?} on n = {}: {} supersteps, comm {:.3}, work {}, comm / bound {:.3}, verified {}",
-        report.primitive,
+        "{} on n = {}: {} supersteps, comm {:.3}, work {}, comm / bound {:.3} (bound {:.3} = {}), verified {}",
+        report.primitive.name(),
         report.n,
         report.trace.len(),
         report.comm,
         report.work,
         report.ratio,
+        report.bound,
+        report.primitive.bound_name(),
         report.verified
     );
     Ok(RunReport { summary, report: to_json(&report)? })
@@ -236,13 +238,14 @@ impl Model for DbspHmos {
             Box::new(crate::driver::studies::Lemma3Study),
             Box::new(crate::driver::studies::SlowdownStudy),
             Box::new(crate::driver::studies::Theorem3Study),
+            Box::new(crate::driver::studies::ExpansionStudy),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         match config.parse::<RunConfig>()? {
             RunConfig::Primitive(p) => run_primitive(&p),
             RunConfig::Hmos(h) => run_hmos(&h),
-            RunConfig::Pram(p) => run_pram(&p),
+            RunConfig::Pram(p) => run_pram(&p, config),
         }
     }
     /// One run of a primitive or a PRAM config, reported and drawn (the picture's refusals
@@ -257,7 +260,7 @@ impl Model for DbspHmos {
             }
             RunConfig::Pram(c) => {
                 check_lanes(c.n)?;
-                let run = pram_run(&c)?;
+                let run = pram_run(&c, config)?;
                 let picture = pram_picture(&c, &run)?;
                 Ok((pram_report(&c, &run)?, picture))
             }

@@ -29,8 +29,11 @@ pub fn primitive_picture(
 ) -> Result<Picture, ModelError> {
     let (params, _, ledger, verified) = run;
     let title = format!(
-        "{:?} on D-BSP n = {}, alpha = {}, beta = {}: verified {verified}",
-        c.primitive, c.n, c.alpha, c.beta
+        "{} on D-BSP n = {}, alpha = {}, beta = {}: verified {verified}",
+        c.primitive.name(),
+        c.n,
+        c.alpha,
+        c.beta
     );
     Ok(ledger_picture(ledger, c.n, params, title)?)
 }
@@ -40,9 +43,8 @@ pub fn primitive_picture(
 pub fn pram_picture(c: &PramConfig, run: &PramRun) -> Result<Picture, ModelError> {
     let report = &run.report;
     let title = format!(
-        "{:?} (size {}) on D-BSP n = {}, {} r = {}, k = {}: {} global steps, {} supersteps",
-        c.algorithm,
-        c.size,
+        "{} on D-BSP n = {}, {} r = {}, k = {}: {} global steps, {} supersteps",
+        c.name(),
         c.n,
         c.scheme.name(),
         report.r,

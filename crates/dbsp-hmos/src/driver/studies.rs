@@ -12,15 +12,19 @@
 //!   (requests whose every copy crowds the lowest processors) and the greedy adversary (the
 //!   smallest footprint at level k a peeling finds) against random requests, at k = 0, 1, 2
 //!   with the weights of every level against Lemmas 2-3.
+//! - [`expansion`] `dbsp-expansion`: the expansion exponent of Definition 1 of every level-0
+//!   graph (exact, searched, spectral bound) against Theorem 3's `alpha / (2 - alpha)`.
 
 #![warn(clippy::cast_possible_truncation)]
 
+pub mod expansion;
 pub mod lemma2;
 pub mod lemma3;
 pub mod primitives;
 pub mod slowdown;
 pub mod theorem3;
 
+pub use expansion::ExpansionStudy;
 pub use lemma2::Lemma2Study;
 pub use lemma3::Lemma3Study;
 pub use primitives::PrimitivesStudy;

@@ -5,6 +5,7 @@
 #![allow(clippy::float_cmp)]
 
 mod adversary;
+mod expansion;
 mod fixtures;
 mod hmos;
 mod polarity;

@@ -139,6 +139,7 @@ fn glossary_covers_every_column() {
             "dbsp-theorem3",
             serde_json::json!({"log_n": 6, "k": 1, "tau": 1.5, "r": 3, "level0": "hashed", "a": 2.0, "eps": 0.3, "pattern": "copy_adversary", "alpha_beta": ab}),
         ),
+        ("dbsp-expansion", serde_json::json!({"log_n": 3, "tau": 1.05, "graph": "hashed"})),
     ];
     let studies = DbspHmos.studies();
     assert_eq!(studies.len(), small.len());

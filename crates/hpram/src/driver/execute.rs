@@ -113,6 +113,8 @@ pub(crate) struct Executed {
     pub(crate) outcome: Outcome,
     /// `library`: the interpreter's cost.
     pub(crate) interpreter: Option<Cost>,
+    /// `library`: the first output cell that differs from the expected output, if one does.
+    pub(crate) mismatch: Option<String>,
 }
 
 /// The H-PRAM a built-in algorithm's config runs on: `P` processors, the setup's `M`, private
@@ -165,7 +167,8 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
             (done.cost, (result, verified, Some(format!("{:016x}", done.trace_hash))))
         }
     };
-    let executed = Executed { name, procs: p, mem_words, tree, outcome, interpreter: None };
+    let executed =
+        Executed { name, procs: p, mem_words, tree, outcome, interpreter: None, mismatch: None };
     Ok((preset, executed))
 }
 
@@ -224,6 +227,7 @@ fn execute_program(
         tree: done.run.cost,
         outcome: (None, verified, Some(hash)),
         interpreter: Some(done.pram.cost),
+        mismatch: loaded.first_difference(&done.run.memory),
     };
     Ok((preset, executed))
 }

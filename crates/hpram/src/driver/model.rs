@@ -16,6 +16,7 @@ use crate::driver::execute::execute;
 use crate::driver::picture::{check_drawable, executed_picture};
 use crate::driver::report::{HpramReport, NotVerified, report, run_hpram_config};
 use crate::driver::studies::fft_locality::FftLocality;
+use crate::driver::studies::model::ModelResults;
 use crate::driver::studies::tree_r::TreeR;
 use crate::driver::studies::usable::UsableProcs;
 
@@ -48,7 +49,7 @@ impl Model for Hpram {
         }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(TreeR), Box::new(UsableProcs), Box::new(FftLocality)]
+        vec![Box::new(ModelResults), Box::new(TreeR), Box::new(UsableProcs), Box::new(FftLocality)]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         run_report(run_hpram_config(&config.parse()?, config)?)
@@ -66,9 +67,8 @@ impl Model for Hpram {
 /// The run report of an H-PRAM run: refused (a failed run) if its result differs from the
 /// plain Rust reference.
 fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
-    if report.verified == Some(false) {
-        let got = report.result.unwrap_or_default();
-        return Err(NotVerified { algorithm: report.algorithm.clone(), got }.into());
+    if let Some(failure) = NotVerified::of(&report) {
+        return Err(failure.into());
     }
     let result = match (report.result, report.interpreter, report.verified) {
         (Some(r), _, _) => format!(", result {r}, verified = true"),
@@ -83,7 +83,7 @@ fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
         ExecMode::CountOnly => " (count-only)",
     };
     let summary = format!(
-        "{}{mode} on P = {}, M = {} ({:?}, {:?}, {:?}): tau = {}, stage1 = {}, stage2 = {}, {} sub-PRAMs, depth {}{result}",
+        "{}{mode} on P = {}, M = {} ({} memory, {}, {} formula): tau = {}, stage1 = {}, stage2 = {}, {} sub-PRAMs, depth {}{result}",
         report.algorithm,
         report.procs,
         report.mem_words,

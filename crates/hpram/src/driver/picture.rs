@@ -125,11 +125,14 @@ pub(crate) fn executed_picture(
     executed: &Executed,
 ) -> Result<Picture, ModelError> {
     if executed.outcome.1 == Some(false) {
-        let got = executed.outcome.0.unwrap_or_default();
-        return Err(NotVerified { algorithm: executed.name.clone(), got }.into());
+        let difference = executed.mismatch.clone().unwrap_or_else(|| {
+            let got = executed.outcome.0.unwrap_or_default();
+            format!("result {got} differs from the plain Rust reference")
+        });
+        return Err(NotVerified { algorithm: executed.name.clone(), difference }.into());
     }
     let title = format!(
-        "{} on P = {}, M = {} ({:?}, {:?})",
+        "{} on P = {}, M = {} ({}, {} memory)",
         executed.name, executed.procs, executed.mem_words, preset, config.memory
     );
     let picture = tree_picture(&executed.tree, preset, config.memory, config.formula, title)?;

@@ -61,6 +61,9 @@ pub struct HpramReport {
     /// The result equals the plain Rust fold, scan or NTT (tree algorithms, fft), or a library
     /// program's output its plain Rust reference (`library`).
     pub verified: Option<bool>,
+    /// `library`: the first output cell that differs from the expected output, if one does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mismatch: Option<String>,
     /// `library`: the interpreter's `T`, `S`, `G`, `W` (the root's `T + C` is `t`, its `C` is
     /// `g`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -87,7 +90,7 @@ pub fn run_hpram_config(
 
 /// The report of `executed`, the run of `config` under `preset`.
 pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -> HpramReport {
-    let Executed { name, procs, mem_words, tree, outcome, interpreter } = executed;
+    let Executed { name, procs, mem_words, tree, outcome, interpreter, mismatch } = executed;
     let (result, verified, trace_hash) = outcome;
     let tree = &tree;
     let price = |f| tree.eval(&preset, config.memory, f).total;
@@ -113,6 +116,7 @@ pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -
         depth: tree.root.depth(),
         result,
         verified,
+        mismatch,
         interpreter,
         trace_hash,
         critical_path: eval.critical_path,
@@ -125,14 +129,32 @@ pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -
     }
 }
 
-/// A run whose result differs from the plain Rust fold: a failed run.
+/// A run whose output differs from what it is checked against (the plain Rust fold, a
+/// library program's reference, or the config's `expect`): a failed run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{algorithm}: result {got} differs from the plain Rust reference")]
+#[error("{algorithm}: {difference}")]
 pub struct NotVerified {
     /// The algorithm.
     pub algorithm: String,
-    /// Its result.
-    pub got: i64,
+    /// What differs, e.g. `result 5 differs from the plain Rust reference` or `cell 3 is 10,
+    /// expected 11 (the config's expect)`.
+    pub difference: String,
+}
+
+impl NotVerified {
+    /// The failure of `report`, if its output is not verified.
+    pub fn of(report: &HpramReport) -> Option<Self> {
+        if report.verified != Some(false) {
+            return None;
+        }
+        let difference = report.mismatch.clone().unwrap_or_else(|| {
+            format!(
+                "result {} differs from the plain Rust reference",
+                report.result.unwrap_or_default()
+            )
+        });
+        Some(Self { algorithm: report.algorithm.clone(), difference })
+    }
 }
 
 impl netcore::fault::Classify for NotVerified {

@@ -158,26 +158,17 @@ pub const RESULTS: &[PaperResult] = &[
     PaperResult {
         id: "Section 2.3.1 cost recursion",
         states: "tau(q0, lambda) = T(s_a + 1) + C(l + s_a) + sum_i [max_q tau(q, lambda + 1) + s_b(Q_i, P')]; l(P') non-uniform, l(P) uniform; the total is tau(H, 1)",
-        coverage: tests(
-            "specs::e1_cost_recursion",
-            "a definition, which the evaluator computes: pinned by costs derived by hand (E1-E5) and by I3 (lockstep::i3_pram_is_the_lockstep_flattened_run)",
-        ),
+        coverage: Coverage::Claims,
     },
     PaperResult {
         id: "Section 2.3.2 phase-refined form",
         states: "T + T' s_a + C(l + s_a) + R, T' the computation phases, T' <= C + 1",
-        coverage: tests(
-            "props::i2_phases_and_formula_order",
-            "a definition; PhaseRefined <= Simplified + sum s_a on random hierarchies",
-        ),
+        coverage: Coverage::Claims,
     },
     PaperResult {
         id: "Section 2.3.2 simplified form",
         states: "at most T + C(l + 2 s_a) + R, assuming T' <= C",
-        coverage: tests(
-            "specs::e4_simplification_underestimates",
-            "a one-step counterexample where T' > C and the simplified form underestimates",
-        ),
+        coverage: Coverage::Claims,
     },
     PaperResult {
         id: BIG_O,
@@ -197,10 +188,7 @@ pub const RESULTS: &[PaperResult] = &[
     PaperResult {
         id: "Section 2.4 PRAM instance",
         states: "an H-PRAM algorithm without partitions is a PRAM algorithm (l = 1, s_a = 0)",
-        coverage: tests(
-            "library::library_programs_match_the_reference_interpreter",
-            "every netcore library program runs as a flat H-PRAM and costs the interpreter's T under Pram",
-        ),
+        coverage: Coverage::Claims,
     },
     PaperResult {
         id: "Section 2.4 APRAM instance",
@@ -213,10 +201,7 @@ pub const RESULTS: &[PaperResult] = &[
     PaperResult {
         id: "Section 2.4 LPRAM instance",
         states: "the LPRAM is the two-level non-uniform H-PRAM with 1-processor leaves, and the one-level uniform H-PRAM on an LPRAM sub-model",
-        coverage: tests(
-            "instances::lpram_two_level_cost_is_lprams",
-            "the H-PRAM cost equals the LPRAM's on random programs (also instances::lpram_two_level_tree_sum)",
-        ),
+        coverage: Coverage::Claims,
     },
     PaperResult {
         id: "Section 2.4 BPRAM instance",

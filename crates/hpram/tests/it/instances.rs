@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use hpram::instances::{
     LpramCost, LpramStep, gibbons_all, gibbons_subset, lpram_two_level, one_level,
+    uneven_local_work,
 };
 use hpram::{
     Accessor, AsyncKind, Config, CostModel, CostTree, FnAlg, Formula, HAlgorithm, HpramError,
@@ -90,19 +91,6 @@ fn lpram_two_level_tree_sum() {
     );
 }
 
-/// A local phase in which processor `g` (its one parameter) does `t + g mod 3` computation
-/// steps and `c + g mod 2` accesses of its private block.
-fn local_work(t: u32, c: usize) -> Arc<dyn HAlgorithm> {
-    FnAlg::arc("LocalWork", move |sp| {
-        let g = usize::try_from(sp.params()[0]).expect("a processor id");
-        sp.compute(t + (g % 3) as u32, |p| p.local[0] += 1)?;
-        for _ in 0..c + g % 2 {
-            sp.comm(|_| MemOp::Write { addr: 0, src: 0 })?;
-        }
-        Ok(())
-    })
-}
-
 #[derive(Debug, Clone)]
 enum Step {
     Comm,
@@ -134,7 +122,7 @@ proptest! {
                     LpramStep::Comm(Arc::new(|p| MemOp::Read { addr: 2 * p.pid, dst: 1 }))
                 }
                 Step::Compute(k) => LpramStep::Compute(k, Arc::new(|p| p.local[0] += 1)),
-                Step::Local(t, c) => LpramStep::Local(local_work(t, c)),
+                Step::Local(t, c) => LpramStep::Local(uneven_local_work(t, c)),
             })
             .collect();
         let lpram: u64 = program

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use hpram::synth::{Item, Shape};
+use hpram::synth::Shape;
 use hpram::{
     Config, CostModel, CostNode, CostTree, FnAlg, Formula, HpramError, MemoryVariant, Part, Preset,
     SyncScale, run,
@@ -29,28 +29,10 @@ impl Mix {
     }
 }
 
-/// A random shape for `procs` processors, partitions nested at most `depth` deep.
+/// A random shape for `procs` processors, partitions nested at most `depth` deep
+/// ([`Shape::random`] on the test's own stream).
 pub(crate) fn shape(mix: &mut Mix, procs: usize, depth: u32) -> Shape {
-    let mut items = Vec::new();
-    for _ in 0..mix.below(7) {
-        match mix.below(5) {
-            0 | 1 => items.push(Item::Compute),
-            2 | 3 => items.push(Item::Comm),
-            _ if depth > 0 => {
-                let mut sizes = Vec::new();
-                let mut left = procs;
-                while left > 0 {
-                    let take = 1 + mix.below(left as u64) as usize;
-                    sizes.push(take);
-                    left -= take;
-                }
-                let children = sizes.into_iter().map(|p| (p, shape(mix, p, depth - 1))).collect();
-                items.push(Item::Partition(children));
-            }
-            _ => items.push(Item::Compute),
-        }
-    }
-    Shape(items)
+    Shape::random(&mut |n| mix.below(n), procs, depth)
 }
 
 fn random_tree(seed: u64, procs: usize, threads: usize) -> CostTree {

@@ -107,6 +107,19 @@ fn x3_bad_params() {
     assert!(bad(4, 11).contains("log_r"));
 }
 
+/// `hpram-model`'s axes out of range are the user's input, named by field.
+#[test]
+fn model_bad_params() {
+    use hpram::driver::studies::model::{ModelParams, ModelResults};
+    let bad = |log_p, depth, programs| {
+        ModelResults.point(&ModelParams { log_p, depth, programs }).unwrap_err().to_string()
+    };
+    assert!(bad(9, 1, 10).contains("log_p"));
+    assert!(bad(4, 5, 10).contains("depth"));
+    assert!(bad(4, 1, 0).contains("programs"));
+    assert!(bad(4, 1, 10_001).contains("programs"));
+}
+
 /// Every column of every study is in its glossary (the report's glossary and the plots' axis
 /// labels come from it), and every entry is a column: one small point per study runs; no row
 /// column repeats a parameter (xtask rejects such rows).
@@ -114,6 +127,7 @@ fn x3_bad_params() {
 fn glossary_covers_every_column() {
     use netcore::study::Model;
     let small = [
+        ("hpram-model", serde_json::json!({"log_p": 2, "depth": 1, "programs": 3})),
         ("hpram-tree-r", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),
         ("hpram-usable-procs", serde_json::json!({"preset": "mesh2d", "log_n": 6})),
         ("hpram-fft-locality", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),

@@ -297,7 +297,7 @@ fn detailed<S: Serialize>(
         obj.insert("trace".into(), json!(judged.trace));
     }
     if let Some(bound) = obj.get("bound") {
-        summary += &format!(", bound {bound}");
+        summary += &format!(", the algorithm's exact time formula {bound} steps");
     }
     Ok(RunReport { summary, report: extra })
 }
@@ -328,7 +328,7 @@ fn totals<S>(
         cycle_stats: rep.cycle_stats.clone(),
     };
     let summary = format!(
-        "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle, Theorem 2 bound {:.1}){}, legal = {}, replay_equal = {}",
+        "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle; Theorem 2's bound per cycle with constant 1: {:.1}){}, legal = {}, replay_equal = {}",
         cfg.delta,
         cfg.p(),
         cfg.gap(),

@@ -310,7 +310,7 @@ fn report<S: serde::Serialize>(
         if legal.is_ok() { "legal" } else { "ILLEGAL" },
     );
     if let Some(b) = extra.get("bound") {
-        summary += &format!(", bound {b}");
+        summary += &format!(", the algorithm's exact time formula {b} steps");
     }
     if let Some(v) = extra.get("verified") {
         summary += &format!(", verified = {v}");

@@ -107,16 +107,31 @@ pub fn dissemination(p: u32, bytes: u64) -> Result<String, Error> {
 /// `i-1, i-2, ..., i-p+1` (mod p), no dependencies (all operations are posted at time 0).
 pub fn linear_alltoall(p: u32, bytes: u64) -> Result<String, Error> {
     check_p(p, MAX_ALLTOALL_RANKS, "2 <= p <= 8192")?;
-    let mut out = String::with_capacity(p as usize * p as usize * 48);
+    // At most `22 + 2 digits(p) + digits(bytes)` bytes per line, `2 (p - 1)` lines per rank:
+    // reserved at once (growing the text of p = 1024, 64 MB, copied it).
+    let width = 22 + 2 * p.to_string().len() + bytes.to_string().len();
+    let mut out = String::with_capacity(64 + p as usize * (16 + 2 * (p as usize - 1) * width));
     let _ = writeln!(out, "// linear all-to-all, p = {p}, {bytes} bytes");
     let _ = writeln!(out, "num_ranks {p}");
+    // The 2p(p-1) lines are assembled from the ranks' decimal texts, written once (`write!`
+    // spent more on formatting than the engine on running them).
+    let num: Vec<String> = (0..p).map(|v| v.to_string()).collect();
+    let send = format!(": send {bytes}b to ");
+    let recv = format!(": recv {bytes}b from ");
+    let line = |out: &mut String, label: char, n: u32, text: &str, peer: u32| {
+        out.push(label);
+        out.push_str(&num[n as usize]);
+        out.push_str(text);
+        out.push_str(&num[peer as usize]);
+        out.push_str(" tag 0\n");
+    };
     for i in 0..p {
         let _ = writeln!(out, "rank {i} {{");
         for n in 1..p {
-            let _ = writeln!(out, "s{n}: send {bytes}b to {} tag 0", (i + n) % p);
+            line(&mut out, 's', n, &send, (i + n) % p);
         }
         for n in 1..p {
-            let _ = writeln!(out, "r{n}: recv {bytes}b from {} tag 0", (i + p - n) % p);
+            line(&mut out, 'r', n, &recv, (i + p - n) % p);
         }
         out.push_str("}\n");
     }

@@ -6,7 +6,9 @@
 //! Choices, has the line numbers):
 //! - **Active queue.** One priority queue of entries `(time, stamp)`, smallest time first,
 //!   equal times by smallest stamp (`aqcompare_func`, `STRICT_ORDER`). Every new entry takes
-//!   the next stamp; an entry put back because its resources are busy keeps its stamp.
+//!   the next stamp; an entry put back because its resources are busy keeps its stamp. Put-back
+//!   entries are kept in buckets, moved a bucket at a time, taken in the same order and counted
+//!   as LogGOPSim takes them (`loggops/waits.rs`; Choices, "LogGOPSim rules", put-back entries).
 //! - **Release order.** After each entry, the ranks whose operations were released (by a
 //!   start or a completion) are visited in rank order; each rank's released operations, in the
 //!   order they were released, are stably sorted by type (send, recv, calc) and queued with
@@ -58,6 +60,10 @@ use serde::{Deserialize, Serialize};
 
 use super::schedule::{ANY, IREQ_BIT, MAX_TIME, Op, OpKind, Schedule, size_limit_message};
 use crate::error::Error;
+
+mod waits;
+
+use waits::{Member, Token, Waits};
 
 /// LogGOPSim's default eager/rendezvous threshold `S` in bytes.
 pub const DEFAULT_S: u64 = 65535;
@@ -222,10 +228,15 @@ impl Pending {
 const MSG: u32 = 1 << 31;
 
 /// An active-queue entry: `(time, stamp, op | MSG, host, src)`, popped smallest first (`src`
-/// is the sender of a message, else `host`). No two entries in the queue share a stamp, so
-/// `(time, stamp)` alone decides the order. Stamps are fewer than 2^32: one per operation
-/// released and one per message, and a schedule holds fewer than 2^31 operations.
+/// is the sender of a message, else `host`), or a bucket's token `(time, stamp, TOKEN, slot,
+/// generation)` standing for the put-back entries of a bucket ([`waits`]). No two live entries
+/// share a stamp, so `(time, stamp)` alone decides the order (a stale token is skipped). Stamps
+/// are fewer than 2^32: one per operation released and one per message, and a schedule holds
+/// fewer than 2^31 operations.
 type Entry = (Step, u32, u32, u32, u32);
+
+/// The `op` of a bucket's token (no message: operations are fewer than 2^31 - 1).
+const TOKEN: u32 = u32::MAX;
 
 /// Sorted runs kept besides the heap.
 const RUNS: usize = 4;
@@ -282,25 +293,23 @@ struct ActiveQueue {
     start: StartUp,
     runs: [VecDeque<Entry>; RUNS],
     heap: BinaryHeap<Reverse<Entry>>,
-    len: usize,
 }
 
 impl ActiveQueue {
-    /// Queues the start-up entries of `s` (the queue is empty); returns the next stamp.
+    /// Queues the start-up entries of `s` (the queue is empty); returns their number, the
+    /// next stamp.
     fn start(&mut self, s: &Schedule) -> u32 {
         let mut has_deps = vec![0u64; s.ops.len().div_ceil(64)];
         for d in s.deps() {
             has_deps[d.op as usize / 64] |= 1 << (d.op % 64);
         }
         let waiting: usize = has_deps.iter().map(|w| w.count_ones() as usize).sum();
-        self.len = s.ops.len() - waiting;
         self.start = StartUp { has_deps, cur: None, phase: 0, next: 0 };
         self.start.seek(s, 0, 0);
-        u32::try_from(self.len).expect("a schedule holds fewer than 2^31 operations")
+        u32::try_from(s.ops.len() - waiting).expect("a schedule holds fewer than 2^31 operations")
     }
 
     fn push(&mut self, e: Entry) {
-        self.len += 1;
         for run in &mut self.runs {
             if run.back().is_none_or(|b| *b < e) {
                 run.push_back(e);
@@ -326,7 +335,6 @@ impl ActiveQueue {
             }
         }
         let (i, e) = best?;
-        self.len -= 1;
         if i == RUNS + 1 {
             self.start.next += 1;
             self.start.seek(s, e.3, e.2 + 1);
@@ -341,8 +349,9 @@ impl ActiveQueue {
         Some(e)
     }
 
-    fn len(&self) -> usize {
-        self.len
+    /// Queues a bucket's token.
+    fn push_token(&mut self, (key, stamp, slot, generation): Token) {
+        self.push((key, stamp, TOKEN, slot, generation));
     }
 }
 
@@ -436,6 +445,14 @@ struct Engine<'a> {
     /// Unexpected messages `(source, send)` (the tag is the send's).
     uq: MatchQueues<(u32, u32)>,
     aq: ActiveQueue,
+    /// The put-back entries, in buckets.
+    waits: Waits,
+    /// Entries queued, put-back ones included (LogGOPSim's active queue length).
+    queued: usize,
+    /// The largest `(time, stamp)` taken so far.
+    w: (Step, u32),
+    /// Entries taken (put-back ones count again).
+    events: u64,
     stamp: u32,
     /// `(host, op)` released while handling the current entry, in release order.
     released: Vec<(u32, u32)>,
@@ -552,6 +569,10 @@ fn run_engine(
         rq: MatchQueues::new(p, recvs),
         uq: MatchQueues::new(p, 0),
         aq: ActiveQueue::default(),
+        waits: Waits::default(),
+        queued: 0,
+        w: (0, 0),
+        events: 0,
         stamp: 0,
         released: Vec::new(),
         done: 0,
@@ -561,21 +582,22 @@ fn run_engine(
     // Start-up: every rank's operations without dependencies, in line order, stably sorted
     // by type, at time 0 (every clock is 0, so each entry has time 0 and the next stamp).
     e.stamp = e.aq.start(schedule);
-    let mut events = 0u64;
-    let mut peak = e.aq.len() as u64;
+    e.queued = e.stamp as usize;
+    let mut peak = e.queued as u64;
     while let Some((t, ts, op, host, src)) = e.aq.pop(schedule) {
-        events += 1;
-        if op & MSG != 0 {
-            e.message(t, ts, op & !MSG, host, src)?;
-        } else {
-            match schedule.ops[op as usize].kind {
-                OpKind::Calc => e.calc(t, ts, op, host)?,
-                OpKind::Send => e.send(t, ts, op, host)?,
-                OpKind::Recv => e.recv(t, op, host),
+        if op == TOKEN {
+            if !e.waits.current(host, src) {
+                continue;
             }
+            e.take(t, ts);
+            e.wake(t, host)?;
+        } else {
+            e.take(t, ts);
+            e.queued -= 1;
+            e.run(t, (ts, op, src), host)?;
         }
         e.queue_released();
-        peak = peak.max(e.aq.len() as u64);
+        peak = peak.max(e.queued as u64);
     }
     e.finish_checks()?;
     let rank_end: Vec<Step> = if ncpu == 1 {
@@ -589,13 +611,111 @@ fn run_engine(
         rank_end,
         ops: e.done,
         messages: e.messages,
-        events,
+        events: e.events,
         peak_events: peak,
         bytes_per_op: if n == 0 { 0.0 } else { bytes as f64 / n as f64 },
     })
 }
 
 impl Engine<'_> {
+    /// Takes the entry at `(t, ts)` from the active queue.
+    fn take(&mut self, t: Step, ts: u32) {
+        self.events += 1;
+        self.w = self.w.max((t, ts));
+    }
+
+    /// Handles entry `(ts, op, src)` of `host` taken at `t`.
+    fn run(&mut self, t: Step, (ts, op, src): Member, host: u32) -> Result<(), Error> {
+        if op & MSG != 0 {
+            return self.message(t, ts, op & !MSG, host, src);
+        }
+        match self.s.ops[op as usize].kind {
+            OpKind::Calc => self.calc(t, ts, op, host),
+            OpKind::Send => self.send(t, ts, op, host),
+            OpKind::Recv => {
+                self.recv(t, op, host);
+                Ok(())
+            }
+        }
+    }
+
+    /// Handles the token of bucket `slot` taken at `t`: its first entry runs if its clocks
+    /// are free, else the whole bucket moves to the time they free. After a run, the rest
+    /// (whose turns at `t` come next) moves at once if the run left their clocks busy.
+    fn wake(&mut self, t: Step, slot: u32) -> Result<(), Error> {
+        let (host, first) = self.waits.open(slot);
+        let free = self.free_at(host, first.1);
+        if free > t {
+            let (others, token) = self.waits.move_to(slot, free, true);
+            self.events += others;
+            self.aq.push_token(token);
+            return Ok(());
+        }
+        let rest = self.waits.take_first(slot);
+        self.queued -= 1;
+        self.run(t, first, host)?;
+        if rest {
+            let free = self.free_at(host, self.waits.first_of(slot).1);
+            let token = if free > t {
+                let (others, token) = self.waits.move_to(slot, free, false);
+                self.events += others;
+                token
+            } else {
+                self.waits.retoken(slot)
+            };
+            self.aq.push_token(token);
+        }
+        Ok(())
+    }
+
+    /// When the clocks `op` (with the message bit: its message on `host`) waits for on
+    /// `host` free: the CPU for a calc, the CPU and send gap for a send, the CPU and receive
+    /// gap for a message (0 for a recv, which waits for nothing).
+    fn free_at(&self, host: u32, op: u32) -> Step {
+        let bare = op & !MSG;
+        let c = self.nexto[self.cpu(host, bare)];
+        if op & MSG != 0 {
+            return c.max(self.nextgr[self.nic(host, bare)]);
+        }
+        match self.s.ops[bare as usize].kind {
+            OpKind::Calc => c,
+            OpKind::Send => c.max(self.nextgs[self.nic(host, bare)]),
+            OpKind::Recv => 0,
+        }
+    }
+
+    /// Whether entry `m` (a calc, send or message) of `host` taken at `t` waits: its clocks
+    /// are busy until `free` ([`Engine::free_at`]), so it is put back then; else they are
+    /// about to change.
+    fn blocked(&mut self, t: Step, m: Member, host: u32, free: Step) -> bool {
+        if free > t {
+            self.park(host, free, m);
+            return true;
+        }
+        self.settle(host);
+        false
+    }
+
+    /// Puts entry `m` (`op` with the message bit) of `host` back at `free`, into the bucket
+    /// of the clocks it waits for.
+    fn park(&mut self, host: u32, free: Step, m: Member) {
+        let op = m.1;
+        let x = self.s.ops[(op & !MSG) as usize];
+        let class = if op & MSG != 0 { 3 } else { u32::from(type_order(x.kind)) };
+        let res = class << 16 | u32::from(x.cpu) << 8 | u32::from(x.nic);
+        self.queued += 1;
+        if let Some(token) = self.waits.park(self.s.num_ranks, host, res, free, m) {
+            self.aq.push_token(token);
+        }
+    }
+
+    /// Before `host`'s clocks change: its put-back entries whose turn has not come yet go
+    /// back to where they were ([`Waits::settle`]).
+    fn settle(&mut self, host: u32) {
+        let aq = &mut self.aq;
+        self.events -= self.waits.settle(host, self.w, |token| aq.push_token(token));
+    }
+
     fn cpu(&self, host: u32, op: u32) -> usize {
         host as usize * self.ncpu + usize::from(self.s.ops[op as usize].cpu)
     }
@@ -682,6 +802,7 @@ impl Engine<'_> {
             };
             self.aq.push((t, self.stamp, op, h, h));
             self.stamp += 1;
+            self.queued += 1;
         }
         released.clear();
         self.released = released;
@@ -689,8 +810,7 @@ impl Engine<'_> {
 
     fn calc(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
         let c = self.cpu(h, op);
-        if self.nexto[c] > t {
-            self.aq.push((self.nexto[c], ts, op, h, h));
+        if self.blocked(t, (ts, op, h), h, self.nexto[c]) {
             return Ok(());
         }
         self.nexto[c] =
@@ -703,9 +823,7 @@ impl Engine<'_> {
 
     fn send(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
         let (c, k) = (self.cpu(h, op), self.nic(h, op));
-        let free = self.nexto[c].max(self.nextgs[k]);
-        if free > t {
-            self.aq.push((free, ts, op, h, h));
+        if self.blocked(t, (ts, op, h), h, self.nexto[c].max(self.nextgs[k])) {
             return Ok(());
         }
         let prm = self.prm;
@@ -731,6 +849,7 @@ impl Engine<'_> {
         let x = self.s.ops[op as usize];
         self.aq.push((arrive, self.stamp, op | MSG, x.peer, h));
         self.stamp += 1;
+        self.queued += 1;
         if u64::from(x.size) <= prm.s {
             self.complete(h, op);
         }
@@ -758,6 +877,7 @@ impl Engine<'_> {
     }
 
     fn rendezvous_done(&mut self, t: Step, src: u32, send: u32, c: usize, k: usize) {
+        self.settle(src);
         self.complete(src, send);
         self.nexto[c] = self.nexto[c].max(t);
         self.nextgs[k] = self.nextgs[k].max(t);
@@ -765,9 +885,7 @@ impl Engine<'_> {
 
     fn message(&mut self, t: Step, ts: u32, send: u32, h: u32, src: u32) -> Result<(), Error> {
         let (c, k) = (self.cpu(h, send), self.nic(h, send));
-        let free = self.nexto[c].max(self.nextgr[k]);
-        if free > t {
-            self.aq.push((free, ts, send | MSG, h, src));
+        if self.blocked(t, (ts, send | MSG, src), h, self.nexto[c].max(self.nextgr[k])) {
             return Ok(());
         }
         let prm = self.prm;

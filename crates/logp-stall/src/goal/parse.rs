@@ -69,8 +69,19 @@ pub fn parse_file(path: &std::path::Path) -> Result<Schedule, Error> {
         rule: "a readable GOAL file, relative to the config file",
         value: format!("{} ({e})", path.display()),
     };
+    netcore::input::check_file(path, "GOAL file", MAX_GOAL_BYTES).map_err(|e| {
+        Error::GoalParam {
+            field: "file",
+            rule: "a regular, readable GOAL file, relative to the config file",
+            value: e.to_string(),
+        }
+    })?;
     parse_from(std::fs::File::open(path).map_err(io_err)?, io_err, threads())
 }
+
+/// The largest GOAL file read (16 GiB; the text is streamed, the schedule's own limits bound
+/// what it may hold).
+pub const MAX_GOAL_BYTES: u64 = 16 << 30;
 
 /// Most threads a parse uses.
 const MAX_THREADS: usize = 8;

@@ -139,7 +139,16 @@ fn check(
 
 /// `(makespan, rank ends, ops completed, messages processed)`, or `None` when some operation
 /// never completes or a queue is left non-empty.
-fn reference(s: &Schedule, prm: LogGopsParams) -> Option<(u64, Vec<u64>, u64, u64)> {
+type Outcome = Option<(u64, Vec<u64>, u64, u64)>;
+
+/// The [`Outcome`] of `s` run with `prm`.
+fn reference(s: &Schedule, prm: LogGopsParams) -> Outcome {
+    reference_counted(s, prm).0
+}
+
+/// [`reference`], with the entries taken from the active queue (put-back ones again) and the
+/// largest length of the active queue (at start-up and after each entry).
+fn reference_counted(s: &Schedule, prm: LogGopsParams) -> (Outcome, u64, u64) {
     let p = s.num_ranks as usize;
     let (o, big_o, g, l, big_g, big_s) =
         (prm.o, prm.overhead_per_byte, prm.gap, prm.latency, prm.gap_per_byte, prm.s);
@@ -195,7 +204,9 @@ fn reference(s: &Schedule, prm: LogGopsParams) -> Option<(u64, Vec<u64>, u64, u6
     for host in 0..p {
         check(host, &mut ranks, &mut aq, &mut aqtime, &nexto, &nextgs, true);
     }
+    let (mut events, mut peak) = (0u64, aq.len() as u64);
     while !aq.is_empty() {
+        events += 1;
         let mut best = 0;
         for i in 1..aq.len() {
             if (aq[i].time, aq[i].ts) < (aq[best].time, aq[best].ts) {
@@ -285,14 +296,15 @@ fn reference(s: &Schedule, prm: LogGopsParams) -> Option<(u64, Vec<u64>, u64, u6
         for host in check_hosts {
             check(host, &mut ranks, &mut aq, &mut aqtime, &nexto, &nextgs, false);
         }
+        peak = peak.max(aq.len() as u64);
     }
     let complete =
         done == s.ops.len() as u64 && rq.iter().all(Vec::is_empty) && uq.iter().all(Vec::is_empty);
     if !complete {
-        return None;
+        return (None, events, peak);
     }
     let ends: Vec<u64> = nexto.iter().map(|c| *c.iter().max().unwrap()).collect();
-    Some((*ends.iter().max().unwrap(), ends, done, messages))
+    (Some((*ends.iter().max().unwrap(), ends, done, messages)), events, peak)
 }
 
 /// A random schedule as GOAL text: messages between random ranks (random sizes, tags, some
@@ -417,6 +429,20 @@ proptest! {
                     .ok();
                 prop_assert_eq!(fast, reference(&s, c.prm), "{}\n{:?}", c.text, c.prm);
             }
+        }
+    }
+
+    /// The engine takes entries from the active queue exactly as often as the literal
+    /// transcription (each put-back entry again, though the engine moves put-back entries a
+    /// bucket at a time) and its queue peaks at the same length, on every random schedule
+    /// that runs to the end.
+    #[test]
+    fn engine_counts_entries_as_literal_loggopsim(c in case()) {
+        if let Ok(s) = parse(&c.text)
+            && let Ok(run) = run_loggops(&s, c.prm)
+        {
+            let (_, events, peak) = reference_counted(&s, c.prm);
+            prop_assert_eq!((run.events, run.peak_events), (events, peak), "{}\n{:?}", c.text, c.prm);
         }
     }
 }

@@ -8,6 +8,7 @@
 //! variant = "crcw-common"   # another variant it is valid under (default: its own)
 //! seed = 1                  # the seed of its random input
 //! # or: file = "prefix.pasm" (relative to this config) with input = [1, 2, 3]
+//! # and optionally the final memory it must leave: expect = { from = 0, cells = [1, 3, 6] }
 //! max_steps = 1_000_000     # optional step limit
 //! ```
 
@@ -15,9 +16,11 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::pram::library::Algorithm;
+use crate::pram::library::{Algorithm, Instance};
 use crate::pram::picture::{check_lanes, run_picture};
-use crate::pram::{CollectTrace, Cost, Limits, PramError, PramRun, Program, Variant, run_traced};
+use crate::pram::{
+    CollectTrace, Cost, Limits, NoTrace, PramError, PramRun, Program, Variant, run_traced,
+};
 use crate::study::{
     AnyStudy, CommittedPicture, ConfigFile, Manifest, Model, ModelError, Paper, RunReport, to_json,
 };
@@ -45,7 +48,46 @@ pub struct PramConfig {
     pub variant: Option<Variant>,
     /// The step limit (default 10^9).
     pub max_steps: Option<u64>,
+    /// What a file's program must leave in memory (checked after the run, on every model
+    /// that runs the config).
+    pub expect: Option<Expect>,
 }
+
+/// `expect = { from = F, cells = [...] }`: the final global memory a program of one's own must
+/// leave in cells `F..F + len` (a library program is checked against its plain-Rust
+/// reference instead).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The first cell checked (default 0).
+    #[serde(default)]
+    pub from: usize,
+    /// The values the cells must hold, at least one.
+    pub cells: Vec<i64>,
+}
+
+/// What a run's output is checked against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckedAgainst {
+    /// A library program's plain-Rust reference.
+    Reference,
+    /// The config's `expect`.
+    Expect,
+}
+
+impl CheckedAgainst {
+    /// As a message names it.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            CheckedAgainst::Reference => "its plain-Rust reference",
+            CheckedAgainst::Expect => "the config's expect",
+        }
+    }
+}
+
+/// The first cells of the final memory a summary line prints.
+pub const SUMMARY_CELLS: usize = 16;
 
 /// Memories up to this many cells are reported in full; larger ones as a digest.
 pub const FULL_MEMORY_CELLS: usize = 256;
@@ -67,8 +109,13 @@ pub struct PramReport {
     pub memory: Option<Vec<i64>>,
     /// A 64-bit FNV-1a digest of the final global memory (little-endian cells).
     pub memory_digest: String,
-    /// A library program's output equals its plain-Rust reference (`None` for a file).
+    /// The output equals the expected output (`None` for a file without `expect`).
     pub verified: Option<bool>,
+    /// What the output was checked against (`None` for a file without `expect`).
+    pub checked_against: Option<CheckedAgainst>,
+    /// The first output cell that differs, when one does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mismatch: Option<String>,
     /// Per-kind access counts of the run's global steps.
     pub accesses: AccessSummary,
 }
@@ -137,17 +184,30 @@ pub struct LoadedProgram {
     pub input: Vec<i64>,
     /// The step limit.
     pub limits: Limits,
-    /// A library program's output cells and their plain-Rust values.
+    /// The output cells and their expected values: a library program's plain-Rust
+    /// reference, or a file's `expect`.
     pub expected: Option<(std::ops::Range<usize>, Vec<i64>)>,
+    /// What `expected` comes from.
+    pub checked_against: Option<CheckedAgainst>,
 }
 
 impl LoadedProgram {
-    /// A final memory is right: a library program's output cells equal its reference (a
-    /// file's program has none, so any memory is).
+    /// A final memory is right: the output cells equal the expected ones (a file's program
+    /// without `expect` has none, so any memory is).
     pub fn output_ok(&self, memory: &[i64]) -> bool {
-        self.expected
-            .as_ref()
-            .is_none_or(|(range, want)| memory.get(range.clone()) == Some(&want[..]))
+        self.first_difference(memory).is_none()
+    }
+
+    /// The first output cell of `memory` that differs from the expected output, as a message:
+    /// `cell 3 is 7, expected 6 (the config's expect)`.
+    pub fn first_difference(&self, memory: &[i64]) -> Option<String> {
+        let (range, want) = self.expected.as_ref()?;
+        let against = self.checked_against.map_or("", CheckedAgainst::describe);
+        range.clone().zip(want).find_map(|(cell, &w)| match memory.get(cell) {
+            Some(&got) if got == w => None,
+            Some(&got) => Some(format!("cell {cell} is {got}, expected {w} ({against})")),
+            None => Some(format!("cell {cell} is outside memory, expected {w} ({against})")),
+        })
     }
 }
 
@@ -162,6 +222,13 @@ impl PramConfig {
                 if self.input.is_some() {
                     return Err(config_error("input", "only given with file", "an input".into()));
                 }
+                if self.expect.is_some() {
+                    return Err(config_error(
+                        "expect",
+                        "only given with file (a library program is checked against its plain-Rust reference)",
+                        "an expect table".into(),
+                    ));
+                }
                 let instance = algorithm.instance(n, self.seed)?;
                 let expected = (instance.output.clone(), instance.expected);
                 (algorithm.name().to_string(), instance.program, instance.input, Some(expected))
@@ -171,15 +238,20 @@ impl PramConfig {
                     return Err(config_error("n", "only given with program", "n".into()));
                 }
                 let full = file.resolve(path);
-                let text = std::fs::read_to_string(&full).map_err(|e| {
-                    config_error(
-                        "file",
-                        "a readable assembly file",
-                        format!("{} ({e})", full.display()),
-                    )
-                })?;
+                let text =
+                    crate::input::read_text(&full, "assembly file", crate::input::MAX_TEXT_BYTES)
+                        .map_err(|e| {
+                        config_error("file", "a regular, readable assembly file", e.to_string())
+                    })?;
                 let program = Program::parse(&text)?;
-                (path.display().to_string(), program, self.input.clone().unwrap_or_default(), None)
+                let expected =
+                    self.expect.as_ref().map(|e| check_expect(e, &program)).transpose()?;
+                (
+                    path.display().to_string(),
+                    program,
+                    self.input.clone().unwrap_or_default(),
+                    expected,
+                )
             }
             (Some(_), Some(_)) => {
                 return Err(config_error(
@@ -204,7 +276,32 @@ impl PramConfig {
             max_steps: self.max_steps.unwrap_or(Limits::default().max_steps),
             ..Limits::default()
         };
-        Ok(LoadedProgram { name, program, input, limits, expected })
+        let checked_against = expected.as_ref().map(|_| match self.program {
+            Some(_) => CheckedAgainst::Reference,
+            None => CheckedAgainst::Expect,
+        });
+        Ok(LoadedProgram { name, program, input, limits, expected, checked_against })
+    }
+}
+
+/// `expect`'s cells as an output range of `program`'s memory: at least one cell, all inside
+/// its `M` cells.
+fn check_expect(
+    expect: &Expect,
+    program: &Program,
+) -> Result<(std::ops::Range<usize>, Vec<i64>), PramError> {
+    let mem = usize::try_from(program.mem()).unwrap_or(usize::MAX);
+    let end = expect.from.checked_add(expect.cells.len());
+    match end {
+        _ if expect.cells.is_empty() => {
+            Err(config_error("expect.cells", "at least one cell", "none".into()))
+        }
+        Some(end) if end <= mem => Ok((expect.from..end, expect.cells.clone())),
+        _ => Err(config_error(
+            "expect",
+            "cells from..from + len inside the program's memory of M cells",
+            format!("from = {}, {} cells, M = {mem}", expect.from, expect.cells.len()),
+        )),
     }
 }
 
@@ -220,6 +317,21 @@ pub fn run_pram_config(
 }
 
 impl LoadedProgram {
+    /// The program as an instance every PRAM emulation runs and checks: its output range and
+    /// values are the expected ones (a library program's reference, a file's `expect`), or,
+    /// for a file without `expect`, the reference interpreter's whole final memory, so an
+    /// emulation is checked against the reference run.
+    pub fn instance(&self) -> Result<Instance, PramError> {
+        let (output, expected) = match &self.expected {
+            Some((range, values)) => (range.clone(), values.clone()),
+            None => {
+                let run = run_traced(&self.program, &self.input, &self.limits, &mut NoTrace)?;
+                (0..run.memory.len(), run.memory)
+            }
+        };
+        Ok(Instance { program: self.program.clone(), input: self.input.clone(), output, expected })
+    }
+
     /// Runs the program once on its input, every global step's accesses sent to `sink`.
     pub fn execute<T: crate::pram::TraceSink>(&self, sink: &mut T) -> Result<PramRun, PramError> {
         run_traced(&self.program, &self.input, &self.limits, sink)
@@ -228,6 +340,7 @@ impl LoadedProgram {
     /// The report of this program's `run`, whose accesses `accesses` summarises.
     pub fn report(&self, run: &PramRun, accesses: AccessSummary) -> PramReport {
         let verified = self.expected.is_some().then(|| self.output_ok(&run.memory));
+        let checked_against = self.checked_against;
         PramReport {
             program: self.name.clone(),
             variant: self.program.variant(),
@@ -237,17 +350,22 @@ impl LoadedProgram {
             memory: (run.memory.len() <= FULL_MEMORY_CELLS).then(|| run.memory.clone()),
             memory_digest: format!("{:016x}", digest(&run.memory)),
             verified,
+            checked_against,
+            mismatch: self.first_difference(&run.memory),
             accesses,
         }
     }
 }
 
-/// A library program whose output differs from its plain Rust reference: a failed run.
+/// A program whose output differs from what it is checked against (a library program's
+/// plain-Rust reference, or the config's `expect`): a failed run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{program}: the output differs from the plain Rust reference (memory digest {digest})")]
+#[error("{program}: the output differs: {difference} (memory digest {digest})")]
 pub struct NotVerified {
     /// The program.
     pub program: String,
+    /// The first differing cell, with what it was checked against.
+    pub difference: String,
     /// The final memory's digest.
     pub digest: String,
 }
@@ -307,17 +425,22 @@ impl Model for Pram {
 /// The run report of a PRAM run: refused (a failed run) if a library program's output differs
 /// from its reference.
 fn run_report(report: PramReport) -> Result<RunReport, ModelError> {
-    if report.verified == Some(false) {
+    if let Some(difference) = &report.mismatch {
         let (program, digest) = (report.program.clone(), report.memory_digest.clone());
-        return Err(NotVerified { program, digest }.into());
+        return Err(NotVerified { program, difference: difference.clone(), digest }.into());
     }
     let Cost { t, s, g, w } = report.cost;
-    let verified = match report.verified {
-        Some(v) => format!(", verified = {v}"),
-        None => String::new(),
+    let verified = match (report.verified, report.checked_against) {
+        (Some(v), Some(against)) => format!(", verified = {v} against {}", against.describe()),
+        _ => ", not verified (a file without expect)".to_string(),
     };
+    let shown = report.memory.as_ref().map_or_else(String::new, |m| {
+        let head: Vec<String> = m.iter().take(SUMMARY_CELLS).map(i64::to_string).collect();
+        let more = if m.len() > SUMMARY_CELLS { ", ..." } else { "" };
+        format!(", memory [{}{more}]", head.join(", "))
+    });
     let summary = format!(
-        "{} on {} (M = {}, S_max = {}): T = {t}, S = {s}, G = {g}, W = {w}, memory digest {}{verified}",
+        "{} on {} (M = {}, S_max = {}): T = {t}, S = {s}, G = {g}, W = {w}{shown}, memory digest {}{verified}",
         report.program, report.variant, report.mem, report.ppus, report.memory_digest
     );
     Ok(RunReport { summary, report: to_json(&report)? })

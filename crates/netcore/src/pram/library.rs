@@ -227,8 +227,17 @@ impl Algorithm {
     /// The instance of size `n`, data drawn from stream 0 of `seed`.
     pub fn instance(self, n: u32, seed: u64) -> Result<Instance, PramError> {
         self.check_size(n)?;
-        let input = self.input(n, seed);
         let (program, output) = self.program(n);
+        // Refused here, naming `n`, before the input and the reference are built (the
+        // interpreter would refuse the program's PPUs only when it runs).
+        if program.ppus() > super::program::MAX_PPUS {
+            return Err(PramError::InvalidConfig {
+                field: "n",
+                rule: "the instance uses at most 2^24 PPUs",
+                got: format!("{n} ({} PPUs)", program.ppus()),
+            });
+        }
+        let input = self.input(n, seed);
         let expected = self.reference(n, &input);
         Ok(Instance { program, input, output, expected })
     }

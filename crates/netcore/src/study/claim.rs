@@ -336,11 +336,14 @@ pub enum Verdict {
     Fail,
     /// A correctness check held.
     Pass,
+    /// The grid gave the check too few rows to decide (no row selected, or no group with
+    /// enough sizes to fit): a custom grid without the rows a claim needs.
+    NotEvaluated,
 }
 
 impl Verdict {
     /// Every verdict, in the order the report counts them.
-    pub const ALL: [Verdict; 8] = [
+    pub const ALL: [Verdict; 9] = [
         Verdict::Reproduced,
         Verdict::NotReproduced,
         Verdict::Inconclusive,
@@ -349,6 +352,7 @@ impl Verdict {
         Verdict::Consistency,
         Verdict::Fail,
         Verdict::Pass,
+        Verdict::NotEvaluated,
     ];
 
     /// As the report prints it.
@@ -362,6 +366,7 @@ impl Verdict {
             Verdict::Consistency => "CONSISTENCY",
             Verdict::Fail => "FAIL",
             Verdict::Pass => "PASS",
+            Verdict::NotEvaluated => "NOT EVALUATED",
         }
     }
 }

@@ -64,11 +64,31 @@ pub enum TopologySpec {
     Edges {
         /// Number of nodes.
         n: u32,
-        /// Undirected edges.
+        /// Undirected edges, each exactly two endpoints.
+        #[serde(deserialize_with = "endpoint_pairs")]
         edges: Vec<(u32, u32)>,
     },
 }
 crate::tagged!(TopologySpec, "kind");
+
+/// Reads `edges` as arrays of exactly two endpoints: `[0, 1, 2]` is refused (naming the
+/// edge), not read as `(0, 1)`.
+fn endpoint_pairs<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<(u32, u32)>, D::Error> {
+    let lists = Vec::<Vec<u32>>::deserialize(d)?;
+    lists
+        .into_iter()
+        .enumerate()
+        .map(|(i, edge)| match edge[..] {
+            [u, v] => Ok((u, v)),
+            _ => Err(serde::de::Error::custom(format!(
+                "edges[{i}] must have exactly 2 endpoints (got {})",
+                edge.len()
+            ))),
+        })
+        .collect()
+}
 
 impl TopologySpec {
     /// Builds the topology, validating every field.

@@ -733,7 +733,7 @@ pub(crate) fn run_report(report: Report) -> std::result::Result<RunReport, Model
         return Err(NotVerified.into());
     }
     let summary = format!(
-        "{} ({} guest) on n={} (d_max={}, B={}): N={} T={} host_steps={} slowdown={:.3} ratio={:.3} verified={}",
+        "{} ({} guest) on n={} (d_max={}, B={}): N={} T={} host_steps={} slowdown={:.3} slowdown/d_max={:.3} verified={}",
         report.algorithm.name(),
         report.guest.name(),
         report.host.n(),

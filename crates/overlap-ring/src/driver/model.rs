@@ -48,6 +48,7 @@ impl Model for OverlapRing {
             Box::new(crate::driver::studies::Grid2d),
             Box::new(crate::driver::studies::H1Bound),
             Box::new(crate::driver::studies::H2Bound),
+            Box::new(crate::driver::studies::Theorem10Exact),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

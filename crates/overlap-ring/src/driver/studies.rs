@@ -11,6 +11,8 @@
 //! - [`general_graphs`] `overlap-general-graphs`: hosts that are graphs (Theorem 6).
 //! - [`grid_2d`] `overlap-2d`: two-dimensional guests (Theorems 7 and 8).
 //! - [`lower_bounds`] `overlap-h1`, `overlap-h2`: the Section 6 hosts (Theorems 9 and 10).
+//! - [`theorem10_exact`] `overlap-theorem10-exact`: Theorems 9 and 10 over every assignment
+//!   (the exact search of [`crate::assign_search`]).
 
 pub mod general_graphs;
 pub mod grid_2d;
@@ -18,6 +20,7 @@ pub mod heavy_tailed;
 pub mod lower_bounds;
 pub mod naive_vs_dmax;
 pub mod single_long_link;
+pub mod theorem10_exact;
 pub mod theorem4;
 pub mod theorem5;
 pub mod work_efficiency;
@@ -30,6 +33,7 @@ pub use naive_vs_dmax::NaiveVsDmax;
 pub use single_long_link::SingleLongLink;
 pub use theorem4::Theorem4;
 pub use theorem5::Theorem5;
+pub use theorem10_exact::Theorem10Exact;
 pub use work_efficiency::WorkEfficiency;
 
 use netcore::study::ModelError;

@@ -1,5 +1,6 @@
 //! Integration tests of `overlap-ring`.
 
+mod assign_search;
 mod fast;
 mod graph;
 mod lower_bounds;
