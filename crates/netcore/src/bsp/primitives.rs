@@ -1,9 +1,14 @@
 //! BSP algorithms shared by the model crates, each charging its local work explicitly:
-//! Batcher's bitonic sort over blocks, one-superstep routing, and the d-ary tree scan.
+//! Batcher's bitonic sort and Cole's cascading merge sort over blocks, one-superstep routing,
+//! and the d-ary tree scan.
 
+mod cascade;
 mod scan;
 
+pub use cascade::{cascade_sort_blocks, cascade_supersteps};
 pub use scan::{ScanMsg, TreeScan, scan_levels};
+
+use serde::{Deserialize, Serialize};
 
 use crate::ProcId;
 use crate::bsp::{BspError, BspMachine, Ctx};
@@ -19,6 +24,63 @@ pub fn ceil_log2(x: u64) -> u64 {
 pub fn bitonic_stages(p: u32) -> u64 {
     let k = u64::from(p.trailing_zeros());
     k * (k + 1) / 2
+}
+
+/// The BSP sorts over blocks: the one a run uses is a config field (`sort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SortAlgorithm {
+    /// Batcher's bitonic sort with merge-split ([`bitonic_sort_blocks`]): `1 + k (k + 1) / 2`
+    /// supersteps on `p = 2^k` processors.
+    Bitonic,
+    /// Cole's cascading merge sort ([`cascade_sort_blocks`]): `O(log p)` supersteps.
+    Cascade,
+}
+
+impl SortAlgorithm {
+    /// Both sorts, bitonic first.
+    pub const ALL: [SortAlgorithm; 2] = [SortAlgorithm::Bitonic, SortAlgorithm::Cascade];
+
+    /// The config name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SortAlgorithm::Bitonic => "bitonic",
+            SortAlgorithm::Cascade => "cascade",
+        }
+    }
+
+    /// Supersteps the sort takes on `p` processors with blocks of `capacity` items.
+    pub fn supersteps(self, p: u32, capacity: usize) -> u64 {
+        match self {
+            SortAlgorithm::Bitonic => 1 + bitonic_stages(p),
+            SortAlgorithm::Cascade => cascade_supersteps(p, capacity),
+        }
+    }
+
+    /// Runs the sort: [`bitonic_sort_blocks`] or [`cascade_sort_blocks`], same arguments.
+    pub fn sort_blocks<S, M: Clone, I>(
+        self,
+        machine: &mut BspMachine<S, M>,
+        capacity: usize,
+        label: &str,
+        wrap: impl Fn(I) -> M,
+        unwrap: impl Fn(M) -> Option<I>,
+    ) -> Result<()>
+    where
+        S: SortBlock<I>,
+        I: Ord + Clone,
+    {
+        match self {
+            SortAlgorithm::Bitonic => bitonic_sort_blocks(machine, capacity, label, wrap, unwrap),
+            SortAlgorithm::Cascade => cascade_sort_blocks(machine, capacity, label, wrap, unwrap),
+        }
+    }
+}
+
+impl std::fmt::Display for SortAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A processor state that holds a block of items for [`bitonic_sort_blocks`].
