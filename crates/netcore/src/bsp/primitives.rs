@@ -57,7 +57,9 @@ impl SortAlgorithm {
         }
     }
 
-    /// Runs the sort: [`bitonic_sort_blocks`] or [`cascade_sort_blocks`], same arguments.
+    /// Runs the sort: [`bitonic_sort_blocks`] or [`cascade_sort_blocks`]; `wrap` and `unwrap`
+    /// carry the bitonic sort's items in the machine's messages (the cascade sends its own
+    /// message type through [`BspMachine::with_messages`]).
     pub fn sort_blocks<S, M: Clone, I>(
         self,
         machine: &mut BspMachine<S, M>,
@@ -72,7 +74,7 @@ impl SortAlgorithm {
     {
         match self {
             SortAlgorithm::Bitonic => bitonic_sort_blocks(machine, capacity, label, wrap, unwrap),
-            SortAlgorithm::Cascade => cascade_sort_blocks(machine, capacity, label, wrap, unwrap),
+            SortAlgorithm::Cascade => cascade_sort_blocks(machine, capacity, label),
         }
     }
 }
