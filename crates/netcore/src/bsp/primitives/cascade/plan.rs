@@ -87,15 +87,18 @@ impl Plan {
     }
 
     /// The processor holding position `pos` of a list of `size` elements of node `node` at
-    /// height `h`: the list is cut into chunks of `c`, chunk `i` at offset
-    /// `i stride + stride / 2` of the node's processors, `stride` the largest power of two with
-    /// `chunks x stride <= 2^h`. The half-stride offset makes the small lists of the
-    /// ancestors of one processor land on different processors (`docs/models/netcore.md`,
-    /// Choices: the cascade sort). An empty list's home is the position 0 of a one-element list.
+    /// height `h`: the list is cut into the fewest chunks of equal length `ceil(size / 2^h)`
+    /// (so a full list has one block of `c` per processor and a list shorter than the node's
+    /// processor count one element per chunk), chunk `i` at offset `i stride + stride / 2` of
+    /// the node's processors, `stride` the largest power of two with `chunks x stride <= 2^h`.
+    /// The half-stride offset puts the short lists of one processor's ancestors on different
+    /// processors (`docs/models/netcore.md`, Choices: the cascade sort). An empty list's home
+    /// is the position 0 of a one-element list.
     pub(super) fn owner(&self, h: u32, node: u64, size: u64, pos: u64) -> ProcId {
-        let chunks = size.max(1).div_ceil(self.c);
+        let per = size.max(1).div_ceil(1 << h);
+        let chunks = size.max(1).div_ceil(per);
         let stride = 1u64 << (u64::from(h) - ceil_log2(chunks));
-        let offset = (pos / self.c) * stride + (stride >> 1);
+        let offset = (pos / per) * stride + (stride >> 1);
         ((node << h) + offset) as ProcId
     }
 
