@@ -210,13 +210,18 @@ mod probe {
         for c in [2usize, 8] {
             for k in [6u32, 9, 12, 14] {
                 let p = 1usize << k;
-                let blocks: Vec<Vec<u64>> = (0..p).map(|_| (0..c).map(|_| rng.random::<u64>()).collect()).collect();
-                let mut m: BspMachine<Vec<u64>, u64> = BspMachine::new(BspParams::new(p as u32, 1, 1).unwrap(), blocks).unwrap();
+                let blocks: Vec<Vec<u64>> =
+                    (0..p).map(|_| (0..c).map(|_| rng.random::<u64>()).collect()).collect();
+                let mut m: BspMachine<Vec<u64>, u64> =
+                    BspMachine::new(BspParams::new(p as u32, 1, 1).unwrap(), blocks).unwrap();
                 cascade_sort_blocks(&mut m, c, "s").unwrap();
                 let hs: Vec<u64> = m.ledger().records.iter().map(|r| r.h).collect();
                 let mut per = [0u64; 4];
                 let mut mx = [0u64; 4];
-                for (i, h) in hs.iter().skip(1).enumerate() { per[i % 4] += h; mx[i%4] = mx[i%4].max(*h); }
+                for (i, h) in hs.iter().skip(1).enumerate() {
+                    per[i % 4] += h;
+                    mx[i % 4] = mx[i % 4].max(*h);
+                }
                 let stages: Vec<u64> = hs[1..].chunks(4).map(|s| s.iter().sum()).collect();
                 println!("c {c} k {k:2} per-step-kind sum {per:?} max {mx:?}");
                 println!("   per stage {:?}", stages);
