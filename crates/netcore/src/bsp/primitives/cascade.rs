@@ -4,7 +4,7 @@
 //! proof of Theorem 2, through Goodrich's Communication-Efficient Parallel Sorting, STOC 1996).
 //!
 //! The processors are the leaves of a complete binary tree; a leaf's list is its block, padded
-//! to the capacity `c` and sorted. At every stage each node not yet complete merges the samples
+//! to the capacity `c` with `+infinity` pads, scattered (below) and sorted. At every stage each node not yet complete merges the samples
 //! of its children's lists (every 4th element; every 2nd and then every element in the two
 //! stages after a child completes), so the node at height `h` completes at stage `3h` and the
 //! root after `3 log2 p` stages. A stage is four supersteps ([`phases`]); every list is spread
@@ -99,10 +99,13 @@ fn run<S: SortBlock<I>, I: Ord + Clone>(
     let mut procs: Vec<Proc<I>> = (0..m.p()).map(|_| Proc::new(plan.k())).collect();
     let scatter = plan.scatter();
     m.superstep(label, |ctx, state| {
+        // Every slot travels, a pad where the block holds no item: pads are keys like any
+        // other, and scattering them too keeps each subtree's pads spread over the pad order.
         let first = c * u64::from(ctx.pid());
-        for (slot, item) in (first..).zip(state.block().drain(..)) {
-            let to = (scatter(slot) / c) as u32;
-            ctx.send(to, Msg::Scatter(Key::Real(item, slot)));
+        let mut items = state.block().drain(..);
+        for slot in first..first + c {
+            let key = items.next().map_or(Key::Pad(slot), |item| Key::Real(item, slot));
+            ctx.send((scatter(slot) / c) as u32, Msg::Scatter(key));
         }
     })?;
     let last = plan.stages() - 1;
@@ -117,7 +120,7 @@ fn run<S: SortBlock<I>, I: Ord + Clone>(
                         _ => None,
                     })
                     .collect();
-                ops += keys.len() as u64 + me.leaf(ctx.pid(), c, keys);
+                ops += keys.len() as u64 + me.leaf(c, keys);
             }
             ops += me.request_windows(plan, t, ctx);
             ctx.charge(ops);
@@ -195,36 +198,6 @@ mod tests {
                     assert_eq!(got, want, "k {k} c {c} range {range}");
                     assert_eq!(steps as u64, cascade_supersteps(1 << k, c), "k {k} c {c}");
                 }
-            }
-        }
-    }
-}
-#[cfg(test)]
-mod probe {
-    use super::*;
-    use crate::bsp::BspParams;
-    use rand::RngExt;
-    #[test]
-    fn probe() {
-        let mut rng = crate::rng::seeded(1, 0);
-        for c in [2usize, 8] {
-            for k in [6u32, 9, 12, 14] {
-                let p = 1usize << k;
-                let blocks: Vec<Vec<u64>> =
-                    (0..p).map(|_| (0..c).map(|_| rng.random::<u64>()).collect()).collect();
-                let mut m: BspMachine<Vec<u64>, u64> =
-                    BspMachine::new(BspParams::new(p as u32, 1, 1).unwrap(), blocks).unwrap();
-                cascade_sort_blocks(&mut m, c, "s").unwrap();
-                let hs: Vec<u64> = m.ledger().records.iter().map(|r| r.h).collect();
-                let mut per = [0u64; 4];
-                let mut mx = [0u64; 4];
-                for (i, h) in hs.iter().skip(1).enumerate() {
-                    per[i % 4] += h;
-                    mx[i % 4] = mx[i % 4].max(*h);
-                }
-                let stages: Vec<u64> = hs[1..].chunks(4).map(|s| s.iter().sum()).collect();
-                println!("c {c} k {k:2} per-step-kind sum {per:?} max {mx:?}");
-                println!("   per stage {:?}", stages);
             }
         }
     }

@@ -54,12 +54,9 @@ impl<I: Ord + Clone> Proc<I> {
         }
     }
 
-    /// The leaf: the keys scattered here, padded to `c` with pads, sorted. Returns the
-    /// operations spent (`c ceil(log2 c)`).
-    pub(super) fn leaf(&mut self, pid: ProcId, c: u64, mut keys: Vec<Key<I>>) -> u64 {
-        let first_pad = c * u64::from(pid);
-        let pads = (keys.len() as u64..c).map(|i| Key::Pad(first_pad + i));
-        keys.extend(pads);
+    /// The leaf: the `c` keys scattered here, sorted. Returns the operations spent
+    /// (`c ceil(log2 c)`).
+    pub(super) fn leaf(&mut self, c: u64, mut keys: Vec<Key<I>>) -> u64 {
         keys.sort();
         self.lists[0] = (0..)
             .zip(keys)
