@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use crate::bsp::primitives::SortAlgorithm;
 use crate::study::JsonObject;
 
-/// The columns that are neither the processor count nor the sort: they name a group.
-const GROUP: [&str; 4] = ["n", "keys", "g", "l"];
+/// The columns besides `n` that are neither the processor count nor the sort: with `n`
+/// (first, so that groups come in numeric order of n) they name a group.
+const GROUP: [&str; 3] = ["keys", "g", "l"];
 
 /// Costs of one group by p: `(bitonic, cascade)`, each the mean over repeated runs.
 type ByP = BTreeMap<u64, [Vec<f64>; 2]>;
@@ -28,12 +29,12 @@ fn mean(values: &[f64]) -> Option<f64> {
 /// One sentence per group: from which p the cascade's cost is below bitonic's at every larger
 /// p of the grid, or that it never is, with the cost ratio cascade / bitonic at the largest p.
 pub(super) fn crossovers(rows: &[JsonObject]) -> Vec<String> {
-    let mut groups: BTreeMap<Vec<String>, ByP> = BTreeMap::new();
+    let mut groups: BTreeMap<(u64, Vec<String>), ByP> = BTreeMap::new();
     for row in rows {
-        let (Some(p), Some(cost)) = (
-            row.get("p").and_then(serde_json::Value::as_u64),
-            row.get("cost").and_then(serde_json::Value::as_f64),
-        ) else {
+        let number = |column: &str| row.get(column).and_then(serde_json::Value::as_u64);
+        let (Some(p), Some(n), Some(cost)) =
+            (number("p"), number("n"), row.get("cost").and_then(serde_json::Value::as_f64))
+        else {
             continue;
         };
         let slot = match text(row, "sort").as_str() {
@@ -41,18 +42,19 @@ pub(super) fn crossovers(rows: &[JsonObject]) -> Vec<String> {
             s if s == SortAlgorithm::Cascade.as_str() => 1,
             _ => continue,
         };
-        let key = GROUP.iter().map(|c| format!("{c} = {}", text(row, c))).collect();
-        groups.entry(key).or_default().entry(p).or_default()[slot].push(cost);
+        let rest = GROUP.iter().map(|c| format!("{c} = {}", text(row, c))).collect();
+        groups.entry((n, rest)).or_default().entry(p).or_default()[slot].push(cost);
     }
-    groups.into_iter().filter_map(|(key, by_p)| sentence(&key.join(", "), &by_p)).collect()
+    groups
+        .into_iter()
+        .filter_map(|((n, rest), by_p)| sentence(&format!("n = {n}, {}", rest.join(", ")), &by_p))
+        .collect()
 }
 
 /// The sentence of one group, `None` when no p has both sorts.
 fn sentence(group: &str, by_p: &ByP) -> Option<String> {
-    let pairs: Vec<(u64, f64, f64)> = by_p
-        .iter()
-        .filter_map(|(&p, [b, c])| Some((p, mean(b)?, mean(c)?)))
-        .collect();
+    let pairs: Vec<(u64, f64, f64)> =
+        by_p.iter().filter_map(|(&p, [b, c])| Some((p, mean(b)?, mean(c)?))).collect();
     let &(first, ..) = pairs.first()?;
     let &(last, bitonic, cascade) = pairs.last()?;
     let ratio = cascade / bitonic;
@@ -66,4 +68,45 @@ fn sentence(group: &str, by_p: &ByP) -> Option<String> {
             "{group}: the cascade's BSP cost never falls below bitonic's on p = {first}..{last}; cascade / bitonic = {ratio:.3} at p = {last} (no extrapolation beyond the grid)."
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(n: u64, p: u64, sort: SortAlgorithm, cost: f64) -> JsonObject {
+        let value = serde_json::json!({
+            "n": n, "keys": "uniform", "g": 4, "l": 32, "p": p, "sort": sort.as_str(), "cost": cost,
+        });
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    /// n = 1: the cascade is below at p = 64 and 256 but not at 16, so from p = 64 on, ratio
+    /// 50 / 100 at p = 256; n = 4 (sorted after 1, before 64): equal costs, never below, ratio 1;
+    /// n = 64: below at p = 16 only, not at the largest p, so never from some p on.
+    #[test]
+    fn crossover_per_group_in_order_of_n() {
+        use SortAlgorithm::{Bitonic, Cascade};
+        let rows = [
+            (1, 16, 10.0, 12.0),
+            (1, 64, 20.0, 19.0),
+            (1, 256, 100.0, 50.0),
+            (64, 16, 10.0, 9.0),
+            (64, 64, 20.0, 21.0),
+            (4, 16, 7.0, 7.0),
+            (4, 64, 9.0, 9.0),
+        ]
+        .into_iter()
+        .flat_map(|(n, p, b, c)| [row(n, p, Bitonic, b), row(n, p, Cascade, c)])
+        .collect::<Vec<_>>();
+        let found = crossovers(&rows);
+        assert_eq!(
+            found,
+            [
+                "n = 1, keys = uniform, g = 4, l = 32: the cascade's BSP cost is below bitonic's from p = 64 on (p = 16..256); cascade / bitonic = 0.500 at p = 256.",
+                "n = 4, keys = uniform, g = 4, l = 32: the cascade's BSP cost never falls below bitonic's on p = 16..64; cascade / bitonic = 1.000 at p = 64 (no extrapolation beyond the grid).",
+                "n = 64, keys = uniform, g = 4, l = 32: the cascade's BSP cost never falls below bitonic's on p = 16..64; cascade / bitonic = 1.050 at p = 64 (no extrapolation beyond the grid).",
+            ]
+        );
+    }
 }
