@@ -37,6 +37,15 @@ pub enum KeyDraw {
 }
 
 impl KeyDraw {
+    /// The config name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            KeyDraw::Uniform => "uniform",
+            KeyDraw::Duplicates => "duplicates",
+        }
+    }
+
+    /// One key from the point's stream.
     fn draw(self, rng: &mut SimRng) -> u64 {
         match self {
             KeyDraw::Uniform => rng.random::<u64>(),
@@ -228,15 +237,5 @@ impl Study for SortStudy {
     }
     fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
         findings::crossovers(rows)
-    }
-}
-
-impl KeyDraw {
-    /// The config name.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            KeyDraw::Uniform => "uniform",
-            KeyDraw::Duplicates => "duplicates",
-        }
     }
 }
