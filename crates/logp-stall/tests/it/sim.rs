@@ -3,8 +3,7 @@
 
 use logp_stall::sim::workload::{Workload, programs};
 use logp_stall::sim::{
-    Prefix, SimConfig, SimOp, SimReport, SortAlgorithm, UnstallOffset, simulate,
-    simulate_and_judge,
+    Prefix, SimConfig, SimOp, SimReport, SortAlgorithm, UnstallOffset, simulate, simulate_and_judge,
 };
 use logp_stall::{Action, Delivered, Error, LogpParams, LogpProcess};
 use logp_stall::{CheckOpts, MachineConfig, Replay, StallRule, check_legal};

@@ -3,9 +3,7 @@
 //! both sorts of step 2 (`docs/models/logp-stall.md`, Choices: sort and prefix).
 
 use netcore::rng::SimRng;
-use netcore::study::{
-    Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study,
-};
+use netcore::study::{Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use super::read::{num, only, range, span, text};
