@@ -101,6 +101,28 @@ fn simulation_points() {
     }
 }
 
+/// Both sorts and both prefixes run in the simulation studies; the row says which were used
+/// and the fan-in: at log p = 6, G = 2, L/G = 16 (L = 32), δ = L (C = 32), g = 2, l = 32 the
+/// d-ary fan-in is max(2, min(ceil(32/2), floor(32/2))) = 16, the binary one 2.
+#[test]
+fn simulation_points_for_every_sort_and_prefix() {
+    for sort in ["bitonic", "cascade"] {
+        for (prefix, fanin) in [("binary", 2), ("dary", 16)] {
+            let row = run(
+                "logp-theorem2",
+                json!({"G": 2, "r": 4, "log_p": 6, "l_over_g": 16, "delta": "latency",
+                       "workload": "random_traffic", "sort": sort, "prefix": prefix}),
+            );
+            check_simulated(&row, "ratio_thm2_log", 0.25, 2.5);
+            assert_eq!(
+                (&row["sort"], &row["prefix"], &row["fanin"]),
+                (&json!(sort), &json!(prefix), &json!(fanin))
+            );
+            assert_eq!(row["invariants_ok"], true, "{row}");
+        }
+    }
+}
+
 fn check_simulated(row: &serde_json::Value, column: &str, lo: f64, hi: f64) {
     assert_eq!(row["verified"], true, "{row}");
     assert_eq!(row["legal"], true, "{row}");
