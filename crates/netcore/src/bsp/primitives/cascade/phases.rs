@@ -121,7 +121,9 @@ impl<I: Ord + Clone> Proc<I> {
             }
         }
         let mut ops = cands.len() as u64;
-        for (h, (list, ghost)) in (0..).zip(self.lists.iter_mut().zip(&mut self.ghosts)) {
+        // Only the lists placed in the last stage have ranks to settle.
+        for h in (1..=plan.k()).filter(|&h| t > 0 && plan.merging(h, t - 1)) {
+            let (list, ghost) = (&mut self.lists[h as usize], &mut self.ghosts[h as usize]);
             for e in list.iter_mut().chain(ghost.as_mut()) {
                 ops += e.settle(h, &cands);
             }
