@@ -59,8 +59,8 @@ pub(super) struct Held<I> {
     pub(super) pending: Option<(usize, u64)>,
 }
 
-/// The candidates delivered to a processor: (height, side, index) -> key.
-pub(super) type Candidates<I> = std::collections::BTreeMap<(u32, usize, u64), Key<I>>;
+/// The candidates delivered to a processor: ((height, side, index), key), sorted.
+pub(super) type Candidates<I> = Vec<((u32, usize, u64), Key<I>)>;
 
 impl<I: Ord> Held<I> {
     /// Settles the pending rank at height `h`: the range's start plus the candidates in the
@@ -68,7 +68,9 @@ impl<I: Ord> Held<I> {
     pub(super) fn settle(&mut self, h: u32, cands: &Candidates<I>) -> u64 {
         let Some((side, end)) = self.pending.take() else { return 0 };
         let start = self.rank[side];
-        let range = cands.range((h, side, start)..(h, side, end));
+        let lo = cands.partition_point(|(at, _)| *at < (h, side, start));
+        let hi = cands.partition_point(|(at, _)| *at < (h, side, end));
+        let range = &cands[lo..hi.max(lo)];
         let (mut seen, mut below) = (0, 0);
         for (_, key) in range {
             seen += 1;

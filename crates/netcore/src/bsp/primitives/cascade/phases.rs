@@ -13,8 +13,6 @@
 //! 4. [`Proc::place_and_answer`]: the new lists are stored and the candidates sent; the next
 //!    stage's first superstep settles each range by comparing with them.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use crate::ProcId;
 use crate::bsp::Ctx;
 
@@ -37,8 +35,8 @@ pub(super) struct Proc<I> {
     lists: Vec<Vec<Held<I>>>,
     /// Per height: the element just before the chunk, when another processor holds it.
     ghosts: Vec<Option<Held<I>>>,
-    /// Window answers by (height, side): element index -> (key, next rank).
-    replies: BTreeMap<(u32, usize), Window<I>>,
+    /// Window answers by height and side, sorted by element index.
+    replies: Vec<[Window<I>; 2]>,
     /// Set when a message names an element this processor does not hold (a broken plan).
     pub(super) missing: Option<String>,
 }
@@ -49,7 +47,7 @@ impl<I: Ord + Clone> Proc<I> {
         Self {
             lists: vec![Vec::new(); levels],
             ghosts: vec![None; levels],
-            replies: BTreeMap::new(),
+            replies: vec![[Window::default(), Window::default()]; levels],
             missing: None,
         }
     }
@@ -114,12 +112,16 @@ impl<I: Ord + Clone> Proc<I> {
         t: u32,
         ctx: &mut Ctx<'_, Msg<I>>,
     ) -> u64 {
-        let mut cands = Candidates::new();
-        for (_, msg) in ctx.drain_inbox() {
-            if let Msg::Candidate { h, side, j, key } = msg {
-                cands.insert((h, side, j), key);
-            }
-        }
+        let mut cands: Candidates<I> = ctx
+            .drain_inbox()
+            .filter_map(|(_, msg)| match msg {
+                Msg::Candidate { h, side, j, key } => Some(((h, side, j), key)),
+                _ => None,
+            })
+            .collect();
+        // Two mergers may ask for the same candidate for elements placed here.
+        cands.sort_unstable_by_key(|(at, _)| *at);
+        cands.dedup_by_key(|(at, _)| *at);
         let mut ops = cands.len() as u64;
         // Only the lists placed in the last stage have ranks to settle.
         for h in (1..=plan.k()).filter(|&h| t > 0 && plan.merging(h, t - 1)) {
@@ -129,7 +131,7 @@ impl<I: Ord + Clone> Proc<I> {
             }
         }
         let pid = ctx.pid();
-        let mut wanted = BTreeSet::new();
+        let mut wanted = Vec::new();
         for h in (1..=plan.k()).filter(|&h| plan.merging(h, t)) {
             let z = plan.sup(h - 1, t);
             for iv in self.intervals(plan, h, t, pid) {
@@ -139,6 +141,8 @@ impl<I: Ord + Clone> Proc<I> {
                 }
             }
         }
+        wanted.sort_unstable();
+        wanted.dedup();
         for &(h, side, j) in &wanted {
             let child = 2 * (u64::from(pid) >> h) + side as u64;
             ctx.send(plan.sup_owner(h - 1, child, t, j), Msg::Window { h, side, j });
@@ -180,19 +184,23 @@ impl<I: Ord + Clone> Proc<I> {
         let mut ops = 0;
         for (_, msg) in ctx.drain_inbox() {
             if let Msg::Sup { h, side, j, key, next_rank } = msg {
-                self.replies.entry((h, side)).or_default().insert(j, (key, next_rank));
+                self.replies[h as usize][side].0.push((j, key, next_rank));
                 ops += 1;
             }
         }
         let pid = ctx.pid();
-        let mut fetches = BTreeSet::new();
+        let mut fetches = Vec::new();
         for h in (1..=plan.k()).filter(|&h| plan.merging(h, t)) {
-            let windows = SIDES.map(|side| self.replies.remove(&(h, side)).unwrap_or_default());
+            let mut windows = std::mem::take(&mut self.replies[h as usize]);
+            for w in &mut windows {
+                w.0.sort_unstable_by_key(|(j, _, _)| *j);
+            }
             for iv in self.intervals(plan, h, t, pid) {
                 ops += merge_interval(plan, h, t, &iv, &windows, &mut fetches, ctx);
             }
         }
-        self.replies.clear();
+        fetches.sort_unstable();
+        fetches.dedup();
         for &(h, side, j, reply_to) in &fetches {
             let child = 2 * (u64::from(pid) >> h) + side as u64;
             let at = plan.sup_owner(h - 1, child, t + 1, j);
@@ -259,8 +267,31 @@ impl<I: Ord + Clone> Proc<I> {
     }
 }
 
-/// A window's answers: element index -> (key, rank in the child's next sample).
-type Window<I> = BTreeMap<u64, (Key<I>, u64)>;
+/// A window's answers: (element index, key, rank in the child's next sample), sorted by index
+/// before it is read.
+#[derive(Debug, Clone)]
+struct Window<I>(Vec<(u64, Key<I>, u64)>);
+
+impl<I> Default for Window<I> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+impl<I> Window<I> {
+    /// The answers for the indices in `range`.
+    fn range(&self, range: std::ops::Range<u64>) -> &[(u64, Key<I>, u64)] {
+        let lo = self.0.partition_point(|(j, _, _)| *j < range.start);
+        let hi = self.0.partition_point(|(j, _, _)| *j < range.end);
+        &self.0[lo..hi.max(lo)]
+    }
+
+    /// The next rank of element `j`, if it was asked for.
+    fn next_rank(&self, j: u64) -> Option<u64> {
+        let i = self.0.binary_search_by_key(&j, |(j, _, _)| *j).ok()?;
+        Some(self.0[i].2)
+    }
+}
 
 /// Merges one interval's elements of both children's samples and places them; each element's
 /// rank on its own side of `SUP_{t+1}` is exact, on the other side it lies between the next
@@ -272,10 +303,10 @@ fn merge_interval<I: Ord + Clone>(
     t: u32,
     iv: &Interval,
     windows: &[Window<I>; 2],
-    fetches: &mut BTreeSet<(u32, usize, u64, ProcId)>,
+    fetches: &mut Vec<(u32, usize, u64, ProcId)>,
     ctx: &mut Ctx<'_, Msg<I>>,
 ) -> u64 {
-    let real = SIDES.map(|s| windows[s].range(iv.pred[s]..iv.succ[s]).collect::<Vec<_>>());
+    let real = SIDES.map(|s| windows[s].range(iv.pred[s]..iv.succ[s]));
     let (node, size) = (u64::from(ctx.pid()) >> h, plan.up(h, t + 1));
     let again = plan.incomplete_after(h, t);
     let (z, z_next) = (plan.sup(h - 1, t), plan.sup(h - 1, t + 1));
@@ -283,18 +314,18 @@ fn merge_interval<I: Ord + Clone>(
     let mut ops = 0;
     while next[0] < real[0].len() || next[1] < real[1].len() {
         let side = match (real[0].get(next[0]), real[1].get(next[1])) {
-            (Some(x), Some(y)) => usize::from(y.1.0 < x.1.0),
+            (Some(x), Some(y)) => usize::from(y.1 < x.1),
             (Some(_), None) => 0,
             _ => 1,
         };
         let o = other(side);
-        let (_, (key, own)) = real[side][next[side]];
+        let (_, key, own) = &real[side][next[side]];
         let pos = iv.pred[0] + iv.pred[1] + (next[0] + next[1]) as u64;
         // The key's rank among the other side's current sample, and its neighbours there.
         let r = iv.pred[o] + next[o] as u64;
         next[side] += 1;
         let (lo, hi) = if again {
-            let nr = |j: u64| windows[o].get(&j).map(|(_, nr)| *nr);
+            let nr = |j: u64| windows[o].next_rank(j);
             let lo = if r == 0 { Some(0) } else { nr(r - 1) };
             let hi = if r == z { Some(z_next) } else { nr(r) };
             (lo.unwrap_or(0), hi.unwrap_or(z_next))
