@@ -104,8 +104,7 @@ fn run<S: SortBlock<I>, I: Ord + Clone>(
         let first = c * u64::from(ctx.pid());
         let mut items = state.block().drain(..);
         for slot in first..first + c {
-            let key =
-                items.next().map_or(Key::Pad(slot), |item| Key::Real(std::rc::Rc::new(item), slot));
+            let key = items.next().map_or(Key::Pad(slot), |item| Key::Real(item, slot));
             ctx.send((scatter(slot) / c) as u32, Msg::Scatter(key));
         }
     })?;
@@ -149,7 +148,7 @@ fn run<S: SortBlock<I>, I: Ord + Clone>(
         let keys = Proc::root_keys(m.drain_delivered(pid).map(|(_, msg)| msg));
         let block = m.states_mut()[pid as usize].block();
         block.extend(keys.into_iter().filter_map(|key| match key {
-            Key::Real(item, _) => Some(std::rc::Rc::unwrap_or_clone(item)),
+            Key::Real(item, _) => Some(item),
             Key::Pad(_) => None,
         }));
     }

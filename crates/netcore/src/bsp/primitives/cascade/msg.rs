@@ -4,13 +4,11 @@ use crate::ProcId;
 
 /// A key of the cascade: a real item, or a `+infinity` pad filling a block up to the capacity;
 /// the tag (the item's input slot, or a pad's own slot) makes every key distinct, and equal
-/// items keep their input order (a real key sorts before every pad). The item is shared, not
-/// copied, between the messages that carry it (`Rc`: a message's copy of a large item would
-/// cost time, not change what travels).
+/// items keep their input order (a real key sorts before every pad).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Key<I> {
     /// A real item and its input slot.
-    Real(std::rc::Rc<I>, u64),
+    Real(I, u64),
     /// A pad.
     Pad(u64),
 }
