@@ -108,6 +108,17 @@ pub struct SortPoint {
     keys: KeyDraw,
 }
 
+/// The peak memory a sort takes per key, measured on this study's runs (64-bit keys): the
+/// bitonic sort moves blocks (4.4 GB for 2^26 keys), the cascade holds every list element and
+/// several messages per element in flight (1.0 GB for 2^20 keys); the point is refused above
+/// [`crate::limits::DEFAULT_MEMORY`] (`docs/models/netcore.md`, Limits).
+fn bytes_per_key(sort: SortAlgorithm) -> u64 {
+    match sort {
+        SortAlgorithm::Bitonic => 70,
+        SortAlgorithm::Cascade => 1100,
+    }
+}
+
 impl Study for SortStudy {
     type Params = SortParams;
     type Point = SortPoint;
@@ -127,6 +138,9 @@ impl Study for SortStudy {
             return Err(ParamError::new("n", "1 <= n <= 1024", params.n).into());
         }
         let bsp = BspParams::new(1 << params.log_p, params.g, params.l)?;
+        let keys = u64::from(params.n) << params.log_p;
+        let estimate = keys.saturating_mul(bytes_per_key(params.sort));
+        crate::limits::check("n", estimate, crate::limits::DEFAULT_MEMORY, "bytes (estimated)")?;
         Ok(SortPoint { bsp, n: params.n, sort: params.sort, keys: params.keys })
     }
     fn run(&self, point: &SortPoint, rng: &mut SimRng) -> Result<Vec<SortRow>, ModelError> {
