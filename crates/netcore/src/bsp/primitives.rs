@@ -175,6 +175,22 @@ where
     bitonic_core(machine, capacity, label, Some((log_n, within)), wrap, unwrap)
 }
 
+/// Every block holds at most `capacity` items, else [`BspError::Precondition`] (field
+/// `block`) naming the first processor over it: the sorts' shared precondition.
+fn check_blocks<S: SortBlock<I>, M, I>(
+    machine: &mut BspMachine<S, M>,
+    capacity: usize,
+) -> Result<()> {
+    match machine.states_mut().iter_mut().position(|s| s.block().len() > capacity) {
+        None => Ok(()),
+        Some(pid) => Err(BspError::Precondition {
+            field: "block",
+            rule: format!("every block holds at most capacity = {capacity} items"),
+            got: format!("{} items at processor {pid}", machine.states_mut()[pid].block().len()),
+        }),
+    }
+}
+
 /// The bitonic sort behind both entries: `levels = None` is plain BSP (every superstep level
 /// 0, the last merge-split a superstep), `Some((L, c))` sorts inside c-clusters with the
 /// D-BSP labels.
@@ -190,13 +206,7 @@ where
     S: SortBlock<I>,
     I: Ord + Clone,
 {
-    if let Some(pid) = machine.states_mut().iter_mut().position(|s| s.block().len() > capacity) {
-        return Err(BspError::Precondition {
-            field: "block",
-            rule: format!("every block holds at most capacity = {capacity} items"),
-            got: format!("{} items at processor {pid}", machine.states_mut()[pid].block().len()),
-        });
-    }
+    check_blocks(machine, capacity)?;
     let k = match levels {
         None => machine.p().trailing_zeros(),
         Some((log_n, within)) => log_n - within,

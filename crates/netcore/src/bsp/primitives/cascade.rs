@@ -67,17 +67,11 @@ where
     if !p.is_power_of_two() {
         return Err(BspError::NotPowerOfTwo { field: "p", value: u64::from(p) });
     }
-    let precondition = |field, rule: &str, got: String| {
-        Err(BspError::Precondition { field, rule: rule.into(), got })
-    };
     if capacity == 0 {
-        return precondition("capacity", "at least 1", "0".into());
+        let (rule, got) = ("at least 1".into(), "0".into());
+        return Err(BspError::Precondition { field: "capacity", rule, got });
     }
-    let over = machine.states_mut().iter_mut().position(|s| s.block().len() > capacity);
-    if let Some(pid) = over {
-        let got = format!("{} items at processor {pid}", machine.states_mut()[pid].block().len());
-        return precondition("block", &format!("at most capacity = {capacity} items"), got);
-    }
+    super::check_blocks(machine, capacity)?;
     let plan = Plan::new(p.trailing_zeros(), capacity as u64)?;
     machine.with_messages(|m: &mut BspMachine<S, Msg<I>>| run(m, &plan, label))
 }
