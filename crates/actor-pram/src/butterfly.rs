@@ -263,12 +263,16 @@ fn check_pass(
     Ok(())
 }
 
-/// The least dimension `n >= 2` with `n · 2^n >= s`, or the given one (the router checks its
-/// range; a smaller `N` than `S` multiplexes, Choice 23).
+/// The least dimension `n >= 2` with `n · 2^n >= s`, or the given one if `2 <= n <= 16`, else
+/// an error naming the `[butterfly]` key `dim` (a smaller `N` than `S` multiplexes,
+/// Choice 23).
 pub(crate) fn dimension(dim: Option<u32>, s: u32) -> Result<u32, Error> {
     let fits = |n: u32| (u64::from(n) << n) >= u64::from(s);
     match dim {
-        Some(n) => Ok(n),
+        Some(n) if (2..=16).contains(&n) => Ok(n),
+        Some(n) => {
+            Err(Error::InvalidConfig { field: "dim", rule: "2 <= dim <= 16", got: n.to_string() })
+        }
         None => (2..=16).find(|&n| fits(n)).ok_or_else(|| Error::InvalidConfig {
             field: "program",
             rule: "S <= 16 · 2^16 PPUs",

@@ -9,9 +9,10 @@
 //!    when `δ < G`), take delivered messages into `Q_in(i)` and the share of the pool S, then
 //!    simulate the next `C(k+1) - max{t_i, w_i}` steps of `P_i`: a submit appends to `Q_out(i)`,
 //!    a receive pops `Q_in(i)`.
-//! 2. `sort`: bitonic sort of `S ∪ ⋃ Q_out(i)` by `(destination, submission step, source)`
-//!    ([`sort_supersteps`] counts its supersteps).
-//! 3. `rank-scan`: a d-ary segmented prefix scan gives each message its rank `r` within its
+//! 2. `sort`: the config's sort ([`SortAlgorithm`]: bitonic or cascade) of `S ∪ ⋃ Q_out(i)`
+//!    by `(destination, submission step, source)` ([`SortAlgorithm::supersteps`] counts its
+//!    supersteps).
+//! 3. `rank-scan`: a segmented prefix scan (binary or d-ary, [`Prefix`]) gives each message its rank `r` within its
 //!    destination group; its delivery time is `C (k + ceil(r / ceil(L/G)))`, fixed at the
 //!    first ranking (netcore's scan, [`scan_levels`]).
 //! 4. `s-scan`: a prefix count of the retained messages (`r > ceil(L/G)`) and `|S|`.
@@ -43,10 +44,9 @@ mod wire;
 pub mod workload;
 
 pub use bounds::{corollary1_delta_l, corollary1_delta1, theorem2_cycle_bound};
-pub use netcore::bsp::primitives::scan_levels;
-pub use params::{SimConfig, UnstallOffset};
+pub use netcore::bsp::primitives::{SortAlgorithm, scan_levels};
+pub use params::{Prefix, SimConfig, UnstallOffset};
 pub use report::{CycleStats, Judged, SimEpisode, SimMessage, SimOp, SimReport};
-pub use sort::sort_supersteps;
 pub use superstep::SimSuperstep;
 
 use cycle::Sim;

@@ -164,7 +164,7 @@ fn bad_input_names_field_and_rule() {
     let limits = Limits::default();
     let small = ButterflyConfig { dim: Some(1), ..ButterflyConfig::default() };
     let e = simulate_butterfly(&instance.program, &instance.input, &small, &limits).unwrap_err();
-    assert_eq!(e.to_string(), "n must satisfy 2 <= n <= 16 (got 1)");
+    assert_eq!(e.to_string(), "dim must satisfy 2 <= dim <= 16 (got 1)");
     let zero = ButterflyConfig { b: Buffers::Slots(0), ..ButterflyConfig::default() };
     let e = simulate_butterfly(&instance.program, &instance.input, &zero, &limits).unwrap_err();
     assert_eq!(e.to_string(), "b must satisfy b >= 1 (got 0)");

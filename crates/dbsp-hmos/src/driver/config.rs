@@ -10,7 +10,7 @@ use netcore::pram::library::Algorithm;
 use netcore::rng::seeded;
 use netcore::study::ConfigFile;
 use netcore::study::ModelError;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::hmos::Level0;
@@ -19,9 +19,10 @@ use crate::run::{Direction, Primitive, PrimitiveRun};
 use crate::scheme::{Pricing, Scheme};
 use crate::simulation::{PramParams, PramRun, simulate};
 
-/// A single-run config, dispatched by its `kind`.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+/// A single-run config, dispatched by its `kind` (read through netcore's `tagged!`, so an
+/// error in a field names its key and line).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(remote = "Self", rename_all = "snake_case")]
 pub enum RunConfig {
     /// One primitive on a random input.
     Primitive(PrimitiveConfig),
@@ -30,13 +31,14 @@ pub enum RunConfig {
     /// Run a library PRAM program with the HMOS access protocol as its memory.
     Pram(PramConfig),
 }
+netcore::tagged!(RunConfig, "kind");
 
 fn three() -> u32 {
     3
 }
 
 /// `kind = "hmos"`: the HMOS for `n` processors and `m` variables.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HmosBuildConfig {
     /// Processors (= 0-modules), a power of two <= 2^20.
@@ -60,7 +62,7 @@ pub struct HmosBuildConfig {
 /// `kind = "pram"`: a PRAM program whose global memory is the HMOS access protocol: a library
 /// program (`algorithm`, `size`) or an assembly file of the user's own (`file`, with `input`
 /// and optionally `expect`, as `cargo xtask run pram` reads them).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PramConfig {
     /// The library program.
@@ -191,7 +193,7 @@ fn one() -> u32 {
 }
 
 /// `kind = "primitive"`: one primitive on `n` processors priced with the power law.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PrimitiveConfig {
     /// The primitive.

@@ -30,7 +30,7 @@ use crate::sim::workload::{Workload, programs};
 use crate::sim::{CycleStats, Judged, SimConfig, SimOp, simulate_and_judge, theorem2_cycle_bound};
 
 /// The `kind = "sim"` configuration: the simulation's parameters as the table `[machine]`
-/// (a [`SimConfig`]: `p`, `G`, `L`, `o`, `delta`, `g`, `l`, `unstall`, `scan_fanin`,
+/// (a [`SimConfig`]: `p`, `G`, `L`, `o`, `delta`, `g`, `l`, `unstall`, `sort`, `prefix`, `scan_fanin`,
 /// `max_cycles`), and what the simulated processors run: a generated `workload` of size `r`
 /// (with `seed`), or a `[program]` table as `kind = "logp"` takes it (scripts or
 /// 2-compaction), whose report then details the simulated execution (`trace = true` adds

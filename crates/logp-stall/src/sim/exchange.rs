@@ -18,7 +18,7 @@ impl<P: LogpProcess> Sim<P> {
         if let Some(n) = self.m.states().iter().find(|n| n.items.len() > b) {
             self.broken.push(format!("cycle {k}: a block holds {} > b = {b} items", n.items.len()));
         }
-        sort::bitonic_sort(&mut self.m, b)?;
+        sort::sort_items(self.cfg.sort(), &mut self.m, b)?;
         let broken = std::cell::RefCell::new(Vec::new());
         let one =
             |it: &Item<P::Payload>| RunSummary { n: 1, first: it.dest, last: it.dest, trail: 1 };

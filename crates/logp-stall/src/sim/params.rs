@@ -1,12 +1,12 @@
 //! The parameters of one simulation run ([`SimConfig`]): the simulated LogP machine, δ, the
-//! BSP machine's `g` and `l`, and the simulation's own choices (unstall rule, scan fan-in,
-//! cycle limit), validated in the order of `docs/models/logp-stall.md`, Choices.
+//! BSP machine's `g` and `l`, and the simulation's own choices (unstall rule, sort, prefix
+//! scans and their fan-in, cycle limit), validated in the order of
+//! `docs/models/logp-stall.md`, Choices.
 
 use netcore::bsp::BspParams;
-use netcore::bsp::primitives::scan_levels;
+use netcore::bsp::primitives::{SortAlgorithm, scan_levels};
 use serde::{Deserialize, Serialize};
 
-use super::sort::sort_supersteps;
 use crate::LogpParams;
 use crate::error::Error;
 
@@ -22,6 +22,38 @@ pub enum UnstallOffset {
     PaperLiteral,
 }
 
+/// The fan-in of the prefix scans of steps 3-4 (`docs/models/logp-stall.md`, Choices: sort and
+/// prefix).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Prefix {
+    /// Binary scans: fan-in 2, `2 ceil(log2 p) + 1` supersteps each.
+    Binary,
+    /// d-ary scans at `scan_fanin`, by default `max(2, min(ceil(C/G), floor(l/g)))`: the
+    /// fan-in of the `1 + log min{C/G, l/g}` in Theorem 2's latency term.
+    #[default]
+    Dary,
+}
+
+impl Prefix {
+    /// Both prefixes, binary first.
+    pub const ALL: [Prefix; 2] = [Prefix::Binary, Prefix::Dary];
+
+    /// The config name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Prefix::Binary => "binary",
+            Prefix::Dary => "dary",
+        }
+    }
+}
+
+impl std::fmt::Display for Prefix {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Parameters of one simulation run, validated: built only by [`SimConfig::new`] (then the
 /// `with_*` methods) or by deserialisation, which checks the same rules.
 ///
@@ -29,19 +61,27 @@ pub enum UnstallOffset {
 /// ([`SimConfig::latency`]), `G` ([`SimConfig::gap`]), `o`), with δ; the BSP machine's
 /// parameters are `g` and `l` (the naming scheme of `docs/ARCHITECTURE.md`,
 /// Naming). Config keys are the paper's letters: `p`, `G`, `L`, `o`, `delta`, `g`, `l`, and
-/// `unstall`, `scan_fanin`, `max_cycles`.
+/// `unstall`, `sort`, `prefix`, `scan_fanin`, `max_cycles`.
 ///
 /// # Examples
 ///
 /// ```
 /// use logp_stall::LogpParams;
-/// use logp_stall::sim::{SimConfig, UnstallOffset};
+/// use logp_stall::sim::{Prefix, SimConfig, SortAlgorithm, UnstallOffset};
 ///
 /// // LogP p = 4, L = 4, G = 2, o = 1 with δ = 2, simulated on BSP with g = l = 1.
 /// let cfg = SimConfig::new(&LogpParams::new(4, 4, 2, 1)?, 2, 1, 1)?
 ///     .with_unstall(UnstallOffset::Strict)
+///     .with_sort(SortAlgorithm::Cascade)
+///     .with_prefix(Prefix::Binary)?
 ///     .with_max_cycles(1000)?;
 /// assert_eq!((cfg.cycle(), cfg.capacity(), cfg.max_cycles()), (2, 2, 1000));
+/// assert_eq!((cfg.sort(), cfg.prefix(), cfg.fanin()), (SortAlgorithm::Cascade, Prefix::Binary, 2));
+/// // A fan-in is a d-ary scan's: with binary scans it is refused, naming both fields.
+/// assert_eq!(
+///     cfg.with_scan_fanin(4).unwrap_err().to_string(),
+///     "scan_fanin must satisfy scan_fanin only with prefix = \"dary\" (got prefix=binary, scan_fanin=4)"
+/// );
 /// // δ above L is refused, naming the rule and the values.
 /// assert_eq!(
 ///     SimConfig::new(&LogpParams::new(4, 4, 2, 1)?, 5, 1, 1).unwrap_err().to_string(),
@@ -73,7 +113,11 @@ pub struct SimConfig {
     pub(crate) l: u64,
     /// Unstall rule.
     pub(crate) unstall: UnstallOffset,
-    /// Fan-in d of the scans (default `max(2, min(ceil(C/G), floor(l/g)))`).
+    /// The sort of step 2 (default bitonic).
+    pub(crate) sort: SortAlgorithm,
+    /// The prefix scans of steps 3-4 (default d-ary).
+    pub(crate) prefix: Prefix,
+    /// Fan-in d of the d-ary scans (default `max(2, min(ceil(C/G), floor(l/g)))`).
     pub(crate) scan_fanin: Option<u32>,
     /// Cycle limit.
     pub(crate) max_cycles: u64,
@@ -100,6 +144,10 @@ struct RawSimConfig {
     l: u64,
     #[serde(default)]
     unstall: UnstallOffset,
+    #[serde(default = "default_sort")]
+    sort: SortAlgorithm,
+    #[serde(default)]
+    prefix: Prefix,
     #[serde(default)]
     scan_fanin: Option<u32>,
     #[serde(default = "default_max_cycles")]
@@ -115,6 +163,8 @@ impl TryFrom<RawSimConfig> for SimConfig {
             g: r.g,
             l: r.l,
             unstall: r.unstall,
+            sort: r.sort,
+            prefix: r.prefix,
             scan_fanin: r.scan_fanin,
             max_cycles: r.max_cycles,
             memory_budget: u64::MAX,
@@ -135,6 +185,8 @@ impl From<SimConfig> for RawSimConfig {
             g: c.g,
             l: c.l,
             unstall: c.unstall,
+            sort: c.sort,
+            prefix: c.prefix,
             scan_fanin: c.scan_fanin,
             max_cycles: c.max_cycles,
         }
@@ -173,14 +225,18 @@ fn default_o() -> u64 {
     1
 }
 
+fn default_sort() -> SortAlgorithm {
+    SortAlgorithm::Bitonic
+}
+
 fn default_max_cycles() -> u64 {
     1_000_000
 }
 
 impl SimConfig {
     /// The simulation of the LogP machine `params` with stall lag `delta` on a BSP machine
-    /// with gap `g` and barrier latency `l`; strict unstall, the default scan fan-in,
-    /// `max_cycles = 10^6` and no memory budget.
+    /// with gap `g` and barrier latency `l`; strict unstall, the bitonic sort, d-ary scans at
+    /// the default fan-in, `max_cycles = 10^6` and no memory budget.
     ///
     /// # Errors
     ///
@@ -196,6 +252,8 @@ impl SimConfig {
             g,
             l,
             unstall: UnstallOffset::Strict,
+            sort: default_sort(),
+            prefix: Prefix::default(),
             scan_fanin: None,
             max_cycles: default_max_cycles(),
             memory_budget: u64::MAX,
@@ -211,11 +269,29 @@ impl SimConfig {
         self
     }
 
-    /// With scan fan-in `d` instead of the default.
+    /// With the sort `sort` for step 2 (default [`SortAlgorithm::Bitonic`]).
+    #[must_use]
+    pub fn with_sort(mut self, sort: SortAlgorithm) -> Self {
+        self.sort = sort;
+        self
+    }
+
+    /// With the prefix scans `prefix` for steps 3-4 (default [`Prefix::Dary`]).
     ///
     /// # Errors
     ///
-    /// [`Error::SimParam`] if `d < 2`.
+    /// [`Error::SimParam`] if `prefix` is [`Prefix::Binary`] and a scan fan-in is set.
+    pub fn with_prefix(mut self, prefix: Prefix) -> Result<Self, Error> {
+        self.prefix = prefix;
+        self.validate()?;
+        Ok(self)
+    }
+
+    /// With scan fan-in `d` for the d-ary scans instead of the default.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SimParam`] if `d < 2`, or if the scans are [`Prefix::Binary`].
     pub fn with_scan_fanin(mut self, d: u32) -> Result<Self, Error> {
         self.scan_fanin = Some(d);
         self.validate()?;
@@ -277,6 +353,14 @@ impl SimConfig {
     pub fn unstall(&self) -> UnstallOffset {
         self.unstall
     }
+    /// The sort of step 2.
+    pub fn sort(&self) -> SortAlgorithm {
+        self.sort
+    }
+    /// The prefix scans of steps 3-4.
+    pub fn prefix(&self) -> Prefix {
+        self.prefix
+    }
     /// The scan fan-in set by [`SimConfig::with_scan_fanin`], if any ([`SimConfig::fanin`]
     /// is the one used).
     pub fn scan_fanin(&self) -> Option<u32> {
@@ -306,19 +390,26 @@ impl SimConfig {
         2 * self.cycle().div_ceil(self.logp.gap())
     }
 
-    /// Scan fan-in d.
+    /// Scan fan-in d: 2 for [`Prefix::Binary`]; for [`Prefix::Dary`] `scan_fanin` if set,
+    /// else `max(2, min(ceil(C/G), floor(l/g)))`.
     pub fn fanin(&self) -> u32 {
-        self.scan_fanin.unwrap_or_else(|| {
-            let by_gap = self.cycle().div_ceil(self.logp.gap());
-            let by_bsp = self.l.checked_div(self.g).unwrap_or(by_gap);
-            by_gap.min(by_bsp).clamp(2, 1 << 16) as u32
-        })
+        match self.prefix {
+            Prefix::Binary => 2,
+            Prefix::Dary => self.scan_fanin.unwrap_or_else(|| {
+                let by_gap = self.cycle().div_ceil(self.logp.gap());
+                let by_bsp = self.l.checked_div(self.g).unwrap_or(by_gap);
+                by_gap.min(by_bsp).clamp(2, 1 << 16) as u32
+            }),
+        }
     }
 
-    /// Supersteps per cycle: `1 + (1 + k(k+1)/2) + 2 (2 ceil(log_d p) + 1) + 1`.
+    /// Supersteps per cycle: `1 + sort + 2 (2 ceil(log_d p) + 1) + 1`, where the sort takes
+    /// [`SortAlgorithm::supersteps`] on blocks of `b` ([`SimConfig::slot_capacity`]) items
+    /// (bitonic: `1 + k(k+1)/2` for `p = 2^k`).
     pub fn schedule_len(&self) -> u64 {
         let scan = 2 * u64::from(scan_levels(self.logp.p(), self.fanin())) + 1;
-        1 + sort_supersteps(self.logp.p()) + 2 * scan + 1
+        // b = 2 ceil(C/G) <= 2L <= 2^21: it fits a usize.
+        1 + self.sort.supersteps(self.logp.p(), self.slot_capacity() as usize) + 2 * scan + 1
     }
 
     /// The BSP machine's parameters `(p, g, l)`.
@@ -328,7 +419,8 @@ impl SimConfig {
 
     /// Validates the parameters in the order of `docs/models/logp-stall.md`, Choices: the
     /// LogP parameters ([`check_logp`]), then `1 <= δ <= L`, `p` a power of two,
-    /// `1 <= g, ℓ <= 2^32`, `scan_fanin >= 2`, `max_cycles >= 1`.
+    /// `1 <= g, ℓ <= 2^32`, `scan_fanin >= 2`, `scan_fanin` only with `prefix = "dary"`,
+    /// `max_cycles >= 1`.
     pub(crate) fn validate(&self) -> Result<(), Error> {
         check_logp(self.p(), self.latency(), self.gap(), self.o())?;
         if !(1..=self.logp.latency()).contains(&self.delta) {
@@ -351,6 +443,13 @@ impl SimConfig {
                 field: "scan_fanin",
                 rule: "scan_fanin >= 2",
                 value: format!("{:?}", self.scan_fanin),
+            });
+        }
+        if let (Prefix::Binary, Some(d)) = (self.prefix, self.scan_fanin) {
+            return Err(Error::SimParam {
+                field: "scan_fanin",
+                rule: "scan_fanin only with prefix = \"dary\"",
+                value: format!("prefix=binary, scan_fanin={d}"),
             });
         }
         if self.max_cycles == 0 {

@@ -9,7 +9,7 @@ pub enum SimSuperstep {
     /// `sim-local` (1 superstep): notifications applied (step 5), deliveries and the share of
     /// S taken in, then step 1: the LogP processor's steps of the cycle.
     Local,
-    /// `sort`: the bitonic sort of the cycle's messages and S (step 2).
+    /// `sort`: the sort (bitonic or cascade) of the cycle's messages and S (step 2).
     Sort,
     /// `rank-scan`: each message's rank within its destination group, and its delivery time
     /// (step 3).

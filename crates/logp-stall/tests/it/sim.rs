@@ -2,7 +2,9 @@
 //! δ < G, bad input, and properties over random traffic.
 
 use logp_stall::sim::workload::{Workload, programs};
-use logp_stall::sim::{SimConfig, SimOp, SimReport, UnstallOffset, simulate};
+use logp_stall::sim::{
+    Prefix, SimConfig, SimOp, SimReport, SortAlgorithm, UnstallOffset, simulate, simulate_and_judge,
+};
 use logp_stall::{Action, Delivered, Error, LogpParams, LogpProcess};
 use logp_stall::{CheckOpts, MachineConfig, Replay, StallRule, check_legal};
 use proptest::prelude::*;
@@ -387,6 +389,87 @@ proptest! {
         prop_assert_eq!(again.cost, rep.cost);
         prop_assert_eq!(again.ops, rep.ops);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// Every (sort, prefix) pair simulates random traffic soundly: legal, equal to the direct
+    /// machine's replay, the per-cycle invariants (`schedule_len` supersteps per full cycle
+    /// among them), every processor receives exactly the payloads sent to it, and the LogP
+    /// execution (ops, messages, T) does not depend on the pair, only the BSP cost does.
+    #[test]
+    fn every_sort_and_prefix_simulates_soundly(
+        log_p in 2u32..=5,
+        gap in 2u64..=3,
+        l_over_g in 1u64..=4,
+        delta_pick in 0u64..3,
+        r in 1u32..=3,
+        (g, l) in (1u64..=3, 1u64..=12),
+        seed in 0u64..1000,
+    ) {
+        let p = 1u32 << log_p;
+        let latency = gap * l_over_g;
+        prop_assume!(latency <= u64::from(p));
+        let delta = [1, gap, latency][delta_pick as usize];
+        let params = LogpParams::new(p, latency, gap, 1).unwrap();
+        let mut rng = netcore::rng::seeded(seed, 0);
+        let (procs, reference) = programs(Workload::RandomTraffic, p, gap, r, &mut rng);
+        let mut first: Option<SimReport<_>> = None;
+        for sort in SortAlgorithm::ALL {
+            for prefix in Prefix::ALL {
+                let c = SimConfig::new(&params, delta, g, l).unwrap()
+                    .with_sort(sort)
+                    .with_prefix(prefix).unwrap()
+                    .with_max_cycles(1000).unwrap();
+                let judged = simulate_and_judge(&c, procs.clone()).unwrap();
+                let rep = judged.report;
+                prop_assert!(judged.legal, "{sort}/{prefix}: illegal");
+                prop_assert!(judged.replay_equal, "{sort}/{prefix}: replay differs");
+                prop_assert!(rep.broken_invariants.is_empty(), "{sort}/{prefix}: {:?}", rep.broken_invariants);
+                prop_assert_eq!(&rep.states, &reference, "{}/{}", sort, prefix);
+                assert_legal(&rep, &c);
+                let full = rep.cycle_stats.iter().take(rep.cycle_stats.len().saturating_sub(1));
+                prop_assert!(full.into_iter().all(|s| s.supersteps == c.schedule_len()));
+                if prefix == Prefix::Binary {
+                    prop_assert_eq!(c.fanin(), 2);
+                }
+                match &first {
+                    None => first = Some(rep),
+                    Some(f) => {
+                        prop_assert_eq!(&rep.ops, &f.ops, "{}/{}", sort, prefix);
+                        prop_assert_eq!(&rep.messages, &f.messages, "{}/{}", sort, prefix);
+                        prop_assert_eq!(rep.t, f.t, "{}/{}", sort, prefix);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Binary scans against the default d-ary ones: p = 16 = 2^4, G = 2, L = δ = 16 (C = 16),
+/// g = 1, l = 16. The d-ary fan-in is max(2, min(ceil(16/2), floor(16/1))) = 8, so a scan
+/// takes 2 ceil(log_8 16) + 1 = 5 supersteps; a binary one 2 * 4 + 1 = 9. With the bitonic
+/// sort's 1 + 4 * 5 / 2 = 11: 1 + 11 + 2 * 5 + 1 = 23 and 1 + 11 + 2 * 9 + 1 = 31 supersteps per
+/// cycle. An explicit fan-in overrides the d-ary rule: 4 gives 2 ceil(log_4 16) + 1 = 5, 23 as
+/// well; with binary scans it is refused.
+#[test]
+fn prefix_sets_the_scan_fanin() {
+    let params = LogpParams::new(16, 16, 2, 1).unwrap();
+    let dary = SimConfig::new(&params, 16, 1, 16).unwrap();
+    assert_eq!((dary.sort(), dary.prefix()), (SortAlgorithm::Bitonic, Prefix::Dary));
+    assert_eq!((dary.fanin(), dary.schedule_len()), (8, 23));
+    let binary = dary.clone().with_prefix(Prefix::Binary).unwrap();
+    assert_eq!((binary.fanin(), binary.schedule_len()), (2, 31));
+    let four = dary.with_scan_fanin(4).unwrap();
+    assert_eq!((four.fanin(), four.schedule_len()), (4, 23));
+    assert_eq!(
+        four.with_prefix(Prefix::Binary).unwrap_err().to_string(),
+        "scan_fanin must satisfy scan_fanin only with prefix = \"dary\" (got prefix=binary, scan_fanin=4)"
+    );
+    // Cascade's supersteps are the sort's own count, whatever it is.
+    let cascade = binary.with_sort(SortAlgorithm::Cascade);
+    assert_eq!(cascade.schedule_len(), 1 + SortAlgorithm::Cascade.supersteps(16, 16) + 18 + 1);
 }
 
 /// GOAL schedules run as LogP programs on the cycle simulation, for δ = 1, G and L: every

@@ -101,6 +101,33 @@ fn simulation_points() {
     }
 }
 
+/// Both sorts and both prefixes run in the simulation studies; the row says which were used,
+/// the fan-in and the supersteps of a full cycle the ledger counted: at log p = 6, G = 2,
+/// L/G = 16 (L = 32), δ = L (C = 32), g = 2, l = 32 the d-ary fan-in is
+/// max(2, min(ceil(32/2), floor(32/2))) = 16 (scans of 2 ceil(log_16 64) + 1 = 5 supersteps),
+/// the binary one 2 (2 * 6 + 1 = 13); a cycle is 1 (sim-local) + sort + 2 scans + 1 (route)
+/// with the bitonic sort's 1 + 6 * 7 / 2 = 22 or the cascade's 12 * 6 = 72 supersteps:
+/// 34, 50, 84, 100.
+#[test]
+fn simulation_points_for_every_sort_and_prefix() {
+    for (sort, sort_steps) in [("bitonic", 22), ("cascade", 72)] {
+        for (prefix, fanin, scan) in [("binary", 2, 13), ("dary", 16, 5)] {
+            let row = run(
+                "logp-theorem2",
+                json!({"G": 2, "r": 4, "log_p": 6, "l_over_g": 16, "delta": "latency",
+                       "workload": "random_traffic", "sort": sort, "prefix": prefix}),
+            );
+            check_simulated(&row, "ratio_thm2", 1.0, 200.0);
+            assert_eq!(
+                (&row["sort"], &row["prefix"], &row["fanin"]),
+                (&json!(sort), &json!(prefix), &json!(fanin))
+            );
+            assert_eq!(row["supersteps_per_cycle"], json!(1 + sort_steps + 2 * scan + 1), "{row}");
+            assert_eq!(row["invariants_ok"], true, "{row}");
+        }
+    }
+}
+
 fn check_simulated(row: &serde_json::Value, column: &str, lo: f64, hi: f64) {
     assert_eq!(row["verified"], true, "{row}");
     assert_eq!(row["legal"], true, "{row}");

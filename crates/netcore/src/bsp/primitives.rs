@@ -1,9 +1,14 @@
 //! BSP algorithms shared by the model crates, each charging its local work explicitly:
-//! Batcher's bitonic sort over blocks, one-superstep routing, and the d-ary tree scan.
+//! Batcher's bitonic sort and Cole's cascading merge sort over blocks, one-superstep routing,
+//! and the d-ary tree scan.
 
+mod cascade;
 mod scan;
 
+pub use cascade::{cascade_sort_blocks, cascade_supersteps};
 pub use scan::{ScanMsg, TreeScan, scan_levels};
+
+use serde::{Deserialize, Serialize};
 
 use crate::ProcId;
 use crate::bsp::{BspError, BspMachine, Ctx};
@@ -19,6 +24,65 @@ pub fn ceil_log2(x: u64) -> u64 {
 pub fn bitonic_stages(p: u32) -> u64 {
     let k = u64::from(p.trailing_zeros());
     k * (k + 1) / 2
+}
+
+/// The BSP sorts over blocks: the one a run uses is a config field (`sort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SortAlgorithm {
+    /// Batcher's bitonic sort with merge-split ([`bitonic_sort_blocks`]): `1 + k (k + 1) / 2`
+    /// supersteps on `p = 2^k` processors.
+    Bitonic,
+    /// Cole's cascading merge sort ([`cascade_sort_blocks`]): `O(log p)` supersteps.
+    Cascade,
+}
+
+impl SortAlgorithm {
+    /// Both sorts, bitonic first.
+    pub const ALL: [SortAlgorithm; 2] = [SortAlgorithm::Bitonic, SortAlgorithm::Cascade];
+
+    /// The config name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SortAlgorithm::Bitonic => "bitonic",
+            SortAlgorithm::Cascade => "cascade",
+        }
+    }
+
+    /// Supersteps the sort takes on `p` processors with blocks of `capacity` items.
+    pub fn supersteps(self, p: u32, capacity: usize) -> u64 {
+        match self {
+            SortAlgorithm::Bitonic => 1 + bitonic_stages(p),
+            SortAlgorithm::Cascade => cascade_supersteps(p, capacity),
+        }
+    }
+
+    /// Runs the sort: [`bitonic_sort_blocks`] or [`cascade_sort_blocks`]; `wrap` and `unwrap`
+    /// carry the bitonic sort's items in the machine's messages (the cascade sends its own
+    /// message type through [`BspMachine::with_messages`]).
+    pub fn sort_blocks<S, M: Clone, I>(
+        self,
+        machine: &mut BspMachine<S, M>,
+        capacity: usize,
+        label: &str,
+        wrap: impl Fn(I) -> M,
+        unwrap: impl Fn(M) -> Option<I>,
+    ) -> Result<()>
+    where
+        S: SortBlock<I>,
+        I: Ord + Clone,
+    {
+        match self {
+            SortAlgorithm::Bitonic => bitonic_sort_blocks(machine, capacity, label, wrap, unwrap),
+            SortAlgorithm::Cascade => cascade_sort_blocks(machine, capacity, label),
+        }
+    }
+}
+
+impl std::fmt::Display for SortAlgorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A processor state that holds a block of items for [`bitonic_sort_blocks`].
@@ -111,6 +175,22 @@ where
     bitonic_core(machine, capacity, label, Some((log_n, within)), wrap, unwrap)
 }
 
+/// Every block holds at most `capacity` items, else [`BspError::Precondition`] (field
+/// `block`) naming the first processor over it: the sorts' shared precondition.
+fn check_blocks<S: SortBlock<I>, M, I>(
+    machine: &mut BspMachine<S, M>,
+    capacity: usize,
+) -> Result<()> {
+    match machine.states_mut().iter_mut().position(|s| s.block().len() > capacity) {
+        None => Ok(()),
+        Some(pid) => Err(BspError::Precondition {
+            field: "block",
+            rule: format!("every block holds at most capacity = {capacity} items"),
+            got: format!("{} items at processor {pid}", machine.states_mut()[pid].block().len()),
+        }),
+    }
+}
+
 /// The bitonic sort behind both entries: `levels = None` is plain BSP (every superstep level
 /// 0, the last merge-split a superstep), `Some((L, c))` sorts inside c-clusters with the
 /// D-BSP labels.
@@ -126,13 +206,7 @@ where
     S: SortBlock<I>,
     I: Ord + Clone,
 {
-    if let Some(pid) = machine.states_mut().iter_mut().position(|s| s.block().len() > capacity) {
-        return Err(BspError::Precondition {
-            field: "block",
-            rule: format!("every block holds at most capacity = {capacity} items"),
-            got: format!("{} items at processor {pid}", machine.states_mut()[pid].block().len()),
-        });
-    }
+    check_blocks(machine, capacity)?;
     let k = match levels {
         None => machine.p().trailing_zeros(),
         Some((log_n, within)) => log_n - within,

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::delay::{DelayLaw, LinkDelays};
-use crate::driver::studies::{bitonic, diameter, routing};
+use crate::driver::studies::{bitonic, diameter, routing, sort};
 use crate::limits::{DEFAULT_MEMORY, check};
 use crate::study::{
     AnyStudy, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper, RunReport,
@@ -117,6 +117,7 @@ impl Model for Netcore {
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
         vec![
             Box::new(bitonic::BitonicStudy),
+            Box::new(sort::SortStudy),
             Box::new(routing::RoutingStudy),
             Box::new(diameter::DiameterStudy),
         ]

@@ -56,7 +56,7 @@ pub struct PramConfig {
 /// `expect = { from = F, cells = [...] }`: the final global memory a program of one's own must
 /// leave in cells `F..F + len` (a library program is checked against its plain-Rust
 /// reference instead).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     /// The first cell checked (default 0).

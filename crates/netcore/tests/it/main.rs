@@ -7,5 +7,6 @@
 mod pram;
 mod pram_props;
 mod props;
+mod sort;
 mod specs;
 mod tidy;

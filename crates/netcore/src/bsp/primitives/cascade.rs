@@ -1,0 +1,198 @@
+//! Cole's pipelined merge sort ("cascading merge", R. Cole, Parallel Merge Sort, SIAM J.
+//! Comput. 17(4), 1988) run on BSP over blocks: the communication-efficient sort the cycle
+//! simulation of LogP on BSP calls for in its step 2 (Bilardi, Herley, Pietracaprina, Pucci,
+//! proof of Theorem 2, through Goodrich's Communication-Efficient Parallel Sorting, STOC 1996).
+//!
+//! The processors are the leaves of a complete binary tree; a leaf's list is its block, padded
+//! to the capacity `c` with `+infinity` pads, scattered (below) and sorted. At every stage each node not yet complete merges the samples
+//! of its children's lists (every 4th element; every 2nd and then every element in the two
+//! stages after a child completes), so the node at height `h` completes at stage `3h` and the
+//! root after `3 log2 p` stages. A stage is four supersteps ([`phases`]); every list is spread
+//! over its node's processors in chunks of `c` ([`plan`]), so each superstep is an `O(c)`-relation
+//! whenever the samples' intervals hold O(1) elements of the other side. That holds for Cole's
+//! EREW variant by construction; this is the CREW variant, whose concurrent reads (many
+//! elements of one child between two neighbours of the other) are served one message per
+//! asking processor (each processor asks once for an element, however many of its intervals
+//! need it) and counted in `h`. The input is first scattered by a fixed permutation so that no subtree holds a
+//! contiguous range of the key order (`docs/models/netcore.md`, Choices: the cascade sort).
+//!
+//! Supersteps on `p = 2^k >= 2` processors: `12 k` (one scatter, four per stage, none after the
+//! last stage's placement); `1` (a local sort) on one processor.
+
+mod msg;
+mod phases;
+mod plan;
+
+use crate::bsp::{BspError, BspMachine};
+
+use self::msg::{Key, Msg};
+use self::phases::Proc;
+use self::plan::Plan;
+use super::SortBlock;
+
+type Result<T> = std::result::Result<T, BspError>;
+
+/// Supersteps of [`cascade_sort_blocks`] on `p = 2^k` processors: `12 k`, or 1 for `p = 1`
+/// (the capacity does not change it).
+pub fn cascade_supersteps(p: u32, _capacity: usize) -> u64 {
+    match p.trailing_zeros() {
+        0 => 1,
+        k => 12 * u64::from(k),
+    }
+}
+
+/// Sorts the items of all processors into ascending order by processor id, then position
+/// (equal items keep their order), like [`bitonic_sort_blocks`](super::bitonic_sort_blocks):
+/// every block holds at most `capacity >= 1` items before and after, the real items packed from
+/// processor 0, in [`cascade_supersteps`] supersteps labelled `label`. The sort sends its own
+/// messages ([`BspMachine::with_messages`]): nothing may be pending when it starts.
+///
+/// Charges: the leaf's local sort `c ceil(log2 c)`, then one operation per message handled.
+///
+/// # Errors
+///
+/// [`BspError::NotPowerOfTwo`] if `p` is not a power of two; [`BspError::Precondition`] if the
+/// capacity is 0, a block holds more than `capacity` items, `capacity x p` overflows, or
+/// messages are pending; the machine's errors.
+pub fn cascade_sort_blocks<S, M: Clone, I>(
+    machine: &mut BspMachine<S, M>,
+    capacity: usize,
+    label: &str,
+) -> Result<()>
+where
+    S: SortBlock<I>,
+    I: Ord + Clone,
+{
+    let p = machine.p();
+    if !p.is_power_of_two() {
+        return Err(BspError::NotPowerOfTwo { field: "p", value: u64::from(p) });
+    }
+    if capacity == 0 {
+        let (rule, got) = ("at least 1".into(), "0".into());
+        return Err(BspError::Precondition { field: "capacity", rule, got });
+    }
+    super::check_blocks(machine, capacity)?;
+    let plan = Plan::new(p.trailing_zeros(), capacity as u64)?;
+    machine.with_messages(|m: &mut BspMachine<S, Msg<I>>| run(m, &plan, label))
+}
+
+fn run<S: SortBlock<I>, I: Ord + Clone>(
+    m: &mut BspMachine<S, Msg<I>>,
+    plan: &Plan,
+    label: &str,
+) -> Result<()> {
+    let c = plan.c();
+    if plan.k() == 0 {
+        m.superstep(label, |ctx, state| {
+            state.block().sort();
+            let n = state.block().len() as u64;
+            ctx.charge(n * super::ceil_log2(n));
+        })?;
+        return Ok(());
+    }
+    let mut procs: Vec<Proc<I>> = (0..m.p()).map(|_| Proc::new(plan.k())).collect();
+    let scatter = plan.scatter();
+    m.superstep(label, |ctx, state| {
+        // Every slot travels, a pad where the block holds no item: pads are keys like any
+        // other, and scattering them too keeps each subtree's pads spread over the pad order.
+        let first = c * u64::from(ctx.pid());
+        let mut items = state.block().drain(..);
+        for slot in first..first + c {
+            let key = items.next().map_or(Key::Pad(slot), |item| Key::Real(item, slot));
+            ctx.send((scatter(slot) / c) as u32, Msg::Scatter(key));
+        }
+    })?;
+    let last = plan.stages() - 1;
+    for t in 0..plan.stages() {
+        m.dsuperstep_with(0, label, &mut procs, |ctx, _, me| {
+            let mut ops = 0;
+            if t == 0 {
+                let keys: Vec<Key<I>> = ctx
+                    .drain_inbox()
+                    .filter_map(|(_, msg)| match msg {
+                        Msg::Scatter(key) => Some(key),
+                        _ => None,
+                    })
+                    .collect();
+                ops += keys.len() as u64 + me.leaf(c, keys);
+            }
+            ops += me.request_windows(plan, t, ctx);
+            ctx.charge(ops);
+        })?;
+        m.dsuperstep_with(0, label, &mut procs, |ctx, _, me| {
+            let ops = me.answer_windows(plan, t, ctx);
+            ctx.charge(ops);
+        })?;
+        m.dsuperstep_with(0, label, &mut procs, |ctx, _, me| {
+            let ops = me.merge_and_place(plan, t, ctx);
+            ctx.charge(ops);
+        })?;
+        if t < last {
+            m.dsuperstep_with(0, label, &mut procs, |ctx, _, me| {
+                let ops = me.place_and_answer(plan, t, ctx);
+                ctx.charge(ops);
+            })?;
+        }
+        if let Some(what) = procs.iter().find_map(|me| me.missing.clone()) {
+            let rule = "every requested element is held where the plan puts it".to_string();
+            return Err(BspError::Precondition { field: "cascade", rule, got: what });
+        }
+    }
+    for pid in 0..m.p() {
+        let keys = Proc::root_keys(m.drain_delivered(pid).map(|(_, msg)| msg));
+        let block = m.states_mut()[pid as usize].block();
+        block.extend(keys.into_iter().filter_map(|key| match key {
+            Key::Real(item, _) => Some(item),
+            Key::Pad(_) => None,
+        }));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bsp::BspParams;
+    use rand::RngExt;
+
+    /// Sorts `blocks` with the cascade; returns the blocks and (supersteps, largest h).
+    fn sorted(blocks: Vec<Vec<u32>>, c: usize) -> (Vec<Vec<u32>>, usize, u64) {
+        let p = blocks.len() as u32;
+        let mut m: BspMachine<Vec<u32>, u32> =
+            BspMachine::new(BspParams::new(p, 1, 1).unwrap(), blocks).unwrap();
+        cascade_sort_blocks(&mut m, c, "sort").unwrap();
+        let h = m.ledger().records.iter().map(|r| r.h).max().unwrap_or(0);
+        let steps = m.ledger().supersteps();
+        (m.states().to_vec(), steps, h)
+    }
+
+    fn expected(blocks: &[Vec<u32>], c: usize) -> Vec<Vec<u32>> {
+        let mut all: Vec<u32> = blocks.concat();
+        all.sort();
+        let mut out: Vec<Vec<u32>> = all.chunks(c).map(<[u32]>::to_vec).collect();
+        out.resize(blocks.len(), Vec::new());
+        out
+    }
+
+    #[test]
+    fn sorts_random_blocks_in_12_log_p_supersteps() {
+        let mut rng = crate::rng::seeded(7, 0);
+        for k in 0..=6u32 {
+            for c in [1usize, 2, 3, 4, 5, 8, 13] {
+                for range in [3u32, 1000] {
+                    let p = 1usize << k;
+                    let blocks: Vec<Vec<u32>> = (0..p)
+                        .map(|_| {
+                            let len = rng.random_range(0..=c);
+                            (0..len).map(|_| rng.random_range(0..range)).collect()
+                        })
+                        .collect();
+                    let want = expected(&blocks, c);
+                    let (got, steps, _) = sorted(blocks, c);
+                    assert_eq!(got, want, "k {k} c {c} range {range}");
+                    assert_eq!(steps as u64, cascade_supersteps(1 << k, c), "k {k} c {c}");
+                }
+            }
+        }
+    }
+}
