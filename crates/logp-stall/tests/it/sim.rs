@@ -469,7 +469,7 @@ fn prefix_sets_the_scan_fanin() {
     );
     // Cascade's supersteps are the sort's own count, whatever it is.
     let cascade = binary.with_sort(SortAlgorithm::Cascade);
-    assert_eq!(cascade.schedule_len(), 1 + SortAlgorithm::Cascade.supersteps(16, 16) + 18 + 1);
+    assert_eq!(cascade.schedule_len(), 1 + SortAlgorithm::Cascade.supersteps(16) + 18 + 1);
 }
 
 /// GOAL schedules run as LogP programs on the cycle simulation, for δ = 1, G and L: every

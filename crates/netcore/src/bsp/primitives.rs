@@ -49,11 +49,11 @@ impl SortAlgorithm {
         }
     }
 
-    /// Supersteps the sort takes on `p` processors with blocks of `capacity` items.
-    pub fn supersteps(self, p: u32, capacity: usize) -> u64 {
+    /// Supersteps the sort takes on `p` processors (neither depends on the block size).
+    pub fn supersteps(self, p: u32) -> u64 {
         match self {
             SortAlgorithm::Bitonic => 1 + bitonic_stages(p),
-            SortAlgorithm::Cascade => cascade_supersteps(p, capacity),
+            SortAlgorithm::Cascade => cascade_supersteps(p),
         }
     }
 

@@ -32,9 +32,9 @@ use super::SortBlock;
 
 type Result<T> = std::result::Result<T, BspError>;
 
-/// Supersteps of [`cascade_sort_blocks`] on `p = 2^k` processors: `12 k`, or 1 for `p = 1`
-/// (the capacity does not change it).
-pub fn cascade_supersteps(p: u32, _capacity: usize) -> u64 {
+/// Supersteps of [`cascade_sort_blocks`] on `p = 2^k` processors: `12 k`, or 1 for `p = 1`,
+/// whatever the capacity.
+pub fn cascade_supersteps(p: u32) -> u64 {
     match p.trailing_zeros() {
         0 => 1,
         k => 12 * u64::from(k),
@@ -190,7 +190,7 @@ mod tests {
                     let want = expected(&blocks, c);
                     let (got, steps, _) = sorted(blocks, c);
                     assert_eq!(got, want, "k {k} c {c} range {range}");
-                    assert_eq!(steps as u64, cascade_supersteps(1 << k, c), "k {k} c {c}");
+                    assert_eq!(steps as u64, cascade_supersteps(1 << k), "k {k} c {c}");
                 }
             }
         }

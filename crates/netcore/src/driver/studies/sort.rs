@@ -81,7 +81,7 @@ pub struct SortRow {
     pub keys_total: u64,
     /// Supersteps executed (the machine's ledger).
     pub supersteps: usize,
-    /// The ledger's supersteps equal `SortAlgorithm::supersteps(p, n)`.
+    /// The ledger's supersteps equal `SortAlgorithm::supersteps(p)`.
     pub steps_as_stated: bool,
     /// The largest h of any superstep.
     pub max_h: u64,
@@ -162,7 +162,7 @@ impl Study for SortStudy {
             p,
             keys_total: u64::from(p) * u64::from(point.n),
             supersteps,
-            steps_as_stated: u64::try_from(supersteps) == Ok(point.sort.supersteps(p, n)),
+            steps_as_stated: u64::try_from(supersteps) == Ok(point.sort.supersteps(p)),
             max_h: ledger.records.iter().map(|r| r.h).max().unwrap_or(0),
             work,
             comm: cost - work as f64,
@@ -199,7 +199,7 @@ impl Study for SortStudy {
             )
             .correctness(),
             Claim::all_true(
-                "the supersteps the ledger counts equal SortAlgorithm::supersteps(p, n)",
+                "the supersteps the ledger counts equal SortAlgorithm::supersteps(p)",
                 "steps_as_stated",
             )
             .consistency(),
@@ -216,7 +216,7 @@ impl Study for SortStudy {
             Column::new("p", "processors p"),
             Column::new("keys_total", "keys in total N = n p"),
             Column::new("supersteps", "supersteps executed (ledger)"),
-            Column::new("steps_as_stated", "ledger supersteps = SortAlgorithm::supersteps(p, n)"),
+            Column::new("steps_as_stated", "ledger supersteps = SortAlgorithm::supersteps(p)"),
             Column::new("max_h", "largest h of any superstep (messages)"),
             Column::new("work", "local work, sum of w (operations)"),
             Column::new("comm", "communication cost, sum of g h + l (time units)"),

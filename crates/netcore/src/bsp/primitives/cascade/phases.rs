@@ -63,20 +63,18 @@ impl<I: Ord + Clone> Proc<I> {
         c * super::super::ceil_log2(c)
     }
 
-    fn held(&mut self, h: u32, pos: u64, ghost: bool) -> Option<&mut Held<I>> {
-        if ghost {
-            return self.ghosts[h as usize].as_mut().filter(|g| g.pos == pos);
+    /// The element at `pos` of the list at height `h` that a request names; a missing one is
+    /// noted in [`Proc::missing`] (a broken plan).
+    fn requested(&mut self, h: u32, pos: u64) -> Option<&Held<I>> {
+        let list = &self.lists[h as usize];
+        match list.binary_search_by_key(&pos, |e| e.pos) {
+            Ok(i) => Some(&self.lists[h as usize][i]),
+            Err(_) => {
+                self.missing
+                    .get_or_insert_with(|| format!("position {pos} of the list at height {h}"));
+                None
+            }
         }
-        let list = &mut self.lists[h as usize];
-        list.binary_search_by_key(&pos, |e| e.pos).ok().map(|i| &mut list[i])
-    }
-
-    fn key_at(&mut self, h: u32, pos: u64) -> Option<Key<I>> {
-        let found = self.held(h, pos, false).map(|e| e.key.clone());
-        if found.is_none() && self.missing.is_none() {
-            self.missing = Some(format!("position {pos} of the list at height {h}"));
-        }
-        found
     }
 
     /// The intervals of the list of the merging node at height `h` this processor merges.
@@ -158,10 +156,7 @@ impl<I: Ord + Clone> Proc<I> {
             let Msg::Window { h, side, j } = msg else { continue };
             let ch = h - 1;
             let pos = (j + 1) * plan.step(ch, t) - 1;
-            let Some(e) = self.held(ch, pos, false) else {
-                self.missing.get_or_insert_with(|| format!("sample {j} at height {ch}"));
-                continue;
-            };
+            let Some(e) = self.requested(ch, pos) else { continue };
             // |UP_{t+1}(x)| elements below the key: the merge of x's children's samples while x
             // is incomplete, x's own list once it is complete.
             let below = if ch >= 1 && t < 3 * ch { e.rank[0] + e.rank[1] } else { e.pos };
@@ -247,7 +242,9 @@ impl<I: Ord + Clone> Proc<I> {
         }
         for (h, side, j, reply_to) in fetches {
             let ch = h - 1;
-            if let Some(key) = self.key_at(ch, (j + 1) * plan.step(ch, t + 1) - 1) {
+            if let Some(key) =
+                self.requested(ch, (j + 1) * plan.step(ch, t + 1) - 1).map(|e| e.key.clone())
+            {
                 ctx.send(reply_to, Msg::Candidate { h, side, j, key });
             }
         }
