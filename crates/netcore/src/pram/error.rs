@@ -232,6 +232,19 @@ pub enum PramError {
         /// The next instruction.
         pc: u32,
     },
+    /// The run reached its work limit `T + W` without halting.
+    #[error(
+        "work limit of {limit} instructions and PPU-instructions (T + W) reached after \
+         T = {t} instructions, at pc {pc}"
+    )]
+    WorkLimit {
+        /// The limit on `T + W`.
+        limit: u64,
+        /// The instructions executed.
+        t: u64,
+        /// The next instruction.
+        pc: u32,
+    },
 }
 
 impl Classify for PramError {
@@ -255,7 +268,8 @@ impl Classify for PramError {
             | PramError::DivisionByZero { .. }
             | PramError::TooManyProcessors { .. }
             | PramError::PcOutOfRange { .. }
-            | PramError::StepLimit { .. } => Fault::Run,
+            | PramError::StepLimit { .. }
+            | PramError::WorkLimit { .. } => Fault::Run,
         }
     }
 }

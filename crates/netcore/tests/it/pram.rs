@@ -79,6 +79,19 @@ fn step_limit_is_exact() {
     assert_eq!(err, PramError::StepLimit { limit: 39, pc: 15 });
 }
 
+/// The work limit bounds `T + W` before each instruction: the example (T = 40, W = 216, 256
+/// units) runs with a limit of 256; with 255 it stops before its `halt` (pc 15, after 39
+/// instructions and 216 PPU-instructions).
+#[test]
+fn work_limit_stops_before_the_next_instruction() {
+    let prefix = Algorithm::PrefixSums.instance(8, 0).unwrap();
+    let limits = |max_work| Limits { max_work, ..Limits::default() };
+    let done = run(&prefix.program, &prefix.input, &limits(256)).unwrap();
+    assert_eq!((done.cost.t, done.cost.w), (40, 216));
+    let err = run(&prefix.program, &prefix.input, &limits(255)).unwrap_err();
+    assert_eq!(err, PramError::WorkLimit { limit: 255, t: 39, pc: 15 });
+}
+
 /// Runs an instance (under `variant`) and returns the output region.
 fn output(instance: &Instance, variant: Variant) -> Result<Vec<i64>, PramError> {
     let program = instance.program.with_variant(variant);
