@@ -226,6 +226,9 @@ pub enum HpramError {
         /// The two pids.
         pids: [usize; 2],
     },
+    /// The system refused the memory of a run within the stated limits (a failed run).
+    #[error(transparent)]
+    OutOfMemory(#[from] netcore::limits::OutOfMemory),
     /// The run issued more steps than its work limit allows.
     #[error("{path}: work limit reached: the run issued {limit} steps without finishing")]
     WorkLimit {
@@ -289,7 +292,7 @@ pub enum HpramError {
 impl Classify for HpramError {
     fn fault(&self) -> Fault {
         match self {
-            HpramError::WorkLimit { .. } => Fault::Run,
+            HpramError::WorkLimit { .. } | HpramError::OutOfMemory(_) => Fault::Run,
             HpramError::TooLarge(e) => e.fault(),
             HpramError::Pram { source, .. } => source.fault(),
             HpramError::EmptySubPram { .. }

@@ -38,9 +38,11 @@ fn initial_state(cfg: &Config, input: &[Word]) -> Result<(Vec<Word>, Vec<Word>),
             got: input.len().to_string(),
         });
     }
-    let mut memory = vec![0; cfg.mem_words];
+    use netcore::limits::vec_filled;
+    let mut memory = vec_filled("the shared memory", cfg.mem_words, 0)?;
     memory[..input.len()].copy_from_slice(input);
-    Ok((memory, vec![0; cfg.procs * cfg.local_words]))
+    let local_words = cfg.procs.saturating_mul(cfg.local_words);
+    Ok((memory, vec_filled("the private memories", local_words, 0)?))
 }
 
 /// Runs `alg(params)` on the H-PRAM `cfg` whose memory starts as `input` followed by zeros.

@@ -232,6 +232,9 @@ pub enum PramError {
         /// The next instruction.
         pc: u32,
     },
+    /// The system refused the memory of a run within its budget (a failed run).
+    #[error(transparent)]
+    OutOfMemory(#[from] crate::limits::OutOfMemory),
     /// The run reached its work limit `T + W` without halting.
     #[error(
         "work limit of {limit} instructions and PPU-instructions (T + W) reached after \
@@ -269,7 +272,8 @@ impl Classify for PramError {
             | PramError::TooManyProcessors { .. }
             | PramError::PcOutOfRange { .. }
             | PramError::StepLimit { .. }
-            | PramError::WorkLimit { .. } => Fault::Run,
+            | PramError::WorkLimit { .. }
+            | PramError::OutOfMemory(_) => Fault::Run,
         }
     }
 }

@@ -146,7 +146,7 @@ pub fn run_traced<T: TraceSink>(
         });
     }
     check_budget(estimate_bytes(program).saturating_add(8 * program.mem()), limits)?;
-    let mut memory = ArrayMemory::new(program.mem() as usize, input);
+    let mut memory = ArrayMemory::new(program.mem() as usize, input)?;
     run_with(program, &mut memory, limits, sink)
 }
 
@@ -180,7 +180,7 @@ pub fn run_with<M: GlobalMemory, T: TraceSink>(
         });
     }
     check_budget(estimate_bytes(program), limits)?;
-    let mut machine = Machine::new(program, &code, memory, sink);
+    let mut machine = Machine::new(program, &code, memory, sink)?;
     machine.run(limits)?;
     Ok(PramRun {
         memory: machine.memory.contents(),
@@ -261,30 +261,37 @@ fn cpu(r: CReg) -> usize {
 }
 
 impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
+    /// The machine's registers, local memories and step buffers, each allocated once through
+    /// [`crate::limits`]' fallible allocation.
     fn new(
         program: &'a Program,
         code: &'a Compiled<'a>,
         memory: &'a mut M,
         sink: &'a mut T,
-    ) -> Self {
+    ) -> Result<Self, PramError> {
+        use crate::limits::{vec_filled, vec_with_capacity};
         let ppus = program.ppus() as usize;
-        Self {
+        let mut regs = vec_with_capacity("the PPU registers", usize::from(REGISTERS))?;
+        for _ in 0..REGISTERS {
+            regs.push(vec_filled("the PPU registers", ppus, 0)?);
+        }
+        Ok(Self {
             program,
             code,
             memory,
             sink,
             cpu: [0; REGISTERS as usize],
-            regs: vec![vec![0; ppus]; usize::from(REGISTERS)],
-            local: vec![0; ppus * program.lmem() as usize],
+            regs,
+            local: vec_filled("the local memories", ppus * program.lmem() as usize, 0)?,
             nact: 0,
             cost: Cost::default(),
             pc: 0,
-            raw: Vec::with_capacity(ppus + 1),
-            resolved: Vec::with_capacity(ppus + 1),
-            rix: vec![0; ppus],
-            scratch: vec![0; ppus],
-            slot: vec![EMPTY; program.mem() as usize],
-        }
+            raw: vec_with_capacity("the step buffers", ppus + 1)?,
+            resolved: vec_with_capacity("the step buffers", ppus + 1)?,
+            rix: vec_filled("the step buffers", ppus, 0)?,
+            scratch: vec_filled("the step buffers", ppus, 0)?,
+            slot: vec_filled("the conflict table", program.mem() as usize, EMPTY)?,
+        })
     }
 
     fn run(&mut self, limits: &Limits) -> Result<(), PramError> {
