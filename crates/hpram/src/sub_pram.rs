@@ -74,11 +74,11 @@ pub(crate) struct Work {
 }
 
 /// The most steps (calls of `compute`, `comm`, `scan`, `multiprefix`, `any`) one run may issue:
-/// `2^34`. A count-only run issues its steps without executing them, at about 2.8 * 10^8 per
+/// `2^32`. A count-only run issues its steps without executing them, at about 2.8 * 10^8 per
 /// second (fft flat-naive, `P = 16`, `n = 2^28`: 1.17 * 10^9 steps in 4.2 s), so it stops
-/// within about a minute where its time would otherwise grow with `n` without bound; a full
+/// within about 15 seconds where its time would otherwise grow with `n` without bound; a full
 /// run executes every step on `P'` processors and meets its memory limit long before.
-pub(crate) const MAX_STEP_CALLS: u64 = 1 << 34;
+pub(crate) const MAX_STEP_CALLS: u64 = 1 << 32;
 
 impl Work {
     /// A counter that has already issued `issued` steps.
@@ -353,7 +353,7 @@ mod tests {
         let err = work.issue("root/p0[3]").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "root/p0[3]: work limit reached: the run issued 17179869184 steps without finishing"
+            "root/p0[3]: work limit reached: the run issued 4294967296 steps without finishing"
         );
         assert_eq!(err.fault(), Fault::Run);
     }
