@@ -27,16 +27,23 @@ pub fn r_of(d: u64) -> u64 {
 
 /// A plan from cores: processor `p` holds `cores[p]` widened by `halo` on each side (clipped to
 /// `[1, N]`), phase `phase`.
+///
+/// # Errors
+///
+/// Those of [`Plan::new`], and [`Error::OutOfMemory`] if the system refuses the held ranges.
 pub fn halo_plan(
     cores: &[Option<(usize, usize)>],
     halo: usize,
     phase: u64,
     n_cols: usize,
 ) -> Result<Plan> {
-    let held = cores
-        .iter()
-        .map(|c| c.map(|(lo, hi)| (lo.saturating_sub(halo).max(1), (hi + halo).min(n_cols))))
-        .collect();
+    let held = netcore::limits::collect_exact(
+        "the held ranges",
+        cores.len(),
+        cores
+            .iter()
+            .map(|c| c.map(|(lo, hi)| (lo.saturating_sub(halo).max(1), (hi + halo).min(n_cols)))),
+    )?;
     Plan::new(held, phase, n_cols)
 }
 

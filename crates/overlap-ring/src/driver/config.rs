@@ -408,6 +408,10 @@ fn check_guest_of(config: &Config, host: &Host, timeline: bool) -> Result<()> {
         Scheme::Overlap { block, .. } => ("block", n.saturating_mul(*block as u64)),
         Scheme::Trapezoid => ("n", n.saturating_mul(r_of(u64::from(host.d_max().max(1))))),
         Scheme::Composite { block, .. } => {
+            #[allow(
+                clippy::cast_possible_truncation,
+                reason = "d_ave is a finite mean of u32 delays, so its floor fits u64"
+            )]
             let r = r_of((host.d_ave().floor() as u64).max(1));
             ("block", n.saturating_mul(*block as u64).saturating_mul(r))
         }
