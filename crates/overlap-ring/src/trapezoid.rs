@@ -77,7 +77,7 @@ pub fn composite(host: &Host, c: C, block: usize) -> Result<(Plan, Labelling, u6
     if lab.n_prime < 1 {
         return Err(Error::EmptyGuest);
     }
-    let r = r_of(host.d_ave().floor().max(1.0) as u64) as usize;
+    let r = composite_r(host) as usize;
     let cores: Vec<_> = lab
         .assignment
         .iter()
@@ -85,6 +85,11 @@ pub fn composite(host: &Host, c: C, block: usize) -> Result<(Plan, Labelling, u6
         .collect();
     let n_cols = lab.n_prime as usize * block * r;
     Ok((halo_plan(&cores, r, r as u64, n_cols)?, lab, r as u64))
+}
+
+/// The composite scheme's `r = floor(sqrt(floor(d_ave)))` (at least 1) on `host`.
+pub fn composite_r(host: &Host) -> u64 {
+    r_of(host.d_ave().floor().max(1.0) as u64)
 }
 
 /// Runs the composite scheme of Theorem 5 (`b = 1`: OVERLAP's assignment, each virtual

@@ -33,7 +33,7 @@ use crate::overlap::render;
 use crate::overlap::{C, Labelling};
 use crate::plan::Plan;
 use crate::shapes::{FoldedRing, GridMix, SuperColumns, array2d_plan};
-use crate::trapezoid::r_of;
+use crate::trapezoid::{composite_r, r_of};
 
 /// One single-run config as the TOML file writes it: flat, closed sets as enums (an unknown
 /// algorithm, guest shape, program or host kind is a parse error). [`Config::try_from`] turns it
@@ -362,6 +362,9 @@ pub const MAX_PEBBLES: u64 = 1 << 31;
 /// Measured bytes per host processor plus guest column (plan, engine state, reference
 /// digests and final databases; 86-181 B per held column were measured, rounded up).
 pub const BYTES_PER_COLUMN: u64 = 256;
+/// Bytes per guest step: the step at which each row was finished (`row_done`), the only
+/// per-step record of a run, rounded up from 8.
+pub const BYTES_PER_STEP: u64 = 16;
 /// The most pebbles (guest cells times steps) a run with `timeline = true` may have: the
 /// report prints a line per pebble and per sent value, a few hundred kB at most.
 pub const MAX_TIMELINE: u64 = 4096;
@@ -382,13 +385,18 @@ fn check_limits(text: &ConfigText) -> Result<()> {
     check_guest(field, n, cols.saturating_mul(rows), text.steps, text.timeline)
 }
 
-/// The memory, pebble and timeline limits for a guest of `cells` cells on `n` processors.
+/// The pebble, memory and timeline limits for a guest of `cells` cells on `n` processors run
+/// for `steps` steps; `field` (the input that sets the guest's size) is named, or `steps` where
+/// the steps weigh more (more steps than cells; more bytes for steps than for columns).
 fn check_guest(field: &'static str, n: u64, cells: u64, steps: u64, timeline: bool) -> Result<()> {
     use netcore::limits::{DEFAULT_MEMORY, check};
-    let memory = n.saturating_add(cells).saturating_mul(BYTES_PER_COLUMN);
-    check(field, memory, DEFAULT_MEMORY, "bytes (estimated)")?;
     let pebbles = cells.saturating_mul(steps);
-    check("steps", pebbles, MAX_PEBBLES, "pebbles (guest cells x steps)")?;
+    let named = if steps > cells { "steps" } else { field };
+    check(named, pebbles, MAX_PEBBLES, "pebbles (guest cells x steps)")?;
+    let columns = n.saturating_add(cells).saturating_mul(BYTES_PER_COLUMN);
+    let per_step = steps.saturating_mul(BYTES_PER_STEP);
+    let named = if per_step > columns { "steps" } else { field };
+    check(named, columns.saturating_add(per_step), DEFAULT_MEMORY, "bytes (estimated)")?;
     if timeline {
         check("timeline", pebbles, MAX_TIMELINE, "pebbles (guest cells x steps) to print")?;
     }
@@ -408,11 +416,7 @@ fn check_guest_of(config: &Config, host: &Host, timeline: bool) -> Result<()> {
         Scheme::Overlap { block, .. } => ("block", n.saturating_mul(*block as u64)),
         Scheme::Trapezoid => ("n", n.saturating_mul(r_of(u64::from(host.d_max().max(1))))),
         Scheme::Composite { block, .. } => {
-            #[allow(
-                clippy::cast_possible_truncation,
-                reason = "d_ave is a finite mean of u32 delays, so its floor fits u64"
-            )]
-            let r = r_of((host.d_ave().floor() as u64).max(1));
+            let r = composite_r(host);
             ("block", n.saturating_mul(*block as u64).saturating_mul(r))
         }
     };
