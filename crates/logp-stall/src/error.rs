@@ -15,6 +15,9 @@ pub use evidence::{CapacityViolation, Violation};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// The system refused the memory of a run within the stated limits (a failed run).
+    #[error(transparent)]
+    OutOfMemory(#[from] netcore::limits::OutOfMemory),
     /// A GOAL schedule text that does not parse; `line` counts from 1.
     #[error("goal line {line}: {message}")]
     GoalSyntax {
@@ -406,7 +409,8 @@ impl Classify for Error {
             | Error::TreeFanin { .. }
             | Error::Script { .. }
             | Error::IllegalTrace(_) => Fault::Input,
-            Error::SimCycleLimit { .. }
+            Error::OutOfMemory(_)
+            | Error::SimCycleLimit { .. }
             | Error::SimMemoryLimit { .. }
             | Error::GoalTimeOverflow { .. }
             | Error::SimRun { .. }

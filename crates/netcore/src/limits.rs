@@ -73,6 +73,19 @@ pub fn vec_with_capacity<T>(what: &'static str, len: usize) -> Result<Vec<T>, Ou
     Ok(v)
 }
 
+/// Appends `item` to `v`, growing it as `Vec::push` does but through `Vec::try_reserve`: a
+/// refused growth is [`OutOfMemory`] naming `what` (for vectors that grow with the input).
+pub fn push<T>(what: &'static str, v: &mut Vec<T>, item: T) -> Result<(), OutOfMemory> {
+    if v.len() == v.capacity() {
+        v.try_reserve(1).map_err(|_| OutOfMemory {
+            what,
+            bytes: (v.len() as u64).saturating_mul(2 * size_of::<T>() as u64),
+        })?;
+    }
+    v.push(item);
+    Ok(())
+}
+
 /// `len` copies of `value` (see [`vec_with_capacity`]).
 pub fn vec_filled<T: Clone>(
     what: &'static str,
@@ -119,5 +132,8 @@ mod tests {
         assert_eq!(e.fault(), Fault::Run);
         assert_eq!(vec_filled("cells", 3, 7u8).unwrap(), vec![7, 7, 7]);
         assert_eq!(collect_exact("cells", 2, [1, 2]).unwrap().capacity(), 2);
+        let mut grown = Vec::new();
+        (0..5).try_for_each(|i| push("cells", &mut grown, i)).unwrap();
+        assert_eq!(grown, [0, 1, 2, 3, 4]);
     }
 }
