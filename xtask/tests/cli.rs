@@ -348,6 +348,20 @@ fn config_errors_exit_2_and_failed_runs_exit_1() {
     }
 }
 
+/// A never-halting PRAM loop cannot ask for more than the work limit: `max_steps = 2^63 - 1`
+/// is a config error naming `max_steps` and the limit (issue 39, item 7), before the run.
+#[test]
+fn a_step_limit_past_the_work_limit_is_refused() {
+    let dir = scratch("work-limit");
+    write(&dir, "spin.pasm", ".variant erew\n.mem 1\n.ppus 1\n.lmem 0\ntop:\n    jmp top\n");
+    let config =
+        write(&dir, "spin.toml", "file = \"spin.pasm\"\nmax_steps = 9223372036854775807\n");
+    let output = xtask(&["run", "pram", &config]);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("max_steps") && stderr.contains("at most 2^36"), "{stderr}");
+}
+
 /// A config names a file next to itself: the GOAL fixture's `file = "../traces/..."` is
 /// resolved against the config's directory, whatever the working directory.
 #[test]

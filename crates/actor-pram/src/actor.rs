@@ -411,12 +411,24 @@ impl<B: Behaviour> Runtime<B> {
 
     /// Reserves room for `additional` more actors, so that spawning a system of known size
     /// does not grow (and for a moment double) the arena.
-    pub fn reserve(&mut self, additional: usize) {
-        self.behaviours.reserve_exact(additional);
-        self.meta.reserve_exact(additional);
-        if self.dag.is_some() {
-            self.last_events.reserve_exact(additional);
+    ///
+    /// # Errors
+    ///
+    /// [`OutOfMemory`](netcore::limits::OutOfMemory) naming the actor arena if the system
+    /// refuses the room.
+    pub fn reserve(&mut self, additional: usize) -> Result<(), netcore::limits::OutOfMemory> {
+        fn room<T>(v: &mut Vec<T>, additional: usize) -> Result<(), netcore::limits::OutOfMemory> {
+            v.try_reserve_exact(additional).map_err(|_| netcore::limits::OutOfMemory {
+                what: "the actor arena",
+                bytes: (additional as u64).saturating_mul(size_of::<T>() as u64),
+            })
         }
+        room(&mut self.behaviours, additional)?;
+        room(&mut self.meta, additional)?;
+        if self.dag.is_some() {
+            room(&mut self.last_events, additional)?;
+        }
+        Ok(())
     }
 
     /// Spawns an actor from outside (before or between runs) with acquaintances `acq`.

@@ -312,7 +312,8 @@ fn diverged(pid: u32, what: impl Into<String>) -> Error {
 /// - [`Error::TooLarge`] past the memory or work limits of [`crate::limits`];
 /// - [`Error::Conflict`] if a step's accesses conflict under the program's variant;
 /// - [`Error::RoundLimit`], [`Error::Diverged`] or [`Error::Routing`] if the routing breaks
-///   its invariants (reported rather than a panic).
+///   its invariants (reported rather than a panic);
+/// - [`Error::OutOfMemory`] if the system refuses the global memory or the PPUs.
 pub fn simulate_butterfly(
     program: &Program,
     input: &[i64],
@@ -382,16 +383,19 @@ fn run_butterfly(
         scheduler.is_some(),
         limits,
     )?;
-    let mut memory = vec![0i64; reference.memory.len()];
+    use netcore::limits::{collect_exact, vec_filled, vec_with_capacity};
+    let cells = reference.memory.len();
+    let mut memory = vec_filled("the global memory", cells, 0i64)?;
     memory.iter_mut().zip(input).for_each(|(m, &x)| *m = x);
-    let ppus: Vec<PpuActor> =
-        (0..code.ppus).map(|pid| PpuActor::new(pid, program.lmem())).collect();
-    let waits: Vec<Option<Dest>> = vec![None; ppus.len()];
+    let ppus = (0..code.ppus).map(|pid| PpuActor::new(pid, program.lmem()));
+    let ppus: Vec<PpuActor> = collect_exact("the PPUs", code.ppus as usize, ppus)?;
+    let waits: Vec<Option<Dest>> = vec_filled("the PPUs' waits", ppus.len(), None)?;
     let report = empty_report(reference.cost, dim, &router, config, code.ppus, scheduler);
     // The overlapping run (Choice 22): its scheduler, the passes' plan and the lockstep
     // passes it is checked against, and the memory it starts from.
     let overlap = scheduler.filter(|_| config.steps == Steps::Overlapping);
-    let initial = memory.clone();
+    let mut initial = vec_with_capacity("the global memory", cells)?;
+    initial.extend_from_slice(&memory);
     let mut run = Run {
         code: &code,
         config,

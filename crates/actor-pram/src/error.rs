@@ -23,6 +23,9 @@ pub enum Error {
     /// allocates (`crate::limits`).
     #[error(transparent)]
     TooLarge(#[from] netcore::limits::TooLarge),
+    /// A large allocation (the actor arena, the PPUs, the memory) the system refused.
+    #[error(transparent)]
+    OutOfMemory(#[from] netcore::limits::OutOfMemory),
     /// The actor runtime failed (fan-out, acquaintance, stuck, event limit).
     #[error(transparent)]
     Actor(#[from] ActorError),
@@ -94,7 +97,8 @@ impl Classify for Error {
             | Error::RoundLimit { .. }
             | Error::Routing { .. }
             | Error::Conflict { .. }
-            | Error::Diverged { .. } => Fault::Run,
+            | Error::Diverged { .. }
+            | Error::OutOfMemory(_) => Fault::Run,
         }
     }
 }

@@ -120,6 +120,10 @@ pub enum Error {
     /// A run past the stated limits (`docs/models/dbsp-hmos.md`, Limits).
     #[error(transparent)]
     TooLarge(#[from] netcore::limits::TooLarge),
+    /// A large allocation (the level graphs, the processors' state, the items) the system
+    /// refused.
+    #[error(transparent)]
+    OutOfMemory(#[from] netcore::limits::OutOfMemory),
     /// HMOS: no polarity graph for these n and m.
     #[error(
         "m must satisfy m <= q(q^2 - 1)/6 for an odd prime q with q^2 <= n = {n} for level0 = polarity (at most {most} variables; got m = {m})"
@@ -163,7 +167,7 @@ impl Classify for Error {
             Error::Bsp(e) => e.fault(),
             Error::Pram(e) => e.fault(),
             Error::TooLarge(e) => e.fault(),
-            Error::Mismatch { .. } => Fault::Run,
+            Error::Mismatch { .. } | Error::OutOfMemory(_) => Fault::Run,
             Error::NotDbsp
             | Error::WithinOutOfRange { .. }
             | Error::InputLength { .. }
@@ -179,5 +183,19 @@ impl Classify for Error {
             | Error::Param { .. } => Fault::Input,
             Error::GraphBuildFailed { .. } => Fault::Run,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refused allocation is a failed run (exit status 1) naming the buffer.
+    #[test]
+    fn refused_allocation_is_a_failed_run() {
+        let refused = netcore::limits::vec_with_capacity::<u64>("the level-0 graph", 1 << 62);
+        let e = Error::from(refused.unwrap_err());
+        assert_eq!(e.fault(), Fault::Run);
+        assert!(e.to_string().contains("the level-0 graph"));
     }
 }

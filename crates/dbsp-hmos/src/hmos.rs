@@ -444,7 +444,8 @@ fn shuffled_balanced(n: u64, m: u64, r: u32, seed: u64) -> Result<Vec<u32>, Erro
     let r_us = r as usize;
     let total = m * u64::from(r);
     let (base, extra) = (total / n, total % n);
-    let mut slots: Vec<u32> = Vec::with_capacity(total as usize);
+    let mut slots: Vec<u32> =
+        netcore::limits::vec_with_capacity("the level-0 graph", total as usize)?;
     for u in 0..n {
         let count = base + u64::from(u < extra);
         // u < n <= 2^20 fits u32.
@@ -611,12 +612,18 @@ impl PolarityPlane {
 /// `[floor(x n / q^2), floor((x + 1) n / q^2))` and the j-th frame through x (in increasing
 /// v) goes to module `lo + (j mod len)`. Returns q and the stored adjacency (`r = 3`, the
 /// modules of v's points in increasing point order).
+///
+/// # Errors
+///
+/// [`Error::PolarityUnavailable`] as in [`polarity_q`], and [`Error::OutOfMemory`] if the
+/// system refuses the level-0 graph.
 pub fn polarity(n: u64, m: u64) -> Result<(u64, Vec<u32>), Error> {
     let q = polarity_q(n, m)?;
     let plane = PolarityPlane::new(q);
     let q2 = q * q;
-    let mut through = vec![0_u64; q2 as usize];
-    let mut adj = Vec::with_capacity(3 * m as usize);
+    use netcore::limits::{vec_filled, vec_with_capacity};
+    let mut through = vec_filled("the plane's points", q2 as usize, 0_u64)?;
+    let mut adj = vec_with_capacity("the level-0 graph", 3 * m as usize)?;
     for frame in plane.frames(m) {
         for x in frame {
             let x = u64::from(x);
@@ -637,7 +644,8 @@ impl Hmos {
     ///
     /// [`Error::GraphBuildFailed`] if the shuffled level-0 graph cannot be repaired to
     /// distinct modules; [`Error::PolarityUnavailable`] or [`Error::KTooLarge`] as in
-    /// [`HmosConfig::with_graph`] (already checked there).
+    /// [`HmosConfig::with_graph`] (already checked there); [`Error::OutOfMemory`] if the system
+    /// refuses the level-0 graph.
     pub fn build(config: &HmosConfig) -> Result<Self, Error> {
         let HmosConfig { n, m, r, k, seed, level0 } = *config;
         let adj0 = match level0 {

@@ -374,7 +374,8 @@ impl HmosMemory {
     ///
     /// - [`Error::Param`] if `selection`'s constants are out of range, `input` is longer than
     ///   `size`, `hmos` was built for another `n`, or `size` exceeds its `m`;
-    /// - [`Error::Bsp`] from the D-BSP machine.
+    /// - [`Error::Bsp`] from the D-BSP machine;
+    /// - [`Error::OutOfMemory`] if the system refuses the processors' state.
     pub fn with_hmos(
         params: DbspParams,
         hmos: Hmos,
@@ -398,7 +399,7 @@ impl HmosMemory {
             return Err(Error::param("size", format!("size <= m = {}", hmos.m()), size));
         }
         let mu = u64::from(hmos.r()).div_ceil(2);
-        let mut procs = vec![Proc::default(); n as usize];
+        let mut procs = netcore::limits::vec_filled("the processors", n as usize, Proc::default())?;
         for (v, &x) in (0..).zip(input) {
             if x != 0 {
                 for copy in 0..hmos.copies() {

@@ -175,7 +175,8 @@ impl PrimitiveRun {
     /// # Errors
     ///
     /// [`Error::Bsp`] if `params` is not for [`PrimitiveRun::n`] processors
-    /// ([`BspError::StateCount`](netcore::bsp::BspError::StateCount)).
+    /// ([`BspError::StateCount`](netcore::bsp::BspError::StateCount)); [`Error::OutOfMemory`]
+    /// if the system refuses the items.
     pub fn execute(&self, params: &DbspParams, rng: &mut SimRng) -> Result<(Ledger, bool), Error> {
         let n = self.n();
         let k = self.k as usize;
@@ -193,9 +194,7 @@ impl PrimitiveRun {
             Primitive::Prefix => {
                 let mut m: BspMachine<(), u64> =
                     BspMachine::new(params.clone(), vec![(); n as usize])?;
-                let items: Vec<Vec<u64>> = (0..n)
-                    .map(|_| (0..k).map(|_| rng.random_range(0..1 << 20)).collect())
-                    .collect();
+                let items = random_blocks(n, k, 1 << 20, rng)?;
                 let out = prefix(&mut m, 0, &Sum, &items, |x| x, Some)?;
                 let mut acc = 0_u64;
                 let mut ok = true;
@@ -209,9 +208,7 @@ impl PrimitiveRun {
                 Ok((m.finish().1, ok))
             }
             Primitive::Ksort => {
-                let blocks: Vec<Vec<u64>> = (0..n)
-                    .map(|_| (0..k).map(|_| rng.random_range(0..1 << 30)).collect())
-                    .collect();
+                let blocks = random_blocks(n, k, 1 << 30, rng)?;
                 let mut reference = blocks.concat();
                 reference.sort_unstable();
                 let mut m: BspMachine<Vec<u64>, u64> = BspMachine::new(params.clone(), blocks)?;
@@ -277,4 +274,14 @@ impl PrimitiveRun {
         }
         outgoing
     }
+}
+
+/// `k` random keys below `bound` per processor of `n`, each block allocated fallibly.
+fn random_blocks(n: u32, k: usize, bound: u64, rng: &mut SimRng) -> Result<Vec<Vec<u64>>, Error> {
+    use netcore::limits::{collect_exact, vec_with_capacity};
+    let mut blocks = vec_with_capacity("the items", n as usize)?;
+    for _ in 0..n {
+        blocks.push(collect_exact("the items", k, (0..k).map(|_| rng.random_range(0..bound)))?);
+    }
+    Ok(blocks)
 }

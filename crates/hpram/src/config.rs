@@ -113,6 +113,10 @@ impl std::fmt::Display for MemoryVariant {
     }
 }
 
+/// The most rayon threads a run may start (as `cargo xtask --threads`): a pool of `2^31`
+/// threads would not finish starting.
+pub const MAX_THREADS: usize = 1024;
+
 /// The parameters of one H-PRAM run (paper Section 2.1; `docs/models/hpram.md`, Choices: Validation
 /// order). The cost model is not here: execution never consults it (`docs/models/hpram.md`,
 /// Choices: Cost tree).
@@ -132,7 +136,7 @@ pub struct Config {
     pub local_words: usize,
     /// The deepest level a partition may start (the root is level 1).
     pub max_depth: u32,
-    /// Rayon threads for sibling sub-PRAMs; 0 uses the global pool.
+    /// Rayon threads for sibling sub-PRAMs; 0 uses the global pool; at most [`MAX_THREADS`].
     pub threads: usize,
 }
 
@@ -166,6 +170,9 @@ impl Config {
         }
         if self.max_depth == 0 {
             return bad("max_depth", "max_depth >= 1", self.max_depth as usize);
+        }
+        if self.threads > MAX_THREADS {
+            return bad("threads", "threads <= 1024", self.threads);
         }
         Ok(())
     }

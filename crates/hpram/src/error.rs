@@ -226,6 +226,17 @@ pub enum HpramError {
         /// The two pids.
         pids: [usize; 2],
     },
+    /// The system refused the memory of a run within the stated limits (a failed run).
+    #[error(transparent)]
+    OutOfMemory(#[from] netcore::limits::OutOfMemory),
+    /// The run issued more steps than its work limit allows.
+    #[error("{path}: work limit reached: the run issued {limit} steps without finishing")]
+    WorkLimit {
+        /// The node path of the step past the limit.
+        path: String,
+        /// The limit on issued steps.
+        limit: u64,
+    },
     /// Count-only mode: `any`, the only data-dependent branch, has no data to look at.
     #[error("{path} step {step}: any() branches on data, which count-only mode does not have")]
     DataDependentControl {
@@ -281,6 +292,7 @@ pub enum HpramError {
 impl Classify for HpramError {
     fn fault(&self) -> Fault {
         match self {
+            HpramError::WorkLimit { .. } | HpramError::OutOfMemory(_) => Fault::Run,
             HpramError::TooLarge(e) => e.fault(),
             HpramError::Pram { source, .. } => source.fault(),
             HpramError::EmptySubPram { .. }

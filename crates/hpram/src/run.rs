@@ -10,7 +10,7 @@ use crate::config::{Config, SubModel};
 use crate::cost_tree::CostTree;
 use crate::error::HpramError;
 use crate::memory::Mem;
-use crate::sub_pram::{BACKEND_WORDS, HAlgorithm, RootMemory, Shared, SubPram};
+use crate::sub_pram::{BACKEND_WORDS, HAlgorithm, RootMemory, Shared, SubPram, Work};
 use crate::trace::Fnv64;
 use crate::word::Word;
 
@@ -38,9 +38,11 @@ fn initial_state(cfg: &Config, input: &[Word]) -> Result<(Vec<Word>, Vec<Word>),
             got: input.len().to_string(),
         });
     }
-    let mut memory = vec![0; cfg.mem_words];
+    use netcore::limits::vec_filled;
+    let mut memory = vec_filled("the shared memory", cfg.mem_words, 0)?;
     memory[..input.len()].copy_from_slice(input);
-    Ok((memory, vec![0; cfg.procs * cfg.local_words]))
+    let local_words = cfg.procs.saturating_mul(cfg.local_words);
+    Ok((memory, vec_filled("the private memories", local_words, 0)?))
 }
 
 /// Runs `alg(params)` on the H-PRAM `cfg` whose memory starts as `input` followed by zeros.
@@ -80,7 +82,9 @@ pub fn run(
 ) -> Result<Run, HpramError> {
     let (mut memory, mut local) = initial_state(cfg, input)?;
     let uniform = cfg.memory == MemoryVariant::Uniform;
+    let work = Work::default();
     let shared = Shared {
+        work: &work,
         local_words: cfg.local_words,
         max_depth: cfg.max_depth,
         uniform,
@@ -99,7 +103,7 @@ pub fn run(
 /// The root sub-PRAM of `cfg` running the algorithm `name`.
 fn root<'a>(
     cfg: &Config,
-    shared: Shared,
+    shared: Shared<'a>,
     name: String,
     mem: Mem<'a>,
     local: &'a mut [Word],
@@ -207,7 +211,9 @@ pub fn run_program(
     (cfg.local_words, cfg.threads) = (BACKEND_WORDS, threads);
     cfg.model = SubModel::EREW.with_access(program.variant());
     let (mut memory, mut local) = initial_state(&cfg, input)?;
+    let work = Work::default();
     let shared = Shared {
+        work: &work,
         local_words: cfg.local_words,
         max_depth: cfg.max_depth,
         uniform: false,
@@ -261,7 +267,9 @@ pub fn count(
     params: Vec<Word>,
 ) -> Result<CostTree, HpramError> {
     cfg.validate()?;
+    let work = Work::default();
     let shared = Shared {
+        work: &work,
         local_words: cfg.local_words,
         max_depth: cfg.max_depth,
         uniform: cfg.memory == MemoryVariant::Uniform,

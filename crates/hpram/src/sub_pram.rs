@@ -8,6 +8,7 @@ mod comm;
 mod partition;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -65,9 +66,41 @@ where
     }
 }
 
+/// The work limit of one run: at most [`MAX_STEP_CALLS`] computation and communication steps
+/// issued by all its sub-PRAMs together (`docs/models/hpram.md`, Limits).
+#[derive(Debug, Default)]
+pub(crate) struct Work {
+    issued: AtomicU64,
+}
+
+/// The most steps (calls of `compute`, `comm`, `scan`, `multiprefix`, `any`) one run may issue:
+/// `2^32`. A count-only run issues its steps without executing them, at about 2.8 * 10^8 per
+/// second (fft flat-naive, `P = 16`, `n = 2^28`: 1.17 * 10^9 steps in 4.2 s), so it stops
+/// within about 15 seconds where its time would otherwise grow with `n` without bound; a full
+/// run executes every step on `P'` processors and meets its memory limit long before.
+pub(crate) const MAX_STEP_CALLS: u64 = 1 << 32;
+
+impl Work {
+    /// A counter that has already issued `issued` steps.
+    #[cfg(test)]
+    fn after(issued: u64) -> Self {
+        Work { issued: AtomicU64::new(issued) }
+    }
+
+    /// Counts one issued step of the sub-PRAM at `path`; past the limit the run stops.
+    fn issue(&self, path: &str) -> Result<(), HpramError> {
+        if self.issued.fetch_add(1, Ordering::Relaxed) >= MAX_STEP_CALLS {
+            return Err(HpramError::WorkLimit { path: path.to_string(), limit: MAX_STEP_CALLS });
+        }
+        Ok(())
+    }
+}
+
 /// What every sub-PRAM of a run shares.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Shared {
+pub(crate) struct Shared<'w> {
+    /// The run's work counter.
+    pub(crate) work: &'w Work,
     pub(crate) local_words: usize,
     pub(crate) max_depth: u32,
     /// Uniform memory: global addresses, overlays and the determinacy checker.
@@ -80,7 +113,7 @@ pub(crate) struct Shared {
 /// The controller of one sub-PRAM. It cannot read shared memory: it issues steps whose
 /// per-processor closures do the work.
 pub struct SubPram<'a> {
-    shared: Shared,
+    shared: Shared<'a>,
     node: CostNode,
     mem: Mem<'a>,
     local: &'a mut [Word],
@@ -94,7 +127,7 @@ pub struct SubPram<'a> {
 impl<'a> SubPram<'a> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
-        shared: Shared,
+        shared: Shared<'a>,
         path: String,
         name: String,
         level: u32,
@@ -186,6 +219,7 @@ impl<'a> SubPram<'a> {
         if k == 0 {
             return Ok(());
         }
+        self.shared.work.issue(&self.node.path)?;
         self.node.t += u64::from(k);
         self.hash.word(trace::COMPUTE);
         self.hash.word(u64::from(k));
@@ -213,6 +247,7 @@ impl<'a> SubPram<'a> {
     /// against the memory before the step by the sub-model's rules, then read values go into
     /// registers.
     pub fn comm(&mut self, f: impl Fn(&mut Proc<'_>) -> MemOp + Sync) -> Result<(), HpramError> {
+        self.shared.work.issue(&self.node.path)?;
         self.node.c += 1;
         self.in_phase = false;
         if self.shared.count_only {
@@ -301,5 +336,25 @@ impl<'a> SubPram<'a> {
     pub(crate) fn finish(mut self) -> (CostNode, Option<ChildWrites>, u64) {
         self.hash.word(trace::EXIT);
         (self.node, self.mem.into_child_writes(), self.hash.finish())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The last allowed step is issued; the next one stops the run, naming its node and the
+    /// limit (a run failure, exit status 1).
+    #[test]
+    fn work_limit_stops_the_step_past_it() {
+        use netcore::fault::{Classify, Fault};
+        let work = Work::after(MAX_STEP_CALLS - 1);
+        assert_eq!(work.issue("root"), Ok(()));
+        let err = work.issue("root/p0[3]").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "root/p0[3]: work limit reached: the run issued 4294967296 steps without finishing"
+        );
+        assert_eq!(err.fault(), Fault::Run);
     }
 }

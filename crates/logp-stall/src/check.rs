@@ -122,6 +122,21 @@ impl<'a> Checker<'a> {
         self.violations.push(Violation { rule, message });
     }
 
+    /// Runs `rule`, adding the violations it finds to `list` instead of the checker's.
+    fn into<T>(&mut self, list: &mut Vec<Violation>, rule: impl FnOnce(&mut Self) -> T) -> T {
+        std::mem::swap(&mut self.violations, list);
+        let out = rule(self);
+        std::mem::swap(&mut self.violations, list);
+        out
+    }
+
+    /// Runs `rule` and returns its result with the violations it found, apart.
+    fn apart<T>(&mut self, rule: impl FnOnce(&mut Self) -> T) -> (T, Vec<Violation>) {
+        let mut list = Vec::new();
+        let out = self.into(&mut list, rule);
+        (out, list)
+    }
+
     /// The recorded messages.
     fn msgs(&self) -> &'a [TraceMessage] {
         &self.trace.messages
@@ -136,13 +151,34 @@ impl<'a> Checker<'a> {
     fn check(&mut self) -> Option<LegalityReport> {
         self.parameters()?;
         self.shape()?;
-        let (logs, steps) = self.op_logs();
+        // The rules on messages alone first, each into its own list of violations; then one
+        // processor's op log at a time, expanded to one entry per step and dropped before the
+        // next (the expanded logs of all processors would take 16 bytes per processor-step);
+        // the lists are joined in the order of the rule families (L2-L4, L1 windows, L5-L6,
+        // stall intervals, overhead, L7), as if each family had run over every processor.
         let counts = transit_counts(self.msgs());
-        let violating = self.windows(&counts);
-        self.buffers(&logs);
-        let intervals = self.stall_intervals(&counts, &violating);
-        self.overhead(&logs);
-        self.stalled_steps(&logs, &intervals);
+        let (violating, windows) = self.apart(|c| c.windows(&counts));
+        let (intervals, stall_intervals) = self.apart(|c| c.stall_intervals(&counts, &violating));
+        let inbound = self.inbound();
+        let mut submitted = vec![0u32; self.msgs().len()];
+        let mut received = vec![None::<Step>; self.msgs().len()];
+        let (mut ops, mut receives, mut overhead, mut stalls) = Default::default();
+        let mut steps = 0;
+        for i in 0..self.p() {
+            let log = self.trace.expanded(i);
+            steps = steps.max(log.last().map_or(0, |l| l.0 + 1));
+            self.into(&mut ops, |c| c.op_log(i, &log, &mut submitted));
+            self.into(&mut receives, |c| c.receives(i, &log, &inbound[i], &mut received));
+            self.into(&mut overhead, |c| c.overhead(i, &log));
+            self.into(&mut stalls, |c| c.stalled_steps(i, &log, &intervals[i]));
+        }
+        let ((), submitted_once) = self.apart(|c| c.submitted_once(&submitted));
+        let ((), as_recorded) = self.apart(|c| c.received_as_recorded(&received));
+        for list in [ops, submitted_once, windows, receives, as_recorded, stall_intervals] {
+            self.violations.extend(list);
+        }
+        self.violations.extend(overhead);
+        self.violations.extend(stalls);
         Some(LegalityReport {
             messages: self.msgs().len() as u64,
             violating: violating.iter().filter(|&&x| x).count() as u64,

@@ -15,6 +15,9 @@ pub use evidence::{CapacityViolation, Violation};
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// The system refused the memory of a run within the stated limits (a failed run).
+    #[error(transparent)]
+    OutOfMemory(#[from] netcore::limits::OutOfMemory),
     /// A GOAL schedule text that does not parse; `line` counts from 1.
     #[error("goal line {line}: {message}")]
     GoalSyntax {
@@ -71,9 +74,10 @@ pub enum Error {
         /// The limit.
         max_cycles: u64,
     },
-    /// The logs and messages of a cycle simulation outgrew the memory left to them.
+    /// The logs, messages and superstep records of a cycle simulation outgrew the memory left
+    /// to them.
     #[error(
-        "the cycle simulation reached {steps} logged processor-steps and {messages} messages after cycle {cycle}, an estimated {estimate} bytes, over the {limit} bytes left within the memory limit (docs/models/logp-stall.md, Limits); lower max_cycles or p"
+        "the cycle simulation reached {steps} logged processor-steps, {messages} messages and {records} superstep records after cycle {cycle}, an estimated {estimate} bytes, over the {limit} bytes left within the memory limit (docs/models/logp-stall.md, Limits); lower max_cycles or p"
     )]
     SimMemoryLimit {
         /// The cycle.
@@ -82,6 +86,8 @@ pub enum Error {
         steps: u64,
         /// Messages submitted.
         messages: u64,
+        /// Superstep records of the BSP ledger.
+        records: u64,
         /// The estimate, in bytes.
         estimate: u64,
         /// The budget, in bytes.
@@ -403,7 +409,8 @@ impl Classify for Error {
             | Error::TreeFanin { .. }
             | Error::Script { .. }
             | Error::IllegalTrace(_) => Fault::Input,
-            Error::SimCycleLimit { .. }
+            Error::OutOfMemory(_)
+            | Error::SimCycleLimit { .. }
             | Error::SimMemoryLimit { .. }
             | Error::GoalTimeOverflow { .. }
             | Error::SimRun { .. }

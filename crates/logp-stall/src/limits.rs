@@ -37,6 +37,27 @@ pub const SIM_BYTES_PER_MSG: u64 = 2048;
 /// one op run of the JSON trace per step; measured: see the Limits section).
 pub const SIM_BYTES_PER_STEP: u64 = 1024;
 
+/// Cycle simulation: bytes per superstep record of the BSP ledger (the record, its label and
+/// the vector's growth room; 220-230 B measured: 10^5 cycles of 16 supersteps at p = 4 took
+/// 361 MB).
+pub const SIM_BYTES_PER_RECORD: u64 = 256;
+
+/// Cycle simulation: the work a single run may take from a config, in units of
+/// `schedule_len (p + SIM_SUPERSTEP_UNITS)` per cycle (a superstep costs about as much as 64
+/// processors' share of it, whatever `p`): `2^29`, under a minute at the slowest measured
+/// rate (1.1 * 10^7 units/s: a script on p = 2^16, 10 cycles of 205 supersteps in 12.6 s;
+/// random traffic there, 21 cycles in 16.6 s with its checks; at p = 4, 10^5 cycles of 16
+/// supersteps take 0.8 s). A given `max_cycles` past it is a config error; the default is
+/// `min(10^6, 2^29 / (schedule_len (p + 64)))`.
+pub const SIM_WORK_LIMIT: u64 = 1 << 29;
+/// Cycle simulation: the work units of a superstep besides one per processor.
+pub const SIM_SUPERSTEP_UNITS: u64 = 64;
+
+/// The work units of one simulated cycle of `schedule_len` supersteps on `p` processors.
+pub fn sim_cycle_work(p: u64, schedule_len: u64) -> u64 {
+    schedule_len.saturating_mul(p.saturating_add(SIM_SUPERSTEP_UNITS))
+}
+
 /// `Ok` if `estimate` is within [`MEMORY_LIMIT`], else the error naming `field = value`.
 pub fn check(
     field: &'static str,

@@ -21,6 +21,7 @@ mod answer;
 mod blocking;
 mod network;
 mod processors;
+pub(crate) use processors::fault;
 mod stalling;
 
 use blocking::Blocking;

@@ -149,11 +149,15 @@ impl Program {
                     seen.insert(i, k);
                     code[i] = v;
                 }
-                let scripts = code
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, v)| Script::new(v, i as u32, p, params.gap(), max_words))
-                    .collect::<Result<Vec<_>, _>>()?;
+                // A script settles up to its first step when built; the first one that fails
+                // doing so stops the build (the machine reports it at step 0), so p looping
+                // scripts cost one script's zero-step limit, not p of them.
+                let mut scripts = Vec::with_capacity(code.len());
+                for (i, v) in code.into_iter().enumerate() {
+                    let script = Script::new(v, i as u32, p, params.gap(), max_words)?;
+                    crate::machine::fault(i, 0, &script)?;
+                    scripts.push(script);
+                }
                 Ok(Built::Scripts(scripts))
             }
         }

@@ -224,6 +224,8 @@ pub struct Script {
     fault: Option<String>,
     /// Instructions executed since the last step-taking one.
     zero_run: u32,
+    /// Instructions that took no step, in total.
+    zero_total: u64,
 }
 
 const NAMES: [&str; 3] = ["pid", "p", "now"];
@@ -317,6 +319,7 @@ impl Script {
             halted: false,
             fault: None,
             zero_run: 0,
+            zero_total: 0,
         };
         s.settle_at(0);
         Ok(s)
@@ -325,22 +328,34 @@ impl Script {
     fn val(&self, o: &Operand) -> i64 {
         match o {
             Operand::Imm(v) => *v,
-            Operand::Name(n) => match n.as_str() {
-                "pid" => self.pid.into(),
-                "p" => self.p.into(),
-                "now" => self.now as i64,
-                r => self.regs[r[1..].parse::<usize>().unwrap_or(0) % 16],
+            // Names are checked when the script is built: `pid`, `p`, `now` or `r0`..`r15`.
+            Operand::Name(n) => match n.as_bytes() {
+                b"pid" => self.pid.into(),
+                b"p" => self.p.into(),
+                b"now" => self.now as i64,
+                &[b'r', d @ b'0'..=b'9'] => self.regs[usize::from(d - b'0')],
+                _ => self.regs[n[1..].parse::<usize>().unwrap_or(0) % 16],
             },
         }
     }
 
-    /// Counts one instruction that takes no step; past [`ZERO_STEP_LIMIT`] in a row the
-    /// script halts with a fault. Returns whether it may go on.
+    /// Counts one instruction that takes no step; past [`ZERO_STEP_LIMIT`] in a row, or past
+    /// this processor's share `2^33 / p` of the run's work limit in total
+    /// ([`crate::limits::LOGP_WORK_LIMIT`]: steps bound the rest of the work), the script halts
+    /// with a fault. Returns whether it may go on.
     fn zero_step(&mut self) -> bool {
         self.zero_run += 1;
+        self.zero_total += 1;
+        let share = crate::limits::LOGP_WORK_LIMIT / u64::from(self.p.max(1));
         if self.zero_run > ZERO_STEP_LIMIT {
             self.fault = Some(format!(
                 "more than {ZERO_STEP_LIMIT} instructions in a row take no step (a loop without a step, at instruction {})",
+                self.pc
+            ));
+            self.halted = true;
+        } else if self.zero_total > share {
+            self.fault = Some(format!(
+                "more than {share} instructions take no step in total, this processor's share 2^33 / p of the run's work limit (at instruction {})",
                 self.pc
             ));
             self.halted = true;
@@ -369,13 +384,14 @@ impl Script {
     /// step-taking one (or the end), so that a script whose last action is a wait halts right
     /// after its last idle step.
     fn settle_at(&mut self, at: Step) {
+        let code = Arc::clone(&self.code);
         while !self.halted {
-            let Some(ins) = self.code.get(self.pc).cloned() else {
+            let Some(ins) = code.get(self.pc) else {
                 self.halted = true;
                 return;
             };
             let waits = matches!(ins, Instr::WaitUntil { .. } | Instr::WaitGap);
-            if waits && !self.wait_satisfied(&ins, at) {
+            if waits && !self.wait_satisfied(ins, at) {
                 return;
             }
             if !waits
@@ -394,22 +410,18 @@ impl Script {
             }
             let mut next = self.pc + 1;
             match ins {
-                Instr::Set { reg, value } => self.regs[reg as usize] = self.val(&value),
+                Instr::Set { reg, value } => self.regs[*reg as usize] = self.val(value),
                 Instr::Add { reg, a, b } => {
-                    self.regs[reg as usize] = self.val(&a).wrapping_add(self.val(&b))
+                    self.regs[*reg as usize] = self.val(a).wrapping_add(self.val(b))
                 }
                 Instr::Sub { reg, a, b } => {
-                    self.regs[reg as usize] = self.val(&a).wrapping_sub(self.val(&b))
+                    self.regs[*reg as usize] = self.val(a).wrapping_sub(self.val(b))
                 }
-                Instr::Min { reg, a, b } => {
-                    self.regs[reg as usize] = self.val(&a).min(self.val(&b))
-                }
-                Instr::Max { reg, a, b } => {
-                    self.regs[reg as usize] = self.val(&a).max(self.val(&b))
-                }
-                Instr::Jump { target } => next = target,
+                Instr::Min { reg, a, b } => self.regs[*reg as usize] = self.val(a).min(self.val(b)),
+                Instr::Max { reg, a, b } => self.regs[*reg as usize] = self.val(a).max(self.val(b)),
+                Instr::Jump { target } => next = *target,
                 Instr::JumpIf { a, cmp, b, target } => {
-                    let (a, b) = (self.val(&a), self.val(&b));
+                    let (a, b) = (self.val(a), self.val(b));
                     let take = match cmp {
                         Cmp::Eq => a == b,
                         Cmp::Ne => a != b,
@@ -419,7 +431,7 @@ impl Script {
                         Cmp::Ge => a >= b,
                     };
                     if take {
-                        next = target;
+                        next = *target;
                     }
                 }
                 Instr::Halt => {
@@ -444,15 +456,16 @@ impl LogpProcess for Script {
 
     fn next(&mut self, now: Step) -> Action<Vec<i64>> {
         self.now = now;
+        let code = Arc::clone(&self.code);
         loop {
-            let Some(ins) = self.code.get(self.pc).cloned() else {
+            let Some(ins) = code.get(self.pc) else {
                 self.halted = true;
                 return Action::Idle;
             };
             match ins {
                 Instr::Compute { k } | Instr::Idle { k } => {
                     if self.left == 0 {
-                        self.left = k;
+                        self.left = *k;
                     }
                     self.left -= 1;
                     if self.left == 0 {
@@ -464,15 +477,15 @@ impl LogpProcess for Script {
                         Action::Idle
                     };
                 }
-                Instr::WaitUntil { .. } | Instr::WaitGap if !self.wait_satisfied(&ins, now) => {
+                Instr::WaitUntil { .. } | Instr::WaitGap if !self.wait_satisfied(ins, now) => {
                     // An idle step; the wait ends with it if it is satisfied at `now + 1`.
-                    if self.wait_satisfied(&ins, now + 1) {
+                    if self.wait_satisfied(ins, now + 1) {
                         self.stepped();
                     }
                     return Action::Idle;
                 }
                 Instr::Submit { dest, payload } => {
-                    let d = u32::try_from(self.val(&dest)).unwrap_or(u32::MAX);
+                    let d = u32::try_from(self.val(dest)).unwrap_or(u32::MAX);
                     let words = payload.iter().map(|o| self.val(o)).collect();
                     self.last_comm = Some(now);
                     self.stepped();
@@ -496,7 +509,7 @@ impl LogpProcess for Script {
     }
 
     fn on_receive(&mut self, msg: Option<Delivered<Vec<i64>>>, _now: Step) {
-        if let Some(Instr::Receive { into, flag, src }) = self.code.get(self.pc).cloned() {
+        if let Some(&Instr::Receive { into, flag, src }) = self.code.get(self.pc) {
             if let Some(f) = flag {
                 self.regs[f as usize] = i64::from(msg.is_some());
             }

@@ -29,7 +29,7 @@ mod trace;
 
 pub use builder::ProgramBuilder;
 pub use error::PramError;
-pub use interp::{Cost, Limits, PramRun, estimate_bytes, run, run_traced, run_with};
+pub use interp::{Cost, Limits, MAX_WORK, PramRun, estimate_bytes, run, run_traced, run_with};
 pub use isa::{
     CAddr, COperand, CReg, FetchOp, Instr, Op, PAddr, POperand, PReg, REGISTERS, Variant, c, r,
 };

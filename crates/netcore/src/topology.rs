@@ -82,32 +82,50 @@ fn check_grid(rows: u32, cols: u32, wrap: bool) -> Result<u64> {
 
 impl Topology {
     /// Builds a graph from a validated edge list (internal: edges are known to be simple).
-    fn build(name: String, n: u32, edges: Vec<(u32, u32)>) -> Self {
-        let mut degree = vec![0u32; n as usize + 1];
+    /// Every buffer is allocated once at its exact size, through [`crate::limits`]' fallible
+    /// allocation: a refused one is [`TopologyError::OutOfMemory`], not an abort.
+    fn build(name: String, n: u32, edges: Vec<(u32, u32)>) -> Result<Self> {
+        use crate::limits::{collect_exact, vec_filled};
+        let nodes = n as usize;
+        let mut degree = vec_filled("the node degrees", nodes + 1, 0u32)?;
         for &(u, v) in &edges {
             degree[u as usize] += 1;
             degree[v as usize] += 1;
         }
-        let mut offsets = Vec::with_capacity(n as usize + 1);
         let mut acc = 0u32;
-        for d in &degree[..n as usize] {
-            offsets.push(acc);
-            acc += d;
-        }
-        offsets.push(acc);
-        let mut fill: Vec<u32> = offsets[..n as usize].to_vec();
-        let mut pairs = vec![(0u32, 0u32); acc as usize];
+        let offsets = collect_exact(
+            "the adjacency offsets",
+            nodes + 1,
+            degree.iter().map(|d| {
+                let at = acc;
+                acc += d;
+                at
+            }),
+        )?;
+        drop(degree);
+        let mut fill =
+            collect_exact("the adjacency offsets", nodes, offsets[..nodes].iter().copied())?;
+        let mut pairs = vec_filled("the adjacency", acc as usize, (0u32, 0u32))?;
         for (e, &(u, v)) in edges.iter().enumerate() {
             pairs[fill[u as usize] as usize] = (v, e as u32);
             fill[u as usize] += 1;
             pairs[fill[v as usize] as usize] = (u, e as u32);
             fill[v as usize] += 1;
         }
-        for v in 0..n as usize {
+        drop(fill);
+        for v in 0..nodes {
             pairs[offsets[v] as usize..offsets[v + 1] as usize].sort_unstable();
         }
-        let (adj, adj_edge) = pairs.into_iter().unzip();
-        Topology { name, n, edges, offsets, adj, adj_edge }
+        let adj = collect_exact("the adjacency", pairs.len(), pairs.iter().map(|p| p.0))?;
+        let adj_edge = collect_exact("the adjacency", pairs.len(), pairs.iter().map(|p| p.1))?;
+        Ok(Topology { name, n, edges, offsets, adj, adj_edge })
+    }
+
+    /// The edge list of a family with `m` edges, allocated at its exact size (see
+    /// [`Topology::build`]).
+    fn edge_list(m: u64, edges: impl IntoIterator<Item = (u32, u32)>) -> Result<Vec<(u32, u32)>> {
+        let m = usize::try_from(m).unwrap_or(usize::MAX);
+        Ok(crate::limits::collect_exact("the edge list", m, edges)?)
     }
 
     /// The linear array `0 - 1 - ... - (n-1)`; edge `i` joins `i` and `i + 1`. Needs `n >= 2`.
@@ -129,7 +147,8 @@ impl Topology {
     /// `n >` [`MAX_NODES`].
     pub fn linear_array(n: u32) -> Result<Self> {
         let n = check_nodes("n", n.into(), 2)?;
-        Ok(Self::build(format!("linear-array({n})"), n, (0..n - 1).map(|i| (i, i + 1)).collect()))
+        let edges = Self::edge_list(u64::from(n) - 1, (0..n - 1).map(|i| (i, i + 1)))?;
+        Self::build(format!("linear-array({n})"), n, edges)
     }
 
     /// The ring: the linear array plus edge `n - 1` joining `n - 1` and `0`. Needs `n >= 3`.
@@ -151,15 +170,18 @@ impl Topology {
     /// `n >` [`MAX_NODES`].
     pub fn ring(n: u32) -> Result<Self> {
         let n = check_nodes("n", n.into(), 3)?;
-        let mut edges: Vec<_> = (0..n - 1).map(|i| (i, i + 1)).collect();
-        edges.push((0, n - 1));
-        Ok(Self::build(format!("ring({n})"), n, edges))
+        let closing = std::iter::once((0, n - 1));
+        let edges = Self::edge_list(n.into(), (0..n - 1).map(|i| (i, i + 1)).chain(closing))?;
+        Self::build(format!("ring({n})"), n, edges)
     }
 
     fn grid(rows: u32, cols: u32, wrap: bool) -> Result<Self> {
         let n = check_nodes("rows * cols", check_grid(rows, cols, wrap)?, 2)?;
         let id = |r: u32, c: u32| r * cols + c;
-        let mut edges = Vec::new();
+        // Each row has cols - 1 edges and each column rows - 1, one more each with wrap-around.
+        let per = |k: u32| u64::from(k) - u64::from(!wrap);
+        let m = u64::from(rows) * per(cols) + u64::from(cols) * per(rows);
+        let mut edges = Self::edge_list(m, [])?;
         for r in 0..rows {
             for c in 0..cols {
                 if c + 1 < cols {
@@ -175,7 +197,7 @@ impl Topology {
             }
         }
         let kind = if wrap { "torus" } else { "mesh" };
-        Ok(Self::build(format!("{kind}({rows}x{cols})"), n, edges))
+        Self::build(format!("{kind}({rows}x{cols})"), n, edges)
     }
 
     /// The `rows x cols` mesh; node `(r, c)` is `r * cols + c`. Needs at least 2 nodes.
@@ -238,7 +260,7 @@ impl Topology {
     pub fn hypercube(dim: u32) -> Result<Self> {
         check_range(Family::Hypercube, "dim", dim, 1, 26)?;
         let n = 1u32 << dim;
-        let mut edges = Vec::new();
+        let mut edges = Self::edge_list(u64::from(n) * u64::from(dim) / 2, [])?;
         for u in 0..n {
             for b in 0..dim {
                 let v = u ^ (1 << b);
@@ -247,7 +269,7 @@ impl Topology {
                 }
             }
         }
-        Ok(Self::build(format!("hypercube({dim})"), n, edges))
+        Self::build(format!("hypercube({dim})"), n, edges)
     }
 
     /// The undirected wrapped butterfly of dimension `dim >= 3`: the links of
@@ -275,7 +297,7 @@ impl Topology {
         check_range(Family::WrappedButterfly, "dim", dim, 3, 20)?;
         let butterfly = WrappedButterfly::new(dim)?;
         let rows = butterfly.rows();
-        let mut edges = Vec::with_capacity(2 * butterfly.routers() as usize);
+        let mut edges = Self::edge_list(2 * u64::from(butterfly.routers()), [])?;
         for c in 0..dim {
             for r in 0..rows {
                 let at = Coord { c, r };
@@ -285,7 +307,7 @@ impl Topology {
                 }
             }
         }
-        Ok(Self::build(format!("wrapped-butterfly({dim})"), butterfly.routers(), edges))
+        Self::build(format!("wrapped-butterfly({dim})"), butterfly.routers(), edges)
     }
 
     /// The complete graph on `n >= 2` nodes; edges `(u, v)`, `u < v`, in lexicographic order.
@@ -305,8 +327,9 @@ impl Topology {
     /// [`TopologyError::OutOfRange`] unless `2 <= n <= 4096`.
     pub fn complete(n: u32) -> Result<Self> {
         check_range(Family::Complete, "n", n, 2, 4096)?;
-        let edges = (0..n).flat_map(|u| (u + 1..n).map(move |v| (u, v))).collect();
-        Ok(Self::build(format!("complete({n})"), n, edges))
+        let pairs = (0..n).flat_map(|u| (u + 1..n).map(move |v| (u, v)));
+        let edges = Self::edge_list(u64::from(n) * u64::from(n - 1) / 2, pairs)?;
+        Self::build(format!("complete({n})"), n, edges)
     }
 
     /// Any simple graph on nodes `0..n` from an edge list, kept in the given order.
@@ -348,7 +371,8 @@ impl Topology {
                 return Err(TopologyError::Edge { index, u, v, rule });
             }
         }
-        Ok(Self::build(format!("graph({n})"), n, edges.to_vec()))
+        let edges = Self::edge_list(edges.len() as u64, edges.iter().copied())?;
+        Self::build(format!("graph({n})"), n, edges)
     }
 
     /// Parses a plain edge list: first non-comment line `n`, then one `u v` pair per line.

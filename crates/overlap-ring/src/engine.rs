@@ -236,12 +236,12 @@ impl<V: Clone + PartialEq + Digest, D: Clone + PartialEq> Engine<V, D> {
         let n_cols = plan.n_cols;
         let Routes { hops, streams, outs } = routes;
         let phase = plan.phase;
-        let procs = plan
-            .held
-            .iter()
-            .zip(outs)
-            .map(|(range, out)| {
-                range.map(|(lo, hi)| {
+        use netcore::limits::{collect_exact, vec_with_capacity};
+        let mut procs = vec_with_capacity("the host processors", plan.held.len())?;
+        for (range, out) in plan.held.iter().zip(outs) {
+            procs.push(match *range {
+                None => None,
+                Some((lo, hi)) => {
                     let incoming = |col: usize| {
                         (col >= 1 && col <= n_cols).then(|| Incoming {
                             first: 0,
@@ -249,14 +249,15 @@ impl<V: Clone + PartialEq + Digest, D: Clone + PartialEq> Engine<V, D> {
                         })
                     };
                     let width = window_width(phase);
-                    let mut window = Vec::with_capacity((hi + 1 - lo) * width);
+                    let mut window = vec_with_capacity("the held columns", (hi + 1 - lo) * width)?;
                     for c in lo..=hi {
                         window.extend(std::iter::repeat_n(prog.init_val(c), width));
                     }
-                    Proc {
+                    let cols = (lo..=hi).map(|c| (prog.init_db(c), 0));
+                    Some(Proc {
                         lo,
                         hi,
-                        cols: (lo..=hi).map(|c| (prog.init_db(c), 0)).collect(),
+                        cols: collect_exact("the held databases", hi + 1 - lo, cols)?,
                         window,
                         left: incoming(lo - 1),
                         right: incoming(hi + 1),
@@ -266,10 +267,10 @@ impl<V: Clone + PartialEq + Digest, D: Clone + PartialEq> Engine<V, D> {
                         out,
                         pending: VecDeque::new(),
                         listed_at: 0,
-                    }
-                })
-            })
-            .collect();
+                    })
+                }
+            });
+        }
         let delays = fabric.directed_delays();
         let d_max = delays.iter().copied().max().unwrap_or(1) as usize;
         Ok(Self {

@@ -21,6 +21,9 @@ pub enum Error {
     /// A run past the stated limits (`docs/models/overlap-ring.md`, Limits).
     #[error(transparent)]
     TooLarge(#[from] netcore::limits::TooLarge),
+    /// A large allocation (the plan, the engine's state, the reference) the system refused.
+    #[error(transparent)]
+    OutOfMemory(#[from] netcore::limits::OutOfMemory),
     /// Delay vector of the wrong length.
     #[error("delays must have one entry per link (expected {expected}, got {got})")]
     DelayCount {
@@ -282,7 +285,8 @@ impl Classify for Error {
             Error::Deadlock { .. }
             | Error::ModelViolation(_)
             | Error::GuestPanic { .. }
-            | Error::ThreadPool { .. } => Fault::Run,
+            | Error::ThreadPool { .. }
+            | Error::OutOfMemory(_) => Fault::Run,
             Error::Topology(e) => e.fault(),
             Error::Delay(e) => e.fault(),
             _ => Fault::Input,
@@ -304,5 +308,14 @@ mod tests {
         assert_eq!(run.fault(), Fault::Run);
         let input: netcore::study::ModelError = Error::EmptyHost.into();
         assert_eq!(input.fault(), Fault::Input);
+    }
+
+    /// A refused allocation is a failed run (exit status 1) naming the buffer.
+    #[test]
+    fn refused_allocation_is_a_failed_run() {
+        let refused = netcore::limits::vec_with_capacity::<u64>("the guest columns", 1 << 62);
+        let e = Error::from(refused.unwrap_err());
+        assert_eq!(e.fault(), Fault::Run);
+        assert!(e.to_string().contains("the guest columns"));
     }
 }

@@ -340,10 +340,14 @@ fn direct<P: GuestProgram + ?Sized>(
 ) -> Result<Vec<P::Db>> {
     check_size(n_cols, steps)?;
     guarded(|current| {
-        let mut dbs: Vec<P::Db> = (1..=n_cols).map(|i| prog.init_db(i)).collect();
-        let mut prev: Vec<P::Val> = (0..=n_cols + 1).map(|i| preset(prog, n_cols, i, 0)).collect();
+        use netcore::limits::{collect_exact, vec_with_capacity};
+        let mut dbs =
+            collect_exact("the guest databases", n_cols, (1..=n_cols).map(|i| prog.init_db(i)))?;
+        let row = (0..=n_cols + 1).map(|i| preset(prog, n_cols, i, 0));
+        let mut prev: Vec<P::Val> = collect_exact("the guest columns", n_cols + 2, row)?;
         row_done(&prev);
-        let mut next = prev.clone();
+        let mut next = vec_with_capacity("the guest columns", n_cols + 2)?;
+        next.extend_from_slice(&prev);
         for t in 1..=steps {
             next[0] = prog.boundary(Side::Left, t);
             next[n_cols + 1] = prog.boundary(Side::Right, t);
@@ -372,12 +376,18 @@ pub fn run_direct<P: GuestProgram + ?Sized>(
 
 /// The digest reference of a direct guest run in `O(N)` memory (`docs/models/overlap-ring.md`,
 /// Choices: verification).
+///
+/// # Errors
+///
+/// [`Error::EmptyGuest`] or [`Error::ZeroGuestSteps`] for an empty guest,
+/// [`Error::GuestPanic`] if the program panics, and [`Error::OutOfMemory`] if the system
+/// refuses the guest columns or the digests.
 pub fn reference<P: GuestProgram + ?Sized>(
     prog: &P,
     n_cols: usize,
     steps: u64,
 ) -> Result<Reference<P::Db>> {
-    let mut digests = vec![0u64; n_cols];
+    let mut digests = netcore::limits::vec_filled("the reference digests", n_cols, 0u64)?;
     let mut first = true;
     let final_db = direct(prog, n_cols, steps, |row| {
         if std::mem::take(&mut first) {

@@ -49,6 +49,11 @@ impl<P: GuestProgram> FoldedRing<P> {
 
     /// The direct run of the unfolded ring, as the reference of the folded program: the
     /// digest of super-column `j` folds the pairs `((j,t), (N+1-j,t))`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ZeroGuestSteps`] for `steps = 0`, [`Error::GuestPanic`] if the program panics,
+    /// and [`Error::OutOfMemory`] if the system refuses the cells or the reference.
     pub fn reference(&self, steps: u64) -> Result<Reference<(P::Db, P::Db)>>
     where
         P::Val: std::hash::Hash,
@@ -58,9 +63,12 @@ impl<P: GuestProgram> FoldedRing<P> {
             return Err(Error::ZeroGuestSteps);
         }
         guarded(|current| {
-            let mut dbs: Vec<P::Db> = (1..=n).map(|i| self.cells.init_db(i)).collect();
-            let mut prev: Vec<P::Val> = (1..=n).map(|i| self.cells.init_val(i)).collect();
-            let mut digests = vec![0u64; n / 2];
+            use netcore::limits::{collect_exact, vec_filled};
+            let mut dbs =
+                collect_exact("the cell databases", n, (1..=n).map(|i| self.cells.init_db(i)))?;
+            let mut prev: Vec<P::Val> =
+                collect_exact("the ring cells", n, (1..=n).map(|i| self.cells.init_val(i)))?;
+            let mut digests = vec_filled("the reference digests", n / 2, 0u64)?;
             for t in 1..=steps {
                 let mut next = Vec::with_capacity(n);
                 for i in 0..n {
@@ -73,7 +81,8 @@ impl<P: GuestProgram> FoldedRing<P> {
                 }
                 prev = next;
             }
-            let final_db = (0..n / 2).map(|j| (dbs[j].clone(), dbs[n - 1 - j].clone())).collect();
+            let pairs = (0..n / 2).map(|j| (dbs[j].clone(), dbs[n - 1 - j].clone()));
+            let final_db = collect_exact("the final databases", n / 2, pairs)?;
             Ok(Reference { n_cols: n / 2, steps, digests, final_db })
         })
     }
@@ -235,6 +244,11 @@ impl<G: GridProgram> SuperColumns<G> {
     }
 
     /// The direct run of the 2-D array, node by node, as the reference of the super-columns.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ZeroGuestSteps`] for `steps = 0`, [`Error::GuestPanic`] if the program panics,
+    /// and [`Error::OutOfMemory`] if the system refuses the nodes or the reference.
     pub fn reference(&self, steps: u64) -> Result<Reference<Vec<G::Db>>> {
         if steps == 0 {
             return Err(Error::ZeroGuestSteps);
@@ -242,11 +256,13 @@ impl<G: GridProgram> SuperColumns<G> {
         let (rows, cols) = (self.rows, self.cols);
         guarded(|current| {
             let at = |i: usize, j: usize| i * cols + j;
-            let mut dbs: Vec<G::Db> =
-                (0..rows * cols).map(|k| self.nodes.init_db(k / cols + 1, k % cols + 1)).collect();
-            let mut prev: Vec<G::Val> =
-                (0..rows * cols).map(|k| self.nodes.init_val(k / cols + 1, k % cols + 1)).collect();
-            let mut digests = vec![0u64; cols];
+            use netcore::limits::{collect_exact, vec_filled};
+            let cells = rows * cols;
+            let dbs = (0..cells).map(|k| self.nodes.init_db(k / cols + 1, k % cols + 1));
+            let mut dbs: Vec<G::Db> = collect_exact("the node databases", cells, dbs)?;
+            let vals = (0..cells).map(|k| self.nodes.init_val(k / cols + 1, k % cols + 1));
+            let mut prev: Vec<G::Val> = collect_exact("the array nodes", cells, vals)?;
+            let mut digests = vec_filled("the reference digests", cols, 0u64)?;
             for t in 1..=steps {
                 let outside = self.nodes.boundary(t - 1);
                 let mut next = Vec::with_capacity(rows * cols);
@@ -279,8 +295,8 @@ impl<G: GridProgram> SuperColumns<G> {
                 }
                 prev = next;
             }
-            let final_db =
-                (0..cols).map(|j| (0..rows).map(|i| dbs[at(i, j)].clone()).collect()).collect();
+            let columns = (0..cols).map(|j| (0..rows).map(|i| dbs[at(i, j)].clone()).collect());
+            let final_db = collect_exact("the final databases", cols, columns)?;
             Ok(Reference { n_cols: cols, steps, digests, final_db })
         })
     }

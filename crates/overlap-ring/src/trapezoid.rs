@@ -27,16 +27,23 @@ pub fn r_of(d: u64) -> u64 {
 
 /// A plan from cores: processor `p` holds `cores[p]` widened by `halo` on each side (clipped to
 /// `[1, N]`), phase `phase`.
+///
+/// # Errors
+///
+/// Those of [`Plan::new`], and [`Error::OutOfMemory`] if the system refuses the held ranges.
 pub fn halo_plan(
     cores: &[Option<(usize, usize)>],
     halo: usize,
     phase: u64,
     n_cols: usize,
 ) -> Result<Plan> {
-    let held = cores
-        .iter()
-        .map(|c| c.map(|(lo, hi)| (lo.saturating_sub(halo).max(1), (hi + halo).min(n_cols))))
-        .collect();
+    let held = netcore::limits::collect_exact(
+        "the held ranges",
+        cores.len(),
+        cores
+            .iter()
+            .map(|c| c.map(|(lo, hi)| (lo.saturating_sub(halo).max(1), (hi + halo).min(n_cols)))),
+    )?;
     Plan::new(held, phase, n_cols)
 }
 
@@ -70,7 +77,7 @@ pub fn composite(host: &Host, c: C, block: usize) -> Result<(Plan, Labelling, u6
     if lab.n_prime < 1 {
         return Err(Error::EmptyGuest);
     }
-    let r = r_of(host.d_ave().floor().max(1.0) as u64) as usize;
+    let r = composite_r(host) as usize;
     let cores: Vec<_> = lab
         .assignment
         .iter()
@@ -78,6 +85,11 @@ pub fn composite(host: &Host, c: C, block: usize) -> Result<(Plan, Labelling, u6
         .collect();
     let n_cols = lab.n_prime as usize * block * r;
     Ok((halo_plan(&cores, r, r as u64, n_cols)?, lab, r as u64))
+}
+
+/// The composite scheme's `r = floor(sqrt(floor(d_ave)))` (at least 1) on `host`.
+pub fn composite_r(host: &Host) -> u64 {
+    r_of(host.d_ave().floor().max(1.0) as u64)
 }
 
 /// Runs the composite scheme of Theorem 5 (`b = 1`: OVERLAP's assignment, each virtual

@@ -35,7 +35,7 @@ fn reference(variant: Variant, raw: &[Access], memory: &[i64]) -> Result<Outcome
     if !conflicting.is_empty() {
         return Err(conflicting);
     }
-    let mut mem = ArrayMemory::new(size, memory);
+    let mut mem = ArrayMemory::new(size, memory).unwrap();
     let mut replies = Vec::new();
     match raw.first().map(|a| a.kind) {
         None => {}

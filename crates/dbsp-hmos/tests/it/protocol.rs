@@ -72,7 +72,7 @@ proptest! {
         let mut hmos = HmosMemory::new(params, size, &input, r, k, seed, selection)
             .unwrap()
             .with_delivery(delivery);
-        let mut array = ArrayMemory::new(size as usize, &input);
+        let mut array = ArrayMemory::new(size as usize, &input).unwrap();
         for (g, step) in (1..).zip(&steps) {
             let mut a = accesses(step, size, hot);
             let mut b = a.clone();
@@ -216,7 +216,7 @@ fn run(big: bool, k_pick: u32, r: u32, cull: bool, staged: bool, seed: u64, kind
     let delivery = if staged { Delivery::Staged } else { Delivery::TwoPhase };
     let mut memory =
         HmosMemory::new(params, size, &[], r, k, seed, selection).unwrap().with_delivery(delivery);
-    let mut array = ArrayMemory::new(size as usize, &[]);
+    let mut array = ArrayMemory::new(size as usize, &[]).unwrap();
     let mut rng = seeded(seed, 1);
     let mut targets = Vec::new();
     for (g, &kind) in (1..).zip(kinds) {

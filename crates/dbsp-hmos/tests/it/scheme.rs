@@ -131,7 +131,7 @@ proptest! {
         let input: Vec<i64> = (0..size as i64).map(|i| i * 7 % 11).collect();
         let k = u32::from(big);
         let mut mem = memory(scheme, n, size, &input, k, seed);
-        let mut array = ArrayMemory::new(size as usize, &input);
+        let mut array = ArrayMemory::new(size as usize, &input).unwrap();
         for (g, (write, raw)) in (1..).zip(&steps) {
             let kind = if *write { AccessKind::Write } else { AccessKind::Read };
             let mut seen = Vec::new();

@@ -14,7 +14,7 @@
 //! constant = [2, 1, 1]       # constant: l, s_alpha, s_beta
 //! formula = "exact"          # exact | phase-refined | simplified | two-stage
 //! memory = "non-uniform"     # non-uniform | uniform: executed (blocks or checked overlays) and priced (ℓ(P') or ℓ(P))
-//! threads = 0                # rayon threads for siblings (0: the global pool)
+//! threads = 0                # rayon threads for siblings (0: the global pool; at most 1024)
 //! mode = "full"              # full | count-only: the cost tree only, identical siblings run once
 //! max_depth = 64             # the deepest level a partition may start (default 64)
 //! local_words = 8            # private words per processor (default: what the algorithm needs)

@@ -456,3 +456,19 @@ fn multiprefix_by_label() {
         }
     );
 }
+
+/// A run starts at most 1024 threads: `threads = 1025` is refused before any pool is built (a
+/// pool of `2^31` threads never finished starting).
+#[test]
+fn threads_past_the_limit_are_refused() {
+    let cfg = Config { threads: 1025, ..Config::new(4, 8) };
+    let got = run(&cfg, empty(), vec![], &[]).map(|_| ());
+    let expected = HpramError::InvalidConfig {
+        field: "threads",
+        rule: "threads <= 1024",
+        got: "1025".to_string(),
+    };
+    assert_eq!(got, Err(expected));
+    let cfg = Config { threads: 2, ..Config::new(4, 8) };
+    assert!(run(&cfg, empty(), vec![], &[]).is_ok());
+}

@@ -8,22 +8,24 @@ use netcore::Step;
 use super::{Checker, Log};
 use crate::trace::{Op, TraceMessage};
 
-impl Checker<'_> {
-    /// Replays every processor's input buffer (order `(t_m, submit, src)`) against its
-    /// receive ops: L5 each receive returns the buffer head; L6 each message is received at
-    /// most once, by its destination, never before delivery, and as its record says.
-    pub(super) fn buffers(&mut self, logs: &[Log]) {
-        let msgs = self.msgs();
+impl<'a> Checker<'a> {
+    /// Every processor's inbound messages in buffer order `(t_m, submit, src)`, for
+    /// [`Checker::receives`].
+    pub(super) fn inbound(&self) -> Vec<Vec<&'a TraceMessage>> {
         let mut inbound: Vec<Vec<&TraceMessage>> = vec![Vec::new(); self.p()];
-        for m in msgs {
+        for m in self.msgs() {
             inbound[m.dest as usize].push(m);
         }
-        let mut received = vec![None::<Step>; msgs.len()];
-        for (i, list) in inbound.iter_mut().enumerate() {
+        for list in &mut inbound {
             list.sort_by_key(|m| (m.deliver, m.submit, m.src));
-            self.receives(i, &logs[i], list, &mut received);
         }
-        for m in msgs {
+        inbound
+    }
+
+    /// L6: every message's record says when the op logs received it (`received`, filled by
+    /// [`Checker::receives`] over every processor).
+    pub(super) fn received_as_recorded(&mut self, received: &[Option<Step>]) {
+        for m in self.msgs() {
             if m.received_at != received[m.id as usize] {
                 self.bad(
                     "L6",
@@ -36,9 +38,11 @@ impl Checker<'_> {
         }
     }
 
-    /// Processor `i`'s receive ops against its buffer filled from `inbound` (in buffer
-    /// order); records each receive step in `received`.
-    fn receives(
+    /// L5, L6: processor `i`'s receive ops replay its input buffer filled from `inbound` (in
+    /// buffer order): each receive returns the buffer head, and each message is received at
+    /// most once, by its destination, never before delivery; records each receive step in
+    /// `received`.
+    pub(super) fn receives(
         &mut self,
         i: usize,
         log: &Log,

@@ -8,22 +8,11 @@ use crate::params::OverheadMode;
 use crate::trace::Op;
 
 impl Checker<'_> {
-    /// Expands every processor's op log, checking L2 (statuses in step order), L3 (the gap
-    /// rule) and L4 (each submission logged exactly once, by its submitter at its step).
-    /// Returns the logs and the steps checked (last logged step + 1).
-    pub(super) fn op_logs(&mut self) -> (Vec<Log>, Step) {
-        let mut logs: Vec<Log> = Vec::with_capacity(self.p());
-        let mut submitted = vec![0u32; self.msgs().len()];
-        let mut steps = 0;
-        for i in 0..self.p() {
-            let log = self.trace.expanded(i);
-            self.statuses_in_order(i, &log);
-            self.submissions_and_gaps(i, &log, &mut submitted);
-            steps = steps.max(log.last().map_or(0, |l| l.0 + 1));
-            logs.push(log);
-        }
-        self.submitted_once(&submitted);
-        (logs, steps)
+    /// Processor `i`'s expanded op log against L2 (statuses in step order), L3 (the gap rule)
+    /// and L4 (each submission logged by its submitter at its step, counted in `submitted`).
+    pub(super) fn op_log(&mut self, i: usize, log: &Log, submitted: &mut [u32]) {
+        self.statuses_in_order(i, log);
+        self.submissions_and_gaps(i, log, submitted);
     }
 
     /// L2: processor `i` has one status per step, in step order.
@@ -83,7 +72,7 @@ impl Checker<'_> {
     }
 
     /// L4: every message is submitted exactly once in the op logs.
-    fn submitted_once(&mut self, submitted: &[u32]) {
+    pub(super) fn submitted_once(&mut self, submitted: &[u32]) {
         for (k, &n) in submitted.iter().enumerate() {
             if n != 1 {
                 self.bad(
@@ -96,37 +85,35 @@ impl Checker<'_> {
         }
     }
 
-    /// L2, the overhead o: `Busy` steps are exactly the `max(1, o) - 1` steps after each
-    /// communication op with `OverheadMode::Busy` (stalled steps may overlap them).
-    pub(super) fn overhead(&mut self, logs: &[Log]) {
+    /// L2, the overhead o: processor `i`'s `Busy` steps are exactly the `max(1, o) - 1` steps
+    /// after each communication op with `OverheadMode::Busy` (stalled steps may overlap them).
+    pub(super) fn overhead(&mut self, i: usize, log: &Log) {
         let overhead = self.trace.overhead;
         let o = self.params.o();
         let busy_len = if overhead == OverheadMode::Busy { o.max(1) } else { 1 };
-        for (i, log) in logs.iter().enumerate() {
-            let mut busy_until = 0;
-            for &(s, op) in log {
-                match op {
-                    Op::Busy if s >= busy_until => {
-                        self.bad(
-                            "L2",
-                            format!(
-                                "P{i} is busy at step {s} outside the overhead of a communication op (o = {o}, mode {overhead:?})"
-                            ),
-                        );
-                    }
-                    Op::Compute | Op::Idle | Op::Submit(_) | Op::Receive(_) if s < busy_until => {
-                        self.bad(
-                            "L2",
-                            format!(
-                                "P{i} acts ({op:?}) at step {s} during the overhead of its communication op (busy until {busy_until})"
-                            ),
-                        );
-                    }
-                    _ => {}
+        let mut busy_until = 0;
+        for &(s, op) in log {
+            match op {
+                Op::Busy if s >= busy_until => {
+                    self.bad(
+                        "L2",
+                        format!(
+                            "P{i} is busy at step {s} outside the overhead of a communication op (o = {o}, mode {overhead:?})"
+                        ),
+                    );
                 }
-                if op.is_comm() {
-                    busy_until = s + busy_len;
+                Op::Compute | Op::Idle | Op::Submit(_) | Op::Receive(_) if s < busy_until => {
+                    self.bad(
+                        "L2",
+                        format!(
+                            "P{i} acts ({op:?}) at step {s} during the overhead of its communication op (busy until {busy_until})"
+                        ),
+                    );
                 }
+                _ => {}
+            }
+            if op.is_comm() {
+                busy_until = s + busy_len;
             }
         }
     }

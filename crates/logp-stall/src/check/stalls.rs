@@ -216,24 +216,23 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// L7: every stalled step lies in an allowed stall interval, and every step of such an
-    /// interval (up to the processor's last action) is logged; L2: no action inside one.
-    pub(super) fn stalled_steps(&mut self, logs: &[Log], intervals: &Intervals) {
-        for (i, log) in logs.iter().enumerate() {
-            for &(s, op) in log {
-                let inside = intervals[i].iter().any(|&(a, b)| a <= s && s < b);
-                if op == Op::Stalled && !inside {
-                    self.bad(
-                        "L7",
-                        format!("P{i} stalled at step {s} outside every declared stall interval"),
-                    );
-                }
-                if op != Op::Stalled && op != Op::Busy && inside {
-                    self.bad("L2", format!("P{i} acts ({op:?}) at step {s} while stalled"));
-                }
+    /// L7: every stalled step of processor `i` lies in one of its allowed stall `intervals`,
+    /// and every step of such an interval (up to its last action) is logged; L2: no action
+    /// inside one.
+    pub(super) fn stalled_steps(&mut self, i: usize, log: &Log, intervals: &[(Step, Step)]) {
+        for &(s, op) in log {
+            let inside = intervals.iter().any(|&(a, b)| a <= s && s < b);
+            if op == Op::Stalled && !inside {
+                self.bad(
+                    "L7",
+                    format!("P{i} stalled at step {s} outside every declared stall interval"),
+                );
             }
-            self.intervals_logged(i, log, &intervals[i]);
+            if op != Op::Stalled && op != Op::Busy && inside {
+                self.bad("L2", format!("P{i} acts ({op:?}) at step {s} while stalled"));
+            }
         }
+        self.intervals_logged(i, log, intervals);
     }
 
     /// L7: processor `i` has a status at every step of its stall intervals before its last

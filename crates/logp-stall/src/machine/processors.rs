@@ -210,7 +210,7 @@ impl<P: LogpProcess> Processors<P> {
 }
 
 /// [`Error::ProgramFault`] if program `i` failed by step `t` (see [`LogpProcess::fault`]).
-pub(super) fn fault<P: LogpProcess>(i: usize, t: Step, proc: &P) -> Result<(), Error> {
+pub(crate) fn fault<P: LogpProcess>(i: usize, t: Step, proc: &P) -> Result<(), Error> {
     match proc.fault() {
         Some(message) => {
             Err(Error::ProgramFault { proc: i as u32, step: t, message: message.to_string() })

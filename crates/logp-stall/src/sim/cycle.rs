@@ -79,7 +79,8 @@ impl<P: LogpProcess> Sim<P> {
             if k >= self.cfg.max_cycles {
                 return Err(Error::SimCycleLimit { max_cycles: self.cfg.max_cycles });
             }
-            let before = self.m.ledger().supersteps();
+            // The ledger holds only supersteps: the cycle's are the records from here on.
+            let before = self.m.ledger().records.len();
             let undone = self.local(k)?;
             let done = self
                 .m
@@ -106,12 +107,15 @@ impl<P: LogpProcess> Sim<P> {
         let nodes = self.m.states();
         let steps: u64 = nodes.iter().map(|n| n.log.len() as u64).sum();
         let messages: u64 = nodes.iter().map(|n| u64::from(n.sent)).sum();
-        let estimate = crate::limits::sim_run_estimate(steps, messages);
+        let records = self.m.ledger().records.len() as u64;
+        let estimate = crate::limits::sim_run_estimate(steps, messages)
+            .saturating_add(records.saturating_mul(crate::limits::SIM_BYTES_PER_RECORD));
         if estimate > self.cfg.memory_budget {
             return Err(Error::SimMemoryLimit {
                 cycle: k,
                 steps,
                 messages,
+                records,
                 estimate,
                 limit: self.cfg.memory_budget,
             });

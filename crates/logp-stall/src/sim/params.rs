@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::LogpParams;
 use crate::error::Error;
+use crate::limits;
 
 /// When a stalled processor becomes operational again (`docs/models/logp-stall.md`, Choices:
 /// strict unstall).
@@ -150,8 +151,8 @@ struct RawSimConfig {
     prefix: Prefix,
     #[serde(default)]
     scan_fanin: Option<u32>,
-    #[serde(default = "default_max_cycles")]
-    max_cycles: u64,
+    #[serde(default)]
+    max_cycles: Option<u64>,
 }
 
 impl TryFrom<RawSimConfig> for SimConfig {
@@ -166,11 +167,11 @@ impl TryFrom<RawSimConfig> for SimConfig {
             sort: r.sort,
             prefix: r.prefix,
             scan_fanin: r.scan_fanin,
-            max_cycles: r.max_cycles,
+            max_cycles: default_max_cycles(),
             memory_budget: u64::MAX,
         };
         cfg.validate()?;
-        Ok(cfg)
+        Ok(Self { max_cycles: cfg.cycles_within_work_limit(r.max_cycles)?, ..cfg })
     }
 }
 
@@ -188,7 +189,7 @@ impl From<SimConfig> for RawSimConfig {
             sort: c.sort,
             prefix: c.prefix,
             scan_fanin: c.scan_fanin,
-            max_cycles: c.max_cycles,
+            max_cycles: Some(c.max_cycles),
         }
     }
 }
@@ -234,6 +235,27 @@ fn default_max_cycles() -> u64 {
 }
 
 impl SimConfig {
+    /// The cycle limit of a config (`docs/models/logp-stall.md`, Limits): a given
+    /// `max_cycles` whose work passes [`limits::SIM_WORK_LIMIT`] is refused; the default is
+    /// `10^6` cycles or fewer, as the work limit allows (at least one).
+    fn cycles_within_work_limit(&self, given: Option<u64>) -> Result<u64, Error> {
+        let per_cycle = limits::sim_cycle_work(u64::from(self.p()), self.schedule_len());
+        let most = (limits::SIM_WORK_LIMIT / per_cycle.max(1)).max(1);
+        match given {
+            Some(m) if m > most => Err(Error::SimParam {
+                field: "max_cycles",
+                rule: "max_cycles * schedule_len * (p + 64) <= 2^29 work units",
+                value: format!(
+                    "max_cycles = {m} with schedule_len = {}, p = {} (at most {most})",
+                    self.schedule_len(),
+                    self.p()
+                ),
+            }),
+            Some(m) => Ok(m),
+            None => Ok(most.min(default_max_cycles())),
+        }
+    }
+
     /// The simulation of the LogP machine `params` with stall lag `delta` on a BSP machine
     /// with gap `g` and barrier latency `l`; strict unstall, the bitonic sort, d-ary scans at
     /// the default fan-in, `max_cycles = 10^6` and no memory budget.

@@ -16,6 +16,51 @@ fn run_config(text: &str) -> Result<RunReport, ModelError> {
 
 const HEAD: &str = "kind = \"logp\"\np = 2\nG = 2\nL = 2\nrule = \"delta\"\ndelta = 1\n";
 
+/// Zero-step instructions are work the step limit does not bound: past `2^33 / p` of them in
+/// total a script stops, so a loop on `p = 2^20` processors stops after 8192 instructions each
+/// (below the 100000 in a row); on `p = 2` the in-a-row limit comes first. A run of looping
+/// scripts reports the first one (P0) at step 0 without settling the others.
+#[test]
+fn zero_step_work_is_bounded_by_the_work_limit() {
+    use logp_stall::process::LogpProcess;
+    let spin = || vec![Instr::Jump { target: 0 }];
+    let wide = Script::new(spin(), 0, 1 << 20, 2, 1).expect("valid");
+    let fault = wide.fault().expect("stopped");
+    assert!(fault.starts_with("more than 8192 instructions take no step in total"), "{fault}");
+    let narrow = Script::new(spin(), 0, 2, 2, 1).expect("valid");
+    let fault = narrow.fault().expect("stopped");
+    assert!(fault.starts_with("more than 100000 instructions in a row"), "{fault}");
+    let text = format!(
+        "{}[program]\ntype = \"script\"\ndefault = [{{ op = \"jump\", target = 0 }}]\n",
+        HEAD.replace("p = 2\n", "p = 65536\n")
+    );
+    let err = run_config(&text).unwrap_err().to_string();
+    assert!(err.starts_with("program of P0 failed at step 0: more than 100000"), "{err}");
+}
+
+/// The cycle simulation's work limit: on p = 2^16 with fan-in 2 a cycle is
+/// schedule_len = 3 + 136 (bitonic, k = 16) + 2 (2 * 16 + 1) = 205 supersteps, 205 (2^16 + 64) =
+/// 13448000 units, so 2^29 units allow 39 cycles: `max_cycles = 40` is refused before the run
+/// (exit 2); the default is 39.
+#[test]
+fn sim_work_limit_refuses_max_cycles_past_it() {
+    let text = |cycles: &str| {
+        format!(
+            "kind = \"sim\"\nworkload = \"random_traffic\"\nr = 1\n[machine]\np = 65536\nG = 2\nL = 4\ndelta = 1\ng = 1\nl = 1\n{cycles}"
+        )
+    };
+    let err = run_config(&text("max_cycles = 40\n")).unwrap_err();
+    assert_eq!(err.fault(), Fault::Input);
+    let message = err.to_string();
+    assert!(
+        message.contains("max_cycles = 40 with schedule_len = 205, p = 65536 (at most 39)"),
+        "{message}"
+    );
+    let cfg: logp_stall::sim::SimConfig =
+        toml::from_str("p = 65536\nG = 2\nL = 4\ndelta = 1\ng = 1\nl = 1\n").expect("valid");
+    assert_eq!(cfg.max_cycles(), 39);
+}
+
 /// Each bad config's error names the line (the 7 lines of `HEAD` come first), the column and
 /// the key path, also inside `[program]` and the script ops (issue 13, defect 7).
 #[test]

@@ -9,7 +9,7 @@
 //! seed = 1                  # the seed of its random input
 //! # or: file = "prefix.pasm" (relative to this config) with input = [1, 2, 3]
 //! # and optionally the final memory it must leave: expect = { from = 0, cells = [1, 3, 6] }
-//! max_steps = 1_000_000     # optional step limit
+//! max_steps = 1_000_000     # optional step limit (at most 2^36)
 //! ```
 
 use std::path::PathBuf;
@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::pram::library::{Algorithm, Instance};
 use crate::pram::picture::{check_lanes, run_picture};
 use crate::pram::{
-    CollectTrace, Cost, Limits, NoTrace, PramError, PramRun, Program, Variant, run_traced,
+    CollectTrace, Cost, Limits, MAX_WORK, NoTrace, PramError, PramRun, Program, Variant, run_traced,
 };
 use crate::study::{
     AnyStudy, CommittedPicture, ConfigFile, Manifest, Model, ModelError, Paper, RunReport, to_json,
@@ -46,7 +46,7 @@ pub struct PramConfig {
     pub input: Option<Vec<i64>>,
     /// Run under this variant instead of the program's own.
     pub variant: Option<Variant>,
-    /// The step limit (default 10^9).
+    /// The step limit (default 10^9, at most [`MAX_WORK`]).
     pub max_steps: Option<u64>,
     /// What a file's program must leave in memory (checked after the run, on every model
     /// that runs the config).
@@ -272,10 +272,18 @@ impl PramConfig {
             Some(variant) => program.with_variant(variant),
             None => program,
         };
-        let limits = Limits {
-            max_steps: self.max_steps.unwrap_or(Limits::default().max_steps),
-            ..Limits::default()
+        let max_steps = match self.max_steps {
+            Some(m) if m > MAX_WORK => {
+                return Err(config_error(
+                    "max_steps",
+                    "at most 2^36, the work limit T + W of every run",
+                    m.to_string(),
+                ));
+            }
+            Some(m) => m,
+            None => Limits::default().max_steps,
         };
+        let limits = Limits { max_steps, ..Limits::default() };
         let checked_against = expected.as_ref().map(|_| match self.program {
             Some(_) => CheckedAgainst::Reference,
             None => CheckedAgainst::Expect,

@@ -232,6 +232,22 @@ pub enum PramError {
         /// The next instruction.
         pc: u32,
     },
+    /// The system refused the memory of a run within its budget (a failed run).
+    #[error(transparent)]
+    OutOfMemory(#[from] crate::limits::OutOfMemory),
+    /// The run reached its work limit `T + W` without halting.
+    #[error(
+        "work limit of {limit} instructions and PPU-instructions (T + W) reached after \
+         T = {t} instructions, at pc {pc}"
+    )]
+    WorkLimit {
+        /// The limit on `T + W`.
+        limit: u64,
+        /// The instructions executed.
+        t: u64,
+        /// The next instruction.
+        pc: u32,
+    },
 }
 
 impl Classify for PramError {
@@ -255,7 +271,9 @@ impl Classify for PramError {
             | PramError::DivisionByZero { .. }
             | PramError::TooManyProcessors { .. }
             | PramError::PcOutOfRange { .. }
-            | PramError::StepLimit { .. } => Fault::Run,
+            | PramError::StepLimit { .. }
+            | PramError::WorkLimit { .. }
+            | PramError::OutOfMemory(_) => Fault::Run,
         }
     }
 }

@@ -21,12 +21,22 @@ pub struct Limits {
     /// The byte budget for registers, local memory, buffers and (in [`run`]) the global array;
     /// a larger estimate is refused with [`PramError::MemoryBudget`] before allocating.
     pub max_bytes: u64,
+    /// The largest work `T + W` (instructions plus PPU-instructions): no instruction starts
+    /// once `T + W` has reached it ([`PramError::WorkLimit`]). It bounds the run's time where `max_steps` cannot: one step
+    /// of `2^24` PPUs is `2^24` units.
+    pub max_work: u64,
 }
 
+/// The stated work limit of every PRAM run, `T + W <= 2^36` (`docs/models/pram.md`, Limits):
+/// at the slowest measured rates (about 3.8 * 10^8 units per second for a scalar loop and for a
+/// concurrent read and write of one cell by `2^20` PPUs) a run within it ends in about three
+/// minutes; parallel arithmetic runs some ten times faster.
+pub const MAX_WORK: u64 = 1 << 36;
+
 impl Default for Limits {
-    /// 10^9 instructions and 1 GiB.
+    /// 10^9 instructions, 1 GiB and [`MAX_WORK`].
     fn default() -> Self {
-        Self { max_steps: 1_000_000_000, max_bytes: 1 << 30 }
+        Self { max_steps: 1_000_000_000, max_bytes: 1 << 30, max_work: MAX_WORK }
     }
 }
 
@@ -98,7 +108,8 @@ fn check_budget(needed: u64, limits: &Limits) -> Result<(), PramError> {
 ///   [`PramError::ExclusiveReadConflict`], [`PramError::ExclusiveWriteConflict`],
 ///   [`PramError::CommonWriteMismatch`] (for the program's [`Variant`](crate::pram::Variant)),
 ///   [`PramError::DivisionByZero`], [`PramError::TooManyProcessors`],
-///   [`PramError::PcOutOfRange`], or [`PramError::StepLimit`] after `limits`' step budget.
+///   [`PramError::PcOutOfRange`], or [`PramError::StepLimit`] / [`PramError::WorkLimit`]
+///   after `limits`' step or work budget.
 pub fn run(program: &Program, input: &[i64], limits: &Limits) -> Result<PramRun, PramError> {
     run_traced(program, input, limits, &mut NoTrace)
 }
@@ -135,7 +146,7 @@ pub fn run_traced<T: TraceSink>(
         });
     }
     check_budget(estimate_bytes(program).saturating_add(8 * program.mem()), limits)?;
-    let mut memory = ArrayMemory::new(program.mem() as usize, input);
+    let mut memory = ArrayMemory::new(program.mem() as usize, input)?;
     run_with(program, &mut memory, limits, sink)
 }
 
@@ -152,7 +163,8 @@ pub fn run_traced<T: TraceSink>(
 ///   [`PramError::ExclusiveReadConflict`], [`PramError::ExclusiveWriteConflict`],
 ///   [`PramError::CommonWriteMismatch`] (for the program's [`Variant`](crate::pram::Variant)),
 ///   [`PramError::DivisionByZero`], [`PramError::TooManyProcessors`],
-///   [`PramError::PcOutOfRange`], or [`PramError::StepLimit`] after `limits`' step budget.
+///   [`PramError::PcOutOfRange`], or [`PramError::StepLimit`] / [`PramError::WorkLimit`]
+///   after `limits`' step or work budget.
 pub fn run_with<M: GlobalMemory, T: TraceSink>(
     program: &Program,
     memory: &mut M,
@@ -168,7 +180,7 @@ pub fn run_with<M: GlobalMemory, T: TraceSink>(
         });
     }
     check_budget(estimate_bytes(program), limits)?;
-    let mut machine = Machine::new(program, &code, memory, sink);
+    let mut machine = Machine::new(program, &code, memory, sink)?;
     machine.run(limits)?;
     Ok(PramRun {
         memory: machine.memory.contents(),
@@ -249,30 +261,37 @@ fn cpu(r: CReg) -> usize {
 }
 
 impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
+    /// The machine's registers, local memories and step buffers, each allocated once through
+    /// [`crate::limits`]' fallible allocation.
     fn new(
         program: &'a Program,
         code: &'a Compiled<'a>,
         memory: &'a mut M,
         sink: &'a mut T,
-    ) -> Self {
+    ) -> Result<Self, PramError> {
+        use crate::limits::{vec_filled, vec_with_capacity};
         let ppus = program.ppus() as usize;
-        Self {
+        let mut regs = vec_with_capacity("the PPU registers", usize::from(REGISTERS))?;
+        for _ in 0..REGISTERS {
+            regs.push(vec_filled("the PPU registers", ppus, 0)?);
+        }
+        Ok(Self {
             program,
             code,
             memory,
             sink,
             cpu: [0; REGISTERS as usize],
-            regs: vec![vec![0; ppus]; usize::from(REGISTERS)],
-            local: vec![0; ppus * program.lmem() as usize],
+            regs,
+            local: vec_filled("the local memories", ppus * program.lmem() as usize, 0)?,
             nact: 0,
             cost: Cost::default(),
             pc: 0,
-            raw: Vec::with_capacity(ppus + 1),
-            resolved: Vec::with_capacity(ppus + 1),
-            rix: vec![0; ppus],
-            scratch: vec![0; ppus],
-            slot: vec![EMPTY; program.mem() as usize],
-        }
+            raw: vec_with_capacity("the step buffers", ppus + 1)?,
+            resolved: vec_with_capacity("the step buffers", ppus + 1)?,
+            rix: vec_filled("the step buffers", ppus, 0)?,
+            scratch: vec_filled("the step buffers", ppus, 0)?,
+            slot: vec_filled("the conflict table", program.mem() as usize, EMPTY)?,
+        })
     }
 
     fn run(&mut self, limits: &Limits) -> Result<(), PramError> {
@@ -283,6 +302,9 @@ impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
             };
             if self.cost.t == limits.max_steps {
                 return Err(PramError::StepLimit { limit: limits.max_steps, pc });
+            }
+            if self.cost.t.saturating_add(self.cost.w) >= limits.max_work {
+                return Err(PramError::WorkLimit { limit: limits.max_work, t: self.cost.t, pc });
             }
             self.cost.t += 1;
             self.memory.instruction(self.cost.t);

@@ -73,10 +73,14 @@ pub struct ArrayMemory {
 impl ArrayMemory {
     /// `max(size, input.len())` cells, the first ones holding `input` and the rest 0 (`run`
     /// refuses an input longer than `M` before it gets here).
-    pub fn new(size: usize, input: &[i64]) -> Self {
-        let mut cells = vec![0; size.max(input.len())];
+    ///
+    /// # Errors
+    ///
+    /// [`OutOfMemory`](crate::limits::OutOfMemory) if the system refuses the cells.
+    pub fn new(size: usize, input: &[i64]) -> Result<Self, crate::limits::OutOfMemory> {
+        let mut cells = crate::limits::vec_filled("the global memory", size.max(input.len()), 0)?;
         cells[..input.len()].copy_from_slice(input);
-        Self { cells }
+        Ok(Self { cells })
     }
 }
 

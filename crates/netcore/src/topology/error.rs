@@ -9,6 +9,9 @@ use crate::fault::{Classify, Fault};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TopologyError {
+    /// The system refused the memory of a graph within the stated limits (a failed run).
+    #[error(transparent)]
+    OutOfMemory(#[from] crate::limits::OutOfMemory),
     /// A size below its family's minimum, e.g. `n must satisfy n >= 3 (got 2)`.
     #[error("{field} must satisfy {field} >= {min} (got {got})")]
     TooSmall {
@@ -145,8 +148,12 @@ impl Expected {
 }
 
 impl Classify for TopologyError {
-    /// Every topology error is the user's description breaking a rule.
+    /// Every topology error is the user's description breaking a rule, except a refused
+    /// allocation.
     fn fault(&self) -> Fault {
-        Fault::Input
+        match self {
+            TopologyError::OutOfMemory(e) => e.fault(),
+            _ => Fault::Input,
+        }
     }
 }

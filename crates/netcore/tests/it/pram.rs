@@ -79,6 +79,19 @@ fn step_limit_is_exact() {
     assert_eq!(err, PramError::StepLimit { limit: 39, pc: 15 });
 }
 
+/// The work limit bounds `T + W` before each instruction: the example (T = 40, W = 216, 256
+/// units) runs with a limit of 256; with 255 it stops before its `halt` (pc 15, after 39
+/// instructions and 216 PPU-instructions).
+#[test]
+fn work_limit_stops_before_the_next_instruction() {
+    let prefix = Algorithm::PrefixSums.instance(8, 0).unwrap();
+    let limits = |max_work| Limits { max_work, ..Limits::default() };
+    let done = run(&prefix.program, &prefix.input, &limits(256)).unwrap();
+    assert_eq!((done.cost.t, done.cost.w), (40, 216));
+    let err = run(&prefix.program, &prefix.input, &limits(255)).unwrap_err();
+    assert_eq!(err, PramError::WorkLimit { limit: 255, t: 39, pc: 15 });
+}
+
 /// Runs an instance (under `variant`) and returns the output region.
 fn output(instance: &Instance, variant: Variant) -> Result<Vec<i64>, PramError> {
     let program = instance.program.with_variant(variant);
@@ -228,7 +241,7 @@ fn back_end_contract() {
     for algorithm in Algorithm::ALL {
         let instance = algorithm.instance(16, 3).unwrap();
         let mut memory = ContractChecker {
-            inner: ArrayMemory::new(instance.program.mem() as usize, &instance.input),
+            inner: ArrayMemory::new(instance.program.mem() as usize, &instance.input).unwrap(),
             steps: 0,
         };
         let mut trace = CollectTrace::default();
@@ -248,7 +261,7 @@ fn fetch_add_trace() {
     let text = ".variant crcw-fetch-add\n.mem 2\n.ppus 3\n active 3\n p.pid r0\n p.op add r1,r0,1\n\
                 p.set r2,1\n p.fop add r3,[r2],r1\n set c0,0\n cread c1,[c0+1]\n halt\n";
     let program = Program::parse(text).unwrap();
-    let mut memory = ArrayMemory::new(2, &[0, 10]);
+    let mut memory = ArrayMemory::new(2, &[0, 10]).unwrap();
     let mut trace = CollectTrace::default();
     let done = run_with(&program, &mut memory, &Limits::default(), &mut trace).unwrap();
     assert_eq!(done.memory, vec![0, 16]);
@@ -403,7 +416,7 @@ fn conflict_fields() {
     );
     let silent = run_with(
         &Program::parse(".variant erew\n.mem 2\n.ppus 1\n halt\n").unwrap(),
-        &mut ArrayMemory::new(3, &[]),
+        &mut ArrayMemory::new(3, &[]).unwrap(),
         &Limits::default(),
         &mut NoTrace,
     );

@@ -33,6 +33,7 @@ use crate::overlap::render;
 use crate::overlap::{C, Labelling};
 use crate::plan::Plan;
 use crate::shapes::{FoldedRing, GridMix, SuperColumns, array2d_plan};
+use crate::trapezoid::{composite_r, r_of};
 
 /// One single-run config as the TOML file writes it: flat, closed sets as enums (an unknown
 /// algorithm, guest shape, program or host kind is a parse error). [`Config::try_from`] turns it
@@ -361,32 +362,70 @@ pub const MAX_PEBBLES: u64 = 1 << 31;
 /// Measured bytes per host processor plus guest column (plan, engine state, reference
 /// digests and final databases; 86-181 B per held column were measured, rounded up).
 pub const BYTES_PER_COLUMN: u64 = 256;
+/// Bytes per guest step: the step at which each row was finished (`row_done`), the only
+/// per-step record of a run, rounded up from 8.
+pub const BYTES_PER_STEP: u64 = 16;
 /// The most pebbles (guest cells times steps) a run with `timeline = true` may have: the
 /// report prints a line per pebble and per sent value, a few hundred kB at most.
 pub const MAX_TIMELINE: u64 = 4096;
 
-/// Refuses a config whose size is past the stated limits, before anything is allocated.
+/// Refuses a config whose size is past the stated limits, before anything is allocated: the
+/// host, and the guest when the config fixes its columns (naive, array2d); the schemes that
+/// derive `N` from the host are checked by [`check_guest_of`] once the host is built.
 fn check_limits(text: &ConfigText) -> Result<()> {
-    use netcore::limits::{DEFAULT_MEMORY, check};
     let n = text.n as u64;
-    check("n", n, MAX_HOST as u64, "host processors")?;
-    // Guest cells: N columns (default n) of `rows` cells each (grids; default N).
+    netcore::limits::check("n", n, MAX_HOST as u64, "host processors")?;
     let cols = text.cols.unwrap_or(text.n) as u64;
     let rows = match text.guest {
         GuestShape::Grid => text.rows.map_or(cols, |r| r as u64),
         GuestShape::Ring => 2,
         GuestShape::Linear => 1,
     };
-    let cells = cols.saturating_mul(rows);
-    let memory = n.saturating_add(cells).saturating_mul(BYTES_PER_COLUMN);
     let field = if text.cols.is_some() || text.rows.is_some() { "cols" } else { "n" };
-    check(field, memory, DEFAULT_MEMORY, "bytes (estimated)")?;
-    let pebbles = cells.saturating_mul(text.steps);
-    check("steps", pebbles, MAX_PEBBLES, "pebbles (guest cells x steps)")?;
-    if text.timeline {
+    check_guest(field, n, cols.saturating_mul(rows), text.steps, text.timeline)
+}
+
+/// The pebble, memory and timeline limits for a guest of `cells` cells on `n` processors run
+/// for `steps` steps; `field` (the input that sets the guest's size) is named, or `steps` where
+/// the steps weigh more (more steps than cells; more bytes for steps than for columns).
+fn check_guest(field: &'static str, n: u64, cells: u64, steps: u64, timeline: bool) -> Result<()> {
+    use netcore::limits::{DEFAULT_MEMORY, check};
+    let pebbles = cells.saturating_mul(steps);
+    let named = if steps > cells { "steps" } else { field };
+    check(named, pebbles, MAX_PEBBLES, "pebbles (guest cells x steps)")?;
+    let columns = n.saturating_add(cells).saturating_mul(BYTES_PER_COLUMN);
+    let per_step = steps.saturating_mul(BYTES_PER_STEP);
+    let named = if per_step > columns { "steps" } else { field };
+    check(named, columns.saturating_add(per_step), DEFAULT_MEMORY, "bytes (estimated)")?;
+    if timeline {
         check("timeline", pebbles, MAX_TIMELINE, "pebbles (guest cells x steps) to print")?;
     }
     Ok(())
+}
+
+/// Refuses a run whose guest, sized by its scheme on the built `host`, is past the limits,
+/// before the plan is allocated (`docs/models/overlap-ring.md`, Limits): overlap `N <= n b`
+/// (`n' <= n`), composite `N <= n b r` with `r = floor(sqrt(floor(d_ave)))`, trapezoid
+/// `N = n r` with `r = floor(sqrt(d_max))`; the field named is the one that sets `N`.
+fn check_guest_of(config: &Config, host: &Host, timeline: bool) -> Result<()> {
+    let n = host.n() as u64;
+    let (field, cols) = match &config.scheme {
+        Scheme::Naive { cols } => ("cols", cols.map_or(n, |c| c as u64)),
+        Scheme::Array2d { m } => ("cols", *m as u64),
+        Scheme::TwoCopy => ("n", n),
+        Scheme::Overlap { block, .. } => ("block", n.saturating_mul(*block as u64)),
+        Scheme::Trapezoid => ("n", n.saturating_mul(r_of(u64::from(host.d_max().max(1))))),
+        Scheme::Composite { block, .. } => {
+            let r = composite_r(host);
+            ("block", n.saturating_mul(*block as u64).saturating_mul(r))
+        }
+    };
+    let rows = match config.guest {
+        Guest::Linear(_) => 1,
+        Guest::Ring(_) => 2,
+        Guest::Grid { rows } => rows.map_or(cols, |r| r as u64),
+    };
+    check_guest(field, n, cols.saturating_mul(rows), config.steps, timeline)
 }
 
 impl TryFrom<ConfigText> for Config {
@@ -657,6 +696,7 @@ pub fn run(config: &Config) -> Result<Report> {
 /// Runs one checked config (recording the timeline if `timeline`), with its plan.
 pub(crate) fn run_planned(config: &Config, timeline: bool) -> Result<(Report, Plan)> {
     let BuiltHost { array: host, graph, named } = host_of(config)?;
+    check_guest_of(config, &host, timeline)?;
     let (plan, extras) = plan_of(config, &host)?;
     let fabric: &dyn Fabric = match &graph {
         Some((_, e)) => e,

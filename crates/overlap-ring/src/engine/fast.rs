@@ -234,8 +234,9 @@ impl<V: Clone, D> Laid<V, D> {
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,
     {
-        let mut holder = vec![NONE; plan.n()];
-        let mut renum = vec![NONE; routes.streams.len()];
+        use netcore::limits::{vec_filled, vec_with_capacity};
+        let mut holder = vec_filled("the holder numbers", plan.n(), NONE)?;
+        let mut renum = vec_filled("the stream numbers", routes.streams.len(), NONE)?;
         let mut lay = Layout {
             n_cols: plan.n_cols,
             steps,
@@ -250,9 +251,9 @@ impl<V: Clone, D> Laid<V, D> {
             messages: 0,
             units: 0,
         };
-        let mut db = Vec::with_capacity(plan.held_total());
-        let mut val = Vec::with_capacity(plan.held_total());
-        let mut streams = Vec::with_capacity(routes.streams.len());
+        let mut db = vec_with_capacity("the held databases", plan.held_total())?;
+        let mut val = vec_with_capacity("the held columns", plan.held_total())?;
+        let mut streams = vec_with_capacity("the streams", routes.streams.len())?;
         for (p, range) in plan.held.iter().enumerate() {
             let Some((lo, hi)) = *range else { continue };
             if plan.phase > 1 && hi > lo {
@@ -418,8 +419,8 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
         link_feeders(&mut ranges);
         Ok(Self {
             figures: Figures::of(plan),
-            free: vec![0; holders],
-            dig: vec![0; laid.val.len()],
+            free: netcore::limits::vec_filled("the holders' clocks", holders, 0)?,
+            dig: netcore::limits::vec_filled("the column digests", laid.val.len(), 0)?,
             db: laid.db,
             ranges,
             lay: laid.lay,

@@ -137,3 +137,41 @@ fn config_errors() {
         assert!(message.starts_with(expected), "{text}: {message}");
     }
 }
+
+/// Guests sized by their scheme on the built host are checked before the plan is allocated
+/// (issue 39): the work-efficient OVERLAP fixture on 32 processors has at most `32 b` columns;
+/// with `b = 2^31` and 10 steps that is `2^36 * 10 = 687194767360` pebbles, past 2^31; with
+/// `b = 2^20` and one step, `256 (32 + 2^25) + 16 = 8589942800` bytes, past 4 GiB. The
+/// trapezoid scheme on 8 processors with one delay `2^31` has `r = floor(sqrt(2^31)) = 46340`,
+/// so `8 * 46340 = 370720` columns for 10 steps: 3707200 pebbles, within; for 2^24 steps
+/// `370720 * 2^24 = 6219649515520`, not.
+#[test]
+fn scheme_sized_guests_are_checked_before_the_plan() {
+    let run =
+        |text: &str| OverlapRing.run_config(&ConfigFile::new(text, std::path::Path::new(".")));
+    let overlap = |block: u64, steps: u64| {
+        format!(
+            "algorithm = \"overlap\"\nblock = {block}\nn = 32\nsteps = {steps}\nprogram = \"sum\"\n[delays]\nlaw = \"two_level\"\nlong = 40\np_long = 0.1\n"
+        )
+    };
+    let e = run(&overlap(1 << 31, 10)).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "block is too large: the run needs 687194767360 pebbles (guest cells x steps), the limit is 2147483648"
+    );
+    let e = run(&overlap(1 << 20, 1)).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "block is too large: the run needs 8589942800 bytes (estimated), the limit is 4294967296"
+    );
+    let trapezoid = |steps: u64| {
+        format!(
+            "algorithm = \"trapezoid\"\nn = 8\nsteps = {steps}\n[delays]\nlaw = \"explicit\"\ndelays = [1, 1, 1, 2147483648, 1, 1, 1]\n"
+        )
+    };
+    let e = run(&trapezoid(1 << 24)).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "steps is too large: the run needs 6219649515520 pebbles (guest cells x steps), the limit is 2147483648"
+    );
+}

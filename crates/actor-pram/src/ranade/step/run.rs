@@ -46,7 +46,7 @@ impl LockstepRouter {
         let hash_id = |router: u32| ActorId(size + nn + router);
         let first_pid = ppus.start;
         let ppu_id = |pid: u32| ActorId(size + 2 * nn + (pid - first_pid));
-        rt.reserve((size + 2 * nn) as usize + ppus.len());
+        rt.reserve((size + 2 * nn) as usize + ppus.len())?;
         let last = self.levels - 1;
         // A program without global steps has no pass: its nodes are done from the start.
         let first = env.plan.first();

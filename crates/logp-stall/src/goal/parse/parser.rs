@@ -11,6 +11,10 @@ use super::validate::{check_acyclic, check_message_counts};
 use crate::error::Error;
 use crate::goal::schedule::{ANY, DepKind, FAR, IREQ_BIT, Op, Schedule};
 use crate::limits;
+use netcore::limits::{push, vec_with_capacity};
+
+/// What the parser's arrays hold, for a refused allocation.
+const WHAT: &str = "the GOAL schedule";
 
 /// One `rank r { ... }` block: its operations are `ops[op_start..op_end]` of the parser's
 /// file-order buffers, its dependencies `deps[dep_start..dep_end]` (file-order indices).
@@ -212,14 +216,14 @@ impl Parser {
     ) -> Result<(), Error> {
         let id = self.next_op(line)?;
         let name = self.name(label, key);
-        self.labels.push((name, id));
-        self.ops.push(op);
+        push(WHAT, &mut self.labels, (name, id))?;
+        push(WHAT, &mut self.ops, op)?;
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
         match u8::try_from(line - block.line).ok().filter(|&off| off < FAR) {
-            Some(off) => self.line_off.push(off),
+            Some(off) => push(WHAT, &mut self.line_off, off)?,
             None => {
-                self.line_off.push(FAR);
-                self.far.push((id, line32(line)?));
+                push(WHAT, &mut self.line_off, FAR)?;
+                push(WHAT, &mut self.far, (id, line32(line)?))?;
             }
         }
         Ok(())
@@ -301,7 +305,7 @@ impl Parser {
                 ));
             }
             let bit = if kind == DepKind::Irequires { IREQ_BIT } else { 0 };
-            self.deps.push(Edge { op: op | bit, on });
+            push(WHAT, &mut self.deps, Edge { op: op | bit, on })?;
         }
         self.names.clear();
         self.labels.clear();
@@ -328,10 +332,10 @@ impl Parser {
             (self.ops, self.line_off, self.far, self.deps)
         } else {
             self.blocks.sort_unstable_by_key(|b| b.rank);
-            let mut ops = Vec::with_capacity(self.ops.len());
-            let mut line_off = Vec::with_capacity(self.ops.len());
-            let mut far = Vec::with_capacity(self.far.len());
-            let mut deps = Vec::with_capacity(self.deps.len());
+            let mut ops = vec_with_capacity(WHAT, self.ops.len())?;
+            let mut line_off = vec_with_capacity(WHAT, self.ops.len())?;
+            let mut far = vec_with_capacity(WHAT, self.far.len())?;
+            let mut deps = vec_with_capacity(WHAT, self.deps.len())?;
             let mut base = 0u32;
             for b in &self.blocks {
                 let (a, e) = (b.op_start as usize, b.op_end as usize);
@@ -348,7 +352,7 @@ impl Parser {
             }
             (ops, line_off, far, deps)
         };
-        let mut rank_start = Vec::with_capacity(p as usize + 1);
+        let mut rank_start = vec_with_capacity(WHAT, p as usize + 1)?;
         let mut next = 0;
         let mut at = 0u32;
         for r in 0..p {
