@@ -2,11 +2,12 @@
 //! machine (schema in `docs/models/logp-stall.md`).
 
 use netcore::picture::{Picture, check_size};
-use netcore::study::{ModelError, RunReport};
+use netcore::study::{ConfigFile, ModelError, RunReport};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::algorithms::PlanState;
+use crate::goal::GoalRankState;
 use crate::program::{Built, Program, compaction_extra};
 use crate::script::ScriptState;
 use crate::{
@@ -161,16 +162,19 @@ pub struct LogpConfig {
     program: Program,
 }
 
-/// Runs a `kind = "logp"` configuration.
-pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
-    execute(c)?.report()
+/// Runs a `kind = "logp"` configuration; `config` resolves a GOAL program's file.
+pub fn run_logp_config(c: LogpConfig, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+    execute(c, config)?.report()
 }
 
 /// One run of a `kind = "logp"` configuration, reported and drawn (the picture's
 /// refusals first).
-pub fn logp_pictured(c: LogpConfig) -> Result<(RunReport, Picture), ModelError> {
+pub fn logp_pictured(
+    c: LogpConfig,
+    config: &ConfigFile<'_>,
+) -> Result<(RunReport, Picture), ModelError> {
     check_size("p", u64::from(c.p), "T", 0)?;
-    let run = execute(c)?;
+    let run = execute(c, config)?;
     let picture = run.picture()?;
     Ok((run.report()?, picture))
 }
@@ -181,6 +185,8 @@ enum Executed {
     Compaction { algorithm: &'static str, e: Execution<PlanState>, x: Vec<i64>, bound: Step },
     /// Scripts.
     Scripts(Execution<ScriptState>),
+    /// A GOAL schedule's ranks, with the final states they must reach.
+    Goal { e: Execution<GoalRankState>, reference: Vec<GoalRankState> },
 }
 
 /// One run of a `kind = "logp"` configuration: what its report and its picture are drawn from.
@@ -196,14 +202,17 @@ struct LogpRun {
 }
 
 /// Builds config `c`'s machine, adversary and program and runs it once.
-fn execute(c: LogpConfig) -> Result<LogpRun, ModelError> {
+fn execute(c: LogpConfig, config: &ConfigFile<'_>) -> Result<LogpRun, ModelError> {
     let (mc, choice, delta) = machine_config(&c)?;
     let mut adv = choice.adversary(c.seed);
-    let executed = match c.program.build(&mc.params, delta)? {
+    let executed = match c.program.build(&mc.params, delta, config)? {
         Built::Compaction { procs, algorithm, x, bound } => {
             Executed::Compaction { algorithm, e: run(&mc, procs, &mut adv)?, x, bound }
         }
         Built::Scripts(scripts) => Executed::Scripts(run(&mc, scripts, &mut adv)?),
+        Built::Goal { procs, reference } => {
+            Executed::Goal { e: run(&mc, procs, &mut adv)?, reference }
+        }
     };
     Ok(LogpRun { choice, p: c.p, with_trace: c.trace, executed })
 }
@@ -219,6 +228,10 @@ impl LogpRun {
             Executed::Scripts(e) => {
                 report(self.choice, e, json!({ "algorithm": "script" }), self.with_trace)
             }
+            Executed::Goal { e, reference } => {
+                let extra = json!({ "algorithm": "goal", "verified": e.states == *reference });
+                report(self.choice, e, extra, self.with_trace)
+            }
         }
     }
 
@@ -227,6 +240,7 @@ impl LogpRun {
         let (algorithm, trace) = match &self.executed {
             Executed::Compaction { algorithm, e, .. } => (*algorithm, &e.trace),
             Executed::Scripts(e) => ("script", &e.trace),
+            Executed::Goal { e, .. } => ("goal", &e.trace),
         };
         let title = format!(
             "{algorithm} under {} (adversary {})",
