@@ -242,11 +242,8 @@ impl LogpRun {
             Executed::Scripts(e) => ("script", &e.trace),
             Executed::Goal { e, .. } => ("goal", &e.trace),
         };
-        let title = format!(
-            "{algorithm} under {} (adversary {})",
-            trace.rule.name(),
-            self.choice.describe()
-        );
+        let title =
+            format!("{algorithm} under {} (adversary {})", trace.rule, self.choice.describe());
         Ok(super::trace_picture::trace_picture(trace, title)?)
     }
 }
@@ -314,7 +311,7 @@ fn report<S: serde::Serialize>(
     let mut summary = format!(
         "{} under {} (adversary {}): T = {}, quiescence {}, {} messages, {} violating, {} episodes, {stalled} stalled steps, trace {}",
         extra["algorithm"].as_str().unwrap_or("program"),
-        e.trace.rule.name(),
+        e.trace.rule,
         adversary.describe(),
         e.t,
         e.quiescence,
