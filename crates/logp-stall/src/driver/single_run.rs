@@ -11,9 +11,9 @@ use crate::goal::GoalRankState;
 use crate::program::{Built, Program, compaction_extra};
 use crate::script::ScriptState;
 use crate::{
-    AdversaryKind, CheckOpts, DeliveryPolicy, EmptyReceive, Error, Execution, GapPolicy,
-    LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy, StallRule, Step,
-    check_legal, limits, run,
+    AdversaryKind, CapacityViolation, CheckOpts, DeliveryPolicy, EmptyReceive, Error, Execution,
+    GapPolicy, LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy, StallRule,
+    Step, check_legal, limits, run,
 };
 
 fn one() -> u64 {
@@ -187,6 +187,21 @@ enum Executed {
     Scripts(Execution<ScriptState>),
     /// A GOAL schedule's ranks, with the final states they must reach.
     Goal { e: Execution<GoalRankState>, reference: Vec<GoalRankState> },
+    /// Rejected by SF-LogP: the first capacity violation.
+    Rejected { algorithm: &'static str, violation: CapacityViolation },
+}
+
+/// A run's result with SF-LogP's rejection apart: a capacity violation under the stall-free
+/// rule is the model's outcome for a program that is not stall-free (paper §2.1), not a
+/// failure of the run.
+fn outcome<S>(
+    run: Result<Execution<S>, Error>,
+) -> Result<Result<Execution<S>, CapacityViolation>, Error> {
+    match run {
+        Ok(e) => Ok(Ok(e)),
+        Err(Error::CapacityViolation(violation)) => Ok(Err(*violation)),
+        Err(e) => Err(e),
+    }
 }
 
 /// One run of a `kind = "logp"` configuration: what its report and its picture are drawn from.
@@ -207,12 +222,19 @@ fn execute(c: LogpConfig, config: &ConfigFile<'_>) -> Result<LogpRun, ModelError
     let mut adv = choice.adversary(c.seed);
     let executed = match c.program.build(&mc.params, delta, config)? {
         Built::Compaction { procs, algorithm, x, bound } => {
-            Executed::Compaction { algorithm, e: run(&mc, procs, &mut adv)?, x, bound }
+            match outcome(run(&mc, procs, &mut adv))? {
+                Ok(e) => Executed::Compaction { algorithm, e, x, bound },
+                Err(violation) => Executed::Rejected { algorithm, violation },
+            }
         }
-        Built::Scripts(scripts) => Executed::Scripts(run(&mc, scripts, &mut adv)?),
-        Built::Goal { procs, reference } => {
-            Executed::Goal { e: run(&mc, procs, &mut adv)?, reference }
-        }
+        Built::Scripts(scripts) => match outcome(run(&mc, scripts, &mut adv))? {
+            Ok(e) => Executed::Scripts(e),
+            Err(violation) => Executed::Rejected { algorithm: "script", violation },
+        },
+        Built::Goal { procs, reference } => match outcome(run(&mc, procs, &mut adv))? {
+            Ok(e) => Executed::Goal { e, reference },
+            Err(violation) => Executed::Rejected { algorithm: "goal", violation },
+        },
     };
     Ok(LogpRun { choice, p: c.p, with_trace: c.trace, executed })
 }
@@ -232,6 +254,20 @@ impl LogpRun {
                 let extra = json!({ "algorithm": "goal", "verified": e.states == *reference });
                 report(self.choice, e, extra, self.with_trace)
             }
+            Executed::Rejected { algorithm, violation } => {
+                let summary = format!(
+                    "{algorithm} under SF-LogP (adversary {}): rejected, the program is not stall-free: {violation}",
+                    self.choice.describe()
+                );
+                let report = json!({
+                    "algorithm": algorithm,
+                    "rule": StallRule::StallFree,
+                    "adversary": self.choice.to_json(),
+                    "outcome": "rejected",
+                    "violation": violation,
+                });
+                Ok(RunReport { summary, report })
+            }
         }
     }
 
@@ -241,6 +277,10 @@ impl LogpRun {
             Executed::Compaction { algorithm, e, .. } => (*algorithm, &e.trace),
             Executed::Scripts(e) => ("script", &e.trace),
             Executed::Goal { e, .. } => ("goal", &e.trace),
+            // A rejected program has no execution to draw.
+            Executed::Rejected { violation, .. } => {
+                return Err(Error::CapacityViolation(Box::new(violation.clone())).into());
+            }
         };
         let title =
             format!("{algorithm} under {} (adversary {})", trace.rule, self.choice.describe());
