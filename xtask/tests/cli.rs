@@ -298,7 +298,8 @@ fn every_embedded_sweep_point_is_valid() {
 }
 
 /// Whose fault a failure is decides the exit status, for every model crate: the user's input
-/// exits 2, a run that fails after validation exits 1; both print one line.
+/// exits 2, a run that fails after validation exits 1; both print one line. A model's outcome
+/// (SF-LogP rejecting a program) is a run's result: exit 0, its summary.
 #[test]
 fn config_errors_exit_2_and_failed_runs_exit_1() {
     let fixture = |f: &str| root().join("fixtures").join(f).display().to_string();
@@ -331,20 +332,29 @@ fn config_errors_exit_2_and_failed_runs_exit_1() {
         ("pram", fixture("pram/run-address.toml"), 1, "address 8 out of range 0..8 for pid 3"),
         ("pram", fixture("pram/run-division.toml"), 1, "division by zero for pid 0"),
         ("pram", fixture("pram/run-step-limit.toml"), 1, "step limit of 10 instructions"),
-        // SF-LogP aborts the run: a capacity violation at run time.
+        // A script that loops without taking a step stops the run.
+        (
+            "logp-stall",
+            fixture("logp-stall/logp-zero-step-loop.toml"),
+            1,
+            "run failed: program of P0 failed at step 0: more than 100000 instructions in a row",
+        ),
+        // SF-LogP rejecting a program that is not stall-free is the model's outcome.
         (
             "logp-stall",
             fixture("logp-stall/logp-compaction-delta-stall-free.toml"),
-            1,
-            "run failed: SF-LogP capacity violation",
+            0,
+            "rejected, the program is not stall-free: SF-LogP capacity violation at step 0",
         ),
     ];
     for (model, config, code, needle) in cases {
         let output = xtask(&["run", model, &config]);
         let stderr = String::from_utf8(output.stderr).unwrap();
         assert_eq!(output.status.code(), Some(code), "{model} {config}: {stderr}");
-        assert_eq!(stderr.trim_end().lines().count(), 1, "not one line: {stderr}");
-        assert!(stderr.contains(needle), "`{needle}` not in {stderr}");
+        // A failure is one line on stderr; an outcome is the run's summary on stdout.
+        let text = if code == 0 { String::from_utf8(output.stdout).unwrap() } else { stderr };
+        assert_eq!(text.trim_end().lines().count(), 1, "not one line: {text}");
+        assert!(text.contains(needle), "`{needle}` not in {text}");
     }
 }
 

@@ -69,17 +69,18 @@ pub struct LegalityReport {
 /// A custom program, run and checked: `P_1` submits one message to `P_0`, which polls for it.
 ///
 /// ```
-/// use logp_stall::script::{Instr, Operand, Script};
+/// use logp_stall::script::{Instr, Operand, Script, Target};
 /// use logp_stall::{CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule};
 /// use logp_stall::{check_legal, run};
 ///
 /// let params = LogpParams::new(4, 4, 2, 1)?; // p = 4, L = 4, G = 2, o = 1
 /// let send = vec![Instr::Submit { dest: Operand::Imm(0), payload: vec![Operand::Imm(7)] }];
 /// let poll = vec![
+///     Instr::Label { name: "poll".into() },
 ///     Instr::Receive { into: 0, flag: Some(1), src: None },
 ///     Instr::WaitGap,
 ///     Instr::JumpIf { a: Operand::Name("r1".into()), cmp: logp_stall::script::Cmp::Eq,
-///                     b: Operand::Imm(0), target: 0 },
+///                     b: Operand::Imm(0), target: Target::Label("poll".into()) },
 /// ];
 /// let code = [poll, send, vec![], vec![]];
 /// let procs = code

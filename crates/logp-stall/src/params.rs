@@ -187,6 +187,17 @@ impl StallRule {
     }
 }
 
+/// The rule as the paper names it: `SF-LogP`, `δ-LogP (δ = 2)`, `immediate blocking`.
+impl std::fmt::Display for StallRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StallRule::StallFree => write!(f, "SF-LogP"),
+            StallRule::Delta { delta } => write!(f, "δ-LogP (δ = {delta})"),
+            StallRule::ImmediateBlocking => write!(f, "immediate blocking"),
+        }
+    }
+}
+
 /// What a violation of the gap rule (paper §2) does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

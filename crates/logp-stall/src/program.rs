@@ -3,8 +3,10 @@
 //! it and check its 2-compaction outputs through this one loader.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use netcore::Step;
+use netcore::study::ConfigFile;
 use serde::Deserialize;
 use serde_json::json;
 
@@ -12,6 +14,7 @@ use crate::algorithms::{
     PlanProc, PlanState, compaction_delta_time, compaction_sf_tree_time, outputs,
     reference_compaction, two_compaction_delta, two_compaction_sf_tree,
 };
+use crate::goal::{GoalProcess, GoalRankState, goal_programs, parse_file};
 use crate::script::{Instr, Script};
 use crate::{Error, LogpParams};
 
@@ -24,6 +27,8 @@ pub(crate) enum Program {
     CompactionSfTree { x: Vec<i64> },
     /// Scripts: `default` for every processor, `procs` by processor id.
     Script { default: Vec<Instr>, procs: BTreeMap<String, Vec<Instr>>, max_words: usize },
+    /// A GOAL schedule read from `file` (relative to the config), one rank per processor.
+    Goal { file: PathBuf },
 }
 
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -32,6 +37,7 @@ enum ProgramType {
     CompactionDelta,
     CompactionSfTree,
     Script,
+    Goal,
 }
 
 /// `[program]` as written: `type` and every key some type takes, checked against `type`
@@ -45,6 +51,7 @@ struct ProgramTable {
     default: Option<Vec<Instr>>,
     procs: Option<BTreeMap<String, Vec<Instr>>>,
     max_words: Option<usize>,
+    file: Option<PathBuf>,
 }
 
 impl<'de> Deserialize<'de> for Program {
@@ -54,14 +61,17 @@ impl<'de> Deserialize<'de> for Program {
             ProgramType::CompactionDelta => "compaction_delta",
             ProgramType::CompactionSfTree => "compaction_sf_tree",
             ProgramType::Script => "script",
+            ProgramType::Goal => "goal",
         };
         let fail = |msg: String| <D::Error as serde::de::Error>::custom(msg);
         let script = matches!(t.kind, ProgramType::Script);
+        let goal = matches!(t.kind, ProgramType::Goal);
         let wrong = [
-            ("x", t.x.is_some() && script),
+            ("x", t.x.is_some() && (script || goal)),
             ("default", t.default.is_some() && !script),
             ("procs", t.procs.is_some() && !script),
             ("max_words", t.max_words.is_some() && !script),
+            ("file", t.file.is_some() && !goal),
         ];
         if let Some((key, _)) = wrong.iter().find(|(_, bad)| *bad) {
             return Err(fail(format!("type = \"{name}\" does not take the key `{key}`")));
@@ -74,6 +84,9 @@ impl<'de> Deserialize<'de> for Program {
                 default: t.default.unwrap_or_default(),
                 procs: t.procs.unwrap_or_default(),
                 max_words: t.max_words.unwrap_or(4),
+            },
+            ProgramType::Goal => Program::Goal {
+                file: t.file.ok_or_else(|| fail("type = \"goal\" needs the key `file`".into()))?,
             },
         })
     }
@@ -94,6 +107,8 @@ pub(crate) enum Built {
     },
     /// Scripts.
     Scripts(Vec<Script>),
+    /// A GOAL schedule's ranks, with the final states they must reach.
+    Goal { procs: Vec<GoalProcess>, reference: Vec<GoalRankState> },
 }
 
 impl Program {
@@ -101,7 +116,9 @@ impl Program {
     pub(crate) fn code_bytes(&self, p: u32) -> u64 {
         let instr = std::mem::size_of::<Instr>() as u64;
         let code = match self {
+            // A GOAL file's schedule is bounded while it is parsed (Limits).
             Program::CompactionDelta { .. } | Program::CompactionSfTree { .. } => 0,
+            Program::Goal { .. } => 0,
             Program::Script { default, procs, .. } => {
                 let own: u64 = procs.values().map(|v| v.len() as u64).sum();
                 (u64::from(p).saturating_mul(default.len() as u64)).saturating_add(own)
@@ -110,10 +127,26 @@ impl Program {
         code.saturating_mul(instr)
     }
 
-    /// The processes for `params`, with δ for the δ-LogP 2-compaction.
-    pub(crate) fn build(self, params: &LogpParams, delta: u64) -> Result<Built, Error> {
+    /// The processes for `params`, with δ for the δ-LogP 2-compaction; a GOAL file is read
+    /// relative to `config`.
+    pub(crate) fn build(
+        self,
+        params: &LogpParams,
+        delta: u64,
+        config: &ConfigFile<'_>,
+    ) -> Result<Built, Error> {
         let p = params.p();
         match self {
+            Program::Goal { file } => {
+                let schedule = parse_file(&config.resolve(&file))?;
+                if schedule.num_ranks != p {
+                    let (field, rule) = ("p", "p = the GOAL schedule's num_ranks");
+                    let value = format!("p = {p}, num_ranks = {}", schedule.num_ranks);
+                    return Err(Error::ConfigParam { field, rule, value });
+                }
+                let reference = schedule.reference_states();
+                Ok(Built::Goal { procs: goal_programs(&schedule, params.gap()), reference })
+            }
             Program::CompactionDelta { x } | Program::CompactionSfTree { x }
                 if x.len() != p as usize =>
             {

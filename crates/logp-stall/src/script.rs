@@ -8,7 +8,8 @@
 //! holds, so a script whose last instruction is a wait halts right after its last idle step
 //! (`wait_until 3` alone takes steps 0, 1, 2, as `idle 3` does), `submit {dest, payload}`, `receive {into, flag, src}`.
 //! Zero-step instructions, executed eagerly so `is_halted` is exact: `set`, `add`, `sub`,
-//! `min`, `max`, `jump`, `jump_if {a, cmp, b, target}`, `halt`. More than
+//! `min`, `max`, `label {name}`, `jump {target}`, `jump_if {a, cmp, b, target}`, `halt`; a
+//! target is an instruction index or the name of a `label` of the same script. More than
 //! [`ZERO_STEP_LIMIT`] instructions in a row that take no step (zero-step instructions,
 //! `compute`/`idle` with `k = 0`, satisfied waits) halt the script with a fault, which the
 //! machine reports as [`Error::ProgramFault`] (`docs/models/logp-stall.md`, Choices:
@@ -78,6 +79,55 @@ impl<'de> Deserialize<'de> for Operand {
             }
         }
         d.deserialize_any(Visit)
+    }
+}
+
+/// A jump target: an instruction index, or the name of a `label` instruction of the same
+/// script (resolved to its index when the script is built), so that inserting an instruction
+/// does not move the targets.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Target {
+    /// An instruction index (`target = 3`).
+    Index(usize),
+    /// A label (`target = "loop"`).
+    Label(String),
+}
+
+impl<'de> Deserialize<'de> for Target {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Target;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a jump target: an instruction index or a label's name")
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Target, E> {
+                usize::try_from(v)
+                    .map(Target::Index)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Target, E> {
+                usize::try_from(v)
+                    .map(Target::Index)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Target, E> {
+                Ok(Target::Label(v.to_string()))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+impl Target {
+    /// The instruction index (a label is resolved when the script is built; an unresolved
+    /// one points past the code, which halts).
+    fn index(&self) -> usize {
+        match self {
+            Target::Index(i) => *i,
+            Target::Label(_) => usize::MAX,
+        }
     }
 }
 
@@ -170,10 +220,15 @@ pub enum Instr {
         /// Right.
         b: Operand,
     },
+    /// A named position for jumps (takes no step).
+    Label {
+        /// The name, unique in its script.
+        name: String,
+    },
     /// Jump to instruction `target`.
     Jump {
-        /// Instruction index.
-        target: usize,
+        /// Instruction index or label.
+        target: Target,
     },
     /// Jump to `target` if `a cmp b`.
     JumpIf {
@@ -183,8 +238,8 @@ pub enum Instr {
         cmp: Cmp,
         /// Right.
         b: Operand,
-        /// Instruction index.
-        target: usize,
+        /// Instruction index or label.
+        target: Target,
     },
     /// Stop.
     Halt,
@@ -256,6 +311,25 @@ impl Script {
         max_words: usize,
     ) -> Result<Self, Error> {
         let err = |pc: usize, message: String| Error::Script { proc: pid, pc, message };
+        let mut code = code;
+        let mut labels = std::collections::BTreeMap::new();
+        for (pc, ins) in code.iter().enumerate() {
+            if let Instr::Label { name } = ins
+                && let Some(first) = labels.insert(name.clone(), pc)
+            {
+                return Err(err(pc, format!("label {name:?} is also at instruction {first}")));
+            }
+        }
+        for (pc, ins) in code.iter_mut().enumerate() {
+            if let Instr::Jump { target } | Instr::JumpIf { target, .. } = ins
+                && let Target::Label(name) = target
+            {
+                let at = labels.get(name.as_str()).copied();
+                *target = Target::Index(at.ok_or_else(|| {
+                    err(pc, format!("jump target label {name:?} names no label of this script"))
+                })?);
+            }
+        }
         let n = code.len();
         for (pc, ins) in code.iter().enumerate() {
             let mut ops: Vec<&Operand> = Vec::new();
@@ -290,10 +364,10 @@ impl Script {
                     regs.push(*reg);
                     ops.extend([a, b]);
                 }
-                Instr::Jump { target } | Instr::JumpIf { target, .. } if *target > n => {
+                Instr::Jump { target } | Instr::JumpIf { target, .. } if target.index() > n => {
                     return Err(err(
                         pc,
-                        format!("jump target must satisfy target <= {n} (got {target})"),
+                        format!("jump target must satisfy target <= {n} (got {})", target.index()),
                     ));
                 }
                 Instr::JumpIf { a, b, .. } => ops.extend([a, b]),
@@ -419,7 +493,7 @@ impl Script {
                 }
                 Instr::Min { reg, a, b } => self.regs[*reg as usize] = self.val(a).min(self.val(b)),
                 Instr::Max { reg, a, b } => self.regs[*reg as usize] = self.val(a).max(self.val(b)),
-                Instr::Jump { target } => next = *target,
+                Instr::Jump { target } => next = target.index(),
                 Instr::JumpIf { a, cmp, b, target } => {
                     let (a, b) = (self.val(a), self.val(b));
                     let take = match cmp {
@@ -431,7 +505,7 @@ impl Script {
                         Cmp::Ge => a >= b,
                     };
                     if take {
-                        next = *target;
+                        next = target.index();
                     }
                 }
                 Instr::Halt => {
@@ -439,7 +513,8 @@ impl Script {
                     return;
                 }
                 // Waits reach here only when satisfied at `at`: zero steps.
-                Instr::Compute { k: 0 }
+                Instr::Label { .. }
+                | Instr::Compute { k: 0 }
                 | Instr::Idle { k: 0 }
                 | Instr::WaitUntil { .. }
                 | Instr::WaitGap => {}

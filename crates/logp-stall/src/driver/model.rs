@@ -95,17 +95,17 @@ impl Model for LogpStall {
         let text = config.text;
         match parse::<KindOf>(text)?.kind {
             Kind::Goal => crate::driver::goal_config::run_goal_config(&parse(text)?, config),
-            Kind::Sim => crate::driver::sim_config::run_sim_config(parse(text)?),
-            Kind::Logp => crate::driver::single_run::run_logp_config(parse(text)?),
+            Kind::Sim => crate::driver::sim_config::run_sim_config(parse(text)?, config),
+            Kind::Logp => crate::driver::single_run::run_logp_config(parse(text)?, config),
             Kind::Bsp => crate::driver::bsp_config::run_bsp_config(&parse(text)?),
         }
     }
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         let text = config.text;
         match parse::<KindOf>(text)?.kind {
-            Kind::Logp => crate::driver::single_run::logp_pictured(parse(text)?),
+            Kind::Logp => crate::driver::single_run::logp_pictured(parse(text)?, config),
             Kind::Goal => crate::driver::goal_config::goal_config_pictured(&parse(text)?, config),
-            Kind::Sim => crate::driver::sim_config::sim_pictured(parse(text)?),
+            Kind::Sim => crate::driver::sim_config::sim_pictured(parse(text)?, config),
             Kind::Bsp => crate::driver::bsp_config::bsp_pictured(&parse(text)?),
         }
     }

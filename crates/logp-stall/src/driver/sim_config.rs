@@ -16,11 +16,12 @@
 //! ```
 
 use netcore::picture::{Picture, check_size};
-use netcore::study::{ModelError, RunReport, to_json};
+use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::algorithms::PlanState;
+use crate::goal::GoalRankState;
 use crate::program::{Built, Program, compaction_extra};
 use crate::script::ScriptState;
 use crate::{Error, Step, limits};
@@ -126,16 +127,19 @@ impl SimRunConfig {
     }
 }
 
-/// Runs a `kind = "sim"` configuration.
-pub fn run_sim_config(c: SimRunConfig) -> Result<RunReport, ModelError> {
+/// Runs a `kind = "sim"` configuration; `config` resolves a GOAL program's file.
+pub fn run_sim_config(c: SimRunConfig, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
     let (cfg, source) = c.source()?;
-    execute(cfg, source)?.report()
+    execute(cfg, source, config)?.report()
 }
 
 /// One run of a `kind = "sim"` configuration, reported and drawn (the picture's refusals
 /// first).
-pub fn sim_pictured(c: SimRunConfig) -> Result<(RunReport, Picture), ModelError> {
-    let run = execute_drawable(c)?;
+pub fn sim_pictured(
+    c: SimRunConfig,
+    config: &ConfigFile<'_>,
+) -> Result<(RunReport, Picture), ModelError> {
+    let run = execute_drawable(c, config)?;
     let picture = run.picture()?;
     Ok((run.report()?, picture))
 }
@@ -148,6 +152,8 @@ enum Simulated {
     Compaction { algorithm: &'static str, judged: Judged<PlanState>, x: Vec<i64>, bound: Step },
     /// Scripts, with the trace in the report if `trace = true`.
     Scripts(Judged<ScriptState>),
+    /// A GOAL schedule's ranks, with the final states they must reach.
+    Goal { judged: Judged<GoalRankState>, reference: Vec<GoalRankState> },
 }
 
 /// One run of a `kind = "sim"` configuration: what its report and its picture are drawn from.
@@ -162,7 +168,11 @@ struct SimRun {
 
 /// Simulates `source` on `cfg` once: a workload as generated, a `[program]` within the
 /// memory budget its programs leave.
-fn execute(mut cfg: SimConfig, source: Source) -> Result<SimRun, ModelError> {
+fn execute(
+    mut cfg: SimConfig,
+    source: Source,
+    config: &ConfigFile<'_>,
+) -> Result<SimRun, ModelError> {
     let (simulated, with_trace) = match source {
         Source::Workload { workload, r, seed } => {
             let (judged, reference) = simulate_workload(&cfg, workload, r, seed)?;
@@ -174,12 +184,15 @@ fn execute(mut cfg: SimConfig, source: Source) -> Result<SimRun, ModelError> {
             limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p()), up_front)?;
             cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
             let params = cfg.logp();
-            let simulated = match program.build(&params, cfg.delta)? {
+            let simulated = match program.build(&params, cfg.delta, config)? {
                 Built::Compaction { procs, algorithm, x, bound } => {
                     let judged = simulate_and_judge(&cfg, procs)?;
                     Simulated::Compaction { algorithm, judged, x, bound }
                 }
                 Built::Scripts(scripts) => Simulated::Scripts(simulate_and_judge(&cfg, scripts)?),
+                Built::Goal { procs, reference } => {
+                    Simulated::Goal { judged: simulate_and_judge(&cfg, procs)?, reference }
+                }
             };
             (simulated, trace)
         }
@@ -205,6 +218,11 @@ impl SimRun {
             Simulated::Scripts(judged) => {
                 detailed(cfg, judged, json!({ "algorithm": "script" }), self.with_trace)
             }
+            Simulated::Goal { judged, reference } => {
+                let verified = judged.report.states == *reference;
+                let extra = json!({ "algorithm": "goal", "verified": verified });
+                detailed(cfg, judged, extra, self.with_trace)
+            }
         }
     }
 
@@ -214,6 +232,7 @@ impl SimRun {
             Simulated::Workload { workload, judged, .. } => (json!(workload), &judged.trace),
             Simulated::Compaction { algorithm, judged, .. } => (json!(algorithm), &judged.trace),
             Simulated::Scripts(judged) => (json!("script"), &judged.trace),
+            Simulated::Goal { judged, .. } => (json!("goal"), &judged.trace),
         };
         let cfg = &self.cfg;
         let title = format!(
@@ -256,11 +275,11 @@ fn simulate_workload(
 }
 
 /// One run of `c`, refused before the run past the picture's lanes.
-fn execute_drawable(c: SimRunConfig) -> Result<SimRun, ModelError> {
+fn execute_drawable(c: SimRunConfig, config: &ConfigFile<'_>) -> Result<SimRun, ModelError> {
     c.machine.validate()?;
     let (cfg, source) = c.source()?;
     check_size("p", u64::from(cfg.p()), "T", 0)?;
-    execute(cfg, source)
+    execute(cfg, source, config)
 }
 
 /// The detailed report of a simulated program: `extra` (its algorithm and checks), then the

@@ -2,17 +2,18 @@
 //! machine (schema in `docs/models/logp-stall.md`).
 
 use netcore::picture::{Picture, check_size};
-use netcore::study::{ModelError, RunReport};
+use netcore::study::{ConfigFile, ModelError, RunReport};
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::algorithms::PlanState;
+use crate::goal::GoalRankState;
 use crate::program::{Built, Program, compaction_extra};
 use crate::script::ScriptState;
 use crate::{
-    AdversaryKind, CheckOpts, DeliveryPolicy, EmptyReceive, Error, Execution, GapPolicy,
-    LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy, StallRule, Step,
-    check_legal, limits, run,
+    AdversaryKind, CapacityViolation, CheckOpts, DeliveryPolicy, EmptyReceive, Error, Execution,
+    GapPolicy, LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy, StallRule,
+    Step, check_legal, limits, run,
 };
 
 fn one() -> u64 {
@@ -161,16 +162,19 @@ pub struct LogpConfig {
     program: Program,
 }
 
-/// Runs a `kind = "logp"` configuration.
-pub fn run_logp_config(c: LogpConfig) -> Result<RunReport, ModelError> {
-    execute(c)?.report()
+/// Runs a `kind = "logp"` configuration; `config` resolves a GOAL program's file.
+pub fn run_logp_config(c: LogpConfig, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+    execute(c, config)?.report()
 }
 
 /// One run of a `kind = "logp"` configuration, reported and drawn (the picture's
 /// refusals first).
-pub fn logp_pictured(c: LogpConfig) -> Result<(RunReport, Picture), ModelError> {
+pub fn logp_pictured(
+    c: LogpConfig,
+    config: &ConfigFile<'_>,
+) -> Result<(RunReport, Picture), ModelError> {
     check_size("p", u64::from(c.p), "T", 0)?;
-    let run = execute(c)?;
+    let run = execute(c, config)?;
     let picture = run.picture()?;
     Ok((run.report()?, picture))
 }
@@ -181,6 +185,23 @@ enum Executed {
     Compaction { algorithm: &'static str, e: Execution<PlanState>, x: Vec<i64>, bound: Step },
     /// Scripts.
     Scripts(Execution<ScriptState>),
+    /// A GOAL schedule's ranks, with the final states they must reach.
+    Goal { e: Execution<GoalRankState>, reference: Vec<GoalRankState> },
+    /// Rejected by SF-LogP: the first capacity violation.
+    Rejected { algorithm: &'static str, violation: CapacityViolation },
+}
+
+/// A run's result with SF-LogP's rejection apart: a capacity violation under the stall-free
+/// rule is the model's outcome for a program that is not stall-free (paper §2.1), not a
+/// failure of the run.
+fn outcome<S>(
+    run: Result<Execution<S>, Error>,
+) -> Result<Result<Execution<S>, CapacityViolation>, Error> {
+    match run {
+        Ok(e) => Ok(Ok(e)),
+        Err(Error::CapacityViolation(violation)) => Ok(Err(*violation)),
+        Err(e) => Err(e),
+    }
 }
 
 /// One run of a `kind = "logp"` configuration: what its report and its picture are drawn from.
@@ -196,14 +217,24 @@ struct LogpRun {
 }
 
 /// Builds config `c`'s machine, adversary and program and runs it once.
-fn execute(c: LogpConfig) -> Result<LogpRun, ModelError> {
+fn execute(c: LogpConfig, config: &ConfigFile<'_>) -> Result<LogpRun, ModelError> {
     let (mc, choice, delta) = machine_config(&c)?;
     let mut adv = choice.adversary(c.seed);
-    let executed = match c.program.build(&mc.params, delta)? {
+    let executed = match c.program.build(&mc.params, delta, config)? {
         Built::Compaction { procs, algorithm, x, bound } => {
-            Executed::Compaction { algorithm, e: run(&mc, procs, &mut adv)?, x, bound }
+            match outcome(run(&mc, procs, &mut adv))? {
+                Ok(e) => Executed::Compaction { algorithm, e, x, bound },
+                Err(violation) => Executed::Rejected { algorithm, violation },
+            }
         }
-        Built::Scripts(scripts) => Executed::Scripts(run(&mc, scripts, &mut adv)?),
+        Built::Scripts(scripts) => match outcome(run(&mc, scripts, &mut adv))? {
+            Ok(e) => Executed::Scripts(e),
+            Err(violation) => Executed::Rejected { algorithm: "script", violation },
+        },
+        Built::Goal { procs, reference } => match outcome(run(&mc, procs, &mut adv))? {
+            Ok(e) => Executed::Goal { e, reference },
+            Err(violation) => Executed::Rejected { algorithm: "goal", violation },
+        },
     };
     Ok(LogpRun { choice, p: c.p, with_trace: c.trace, executed })
 }
@@ -219,6 +250,24 @@ impl LogpRun {
             Executed::Scripts(e) => {
                 report(self.choice, e, json!({ "algorithm": "script" }), self.with_trace)
             }
+            Executed::Goal { e, reference } => {
+                let extra = json!({ "algorithm": "goal", "verified": e.states == *reference });
+                report(self.choice, e, extra, self.with_trace)
+            }
+            Executed::Rejected { algorithm, violation } => {
+                let summary = format!(
+                    "{algorithm} under SF-LogP (adversary {}): rejected, the program is not stall-free: {violation}",
+                    self.choice.describe()
+                );
+                let report = json!({
+                    "algorithm": algorithm,
+                    "rule": StallRule::StallFree,
+                    "adversary": self.choice.to_json(),
+                    "outcome": "rejected",
+                    "violation": violation,
+                });
+                Ok(RunReport { summary, report })
+            }
         }
     }
 
@@ -227,12 +276,14 @@ impl LogpRun {
         let (algorithm, trace) = match &self.executed {
             Executed::Compaction { algorithm, e, .. } => (*algorithm, &e.trace),
             Executed::Scripts(e) => ("script", &e.trace),
+            Executed::Goal { e, .. } => ("goal", &e.trace),
+            // A rejected program has no execution to draw.
+            Executed::Rejected { violation, .. } => {
+                return Err(Error::CapacityViolation(Box::new(violation.clone())).into());
+            }
         };
-        let title = format!(
-            "{algorithm} under {} (adversary {})",
-            trace.rule.name(),
-            self.choice.describe()
-        );
+        let title =
+            format!("{algorithm} under {} (adversary {})", trace.rule, self.choice.describe());
         Ok(super::trace_picture::trace_picture(trace, title)?)
     }
 }
@@ -300,7 +351,7 @@ fn report<S: serde::Serialize>(
     let mut summary = format!(
         "{} under {} (adversary {}): T = {}, quiescence {}, {} messages, {} violating, {} episodes, {stalled} stalled steps, trace {}",
         extra["algorithm"].as_str().unwrap_or("program"),
-        e.trace.rule.name(),
+        e.trace.rule,
         adversary.describe(),
         e.t,
         e.quiescence,

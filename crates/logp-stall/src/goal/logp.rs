@@ -2,9 +2,10 @@
 //! machine under every stalling rule and on the cycle simulation.
 //!
 //! Mapping (one LogP step per action): `calc t` = `t` Compute steps; `send` = one Submit (a
-//! LogP message is one word, the byte count is not modelled); `recv` completes when the
-//! message it is matched with (the same static matching as [`crate::goal`]) has been taken
-//! from the input buffer by a Receive. Every step the rank runs the first ready operation, in
+//! LogP message is one word, the byte count is not modelled); `recv` completes when a message
+//! it matches has been taken from the input buffer by a Receive. Matching is dynamic, as in
+//! the LogGOPSim-compatible mode: a ready recv from `src` with `tag` (either may be `ANY`)
+//! claims the earliest taken, unclaimed message from that source with that tag. Every step the rank runs the first ready operation, in
 //! the order operations became ready, that can progress: a send when the gap rule allows, a
 //! calc, or a recv whose message was already taken. If none can and some recv waits, it polls
 //! with a Receive when the gap rule allows (the buffer head may belong to a later recv and is
@@ -16,7 +17,7 @@ use std::collections::VecDeque;
 use netcore::Step;
 use serde::Serialize;
 
-use super::schedule::{DepKind, OpKind, Schedule};
+use super::schedule::{ANY, DepKind, OpKind, Schedule};
 use crate::{Action, Delivered, LogpProcess};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,7 +27,7 @@ struct RankOp {
     size: u64,
     peer: u32,
     tag: u32,
-    /// k-th send to (peer, tag) / k-th recv from (peer, tag) of this rank.
+    /// A send's index among this rank's sends to (peer, tag), carried in its payload.
     k: u32,
     /// Dependents `(op, irequires)`.
     dependents: Vec<(u32, bool)>,
@@ -45,18 +46,24 @@ impl Schedule {
     /// The final state every rank must reach: all operations completed, and the messages
     /// `(src, tag, k)` its recvs are matched with.
     pub fn reference_states(&self) -> Vec<GoalRankState> {
-        (0..self.num_ranks)
-            .map(|r| {
-                let mut counts: std::collections::BTreeMap<(u32, u32), u32> =
-                    std::collections::BTreeMap::new();
-                let mut received = Vec::new();
-                for op in self.rank_ops(r) {
-                    if op.kind == OpKind::Recv {
-                        let c = counts.entry((op.peer, op.tag)).or_insert(0);
-                        received.push((op.peer, op.tag, *c));
-                        *c += 1;
-                    }
+        // Every message sent to a rank is received there (the schedule's message counts are
+        // validated), whichever recv claims it: the messages are `(src, tag, k)`, `k` the
+        // index among `src`'s sends to the rank with that tag.
+        let mut received: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); self.num_ranks as usize];
+        for src in 0..self.num_ranks {
+            let mut counts: std::collections::BTreeMap<(u32, u32), u32> =
+                std::collections::BTreeMap::new();
+            for op in self.rank_ops(src) {
+                if op.kind == OpKind::Send {
+                    let c = counts.entry((op.peer, op.tag)).or_insert(0);
+                    received[op.peer as usize].push((src, op.tag, *c));
+                    *c += 1;
                 }
+            }
+        }
+        (0..self.num_ranks)
+            .zip(received)
+            .map(|(r, mut received)| {
                 received.sort_unstable();
                 GoalRankState { completed: self.rank_ops(r).len() as u32, received }
             })
@@ -93,19 +100,18 @@ pub fn goal_programs(schedule: &Schedule, gap: u64) -> Vec<GoalProcess> {
         .map(|r| {
             let base = schedule.rank_start[r as usize];
             let src_ops = schedule.rank_ops(r);
-            let mut counts: std::collections::BTreeMap<(bool, u32, u32), u32> =
+            let mut counts: std::collections::BTreeMap<(u32, u32), u32> =
                 std::collections::BTreeMap::new();
             let mut ops: Vec<RankOp> = src_ops
                 .iter()
                 .map(|op| {
-                    let key = (op.kind == OpKind::Send, op.peer, op.tag);
                     let k = match op.kind {
-                        OpKind::Calc => 0,
-                        _ => {
-                            let c = counts.entry(key).or_insert(0);
+                        OpKind::Send => {
+                            let c = counts.entry((op.peer, op.tag)).or_insert(0);
                             *c += 1;
                             *c - 1
                         }
+                        OpKind::Calc | OpKind::Recv => 0,
                     };
                     RankOp {
                         kind: op.kind,
@@ -176,18 +182,25 @@ impl GoalProcess {
         self.last_comm.is_none_or(|t| now - t >= self.gap)
     }
 
-    /// Completes every ready recv whose message is already stashed (zero steps).
+    /// The stash index of the earliest taken message recv `o` matches (`ANY` source or tag
+    /// matches every one).
+    fn matching(&self, o: &RankOp) -> Option<usize> {
+        self.stash.iter().position(|&(src, tag, _)| {
+            (o.peer == ANY || o.peer == src) && (o.tag == ANY || o.tag == tag)
+        })
+    }
+
+    /// Completes every ready recv that matches a stashed message, in the order the recvs became
+    /// ready (zero steps).
     fn claim_stashed(&mut self) {
         loop {
-            let found = self.ready.iter().position(|&i| {
+            let found = self.ready.iter().enumerate().find_map(|(pos, &i)| {
                 let o = &self.ops[i as usize];
-                o.kind == OpKind::Recv && self.stash.contains(&(o.peer, o.tag, o.k))
+                (o.kind == OpKind::Recv).then(|| self.matching(o).map(|at| (pos, at))).flatten()
             });
-            let Some(pos) = found else { return };
+            let Some((pos, at)) = found else { return };
             let i = self.ready.remove(pos).unwrap_or(0);
-            let o = &self.ops[i as usize];
-            let key = (o.peer, o.tag, o.k);
-            self.stash.retain(|s| *s != key);
+            self.stash.remove(at);
             self.complete(i);
         }
     }

@@ -4,7 +4,7 @@
 
 use logp_stall::driver::LogpStall;
 use logp_stall::goal::{LogGopsParams, parse, run_loggops};
-use logp_stall::script::{Cmp, Instr, Operand, Script};
+use logp_stall::script::{Cmp, Instr, Operand, Script, Target};
 use logp_stall::{Error, LogpParams, MachineConfig, PolicyAdversary, StallRule, run};
 use netcore::fault::Fault;
 use netcore::study::{ConfigFile, Model, ModelError, RunReport};
@@ -23,7 +23,7 @@ const HEAD: &str = "kind = \"logp\"\np = 2\nG = 2\nL = 2\nrule = \"delta\"\ndelt
 #[test]
 fn zero_step_work_is_bounded_by_the_work_limit() {
     use logp_stall::process::LogpProcess;
-    let spin = || vec![Instr::Jump { target: 0 }];
+    let spin = || vec![Instr::Jump { target: Target::Index(0) }];
     let wide = Script::new(spin(), 0, 1 << 20, 2, 1).expect("valid");
     let fault = wide.fault().expect("stopped");
     assert!(fault.starts_with("more than 8192 instructions take no step in total"), "{fault}");
@@ -241,12 +241,14 @@ fn instr() -> impl Strategy<Value = Instr> {
             .prop_map(|(into, flag, src)| Instr::Receive { into, flag, src }),
         (reg.clone(), operand()).prop_map(|(reg, value)| Instr::Set { reg, value }),
         (reg, operand(), operand()).prop_map(|(reg, a, b)| Instr::Add { reg, a, b }),
-        (0usize..10).prop_map(|target| Instr::Jump { target }),
+        (0usize..10).prop_map(|target| Instr::Jump { target: Target::Index(target) }),
+        "[a-c]".prop_map(|name| Instr::Label { name }),
+        "[a-c]".prop_map(|name| Instr::Jump { target: Target::Label(name) }),
         (operand(), operand(), 0usize..10).prop_map(|(a, b, target)| Instr::JumpIf {
             a,
             cmp: Cmp::Lt,
             b,
-            target
+            target: Target::Index(target)
         }),
         Just(Instr::Halt),
     ]
@@ -311,4 +313,31 @@ proptest! {
             let _ = run(&cfg, scripts, &mut PolicyAdversary::random(1));
         }
     }
+}
+
+/// Labels in TOML scripts (issue 40): `{ op = "label", name = "poll" }` names a position and
+/// `target = "poll"` jumps to it, so inserting an instruction moves no target. P0 polls until
+/// P1's message arrives: the labelled script gives the same run as the numeric one (its label
+/// takes no step). A label defined twice, or a target naming no label, is a config error
+/// naming the processor and the instruction.
+#[test]
+fn script_labels_name_jump_targets() {
+    let run = |default: &str, procs0: &str| {
+        run_config(&format!(
+            "{HEAD}[program]\ntype = \"script\"\ndefault = [{default}]\n[program.procs]\n0 = [{procs0}]\n"
+        ))
+    };
+    let send = "{ op = \"submit\", dest = 0, payload = [7] }";
+    let numeric = "{ op = \"receive\", into = 0, flag = 1 }, { op = \"wait_gap\" }, { op = \"jump_if\", a = \"r1\", cmp = \"eq\", b = 0, target = 0 }";
+    let labelled = "{ op = \"label\", name = \"poll\" }, { op = \"receive\", into = 0, flag = 1 }, { op = \"wait_gap\" }, { op = \"jump_if\", a = \"r1\", cmp = \"eq\", b = 0, target = \"poll\" }";
+    let a = run(send, numeric).expect("runs").report;
+    let b = run(send, labelled).expect("runs").report;
+    assert_eq!((&a["T"], &a["states"][0]["regs"]), (&b["T"], &b["states"][0]["regs"]));
+    assert_eq!(b["states"][0]["regs"][0], 7);
+    let twice = "{ op = \"label\", name = \"x\" }, { op = \"label\", name = \"x\" }";
+    let e = run(send, twice).unwrap_err().to_string();
+    assert!(e.contains("P0") && e.contains("label \"x\" is also at instruction 0"), "{e}");
+    let nowhere = "{ op = \"jump\", target = \"nowhere\" }";
+    let e = run(send, nowhere).unwrap_err().to_string();
+    assert!(e.contains("jump target label \"nowhere\" names no label of this script"), "{e}");
 }

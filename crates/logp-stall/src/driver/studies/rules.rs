@@ -14,7 +14,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use super::read::{num, only, range, span, text};
-use crate::script::{Cmp, Instr, Operand, Script};
+use crate::script::{Cmp, Instr, Operand, Script, Target};
 use crate::{
     AdversaryKind, CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, StallRule,
     check_legal, run,
@@ -132,13 +132,18 @@ fn program(dests: &[u32], expect: u64) -> Vec<Instr> {
     let top = code.len();
     let end = top + 7;
     code.extend([
-        Instr::JumpIf { a: reg(6), cmp: Cmp::Ge, b: imm(expect as i64), target: end },
+        Instr::JumpIf {
+            a: reg(6),
+            cmp: Cmp::Ge,
+            b: imm(expect as i64),
+            target: Target::Index(end),
+        },
         Instr::WaitGap,
         Instr::Receive { into: 0, flag: Some(1), src: None },
-        Instr::JumpIf { a: reg(1), cmp: Cmp::Eq, b: imm(0), target: top },
+        Instr::JumpIf { a: reg(1), cmp: Cmp::Eq, b: imm(0), target: Target::Index(top) },
         Instr::Add { reg: 5, a: reg(5), b: reg(0) },
         Instr::Add { reg: 6, a: reg(6), b: imm(1) },
-        Instr::Jump { target: top },
+        Instr::Jump { target: Target::Index(top) },
     ]);
     code
 }
