@@ -279,8 +279,8 @@ pub struct Script {
     fault: Option<String>,
     /// Instructions executed since the last step-taking one.
     zero_run: u32,
-    /// Instructions that took no step, in total.
-    zero_total: u64,
+    /// Instructions that may still take no step, of this processor's share of the work limit.
+    zero_left: u64,
 }
 
 const NAMES: [&str; 3] = ["pid", "p", "now"];
@@ -288,6 +288,11 @@ const NAMES: [&str; 3] = ["pid", "p", "now"];
 /// Most instructions a script executes in a row without taking a step; one more is a fault
 /// (a loop that never takes a step would hang the machine within one step).
 pub const ZERO_STEP_LIMIT: u32 = 100_000;
+
+/// A processor's share of the work limit for instructions that take no step: `2^33 / p`.
+fn zero_step_share(p: u32) -> u64 {
+    crate::limits::LOGP_WORK_LIMIT / u64::from(p.max(1))
+}
 
 fn check_operand(o: &Operand) -> Result<(), String> {
     match o {
@@ -393,7 +398,7 @@ impl Script {
             halted: false,
             fault: None,
             zero_run: 0,
-            zero_total: 0,
+            zero_left: zero_step_share(p),
         };
         s.settle_at(0);
         Ok(s)
@@ -419,20 +424,21 @@ impl Script {
     /// with a fault. Returns whether it may go on.
     fn zero_step(&mut self) -> bool {
         self.zero_run += 1;
-        self.zero_total += 1;
-        let share = crate::limits::LOGP_WORK_LIMIT / u64::from(self.p.max(1));
         if self.zero_run > ZERO_STEP_LIMIT {
             self.fault = Some(format!(
                 "more than {ZERO_STEP_LIMIT} instructions in a row take no step (a loop without a step, at instruction {})",
                 self.pc
             ));
             self.halted = true;
-        } else if self.zero_total > share {
+        } else if self.zero_left == 0 {
             self.fault = Some(format!(
-                "more than {share} instructions take no step in total, this processor's share 2^33 / p of the run's work limit (at instruction {})",
+                "more than {} instructions take no step in total, this processor's share 2^33 / p of the run's work limit (at instruction {})",
+                zero_step_share(self.p),
                 self.pc
             ));
             self.halted = true;
+        } else {
+            self.zero_left -= 1;
         }
         !self.halted
     }
