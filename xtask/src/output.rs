@@ -207,7 +207,14 @@ fn fits(plot: &Plot, claims: &[Claim], run: &StudyRun) -> Vec<Fitted> {
             Check::Exponent { x, .. } | Check::Slope { x, .. } => *x == plot.x,
             _ => false,
         })
-        .map(|c| fitted_curves(c, &run.rows, &run.axes))
+        .map(|c| {
+            let mut curves = fitted_curves(c, &run.rows, &run.axes);
+            // With several y columns, a fit names the one it fits.
+            if plot.y.len() > 1 {
+                curves.iter_mut().for_each(|f| f.what = format!("{}: {}", c.y, f.what));
+            }
+            curves
+        })
         // More than a few groups would bury the data; their exponents are in the report.
         .filter(|curves| curves.len() <= MAX_FITTED_CURVES)
         .flatten()

@@ -76,9 +76,9 @@ pub(crate) const MAX_LEGEND: usize = 8;
 /// Whether `constraints` (column, value pairs) agree with a line's `key` on every column the
 /// key has (a constraint on another column does not split lines, so it cannot disagree).
 pub(crate) fn agrees(constraints: &[(String, String)], key: &[(String, String)]) -> bool {
-    constraints
-        .iter()
-        .all(|(column, value)| key.iter().find(|(c, _)| c == column).is_none_or(|(_, v)| v == value))
+    constraints.iter().all(|(column, value)| {
+        key.iter().find(|(c, _)| c == column).is_none_or(|(_, v)| v == value)
+    })
 }
 
 /// One picture of a plot: whole groups of lines (one group per key, every y column of it),

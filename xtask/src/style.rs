@@ -95,7 +95,10 @@ mod tests {
     fn legend_labels_wrap_at_spaces() {
         let label = "fit y ~ log_p^0.537 (l_over_g=1, delta=one, sort=cascade, prefix=d-ary)";
         let rows = legend_rows(label);
-        assert_eq!(rows, ["fit y ~ log_p^0.537 (l_over_g=1, delta=one,", "sort=cascade, prefix=d-ary)"]);
+        assert_eq!(
+            rows,
+            ["fit y ~ log_p^0.537 (l_over_g=1, delta=one,", "sort=cascade, prefix=d-ary)"]
+        );
         assert_eq!(legend_rows("short"), ["short"]);
         let long = "word ".repeat(40);
         let rows = legend_rows(&long);

@@ -192,7 +192,7 @@ pub struct Packet {
 
 /// What a packet does at its copy: a 32-bit word, so the packet's fields are five whole
 /// words with no padding byte between them (a `bool` left three, and copying a routed packet
-/// then went through partial stores and loads on the stack: Benchmarks).
+/// then went through partial stores and loads on the stack: docs/benchmarks/dbsp-hmos.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u32)]
 pub enum Op {

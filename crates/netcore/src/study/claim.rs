@@ -220,7 +220,7 @@ impl Claim {
     /// The claim is expected to get `verdict` on the default grid (instead of the one its
     /// evidence gets when it holds); `why` names the paragraph of `docs/models/<crate>.md`
     /// that explains a [`Verdict::NotReproduced`] or [`Verdict::Inconclusive`] (e.g.
-    /// `docs/models/actor-pram.md#theorem-2`).
+    /// `docs/models/actor-pram.md#theorem-2-at-small-n`).
     pub fn expect(mut self, verdict: Verdict, why: &str) -> Self {
         self.expected = Some((verdict, why.into()));
         self
