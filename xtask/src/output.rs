@@ -32,6 +32,8 @@ pub(crate) struct StudyOutput {
     pub(crate) files: Vec<(String, Vec<u8>)>,
     /// One judgement per claim (its line ends with the verdict).
     pub(crate) judgements: Vec<Judgement>,
+    /// What the run cost, when this process ran it (not for a merge of shards).
+    pub(crate) cost: Option<crate::cost::Recorded>,
 }
 
 /// The rows and timings of a finished (or merged) study, in job order.
@@ -105,6 +107,7 @@ pub(crate) fn build(
         plots: pictures,
         files,
         judgements: verdicts,
+        cost: None,
     })
 }
 

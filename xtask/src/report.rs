@@ -15,6 +15,7 @@ use anyhow::Context;
 
 use netcore::study::{Coverage, PaperResult, Verdict};
 
+use crate::cost::{COSTS, LARGE_COSTS, Recorded, StudyCost, duration};
 use crate::generations::{TEMP_PREFIX, remove_temporaries, replace_dir};
 use crate::output::{StudyOutput, verdict_counts};
 use crate::referee::Judgement;
@@ -192,6 +193,7 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> anyhow::Result<St
             format!("{unexpected} verdicts UNEXPECTED")
         }
     );
+    md += &cost_line(outputs);
     md += VERDICT_KINDS;
     md += "| paper | studies | claims |";
     for verdict in Verdict::ALL {
@@ -233,6 +235,9 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> anyhow::Result<St
         md += &referee_table(registry::model(model)?.manifest().results, &of(model));
         for o in of(model) {
             md += &format!("\n### `{}`\n\n{}\n\n", o.name, o.about);
+            if let Some(r) = &o.cost {
+                md += &format!("Cost: {}.\n\n", describe_cost(&r.cost));
+            }
             md += o.shows.trim_end();
             md += "\n\n";
             for judgement in &o.judgements {
@@ -291,6 +296,39 @@ fn anchor(title: &str) -> String {
         .collect()
 }
 
+/// The sweep's total cost, for the report's head: the one measured figure of the default
+/// sweep's time.
+fn cost_line(outputs: &[StudyOutput]) -> String {
+    let costs: Vec<&StudyCost> = outputs.iter().filter_map(|o| o.cost.as_ref()).map(|r| &r.cost).collect();
+    let Some(threads) = costs.iter().map(|c| c.threads).max() else { return String::new() };
+    let wall: f64 = costs.iter().map(|c| c.wall_seconds).sum();
+    let jobs: f64 = costs.iter().map(|c| c.job_seconds).sum();
+    let peak = costs.iter().filter_map(|c| c.peak_bytes).max().unwrap_or(0);
+    format!(
+        "This run took {} of wall time on {threads} threads ({} of job time; the largest peak \
+         memory of one study {} MiB); each study's cost is under its heading and in \
+         [`{COSTS}`]({COSTS}), which `cargo xtask sweep --dry-run` quotes as its estimate.\n\n",
+        duration(wall),
+        duration(jobs),
+        peak / (1024 * 1024)
+    )
+}
+
+/// One study's cost in words.
+pub(crate) fn describe_cost(c: &StudyCost) -> String {
+    let peak = c.peak_bytes.map_or_else(String::new, |b| {
+        format!(", peak memory {} MiB", b / (1024 * 1024))
+    });
+    format!(
+        "{} jobs, {:.1} job-seconds (longest job {:.1} s), wall {} on {} threads{peak}",
+        c.jobs,
+        c.job_seconds,
+        c.longest_job_seconds,
+        duration(c.wall_seconds),
+        c.threads
+    )
+}
+
 /// Writes `README.md` and each study's plots under `out`, replacing the whole directory in one
 /// atomic step: it is built complete in a temporary directory beside `out`, then exchanged
 /// with it ([`replace_dir`]). `out` stays a plain directory (the committed `docs/results/`
@@ -307,10 +345,13 @@ fn write_report(out: &Path, readme: &str, outputs: &[StudyOutput]) -> anyhow::Re
     let written = (|| -> anyhow::Result<()> {
         std::fs::create_dir_all(&temp)?;
         std::fs::write(temp.join(README), readme)?;
-        // The large presets' record is written by `--large` alone; a default run keeps it.
-        let large = out.join(large::LARGE);
-        if large.is_file() {
-            std::fs::copy(&large, temp.join(large::LARGE))?;
+        let costs: Vec<Recorded> = outputs.iter().filter_map(|o| o.cost.clone()).collect();
+        std::fs::write(temp.join(COSTS), crate::cost::csv(&costs))?;
+        // The large presets' records are written by `--large` alone; a default run keeps them.
+        for kept in [large::LARGE, LARGE_COSTS] {
+            if out.join(kept).is_file() {
+                std::fs::copy(out.join(kept), temp.join(kept))?;
+            }
         }
         for o in outputs {
             let dir = temp.join(&o.name);
