@@ -156,6 +156,9 @@ fn data_files(
     Ok(files)
 }
 
+/// One picture of a plot: file name, title, SVG.
+type Picture = (String, String, String);
+
 /// One plot's pictures (file, title, SVG; several panels when its legend would pass
 /// [`crate::plot::MAX_LEGEND`] entries), with the fitted curves and bands of the claims on
 /// its axes, and its section of the study's report (the pictures, what it pools, its points).
@@ -164,7 +167,7 @@ fn plot_files(
     claims: &[Claim],
     run: &StudyRun,
     glossary: &[Column],
-) -> anyhow::Result<(Vec<(String, String, String)>, String)> {
+) -> anyhow::Result<(Vec<Picture>, String)> {
     let overlays = Overlays { fits: fits(plot, claims, run), bands: bands(plot, claims, run) };
     let pictures = render(plot, &run.rows, &run.axes, glossary, &overlays)?;
     let mut section = format!("### {}\n\n", plot.title);

@@ -104,7 +104,9 @@ impl Panel<'_> {
 /// with (a fit that agrees with none is not drawn), a band every panel with a group it agrees
 /// with.
 pub(crate) fn panels<'a>(lines: &'a [Line], overlays: &'a Overlays) -> Vec<Panel<'a>> {
-    let mut groups: Vec<(&[(String, String)], Vec<&Line>)> = Vec::new();
+    // (key, the lines of that key), in legend order.
+    type Group<'l> = (&'l [(String, String)], Vec<&'l Line>);
+    let mut groups: Vec<Group<'a>> = Vec::new();
     for line in lines {
         match groups.iter_mut().find(|(key, _)| *key == line.key.as_slice()) {
             Some((_, members)) => members.push(line),

@@ -193,7 +193,12 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> anyhow::Result<St
             format!("{unexpected} verdicts UNEXPECTED")
         }
     );
-    md += &cost_line(outputs);
+    md += &format!(
+        "What each study cost (jobs, job-seconds, longest job, wall time, threads, peak memory) \
+         is in [`{COSTS}`]({COSTS}), measured by the run that wrote this report and quoted by \
+         `cargo xtask sweep --dry-run` as its estimate; this page holds no timing, so \
+         regenerating it gives the same bytes.\n\n"
+    );
     md += VERDICT_KINDS;
     md += "| paper | studies | claims |";
     for verdict in Verdict::ALL {
@@ -235,9 +240,6 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> anyhow::Result<St
         md += &referee_table(registry::model(model)?.manifest().results, &of(model));
         for o in of(model) {
             md += &format!("\n### `{}`\n\n{}\n\n", o.name, o.about);
-            if let Some(r) = &o.cost {
-                md += &format!("Cost: {}.\n\n", describe_cost(&r.cost));
-            }
             md += o.shows.trim_end();
             md += "\n\n";
             for judgement in &o.judgements {
@@ -296,29 +298,11 @@ fn anchor(title: &str) -> String {
         .collect()
 }
 
-/// The sweep's total cost, for the report's head: the one measured figure of the default
-/// sweep's time.
-fn cost_line(outputs: &[StudyOutput]) -> String {
-    let costs: Vec<&StudyCost> = outputs.iter().filter_map(|o| o.cost.as_ref()).map(|r| &r.cost).collect();
-    let Some(threads) = costs.iter().map(|c| c.threads).max() else { return String::new() };
-    let wall: f64 = costs.iter().map(|c| c.wall_seconds).sum();
-    let jobs: f64 = costs.iter().map(|c| c.job_seconds).sum();
-    let peak = costs.iter().filter_map(|c| c.peak_bytes).max().unwrap_or(0);
-    format!(
-        "This run took {} of wall time on {threads} threads ({} of job time; the largest peak \
-         memory of one study {} MiB); each study's cost is under its heading and in \
-         [`{COSTS}`]({COSTS}), which `cargo xtask sweep --dry-run` quotes as its estimate.\n\n",
-        duration(wall),
-        duration(jobs),
-        peak / (1024 * 1024)
-    )
-}
-
 /// One study's cost in words.
 pub(crate) fn describe_cost(c: &StudyCost) -> String {
-    let peak = c.peak_bytes.map_or_else(String::new, |b| {
-        format!(", peak memory {} MiB", b / (1024 * 1024))
-    });
+    let peak = c
+        .peak_bytes
+        .map_or_else(String::new, |b| format!(", peak memory {} MiB", b / (1024 * 1024)));
     format!(
         "{} jobs, {:.1} job-seconds (longest job {:.1} s), wall {} on {} threads{peak}",
         c.jobs,
@@ -424,6 +408,7 @@ mod tests {
             plots: Vec::new(),
             files: vec![("p.svg".into(), svg.into()), ("report.md".into(), b"x".to_vec())],
             judgements: Vec::new(),
+            cost: None,
         };
         write_report(&out, "r1", &[output("one")]).unwrap();
         std::fs::write(out.join(large::LARGE), "large").unwrap();

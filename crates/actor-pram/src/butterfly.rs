@@ -41,6 +41,7 @@ pub enum Steps {
     /// the run's DAG depth), reported next to the barrier measure.
     Overlapping,
 }
+netcore::display_config_name!(Steps);
 
 /// How the butterfly translation is set up.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

@@ -63,6 +63,7 @@ pub enum Sync {
     /// and back (baseline B2, Theorem 1's construction).
     Broadcast,
 }
+netcore::display_config_name!(Sync);
 
 /// What a direct run reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -298,6 +298,7 @@ pub enum Level0 {
     /// `n / q^2` modules ([`polarity`]).
     Polarity,
 }
+netcore::display_config_name!(Level0);
 
 /// A validated HMOS configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]

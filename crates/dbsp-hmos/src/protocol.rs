@@ -100,6 +100,7 @@ pub enum Delivery {
     /// (the greedy baseline of Proposition 3; Choices).
     Greedy,
 }
+netcore::display_config_name!(Delivery);
 
 /// A sort key: (address, access index); padding sorts last.
 type Key = (u64, u32);

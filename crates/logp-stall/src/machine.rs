@@ -67,14 +67,14 @@ pub struct Execution<S> {
 /// `L = 4`, `G = 2` under δ-stalling against the worst adversary, then checked for legality:
 ///
 /// ```
-/// use logp_stall::{CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule};
+/// use logp_stall::{CheckOpts, Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule};
 /// use logp_stall::goal::{goal_programs, parse};
 ///
 /// let schedule = parse(
 ///     "num_ranks 4\nrank 0 {\na: send 8b to 1\nb: recv 8b from 1\nb requires a\n}\n\
 ///      rank 1 {\na: recv 8b from 0\nb: send 8b to 0\nb requires a\n}\n",
 /// )?;
-/// let params = LogpParams::new(4, 4, 2, 1)?;
+/// let params = LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 })?;
 /// let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?;
 /// let procs = goal_programs(&schedule, params.gap());
 /// let execution = logp_stall::run(&config, procs, &mut PolicyAdversary::worst())?;

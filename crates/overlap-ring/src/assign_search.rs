@@ -48,6 +48,7 @@ pub enum Copies {
     /// At most two copies (Theorem 10).
     Two,
 }
+netcore::display_config_name!(Copies);
 
 /// What the search minimises (host steps for `T` guest steps).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -60,6 +61,7 @@ pub enum Measure {
     /// argument" when few processors hold databases, any load).
     DelayAndWork,
 }
+netcore::display_config_name!(Measure);
 
 /// A host's segments: maximal runs of processors joined by unit links.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -20,6 +20,7 @@ pub enum ScheduleSource {
     /// zero-input run fails).
     ReferenceTrace,
 }
+netcore::display_config_name!(ScheduleSource);
 
 /// Builds the cells' schedules from a reference run's trace, counting its bytes and
 /// stopping (with `overflow`) once they exceed the budget, so a huge run is refused without

@@ -97,10 +97,17 @@ pub struct LogGopsParams {
 }
 
 impl LogGopsParams {
-    /// `L, o, g, G` with `O = 0` and LogGOPSim's default `S = 65535`.
-    pub const fn new(latency: u64, o: u64, gap: u64, gap_per_byte: u64) -> Self {
-        Self { latency, o, gap, gap_per_byte, overhead_per_byte: 0, s: DEFAULT_S }
-    }
+    /// LogGOPSim's defaults: `L = 2500, o = 1500, g = 1000, G = 0, O = 0, S = 65535`. Other
+    /// parameters are written by name over them (the fields are public, every value is
+    /// valid), e.g. `LogGopsParams { latency: 10, o: 2, gap: 5, ..LogGopsParams::LOGGOPSIM }`.
+    pub const LOGGOPSIM: Self = Self {
+        latency: 2500,
+        o: 1500,
+        gap: 1000,
+        gap_per_byte: 0,
+        overhead_per_byte: 0,
+        s: DEFAULT_S,
+    };
 }
 
 /// The measured outcome of [`run_loggops`].
@@ -134,6 +141,7 @@ pub enum Busy {
     /// A calc.
     Calc,
 }
+netcore::display_config_name!(Busy);
 
 /// One CPU interval of a traced run ([`run_loggops_traced`]): rank `rank`'s CPU `cpu` was busy
 /// with `what` over `[from, to)`, and (send, receive) its NIC `nic` with the gap
@@ -492,7 +500,7 @@ fn matches(want_src: u32, want_tag: u32, src: u32, tag: u32) -> bool {
 /// use logp_stall::goal::{LogGopsParams, parse, run_loggops};
 ///
 /// let schedule = parse("num_ranks 2\nrank 0 {\na: send 8b to 1\n}\nrank 1 {\na: recv 8b from 0\n}\n")?;
-/// let run = run_loggops(&schedule, LogGopsParams::new(10, 2, 5, 0))?;
+/// let run = run_loggops(&schedule, LogGopsParams { latency: 10, o: 2, gap: 5, gap_per_byte: 0, ..LogGopsParams::LOGGOPSIM })?;
 /// assert_eq!(run.makespan, 14);
 /// # Ok::<(), logp_stall::Error>(())
 /// ```

@@ -75,6 +75,7 @@ pub enum CheckedAgainst {
     /// The config's `expect`.
     Expect,
 }
+crate::display_config_name!(CheckedAgainst);
 
 impl CheckedAgainst {
     /// As a message names it.

@@ -60,6 +60,7 @@ pub enum Direction {
     /// `y` at the largest `x` is at most `factor` times `y` at the smallest `x`.
     AtMost,
 }
+crate::display_config_name!(Direction);
 
 /// The kinds of claim.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -291,6 +292,7 @@ pub enum Evidence {
     /// Not yet restated as one of the above (a test fails on it): judged PASS or FAIL.
     Unclassified,
 }
+crate::display_config_name!(Evidence);
 
 impl Evidence {
     fn is_unclassified(&self) -> bool {
@@ -340,6 +342,7 @@ pub enum Verdict {
     /// enough sizes to fit): a custom grid without the rows a claim needs.
     NotEvaluated,
 }
+crate::display_config_name!(Verdict => as_str);
 
 impl Verdict {
     /// Every verdict, in the order the report counts them.

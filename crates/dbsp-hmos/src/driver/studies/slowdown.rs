@@ -53,6 +53,7 @@ pub enum LevelRule {
     /// Corollary 1 for alpha >= beta: `k = min(floor(log2 log2 n), k_max(n))`.
     Loglog,
 }
+netcore::display_config_name!(LevelRule);
 
 /// The HMOS levels of a point: a number, or a rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -64,6 +64,7 @@ pub enum Scheme {
     /// The composite scheme of Theorem 5, `b = 1`.
     Composite,
 }
+netcore::display_config_name!(Scheme);
 
 /// A validated point.
 #[derive(Debug, Clone)]

@@ -59,6 +59,7 @@ pub enum H1Scheme {
     /// The best `max(relaxed_lb, work)` bound over random one-copy assignments.
     OneCopyBound,
 }
+netcore::display_config_name!(H1Scheme);
 
 /// One point of `overlap-h2`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -83,6 +84,7 @@ pub enum H2Scheme {
     /// The two-copy segment strategy.
     TwoCopy,
 }
+netcore::display_config_name!(H2Scheme);
 
 /// A validated point of `overlap-h1`.
 #[derive(Debug, Clone)]

@@ -40,6 +40,7 @@ pub enum Section6Host {
     /// `H_2(n)`: at most two copies, load at most `c` (Theorem 10).
     H2,
 }
+netcore::display_config_name!(Section6Host);
 
 /// One point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

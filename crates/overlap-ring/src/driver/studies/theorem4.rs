@@ -46,6 +46,7 @@ pub enum Scheme {
     /// One copy per database, `N = n`.
     Naive,
 }
+netcore::display_config_name!(Scheme);
 
 /// A validated point: the uniform host and the scheme's plan.
 #[derive(Debug, Clone)]
