@@ -9,8 +9,6 @@
 
 use std::path::Path;
 
-use crate::sweep::project_root;
-
 /// The cost of one study's run.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct StudyCost {
@@ -116,11 +114,12 @@ fn recorded_in(dir: &Path) -> Vec<Recorded> {
         .collect()
 }
 
-/// What `sweep --dry-run` prints about a grid: the recorded cost of a run with the same
+/// What `sweep --dry-run` prints about a grid: the recorded cost (in `dir`, the report's
+/// directory) of a run with the same
 /// expanded spec (same study, grid, seeds and repetitions), scaled to `threads`, or that no
 /// run of it is recorded.
-pub(crate) fn estimate(study: &str, spec_hash: &str, threads: usize) -> String {
-    let recorded = recorded_in(&project_root().join("docs").join("results"));
+pub(crate) fn estimate(dir: &Path, study: &str, spec_hash: &str, threads: usize) -> String {
+    let recorded = recorded_in(dir);
     let Some(r) = recorded.iter().find(|r| r.study == study && r.spec_hash == spec_hash) else {
         return "no recorded run of this grid (the report records the default grids and the \
                 large presets)"
@@ -137,6 +136,21 @@ pub(crate) fn estimate(study: &str, spec_hash: &str, threads: usize) -> String {
         "estimated {} on {threads} threads ({:.1} job-seconds, longest job {:.1} s; recorded \
          wall {} on {} threads), {peak}",
         duration(wall),
+        c.job_seconds,
+        c.longest_job_seconds,
+        duration(c.wall_seconds),
+        c.threads
+    )
+}
+
+/// One study's cost in words.
+pub(crate) fn describe_cost(c: &StudyCost) -> String {
+    let peak = c
+        .peak_bytes
+        .map_or_else(String::new, |b| format!(", peak memory {} MiB", b / (1024 * 1024)));
+    format!(
+        "{} jobs, {:.1} job-seconds (longest job {:.1} s), wall {} on {} threads{peak}",
+        c.jobs,
         c.job_seconds,
         c.longest_job_seconds,
         duration(c.wall_seconds),

@@ -84,7 +84,7 @@ fn studies(outputs: &[StudyOutput]) -> String {
     for o in outputs {
         md += &format!("\n### `{}`\n\n", o.name);
         if let Some(r) = &o.cost {
-            md += &format!("Cost: {}.\n\n", crate::report::describe_cost(&r.cost));
+            md += &format!("Cost: {}.\n\n", crate::cost::describe_cost(&r.cost));
         }
         for judgement in &o.judgements {
             md += &format!("- {}\n", judgement.line);

@@ -15,7 +15,7 @@ use anyhow::Context;
 
 use netcore::study::{Coverage, PaperResult, Verdict};
 
-use crate::cost::{COSTS, LARGE_COSTS, Recorded, StudyCost, duration};
+use crate::cost::{COSTS, LARGE_COSTS, Recorded};
 use crate::generations::{TEMP_PREFIX, remove_temporaries, replace_dir};
 use crate::output::{StudyOutput, verdict_counts};
 use crate::referee::Judgement;
@@ -296,21 +296,6 @@ fn anchor(title: &str) -> String {
             _ => None,
         })
         .collect()
-}
-
-/// One study's cost in words.
-pub(crate) fn describe_cost(c: &StudyCost) -> String {
-    let peak = c
-        .peak_bytes
-        .map_or_else(String::new, |b| format!(", peak memory {} MiB", b / (1024 * 1024)));
-    format!(
-        "{} jobs, {:.1} job-seconds (longest job {:.1} s), wall {} on {} threads{peak}",
-        c.jobs,
-        c.job_seconds,
-        c.longest_job_seconds,
-        duration(c.wall_seconds),
-        c.threads
-    )
 }
 
 /// Writes `README.md` and each study's plots under `out`, replacing the whole directory in one

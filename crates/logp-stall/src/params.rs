@@ -275,7 +275,7 @@ pub enum AcceptOrder {
 /// # Examples
 ///
 /// ```
-/// use logp_stall::{GapPolicy, LogpParams, MachineConfig, StallRule};
+/// use logp_stall::{GapPolicy, Logp, LogpParams, MachineConfig, StallRule};
 ///
 /// let params = LogpParams::new(Logp { p: 16, latency: 4, gap: 2, o: 1 })?;
 /// let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?

@@ -135,7 +135,7 @@ impl<'a, M> Ctx<'a, M> {
     /// # Examples
     ///
     /// ```
-    /// use netcore::bsp::{BspError, BspMachine, BspParams};
+    /// use netcore::bsp::{Bsp, BspError, BspMachine, BspParams};
     ///
     /// // Processor 0 sends three values to processor 1 and two to itself (local moves).
     /// let mut machine: BspMachine<u64, u64> = BspMachine::new(BspParams::new(Bsp { p: 2, g: 1, l: 1 })?, vec![0; 2])?;
@@ -228,7 +228,7 @@ impl<S, M> BspMachine<S, M> {
     /// # Examples
     ///
     /// ```
-    /// use netcore::bsp::{BspError, BspMachine, BspParams};
+    /// use netcore::bsp::{Bsp, BspError, BspMachine, BspParams};
     ///
     /// // Each processor sends its value to the next one around a ring of p = 4.
     /// let mut machine: BspMachine<u64, u64> = BspMachine::new(BspParams::new(Bsp { p: 4, g: 2, l: 5 })?, vec![1, 2, 3, 4])?;
@@ -337,7 +337,7 @@ impl<S, M> BspMachine<S, M> {
     /// # Examples
     ///
     /// ```
-    /// use netcore::bsp::{BspError, BspMachine, BspParams};
+    /// use netcore::bsp::{Bsp, BspError, BspMachine, BspParams};
     ///
     /// // A machine of 16-byte messages runs one superstep of 4-byte messages.
     /// let mut machine: BspMachine<u32, (u64, u64)> = BspMachine::new(BspParams::new(Bsp { p: 2, g: 1, l: 1 })?, vec![0; 2])?;

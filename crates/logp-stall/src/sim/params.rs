@@ -68,7 +68,7 @@ impl std::fmt::Display for Prefix {
 /// # Examples
 ///
 /// ```
-/// use logp_stall::LogpParams;
+/// use logp_stall::{Logp, LogpParams};
 /// use logp_stall::sim::{Prefix, SimConfig, SortAlgorithm, UnstallOffset};
 ///
 /// // LogP p = 4, L = 4, G = 2, o = 1 with δ = 2, simulated on BSP with g = l = 1.
@@ -96,7 +96,7 @@ impl std::fmt::Display for Prefix {
 /// be written by hand:
 ///
 /// ```compile_fail
-/// use logp_stall::LogpParams;
+/// use logp_stall::{Logp, LogpParams};
 /// use logp_stall::sim::SimConfig;
 /// let cfg = SimConfig::new(&LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 }).unwrap(), 2, 1, 1).unwrap();
 /// let bad = SimConfig { delta: 0, ..cfg };

@@ -169,7 +169,7 @@ fn bad_input_is_a_typed_error() {
     );
     assert_eq!(
         bad(cfg(4, 2, 4, 2).with_scan_fanin(1)),
-        "scan_fanin must satisfy scan_fanin >= 2 (got Some(1))"
+        "scan_fanin must satisfy scan_fanin >= 2 (got 1)"
     );
     assert_eq!(
         simulate(&cfg(4, 2, 4, 2), vec![hotspot3()[0].clone(); 3]).unwrap_err().to_string(),
