@@ -37,9 +37,9 @@ fn tree_and_dissemination_run_under_every_rule() {
         for rule in rules(l, gap) {
             for mut adv in adversaries() {
                 let mc = MachineConfig::new(LogpParams::new(p, l, gap, 1).unwrap(), rule).unwrap();
-                let ex = run(&mc, goal_programs(&s, gap), &mut adv)
+                let ex = run(&mc, goal_programs(&s, gap).unwrap(), &mut adv)
                     .unwrap_or_else(|e| panic!("{rule:?}: {e}"));
-                assert_eq!(ex.states, s.reference_states(), "{rule:?}");
+                assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
                 assert!(check_legal(&ex.trace, CheckOpts::default()).is_ok(), "{rule:?}");
             }
         }
@@ -56,9 +56,9 @@ fn linear_alltoall_is_stall_free_by_staggering() {
     let s = parse(&linear_alltoall(p, 8).unwrap()).unwrap();
     for rule in rules(l, gap) {
         let mc = MachineConfig::new(LogpParams::new(p, l, gap, 1).unwrap(), rule).unwrap();
-        let ex = run(&mc, goal_programs(&s, gap), &mut PolicyAdversary::worst())
+        let ex = run(&mc, goal_programs(&s, gap).unwrap(), &mut PolicyAdversary::worst())
             .unwrap_or_else(|e| panic!("{rule:?}: {e}"));
-        assert_eq!(ex.states, s.reference_states(), "{rule:?}");
+        assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
         assert_eq!(ex.violating, 0, "{rule:?}");
     }
 }
@@ -75,7 +75,7 @@ fn gather_needs_stalling_when_capacity_is_one() {
     for rule in rules(l, gap) {
         for mut adv in adversaries() {
             let mc = MachineConfig::new(LogpParams::new(p, l, gap, 1).unwrap(), rule).unwrap();
-            let result = run(&mc, goal_programs(&s, gap), &mut adv);
+            let result = run(&mc, goal_programs(&s, gap).unwrap(), &mut adv);
             match rule {
                 StallRule::StallFree => match result {
                     Err(Error::CapacityViolation(v)) => assert_eq!((v.step, v.dest), (0, 0)),
@@ -83,7 +83,7 @@ fn gather_needs_stalling_when_capacity_is_one() {
                 },
                 _ => {
                     let ex = result.unwrap_or_else(|e| panic!("{rule:?}: {e}"));
-                    assert_eq!(ex.states, s.reference_states(), "{rule:?}");
+                    assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
                     assert!(ex.violating > 0, "{rule:?}");
                     assert!(check_legal(&ex.trace, CheckOpts::default()).is_ok(), "{rule:?}");
                 }
