@@ -288,7 +288,7 @@ impl<V: Clone + PartialEq + Digest, D: Clone + PartialEq> Engine<V, D> {
             arrivals: TimingWheel::new((d_max + 1).min(ARRIVAL_WHEEL_SPAN)),
             wakes: TimingWheel::new(4096),
             finishes: TimingWheel::new(4096),
-            figures: Figures::of(plan),
+            figures: Figures::of(plan)?,
             held_total: plan.held_total(),
             stats: Stats::default(),
             trace: None,

@@ -418,7 +418,7 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
         }
         link_feeders(&mut ranges);
         Ok(Self {
-            figures: Figures::of(plan),
+            figures: Figures::of(plan)?,
             free: netcore::limits::vec_filled("the holders' clocks", holders, 0)?,
             dig: netcore::limits::vec_filled("the column digests", laid.val.len(), 0)?,
             db: laid.db,

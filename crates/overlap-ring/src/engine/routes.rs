@@ -48,7 +48,7 @@ pub(super) fn routes<F: Fabric + ?Sized, D>(
         )));
     }
     let n_cols = plan.n_cols;
-    let holders = plan.holders();
+    let holders = plan.holders()?;
     let mut hops = Vec::new();
     let mut streams = Vec::new();
     let mut outs: Vec<Vec<(usize, u32)>> = vec![Vec::new(); plan.n()];
