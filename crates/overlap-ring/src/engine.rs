@@ -279,7 +279,11 @@ impl<V: Clone + PartialEq + Digest, D: Clone + PartialEq> Engine<V, D> {
             phase,
             weight: prog.weight().max(1),
             bandwidth: fabric.bandwidth(),
-            links: delays.iter().map(|&d| DirectedLink::new(d)).collect(),
+            links: netcore::limits::collect_exact(
+                "the links",
+                delays.len(),
+                delays.iter().map(|&d| DirectedLink::new(d)),
+            )?,
             hops,
             streams,
             procs,
