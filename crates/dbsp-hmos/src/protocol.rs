@@ -40,6 +40,7 @@ use netcore::ProcId;
 use netcore::bsp::primitives::SortBlock;
 use netcore::bsp::{BspMachine, DbspParams};
 use netcore::cost::Ledger;
+use netcore::limits::vec_filled;
 use netcore::pram::{Access, AccessKind, GlobalMemory};
 
 use crate::Error;
@@ -400,7 +401,7 @@ impl HmosMemory {
             return Err(Error::param("size", format!("size <= m = {}", hmos.m()), size));
         }
         let mu = u64::from(hmos.r()).div_ceil(2);
-        let mut procs = netcore::limits::vec_filled("the processors", n as usize, Proc::default())?;
+        let mut procs = vec_filled("the processors", n as usize, Proc::default())?;
         for (v, &x) in (0..).zip(input) {
             if x != 0 {
                 for copy in 0..hmos.copies() {
@@ -480,7 +481,10 @@ impl HmosMemory {
             }
         })?;
         let n = self.n as usize;
-        let (mut prev, mut next) = (vec![None; n], vec![None; n]);
+        let (mut prev, mut next) = (
+            vec_filled("the neighbours' keys", n, None)?,
+            vec_filled("the neighbours' keys", n, None)?,
+        );
         for p in 0..self.n {
             for (_, m) in self.machine.drain_delivered(p) {
                 match m {
@@ -583,7 +587,8 @@ impl HmosMemory {
         let weights =
             self.machine.with_messages(|m| suffix(m, 0, &Flip(SegSum), &items, |x| x, Some))?;
         let up = &self.hmos.levels()[i as usize - 1].up;
-        let mut parents: Vec<Vec<Parent>> = vec![Vec::new(); n as usize];
+        let mut parents: Vec<Vec<Parent>> =
+            vec_filled("the selection's parents", n as usize, Vec::new())?;
         // Every run's first key is its module's parent, with the run's count as weight.
         for (p, ((b, (first, _)), w)) in
             blocks.iter().zip(&bounds).zip(&weights.prefixes).enumerate()
@@ -613,7 +618,8 @@ impl HmosMemory {
             .collect();
         let spread =
             self.machine.with_messages(|m| prefix(m, 0, &Segmented, &items, |x| x, Some))?;
-        let mut back: Vec<Vec<(ProcId, Choice)>> = vec![Vec::new(); n as usize];
+        let mut back: Vec<Vec<(ProcId, Choice)>> =
+            vec_filled("the selection's answers", n as usize, Vec::new())?;
         for ((out, b), masks) in back.iter_mut().zip(&blocks).zip(&spread.prefixes) {
             for (&[_, name], &(_, mask)) in b.iter().zip(masks) {
                 let (home, index) = (name >> bits, name & ((1 << bits) - 1));
@@ -666,7 +672,7 @@ impl HmosMemory {
                 Selection::Cull { a, eps } => self.cull_level(i, &ends, a, eps)?,
             };
             let up = &self.hmos.levels()[i as usize - 1].up;
-            let mut work = vec![0_u64; self.n as usize];
+            let mut work = vec_filled("the processors' work", self.n as usize, 0_u64)?;
             for ((reps_ends, reps_masks), w) in ends.iter_mut().zip(&masks).zip(&mut work) {
                 for (es, ms) in reps_ends.iter_mut().zip(reps_masks) {
                     let mut grown = Vec::with_capacity(2 * es.len());
@@ -778,7 +784,8 @@ impl HmosMemory {
         reps: &[Vec<Rep>],
         targets: &[Vec<Vec<u64>>],
     ) -> Result<(Vec<Vec<i64>>, Vec<u64>), Error> {
-        let mut outgoing: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
+        let mut outgoing: Vec<Vec<(ProcId, Packet)>> =
+            vec_filled("the outgoing packets", self.n as usize, Vec::new())?;
         for ((p, rs), ts) in (0..).zip(reps).zip(targets) {
             for (&(_, v, write), copies) in rs.iter().zip(ts) {
                 for &index in copies {
@@ -798,8 +805,9 @@ impl HmosMemory {
         }
         let (delivered, deltas) = self.deliver(outgoing)?;
         // Apply at the copies; reads reply.
-        let mut replies: Vec<Vec<(ProcId, Reply)>> = vec![Vec::new(); self.n as usize];
-        let mut work = vec![0_u64; self.n as usize];
+        let mut replies: Vec<Vec<(ProcId, Reply)>> =
+            vec_filled("the replies", self.n as usize, Vec::new())?;
+        let mut work = vec_filled("the processors' work", self.n as usize, 0_u64)?;
         for ((p, packets), proc) in (0..).zip(delivered).zip(self.machine.states_mut()) {
             for packet in packets {
                 work[p as usize] += 1;
@@ -927,7 +935,7 @@ impl HmosMemory {
         let scanned =
             self.machine.with_messages(|m| prefix(m, 0, &Segmented, &items, |x| x, Some))?;
         // Return each value to the processor its access started at (greedy, label 0).
-        let mut back: Vec<Vec<(ProcId, (u32, i64))>> = vec![Vec::new(); n];
+        let mut back: Vec<Vec<(ProcId, (u32, i64))>> = vec_filled("the answers", n, Vec::new())?;
         for (p, (keys, vals)) in blocks.iter().zip(&scanned.prefixes).enumerate() {
             for (&(addr, i), &(_, v)) in keys.iter().zip(vals) {
                 if addr != PAD.0 {

@@ -86,7 +86,7 @@ pub fn simulate_and_judge<P: LogpProcess>(
 ///      rank 1 {\na: recv 8b from 0\nb: send 8b to 0\nb requires a\n}\n",
 /// )?;
 /// let cfg = SimConfig::new(&LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 })?, 2, 1, 1)?;
-/// let report = simulate(&cfg, goal_programs(&schedule, 2))?;
+/// let report = simulate(&cfg, goal_programs(&schedule, 2)?)?;
 /// assert_eq!(report.messages.len(), 2);
 /// # Ok::<(), logp_stall::Error>(())
 /// ```

@@ -487,10 +487,10 @@ fn goal_schedules_on_the_cycle_simulation() {
         let s = parse(&text).unwrap();
         for delta in [1, 2, 8] {
             let c = cfg(8, 2, 8, delta);
-            let rep = simulate(&c, goal_programs(&s, 2)).unwrap();
-            assert_replay_equal(&rep, goal_programs(&s, 2));
-            assert_direct_equal(&rep, &c, goal_programs(&s, 2));
-            assert_eq!(rep.states, s.reference_states(), "delta = {delta}");
+            let rep = simulate(&c, goal_programs(&s, 2).unwrap()).unwrap();
+            assert_replay_equal(&rep, goal_programs(&s, 2).unwrap());
+            assert_direct_equal(&rep, &c, goal_programs(&s, 2).unwrap());
+            assert_eq!(rep.states, s.reference_states().unwrap(), "delta = {delta}");
             assert_legal(&rep, &c);
             assert!(rep.broken_invariants.is_empty());
         }

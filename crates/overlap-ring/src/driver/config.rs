@@ -364,8 +364,9 @@ pub const MAX_HOST: usize = 1 << 22;
 /// engine's slowest measured rate (0.85 M pebbles/s, one column per processor).
 pub const MAX_PEBBLES: u64 = 1 << 31;
 /// Measured bytes per host processor plus guest column (plan, engine state, reference
-/// digests and final databases; 86-181 B per held column were measured, rounded up).
-pub const BYTES_PER_COLUMN: u64 = 256;
+/// digests and final databases): 86-181 B per held column in the benchmarks, 332 B over
+/// the whole run of `overlap` at `n = 2^19` (Limits), rounded up.
+pub const BYTES_PER_COLUMN: u64 = 384;
 /// Bytes per guest step: the step at which each row was finished (`row_done`), the only
 /// per-step record of a run, rounded up from 8.
 pub const BYTES_PER_STEP: u64 = 16;
