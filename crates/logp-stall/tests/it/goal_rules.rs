@@ -36,7 +36,11 @@ fn tree_and_dissemination_run_under_every_rule() {
         let s = parse(&text).unwrap();
         for rule in rules(l, gap) {
             for mut adv in adversaries() {
-                let mc = MachineConfig::new(LogpParams::new(Logp { p: p, latency: l, gap: gap, o: 1 }).unwrap(), rule).unwrap();
+                let mc = MachineConfig::new(
+                    LogpParams::new(Logp { p: p, latency: l, gap: gap, o: 1 }).unwrap(),
+                    rule,
+                )
+                .unwrap();
                 let ex = run(&mc, goal_programs(&s, gap).unwrap(), &mut adv)
                     .unwrap_or_else(|e| panic!("{rule:?}: {e}"));
                 assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
@@ -55,7 +59,11 @@ fn linear_alltoall_is_stall_free_by_staggering() {
     let (p, l, gap) = (8u32, 4u64, 4u64);
     let s = parse(&linear_alltoall(p, 8).unwrap()).unwrap();
     for rule in rules(l, gap) {
-        let mc = MachineConfig::new(LogpParams::new(Logp { p: p, latency: l, gap: gap, o: 1 }).unwrap(), rule).unwrap();
+        let mc = MachineConfig::new(
+            LogpParams::new(Logp { p: p, latency: l, gap: gap, o: 1 }).unwrap(),
+            rule,
+        )
+        .unwrap();
         let ex = run(&mc, goal_programs(&s, gap).unwrap(), &mut PolicyAdversary::worst())
             .unwrap_or_else(|e| panic!("{rule:?}: {e}"));
         assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
@@ -74,7 +82,11 @@ fn gather_needs_stalling_when_capacity_is_one() {
     let (p, l, gap) = (4u32, 4u64, 4u64);
     for rule in rules(l, gap) {
         for mut adv in adversaries() {
-            let mc = MachineConfig::new(LogpParams::new(Logp { p: p, latency: l, gap: gap, o: 1 }).unwrap(), rule).unwrap();
+            let mc = MachineConfig::new(
+                LogpParams::new(Logp { p: p, latency: l, gap: gap, o: 1 }).unwrap(),
+                rule,
+            )
+            .unwrap();
             let result = run(&mc, goal_programs(&s, gap).unwrap(), &mut adv);
             match rule {
                 StallRule::StallFree => match result {
