@@ -718,7 +718,7 @@ impl Hmos {
     }
 
     /// Walks the block path `u_0, e_1..e_k`: the modules `u_0..u_k` and the slots `s_1..s_k`.
-    fn walk(&self, u0: u32, branches: &[u32]) -> (Vec<u32>, Vec<u64>) {
+    pub(crate) fn walk(&self, u0: u32, branches: &[u32]) -> (Vec<u32>, Vec<u64>) {
         let mut modules = vec![u0];
         let mut slots = Vec::with_capacity(branches.len());
         for (level, &e) in self.levels.iter().zip(branches) {
@@ -745,7 +745,7 @@ impl Hmos {
     }
 
     /// The root index `j0` and branches `e_1..e_k` of copy `copy < r 3^k`.
-    fn split_copy(&self, copy: u64) -> Result<(usize, Vec<u32>), Error> {
+    pub(crate) fn split_copy(&self, copy: u64) -> Result<(usize, Vec<u32>), Error> {
         if copy >= self.copies() {
             return Err(Error::param("copy", format!("copy < r 3^k = {}", self.copies()), copy));
         }

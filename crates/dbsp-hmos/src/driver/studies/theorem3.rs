@@ -109,6 +109,9 @@ pub struct Theorem3Row {
     pub cost_per_step: f64,
     /// Its deliver + reply part.
     pub deliver_per_step: f64,
+    /// [13]'s lower bound `n^alpha (L / log2 L)^(1 - alpha)`, `L = max(log2(m / n), 2)`,
+    /// constant 1 ([`lower_bound_13`](crate::protocol::lower_bound_13)).
+    pub lower_bound_13: f64,
     /// `max(alpha + (1 - alpha) (tau - 1) / (r 2^k), beta)`: Eq. 3's leading exponent at the
     /// copy adversary's expansion `(tau - 1) / r`.
     pub predicted: f64,
@@ -583,6 +586,7 @@ impl Study for Theorem3Study {
                     beta,
                     cost_per_step,
                     deliver_per_step: deliver / steps,
+                    lower_bound_13: crate::protocol::lower_bound_13(n, m, alpha),
                     predicted: predicted_exponent(k, alpha, beta, x),
                     exponent_theorem3: exponent.max(beta),
                     modules,
@@ -636,6 +640,10 @@ impl Study for Theorem3Study {
             Column::new("alpha", "bandwidth exponent alpha: g_i = (n/2^i)^alpha"),
             Column::new("beta", "latency exponent beta: l_i = (n/2^i)^beta"),
             Column::new("cost_per_step", "D-BSP cost per PRAM step (time units)"),
+            Column::new(
+                "lower_bound_13",
+                "[13, Theorem 9]'s lower bound for alpha >= beta, n^alpha (L / log2 L)^(1 - alpha) with L = max(log2(m/n), 2) and constant 1 (time units; drawn dashed)",
+            ),
             Column::new(
                 "deliver_per_step",
                 "deliver + reply part of the cost per PRAM step (time units)",
@@ -743,6 +751,17 @@ impl Study for Theorem3Study {
                 "n",
                 &["deliver_per_step"],
             )
+            .only("k", 0)
+            .series("pattern")
+            .log_x()
+            .log_y(),
+            Plot::new(
+                "lower_bound_13",
+                "cost per PRAM step and [13]'s lower bound (dashed, constant 1), k = 0",
+                "n",
+                &["cost_per_step", "lower_bound_13"],
+            )
+            .bound("lower_bound_13")
             .only("k", 0)
             .series("pattern")
             .log_x()
