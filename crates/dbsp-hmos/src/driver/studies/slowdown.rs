@@ -34,12 +34,13 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::bounds::theorem3_bound;
 use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, write_then_read};
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig, Level0, k_max};
 use crate::phase::Phase;
-use crate::protocol::{HmosMemory, Selection, theorem3_bound};
+use crate::protocol::{HmosMemory, Selection};
 use crate::scheme::{Pricing, Scheme};
 
 /// The `dbsp-slowdown` study.
@@ -136,7 +137,7 @@ pub struct SlowdownRow {
     /// cost_per_step / n^max(alpha, beta): over the lower bounds' exponent.
     pub over_lower_bound: f64,
     /// [13]'s lower bound `n^alpha (L / log2 L)^(1 - alpha)`, `L = max(log2(m / n), 2)`,
-    /// constant 1 ([`lower_bound_13`](crate::protocol::lower_bound_13)).
+    /// constant 1 ([`lower_bound_13`](crate::bounds::lower_bound_13)).
     pub lower_bound_13: f64,
     /// cost_per_step / n^beta (Corollary 1, alpha < beta).
     pub over_n_beta: f64,
@@ -309,7 +310,7 @@ impl Study for SlowdownStudy {
                 ratio_theorem3: cost_per_step / theorem3,
                 exponent_theorem3: exponent.max(beta),
                 over_lower_bound: cost_per_step / nf.powf(alpha.max(beta)),
-                lower_bound_13: crate::protocol::lower_bound_13(n, m, alpha),
+                lower_bound_13: crate::bounds::lower_bound_13(n, m, alpha),
                 over_n_beta: cost_per_step / nf.powf(beta),
                 over_n_alpha_log_n: cost_per_step / (nf.powf(alpha) * nf.log2()),
                 cost_flat_bsp,

@@ -54,12 +54,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::adversary::{footprint, pigeonhole};
+use crate::bounds::theorem3_bound;
 use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, requested, write_then_read_vars};
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig, Level0};
 use crate::phase::Phase;
-use crate::protocol::{HmosMemory, Selection, theorem3_bound};
+use crate::protocol::{HmosMemory, Selection};
 use crate::select::halves;
 
 /// The `dbsp-theorem3` study.
@@ -110,7 +111,7 @@ pub struct Theorem3Row {
     /// Its deliver + reply part.
     pub deliver_per_step: f64,
     /// [13]'s lower bound `n^alpha (L / log2 L)^(1 - alpha)`, `L = max(log2(m / n), 2)`,
-    /// constant 1 ([`lower_bound_13`](crate::protocol::lower_bound_13)).
+    /// constant 1 ([`lower_bound_13`](crate::bounds::lower_bound_13)).
     pub lower_bound_13: f64,
     /// `max(alpha + (1 - alpha) (tau - 1) / (r 2^k), beta)`: Eq. 3's leading exponent at the
     /// copy adversary's expansion `(tau - 1) / r`.
@@ -586,7 +587,7 @@ impl Study for Theorem3Study {
                     beta,
                     cost_per_step,
                     deliver_per_step: deliver / steps,
-                    lower_bound_13: crate::protocol::lower_bound_13(n, m, alpha),
+                    lower_bound_13: crate::bounds::lower_bound_13(n, m, alpha),
                     predicted: predicted_exponent(k, alpha, beta, x),
                     exponent_theorem3: exponent.max(beta),
                     modules,
