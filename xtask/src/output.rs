@@ -285,7 +285,9 @@ fn study_report(
     report += "\n## Plots\n\n";
     report += "Each line passes through the lower median of its runs at each x (a value one run \
                produced); bars span their minimum to maximum. Dashed coloured lines are bounds, \
-               dotted black lines fitted curves, grey bands the claims' bands.\n\n";
+               dotted lines in a line's colour the fitted curves of its claims, grey bands \
+               the claims' bands. A plot with more than 8 legend entries is drawn as panels \
+               over the same axes.\n\n";
     report += plot_sections;
     report += "## Columns\n\n";
     report += &glossary_table(&run.rows, glossary);
