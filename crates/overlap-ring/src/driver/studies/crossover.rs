@@ -5,9 +5,9 @@
 //! `N = n'`, or the composite scheme of Theorem 5, `N = n' r`) on that same host, and reports
 //! the scheme's slowdown as a fraction of naive's.
 //!
-//! The sizes reach `n = 2^16`: OVERLAP and naive run on the row-sweep engine (a few
-//! milliseconds per point there), the composite (trapezoid order) on the event engine, which
-//! sets the study's time. Below a few thousand processors the long links of a Pareto host sit
+//! The sizes reach `n = 2^16`: OVERLAP and naive run on the row-sweep engine (at most 0.4 s
+//! per point there, both runs), the composite (trapezoid order) on the event engine (4-12 s),
+//! which sets the study's time (about 30 s on 2 cores). Below a few thousand processors the long links of a Pareto host sit
 //! inside base intervals, where stage 1 does not fire, and OVERLAP equals naive (study
 //! `overlap-heavy-tailed`); the crossover `n` (the smallest size at which the scheme's slowdown
 //! drops below half of naive's, host seeds pooled) is reported per delay law.
