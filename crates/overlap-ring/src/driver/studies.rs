@@ -5,6 +5,8 @@
 //! - [`single_long_link`] `overlap-single-long-link`: OVERLAP hides one long link (Theorem 2).
 //! - [`heavy_tailed`] `overlap-heavy-tailed`: Pareto hosts, naive vs OVERLAP vs composite
 //!   (Theorems 2 and 5).
+//! - [`crossover`] `overlap-crossover`: the sizes at which OVERLAP and the composite scheme
+//!   overtake naive, per delay law (Theorems 2 and 5).
 //! - [`theorem4`] `overlap-theorem4`: the trapezoid scheme on uniform delays (Theorem 4).
 //! - [`theorem5`] `overlap-theorem5`: the composite scheme (Theorem 5).
 //! - [`work_efficiency`] `overlap-work-efficiency`: blocked OVERLAP (Theorem 3).
@@ -14,6 +16,7 @@
 //! - [`theorem10_exact`] `overlap-theorem10-exact`: Theorems 9 and 10 over every assignment
 //!   (the exact search of [`crate::assign_search`]).
 
+pub mod crossover;
 pub mod general_graphs;
 pub mod grid_2d;
 pub mod heavy_tailed;
@@ -25,6 +28,7 @@ pub mod theorem4;
 pub mod theorem5;
 pub mod work_efficiency;
 
+pub use crossover::Crossover;
 pub use general_graphs::GeneralGraphs;
 pub use grid_2d::Grid2d;
 pub use heavy_tailed::HeavyTailed;

@@ -19,7 +19,7 @@
 //! round trip over the slow link serve more than one row (0.66-0.72, measured, not derived). Once a
 //! link is slow enough to make its interval hot (the large preset, `n = 2^14, 2^16`, `d_max` in the
 //! thousands), stage 1 kills around it and OVERLAP's slowdown drops to 0.11-0.51 of naive's, the
-//! composite's to 0.06-0.25.
+//! composite's to 0.06-0.25; study `overlap-crossover` runs that regime in the default sweep.
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
@@ -330,7 +330,7 @@ fn findings(rows: &[JsonObject]) -> Vec<String> {
         let all: Vec<u64> = pairs.iter().map(|p| p.0).collect();
         out.push(if equal.len() == pairs.len() {
             format!(
-                "{name} takes exactly as many host steps as naive on every one of the {} hosts of this grid (n = {}): its long links lie inside base intervals, where the stage-1 test does not fire, so they are neither killed nor overlapped (the large preset, n = 2^14 and 2^16, shows OVERLAP overtaking naive).",
+                "{name} takes exactly as many host steps as naive on every one of the {} hosts of this grid (n = {}): its long links lie inside base intervals, where the stage-1 test does not fire, so they are neither killed nor overlapped (study overlap-crossover, n up to 2^16, shows OVERLAP overtaking naive).",
                 pairs.len(),
                 sizes(&all)
             )
