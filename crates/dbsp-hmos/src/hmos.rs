@@ -494,6 +494,13 @@ pub fn polarity_frames_count(q: u64) -> u64 {
     q * (q * q - 1) / 6
 }
 
+/// The largest odd prime `q` with `q^2 <= n`: the plane of the densest polarity graph on `n`
+/// modules, which holds [`polarity_frames_count`]`(q)`, about `n^1.5 / 7`, variables (Section
+/// 5's design density `m = Theta(n^1.5)`); `None` below n = 9.
+pub fn polarity_largest_q(n: u64) -> Option<u64> {
+    (3..).filter(|&q| is_odd_prime(q)).take_while(|q| q * q <= n).last()
+}
+
 /// The `q` of the polarity graph for `n` modules and `m` variables: the smallest odd prime
 /// with `q^2 <= n` and `q (q^2 - 1) / 6 >= m`, else [`Error::PolarityUnavailable`].
 pub fn polarity_q(n: u64, m: u64) -> Result<u64, Error> {
@@ -501,7 +508,7 @@ pub fn polarity_q(n: u64, m: u64) -> Result<u64, Error> {
     match primes().find(|&q| polarity_frames_count(q) >= m) {
         Some(q) => Ok(q),
         None => {
-            let most = primes().last().map_or(0, polarity_frames_count);
+            let most = polarity_largest_q(n).map_or(0, polarity_frames_count);
             Err(Error::PolarityUnavailable { n, m, most })
         }
     }

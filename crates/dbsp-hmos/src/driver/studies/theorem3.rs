@@ -58,7 +58,7 @@ use crate::bounds::theorem3_bound;
 use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, requested, write_then_read_vars};
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
-use crate::hmos::{Hmos, HmosConfig, Level0};
+use crate::hmos::{Hmos, HmosConfig, Level0, polarity_frames_count, polarity_largest_q};
 use crate::phase::Phase;
 use crate::protocol::{HmosMemory, Selection};
 use crate::select::halves;
@@ -76,8 +76,14 @@ pub struct Theorem3Params {
     /// HMOS levels (default 0).
     #[serde(default)]
     pub k: u32,
-    /// m = floor(n^tau), 1 <= tau <= 2.
+    /// m = floor(n^tau), 1 <= tau <= 2; with `full_plane` only the density's label, 1.5.
     pub tau: f64,
+    /// Polarity graph only (default false): m = the most frames the polarity graph on n
+    /// modules holds, `q (q^2 - 1) / 6` for the largest odd prime q with `q^2 <= n`
+    /// ([`polarity_largest_q`]): Section 5's design density `m = Theta(n^1.5)` (about
+    /// `n^1.5 / 7` at n = 2^10..2^16), with `tau = 1.5` as its label.
+    #[serde(default)]
+    pub full_plane: bool,
     /// Redundancy, odd.
     pub r: u32,
     /// The level-0 graph (default balanced shuffled).
@@ -182,6 +188,10 @@ const X: f64 = 1.0 / 3.0;
 /// Half of what a log n factor adds to an exponent fitted over n = 2^7..2^11 (0.16, and
 /// 0.144 over 2^9..2^11): a band's top above the law's exponent.
 const LOG_HALF: f64 = 0.07;
+
+/// Half of what a log n factor adds to an exponent fitted over n = 2^10..2^15 (0.115), the
+/// polarity graph's sizes at its design density.
+const PLANE_LOG_HALF: f64 = 0.055;
 
 /// An exponent claim on the delivery cost tested as the law `n^predicted` against `n^predicted
 /// log n` and, where the adversary's predicted exponent exceeds the lower bounds'
@@ -454,6 +464,68 @@ fn graph_claims() -> Vec<Claim> {
     claims
 }
 
+/// The polarity graph at its design density (`full_plane`: m = q (q^2 - 1)/6, q the largest
+/// odd prime with q^2 <= n, Theta(n^1.5); Section 5), k = 0, a = 2, the three patterns:
+/// Theorem 3's exponent for the graph's expansion eps = 1/3 as an upper bound on every
+/// pattern, as the law the adversaries would realise (against the lower bounds' exponent,
+/// no excess), and Lemma 2's weight.
+fn plane_claims() -> Vec<Claim> {
+    let mut claims = Vec::new();
+    let at =
+        |claim: Claim| claim.only("full_plane", true).only("k", 0).only("a", "2.0").pool("log_n");
+    for (alpha, beta) in PAIRS {
+        let (_, t3) = theorem3_bound(2, 0, alpha, beta);
+        let t3 = t3.max(beta);
+        let none = alpha.max(beta);
+        let (lo, top) = (milli(none - 0.1), milli(t3));
+        claims.push(at(Claim::exponent(
+            format!("polarity graph at its design density m = q (q^2 - 1)/6 ~ n^1.5 / 7, every pattern, alpha = {alpha}, beta = {beta}: deliver + reply cost grows like n^e with e in [{lo}, {top}], at most Theorem 3's exponent {top} (Section 5: the graph's (1, 1/3, 2)-expansion in Eq. 3)"),
+            "deliver_per_step",
+            "n",
+            lo,
+            top,
+        ))
+        .only("alpha", alpha)
+        .only("beta", beta)
+        .bound()
+        .of("Section 5 (polarity graph)")
+        .of("Theorem 3"));
+        for (name, pattern) in ADVERSARIES {
+            let mut claim = at(excess_claim(
+                format!("{name}, polarity graph at its design density m = q (q^2 - 1)/6 ~ n^1.5 / 7, k = 0, a = 2, alpha = {alpha}, beta = {beta} (predicted: Theorem 3's exponent for the graph's expansion eps = 1/3, Section 5)"),
+                t3,
+                alpha,
+                beta,
+                PLANE_LOG_HALF,
+            ))
+            .only("pattern", pattern)
+            .only("alpha", alpha)
+            .only("beta", beta)
+            .of("Section 5 (polarity graph)")
+            .of("Theorem 3");
+            if t3 - none >= 0.1 {
+                claim = claim.expect(
+                    Verdict::NotReproduced,
+                    "docs/models/dbsp-hmos.md#polarity-graph-at-its-design-density",
+                );
+            }
+            claims.push(claim);
+        }
+    }
+    claims.push(
+        at(Claim::within(
+            "polarity graph at its design density, every pattern: w_max / n^(1/3) within [0.1, 1] (Lemma 2 with eps = 1/3, the graph's expansion: the bound holds, and no pattern of ours comes near it)",
+            "w_ratio",
+            0.1,
+            1.0,
+        ))
+        .bound()
+        .of("Section 5 (polarity graph)")
+        .of("Lemma 2"),
+    );
+    claims
+}
+
 /// The culling at a = 1.15, where it needs several rounds: Lemma 2's halving exercised.
 fn halving_claims() -> Vec<Claim> {
     vec![
@@ -499,7 +571,18 @@ impl Study for Theorem3Study {
         "Theorem 3's worst case realised: n requests whose copies crowd the lowest processors (built from loc(v, c)) and a greedy search for the smallest footprint at level k, against random requests at k = 0, 1, 2, fitted exponents, the weights of every level against Lemmas 2-3, and Lemma 2's halving"
     }
     fn point(&self, p: &Theorem3Params) -> Result<Theorem3Point, ModelError> {
-        let (n, m) = machine_size(p.log_n, 6, p.tau)?;
+        let (n, mut m) = machine_size(p.log_n, 6, p.tau)?;
+        if p.full_plane {
+            if p.level0 != Level0::Polarity {
+                return Err(Error::param("full_plane", "level0 = polarity", p.full_plane).into());
+            }
+            if p.tau.to_bits() != 1.5_f64.to_bits() {
+                return Err(
+                    Error::param("tau", "tau = 1.5 with full_plane (its label)", p.tau).into()
+                );
+            }
+            m = polarity_largest_q(u64::from(n)).map_or(0, polarity_frames_count);
+        }
         // Validates n, m, r, k <= k_max(n) and the graph's limits before any run.
         HmosConfig::with_graph(u64::from(n), m, p.r, p.k, 0, p.level0)?;
         let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;
@@ -622,6 +705,7 @@ impl Study for Theorem3Study {
         claims.extend(flat_claims());
         claims.extend(hierarchy_claims());
         claims.extend(graph_claims());
+        claims.extend(plane_claims());
         claims.extend(halving_claims());
         claims
     }
@@ -630,6 +714,10 @@ impl Study for Theorem3Study {
             Column::new("log_n", "log2 n (n processors)"),
             Column::new("k", "HMOS levels k"),
             Column::new("tau", "variables exponent tau: m = floor(n^tau)"),
+            Column::new(
+                "full_plane",
+                "polarity graph at its design density: m = q (q^2 - 1)/6, q the largest odd prime with q^2 <= n (tau = 1.5 labels it)",
+            ),
             Column::new("r", "redundancy r (copies per variable at level 0, odd)"),
             Column::new("level0", "level-0 graph"),
             Column::new("a", "culling threshold constant a"),
@@ -861,6 +949,34 @@ mod tests {
         }
         let coloured = coloured_modules(memory.hmos(), memory.targets()).unwrap();
         assert!(coloured[1] <= p + 1, "{coloured:?}");
+    }
+
+    /// `full_plane`: m is the densest polarity plane's frame count (n = 2^10: q = 31, 4960;
+    /// n = 2^15: q = 181, 988 260), and it needs the polarity graph and `tau = 1.5`.
+    #[test]
+    fn full_plane_takes_the_densest_plane() {
+        use netcore::study::Study;
+
+        use super::{Theorem3Params, Theorem3Study};
+        use crate::hmos::Level0;
+        let params = |log_n, level0, tau| Theorem3Params {
+            log_n,
+            k: 0,
+            tau,
+            full_plane: true,
+            r: 3,
+            level0,
+            a: 2.0,
+            eps: 0.3333,
+            pattern: Pattern::Random,
+            alpha_beta: vec![[0.5, 0.5]],
+        };
+        for (log_n, m) in [(10, 4960), (15, 988_260)] {
+            let point = Theorem3Study.point(&params(log_n, Level0::Polarity, 1.5)).unwrap();
+            assert_eq!(point.m, m);
+        }
+        assert!(Theorem3Study.point(&params(10, Level0::Hashed, 1.5)).is_err());
+        assert!(Theorem3Study.point(&params(10, Level0::Polarity, 2.0)).is_err());
     }
 
     proptest! {
