@@ -37,7 +37,7 @@ fn tree_and_dissemination_run_under_every_rule() {
         for rule in rules(l, gap) {
             for mut adv in adversaries() {
                 let mc = MachineConfig::new(
-                    LogpParams::new(Logp { p: p, latency: l, gap: gap, o: 1 }).unwrap(),
+                    LogpParams::new(Logp { p, latency: l, gap, o: 1 }).unwrap(),
                     rule,
                 )
                 .unwrap();
@@ -59,11 +59,9 @@ fn linear_alltoall_is_stall_free_by_staggering() {
     let (p, l, gap) = (8u32, 4u64, 4u64);
     let s = parse(&linear_alltoall(p, 8).unwrap()).unwrap();
     for rule in rules(l, gap) {
-        let mc = MachineConfig::new(
-            LogpParams::new(Logp { p: p, latency: l, gap: gap, o: 1 }).unwrap(),
-            rule,
-        )
-        .unwrap();
+        let mc =
+            MachineConfig::new(LogpParams::new(Logp { p, latency: l, gap, o: 1 }).unwrap(), rule)
+                .unwrap();
         let ex = run(&mc, goal_programs(&s, gap).unwrap(), &mut PolicyAdversary::worst())
             .unwrap_or_else(|e| panic!("{rule:?}: {e}"));
         assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
@@ -83,7 +81,7 @@ fn gather_needs_stalling_when_capacity_is_one() {
     for rule in rules(l, gap) {
         for mut adv in adversaries() {
             let mc = MachineConfig::new(
-                LogpParams::new(Logp { p: p, latency: l, gap: gap, o: 1 }).unwrap(),
+                LogpParams::new(Logp { p, latency: l, gap, o: 1 }).unwrap(),
                 rule,
             )
             .unwrap();
