@@ -5,7 +5,9 @@
 //!
 //! Peak memory is the process's peak resident set during the study (Linux `VmHWM`, reset
 //! before each study through `/proc/self/clear_refs`): every job running at once on the
-//! recorded number of threads, plus the rows held; `None` where the system does not say.
+//! recorded number of threads, plus the rows held, plus what the allocator kept from earlier
+//! studies of the same process (`.cargo/config.toml` has mimalloc keep freed pages), so it
+//! is an upper bound for the study run alone; `None` where the system does not say.
 
 use std::path::Path;
 
