@@ -132,7 +132,7 @@ pub(crate) fn estimate(dir: &Path, study: &str, spec_hash: &str, threads: usize)
     let wall = (c.job_seconds / threads).max(c.longest_job_seconds);
     let peak = c.peak_bytes.map_or_else(
         || "peak memory not recorded".to_string(),
-        |b| format!("peak memory {:.0} MiB on {} threads", b as f64 / MIB, c.threads),
+        |b| format!("peak memory at most {:.0} MiB on {} threads", b as f64 / MIB, c.threads),
     );
     format!(
         "estimated {} on {threads} threads ({:.1} job-seconds, longest job {:.1} s; recorded \
@@ -160,9 +160,12 @@ pub(crate) fn describe_cost(c: &StudyCost) -> String {
     )
 }
 
-/// A duration for people: seconds below two minutes, else minutes, else hours.
+/// A duration for people: below a second, seconds below two minutes, else minutes, else
+/// hours.
 pub(crate) fn duration(seconds: f64) -> String {
-    if seconds < 120.0 {
+    if seconds < 0.5 {
+        "under 1 s".to_string()
+    } else if seconds < 120.0 {
         format!("{seconds:.0} s")
     } else if seconds < 7200.0 {
         format!("{:.0} min", seconds / 60.0)
@@ -207,6 +210,7 @@ mod tests {
 
     #[test]
     fn durations_read_as_people_say_them() {
+        assert_eq!(duration(0.1), "under 1 s");
         assert_eq!(duration(41.0), "41 s");
         assert_eq!(duration(508.0), "8 min");
         assert_eq!(duration(9000.0), "2.5 h");
