@@ -1,5 +1,5 @@
 //! The paper's cost bounds as comparison lines: Theorem 3's upper bound on one PRAM step and
-//! the lower bound of its ref. [13]. They are formulas to draw beside the measured costs,
+//! the lower bound of its ref. \[13\]. They are formulas to draw beside the measured costs,
 //! never part of a simulation.
 
 /// Theorem 3's bound on the D-BSP cost of one PRAM step with `k` HMOS levels on `n`

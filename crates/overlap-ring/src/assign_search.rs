@@ -163,7 +163,7 @@ pub struct Outcome {
 }
 
 /// The measure of a complete (or, with the right boundary free, partial) assignment given as
-/// segment sets per column `1..=m` ([`Error::OutOfMemory`] from [`relaxed_core`]).
+/// segment sets per column `1..=m` ([`Error::OutOfMemory`] from `relaxed_core`).
 pub fn measure(q: &Quotient, spec: &Spec, sets: &[Vec<usize>]) -> Result<u64> {
     let mut holders = Vec::with_capacity(sets.len() + 2);
     holders.push(Vec::new());

@@ -81,7 +81,7 @@ impl Plan {
     }
 
     /// `holders[i]` = processors holding column `i` in increasing order (`i` in `0..=N+1`,
-    /// boundary entries empty); each list is allocated for its [coverage](Self::coverage),
+    /// boundary entries empty); each list is allocated for its coverage (`Plan::coverage`),
     /// fallibly ([`Error::OutOfMemory`] when the system refuses the `n` copies).
     pub fn holders(&self) -> Result<Vec<Vec<usize>>> {
         let what = "the column holders";

@@ -1,5 +1,5 @@
 //! Figures 1-3 of Section 3 redrawn from a built HMOS (`kind = "hmos_figure"`): the copies of
-//! one variable as the construction places them ([`Hmos::walk`], [`Hmos::loc`]), never
+//! one variable as the construction places them (`Hmos::walk`, [`Hmos::loc`]), never
 //! hard-coded. Figure 1 is the cascade `V, U_0, ..., U_k` with the edges of the variable's
 //! subdag (Section 4.1's `H_v`); Figure 2 the contents of the i-modules on its paths, its
 //! `r 3^i` copies at level i nested in their blocks; Figure 3 the aggregate memory, every

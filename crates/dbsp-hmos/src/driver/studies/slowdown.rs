@@ -136,7 +136,7 @@ pub struct SlowdownRow {
     pub exponent_theorem3: f64,
     /// cost_per_step / n^max(alpha, beta): over the lower bounds' exponent.
     pub over_lower_bound: f64,
-    /// [13]'s lower bound `n^alpha (L / log2 L)^(1 - alpha)`, `L = max(log2(m / n), 2)`,
+    /// \[13\]'s lower bound `n^alpha (L / log2 L)^(1 - alpha)`, `L = max(log2(m / n), 2)`,
     /// constant 1 ([`lower_bound_13`](crate::bounds::lower_bound_13)).
     pub lower_bound_13: f64,
     /// cost_per_step / n^beta (Corollary 1, alpha < beta).

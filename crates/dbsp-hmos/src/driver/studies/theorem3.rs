@@ -116,7 +116,7 @@ pub struct Theorem3Row {
     pub cost_per_step: f64,
     /// Its deliver + reply part.
     pub deliver_per_step: f64,
-    /// [13]'s lower bound `n^alpha (L / log2 L)^(1 - alpha)`, `L = max(log2(m / n), 2)`,
+    /// \[13\]'s lower bound `n^alpha (L / log2 L)^(1 - alpha)`, `L = max(log2(m / n), 2)`,
     /// constant 1 ([`lower_bound_13`](crate::bounds::lower_bound_13)).
     pub lower_bound_13: f64,
     /// `max(alpha + (1 - alpha) (tau - 1) / (r 2^k), beta)`: Eq. 3's leading exponent at the
