@@ -108,7 +108,7 @@ pub(crate) fn parse(text: &str) -> Vec<Recorded> {
 }
 
 /// Every recorded study of `dir` (`costs.csv` and `large-costs.csv`).
-fn recorded_in(dir: &Path) -> Vec<Recorded> {
+pub(crate) fn recorded_in(dir: &Path) -> Vec<Recorded> {
     [COSTS, LARGE_COSTS]
         .iter()
         .filter_map(|f| std::fs::read_to_string(dir.join(f)).ok())
@@ -116,12 +116,15 @@ fn recorded_in(dir: &Path) -> Vec<Recorded> {
         .collect()
 }
 
-/// What `sweep --dry-run` prints about a grid: the recorded cost (in `dir`, the report's
-/// directory) of a run with the same
-/// expanded spec (same study, grid, seeds and repetitions), scaled to `threads`, or that no
-/// run of it is recorded.
-pub(crate) fn estimate(dir: &Path, study: &str, spec_hash: &str, threads: usize) -> String {
-    let recorded = recorded_in(dir);
+/// What `sweep --dry-run` prints about a grid: the cost among `recorded` (see
+/// [`recorded_in`]) of a run with the same expanded spec (same study, grid, seeds and
+/// repetitions), scaled to `threads`, or that no run of it is recorded.
+pub(crate) fn estimate(
+    recorded: &[Recorded],
+    study: &str,
+    spec_hash: &str,
+    threads: usize,
+) -> String {
     let Some(r) = recorded.iter().find(|r| r.study == study && r.spec_hash == spec_hash) else {
         return "no recorded run of this grid (the report records the default grids and the \
                 large presets)"

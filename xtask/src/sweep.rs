@@ -401,14 +401,14 @@ pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
         let threads = args
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let results = project_root().join("docs").join("results");
+        let recorded = crate::cost::recorded_in(&project_root().join("docs").join("results"));
         for p in &planned {
             println!(
                 "{}: {} jobs, every point valid ({}); {}",
                 p.spec.name,
                 p.jobs.len(),
                 p.spec.file,
-                crate::cost::estimate(&results, &p.spec.name, &p.spec_hash, threads)
+                crate::cost::estimate(&recorded, &p.spec.name, &p.spec_hash, threads)
             );
         }
         return Ok(true);

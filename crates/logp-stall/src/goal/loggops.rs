@@ -509,7 +509,7 @@ fn matches(want_src: u32, want_tag: u32, src: u32, tag: u32) -> bool {
 /// use logp_stall::goal::{LogGopsParams, parse, run_loggops};
 ///
 /// let schedule = parse("num_ranks 2\nrank 0 {\na: send 8b to 1\n}\nrank 1 {\na: recv 8b from 0\n}\n")?;
-/// let run = run_loggops(&schedule, LogGopsParams { latency: 10, o: 2, gap: 5, gap_per_byte: 0, ..LogGopsParams::LOGGOPSIM })?;
+/// let run = run_loggops(&schedule, LogGopsParams { latency: 10, o: 2, gap: 5, ..LogGopsParams::LOGGOPSIM })?;
 /// assert_eq!(run.makespan, 14);
 /// # Ok::<(), logp_stall::Error>(())
 /// ```

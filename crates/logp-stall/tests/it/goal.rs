@@ -8,7 +8,7 @@ use logp_stall::goal::{
 };
 
 fn prm(l: u64, o: u64, g: u64) -> LogGopsParams {
-    LogGopsParams { latency: l, o, gap: g, gap_per_byte: 0, ..LogGopsParams::LOGGOPSIM }
+    LogGopsParams { latency: l, o, gap: g, ..LogGopsParams::LOGGOPSIM }
 }
 
 fn makespan(text: &str, p: LogGopsParams) -> u64 {

@@ -8,13 +8,8 @@
 use logp_stall::goal::{LogGopsParams, linear_alltoall, parse, run_loggops};
 
 /// LogGOPSim's defaults: L = 2500, o = 1500, g = 1000, G = 0 (the issue's figures).
-const DEFAULTS: LogGopsParams = LogGopsParams {
-    latency: 2500,
-    o: 1500,
-    gap: 1000,
-    gap_per_byte: 0,
-    ..LogGopsParams::LOGGOPSIM
-};
+const DEFAULTS: LogGopsParams =
+    LogGopsParams { latency: 2500, o: 1500, gap: 1000, ..LogGopsParams::LOGGOPSIM };
 
 /// LogGOPSim's results: the makespan, each rank's finish time, and the operations and
 /// messages (each counted once).
@@ -73,13 +68,7 @@ fn overhead_on_arrival_unexpected_queue() {
                 rank 2 {\nx: recv 1b from 1\ny: recv 1b from 1\n}\n";
     insta::assert_json_snapshot!(run(
         text,
-        LogGopsParams {
-            latency: 100,
-            o: 10,
-            gap: 1000,
-            gap_per_byte: 0,
-            ..LogGopsParams::LOGGOPSIM
-        }
+        LogGopsParams { latency: 100, o: 10, gap: 1000, ..LogGopsParams::LOGGOPSIM }
     ));
 }
 
@@ -98,7 +87,7 @@ fn equal_times_by_stamp() {
                 c2 requires c1\nd requires r\n}\n";
     insta::assert_json_snapshot!(run(
         text,
-        LogGopsParams { latency: 90, o: 10, gap: 1, gap_per_byte: 0, ..LogGopsParams::LOGGOPSIM }
+        LogGopsParams { latency: 90, o: 10, gap: 1, ..LogGopsParams::LOGGOPSIM }
     ));
 }
 
@@ -110,13 +99,7 @@ fn alltoall_64_send_waits_for_gap() {
     let s = parse(&linear_alltoall(64, 1).unwrap()).unwrap();
     let r = run_loggops(
         &s,
-        LogGopsParams {
-            latency: 2500,
-            o: 500,
-            gap: 1000,
-            gap_per_byte: 0,
-            ..LogGopsParams::LOGGOPSIM
-        },
+        LogGopsParams { latency: 2500, o: 500, gap: 1000, ..LogGopsParams::LOGGOPSIM },
     )
     .unwrap();
     assert_eq!((r.makespan, r.ops, r.messages), (66000, 64 * 63 * 2, 64 * 63));
@@ -132,13 +115,7 @@ fn receive_gap_from_processing() {
                 rank 2 {\nc: calc 500\nx: recv 1b from 0\ny: recv 1b from 1\n}\n";
     insta::assert_json_snapshot!(run(
         text,
-        LogGopsParams {
-            latency: 100,
-            o: 10,
-            gap: 1000,
-            gap_per_byte: 0,
-            ..LogGopsParams::LOGGOPSIM
-        }
+        LogGopsParams { latency: 100, o: 10, gap: 1000, ..LogGopsParams::LOGGOPSIM }
     ));
 }
 
@@ -154,7 +131,7 @@ fn rendezvous_above_s() {
                 rank 1 {\nx: calc 1000\nr: recv 2b from 0\nr requires x\n}\n";
     let prm = LogGopsParams {
         s: 1,
-        ..LogGopsParams { latency: 100, o: 10, gap: 5, gap_per_byte: 0, ..LogGopsParams::LOGGOPSIM }
+        ..LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM }
     };
     insta::assert_json_snapshot!(run(text, prm));
 }
@@ -167,7 +144,7 @@ fn per_byte_overhead() {
     let text = "num_ranks 2\nrank 0 {\ns: send 11b to 1\n}\nrank 1 {\nr: recv 11b from 0\n}\n";
     let prm = LogGopsParams {
         overhead_per_byte: 2,
-        ..LogGopsParams { latency: 100, o: 10, gap: 5, gap_per_byte: 0, ..LogGopsParams::LOGGOPSIM }
+        ..LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM }
     };
     insta::assert_json_snapshot!(run(text, prm));
 }
@@ -187,13 +164,7 @@ fn cpu_and_nic_annotations() {
                 rank 1 {\nr1: recv 1b from 0\nr2: recv 1b from 0 nic 1\n}\n";
     insta::assert_json_snapshot!(run(
         text,
-        LogGopsParams {
-            latency: 100,
-            o: 10,
-            gap: 1000,
-            gap_per_byte: 0,
-            ..LogGopsParams::LOGGOPSIM
-        }
+        LogGopsParams { latency: 100, o: 10, gap: 1000, ..LogGopsParams::LOGGOPSIM }
     ));
 }
 
@@ -206,7 +177,7 @@ fn wildcard_source_and_tag() {
                 rank 2 {\nx: recv 1b from -1 tag -1\ny: recv 1b from -1 tag -1\n}\n";
     insta::assert_json_snapshot!(run(
         text,
-        LogGopsParams { latency: 100, o: 10, gap: 5, gap_per_byte: 0, ..LogGopsParams::LOGGOPSIM }
+        LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM }
     ));
 }
 
@@ -224,6 +195,6 @@ fn matching_in_posting_order() {
                 u requires r_b\nr_a requires u\n}\n";
     insta::assert_json_snapshot!(run(
         text,
-        LogGopsParams { latency: 100, o: 10, gap: 5, gap_per_byte: 0, ..LogGopsParams::LOGGOPSIM }
+        LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM }
     ));
 }

@@ -23,12 +23,12 @@
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, Law, ModelError, Plot, Study};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::run;
 use crate::guest::Program;
-use crate::host::{Host, log_n};
+use crate::host::log_n;
 use crate::overlap::C;
 
 /// The delay laws with an OVERLAP crossover claim (the others are reported, not claimed).
@@ -177,18 +177,12 @@ impl Study for Crossover {
     }
     fn point(&self, p: &Params) -> Result<Point, ModelError> {
         super::check_steps(p.steps)?;
-        let cap = u32::try_from(p.n)
-            .map_err(|_| ParamError::new("n", "n <= 2^32 - 1 (n caps the delays)", p.n))?;
-        let law = p.law.law(cap);
-        law.validate()?;
-        let c = C::new(3, 1)?;
-        crate::overlap::k_max(p.n, c)?;
+        let (law, c) = super::capped_law(p.n, |cap| p.law.law(cap))?;
         Ok(Point { n: p.n, law, steps: p.steps, scheme: p.scheme, host_seed: p.host_seed, c })
     }
     fn run(&self, p: &Point, _rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {
         let n = p.n;
-        let host =
-            Host::from_law(n, &p.law, log_n(n), &mut netcore::rng::seeded(p.host_seed, n as u64))?;
+        let host = super::drawn_host(n, &p.law, p.host_seed)?;
         let naive = run(&host, &crate::naive::plan(n, n)?, &Program::Mix, p.steps)?;
         let plan = match p.scheme {
             Scheme::Overlap => crate::overlap::plan(&host, p.c, 1)?.0,

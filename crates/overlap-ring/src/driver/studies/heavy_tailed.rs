@@ -23,14 +23,12 @@
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
-use netcore::study::{
-    Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study, Verdict,
-};
+use netcore::study::{Claim, Column, JsonObject, Law, ModelError, Plot, Study, Verdict};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::run;
 use crate::guest::Program;
-use crate::host::{Host, log_n};
+use crate::host::log_n;
 use crate::overlap::C;
 
 /// The study.
@@ -119,18 +117,12 @@ impl Study for HeavyTailed {
     }
     fn point(&self, p: &Params) -> Result<Point, ModelError> {
         super::check_steps(p.steps)?;
-        let cap = u32::try_from(p.n)
-            .map_err(|_| ParamError::new("n", "n <= 2^32 - 1 (n caps the delays)", p.n))?;
-        let law = DelayLaw::Pareto { alpha: p.alpha, cap };
-        law.validate()?;
-        let c = C::new(3, 1)?;
-        crate::overlap::k_max(p.n, c)?;
+        let (law, c) = super::capped_law(p.n, |cap| DelayLaw::Pareto { alpha: p.alpha, cap })?;
         Ok(Point { n: p.n, law, steps: p.steps, scheme: p.scheme, host_seed: p.host_seed, c })
     }
     fn run(&self, p: &Point, _rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {
         let n = p.n;
-        let host =
-            Host::from_law(n, &p.law, log_n(n), &mut netcore::rng::seeded(p.host_seed, n as u64))?;
+        let host = super::drawn_host(n, &p.law, p.host_seed)?;
         let plan = match p.scheme {
             Scheme::Naive => crate::naive::plan(n, n)?,
             Scheme::Overlap => crate::overlap::plan(&host, p.c, 1)?.0,
