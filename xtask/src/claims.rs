@@ -134,11 +134,7 @@ fn select<'r>(claim: &Claim, rows: &'r [Row]) -> Result<(Vec<&'r Row>, Vec<f64>)
 
 /// The fitted curves of an exponent or slope claim, one per group that can be fitted, each
 /// as its legend label and its points at the group's distinct `x` values (for plots).
-pub(crate) fn fitted_curves(
-    claim: &Claim,
-    rows: &[Row],
-    axes: &[String],
-) -> Vec<(String, Vec<(f64, f64)>)> {
+pub(crate) fn fitted_curves(claim: &Claim, rows: &[Row], axes: &[String]) -> Vec<Fitted> {
     let x = match &claim.check {
         Check::Exponent { x, .. } | Check::Slope { x, .. } => x,
         _ => return Vec::new(),
@@ -146,24 +142,40 @@ pub(crate) fn fitted_curves(
     let Ok((selected, values)) = select(claim, rows) else { return Vec::new() };
     let Ok(groups) = groups(claim, x, &selected, &values, axes) else { return Vec::new() };
     let mut curves = Vec::new();
-    for (key, points) in groups {
-        let Ok(f) = fit(&claim.check, x, &points) else { continue };
-        let mut xs: Vec<f64> = points.iter().map(|p| p.0).collect();
+    for group in groups.into_values() {
+        let Ok(f) = fit(&claim.check, x, &group.points) else { continue };
+        let mut xs: Vec<f64> = group.points.iter().map(|p| p.0).collect();
         xs.sort_by(f64::total_cmp);
         xs.dedup();
-        let curve = xs.into_iter().map(|xv| (xv, f.at(xv))).collect();
+        let points = xs.into_iter().map(|xv| (xv, f.at(xv))).collect();
         let what = match claim.check {
             Check::Exponent { .. } => format!("fit y ~ {x}^{:.3}", f.value),
             _ => format!("fit, slope/level {:.3} per doubling", f.value),
         };
-        let label = if key.is_empty() { what } else { format!("{what} ({key})") };
-        curves.push((label, curve));
+        curves.push(Fitted { what, key: group.key, points });
     }
     curves
 }
 
-/// The `(x, y)` points of each group, keyed by the group's rendered columns.
-type Groups = BTreeMap<String, Vec<(f64, f64)>>;
+/// One fitted curve of a grouped claim, as a plot draws it.
+#[derive(Debug, Clone)]
+pub(crate) struct Fitted {
+    /// The fitted figure, e.g. `fit y ~ n^0.781`.
+    pub(crate) what: String,
+    /// The group's (column, value) pairs.
+    pub(crate) key: Vec<(String, String)>,
+    /// The curve at the group's x values.
+    pub(crate) points: Vec<(f64, f64)>,
+}
+
+/// One group of a grouped claim: its (column, value) pairs and its `(x, y)` points.
+struct Group {
+    key: Vec<(String, String)>,
+    points: Vec<(f64, f64)>,
+}
+
+/// Each group, keyed by its rendered columns (`a=1, b=2`).
+type Groups = BTreeMap<String, Group>;
 
 /// Splits the selected rows into groups: equal on every axis but `x` and the pooled ones, and
 /// on the `per` columns.
@@ -184,11 +196,12 @@ fn groups(
         let Some(xv) = row.get(x).and_then(number).filter(|v| v.is_finite()) else {
             return Err(fail(format!("column `{x}` is missing or not a finite number")));
         };
-        let key: Vec<String> = held
+        let key: Vec<(String, String)> = held
             .iter()
-            .map(|c| format!("{c}={}", row.get(c.as_str()).map(cell).unwrap_or_default()))
+            .map(|c| (c.to_string(), row.get(c.as_str()).map(cell).unwrap_or_default()))
             .collect();
-        out.entry(key.join(", ")).or_default().push((xv, y));
+        let label = key.iter().map(|(c, v)| format!("{c}={v}")).collect::<Vec<_>>().join(", ");
+        out.entry(label).or_insert_with(|| Group { key, points: Vec::new() }).points.push((xv, y));
     }
     Ok(out)
 }
@@ -332,9 +345,9 @@ fn judge_groups(check: &Check, x: &str, groups: &Groups) -> Outcome {
     };
     let mut fits = Vec::new();
     let mut first_failure: Option<String> = None;
-    for (key, points) in groups {
+    for (key, group) in groups {
         let label = if key.is_empty() { "all rows".to_string() } else { key.clone() };
-        match fit(check, x, points) {
+        match fit(check, x, &group.points) {
             Ok(f) => {
                 if !in_band(f.value, lo, hi) && first_failure.is_none() {
                     first_failure = Some(format!("{label}: {:.4}", f.value));

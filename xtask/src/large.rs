@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::cost::LARGE_COSTS;
 use crate::generations::TEMP_PREFIX;
 use crate::output::{StudyOutput, commit, utc_now, verdict_counts};
 use crate::registry;
@@ -50,6 +51,7 @@ pub(crate) fn run(
         std::env::consts::ARCH
     );
     let mut all_expected = true;
+    let mut costs = Vec::new();
     for (model, spec) in presets() {
         let start = Instant::now();
         let args = SweepArgs::of_file(spec.clone(), sweeps.join(model), threads, quiet);
@@ -62,6 +64,7 @@ pub(crate) fn run(
             verdict_counts(outputs.iter().flat_map(|o| &o.judgements))
         );
         md += &studies(&outputs);
+        costs.extend(outputs.iter().filter_map(|o| o.cost.clone()));
         all_expected &= outputs.iter().all(|o| o.judgements.iter().all(|j| j.as_expected));
     }
     // Written beside the report and renamed into place: a kill leaves the old record.
@@ -69,6 +72,9 @@ pub(crate) fn run(
     let temp = out.join(format!("{TEMP_PREFIX}{LARGE}-{}", std::process::id()));
     std::fs::write(&temp, md)?;
     std::fs::rename(&temp, out.join(LARGE))?;
+    let temp = out.join(format!("{TEMP_PREFIX}{LARGE_COSTS}-{}", std::process::id()));
+    std::fs::write(&temp, crate::cost::csv(&costs))?;
+    std::fs::rename(&temp, out.join(LARGE_COSTS))?;
     println!("large presets: {}", out.join(LARGE).display());
     Ok(all_expected)
 }
@@ -77,6 +83,9 @@ fn studies(outputs: &[StudyOutput]) -> String {
     let mut md = String::new();
     for o in outputs {
         md += &format!("\n### `{}`\n\n", o.name);
+        if let Some(r) = &o.cost {
+            md += &format!("Cost: {}.\n\n", crate::cost::describe_cost(&r.cost));
+        }
         for judgement in &o.judgements {
             md += &format!("- {}\n", judgement.line);
         }

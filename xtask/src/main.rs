@@ -22,6 +22,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod claims;
+mod cost;
 mod describe;
 #[cfg(test)]
 mod fuzz;

@@ -11,9 +11,9 @@ use anyhow::Context;
 use netcore::study::{AnyStudy, Check, Claim, Column, Plot, Verdict};
 use serde_json::{Value, json};
 
-use crate::claims::fitted_curves;
+use crate::claims::{Fitted, fitted_curves};
 use crate::generations::{INDEX, publish};
-use crate::plot::{Overlays, axis_label, lines, pooled_axes, render};
+use crate::plot::{Band, Overlays, axis_label, lines, pooled_axes, render};
 use crate::referee::{Grid, Judgement, judge};
 use crate::table::{Row, csv, markdown, selects, significant};
 
@@ -26,11 +26,14 @@ pub(crate) struct StudyOutput {
     pub(crate) about: String,
     /// The report's "What this shows" paragraph.
     pub(crate) shows: String,
-    /// The plots: file name (`NAME.svg`) and title, in the study's order.
+    /// The plots' pictures: file name (`NAME.svg`, then `NAME-2.svg`, ... for the further
+    /// panels of a plot) and title, in the study's order.
     pub(crate) plots: Vec<(String, String)>,
     pub(crate) files: Vec<(String, Vec<u8>)>,
     /// One judgement per claim (its line ends with the verdict).
     pub(crate) judgements: Vec<Judgement>,
+    /// What the run cost, when this process ran it (not for a merge of shards).
+    pub(crate) cost: Option<crate::cost::Recorded>,
 }
 
 /// The rows and timings of a finished (or merged) study, in job order.
@@ -65,10 +68,14 @@ pub(crate) fn build(
     let mut files = data_files(name, run, &claims)?;
     let glossary = study.glossary();
     let mut plot_sections = String::new();
+    let mut pictures = Vec::new();
     for plot in &plots {
-        let (svg, section) =
+        let (svgs, section) =
             plot_files(plot, &claims, run, &glossary).with_context(|| format!("study {name}"))?;
-        files.push((format!("{}.svg", plot.name), svg.into_bytes()));
+        for (file, title, svg) in svgs {
+            files.push((file.clone(), svg.into_bytes()));
+            pictures.push((file, title));
+        }
         plot_sections += &section;
     }
     // Claims are asserted only over a whole sweep, not over one shard's slice.
@@ -97,9 +104,10 @@ pub(crate) fn build(
         model: run.model.clone(),
         about: study.about().to_string(),
         shows,
-        plots: plots.iter().map(|p| (format!("{}.svg", p.name), p.title.clone())).collect(),
+        plots: pictures,
         files,
         judgements: verdicts,
+        cost: None,
     })
 }
 
@@ -148,17 +156,39 @@ fn data_files(
     Ok(files)
 }
 
-/// One plot's SVG, with the fitted curves and bands of the claims on its axes, and its
-/// section of the study's report (the picture, what it pools, its points).
+/// One picture of a plot: file name, title, SVG.
+type Picture = (String, String, String);
+
+/// One plot's pictures (file, title, SVG; several panels when its legend would pass
+/// [`crate::plot::MAX_LEGEND`] entries), with the fitted curves and bands of the claims on
+/// its axes, and its section of the study's report (the pictures, what it pools, its points).
 fn plot_files(
     plot: &Plot,
     claims: &[Claim],
     run: &StudyRun,
     glossary: &[Column],
-) -> anyhow::Result<(String, String)> {
+) -> anyhow::Result<(Vec<Picture>, String)> {
     let overlays = Overlays { fits: fits(plot, claims, run), bands: bands(plot, claims, run) };
-    let svg = render(plot, &run.rows, &run.axes, glossary, &overlays)?;
-    let mut section = format!("### {}\n\n![{}]({}.svg)\n\n", plot.title, plot.title, plot.name);
+    let pictures = render(plot, &run.rows, &run.axes, glossary, &overlays)?;
+    let mut section = format!("### {}\n\n", plot.title);
+    let mut svgs = Vec::with_capacity(pictures.len());
+    for (index, (title, svg)) in pictures.into_iter().enumerate() {
+        let file = if index == 0 {
+            format!("{}.svg", plot.name)
+        } else {
+            format!("{}-{}.svg", plot.name, index + 1)
+        };
+        section += &format!("![{title}]({file})\n\n");
+        svgs.push((file, title, svg));
+    }
+    if svgs.len() > 1 {
+        section += &format!(
+            "At most {} legend entries fit one picture, so that each line keeps its own colour: \
+             the plot is drawn as {} panels over the same axes.\n\n",
+            crate::plot::MAX_LEGEND,
+            svgs.len()
+        );
+    }
     let pooled = pooled_axes(plot, &run.rows, &run.axes);
     if !pooled.is_empty() {
         section += &format!(
@@ -168,11 +198,14 @@ fn plot_files(
         );
     }
     section += &points_table(plot, &run.rows, &run.axes, glossary);
-    Ok((svg, section))
+    Ok((svgs, section))
 }
 
-/// Fitted curves of the claims drawn on this plot's axes.
-fn fits(plot: &Plot, claims: &[Claim], run: &StudyRun) -> Vec<(String, Vec<(f64, f64)>)> {
+/// Fitted curves of the claims drawn on this plot's axes: those of groups the plot draws as
+/// lines of their own (a group of rows the plot's filter excludes, or one that a line pools
+/// with other values of an axis, has no line to fit).
+fn fits(plot: &Plot, claims: &[Claim], run: &StudyRun) -> Vec<Fitted> {
+    let pooled = pooled_axes(plot, &run.rows, &run.axes);
     claims
         .iter()
         .filter(|c| plot.y.contains(&c.y))
@@ -180,15 +213,24 @@ fn fits(plot: &Plot, claims: &[Claim], run: &StudyRun) -> Vec<(String, Vec<(f64,
             Check::Exponent { x, .. } | Check::Slope { x, .. } => *x == plot.x,
             _ => false,
         })
-        .map(|c| fitted_curves(c, &run.rows, &run.axes))
+        .map(|c| {
+            let mut curves = fitted_curves(c, &run.rows, &run.axes);
+            // With several y columns, a fit names the one it fits.
+            if plot.y.len() > 1 {
+                curves.iter_mut().for_each(|f| f.what = format!("{}: {}", c.y, f.what));
+            }
+            curves
+        })
         // More than a few groups would bury the data; their exponents are in the report.
         .filter(|curves| curves.len() <= MAX_FITTED_CURVES)
         .flatten()
+        .filter(|f| crate::plot::agrees(&f.key, &plot.filter))
+        .filter(|f| !f.key.iter().any(|(column, _)| pooled.contains(column)))
         .collect()
 }
 
 /// The band of every band claim on a plotted column that applies to a plotted row.
-fn bands(plot: &Plot, claims: &[Claim], run: &StudyRun) -> Vec<(String, String, f64, f64)> {
+fn bands(plot: &Plot, claims: &[Claim], run: &StudyRun) -> Vec<Band> {
     let plotted: Vec<&Row> = run.rows.iter().filter(|row| selects(&plot.filter, row)).collect();
     claims
         .iter()
@@ -196,15 +238,17 @@ fn bands(plot: &Plot, claims: &[Claim], run: &StudyRun) -> Vec<(String, String, 
         .filter(|c| plotted.iter().any(|row| selects(&c.filter, row)))
         .filter_map(|c| match c.check {
             Check::Within { lo, hi } => {
-                let only = c.filter.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>();
+                let filter: Vec<(String, String)> =
+                    c.filter.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+                let only = filter.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>();
                 let only =
                     if only.is_empty() { String::new() } else { format!(" ({})", only.join(", ")) };
-                Some((
-                    format!("claim band {}{only}", crate::claims::band(lo, hi)),
-                    c.y.clone(),
+                Some(Band {
+                    label: format!("claim band {}{only}", crate::claims::band(lo, hi)),
+                    filter,
                     lo,
                     hi,
-                ))
+                })
             }
             _ => None,
         })
@@ -241,7 +285,9 @@ fn study_report(
     report += "\n## Plots\n\n";
     report += "Each line passes through the lower median of its runs at each x (a value one run \
                produced); bars span their minimum to maximum. Dashed coloured lines are bounds, \
-               dotted black lines fitted curves, grey bands the claims' bands.\n\n";
+               dotted lines in a line's colour the fitted curves of its claims, grey bands \
+               the claims' bands. A plot with more than 8 legend entries is drawn as panels \
+               over the same axes.\n\n";
     report += plot_sections;
     report += "## Columns\n\n";
     report += &glossary_table(&run.rows, glossary);

@@ -112,6 +112,9 @@ mod tests {
         ("pram-hot-spot-read-8.svg", "mark/fetch-and-op", "/accesses/fetches"),
         ("dbsp-hmos-prim-route-gather.svg", "frame/superstep (label, level i)", "/trace"),
         ("dbsp-hmos-pram-hot-spot-read-n4.svg", "frame/superstep (label, level i)", "/supersteps"),
+        ("dbsp-hmos-figure-1.svg", "arrow", "/edges"),
+        ("dbsp-hmos-figure-2.svg", "interval/a 0-module's variables", "/levels/0/holding"),
+        ("dbsp-hmos-figure-3.svg", "mark", "/loc"),
         ("actor-pram-hot-spot-5-butterfly.svg", "mark", "/network/hops"),
         (
             "actor-pram-hot-spot-5-butterfly.svg",

@@ -8,11 +8,16 @@
 //!   true log axis: base 2 on x (sizes double), base 2 or 10 on y by the span, ticks at the
 //!   values themselves (64, 256, 1024; `2^k` past 2^10).
 //! - **Bounds and claims.** Bound columns are dashed in their line's colour; fitted curves of
-//!   exponent and slope claims are dotted black; the band of every band claim on a plotted
-//!   column is shaded grey with dashed edges.
+//!   exponent and slope claims are dotted in the colour of the line they fit; the band of
+//!   every band claim on a plotted column is shaded grey with dashed edges.
+//! - **Panels.** A picture's legend has at most [`MAX_LEGEND`] entries, so that each line
+//!   keeps a colour of its own: a plot with more lines, fits and bands is drawn as panels
+//!   (`NAME.svg`, `NAME-2.svg`, ...) over the same axis ranges, each holding whole groups of
+//!   lines (every y column of one series value) with their fits and bands.
 //! - **Colours.** Okabe and Ito's colour-blind-safe palette ([`crate::style`], shared with the
-//!   pictures of one run), with marker shapes and line widths cycling so that equal lines stay
-//!   visible; legends in numeric order.
+//!   pictures of one run): one colour per series value in a panel, marker shapes per y column
+//!   and line widths cycling so that equal lines stay visible; legends in numeric order,
+//!   labels wrapped onto at most three rows.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -21,8 +26,9 @@ use netcore::study::{Column, Plot};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
+use crate::claims::Fitted;
 use crate::style::{
-    CHART_WIDTH, FONT, GREY, HEIGHT, LABEL_SIZE, PALETTE, TITLE_SIZE, WIDTH, legend_label, legend_y,
+    CHART_WIDTH, FONT, GREY, HEIGHT, LABEL_SIZE, PALETTE, TITLE_SIZE, WIDTH, legend_rows, legend_y,
 };
 use crate::table::{Row, cell, number, selects};
 
@@ -36,20 +42,116 @@ pub(crate) struct Point {
     pub(crate) runs: usize,
 }
 
-/// One line: its legend label, whether it is a bound, and its points in increasing x.
+/// One line: its legend label, its key (the series and split axes with their values),
+/// whether it is a bound, and its points in increasing x.
 #[derive(Debug, Clone)]
 pub(crate) struct Line {
     pub(crate) label: String,
+    pub(crate) key: Vec<(String, String)>,
     pub(crate) bound: bool,
     pub(crate) points: Vec<Point>,
 }
 
-/// What a plot draws besides the rows: fitted curves (legend label, points) and claim bands
-/// (legend label, y column, lo, hi).
+/// A claim's band on a plotted column: its legend label, the rows it applies to (column,
+/// value pairs of the claim's filter) and its ends.
+#[derive(Debug, Clone)]
+pub(crate) struct Band {
+    pub(crate) label: String,
+    pub(crate) filter: Vec<(String, String)>,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+}
+
+/// What a plot draws besides the rows: the claims' fitted curves and bands.
 #[derive(Debug, Default)]
 pub(crate) struct Overlays {
-    pub(crate) fits: Vec<(String, Vec<(f64, f64)>)>,
-    pub(crate) bands: Vec<(String, String, f64, f64)>,
+    pub(crate) fits: Vec<Fitted>,
+    pub(crate) bands: Vec<Band>,
+}
+
+/// The most legend entries one picture draws (lines, bounds, fits and bands): each line then
+/// has a colour of its own in the eight-colour palette.
+pub(crate) const MAX_LEGEND: usize = 8;
+
+/// Whether `constraints` (column, value pairs) agree with a line's `key` on every column the
+/// key has (a constraint on another column does not split lines, so it cannot disagree).
+pub(crate) fn agrees(constraints: &[(String, String)], key: &[(String, String)]) -> bool {
+    constraints.iter().all(|(column, value)| {
+        key.iter().find(|(c, _)| c == column).is_none_or(|(_, v)| v == value)
+    })
+}
+
+/// One picture of a plot: whole groups of lines (one group per key, every y column of it),
+/// the fits of those groups and the bands that apply to them.
+pub(crate) struct Panel<'a> {
+    /// The lines with the index of their group in the panel (their colour).
+    lines: Vec<(&'a Line, usize)>,
+    /// The fitted curves with their group's index in the panel and their legend label (the
+    /// figure and the group's key).
+    fits: Vec<(&'a Fitted, usize, String)>,
+    bands: Vec<&'a Band>,
+}
+
+impl Panel<'_> {
+    fn entries(&self) -> usize {
+        self.lines.len() + self.fits.len() + self.bands.len()
+    }
+}
+
+/// Splits the lines into panels of at most [`MAX_LEGEND`] legend entries each, filled in
+/// legend order with whole groups (a group alone over the limit gets a panel of its own and
+/// a legend that counts the entries it cannot show). A fit joins the first group it agrees
+/// with (a fit that agrees with none is not drawn), a band every panel with a group it agrees
+/// with.
+pub(crate) fn panels<'a>(lines: &'a [Line], overlays: &'a Overlays) -> Vec<Panel<'a>> {
+    // (key, the lines of that key), in legend order.
+    type Group<'l> = (&'l [(String, String)], Vec<&'l Line>);
+    let mut groups: Vec<Group<'a>> = Vec::new();
+    for line in lines {
+        match groups.iter_mut().find(|(key, _)| *key == line.key.as_slice()) {
+            Some((_, members)) => members.push(line),
+            None => groups.push((&line.key, vec![line])),
+        }
+    }
+    let fit_group = |fit: &Fitted| groups.iter().position(|(key, _)| agrees(&fit.key, key));
+    let build = |members: &[usize]| {
+        let mut panel = Panel { lines: Vec::new(), fits: Vec::new(), bands: Vec::new() };
+        for (colour, &g) in members.iter().enumerate() {
+            panel.lines.extend(groups[g].1.iter().map(|line| (*line, colour)));
+            let key = groups[g].0.iter().map(|(a, v)| format!("{a}={v}")).collect::<Vec<_>>();
+            panel.fits.extend(overlays.fits.iter().filter(|f| fit_group(f) == Some(g)).map(|f| {
+                let label = if key.is_empty() {
+                    f.what.clone()
+                } else {
+                    format!("{} ({})", f.what, key.join(", "))
+                };
+                (f, colour, label)
+            }));
+        }
+        panel.bands = overlays
+            .bands
+            .iter()
+            .filter(|b| members.iter().any(|&g| agrees(&b.filter, groups[g].0)))
+            .collect();
+        panel
+    };
+    if groups.is_empty() {
+        return vec![build(&[])];
+    }
+    let mut panels = Vec::new();
+    let mut members: Vec<usize> = Vec::new();
+    for g in 0..groups.len() {
+        let mut trial = members.clone();
+        trial.push(g);
+        if members.is_empty() || build(&trial).entries() <= MAX_LEGEND {
+            members = trial;
+        } else {
+            panels.push(build(&members));
+            members = vec![g];
+        }
+    }
+    panels.push(build(&members));
+    panels
 }
 
 /// A cell's sort key: numbers numerically, before text.
@@ -119,14 +221,16 @@ pub(crate) fn lines(plot: &Plot, rows: &[Row], axes: &[String]) -> Vec<Line> {
         .into_iter()
         .map(|((index, cells), by_x)| {
             let column = &plot.y[index];
+            let mut key = Vec::new();
+            if let Some(series) = &plot.series {
+                key.push((series.clone(), cells[0].clone()));
+            }
+            key.extend(splits.iter().cloned().zip(cells[1..].iter().cloned()));
             let mut parts = Vec::new();
             if plot.y.len() > 1 {
                 parts.push(column.clone());
             }
-            if let Some(series) = &plot.series {
-                parts.push(format!("{series}={}", cells[0]));
-            }
-            parts.extend(splits.iter().zip(&cells[1..]).map(|(a, v)| format!("{a}={v}")));
+            parts.extend(key.iter().map(|(a, v)| format!("{a}={v}")));
             let points = by_x
                 .into_values()
                 .map(|(x, mut ys)| {
@@ -140,7 +244,7 @@ pub(crate) fn lines(plot: &Plot, rows: &[Row], axes: &[String]) -> Vec<Line> {
                     }
                 })
                 .collect();
-            Line { label: parts.join(", "), bound: plot.bounds.contains(column), points }
+            Line { label: parts.join(", "), key, bound: plot.bounds.contains(column), points }
         })
         .collect()
 }
@@ -221,25 +325,26 @@ fn range(min: f64, max: f64, log: bool) -> std::ops::Range<f64> {
     }
 }
 
-/// Renders `plot` over `rows` as an SVG document.
+/// Renders `plot` over `rows` as SVG documents: one per panel (see [`panels`]), each with
+/// its title, over the same axis ranges.
 pub(crate) fn render(
     plot: &Plot,
     rows: &[Row],
     axes: &[String],
     glossary: &[Column],
     overlays: &Overlays,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<Vec<(String, String)>> {
     let lines = lines(plot, rows, axes);
     let visible = |v: f64, log: bool| v.is_finite() && (!log || v > 0.0);
     let mut xs: Vec<f64> = lines.iter().flat_map(|l| l.points.iter().map(|p| p.x)).collect();
     let mut ys: Vec<f64> =
         lines.iter().flat_map(|l| l.points.iter().flat_map(|p| [p.min, p.max])).collect();
-    for (_, points) in &overlays.fits {
-        xs.extend(points.iter().map(|p| p.0));
-        ys.extend(points.iter().map(|p| p.1));
+    for fit in &overlays.fits {
+        xs.extend(fit.points.iter().map(|p| p.0));
+        ys.extend(fit.points.iter().map(|p| p.1));
     }
-    for (_, _, lo, hi) in &overlays.bands {
-        ys.extend([*lo, *hi].into_iter().filter(|v| v.abs() < f64::MAX));
+    for band in &overlays.bands {
+        ys.extend([band.lo, band.hi].into_iter().filter(|v| v.abs() < f64::MAX));
     }
     xs.retain(|&v| visible(v, plot.log_x));
     ys.retain(|&v| visible(v, plot.log_y));
@@ -255,35 +360,47 @@ pub(crate) fn render(
     let y_base = if y_max / y_min < 1024.0 { 2.0 } else { 10.0 };
     let x_label = axis_label(std::slice::from_ref(&plot.x), glossary, plot.log_x);
     let y_label = axis_label(&plot.y, glossary, plot.log_y);
-    let drawing = Drawing { plot, lines: &lines, overlays, x_label, y_label };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| drawing.error(e))?;
-        let (area, legend_area) = root.split_horizontally(CHART_WIDTH);
-        let legend = match (plot.log_x, plot.log_y) {
-            (false, false) => drawing.draw(&area, x_range, y_range)?,
-            (true, false) => drawing.draw(&area, x_range.log_scale().base(2.0), y_range)?,
-            (false, true) => drawing.draw(&area, x_range, y_range.log_scale().base(y_base))?,
-            (true, true) => drawing.draw(
-                &area,
-                x_range.log_scale().base(2.0),
-                y_range.log_scale().base(y_base),
-            )?,
+    let panels = panels(&lines, overlays);
+    let count = panels.len();
+    let mut pictures = Vec::with_capacity(count);
+    for (index, panel) in panels.iter().enumerate() {
+        let title = if count == 1 {
+            plot.title.clone()
+        } else {
+            format!("{} ({} of {count})", plot.title, index + 1)
         };
-        drawing.legend(&legend_area, &legend)?;
-        root.present().map_err(|e| drawing.error(e))?;
+        let drawing = Drawing { plot, panel, title, x_label: &x_label, y_label: &y_label };
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| drawing.error(e))?;
+            let (area, legend_area) = root.split_horizontally(CHART_WIDTH);
+            let (x_range, y_range) = (x_range.clone(), y_range.clone());
+            let legend = match (plot.log_x, plot.log_y) {
+                (false, false) => drawing.draw(&area, x_range, y_range)?,
+                (true, false) => drawing.draw(&area, x_range.log_scale().base(2.0), y_range)?,
+                (false, true) => drawing.draw(&area, x_range, y_range.log_scale().base(y_base))?,
+                (true, true) => drawing.draw(
+                    &area,
+                    x_range.log_scale().base(2.0),
+                    y_range.log_scale().base(y_base),
+                )?,
+            };
+            drawing.legend(&legend_area, &legend)?;
+            root.present().map_err(|e| drawing.error(e))?;
+        }
+        pictures.push((drawing.title, svg));
     }
-    Ok(svg)
+    Ok(pictures)
 }
 
-/// Everything one plot draws, for any pair of axis kinds.
+/// Everything one panel of a plot draws, for any pair of axis kinds.
 struct Drawing<'a> {
     plot: &'a Plot,
-    lines: &'a [Line],
-    overlays: &'a Overlays,
-    x_label: String,
-    y_label: String,
+    panel: &'a Panel<'a>,
+    title: String,
+    x_label: &'a str,
+    y_label: &'a str,
 }
 
 type Root<'b> = DrawingArea<SVGBackend<'b>, plotters::coord::Shift>;
@@ -294,26 +411,27 @@ enum Mark {
     Line(RGBColor, usize),
     /// A bound: dashed in its colour.
     Bound(RGBColor),
-    /// A fitted curve: dotted black.
-    Fit,
+    /// A fitted curve: dotted in its colour, with its dot pattern.
+    Fit(RGBColor, usize),
     /// A claim band: grey.
     Band,
 }
 
-/// The most legend entries drawn; the rest are counted.
-const MAX_LEGEND: usize = 27;
+/// The (dash, gap) patterns of fitted curves, cycling over the fits of one group.
+const FIT_DASHES: [(u32, u32); 3] = [(2, 3), (6, 3), (1, 6)];
 
 impl Drawing<'_> {
     fn error(&self, e: impl std::fmt::Display) -> anyhow::Error {
         anyhow::anyhow!("plot {}: {e}", self.plot.name)
     }
 
-    /// Draws the legend, one entry per line, beside the chart.
+    /// Draws the legend beside the chart: one entry per line, its label wrapped onto rows.
     fn legend(&self, area: &Root<'_>, entries: &[(String, Mark)]) -> anyhow::Result<()> {
         let e = |e| self.error(e);
         let font = (FONT, LABEL_SIZE).into_font();
-        for (index, (label, mark)) in entries.iter().take(MAX_LEGEND).enumerate() {
-            let y = legend_y(index);
+        let mut row = 0;
+        for (label, mark) in entries.iter().take(MAX_LEGEND) {
+            let y = legend_y(row);
             match *mark {
                 Mark::Line(color, shape) => {
                     area.draw(&PathElement::new(vec![(5, y), (35, y)], color.stroke_width(2)))
@@ -334,11 +452,14 @@ impl Drawing<'_> {
                         .map_err(e)?;
                     }
                 }
-                Mark::Fit => {
-                    for x in (5..35).step_by(5) {
+                Mark::Fit(color, pattern) => {
+                    let (dash, gap) = FIT_DASHES[pattern % FIT_DASHES.len()];
+                    let step = usize::try_from(dash + gap).unwrap_or(5);
+                    let dash = i32::try_from(dash).unwrap_or(2);
+                    for x in (5..35).step_by(step) {
                         area.draw(&PathElement::new(
-                            vec![(x, y), (x + 2, y)],
-                            BLACK.stroke_width(1),
+                            vec![(x, y), ((x + dash).min(35), y)],
+                            color.stroke_width(2),
                         ))
                         .map_err(e)?;
                     }
@@ -348,12 +469,14 @@ impl Drawing<'_> {
                         .map_err(e)?;
                 }
             }
-            area.draw(&Text::new(legend_label(label), (42, y - 7), font.clone())).map_err(e)?;
+            for text in legend_rows(label) {
+                area.draw(&Text::new(text, (42, legend_y(row) - 7), font.clone())).map_err(e)?;
+                row += 1;
+            }
         }
         if entries.len() > MAX_LEGEND {
-            let y = legend_y(MAX_LEGEND);
             let more = format!("({} more lines; see the table)", entries.len() - MAX_LEGEND);
-            area.draw(&Text::new(more, (5, y - 7), font)).map_err(e)?;
+            area.draw(&Text::new(more, (5, legend_y(row) - 7), font)).map_err(e)?;
         }
         Ok(())
     }
@@ -368,7 +491,7 @@ impl Drawing<'_> {
     {
         let e = |e| self.error(e);
         let mut chart = ChartBuilder::on(root)
-            .caption(&self.plot.title, (FONT, TITLE_SIZE))
+            .caption(&self.title, (FONT, TITLE_SIZE))
             .margin(15)
             .x_label_area_size(45)
             .y_label_area_size(70)
@@ -376,8 +499,8 @@ impl Drawing<'_> {
             .map_err(e)?;
         chart
             .configure_mesh()
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
+            .x_desc(self.x_label)
+            .y_desc(self.y_label)
             .x_label_formatter(&|v| tick(*v))
             .y_label_formatter(&|v| tick(*v))
             .light_line_style(WHITE.mix(0.0))
@@ -392,8 +515,8 @@ impl Drawing<'_> {
             (r.start, r.end)
         };
         let mut legend = Vec::new();
-        for (label, _, lo, hi) in &self.overlays.bands {
-            let (lo, hi) = (lo.max(y_lo), hi.min(y_hi));
+        for band in &self.panel.bands {
+            let (lo, hi) = (band.lo.max(y_lo), band.hi.min(y_hi));
             if lo > hi {
                 continue;
             }
@@ -403,7 +526,7 @@ impl Drawing<'_> {
                     GREY.mix(0.12).filled(),
                 )))
                 .map_err(e)?;
-            legend.push((label.clone(), Mark::Band));
+            legend.push((band.label.clone(), Mark::Band));
             for edge in [lo, hi].into_iter().filter(|v| *v > y_lo && *v < y_hi) {
                 chart
                     .draw_series(DashedLineSeries::new(
@@ -415,11 +538,12 @@ impl Drawing<'_> {
                     .map_err(e)?;
             }
         }
-        for (index, line) in self.lines.iter().enumerate() {
-            let color = PALETTE[index % PALETTE.len()];
-            // Marker shapes and widths cycle too, so that equal lines show as a thin line
-            // on a wide one instead of hiding each other.
-            let shape = index % 3;
+        let mut shapes: BTreeMap<usize, usize> = BTreeMap::new();
+        for (index, &(line, group)) in self.panel.lines.iter().enumerate() {
+            let color = PALETTE[group % PALETTE.len()];
+            // The lines of one group share its colour and differ in marker shape; widths
+            // cycle too, so that equal lines show as a thin line on a wide one instead of
+            // hiding each other.
             let style = color.stroke_width([5, 3, 1][index % 3]);
             let at = |p: &Point| (p.x, p.y);
             if line.bound {
@@ -429,17 +553,22 @@ impl Drawing<'_> {
                 legend.push((format!("{} (bound)", line.label), Mark::Bound(color)));
                 continue;
             }
+            let shape = {
+                let next = shapes.entry(group).or_insert(0);
+                *next += 1;
+                *next - 1
+            };
             chart.draw_series(LineSeries::new(line.points.iter().map(at), style)).map_err(e)?;
             let at = line.points.iter().map(at);
-            match shape {
+            match shape % 3 {
                 0 => chart.draw_series(at.map(|c| Circle::new(c, 3, color.filled()))),
                 1 => chart.draw_series(at.map(|c| TriangleMarker::new(c, 4, color.filled()))),
                 _ => chart.draw_series(at.map(|c| Cross::new(c, 4, color.stroke_width(2)))),
             }
             .map_err(e)?;
             let label =
-                if line.label.is_empty() { self.y_label.clone() } else { line.label.clone() };
-            legend.push((label, Mark::Line(color, shape)));
+                if line.label.is_empty() { self.y_label.to_string() } else { line.label.clone() };
+            legend.push((label, Mark::Line(color, shape % 3)));
             let spread = line.points.iter().filter(|p| p.max > p.min);
             chart
                 .draw_series(
@@ -447,12 +576,25 @@ impl Drawing<'_> {
                 )
                 .map_err(e)?;
         }
-        for (label, points) in &self.overlays.fits {
-            let style = BLACK.stroke_width(1);
+        let mut patterns: BTreeMap<usize, usize> = BTreeMap::new();
+        for (fit, group, label) in &self.panel.fits {
+            let (fit, group) = (*fit, *group);
+            let color = PALETTE[group % PALETTE.len()];
+            let pattern = {
+                let next = patterns.entry(group).or_insert(0);
+                *next += 1;
+                *next - 1
+            };
+            let (dash, gap) = FIT_DASHES[pattern % FIT_DASHES.len()];
             chart
-                .draw_series(DashedLineSeries::new(points.iter().copied(), 2, 3, style))
+                .draw_series(DashedLineSeries::new(
+                    fit.points.iter().copied(),
+                    dash,
+                    gap,
+                    color.stroke_width(2),
+                ))
                 .map_err(e)?;
-            legend.push((label.clone(), Mark::Fit));
+            legend.push((label.clone(), Mark::Fit(color, pattern)));
         }
         Ok(legend)
     }

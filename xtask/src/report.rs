@@ -15,6 +15,7 @@ use anyhow::Context;
 
 use netcore::study::{Coverage, PaperResult, Verdict};
 
+use crate::cost::{COSTS, LARGE_COSTS, Recorded};
 use crate::generations::{TEMP_PREFIX, remove_temporaries, replace_dir};
 use crate::output::{StudyOutput, verdict_counts};
 use crate::referee::Judgement;
@@ -192,6 +193,12 @@ fn render(outputs: &[StudyOutput], quick: bool, hash: &str) -> anyhow::Result<St
             format!("{unexpected} verdicts UNEXPECTED")
         }
     );
+    md += &format!(
+        "What each study cost (jobs, job-seconds, longest job, wall time, threads, peak memory) \
+         is in [`{COSTS}`]({COSTS}), measured by the run that wrote this report and quoted by \
+         `cargo xtask sweep --dry-run` as its estimate; this page holds no timing, so \
+         regenerating it gives the same bytes.\n\n"
+    );
     md += VERDICT_KINDS;
     md += "| paper | studies | claims |";
     for verdict in Verdict::ALL {
@@ -307,10 +314,13 @@ fn write_report(out: &Path, readme: &str, outputs: &[StudyOutput]) -> anyhow::Re
     let written = (|| -> anyhow::Result<()> {
         std::fs::create_dir_all(&temp)?;
         std::fs::write(temp.join(README), readme)?;
-        // The large presets' record is written by `--large` alone; a default run keeps it.
-        let large = out.join(large::LARGE);
-        if large.is_file() {
-            std::fs::copy(&large, temp.join(large::LARGE))?;
+        let costs: Vec<Recorded> = outputs.iter().filter_map(|o| o.cost.clone()).collect();
+        std::fs::write(temp.join(COSTS), crate::cost::csv(&costs))?;
+        // The large presets' records are written by `--large` alone; a default run keeps them.
+        for kept in [large::LARGE, LARGE_COSTS] {
+            if out.join(kept).is_file() {
+                std::fs::copy(out.join(kept), temp.join(kept))?;
+            }
         }
         for o in outputs {
             let dir = temp.join(&o.name);
@@ -383,6 +393,7 @@ mod tests {
             plots: Vec::new(),
             files: vec![("p.svg".into(), svg.into()), ("report.md".into(), b"x".to_vec())],
             judgements: Vec::new(),
+            cost: None,
         };
         write_report(&out, "r1", &[output("one")]).unwrap();
         std::fs::write(out.join(large::LARGE), "large").unwrap();

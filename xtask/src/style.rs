@@ -6,8 +6,8 @@
 //! - **Fonts.** The generic `sans-serif` family (no system font is needed to write the SVG):
 //!   titles at 20 px, labels and legends at 13 px.
 //! - **Layout.** 1180 px wide: the chart takes the left 860 px, the legend sits beside it, one
-//!   entry per 18 px from 50 px down, a 30 px swatch and the label after it, labels cut at 44
-//!   characters.
+//!   row per 18 px from 50 px down, a 30 px swatch and the label after it, labels of plots
+//!   wrapped at 44 characters onto at most three rows (pictures cut them at 44).
 
 use plotters::style::RGBColor;
 
@@ -52,6 +52,30 @@ pub(crate) fn legend_y(index: usize) -> i32 {
     50 + 18 * i32::try_from(index).unwrap_or(0)
 }
 
+/// Most rows of one wrapped legend label.
+const MAX_LABEL_ROWS: usize = 3;
+
+/// A legend label wrapped onto rows of at most [`MAX_LABEL`] characters, broken after a
+/// space where one falls in the row (else inside a word), at most [`MAX_LABEL_ROWS`] rows
+/// (the last ends with `...` when the label is longer).
+pub(crate) fn legend_rows(label: &str) -> Vec<String> {
+    let mut rows = Vec::new();
+    let mut rest: Vec<char> = label.chars().collect();
+    while !rest.is_empty() && rows.len() < MAX_LABEL_ROWS {
+        let take = if rest.len() <= MAX_LABEL {
+            rest.len()
+        } else {
+            rest[..MAX_LABEL].iter().rposition(|c| *c == ' ').map_or(MAX_LABEL, |space| space + 1)
+        };
+        let row: String = rest.drain(..take).collect();
+        rows.push(row.trim_end().to_string());
+    }
+    if let Some(last) = rows.last_mut().filter(|_| !rest.is_empty()) {
+        *last = legend_label(&format!("{last} {}", rest.iter().collect::<String>()));
+    }
+    rows
+}
+
 /// A legend label cut at [`MAX_LABEL`] characters (with `...` when cut).
 pub(crate) fn legend_label(label: &str) -> String {
     let mut text: String = label.chars().take(MAX_LABEL).collect();
@@ -59,4 +83,27 @@ pub(crate) fn legend_label(label: &str) -> String {
         text.push_str("...");
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A long label breaks after spaces, each row within the width; past three rows the last
+    /// is cut with `...`.
+    #[test]
+    fn legend_labels_wrap_at_spaces() {
+        let label = "fit y ~ log_p^0.537 (l_over_g=1, delta=one, sort=cascade, prefix=d-ary)";
+        let rows = legend_rows(label);
+        assert_eq!(
+            rows,
+            ["fit y ~ log_p^0.537 (l_over_g=1, delta=one,", "sort=cascade, prefix=d-ary)"]
+        );
+        assert_eq!(legend_rows("short"), ["short"]);
+        let long = "word ".repeat(40);
+        let rows = legend_rows(&long);
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| r.chars().count() <= MAX_LABEL + 3), "{rows:?}");
+        assert!(rows[2].ends_with("..."), "{rows:?}");
+    }
 }

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use netcore::study::{AnyStudy, JsonObject, ModelError, PreparedPoint};
 use rayon::prelude::*;
 
+use crate::cost::{Recorded, StudyCost};
 use crate::generations::{INDEX, is_entry_link};
 use crate::output::{INDEX_TITLE, StudyOutput, StudyRun, build, write_all};
 use crate::referee::Grid;
@@ -397,8 +398,18 @@ impl SweepArgs {
 pub(crate) fn sweep(args: &SweepArgs) -> anyhow::Result<bool> {
     let planned = plan(args)?;
     if args.dry_run {
+        let threads = args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let recorded = crate::cost::recorded_in(&project_root().join("docs").join("results"));
         for p in &planned {
-            println!("{}: {} jobs, every point valid ({})", p.spec.name, p.jobs.len(), p.spec.file);
+            println!(
+                "{}: {} jobs, every point valid ({}); {}",
+                p.spec.name,
+                p.jobs.len(),
+                p.spec.file,
+                crate::cost::estimate(&recorded, &p.spec.name, &p.spec_hash, threads)
+            );
         }
         return Ok(true);
     }
@@ -432,6 +443,7 @@ fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Ve
         if plain {
             eprintln!("sweep: {} ({} points)", p.spec.name, p.jobs.len());
         }
+        crate::cost::reset_peak();
         let started = Instant::now();
         let points = prepare(&p.spec, p.study.as_ref(), &p.jobs)?;
         let results: Vec<Result<JobResult, ModelError>> = pool.install(|| {
@@ -471,6 +483,14 @@ fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Ve
         if plain {
             eprintln!("sweep: {} done in {:.1} s", p.spec.name, started.elapsed().as_secs_f64());
         }
+        let cost = StudyCost {
+            jobs: p.jobs.len() as u64,
+            job_seconds: timings.iter().map(|t| t.3).sum::<f64>() / 1000.0,
+            longest_job_seconds: timings.iter().map(|t| t.3).fold(0.0, f64::max) / 1000.0,
+            wall_seconds: started.elapsed().as_secs_f64(),
+            threads: pool.current_num_threads(),
+            peak_bytes: crate::cost::peak_bytes(),
+        };
         if failures.is_empty() {
             let run = StudyRun {
                 model: p.model.to_string(),
@@ -482,7 +502,14 @@ fn execute(args: &SweepArgs, planned: &[Planned]) -> anyhow::Result<(PathBuf, Ve
                 rows,
                 timings,
             };
-            outputs.push(build(p.study.as_ref(), &run, &format!("cargo xtask {command}"))?);
+            let mut output = build(p.study.as_ref(), &run, &format!("cargo xtask {command}"))?;
+            output.cost = Some(Recorded {
+                spec: p.spec.file.clone(),
+                study: p.spec.name.clone(),
+                spec_hash: p.spec_hash.clone(),
+                cost,
+            });
+            outputs.push(output);
         }
     }
     bar.finish_and_clear();

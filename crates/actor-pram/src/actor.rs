@@ -37,6 +37,7 @@ pub enum Kind {
     /// Stateless: each message is an independent event, unordered with the others.
     Unserialized,
 }
+netcore::display_config_name!(Kind);
 
 /// A script: what an actor does with one message.
 ///

@@ -14,7 +14,6 @@
 //! then compared with the reference's (`verified`).
 
 #![warn(clippy::cast_possible_truncation)]
-use std::collections::BTreeSet;
 
 use netcore::pram::{Access, Cost, Instr, Limits, PramRun, Program, Variant};
 use serde::{Deserialize, Serialize};
@@ -22,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::actor::{ActorMetrics, Scheduler};
 use crate::direct::{Code, Dest, Effect, PpuActor};
 use crate::error::Error;
-use crate::hash::{FixedPoly, HashFamily, KeyOrder};
+use crate::hash::{HashFamily, KeyOrder};
 use crate::limits::{check_butterfly_memory, check_butterfly_work};
 use crate::ranade::{
     Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassPlan, PassRecord, PassStats,
@@ -41,6 +40,7 @@ pub enum Steps {
     /// the run's DAG depth), reported next to the barrier measure.
     Overlapping,
 }
+netcore::display_config_name!(Steps);
 
 /// How the butterfly translation is set up.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -109,11 +109,16 @@ pub struct ButterflyReport {
     pub keys: KeyOrder,
     /// The seed of the placement and ranks.
     pub hash_seed: u64,
-    /// The placement polynomial used, drawn or given (none for identity and table
-    /// placement): `hash = { fixed = ... }` with it places every address the same way.
+    /// The placement used, always, as a `hash` value that reproduces it whatever the seed:
+    /// `{ fixed = ... }` for a polynomial (drawn or given), `identity`, or the `{ table = ...
+    /// }` (Choice 21).
+    pub hash_used: HashFamily,
+    /// With `report_routers`: how many distinct addresses the program's global steps
+    /// accessed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hash_used: Option<FixedPoly>,
-    /// With `report_routers`: the router of every address accessed, by address.
+    pub addresses_accessed: Option<u64>,
+    /// With `report_routers`: the router of each accessed address, ascending, the lowest
+    /// [`MAX_ADDRESS_ROUTERS`] of them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub address_routers: Option<Vec<AddressRouter>>,
     /// How a router's PPUs share it.
@@ -156,6 +161,11 @@ pub struct ButterflyReport {
     #[serde(skip)]
     pub memory: Vec<i64>,
 }
+
+/// The most addresses `address_routers` lists (the lowest ones; `addresses_accessed` counts
+/// them all): a report stays small, and a longer list is the reported `hash_used` evaluated
+/// at every address.
+pub const MAX_ADDRESS_ROUTERS: usize = 4096;
 
 /// An address the program accessed and the router `h(a)` hosting it (Choice 21).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -409,16 +419,25 @@ fn run_butterfly(
         plan: Vec::new(),
         lock_passes: Vec::new(),
         recorded,
-        used: config.report_routers.then(BTreeSet::new),
+        used: if config.report_routers {
+            Some(vec_filled("the accessed addresses", cells, false)?)
+        } else {
+            None
+        },
     };
     let steps = run.execute(reference.cost.t)?;
     let Run { router, memory, ppus, mut report, plan, lock_passes, used, .. } = run;
-    report.address_routers = used.map(|used| {
+    if let Some(used) = used {
         let hashing = router.hashing();
-        used.into_iter()
-            .map(|address| AddressRouter { address, router: hashing.dest(address) })
-            .collect()
-    });
+        let accessed = (0u32..).zip(&used).filter(|&(_, &u)| u).map(|(address, _)| address);
+        report.addresses_accessed = Some(accessed.clone().count() as u64);
+        report.address_routers = Some(
+            accessed
+                .take(MAX_ADDRESS_ROUTERS)
+                .map(|address| AddressRouter { address, router: hashing.dest(address) })
+                .collect(),
+        );
+    }
     let passes = report.passes.max(1) as f64;
     report.rounds_per_pass = (report.rounds_fwd + report.rounds_rev) as f64 / passes;
     report.fwd_over_3n_1 = report.rounds_fwd as f64 / (passes * f64::from(3 * dim - 1));
@@ -522,7 +541,8 @@ fn empty_report(
         hash: config.hash.clone(),
         keys: config.keys,
         hash_seed: config.hash_seed,
-        hash_used: router.hashing().placement().cloned(),
+        hash_used: router.hashing().used(),
+        addresses_accessed: None,
         address_routers: None,
         multiplex: config.multiplex,
         ppus_per_router: ppus.div_ceil(router.routers()).max(1),
@@ -582,8 +602,8 @@ struct Run<'a> {
     plan: Vec<PassPlan>,
     lock_passes: Vec<(PassStats, SlotDigest)>,
     recorded: Option<&'a mut Vec<PassStats>>,
-    /// With `report_routers`: the addresses accessed so far.
-    used: Option<BTreeSet<u32>>,
+    /// With `report_routers`: per global address, whether a step accessed it so far.
+    used: Option<Vec<bool>>,
 }
 
 impl Run<'_> {
@@ -687,7 +707,10 @@ impl Run<'_> {
         }
         if let Some(used) = self.used.as_mut() {
             for a in accesses {
-                used.insert(LockstepRouter::addr32(a)?);
+                // The reference ran the step, so the address is inside the memory.
+                if let Some(u) = used.get_mut(LockstepRouter::addr32(a)? as usize) {
+                    *u = true;
+                }
             }
         }
         Ok(())

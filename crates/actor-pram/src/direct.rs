@@ -37,7 +37,7 @@ mod actors;
 mod replica;
 mod schedule;
 
-use netcore::limits::check;
+use netcore::limits::{OutOfMemory, check, collect_exact, vec_filled};
 use netcore::pram::{Limits as PramLimits, PramRun, Program};
 use serde::Serialize;
 
@@ -63,6 +63,7 @@ pub enum Sync {
     /// and back (baseline B2, Theorem 1's construction).
     Broadcast,
 }
+netcore::display_config_name!(Sync);
 
 /// What a direct run reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -191,13 +192,15 @@ fn run_direct(
         None => Limits::default(),
     };
     let mut rt: Runtime<Node> = Runtime::new(scheduler, actor_limits);
+    // The PPU and cell actors, and broadcast-sync's CPU actor.
+    rt.reserve(ppus as usize + env.cells.len() + 1)?;
     spawn_ppus(&mut rt, &env, &acq, sync, program.lmem())?;
     let max_acquaintances = max_acquaintances(&acq);
     spawn_cells(&mut rt, &env, schedules, input)?;
     start(&mut rt, &env, sync)?;
     let actor = rt.run(&env)?;
-    let (memory, verified) = results(&rt, &reference, input, ppus);
-    let recorded = rt.take_dag().map(|dag| (dag, names(&rt)));
+    let (memory, verified) = results(&rt, &reference, input, ppus)?;
+    let recorded = rt.take_dag().map(|dag| names(&rt).map(|names| (dag, names))).transpose()?;
     Ok(DirectReport {
         sync,
         pram: reference.cost,
@@ -292,14 +295,21 @@ fn start(rt: &mut Runtime<Node>, env: &Env, sync: Sync) -> Result<(), Error> {
 }
 
 /// The run's final memory (the input overlaid with the cells) and whether it, the CPU and PPU
-/// registers and every actor's end state match the reference.
-fn results(rt: &Runtime<Node>, reference: &PramRun, input: &[i64], ppus: u32) -> (Vec<i64>, bool) {
-    let mut memory = vec![0; reference.memory.len()];
+/// registers and every actor's end state match the reference ([`OutOfMemory`] when the
+/// system refuses the memory or the registers).
+fn results(
+    rt: &Runtime<Node>,
+    reference: &PramRun,
+    input: &[i64],
+    ppus: u32,
+) -> Result<(Vec<i64>, bool), OutOfMemory> {
+    let mut memory = vec_filled("the final memory", reference.memory.len(), 0)?;
     for (m, v) in memory.iter_mut().zip(input) {
         *m = *v;
     }
     let mut ok = true;
-    let mut regs = vec![vec![0i64; ppus as usize]; 16];
+    let mut regs =
+        vec_filled("the PPU registers", 16, vec_filled("the PPU registers", ppus as usize, 0i64)?)?;
     for b in rt.behaviours() {
         match b {
             Node::Cell(c) => {
@@ -319,17 +329,19 @@ fn results(rt: &Runtime<Node>, reference: &PramRun, input: &[i64], ppus: u32) ->
         }
     }
     let verified = ok && memory == reference.memory && regs == reference.ppu_regs;
-    (memory, verified)
+    Ok((memory, verified))
 }
 
-/// The actors' names, for a picture's lanes.
-fn names(rt: &Runtime<Node>) -> Vec<String> {
-    rt.behaviours()
-        .iter()
-        .map(|b| match b {
+/// The actors' names, for a picture's lanes ([`OutOfMemory`] when the system refuses them).
+fn names(rt: &Runtime<Node>) -> Result<Vec<String>, OutOfMemory> {
+    let actors = rt.behaviours();
+    collect_exact(
+        "the actors' names",
+        actors.len(),
+        actors.iter().map(|b| match b {
             Node::Ppu(p) | Node::TreePpu(TreePpu { ppu: p, .. }) => format!("PPU {}", p.pid),
             Node::Cell(c) => format!("cell {}", c.addr),
             Node::Cpu(_) => String::from("CPU"),
-        })
-        .collect()
+        }),
+    )
 }

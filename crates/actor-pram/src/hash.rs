@@ -7,8 +7,9 @@
 //! with coefficients drawn from `netcore::rng::seeded(seed, 0)`, reduced `mod N`; or the
 //! identity `a mod N` and a table, for hand cases and adversarial placement; or a given
 //! polynomial over a given prime field ([`FixedPoly`], a published hash: `hash = { fixed =
-//! ... }`), which the seed does not touch. [`Hashing::placement`] returns the polynomial in
-//! use, drawn or given, so a seeded run's placement can be fixed in a config.
+//! ... }`), which the seed does not touch. [`Hashing::used`] returns the placement in use as a
+//! config value (a drawn polynomial as `fixed`), so a seeded run's placement can be fixed in a
+//! config.
 //!
 //! *Rank* `g: addr -> [0, 2^32)`: the first field of a packet's key (Ranade's random rank, so
 //! that the order in which packets meet is random and independent of their destinations),
@@ -185,12 +186,14 @@ impl Hashing {
         (place + self.rank.as_ref().map_or(0, |p| p.coefficients().len())) as u64
     }
 
-    /// The placement polynomial in use, drawn or given (none for identity and table
-    /// placement): as `{ fixed = ... }` in a config it places every address the same way.
-    pub fn placement(&self) -> Option<&FixedPoly> {
+    /// The placement in use as a `hash` config value that reproduces it, whatever the seed:
+    /// `fixed` with the polynomial for every polynomial family (drawn or given), `identity`,
+    /// or the `table` (Choice 21).
+    pub fn used(&self) -> HashFamily {
         match &self.place {
-            Place::Poly(p) => Some(p),
-            Place::Identity | Place::Table(_) => None,
+            Place::Identity => HashFamily::Identity,
+            Place::Table(t) => HashFamily::Table(t.clone()),
+            Place::Poly(p) => HashFamily::Fixed(p.clone()),
         }
     }
 

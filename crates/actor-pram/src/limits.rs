@@ -11,9 +11,10 @@ use netcore::limits::{TooLarge, check};
 pub const BYTES: &str = "bytes (estimated)";
 
 /// Bytes per PPU actor of the direct translation and broadcast-sync (behaviour, mailbox,
-/// metadata, the reference's registers), besides its local memory: 1037 measured (a program
-/// of `2^18` PPUs that only halt).
-pub const DIRECT_BYTES_PER_PPU: u64 = 1152;
+/// metadata, the reference's and the result's registers), besides its local memory: 1037
+/// measured on `2^18` PPUs that only halt, 1452 (1526 of address space) on a hot-spot read
+/// of `2^18` PPUs, its schedule entries included.
+pub const DIRECT_BYTES_PER_PPU: u64 = 1536;
 /// Bytes per cell actor the run creates (one per touched cell): about 1000 measured (`2^18`
 /// PPUs each writing its own cell, less the PPU actors).
 pub const DIRECT_BYTES_PER_CELL: u64 = 1024;
@@ -60,7 +61,7 @@ fn network(n: u32) -> (u64, u64, u64) {
 }
 
 /// The memory estimate of a butterfly translation of `s` PPUs with `lmem` local words on
-/// dimension `n`, `cells` global cells, with or without actors: the PPU replicas `(1152 + 8
+/// dimension `n`, `cells` global cells, with or without actors: the PPU replicas `(1536 + 8
 /// lmem) s`, the cells `32 cells`, and the larger of the lockstep pass `832 (3n − 1) 2^n +
 /// 128 · 2n s` and (with actors) the actor pass `2304 ((3n − 1) 2^n + 2 n 2^n + s) + 192 ·
 /// 2n s` (a host and a hash actor per router), which run one after the other. Returns the part growing with the network and the
@@ -144,7 +145,7 @@ mod tests {
     #[test]
     fn estimates_at_n12() {
         let s = 49_152;
-        let ppus = 49_152 * 1152;
+        let ppus = 49_152 * 1536;
         assert_eq!(butterfly_bytes(s, 0, 0, 12, false), (143_360 * 832, ppus + 49_152 * 24 * 128));
         assert_eq!(
             butterfly_bytes(s, 0, 0, 12, true),

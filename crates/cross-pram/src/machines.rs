@@ -7,7 +7,7 @@
 
 use actor_pram::actor::Scheduler;
 use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly_actors};
-use dbsp_hmos::protocol::theorem3_bound;
+use dbsp_hmos::bounds::theorem3_bound;
 use dbsp_hmos::protocol::{Delivery, Selection};
 use dbsp_hmos::scheme::{Pricing, Scheme};
 use dbsp_hmos::simulation::{PramParams, simulate};

@@ -298,6 +298,7 @@ pub enum Level0 {
     /// `n / q^2` modules ([`polarity`]).
     Polarity,
 }
+netcore::display_config_name!(Level0);
 
 /// A validated HMOS configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -493,6 +494,13 @@ pub fn polarity_frames_count(q: u64) -> u64 {
     q * (q * q - 1) / 6
 }
 
+/// The largest odd prime `q` with `q^2 <= n`: the plane of the densest polarity graph on `n`
+/// modules, which holds [`polarity_frames_count`]`(q)`, about `n^1.5 / 7`, variables (Section
+/// 5's design density `m = Theta(n^1.5)`); `None` below n = 9.
+pub fn polarity_largest_q(n: u64) -> Option<u64> {
+    (3..).filter(|&q| is_odd_prime(q)).take_while(|q| q * q <= n).last()
+}
+
 /// The `q` of the polarity graph for `n` modules and `m` variables: the smallest odd prime
 /// with `q^2 <= n` and `q (q^2 - 1) / 6 >= m`, else [`Error::PolarityUnavailable`].
 pub fn polarity_q(n: u64, m: u64) -> Result<u64, Error> {
@@ -500,7 +508,7 @@ pub fn polarity_q(n: u64, m: u64) -> Result<u64, Error> {
     match primes().find(|&q| polarity_frames_count(q) >= m) {
         Some(q) => Ok(q),
         None => {
-            let most = primes().last().map_or(0, polarity_frames_count);
+            let most = polarity_largest_q(n).map_or(0, polarity_frames_count);
             Err(Error::PolarityUnavailable { n, m, most })
         }
     }
@@ -717,7 +725,7 @@ impl Hmos {
     }
 
     /// Walks the block path `u_0, e_1..e_k`: the modules `u_0..u_k` and the slots `s_1..s_k`.
-    fn walk(&self, u0: u32, branches: &[u32]) -> (Vec<u32>, Vec<u64>) {
+    pub(crate) fn walk(&self, u0: u32, branches: &[u32]) -> (Vec<u32>, Vec<u64>) {
         let mut modules = vec![u0];
         let mut slots = Vec::with_capacity(branches.len());
         for (level, &e) in self.levels.iter().zip(branches) {
@@ -744,7 +752,7 @@ impl Hmos {
     }
 
     /// The root index `j0` and branches `e_1..e_k` of copy `copy < r 3^k`.
-    fn split_copy(&self, copy: u64) -> Result<(usize, Vec<u32>), Error> {
+    pub(crate) fn split_copy(&self, copy: u64) -> Result<(usize, Vec<u32>), Error> {
         if copy >= self.copies() {
             return Err(Error::param("copy", format!("copy < r 3^k = {}", self.copies()), copy));
         }

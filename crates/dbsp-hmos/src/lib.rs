@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod adversary;
+pub mod bounds;
 pub mod driver;
 mod error;
 pub mod expansion;

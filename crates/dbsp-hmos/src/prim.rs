@@ -498,7 +498,7 @@ pub fn route_two_phase<S, M: Clone, T: Clone>(
 
 /// Messages held by the processors, each as `(destination, payload)`: processor 0's in rank
 /// order, then processor 1's, and so on, in one vector (a routing's moves read it front to
-/// back, and its drains write it so: faster than a vector per processor, Benchmarks).
+/// back, and its drains write it so: faster than a vector per processor, docs/benchmarks/dbsp-hmos.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Held<T> {
     messages: Vec<(ProcId, T)>,

@@ -40,6 +40,7 @@ use netcore::ProcId;
 use netcore::bsp::primitives::SortBlock;
 use netcore::bsp::{BspMachine, DbspParams};
 use netcore::cost::Ledger;
+use netcore::limits::vec_filled;
 use netcore::pram::{Access, AccessKind, GlobalMemory};
 
 use crate::Error;
@@ -100,6 +101,7 @@ pub enum Delivery {
     /// (the greedy baseline of Proposition 3; Choices).
     Greedy,
 }
+netcore::display_config_name!(Delivery);
 
 /// A sort key: (address, access index); padding sorts last.
 type Key = (u64, u32);
@@ -192,7 +194,7 @@ pub struct Packet {
 
 /// What a packet does at its copy: a 32-bit word, so the packet's fields are five whole
 /// words with no padding byte between them (a `bool` left three, and copying a routed packet
-/// then went through partial stores and loads on the stack: Benchmarks).
+/// then went through partial stores and loads on the stack: docs/benchmarks/dbsp-hmos.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u32)]
 pub enum Op {
@@ -399,7 +401,7 @@ impl HmosMemory {
             return Err(Error::param("size", format!("size <= m = {}", hmos.m()), size));
         }
         let mu = u64::from(hmos.r()).div_ceil(2);
-        let mut procs = netcore::limits::vec_filled("the processors", n as usize, Proc::default())?;
+        let mut procs = vec_filled("the processors", n as usize, Proc::default())?;
         for (v, &x) in (0..).zip(input) {
             if x != 0 {
                 for copy in 0..hmos.copies() {
@@ -479,7 +481,10 @@ impl HmosMemory {
             }
         })?;
         let n = self.n as usize;
-        let (mut prev, mut next) = (vec![None; n], vec![None; n]);
+        let (mut prev, mut next) = (
+            vec_filled("the neighbours' keys", n, None)?,
+            vec_filled("the neighbours' keys", n, None)?,
+        );
         for p in 0..self.n {
             for (_, m) in self.machine.drain_delivered(p) {
                 match m {
@@ -582,7 +587,8 @@ impl HmosMemory {
         let weights =
             self.machine.with_messages(|m| suffix(m, 0, &Flip(SegSum), &items, |x| x, Some))?;
         let up = &self.hmos.levels()[i as usize - 1].up;
-        let mut parents: Vec<Vec<Parent>> = vec![Vec::new(); n as usize];
+        let mut parents: Vec<Vec<Parent>> =
+            vec_filled("the selection's parents", n as usize, Vec::new())?;
         // Every run's first key is its module's parent, with the run's count as weight.
         for (p, ((b, (first, _)), w)) in
             blocks.iter().zip(&bounds).zip(&weights.prefixes).enumerate()
@@ -612,7 +618,8 @@ impl HmosMemory {
             .collect();
         let spread =
             self.machine.with_messages(|m| prefix(m, 0, &Segmented, &items, |x| x, Some))?;
-        let mut back: Vec<Vec<(ProcId, Choice)>> = vec![Vec::new(); n as usize];
+        let mut back: Vec<Vec<(ProcId, Choice)>> =
+            vec_filled("the selection's answers", n as usize, Vec::new())?;
         for ((out, b), masks) in back.iter_mut().zip(&blocks).zip(&spread.prefixes) {
             for (&[_, name], &(_, mask)) in b.iter().zip(masks) {
                 let (home, index) = (name >> bits, name & ((1 << bits) - 1));
@@ -665,7 +672,7 @@ impl HmosMemory {
                 Selection::Cull { a, eps } => self.cull_level(i, &ends, a, eps)?,
             };
             let up = &self.hmos.levels()[i as usize - 1].up;
-            let mut work = vec![0_u64; self.n as usize];
+            let mut work = vec_filled("the processors' work", self.n as usize, 0_u64)?;
             for ((reps_ends, reps_masks), w) in ends.iter_mut().zip(&masks).zip(&mut work) {
                 for (es, ms) in reps_ends.iter_mut().zip(reps_masks) {
                     let mut grown = Vec::with_capacity(2 * es.len());
@@ -777,7 +784,8 @@ impl HmosMemory {
         reps: &[Vec<Rep>],
         targets: &[Vec<Vec<u64>>],
     ) -> Result<(Vec<Vec<i64>>, Vec<u64>), Error> {
-        let mut outgoing: Vec<Vec<(ProcId, Packet)>> = vec![Vec::new(); self.n as usize];
+        let mut outgoing: Vec<Vec<(ProcId, Packet)>> =
+            vec_filled("the outgoing packets", self.n as usize, Vec::new())?;
         for ((p, rs), ts) in (0..).zip(reps).zip(targets) {
             for (&(_, v, write), copies) in rs.iter().zip(ts) {
                 for &index in copies {
@@ -797,8 +805,9 @@ impl HmosMemory {
         }
         let (delivered, deltas) = self.deliver(outgoing)?;
         // Apply at the copies; reads reply.
-        let mut replies: Vec<Vec<(ProcId, Reply)>> = vec![Vec::new(); self.n as usize];
-        let mut work = vec![0_u64; self.n as usize];
+        let mut replies: Vec<Vec<(ProcId, Reply)>> =
+            vec_filled("the replies", self.n as usize, Vec::new())?;
+        let mut work = vec_filled("the processors' work", self.n as usize, 0_u64)?;
         for ((p, packets), proc) in (0..).zip(delivered).zip(self.machine.states_mut()) {
             for packet in packets {
                 work[p as usize] += 1;
@@ -926,7 +935,7 @@ impl HmosMemory {
         let scanned =
             self.machine.with_messages(|m| prefix(m, 0, &Segmented, &items, |x| x, Some))?;
         // Return each value to the processor its access started at (greedy, label 0).
-        let mut back: Vec<Vec<(ProcId, (u32, i64))>> = vec![Vec::new(); n];
+        let mut back: Vec<Vec<(ProcId, (u32, i64))>> = vec_filled("the answers", n, Vec::new())?;
         for (p, (keys, vals)) in blocks.iter().zip(&scanned.prefixes).enumerate() {
             for (&(addr, i), &(_, v)) in keys.iter().zip(vals) {
                 if addr != PAD.0 {
@@ -978,15 +987,4 @@ impl GlobalMemory for HmosMemory {
             })
             .collect()
     }
-}
-
-/// Theorem 3's bound on the D-BSP cost of one PRAM step with `k` HMOS levels on `n`
-/// processors, `2^k n^(alpha + alpha (1-alpha) / (2^k (2-alpha))) + max(k, 1) n^beta` (`k n^beta`
-/// read as `max(k, 1) n^beta`: even `k = 0` pays one latency-bound access), and its exponent
-/// of `n` in the first term.
-pub fn theorem3_bound(n: u32, k: u32, alpha: f64, beta: f64) -> (f64, f64) {
-    let nf = f64::from(n);
-    let pow2k = 2_f64.powi(i32::try_from(k).unwrap_or(i32::MAX));
-    let exponent = alpha + alpha * (1.0 - alpha) / (pow2k * (2.0 - alpha));
-    (pow2k * nf.powf(exponent) + f64::from(k.max(1)) * nf.powf(beta), exponent)
 }

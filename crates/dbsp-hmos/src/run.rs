@@ -27,6 +27,7 @@ pub enum Primitive {
     /// Greedy one-superstep routing (the baseline of Proposition 3).
     RouteGreedy,
 }
+netcore::display_config_name!(Primitive => name);
 
 impl Primitive {
     /// As configs name it.
@@ -71,6 +72,7 @@ pub enum Direction {
     /// n / skew random senders send k skew messages each; every processor receives k.
     Scatter,
 }
+netcore::display_config_name!(Direction);
 
 /// Largest number of processors a run may have (the engine holds per-processor vectors).
 pub const MAX_LOG_N: u32 = 20;
@@ -130,7 +132,7 @@ impl PrimitiveRun {
             return Err(Error::param("skew", format!("a power of two <= n = {n}"), skew));
         }
         if !primitive.routes() && (skew != 1 || direction != Direction::Gather) {
-            let got = format!("skew = {skew}, direction = {direction:?}");
+            let got = format!("skew = {skew}, direction = {direction}");
             return Err(Error::param(
                 "skew",
                 "skew = 1 and direction = gather unless routing",

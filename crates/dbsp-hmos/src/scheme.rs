@@ -36,6 +36,7 @@ pub enum Scheme {
     /// One copy per variable at module `v mod n` (r = 1, k = 0).
     SingleCopyModulo,
 }
+netcore::display_config_name!(Scheme => name);
 
 impl Scheme {
     /// The level-0 graph, r and k of this scheme from the optional `level0`, `r`, `k` given:
@@ -94,6 +95,7 @@ pub enum Pricing {
     /// Flat BSP: every superstep at level 0's prices, `w + g_0 h + l_0`.
     FlatBsp,
 }
+netcore::display_config_name!(Pricing => name);
 
 impl Pricing {
     /// The parameters a trace of a machine with `params` is priced with: `params` itself,

@@ -31,3 +31,12 @@ pub enum AsyncKind {
         v2: Word,
     },
 }
+
+impl std::fmt::Display for AsyncKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AsyncKind::ReadWrite => f.write_str("one reads what another writes"),
+            AsyncKind::WriteWrite { v1, v2 } => write!(f, "one writes {v1}, another {v2}"),
+        }
+    }
+}

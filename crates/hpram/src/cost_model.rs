@@ -113,6 +113,7 @@ pub enum Network {
     #[serde(rename = "mesh2d")]
     Mesh2D,
 }
+netcore::display_config_name!(Network);
 
 impl Network {
     /// The diameter of its `p`-node member, netcore's

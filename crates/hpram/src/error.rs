@@ -105,7 +105,7 @@ pub enum HpramError {
         mem: usize,
     },
     /// Uniform memory: two sibling subtrees of a partition communicate asynchronously.
-    #[error("{partition_path}: asynchronous communication at address {addr} ({kind:?}) between child {} (gpid {}, step {}) and child {} (gpid {}, step {})", first.child, first.gpid, first.step, second.child, second.gpid, second.step)]
+    #[error("{partition_path}: asynchronous communication at address {addr} ({kind}) between child {} (gpid {}, step {}) and child {} (gpid {}, step {})", first.child, first.gpid, first.step, second.child, second.gpid, second.step)]
     AsyncCommunication {
         /// The partition path.
         partition_path: String,

@@ -33,7 +33,7 @@ fn cases() -> Vec<(&'static str, String)> {
 }
 
 fn bench(c: &mut Criterion) {
-    let prm = LogGopsParams::new(10, 2, 1, 0);
+    let prm = LogGopsParams { latency: 10, o: 2, gap: 1, ..LogGopsParams::LOGGOPSIM };
     let mut group = c.benchmark_group("loggops");
     group.sample_size(10).measurement_time(Duration::from_secs(8));
     for (name, text) in cases() {
@@ -66,7 +66,7 @@ fn bench(c: &mut Criterion) {
 }
 
 fn bench_file(c: &mut Criterion) {
-    let prm = LogGopsParams::new(2500, 1500, 1000, 0);
+    let prm = LogGopsParams { latency: 2500, o: 1500, gap: 1000, ..LogGopsParams::LOGGOPSIM };
     let dir = std::env::temp_dir().join(format!("logp-stall-goal-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let mut group = c.benchmark_group("goal-file");
@@ -86,7 +86,7 @@ fn bench_file(c: &mut Criterion) {
 }
 
 fn bench_alltoall(c: &mut Criterion) {
-    let prm = LogGopsParams::new(10, 2, 1, 0);
+    let prm = LogGopsParams { latency: 10, o: 2, gap: 1, ..LogGopsParams::LOGGOPSIM };
     let mut group = c.benchmark_group("alltoall");
     group.sample_size(10).measurement_time(Duration::from_secs(5));
     for p in [64, 128, 256, 512, 1024] {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use logp_stall::algorithms::two_compaction_sf_tree;
 use logp_stall::script::{Instr, Operand, Script};
-use logp_stall::{LogpParams, MachineConfig, PolicyAdversary, StallRule, run};
+use logp_stall::{Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule, run};
 
 fn traffic(p: u32, gap: u64) -> Vec<Script> {
     (0..p)
@@ -36,7 +36,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("logp-machine");
     g.measurement_time(Duration::from_secs(3)).sample_size(10);
 
-    let prm = LogpParams::new(4096, 8, 8, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 4096, latency: 8, gap: 8, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::StallFree).unwrap();
     let mut x = vec![0i64; 4096];
     x[100] = 1;
@@ -52,7 +52,7 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let prm = LogpParams::new(256, 8, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 256, latency: 8, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 4 }).unwrap();
     let e = run(&cfg, traffic(256, 2), &mut PolicyAdversary::random(1)).unwrap();
     g.throughput(Throughput::Elements(e.t * 256));

@@ -9,7 +9,7 @@
 
 use logp_stall::netcore::Step;
 use logp_stall::{
-    Action, CheckOpts, Delivered, LogpParams, LogpProcess, MachineConfig, PolicyAdversary,
+    Action, CheckOpts, Delivered, Logp, LogpParams, LogpProcess, MachineConfig, PolicyAdversary,
     StallRule, check_legal, run,
 };
 
@@ -47,7 +47,7 @@ impl LogpProcess for Gather {
 
 fn main() -> Result<(), logp_stall::Error> {
     let p = 16u32;
-    let params = LogpParams::new(p, 4, 2, 1)?; // L = 4, G = 2: capacity ceil(L/G) = 2
+    let params = LogpParams::new(Logp { p, latency: 4, gap: 2, o: 1 })?; // L = 4, G = 2: capacity ceil(L/G) = 2
     let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?;
     let procs: Vec<Gather> = (0..p)
         .map(|i| match i {

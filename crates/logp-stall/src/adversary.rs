@@ -93,6 +93,7 @@ pub enum DeliveryPolicy {
     /// Uniform in the window.
     Uniform,
 }
+netcore::display_config_name!(DeliveryPolicy);
 
 /// How stalls are chosen (δ rule).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -192,6 +193,7 @@ pub enum AdversaryKind {
     /// [`PolicyAdversary::random`].
     Random,
 }
+netcore::display_config_name!(AdversaryKind);
 
 impl Adversary for PolicyAdversary {
     fn delivery(&mut self, q: &DeliveryQuery) -> Result<Step, Error> {

@@ -70,10 +70,10 @@ pub struct LegalityReport {
 ///
 /// ```
 /// use logp_stall::script::{Instr, Operand, Script, Target};
-/// use logp_stall::{CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule};
+/// use logp_stall::{CheckOpts, Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule};
 /// use logp_stall::{check_legal, run};
 ///
-/// let params = LogpParams::new(4, 4, 2, 1)?; // p = 4, L = 4, G = 2, o = 1
+/// let params = LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 })?;
 /// let send = vec![Instr::Submit { dest: Operand::Imm(0), payload: vec![Operand::Imm(7)] }];
 /// let poll = vec![
 ///     Instr::Label { name: "poll".into() },

@@ -29,11 +29,11 @@
 //!
 //! ```
 //! use logp_stall::algorithms::compaction::two_compaction_delta;
-//! use logp_stall::{LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal, run};
+//! use logp_stall::{Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal, run};
 //!
 //! // 2-compaction on p = 8 processors with G = L = delta = 2 (Theorem 1's delta-LogP side):
 //! // nonzeros at processors 5 and 6 end up at processors 0 and 1 in T = 8L + 1 = 17 steps.
-//! let params = LogpParams::new(8, 2, 2, 1)?;
+//! let params = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 })?;
 //! let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?;
 //! let programs = two_compaction_delta(&params, 2, &[0, 0, 0, 0, 0, 7, 9, 0])?;
 //! let execution = run(&config, programs, &mut PolicyAdversary::benign())?;
@@ -71,7 +71,7 @@ pub use netcore;
 pub use netcore::Step;
 pub use netcore::rng::SimRng;
 pub use params::{
-    AcceptOrder, EmptyReceive, GapPolicy, LogpParams, MachineConfig, OverheadMode, StallRule,
+    AcceptOrder, EmptyReceive, GapPolicy, Logp, LogpParams, MachineConfig, OverheadMode, StallRule,
 };
 pub use process::{Action, Delivered, LogpProcess};
 pub use trace::{Episode, Op, OpRun, Trace, TraceMessage};

@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 
 use netcore::Step;
+use netcore::limits::collect_exact;
 use serde::Serialize;
 
 mod answer;
@@ -67,16 +68,16 @@ pub struct Execution<S> {
 /// `L = 4`, `G = 2` under δ-stalling against the worst adversary, then checked for legality:
 ///
 /// ```
-/// use logp_stall::{CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule};
+/// use logp_stall::{CheckOpts, Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule};
 /// use logp_stall::goal::{goal_programs, parse};
 ///
 /// let schedule = parse(
 ///     "num_ranks 4\nrank 0 {\na: send 8b to 1\nb: recv 8b from 1\nb requires a\n}\n\
 ///      rank 1 {\na: recv 8b from 0\nb: send 8b to 0\nb requires a\n}\n",
 /// )?;
-/// let params = LogpParams::new(4, 4, 2, 1)?;
+/// let params = LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 })?;
 /// let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?;
-/// let procs = goal_programs(&schedule, params.gap());
+/// let procs = goal_programs(&schedule, params.gap())?;
 /// let execution = logp_stall::run(&config, procs, &mut PolicyAdversary::worst())?;
 /// assert_eq!(execution.trace.messages.len(), 2);
 /// logp_stall::check_legal(&execution.trace, CheckOpts::default())?;
@@ -106,7 +107,7 @@ pub fn run<P: LogpProcess>(
     for (i, proc) in procs.iter().enumerate() {
         processors::fault(i, 0, proc)?;
     }
-    let mut machine = Machine::new(cfg, procs);
+    let mut machine = Machine::new(cfg, procs)?;
     while machine.is_live() {
         if machine.t >= cfg.max_steps {
             return Err(Error::StepLimitExceeded { max_steps: cfg.max_steps });
@@ -124,7 +125,7 @@ pub fn run<P: LogpProcess>(
         }
     }
     adv.finish()?;
-    Ok(machine.into_execution())
+    machine.into_execution()
 }
 
 /// The machine between steps.
@@ -148,23 +149,25 @@ struct Machine<'c, P: LogpProcess> {
 }
 
 impl<'c, P: LogpProcess> Machine<'c, P> {
-    /// The machine of `cfg` at step 0 with programs `procs`.
-    fn new(cfg: &'c MachineConfig, procs: Vec<P>) -> Self {
+    /// The machine of `cfg` at step 0 with programs `procs` ([`Error::OutOfMemory`] when
+    /// the system refuses its per-processor arrays).
+    fn new(cfg: &'c MachineConfig, procs: Vec<P>) -> Result<Self, Error> {
         let p = procs.len();
-        Self {
+        Ok(Self {
             cfg,
             t: 0,
-            procs: Processors::new(cfg, procs),
-            net: Network::new(&cfg.params),
+            procs: Processors::new(cfg, procs)?,
+            net: Network::new(&cfg.params)?,
             stalling: match cfg.rule {
-                StallRule::Delta { delta } => Some(Stalling::new(p, delta)),
+                StallRule::Delta { delta } => Some(Stalling::new(p, delta)?),
                 _ => None,
             },
             blocking: (cfg.rule == StallRule::ImmediateBlocking)
-                .then(|| Blocking::new(p, cfg.accept_order)),
+                .then(|| Blocking::new(p, cfg.accept_order))
+                .transpose()?,
             violating: 0,
             subs: Vec::new(),
-        }
+        })
     }
 
     /// Whether anything is left to happen: a running program, a stall signal to come, a
@@ -283,17 +286,23 @@ impl<'c, P: LogpProcess> Machine<'c, P> {
     }
 
     /// The execution: trace, final states and the measures of the run.
-    fn into_execution(self) -> Execution<P::State> {
+    fn into_execution(self) -> Result<Execution<P::State>, Error> {
         let Self { cfg, procs, net, stalling, violating, .. } = self;
         let msgs = net.into_messages();
         let t_run = procs.last_action.iter().flatten().max().map_or(0, |s| s + 1);
         let quiescence = msgs.iter().map(|m| m.deliver).max().unwrap_or(0).max(t_run);
         let max_latency = msgs.iter().map(|m| m.deliver - m.submit).max().unwrap_or(0);
-        let stalled_steps = procs
-            .logs
-            .iter()
-            .map(|l| l.iter().filter(|r| r.op == Op::Stalled).map(|r| r.len).sum())
-            .collect();
+        let p = procs.procs.len();
+        let stalled_steps = collect_exact(
+            "the stalled steps",
+            p,
+            procs
+                .logs
+                .iter()
+                .map(|l| l.iter().filter(|r| r.op == Op::Stalled).map(|r| r.len).sum()),
+        )?;
+        let states =
+            collect_exact("the final states", p, procs.procs.iter().map(LogpProcess::state))?;
         let trace = Trace {
             params: cfg.params,
             rule: cfg.rule,
@@ -302,9 +311,9 @@ impl<'c, P: LogpProcess> Machine<'c, P> {
             episodes: stalling.map(Stalling::into_episodes).unwrap_or_default(),
             overhead: cfg.overhead,
         };
-        Execution {
+        Ok(Execution {
             trace,
-            states: procs.procs.iter().map(LogpProcess::state).collect(),
+            states,
             t: t_run,
             quiescence,
             stalled_steps,
@@ -312,7 +321,7 @@ impl<'c, P: LogpProcess> Machine<'c, P> {
             max_latency,
             violating,
             gap_wait_steps: procs.gap_wait_steps,
-        }
+        })
     }
 }
 

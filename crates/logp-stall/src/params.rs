@@ -13,14 +13,14 @@ use crate::error::Error;
 /// # Examples
 ///
 /// ```
-/// use logp_stall::LogpParams;
+/// use logp_stall::{Logp, LogpParams};
 ///
-/// let params = LogpParams::new(16, 8, 2, 1)?; // p = 16, L = 8, G = 2, o = 1
+/// let params = LogpParams::new(Logp { p: 16, latency: 8, gap: 2, o: 1 })?; // p = 16, L = 8, G = 2, o = 1
 /// assert_eq!((params.p(), params.latency(), params.gap(), params.o()), (16, 8, 2, 1));
 /// assert_eq!(params.capacity(), 4); // ceil(L / G) messages in transit per destination
 /// // G > L is refused, naming the rule and the values.
 /// assert_eq!(
-///     LogpParams::new(16, 2, 4, 1).unwrap_err().to_string(),
+///     LogpParams::new(Logp { p: 16, latency: 2, gap: 4, o: 1 }).unwrap_err().to_string(),
 ///     "L must satisfy G <= L (got L=2, G=4)"
 /// );
 /// # Ok::<(), logp_stall::Error>(())
@@ -53,18 +53,31 @@ struct RawLogpParams {
 impl TryFrom<RawLogpParams> for LogpParams {
     type Error = Error;
     fn try_from(r: RawLogpParams) -> Result<Self, Error> {
-        if r.paper_assumptions_hold {
-            Self::new(r.p, r.latency, r.gap, r.o)
-        } else {
-            Self::relaxed(r.p, r.latency, r.gap, r.o)
-        }
+        let named = Logp { p: r.p, latency: r.latency, gap: r.gap, o: r.o };
+        if r.paper_assumptions_hold { Self::new(named) } else { Self::relaxed(named) }
     }
+}
+
+/// LogP's parameters by name, before validation: what [`LogpParams::new`] and
+/// [`LogpParams::relaxed`] check. Parameters of every model are built from named fields
+/// like these (`docs/ARCHITECTURE.md`, Conventions), so that numbers of one kind cannot be
+/// passed in the wrong order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Logp {
+    /// Processors `p`.
+    pub p: u32,
+    /// Latency `L`.
+    pub latency: u64,
+    /// Gap `G`.
+    pub gap: u64,
+    /// Overhead `o`.
+    pub o: u64,
 }
 
 const MAX: u64 = 1 << 32;
 
 impl LogpParams {
-    /// Validated parameters: `p` processors, latency `L`, gap `G`, overhead `o`.
+    /// Validated parameters: `p` processors, latency `L`, gap `G`, overhead `o`, by name.
     ///
     /// # Errors
     ///
@@ -72,7 +85,8 @@ impl LogpParams {
     /// above `2^32` ([`Error::TooLarge`]), `p < 2` ([`Error::TooFewProcessors`]), `G < 2`
     /// ([`Error::GapBelowTwo`]), `o > G` ([`Error::OverheadExceedsGap`]), `L < G`
     /// ([`Error::LatencyBelowGap`]), `L > p` ([`Error::LatencyExceedsProcessors`]).
-    pub fn new(p: u32, latency: u64, gap: u64, o: u64) -> Result<Self, Error> {
+    pub fn new(named: Logp) -> Result<Self, Error> {
+        let Logp { p, latency, gap, o } = named;
         let s = Self { p, latency, gap, o, paper_assumptions_hold: true };
         s.validate()?;
         Ok(s)
@@ -83,7 +97,8 @@ impl LogpParams {
     /// # Errors
     ///
     /// As [`LogpParams::new`] without those two rules (`G = 0` is still refused).
-    pub fn relaxed(p: u32, latency: u64, gap: u64, o: u64) -> Result<Self, Error> {
+    pub fn relaxed(named: Logp) -> Result<Self, Error> {
+        let Logp { p, latency, gap, o } = named;
         let s = Self { p, latency, gap, o, paper_assumptions_hold: false };
         s.validate()?;
         Ok(s)
@@ -208,6 +223,7 @@ pub enum GapPolicy {
     /// The processor idles until the operation is legal (counted in `gap_wait_steps`).
     AutoDelay,
 }
+netcore::display_config_name!(GapPolicy);
 
 /// What a receive on an empty input buffer does (the paper leaves it open).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -219,6 +235,7 @@ pub enum EmptyReceive {
     /// An error.
     Error,
 }
+netcore::display_config_name!(EmptyReceive);
 
 /// How the overhead `o` is modelled (paper §2; the paper uses `o` only through `o <= G`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -233,6 +250,7 @@ pub enum OverheadMode {
     /// elapses during them). Direct execution only (the cycle simulation rejects it).
     Busy,
 }
+netcore::display_config_name!(OverheadMode);
 
 /// Acceptance order of same-step submissions under `ImmediateBlocking` (paper §2.1: the
 /// paper does not fix it).
@@ -257,9 +275,9 @@ pub enum AcceptOrder {
 /// # Examples
 ///
 /// ```
-/// use logp_stall::{GapPolicy, LogpParams, MachineConfig, StallRule};
+/// use logp_stall::{GapPolicy, Logp, LogpParams, MachineConfig, StallRule};
 ///
-/// let params = LogpParams::new(16, 4, 2, 1)?;
+/// let params = LogpParams::new(Logp { p: 16, latency: 4, gap: 2, o: 1 })?;
 /// let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?
 ///     .with_gap_policy(GapPolicy::AutoDelay)
 ///     .with_max_steps(1000);
@@ -271,7 +289,7 @@ pub enum AcceptOrder {
 ///
 /// ```compile_fail
 /// use logp_stall::{LogpParams, MachineConfig, StallRule};
-/// let params = LogpParams::new(16, 4, 2, 1).unwrap();
+/// let params = LogpParams::new(Logp { p: 16, latency: 4, gap: 2, o: 1 }).unwrap();
 /// let config = MachineConfig::new(params, StallRule::StallFree).unwrap();
 /// let bad = MachineConfig { rule: StallRule::Delta { delta: 100 }, ..config };
 /// ```

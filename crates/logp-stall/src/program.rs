@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use netcore::Step;
+use netcore::limits::{vec_filled, vec_with_capacity};
 use netcore::study::ConfigFile;
 use serde::Deserialize;
 use serde_json::json;
@@ -144,8 +145,8 @@ impl Program {
                     let value = format!("p = {p}, num_ranks = {}", schedule.num_ranks);
                     return Err(Error::ConfigParam { field, rule, value });
                 }
-                let reference = schedule.reference_states();
-                Ok(Built::Goal { procs: goal_programs(&schedule, params.gap()), reference })
+                let reference = schedule.reference_states()?;
+                Ok(Built::Goal { procs: goal_programs(&schedule, params.gap())?, reference })
             }
             Program::CompactionDelta { x } | Program::CompactionSfTree { x }
                 if x.len() != p as usize =>
@@ -165,7 +166,7 @@ impl Program {
                 bound: compaction_sf_tree_time(params),
             }),
             Program::Script { default, procs, max_words } => {
-                let mut code: Vec<Vec<Instr>> = vec![default; p as usize];
+                let mut code: Vec<Vec<Instr>> = vec_filled("the scripts", p as usize, default)?;
                 // Keys "1" and "01" name the same processor: the first key seen for a
                 // processor (in key order) is kept to name it in the error.
                 let mut seen: BTreeMap<usize, String> = BTreeMap::new();
@@ -185,7 +186,7 @@ impl Program {
                 // A script settles up to its first step when built; the first one that fails
                 // doing so stops the build (the machine reports it at step 0), so p looping
                 // scripts cost one script's zero-step limit, not p of them.
-                let mut scripts = Vec::with_capacity(code.len());
+                let mut scripts = vec_with_capacity("the scripts", code.len())?;
                 for (i, v) in code.into_iter().enumerate() {
                     let script = Script::new(v, i as u32, p, params.gap(), max_words)?;
                     crate::machine::fault(i, 0, &script)?;

@@ -51,6 +51,7 @@ pub enum Cmp {
     /// `>=`.
     Ge,
 }
+netcore::display_config_name!(Cmp);
 
 /// Deserialized by hand (not `untagged`), so that a bad operand is an error at its own key
 /// and line that says what an operand is.

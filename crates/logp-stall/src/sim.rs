@@ -78,15 +78,15 @@ pub fn simulate_and_judge<P: LogpProcess>(
 ///
 /// ```
 /// use logp_stall::goal::{goal_programs, parse};
-/// use logp_stall::LogpParams;
+/// use logp_stall::{Logp, LogpParams};
 /// use logp_stall::sim::{SimConfig, simulate};
 ///
 /// let schedule = parse(
 ///     "num_ranks 4\nrank 0 {\na: send 8b to 1\nb: recv 8b from 1\nb requires a\n}\n\
 ///      rank 1 {\na: recv 8b from 0\nb: send 8b to 0\nb requires a\n}\n",
 /// )?;
-/// let cfg = SimConfig::new(&LogpParams::new(4, 4, 2, 1)?, 2, 1, 1)?;
-/// let report = simulate(&cfg, goal_programs(&schedule, 2))?;
+/// let cfg = SimConfig::new(&LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 })?, 2, 1, 1)?;
+/// let report = simulate(&cfg, goal_programs(&schedule, 2)?)?;
 /// assert_eq!(report.messages.len(), 2);
 /// # Ok::<(), logp_stall::Error>(())
 /// ```

@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use netcore::bsp::primitives::SortAlgorithm;
-use netcore::bsp::{BspMachine, BspParams};
+use netcore::bsp::{Bsp, BspMachine, BspParams};
 use rand::RngExt;
 
 const N: usize = 64;
@@ -27,7 +27,7 @@ fn bsp_sort(c: &mut Criterion) {
             group.bench_function(format!("{sort}_p{p}_n{N}"), |b| {
                 b.iter_batched(
                     || {
-                        let params = BspParams::new(p, 4, 32).expect("valid");
+                        let params = BspParams::new(Bsp { p, g: 4, l: 32 }).expect("valid");
                         BspMachine::<Vec<u64>, u64>::new(params, blocks.clone()).expect("valid")
                     },
                     |mut machine| {

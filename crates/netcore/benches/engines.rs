@@ -10,7 +10,7 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use netcore::bsp::{BspMachine, BspParams};
+use netcore::bsp::{Bsp, BspMachine, BspParams};
 use netcore::event::{EventQueue, TimingWheel};
 use rand::RngExt;
 
@@ -71,7 +71,7 @@ fn bsp_h_relation(c: &mut Criterion) {
         b.iter_batched(
             || {
                 BspMachine::<(), u64>::new(
-                    BspParams::new(P, 1, 1).expect("valid"),
+                    BspParams::new(Bsp { p: P, g: 1, l: 1 }).expect("valid"),
                     vec![(); P as usize],
                 )
                 .expect("valid")

@@ -33,7 +33,7 @@ pub mod primitives;
 
 pub use cluster::ClusterHierarchy;
 pub use error::BspError;
-pub use params::{BspParams, CostModel, DbspParams};
+pub use params::{Bsp, BspParams, CostModel, DbspParams};
 
 use crate::ProcId;
 use crate::cost::{Ledger, StepRecord, record_cost};
@@ -135,10 +135,10 @@ impl<'a, M> Ctx<'a, M> {
     /// # Examples
     ///
     /// ```
-    /// use netcore::bsp::{BspError, BspMachine, BspParams};
+    /// use netcore::bsp::{Bsp, BspError, BspMachine, BspParams};
     ///
     /// // Processor 0 sends three values to processor 1 and two to itself (local moves).
-    /// let mut machine: BspMachine<u64, u64> = BspMachine::new(BspParams::new(2, 1, 1)?, vec![0; 2])?;
+    /// let mut machine: BspMachine<u64, u64> = BspMachine::new(BspParams::new(Bsp { p: 2, g: 1, l: 1 })?, vec![0; 2])?;
     /// let step = machine.superstep("blocks", |ctx, _| {
     ///     if ctx.pid() == 0 {
     ///         ctx.send_all(1, [1, 2, 3]);
@@ -228,10 +228,10 @@ impl<S, M> BspMachine<S, M> {
     /// # Examples
     ///
     /// ```
-    /// use netcore::bsp::{BspError, BspMachine, BspParams};
+    /// use netcore::bsp::{Bsp, BspError, BspMachine, BspParams};
     ///
     /// // Each processor sends its value to the next one around a ring of p = 4.
-    /// let mut machine: BspMachine<u64, u64> = BspMachine::new(BspParams::new(4, 2, 5)?, vec![1, 2, 3, 4])?;
+    /// let mut machine: BspMachine<u64, u64> = BspMachine::new(BspParams::new(Bsp { p: 4, g: 2, l: 5 })?, vec![1, 2, 3, 4])?;
     /// let step = machine.superstep("shift", |ctx, value| {
     ///     ctx.send((ctx.pid() + 1) % ctx.p(), *value);
     /// })?;
@@ -337,10 +337,10 @@ impl<S, M> BspMachine<S, M> {
     /// # Examples
     ///
     /// ```
-    /// use netcore::bsp::{BspError, BspMachine, BspParams};
+    /// use netcore::bsp::{Bsp, BspError, BspMachine, BspParams};
     ///
     /// // A machine of 16-byte messages runs one superstep of 4-byte messages.
-    /// let mut machine: BspMachine<u32, (u64, u64)> = BspMachine::new(BspParams::new(2, 1, 1)?, vec![0; 2])?;
+    /// let mut machine: BspMachine<u32, (u64, u64)> = BspMachine::new(BspParams::new(Bsp { p: 2, g: 1, l: 1 })?, vec![0; 2])?;
     /// machine.with_messages(|small: &mut BspMachine<u32, u32>| {
     ///     small.superstep("swap", |ctx, _| ctx.send(1 - ctx.pid(), ctx.pid()))?;
     ///     small.superstep("keep", |ctx, state| *state = ctx.inbox()[0].1)?;

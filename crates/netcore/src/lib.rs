@@ -34,16 +34,16 @@
 //!   entries for `cargo xtask run netcore` and `cargo xtask run pram`.
 //!
 //! ```
-//! use netcore::bsp::{BspMachine, BspParams};
+//! use netcore::bsp::{BspMachine, Bsp, BspParams};
 //!
 //! // Every processor sends its id to its right neighbour on a 4-processor BSP(g = 2, l = 5).
-//! let mut machine = BspMachine::<u32, u32>::new(BspParams::new(4, 2, 5)?, vec![0; 4])?;
+//! let mut machine = BspMachine::<u32, u32>::new(BspParams::new(Bsp { p: 4, g: 2, l: 5 })?, vec![0; 4])?;
 //! machine.superstep("shift", |ctx, _| ctx.send((ctx.pid() + 1) % ctx.p(), ctx.pid()))?;
 //! machine.superstep("store", |ctx, state| *state = ctx.inbox()[0].1)?;
 //! let (states, ledger) = machine.finish();
 //! assert_eq!(states, vec![3, 0, 1, 2]);
 //! // Superstep 1: w = 0, h = 1, cost 0 + 2 * 1 + 5; superstep 2: w = 0, h = 0, cost 5.
-//! assert_eq!(ledger.cost(&BspParams::new(4, 2, 5)?)?, 12.0);
+//! assert_eq!(ledger.cost(&BspParams::new(Bsp { p: 4, g: 2, l: 5 })?)?, 12.0);
 //! # Ok::<(), netcore::bsp::BspError>(())
 //! ```
 
@@ -59,6 +59,7 @@ pub mod fault;
 pub mod input;
 pub mod limits;
 pub mod modular;
+pub mod name;
 pub mod picture;
 pub mod pram;
 pub mod rng;

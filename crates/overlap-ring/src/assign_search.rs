@@ -48,6 +48,7 @@ pub enum Copies {
     /// At most two copies (Theorem 10).
     Two,
 }
+netcore::display_config_name!(Copies);
 
 /// What the search minimises (host steps for `T` guest steps).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -60,6 +61,7 @@ pub enum Measure {
     /// argument" when few processors hold databases, any load).
     DelayAndWork,
 }
+netcore::display_config_name!(Measure);
 
 /// A host's segments: maximal runs of processors joined by unit links.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,9 +119,10 @@ impl Quotient {
         })
     }
 
-    /// The segment sets of a processor plan, one per column `1..=N` (sorted, deduplicated).
-    pub fn sets_of(&self, plan: &Plan) -> Vec<Vec<usize>> {
-        let mut sets: Vec<Vec<usize>> = plan.holders()[1..=plan.n_cols()]
+    /// The segment sets of a processor plan, one per column `1..=N` (sorted, deduplicated;
+    /// [`Error::OutOfMemory`] when the system refuses the plan's holder lists).
+    pub fn sets_of(&self, plan: &Plan) -> Result<Vec<Vec<usize>>> {
+        let mut sets: Vec<Vec<usize>> = plan.holders()?[1..=plan.n_cols()]
             .iter()
             .map(|h| h.iter().map(|&p| self.of[p]).collect())
             .collect();
@@ -127,7 +130,7 @@ impl Quotient {
             set.sort_unstable();
             set.dedup();
         }
-        sets
+        Ok(sets)
     }
 }
 
@@ -160,17 +163,17 @@ pub struct Outcome {
 }
 
 /// The measure of a complete (or, with the right boundary free, partial) assignment given as
-/// segment sets per column `1..=m`.
-pub fn measure(q: &Quotient, spec: &Spec, sets: &[Vec<usize>]) -> u64 {
+/// segment sets per column `1..=m` ([`Error::OutOfMemory`] from `relaxed_core`).
+pub fn measure(q: &Quotient, spec: &Spec, sets: &[Vec<usize>]) -> Result<u64> {
     let mut holders = Vec::with_capacity(sets.len() + 2);
     holders.push(Vec::new());
     holders.extend(sets.iter().cloned());
     holders.push(Vec::new());
-    let delay = relaxed_core(&holders, |a, b| q.dist[a][b], spec.steps);
-    match spec.measure {
+    let delay = relaxed_core(&holders, |a, b| q.dist[a][b], spec.steps)?;
+    Ok(match spec.measure {
         Measure::Delay => delay,
         Measure::DelayAndWork => delay.max(work(q, sets) * spec.steps),
-    }
+    })
 }
 
 /// `max_S ceil(columns with a copy in S / |S|)`: the busiest processor's load at best.
@@ -236,7 +239,7 @@ pub fn search(q: &Quotient, spec: &Spec, incumbent: Option<&[Vec<usize>]>) -> Re
     let mut best = Outcome { minimum: u64::MAX, best: Vec::new(), nodes: 0 };
     if let Some(known) = incumbent {
         check(q, spec, known)?;
-        best.minimum = measure(q, spec, known);
+        best.minimum = measure(q, spec, known)?;
         best.best = known.to_vec();
     }
     let capacity: Vec<usize> = match spec.load {
@@ -279,7 +282,7 @@ impl Dfs<'_> {
     /// Tries every set for the next column, best-first from the previous column's set.
     fn extend(&mut self) -> Result<()> {
         if self.sets.len() == self.spec.cols {
-            let value = measure(self.q, self.spec, &self.sets);
+            let value = measure(self.q, self.spec, &self.sets)?;
             if value < self.best.minimum {
                 self.best.minimum = value;
                 self.best.best = self.sets.clone();
@@ -326,7 +329,7 @@ impl Dfs<'_> {
             }
             set.iter().for_each(|&s| self.count[s] += 1);
             self.sets.push(set);
-            if measure(self.q, self.spec, &self.sets) < self.best.minimum {
+            if measure(self.q, self.spec, &self.sets)? < self.best.minimum {
                 self.extend()?;
             }
             if let Some(set) = self.sets.pop() {

@@ -3,6 +3,8 @@
 //! the Section 6 experiments: the relaxed bound (infinite compute rate and bandwidth, only the
 //! delays and the copies' placement count) and the work bound.
 
+use netcore::limits::{vec_filled, vec_with_capacity};
+
 use crate::error::{Error, Result};
 use crate::host::Host;
 use crate::plan::Plan;
@@ -25,32 +27,33 @@ pub fn relaxed_lb(host: &Host, plan: &Plan, steps: u64) -> Result<u64> {
             host.n()
         )));
     }
-    let mut prefix = vec![0u64; host.n()];
+    let mut prefix = vec_filled("the delay prefix sums", host.n(), 0u64)?;
     for (i, &d) in host.delays().iter().enumerate() {
         prefix[i + 1] = prefix[i] + u64::from(d);
     }
-    Ok(relaxed_core(&plan.holders(), |p, q| prefix[p].abs_diff(prefix[q]), steps))
+    relaxed_core(&plan.holders()?, |p, q| prefix[p].abs_diff(prefix[q]), steps)
 }
 
 /// The recursion of [`relaxed_lb`] on any holder lists: `holders[i]` for `i` in `0..=N+1`
 /// (the boundary entries, and any column without holders, are free: usable at step 1), `dist`
 /// the delay between two distinct holders (a holder reusing its own copy pays 1). Returns the
 /// largest `R_p(i, T)`, 0 if nothing is held. Used with processors as holders ([`relaxed_lb`])
-/// and with segments ([`crate::assign_search`]).
+/// and with segments ([`crate::assign_search`]); [`Error::OutOfMemory`] when the system
+/// refuses the per-copy arrays.
 pub(crate) fn relaxed_core(
     holders: &[Vec<usize>],
     dist: impl Fn(usize, usize) -> u64,
     steps: u64,
-) -> u64 {
+) -> Result<u64> {
     // Flat storage: the copies of column i are r[start[i]..start[i + 1]].
-    let mut start = Vec::with_capacity(holders.len() + 1);
+    let mut start = vec_with_capacity("the copies' ready steps", holders.len() + 1)?;
     start.push(0);
     for h in holders {
         start.push(start.last().copied().unwrap_or(0) + h.len());
     }
     let total = start.last().copied().unwrap_or(0);
-    let mut r = vec![0u64; total];
-    let mut next = vec![0u64; total];
+    let mut r = vec_filled("the copies' ready steps", total, 0u64)?;
+    let mut next = vec_filled("the copies' ready steps", total, 0u64)?;
     // Earliest step p can use (j, t-1) given the previous row's R.
     let usable = |r: &[u64], j: usize, p: usize| -> u64 {
         holders[j]
@@ -71,7 +74,7 @@ pub(crate) fn relaxed_core(
         }
         std::mem::swap(&mut r, &mut next);
     }
-    r.into_iter().max().unwrap_or(0)
+    Ok(r.into_iter().max().unwrap_or(0))
 }
 
 /// The work bound: the busiest processor computes `|H_p| T` pebbles, one per step.

@@ -4,6 +4,7 @@
 //! OVERLAP, trapezoid, composite, 2-D, two-copy segments) is a plan run by the one engine
 //! ([`crate::engine`]).
 
+use netcore::limits::{collect_exact, vec_filled, vec_with_capacity};
 use serde::Serialize;
 
 use crate::error::{Error, Result};
@@ -42,7 +43,7 @@ impl Plan {
             }
         }
         let plan = Self { held, phase, n_cols };
-        if let Some(col) = plan.coverage().iter().position(|&k| k == 0) {
+        if let Some(col) = plan.coverage()?.iter().position(|&k| k == 0) {
             return Err(Error::UncoveredColumn { col: col + 1 });
         }
         Ok(plan)
@@ -80,39 +81,48 @@ impl Plan {
     }
 
     /// `holders[i]` = processors holding column `i` in increasing order (`i` in `0..=N+1`,
-    /// boundary entries empty).
-    pub fn holders(&self) -> Vec<Vec<usize>> {
-        let mut holders = vec![Vec::new(); self.n_cols + 2];
+    /// boundary entries empty); each list is allocated for its coverage (`Plan::coverage`),
+    /// fallibly ([`Error::OutOfMemory`] when the system refuses the `n` copies).
+    pub fn holders(&self) -> Result<Vec<Vec<usize>>> {
+        let what = "the column holders";
+        let mut holders = vec_with_capacity(what, self.n_cols + 2)?;
+        holders.push(Vec::new());
+        for k in self.coverage()? {
+            holders.push(vec_with_capacity(what, k)?);
+        }
+        holders.push(Vec::new());
         for (p, range) in self.held.iter().enumerate() {
             if let Some((lo, hi)) = *range {
                 holders[lo..=hi].iter_mut().for_each(|h| h.push(p));
             }
         }
-        holders
+        Ok(holders)
     }
 
     /// `coverage()[i-1]` = number of holders of column `i` (a difference array: no per-column
-    /// lists).
-    fn coverage(&self) -> Vec<usize> {
-        let mut delta = vec![0i64; self.n_cols + 1];
+    /// lists; [`Error::OutOfMemory`] when the system refuses it).
+    fn coverage(&self) -> Result<Vec<usize>> {
+        let mut delta = vec_filled("the column coverage", self.n_cols + 1, 0i64)?;
         for &(lo, hi) in self.held.iter().flatten() {
             delta[lo - 1] += 1;
             delta[hi] -= 1;
         }
         let mut running = 0i64;
-        delta[..self.n_cols]
-            .iter()
-            .map(|d| {
+        Ok(collect_exact(
+            "the column coverage",
+            self.n_cols,
+            delta[..self.n_cols].iter().map(|d| {
                 running += d;
                 running as usize
-            })
-            .collect()
+            }),
+        )?)
     }
 
-    /// Max and mean number of holders per column.
-    pub fn copies(&self) -> (usize, f64) {
-        let max = self.coverage().into_iter().max().unwrap_or(0);
-        (max, self.held_total() as f64 / self.n_cols as f64)
+    /// Max and mean number of holders per column ([`Error::OutOfMemory`] when the system
+    /// refuses the coverage array).
+    pub fn copies(&self) -> Result<(usize, f64)> {
+        let max = self.coverage()?.into_iter().max().unwrap_or(0);
+        Ok((max, self.held_total() as f64 / self.n_cols as f64))
     }
 }
 
@@ -129,6 +139,9 @@ mod tests {
         );
         assert!(matches!(Plan::new(vec![Some((1, 3))], 1, 2), Err(Error::PlanMismatch(_))));
         let plan = Plan::new(vec![Some((1, 2)), Some((2, 3)), None], 1, 3).unwrap();
-        assert_eq!((plan.max_held(), plan.held_total(), plan.copies()), (2, 4, (2, 4.0 / 3.0)));
+        assert_eq!(
+            (plan.max_held(), plan.held_total(), plan.copies().unwrap()),
+            (2, 4, (2, 4.0 / 3.0))
+        );
     }
 }

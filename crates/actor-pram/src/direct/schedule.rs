@@ -2,7 +2,7 @@
 //! reference run's access trace, on a zero input for a predictable program, else this run's
 //! trace as an oracle; refused past the memory limit before they are stored.
 
-use netcore::limits::{TooLarge, check};
+use netcore::limits::{OutOfMemory, TooLarge, check, push, vec_filled};
 use netcore::pram::{AccessKind, CPU_PID, Limits as PramLimits, PramRun, Program};
 use serde::Serialize;
 
@@ -20,10 +20,12 @@ pub enum ScheduleSource {
     /// zero-input run fails).
     ReferenceTrace,
 }
+netcore::display_config_name!(ScheduleSource);
 
 /// Builds the cells' schedules from a reference run's trace, counting its bytes and
 /// stopping (with `overflow`) once they exceed the budget, so a huge run is refused without
-/// storing its trace.
+/// storing its trace; an entry the system refuses to store stops it too, the refusal kept in
+/// `refused`.
 #[derive(Debug)]
 struct ScheduleSink {
     ppus: u32,
@@ -35,19 +37,47 @@ struct ScheduleSink {
     /// (pid, addr).
     acq: Vec<(u32, u64)>,
     reads: Vec<u64>,
+    refused: Option<OutOfMemory>,
 }
 
 impl ScheduleSink {
-    fn new(ppus: u32, budget: u64) -> Self {
-        ScheduleSink {
+    fn new(ppus: u32, budget: u64) -> Result<Self, OutOfMemory> {
+        Ok(ScheduleSink {
             ppus,
             budget,
             bytes: 0,
             overflow: false,
             per_cell: Vec::new(),
             acq: Vec::new(),
-            reads: vec![0; ppus as usize],
+            reads: vec_filled("the PPUs' read counts", ppus as usize, 0)?,
+            refused: None,
+        })
+    }
+
+    /// Stores access `a` of step `g_step`: its schedule and acquaintance entries, and the
+    /// reads it counts.
+    fn record(&mut self, g_step: u64, a: &netcore::pram::Access) -> Result<(), OutOfMemory> {
+        let (what, acq) = ("the cells' schedules", "the PPUs' acquaintances");
+        if a.pid == CPU_PID {
+            let cpu_read = a.kind == AccessKind::Read;
+            let count = if cpu_read { self.ppus } else { 1 };
+            push(what, &mut self.per_cell, (a.addr, g_step, count))?;
+            if cpu_read {
+                for pid in 0..self.ppus {
+                    push(acq, &mut self.acq, (pid, a.addr))?;
+                    self.reads[pid as usize] += 1;
+                }
+            } else {
+                push(acq, &mut self.acq, (0, a.addr))?;
+            }
+        } else {
+            push(what, &mut self.per_cell, (a.addr, g_step, 1))?;
+            push(acq, &mut self.acq, (a.pid, a.addr))?;
+            if a.kind != AccessKind::Write {
+                self.reads[a.pid as usize] += 1;
+            }
         }
+        Ok(())
     }
 }
 
@@ -64,23 +94,10 @@ impl netcore::pram::TraceSink for ScheduleSink {
                 self.overflow = true;
                 return;
             }
-            if a.pid == CPU_PID {
-                let count = if cpu_read { self.ppus } else { 1 };
-                self.per_cell.push((a.addr, g_step, count));
-                if cpu_read {
-                    for pid in 0..self.ppus {
-                        self.acq.push((pid, a.addr));
-                        self.reads[pid as usize] += 1;
-                    }
-                } else {
-                    self.acq.push((0, a.addr));
-                }
-            } else {
-                self.per_cell.push((a.addr, g_step, 1));
-                self.acq.push((a.pid, a.addr));
-                if a.kind != AccessKind::Write {
-                    self.reads[a.pid as usize] += 1;
-                }
+            if let Err(refused) = self.record(g_step, a) {
+                self.refused = Some(refused);
+                self.overflow = true;
+                return;
             }
         }
     }
@@ -111,16 +128,19 @@ pub(super) fn reference_schedules(
 ) -> Result<(PramRun, Schedules), Error> {
     let ppus = program.ppus();
     let budget = limits.max_bytes - fixed;
-    let mut sink = ScheduleSink::new(ppus, budget);
+    let mut sink = ScheduleSink::new(ppus, budget)?;
     let mut source = ScheduleSource::ZeroInput;
     let reference =
         if predictable && netcore::pram::run_traced(program, &[], limits, &mut sink).is_ok() {
             netcore::pram::run_traced(program, input, limits, &mut netcore::pram::NoTrace)?
         } else {
-            sink = ScheduleSink::new(ppus, budget);
+            sink = ScheduleSink::new(ppus, budget)?;
             source = ScheduleSource::ReferenceTrace;
             netcore::pram::run_traced(program, input, limits, &mut sink)?
         };
+    if let Some(refused) = sink.refused {
+        return Err(refused.into());
+    }
     if sink.overflow {
         let needed = fixed.saturating_add(sink.bytes);
         return Err(TooLarge {
@@ -137,8 +157,8 @@ pub(super) fn reference_schedules(
     let mut schedules: Vec<Vec<(u64, u32)>> = Vec::new();
     for &(addr, g, count) in &per_cell {
         if cells.last() != Some(&addr) {
-            cells.push(addr);
-            schedules.push(Vec::new());
+            push("the touched cells", &mut cells, addr)?;
+            push("the cells' schedules", &mut schedules, Vec::new())?;
         }
         let s = schedules.last_mut().ok_or_else(too_long)?;
         match s.last_mut() {

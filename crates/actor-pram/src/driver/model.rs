@@ -23,7 +23,7 @@
 //! #   or a published hash: { fixed = { degree = 2, modulus = 4294967311, coefficients = [1, 2, 3] } }
 //! # keys = "ranked" # or "destination-major"
 //! # hash_seed = 0
-//! # report_routers = true   # the router of every accessed address in the report
+//! # report_routers = true   # the router of each accessed address (at most 4096) in the report
 //! # multiplex = "pipelined"  # or "sequential" (S > N)
 //! # steps = "barrier"   # or "overlapping": also one actor system for the whole program
 //! ```

@@ -16,6 +16,7 @@ pub enum FetchOrder {
     /// serialization is the network's, reported in [`PassStats::serialization`](crate::ranade::PassStats::serialization).
     Network,
 }
+netcore::display_config_name!(FetchOrder);
 
 /// The buffer of each input of a virtual node: `b >= 1` packets (`b = 2` in a config), or
 /// unbounded (`b = "unbounded"`, baseline B6). An unbounded buffer runs with a credit of
@@ -89,6 +90,7 @@ pub enum Multiplex {
     /// S(n)/p times"); the hosts hold a write step's values until its last pass.
     Sequential,
 }
+netcore::display_config_name!(Multiplex);
 
 impl Multiplex {
     /// The passes of one step of `s` PPUs on `nn` routers: the PPUs taking part in each

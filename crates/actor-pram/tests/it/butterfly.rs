@@ -232,8 +232,15 @@ proptest! {
                 let placed = r.address_routers.as_ref().unwrap();
                 prop_assert!(placed.windows(2).all(|w| w[0].address < w[1].address));
                 prop_assert!(placed.iter().all(|p| p.router < r.routers));
-                let poly = !matches!(config.hash, HashFamily::Identity | HashFamily::Table(_));
-                prop_assert_eq!(r.hash_used.is_some(), poly);
+                prop_assert_eq!(r.addresses_accessed, Some(placed.len() as u64));
+                // The placement used: the polynomial of a polynomial family as `fixed`,
+                // identity and a table as configured.
+                match &config.hash {
+                    HashFamily::Identity | HashFamily::Table(_) => {
+                        prop_assert_eq!(&r.hash_used, &config.hash);
+                    }
+                    _ => prop_assert!(matches!(r.hash_used, HashFamily::Fixed(_))),
+                }
                 let scheduler = crate::specs::SCHEDULERS[sched];
                 let a = simulate_butterfly_actors(&program, &input, &config, scheduler, &limits).unwrap();
                 // Every message of every step consumed by exactly one event.

@@ -82,7 +82,7 @@ fn conflicts_are_the_reference_errors() {
 }
 
 /// Bad inputs are typed errors, refused before allocating (`actor_pram::limits`): the PPU
-/// actors over the budget (S = 2^16 at 1152 bytes each, 75.5 MB, against a 16 MiB budget
+/// actors over the budget (S = 2^16 at 1536 bytes each, 100.7 MB, against a 16 MiB budget
 /// that the reference's own estimate, 188 bytes per PPU, fits: field `S`), the schedules
 /// over it (field `accesses`), the cell actors over it (field `cells`), a broadcast tree
 /// beyond 2^24 PPUs, a router with b = 0 or n = 1, a probe with 0 rounds.
@@ -97,16 +97,16 @@ fn bad_inputs_are_typed_errors() {
     let program = netcore::pram::Program::parse(text).unwrap();
     let limits = Limits { max_bytes: 1 << 20, ..Limits::default() };
     let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
-    assert_eq!(err, too_large("S", 1 << 20, 65536 * 1152));
+    assert_eq!(err, too_large("S", 1 << 20, 65536 * 1536));
     let limits = Limits { max_bytes: 16 << 20, ..Limits::default() };
     let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
-    assert_eq!(err, too_large("S", 16 << 20, 65536 * 1152));
+    assert_eq!(err, too_large("S", 16 << 20, 65536 * 1536));
     assert_eq!(err.fault(), Fault::Input);
     assert_eq!(
         err.to_string(),
-        "S is too large: the run needs 75497472 bytes (estimated), the limit is 16777216"
+        "S is too large: the run needs 100663296 bytes (estimated), the limit is 16777216"
     );
-    // Prefix sums on 1024 values: the 1024 PPU actors (1.2 MB) fit a 2 MB budget, the cells'
+    // Prefix sums on 1024 values: the 1024 PPU actors (1.6 MB) fit a 2 MB budget, the cells'
     // schedules (about 50,000 accesses at 64 bytes) do not: refused while the trace is read.
     let instance = Algorithm::PrefixSums.instance(1024, 1).unwrap();
     let limits = Limits { max_bytes: 2_000_000, ..Limits::default() };
@@ -116,12 +116,12 @@ fn bad_inputs_are_typed_errors() {
         matches!(&err, actor_pram::Error::TooLarge(TooLarge { field: "accesses", limit: 2_000_000, estimate, .. }) if *estimate > 2_000_000),
         "{err}"
     );
-    // 1024 PPUs each writing its own cell: PPU actors 1,179,648 bytes and 1024 accesses
+    // 1024 PPUs each writing its own cell: PPU actors 1,572,864 bytes and 1024 accesses
     // (65,536 bytes of entries) fit, the 1024 cell actors (1,048,576 bytes) do not.
     let text = ".variant erew\n.mem 1024\n.ppus 1024\n.lmem 0\nactive 1024\np.pid r0\np.write [r0],r0\nhalt\n";
     let program = netcore::pram::Program::parse(text).unwrap();
     let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
-    assert_eq!(err, too_large("cells", 2_000_000, 1_179_648 + 65_536 + 1_048_576));
+    assert_eq!(err, too_large("cells", 2_000_000, 1_572_864 + 65_536 + 1_048_576));
     let err = actor_pram::broadcast::broadcast_tree((1 << 24) + 1, Scheduler::Fifo).unwrap_err();
     assert_eq!(err.to_string(), "s must satisfy s <= 2^24 (got 16777217)");
     let err = actor_pram::ranade::LockstepRouter::new(2, 0, true).unwrap_err();

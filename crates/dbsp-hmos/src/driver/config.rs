@@ -13,6 +13,7 @@ use netcore::study::ModelError;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::driver::figure::FigureConfig;
 use crate::hmos::Level0;
 use crate::protocol::{Delivery, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
@@ -30,6 +31,8 @@ pub enum RunConfig {
     Hmos(HmosBuildConfig),
     /// Run a library PRAM program with the HMOS access protocol as its memory.
     Pram(PramConfig),
+    /// Follow one variable's copies through an HMOS: Section 3's Figures 1-3.
+    HmosFigure(FigureConfig),
 }
 netcore::tagged!(RunConfig, "kind");
 

@@ -16,6 +16,7 @@ use crate::driver::config::{
     HmosBuildConfig, PramConfig, PrimitiveConfig, PrimitiveExecution, RunConfig, pram_run,
     primitive_run,
 };
+use crate::driver::figure::FigureRun;
 use crate::driver::picture::{check_lanes, no_picture, pram_picture, primitive_picture};
 use crate::driver::studies::primitives::bound;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
@@ -111,6 +112,11 @@ fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
         report.capacity_mean
     );
     Ok(RunReport { summary, report: to_json(&report)? })
+}
+
+/// The report of a figure config: the variable's subdag per level.
+fn figure_report(run: &FigureRun) -> Result<RunReport, ModelError> {
+    Ok(RunReport { summary: run.summary(), report: to_json(run.report())? })
 }
 
 fn run_pram(config: &PramConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
@@ -228,6 +234,18 @@ impl Model for DbspHmos {
                     config: "fixtures/dbsp-hmos/pram-hot-spot-read-n4.toml",
                     picture: "dbsp-hmos-pram-hot-spot-read-n4.svg",
                 },
+                CommittedPicture {
+                    config: "fixtures/dbsp-hmos/hmos-figure-1.toml",
+                    picture: "dbsp-hmos-figure-1.svg",
+                },
+                CommittedPicture {
+                    config: "fixtures/dbsp-hmos/hmos-figure-2.toml",
+                    picture: "dbsp-hmos-figure-2.svg",
+                },
+                CommittedPicture {
+                    config: "fixtures/dbsp-hmos/hmos-figure-3.toml",
+                    picture: "dbsp-hmos-figure-3.svg",
+                },
             ],
         }
     }
@@ -246,10 +264,12 @@ impl Model for DbspHmos {
             RunConfig::Primitive(p) => run_primitive(&p),
             RunConfig::Hmos(h) => run_hmos(&h),
             RunConfig::Pram(p) => run_pram(&p, config),
+            RunConfig::HmosFigure(f) => figure_report(&FigureRun::new(&f)?),
         }
     }
     /// One run of a primitive or a PRAM config, reported and drawn (the picture's refusals
-    /// first); an HMOS build has no picture.
+    /// first), or one of Section 3's figures drawn from its HMOS; an HMOS build has no
+    /// picture.
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         match config.parse::<RunConfig>()? {
             RunConfig::Primitive(c) => {
@@ -263,6 +283,11 @@ impl Model for DbspHmos {
                 let run = pram_run(&c, config)?;
                 let picture = pram_picture(&c, &run)?;
                 Ok((pram_report(&c, &run)?, picture))
+            }
+            RunConfig::HmosFigure(f) => {
+                let run = FigureRun::new(&f)?;
+                let picture = run.picture()?;
+                Ok((figure_report(&run)?, picture))
             }
             RunConfig::Hmos(_) => Err(no_picture(self)),
         }

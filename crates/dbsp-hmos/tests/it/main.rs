@@ -6,6 +6,7 @@
 
 mod adversary;
 mod expansion;
+mod figures;
 mod fixtures;
 mod hmos;
 mod polarity;

@@ -3,7 +3,8 @@
 
 use dbsp_hmos::Error;
 use dbsp_hmos::hmos::{
-    Hmos, HmosConfig, Level0, PolarityPlane, polarity, polarity_frames_count, polarity_q,
+    Hmos, HmosConfig, Level0, PolarityPlane, polarity, polarity_frames_count, polarity_largest_q,
+    polarity_q,
 };
 use dbsp_hmos::protocol::{HmosMemory, Selection};
 use netcore::bsp::DbspParams;
@@ -81,6 +82,27 @@ fn polarity_errors() {
     assert_eq!(
         e.to_string(),
         "m must satisfy m <= q(q^2 - 1)/6 for an odd prime q with q^2 <= n = 64 for level0 = polarity (at most 56 variables; got m = 64)"
+    );
+}
+
+/// The densest plane per n (Section 5's design density): the largest odd prime q with
+/// q^2 <= n, by hand: 2^7 -> 11 (121), 2^8 -> 13 (17^2 = 289), 2^10 -> 31 (961), 2^12 -> 61
+/// (67^2 = 4489), 2^16 -> 251 (257^2 = 66049), 2^17 -> 359 (361 = 19^2, 367^2 = 134689); its
+/// frames are the most variables a polarity graph on n modules holds (the error's `most`).
+#[test]
+fn densest_plane() {
+    assert_eq!(polarity_largest_q(8), None);
+    for (n, q) in
+        [(9, 3), (128, 11), (256, 13), (1024, 31), (4096, 61), (65536, 251), (131072, 359)]
+    {
+        assert_eq!(polarity_largest_q(n), Some(q), "n = {n}");
+    }
+    let most = polarity_frames_count(31);
+    assert_eq!(most, 4960);
+    assert_eq!(polarity_q(1024, most), Ok(31));
+    assert_eq!(
+        polarity_q(1024, most + 1),
+        Err(Error::PolarityUnavailable { n: 1024, m: most + 1, most })
     );
 }
 

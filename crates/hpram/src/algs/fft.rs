@@ -49,6 +49,7 @@ pub enum FftForm {
     /// processor), remap back, `[P × 1: LCS(ρ)]` (remapping plus strict locality).
     Perm,
 }
+netcore::display_config_name!(FftForm);
 
 /// `b^e mod p`.
 fn pow_mod(b: u64, e: u64) -> u64 {

@@ -23,6 +23,7 @@ pub enum TreeForm {
     /// `TreeH(P') = [2 × P'/2: TreeH]`, then `m c m` (neighbourhood locality).
     Hier,
 }
+netcore::display_config_name!(TreeForm);
 
 const ACC: usize = 0;
 const TMP: usize = 1;

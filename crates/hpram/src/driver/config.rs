@@ -60,6 +60,7 @@ pub enum AlgorithmName {
     /// Choices: A PRAM program as a flat H-PRAM).
     Library,
 }
+netcore::display_config_name!(AlgorithmName);
 
 /// The forms a config may name: the tree algorithms take `flat`, `two-level`, `hier`; the FFT
 /// takes `flat-naive`, `flat-lpram`, `two-level`, `hier`, `perm`.
@@ -79,6 +80,7 @@ pub enum FormName {
     /// [`FftForm::Perm`].
     Perm,
 }
+netcore::display_config_name!(FormName);
 
 impl FormName {
     /// The tree algorithms' form of this name.
@@ -122,6 +124,7 @@ pub enum PresetName {
     /// [`Preset::Constant`], with `constant = [l, sa, sb]`.
     Constant,
 }
+netcore::display_config_name!(PresetName);
 
 /// The config of `cargo xtask run hpram` (see the module documentation).
 #[derive(Debug, Clone, Deserialize)]
@@ -180,6 +183,7 @@ pub enum ExecMode {
     /// [`crate::count`]: the cost tree only, up to `P = 2^30` and beyond.
     CountOnly,
 }
+netcore::display_config_name!(ExecMode);
 
 /// A config field that breaks its rule.
 pub(crate) fn bad(field: &'static str, rule: &'static str, got: impl ToString) -> HpramError {

@@ -84,7 +84,7 @@ pub fn tree_picture(
     let mut sketch =
         Sketch::<HpramKind>::new(title, "processor", "cost", Orientation::TimeAcross, lanes, tau);
     sketch.note(format!(
-        "{} sub-PRAMs, depth {}; {formula:?} formula, {variant:?} memory: tau = {tau}",
+        "{} sub-PRAMs, depth {}; {formula} formula, {variant} memory: tau = {tau}",
         tree.sub_prams(),
         tree.root.depth()
     ));

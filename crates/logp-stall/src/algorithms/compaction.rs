@@ -7,6 +7,7 @@ use netcore::Step;
 use netcore::bsp::primitives::ceil_log2;
 use netcore::bsp::{BspMachine, BspParams};
 use netcore::cost::Ledger;
+use netcore::limits::collect_exact;
 
 pub use super::plan::Pair;
 use super::plan::{PlanOp, PlanProc, PlanState, merge};
@@ -64,8 +65,10 @@ pub fn two_compaction_delta(
 ) -> Result<Vec<PlanProc>, Error> {
     let nz = nonzeros(params.p(), x)?;
     let (g, d) = (params.gap(), 4 * params.gap() + 2 * params.latency() + delta);
-    Ok((0..params.p())
-        .map(|i| {
+    Ok(collect_exact(
+        "the processes",
+        params.p() as usize,
+        (0..params.p()).map(|i| {
             let own = nz.iter().copied().find(|q| q.0 == i);
             let mut plan = Vec::new();
             if own.is_some() {
@@ -82,8 +85,8 @@ pub fn two_compaction_delta(
                 ]);
             }
             PlanProc::new(i, own, plan)
-        })
-        .collect())
+        }),
+    )?)
 }
 
 /// The stall-free binary-tree algorithm (`docs/models/logp-stall.md`, Choices: SF-LogP baseline):
@@ -131,8 +134,10 @@ pub fn two_compaction_sf_tree_fanin(
     let r_max = tree_rounds(params.p(), d);
     let s = |r: u64| r * ((du - 1) * l + g);
     let pu = u64::from(params.p());
-    Ok((0..params.p())
-        .map(|i| {
+    Ok(collect_exact(
+        "the processes",
+        params.p() as usize,
+        (0..params.p()).map(|i| {
             let own = nz.iter().copied().find(|q| q.0 == i);
             let iu = u64::from(i);
             let mut plan = Vec::new();
@@ -161,8 +166,8 @@ pub fn two_compaction_sf_tree_fanin(
                 plan.extend([PlanOp::WaitUntil(s(r_max) + l), PlanOp::Receive]);
             }
             PlanProc::new(i, own, plan)
-        })
-        .collect())
+        }),
+    )?)
 }
 
 /// BSP-native 2-compaction on netcore's engine (`docs/models/logp-stall.md`, Choices: BSP-native

@@ -98,7 +98,7 @@ impl Checker<'_> {
                     self.bad(
                         "L2",
                         format!(
-                            "P{i} is busy at step {s} outside the overhead of a communication op (o = {o}, mode {overhead:?})"
+                            "P{i} is busy at step {s} outside the overhead of a communication op (o = {o}, mode {overhead})"
                         ),
                     );
                 }

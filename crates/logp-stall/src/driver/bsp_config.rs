@@ -3,8 +3,8 @@
 //! `w + g h + l`), reported superstep by superstep. The one program is the BSP-native
 //! 2-compaction (paper §3's problem; `docs/models/logp-stall.md`, Choices: BSP-native baseline).
 
-use netcore::bsp::BspParams;
 use netcore::bsp::picture::ledger_picture;
+use netcore::bsp::{Bsp, BspParams};
 use netcore::cost::Ledger;
 use netcore::picture::{Picture, check_size};
 use netcore::study::{ModelError, RunReport};
@@ -110,7 +110,7 @@ fn execute(c: &BspConfig) -> Result<(BspParams, Outputs, Ledger), ModelError> {
             return bad(field, rule, format!("{field}={v}"));
         }
     }
-    let bsp = BspParams::new(c.p, c.g, c.l).map_err(Error::from)?;
+    let bsp = BspParams::new(Bsp { p: c.p, g: c.g, l: c.l }).map_err(Error::from)?;
     let (got, ledger) = bsp_two_compaction(bsp.clone(), &c.x)?;
     Ok((bsp, got, ledger))
 }

@@ -100,7 +100,12 @@ pub fn schedule(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Schedule, Mod
             return Err(Error::GoalParam {
                 field: "generator",
                 rule: "exactly one of generator and file",
-                value: format!("generator = {:?}, file = {:?}", cfg.generator, cfg.file),
+                value: match (&cfg.generator, &cfg.file) {
+                    (Some(g), Some(path)) => {
+                        format!("generator = \"{g}\" and file = \"{}\"", path.display())
+                    }
+                    _ => "neither".to_string(),
+                },
             }
             .into());
         }

@@ -14,7 +14,7 @@ use serde::de::DeserializeOwned;
 pub struct LogpStall;
 
 /// The `kind` of a single-run config.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
     /// One run of the direct LogP machine ([`crate::driver::single_run::LogpConfig`]).
@@ -26,6 +26,7 @@ pub enum Kind {
     /// A BSP-native program on netcore's BSP engine ([`crate::driver::bsp_config::BspConfig`]).
     Bsp,
 }
+netcore::display_config_name!(Kind);
 
 /// Only the `kind` key (the other keys are read by the second pass).
 #[derive(Deserialize)]

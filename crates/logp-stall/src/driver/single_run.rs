@@ -12,8 +12,8 @@ use crate::program::{Built, Program, compaction_extra};
 use crate::script::ScriptState;
 use crate::{
     AdversaryKind, CapacityViolation, CheckOpts, DeliveryPolicy, EmptyReceive, Error, Execution,
-    GapPolicy, LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy, StallRule,
-    Step, check_legal, limits, run,
+    GapPolicy, Logp, LogpParams, MachineConfig, OverheadMode, PolicyAdversary, StallPolicy,
+    StallRule, Step, check_legal, limits, run,
 };
 
 fn one() -> u64 {
@@ -291,9 +291,9 @@ impl LogpRun {
 /// The machine of config `c`, its adversary choice and its δ (checked; limits applied).
 fn machine_config(c: &LogpConfig) -> Result<(MachineConfig, AdversaryChoice, u64), ModelError> {
     let params = if c.relaxed {
-        LogpParams::relaxed(c.p, c.latency, c.gap, c.o)
+        LogpParams::relaxed(Logp { p: c.p, latency: c.latency, gap: c.gap, o: c.o })
     } else {
-        LogpParams::new(c.p, c.latency, c.gap, c.o)
+        LogpParams::new(Logp { p: c.p, latency: c.latency, gap: c.gap, o: c.o })
     }?;
     let rule = match (c.rule, c.delta) {
         (RuleName::Delta, Some(delta)) => StallRule::Delta { delta },

@@ -22,6 +22,7 @@ pub enum Generator {
     /// [`linear_alltoall`].
     LinearAlltoall,
 }
+netcore::display_config_name!(Generator);
 
 impl Generator {
     /// The GOAL text of this generator's schedule on `p` ranks with messages of `bytes`.

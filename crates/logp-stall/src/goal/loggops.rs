@@ -56,6 +56,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use netcore::Step;
+use netcore::limits::{OutOfMemory, collect_exact, vec_filled, vec_with_capacity};
 use serde::{Deserialize, Serialize};
 
 use super::schedule::{ANY, IREQ_BIT, MAX_TIME, Op, OpKind, Schedule, size_limit_message};
@@ -97,10 +98,17 @@ pub struct LogGopsParams {
 }
 
 impl LogGopsParams {
-    /// `L, o, g, G` with `O = 0` and LogGOPSim's default `S = 65535`.
-    pub const fn new(latency: u64, o: u64, gap: u64, gap_per_byte: u64) -> Self {
-        Self { latency, o, gap, gap_per_byte, overhead_per_byte: 0, s: DEFAULT_S }
-    }
+    /// LogGOPSim's defaults: `L = 2500, o = 1500, g = 1000, G = 0, O = 0, S = 65535`. Other
+    /// parameters are written by name over them (the fields are public, every value is
+    /// valid), e.g. `LogGopsParams { latency: 10, o: 2, gap: 5, ..LogGopsParams::LOGGOPSIM }`.
+    pub const LOGGOPSIM: Self = Self {
+        latency: 2500,
+        o: 1500,
+        gap: 1000,
+        gap_per_byte: 0,
+        overhead_per_byte: 0,
+        s: DEFAULT_S,
+    };
 }
 
 /// The measured outcome of [`run_loggops`].
@@ -134,6 +142,7 @@ pub enum Busy {
     /// A calc.
     Calc,
 }
+netcore::display_config_name!(Busy);
 
 /// One CPU interval of a traced run ([`run_loggops_traced`]): rank `rank`'s CPU `cpu` was busy
 /// with `what` over `[from, to)`, and (send, receive) its NIC `nic` with the gap
@@ -177,9 +186,11 @@ struct Pending {
 }
 
 impl Pending {
-    /// The counts of `s`'s operations, from its dependencies.
-    fn new(s: &Schedule) -> Self {
-        let mut p = Self { count: vec![0; s.ops.len()], many: Default::default() };
+    /// The counts of `s`'s operations, from its dependencies ([`OutOfMemory`] when the
+    /// system refuses them).
+    fn new(s: &Schedule) -> Result<Self, OutOfMemory> {
+        let count = vec_filled("the pending dependency counts", s.ops.len(), 0)?;
+        let mut p = Self { count, many: Default::default() };
         for d in s.deps() {
             let c = &mut p.count[d.op as usize];
             match *c {
@@ -191,7 +202,7 @@ impl Pending {
                 _ => *c += 1,
             }
         }
-        p
+        Ok(p)
     }
 
     /// One dependency of `op` met; true if it was the last.
@@ -297,16 +308,17 @@ struct ActiveQueue {
 
 impl ActiveQueue {
     /// Queues the start-up entries of `s` (the queue is empty); returns their number, the
-    /// next stamp.
-    fn start(&mut self, s: &Schedule) -> u32 {
-        let mut has_deps = vec![0u64; s.ops.len().div_ceil(64)];
+    /// next stamp ([`OutOfMemory`] when the system refuses the start-up bit set).
+    fn start(&mut self, s: &Schedule) -> Result<u32, OutOfMemory> {
+        let mut has_deps = vec_filled("the start-up operations", s.ops.len().div_ceil(64), 0u64)?;
         for d in s.deps() {
             has_deps[d.op as usize / 64] |= 1 << (d.op % 64);
         }
         let waiting: usize = has_deps.iter().map(|w| w.count_ones() as usize).sum();
         self.start = StartUp { has_deps, cur: None, phase: 0, next: 0 };
         self.start.seek(s, 0, 0);
-        u32::try_from(s.ops.len() - waiting).expect("a schedule holds fewer than 2^31 operations")
+        Ok(u32::try_from(s.ops.len() - waiting)
+            .expect("a schedule holds fewer than 2^31 operations"))
     }
 
     fn push(&mut self, e: Entry) {
@@ -371,9 +383,14 @@ struct MatchQueues<T> {
 
 impl<T: Copy> MatchQueues<T> {
     /// Empty lists for `ranks` ranks, room for `entries` entries queued at once reserved (the
-    /// pool grown by doubling copied its nodes and left the old ones to the allocator).
-    fn new(ranks: usize, entries: usize) -> Self {
-        Self { ends: vec![(NIL, NIL); ranks], nodes: Vec::with_capacity(entries), free: NIL }
+    /// pool grown by doubling copied its nodes and left the old ones to the allocator);
+    /// [`OutOfMemory`] naming `what` when the system refuses them.
+    fn new(what: &'static str, ranks: usize, entries: usize) -> Result<Self, OutOfMemory> {
+        Ok(Self {
+            ends: vec_filled(what, ranks, (NIL, NIL))?,
+            nodes: vec_with_capacity(what, entries)?,
+            free: NIL,
+        })
     }
 
     /// Appends `q` to rank `h`'s list.
@@ -492,7 +509,7 @@ fn matches(want_src: u32, want_tag: u32, src: u32, tag: u32) -> bool {
 /// use logp_stall::goal::{LogGopsParams, parse, run_loggops};
 ///
 /// let schedule = parse("num_ranks 2\nrank 0 {\na: send 8b to 1\n}\nrank 1 {\na: recv 8b from 0\n}\n")?;
-/// let run = run_loggops(&schedule, LogGopsParams::new(10, 2, 5, 0))?;
+/// let run = run_loggops(&schedule, LogGopsParams { latency: 10, o: 2, gap: 5, ..LogGopsParams::LOGGOPSIM })?;
 /// assert_eq!(run.makespan, 14);
 /// # Ok::<(), logp_stall::Error>(())
 /// ```
@@ -555,21 +572,21 @@ fn run_engine(
         nnic = nnic.max(usize::from(o.nic) + 1);
         recvs += usize::from(o.kind == OpKind::Recv);
     }
-    let pending = Pending::new(schedule);
+    let pending = Pending::new(schedule)?;
     let mut e = Engine {
         s: schedule,
         prm,
         pending,
         ncpu,
         nnic,
-        nexto: vec![0; p * ncpu],
-        nextgr: vec![0; p * nnic],
-        nextgs: vec![0; p * nnic],
+        nexto: vec_filled("the CPU clocks", p * ncpu, 0)?,
+        nextgr: vec_filled("the NIC clocks", p * nnic, 0)?,
+        nextgs: vec_filled("the NIC clocks", p * nnic, 0)?,
         // At most every recv is posted at once (all of them in a dissemination).
-        rq: MatchQueues::new(p, recvs),
-        uq: MatchQueues::new(p, 0),
+        rq: MatchQueues::new("the posted receives", p, recvs)?,
+        uq: MatchQueues::new("the unexpected messages", p, 0)?,
         aq: ActiveQueue::default(),
-        waits: Waits::default(),
+        waits: Waits::new(schedule.num_ranks)?,
         queued: 0,
         w: (0, 0),
         events: 0,
@@ -581,7 +598,7 @@ fn run_engine(
     };
     // Start-up: every rank's operations without dependencies, in line order, stably sorted
     // by type, at time 0 (every clock is 0, so each entry has time 0 and the next stamp).
-    e.stamp = e.aq.start(schedule);
+    e.stamp = e.aq.start(schedule)?;
     e.queued = e.stamp as usize;
     let mut peak = e.queued as u64;
     while let Some((t, ts, op, host, src)) = e.aq.pop(schedule) {
@@ -600,11 +617,11 @@ fn run_engine(
         peak = peak.max(e.queued as u64);
     }
     e.finish_checks()?;
-    let rank_end: Vec<Step> = if ncpu == 1 {
-        e.nexto.clone()
-    } else {
-        e.nexto.chunks(ncpu).map(|c| c.iter().copied().max().unwrap_or(0)).collect()
-    };
+    let rank_end: Vec<Step> = collect_exact(
+        "the ranks' end times",
+        p,
+        e.nexto.chunks(ncpu).map(|c| c.iter().copied().max().unwrap_or(0)),
+    )?;
     let bytes = e.footprint(peak);
     Ok(LogGopsRun {
         makespan: rank_end.iter().copied().max().unwrap_or(0),
@@ -704,7 +721,7 @@ impl Engine<'_> {
         let class = if op & MSG != 0 { 3 } else { u32::from(type_order(x.kind)) };
         let res = class << 16 | u32::from(x.cpu) << 8 | u32::from(x.nic);
         self.queued += 1;
-        if let Some(token) = self.waits.park(self.s.num_ranks, host, res, free, m) {
+        if let Some(token) = self.waits.park(host, res, free, m) {
             self.aq.push_token(token);
         }
     }

@@ -15,6 +15,7 @@
 use std::collections::VecDeque;
 
 use netcore::Step;
+use netcore::limits::{OutOfMemory, collect_exact, vec_filled};
 use serde::Serialize;
 
 use super::schedule::{ANY, DepKind, OpKind, Schedule};
@@ -44,12 +45,15 @@ pub struct GoalRankState {
 
 impl Schedule {
     /// The final state every rank must reach: all operations completed, and the messages
-    /// `(src, tag, k)` its recvs are matched with.
-    pub fn reference_states(&self) -> Vec<GoalRankState> {
+    /// `(src, tag, k)` its recvs are matched with ([`OutOfMemory`] when the system refuses the
+    /// per-rank states).
+    pub fn reference_states(&self) -> Result<Vec<GoalRankState>, OutOfMemory> {
         // Every message sent to a rank is received there (the schedule's message counts are
         // validated), whichever recv claims it: the messages are `(src, tag, k)`, `k` the
         // index among `src`'s sends to the rank with that tag.
-        let mut received: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); self.num_ranks as usize];
+        let ranks = self.num_ranks as usize;
+        let mut received: Vec<Vec<(u32, u32, u32)>> =
+            vec_filled("the reference states", ranks, Vec::new())?;
         for src in 0..self.num_ranks {
             let mut counts: std::collections::BTreeMap<(u32, u32), u32> =
                 std::collections::BTreeMap::new();
@@ -61,13 +65,14 @@ impl Schedule {
                 }
             }
         }
-        (0..self.num_ranks)
-            .zip(received)
-            .map(|(r, mut received)| {
+        collect_exact(
+            "the reference states",
+            ranks,
+            (0..self.num_ranks).zip(received).map(|(r, mut received)| {
                 received.sort_unstable();
                 GoalRankState { completed: self.rank_ops(r).len() as u32, received }
-            })
-            .collect()
+            }),
+        )
     }
 }
 
@@ -93,11 +98,15 @@ pub fn goal_payload(tag: u32, k: u32) -> u64 {
 }
 
 /// One [`GoalProcess`] per rank of `schedule`, for a LogP machine with gap `gap`; run them
-/// with [`run`](crate::run) (its example) or [`simulate`](crate::sim::simulate). Infallible:
-/// `schedule` was validated by [`parse()`](crate::goal::parse()).
-pub fn goal_programs(schedule: &Schedule, gap: u64) -> Vec<GoalProcess> {
-    (0..schedule.num_ranks)
-        .map(|r| {
+/// with [`run`](crate::run) (its example) or [`simulate`](crate::sim::simulate). `schedule`
+/// was validated by [`parse()`](crate::goal::parse()), so the only failure is
+/// [`OutOfMemory`] when the system refuses the processes.
+pub fn goal_programs(schedule: &Schedule, gap: u64) -> Result<Vec<GoalProcess>, OutOfMemory> {
+    let ranks = schedule.num_ranks as usize;
+    collect_exact(
+        "the GOAL processes",
+        ranks,
+        (0..schedule.num_ranks).map(|r| {
             let base = schedule.rank_start[r as usize];
             let src_ops = schedule.rank_ops(r);
             let mut counts: std::collections::BTreeMap<(u32, u32), u32> =
@@ -148,8 +157,8 @@ pub fn goal_programs(schedule: &Schedule, gap: u64) -> Vec<GoalProcess> {
                 }
             }
             p
-        })
-        .collect()
+        }),
+    )
 }
 
 impl GoalProcess {

@@ -27,6 +27,7 @@ pub enum OpKind {
     /// `calc <time>` (`size` is the time, `peer` and `tag` are 0).
     Calc,
 }
+netcore::display_config_name!(OpKind);
 
 /// One GOAL operation (24 bytes; schedules hold millions of them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -55,6 +56,7 @@ pub enum DepKind {
     /// `a irequires b`: `a` may start once `b` has started (a recv starts when it is posted).
     Irequires,
 }
+netcore::display_config_name!(DepKind);
 
 /// `a (i)requires b`, both as global operation indices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

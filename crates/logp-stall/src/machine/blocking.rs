@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 
 use netcore::Step;
+use netcore::limits::{OutOfMemory, vec_filled};
 use rand::RngExt;
 
 use super::network::Network;
@@ -25,9 +26,15 @@ pub(super) struct Blocking {
 }
 
 impl Blocking {
-    /// Nothing blocked yet, for `p` processors.
-    pub(super) fn new(p: usize, order: AcceptOrder) -> Self {
-        Self { blocked: vec![VecDeque::new(); p], blocked_on: vec![None; p], n_blocked: 0, order }
+    /// Nothing blocked yet, for `p` processors ([`OutOfMemory`] when the system refuses the
+    /// per-processor arrays).
+    pub(super) fn new(p: usize, order: AcceptOrder) -> Result<Self, OutOfMemory> {
+        Ok(Self {
+            blocked: vec_filled("the blocked messages", p, VecDeque::new())?,
+            blocked_on: vec_filled("the blocked messages", p, None)?,
+            n_blocked: 0,
+            order,
+        })
     }
 
     /// Whether some message is still blocked.

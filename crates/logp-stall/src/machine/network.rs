@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use netcore::Step;
+use netcore::limits::{OutOfMemory, vec_filled};
 
 use super::answer::check_range;
 use crate::Delivered;
@@ -33,19 +34,20 @@ pub(super) struct Network<T> {
 }
 
 impl<T> Network<T> {
-    /// An empty network for `params`.
-    pub(super) fn new(params: &LogpParams) -> Self {
+    /// An empty network for `params` ([`OutOfMemory`] when the system refuses its
+    /// per-processor arrays).
+    pub(super) fn new(params: &LogpParams) -> Result<Self, OutOfMemory> {
         let p = params.p() as usize;
-        Self {
+        Ok(Self {
             msgs: Vec::new(),
             payloads: Vec::new(),
             deliveries: BTreeMap::new(),
-            buffers: vec![VecDeque::new(); p],
-            in_transit: vec![0; p],
+            buffers: vec_filled("the input buffers", p, VecDeque::new())?,
+            in_transit: vec_filled("the input buffers", p, 0)?,
             latency: params.latency(),
             gap: params.gap(),
             cap: params.capacity(),
-        }
+        })
     }
 
     /// Moves the messages with `t_m = t` into their destinations' input buffers (in id

@@ -3,6 +3,7 @@
 //! communication operations; a stalled one performs none.
 
 use netcore::Step;
+use netcore::limits::{OutOfMemory, collect_exact, vec_filled};
 
 use super::network::Network;
 use crate::error::Error;
@@ -43,26 +44,31 @@ pub(super) struct Processors<P: LogpProcess> {
 }
 
 impl<P: LogpProcess> Processors<P> {
-    /// The programs `procs` at step 0 under `cfg`.
-    pub(super) fn new(cfg: &MachineConfig, procs: Vec<P>) -> Self {
+    /// The programs `procs` at step 0 under `cfg`; the per-processor arrays are allocated
+    /// fallibly ([`OutOfMemory`] when the system refuses them).
+    pub(super) fn new(cfg: &MachineConfig, procs: Vec<P>) -> Result<Self, OutOfMemory> {
         let p = procs.len();
         let busy_len = if cfg.overhead == OverheadMode::Busy { cfg.params.o().max(1) } else { 1 };
-        Self {
-            halted: procs.iter().map(|q| q.is_halted()).collect(),
+        Ok(Self {
+            halted: collect_exact(
+                "the processors' states",
+                p,
+                procs.iter().map(|q| q.is_halted()),
+            )?,
             procs,
-            last_action: vec![None; p],
-            last_comm: vec![None; p],
-            held: (0..p).map(|_| None).collect(),
-            logs: vec![Vec::new(); p],
+            last_action: vec_filled("the processors' states", p, None)?,
+            last_comm: vec_filled("the processors' states", p, None)?,
+            held: collect_exact("the processors' states", p, (0..p).map(|_| None))?,
+            logs: vec_filled("the op logs", p, Vec::new())?,
             runs: 0,
-            rho: vec![0; p],
-            busy_until: vec![0; p],
+            rho: vec_filled("the processors' states", p, 0)?,
+            busy_until: vec_filled("the processors' states", p, 0)?,
             busy_len,
             gap_wait_steps: 0,
             gap: cfg.params.gap(),
             gap_policy: cfg.gap_policy,
             empty_receive: cfg.empty_receive,
-        }
+        })
     }
 
     /// Whether a program is still running or some overhead is still elapsing at step `t`.

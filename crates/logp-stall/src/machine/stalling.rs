@@ -4,6 +4,7 @@
 //! caused the stall during `[t, t')`.
 
 use netcore::Step;
+use netcore::limits::{OutOfMemory, vec_filled};
 
 use super::answer::check_range;
 use crate::adversary::{Adversary, SignalQuery, UnstallQuery};
@@ -34,9 +35,15 @@ pub(super) struct Stalling {
 }
 
 impl Stalling {
-    /// No episodes yet, for `p` processors.
-    pub(super) fn new(p: usize, delta: u64) -> Self {
-        Self { delta, pending: vec![None; p], stalled_until: vec![0; p], episodes: Vec::new() }
+    /// No episodes yet, for `p` processors ([`OutOfMemory`] when the system refuses the
+    /// per-processor arrays).
+    pub(super) fn new(p: usize, delta: u64) -> Result<Self, OutOfMemory> {
+        Ok(Self {
+            delta,
+            pending: vec_filled("the stall episodes", p, None)?,
+            stalled_until: vec_filled("the stall episodes", p, 0)?,
+            episodes: Vec::new(),
+        })
     }
 
     /// Whether some stall signal is still to come.

@@ -3,13 +3,13 @@
 //! scans and their fan-in, cycle limit), validated in the order of
 //! `docs/models/logp-stall.md`, Choices.
 
-use netcore::bsp::BspParams;
 use netcore::bsp::primitives::{SortAlgorithm, scan_levels};
+use netcore::bsp::{Bsp, BspParams};
 use serde::{Deserialize, Serialize};
 
-use crate::LogpParams;
 use crate::error::Error;
 use crate::limits;
+use crate::{Logp, LogpParams};
 
 /// When a stalled processor becomes operational again (`docs/models/logp-stall.md`, Choices:
 /// strict unstall).
@@ -22,6 +22,7 @@ pub enum UnstallOffset {
     /// `w_i = t̄` as the paper's step 5(a) writes it; legal only with `lenient_unstall`.
     PaperLiteral,
 }
+netcore::display_config_name!(UnstallOffset);
 
 /// The fan-in of the prefix scans of steps 3-4 (`docs/models/logp-stall.md`, Choices: sort and
 /// prefix).
@@ -67,11 +68,11 @@ impl std::fmt::Display for Prefix {
 /// # Examples
 ///
 /// ```
-/// use logp_stall::LogpParams;
+/// use logp_stall::{Logp, LogpParams};
 /// use logp_stall::sim::{Prefix, SimConfig, SortAlgorithm, UnstallOffset};
 ///
 /// // LogP p = 4, L = 4, G = 2, o = 1 with δ = 2, simulated on BSP with g = l = 1.
-/// let cfg = SimConfig::new(&LogpParams::new(4, 4, 2, 1)?, 2, 1, 1)?
+/// let cfg = SimConfig::new(&LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 })?, 2, 1, 1)?
 ///     .with_unstall(UnstallOffset::Strict)
 ///     .with_sort(SortAlgorithm::Cascade)
 ///     .with_prefix(Prefix::Binary)?
@@ -85,7 +86,7 @@ impl std::fmt::Display for Prefix {
 /// );
 /// // δ above L is refused, naming the rule and the values.
 /// assert_eq!(
-///     SimConfig::new(&LogpParams::new(4, 4, 2, 1)?, 5, 1, 1).unwrap_err().to_string(),
+///     SimConfig::new(&LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 })?, 5, 1, 1).unwrap_err().to_string(),
 ///     "delta must satisfy 1 <= delta <= L (got delta=5, L=4)"
 /// );
 /// # Ok::<(), logp_stall::Error>(())
@@ -95,9 +96,9 @@ impl std::fmt::Display for Prefix {
 /// be written by hand:
 ///
 /// ```compile_fail
-/// use logp_stall::LogpParams;
+/// use logp_stall::{Logp, LogpParams};
 /// use logp_stall::sim::SimConfig;
-/// let cfg = SimConfig::new(&LogpParams::new(4, 4, 2, 1).unwrap(), 2, 1, 1).unwrap();
+/// let cfg = SimConfig::new(&LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 }).unwrap(), 2, 1, 1).unwrap();
 /// let bad = SimConfig { delta: 0, ..cfg };
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -199,7 +200,7 @@ impl From<SimConfig> for RawSimConfig {
 /// they imply).
 fn simulated_logp(p: u32, latency: u64, gap: u64, o: u64) -> Result<LogpParams, Error> {
     check_logp(p, latency, gap, o)?;
-    LogpParams::new(p, latency, gap, o)
+    LogpParams::new(Logp { p, latency, gap, o })
 }
 
 /// The simulation's rules on the LogP parameters, in the order of
@@ -436,7 +437,7 @@ impl SimConfig {
 
     /// The BSP machine's parameters `(p, g, l)`.
     pub fn bsp_params(&self) -> Result<BspParams, Error> {
-        Ok(BspParams::new(self.logp.p(), self.g, self.l)?)
+        Ok(BspParams::new(Bsp { p: self.logp.p(), g: self.g, l: self.l })?)
     }
 
     /// Validates the parameters in the order of `docs/models/logp-stall.md`, Choices: the
@@ -464,7 +465,7 @@ impl SimConfig {
             return Err(Error::SimParam {
                 field: "scan_fanin",
                 rule: "scan_fanin >= 2",
-                value: format!("{:?}", self.scan_fanin),
+                value: self.scan_fanin.map_or_else(String::new, |d| d.to_string()),
             });
         }
         if let (Prefix::Binary, Some(d)) = (self.prefix, self.scan_fanin) {

@@ -20,6 +20,7 @@ pub enum Workload {
     /// Every processor submits `r` messages to uniformly random other processors.
     RandomTraffic,
 }
+netcore::display_config_name!(Workload);
 
 /// One processor's program: submit to `sends` in order, then receive `expect` messages.
 #[derive(Debug, Clone, PartialEq, Eq)]

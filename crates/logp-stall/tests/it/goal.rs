@@ -8,7 +8,7 @@ use logp_stall::goal::{
 };
 
 fn prm(l: u64, o: u64, g: u64) -> LogGopsParams {
-    LogGopsParams::new(l, o, g, 0)
+    LogGopsParams { latency: l, o, gap: g, ..LogGopsParams::LOGGOPSIM }
 }
 
 fn makespan(text: &str, p: LogGopsParams) -> u64 {

@@ -8,7 +8,8 @@
 use logp_stall::goal::{LogGopsParams, linear_alltoall, parse, run_loggops};
 
 /// LogGOPSim's defaults: L = 2500, o = 1500, g = 1000, G = 0 (the issue's figures).
-const DEFAULTS: LogGopsParams = LogGopsParams::new(2500, 1500, 1000, 0);
+const DEFAULTS: LogGopsParams =
+    LogGopsParams { latency: 2500, o: 1500, gap: 1000, ..LogGopsParams::LOGGOPSIM };
 
 /// LogGOPSim's results: the makespan, each rank's finish time, and the operations and
 /// messages (each counted once).
@@ -65,7 +66,10 @@ fn overhead_on_arrival_unexpected_queue() {
     let text = "num_ranks 3\nrank 0 {\na: send 1b to 1\n}\n\
                 rank 1 {\ns1: send 1b to 2\ns2: send 1b to 2\nr: recv 1b from 0\nr requires s2\n}\n\
                 rank 2 {\nx: recv 1b from 1\ny: recv 1b from 1\n}\n";
-    insta::assert_json_snapshot!(run(text, LogGopsParams::new(100, 10, 1000, 0)));
+    insta::assert_json_snapshot!(run(
+        text,
+        LogGopsParams { latency: 100, o: 10, gap: 1000, ..LogGopsParams::LOGGOPSIM }
+    ));
 }
 
 /// Reproducer 4: Equal times go by stamp, and a put-back entry keeps its stamp. L = 90, o = 10, g = 1.
@@ -81,7 +85,10 @@ fn equal_times_by_stamp() {
     let text = "num_ranks 2\nrank 0 {\ns: send 1b to 1\nz: recv 1b from 1\n}\n\
                 rank 1 {\nc1: calc 200\nc2: calc 50\nr: recv 1b from 0\nd: send 1b to 0\n\
                 c2 requires c1\nd requires r\n}\n";
-    insta::assert_json_snapshot!(run(text, LogGopsParams::new(90, 10, 1, 0)));
+    insta::assert_json_snapshot!(run(
+        text,
+        LogGopsParams { latency: 90, o: 10, gap: 1, ..LogGopsParams::LOGGOPSIM }
+    ));
 }
 
 /// Reproducer 5: o < g: a send waiting for its gap goes back to the active queue and the CPU serves the
@@ -90,7 +97,11 @@ fn equal_times_by_stamp() {
 #[test]
 fn alltoall_64_send_waits_for_gap() {
     let s = parse(&linear_alltoall(64, 1).unwrap()).unwrap();
-    let r = run_loggops(&s, LogGopsParams::new(2500, 500, 1000, 0)).unwrap();
+    let r = run_loggops(
+        &s,
+        LogGopsParams { latency: 2500, o: 500, gap: 1000, ..LogGopsParams::LOGGOPSIM },
+    )
+    .unwrap();
     assert_eq!((r.makespan, r.ops, r.messages), (66000, 64 * 63 * 2, 64 * 63));
 }
 
@@ -102,7 +113,10 @@ fn alltoall_64_send_waits_for_gap() {
 fn receive_gap_from_processing() {
     let text = "num_ranks 3\nrank 0 {\na: send 1b to 2\n}\nrank 1 {\nb: send 1b to 2\n}\n\
                 rank 2 {\nc: calc 500\nx: recv 1b from 0\ny: recv 1b from 1\n}\n";
-    insta::assert_json_snapshot!(run(text, LogGopsParams::new(100, 10, 1000, 0)));
+    insta::assert_json_snapshot!(run(
+        text,
+        LogGopsParams { latency: 100, o: 10, gap: 1000, ..LogGopsParams::LOGGOPSIM }
+    ));
 }
 
 /// Reproducer 7a: Rendezvous above S = 1 (L = 100, o = 10, g = 5). Rank 0's 2-byte send runs [0, 10) and
@@ -115,7 +129,10 @@ fn receive_gap_from_processing() {
 fn rendezvous_above_s() {
     let text = "num_ranks 2\nrank 0 {\ns: send 2b to 1\nc: calc 1\nc requires s\n}\n\
                 rank 1 {\nx: calc 1000\nr: recv 2b from 0\nr requires x\n}\n";
-    let prm = LogGopsParams { s: 1, ..LogGopsParams::new(100, 10, 5, 0) };
+    let prm = LogGopsParams {
+        s: 1,
+        ..LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM }
+    };
     insta::assert_json_snapshot!(run(text, prm));
 }
 
@@ -125,7 +142,10 @@ fn rendezvous_above_s() {
 #[test]
 fn per_byte_overhead() {
     let text = "num_ranks 2\nrank 0 {\ns: send 11b to 1\n}\nrank 1 {\nr: recv 11b from 0\n}\n";
-    let prm = LogGopsParams { overhead_per_byte: 2, ..LogGopsParams::new(100, 10, 5, 0) };
+    let prm = LogGopsParams {
+        overhead_per_byte: 2,
+        ..LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM }
+    };
     insta::assert_json_snapshot!(run(text, prm));
 }
 
@@ -142,7 +162,10 @@ fn cpu_and_nic_annotations() {
                 c0: calc 100 cpu 0\nc1: calc 100 cpu 1\n/* two NICs */\n\
                 s1: send 1b to 1 tag 0 cpu 0 nic 0\ns2: send 1b to 1 tag 0 nic 1\n}\n\
                 rank 1 {\nr1: recv 1b from 0\nr2: recv 1b from 0 nic 1\n}\n";
-    insta::assert_json_snapshot!(run(text, LogGopsParams::new(100, 10, 1000, 0)));
+    insta::assert_json_snapshot!(run(
+        text,
+        LogGopsParams { latency: 100, o: 10, gap: 1000, ..LogGopsParams::LOGGOPSIM }
+    ));
 }
 
 /// Reproducer 7d: Wildcards: rank 2 receives twice from any source with any tag (L = 100, o = 10,
@@ -152,7 +175,10 @@ fn cpu_and_nic_annotations() {
 fn wildcard_source_and_tag() {
     let text = "num_ranks 3\nrank 0 {\na: send 1b to 2 tag 5\n}\nrank 1 {\nb: send 1b to 2 tag 7\n}\n\
                 rank 2 {\nx: recv 1b from -1 tag -1\ny: recv 1b from -1 tag -1\n}\n";
-    insta::assert_json_snapshot!(run(text, LogGopsParams::new(100, 10, 5, 0)));
+    insta::assert_json_snapshot!(run(
+        text,
+        LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM }
+    ));
 }
 
 /// Reproducer 8: Matching in posting order: rank 1 posts r_b (line 2) before r_a (which waits for u,
@@ -167,5 +193,8 @@ fn matching_in_posting_order() {
                 s2 requires t\n}\n\
                 rank 1 {\nr_a: recv 1b from 0\nr_b: recv 1b from 0\nu: send 1b to 0 tag 9\n\
                 u requires r_b\nr_a requires u\n}\n";
-    insta::assert_json_snapshot!(run(text, LogGopsParams::new(100, 10, 5, 0)));
+    insta::assert_json_snapshot!(run(
+        text,
+        LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM }
+    ));
 }

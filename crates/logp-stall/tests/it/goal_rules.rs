@@ -4,7 +4,7 @@
 
 use logp_stall::goal::{binomial_broadcast, dissemination, goal_programs, linear_alltoall, parse};
 use logp_stall::{
-    CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal, run,
+    CheckOpts, Error, Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal, run,
 };
 
 fn rules(l: u64, gap: u64) -> Vec<StallRule> {
@@ -36,10 +36,14 @@ fn tree_and_dissemination_run_under_every_rule() {
         let s = parse(&text).unwrap();
         for rule in rules(l, gap) {
             for mut adv in adversaries() {
-                let mc = MachineConfig::new(LogpParams::new(p, l, gap, 1).unwrap(), rule).unwrap();
-                let ex = run(&mc, goal_programs(&s, gap), &mut adv)
+                let mc = MachineConfig::new(
+                    LogpParams::new(Logp { p, latency: l, gap, o: 1 }).unwrap(),
+                    rule,
+                )
+                .unwrap();
+                let ex = run(&mc, goal_programs(&s, gap).unwrap(), &mut adv)
                     .unwrap_or_else(|e| panic!("{rule:?}: {e}"));
-                assert_eq!(ex.states, s.reference_states(), "{rule:?}");
+                assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
                 assert!(check_legal(&ex.trace, CheckOpts::default()).is_ok(), "{rule:?}");
             }
         }
@@ -55,10 +59,12 @@ fn linear_alltoall_is_stall_free_by_staggering() {
     let (p, l, gap) = (8u32, 4u64, 4u64);
     let s = parse(&linear_alltoall(p, 8).unwrap()).unwrap();
     for rule in rules(l, gap) {
-        let mc = MachineConfig::new(LogpParams::new(p, l, gap, 1).unwrap(), rule).unwrap();
-        let ex = run(&mc, goal_programs(&s, gap), &mut PolicyAdversary::worst())
+        let mc =
+            MachineConfig::new(LogpParams::new(Logp { p, latency: l, gap, o: 1 }).unwrap(), rule)
+                .unwrap();
+        let ex = run(&mc, goal_programs(&s, gap).unwrap(), &mut PolicyAdversary::worst())
             .unwrap_or_else(|e| panic!("{rule:?}: {e}"));
-        assert_eq!(ex.states, s.reference_states(), "{rule:?}");
+        assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
         assert_eq!(ex.violating, 0, "{rule:?}");
     }
 }
@@ -74,8 +80,12 @@ fn gather_needs_stalling_when_capacity_is_one() {
     let (p, l, gap) = (4u32, 4u64, 4u64);
     for rule in rules(l, gap) {
         for mut adv in adversaries() {
-            let mc = MachineConfig::new(LogpParams::new(p, l, gap, 1).unwrap(), rule).unwrap();
-            let result = run(&mc, goal_programs(&s, gap), &mut adv);
+            let mc = MachineConfig::new(
+                LogpParams::new(Logp { p, latency: l, gap, o: 1 }).unwrap(),
+                rule,
+            )
+            .unwrap();
+            let result = run(&mc, goal_programs(&s, gap).unwrap(), &mut adv);
             match rule {
                 StallRule::StallFree => match result {
                     Err(Error::CapacityViolation(v)) => assert_eq!((v.step, v.dest), (0, 0)),
@@ -83,7 +93,7 @@ fn gather_needs_stalling_when_capacity_is_one() {
                 },
                 _ => {
                     let ex = result.unwrap_or_else(|e| panic!("{rule:?}: {e}"));
-                    assert_eq!(ex.states, s.reference_states(), "{rule:?}");
+                    assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
                     assert!(ex.violating > 0, "{rule:?}");
                     assert!(check_legal(&ex.trace, CheckOpts::default()).is_ok(), "{rule:?}");
                 }

@@ -5,7 +5,7 @@
 use logp_stall::driver::LogpStall;
 use logp_stall::goal::{LogGopsParams, parse, run_loggops};
 use logp_stall::script::{Cmp, Instr, Operand, Script, Target};
-use logp_stall::{Error, LogpParams, MachineConfig, PolicyAdversary, StallRule, run};
+use logp_stall::{Error, Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule, run};
 use netcore::fault::Fault;
 use netcore::study::{ConfigFile, Model, ModelError, RunReport};
 use proptest::prelude::*;
@@ -294,7 +294,7 @@ proptest! {
         let text = format!("num_ranks 4\n{}", tokens.join(" "));
         if let Ok(schedule) = parse(&text) {
             let g = if big { 1 << 31 } else { 3 };
-            let prm = LogGopsParams::new(g, 1, 1, g);
+            let prm = LogGopsParams { latency: g, o: 1, gap: 1, gap_per_byte: g, ..LogGopsParams::LOGGOPSIM };
             let _ = run_loggops(&schedule, prm);
         }
         prop_assert!(parse(&tokens.join(" ")).is_err() || tokens.contains(&"num_ranks"));
@@ -304,7 +304,7 @@ proptest! {
     /// validation error, or a run that ends in a result or a typed error.
     #[test]
     fn random_scripts_never_panic(code in prop::collection::vec(instr(), 0..8)) {
-        let params = LogpParams::new(4, 2, 2, 1).expect("valid");
+        let params = LogpParams::new(Logp { p: 4, latency: 2, gap: 2, o: 1 }).expect("valid");
         let mut cfg = MachineConfig::new(params, StallRule::Delta { delta: 1 }).expect("valid");
         cfg = cfg.with_max_steps(300);
         let scripts: Result<Vec<_>, _> =

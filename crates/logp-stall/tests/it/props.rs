@@ -6,8 +6,8 @@
 use logp_stall::script::{Instr, Operand, Script};
 use logp_stall::trace::Op;
 use logp_stall::{
-    CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, Replay, StallRule, check_legal,
-    run,
+    CheckOpts, Error, Logp, LogpParams, MachineConfig, PolicyAdversary, Replay, StallRule,
+    check_legal, run,
 };
 use proptest::prelude::*;
 
@@ -89,7 +89,9 @@ fn scripts(c: &Case) -> Vec<Script> {
 /// A third of the cases run with `OverheadMode::Busy` and `o = G`.
 fn config(c: &Case) -> MachineConfig {
     let busy = c.adversary.1.is_multiple_of(3);
-    let prm = LogpParams::new(c.p, c.l, c.gap, if busy { c.gap } else { 1 }).expect("valid params");
+    let prm =
+        LogpParams::new(Logp { p: c.p, latency: c.l, gap: c.gap, o: if busy { c.gap } else { 1 } })
+            .expect("valid params");
     let mut cfg = MachineConfig::new(prm, c.rule).expect("valid config");
     if busy {
         cfg = cfg.with_overhead(logp_stall::OverheadMode::Busy);
@@ -209,7 +211,7 @@ proptest! {
     #[test]
     fn compaction_properties(c in compaction_case()) {
         let (p, l, delta, x, a) = c;
-        let prm = LogpParams::new(p, l, l, 1).unwrap();
+        let prm = LogpParams::new(Logp { p, latency: l, gap: l, o: 1 }).unwrap();
         let want = reference_compaction(p, &x).unwrap();
         let cfg = MachineConfig::new(prm, StallRule::Delta { delta }).unwrap();
         let e = run(&cfg, two_compaction_delta(&prm, delta, &x).unwrap(), &mut adversary(a)).unwrap();
@@ -245,7 +247,7 @@ proptest! {
     #[test]
     fn naive_is_stall_free_when_capacity_is_two(log_p in 3u32..=6, i0 in 0u32..8, i1 in 0u32..8, a in (0u8..4, any::<u64>())) {
         let p = 1u32 << log_p;
-        let prm = LogpParams::new(p, 4, 2, 1).unwrap();
+        let prm = LogpParams::new(Logp { p, latency: 4, gap: 2, o: 1 }).unwrap();
         let mut x = vec![0i64; p as usize];
         x[i0 as usize] = 3;
         x[i1 as usize] = 5;
@@ -258,7 +260,7 @@ proptest! {
     #[test]
     fn never_policy_never_stalls(c in case()) {
         let c = Case { rule: StallRule::Delta { delta: 1 }, ..c };
-        let prm = LogpParams::new(c.p, c.l, c.gap, 1).unwrap();
+        let prm = LogpParams::new(Logp { p: c.p, latency: c.l, gap: c.gap, o: 1 }).unwrap();
         let cfg = MachineConfig::new(prm, c.rule).unwrap();
         let mut adv = PolicyAdversary::new(logp_stall::DeliveryPolicy::Uniform, logp_stall::StallPolicy::Never, c.adversary.1);
         let e = run(&cfg, scripts(&c), &mut adv).unwrap();
@@ -275,7 +277,7 @@ proptest! {
     #[test]
     fn sf_tree_fanin(p in 5u32..=40, d in 2u32..=5, gap in 2u64..=3, extra in 0u64..=2, i0 in 0u32..40, i1 in 0u32..40, seed in any::<u64>()) {
         let l = (gap + extra).min(u64::from(p));
-        let prm = LogpParams::new(p, l, gap, 1).unwrap();
+        let prm = LogpParams::new(Logp { p, latency: l, gap, o: 1 }).unwrap();
         let mut x = vec![0i64; p as usize];
         x[(i0 % p) as usize] = 2;
         x[(i1 % p) as usize] = 9;

@@ -4,8 +4,8 @@
 
 use logp_stall::netcore::Step;
 use logp_stall::{
-    Action, Delivered, Error, GapPolicy, LogpParams, LogpProcess, MachineConfig, PolicyAdversary,
-    StallRule, run,
+    Action, Delivered, Error, GapPolicy, Logp, LogpParams, LogpProcess, MachineConfig,
+    PolicyAdversary, StallRule, run,
 };
 
 /// Sends to each of `to_send`, then receives until it has `expect` messages.
@@ -42,7 +42,7 @@ impl LogpProcess for Gather {
 /// `P_1 .. P_(p-1)` send one message each to `P_0`, which expects `expect`; `L = 4`, `G = 2`
 /// with the gap rule applied by idling (`AutoDelay`), `delta = 2` against the worst adversary.
 fn gather(p: u32, expect: usize) -> Result<Step, Error> {
-    let params = LogpParams::new(p, 4, 2, 1)?;
+    let params = LogpParams::new(Logp { p, latency: 4, gap: 2, o: 1 })?;
     let config = MachineConfig::new(params, StallRule::Delta { delta: 2 })?
         .with_gap_policy(GapPolicy::AutoDelay);
     let procs = (0..p)
@@ -58,7 +58,7 @@ fn gather(p: u32, expect: usize) -> Result<Step, Error> {
 /// nothing can change, so the run stops at step 1 naming all four, not at `10^7`.
 #[test]
 fn all_waiting_and_nothing_sent_stops_at_step_1() {
-    let params = LogpParams::new(4, 4, 2, 1).unwrap();
+    let params = LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 }).unwrap();
     let config = MachineConfig::new(params, StallRule::Delta { delta: 2 }).unwrap();
     let procs = vec![Gather { to_send: Vec::new(), expect: 1, got: 0 }; 4];
     let err = run(&config, procs, &mut PolicyAdversary::worst()).unwrap_err();

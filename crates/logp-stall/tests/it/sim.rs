@@ -5,7 +5,7 @@ use logp_stall::sim::workload::{Workload, programs};
 use logp_stall::sim::{
     Prefix, SimConfig, SimOp, SimReport, SortAlgorithm, UnstallOffset, simulate, simulate_and_judge,
 };
-use logp_stall::{Action, Delivered, Error, LogpParams, LogpProcess};
+use logp_stall::{Action, Delivered, Error, Logp, LogpParams, LogpProcess};
 use logp_stall::{CheckOpts, MachineConfig, Replay, StallRule, check_legal};
 use proptest::prelude::*;
 
@@ -63,7 +63,7 @@ fn cfg(p: u32, gap: u64, latency: u64, delta: u64) -> SimConfig {
 /// Parameters outside the paper's assumptions get through [`LogpParams::relaxed`], so that
 /// the simulation's own checks answer.
 fn try_cfg(p: u32, gap: u64, latency: u64, delta: u64, o: u64) -> Result<SimConfig, Error> {
-    let params = LogpParams::relaxed(p, latency, gap, o)?;
+    let params = LogpParams::relaxed(Logp { p, latency, gap, o })?;
     SimConfig::new(&params, delta, 1, 1)?.with_max_cycles(1000)
 }
 
@@ -169,7 +169,7 @@ fn bad_input_is_a_typed_error() {
     );
     assert_eq!(
         bad(cfg(4, 2, 4, 2).with_scan_fanin(1)),
-        "scan_fanin must satisfy scan_fanin >= 2 (got Some(1))"
+        "scan_fanin must satisfy scan_fanin >= 2 (got 1)"
     );
     assert_eq!(
         simulate(&cfg(4, 2, 4, 2), vec![hotspot3()[0].clone(); 3]).unwrap_err().to_string(),
@@ -362,7 +362,7 @@ proptest! {
         let latency = gap * l_over_g;
         prop_assume!(latency <= u64::from(p));
         let delta = [1, gap, latency][delta_pick as usize];
-        let params = LogpParams::new(p, latency, gap, 1).unwrap();
+        let params = LogpParams::new(Logp { p, latency, gap, o: 1 }).unwrap();
         let c = SimConfig::new(&params, delta, 2, 3).unwrap().with_max_cycles(1000).unwrap();
         let mut rng = netcore::rng::seeded(seed, 0);
         let (procs, reference) = programs(Workload::RandomTraffic, p, gap, r, &mut rng);
@@ -412,7 +412,7 @@ proptest! {
         let latency = gap * l_over_g;
         prop_assume!(latency <= u64::from(p));
         let delta = [1, gap, latency][delta_pick as usize];
-        let params = LogpParams::new(p, latency, gap, 1).unwrap();
+        let params = LogpParams::new(Logp { p, latency, gap, o: 1 }).unwrap();
         let mut rng = netcore::rng::seeded(seed, 0);
         let (procs, reference) = programs(Workload::RandomTraffic, p, gap, r, &mut rng);
         let mut first: Option<SimReport<_>> = None;
@@ -455,7 +455,7 @@ proptest! {
 /// well; with binary scans it is refused.
 #[test]
 fn prefix_sets_the_scan_fanin() {
-    let params = LogpParams::new(16, 16, 2, 1).unwrap();
+    let params = LogpParams::new(Logp { p: 16, latency: 16, gap: 2, o: 1 }).unwrap();
     let dary = SimConfig::new(&params, 16, 1, 16).unwrap();
     assert_eq!((dary.sort(), dary.prefix()), (SortAlgorithm::Bitonic, Prefix::Dary));
     assert_eq!((dary.fanin(), dary.schedule_len()), (8, 23));
@@ -487,10 +487,10 @@ fn goal_schedules_on_the_cycle_simulation() {
         let s = parse(&text).unwrap();
         for delta in [1, 2, 8] {
             let c = cfg(8, 2, 8, delta);
-            let rep = simulate(&c, goal_programs(&s, 2)).unwrap();
-            assert_replay_equal(&rep, goal_programs(&s, 2));
-            assert_direct_equal(&rep, &c, goal_programs(&s, 2));
-            assert_eq!(rep.states, s.reference_states(), "delta = {delta}");
+            let rep = simulate(&c, goal_programs(&s, 2).unwrap()).unwrap();
+            assert_replay_equal(&rep, goal_programs(&s, 2).unwrap());
+            assert_direct_equal(&rep, &c, goal_programs(&s, 2).unwrap());
+            assert_eq!(rep.states, s.reference_states().unwrap(), "delta = {delta}");
             assert_legal(&rep, &c);
             assert!(rep.broken_invariants.is_empty());
         }

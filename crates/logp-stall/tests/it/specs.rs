@@ -6,10 +6,10 @@ use logp_stall::algorithms::{
     PlanOp, PlanProc, bsp_two_compaction, outputs, two_compaction_delta, two_compaction_sf_tree,
 };
 use logp_stall::{
-    CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, Replay, StallRule, check_legal,
-    run,
+    CheckOpts, Error, Logp, LogpParams, MachineConfig, PolicyAdversary, Replay, StallRule,
+    check_legal, run,
 };
-use netcore::bsp::BspParams;
+use netcore::bsp::{Bsp, BspParams};
 use netcore::study::{ConfigFile, Model};
 use serde_json::json;
 
@@ -52,7 +52,7 @@ fn x_5_6() -> Vec<i64> {
 /// P0, P1 receive at D = 14 and D + G = 16: P0 holds (5,7), P1 holds (6,9). No stall.
 #[test]
 fn compaction_delta_benign() {
-    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 2 }).unwrap();
     let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
     let e = run(&cfg, procs, &mut PolicyAdversary::benign()).unwrap();
@@ -68,7 +68,7 @@ fn compaction_delta_benign() {
 /// start of 14) and 16. T = 17.
 #[test]
 fn compaction_delta_worst() {
-    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 2 }).unwrap();
     let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
     let e = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap();
@@ -83,7 +83,7 @@ fn compaction_delta_worst() {
 fn compaction_delta_time_every_adversary() {
     for (p, gap, l, delta) in [(8u32, 2u64, 2u64, 1u64), (8, 2, 4, 4), (16, 4, 8, 3), (16, 2, 8, 8)]
     {
-        let prm = LogpParams::new(p, l, gap, 1).unwrap();
+        let prm = LogpParams::new(Logp { p, latency: l, gap, o: 1 }).unwrap();
         let cfg = MachineConfig::new(prm, StallRule::Delta { delta }).unwrap();
         for nz in [[0usize, 1], [0, 5], [1, 3], [2, 3], [p as usize - 2, p as usize - 1]] {
             let mut x = vec![0i64; p as usize];
@@ -107,7 +107,7 @@ fn compaction_delta_time_every_adversary() {
 /// give c_0(0) = 2 > 1.
 #[test]
 fn compaction_delta_under_stall_free_is_a_capacity_violation() {
-    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::StallFree).unwrap();
     let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
     let err = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap_err();
@@ -122,7 +122,7 @@ fn compaction_delta_under_stall_free_is_a_capacity_violation() {
 /// stall-free rule and any adversary (one message per destination per round).
 #[test]
 fn compaction_sf_tree_p8() {
-    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::StallFree).unwrap();
     let mut first = None;
     for mut adv in [PolicyAdversary::benign(), PolicyAdversary::worst(), PolicyAdversary::random(3)]
@@ -143,7 +143,7 @@ fn compaction_sf_tree_p8() {
 /// and is blocked; it halted, so no stalled steps; accepted at 4 (t_m = 6). T = 17.
 #[test]
 fn compaction_delta_immediate_blocking() {
-    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::ImmediateBlocking).unwrap();
     let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
     let e = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap();
@@ -158,7 +158,7 @@ fn compaction_delta_immediate_blocking() {
 /// 3 + 0 + 5 = 8. Total 24 <= 6 + 2g + 2l = 24.
 #[test]
 fn compaction_bsp() {
-    let bsp = BspParams::new(8, 4, 5).unwrap();
+    let bsp = BspParams::new(Bsp { p: 8, g: 4, l: 5 }).unwrap();
     let (out, ledger) = bsp_two_compaction(bsp.clone(), &x_5_6()).unwrap();
     assert_eq!(out, (Some((5, 7)), Some((6, 9))));
     assert_eq!(ledger.priced(&bsp).unwrap(), vec![16.0, 8.0]);
@@ -174,7 +174,7 @@ fn compaction_bsp() {
 /// same input: R = 3, T_SF = 3*8 + 4 + 1 = 29; for p = 16 (same nonzeros): 37 > 33.
 #[test]
 fn spec_4_1_a() {
-    let prm = LogpParams::new(8, 4, 4, 2).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 4, gap: 4, o: 2 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 4 }).unwrap();
     let mut x = vec![0i64; 8];
     x[3] = 7;
@@ -193,7 +193,7 @@ fn spec_4_1_a() {
     let sf = run(&sf_cfg, two_compaction_sf_tree(&prm, &x).unwrap(), &mut PolicyAdversary::worst())
         .unwrap();
     assert_eq!(sf.t, 29);
-    let prm16 = LogpParams::new(16, 4, 4, 2).unwrap();
+    let prm16 = LogpParams::new(Logp { p: 16, latency: 4, gap: 4, o: 2 }).unwrap();
     let mut x16 = x.clone();
     x16.resize(16, 0);
     let sf16 = run(
@@ -215,30 +215,42 @@ fn spec_4_1_a() {
 #[test]
 fn bad_inputs_are_typed_errors() {
     let msgs: Vec<String> = [
-        LogpParams::new(1, 2, 2, 1).unwrap_err(),
-        LogpParams::new(8, 2, 1, 1).unwrap_err(),
-        LogpParams::new(8, 4, 2, 3).unwrap_err(),
-        LogpParams::new(8, 2, 4, 1).unwrap_err(),
-        LogpParams::new(8, 16, 2, 1).unwrap_err(),
-        MachineConfig::new(LogpParams::new(8, 4, 2, 1).unwrap(), StallRule::Delta { delta: 9 })
-            .unwrap_err(),
-        two_compaction_delta(&LogpParams::new(8, 2, 2, 1).unwrap(), 1, &[1, 1, 1, 0, 0, 0, 0, 0])
-            .unwrap_err(),
-        two_compaction_delta(&LogpParams::new(8, 2, 2, 1).unwrap(), 1, &[1, 1]).unwrap_err(),
+        LogpParams::new(Logp { p: 1, latency: 2, gap: 2, o: 1 }).unwrap_err(),
+        LogpParams::new(Logp { p: 8, latency: 2, gap: 1, o: 1 }).unwrap_err(),
+        LogpParams::new(Logp { p: 8, latency: 4, gap: 2, o: 3 }).unwrap_err(),
+        LogpParams::new(Logp { p: 8, latency: 2, gap: 4, o: 1 }).unwrap_err(),
+        LogpParams::new(Logp { p: 8, latency: 16, gap: 2, o: 1 }).unwrap_err(),
+        MachineConfig::new(
+            LogpParams::new(Logp { p: 8, latency: 4, gap: 2, o: 1 }).unwrap(),
+            StallRule::Delta { delta: 9 },
+        )
+        .unwrap_err(),
+        two_compaction_delta(
+            &LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap(),
+            1,
+            &[1, 1, 1, 0, 0, 0, 0, 0],
+        )
+        .unwrap_err(),
+        two_compaction_delta(
+            &LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap(),
+            1,
+            &[1, 1],
+        )
+        .unwrap_err(),
     ]
     .iter()
     .map(ToString::to_string)
     .collect();
     insta::assert_json_snapshot!(msgs);
     // The relaxed mode accepts G = 1 and L > p, and says so.
-    let r = LogpParams::relaxed(2, 4, 1, 1).unwrap();
+    let r = LogpParams::relaxed(Logp { p: 2, latency: 4, gap: 1, o: 1 }).unwrap();
     assert!(!r.paper_assumptions_hold());
 }
 
 /// A program that sends to a nonexistent processor: a typed error, not a panic.
 #[test]
 fn send_to_nonexistent_processor() {
-    let prm = LogpParams::new(4, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 4, latency: 2, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 1 }).unwrap();
     let mut procs: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
     procs[2] = PlanProc::new(2, None, vec![PlanOp::Compute, PlanOp::Submit(9)]);
@@ -256,7 +268,7 @@ fn send_to_nonexistent_processor() {
 /// A gap violation: two submits one step apart with G = 2.
 #[test]
 fn gap_violation_is_an_error() {
-    let prm = LogpParams::new(4, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 4, latency: 2, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 1 }).unwrap();
     let mut procs: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
     procs[1] = PlanProc::new(1, None, vec![PlanOp::Submit(0), PlanOp::Submit(2)]);
@@ -271,7 +283,7 @@ fn gap_violation_is_an_error() {
 /// reported with its rule.
 #[test]
 fn checker_catches_broken_traces() {
-    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 2 }).unwrap();
     let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
     let good = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap().trace;
@@ -320,7 +332,7 @@ fn checker_catches_broken_traces() {
 /// Replay reproduces a random execution exactly; a different program diverges.
 #[test]
 fn replay_reproduces_and_detects_divergence() {
-    let prm = LogpParams::new(8, 4, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 4, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 3 }).unwrap();
     let x = vec![0, 0, 5, 0, 0, 0, 0, 6];
     let e = run(&cfg, two_compaction_delta(&prm, 3, &x).unwrap(), &mut PolicyAdversary::random(11))
@@ -356,7 +368,7 @@ fn logp_fixtures() {
 /// algorithm with G = L is not (two step-0 submissions to P0).
 #[test]
 fn check_stall_free_certifies_and_refutes() {
-    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap();
     let tree = two_compaction_sf_tree(&prm, &x_5_6()).unwrap();
     logp_stall::check_stall_free(prm, &tree, 8).unwrap();
     let naive = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
@@ -370,7 +382,7 @@ fn check_stall_free_certifies_and_refutes() {
 /// overhead interval is caught by the checker.
 #[test]
 fn overhead_busy_mode() {
-    let prm = LogpParams::new(4, 4, 4, 3).unwrap();
+    let prm = LogpParams::new(Logp { p: 4, latency: 4, gap: 4, o: 3 }).unwrap();
     let procs = || {
         let mut v: Vec<PlanProc> = (0..4).map(|i| PlanProc::new(i, None, vec![])).collect();
         v[0] = PlanProc::new(0, None, vec![PlanOp::WaitUntil(5), PlanOp::Receive]);
@@ -431,7 +443,7 @@ fn adversary_answers_are_range_checked() {
             Ok(q.lo)
         }
     }
-    let prm = LogpParams::new(8, 2, 2, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap();
     let cfg = MachineConfig::new(prm, StallRule::Delta { delta: 2 }).unwrap();
     let err = run(&cfg, two_compaction_delta(&prm, 2, &x_5_6()).unwrap(), &mut Late).unwrap_err();
     // P5's step-0 message is violating (c = 2): window (0, 0 + 2*2 + 2] = [1, 6].
@@ -445,7 +457,7 @@ fn adversary_answers_are_range_checked() {
 /// `EmptyReceive::Error` rejects a receive on an empty buffer.
 #[test]
 fn gap_auto_delay_and_empty_receive_error() {
-    let prm = LogpParams::new(4, 4, 3, 1).unwrap();
+    let prm = LogpParams::new(Logp { p: 4, latency: 4, gap: 3, o: 1 }).unwrap();
     let mut cfg = MachineConfig::new(prm, StallRule::Delta { delta: 1 }).unwrap();
     cfg = cfg.with_gap_policy(logp_stall::GapPolicy::AutoDelay);
     let mk = || {
@@ -472,7 +484,7 @@ fn gap_auto_delay_and_empty_receive_error() {
 fn invalid_parameters_do_not_deserialise() {
     let good = r#"{"p": 8, "L": 2, "G": 2, "o": 1, "paper_assumptions_hold": true}"#;
     let params: LogpParams = serde_json::from_str(good).unwrap();
-    assert_eq!(params, LogpParams::new(8, 2, 2, 1).unwrap());
+    assert_eq!(params, LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap());
     let bad = good.replace(r#""G": 2"#, r#""G": 3"#);
     let e = serde_json::from_str::<LogpParams>(&bad).unwrap_err();
     assert_eq!(e.to_string(), "L must satisfy G <= L (got L=2, G=3)");

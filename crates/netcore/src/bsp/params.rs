@@ -12,11 +12,11 @@ use crate::cost::LevelCosts;
 /// # Examples
 ///
 /// ```
-/// use netcore::bsp::{BspError, BspParams};
+/// use netcore::bsp::{BspError, Bsp, BspParams};
 ///
-/// let params = BspParams::new(4, 2, 5)?; // p = 4, g = 2, l = 5
+/// let params = BspParams::new(Bsp { p: 4, g: 2, l: 5 })?; // p = 4, g = 2, l = 5
 /// assert_eq!((params.p(), params.g(), params.l()), (4, 2, 5));
-/// assert_eq!(BspParams::new(0, 2, 5), Err(BspError::NoProcessors));
+/// assert_eq!(BspParams::new(Bsp { p: 0, g: 2, l: 5 }), Err(BspError::NoProcessors));
 /// # Ok::<(), BspError>(())
 /// ```
 ///
@@ -26,25 +26,31 @@ use crate::cost::LevelCosts;
 /// let bad = netcore::bsp::BspParams { p: 0, g: 2, l: 5 };
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "RawBsp")]
+#[serde(try_from = "Bsp")]
 pub struct BspParams {
     p: u32,
     g: u64,
     l: u64,
 }
 
-#[derive(Deserialize)]
+/// BSP's parameters by name, before validation: what [`BspParams::new`] checks (and what a
+/// config writes). Parameters of every model are built from named fields like these, so that
+/// numbers of one kind cannot be passed in the wrong order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawBsp {
-    p: u32,
-    g: u64,
-    l: u64,
+pub struct Bsp {
+    /// Processors `p`.
+    pub p: u32,
+    /// Gap `g` per message of an h-relation.
+    pub g: u64,
+    /// Barrier latency `l`.
+    pub l: u64,
 }
 
-impl TryFrom<RawBsp> for BspParams {
+impl TryFrom<Bsp> for BspParams {
     type Error = BspError;
-    fn try_from(raw: RawBsp) -> Result<Self, BspError> {
-        Self::new(raw.p, raw.g, raw.l)
+    fn try_from(named: Bsp) -> Result<Self, BspError> {
+        Self::new(named)
     }
 }
 
@@ -54,7 +60,8 @@ impl BspParams {
     /// # Errors
     ///
     /// [`BspError::NoProcessors`] if `p = 0`.
-    pub fn new(p: u32, g: u64, l: u64) -> Result<Self, BspError> {
+    pub fn new(named: Bsp) -> Result<Self, BspError> {
+        let Bsp { p, g, l } = named;
         if p == 0 {
             return Err(BspError::NoProcessors);
         }

@@ -266,7 +266,7 @@ fn phase_boxes(sketch: &mut Sketch<BspKind>, ledger: &Ledger, parts: &[Parts], l
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bsp::DbspParams;
+    use crate::bsp::{Bsp, DbspParams};
     use crate::cost::StepRecord;
 
     fn record(label: &str, level: Option<u32>, w: u64, h: u64) -> StepRecord {
@@ -382,7 +382,7 @@ mod tests {
         let e = ledger_picture(&ledger, 2, &Broken, "t".into()).unwrap_err();
         assert!(matches!(e, LedgerPictureError::BadCost { part: "g_i h", .. }), "{e}");
         let ledger = Ledger { records: vec![record("a", Some(1), 1, 0)], phases: vec![] };
-        let bsp = crate::bsp::BspParams::new(6, 1, 1).unwrap();
+        let bsp = crate::bsp::BspParams::new(Bsp { p: 6, g: 1, l: 1 }).unwrap();
         let e = ledger_picture(&ledger, 6, &bsp, "t".into()).unwrap_err();
         assert!(matches!(e, LedgerPictureError::NoClusters { level: 1, p: 6, .. }), "{e}");
         let ledger = Ledger { records: vec![record("a", Some(0), 2000, 0)], phases: vec![] };

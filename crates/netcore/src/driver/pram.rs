@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use crate::pram::library::{Algorithm, Instance};
 use crate::pram::picture::{check_lanes, run_picture};
 use crate::pram::{
-    CollectTrace, Cost, Limits, MAX_WORK, NoTrace, PramError, PramRun, Program, Variant, run_traced,
+    CollectTrace, Cost, Limits, MAX_WORK, NoTrace, PramError, PramRun, Program, Variant,
+    estimate_bytes, run_traced,
 };
 use crate::study::{
     AnyStudy, CommittedPicture, ConfigFile, Manifest, Model, ModelError, Paper, RunReport, to_json,
@@ -75,6 +76,7 @@ pub enum CheckedAgainst {
     /// The config's `expect`.
     Expect,
 }
+crate::display_config_name!(CheckedAgainst);
 
 impl CheckedAgainst {
     /// As a message names it.
@@ -284,6 +286,18 @@ impl PramConfig {
             None => Limits::default().max_steps,
         };
         let limits = Limits { max_steps, ..Limits::default() };
+        // The run's peak holds, besides the interpreter's buffers and final memory, the input
+        // and the expected cells this driver keeps (8 bytes each), and what building them
+        // leaves behind (`DRIVER_SLACK_PER_PPU`, `DRIVER_SLACK`): all within one budget.
+        let held = input.len().saturating_add(expected.as_ref().map_or(0, |(_, v)| v.len()));
+        let needed = estimate_bytes(&program)
+            .saturating_add(8 * program.mem())
+            .saturating_add(8 * held as u64)
+            .saturating_add(DRIVER_SLACK_PER_PPU * u64::from(program.ppus()))
+            .saturating_add(DRIVER_SLACK);
+        if needed > limits.max_bytes {
+            return Err(PramError::MemoryBudget { needed, budget: limits.max_bytes });
+        }
         let checked_against = expected.as_ref().map(|_| match self.program {
             Some(_) => CheckedAgainst::Reference,
             None => CheckedAgainst::Expect,
@@ -291,6 +305,13 @@ impl PramConfig {
         Ok(LoadedProgram { name, program, input, limits, expected, checked_against })
     }
 }
+
+/// Bytes per PPU a config run holds beyond its counted buffers: measured, the peak resident
+/// set of hot-spot-read at `n = 2^21` and `2^22` is 217 B per PPU and 13 MiB besides (the
+/// counted terms give 208 B per PPU; docs/models/pram.md, Limits).
+const DRIVER_SLACK_PER_PPU: u64 = 16;
+/// Bytes a config run holds whatever its size (the process, the parsed config, the report).
+const DRIVER_SLACK: u64 = 16 << 20;
 
 /// `expect`'s cells as an output range of `program`'s memory: at least one cell, all inside
 /// its `M` cells.

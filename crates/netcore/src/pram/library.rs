@@ -62,6 +62,7 @@ pub enum Algorithm {
     /// W = O(n log n).
     Ntt,
 }
+crate::display_config_name!(Algorithm => name);
 
 /// A library program at one size, with its input and the plain-Rust result.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -60,6 +60,7 @@ pub enum Direction {
     /// `y` at the largest `x` is at most `factor` times `y` at the smallest `x`.
     AtMost,
 }
+crate::display_config_name!(Direction);
 
 /// The kinds of claim.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -220,7 +221,7 @@ impl Claim {
     /// The claim is expected to get `verdict` on the default grid (instead of the one its
     /// evidence gets when it holds); `why` names the paragraph of `docs/models/<crate>.md`
     /// that explains a [`Verdict::NotReproduced`] or [`Verdict::Inconclusive`] (e.g.
-    /// `docs/models/actor-pram.md#theorem-2`).
+    /// `docs/models/actor-pram.md#theorem-2-at-small-n`).
     pub fn expect(mut self, verdict: Verdict, why: &str) -> Self {
         self.expected = Some((verdict, why.into()));
         self
@@ -291,6 +292,7 @@ pub enum Evidence {
     /// Not yet restated as one of the above (a test fails on it): judged PASS or FAIL.
     Unclassified,
 }
+crate::display_config_name!(Evidence);
 
 impl Evidence {
     fn is_unclassified(&self) -> bool {
@@ -340,6 +342,7 @@ pub enum Verdict {
     /// enough sizes to fit): a custom grid without the rows a claim needs.
     NotEvaluated,
 }
+crate::display_config_name!(Verdict => as_str);
 
 impl Verdict {
     /// Every verdict, in the order the report counts them.

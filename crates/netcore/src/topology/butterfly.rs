@@ -32,6 +32,7 @@ pub enum Link {
     /// Flips bit `c` of the row: `<c, r> -> <c+1 mod n, r xor 2^c>`.
     Cross,
 }
+crate::display_config_name!(Link);
 
 /// The directed wrapped butterfly of dimension `n`.
 ///

@@ -1,7 +1,7 @@
 //! Invariants of the engines, checked on random inputs against obviously correct references.
 
 use netcore::bsp::primitives::bitonic_sort;
-use netcore::bsp::{BspError, BspMachine, BspParams, DbspParams};
+use netcore::bsp::{Bsp, BspError, BspMachine, BspParams, DbspParams};
 use netcore::delay::{DelayLaw, LinkDelays};
 use netcore::event::EventQueue;
 use netcore::topology::Topology;
@@ -27,7 +27,7 @@ proptest! {
         for (index, &(src, dest)) in msgs.iter().enumerate() {
             outgoing[src as usize].push((dest, index));
         }
-        let mut machine = BspMachine::<Vec<(u32, usize)>, usize>::new(BspParams::new(p, g, l).unwrap(), outgoing).unwrap();
+        let mut machine = BspMachine::<Vec<(u32, usize)>, usize>::new(BspParams::new(Bsp { p, g, l }).unwrap(), outgoing).unwrap();
         machine.superstep("send", |ctx, out| for (dest, index) in out.drain(..) { ctx.send(dest, index) }).unwrap();
         let mut sent = vec![0u64; p as usize];
         let mut received = vec![0u64; p as usize];
@@ -76,7 +76,7 @@ proptest! {
     #[test]
     fn repricing_equals_rerun((p, msgs) in messages(8), g1 in 0u64..4, l1 in 0u64..9, g2 in 0u64..4, l2 in 0u64..9) {
         let run = |g, l| {
-            let mut machine = BspMachine::<(), u32>::new(BspParams::new(p, g, l).unwrap(), vec![(); p as usize]).unwrap();
+            let mut machine = BspMachine::<(), u32>::new(BspParams::new(Bsp { p, g, l }).unwrap(), vec![(); p as usize]).unwrap();
             for _ in 0..2 {
                 machine.superstep("s", |ctx, _| for &(s, d) in &msgs { if s == ctx.pid() { ctx.send(d, 0) } }).unwrap();
             }
@@ -85,7 +85,7 @@ proptest! {
         };
         let ((first, _), (second, cost2)) = (run(g1, l1), run(g2, l2));
         prop_assert_eq!(&first, &second);
-        prop_assert_eq!(first.cost(&BspParams::new(p, g2, l2).unwrap()).unwrap(), cost2);
+        prop_assert_eq!(first.cost(&BspParams::new(Bsp { p, g: g2, l: l2 }).unwrap()).unwrap(), cost2);
     }
 
     /// One D-BSP trace priced under the power law equals the sum of w + g_i h + l_i over its
@@ -184,7 +184,7 @@ proptest! {
         let blocks: Vec<Vec<u32>> = (0..p).map(|i| (0..m).map(|j| keys[(i * m + j) % keys.len()]).collect()).collect();
         let mut expected: Vec<u32> = blocks.iter().flatten().copied().collect();
         expected.sort();
-        let mut machine = BspMachine::new(BspParams::new(p as u32, 1, 1).unwrap(), blocks).unwrap();
+        let mut machine = BspMachine::new(BspParams::new(Bsp { p: p as u32, g: 1, l: 1 }).unwrap(), blocks).unwrap();
         bitonic_sort(&mut machine).unwrap();
         let sorted: Vec<u32> = machine.finish().0.into_iter().flatten().collect();
         prop_assert_eq!(sorted, expected);
@@ -209,7 +209,7 @@ proptest! {
             plan.iter_mut().for_each(|m| m.2 += t << 32);
             plan
         }).collect();
-        let mut machine = BspMachine::<Vec<Vec<(u32, u64)>>, u64>::new(BspParams::new(p, 1, 1).unwrap(), vec![Vec::new(); p as usize]).unwrap();
+        let mut machine = BspMachine::<Vec<Vec<(u32, u64)>>, u64>::new(BspParams::new(Bsp { p, g: 1, l: 1 }).unwrap(), vec![Vec::new(); p as usize]).unwrap();
         for plan in plans.iter().map(Some).chain([None]) {
             machine.superstep("step", |ctx, seen| {
                 seen.push(ctx.inbox().to_vec());

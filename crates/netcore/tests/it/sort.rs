@@ -3,7 +3,7 @@
 //! hand-derived small cases.
 
 use netcore::bsp::primitives::SortAlgorithm;
-use netcore::bsp::{BspMachine, BspParams};
+use netcore::bsp::{Bsp, BspMachine, BspParams};
 use netcore::driver::studies::sort::{KeyDraw, SortParams, SortStudy};
 use netcore::study::Study;
 use proptest::prelude::*;
@@ -30,7 +30,7 @@ proptest! {
         let mut expected: Vec<Vec<u32>> = keys.chunks(capacity).map(<[u32]>::to_vec).collect();
         expected.resize(blocks.len(), Vec::new());
         for sort in SortAlgorithm::ALL {
-            let mut machine = BspMachine::new(BspParams::new(p, g, l).unwrap(), blocks.clone()).unwrap();
+            let mut machine = BspMachine::new(BspParams::new(Bsp { p, g, l }).unwrap(), blocks.clone()).unwrap();
             sort.sort_blocks(&mut machine, capacity, "sort", |key| key, Some).unwrap();
             let (sorted, ledger) = machine.finish();
             prop_assert_eq!(&sorted, &expected, "{}", sort);

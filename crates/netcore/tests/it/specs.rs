@@ -1,6 +1,6 @@
 //! Exact small cases, each with its hand derivation, and the fixtures as snapshots.
 
-use netcore::bsp::{BspMachine, BspParams, ClusterHierarchy, DbspParams};
+use netcore::bsp::{Bsp, BspMachine, BspParams, ClusterHierarchy, DbspParams};
 use netcore::event::EventQueue;
 use netcore::study::{ConfigFile, Model};
 use netcore::topology::Topology;
@@ -66,7 +66,8 @@ fn wrapped_butterfly_3_links() {
 #[test]
 fn three_superstep_ledger() {
     let mut machine =
-        BspMachine::<u64, u64>::new(BspParams::new(4, 2, 10).unwrap(), vec![0; 4]).unwrap();
+        BspMachine::<u64, u64>::new(BspParams::new(Bsp { p: 4, g: 2, l: 10 }).unwrap(), vec![0; 4])
+            .unwrap();
     machine
         .superstep("scatter", |ctx, _| {
             if ctx.pid() == 0 {
@@ -101,7 +102,7 @@ fn three_superstep_ledger() {
         .unwrap();
     let (states, ledger) = machine.finish();
     assert_eq!(states[0], 10 + 11 + 20 + 21 + 30 + 31);
-    assert_eq!(ledger.cost(&BspParams::new(4, 2, 10).unwrap()).unwrap(), 62.0);
+    assert_eq!(ledger.cost(&BspParams::new(Bsp { p: 4, g: 2, l: 10 }).unwrap()).unwrap(), 62.0);
     assert_eq!(ledger.messages(), 9);
     insta::assert_yaml_snapshot!(ledger);
 }
@@ -148,7 +149,7 @@ fn dbsp_rejects_message_leaving_cluster() {
 #[test]
 fn with_messages_shares_the_ledger_and_refuses_pending() {
     use netcore::bsp::BspError;
-    let params = BspParams::new(2, 1, 1).unwrap();
+    let params = BspParams::new(Bsp { p: 2, g: 1, l: 1 }).unwrap();
     let mut machine = BspMachine::<u64, (u64, u64)>::new(params, vec![0; 2]).unwrap();
     machine.superstep("wide", |ctx, _| ctx.send(1 - ctx.pid(), (7, 7))).unwrap();
     let refused = machine.with_messages(|_: &mut BspMachine<u64, u8>| Ok::<(), BspError>(()));
@@ -178,7 +179,7 @@ fn with_messages_shares_the_ledger_and_refuses_pending() {
 #[test]
 fn inboxes_taken_outside_a_superstep_stay_empty() {
     use netcore::bsp::BspError;
-    let params = BspParams::new(4, 1, 1).unwrap();
+    let params = BspParams::new(Bsp { p: 4, g: 1, l: 1 }).unwrap();
     let mut machine = BspMachine::<u32, u64>::new(params, vec![0; 4]).unwrap();
     machine
         .superstep("fan", |ctx, _| {
@@ -267,7 +268,7 @@ fn dbsp_ledger_repriced_with_phases() {
     assert_eq!(ledger.label_histogram(), vec![0, 1]);
     assert_eq!(ledger.supersteps(), 1);
     // BSP prices every level alike; a 1-level model cannot price level 1.
-    let flat = netcore::bsp::BspParams::new(4, 1, 1).unwrap();
+    let flat = netcore::bsp::BspParams::new(Bsp { p: 4, g: 1, l: 1 }).unwrap();
     assert_eq!(ledger.cost(&flat).unwrap(), (1 + 2 + 1) as f64 + 5.0);
 }
 
@@ -288,7 +289,7 @@ fn invalid_parameters() {
         DbspParams::explicit(4, vec![1.0, 2.0, 1.0], vec![1.0; 3]).unwrap_err().to_string(),
         DbspParams::explicit(4, vec![1.0, f64::NAN, 1.0], vec![1.0; 3]).unwrap_err().to_string(),
         DbspParams::power_law(4, 1.5, 1.0).unwrap_err().to_string(),
-        BspParams::new(0, 1, 1).unwrap_err().to_string(),
+        BspParams::new(Bsp { p: 0, g: 1, l: 1 }).unwrap_err().to_string(),
         netcore::delay::DelayLaw::TwoLevel { long: 8, p_long: 1.5 }
             .validate()
             .unwrap_err()

@@ -106,6 +106,7 @@ pub enum Algorithm {
     /// The two-copy segment strategy (Theorem 10's experiments).
     TwoCopy,
 }
+netcore::display_config_name!(Algorithm => name);
 
 impl Algorithm {
     /// The name as configs write it.
@@ -133,6 +134,7 @@ pub enum GuestShape {
     /// A `rows x N` 2-D array as `N` super-columns.
     Grid,
 }
+netcore::display_config_name!(GuestShape => name);
 
 impl GuestShape {
     /// The name as configs write it.
@@ -160,6 +162,7 @@ pub enum ProgramName {
     /// [`GridMix`], the grid guest's only program.
     GridMix,
 }
+netcore::display_config_name!(ProgramName);
 
 impl ProgramName {
     /// The built-in program of linear and ring guests, if it is one.
@@ -191,6 +194,7 @@ pub enum HostKind {
     /// The paper's `H_2` for `n = 4^j` (Section 6, Figure 5, Theorem 10).
     H2,
 }
+netcore::display_config_name!(HostKind => name);
 
 impl HostKind {
     /// The name as configs write it.
@@ -360,8 +364,9 @@ pub const MAX_HOST: usize = 1 << 22;
 /// engine's slowest measured rate (0.85 M pebbles/s, one column per processor).
 pub const MAX_PEBBLES: u64 = 1 << 31;
 /// Measured bytes per host processor plus guest column (plan, engine state, reference
-/// digests and final databases; 86-181 B per held column were measured, rounded up).
-pub const BYTES_PER_COLUMN: u64 = 256;
+/// digests and final databases): 86-181 B per held column in the benchmarks, 332 B over
+/// the whole run of `overlap` at `n = 2^19` (Limits), rounded up.
+pub const BYTES_PER_COLUMN: u64 = 384;
 /// Bytes per guest step: the step at which each row was finished (`row_done`), the only
 /// per-step record of a run, rounded up from 8.
 pub const BYTES_PER_STEP: u64 = 16;

@@ -41,6 +41,7 @@ impl Model for OverlapRing {
             Box::new(crate::driver::studies::NaiveVsDmax),
             Box::new(crate::driver::studies::SingleLongLink),
             Box::new(crate::driver::studies::HeavyTailed),
+            Box::new(crate::driver::studies::Crossover),
             Box::new(crate::driver::studies::Theorem4),
             Box::new(crate::driver::studies::Theorem5),
             Box::new(crate::driver::studies::WorkEfficiency),

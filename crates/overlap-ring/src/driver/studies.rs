@@ -5,6 +5,8 @@
 //! - [`single_long_link`] `overlap-single-long-link`: OVERLAP hides one long link (Theorem 2).
 //! - [`heavy_tailed`] `overlap-heavy-tailed`: Pareto hosts, naive vs OVERLAP vs composite
 //!   (Theorems 2 and 5).
+//! - [`crossover`] `overlap-crossover`: the sizes at which OVERLAP and the composite scheme
+//!   overtake naive, per delay law (Theorems 2 and 5).
 //! - [`theorem4`] `overlap-theorem4`: the trapezoid scheme on uniform delays (Theorem 4).
 //! - [`theorem5`] `overlap-theorem5`: the composite scheme (Theorem 5).
 //! - [`work_efficiency`] `overlap-work-efficiency`: blocked OVERLAP (Theorem 3).
@@ -14,6 +16,7 @@
 //! - [`theorem10_exact`] `overlap-theorem10-exact`: Theorems 9 and 10 over every assignment
 //!   (the exact search of [`crate::assign_search`]).
 
+pub mod crossover;
 pub mod general_graphs;
 pub mod grid_2d;
 pub mod heavy_tailed;
@@ -25,6 +28,7 @@ pub mod theorem4;
 pub mod theorem5;
 pub mod work_efficiency;
 
+pub use crossover::Crossover;
 pub use general_graphs::GeneralGraphs;
 pub use grid_2d::Grid2d;
 pub use heavy_tailed::HeavyTailed;
@@ -36,11 +40,36 @@ pub use theorem5::Theorem5;
 pub use theorem10_exact::Theorem10Exact;
 pub use work_efficiency::WorkEfficiency;
 
-use netcore::study::ModelError;
+use netcore::delay::DelayLaw;
+use netcore::study::{ModelError, ParamError};
+
+use crate::host::{Host, log_n};
+use crate::overlap::C;
 
 /// Parameters of [`SingleLongLink`] for `n` processors and long delay `d_long`.
 pub fn single_link_params(n: usize, d_long: u32) -> single_long_link::Params {
     single_long_link::Params { n, d_long }
+}
+
+/// A point's delay law with its delays capped at `n` (`law(cap)`), validated, and OVERLAP's
+/// constant `c = 3` checked against `n` (the heavy-tailed and crossover studies).
+pub(crate) fn capped_law(
+    n: usize,
+    law: impl FnOnce(u32) -> DelayLaw,
+) -> Result<(DelayLaw, C), ModelError> {
+    let cap = u32::try_from(n)
+        .map_err(|_| ParamError::new("n", "n <= 2^32 - 1 (n caps the delays)", n))?;
+    let law = law(cap);
+    law.validate()?;
+    let c = C::new(3, 1)?;
+    crate::overlap::k_max(n, c)?;
+    Ok((law, c))
+}
+
+/// The host of a point: `n` processors with delays drawn from `law`, on the stream of
+/// `host_seed` and `n`, so every scheme of the point's grid meets the same host.
+pub(crate) fn drawn_host(n: usize, law: &DelayLaw, host_seed: u64) -> Result<Host, ModelError> {
+    Ok(Host::from_law(n, law, log_n(n), &mut netcore::rng::seeded(host_seed, n as u64))?)
 }
 
 /// Checks `steps >= 1` (the slowdown is undefined otherwise).

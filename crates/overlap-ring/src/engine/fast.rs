@@ -43,6 +43,7 @@
 use netcore::Step;
 use netcore::delay::Delay;
 use netcore::fabric::Fabric;
+use netcore::limits::collect_exact;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
@@ -237,20 +238,23 @@ impl<V: Clone, D> Laid<V, D> {
         use netcore::limits::{vec_filled, vec_with_capacity};
         let mut holder = vec_filled("the holder numbers", plan.n(), NONE)?;
         let mut renum = vec_filled("the stream numbers", routes.streams.len(), NONE)?;
+        let (n, layout) = (plan.n(), "the layout");
         let mut lay = Layout {
             n_cols: plan.n_cols,
             steps,
             weight,
-            lo: Vec::new(),
-            hi: Vec::new(),
-            col_at: vec![0],
-            out_at: vec![0],
+            lo: vec_with_capacity(layout, n)?,
+            hi: vec_with_capacity(layout, n)?,
+            col_at: vec_with_capacity(layout, n + 1)?,
+            out_at: vec_with_capacity(layout, n + 1)?,
             left: Vec::new(),
             right: Vec::new(),
-            sent: Vec::new(),
+            sent: vec_with_capacity(layout, routes.streams.len())?,
             messages: 0,
             units: 0,
         };
+        lay.col_at.push(0);
+        lay.out_at.push(0);
         let mut db = vec_with_capacity("the held databases", plan.held_total())?;
         let mut val = vec_with_capacity("the held columns", plan.held_total())?;
         let mut streams = vec_with_capacity("the streams", routes.streams.len())?;
@@ -280,32 +284,38 @@ impl<V: Clone, D> Laid<V, D> {
         Ok(Self { lay, db, val, streams, holder, renum })
     }
 
-    /// One range per window of `bounds` (holder indices), its rows holding its columns' and
-    /// its own streams' initial values.
-    fn ranges(&self, bounds: &[usize]) -> Vec<Range<V>> {
+    /// One range per window of `bounds` (holder indices), its two rows holding its columns'
+    /// and its own streams' initial values ([`Error::OutOfMemory`] when the system refuses
+    /// the rows).
+    fn ranges(&self, bounds: &[usize]) -> Result<Vec<Range<V>>> {
         let lay = &self.lay;
-        bounds
-            .windows(2)
-            .map(|w| {
-                let (cols, outs) =
-                    (lay.col_at[w[0]]..lay.col_at[w[1]], lay.out_at[w[0]]..lay.out_at[w[1]]);
-                let row = Row {
-                    val: self.val[cols.start as usize..cols.end as usize].to_vec(),
-                    streams: self.streams[outs.start as usize..outs.end as usize].to_vec(),
-                };
-                Range {
-                    holders: w[0]..w[1],
-                    inbox: Vec::new(),
-                    outbox: Vec::new(),
-                    edges: Vec::new(),
-                    inner: Vec::new(),
-                    feeders: Vec::new(),
-                    readers: Vec::new(),
-                    prev: row.clone(),
-                    cur: row,
-                }
-            })
-            .collect()
+        let mut ranges = Vec::new();
+        for w in bounds.windows(2) {
+            let (cols, outs) =
+                (lay.col_at[w[0]]..lay.col_at[w[1]], lay.out_at[w[0]]..lay.out_at[w[1]]);
+            let (val, streams) = (
+                &self.val[cols.start as usize..cols.end as usize],
+                &self.streams[outs.start as usize..outs.end as usize],
+            );
+            let row = || -> Result<Row<V>> {
+                Ok(Row {
+                    val: collect_exact("the rows", val.len(), val.iter().cloned())?,
+                    streams: collect_exact("the rows", streams.len(), streams.iter().cloned())?,
+                })
+            };
+            ranges.push(Range {
+                holders: w[0]..w[1],
+                inbox: Vec::new(),
+                outbox: Vec::new(),
+                edges: Vec::new(),
+                inner: Vec::new(),
+                feeders: Vec::new(),
+                readers: Vec::new(),
+                prev: row()?,
+                cur: row()?,
+            });
+        }
+        Ok(ranges)
     }
 
     /// Gives every holder its read slots for the streams bringing columns `lo - 1` and
@@ -323,12 +333,15 @@ impl<V: Clone, D> Laid<V, D> {
         let holders = lay.lo.len();
         let part_of = |h: usize| bounds.partition_point(|&b| b <= h) - 1;
         // The source holder of every stream.
-        let mut src = vec![0usize; lay.sent.len()];
+        let mut src = netcore::limits::vec_filled("the streams' sources", lay.sent.len(), 0usize)?;
         for h in 0..holders {
             src[lay.out_at[h] as usize..lay.out_at[h + 1] as usize].fill(h);
         }
-        let (mut left, mut right) = (vec![NONE; holders], vec![NONE; holders]);
-        let mut edge = vec![false; holders];
+        let (mut left, mut right) = (
+            netcore::limits::vec_filled("the ranges' edges", holders, NONE)?,
+            netcore::limits::vec_filled("the ranges' edges", holders, NONE)?,
+        );
+        let mut edge = netcore::limits::vec_filled("the ranges' edges", holders, false)?;
         for (id, s) in routes.streams.iter().enumerate() {
             let h = self.holder[s.dest as usize] as usize;
             let g = self.renum[id] as usize;
@@ -411,14 +424,14 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
         let holders = laid.lay.lo.len();
         let parts = parts.max(1);
         let bounds: Vec<usize> = (0..=parts).map(|k| k * holders / parts).collect();
-        let mut ranges = laid.ranges(&bounds);
+        let mut ranges = laid.ranges(&bounds)?;
         let edge = laid.wire(routes, &bounds, &mut ranges)?;
         for range in &mut ranges {
             range.cut_at_edges(&edge);
         }
         link_feeders(&mut ranges);
         Ok(Self {
-            figures: Figures::of(plan),
+            figures: Figures::of(plan)?,
             free: netcore::limits::vec_filled("the holders' clocks", holders, 0)?,
             dig: netcore::limits::vec_filled("the column digests", laid.val.len(), 0)?,
             db: laid.db,

@@ -6,6 +6,7 @@ use netcore::Step;
 use serde::Serialize;
 
 use super::timeline::Timeline;
+use crate::error::Result;
 use crate::plan::Plan;
 
 /// What a run measured (`docs/models/overlap-ring.md`, Choices: measured quantities).
@@ -75,8 +76,11 @@ pub(super) struct Figures {
 }
 
 impl Figures {
-    pub(super) fn of(plan: &Plan) -> Self {
-        Self { n: plan.n(), n_cols: plan.n_cols, load: plan.max_held(), copies: plan.copies() }
+    /// The figures of `plan` ([`crate::Error::OutOfMemory`] when the system refuses its
+    /// coverage array).
+    pub(super) fn of(plan: &Plan) -> Result<Self> {
+        let copies = plan.copies()?;
+        Ok(Self { n: plan.n(), n_cols: plan.n_cols, load: plan.max_held(), copies })
     }
 
     /// The [`HostRun`] of a run of `steps` guest steps with pebbles of `weight`.

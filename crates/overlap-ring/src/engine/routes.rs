@@ -3,6 +3,7 @@
 //! fabric's route. Both engines build them here.
 
 use netcore::fabric::Fabric;
+use netcore::limits::{push, vec_filled};
 
 use crate::error::{Error, Result};
 use crate::guest::Reference;
@@ -48,10 +49,10 @@ pub(super) fn routes<F: Fabric + ?Sized, D>(
         )));
     }
     let n_cols = plan.n_cols;
-    let holders = plan.holders();
+    let holders = plan.holders()?;
     let mut hops = Vec::new();
     let mut streams = Vec::new();
-    let mut outs: Vec<Vec<(usize, u32)>> = vec![Vec::new(); plan.n()];
+    let mut outs: Vec<Vec<(usize, u32)>> = vec_filled("the streams", plan.n(), Vec::new())?;
     for (p, range) in plan.held.iter().enumerate() {
         let Some((lo, hi)) = *range else { continue };
         for (col, left) in [(lo - 1, true), (hi + 1, false)] {
@@ -66,13 +67,9 @@ pub(super) fn routes<F: Fabric + ?Sized, D>(
             let start = hops.len();
             fabric.route(src, p, &mut hops);
             outs[src].push((col, streams.len() as u32));
-            streams.push(Stream {
-                src: src as u32,
-                dest: p as u32,
-                left,
-                start: start as u32,
-                len: (hops.len() - start) as u32,
-            });
+            let len = (hops.len() - start) as u32;
+            let stream = Stream { src: src as u32, dest: p as u32, left, start: start as u32, len };
+            push("the streams", &mut streams, stream)?;
         }
     }
     outs.iter_mut().for_each(|out| out.sort_unstable());

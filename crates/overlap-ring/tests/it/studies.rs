@@ -335,3 +335,72 @@ fn heavy_tailed_findings_say_overlap_equals_naive() {
         findings[0]
     );
 }
+
+/// The crossover study runs naive and the scheme on one host: `ratio_naive` is the quotient of
+/// the two slowdowns, the composite beats one copy on a two-level host, and an unknown delay
+/// law is an input error.
+#[test]
+fn crossover_rows_compare_with_naive_on_one_host() {
+    use overlap_ring::driver::studies::Crossover;
+    use overlap_ring::driver::studies::crossover::{Params, Scheme, Tail};
+    let rng = &mut netcore::rng::seeded(0, 0);
+    let p = |scheme| Params { n: 256, law: Tail::TwoLevel, steps: 16, scheme, host_seed: 0 };
+    let overlap = one(&Crossover, &p(Scheme::Overlap), rng);
+    let composite = one(&Crossover, &p(Scheme::Composite), rng);
+    assert_eq!(overlap.d_max, composite.d_max, "one host for every scheme");
+    assert_eq!(
+        overlap.naive_slowdown.to_bits(),
+        composite.naive_slowdown.to_bits(),
+        "one naive run per host"
+    );
+    assert!((overlap.ratio_naive - overlap.slowdown / overlap.naive_slowdown).abs() < 1e-12);
+    assert!(composite.ratio_naive < 1.0 && overlap.verified && composite.verified);
+    assert_eq!(overlap.d_max, 256, "two-level: the long delay is n");
+    let e = rejects(
+        &Crossover,
+        json!({"n": 256, "law": "cauchy", "steps": 16, "scheme": "overlap", "host_seed": 0}),
+    );
+    assert!(e.to_string().contains("unknown variant `cauchy`"), "{e}");
+}
+
+/// The crossover findings: per scheme and law, the smallest `n` at which the mean over host
+/// seeds of `slowdown / naive's` is below 1/2, or none; then naive against the bounds at the
+/// largest `n`, counted once per host.
+#[test]
+fn crossover_findings_name_the_crossover_per_law() {
+    let study = overlap_ring::driver::studies::Crossover;
+    let row = |scheme: &str, law: &str, n: u64, seed: u64, ratio: f64, naive_thm: f64| {
+        let value = json!({
+            "scheme": scheme, "law": law, "n": n, "host_seed": seed, "ratio_naive": ratio,
+            "ratio_thm2": 0.25, "ratio_thm5": 0.5,
+            "naive_ratio_thm2": naive_thm / 2.0, "naive_ratio_thm5": naive_thm,
+        });
+        value.as_object().cloned().unwrap()
+    };
+    let rows = vec![
+        row("overlap", "a", 1024, 0, 1.0, 0.5),
+        row("overlap", "a", 1024, 1, 1.0, 0.5),
+        row("overlap", "a", 2048, 0, 0.3, 3.0),
+        row("overlap", "a", 2048, 1, 0.6, 3.0),
+        row("overlap", "b", 1024, 0, 1.0, 0.5),
+        row("overlap", "b", 2048, 0, 1.2, 0.5),
+        row("composite", "a", 1024, 0, 0.4, 0.5),
+        row("composite", "a", 2048, 0, 0.2, 3.0),
+    ];
+    let findings = AnyStudy::findings(&study, &rows);
+    assert_eq!(findings.len(), 4, "{findings:?}");
+    assert_eq!(
+        findings[0],
+        "OVERLAP on a delays: slowdown / naive's (mean of 2 hosts) is 1.00 at n = 1024 and drops below 1/2 only at the largest n = 2048 (0.45; 0.30-0.60 per host): crossover n = 2048."
+    );
+    assert!(
+        findings[1].ends_with("(1.20 per host there): no crossover on this grid."),
+        "{}",
+        findings[1]
+    );
+    assert!(findings[2].contains("is 0.40 at n = 1024, already below 1/2"), "{}", findings[2]);
+    assert_eq!(
+        findings[3],
+        "At n = 2048 naive's slowdown exceeds sqrt(d_ave) L^3 on 2 of its 3 hosts (up to 3.00 times) and d_ave L^3 on 2 (up to 1.50 times); OVERLAP's slowdown is at most 0.25 of d_ave L^3 on every row, the composite's at most 0.50 of sqrt(d_ave) L^3."
+    );
+}

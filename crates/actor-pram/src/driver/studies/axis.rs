@@ -20,6 +20,7 @@ pub enum SchedulerAxis {
     /// [`Scheduler::Random`] with a seed from the point's stream.
     Random,
 }
+netcore::display_config_name!(SchedulerAxis);
 
 impl SchedulerAxis {
     /// The scheduler, drawing a seed for the random one.

@@ -48,6 +48,7 @@ pub enum Baseline {
     /// B7: `S = 4 · 2^floor(log2 N)` PPUs, `ceil(S / N)` passes per step.
     Sequential,
 }
+netcore::display_config_name!(Baseline);
 
 /// One point.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -18,7 +18,7 @@ use crate::Error;
 use crate::driver::studies::machine_size;
 use crate::expansion::spectral::{MAX_SPECTRAL_OUTPUTS, spectral};
 use crate::expansion::{Bipartite, Quantifier, exact, search, theorem3_threshold};
-use crate::hmos::{Hmos, HmosConfig, Level0, polarity, polarity_frames_count};
+use crate::hmos::{Hmos, HmosConfig, Level0, polarity, polarity_frames_count, polarity_largest_q};
 
 /// The `dbsp-expansion` study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -112,8 +112,7 @@ impl ExpansionPoint {
 
 /// The largest odd prime q with q^2 <= n (n >= 9).
 fn plane_q(n: u64) -> u64 {
-    let prime = |q: u64| (2..q).take_while(|d| d * d <= q).all(|d| !q.is_multiple_of(d));
-    (3..).step_by(2).take_while(|q| q * q <= n).filter(|&q| prime(q)).last().unwrap_or(3)
+    polarity_largest_q(n).unwrap_or(3)
 }
 
 impl Study for ExpansionStudy {

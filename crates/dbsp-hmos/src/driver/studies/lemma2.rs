@@ -52,6 +52,7 @@ pub enum Pattern {
     /// variables, filled from its heaviest module.
     GreedyAdversary,
 }
+netcore::display_config_name!(Pattern);
 
 /// One point.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -16,7 +16,9 @@
 //! - `theorem2_ratio`: all selection phases over `2 (2^k n^alpha + k n^beta)` (Theorem 2);
 //! - `deliver_ratio`: `deliver` + `reply` over two steps of Eq. 3,
 //!   `(2^k n^((1-alpha) eps / 2^k) + sum_{j=1}^k 2^j 3^((1-alpha)(k-j)) n^(((2-alpha) eps -
-//!   alpha) / 2^j)) n^alpha + k n^beta`.
+//!   alpha) / 2^j)) n^alpha + k n^beta`;
+//! - `select_over_deliver`: all selection phases over `deliver` + `reply` (the remark after
+//!   Eq. 3 that the delivery dominates the selection).
 //!
 //! The bands of the claims are empirical (the paper's constants are asymptotic).
 
@@ -88,6 +90,9 @@ pub struct Lemma3Row {
     pub cost_deliver: f64,
     /// cost_deliver / (2 Eq. 3).
     pub deliver_ratio: f64,
+    /// The cost of all selection phases of both steps over cost_deliver (the remark after
+    /// Eq. 3: delivery dominates selection; the same on every level's row of a point).
+    pub select_over_deliver: f64,
     /// Every read returned the value written.
     pub verified: bool,
 }
@@ -223,6 +228,7 @@ impl Study for Lemma3Study {
                     theorem2_ratio: select_total / theorem2,
                     cost_deliver,
                     deliver_ratio: cost_deliver / deliver_bound,
+                    select_over_deliver: select_total / cost_deliver,
                     verified,
                 });
             }
@@ -357,6 +363,7 @@ impl Study for Lemma3Study {
             }
         }
         claims.extend(two_size_claims());
+        claims.extend(domination_claims());
         claims
     }
     fn glossary(&self) -> Vec<Column> {
@@ -370,6 +377,10 @@ impl Study for Lemma3Study {
             Column::new("alpha_beta", "(alpha, beta) pairs the trace is priced under"),
             Column::new("n", "processors n"),
             Column::new("level", "selection iteration (module level) i"),
+            Column::new(
+                "select_over_deliver",
+                "cost of all selection phases / cost of delivery and reply (both steps)",
+            ),
             Column::new("alpha", "bandwidth exponent alpha: g_i = (n/2^i)^alpha"),
             Column::new("beta", "latency exponent beta: l_i = (n/2^i)^beta"),
             Column::new("w_max", "largest weight of an i-module over both steps (requests)"),
@@ -414,6 +425,15 @@ impl Study for Lemma3Study {
             Plot::new("delivery", "deliver + reply cost / 2 Eq. 3", "n", &["deliver_ratio"])
                 .series("k")
                 .log_x(),
+            Plot::new(
+                "select-over-deliver",
+                "selection cost / delivery cost (the remark after Eq. 3)",
+                "n",
+                &["select_over_deliver"],
+            )
+            .series("k")
+            .only("level", 0)
+            .log_x(),
         ]
     }
 }
@@ -432,7 +452,41 @@ fn findings(rows: &[JsonObject]) -> Vec<String> {
             ));
         }
     }
+    if let Some((lo, hi)) = range(&only(rows, "level", "0"), "select_over_deliver") {
+        out.push(format!(
+            "Selection costs {lo:.2}-{hi:.2} times delivery at these sizes: the remark after Eq. 3 (delivery dominates selection) holds as the O() statement it is (the ratio does not grow with n at k = 1, 2), not with constant 1."
+        ));
+    }
     out
+}
+
+/// The remark after Eq. 3, "the above time always dominates over the time for copy
+/// selection", read as the O() statement it is: per k, alpha and pattern, all selection
+/// phases' cost over the delivery's does not grow with n (relative slope per doubling at most
+/// [`SLOPE_HALF`]; a log n factor more scores 0.095). Measured at n = 2^9..2^12: -0.016 to
+/// 0.001 at k = 1, 0.036 to 0.042 at k = 2 (the step at n = 2^11 where Lemma 1's sizes move);
+/// the ratio itself is 2.0-3.7 at k = 1..3 (selection costs more, by a constant).
+fn domination_claims() -> Vec<Claim> {
+    (1..=2)
+        .map(|k| {
+            Claim::slope(
+                format!("k = {k}: selection cost / delivery cost does not grow with n (the remark after Eq. 3: delivery dominates selection, an O() statement): relative slope per doubling at most {SLOPE_HALF} (selection x log n scores about 0.095 on n = 2^9..2^12)"),
+                "select_over_deliver",
+                "n",
+                f64::MIN,
+                SLOPE_HALF,
+            )
+            .only("k", k)
+            .only("level", 0)
+            .only("beta", BETA)
+            .only("eps", EPS)
+            .pool("log_n")
+            .per("alpha")
+            .result(Law::new("delivery dominates (constant ratio)"))
+            .rival(Law::new("selection x log n").log2("n", 1.0))
+            .of("Eq. 3")
+        })
+        .collect()
 }
 
 /// The claims at k = 3, which has two sizes, n = 2^10 and 2^12: the ratio at 2^12 over the

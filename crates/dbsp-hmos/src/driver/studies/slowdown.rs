@@ -34,12 +34,13 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::bounds::theorem3_bound;
 use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, write_then_read};
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
 use crate::hmos::{Hmos, HmosConfig, Level0, k_max};
 use crate::phase::Phase;
-use crate::protocol::{HmosMemory, Selection, theorem3_bound};
+use crate::protocol::{HmosMemory, Selection};
 use crate::scheme::{Pricing, Scheme};
 
 /// The `dbsp-slowdown` study.
@@ -53,6 +54,7 @@ pub enum LevelRule {
     /// Corollary 1 for alpha >= beta: `k = min(floor(log2 log2 n), k_max(n))`.
     Loglog,
 }
+netcore::display_config_name!(LevelRule);
 
 /// The HMOS levels of a point: a number, or a rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,6 +136,9 @@ pub struct SlowdownRow {
     pub exponent_theorem3: f64,
     /// cost_per_step / n^max(alpha, beta): over the lower bounds' exponent.
     pub over_lower_bound: f64,
+    /// \[13\]'s lower bound `n^alpha (L / log2 L)^(1 - alpha)`, `L = max(log2(m / n), 2)`,
+    /// constant 1 ([`lower_bound_13`](crate::bounds::lower_bound_13)).
+    pub lower_bound_13: f64,
     /// cost_per_step / n^beta (Corollary 1, alpha < beta).
     pub over_n_beta: f64,
     /// cost_per_step / (n^alpha log2 n) (Corollary 1, alpha >= beta).
@@ -305,6 +310,7 @@ impl Study for SlowdownStudy {
                 ratio_theorem3: cost_per_step / theorem3,
                 exponent_theorem3: exponent.max(beta),
                 over_lower_bound: cost_per_step / nf.powf(alpha.max(beta)),
+                lower_bound_13: crate::bounds::lower_bound_13(n, m, alpha),
                 over_n_beta: cost_per_step / nf.powf(beta),
                 over_n_alpha_log_n: cost_per_step / (nf.powf(alpha) * nf.log2()),
                 cost_flat_bsp,
@@ -438,6 +444,10 @@ impl Study for SlowdownStudy {
                 "over_lower_bound",
                 "cost per step / n^max(alpha, beta) (the lower bounds' exponent)",
             ),
+            Column::new(
+                "lower_bound_13",
+                "[13, Theorem 9]'s lower bound for alpha >= beta, n^alpha (L / log2 L)^(1 - alpha) with L = max(log2(m/n), 2) and constant 1 (time units; drawn dashed)",
+            ),
             Column::new("over_n_beta", "cost per step / n^beta (Corollary 1, alpha < beta)"),
             Column::new(
                 "over_n_alpha_log_n",
@@ -473,6 +483,16 @@ impl Study for SlowdownStudy {
             Plot::new("locality", "flat-BSP cost / D-BSP cost", "n", &["locality_gain"])
                 .series("scheme")
                 .log_x(),
+            Plot::new(
+                "lower_bound_13",
+                "cost per PRAM step and [13]'s lower bound (dashed, constant 1)",
+                "n",
+                &["cost_per_step", "lower_bound_13"],
+            )
+            .bound("lower_bound_13")
+            .series("scheme")
+            .log_x()
+            .log_y(),
         ]
     }
 }

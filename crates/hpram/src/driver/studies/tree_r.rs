@@ -28,6 +28,7 @@ pub enum TreePreset {
     /// [`Preset::Mesh2D`].
     Mesh2d,
 }
+netcore::display_config_name!(TreePreset);
 
 impl TreePreset {
     /// The preset it names, with `s = diam` (`docs/models/hpram.md`, Choices: Preset cost

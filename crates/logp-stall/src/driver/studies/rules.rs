@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::read::{num, only, range, span, text};
 use crate::script::{Cmp, Instr, Operand, Script, Target};
 use crate::{
-    AdversaryKind, CheckOpts, Error, LogpParams, MachineConfig, PolicyAdversary, StallRule,
+    AdversaryKind, CheckOpts, Error, Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule,
     check_legal, run,
 };
 
@@ -33,6 +33,7 @@ pub enum RuleChoice {
     /// delta-LogP with delta = L.
     DeltaLatency,
 }
+netcore::display_config_name!(RuleChoice);
 
 /// The traffic of one point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,6 +44,7 @@ pub enum Workload {
     /// Every processor submits `m` messages to random other processors.
     RandomTraffic,
 }
+netcore::display_config_name!(Workload);
 
 /// Parameters of one point.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -164,7 +166,7 @@ impl Study for RulesStudy {
             return Err(ParamError::new("log_p", "1 <= log_p <= 16", q.log_p).into());
         }
         let p = 1u32 << q.log_p;
-        let prm = LogpParams::new(p, q.latency, q.gap, 1)?;
+        let prm = LogpParams::new(Logp { p, latency: q.latency, gap: q.gap, o: 1 })?;
         if q.workload == Workload::Hotspot && (q.r == 0 || q.r >= p) {
             return Err(ParamError::new("r", "1 <= r < p", q.r).into());
         }

@@ -20,8 +20,8 @@ use crate::algorithms::{
     outputs, reference_compaction, two_compaction_delta, two_compaction_sf_tree_fanin,
 };
 use crate::{
-    AdversaryKind, CheckOpts, LogpParams, MachineConfig, PolicyAdversary, StallRule, check_legal,
-    run,
+    AdversaryKind, CheckOpts, Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule,
+    check_legal, run,
 };
 
 /// Which 2-compaction algorithm a point runs.
@@ -35,6 +35,7 @@ pub enum Algorithm {
     /// The BSP-native baseline on netcore's engine.
     Bsp,
 }
+netcore::display_config_name!(Algorithm);
 
 /// Where the two nonzero inputs sit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -48,6 +49,7 @@ pub enum Placement {
     /// At two distinct random processors.
     Random,
 }
+netcore::display_config_name!(Placement);
 
 /// delta as a number or by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,6 +70,7 @@ pub enum DeltaName {
     /// delta = L.
     Latency,
 }
+netcore::display_config_name!(DeltaName);
 
 impl Default for DeltaSpec {
     fn default() -> Self {
@@ -180,7 +183,7 @@ impl Study for SeparationStudy {
             return Err(ParamError::new("log_p", "1 <= log_p <= 20", q.log_p).into());
         }
         let p = 1u32 << q.log_p;
-        let prm = LogpParams::new(p, q.latency, q.latency, 1)?;
+        let prm = LogpParams::new(Logp { p, latency: q.latency, gap: q.latency, o: 1 })?;
         let delta = q.delta.resolve(q.latency);
         StallRule::Delta { delta }.validate(&prm)?;
         if q.fanin < 2 || q.fanin > p {
@@ -218,7 +221,7 @@ impl Study for SeparationStudy {
         let mut adv = PolicyAdversary::of(q.adversary, rng.random::<u64>());
         let (t, bound, stalled, violating, legal, got) = match q.algorithm {
             Algorithm::Bsp => {
-                let bsp = BspParams::new(p, l, l)?;
+                let bsp = BspParams::new(netcore::bsp::Bsp { p, g: l, l })?;
                 let (got, ledger) = bsp_two_compaction(bsp.clone(), &x)?;
                 let cost = ledger.cost(&bsp)?;
                 (cost, bsp_compaction_bound(&bsp), 0, 0, true, got)

@@ -9,9 +9,9 @@ use netcore::study::{
 use serde::{Deserialize, Serialize};
 
 use super::read::{num, only, range, span, text};
-use crate::LogpParams;
 use crate::sim::workload::{Workload, programs};
 use crate::sim::{Prefix, SimConfig, SortAlgorithm, bounds, simulate_and_judge};
+use crate::{Logp, LogpParams};
 
 /// δ as a function of G and L.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,6 +24,7 @@ pub enum DeltaChoice {
     /// δ = L.
     Latency,
 }
+netcore::display_config_name!(DeltaChoice);
 
 /// One point of `logp-theorem2` / `logp-corollary1`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -91,7 +92,7 @@ impl SimPointParams {
         if self.workload == Workload::Hotspot && self.r >= p {
             return Err(ParamError::new("r", format!("r < p = {p} for a hotspot"), self.r).into());
         }
-        let params = LogpParams::new(p, latency, self.gap, 1)?;
+        let params = LogpParams::new(Logp { p, latency, gap: self.gap, o: 1 })?;
         let g = ((self.g_over_gap * self.gap as f64).round() as u64).max(1);
         let l = ((self.l_over_latency * latency as f64).round() as u64).max(1);
         let cfg = SimConfig::new(&params, delta, g, l)?

@@ -23,6 +23,7 @@
 use std::collections::VecDeque;
 
 use netcore::Step;
+use netcore::limits::{OutOfMemory, vec_filled};
 
 /// A put-back entry: `(stamp, op, src)` as in the active queue (`op` with the message bit).
 pub(super) type Member = (u32, u32, u32);
@@ -48,11 +49,10 @@ struct Bucket {
 }
 
 /// The buckets of put-back entries, chained per rank.
-#[derive(Default)]
 pub(super) struct Waits {
     buckets: Vec<Bucket>,
     free: Vec<u32>,
-    /// The first bucket of each rank (sized at the first put-back).
+    /// The first bucket of each rank.
     first: Vec<u32>,
     /// Bit `h`: rank `h` may have a bucket remembering a `from` (1 bit per rank, so that
     /// [`Waits::settle`], called before every change of clocks, reads 128 KiB at 2^20 ranks
@@ -61,6 +61,18 @@ pub(super) struct Waits {
 }
 
 impl Waits {
+    /// No bucket yet, for `ranks` ranks ([`OutOfMemory`] when the system refuses the
+    /// per-rank arrays).
+    pub(super) fn new(ranks: u32) -> Result<Self, OutOfMemory> {
+        let ranks = ranks as usize;
+        Ok(Self {
+            buckets: Vec::new(),
+            free: Vec::new(),
+            first: vec_filled("the put-back buckets", ranks, NIL)?,
+            pending: vec_filled("the put-back buckets", ranks.div_ceil(64), 0)?,
+        })
+    }
+
     fn token(&self, slot: u32) -> Token {
         let b = &self.buckets[slot as usize];
         (b.key, b.members.front().expect("a bucket in use is not empty").0, slot, b.generation)
@@ -68,18 +80,7 @@ impl Waits {
 
     /// Puts `m` of rank `host` back at `key` to wait for `res`; the token to queue, if the
     /// bucket's first entry changed.
-    pub(super) fn park(
-        &mut self,
-        ranks: u32,
-        host: u32,
-        res: u32,
-        key: Step,
-        m: Member,
-    ) -> Option<Token> {
-        if self.first.is_empty() {
-            self.first = vec![NIL; ranks as usize];
-            self.pending = vec![0; (ranks as usize).div_ceil(64)];
-        }
+    pub(super) fn park(&mut self, host: u32, res: u32, key: Step, m: Member) -> Option<Token> {
         let mut slot = self.first[host as usize];
         while slot != NIL {
             let b = &mut self.buckets[slot as usize];

@@ -382,7 +382,7 @@ impl Parser {
         } else {
             check_message_counts(&schedule)
         };
-        (schedule.dep_start, schedule.dep_list) = dependents(schedule.ops.len(), &deps);
+        (schedule.dep_start, schedule.dep_list) = dependents(schedule.ops.len(), &deps)?;
         drop(deps);
         check_acyclic(&schedule)?;
         counts?;

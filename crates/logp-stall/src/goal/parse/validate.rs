@@ -1,6 +1,8 @@
 //! Validation of a parsed schedule: acyclic dependencies, and without wildcards as many sends
 //! as recvs for each `(src, dst, tag)`.
 
+use netcore::limits::vec_filled;
+
 use super::errors::schedule_err;
 use crate::error::Error;
 use crate::goal::schedule::{IREQ_BIT, OpKind, Schedule};
@@ -58,7 +60,7 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
     // `(dst, tag)`, sorted: the k-th send and the k-th recv of a `(dst, tag)` sit at the same
     // position. The operations are read in order only; the one an error names is found again.
     let p = s.num_ranks as usize;
-    let mut start = vec![0u32; p + 1];
+    let mut start = vec_filled("the receives by source", p + 1, 0u32)?;
     let mut n_recvs = 0;
     for op in &s.ops {
         if op.kind == OpKind::Recv {
@@ -69,7 +71,7 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
     for i in 0..p {
         start[i + 1] += start[i];
     }
-    let mut by_src: Vec<(u32, u32)> = vec![(0, 0); n_recvs];
+    let mut by_src: Vec<(u32, u32)> = vec_filled("the receives by source", n_recvs, (0, 0))?;
     for (r, w) in (0u32..).zip(s.rank_start.windows(2)) {
         for op in &s.ops[w[0] as usize..w[1] as usize] {
             if op.kind == OpKind::Recv {

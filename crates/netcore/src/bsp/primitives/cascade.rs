@@ -152,14 +152,14 @@ fn run<S: SortBlock<I>, I: Ord + Clone>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bsp::BspParams;
+    use crate::bsp::{Bsp, BspParams};
     use rand::RngExt;
 
     /// Sorts `blocks` with the cascade; returns the blocks and (supersteps, largest h).
     fn sorted(blocks: Vec<Vec<u32>>, c: usize) -> (Vec<Vec<u32>>, usize, u64) {
         let p = blocks.len() as u32;
         let mut m: BspMachine<Vec<u32>, u32> =
-            BspMachine::new(BspParams::new(p, 1, 1).unwrap(), blocks).unwrap();
+            BspMachine::new(BspParams::new(Bsp { p, g: 1, l: 1 }).unwrap(), blocks).unwrap();
         cascade_sort_blocks(&mut m, c, "sort").unwrap();
         let h = m.ledger().records.iter().map(|r| r.h).max().unwrap_or(0);
         let steps = m.ledger().supersteps();

@@ -5,7 +5,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::bsp::primitives::{bitonic_sort, bitonic_stages, ceil_log2};
-use crate::bsp::{BspMachine, BspParams};
+use crate::bsp::{Bsp, BspMachine, BspParams};
 use crate::rng::SimRng;
 use crate::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 
@@ -71,7 +71,7 @@ impl Study for BitonicStudy {
         if params.m == 0 {
             return Err(ParamError::new("m", "m >= 1", params.m).into());
         }
-        let bsp = BspParams::new(1 << params.log_p, params.g, params.l)?;
+        let bsp = BspParams::new(Bsp { p: 1 << params.log_p, g: params.g, l: params.l })?;
         Ok(BitonicPoint { bsp, m: params.m })
     }
     fn run(&self, point: &BitonicPoint, rng: &mut SimRng) -> Result<Vec<BitonicRow>, ModelError> {

@@ -30,6 +30,7 @@ pub enum Family {
     /// Complete graph on `size` nodes.
     Complete,
 }
+crate::display_config_name!(Family);
 
 /// One point: a family and its size parameter.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -9,7 +9,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use crate::bsp::primitives::SortAlgorithm;
-use crate::bsp::{BspMachine, BspParams};
+use crate::bsp::{Bsp, BspMachine, BspParams};
 use crate::rng::SimRng;
 use crate::study::{Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study};
 
@@ -35,6 +35,7 @@ pub enum KeyDraw {
     /// Uniform over 16 values: every key has about `N / 16` equal ones.
     Duplicates,
 }
+crate::display_config_name!(KeyDraw => as_str);
 
 impl KeyDraw {
     /// The config name.
@@ -137,7 +138,7 @@ impl Study for SortStudy {
         if !N.contains(&params.n) {
             return Err(ParamError::new("n", "1 <= n <= 1024", params.n).into());
         }
-        let bsp = BspParams::new(1 << params.log_p, params.g, params.l)?;
+        let bsp = BspParams::new(Bsp { p: 1 << params.log_p, g: params.g, l: params.l })?;
         let keys = u64::from(params.n) << params.log_p;
         let estimate = keys.saturating_mul(bytes_per_key(params.sort));
         crate::limits::check("n", estimate, crate::limits::DEFAULT_MEMORY, "bytes (estimated)")?;

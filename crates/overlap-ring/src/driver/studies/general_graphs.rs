@@ -54,6 +54,7 @@ pub enum Kind {
     /// `k` cliques of `k` vertices chained by links of delay `k^2`.
     CliqueChain,
 }
+netcore::display_config_name!(Kind);
 
 /// A validated point: the graph family with its delay law.
 #[derive(Debug, Clone)]

@@ -61,6 +61,7 @@ pub enum Kind {
     /// Theorem 8: the composite scheme on a Pareto host.
     Composite,
 }
+netcore::display_config_name!(Kind);
 
 /// A validated point: the host and the super-columns' plan.
 #[derive(Debug, Clone)]

@@ -59,6 +59,7 @@ pub enum H1Scheme {
     /// The best `max(relaxed_lb, work)` bound over random one-copy assignments.
     OneCopyBound,
 }
+netcore::display_config_name!(H1Scheme);
 
 /// One point of `overlap-h2`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -83,6 +84,7 @@ pub enum H2Scheme {
     /// The two-copy segment strategy.
     TwoCopy,
 }
+netcore::display_config_name!(H2Scheme);
 
 /// A validated point of `overlap-h1`.
 #[derive(Debug, Clone)]
@@ -135,7 +137,7 @@ pub struct Row {
 
 fn row(host: &Host, n: usize, plan: &Plan, steps: u64, bound: f64) -> Result<Row, ModelError> {
     let r = run(host, plan, &Program::Mix, steps)?;
-    Ok(make_row(true, host, n, plan, steps, r.host_steps, bound, r.verified))
+    make_row(true, host, n, plan, steps, r.host_steps, bound, r.verified)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -148,23 +150,23 @@ fn make_row(
     host_steps: u64,
     bound: f64,
     verified: bool,
-) -> Row {
+) -> Result<Row, ModelError> {
     let slowdown = host_steps as f64 / steps as f64;
-    Row {
+    Ok(Row {
         executed,
         processors: host.n(),
         log_n: log_n(n),
         d_max: host.d_max(),
         d_ave: host.d_ave(),
         cols: plan.n_cols,
-        copies: plan.copies().0,
+        copies: plan.copies()?.0,
         host_steps,
         slowdown,
         bound,
         ratio: slowdown / bound,
         ratio_dmax: slowdown / f64::from(host.d_max().max(1)),
         verified,
-    }
+    })
 }
 
 /// The study `overlap-h1`.
@@ -226,7 +228,7 @@ impl Study for H1Bound {
             }
         }
         let (b, plan) = best;
-        Ok(vec![make_row(false, &host, n, &plan, p.steps, b, bound, true)])
+        Ok(vec![make_row(false, &host, n, &plan, p.steps, b, bound, true)?])
     }
     fn claims(&self) -> Vec<Claim> {
         // Theorem 9 is a lower bound over every one-copy assignment: one construction (naive)

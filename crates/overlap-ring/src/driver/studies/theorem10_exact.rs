@@ -40,6 +40,7 @@ pub enum Section6Host {
     /// `H_2(n)`: at most two copies, load at most `c` (Theorem 10).
     H2,
 }
+netcore::display_config_name!(Section6Host);
 
 /// One point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -161,10 +162,10 @@ impl Study for Theorem10Exact {
     fn run(&self, p: &Point, _rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {
         let (host, plan, spec) = setup(p)?;
         let q = Quotient::of(&host);
-        let sets = q.sets_of(&plan);
+        let sets = q.sets_of(&plan)?;
         let outcome = search(&q, &spec, Some(&sets))?;
         let t = p.steps as f64;
-        let strategy = measure(&q, &spec, &sets);
+        let strategy = measure(&q, &spec, &sets)?;
         let executed = run(&host, &plan, &Program::Mix, p.steps)?;
         let (verified, executed) = (executed.verified, executed.host_steps);
         let minimum = outcome.minimum as f64 / t;
@@ -177,7 +178,7 @@ impl Study for Theorem10Exact {
             processors: host.n(),
             segments: q.sizes().len(),
             cols: spec.cols,
-            copies: plan.copies().0,
+            copies: plan.copies()?.0,
             load_cap: spec.load.map_or(spec.cols, NonZeroUsize::get),
             minimum,
             strategy: strategy as f64 / t,

@@ -46,6 +46,7 @@ pub enum Scheme {
     /// One copy per database, `N = n`.
     Naive,
 }
+netcore::display_config_name!(Scheme);
 
 /// A validated point: the uniform host and the scheme's plan.
 #[derive(Debug, Clone)]
@@ -129,7 +130,7 @@ impl Study for Theorem4 {
             phase_ratio: out.host_steps as f64 / (5 * d * p.steps.div_ceil(r)) as f64,
             load: plan.max_held(),
             load_over_3r: plan.max_held() as f64 / (3 * r) as f64,
-            copies: plan.copies().0,
+            copies: plan.copies()?.0,
             verified: out.verified,
         }])
     }

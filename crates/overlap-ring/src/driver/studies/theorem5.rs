@@ -51,6 +51,7 @@ pub enum Family {
     /// Unit links and one link at the root's split carrying all the excess.
     Huge,
 }
+netcore::display_config_name!(Family);
 
 /// The schemes compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,6 +66,7 @@ pub enum Scheme {
     #[serde(rename = "naive")]
     Naive,
 }
+netcore::display_config_name!(Scheme);
 
 /// A validated point.
 #[derive(Debug, Clone)]

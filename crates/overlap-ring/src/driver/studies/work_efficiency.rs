@@ -43,6 +43,7 @@ pub enum HostKind {
     /// Unit links, one of delay `n/4` at the root's split.
     Single,
 }
+netcore::display_config_name!(HostKind);
 
 /// A validated point: the host and blocked OVERLAP's plan on it.
 #[derive(Debug, Clone)]
