@@ -43,7 +43,7 @@ impl Model for OverlapRing {
             Box::new(crate::driver::studies::HeavyTailed),
             Box::new(crate::driver::studies::Crossover),
             Box::new(crate::driver::studies::Theorem4),
-            Box::new(crate::driver::studies::Theorem5),
+            Box::new(crate::driver::studies::Growth),
             Box::new(crate::driver::studies::WorkEfficiency),
             Box::new(crate::driver::studies::GeneralGraphs),
             Box::new(crate::driver::studies::Grid2d),
