@@ -46,6 +46,7 @@ impl Model for OverlapRing {
             Box::new(crate::driver::studies::Growth),
             Box::new(crate::driver::studies::WorkEfficiency),
             Box::new(crate::driver::studies::GeneralGraphs),
+            Box::new(crate::driver::studies::Theorem6),
             Box::new(crate::driver::studies::Grid2d),
             Box::new(crate::driver::studies::H1Bound),
             Box::new(crate::driver::studies::H2Bound),

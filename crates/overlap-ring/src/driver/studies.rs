@@ -12,6 +12,7 @@
 //!   `d_ave` (Theorems 2 and 5).
 //! - [`work_efficiency`] `overlap-work-efficiency`: blocked OVERLAP (Theorem 3).
 //! - [`general_graphs`] `overlap-general-graphs`: hosts that are graphs (Theorem 6).
+//! - [`theorem6`] `overlap-theorem6`: Theorem 6 as growth laws in `n` and `d`.
 //! - [`grid_2d`] `overlap-2d`: two-dimensional guests (Theorems 7 and 8).
 //! - [`lower_bounds`] `overlap-h1`, `overlap-h2`: the Section 6 hosts (Theorems 9 and 10).
 //! - [`theorem10_exact`] `overlap-theorem10-exact`: Theorems 9 and 10 over every assignment
@@ -27,6 +28,7 @@ pub mod naive_vs_dmax;
 pub mod single_long_link;
 pub mod theorem10_exact;
 pub mod theorem4;
+pub mod theorem6;
 pub mod work_efficiency;
 
 pub use crossover::Crossover;
@@ -38,6 +40,7 @@ pub use lower_bounds::{H1Bound, H2Bound};
 pub use naive_vs_dmax::NaiveVsDmax;
 pub use single_long_link::SingleLongLink;
 pub use theorem4::Theorem4;
+pub use theorem6::Theorem6;
 pub use theorem10_exact::Theorem10Exact;
 pub use work_efficiency::WorkEfficiency;
 
