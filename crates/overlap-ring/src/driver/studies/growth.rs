@@ -357,12 +357,23 @@ impl Study for Growth {
                 .log_x()
                 .log_y(),
             Plot::new(
-                "growth-ratio",
-                "slowdown / bound vs n, one huge link (every d_ave)",
+                "growth-thm2",
+                "OVERLAP: slowdown / (d_ave L^3) vs n, one huge link, per d_ave",
                 "n",
-                &["ratio_thm2", "ratio_thm5"],
+                &["ratio_thm2"],
             )
             .only("family", "huge")
+            .only("scheme", "overlap")
+            .series("d_ave")
+            .log_x(),
+            Plot::new(
+                "growth-thm5",
+                "composite: slowdown / (sqrt(d_ave) L^3) vs n, one huge link, per d_ave",
+                "n",
+                &["ratio_thm5"],
+            )
+            .only("family", "huge")
+            .only("scheme", "composite")
             .series("d_ave")
             .log_x(),
         ]
