@@ -21,12 +21,27 @@ const MAX_OVER: f64 = 4.0;
 
 /// One config per plan kind, sized so that the per-column state dominates the heap.
 const CASES: [(&str, &str); 7] = [
-    ("naive", "algorithm = \"naive\"\nn = 131072\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 131072"),
-    ("overlap", "algorithm = \"overlap\"\nn = 131072\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 131072"),
-    ("overlap, event engine", "algorithm = \"overlap\"\nn = 65536\nbandwidth = 1\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 65536"),
+    (
+        "naive",
+        "algorithm = \"naive\"\nn = 131072\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 131072",
+    ),
+    (
+        "overlap",
+        "algorithm = \"overlap\"\nn = 131072\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 131072",
+    ),
+    (
+        "overlap, event engine",
+        "algorithm = \"overlap\"\nn = 65536\nbandwidth = 1\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 65536",
+    ),
     ("trapezoid", "algorithm = \"trapezoid\"\nn = 16384\n[delays]\nlaw = \"uniform\"\nd = 100"),
-    ("composite", "algorithm = \"composite\"\nn = 131072\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 131072"),
-    ("array2d", "algorithm = \"array2d\"\nguest = \"grid\"\nn = 64\ncols = 256\n[delays]\nlaw = \"uniform\"\nd = 4"),
+    (
+        "composite",
+        "algorithm = \"composite\"\nn = 131072\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 131072",
+    ),
+    (
+        "array2d",
+        "algorithm = \"array2d\"\nguest = \"grid\"\nn = 64\ncols = 256\n[delays]\nlaw = \"uniform\"\nd = 4",
+    ),
     ("two_copy", "algorithm = \"two_copy\"\nhost = \"h2\"\nn = 65536"),
 ];
 

@@ -187,10 +187,8 @@ impl<V: Clone + crate::guest::Digest, D: PartialEq> Phased<V, D> {
         let lay = &self.lay;
         let (n_cols, mask, width) = (lay.n_cols, self.width - 1, self.width);
         let (lo, hi) = (lay.lo[h] as usize, lay.hi[h] as usize);
-        let (slot, outs) = (
-            lay.col_at[h] as usize,
-            lay.out_at[h] as usize..lay.out_at[h + 1] as usize,
-        );
+        let (slot, outs) =
+            (lay.col_at[h] as usize, lay.out_at[h] as usize..lay.out_at[h + 1] as usize);
         let w = Step::from(lay.weight);
         let mut fin = self.fin[h];
         let mut computed = false;
