@@ -24,7 +24,7 @@ pub fn h1(n: usize, bandwidth: u32) -> Result<Host> {
 /// `box(l-1)`, `2^l s` unit links, `box(l-1)`. It has `2^k (1 + k s)` links of total delay
 /// `2^k (d + k s)`. The paper's `2^l d / log n` unit links per level-`l` segment is `2^l s`
 /// with `s = d / log n` (rounded up when not an integer, `docs/models/overlap-ring.md`, Choices:
-/// `H_2`).
+/// `H_2`). Fact 4 holds on it only up to the factor `2 s log n / d` ([`fact4_min`]).
 pub fn h2(k: u32, d: u32, s: u32, bandwidth: u32) -> Result<Host> {
     if k == 0 || d < 2 || s == 0 || k > 24 {
         return Err(Error::BadH2Params { k, d, s });

@@ -13,6 +13,10 @@
 //!   `slowdown / log n` is 0.66-0.89 and does not fall (the large preset continues 0.99, 1.12
 //!   at `n = 2^14, 2^16`), as `Omega(log n)` requires, while one copy pays `d = sqrt n` and
 //!   OVERLAP (whose base intervals contain the long links) does no better than one copy here.
+//!   Each row also carries Fact 4 on its host ([`crate::hosts::fact4_min`]): the minimum over
+//!   segment pairs of `delay / (min(u, v) log n)` is `d / (2 s log n)`, 1/2 with the paper's
+//!   `s = d / log n`: Fact 4 holds only up to a factor 2 (`docs/models/overlap-ring.md`,
+//!   Choices: `H_2`).
 
 use netcore::rng::SimRng;
 use std::num::NonZeroUsize;
