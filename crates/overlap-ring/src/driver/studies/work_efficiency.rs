@@ -235,7 +235,7 @@ impl Study for WorkEfficiency {
             .exact()
             .of("Theorem 3"),
             Claim::within(
-                &format!("at b >= d_ave L^3 efficiency lies in [{EFF_LO}, 1] (Theorem 3: work efficient, efficiency Theta(1))"),
+                format!("at b >= d_ave L^3 efficiency lies in [{EFF_LO}, 1] (Theorem 3: work efficient, efficiency Theta(1))"),
                 "efficiency",
                 EFF_LO,
                 1.0,
@@ -259,7 +259,7 @@ impl Study for WorkEfficiency {
             .rival(Law::new("latency paid per row: slowdown / b ~ 1/b").pow("b", -1.0))
             .of("Theorem 3"),
             Claim::within(
-                &format!("at b >= d_ave L^3 slowdown / b lies in [1, {SLOW_HI}] (Theorem 3)"),
+                format!("at b >= d_ave L^3 slowdown / b lies in [1, {SLOW_HI}] (Theorem 3)"),
                 "slowdown_over_b",
                 1.0,
                 SLOW_HI,
