@@ -159,15 +159,16 @@ pub struct H2Row {
 
 fn h2_row(host: &Host, n: usize, row: Row) -> Result<H2Row, ModelError> {
     let Shape { d, s, .. } = Shape::paper(n)?;
-    let l = f64::from(log_n(n));
+    let l = u64::from(log_n(n));
     let min = fact4_min(host, log_n(n)).ok_or(crate::Error::NoSegment)?;
-    let (d, s) = (f64::from(d), f64::from(s));
-    let fact4_min = min.ratio();
+    // Ratios of integers, so that an exact 1 or 1/2 comes out exact.
+    let (d, s) = (u64::from(d), u64::from(s));
+    let over = |num: u64, den: u64| num as f64 / den as f64;
     Ok(H2Row {
         row,
-        fact4_min,
-        fact4_over_formula: fact4_min / (d / (2.0 * s * l)),
-        fact4_paper: fact4_min * s * l / d,
+        fact4_min: min.ratio(),
+        fact4_over_formula: over(min.delay * 2 * s * l, min.bound() * d),
+        fact4_paper: over(min.delay * s * l, min.bound() * d),
     })
 }
 
