@@ -47,7 +47,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-use super::layout::{Laid, Layout, NONE, finish, interleaves, narrow, queue_free};
+use super::layout::{Laid, Layout, NONE, finish, interleaves, narrow};
 use super::measured::{Figures, HostRun};
 use super::phased::Phased;
 use super::routes::{Routes, routes};
@@ -276,14 +276,7 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
         P: GuestProgram<Val = V, Db = D> + ?Sized,
         F: Fabric + ?Sized,
     {
-        let weight = prog.weight().max(1);
-        let delays = fabric.directed_delays();
-        queue_free(&routes.hops, delays.len(), weight, fabric.bandwidth())?;
-        narrow(plan.n(), "processors")?;
-        narrow(plan.held_total(), "held columns")?;
-        narrow(routes.streams.len(), "streams")?;
-        narrow(plan.n_cols, "columns")?;
-        let mut laid = Laid::new(plan, prog, steps, weight, routes, &delays)?;
+        let mut laid = Laid::new(fabric, plan, prog, steps, routes)?;
         let holders = laid.lay.lo.len();
         let parts = parts.max(1);
         let bounds: Vec<usize> = (0..=parts).map(|k| k * holders / parts).collect();

@@ -5,7 +5,7 @@
 //! sweep (`docs/models/overlap-ring.md`, Choices: the row-sweep engine).
 
 use netcore::Step;
-use netcore::delay::Delay;
+use netcore::fabric::Fabric;
 
 use super::measured::{Figures, HostRun, Stats, Totals};
 use super::refusal::Refusal;
@@ -55,7 +55,7 @@ pub(super) struct Sent {
 /// Refuses a plan in which a directed link (of `links`) is crossed by more streams of
 /// weight-`weight` pebbles than its bandwidth carries in one step: a queue could form there.
 /// `hops` = every stream's route, one after the other.
-pub(super) fn queue_free(
+fn queue_free(
     hops: &[u32],
     links: usize,
     weight: u32,
@@ -91,19 +91,27 @@ pub(super) struct Laid<V, D> {
 
 impl<V: Clone, D> Laid<V, D> {
     /// Numbers the holders of `plan` in index order and their streams by source then column,
-    /// with each stream's summed route delay (`delays` per directed link).
-    pub(super) fn new<P>(
+    /// with each stream's summed route delay on `fabric`; refuses the plan ([`Refusal`]) when
+    /// a queue could form ([`queue_free`]) or an index exceeds 32 bits.
+    pub(super) fn new<P, F>(
+        fabric: &F,
         plan: &Plan,
         prog: &P,
         steps: u64,
-        weight: u32,
         routes: &Routes,
-        delays: &[Delay],
     ) -> Result<Self>
     where
         P: GuestProgram<Val = V, Db = D> + ?Sized,
+        F: Fabric + ?Sized,
     {
         use netcore::limits::{vec_filled, vec_with_capacity};
+        let weight = prog.weight().max(1);
+        let delays = fabric.directed_delays();
+        queue_free(&routes.hops, delays.len(), weight, fabric.bandwidth())?;
+        narrow(plan.n(), "processors")?;
+        narrow(plan.held_total(), "held columns")?;
+        narrow(routes.streams.len(), "streams")?;
+        narrow(plan.n_cols, "columns")?;
         let mut holder = vec_filled("the holder numbers", plan.n(), NONE)?;
         let mut renum = vec_filled("the stream numbers", routes.streams.len(), NONE)?;
         let (n, layout) = (plan.n(), "the layout");

@@ -30,7 +30,7 @@ use netcore::Step;
 use netcore::fabric::Fabric;
 use netcore::limits::{vec_filled, vec_with_capacity};
 
-use super::layout::{Laid, Layout, NONE, finish, narrow, queue_free};
+use super::layout::{Laid, Layout, NONE, finish};
 use super::measured::{Figures, HostRun};
 use super::order::Order;
 use super::proc::window_width;
@@ -78,15 +78,8 @@ impl<V: Clone, D> Phased<V, D> {
         P: GuestProgram<Val = V, Db = D> + ?Sized,
         F: Fabric + ?Sized,
     {
-        let weight = prog.weight().max(1);
-        let delays = fabric.directed_delays();
-        queue_free(&routes.hops, delays.len(), weight, fabric.bandwidth())?;
-        narrow(plan.n(), "processors")?;
-        narrow(plan.held_total(), "held columns")?;
-        narrow(routes.streams.len(), "streams")?;
-        narrow(plan.n_cols, "columns")?;
         let Laid { mut lay, db, val: first, streams, holder, renum } =
-            Laid::new(plan, prog, steps, weight, routes, &delays)?;
+            Laid::new(fabric, plan, prog, steps, routes)?;
         let holders = lay.lo.len();
         let width = window_width(plan.phase);
         let mut left = vec_filled("the holders' streams", holders, NONE)?;
