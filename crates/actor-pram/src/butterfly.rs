@@ -29,8 +29,8 @@ use crate::ranade::{
     Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassPlan, PassRecord, PassStats,
     SlotDigest, op_of,
 };
-pub use fetch::{FetchCell, FetchReport, MAX_FETCH_REQUESTS};
 use fetch::FetchLog;
+pub use fetch::{FetchCell, FetchReport, MAX_FETCH_REQUESTS};
 
 /// How the global steps of a program run on actors (Choice 22).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
