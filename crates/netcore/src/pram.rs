@@ -32,12 +32,14 @@ mod trace;
 
 pub use builder::ProgramBuilder;
 pub use error::PramError;
-pub use interp::{Cost, Limits, MAX_WORK, PramRun, estimate_bytes, run, run_traced, run_with};
+pub use interp::{
+    Cost, Limits, MAX_WORK, PramRun, estimate_bytes, run, run_serialized, run_traced, run_with,
+};
 pub use isa::{
     CAddr, COperand, CReg, FetchOp, Instr, Op, PAddr, POperand, PReg, REGISTERS, Variant, c, r,
 };
 pub use memory::{Access, AccessKind, ArrayMemory, CPU_PID, GlobalMemory};
 pub use program::{Item, MAX_LMEM, MAX_MEM, MAX_PPUS, Program};
-pub use replay::{Serialization, StepOrder, run_serialized};
+pub use replay::{Serialization, StepOrder};
 pub use resolve::{EMPTY, StepConflict, combine_fetch, resolve_step};
 pub use trace::{CollectTrace, NoTrace, StepAccess, TraceSink};

@@ -161,9 +161,36 @@ fn array_memory(
     Ok(ArrayMemory::new(program.mem() as usize, input)?)
 }
 
-/// [`run`] with every fetch-and-op step served in `serialization`'s order
-/// ([`crate::pram::run_serialized`]).
-pub(crate) fn run_ordered(
+/// Runs `program` on `input` like [`run`](crate::pram::run), but serves the requests of every
+/// fetch-and-op step for each cell in the order `serialization` gives (instead of pid order):
+/// each PPU gets the cell's value before the step op-folded with the contributions of the PPUs
+/// before it in that order, and the cell the fold of all of them. Every other step is the
+/// reference's.
+///
+/// # Examples
+///
+/// ```
+/// use netcore::pram::{Limits, Serialization, StepOrder, library::Algorithm, run_serialized};
+///
+/// // Four PPUs fetch-and-add their items to the counter g[0] at global step 2 (after the
+/// // read of the items); serve them in the order 2, 0, 3, 1.
+/// let counter = Algorithm::FetchAddCounter.instance(4, 0)?;
+/// let order = Serialization { steps: vec![StepOrder { g_step: 2, cells: vec![(0, vec![2, 0, 3, 1])] }] };
+/// let done = run_serialized(&counter.program, &counter.input, &Limits::default(), &order)?;
+/// let v = &counter.input[1..5];
+/// // PPU i stores what it got in g[1 + i]: PPU 2 came first and got the counter's old value.
+/// assert_eq!(done.memory[3], counter.input[0]);
+/// assert_eq!(done.memory[1], counter.input[0] + v[2]);
+/// assert_eq!(done.memory[0], counter.input[0] + v.iter().sum::<i64>());
+/// # Ok::<(), netcore::pram::PramError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`run`](crate::pram::run), and [`PramError::InvalidConfig`] naming `serialization` if a
+/// fetch-and-op step's cell has no order, or its order is not a permutation of the pids that
+/// accessed the cell.
+pub fn run_serialized(
     program: &Program,
     input: &[i64],
     limits: &Limits,

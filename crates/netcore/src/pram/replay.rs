@@ -1,15 +1,13 @@
 //! The reference interpreter replaying a given serialization of the fetch-and-ops (Choice 13
 //! of `docs/models/pram.md`): a CRCW fetch-and-op step is correct under any order of its
 //! requests for one cell (Ranade's combining produces one that is not the pid order), and
-//! [`run_serialized`] runs the program with every fetch-and-op step's cells served in the
+//! [`run_serialized`](crate::pram::run_serialized) runs the program with every fetch-and-op step's cells served in the
 //! order an emulation reports, so that the emulation's registers and memory can be compared
 //! with the reference under that order.
 
 use crate::pram::error::PramError;
-use crate::pram::interp::{Limits, PramRun, run_ordered};
 use crate::pram::isa::FetchOp;
 use crate::pram::memory::Access;
-use crate::pram::program::Program;
 
 /// One fetch-and-op step's serialization: for each cell it served, the pids of the PPUs whose
 /// fetch-and-ops were applied to it, in the order they were applied.
@@ -45,44 +43,6 @@ impl Serialization {
             .flat_map(|s| &s.cells)
             .all(|(_, pids)| pids.windows(2).all(|w| w[0] < w[1]))
     }
-}
-
-/// Runs `program` on `input` like [`run`](crate::pram::run), but serves the requests of every
-/// fetch-and-op step for each cell in the order `serialization` gives (instead of pid order):
-/// each PPU gets the cell's value before the step op-folded with the contributions of the PPUs
-/// before it in that order, and the cell the fold of all of them. Every other step is the
-/// reference's.
-///
-/// # Examples
-///
-/// ```
-/// use netcore::pram::{Limits, Serialization, StepOrder, library::Algorithm, run_serialized};
-///
-/// // Four PPUs fetch-and-add their items to the counter g[0] at global step 2 (after the
-/// // read of the items); serve them in the order 2, 0, 3, 1.
-/// let counter = Algorithm::FetchAddCounter.instance(4, 0)?;
-/// let order = Serialization { steps: vec![StepOrder { g_step: 2, cells: vec![(0, vec![2, 0, 3, 1])] }] };
-/// let done = run_serialized(&counter.program, &counter.input, &Limits::default(), &order)?;
-/// let v = &counter.input[1..5];
-/// // PPU i stores what it got in g[1 + i]: PPU 2 came first and got the counter's old value.
-/// assert_eq!(done.memory[3], counter.input[0]);
-/// assert_eq!(done.memory[1], counter.input[0] + v[2]);
-/// assert_eq!(done.memory[0], counter.input[0] + v.iter().sum::<i64>());
-/// # Ok::<(), netcore::pram::PramError>(())
-/// ```
-///
-/// # Errors
-///
-/// As [`run`](crate::pram::run), and [`PramError::InvalidConfig`] naming `serialization` if a
-/// fetch-and-op step's cell has no order, or its order is not a permutation of the pids that
-/// accessed the cell.
-pub fn run_serialized(
-    program: &Program,
-    input: &[i64],
-    limits: &Limits,
-    serialization: &Serialization,
-) -> Result<PramRun, PramError> {
-    run_ordered(program, input, limits, serialization)
 }
 
 fn bad_order(g_step: u64, addr: u64) -> PramError {
@@ -129,4 +89,32 @@ pub(crate) fn reorder(
         cell.value = acc;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pram::library::Algorithm;
+    use crate::pram::{Limits, PramError, Serialization, StepOrder, run, run_serialized};
+
+    fn order(pids: Vec<u32>) -> Serialization {
+        Serialization { steps: vec![StepOrder { g_step: 2, cells: vec![(0, pids)] }] }
+    }
+
+    /// The pid order replays the reference; a missing step, a missing or repeated pid, or a
+    /// pid of another cell is refused, naming the step and cell.
+    #[test]
+    fn pid_order_is_the_reference_and_bad_orders_are_refused() {
+        let counter = Algorithm::FetchAddCounter.instance(4, 0).unwrap();
+        let (program, input, limits) = (&counter.program, &counter.input, Limits::default());
+        let replay = run_serialized(program, input, &limits, &order(vec![0, 1, 2, 3])).unwrap();
+        assert_eq!(replay, run(program, input, &limits).unwrap());
+        assert!(order(vec![0, 1, 2, 3]).is_pid_order() && !order(vec![1, 0]).is_pid_order());
+        for bad in [vec![0, 1, 2], vec![0, 1, 2, 2], vec![0, 1, 2, 7], vec![]] {
+            let e = run_serialized(program, input, &limits, &order(bad.clone())).unwrap_err();
+            let PramError::InvalidConfig { field, got, .. } = e else { panic!("{bad:?}: {e}") };
+            assert_eq!((field, got.as_str()), ("serialization", "step 2, cell 0"));
+        }
+        let none = Serialization::default();
+        assert!(run_serialized(program, input, &limits, &none).is_err());
+    }
 }
