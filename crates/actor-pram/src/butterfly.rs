@@ -15,7 +15,9 @@
 
 #![warn(clippy::cast_possible_truncation)]
 
-use netcore::pram::{Access, Cost, Instr, Limits, PramRun, Program, Variant};
+mod fetch;
+
+use netcore::pram::{Access, AccessKind, Cost, Instr, Limits, PramRun, Program, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::actor::{ActorMetrics, Scheduler};
@@ -27,6 +29,8 @@ use crate::ranade::{
     Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassPlan, PassRecord, PassStats,
     SlotDigest, op_of,
 };
+use fetch::FetchLog;
+pub use fetch::{FetchCell, FetchReport, MAX_FETCH_REQUESTS};
 
 /// How the global steps of a program run on actors (Choice 22).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,14 +74,14 @@ pub struct ButterflyConfig {
 }
 
 impl Default for ButterflyConfig {
-    /// The least dimension, `b = 2`, combining, pid order, a polynomial placement with
+    /// The least dimension, `b = 2`, combining, network fetch order, a polynomial placement with
     /// `k = max(2, ceil(log2 N))` and ranked keys, hash seed 0.
     fn default() -> Self {
         Self {
             dim: None,
             b: Buffers::Slots(2),
             combining: true,
-            fetch_order: FetchOrder::Pid,
+            fetch_order: FetchOrder::Network,
             hash: HashFamily::Poly,
             keys: KeyOrder::Ranked,
             hash_seed: 0,
@@ -152,10 +156,15 @@ pub struct ButterflyReport {
     pub max_dq: u64,
     /// Packet hops over all passes: forward packets and replies sent on an edge.
     pub hops: u64,
+    /// The fetch-and-op steps: their serialization, replies and combines (Choice 19), when
+    /// the program has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fetch: Option<FetchReport>,
     /// The actor run's measures (with a scheduler: every step also served by actors).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actor: Option<ButterflyActors>,
-    /// Final memory, CPU registers of every replica and PPU registers equal the reference's.
+    /// Final memory, CPU registers of every replica and PPU registers equal the reference's,
+    /// with the fetch-and-ops served in the router's serialization (Choice 19).
     pub verified: bool,
     /// The final global memory.
     #[serde(skip)]
@@ -424,9 +433,24 @@ fn run_butterfly(
         } else {
             None
         },
+        fetch: FetchLog::default(),
     };
     let steps = run.execute(reference.cost.t)?;
-    let Run { router, memory, ppus, mut report, plan, lock_passes, used, .. } = run;
+    let Run { router, memory, ppus, mut report, plan, lock_passes, used, fetch, .. } = run;
+    // The reference in the router's serialization of the fetch-and-ops (Choice 19): the
+    // reference itself in pid order, else its replay in the reported order.
+    let reference = if fetch.is_empty() {
+        reference
+    } else {
+        let (fetch, serialization) = fetch.finish();
+        let pid_order = fetch.pid_order;
+        report.fetch = Some(fetch);
+        if pid_order {
+            reference
+        } else {
+            netcore::pram::run_serialized(program, input, limits, &serialization)?
+        }
+    };
     if let Some(used) = used {
         let hashing = router.hashing();
         let accessed = (0u32..).zip(&used).filter(|&(_, &u)| u).map(|(address, _)| address);
@@ -559,6 +583,7 @@ fn empty_report(
         max_occupancy: 0,
         max_dq: 0,
         hops: 0,
+        fetch: None,
         actor: scheduler.map(|sched| ButterflyActors {
             scheduler: sched.to_string(),
             steps: config.steps,
@@ -604,6 +629,8 @@ struct Run<'a> {
     recorded: Option<&'a mut Vec<PassStats>>,
     /// With `report_routers`: per global address, whether a step accessed it so far.
     used: Option<Vec<bool>>,
+    /// The fetch-and-op steps' serialization and replies (Choice 19).
+    fetch: FetchLog,
 }
 
 impl Run<'_> {
@@ -634,8 +661,8 @@ impl Run<'_> {
             if global {
                 // Internal reads of the CPU's replicas never conflict (Choice 6).
                 let variant = if cread { Variant::Crew } else { code.variant };
-                self.global_step(variant, &accesses)?;
                 steps += 1;
+                self.global_step(variant, &accesses, steps)?;
             }
             let replicas = self.ppus.len();
             if halted == replicas {
@@ -668,9 +695,15 @@ impl Run<'_> {
         Ok((accesses, halted))
     }
 
-    /// One global step: its passes (one, or `ceil(S / N)` multiplexed), each served, tallied
-    /// and its replies delivered to the waiting replicas.
-    fn global_step(&mut self, variant: Variant, accesses: &[Access]) -> Result<(), Error> {
+    /// Global step `g_step` (1-based): its passes (one, or `ceil(S / N)` multiplexed), each
+    /// served, tallied and its replies delivered to the waiting replicas.
+    fn global_step(
+        &mut self,
+        variant: Variant,
+        accesses: &[Access],
+        g_step: u64,
+    ) -> Result<(), Error> {
+        let fetch = accesses.first().is_some_and(|a| matches!(a.kind, AccessKind::Fetch(_)));
         let passes = self.config.multiplex.passes(accesses, self.code.ppus, self.router.routers());
         let mut held = Held::new(false);
         for (t, (pids, mine)) in passes.iter().enumerate() {
@@ -693,6 +726,9 @@ impl Run<'_> {
                 }
             };
             tally_pass(&mut self.report, &s);
+            if fetch {
+                self.fetch.pass(&s, &deliveries);
+            }
             if let Some(passes) = self.recorded.as_deref_mut() {
                 passes.push(s);
             }
@@ -701,6 +737,9 @@ impl Run<'_> {
                     self.ppus[pid as usize].store(dest, value);
                 }
             }
+        }
+        if fetch {
+            self.fetch.end_step(g_step);
         }
         if let Some((pid, _)) = (0u32..).zip(&self.waits).find(|(_, w)| w.is_some()) {
             return Err(diverged(pid, format!("no reply at pass {}", self.report.passes)));
