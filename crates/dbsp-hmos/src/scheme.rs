@@ -62,7 +62,8 @@ impl Scheme {
             None => Ok(graph),
             Some(g) if g == graph => Ok(graph),
             Some(g) => {
-                let rule = format!("{graph:?} or not set for scheme {} (its graph is fixed)", self.name());
+                let rule =
+                    format!("{graph:?} or not set for scheme {} (its graph is fixed)", self.name());
                 Err(Error::param("level0", rule, format!("{g:?}")))
             }
         };

@@ -25,8 +25,7 @@ fn crossover_rows_name_the_series_and_match_slowdown() {
             "level0": "hashed", "a": 2.0, "eps": 0.3, "pattern": "copy_adversary",
             "alpha_beta": [[0.5, 0.5], [0.25, 0.5]]});
         let rows = study().prepare(&params).unwrap().run(&mut netcore::rng::seeded(1, 0)).unwrap();
-        let base =
-            slowdown.prepare(&params).unwrap().run(&mut netcore::rng::seeded(1, 0)).unwrap();
+        let base = slowdown.prepare(&params).unwrap().run(&mut netcore::rng::seeded(1, 0)).unwrap();
         assert_eq!(rows.len(), 2);
         for (row, base) in rows.iter().zip(&base) {
             assert_eq!(row["series"], series);
@@ -67,11 +66,11 @@ fn crossover_findings_state_the_crossover() {
     let f = &findings[0];
     assert!(f.contains("hmos k = 1 0.500 +- 0.000 (2^9.0..2^12.0)"), "{f}");
     assert!(
-        f.contains("no crossover with single_copy_hashed up to n = 2^12.0, and none extrapolated"),
+        f.contains("no crossover of the HMOS with single_copy_hashed up to n = 2^12.0, and none extrapolated"),
         "{f}"
     );
     assert!(
-        f.contains("no crossover with flat_majority up to n = 2^12.0; extrapolated at n = 2^16.0 (hmos k = 1; 2^16.0 to 2^16.0"),
+        f.contains("no crossover of the HMOS with flat_majority up to n = 2^12.0; extrapolated at n = 2^16.0 (hmos k = 1; 2^16.0 to 2^16.0"),
         "{f}"
     );
     let cheap: Vec<JsonObject> = sizes
@@ -81,6 +80,11 @@ fn crossover_findings_state_the_crossover() {
             [row("single_copy_hashed", n, x.sqrt()), row("hmos k = 1", n, x.sqrt() / 2.0)]
         })
         .collect();
+    // Flat majority against one hashed copy: n^0.75 against n^0.5, never.
+    assert!(
+        f.contains("no crossover of flat_majority with single_copy_hashed up to n = 2^12.0, and none extrapolated"),
+        "{f}"
+    );
     let f = &study().findings(&cheap)[0];
     assert!(f.contains("the HMOS is cheaper than single_copy_hashed at every n from 2^8.0, the smallest size run"), "{f}");
 }

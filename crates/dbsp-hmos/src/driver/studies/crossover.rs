@@ -87,7 +87,11 @@ impl Study for CrossoverStudy {
     fn point(&self, p: &SlowdownParams) -> Result<SlowdownPoint, ModelError> {
         SlowdownStudy.point(p)
     }
-    fn run(&self, point: &SlowdownPoint, rng: &mut SimRng) -> Result<Vec<CrossoverRow>, ModelError> {
+    fn run(
+        &self,
+        point: &SlowdownPoint,
+        rng: &mut SimRng,
+    ) -> Result<Vec<CrossoverRow>, ModelError> {
         let series = point.series();
         Ok(SlowdownStudy
             .run(point, rng)?
@@ -262,8 +266,14 @@ fn fit_of(series: &Series) -> Option<PowerFit> {
     power_fit(&points)
 }
 
-/// The sentence on the HMOS (every k of `hmos`) against `rival`'s series.
-fn crossover_sentence(hmos: &BTreeMap<String, Series>, name: &str, rival: &Series) -> String {
+/// The sentence on `who` (the cheapest of the series `hmos`: every k of the HMOS, or flat
+/// majority alone) against `rival`'s series, named `name`.
+fn crossover_sentence(
+    who: &str,
+    hmos: &BTreeMap<String, Series>,
+    name: &str,
+    rival: &Series,
+) -> String {
     // Measured: the smallest n from which the cheapest HMOS costs at most the rival at every
     // size of the grid where both ran.
     let sizes: Vec<u64> =
@@ -275,13 +285,15 @@ fn crossover_sentence(hmos: &BTreeMap<String, Series>, name: &str, rival: &Serie
     };
     let cheaper = |n: &u64| best(*n).is_some_and(|(c, _)| c <= rival[n]);
     let from = sizes.iter().rposition(|n| !cheaper(n)).map_or(0, |i| i + 1);
-    let Some(&last) = sizes.last() else { return format!("no size where both {name} and the HMOS ran") };
+    let Some(&last) = sizes.last() else {
+        return format!("no size where both {name} and {who} ran");
+    };
     if from < sizes.len() {
         let (c, k) = best(last).unwrap_or((0.0, String::new()));
         let n = sizes[from];
         let below = if from == 0 { ", the smallest size run" } else { "" };
         return format!(
-            "the HMOS is cheaper than {name} at every n from {}{below} (measured; at n = {} {k} costs {:.2}x)",
+            "{who} is cheaper than {name} at every n from {}{below} (measured; at n = {} {k} costs {:.2}x)",
             power_of_two((n as f64).log2()),
             power_of_two((last as f64).log2()),
             c / rival[&last]
@@ -304,12 +316,12 @@ fn crossover_sentence(hmos: &BTreeMap<String, Series>, name: &str, rival: &Serie
     let grid = power_of_two((last as f64).log2());
     match best_at {
         None => format!(
-            "no crossover with {name} up to n = {grid}, and none extrapolated: no HMOS k has a fitted exponent below {name}'s"
+            "no crossover of {who} with {name} up to n = {grid}, and none extrapolated: no fitted exponent of {who} below {name}'s"
         ),
         Some((at, lo, hi, k)) => {
             let far = if at > 64.0 { "; far beyond any machine" } else { "" };
             format!(
-                "no crossover with {name} up to n = {grid}; extrapolated at n = {} ({k}; {} to {} within one standard error of the exponents{far})",
+                "no crossover of {who} with {name} up to n = {grid}; extrapolated at n = {} ({k}; {} to {} within one standard error of the exponents{far})",
                 power_of_two(at),
                 power_of_two(lo),
                 power_of_two(hi)
@@ -328,7 +340,9 @@ fn findings(rows: &[JsonObject]) -> Vec<String> {
                 let group: Vec<&JsonObject> = rows
                     .iter()
                     .filter(|r| {
-                        let text = |k: &str| r.get(k).map(|v| v.as_str().map_or(v.to_string(), str::to_string));
+                        let text = |k: &str| {
+                            r.get(k).map(|v| v.as_str().map_or(v.to_string(), str::to_string))
+                        };
                         text("alpha").as_deref() == Some(alpha.as_str())
                             && text("beta").as_deref() == Some(beta.as_str())
                             && text("pattern").as_deref() == Some(pattern.as_str())
@@ -351,8 +365,11 @@ fn findings(rows: &[JsonObject]) -> Vec<String> {
                         ))
                     })
                     .collect();
-                let hmos: BTreeMap<String, Series> =
-                    series.iter().filter(|(k, _)| k.starts_with("hmos")).map(|(k, s)| (k.clone(), s.clone())).collect();
+                let hmos: BTreeMap<String, Series> = series
+                    .iter()
+                    .filter(|(k, _)| k.starts_with("hmos"))
+                    .map(|(k, s)| (k.clone(), s.clone()))
+                    .collect();
                 let mut sentence = format!(
                     "alpha = {alpha}, beta = {beta}, {pattern} requests: fitted exponents of the cost per step in n: {}",
                     fits.join(", ")
@@ -360,9 +377,18 @@ fn findings(rows: &[JsonObject]) -> Vec<String> {
                 if !hmos.is_empty() {
                     for rival in RIVALS {
                         if let Some(r) = series.get(rival) {
-                            sentence += &format!("; {}", crossover_sentence(&hmos, rival, r));
+                            let text = crossover_sentence("the HMOS", &hmos, rival, r);
+                            sentence += &format!("; {text}");
                         }
                     }
+                }
+                // Flat majority against one hashed copy: redundancy without hierarchy.
+                if let (Some(flat), Some(single)) =
+                    (series.get(RIVALS[1]), series.get(RIVALS[0]))
+                {
+                    let flat = BTreeMap::from([(RIVALS[1].to_string(), flat.clone())]);
+                    let text = crossover_sentence(RIVALS[1], &flat, RIVALS[0], single);
+                    sentence += &format!("; {text}");
                 }
                 sentence.push('.');
                 out.push(sentence);
@@ -371,4 +397,3 @@ fn findings(rows: &[JsonObject]) -> Vec<String> {
     }
     out
 }
-
