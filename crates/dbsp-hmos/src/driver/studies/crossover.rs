@@ -232,6 +232,9 @@ fn claims() -> Vec<Claim> {
             .only("pattern", "copy_adversary")
             .only("alpha", alpha)
             .only("beta", beta)
+            // The group's key names the pair, so that each plot draws its own pair's fit.
+            .per("alpha")
+            .per("beta")
             .pool("log_n")
             .illustration()
             .expect(Verdict::NotReproduced, COPY_ADVERSARY_NOTE),
@@ -383,9 +386,7 @@ fn findings(rows: &[JsonObject]) -> Vec<String> {
                     }
                 }
                 // Flat majority against one hashed copy: redundancy without hierarchy.
-                if let (Some(flat), Some(single)) =
-                    (series.get(RIVALS[1]), series.get(RIVALS[0]))
-                {
+                if let (Some(flat), Some(single)) = (series.get(RIVALS[1]), series.get(RIVALS[0])) {
                     let flat = BTreeMap::from([(RIVALS[1].to_string(), flat.clone())]);
                     let text = crossover_sentence(RIVALS[1], &flat, RIVALS[0], single);
                     sentence += &format!("; {text}");
