@@ -74,10 +74,11 @@ pub(crate) struct Work {
 }
 
 /// The most steps (calls of `compute`, `comm`, `scan`, `multiprefix`, `any`) one run may issue:
-/// `2^32`. A count-only run issues its steps without executing them, at about 2.8 * 10^8 per
-/// second (fft flat-naive, `P = 16`, `n = 2^28`: 1.17 * 10^9 steps in 4.2 s), so it stops
-/// within about 15 seconds where its time would otherwise grow with `n` without bound; a full
-/// run executes every step on `P'` processors and meets its memory limit long before.
+/// `2^32`. A count-only run issues its steps without executing them, one by one at about
+/// 2.8 * 10^8 per second, so it stops within about 15 seconds where its time would otherwise
+/// grow with `n` without bound; steps counted in one call (`SubPram::count_repeated`) count
+/// here each, so the limit bounds them too. A full run executes every step on `P'` processors
+/// and meets its memory limit long before.
 pub(crate) const MAX_STEP_CALLS: u64 = 1 << 32;
 
 impl Work {
