@@ -1,7 +1,7 @@
 //! Study `overlap-theorem6` (paper Section 4, Theorem 6 as growth laws): random connected
 //! graphs of max degree 4 whose every edge has delay `d`, so that only the graph varies
 //! between seeds, running the composite scheme through the dilation-3 tree order
-//! ([`super::general_graphs::composite_on_graph`]). Theorem 6 bounds the slowdown by
+//! (`general_graphs::composite_on_graph`). Theorem 6 bounds the slowdown by
 //! `O(sqrt(d_ave) log^3 n)`: the claims fit `slowdown / (sqrt(d_ave) L^3)` over `n` against one
 //! `log n` more, and the exponent in `d` against Theorem 2's `d`.
 
