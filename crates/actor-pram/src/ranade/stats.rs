@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::delay::DelayWalk;
 use super::network::{FwdOut, RSlot, RevOut, Slot};
 
 /// The slots a pass sends, as an order-independent fingerprint (Property 1's check, Choice
@@ -103,6 +104,11 @@ pub struct PassStats {
     /// [`LockstepRouter::recording`](crate::ranade::LockstepRouter::recording) (for the run's picture).
     #[serde(skip)]
     pub events: Vec<PassEvent>,
+    /// The forward pass's delay walk from its most delayed message, recorded only by a
+    /// router built [`LockstepRouter::delaying`](crate::ranade::LockstepRouter::delaying)
+    /// (Choice 28; `None` also when no packet exited).
+    #[serde(skip)]
+    pub delay: Option<DelayWalk>,
 }
 
 /// What happened at a virtual node in a round of a pass (recorded on demand).
