@@ -3,7 +3,7 @@
 //! walk (`crate::ranade::DelayWalk`) is checked against the theorem's path of length `8d` and
 //! polarised sequence of `min(δ, b d)` messages.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ranade::{Buffers, DelayKind, DelayMessage, DelayStep, DelayWalk, PassStats};
 
@@ -33,7 +33,7 @@ pub fn sequence_bound(delta: i64, b: Buffers, d: u64) -> u64 {
 }
 
 /// One slow pass and its delay sequence, with the theorem's checks.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SlowPass {
     /// The pass (1-based, as in `network.passes`).
     pub pass: u64,
@@ -72,7 +72,7 @@ pub struct SlowPass {
 }
 
 /// The delay sequences of a run (`[butterfly] delay_sequence = true`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DelayReport {
     /// `d = 2n − 1`.
     pub d: u64,

@@ -12,7 +12,7 @@
 //! the synchronous execution"). Recording is off by default
 //! ([`LockstepRouter::delaying`](super::LockstepRouter::delaying)).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::lockstep::LockstepRouter;
 use super::network::{Node, Out, Slot};
@@ -99,7 +99,7 @@ impl ForwardTrace {
 }
 
 /// Why the walk moved in one routing step (Choice 28).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DelayKind {
     /// Not delayed: the message came over an edge; the walk goes back along it.
@@ -118,7 +118,7 @@ pub enum DelayKind {
 }
 
 /// One routing step of the walk, from round `round + 1` back to `round`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DelayStep {
     /// The round the delay (or move) happened in.
     pub round: u64,
@@ -129,7 +129,7 @@ pub struct DelayStep {
 }
 
 /// A message of the sequence: a packet's key fields (Choice 13).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct DelayMessage {
     /// Its random rank (0 with destination-major keys).
     pub rank: u32,
@@ -155,7 +155,7 @@ impl DelayMessage {
 
 /// The delay walk of one pass's forward pass, from its most delayed message (the last to
 /// exit) back to round 0 (Choice 28).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DelayWalk {
     /// Where the most delayed message exits: `[level, row]`.
     pub start: [u32; 2],
