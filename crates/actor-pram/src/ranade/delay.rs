@@ -197,8 +197,21 @@ impl LockstepRouter {
         let s = snap(tr, self.idx(l, r), sent)
             .ok_or_else(|| format!("({l},{r}) closed in round {sent}"))?;
         let m = s.post_bounds.iter().copied().min().unwrap_or(INF);
+        if m == INF {
+            return Err(format!("({l},{r}) had ended by round {sent}"));
+        }
         let j = (0..3).find(|&j| s.post_bounds[j] == m).unwrap_or(0);
-        Ok(At { l, r, t, cur: s.post_heads[j].filter(|&h| h == m) })
+        if s.post_heads[j] == Some(m) {
+            return Ok(At { l, r, t, cur: Some(m) });
+        }
+        match s.fired {
+            // The bound is the successor of the key the node forwarded from that input in
+            // that round: the message itself bounds the stream (it went just before).
+            Some((f, _)) if m == f.succ() && s.head(j) == Some(f) => {
+                Ok(At { l, r, t: sent, cur: Some(f) })
+            }
+            _ => Ok(At { l, r, t, cur: None }),
+        }
     }
 
     /// The delay walk of a recorded forward pass (Choice 28), `None` if no packet exited.
