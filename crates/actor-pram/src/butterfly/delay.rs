@@ -170,7 +170,7 @@ pub(super) fn slow_pass(
             path.push(step.node);
         }
     }
-    let edges = (8 * d).min(w.path_len) as usize;
+    let edges = usize::try_from((8 * d).min(w.path_len)).unwrap_or(usize::MAX);
     let messages_in_8d = w.messages_by_edge.get(edges).copied().unwrap_or(0);
     SlowPass {
         pass,

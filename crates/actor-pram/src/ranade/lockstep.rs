@@ -776,13 +776,7 @@ impl LockstepRouter {
             next_racks.fill([0; 2]);
             round += 1;
         }
-        stats.combines = tally.combines;
-        stats.max_occupancy = tally.max_occupancy;
-        stats.max_dq = tally.max_dq;
-        stats.exits = tally.exits;
-        stats.deliveries = tally.deliveries;
-        stats.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
-        stats.serialization.sort_unstable();
+        stats.take_tally(tally);
         Ok((stats, trace))
     }
 }
