@@ -10,13 +10,28 @@
 //! and the rounds give the same delays (the Appendix's remark that "messages in the delay
 //! sequence are in fact the same as those that would have been extracted by the analysis of
 //! the synchronous execution"). Recording is off by default
-//! ([`LockstepRouter::delaying`](super::LockstepRouter::delaying)).
+//! (`LockstepRouter::delaying`). The walk needs only the levelled network's shape
+//! ([`Levelled`], which the lockstep router implements).
 
 use serde::{Deserialize, Serialize};
 
-use super::lockstep::LockstepRouter;
 use super::network::{Node, Out, Slot};
 use super::packet::{INF, Key};
+
+/// The levelled network's shape as the walk reads it (Choice 12): node indices, the
+/// predecessor on an input, the successor on an output, and where a key goes.
+pub(super) trait Levelled {
+    /// Virtual nodes.
+    fn nodes(&self) -> usize;
+    /// The index of node `(l, r)`.
+    fn idx(&self, l: u32, r: u32) -> usize;
+    /// The predecessor of `(l, r)` on input `j` (0 = S, 1 = X), `l >= 1`.
+    fn pred(&self, l: u32, r: u32, j: usize) -> (u32, u32);
+    /// The successor of `(l, r)` on output `o` (0 = S, 1 = X).
+    fn succ(&self, l: u32, r: u32, o: usize) -> (u32, u32);
+    /// Where key `k` leaves `(l, r)`.
+    fn route(&self, l: u32, r: u32, k: Key) -> Option<Out>;
+}
 
 /// One open node's forward round as the walk reads it: what arrived, what its inputs held
 /// and bounded before it fired, its credits, and its inputs' bounds and heads after.
@@ -74,12 +89,12 @@ impl ForwardTrace {
     /// Records node `(l, r)`'s round `round` (`pre` taken before it fired, `v` after).
     pub(super) fn record(
         &mut self,
-        router: &LockstepRouter,
+        router: &impl Levelled,
         (l, r, round): (u32, u32, u64),
         mut pre: Snap,
         v: &Node,
     ) {
-        let size = (router.levels * router.rows) as usize;
+        let size = router.nodes();
         while self.rounds.len() <= round as usize {
             self.rounds.push(vec![None; size]);
         }
@@ -178,14 +193,15 @@ pub struct DelayWalk {
 
 /// The walk's state: a node, a round, and the message it follows there (present before the
 /// node fires), or none while it follows a ghost bound.
-struct At {
+pub(super) struct At {
     l: u32,
     r: u32,
     t: u64,
     cur: Option<Key>,
 }
 
-impl LockstepRouter {
+/// The delay walk over a levelled network (Choice 28); the lockstep router is one.
+pub(super) trait DelayWalker: Levelled {
     /// The node (and message) behind the ghost that `(l, r)` sent in round `t − 1`: the packet
     /// heading its least-bounded input after that round, or, if that input was empty, the
     /// input itself (the walk then follows its ghost).
@@ -215,7 +231,7 @@ impl LockstepRouter {
     }
 
     /// The delay walk of a recorded forward pass (Choice 28), `None` if no packet exited.
-    pub(super) fn delay_walk(&self, tr: &ForwardTrace) -> Option<DelayWalk> {
+    fn delay_walk(&self, tr: &ForwardTrace) -> Option<DelayWalk> {
         let &(k, l, r, t) = tr.exits.iter().max_by_key(|e| (e.3, std::cmp::Reverse((e.1, e.2))))?;
         let mut walk = DelayWalk {
             start: [l, r],

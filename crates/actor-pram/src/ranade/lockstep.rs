@@ -5,7 +5,7 @@
 use netcore::pram::{Access, AccessKind, FetchOp, Variant};
 use netcore::topology::{Coord, Link, WrappedButterfly};
 
-use super::delay::{ForwardTrace, Snap, arrived_keys};
+use super::delay::{DelayWalker, ForwardTrace, Levelled, Snap, arrived_keys};
 use super::host::{Cells, Held};
 use super::network::{
     FwdOut, Input, Node, NodeTally, Out, Part, RSlot, Record, RevOut, Slot, pop_release,
@@ -33,6 +33,26 @@ pub struct LockstepRouter {
     /// Record every pass's forward rounds and extract its delay walk (Choice 28).
     pub(super) delay: bool,
 }
+
+impl Levelled for LockstepRouter {
+    fn nodes(&self) -> usize {
+        (self.levels * self.rows) as usize
+    }
+    fn idx(&self, l: u32, r: u32) -> usize {
+        LockstepRouter::idx(self, l, r)
+    }
+    fn pred(&self, l: u32, r: u32, j: usize) -> (u32, u32) {
+        LockstepRouter::pred(self, l, r, j)
+    }
+    fn succ(&self, l: u32, r: u32, o: usize) -> (u32, u32) {
+        LockstepRouter::succ(self, l, r, o)
+    }
+    fn route(&self, l: u32, r: u32, k: Key) -> Option<Out> {
+        LockstepRouter::route(self, l, r, k)
+    }
+}
+
+impl DelayWalker for LockstepRouter {}
 
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
 pub fn round_limit(n: u32) -> u64 {
