@@ -156,3 +156,51 @@ fn measure() {
         }
     }
 }
+
+/// A fixed grid of small runs (hot spot and permutation reads of 8 and 24 PPUs, n = 2, 3,
+/// b = 1, 2, unbounded, with and without combining, identity and polynomial placement, FIFO,
+/// LIFO, random): some passes are slow (measured: 24 of 360, least margin 6 messages),
+/// and every slow pass's delay sequence is valid and meets `min(δ, b d)`.
+#[test]
+fn small_grid_slow_passes_hold() {
+    let (mut passes, mut slow, mut least) = (0u64, 0u64, i64::MAX);
+    for algorithm in [Algorithm::HotSpotRead, Algorithm::PermutationRead] {
+        for size in [8u32, 24] {
+            let instance = algorithm.instance(size, 1).unwrap();
+            for b in [Buffers::Slots(1), Buffers::Slots(2), Buffers::Unbounded] {
+                for combining in [true, false] {
+                    for hash in [HashFamily::Identity, HashFamily::Poly] {
+                        for scheduler in
+                            [Scheduler::Fifo, Scheduler::Lifo, Scheduler::Random { seed: 1 }]
+                        {
+                            let config = ButterflyConfig {
+                                b,
+                                combining,
+                                hash: hash.clone(),
+                                delay_sequence: true,
+                                ..ButterflyConfig::default()
+                            };
+                            let r = simulate_butterfly_actors(
+                                &instance.program,
+                                &instance.input,
+                                &config,
+                                scheduler,
+                                &Limits::default(),
+                            )
+                            .unwrap();
+                            let what =
+                                format!("{} {size} {config:?} {scheduler:?}", algorithm.name());
+                            assert!(check_walks(&r, &what), "{what}: {:?}", r.delay);
+                            let d = r.delay.as_ref().unwrap();
+                            passes += d.passes;
+                            slow += d.slow;
+                            least = least.min(d.least_margin.unwrap_or(i64::MAX));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("{slow} of {passes} passes slow, least margin {least}");
+    assert!(slow >= 12, "{slow} of {passes}");
+}
