@@ -31,7 +31,9 @@ use crate::ranade::{
     SlotDigest, op_of,
 };
 use delay::DelayLog;
-pub use delay::{DelayReport, MAX_DELAY_SEQUENCES, SlowPass, diameter, excess, sequence_bound};
+pub use delay::{
+    DelayReport, MAX_DELAY_DIM, MAX_DELAY_SEQUENCES, SlowPass, diameter, excess, sequence_bound,
+};
 use fetch::FetchLog;
 pub use fetch::{FetchCell, FetchReport, MAX_FETCH_REQUESTS};
 
@@ -402,6 +404,13 @@ fn run_butterfly(
     let code = Code::new(program)?;
     let dim = dimension(config.dim, code.ppus)?;
     let mut router = build_router(config, dim, recorded.is_some())?;
+    if config.delay_sequence && dim > MAX_DELAY_DIM {
+        return Err(Error::InvalidConfig {
+            field: "butterfly.delay_sequence",
+            rule: "dim <= 7 (every forward round of a pass is recorded, Choice 28)",
+            got: dim.to_string(),
+        });
+    }
     if config.delay_sequence {
         router = router.delaying();
     }

@@ -11,6 +11,12 @@ use crate::ranade::{Buffers, DelayKind, DelayMessage, DelayStep, DelayWalk, Pass
 /// cover them all.
 pub const MAX_DELAY_SEQUENCES: usize = 64;
 
+/// The largest dimension a run records its passes' forward rounds at (`delay_sequence`):
+/// each open node's round keeps about 300 bytes, so a pass of `R` rounds may keep
+/// up to `(3n − 1) 2^n R` of them (the hot spot without combining at `n = 7`: 577 MB
+/// peak against 27 MB without; Choice 28).
+pub const MAX_DELAY_DIM: u32 = 7;
+
 /// The theorem's `d` on the wrapped butterfly of dimension `n`: its directed diameter
 /// `2n − 1` (Choice 28).
 pub fn diameter(n: u32) -> u64 {

@@ -80,7 +80,7 @@ impl Snap {
 /// Every open node's forward rounds of one pass, `rounds[t][node]`.
 #[derive(Debug, Clone, Default)]
 pub(super) struct ForwardTrace {
-    rounds: Vec<Vec<Option<Snap>>>,
+    rounds: Vec<Vec<Option<Box<Snap>>>>,
     /// Exits: (key, level, row, round).
     exits: Vec<(Key, u32, u32, u64)>,
 }
@@ -109,7 +109,7 @@ impl ForwardTrace {
                 self.exits.push((m, l, r, round));
             }
         }
-        self.rounds[round as usize][router.idx(l, r)] = Some(pre);
+        self.rounds[round as usize][router.idx(l, r)] = Some(Box::new(pre));
     }
 }
 
@@ -345,7 +345,7 @@ pub(super) trait DelayWalker: Levelled {
 }
 
 fn snap(tr: &ForwardTrace, node: usize, t: u64) -> Option<&Snap> {
-    tr.rounds.get(t as usize)?.get(node)?.as_ref()
+    tr.rounds.get(t as usize)?.get(node)?.as_deref()
 }
 
 /// Distinct keys among `keys`.

@@ -204,3 +204,21 @@ fn small_grid_slow_passes_hold() {
     println!("{slow} of {passes} passes slow, least margin {least}");
     assert!(slow >= 12, "{slow} of {passes}");
 }
+
+/// The recording is refused past `n = 7` (`MAX_DELAY_DIM`) before anything runs.
+#[test]
+fn delay_sequence_is_refused_past_dim_7() {
+    let instance = Algorithm::HotSpotRead.instance(8, 1).unwrap();
+    let config =
+        ButterflyConfig { dim: Some(8), delay_sequence: true, ..ButterflyConfig::default() };
+    let err = simulate_butterfly_actors(
+        &instance.program,
+        &instance.input,
+        &config,
+        Scheduler::Fifo,
+        &Limits::default(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("butterfly.delay_sequence"), "{err}");
+    assert!(err.to_string().contains("dim <= 7"), "{err}");
+}
