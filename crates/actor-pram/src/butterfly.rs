@@ -15,6 +15,7 @@
 
 #![warn(clippy::cast_possible_truncation)]
 
+mod delay;
 mod fetch;
 
 use netcore::pram::{Access, AccessKind, Cost, Instr, Limits, PramRun, Program, Variant};
@@ -28,6 +29,10 @@ use crate::limits::{check_butterfly_memory, check_butterfly_work};
 use crate::ranade::{
     Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassPlan, PassRecord, PassStats,
     SlotDigest, op_of,
+};
+use delay::DelayLog;
+pub use delay::{
+    DelayReport, MAX_DELAY_DIM, MAX_DELAY_SEQUENCES, SlowPass, diameter, excess, sequence_bound,
 };
 use fetch::FetchLog;
 pub use fetch::{FetchCell, FetchReport, MAX_FETCH_REQUESTS};
@@ -71,6 +76,8 @@ pub struct ButterflyConfig {
     pub steps: Steps,
     /// Report the router of every address the program accessed (`address_routers`).
     pub report_routers: bool,
+    /// Extract the delay sequence of every slow pass (Theorem 3 of the Appendix, Choice 28).
+    pub delay_sequence: bool,
 }
 
 impl Default for ButterflyConfig {
@@ -88,6 +95,7 @@ impl Default for ButterflyConfig {
             multiplex: Multiplex::Pipelined,
             steps: Steps::Barrier,
             report_routers: false,
+            delay_sequence: false,
         }
     }
 }
@@ -163,6 +171,9 @@ pub struct ButterflyReport {
     /// The actor run's measures (with a scheduler: every step also served by actors).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actor: Option<ButterflyActors>,
+    /// With `delay_sequence`: the slow passes and their delay sequences (Choice 28).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay: Option<DelayReport>,
     /// Final memory, CPU registers of every replica and PPU registers equal the reference's,
     /// with the fetch-and-ops served in the router's serialization (Choice 19).
     pub verified: bool,
@@ -392,7 +403,17 @@ fn run_butterfly(
 ) -> Result<ButterflyReport, Error> {
     let code = Code::new(program)?;
     let dim = dimension(config.dim, code.ppus)?;
-    let router = build_router(config, dim, recorded.is_some())?;
+    let mut router = build_router(config, dim, recorded.is_some())?;
+    if config.delay_sequence && dim > MAX_DELAY_DIM {
+        return Err(Error::InvalidConfig {
+            field: "butterfly.delay_sequence",
+            rule: "dim <= 7 (every forward round of a pass is recorded, Choice 28)",
+            got: dim.to_string(),
+        });
+    }
+    if config.delay_sequence {
+        router = router.delaying();
+    }
     let (reference, per_step) = checked_reference(
         program,
         input,
@@ -434,9 +455,11 @@ fn run_butterfly(
             None
         },
         fetch: FetchLog::default(),
+        delay: config.delay_sequence.then(|| DelayLog::new(dim, config.b)),
     };
     let steps = run.execute(reference.cost.t)?;
-    let Run { router, memory, ppus, mut report, plan, lock_passes, used, fetch, .. } = run;
+    let Run { router, memory, ppus, mut report, plan, lock_passes, used, fetch, delay, .. } = run;
+    report.delay = delay.map(DelayLog::finish);
     // The reference in the router's serialization of the fetch-and-ops (Choice 19): the
     // reference itself in pid order, else its replay in the reported order.
     let reference = if fetch.is_empty() {
@@ -584,6 +607,7 @@ fn empty_report(
         max_dq: 0,
         hops: 0,
         fetch: None,
+        delay: None,
         actor: scheduler.map(|sched| ButterflyActors {
             scheduler: sched.to_string(),
             steps: config.steps,
@@ -631,6 +655,8 @@ struct Run<'a> {
     used: Option<Vec<bool>>,
     /// The fetch-and-op steps' serialization and replies (Choice 19).
     fetch: FetchLog,
+    /// With `delay_sequence`: the slow passes' delay sequences (Choice 28).
+    delay: Option<DelayLog>,
 }
 
 impl Run<'_> {
@@ -799,6 +825,9 @@ impl Run<'_> {
         }
         if let Some(act) = self.report.actor.as_mut() {
             tally_actor_pass(act, &a.actor, s.r_fwd + s.r_rev);
+        }
+        if let Some(log) = self.delay.as_mut() {
+            log.pass(pass, &s, a.actor.actor_time);
         }
         Ok((s, a.pass.deliveries))
     }

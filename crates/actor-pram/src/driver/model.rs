@@ -26,6 +26,7 @@
 //! # report_routers = true   # the router of each accessed address (at most 4096) in the report
 //! # multiplex = "pipelined"  # or "sequential" (S > N)
 //! # steps = "barrier"   # or "overlapping": also one actor system for the whole program
+//! # delay_sequence = true   # every slow pass's delay sequence (Theorem 3 of the Appendix)
 //! ```
 #![warn(clippy::cast_possible_truncation)]
 

@@ -233,5 +233,33 @@ pub(crate) fn run_report(report: ActorPramReport) -> Result<RunReport, ModelErro
         ),
         (None, None) => format!("{head}; verified = {}", report.verified),
     };
+    let summary = match report.network.as_ref().and_then(|r| r.delay.as_ref()) {
+        Some(d) => format!("{summary}\n{}", delay_lines(d)),
+        None => summary,
+    };
     Ok(RunReport { summary, report: to_json(&report)? })
+}
+
+/// The delay sequences of a run (Choice 28): the counts, then every listed slow pass.
+fn delay_lines(d: &crate::butterfly::DelayReport) -> String {
+    let mut out = format!(
+        "delay sequences (Theorem 3, d = {}): {} of {} passes slow (actor time >= (7d + 1) 4 = {}), {} hold{}",
+        d.d,
+        d.slow,
+        d.passes,
+        d.slow_from,
+        d.hold,
+        d.least_margin.map_or(String::new(), |m| format!(", least margin {m}")),
+    );
+    for s in &d.sequences {
+        out.push('\n');
+        out.push_str(&s.describe(d.d));
+    }
+    if d.slow > d.sequences.len() as u64 {
+        out.push_str(&format!(
+            "\n({} more slow passes not listed)",
+            d.slow - d.sequences.len() as u64
+        ));
+    }
+    out
 }

@@ -282,6 +282,7 @@ proptest! {
             multiplex: Multiplex::Pipelined,
             steps: if overlapping { Steps::Overlapping } else { Steps::Barrier },
             report_routers: true,
+            delay_sequence: false,
         };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {

@@ -219,6 +219,7 @@ proptest! {
             multiplex,
             steps: if overlapping { Steps::Overlapping } else { Steps::Barrier },
             report_routers: false,
+            delay_sequence: false,
         };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {
