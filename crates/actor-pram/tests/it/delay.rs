@@ -131,32 +131,6 @@ proptest! {
     }
 }
 
-#[test]
-#[ignore = "measurement: DS_CONFIGS=paths (space-separated)"]
-fn measure() {
-    for path in std::env::var("DS_CONFIGS").expect("DS_CONFIGS").split_whitespace() {
-        let (summary, report) = run(std::path::Path::new(path));
-        let d: DelayReport =
-            serde_json::from_value(report["network"]["delay"].clone()).expect("a delay report");
-        let lens: Vec<String> = d
-            .sequences
-            .iter()
-            .map(|s| format!("{}:{}/{}({}e)", s.pass, s.messages_in_8d, s.bound, s.path_len))
-            .collect();
-        println!(
-            "{path}: {} of {} slow, {} hold, least margin {:?}; msgs/bound(path) {}",
-            d.slow,
-            d.passes,
-            d.hold,
-            d.least_margin,
-            lens.join(" ")
-        );
-        if std::env::var("DS_VERBOSE").is_ok() {
-            println!("{summary}");
-        }
-    }
-}
-
 /// A fixed grid of small runs (hot spot and permutation reads of 8 and 24 PPUs, n = 2, 3,
 /// b = 1, 2, unbounded, with and without combining, identity and polynomial placement, FIFO,
 /// LIFO, random): some passes are slow (measured: 24 of 360, least margin 6 messages),
