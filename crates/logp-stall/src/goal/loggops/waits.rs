@@ -85,6 +85,11 @@ impl Waits {
         while slot != NIL {
             let b = &mut self.buckets[slot as usize];
             if b.res == res && b.key == key && b.from.is_none() {
+                // Mostly newer than every member (a new stamp): appended without a search.
+                if b.members.back().is_some_and(|x| x.0 < m.0) {
+                    b.members.push_back(m);
+                    return None;
+                }
                 let at = b.members.partition_point(|x| x.0 < m.0);
                 b.members.insert(at, m);
                 if at > 0 {
