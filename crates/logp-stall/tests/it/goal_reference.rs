@@ -348,10 +348,11 @@ fn case() -> impl Strategy<Value = Case> {
 }
 
 /// Heavy contention, as in a linear all-to-all: 2-4 ranks with 20-60 operations, nearly all
-/// ready at once, `o` at least `g` mostly and a small `L`, so that most sends and messages are
-/// put back many times and buckets move, merge and settle (rendezvous raises included).
+/// ready at once, `o` above or below `g`, `L` small against the queues, so that most sends and
+/// messages are put back many times and buckets move, merge and settle (rendezvous raises
+/// included).
 fn contended() -> impl Strategy<Value = Case> {
-    let prm = (0u64..4, 1u64..5, 0u64..4, prop_oneof![Just(0u64), Just(1)], 0u64..2, 0u64..4)
+    let prm = (0u64..12, 1u64..5, 0u64..7, prop_oneof![Just(0u64), Just(1)], 0u64..2, 0u64..4)
         .prop_map(|(l, o, g, big_g, big_o, s)| LogGopsParams {
             latency: l,
             o,
@@ -367,7 +368,7 @@ fn contended() -> impl Strategy<Value = Case> {
         2u32..5,
         prm,
         prop::collection::vec(item, 20..60),
-        prop::collection::vec(dep, 0..4),
+        prop::collection::vec(dep, 0..8),
         any::<u64>(),
     )
         .prop_map(build)
