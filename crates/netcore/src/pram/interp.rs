@@ -203,12 +203,7 @@ pub fn run_serialized(
     let mut machine = Machine::new(program, &code, &mut memory, &mut sink)?;
     machine.orders = Some(serialization);
     machine.run(limits)?;
-    Ok(PramRun {
-        memory: machine.memory.contents(),
-        cpu_regs: machine.cpu,
-        ppu_regs: machine.regs,
-        cost: machine.cost,
-    })
+    Ok(machine.finished())
 }
 
 /// Runs `program` on any global memory back end, sending every global step's accesses to
@@ -243,12 +238,7 @@ pub fn run_with<M: GlobalMemory, T: TraceSink>(
     check_budget(estimate_bytes(program), limits)?;
     let mut machine = Machine::new(program, &code, memory, sink)?;
     machine.run(limits)?;
-    Ok(PramRun {
-        memory: machine.memory.contents(),
-        cpu_regs: machine.cpu,
-        ppu_regs: machine.regs,
-        cost: machine.cost,
-    })
+    Ok(machine.finished())
 }
 
 struct Machine<'a, M, T> {
@@ -324,6 +314,16 @@ fn cpu(r: CReg) -> usize {
 }
 
 impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
+    /// The run's result once [`Machine::run`] has returned: final memory, registers and cost.
+    fn finished(self) -> PramRun {
+        PramRun {
+            memory: self.memory.contents(),
+            cpu_regs: self.cpu,
+            ppu_regs: self.regs,
+            cost: self.cost,
+        }
+    }
+
     /// The machine's registers, local memories and step buffers, each allocated once through
     /// [`crate::limits`]' fallible allocation.
     fn new(
