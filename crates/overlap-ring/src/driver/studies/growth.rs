@@ -375,7 +375,8 @@ impl Study for Growth {
             .only("family", "huge")
             .only("scheme", "composite")
             .series("d_ave")
-            .log_x(),
+            .log_x()
+            .log_y(),
         ]
     }
 }

@@ -114,7 +114,8 @@ impl Study for Theorem6 {
         vec![
             Plot::new("theorem6-ratio", "slowdown / (sqrt(d) L^3) vs n, per d", "n", &["ratio"])
                 .series("d")
-                .log_x(),
+                .log_x()
+                .log_y(),
             Plot::new("theorem6-slowdown", "slowdown vs n, per d", "n", &["slowdown"])
                 .series("d")
                 .log_x()
