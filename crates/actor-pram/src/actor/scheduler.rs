@@ -30,6 +30,14 @@ pub enum Scheduler {
     DepthOrder,
     /// The greatest sender depth first, then the least sequence number.
     MaxDepth,
+    /// Greedy depth-maximising: the message whose event would be deepest now, `1 +
+    /// max(receiver's last depth [serialized], sender depth)`, ties broken uniformly at random
+    /// (`netcore::rng::seeded(seed, 0)`); one restart of [`deepest`](crate::actor::deepest)'s
+    /// search (Choice 2). Each pick scans the in-flight messages: O(k).
+    Greedy {
+        /// The seed of the tie-breaking stream.
+        seed: u64,
+    },
 }
 
 impl std::fmt::Display for Scheduler {
@@ -40,6 +48,7 @@ impl std::fmt::Display for Scheduler {
             Scheduler::Random { seed } => write!(f, "random(seed {seed})"),
             Scheduler::DepthOrder => f.write_str("depth-order"),
             Scheduler::MaxDepth => f.write_str("max-depth"),
+            Scheduler::Greedy { seed } => write!(f, "greedy(seed {seed})"),
         }
     }
 }
@@ -132,6 +141,8 @@ pub(crate) enum InFlight<M> {
     },
     /// A heap by (sender depth, reversed push number: the sequence number).
     MaxDepth(BinaryHeap<Keyed<(u32, Reverse<u64>), M>>, u64),
+    /// Scanned at every pick for the deepest resulting event.
+    Greedy(Vec<Envelope<M>>, netcore::rng::SimRng),
     /// Exhaustive search by replay: the `k`-th pick takes index `script[k]` (0 past the end)
     /// of the in-flight messages in sequence order, and records how many there were.
     Replay {
@@ -151,6 +162,9 @@ impl<M> InFlight<M> {
             }
             Scheduler::DepthOrder => InFlight::DepthOrder { buckets: Vec::new(), lo: 0, len: 0 },
             Scheduler::MaxDepth => InFlight::MaxDepth(BinaryHeap::new(), 0),
+            Scheduler::Greedy { seed } => {
+                InFlight::Greedy(Vec::new(), netcore::rng::seeded(seed, 0))
+            }
         }
     }
 
@@ -158,7 +172,10 @@ impl<M> InFlight<M> {
     pub(crate) fn push(&mut self, env: Envelope<M>) {
         match self {
             InFlight::Fifo(q) => q.push_back(env),
-            InFlight::Lifo(s) | InFlight::Random(s, _) | InFlight::Replay { list: s, .. } => {
+            InFlight::Lifo(s)
+            | InFlight::Random(s, _)
+            | InFlight::Greedy(s, _)
+            | InFlight::Replay { list: s, .. } => {
                 s.push(env);
             }
             InFlight::DepthOrder { buckets, lo, len } => {
@@ -187,7 +204,9 @@ impl<M> InFlight<M> {
         }
     }
 
-    pub(crate) fn pick(&mut self) -> Option<Envelope<M>> {
+    /// The next message; `depth_of(to)` is the depth an event of `to` starts from (its last
+    /// event's if serialized, else 0), which only [`Scheduler::Greedy`] reads.
+    pub(crate) fn pick(&mut self, depth_of: impl Fn(ActorId) -> u32) -> Option<Envelope<M>> {
         match self {
             InFlight::Fifo(q) => q.pop_front(),
             InFlight::Lifo(s) => s.pop(),
@@ -212,6 +231,22 @@ impl<M> InFlight<M> {
                 Some(env)
             }
             InFlight::MaxDepth(h, _) => h.pop().map(|k| k.env),
+            InFlight::Greedy(s, rng) => {
+                // Reservoir sampling among the messages of the greatest resulting depth.
+                let (mut best, mut key, mut ties) = (None, 0u32, 0u64);
+                for (i, e) in s.iter().enumerate() {
+                    let k = depth_of(e.to).max(e.sdepth);
+                    if best.is_none() || k > key {
+                        (best, key, ties) = (Some(i), k, 1);
+                    } else if k == key {
+                        ties += 1;
+                        if rng.next_u64() % ties == 0 {
+                            best = Some(i);
+                        }
+                    }
+                }
+                Some(s.swap_remove(best?))
+            }
             InFlight::Replay { list, script, branching } => {
                 if list.is_empty() {
                     return None;

@@ -1,0 +1,157 @@
+//! Definition 1's maximum: the greedy search (`actor::deepest`) against the exhaustive one
+//! (`actor::explore`) on every system small enough to enumerate (Choice 2).
+
+use actor_pram::actor::{
+    ActorError, ActorId, Behaviour, Ctx, Kind, Limits, Runtime, Scheduler, Search, deepest, explore,
+};
+
+/// A node of a random toy system: on a message it sends one message to each of its targets
+/// (all of smaller index, so every run ends), but only on every `every`-th message it gets
+/// (a gate: which messages pass then depends on the delivery order, and so does the DAG).
+#[derive(Debug, Clone)]
+struct Node {
+    targets: Vec<ActorId>,
+    serialized: bool,
+    every: u32,
+    seen: u32,
+}
+
+impl Behaviour for Node {
+    type Msg = ();
+    type Env = ();
+    fn kind(&self) -> Kind {
+        if self.serialized { Kind::Serialized } else { Kind::Unserialized }
+    }
+    fn handle(&mut self, _: &(), ctx: &mut Ctx<'_, Self>, _: ()) -> Result<(), ActorError> {
+        if self.serialized {
+            let mut next = self.clone();
+            next.seen += 1;
+            if next.seen % next.every == 0 {
+                for &t in &self.targets {
+                    ctx.send(t, ());
+                }
+            }
+            ctx.become_(next);
+        } else {
+            for &t in &self.targets {
+                ctx.send(t, ());
+            }
+        }
+        Ok(())
+    }
+    fn state_words(&self) -> u64 {
+        1
+    }
+}
+
+/// A toy system: `nodes[i] = (targets, serialized, every)`, and messages injected into the
+/// given actors.
+#[derive(Debug, Clone)]
+struct Toy {
+    nodes: Vec<(Vec<u32>, bool, u32)>,
+    inject: Vec<u32>,
+}
+
+impl Toy {
+    fn build(&self, rt: &mut Runtime<Node>) -> Result<(), ActorError> {
+        for (targets, serialized, every) in &self.nodes {
+            let targets: Vec<ActorId> = targets.iter().map(|&t| ActorId(t)).collect();
+            let node =
+                Node { targets: targets.clone(), serialized: *serialized, every: *every, seen: 0 };
+            rt.spawn(node, &targets)?;
+        }
+        for &a in &self.inject {
+            rt.inject(ActorId(a), ())?;
+        }
+        Ok(())
+    }
+
+    /// A random system of 2..=5 actors from a linear congruential stream.
+    fn random(state: &mut u64) -> Toy {
+        let mut next = |m: u64| {
+            *state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (*state >> 33) % m
+        };
+        let actors = 2 + next(4) as u32;
+        let nodes = (0..actors)
+            .map(|i| {
+                let targets = (0..i).filter(|_| next(3) == 0).collect();
+                (targets, next(4) != 0, 1 + next(2) as u32)
+            })
+            .collect();
+        let inject = (0..1 + next(3)).map(|_| next(u64::from(actors)) as u32).collect();
+        Toy { nodes, inject }
+    }
+}
+
+fn fifo(toy: &Toy) -> u64 {
+    let mut rt = Runtime::new(Scheduler::Fifo, Limits::default());
+    toy.build(&mut rt).unwrap();
+    rt.run(&()).unwrap().actor_time
+}
+
+/// The sink-and-chain case of `specs::exhaustive_max_over_executions`, where FIFO is strictly
+/// below the maximum. Actors A (sink), C -> A, B -> C; one message injected into A, one into
+/// B. FIFO: A takes its injected message at depth 1, B at 1, C at 2, A the chain's message at
+/// 3. The maximum, 4: B, C first (depths 1, 2), then A takes the chain's message (sender depth
+/// 2) at 3 and the injected one after it at 4. Greedy: the two injected messages tie (depth
+/// 1); a restart that draws B first then has C's event (2) beat A's (1), then A's chain
+/// message (3) beat its injected one (1): 4. A restart that draws A first ends at 3.
+#[test]
+fn deepest_beats_fifo_on_the_chain() {
+    let toy = Toy {
+        nodes: vec![(vec![], true, 1), (vec![0], true, 1), (vec![1], true, 1)],
+        inject: vec![0, 2],
+    };
+    let e = explore(Limits::default(), &(), 100, |rt| toy.build(rt)).unwrap();
+    assert_eq!((e.min_actor_time, e.max_actor_time), (3, 4));
+    let d = deepest(Limits::default(), &(), &Search::default(), |rt| toy.build(rt)).unwrap();
+    assert_eq!((d.fifo_actor_time, d.actor_time), (3, 4));
+    assert_eq!(fifo(&toy), 3);
+    assert_eq!(d.runs, 3 + 8);
+    // Deterministic given the seed.
+    let again = deepest(Limits::default(), &(), &Search::default(), |rt| toy.build(rt)).unwrap();
+    assert_eq!(d, again);
+}
+
+/// On every random toy system (2..=5 actors, gates, unserialized actors, 1..=3 injections)
+/// that `explore` enumerates within 20 000 executions, the search's deepest run equals the
+/// exhaustive maximum, and FIFO is strictly below it on some of them.
+#[test]
+fn deepest_equals_exhaustive_maximum() {
+    let mut state = 7u64;
+    let (mut checked, mut fifo_below) = (0, 0);
+    for _ in 0..400 {
+        let toy = Toy::random(&mut state);
+        let e = match explore(Limits::default(), &(), 20_000, |rt| toy.build(rt)) {
+            Ok(e) => e,
+            Err(ActorError::BudgetExceeded { .. }) => continue,
+            Err(err) => panic!("{toy:?}: {err}"),
+        };
+        let d = deepest(Limits::default(), &(), &Search::default(), |rt| toy.build(rt)).unwrap();
+        assert_eq!(d.actor_time, e.max_actor_time, "{toy:?}: found {d:?}, exhaustive {e:?}");
+        assert_eq!(d.fifo_actor_time, fifo(&toy));
+        checked += 1;
+        fifo_below += u32::from(d.fifo_actor_time < e.max_actor_time);
+    }
+    eprintln!("checked {checked}, FIFO below the maximum on {fifo_below}");
+    assert!(checked >= 300, "{checked}");
+    assert!(fifo_below >= 10, "{fifo_below}");
+}
+
+/// The broadcast tree (S = 2, 5, 6): every order has depth ceil(log2(S + 2)); so has the
+/// search's deepest.
+#[test]
+fn deepest_on_the_broadcast_tree() {
+    for s in [2u32, 5, 6] {
+        let build = |rt: &mut Runtime<actor_pram::broadcast::TreeNode>| {
+            actor_pram::broadcast::build_tree(rt, s)
+        };
+        let e = explore(Limits::default(), &(), 100_000, build).unwrap();
+        let d = deepest(Limits::default(), &(), &Search::default(), build).unwrap();
+        assert_eq!(d.actor_time, e.max_actor_time);
+        assert_eq!(d.actor_time, u64::from(actor_pram::broadcast::tree_depth(s)));
+    }
+}
