@@ -462,6 +462,15 @@ impl<B: Behaviour> Runtime<B> {
         Ok(ActorId(id))
     }
 
+    /// Under [`Scheduler::Priority`], fixes the priority of actor `i` to `table[i]` (before
+    /// any message is in flight; actors past the table keep the seeded hash). Other
+    /// schedulers ignore it.
+    pub(crate) fn set_priorities(&mut self, table: Vec<u64>) {
+        if let InFlight::Priority(_, _, _, t) = &mut self.inflight {
+            *t = table;
+        }
+    }
+
     /// Adds `who` to the acquaintances of `of` (for wiring a system from outside).
     pub fn acquaint(&mut self, of: ActorId, who: ActorId) {
         if self.limits.strict

@@ -38,6 +38,24 @@ pub enum Scheduler {
         /// The seed of the tie-breaking stream.
         seed: u64,
     },
+    /// Hold-back: the receivers in a seeded random priority order (a hash of the seed and the
+    /// actor id); the top-priority actor with a message in flight gets it, its greatest
+    /// sender depth first (then the least sequence number). When the priority is a
+    /// topological order of who-sends-to-whom, every serialized actor takes its messages only
+    /// once all have arrived, deepest first: each one after the deepest; a restart of
+    /// [`deepest`](crate::actor::deepest)'s search. O(log k) per pick.
+    Priority {
+        /// The seed of the actors' priorities.
+        seed: u64,
+    },
+}
+
+/// The priority of actor `id` under [`Scheduler::Priority`] `seed` (splitmix64 of both).
+fn priority(seed: u64, id: ActorId) -> u64 {
+    let mut z = seed ^ u64::from(id.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 impl std::fmt::Display for Scheduler {
@@ -49,6 +67,7 @@ impl std::fmt::Display for Scheduler {
             Scheduler::DepthOrder => f.write_str("depth-order"),
             Scheduler::MaxDepth => f.write_str("max-depth"),
             Scheduler::Greedy { seed } => write!(f, "greedy(seed {seed})"),
+            Scheduler::Priority { seed } => write!(f, "priority(seed {seed})"),
         }
     }
 }
@@ -141,6 +160,10 @@ pub(crate) enum InFlight<M> {
     },
     /// A heap by (sender depth, reversed push number: the sequence number).
     MaxDepth(BinaryHeap<Keyed<(u32, Reverse<u64>), M>>, u64),
+    /// A heap by (receiver priority, sender depth, reversed push number), and the seed.
+    /// The table, when set (`Runtime::set_priorities`), overrides the hash for the actors it
+    /// covers.
+    Priority(BinaryHeap<Keyed<(u64, u32, Reverse<u64>), M>>, u64, u64, Vec<u64>),
     /// Scanned at every pick for the deepest resulting event.
     Greedy(Vec<Envelope<M>>, netcore::rng::SimRng),
     /// Exhaustive search by replay: the `k`-th pick takes index `script[k]` (0 past the end)
@@ -164,6 +187,9 @@ impl<M> InFlight<M> {
             Scheduler::MaxDepth => InFlight::MaxDepth(BinaryHeap::new(), 0),
             Scheduler::Greedy { seed } => {
                 InFlight::Greedy(Vec::new(), netcore::rng::seeded(seed, 0))
+            }
+            Scheduler::Priority { seed } => {
+                InFlight::Priority(BinaryHeap::new(), 0, seed, Vec::new())
             }
         }
     }
@@ -191,6 +217,14 @@ impl<M> InFlight<M> {
             InFlight::MaxDepth(h, pushed) => {
                 *pushed += 1;
                 h.push(Keyed { key: (env.sdepth, Reverse(*pushed)), env });
+            }
+            InFlight::Priority(h, pushed, seed, table) => {
+                *pushed += 1;
+                let p = table
+                    .get(env.to.0 as usize)
+                    .copied()
+                    .unwrap_or_else(|| priority(*seed, env.to));
+                h.push(Keyed { key: (p, env.sdepth, Reverse(*pushed)), env });
             }
         }
     }
@@ -231,6 +265,7 @@ impl<M> InFlight<M> {
                 Some(env)
             }
             InFlight::MaxDepth(h, _) => h.pop().map(|k| k.env),
+            InFlight::Priority(h, ..) => h.pop().map(|k| k.env),
             InFlight::Greedy(s, rng) => {
                 // Reservoir sampling among the messages of the greatest resulting depth.
                 let (mut best, mut key, mut ties) = (None, 0u32, 0u64);

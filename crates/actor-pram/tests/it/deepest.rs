@@ -66,7 +66,8 @@ impl Toy {
         Ok(())
     }
 
-    /// A random system of 2..=5 actors from a linear congruential stream.
+    /// A random system of 2..=6 actors (a third of the possible targets, a quarter
+    /// unserialized, half gates) and 1..=4 injections, from a linear congruential stream.
     fn random(state: &mut u64) -> Toy {
         let mut next = |m: u64| {
             *state = state
@@ -74,14 +75,14 @@ impl Toy {
                 .wrapping_add(1_442_695_040_888_963_407);
             (*state >> 33) % m
         };
-        let actors = 2 + next(4) as u32;
+        let actors = 2 + next(5) as u32;
         let nodes = (0..actors)
             .map(|i| {
                 let targets = (0..i).filter(|_| next(3) == 0).collect();
                 (targets, next(4) != 0, 1 + next(2) as u32)
             })
             .collect();
-        let inject = (0..1 + next(3)).map(|_| next(u64::from(actors)) as u32).collect();
+        let inject = (0..1 + next(4)).map(|_| next(u64::from(actors)) as u32).collect();
         Toy { nodes, inject }
     }
 }
@@ -110,15 +111,20 @@ fn deepest_beats_fifo_on_the_chain() {
     let d = deepest(Limits::default(), &(), &Search::default(), |rt| toy.build(rt)).unwrap();
     assert_eq!((d.fifo_actor_time, d.actor_time), (3, 4));
     assert_eq!(fifo(&toy), 3);
-    assert_eq!(d.runs, 3 + 8);
+    assert_eq!(d.runs, 3 + 8 + 1);
     // Deterministic given the seed.
     let again = deepest(Limits::default(), &(), &Search::default(), |rt| toy.build(rt)).unwrap();
     assert_eq!(d, again);
 }
 
-/// On every random toy system (2..=5 actors, gates, unserialized actors, 1..=3 injections)
-/// that `explore` enumerates within 20 000 executions, the search's deepest run equals the
-/// exhaustive maximum, and FIFO is strictly below it on some of them.
+/// On every random toy system (2..=6 actors, gates, unserialized actors, 1..=4 injections)
+/// that `explore` enumerates within 20 000 executions (387 of 400), the search's deepest run
+/// (default settings) equals the exhaustive maximum, and FIFO is strictly below it on 78 of
+/// them. (Stream seed 11, 2000 systems: 1945 enumerated, all equal, FIFO below on 392.) The
+/// greedy and hashed-priority restarts alone missed some: e.g. actors 3 -> {0, 2}, 2 -> 0,
+/// injections into 2 and 3 have maximum 6 (3 at 1, 2 takes 3's message at 2 and its injected
+/// one at 3, 0 takes its three messages deepest first at 4, 5, 6), which needs 0 to wait for
+/// both senders: the topological priority run (3 > 2 > 0) finds it.
 #[test]
 fn deepest_equals_exhaustive_maximum() {
     let mut state = 7u64;
