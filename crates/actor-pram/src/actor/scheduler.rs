@@ -144,6 +144,9 @@ impl<T> BlockQueue<T> {
     }
 }
 
+/// [`Scheduler::Priority`]'s heap: (receiver priority, sender depth, reversed push number).
+pub(crate) type PriorityHeap<M> = BinaryHeap<Keyed<(u64, u32, Reverse<u64>), M>>;
+
 /// The in-flight messages, kept in the structure the policy needs.
 #[derive(Debug)]
 pub(crate) enum InFlight<M> {
@@ -163,7 +166,7 @@ pub(crate) enum InFlight<M> {
     /// A heap by (receiver priority, sender depth, reversed push number), and the seed.
     /// The table, when set (`Runtime::set_priorities`), overrides the hash for the actors it
     /// covers.
-    Priority(BinaryHeap<Keyed<(u64, u32, Reverse<u64>), M>>, u64, u64, Vec<u64>),
+    Priority(PriorityHeap<M>, u64, u64, Vec<u64>),
     /// Scanned at every pick for the deepest resulting event.
     Greedy(Vec<Envelope<M>>, netcore::rng::SimRng),
     /// Exhaustive search by replay: the `k`-th pick takes index `script[k]` (0 past the end)

@@ -134,7 +134,7 @@ pub fn deepest<B: Behaviour>(
 /// Priorities from the actor graph of `dag` (an edge `a -> b` when an event of `a` sent a
 /// message that `b` handled): Kahn's order, the first actor the greatest priority; on a
 /// cycle the actor of least id among those left goes next.
-pub fn topological_priorities(dag: &EventDag, actors: usize) -> Vec<u64> {
+pub(crate) fn topological_priorities(dag: &EventDag, actors: usize) -> Vec<u64> {
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); actors];
     let mut indeg = vec![0u32; actors];
     for &(from, to) in &dag.edges {
