@@ -26,7 +26,7 @@ impl Behaviour for Node {
         if self.serialized {
             let mut next = self.clone();
             next.seen += 1;
-            if next.seen % next.every == 0 {
+            if next.seen.is_multiple_of(next.every) {
                 for &t in &self.targets {
                     ctx.send(t, ());
                 }
@@ -158,6 +158,6 @@ fn deepest_on_the_broadcast_tree() {
         let e = explore(Limits::default(), &(), 100_000, build).unwrap();
         let d = deepest(Limits::default(), &(), &Search::default(), build).unwrap();
         assert_eq!(d.actor_time, e.max_actor_time);
-        assert_eq!(d.actor_time, u64::from(actor_pram::broadcast::tree_depth(s)));
+        assert_eq!(d.actor_time, actor_pram::broadcast::tree_depth(s));
     }
 }
