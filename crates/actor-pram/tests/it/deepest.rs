@@ -161,3 +161,44 @@ fn deepest_on_the_broadcast_tree() {
         assert_eq!(d.actor_time, actor_pram::broadcast::tree_depth(s));
     }
 }
+
+/// `actor-pram-theorem2` rows with the search (4 restarts): the deepest order found is at
+/// least FIFO's and the row's own run; rows without it are unchanged and have no search
+/// columns. Prints the figures quoted in `docs/models/actor-pram.md` (Choice 2).
+#[test]
+fn theorem2_rows_with_the_search() {
+    use actor_pram::driver::studies::SchedulerAxis;
+    use actor_pram::driver::studies::theorem2::{Theorem2, Theorem2Params};
+    use netcore::pram::library::Algorithm;
+    use netcore::study::Study;
+    for n in [2u32, 3] {
+        for program in [Algorithm::PermutationRead, Algorithm::PrefixSums] {
+            let row = |restarts| {
+                let params =
+                    Theorem2Params { n, program, scheduler: SchedulerAxis::Fifo, b: 2, restarts };
+                let point = Theorem2.point(&params).unwrap();
+                Theorem2.run(&point, &mut netcore::rng::seeded(1, 0)).unwrap().remove(0)
+            };
+            let (plain, searched) = (row(0), row(4));
+            assert_eq!(plain.actor_time, searched.actor_time);
+            assert_eq!((plain.searched, plain.deepest_actor_time), (false, None));
+            let deepest = searched.deepest_actor_time.unwrap();
+            assert!(deepest >= searched.actor_time, "n = {n}");
+            eprintln!(
+                "n = {n} {program:?}: FIFO {} deepest {deepest} (x{:.3}), over T log2 N {:.3} -> {:.3}",
+                searched.actor_time,
+                searched.deepest_over_fifo.unwrap(),
+                searched.actor_time_over_t_log_n,
+                searched.deepest_over_t_log_n.unwrap()
+            );
+        }
+    }
+    let bad = Theorem2Params {
+        n: 5,
+        program: Algorithm::PermutationRead,
+        scheduler: SchedulerAxis::Fifo,
+        b: 2,
+        restarts: 1,
+    };
+    assert!(Theorem2.point(&bad).is_err());
+}
