@@ -200,5 +200,8 @@ fn theorem2_rows_with_the_search() {
         b: 2,
         restarts: 1,
     };
-    assert!(Theorem2.point(&bad).is_err());
+    let above = Theorem2.point(&bad).unwrap();
+    let row = Theorem2.run(&above, &mut netcore::rng::seeded(1, 0)).unwrap().remove(0);
+    assert_eq!((row.searched, row.deepest_actor_time), (false, None));
+    assert!(Theorem2.point(&Theorem2Params { restarts: 17, ..bad }).is_err());
 }

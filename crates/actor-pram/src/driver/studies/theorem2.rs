@@ -44,8 +44,9 @@ pub struct Theorem2Params {
     #[serde(default = "default_b")]
     pub b: u32,
     /// Greedy/priority restarts of the delivery-order search (`actor::Search`, Choice 2);
-    /// 0 (default): no search. At most 16, and only for `n <= 4` (each restart is a whole run
-    /// again, with an O(k) pick for the greedy ones).
+    /// 0 (default): no search. At most 16; the search runs only for `n <= 4` (each restart
+    /// is a whole run again, with an O(k) pick for the greedy ones), rows above have
+    /// `searched = false`.
     #[serde(default)]
     pub restarts: u32,
 }
@@ -132,10 +133,8 @@ impl Study for Theorem2 {
         if !(1..=64).contains(&p.b) {
             return Err(ParamError::new("b", "1 <= b <= 64", p.b).into());
         }
-        if p.restarts > 16 || (p.restarts > 0 && p.n > SEARCH_MAX_N) {
-            return Err(
-                ParamError::new("restarts", "at most 16, and 0 unless n <= 4", p.restarts).into()
-            );
+        if p.restarts > 16 {
+            return Err(ParamError::new("restarts", "restarts <= 16", p.restarts).into());
         }
         let routers = p.n << p.n;
         let size = 1u32 << routers.ilog2();
@@ -177,7 +176,7 @@ impl Study for Theorem2 {
         let output_ok = r.memory.get(instance.output.clone()) == Some(&instance.expected[..]);
         let empty = f64::from(3 * n - 1);
         // Drawn after the row's own seeds, so that the rows without a search are unchanged.
-        let deepest = if p.params.restarts > 0 {
+        let deepest = if p.params.restarts > 0 && n <= SEARCH_MAX_N {
             let search = Search { restarts: p.params.restarts, seed: rng.next_u64() };
             Some(deepest_of(&search, |sched| -> Result<u64, ModelError> {
                 let r = simulate_butterfly_actors(
@@ -295,7 +294,7 @@ impl Study for Theorem2 {
             .only("searched", true)
             .consistency(),
             Claim::slope(
-                "Theorem 2 with the deepest order found (rows with restarts > 0, n <= 4): deepest_actor_time / (T log2 N) changes by at most 0.25 of its level per doubling of n (the law T log N gives 0, the rival T log^2 N 0.59)",
+                "Theorem 2 with the deepest order found (rows with restarts > 0, n <= 4): deepest_actor_time / (T log2 N) changes by at most 0.25 of its level per doubling of n (the law T log N gives 0, the rival T log^2 N 0.59; FIFO's ratio rises 2-8 % under the search at n = 2, 3)",
                 "deepest_over_t_log_n",
                 "n",
                 -0.25,
@@ -304,6 +303,7 @@ impl Study for Theorem2 {
             .only("searched", true)
             .result(constant())
             .rival(log_more())
+            .expect(Verdict::NotReproduced, "docs/models/actor-pram.md#theorem-2-at-small-n")
             .of("Theorem 2"),
             Claim::within(
                 "the overlapping run saves a few percent of the barrier measure on the project's own construction (Choice 22): overlap_actor_time / actor_time within [0.8, 1] (measured 0.88-0.98 for n = 2..6)",
