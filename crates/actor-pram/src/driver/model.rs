@@ -6,7 +6,9 @@
 //! with the reference interpreter.
 //!
 //! ```toml
-//! scheduler = "fifo"        # fifo, lifo, depth-order, max-depth, or { random = { seed = 3 } }
+//! scheduler = "fifo"        # fifo, lifo, depth-order, max-depth, or { random = { seed = 3 } },
+//!                           # { greedy = { seed = 3 } }, { priority = { seed = 3 } }
+//! search = { restarts = 8, seed = 1 }   # optional: also the deepest order found (Choice 2)
 //! translation = "direct"    # "broadcast-sync", or "butterfly" with an optional [butterfly] table
 //!
 //! [pram]                    # the program, as `cargo xtask run pram` reads it:

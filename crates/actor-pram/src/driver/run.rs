@@ -10,6 +10,7 @@ use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use serde::Serialize;
 
 use super::config::{ActorPramConfig, Translation};
+use crate::actor::{Deepest, MAX_RESTARTS, deepest_of};
 use crate::butterfly::{ButterflyReport, simulate_butterfly_actors};
 use crate::direct::{DirectReport, ScheduleSource, Sync, simulate_broadcast_sync, simulate_direct};
 use crate::error::Error;
@@ -43,6 +44,9 @@ pub struct ActorPramReport {
     /// Memory and registers equal the reference's (and a library program's output its plain
     /// Rust reference).
     pub verified: bool,
+    /// The deepest run of the delivery-order search (with `search`; Choice 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deepest: Option<Deepest>,
 }
 
 /// What the direct translation measures.
@@ -83,7 +87,27 @@ pub fn run_actor_pram_config(
         Sync::Broadcast => simulate_broadcast_sync(program, input, config.scheduler, limits),
         Sync::Chained => simulate_direct(program, input, config.scheduler, limits),
     };
-    run_with(config, file, direct).map(|(report, _)| report)
+    let (mut report, _) = run_with(config, file, direct)?;
+    if let Some(search) = &config.search {
+        if search.restarts > MAX_RESTARTS {
+            return Err(config_error(
+                "search.restarts",
+                "at most 1024",
+                search.restarts.to_string(),
+            ));
+        }
+        let deepest = deepest_of(search, |scheduler| -> Result<u64, Error> {
+            let one = ActorPramConfig { scheduler, search: None, ..config.clone() };
+            let r = run_actor_pram_config(&one, file)?;
+            let time = r
+                .actor
+                .map(|a| a.actor_time)
+                .or_else(|| r.network.and_then(|n| n.actor.map(|a| a.actor_time)));
+            time.ok_or_else(|| config_error("search", "a run with actors", "no actor time"))
+        })?;
+        report.deepest = Some(deepest);
+    }
+    Ok(report)
 }
 
 /// Runs a config, a direct or broadcast-sync translation through `direct` (given the program,
@@ -159,6 +183,7 @@ pub(crate) fn run_with(
         actor,
         network,
         verified,
+        deepest: None,
     };
     Ok((report, direct_run))
 }
@@ -232,6 +257,17 @@ pub(crate) fn run_report(report: ActorPramReport) -> Result<RunReport, ModelErro
             report.verified
         ),
         (None, None) => format!("{head}; verified = {}", report.verified),
+    };
+    let summary = match &report.deepest {
+        Some(d) => format!(
+            "{summary}\ndeepest order found ({} runs: FIFO, LIFO, max-depth, priority and greedy restarts): actor time = {} under {} (FIFO {}, +{})",
+            d.runs,
+            d.actor_time,
+            d.scheduler,
+            d.fifo_actor_time,
+            d.actor_time.saturating_sub(d.fifo_actor_time)
+        ),
+        None => summary,
     };
     let summary = match report.network.as_ref().and_then(|r| r.delay.as_ref()) {
         Some(d) => format!("{summary}\n{}", delay_lines(d)),
