@@ -94,7 +94,7 @@ pub fn deepest_of<E>(
 
 /// [`deepest_of`] for the actor system that `build` sets up in an empty runtime (as for
 /// [`explore`](super::explore)), then one more run: [`Scheduler::Priority`] with the
-/// priorities of [`topological_priorities`] of the FIFO run's event DAG (who sent to whom),
+/// priorities of `topological_priorities` of the FIFO run's event DAG (who sent to whom),
 /// so that an actor takes its messages after every actor that sent to it has finished.
 ///
 /// # Errors
