@@ -172,7 +172,8 @@ fn run(
     // A single run's peak resident memory is one of its measures (the GOAL runs' is compared
     // with LogGOPSim's). mimalloc asks for transparent huge pages on its whole arena, so every
     // 2 MiB region a run touches would be resident whole: a linear all-to-all at p = 256 held
-    // 47-50 MB for about 9 MB of heap (21 MB without them). Sweeps keep them.
+    // 47-50 MB for about 9 MB of heap (21 MB without them). Sweeps keep them. Best effort: a
+    // kernel without the setting leaves them on, and the run's results do not depend on it.
     #[cfg(target_os = "linux")]
     let _ = rustix::thread::disable_transparent_huge_pages(true);
     let text = netcore::input::read_text(config, "config", netcore::input::MAX_TEXT_BYTES)
