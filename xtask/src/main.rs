@@ -17,7 +17,8 @@
 //! Exit status: 0 on success, 2 on a usage or config error (the message names the file, the
 //! field and the rule), 1 on a failed run or a failed claim.
 
-/// mimalloc: transparent huge pages for large blocks, freed pages kept (`.cargo/config.toml`).
+/// mimalloc: transparent huge pages for large blocks (not in single runs, [`run`]), freed pages
+/// kept (`.cargo/config.toml`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -168,6 +169,13 @@ fn run(
     svg: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
     let model = registry::model(model)?;
+    // A single run's peak resident memory is one of its measures (the GOAL runs' is compared
+    // with LogGOPSim's). mimalloc asks for transparent huge pages on its whole arena, so every
+    // 2 MiB region a run touches would be resident whole: a linear all-to-all at p = 256 held
+    // 47-50 MB for about 9 MB of heap (21 MB without them). Sweeps keep them. Best effort: a
+    // kernel without the setting leaves them on, and the run's results do not depend on it.
+    #[cfg(target_os = "linux")]
+    let _ = rustix::thread::disable_transparent_huge_pages(true);
     let text = netcore::input::read_text(config, "config", netcore::input::MAX_TEXT_BYTES)
         .map_err(|e| usage(e.to_string()))?;
     let dir = config.parent().unwrap_or(std::path::Path::new("."));

@@ -20,12 +20,14 @@ mod dag;
 mod envelope;
 mod id;
 mod scheduler;
+mod search;
 
 pub use dag::{EventDag, critical_path};
 use envelope::Envelope;
 pub use id::ActorId;
 use scheduler::InFlight;
 pub use scheduler::Scheduler;
+pub use search::{Deepest, MAX_RESTARTS, Search, deepest, deepest_of};
 
 use serde::Serialize;
 
@@ -460,6 +462,15 @@ impl<B: Behaviour> Runtime<B> {
         Ok(ActorId(id))
     }
 
+    /// Under [`Scheduler::Priority`], fixes the priority of actor `i` to `table[i]` (before
+    /// any message is in flight; actors past the table keep the seeded hash). Other
+    /// schedulers ignore it.
+    pub(crate) fn set_priorities(&mut self, table: Vec<u64>) {
+        if let InFlight::Priority(_, _, _, t) = &mut self.inflight {
+            *t = table;
+        }
+    }
+
     /// Adds `who` to the acquaintances of `of` (for wiring a system from outside).
     pub fn acquaint(&mut self, of: ActorId, who: ActorId) {
         if self.limits.strict
@@ -525,7 +536,10 @@ impl<B: Behaviour> Runtime<B> {
     pub fn run(&mut self, env: &B::Env) -> Result<ActorMetrics, ActorError> {
         // Deliveries left before the next batch of reads ahead (FIFO only).
         let mut until_batch = 0;
-        while let Some(m) = self.inflight.pick() {
+        while let Some(m) = self.inflight.pick(|to| {
+            let meta = &self.meta[to.0 as usize];
+            if meta.kind == Kind::Serialized { meta.last_depth } else { 0 }
+        }) {
             if until_batch == 0 {
                 until_batch = AHEAD;
                 self.read_ahead(m.to);

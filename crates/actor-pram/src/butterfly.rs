@@ -15,7 +15,10 @@
 
 #![warn(clippy::cast_possible_truncation)]
 
-use netcore::pram::{Access, Cost, Instr, Limits, PramRun, Program, Variant};
+mod delay;
+mod fetch;
+
+use netcore::pram::{Access, AccessKind, Cost, Instr, Limits, PramRun, Program, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::actor::{ActorMetrics, Scheduler};
@@ -27,6 +30,12 @@ use crate::ranade::{
     Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassPlan, PassRecord, PassStats,
     SlotDigest, op_of,
 };
+use delay::DelayLog;
+pub use delay::{
+    DelayReport, MAX_DELAY_DIM, MAX_DELAY_SEQUENCES, SlowPass, diameter, excess, sequence_bound,
+};
+use fetch::FetchLog;
+pub use fetch::{FetchCell, FetchReport, MAX_FETCH_REQUESTS};
 
 /// How the global steps of a program run on actors (Choice 22).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,23 +76,26 @@ pub struct ButterflyConfig {
     pub steps: Steps,
     /// Report the router of every address the program accessed (`address_routers`).
     pub report_routers: bool,
+    /// Extract the delay sequence of every slow pass (Theorem 3 of the Appendix, Choice 28).
+    pub delay_sequence: bool,
 }
 
 impl Default for ButterflyConfig {
-    /// The least dimension, `b = 2`, combining, pid order, a polynomial placement with
+    /// The least dimension, `b = 2`, combining, network fetch order, a polynomial placement with
     /// `k = max(2, ceil(log2 N))` and ranked keys, hash seed 0.
     fn default() -> Self {
         Self {
             dim: None,
             b: Buffers::Slots(2),
             combining: true,
-            fetch_order: FetchOrder::Pid,
+            fetch_order: FetchOrder::Network,
             hash: HashFamily::Poly,
             keys: KeyOrder::Ranked,
             hash_seed: 0,
             multiplex: Multiplex::Pipelined,
             steps: Steps::Barrier,
             report_routers: false,
+            delay_sequence: false,
         }
     }
 }
@@ -152,10 +164,18 @@ pub struct ButterflyReport {
     pub max_dq: u64,
     /// Packet hops over all passes: forward packets and replies sent on an edge.
     pub hops: u64,
+    /// The fetch-and-op steps: their serialization, replies and combines (Choice 19), when
+    /// the program has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fetch: Option<FetchReport>,
     /// The actor run's measures (with a scheduler: every step also served by actors).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub actor: Option<ButterflyActors>,
-    /// Final memory, CPU registers of every replica and PPU registers equal the reference's.
+    /// With `delay_sequence`: the slow passes and their delay sequences (Choice 28).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay: Option<DelayReport>,
+    /// Final memory, CPU registers of every replica and PPU registers equal the reference's,
+    /// with the fetch-and-ops served in the router's serialization (Choice 19).
     pub verified: bool,
     /// The final global memory.
     #[serde(skip)]
@@ -383,7 +403,17 @@ fn run_butterfly(
 ) -> Result<ButterflyReport, Error> {
     let code = Code::new(program)?;
     let dim = dimension(config.dim, code.ppus)?;
-    let router = build_router(config, dim, recorded.is_some())?;
+    let mut router = build_router(config, dim, recorded.is_some())?;
+    if config.delay_sequence && dim > MAX_DELAY_DIM {
+        return Err(Error::InvalidConfig {
+            field: "butterfly.delay_sequence",
+            rule: "dim <= 7 (every forward round of a pass is recorded, Choice 28)",
+            got: dim.to_string(),
+        });
+    }
+    if config.delay_sequence {
+        router = router.delaying();
+    }
     let (reference, per_step) = checked_reference(
         program,
         input,
@@ -424,9 +454,26 @@ fn run_butterfly(
         } else {
             None
         },
+        fetch: FetchLog::default(),
+        delay: config.delay_sequence.then(|| DelayLog::new(dim, config.b)),
     };
     let steps = run.execute(reference.cost.t)?;
-    let Run { router, memory, ppus, mut report, plan, lock_passes, used, .. } = run;
+    let Run { router, memory, ppus, mut report, plan, lock_passes, used, fetch, delay, .. } = run;
+    report.delay = delay.map(DelayLog::finish);
+    // The reference in the router's serialization of the fetch-and-ops (Choice 19): the
+    // reference itself in pid order, else its replay in the reported order.
+    let reference = if fetch.is_empty() {
+        reference
+    } else {
+        let (fetch, serialization) = fetch.finish();
+        let pid_order = fetch.pid_order;
+        report.fetch = Some(fetch);
+        if pid_order {
+            reference
+        } else {
+            netcore::pram::run_serialized(program, input, limits, &serialization)?
+        }
+    };
     if let Some(used) = used {
         let hashing = router.hashing();
         let accessed = (0u32..).zip(&used).filter(|&(_, &u)| u).map(|(address, _)| address);
@@ -559,6 +606,8 @@ fn empty_report(
         max_occupancy: 0,
         max_dq: 0,
         hops: 0,
+        fetch: None,
+        delay: None,
         actor: scheduler.map(|sched| ButterflyActors {
             scheduler: sched.to_string(),
             steps: config.steps,
@@ -604,6 +653,10 @@ struct Run<'a> {
     recorded: Option<&'a mut Vec<PassStats>>,
     /// With `report_routers`: per global address, whether a step accessed it so far.
     used: Option<Vec<bool>>,
+    /// The fetch-and-op steps' serialization and replies (Choice 19).
+    fetch: FetchLog,
+    /// With `delay_sequence`: the slow passes' delay sequences (Choice 28).
+    delay: Option<DelayLog>,
 }
 
 impl Run<'_> {
@@ -634,8 +687,8 @@ impl Run<'_> {
             if global {
                 // Internal reads of the CPU's replicas never conflict (Choice 6).
                 let variant = if cread { Variant::Crew } else { code.variant };
-                self.global_step(variant, &accesses)?;
                 steps += 1;
+                self.global_step(variant, &accesses, steps)?;
             }
             let replicas = self.ppus.len();
             if halted == replicas {
@@ -668,9 +721,15 @@ impl Run<'_> {
         Ok((accesses, halted))
     }
 
-    /// One global step: its passes (one, or `ceil(S / N)` multiplexed), each served, tallied
-    /// and its replies delivered to the waiting replicas.
-    fn global_step(&mut self, variant: Variant, accesses: &[Access]) -> Result<(), Error> {
+    /// Global step `g_step` (1-based): its passes (one, or `ceil(S / N)` multiplexed), each
+    /// served, tallied and its replies delivered to the waiting replicas.
+    fn global_step(
+        &mut self,
+        variant: Variant,
+        accesses: &[Access],
+        g_step: u64,
+    ) -> Result<(), Error> {
+        let fetch = accesses.first().is_some_and(|a| matches!(a.kind, AccessKind::Fetch(_)));
         let passes = self.config.multiplex.passes(accesses, self.code.ppus, self.router.routers());
         let mut held = Held::new(false);
         for (t, (pids, mine)) in passes.iter().enumerate() {
@@ -693,6 +752,9 @@ impl Run<'_> {
                 }
             };
             tally_pass(&mut self.report, &s);
+            if fetch {
+                self.fetch.pass(&s, &deliveries);
+            }
             if let Some(passes) = self.recorded.as_deref_mut() {
                 passes.push(s);
             }
@@ -701,6 +763,9 @@ impl Run<'_> {
                     self.ppus[pid as usize].store(dest, value);
                 }
             }
+        }
+        if fetch {
+            self.fetch.end_step(g_step);
         }
         if let Some((pid, _)) = (0u32..).zip(&self.waits).find(|(_, w)| w.is_some()) {
             return Err(diverged(pid, format!("no reply at pass {}", self.report.passes)));
@@ -760,6 +825,9 @@ impl Run<'_> {
         }
         if let Some(act) = self.report.actor.as_mut() {
             tally_actor_pass(act, &a.actor, s.r_fwd + s.r_rev);
+        }
+        if let Some(log) = self.delay.as_mut() {
+            log.pass(pass, &s, a.actor.actor_time);
         }
         Ok((s, a.pass.deliveries))
     }

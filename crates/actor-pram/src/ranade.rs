@@ -27,6 +27,7 @@
 //! virtual nodes through both passes, hosts; Choice 22), slot for slot equal to the lockstep
 //! router (Property 1).
 
+mod delay;
 mod host;
 mod lockstep;
 mod network;
@@ -35,6 +36,7 @@ mod settings;
 mod stats;
 mod step;
 
+pub use delay::{DelayKind, DelayMessage, DelayStep, DelayWalk};
 pub use host::Held;
 pub use lockstep::{LockstepRouter, round_limit};
 pub use settings::{Buffers, FetchOrder, Multiplex};

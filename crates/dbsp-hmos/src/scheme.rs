@@ -41,7 +41,7 @@ netcore::display_config_name!(Scheme => name);
 impl Scheme {
     /// The level-0 graph, r and k of this scheme from the optional `level0`, `r`, `k` given:
     /// defaults balanced shuffled (a majority scheme may name any graph; a single copy's
-    /// graph is its own and may not be named), r = 3 (1 for a single copy) and k = 0; a flat
+    /// graph is its own and may be named only as itself), r = 3 (1 for a single copy) and k = 0; a flat
     /// scheme refuses `k != 0`, a single copy `r != 1`. The HMOS rules (r odd,
     /// k <= k_max(n), the graph's own) are checked by [`crate::hmos::HmosConfig`].
     pub fn resolve(
@@ -60,8 +60,10 @@ impl Scheme {
         };
         let own = |graph: Level0| match level0 {
             None => Ok(graph),
+            Some(g) if g == graph => Ok(graph),
             Some(g) => {
-                let rule = format!("not set for scheme {} (its graph is fixed)", self.name());
+                let rule =
+                    format!("{graph:?} or not set for scheme {} (its graph is fixed)", self.name());
                 Err(Error::param("level0", rule, format!("{g:?}")))
             }
         };

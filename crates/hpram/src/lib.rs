@@ -22,7 +22,8 @@
 //! - [`instances`]: the LPRAM, BPRAM and Gibbons' APRAM as H-PRAM instances (paper Section 2.4).
 //! - [`driver`]: `cargo xtask run hpram CONFIG.toml` (its `--svg` picture too) and the studies
 //!   `hpram-model` (the paper's Sections 2.1-2.4 on executed random programs), X1 (`hpram-tree-r`),
-//!   X2 (`hpram-usable-procs`, count-only) and X3 (`hpram-fft-locality`).
+//!   X2 (`hpram-usable-procs` and its inverse `hpram-isoefficiency`, count-only) and X3
+//!   (`hpram-fft-locality`).
 //!
 //! ```
 //! use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, algs, run};

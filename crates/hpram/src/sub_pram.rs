@@ -74,10 +74,11 @@ pub(crate) struct Work {
 }
 
 /// The most steps (calls of `compute`, `comm`, `scan`, `multiprefix`, `any`) one run may issue:
-/// `2^32`. A count-only run issues its steps without executing them, at about 2.8 * 10^8 per
-/// second (fft flat-naive, `P = 16`, `n = 2^28`: 1.17 * 10^9 steps in 4.2 s), so it stops
-/// within about 15 seconds where its time would otherwise grow with `n` without bound; a full
-/// run executes every step on `P'` processors and meets its memory limit long before.
+/// `2^32`. A count-only run issues its steps without executing them, one by one at about
+/// 2.8 * 10^8 per second, so it stops within about 15 seconds where its time would otherwise
+/// grow with `n` without bound; steps counted in one call (`SubPram::count_repeated`) count
+/// here each, so the limit bounds them too. A full run executes every step on `P'` processors
+/// and meets its memory limit long before.
 pub(crate) const MAX_STEP_CALLS: u64 = 1 << 32;
 
 impl Work {
@@ -89,11 +90,25 @@ impl Work {
 
     /// Counts one issued step of the sub-PRAM at `path`; past the limit the run stops.
     fn issue(&self, path: &str) -> Result<(), HpramError> {
-        if self.issued.fetch_add(1, Ordering::Relaxed) >= MAX_STEP_CALLS {
+        self.issue_many(1, path)
+    }
+
+    /// Counts `n` issued steps at once; the run stops if the last of them is past the limit.
+    fn issue_many(&self, n: u64, path: &str) -> Result<(), HpramError> {
+        if self.issued.fetch_add(n, Ordering::Relaxed).saturating_add(n) > MAX_STEP_CALLS {
             return Err(HpramError::WorkLimit { path: path.to_string(), limit: MAX_STEP_CALLS });
         }
         Ok(())
     }
+}
+
+/// One step of a pattern counted by [`SubPram::count_repeated`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Counted {
+    /// A communication step (`comm`).
+    Comm,
+    /// `k` consecutive computation steps (`compute(k, ..)`).
+    Compute(u32),
 }
 
 /// What every sub-PRAM of a run shares.
@@ -276,6 +291,69 @@ impl<'a> SubPram<'a> {
         self.execute_comm(&ops)
     }
 
+    /// Count-only mode: counts `reps` repetitions of `pattern` in `O(pattern)` time, as the
+    /// loop issuing them through [`SubPram::comm`] and [`SubPram::compute`] would (their
+    /// closures never run when counting): the same `T`, `T'` and `C`, the same steps against
+    /// the work limit, and on a block sub-model the same `CountOnlyBlockStep` (by running the
+    /// first repetition step by step). `Compute(0)` is no step, as `compute(0, ..)`.
+    /// In a full run it is an error (`docs/models/hpram.md`, Choices: Count-only mode).
+    pub(crate) fn count_repeated(
+        &mut self,
+        reps: u64,
+        pattern: &[Counted],
+    ) -> Result<(), HpramError> {
+        if !self.shared.count_only {
+            return Err(HpramError::InvalidConfig {
+                field: "mode",
+                rule: "count_repeated counts steps in count-only mode only",
+                got: "full run".to_string(),
+            });
+        }
+        let steps: Vec<Counted> =
+            pattern.iter().copied().filter(|s| *s != Counted::Compute(0)).collect();
+        if reps == 0 || steps.is_empty() {
+            return Ok(());
+        }
+        if self.node.model.block && steps.contains(&Counted::Comm) {
+            // The first communication step is the error.
+            for _ in 0..reps {
+                for &step in &steps {
+                    match step {
+                        Counted::Comm => self.comm(|_| MemOp::Idle)?,
+                        Counted::Compute(k) => self.compute(k, |_| {})?,
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let per_rep = steps.len() as u64;
+        self.shared.work.issue_many(reps.saturating_mul(per_rep), &self.node.path)?;
+        // One repetition from phase state `in_phase`: (t, t_phases, c); it ends in a phase
+        // exactly when its last step computes, whatever the state it started in.
+        let one = |mut in_phase: bool| {
+            let (mut t, mut phases, mut c) = (0u64, 0u64, 0u64);
+            for step in &steps {
+                match *step {
+                    Counted::Comm => (c, in_phase) = (c + 1, false),
+                    Counted::Compute(k) => {
+                        t += u64::from(k);
+                        phases += u64::from(!in_phase);
+                        in_phase = true;
+                    }
+                }
+            }
+            (t, phases, c)
+        };
+        let end_in_phase = matches!(steps.last(), Some(Counted::Compute(_)));
+        let (first, rest) = (one(self.in_phase), one(end_in_phase));
+        let more = reps - 1;
+        self.node.t += first.0 + more * rest.0;
+        self.node.t_phases += first.1 + more * rest.1;
+        self.node.c += first.2 + more * rest.2;
+        self.in_phase = end_in_phase;
+        Ok(())
+    }
+
     /// The general partition step `partition{P_1: A_1; ...; P_Q: A_Q}`.
     pub fn partition(&mut self, parts: Vec<Part>) -> Result<(), HpramError> {
         self.run_partition(parts)
@@ -356,5 +434,60 @@ mod tests {
             "root/p0[3]: work limit reached: the run issued 4294967296 steps without finishing"
         );
         assert_eq!(err.fault(), Fault::Run);
+    }
+
+    /// `count_repeated` counts what the loop of `comm` and `compute` calls counts: the same
+    /// cost tree (`T`, `T'`, `C`) from either phase state, for patterns ending in either kind
+    /// of step and with empty computations; the same error on a block sub-model; and the same
+    /// steps against the work limit.
+    #[test]
+    fn count_repeated_equals_the_loop() {
+        use crate::{Config, count};
+        use Counted::{Comm, Compute};
+        let patterns: [&[Counted]; 6] = [
+            &[Comm],
+            &[Compute(3)],
+            &[Comm, Comm, Compute(1), Comm, Comm],
+            &[Comm, Compute(1)],
+            &[Compute(2), Compute(0), Comm, Compute(1)],
+            &[Compute(0)],
+        ];
+        let run = |cfg: &Config, bulk: bool, lead: bool, reps: u64, pattern: &'static [Counted]| {
+            let alg = FnAlg::arc("A", move |sp: &mut SubPram<'_>| {
+                if lead {
+                    sp.compute(1, |_| {})?;
+                }
+                if bulk {
+                    sp.count_repeated(reps, pattern)?;
+                } else {
+                    for _ in 0..reps {
+                        for &step in pattern {
+                            match step {
+                                Comm => sp.comm(|_| MemOp::Idle)?,
+                                Compute(k) => sp.compute(k, |_| {})?,
+                            }
+                        }
+                    }
+                }
+                // Starts a phase only if the pattern left none running.
+                sp.compute(1, |_| {})
+            });
+            count(cfg, alg, vec![])
+        };
+        let cfg = Config::new(4, 4);
+        for pattern in patterns {
+            for (lead, reps) in [(false, 0), (false, 1), (true, 1), (false, 7), (true, 7)] {
+                let (bulk, looped) =
+                    (run(&cfg, true, lead, reps, pattern), run(&cfg, false, lead, reps, pattern));
+                assert_eq!(bulk, looped, "{pattern:?} lead {lead} reps {reps}");
+            }
+        }
+        let mut block = Config::new(4, 4);
+        block.model.block = true;
+        let pattern: &'static [Counted] = &[Compute(1), Comm];
+        assert_eq!(run(&block, true, false, 3, pattern), run(&block, false, false, 3, pattern));
+        let work = Work::after(MAX_STEP_CALLS - 10);
+        assert_eq!(work.issue_many(10, "root"), Ok(()));
+        assert!(work.issue_many(1, "root").is_err());
     }
 }

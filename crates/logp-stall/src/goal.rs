@@ -36,5 +36,5 @@ pub mod schedule;
 pub use generate::{Generator, binomial_broadcast, dissemination, linear_alltoall};
 pub use loggops::{Busy, CpuInterval, LogGopsParams, LogGopsRun, run_loggops, run_loggops_traced};
 pub use logp::{GoalProcess, GoalRankState, goal_programs};
-pub use parse::{parse, parse_file};
+pub use parse::{parse, parse_file, parse_generated};
 pub use schedule::{Dep, DepKind, Op, OpKind, Schedule};

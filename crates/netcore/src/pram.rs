@@ -11,6 +11,8 @@
 //! - [`Program`], [`ProgramBuilder`], [`Program::parse`]: one representation, built two ways.
 //! - [`run`], [`run_with`]: the interpreter; [`GlobalMemory`] is the back end,
 //!   [`ArrayMemory`] the reference one; [`TraceSink`] receives the per-step accesses.
+//! - [`run_serialized`]: the interpreter replaying a given serialization of the fetch-and-ops
+//!   (an emulation's, e.g. Ranade's combining in actor-pram).
 //! - [`resolve_step`], [`combine_fetch`]: the variants' conflict rules for one step, shared
 //!   with executors that resolve steps themselves (hpram).
 //! - [`library`]: programs with plain-Rust references and textbook bounds.
@@ -24,16 +26,20 @@ mod memory;
 mod parse;
 pub mod picture;
 mod program;
+mod replay;
 mod resolve;
 mod trace;
 
 pub use builder::ProgramBuilder;
 pub use error::PramError;
-pub use interp::{Cost, Limits, MAX_WORK, PramRun, estimate_bytes, run, run_traced, run_with};
+pub use interp::{
+    Cost, Limits, MAX_WORK, PramRun, estimate_bytes, run, run_serialized, run_traced, run_with,
+};
 pub use isa::{
     CAddr, COperand, CReg, FetchOp, Instr, Op, PAddr, POperand, PReg, REGISTERS, Variant, c, r,
 };
 pub use memory::{Access, AccessKind, ArrayMemory, CPU_PID, GlobalMemory};
 pub use program::{Item, MAX_LMEM, MAX_MEM, MAX_PPUS, Program};
+pub use replay::{Serialization, StepOrder};
 pub use resolve::{EMPTY, StepConflict, combine_fetch, resolve_step};
 pub use trace::{CollectTrace, NoTrace, StepAccess, TraceSink};

@@ -24,9 +24,11 @@
 //!   event engine, the reference the row-sweep engine is cross-checked against.
 
 pub mod fast;
+mod layout;
 mod link;
 mod measured;
 pub(crate) mod order;
+mod phased;
 mod proc;
 pub(crate) mod refusal;
 mod routes;
@@ -140,9 +142,9 @@ where
 {
     let routes = routes(fabric, plan, reference)?;
     if mode == Mode::Fastest {
-        match fast::Fast::new(fabric, plan, prog, reference.steps, &routes, 1) {
+        match fast::Sweep::new(fabric, plan, prog, reference.steps, &routes, 1) {
             Ok(engine) => {
-                return guarded(|current| Ok(engine.run_serial(prog, reference, current).0));
+                return guarded(|current| Ok(engine.run_serial(prog, reference, current)?.0));
             }
             Err(Error::Refused(_)) => {}
             Err(e) => return Err(e),

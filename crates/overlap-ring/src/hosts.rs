@@ -24,7 +24,7 @@ pub fn h1(n: usize, bandwidth: u32) -> Result<Host> {
 /// `box(l-1)`, `2^l s` unit links, `box(l-1)`. It has `2^k (1 + k s)` links of total delay
 /// `2^k (d + k s)`. The paper's `2^l d / log n` unit links per level-`l` segment is `2^l s`
 /// with `s = d / log n` (rounded up when not an integer, `docs/models/overlap-ring.md`, Choices:
-/// `H_2`).
+/// `H_2`). Fact 4 holds on it only up to the factor `2 s log n / d` ([`fact4_min`]).
 pub fn h2(k: u32, d: u32, s: u32, bandwidth: u32) -> Result<Host> {
     if k == 0 || d < 2 || s == 0 || k > 24 {
         return Err(Error::BadH2Params { k, d, s });
@@ -92,6 +92,108 @@ pub fn segments(host: &Host) -> Vec<(usize, usize)> {
     out
 }
 
+/// One pair of segments under Fact 4 (paper Section 6): the smallest delay between a processor
+/// of one and a processor of the other, against `min(u, v) log n` with the sizes `u`, `v`
+/// counted in unit links (`docs/models/overlap-ring.md`, Choices: `H_2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Fact4Pair {
+    /// The two segments, as indices into [`segments`] (left, right).
+    pub segs: [usize; 2],
+    /// Their sizes `u`, `v` in unit links.
+    pub units: [u64; 2],
+    /// The smallest delay between them: from the left one's last processor to the right one's
+    /// first.
+    pub delay: u64,
+    /// The `log n` of Fact 4.
+    pub log_n: u32,
+}
+
+impl Fact4Pair {
+    /// `delay / (min(u, v) log n)`: Fact 4 says at least 1.
+    pub fn ratio(&self) -> f64 {
+        self.delay as f64 / self.bound() as f64
+    }
+    /// `min(u, v) log n`.
+    pub fn bound(&self) -> u64 {
+        self.units[0].min(self.units[1]) * u64::from(self.log_n)
+    }
+    /// Whether this pair's ratio is smaller than `other`'s (exact, in integers).
+    fn below(&self, other: &Self) -> bool {
+        u128::from(self.delay) * u128::from(other.bound())
+            < u128::from(other.delay) * u128::from(self.bound())
+    }
+}
+
+/// The segments with at least one unit link (the paper's segments; the singletons at the ends
+/// of `H_2` are none), as (index into [`segments`], first and last processor, unit links).
+fn unit_segments(host: &Host) -> Vec<(usize, usize, usize, u64)> {
+    segments(host)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (lo, hi))| hi > lo)
+        .map(|(i, (lo, hi))| (i, lo, hi, (hi - lo) as u64))
+        .collect()
+}
+
+/// `prefix[p]`: the summed delay of the links left of processor `p` (the delay from processor 0).
+fn prefix_delays(host: &Host) -> Vec<u64> {
+    let mut prefix = vec![0u64; host.n()];
+    for (i, &d) in host.delays().iter().enumerate() {
+        prefix[i + 1] = prefix[i] + u64::from(d);
+    }
+    prefix
+}
+
+/// Every pair of segments under Fact 4 (`m (m - 1) / 2` pairs for `m` segments with unit links).
+pub fn fact4_pairs(host: &Host, log_n: u32) -> Vec<Fact4Pair> {
+    let segs = unit_segments(host);
+    let prefix = prefix_delays(host);
+    let mut out = Vec::new();
+    for (a, &(i, _, hi, u)) in segs.iter().enumerate() {
+        for &(j, lo, _, v) in &segs[a + 1..] {
+            let delay = prefix[lo] - prefix[hi];
+            out.push(Fact4Pair { segs: [i, j], units: [u, v], delay, log_n });
+        }
+    }
+    out
+}
+
+/// The pair of segments with the smallest Fact 4 ratio `delay / (min(u, v) log n)` (`None`
+/// with fewer than two segments with unit links), in `O(n)`.
+///
+/// For `I` left of `J` the smallest delay between them is from `I`'s last processor to `J`'s
+/// first, and it only grows as `J` moves right or `I` left. If a segment `K` between them has
+/// `u_K >= min(u_I, u_J)`, the pair of `K` with the smaller of `I`, `J` has the same
+/// `min(u, v)` and a smaller delay: so the minimum is attained by a pair with every segment
+/// between them strictly smaller than both. A stack of segments with decreasing sizes lists
+/// all such pairs (at most two per segment): a new segment pairs with every smaller one it
+/// pops, and with the first one that is not smaller. On `H_2` the minimum is at neighbouring
+/// segments, one of level 1: `d / (2 s log n)`.
+pub fn fact4_min(host: &Host, log_n: u32) -> Option<Fact4Pair> {
+    let prefix = prefix_delays(host);
+    let mut stack: Vec<(usize, usize, u64)> = Vec::new(); // (index, last processor, units)
+    let mut best: Option<Fact4Pair> = None;
+    for (j, lo, hi, v) in unit_segments(host) {
+        while let Some(&(i, last, u)) = stack.last() {
+            let pair =
+                Fact4Pair { segs: [i, j], units: [u, v], delay: prefix[lo] - prefix[last], log_n };
+            if best.is_none_or(|b| pair.below(&b)) {
+                best = Some(pair);
+            }
+            if u > v {
+                break;
+            }
+            stack.pop();
+            if u == v {
+                break;
+            }
+        }
+        stack.push((j, hi, v));
+    }
+    best
+}
+
 /// One segment of a host under the two-copy strategy, as a report prints it (paper
 /// Section 6, Fact 4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -119,10 +221,7 @@ pub struct Segment {
 /// most two copies per column; unit phases. Returns the plan and every segment.
 pub fn two_copy_strategy(host: &Host) -> Result<(Plan, Vec<Segment>)> {
     let mut held = vec![None; host.n()];
-    let mut prefix = vec![0u64; host.n()];
-    for (i, &d) in host.delays().iter().enumerate() {
-        prefix[i + 1] = prefix[i] + u64::from(d);
-    }
+    let prefix = prefix_delays(host);
     let mut table = Vec::new();
     let mut next = 1usize; // next fresh column
     let mut prev: Option<(usize, usize)> = None; // (last processor, size) of the previous one

@@ -30,6 +30,32 @@ pub enum Scheduler {
     DepthOrder,
     /// The greatest sender depth first, then the least sequence number.
     MaxDepth,
+    /// Greedy depth-maximising: the message whose event would be deepest now, `1 +
+    /// max(receiver's last depth [serialized], sender depth)`, ties broken uniformly at random
+    /// (`netcore::rng::seeded(seed, 0)`); one restart of [`deepest`](crate::actor::deepest)'s
+    /// search (Choice 2). Each pick scans the in-flight messages: O(k).
+    Greedy {
+        /// The seed of the tie-breaking stream.
+        seed: u64,
+    },
+    /// Hold-back: the receivers in a seeded random priority order (a hash of the seed and the
+    /// actor id); the top-priority actor with a message in flight gets it, its greatest
+    /// sender depth first (then the least sequence number). When the priority is a
+    /// topological order of who-sends-to-whom, every serialized actor takes its messages only
+    /// once all have arrived, deepest first: each one after the deepest; a restart of
+    /// [`deepest`](crate::actor::deepest)'s search. O(log k) per pick.
+    Priority {
+        /// The seed of the actors' priorities.
+        seed: u64,
+    },
+}
+
+/// The priority of actor `id` under [`Scheduler::Priority`] `seed` (splitmix64 of both).
+fn priority(seed: u64, id: ActorId) -> u64 {
+    let mut z = seed ^ u64::from(id.0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 impl std::fmt::Display for Scheduler {
@@ -40,6 +66,8 @@ impl std::fmt::Display for Scheduler {
             Scheduler::Random { seed } => write!(f, "random(seed {seed})"),
             Scheduler::DepthOrder => f.write_str("depth-order"),
             Scheduler::MaxDepth => f.write_str("max-depth"),
+            Scheduler::Greedy { seed } => write!(f, "greedy(seed {seed})"),
+            Scheduler::Priority { seed } => write!(f, "priority(seed {seed})"),
         }
     }
 }
@@ -116,6 +144,9 @@ impl<T> BlockQueue<T> {
     }
 }
 
+/// [`Scheduler::Priority`]'s heap: (receiver priority, sender depth, reversed push number).
+pub(crate) type PriorityHeap<M> = BinaryHeap<Keyed<(u64, u32, Reverse<u64>), M>>;
+
 /// The in-flight messages, kept in the structure the policy needs.
 #[derive(Debug)]
 pub(crate) enum InFlight<M> {
@@ -132,6 +163,12 @@ pub(crate) enum InFlight<M> {
     },
     /// A heap by (sender depth, reversed push number: the sequence number).
     MaxDepth(BinaryHeap<Keyed<(u32, Reverse<u64>), M>>, u64),
+    /// A heap by (receiver priority, sender depth, reversed push number), and the seed.
+    /// The table, when set (`Runtime::set_priorities`), overrides the hash for the actors it
+    /// covers.
+    Priority(PriorityHeap<M>, u64, u64, Vec<u64>),
+    /// Scanned at every pick for the deepest resulting event.
+    Greedy(Vec<Envelope<M>>, netcore::rng::SimRng),
     /// Exhaustive search by replay: the `k`-th pick takes index `script[k]` (0 past the end)
     /// of the in-flight messages in sequence order, and records how many there were.
     Replay {
@@ -151,6 +188,12 @@ impl<M> InFlight<M> {
             }
             Scheduler::DepthOrder => InFlight::DepthOrder { buckets: Vec::new(), lo: 0, len: 0 },
             Scheduler::MaxDepth => InFlight::MaxDepth(BinaryHeap::new(), 0),
+            Scheduler::Greedy { seed } => {
+                InFlight::Greedy(Vec::new(), netcore::rng::seeded(seed, 0))
+            }
+            Scheduler::Priority { seed } => {
+                InFlight::Priority(BinaryHeap::new(), 0, seed, Vec::new())
+            }
         }
     }
 
@@ -158,7 +201,10 @@ impl<M> InFlight<M> {
     pub(crate) fn push(&mut self, env: Envelope<M>) {
         match self {
             InFlight::Fifo(q) => q.push_back(env),
-            InFlight::Lifo(s) | InFlight::Random(s, _) | InFlight::Replay { list: s, .. } => {
+            InFlight::Lifo(s)
+            | InFlight::Random(s, _)
+            | InFlight::Greedy(s, _)
+            | InFlight::Replay { list: s, .. } => {
                 s.push(env);
             }
             InFlight::DepthOrder { buckets, lo, len } => {
@@ -175,6 +221,14 @@ impl<M> InFlight<M> {
                 *pushed += 1;
                 h.push(Keyed { key: (env.sdepth, Reverse(*pushed)), env });
             }
+            InFlight::Priority(h, pushed, seed, table) => {
+                *pushed += 1;
+                let p = table
+                    .get(env.to.0 as usize)
+                    .copied()
+                    .unwrap_or_else(|| priority(*seed, env.to));
+                h.push(Keyed { key: (p, env.sdepth, Reverse(*pushed)), env });
+            }
         }
     }
 
@@ -187,7 +241,9 @@ impl<M> InFlight<M> {
         }
     }
 
-    pub(crate) fn pick(&mut self) -> Option<Envelope<M>> {
+    /// The next message; `depth_of(to)` is the depth an event of `to` starts from (its last
+    /// event's if serialized, else 0), which only [`Scheduler::Greedy`] reads.
+    pub(crate) fn pick(&mut self, depth_of: impl Fn(ActorId) -> u32) -> Option<Envelope<M>> {
         match self {
             InFlight::Fifo(q) => q.pop_front(),
             InFlight::Lifo(s) => s.pop(),
@@ -212,6 +268,23 @@ impl<M> InFlight<M> {
                 Some(env)
             }
             InFlight::MaxDepth(h, _) => h.pop().map(|k| k.env),
+            InFlight::Priority(h, ..) => h.pop().map(|k| k.env),
+            InFlight::Greedy(s, rng) => {
+                // Reservoir sampling among the messages of the greatest resulting depth.
+                let (mut best, mut key, mut ties) = (None, 0u32, 0u64);
+                for (i, e) in s.iter().enumerate() {
+                    let k = depth_of(e.to).max(e.sdepth);
+                    if best.is_none() || k > key {
+                        (best, key, ties) = (Some(i), k, 1);
+                    } else if k == key {
+                        ties += 1;
+                        if rng.next_u64() % ties == 0 {
+                            best = Some(i);
+                        }
+                    }
+                }
+                Some(s.swap_remove(best?))
+            }
             InFlight::Replay { list, script, branching } => {
                 if list.is_empty() {
                     return None;

@@ -4,7 +4,7 @@
 use netcore::driver::pram::PramConfig;
 use serde::{Deserialize, Serialize};
 
-use crate::actor::Scheduler;
+use crate::actor::{Scheduler, Search};
 use crate::butterfly::ButterflyConfig;
 
 /// How a program becomes a run on the machine (Section 5).
@@ -48,6 +48,9 @@ pub struct ActorPramConfig {
     pub translation: Translation,
     /// The butterfly translation's settings (only with `translation = "butterfly"`).
     pub butterfly: Option<ButterflyConfig>,
+    /// Also search delivery orders for the deepest run (Definition 1's maximum from below,
+    /// Choice 2): `search = {}` or `{ restarts = 8, seed = 1 }`.
+    pub search: Option<Search>,
 }
 
 fn default_scheduler() -> Scheduler {

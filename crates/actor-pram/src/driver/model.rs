@@ -6,7 +6,9 @@
 //! with the reference interpreter.
 //!
 //! ```toml
-//! scheduler = "fifo"        # fifo, lifo, depth-order, max-depth, or { random = { seed = 3 } }
+//! scheduler = "fifo"        # fifo, lifo, depth-order, max-depth, or { random = { seed = 3 } },
+//!                           # { greedy = { seed = 3 } }, { priority = { seed = 3 } }
+//! search = { restarts = 8, seed = 1 }   # optional: also the deepest order found (Choice 2)
 //! translation = "direct"    # "broadcast-sync", or "butterfly" with an optional [butterfly] table
 //!
 //! [pram]                    # the program, as `cargo xtask run pram` reads it:
@@ -26,6 +28,7 @@
 //! # report_routers = true   # the router of each accessed address (at most 4096) in the report
 //! # multiplex = "pipelined"  # or "sequential" (S > N)
 //! # steps = "barrier"   # or "overlapping": also one actor system for the whole program
+//! # delay_sequence = true   # every slow pass's delay sequence (Theorem 3 of the Appendix)
 //! ```
 #![warn(clippy::cast_possible_truncation)]
 

@@ -10,6 +10,7 @@ use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
 use serde::Serialize;
 
 use super::config::{ActorPramConfig, Translation};
+use crate::actor::{Deepest, MAX_RESTARTS, deepest_of};
 use crate::butterfly::{ButterflyReport, simulate_butterfly_actors};
 use crate::direct::{DirectReport, ScheduleSource, Sync, simulate_broadcast_sync, simulate_direct};
 use crate::error::Error;
@@ -43,6 +44,9 @@ pub struct ActorPramReport {
     /// Memory and registers equal the reference's (and a library program's output its plain
     /// Rust reference).
     pub verified: bool,
+    /// The deepest run of the delivery-order search (with `search`; Choice 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deepest: Option<Deepest>,
 }
 
 /// What the direct translation measures.
@@ -83,7 +87,27 @@ pub fn run_actor_pram_config(
         Sync::Broadcast => simulate_broadcast_sync(program, input, config.scheduler, limits),
         Sync::Chained => simulate_direct(program, input, config.scheduler, limits),
     };
-    run_with(config, file, direct).map(|(report, _)| report)
+    let (mut report, _) = run_with(config, file, direct)?;
+    if let Some(search) = &config.search {
+        if search.restarts > MAX_RESTARTS {
+            return Err(config_error(
+                "search.restarts",
+                "at most 1024",
+                search.restarts.to_string(),
+            ));
+        }
+        let deepest = deepest_of(search, |scheduler| -> Result<u64, Error> {
+            let one = ActorPramConfig { scheduler, search: None, ..config.clone() };
+            let r = run_actor_pram_config(&one, file)?;
+            let time = r
+                .actor
+                .map(|a| a.actor_time)
+                .or_else(|| r.network.and_then(|n| n.actor.map(|a| a.actor_time)));
+            time.ok_or_else(|| config_error("search", "a run with actors", "no actor time"))
+        })?;
+        report.deepest = Some(deepest);
+    }
+    Ok(report)
 }
 
 /// Runs a config, a direct or broadcast-sync translation through `direct` (given the program,
@@ -141,7 +165,10 @@ pub(crate) fn run_with(
             let config_bf = butterfly.unwrap_or_default();
             let r =
                 simulate_butterfly_actors(program, input, &config_bf, config.scheduler, limits)?;
-            let verified = output_ok(&r.memory)? && r.verified;
+            // Fetch-and-ops served off pid order are checked by the replay of their
+            // serialization (Choice 19); an expected output is the pid order's.
+            let reordered = r.fetch.as_ref().is_some_and(|f| !f.pid_order);
+            let verified = (reordered || output_ok(&r.memory)?) && r.verified;
             (r.pram, None, Some(r), verified, None)
         }
     };
@@ -156,6 +183,7 @@ pub(crate) fn run_with(
         actor,
         network,
         verified,
+        deepest: None,
     };
     Ok((report, direct_run))
 }
@@ -192,7 +220,7 @@ pub(crate) fn run_report(report: ActorPramReport) -> Result<RunReport, ModelErro
             report.verified
         ),
         (None, Some(r)) => format!(
-            "{head}; butterfly n = {} (N = {}), b = {}, {} placement, {} keys: {} passes, {:.2} rounds per pass (forward {:.3} x (3n - 1)), max R_fwd = {}, max R_rev = {}, combines = {}, max buffer = {}; {}verified = {}",
+            "{head}; butterfly n = {} (N = {}), b = {}, {} placement, {} keys: {} passes, {:.2} rounds per pass (forward {:.3} x (3n - 1)), max R_fwd = {}, max R_rev = {}, combines = {}, max buffer = {}; {}{}verified = {}",
             r.dim,
             r.routers,
             r.b,
@@ -205,6 +233,14 @@ pub(crate) fn run_report(report: ActorPramReport) -> Result<RunReport, ModelErro
             r.max_r_rev,
             r.combines,
             r.max_occupancy,
+            r.fetch.as_ref().map_or(String::new(), |f| format!(
+                "fetch-and-ops: {} steps, {} requests, {} combines, {} order (checked against the {}); ",
+                f.steps,
+                f.requests,
+                f.combines,
+                if f.pid_order { "pid" } else { "network" },
+                f.checked_against
+            )),
             r.actor.as_ref().map_or(String::new(), |a| format!(
                 "actors: actor time = {} ({:.3} T, {:.3} T log2 N, {:.2} per lockstep round), events = {}, messages = {}, {}",
                 a.actor_time,
@@ -222,5 +258,44 @@ pub(crate) fn run_report(report: ActorPramReport) -> Result<RunReport, ModelErro
         ),
         (None, None) => format!("{head}; verified = {}", report.verified),
     };
+    let summary = match &report.deepest {
+        Some(d) => format!(
+            "{summary}\ndeepest order found ({} runs: FIFO, LIFO, max-depth, priority and greedy restarts): actor time = {} under {} (FIFO {}, +{})",
+            d.runs,
+            d.actor_time,
+            d.scheduler,
+            d.fifo_actor_time,
+            d.actor_time.saturating_sub(d.fifo_actor_time)
+        ),
+        None => summary,
+    };
+    let summary = match report.network.as_ref().and_then(|r| r.delay.as_ref()) {
+        Some(d) => format!("{summary}\n{}", delay_lines(d)),
+        None => summary,
+    };
     Ok(RunReport { summary, report: to_json(&report)? })
+}
+
+/// The delay sequences of a run (Choice 28): the counts, then every listed slow pass.
+fn delay_lines(d: &crate::butterfly::DelayReport) -> String {
+    let mut out = format!(
+        "delay sequences (Theorem 3, d = {}): {} of {} passes slow (actor time >= (7d + 1) 4 = {}), {} hold{}",
+        d.d,
+        d.slow,
+        d.passes,
+        d.slow_from,
+        d.hold,
+        d.least_margin.map_or(String::new(), |m| format!(", least margin {m}")),
+    );
+    for s in &d.sequences {
+        out.push('\n');
+        out.push_str(&s.describe(d.d));
+    }
+    if d.slow > d.sequences.len() as u64 {
+        out.push_str(&format!(
+            "\n({} more slow passes not listed)",
+            d.slow - d.sequences.len() as u64
+        ));
+    }
+    out
 }

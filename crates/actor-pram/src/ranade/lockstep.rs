@@ -5,6 +5,7 @@
 use netcore::pram::{Access, AccessKind, FetchOp, Variant};
 use netcore::topology::{Coord, Link, WrappedButterfly};
 
+use super::delay::{DelayWalker, ForwardTrace, Levelled, Snap, arrived_keys};
 use super::host::{Cells, Held};
 use super::network::{
     FwdOut, Input, Node, NodeTally, Out, Part, RSlot, Record, RevOut, Slot, pop_release,
@@ -29,7 +30,29 @@ pub struct LockstepRouter {
     pub(super) hashing: Hashing,
     /// Record every pass's [`PassEvent`]s.
     pub(super) record: bool,
+    /// Record every pass's forward rounds and extract its delay walk (Choice 28).
+    pub(super) delay: bool,
 }
+
+impl Levelled for LockstepRouter {
+    fn nodes(&self) -> usize {
+        (self.levels * self.rows) as usize
+    }
+    fn idx(&self, l: u32, r: u32) -> usize {
+        LockstepRouter::idx(self, l, r)
+    }
+    fn pred(&self, l: u32, r: u32, j: usize) -> (u32, u32) {
+        LockstepRouter::pred(self, l, r, j)
+    }
+    fn succ(&self, l: u32, r: u32, o: usize) -> (u32, u32) {
+        LockstepRouter::succ(self, l, r, o)
+    }
+    fn route(&self, l: u32, r: u32, k: Key) -> Option<Out> {
+        LockstepRouter::route(self, l, r, k)
+    }
+}
+
+impl DelayWalker for LockstepRouter {}
 
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
 pub fn round_limit(n: u32) -> u64 {
@@ -61,12 +84,29 @@ impl LockstepRouter {
             got: e.to_string(),
         })?;
         let hashing = Hashing::identity(bf.routers());
-        Ok(Self { bf, n, rows: 1 << n, levels: 3 * n - 1, b, combining, hashing, record: false })
+        Ok(Self {
+            bf,
+            n,
+            rows: 1 << n,
+            levels: 3 * n - 1,
+            b,
+            combining,
+            hashing,
+            record: false,
+            delay: false,
+        })
     }
 
     /// The same router recording every pass's hops and combines ([`PassStats::events`]).
     pub fn recording(mut self) -> Self {
         self.record = true;
+        self
+    }
+
+    /// The same router recording every pass's forward rounds for its delay walk
+    /// ([`PassStats::delay`], Choice 28).
+    pub fn delaying(mut self) -> Self {
+        self.delay = true;
         self
     }
 
@@ -629,6 +669,7 @@ impl LockstepRouter {
         };
         let mut arrived_flat: Vec<(usize, u64, u32, u32, Packet)> = Vec::new();
         let mut trace = SlotDigest::default();
+        let mut delay = self.delay.then(ForwardTrace::default);
         // ---- forward pass ----
         let size = nodes.len();
         // Two rounds' slot and ack arrays, swapped after each round (every node takes its
@@ -652,12 +693,17 @@ impl LockstepRouter {
                     let v = &mut nodes[vi];
                     let inbound = std::mem::take(&mut slots[vi]);
                     let combined = tally.combines;
+                    let arrived = delay.as_ref().map(|_| arrived_keys(&inbound));
                     self.fwd_apply(v, l, r, acks[vi], inbound, &mut tally)?;
                     if v.closed {
                         continue;
                     }
+                    let pre = arrived.map(|a| Snap::before(v, a));
                     let out =
                         self.fwd_fire(v, l, r, round, variant, &mut tally, &mut arrived_flat)?;
+                    if let (Some(d), Some(pre)) = (delay.as_mut(), pre) {
+                        d.record(self, (l, r, round), pre, v);
+                    }
                     if record {
                         trace.add_fwd(l, r, round, &out);
                     }
@@ -688,6 +734,7 @@ impl LockstepRouter {
             next_acks.fill([0; 2]);
             round += 1;
         }
+        stats.delay = delay.and_then(|d| self.delay_walk(&d));
         // ---- memory exchange ----
         let replies = self.host_exchange(variant, &arrived_flat, memory, &mut stats, held)?;
         for ((_, _, l, r, _), value) in arrived_flat.iter().zip(replies) {
@@ -749,13 +796,7 @@ impl LockstepRouter {
             next_racks.fill([0; 2]);
             round += 1;
         }
-        stats.combines = tally.combines;
-        stats.max_occupancy = tally.max_occupancy;
-        stats.max_dq = tally.max_dq;
-        stats.exits = tally.exits;
-        stats.deliveries = tally.deliveries;
-        stats.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
-        stats.serialization.sort_unstable();
+        stats.take_tally(tally);
         Ok((stats, trace))
     }
 }

@@ -10,10 +10,11 @@ use serde::Serialize;
 pub enum FetchOrder {
     /// Fetch-and-ops keep `tag = pid`, so they are never combined; each host answers them in
     /// pid order: the reference interpreter's serialization.
-    #[default]
     Pid,
     /// Fetch-and-ops combine like the other accesses (per-part offsets, Ranade's scheme): the
-    /// serialization is the network's, reported in [`PassStats::serialization`](crate::ranade::PassStats::serialization).
+    /// serialization is the network's, reported in [`PassStats::serialization`](crate::ranade::PassStats::serialization)
+    /// (the default: the paper's combining for every concurrent access).
+    #[default]
     Network,
 }
 netcore::display_config_name!(FetchOrder);

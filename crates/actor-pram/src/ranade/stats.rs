@@ -4,7 +4,8 @@
 
 use serde::Serialize;
 
-use super::network::{FwdOut, RSlot, RevOut, Slot};
+use super::delay::DelayWalk;
+use super::network::{FwdOut, NodeTally, RSlot, RevOut, Slot};
 
 /// The slots a pass sends, as an order-independent fingerprint (Property 1's check, Choice
 /// 25): the number of slots and two wrapping sums of a 64-bit mix of each slot's (level, row,
@@ -103,6 +104,25 @@ pub struct PassStats {
     /// [`LockstepRouter::recording`](crate::ranade::LockstepRouter::recording) (for the run's picture).
     #[serde(skip)]
     pub events: Vec<PassEvent>,
+    /// The forward pass's delay walk from its most delayed message, recorded only by a
+    /// router built [`LockstepRouter::delaying`](crate::ranade::LockstepRouter::delaying)
+    /// (Choice 28; `None` also when no packet exited).
+    #[serde(skip)]
+    pub delay: Option<DelayWalk>,
+}
+
+impl PassStats {
+    /// Takes the nodes' tally of a finished pass (combines, occupancy, direction queues,
+    /// exits, deliveries sorted by round then pid) and sorts the serialization.
+    pub(super) fn take_tally(&mut self, tally: NodeTally) {
+        self.combines = tally.combines;
+        self.max_occupancy = tally.max_occupancy;
+        self.max_dq = tally.max_dq;
+        self.exits = tally.exits;
+        self.deliveries = tally.deliveries;
+        self.deliveries.sort_unstable_by_key(|d| (d.1, d.0));
+        self.serialization.sort_unstable();
+    }
 }
 
 /// What happened at a virtual node in a round of a pass (recorded on demand).

@@ -33,10 +33,12 @@ pub(crate) fn families() -> Vec<HashFamily> {
 /// combining; every pass lasts at least the empty pass, 3n − 1 = 5 rounds each way (so at
 /// least 10 rounds per pass); the hot-spot read's 8 reads of g[0] combine into 3 host
 /// arrivals (5 combines: the rest of its second pass, 8 exclusive writes, combines nothing),
-/// and without combining all 8 reach the host; the fetch-add counter keeps `tag = pid` for
-/// its fetch-and-ops (pid order), so its 8 fetch-and-adds reach the host one by one either
-/// way. The remaining round counts are measured (the router's hand cases are in
-/// `ranade.rs`).
+/// and without combining all 8 reach the host; the fetch-add counter's 8 fetch-and-adds
+/// combine as the hot-spot reads do (network fetch order, the default: 5 combines, 3
+/// arrivals at the counter's host) and reach the host one by one
+/// without combining; its registers and memory equal the reference replaying the router's
+/// serialization (Choice 19), and its counter the plain-Rust total. The remaining round
+/// counts are measured (the router's hand cases are in `ranade.rs`).
 #[test]
 fn library_programs_equal_reference() {
     let mut rows = Vec::new();
@@ -62,7 +64,7 @@ fn library_programs_equal_reference() {
                     let what =
                         format!("{} {hash:?} {keys} combining={combining}", algorithm.name());
                     assert!(r.verified, "{what}");
-                    assert_eq!(r.memory[instance.output.clone()], instance.expected[..], "{what}");
+                    output_ok(&r, &instance, &what);
                     assert!(r.max_occupancy <= 2, "{what}");
                 }
             }
@@ -74,7 +76,7 @@ fn library_programs_equal_reference() {
                 simulate_butterfly(&instance.program, &instance.input, &config, &Limits::default())
                     .unwrap();
             assert!(r.verified, "{} combining={combining}", algorithm.name());
-            assert_eq!(r.memory[instance.output.clone()], instance.expected[..]);
+            output_ok(&r, &instance, algorithm.name());
             assert_eq!(r.passes, r.pram.g);
             assert!(r.max_occupancy <= 2 && r.rounds_per_pass >= 10.0);
             rounds.push(r.rounds_fwd + r.rounds_rev);
@@ -89,6 +91,18 @@ fn library_programs_equal_reference() {
         }
     }
     insta::assert_yaml_snapshot!(rows);
+}
+
+/// The library output of a verified run: the plain-Rust result, or with the fetch-and-ops
+/// served off pid order (Choice 19) the counter's total, the output's first cell (the PPUs'
+/// old values are the serialization's, checked by the replay inside the run).
+fn output_ok(r: &ButterflyReport, instance: &netcore::pram::library::Instance, what: &str) {
+    if r.fetch.as_ref().is_some_and(|f| !f.pid_order) {
+        let at = instance.output.start;
+        assert_eq!(r.memory[at], instance.expected[0], "{what}");
+    } else {
+        assert_eq!(r.memory[instance.output.clone()], instance.expected[..], "{what}");
+    }
 }
 
 /// Every library program at n = 8 (seed 1, default configuration: n = 2, b = 2, polynomial
@@ -111,6 +125,12 @@ fn library_programs_equal_reference() {
 /// broadcast concurrent +1, tree reduction +0, NTT +3. The random order (seed 5) moved by +3
 /// to +34 (bitonic sort 867 → 901 over G = 18), more than G on some programs: its draws, and
 /// so the execution, change with the number of messages in flight.
+///
+/// Network fetch order as the default (Choice 19) changed the fetch-add counter only: its 8
+/// fetch-and-adds now combine like the hot-spot read's 8 reads (5 combines), so its
+/// fetch-and-add pass no longer queues 8 packets at the counter's host: FIFO 152 → 136,
+/// random 156 → 139 (the hot-spot read, G = 2, takes 91; the counter has one more pass,
+/// its final exclusive writes).
 #[test]
 fn library_programs_on_actors() {
     let mut rows = Vec::new();
@@ -141,18 +161,59 @@ fn library_programs_on_actors() {
     insta::assert_yaml_snapshot!(rows);
 }
 
-/// Fetch-and-ops in network order (combined, per-part offsets): the fetch-add counter's
-/// counter ends at the reference's total, but the PPUs' old values follow the network's
-/// serialization, not the reference's pid order, so the run is not `verified` (Choice 19).
+/// Fetch-and-ops in network order (combined, per-part offsets; the default) and in pid
+/// order (Choice 19): the fetch-add counter at n = 8. In network order the 8 fetch-and-adds
+/// combine (5 combines, as the hot-spot read's 8 reads), the PPUs' old values follow the
+/// router's serialization, not the pid order, and the run is checked against the reference
+/// interpreter replaying that serialization (`checked_against = "replay"`): verified, the
+/// counter the plain-Rust total, the old values not the plain-Rust (pid-order) ones. Every
+/// listed reply is its cell's value before the step plus the contributions before it in the
+/// order. In pid order nothing combines and the run equals the reference itself.
 #[test]
-fn network_order_fetch_add_differs_from_pid_order() {
+fn network_order_fetch_add_is_verified_by_replay() {
     let instance = Algorithm::FetchAddCounter.instance(8, 1).unwrap();
-    let config = ButterflyConfig { fetch_order: FetchOrder::Network, ..ButterflyConfig::default() };
+    let config = ButterflyConfig::default();
+    assert_eq!(config.fetch_order, FetchOrder::Network);
     let r = simulate_butterfly(&instance.program, &instance.input, &config, &Limits::default())
         .unwrap();
-    assert!(r.combines > 0);
+    let f = r.fetch.as_ref().unwrap();
+    assert!(r.verified && r.combines > 0 && f.combines == 5);
+    assert!(!f.pid_order && f.checked_against == "replay" && !f.truncated);
+    assert_eq!((f.steps, f.cells, f.requests, f.listed), (1, 1, 8, 8));
     assert_eq!(r.memory[0], instance.expected[0]);
-    assert!(!r.verified);
+    assert_ne!(r.memory[instance.output.clone()], instance.expected[..]);
+    let cell = &f.serialization[0];
+    let mut x = instance.input[0];
+    for (&pid, &reply) in cell.pids.iter().zip(&cell.replies) {
+        assert_eq!(reply, x);
+        assert_eq!(r.memory[1 + pid as usize], reply);
+        x += instance.input[1 + pid as usize];
+    }
+    let pid = ButterflyConfig { fetch_order: FetchOrder::Pid, ..ButterflyConfig::default() };
+    let r =
+        simulate_butterfly(&instance.program, &instance.input, &pid, &Limits::default()).unwrap();
+    let f = r.fetch.as_ref().unwrap();
+    assert!(r.verified && f.pid_order && f.checked_against == "reference" && f.combines == 0);
+    assert_eq!(r.memory[instance.output.clone()], instance.expected[..]);
+}
+
+/// The listed serialization stops at `MAX_FETCH_REQUESTS` requests (`truncated`), the counts
+/// cover them all: the fetch-add counter at n = 4608 (N = 4608 routers, n = 9).
+#[test]
+fn fetch_serialization_is_bounded() {
+    let instance = Algorithm::FetchAddCounter.instance(4608, 0).unwrap();
+    let r = simulate_butterfly(
+        &instance.program,
+        &instance.input,
+        &ButterflyConfig::default(),
+        &Limits::default(),
+    )
+    .unwrap();
+    let f = r.fetch.unwrap();
+    assert!(r.verified && f.truncated);
+    assert_eq!((f.requests, f.listed), (4608, actor_pram::butterfly::MAX_FETCH_REQUESTS as u64));
+    let listed: usize = f.serialization.iter().map(|c| c.pids.len()).sum();
+    assert_eq!(listed, actor_pram::butterfly::MAX_FETCH_REQUESTS);
 }
 
 /// Bad input: a dimension below 2, b = 0, a table naming a router beyond N
@@ -203,6 +264,7 @@ proptest! {
         hash_seed in any::<u64>(),
         sched in 0usize..7,
         overlapping in any::<bool>(),
+        network in any::<bool>(),
     ) {
         let program = netcore::pram::Program::parse(&text).unwrap();
         let limits = Limits::default();
@@ -213,17 +275,20 @@ proptest! {
             dim: Some(dim),
             b: buffers,
             combining,
-            fetch_order: FetchOrder::Pid,
+            fetch_order: if network { FetchOrder::Network } else { FetchOrder::Pid },
             hash: families()[family].clone(),
             keys,
             hash_seed,
             multiplex: Multiplex::Pipelined,
             steps: if overlapping { Steps::Overlapping } else { Steps::Barrier },
             report_routers: true,
+            delay_sequence: false,
         };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {
                 prop_assert!(r.verified, "{}", text);
+                // Fetch-and-ops off pid order: the reference replaying the serialization.
+                let want = replayed(&program, &input, &r).unwrap_or(want);
                 prop_assert_eq!(&r.memory, &want.memory);
                 prop_assert!(b == 0 || r.max_occupancy <= u64::from(b));
                 prop_assert_eq!(r.passes, want.cost.g);
@@ -252,8 +317,11 @@ proptest! {
                 prop_assert_eq!(act.overlapping.is_some(), overlapping);
                 if let Some(o) = &act.overlapping {
                     prop_assert_eq!(o.events, o.messages);
-                    prop_assert!(o.actor_time <= act.actor_time, "{} > {}", o.actor_time, act.actor_time);
-                    prop_assert_eq!(o.below_barrier, act.actor_time - o.actor_time);
+                    // In network order a pass's depth may shift with the handling order by
+                    // an event (library_programs_overlapping): at most G above.
+                    let slack = if network { r.pram.g } else { 0 };
+                    prop_assert!(o.actor_time <= act.actor_time + slack, "{} > {}", o.actor_time, act.actor_time);
+                    prop_assert_eq!(o.below_barrier, act.actor_time.saturating_sub(o.actor_time));
                 }
                 prop_assert!(a.actor.is_some());
                 prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);
@@ -271,18 +339,39 @@ proptest! {
     }
 }
 
+/// The reference replaying the run's serialization of its fetch-and-ops when it is not the
+/// pid order (Choice 19), from the report's list (complete for these small programs).
+pub(crate) fn replayed(
+    program: &netcore::pram::Program,
+    input: &[i64],
+    r: &ButterflyReport,
+) -> Option<netcore::pram::PramRun> {
+    let f = r.fetch.as_ref().filter(|f| !f.pid_order && !f.truncated)?;
+    let mut steps: Vec<netcore::pram::StepOrder> = Vec::new();
+    for c in &f.serialization {
+        if steps.last().is_none_or(|s| s.g_step != c.step) {
+            steps.push(netcore::pram::StepOrder { g_step: c.step, cells: Vec::new() });
+        }
+        steps.last_mut()?.cells.push((c.cell, c.pids.clone()));
+    }
+    let order = netcore::pram::Serialization { steps };
+    netcore::pram::run_serialized(program, input, &Limits::default(), &order).ok()
+}
+
 /// The overlapping run (Choice 22) of every library program (size 16 on the butterfly of
 /// dimension 2, so `k = 2` PPUs share a router) under each of the seven test schedulers, with
 /// and without combining, pipelined and sequential, the placement and key order cycling
 /// through every family and both orders: every pass equals the lockstep router's
 /// (Property 1, checked inside the run, else `Mismatch`), the final memory and every
-/// replica's registers equal the reference's (`verified`), every message is consumed once,
-/// and the actor time is at most the barrier measure. Snapshot: FIFO, pipelined, combining,
+/// replica's registers equal the reference's (`verified`; the fetch-add counter's against
+/// the replay of its network serialization, Choice 19), every message is consumed once,
+/// and the actor time is at most the barrier measure, but for one run one event above it
+/// (below). Snapshot: FIFO, pipelined, combining,
 /// polynomial placement, ranked keys, barrier and overlapping side by side.
 #[test]
 fn library_programs_overlapping() {
     let mut rows = Vec::new();
-    let mut turn = 0usize;
+    let (mut turn, mut above) = (0usize, 0u32);
     for algorithm in Algorithm::ALL {
         let instance = algorithm.instance(16, 1).unwrap();
         for (s, &sched) in crate::specs::SCHEDULERS.iter().enumerate() {
@@ -319,7 +408,13 @@ fn library_programs_overlapping() {
                     let a = r.actor.unwrap();
                     let o = a.overlapping.unwrap();
                     assert_eq!(o.events, o.messages, "{name} {sched}");
-                    assert!(o.actor_time <= a.actor_time, "{name} {sched} {config:?}");
+                    // Never above the barrier measure but once: the fetch-add counter under
+                    // random(seed 2), linear placement, destination-major keys, combined
+                    // fetch-and-ops (network order) is 174 deep against the barrier's 173 (a
+                    // serialized actor's depth depends on its handling order, Choice 22).
+                    let slack = u64::from(matches!(sched, Scheduler::Random { .. }));
+                    assert!(o.actor_time <= a.actor_time + slack, "{name} {sched} {config:?}");
+                    above += u32::from(o.actor_time > a.actor_time);
                     // Nodes (3n − 1) 2^n, a host and a hash actor per router, 16 replicas.
                     assert_eq!(o.actors, 5 * 4 + 8 + 8 + 16);
                     if snapshot {
@@ -332,6 +427,7 @@ fn library_programs_overlapping() {
             }
         }
     }
+    assert_eq!(above, 1);
     insta::assert_yaml_snapshot!(rows);
 }
 

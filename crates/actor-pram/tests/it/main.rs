@@ -1,6 +1,8 @@
 //! Integration tests of actor-pram.
 
 mod butterfly;
+mod deepest;
+mod delay;
 mod direct;
 mod fixed_hash;
 mod fixtures;

@@ -19,7 +19,10 @@ use proptest::prelude::*;
 /// the empty pass's 5 + 5 rounds; without combining nothing combines (pre-combining needs
 /// equal keys, and keys carry the pid). With combining the hot-spot read's 32 reads of g[0]
 /// pre-combine 4 to 1 at each router (24 combines in the pipelined pass) before the network
-/// combines the rest. Rounds per pass are measured (snapshot).
+/// combines the rest; so do the fetch-add counter's 32 fetch-and-adds in the default network
+/// fetch order (Choice 19; 29 combines pipelined, 3 packets reach the counter's host, 25.33
+/// rounds per pass where the uncombined pid order took 37.33). Rounds per pass are measured
+/// (snapshot).
 #[test]
 fn library_programs_at_s_above_n() {
     let mut rows = Vec::new();
@@ -181,7 +184,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
     /// Theorem 2 (b) at S > N: random programs of every variant with up to 24 PPUs on the
     /// butterfly of dimension 2 (N = 8, up to 3 PPUs per router), b in {1, 2, unbounded}, combining on
-    /// and off, both multiplex modes, identity or polynomial placement, both key orders,
+    /// and off, both fetch orders (network order checked against the reference replaying the
+    /// serialization, Choice 19), both multiplex modes, identity or polynomial placement, both key orders,
     /// random hash seeds: the reference's memory and registers (or its error), buffers within
     /// b, `passes = k · G` in sequential mode; on actors (a scheduler of `SCHEDULERS`) the
     /// same report, every pass checked against the lockstep router.
@@ -197,6 +201,7 @@ proptest! {
         hash_seed in any::<u64>(),
         sched in 0usize..7,
         overlapping in any::<bool>(),
+        network in any::<bool>(),
     ) {
         let program = netcore::pram::Program::parse(&text).unwrap();
         let limits = Limits::default();
@@ -207,17 +212,20 @@ proptest! {
             dim: Some(2),
             b: buffers,
             combining,
-            fetch_order: FetchOrder::Pid,
+            fetch_order: if network { FetchOrder::Network } else { FetchOrder::Pid },
             hash: if poly { HashFamily::Poly } else { HashFamily::Identity },
             keys: if ranked { KeyOrder::Ranked } else { KeyOrder::DestinationMajor },
             hash_seed,
             multiplex,
             steps: if overlapping { Steps::Overlapping } else { Steps::Barrier },
             report_routers: false,
+            delay_sequence: false,
         };
         match (netcore::pram::run(&program, &input, &limits), simulate_butterfly(&program, &input, &config, &limits)) {
             (Ok(want), Ok(r)) => {
                 prop_assert!(r.verified, "{}", text);
+                // Fetch-and-ops off pid order: the reference replaying the serialization.
+                let want = crate::butterfly::replayed(&program, &input, &r).unwrap_or(want);
                 prop_assert_eq!(&r.memory, &want.memory);
                 prop_assert!(b == 0 || r.max_occupancy <= u64::from(b));
                 let k = u64::from(r.ppus_per_router);
@@ -233,8 +241,11 @@ proptest! {
                 prop_assert_eq!(act.overlapping.is_some(), overlapping);
                 if let Some(o) = &act.overlapping {
                     prop_assert_eq!(o.events, o.messages);
-                    prop_assert!(o.actor_time <= act.actor_time, "{} > {}", o.actor_time, act.actor_time);
-                    prop_assert_eq!(o.below_barrier, act.actor_time - o.actor_time);
+                    // In network order a pass's depth may shift with the handling order
+                    // (butterfly::library_programs_overlapping): at most G above.
+                    let slack = if network { r.pram.g } else { 0 };
+                    prop_assert!(o.actor_time <= act.actor_time + slack, "{} > {}", o.actor_time, act.actor_time);
+                    prop_assert_eq!(o.below_barrier, act.actor_time.saturating_sub(o.actor_time));
                 }
                 prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);
             }

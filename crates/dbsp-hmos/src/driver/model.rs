@@ -255,6 +255,7 @@ impl Model for DbspHmos {
             Box::new(crate::driver::studies::Lemma2Study),
             Box::new(crate::driver::studies::Lemma3Study),
             Box::new(crate::driver::studies::SlowdownStudy),
+            Box::new(crate::driver::studies::CrossoverStudy),
             Box::new(crate::driver::studies::Theorem3Study),
             Box::new(crate::driver::studies::ExpansionStudy),
         ]

@@ -8,6 +8,9 @@
 //!   staged delivery (Theorem 3, Eq. 3): per-level weights, rounds, costs over the bounds.
 //! - [`slowdown`] `dbsp-slowdown`: the cost of a PRAM step as n grows (Theorems 2-3,
 //!   Corollary 1) for the HMOS and the baselines, fitted exponents against the predicted.
+//! - [`crossover`] `dbsp-crossover`: where the hierarchy pays off: one hashed copy, flat
+//!   majority and the HMOS at every k against n, crossovers measured or extrapolated from
+//!   the fitted exponents.
 //! - [`theorem3`] `dbsp-theorem3`: Theorem 3's worst case realised by the copy adversary
 //!   (requests whose every copy crowds the lowest processors) and the greedy adversary (the
 //!   smallest footprint at level k a peeling finds) against random requests, at k = 0, 1, 2
@@ -17,6 +20,7 @@
 
 #![warn(clippy::cast_possible_truncation)]
 
+pub mod crossover;
 pub mod expansion;
 pub mod lemma2;
 pub mod lemma3;
@@ -24,6 +28,7 @@ pub mod primitives;
 pub mod slowdown;
 pub mod theorem3;
 
+pub use crossover::CrossoverStudy;
 pub use expansion::ExpansionStudy;
 pub use lemma2::Lemma2Study;
 pub use lemma3::Lemma3Study;

@@ -5,6 +5,7 @@
 #![allow(clippy::float_cmp)]
 
 mod adversary;
+mod crossover;
 mod expansion;
 mod figures;
 mod fixtures;

@@ -136,6 +136,10 @@ fn glossary_covers_every_column() {
             serde_json::json!({"log_n": 6, "scheme": "hmos", "k": 1, "tau": 1.5, "a": 2.0, "eps": 0.3, "pattern": "random", "alpha_beta": ab}),
         ),
         (
+            "dbsp-crossover",
+            serde_json::json!({"log_n": 6, "scheme": "single_copy_hashed", "k": 0, "tau": 1.5, "level0": "hashed", "a": 2.0, "eps": 0.3, "pattern": "copy_adversary", "alpha_beta": ab}),
+        ),
+        (
             "dbsp-theorem3",
             serde_json::json!({"log_n": 6, "k": 1, "tau": 1.5, "r": 3, "level0": "hashed", "a": 2.0, "eps": 0.3, "pattern": "copy_adversary", "alpha_beta": ab}),
         ),

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::algs::remap_partition;
 use crate::error::HpramError;
 use crate::proc::MemOp;
-use crate::sub_pram::{FnAlg, HAlgorithm, Part, SubPram};
+use crate::sub_pram::{Counted, FnAlg, HAlgorithm, Part, SubPram};
 use crate::word::Word;
 
 /// The prime modulus `p = 119·2^23 + 1`.
@@ -149,8 +149,15 @@ fn cross_stages(sp: &mut SubPram<'_>, tw: &Twiddles, stop: usize) -> Result<(), 
 
 /// One span-`m` stage: `r/2` in-memory butterflies `m m c m m` per processor; processor `i`'s
 /// `t`-th is butterfly `b = i·r/2 + t`, on `j = ⌊b/(m/2)⌋·m + b mod m/2` and `j + m/2`.
+/// A count-only run counts the stage's `r/2` butterflies in one call, so its time does not grow
+/// with `r`.
 fn stage(sp: &mut SubPram<'_>, tw: &Twiddles, m: usize) -> Result<(), HpramError> {
     let (r, base, half) = (sp.mem_len() / sp.procs(), sp.home(0), m / 2);
+    if sp.counting() {
+        let butterfly =
+            [Counted::Comm, Counted::Comm, Counted::Compute(1), Counted::Comm, Counted::Comm];
+        return sp.count_repeated((r / 2) as u64, &butterfly);
+    }
     for t in 0..r / 2 {
         let j = move |pid: usize| {
             let b = pid * (r / 2) + t;
@@ -203,6 +210,12 @@ fn load_compute_store(
             got: sp.mem_len().to_string(),
         }
     })?;
+    if sp.counting() {
+        // The loads and the stores in one call each: the time does not grow with `r`.
+        sp.count_repeated(r as u64, &[Counted::Comm])?;
+        sp.compute(steps, |_| {})?;
+        return sp.count_repeated(r as u64, &[Counted::Comm]);
+    }
     for k in 0..r {
         sp.comm(|p| MemOp::Read { addr: base + p.pid * r + k, dst: k })?;
     }

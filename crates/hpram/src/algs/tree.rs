@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::HpramError;
 use crate::proc::MemOp;
-use crate::sub_pram::{FnAlg, HAlgorithm, SubPram};
+use crate::sub_pram::{Counted, FnAlg, HAlgorithm, SubPram};
 
 /// The three forms (`docs/models/hpram.md`, Choices: Algorithms are ours).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,10 +49,15 @@ fn leaf() -> Arc<dyn HAlgorithm> {
 }
 
 /// `m (m c)^{r−1} m` on every processor's home block of `r = M'/P'` words: `T = r−1`,
-/// `C = r+1`.
+/// `C = r+1`. A count-only run counts the `r − 1` pairs `m c` in one call, so its time does not
+/// grow with `r`.
 fn leaf_steps(sp: &mut SubPram<'_>) -> Result<(), HpramError> {
     let (r, base) = (sp.mem_len() / sp.procs(), sp.home(0));
     sp.comm(|p| MemOp::Read { addr: base + p.pid * r, dst: ACC })?;
+    if sp.counting() {
+        sp.count_repeated(r.saturating_sub(1) as u64, &[Counted::Comm, Counted::Compute(1)])?;
+        return sp.comm(|_| MemOp::Idle);
+    }
     for j in 1..r {
         sp.comm(|p| MemOp::Read { addr: base + p.pid * r + j, dst: TMP })?;
         sp.compute(1, |p| p.local[ACC] = p.local[ACC].wrapping_add(p.local[TMP]))?;

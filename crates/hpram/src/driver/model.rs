@@ -16,6 +16,7 @@ use crate::driver::execute::execute;
 use crate::driver::picture::{check_drawable, executed_picture};
 use crate::driver::report::{HpramReport, NotVerified, report, run_hpram_config};
 use crate::driver::studies::fft_locality::FftLocality;
+use crate::driver::studies::iso::Isoefficiency;
 use crate::driver::studies::model::ModelResults;
 use crate::driver::studies::tree_r::TreeR;
 use crate::driver::studies::usable::UsableProcs;
@@ -49,7 +50,13 @@ impl Model for Hpram {
         }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(ModelResults), Box::new(TreeR), Box::new(UsableProcs), Box::new(FftLocality)]
+        vec![
+            Box::new(ModelResults),
+            Box::new(TreeR),
+            Box::new(UsableProcs),
+            Box::new(Isoefficiency),
+            Box::new(FftLocality),
+        ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         run_report(run_hpram_config(&config.parse()?, config)?)

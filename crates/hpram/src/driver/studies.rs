@@ -2,6 +2,7 @@
 //! ours).
 
 pub mod fft_locality;
+pub mod iso;
 pub mod model;
 pub mod tree_r;
 pub mod usable;

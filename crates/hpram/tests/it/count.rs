@@ -132,3 +132,19 @@ fn count_only_errors() {
         })
     );
 }
+
+/// Steps counted in one call still count against the work limit of `2^32`: fft flat-naive at
+/// `P = 16`, `N = 2^30` is 30 stages of `r/2 = 2^25` butterflies of 5 steps, `5.03·10^9`
+/// steps, so it stops with `WorkLimit` (at once: the stages are counted per call), and at
+/// `N = 2^28` (`1.17·10^9` steps) it finishes.
+#[test]
+fn counted_blocks_meet_the_work_limit() {
+    use hpram::algs::{FftForm, fft};
+    let cfg = |log_n: u32| Config::new(16, 1 << log_n);
+    assert!(matches!(
+        count(&cfg(30), fft(FftForm::FlatNaive, 30), vec![]),
+        Err(HpramError::WorkLimit { .. })
+    ));
+    let tree = count(&cfg(28), fft(FftForm::FlatNaive, 28), vec![]).unwrap();
+    assert_eq!(tree.root.counts().c + tree.root.counts().t, 28 * 5 * (1 << 23));
+}

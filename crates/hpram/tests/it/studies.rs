@@ -130,6 +130,7 @@ fn glossary_covers_every_column() {
         ("hpram-model", serde_json::json!({"log_p": 2, "depth": 1, "programs": 3})),
         ("hpram-tree-r", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),
         ("hpram-usable-procs", serde_json::json!({"preset": "mesh2d", "log_n": 6})),
+        ("hpram-isoefficiency", serde_json::json!({"preset": "hypercube", "log_p": 3})),
         ("hpram-fft-locality", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),
     ];
     let studies = hpram::driver::Hpram.studies();
@@ -222,4 +223,56 @@ fn x3_fft_usable_procs_quarter() {
         })
         .collect();
     insta::assert_snapshot!(table);
+}
+
+/// Isoefficiency by hand at `P = 4` (`p = 2`) on the hypercube (`ℓ(2^k) = s_α(2^k) = k`,
+/// `s_β(2, ·) = 1`), with `r = N/P` not a power of two. `τ_seq = 2N = 8r` (the leaf alone).
+/// Hier costs `2r + S`, `S = Σ_{k=1}^{2} (1 + 2k + 3k + 1) = 7 + 12 = 19`, so `E >= 1/2`
+/// (`2τ_seq >= P·τ`, i.e. `16r >= 4(2r + 19)`) iff `2r >= 19`: `r* = 10`, `N* = 40`
+/// (`r = 10`: `τ = 39`, `P·τ = 156 <= 160`, `E = 80/156 = 0.513`; `r = 9`: `τ = 37`,
+/// `148 > 144`, `E = 72/148 = 0.486`). Two-level costs the leaf `2r` on `[4 × 1]`, its
+/// β-synchronisation `s_β(4, 4) = log₂4 = 2`, and two rounds `m c m` at level 1 of
+/// `(ℓ + s_α) + (1 + s_α) + (ℓ + s_α) = 1 + 2·2 + 3·2 = 11` each: `2r + 24`, so `r* = 12`
+/// (`E = 96/192 = 1/2` exactly; `r = 11`: `184 > 176`). On the mesh (`ℓ(2) = ℓ(4) = s_α = 2`,
+/// `s_β(2, 2) = s_β(2, 4) = 2`) both levels cost `1 + 4 + 6 + 2 = 13`: `S = 26`, `r* = 13`.
+#[test]
+fn x2_isoefficiency_by_hand_p4() {
+    use hpram::driver::studies::iso::{iso_r_star, level_sum, tree_cost_r};
+    let cube = TreePreset::Hypercube.preset();
+    for r in [1, 9, 10, 11] {
+        assert_eq!(tree_cost_r(TreeForm::Flat, &cube, 0, 4 * r).unwrap(), 8 * r);
+        assert_eq!(tree_cost_r(TreeForm::Hier, &cube, 2, r).unwrap(), 2 * r + 19);
+        assert_eq!(tree_cost_r(TreeForm::TwoLevel, &cube, 2, r).unwrap(), 2 * r + 24);
+    }
+    assert_eq!(level_sum(&cube, 2), 19);
+    assert_eq!(iso_r_star(TreeForm::Hier, &cube, 2).unwrap(), (10, true));
+    assert_eq!(iso_r_star(TreeForm::TwoLevel, &cube, 2).unwrap(), (12, true));
+    let mesh = TreePreset::Mesh2d.preset();
+    assert_eq!(level_sum(&mesh, 2), 26);
+    assert_eq!(iso_r_star(TreeForm::Hier, &mesh, 2).unwrap(), (13, true));
+}
+
+/// The search assumes `E` is monotone in `r`: at `P = 4, 16, 64` on both presets and both
+/// forms, every `r` from 1 to `2r*` is efficient exactly when `r >= r*` (beyond, hier's
+/// `E = 2r/(2r + S)` only grows).
+#[test]
+fn x2_isoefficiency_is_a_threshold() {
+    use hpram::driver::studies::iso::{iso_r_star, tree_cost_r};
+    for preset in [TreePreset::Hypercube, TreePreset::Mesh2d] {
+        let pr = preset.preset();
+        for log_p in [2, 4, 6] {
+            for form in [TreeForm::Hier, TreeForm::TwoLevel] {
+                let (r_star, _) = iso_r_star(form, &pr, log_p).unwrap();
+                for r in 1..=2 * r_star {
+                    let seq = tree_cost_r(TreeForm::Flat, &pr, 0, r << log_p).unwrap();
+                    let tau = tree_cost_r(form, &pr, log_p, r).unwrap();
+                    assert_eq!(
+                        2 * seq >= (1 << log_p) * tau,
+                        r >= r_star,
+                        "{preset:?} {form:?} P = 2^{log_p} r = {r}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::goal_picture::{check_lanes, run_picture};
 use crate::goal::schedule::MAX_TIME;
 use crate::goal::{
-    Generator, LogGopsParams, LogGopsRun, Schedule, parse, parse_file, run_loggops,
+    Generator, LogGopsParams, LogGopsRun, Schedule, parse_file, parse_generated, run_loggops,
     run_loggops_traced,
 };
 use crate::{Error, limits};
@@ -92,7 +92,8 @@ pub fn schedule(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Schedule, Mod
             let units = limits::generated_units(*g, p);
             let estimate = limits::goal_estimate(u64::from(p), units);
             limits::check("p", || format!("{p} ({units} operations and dependencies)"), estimate)?;
-            parse(&g.goal_text(p, cfg.bytes)?)?
+            // The text is written as it is parsed and never held whole.
+            parse_generated(*g, p, cfg.bytes)?
         }
         // The file is read in chunks and never held whole.
         (None, Some(path)) => parse_file(&file.resolve(path))?,

@@ -660,8 +660,8 @@ impl Engine<'_> {
     /// are free, else the whole bucket moves to the time they free. After a run, the rest
     /// (whose turns at `t` come next) moves at once if the run left their clocks busy.
     fn wake(&mut self, t: Step, slot: u32) -> Result<(), Error> {
-        let (host, first) = self.waits.open(slot);
-        let free = self.free_at(host, first.1);
+        let (host, res, first) = self.waits.open(slot);
+        let free = self.free_at(host, res);
         if free > t {
             let (others, token) = self.waits.move_to(slot, free, true);
             self.events += others;
@@ -672,7 +672,7 @@ impl Engine<'_> {
         self.queued -= 1;
         self.run(t, first, host)?;
         if rest {
-            let free = self.free_at(host, self.waits.first_of(slot).1);
+            let free = self.free_at(host, res);
             let token = if free > t {
                 let (others, token) = self.waits.move_to(slot, free, false);
                 self.events += others;
@@ -685,24 +685,21 @@ impl Engine<'_> {
         Ok(())
     }
 
-    /// When the clocks `op` (with the message bit: its message on `host`) waits for on
+    /// When the clocks `res` (as [`Engine::park`] writes them: class, CPU and NIC index) of
     /// `host` free: the CPU for a calc, the CPU and send gap for a send, the CPU and receive
-    /// gap for a message (0 for a recv, which waits for nothing).
-    fn free_at(&self, host: u32, op: u32) -> Step {
-        let bare = op & !MSG;
-        let c = self.nexto[self.cpu(host, bare)];
-        if op & MSG != 0 {
-            return c.max(self.nextgr[self.nic(host, bare)]);
-        }
-        match self.s.ops[bare as usize].kind {
-            OpKind::Calc => c,
-            OpKind::Send => c.max(self.nextgs[self.nic(host, bare)]),
-            OpKind::Recv => 0,
+    /// gap for a message. A bucket's entries share `res`, so the operations are not read.
+    fn free_at(&self, host: u32, res: u32) -> Step {
+        let c = self.nexto[host as usize * self.ncpu + (res >> 8 & 0xff) as usize];
+        let k = host as usize * self.nnic + (res & 0xff) as usize;
+        match res >> 16 {
+            0 => c.max(self.nextgs[k]),
+            3 => c.max(self.nextgr[k]),
+            _ => c,
         }
     }
 
     /// Whether entry `m` (a calc, send or message) of `host` taken at `t` waits: its clocks
-    /// are busy until `free` ([`Engine::free_at`]), so it is put back then; else they are
+    /// are busy until `free`, so it is put back then; else they are
     /// about to change.
     fn blocked(&mut self, t: Step, m: Member, host: u32, free: Step) -> bool {
         if free > t {

@@ -27,6 +27,7 @@ use errors::syntax;
 use lines::Lines;
 
 use crate::error::Error;
+use crate::goal::generate::Generator;
 use crate::goal::schedule::Schedule;
 
 /// Parses GOAL text into a validated [`Schedule`].
@@ -77,6 +78,19 @@ pub fn parse_file(path: &std::path::Path) -> Result<Schedule, Error> {
         }
     })?;
     parse_from(std::fs::File::open(path).map_err(io_err)?, io_err, threads())
+}
+
+/// Parses the schedule of generator `g` on `p` ranks with messages of `bytes` as [`parse()`]
+/// parses its text ([`Generator::goal_text`]), the text written a few rank blocks at a time
+/// as the parse reads it ([`Generator::reader`]): the same schedule, without holding the text
+/// whole (64 MB for a linear all-to-all at p = 1024).
+///
+/// # Errors
+///
+/// Those of the generator and of [`parse()`].
+pub fn parse_generated(g: Generator, p: u32, bytes: u64) -> Result<Schedule, Error> {
+    // Writing into a buffer cannot fail.
+    parse_from(g.reader(p, bytes)?, |e| syntax(0, e.to_string()), threads())
 }
 
 /// The largest GOAL file read (16 GiB; the text is streamed, the schedule's own limits bound

@@ -344,73 +344,109 @@ fn case() -> impl Strategy<Value = Case> {
         prop::collection::vec(dep, 0..16),
         any::<u64>(),
     )
-        .prop_map(|(p, prm, items, deps, seed)| {
-            let mut lines: Vec<Vec<String>> = vec![vec![]; p as usize];
-            let mut labels: Vec<Vec<String>> = vec![vec![]; p as usize];
-            let ann = |c: u8| match c {
-                0 => " cpu 1",
-                1 => " nic 1",
-                2 => " cpu 1 nic 1",
-                _ => "",
-            };
-            for (i, &(kind, a, b, size, tag, wild, c)) in items.iter().enumerate() {
-                let (a, b) = (a % p, b % p);
-                if kind == 0 || a == b {
-                    let label = format!("c{i}");
-                    lines[a as usize].push(format!("{label}: calc {}", size * 7));
-                    labels[a as usize].push(label);
-                    continue;
+        .prop_map(build)
+}
+
+/// Heavy contention, as in a linear all-to-all: 2-4 ranks with 20-60 operations, nearly all
+/// ready at once, `o` above or below `g`, `L` small against the queues, so that most sends and
+/// messages are put back many times and buckets move, merge and settle (rendezvous raises
+/// included).
+fn contended() -> impl Strategy<Value = Case> {
+    let prm = (0u64..12, 1u64..5, 0u64..7, prop_oneof![Just(0u64), Just(1)], 0u64..2, 0u64..4)
+        .prop_map(|(l, o, g, big_g, big_o, s)| LogGopsParams {
+            latency: l,
+            o,
+            gap: g,
+            gap_per_byte: big_g,
+            overhead_per_byte: big_o,
+            s: [1, 3, 8, 65535][s as usize],
+        });
+    // Messages mostly (kind 1-7), no wildcards, a quarter annotated `cpu`/`nic`.
+    let item = (0u8..8, 0u32..4, 0u32..4, 0u64..9, 0u32..2, 2u8..12, 0u8..12);
+    let dep = (any::<prop::sample::Index>(), any::<prop::sample::Index>(), any::<bool>());
+    (
+        2u32..5,
+        prm,
+        prop::collection::vec(item, 20..60),
+        prop::collection::vec(dep, 0..8),
+        any::<u64>(),
+    )
+        .prop_map(build)
+}
+
+/// The text of a random case: `items` as calcs or messages on `p` ranks, `deps` within each
+/// rank, lines shuffled by `seed`.
+#[allow(clippy::type_complexity)]
+fn build(
+    (p, prm, items, deps, seed): (
+        u32,
+        LogGopsParams,
+        Vec<(u8, u32, u32, u64, u32, u8, u8)>,
+        Vec<(prop::sample::Index, prop::sample::Index, bool)>,
+        u64,
+    ),
+) -> Case {
+    let mut lines: Vec<Vec<String>> = vec![vec![]; p as usize];
+    let mut labels: Vec<Vec<String>> = vec![vec![]; p as usize];
+    let ann = |c: u8| match c {
+        0 => " cpu 1",
+        1 => " nic 1",
+        2 => " cpu 1 nic 1",
+        _ => "",
+    };
+    for (i, &(kind, a, b, size, tag, wild, c)) in items.iter().enumerate() {
+        let (a, b) = (a % p, b % p);
+        if kind == 0 || a == b {
+            let label = format!("c{i}");
+            lines[a as usize].push(format!("{label}: calc {}", size * 7));
+            labels[a as usize].push(label);
+            continue;
+        }
+        let size = [1, 2, 3, 5, 8, 0, 1, 1, 40][size as usize];
+        let (src, rtag) = match wild {
+            0 => ("-1".to_string(), tag.to_string()),
+            1 => (a.to_string(), "-1".to_string()),
+            _ => (a.to_string(), tag.to_string()),
+        };
+        lines[a as usize].push(format!("s{i}: send {size}b to {b} tag {tag}{}", ann(c)));
+        labels[a as usize].push(format!("s{i}"));
+        lines[b as usize].push(format!("r{i}: recv {size}b from {src} tag {rtag}{}", ann(c / 2)));
+        labels[b as usize].push(format!("r{i}"));
+    }
+    let mut rng = seed;
+    let mut next = || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut text = format!("num_ranks {p}\n");
+    for r in 0..p as usize {
+        let n = labels[r].len();
+        let mut body = lines[r].clone();
+        for (x, y, irq) in &deps {
+            if n >= 2 {
+                let (i, j) = (x.index(n), y.index(n));
+                if i != j {
+                    let (later, earlier) = (i.max(j), i.min(j));
+                    let word = if *irq { "irequires" } else { "requires" };
+                    body.push(format!("{} {word} {}", labels[r][later], labels[r][earlier]));
                 }
-                let size = [1, 2, 3, 5, 8, 0, 1, 1, 40][size as usize];
-                let (src, rtag) = match wild {
-                    0 => ("-1".to_string(), tag.to_string()),
-                    1 => (a.to_string(), "-1".to_string()),
-                    _ => (a.to_string(), tag.to_string()),
-                };
-                lines[a as usize].push(format!("s{i}: send {size}b to {b} tag {tag}{}", ann(c)));
-                labels[a as usize].push(format!("s{i}"));
-                lines[b as usize]
-                    .push(format!("r{i}: recv {size}b from {src} tag {rtag}{}", ann(c / 2)));
-                labels[b as usize].push(format!("r{i}"));
             }
-            let mut rng = seed;
-            let mut next = || {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                rng
-            };
-            let mut text = format!("num_ranks {p}\n");
-            for r in 0..p as usize {
-                let n = labels[r].len();
-                let mut body = lines[r].clone();
-                for (x, y, irq) in &deps {
-                    if n >= 2 {
-                        let (i, j) = (x.index(n), y.index(n));
-                        if i != j {
-                            let (later, earlier) = (i.max(j), i.min(j));
-                            let word = if *irq { "irequires" } else { "requires" };
-                            body.push(format!(
-                                "{} {word} {}",
-                                labels[r][later], labels[r][earlier]
-                            ));
-                        }
-                    }
-                }
-                // Shuffle the operation lines and, separately, the dependency lines.
-                let ops = lines[r].len();
-                for i in (1..ops).rev() {
-                    let j = (next() % (i as u64 + 1)) as usize;
-                    body.swap(i, j);
-                }
-                for i in (ops + 1..body.len()).rev() {
-                    let j = ops + (next() % (i - ops + 1) as u64) as usize;
-                    body.swap(i, j);
-                }
-                text.push_str(&format!("rank {r} {{\n{}\n}}\n", body.join("\n")));
-            }
-            Case { text, prm }
-        })
+        }
+        // Shuffle the operation lines and, separately, the dependency lines.
+        let ops = lines[r].len();
+        for i in (1..ops).rev() {
+            let j = (next() % (i as u64 + 1)) as usize;
+            body.swap(i, j);
+        }
+        for i in (ops + 1..body.len()).rev() {
+            let j = ops + (next() % (i - ops + 1) as u64) as usize;
+            body.swap(i, j);
+        }
+        text.push_str(&format!("rank {r} {{\n{}\n}}\n", body.join("\n")));
+    }
+    Case { text, prm }
 }
 
 proptest! {
@@ -429,6 +465,20 @@ proptest! {
                     .ok();
                 prop_assert_eq!(fast, reference(&s, c.prm), "{}\n{:?}", c.text, c.prm);
             }
+        }
+    }
+
+    /// Under heavy contention the engine equals the literal transcription in everything it
+    /// reports: makespan, rank ends, operations, messages, entries taken and queue peak.
+    #[test]
+    fn engine_equals_literal_loggopsim_under_contention(c in contended()) {
+        if let Ok(s) = parse(&c.text) {
+            let fast = run_loggops(&s, c.prm)
+                .map(|r| ((r.makespan, r.rank_end, r.ops, r.messages), r.events, r.peak_events))
+                .ok();
+            let (outcome, events, peak) = reference_counted(&s, c.prm);
+            let slow = outcome.map(|o| (o, events, peak));
+            prop_assert_eq!(fast, slow, "{}\n{:?}", c.text, c.prm);
         }
     }
 

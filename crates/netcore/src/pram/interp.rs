@@ -10,6 +10,7 @@ use crate::pram::isa::{
 };
 use crate::pram::memory::{Access, AccessKind, ArrayMemory, CPU_PID, GlobalMemory};
 use crate::pram::program::{Compiled, Program};
+use crate::pram::replay::{Serialization, reorder};
 use crate::pram::resolve::{EMPTY, StepConflict, combine_fetch, resolve_step};
 use crate::pram::trace::{NoTrace, TraceSink};
 
@@ -137,6 +138,17 @@ pub fn run_traced<T: TraceSink>(
     limits: &Limits,
     sink: &mut T,
 ) -> Result<PramRun, PramError> {
+    let mut memory = array_memory(program, input, limits)?;
+    run_with(program, &mut memory, limits, sink)
+}
+
+/// The reference memory of a run of `program` on `input`, after the static checks and the
+/// budget.
+fn array_memory(
+    program: &Program,
+    input: &[i64],
+    limits: &Limits,
+) -> Result<ArrayMemory, PramError> {
     program.validate()?;
     if input.len() as u64 > program.mem() {
         return Err(PramError::InvalidConfig {
@@ -146,8 +158,52 @@ pub fn run_traced<T: TraceSink>(
         });
     }
     check_budget(estimate_bytes(program).saturating_add(8 * program.mem()), limits)?;
-    let mut memory = ArrayMemory::new(program.mem() as usize, input)?;
-    run_with(program, &mut memory, limits, sink)
+    Ok(ArrayMemory::new(program.mem() as usize, input)?)
+}
+
+/// Runs `program` on `input` like [`run`](crate::pram::run), but serves the requests of every
+/// fetch-and-op step for each cell in the order `serialization` gives (instead of pid order):
+/// each PPU gets the cell's value before the step op-folded with the contributions of the PPUs
+/// before it in that order, and the cell the fold of all of them. Every other step is the
+/// reference's.
+///
+/// # Examples
+///
+/// ```
+/// use netcore::pram::{Limits, Serialization, StepOrder, library::Algorithm, run_serialized};
+///
+/// // Four PPUs fetch-and-add their items to the counter g[0] at global step 2 (after the
+/// // read of the items); serve them in the order 2, 0, 3, 1.
+/// let counter = Algorithm::FetchAddCounter.instance(4, 0)?;
+/// let order = Serialization { steps: vec![StepOrder { g_step: 2, cells: vec![(0, vec![2, 0, 3, 1])] }] };
+/// let done = run_serialized(&counter.program, &counter.input, &Limits::default(), &order)?;
+/// let v = &counter.input[1..5];
+/// // PPU i stores what it got in g[1 + i]: PPU 2 came first and got the counter's old value.
+/// assert_eq!(done.memory[3], counter.input[0]);
+/// assert_eq!(done.memory[1], counter.input[0] + v[2]);
+/// assert_eq!(done.memory[0], counter.input[0] + v.iter().sum::<i64>());
+/// # Ok::<(), netcore::pram::PramError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`run`](crate::pram::run), and [`PramError::InvalidConfig`] naming `serialization` if a
+/// fetch-and-op step's cell has no order, or its order is not a permutation of the pids that
+/// accessed the cell.
+pub fn run_serialized(
+    program: &Program,
+    input: &[i64],
+    limits: &Limits,
+    serialization: &Serialization,
+) -> Result<PramRun, PramError> {
+    let mut memory = array_memory(program, input, limits)?;
+    let code = program.compile()?;
+    check_budget(estimate_bytes(program), limits)?;
+    let mut sink = NoTrace;
+    let mut machine = Machine::new(program, &code, &mut memory, &mut sink)?;
+    machine.orders = Some(serialization);
+    machine.run(limits)?;
+    Ok(machine.finished())
 }
 
 /// Runs `program` on any global memory back end, sending every global step's accesses to
@@ -182,12 +238,7 @@ pub fn run_with<M: GlobalMemory, T: TraceSink>(
     check_budget(estimate_bytes(program), limits)?;
     let mut machine = Machine::new(program, &code, memory, sink)?;
     machine.run(limits)?;
-    Ok(PramRun {
-        memory: machine.memory.contents(),
-        cpu_regs: machine.cpu,
-        ppu_regs: machine.regs,
-        cost: machine.cost,
-    })
+    Ok(machine.finished())
 }
 
 struct Machine<'a, M, T> {
@@ -212,6 +263,8 @@ struct Machine<'a, M, T> {
     /// `slot[addr]`: index in `resolved` (or first pid) of the address in this step; EMPTY
     /// between steps.
     slot: Vec<u32>,
+    /// The fetch-and-op serialization to replay instead of pid order (`run_serialized`).
+    orders: Option<&'a Serialization>,
 }
 
 /// One parallel ALU instruction over the first `n` PPUs, monomorphised per operation.
@@ -261,6 +314,16 @@ fn cpu(r: CReg) -> usize {
 }
 
 impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
+    /// The run's result once [`Machine::run`] has returned: final memory, registers and cost.
+    fn finished(self) -> PramRun {
+        PramRun {
+            memory: self.memory.contents(),
+            cpu_regs: self.cpu,
+            ppu_regs: self.regs,
+            cost: self.cost,
+        }
+    }
+
     /// The machine's registers, local memories and step buffers, each allocated once through
     /// [`crate::limits`]' fallible allocation.
     fn new(
@@ -291,6 +354,7 @@ impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
             rix: vec_filled("the step buffers", ppus, 0)?,
             scratch: vec_filled("the step buffers", ppus, 0)?,
             slot: vec_filled("the conflict table", program.mem() as usize, EMPTY)?,
+            orders: None,
         })
     }
 
@@ -431,6 +495,12 @@ impl<'a, M: GlobalMemory, T: TraceSink> Machine<'a, M, T> {
             Instr::PFop { op, d, addr, s, pred } => {
                 self.gather(addr, pred, AccessKind::Fetch(op), Some(s))?;
                 self.combine(op);
+                if let Some(orders) = self.orders {
+                    let n = self.raw.len();
+                    let (raw, rix) = (&self.raw, &self.rix[..n]);
+                    let prefix = &mut self.scratch[..n];
+                    reorder(op, self.cost.g, orders, raw, &mut self.resolved, rix, prefix)?;
+                }
                 self.memory.step(self.cost.g, &mut self.resolved);
                 let dst = &mut self.regs[reg(d)];
                 for (k, access) in self.raw.iter().enumerate() {

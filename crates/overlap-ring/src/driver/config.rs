@@ -363,13 +363,21 @@ pub const MAX_HOST: usize = 1 << 22;
 /// The most pebbles (guest cells times steps) one run may compute: about 40 minutes at the
 /// engine's slowest measured rate (0.85 M pebbles/s, one column per processor).
 pub const MAX_PEBBLES: u64 = 1 << 31;
-/// Measured bytes per host processor plus guest column (plan, engine state, reference
-/// digests and final databases): 86-181 B per held column in the benchmarks, 332 B over
-/// the whole run of `overlap` at `n = 2^19` (Limits), rounded up.
-pub const BYTES_PER_COLUMN: u64 = 384;
+/// Bytes per host processor plus guest cell (plan, engine state, reference digests and final
+/// databases), set from the peak heap of every plan kind (`tests/memory.rs`, Limits): the
+/// peaks are 0.39-0.52 of the estimate on the row sweep (naive, OVERLAP, 2-D, two-copy),
+/// 0.67-1.00 on the phase sweep (composite, trapezoid: up to three copies per column) and 1.43
+/// for OVERLAP on the event engine (`B = 1`, about 730 B per processor plus cell).
+pub const BYTES_PER_COLUMN: u64 = 512;
 /// Bytes per guest step: the step at which each row was finished (`row_done`), the only
 /// per-step record of a run, rounded up from 8.
 pub const BYTES_PER_STEP: u64 = 16;
+/// The memory estimate of a run of `cells` guest cells on `n` processors for `steps` steps.
+fn memory_estimate(n: u64, cells: u64, steps: u64) -> u64 {
+    let columns = n.saturating_add(cells).saturating_mul(BYTES_PER_COLUMN);
+    columns.saturating_add(steps.saturating_mul(BYTES_PER_STEP))
+}
+
 /// The most pebbles (guest cells times steps) a run with `timeline = true` may have: the
 /// report prints a line per pebble and per sent value, a few hundred kB at most.
 pub const MAX_TIMELINE: u64 = 4096;
@@ -398,10 +406,9 @@ fn check_guest(field: &'static str, n: u64, cells: u64, steps: u64, timeline: bo
     let pebbles = cells.saturating_mul(steps);
     let named = if steps > cells { "steps" } else { field };
     check(named, pebbles, MAX_PEBBLES, "pebbles (guest cells x steps)")?;
-    let columns = n.saturating_add(cells).saturating_mul(BYTES_PER_COLUMN);
     let per_step = steps.saturating_mul(BYTES_PER_STEP);
-    let named = if per_step > columns { "steps" } else { field };
-    check(named, columns.saturating_add(per_step), DEFAULT_MEMORY, "bytes (estimated)")?;
+    let named = if per_step > memory_estimate(n, cells, 0) { "steps" } else { field };
+    check(named, memory_estimate(n, cells, steps), DEFAULT_MEMORY, "bytes (estimated)")?;
     if timeline {
         check("timeline", pebbles, MAX_TIMELINE, "pebbles (guest cells x steps) to print")?;
     }
@@ -413,6 +420,25 @@ fn check_guest(field: &'static str, n: u64, cells: u64, steps: u64, timeline: bo
 /// (`n' <= n`), composite `N <= n b r` with `r = floor(sqrt(floor(d_ave)))`, trapezoid
 /// `N = n r` with `r = floor(sqrt(d_max))`; the field named is the one that sets `N`.
 fn check_guest_of(config: &Config, host: &Host, timeline: bool) -> Result<()> {
+    let (field, cells) = guest_cells(config, host);
+    check_guest(field, host.n() as u64, cells, config.steps, timeline)
+}
+
+/// The memory estimate of `config`'s run in bytes (`docs/models/overlap-ring.md`, Limits), as
+/// checked before the plan is allocated: builds the host, sizes the guest.
+///
+/// # Errors
+///
+/// Those of [`host_of`].
+pub fn estimated_bytes(config: &Config) -> Result<u64> {
+    let host = host_of(config)?.array;
+    let (_, cells) = guest_cells(config, &host);
+    Ok(memory_estimate(host.n() as u64, cells, config.steps))
+}
+
+/// The guest cells of `config` on `host`, as the scheme sizes it (an upper bound where the
+/// scheme's `N` depends on its labelling), and the field that sets them.
+fn guest_cells(config: &Config, host: &Host) -> (&'static str, u64) {
     let n = host.n() as u64;
     let (field, cols) = match &config.scheme {
         Scheme::Naive { cols } => ("cols", cols.map_or(n, |c| c as u64)),
@@ -430,7 +456,7 @@ fn check_guest_of(config: &Config, host: &Host, timeline: bool) -> Result<()> {
         Guest::Ring(_) => 2,
         Guest::Grid { rows } => rows.map_or(cols, |r| r as u64),
     };
-    check_guest(field, n, cols.saturating_mul(rows), config.steps, timeline)
+    (field, cols.saturating_mul(rows))
 }
 
 impl TryFrom<ConfigText> for Config {

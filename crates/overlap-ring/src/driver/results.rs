@@ -202,10 +202,7 @@ pub const RESULTS: &[PaperResult] = &[
     PaperResult {
         id: "Fact 4",
         states: "processors in different segments of sizes u, v are >= min(u, v) log n apart, in particular >= d",
-        coverage: Coverage::Tests {
-            test: "it::lower_bounds::h2_counts_and_fact4",
-            why: "the counts of H_2 and the 'in particular' part (>= d) on random parameters",
-        },
+        coverage: Coverage::Claims,
     },
     PaperResult {
         id: "Theorem 10",

@@ -8,9 +8,11 @@
 //! - [`crossover`] `overlap-crossover`: the sizes at which OVERLAP and the composite scheme
 //!   overtake naive, per delay law (Theorems 2 and 5).
 //! - [`theorem4`] `overlap-theorem4`: the trapezoid scheme on uniform delays (Theorem 4).
-//! - [`theorem5`] `overlap-theorem5`: the composite scheme (Theorem 5).
+//! - [`growth`] `overlap-growth`: OVERLAP and the composite scheme as growth laws in `n` and
+//!   `d_ave` (Theorems 2 and 5).
 //! - [`work_efficiency`] `overlap-work-efficiency`: blocked OVERLAP (Theorem 3).
 //! - [`general_graphs`] `overlap-general-graphs`: hosts that are graphs (Theorem 6).
+//! - [`theorem6`] `overlap-theorem6`: Theorem 6 as growth laws in `n` and `d`.
 //! - [`grid_2d`] `overlap-2d`: two-dimensional guests (Theorems 7 and 8).
 //! - [`lower_bounds`] `overlap-h1`, `overlap-h2`: the Section 6 hosts (Theorems 9 and 10).
 //! - [`theorem10_exact`] `overlap-theorem10-exact`: Theorems 9 and 10 over every assignment
@@ -19,24 +21,26 @@
 pub mod crossover;
 pub mod general_graphs;
 pub mod grid_2d;
+pub mod growth;
 pub mod heavy_tailed;
 pub mod lower_bounds;
 pub mod naive_vs_dmax;
 pub mod single_long_link;
 pub mod theorem10_exact;
 pub mod theorem4;
-pub mod theorem5;
+pub mod theorem6;
 pub mod work_efficiency;
 
 pub use crossover::Crossover;
 pub use general_graphs::GeneralGraphs;
 pub use grid_2d::Grid2d;
+pub use growth::Growth;
 pub use heavy_tailed::HeavyTailed;
 pub use lower_bounds::{H1Bound, H2Bound};
 pub use naive_vs_dmax::NaiveVsDmax;
 pub use single_long_link::SingleLongLink;
 pub use theorem4::Theorem4;
-pub use theorem5::Theorem5;
+pub use theorem6::Theorem6;
 pub use theorem10_exact::Theorem10Exact;
 pub use work_efficiency::WorkEfficiency;
 

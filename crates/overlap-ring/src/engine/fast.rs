@@ -41,14 +41,15 @@
 //! step (queues and their order would matter).
 
 use netcore::Step;
-use netcore::delay::Delay;
 use netcore::fabric::Fabric;
 use netcore::limits::collect_exact;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
-use super::measured::{Figures, HostRun, Stats, Totals};
+use super::layout::{Laid, Layout, NONE, finish, interleaves, narrow};
+use super::measured::{Figures, HostRun};
+use super::phased::Phased;
 use super::routes::{Routes, routes};
 use crate::error::{Error, Result};
 use crate::guest::{Current, GuestProgram, Reference, Side, fold, guarded};
@@ -56,48 +57,10 @@ use crate::plan::Plan;
 
 pub use super::refusal::Refusal;
 
-/// No input stream (a boundary side).
-const NONE: u32 = u32::MAX;
-
 /// How many rows a processor range may run ahead of a range that reads its boundary streams:
 /// the depth of each range's mailbox of boundary values (one slot per row, reused every
 /// `SLACK` rows).
 const SLACK: u64 = 64;
-
-fn narrow(value: usize, what: &'static str) -> std::result::Result<u32, Refusal> {
-    u32::try_from(value).ok().filter(|&v| v != NONE).ok_or(Refusal::Size { what, value })
-}
-
-/// The static part of a run: per holder (processors holding columns, in index order) and per
-/// stream.
-struct Layout {
-    n_cols: usize,
-    steps: u64,
-    weight: u32,
-    /// Per holder: first and last held column.
-    lo: Vec<u32>,
-    hi: Vec<u32>,
-    /// Per holder `h`: its columns' slots are `col_at[h]..col_at[h + 1]`, its streams
-    /// `out_at[h]..out_at[h + 1]` (one more entry than holders).
-    col_at: Vec<u32>,
-    out_at: Vec<u32>,
-    /// Per holder: where its range reads the streams bringing columns `lo - 1` and `hi + 1`
-    /// ([`NONE`] at a boundary): the range's own streams first, then its inbox ([`Range`]).
-    left: Vec<u32>,
-    right: Vec<u32>,
-    /// Per stream: the column it carries and the summed delay `D` of its route.
-    sent: Vec<Sent>,
-    /// Per stream and row: deliveries and unit x hop transmissions.
-    messages: u64,
-    units: u64,
-}
-
-/// A stream's column and the summed delay `D` of its route.
-#[derive(Debug, Clone, Copy)]
-struct Sent {
-    col: u32,
-    delay: Step,
-}
 
 /// One row's values of a range: per held column, and per stream it reads (its own streams,
 /// then its inbox) the arrival step and value of its row.
@@ -183,107 +146,7 @@ pub fn thread_cpu() -> f64 {
         .map_or(0.0, |ns| ns / 1e9)
 }
 
-/// Refuses a plan in which a directed link (of `links`) is crossed by more streams of
-/// weight-`weight` pebbles than its bandwidth carries in one step: a queue could form there.
-/// `hops` = every stream's route, one after the other.
-fn queue_free(
-    hops: &[u32],
-    links: usize,
-    weight: u32,
-    bandwidth: u32,
-) -> std::result::Result<(), Refusal> {
-    let mut crossing = vec![0u64; links];
-    for &hop in hops {
-        crossing[hop as usize] += 1;
-    }
-    if let Some((link, &streams)) = crossing
-        .iter()
-        .enumerate()
-        .find(|&(_, &k)| k.saturating_mul(u64::from(weight)) > u64::from(bandwidth))
-    {
-        return Err(Refusal::Bandwidth { link, streams, weight, bandwidth });
-    }
-    Ok(())
-}
-
-/// A plan's [`Layout`] with its initial state, before it is cut into ranges: per held column
-/// its database and value, per stream the arrival step and value of its row 0, and the
-/// numbering of the plan's processors and streams as holders and layout streams.
-struct Laid<V, D> {
-    lay: Layout,
-    db: Vec<D>,
-    val: Vec<V>,
-    streams: Vec<(Step, V)>,
-    /// Holder index of every processor ([`NONE`] for one that holds nothing).
-    holder: Vec<u32>,
-    /// Every stream's number in the layout (by source, then column).
-    renum: Vec<u32>,
-}
-
 impl<V: Clone, D> Laid<V, D> {
-    /// Numbers the holders of `plan` in index order and their streams by source then column,
-    /// with each stream's summed route delay (`delays` per directed link); refuses a processor
-    /// holding several columns with phase `l > 1` ([`Refusal::Phase`]).
-    fn new<P>(
-        plan: &Plan,
-        prog: &P,
-        steps: u64,
-        weight: u32,
-        routes: &Routes,
-        delays: &[Delay],
-    ) -> Result<Self>
-    where
-        P: GuestProgram<Val = V, Db = D> + ?Sized,
-    {
-        use netcore::limits::{vec_filled, vec_with_capacity};
-        let mut holder = vec_filled("the holder numbers", plan.n(), NONE)?;
-        let mut renum = vec_filled("the stream numbers", routes.streams.len(), NONE)?;
-        let (n, layout) = (plan.n(), "the layout");
-        let mut lay = Layout {
-            n_cols: plan.n_cols,
-            steps,
-            weight,
-            lo: vec_with_capacity(layout, n)?,
-            hi: vec_with_capacity(layout, n)?,
-            col_at: vec_with_capacity(layout, n + 1)?,
-            out_at: vec_with_capacity(layout, n + 1)?,
-            left: Vec::new(),
-            right: Vec::new(),
-            sent: vec_with_capacity(layout, routes.streams.len())?,
-            messages: 0,
-            units: 0,
-        };
-        lay.col_at.push(0);
-        lay.out_at.push(0);
-        let mut db = vec_with_capacity("the held databases", plan.held_total())?;
-        let mut val = vec_with_capacity("the held columns", plan.held_total())?;
-        let mut streams = vec_with_capacity("the streams", routes.streams.len())?;
-        for (p, range) in plan.held.iter().enumerate() {
-            let Some((lo, hi)) = *range else { continue };
-            if plan.phase > 1 && hi > lo {
-                return Err(Refusal::Phase { proc: p, lo, hi, phase: plan.phase }.into());
-            }
-            holder[p] = narrow(lay.lo.len(), "holders")?;
-            lay.lo.push(narrow(lo, "columns")?);
-            lay.hi.push(narrow(hi, "columns")?);
-            db.extend((lo..=hi).map(|c| prog.init_db(c)));
-            val.extend((lo..=hi).map(|c| prog.init_val(c)));
-            lay.col_at.push(narrow(val.len(), "held columns")?);
-            for &(col, id) in &routes.outs[p] {
-                let s = &routes.streams[id as usize];
-                let route = &routes.hops[s.start as usize..(s.start + s.len) as usize];
-                renum[id as usize] = narrow(lay.sent.len(), "streams")?;
-                let delay = route.iter().map(|&h| Step::from(delays[h as usize])).sum();
-                lay.sent.push(Sent { col: narrow(col, "columns")?, delay });
-                lay.units += u64::from(s.len) * u64::from(weight);
-                streams.push((0, prog.init_val(col)));
-            }
-            lay.out_at.push(narrow(lay.sent.len(), "streams")?);
-        }
-        lay.messages = lay.sent.len() as u64;
-        Ok(Self { lay, db, val, streams, holder, renum })
-    }
-
     /// One range per window of `bounds` (holder indices), its two rows holding its columns'
     /// and its own streams' initial values ([`Error::OutOfMemory`] when the system refuses
     /// the rows).
@@ -413,14 +276,7 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
         P: GuestProgram<Val = V, Db = D> + ?Sized,
         F: Fabric + ?Sized,
     {
-        let weight = prog.weight().max(1);
-        let delays = fabric.directed_delays();
-        queue_free(&routes.hops, delays.len(), weight, fabric.bandwidth())?;
-        narrow(plan.n(), "processors")?;
-        narrow(plan.held_total(), "held columns")?;
-        narrow(routes.streams.len(), "streams")?;
-        narrow(plan.n_cols, "columns")?;
-        let mut laid = Laid::new(plan, prog, steps, weight, routes, &delays)?;
+        let mut laid = Laid::new(fabric, plan, prog, steps, routes)?;
         let holders = laid.lay.lo.len();
         let parts = parts.max(1);
         let bounds: Vec<usize> = (0..=parts).map(|k| k * holders / parts).collect();
@@ -462,26 +318,61 @@ impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Fast<V, 
 
     /// The run's [`HostRun`] after the last row, from each row's last finishing step.
     fn finish(self, reference: &Reference<D>, row_done: Vec<Step>) -> HostRun {
-        let lay = &self.lay;
-        let mut verified = true;
-        for h in 0..lay.lo.len() {
-            let first = lay.col_at[h] as usize;
-            for c in lay.lo[h] as usize..=lay.hi[h] as usize {
-                let k = first + c - lay.lo[h] as usize;
-                verified &= self.dig[k] == reference.digests[c - 1]
-                    && self.db[k] == reference.final_db[c - 1];
+        finish(&self.lay, self.figures, &self.db, &self.dig, reference, row_done)
+    }
+}
+
+/// A run of one of the sweeping engines, ready to start: the row sweep, or the phase sweep
+/// ([`super::phased`], one thread) for a plan whose compute order interleaves rows.
+pub(super) enum Sweep<V, D> {
+    /// Row by row, on one or more processor ranges.
+    Rows(Fast<V, D>),
+    /// Phase by phase, per-holder order cursors.
+    Phases(Phased<V, D>),
+}
+
+impl<V: Clone + PartialEq + crate::guest::Digest, D: Clone + PartialEq> Sweep<V, D> {
+    /// The phase sweep for a plan that interleaves rows, else the row sweep on `parts`
+    /// ranges; [`Error::Refused`] when a queue could form (or an index exceeds 32 bits).
+    pub(super) fn new<P, F>(
+        fabric: &F,
+        plan: &Plan,
+        prog: &P,
+        steps: u64,
+        routes: &Routes,
+        parts: usize,
+    ) -> Result<Self>
+    where
+        P: GuestProgram<Val = V, Db = D> + ?Sized,
+        F: Fabric + ?Sized,
+    {
+        if interleaves(plan) {
+            Phased::new(fabric, plan, prog, steps, routes).map(Self::Phases)
+        } else {
+            Fast::new(fabric, plan, prog, steps, routes, parts).map(Self::Rows)
+        }
+    }
+
+    /// Runs the whole plan on this thread.
+    pub(super) fn run_serial<P>(
+        self,
+        prog: &P,
+        reference: &Reference<D>,
+        current: &Current,
+    ) -> Result<(HostRun, ThreadProfile)>
+    where
+        P: GuestProgram<Val = V, Db = D> + ?Sized,
+    {
+        match self {
+            Self::Rows(rows) => Ok(rows.run_serial(prog, reference, current)),
+            Self::Phases(phases) => {
+                let (start, cpu) = (Instant::now(), thread_cpu());
+                let holders = phases.holders();
+                let run = phases.run(prog, reference, current)?;
+                let (wall, cpu) = (start.elapsed().as_secs_f64(), thread_cpu() - cpu);
+                Ok((run, ThreadProfile { holders, wall, cpu, ..ThreadProfile::default() }))
             }
         }
-        let sent = lay.steps - 1;
-        let totals = Totals {
-            host_steps: row_done.iter().copied().max().unwrap_or(0),
-            computed: self.dig.len() as u64 * lay.steps,
-            messages: lay.messages * sent,
-            stats: Stats { link_units: lay.units * sent, queue_wait: 0, max_backlog: 0 },
-            verified,
-            row_done,
-        };
-        self.figures.run(lay.weight, lay.steps, totals, None)
     }
 }
 
@@ -835,12 +726,11 @@ where
     F: Fabric + ?Sized,
 {
     let routes = routes(fabric, plan, reference)?;
-    let engine = Fast::new(fabric, plan, prog, reference.steps, &routes, threads)?;
-    if threads <= 1 {
-        return guarded(|current| {
-            let (run, profile) = engine.run_serial(prog, reference, current);
+    match Sweep::new(fabric, plan, prog, reference.steps, &routes, threads)? {
+        Sweep::Rows(engine) if threads > 1 => engine.run_parallel(prog, reference),
+        engine => guarded(|current| {
+            let (run, profile) = engine.run_serial(prog, reference, current)?;
             Ok((run, vec![profile]))
-        });
+        }),
     }
-    engine.run_parallel(prog, reference)
 }

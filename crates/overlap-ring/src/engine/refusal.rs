@@ -1,4 +1,4 @@
-//! Why the row-sweep engine ([`crate::engine::fast`]) does not run a plan: a leaf of its own so
+//! Why the sweeping engines ([`crate::engine::fast`]) do not run a plan: a leaf of its own so
 //! that the crate's [`Error`](crate::error::Error) names it without importing an engine.
 
 /// Why the row-sweep engine does not run a plan; [`crate::engine::simulate`] runs the event
@@ -6,21 +6,6 @@
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Refusal {
-    /// A processor holds several columns with phase `l > 1`: its compute order interleaves rows
-    /// (Theorem 4's trapezoids).
-    #[error(
-        "processor {proc} holds columns [{lo},{hi}] with phase l = {phase}: the row-sweep engine needs l = 1 or one column per processor"
-    )]
-    Phase {
-        /// The processor.
-        proc: usize,
-        /// First held column.
-        lo: usize,
-        /// Last held column.
-        hi: usize,
-        /// The plan's phase length.
-        phase: u64,
-    },
     /// A directed link crossed by `streams` streams of weight-`weight` pebbles could get more
     /// units in one step than its bandwidth: a queue could form.
     #[error(

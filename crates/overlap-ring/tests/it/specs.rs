@@ -141,7 +141,7 @@ fn config_errors() {
 /// Guests sized by their scheme on the built host are checked before the plan is allocated
 /// (issue 39): the work-efficient OVERLAP fixture on 32 processors has at most `32 b` columns;
 /// with `b = 2^31` and 10 steps that is `2^36 * 10 = 687194767360` pebbles, past 2^31; with
-/// `b = 2^20` and one step, `384 (32 + 2^25) + 16 = 12884914192` bytes, past 4 GiB. The
+/// `b = 2^20` and one step, `512 (32 + 2^25) + 16 = 17179885584` bytes, past 4 GiB. The
 /// trapezoid scheme on 8 processors with one delay `2^31` has `r = floor(sqrt(2^31)) = 46340`,
 /// so `8 * 46340 = 370720` columns for 10 steps: 3707200 pebbles, within; for 2^24 steps
 /// `370720 * 2^24 = 6219649515520`, not.
@@ -162,7 +162,7 @@ fn scheme_sized_guests_are_checked_before_the_plan() {
     let e = run(&overlap(1 << 20, 1)).unwrap_err().to_string();
     assert_eq!(
         e,
-        "block is too large: the run needs 12884914192 bytes (estimated), the limit is 4294967296"
+        "block is too large: the run needs 17179885584 bytes (estimated), the limit is 4294967296"
     );
     let trapezoid = |steps: u64| {
         format!(

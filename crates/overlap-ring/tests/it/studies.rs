@@ -103,7 +103,12 @@ fn lower_bound_rows() {
     assert!(bound.ratio >= 1.0 && !bound.executed);
     let two = one(&H2Bound, &p2(64, H2Scheme::TwoCopy), rng);
     let one_copy = one(&H2Bound, &p2(64, H2Scheme::Naive), rng);
-    assert_eq!((two.host_steps, one_copy.host_steps, two.copies), (253, 505, 2));
+    assert_eq!((two.row.host_steps, one_copy.row.host_steps, two.row.copies), (253, 505, 2));
+    // Fact 4 on h2_paper(64) (d = 8, L = 6, s = 2; tests/it/lower_bounds.rs): the minimum is
+    // at neighbouring segments, 8 / (4 6) = 1/3 = d / (2 s L); with the paper's s = d / L it
+    // would be 1/2.
+    assert!((two.fact4_min - 1.0 / 3.0).abs() < 1e-12);
+    assert!((two.fact4_over_formula - 1.0).abs() < 1e-12 && (two.fact4_paper - 0.5).abs() < 1e-12);
     let e = rejects(&H2Bound, json!({"n": 64, "steps": 64, "scheme": "one-copy-bound"}));
     assert!(e.to_string().contains("unknown variant `one-copy-bound`"), "{e}");
     assert!(H1Bound.point(&p1(60, H1Scheme::Naive)).unwrap_err().to_string().contains("square"));
@@ -137,6 +142,21 @@ fn scheme_study_rows() {
     };
     let row = one(&WorkEfficiency, &p, rng);
     assert_eq!((row.load_over_b, row.redundancy_ratio, row.verified), (1.0, 1.0, true));
+    // Theorem 3's regime on the one-long-link host, n = 64: links all 1 but one of n/4 = 16,
+    // d_ave = (62 + 16) / 63 = 78/63, L = 6, d_ave L^3 = 267.4; b = 512 is beyond it. Every
+    // live processor computes its 512 columns per row without waiting: host steps = T b
+    // exactly, efficiency n' / n.
+    let p = work_efficiency::Params {
+        n: 64,
+        host: work_efficiency::HostKind::Single,
+        b: 512,
+        steps: 8,
+    };
+    let row = one(&WorkEfficiency, &p, rng);
+    assert!((row.d_ave - 78.0 / 63.0).abs() < 1e-12 && row.beyond && row.latency_hidden);
+    assert!((row.b_regime - 512.0 / (78.0 / 63.0 * 216.0)).abs() < 1e-12);
+    assert_eq!((row.slowdown_over_b, row.verified), (1.0, true));
+    assert!((row.efficiency - row.n_prime as f64 / 64.0).abs() < 1e-12);
     let p = |scheme| heavy_tailed::Params { n: 64, alpha: 1.2, steps: 16, scheme, host_seed: 1 };
     let naive = one(&HeavyTailed, &p(heavy_tailed::Scheme::Naive), rng);
     let composite = one(&HeavyTailed, &p(heavy_tailed::Scheme::Composite), rng);
@@ -170,26 +190,29 @@ fn grid_rows() {
     assert!(Grid2d.point(&composite).unwrap_err().to_string().contains("m omitted"));
 }
 
-/// Theorem 5 rows: on a host with one huge link (`n = 256`, `d_ave = 4`, `d_max = 766`) the
-/// composite slowdown is far below naive's `d_max` and below `sqrt(d_ave) L^3`.
+/// Growth rows: on a host with one huge link (`n = 256`, `d_ave = 4`, `d_max = 766`) the
+/// composite slowdown is far below naive's `d_max` and below `sqrt(d_ave) L^3`, OVERLAP's below
+/// half of it and below `d_ave L^3`.
 #[test]
-fn theorem5_rows() {
-    use overlap_ring::driver::studies::Theorem5;
-    use overlap_ring::driver::studies::theorem5::{Family, Params, Scheme};
+fn growth_rows() {
+    use overlap_ring::driver::studies::Growth;
+    use overlap_ring::driver::studies::growth::{Family, Params, Scheme};
     let rng = &mut netcore::rng::seeded(1, 0);
     let p = |scheme| Params { n: 256, family: Family::Huge, d_ave: 4, scheme, steps: 32 };
-    let composite = one(&Theorem5, &p(Scheme::Composite), rng);
-    let naive = one(&Theorem5, &p(Scheme::Naive), rng);
-    assert_eq!((composite.d_max, naive.d_max), (766, 766));
-    assert!(composite.verified && naive.verified);
-    assert!(composite.slowdown * 4.0 < naive.slowdown && composite.ratio_bound < 1.0);
+    let composite = one(&Growth, &p(Scheme::Composite), rng);
+    let naive = one(&Growth, &p(Scheme::Naive), rng);
+    let overlap = one(&Growth, &p(Scheme::Overlap), rng);
+    assert_eq!((composite.d_max, naive.d_max, overlap.d_max), (766, 766, 766));
+    assert!(composite.verified && naive.verified && overlap.verified);
+    assert!(overlap.slowdown * 2.0 < naive.slowdown && overlap.ratio_thm2 < 1.0);
+    assert!(composite.slowdown * 4.0 < naive.slowdown && composite.ratio_thm5 < 1.0);
     let bad = rejects(
-        &Theorem5,
+        &Growth,
         json!({"n": 256, "family": "ring", "d_ave": 4, "scheme": "naive", "steps": 32}),
     );
     assert!(bad.to_string().contains("unknown variant `ring`"), "{bad}");
     // The sweep's spelling of the blocked scheme is kept, in and out.
-    let point = Theorem5
+    let point = Growth
         .prepare(&json!({"n": 256, "family": "uniform", "d_ave": 4, "scheme": "overlap-blocked", "steps": 8}))
         .unwrap();
     assert_eq!(point.params["scheme"], "overlap-blocked");

@@ -3,12 +3,22 @@
 //! cost no more than a permutation). With combining the forward pass takes `3n` rounds, within
 //! a constant of the empty pass `3n − 1`; without combining the `N` requests reach the host
 //! one by one and the pass grows like `N / (3n − 1)`.
+//!
+//! The same router also serves a hot spot of fetch-and-adds (every PPU adds `pid + 1` to one
+//! cell, combined in network order, Choice 19) and an EREW permutation read (a random
+//! permutation of the `N` cells), both with the default placement and ranked keys (Choice
+//! 21; a permutation under identity placement and destination-major keys congests): Theorem 2 counts on combining for every concurrent access,
+//! so a fetch-and-add step costs at most a constant times a permutation step
+//! (`fetch_over_perm`, lockstep rounds of both passes).
 
+use netcore::pram::{Access, AccessKind, FetchOp, Variant};
 use netcore::rng::SimRng;
 use netcore::study::{Claim, Column, Law, ModelError, ParamError, Plot, Study};
+use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
-use crate::ranade::LockstepRouter;
+use crate::hash::{HashFamily, KeyOrder};
+use crate::ranade::{FetchOrder, LockstepRouter, PassStats};
 
 /// The study.
 #[derive(Debug, Clone, Copy, Default)]
@@ -30,6 +40,10 @@ pub struct HotspotParams {
 #[derive(Debug, Clone)]
 pub struct HotspotPoint {
     router: LockstepRouter,
+    /// The same butterfly with the default placement and ranked keys (Choice 21): the
+    /// fetch-and-add and permutation steps of `fetch_over_perm`.
+    /// With combining only.
+    hashed: Option<LockstepRouter>,
     n: u32,
 }
 
@@ -48,8 +62,63 @@ pub struct HotspotRow {
     pub combines: u64,
     /// `r_fwd / (3n − 1)`.
     pub fwd_ratio: f64,
-    /// Every PPU received the cell's value once, and arrivals + combines = N.
+    /// With combining: rounds (forward + reverse) of the hot spot of `N` fetch-and-adds,
+    /// network order (without, the `N` requests queue at one host, as the reads do).
+    pub fetch_rounds: Option<u64>,
+    /// Combines of that pass.
+    pub fetch_combines: Option<u64>,
+    /// With combining: rounds (forward + reverse) of an EREW permutation read of the `N`
+    /// cells.
+    pub perm_rounds: Option<u64>,
+    /// `fetch_rounds / perm_rounds`.
+    pub fetch_over_perm: Option<f64>,
+    /// Every PPU received the cell's value once, and arrivals + combines = N; every
+    /// fetch-and-add's reply is the cell's value plus the contributions before it in the
+    /// reported serialization, the cell their total; every permutation read its cell.
     pub verified: bool,
+}
+
+/// The hot spot of fetch-and-adds (PPU `p` adds `p + 1` to cell 0, holding 42) in network
+/// order, and whether its replies are the prefixes of its serialization (Choice 19).
+fn fetch_hot_spot(router: &LockstepRouter) -> Result<(PassStats, bool), ModelError> {
+    let nn = router.routers();
+    let add = FetchOp::Add;
+    let accesses: Vec<Access> = (0..nn)
+        .map(|pid| Access { pid, kind: AccessKind::Fetch(add), addr: 0, value: i64::from(pid) + 1 })
+        .collect();
+    let mut memory = vec![42, 0];
+    let s =
+        router.step_pass(Variant::CrcwFetchOp(add), &accesses, &mut memory, FetchOrder::Network)?;
+    let mut replies: Vec<(u32, i64)> = s.deliveries.iter().map(|d| (d.0, d.2)).collect();
+    replies.sort_unstable();
+    let mut x = 42;
+    let mut ok = s.serialization.len() == 1 && replies.len() == nn as usize;
+    for &pid in s.serialization.first().map_or(&[][..], |c| &c.1) {
+        ok &= replies.get(pid as usize) == Some(&(pid, x));
+        x += i64::from(pid) + 1;
+    }
+    Ok((s, ok && memory[0] == x && x == 42 + i64::from(nn) * (i64::from(nn) + 1) / 2))
+}
+
+/// An EREW permutation read of the `N` cells (PPU `p` reads cell `perm[p]`, holding
+/// `perm[p]`), and whether every PPU got its cell.
+fn permutation(router: &LockstepRouter, rng: &mut SimRng) -> Result<(PassStats, bool), ModelError> {
+    let nn = router.routers();
+    let mut perm: Vec<u32> = (0..nn).collect();
+    perm.shuffle(rng);
+    let accesses: Vec<Access> = (0..nn)
+        .map(|pid| Access {
+            pid,
+            kind: AccessKind::Read,
+            addr: u64::from(perm[pid as usize]),
+            value: 0,
+        })
+        .collect();
+    let mut memory: Vec<i64> = (0..i64::from(nn)).collect();
+    let s = router.step_pass(Variant::Erew, &accesses, &mut memory, FetchOrder::Network)?;
+    let ok = s.deliveries.len() == nn as usize
+        && s.deliveries.iter().all(|d| perm.get(d.0 as usize).map(|&a| i64::from(a)) == Some(d.2));
+    Ok((s, ok))
 }
 
 impl Study for Hotspot {
@@ -70,9 +139,15 @@ impl Study for Hotspot {
         if !(1..=64).contains(&p.b) {
             return Err(ParamError::new("b", "1 <= b <= 64", p.b).into());
         }
-        Ok(HotspotPoint { router: LockstepRouter::new(p.n, p.b, p.combining)?, n: p.n })
+        let router = LockstepRouter::new(p.n, p.b, p.combining)?;
+        let hashed = if p.combining {
+            Some(router.clone().with_hashing(&HashFamily::Poly, KeyOrder::Ranked, 0)?)
+        } else {
+            None
+        };
+        Ok(HotspotPoint { router, hashed, n: p.n })
     }
-    fn run(&self, p: &HotspotPoint, _rng: &mut SimRng) -> Result<Vec<HotspotRow>, ModelError> {
+    fn run(&self, p: &HotspotPoint, rng: &mut SimRng) -> Result<Vec<HotspotRow>, ModelError> {
         let nn = p.router.routers();
         let reads: Vec<(u32, u32)> = (0..nn).map(|pid| (pid, 1)).collect();
         let s = p.router.read_pass(&reads, &[0, 42])?;
@@ -81,6 +156,15 @@ impl Study for Hotspot {
         let verified = pids.iter().copied().eq(0..nn)
             && s.deliveries.iter().all(|d| d.2 == 42)
             && s.arrivals + s.combines == u64::from(nn);
+        let (mut fetch, mut perm, mut ok) = (None, None, true);
+        if let Some(hashed) = &p.hashed {
+            let (f, fetch_ok) = fetch_hot_spot(hashed)?;
+            let (q, perm_ok) = permutation(hashed, rng)?;
+            ok = fetch_ok && perm_ok;
+            (fetch, perm) = (Some(f), Some(q));
+        }
+        let fetch_rounds = fetch.as_ref().map(|f| f.r_fwd + f.r_rev);
+        let perm_rounds = perm.as_ref().map(|q| q.r_fwd + q.r_rev);
         Ok(vec![HotspotRow {
             routers: nn,
             r_fwd: s.r_fwd,
@@ -88,7 +172,11 @@ impl Study for Hotspot {
             arrivals: s.arrivals,
             combines: s.combines,
             fwd_ratio: s.r_fwd as f64 / f64::from(3 * p.n - 1),
-            verified,
+            fetch_rounds,
+            fetch_combines: fetch.map(|f| f.combines),
+            perm_rounds,
+            fetch_over_perm: fetch_rounds.zip(perm_rounds).map(|(f, q)| f as f64 / q.max(1) as f64),
+            verified: verified && ok,
         }])
     }
     fn claims(&self) -> Vec<Claim> {
@@ -111,6 +199,17 @@ impl Study for Hotspot {
             )
             .only("combining", false)
             .illustration(),
+            Claim::slope(
+                "Theorem 2 (combining serves every concurrent access, fetch-and-ops included): with combining, a step of N fetch-and-adds to one cell (network order) costs at most a constant times an EREW permutation step: rounds / permutation rounds has a relative slope per doubling of n of at most 0.25 (the constant law 0; the rival, log2 N times the permutation, +0.57 on n = 2..7)",
+                "fetch_over_perm",
+                "n",
+                -1.0,
+                0.25,
+            )
+            .only("combining", true)
+            .result(Law::new("a constant times a permutation step"))
+            .rival(Law::new("log N times a permutation step").log2("routers", 1.0))
+            .of("Theorem 2"),
         ]
     }
     fn glossary(&self) -> Vec<Column> {
@@ -125,8 +224,18 @@ impl Study for Hotspot {
             Column::new("combines", "combines"),
             Column::new("fwd_ratio", "r_fwd / (3n − 1)"),
             Column::new(
+                "fetch_rounds",
+                "rounds (forward + reverse) of N fetch-and-adds to one cell, network order",
+            ),
+            Column::new("fetch_combines", "combines of the fetch-and-add pass"),
+            Column::new(
+                "perm_rounds",
+                "rounds (forward + reverse) of an EREW permutation read of the N cells",
+            ),
+            Column::new("fetch_over_perm", "fetch_rounds / perm_rounds"),
+            Column::new(
                 "verified",
-                "every PPU received the cell's value once, and arrivals + combines = N",
+                "every PPU received the cell's value once, and arrivals + combines = N; fetch-and-add replies are the prefixes of the reported serialization; every permutation read got its cell",
             ),
         ]
     }
@@ -135,6 +244,13 @@ impl Study for Hotspot {
         vec![
             Plot::new("fwd-ratio", "hot spot: forward rounds / (3n - 1)", "n", &["fwd_ratio"])
                 .series("combining"),
+            Plot::new(
+                "fetch-over-perm",
+                "hot spot of fetch-and-adds: rounds / rounds of a permutation read",
+                "n",
+                &["fetch_over_perm"],
+            )
+            .series("combining"),
         ]
     }
 }

@@ -92,6 +92,10 @@ pub struct SlowdownParams {
     /// Redundancy (default 3, 1 for a single copy).
     #[serde(default)]
     pub r: Option<u32>,
+    /// The level-0 graph of the majority schemes (default balanced shuffled; a single copy
+    /// accepts only its own graph).
+    #[serde(default)]
+    pub level0: Option<Level0>,
     /// Threshold constant a > 0 of the culling (majority schemes).
     pub a: f64,
     /// Threshold exponent, 0 < eps < 1.
@@ -158,6 +162,7 @@ pub struct SlowdownRow {
 /// A validated point.
 #[derive(Debug, Clone)]
 pub struct SlowdownPoint {
+    scheme: Scheme,
     n: u32,
     m: u64,
     r: u32,
@@ -166,6 +171,17 @@ pub struct SlowdownPoint {
     selection: Selection,
     pattern: Pattern,
     alpha_beta: Vec<(f64, f64)>,
+}
+
+impl SlowdownPoint {
+    /// The series a point belongs to in a plot of schemes: the scheme's name, with the levels
+    /// for the HMOS (`hmos k = 2`).
+    pub(crate) fn series(&self) -> String {
+        match self.scheme {
+            Scheme::Hmos => format!("hmos k = {}", self.k),
+            other => other.name().to_string(),
+        }
+    }
 }
 
 /// The request patterns Theorems 2-3 and Corollary 1 are claimed under: random requests, and
@@ -248,7 +264,7 @@ impl Study for SlowdownStudy {
     }
     fn point(&self, p: &SlowdownParams) -> Result<SlowdownPoint, ModelError> {
         let (n, m) = machine_size(p.log_n, 6, p.tau)?;
-        let (level0, r, k) = p.scheme.resolve(None, p.r, p.k.map(|l| l.at(p.log_n)))?;
+        let (level0, r, k) = p.scheme.resolve(p.level0, p.r, p.k.map(|l| l.at(p.log_n)))?;
         // Validates n, m, r and k <= k_max(n) before any run.
         HmosConfig::with_graph(u64::from(n), m, r, k, 0, level0)?;
         let selection = match p.scheme {
@@ -258,7 +274,17 @@ impl Study for SlowdownStudy {
             }
         };
         let alpha_beta = check_alpha_beta(&p.alpha_beta)?;
-        Ok(SlowdownPoint { n, m, r, k, level0, selection, pattern: p.pattern, alpha_beta })
+        Ok(SlowdownPoint {
+            scheme: p.scheme,
+            n,
+            m,
+            r,
+            k,
+            level0,
+            selection,
+            pattern: p.pattern,
+            alpha_beta,
+        })
     }
     fn run(&self, point: &SlowdownPoint, rng: &mut SimRng) -> Result<Vec<SlowdownRow>, ModelError> {
         let (n, m, k) = (point.n, point.m, point.k);
@@ -407,6 +433,10 @@ impl Study for SlowdownStudy {
             ),
             Column::new("tau", "variables exponent tau: m = floor(n^tau)"),
             Column::new("r", "redundancy r (default 3, 1 for a single copy)"),
+            Column::new(
+                "level0",
+                "level-0 graph of the majority schemes (default shuffled_balanced; a single copy only its own)",
+            ),
             Column::new("a", "culling threshold constant a (majority schemes)"),
             Column::new("eps", "culling threshold exponent eps"),
             Column::new("pattern", PATTERN_COLUMN),

@@ -125,6 +125,22 @@ pub fn fft_cost(form: FftForm, preset: &Preset, log_p: u32, log_r: u32) -> Resul
     Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total)
 }
 
+/// The FFT's cost as [`fft_cost`], from a full run on `x_i = i` instead; with it, whether the
+/// run's output is the NTT and its cost tree the count-only one.
+pub fn fft_executed_cost(
+    form: FftForm,
+    preset: &Preset,
+    log_p: u32,
+    log_r: u32,
+) -> Result<(u64, bool), HpramError> {
+    let cfg = fft_config(log_p, log_r);
+    let counted = count(&cfg, fft(form, log_p + log_r), vec![])?;
+    let input: Vec<i64> = (0..cfg.mem_words as i64).collect();
+    let done = run(&cfg, fft(form, log_p + log_r), vec![], &input)?;
+    let tau = done.cost.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total;
+    Ok((tau, fft_output(&done.memory) == ntt_reference(&input) && done.cost == counted))
+}
+
 /// Executes `alg` on `x_i = i` and checks its memory against [`ntt_reference`] and its cost
 /// tree against `counted`.
 fn executed_matches(

@@ -3,8 +3,8 @@
 //! two-level and hierarchical forms as `N` grows. `P*(N, E₀)` is the largest power of two
 //! `P <= N` whose efficiency `E = τ_seq/(P·τ)` is at least `E₀`; `τ_seq` is the flat form's cost
 //! at `P = 1` (the leaf alone, `2N`). Every cost is counted in count-only mode and priced
-//! PhaseRefined, non-uniform, so `N` reaches `2^26` cheaply (the flat form's `P = 1` leaf is
-//! the largest run: `N` communication steps).
+//! PhaseRefined, non-uniform; count-only mode counts a leaf's or an FFT stage's repeated steps
+//! in one call, so a count takes time logarithmic in `N` and the study reaches `N = 2^30`.
 //!
 //! The flat form's efficiency tends to `2/(1 + ℓ + 2s_α) <= 1/2` already at `P = 2`, so its
 //! `P*` stays 1; the hierarchical form's `τ = 2r + Σ_k [1 + 2ℓ(2^k) + 3s_α(2^k) + s_β]`
@@ -14,11 +14,9 @@
 use serde::{Deserialize, Serialize};
 
 use netcore::rng::SimRng;
-use netcore::study::{
-    Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study, Verdict,
-};
+use netcore::study::{Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study};
 
-use super::fft_locality::fft_cost;
+use super::fft_locality::{MAX_EXECUTED_LOG_N, fft_cost, fft_executed_cost};
 use super::tree_r::TreePreset;
 use crate::algs::{FftForm, TreeForm, tree_reduce};
 use crate::config::MemoryVariant;
@@ -32,9 +30,9 @@ use crate::{Config, count};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct UsableProcs;
 
-/// The largest `log₂N` the study accepts: the flat form's search counts `N` leaf steps at
-/// `P = 1` and `N/2` at `P = 2`.
-pub const MAX_LOG_N: u32 = 28;
+/// The largest `log₂N` the study accepts: the flat form's `P = 1` leaf issues `2N` steps,
+/// within the work limit of `2^32` (`docs/models/hpram.md`, Limits) up to `N = 2^30`.
+pub const MAX_LOG_N: u32 = 30;
 
 /// One point.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -42,7 +40,7 @@ pub const MAX_LOG_N: u32 = 28;
 pub struct UsableParams {
     /// The preset.
     pub preset: TreePreset,
-    /// `log₂N`, `1..=28`.
+    /// `log₂N`, `1..=30`.
     pub log_n: u32,
 }
 
@@ -67,14 +65,17 @@ pub struct UsableRow {
     pub e_hier: f64,
     /// `p_star_hier / p_star_two_level`.
     pub hier_over_two_level: f64,
-    /// The FFT's `P*(N, 1/4)` in the flat LPRAM form (hypercube, `log₂N <= 22`, only).
-    pub fft_p_star_lpram: Option<u64>,
-    /// The FFT's `P*(N, 1/4)` in the hierarchical form (hypercube, `log₂N <= 22`, only).
-    pub fft_p_star_hier: Option<u64>,
-    /// `fft_p_star_hier / fft_p_star_lpram` (hypercube, `log₂N <= 22`, only).
-    pub fft_hier_over_lpram: Option<f64>,
-    /// Whether the FFT's `P*` was counted (hypercube, `log₂N <= 22`).
-    pub fft_counted: bool,
+    /// The FFT's `P*(N, 1/4)` in the flat LPRAM form.
+    pub fft_p_star_lpram: u64,
+    /// The FFT's `P*(N, 1/4)` in the hierarchical form.
+    pub fft_p_star_hier: u64,
+    /// `fft_p_star_hier / fft_p_star_lpram`.
+    pub fft_hier_over_lpram: f64,
+    /// Whether the FFT's `P*` was also found by full execution (`log₂N <= 14`).
+    pub fft_executed: bool,
+    /// When executed: both forms' `P*` by full execution equal the counted ones, and every
+    /// executed cost tree of the searches equals the counted one and its output the NTT.
+    pub fft_executed_agrees: Option<bool>,
 }
 
 /// A validated point.
@@ -149,10 +150,12 @@ pub fn largest_efficient(
     })
 }
 
-/// The largest `log₂N` for which the study also counts the FFT's `P*(N, 1/4)`: the FFT at
-/// `P = 2^k` counts `Θ(N/2^k)` steps per level (every butterfly of a processor's block is a
-/// step), so `N = 2^30` at the `P` near `P*` (8 to 16) would count about `10^9` steps.
-pub const MAX_FFT_LOG_N: u32 = 22;
+/// The largest `log₂N` at which the FFT's `P*(N, 1/4)` is also found by full execution, as
+/// X3 executes its points ([`MAX_EXECUTED_LOG_N`]). Counting is cheap at every `N`: a
+/// count-only run counts a stage's `r/2` butterflies and an `LCS`'s loads and stores in one
+/// call each, so it takes `O(log P)` time, where counting them one by one took `Θ(N/2^k)` per
+/// level at `P = 2^k` (about `10^9` steps near `P* = 8..16` at `N = 2^30`).
+pub const MAX_FFT_EXECUTED_LOG_N: u32 = MAX_EXECUTED_LOG_N;
 
 /// `τ_seq` of the FFT, the leaf `LCS(log₂N)` on one processor: `2N + (N/2)·log₂N`.
 pub fn fft_tau_seq(log_n: u32) -> u64 {
@@ -166,6 +169,23 @@ pub fn fft_usable_procs(form: FftForm, preset: &Preset, log_n: u32) -> Result<Us
     largest_efficient(log_n.saturating_sub(1), fft_tau_seq(log_n), 4, |log_p| {
         fft_cost(form, preset, log_p, log_n - log_p)
     })
+}
+
+/// [`fft_usable_procs`] by full execution: the same search, every cost from the executed cost
+/// tree ([`fft_executed_cost`]); with it, whether every executed tree of the search equals the
+/// counted one and every output the NTT. Needs `N <= 2^23` (the FFT's roots of unity).
+pub fn fft_usable_procs_executed(
+    form: FftForm,
+    preset: &Preset,
+    log_n: u32,
+) -> Result<(Usable, bool), HpramError> {
+    let mut agrees = true;
+    let usable = largest_efficient(log_n.saturating_sub(1), fft_tau_seq(log_n), 4, |log_p| {
+        let (tau, same) = fft_executed_cost(form, preset, log_p, log_n - log_p)?;
+        agrees &= same;
+        Ok(tau)
+    })?;
+    Ok((usable, agrees))
 }
 
 impl Study for UsableProcs {
@@ -191,12 +211,23 @@ impl Study for UsableProcs {
         let flat = usable_procs(TreeForm::Flat, preset, log_n, tau_seq)?;
         let two = usable_procs(TreeForm::TwoLevel, preset, log_n, tau_seq)?;
         let hier = usable_procs(TreeForm::Hier, preset, log_n, tau_seq)?;
-        // The hypercube only (X3's preset): the counts near P* dominate the sweep's time.
-        let fft_counted = log_n <= MAX_FFT_LOG_N && matches!(preset, Preset::Hypercube(_));
-        let fft = |form| -> Result<Option<u64>, HpramError> {
-            Ok(if fft_counted { Some(fft_usable_procs(form, preset, log_n)?.procs) } else { None })
+        let fft_p_star_lpram = fft_usable_procs(FftForm::FlatLpram, preset, log_n)?.procs;
+        let fft_p_star_hier = fft_usable_procs(FftForm::Hier, preset, log_n)?.procs;
+        let fft_executed = log_n <= MAX_FFT_EXECUTED_LOG_N;
+        let fft_executed_agrees = match fft_executed {
+            true => {
+                let (lpram, lpram_same) =
+                    fft_usable_procs_executed(FftForm::FlatLpram, preset, log_n)?;
+                let (hier, hier_same) = fft_usable_procs_executed(FftForm::Hier, preset, log_n)?;
+                Some(
+                    lpram_same
+                        && hier_same
+                        && lpram.procs == fft_p_star_lpram
+                        && hier.procs == fft_p_star_hier,
+                )
+            }
+            false => None,
         };
-        let (fft_p_star_lpram, fft_p_star_hier) = (fft(FftForm::FlatLpram)?, fft(FftForm::Hier)?);
         Ok(vec![UsableRow {
             n: 1 << log_n,
             tau_seq,
@@ -209,15 +240,15 @@ impl Study for UsableProcs {
             hier_over_two_level: hier.procs as f64 / two.procs as f64,
             fft_p_star_lpram,
             fft_p_star_hier,
-            fft_hier_over_lpram: fft_p_star_lpram
-                .zip(fft_p_star_hier)
-                .map(|(lpram, hier)| hier as f64 / lpram as f64),
-            fft_counted,
+            fft_hier_over_lpram: fft_p_star_hier as f64 / fft_p_star_lpram as f64,
+            fft_executed,
+            fft_executed_agrees,
         }])
     }
     /// The tree forms are ours (`docs/models/hpram.md`, Choices: Algorithms are ours); the
-    /// laws are derived from their closed forms (X2 in the docs). The hypercube's band is
-    /// explained in `docs/models/hpram.md`, X2: the hypercube's law.
+    /// laws are derived from their closed forms (X2 in the docs). Why the hypercube's law is
+    /// claimed from `N*(P)` (study `hpram-isoefficiency`) rather than from `P*(N)`:
+    /// `docs/models/hpram.md`, X2: the hypercube's law.
     fn claims(&self) -> Vec<Claim> {
         let mut claims = vec![
             Claim::within(
@@ -229,25 +260,22 @@ impl Study for UsableProcs {
             .exact()
             .of(results::USABLE),
             Claim::exponent(
-                "hier P*(N, 1/2) grows like N / log^2 N on the hypercube (E >= 1/2 while 2r >= sum_k [1 + 2l + 3s_a + s_b](2^k) = Theta(log^2 P)): fitted exponent in [0.70, 0.873], which rules out N / log N (0.915) but not N / log^3 N (0.746) on N = 2^10..2^26",
+                "hier P*(N, 1/2) grows more slowly than N / log N on the hypercube: fitted exponent at most 0.88 on N = 2^10..2^30, halfway between N / log^2 N (0.846) and N / log N (0.923); P* is a power of two, so this fit cannot tell N / log^2 N from N / log^3 N (0.769), and hpram-isoefficiency measures the log power from N*(P) instead",
                 "p_star_hier",
                 "n",
-                0.70,
-                0.873,
+                0.0,
+                0.88,
             )
-            .result(Law::new("N / log^2 N").pow("n", 1.0).log2("n", -2.0))
-            .rival(Law::new("N / log N").pow("n", 1.0).log2("n", -1.0))
-            .rival(Law::new("N / log^3 N").pow("n", 1.0).log2("n", -3.0))
-            .expect(Verdict::Inconclusive, "docs/models/hpram.md#x2-the-hypercubes-law")
+            .bound()
             .only("preset", "hypercube")
             .pool("log_n")
             .of(results::USABLE),
             Claim::exponent(
-                "hier P*(N, 1/2) grows like N^(2/3) on the mesh (the sum is Theta(sqrt P), so N >= c P^(3/2)): fitted exponent in [0.624, 0.709], between N^(2/3) / log N (0.582) and N^(2/3) log N (0.751)",
+                "hier P*(N, 1/2) grows like N^(2/3) on the mesh (the sum is Theta(sqrt P), so N >= c P^(3/2)): fitted exponent in [0.628, 0.705], halfway to N^(2/3) / log N (0.590) and N^(2/3) log N (0.744) on N = 2^10..2^30",
                 "p_star_hier",
                 "n",
-                0.624,
-                0.709,
+                0.628,
+                0.705,
             )
             .result(Law::new("N^(2/3)").pow("n", 2.0 / 3.0))
             .rival(Law::new("N^(2/3) / log N").pow("n", 2.0 / 3.0).log2("n", -1.0))
@@ -271,10 +299,12 @@ impl Study for UsableProcs {
             )
             .consistency(),
         ];
-        // The FFT's P*(N, 1/4) on the hypercube, lpram / hier: 4/4, 4/8, 4/8 at N = 2^14,
-        // 2^18, 2^22 (`docs/models/hpram.md`, X2; 8/16 at 2^30 is not counted): values of our
-        // own construction, pinned.
-        for (log_n, lpram, hier) in [(14, 4.0, 4.0), (18, 4.0, 8.0), (22, 4.0, 8.0)] {
+        // The FFT's P*(N, 1/4) on the hypercube, lpram / hier: 4/4, 4/8, 4/8, 8/16 at N = 2^14,
+        // 2^18, 2^22, 2^30 (`docs/models/hpram.md`, X2): values of our own construction,
+        // pinned.
+        for (log_n, lpram, hier) in
+            [(14, 4.0, 4.0), (18, 4.0, 8.0), (22, 4.0, 8.0), (30, 8.0, 16.0)]
+        {
             for (column, form, value) in [
                 ("fft_p_star_lpram", "flat LPRAM", lpram),
                 ("fft_p_star_hier", "hierarchical", hier),
@@ -294,15 +324,22 @@ impl Study for UsableProcs {
         }
         claims.push(
             Claim::within(
-                "the FFT's hierarchical form uses at least as many processors as the flat LPRAM one at every counted N: P*(N, 1/4) hier / lpram >= 1",
+                "the FFT's hierarchical form uses at least as many processors as the flat LPRAM one at every N: P*(N, 1/4) hier / lpram >= 1",
                 "fft_hier_over_lpram",
                 1.0,
                 f64::MAX,
             )
             .illustration()
-            .only("fft_counted", true)
             .of(results::NEIGHBOURHOOD)
             .of(results::USABLE),
+        );
+        claims.push(
+            Claim::all_true(
+                "the FFT's P*(N, 1/4) counted in count-only mode (a stage's butterflies counted in one call) equals P*(N, 1/4) found by full execution, both forms, at every N where both run (N <= 2^14); every executed cost tree of the searches equals the counted one and every output the NTT",
+                "fft_executed_agrees",
+            )
+            .correctness()
+            .only("fft_executed", true),
         );
         claims
     }
@@ -319,19 +356,17 @@ impl Study for UsableProcs {
             Column::new("e_two_level", "efficiency of the two-level form at its P*"),
             Column::new("e_hier", "efficiency of the hierarchical form at its P*"),
             Column::new("hier_over_two_level", "P* hierarchical / P* two-level"),
+            Column::new("fft_p_star_lpram", "FFT: usable processors P*(N, 1/4), flat LPRAM form"),
+            Column::new("fft_p_star_hier", "FFT: usable processors P*(N, 1/4), hierarchical form"),
+            Column::new("fft_hier_over_lpram", "FFT: P*(N, 1/4) hierarchical / flat LPRAM"),
             Column::new(
-                "fft_p_star_lpram",
-                "FFT: usable processors P*(N, 1/4), flat LPRAM form (hypercube, N <= 2^22)",
+                "fft_executed",
+                "the FFT's P*(N, 1/4) was also found by full execution (N <= 2^14)",
             ),
             Column::new(
-                "fft_p_star_hier",
-                "FFT: usable processors P*(N, 1/4), hierarchical form (hypercube, N <= 2^22)",
+                "fft_executed_agrees",
+                "executed P*(N, 1/4) and cost trees equal the counted ones, outputs the NTT",
             ),
-            Column::new(
-                "fft_hier_over_lpram",
-                "FFT: P*(N, 1/4) hierarchical / flat LPRAM (hypercube, N <= 2^22)",
-            ),
-            Column::new("fft_counted", "the FFT's P*(N, 1/4) was counted (hypercube, N <= 2^22)"),
         ]
     }
     /// Per preset, `P*` of the three forms at the largest `N` of the sweep.

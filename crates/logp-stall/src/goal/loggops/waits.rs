@@ -85,6 +85,11 @@ impl Waits {
         while slot != NIL {
             let b = &mut self.buckets[slot as usize];
             if b.res == res && b.key == key && b.from.is_none() {
+                // Mostly newer than every member (a new stamp): appended without a search.
+                if b.members.back().is_some_and(|x| x.0 < m.0) {
+                    b.members.push_back(m);
+                    return None;
+                }
                 let at = b.members.partition_point(|x| x.0 < m.0);
                 b.members.insert(at, m);
                 if at > 0 {
@@ -145,8 +150,9 @@ impl Waits {
 
     /// The bucket `slot`, whose token was just taken: every other bucket of its rank waiting
     /// for the same clocks at the same time is merged into it (their turns there have all
-    /// come, so none still remembers a `from`). Returns its rank and its first entry.
-    pub(super) fn open(&mut self, slot: u32) -> (u32, Member) {
+    /// come, so none still remembers a `from`). Returns its rank, the clocks its entries wait
+    /// for and its first entry.
+    pub(super) fn open(&mut self, slot: u32) -> (u32, u32, Member) {
         let (host, res, key) = {
             let b = &mut self.buckets[slot as usize];
             b.from = None;
@@ -165,7 +171,7 @@ impl Waits {
             other = next;
         }
         let b = &self.buckets[slot as usize];
-        (host, *b.members.front().expect("a bucket in use is not empty"))
+        (host, res, *b.members.front().expect("a bucket in use is not empty"))
     }
 
     /// Removes the first entry of `slot` (it runs): whether entries are left (the bucket
@@ -178,11 +184,6 @@ impl Waits {
             return false;
         }
         true
-    }
-
-    /// The first entry of `slot`.
-    pub(super) fn first_of(&self, slot: u32) -> Member {
-        *self.buckets[slot as usize].members.front().expect("a bucket in use is not empty")
     }
 
     /// A new token for `slot` at its time.

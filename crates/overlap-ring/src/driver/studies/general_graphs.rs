@@ -110,6 +110,52 @@ impl Graph {
     }
 }
 
+/// Runs the composite scheme of Theorem 5 on graph host `g` through its dilation-3 tree order
+/// (Fact 3), every message routed over the physical tree edges, for `steps` guest steps.
+pub(crate) fn composite_on_graph(g: &GraphHost, steps: u64) -> Result<Row, ModelError> {
+    let n = g.n();
+    let embedding = Embedding::new(g, log_n(n))?;
+    let array = embedding.array_host()?;
+    let (plan, _, r) = crate::trapezoid::composite(&array, C::new(3, 1)?, 1)?;
+    let result = run(&embedding, &plan, &Program::Mix, steps)?;
+    let l = f64::from(log_n(n));
+    let sqrt = g.d_ave().sqrt();
+    Ok(Row {
+        n,
+        delta: g.max_degree(),
+        d_ave: g.d_ave(),
+        array_d_ave: array.d_ave(),
+        dilation: embedding.dilation(),
+        congestion: embedding.edge_congestion(),
+        r,
+        cols: plan.n_cols,
+        host_steps: result.host_steps,
+        slowdown: result.slowdown,
+        ratio: result.slowdown / (sqrt * l * l * l),
+        ratio_sqrt: result.slowdown / sqrt,
+        verified: result.verified,
+    })
+}
+
+/// The glossary of [`Row`]'s columns (after the point's parameters).
+pub(crate) fn row_glossary() -> Vec<Column> {
+    vec![
+        Column::new("n", "vertices n"),
+        Column::new("delta", "max degree delta"),
+        Column::new("d_ave", "average link delay d_ave of the graph (host steps)"),
+        Column::new("array_d_ave", "average link delay of the embedded array (host steps)"),
+        Column::new("dilation", "longest array link (tree edges)"),
+        Column::new("congestion", "most array links through one graph edge"),
+        Column::new("r", "r of the composite scheme (guest rows per phase)"),
+        Column::new("cols", "guest columns N"),
+        Column::new("host_steps", "host steps of the run"),
+        Column::new("slowdown", "slowdown (host steps per guest step)"),
+        Column::new("ratio", "slowdown / (sqrt(d_ave) L^3)"),
+        Column::new("ratio_sqrt", "slowdown / sqrt(d_ave)"),
+        Column::new("verified", "simulation equals the direct run"),
+    ]
+}
+
 impl Study for GeneralGraphs {
     type Params = Params;
     type Point = Point;
@@ -151,29 +197,7 @@ impl Study for GeneralGraphs {
         Ok(Point { graph, steps: params.steps })
     }
     fn run(&self, point: &Point, rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {
-        let g = point.graph.host(rng)?;
-        let n = g.n();
-        let embedding = Embedding::new(&g, log_n(n))?;
-        let array = embedding.array_host()?;
-        let (plan, _, r) = crate::trapezoid::composite(&array, C::new(3, 1)?, 1)?;
-        let result = run(&embedding, &plan, &Program::Mix, point.steps)?;
-        let l = f64::from(log_n(n));
-        let sqrt = g.d_ave().sqrt();
-        Ok(vec![Row {
-            n,
-            delta: g.max_degree(),
-            d_ave: g.d_ave(),
-            array_d_ave: array.d_ave(),
-            dilation: embedding.dilation(),
-            congestion: embedding.edge_congestion(),
-            r,
-            cols: plan.n_cols,
-            host_steps: result.host_steps,
-            slowdown: result.slowdown,
-            ratio: result.slowdown / (sqrt * l * l * l),
-            ratio_sqrt: result.slowdown / sqrt,
-            verified: result.verified,
-        }])
+        Ok(vec![composite_on_graph(&point.graph.host(rng)?, point.steps)?])
     }
     fn claims(&self) -> Vec<Claim> {
         vec![
@@ -235,25 +259,14 @@ impl Study for GeneralGraphs {
         ]
     }
     fn glossary(&self) -> Vec<Column> {
-        vec![
+        let mut columns = vec![
             Column::new("kind", "graph family (bounded degree or clique chain)"),
             Column::new("size", "vertices (bounded) or k (clique chain, n = k^2)"),
             Column::new("steps", "guest steps T"),
             Column::new("alpha", "Pareto tail index alpha of the bounded graphs' delays"),
-            Column::new("n", "vertices n"),
-            Column::new("delta", "max degree delta"),
-            Column::new("d_ave", "average link delay d_ave of the graph (host steps)"),
-            Column::new("array_d_ave", "average link delay of the embedded array (host steps)"),
-            Column::new("dilation", "longest array link (tree edges)"),
-            Column::new("congestion", "most array links through one graph edge"),
-            Column::new("r", "r of the composite scheme (guest rows per phase)"),
-            Column::new("cols", "guest columns N"),
-            Column::new("host_steps", "host steps of the run"),
-            Column::new("slowdown", "slowdown (host steps per guest step)"),
-            Column::new("ratio", "slowdown / (sqrt(d_ave) L^3)"),
-            Column::new("ratio_sqrt", "slowdown / sqrt(d_ave)"),
-            Column::new("verified", "simulation equals the direct run"),
-        ]
+        ];
+        columns.extend(row_glossary());
+        columns
     }
     fn plots(&self) -> Vec<Plot> {
         vec![

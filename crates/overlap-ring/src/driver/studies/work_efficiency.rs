@@ -1,9 +1,11 @@
 //! Study `overlap-work-efficiency` (paper Section 3.3, Theorem 3): OVERLAP with
-//! blocks of `b` guest columns per virtual column (`N = n' b`). Load is exactly `b`, the
-//! redundant work is exactly `live / n'` (each live processor recomputes its block), and as `b`
-//! grows the processors spend their time computing instead of waiting: efficiency
-//! `N T / (n host_steps)` rises towards a constant and `slowdown / b` falls towards 1 once `b`
-//! exceeds the delay paid per row.
+//! blocks of `b` guest columns per virtual column (`N = n' b`), `b` swept up to and beyond
+//! Theorem 3's `b = d_ave L^3` (column `b_regime`). Load is exactly `b`, the redundant work is
+//! exactly `live / n'` (each live processor recomputes its block), and as `b` grows the
+//! processors spend their time computing instead of waiting: efficiency `N T / (n host_steps)`
+//! rises about like `b` while the delay dominates, and from about `b = d_max` (well before
+//! `d_ave L^3`) the host steps are exactly `T b`, so efficiency has its limit `n' / n` and
+//! `slowdown / b = 1` (`docs/models/overlap-ring.md`, Studies).
 
 use netcore::delay::DelayLaw;
 use netcore::rng::SimRng;
@@ -19,6 +21,11 @@ use crate::plan::Plan;
 /// The study.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct WorkEfficiency;
+
+/// The lower end of the efficiency band at `b >= d_ave L^3`.
+const EFF_LO: f64 = 0.9;
+/// The upper end of the `slowdown / b` band at `b >= d_ave L^3`.
+const SLOW_HI: f64 = 1.1;
 
 /// One point.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,6 +58,7 @@ pub struct Point {
     host: Host,
     plan: Plan,
     labelling: Labelling,
+    kind: HostKind,
     b: usize,
     steps: u64,
 }
@@ -58,6 +66,16 @@ pub struct Point {
 /// One row (after the point's parameters).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
+    /// The line of the plots: host kind and `n`.
+    pub curve: String,
+    /// `d_ave` of the host.
+    pub d_ave: f64,
+    /// `L = log2 n`.
+    pub log_n: u32,
+    /// `b / (d_ave L^3)` (Theorem 3's regime at 1).
+    pub b_regime: f64,
+    /// `b >= d_ave L^3`: Theorem 3's regime reached.
+    pub beyond: bool,
     /// Live processors.
     pub live: usize,
     /// `n'`.
@@ -78,6 +96,11 @@ pub struct Row {
     pub slowdown: f64,
     /// `slowdown / b`.
     pub slowdown_over_b: f64,
+    /// `efficiency / (n' / n)` (1: slowdown exactly `b`, no latency paid).
+    pub eff_over_limit: f64,
+    /// `host_steps = T b` exactly: every live processor computes its `b` columns per row
+    /// without waiting (efficiency exactly `n' / n`).
+    pub latency_hidden: bool,
     /// Simulation equals the direct run.
     pub verified: bool,
 }
@@ -119,13 +142,20 @@ impl Study for WorkEfficiency {
         crate::overlap::k_max(p.n, c)?;
         let host = host_of(p.n, p.host)?;
         let (plan, labelling) = crate::overlap::plan(&host, c, p.b)?;
-        Ok(Point { host, plan, labelling, b: p.b, steps: p.steps })
+        Ok(Point { host, plan, labelling, kind: p.host, b: p.b, steps: p.steps })
     }
     fn run(&self, p: &Point, _rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {
         let (plan, lab) = (&p.plan, &p.labelling);
         let r = run(&p.host, plan, &Program::Mix, p.steps)?;
         let expected = lab.live as f64 / lab.n_prime as f64;
+        let l = log_n(p.host.n());
+        let regime = p.host.d_ave() * f64::from(l).powi(3);
         Ok(vec![Row {
+            curve: format!("{} n={}", p.kind, p.host.n()),
+            d_ave: p.host.d_ave(),
+            log_n: l,
+            b_regime: p.b as f64 / regime,
+            beyond: p.b as f64 >= regime,
             live: lab.live,
             n_prime: lab.n_prime,
             cols: plan.n_cols,
@@ -136,6 +166,8 @@ impl Study for WorkEfficiency {
             efficiency: r.efficiency,
             slowdown: r.slowdown,
             slowdown_over_b: r.slowdown / p.b as f64,
+            eff_over_limit: r.efficiency * p.host.n() as f64 / lab.n_prime as f64,
+            latency_hidden: r.host_steps == p.steps * p.b as u64,
             verified: r.verified,
         }])
     }
@@ -153,27 +185,88 @@ impl Study for WorkEfficiency {
             .consistency(),
             // Theorem 3's mechanism: with blocks of b columns a row's latency is paid once per
             // b columns of work, so efficiency N T / (n host_steps) grows about like b while
-            // the delay dominates; the rival is a schedule whose blocking hides nothing
-            // (efficiency flat in b).
+            // the delay dominates (b below d_ave L^3); the rival is a schedule whose blocking
+            // hides nothing (efficiency flat in b).
             Claim::grows(
-                "efficiency rises at least 4-fold from b = 1 to 32 (Pareto host): blocking turns latency into work (Theorem 3)",
+                "below b = d_ave L^3, efficiency rises at least 4-fold from b = 1 (Pareto host): blocking turns latency into work (Theorem 3)",
                 "efficiency",
                 "b",
                 4.0,
             )
             .only("host", "pareto")
+            .only("beyond", false)
             .result(Law::new("b").pow("b", 1.0))
             .rival(Law::new("flat in b"))
             .of("Theorem 3"),
             Claim::grows(
-                "efficiency rises at least 4-fold from b = 1 to 32 (one long link): blocking turns latency into work (Theorem 3)",
+                "below b = d_ave L^3, efficiency rises at least 4-fold from b = 1 (one long link): blocking turns latency into work (Theorem 3)",
                 "efficiency",
                 "b",
                 4.0,
             )
             .only("host", "single")
+            .only("beyond", false)
             .result(Law::new("b").pow("b", 1.0))
             .rival(Law::new("flat in b"))
+            .of("Theorem 3"),
+            // Theorem 3's regime, b >= d_ave L^3 (three doublings of b or more per host and n):
+            // the latency is hidden, so efficiency has reached its limit; the rival keeps
+            // rising like the small-b regime (efficiency ~ b: latency not yet hidden, relative
+            // slope about 0.64 per doubling over three doublings, and outside the band once
+            // scaled to the measurements).
+            Claim::slope(
+                "at b >= d_ave L^3 efficiency is flat in b: relative slope per doubling of b in [-0.1, 0.1] (Theorem 3: efficiency Theta(1))",
+                "efficiency",
+                "b",
+                -0.1,
+                0.1,
+            )
+            .only("beyond", true)
+            .result(Law::new("Theta(1)"))
+            .rival(Law::new("latency not hidden: efficiency ~ b").pow("b", 1.0))
+            .of("Theorem 3"),
+            // The limit itself: host_steps = T b exactly (every live processor computes its b
+            // columns per row without waiting), so efficiency = n' b T / (n T b) = n' / n.
+            Claim::all_true(
+                "at b >= d_ave L^3 the efficiency equals its limit n' / n exactly (host steps = T b: no latency paid)",
+                "latency_hidden",
+            )
+            .only("beyond", true)
+            .exact()
+            .of("Theorem 3"),
+            Claim::within(
+                format!("at b >= d_ave L^3 efficiency lies in [{EFF_LO}, 1] (Theorem 3: work efficient, efficiency Theta(1))"),
+                "efficiency",
+                EFF_LO,
+                1.0,
+            )
+            .only("beyond", true)
+            .result(Law::new("Theta(1)"))
+            .rival(Law::new("latency not hidden: efficiency ~ b").pow("b", 1.0))
+            .of("Theorem 3"),
+            // Load b and slowdown O(d_ave L^3) at b = d_ave L^3: slowdown / b tends to a
+            // constant (at least 1: each live processor computes its b columns per row). The
+            // rival pays a fixed latency per row whatever b (slowdown flat, slowdown / b ~ 1/b).
+            Claim::slope(
+                "at b >= d_ave L^3 slowdown / b is flat in b: relative slope per doubling in [-0.1, 0.1] (Theorem 3: slowdown O(d_ave L^3) at load b = d_ave L^3)",
+                "slowdown_over_b",
+                "b",
+                -0.1,
+                0.1,
+            )
+            .only("beyond", true)
+            .result(Law::new("Theta(1)"))
+            .rival(Law::new("latency paid per row: slowdown / b ~ 1/b").pow("b", -1.0))
+            .of("Theorem 3"),
+            Claim::within(
+                format!("at b >= d_ave L^3 slowdown / b lies in [1, {SLOW_HI}] (Theorem 3)"),
+                "slowdown_over_b",
+                1.0,
+                SLOW_HI,
+            )
+            .only("beyond", true)
+            .result(Law::new("Theta(1)"))
+            .rival(Law::new("latency paid per row: slowdown / b ~ 1/b").pow("b", -1.0))
             .of("Theorem 3"),
         ]
     }
@@ -183,6 +276,11 @@ impl Study for WorkEfficiency {
             Column::new("host", "host kind (pareto or single long link)"),
             Column::new("b", "block size b (guest columns per live processor)"),
             Column::new("steps", "guest steps T"),
+            Column::new("curve", "host kind and n (one line of the plots)"),
+            Column::new("d_ave", "average link delay d_ave of the host (host steps)"),
+            Column::new("log_n", "L = ceil(log2 n)"),
+            Column::new("b_regime", "b / (d_ave L^3) (Theorem 3's regime at 1)"),
+            Column::new("beyond", "b >= d_ave L^3"),
             Column::new("live", "live processors n' (not killed)"),
             Column::new("n_prime", "n' of the labelling"),
             Column::new("cols", "guest columns N = n' b"),
@@ -193,16 +291,26 @@ impl Study for WorkEfficiency {
             Column::new("efficiency", "efficiency N T / (n host steps)"),
             Column::new("slowdown", "slowdown (host steps per guest step)"),
             Column::new("slowdown_over_b", "slowdown / b"),
+            Column::new("eff_over_limit", "efficiency / (n' / n)"),
+            Column::new("latency_hidden", "host steps = T b exactly (efficiency n' / n)"),
             Column::new("verified", "simulation equals the direct run"),
         ]
     }
     fn plots(&self) -> Vec<Plot> {
         vec![
             Plot::new("efficiency", "efficiency N T / (n host_steps) vs b", "b", &["efficiency"])
-                .series("host")
+                .series("curve")
                 .log_x(),
+            Plot::new(
+                "efficiency-regime",
+                "efficiency vs b / (d_ave L^3) (Theorem 3's regime from 1)",
+                "b_regime",
+                &["efficiency"],
+            )
+            .series("curve")
+            .log_x(),
             Plot::new("slowdown-over-b", "slowdown / b vs b", "b", &["slowdown_over_b"])
-                .series("host")
+                .series("curve")
                 .log_x()
                 .log_y(),
         ]
