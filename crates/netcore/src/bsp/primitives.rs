@@ -5,7 +5,9 @@
 mod cascade;
 mod scan;
 
-pub use cascade::{cascade_sort_blocks, cascade_supersteps};
+pub use cascade::{
+    cascade_fan_in, cascade_sort_blocks, cascade_sort_blocks_fan_in, cascade_supersteps,
+};
 pub use scan::{ScanMsg, TreeScan, scan_levels};
 
 use serde::{Deserialize, Serialize};
@@ -49,11 +51,12 @@ impl SortAlgorithm {
         }
     }
 
-    /// Supersteps the sort takes on `p` processors (neither depends on the block size).
-    pub fn supersteps(self, p: u32) -> u64 {
+    /// Supersteps the sort takes on `p` processors with blocks of `capacity` items (the
+    /// bitonic sort's do not depend on it, the cascade's fan-in does).
+    pub fn supersteps(self, p: u32, capacity: usize) -> u64 {
         match self {
             SortAlgorithm::Bitonic => 1 + bitonic_stages(p),
-            SortAlgorithm::Cascade => cascade_supersteps(p),
+            SortAlgorithm::Cascade => cascade_supersteps(p, capacity),
         }
     }
 

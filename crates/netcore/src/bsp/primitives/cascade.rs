@@ -32,12 +32,23 @@ use super::SortBlock;
 
 type Result<T> = std::result::Result<T, BspError>;
 
-/// Supersteps of [`cascade_sort_blocks`] on `p = 2^k` processors: `12 k`, or 1 for `p = 1`,
-/// whatever the capacity.
-pub fn cascade_supersteps(p: u32) -> u64 {
+/// The fan-in `d` of the cascade for blocks of `capacity` keys: 4 from 32 keys per block on,
+/// else 2 (Cole's binary tree). A `d`-way tree has `ceil(log2 p / log2 d)` levels, the
+/// `O(log p / log(N/p + 1))` rounds of Goodrich's communication-efficient sort while
+/// `d^2 = O(N/p)`; measured, `d = 4` pays from 32 keys per block and `d = 8` never pays on
+/// this CREW variant, whose concurrent reads grow like `d^2` (`docs/models/netcore.md`,
+/// Choices: the cascade sort).
+pub fn cascade_fan_in(capacity: usize) -> u32 {
+    if capacity >= 32 { 4 } else { 2 }
+}
+
+/// Supersteps of [`cascade_sort_blocks`] on `p = 2^k` processors with blocks of `capacity`:
+/// `12 ceil(k / log2 d)` for the fan-in `d` of [`cascade_fan_in`], or 1 for `p = 1`.
+pub fn cascade_supersteps(p: u32, capacity: usize) -> u64 {
+    let e = cascade_fan_in(capacity).trailing_zeros();
     match p.trailing_zeros() {
         0 => 1,
-        k => 12 * u64::from(k),
+        k => 12 * u64::from(k.div_ceil(e)),
     }
 }
 
@@ -63,6 +74,30 @@ where
     S: SortBlock<I>,
     I: Ord + Clone,
 {
+    cascade_sort_blocks_fan_in(machine, capacity, cascade_fan_in(capacity), label)
+}
+
+/// [`cascade_sort_blocks`] with the fan-in `d` given instead of [`cascade_fan_in`]'s: `12
+/// ceil(log2 p / log2 d)` supersteps.
+///
+/// # Errors
+///
+/// Those of [`cascade_sort_blocks`], and [`BspError::Precondition`] if `d` is not a power of
+/// two at least 2.
+pub fn cascade_sort_blocks_fan_in<S, M: Clone, I>(
+    machine: &mut BspMachine<S, M>,
+    capacity: usize,
+    fan_in: u32,
+    label: &str,
+) -> Result<()>
+where
+    S: SortBlock<I>,
+    I: Ord + Clone,
+{
+    if fan_in < 2 || !fan_in.is_power_of_two() {
+        let (rule, got) = ("a power of two at least 2".into(), fan_in.to_string());
+        return Err(BspError::Precondition { field: "fan_in", rule, got });
+    }
     let p = machine.p();
     if !p.is_power_of_two() {
         return Err(BspError::NotPowerOfTwo { field: "p", value: u64::from(p) });
@@ -72,7 +107,7 @@ where
         return Err(BspError::Precondition { field: "capacity", rule, got });
     }
     super::check_blocks(machine, capacity)?;
-    let plan = Plan::new(p.trailing_zeros(), capacity as u64)?;
+    let plan = Plan::new(p.trailing_zeros(), capacity as u64, fan_in.trailing_zeros())?;
     machine.with_messages(|m: &mut BspMachine<S, Msg<I>>| run(m, &plan, label))
 }
 
@@ -90,7 +125,7 @@ fn run<S: SortBlock<I>, I: Ord + Clone>(
         })?;
         return Ok(());
     }
-    let mut procs: Vec<Proc<I>> = (0..m.p()).map(|_| Proc::new(plan.k())).collect();
+    let mut procs: Vec<Proc<I>> = (0..m.p()).map(|_| Proc::new(plan)).collect();
     let scatter = plan.scatter();
     m.superstep(label, |ctx, state| {
         // Every slot travels, a pad where the block holds no item: pads are keys like any
@@ -175,10 +210,38 @@ mod tests {
     }
 
     #[test]
+    fn every_fan_in_sorts_in_12_levels_supersteps() {
+        let mut rng = crate::rng::seeded(11, 0);
+        for (k, d) in [(1u32, 4u32), (3, 4), (5, 4), (3, 8), (6, 8), (7, 8), (4, 16), (6, 16)] {
+            for c in [1usize, 3, 8, 64] {
+                let p = 1usize << k;
+                let blocks: Vec<Vec<u32>> = (0..p)
+                    .map(|_| (0..rng.random_range(0..=c)).map(|_| rng.random()).collect())
+                    .collect();
+                let want = expected(&blocks, c);
+                let mut m: BspMachine<Vec<u32>, u32> = BspMachine::new(
+                    BspParams::new(Bsp { p: p as u32, g: 1, l: 1 }).unwrap(),
+                    blocks,
+                )
+                .unwrap();
+                cascade_sort_blocks_fan_in(&mut m, c, d, "sort").unwrap();
+                // ceil(k / log2 d) levels of three stages, four supersteps each.
+                let levels = u64::from(k.div_ceil(d.trailing_zeros()));
+                assert_eq!(m.ledger().supersteps() as u64, 12 * levels, "k {k} d {d} c {c}");
+                assert_eq!(m.states().to_vec(), want, "k {k} d {d} c {c}");
+            }
+        }
+        let mut m: BspMachine<Vec<u32>, u32> =
+            BspMachine::new(BspParams::new(Bsp { p: 4, g: 1, l: 1 }).unwrap(), vec![vec![]; 4])
+                .unwrap();
+        assert!(cascade_sort_blocks_fan_in(&mut m, 1, 3, "sort").is_err());
+    }
+
+    #[test]
     fn sorts_random_blocks_in_12_log_p_supersteps() {
         let mut rng = crate::rng::seeded(7, 0);
         for k in 0..=6u32 {
-            for c in [1usize, 2, 3, 4, 5, 8, 13] {
+            for c in [1usize, 2, 3, 4, 5, 8, 13, 16, 37, 64] {
                 for range in [3u32, 1000] {
                     let p = 1usize << k;
                     let blocks: Vec<Vec<u32>> = (0..p)
@@ -190,7 +253,7 @@ mod tests {
                     let want = expected(&blocks, c);
                     let (got, steps, _) = sorted(blocks, c);
                     assert_eq!(got, want, "k {k} c {c} range {range}");
-                    assert_eq!(steps as u64, cascade_supersteps(1 << k), "k {k} c {c}");
+                    assert_eq!(steps as u64, cascade_supersteps(1 << k, c), "k {k} c {c}");
                 }
             }
         }

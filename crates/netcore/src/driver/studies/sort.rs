@@ -163,7 +163,7 @@ impl Study for SortStudy {
             p,
             keys_total: u64::from(p) * u64::from(point.n),
             supersteps,
-            steps_as_stated: u64::try_from(supersteps) == Ok(point.sort.supersteps(p)),
+            steps_as_stated: u64::try_from(supersteps) == Ok(point.sort.supersteps(p, n)),
             max_h: ledger.records.iter().map(|r| r.h).max().unwrap_or(0),
             work,
             comm: cost - work as f64,
