@@ -82,8 +82,8 @@ where
 ///
 /// # Errors
 ///
-/// Those of [`cascade_sort_blocks`], and [`BspError::Precondition`] if `d` is not a power of
-/// two at least 2.
+/// Those of [`cascade_sort_blocks`], and [`BspError::Precondition`] if `d` is not 2, 4, 8 or
+/// 16 (a node's ranks are held inline, one per child).
 pub fn cascade_sort_blocks_fan_in<S, M: Clone, I>(
     machine: &mut BspMachine<S, M>,
     capacity: usize,
@@ -94,8 +94,8 @@ where
     S: SortBlock<I>,
     I: Ord + Clone,
 {
-    if fan_in < 2 || !fan_in.is_power_of_two() {
-        let (rule, got) = ("a power of two at least 2".into(), fan_in.to_string());
+    if !FAN_INS.contains(&fan_in) {
+        let (rule, got) = (format!("one of {FAN_INS:?}"), fan_in.to_string());
         return Err(BspError::Precondition { field: "fan_in", rule, got });
     }
     let p = machine.p();
@@ -108,11 +108,19 @@ where
     }
     super::check_blocks(machine, capacity)?;
     let plan = Plan::new(p.trailing_zeros(), capacity as u64, fan_in.trailing_zeros())?;
-    machine.with_messages(|m: &mut BspMachine<S, Msg<I>>| run(m, &plan, label))
+    match fan_in {
+        2 => machine.with_messages(|m: &mut BspMachine<S, Msg<I, 2>>| run(m, &plan, label)),
+        4 => machine.with_messages(|m: &mut BspMachine<S, Msg<I, 4>>| run(m, &plan, label)),
+        8 => machine.with_messages(|m: &mut BspMachine<S, Msg<I, 8>>| run(m, &plan, label)),
+        _ => machine.with_messages(|m: &mut BspMachine<S, Msg<I, 16>>| run(m, &plan, label)),
+    }
 }
 
-fn run<S: SortBlock<I>, I: Ord + Clone>(
-    m: &mut BspMachine<S, Msg<I>>,
+/// The fan-ins [`cascade_sort_blocks_fan_in`] takes.
+const FAN_INS: [u32; 4] = [2, 4, 8, 16];
+
+fn run<S: SortBlock<I>, I: Ord + Clone, const D: usize>(
+    m: &mut BspMachine<S, Msg<I, D>>,
     plan: &Plan,
     label: &str,
 ) -> Result<()> {
@@ -125,7 +133,7 @@ fn run<S: SortBlock<I>, I: Ord + Clone>(
         })?;
         return Ok(());
     }
-    let mut procs: Vec<Proc<I>> = (0..m.p()).map(|_| Proc::new(plan)).collect();
+    let mut procs: Vec<Proc<I, D>> = (0..m.p()).map(|_| Proc::new(plan)).collect();
     let scatter = plan.scatter();
     m.superstep(label, |ctx, state| {
         // Every slot travels, a pad where the block holds no item: pads are keys like any

@@ -22,26 +22,26 @@ use super::plan::Plan;
 /// One interval `[u_{i-1}, u_i)` of a merging node's list that this processor merges (the
 /// last one is open above): `pred` and `succ` are the ranks of its two ends in the children's
 /// samples, one per child.
-#[derive(Debug, Clone)]
-struct Interval {
-    pred: Box<[u64]>,
-    succ: Box<[u64]>,
+#[derive(Debug, Clone, Copy)]
+struct Interval<const D: usize> {
+    pred: [u64; D],
+    succ: [u64; D],
 }
 
 /// A processor's part of the cascade.
 #[derive(Debug, Clone)]
-pub(super) struct Proc<I> {
+pub(super) struct Proc<I, const D: usize> {
     /// Per height `h`: this processor's chunk of the list of its ancestor at height `h`.
-    lists: Vec<Vec<Held<I>>>,
+    lists: Vec<Vec<Held<I, D>>>,
     /// Per height: the element just before the chunk, when another processor holds it.
-    ghosts: Vec<Option<Held<I>>>,
+    ghosts: Vec<Option<Held<I, D>>>,
     /// Window answers by height and side, sorted by element index.
     replies: Vec<Vec<Window<I>>>,
     /// Set when a message names an element this processor does not hold (a broken plan).
     pub(super) missing: Option<String>,
 }
 
-impl<I: Ord + Clone> Proc<I> {
+impl<I: Ord + Clone, const D: usize> Proc<I, D> {
     pub(super) fn new(plan: &Plan) -> Self {
         let levels = plan.heights() as usize + 1;
         let replies = (0..=plan.heights())
@@ -59,14 +59,14 @@ impl<I: Ord + Clone> Proc<I> {
         keys.sort();
         self.lists[0] = (0..)
             .zip(keys)
-            .map(|(pos, key)| Held { pos, key, rank: Box::default(), pending: Vec::new() })
+            .map(|(pos, key)| Held { pos, key, rank: [0; D], end: [0; D] })
             .collect();
         c * super::super::ceil_log2(c)
     }
 
     /// The element at `pos` of the list at height `h` that a request names; a missing one is
     /// noted in [`Proc::missing`] (a broken plan).
-    fn requested(&mut self, h: u32, pos: u64) -> Option<&Held<I>> {
+    fn requested(&mut self, h: u32, pos: u64) -> Option<&Held<I, D>> {
         let list = &self.lists[h as usize];
         match list.binary_search_by_key(&pos, |e| e.pos) {
             Ok(i) => Some(&self.lists[h as usize][i]),
@@ -79,19 +79,18 @@ impl<I: Ord + Clone> Proc<I> {
     }
 
     /// The intervals of the list of the merging node at height `h` this processor merges.
-    fn intervals(&self, plan: &Plan, h: u32, t: u32, pid: ProcId) -> Vec<Interval> {
+    fn intervals(&self, plan: &Plan, h: u32, t: u32, pid: ProcId) -> Vec<Interval<D>> {
         let size = plan.up(h, t);
         let node = plan.node_of(h, pid);
-        let sides = plan.fan(h) as usize;
         let list = &self.lists[h as usize];
         let mut out = Vec::with_capacity(list.len() + 1);
         let mut pred = match (list.first(), &self.ghosts[h as usize]) {
-            (Some(first), Some(ghost)) if first.pos > 0 => ghost.rank.clone(),
-            _ => vec![0; sides].into(),
+            (Some(first), Some(ghost)) if first.pos > 0 => ghost.rank,
+            _ => [0; D],
         };
         for u in list {
-            out.push(Interval { pred, succ: u.rank.clone() });
-            pred = u.rank.clone();
+            out.push(Interval { pred, succ: u.rank });
+            pred = u.rank;
         }
         let last = match list.last() {
             Some(u) => u.pos + 1 == size,
@@ -99,7 +98,7 @@ impl<I: Ord + Clone> Proc<I> {
         };
         if last {
             let z = plan.sup(h - 1, t);
-            out.push(Interval { pred, succ: vec![z; sides].into() });
+            out.push(Interval { pred, succ: [z; D] });
         }
         out
     }
@@ -110,7 +109,7 @@ impl<I: Ord + Clone> Proc<I> {
         &mut self,
         plan: &Plan,
         t: u32,
-        ctx: &mut Ctx<'_, Msg<I>>,
+        ctx: &mut Ctx<'_, Msg<I, D>>,
     ) -> u64 {
         let mut cands: Candidates<I> = ctx
             .drain_inbox()
@@ -135,7 +134,7 @@ impl<I: Ord + Clone> Proc<I> {
         for h in (1..=plan.heights()).filter(|&h| plan.merging(h, t)) {
             let z = plan.sup(h - 1, t);
             for iv in self.intervals(plan, h, t, pid) {
-                for side in 0..iv.pred.len() {
+                for side in 0..plan.fan(h) as usize {
                     let hi = (iv.succ[side] + 1).min(z);
                     wanted.extend((iv.pred[side].saturating_sub(1)..hi).map(|j| (h, side, j)));
                 }
@@ -152,7 +151,12 @@ impl<I: Ord + Clone> Proc<I> {
 
     /// Superstep 2 of stage `t`: answer the window requests with the element and its rank in
     /// the child's next sample. Returns the operations spent.
-    pub(super) fn answer_windows(&mut self, plan: &Plan, t: u32, ctx: &mut Ctx<'_, Msg<I>>) -> u64 {
+    pub(super) fn answer_windows(
+        &mut self,
+        plan: &Plan,
+        t: u32,
+        ctx: &mut Ctx<'_, Msg<I, D>>,
+    ) -> u64 {
         let mut ops = 0;
         for (src, msg) in ctx.drain_inbox() {
             let Msg::Window { h, side, j } = msg else { continue };
@@ -161,7 +165,8 @@ impl<I: Ord + Clone> Proc<I> {
             let Some(e) = self.requested(ch, pos) else { continue };
             // |UP_{t+1}(x)| elements below the key: the merge of x's children's samples while x
             // is incomplete, x's own list once it is complete.
-            let below = if ch >= 1 && t < 3 * ch { e.rank.iter().sum() } else { e.pos };
+            let sides = if ch >= 1 { plan.fan(ch) as usize } else { 0 };
+            let below = if ch >= 1 && t < 3 * ch { e.rank[..sides].iter().sum() } else { e.pos };
             let next_rank = below / plan.step(ch, t + 1);
             let key = e.key.clone();
             ctx.send(src, Msg::Sup { h, side, j, key, next_rank });
@@ -176,7 +181,7 @@ impl<I: Ord + Clone> Proc<I> {
         &mut self,
         plan: &Plan,
         t: u32,
-        ctx: &mut Ctx<'_, Msg<I>>,
+        ctx: &mut Ctx<'_, Msg<I, D>>,
     ) -> u64 {
         let mut ops = 0;
         for (_, msg) in ctx.drain_inbox() {
@@ -214,7 +219,7 @@ impl<I: Ord + Clone> Proc<I> {
         &mut self,
         plan: &Plan,
         t: u32,
-        ctx: &mut Ctx<'_, Msg<I>>,
+        ctx: &mut Ctx<'_, Msg<I, D>>,
     ) -> u64 {
         for h in (1..=plan.heights()).filter(|&h| plan.merging(h, t)) {
             self.lists[h as usize].clear();
@@ -226,11 +231,9 @@ impl<I: Ord + Clone> Proc<I> {
         for (_, msg) in inbox {
             match msg {
                 Msg::Place { h, pos, ghost, key, side, own, lo, hi } => {
-                    let pending =
-                        (0..lo.len()).filter(|&o| lo[o] < hi[o]).map(|o| (o, hi[o])).collect();
-                    let mut rank = lo;
-                    rank[side] = own;
-                    let e = Held { pos, key, rank, pending };
+                    let (mut rank, mut end) = (lo, hi);
+                    (rank[side], end[side]) = (own, own);
+                    let e = Held { pos, key, rank, end };
                     if ghost {
                         self.ghosts[h as usize] = Some(e);
                     } else {
@@ -256,7 +259,7 @@ impl<I: Ord + Clone> Proc<I> {
     }
 
     /// After the last stage: the root's elements placed here, in order (pads included).
-    pub(super) fn root_keys(placed: impl Iterator<Item = Msg<I>>) -> Vec<Key<I>> {
+    pub(super) fn root_keys(placed: impl Iterator<Item = Msg<I, D>>) -> Vec<Key<I>> {
         let mut keys: Vec<(u64, Key<I>)> = placed
             .filter_map(|msg| match msg {
                 Msg::Place { pos, ghost: false, key, .. } => Some((pos, key)),
@@ -299,14 +302,14 @@ impl<I> Window<I> {
 /// lies between the next ranks of its two neighbours there (Cole, Lemma 2: with `d = 2`,
 /// `SUP_t` is a 3-cover of `SUP_{t+1}`, so at most three candidates; the `d`-way sampling
 /// leaves `O(d)`). Returns the operations spent.
-fn merge_interval<I: Ord + Clone>(
+fn merge_interval<I: Ord + Clone, const D: usize>(
     plan: &Plan,
     h: u32,
     t: u32,
-    iv: &Interval,
+    iv: &Interval<D>,
     windows: &[Window<I>],
     fetches: &mut Vec<(u32, usize, u64, ProcId)>,
-    ctx: &mut Ctx<'_, Msg<I>>,
+    ctx: &mut Ctx<'_, Msg<I, D>>,
 ) -> u64 {
     let sides = windows.len();
     let real: Vec<&[(u64, Key<I>, u64)]> =
@@ -314,8 +317,8 @@ fn merge_interval<I: Ord + Clone>(
     let (node, size) = (plan.node_of(h, ctx.pid()), plan.up(h, t + 1));
     let again = plan.incomplete_after(h, t);
     let (z, z_next) = (plan.sup(h - 1, t), plan.sup(h - 1, t + 1));
-    let mut next = vec![0usize; sides];
-    let mut pos = iv.pred.iter().sum::<u64>();
+    let mut next = [0usize; D];
+    let mut pos = iv.pred[..sides].iter().sum::<u64>();
     let mut ops = 0;
     loop {
         // The side whose next element is the smallest (keys are distinct).
@@ -329,7 +332,7 @@ fn merge_interval<I: Ord + Clone>(
         }
         let Some(side) = best else { break };
         let (_, key, own) = &real[side][next[side]];
-        let (mut lo, mut hi) = (vec![0; sides], vec![0; sides]);
+        let (mut lo, mut hi) = ([0; D], [0; D]);
         if again {
             for o in (0..sides).filter(|&o| o != side) {
                 // The key's rank among side o's current sample, and its neighbours there.
@@ -348,12 +351,11 @@ fn merge_interval<I: Ord + Clone>(
                 copies.push((after, true));
             }
         }
-        let (lo, hi): (Box<[u64]>, Box<[u64]>) = (lo.into(), hi.into());
         for (to, ghost) in copies {
             for o in (0..sides).filter(|&o| o != side) {
                 fetches.extend((lo[o]..hi[o]).map(|j| (h, o, j, to)));
             }
-            let (key, lo, hi) = (key.clone(), lo.clone(), hi.clone());
+            let key = key.clone();
             ctx.send(to, Msg::Place { h, pos, ghost, key, side, own: *own, lo, hi });
             ops += 1;
         }
