@@ -290,7 +290,11 @@ impl LockstepRouter {
                             }
                         };
                         // j < 3.
-                        push_small(&mut v.parts, Part { input: j as u8, pids, offset });
+                        if let Some(o) = offset {
+                            v.offsets.get_or_insert_default().push_back(o);
+                        }
+                        let offset = offset.is_some();
+                        push_small(&mut v.parts, Part { input: j as u8, offset, pids });
                     }
                     let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
                     // At most 3 parts (one per input).
@@ -396,7 +400,15 @@ impl LockstepRouter {
                 if v.parts.len() < nparts {
                     return Err(Error::Routing { what: format!("missing parts at ({l},{r})") });
                 }
-                for Part { input, pids, offset } in v.parts.drain(..nparts) {
+                for Part { input, offset, pids } in v.parts.drain(..nparts) {
+                    let offset = if offset {
+                        let o = v.offsets.as_mut().and_then(|q| q.pop_front());
+                        Some(o.ok_or_else(|| Error::Routing {
+                            what: format!("missing offset at ({l},{r})"),
+                        })?)
+                    } else {
+                        None
+                    };
                     let y = match (op, offset) {
                         (Some(op), Some(o)) => op.apply(x, o),
                         _ => x,
@@ -418,6 +430,9 @@ impl LockstepRouter {
                     }
                 }
                 release_empty(&mut v.parts);
+                if v.offsets.as_ref().is_some_and(|q| q.is_empty()) {
+                    v.offsets = None;
+                }
                 release_empty(&mut v.inj_pids);
             }
         }
@@ -787,7 +802,7 @@ impl LockstepRouter {
             v.closed = false;
         }
         // ---- reverse pass ----
-        drop((slots, next_slots));
+        drop((slots, next_slots, acks, next_acks));
         let mut rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
         let mut racks: Vec<[u32; 2]> = vec![[0; 2]; size];
         let mut next_rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
