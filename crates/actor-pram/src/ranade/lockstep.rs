@@ -60,6 +60,14 @@ impl Levelled for LockstepRouter {
 
 impl DelayWalker for LockstepRouter {}
 
+/// What the reverse pass needs of its step: the fetch-and-op applied to the replies, and
+/// whether the slots go into the digest.
+#[derive(Debug, Clone, Copy)]
+struct Reverse {
+    op: Option<FetchOp>,
+    record: bool,
+}
+
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
 pub fn round_limit(n: u32) -> u64 {
     64 * 3 * u64::from(n)
@@ -707,7 +715,6 @@ impl LockstepRouter {
         held: &mut Held,
         record: bool,
     ) -> Result<(PassStats, SlotDigest), Error> {
-        let last = self.levels - 1; // L
         let mut stats = PassStats::default();
         let mut tally = NodeTally::default();
         let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut tally)?;
@@ -803,17 +810,36 @@ impl LockstepRouter {
         }
         // ---- reverse pass ----
         drop((slots, next_slots, acks, next_acks));
+        shut.fill(false);
+        let reverse = Reverse { op, record };
+        self.reverse_pass(&mut nodes, &mut shut, reverse, &mut stats, &mut tally, &mut trace)?;
+        stats.take_tally(tally);
+        Ok((stats, trace))
+    }
+
+    /// The reverse pass of [`LockstepRouter::pass_inner`] (Choice 14): every node open
+    /// again (`shut` all false), the replies in the exit queues, until every node closes.
+    fn reverse_pass(
+        &self,
+        nodes: &mut [Node],
+        shut: &mut [bool],
+        Reverse { op, record }: Reverse,
+        stats: &mut PassStats,
+        tally: &mut NodeTally,
+        trace: &mut SlotDigest,
+    ) -> Result<(), Error> {
+        let last = self.levels - 1; // L
+        let size = nodes.len();
         let mut rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
         let mut racks: Vec<[u32; 2]> = vec![[0; 2]; size];
         let mut next_rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
         let mut next_racks: Vec<[u32; 2]> = vec![[0; 2]; size];
         let mut round = 0u64;
         let mut open = nodes.len();
-        shut.fill(false);
         loop {
             if open == 0 {
                 stats.r_rev = round;
-                break;
+                return Ok(());
             }
             if round >= round_limit(self.n) {
                 return Err(Error::RoundLimit { pass: "reverse", limit: round_limit(self.n) });
@@ -857,7 +883,5 @@ impl LockstepRouter {
             next_racks.fill([0; 2]);
             round += 1;
         }
-        stats.take_tally(tally);
-        Ok((stats, trace))
     }
 }
