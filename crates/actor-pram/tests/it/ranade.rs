@@ -307,3 +307,29 @@ fn permutation_study_rows() {
         }
     }
 }
+
+/// The event limit of a pass on actors scales with the configuration (issue 41): `4`
+/// events per actor and round, times the actors `(3n − 1) 2^n + 3N` (`S = N`), times two
+/// passes of `2 (3n − 1) + 4 ceil(S / 2^n)` rounds, never below `10^8`. Hand-computed:
+/// n = 12, `S = N`: 4 · 290,816 · 2 · 118 = 274,530,304; n = 14: 4 · 1,359,872 · 2 · 138
+/// = 1,501,298,688; n = 4: 4 · 368 · 2 · 38 = 111,872, so `10^8`. A run past its limit
+/// stops with the typed error naming it.
+#[test]
+fn pass_event_limit_scales() {
+    use actor_pram::actor::{ActorError, Scheduler};
+    let limit = |n: u32| {
+        let router = LockstepRouter::new(n, 2, true).unwrap();
+        router.pass_event_limit(u64::from(router.routers()))
+    };
+    assert_eq!(limit(12), 274_530_304);
+    assert_eq!(limit(14), 1_501_298_688);
+    assert_eq!(limit(4), 100_000_000);
+    let router = LockstepRouter::new(3, 2, true).unwrap();
+    let reads: Vec<(u32, u32)> = (0..24).map(|p| (p, (p * 7) % 24)).collect();
+    let full = router.actor_read_pass(&reads, &[], Scheduler::Fifo).unwrap();
+    let e = router.actor_read_pass_within(&reads, &[], Scheduler::Fifo, 100).unwrap_err();
+    assert!(matches!(e, actor_pram::Error::Actor(ActorError::EventLimit { limit: 100 })), "{e}");
+    let exact = full.actor.events;
+    let a = router.actor_read_pass_within(&reads, &[], Scheduler::Fifo, exact).unwrap();
+    assert_eq!(a.pass.slots, full.pass.slots);
+}
