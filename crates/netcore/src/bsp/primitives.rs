@@ -35,7 +35,8 @@ pub enum SortAlgorithm {
     /// Batcher's bitonic sort with merge-split ([`bitonic_sort_blocks`]): `1 + k (k + 1) / 2`
     /// supersteps on `p = 2^k` processors.
     Bitonic,
-    /// Cole's cascading merge sort ([`cascade_sort_blocks`]): `O(log p)` supersteps.
+    /// Cole's cascading merge sort on a `d`-ary tree ([`cascade_sort_blocks`], `d` from
+    /// [`cascade_fan_in`]): `12 ceil(log2 p / log2 d)` supersteps.
     Cascade,
 }
 

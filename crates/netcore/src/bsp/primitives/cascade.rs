@@ -1,23 +1,26 @@
 //! Cole's pipelined merge sort ("cascading merge", R. Cole, Parallel Merge Sort, SIAM J.
-//! Comput. 17(4), 1988) run on BSP over blocks: the communication-efficient sort the cycle
-//! simulation of LogP on BSP calls for in its step 2 (Bilardi, Herley, Pietracaprina, Pucci,
-//! proof of Theorem 2, through Goodrich's Communication-Efficient Parallel Sorting, STOC 1996).
+//! Comput. 17(4), 1988) run on BSP over blocks, on a tree of fan-in `d` (the `d`-way cascade of
+//! Goodrich's Communication-Efficient Parallel Sorting, STOC 1996): the communication-efficient
+//! sort the cycle simulation of LogP on BSP calls for in its step 2 (Bilardi, Herley,
+//! Pietracaprina, Pucci, proof of Theorem 2, through Goodrich's sort, their reference [3]).
 //!
-//! The processors are the leaves of a complete binary tree; a leaf's list is its block, padded
-//! to the capacity `c` with `+infinity` pads, scattered (below) and sorted. At every stage each node not yet complete merges the samples
-//! of its children's lists (every 4th element; every 2nd and then every element in the two
-//! stages after a child completes), so the node at height `h` completes at stage `3h` and the
-//! root after `3 log2 p` stages. A stage is four supersteps ([`phases`]); every list is spread
-//! over its node's processors in chunks of `c` ([`plan`]), so each superstep is an `O(c)`-relation
-//! whenever the samples' intervals hold O(1) elements of the other side. That holds for Cole's
-//! EREW variant by construction; this is the CREW variant, whose concurrent reads (many
-//! elements of one child between two neighbours of the other) are served one message per
-//! asking processor (each processor asks once for an element, however many of its intervals
-//! need it) and counted in `h`. The input is first scattered by a fixed permutation so that no subtree holds a
-//! contiguous range of the key order (`docs/models/netcore.md`, Choices: the cascade sort).
+//! The processors are the leaves of a complete `d`-ary tree; a leaf's list is its block, padded
+//! to the capacity `c` with `+infinity` pads, scattered (below) and sorted. At every stage each
+//! node not yet complete merges the samples of its children's lists (every `d^2`-th element;
+//! every `d`-th and then every element in the two stages after a child completes; Cole's 4th,
+//! 2nd, 1st for `d = 2`), so the node at height `h` completes at stage `3h` and the root after
+//! `3 ceil(log2 p / log2 d)` stages. A stage is four supersteps ([`phases`]); every list is
+//! spread over its node's processors in chunks of `c` ([`plan`]), so each superstep is an
+//! `O(c)`-relation whenever the samples' intervals hold `O(d)` elements of each other side.
+//! That holds for Cole's EREW variant by construction; this is the CREW variant, whose
+//! concurrent reads (many elements of one child between two neighbours of another) are served
+//! one message per asking processor (each processor asks once for an element, however many of
+//! its intervals need it) and counted in `h`. The input is first scattered by a fixed
+//! permutation so that no subtree holds a contiguous range of the key order
+//! (`docs/models/netcore.md`, Choices: the cascade sort).
 //!
-//! Supersteps on `p = 2^k >= 2` processors: `12 k` (one scatter, four per stage, none after the
-//! last stage's placement); `1` (a local sort) on one processor.
+//! Supersteps on `p = 2^k >= 2` processors: `12 ceil(k / log2 d)` (one scatter, four per stage,
+//! none after the last stage's placement); `1` (a local sort) on one processor.
 
 mod msg;
 mod phases;
