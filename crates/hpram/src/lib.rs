@@ -52,6 +52,7 @@ mod eval;
 pub mod instances;
 pub mod limits;
 mod memory;
+pub mod network;
 mod proc;
 mod run;
 mod sub_pram;
