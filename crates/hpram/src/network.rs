@@ -77,6 +77,17 @@ pub enum Construct {
     Permutation,
 }
 
+impl std::fmt::Display for Construct {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Construct::PramStep => "PRAM step",
+            Construct::Barrier => "barrier (alpha-sync)",
+            Construct::BetaSync => "beta-sync",
+            Construct::Permutation => "partition permutations (in + out)",
+        })
+    }
+}
+
 /// One construct's measurements at one level and size.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Measured {

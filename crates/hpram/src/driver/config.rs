@@ -19,6 +19,10 @@
 //! max_depth = 64             # the deepest level a partition may start (default 64)
 //! local_words = 8            # private words per processor (default: what the algorithm needs)
 //! shape = "[2:r|2:]"         # algorithm = "shape" only: a synthetic step shape (crate::synth)
+//! [network]                  # also execute on a network (paper Section 3; crate::network):
+//! topology = "hypercube"     # hypercube | mesh | torus (P >= 16); full mode, non-uniform memory
+//! link_delay = 1             # time units per link (default 1)
+//! seed = 1                   # the hash functions' seed (default 1)
 //! [model]                    # the root's sub-model (default: the algorithm's, EREW with lpram
 //! access = "erew"            # where it keeps blocks); block, scan, multiprefix, lpram,
 //!                            # arbitrary_seed as crate::SubModel
@@ -40,6 +44,7 @@ use crate::config::{MemoryVariant, SubModel};
 use crate::cost_model::{Network, Preset, SyncScale, validate_cost_model};
 use crate::error::HpramError;
 use crate::eval::Formula;
+use crate::network::NetworkParams;
 
 /// The algorithms `cargo xtask run hpram` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,6 +175,9 @@ pub struct HpramConfig {
     pub max_depth: Option<u32>,
     /// Private words per processor, replacing what the algorithm needs.
     pub local_words: Option<usize>,
+    /// Execute the run on a network as well (paper Section 3; [`crate::network`]): the
+    /// `[network]` table's `topology` (hypercube | mesh | torus), `link_delay` and `seed`.
+    pub network: Option<NetworkParams>,
 }
 
 /// How a config runs (`docs/models/hpram.md`, Choices: Count-only mode).
