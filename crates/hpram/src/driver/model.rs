@@ -18,6 +18,7 @@ use crate::driver::report::{HpramReport, NetworkReport, NotVerified, report, run
 use crate::driver::studies::fft_locality::FftLocality;
 use crate::driver::studies::iso::Isoefficiency;
 use crate::driver::studies::model::ModelResults;
+use crate::driver::studies::network::NetworkStudy;
 use crate::driver::studies::tree_r::TreeR;
 use crate::driver::studies::usable::UsableProcs;
 
@@ -56,6 +57,7 @@ impl Model for Hpram {
             Box::new(UsableProcs),
             Box::new(Isoefficiency),
             Box::new(FftLocality),
+            Box::new(NetworkStudy),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {

@@ -262,3 +262,38 @@ pub(crate) fn constructs(exec: &Exec<'_>) -> Vec<Measured> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::place::NetKind;
+
+    fn log(offset: usize, procs: usize, mem_base: usize, mem_len: usize) -> NodeLog {
+        let path = "root".to_string();
+        NodeLog { path, level: 2, offset, procs, mem_base, mem_len, events: Vec::new() }
+    }
+
+    /// A sub-PRAM's hash is a bijection of its block onto its sub-network's slots: every
+    /// node of the region holds `M'/P'` cells (paper Section 3.2: a linear permutation), and
+    /// no cell lands outside the region; other seeds give other placements.
+    #[test]
+    fn hash_is_a_balanced_bijection() {
+        let net = Net::new(NetKind::Mesh, 16, 1).unwrap();
+        for (offset, procs, len) in [(0, 16, 64), (8, 8, 24), (4, 4, 4), (12, 1, 5)] {
+            let node = log(offset, procs, 100, len);
+            let hash = Hash::of(&node, 7);
+            let mut load: BTreeMap<u32, usize> = BTreeMap::new();
+            for addr in 100..100 + len {
+                *load.entry(hash.home(&net, addr)).or_default() += 1;
+            }
+            let region: Vec<u32> = net.region_nodes(Region { offset, procs }).collect();
+            assert!(load.keys().all(|n| region.contains(n)));
+            let (lo, hi) = (len / procs, len.div_ceil(procs));
+            assert!(load.values().all(|&c| (lo..=hi).contains(&c)), "{load:?}");
+            assert_eq!(load.values().sum::<usize>(), len);
+        }
+        let node = log(0, 16, 0, 64);
+        let place = |seed| (0..64).map(|a| Hash::of(&node, seed).home(&net, a)).collect::<Vec<_>>();
+        assert_ne!(place(1), place(2));
+    }
+}

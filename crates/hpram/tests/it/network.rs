@@ -103,3 +103,51 @@ fn refusals() {
     let err = run_on_network(&cfg, alg, vec![], &[], &torus).unwrap_err();
     assert_eq!(err.to_string(), "network must satisfy procs >= 16 on a torus (sides >= 4) (got 4)");
 }
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        /// On any network, link delay and hash seed, every built-in algorithm's network
+        /// execution equals its abstract run (the executor checks every read and the final
+        /// memory), the network time grows with the link delay, and it never falls below the
+        /// computation steps the abstract run counts.
+        #[test]
+        fn network_equals_abstract(
+            which in 0usize..6,
+            log_p in 0u32..6,
+            log_r in 1u32..4,
+            kind in 0usize..3,
+            delay in 1u64..4,
+            seed in 0u64..1000,
+        ) {
+            let builtin = [
+                Builtin::TreeReduce(TreeForm::Flat),
+                Builtin::TreeReduce(TreeForm::Hier),
+                Builtin::TreePrefix(TreeForm::Hier),
+                Builtin::TreePrefix(TreeForm::TwoLevel),
+                Builtin::Fft(FftForm::FlatLpram),
+                Builtin::Fft(FftForm::Hier),
+            ][which];
+            let kind = [NetKind::Hypercube, NetKind::Mesh, NetKind::Torus][kind];
+            let log_p = if kind == NetKind::Torus { log_p.max(4) } else { log_p };
+            let (p, n) = (1usize << log_p, 1usize << (log_p + log_r));
+            let params = BuiltinParams::new(builtin, p, n).unwrap();
+            let x: Vec<i64> = (0..n as i64).collect();
+            let go = |link_delay| {
+                let net = NetworkParams { topology: kind, link_delay, seed };
+                run_on_network(&params.config(), params.algorithm(), vec![], &params.layout(&x), &net)
+                    .unwrap()
+            };
+            let (run, network) = go(delay);
+            prop_assert_eq!(&network.memory, &run.memory);
+            prop_assert_eq!(params.output(&run.memory), builtin.reference(&x));
+            let (_, slower) = go(delay + 1);
+            prop_assert!(slower.time >= network.time);
+            prop_assert!(network.time >= run.cost.root.counts().t);
+        }
+    }
+}

@@ -132,6 +132,10 @@ fn glossary_covers_every_column() {
         ("hpram-usable-procs", serde_json::json!({"preset": "mesh2d", "log_n": 6})),
         ("hpram-isoefficiency", serde_json::json!({"preset": "hypercube", "log_p": 3})),
         ("hpram-fft-locality", serde_json::json!({"preset": "hypercube", "log_p": 2, "log_r": 2})),
+        (
+            "hpram-network",
+            serde_json::json!({"topology": "mesh2d", "algorithm": "fft", "log_p": 2, "log_r": 2}),
+        ),
     ];
     let studies = hpram::driver::Hpram.studies();
     assert_eq!(studies.len(), small.len());
