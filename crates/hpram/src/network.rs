@@ -13,7 +13,6 @@
 mod compare;
 mod engine;
 mod exec;
-pub(crate) mod log;
 mod place;
 
 use std::collections::BTreeMap;

@@ -10,7 +10,7 @@ use crate::config::{Config, SubModel};
 use crate::cost_tree::CostTree;
 use crate::error::HpramError;
 use crate::memory::Mem;
-use crate::network::log::NodeLog;
+use crate::step_log::NodeLog;
 use crate::sub_pram::{BACKEND_WORDS, HAlgorithm, RootMemory, Shared, SubPram, Work};
 use crate::trace::Fnv64;
 use crate::word::Word;

@@ -16,8 +16,8 @@ use crate::config::SubModel;
 use crate::cost_tree::{CostNode, Siblings};
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem};
-use crate::network::log::{Ev, NodeLog};
 use crate::proc::{MemOp, Proc};
+use crate::step_log::{Ev, NodeLog};
 use crate::trace::{self, Fnv64};
 use crate::word::Word;
 

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 
 use crate::error::HpramError;
 use crate::network::engine::{Engine, Transfer};
-use crate::network::log::{CommLog, Ev, NodeLog};
 use crate::network::place::{Net, Region};
 use crate::network::{Construct, Measured};
+use crate::step_log::{CommLog, Ev, NodeLog};
 use crate::trace::Fnv64;
 use crate::word::Word;
 
@@ -54,13 +54,17 @@ impl Hash {
     }
 }
 
+/// A measured construct's key: what, level, `P'`, `Q` (0 for none); its value is
+/// `(count, sum, max)`.
+pub(crate) type StatKey = (Construct, u32, u64, u64);
+
 /// The executor's state: the engine, the memory modules' contents, the measurements.
 pub(crate) struct Exec<'n> {
     pub(crate) engine: Engine<'n>,
     /// Per node, the cells it holds (global address → value).
     pub(crate) store: Vec<BTreeMap<usize, Word>>,
     pub(crate) seed: u64,
-    pub(crate) stats: BTreeMap<(Construct, u32, u64, u64), (u64, u64, u64)>,
+    pub(crate) stats: BTreeMap<StatKey, (u64, u64, u64)>,
 }
 
 /// A sub-PRAM's measured time: without and with the partition permutations.

@@ -77,7 +77,7 @@ impl SubPram<'_> {
             return Ok(());
         }
         if self.shared.record {
-            self.log.push(crate::network::log::Ev::Unsupported(name));
+            self.log.push(crate::step_log::Ev::Unsupported(name));
         }
         let words = self.shared.local_words;
         match label {
@@ -119,7 +119,7 @@ impl SubPram<'_> {
             });
         }
         if self.shared.record {
-            self.log.push(crate::network::log::Ev::Unsupported("any"));
+            self.log.push(crate::step_log::Ev::Unsupported("any"));
         }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
         let limit = self.private_words();

@@ -274,7 +274,7 @@ impl SubPram<'_> {
     /// Records the step for the network executor at global addresses (fetch-ops and blocks
     /// as an unsupported step).
     fn record_step(&mut self, batch: &Batch, read_values: &[i64]) {
-        use crate::network::log::{CommLog, Ev};
+        use crate::step_log::{CommLog, Ev};
         if !batch.fetches.is_empty() || !batch.blocks.is_empty() {
             let what = if batch.fetches.is_empty() { "block transfer" } else { "fetch-op" };
             self.log.push(Ev::Unsupported(what));

@@ -12,7 +12,7 @@ use crate::config::SubModel;
 use crate::cost_tree::{CostNode, Siblings, push_sibling};
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem, Overlay, check_siblings, merge_children};
-use crate::network::log::{Ev, NodeLog};
+use crate::step_log::{Ev, NodeLog};
 use crate::sub_pram::{HAlgorithm, SubPram};
 use crate::trace;
 use crate::word::Word;

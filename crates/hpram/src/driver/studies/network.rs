@@ -284,9 +284,18 @@ impl Study for NetworkStudy {
             .only("form", "hier")
             .of(results::LOCALITY),
             Claim::within(
-                "with the partitions' memory permutations paid (paper Section 3.2's unhash + rehash), the network keeps at least 0.8 of the predicted advantage tau_flat/tau_hier",
+                "with the partitions' memory permutations paid (paper Section 3.2's unhash + rehash), the hierarchical form still wins on the network (measured tau_flat/tau_hier with permutations >= 1)",
+                "measured_total_advantage",
+                1.0,
+                f64::INFINITY,
+            )
+            .illustration()
+            .only("form", "hier")
+            .of(results::LOCALITY),
+            Claim::within(
+                "and keeps at least 0.7 of the predicted advantage tau_flat/tau_hier (measured with permutations over predicted)",
                 "advantage_kept",
-                0.8,
+                0.7,
                 f64::INFINITY,
             )
             .illustration()

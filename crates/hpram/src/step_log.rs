@@ -1,4 +1,5 @@
-//! What a recorded run hands the network executor: per sub-PRAM, its steps in order, each
+//! The step log of a recorded run ([`crate::run()`] with recording on), which the network
+//! executor ([`crate::network`]) replays: per sub-PRAM, its steps in order, each
 //! communication step with every shared access (global addresses, the values the abstract run
 //! read and wrote), and each partition step with its children's logs.
 
