@@ -138,6 +138,7 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
         return Err(bad("pram", "only given with algorithm = \"library\"", "a [pram] table"));
     }
     let preset = config.preset(p)?;
+    config.per_level()?;
     let setup = setup(config, p)?;
     let cfg = machine(config, p, &setup);
     let Setup { name, alg, mem_words, builtin, .. } = setup;
@@ -241,6 +242,7 @@ fn execute_program(
         usize::try_from(program.ppus()).map_err(|_| too_big("ppus", program.ppus().into()))?;
     let mem_words = usize::try_from(program.mem()).map_err(|_| too_big("mem", program.mem()))?;
     let preset = config.preset(procs)?;
+    config.per_level()?;
     let mut cfg = Config::new(procs, mem_words);
     (cfg.memory, cfg.local_words) = (config.memory, BACKEND_WORDS);
     check_full_run(&cfg, if pram.file.is_some() { "file" } else { "n" })?;

@@ -106,7 +106,19 @@ fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
         report.depth,
     );
     let network = report.network.as_ref().map(network_summary).unwrap_or_default();
-    Ok(RunReport { summary: summary + &network, report: to_json(&report)? })
+    let per_level = report
+        .per_level_model
+        .as_ref()
+        .map(|p| {
+            format!(
+                "\nper-level model (paper Section 3.1) {:?}: tau = {} ({} formula)",
+                p.model.levels(),
+                p.tau,
+                report.formula
+            )
+        })
+        .unwrap_or_default();
+    Ok(RunReport { summary: summary + &network + &per_level, report: to_json(&report)? })
 }
 
 /// The network lines of a summary: the network, its times beside the predictions, then one

@@ -81,6 +81,20 @@ pub struct HpramReport {
     /// `[network]`: the network execution beside the predictions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub network: Option<NetworkReport>,
+    /// `per_level`: the cost tree priced by the per-level variant of paper Section 3.1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_level_model: Option<PerLevelReport>,
+}
+
+/// The cost tree priced by a config's per-level model (paper Section 3.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PerLevelReport {
+    /// The model.
+    pub model: PerLevel,
+    /// Its cost under the config's formula and memory variant.
+    pub tau: u64,
+    /// Every formula.
+    pub formulas: AllFormulas,
 }
 
 /// A network execution (paper Section 3) beside the preset's and the calibrated per-level
@@ -175,6 +189,19 @@ pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -
             Vec::new()
         },
         network: network.map(|run| NetworkReport::new(run, tree, &preset)),
+        per_level_model: config.per_level().ok().flatten().map(|model| {
+            let price = |f| tree.eval(&model, config.memory, f).total;
+            PerLevelReport {
+                tau: price(config.formula),
+                formulas: AllFormulas {
+                    exact: price(Formula::Exact),
+                    phase_refined: price(Formula::PhaseRefined),
+                    simplified: price(Formula::Simplified),
+                    two_stage: price(Formula::TwoStage),
+                },
+                model,
+            }
+        }),
     }
 }
 

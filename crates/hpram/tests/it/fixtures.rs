@@ -49,6 +49,7 @@ fn fixture_costs() {
         ("library-hot-spot-read-n16-priority-mesh.toml", 33),
         ("library-file-prefix-sums.toml", 40),
         ("network-tree-hier-p4-hypercube.toml", 27),
+        ("per-level-tree-hier-p4.toml", 27),
     ] {
         assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
     }
@@ -94,4 +95,17 @@ fn network_fixture_by_hand() {
     assert_eq!(find("barrier", 2), (2.0, 1));
     assert_eq!(find("beta-sync", 1), (2.0, 1));
     assert_eq!(net["per_level_tau"], net["run"]["time"]);
+}
+
+/// The per-level pricing of E3 by hand (the fixture's comment): 27 + 8 = 35 Exact, the
+/// two-stage total unchanged at 18.
+#[test]
+fn per_level_fixture_by_hand() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
+    let report = run(&root.join("per-level-tree-hier-p4.toml"));
+    let model = &report["report"]["per_level_model"];
+    assert_eq!(
+        (model["tau"].as_u64(), model["formulas"]["two_stage"].as_u64()),
+        (Some(35), Some(18))
+    );
 }
