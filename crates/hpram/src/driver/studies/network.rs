@@ -344,6 +344,7 @@ impl Study for NetworkStudy {
                 "measured_total_advantage",
                 "tau_flat / tau_hier measured, with permutations",
             ),
+            Column::new("advantage_kept", "measured_total_advantage / predicted_advantage"),
         ]
     }
     /// Per topology and algorithm at the largest `P`: the ratios and the advantages.
