@@ -10,7 +10,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_main};
 use dbsp_hmos::hmos::k_max;
 use dbsp_hmos::protocol::{HmosMemory, Selection};
 use netcore::bsp::DbspParams;
@@ -33,9 +33,10 @@ fn bench(c: &mut Criterion) {
         })
         .collect();
     let mut g = c.benchmark_group("dbsp-pram-step");
-    // Ten samples of one step each (criterion's least), after one warm-up step.
+    // Ten samples of one step each (criterion's least; flat sampling, so not 1 + 2 + ... + 10
+    // steps), after one warm-up step.
+    g.sampling_mode(SamplingMode::Flat).sample_size(10);
     g.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(60));
-    g.sample_size(10);
     g.bench_function(format!("cold_random_reads_n65536_k{k}_r3"), |b| {
         b.iter_batched(
             || {
