@@ -7,10 +7,11 @@
 //!
 //! `cargo build --release -p dbsp-hmos --example pram_step`, then run the binary itself
 //! (`target/release/examples/pram_step [log_n [steps]]`, default `16 1`; steps after the
-//! first are warm), not through `cargo run`, whose environment
-//! carries `.cargo/config.toml`'s allocator setting. It prints the build's and the step's
-//! wall times, the step's D-BSP supersteps, messages and cost, and a hash of the values read
-//! (identical for every engine change that keeps the results).
+//! first are warm), not through `cargo run`, whose environment carries `.cargo/config.toml`'s
+//! allocator setting. It prints the build's and the first step's wall times, that step's
+//! D-BSP supersteps, messages and cost and a hash of the values read (identical for every
+//! engine change that keeps the results), then each warm step's wall time.
+//! `docs/benchmarks/dbsp-hmos.md` ("The cold step") has its figures.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
