@@ -823,3 +823,32 @@ impl Hmos {
         Ok(cap)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Hmos, HmosConfig};
+
+    /// `loc` without allocation places every copy where the walk of its block path does:
+    /// `u_k t_k + sum_{i=2}^k s_i t_(i-1) + (s_1 mod t_1)` (Section 4.1).
+    #[test]
+    fn loc_is_the_walked_formula() {
+        for (n, m, k) in [(64_u64, 96_u64, 1_u32), (512, 800, 2), (4096, 4096, 3), (256, 300, 0)] {
+            let h = Hmos::build(&HmosConfig::new(n, m, 3, k, 5).unwrap()).unwrap();
+            let t = &h.chain.t;
+            for v in (0..m).step_by(7) {
+                for copy in 0..h.copies() {
+                    let (j0, branches) = h.split_copy(copy).unwrap();
+                    let (modules, s) = h.walk(h.adj0(v).unwrap()[j0], &branches);
+                    let k = k as usize;
+                    let want = if k == 0 {
+                        u64::from(modules[0])
+                    } else {
+                        let middle: u64 = (2..=k).map(|i| s[i - 1] * t[i - 2]).sum();
+                        u64::from(modules[k]) * t[k - 1] + middle + s[0] % t[0]
+                    };
+                    assert_eq!(h.loc(v, copy).unwrap(), want, "n {n} v {v} copy {copy}");
+                }
+            }
+        }
+    }
+}
