@@ -3,7 +3,10 @@
 //! of random addresses among m = n variables, culling at every level (a = 2, eps = 0.3) and
 //! staged delivery (Theorem 3). The memory is built once, outside the timed loop (its cells
 //! are created lazily, so an all-zero memory stores nothing); every iteration runs one
-//! global step on it (the ledger grows by one step's supersteps).
+//! global step on it (the ledger grows by one step's supersteps), so the steps are warm: each
+//! reuses the delivery buffers, and under mimalloc with `.cargo/config.toml`'s
+//! `MIMALLOC_PURGE_DELAY = -1` the pages, of the steps before it. `benches/pram_step_cold.rs`
+//! measures the step as a library user runs it.
 
 /// mimalloc: transparent huge pages for large blocks, freed pages kept (`.cargo/config.toml`).
 #[global_allocator]
