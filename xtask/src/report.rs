@@ -46,6 +46,10 @@ pub(crate) struct ReportArgs {
     /// cores) and record their verdicts in `large.md` beside the report.
     #[arg(long, conflicts_with = "quick")]
     large: bool,
+    /// With `--large`: run only this model's large preset (repeatable), keeping the other
+    /// models' recorded sections and costs.
+    #[arg(long, requires = "large")]
+    model: Vec<String>,
 }
 
 /// The report's file name inside its directory.
@@ -64,7 +68,8 @@ pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
     writable_dir(&out, "--out")?;
     let hash = definitions_hash();
     if args.large {
-        return large::run(&out, &sweeps.join("large"), args.threads, args.quiet, &hash);
+        let (threads, quiet) = (args.threads, args.quiet);
+        return large::run(&out, &sweeps.join("large"), threads, quiet, &hash, &args.model);
     }
     let sweep = SweepArgs::every_study(sweeps, args.quick, args.threads, args.quiet);
     let (sweeps, outputs) = run_and_write(&sweep)?;
