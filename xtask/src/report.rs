@@ -69,13 +69,13 @@ pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
     let hash = definitions_hash();
     if args.large {
         let (threads, quiet) = (args.threads, args.quiet);
-        return large::run(&out, &sweeps.join("large"), threads, quiet, &hash, &args.model);
+        return large::run(&out, &sweeps.join("large"), threads, quiet, &args.model);
     }
     let sweep = SweepArgs::every_study(sweeps, args.quick, args.threads, args.quiet);
     let (sweeps, outputs) = run_and_write(&sweep)?;
     let all_expected = summarise(&sweeps, &outputs);
     let mut readme = render(&outputs, args.quick, &hash)?;
-    readme += &large::summary(&out, &hash);
+    readme += &large::summary(&out);
     write_report(&out, &readme, &outputs)?;
     println!("report: {}", out.join(README).display());
     Ok(all_expected)
@@ -87,6 +87,31 @@ pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
 /// with their names, descriptions, claims, plots and glossaries. A changed simulator source
 /// changes the hash, so a report older than the code fails its test.
 pub(crate) fn definitions_hash() -> String {
+    hash_of(|_| true, |_| true)
+}
+
+/// [`definitions_hash`] restricted to what one model's large preset is generated from: netcore,
+/// the model's crate, xtask, the lock and manifest files, the model's sweep specs and its
+/// studies' definitions; `large.md` records it per model, so that a change to another model
+/// does not mark this model's recorded run stale.
+pub(crate) fn model_hash(model: &str) -> String {
+    let crate_dir = format!("crates/{model}/");
+    let specs = format!("fixtures/sweeps/{model}");
+    hash_of(
+        |relative| {
+            let path = relative.to_string_lossy();
+            !path.starts_with("crates/") && !path.starts_with("fixtures/sweeps/")
+                || path.starts_with("crates/netcore/")
+                || path.starts_with(&crate_dir)
+                || path.starts_with(&specs)
+        },
+        |name| name == model,
+    )
+}
+
+/// FNV-1a over the source files whose relative path `files` keeps, the embedded sweeps of the
+/// same files, and the studies of the models `models` keeps.
+fn hash_of(files: impl Fn(&Path) -> bool, models: impl Fn(&str) -> bool) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |text: &str| {
         for byte in text.bytes().chain([0xff]) {
@@ -97,14 +122,17 @@ pub(crate) fn definitions_hash() -> String {
     let root = project_root();
     for path in source_files(&root) {
         let relative = path.strip_prefix(&root).unwrap_or(&path);
+        if !files(relative) {
+            continue;
+        }
         feed(&relative.to_string_lossy());
         feed(&String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_default()));
     }
-    for sweep in registry::embedded_sweeps() {
+    for sweep in registry::embedded_sweeps().into_iter().filter(|s| files(Path::new(s.file))) {
         feed(sweep.file);
         feed(sweep.text);
     }
-    for model in registry::models() {
+    for model in registry::models().into_iter().filter(|m| models(m.name())) {
         feed(model.name());
         for study in model.studies() {
             feed(study.name());
