@@ -13,25 +13,16 @@ use std::time::Duration;
 use criterion::{BatchSize, Criterion, SamplingMode, criterion_group, criterion_main};
 use dbsp_hmos::hmos::k_max;
 use dbsp_hmos::protocol::{HmosMemory, Selection};
+use dbsp_hmos::simulation::random_reads;
 use netcore::bsp::DbspParams;
-use netcore::pram::{Access, AccessKind, GlobalMemory};
-use netcore::rng::seeded;
-use rand::RngExt;
+use netcore::pram::GlobalMemory;
 
 fn bench(c: &mut Criterion) {
     let n: u32 = 1 << 16;
     let k = k_max(u64::from(n));
     let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
     let selection = Selection::Cull { a: 2.0, eps: 0.3 };
-    let mut rng = seeded(1, 0);
-    let reads: Vec<Access> = (0..n)
-        .map(|pid| Access {
-            pid,
-            kind: AccessKind::Read,
-            addr: rng.random_range(0..u64::from(n)),
-            value: 0,
-        })
-        .collect();
+    let reads = random_reads(n, 1);
     let mut g = c.benchmark_group("dbsp-pram-step");
     // Ten samples of one step each (criterion's least; flat sampling, so not 1 + 2 + ... + 10
     // steps), after one warm-up step.

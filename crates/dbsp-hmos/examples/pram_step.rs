@@ -18,10 +18,9 @@ use std::time::Instant;
 
 use dbsp_hmos::hmos::k_max;
 use dbsp_hmos::netcore::bsp::DbspParams;
-use dbsp_hmos::netcore::pram::{Access, AccessKind, GlobalMemory};
-use dbsp_hmos::netcore::rng::seeded;
+use dbsp_hmos::netcore::pram::GlobalMemory;
 use dbsp_hmos::protocol::{HmosMemory, Selection};
-use rand::RngExt;
+use dbsp_hmos::simulation::random_reads;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let log_n: u32 = std::env::args().nth(1).map_or(Ok(16), |a| a.parse())?;
@@ -32,15 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let params = DbspParams::power_law(n, 0.5, 0.5)?;
     let selection = Selection::Cull { a: 2.0, eps: 0.3 };
     let mut memory = HmosMemory::new(params.clone(), u64::from(n), &[], 3, k, 1, selection)?;
-    let mut rng = seeded(1, 0);
-    let reads: Vec<Access> = (0..n)
-        .map(|pid| Access {
-            pid,
-            kind: AccessKind::Read,
-            addr: rng.random_range(0..u64::from(n)),
-            value: 0,
-        })
-        .collect();
+    let reads = random_reads(n, 1);
     let built = start.elapsed();
     let mut accesses = reads.clone();
     let start = Instant::now();
