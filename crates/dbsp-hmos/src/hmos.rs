@@ -111,16 +111,18 @@ pub enum Sizes {
     Paper,
     /// `d` the largest power of two with `ceil(3w/d) >= max(z, T_i)`, the target
     /// `T_1 = 3 sqrt(6 n)`, `T_i = 3 sqrt(6 T_(i-1))` ([`size_targets`]): `m_i` lies in
-    /// `[T_i, 2 T_i)`, i.e. tracks `n^(1/2^i)` within a factor 2, and Lemma 1's properties
-    /// (i)-(iv) still hold (a smaller d keeps every bundle on at most two points).
+    /// `[T_i, 2 max(z, T_i))`, i.e. tracks `n^(1/2^i)` within a factor 2 (n = 2^8..2^16), and
+    /// Lemma 1's properties (i)-(iv) still hold (a smaller d keeps every bundle on at most two
+    /// points).
     Tracking,
 }
 netcore::display_config_name!(Sizes);
 
 /// The targets `T_1..T_k` of [`Sizes::Tracking`]: `T_1 = 3 sqrt(6 n)`, `T_i = 3 sqrt(6 T_(i-1))`,
 /// i.e. `T_i = 3^(2 - 2^(1-i)) 6^(1 - 2^(-i)) n^(1/2^i)`. The factor 3 over Lemma 1's lower
-/// bound `sqrt(6 w)` is the most the smallest BIBD `z` can exceed it by (`z < 3 sqrt(6w) + 3`),
-/// so `T_i >= z` and the power of three never decides `m_i`.
+/// bound `sqrt(6 w)` is about the most the smallest BIBD `z` can exceed it by
+/// (`z < 3 sqrt(6w) + 3`), so the power of three decides `m_i` only where it passes `T_i` by a
+/// few per cent.
 pub fn size_targets(n: u64, k: u32) -> Vec<f64> {
     let mut t = n as f64;
     (0..k)

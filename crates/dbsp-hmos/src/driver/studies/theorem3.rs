@@ -625,6 +625,7 @@ mod tests {
             eps: 0.3333,
             pattern: Pattern::Random,
             alpha_beta: vec![[0.5, 0.5]],
+            sizes: crate::hmos::Sizes::Paper,
         };
         for (log_n, m) in [(10, 4960), (15, 988_260)] {
             let point = Theorem3Study.point(&params(log_n, Level0::Polarity, 1.5)).unwrap();
