@@ -72,6 +72,11 @@ struct Reverse {
 /// [`read_ahead_rev`]).
 const AHEAD: usize = 16;
 
+/// A packet's first and last words in memory (a packet may span two cache lines).
+fn packet_words(p: &Packet) -> u64 {
+    p.key.lo ^ p.key.hi ^ p.more.len() as u64 ^ p.value as u64 ^ u64::from(p.lo)
+}
+
 /// Reads, for the open nodes `from..to` of one level, the words that their forward round
 /// (Choice 13) reads first: the packet each inbound slot carries, the front packet of each
 /// input buffer and the credits. The reads change nothing; they let up to `AHEAD` nodes'
@@ -92,12 +97,12 @@ fn read_ahead_fwd(
         let v = &nodes[vi];
         for slot in &slots[vi] {
             if let Some(Slot::Packet(p)) = slot {
-                acc = acc.wrapping_add(p.key.lo);
+                acc = acc.wrapping_add(packet_words(p));
             }
         }
         for input in &v.ins {
             if let Some(p) = input.buf.front() {
-                acc = acc.wrapping_add(p.key.lo);
+                acc = acc.wrapping_add(packet_words(p));
             }
         }
         acc = acc.wrapping_add(u64::from(v.credit[0]));
