@@ -65,9 +65,9 @@ impl SlotDigest {
             match slot {
                 Some(Slot::Packet(p)) => self.add_after(
                     start,
-                    [e, 1, p.key.lo, p.key.hi, p.pids.len() as u64]
+                    [e, 1, p.key.lo, p.key.hi, p.pids().len() as u64]
                         .into_iter()
-                        .chain(p.pids.iter().map(|&q| u64::from(q))),
+                        .chain(p.pids().iter().map(|&q| u64::from(q))),
                 ),
                 Some(Slot::Ghost(k)) => self.add_after(start, [e, 2, k.lo, k.hi]),
                 Some(Slot::Eos) => self.add_after(start, [e, 3]),
