@@ -129,7 +129,7 @@ impl Study for Permutation {
         "actor-pram-permutation"
     }
     fn about(&self) -> &'static str {
-        "Theorem 2: a random permutation read on the lockstep butterfly router, hashed placement, ranked vs destination-major keys; rounds vs 3n - 1"
+        "Theorem 2: a random permutation read on the lockstep butterfly router, hashed placement, ranked vs destination-major keys; rounds vs 3n - 1, with their tail over a row's trials"
     }
     fn point(&self, p: &PermutationParams) -> Result<PermutationPoint, ModelError> {
         if !(2..=MAX_N).contains(&p.n) {
