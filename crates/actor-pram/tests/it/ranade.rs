@@ -295,7 +295,7 @@ fn permutation_study_rows() {
     {
         let mut ratios = Vec::new();
         for n in [2u32, 4, 6] {
-            let params = PermutationParams { n, b: 2, keys, hash: hash.clone() };
+            let params = PermutationParams { n, b: 2, keys, hash: hash.clone(), trials: 1 };
             let point = Permutation.point(&params).unwrap();
             let rows = Permutation.run(&point, &mut netcore::rng::seeded(1, u64::from(n))).unwrap();
             assert!(rows.iter().all(|r| r.verified && r.max_occupancy <= 2));
@@ -306,6 +306,44 @@ fn permutation_study_rows() {
             KeyOrder::DestinationMajor => assert!(ratios[2] > ratios[0], "{ratios:?}"),
         }
     }
+}
+
+/// A row of `actor-pram-permutation` with `trials` reads (Theorem 2 "with high probability"
+/// as a tail): its quantiles are nearest-rank values of the trials' forward rounds over
+/// `3n − 1`, ordered median <= p90 <= p99 <= max, the mean at most the maximum; one trial
+/// is its own tail; `trials` outside 1..=1000 and `n` above 14 are refused. Nearest rank by hand:
+/// of 1..=50, the median is 25, p90 45, p99 50; of 1..=5, the median 3, p90 and p99 5.
+#[test]
+fn permutation_study_tails() {
+    use actor_pram::driver::studies::permutation::{Permutation, PermutationParams, nearest_rank};
+    use actor_pram::hash::{HashFamily, KeyOrder};
+    use netcore::study::Study;
+    let fifty: Vec<u64> = (1..=50).collect();
+    assert_eq!([0.5, 0.9, 0.99, 1.0].map(|q| nearest_rank(&fifty, q)), [25, 45, 50, 50]);
+    let five: Vec<u64> = (1..=5).collect();
+    assert_eq!([0.5, 0.9, 0.99].map(|q| nearest_rank(&five, q)), [3, 5, 5]);
+    let params = |trials| PermutationParams {
+        n: 5,
+        b: 2,
+        keys: KeyOrder::Ranked,
+        hash: HashFamily::Poly,
+        trials,
+    };
+    let run = |trials| {
+        let point = Permutation.point(&params(trials)).unwrap();
+        Permutation.run(&point, &mut netcore::rng::seeded(7, 0)).unwrap().remove(0)
+    };
+    let (one, many) = (run(1), run(20));
+    assert!(many.verified && one.verified);
+    assert_eq!(one.fwd_q50.to_bits(), one.fwd_max.to_bits());
+    assert_eq!(one.fwd_ratio.to_bits(), one.fwd_max.to_bits());
+    let q = [many.fwd_q50, many.fwd_q90, many.fwd_q99, many.fwd_max];
+    assert!(q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
+    assert!((1.0..=many.fwd_max).contains(&many.fwd_ratio), "{many:?}");
+    assert!(Permutation.point(&params(0)).is_err());
+    assert!(Permutation.point(&params(1001)).is_err());
+    let big = PermutationParams { n: 15, ..params(1) };
+    assert!(Permutation.point(&big).is_err());
 }
 
 /// The event limit of a pass on actors scales with the configuration (issue 41): `4`
