@@ -17,7 +17,7 @@ use crate::sweep::{SweepArgs, project_root, run_and_write};
 pub(crate) const LARGE: &str = "large.md";
 
 /// The line prefix under which `large.md` records the code hash of a model's run
-/// ([`crate::report::model_hash`]: netcore, the model's crate, xtask and the model's specs).
+/// ([`crate::sources::model_hash`]: netcore, the model's crate, xtask and the model's specs).
 const HASH_LINE: &str = "Code hash at the run: `";
 
 /// The line prefix of a model's run line in `large.md`.
@@ -65,7 +65,7 @@ pub(crate) fn run(
         let (_, outputs) = run_and_write(&args)?;
         let wall = start.elapsed().as_secs_f64();
         let shown = spec.strip_prefix(project_root()).unwrap_or(spec).display().to_string();
-        let hash = crate::report::model_hash(model);
+        let hash = crate::sources::model_hash(model);
         let mut md = format!(
             "{RUN_LINE} `{}` on {} on a machine with {} cores ({} {}).\n\n{HASH_LINE}{hash}`\n\n",
             commit(),
@@ -188,7 +188,7 @@ pub(crate) fn summary(dir: &Path) -> String {
             .lines()
             .find(|l| l.starts_with('`') && l.contains("verdicts:"))
             .unwrap_or("no verdicts recorded");
-        let since = if at == Some(crate::report::model_hash(model).as_str()) {
+        let since = if at == Some(crate::sources::model_hash(model).as_str()) {
             "the code has not changed since"
         } else {
             "**the code has changed since that run**: its verdicts may be stale"
@@ -238,7 +238,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let text = "# Large presets\n\n## `m1`\n\nRun at commit `b` on E.\n\nCode hash at the run: `h2`\n\n`f1`: verdicts: 3 PASS.\n\n## `m2`\n\nRun at commit `c` on F.\n\nCode hash at the run: `h3`\n\n`f2`: verdicts: 1 PASS.\n";
         std::fs::write(dir.join(LARGE), text).unwrap();
-        let text = text.replace("h2", &crate::report::model_hash("m1"));
+        let text = text.replace("h2", &crate::sources::model_hash("m1"));
         std::fs::write(dir.join(LARGE), text).unwrap();
         let md = summary(&dir);
         assert!(md.contains("- `m1`: Run at commit `b` on E. (the code has not changed since). `f1`: verdicts: 3 PASS."), "{md}");

@@ -11,6 +11,7 @@
 //! equal the abstract run's, else the run fails ([`HpramError::NetworkMismatch`]).
 
 mod compare;
+mod construct;
 mod engine;
 mod exec;
 mod place;
@@ -21,6 +22,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use compare::{Comparison, PerLevel, compare, per_level_of};
+pub use construct::{Construct, Measured};
 pub use place::{MAX_NETWORK_PROCS, NetKind};
 
 use crate::config::{Config, MemoryVariant};
@@ -59,51 +61,6 @@ impl NetworkParams {
     pub fn new(topology: NetKind) -> NetworkParams {
         NetworkParams { topology, link_delay: 1, seed: 1 }
     }
-}
-
-/// The constructs whose network cost is measured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Construct {
-    /// A communication step: requests routed to the modules and replies back (`ℓ(P')`).
-    PramStep,
-    /// An α-synchronisation: a scan over the sub-network (`s_α(P')`).
-    Barrier,
-    /// A β-synchronisation: a scan over the children's designated nodes (`s_β(Q, P')`).
-    BetaSync,
-    /// A partition step's two permutations, unhash + rehash in and out (paper Section 3.2's
-    /// `O((N'/P')ℓ(P'))` each).
-    Permutation,
-}
-
-impl std::fmt::Display for Construct {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Construct::PramStep => "PRAM step",
-            Construct::Barrier => "barrier (alpha-sync)",
-            Construct::BetaSync => "beta-sync",
-            Construct::Permutation => "partition permutations (in + out)",
-        })
-    }
-}
-
-/// One construct's measurements at one level and size.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Measured {
-    /// The construct.
-    pub construct: Construct,
-    /// The level of the sub-PRAM (for β and permutations: of the parent).
-    pub level: u32,
-    /// `P'` (the parent's for β and permutations).
-    pub procs: u64,
-    /// `Q` (β and permutations).
-    pub q: Option<u64>,
-    /// How many were executed.
-    pub count: u64,
-    /// Their mean time.
-    pub mean: f64,
-    /// Their largest time.
-    pub max: u64,
 }
 
 /// A network execution.

@@ -7,9 +7,9 @@
 use std::collections::BTreeMap;
 
 use crate::error::HpramError;
+use crate::network::construct::{Construct, Measured};
 use crate::network::engine::{Engine, Transfer};
 use crate::network::place::{Net, Region};
-use crate::network::{Construct, Measured};
 use crate::step_log::{CommLog, Ev, NodeLog};
 use crate::trace::Fnv64;
 use crate::word::Word;
