@@ -36,6 +36,7 @@ mod plot;
 mod referee;
 mod registry;
 mod report;
+mod sources;
 mod spec;
 mod style;
 mod sweep;

@@ -19,6 +19,7 @@ use crate::cost::{COSTS, LARGE_COSTS, Recorded};
 use crate::generations::{TEMP_PREFIX, remove_temporaries, replace_dir};
 use crate::output::{StudyOutput, verdict_counts};
 use crate::referee::Judgement;
+use crate::sources::definitions_hash;
 use crate::sweep::{
     SweepArgs, check_threads, default_out, project_root, run_and_write, summarise, writable_dir,
 };
@@ -46,6 +47,10 @@ pub(crate) struct ReportArgs {
     /// cores) and record their verdicts in `large.md` beside the report.
     #[arg(long, conflicts_with = "quick")]
     large: bool,
+    /// With `--large`: run only this model's large preset (repeatable), keeping the other
+    /// models' recorded sections and costs.
+    #[arg(long, requires = "large")]
+    model: Vec<String>,
 }
 
 /// The report's file name inside its directory.
@@ -64,92 +69,17 @@ pub(crate) fn report(args: &ReportArgs) -> anyhow::Result<bool> {
     writable_dir(&out, "--out")?;
     let hash = definitions_hash();
     if args.large {
-        return large::run(&out, &sweeps.join("large"), args.threads, args.quiet, &hash);
+        let (threads, quiet) = (args.threads, args.quiet);
+        return large::run(&out, &sweeps.join("large"), threads, quiet, &args.model);
     }
     let sweep = SweepArgs::every_study(sweeps, args.quick, args.threads, args.quiet);
     let (sweeps, outputs) = run_and_write(&sweep)?;
     let all_expected = summarise(&sweeps, &outputs);
     let mut readme = render(&outputs, args.quick, &hash)?;
-    readme += &large::summary(&out, &hash);
+    readme += &large::summary(&out);
     write_report(&out, &readme, &outputs)?;
     println!("report: {}", out.join(README).display());
     Ok(all_expected)
-}
-
-/// FNV-1a over everything the report is generated from: the sources of the simulators, the
-/// studies and xtask, the sweep specs and the lock file ([`SOURCES`], read from the workspace
-/// in path order), then the embedded sweep specs and every model's studies in registry order
-/// with their names, descriptions, claims, plots and glossaries. A changed simulator source
-/// changes the hash, so a report older than the code fails its test.
-pub(crate) fn definitions_hash() -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |text: &str| {
-        for byte in text.bytes().chain([0xff]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    let root = project_root();
-    for path in source_files(&root) {
-        let relative = path.strip_prefix(&root).unwrap_or(&path);
-        feed(&relative.to_string_lossy());
-        feed(&String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_default()));
-    }
-    for sweep in registry::embedded_sweeps() {
-        feed(sweep.file);
-        feed(sweep.text);
-    }
-    for model in registry::models() {
-        feed(model.name());
-        for study in model.studies() {
-            feed(study.name());
-            feed(study.about());
-            let json = |v: serde_json::Result<String>| v.unwrap_or_default();
-            feed(&json(serde_json::to_string(&study.claims())));
-            feed(&json(serde_json::to_string(&study.plots())));
-            feed(&json(serde_json::to_string(&study.glossary())));
-        }
-    }
-    format!("{hash:016x}")
-}
-
-/// What the report is generated from, relative to the workspace root: directories (every file
-/// under them) and files. Tests, benches, examples and docs are not among them.
-const SOURCES: &[&str] =
-    &["Cargo.lock", "Cargo.toml", "crates", "fixtures/sweeps", "xtask/Cargo.toml", "xtask/src"];
-
-/// The files of [`SOURCES`], sorted by path: under `crates`, only each crate's `Cargo.toml` and
-/// `src/`.
-fn source_files(root: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    for source in SOURCES {
-        let path = root.join(source);
-        if *source == "crates" {
-            let crates = std::fs::read_dir(&path).into_iter().flatten().flatten();
-            for krate in crates.map(|e| e.path()) {
-                files.push(krate.join("Cargo.toml"));
-                walk(&krate.join("src"), &mut files);
-            }
-        } else if path.is_dir() {
-            walk(&path, &mut files);
-        } else {
-            files.push(path);
-        }
-    }
-    files.retain(|f| f.is_file());
-    files.sort();
-    files
 }
 
 /// What each verdict means, above the table that counts them.
@@ -420,19 +350,5 @@ mod tests {
         let report = format!("# R\n\n{HASH_LINE}0123456789abcdef` (the sweep specs)\n");
         assert_eq!(recorded_hash(&report), Some("0123456789abcdef"));
         assert_eq!(recorded_hash("# R\n"), None);
-    }
-
-    /// The hash reads the simulators' sources: a source of every crate is among its files, and
-    /// tests and docs are not.
-    #[test]
-    fn the_hash_covers_the_simulator_sources() {
-        let root = project_root();
-        let files = source_files(&root);
-        for krate in ["netcore", "overlap-ring", "logp-stall", "dbsp-hmos", "actor-pram", "hpram"] {
-            let lib = root.join("crates").join(krate).join("src/lib.rs");
-            assert!(files.contains(&lib), "{} is not hashed", lib.display());
-        }
-        assert!(files.contains(&root.join("Cargo.lock")));
-        assert!(files.iter().all(|f| !f.components().any(|c| c.as_os_str() == "tests")));
     }
 }

@@ -879,3 +879,13 @@ fn a_users_program_with_expect_runs_on_every_pram_emulation() {
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("cell 3 is 10, expected 11 (the config's expect)"), "{stderr}");
 }
+
+/// `report --large --model` names a model with a large preset; another name is a usage error
+/// (exit 2) listing the models that have one, before anything runs or is written.
+#[test]
+fn large_model_must_have_a_preset() {
+    let out = xtask(&["report", "--large", "--model", "nope", "--out", "/nonexistent-dir/x"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--model nope") && stderr.contains("logp-stall"), "{stderr}");
+}

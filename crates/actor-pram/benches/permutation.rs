@@ -1,5 +1,7 @@
 //! A permutation read with `S = N` on the wrapped butterfly of dimension 12 (`N = 49,152`
-//! routers, 143,360 virtual nodes; polynomial placement, ranked keys, b = 2, seed 1) through
+//! routers, 143,360 virtual nodes; `2^12` rows with 12 packets per row, the load matched
+//! with BookSim2's in the model page's comparison (Section 5, Ranade's routing); polynomial
+//! placement, ranked keys, b = 2, seed 1) through
 //! the lockstep router and through actors (one actor per virtual node, host and PPU, FIFO).
 //! Throughput is in link slots (one edge in one round carrying a packet, ghost, end of
 //! stream or reply; 14,869,459 for this pass). Peak memory is measured by the example

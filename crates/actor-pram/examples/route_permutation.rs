@@ -5,11 +5,14 @@
 //! carrying a packet, ghost, end of stream or reply), slots per second, actor events and the
 //! process's peak resident memory (`VmHWM` of `/proc/self/status`).
 //!
-//! With `packets` below `N`, only PPUs `0..packets` read (the rest send none): 16,384
-//! packets at n = 12 is BookSim2's random-permutation load on a 2^14-row butterfly.
+//! With `packets` below `N`, only PPUs `0..packets` read (the rest send none). The default
+//! `S = N` is `n` packets per row of the `2^n` rows: the load matched with BookSim2's
+//! random permutation on a `2^n`-row butterfly with `n` packets per row (Section 5,
+//! Ranade's routing; see the model page's comparison table). On actors the run may take
+//! [`LockstepRouter::pass_event_limit`] events, printed with the result.
 //!
-//! `cargo run --release -p actor-pram --example route_permutation -- lockstep|actors [n] [seed]
-//! [packets]`
+//! `cargo run --profile sweep -p actor-pram --example route_permutation -- lockstep|actors
+//! [n] [seed] [packets]`
 
 use std::time::Instant;
 
@@ -60,9 +63,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         other => return Err(format!("mode must be lockstep or actors (got {other})").into()),
     };
     let secs = start.elapsed().as_secs_f64();
+    let rows = 1u64 << n;
+    let limit = if mode == "actors" {
+        format!(" (event limit {})", router.pass_event_limit(u64::from(nn)))
+    } else {
+        String::new()
+    };
     println!(
-        "{mode}: n = {n}, N = {nn}, packets = {}, R_fwd = {r_fwd}, R_rev = {r_rev}, link slots = {slots}, events = {events}, {secs:.2} s, {:.1} M slots/s, {:.1} M events/s, peak RSS {} MiB (before the pass {} MiB), every PPU got its value: {ok}",
+        "{mode}: n = {n}, 2^{n} = {rows} rows, N = {nn}, packets = {} ({:.2} per row), R_fwd = {r_fwd}, R_rev = {r_rev}, link slots = {slots}, events = {events}{limit}, {secs:.2} s, {:.1} M slots/s, {:.1} M events/s, peak RSS {} MiB (before the pass {} MiB), every PPU got its value: {ok}",
         reads.len(),
+        reads.len() as f64 / rows as f64,
         slots as f64 / secs / 1e6,
         events as f64 / secs / 1e6,
         peak_rss_kib().unwrap_or(0) / 1024,

@@ -41,5 +41,5 @@ pub use host::Held;
 pub use lockstep::{LockstepRouter, round_limit};
 pub use settings::{Buffers, FetchOrder, Multiplex};
 pub use stats::{PassEvent, PassEventKind, PassStats, SlotDigest};
-pub use step::{ActorPass, PassRecord};
+pub use step::{ActorPass, EVENTS_PER_ACTOR_ROUND, PassRecord};
 pub(crate) use step::{PassPlan, op_of};

@@ -82,14 +82,67 @@ fn ag3_first_classes(j: u32, count: usize) -> Vec<Vec<[u32; 3]>> {
         .collect()
 }
 
-/// The sizes of the Lemma 1 graph for `w` inputs: `(z, d, |Y|)`.
-pub fn lemma1_sizes(w: u64) -> (u64, u64, u64) {
+/// The smallest power of three `z` with `z (z - 1) / 6 >= w` (the proof of Lemma 1).
+fn bibd_points(w: u64) -> u64 {
     let mut z: u64 = 3;
     while z * (z - 1) / 6 < w {
         z *= 3;
     }
+    z
+}
+
+/// The sizes of the Lemma 1 graph for `w` inputs: `(z, d, |Y|)`.
+pub fn lemma1_sizes(w: u64) -> (u64, u64, u64) {
+    let z = bibd_points(w);
     let f = 3 * w / z;
     let d = if f == 0 { 1 } else { 1 << f.ilog2() };
+    (z, d, (3 * w).div_ceil(d))
+}
+
+/// How the chain's sizes `m_i = |U_i|` are chosen (Section 3 asks `m_i = Theta(n^(1/2^i))`;
+/// docs/models/dbsp-hmos.md, Lemma 1's sizes).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sizes {
+    /// The proof of Lemma 1 as written: `d` the largest power of two `<= floor(3w/z)`, so
+    /// `|Y|` lies in `[z, 2z)` and stays put while `z`, a power of three, does (over a
+    /// factor 9 of w): `m_2 = 144` for every n from 2^11 to 2^16.
+    #[default]
+    Paper,
+    /// `d` the largest power of two with `ceil(3w/d) >= max(z, T_i)`, the target
+    /// `T_1 = 3 sqrt(6 n)`, `T_i = 3 sqrt(6 T_(i-1))` ([`size_targets`]): `m_i` lies in
+    /// `[T_i, 2 max(z, T_i))`, i.e. tracks `n^(1/2^i)` within a factor 2 (n = 2^8..2^16), and
+    /// Lemma 1's properties (i)-(iv) still hold (a smaller d keeps every bundle on at most two
+    /// points).
+    Tracking,
+}
+netcore::display_config_name!(Sizes);
+
+/// The targets `T_1..T_k` of [`Sizes::Tracking`]: `T_1 = 3 sqrt(6 n)`, `T_i = 3 sqrt(6 T_(i-1))`,
+/// i.e. `T_i = 3^(2 - 2^(1-i)) 6^(1 - 2^(-i)) n^(1/2^i)`. The factor 3 over Lemma 1's lower
+/// bound `sqrt(6 w)` is about the most the smallest BIBD `z` can exceed it by
+/// (`z < 3 sqrt(6w) + 3`), so the power of three decides `m_i` only where it passes `T_i` by a
+/// few per cent.
+pub fn size_targets(n: u64, k: u32) -> Vec<f64> {
+    let mut t = n as f64;
+    (0..k)
+        .map(|_| {
+            t = 3.0 * (6.0 * t).sqrt();
+            t
+        })
+        .collect()
+}
+
+/// The sizes `(z, d, |Y|)` of the Lemma 1 graph for `w` inputs whose `|Y|` is the smallest the
+/// construction allows at or above `target` (and `z`): `d` the largest power of two with
+/// `3w / d >= max(z, target)`, at least 1.
+pub fn lemma1_sizes_at_least(w: u64, target: f64) -> (u64, u64, u64) {
+    let z = bibd_points(w);
+    let floor = (z as f64).max(target);
+    let mut d: u64 = 1;
+    while (3 * w) as f64 / (2 * d) as f64 >= floor {
+        d *= 2;
+    }
     (z, d, (3 * w).div_ceil(d))
 }
 
@@ -123,8 +176,31 @@ pub struct Lemma1Graph {
 /// into bundles of `d` consecutive edges, `d` the largest power of two `<= floor(3w / z)`
 /// (1 when that floor is 0, i.e. w = 2; see docs/models/dbsp-hmos.md, Choices).
 pub fn lemma1(w: u32) -> Lemma1Graph {
-    let (z, d, ny) = lemma1_sizes(u64::from(w.max(1)));
-    let (z, d, ny) = (z as u32, d as u32, ny as u32);
+    let (_, d, _) = lemma1_sizes(u64::from(w.max(1)));
+    build_lemma1(w, d as u32)
+}
+
+/// The graph of Lemma 1 for `w >= 1` inputs with bundles of `d` edges, any power of two
+/// `<= max(1, floor(3w / z))` (the proof takes the largest; [`Sizes::Tracking`] may take a
+/// smaller one): every point of AG(j, 3) carries at least `floor(3w/z) >= d` edges, so a
+/// bundle still spans at most two points and Lemma 1's properties (ii)-(iv) hold.
+///
+/// # Errors
+///
+/// [`Error::Param`] (field `d`) if `d` is not such a power of two.
+pub fn lemma1_with(w: u32, d: u32) -> Result<Lemma1Graph, Error> {
+    let (_, largest, _) = lemma1_sizes(u64::from(w.max(1)));
+    if !d.is_power_of_two() || u64::from(d) > largest {
+        let rule = format!("a power of two <= {largest} (Lemma 1, w = {w})");
+        return Err(Error::param("d", rule, d));
+    }
+    Ok(build_lemma1(w, d))
+}
+
+/// [`lemma1_with`] after its check.
+fn build_lemma1(w: u32, d: u32) -> Lemma1Graph {
+    let z = bibd_points(u64::from(w.max(1))) as u32;
+    let ny = (3 * w.max(1)).div_ceil(d);
     let j = z.ilog(3);
     let classes = (w as usize).div_ceil(z as usize / 3);
     let lines: Vec<[u32; 3]> =
@@ -243,10 +319,19 @@ pub struct Chain {
 /// The chain of sizes for `k` levels on `n` processors, or `None` if some `t_i` (1 <= i <= k)
 /// is not an integer >= 1: `t_k = n / 2^ceil(log2 m_k)`, `t_(i-1) = t_i / d_i`.
 pub fn chain(n: u64, k: u32) -> Option<Chain> {
+    chain_with(n, k, Sizes::Paper)
+}
+
+/// [`chain`] with the sizes chosen by `sizes`.
+pub fn chain_with(n: u64, k: u32, sizes: Sizes) -> Option<Chain> {
     let mut m = vec![n];
     let mut d = Vec::new();
-    for _ in 0..k {
-        let (_, di, ny) = lemma1_sizes(*m.last()?);
+    for target in size_targets(n, k) {
+        let w = *m.last()?;
+        let (_, di, ny) = match sizes {
+            Sizes::Paper => lemma1_sizes(w),
+            Sizes::Tracking => lemma1_sizes_at_least(w, target),
+        };
         m.push(ny);
         d.push(di);
     }
@@ -272,7 +357,12 @@ pub fn chain(n: u64, k: u32) -> Option<Chain> {
 
 /// The largest `k <= K_CAP` for which [`chain`] is valid on `n` processors (0 always is).
 pub fn k_max(n: u64) -> u32 {
-    (0..=K_CAP).rev().find(|&k| chain(n, k).is_some()).unwrap_or(0)
+    k_max_with(n, Sizes::Paper)
+}
+
+/// [`k_max`] with the sizes chosen by `sizes`.
+pub fn k_max_with(n: u64, sizes: Sizes) -> u32 {
+    (0..=K_CAP).rev().find(|&k| chain_with(n, k, sizes).is_some()).unwrap_or(0)
 }
 
 /// The level-0 graph `(V, U_0)`: which r distinct 0-modules hold the root copies of a
@@ -309,6 +399,7 @@ pub struct HmosConfig {
     k: u32,
     seed: u64,
     level0: Level0,
+    sizes: Sizes,
 }
 
 impl HmosConfig {
@@ -383,7 +474,23 @@ impl HmosConfig {
         if k > K_CAP || chain(n, k).is_none() {
             return Err(Error::KTooLarge { k, k_max: k_max(n), n });
         }
-        Ok(Self { n, m, r, k, seed, level0 })
+        Ok(Self { n, m, r, k, seed, level0, sizes: Sizes::Paper })
+    }
+
+    /// The same configuration with the chain's sizes chosen by `sizes` (default
+    /// [`Sizes::Paper`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::KTooLarge`] if k exceeds `k_max` under `sizes` (a tracking chain has larger
+    /// `m_i`, hence smaller clusters `t_i`: `k_max(2^16)` is 3 instead of 5).
+    pub fn with_sizes(mut self, sizes: Sizes) -> Result<Self, Error> {
+        let (n, k) = (self.n, self.k);
+        if chain_with(n, k, sizes).is_none() {
+            return Err(Error::KTooLarge { k, k_max: k_max_with(n, sizes), n });
+        }
+        self.sizes = sizes;
+        Ok(self)
     }
 }
 
@@ -655,18 +762,22 @@ impl Hmos {
     /// [`HmosConfig::with_graph`] (already checked there); [`Error::OutOfMemory`] if the system
     /// refuses the level-0 graph.
     pub fn build(config: &HmosConfig) -> Result<Self, Error> {
-        let HmosConfig { n, m, r, k, seed, level0 } = *config;
+        let HmosConfig { n, m, r, k, seed, level0, sizes } = *config;
         let adj0 = match level0 {
             Level0::ShuffledBalanced => Graph0::Stored(shuffled_balanced(n, m, r, seed)?),
             Level0::Hashed => Graph0::Hashed(seeded(seed, 1).random()),
             Level0::Modulo => Graph0::Modulo,
             Level0::Polarity => Graph0::Stored(polarity(n, m)?.1),
         };
-        let chain = chain(n, k).ok_or(Error::KTooLarge { k, k_max: k_max(n), n })?;
+        let chain = chain_with(n, k, sizes).ok_or(Error::KTooLarge {
+            k,
+            k_max: k_max_with(n, sizes),
+            n,
+        })?;
         let mut levels = Vec::with_capacity(k as usize);
         for i in 0..k as usize {
-            // m_i <= n <= 2^20 fits u32.
-            levels.push(lemma1(chain.m[i] as u32));
+            // m_i <= n <= 2^20 and d_(i+1) <= 3 m_i fit u32.
+            levels.push(lemma1_with(chain.m[i] as u32, chain.d[i] as u32)?);
         }
         Ok(Self { n, m, r, k, adj0, levels, chain })
     }
@@ -736,19 +847,26 @@ impl Hmos {
         (modules, slots)
     }
 
-    /// The processor of the block path `u_0, e_1..e_k` (the 0-block's location).
-    fn block_loc(&self, u0: u32, branches: &[u32]) -> u64 {
+    /// The processor of the block path `u_0, e_1..e_k` (the 0-block's location), the branches
+    /// given as the base-3 digits of `path < 3^k`, `e_1` the most significant (the copy's
+    /// index below its root, Section 4.1). Walks the path without allocating: the protocol
+    /// locates every copy it sends to (Section 4.2), millions per step at n = 2^16.
+    fn block_loc(&self, u0: u32, path: u64) -> u64 {
         if self.k == 0 {
             return u64::from(u0);
         }
-        let (modules, s) = self.walk(u0, branches);
         let t = &self.chain.t;
-        let k = self.k as usize;
-        let mut loc = u64::from(modules[k]) * t[k - 1];
-        for i in 2..=k {
-            loc += s[i - 1] * t[i - 2];
+        let (mut u, mut loc) = (u0 as usize, 0);
+        let mut pow = 3_u64.pow(self.k - 1);
+        for (i, level) in self.levels.iter().enumerate() {
+            // e < 3.
+            let e = (path / pow % 3) as usize;
+            pow /= 3;
+            let s = u64::from(level.slot[u][e]);
+            loc += if i == 0 { s % t[0] } else { s * t[i - 1] };
+            u = level.up[u][e] as usize;
         }
-        loc + s[0] % t[0]
+        u as u64 * t[self.k as usize - 1] + loc
     }
 
     /// The root index `j0` and branches `e_1..e_k` of copy `copy < r 3^k`.
@@ -778,8 +896,12 @@ impl Hmos {
     /// The processor holding copy `copy < r 3^k` of variable `v < m`:
     /// `u_k t_k + sum_{i=2}^k s_i t_(i-1) + (s_1 mod t_1)` (`u_0` for k = 0).
     pub fn loc(&self, v: u64, copy: u64) -> Result<u64, Error> {
-        let (j0, branches) = self.split_copy(copy)?;
-        Ok(self.block_loc(self.adj0(v)?[j0], &branches))
+        if copy >= self.copies() {
+            return Err(Error::param("copy", format!("copy < r 3^k = {}", self.copies()), copy));
+        }
+        let pow = 3_u64.pow(self.k);
+        // copy / 3^k < r, a u32.
+        Ok(self.block_loc(self.adj0(v)?[(copy / pow) as usize], copy % pow))
     }
 
     /// The largest processor holding a block of 0-module `u0 < n`: the maximum of the
@@ -790,18 +912,7 @@ impl Hmos {
         if u64::from(u0) >= self.n {
             return Err(Error::param("u0", format!("u0 < n = {}", self.n), u0));
         }
-        let pow = 3_u32.pow(self.k);
-        let mut branches = vec![0_u32; self.k as usize];
-        let mut most = 0;
-        for path in 0..pow {
-            let mut rest = path;
-            for e in branches.iter_mut().rev() {
-                *e = rest % 3;
-                rest /= 3;
-            }
-            most = most.max(self.block_loc(u0, &branches));
-        }
-        Ok(most)
+        Ok((0..3_u64.pow(self.k)).map(|path| self.block_loc(u0, path)).max().unwrap_or(0))
     }
 
     /// Copies each processor would hold: the sum over its 0-blocks of the 0-module's degree
@@ -814,19 +925,41 @@ impl Hmos {
             }
         }
         let mut cap = vec![0_u64; self.n as usize];
-        let pow = 3_u32.pow(self.k);
-        let mut branches = vec![0_u32; self.k as usize];
         for u0 in 0..self.n as u32 {
-            for path in 0..pow {
-                let mut rest = path;
-                for e in branches.iter_mut().rev() {
-                    *e = rest % 3;
-                    rest /= 3;
-                }
-                let p = self.block_loc(u0, &branches);
+            for path in 0..3_u64.pow(self.k) {
+                let p = self.block_loc(u0, path);
                 cap[p as usize] += degree[u0 as usize];
             }
         }
         Ok(cap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Hmos, HmosConfig};
+
+    /// `loc` without allocation places every copy where the walk of its block path does:
+    /// `u_k t_k + sum_{i=2}^k s_i t_(i-1) + (s_1 mod t_1)` (Section 4.1).
+    #[test]
+    fn loc_is_the_walked_formula() {
+        for (n, m, k) in [(64_u64, 96_u64, 1_u32), (512, 800, 2), (4096, 4096, 3), (256, 300, 0)] {
+            let h = Hmos::build(&HmosConfig::new(n, m, 3, k, 5).unwrap()).unwrap();
+            let t = &h.chain.t;
+            for v in (0..m).step_by(7) {
+                for copy in 0..h.copies() {
+                    let (j0, branches) = h.split_copy(copy).unwrap();
+                    let (modules, s) = h.walk(h.adj0(v).unwrap()[j0], &branches);
+                    let k = k as usize;
+                    let want = if k == 0 {
+                        u64::from(modules[0])
+                    } else {
+                        let middle: u64 = (2..=k).map(|i| s[i - 1] * t[i - 2]).sum();
+                        u64::from(modules[k]) * t[k - 1] + middle + s[0] % t[0]
+                    };
+                    assert_eq!(h.loc(v, copy).unwrap(), want, "n {n} v {v} copy {copy}");
+                }
+            }
+        }
     }
 }

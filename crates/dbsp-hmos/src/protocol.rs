@@ -301,11 +301,13 @@ pub struct HmosMemory {
 
 /// The largest weight of a module among coloured paths: how many end at each module.
 fn w_max(ends: &[Vec<Vec<PathEnd>>]) -> u64 {
-    let mut w: BTreeMap<u32, u64> = BTreeMap::new();
+    // Modules are numbered below `m_i <= n <= 2^20`: one counter per module up to the largest.
+    let Some(top) = ends.iter().flatten().flatten().map(|e| e.module).max() else { return 0 };
+    let mut w = vec![0_u64; top as usize + 1];
     for e in ends.iter().flatten().flatten() {
-        *w.entry(e.module).or_default() += 1;
+        w[e.module as usize] += 1;
     }
-    w.values().copied().max().unwrap_or(0)
+    w.into_iter().max().unwrap_or(0)
 }
 
 /// Per processor, whether each key of its sorted block starts a run of equal `field` values

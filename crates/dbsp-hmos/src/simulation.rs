@@ -9,7 +9,7 @@
 use netcore::bsp::DbspParams;
 use netcore::cost::Ledger;
 use netcore::pram::library::{Algorithm, Instance};
-use netcore::pram::{Limits, NoTrace, Program, run, run_with};
+use netcore::pram::{Access, AccessKind, Limits, NoTrace, Program, run, run_with};
 use serde::Serialize;
 
 use crate::Error;
@@ -379,4 +379,19 @@ impl Summary {
             delta_max,
         }
     }
+}
+
+/// One read per processor `0..n` of an address drawn uniformly from `0..n` by the stream
+/// `seeded(seed, 0)`: the PRAM step the benches and `examples/pram_step.rs` time.
+pub fn random_reads(n: u32, seed: u64) -> Vec<Access> {
+    use rand::RngExt;
+    let mut rng = netcore::rng::seeded(seed, 0);
+    (0..n)
+        .map(|pid| Access {
+            pid,
+            kind: AccessKind::Read,
+            addr: rng.random_range(0..u64::from(n)),
+            value: 0,
+        })
+        .collect()
 }

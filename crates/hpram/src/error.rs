@@ -277,6 +277,27 @@ pub enum HpramError {
         /// Which rule and where.
         reason: String,
     },
+    /// The network executor (`crate::network`, paper Section 3) cannot place or execute this
+    /// run: a step kind it does not implement, or a sub-PRAM that is not an aligned
+    /// sub-network.
+    #[error("{path}: the network executor needs {rule} (got {got})")]
+    NetworkUnsupported {
+        /// The node path.
+        path: String,
+        /// The rule.
+        rule: &'static str,
+        /// What the run has.
+        got: String,
+    },
+    /// The network execution differs from the abstract run: a value read, a cell's place, the
+    /// final memory or a barrier's count.
+    #[error("{path}: the network execution differs from the abstract run: {what}")]
+    NetworkMismatch {
+        /// The node path.
+        path: String,
+        /// What differs.
+        what: String,
+    },
     /// A config field breaks its rule.
     #[error("{field} must satisfy {rule} (got {got})")]
     InvalidConfig {
@@ -303,7 +324,9 @@ impl Classify for HpramError {
             | HpramError::InvalidCostModel { .. }
             | HpramError::InvalidConfig { .. }
             | HpramError::DataDependentControl { .. }
-            | HpramError::CountOnlyBlockStep { .. } => Fault::Input,
+            | HpramError::CountOnlyBlockStep { .. }
+            | HpramError::NetworkUnsupported { .. } => Fault::Input,
+            HpramError::NetworkMismatch { .. } => Fault::Run,
             HpramError::PrivateBlockViolation { .. }
             | HpramError::AddressOutOfRange { .. }
             | HpramError::AsyncCommunication { .. }

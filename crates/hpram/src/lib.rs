@@ -20,10 +20,13 @@
 //! - [`run_builtin`]: a [`Builtin`] algorithm (tree reduction, tree prefix sums, the FFT, in one
 //!   of their forms) on checked [`BuiltinParams`], over data in natural order.
 //! - [`instances`]: the LPRAM, BPRAM and Gibbons' APRAM as H-PRAM instances (paper Section 2.4).
+//! - [`network`]: a run executed on a hypercube, mesh or torus with a timed store-and-forward
+//!   engine (paper Section 3): hashed memory, routed steps, scan barriers, partition
+//!   permutations, checked against the abstract run; and the per-level cost model of Section 3.1.
 //! - [`driver`]: `cargo xtask run hpram CONFIG.toml` (its `--svg` picture too) and the studies
 //!   `hpram-model` (the paper's Sections 2.1-2.4 on executed random programs), X1 (`hpram-tree-r`),
-//!   X2 (`hpram-usable-procs` and its inverse `hpram-isoefficiency`, count-only) and X3
-//!   (`hpram-fft-locality`).
+//!   X2 (`hpram-usable-procs` and its inverse `hpram-isoefficiency`, count-only), X3
+//!   (`hpram-fft-locality`) and `hpram-network` (paper Section 3).
 //!
 //! ```
 //! use hpram::{Config, Formula, MemoryVariant, Preset, SyncScale, algs, run};
@@ -52,8 +55,10 @@ mod eval;
 pub mod instances;
 pub mod limits;
 mod memory;
+pub mod network;
 mod proc;
 mod run;
+mod step_log;
 mod sub_pram;
 pub mod synth;
 mod trace;

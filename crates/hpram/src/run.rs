@@ -10,6 +10,7 @@ use crate::config::{Config, SubModel};
 use crate::cost_tree::CostTree;
 use crate::error::HpramError;
 use crate::memory::Mem;
+use crate::step_log::NodeLog;
 use crate::sub_pram::{BACKEND_WORDS, HAlgorithm, RootMemory, Shared, SubPram, Work};
 use crate::trace::Fnv64;
 use crate::word::Word;
@@ -80,6 +81,17 @@ pub fn run(
     params: Vec<Word>,
     input: &[Word],
 ) -> Result<Run, HpramError> {
+    Ok(run_logged(cfg, alg, params, input, false)?.0)
+}
+
+/// [`run`], recording every step of every sub-PRAM if `record` (for [`crate::network`]).
+pub(crate) fn run_logged(
+    cfg: &Config,
+    alg: Arc<dyn HAlgorithm>,
+    params: Vec<Word>,
+    input: &[Word],
+    record: bool,
+) -> Result<(Run, NodeLog), HpramError> {
     let (mut memory, mut local) = initial_state(cfg, input)?;
     let uniform = cfg.memory == MemoryVariant::Uniform;
     let work = Work::default();
@@ -89,15 +101,17 @@ pub fn run(
         max_depth: cfg.max_depth,
         uniform,
         count_only: false,
+        record,
     };
-    let (root, hash) = in_pool(cfg.threads, || {
+    let (root, hash, log) = in_pool(cfg.threads, || {
         let mut root = root(cfg, shared, alg.name(), Mem::Block(&mut memory), &mut local, &params);
         alg.run(&mut root)?;
+        let log = root.take_log();
         let (node, _, hash) = root.finish();
-        Ok((node, hash))
+        Ok((node, hash, log))
     })?;
     let trace_hash = replay_hash(hash, &memory);
-    Ok(Run { memory, local, cost: CostTree { root }, trace_hash })
+    Ok((Run { memory, local, cost: CostTree { root }, trace_hash }, log))
 }
 
 /// The root sub-PRAM of `cfg` running the algorithm `name`.
@@ -218,6 +232,7 @@ pub fn run_program(
         max_depth: cfg.max_depth,
         uniform: false,
         count_only: false,
+        record: false,
     };
     let (pram, root, hash) = in_pool(cfg.threads, || {
         let sp = root(&cfg, shared, name.to_string(), Mem::Block(&mut memory), &mut local, &[]);
@@ -274,6 +289,7 @@ pub fn count(
         max_depth: cfg.max_depth,
         uniform: cfg.memory == MemoryVariant::Uniform,
         count_only: true,
+        record: false,
     };
     let mut root = root(cfg, shared, alg.name(), Mem::Block(&mut []), &mut [], &params);
     alg.run(&mut root)?;

@@ -17,6 +17,7 @@ use crate::cost_tree::{CostNode, Siblings};
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem};
 use crate::proc::{MemOp, Proc};
+use crate::step_log::{Ev, NodeLog};
 use crate::trace::{self, Fnv64};
 use crate::word::Word;
 
@@ -123,6 +124,8 @@ pub(crate) struct Shared<'w> {
     /// Count-only mode (`docs/models/hpram.md`, Choices: Count-only mode): no closures, no
     /// memory, no registers; identical siblings run once.
     pub(crate) count_only: bool,
+    /// Record every step for the network executor (`crate::network`).
+    pub(crate) record: bool,
 }
 
 /// The controller of one sub-PRAM. It cannot read shared memory: it issues steps whose
@@ -137,6 +140,8 @@ pub struct SubPram<'a> {
     in_phase: bool,
     /// The replay hash of this sub-PRAM's run so far.
     pub(crate) hash: Fnv64,
+    /// Its recorded steps (only when `shared.record`).
+    pub(crate) log: Vec<Ev>,
 }
 
 impl<'a> SubPram<'a> {
@@ -176,7 +181,7 @@ impl<'a> SubPram<'a> {
         hash.word(node.mem_base as u64);
         hash.word(node.mem_len as u64);
         hash.name(&node.name);
-        SubPram { shared, node, mem, local, params, in_phase: false, hash }
+        SubPram { shared, node, mem, local, params, in_phase: false, hash, log: Vec::new() }
     }
 
     /// `P'`.
@@ -241,6 +246,9 @@ impl<'a> SubPram<'a> {
         if !self.in_phase {
             self.node.t_phases += 1;
             self.in_phase = true;
+        }
+        if self.shared.record {
+            self.log.push(Ev::Compute(k));
         }
         if self.shared.count_only {
             return Ok(());
@@ -389,6 +397,7 @@ impl<'a> SubPram<'a> {
     /// Records a finished partition step, its children as runs of identical siblings, after
     /// the steps counted so far.
     pub(crate) fn push_partition(&mut self, runs: Vec<Siblings>) {
+        // (the children's logs, if recording, were pushed by `run_partition`)
         self.node.partition_at.push(self.node.counts());
         self.node.partitions.push(runs);
     }
@@ -407,6 +416,20 @@ impl<'a> SubPram<'a> {
     /// The node's step index of the step being executed (1-based over compute and comm).
     fn step_index(&self) -> u64 {
         self.node.t + self.node.c
+    }
+
+    /// The recorded steps so far, as the log of this sub-PRAM (empty unless recording).
+    pub(crate) fn take_log(&mut self) -> NodeLog {
+        let n = &self.node;
+        NodeLog {
+            path: n.path.clone(),
+            level: n.level,
+            offset: n.offset,
+            procs: n.procs,
+            mem_base: n.mem_base,
+            mem_len: n.mem_len,
+            events: std::mem::take(&mut self.log),
+        }
     }
 
     /// Ends the run and returns its cost node and, in uniform memory, its writes and

@@ -81,7 +81,7 @@ pub(super) fn serve(
             }
             served.writes.push((first.addr, value));
         }
-        served.serialization.push((u64::from(first.addr), acc.pids));
+        served.serialization.push((u64::from(first.addr), acc.into_pids()));
     }
     Ok(served)
 }

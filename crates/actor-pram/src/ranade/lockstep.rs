@@ -32,7 +32,13 @@ pub struct LockstepRouter {
     pub(super) record: bool,
     /// Record every pass's forward rounds and extract its delay walk (Choice 28).
     pub(super) delay: bool,
+    /// `ceil(2^40 / n)`: `x / n = (x · magic) >> 40` for every `x < 2^24` (a router index
+    /// `< n 2^n <= 2^20` or a level), so that routing a key divides by no register.
+    pub(super) magic: u64,
 }
+
+/// The shift of [`LockstepRouter::magic`].
+const MAGIC_SHIFT: u32 = 40;
 
 impl Levelled for LockstepRouter {
     fn nodes(&self) -> usize {
@@ -53,6 +59,75 @@ impl Levelled for LockstepRouter {
 }
 
 impl DelayWalker for LockstepRouter {}
+
+/// What the reverse pass needs of its step: the fetch-and-op applied to the replies, and
+/// whether the slots go into the digest.
+#[derive(Debug, Clone, Copy)]
+struct Reverse {
+    op: Option<FetchOp>,
+    record: bool,
+}
+
+/// How many nodes of a level a round's walk reads ahead at once ([`read_ahead_fwd`],
+/// [`read_ahead_rev`]).
+const AHEAD: usize = 16;
+
+/// A packet's first and last words in memory (a packet may span two cache lines).
+fn packet_words(p: &Packet) -> u64 {
+    p.key.lo ^ p.key.hi ^ p.more.len() as u64 ^ p.value as u64 ^ u64::from(p.lo)
+}
+
+/// Reads, for the open nodes `from..to` of one level, the words that their forward round
+/// (Choice 13) reads first: the packet each inbound slot carries, the front packet of each
+/// input buffer and the credits. The reads change nothing; they let up to `AHEAD` nodes'
+/// cache misses (the boxed packets and the buffers lie apart on the heap) overlap in one
+/// stall instead of each node stalling on its own in turn.
+fn read_ahead_fwd(
+    nodes: &[Node],
+    slots: &[[Option<Slot>; 2]],
+    shut: &[bool],
+    from: usize,
+    to: usize,
+) {
+    let mut acc = 0u64;
+    for vi in from..to {
+        if shut[vi] {
+            continue;
+        }
+        let v = &nodes[vi];
+        for slot in &slots[vi] {
+            if let Some(Slot::Packet(p)) = slot {
+                acc = acc.wrapping_add(packet_words(p));
+            }
+        }
+        for input in &v.ins {
+            if let Some(p) = input.buf.front() {
+                acc = acc.wrapping_add(packet_words(p));
+            }
+        }
+        acc = acc.wrapping_add(u64::from(v.credit[0]));
+    }
+    std::hint::black_box(acc);
+}
+
+/// [`read_ahead_fwd`] for a reverse round (Choice 14): the oldest record and its first part,
+/// the front of each reply buffer and of the exit queue, and the reverse credits.
+fn read_ahead_rev(nodes: &[Node], shut: &[bool], from: usize, to: usize) {
+    let mut acc = 0u64;
+    for vi in from..to {
+        if shut[vi] {
+            continue;
+        }
+        let v = &nodes[vi];
+        acc = acc.wrapping_add(v.dq.front().map_or(0, |rec| u64::from(rec.parts)));
+        acc = acc.wrapping_add(v.parts.front().map_or(0, |p| u64::from(p.pids)));
+        for q in v.rbuf.iter().chain([&v.exitq]) {
+            acc = acc.wrapping_add(q.front().map_or(0, |&y| y as u64));
+        }
+        acc = acc.wrapping_add(u64::from(v.rcredit[0]));
+    }
+    std::hint::black_box(acc);
+}
 
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
 pub fn round_limit(n: u32) -> u64 {
@@ -94,7 +169,18 @@ impl LockstepRouter {
             hashing,
             record: false,
             delay: false,
+            magic: (1u64 << MAGIC_SHIFT).div_ceil(u64::from(n)),
         })
+    }
+
+    /// `(x / n, x mod n)` by [`LockstepRouter::magic`], exact for `x < 2^24`: with
+    /// `magic = (2^40 + e) / n`, `0 <= e < n`, the error `x e / (n 2^40) < 2^-12` never
+    /// crosses an integer.
+    pub(super) fn div_n(&self, x: u32) -> (u32, u32) {
+        debug_assert!(x < 1 << 24);
+        // x < 2^24 and magic < 2^40, so the product fits and the quotient is below 2^24.
+        let q = ((u64::from(x) * self.magic) >> MAGIC_SHIFT) as u32;
+        (q, x - q * self.n)
     }
 
     /// The same router recording every pass's hops and combines ([`PassStats::events`]).
@@ -139,12 +225,12 @@ impl LockstepRouter {
 
     /// The successor of `(l, r)` on output `o` (0 = S, 1 = X).
     pub(super) fn succ(&self, l: u32, r: u32, o: usize) -> (u32, u32) {
-        if o == 0 { (l + 1, r) } else { (l + 1, r ^ (1 << (l % self.n))) }
+        if o == 0 { (l + 1, r) } else { (l + 1, r ^ (1 << self.div_n(l).1)) }
     }
 
     /// The predecessor of `(l, r)` on input `j` (0 = S, 1 = X), `l >= 1`.
     pub(super) fn pred(&self, l: u32, r: u32, j: usize) -> (u32, u32) {
-        if j == 0 { (l - 1, r) } else { (l - 1, r ^ (1 << ((l - 1) % self.n))) }
+        if j == 0 { (l - 1, r) } else { (l - 1, r ^ (1 << self.div_n(l - 1).1)) }
     }
 
     pub(super) fn route(&self, l: u32, r: u32, k: Key) -> Option<Out> {
@@ -152,8 +238,9 @@ impl LockstepRouter {
         if dest >= self.routers() {
             return None;
         }
-        let at = Coord { c: l % self.n, r };
-        let to = Coord { c: dest % self.n, r: dest / self.n };
+        let at = Coord { c: self.div_n(l).1, r };
+        let (dr, dc) = self.div_n(dest);
+        let to = Coord { c: dc, r: dr };
         Some(match self.bf.greedy_next(at, to) {
             None => Out::Exit,
             Some(Link::Straight) => Out::S,
@@ -216,9 +303,20 @@ impl LockstepRouter {
         let m = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
         let mut sent: Option<usize> = None;
         if m != INF {
-            let parts: Vec<usize> =
-                (0..3).filter(|&j| v.ins[j].buf.front().is_some_and(|p| p.key == m)).collect();
-            let others_above = (0..3).filter(|j| !parts.contains(j)).all(|j| v.ins[j].bound() > m);
+            // The inputs whose front packet has the least key, in input order (no allocation:
+            // at most three).
+            let mut at = [0usize; 3];
+            let mut count = 0;
+            let mut others_above = true;
+            for j in 0..3 {
+                if v.ins[j].buf.front().is_some_and(|p| p.key == m) {
+                    at[count] = j;
+                    count += 1;
+                } else if v.ins[j].bound() <= m {
+                    others_above = false;
+                }
+            }
+            let parts = &at[..count];
             if !parts.is_empty() && others_above {
                 let o = self.route(l, r, m).ok_or_else(|| Error::Routing {
                     what: format!("key with no router at ({l},{r})"),
@@ -235,7 +333,7 @@ impl LockstepRouter {
                 };
                 if can {
                     let mut q: Option<Packet> = None;
-                    for &j in &parts {
+                    for &j in parts {
                         let p = pop_release(&mut v.ins[j].buf)
                             .ok_or_else(|| Error::Routing { what: "empty part".into() })?;
                         v.ins[j].lb = v.ins[j].lb.max(m.succ());
@@ -243,8 +341,8 @@ impl LockstepRouter {
                             out.freed[j] += 1;
                         }
                         let pids = if j == 2 {
-                            v.inj_pids.extend(&p.pids);
-                            u32::try_from(p.pids.len()).map_err(|_| Error::Routing {
+                            v.inj_pids.extend(p.pids());
+                            u32::try_from(p.pids().len()).map_err(|_| Error::Routing {
                                 what: "more than 2^32 pids in a packet".into(),
                             })?
                         } else {
@@ -261,7 +359,11 @@ impl LockstepRouter {
                             }
                         };
                         // j < 3.
-                        push_small(&mut v.parts, Part { input: j as u8, pids, offset });
+                        if let Some(o) = offset {
+                            v.offsets.get_or_insert_default().push_back(o);
+                        }
+                        let offset = offset.is_some();
+                        push_small(&mut v.parts, Part { input: j as u8, offset, pids });
                     }
                     let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
                     // At most 3 parts (one per input).
@@ -270,7 +372,7 @@ impl LockstepRouter {
                     match o {
                         Out::Exit => {
                             let router = (r * self.n + l % self.n) as usize;
-                            stats.exits.push((q.pids.clone(), l, r, round));
+                            stats.exits.push((q.pids().to_vec(), l, r, round));
                             arrived.push((router, round, l, r, q));
                         }
                         Out::S | Out::X => {
@@ -334,19 +436,23 @@ impl LockstepRouter {
         deliveries: &mut Vec<(u32, u64, i64)>,
     ) -> Result<RevOut, Error> {
         let mut out = RevOut { slots: [None, None], freed: [0; 2] };
-        if let Some(&rec) = v.dq.front() {
+        // The oldest record's reply can be there only if some reply is: a node waiting for
+        // its replies reads no queue's heap room (the lengths lie in the node itself).
+        let any_reply = !(v.exitq.is_empty() && v.rbuf[0].is_empty() && v.rbuf[1].is_empty());
+        if let Some(&rec) = v.dq.front().filter(|_| any_reply) {
             let available = match rec.out {
                 Out::Exit => !v.exitq.is_empty(),
                 Out::S => !v.rbuf[0].is_empty(),
                 Out::X => !v.rbuf[1].is_empty(),
             };
             let nparts = usize::from(rec.parts);
-            let credit_ok = v
-                .parts
-                .iter()
-                .take(nparts)
-                .all(|p| p.input == 2 || v.rcredit[usize::from(p.input)] >= 1);
-            if available && credit_ok {
+            let credit_ok = || {
+                v.parts
+                    .iter()
+                    .take(nparts)
+                    .all(|p| p.input == 2 || v.rcredit[usize::from(p.input)] >= 1)
+            };
+            if available && credit_ok() {
                 let x = match rec.out {
                     Out::Exit => pop_release(&mut v.exitq),
                     Out::S => {
@@ -363,7 +469,15 @@ impl LockstepRouter {
                 if v.parts.len() < nparts {
                     return Err(Error::Routing { what: format!("missing parts at ({l},{r})") });
                 }
-                for Part { input, pids, offset } in v.parts.drain(..nparts) {
+                for Part { input, offset, pids } in v.parts.drain(..nparts) {
+                    let offset = if offset {
+                        let o = v.offsets.as_mut().and_then(|q| q.pop_front());
+                        Some(o.ok_or_else(|| Error::Routing {
+                            what: format!("missing offset at ({l},{r})"),
+                        })?)
+                    } else {
+                        None
+                    };
                     let y = match (op, offset) {
                         (Some(op), Some(o)) => op.apply(x, o),
                         _ => x,
@@ -385,6 +499,9 @@ impl LockstepRouter {
                     }
                 }
                 release_empty(&mut v.parts);
+                if v.offsets.as_ref().is_some_and(|q| q.is_empty()) {
+                    v.offsets = None;
+                }
                 release_empty(&mut v.inj_pids);
             }
         }
@@ -564,7 +681,7 @@ impl LockstepRouter {
             value: a.value,
             lo: a.pid,
             hi: a.pid,
-            pids: vec![a.pid],
+            more: Vec::new(),
         })
     }
 
@@ -659,7 +776,6 @@ impl LockstepRouter {
         held: &mut Held,
         record: bool,
     ) -> Result<(PassStats, SlotDigest), Error> {
-        let last = self.levels - 1; // L
         let mut stats = PassStats::default();
         let mut tally = NodeTally::default();
         let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut tally)?;
@@ -679,8 +795,15 @@ impl LockstepRouter {
         let mut next_slots: Vec<[Option<Slot>; 2]> = vec![[None, None]; size];
         let mut next_acks: Vec<[u32; 2]> = vec![[0; 2]; size];
         let mut round = 0u64;
+        // Open nodes, counted down as they close (a closed node stays closed in its pass),
+        // instead of a scan of every node per round.
+        let mut open = nodes.iter().filter(|v| !v.closed).count();
+        // Which nodes are closed, apart from the nodes: a closed node gets no slot (every
+        // predecessor has sent its end of stream) and no use of its credits, so a round
+        // skips it without reading its state.
+        let mut shut: Vec<bool> = nodes.iter().map(|v| v.closed).collect();
         loop {
-            if nodes.iter().all(|v| v.closed) {
+            if open == 0 {
                 stats.r_fwd = round;
                 break;
             }
@@ -690,17 +813,23 @@ impl LockstepRouter {
             for l in 0..self.levels {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
+                    if vi.is_multiple_of(AHEAD) {
+                        let to = (vi + AHEAD).min(size);
+                        read_ahead_fwd(&nodes, &slots, &shut, vi, to);
+                    }
+                    if shut[vi] {
+                        continue;
+                    }
                     let v = &mut nodes[vi];
                     let inbound = std::mem::take(&mut slots[vi]);
                     let combined = tally.combines;
                     let arrived = delay.as_ref().map(|_| arrived_keys(&inbound));
                     self.fwd_apply(v, l, r, acks[vi], inbound, &mut tally)?;
-                    if v.closed {
-                        continue;
-                    }
                     let pre = arrived.map(|a| Snap::before(v, a));
                     let out =
                         self.fwd_fire(v, l, r, round, variant, &mut tally, &mut arrived_flat)?;
+                    open -= usize::from(v.closed);
+                    shut[vi] = v.closed;
                     if let (Some(d), Some(pre)) = (delay.as_mut(), pre) {
                         d.record(self, (l, r, round), pre, v);
                     }
@@ -745,16 +874,37 @@ impl LockstepRouter {
             v.closed = false;
         }
         // ---- reverse pass ----
-        drop((slots, next_slots));
+        drop((slots, next_slots, acks, next_acks));
+        shut.fill(false);
+        let reverse = Reverse { op, record };
+        self.reverse_pass(&mut nodes, &mut shut, reverse, &mut stats, &mut tally, &mut trace)?;
+        stats.take_tally(tally);
+        Ok((stats, trace))
+    }
+
+    /// The reverse pass of [`LockstepRouter::pass_inner`] (Choice 14): every node open
+    /// again (`shut` all false), the replies in the exit queues, until every node closes.
+    fn reverse_pass(
+        &self,
+        nodes: &mut [Node],
+        shut: &mut [bool],
+        Reverse { op, record }: Reverse,
+        stats: &mut PassStats,
+        tally: &mut NodeTally,
+        trace: &mut SlotDigest,
+    ) -> Result<(), Error> {
+        let last = self.levels - 1; // L
+        let size = nodes.len();
         let mut rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
         let mut racks: Vec<[u32; 2]> = vec![[0; 2]; size];
         let mut next_rslots: Vec<[Option<RSlot>; 2]> = vec![[None, None]; size];
         let mut next_racks: Vec<[u32; 2]> = vec![[0; 2]; size];
         let mut round = 0u64;
+        let mut open = nodes.len();
         loop {
-            if nodes.iter().all(|v| v.closed) {
+            if open == 0 {
                 stats.r_rev = round;
-                break;
+                return Ok(());
             }
             if round >= round_limit(self.n) {
                 return Err(Error::RoundLimit { pass: "reverse", limit: round_limit(self.n) });
@@ -762,12 +912,17 @@ impl LockstepRouter {
             for l in 0..self.levels {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
-                    let v = &mut nodes[vi];
-                    Self::rev_apply(v, racks[vi], std::mem::take(&mut rslots[vi]));
-                    if v.closed {
+                    if vi.is_multiple_of(AHEAD) {
+                        read_ahead_rev(nodes, shut, vi, (vi + AHEAD).min(size));
+                    }
+                    if shut[vi] {
                         continue;
                     }
+                    let v = &mut nodes[vi];
+                    Self::rev_apply(v, racks[vi], std::mem::take(&mut rslots[vi]));
                     let out = self.rev_fire(v, l, r, round, op, &mut tally.deliveries)?;
+                    open -= usize::from(v.closed);
+                    shut[vi] = v.closed;
                     if record {
                         trace.add_rev(l, r, round, &out);
                     }
@@ -796,7 +951,5 @@ impl LockstepRouter {
             next_racks.fill([0; 2]);
             round += 1;
         }
-        stats.take_tally(tally);
-        Ok((stats, trace))
     }
 }

@@ -63,15 +63,16 @@ pub(super) enum Out {
     Exit,
 }
 
-/// One part of a forwarded packet: its input (0 = S, 1 = X, 2 = injection), how many pids
-/// of the node's injection arena it delivers (the injection input only) and its fetch-and-op
-/// offset (Choice 19). Parts live in their node's part queue, without a heap allocation of
-/// their own.
+/// One part of a forwarded packet: its input (0 = S, 1 = X, 2 = injection), whether it has
+/// a fetch-and-op offset (Choice 19; the offset itself waits in the node's `offsets`, in
+/// order, since most parts have none) and how many pids of the node's injection arena it
+/// delivers (the injection input only). Parts live in their node's part queue, 8 bytes
+/// each, without a heap allocation of their own.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Part {
     pub(super) input: u8,
+    pub(super) offset: bool,
     pub(super) pids: u32,
-    pub(super) offset: Option<i64>,
 }
 
 /// One forwarded packet's origin: where it went and how many parts it merged (at most 3:
@@ -90,6 +91,13 @@ pub(super) struct Node {
     pub(super) dq: VecDeque<Record>,
     /// The parts of the records in `dq`, in order.
     pub(super) parts: VecDeque<Part>,
+    /// The fetch-and-op offsets of the parts in `parts` that have one, in order (none until
+    /// a part has one, and released when emptied).
+    #[expect(
+        clippy::box_collection,
+        reason = "8 bytes in every node instead of a queue's 32: few nodes ever hold an offset"
+    )]
+    pub(super) offsets: Option<Box<VecDeque<i64>>>,
     /// The pids the injection parts of `parts` deliver, in order.
     pub(super) inj_pids: VecDeque<u32>,
     pub(super) closed: bool,

@@ -63,8 +63,23 @@ pub(super) struct Packet {
     /// The least and greatest pid the packet carries (Priority and Arbitrary writes).
     pub(super) lo: u32,
     pub(super) hi: u32,
-    /// The pids whose requests the packet carries, in serialization order.
-    pub(super) pids: Vec<u32>,
+    /// The pids whose requests the packet carries, in serialization order, when there are
+    /// two or more; empty for a packet of one access, whose pid is `lo` ([`Packet::pids`]):
+    /// a packet that has not combined, as most have not, owns no heap allocation, and a
+    /// hop's digest reads no second cache line for its pid.
+    pub(super) more: Vec<u32>,
+}
+
+impl Packet {
+    /// The pids whose requests the packet carries, in serialization order (Choice 19).
+    pub(super) fn pids(&self) -> &[u32] {
+        if self.more.is_empty() { std::slice::from_ref(&self.lo) } else { &self.more }
+    }
+
+    /// [`Packet::pids`], owned.
+    pub(super) fn into_pids(self) -> Vec<u32> {
+        if self.more.is_empty() { vec![self.lo] } else { self.more }
+    }
 }
 
 /// The conflict error of two packets for one address under `variant`.
@@ -101,8 +116,16 @@ pub(super) fn combine(variant: Variant, a: &mut Packet, b: Packet) -> Result<Opt
             a.value = op.apply(a.value, b.value);
         }
     }
+    // `a.lo` is still `a`'s only pid if it has one.
+    if a.more.is_empty() {
+        a.more.push(a.lo);
+    }
+    if b.more.is_empty() {
+        a.more.push(b.lo);
+    } else {
+        a.more.extend(b.more);
+    }
     a.lo = a.lo.min(b.lo);
     a.hi = a.hi.max(b.hi);
-    a.pids.extend(b.pids);
     Ok(offset)
 }

@@ -27,10 +27,21 @@ pub(super) fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Where a slot's hash starts: a slot is a sequence of words `l, r, round, pass, edge,
+/// kind, ...`, hashed as the fold `h = mix64(h ^ w)` over them from this seed.
+const SLOT_SEED: u64 = 0x243f_6a88_85a3_08d3;
+
+/// The fold over the words `l, r, round, pass` that begin every slot a node sends in one
+/// round: computed once per node and round.
+fn head(l: u32, r: u32, round: u64, pass: u64) -> u64 {
+    [u64::from(l), u64::from(r), round, pass].into_iter().fold(SLOT_SEED, |h, w| mix64(h ^ w))
+}
+
 impl SlotDigest {
-    /// Adds one slot given as a sequence of words.
-    pub(super) fn add(&mut self, words: impl IntoIterator<Item = u64>) {
-        let h = words.into_iter().fold(0x243f_6a88_85a3_08d3, |h, w| mix64(h ^ w));
+    /// Adds one slot whose first words are folded into `start` ([`head`]), the rest being
+    /// `words`.
+    fn add_after(&mut self, start: u64, words: impl IntoIterator<Item = u64>) {
+        let h = words.into_iter().fold(start, |h, w| mix64(h ^ w));
         self.count += 1;
         self.sum = self.sum.wrapping_add(h);
         self.mix = self.mix.wrapping_add(mix64(h ^ 0x9e37_79b9_7f4a_7c15));
@@ -45,16 +56,21 @@ impl SlotDigest {
 
     /// Adds the forward slots node `(l, r)` sends in `round`.
     pub(super) fn add_fwd(&mut self, l: u32, r: u32, round: u64, out: &FwdOut) {
+        if out.slots.iter().all(Option::is_none) {
+            return;
+        }
+        let start = head(l, r, round, 0);
         for (e, slot) in out.slots.iter().enumerate() {
-            let head = [u64::from(l), u64::from(r), round, 0, e as u64];
+            let e = e as u64;
             match slot {
-                Some(Slot::Packet(p)) => self.add(
-                    head.into_iter()
-                        .chain([1, p.key.lo, p.key.hi, p.pids.len() as u64])
-                        .chain(p.pids.iter().map(|&q| u64::from(q))),
+                Some(Slot::Packet(p)) => self.add_after(
+                    start,
+                    [e, 1, p.key.lo, p.key.hi, p.pids().len() as u64]
+                        .into_iter()
+                        .chain(p.pids().iter().map(|&q| u64::from(q))),
                 ),
-                Some(Slot::Ghost(k)) => self.add(head.into_iter().chain([2, k.lo, k.hi])),
-                Some(Slot::Eos) => self.add(head.into_iter().chain([3])),
+                Some(Slot::Ghost(k)) => self.add_after(start, [e, 2, k.lo, k.hi]),
+                Some(Slot::Eos) => self.add_after(start, [e, 3]),
                 None => {}
             }
         }
@@ -62,11 +78,15 @@ impl SlotDigest {
 
     /// Adds the reverse slots node `(l, r)` sends in reverse `round`.
     pub(super) fn add_rev(&mut self, l: u32, r: u32, round: u64, out: &RevOut) {
+        if out.slots.iter().all(Option::is_none) {
+            return;
+        }
+        let start = head(l, r, round, 1);
         for (j, slot) in out.slots.iter().enumerate() {
-            let head = [u64::from(l), u64::from(r), round, 1, j as u64];
+            let j = j as u64;
             match slot {
-                Some(RSlot::Reply(y)) => self.add(head.into_iter().chain([4, *y as u64])),
-                Some(RSlot::Eos) => self.add(head.into_iter().chain([5])),
+                Some(RSlot::Reply(y)) => self.add_after(start, [j, 4, *y as u64]),
+                Some(RSlot::Eos) => self.add_after(start, [j, 5]),
                 None => {}
             }
         }

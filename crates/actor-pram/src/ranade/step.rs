@@ -34,3 +34,4 @@ mod run;
 
 pub(crate) use plan::{PassPlan, op_of};
 pub use record::{ActorPass, PassRecord};
+pub use run::EVENTS_PER_ACTOR_ROUND;

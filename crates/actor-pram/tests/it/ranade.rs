@@ -295,7 +295,7 @@ fn permutation_study_rows() {
     {
         let mut ratios = Vec::new();
         for n in [2u32, 4, 6] {
-            let params = PermutationParams { n, b: 2, keys, hash: hash.clone() };
+            let params = PermutationParams { n, b: 2, keys, hash: hash.clone(), trials: 1 };
             let point = Permutation.point(&params).unwrap();
             let rows = Permutation.run(&point, &mut netcore::rng::seeded(1, u64::from(n))).unwrap();
             assert!(rows.iter().all(|r| r.verified && r.max_occupancy <= 2));
@@ -306,4 +306,68 @@ fn permutation_study_rows() {
             KeyOrder::DestinationMajor => assert!(ratios[2] > ratios[0], "{ratios:?}"),
         }
     }
+}
+
+/// A row of `actor-pram-permutation` with `trials` reads (Theorem 2 "with high probability"
+/// as a tail): its quantiles are nearest-rank values of the trials' forward rounds over
+/// `3n − 1`, ordered median <= p90 <= p99 <= max, the mean at most the maximum; one trial
+/// is its own tail; `trials` outside 1..=1000 and `n` above 14 are refused. Nearest rank by hand:
+/// of 1..=50, the median is 25, p90 45, p99 50; of 1..=5, the median 3, p90 and p99 5.
+#[test]
+fn permutation_study_tails() {
+    use actor_pram::driver::studies::permutation::{Permutation, PermutationParams, nearest_rank};
+    use actor_pram::hash::{HashFamily, KeyOrder};
+    use netcore::study::Study;
+    let fifty: Vec<u64> = (1..=50).collect();
+    assert_eq!([0.5, 0.9, 0.99, 1.0].map(|q| nearest_rank(&fifty, q)), [25, 45, 50, 50]);
+    let five: Vec<u64> = (1..=5).collect();
+    assert_eq!([0.5, 0.9, 0.99].map(|q| nearest_rank(&five, q)), [3, 5, 5]);
+    let params = |trials| PermutationParams {
+        n: 5,
+        b: 2,
+        keys: KeyOrder::Ranked,
+        hash: HashFamily::Poly,
+        trials,
+    };
+    let run = |trials| {
+        let point = Permutation.point(&params(trials)).unwrap();
+        Permutation.run(&point, &mut netcore::rng::seeded(7, 0)).unwrap().remove(0)
+    };
+    let (one, many) = (run(1), run(20));
+    assert!(many.verified && one.verified);
+    assert_eq!(one.fwd_q50.to_bits(), one.fwd_max.to_bits());
+    assert_eq!(one.fwd_ratio.to_bits(), one.fwd_max.to_bits());
+    let q = [many.fwd_q50, many.fwd_q90, many.fwd_q99, many.fwd_max];
+    assert!(q.windows(2).all(|w| w[0] <= w[1]), "{q:?}");
+    assert!((1.0..=many.fwd_max).contains(&many.fwd_ratio), "{many:?}");
+    assert!(Permutation.point(&params(0)).is_err());
+    assert!(Permutation.point(&params(1001)).is_err());
+    let big = PermutationParams { n: 15, ..params(1) };
+    assert!(Permutation.point(&big).is_err());
+}
+
+/// The event limit of a pass on actors scales with the configuration (issue 41): `4`
+/// events per actor and round, times the actors `(3n − 1) 2^n + 3N` (`S = N`), times two
+/// passes of `2 (3n − 1) + 4 ceil(S / 2^n)` rounds, never below `10^8`. Hand-computed:
+/// n = 12, `S = N`: 4 · 290,816 · 2 · 118 = 274,530,304; n = 14: 4 · 1,359,872 · 2 · 138
+/// = 1,501,298,688; n = 4: 4 · 368 · 2 · 38 = 111,872, so `10^8`. A run past its limit
+/// stops with the typed error naming it.
+#[test]
+fn pass_event_limit_scales() {
+    use actor_pram::actor::{ActorError, Scheduler};
+    let limit = |n: u32| {
+        let router = LockstepRouter::new(n, 2, true).unwrap();
+        router.pass_event_limit(u64::from(router.routers()))
+    };
+    assert_eq!(limit(12), 274_530_304);
+    assert_eq!(limit(14), 1_501_298_688);
+    assert_eq!(limit(4), 100_000_000);
+    let router = LockstepRouter::new(3, 2, true).unwrap();
+    let reads: Vec<(u32, u32)> = (0..24).map(|p| (p, (p * 7) % 24)).collect();
+    let full = router.actor_read_pass(&reads, &[], Scheduler::Fifo).unwrap();
+    let e = router.actor_read_pass_within(&reads, &[], Scheduler::Fifo, 100).unwrap_err();
+    assert!(matches!(e, actor_pram::Error::Actor(ActorError::EventLimit { limit: 100 })), "{e}");
+    let exact = full.actor.events;
+    let a = router.actor_read_pass_within(&reads, &[], Scheduler::Fifo, exact).unwrap();
+    assert_eq!(a.pass.slots, full.pass.slots);
 }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::driver::figure::FigureConfig;
-use crate::hmos::Level0;
+use crate::hmos::{Level0, Sizes};
 use crate::protocol::{Delivery, Selection};
 use crate::run::{Direction, Primitive, PrimitiveRun};
 use crate::scheme::{Pricing, Scheme};
@@ -60,6 +60,9 @@ pub struct HmosBuildConfig {
     /// The level-0 graph: shuffled_balanced (default), hashed, modulo or polarity.
     #[serde(default)]
     pub level0: Level0,
+    /// The chain's sizes m_i (Lemma 1): paper (default, the proof's) or tracking.
+    #[serde(default)]
+    pub sizes: Sizes,
 }
 
 /// `kind = "pram"`: a PRAM program whose global memory is the HMOS access protocol: a library

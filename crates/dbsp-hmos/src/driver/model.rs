@@ -19,7 +19,7 @@ use crate::driver::config::{
 use crate::driver::figure::FigureRun;
 use crate::driver::picture::{check_lanes, no_picture, pram_picture, primitive_picture};
 use crate::driver::studies::primitives::bound;
-use crate::hmos::{Hmos, HmosConfig, Lemma1Check, chain, k_max, lemma1};
+use crate::hmos::{Hmos, HmosConfig, Lemma1Check, k_max_with};
 use crate::run::Primitive;
 use crate::simulation::PramRun;
 
@@ -69,24 +69,20 @@ pub struct HmosReport {
 
 fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
     let hc =
-        HmosConfig::with_graph(config.n, config.m, config.r, config.k, config.seed, config.level0)?;
+        HmosConfig::with_graph(config.n, config.m, config.r, config.k, config.seed, config.level0)?
+            .with_sizes(config.sizes)?;
     let hmos = Hmos::build(&hc)?;
-    let c = chain(config.n, config.k).ok_or(Error::KTooLarge {
-        k: config.k,
-        k_max: k_max(config.n),
-        n: config.n,
-    })?;
-    let levels = (0..config.k as usize)
-        .map(|i| {
-            let g = lemma1(u32::try_from(c.m[i]).unwrap_or(u32::MAX));
-            LevelReport { w: g.w, z: g.z, d: g.d, ny: g.ny, properties: g.check() }
-        })
+    let c = hmos.chain().clone();
+    let levels = hmos
+        .levels()
+        .iter()
+        .map(|g| LevelReport { w: g.w, z: g.z, d: g.d, ny: g.ny, properties: g.check() })
         .collect();
     let cap = hmos.capacities()?;
     let loc_variable_0 =
         (0..hmos.copies()).map(|copy| hmos.loc(0, copy)).collect::<Result<Vec<_>, _>>()?;
     let report = HmosReport {
-        k_max: k_max(config.n),
+        k_max: k_max_with(config.n, config.sizes),
         m_levels: c.m.clone(),
         d_levels: c.d.clone(),
         t_levels: c.t.clone(),

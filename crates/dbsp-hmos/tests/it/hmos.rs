@@ -1,7 +1,10 @@
 //! The HMOS structure: Lemma 1 (E5), the level chains (E6), build errors (E9), placement.
 
 use dbsp_hmos::Error;
-use dbsp_hmos::hmos::{Hmos, HmosConfig, chain, k_max, lemma1};
+use dbsp_hmos::hmos::{
+    Hmos, HmosConfig, Sizes, chain, chain_with, k_max, k_max_with, lemma1, lemma1_sizes,
+    lemma1_sizes_at_least, lemma1_with, size_targets,
+};
 
 /// E5: Lemma 1 for w = 12 is all of AG(2, 3): z = 9 (9 * 8 / 6 = 12), floor(36 / 9) = 4 so
 /// d = 4 and |Y| = 36 / 4 = 9; (i) holds: sqrt(72) = 8.49 < 9 < 6 + 6 sqrt(72) = 56.9.
@@ -65,6 +68,82 @@ fn e6_chains() {
         "n256_k2": error,
     });
     insta::assert_yaml_snapshot!("e6_chains", chains);
+}
+
+/// Section 3 asks `m_i = Theta(n^(1/2^i))`. The proof of Lemma 1 (`Sizes::Paper`) takes the
+/// largest bundle size d, so `m_i` lies in `[z, 2z)` for the power of three z and stays put
+/// while z does: over n = 2^8..2^16, `m_1 / sqrt(n)` spans 3-8.5 and `m_2 / n^(1/4)` 6.4-21.4
+/// (`m_2` = 36 for n <= 2^10 and 144 from 2^11 to 2^16). `Sizes::Tracking` takes the
+/// largest d whose `|Y|` reaches the target `T_i = c_i n^(1/2^i)`, so `m_i / n^(1/2^i)` lies in
+/// `[c_i, 2 c_i)` at every n (`c_1 = 7.35`, `c_2 = 19.9`, `c_3 = 32.8`), every Lemma 1 graph of
+/// the chain still has properties (i)-(iii) and at most two points per bundle, and `k_max`
+/// falls (3 at n = 2^16, the paper sizes' 5). The sequences are the snapshot.
+#[test]
+fn sizes_track_n_to_the_one_over_two_to_the_i() {
+    let k = 3;
+    let mut table = Vec::new();
+    for log_n in 8..=16_u32 {
+        let n = 1_u64 << log_n;
+        let roots: Vec<f64> = (1..=k).map(|i| (n as f64).powf(0.5_f64.powi(i))).collect();
+        let targets = size_targets(n, k as u32);
+        let mut rows = Vec::new();
+        for sizes in [Sizes::Paper, Sizes::Tracking] {
+            let (m, d) = sizes_of(n, &targets, sizes);
+            for i in 0..k as usize {
+                let g = lemma1_with(m[i] as u32, d[i] as u32).unwrap();
+                assert_eq!(u64::from(g.ny), m[i + 1]);
+                assert!(g.check().all(), "2^{log_n} {sizes:?} level {}: {:?}", i + 1, g.check());
+            }
+            let ratios: Vec<f64> = m[1..]
+                .iter()
+                .zip(&roots)
+                .map(|(&m, r)| (m as f64 / r * 10.0).round() / 10.0)
+                .collect();
+            rows.push(format!("{sizes} m_i {:?} (m_i / n^(1/2^i) {ratios:?})", &m[1..]));
+        }
+        let (tracking, _) = sizes_of(n, &targets, Sizes::Tracking);
+        for ((&m, target), root) in tracking[1..].iter().zip(&targets).zip(&roots) {
+            let (c, ratio) = (target / root, m as f64 / root);
+            assert!(ratio >= c && ratio < 2.0 * c, "n = 2^{log_n}: {ratio} against {c}");
+        }
+        for sizes in [Sizes::Paper, Sizes::Tracking] {
+            for kk in 1..=k_max_with(n, sizes) {
+                let c = chain_with(n, kk, sizes).unwrap();
+                assert_eq!(c.m[..], sizes_of(n, &size_targets(n, kk), sizes).0[..]);
+            }
+        }
+        table.push(format!(
+            "2^{log_n}: k_max paper {}, tracking {}; {}",
+            k_max(n),
+            k_max_with(n, Sizes::Tracking),
+            rows.join("; ")
+        ));
+    }
+    assert_eq!(k_max_with(1 << 16, Sizes::Tracking), 3);
+    assert!(lemma1_with(768, 64).is_err(), "d above floor(3w/z) = 28 is refused");
+    assert!(lemma1_with(768, 12).is_err(), "d not a power of two is refused");
+    let config = HmosConfig::new(1 << 16, 1 << 17, 3, 5, 0).unwrap();
+    assert_eq!(
+        config.with_sizes(Sizes::Tracking).unwrap_err(),
+        Error::KTooLarge { k: 5, k_max: 3, n: 1 << 16 }
+    );
+    insta::assert_yaml_snapshot!("sizes_track", table);
+}
+
+/// `m_0..m_k` and `d_1..d_k` of the chain of `n` under `sizes` for the targets `T_1..T_k`,
+/// levels past `k_max` included (each level's Lemma 1 sizes from the one below).
+fn sizes_of(n: u64, targets: &[f64], sizes: Sizes) -> (Vec<u64>, Vec<u64>) {
+    let (mut m, mut d) = (vec![n], Vec::new());
+    for &target in targets {
+        let w = m[m.len() - 1];
+        let (_, di, ny) = match sizes {
+            Sizes::Paper => lemma1_sizes(w),
+            Sizes::Tracking => lemma1_sizes_at_least(w, target),
+        };
+        m.push(ny);
+        d.push(di);
+    }
+    (m, d)
 }
 
 /// E9 (HMOS part): n = 12 is not a power of two; r = 4 is even (no majority of copies);

@@ -129,7 +129,7 @@ fn glossary_covers_every_column() {
         ),
         (
             "dbsp-lemma3",
-            serde_json::json!({"log_n": 6, "k": 1, "r": 3, "a": 2.0, "eps": 0.3, "pattern": "random", "alpha_beta": ab}),
+            serde_json::json!({"log_n": 6, "k": 1, "r": 3, "a": 2.0, "eps": 0.3, "pattern": "random", "alpha_beta": ab, "sizes": "paper"}),
         ),
         (
             "dbsp-slowdown",
@@ -141,7 +141,7 @@ fn glossary_covers_every_column() {
         ),
         (
             "dbsp-theorem3",
-            serde_json::json!({"log_n": 6, "k": 1, "tau": 1.5, "r": 3, "level0": "hashed", "a": 2.0, "eps": 0.3, "pattern": "copy_adversary", "alpha_beta": ab}),
+            serde_json::json!({"log_n": 6, "k": 1, "tau": 1.5, "r": 3, "level0": "hashed", "a": 2.0, "eps": 0.3, "pattern": "copy_adversary", "alpha_beta": ab, "sizes": "paper"}),
         ),
         ("dbsp-expansion", serde_json::json!({"log_n": 3, "tau": 1.05, "graph": "hashed"})),
     ];

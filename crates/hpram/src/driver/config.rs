@@ -19,6 +19,12 @@
 //! max_depth = 64             # the deepest level a partition may start (default 64)
 //! local_words = 8            # private words per processor (default: what the algorithm needs)
 //! shape = "[2:r|2:]"         # algorithm = "shape" only: a synthetic step shape (crate::synth)
+//! [network]                  # also execute on a network (paper Section 3; crate::network):
+//! topology = "hypercube"     # hypercube | mesh | torus (P >= 16); full mode, non-uniform memory
+//! link_delay = 1             # time units per link (default 1)
+//! seed = 1                   # the hash functions' seed (default 1)
+//! per_level = [[3, 3, 2], [1, 1, 1]]  # also price with the per-level variant of paper Section 3.1:
+//!                            # [l, s_alpha, s_beta] per level (top-level key, before any table)
 //! [model]                    # the root's sub-model (default: the algorithm's, EREW with lpram
 //! access = "erew"            # where it keeps blocks); block, scan, multiprefix, lpram,
 //!                            # arbitrary_seed as crate::SubModel
@@ -40,6 +46,7 @@ use crate::config::{MemoryVariant, SubModel};
 use crate::cost_model::{Network, Preset, SyncScale, validate_cost_model};
 use crate::error::HpramError;
 use crate::eval::Formula;
+use crate::network::{NetworkParams, PerLevel};
 
 /// The algorithms `cargo xtask run hpram` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,6 +177,12 @@ pub struct HpramConfig {
     pub max_depth: Option<u32>,
     /// Private words per processor, replacing what the algorithm needs.
     pub local_words: Option<usize>,
+    /// Execute the run on a network as well (paper Section 3; [`crate::network`]): the
+    /// `[network]` table's `topology` (hypercube | mesh | torus), `link_delay` and `seed`.
+    pub network: Option<NetworkParams>,
+    /// The per-level variant of paper Section 3.1 as a second pricing: `[ℓ_λ, (s_α)_λ,
+    /// (s_β)_λ]` for `λ = 1, 2, ...` (a deeper level takes the last row).
+    pub per_level: Option<Vec<[u64; 3]>>,
 }
 
 /// How a config runs (`docs/models/hpram.md`, Choices: Count-only mode).
@@ -191,6 +204,11 @@ pub(crate) fn bad(field: &'static str, rule: &'static str, got: impl ToString) -
 }
 
 impl HpramConfig {
+    /// The per-level model of `per_level`, if given (checked: at least one row, `ℓ_λ >= 1`).
+    pub fn per_level(&self) -> Result<Option<PerLevel>, HpramError> {
+        self.per_level.clone().map(PerLevel::new).transpose()
+    }
+
     /// The preset this config names, checked for `P = procs` processors.
     pub fn preset(&self, procs: usize) -> Result<Preset, HpramError> {
         let preset = match self.preset {

@@ -15,6 +15,7 @@ use crate::cost_tree::CostTree;
 use crate::driver::config::{AlgorithmName, ExecMode, HpramConfig, bad};
 use crate::error::HpramError;
 use crate::limits::check_full_run;
+use crate::network::{NetworkRun, run_on_network};
 use crate::run::{count, run, run_program};
 use crate::sub_pram::{BACKEND_WORDS, HAlgorithm};
 use crate::word::Word;
@@ -115,6 +116,8 @@ pub(crate) struct Executed {
     pub(crate) interpreter: Option<Cost>,
     /// `library`: the first output cell that differs from the expected output, if one does.
     pub(crate) mismatch: Option<String>,
+    /// `[network]`: the network execution (its memory equals the abstract run's).
+    pub(crate) network: Option<NetworkRun>,
 }
 
 /// The H-PRAM a built-in algorithm's config runs on: `P` processors, the setup's `M`, private
@@ -135,9 +138,18 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
         return Err(bad("pram", "only given with algorithm = \"library\"", "a [pram] table"));
     }
     let preset = config.preset(p)?;
+    config.per_level()?;
     let setup = setup(config, p)?;
     let cfg = machine(config, p, &setup);
     let Setup { name, alg, mem_words, builtin, .. } = setup;
+    if config.network.is_some() && config.mode == ExecMode::CountOnly {
+        return Err(bad(
+            "network",
+            "given only in full mode (the network needs the data)",
+            "count-only",
+        ));
+    }
+    let mut network = None;
     let (tree, outcome): (_, Outcome) = match config.mode {
         ExecMode::CountOnly => (count(&cfg, alg, vec![])?, (None, None, None)),
         ExecMode::Full => {
@@ -152,7 +164,14 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
                 }
                 None => (Vec::new(), None),
             };
-            let done = run(&cfg, alg, vec![], &input)?;
+            let (done, net) = match &config.network {
+                None => (run(&cfg, alg, vec![], &input)?, None),
+                Some(params) => {
+                    let (done, net) = run_on_network(&cfg, alg, vec![], &input, params)?;
+                    (done, Some(net))
+                }
+            };
+            network = net;
             let (result, verified) = match expected {
                 None => (None, None),
                 Some((params, expected)) => {
@@ -167,8 +186,16 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
             (done.cost, (result, verified, Some(format!("{:016x}", done.trace_hash))))
         }
     };
-    let executed =
-        Executed { name, procs: p, mem_words, tree, outcome, interpreter: None, mismatch: None };
+    let executed = Executed {
+        name,
+        procs: p,
+        mem_words,
+        tree,
+        outcome,
+        interpreter: None,
+        mismatch: None,
+        network,
+    };
     Ok((preset, executed))
 }
 
@@ -186,6 +213,7 @@ fn execute_program(
         ("model", config.model.is_some()),
         ("max_depth", config.max_depth.is_some()),
         ("local_words", config.local_words.is_some()),
+        ("network", config.network.is_some()),
     ];
     if let Some((field, _)) = given.into_iter().find(|&(_, given)| given) {
         return Err(bad(
@@ -214,6 +242,7 @@ fn execute_program(
         usize::try_from(program.ppus()).map_err(|_| too_big("ppus", program.ppus().into()))?;
     let mem_words = usize::try_from(program.mem()).map_err(|_| too_big("mem", program.mem()))?;
     let preset = config.preset(procs)?;
+    config.per_level()?;
     let mut cfg = Config::new(procs, mem_words);
     (cfg.memory, cfg.local_words) = (config.memory, BACKEND_WORDS);
     check_full_run(&cfg, if pram.file.is_some() { "file" } else { "n" })?;
@@ -228,6 +257,7 @@ fn execute_program(
         outcome: (None, verified, Some(hash)),
         interpreter: Some(done.pram.cost),
         mismatch: loaded.first_difference(&done.run.memory),
+        network: None,
     };
     Ok((preset, executed))
 }

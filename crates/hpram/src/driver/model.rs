@@ -14,10 +14,11 @@ use crate::driver::config::ExecMode;
 use crate::driver::config::HpramConfig;
 use crate::driver::execute::execute;
 use crate::driver::picture::{check_drawable, executed_picture};
-use crate::driver::report::{HpramReport, NotVerified, report, run_hpram_config};
+use crate::driver::report::{HpramReport, NetworkReport, NotVerified, report, run_hpram_config};
 use crate::driver::studies::fft_locality::FftLocality;
 use crate::driver::studies::iso::Isoefficiency;
 use crate::driver::studies::model::ModelResults;
+use crate::driver::studies::network::NetworkStudy;
 use crate::driver::studies::tree_r::TreeR;
 use crate::driver::studies::usable::UsableProcs;
 
@@ -56,6 +57,7 @@ impl Model for Hpram {
             Box::new(UsableProcs),
             Box::new(Isoefficiency),
             Box::new(FftLocality),
+            Box::new(NetworkStudy),
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
@@ -103,5 +105,56 @@ fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
         report.sub_prams,
         report.depth,
     );
-    Ok(RunReport { summary, report: to_json(&report)? })
+    let network = report.network.as_ref().map(network_summary).unwrap_or_default();
+    let per_level = report
+        .per_level_model
+        .as_ref()
+        .map(|p| {
+            format!(
+                "\nper-level model (paper Section 3.1) {:?}: tau = {} ({} formula)",
+                p.model.levels(),
+                p.tau,
+                report.formula
+            )
+        })
+        .unwrap_or_default();
+    Ok(RunReport { summary: summary + &network + &per_level, report: to_json(&report)? })
+}
+
+/// The network lines of a summary: the network, its times beside the predictions, then one
+/// line per construct, its measured mean and largest time beside the preset's value.
+fn network_summary(net: &NetworkReport) -> String {
+    use std::fmt::Write;
+    let run = &net.run;
+    let mut out = format!(
+        "\nnetwork {} ({} nodes, {} directed links, link delay {}, hash seed {}): final memory equals the abstract run; measured time {} (with the partitions' memory permutations {}); predicted (phase-refined) {} by the preset, {} by the per-level model calibrated on this run; {} messages, {} hops",
+        run.params.topology,
+        run.nodes,
+        run.links,
+        run.params.link_delay,
+        run.params.seed,
+        run.time,
+        run.total,
+        net.preset_tau,
+        net.per_level_tau,
+        run.messages,
+        run.hops,
+    );
+    for c in &net.vs_preset {
+        let q = c.q.map(|q| format!(", Q = {q}")).unwrap_or_default();
+        let ratio = c.ratio.map(|r| format!(" (measured/predicted {r:.2})")).unwrap_or_default();
+        let _ = write!(
+            out,
+            "\n  {} at level {}, P' = {}{q} (x{}): measured mean {:.2}, max {}; predicted {} = {}{ratio}",
+            c.construct,
+            c.level,
+            c.procs,
+            c.count,
+            c.measured,
+            c.measured_max,
+            c.predicted,
+            c.label,
+        );
+    }
+    out
 }

@@ -12,6 +12,7 @@ use crate::driver::config::{ExecMode, HpramConfig};
 use crate::driver::execute::{Executed, execute};
 use crate::error::HpramError;
 use crate::eval::{Formula, LevelRow};
+use crate::network::{Comparison, NetworkRun, PerLevel, compare, per_level_of};
 
 /// The value of every formula.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,7 +28,7 @@ pub struct AllFormulas {
 }
 
 /// What one run reports.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HpramReport {
     /// `alg1` or `tree-reduce/<form>`.
     pub algorithm: String,
@@ -77,6 +78,66 @@ pub struct HpramReport {
     pub per_level: Vec<LevelRow>,
     /// The hierarchy, one line per sub-PRAM (at most 64 sub-PRAMs; else empty).
     pub hierarchy: Vec<String>,
+    /// `[network]`: the network execution beside the predictions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network: Option<NetworkReport>,
+    /// `per_level`: the cost tree priced by the per-level variant of paper Section 3.1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_level_model: Option<PerLevelReport>,
+}
+
+/// The cost tree priced by a config's per-level model (paper Section 3.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PerLevelReport {
+    /// The model.
+    pub model: PerLevel,
+    /// Its cost under the config's formula and memory variant.
+    pub tau: u64,
+    /// Every formula.
+    pub formulas: AllFormulas,
+}
+
+/// A network execution (paper Section 3) beside the preset's and the calibrated per-level
+/// model's predictions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NetworkReport {
+    /// The network execution: its time, constructs, hops and messages.
+    pub run: NetworkRun,
+    /// The network's final memory equals the abstract run's (a difference fails the run).
+    pub equals_abstract: bool,
+    /// The preset's PhaseRefined `τ` (one barrier per computation phase and communication
+    /// step, as executed).
+    pub preset_tau: u64,
+    /// The per-level model (paper Section 3.1) calibrated on this execution.
+    pub per_level: PerLevel,
+    /// Its PhaseRefined `τ`.
+    pub per_level_tau: u64,
+    /// Every construct beside the preset.
+    pub vs_preset: Vec<Comparison>,
+    /// Every construct beside the calibrated per-level model.
+    pub vs_per_level: Vec<Comparison>,
+}
+
+impl NetworkReport {
+    /// The report of `run`, the network execution of the cost tree `tree`, under `preset`.
+    pub fn new(run: NetworkRun, tree: &crate::CostTree, preset: &Preset) -> NetworkReport {
+        let per_level = per_level_of(&run);
+        let price = |m: &dyn crate::CostModel| {
+            tree.eval(m, MemoryVariant::NonUniform, Formula::PhaseRefined).total
+        };
+        let (preset_tau, per_level_tau) = (price(preset), price(&per_level));
+        let vs_preset = compare(&run, preset, &format!("preset {preset}"));
+        let vs_per_level = compare(&run, &per_level, "the per-level model (calibrated)");
+        NetworkReport {
+            run,
+            equals_abstract: true,
+            preset_tau,
+            per_level,
+            per_level_tau,
+            vs_preset,
+            vs_per_level,
+        }
+    }
 }
 
 /// Runs a config (`file` locates a `[pram]` table's assembly file).
@@ -90,7 +151,8 @@ pub fn run_hpram_config(
 
 /// The report of `executed`, the run of `config` under `preset`.
 pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -> HpramReport {
-    let Executed { name, procs, mem_words, tree, outcome, interpreter, mismatch } = executed;
+    let Executed { name, procs, mem_words, tree, outcome, interpreter, mismatch, network } =
+        executed;
     let (result, verified, trace_hash) = outcome;
     let tree = &tree;
     let price = |f| tree.eval(&preset, config.memory, f).total;
@@ -126,6 +188,20 @@ pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -
         } else {
             Vec::new()
         },
+        network: network.map(|run| NetworkReport::new(run, tree, &preset)),
+        per_level_model: config.per_level().ok().flatten().map(|model| {
+            let price = |f| tree.eval(&model, config.memory, f).total;
+            PerLevelReport {
+                tau: price(config.formula),
+                formulas: AllFormulas {
+                    exact: price(Formula::Exact),
+                    phase_refined: price(Formula::PhaseRefined),
+                    simplified: price(Formula::Simplified),
+                    two_stage: price(Formula::TwoStage),
+                },
+                model,
+            }
+        }),
     }
 }
 

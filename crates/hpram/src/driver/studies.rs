@@ -4,6 +4,7 @@
 pub mod fft_locality;
 pub mod iso;
 pub mod model;
+pub mod network;
 pub mod tree_r;
 pub mod usable;
 

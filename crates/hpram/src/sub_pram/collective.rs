@@ -76,6 +76,9 @@ impl SubPram<'_> {
         if self.shared.count_only {
             return Ok(());
         }
+        if self.shared.record {
+            self.log.push(crate::step_log::Ev::Unsupported(name));
+        }
         let words = self.shared.local_words;
         match label {
             None => {
@@ -114,6 +117,9 @@ impl SubPram<'_> {
                 path: self.node.path.clone(),
                 step: self.step_index(),
             });
+        }
+        if self.shared.record {
+            self.log.push(crate::step_log::Ev::Unsupported("any"));
         }
         let (offset, nprocs, params) = (self.node.offset, self.node.procs, self.params);
         let limit = self.private_words();

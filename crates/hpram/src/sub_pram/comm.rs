@@ -271,6 +271,23 @@ impl SubPram<'_> {
         }
     }
 
+    /// Records the step for the network executor at global addresses (fetch-ops and blocks
+    /// as an unsupported step).
+    fn record_step(&mut self, batch: &Batch, read_values: &[i64]) {
+        use crate::step_log::{CommLog, Ev};
+        if !batch.fetches.is_empty() || !batch.blocks.is_empty() {
+            let what = if batch.fetches.is_empty() { "block transfer" } else { "fetch-op" };
+            self.log.push(Ev::Unsupported(what));
+            return;
+        }
+        let base = if self.shared.uniform { 0 } else { self.node.mem_base };
+        let reads = batch.reads.iter().zip(read_values);
+        let reads = reads.map(|(a, &v)| (a.pid, base + a.addr as usize, v)).collect();
+        let writes =
+            batch.writes.iter().map(|a| (a.pid, base + a.addr as usize, a.value)).collect();
+        self.log.push(Ev::Comm(CommLog { reads, writes }));
+    }
+
     pub(super) fn execute_comm(&mut self, ops: &[MemOp]) -> Result<(), HpramError> {
         let step = self.step_index();
         let mut batch = self.gather(step, ops)?;
@@ -344,6 +361,9 @@ impl SubPram<'_> {
         let read_values: Vec<i64> =
             batch.reads.iter().map(|a| self.mem.get(a.addr as usize)).collect();
         self.record_footprint(step, &batch, &read_values);
+        if self.shared.record {
+            self.record_step(&batch, &read_values);
+        }
         if let (Variant::CrcwFetchOp(op), false) = (variant, batch.fetches.is_empty()) {
             let n = batch.fetches.len();
             let (mut prefix, mut rix, mut folded) = (vec![0; n], vec![0u32; n], Vec::new());

@@ -12,13 +12,14 @@ use crate::config::SubModel;
 use crate::cost_tree::{CostNode, Siblings, push_sibling};
 use crate::error::HpramError;
 use crate::memory::{ChildWrites, Mem, Overlay, check_siblings, merge_children};
+use crate::step_log::{Ev, NodeLog};
 use crate::sub_pram::{HAlgorithm, SubPram};
 use crate::trace;
 use crate::word::Word;
 
 /// What a finished child hands back: its cost node, (uniform) its writes and footprint, and
 /// its replay hash.
-type ChildDone = (CostNode, Option<ChildWrites>, u64);
+type ChildDone = ((CostNode, Option<ChildWrites>, u64), NodeLog);
 
 /// One sub-PRAM of a general partition step: `P_i` processors running `alg(params)`.
 #[derive(Clone)]
@@ -164,7 +165,8 @@ impl SubPram<'_> {
                 .zip(parts.par_iter())
                 .map(|(mut child, part)| {
                     part.alg.run(&mut child)?;
-                    Ok(child.finish())
+                    let log = child.take_log();
+                    Ok((child.finish(), log))
                 })
                 .collect()
         };
@@ -176,7 +178,9 @@ impl SubPram<'_> {
         sizes.iter().for_each(|&p| self.hash.word(p as u64));
         let mut runs = Vec::new();
         let mut writes = Vec::with_capacity(done.len());
-        for (node, child_writes, hash) in done {
+        let mut logs = Vec::new();
+        for ((node, child_writes, hash), log) in done {
+            logs.push(log);
             self.hash.word(hash);
             push_sibling(&mut runs, Arc::new(node), 1);
             writes.push(child_writes);
@@ -185,6 +189,9 @@ impl SubPram<'_> {
         if !writes.is_empty() {
             check_siblings(&path, &writes.iter().map(|(_, f)| f).collect::<Vec<_>>())?;
             merge_children(&mut self.mem, writes);
+        }
+        if shared.record {
+            self.log.push(Ev::Partition(logs));
         }
         self.push_partition(runs);
         Ok(())

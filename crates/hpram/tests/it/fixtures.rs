@@ -48,6 +48,8 @@ fn fixture_costs() {
         ("library-prefix-sums-n8-hypercube.toml", 178),
         ("library-hot-spot-read-n16-priority-mesh.toml", 33),
         ("library-file-prefix-sums.toml", 40),
+        ("network-tree-hier-p4-hypercube.toml", 27),
+        ("per-level-tree-hier-p4.toml", 27),
     ] {
         assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
     }
@@ -67,4 +69,43 @@ fn count_only_fixture_equals_full() {
     };
     let full = strip(run(&root.join("tree-hier-p4-hypercube.toml")));
     assert_eq!(strip(run(&root.join("tree-hier-p4-count-only.toml"))), full);
+}
+
+/// The network fixture by hand (paper Section 3.1; `docs/models/hpram.md`, H-PRAM on a
+/// network), link delay 1 on the 2-cube: the root's barrier is a scan over the binomial tree
+/// rooted at node 0 (node 3 -> 2 -> 0 is 2 hops up, then 2 down): 4, against the preset's
+/// `s_alpha(4) = 2`; a 2-node sub-cube's barrier is 1 + 1 = 2 against `s_alpha(2) = 1`; the
+/// root's beta-sync over the designated nodes 0 and 2 (one hop apart) is 1 up + 1 down = 2
+/// against `s_beta(2, 4) = log2 2 = 1`. The per-level model calibrated on the run prices it at
+/// its measured time (every level's constructs have one size here).
+#[test]
+fn network_fixture_by_hand() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
+    let report = run(&root.join("network-tree-hier-p4-hypercube.toml"));
+    let net = &report["report"]["network"];
+    assert_eq!(net["equals_abstract"], true);
+    assert_eq!(report["report"]["result"], 120);
+    let find = |construct: &str, level: u64| {
+        let rows = net["vs_preset"].as_array().expect("rows");
+        let row = rows.iter().find(|r| r["construct"] == construct && r["level"] == level);
+        let row = row.expect("a construct row");
+        (row["measured"].as_f64().expect("mean"), row["predicted"].as_u64().expect("value"))
+    };
+    assert_eq!(find("barrier", 1), (4.0, 2));
+    assert_eq!(find("barrier", 2), (2.0, 1));
+    assert_eq!(find("beta-sync", 1), (2.0, 1));
+    assert_eq!(net["per_level_tau"], net["run"]["time"]);
+}
+
+/// The per-level pricing of E3 by hand (the fixture's comment): 27 + 8 = 35 Exact, the
+/// two-stage total unchanged at 18.
+#[test]
+fn per_level_fixture_by_hand() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
+    let report = run(&root.join("per-level-tree-hier-p4.toml"));
+    let model = &report["report"]["per_level_model"];
+    assert_eq!(
+        (model["tau"].as_u64(), model["formulas"]["two_stage"].as_u64()),
+        (Some(35), Some(18))
+    );
 }

@@ -7,6 +7,7 @@ mod instances;
 mod library;
 mod lockstep;
 mod machine;
+mod network;
 mod props;
 mod specs;
 mod studies;

@@ -432,7 +432,8 @@ impl SimConfig {
     pub fn schedule_len(&self) -> u64 {
         let scan = 2 * u64::from(scan_levels(self.logp.p(), self.fanin())) + 1;
         // b = 2 ceil(C/G) <= 2L <= 2^21: it fits a usize.
-        1 + self.sort.supersteps(self.logp.p()) + 2 * scan + 1
+        let b = usize::try_from(self.slot_capacity()).unwrap_or(usize::MAX);
+        1 + self.sort.supersteps(self.logp.p(), b) + 2 * scan + 1
     }
 
     /// The BSP machine's parameters `(p, g, l)`.

@@ -5,7 +5,9 @@
 mod cascade;
 mod scan;
 
-pub use cascade::{cascade_sort_blocks, cascade_supersteps};
+pub use cascade::{
+    cascade_fan_in, cascade_sort_blocks, cascade_sort_blocks_fan_in, cascade_supersteps,
+};
 pub use scan::{ScanMsg, TreeScan, scan_levels};
 
 use serde::{Deserialize, Serialize};
@@ -33,7 +35,8 @@ pub enum SortAlgorithm {
     /// Batcher's bitonic sort with merge-split ([`bitonic_sort_blocks`]): `1 + k (k + 1) / 2`
     /// supersteps on `p = 2^k` processors.
     Bitonic,
-    /// Cole's cascading merge sort ([`cascade_sort_blocks`]): `O(log p)` supersteps.
+    /// Cole's cascading merge sort on a `d`-ary tree ([`cascade_sort_blocks`], `d` from
+    /// [`cascade_fan_in`]): `12 ceil(log2 p / log2 d)` supersteps.
     Cascade,
 }
 
@@ -49,11 +52,12 @@ impl SortAlgorithm {
         }
     }
 
-    /// Supersteps the sort takes on `p` processors (neither depends on the block size).
-    pub fn supersteps(self, p: u32) -> u64 {
+    /// Supersteps the sort takes on `p` processors with blocks of `capacity` items (the
+    /// bitonic sort's do not depend on it, the cascade's fan-in does).
+    pub fn supersteps(self, p: u32, capacity: usize) -> u64 {
         match self {
             SortAlgorithm::Bitonic => 1 + bitonic_stages(p),
-            SortAlgorithm::Cascade => cascade_supersteps(p),
+            SortAlgorithm::Cascade => cascade_supersteps(p, capacity),
         }
     }
 

@@ -34,7 +34,7 @@ proptest! {
             sort.sort_blocks(&mut machine, capacity, "sort", |key| key, Some).unwrap();
             let (sorted, ledger) = machine.finish();
             prop_assert_eq!(&sorted, &expected, "{}", sort);
-            prop_assert_eq!(ledger.supersteps() as u64, sort.supersteps(p), "{}", sort);
+            prop_assert_eq!(ledger.supersteps() as u64, sort.supersteps(p, capacity), "{}", sort);
         }
     }
 }

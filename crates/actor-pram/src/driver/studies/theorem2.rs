@@ -34,7 +34,7 @@ fn default_b() -> u32 {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Theorem2Params {
-    /// Butterfly dimension, `2..=9`.
+    /// Butterfly dimension, `2..=MAX_N`.
     pub n: u32,
     /// A library program.
     pub program: Algorithm,
@@ -53,6 +53,10 @@ pub struct Theorem2Params {
 
 /// The largest `n` the search runs on.
 pub const SEARCH_MAX_N: u32 = 4;
+
+/// The largest butterfly dimension (a permutation read at `n = 14` on actors: about 56 s
+/// of one core per pass and 1.2 GB).
+pub const MAX_N: u32 = 14;
 
 /// A validated point.
 #[derive(Debug, Clone)]
@@ -82,7 +86,13 @@ pub struct Theorem2Row {
     pub step_over_3n_1: f64,
     /// Mean forward rounds per pass over `3n − 1`.
     pub fwd_ratio: f64,
-    /// The steps' actor time over their lockstep rounds.
+    /// Mean lockstep rounds per pass `R_fwd + R_rev` over `3n − 1` (the decomposition's
+    /// routing factor, Theorem 2).
+    pub rounds_per_pass_over_3n_1: f64,
+    /// Passes per global step (1 with one PPU per router; the decomposition's third factor).
+    pub passes_per_step: f64,
+    /// The steps' actor time over their lockstep rounds: the actor-time depth of a round
+    /// (Property 1: at most `4 + 1/R`).
     pub per_round: f64,
     /// The least pass's actor time over its rounds `R = R_fwd + R_rev`.
     pub pass_per_round_min: f64,
@@ -127,8 +137,8 @@ impl Study for Theorem2 {
         "Theorem 2 and Property 1: library programs through the butterfly translation on actors; actor_time / (T log2 N) as n grows, every pass within [R, 4R + 1]"
     }
     fn point(&self, p: &Theorem2Params) -> Result<Theorem2Point, ModelError> {
-        if !(2..=9).contains(&p.n) {
-            return Err(ParamError::new("n", "2 <= n <= 9", p.n).into());
+        if !(2..=MAX_N).contains(&p.n) {
+            return Err(ParamError::new("n", "2 <= n <= 14", p.n).into());
         }
         if !(1..=64).contains(&p.b) {
             return Err(ParamError::new("b", "1 <= b <= 64", p.b).into());
@@ -202,6 +212,8 @@ impl Study for Theorem2 {
             step_over_3n_1: a.actor_time.saturating_sub(r.pram.t) as f64
                 / (r.pram.g.max(1) as f64 * empty),
             fwd_ratio: r.fwd_over_3n_1,
+            rounds_per_pass_over_3n_1: r.rounds_per_pass / empty,
+            passes_per_step: r.passes as f64 / r.pram.g.max(1) as f64,
             per_round: a.actor_time_per_round,
             pass_per_round_min: a.pass_per_round_min,
             pass_per_round_max: a.pass_per_round_max,
@@ -221,12 +233,7 @@ impl Study for Theorem2 {
         }])
     }
     fn claims(&self) -> Vec<Claim> {
-        // Theorem 2's law for a ratio to `T log2 N` is the constant; the nearest rival is one
-        // log factor more (`T log^2 N`, the ratio growing like `log2 N`), whose relative slope
-        // per doubling of `n` is 0.59 on n = 2..6: a band of half of it separates them.
-        let constant = || Law::new("T log N (constant ratio)");
-        let log_more = || Law::new("T log^2 N (log2 N more)").log2("routers", 1.0);
-        vec![
+        let mut claims = vec![
             Claim::all_true(
                 "equal to the reference; every step equal to the lockstep router",
                 "verified",
@@ -252,59 +259,10 @@ impl Study for Theorem2 {
             .result(Law::new("log N rounds (constant ratio)"))
             .rival(Law::new("log^2 N rounds (log2 N more)").log2("routers", 1.0))
             .of("Theorem 2"),
-            Claim::slope(
-                "Theorem 2: actor_time / (T log2 N) changes by at most 0.25 of its level per doubling of n (the law T log N gives 0, the rival T log^2 N 0.59 on n = 2..6; measured 0.33-0.39)",
-                "actor_time_over_t_log_n",
-                "n",
-                -0.25,
-                0.25,
-            )
-            .result(constant())
-            .rival(log_more())
-            .expect(Verdict::NotReproduced, "docs/models/actor-pram.md#theorem-2-at-small-n")
-            .of("Theorem 2"),
-            Claim::slope(
-                "Theorem 2 for the overlapping run (the whole program, Choice 22): overlap_actor_time / (T log2 N) changes by at most 0.25 of its level per doubling of n (the law T log N gives 0, the rival T log^2 N 0.59 on n = 2..6; measured 0.37-0.42)",
-                "overlap_over_t_log_n",
-                "n",
-                -0.25,
-                0.25,
-            )
-            .result(constant())
-            .rival(log_more())
-            .expect(Verdict::NotReproduced, "docs/models/actor-pram.md#theorem-2-at-small-n")
-            .of("Theorem 2"),
-            Claim::slope(
-                "Theorem 2 per global step: (actor_time - T) / (G (3n - 1)), a step's depth over the empty pass's rounds, changes by at most 0.25 of its level per doubling of n (the law, O(log N) per step, gives 0; one log N more 0.59 on n = 2..6; measured 0.25-0.29, -0.005-0.12 over n = 4..6 alone)",
-                "step_over_3n_1",
-                "n",
-                -0.25,
-                0.25,
-            )
-            .result(Law::new("log N per step (constant ratio)"))
-            .rival(Law::new("log^2 N per step (log2 N more)").log2("routers", 1.0))
-            .expect(Verdict::NotReproduced, "docs/models/actor-pram.md#theorem-2-at-small-n")
-            .of("Theorem 2"),
-            Claim::within(
-                "Definition 1's maximum from below (Choice 2): the deepest order the search finds (FIFO, LIFO, max-depth, greedy and priority restarts; rows with restarts > 0, n <= 4) is at least FIFO's and within 1.5 times it (measured 1.008-1.088 with 4 restarts)",
-                "deepest_over_fifo",
-                1.0,
-                1.5,
-            )
-            .only("searched", true)
-            .consistency(),
-            Claim::slope(
-                "Theorem 2 with the deepest order found (rows with restarts > 0, n <= 4): deepest_actor_time / (T log2 N) changes by at most 0.25 of its level per doubling of n (the law T log N gives 0, the rival T log^2 N 0.59; measured 0.34-0.47 with 4 restarts)",
-                "deepest_over_t_log_n",
-                "n",
-                -0.25,
-                0.25,
-            )
-            .only("searched", true)
-            .result(constant())
-            .rival(log_more())
-            .expect(Verdict::NotReproduced, "docs/models/actor-pram.md#theorem-2-at-small-n")
-            .of("Theorem 2"),
+        ];
+        claims.extend(decomposition());
+        claims.extend(theorem2_slopes());
+        claims.push(
             Claim::within(
                 "the overlapping run saves a few percent of the barrier measure on the project's own construction (Choice 22): overlap_actor_time / actor_time within [0.8, 1] (measured 0.88-0.98 for n = 2..6)",
                 "overlap_ratio",
@@ -312,7 +270,8 @@ impl Study for Theorem2 {
                 1.0,
             )
             .illustration(),
-        ]
+        );
+        claims
     }
     fn glossary(&self) -> Vec<Column> {
         vec![
@@ -337,7 +296,15 @@ impl Study for Theorem2 {
                 "(actor_time − T) / (G · (3n − 1)): the steps' extra depth over the empty pass",
             ),
             Column::new("fwd_ratio", "mean forward rounds per pass over 3n − 1"),
-            Column::new("per_round", "the steps' actor time over their lockstep rounds"),
+            Column::new(
+                "rounds_per_pass_over_3n_1",
+                "mean lockstep rounds per pass (forward + reverse) over 3n − 1",
+            ),
+            Column::new("passes_per_step", "passes per global step"),
+            Column::new(
+                "per_round",
+                "depth per round: the steps' actor time over their lockstep rounds (actor-time units per round)",
+            ),
             Column::new(
                 "pass_per_round_min",
                 "the least pass's actor time over its rounds R = R_fwd + R_rev",
@@ -382,14 +349,139 @@ impl Study for Theorem2 {
                 "n",
                 &["actor_time_over_t_log_n", "overlap_over_t_log_n"],
             )
-            .series("program"),
+            .series("program")
+            .only("scheduler", "fifo"),
+            Plot::new(
+                "rounds-per-pass",
+                "Theorem 2 taken apart, the routing factor (FIFO): lockstep rounds per pass / (3n - 1)",
+                "n",
+                &["rounds_per_pass_over_3n_1"],
+            )
+            .series("program")
+            .only("scheduler", "fifo"),
+            Plot::new(
+                "depth-per-round",
+                "Theorem 2 taken apart, the cadence factor (FIFO): actor-time depth per lockstep round",
+                "n",
+                &["per_round"],
+            )
+            .series("program")
+            .only("scheduler", "fifo"),
             Plot::new(
                 "per-round",
                 "actor time per lockstep round (Property 1: at most 4 + 1/R per pass)",
                 "n",
                 &["pass_per_round_min", "pass_per_round_max"],
             )
-            .series("program"),
+            .series("program")
+            .only("scheduler", "fifo"),
         ]
     }
+}
+
+/// The relative slope per doubling of `n` a Theorem 2 ratio may have: half the score of the
+/// nearest rival, `T log^1.5 N` (a ratio to `T log2 N` growing like `sqrt(log2 N)`), which
+/// scores 0.315 on n = 2..6 and 0.295 on n = 2..9, the default grid's ranges (`T log^2 N`:
+/// 0.592 and 0.540; on n = 2..12, the large preset's, 0.284 and 0.510).
+pub const THEOREM2_BAND: f64 = 0.145;
+
+/// The relative slope per doubling of `n` a factor of the decomposition may have: half the
+/// score of its rival, one `log2 N` more (0.540 on n = 2..9, 0.592 on n = 2..6).
+pub const FACTOR_BAND: f64 = 0.26;
+
+/// Theorem 2's actor time taken apart (Section 5): `actor_time − (T − G)` is the passes
+/// times the rounds per pass times the depth per round, so `actor_time / (T log2 N)` is
+/// about `(G / T) · passes_per_step · (rounds_per_pass / (3n − 1)) · depth_per_round ·
+/// (3n − 1) / log2 N`; each factor against its own limit.
+fn decomposition() -> Vec<Claim> {
+    let constant = |what: &str| Law::new(&format!("{what} (constant)"));
+    let log_more = |what: &str| Law::new(&format!("{what} (log2 N more)")).log2("routers", 1.0);
+    vec![
+        Claim::slope(
+            "Theorem 2's routing factor: lockstep rounds per pass (forward + reverse) / (3n - 1) changes by at most 0.26 of its level per doubling of n (halfway to the rival log2 N more, 0.54 on n = 2..9)",
+            "rounds_per_pass_over_3n_1",
+            "n",
+            -FACTOR_BAND,
+            FACTOR_BAND,
+        )
+        .result(constant("O(log N) rounds per pass"))
+        .rival(log_more("log^2 N rounds per pass"))
+        .of("Theorem 2"),
+        Claim::slope(
+            "Theorem 2's cadence factor: depth per round (the steps' actor time over their lockstep rounds) changes by at most 0.26 of its level per doubling of n (halfway to the rival log2 N more, 0.54 on n = 2..9; Property 1 bounds it by 4 + 1/R)",
+            "per_round",
+            "n",
+            -FACTOR_BAND,
+            FACTOR_BAND,
+        )
+        .result(constant("O(1) depth per round"))
+        .rival(log_more("log N depth per round"))
+        .of("Theorem 2"),
+        Claim::within(
+            "Theorem 2's step factor: one pass per global step on every row (one PPU per router, S <= N)",
+            "passes_per_step",
+            1.0,
+            1.0,
+        )
+        .exact()
+        .of("Theorem 2"),
+    ]
+}
+
+/// Theorem 2 itself: the ratios of actor time to `T log2 N` against the rivals `T log^1.5 N`
+/// and `T log^2 N`, scored by the referee on the same grid.
+fn theorem2_slopes() -> Vec<Claim> {
+    let laws = |claim: Claim| {
+        claim
+            .result(Law::new("T log N (constant ratio)"))
+            .rival(Law::new("T log^1.5 N (sqrt(log2 N) more)").log2("routers", 0.5))
+            .rival(Law::new("T log^2 N (log2 N more)").log2("routers", 1.0))
+            .of("Theorem 2")
+    };
+    let band = THEOREM2_BAND;
+    vec![
+        laws(Claim::slope(
+            "Theorem 2: actor_time / (T log2 N) changes by at most 0.145 of its level per doubling of n (halfway to the nearest rival T log^1.5 N, which scores 0.295 on n = 2..9 and 0.315 on n = 2..6; T log^2 N scores 0.540 and 0.592)",
+            "actor_time_over_t_log_n",
+            "n",
+            -band,
+            band,
+        ))
+        .expect(Verdict::NotReproduced, "docs/models/actor-pram.md#theorem-2-at-small-n"),
+        laws(Claim::slope(
+            "Theorem 2 for the overlapping run (the whole program, Choice 22): overlap_actor_time / (T log2 N) changes by at most 0.145 of its level per doubling of n (rivals as above)",
+            "overlap_over_t_log_n",
+            "n",
+            -band,
+            band,
+        ))
+        .expect(Verdict::NotReproduced, "docs/models/actor-pram.md#theorem-2-at-small-n"),
+        laws(Claim::slope(
+            "Theorem 2 per global step: (actor_time - T) / (G (3n - 1)), a step's depth over the empty pass's rounds, changes by at most 0.145 of its level per doubling of n (rivals as above)",
+            "step_over_3n_1",
+            "n",
+            -band,
+            band,
+        ))
+        .expect(Verdict::NotReproduced, "docs/models/actor-pram.md#theorem-2-at-small-n"),
+        Claim::within(
+            "Definition 1's maximum from below (Choice 2): the deepest order the search finds (FIFO, LIFO, max-depth, greedy and priority restarts; rows with restarts > 0, n <= 4) is at least FIFO's and within 1.5 times it (measured 1.008-1.088 with 4 restarts)",
+            "deepest_over_fifo",
+            1.0,
+            1.5,
+        )
+        .only("searched", true)
+        .consistency(),
+        laws(
+            Claim::slope(
+                "Theorem 2 with the deepest order found (rows with restarts > 0, n <= 4): deepest_actor_time / (T log2 N) changes by at most 0.145 of its level per doubling of n (rivals as above)",
+                "deepest_over_t_log_n",
+                "n",
+                -band,
+                band,
+            )
+            .only("searched", true),
+        )
+        .expect(Verdict::NotReproduced, "docs/models/actor-pram.md#theorem-2-at-small-n"),
+    ]
 }

@@ -21,7 +21,33 @@ use crate::ranade::packet::reads_as_accesses;
 use crate::ranade::settings::FetchOrder;
 use crate::ranade::stats::SlotDigest;
 
+/// The events one actor of a pass may take per round in [`LockstepRouter::pass_event_limit`]
+/// (a virtual node takes 2.0 per round in the measured permutation reads at n = 12, 14).
+pub const EVENTS_PER_ACTOR_ROUND: u64 = 4;
+
 impl LockstepRouter {
+    /// The events a pass on actors with `ppus` PPUs may take (Section 5, Theorem 2: a pass
+    /// takes `O(n + S / 2^n)` rounds with high probability, `S / 2^n` being the packets per
+    /// row): [`EVENTS_PER_ACTOR_ROUND`] times the run's actors (`(3n − 1) 2^n` virtual nodes,
+    /// a host and a hash actor per router, the PPUs) times the rounds of the forward and the
+    /// reverse pass, each counted as at most `2 (3n − 1) + 4 ceil(S / 2^n)` (twice the empty
+    /// pass's, and four per packet per row; measured at n = 12 and 14 with `S = N`: 89 and
+    /// 103 forward rounds against 118 and 138), and never below [`Limits::default`]'s
+    /// `10^8`. With `S = N` this is 274,530,304 at n = 12 and 1,501,298,688 at n = 14,
+    /// against 46,676,442 and 263,577,054 events measured (seed 1); the example
+    /// `route_permutation` prints it with the run. The overlapping run of a whole program
+    /// keeps the runtime's default `10^8`, which the butterfly translation checks before it
+    /// runs (`docs/models/actor-pram.md`, Limits).
+    pub fn pass_event_limit(&self, ppus: u64) -> u64 {
+        let n = u64::from(self.n);
+        let rows = u64::from(self.rows);
+        let nodes = u64::from(self.levels) * rows;
+        let actors = nodes + 2 * u64::from(self.routers()) + ppus;
+        let rounds = 2 * (3 * n - 1) + 4 * ppus.div_ceil(rows);
+        let scaled = EVENTS_PER_ACTOR_ROUND.saturating_mul(actors).saturating_mul(2 * rounds);
+        scaled.max(Limits::default().max_events)
+    }
+
     /// The actor of virtual node `(l, r)`: its index.
     pub(super) fn actor_id(&self, l: u32, r: u32) -> ActorId {
         // idx < levels · rows <= (3·16 − 1) · 2^16 fits u32.
@@ -237,6 +263,9 @@ impl LockstepRouter {
     /// the writes of a multiplexed step's earlier passes. `memory` gets the hosts' writes.
     /// Property 1: the slots of both passes, the rounds, the deliveries and the
     /// serialization equal the lockstep pass's for every scheduler; only the depth varies.
+    ///
+    /// The run may take [`LockstepRouter::pass_event_limit`] events for `ppus.len()` PPUs;
+    /// past it, `Error::Actor(ActorError::EventLimit { limit })`.
     #[expect(
         clippy::too_many_arguments,
         reason = "one pass: the step, its PPUs, the held writes and the scheduler"
@@ -250,6 +279,36 @@ impl LockstepRouter {
         ppus: Range<u32>,
         held: &mut Held,
         scheduler: Scheduler,
+    ) -> Result<ActorPass, Error> {
+        let max_events = self.pass_event_limit(ppus.len() as u64);
+        self.actor_step_pass_within(
+            variant,
+            accesses,
+            memory,
+            fetch_order,
+            ppus,
+            held,
+            scheduler,
+            max_events,
+        )
+    }
+
+    /// [`LockstepRouter::actor_step_pass`] with at most `max_events` actor events (past
+    /// them, `Error::Actor(ActorError::EventLimit { limit: max_events })`).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one pass: the step, its PPUs, the held writes, the scheduler and the limit"
+    )]
+    pub fn actor_step_pass_within(
+        &self,
+        variant: Variant,
+        accesses: &[Access],
+        memory: &mut [i64],
+        fetch_order: FetchOrder,
+        ppus: Range<u32>,
+        held: &mut Held,
+        scheduler: Scheduler,
+        max_events: u64,
     ) -> Result<ActorPass, Error> {
         if let Some(a) = accesses.iter().find(|a| !ppus.contains(&a.pid)) {
             return Err(Error::InvalidConfig {
@@ -273,7 +332,8 @@ impl LockstepRouter {
             code: None,
             per_step: 1,
         };
-        let mut rt: Runtime<StepActor> = Runtime::new(scheduler, Limits::default());
+        let limits = Limits { max_events, ..Limits::default() };
+        let mut rt: Runtime<StepActor> = Runtime::new(scheduler, limits);
         let start = ppus.start;
         self.spawn_run(&mut rt, &env, ppus, held, |pid, hash| {
             let access = issued[(pid - start) as usize].take();
@@ -349,17 +409,30 @@ impl LockstepRouter {
     }
 
     /// [`LockstepRouter::read_pass`] served by actors: PPUs `0..N` take part (one per router;
-    /// PPUs without a read send none).
+    /// PPUs without a read send none), within [`LockstepRouter::pass_event_limit`] events.
     pub fn actor_read_pass(
         &self,
         reads: &[(u32, u32)],
         memory: &[i64],
         scheduler: Scheduler,
     ) -> Result<ActorPass, Error> {
+        let max_events = self.pass_event_limit(u64::from(self.routers()));
+        self.actor_read_pass_within(reads, memory, scheduler, max_events)
+    }
+
+    /// [`LockstepRouter::actor_read_pass`] with at most `max_events` actor events (past them,
+    /// `Error::Actor(ActorError::EventLimit { limit: max_events })`).
+    pub fn actor_read_pass_within(
+        &self,
+        reads: &[(u32, u32)],
+        memory: &[i64],
+        scheduler: Scheduler,
+        max_events: u64,
+    ) -> Result<ActorPass, Error> {
         let mut memory = memory.to_vec();
         let accesses = reads_as_accesses(reads);
         let nn = self.routers();
-        self.actor_step_pass(
+        self.actor_step_pass_within(
             Variant::Crew,
             &accesses,
             &mut memory,
@@ -367,6 +440,7 @@ impl LockstepRouter {
             0..nn,
             &mut Held::new(true),
             scheduler,
+            max_events,
         )
     }
 }

@@ -58,7 +58,7 @@ use crate::bounds::theorem3_bound;
 use crate::driver::studies::lemma2::{PATTERN_COLUMN, Pattern, requested, write_then_read_vars};
 use crate::driver::studies::machine_size;
 use crate::driver::studies::primitives::check_alpha_beta;
-use crate::hmos::{Hmos, HmosConfig, Level0, polarity_frames_count, polarity_largest_q};
+use crate::hmos::{Hmos, HmosConfig, Level0, Sizes, polarity_frames_count, polarity_largest_q};
 use crate::phase::Phase;
 use crate::protocol::{HmosMemory, Selection};
 use crate::select::halves;
@@ -97,6 +97,9 @@ pub struct Theorem3Params {
     pub pattern: Pattern,
     /// The (alpha, beta) pairs the trace is priced under.
     pub alpha_beta: Vec<[f64; 2]>,
+    /// How the chain's sizes m_i are chosen (Section 3, Lemma 1); default the proof's.
+    #[serde(default)]
+    pub sizes: Sizes,
 }
 
 /// One row: one level `i = 0..=k` of one point under one (alpha, beta).
@@ -172,6 +175,7 @@ pub struct Theorem3Point {
     selection: Selection,
     pattern: Pattern,
     alpha_beta: Vec<(f64, f64)>,
+    sizes: Sizes,
 }
 
 /// The (alpha, beta) pairs the exponent claims are made for (the sweep's).
@@ -232,7 +236,7 @@ impl Study for Theorem3Study {
             m = polarity_largest_q(u64::from(n)).map_or(0, polarity_frames_count);
         }
         // Validates n, m, r, k <= k_max(n) and the graph's limits before any run.
-        HmosConfig::with_graph(u64::from(n), m, p.r, p.k, 0, p.level0)?;
+        HmosConfig::with_graph(u64::from(n), m, p.r, p.k, 0, p.level0)?.with_sizes(p.sizes)?;
         let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;
         let alpha_beta = check_alpha_beta(&p.alpha_beta)?;
         Ok(Theorem3Point {
@@ -246,12 +250,14 @@ impl Study for Theorem3Study {
             selection,
             pattern: p.pattern,
             alpha_beta,
+            sizes: p.sizes,
         })
     }
     fn run(&self, point: &Theorem3Point, rng: &mut SimRng) -> Result<Vec<Theorem3Row>, ModelError> {
         let (n, m, k) = (point.n, point.m, point.k);
         let seed: u64 = rng.random_range(0..u64::MAX);
-        let config = HmosConfig::with_graph(u64::from(n), m, point.r, k, seed, point.level0)?;
+        let config = HmosConfig::with_graph(u64::from(n), m, point.r, k, seed, point.level0)?
+            .with_sizes(point.sizes)?;
         let hmos = Hmos::build(&config)?;
         let params = DbspParams::power_law(n, 0.5, 0.5).map_err(Error::from)?;
         let vars = requested(&hmos, point.pattern, n, m, rng)?;
@@ -368,6 +374,7 @@ impl Study for Theorem3Study {
             ),
             Column::new("r", "redundancy r (copies per variable at level 0, odd)"),
             Column::new("level0", "level-0 graph"),
+            Column::new("sizes", "how the chain's sizes m_i are chosen: paper | tracking"),
             Column::new("a", "culling threshold constant a"),
             Column::new("eps", "culling threshold exponent eps"),
             Column::new("pattern", PATTERN_COLUMN),
@@ -618,6 +625,7 @@ mod tests {
             eps: 0.3333,
             pattern: Pattern::Random,
             alpha_beta: vec![[0.5, 0.5]],
+            sizes: crate::hmos::Sizes::Paper,
         };
         for (log_n, m) in [(10, 4960), (15, 988_260)] {
             let point = Theorem3Study.point(&params(log_n, Level0::Polarity, 1.5)).unwrap();

@@ -1,23 +1,26 @@
 //! Cole's pipelined merge sort ("cascading merge", R. Cole, Parallel Merge Sort, SIAM J.
-//! Comput. 17(4), 1988) run on BSP over blocks: the communication-efficient sort the cycle
-//! simulation of LogP on BSP calls for in its step 2 (Bilardi, Herley, Pietracaprina, Pucci,
-//! proof of Theorem 2, through Goodrich's Communication-Efficient Parallel Sorting, STOC 1996).
+//! Comput. 17(4), 1988) run on BSP over blocks, on a tree of fan-in `d` (the `d`-way cascade of
+//! Goodrich's Communication-Efficient Parallel Sorting, STOC 1996): the communication-efficient
+//! sort the cycle simulation of LogP on BSP calls for in its step 2 (Bilardi, Herley,
+//! Pietracaprina, Pucci, proof of Theorem 2, through Goodrich's sort, their reference [3]).
 //!
-//! The processors are the leaves of a complete binary tree; a leaf's list is its block, padded
-//! to the capacity `c` with `+infinity` pads, scattered (below) and sorted. At every stage each node not yet complete merges the samples
-//! of its children's lists (every 4th element; every 2nd and then every element in the two
-//! stages after a child completes), so the node at height `h` completes at stage `3h` and the
-//! root after `3 log2 p` stages. A stage is four supersteps ([`phases`]); every list is spread
-//! over its node's processors in chunks of `c` ([`plan`]), so each superstep is an `O(c)`-relation
-//! whenever the samples' intervals hold O(1) elements of the other side. That holds for Cole's
-//! EREW variant by construction; this is the CREW variant, whose concurrent reads (many
-//! elements of one child between two neighbours of the other) are served one message per
-//! asking processor (each processor asks once for an element, however many of its intervals
-//! need it) and counted in `h`. The input is first scattered by a fixed permutation so that no subtree holds a
-//! contiguous range of the key order (`docs/models/netcore.md`, Choices: the cascade sort).
+//! The processors are the leaves of a complete `d`-ary tree; a leaf's list is its block, padded
+//! to the capacity `c` with `+infinity` pads, scattered (below) and sorted. At every stage each
+//! node not yet complete merges the samples of its children's lists (every `d^2`-th element;
+//! every `d`-th and then every element in the two stages after a child completes; Cole's 4th,
+//! 2nd, 1st for `d = 2`), so the node at height `h` completes at stage `3h` and the root after
+//! `3 ceil(log2 p / log2 d)` stages. A stage is four supersteps ([`phases`]); every list is
+//! spread over its node's processors in chunks of `c` ([`plan`]), so each superstep is an
+//! `O(c)`-relation whenever the samples' intervals hold `O(d)` elements of each other side.
+//! That holds for Cole's EREW variant by construction; this is the CREW variant, whose
+//! concurrent reads (many elements of one child between two neighbours of another) are served
+//! one message per asking processor (each processor asks once for an element, however many of
+//! its intervals need it) and counted in `h`. The input is first scattered by a fixed
+//! permutation so that no subtree holds a contiguous range of the key order
+//! (`docs/models/netcore.md`, Choices: the cascade sort).
 //!
-//! Supersteps on `p = 2^k >= 2` processors: `12 k` (one scatter, four per stage, none after the
-//! last stage's placement); `1` (a local sort) on one processor.
+//! Supersteps on `p = 2^k >= 2` processors: `12 ceil(k / log2 d)` (one scatter, four per stage,
+//! none after the last stage's placement); `1` (a local sort) on one processor.
 
 mod msg;
 mod phases;
@@ -32,12 +35,23 @@ use super::SortBlock;
 
 type Result<T> = std::result::Result<T, BspError>;
 
-/// Supersteps of [`cascade_sort_blocks`] on `p = 2^k` processors: `12 k`, or 1 for `p = 1`,
-/// whatever the capacity.
-pub fn cascade_supersteps(p: u32) -> u64 {
+/// The fan-in `d` of the cascade for blocks of `capacity` keys: 4 from 32 keys per block on,
+/// else 2 (Cole's binary tree). A `d`-way tree has `ceil(log2 p / log2 d)` levels, the
+/// `O(log p / log(N/p + 1))` rounds of Goodrich's communication-efficient sort while
+/// `d^2 = O(N/p)`; measured, `d = 4` pays from 32 keys per block and `d = 8` never pays on
+/// this CREW variant, whose concurrent reads grow like `d^2` (`docs/models/netcore.md`,
+/// Choices: the cascade sort).
+pub fn cascade_fan_in(capacity: usize) -> u32 {
+    if capacity >= 32 { 4 } else { 2 }
+}
+
+/// Supersteps of [`cascade_sort_blocks`] on `p = 2^k` processors with blocks of `capacity`:
+/// `12 ceil(k / log2 d)` for the fan-in `d` of [`cascade_fan_in`], or 1 for `p = 1`.
+pub fn cascade_supersteps(p: u32, capacity: usize) -> u64 {
+    let e = cascade_fan_in(capacity).trailing_zeros();
     match p.trailing_zeros() {
         0 => 1,
-        k => 12 * u64::from(k),
+        k => 12 * u64::from(k.div_ceil(e)),
     }
 }
 
@@ -63,6 +77,31 @@ where
     S: SortBlock<I>,
     I: Ord + Clone,
 {
+    cascade_sort_blocks_fan_in(machine, capacity, cascade_fan_in(capacity), label)
+}
+
+/// [`cascade_sort_blocks`] with the fan-in `d` given instead of [`cascade_fan_in`]'s: `12
+/// ceil(log2 p / log2 d)` supersteps.
+///
+/// # Errors
+///
+/// Those of [`cascade_sort_blocks`], and [`BspError::Precondition`] if `d` is not 2 or 4 (a
+/// node's ranks are held inline, one per child; every fan-in is a copy of the sort's code, and
+/// 8 did not pay, `docs/models/netcore.md`, Choices: the cascade sort).
+pub fn cascade_sort_blocks_fan_in<S, M: Clone, I>(
+    machine: &mut BspMachine<S, M>,
+    capacity: usize,
+    fan_in: u32,
+    label: &str,
+) -> Result<()>
+where
+    S: SortBlock<I>,
+    I: Ord + Clone,
+{
+    if !FAN_INS.contains(&fan_in) {
+        let (rule, got) = (format!("one of {FAN_INS:?}"), fan_in.to_string());
+        return Err(BspError::Precondition { field: "fan_in", rule, got });
+    }
     let p = machine.p();
     if !p.is_power_of_two() {
         return Err(BspError::NotPowerOfTwo { field: "p", value: u64::from(p) });
@@ -72,12 +111,18 @@ where
         return Err(BspError::Precondition { field: "capacity", rule, got });
     }
     super::check_blocks(machine, capacity)?;
-    let plan = Plan::new(p.trailing_zeros(), capacity as u64)?;
-    machine.with_messages(|m: &mut BspMachine<S, Msg<I>>| run(m, &plan, label))
+    let plan = Plan::new(p.trailing_zeros(), capacity as u64, fan_in.trailing_zeros())?;
+    match fan_in {
+        2 => machine.with_messages(|m: &mut BspMachine<S, Msg<I, 2>>| run(m, &plan, label)),
+        _ => machine.with_messages(|m: &mut BspMachine<S, Msg<I, 4>>| run(m, &plan, label)),
+    }
 }
 
-fn run<S: SortBlock<I>, I: Ord + Clone>(
-    m: &mut BspMachine<S, Msg<I>>,
+/// The fan-ins [`cascade_sort_blocks_fan_in`] takes.
+const FAN_INS: [u32; 2] = [2, 4];
+
+fn run<S: SortBlock<I>, I: Ord + Clone, const D: usize>(
+    m: &mut BspMachine<S, Msg<I, D>>,
     plan: &Plan,
     label: &str,
 ) -> Result<()> {
@@ -90,7 +135,7 @@ fn run<S: SortBlock<I>, I: Ord + Clone>(
         })?;
         return Ok(());
     }
-    let mut procs: Vec<Proc<I>> = (0..m.p()).map(|_| Proc::new(plan.k())).collect();
+    let mut procs: Vec<Proc<I, D>> = (0..m.p()).map(|_| Proc::new(plan)).collect();
     let scatter = plan.scatter();
     m.superstep(label, |ctx, state| {
         // Every slot travels, a pad where the block holds no item: pads are keys like any
@@ -175,10 +220,38 @@ mod tests {
     }
 
     #[test]
+    fn every_fan_in_sorts_in_12_levels_supersteps() {
+        let mut rng = crate::rng::seeded(11, 0);
+        for (k, d) in [(1u32, 4u32), (3, 4), (5, 4), (6, 4), (7, 4), (3, 2), (6, 2)] {
+            for c in [1usize, 3, 8, 64] {
+                let p = 1usize << k;
+                let blocks: Vec<Vec<u32>> = (0..p)
+                    .map(|_| (0..rng.random_range(0..=c)).map(|_| rng.random()).collect())
+                    .collect();
+                let want = expected(&blocks, c);
+                let mut m: BspMachine<Vec<u32>, u32> = BspMachine::new(
+                    BspParams::new(Bsp { p: p as u32, g: 1, l: 1 }).unwrap(),
+                    blocks,
+                )
+                .unwrap();
+                cascade_sort_blocks_fan_in(&mut m, c, d, "sort").unwrap();
+                // ceil(k / log2 d) levels of three stages, four supersteps each.
+                let levels = u64::from(k.div_ceil(d.trailing_zeros()));
+                assert_eq!(m.ledger().supersteps() as u64, 12 * levels, "k {k} d {d} c {c}");
+                assert_eq!(m.states().to_vec(), want, "k {k} d {d} c {c}");
+            }
+        }
+        let mut m: BspMachine<Vec<u32>, u32> =
+            BspMachine::new(BspParams::new(Bsp { p: 4, g: 1, l: 1 }).unwrap(), vec![vec![]; 4])
+                .unwrap();
+        assert!(cascade_sort_blocks_fan_in(&mut m, 1, 3, "sort").is_err());
+    }
+
+    #[test]
     fn sorts_random_blocks_in_12_log_p_supersteps() {
         let mut rng = crate::rng::seeded(7, 0);
         for k in 0..=6u32 {
-            for c in [1usize, 2, 3, 4, 5, 8, 13] {
+            for c in [1usize, 2, 3, 4, 5, 8, 13, 16, 37, 64] {
                 for range in [3u32, 1000] {
                     let p = 1usize << k;
                     let blocks: Vec<Vec<u32>> = (0..p)
@@ -190,7 +263,7 @@ mod tests {
                     let want = expected(&blocks, c);
                     let (got, steps, _) = sorted(blocks, c);
                     assert_eq!(got, want, "k {k} c {c} range {range}");
-                    assert_eq!(steps as u64, cascade_supersteps(1 << k), "k {k} c {c}");
+                    assert_eq!(steps as u64, cascade_supersteps(1 << k, c), "k {k} c {c}");
                 }
             }
         }

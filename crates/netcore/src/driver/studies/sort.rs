@@ -109,14 +109,17 @@ pub struct SortPoint {
     keys: KeyDraw,
 }
 
-/// The peak memory a sort takes per key, measured on this study's runs (64-bit keys): the
-/// bitonic sort moves blocks (4.4 GB for 2^26 keys), the cascade holds every list element and
-/// several messages per element in flight (1.0 GB for 2^20 keys); the point is refused above
-/// [`crate::limits::DEFAULT_MEMORY`] (`docs/models/netcore.md`, Limits).
-fn bytes_per_key(sort: SortAlgorithm) -> u64 {
+/// The peak memory of a sort of `keys` 64-bit keys on `p` processors, from this study's runs:
+/// the bitonic sort moves blocks (70 bytes per key: 4.4 GB for 2^26 keys); the cascade holds
+/// every list element and several messages per element in flight, and every processor its
+/// lists of every height (8 KiB per processor and 1300 bytes per key: measured 534 MB at
+/// p = 2^16 with one key each, 5.48 GB at p = 2^16 with 64, 0.88 GB at p = 2^10 with 1024);
+/// the point is refused above [`crate::limits::DEFAULT_MEMORY`] (`docs/models/netcore.md`,
+/// Limits).
+fn memory_estimate(sort: SortAlgorithm, p: u64, keys: u64) -> u64 {
     match sort {
-        SortAlgorithm::Bitonic => 70,
-        SortAlgorithm::Cascade => 1100,
+        SortAlgorithm::Bitonic => keys.saturating_mul(70),
+        SortAlgorithm::Cascade => p.saturating_mul(8192).saturating_add(keys.saturating_mul(1300)),
     }
 }
 
@@ -140,7 +143,7 @@ impl Study for SortStudy {
         }
         let bsp = BspParams::new(Bsp { p: 1 << params.log_p, g: params.g, l: params.l })?;
         let keys = u64::from(params.n) << params.log_p;
-        let estimate = keys.saturating_mul(bytes_per_key(params.sort));
+        let estimate = memory_estimate(params.sort, 1 << params.log_p, keys);
         crate::limits::check("n", estimate, crate::limits::DEFAULT_MEMORY, "bytes (estimated)")?;
         Ok(SortPoint { bsp, n: params.n, sort: params.sort, keys: params.keys })
     }
@@ -163,7 +166,7 @@ impl Study for SortStudy {
             p,
             keys_total: u64::from(p) * u64::from(point.n),
             supersteps,
-            steps_as_stated: u64::try_from(supersteps) == Ok(point.sort.supersteps(p)),
+            steps_as_stated: u64::try_from(supersteps) == Ok(point.sort.supersteps(p, n)),
             max_h: ledger.records.iter().map(|r| r.h).max().unwrap_or(0),
             work,
             comm: cost - work as f64,

@@ -16,40 +16,41 @@
 use crate::ProcId;
 use crate::bsp::Ctx;
 
-use super::msg::{Candidates, Held, Key, Msg, SIDES, other};
+use super::msg::{Candidates, Held, Key, Msg};
 use super::plan::Plan;
 
 /// One interval `[u_{i-1}, u_i)` of a merging node's list that this processor merges (the
 /// last one is open above): `pred` and `succ` are the ranks of its two ends in the children's
-/// samples.
+/// samples, one per child.
 #[derive(Debug, Clone, Copy)]
-struct Interval {
-    pred: [u64; 2],
-    succ: [u64; 2],
+struct Interval<const D: usize> {
+    pred: [u64; D],
+    succ: [u64; D],
 }
 
 /// A processor's part of the cascade.
 #[derive(Debug, Clone)]
-pub(super) struct Proc<I> {
+pub(super) struct Proc<I, const D: usize> {
     /// Per height `h`: this processor's chunk of the list of its ancestor at height `h`.
-    lists: Vec<Vec<Held<I>>>,
+    lists: Vec<Vec<Held<I, D>>>,
     /// Per height: the element just before the chunk, when another processor holds it.
-    ghosts: Vec<Option<Held<I>>>,
+    ghosts: Vec<Option<Held<I, D>>>,
     /// Window answers by height and side, sorted by element index.
-    replies: Vec<[Window<I>; 2]>,
+    replies: Vec<Vec<Window<I>>>,
     /// Set when a message names an element this processor does not hold (a broken plan).
     pub(super) missing: Option<String>,
 }
 
-impl<I: Ord + Clone> Proc<I> {
-    pub(super) fn new(k: u32) -> Self {
-        let levels = k as usize + 1;
-        Self {
-            lists: vec![Vec::new(); levels],
-            ghosts: vec![None; levels],
-            replies: vec![[Window::default(), Window::default()]; levels],
-            missing: None,
-        }
+impl<I: Ord + Clone, const D: usize> Proc<I, D> {
+    pub(super) fn new(plan: &Plan) -> Self {
+        let levels = plan.heights() as usize + 1;
+        let replies = (0..=plan.heights())
+            .map(|h| {
+                let sides = if h == 0 { 0 } else { plan.fan(h) as usize };
+                vec![Window::default(); sides]
+            })
+            .collect();
+        Self { lists: vec![Vec::new(); levels], ghosts: vec![None; levels], replies, missing: None }
     }
 
     /// The leaf: the `c` keys scattered here, sorted. Returns the operations spent
@@ -58,14 +59,14 @@ impl<I: Ord + Clone> Proc<I> {
         keys.sort();
         self.lists[0] = (0..)
             .zip(keys)
-            .map(|(pos, key)| Held { pos, key, rank: [0, 0], pending: None })
+            .map(|(pos, key)| Held { pos, key, rank: [0; D], end: [0; D] })
             .collect();
         c * super::super::ceil_log2(c)
     }
 
     /// The element at `pos` of the list at height `h` that a request names; a missing one is
     /// noted in [`Proc::missing`] (a broken plan).
-    fn requested(&mut self, h: u32, pos: u64) -> Option<&Held<I>> {
+    fn requested(&mut self, h: u32, pos: u64) -> Option<&Held<I, D>> {
         let list = &self.lists[h as usize];
         match list.binary_search_by_key(&pos, |e| e.pos) {
             Ok(i) => Some(&self.lists[h as usize][i]),
@@ -78,14 +79,14 @@ impl<I: Ord + Clone> Proc<I> {
     }
 
     /// The intervals of the list of the merging node at height `h` this processor merges.
-    fn intervals(&self, plan: &Plan, h: u32, t: u32, pid: ProcId) -> Vec<Interval> {
+    fn intervals(&self, plan: &Plan, h: u32, t: u32, pid: ProcId) -> Vec<Interval<D>> {
         let size = plan.up(h, t);
-        let node = u64::from(pid) >> h;
+        let node = plan.node_of(h, pid);
         let list = &self.lists[h as usize];
         let mut out = Vec::with_capacity(list.len() + 1);
         let mut pred = match (list.first(), &self.ghosts[h as usize]) {
             (Some(first), Some(ghost)) if first.pos > 0 => ghost.rank,
-            _ => [0, 0],
+            _ => [0; D],
         };
         for u in list {
             out.push(Interval { pred, succ: u.rank });
@@ -97,7 +98,7 @@ impl<I: Ord + Clone> Proc<I> {
         };
         if last {
             let z = plan.sup(h - 1, t);
-            out.push(Interval { pred, succ: [z, z] });
+            out.push(Interval { pred, succ: [z; D] });
         }
         out
     }
@@ -108,7 +109,7 @@ impl<I: Ord + Clone> Proc<I> {
         &mut self,
         plan: &Plan,
         t: u32,
-        ctx: &mut Ctx<'_, Msg<I>>,
+        ctx: &mut Ctx<'_, Msg<I, D>>,
     ) -> u64 {
         let mut cands: Candidates<I> = ctx
             .drain_inbox()
@@ -122,7 +123,7 @@ impl<I: Ord + Clone> Proc<I> {
         cands.dedup_by_key(|(at, _)| *at);
         let mut ops = cands.len() as u64;
         // Only the lists placed in the last stage have ranks to settle.
-        for h in (1..=plan.k()).filter(|&h| t > 0 && plan.merging(h, t - 1)) {
+        for h in (1..=plan.heights()).filter(|&h| t > 0 && plan.merging(h, t - 1)) {
             let (list, ghost) = (&mut self.lists[h as usize], &mut self.ghosts[h as usize]);
             for e in list.iter_mut().chain(ghost.as_mut()) {
                 ops += e.settle(h, &cands);
@@ -130,10 +131,10 @@ impl<I: Ord + Clone> Proc<I> {
         }
         let pid = ctx.pid();
         let mut wanted = Vec::new();
-        for h in (1..=plan.k()).filter(|&h| plan.merging(h, t)) {
+        for h in (1..=plan.heights()).filter(|&h| plan.merging(h, t)) {
             let z = plan.sup(h - 1, t);
             for iv in self.intervals(plan, h, t, pid) {
-                for side in SIDES {
+                for side in 0..plan.fan(h) as usize {
                     let hi = (iv.succ[side] + 1).min(z);
                     wanted.extend((iv.pred[side].saturating_sub(1)..hi).map(|j| (h, side, j)));
                 }
@@ -142,7 +143,7 @@ impl<I: Ord + Clone> Proc<I> {
         wanted.sort_unstable();
         wanted.dedup();
         for &(h, side, j) in &wanted {
-            let child = 2 * (u64::from(pid) >> h) + side as u64;
+            let child = plan.child(h, plan.node_of(h, pid), side);
             ctx.send(plan.sup_owner(h - 1, child, t, j), Msg::Window { h, side, j });
         }
         ops + wanted.len() as u64
@@ -150,7 +151,12 @@ impl<I: Ord + Clone> Proc<I> {
 
     /// Superstep 2 of stage `t`: answer the window requests with the element and its rank in
     /// the child's next sample. Returns the operations spent.
-    pub(super) fn answer_windows(&mut self, plan: &Plan, t: u32, ctx: &mut Ctx<'_, Msg<I>>) -> u64 {
+    pub(super) fn answer_windows(
+        &mut self,
+        plan: &Plan,
+        t: u32,
+        ctx: &mut Ctx<'_, Msg<I, D>>,
+    ) -> u64 {
         let mut ops = 0;
         for (src, msg) in ctx.drain_inbox() {
             let Msg::Window { h, side, j } = msg else { continue };
@@ -159,7 +165,8 @@ impl<I: Ord + Clone> Proc<I> {
             let Some(e) = self.requested(ch, pos) else { continue };
             // |UP_{t+1}(x)| elements below the key: the merge of x's children's samples while x
             // is incomplete, x's own list once it is complete.
-            let below = if ch >= 1 && t < 3 * ch { e.rank[0] + e.rank[1] } else { e.pos };
+            let sides = if ch >= 1 { plan.fan(ch) as usize } else { 0 };
+            let below = if ch >= 1 && t < 3 * ch { e.rank[..sides].iter().sum() } else { e.pos };
             let next_rank = below / plan.step(ch, t + 1);
             let key = e.key.clone();
             ctx.send(src, Msg::Sup { h, side, j, key, next_rank });
@@ -174,7 +181,7 @@ impl<I: Ord + Clone> Proc<I> {
         &mut self,
         plan: &Plan,
         t: u32,
-        ctx: &mut Ctx<'_, Msg<I>>,
+        ctx: &mut Ctx<'_, Msg<I, D>>,
     ) -> u64 {
         let mut ops = 0;
         for (_, msg) in ctx.drain_inbox() {
@@ -185,8 +192,10 @@ impl<I: Ord + Clone> Proc<I> {
         }
         let pid = ctx.pid();
         let mut fetches = Vec::new();
-        for h in (1..=plan.k()).filter(|&h| plan.merging(h, t)) {
-            let mut windows = std::mem::take(&mut self.replies[h as usize]);
+        for h in (1..=plan.heights()).filter(|&h| plan.merging(h, t)) {
+            let sides = plan.fan(h) as usize;
+            let mut windows =
+                std::mem::replace(&mut self.replies[h as usize], vec![Window::default(); sides]);
             for w in &mut windows {
                 w.0.sort_unstable_by_key(|(j, _, _)| *j);
             }
@@ -197,7 +206,7 @@ impl<I: Ord + Clone> Proc<I> {
         fetches.sort_unstable();
         fetches.dedup();
         for &(h, side, j, reply_to) in &fetches {
-            let child = 2 * (u64::from(pid) >> h) + side as u64;
+            let child = plan.child(h, plan.node_of(h, pid), side);
             let at = plan.sup_owner(h - 1, child, t + 1, j);
             ctx.send(at, Msg::Fetch { h, side, j, reply_to });
         }
@@ -210,9 +219,9 @@ impl<I: Ord + Clone> Proc<I> {
         &mut self,
         plan: &Plan,
         t: u32,
-        ctx: &mut Ctx<'_, Msg<I>>,
+        ctx: &mut Ctx<'_, Msg<I, D>>,
     ) -> u64 {
-        for h in (1..=plan.k()).filter(|&h| plan.merging(h, t)) {
+        for h in (1..=plan.heights()).filter(|&h| plan.merging(h, t)) {
             self.lists[h as usize].clear();
             self.ghosts[h as usize] = None;
         }
@@ -222,11 +231,9 @@ impl<I: Ord + Clone> Proc<I> {
         for (_, msg) in inbox {
             match msg {
                 Msg::Place { h, pos, ghost, key, side, own, lo, hi } => {
-                    let o = other(side);
-                    let mut rank = [0; 2];
-                    (rank[side], rank[o]) = (own, lo);
-                    let pending = (lo < hi).then_some((o, hi));
-                    let e = Held { pos, key, rank, pending };
+                    let (mut rank, mut end) = (lo, hi);
+                    (rank[side], end[side]) = (own, own);
+                    let e = Held { pos, key, rank, end };
                     if ghost {
                         self.ghosts[h as usize] = Some(e);
                     } else {
@@ -237,7 +244,7 @@ impl<I: Ord + Clone> Proc<I> {
                 _ => {}
             }
         }
-        for h in (1..=plan.k()).filter(|&h| plan.merging(h, t)) {
+        for h in (1..=plan.heights()).filter(|&h| plan.merging(h, t)) {
             self.lists[h as usize].sort_by_key(|e| e.pos);
         }
         for (h, side, j, reply_to) in fetches {
@@ -252,7 +259,7 @@ impl<I: Ord + Clone> Proc<I> {
     }
 
     /// After the last stage: the root's elements placed here, in order (pads included).
-    pub(super) fn root_keys(placed: impl Iterator<Item = Msg<I>>) -> Vec<Key<I>> {
+    pub(super) fn root_keys(placed: impl Iterator<Item = Msg<I, D>>) -> Vec<Key<I>> {
         let mut keys: Vec<(u64, Key<I>)> = placed
             .filter_map(|msg| match msg {
                 Msg::Place { pos, ghost: false, key, .. } => Some((pos, key)),
@@ -290,45 +297,52 @@ impl<I> Window<I> {
     }
 }
 
-/// Merges one interval's elements of both children's samples and places them; each element's
-/// rank on its own side of `SUP_{t+1}` is exact, on the other side it lies between the next
-/// ranks of its two neighbours there (Cole, Lemma 2: `SUP_t` is a 3-cover of `SUP_{t+1}`, so
-/// at most three candidates). Returns the operations spent.
-fn merge_interval<I: Ord + Clone>(
+/// Merges one interval's elements of the children's samples (a `d`-way merge) and places
+/// them; each element's rank on its own side of `SUP_{t+1}` is exact, on every other side it
+/// lies between the next ranks of its two neighbours there (Cole, Lemma 2: with `d = 2`,
+/// `SUP_t` is a 3-cover of `SUP_{t+1}`, so at most three candidates; the `d`-way sampling
+/// leaves `O(d)`). Returns the operations spent.
+fn merge_interval<I: Ord + Clone, const D: usize>(
     plan: &Plan,
     h: u32,
     t: u32,
-    iv: &Interval,
-    windows: &[Window<I>; 2],
+    iv: &Interval<D>,
+    windows: &[Window<I>],
     fetches: &mut Vec<(u32, usize, u64, ProcId)>,
-    ctx: &mut Ctx<'_, Msg<I>>,
+    ctx: &mut Ctx<'_, Msg<I, D>>,
 ) -> u64 {
-    let real = SIDES.map(|s| windows[s].range(iv.pred[s]..iv.succ[s]));
-    let (node, size) = (u64::from(ctx.pid()) >> h, plan.up(h, t + 1));
+    let sides = windows.len();
+    let real: Vec<&[(u64, Key<I>, u64)]> =
+        (0..sides).map(|s| windows[s].range(iv.pred[s]..iv.succ[s])).collect();
+    let (node, size) = (plan.node_of(h, ctx.pid()), plan.up(h, t + 1));
     let again = plan.incomplete_after(h, t);
     let (z, z_next) = (plan.sup(h - 1, t), plan.sup(h - 1, t + 1));
-    let mut next = [0usize; 2];
+    let mut next = [0usize; D];
+    let mut pos = iv.pred[..sides].iter().sum::<u64>();
     let mut ops = 0;
-    while next[0] < real[0].len() || next[1] < real[1].len() {
-        let side = match (real[0].get(next[0]), real[1].get(next[1])) {
-            (Some(x), Some(y)) => usize::from(y.1 < x.1),
-            (Some(_), None) => 0,
-            _ => 1,
-        };
-        let o = other(side);
+    loop {
+        // The side whose next element is the smallest (keys are distinct).
+        let mut best: Option<usize> = None;
+        for s in 0..sides {
+            if let Some(x) = real[s].get(next[s])
+                && best.is_none_or(|b| x.1 < real[b][next[b]].1)
+            {
+                best = Some(s);
+            }
+        }
+        let Some(side) = best else { break };
         let (_, key, own) = &real[side][next[side]];
-        let pos = iv.pred[0] + iv.pred[1] + (next[0] + next[1]) as u64;
-        // The key's rank among the other side's current sample, and its neighbours there.
-        let r = iv.pred[o] + next[o] as u64;
+        let (mut lo, mut hi) = ([0; D], [0; D]);
+        if again {
+            for o in (0..sides).filter(|&o| o != side) {
+                // The key's rank among side o's current sample, and its neighbours there.
+                let r = iv.pred[o] + next[o] as u64;
+                let nr = |j: u64| windows[o].next_rank(j);
+                lo[o] = if r == 0 { Some(0) } else { nr(r - 1) }.unwrap_or(0);
+                hi[o] = if r == z { Some(z_next) } else { nr(r) }.unwrap_or(z_next);
+            }
+        }
         next[side] += 1;
-        let (lo, hi) = if again {
-            let nr = |j: u64| windows[o].next_rank(j);
-            let lo = if r == 0 { Some(0) } else { nr(r - 1) };
-            let hi = if r == z { Some(z_next) } else { nr(r) };
-            (lo.unwrap_or(0), hi.unwrap_or(z_next))
-        } else {
-            (0, 0)
-        };
         let holder = plan.owner(h, node, size, pos);
         let mut copies = vec![(holder, false)];
         if again && pos + 1 < size {
@@ -338,11 +352,14 @@ fn merge_interval<I: Ord + Clone>(
             }
         }
         for (to, ghost) in copies {
+            for o in (0..sides).filter(|&o| o != side) {
+                fetches.extend((lo[o]..hi[o]).map(|j| (h, o, j, to)));
+            }
             let key = key.clone();
             ctx.send(to, Msg::Place { h, pos, ghost, key, side, own: *own, lo, hi });
-            fetches.extend((lo..hi).map(|j| (h, o, j, to)));
             ops += 1;
         }
+        pos += 1;
     }
     ops
 }

@@ -7,42 +7,53 @@ use crate::bsp::BspError;
 
 use super::super::ceil_log2;
 
-/// The cascade on `p = 2^k` processors with blocks of `c` keys: the tree has the processors as
-/// leaves (height 0) and the root at height `k`; the node at height `h` covering processors
-/// `[j 2^h, (j + 1) 2^h)` is node `j` of its height.
+/// The cascade on `p = 2^k` processors with blocks of `c` keys and fan-in `d = 2^e`: the tree
+/// has the processors as leaves (height 0) and `H = ceil(k / e)` levels above them; a node at
+/// height `h` covers `2^min(e h, k)` processors (so every fan-in is `d` except possibly the
+/// root's, `2^(k - e (H - 1))`), and the node covering processors `[j span, (j + 1) span)` is
+/// node `j` of its height.
 #[derive(Debug, Clone)]
 pub(super) struct Plan {
     k: u32,
     c: u64,
-    /// `up[h][t]`: `|UP_t(v)|` for a node `v` at height `h`, `t = 0..=3k`.
+    /// `span_log[h]`: log2 of the processors a node at height `h` covers, `h = 0..=H`.
+    span_log: Vec<u32>,
+    /// `up[h][t]`: `|UP_t(v)|` for a node `v` at height `h`, `t = 0..=3H`.
     up: Vec<Vec<u64>>,
 }
 
 impl Plan {
-    pub(super) fn new(k: u32, c: u64) -> Result<Self, BspError> {
+    pub(super) fn new(k: u32, c: u64, e: u32) -> Result<Self, BspError> {
         let full =
             c.checked_shl(k).filter(|f| f >> k == c).ok_or_else(|| BspError::Precondition {
                 field: "capacity",
                 rule: "capacity x p fits in 64 bits".into(),
                 got: format!("capacity {c} on 2^{k} processors"),
             })?;
-        debug_assert!(full >= c);
-        let stages = 3 * k as usize;
-        let mut up = vec![vec![0u64; stages + 1]; k as usize + 1];
+        debug_assert!(full >= c && e >= 1);
+        let heights = k.div_ceil(e);
+        let span_log: Vec<u32> = (0..=heights).map(|h| (e * h).min(k)).collect();
+        let stages = 3 * heights as usize;
+        let mut up = vec![vec![0u64; stages + 1]; heights as usize + 1];
         up[0] = vec![c; stages + 1];
-        let mut plan = Self { k, c, up };
-        for h in 1..=k {
+        let mut plan = Self { k, c, span_log, up };
+        for h in 1..=heights {
             for t in 1..=stages as u32 {
                 let below = plan.sup(h - 1, t - 1);
-                plan.up[h as usize][t as usize] = 2 * below;
+                plan.up[h as usize][t as usize] = plan.fan(h) * below;
             }
         }
         Ok(plan)
     }
 
-    /// Stages `3k`: the node at height `h` becomes complete at stage `3h` (Cole, Section 2).
+    /// Stages `3H`: the node at height `h` becomes complete at stage `3h` (Cole, Section 2).
     pub(super) fn stages(&self) -> u32 {
-        3 * self.k
+        3 * self.heights()
+    }
+
+    /// The height of the root, `H`.
+    pub(super) fn heights(&self) -> u32 {
+        (self.span_log.len() - 1) as u32
     }
 
     pub(super) fn k(&self) -> u32 {
@@ -53,18 +64,39 @@ impl Plan {
         self.c
     }
 
+    /// The fan-in of a node at height `h >= 1`.
+    pub(super) fn fan(&self, h: u32) -> u64 {
+        1 << (self.span_log[h as usize] - self.span_log[h as usize - 1])
+    }
+
+    /// The node at height `h` whose subtree holds processor `pid`.
+    pub(super) fn node_of(&self, h: u32, pid: ProcId) -> u64 {
+        u64::from(pid) >> self.span_log[h as usize]
+    }
+
+    /// The child `side` of node `node` at height `h` (a node at height `h - 1`).
+    pub(super) fn child(&self, h: u32, node: u64, side: usize) -> u64 {
+        (node << (self.span_log[h as usize] - self.span_log[h as usize - 1])) + side as u64
+    }
+
     /// `|UP_t(v)|` at height `h`.
     pub(super) fn up(&self, h: u32, t: u32) -> u64 {
         self.up[h as usize][t as usize]
     }
 
-    /// The sampling step at height `h` and stage `t`: every 4th element while the node is
-    /// incomplete and at the stage it completes, then every 2nd, then every element
-    /// (Cole, Section 2).
+    /// The sampling step of a node at height `h` below the root, at stage `t`, with `f` its
+    /// parent's fan-in: every `f^2`-th element while the node is incomplete and at the stage
+    /// it completes, then every `f`-th, then every element (Cole, Section 2, where `f = 2`;
+    /// the `d`-way cascade keeps the three stages per level, so a node at height `h` still
+    /// completes at stage `3h`). The root is never sampled (step 1).
     pub(super) fn step(&self, h: u32, t: u32) -> u64 {
+        if h >= self.heights() {
+            return 1;
+        }
+        let f = self.fan(h + 1);
         match t.saturating_sub(3 * h) {
-            _ if t <= 3 * h => 4,
-            1 => 2,
+            _ if t <= 3 * h => f * f,
+            1 => f,
             _ => 1,
         }
     }
@@ -87,19 +119,20 @@ impl Plan {
     }
 
     /// The processor holding position `pos` of a list of `size` elements of node `node` at
-    /// height `h`: the list is cut into the fewest chunks of equal length `ceil(size / 2^h)`
+    /// height `h`: the list is cut into the fewest chunks of equal length `ceil(size / span)`
     /// (so a full list has one block of `c` per processor and a list shorter than the node's
     /// processor count one element per chunk), chunk `i` at offset `i stride + stride / 2` of
-    /// the node's processors, `stride` the largest power of two with `chunks x stride <= 2^h`.
-    /// The half-stride offset puts the short lists of one processor's ancestors on different
-    /// processors (`docs/models/netcore.md`, Choices: the cascade sort). An empty list's home
-    /// is the position 0 of a one-element list.
+    /// the node's `span` processors, `stride` the largest power of two with
+    /// `chunks x stride <= span`. The half-stride offset puts the short lists of one
+    /// processor's ancestors on different processors (`docs/models/netcore.md`, Choices: the
+    /// cascade sort). An empty list's home is the position 0 of a one-element list.
     pub(super) fn owner(&self, h: u32, node: u64, size: u64, pos: u64) -> ProcId {
-        let per = size.max(1).div_ceil(1 << h);
+        let span_log = self.span_log[h as usize];
+        let per = size.max(1).div_ceil(1 << span_log);
         let chunks = size.max(1).div_ceil(per);
-        let stride = 1u64 << (u64::from(h) - ceil_log2(chunks));
+        let stride = 1u64 << (u64::from(span_log) - ceil_log2(chunks));
         let offset = (pos / per) * stride + (stride >> 1);
-        ((node << h) + offset) as ProcId
+        ((node << span_log) + offset) as ProcId
     }
 
     /// The processor holding element `j` of `SUP_t` of node `node` at height `h`.
@@ -135,11 +168,13 @@ mod tests {
 
     #[test]
     fn a_node_completes_at_stage_3h() {
-        for (k, c) in [(1, 1), (3, 1), (4, 2), (5, 7), (6, 64)] {
-            let plan = Plan::new(k, c).unwrap();
-            for h in 0..=k {
+        for (k, c, e) in
+            [(1, 1, 1), (3, 1, 1), (4, 2, 1), (5, 7, 1), (6, 64, 1), (5, 16, 2), (7, 64, 3)]
+        {
+            let plan = Plan::new(k, c, e).unwrap();
+            for h in 0..=plan.heights() {
                 for t in 0..=plan.stages() {
-                    let full = c << h;
+                    let full = c << (e * h).min(k);
                     assert!(plan.up(h, t) <= full, "k {k} c {c} h {h} t {t}");
                     if t >= 3 * h {
                         assert_eq!(plan.up(h, t), full, "k {k} c {c} h {h} t {t}");
@@ -153,7 +188,7 @@ mod tests {
 
     #[test]
     fn owners_stay_in_the_subtree_and_a_full_list_is_one_chunk_each() {
-        let plan = Plan::new(4, 3).unwrap();
+        let plan = Plan::new(4, 3, 1).unwrap();
         for h in 0..=4 {
             for node in 0..(16 >> h) {
                 for size in 0..=(3u64 << h) {
@@ -173,7 +208,7 @@ mod tests {
     #[test]
     fn the_scatter_is_a_permutation() {
         for (k, c) in [(0, 1), (2, 3), (4, 2), (5, 6)] {
-            let plan = Plan::new(k, c).unwrap();
+            let plan = Plan::new(k, c, 1).unwrap();
             let f = plan.scatter();
             let n = c << k;
             let mut seen = vec![false; n as usize];
