@@ -802,6 +802,7 @@ impl Run<'_> {
             fetch_order,
             &mut lock_held,
         )?;
+        let max_events = self.router.pass_event_limit(pids.len() as u64);
         let a = self.router.actor_step_pass(
             variant,
             mine,
@@ -810,6 +811,7 @@ impl Run<'_> {
             pids.clone(),
             held,
             sched,
+            max_events,
         )?;
         let pass = self.report.passes + 1;
         check_pass(pass, "on actors", &a.pass, &s, &slots)?;

@@ -264,42 +264,14 @@ impl LockstepRouter {
     /// Property 1: the slots of both passes, the rounds, the deliveries and the
     /// serialization equal the lockstep pass's for every scheduler; only the depth varies.
     ///
-    /// The run may take [`LockstepRouter::pass_event_limit`] events for `ppus.len()` PPUs;
-    /// past it, `Error::Actor(ActorError::EventLimit { limit })`.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "one pass: the step, its PPUs, the held writes and the scheduler"
-    )]
-    pub fn actor_step_pass(
-        &self,
-        variant: Variant,
-        accesses: &[Access],
-        memory: &mut [i64],
-        fetch_order: FetchOrder,
-        ppus: Range<u32>,
-        held: &mut Held,
-        scheduler: Scheduler,
-    ) -> Result<ActorPass, Error> {
-        let max_events = self.pass_event_limit(ppus.len() as u64);
-        self.actor_step_pass_within(
-            variant,
-            accesses,
-            memory,
-            fetch_order,
-            ppus,
-            held,
-            scheduler,
-            max_events,
-        )
-    }
-
-    /// [`LockstepRouter::actor_step_pass`] with at most `max_events` actor events (past
-    /// them, `Error::Actor(ActorError::EventLimit { limit: max_events })`).
+    /// The run may take `max_events` actor events ([`LockstepRouter::pass_event_limit`] for
+    /// `ppus.len()` PPUs scales with the pass); past them,
+    /// `Error::Actor(ActorError::EventLimit { limit: max_events })`.
     #[expect(
         clippy::too_many_arguments,
         reason = "one pass: the step, its PPUs, the held writes, the scheduler and the limit"
     )]
-    pub fn actor_step_pass_within(
+    pub fn actor_step_pass(
         &self,
         variant: Variant,
         accesses: &[Access],
@@ -432,7 +404,7 @@ impl LockstepRouter {
         let mut memory = memory.to_vec();
         let accesses = reads_as_accesses(reads);
         let nn = self.routers();
-        self.actor_step_pass_within(
+        self.actor_step_pass(
             Variant::Crew,
             &accesses,
             &mut memory,
