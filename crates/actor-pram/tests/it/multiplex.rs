@@ -242,8 +242,11 @@ proptest! {
                 if let Some(o) = &act.overlapping {
                     prop_assert_eq!(o.events, o.messages);
                     // In network order a pass's depth may shift with the handling order
-                    // (butterfly::library_programs_overlapping): at most G above.
-                    let slack = if network { r.pram.g } else { 0 };
+                    // (butterfly::library_programs_overlapping), and a random scheduler draws
+                    // other orders in the two runs (a random program went 97 against 92 under
+                    // `Random { seed: 1 }`, pid order): at most G above.
+                    let random = matches!(scheduler, Scheduler::Random { .. });
+                    let slack = if network || random { r.pram.g } else { 0 };
                     prop_assert!(o.actor_time <= act.actor_time + slack, "{} > {}", o.actor_time, act.actor_time);
                     prop_assert_eq!(o.below_barrier, act.actor_time.saturating_sub(o.actor_time));
                 }
