@@ -46,7 +46,7 @@ pub mod workload;
 pub use bounds::{corollary1_delta_l, corollary1_delta1, theorem2_cycle_bound};
 pub use netcore::bsp::primitives::{SortAlgorithm, scan_levels};
 pub use params::{Prefix, SimConfig, UnstallOffset};
-pub use report::{CycleStats, Judged, SimEpisode, SimMessage, SimOp, SimReport};
+pub use report::{CycleStats, Judged, ReplayOutcome, SimEpisode, SimMessage, SimOp, SimReport};
 pub use superstep::SimSuperstep;
 
 use cycle::Sim;
@@ -64,9 +64,26 @@ pub fn simulate_and_judge<P: LogpProcess>(
     let legal = crate::check_legal(&trace, crate::CheckOpts::default()).is_ok();
     let direct =
         crate::MachineConfig::new(trace.params, crate::StallRule::Delta { delta: cfg.delta })?;
-    let replay_equal = crate::run(&direct, procs, &mut crate::Replay::new(&trace))
-        .is_ok_and(|d| d.states == report.states && d.trace.ops == trace.ops);
-    Ok(Judged { report, trace, legal, replay_equal })
+    let replay = replay_on(&direct, procs, &report, &trace);
+    Ok(Judged { report, trace, legal, replay })
+}
+
+/// Replays `trace` of the simulated `report` on the direct machine `direct`: equal when the op
+/// logs and final states are the simulation's, refused when the machine stops at its trace or
+/// step limit (nothing compared), else different.
+fn replay_on<P: LogpProcess>(
+    direct: &crate::MachineConfig,
+    procs: Vec<P>,
+    report: &SimReport<P::State>,
+    trace: &crate::Trace,
+) -> ReplayOutcome {
+    match crate::run(direct, procs, &mut crate::Replay::new(trace)) {
+        Ok(d) if d.states == report.states && d.trace.ops == trace.ops => ReplayOutcome::Equal,
+        Err(e @ (Error::TraceLimit { .. } | Error::StepLimitExceeded { .. })) => {
+            ReplayOutcome::Refused { reason: e.to_string() }
+        }
+        Ok(_) | Err(_) => ReplayOutcome::Differs,
+    }
 }
 
 /// Runs the cycle simulation of `procs` (one per LogP processor) on a BSP(p, g, ℓ) machine.
@@ -107,4 +124,32 @@ pub fn simulate<P: LogpProcess>(
         });
     }
     Sim::new(cfg, procs)?.run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Logp, LogpParams, MachineConfig, StallRule};
+
+    /// The hot spot of `tests/it/sim.rs` (p = 4, G = 2, L = 4, δ = 4: three messages to P0):
+    /// the replay is equal under the default limits, refused when the direct machine's trace
+    /// limit is one event, and different when the replayed programs are not the simulated
+    /// ones (P0 then expects nothing, so its final state differs).
+    #[test]
+    fn a_replay_is_equal_refused_or_different() {
+        let params = LogpParams::new(Logp { p: 4, latency: 4, gap: 2, o: 1 }).unwrap();
+        let cfg = SimConfig::new(&params, 4, 1, 1).unwrap();
+        let mut rng = netcore::rng::seeded(1, 0);
+        let (procs, _) = workload::programs(workload::Workload::Hotspot, 4, 2, 3, &mut rng);
+        let report = simulate(&cfg, procs.clone()).unwrap();
+        let trace = report.to_trace(&cfg).unwrap();
+        let direct = MachineConfig::new(params, StallRule::Delta { delta: 4 }).unwrap();
+        assert_eq!(replay_on(&direct, procs.clone(), &report, &trace), ReplayOutcome::Equal);
+        let tight = direct.with_max_trace_events(1);
+        let refused = replay_on(&tight, procs.clone(), &report, &trace);
+        assert!(matches!(&refused, ReplayOutcome::Refused { reason } if reason.contains("trace")));
+        assert!(!refused.ran() && !refused.is_equal());
+        let (other, _) = workload::programs(workload::Workload::Hotspot, 4, 2, 1, &mut rng);
+        assert_eq!(replay_on(&direct, other, &report, &trace), ReplayOutcome::Differs);
+    }
 }

@@ -82,8 +82,8 @@ pub struct SimRunReport {
     pub verified: Option<bool>,
     /// The simulated execution passes `check_legal`.
     pub legal: bool,
-    /// Replayed on the direct machine it gives the same op logs and final states.
-    pub replay_equal: bool,
+    /// Replayed on the direct machine: equal, differs, or refused at one of its limits.
+    pub replay: crate::sim::ReplayOutcome,
     /// Summary of the simulated execution's trace.
     pub trace_summary: crate::trace::TraceSummary,
     /// Per-cycle invariant failures (empty when sound).
@@ -341,13 +341,13 @@ fn totals<S>(
         cost_per_cycle: cost / rep.cycles as f64,
         verified,
         legal: judged.legal,
-        replay_equal: judged.replay_equal,
+        replay: judged.replay.clone(),
         trace_summary: trace.summary(),
         broken_invariants: rep.broken_invariants.clone(),
         cycle_stats: rep.cycle_stats.clone(),
     };
     let summary = format!(
-        "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle; Theorem 2's bound per cycle with constant 1: {:.1}){}, legal = {}, replay_equal = {}",
+        "cycle simulation of {}-LogP (p={}, G={}, L={}) on BSP(g={}, l={}): T = {}, {} cycles of C = {}, {} episodes, BSP cost {} ({:.1} per cycle; Theorem 2's bound per cycle with constant 1: {:.1}){}, legal = {}, replay {}",
         cfg.delta,
         cfg.p(),
         cfg.gap(),
@@ -363,7 +363,7 @@ fn totals<S>(
         report.bound_thm2,
         report.verified.map_or(String::new(), |v| format!(", verified = {v}")),
         report.legal,
-        report.replay_equal
+        report.replay
     );
     Ok((report, summary))
 }

@@ -119,6 +119,44 @@ pub struct Judged<S> {
     pub trace: crate::Trace,
     /// The trace passes [`check_legal`](crate::check_legal).
     pub legal: bool,
-    /// The replay on the direct machine gives identical op logs and final states.
-    pub replay_equal: bool,
+    /// What the replay on the direct machine gave.
+    pub replay: ReplayOutcome,
+}
+
+/// The outcome of replaying a simulated execution on the direct machine (Theorem 2's
+/// correctness: the LogP programs must do there what they did in the simulation).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplayOutcome {
+    /// Identical op logs and final states.
+    Equal,
+    /// The replay ran and differs, or failed for a reason other than a limit.
+    Differs,
+    /// The direct machine refused the replay at one of its limits (its trace limit or step
+    /// limit, docs/models/logp-stall.md, Limits): nothing was compared.
+    Refused {
+        /// The limit's error, as the direct machine gave it.
+        reason: String,
+    },
+}
+
+impl ReplayOutcome {
+    /// Whether the replay ran and was equal.
+    pub fn is_equal(&self) -> bool {
+        *self == Self::Equal
+    }
+    /// Whether the replay ran (equal or not).
+    pub fn ran(&self) -> bool {
+        !matches!(self, Self::Refused { .. })
+    }
+}
+
+impl std::fmt::Display for ReplayOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Equal => f.write_str("equal"),
+            Self::Differs => f.write_str("differs"),
+            Self::Refused { reason } => write!(f, "refused ({reason})"),
+        }
+    }
 }

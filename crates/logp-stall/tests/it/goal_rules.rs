@@ -133,7 +133,7 @@ fn a_goal_file_runs_under_delta_stalling_from_a_config() {
     );
     let report = LogpStall.run_config(&ConfigFile::new(&simulated, dir)).expect("runs");
     assert!(
-        report.summary.contains("verified = true, legal = true, replay_equal = true"),
+        report.summary.contains("verified = true, legal = true, replay equal"),
         "{}",
         report.summary
     );
