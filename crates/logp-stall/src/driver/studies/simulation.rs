@@ -6,6 +6,8 @@ use netcore::rng::SimRng;
 use netcore::study::{
     Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study, Verdict,
 };
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::read::{num, only, range, span, text};
@@ -331,6 +333,7 @@ fn theorem2_findings(rows: &[JsonObject]) -> Vec<String> {
             ));
         }
     }
+    out.extend(marginal_finding(rows, "cost_per_cycle", "bound_thm2", "cost per cycle"));
     let undone: Vec<&JsonObject> =
         rows.iter().filter(|r| num(r, "undone").is_some_and(|u| u > 0.0)).collect();
     let deltas: std::collections::BTreeSet<String> =
@@ -366,6 +369,77 @@ fn refused_replays(rows: &[JsonObject]) -> Option<String> {
             ps.join(", ")
         )
     })
+}
+
+/// The columns of a simulation point other than `log_p` and `sort`: rows equal on them form
+/// one curve over p (seeds and repetitions pooled).
+const CURVE_COLUMNS: [&str; 8] =
+    ["G", "l_over_g", "delta", "g_over_gap", "l_over_latency", "workload", "r", "prefix"];
+
+/// The cascade sort's marginal cost: along each curve over p, `Δy / Δbound` between
+/// successive p (means over repetitions), and the fitted exponent in log p of that marginal at
+/// the midpoints. An intercept (the sort's cheap start-up) drops out of a difference, so the
+/// law `y = a + b bound` gives exponent 0 whatever `a` is, while `y = bound x log p` gives
+/// about 1 (its marginal grows like log p). Differences double the layout's noise, which is
+/// why this is a finding beside the claims and not a claim (`docs/models/logp-stall.md`,
+/// Theorem 2 and Corollary 1: the two sorts).
+fn marginal_finding(rows: &[JsonObject], y: &str, bound: &str, what: &str) -> Option<String> {
+    type Curve = BTreeMap<u32, Vec<(f64, f64)>>;
+    let mut curves: BTreeMap<Vec<Option<String>>, Curve> = BTreeMap::new();
+    for row in only(rows, "sort", SortAlgorithm::Cascade.as_str()) {
+        let (Some(k), Some(yv), Some(b)) = (num(row, "log_p"), num(row, y), num(row, bound)) else {
+            continue;
+        };
+        let key = CURVE_COLUMNS.iter().map(|c| text(row, c)).collect();
+        curves.entry(key).or_default().entry(k as u32).or_default().push((yv, b));
+    }
+    let exponents = |law: &dyn Fn(f64, f64, f64) -> f64| -> Vec<f64> {
+        curves
+            .values()
+            .filter_map(|curve| {
+                let means: Vec<(f64, f64, f64)> = curve
+                    .iter()
+                    .map(|(&k, vs)| {
+                        let n = vs.len() as f64;
+                        let k = f64::from(k);
+                        let (yv, b) = vs.iter().fold((0.0, 0.0), |a, v| (a.0 + v.0, a.1 + v.1));
+                        (k, law(yv / n, b / n, k), b / n)
+                    })
+                    .collect();
+                let marginals: Vec<(f64, f64)> = means
+                    .windows(2)
+                    .map(|w| (f64::midpoint(w[0].0, w[1].0), (w[1].1 - w[0].1) / (w[1].2 - w[0].2)))
+                    .collect();
+                (marginals.len() >= 2 && marginals.iter().all(|m| m.1 > 0.0 && m.1.is_finite()))
+                    .then(|| log_log_slope(&marginals))
+                    .flatten()
+            })
+            .collect()
+    };
+    let measured = exponents(&|yv, _, _| yv);
+    let rival = exponents(&|_, b, k| b * k);
+    let (lo, hi) = range(measured.iter().copied())?;
+    let below = measured.iter().filter(|&&e| e < 0.5).count();
+    let rival = range(rival).map(span).unwrap_or_default();
+    Some(format!(
+        "sort = cascade: the marginal {what}, Δ{y} / Δ{bound} between successive p, has fitted \
+         exponent in log p {} over {} curves ({below} below 0.5); {bound} x log p would give \
+         {rival}, and any a + b {bound} gives 0 (a start-up intercept drops out of a \
+         difference, the layout's noise does not).",
+        span((lo, hi)),
+        measured.len(),
+    ))
+}
+
+/// The least-squares slope of `ln v` against `ln u`, `None` without spread in `u`.
+fn log_log_slope(points: &[(f64, f64)]) -> Option<f64> {
+    let n = points.len() as f64;
+    let logs: Vec<(f64, f64)> = points.iter().map(|p| (p.0.ln(), p.1.ln())).collect();
+    let mu = logs.iter().map(|p| p.0).sum::<f64>() / n;
+    let mv = logs.iter().map(|p| p.1).sum::<f64>() / n;
+    let suu: f64 = logs.iter().map(|p| (p.0 - mu).powi(2)).sum();
+    let suv: f64 = logs.iter().map(|p| (p.0 - mu) * (p.1 - mv)).sum();
+    (suu > 0.0).then(|| suv / suu)
 }
 
 /// How the slowdowns of delta = 1 and delta = L compare at each L / G.
@@ -405,6 +479,7 @@ fn corollary1_findings(rows: &[JsonObject]) -> Vec<String> {
         "Slowdown with delta = 1 over slowdown with delta = L at the same p, L/G and sort: {}.{why}",
         listed.join("; ")
     )];
+    out.extend(marginal_finding(rows, "sigma", "bound_cor1", "slowdown"));
     out.extend(refused_replays(rows));
     out
 }
@@ -414,19 +489,38 @@ fn corollary1_findings(rows: &[JsonObject]) -> Vec<String> {
 const THEOREM2_DOCS: &str = "docs/models/logp-stall.md#theorem-2-and-corollary-1-the-two-sorts";
 
 /// The band of the fitted exponent in log p of a ratio to Theorem 2's or Corollary 1's bound
-/// with the bitonic sort: above the law's band (which ends at 0.25) and at most 1.2, one
-/// log p factor (`docs/models/logp-stall.md`, Theorem 2 and Corollary 1: the two sorts).
+/// with the bitonic sort: above the supersteps' band of the cascade sort (which ends at
+/// [`STEPS_HI`]) and at most 1.2, one log p factor (`docs/models/logp-stall.md`, Theorem 2
+/// and Corollary 1: the two sorts).
 const BITONIC_BAND: (f64, f64) = (0.25, 1.2);
 
-/// With the cascade sort, `y` (a cost over a paper's bound `law`) stays bounded in log p: its
-/// fitted exponent lies in [-1, 0.25], halfway to the nearer rival, the bound times
-/// `sqrt(log p)` (exponent 0.5); the bound times `log p` (the bitonic sort's, 1) is the other.
-fn cascade_result(statement: &str, y: &str, law: &str) -> Claim {
-    Claim::exponent(format!("sort = cascade: {statement}"), y, "log_p", -1.0, 0.25)
+/// The top of the band of the cascade sort's supersteps per cycle / log p: halfway from the
+/// law (exponent 0) to the nearer rival, `log^1.5 p` supersteps (0.5).
+const STEPS_HI: f64 = 0.25;
+
+/// The top of the band of the cascade sort's cost ratios: halfway from the rival
+/// `bound x sqrt(log p)` (0.5) to the rival `bound x log p` (1, the bitonic sort's law). The
+/// ratio's exponent cannot place the law below 0.5: an `O(log p)` cost whose sort starts up
+/// cheaply, `a + b log p` with `a < 0`, scores above 0.5 on the grids this machine runs
+/// (`docs/models/logp-stall.md`, Theorem 2 and Corollary 1: the two sorts). So the claim
+/// rejects the extra log p factor and admits the half one: at best INCONCLUSIVE.
+const COST_HI: f64 = 0.75;
+
+/// With the cascade sort, `y` (a measure over a paper's bound `law`) has fitted exponent in
+/// log p in `[-1, hi]`; the rivals are the bound times `sqrt(log p)` (exponent 0.5) and times
+/// `log p` (the bitonic sort's, 1).
+fn cascade_result(statement: &str, y: &str, law: &str, hi: f64) -> Claim {
+    Claim::exponent(format!("sort = cascade: {statement}"), y, "log_p", -1.0, hi)
         .only("sort", SortAlgorithm::Cascade)
         .result(Law::new(law))
         .rival(Law::new(&format!("{law} x sqrt(log p)")).pow("log_p", 0.5))
         .rival(Law::new(&format!("{law} x log p")).pow("log_p", 1.0))
+}
+
+/// A cascade cost ratio's claim ([`COST_HI`]): the extra log p factor rejected, the half one
+/// admitted, so INCONCLUSIVE is what the default grid can give.
+fn cascade_cost(statement: &str, y: &str, law: &str) -> Claim {
+    cascade_result(statement, y, law, COST_HI).expect(Verdict::Inconclusive, THEOREM2_DOCS)
 }
 
 /// With the bitonic sort, `y` has fitted exponent in log p within [`BITONIC_BAND`]: the
@@ -496,13 +590,13 @@ impl Study for Theorem2Study {
         ];
         claims.extend(correctness_claims());
         claims.extend([
-            // Theorem 2: the cost per cycle is O(bound), so M / bound has exponent 0 in log p.
-            cascade_result(
-                "cost per cycle / Theorem 2's bound stays bounded: its fitted exponent in log p is at most 0.25 (bound x sqrt(log p) gives 0.5, bound x log p gives 1)",
+            // Theorem 2: the cost per cycle is O(bound), so M / bound has exponent 0 in log p;
+            // the band rejects the bitonic sort's extra log p, not half of one (COST_HI).
+            cascade_cost(
+                "cost per cycle / Theorem 2's bound grows by less than the extra log p factor: its fitted exponent in log p is at most 0.75, halfway from bound x sqrt(log p) (0.5) to bound x log p (1); an O(log p) cost with the sort's cheap start-up scores above 0.5 too, so half a log p factor cannot be rejected",
                 "ratio_thm2",
                 "Theorem 2's bound",
             )
-            .expect(Verdict::NotReproduced, THEOREM2_DOCS)
             .of("Theorem 2"),
             // The bound's l-term, l log p / (1 + log min{C/G, l/g}) per cycle, allows
             // O(log p) supersteps per cycle at fixed parameters: the ledger's count.
@@ -510,6 +604,7 @@ impl Study for Theorem2Study {
                 "supersteps per cycle / log p stays bounded, as the l-term of Theorem 2's bound (l log p / (1 + log min{C/G, l/g}) per cycle) needs: its fitted exponent in log p is at most 0.25 (log^1.5 p supersteps give 0.5, the bitonic sort's log^2 p give 1)",
                 "steps_per_log_p",
                 "log p supersteps",
+                STEPS_HI,
             )
             .of("Theorem 2"),
             bitonic_consistency(
@@ -599,26 +694,25 @@ impl Study for Corollary1Study {
         claims.extend([
             // Corollary 1: the slowdown is O(bound), so slowdown / bound has exponent 0 in
             // log p.
-            cascade_result(
-                "δ = 1: slowdown / ((L/G) log p) stays bounded: its fitted exponent in log p is at most 0.25 (half a log p factor more gives 0.5, one 1)",
+            cascade_cost(
+                "δ = 1: slowdown / ((L/G) log p) grows by less than the extra log p factor: its fitted exponent in log p is at most 0.75, halfway from half a log p factor more (0.5) to one (1); the sort's cheap start-up scores above 0.5 too",
                 "ratio_cor1",
                 "(L/G) log p",
             )
             .only("delta", "one")
-            .expect(Verdict::NotReproduced, THEOREM2_DOCS)
             .of("Corollary 1"),
-            cascade_result(
-                "δ = L: slowdown / (1 + log p / min{G, 1 + log(L/G)}) stays bounded: its fitted exponent in log p is at most 0.25 (half a log p factor more gives 0.5, one 1)",
+            cascade_cost(
+                "δ = L: slowdown / (1 + log p / min{G, 1 + log(L/G)}) grows by less than the extra log p factor: its fitted exponent in log p is at most 0.75, halfway from half a log p factor more (0.5) to one (1); the sort's cheap start-up scores above 0.5 too",
                 "ratio_cor1",
                 "1 + log p / min{G, 1 + log(L/G)}",
             )
             .only("delta", "latency")
-            .expect(Verdict::NotReproduced, THEOREM2_DOCS)
             .of("Corollary 1"),
             cascade_result(
                 "supersteps per cycle / log p stays bounded (the slowdown's log p term): its fitted exponent in log p is at most 0.25 (the bitonic sort's log^2 p give 1)",
                 "steps_per_log_p",
                 "log p supersteps",
+                STEPS_HI,
             )
             .of("Corollary 1"),
             bitonic_consistency(
@@ -681,5 +775,46 @@ impl Study for Corollary1Study {
             )
             .series("delta"),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of one cascade curve over `p = 2^k`, `k = 6, 8, .., 14`, with `bound = 10 + 5 k`
+    /// and `cost_per_cycle = cost(k, bound)`.
+    fn curve(cost: impl Fn(f64, f64) -> f64) -> Vec<JsonObject> {
+        (6..=14)
+            .step_by(2)
+            .map(|k| {
+                let kf = f64::from(k);
+                let bound = 10.0 + 5.0 * kf;
+                let row = serde_json::json!({
+                    "log_p": k, "sort": "cascade", "G": 2, "delta": "one",
+                    "bound_thm2": bound, "cost_per_cycle": cost(kf, bound),
+                });
+                row.as_object().cloned().unwrap_or_default()
+            })
+            .collect()
+    }
+
+    /// The marginal's exponent ignores a start-up intercept: a law `a + b bound` with `a < 0`
+    /// (whose ratio to the bound climbs, exponent above 0.5 by the claims' statistic) scores
+    /// 0, and the rival `bound x log p` about 1; the finding names both.
+    #[test]
+    fn the_marginal_drops_the_intercept() {
+        let law = marginal_finding(
+            &curve(|_, b| 30.0 * b - 1200.0),
+            "cost_per_cycle",
+            "bound_thm2",
+            "cost",
+        );
+        let law = law.unwrap_or_default();
+        assert!(law.contains("in log p 0 over 1 curves (1 below 0.5)"), "{law}");
+        let rival = marginal_finding(&curve(|k, b| b * k), "cost_per_cycle", "bound_thm2", "cost");
+        let rival = rival.unwrap_or_default();
+        assert!(rival.contains("(0 below 0.5)"), "{rival}");
+        assert!(rival.contains("bound_thm2 x log p would give 0.9"), "{rival}");
     }
 }
