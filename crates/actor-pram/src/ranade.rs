@@ -32,6 +32,7 @@ mod host;
 mod lockstep;
 mod network;
 mod packet;
+mod queue;
 mod settings;
 mod stats;
 mod step;

@@ -15,7 +15,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::network::{Node, Out, Slot};
+use super::network::{Fwd, Out, Slot};
 use super::packet::{INF, Key};
 
 /// The levelled network's shape as the walk reads it (Choice 12): node indices, the
@@ -56,7 +56,7 @@ pub(super) fn arrived_keys(slots: &[Option<Slot>; 2]) -> [Option<Key>; 2] {
 
 impl Snap {
     /// A node's state before it fires (its inbound slots applied).
-    pub(super) fn before(v: &Node, arrived: [Option<Key>; 2]) -> Snap {
+    pub(super) fn before(v: &Fwd, arrived: [Option<Key>; 2]) -> Snap {
         Snap {
             arrived,
             keys: v.ins.each_ref().map(|i| i.buf.iter().map(|p| p.key).collect()),
@@ -92,7 +92,7 @@ impl ForwardTrace {
         router: &impl Levelled,
         (l, r, round): (u32, u32, u64),
         mut pre: Snap,
-        v: &Node,
+        v: &Fwd,
     ) {
         let size = router.nodes();
         while self.rounds.len() <= round as usize {

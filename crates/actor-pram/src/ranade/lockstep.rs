@@ -8,8 +8,8 @@ use netcore::topology::{Coord, Link, WrappedButterfly};
 use super::delay::{DelayWalker, ForwardTrace, Levelled, Snap, arrived_keys};
 use super::host::{Cells, Held};
 use super::network::{
-    FwdOut, Input, Node, NodeTally, Out, Part, RSlot, Record, RevOut, Slot, pop_release,
-    push_small, release_empty,
+    Fwd, FwdOut, Input, Node, NodeTally, Nodes, Origin, Out, Part, RSlot, Record, Rev, RevOut,
+    Slot, pop_release, push_small, release_empty,
 };
 use super::packet::{INF, Key, Packet, combine, key, key_dest, reads_as_accesses};
 use super::settings::{Buffers, FetchOrder};
@@ -79,11 +79,12 @@ fn packet_words(p: &Packet) -> u64 {
 
 /// Reads, for the open nodes `from..to` of one level, the words that their forward round
 /// (Choice 13) reads first: the packet each inbound slot carries, the front packet of each
-/// input buffer and the credits. The reads change nothing; they let up to `AHEAD` nodes'
+/// input buffer and, at a node holding a packet, its direction queue. The reads change nothing; they let up to `AHEAD` nodes'
 /// cache misses (the boxed packets and the buffers lie apart on the heap) overlap in one
 /// stall instead of each node stalling on its own in turn.
 fn read_ahead_fwd(
-    nodes: &[Node],
+    nodes: &[Fwd],
+    origin: &[Origin],
     slots: &[[Option<Slot>; 2]],
     shut: &[bool],
     from: usize,
@@ -95,36 +96,47 @@ fn read_ahead_fwd(
             continue;
         }
         let v = &nodes[vi];
+        let mut packets = false;
         for slot in &slots[vi] {
             if let Some(Slot::Packet(p)) = slot {
                 acc = acc.wrapping_add(packet_words(p));
+                packets = true;
             }
         }
         for input in &v.ins {
             if let Some(p) = input.buf.front() {
                 acc = acc.wrapping_add(packet_words(p));
+                packets = true;
             }
         }
-        acc = acc.wrapping_add(u64::from(v.credit[0]));
+        // A node with a packet may forward it: its direction queue's place is written then.
+        if packets {
+            acc = acc.wrapping_add(origin[vi].dq.len() as u64);
+        }
     }
     std::hint::black_box(acc);
 }
 
-/// [`read_ahead_fwd`] for a reverse round (Choice 14): the oldest record and its first part,
-/// the front of each reply buffer and of the exit queue, and the reverse credits.
-fn read_ahead_rev(nodes: &[Node], shut: &[bool], from: usize, to: usize) {
+/// [`read_ahead_fwd`] for a reverse round (Choice 14), of the open nodes that hold a reply
+/// (the others read no queue's heap room, [`LockstepRouter::rev_fire`]): the oldest record
+/// and its first part, and the front of each reply buffer and of the exit queue.
+fn read_ahead_rev(origin: &[Origin], nodes: &[Rev], shut: &[bool], from: usize, to: usize) {
     let mut acc = 0u64;
     for vi in from..to {
-        if shut[vi] {
+        let v = &nodes[vi];
+        if shut[vi] || !v.any_reply() {
             continue;
         }
-        let v = &nodes[vi];
-        acc = acc.wrapping_add(v.dq.front().map_or(0, |rec| u64::from(rec.parts)));
-        acc = acc.wrapping_add(v.parts.front().map_or(0, |p| u64::from(p.pids)));
-        for q in v.rbuf.iter().chain([&v.exitq]) {
+        let o = &origin[vi];
+        let rec = o.dq.front();
+        acc = acc.wrapping_add(rec.map_or(0, |rec| u64::from(rec.first().pids)));
+        if rec.is_some_and(|rec| rec.parts > 1) {
+            acc = acc.wrapping_add(o.parts.front().map_or(0, |p| u64::from(p.pids)));
+        }
+        for q in &v.rbuf {
             acc = acc.wrapping_add(q.front().map_or(0, |&y| y as u64));
         }
-        acc = acc.wrapping_add(u64::from(v.rcredit[0]));
+        acc = acc.wrapping_add(v.exitq.front().map_or(0, |&y| y as u64));
     }
     std::hint::black_box(acc);
 }
@@ -251,7 +263,7 @@ impl LockstepRouter {
     /// Applies round `T − 1`'s acks (credits) and slots to node `(l, r)` (Choice 13).
     pub(super) fn fwd_apply(
         &self,
-        v: &mut Node,
+        v: &mut Fwd,
         l: u32,
         r: u32,
         acks: [u32; 2],
@@ -264,7 +276,7 @@ impl LockstepRouter {
         for (input, slot) in v.ins.iter_mut().zip(slots) {
             match slot {
                 Some(Slot::Packet(p)) => {
-                    push_small(&mut input.buf, *p);
+                    input.buf.push_back(p);
                     let occ = input.buf.len() as u64;
                     stats.max_occupancy = stats.max_occupancy.max(occ);
                     if occ > u64::from(self.b.credit()) {
@@ -290,16 +302,18 @@ impl LockstepRouter {
     )]
     pub(super) fn fwd_fire(
         &self,
-        v: &mut Node,
+        v: &mut Fwd,
+        origin: &mut Origin,
         l: u32,
         r: u32,
         round: u64,
         variant: Variant,
         stats: &mut NodeTally,
         arrived: &mut Vec<(usize, u64, u32, u32, Packet)>,
-    ) -> Result<FwdOut, Error> {
+        out: &mut FwdOut,
+    ) -> Result<(), Error> {
         let last = self.levels - 1;
-        let mut out = FwdOut { slots: [None, None], freed: [0; 2] };
+        *out = FwdOut { slots: [None, None], freed: [0; 2] };
         let m = v.ins.iter().map(Input::bound).min().unwrap_or(INF);
         let mut sent: Option<usize> = None;
         if m != INF {
@@ -332,16 +346,19 @@ impl LockstepRouter {
                     Out::X => v.credit[1] >= 1,
                 };
                 if can {
-                    let mut q: Option<Packet> = None;
+                    let mut q: Option<Box<Packet>> = None;
+                    let mut first = None;
                     for &j in parts {
-                        let p = pop_release(&mut v.ins[j].buf)
+                        let p = v.ins[j]
+                            .buf
+                            .pop_front()
                             .ok_or_else(|| Error::Routing { what: "empty part".into() })?;
                         v.ins[j].lb = v.ins[j].lb.max(m.succ());
                         if j < 2 {
                             out.freed[j] += 1;
                         }
                         let pids = if j == 2 {
-                            v.inj_pids.extend(p.pids());
+                            origin.inj_pids.extend(p.pids());
                             u32::try_from(p.pids().len()).map_err(|_| Error::Routing {
                                 what: "more than 2^32 pids in a packet".into(),
                             })?
@@ -355,29 +372,36 @@ impl LockstepRouter {
                             }
                             Some(acc) => {
                                 stats.combines += 1;
-                                combine(variant, acc, p)?
+                                combine(variant, acc, *p)?
                             }
                         };
                         // j < 3.
                         if let Some(o) = offset {
-                            v.offsets.get_or_insert_default().push_back(o);
+                            origin.offsets.get_or_insert_default().push_back(o);
                         }
-                        let offset = offset.is_some();
-                        push_small(&mut v.parts, Part { input: j as u8, offset, pids });
+                        let part = Part { input: j as u8, offset: offset.is_some(), pids };
+                        if first.is_none() {
+                            first = Some(part);
+                        } else {
+                            push_small(&mut origin.parts, part);
+                        }
                     }
-                    let q = q.ok_or_else(|| Error::Routing { what: "no part".into() })?;
+                    let (Some(q), Some(first)) = (q, first) else {
+                        return Err(Error::Routing { what: "no part".into() });
+                    };
                     // At most 3 parts (one per input).
-                    push_small(&mut v.dq, Record { out: o, parts: parts.len() as u8 });
-                    stats.max_dq = stats.max_dq.max(v.dq.len() as u64);
+                    let rec = Record::new(o, parts.len() as u8, first);
+                    push_small(&mut origin.dq, rec);
+                    stats.max_dq = stats.max_dq.max(origin.dq.len() as u64);
                     match o {
                         Out::Exit => {
                             let router = (r * self.n + l % self.n) as usize;
                             stats.exits.push((q.pids().to_vec(), l, r, round));
-                            arrived.push((router, round, l, r, q));
+                            arrived.push((router, round, l, r, *q));
                         }
                         Out::S | Out::X => {
                             let oi = usize::from(o == Out::X);
-                            out.slots[oi] = Some(Slot::Packet(Box::new(q)));
+                            out.slots[oi] = Some(Slot::Packet(q));
                             v.credit[oi] -= 1;
                             sent = Some(oi);
                         }
@@ -402,18 +426,18 @@ impl LockstepRouter {
             }
         }
         v.closed = if l < last { v.eos_sent.iter().all(|&x| x) } else { m2 == INF };
-        Ok(out)
+        Ok(())
     }
 
     /// Applies round `T − 1`'s reverse acks (credits on the reverse outputs, one per forward
     /// input) and reverse slots (one per forward output) to a node (Choice 14).
-    pub(super) fn rev_apply(v: &mut Node, acks: [u32; 2], slots: [Option<RSlot>; 2]) {
+    pub(super) fn rev_apply(v: &mut Rev, acks: [u32; 2], slots: [Option<RSlot>; 2]) {
         for (c, a) in v.rcredit.iter_mut().zip(acks) {
             *c += a;
         }
         for (e, slot) in slots.into_iter().enumerate() {
             match slot {
-                Some(RSlot::Reply(y)) => push_small(&mut v.rbuf[e], y),
+                Some(RSlot::Reply(y)) => v.rbuf[e].push_back(y),
                 Some(RSlot::Eos) => v.reos[e] = true,
                 None => {}
             }
@@ -428,7 +452,7 @@ impl LockstepRouter {
     /// stream on every reverse output not used this round.
     pub(super) fn rev_fire(
         &self,
-        v: &mut Node,
+        (o, v): (&mut Origin, &mut Rev),
         l: u32,
         r: u32,
         round: u64,
@@ -438,57 +462,58 @@ impl LockstepRouter {
         let mut out = RevOut { slots: [None, None], freed: [0; 2] };
         // The oldest record's reply can be there only if some reply is: a node waiting for
         // its replies reads no queue's heap room (the lengths lie in the node itself).
-        let any_reply = !(v.exitq.is_empty() && v.rbuf[0].is_empty() && v.rbuf[1].is_empty());
-        if let Some(&rec) = v.dq.front().filter(|_| any_reply) {
+        if let Some(&rec) = o.dq.front().filter(|_| v.any_reply()) {
             let available = match rec.out {
                 Out::Exit => !v.exitq.is_empty(),
                 Out::S => !v.rbuf[0].is_empty(),
                 Out::X => !v.rbuf[1].is_empty(),
             };
-            let nparts = usize::from(rec.parts);
+            // The parts after the first.
+            let more = usize::from(rec.parts).saturating_sub(1);
             let credit_ok = || {
-                v.parts
-                    .iter()
-                    .take(nparts)
-                    .all(|p| p.input == 2 || v.rcredit[usize::from(p.input)] >= 1)
+                std::iter::once(rec.first())
+                    .chain(o.parts.iter().take(more).copied())
+                    .all(|p: Part| p.input == 2 || v.rcredit[usize::from(p.input)] >= 1)
             };
             if available && credit_ok() {
                 let x = match rec.out {
                     Out::Exit => pop_release(&mut v.exitq),
                     Out::S => {
                         out.freed[0] += 1;
-                        pop_release(&mut v.rbuf[0])
+                        v.rbuf[0].pop_front()
                     }
                     Out::X => {
                         out.freed[1] += 1;
-                        pop_release(&mut v.rbuf[1])
+                        v.rbuf[1].pop_front()
                     }
                 }
                 .ok_or_else(|| Error::Routing { what: format!("no reply at ({l},{r})") })?;
-                pop_release(&mut v.dq);
-                if v.parts.len() < nparts {
+                pop_release(&mut o.dq);
+                if o.parts.len() < more {
                     return Err(Error::Routing { what: format!("missing parts at ({l},{r})") });
                 }
-                for Part { input, offset, pids } in v.parts.drain(..nparts) {
+                for Part { input, offset, pids } in
+                    std::iter::once(rec.first()).chain(o.parts.drain(..more))
+                {
                     let offset = if offset {
-                        let o = v.offsets.as_mut().and_then(|q| q.pop_front());
-                        Some(o.ok_or_else(|| Error::Routing {
+                        let off = o.offsets.as_mut().and_then(|q| q.pop_front());
+                        Some(off.ok_or_else(|| Error::Routing {
                             what: format!("missing offset at ({l},{r})"),
                         })?)
                     } else {
                         None
                     };
                     let y = match (op, offset) {
-                        (Some(op), Some(o)) => op.apply(x, o),
+                        (Some(op), Some(off)) => op.apply(x, off),
                         _ => x,
                     };
                     let j = usize::from(input);
                     if j == 2 {
-                        let count = (pids as usize).min(v.inj_pids.len());
-                        let pre = &v.pre;
-                        deliveries.extend(v.inj_pids.drain(..count).map(|pid| {
+                        let count = (pids as usize).min(o.inj_pids.len());
+                        let pre = &o.pre;
+                        deliveries.extend(o.inj_pids.drain(..count).map(|pid| {
                             let z = match (op, pre.iter().find(|q| q.0 == pid)) {
-                                (Some(op), Some(&(_, o))) => op.apply(y, o),
+                                (Some(op), Some(&(_, off))) => op.apply(y, off),
                                 _ => y,
                             };
                             (pid, round, z)
@@ -498,14 +523,14 @@ impl LockstepRouter {
                         v.rcredit[j] -= 1;
                     }
                 }
-                release_empty(&mut v.parts);
-                if v.offsets.as_ref().is_some_and(|q| q.is_empty()) {
-                    v.offsets = None;
+                release_empty(&mut o.parts);
+                if o.offsets.as_ref().is_some_and(|q| q.is_empty()) {
+                    o.offsets = None;
                 }
-                release_empty(&mut v.inj_pids);
+                release_empty(&mut o.inj_pids);
             }
         }
-        let done = v.dq.is_empty() && v.reos.iter().all(|&x| x);
+        let done = o.dq.is_empty() && v.reos.iter().all(|&x| x);
         if l >= 1 && done {
             for j in 0..2 {
                 if out.slots[j].is_none() && !v.rsent_eos[j] {
@@ -576,10 +601,12 @@ impl LockstepRouter {
     }
 
     /// Every virtual node in its initial state, with empty injection queues.
-    pub(super) fn init_nodes(&self) -> Vec<Node> {
-        let mut nodes = Vec::with_capacity((self.levels * self.rows) as usize);
+    pub(super) fn init_nodes(&self) -> Nodes {
+        let mut nodes = Nodes::with_capacity((self.levels * self.rows) as usize);
         for l in 0..self.levels {
-            nodes.extend((0..self.rows).map(|_| self.init_node(l)));
+            for _ in 0..self.rows {
+                nodes.push(self.init_node(l));
+            }
         }
         nodes
     }
@@ -588,16 +615,20 @@ impl LockstepRouter {
     pub(super) fn init_node(&self, l: u32) -> Node {
         let last = self.levels - 1; // L
         let credit = [self.b.credit(); 2];
-        let mut v = Node { credit, rcredit: credit, ..Node::default() };
+        let mut v = Node {
+            fwd: Fwd { credit, ..Fwd::default() },
+            origin: Origin::default(),
+            rev: Rev { rcredit: credit, ..Rev::default() },
+        };
         for j in 0..2 {
             // Edge inputs exist from level 1 on.
-            v.ins[j].eos = l == 0;
+            v.fwd.ins[j].eos = l == 0;
             // Edge outputs exist below level L.
-            v.eos_sent[j] = l == last;
-            v.reos[j] = l == last;
-            v.rsent_eos[j] = l == 0;
+            v.fwd.eos_sent[j] = l == last;
+            v.rev.reos[j] = l == last;
+            v.rev.rsent_eos[j] = l == 0;
         }
-        v.ins[2].eos = true;
+        v.fwd.ins[2].eos = true;
         v
     }
 
@@ -688,24 +719,26 @@ impl LockstepRouter {
     /// Fills a router's injection queue with the packets of its PPUs (Section 5's remark,
     /// Choice 23): sorted by key, then least pid, packets of equal keys merged by the
     /// variant's rule (pre-combining, counted as combines), the fetch-and-op parts keeping
-    /// their offsets in [`Node::pre`].
+    /// their offsets in [`Origin::pre`]: `inj` is the node's injection input, `pre` its
+    /// origin's.
     pub(super) fn fill_injection(
         variant: Variant,
-        v: &mut Node,
+        inj: &mut Input,
+        pre: &mut Vec<(u32, i64)>,
         mut packets: Vec<Packet>,
         stats: &mut NodeTally,
     ) -> Result<(), Error> {
         packets.sort_by_key(|p| (p.key, p.lo));
         for p in packets {
-            match v.ins[2].buf.back_mut() {
+            match inj.buf.back_mut() {
                 Some(acc) if acc.key == p.key => {
                     let pid = p.lo;
                     stats.combines += 1;
                     if let Some(offset) = combine(variant, acc, p)? {
-                        v.pre.push((pid, offset));
+                        pre.push((pid, offset));
                     }
                 }
-                _ => v.ins[2].buf.push_back(p),
+                _ => inj.buf.push_back(Box::new(p)),
             }
         }
         Ok(())
@@ -718,7 +751,7 @@ impl LockstepRouter {
         accesses: &[Access],
         fetch_order: FetchOrder,
         stats: &mut NodeTally,
-    ) -> Result<Vec<Node>, Error> {
+    ) -> Result<Nodes, Error> {
         let mut nodes = self.init_nodes();
         let mut per_router: Vec<Vec<Packet>> = vec![Vec::new(); self.routers() as usize];
         for p in self.packets(variant, accesses, fetch_order)? {
@@ -727,7 +760,8 @@ impl LockstepRouter {
         for (router, packets) in (0..).zip(per_router) {
             let (c, r) = self.injection_node(router);
             let vi = self.idx(c, r);
-            Self::fill_injection(variant, &mut nodes[vi], packets, stats)?;
+            let (inj, pre) = (&mut nodes.fwd[vi].ins[2], &mut nodes.origin[vi].pre);
+            Self::fill_injection(variant, inj, pre, packets, stats)?;
         }
         Ok(nodes)
     }
@@ -797,11 +831,13 @@ impl LockstepRouter {
         let mut round = 0u64;
         // Open nodes, counted down as they close (a closed node stays closed in its pass),
         // instead of a scan of every node per round.
-        let mut open = nodes.iter().filter(|v| !v.closed).count();
+        let mut open = nodes.fwd.iter().filter(|v| !v.closed).count();
         // Which nodes are closed, apart from the nodes: a closed node gets no slot (every
         // predecessor has sent its end of stream) and no use of its credits, so a round
         // skips it without reading its state.
-        let mut shut: Vec<bool> = nodes.iter().map(|v| v.closed).collect();
+        let mut shut: Vec<bool> = nodes.fwd.iter().map(|v| v.closed).collect();
+        // What each node's round sends, reused from node to node.
+        let mut out = FwdOut { slots: [None, None], freed: [0; 2] };
         loop {
             if open == 0 {
                 stats.r_fwd = round;
@@ -815,19 +851,28 @@ impl LockstepRouter {
                     let vi = self.idx(l, r);
                     if vi.is_multiple_of(AHEAD) {
                         let to = (vi + AHEAD).min(size);
-                        read_ahead_fwd(&nodes, &slots, &shut, vi, to);
+                        read_ahead_fwd(&nodes.fwd, &nodes.origin, &slots, &shut, vi, to);
                     }
                     if shut[vi] {
                         continue;
                     }
-                    let v = &mut nodes[vi];
+                    let (v, origin) = (&mut nodes.fwd[vi], &mut nodes.origin[vi]);
                     let inbound = std::mem::take(&mut slots[vi]);
                     let combined = tally.combines;
                     let arrived = delay.as_ref().map(|_| arrived_keys(&inbound));
                     self.fwd_apply(v, l, r, acks[vi], inbound, &mut tally)?;
                     let pre = arrived.map(|a| Snap::before(v, a));
-                    let out =
-                        self.fwd_fire(v, l, r, round, variant, &mut tally, &mut arrived_flat)?;
+                    self.fwd_fire(
+                        v,
+                        origin,
+                        l,
+                        r,
+                        round,
+                        variant,
+                        &mut tally,
+                        &mut arrived_flat,
+                        &mut out,
+                    )?;
                     open -= usize::from(v.closed);
                     shut[vi] = v.closed;
                     if let (Some(d), Some(pre)) = (delay.as_mut(), pre) {
@@ -843,8 +888,8 @@ impl LockstepRouter {
                         let sent = out.slots.iter().filter(|s| matches!(s, Some(Slot::Packet(_))));
                         stats.events.extend(sent.map(|_| at(PassEventKind::Forward)));
                     }
-                    for (e, slot) in out.slots.into_iter().enumerate() {
-                        if let Some(slot) = slot {
+                    for (e, slot) in out.slots.iter_mut().enumerate() {
+                        if let Some(slot) = slot.take() {
                             stats.hops += u64::from(matches!(slot, Slot::Packet(_)));
                             let (l2, r2) = self.succ(l, r, e);
                             next_slots[self.idx(l2, r2)][e] = Some(slot);
@@ -868,10 +913,7 @@ impl LockstepRouter {
         let replies = self.host_exchange(variant, &arrived_flat, memory, &mut stats, held)?;
         for ((_, _, l, r, _), value) in arrived_flat.iter().zip(replies) {
             let vi = self.idx(*l, *r);
-            nodes[vi].exitq.push_back(value);
-        }
-        for v in &mut nodes {
-            v.closed = false;
+            nodes.rev[vi].exitq.push_back(value);
         }
         // ---- reverse pass ----
         drop((slots, next_slots, acks, next_acks));
@@ -886,7 +928,7 @@ impl LockstepRouter {
     /// again (`shut` all false), the replies in the exit queues, until every node closes.
     fn reverse_pass(
         &self,
-        nodes: &mut [Node],
+        nodes: &mut Nodes,
         shut: &mut [bool],
         Reverse { op, record }: Reverse,
         stats: &mut PassStats,
@@ -913,14 +955,14 @@ impl LockstepRouter {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
                     if vi.is_multiple_of(AHEAD) {
-                        read_ahead_rev(nodes, shut, vi, (vi + AHEAD).min(size));
+                        read_ahead_rev(&nodes.origin, &nodes.rev, shut, vi, (vi + AHEAD).min(size));
                     }
                     if shut[vi] {
                         continue;
                     }
-                    let v = &mut nodes[vi];
+                    let (origin, v) = (&mut nodes.origin[vi], &mut nodes.rev[vi]);
                     Self::rev_apply(v, racks[vi], std::mem::take(&mut rslots[vi]));
-                    let out = self.rev_fire(v, l, r, round, op, &mut tally.deliveries)?;
+                    let out = self.rev_fire((origin, v), l, r, round, op, &mut tally.deliveries)?;
                     open -= usize::from(v.closed);
                     shut[vi] = v.closed;
                     if record {

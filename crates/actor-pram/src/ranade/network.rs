@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 
 use super::packet::{INF, Key, Packet};
+use super::queue::SmallQueue;
 
 /// Appends to a node's queue, grown 1, 2, 4, ... (not from 4): a node's buffers and
 /// queues hold a few entries at a time.
@@ -40,7 +41,8 @@ pub(super) enum Slot {
 
 #[derive(Debug, Clone, Default)]
 pub(super) struct Input {
-    pub(super) buf: VecDeque<Packet>,
+    /// The packets held, each in the box it travels in (from slot to buffer to slot).
+    pub(super) buf: SmallQueue<Box<Packet>>,
     pub(super) lb: Key,
     pub(super) eos: bool,
 }
@@ -66,8 +68,9 @@ pub(super) enum Out {
 /// One part of a forwarded packet: its input (0 = S, 1 = X, 2 = injection), whether it has
 /// a fetch-and-op offset (Choice 19; the offset itself waits in the node's `offsets`, in
 /// order, since most parts have none) and how many pids of the node's injection arena it
-/// delivers (the injection input only). Parts live in their node's part queue, 8 bytes
-/// each, without a heap allocation of their own.
+/// delivers (the injection input only). A record holds its first part; the others (of a
+/// combined packet) live in their node's part queue, 8 bytes each, without a heap
+/// allocation of their own.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Part {
     pub(super) input: u8,
@@ -75,21 +78,57 @@ pub(super) struct Part {
     pub(super) pids: u32,
 }
 
-/// One forwarded packet's origin: where it went and how many parts it merged (at most 3:
-/// the next entries of the node's part queue).
+/// One forwarded packet's origin: where it went, how many parts it merged (at most 3) and
+/// the first of them; the others are the next entries of the node's part queue (a packet
+/// that did not combine, as most, takes no entry there, so a reverse round reads one queue).
+/// Its first part's fields lie in the record itself, so that a record takes 8 bytes.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Record {
     pub(super) out: Out,
     pub(super) parts: u8,
+    input: u8,
+    offset: bool,
+    pids: u32,
 }
 
+impl Record {
+    pub(super) fn new(out: Out, parts: u8, first: Part) -> Self {
+        Self { out, parts, input: first.input, offset: first.offset, pids: first.pids }
+    }
+
+    pub(super) fn first(&self) -> Part {
+        Part { input: self.input, offset: self.offset, pids: self.pids }
+    }
+}
+
+/// A virtual node's state, split by what reads it (Choices 12-14): [`Fwd`], which every
+/// forward round reads; [`Origin`], where each forwarded packet came from (written when a
+/// packet leaves, read by the reverse rounds); and [`Rev`], which every reverse round reads.
+/// A node actor holds the three together; the lockstep router keeps each part of every node
+/// in its own dense array ([`Nodes`]), so that a round's walk over the open nodes reads only
+/// the part its pass needs.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Node {
+    pub(super) fwd: Fwd,
+    pub(super) origin: Origin,
+    pub(super) rev: Rev,
+}
+
+/// The forward pass's part of a node: its input buffers, credits and ends of stream.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Fwd {
     pub(super) ins: [Input; 3],
     pub(super) credit: [u32; 2],
     pub(super) eos_sent: [bool; 2],
+    pub(super) closed: bool,
+}
+
+/// Where the packets a node forwarded came from, in order (its direction queue): written in
+/// the forward pass, read in the reverse pass.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Origin {
     pub(super) dq: VecDeque<Record>,
-    /// The parts of the records in `dq`, in order.
+    /// The parts of the records in `dq` after each record's first, in order.
     pub(super) parts: VecDeque<Part>,
     /// The fetch-and-op offsets of the parts in `parts` that have one, in order (none until
     /// a part has one, and released when emptied).
@@ -100,16 +139,58 @@ pub(super) struct Node {
     pub(super) offsets: Option<Box<VecDeque<i64>>>,
     /// The pids the injection parts of `parts` deliver, in order.
     pub(super) inj_pids: VecDeque<u32>,
-    pub(super) closed: bool,
-    // reverse pass
-    pub(super) rbuf: [VecDeque<i64>; 2],
+    /// Pre-combining offsets of fetch-and-op parts merged in the injection queue (Choice 23):
+    /// (pid, fold of the parts before it in the queue's packet).
+    pub(super) pre: Vec<(u32, i64)>,
+}
+
+/// The reverse pass's part of a node: its reply buffers, credits and ends of stream, and the
+/// replies of the host to the packets that left here.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Rev {
+    pub(super) rbuf: [SmallQueue<i64>; 2],
     pub(super) reos: [bool; 2],
     pub(super) rcredit: [u32; 2],
     pub(super) rsent_eos: [bool; 2],
     pub(super) exitq: VecDeque<i64>,
-    /// Pre-combining offsets of fetch-and-op parts merged in the injection queue (Choice 23):
-    /// (pid, fold of the parts before it in the queue's packet).
-    pub(super) pre: Vec<(u32, i64)>,
+    pub(super) closed: bool,
+}
+
+impl Rev {
+    /// Whether a reply is here (in a reply buffer or the exit queue): the lengths lie in the
+    /// node itself, so a node waiting for its replies reads no queue's heap room.
+    pub(super) fn any_reply(&self) -> bool {
+        !(self.exitq.is_empty() && self.rbuf[0].is_empty() && self.rbuf[1].is_empty())
+    }
+}
+
+/// Every virtual node of the lockstep router, each part in its own dense array indexed by
+/// the node's index ([`Node`]).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Nodes {
+    pub(super) fwd: Vec<Fwd>,
+    pub(super) origin: Vec<Origin>,
+    pub(super) rev: Vec<Rev>,
+}
+
+impl Nodes {
+    pub(super) fn with_capacity(n: usize) -> Self {
+        Self {
+            fwd: Vec::with_capacity(n),
+            origin: Vec::with_capacity(n),
+            rev: Vec::with_capacity(n),
+        }
+    }
+
+    pub(super) fn push(&mut self, v: Node) {
+        self.fwd.push(v.fwd);
+        self.origin.push(v.origin);
+        self.rev.push(v.rev);
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.fwd.len()
+    }
 }
 
 /// What a forward round sends: a slot per output (0 = S, 1 = X), freed counts per input.

@@ -14,8 +14,9 @@ use crate::direct::{Dest, Effect, PpuActor as Replica};
 use crate::error::Error;
 use crate::ranade::host::{Cells, Held};
 use crate::ranade::lockstep::LockstepRouter;
-use crate::ranade::network::{Node, NodeTally, RSlot, Slot};
+use crate::ranade::network::{FwdOut, Node, NodeTally, RSlot, Slot};
 use crate::ranade::packet::Packet;
+use crate::ranade::queue::SmallQueue;
 use crate::ranade::stats::SlotDigest;
 
 const _: () = assert!(std::mem::size_of::<StepActor>() == 128);
@@ -199,21 +200,24 @@ impl NodeActor {
                 }
             }
             router
-                .fwd_apply(&mut self.cold.node, l, r, self.credits, slots, &mut self.cold.stats)
+                .fwd_apply(&mut self.cold.node.fwd, l, r, self.credits, slots, &mut self.cold.stats)
                 .map_err(fail)?;
         }
         self.credits = [0; 2];
         let round = self.cad.advance();
         let sent = round32(ctx, round)?;
-        let out = router
+        let mut out = FwdOut { slots: [None, None], freed: [0; 2] };
+        router
             .fwd_fire(
-                &mut self.cold.node,
+                &mut self.cold.node.fwd,
+                &mut self.cold.node.origin,
                 l,
                 r,
                 round,
                 variant,
                 &mut self.cold.stats,
                 &mut self.cold.arrived,
+                &mut out,
             )
             .map_err(fail)?;
         self.cold.trace.add_fwd(l, r, round, &out);
@@ -235,7 +239,7 @@ impl NodeActor {
                 ctx.send(router.actor_id(l0, r0), ack);
             }
         }
-        if self.cold.node.closed {
+        if self.cold.node.fwd.closed {
             self.cold.closed_fwd = Some(sent);
             self.phase = Phase::Exchange;
             self.send_batch(ctx);
@@ -271,16 +275,23 @@ impl NodeActor {
                     self.cad.in_final.set(e, true);
                 }
             }
-            LockstepRouter::rev_apply(&mut self.cold.node, self.credits, slots);
+            LockstepRouter::rev_apply(&mut self.cold.node.rev, self.credits, slots);
         }
         self.credits = [0; 2];
         let round = self.cad.advance();
         let sent = round32(ctx, round)?;
-        let open = self.cold.node.rsent_eos.map(|x| !x);
+        let open = self.cold.node.rev.rsent_eos.map(|x| !x);
         let before = self.cold.stats.deliveries.len();
         let op = self.plan(env).op;
         let out = router
-            .rev_fire(&mut self.cold.node, l, r, round, op, &mut self.cold.stats.deliveries)
+            .rev_fire(
+                (&mut self.cold.node.origin, &mut self.cold.node.rev),
+                l,
+                r,
+                round,
+                op,
+                &mut self.cold.stats.deliveries,
+            )
             .map_err(|e| protocol(ctx, e.to_string()))?;
         for &(pid, _, y) in &self.cold.stats.deliveries[before..] {
             let ppu = self.cold.ppus.iter().find(|q| q.0 == pid);
@@ -289,7 +300,7 @@ impl NodeActor {
         }
         // At most 2 RData and 2 RAck follow in this event, and a `Start` of the next pass if
         // this one closes and another follows.
-        let closing = self.cold.node.closed;
+        let closing = self.cold.node.rev.closed;
         let next = closing && usize::from(self.pass) + 1 < env.plan.len();
         self.send_replies(ctx, 4 + usize::from(next));
         self.cold.trace.add_rev(l, r, round, &out);
@@ -387,8 +398,8 @@ impl NodeActor {
     /// inputs ended).
     pub(super) fn tick(&mut self, ctx: &mut Ctx<'_, StepActor>) {
         let stalled = match self.phase {
-            Phase::Forward => self.cad.started && !self.cold.node.closed && self.cad.ready(),
-            Phase::Reverse => !self.cold.node.closed && self.cad.ready(),
+            Phase::Forward => self.cad.started && !self.cold.node.fwd.closed && self.cad.ready(),
+            Phase::Reverse => !self.cold.node.rev.closed && self.cad.ready(),
             Phase::Exchange | Phase::Done => false,
         };
         if (stalled || !self.cold.outbox.is_empty()) && !self.ticking {
@@ -405,27 +416,30 @@ impl NodeActor {
 
     /// The state count from every counted queue.
     pub(super) fn counted(&self) -> u64 {
-        let buffered: usize = self.cold.node.ins.iter().map(|i| i.buf.len()).sum();
-        let rbuf: usize = self.cold.node.rbuf.iter().map(VecDeque::len).sum();
-        let queued = buffered + self.cold.inbox.len() + self.cold.node.dq.len();
-        let words =
-            24 + 4 * queued + rbuf + self.cold.node.exitq.len() + 2 * self.cold.node.pre.len();
+        let buffered: usize = self.cold.node.fwd.ins.iter().map(|i| i.buf.len()).sum();
+        let rbuf: usize = self.cold.node.rev.rbuf.iter().map(SmallQueue::len).sum();
+        let queued = buffered + self.cold.inbox.len() + self.cold.node.origin.dq.len();
+        let words = 24
+            + 4 * queued
+            + rbuf
+            + self.cold.node.rev.exitq.len()
+            + 2 * self.cold.node.origin.pre.len();
         words as u64
     }
 
     /// The words a forward round may change: 4 per packet in the buffers and the direction
     /// queue (the reverse queues, the inbox and the pre-combining offsets stay as they are).
     pub(super) fn fwd_held(&self) -> usize {
-        let buffered: usize = self.cold.node.ins.iter().map(|i| i.buf.len()).sum();
-        4 * (buffered + self.cold.node.dq.len())
+        let buffered: usize = self.cold.node.fwd.ins.iter().map(|i| i.buf.len()).sum();
+        4 * (buffered + self.cold.node.origin.dq.len())
     }
 
     /// The words a reverse round may change (that does not close the pass): 4 per record of
     /// the direction queue, 1 per reply held (the forward buffers are empty, the inbox and
     /// the pre-combining offsets stay as they are).
     pub(super) fn rev_held(&self) -> usize {
-        let rbuf: usize = self.cold.node.rbuf.iter().map(VecDeque::len).sum();
-        4 * self.cold.node.dq.len() + rbuf + self.cold.node.exitq.len()
+        let rbuf: usize = self.cold.node.rev.rbuf.iter().map(SmallQueue::len).sum();
+        4 * self.cold.node.origin.dq.len() + rbuf + self.cold.node.rev.exitq.len()
     }
 
     /// [`NodeActor::words`] after a round that changed its counted part from `before` to
@@ -451,7 +465,7 @@ impl NodeActor {
             StepMsg::Ack { round, output, .. } => {
                 // The cadence first: `eos_sent` lies in the cold part.
                 !fwd || self.cad.live_ack(*round, *output)
-                    || self.cold.node.eos_sent[usize::from(*output)]
+                    || self.cold.node.fwd.eos_sent[usize::from(*output)]
             }
             StepMsg::RData { round, .. } => {
                 self.phase == Phase::Done || (rev && self.cad.takes_data(*round))
@@ -460,7 +474,7 @@ impl NodeActor {
                 self.phase == Phase::Done
                     || (rev
                         && (self.cad.live_ack(*round, *output)
-                            || self.cold.node.rsent_eos[usize::from(*output)]))
+                            || self.cold.node.rev.rsent_eos[usize::from(*output)]))
             }
             StepMsg::Replies { from, .. } => *from as usize == self.cold.replies,
             _ => true,
@@ -490,7 +504,8 @@ impl NodeActor {
                 let packets = std::mem::take(&mut self.cold.inbox);
                 LockstepRouter::fill_injection(
                     self.plan(env).variant,
-                    &mut self.cold.node,
+                    &mut self.cold.node.fwd.ins[2],
+                    &mut self.cold.node.origin.pre,
                     packets,
                     &mut self.cold.stats,
                 )
@@ -526,7 +541,7 @@ impl NodeActor {
             }
             StepMsg::Replies { batch, .. } => {
                 self.cold.replies += batch.len();
-                self.cold.node.exitq.extend(batch);
+                self.cold.node.rev.exitq.extend(batch);
                 self.count_words();
                 if self.cold.replies < self.cold.arrived.len() {
                     return Ok(());
@@ -542,7 +557,6 @@ impl NodeActor {
                     ));
                 }
                 self.phase = Phase::Reverse;
-                self.cold.node.closed = false;
                 // The reverse pass's cadence (no reverse inputs at the top level) and credits.
                 self.cad = Cadence::new(self.l == env.router.levels - 1);
                 self.cad.started = true;
