@@ -79,9 +79,10 @@ fn packet_words(p: &Packet) -> u64 {
 
 /// Reads, for the open nodes `from..to` of one level, the words that their forward round
 /// (Choice 13) reads first: the packet each inbound slot carries, the front packet of each
-/// input buffer and, at a node holding a packet, its direction queue. The reads change nothing; they let up to `AHEAD` nodes'
-/// cache misses (the boxed packets and the buffers lie apart on the heap) overlap in one
-/// stall instead of each node stalling on its own in turn.
+/// input buffer and, at a node holding a packet (which it may forward), its direction
+/// queue's header in the dense [`Origin`] array. The reads change nothing; they let up to
+/// `AHEAD` nodes' cache misses (the boxed packets and the buffers lie apart on the heap)
+/// overlap in one stall instead of each node stalling on its own in turn.
 fn read_ahead_fwd(
     nodes: &[Fwd],
     origin: &[Origin],
@@ -109,7 +110,8 @@ fn read_ahead_fwd(
                 packets = true;
             }
         }
-        // A node with a packet may forward it: its direction queue's place is written then.
+        // A node with a packet may forward it, pushing to its direction queue (whose header
+        // this reads).
         if packets {
             acc = acc.wrapping_add(origin[vi].dq.len() as u64);
         }
@@ -295,7 +297,8 @@ impl LockstepRouter {
 
     /// One forward round of an open node: forwards (or combines, or exits) the least key if
     /// every other input's bound is above it, then a ghost or end of stream on each other open
-    /// output; returns the slots per output and the freed counts per input (Choice 13).
+    /// output; writes the slots per output and the freed counts per input into `out`
+    /// (Choice 13; after an error, `out` may be partly written).
     #[expect(
         clippy::too_many_arguments,
         reason = "one node's round: its place, the rule and the sinks"

@@ -80,7 +80,8 @@ pub(super) struct Part {
 
 /// One forwarded packet's origin: where it went, how many parts it merged (at most 3) and
 /// the first of them; the others are the next entries of the node's part queue (a packet
-/// that did not combine, as most, takes no entry there, so a reverse round reads one queue).
+/// that did not combine, as most, takes no entry there, so its reverse round reads no part
+/// queue).
 /// Its first part's fields lie in the record itself, so that a record takes 8 bytes.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Record {
@@ -101,12 +102,15 @@ impl Record {
     }
 }
 
+const _: () = assert!(std::mem::size_of::<Record>() == 8);
+
 /// A virtual node's state, split by what reads it (Choices 12-14): [`Fwd`], which every
 /// forward round reads; [`Origin`], where each forwarded packet came from (written when a
 /// packet leaves, read by the reverse rounds); and [`Rev`], which every reverse round reads.
 /// A node actor holds the three together; the lockstep router keeps each part of every node
-/// in its own dense array ([`Nodes`]), so that a round's walk over the open nodes reads only
-/// the part its pass needs.
+/// in its own dense array ([`Nodes`]), so that the forward walk over the open nodes reads
+/// `Fwd` (and writes `Origin` only when a packet leaves) and the reverse walk reads `Origin`
+/// and `Rev`, never the other pass's buffers.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Node {
     pub(super) fwd: Fwd,
@@ -124,7 +128,7 @@ pub(super) struct Fwd {
 }
 
 /// Where the packets a node forwarded came from, in order (its direction queue): written in
-/// the forward pass, read in the reverse pass.
+/// the forward pass (the pre-combining offsets at injection), read in the reverse pass.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Origin {
     pub(super) dq: VecDeque<Record>,
@@ -137,7 +141,8 @@ pub(super) struct Origin {
         reason = "8 bytes in every node instead of a queue's 32: few nodes ever hold an offset"
     )]
     pub(super) offsets: Option<Box<VecDeque<i64>>>,
-    /// The pids the injection parts of `parts` deliver, in order.
+    /// The pids the injection parts of the records in `dq` deliver (a record's first part,
+    /// or a further one in `parts`), in order.
     pub(super) inj_pids: VecDeque<u32>,
     /// Pre-combining offsets of fetch-and-op parts merged in the injection queue (Choice 23):
     /// (pid, fold of the parts before it in the queue's packet).

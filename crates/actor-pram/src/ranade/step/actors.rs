@@ -34,7 +34,7 @@ pub(super) fn round32(ctx: &Ctx<'_, StepActor>, round: u64) -> Result<u32, Actor
 /// round stores into `slots`, `rslots` or `credits`: all of them lie in this 128-byte
 /// record (two cache lines), which sits in the arena next to its level's neighbours (the nodes take the first ids,
 /// level-major), so that the FIFO scheduler's delivery streams, which walk a level's rows
-/// upwards, read consecutive records instead of boxed states about 830 bytes apart. Only a
+/// upwards, read consecutive records instead of boxed states of 728 bytes (`NodeCold`), apart. Only a
 /// round that fires (about one delivery in three) touches the boxed [`NodeCold`].
 #[derive(Debug, Clone)]
 pub(super) struct NodeActor {
