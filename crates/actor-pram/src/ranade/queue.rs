@@ -99,14 +99,6 @@ impl<T> SmallQueue<T> {
     }
 }
 
-impl<T> Extend<T> for SmallQueue<T> {
-    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
-        for x in items {
-            self.push_back(x);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::VecDeque;
