@@ -5,14 +5,20 @@
 //! carrying a packet, ghost, end of stream or reply), slots per second, actor events and the
 //! process's peak resident memory (`VmHWM` of `/proc/self/status`).
 //!
+//! Modes: `lockstep` keeps the digest of every slot the passes send
+//! ([`LockstepRouter::read_pass_traced`], Property 1's check against the actors, which
+//! counts the link slots); `lockstep-plain` routes as a program that only wants the values
+//! does ([`LockstepRouter::read_pass`]: no digest, so it prints the packet hops instead of
+//! the link slots); `actors` runs every node as an actor (whose passes always keep the digest).
+//!
 //! With `packets` below `N`, only PPUs `0..packets` read (the rest send none). The default
 //! `S = N` is `n` packets per row of the `2^n` rows: the load matched with BookSim2's
 //! random permutation on a `2^n`-row butterfly with `n` packets per row (Section 5,
 //! Ranade's routing; see the model page's comparison table). On actors the run may take
 //! [`LockstepRouter::pass_event_limit`] events, printed with the result.
 //!
-//! `cargo run --profile sweep -p actor-pram --example route_permutation -- lockstep|actors
-//! [n] [seed] [packets]`
+//! `cargo run --profile sweep -p actor-pram --example route_permutation --
+//! lockstep|lockstep-plain|actors [n] [seed] [packets]`
 
 use std::time::Instant;
 
@@ -44,23 +50,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let memory: Vec<i64> = (0..i64::from(nn)).map(|a| 1000 + a).collect();
     let before = peak_rss_kib();
     let start = Instant::now();
-    let (r_fwd, r_rev, slots, events, ok) = match mode {
+    // Every PPU got the value at the address it read.
+    let got_all = |deliveries: &[(u32, u64, i64)]| {
+        deliveries.len() == reads.len()
+            && deliveries.iter().all(|&(p, _, v)| v == 1000 + i64::from(perm[p as usize]))
+    };
+    let (r_fwd, r_rev, ok, (what, slots), events) = match mode {
         "lockstep" => {
             let (s, digest) = router.read_pass_traced(&reads, &memory)?;
-            let ok = s.deliveries.len() == reads.len()
-                && s.deliveries.iter().all(|&(p, _, v)| v == 1000 + i64::from(perm[p as usize]));
-            (s.r_fwd, s.r_rev, digest.count, 0, ok)
+            (s.r_fwd, s.r_rev, got_all(&s.deliveries), ("link slots", digest.count), 0)
+        }
+        "lockstep-plain" => {
+            let s = router.read_pass(&reads, &memory)?;
+            (s.r_fwd, s.r_rev, got_all(&s.deliveries), ("packet hops", s.hops), 0)
         }
         "actors" => {
             let a = router.actor_read_pass(&reads, &memory, Scheduler::Fifo)?;
-            let ok = a.pass.deliveries.len() == reads.len()
-                && a.pass
-                    .deliveries
-                    .iter()
-                    .all(|&(p, _, v)| v == 1000 + i64::from(perm[p as usize]));
-            (a.pass.r_fwd, a.pass.r_rev, a.pass.slots.count, a.actor.events, ok)
+            let p = &a.pass;
+            (
+                p.r_fwd,
+                p.r_rev,
+                got_all(&p.deliveries),
+                ("link slots", p.slots.count),
+                a.actor.events,
+            )
         }
-        other => return Err(format!("mode must be lockstep or actors (got {other})").into()),
+        other => {
+            return Err(
+                format!("mode must be lockstep, lockstep-plain or actors (got {other})").into()
+            );
+        }
     };
     let secs = start.elapsed().as_secs_f64();
     let rows = 1u64 << n;
@@ -70,7 +89,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         String::new()
     };
     println!(
-        "{mode}: n = {n}, 2^{n} = {rows} rows, N = {nn}, packets = {} ({:.2} per row), R_fwd = {r_fwd}, R_rev = {r_rev}, link slots = {slots}, events = {events}{limit}, {secs:.2} s, {:.1} M slots/s, {:.1} M events/s, peak RSS {} MiB (before the pass {} MiB), every PPU got its value: {ok}",
+        "{mode}: n = {n}, 2^{n} = {rows} rows, N = {nn}, packets = {} ({:.2} per row), R_fwd = {r_fwd}, R_rev = {r_rev}, {what} = {slots}, events = {events}{limit}, {secs:.2} s, {:.1} M {what}/s, {:.1} M events/s, peak RSS {} MiB (before the pass {} MiB), every PPU got its value: {ok}",
         reads.len(),
         reads.len() as f64 / rows as f64,
         slots as f64 / secs / 1e6,
