@@ -6,7 +6,7 @@ use super::chunks::{Chunk, Chunks};
 use super::errors::{not_utf8, syntax};
 use super::lexer::tokenize;
 use super::parser::{Block, Parser};
-use super::quick::{Quick, quick_line};
+use super::quick::{Quick, plain_at, quick_line};
 use super::syntax::parse_num_ranks;
 use crate::error::Error;
 use crate::goal::schedule::Schedule;
@@ -127,16 +127,27 @@ impl Lines {
         }
     }
 
-    /// Parses the whole lines `text`.
+    /// Parses the whole lines `text`: a line in a block in the generators' form read
+    /// straight through ([`plain_at`], which finds its end as it reads), any other found
+    /// by its `\n` and read by [`Lines::line`].
     pub(super) fn lines(&mut self, text: &str) -> Result<(), Error> {
-        if text.is_empty() {
-            return Ok(());
-        }
         let mut tokens: Vec<&str> = Vec::with_capacity(8);
+        let mut at = 0;
         // `str::lines` without the `\r` stripping: a `\r` is whitespace to the tokenizer.
-        for raw in text.strip_suffix('\n').unwrap_or(text).split('\n') {
+        while at < text.len() {
+            if let (false, Some(ps), Some(block)) =
+                (self.in_comment, self.parser.as_mut(), self.open)
+                && let Some((q, end)) = plain_at(text, at, ps.p, block.rank)
+            {
+                self.last_line += 1;
+                quick(ps, &mut self.open, self.last_line, q, block)?;
+                at = end + 1;
+                continue;
+            }
+            let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
             tokens.clear();
-            self.line(raw, &mut tokens)?;
+            self.line(&text[at..end], &mut tokens)?;
+            at = end + 1;
         }
         Ok(())
     }
@@ -149,23 +160,10 @@ impl Lines {
     ) -> Result<(), Error> {
         self.last_line += 1;
         let line = self.last_line;
-        if let (false, Some(ps), Some(block)) = (self.in_comment, self.parser.as_mut(), self.open) {
-            match quick_line(raw, ps.p, block.rank) {
-                Some(Quick::End) => {
-                    self.open = None;
-                    return ps.close(block);
-                }
-                Some(Quick::Dep(a, b, kind)) => {
-                    ps.check_units(line)?;
-                    ps.push_dep(line, a, b, kind);
-                    return Ok(());
-                }
-                Some(Quick::Op(label, key, op)) => {
-                    ps.check_units(line)?;
-                    return ps.push_op(line, label, key, op, &block);
-                }
-                None => {}
-            }
+        if let (false, Some(ps), Some(block)) = (self.in_comment, self.parser.as_mut(), self.open)
+            && let Some(q) = quick_line(raw, ps.p, block.rank)
+        {
+            return quick(ps, &mut self.open, line, q, block);
         }
         tokenize(raw, &mut self.in_comment, tokens);
         if tokens.is_empty() {
@@ -209,5 +207,30 @@ impl Lines {
             ));
         }
         ps.build()
+    }
+}
+
+/// Appends the body line `line` of the open `block` (`open`) that [`quick_line`] read.
+fn quick(
+    ps: &mut Parser,
+    open: &mut Option<Block>,
+    line: usize,
+    q: Quick<'_>,
+    block: Block,
+) -> Result<(), Error> {
+    match q {
+        Quick::End => {
+            *open = None;
+            ps.close(block)
+        }
+        Quick::Dep(labels, kind) => {
+            ps.check_units(line)?;
+            ps.push_dep(line, labels, kind);
+            Ok(())
+        }
+        Quick::Op(label, key, op) => {
+            ps.check_units(line)?;
+            ps.push_op(line, label, key, op, &block)
+        }
     }
 }

@@ -163,7 +163,7 @@ impl Parser {
         self.check_units(line)?;
         if let [a, word @ ("requires" | "irequires"), b] = tokens {
             let kind = if *word == "requires" { DepKind::Requires } else { DepKind::Irequires };
-            self.push_dep(line, a, b, kind);
+            self.push_dep(line, [(a, key(a)), (b, key(b))], kind);
             return Ok(());
         }
         let Some(label) = tokens.first().and_then(|t| t.strip_suffix(':')) else {
@@ -198,9 +198,10 @@ impl Parser {
         Ok(())
     }
 
-    /// Records the dependency line `a requires b` (or `irequires`) of the open block.
-    pub(super) fn push_dep(&mut self, line: usize, a: &str, b: &str, kind: DepKind) {
-        let (a, b) = (self.name(a, key(a)), self.name(b, key(b)));
+    /// Records the dependency line `a requires b` (or `irequires`) of the open block, each
+    /// label with its [`key`].
+    pub(super) fn push_dep(&mut self, line: usize, [a, b]: [(&str, u128); 2], kind: DepKind) {
+        let (a, b) = (self.name(a.0, a.1), self.name(b.0, b.1));
         self.pending.push((line, a, b, kind));
     }
 

@@ -9,8 +9,8 @@ use crate::goal::schedule::{ANY, DepKind, MAX_TIME, Op, OpKind};
 pub(super) enum Quick<'a> {
     /// `}`.
     End,
-    /// `<a> requires <b>` or `<a> irequires <b>`.
-    Dep(&'a str, &'a str, DepKind),
+    /// `<a> requires <b>` or `<a> irequires <b>`, each label with its [`key`].
+    Dep([(&'a str, u128); 2], DepKind),
     /// `<label>: <operation>`, with the label's [`key`].
     Op(&'a str, u128, Op),
 }
@@ -59,7 +59,7 @@ pub(super) fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
     }
     if n == 3 && (kw(1) == pack(b"requires") || w(1) == b"irequires") {
         let kind = if kw(1) == pack(b"requires") { DepKind::Requires } else { DepKind::Irequires };
-        return Some(Quick::Dep(s(0), s(2), kind));
+        return Some(Quick::Dep([(s(0), key(s(0))), (s(2), key(s(2)))], kind));
     }
     if n < 3 {
         return None;
@@ -120,23 +120,35 @@ pub(super) fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
 /// A line in the form that generators write, read straight through (each byte once, the
 /// keywords with the spaces around them compared as byte strings at their places, no word list):
 /// `<label>: send <n>b to <peer>[ tag <t>]`, `<label>: recv <n>b from <peer>[ tag <t>]`,
-/// `<label>: calc <n>` or `<a> requires|irequires <b>`, single spaces, nothing after.
+/// `<label>: calc <n>`, `<a> requires|irequires <b>` or `}`, single spaces, nothing after.
 /// Any other line gives `None` and is read by the rest of [`quick_line`], whose result
 /// (the same checks and bounds) this equals.
 pub(super) fn plain_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
-    let b = raw.as_bytes();
+    plain_at(raw, 0, p, rank).map(|(q, _)| q)
+}
+
+/// [`plain_line`] of the line of `text` that starts at `start`, found as it is read (no
+/// search for its end first): the line and its result, with the index of its end (its `\n`,
+/// or the end of `text`).
+pub(super) fn plain_at(text: &str, start: usize, p: u32, rank: u32) -> Option<(Quick<'_>, usize)> {
+    let b = text.as_bytes();
     let word_end = |from: usize| {
         from + b[from..]
             .iter()
             .position(|&c| CLASS[usize::from(c)] != WORD)
             .unwrap_or(b.len() - from)
     };
-    let first = word_end(0);
-    if first == 0 || b.get(first) != Some(&b' ') {
+    // Whether the line ends at `at`.
+    let ends = |at: usize| b.get(at).is_none_or(|&c| c == b'\n');
+    if b.get(start) == Some(&b'}') && ends(start + 1) {
+        return Some((Quick::End, start + 1));
+    }
+    let first = word_end(start);
+    if first == start || b.get(first) != Some(&b' ') {
         return None;
     }
     let at = first + 1;
-    let Some(label) = raw[..first].strip_suffix(':').filter(|l| !l.is_empty()) else {
+    let Some(label) = text[start..first].strip_suffix(':').filter(|l| !l.is_empty()) else {
         // `<a> requires <b>` or `<a> irequires <b>`.
         let (kind, from) = if b.get(at..at + 9) == Some(b"requires ") {
             (DepKind::Requires, at + 9)
@@ -146,48 +158,59 @@ pub(super) fn plain_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
             return None;
         };
         let end = word_end(from);
-        return (end > from && end == b.len())
-            .then(|| Quick::Dep(&raw[..first], &raw[from..], kind));
-    };
-    // The label's key from the line's first 16 bytes when it has them (one load, masked).
-    let label_key = match b.first_chunk::<16>() {
-        Some(head) => {
-            let kept = label.len().min(KEY_BYTES);
-            let len = u128::from(u8::try_from(label.len()).unwrap_or(u8::MAX));
-            (u128::from_be_bytes(*head) & (u128::MAX << (8 * (16 - kept)))) | len
+        if end == from || !ends(end) {
+            return None;
         }
-        None => key(label),
+        let labels = [(start, first), (from, end)].map(|(a, z)| (&text[a..z], key_at(text, a, z)));
+        return Some((Quick::Dep(labels, kind), end));
     };
+    let label_key = key_at(text, start, first - 1);
     let verb = b.get(at..at + 5)?;
     let (size, at) = number(b, at + 5)?;
     let size = u32::try_from(size).ok().filter(|&v| u64::from(v) <= MAX_TIME)?;
     if verb == b"calc " {
-        return (at == b.len()).then_some(Quick::Op(
-            label,
-            label_key,
-            Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu: 0, nic: 0 },
+        return ends(at).then_some((
+            Quick::Op(
+                label,
+                label_key,
+                Op { size, peer: 0, tag: 0, kind: OpKind::Calc, cpu: 0, nic: 0 },
+            ),
+            at,
         ));
     }
-    let (kind, want): (_, &[u8]) = match verb {
-        b"send " => (OpKind::Send, b"b to "),
-        b"recv " => (OpKind::Recv, b"b from "),
+    // The words after the size compared as byte arrays of a fixed length (a slice of
+    // either length would call `memcmp`).
+    let (kind, at) = match verb {
+        b"send " if b.get(at..at + 5) == Some(b"b to ") => (OpKind::Send, at + 5),
+        b"recv " if b.get(at..at + 7) == Some(b"b from ") => (OpKind::Recv, at + 7),
         _ => return None,
     };
-    if b.get(at..at + want.len())? != want {
-        return None;
-    }
-    let (peer, at) = number(b, at + want.len())?;
+    let (peer, at) = number(b, at)?;
     let peer = u32::try_from(peer).ok().filter(|&q| q < p && q != rank)?;
-    let tag = if at == b.len() {
-        0
+    let (tag, end) = if ends(at) {
+        (0, at)
     } else if b.get(at..at + 5)? == b" tag " {
         let (tag, at) = number(b, at + 5)?;
-        if at != b.len() {
+        if !ends(at) {
             return None;
         }
-        u32::try_from(tag).ok().filter(|&t| t != ANY)?
+        (u32::try_from(tag).ok().filter(|&t| t != ANY)?, at)
     } else {
         return None;
     };
-    Some(Quick::Op(label, label_key, Op { size, peer, tag, kind, cpu: 0, nic: 0 }))
+    Some((Quick::Op(label, label_key, Op { size, peer, tag, kind, cpu: 0, nic: 0 }), end))
+}
+
+/// The [`key`] of the label `text[start..end]` (`start < end`), from the 16 bytes at `start`
+/// when `text` has them (one load, masked to the label: the bytes after it are dropped).
+fn key_at(text: &str, start: usize, end: usize) -> u128 {
+    match text.as_bytes()[start..].first_chunk::<16>() {
+        Some(head) => {
+            let label = end - start;
+            let kept = label.min(KEY_BYTES);
+            let len = u128::from(u8::try_from(label).unwrap_or(u8::MAX));
+            (u128::from_be_bytes(*head) & (u128::MAX << (8 * (16 - kept)))) | len
+        }
+        None => key(&text[start..end]),
+    }
 }

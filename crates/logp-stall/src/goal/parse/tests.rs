@@ -5,7 +5,7 @@ use super::lexer::tokenize;
 use super::parser::{Block, Parser};
 use super::quick::{Quick, plain_line, quick_line};
 use super::*;
-use crate::goal::{binomial_broadcast, dissemination};
+use crate::goal::{binomial_broadcast, dissemination, linear_alltoall};
 
 /// The parse of `text` with 1 thread (serial) and with 2, 3 and 8 (in pieces).
 fn all_threads(text: &[u8]) -> Vec<Result<Schedule, String>> {
@@ -44,7 +44,7 @@ fn both_paths(line: &str) -> (Result<String, String>, Option<String>) {
     let mut quick = Parser::new(4, u64::MAX, vec![0; 4]);
     let fast = quick_line(line, 4, 1).map(|q| {
         match q {
-            Quick::Dep(a, b, kind) => quick.push_dep(2, a, b, kind),
+            Quick::Dep(labels, kind) => quick.push_dep(2, labels, kind),
             Quick::Op(label, key, op) => quick.push_op(2, label, key, op, &block).expect("room"),
             Quick::End => panic!("not a body line"),
         }
@@ -123,6 +123,36 @@ fn the_one_pass_line_reader_gives_the_general_paths_result_or_leaves_the_line_to
         "a: send 8b to 2 tag 1 cpu 1 nic 1 x 1",
     ] {
         assert_eq!(both_paths(line).1, None, "{line:?}");
+    }
+}
+
+/// Lines in the generators' form are read straight through the text ([`plain_at`](super::quick::plain_at),
+/// which finds each line's end as it reads it, and the label's key from the bytes that follow
+/// its start, of the next line too); a space at the end of every line sends each line to the
+/// rest of the line reader instead. Both give the same schedule, or the same error, with 1
+/// thread and in pieces: schedules the generators write (ranks of one or many lines, the last
+/// line with and without its `\n`) and hand-written ones (a dependency on a later label,
+/// `irequires`, long labels, lines of both readers in one block, an undefined label, a
+/// cycle).
+#[test]
+fn lines_read_straight_through_give_the_result_of_the_rest_of_the_reader() {
+    let texts = [
+        binomial_broadcast(37, 8).expect("valid"),
+        dissemination(19, 16).expect("valid"),
+        linear_alltoall(9, 8).expect("valid"),
+        "num_ranks 2\nrank 0 {\na: send 8b to 1 tag 3\nb: calc 5\nb requires c\nc: calc 1\nc irequires a\n}\nrank 1 {\nx: recv 8b from 0 tag 3\n}".to_string(),
+        "num_ranks 2\nrank 1 {\na_label_longer_than_fifteen_bytes: calc 2\nb: calc 1\nb requires a_label_longer_than_fifteen_bytes\n}\n".to_string(),
+        "num_ranks 1\nrank 0 {\na: calc 1\na requires b\n}\n".to_string(),
+        // Lines of both readers in one block: labels keyed by one, found by the other.
+        "num_ranks 1\nrank 0 {\nfirst_label: calc 1\nsecond: calc 2 cpu 1\nsecond requires first_label  \nthird: calc 3\nthird irequires second\n}\n".to_string(),
+        "num_ranks 1\nrank 0 {\na: calc 1\nb: calc 1\na requires b\nb requires a\n}\n".to_string(),
+    ];
+    for text in texts {
+        let spaced: String = text.lines().map(|l| format!("{l} \n")).collect();
+        let unended = text.trim_end_matches('\n');
+        let straight = all_threads(text.as_bytes());
+        assert_eq!(straight, all_threads(spaced.as_bytes()), "{text}");
+        assert_eq!(straight, all_threads(unended.as_bytes()), "{text}");
     }
 }
 
