@@ -133,7 +133,8 @@ impl Lines {
     pub(super) fn lines(&mut self, text: &str) -> Result<(), Error> {
         let mut tokens: Vec<&str> = Vec::with_capacity(8);
         let mut at = 0;
-        // `str::lines` without the `\r` stripping: a `\r` is whitespace to the tokenizer.
+        // The lines of `str::lines`, but without its `\r` stripping: a `\r` is whitespace
+        // to the tokenizer (and no plain line holds one).
         while at < text.len() {
             if let (false, Some(ps), Some(block)) =
                 (self.in_comment, self.parser.as_mut(), self.open)
@@ -210,7 +211,8 @@ impl Lines {
     }
 }
 
-/// Appends the body line `line` of the open `block` (`open`) that [`quick_line`] read.
+/// Appends the body line `line` of the open `block` (`open`) that [`plain_at`] or
+/// [`quick_line`] read.
 fn quick(
     ps: &mut Parser,
     open: &mut Option<Block>,

@@ -5,7 +5,7 @@ use super::labels::{KEY_BYTES, key};
 use super::lexer::{CALC, CLASS, CPU, NIC, RECV, SEND, SPACE, TAG, WORD, digits, number, pack};
 use crate::goal::schedule::{ANY, DepKind, MAX_TIME, Op, OpKind};
 
-/// A body line recognised by [`quick_line`].
+/// A body line recognised by [`quick_line`] or [`plain_at`].
 pub(super) enum Quick<'a> {
     /// `}`.
     End,
@@ -117,8 +117,8 @@ pub(super) fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
     Some(Quick::Op(label, key(label), op))
 }
 
-/// A line in the form that generators write, read straight through (each byte once, the
-/// keywords with the spaces around them compared as byte strings at their places, no word list):
+/// A line in the form that generators write, read straight through (no word list; the
+/// keywords with the spaces around them compared as byte strings at their places):
 /// `<label>: send <n>b to <peer>[ tag <t>]`, `<label>: recv <n>b from <peer>[ tag <t>]`,
 /// `<label>: calc <n>`, `<a> requires|irequires <b>` or `}`, single spaces, nothing after.
 /// Any other line gives `None` and is read by the rest of [`quick_line`], whose result
