@@ -118,7 +118,11 @@ pub fn schedule(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<Schedule, Mod
 pub fn run_goal_config(cfg: &GoalConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
     let schedule = schedule(cfg, file)?;
     let run = run_loggops(&schedule, cfg.loggops)?;
-    goal_report(cfg, &schedule, &run)
+    let p = schedule.num_ranks;
+    // The schedule's memory is free again before the report holds every rank's end time
+    // twice (its own list and the JSON's).
+    drop(schedule);
+    goal_report(cfg, p, run)
 }
 
 /// One run of a `kind = "goal"` configuration, reported and drawn (the picture's
@@ -132,17 +136,13 @@ pub fn goal_config_pictured(
     let lanes = check_lanes(&schedule)?;
     let (run, trace) = run_loggops_traced(&schedule, cfg.loggops)?;
     let picture = run_picture(&schedule, cfg.loggops, &lanes, &run, &trace, title)?;
-    Ok((goal_report(cfg, &schedule, &run)?, picture))
+    Ok((goal_report(cfg, schedule.num_ranks, run)?, picture))
 }
 
-/// The report of `run`, the run of `cfg`'s `schedule`, with its closed form where one applies.
-fn goal_report(
-    cfg: &GoalConfig,
-    schedule: &Schedule,
-    run: &LogGopsRun,
-) -> Result<RunReport, ModelError> {
+/// The report of `run`, the run of `cfg`'s schedule on `p` ranks, with its closed form where
+/// one applies.
+fn goal_report(cfg: &GoalConfig, p: u32, run: LogGopsRun) -> Result<RunReport, ModelError> {
     let prm = cfg.loggops;
-    let p = schedule.num_ranks;
     let closed_form = cfg.generator.and_then(|g| {
         let k = u64::from(p.trailing_zeros());
         // The closed forms hold in LogP terms: no per-byte cost, eager messages.
@@ -170,7 +170,7 @@ fn goal_report(
             .zip(&run.rank_end)
             .find(|&(_, &e)| e == run.makespan)
             .map_or(0, |(r, _)| r),
-        rank_end: run.rank_end.clone(),
+        rank_end: run.rank_end,
         closed_form,
         verified: closed_form.map(|c| c == run.makespan),
         bytes_per_op: run.bytes_per_op,

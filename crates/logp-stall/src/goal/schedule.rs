@@ -29,7 +29,7 @@ pub enum OpKind {
 }
 netcore::display_config_name!(OpKind);
 
-/// One GOAL operation (24 bytes; schedules hold millions of them).
+/// One GOAL operation (16 bytes; schedules hold millions of them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Op {
     /// Bytes of a send/recv, duration of a calc (at most [`MAX_TIME`] = 2^31 from

@@ -27,6 +27,20 @@ pub(super) fn key(label: &str) -> u128 {
     u128::from_be_bytes(k)
 }
 
+/// The [`key`] of the label `text[start..end]` (`start < end`), from the 16 bytes at `start`
+/// when `text` has them (one load, masked to the label: the bytes after it are dropped).
+pub(super) fn key_at(text: &str, start: usize, end: usize) -> u128 {
+    match text.as_bytes()[start..].first_chunk::<16>() {
+        Some(head) => {
+            let label = end - start;
+            let kept = label.min(KEY_BYTES);
+            let len = u128::from(u8::try_from(label).unwrap_or(u8::MAX));
+            (u128::from_be_bytes(*head) & (u128::MAX << (8 * (16 - kept)))) | len
+        }
+        None => key(&text[start..end]),
+    }
+}
+
 /// Whether a label with key `key` is longer than [`KEY_BYTES`] (its text is kept in `names`).
 pub(super) fn is_long(key: u128) -> bool {
     usize::from(key.to_be_bytes()[KEY_BYTES]) > KEY_BYTES

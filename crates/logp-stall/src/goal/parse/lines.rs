@@ -29,9 +29,13 @@ impl Lines {
     /// would, on its own buffers (lines counted from 1 at the piece's start, ranks not claimed
     /// but listed); returns them, with the piece's line count, and its first error.
     pub(super) fn piece(p: u32, text: &[u8]) -> Piece {
-        let mut st =
-            Lines { parser: Some(Parser::new(p, u64::MAX, Vec::new())), ..Lines::default() };
-        let err = st.text(text).err();
+        let mut st = Lines::default();
+        let err = Parser::new(p, u64::MAX, Vec::new())
+            .and_then(|ps| {
+                st.parser = Some(ps);
+                st.text(text)
+            })
+            .err();
         (st, err)
     }
 
@@ -176,7 +180,7 @@ impl Lines {
             limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), 0))?;
             let max_units = (limits::MEMORY_LIMIT - limits::goal_estimate(u64::from(p), 0))
                 / limits::GOAL_BYTES_PER_OP;
-            self.parser = Some(Parser::new(p, max_units, vec![0; p as usize]));
+            self.parser = Some(Parser::new(p, max_units, vec![0; p as usize])?);
             return Ok(());
         };
         match self.open.take() {

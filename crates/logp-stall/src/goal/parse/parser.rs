@@ -17,15 +17,18 @@ use netcore::limits::{push, vec_with_capacity};
 const WHAT: &str = "the GOAL schedule";
 
 /// One `rank r { ... }` block: its operations are `ops[op_start..op_end]` of the parser's
-/// file-order buffers, its dependencies `deps[dep_start..dep_end]` (file-order indices).
+/// file-order buffers, its dependencies `deps[dep_start..dep_end]` (file-order indices), in
+/// 24 bytes (a schedule keeps one per rank until it is built: 2^20 of them in a binomial
+/// broadcast 2^20). Lines are below 2^32 ([`line32`]) and operations plus dependencies
+/// below the memory limit's units ([`Parser::check_units`], at most 2^31 in a merge).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Block {
     pub(super) rank: u32,
-    pub(super) line: usize,
+    pub(super) line: u32,
     pub(super) op_start: u32,
     pub(super) op_end: u32,
-    pub(super) dep_start: usize,
-    pub(super) dep_end: usize,
+    pub(super) dep_start: u32,
+    pub(super) dep_end: u32,
 }
 
 /// Flat buffers in file order, reused across blocks (no allocation per line or block).
@@ -58,22 +61,26 @@ pub(super) struct Parser {
 }
 
 impl Parser {
-    pub(super) fn new(p: u32, max_units: u64, seen: Vec<u32>) -> Self {
-        Parser {
+    /// A parser of a text of `p` ranks, with room for a block per rank when it claims the
+    /// ranks itself (`seen` holds a line per rank; a piece's `seen` is empty): the blocks
+    /// never grow by copying (nor keep the pages of their copies, under an allocator that
+    /// keeps freed pages).
+    pub(super) fn new(p: u32, max_units: u64, seen: Vec<u32>) -> Result<Self, Error> {
+        Ok(Parser {
             p,
             max_units,
             ops: Vec::new(),
             line_off: Vec::new(),
             far: Vec::new(),
             deps: Vec::new(),
-            blocks: Vec::new(),
+            blocks: vec_with_capacity(WHAT, seen.len())?,
             seen,
             headers: Vec::new(),
             names: String::new(),
             labels: Vec::new(),
             pending: Vec::new(),
             table: Vec::new(),
-        }
+        })
     }
 
     /// Appends the parser `w` of a piece parsed after `base` lines
@@ -97,7 +104,7 @@ impl Parser {
             });
         }
         let shift = op_id(self.ops.len(), base)?;
-        let dshift = self.deps.len();
+        let dshift = op_id(self.deps.len(), base)?;
         // The caller checked that every line of the piece is below 2^32 (`line32`).
         let base32 = line32(base)?;
         self.ops.extend_from_slice(&w.ops);
@@ -106,7 +113,7 @@ impl Parser {
         self.deps.extend(w.deps.iter().map(|d| d.moved(0, shift)));
         self.blocks.extend(w.blocks.iter().map(|b| Block {
             rank: b.rank,
-            line: b.line + base,
+            line: b.line + base32,
             op_start: b.op_start + shift,
             op_end: b.op_end + shift,
             dep_start: b.dep_start + dshift,
@@ -137,8 +144,8 @@ impl Parser {
             self.claim(rank, line)?;
         }
         let at = self.next_op(line)?;
-        let d = self.deps.len();
-        Ok(Block { rank, line, op_start: at, op_end: at, dep_start: d, dep_end: d })
+        let d = op_id(self.deps.len(), line)?;
+        Ok(Block { rank, line: line32(line)?, op_start: at, op_end: at, dep_start: d, dep_end: d })
     }
 
     /// Records rank `rank`'s block at `line`; rejects a second block.
@@ -220,7 +227,7 @@ impl Parser {
         push(WHAT, &mut self.labels, (name, id))?;
         push(WHAT, &mut self.ops, op)?;
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
-        match u8::try_from(line - block.line).ok().filter(|&off| off < FAR) {
+        match u8::try_from(line - block.line as usize).ok().filter(|&off| off < FAR) {
             Some(off) => push(WHAT, &mut self.line_off, off)?,
             None => {
                 push(WHAT, &mut self.line_off, FAR)?;
@@ -275,7 +282,7 @@ impl Parser {
         });
         if let Some((_, &(name, id))) = twice {
             return Err(syntax(
-                self.line_of(block.line, id),
+                self.line_of(block.line as usize, id),
                 format!("label `{}` is defined twice in rank {r}", echo(&label_text(names, name))),
             ));
         }
@@ -311,8 +318,8 @@ impl Parser {
         self.names.clear();
         self.labels.clear();
         self.pending.clear();
-        block.op_end = op_id(self.ops.len(), block.line)?;
-        block.dep_end = self.deps.len();
+        block.op_end = op_id(self.ops.len(), block.line as usize)?;
+        block.dep_end = op_id(self.deps.len(), block.line as usize)?;
         self.blocks.push(block);
         Ok(())
     }
@@ -347,7 +354,9 @@ impl Parser {
                 let end = self.far.partition_point(|&(o, _)| o < b.op_end);
                 far.extend(self.far[first..end].iter().map(|&(o, line)| (shift(o), line)));
                 deps.extend(
-                    self.deps[b.dep_start..b.dep_end].iter().map(|d| d.moved(b.op_start, base)),
+                    self.deps[b.dep_start as usize..b.dep_end as usize]
+                        .iter()
+                        .map(|d| d.moved(b.op_start, base)),
                 );
                 base += b.op_end - b.op_start;
             }

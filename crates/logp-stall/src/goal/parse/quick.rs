@@ -1,7 +1,7 @@
 //! The one-pass line reader: a plain line inside a block read straight from its bytes, with
 //! the result the general path ([`super::lexer::tokenize`], [`super::parser::Parser`]) gives.
 
-use super::labels::{KEY_BYTES, key};
+use super::labels::{key, key_at};
 use super::lexer::{CALC, CLASS, CPU, NIC, RECV, SEND, SPACE, TAG, WORD, digits, number, pack};
 use crate::goal::schedule::{ANY, DepKind, MAX_TIME, Op, OpKind};
 
@@ -199,18 +199,4 @@ pub(super) fn plain_at(text: &str, start: usize, p: u32, rank: u32) -> Option<(Q
         return None;
     };
     Some((Quick::Op(label, label_key, Op { size, peer, tag, kind, cpu: 0, nic: 0 }), end))
-}
-
-/// The [`key`] of the label `text[start..end]` (`start < end`), from the 16 bytes at `start`
-/// when `text` has them (one load, masked to the label: the bytes after it are dropped).
-fn key_at(text: &str, start: usize, end: usize) -> u128 {
-    match text.as_bytes()[start..].first_chunk::<16>() {
-        Some(head) => {
-            let label = end - start;
-            let kept = label.min(KEY_BYTES);
-            let len = u128::from(u8::try_from(label).unwrap_or(u8::MAX));
-            (u128::from_be_bytes(*head) & (u128::MAX << (8 * (16 - kept)))) | len
-        }
-        None => key(&text[start..end]),
-    }
 }
