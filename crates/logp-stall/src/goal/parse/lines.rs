@@ -29,13 +29,8 @@ impl Lines {
     /// would, on its own buffers (lines counted from 1 at the piece's start, ranks not claimed
     /// but listed); returns them, with the piece's line count, and its first error.
     pub(super) fn piece(p: u32, text: &[u8]) -> Piece {
-        let mut st = Lines::default();
-        let err = Parser::new(p, u64::MAX, Vec::new())
-            .and_then(|ps| {
-                st.parser = Some(ps);
-                st.text(text)
-            })
-            .err();
+        let mut st = Lines { parser: Some(Parser::piece(p)), ..Lines::default() };
+        let err = st.text(text).err();
         (st, err)
     }
 
@@ -94,7 +89,9 @@ impl Lines {
     /// Appends the whole lines `text`, parsed as a piece (`piece`), when that is what a serial
     /// parse gives: this parse is outside any block and comment, the piece ends outside them
     /// too (or at its first error), and no limit can be reached inside it (memory estimate,
-    /// 2^31 operations, 2^32 lines; pieces do not check them); parses `text` here otherwise.
+    /// 2^31 operations, 2^32 lines: a piece does not check the estimate, and its errors for
+    /// the other two are kept only when this check holds, where they cannot arise); parses
+    /// `text` here otherwise.
     pub(super) fn merge_or_parse(
         &mut self,
         text: &[u8],
@@ -180,7 +177,7 @@ impl Lines {
             limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), 0))?;
             let max_units = (limits::MEMORY_LIMIT - limits::goal_estimate(u64::from(p), 0))
                 / limits::GOAL_BYTES_PER_OP;
-            self.parser = Some(Parser::new(p, max_units, vec![0; p as usize])?);
+            self.parser = Some(Parser::new(p, max_units)?);
             return Ok(());
         };
         match self.open.take() {

@@ -11,7 +11,7 @@ use super::validate::{check_acyclic, check_message_counts};
 use crate::error::Error;
 use crate::goal::schedule::{ANY, DepKind, FAR, IREQ_BIT, Op, Schedule};
 use crate::limits;
-use netcore::limits::{push, vec_with_capacity};
+use netcore::limits::{push, vec_filled, vec_with_capacity};
 
 /// What the parser's arrays hold, for a refused allocation.
 const WHAT: &str = "the GOAL schedule";
@@ -20,7 +20,9 @@ const WHAT: &str = "the GOAL schedule";
 /// file-order buffers, its dependencies `deps[dep_start..dep_end]` (file-order indices), in
 /// 24 bytes (a schedule keeps one per rank until it is built: 2^20 of them in a binomial
 /// broadcast 2^20). Lines are below 2^32 ([`line32`]) and operations plus dependencies
-/// below the memory limit's units ([`Parser::check_units`], at most 2^31 in a merge).
+/// below 2^32 ([`op_id`]): far below, since a parse reads at most the memory limit's units
+/// ([`Parser::check_units`]) and merges a piece only below 2^31 of them and 2^32 lines
+/// ([`Lines::merge_or_parse`](super::lines::Lines::merge_or_parse)).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Block {
     pub(super) rank: u32,
@@ -48,7 +50,7 @@ pub(super) struct Parser {
     pub(super) seen: Vec<u32>,
     /// `(rank, line)` of each block header of a piece parsed in parallel, in file order.
     pub(super) headers: Vec<(u32, usize)>,
-    /// The texts of the open block's labels longer than [`KEY_BYTES`], one after the other
+    /// The texts of the open block's labels longer than [`KEY_BYTES`](super::labels::KEY_BYTES), one after the other
     /// (a shorter label is held whole by its [`key`]).
     pub(super) names: String,
     /// Labels of the open block: (label, file-order op index).
@@ -61,26 +63,40 @@ pub(super) struct Parser {
 }
 
 impl Parser {
-    /// A parser of a text of `p` ranks, with room for a block per rank when it claims the
-    /// ranks itself (`seen` holds a line per rank; a piece's `seen` is empty): the blocks
-    /// never grow by copying (nor keep the pages of their copies, under an allocator that
-    /// keeps freed pages).
-    pub(super) fn new(p: u32, max_units: u64, seen: Vec<u32>) -> Result<Self, Error> {
+    /// The parser of a text of `p` ranks, which claims the ranks itself (`seen`, a line per
+    /// rank) and reads at most `max_units` operations and dependencies, with room for a
+    /// block per rank: the blocks never grow by copying (nor keep the pages of their copies,
+    /// under an allocator that keeps freed pages).
+    pub(super) fn new(p: u32, max_units: u64) -> Result<Self, Error> {
         Ok(Parser {
-            p,
             max_units,
+            seen: vec_filled(WHAT, p as usize, 0)?,
+            blocks: vec_with_capacity(WHAT, p as usize)?,
+            ..Parser::piece(p)
+        })
+    }
+
+    /// The parser of a piece of a text of `p` ranks parsed in parallel
+    /// ([`Lines::piece`](super::lines::Lines::piece)): it lists its rank headers instead
+    /// of claiming them and checks no limit (the merge does, [`Lines::merge_or_parse`]).
+    ///
+    /// [`Lines::merge_or_parse`]: super::lines::Lines::merge_or_parse
+    pub(super) fn piece(p: u32) -> Self {
+        Parser {
+            p,
+            max_units: u64::MAX,
             ops: Vec::new(),
             line_off: Vec::new(),
             far: Vec::new(),
             deps: Vec::new(),
-            blocks: vec_with_capacity(WHAT, seen.len())?,
-            seen,
+            blocks: Vec::new(),
+            seen: Vec::new(),
             headers: Vec::new(),
             names: String::new(),
             labels: Vec::new(),
             pending: Vec::new(),
             table: Vec::new(),
-        })
+        }
     }
 
     /// Appends the parser `w` of a piece parsed after `base` lines
@@ -246,7 +262,7 @@ impl Parser {
     }
 
     /// A label of the open block, whose [`key`] is `key` (its text stored when longer than
-    /// [`KEY_BYTES`]).
+    /// [`KEY_BYTES`](super::labels::KEY_BYTES)).
     pub(super) fn name(&mut self, label: &str, key: u128) -> Name {
         let start = self.names.len();
         if is_long(key) {

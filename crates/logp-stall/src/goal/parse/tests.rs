@@ -37,11 +37,11 @@ fn line_of(text: &str, needle: &str) -> usize {
 fn both_paths(line: &str) -> (Result<String, String>, Option<String>) {
     let block = Block { rank: 1, line: 1, op_start: 0, op_end: 0, dep_start: 0, dep_end: 0 };
     let state = |ps: &Parser| format!("{:?} {:?} {:?} {}", ps.ops, ps.labels, ps.pending, ps.names);
-    let mut general = Parser::new(4, u64::MAX, vec![0; 4]).expect("room for 4 blocks");
+    let mut general = Parser::new(4, u64::MAX).expect("room for 4 ranks");
     let (mut tokens, mut in_comment) = (Vec::new(), false);
     tokenize(line, &mut in_comment, &mut tokens);
     let slow = general.body_line(2, &tokens, &block).map(|()| state(&general));
-    let mut quick = Parser::new(4, u64::MAX, vec![0; 4]).expect("room for 4 blocks");
+    let mut quick = Parser::new(4, u64::MAX).expect("room for 4 ranks");
     let fast = quick_line(line, 4, 1).map(|q| {
         match q {
             Quick::Dep(labels, kind) => quick.push_dep(2, labels, kind),
