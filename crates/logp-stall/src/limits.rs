@@ -23,9 +23,9 @@ pub const LOGP_BYTES_PER_EVENT: u64 = 1024;
 /// see the Limits section).
 pub const LOGP_BYTES_PER_PROC: u64 = 2560;
 
-/// GOAL: bytes per operation or dependency (its text, the parsed schedule, the engine's
-/// state and its share of the event queue).
-pub const GOAL_BYTES_PER_OP: u64 = 200;
+/// GOAL: bytes per operation, dependency or distinct operation shape (its text, the parsed
+/// schedule, the engine's state and its share of the event queue).
+pub const GOAL_BYTES_PER_OP: u64 = 150;
 /// GOAL: bytes per rank.
 pub const GOAL_BYTES_PER_RANK: u64 = 200;
 

@@ -104,8 +104,8 @@ impl Lanes {
 
 /// The lanes of `schedule`'s picture, refused (before the run) past the picture's lanes.
 pub fn check_lanes(schedule: &Schedule) -> Result<Lanes, ModelError> {
-    let ncpu = schedule.ops.iter().map(|o| u32::from(o.cpu)).max().unwrap_or(0) + 1;
-    let nnic = schedule.ops.iter().map(|o| u32::from(o.nic)).max().unwrap_or(0) + 1;
+    let ncpu = schedule.ops().map(|o| u32::from(o.cpu)).max().unwrap_or(0) + 1;
+    let nnic = schedule.ops().map(|o| u32::from(o.nic)).max().unwrap_or(0) + 1;
     let lanes = Lanes { ncpu, nnic };
     check_size("p", u64::from(schedule.num_ranks) * u64::from(lanes.per_rank()), "makespan", 0)?;
     Ok(lanes)
@@ -171,7 +171,7 @@ pub fn run_picture(
             sketch.span(lane, lane, i.from, i.gap_to, gap);
         }
         if i.what == Busy::Receive {
-            let send = schedule.ops[i.op as usize];
+            let send = schedule.op(i.op);
             debug_assert_eq!(send.kind, OpKind::Send);
             let src = schedule.rank_of(i.op);
             let from = cpu_lane(src, send.cpu);

@@ -59,7 +59,7 @@ use netcore::Step;
 use netcore::limits::{OutOfMemory, collect_exact, vec_filled, vec_with_capacity};
 use serde::{Deserialize, Serialize};
 
-use super::schedule::{ANY, IREQ_BIT, MAX_TIME, Op, OpKind, Schedule, size_limit_message};
+use super::schedule::{ANY, IREQ_BIT, MAX_TIME, OpKind, Schedule};
 use crate::error::Error;
 
 mod waits;
@@ -126,8 +126,8 @@ pub struct LogGopsRun {
     pub events: u64,
     /// Largest number of entries in the active queue.
     pub peak_events: u64,
-    /// Bytes held by the schedule, the engine's arrays and the peak active queue, divided by
-    /// the number of operations.
+    /// Bytes used by the schedule's arrays (their lengths), the engine's arrays and the peak
+    /// active queue, divided by the number of operations.
     pub bytes_per_op: f64,
 }
 
@@ -189,7 +189,7 @@ impl Pending {
     /// The counts of `s`'s operations, from its dependencies ([`OutOfMemory`] when the
     /// system refuses them).
     fn new(s: &Schedule) -> Result<Self, OutOfMemory> {
-        let count = vec_filled("the pending dependency counts", s.ops.len(), 0)?;
+        let count = vec_filled("the pending dependency counts", s.n_ops(), 0)?;
         let mut p = Self { count, many: Default::default() };
         for d in s.deps() {
             let c = &mut p.count[d.op as usize];
@@ -275,7 +275,7 @@ impl StartUp {
             let end = s.rank_start[host as usize + 1];
             while op < end {
                 let ready = self.has_deps[op as usize / 64] & (1 << (op % 64)) == 0;
-                if ready && type_order(s.ops[op as usize].kind) == self.phase {
+                if ready && type_order(s.op(op).kind) == self.phase {
                     self.cur = Some((host, op));
                     return;
                 }
@@ -310,15 +310,14 @@ impl ActiveQueue {
     /// Queues the start-up entries of `s` (the queue is empty); returns their number, the
     /// next stamp ([`OutOfMemory`] when the system refuses the start-up bit set).
     fn start(&mut self, s: &Schedule) -> Result<u32, OutOfMemory> {
-        let mut has_deps = vec_filled("the start-up operations", s.ops.len().div_ceil(64), 0u64)?;
+        let mut has_deps = vec_filled("the start-up operations", s.n_ops().div_ceil(64), 0u64)?;
         for d in s.deps() {
             has_deps[d.op as usize / 64] |= 1 << (d.op % 64);
         }
         let waiting: usize = has_deps.iter().map(|w| w.count_ones() as usize).sum();
         self.start = StartUp { has_deps, cur: None, phase: 0, next: 0 };
         self.start.seek(s, 0, 0);
-        Ok(u32::try_from(s.ops.len() - waiting)
-            .expect("a schedule holds fewer than 2^31 operations"))
+        Ok(u32::try_from(s.n_ops() - waiting).expect("a schedule holds fewer than 2^31 operations"))
     }
 
     fn push(&mut self, e: Entry) {
@@ -488,8 +487,8 @@ fn type_order(k: OpKind) -> u8 {
 }
 
 /// LogGOPSim's order of operations released together: by rank, then stably by type.
-fn sort_released(ops: &[Op], released: &mut [(u32, u32)]) {
-    released.sort_by_key(|&(h, op)| (h, type_order(ops[op as usize].kind)));
+fn sort_released(s: &Schedule, released: &mut [(u32, u32)]) {
+    released.sort_by_key(|&(h, op)| (h, type_order(s.op(op).kind)));
 }
 
 /// Whether a message `(src, tag)` and a recv `(want_src, want_tag)` match.
@@ -557,17 +556,10 @@ fn run_engine(
             return Err(Error::GoalParam { field, rule, value: v.to_string() });
         }
     }
-    if let Some((i, op)) = (0u32..).zip(&schedule.ops).find(|(_, op)| u64::from(op.size) > MAX_TIME)
-    {
-        return Err(Error::GoalSyntax {
-            line: schedule.line(i) as usize,
-            message: size_limit_message(op.kind, u64::from(op.size)),
-        });
-    }
-    let n = schedule.ops.len();
+    let n = schedule.n_ops();
     let p = schedule.num_ranks as usize;
     let (mut ncpu, mut nnic, mut recvs) = (1, 1, 0);
-    for o in &schedule.ops {
+    for o in schedule.ops() {
         ncpu = ncpu.max(usize::from(o.cpu) + 1);
         nnic = nnic.max(usize::from(o.nic) + 1);
         recvs += usize::from(o.kind == OpKind::Recv);
@@ -646,7 +638,7 @@ impl Engine<'_> {
         if op & MSG != 0 {
             return self.message(t, ts, op & !MSG, host, src);
         }
-        match self.s.ops[op as usize].kind {
+        match self.s.op(op).kind {
             OpKind::Calc => self.calc(t, ts, op, host),
             OpKind::Send => self.send(t, ts, op, host),
             OpKind::Recv => {
@@ -714,7 +706,7 @@ impl Engine<'_> {
     /// of the clocks it waits for.
     fn park(&mut self, host: u32, free: Step, m: Member) {
         let op = m.1;
-        let x = self.s.ops[(op & !MSG) as usize];
+        let x = self.s.op(op & !MSG);
         let class = if op & MSG != 0 { 3 } else { u32::from(type_order(x.kind)) };
         let res = class << 16 | u32::from(x.cpu) << 8 | u32::from(x.nic);
         self.queued += 1;
@@ -731,17 +723,17 @@ impl Engine<'_> {
     }
 
     fn cpu(&self, host: u32, op: u32) -> usize {
-        host as usize * self.ncpu + usize::from(self.s.ops[op as usize].cpu)
+        host as usize * self.ncpu + usize::from(self.s.op(op).cpu)
     }
 
     fn nic(&self, host: u32, op: u32) -> usize {
-        host as usize * self.nnic + usize::from(self.s.ops[op as usize].nic)
+        host as usize * self.nnic + usize::from(self.s.op(op).nic)
     }
 
     /// `(n - 1) * per_byte` for a message of `n` bytes (0 for `n = 0`). Sizes and per-byte
     /// costs are at most 2^31 (checked), so the product fits.
     fn per_byte(&self, op: u32, per_byte: u64) -> u64 {
-        u64::from(self.s.ops[op as usize].size.saturating_sub(1)) * per_byte
+        u64::from(self.s.op(op).size.saturating_sub(1)) * per_byte
     }
 
     /// `t + parts`, or [`Error::GoalTimeOverflow`] naming `what` past [`HORIZON`].
@@ -768,7 +760,7 @@ impl Engine<'_> {
     /// Records a CPU interval of `op` on `host` when traced.
     fn record(&mut self, host: u32, op: u32, what: Busy, (from, to, gap_to): (Step, Step, Step)) {
         if let Some(trace) = &mut self.trace {
-            let x = self.s.ops[op as usize];
+            let x = self.s.op(op);
             let (cpu, nic) = (x.cpu, x.nic);
             trace.push(CpuInterval { rank: host, cpu, nic, what, op, from, to, gap_to });
         }
@@ -806,11 +798,10 @@ impl Engine<'_> {
             return;
         }
         let mut released = std::mem::take(&mut self.released);
-        let ops = &self.s.ops;
-        sort_released(ops, &mut released);
+        sort_released(self.s, &mut released);
         for &(h, op) in &released {
             let c = self.nexto[self.cpu(h, op)];
-            let t = match ops[op as usize].kind {
+            let t = match self.s.op(op).kind {
                 OpKind::Send => c.max(self.nextgs[self.nic(h, op)]),
                 OpKind::Recv | OpKind::Calc => c,
             };
@@ -827,8 +818,7 @@ impl Engine<'_> {
         if self.blocked(t, (ts, op, h), h, self.nexto[c]) {
             return Ok(());
         }
-        self.nexto[c] =
-            self.later(op, h, "the calc", t, &[u64::from(self.s.ops[op as usize].size)])?;
+        self.nexto[c] = self.later(op, h, "the calc", t, &[u64::from(self.s.op(op).size)])?;
         self.record(h, op, Busy::Calc, (t, self.nexto[c], t));
         self.release(h, op, true);
         self.complete(h, op);
@@ -860,7 +850,7 @@ impl Engine<'_> {
         self.nexto[c] = cpu_end;
         self.nextgs[k] = gap_end;
         self.record(h, op, Busy::Send, (t, cpu_end, gap_end));
-        let x = self.s.ops[op as usize];
+        let x = self.s.op(op);
         self.aq.push((arrive, self.stamp, op | MSG, x.peer, h));
         self.stamp += 1;
         self.queued += 1;
@@ -872,12 +862,9 @@ impl Engine<'_> {
 
     fn recv(&mut self, t: Step, op: u32, h: u32) {
         self.release(h, op, true);
-        let x = self.s.ops[op as usize];
-        let ops = &self.s.ops;
-        match self
-            .uq
-            .take_match(h, |(src, send)| matches(x.peer, x.tag, src, ops[send as usize].tag))
-        {
+        let x = self.s.op(op);
+        let s = self.s;
+        match self.uq.take_match(h, |(src, send)| matches(x.peer, x.tag, src, s.op(send).tag)) {
             Some((src, send)) => {
                 if u64::from(x.size) > self.prm.s {
                     // The recv's own size decides, and the sender's clocks indexed by the
@@ -923,9 +910,12 @@ impl Engine<'_> {
         self.nextgr[k] = gap_end;
         self.messages += 1;
         self.record(h, send, Busy::Receive, (t, cpu_end, gap_end));
-        let x = self.s.ops[send as usize];
-        let ops = &self.s.ops;
-        let posted = |r: u32| matches(ops[r as usize].peer, ops[r as usize].tag, src, x.tag);
+        let x = self.s.op(send);
+        let s = self.s;
+        let posted = |r: u32| {
+            let r = s.op(r);
+            matches(r.peer, r.tag, src, x.tag)
+        };
         match self.rq.take_match(h, posted) {
             Some(recv) => {
                 if u64::from(x.size) > prm.s {
@@ -942,7 +932,7 @@ impl Engine<'_> {
     fn finish_checks(&self) -> Result<(), Error> {
         let s = self.s;
         let lines = |op: u32| s.line(op);
-        let n = s.ops.len() as u64;
+        let n = s.n_ops() as u64;
         if self.done < n {
             let op =
                 (0u32..).zip(&self.pending.count).find(|&(_, &c)| c != DONE).map_or(0, |(i, _)| i);
@@ -959,7 +949,7 @@ impl Engine<'_> {
         // unexpected when a recv took another message through a wildcard.
         for h in 0..s.num_ranks {
             if let Some((src, send)) = self.uq.first(h) {
-                let tag = s.ops[send as usize].tag;
+                let tag = s.op(send).tag;
                 return Err(Error::GoalSchedule {
                     message: format!(
                         "message from rank {src} to rank {h} tag {} (send at line {}) is never received",

@@ -112,7 +112,6 @@ pub fn goal_programs(schedule: &Schedule, gap: u64) -> Result<Vec<GoalProcess>, 
             let mut counts: std::collections::BTreeMap<(u32, u32), u32> =
                 std::collections::BTreeMap::new();
             let mut ops: Vec<RankOp> = src_ops
-                .iter()
                 .map(|op| {
                     let k = match op.kind {
                         OpKind::Send => {

@@ -13,6 +13,7 @@ mod lexer;
 mod lines;
 mod parser;
 mod quick;
+mod shapes;
 mod syntax;
 mod validate;
 
@@ -54,7 +55,7 @@ use crate::goal::schedule::Schedule;
 /// (unequal send and recv counts for a `(src, dst, tag)`, a dependency cycle).
 pub fn parse(text: &str) -> Result<Schedule, Error> {
     // Reading a byte slice cannot fail.
-    parse_from(text.as_bytes(), |e| syntax(0, e.to_string()), threads())
+    parse_from(text.as_bytes(), text.len(), |e| syntax(0, e.to_string()), threads())
 }
 
 /// Parses the GOAL file at `path` as [`parse()`] parses text, reading it in chunks of 256 KiB
@@ -77,7 +78,10 @@ pub fn parse_file(path: &std::path::Path) -> Result<Schedule, Error> {
             value: e.to_string(),
         }
     })?;
-    parse_from(std::fs::File::open(path).map_err(io_err)?, io_err, threads())
+    let file = std::fs::File::open(path).map_err(io_err)?;
+    // The length only sizes the parser's buffers (a file that changes is still read whole).
+    let len = file.metadata().map_or(0, |m| usize::try_from(m.len()).unwrap_or(usize::MAX));
+    parse_from(file, len, io_err, threads())
 }
 
 /// Parses the schedule of generator `g` on `p` ranks with messages of `bytes` as [`parse()`]
@@ -90,7 +94,7 @@ pub fn parse_file(path: &std::path::Path) -> Result<Schedule, Error> {
 /// Those of the generator and of [`parse()`].
 pub fn parse_generated(g: Generator, p: u32, bytes: u64) -> Result<Schedule, Error> {
     // Writing into a buffer cannot fail.
-    parse_from(g.reader(p, bytes)?, |e| syntax(0, e.to_string()), threads())
+    parse_from(g.reader(p, bytes)?, 0, |e| syntax(0, e.to_string()), threads())
 }
 
 /// The largest GOAL file read (16 GiB; the text is streamed, the schedule's own limits bound
@@ -105,16 +109,18 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
 }
 
-/// Parses GOAL text from `reader` in chunks of whole lines ([`Chunks`]): serially with one
+/// Parses GOAL text of about `len` bytes (0 if unknown; it sizes the parser's buffers,
+/// [`Parser::new`](parser::Parser::new)) from `reader` in chunks of whole lines ([`Chunks`]): serially with one
 /// thread; with more, the chunks after the `num_ranks` line are parsed as pieces by `threads`
 /// threads while this thread reads the next chunks and merges the parsed ones in file order
 /// ([`Lines::pipeline`]; the result, errors included, does not depend on `threads`).
 fn parse_from<R: std::io::Read>(
     reader: R,
+    len: usize,
     io_err: impl Fn(std::io::Error) -> Error,
     threads: usize,
 ) -> Result<Schedule, Error> {
-    let mut st = Lines::default();
+    let mut st = Lines { len, ..Lines::default() };
     let mut chunks = Chunks { reader, io_err, carry: Vec::new(), eof: false };
     let mut buf = Vec::new();
     // Serially up to the chunk holding `num_ranks`, and to the end once the text is read

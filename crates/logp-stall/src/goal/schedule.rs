@@ -29,11 +29,12 @@ pub enum OpKind {
 }
 netcore::display_config_name!(OpKind);
 
-/// One GOAL operation (16 bytes; schedules hold millions of them).
+/// One GOAL operation, as [`Schedule::op`] gives it (a schedule stores it in 8 bytes: its
+/// peer and the index of its shape, the operation with peer 0, kept once).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Op {
-    /// Bytes of a send/recv, duration of a calc (at most [`MAX_TIME`] = 2^31 from
-    /// the parser; 4 bytes keep an operation at 16 bytes).
+    /// Bytes of a send/recv, duration of a calc (at most [`MAX_TIME`] = 2^31: the parser
+    /// refuses more).
     pub size: u32,
     /// Destination of a send, source of a recv.
     pub peer: u32,
@@ -45,6 +46,16 @@ pub struct Op {
     pub cpu: u8,
     /// NIC index (`nic <k>`, 0 if absent).
     pub nic: u8,
+}
+
+/// An operation as a [`Schedule`] stores it, in 8 bytes (schedules hold millions of them):
+/// its peer, and its shape, the index in [`Schedule::shapes`] of the operation with its size,
+/// tag, kind, CPU and NIC and peer 0 (a schedule's operations take few shapes: two in a
+/// dissemination).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StoredOp {
+    pub(crate) peer: u32,
+    pub(crate) shape: u32,
 }
 
 /// A dependency between two operations of one rank.
@@ -72,16 +83,19 @@ pub struct Dep {
 /// In [`Schedule::line_off`]: the line is kept in [`Schedule::far`].
 pub(super) const FAR: u8 = u8::MAX;
 
-/// A parsed GOAL schedule in flat form: the operations of rank `r` are
-/// `ops[rank_start[r]..rank_start[r + 1]]`, in line order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A parsed GOAL schedule in flat form: the operations of rank `r` are operations
+/// `rank_start[r]..rank_start[r + 1]`, in line order. Only the parser builds one
+/// ([`parse()`](super::parse())), so every schedule holds what it checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
     /// Number of ranks P.
     pub num_ranks: u32,
     /// Offsets of each rank's operations (`num_ranks + 1` entries).
     pub rank_start: Vec<u32>,
-    /// All operations.
-    pub ops: Vec<Op>,
+    /// All operations ([`Schedule::op`]).
+    pub(super) ops: Vec<StoredOp>,
+    /// The operations' shapes in order of first appearance in the text ([`StoredOp`]).
+    pub(super) shapes: Vec<Op>,
     /// The line (1-based) of each rank's `rank r {` header (0 for a rank without a block).
     pub(super) block_line: Vec<u32>,
     /// Each operation's line minus its rank's [`Schedule::block_line`], or [`FAR`] when that
@@ -99,9 +113,22 @@ pub struct Schedule {
 }
 
 impl Schedule {
+    /// Operation `i` (`i <` [`Schedule::n_ops`]).
+    #[inline]
+    pub fn op(&self, i: u32) -> Op {
+        let StoredOp { peer, shape } = self.ops[i as usize];
+        Op { peer, ..self.shapes[shape as usize] }
+    }
+
+    /// The operations, in rank order.
+    pub fn ops(&self) -> impl ExactSizeIterator<Item = Op> + '_ {
+        self.ops.iter().map(|&StoredOp { peer, shape }| Op { peer, ..self.shapes[shape as usize] })
+    }
+
     /// The operations of rank `r`.
-    pub fn rank_ops(&self, r: u32) -> &[Op] {
-        &self.ops[self.rank_start[r as usize] as usize..self.rank_start[r as usize + 1] as usize]
+    pub fn rank_ops(&self, r: u32) -> impl ExactSizeIterator<Item = Op> + '_ {
+        let (a, b) = (self.rank_start[r as usize], self.rank_start[r as usize + 1]);
+        (a..b).map(|i| self.op(i))
     }
 
     /// The rank owning global operation `op`.
@@ -145,15 +172,17 @@ impl Schedule {
         })
     }
 
-    /// Bytes held by the schedule's arrays.
+    /// Bytes the schedule's arrays use (their lengths: the parser reserves room for as many
+    /// operations as the text could hold, address space that is never written).
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.ops.capacity() * std::mem::size_of::<Op>()
-            + self.line_off.capacity()
-            + self.far.capacity() * 8
-            + (self.block_line.capacity()
-                + self.rank_start.capacity()
-                + self.dep_start.capacity()
-                + self.dep_list.capacity())
+        self.ops.len() * std::mem::size_of::<StoredOp>()
+            + self.shapes.len() * std::mem::size_of::<Op>()
+            + self.line_off.len()
+            + self.far.len() * 8
+            + (self.block_line.len()
+                + self.rank_start.len()
+                + self.dep_start.len()
+                + self.dep_list.len())
                 * 4
     }
 
@@ -163,7 +192,7 @@ impl Schedule {
         for r in 0..self.num_ranks {
             let base = self.rank_start[r as usize];
             out.push_str(&format!("rank {r} {{\n"));
-            for (i, op) in self.rank_ops(r).iter().enumerate() {
+            for (i, op) in self.rank_ops(r).enumerate() {
                 let any = |v: u32| if v == ANY { "-1".to_string() } else { v.to_string() };
                 match op.kind {
                     OpKind::Send => out.push_str(&format!(

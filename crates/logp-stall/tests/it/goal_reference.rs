@@ -152,14 +152,13 @@ fn reference_counted(s: &Schedule, prm: LogGopsParams) -> (Outcome, u64, u64) {
     let p = s.num_ranks as usize;
     let (o, big_o, g, l, big_g, big_s) =
         (prm.o, prm.overhead_per_byte, prm.gap, prm.latency, prm.gap_per_byte, prm.s);
-    let ncpus = s.ops.iter().map(|x| usize::from(x.cpu)).max().unwrap_or(0) + 1;
-    let nnics = s.ops.iter().map(|x| usize::from(x.nic)).max().unwrap_or(0) + 1;
+    let ncpus = s.ops().map(|x| usize::from(x.cpu)).max().unwrap_or(0) + 1;
+    let nnics = s.ops().map(|x| usize::from(x.nic)).max().unwrap_or(0) + 1;
     let mut ranks: Vec<Rank> = (0..p)
         .map(|r| {
             let base = s.rank_start[r] as usize;
             let mut nodes: Vec<Node> = s
                 .rank_ops(r as u32)
-                .iter()
                 .map(|x| Node {
                     ty: match x.kind {
                         OpKind::Send => OP_SEND,
@@ -299,7 +298,7 @@ fn reference_counted(s: &Schedule, prm: LogGopsParams) -> (Outcome, u64, u64) {
         peak = peak.max(aq.len() as u64);
     }
     let complete =
-        done == s.ops.len() as u64 && rq.iter().all(Vec::is_empty) && uq.iter().all(Vec::is_empty);
+        done == s.n_ops() as u64 && rq.iter().all(Vec::is_empty) && uq.iter().all(Vec::is_empty);
     if !complete {
         return (None, events, peak);
     }

@@ -19,6 +19,8 @@ pub(super) struct Lines {
     pub(super) open: Option<Block>,
     pub(super) in_comment: bool,
     pub(super) last_line: usize,
+    /// Bytes of the whole text, if known (else 0), for [`Parser::new`].
+    pub(super) len: usize,
 }
 
 /// A parsed piece: its parse state and its first error ([`Lines::piece`]).
@@ -99,8 +101,9 @@ impl Lines {
     ) -> Result<(), Error> {
         let outside = |st: &Lines| st.open.is_none() && !st.in_comment;
         if let (Some((piece, err)), true, Some(ps)) = (piece, outside(self), self.parser.as_mut()) {
-            // At most `text.len()` lines and as many operations and dependencies.
-            let units = (ps.ops.len() + ps.deps.len() + text.len()) as u64;
+            // At most `text.len()` lines, and as many operations, dependencies and shapes
+            // (an operation line is at least 10 bytes and adds at most one shape).
+            let units = (ps.ops.len() + ps.deps.len() + ps.shapes.len() + text.len()) as u64;
             let fits = units < ps.max_units.min((1 << 31) - 1)
                 && ((self.last_line + text.len()) as u64) < u64::from(u32::MAX);
             if fits && (err.is_some() || outside(&piece)) {
@@ -177,7 +180,7 @@ impl Lines {
             limits::check("num_ranks", value, limits::goal_estimate(u64::from(p), 0))?;
             let max_units = (limits::MEMORY_LIMIT - limits::goal_estimate(u64::from(p), 0))
                 / limits::GOAL_BYTES_PER_OP;
-            self.parser = Some(Parser::new(p, max_units)?);
+            self.parser = Some(Parser::new(p, max_units, self.len)?);
             return Ok(());
         };
         match self.open.take() {

@@ -6,10 +6,11 @@
 use super::edges::{Edge, dependents};
 use super::errors::{echo, line32, op_id, parse_num, syntax, too_many_ops};
 use super::labels::{Name, is_long, key, label_text, slot};
+use super::shapes::Shapes;
 use super::syntax::parse_op;
-use super::validate::{check_acyclic, check_message_counts};
+use super::validate::{Tally, check_acyclic, check_message_counts};
 use crate::error::Error;
-use crate::goal::schedule::{ANY, DepKind, FAR, IREQ_BIT, Op, Schedule};
+use crate::goal::schedule::{DepKind, FAR, IREQ_BIT, Op, Schedule, StoredOp};
 use crate::limits;
 use netcore::limits::{push, vec_filled, vec_with_capacity};
 
@@ -33,12 +34,20 @@ pub(super) struct Block {
     pub(super) dep_end: u32,
 }
 
+/// Bytes of the shortest operation line, `a: calc 0` and its line end.
+const MIN_OP_LINE: usize = 10;
+/// Bytes of the shortest dependency line, `a requires b` and its line end.
+const MIN_DEP_LINE: usize = 13;
+
 /// Flat buffers in file order, reused across blocks (no allocation per line or block).
 pub(super) struct Parser {
     pub(super) p: u32,
-    /// Operations plus dependency lines allowed by the memory limit given `p`.
+    /// Operations, dependency lines and shapes allowed by the memory limit given `p`.
     pub(super) max_units: u64,
-    pub(super) ops: Vec<Op>,
+    pub(super) ops: Vec<StoredOp>,
+    pub(super) shapes: Shapes,
+    /// The sends and recvs read, tallied.
+    pub(super) tally: Tally,
     /// Each operation's line minus its block's, or [`FAR`] (see [`Schedule::line`]).
     pub(super) line_off: Vec<u8>,
     /// `(op, line)` of the operations at [`FAR`] or more lines below their block's header.
@@ -63,15 +72,24 @@ pub(super) struct Parser {
 }
 
 impl Parser {
-    /// The parser of a text of `p` ranks, which claims the ranks itself (`seen`, a line per
-    /// rank) and reads at most `max_units` operations and dependencies, with room for a
-    /// block per rank: the blocks never grow by copying (nor keep the pages of their copies,
-    /// under an allocator that keeps freed pages).
-    pub(super) fn new(p: u32, max_units: u64) -> Result<Self, Error> {
+    /// The parser of a text of `p` ranks and `len` bytes (0 if unknown), which claims the
+    /// ranks itself (`seen`, a line per rank) and reads at most `max_units` operations and
+    /// dependencies, with room for a block per rank and for as many operations and
+    /// dependencies as `len` bytes can hold (at most `max_units`): these buffers never grow by
+    /// copying, which would leave the pages of the old copies with the allocator (a third of
+    /// the peak of a dissemination 2^16). The room never written takes address space, not
+    /// memory.
+    pub(super) fn new(p: u32, max_units: u64, len: usize) -> Result<Self, Error> {
+        let room = |line: usize| {
+            usize::try_from(max_units).map_or(len / line + 1, |max| (len / line + 1).min(max))
+        };
         Ok(Parser {
             max_units,
             seen: vec_filled(WHAT, p as usize, 0)?,
             blocks: vec_with_capacity(WHAT, p as usize)?,
+            ops: vec_with_capacity(WHAT, room(MIN_OP_LINE))?,
+            line_off: vec_with_capacity(WHAT, room(MIN_OP_LINE))?,
+            deps: vec_with_capacity(WHAT, room(MIN_DEP_LINE))?,
             ..Parser::piece(p)
         })
     }
@@ -86,6 +104,8 @@ impl Parser {
             p,
             max_units: u64::MAX,
             ops: Vec::new(),
+            shapes: Shapes::default(),
+            tally: Tally::default(),
             line_off: Vec::new(),
             far: Vec::new(),
             deps: Vec::new(),
@@ -123,7 +143,16 @@ impl Parser {
         let dshift = op_id(self.deps.len(), base)?;
         // The caller checked that every line of the piece is below 2^32 (`line32`).
         let base32 = line32(base)?;
-        self.ops.extend_from_slice(&w.ops);
+        self.tally.merge(w.tally);
+        let shape: Vec<u32> = w
+            .shapes
+            .list
+            .iter()
+            .map(|&op| self.shapes.store(op).map(|s| s.shape))
+            .collect::<Result<_, _>>()?;
+        self.ops.extend(
+            w.ops.iter().map(|o| StoredOp { peer: o.peer, shape: shape[o.shape as usize] }),
+        );
         self.line_off.extend_from_slice(&w.line_off);
         self.far.extend(w.far.iter().map(|&(o, line)| (o + shift, line + base32)));
         self.deps.extend(w.deps.iter().map(|d| d.moved(0, shift)));
@@ -205,9 +234,11 @@ impl Parser {
         self.push_op(line, label, key(label), op, block)
     }
 
-    /// Rejects one more operation or dependency line beyond the memory limit.
+    /// Rejects one more operation or dependency line beyond the memory limit (a shape counts
+    /// as a unit too: a schedule whose operations all differ holds one per operation).
     pub(super) fn check_units(&self, line: usize) -> Result<(), Error> {
-        let units = (self.ops.len() + self.deps.len() + self.pending.len()) as u64 + 1;
+        let units =
+            (self.ops.len() + self.deps.len() + self.pending.len() + self.shapes.len()) as u64 + 1;
         if units > self.max_units {
             let p = self.p;
             let value = || {
@@ -241,7 +272,9 @@ impl Parser {
         let id = self.next_op(line)?;
         let name = self.name(label, key);
         push(WHAT, &mut self.labels, (name, id))?;
-        push(WHAT, &mut self.ops, op)?;
+        self.tally.add(block.rank, op);
+        let stored = self.shapes.store(op)?;
+        push(WHAT, &mut self.ops, stored)?;
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
         match u8::try_from(line - block.line as usize).ok().filter(|&off| off < FAR) {
             Some(off) => push(WHAT, &mut self.line_off, off)?,
@@ -394,24 +427,20 @@ impl Parser {
             num_ranks: p,
             rank_start,
             ops,
+            shapes: self.shapes.list,
             block_line: self.seen,
             line_off,
             far,
             dep_start: Vec::new(),
             dep_list: Vec::new(),
         };
-        // The send/recv counts are checked before the dependents are built (the check's
-        // buffers, freed, leave room for them: at most the memory of the later run is held at
-        // once), but a cycle is reported first.
-        let counts = if schedule.ops.iter().any(|op| op.peer == ANY || op.tag == ANY) {
-            Ok(())
-        } else {
-            check_message_counts(&schedule)
-        };
         (schedule.dep_start, schedule.dep_list) = dependents(schedule.ops.len(), &deps)?;
         drop(deps);
         check_acyclic(&schedule)?;
-        counts?;
+        // A cycle is reported first.
+        if self.tally.mismatched() {
+            check_message_counts(&schedule)?;
+        }
         Ok(schedule)
     }
 }

@@ -4,14 +4,17 @@
 use super::lexer::tokenize;
 use super::parser::{Block, Parser};
 use super::quick::{Quick, plain_line, quick_line};
+use super::validate::Tally;
 use super::*;
-use crate::goal::{binomial_broadcast, dissemination, linear_alltoall};
+use crate::goal::{Op, OpKind, binomial_broadcast, dissemination, linear_alltoall};
 
 /// The parse of `text` with 1 thread (serial) and with 2, 3 and 8 (in pieces).
 fn all_threads(text: &[u8]) -> Vec<Result<Schedule, String>> {
     [1, 2, 3, 8]
         .iter()
-        .map(|&t| parse_from(text, |e| syntax(0, e.to_string()), t).map_err(|e| e.to_string()))
+        .map(|&t| {
+            parse_from(text, text.len(), |e| syntax(0, e.to_string()), t).map_err(|e| e.to_string())
+        })
         .collect()
 }
 
@@ -36,12 +39,14 @@ fn line_of(text: &str, needle: &str) -> usize {
 /// ([`tokenize`], [`Parser::body_line`]) and, if it takes it, by [`quick_line`].
 fn both_paths(line: &str) -> (Result<String, String>, Option<String>) {
     let block = Block { rank: 1, line: 1, op_start: 0, op_end: 0, dep_start: 0, dep_end: 0 };
-    let state = |ps: &Parser| format!("{:?} {:?} {:?} {}", ps.ops, ps.labels, ps.pending, ps.names);
-    let mut general = Parser::new(4, u64::MAX).expect("room for 4 ranks");
+    let state = |ps: &Parser| {
+        format!("{:?} {:?} {:?} {:?} {}", ps.ops, ps.shapes.list, ps.labels, ps.pending, ps.names)
+    };
+    let mut general = Parser::new(4, u64::MAX, 0).expect("room for 4 ranks");
     let (mut tokens, mut in_comment) = (Vec::new(), false);
     tokenize(line, &mut in_comment, &mut tokens);
     let slow = general.body_line(2, &tokens, &block).map(|()| state(&general));
-    let mut quick = Parser::new(4, u64::MAX).expect("room for 4 ranks");
+    let mut quick = Parser::new(4, u64::MAX, 0).expect("room for 4 ranks");
     let fast = quick_line(line, 4, 1).map(|q| {
         match q {
             Quick::Dep(labels, kind) => quick.push_dep(2, labels, kind),
@@ -293,5 +298,48 @@ fn parsing_in_pieces_gives_the_serial_schedule_and_errors() {
             }
             (r, want) => panic!("{:?} where {want:?} was expected", r.as_ref().map(|_| ())),
         }
+    }
+}
+
+#[test]
+fn the_message_tally_flags_a_text_exactly_when_its_send_and_recv_counts_differ() {
+    let op = |kind, peer, tag| Op { size: 8, peer, tag, kind, cpu: 0, nic: 0 };
+    let tally = |ops: &[(u32, Op)]| {
+        let mut t = Tally::default();
+        for &(rank, op) in ops {
+            t.add(rank, op);
+        }
+        t
+    };
+    let send = op(OpKind::Send, 1, 5);
+    let recv = op(OpKind::Recv, 0, 5);
+    let calc = op(OpKind::Calc, 0, 0);
+    assert!(!tally(&[]).mismatched());
+    assert!(tally(&[(0, send)]).mismatched());
+    assert!(tally(&[(1, recv)]).mismatched());
+    // A matched pair in either order, with a calc, cancels.
+    assert!(!tally(&[(0, send), (1, recv), (0, calc)]).mismatched());
+    assert!(!tally(&[(1, recv), (0, send)]).mismatched());
+    // The recv at another rank, from another source or with another tag does not.
+    assert!(tally(&[(0, send), (2, recv)]).mismatched());
+    assert!(tally(&[(0, send), (1, op(OpKind::Recv, 2, 5))]).mismatched());
+    assert!(tally(&[(0, send), (1, op(OpKind::Recv, 0, 6))]).mismatched());
+    // Two sends against one recv, and a send from the recv's rank the other way.
+    assert!(tally(&[(0, send), (0, send), (1, recv)]).mismatched());
+    assert!(tally(&[(0, send), (1, op(OpKind::Send, 0, 5))]).mismatched());
+    // Parts tallied apart and merged (parallel pieces) give the whole.
+    let (mut a, b) = (tally(&[(0, send)]), tally(&[(1, recv)]));
+    a.merge(b);
+    assert!(!a.mismatched());
+    // A wildcard leaves the counts to the run.
+    assert!(
+        !tally(&[(0, send), (2, op(OpKind::Recv, crate::goal::schedule::ANY, 5))]).mismatched()
+    );
+    // Every generated schedule is balanced.
+    for text in [binomial_broadcast(13, 3), dissemination(6, 1), linear_alltoall(5, 2)] {
+        let text = text.expect("generated");
+        let mut st = Lines::default();
+        st.text(text.as_bytes()).expect("parses");
+        assert!(!st.parser.expect("read num_ranks").tally.mismatched());
     }
 }

@@ -5,7 +5,59 @@ use netcore::limits::vec_filled;
 
 use super::errors::schedule_err;
 use crate::error::Error;
-use crate::goal::schedule::{IREQ_BIT, OpKind, Schedule};
+use crate::goal::schedule::{ANY, IREQ_BIT, Op, OpKind, Schedule};
+
+/// The sends and recvs of a text tallied as the parser reads them: a sum of a 64-bit hash of
+/// each message's `(src, dst, tag)`, a send adding and a recv subtracting (wrapping), and
+/// whether a wildcard occurs. Equal send and recv counts for every `(src, dst, tag)` leave the
+/// sum 0, so a nonzero sum proves a mismatch, and only then does the parse match the
+/// operations one by one ([`check_message_counts`]) to name it. Unequal counts leave the sum 0
+/// only by a hash collision (about 2^-64 for a hash that behaves as a random one); the run
+/// then reports the message or recv left over at its end, as for a schedule with wildcards.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Tally {
+    sum: u64,
+    wildcard: bool,
+}
+
+impl Tally {
+    /// Counts operation `op` of rank `rank`.
+    #[inline]
+    pub(super) fn add(&mut self, rank: u32, op: Op) {
+        let (src, dst, sign) = match op.kind {
+            OpKind::Calc => return,
+            OpKind::Send => (rank, op.peer, 1),
+            OpKind::Recv => (op.peer, rank, u64::MAX),
+        };
+        self.wildcard |= op.peer == ANY || op.tag == ANY;
+        self.sum = self.sum.wrapping_add(message_hash(src, dst, op.tag).wrapping_mul(sign));
+    }
+
+    /// Adds the tally of the operations of another part of the text.
+    pub(super) fn merge(&mut self, other: Tally) {
+        self.sum = self.sum.wrapping_add(other.sum);
+        self.wildcard |= other.wildcard;
+    }
+
+    /// Whether the operations must be matched one by one: no wildcard, and the sum is not 0
+    /// (some `(src, dst, tag)` surely has unequal counts).
+    pub(super) fn mismatched(&self) -> bool {
+        !self.wildcard && self.sum != 0
+    }
+}
+
+/// A 64-bit hash of the message key `(src, dst, tag)`: two rounds of a 64 x 64 -> 128-bit
+/// multiply folded to 64 bits (wyhash's mixing).
+#[inline]
+fn message_hash(src: u32, dst: u32, tag: u32) -> u64 {
+    fn mum(a: u64, b: u64) -> u64 {
+        let p = u128::from(a) * u128::from(b);
+        u64::try_from(p >> 64).unwrap_or(0) ^ u64::try_from(p & u128::from(u64::MAX)).unwrap_or(0)
+    }
+    let pair = (u64::from(src) << 32) | u64::from(dst);
+    let h = mum(pair ^ 0xA076_1D64_78BD_642F, u64::from(tag) ^ 0xE703_7ED1_A0B4_28DB);
+    mum(h ^ 0x8EBC_6AF0_9C88_C6E3, 0x5899_65CC_7537_4CC3)
+}
 
 /// Kahn's algorithm over the dependency graph; a leftover operation lies on or behind a cycle.
 /// Dependencies join operations of one rank (labels are resolved in their block), so one
@@ -62,7 +114,7 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
     let p = s.num_ranks as usize;
     let mut start = vec_filled("the receives by source", p + 1, 0u32)?;
     let mut n_recvs = 0;
-    for op in &s.ops {
+    for op in s.ops() {
         if op.kind == OpKind::Recv {
             start[op.peer as usize + 1] += 1;
             n_recvs += 1;
@@ -72,8 +124,8 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
         start[i + 1] += start[i];
     }
     let mut by_src: Vec<(u32, u32)> = vec_filled("the receives by source", n_recvs, (0, 0))?;
-    for (r, w) in (0u32..).zip(s.rank_start.windows(2)) {
-        for op in &s.ops[w[0] as usize..w[1] as usize] {
+    for r in 0..s.num_ranks {
+        for op in s.rank_ops(r) {
             if op.kind == OpKind::Recv {
                 let cursor = &mut start[op.peer as usize];
                 by_src[*cursor as usize] = (r, op.tag);
@@ -84,14 +136,11 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
     // `start[src]` now ends the group of `src`, so the group is `end(src - 1)..start[src]`.
     let mut sends: Vec<(u32, u32)> = Vec::new();
     let mut from = 0;
-    for (src, w) in (0u32..).zip(s.rank_start.windows(2)) {
+    for src in 0..s.num_ranks {
         let to = start[src as usize] as usize;
         sends.clear();
         sends.extend(
-            s.ops[w[0] as usize..w[1] as usize]
-                .iter()
-                .filter(|op| op.kind == OpKind::Send)
-                .map(|op| (op.peer, op.tag)),
+            s.rank_ops(src).filter(|op| op.kind == OpKind::Send).map(|op| (op.peer, op.tag)),
         );
         let recvs = &mut by_src[from..to];
         from = to;
@@ -103,7 +152,7 @@ pub fn check_message_counts(s: &Schedule) -> Result<(), Error> {
             let key = list[at];
             let k = at - list.partition_point(|&x| x < key);
             let ops = s.rank_start[rank as usize]..s.rank_start[rank as usize + 1];
-            let op = |i: u32| s.ops[i as usize];
+            let op = |i: u32| s.op(i);
             ops.filter(|&i| (op(i).kind, op(i).peer, op(i).tag) == (kind, peer, key.1))
                 .nth(k)
                 .map_or(0, |i| s.line(i))
