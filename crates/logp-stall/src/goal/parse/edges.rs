@@ -1,48 +1,87 @@
-//! The dependencies as the parser keeps them ([`Edge`]), and their reverse lists in CSR form
-//! as a [`Schedule`](crate::goal::Schedule) stores them.
+//! The dependencies of a rank block as a [`Schedule`](crate::goal::Schedule) stores them,
+//! built when the block closes: reverse lists in CSR form ([`append_dependents`]), checked
+//! acyclic ([`first_cycle`]).
 
-use netcore::limits::{OutOfMemory, vec_filled};
+use netcore::limits::OutOfMemory;
 
 use crate::goal::schedule::IREQ_BIT;
 
-/// A dependency as the parser keeps it, in 8 bytes: `op` waits for `on`, [`IREQ_BIT`] set in
-/// `op` for `irequires` (operation ids are below 2^31 - 1).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Edge {
-    pub(super) op: u32,
-    pub(super) on: u32,
-}
+/// What the lists hold, for a refused allocation.
+const WHAT: &str = "the dependency lists";
 
-impl Edge {
-    /// The edge between the operations `op - from + to` and `on - from + to`.
-    pub(super) fn moved(self, from: u32, to: u32) -> Edge {
-        let bit = self.op & IREQ_BIT;
-        Edge { op: ((self.op & !IREQ_BIT) - from + to) | bit, on: self.on - from + to }
-    }
-}
-
-/// The reverse dependency lists of `n` operations in CSR form: the dependents of `v` are
-/// `list[start[v]..start[v + 1]]` in the order of `deps`, each with [`IREQ_BIT`] set for
-/// `irequires` edges. Dependencies are counted with operations against the memory limit, so
-/// fewer than 2^31 of them. [`OutOfMemory`] when the system refuses the lists.
-pub(super) fn dependents(n: usize, deps: &[Edge]) -> Result<(Vec<u32>, Vec<u32>), OutOfMemory> {
-    // Counts at `on + 1` and prefix sums give the offsets; `start[on]` then serves as the
-    // fill cursor of `on`'s list, which leaves it at the end of that list = the start of the
-    // next, so shifting by one restores the offsets (no second array).
-    let mut start = vec_filled("the dependency lists", n + 1, 0u32)?;
-    for d in deps {
-        start[d.on as usize + 1] += 1;
+/// Appends the reverse dependency lists of the `n` operations `first..first + n` of one block
+/// to `start` (per operation, where its dependents begin in `list`) and `list` (the
+/// dependents), from its dependencies `edges` (`(op, on)`: `op` waits for `on`, [`IREQ_BIT`]
+/// set in `op` for `irequires`): the dependents of an operation in the order of `edges`.
+/// `count` is a buffer. The lists hold fewer than 2^31 dependencies (they are counted with
+/// the operations against the memory limit).
+pub(super) fn append_dependents(
+    first: u32,
+    n: usize,
+    edges: &[(u32, u32)],
+    [start, list, count]: [&mut Vec<u32>; 3],
+) -> Result<(), OutOfMemory> {
+    let base = u32::try_from(list.len()).unwrap_or(u32::MAX);
+    // `count[i + 1]` counts the dependents of operation `i`; prefix sums make `count[i]` the
+    // start of its list, then its fill cursor.
+    count.clear();
+    count.resize(n + 1, 0);
+    for &(_, on) in edges {
+        count[(on - first) as usize + 1] += 1;
     }
     for i in 0..n {
-        start[i + 1] += start[i];
+        count[i + 1] += count[i];
     }
-    let mut list = vec_filled("the dependency lists", deps.len(), 0u32)?;
-    for d in deps {
-        let cursor = &mut start[d.on as usize];
-        list[*cursor as usize] = d.op;
+    let oom = |_| OutOfMemory { what: WHAT, bytes: 4 * (n + edges.len()) as u64 };
+    start.try_reserve(n).map_err(oom)?;
+    list.try_reserve(edges.len()).map_err(oom)?;
+    start.extend(count[..n].iter().map(|&c| base + c));
+    list.resize(list.len() + edges.len(), 0);
+    let lists = &mut list[base as usize..];
+    for &(op, on) in edges {
+        let cursor = &mut count[(on - first) as usize];
+        lists[*cursor as usize] = op;
         *cursor += 1;
     }
-    start.copy_within(0..n, 1);
-    start[0] = 0;
-    Ok((start, list))
+    Ok(())
+}
+
+/// The first operation, in line order, on or behind a dependency cycle among the block's
+/// operations `first..first + n`, if any, from its dependencies `edges` (as in
+/// [`append_dependents`]) and the lists that function appended (`start`, `list`: the block's
+/// part of them). A block whose every dependency waits for an earlier line (the usual form)
+/// has none; any other is checked by Kahn's algorithm on the buffers `indegree` and `stack`.
+pub(super) fn first_cycle(
+    first: u32,
+    edges: &[(u32, u32)],
+    start: &[u32],
+    list: &[u32],
+    [indegree, stack]: [&mut Vec<u32>; 2],
+) -> Option<u32> {
+    if edges.iter().all(|&(op, on)| op & !IREQ_BIT > on) {
+        return None;
+    }
+    let n = start.len();
+    let base = start.first().copied().unwrap_or(0);
+    let dependents = |i: usize| {
+        let end = start.get(i + 1).map_or(list.len(), |&e| (e - base) as usize);
+        &list[(start[i] - base) as usize..end]
+    };
+    indegree.clear();
+    indegree.resize(n, 0);
+    for &(op, _) in edges {
+        indegree[((op & !IREQ_BIT) - first) as usize] += 1;
+    }
+    stack.clear();
+    stack.extend((0u32..).zip(indegree.iter()).filter(|&(_, &d)| d == 0).map(|(i, _)| i));
+    while let Some(v) = stack.pop() {
+        for &w in dependents(v as usize) {
+            let w = (w & !IREQ_BIT) - first;
+            indegree[w as usize] -= 1;
+            if indegree[w as usize] == 0 {
+                stack.push(w);
+            }
+        }
+    }
+    (0u32..).zip(indegree.iter()).find(|&(_, &d)| d > 0).map(|(i, _)| first + i)
 }

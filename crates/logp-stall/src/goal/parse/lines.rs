@@ -103,7 +103,7 @@ impl Lines {
         if let (Some((piece, err)), true, Some(ps)) = (piece, outside(self), self.parser.as_mut()) {
             // At most `text.len()` lines, and as many operations, dependencies and shapes
             // (an operation line is at least 10 bytes and adds at most one shape).
-            let units = (ps.ops.len() + ps.deps.len() + ps.shapes.len() + text.len()) as u64;
+            let units = (ps.ops.len() + ps.dep_list.len() + ps.shapes.len() + text.len()) as u64;
             let fits = units < ps.max_units.min((1 << 31) - 1)
                 && ((self.last_line + text.len()) as u64) < u64::from(u32::MAX);
             if fits && (err.is_some() || outside(&piece)) {

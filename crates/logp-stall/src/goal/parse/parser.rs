@@ -3,12 +3,12 @@
 //! ([`Parser::build`]).
 #![warn(clippy::cast_possible_truncation)]
 
-use super::edges::{Edge, dependents};
-use super::errors::{echo, line32, op_id, parse_num, syntax, too_many_ops};
+use super::edges::{append_dependents, first_cycle};
+use super::errors::{echo, line32, op_id, parse_num, schedule_err, syntax, too_many_ops};
 use super::labels::{Name, is_long, key, label_text, slot};
 use super::shapes::Shapes;
 use super::syntax::parse_op;
-use super::validate::{Tally, check_acyclic, check_message_counts};
+use super::validate::{Tally, check_message_counts};
 use crate::error::Error;
 use crate::goal::schedule::{DepKind, FAR, IREQ_BIT, Op, Schedule, StoredOp};
 use crate::limits;
@@ -18,7 +18,7 @@ use netcore::limits::{push, vec_filled, vec_with_capacity};
 const WHAT: &str = "the GOAL schedule";
 
 /// One `rank r { ... }` block: its operations are `ops[op_start..op_end]` of the parser's
-/// file-order buffers, its dependencies `deps[dep_start..dep_end]` (file-order indices), in
+/// file-order buffers, its dependents `dep_list[dep_start..dep_end]` (file-order indices), in
 /// 24 bytes (a schedule keeps one per rank until it is built: 2^20 of them in a binomial
 /// broadcast 2^20). Lines are below 2^32 ([`line32`]) and operations plus dependencies
 /// below 2^32 ([`op_id`]): far below, since a parse reads at most the memory limit's units
@@ -52,7 +52,13 @@ pub(super) struct Parser {
     pub(super) line_off: Vec<u8>,
     /// `(op, line)` of the operations at [`FAR`] or more lines below their block's header.
     pub(super) far: Vec<(u32, u32)>,
-    pub(super) deps: Vec<Edge>,
+    /// Per operation, where its dependents begin in `dep_list` (a [`Schedule`]'s lists in
+    /// file order, each block's appended when it closes).
+    pub(super) dep_start: Vec<u32>,
+    pub(super) dep_list: Vec<u32>,
+    /// The rank and line of the first operation on a dependency cycle of the first rank in
+    /// rank order whose block has one, reported once the text is read.
+    pub(super) cycle: Option<(u32, usize)>,
     pub(super) blocks: Vec<Block>,
     /// Line of each rank's block (0 = none yet), to reject a second block; empty in a piece
     /// parsed in parallel ([`Lines::piece`](super::lines::Lines::piece)), which records `headers` instead.
@@ -69,6 +75,10 @@ pub(super) struct Parser {
     /// The hash table of the open block's labels when it closes ([`Parser::close`]): per
     /// slot, a position in `labels` plus one, or 0 for an empty slot.
     pub(super) table: Vec<u32>,
+    /// The open block's dependencies `(op | kind bit, on)` when it closes, and buffers for
+    /// its lists and its cycle check.
+    pub(super) edges: Vec<(u32, u32)>,
+    pub(super) scratch: [Vec<u32>; 2],
 }
 
 impl Parser {
@@ -89,7 +99,8 @@ impl Parser {
             blocks: vec_with_capacity(WHAT, p as usize)?,
             ops: vec_with_capacity(WHAT, room(MIN_OP_LINE))?,
             line_off: vec_with_capacity(WHAT, room(MIN_OP_LINE))?,
-            deps: vec_with_capacity(WHAT, room(MIN_DEP_LINE))?,
+            dep_start: vec_with_capacity(WHAT, room(MIN_OP_LINE))?,
+            dep_list: vec_with_capacity(WHAT, room(MIN_DEP_LINE))?,
             ..Parser::piece(p)
         })
     }
@@ -108,7 +119,9 @@ impl Parser {
             tally: Tally::default(),
             line_off: Vec::new(),
             far: Vec::new(),
-            deps: Vec::new(),
+            dep_start: Vec::new(),
+            dep_list: Vec::new(),
+            cycle: None,
             blocks: Vec::new(),
             seen: Vec::new(),
             headers: Vec::new(),
@@ -116,6 +129,8 @@ impl Parser {
             labels: Vec::new(),
             pending: Vec::new(),
             table: Vec::new(),
+            edges: Vec::new(),
+            scratch: [Vec::new(), Vec::new()],
         }
     }
 
@@ -140,7 +155,7 @@ impl Parser {
             });
         }
         let shift = op_id(self.ops.len(), base)?;
-        let dshift = op_id(self.deps.len(), base)?;
+        let dshift = op_id(self.dep_list.len(), base)?;
         // The caller checked that every line of the piece is below 2^32 (`line32`).
         let base32 = line32(base)?;
         self.tally.merge(w.tally);
@@ -155,7 +170,11 @@ impl Parser {
         );
         self.line_off.extend_from_slice(&w.line_off);
         self.far.extend(w.far.iter().map(|&(o, line)| (o + shift, line + base32)));
-        self.deps.extend(w.deps.iter().map(|d| d.moved(0, shift)));
+        self.dep_start.extend(w.dep_start.iter().map(|&d| d + dshift));
+        self.dep_list.extend(w.dep_list.iter().map(|&d| d + shift));
+        if let Some((rank, line)) = w.cycle {
+            self.note_cycle(rank, base + line);
+        }
         self.blocks.extend(w.blocks.iter().map(|b| Block {
             rank: b.rank,
             line: b.line + base32,
@@ -189,7 +208,7 @@ impl Parser {
             self.claim(rank, line)?;
         }
         let at = self.next_op(line)?;
-        let d = op_id(self.deps.len(), line)?;
+        let d = op_id(self.dep_list.len(), line)?;
         Ok(Block { rank, line: line32(line)?, op_start: at, op_end: at, dep_start: d, dep_end: d })
     }
 
@@ -237,8 +256,9 @@ impl Parser {
     /// Rejects one more operation or dependency line beyond the memory limit (a shape counts
     /// as a unit too: a schedule whose operations all differ holds one per operation).
     pub(super) fn check_units(&self, line: usize) -> Result<(), Error> {
-        let units =
-            (self.ops.len() + self.deps.len() + self.pending.len() + self.shapes.len()) as u64 + 1;
+        let units = (self.ops.len() + self.dep_list.len() + self.pending.len() + self.shapes.len())
+            as u64
+            + 1;
         if units > self.max_units {
             let p = self.p;
             let value = || {
@@ -336,6 +356,7 @@ impl Parser {
             ));
         }
         let table = &self.table;
+        self.edges.clear();
         for &(line, a, b, kind) in &self.pending {
             let find = |label: Name| {
                 let mut at = slot(label.key, bits);
@@ -362,15 +383,34 @@ impl Parser {
                 ));
             }
             let bit = if kind == DepKind::Irequires { IREQ_BIT } else { 0 };
-            push(WHAT, &mut self.deps, Edge { op: op | bit, on })?;
+            push(WHAT, &mut self.edges, (op | bit, on))?;
+        }
+        let first = block.op_start;
+        let n = self.ops.len() - first as usize;
+        let [count, stack] = &mut self.scratch;
+        let lists = [&mut self.dep_start, &mut self.dep_list, &mut *count];
+        append_dependents(first, n, &self.edges, lists)?;
+        let list = &self.dep_list[block.dep_start as usize..];
+        let starts = &self.dep_start[first as usize..];
+        if let Some(op) = first_cycle(first, &self.edges, starts, list, [count, stack]) {
+            let line = self.line_of(block.line as usize, op);
+            self.note_cycle(r, line);
         }
         self.names.clear();
         self.labels.clear();
         self.pending.clear();
         block.op_end = op_id(self.ops.len(), block.line as usize)?;
-        block.dep_end = op_id(self.deps.len(), block.line as usize)?;
+        block.dep_end = op_id(self.dep_list.len(), block.line as usize)?;
         self.blocks.push(block);
         Ok(())
+    }
+
+    /// Records a dependency cycle in rank `rank` through the operation at `line`, unless
+    /// one of a lower rank is recorded.
+    pub(super) fn note_cycle(&mut self, rank: u32, line: usize) {
+        if self.cycle.is_none_or(|(r, _)| rank < r) {
+            self.cycle = Some((rank, line));
+        }
     }
 
     /// The line of the operation `op` (file order) of the block whose header is at `block_line`.
@@ -383,16 +423,22 @@ impl Parser {
 
     /// Puts the blocks in rank order and validates the schedule.
     pub(super) fn build(mut self) -> Result<Schedule, Error> {
+        if let Some((r, line)) = self.cycle {
+            return Err(schedule_err(format!(
+                "the dependencies of rank {r} form a cycle (through the operation at line {line})"
+            )));
+        }
         let p = self.p;
         let in_order = self.blocks.windows(2).all(|w| w[0].rank < w[1].rank);
-        let (ops, line_off, far, deps) = if in_order {
-            (self.ops, self.line_off, self.far, self.deps)
+        let (ops, line_off, far, mut dep_start, dep_list) = if in_order {
+            (self.ops, self.line_off, self.far, self.dep_start, self.dep_list)
         } else {
             self.blocks.sort_unstable_by_key(|b| b.rank);
             let mut ops = vec_with_capacity(WHAT, self.ops.len())?;
             let mut line_off = vec_with_capacity(WHAT, self.ops.len())?;
             let mut far = vec_with_capacity(WHAT, self.far.len())?;
-            let mut deps = vec_with_capacity(WHAT, self.deps.len())?;
+            let mut dep_start = vec_with_capacity(WHAT, self.ops.len() + 1)?;
+            let mut dep_list = vec_with_capacity(WHAT, self.dep_list.len())?;
             let mut base = 0u32;
             for b in &self.blocks {
                 let (a, e) = (b.op_start as usize, b.op_end as usize);
@@ -402,15 +448,19 @@ impl Parser {
                 let first = self.far.partition_point(|&(o, _)| o < b.op_start);
                 let end = self.far.partition_point(|&(o, _)| o < b.op_end);
                 far.extend(self.far[first..end].iter().map(|&(o, line)| (shift(o), line)));
-                deps.extend(
-                    self.deps[b.dep_start as usize..b.dep_end as usize]
+                // Fewer than 2^31 dependencies (counted against the memory limit).
+                let d_base = u32::try_from(dep_list.len()).unwrap_or(u32::MAX);
+                dep_start.extend(self.dep_start[a..e].iter().map(|&d| d - b.dep_start + d_base));
+                dep_list.extend(
+                    self.dep_list[b.dep_start as usize..b.dep_end as usize]
                         .iter()
-                        .map(|d| d.moved(b.op_start, base)),
+                        .map(|&d| shift(d & !IREQ_BIT) | (d & IREQ_BIT)),
                 );
                 base += b.op_end - b.op_start;
             }
-            (ops, line_off, far, deps)
+            (ops, line_off, far, dep_start, dep_list)
         };
+        push(WHAT, &mut dep_start, op_id(dep_list.len(), 0)?)?;
         let mut rank_start = vec_with_capacity(WHAT, p as usize + 1)?;
         let mut next = 0;
         let mut at = 0u32;
@@ -423,7 +473,7 @@ impl Parser {
         }
         rank_start.push(at);
         drop(self.blocks);
-        let mut schedule = Schedule {
+        let schedule = Schedule {
             num_ranks: p,
             rank_start,
             ops,
@@ -431,13 +481,9 @@ impl Parser {
             block_line: self.seen,
             line_off,
             far,
-            dep_start: Vec::new(),
-            dep_list: Vec::new(),
+            dep_start,
+            dep_list,
         };
-        (schedule.dep_start, schedule.dep_list) = dependents(schedule.ops.len(), &deps)?;
-        drop(deps);
-        check_acyclic(&schedule)?;
-        // A cycle is reported first.
         if self.tally.mismatched() {
             check_message_counts(&schedule)?;
         }

@@ -1,11 +1,12 @@
-//! Validation of a parsed schedule: acyclic dependencies, and without wildcards as many sends
-//! as recvs for each `(src, dst, tag)`.
+//! Validation of a parsed schedule's messages: without wildcards, as many sends as recvs for
+//! each `(src, dst, tag)` (tallied as the text is read, matched one by one to name a
+//! mismatch). The dependencies are checked acyclic block by block (`edges`).
 
 use netcore::limits::vec_filled;
 
 use super::errors::schedule_err;
 use crate::error::Error;
-use crate::goal::schedule::{ANY, IREQ_BIT, Op, OpKind, Schedule};
+use crate::goal::schedule::{ANY, Op, OpKind, Schedule};
 
 /// The sends and recvs of a text tallied as the parser reads them: a sum of a 64-bit hash of
 /// each message's `(src, dst, tag)`, a send adding and a recv subtracting (wrapping), and
@@ -57,48 +58,6 @@ fn message_hash(src: u32, dst: u32, tag: u32) -> u64 {
     let pair = (u64::from(src) << 32) | u64::from(dst);
     let h = mum(pair ^ 0xA076_1D64_78BD_642F, u64::from(tag) ^ 0xE703_7ED1_A0B4_28DB);
     mum(h ^ 0x8EBC_6AF0_9C88_C6E3, 0x5899_65CC_7537_4CC3)
-}
-
-/// Kahn's algorithm over the dependency graph; a leftover operation lies on or behind a cycle.
-/// Dependencies join operations of one rank (labels are resolved in their block), so one
-/// rank is checked at a time, on buffers the size of the largest rank (not of the schedule:
-/// they were the process's peak); the error names the first rank with a cycle and its first
-/// leftover operation in line order.
-pub(super) fn check_acyclic(s: &Schedule) -> Result<(), Error> {
-    let mut indegree: Vec<u32> = Vec::new();
-    let mut stack: Vec<u32> = Vec::new();
-    for (r, w) in (0u32..).zip(s.rank_start.windows(2)) {
-        let (first, end) = (w[0], w[1]);
-        let at = |op: u32| (op - first) as usize;
-        indegree.clear();
-        indegree.resize(at(end), 0);
-        for op in first..end {
-            for &w in s.dependents_of(op) {
-                indegree[at(w & !IREQ_BIT)] += 1;
-            }
-        }
-        stack.clear();
-        stack.extend((first..end).filter(|&op| indegree[at(op)] == 0));
-        let mut seen = 0;
-        while let Some(v) = stack.pop() {
-            seen += 1;
-            for &w in s.dependents_of(v) {
-                let w = w & !IREQ_BIT;
-                indegree[at(w)] -= 1;
-                if indegree[at(w)] == 0 {
-                    stack.push(w);
-                }
-            }
-        }
-        if seen < at(end) {
-            let op = (first..end).find(|&op| indegree[at(op)] > 0).unwrap_or(first);
-            return Err(schedule_err(format!(
-                "the dependencies of rank {r} form a cycle (through the operation at line {})",
-                s.line(op)
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// Every send has a recv and every recv a send: for each `(src, dst, tag)` the sends from
