@@ -8,7 +8,7 @@ use super::errors::{echo, line32, op_id, parse_num, schedule_err, syntax, too_ma
 use super::labels::{Name, is_long, key, label_text, slot};
 use super::shapes::Shapes;
 use super::syntax::parse_op;
-use super::validate::{Tally, check_message_counts};
+use super::validate::{check_message_counts, counts_may_differ};
 use crate::error::Error;
 use crate::goal::schedule::{DepKind, FAR, IREQ_BIT, Op, Schedule, StoredOp};
 use crate::limits;
@@ -46,8 +46,6 @@ pub(super) struct Parser {
     pub(super) max_units: u64,
     pub(super) ops: Vec<StoredOp>,
     pub(super) shapes: Shapes,
-    /// The sends and recvs read, tallied.
-    pub(super) tally: Tally,
     /// Each operation's line minus its block's, or [`FAR`] (see [`Schedule::line`]).
     pub(super) line_off: Vec<u8>,
     /// `(op, line)` of the operations at [`FAR`] or more lines below their block's header.
@@ -116,7 +114,6 @@ impl Parser {
             max_units: u64::MAX,
             ops: Vec::new(),
             shapes: Shapes::default(),
-            tally: Tally::default(),
             line_off: Vec::new(),
             far: Vec::new(),
             dep_start: Vec::new(),
@@ -158,7 +155,6 @@ impl Parser {
         let dshift = op_id(self.dep_list.len(), base)?;
         // The caller checked that every line of the piece is below 2^32 (`line32`).
         let base32 = line32(base)?;
-        self.tally.merge(w.tally);
         let shape: Vec<u32> = w
             .shapes
             .list
@@ -292,7 +288,6 @@ impl Parser {
         let id = self.next_op(line)?;
         let name = self.name(label, key);
         push(WHAT, &mut self.labels, (name, id))?;
-        self.tally.add(block.rank, op);
         let stored = self.shapes.store(op)?;
         push(WHAT, &mut self.ops, stored)?;
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
@@ -484,7 +479,7 @@ impl Parser {
             dep_start,
             dep_list,
         };
-        if self.tally.mismatched() {
+        if counts_may_differ(&schedule) {
             check_message_counts(&schedule)?;
         }
         Ok(schedule)

@@ -10,19 +10,28 @@ use crate::goal::schedule::{Op, StoredOp};
 const WHAT: &str = "the GOAL operations' shapes";
 
 /// The shapes met so far, in order of first appearance, with a hash table finding a shape's
-/// index (open addressing, linear probing, at most half full), and the last shape stored of
-/// each kind (an operation most often has the shape of the last one of its kind: a
-/// dissemination's sends and recvs alternate). Shapes are compared as their [`key`].
-#[derive(Debug, Default)]
+/// index (open addressing, linear probing, at most half full) behind a cache of
+/// [`RECENT`] shapes indexed by their tag, size and kind (one comparison when it holds the
+/// shape, as it does for every operation after the first of each shape when the shapes are
+/// few: 32 in a dissemination 2^16). Shapes are compared as their [`key`].
+#[derive(Debug)]
 pub(super) struct Shapes {
     /// Each shape: an operation with peer 0.
     pub(super) list: Vec<Op>,
     /// Per slot, a position in `list` plus one, or 0 for an empty slot (`2^bits` slots).
     table: Vec<u32>,
     bits: u32,
-    /// The key and index plus one (0 for none) of the last shape stored of each
-    /// [`OpKind`](crate::goal::OpKind).
-    last: [(u128, u32); 3],
+    /// Per cache entry, a shape's key and index plus one (0 for none).
+    recent: [(u128, u32); RECENT],
+}
+
+/// Entries of the cache of recent shapes (a power of two).
+const RECENT: usize = 64;
+
+impl Default for Shapes {
+    fn default() -> Self {
+        Self { list: Vec::new(), table: Vec::new(), bits: 0, recent: [(0, 0); RECENT] }
+    }
 }
 
 impl Shapes {
@@ -35,12 +44,13 @@ impl Shapes {
     #[inline]
     pub(super) fn store(&mut self, op: Op) -> Result<StoredOp, OutOfMemory> {
         let k = key(op);
-        let last = &mut self.last[op.kind as usize];
-        if last.1 != 0 && last.0 == k {
-            return Ok(StoredOp { peer: op.peer, shape: last.1 - 1 });
+        let at = (op.tag ^ op.size.rotate_left(7) ^ ((op.kind as u32) << 5)) as usize % RECENT;
+        let recent = self.recent[at];
+        if recent.1 != 0 && recent.0 == k {
+            return Ok(StoredOp { peer: op.peer, shape: recent.1 - 1 });
         }
         let i = self.find(op, k)?;
-        self.last[op.kind as usize] = (k, i + 1);
+        self.recent[at] = (k, i + 1);
         Ok(StoredOp { peer: op.peer, shape: i })
     }
 

@@ -1,63 +1,44 @@
 //! Validation of a parsed schedule's messages: without wildcards, as many sends as recvs for
-//! each `(src, dst, tag)` (tallied as the text is read, matched one by one to name a
-//! mismatch). The dependencies are checked acyclic block by block (`edges`).
+//! each `(src, dst, tag)` (tallied, then matched one by one to name a mismatch). The dependencies are checked acyclic block by block (`edges`).
 
 use netcore::limits::vec_filled;
 
 use super::errors::schedule_err;
 use crate::error::Error;
-use crate::goal::schedule::{ANY, Op, OpKind, Schedule};
+use crate::goal::schedule::{ANY, OpKind, Schedule};
 
-/// The sends and recvs of a text tallied as the parser reads them: a sum of a 64-bit hash of
-/// each message's `(src, dst, tag)`, a send adding and a recv subtracting (wrapping), and
-/// whether a wildcard occurs. Equal send and recv counts for every `(src, dst, tag)` leave the
-/// sum 0, so a nonzero sum proves a mismatch, and only then does the parse match the
-/// operations one by one ([`check_message_counts`]) to name it. Unequal counts leave the sum 0
-/// only by a hash collision (about 2^-64 for a hash that behaves as a random one); the run
-/// then reports the message or recv left over at its end, as for a schedule with wildcards.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct Tally {
-    sum: u64,
-    wildcard: bool,
+/// Whether the sends and recvs of `s` must be matched one by one ([`check_message_counts`])
+/// to find a `(src, dst, tag)` whose send and recv counts differ: never with a wildcard (the
+/// run matches those); else when a tally says some counts surely differ. The tally is the sum
+/// of a 64-bit hash of each message's `(src, dst, tag)`, a send adding and a recv subtracting
+/// (wrapping): equal counts for every `(src, dst, tag)` give 0, so a nonzero sum proves a
+/// mismatch. Unequal counts give 0 only by a hash collision (about 2^-64 for a hash that
+/// behaves as a random one); the run then reports the message or recv left over at its end,
+/// as for a schedule with wildcards. One pass over the operations, hashes independent of
+/// each other, so the processor overlaps them.
+pub(super) fn counts_may_differ(s: &Schedule) -> bool {
+    let mut sum = 0u64;
+    for r in 0..s.num_ranks {
+        for op in s.rank_ops(r) {
+            let (src, dst, sign) = match op.kind {
+                OpKind::Calc => continue,
+                _ if op.peer == ANY || op.tag == ANY => return false,
+                OpKind::Send => (r, op.peer, 1),
+                OpKind::Recv => (op.peer, r, u64::MAX),
+            };
+            sum = sum.wrapping_add(message_hash(src, dst, op.tag).wrapping_mul(sign));
+        }
+    }
+    sum != 0
 }
 
-impl Tally {
-    /// Counts operation `op` of rank `rank`.
-    #[inline]
-    pub(super) fn add(&mut self, rank: u32, op: Op) {
-        let (src, dst, sign) = match op.kind {
-            OpKind::Calc => return,
-            OpKind::Send => (rank, op.peer, 1),
-            OpKind::Recv => (op.peer, rank, u64::MAX),
-        };
-        self.wildcard |= op.peer == ANY || op.tag == ANY;
-        self.sum = self.sum.wrapping_add(message_hash(src, dst, op.tag).wrapping_mul(sign));
-    }
-
-    /// Adds the tally of the operations of another part of the text.
-    pub(super) fn merge(&mut self, other: Tally) {
-        self.sum = self.sum.wrapping_add(other.sum);
-        self.wildcard |= other.wildcard;
-    }
-
-    /// Whether the operations must be matched one by one: no wildcard, and the sum is not 0
-    /// (some `(src, dst, tag)` surely has unequal counts).
-    pub(super) fn mismatched(&self) -> bool {
-        !self.wildcard && self.sum != 0
-    }
-}
-
-/// A 64-bit hash of the message key `(src, dst, tag)`: two rounds of a 64 x 64 -> 128-bit
-/// multiply folded to 64 bits (wyhash's mixing).
-#[inline]
+/// A 64-bit hash of the message key `(src, dst, tag)`: a 64 x 64 -> 128-bit multiply of its
+/// two words, each offset by a constant, folded to 64 bits (wyhash's mixing).
 fn message_hash(src: u32, dst: u32, tag: u32) -> u64 {
-    fn mum(a: u64, b: u64) -> u64 {
-        let p = u128::from(a) * u128::from(b);
-        u64::try_from(p >> 64).unwrap_or(0) ^ u64::try_from(p & u128::from(u64::MAX)).unwrap_or(0)
-    }
     let pair = (u64::from(src) << 32) | u64::from(dst);
-    let h = mum(pair ^ 0xA076_1D64_78BD_642F, u64::from(tag) ^ 0xE703_7ED1_A0B4_28DB);
-    mum(h ^ 0x8EBC_6AF0_9C88_C6E3, 0x5899_65CC_7537_4CC3)
+    let p = u128::from(pair ^ 0xA076_1D64_78BD_642F)
+        * u128::from(u64::from(tag) ^ 0xE703_7ED1_A0B4_28DB);
+    u64::try_from(p >> 64).unwrap_or(0) ^ u64::try_from(p & u128::from(u64::MAX)).unwrap_or(0)
 }
 
 /// Every send has a recv and every recv a send: for each `(src, dst, tag)` the sends from
