@@ -22,20 +22,22 @@ pub(super) fn append_dependents(
     [start, list, count]: [&mut Vec<u32>; 3],
 ) -> Result<(), OutOfMemory> {
     let base = u32::try_from(list.len()).unwrap_or(u32::MAX);
-    // `count[i + 1]` counts the dependents of operation `i`; prefix sums make `count[i]` the
-    // start of its list, then its fill cursor.
+    // `count[i]` counts the dependents of operation `i`; the exclusive prefix sums make it
+    // the start of its list, then its fill cursor.
     count.clear();
-    count.resize(n + 1, 0);
+    count.resize(n, 0);
+    let count = &mut count[..];
     for &(_, on) in edges {
-        count[(on - first) as usize + 1] += 1;
+        count[(on - first) as usize] += 1;
     }
-    for i in 0..n {
-        count[i + 1] += count[i];
+    let mut sum = 0;
+    for c in count.iter_mut() {
+        (*c, sum) = (sum, sum + *c);
     }
     let oom = |_| OutOfMemory { what: WHAT, bytes: 4 * (n + edges.len()) as u64 };
     start.try_reserve(n).map_err(oom)?;
     list.try_reserve(edges.len()).map_err(oom)?;
-    start.extend(count[..n].iter().map(|&c| base + c));
+    start.extend(count.iter().map(|&c| base + c));
     list.resize(list.len() + edges.len(), 0);
     let lists = &mut list[base as usize..];
     for &(op, on) in edges {
