@@ -56,14 +56,16 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use netcore::Step;
-use netcore::limits::{OutOfMemory, collect_exact, vec_filled, vec_with_capacity};
+use netcore::limits::{OutOfMemory, vec_filled};
 use serde::{Deserialize, Serialize};
 
 use super::schedule::{ANY, IREQ_BIT, MAX_TIME, OpKind, Schedule};
 use crate::error::Error;
 
+mod queues;
 mod waits;
 
+use queues::{MatchQueues, PostedRecvs};
 use waits::{Member, Token, Waits};
 
 /// LogGOPSim's default eager/rendezvous threshold `S` in bytes.
@@ -366,87 +368,6 @@ impl ActiveQueue {
     }
 }
 
-/// No node (end of a list).
-const NIL: u32 = u32::MAX;
-
-/// One FIFO list of `T` per rank in one shared pool (LogGOPSim's posted-receive or unexpected
-/// queue of every rank): 8 bytes per rank plus `T` and 4 bytes per entry queued at once, where
-/// a vector per rank costs 24 bytes plus an allocation per rank.
-struct MatchQueues<T> {
-    /// First and last node of each rank's list.
-    ends: Vec<(u32, u32)>,
-    /// `(entry, next node)`; freed nodes are chained from `free`.
-    nodes: Vec<(T, u32)>,
-    free: u32,
-}
-
-impl<T: Copy> MatchQueues<T> {
-    /// Empty lists for `ranks` ranks, room for `entries` entries queued at once reserved (the
-    /// pool grown by doubling copied its nodes and left the old ones to the allocator);
-    /// [`OutOfMemory`] naming `what` when the system refuses them.
-    fn new(what: &'static str, ranks: usize, entries: usize) -> Result<Self, OutOfMemory> {
-        Ok(Self {
-            ends: vec_filled(what, ranks, (NIL, NIL))?,
-            nodes: vec_with_capacity(what, entries)?,
-            free: NIL,
-        })
-    }
-
-    /// Appends `q` to rank `h`'s list.
-    fn push(&mut self, h: u32, q: T) {
-        let node = if self.free == NIL {
-            self.nodes.push((q, NIL));
-            u32::try_from(self.nodes.len() - 1).expect("fewer than 2^32 entries queued")
-        } else {
-            let node = self.free;
-            self.free = self.nodes[node as usize].1;
-            self.nodes[node as usize] = (q, NIL);
-            node
-        };
-        let ends = &mut self.ends[h as usize];
-        if ends.1 == NIL {
-            ends.0 = node;
-        } else {
-            self.nodes[ends.1 as usize].1 = node;
-        }
-        ends.1 = node;
-    }
-
-    /// Removes and returns the first entry of rank `h`'s list for which `hit` holds.
-    fn take_match(&mut self, h: u32, hit: impl Fn(T) -> bool) -> Option<T> {
-        let (mut prev, mut node) = (NIL, self.ends[h as usize].0);
-        while node != NIL {
-            let (q, next) = self.nodes[node as usize];
-            if hit(q) {
-                let ends = &mut self.ends[h as usize];
-                if prev == NIL {
-                    ends.0 = next;
-                } else {
-                    self.nodes[prev as usize].1 = next;
-                }
-                if ends.1 == node {
-                    ends.1 = prev;
-                }
-                self.nodes[node as usize].1 = self.free;
-                self.free = node;
-                return Some(q);
-            }
-            (prev, node) = (node, next);
-        }
-        None
-    }
-
-    /// The first entry of rank `h`'s list.
-    fn first(&self, h: u32) -> Option<T> {
-        let node = self.ends[h as usize].0;
-        (node != NIL).then(|| self.nodes[node as usize].0)
-    }
-
-    fn heap_bytes(&self) -> usize {
-        self.ends.capacity() * 8 + self.nodes.capacity() * std::mem::size_of::<(T, u32)>()
-    }
-}
-
 struct Engine<'a> {
     s: &'a Schedule,
     prm: LogGopsParams,
@@ -457,7 +378,7 @@ struct Engine<'a> {
     nextgr: Vec<Step>,
     nextgs: Vec<Step>,
     /// Posted recvs (the recv; its source and tag are the operation's).
-    rq: MatchQueues<u32>,
+    rq: PostedRecvs,
     /// Unexpected messages `(source, send)` (the tag is the send's).
     uq: MatchQueues<(u32, u32)>,
     aq: ActiveQueue,
@@ -558,13 +479,13 @@ fn run_engine(
     }
     let n = schedule.n_ops();
     let p = schedule.num_ranks as usize;
-    let (mut ncpu, mut nnic, mut recvs) = (1, 1, 0);
-    for o in schedule.ops() {
+    let (mut ncpu, mut nnic) = (1, 1);
+    for o in &schedule.shapes {
         ncpu = ncpu.max(usize::from(o.cpu) + 1);
         nnic = nnic.max(usize::from(o.nic) + 1);
-        recvs += usize::from(o.kind == OpKind::Recv);
     }
     let pending = Pending::new(schedule)?;
+    let rq = PostedRecvs::new(schedule, |op| pending.count[op as usize] == 0)?;
     let mut e = Engine {
         s: schedule,
         prm,
@@ -574,8 +495,7 @@ fn run_engine(
         nexto: vec_filled("the CPU clocks", p * ncpu, 0)?,
         nextgr: vec_filled("the NIC clocks", p * nnic, 0)?,
         nextgs: vec_filled("the NIC clocks", p * nnic, 0)?,
-        // At most every recv is posted at once (all of them in a dissemination).
-        rq: MatchQueues::new("the posted receives", p, recvs)?,
+        rq,
         uq: MatchQueues::new("the unexpected messages", p, 0)?,
         aq: ActiveQueue::default(),
         waits: Waits::new(schedule.num_ranks)?,
@@ -609,12 +529,14 @@ fn run_engine(
         peak = peak.max(e.queued as u64);
     }
     e.finish_checks()?;
-    let rank_end: Vec<Step> = collect_exact(
-        "the ranks' end times",
-        p,
-        e.nexto.chunks(ncpu).map(|c| c.iter().copied().max().unwrap_or(0)),
-    )?;
     let bytes = e.footprint(peak);
+    // A rank's end is the latest of its CPUs' clocks, written over the clocks in place
+    // (rank `r`'s clocks start at `r * ncpu >= r`), so that no second list is allocated.
+    let mut rank_end = std::mem::take(&mut e.nexto);
+    for r in 0..p {
+        rank_end[r] = rank_end[r * ncpu..(r + 1) * ncpu].iter().copied().max().unwrap_or(0);
+    }
+    rank_end.truncate(p);
     Ok(LogGopsRun {
         makespan: rank_end.iter().copied().max().unwrap_or(0),
         rank_end,
@@ -873,6 +795,8 @@ impl Engine<'_> {
                 }
                 self.complete(h, op);
             }
+            // A start-up recv is posted already: its entry comes before any message.
+            None if self.rq.at_start_up(op) => {}
             None => self.rq.push(h, op),
         }
     }
@@ -916,7 +840,7 @@ impl Engine<'_> {
             let r = s.op(r);
             matches(r.peer, r.tag, src, x.tag)
         };
-        match self.rq.take_match(h, posted) {
+        match self.rq.take_match(s, h, posted) {
             Some(recv) => {
                 if u64::from(x.size) > prm.s {
                     self.rendezvous_done(t, src, send, self.cpu(src, send), self.nic(src, send));
