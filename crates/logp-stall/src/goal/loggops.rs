@@ -563,10 +563,7 @@ impl Engine<'_> {
         match self.s.op(op).kind {
             OpKind::Calc => self.calc(t, ts, op, host),
             OpKind::Send => self.send(t, ts, op, host),
-            OpKind::Recv => {
-                self.recv(t, op, host);
-                Ok(())
-            }
+            OpKind::Recv => self.recv(t, op, host),
         }
     }
 
@@ -782,7 +779,7 @@ impl Engine<'_> {
         Ok(())
     }
 
-    fn recv(&mut self, t: Step, op: u32, h: u32) {
+    fn recv(&mut self, t: Step, op: u32, h: u32) -> Result<(), Error> {
         self.release(h, op, true);
         let x = self.s.op(op);
         let s = self.s;
@@ -797,8 +794,9 @@ impl Engine<'_> {
             }
             // A start-up recv is posted already: its entry comes before any message.
             None if self.rq.at_start_up(op) => {}
-            None => self.rq.push(h, op),
+            None => self.rq.push(h, op)?,
         }
+        Ok(())
     }
 
     fn rendezvous_done(&mut self, t: Step, src: u32, send: u32, c: usize, k: usize) {
@@ -847,7 +845,7 @@ impl Engine<'_> {
                 }
                 self.complete(h, recv);
             }
-            None => self.uq.push(h, (src, send)),
+            None => self.uq.push(h, (src, send))?,
         }
         Ok(())
     }

@@ -13,7 +13,10 @@ const NIL: u32 = u32::MAX;
 /// queue of every rank): 8 bytes per rank plus `T` and 4 bytes per entry queued at once, where
 /// a vector per rank costs 24 bytes plus an allocation per rank.
 pub(super) struct MatchQueues<T> {
-    /// First and last node of each rank's list.
+    what: &'static str,
+    ranks: usize,
+    /// First and last node of each rank's list, allocated at the first push (no recv is ever
+    /// unexpected, nor posted after start-up, in a schedule whose recvs are all ready then).
     ends: Vec<(u32, u32)>,
     /// `(entry, next node)`; freed nodes are chained from `free`.
     nodes: Vec<(T, u32)>,
@@ -30,14 +33,19 @@ impl<T: Copy> MatchQueues<T> {
         entries: usize,
     ) -> Result<Self, OutOfMemory> {
         Ok(Self {
-            ends: vec_filled(what, ranks, (NIL, NIL))?,
+            what,
+            ranks,
+            ends: Vec::new(),
             nodes: vec_with_capacity(what, entries)?,
             free: NIL,
         })
     }
 
-    /// Appends `q` to rank `h`'s list.
-    pub(super) fn push(&mut self, h: u32, q: T) {
+    /// Appends `q` to rank `h`'s list ([`OutOfMemory`] when the system refuses the lists).
+    pub(super) fn push(&mut self, h: u32, q: T) -> Result<(), OutOfMemory> {
+        if self.ends.is_empty() {
+            self.ends = vec_filled(self.what, self.ranks, (NIL, NIL))?;
+        }
         let node = if self.free == NIL {
             self.nodes.push((q, NIL));
             u32::try_from(self.nodes.len() - 1).expect("fewer than 2^32 entries queued")
@@ -54,11 +62,12 @@ impl<T: Copy> MatchQueues<T> {
             self.nodes[ends.1 as usize].1 = node;
         }
         ends.1 = node;
+        Ok(())
     }
 
     /// Removes and returns the first entry of rank `h`'s list for which `hit` holds.
     pub(super) fn take_match(&mut self, h: u32, hit: impl Fn(T) -> bool) -> Option<T> {
-        let (mut prev, mut node) = (NIL, self.ends[h as usize].0);
+        let (mut prev, mut node) = (NIL, self.ends.get(h as usize)?.0);
         while node != NIL {
             let (q, next) = self.nodes[node as usize];
             if hit(q) {
@@ -82,7 +91,7 @@ impl<T: Copy> MatchQueues<T> {
 
     /// The first entry of rank `h`'s list.
     pub(super) fn first(&self, h: u32) -> Option<T> {
-        let node = self.ends[h as usize].0;
+        let node = self.ends.get(h as usize)?.0;
         (node != NIL).then(|| self.nodes[node as usize].0)
     }
 
@@ -137,9 +146,10 @@ impl PostedRecvs {
         self.waiting[op as usize / 64] >> (op % 64) & 1 == 1
     }
 
-    /// Appends the recv `op` to rank `h`'s queue (a recv posted after start-up).
-    pub(super) fn push(&mut self, h: u32, op: u32) {
-        self.later.push(h, op);
+    /// Appends the recv `op` to rank `h`'s queue (a recv posted after start-up;
+    /// [`OutOfMemory`] when the system refuses the lists).
+    pub(super) fn push(&mut self, h: u32, op: u32) -> Result<(), OutOfMemory> {
+        self.later.push(h, op)
     }
 
     /// Removes and returns the first recv of rank `h`'s queue for which `hit` holds: its
