@@ -1,7 +1,8 @@
 //! Schedgen-style generators that write GOAL text: binomial broadcast, dissemination
 //! (barrier/allreduce pattern) and linear all-to-all, as one string ([`Generator::goal_text`])
-//! or a rank block at a time ([`Generator::reader`], for [`parse_generated`](super::parse::parse_generated):
-//! the text of a large schedule is then never held whole).
+//! or a rank block at a time ([`Generator::reader`], for
+//! [`parse_generated`](super::parse::parse_generated): the text of a large schedule is then
+//! never held whole).
 
 use std::fmt::Write;
 

@@ -5,9 +5,10 @@
 //! LogP message is one word, the byte count is not modelled); `recv` completes when a message
 //! it matches has been taken from the input buffer by a Receive. Matching is dynamic, as in
 //! the LogGOPSim-compatible mode: a ready recv from `src` with `tag` (either may be `ANY`)
-//! claims the earliest taken, unclaimed message from that source with that tag. Every step the rank runs the first ready operation, in
-//! the order operations became ready, that can progress: a send when the gap rule allows, a
-//! calc, or a recv whose message was already taken. If none can and some recv waits, it polls
+//! claims the earliest taken, unclaimed message from that source with that tag. Every step
+//! the rank runs the first ready operation, in the order operations became ready, that can
+//! progress: a send when the gap rule allows, a calc, or a recv whose message was already
+//! taken. If none can and some recv waits, it polls
 //! with a Receive when the gap rule allows (the buffer head may belong to a later recv and is
 //! kept aside); otherwise it idles. Dependencies are honoured as in LogGOPSim (`requires` on
 //! completion, `irequires` on start; a recv starts when it becomes ready).

@@ -110,10 +110,11 @@ fn threads() -> usize {
 }
 
 /// Parses GOAL text of about `len` bytes (0 if unknown; it sizes the parser's buffers,
-/// [`Parser::new`](parser::Parser::new)) from `reader` in chunks of whole lines ([`Chunks`]): serially with one
-/// thread; with more, the chunks after the `num_ranks` line are parsed as pieces by `threads`
-/// threads while this thread reads the next chunks and merges the parsed ones in file order
-/// ([`Lines::pipeline`]; the result, errors included, does not depend on `threads`).
+/// [`Parser::new`](parser::Parser::new)) from `reader` in chunks of whole lines
+/// ([`Chunks`]): serially with one thread; with more, the chunks after the `num_ranks` line
+/// are parsed as pieces by `threads` threads while this thread reads the next chunks and
+/// merges the parsed ones in file order ([`Lines::pipeline`]; the result, errors included,
+/// does not depend on `threads`).
 fn parse_from<R: std::io::Read>(
     reader: R,
     len: usize,

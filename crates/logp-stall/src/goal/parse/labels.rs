@@ -2,8 +2,8 @@
 //! its text kept only when longer than [`KEY_BYTES`].
 
 /// A label of the open block: its [`key`] and, for a label longer than [`KEY_BYTES`], its
-/// text as `names[start..end]` of the [`Parser`](super::parser::Parser) (an empty range for a shorter label, which
-/// its key holds whole).
+/// text as `names[start..end]` of the [`Parser`](super::parser::Parser) (an empty range for
+/// a shorter label, which its key holds whole).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Name {
     pub(super) key: u128,

@@ -21,10 +21,12 @@ pub(super) const WORD: u8 = 0;
 /// line feed, vertical tab, form feed, carriage return, space).
 pub(super) const SPACE: u8 = 1;
 
-/// [`CLASS`] of a byte [`quick_line`](super::quick::quick_line) leaves to the general path: `/`, NUL, non-ASCII.
+/// [`CLASS`] of a byte [`quick_line`](super::quick::quick_line) leaves to the general path:
+/// `/`, NUL, non-ASCII.
 pub(super) const OTHER: u8 = 2;
 
-/// The class of each byte for [`quick_line`](super::quick::quick_line) (one table look-up per byte).
+/// The class of each byte for [`quick_line`](super::quick::quick_line) (one table look-up
+/// per byte).
 pub(super) const CLASS: [u8; 256] = {
     let mut t = [OTHER; 256];
     let mut c: u8 = 1;

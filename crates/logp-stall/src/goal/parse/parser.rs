@@ -59,12 +59,14 @@ pub(super) struct Parser {
     pub(super) cycle: Option<(u32, usize)>,
     pub(super) blocks: Vec<Block>,
     /// Line of each rank's block (0 = none yet), to reject a second block; empty in a piece
-    /// parsed in parallel ([`Lines::piece`](super::lines::Lines::piece)), which records `headers` instead.
+    /// parsed in parallel ([`Lines::piece`](super::lines::Lines::piece)), which records
+    /// `headers` instead.
     pub(super) seen: Vec<u32>,
     /// `(rank, line)` of each block header of a piece parsed in parallel, in file order.
     pub(super) headers: Vec<(u32, usize)>,
-    /// The texts of the open block's labels longer than [`KEY_BYTES`](super::labels::KEY_BYTES), one after the other
-    /// (a shorter label is held whole by its [`key`]).
+    /// The texts of the open block's labels longer than
+    /// [`KEY_BYTES`](super::labels::KEY_BYTES), one after the other (a shorter label is held
+    /// whole by its [`key`]).
     pub(super) names: String,
     /// Labels of the open block: (label, file-order op index).
     pub(super) labels: Vec<(Name, u32)>,

@@ -22,8 +22,8 @@ const MAX_WORDS: usize = 11;
 /// keywords compared as packed integers (so a NUL byte is left to the general path),
 /// numbers read from the digits), when it is plain: ASCII without `/`, and an operation whose
 /// numbers are decimal digits within their bounds (no wildcard). Anything else, errors
-/// included, gives `None` and is read by [`tokenize`](super::lexer::tokenize) and [`Parser::body_line`](super::parser::Parser::body_line), whose results
-/// these equal.
+/// included, gives `None` and is read by [`tokenize`](super::lexer::tokenize) and
+/// [`Parser::body_line`](super::parser::Parser::body_line), whose results these equal.
 pub(super) fn quick_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
     if let Some(q) = plain_line(raw, p, rank) {
         return Some(q);

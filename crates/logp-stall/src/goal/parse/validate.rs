@@ -1,5 +1,6 @@
 //! Validation of a parsed schedule's messages: without wildcards, as many sends as recvs for
-//! each `(src, dst, tag)` (tallied, then matched one by one to name a mismatch). The dependencies are checked acyclic block by block (`edges`).
+//! each `(src, dst, tag)` (tallied, then matched one by one to name a mismatch). The
+//! dependencies are checked acyclic block by block (`edges`).
 
 use netcore::limits::vec_filled;
 
