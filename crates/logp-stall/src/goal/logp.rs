@@ -49,9 +49,10 @@ impl Schedule {
     /// `(src, tag, k)` its recvs are matched with ([`OutOfMemory`] when the system refuses the
     /// per-rank states).
     pub fn reference_states(&self) -> Result<Vec<GoalRankState>, OutOfMemory> {
-        // Every message sent to a rank is received there (the schedule's message counts are
-        // validated), whichever recv claims it: the messages are `(src, tag, k)`, `k` the
-        // index among `src`'s sends to the rank with that tag.
+        // Every message sent to a rank is received there (the parser refuses unequal send
+        // and recv counts, up to the tally's collision of about 2^-61, when the run's states
+        // then differ from these), whichever recv claims it: the messages are `(src, tag,
+        // k)`, `k` the index among `src`'s sends to the rank with that tag.
         let ranks = self.num_ranks as usize;
         let mut received: Vec<Vec<(u32, u32, u32)>> =
             vec_filled("the reference states", ranks, Vec::new())?;

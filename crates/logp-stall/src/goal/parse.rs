@@ -36,8 +36,10 @@ use crate::goal::schedule::Schedule;
 /// Checks: syntax (with the 1-based line number), `num_ranks` in `1..=2^24`, rank ids and
 /// peers `< num_ranks`, no duplicate rank block or label, no send/recv to oneself, every
 /// dependency names labels of its block, the dependencies of every rank are acyclic, and,
-/// without wildcards, as many sends as recvs for each `(src, dst, tag)`
-/// ([`check_message_counts`]; messages are matched dynamically when the schedule runs).
+/// without wildcards, as many sends as recvs for each `(src, dst, tag)` (a tally of a hash of
+/// each message, then [`check_message_counts`] when it shows a mismatch; unequal counts pass
+/// only by a collision of about 2^-61, and the run then reports what is left over; messages
+/// are matched dynamically when the schedule runs).
 /// Rank blocks may come in any order; missing ranks have no operations.
 ///
 /// # Examples

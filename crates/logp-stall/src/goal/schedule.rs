@@ -51,7 +51,7 @@ pub struct Op {
 /// An operation as a [`Schedule`] stores it, in 8 bytes (schedules hold millions of them):
 /// its peer, and its shape, the index in [`Schedule::shapes`] of the operation with its size,
 /// tag, kind, CPU and NIC and peer 0 (a schedule's operations take few shapes: two in a
-/// dissemination).
+/// broadcast, 32 in a dissemination 2^16).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StoredOp {
     pub(crate) peer: u32,

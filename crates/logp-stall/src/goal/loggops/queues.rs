@@ -2,7 +2,7 @@
 //! the posted recvs ([`MatchQueues`]), the recvs posted at start-up kept in place
 //! ([`PostedRecvs`]).
 
-use netcore::limits::{OutOfMemory, vec_filled, vec_with_capacity};
+use netcore::limits::{OutOfMemory, push, vec_filled, vec_with_capacity};
 
 use crate::goal::schedule::{OpKind, Schedule};
 
@@ -15,8 +15,9 @@ const NIL: u32 = u32::MAX;
 pub(super) struct MatchQueues<T> {
     what: &'static str,
     ranks: usize,
-    /// First and last node of each rank's list, allocated at the first push (no recv is ever
-    /// unexpected, nor posted after start-up, in a schedule whose recvs are all ready then).
+    /// First and last node of each rank's list, allocated at the first push (no message is
+    /// ever unexpected, nor a recv posted after start-up, in a schedule whose recvs are all
+    /// ready then).
     ends: Vec<(u32, u32)>,
     /// `(entry, next node)`; freed nodes are chained from `free`.
     nodes: Vec<(T, u32)>,
@@ -47,7 +48,7 @@ impl<T: Copy> MatchQueues<T> {
             self.ends = vec_filled(self.what, self.ranks, (NIL, NIL))?;
         }
         let node = if self.free == NIL {
-            self.nodes.push((q, NIL));
+            push(self.what, &mut self.nodes, (q, NIL))?;
             u32::try_from(self.nodes.len() - 1).expect("fewer than 2^32 entries queued")
         } else {
             let node = self.free;

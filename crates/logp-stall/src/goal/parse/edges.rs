@@ -49,7 +49,7 @@ pub(super) fn append_dependents(
 }
 
 /// The first operation, in line order, on or behind a dependency cycle among the block's
-/// operations `first..first + n`, if any, from its dependencies `edges` (as in
+/// operations `first..first + start.len()`, if any, from its dependencies `edges` (as in
 /// [`append_dependents`]) and the lists that function appended (`start`, `list`: the block's
 /// part of them). A block whose every dependency waits for an earlier line (the usual form)
 /// has none; any other is checked by Kahn's algorithm on the buffers `indegree` and `stack`.

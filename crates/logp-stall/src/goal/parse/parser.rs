@@ -34,6 +34,12 @@ pub(super) struct Block {
     pub(super) dep_end: u32,
 }
 
+/// An empty buffer with room for `n` items, or without room when the system refuses it (the
+/// buffer then grows as it fills).
+fn reserved<T>(n: usize) -> Vec<T> {
+    vec_with_capacity(WHAT, n).unwrap_or_default()
+}
+
 /// Bytes of the shortest operation line, `a: calc 0` and its line end.
 const MIN_OP_LINE: usize = 10;
 /// Bytes of the shortest dependency line, `a requires b` and its line end.
@@ -83,12 +89,13 @@ pub(super) struct Parser {
 
 impl Parser {
     /// The parser of a text of `p` ranks and `len` bytes (0 if unknown), which claims the
-    /// ranks itself (`seen`, a line per rank) and reads at most `max_units` operations and
-    /// dependencies, with room for a block per rank and for as many operations and
+    /// ranks itself (`seen`, a line per rank) and reads at most `max_units` operations,
+    /// dependencies and shapes, with room for a block per rank and for as many operations and
     /// dependencies as `len` bytes can hold (at most `max_units`): these buffers never grow by
     /// copying, which would leave the pages of the old copies with the allocator (a third of
     /// the peak of a dissemination 2^16). The room never written takes address space, not
-    /// memory.
+    /// memory (about 1.6 times the text's length, at most about 240 MB); room the system
+    /// refuses is left out, and those buffers then grow as they fill.
     pub(super) fn new(p: u32, max_units: u64, len: usize) -> Result<Self, Error> {
         let room = |line: usize| {
             usize::try_from(max_units).map_or(len / line + 1, |max| (len / line + 1).min(max))
@@ -97,10 +104,11 @@ impl Parser {
             max_units,
             seen: vec_filled(WHAT, p as usize, 0)?,
             blocks: vec_with_capacity(WHAT, p as usize)?,
-            ops: vec_with_capacity(WHAT, room(MIN_OP_LINE))?,
-            line_off: vec_with_capacity(WHAT, room(MIN_OP_LINE))?,
-            dep_start: vec_with_capacity(WHAT, room(MIN_OP_LINE))?,
-            dep_list: vec_with_capacity(WHAT, room(MIN_DEP_LINE))?,
+            ops: reserved(room(MIN_OP_LINE)),
+            line_off: reserved(room(MIN_OP_LINE)),
+            // One more start: the end of the last list.
+            dep_start: reserved(room(MIN_OP_LINE) + 1),
+            dep_list: reserved(room(MIN_DEP_LINE)),
             ..Parser::piece(p)
         })
     }
@@ -169,7 +177,8 @@ impl Parser {
         self.line_off.extend_from_slice(&w.line_off);
         self.far.extend(w.far.iter().map(|&(o, line)| (o + shift, line + base32)));
         self.dep_start.extend(w.dep_start.iter().map(|&d| d + dshift));
-        self.dep_list.extend(w.dep_list.iter().map(|&d| d + shift));
+        self.dep_list
+            .extend(w.dep_list.iter().map(|&d| ((d & !IREQ_BIT) + shift) | (d & IREQ_BIT)));
         if let Some((rank, line)) = w.cycle {
             self.note_cycle(rank, base + line);
         }
@@ -303,7 +312,6 @@ impl Parser {
         Ok(())
     }
 
-    /// Closes a block: rejects duplicate labels, resolves its dependencies.
     /// The id of the next operation. Ids use the top bit as a flag (dependency kind,
     /// completion dependents), so a schedule holds fewer than 2^31 operations.
     pub(super) fn next_op(&self, line: usize) -> Result<u32, Error> {
@@ -321,6 +329,8 @@ impl Parser {
         Name { key, start, end: self.names.len() }
     }
 
+    /// Closes a block: rejects duplicate labels, resolves its dependencies into the
+    /// schedule's reverse lists and records a cycle among them ([`Parser::note_cycle`]).
     pub(super) fn close(&mut self, mut block: Block) -> Result<(), Error> {
         let r = block.rank;
         // The labels in a hash table of at least twice their number of slots (open

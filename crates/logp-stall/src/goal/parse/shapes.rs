@@ -13,7 +13,8 @@ const WHAT: &str = "the GOAL operations' shapes";
 /// index (open addressing, linear probing, at most half full) behind a cache of
 /// [`RECENT`] shapes indexed by their tag, size and kind (one comparison when it holds the
 /// shape, as it does for every operation after the first of each shape when the shapes are
-/// few: 32 in a dissemination 2^16). Shapes are compared as their [`key`].
+/// few and fall in different entries, as the 32 of a dissemination 2^16 do; shapes that
+/// differ only in CPU or NIC share an entry). Shapes are compared as their [`key`].
 #[derive(Debug)]
 pub(super) struct Shapes {
     /// Each shape: an operation with peer 0.

@@ -10,24 +10,34 @@ use crate::goal::schedule::{ANY, OpKind, Schedule};
 
 /// Whether the sends and recvs of `s` must be matched one by one ([`check_message_counts`])
 /// to find a `(src, dst, tag)` whose send and recv counts differ: never with a wildcard (the
-/// run matches those); else when a tally says some counts surely differ. The tally is the sum
-/// of a 64-bit hash of each message's `(src, dst, tag)`, a send adding and a recv subtracting
-/// (wrapping): equal counts for every `(src, dst, tag)` give 0, so a nonzero sum proves a
-/// mismatch. Unequal counts give 0 only by a hash collision (about 2^-64 for a hash that
-/// behaves as a random one); the run then reports the message or recv left over at its end,
-/// as for a schedule with wildcards. One pass over the operations, hashes independent of
-/// each other, so the processor overlaps them.
+/// run matches those); else when a tally says some counts surely differ. The tally is the sum,
+/// modulo the prime `2^61 - 1`, of a hash of each message's `(src, dst, tag)`, a send adding and
+/// a recv subtracting: equal counts for every `(src, dst, tag)` give 0, so a nonzero sum proves
+/// a mismatch. Unequal counts give 0 only by a hash collision: a count difference is below
+/// 2^31, so it has an inverse modulo the prime, and for hashes that behave as random ones the
+/// sum is 0 with a probability of about 2^-61 (one pass over the operations, hashes
+/// independent of each other, so the processor overlaps them). The LogGOPSim-compatible run
+/// then reports the message or recv left over at its end, as for a schedule with wildcards;
+/// the LogP mode's check against the reference states fails.
 pub(super) fn counts_may_differ(s: &Schedule) -> bool {
+    const PRIME: u64 = (1 << 61) - 1;
     let mut sum = 0u64;
     for r in 0..s.num_ranks {
         for op in s.rank_ops(r) {
-            let (src, dst, sign) = match op.kind {
+            let (src, dst, send) = match op.kind {
                 OpKind::Calc => continue,
                 _ if op.peer == ANY || op.tag == ANY => return false,
-                OpKind::Send => (r, op.peer, 1),
-                OpKind::Recv => (op.peer, r, u64::MAX),
+                OpKind::Send => (r, op.peer, true),
+                OpKind::Recv => (op.peer, r, false),
             };
-            sum = sum.wrapping_add(message_hash(src, dst, op.tag).wrapping_mul(sign));
+            let h = message_hash(src, dst, op.tag);
+            // `h` modulo the prime (`h >> 61` is at most 7), then added or subtracted.
+            let x = (h & PRIME) + (h >> 61);
+            let x = if x >= PRIME { x - PRIME } else { x };
+            sum += if send { x } else { PRIME - x };
+            if sum >= PRIME {
+                sum -= PRIME;
+            }
         }
     }
     sum != 0
