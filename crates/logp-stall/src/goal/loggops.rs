@@ -193,13 +193,14 @@ impl Pending {
     fn new(s: &Schedule) -> Result<Self, OutOfMemory> {
         let count = vec_filled("the pending dependency counts", s.n_ops(), 0)?;
         let mut p = Self { count, many: Default::default() };
-        for d in s.deps() {
-            let c = &mut p.count[d.op as usize];
+        for &d in &s.dep_list {
+            let op = d & !IREQ_BIT;
+            let c = &mut p.count[op as usize];
             match *c {
-                MANY => *p.many.entry(d.op).or_default() += 1,
+                MANY => *p.many.entry(op).or_default() += 1,
                 _ if *c == MANY - 1 => {
                     *c = MANY;
-                    p.many.insert(d.op, u32::from(MANY));
+                    p.many.insert(op, u32::from(MANY));
                 }
                 _ => *c += 1,
             }
@@ -309,12 +310,13 @@ struct ActiveQueue {
 }
 
 impl ActiveQueue {
-    /// Queues the start-up entries of `s` (the queue is empty); returns their number, the
-    /// next stamp ([`OutOfMemory`] when the system refuses the start-up bit set).
-    fn start(&mut self, s: &Schedule) -> Result<u32, OutOfMemory> {
+    /// Queues the start-up entries of `s`, the operations `pending` counts no dependency for
+    /// (the queue is empty); returns their number, the next stamp ([`OutOfMemory`] when the
+    /// system refuses the start-up bit set).
+    fn start(&mut self, s: &Schedule, pending: &Pending) -> Result<u32, OutOfMemory> {
         let mut has_deps = vec_filled("the start-up operations", s.n_ops().div_ceil(64), 0u64)?;
-        for d in s.deps() {
-            has_deps[d.op as usize / 64] |= 1 << (d.op % 64);
+        for (op, _) in (0u32..).zip(&pending.count).filter(|&(_, &c)| c != 0) {
+            has_deps[op as usize / 64] |= 1 << (op % 64);
         }
         let waiting: usize = has_deps.iter().map(|w| w.count_ones() as usize).sum();
         self.start = StartUp { has_deps, cur: None, phase: 0, next: 0 };
@@ -510,7 +512,7 @@ fn run_engine(
     };
     // Start-up: every rank's operations without dependencies, in line order, stably sorted
     // by type, at time 0 (every clock is 0, so each entry has time 0 and the next stamp).
-    e.stamp = e.aq.start(schedule)?;
+    e.stamp = e.aq.start(schedule, &e.pending)?;
     e.queued = e.stamp as usize;
     let mut peak = e.queued as u64;
     while let Some((t, ts, op, host, src)) = e.aq.pop(schedule) {

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use super::op_words::OpWords;
+
 /// The wildcard source or tag (`-1` in GOAL text), LogGOPSim's `ANY_SOURCE`/`ANY_TAG`.
 pub const ANY: u32 = u32::MAX;
 
@@ -29,8 +31,9 @@ pub enum OpKind {
 }
 netcore::display_config_name!(OpKind);
 
-/// One GOAL operation, as [`Schedule::op`] gives it (a schedule stores it in 8 bytes: its
-/// peer and the index of its shape, the operation with peer 0, kept once).
+/// One GOAL operation, as [`Schedule::op`] gives it (a schedule stores it in 4 bytes, or 8
+/// with many shapes: its peer and the index of its shape, the operation with peer 0, kept
+/// once).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Op {
     /// Bytes of a send/recv, duration of a calc (at most [`MAX_TIME`] = 2^31: the parser
@@ -48,10 +51,10 @@ pub struct Op {
     pub nic: u8,
 }
 
-/// An operation as a [`Schedule`] stores it, in 8 bytes (schedules hold millions of them):
-/// its peer, and its shape, the index in [`Schedule::shapes`] of the operation with its size,
-/// tag, kind, CPU and NIC and peer 0 (a schedule's operations take few shapes: two in a
-/// broadcast, 32 in a dissemination 2^16).
+/// An operation as a [`Schedule`] stores it (schedules hold millions of them): its peer, and
+/// its shape, the index in [`Schedule::shapes`] of the operation with its size, tag, kind,
+/// CPU and NIC and peer 0 (a schedule's operations take few shapes: two in a broadcast, 32
+/// in a dissemination 2^16), both in one word while they fit ([`OpWords`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StoredOp {
     pub(crate) peer: u32,
@@ -93,7 +96,7 @@ pub struct Schedule {
     /// Offsets of each rank's operations (`num_ranks + 1` entries).
     pub rank_start: Vec<u32>,
     /// All operations ([`Schedule::op`]).
-    pub(super) ops: Vec<StoredOp>,
+    pub(super) ops: OpWords,
     /// The operations' shapes in order of first appearance in the text ([`StoredOp`]).
     pub(super) shapes: Vec<Op>,
     /// The line (1-based) of each rank's `rank r {` header (0 for a rank without a block).
@@ -116,13 +119,16 @@ impl Schedule {
     /// Operation `i` (`i <` [`Schedule::n_ops`]).
     #[inline]
     pub fn op(&self, i: u32) -> Op {
-        let StoredOp { peer, shape } = self.ops[i as usize];
+        let StoredOp { peer, shape } = self.ops.get(i as usize);
         Op { peer, ..self.shapes[shape as usize] }
     }
 
     /// The operations, in rank order.
     pub fn ops(&self) -> impl ExactSizeIterator<Item = Op> + '_ {
-        self.ops.iter().map(|&StoredOp { peer, shape }| Op { peer, ..self.shapes[shape as usize] })
+        (0..self.ops.len()).map(|i| {
+            let StoredOp { peer, shape } = self.ops.get(i);
+            Op { peer, ..self.shapes[shape as usize] }
+        })
     }
 
     /// The operations of rank `r`.
@@ -175,7 +181,7 @@ impl Schedule {
     /// Bytes the schedule's arrays use (their lengths: the parser reserves room for as many
     /// operations as the text could hold, address space that is never written).
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.ops.len() * std::mem::size_of::<StoredOp>()
+        self.ops.len() * self.ops.width()
             + self.shapes.len() * std::mem::size_of::<Op>()
             + self.line_off.len()
             + self.far.len() * 8

@@ -136,7 +136,11 @@ impl PostedRecvs {
         let ranks = s.num_ranks as usize;
         Ok(Self {
             waiting,
-            cursor: s.rank_start[..ranks].to_vec(),
+            cursor: {
+                let mut cursor = vec_with_capacity(what, ranks)?;
+                cursor.extend_from_slice(&s.rank_start[..ranks]);
+                cursor
+            },
             // At most every later recv is posted at once.
             later: MatchQueues::new(what, ranks, later)?,
         })

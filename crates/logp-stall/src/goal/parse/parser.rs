@@ -10,7 +10,8 @@ use super::shapes::Shapes;
 use super::syntax::parse_op;
 use super::validate::{check_message_counts, counts_may_differ};
 use crate::error::Error;
-use crate::goal::schedule::{DepKind, FAR, IREQ_BIT, Op, Schedule, StoredOp};
+use crate::goal::op_words::OpWords;
+use crate::goal::schedule::{DepKind, FAR, IREQ_BIT, Op, Schedule};
 use crate::limits;
 use netcore::limits::{push, vec_filled, vec_with_capacity};
 
@@ -50,7 +51,7 @@ pub(super) struct Parser {
     pub(super) p: u32,
     /// Operations, dependency lines and shapes allowed by the memory limit given `p`.
     pub(super) max_units: u64,
-    pub(super) ops: Vec<StoredOp>,
+    pub(super) ops: OpWords,
     pub(super) shapes: Shapes,
     /// Each operation's line minus its block's, or [`FAR`] (see [`Schedule::line`]).
     pub(super) line_off: Vec<u8>,
@@ -104,7 +105,7 @@ impl Parser {
             max_units,
             seen: vec_filled(WHAT, p as usize, 0)?,
             blocks: vec_with_capacity(WHAT, p as usize)?,
-            ops: reserved(room(MIN_OP_LINE)),
+            ops: OpWords::reserved(p, room(MIN_OP_LINE)),
             line_off: reserved(room(MIN_OP_LINE)),
             // One more start: the end of the last list.
             dep_start: reserved(room(MIN_OP_LINE) + 1),
@@ -122,7 +123,7 @@ impl Parser {
         Parser {
             p,
             max_units: u64::MAX,
-            ops: Vec::new(),
+            ops: OpWords::reserved(p, 0),
             shapes: Shapes::default(),
             line_off: Vec::new(),
             far: Vec::new(),
@@ -171,9 +172,7 @@ impl Parser {
             .iter()
             .map(|&op| self.shapes.store(op).map(|s| s.shape))
             .collect::<Result<_, _>>()?;
-        self.ops.extend(
-            w.ops.iter().map(|o| StoredOp { peer: o.peer, shape: shape[o.shape as usize] }),
-        );
+        self.ops.extend_from(&w.ops, 0..w.ops.len(), |s| shape[s as usize])?;
         self.line_off.extend_from_slice(&w.line_off);
         self.far.extend(w.far.iter().map(|&(o, line)| (o + shift, line + base32)));
         self.dep_start.extend(w.dep_start.iter().map(|&d| d + dshift));
@@ -300,7 +299,7 @@ impl Parser {
         let name = self.name(label, key);
         push(WHAT, &mut self.labels, (name, id))?;
         let stored = self.shapes.store(op)?;
-        push(WHAT, &mut self.ops, stored)?;
+        self.ops.push(stored)?;
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
         match u8::try_from(line - block.line as usize).ok().filter(|&off| off < FAR) {
             Some(off) => push(WHAT, &mut self.line_off, off)?,
@@ -441,7 +440,7 @@ impl Parser {
             (self.ops, self.line_off, self.far, self.dep_start, self.dep_list)
         } else {
             self.blocks.sort_unstable_by_key(|b| b.rank);
-            let mut ops = vec_with_capacity(WHAT, self.ops.len())?;
+            let mut ops = self.ops.with_capacity_like(self.ops.len())?;
             let mut line_off = vec_with_capacity(WHAT, self.ops.len())?;
             let mut far = vec_with_capacity(WHAT, self.far.len())?;
             let mut dep_start = vec_with_capacity(WHAT, self.ops.len() + 1)?;
@@ -449,7 +448,7 @@ impl Parser {
             let mut base = 0u32;
             for b in &self.blocks {
                 let (a, e) = (b.op_start as usize, b.op_end as usize);
-                ops.extend_from_slice(&self.ops[a..e]);
+                ops.extend_from(&self.ops, a..e, |s| s)?;
                 line_off.extend_from_slice(&self.line_off[a..e]);
                 let shift = |i: u32| i - b.op_start + base;
                 let first = self.far.partition_point(|&(o, _)| o < b.op_start);

@@ -7,6 +7,7 @@ use super::quick::{Quick, plain_line, quick_line};
 use super::shapes::Shapes;
 use super::validate::counts_may_differ;
 use super::*;
+use crate::goal::op_words::OpWords;
 use crate::goal::schedule::ANY;
 use crate::goal::{Op, OpKind, binomial_broadcast, dissemination, linear_alltoall};
 
@@ -323,18 +324,44 @@ fn parsing_in_pieces_gives_the_serial_schedule_and_errors() {
 }
 
 #[test]
+fn a_schedule_with_more_shapes_than_one_word_holds_parses_the_same_in_two() {
+    // 2^22 + 1 ranks take 23 bits of the word, leaving 512 shapes; 30,000 ranks with a calc
+    // of its own each make 30,000 shapes. Rank 7's block moved to the end (the blocks put
+    // back in rank order), 0.9 MB of text (pieces of 256 KiB).
+    let p = (1u32 << 22) + 1;
+    let block = |r: u32| format!("rank {r} {{\nc: calc {r}\n}}\n");
+    let mut text = format!("num_ranks {p}\n");
+    for r in (0..30_000).filter(|&r| r != 7) {
+        text.push_str(&block(r));
+    }
+    text.push_str(&block(7));
+    let parsed = all_threads(text.as_bytes());
+    let serial = parsed[0].as_ref().expect("a valid schedule");
+    assert_eq!(serial.ops.width(), 8, "two words per operation");
+    let want: Vec<u32> = (0..30_000).collect();
+    assert_eq!(serial.ops().map(|o| o.size).collect::<Vec<_>>(), want);
+    assert!(serial.ops().all(|o| o.kind == OpKind::Calc && o.peer == 0));
+    for other in &parsed[1..] {
+        assert_eq!(other.as_ref(), Ok(serial));
+    }
+}
+
+#[test]
 fn the_message_tally_flags_a_schedule_exactly_when_its_send_and_recv_counts_differ() {
     // Schedules built here (the parser refuses those whose counts differ).
     let schedule = |ranks: &[&[Op]]| {
         let mut shapes = Shapes::default();
-        let mut ops = Vec::new();
+        let num_ranks = u32::try_from(ranks.len()).expect("few");
+        let mut ops = OpWords::reserved(num_ranks, 0);
         let mut rank_start = vec![0];
         for rank in ranks {
-            ops.extend(rank.iter().map(|&op| shapes.store(op).expect("room")));
+            for &op in *rank {
+                ops.push(shapes.store(op).expect("room")).expect("room");
+            }
             rank_start.push(u32::try_from(ops.len()).expect("few"));
         }
         Schedule {
-            num_ranks: u32::try_from(ranks.len()).expect("few"),
+            num_ranks,
             rank_start,
             line_off: vec![0; ops.len()],
             dep_start: vec![0; ops.len() + 1],
