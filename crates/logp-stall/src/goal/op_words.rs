@@ -10,8 +10,9 @@ use crate::goal::schedule::StoredOp;
 /// What the words hold, for a refused allocation.
 const WHAT: &str = "the GOAL operations";
 
-/// A schedule's operations in order, each a [`StoredOp`].
-#[derive(Debug, Clone)]
+/// A schedule's operations in order, each a [`StoredOp`] (shown as its operations, whichever
+/// form holds them).
+#[derive(Clone)]
 pub(crate) enum OpWords {
     /// Each operation in one word: its peer plus one (0 for [`ANY`](super::schedule::ANY),
     /// whose plus one wraps) in the low `bits` bits, the number of bits of `num_ranks`, and
@@ -75,7 +76,12 @@ impl OpWords {
             OpWords::Packed { words, bits } => match pack(op, *bits) {
                 Some(w) => push(WHAT, words, w),
                 None => {
-                    let mut wide = vec_with_capacity(WHAT, words.len() + 1)?;
+                    // The room the parser reserved, in two words each (address space until
+                    // written), so that the operations still never grow by copying; without it
+                    // if the system refuses.
+                    let room = words.capacity().max(words.len() + 1);
+                    let mut wide = vec_with_capacity(WHAT, room)
+                        .or_else(|_| vec_with_capacity(WHAT, words.len() + 1))?;
                     wide.extend(words.iter().map(|&w| unpack(w, *bits)));
                     wide.push(op);
                     *self = OpWords::Wide(wide);
@@ -109,6 +115,12 @@ impl OpWords {
     }
 }
 
+impl std::fmt::Debug for OpWords {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries((0..self.len()).map(|i| self.get(i))).finish()
+    }
+}
+
 /// Equal when they hold the same operations, one word each or two.
 impl PartialEq for OpWords {
     fn eq(&self, other: &Self) -> bool {
@@ -139,29 +151,72 @@ mod tests {
     use crate::goal::schedule::ANY;
     use proptest::prelude::*;
 
+    /// `p` ranks: a power of two, one below, or any count up to the most (2^24).
+    fn ranks() -> impl Strategy<Value = u32> {
+        prop_oneof![
+            (1u32..=24).prop_map(|k| 1 << k),
+            (2u32..=24).prop_map(|k| (1 << k) - 1),
+            2u32..=(1 << 24)
+        ]
+    }
+
     proptest! {
-        /// Whatever the ranks, peers and shapes, the words give back every operation pushed,
-        /// in one word each while they fit.
+        /// Whatever the ranks, peers (the highest rank and the wildcard among them) and shapes
+        /// (around the most one word holds), the words give back every operation pushed, in
+        /// one word each while they fit; appended from other words with a shape map (as a
+        /// parse in pieces merges) or in a reorder (`extend_from`), they hold the same
+        /// operations, and words in one form equal words in the other.
         #[test]
         fn the_words_give_back_every_operation(
-            p in 2u32..=(1 << 24),
-            ops in prop::collection::vec((any::<u32>(), any::<bool>(), 0u32..300), 0..200),
+            p in ranks(),
+            ops in prop::collection::vec((any::<u32>(), 0u8..4, -8i64..8), 0..100),
+            shift in 0u32..4,
+            split in 0usize..100,
         ) {
+            let bits = u32::BITS - p.leading_zeros();
+            let most = 1i64 << (32 - bits);
             let ops: Vec<StoredOp> = ops
                 .into_iter()
-                .map(|(peer, any_peer, shape)| {
-                    StoredOp { peer: if any_peer { ANY } else { peer % p }, shape }
+                .map(|(peer, which, near)| {
+                    let peer = match which {
+                        0 => ANY,
+                        1 => p - 1,
+                        _ => peer % p,
+                    };
+                    // Small shapes, or shapes around the most one word holds.
+                    let shape = if which == 3 { (most + near).clamp(0, 1 << 31) } else { near.abs() };
+                    StoredOp { peer, shape: u32::try_from(shape).expect("below 2^31") }
                 })
                 .collect();
-            let mut words = OpWords::reserved(p, 0);
+            let mut words = OpWords::reserved(p, ops.len());
             for &op in &ops {
                 words.push(op).expect("room");
             }
             let got: Vec<StoredOp> = (0..words.len()).map(|i| words.get(i)).collect();
             prop_assert_eq!(&got, &ops);
-            let bits = u32::BITS - p.leading_zeros();
-            let fits = ops.iter().all(|o| u64::from(o.shape) < 1u64 << (32 - bits));
+            let fits = ops.iter().all(|o| i64::from(o.shape) < most);
             prop_assert_eq!(words.width(), if fits { 4 } else { 8 });
+            // A merge: the first operations pushed, then the rest appended with their shapes
+            // shifted; a reorder: every operation appended unchanged into words laid out alike.
+            let split = split.min(ops.len());
+            let mut merged = OpWords::reserved(p, 0);
+            for &op in &ops[..split] {
+                merged.push(op).expect("room");
+            }
+            merged.extend_from(&words, split..ops.len(), |s| s.saturating_add(shift)).expect("room");
+            let want: Vec<StoredOp> = ops[..split]
+                .iter()
+                .copied()
+                .chain(ops[split..].iter().map(|o| StoredOp { shape: o.shape.saturating_add(shift), ..*o }))
+                .collect();
+            prop_assert_eq!((0..merged.len()).map(|i| merged.get(i)).collect::<Vec<_>>(), want);
+            let mut copy = words.with_capacity_like(ops.len()).expect("room");
+            copy.extend_from(&words, 0..ops.len(), |s| s).expect("room");
+            prop_assert_eq!(&copy, &words);
+            prop_assert_eq!(copy.width(), words.width());
+            let wide = OpWords::Wide(ops.clone());
+            prop_assert_eq!(&wide, &words);
+            prop_assert_eq!(format!("{wide:?}"), format!("{words:?}"));
         }
     }
 }

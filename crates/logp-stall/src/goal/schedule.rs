@@ -109,7 +109,7 @@ pub struct Schedule {
     pub(super) far: Vec<(u32, u32)>,
     /// The dependencies, stored once, as reverse lists in CSR form: the operations waiting
     /// for operation `v` are `dep_list[dep_start[v]..dep_start[v + 1]]` (in line order), each
-    /// with [`IREQ_BIT`] set for an `irequires` edge (8 bytes per operation plus 4 per
+    /// with [`IREQ_BIT`] set for an `irequires` edge (4 bytes per operation plus 4 per
     /// dependency; see [`Schedule::deps`]).
     pub(super) dep_start: Vec<u32>,
     pub(super) dep_list: Vec<u32>,

@@ -325,20 +325,24 @@ fn parsing_in_pieces_gives_the_serial_schedule_and_errors() {
 
 #[test]
 fn a_schedule_with_more_shapes_than_one_word_holds_parses_the_same_in_two() {
-    // 2^22 + 1 ranks take 23 bits of the word, leaving 512 shapes; 30,000 ranks with a calc
-    // of its own each make 30,000 shapes. Rank 7's block moved to the end (the blocks put
-    // back in rank order), 0.9 MB of text (pieces of 256 KiB).
+    // 2^22 + 1 ranks take 23 bits of the word, leaving 512 shapes. The first 12,000 ranks
+    // share one calc (the first piece of 256 KiB, which the parse in pieces reads serially,
+    // ends within them), the next 20,000 have a calc of their own each: the words turn to
+    // two per operation in a later piece's merge. Rank 7's block moved to the end (the
+    // blocks put back in rank order), 0.9 MB of text.
     let p = (1u32 << 22) + 1;
-    let block = |r: u32| format!("rank {r} {{\nc: calc {r}\n}}\n");
+    let time = |r: u32| if r < 12_000 { 0 } else { r };
+    let block = |r: u32| format!("rank {r} {{\nc: calc {}\n}}\n", time(r));
     let mut text = format!("num_ranks {p}\n");
-    for r in (0..30_000).filter(|&r| r != 7) {
+    for r in (0..32_000).filter(|&r| r != 7) {
         text.push_str(&block(r));
     }
     text.push_str(&block(7));
+    assert!(text.find("rank 12000 {").expect("present") > 256 << 10, "past the first piece");
     let parsed = all_threads(text.as_bytes());
     let serial = parsed[0].as_ref().expect("a valid schedule");
     assert_eq!(serial.ops.width(), 8, "two words per operation");
-    let want: Vec<u32> = (0..30_000).collect();
+    let want: Vec<u32> = (0..32_000).map(time).collect();
     assert_eq!(serial.ops().map(|o| o.size).collect::<Vec<_>>(), want);
     assert!(serial.ops().all(|o| o.kind == OpKind::Calc && o.peer == 0));
     for other in &parsed[1..] {
