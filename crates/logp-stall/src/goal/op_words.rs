@@ -5,10 +5,18 @@
 
 use netcore::limits::{OutOfMemory, push, vec_with_capacity};
 
-use crate::goal::schedule::StoredOp;
-
 /// What the words hold, for a refused allocation.
 const WHAT: &str = "the GOAL operations";
+
+/// An operation as a [`Schedule`](super::Schedule) stores it (schedules hold millions of them): its peer, and
+/// its shape, the index in `Schedule::shapes` of the operation with its size, tag, kind,
+/// CPU and NIC and peer 0 (a schedule's operations take few shapes: two in a broadcast, 32
+/// in a dissemination 2^16), both in one word while they fit ([`OpWords`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct StoredOp {
+    pub(crate) peer: u32,
+    pub(crate) shape: u32,
+}
 
 /// A schedule's operations in order, each a [`StoredOp`] (shown as its operations, whichever
 /// form holds them).

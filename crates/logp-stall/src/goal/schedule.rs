@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::op_words::OpWords;
+use super::op_words::{OpWords, StoredOp};
 
 /// The wildcard source or tag (`-1` in GOAL text), LogGOPSim's `ANY_SOURCE`/`ANY_TAG`.
 pub const ANY: u32 = u32::MAX;
@@ -49,16 +49,6 @@ pub struct Op {
     pub cpu: u8,
     /// NIC index (`nic <k>`, 0 if absent).
     pub nic: u8,
-}
-
-/// An operation as a [`Schedule`] stores it (schedules hold millions of them): its peer, and
-/// its shape, the index in [`Schedule::shapes`] of the operation with its size, tag, kind,
-/// CPU and NIC and peer 0 (a schedule's operations take few shapes: two in a broadcast, 32
-/// in a dissemination 2^16), both in one word while they fit ([`OpWords`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct StoredOp {
-    pub(crate) peer: u32,
-    pub(crate) shape: u32,
 }
 
 /// A dependency between two operations of one rank.

@@ -4,7 +4,8 @@
 
 use netcore::limits::{OutOfMemory, push, vec_filled};
 
-use crate::goal::schedule::{Op, StoredOp};
+use crate::goal::op_words::StoredOp;
+use crate::goal::schedule::Op;
 
 /// What the table holds, for a refused allocation.
 const WHAT: &str = "the GOAL operations' shapes";
