@@ -8,10 +8,10 @@ use netcore::limits::{OutOfMemory, push, vec_with_capacity};
 /// What the words hold, for a refused allocation.
 const WHAT: &str = "the GOAL operations";
 
-/// An operation as a [`Schedule`](super::Schedule) stores it (schedules hold millions of them): its peer, and
-/// its shape, the index in `Schedule::shapes` of the operation with its size, tag, kind,
-/// CPU and NIC and peer 0 (a schedule's operations take few shapes: two in a broadcast, 32
-/// in a dissemination 2^16), both in one word while they fit ([`OpWords`]).
+/// An operation as a [`Schedule`](super::Schedule) stores it (schedules hold millions of
+/// them): its peer, and its shape, the index in `Schedule::shapes` of the operation with its
+/// size, tag, kind, CPU and NIC and peer 0 (a schedule's operations take few shapes: two in a
+/// broadcast, 32 in a dissemination 2^16), both in one word while they fit ([`OpWords`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct StoredOp {
     pub(crate) peer: u32,
@@ -192,7 +192,8 @@ mod tests {
                         _ => peer % p,
                     };
                     // Small shapes, or shapes around the most one word holds.
-                    let shape = if which == 3 { (most + near).clamp(0, 1 << 31) } else { near.abs() };
+                    let shape =
+                        if which == 3 { (most + near).clamp(0, 1 << 31) } else { near.abs() };
                     StoredOp { peer, shape: u32::try_from(shape).expect("below 2^31") }
                 })
                 .collect();
@@ -211,11 +212,17 @@ mod tests {
             for &op in &ops[..split] {
                 merged.push(op).expect("room");
             }
-            merged.extend_from(&words, split..ops.len(), |s| s.saturating_add(shift)).expect("room");
+            merged
+                .extend_from(&words, split..ops.len(), |s| s.saturating_add(shift))
+                .expect("room");
             let want: Vec<StoredOp> = ops[..split]
                 .iter()
                 .copied()
-                .chain(ops[split..].iter().map(|o| StoredOp { shape: o.shape.saturating_add(shift), ..*o }))
+                .chain(
+                    ops[split..]
+                        .iter()
+                        .map(|o| StoredOp { shape: o.shape.saturating_add(shift), ..*o }),
+                )
                 .collect();
             prop_assert_eq!((0..merged.len()).map(|i| merged.get(i)).collect::<Vec<_>>(), want);
             let mut copy = words.with_capacity_like(ops.len()).expect("room");
