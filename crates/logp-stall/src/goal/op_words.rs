@@ -23,9 +23,9 @@ pub(crate) struct StoredOp {
 #[derive(Clone)]
 pub(crate) enum OpWords {
     /// Each operation in one word: its peer plus one (0 for [`ANY`](super::schedule::ANY),
-    /// whose plus one wraps) in the low `bits` bits, the number of bits of `num_ranks`, and
-    /// its shape above them (fewer than `2^(32 - bits)` shapes: 32,768 for 2^16 ranks, 128
-    /// for the most ranks, 2^24).
+    /// whose plus one wraps) in the low `bits` bits, the number of bits of `num_ranks` (below
+    /// 32), and its shape above them (fewer than `2^(32 - bits)` shapes: 32,768 for 2^16
+    /// ranks, 128 for the most ranks, 2^24).
     Packed { words: Vec<u32>, bits: u32 },
     /// Each operation in two words: a schedule with more shapes than the packed words hold.
     Wide(Vec<StoredOp>),
@@ -35,9 +35,10 @@ impl OpWords {
     /// No operations yet, for a schedule of `p` ranks, with room for `n` of them (no room if
     /// the system refuses it: the words then grow as they fill).
     pub(crate) fn reserved(p: u32, n: usize) -> Self {
-        OpWords::Packed {
-            words: vec_with_capacity(WHAT, n).unwrap_or_default(),
-            bits: u32::BITS - p.leading_zeros(),
+        match u32::BITS - p.leading_zeros() {
+            // No room for a shape beside a peer of 32 bits (more ranks than a schedule holds).
+            32 => OpWords::Wide(vec_with_capacity(WHAT, n).unwrap_or_default()),
+            bits => OpWords::Packed { words: vec_with_capacity(WHAT, n).unwrap_or_default(), bits },
         }
     }
 
@@ -138,19 +139,17 @@ impl PartialEq for OpWords {
 
 impl Eq for OpWords {}
 
-/// `op` in one word of `bits` bits of peer, if it fits.
+/// `op` in one word of `bits` bits of peer (`bits < 32`), if it fits.
 #[inline]
 fn pack(op: StoredOp, bits: u32) -> Option<u32> {
     let code = op.peer.wrapping_add(1);
-    let word = u64::from(op.shape).checked_shl(bits)? | u64::from(code);
-    (u64::from(code) >> bits == 0).then_some(()).and(u32::try_from(word).ok())
+    (code >> bits == 0 && op.shape <= u32::MAX >> bits).then(|| op.shape << bits | code)
 }
 
-/// The operation in `word`, whose low `bits` bits are its peer plus one.
+/// The operation in `word`, whose low `bits` bits (`bits < 32`) are its peer plus one.
 #[inline]
 fn unpack(word: u32, bits: u32) -> StoredOp {
-    let mask = 1u32.checked_shl(bits).map_or(u32::MAX, |m| m - 1);
-    StoredOp { peer: (word & mask).wrapping_sub(1), shape: word.checked_shr(bits).unwrap_or(0) }
+    StoredOp { peer: (word & ((1 << bits) - 1)).wrapping_sub(1), shape: word >> bits }
 }
 
 #[cfg(test)]
