@@ -133,7 +133,7 @@ fn read_ahead_rev(origin: &[Origin], nodes: &[Rev], shut: &[bool], from: usize, 
         let rec = o.dq.front();
         acc = acc.wrapping_add(rec.map_or(0, |rec| u64::from(rec.first().pids)));
         if rec.is_some_and(|rec| rec.parts > 1) {
-            acc = acc.wrapping_add(o.parts.front().map_or(0, |p| u64::from(p.pids)));
+            acc = acc.wrapping_add(o.parts().next().map_or(0, |p| u64::from(p.pids)));
         }
         for q in &v.rbuf {
             acc = acc.wrapping_add(q.front().map_or(0, |&y| y as u64));
@@ -380,13 +380,13 @@ impl LockstepRouter {
                         };
                         // j < 3.
                         if let Some(o) = offset {
-                            origin.offsets.get_or_insert_default().push_back(o);
+                            origin.combined_mut().offsets.push_back(o);
                         }
                         let part = Part { input: j as u8, offset: offset.is_some(), pids };
                         if first.is_none() {
                             first = Some(part);
                         } else {
-                            push_small(&mut origin.parts, part);
+                            push_small(&mut origin.combined_mut().parts, part);
                         }
                     }
                     let (Some(q), Some(first)) = (q, first) else {
@@ -475,7 +475,7 @@ impl LockstepRouter {
             let more = usize::from(rec.parts).saturating_sub(1);
             let credit_ok = || {
                 std::iter::once(rec.first())
-                    .chain(o.parts.iter().take(more).copied())
+                    .chain(o.parts().take(more))
                     .all(|p: Part| p.input == 2 || v.rcredit[usize::from(p.input)] >= 1)
             };
             if available && credit_ok() {
@@ -492,15 +492,16 @@ impl LockstepRouter {
                 }
                 .ok_or_else(|| Error::Routing { what: format!("no reply at ({l},{r})") })?;
                 pop_release(&mut o.dq);
-                if o.parts.len() < more {
-                    return Err(Error::Routing { what: format!("missing parts at ({l},{r})") });
+                // The record's parts: its first, then at most two more (one per input).
+                let mut parts = [rec.first(); 3];
+                for part in &mut parts[1..=more] {
+                    *part = o.pop_part().ok_or_else(|| Error::Routing {
+                        what: format!("missing parts at ({l},{r})"),
+                    })?;
                 }
-                for Part { input, offset, pids } in
-                    std::iter::once(rec.first()).chain(o.parts.drain(..more))
-                {
+                for &Part { input, offset, pids } in &parts[..=more] {
                     let offset = if offset {
-                        let off = o.offsets.as_mut().and_then(|q| q.pop_front());
-                        Some(off.ok_or_else(|| Error::Routing {
+                        Some(o.pop_offset().ok_or_else(|| Error::Routing {
                             what: format!("missing offset at ({l},{r})"),
                         })?)
                     } else {
@@ -513,7 +514,7 @@ impl LockstepRouter {
                     let j = usize::from(input);
                     if j == 2 {
                         let count = (pids as usize).min(o.inj_pids.len());
-                        let pre = &o.pre;
+                        let pre = o.combined.as_ref().map_or(&[][..], |c| &c.pre[..]);
                         deliveries.extend(o.inj_pids.drain(..count).map(|pid| {
                             let z = match (op, pre.iter().find(|q| q.0 == pid)) {
                                 (Some(op), Some(&(_, off))) => op.apply(y, off),
@@ -526,10 +527,7 @@ impl LockstepRouter {
                         v.rcredit[j] -= 1;
                     }
                 }
-                release_empty(&mut o.parts);
-                if o.offsets.as_ref().is_some_and(|q| q.is_empty()) {
-                    o.offsets = None;
-                }
+                o.release_combined();
                 release_empty(&mut o.inj_pids);
             }
         }
@@ -722,12 +720,12 @@ impl LockstepRouter {
     /// Fills a router's injection queue with the packets of its PPUs (Section 5's remark,
     /// Choice 23): sorted by key, then least pid, packets of equal keys merged by the
     /// variant's rule (pre-combining, counted as combines), the fetch-and-op parts keeping
-    /// their offsets in [`Origin::pre`]: `inj` is the node's injection input, `pre` its
-    /// origin's.
+    /// their offsets in [`Combined::pre`](super::network::Combined::pre): `inj` is the
+    /// node's injection input, `origin` its origin.
     pub(super) fn fill_injection(
         variant: Variant,
         inj: &mut Input,
-        pre: &mut Vec<(u32, i64)>,
+        origin: &mut Origin,
         mut packets: Vec<Packet>,
         stats: &mut NodeTally,
     ) -> Result<(), Error> {
@@ -738,7 +736,7 @@ impl LockstepRouter {
                     let pid = p.lo;
                     stats.combines += 1;
                     if let Some(offset) = combine(variant, acc, p)? {
-                        pre.push((pid, offset));
+                        origin.combined_mut().pre.push((pid, offset));
                     }
                 }
                 _ => inj.buf.push_back(Box::new(p)),
@@ -763,8 +761,8 @@ impl LockstepRouter {
         for (router, packets) in (0..).zip(per_router) {
             let (c, r) = self.injection_node(router);
             let vi = self.idx(c, r);
-            let (inj, pre) = (&mut nodes.fwd[vi].ins[2], &mut nodes.origin[vi].pre);
-            Self::fill_injection(variant, inj, pre, packets, stats)?;
+            let (inj, origin) = (&mut nodes.fwd[vi].ins[2], &mut nodes.origin[vi]);
+            Self::fill_injection(variant, inj, origin, packets, stats)?;
         }
         Ok(nodes)
     }

@@ -132,21 +132,67 @@ pub(super) struct Fwd {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Origin {
     pub(super) dq: VecDeque<Record>,
+    /// The pids the injection parts of the records in `dq` deliver (a record's first part,
+    /// or a further one in the combined parts), in order.
+    pub(super) inj_pids: VecDeque<u32>,
+    /// What only combined packets leave (none until a packet combines here, and released
+    /// when emptied): 8 bytes in every node instead of the 64 of its three queues.
+    pub(super) combined: Option<Box<Combined>>,
+}
+
+/// The part of a node's [`Origin`] that only combined packets use (Choice 19).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Combined {
     /// The parts of the records in `dq` after each record's first, in order.
     pub(super) parts: VecDeque<Part>,
-    /// The fetch-and-op offsets of the parts in `parts` that have one, in order (none until
-    /// a part has one, and released when emptied).
-    #[expect(
-        clippy::box_collection,
-        reason = "8 bytes in every node instead of a queue's 32: few nodes ever hold an offset"
-    )]
-    pub(super) offsets: Option<Box<VecDeque<i64>>>,
-    /// The pids the injection parts of the records in `dq` deliver (a record's first part,
-    /// or a further one in `parts`), in order.
-    pub(super) inj_pids: VecDeque<u32>,
+    /// The fetch-and-op offsets of the parts in `parts` that have one, in order.
+    pub(super) offsets: VecDeque<i64>,
     /// Pre-combining offsets of fetch-and-op parts merged in the injection queue (Choice 23):
     /// (pid, fold of the parts before it in the queue's packet).
     pub(super) pre: Vec<(u32, i64)>,
+}
+
+impl Origin {
+    /// The combined parts, created at their first use.
+    pub(super) fn combined_mut(&mut self) -> &mut Combined {
+        self.combined.get_or_insert_default()
+    }
+
+    /// The parts after each record's first (none if no packet combined here).
+    pub(super) fn parts(&self) -> impl Iterator<Item = Part> + '_ {
+        self.combined.iter().flat_map(|c| c.parts.iter().copied())
+    }
+
+    /// The pre-combining offsets (none if no fetch-and-op combined in the injection queue).
+    pub(super) fn pre(&self) -> &[(u32, i64)] {
+        self.combined.as_ref().map_or(&[], |c| &c.pre)
+    }
+
+    /// The next part after a record's first (the reverse pass's read of `parts`).
+    pub(super) fn pop_part(&mut self) -> Option<Part> {
+        self.combined.as_mut().and_then(|c| c.parts.pop_front())
+    }
+
+    /// The next fetch-and-op offset of a combined part.
+    pub(super) fn pop_offset(&mut self) -> Option<i64> {
+        self.combined.as_mut().and_then(|c| c.offsets.pop_front())
+    }
+
+    /// Releases the combined parts' emptied queues, and the box once every queue of it is
+    /// empty.
+    pub(super) fn release_combined(&mut self) {
+        if let Some(c) = self.combined.as_mut() {
+            release_empty(&mut c.parts);
+            release_empty(&mut c.offsets);
+        }
+        if self
+            .combined
+            .as_ref()
+            .is_some_and(|c| c.parts.is_empty() && c.offsets.is_empty() && c.pre.is_empty())
+        {
+            self.combined = None;
+        }
+    }
 }
 
 /// The reverse pass's part of a node: its reply buffers, credits and ends of stream, and the

@@ -423,7 +423,7 @@ impl NodeActor {
             + 4 * queued
             + rbuf
             + self.cold.node.rev.exitq.len()
-            + 2 * self.cold.node.origin.pre.len();
+            + 2 * self.cold.node.origin.pre().len();
         words as u64
     }
 
@@ -505,7 +505,7 @@ impl NodeActor {
                 LockstepRouter::fill_injection(
                     self.plan(env).variant,
                     &mut self.cold.node.fwd.ins[2],
-                    &mut self.cold.node.origin.pre,
+                    &mut self.cold.node.origin,
                     packets,
                     &mut self.cold.stats,
                 )
