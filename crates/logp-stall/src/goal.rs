@@ -30,6 +30,7 @@
 pub mod generate;
 pub mod loggops;
 pub mod logp;
+mod op_table;
 mod op_words;
 pub mod parse;
 pub mod schedule;

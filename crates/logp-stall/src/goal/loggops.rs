@@ -59,6 +59,7 @@ use netcore::Step;
 use netcore::limits::{OutOfMemory, vec_filled};
 use serde::{Deserialize, Serialize};
 
+use super::op_table::{OpTable, Table};
 use super::schedule::{ANY, IREQ_BIT, MAX_TIME, OpKind, Schedule};
 use crate::error::Error;
 
@@ -273,12 +274,12 @@ struct StartUp {
 
 impl StartUp {
     /// The first start-up entry at or after `(host, phase, op)` (`op` within `host`'s ops).
-    fn seek(&mut self, s: &Schedule, mut host: u32, mut op: u32) {
+    fn seek(&mut self, s: &Schedule, ops: impl OpTable, mut host: u32, mut op: u32) {
         while host < s.num_ranks {
             let end = s.rank_start[host as usize + 1];
             while op < end {
                 let ready = self.has_deps[op as usize / 64] & (1 << (op % 64)) == 0;
-                if ready && type_order(s.op(op).kind) == self.phase {
+                if ready && type_order(ops.op(op).kind) == self.phase {
                     self.cur = Some((host, op));
                     return;
                 }
@@ -313,14 +314,19 @@ impl ActiveQueue {
     /// Queues the start-up entries of `s`, the operations `pending` counts no dependency for
     /// (the queue is empty); returns their number, the next stamp ([`OutOfMemory`] when the
     /// system refuses the start-up bit set).
-    fn start(&mut self, s: &Schedule, pending: &Pending) -> Result<u32, OutOfMemory> {
+    fn start(
+        &mut self,
+        s: &Schedule,
+        ops: impl OpTable,
+        pending: &Pending,
+    ) -> Result<u32, OutOfMemory> {
         let mut has_deps = vec_filled("the start-up operations", s.n_ops().div_ceil(64), 0u64)?;
         for (op, _) in (0u32..).zip(&pending.count).filter(|&(_, &c)| c != 0) {
             has_deps[op as usize / 64] |= 1 << (op % 64);
         }
         let waiting: usize = has_deps.iter().map(|w| w.count_ones() as usize).sum();
         self.start = StartUp { has_deps, cur: None, phase: 0, next: 0 };
-        self.start.seek(s, 0, 0);
+        self.start.seek(s, ops, 0, 0);
         Ok(u32::try_from(s.n_ops() - waiting).expect("a schedule holds fewer than 2^31 operations"))
     }
 
@@ -334,7 +340,7 @@ impl ActiveQueue {
         self.heap.push(Reverse(e));
     }
 
-    fn pop(&mut self, s: &Schedule) -> Option<Entry> {
+    fn pop(&mut self, s: &Schedule, ops: impl OpTable) -> Option<Entry> {
         let mut best: Option<(usize, Entry)> = self.heap.peek().map(|r| (RUNS, r.0));
         if let Some((h, op)) = self.start.cur {
             let f = (0, self.start.next, op, h, h);
@@ -352,7 +358,7 @@ impl ActiveQueue {
         let (i, e) = best?;
         if i == RUNS + 1 {
             self.start.next += 1;
-            self.start.seek(s, e.3, e.2 + 1);
+            self.start.seek(s, ops, e.3, e.2 + 1);
             if self.start.cur.is_none() {
                 self.start = StartUp::default();
             }
@@ -370,8 +376,10 @@ impl ActiveQueue {
     }
 }
 
-struct Engine<'a> {
+/// The engine, reading the operations through `T` ([`OpTable`]).
+struct Engine<'a, T> {
     s: &'a Schedule,
+    ops: T,
     prm: LogGopsParams,
     pending: Pending,
     ncpu: usize,
@@ -410,8 +418,8 @@ fn type_order(k: OpKind) -> u8 {
 }
 
 /// LogGOPSim's order of operations released together: by rank, then stably by type.
-fn sort_released(s: &Schedule, released: &mut [(u32, u32)]) {
-    released.sort_by_key(|&(h, op)| (h, type_order(s.op(op).kind)));
+fn sort_released(ops: impl OpTable, released: &mut [(u32, u32)]) {
+    released.sort_by_key(|&(h, op)| (h, type_order(ops.op(op).kind)));
 }
 
 /// Whether a message `(src, tag)` and a recv `(want_src, want_tag)` match.
@@ -479,6 +487,20 @@ fn run_engine(
             return Err(Error::GoalParam { field, rule, value: v.to_string() });
         }
     }
+    // The words' form decided once: the run reads operations through its view.
+    match Table::of(schedule) {
+        Table::Packed(ops) => simulate(schedule, ops, prm, trace),
+        Table::Wide(ops) => simulate(schedule, ops, prm, trace),
+    }
+}
+
+/// Runs `schedule`, whose operations `ops` reads, with parameters `prm` (checked).
+fn simulate(
+    schedule: &Schedule,
+    ops: impl OpTable,
+    prm: LogGopsParams,
+    trace: Option<&mut Vec<CpuInterval>>,
+) -> Result<LogGopsRun, Error> {
     let n = schedule.n_ops();
     let p = schedule.num_ranks as usize;
     let (mut ncpu, mut nnic) = (1, 1);
@@ -490,6 +512,7 @@ fn run_engine(
     let rq = PostedRecvs::new(schedule, |op| pending.count[op as usize] == 0)?;
     let mut e = Engine {
         s: schedule,
+        ops,
         prm,
         pending,
         ncpu,
@@ -512,10 +535,10 @@ fn run_engine(
     };
     // Start-up: every rank's operations without dependencies, in line order, stably sorted
     // by type, at time 0 (every clock is 0, so each entry has time 0 and the next stamp).
-    e.stamp = e.aq.start(schedule, &e.pending)?;
+    e.stamp = e.aq.start(schedule, ops, &e.pending)?;
     e.queued = e.stamp as usize;
     let mut peak = e.queued as u64;
-    while let Some((t, ts, op, host, src)) = e.aq.pop(schedule) {
+    while let Some((t, ts, op, host, src)) = e.aq.pop(schedule, ops) {
         if op == TOKEN {
             if !e.waits.current(host, src) {
                 continue;
@@ -550,7 +573,7 @@ fn run_engine(
     })
 }
 
-impl Engine<'_> {
+impl<T: OpTable> Engine<'_, T> {
     /// Takes the entry at `(t, ts)` from the active queue.
     fn take(&mut self, t: Step, ts: u32) {
         self.events += 1;
@@ -562,7 +585,7 @@ impl Engine<'_> {
         if op & MSG != 0 {
             return self.message(t, ts, op & !MSG, host, src);
         }
-        match self.s.op(op).kind {
+        match self.ops.op(op).kind {
             OpKind::Calc => self.calc(t, ts, op, host),
             OpKind::Send => self.send(t, ts, op, host),
             OpKind::Recv => self.recv(t, op, host),
@@ -627,7 +650,7 @@ impl Engine<'_> {
     /// of the clocks it waits for.
     fn park(&mut self, host: u32, free: Step, m: Member) {
         let op = m.1;
-        let x = self.s.op(op & !MSG);
+        let x = self.ops.op(op & !MSG);
         let class = if op & MSG != 0 { 3 } else { u32::from(type_order(x.kind)) };
         let res = class << 16 | u32::from(x.cpu) << 8 | u32::from(x.nic);
         self.queued += 1;
@@ -644,17 +667,17 @@ impl Engine<'_> {
     }
 
     fn cpu(&self, host: u32, op: u32) -> usize {
-        host as usize * self.ncpu + usize::from(self.s.op(op).cpu)
+        host as usize * self.ncpu + usize::from(self.ops.op(op).cpu)
     }
 
     fn nic(&self, host: u32, op: u32) -> usize {
-        host as usize * self.nnic + usize::from(self.s.op(op).nic)
+        host as usize * self.nnic + usize::from(self.ops.op(op).nic)
     }
 
     /// `(n - 1) * per_byte` for a message of `n` bytes (0 for `n = 0`). Sizes and per-byte
     /// costs are at most 2^31 (checked), so the product fits.
     fn per_byte(&self, op: u32, per_byte: u64) -> u64 {
-        u64::from(self.s.op(op).size.saturating_sub(1)) * per_byte
+        u64::from(self.ops.op(op).size.saturating_sub(1)) * per_byte
     }
 
     /// `t + parts`, or [`Error::GoalTimeOverflow`] naming `what` past [`HORIZON`].
@@ -681,7 +704,7 @@ impl Engine<'_> {
     /// Records a CPU interval of `op` on `host` when traced.
     fn record(&mut self, host: u32, op: u32, what: Busy, (from, to, gap_to): (Step, Step, Step)) {
         if let Some(trace) = &mut self.trace {
-            let x = self.s.op(op);
+            let x = self.ops.op(op);
             let (cpu, nic) = (x.cpu, x.nic);
             trace.push(CpuInterval { rank: host, cpu, nic, what, op, from, to, gap_to });
         }
@@ -719,10 +742,10 @@ impl Engine<'_> {
             return;
         }
         let mut released = std::mem::take(&mut self.released);
-        sort_released(self.s, &mut released);
+        sort_released(self.ops, &mut released);
         for &(h, op) in &released {
             let c = self.nexto[self.cpu(h, op)];
-            let t = match self.s.op(op).kind {
+            let t = match self.ops.op(op).kind {
                 OpKind::Send => c.max(self.nextgs[self.nic(h, op)]),
                 OpKind::Recv | OpKind::Calc => c,
             };
@@ -739,7 +762,7 @@ impl Engine<'_> {
         if self.blocked(t, (ts, op, h), h, self.nexto[c]) {
             return Ok(());
         }
-        self.nexto[c] = self.later(op, h, "the calc", t, &[u64::from(self.s.op(op).size)])?;
+        self.nexto[c] = self.later(op, h, "the calc", t, &[u64::from(self.ops.op(op).size)])?;
         self.record(h, op, Busy::Calc, (t, self.nexto[c], t));
         self.release(h, op, true);
         self.complete(h, op);
@@ -771,7 +794,7 @@ impl Engine<'_> {
         self.nexto[c] = cpu_end;
         self.nextgs[k] = gap_end;
         self.record(h, op, Busy::Send, (t, cpu_end, gap_end));
-        let x = self.s.op(op);
+        let x = self.ops.op(op);
         self.aq.push((arrive, self.stamp, op | MSG, x.peer, h));
         self.stamp += 1;
         self.queued += 1;
@@ -783,9 +806,9 @@ impl Engine<'_> {
 
     fn recv(&mut self, t: Step, op: u32, h: u32) -> Result<(), Error> {
         self.release(h, op, true);
-        let x = self.s.op(op);
-        let s = self.s;
-        match self.uq.take_match(h, |(src, send)| matches(x.peer, x.tag, src, s.op(send).tag)) {
+        let x = self.ops.op(op);
+        let ops = self.ops;
+        match self.uq.take_match(h, |(src, send)| matches(x.peer, x.tag, src, ops.op(send).tag)) {
             Some((src, send)) => {
                 if u64::from(x.size) > self.prm.s {
                     // The recv's own size decides, and the sender's clocks indexed by the
@@ -834,13 +857,13 @@ impl Engine<'_> {
         self.nextgr[k] = gap_end;
         self.messages += 1;
         self.record(h, send, Busy::Receive, (t, cpu_end, gap_end));
-        let x = self.s.op(send);
-        let s = self.s;
+        let x = self.ops.op(send);
+        let ops = self.ops;
         let posted = |r: u32| {
-            let r = s.op(r);
+            let r = ops.op(r);
             matches(r.peer, r.tag, src, x.tag)
         };
-        match self.rq.take_match(s, h, posted) {
+        match self.rq.take_match(self.s, h, posted) {
             Some(recv) => {
                 if u64::from(x.size) > prm.s {
                     self.rendezvous_done(t, src, send, self.cpu(src, send), self.nic(src, send));
@@ -873,7 +896,7 @@ impl Engine<'_> {
         // unexpected when a recv took another message through a wildcard.
         for h in 0..s.num_ranks {
             if let Some((src, send)) = self.uq.first(h) {
-                let tag = s.op(send).tag;
+                let tag = self.ops.op(send).tag;
                 return Err(Error::GoalSchedule {
                     message: format!(
                         "message from rank {src} to rank {h} tag {} (send at line {}) is never received",

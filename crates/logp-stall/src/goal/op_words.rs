@@ -148,7 +148,7 @@ fn pack(op: StoredOp, bits: u32) -> Option<u32> {
 
 /// The operation in `word`, whose low `bits` bits (`bits < 32`) are its peer plus one.
 #[inline]
-fn unpack(word: u32, bits: u32) -> StoredOp {
+pub(super) fn unpack(word: u32, bits: u32) -> StoredOp {
     StoredOp { peer: (word & ((1 << bits) - 1)).wrapping_sub(1), shape: word >> bits }
 }
 
