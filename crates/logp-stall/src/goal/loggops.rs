@@ -60,7 +60,7 @@ use netcore::limits::{OutOfMemory, vec_filled};
 use serde::{Deserialize, Serialize};
 
 use super::op_table::{OpTable, Table};
-use super::schedule::{ANY, IREQ_BIT, MAX_TIME, OpKind, Schedule};
+use super::schedule::{ANY, IREQ_BIT, MAX_TIME, Op, OpKind, Schedule};
 use crate::error::Error;
 
 mod queues;
@@ -585,10 +585,11 @@ impl<T: OpTable> Engine<'_, T> {
         if op & MSG != 0 {
             return self.message(t, ts, op & !MSG, host, src);
         }
-        match self.ops.op(op).kind {
-            OpKind::Calc => self.calc(t, ts, op, host),
-            OpKind::Send => self.send(t, ts, op, host),
-            OpKind::Recv => self.recv(t, op, host),
+        let x = self.ops.op(op);
+        match x.kind {
+            OpKind::Calc => self.calc(t, ts, (op, x), host),
+            OpKind::Send => self.send(t, ts, (op, x), host),
+            OpKind::Recv => self.recv(t, (op, x), host),
         }
     }
 
@@ -666,18 +667,20 @@ impl<T: OpTable> Engine<'_, T> {
         self.events -= self.waits.settle(host, self.w, |token| aq.push_token(token));
     }
 
-    fn cpu(&self, host: u32, op: u32) -> usize {
-        host as usize * self.ncpu + usize::from(self.ops.op(op).cpu)
+    /// The index of `host`'s CPU that operation `x` names.
+    fn cpu(&self, host: u32, x: Op) -> usize {
+        host as usize * self.ncpu + usize::from(x.cpu)
     }
 
-    fn nic(&self, host: u32, op: u32) -> usize {
-        host as usize * self.nnic + usize::from(self.ops.op(op).nic)
+    /// The index of `host`'s NIC that operation `x` names.
+    fn nic(&self, host: u32, x: Op) -> usize {
+        host as usize * self.nnic + usize::from(x.nic)
     }
 
     /// `(n - 1) * per_byte` for a message of `n` bytes (0 for `n = 0`). Sizes and per-byte
     /// costs are at most 2^31 (checked), so the product fits.
-    fn per_byte(&self, op: u32, per_byte: u64) -> u64 {
-        u64::from(self.ops.op(op).size.saturating_sub(1)) * per_byte
+    fn per_byte(x: Op, per_byte: u64) -> u64 {
+        u64::from(x.size.saturating_sub(1)) * per_byte
     }
 
     /// `t + parts`, or [`Error::GoalTimeOverflow`] naming `what` past [`HORIZON`].
@@ -744,9 +747,10 @@ impl<T: OpTable> Engine<'_, T> {
         let mut released = std::mem::take(&mut self.released);
         sort_released(self.ops, &mut released);
         for &(h, op) in &released {
-            let c = self.nexto[self.cpu(h, op)];
-            let t = match self.ops.op(op).kind {
-                OpKind::Send => c.max(self.nextgs[self.nic(h, op)]),
+            let x = self.ops.op(op);
+            let c = self.nexto[self.cpu(h, x)];
+            let t = match x.kind {
+                OpKind::Send => c.max(self.nextgs[self.nic(h, x)]),
                 OpKind::Recv | OpKind::Calc => c,
             };
             self.aq.push((t, self.stamp, op, h, h));
@@ -757,20 +761,20 @@ impl<T: OpTable> Engine<'_, T> {
         self.released = released;
     }
 
-    fn calc(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
-        let c = self.cpu(h, op);
+    fn calc(&mut self, t: Step, ts: u32, (op, x): (u32, Op), h: u32) -> Result<(), Error> {
+        let c = self.cpu(h, x);
         if self.blocked(t, (ts, op, h), h, self.nexto[c]) {
             return Ok(());
         }
-        self.nexto[c] = self.later(op, h, "the calc", t, &[u64::from(self.ops.op(op).size)])?;
+        self.nexto[c] = self.later(op, h, "the calc", t, &[u64::from(x.size)])?;
         self.record(h, op, Busy::Calc, (t, self.nexto[c], t));
         self.release(h, op, true);
         self.complete(h, op);
         Ok(())
     }
 
-    fn send(&mut self, t: Step, ts: u32, op: u32, h: u32) -> Result<(), Error> {
-        let (c, k) = (self.cpu(h, op), self.nic(h, op));
+    fn send(&mut self, t: Step, ts: u32, (op, x): (u32, Op), h: u32) -> Result<(), Error> {
+        let (c, k) = (self.cpu(h, x), self.nic(h, x));
         if self.blocked(t, (ts, op, h), h, self.nexto[c].max(self.nextgs[k])) {
             return Ok(());
         }
@@ -780,21 +784,20 @@ impl<T: OpTable> Engine<'_, T> {
             h,
             "the send overhead o + (n-1)O",
             t,
-            &[prm.o, self.per_byte(op, prm.overhead_per_byte)],
+            &[prm.o, Self::per_byte(x, prm.overhead_per_byte)],
         )?;
         let gap_end = self.later(
             op,
             h,
             "the send gap g + (n-1)G",
             t,
-            &[prm.gap, self.per_byte(op, prm.gap_per_byte)],
+            &[prm.gap, Self::per_byte(x, prm.gap_per_byte)],
         )?;
         let arrive = self.later(op, h, "the arrival t + o + L", t, &[prm.o, prm.latency])?;
         self.release(h, op, true);
         self.nexto[c] = cpu_end;
         self.nextgs[k] = gap_end;
         self.record(h, op, Busy::Send, (t, cpu_end, gap_end));
-        let x = self.ops.op(op);
         self.aq.push((arrive, self.stamp, op | MSG, x.peer, h));
         self.stamp += 1;
         self.queued += 1;
@@ -804,16 +807,15 @@ impl<T: OpTable> Engine<'_, T> {
         Ok(())
     }
 
-    fn recv(&mut self, t: Step, op: u32, h: u32) -> Result<(), Error> {
+    fn recv(&mut self, t: Step, (op, x): (u32, Op), h: u32) -> Result<(), Error> {
         self.release(h, op, true);
-        let x = self.ops.op(op);
         let ops = self.ops;
         match self.uq.take_match(h, |(src, send)| matches(x.peer, x.tag, src, ops.op(send).tag)) {
             Some((src, send)) => {
                 if u64::from(x.size) > self.prm.s {
                     // The recv's own size decides, and the sender's clocks indexed by the
                     // recv's cpu/nic are raised (as LogGOPSim does).
-                    self.rendezvous_done(t, src, send, self.cpu(src, op), self.nic(src, op));
+                    self.rendezvous_done(t, src, send, self.cpu(src, x), self.nic(src, x));
                 }
                 self.complete(h, op);
             }
@@ -832,13 +834,14 @@ impl<T: OpTable> Engine<'_, T> {
     }
 
     fn message(&mut self, t: Step, ts: u32, send: u32, h: u32, src: u32) -> Result<(), Error> {
-        let (c, k) = (self.cpu(h, send), self.nic(h, send));
+        let x = self.ops.op(send);
+        let (c, k) = (self.cpu(h, x), self.nic(h, x));
         if self.blocked(t, (ts, send | MSG, src), h, self.nexto[c].max(self.nextgr[k])) {
             return Ok(());
         }
         let prm = self.prm;
         let per_byte =
-            self.per_byte(send, prm.overhead_per_byte).max(self.per_byte(send, prm.gap_per_byte));
+            Self::per_byte(x, prm.overhead_per_byte).max(Self::per_byte(x, prm.gap_per_byte));
         let cpu_end = self.later(
             send,
             h,
@@ -851,13 +854,12 @@ impl<T: OpTable> Engine<'_, T> {
             h,
             "the receive gap g + (n-1)G",
             t,
-            &[prm.gap, self.per_byte(send, prm.gap_per_byte)],
+            &[prm.gap, Self::per_byte(x, prm.gap_per_byte)],
         )?;
         self.nexto[c] = cpu_end;
         self.nextgr[k] = gap_end;
         self.messages += 1;
         self.record(h, send, Busy::Receive, (t, cpu_end, gap_end));
-        let x = self.ops.op(send);
         let ops = self.ops;
         let posted = |r: u32| {
             let r = ops.op(r);
@@ -866,7 +868,7 @@ impl<T: OpTable> Engine<'_, T> {
         match self.rq.take_match(self.s, h, posted) {
             Some(recv) => {
                 if u64::from(x.size) > prm.s {
-                    self.rendezvous_done(t, src, send, self.cpu(src, send), self.nic(src, send));
+                    self.rendezvous_done(t, src, send, self.cpu(src, x), self.nic(src, x));
                 }
                 self.complete(h, recv);
             }
