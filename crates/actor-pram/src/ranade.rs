@@ -27,7 +27,9 @@
 //! virtual nodes through both passes, hosts; Choice 22), slot for slot equal to the lockstep
 //! router (Property 1).
 
+mod ahead;
 mod delay;
+mod directions;
 mod host;
 mod lockstep;
 mod network;

@@ -2,10 +2,14 @@
 //! node of the levelled network steps in synchrony, one slot per edge per round, through the
 //! forward pass, the host exchange and the reverse pass.
 
+use std::collections::VecDeque;
+
 use netcore::pram::{Access, AccessKind, FetchOp, Variant};
 use netcore::topology::{Coord, Link, WrappedButterfly};
 
+use super::ahead::{AHEAD, read_ahead_fwd, read_ahead_rev};
 use super::delay::{DelayWalker, ForwardTrace, Levelled, Snap, arrived_keys};
+use super::directions::{Directions, Logged, Packed, PushRecord};
 use super::host::{Cells, Held};
 use super::network::{
     Fwd, FwdOut, Input, Node, NodeTally, Nodes, Origin, Out, Part, RSlot, Record, Rev, RevOut,
@@ -66,81 +70,6 @@ impl DelayWalker for LockstepRouter {}
 struct Reverse {
     op: Option<FetchOp>,
     record: bool,
-}
-
-/// How many nodes of a level a round's walk reads ahead at once ([`read_ahead_fwd`],
-/// [`read_ahead_rev`]).
-const AHEAD: usize = 16;
-
-/// A packet's first and last words in memory (a packet may span two cache lines).
-fn packet_words(p: &Packet) -> u64 {
-    p.key.lo ^ p.key.hi ^ p.more.len() as u64 ^ p.value as u64 ^ u64::from(p.lo)
-}
-
-/// Reads, for the open nodes `from..to` of one level, the words that their forward round
-/// (Choice 13) reads first: the packet each inbound slot carries, the front packet of each
-/// input buffer and, at a node holding a packet (which it may forward), its direction
-/// queue's header in the dense [`Origin`] array. The reads change nothing; they let up to
-/// `AHEAD` nodes' cache misses (the boxed packets and the buffers lie apart on the heap)
-/// overlap in one stall instead of each node stalling on its own in turn.
-fn read_ahead_fwd(
-    nodes: &[Fwd],
-    origin: &[Origin],
-    slots: &[[Option<Slot>; 2]],
-    shut: &[bool],
-    from: usize,
-    to: usize,
-) {
-    let mut acc = 0u64;
-    for vi in from..to {
-        if shut[vi] {
-            continue;
-        }
-        let v = &nodes[vi];
-        let mut packets = false;
-        for slot in &slots[vi] {
-            if let Some(Slot::Packet(p)) = slot {
-                acc = acc.wrapping_add(packet_words(p));
-                packets = true;
-            }
-        }
-        for input in &v.ins {
-            if let Some(p) = input.buf.front() {
-                acc = acc.wrapping_add(packet_words(p));
-                packets = true;
-            }
-        }
-        // A node with a packet may forward it, pushing to its direction queue (whose header
-        // this reads).
-        if packets {
-            acc = acc.wrapping_add(origin[vi].dq.len() as u64);
-        }
-    }
-    std::hint::black_box(acc);
-}
-
-/// [`read_ahead_fwd`] for a reverse round (Choice 14), of the open nodes that hold a reply
-/// (the others read no queue's heap room, [`LockstepRouter::rev_fire`]): the oldest record
-/// and its first part, and the front of each reply buffer and of the exit queue.
-fn read_ahead_rev(origin: &[Origin], nodes: &[Rev], shut: &[bool], from: usize, to: usize) {
-    let mut acc = 0u64;
-    for vi in from..to {
-        let v = &nodes[vi];
-        if shut[vi] || !v.any_reply() {
-            continue;
-        }
-        let o = &origin[vi];
-        let rec = o.dq.front();
-        acc = acc.wrapping_add(rec.map_or(0, |rec| u64::from(rec.first().pids)));
-        if rec.is_some_and(|rec| rec.parts > 1) {
-            acc = acc.wrapping_add(o.parts().next().map_or(0, |p| u64::from(p.pids)));
-        }
-        for q in &v.rbuf {
-            acc = acc.wrapping_add(q.front().map_or(0, |&y| y as u64));
-        }
-        acc = acc.wrapping_add(v.exitq.front().map_or(0, |&y| y as u64));
-    }
-    std::hint::black_box(acc);
 }
 
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
@@ -234,7 +163,12 @@ impl LockstepRouter {
     }
 
     pub(super) fn idx(&self, l: u32, r: u32) -> usize {
-        (l * self.rows + r) as usize
+        self.idx32(l, r) as usize
+    }
+
+    /// [`LockstepRouter::idx`] in 32 bits (below `(3n - 1) 2^n <= 47 · 2^16`).
+    fn idx32(&self, l: u32, r: u32) -> u32 {
+        l * self.rows + r
     }
 
     /// The successor of `(l, r)` on output `o` (0 = S, 1 = X).
@@ -306,7 +240,7 @@ impl LockstepRouter {
     pub(super) fn fwd_fire(
         &self,
         v: &mut Fwd,
-        origin: &mut Origin,
+        (origin, dq): (&mut Origin, &mut impl PushRecord),
         l: u32,
         r: u32,
         round: u64,
@@ -394,8 +328,7 @@ impl LockstepRouter {
                     };
                     // At most 3 parts (one per input).
                     let rec = Record::new(o, parts.len() as u8, first);
-                    push_small(&mut origin.dq, rec);
-                    stats.max_dq = stats.max_dq.max(origin.dq.len() as u64);
+                    dq.push_record(rec);
                     match o {
                         Out::Exit => {
                             let router = (r * self.n + l % self.n) as usize;
@@ -455,7 +388,7 @@ impl LockstepRouter {
     /// stream on every reverse output not used this round.
     pub(super) fn rev_fire(
         &self,
-        (o, v): (&mut Origin, &mut Rev),
+        (o, dq, v): (&mut Origin, &mut impl Directions, &mut Rev),
         l: u32,
         r: u32,
         round: u64,
@@ -465,7 +398,7 @@ impl LockstepRouter {
         let mut out = RevOut { slots: [None, None], freed: [0; 2] };
         // The oldest record's reply can be there only if some reply is: a node waiting for
         // its replies reads no queue's heap room (the lengths lie in the node itself).
-        if let Some(&rec) = o.dq.front().filter(|_| v.any_reply()) {
+        if let Some(rec) = dq.front().filter(|_| v.any_reply()) {
             let available = match rec.out {
                 Out::Exit => !v.exitq.is_empty(),
                 Out::S => !v.rbuf[0].is_empty(),
@@ -491,7 +424,7 @@ impl LockstepRouter {
                     }
                 }
                 .ok_or_else(|| Error::Routing { what: format!("no reply at ({l},{r})") })?;
-                pop_release(&mut o.dq);
+                dq.pop();
                 // The record's parts: its first, then at most two more (one per input).
                 let mut parts = [rec.first(); 3];
                 for part in &mut parts[1..=more] {
@@ -531,7 +464,7 @@ impl LockstepRouter {
                 release_empty(&mut o.inj_pids);
             }
         }
-        let done = o.dq.is_empty() && v.reos.iter().all(|&x| x);
+        let done = dq.is_empty() && v.reos.iter().all(|&x| x);
         if l >= 1 && done {
             for j in 0..2 {
                 if out.slots[j].is_none() && !v.rsent_eos[j] {
@@ -619,6 +552,7 @@ impl LockstepRouter {
         let mut v = Node {
             fwd: Fwd { credit, ..Fwd::default() },
             origin: Origin::default(),
+            dq: VecDeque::new(),
             rev: Rev { rcredit: credit, ..Rev::default() },
         };
         for j in 0..2 {
@@ -819,6 +753,8 @@ impl LockstepRouter {
             _ => None,
         };
         let mut arrived_flat: Vec<(usize, u64, u32, u32, Packet)> = Vec::new();
+        // The direction queues' records as the forward rounds push them, (node, record).
+        let mut log: Vec<(u32, Record)> = Vec::new();
         let mut trace = SlotDigest::default();
         let mut delay = self.delay.then(ForwardTrace::default);
         // ---- forward pass ----
@@ -852,12 +788,13 @@ impl LockstepRouter {
                     let vi = self.idx(l, r);
                     if vi.is_multiple_of(AHEAD) {
                         let to = (vi + AHEAD).min(size);
-                        read_ahead_fwd(&nodes.fwd, &nodes.origin, &slots, &shut, vi, to);
+                        read_ahead_fwd(&nodes.fwd, &slots, &shut, vi, to);
                     }
                     if shut[vi] {
                         continue;
                     }
                     let (v, origin) = (&mut nodes.fwd[vi], &mut nodes.origin[vi]);
+                    let mut dq = Logged { log: &mut log, node: self.idx32(l, r) };
                     let inbound = std::mem::take(&mut slots[vi]);
                     let combined = tally.combines;
                     let arrived = delay.as_ref().map(|_| arrived_keys(&inbound));
@@ -865,7 +802,7 @@ impl LockstepRouter {
                     let pre = arrived.map(|a| Snap::before(v, a));
                     self.fwd_fire(
                         v,
-                        origin,
+                        (origin, &mut dq),
                         l,
                         r,
                         round,
@@ -918,9 +855,13 @@ impl LockstepRouter {
         }
         // ---- reverse pass ----
         drop((slots, next_slots, acks, next_acks));
+        let (mut dqs, longest) = Packed::pack(&log, size);
+        drop(log);
+        tally.max_dq = longest;
         shut.fill(false);
         let reverse = Reverse { op, record };
-        self.reverse_pass(&mut nodes, &mut shut, reverse, &mut stats, &mut tally, &mut trace)?;
+        let walk = (&mut nodes, &mut dqs, &mut shut[..]);
+        self.reverse_pass(walk, reverse, &mut stats, &mut tally, &mut trace)?;
         stats.take_tally(tally);
         Ok((stats, trace))
     }
@@ -929,8 +870,7 @@ impl LockstepRouter {
     /// again (`shut` all false), the replies in the exit queues, until every node closes.
     fn reverse_pass(
         &self,
-        nodes: &mut Nodes,
-        shut: &mut [bool],
+        (nodes, dqs, shut): (&mut Nodes, &mut Packed, &mut [bool]),
         Reverse { op, record }: Reverse,
         stats: &mut PassStats,
         tally: &mut NodeTally,
@@ -956,14 +896,15 @@ impl LockstepRouter {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
                     if vi.is_multiple_of(AHEAD) {
-                        read_ahead_rev(&nodes.origin, &nodes.rev, shut, vi, (vi + AHEAD).min(size));
+                        read_ahead_rev(nodes, dqs, shut, vi, (vi + AHEAD).min(size));
                     }
                     if shut[vi] {
                         continue;
                     }
                     let (origin, v) = (&mut nodes.origin[vi], &mut nodes.rev[vi]);
                     Self::rev_apply(v, racks[vi], std::mem::take(&mut rslots[vi]));
-                    let out = self.rev_fire((origin, v), l, r, round, op, &mut tally.deliveries)?;
+                    let node = (&mut *origin, &mut dqs.queue(vi), &mut *v);
+                    let out = self.rev_fire(node, l, r, round, op, &mut tally.deliveries)?;
                     open -= usize::from(v.closed);
                     shut[vi] = v.closed;
                     if record {

@@ -100,21 +100,28 @@ impl Record {
     pub(super) fn first(&self) -> Part {
         Part { input: self.input, offset: self.offset, pids: self.pids }
     }
+
+    /// Room that a real record overwrites ([`Packed`](super::directions::Packed)).
+    pub(super) const PLACEHOLDER: Record =
+        Record { out: Out::Exit, parts: 0, input: 0, offset: false, pids: 0 };
 }
 
 const _: () = assert!(std::mem::size_of::<Record>() == 8);
 
 /// A virtual node's state, split by what reads it (Choices 12-14): [`Fwd`], which every
-/// forward round reads; [`Origin`], where each forwarded packet came from (written when a
-/// packet leaves, read by the reverse rounds); and [`Rev`], which every reverse round reads.
-/// A node actor holds the three together; the lockstep router keeps each part of every node
-/// in its own dense array ([`Nodes`]), so that the forward walk over the open nodes reads
-/// `Fwd` (and writes `Origin` only when a packet leaves) and the reverse walk reads `Origin`
-/// and `Rev`, never the other pass's buffers.
+/// forward round reads; the direction queue and [`Origin`], where each forwarded packet came
+/// from (written when a packet leaves, read by the reverse rounds); and [`Rev`], which every
+/// reverse round reads. A node actor holds them together; the lockstep router keeps `Fwd`,
+/// `Origin` and `Rev` of every node each in its own dense array ([`Nodes`]), and the
+/// direction queues apart, so that the forward walk over the open nodes reads `Fwd` and the
+/// reverse walk reads `Origin` and `Rev`, never the other pass's buffers.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Node {
     pub(super) fwd: Fwd,
     pub(super) origin: Origin,
+    /// The direction queue: a node actor's own; the lockstep router keeps every node's in
+    /// one log and then one packed array ([`directions`](super::directions)).
+    pub(super) dq: VecDeque<Record>,
     pub(super) rev: Rev,
 }
 
@@ -127,12 +134,12 @@ pub(super) struct Fwd {
     pub(super) closed: bool,
 }
 
-/// Where the packets a node forwarded came from, in order (its direction queue): written in
-/// the forward pass (the pre-combining offsets at injection), read in the reverse pass.
+/// Where the packets a node forwarded came from, beyond their records in the direction queue
+/// ([`Node::dq`]): written in the forward pass (the pre-combining offsets at injection), read
+/// in the reverse pass.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Origin {
-    pub(super) dq: VecDeque<Record>,
-    /// The pids the injection parts of the records in `dq` deliver (a record's first part,
+    /// The pids the injection parts of the direction queue's records deliver (a record's first part,
     /// or a further one in the combined parts), in order.
     pub(super) inj_pids: VecDeque<u32>,
     /// What only combined packets leave (none until a packet combines here, and released
@@ -143,7 +150,7 @@ pub(super) struct Origin {
 /// The part of a node's [`Origin`] that only combined packets use (Choice 19).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Combined {
-    /// The parts of the records in `dq` after each record's first, in order.
+    /// The parts of the direction queue's records after each record's first, in order.
     pub(super) parts: VecDeque<Part>,
     /// The fetch-and-op offsets of the parts in `parts` that have one, in order.
     pub(super) offsets: VecDeque<i64>,
@@ -216,7 +223,7 @@ impl Rev {
 }
 
 /// Every virtual node of the lockstep router, each part in its own dense array indexed by
-/// the node's index ([`Node`]).
+/// the node's index ([`Node`]; the direction queues are the router's forward log).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Nodes {
     pub(super) fwd: Vec<Fwd>,
@@ -233,6 +240,7 @@ impl Nodes {
         }
     }
 
+    /// Adds node `v` (its empty direction queue is not kept).
     pub(super) fn push(&mut self, v: Node) {
         self.fwd.push(v.fwd);
         self.origin.push(v.origin);

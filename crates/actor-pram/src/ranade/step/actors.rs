@@ -210,7 +210,7 @@ impl NodeActor {
         router
             .fwd_fire(
                 &mut self.cold.node.fwd,
-                &mut self.cold.node.origin,
+                (&mut self.cold.node.origin, &mut self.cold.node.dq),
                 l,
                 r,
                 round,
@@ -220,6 +220,8 @@ impl NodeActor {
                 &mut out,
             )
             .map_err(fail)?;
+        let stats = &mut self.cold.stats;
+        stats.max_dq = stats.max_dq.max(self.cold.node.dq.len() as u64);
         self.cold.trace.add_fwd(l, r, round, &out);
         for (e, slot) in out.slots.into_iter().enumerate() {
             if let Some(slot) = slot {
@@ -285,7 +287,7 @@ impl NodeActor {
         let op = self.plan(env).op;
         let out = router
             .rev_fire(
-                (&mut self.cold.node.origin, &mut self.cold.node.rev),
+                (&mut self.cold.node.origin, &mut self.cold.node.dq, &mut self.cold.node.rev),
                 l,
                 r,
                 round,
@@ -418,7 +420,7 @@ impl NodeActor {
     pub(super) fn counted(&self) -> u64 {
         let buffered: usize = self.cold.node.fwd.ins.iter().map(|i| i.buf.len()).sum();
         let rbuf: usize = self.cold.node.rev.rbuf.iter().map(SmallQueue::len).sum();
-        let queued = buffered + self.cold.inbox.len() + self.cold.node.origin.dq.len();
+        let queued = buffered + self.cold.inbox.len() + self.cold.node.dq.len();
         let words = 24
             + 4 * queued
             + rbuf
@@ -431,7 +433,7 @@ impl NodeActor {
     /// queue (the reverse queues, the inbox and the pre-combining offsets stay as they are).
     pub(super) fn fwd_held(&self) -> usize {
         let buffered: usize = self.cold.node.fwd.ins.iter().map(|i| i.buf.len()).sum();
-        4 * (buffered + self.cold.node.origin.dq.len())
+        4 * (buffered + self.cold.node.dq.len())
     }
 
     /// The words a reverse round may change (that does not close the pass): 4 per record of
@@ -439,7 +441,7 @@ impl NodeActor {
     /// the pre-combining offsets stay as they are).
     pub(super) fn rev_held(&self) -> usize {
         let rbuf: usize = self.cold.node.rev.rbuf.iter().map(SmallQueue::len).sum();
-        4 * self.cold.node.origin.dq.len() + rbuf + self.cold.node.rev.exitq.len()
+        4 * self.cold.node.dq.len() + rbuf + self.cold.node.rev.exitq.len()
     }
 
     /// [`NodeActor::words`] after a round that changed its counted part from `before` to
