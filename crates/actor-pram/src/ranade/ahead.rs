@@ -29,16 +29,14 @@ pub(super) fn read_ahead_fwd(
     to: usize,
 ) {
     let mut acc = 0u64;
-    for vi in from..to {
-        if shut[vi] {
-            continue;
-        }
-        for slot in &slots[vi] {
+    let run = slots[from..to].iter().zip(&nodes[from..to]).zip(&shut[from..to]);
+    for ((slots, v), _) in run.filter(|(_, shut)| !**shut) {
+        for slot in slots {
             if let Some(Slot::Packet(p)) = slot {
                 acc = acc.wrapping_add(packet_words(p));
             }
         }
-        for input in &nodes[vi].ins {
+        for input in &v.ins {
             if let Some(p) = input.buf.front() {
                 acc = acc.wrapping_add(packet_words(p));
             }
