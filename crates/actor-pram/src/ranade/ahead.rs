@@ -50,9 +50,9 @@ pub(super) fn read_ahead_fwd(
 /// and its first part, and the front of each reply buffer and of the exit queue.
 pub(super) fn read_ahead_rev(nodes: &Nodes, dqs: &Packed, shut: &[bool], from: usize, to: usize) {
     let mut acc = 0u64;
-    for vi in from..to {
+    for vi in (from..to).filter(|&vi| !shut[vi]) {
         let v = &nodes.rev[vi];
-        if shut[vi] || !v.any_reply() {
+        if !v.any_reply() {
             continue;
         }
         let o = &nodes.origin[vi];
