@@ -1,11 +1,13 @@
-//! A virtual node's direction queue (Choice 14): the [`Record`] of every packet it forwarded,
-//! in order; the forward rounds push, the reverse rounds take from the front.
+//! A virtual node's queues that the reverse rounds take from (Choice 14): its direction
+//! queue, the [`Record`] of every packet it forwarded, in order (the forward rounds push),
+//! and its exit queue, the host's replies to the packets that left the network there.
 //!
-//! A node actor keeps its own queue (a [`VecDeque`]). The lockstep router logs every node's
-//! records in one array as its forward rounds send them ([`Logged`]) and packs them node by
-//! node between the passes ([`Packed`]): every queue is complete when the forward pass ends,
-//! and a reverse round then reads its node's oldest record next to its neighbours' records
-//! instead of from a queue of its own on the heap, and the forward rounds allocate no queue.
+//! A node actor keeps its own queues (each a [`VecDeque`]). The lockstep router logs every
+//! node's records in one array as its forward rounds send them ([`Logged`]), and packs them
+//! and the replies node by node between the passes ([`Packed`]): every queue is complete when
+//! the forward pass ends, and a reverse round then reads its node's oldest entry next to its
+//! neighbours' instead of from a queue of its own on the heap, and the forward rounds
+//! allocate no queue.
 
 use std::collections::VecDeque;
 
@@ -16,12 +18,12 @@ pub(super) trait PushRecord {
     fn push_record(&mut self, rec: Record);
 }
 
-/// What a reverse round reads and takes of its node's direction queue.
-pub(super) trait Directions {
-    /// The oldest record.
-    fn front(&self) -> Option<Record>;
-    /// Takes the oldest record.
-    fn pop(&mut self) -> Option<Record>;
+/// What a reverse round reads and takes of its node's direction or exit queue.
+pub(super) trait Fifo<T> {
+    /// The oldest entry.
+    fn front(&self) -> Option<T>;
+    /// Takes the oldest entry.
+    fn pop(&mut self) -> Option<T>;
     fn is_empty(&self) -> bool;
 }
 
@@ -31,11 +33,11 @@ impl PushRecord for VecDeque<Record> {
     }
 }
 
-impl Directions for VecDeque<Record> {
-    fn front(&self) -> Option<Record> {
+impl<T: Copy> Fifo<T> for VecDeque<T> {
+    fn front(&self) -> Option<T> {
         VecDeque::front(self).copied()
     }
-    fn pop(&mut self) -> Option<Record> {
+    fn pop(&mut self) -> Option<T> {
         pop_release(self)
     }
     fn is_empty(&self) -> bool {
@@ -57,20 +59,21 @@ impl PushRecord for Logged<'_> {
     }
 }
 
-/// Every node's direction queue in one array, node by node, each in its forward order: node
-/// `v`'s records not yet taken are `recs[at[v]..end[v]]`.
+/// Every node's queue in one array, node by node, each in its order: node `v`'s entries not
+/// yet taken are `items[at[v]..end[v]]`.
 #[derive(Debug)]
-pub(super) struct Packed {
-    recs: Vec<Record>,
+pub(super) struct Packed<T> {
+    items: Vec<T>,
     at: Vec<u32>,
     end: Vec<u32>,
 }
 
-impl Packed {
-    /// Packs the forward log of `nodes` nodes by node (a counting sort, which keeps each
-    /// node's order); also returns the longest queue (`max_dq`: a queue only grows in the
-    /// forward pass). Every node index in the log is below `nodes`.
-    pub(super) fn pack(log: &[(u32, Record)], nodes: usize) -> (Self, u64) {
+impl<T: Copy> Packed<T> {
+    /// Packs a log of `(node, entry)` of `nodes` nodes by node (a counting sort, which keeps
+    /// each node's order), `fill` being room that an entry overwrites; also returns the
+    /// longest queue (`max_dq` of a direction queue, which only grows in the forward pass).
+    /// Every node index in the log is below `nodes`.
+    pub(super) fn pack(log: &[(u32, T)], nodes: usize, fill: T) -> (Self, u64) {
         let mut at = vec![0u32; nodes];
         for &(v, _) in log {
             at[v as usize] += 1;
@@ -83,40 +86,45 @@ impl Packed {
             start += len;
         }
         let mut end = at.clone();
-        let mut recs = vec![Record::PLACEHOLDER; log.len()];
-        for &(v, rec) in log {
+        let mut items = vec![fill; log.len()];
+        for &(v, x) in log {
             let e = &mut end[v as usize];
-            recs[*e as usize] = rec;
+            items[*e as usize] = x;
             *e += 1;
         }
-        (Self { recs, at, end }, u64::from(longest))
+        (Self { items, at, end }, u64::from(longest))
     }
 
     /// Node `v`'s queue.
-    pub(super) fn queue(&mut self, v: usize) -> Queue<'_> {
-        Queue { recs: &self.recs, at: &mut self.at[v], end: self.end[v] }
+    pub(super) fn queue(&mut self, v: usize) -> Queue<'_, T> {
+        Queue { items: &self.items, at: &mut self.at[v], end: self.end[v] }
     }
 
-    /// Node `v`'s oldest record.
-    pub(super) fn front(&self, v: usize) -> Option<Record> {
+    /// Node `v`'s oldest entry.
+    pub(super) fn front(&self, v: usize) -> Option<T> {
         let at = self.at[v];
-        (at < self.end[v]).then(|| self.recs[at as usize])
+        (at < self.end[v]).then(|| self.items[at as usize])
+    }
+
+    /// Whether node `v`'s queue is empty.
+    pub(super) fn is_empty(&self, v: usize) -> bool {
+        self.at[v] >= self.end[v]
     }
 }
 
 /// One node's queue in [`Packed`].
 #[derive(Debug)]
-pub(super) struct Queue<'a> {
-    recs: &'a [Record],
+pub(super) struct Queue<'a, T> {
+    items: &'a [T],
     at: &'a mut u32,
     end: u32,
 }
 
-impl Directions for Queue<'_> {
-    fn front(&self) -> Option<Record> {
-        (*self.at < self.end).then(|| self.recs[*self.at as usize])
+impl<T: Copy> Fifo<T> for Queue<'_, T> {
+    fn front(&self) -> Option<T> {
+        (*self.at < self.end).then(|| self.items[*self.at as usize])
     }
-    fn pop(&mut self) -> Option<Record> {
+    fn pop(&mut self) -> Option<T> {
         let rec = self.front()?;
         *self.at += 1;
         Some(rec)
@@ -141,9 +149,9 @@ mod tests {
     fn packing_keeps_each_nodes_order() {
         let log: Vec<(u32, Record)> =
             [(2, 10), (0, 20), (2, 11), (2, 12), (0, 21)].map(|(v, p)| (v, rec(p))).to_vec();
-        let (mut packed, longest) = Packed::pack(&log, 4);
+        let (mut packed, longest) = Packed::pack(&log, 4, Record::PLACEHOLDER);
         assert_eq!(longest, 3);
-        let drain = |q: &mut Queue<'_>| {
+        let drain = |q: &mut Queue<'_, Record>| {
             let mut out = Vec::new();
             while let Some(r) = q.pop() {
                 out.push(r.first().pids);
@@ -153,7 +161,7 @@ mod tests {
         assert_eq!(packed.front(2).map(|r| r.first().pids), Some(10));
         assert_eq!(drain(&mut packed.queue(0)), [20, 21]);
         assert_eq!(drain(&mut packed.queue(1)), Vec::<u32>::new());
-        assert!(packed.queue(1).is_empty());
+        assert!(packed.is_empty(1) && packed.queue(1).is_empty());
         assert_eq!(drain(&mut packed.queue(2)), [10, 11, 12]);
         assert!(packed.front(2).is_none());
         assert!(packed.queue(3).is_empty());

@@ -9,11 +9,11 @@ use netcore::topology::{Coord, Link, WrappedButterfly};
 
 use super::ahead::{AHEAD, read_ahead_fwd, read_ahead_rev};
 use super::delay::{DelayWalker, ForwardTrace, Levelled, Snap, arrived_keys};
-use super::directions::{Directions, Logged, Packed, PushRecord};
+use super::directions::{Fifo, Logged, Packed, PushRecord};
 use super::host::{Cells, Held};
 use super::network::{
     Fwd, FwdOut, Input, Node, NodeTally, Nodes, Origin, Out, Part, RSlot, Record, Rev, RevOut,
-    Slot, pop_release, push_small, release_empty,
+    Slot, push_small, release_empty,
 };
 use super::packet::{INF, Key, Packet, combine, key, key_dest, reads_as_accesses};
 use super::settings::{Buffers, FetchOrder};
@@ -71,6 +71,10 @@ struct Reverse {
     op: Option<FetchOp>,
     record: bool,
 }
+
+/// What the reverse pass walks: the nodes, their direction and exit queues packed, which
+/// nodes are closed.
+type Walk<'a> = (&'a mut Nodes, &'a mut (Packed<Record>, Packed<i64>), &'a mut [bool]);
 
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
 pub fn round_limit(n: u32) -> u64 {
@@ -388,7 +392,7 @@ impl LockstepRouter {
     /// stream on every reverse output not used this round.
     pub(super) fn rev_fire(
         &self,
-        (o, dq, v): (&mut Origin, &mut impl Directions, &mut Rev),
+        (o, dq, exitq, v): (&mut Origin, &mut impl Fifo<Record>, &mut impl Fifo<i64>, &mut Rev),
         l: u32,
         r: u32,
         round: u64,
@@ -398,9 +402,9 @@ impl LockstepRouter {
         let mut out = RevOut { slots: [None, None], freed: [0; 2] };
         // The oldest record's reply can be there only if some reply is: a node waiting for
         // its replies reads no queue's heap room (the lengths lie in the node itself).
-        if let Some(rec) = dq.front().filter(|_| v.any_reply()) {
+        if let Some(rec) = dq.front().filter(|_| v.any_reply(!exitq.is_empty())) {
             let available = match rec.out {
-                Out::Exit => !v.exitq.is_empty(),
+                Out::Exit => !exitq.is_empty(),
                 Out::S => !v.rbuf[0].is_empty(),
                 Out::X => !v.rbuf[1].is_empty(),
             };
@@ -413,7 +417,7 @@ impl LockstepRouter {
             };
             if available && credit_ok() {
                 let x = match rec.out {
-                    Out::Exit => pop_release(&mut v.exitq),
+                    Out::Exit => exitq.pop(),
                     Out::S => {
                         out.freed[0] += 1;
                         v.rbuf[0].pop_front()
@@ -553,6 +557,7 @@ impl LockstepRouter {
             fwd: Fwd { credit, ..Fwd::default() },
             origin: Origin::default(),
             dq: VecDeque::new(),
+            exitq: VecDeque::new(),
             rev: Rev { rcredit: credit, ..Rev::default() },
         };
         for j in 0..2 {
@@ -849,18 +854,19 @@ impl LockstepRouter {
         stats.delay = delay.and_then(|d| self.delay_walk(&d));
         // ---- memory exchange ----
         let replies = self.host_exchange(variant, &arrived_flat, memory, &mut stats, held)?;
-        for ((_, _, l, r, _), value) in arrived_flat.iter().zip(replies) {
-            let vi = self.idx(*l, *r);
-            nodes.rev[vi].exitq.push_back(value);
-        }
+        let exits: Vec<(u32, i64)> = (arrived_flat.iter().zip(replies))
+            .map(|(&(_, _, l, r, _), value)| (self.idx32(l, r), value))
+            .collect();
         // ---- reverse pass ----
         drop((slots, next_slots, acks, next_acks));
-        let (mut dqs, longest) = Packed::pack(&log, size);
+        let (dqs, longest) = Packed::pack(&log, size, Record::PLACEHOLDER);
         drop(log);
         tally.max_dq = longest;
+        let mut queues = (dqs, Packed::pack(&exits, size, 0).0);
+        drop(exits);
         shut.fill(false);
         let reverse = Reverse { op, record };
-        let walk = (&mut nodes, &mut dqs, &mut shut[..]);
+        let walk = (&mut nodes, &mut queues, &mut shut[..]);
         self.reverse_pass(walk, reverse, &mut stats, &mut tally, &mut trace)?;
         stats.take_tally(tally);
         Ok((stats, trace))
@@ -870,7 +876,7 @@ impl LockstepRouter {
     /// again (`shut` all false), the replies in the exit queues, until every node closes.
     fn reverse_pass(
         &self,
-        (nodes, dqs, shut): (&mut Nodes, &mut Packed, &mut [bool]),
+        (nodes, (dqs, exits), shut): Walk<'_>,
         Reverse { op, record }: Reverse,
         stats: &mut PassStats,
         tally: &mut NodeTally,
@@ -896,14 +902,14 @@ impl LockstepRouter {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
                     if vi.is_multiple_of(AHEAD) {
-                        read_ahead_rev(nodes, dqs, shut, vi, (vi + AHEAD).min(size));
+                        read_ahead_rev(nodes, (dqs, exits), shut, vi, (vi + AHEAD).min(size));
                     }
                     if shut[vi] {
                         continue;
                     }
                     let (origin, v) = (&mut nodes.origin[vi], &mut nodes.rev[vi]);
                     Self::rev_apply(v, racks[vi], std::mem::take(&mut rslots[vi]));
-                    let node = (&mut *origin, &mut dqs.queue(vi), &mut *v);
+                    let node = (&mut *origin, &mut dqs.queue(vi), &mut exits.queue(vi), &mut *v);
                     let out = self.rev_fire(node, l, r, round, op, &mut tally.deliveries)?;
                     open -= usize::from(v.closed);
                     shut[vi] = v.closed;

@@ -122,6 +122,8 @@ pub(super) struct Node {
     /// The direction queue: a node actor's own; the lockstep router keeps every node's in
     /// one log and then one packed array ([`directions`](super::directions)).
     pub(super) dq: VecDeque<Record>,
+    /// The host's replies to the packets that left here, in their order (kept like `dq`).
+    pub(super) exitq: VecDeque<i64>,
     pub(super) rev: Rev,
 }
 
@@ -202,23 +204,23 @@ impl Origin {
     }
 }
 
-/// The reverse pass's part of a node: its reply buffers, credits and ends of stream, and the
-/// replies of the host to the packets that left here.
+/// The reverse pass's part of a node: its reply buffers, credits and ends of stream (the
+/// host's replies to the packets that left here wait in the exit queue, [`Node::exitq`]).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Rev {
     pub(super) rbuf: [SmallQueue<i64>; 2],
     pub(super) reos: [bool; 2],
     pub(super) rcredit: [u32; 2],
     pub(super) rsent_eos: [bool; 2],
-    pub(super) exitq: VecDeque<i64>,
     pub(super) closed: bool,
 }
 
 impl Rev {
-    /// Whether a reply is here (in a reply buffer or the exit queue): the lengths lie in the
-    /// node itself, so a node waiting for its replies reads no queue's heap room.
-    pub(super) fn any_reply(&self) -> bool {
-        !(self.exitq.is_empty() && self.rbuf[0].is_empty() && self.rbuf[1].is_empty())
+    /// Whether a reply is here, in a reply buffer or (`exited`) in the exit queue: the
+    /// lengths lie in the node itself, so a node waiting for its replies reads no queue's
+    /// heap room.
+    pub(super) fn any_reply(&self, exited: bool) -> bool {
+        exited || !(self.rbuf[0].is_empty() && self.rbuf[1].is_empty())
     }
 }
 

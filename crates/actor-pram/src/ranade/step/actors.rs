@@ -287,7 +287,12 @@ impl NodeActor {
         let op = self.plan(env).op;
         let out = router
             .rev_fire(
-                (&mut self.cold.node.origin, &mut self.cold.node.dq, &mut self.cold.node.rev),
+                (
+                    &mut self.cold.node.origin,
+                    &mut self.cold.node.dq,
+                    &mut self.cold.node.exitq,
+                    &mut self.cold.node.rev,
+                ),
                 l,
                 r,
                 round,
@@ -424,7 +429,7 @@ impl NodeActor {
         let words = 24
             + 4 * queued
             + rbuf
-            + self.cold.node.rev.exitq.len()
+            + self.cold.node.exitq.len()
             + 2 * self.cold.node.origin.pre().len();
         words as u64
     }
@@ -441,7 +446,7 @@ impl NodeActor {
     /// the pre-combining offsets stay as they are).
     pub(super) fn rev_held(&self) -> usize {
         let rbuf: usize = self.cold.node.rev.rbuf.iter().map(SmallQueue::len).sum();
-        4 * self.cold.node.dq.len() + rbuf + self.cold.node.rev.exitq.len()
+        4 * self.cold.node.dq.len() + rbuf + self.cold.node.exitq.len()
     }
 
     /// [`NodeActor::words`] after a round that changed its counted part from `before` to
@@ -543,7 +548,7 @@ impl NodeActor {
             }
             StepMsg::Replies { batch, .. } => {
                 self.cold.replies += batch.len();
-                self.cold.node.rev.exitq.extend(batch);
+                self.cold.node.exitq.extend(batch);
                 self.count_words();
                 if self.cold.replies < self.cold.arrived.len() {
                     return Ok(());
