@@ -27,21 +27,22 @@ pub(super) fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Where a slot's hash starts: a slot is a sequence of words `l, r, round, pass, edge,
-/// kind, ...`, hashed as the fold `h = mix64(h ^ w)` over them from this seed.
+/// Where a slot's hash starts: a slot is a sequence of words, its [`head`] and then its
+/// content, hashed as the fold `h = mix64(h ^ w)` over them from this seed.
 const SLOT_SEED: u64 = 0x243f_6a88_85a3_08d3;
 
-/// The fold over the words `l, r, round, pass` that begin every slot a node sends in one
-/// round: computed once per node and round.
-fn head(l: u32, r: u32, round: u64, pass: u64) -> u64 {
-    [u64::from(l), u64::from(r), round, pass].into_iter().fold(SLOT_SEED, |h, w| mix64(h ^ w))
+/// A slot's first word: its round (bits 32-63), level (24-31), kind (20-22), edge (18),
+/// direction (17, `pass`: 0 forward, 1 reverse) and row (0-15), one to one for the slots of
+/// a pass (`n <= 16`: rows below `2^16`, levels below `3n - 1 <= 47`; rounds below the
+/// round limit `192 n`), so that a slot's hash folds one word where it would fold six.
+fn head(l: u32, r: u32, round: u64, (pass, edge, kind): (u64, u64, u64)) -> u64 {
+    (round << 32) ^ (u64::from(l) << 24) ^ (kind << 20) ^ (edge << 18) ^ (pass << 17) ^ u64::from(r)
 }
 
 impl SlotDigest {
-    /// Adds one slot whose first words are folded into `start` ([`head`]), the rest being
-    /// `words`.
-    fn add_after(&mut self, start: u64, words: impl IntoIterator<Item = u64>) {
-        let h = words.into_iter().fold(start, |h, w| mix64(h ^ w));
+    /// Adds one slot: its `head` and then its content, the `words`.
+    fn add(&mut self, head: u64, words: impl IntoIterator<Item = u64>) {
+        let h = words.into_iter().fold(mix64(SLOT_SEED ^ head), |h, w| mix64(h ^ w));
         self.count += 1;
         self.sum = self.sum.wrapping_add(h);
         self.mix = self.mix.wrapping_add(mix64(h ^ 0x9e37_79b9_7f4a_7c15));
@@ -56,21 +57,17 @@ impl SlotDigest {
 
     /// Adds the forward slots node `(l, r)` sends in `round`.
     pub(super) fn add_fwd(&mut self, l: u32, r: u32, round: u64, out: &FwdOut) {
-        if out.slots.iter().all(Option::is_none) {
-            return;
-        }
-        let start = head(l, r, round, 0);
         for (e, slot) in out.slots.iter().enumerate() {
-            let e = e as u64;
+            let at = |kind| head(l, r, round, (0, e as u64, kind));
             match slot {
-                Some(Slot::Packet(p)) => self.add_after(
-                    start,
-                    [e, 1, p.key.lo, p.key.hi, p.pids().len() as u64]
+                Some(Slot::Packet(p)) => self.add(
+                    at(1),
+                    [p.key.lo, p.key.hi, p.pids().len() as u64]
                         .into_iter()
                         .chain(p.pids().iter().map(|&q| u64::from(q))),
                 ),
-                Some(Slot::Ghost(k)) => self.add_after(start, [e, 2, k.lo, k.hi]),
-                Some(Slot::Eos) => self.add_after(start, [e, 3]),
+                Some(Slot::Ghost(k)) => self.add(at(2), [k.lo, k.hi]),
+                Some(Slot::Eos) => self.add(at(3), []),
                 None => {}
             }
         }
@@ -78,15 +75,11 @@ impl SlotDigest {
 
     /// Adds the reverse slots node `(l, r)` sends in reverse `round`.
     pub(super) fn add_rev(&mut self, l: u32, r: u32, round: u64, out: &RevOut) {
-        if out.slots.iter().all(Option::is_none) {
-            return;
-        }
-        let start = head(l, r, round, 1);
         for (j, slot) in out.slots.iter().enumerate() {
-            let j = j as u64;
+            let at = |kind| head(l, r, round, (1, j as u64, kind));
             match slot {
-                Some(RSlot::Reply(y)) => self.add_after(start, [j, 4, *y as u64]),
-                Some(RSlot::Eos) => self.add_after(start, [j, 5]),
+                Some(RSlot::Reply(y)) => self.add(at(4), [*y as u64]),
+                Some(RSlot::Eos) => self.add(at(5), []),
                 None => {}
             }
         }
@@ -167,4 +160,32 @@ pub enum PassEventKind {
     Reply,
     /// The node merged packets (one event per combine).
     Combine,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A slot's first word is one to one over every field's extremes and a few values
+    /// between (levels below 47 at `n = 16`, rows below `2^16`, rounds below `192 · 16`).
+    #[test]
+    fn a_slots_head_is_one_to_one() {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut count = 0;
+        for l in [0, 1, 17, 46] {
+            for r in [0, 1, 0x5555, 0xffff] {
+                for round in [0, 1, 255, 3071] {
+                    for pass in 0..2 {
+                        for edge in 0..2 {
+                            for kind in 1..6 {
+                                seen.insert(head(l, r, round, (pass, edge, kind)));
+                                count += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(seen.len(), count);
+    }
 }
