@@ -450,9 +450,8 @@ impl LockstepRouter {
                     };
                     let j = usize::from(input);
                     if j == 2 {
-                        let count = (pids as usize).min(o.inj_pids.len());
-                        let pre = o.combined.as_ref().map_or(&[][..], |c| &c.pre[..]);
-                        deliveries.extend(o.inj_pids.drain(..count).map(|pid| {
+                        let (pids, pre) = o.take_pids(pids as usize);
+                        deliveries.extend(pids.map(|pid| {
                             let z = match (op, pre.iter().find(|q| q.0 == pid)) {
                                 (Some(op), Some(&(_, off))) => op.apply(y, off),
                                 _ => y,

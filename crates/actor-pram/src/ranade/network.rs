@@ -177,6 +177,16 @@ impl Origin {
         self.combined.as_ref().map_or(&[], |c| &c.pre)
     }
 
+    /// Takes the next `count` pids that the injection parts deliver (at most those held),
+    /// beside the pre-combining offsets.
+    pub(super) fn take_pids(
+        &mut self,
+        count: usize,
+    ) -> (impl Iterator<Item = u32> + '_, &[(u32, i64)]) {
+        let pre = self.combined.as_ref().map_or(&[][..], |c| &c.pre[..]);
+        (self.inj_pids.drain(..count.min(self.inj_pids.len())), pre)
+    }
+
     /// The next part after a record's first (the reverse pass's read of `parts`).
     pub(super) fn pop_part(&mut self) -> Option<Part> {
         self.combined.as_mut().and_then(|c| c.parts.pop_front())
