@@ -286,9 +286,10 @@ fn check_pass(
         return Err(differs("replies"));
     }
     if a.serialization != s.serialization
-        || (a.combines, a.arrivals, a.max_occupancy) != (s.combines, s.arrivals, s.max_occupancy)
+        || (a.combines, a.arrivals, a.max_occupancy, a.max_dq)
+            != (s.combines, s.arrivals, s.max_occupancy, s.max_dq)
     {
-        return Err(differs("serialization, combines or buffers"));
+        return Err(differs("serialization, combines, buffers or direction queues"));
     }
     Ok(())
 }

@@ -46,8 +46,9 @@ pub(super) fn read_ahead_fwd(
 }
 
 /// [`read_ahead_fwd`] for a reverse round (Choice 14), of the open nodes that hold a reply
-/// (the others read no queue's heap room, [`LockstepRouter::rev_fire`](super::LockstepRouter::rev_fire)): the oldest record
-/// and its first part, and the front of each reply buffer and of the exit queue.
+/// (the others read no record,
+/// [`LockstepRouter::rev_fire`](super::lockstep::LockstepRouter::rev_fire)): the oldest
+/// record and its first part, and the front of each reply buffer and of the exit queue.
 pub(super) fn read_ahead_rev(
     nodes: &Nodes,
     (dqs, exits): (&Packed<Record>, &Packed<i64>),

@@ -11,6 +11,8 @@
 
 use std::collections::VecDeque;
 
+use netcore::limits::TooLarge;
+
 use super::network::{Record, pop_release, push_small};
 
 /// Where a forward round puts the record of a packet it forwarded.
@@ -70,29 +72,45 @@ pub(super) struct Packed<T> {
 
 impl<T: Copy> Packed<T> {
     /// Packs a log of `(node, entry)` of `nodes` nodes by node (a counting sort, which keeps
-    /// each node's order), `fill` being room that an entry overwrites; also returns the
-    /// longest queue (`max_dq` of a direction queue, which only grows in the forward pass).
-    /// Every node index in the log is below `nodes`.
-    pub(super) fn pack(log: &[(u32, T)], nodes: usize, fill: T) -> (Self, u64) {
+    /// each node's order). Every node index in the log is below `nodes`.
+    ///
+    /// # Errors
+    ///
+    /// [`TooLarge`] naming the accesses if the log holds `2^32` entries or more (the
+    /// queues' offsets are 32-bit).
+    pub(super) fn pack(log: &[(u32, T)], nodes: usize) -> Result<Self, TooLarge> {
+        let total = u32::try_from(log.len()).map_err(|_| TooLarge {
+            field: "accesses",
+            limit: u64::from(u32::MAX),
+            estimate: log.len() as u64,
+            unit: "queue entries of a pass (records or replies)",
+        })?;
         let mut at = vec![0u32; nodes];
         for &(v, _) in log {
             at[v as usize] += 1;
         }
-        let longest = at.iter().copied().max().unwrap_or(0);
+        // Each node's start (the counts sum to `total`, below 2^32).
         let mut start = 0u32;
         for a in &mut at {
             let len = *a;
             *a = start;
             start += len;
         }
+        debug_assert_eq!(start, total);
         let mut end = at.clone();
-        let mut items = vec![fill; log.len()];
+        let mut items: Vec<T> = log.iter().map(|&(_, x)| x).collect();
         for &(v, x) in log {
             let e = &mut end[v as usize];
             items[*e as usize] = x;
             *e += 1;
         }
-        (Self { items, at, end }, u64::from(longest))
+        Ok(Self { items, at, end })
+    }
+
+    /// The longest queue before any entry is taken (`max_dq` of the direction queues, which
+    /// only grow in the forward pass).
+    pub(super) fn longest(&self) -> u64 {
+        self.at.iter().zip(&self.end).map(|(a, e)| u64::from(e - a)).max().unwrap_or(0)
     }
 
     /// Node `v`'s queue.
@@ -149,8 +167,8 @@ mod tests {
     fn packing_keeps_each_nodes_order() {
         let log: Vec<(u32, Record)> =
             [(2, 10), (0, 20), (2, 11), (2, 12), (0, 21)].map(|(v, p)| (v, rec(p))).to_vec();
-        let (mut packed, longest) = Packed::pack(&log, 4, Record::PLACEHOLDER);
-        assert_eq!(longest, 3);
+        let mut packed = Packed::pack(&log, 4).expect("below 2^32 entries");
+        assert_eq!(packed.longest(), 3);
         let drain = |q: &mut Queue<'_, Record>| {
             let mut out = Vec::new();
             while let Some(r) = q.pop() {

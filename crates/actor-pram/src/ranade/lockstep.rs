@@ -401,8 +401,9 @@ impl LockstepRouter {
     ) -> Result<RevOut, Error> {
         let mut out = RevOut { slots: [None, None], freed: [0; 2] };
         // The oldest record's reply can be there only if some reply is: a node waiting for
-        // its replies reads no queue's heap room (the lengths lie in the node itself).
-        if let Some(rec) = dq.front().filter(|_| v.any_reply(!exitq.is_empty())) {
+        // its replies reads no record (the lengths lie in the node or beside the queue).
+        let waiting = !v.any_reply(!exitq.is_empty());
+        if let Some(rec) = if waiting { None } else { dq.front() } {
             let available = match rec.out {
                 Out::Exit => !exitq.is_empty(),
                 Out::S => !v.rbuf[0].is_empty(),
@@ -520,10 +521,11 @@ impl LockstepRouter {
     }
 
     /// One PRAM global step served by the router in one pass (Section 5, Theorem 2; Choice
-    /// 19): the accesses (one per pid, PPU `j` injecting at router `j mod N`, all reads, all writes or all fetch-and-ops, as a
-    /// netcore step) travel to their hosts, combining under `variant`'s rule; the hosts apply
-    /// the rule to what arrives and update `memory` (reads see it as before the step; a read
-    /// beyond its end gives 0, a write or fetch-and-op beyond it is an error); the replies
+    /// 19): the accesses (one per pid, PPU `j` injecting at router `j mod N`, all reads, all
+    /// writes or all fetch-and-ops, as a netcore step) travel to their hosts, combining
+    /// under `variant`'s rule; the hosts apply the rule to what arrives and update `memory`
+    /// (reads see it as before the step; a read beyond its end gives 0, a write or
+    /// fetch-and-op beyond it is an error); the replies
     /// (read values, fetch-and-op old values with the per-part offsets applied, write
     /// acknowledgements) retrace the paths. A conflict the variant forbids is
     /// [`Error::Conflict`] at one of the conflicting addresses.
@@ -856,12 +858,13 @@ impl LockstepRouter {
         let exits: Vec<(u32, i64)> = (arrived_flat.iter().zip(replies))
             .map(|(&(_, _, l, r, _), value)| (self.idx32(l, r), value))
             .collect();
+        drop(arrived_flat);
         // ---- reverse pass ----
         drop((slots, next_slots, acks, next_acks));
-        let (dqs, longest) = Packed::pack(&log, size, Record::PLACEHOLDER);
+        let dqs = Packed::pack(&log, size)?;
         drop(log);
-        tally.max_dq = longest;
-        let mut queues = (dqs, Packed::pack(&exits, size, 0).0);
+        tally.max_dq = dqs.longest();
+        let mut queues = (dqs, Packed::pack(&exits, size)?);
         drop(exits);
         shut.fill(false);
         let reverse = Reverse { op, record };

@@ -100,21 +100,18 @@ impl Record {
     pub(super) fn first(&self) -> Part {
         Part { input: self.input, offset: self.offset, pids: self.pids }
     }
-
-    /// Room that a real record overwrites ([`Packed`](super::directions::Packed)).
-    pub(super) const PLACEHOLDER: Record =
-        Record { out: Out::Exit, parts: 0, input: 0, offset: false, pids: 0 };
 }
 
 const _: () = assert!(std::mem::size_of::<Record>() == 8);
 
 /// A virtual node's state, split by what reads it (Choices 12-14): [`Fwd`], which every
 /// forward round reads; the direction queue and [`Origin`], where each forwarded packet came
-/// from (written when a packet leaves, read by the reverse rounds); and [`Rev`], which every
-/// reverse round reads. A node actor holds them together; the lockstep router keeps `Fwd`,
-/// `Origin` and `Rev` of every node each in its own dense array ([`Nodes`]), and the
-/// direction queues apart, so that the forward walk over the open nodes reads `Fwd` and the
-/// reverse walk reads `Origin` and `Rev`, never the other pass's buffers.
+/// from (written when a packet leaves, read by the reverse rounds); the exit queue; and
+/// [`Rev`], which every reverse round reads. A node actor holds them together; the lockstep
+/// router keeps `Fwd`, `Origin` and `Rev` of every node each in its own dense array
+/// ([`Nodes`]), and the direction and exit queues apart, so that the forward walk over the
+/// open nodes reads `Fwd` and the reverse walk reads `Origin` and `Rev`, never the other
+/// pass's buffers.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Node {
     pub(super) fwd: Fwd,
@@ -141,8 +138,8 @@ pub(super) struct Fwd {
 /// in the reverse pass.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Origin {
-    /// The pids the injection parts of the direction queue's records deliver (a record's first part,
-    /// or a further one in the combined parts), in order.
+    /// The pids the injection parts of the direction queue's records deliver (a record's
+    /// first part, or a further one in the combined parts), in order.
     pub(super) inj_pids: VecDeque<u32>,
     /// What only combined packets leave (none until a packet combines here, and released
     /// when emptied): 8 bytes in every node instead of the 64 of its three queues.
@@ -178,7 +175,8 @@ impl Origin {
     }
 
     /// Takes the next `count` pids that the injection parts deliver (at most those held),
-    /// beside the pre-combining offsets.
+    /// beside the pre-combining offsets ([`Origin::pre`]'s, lent here with the pids, which
+    /// a call of `pre` would not let the caller drain).
     pub(super) fn take_pids(
         &mut self,
         count: usize,
@@ -227,15 +225,16 @@ pub(super) struct Rev {
 
 impl Rev {
     /// Whether a reply is here, in a reply buffer or (`exited`) in the exit queue: the
-    /// lengths lie in the node itself, so a node waiting for its replies reads no queue's
-    /// heap room.
+    /// lengths lie in the node itself or beside the queue, so a node waiting for its replies
+    /// reads no queue's entries.
     pub(super) fn any_reply(&self, exited: bool) -> bool {
         exited || !(self.rbuf[0].is_empty() && self.rbuf[1].is_empty())
     }
 }
 
 /// Every virtual node of the lockstep router, each part in its own dense array indexed by
-/// the node's index ([`Node`]; the direction queues are the router's forward log).
+/// the node's index ([`Node`]; the direction and exit queues are packed apart,
+/// [`directions`](super::directions)).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Nodes {
     pub(super) fwd: Vec<Fwd>,
@@ -252,7 +251,7 @@ impl Nodes {
         }
     }
 
-    /// Adds node `v` (its empty direction queue is not kept).
+    /// Adds node `v` (its empty direction and exit queues are not kept).
     pub(super) fn push(&mut self, v: Node) {
         self.fwd.push(v.fwd);
         self.origin.push(v.origin);

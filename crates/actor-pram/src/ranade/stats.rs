@@ -33,9 +33,13 @@ const SLOT_SEED: u64 = 0x243f_6a88_85a3_08d3;
 
 /// A slot's first word: its round (bits 32-63), level (24-31), kind (20-22), edge (18),
 /// direction (17, `pass`: 0 forward, 1 reverse) and row (0-15), one to one for the slots of
-/// a pass (`n <= 16`: rows below `2^16`, levels below `3n - 1 <= 47`; rounds below the
-/// round limit `192 n`), so that a slot's hash folds one word where it would fold six.
+/// a pass (`n <= 16`: rows below `2^16`, levels below `3n - 1 <= 47`; rounds below `2^32`:
+/// a message carries its round in 32 bits, and the lockstep router stops at `192 n`), so
+/// that a slot's hash folds one word where it would fold six.
 fn head(l: u32, r: u32, round: u64, (pass, edge, kind): (u64, u64, u64)) -> u64 {
+    debug_assert!(
+        round >> 32 == 0 && l < 1 << 8 && r < 1 << 16 && kind < 8 && edge < 2 && pass < 2
+    );
     (round << 32) ^ (u64::from(l) << 24) ^ (kind << 20) ^ (edge << 18) ^ (pass << 17) ^ u64::from(r)
 }
 

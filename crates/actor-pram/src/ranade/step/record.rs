@@ -20,6 +20,8 @@ pub struct PassRecord {
     pub arrivals: u64,
     /// The largest buffer occupancy a virtual-node actor saw (`<= b`: a breach is an error).
     pub max_occupancy: u64,
+    /// The longest direction queue a virtual-node actor held.
+    pub max_dq: u64,
     /// Exits (pid list, level, row, round), sorted by round, level, row.
     pub exits: Vec<(Vec<u32>, u32, u32, u64)>,
     /// Deliveries (pid, reverse round, value), sorted by round, then pid.

@@ -191,6 +191,7 @@ impl LockstepRouter {
                 combines: 0,
                 arrivals: 0,
                 max_occupancy: 0,
+                max_dq: 0,
                 exits: Vec::new(),
                 deliveries: Vec::new(),
                 serialization: Vec::new(),
@@ -229,6 +230,7 @@ impl LockstepRouter {
                         pass.combines += stats.combines;
                         pass.arrivals += arrivals;
                         pass.max_occupancy = pass.max_occupancy.max(stats.max_occupancy);
+                        pass.max_dq = pass.max_dq.max(stats.max_dq);
                         pass.exits.extend(stats.exits.iter().cloned());
                         pass.deliveries.extend(stats.deliveries.iter().copied());
                         pass.slots.merge(trace);
