@@ -2,7 +2,8 @@
 //! routers, 143,360 virtual nodes; `2^12` rows with 12 packets per row, the load matched
 //! with BookSim2's in the model page's comparison (Section 5, Ranade's routing); polynomial
 //! placement, ranked keys, b = 2, seed 1) through
-//! the lockstep router and through actors (one actor per virtual node, host and PPU, FIFO).
+//! the lockstep router (with the slot digest and without) and through actors (one actor per
+//! virtual node, host and PPU, FIFO).
 //! Throughput is in link slots (one edge in one round carrying a packet, ghost, end of
 //! stream or reply; 14,869,459 for this pass). Peak memory is measured by the example
 //! `route_permutation` (`VmHWM`), since criterion's process holds both runs.
@@ -33,6 +34,11 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(digest.count));
     g.bench_function("lockstep", |b| {
         b.iter(|| black_box(router.read_pass_traced(&reads, &memory).expect("pass")))
+    });
+    // The pass as a program that wants only the values runs it: no slot digest (Property
+    // 1's check), the example's `lockstep-plain`.
+    g.bench_function("lockstep_plain", |b| {
+        b.iter(|| black_box(router.read_pass(&reads, &memory).expect("pass")))
     });
     g.bench_function("actors_fifo", |b| {
         b.iter(|| {
