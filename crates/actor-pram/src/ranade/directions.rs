@@ -117,17 +117,6 @@ impl<T: Copy> Packed<T> {
     pub(super) fn queue(&mut self, v: usize) -> Queue<'_, T> {
         Queue { items: &self.items, at: &mut self.at[v], end: self.end[v] }
     }
-
-    /// Node `v`'s oldest entry.
-    pub(super) fn front(&self, v: usize) -> Option<T> {
-        let at = self.at[v];
-        (at < self.end[v]).then(|| self.items[at as usize])
-    }
-
-    /// Whether node `v`'s queue is empty.
-    pub(super) fn is_empty(&self, v: usize) -> bool {
-        self.at[v] >= self.end[v]
-    }
 }
 
 /// One node's queue in [`Packed`].
@@ -176,12 +165,12 @@ mod tests {
             }
             out
         };
-        assert_eq!(packed.front(2).map(|r| r.first().pids), Some(10));
+        assert_eq!(packed.queue(2).front().map(|r| r.first().pids), Some(10));
         assert_eq!(drain(&mut packed.queue(0)), [20, 21]);
         assert_eq!(drain(&mut packed.queue(1)), Vec::<u32>::new());
-        assert!(packed.is_empty(1) && packed.queue(1).is_empty());
+        assert!(packed.queue(1).is_empty());
         assert_eq!(drain(&mut packed.queue(2)), [10, 11, 12]);
-        assert!(packed.front(2).is_none());
+        assert!(packed.queue(2).front().is_none());
         assert!(packed.queue(3).is_empty());
     }
 }

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use netcore::pram::{Access, AccessKind, FetchOp, Variant};
 use netcore::topology::{Coord, Link, WrappedButterfly};
 
-use super::ahead::{AHEAD, read_ahead_fwd, read_ahead_rev};
+use super::ahead::{AHEAD, read_ahead_fwd};
 use super::delay::{DelayWalker, ForwardTrace, Levelled, Snap, arrived_keys};
 use super::directions::{Fifo, Logged, Packed, PushRecord};
 use super::host::{Cells, Held};
@@ -903,9 +903,6 @@ impl LockstepRouter {
             for l in 0..self.levels {
                 for r in 0..self.rows {
                     let vi = self.idx(l, r);
-                    if vi.is_multiple_of(AHEAD) {
-                        read_ahead_rev(nodes, (dqs, exits), shut, vi, (vi + AHEAD).min(size));
-                    }
                     if shut[vi] {
                         continue;
                     }
