@@ -2,6 +2,7 @@
 //! packed as integers that the one-pass line reader ([`super::quick`]) compares.
 
 /// The number of 1 to 18 decimal digits at `b[at..]` and the position after its digits.
+#[inline(always)]
 pub(super) fn number(b: &[u8], at: usize) -> Option<(u64, usize)> {
     let (mut v, mut i) = (0u64, at);
     while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {

@@ -217,6 +217,7 @@ impl Lines {
 
 /// Appends the body line `line` of the open `block` (`open`) that [`plain_at`] or
 /// [`quick_line`] read.
+#[inline(always)]
 fn quick(
     ps: &mut Parser,
     open: &mut Option<Block>,

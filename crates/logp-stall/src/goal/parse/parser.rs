@@ -8,7 +8,7 @@ use super::errors::{echo, line32, op_id, parse_num, schedule_err, syntax, too_ma
 use super::labels::{Name, is_long, key, label_text, slot};
 use super::shapes::Shapes;
 use super::syntax::parse_op;
-use super::validate::{check_message_counts, counts_may_differ};
+use super::validate::{Tally, check_message_counts};
 use crate::error::Error;
 use crate::goal::op_words::OpWords;
 use crate::goal::schedule::{DepKind, FAR, IREQ_BIT, Op, Schedule};
@@ -86,6 +86,8 @@ pub(super) struct Parser {
     /// its lists and its cycle check.
     pub(super) edges: Vec<(u32, u32)>,
     pub(super) scratch: [Vec<u32>; 2],
+    /// The message tally of the operations read ([`Tally`]).
+    pub(super) tally: Tally,
 }
 
 impl Parser {
@@ -139,6 +141,7 @@ impl Parser {
             table: Vec::new(),
             edges: Vec::new(),
             scratch: [Vec::new(), Vec::new()],
+            tally: Tally::default(),
         }
     }
 
@@ -181,6 +184,7 @@ impl Parser {
         if let Some((rank, line)) = w.cycle {
             self.note_cycle(rank, base + line);
         }
+        self.tally.join(w.tally);
         self.blocks.extend(w.blocks.iter().map(|b| Block {
             rank: b.rank,
             line: b.line + base32,
@@ -300,6 +304,7 @@ impl Parser {
         push(WHAT, &mut self.labels, (name, id))?;
         let stored = self.shapes.store(op)?;
         self.ops.push(stored)?;
+        self.tally.add(block.rank, &op);
         // The header's line fits in a u32 (checked), so a smaller offset gives a line that fits.
         match u8::try_from(line - block.line as usize).ok().filter(|&off| off < FAR) {
             Some(off) => push(WHAT, &mut self.line_off, off)?,
@@ -490,7 +495,7 @@ impl Parser {
             dep_start,
             dep_list,
         };
-        if counts_may_differ(&schedule) {
+        if self.tally.may_differ() {
             check_message_counts(&schedule)?;
         }
         Ok(schedule)

@@ -130,6 +130,7 @@ pub(super) fn plain_line(raw: &str, p: u32, rank: u32) -> Option<Quick<'_>> {
 /// [`plain_line`] of the line of `text` that starts at `start`, found as it is read (no
 /// search for its end first): the line and its result, with the index of its end (its `\n`,
 /// or the end of `text`).
+#[inline(always)]
 pub(super) fn plain_at(text: &str, start: usize, p: u32, rank: u32) -> Option<(Quick<'_>, usize)> {
     let b = text.as_bytes();
     let word_end = |from: usize| {
@@ -161,7 +162,12 @@ pub(super) fn plain_at(text: &str, start: usize, p: u32, rank: u32) -> Option<(Q
         if end == from || !ends(end) {
             return None;
         }
-        let labels = [(start, first), (from, end)].map(|(a, z)| (&text[a..z], key_at(text, a, z)));
+        // Built in place, not by `array::map` (whose result a later load read through the
+        // stack).
+        let labels = [
+            (&text[start..first], key_at(text, start, first)),
+            (&text[from..end], key_at(text, from, end)),
+        ];
         return Some((Quick::Dep(labels, kind), end));
     };
     let label_key = key_at(text, start, first - 1);

@@ -6,41 +6,63 @@ use netcore::limits::vec_filled;
 
 use super::errors::schedule_err;
 use crate::error::Error;
-use crate::goal::schedule::{ANY, OpKind, Schedule};
+use crate::goal::schedule::{ANY, Op, OpKind, Schedule};
 
-/// Whether the sends and recvs of `s` must be matched one by one ([`check_message_counts`])
-/// to find a `(src, dst, tag)` whose send and recv counts differ: never with a wildcard (the
-/// run matches those); else when a tally says some counts surely differ. The tally is the sum,
-/// modulo the prime `2^61 - 1`, of a hash of each message's `(src, dst, tag)`, a send adding and
-/// a recv subtracting: equal counts for every `(src, dst, tag)` give 0, so a nonzero sum proves
-/// a mismatch. Unequal counts give 0 only by a hash collision: a count difference is below
-/// 2^31, so it has an inverse modulo the prime, and for hashes that behave as random ones the
-/// sum is 0 with a probability of about 2^-61 (one pass over the operations, hashes
-/// independent of each other, so the processor overlaps them). The LogGOPSim-compatible run
-/// then reports the message or recv left over at its end, as for a schedule with wildcards;
-/// the LogP mode's check against the reference states fails.
-pub(super) fn counts_may_differ(s: &Schedule) -> bool {
-    const PRIME: u64 = (1 << 61) - 1;
-    let mut sum = 0u64;
-    for r in 0..s.num_ranks {
-        for op in s.rank_ops(r) {
-            let (src, dst, send) = match op.kind {
-                OpKind::Calc => continue,
-                _ if op.peer == ANY || op.tag == ANY => return false,
-                OpKind::Send => (r, op.peer, true),
-                OpKind::Recv => (op.peer, r, false),
-            };
-            let h = message_hash(src, dst, op.tag);
-            // `h` modulo the prime (`h >> 61` is at most 7), then added or subtracted.
-            let x = (h & PRIME) + (h >> 61);
-            let x = if x >= PRIME { x - PRIME } else { x };
-            sum += if send { x } else { PRIME - x };
-            if sum >= PRIME {
-                sum -= PRIME;
-            }
-        }
+/// The message tally of a schedule, summed as its operations are parsed
+/// ([`Parser::push_op`](super::parser::Parser::push_op); a piece's joined when it is merged),
+/// which says whether its sends and recvs must be matched one by one
+/// ([`check_message_counts`]) to find a `(src, dst, tag)` whose send and recv counts differ:
+/// never with a wildcard (the run matches those); else when the tally says some counts surely
+/// differ. The tally is the sum, modulo the prime `2^61 - 1`, of a hash of each message's
+/// `(src, dst, tag)`, a send adding and a recv subtracting: equal counts for every
+/// `(src, dst, tag)` give 0, so a nonzero sum proves a mismatch. Unequal counts give 0 only by
+/// a hash collision: a count difference is below 2^31, so it has an inverse modulo the prime,
+/// and for hashes that behave as random ones the sum is 0 with a probability of about 2^-61.
+/// The LogGOPSim-compatible run then reports the message or recv left over at its end, as for
+/// a schedule with wildcards; the LogP mode's check against the reference states fails.
+/// Summed while parsing, it costs no second pass over the operations.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Tally {
+    /// The sum, below the prime.
+    sum: u64,
+    /// Whether an operation has a wildcard peer or tag.
+    wildcard: bool,
+}
+
+/// The tally's modulus, the prime `2^61 - 1`.
+const PRIME: u64 = (1 << 61) - 1;
+
+impl Tally {
+    /// Adds operation `op` of rank `rank`.
+    #[inline]
+    pub(super) fn add(&mut self, rank: u32, op: &Op) {
+        let (src, dst, send) = match op.kind {
+            OpKind::Calc => return,
+            OpKind::Send => (rank, op.peer, true),
+            OpKind::Recv => (op.peer, rank, false),
+        };
+        self.wildcard |= op.peer == ANY || op.tag == ANY;
+        let h = message_hash(src, dst, op.tag);
+        // `h` modulo the prime (`h >> 61` is at most 7), then added or subtracted.
+        let x = (h & PRIME) + (h >> 61);
+        let x = if x >= PRIME { x - PRIME } else { x };
+        self.join(Tally { sum: if send { x } else { PRIME - x }, wildcard: false });
     }
-    sum != 0
+
+    /// Adds the tally of other operations.
+    pub(super) fn join(&mut self, other: Tally) {
+        // Both sums are at most the prime, so theirs does not overflow.
+        self.sum += other.sum;
+        if self.sum >= PRIME {
+            self.sum -= PRIME;
+        }
+        self.wildcard |= other.wildcard;
+    }
+
+    /// Whether the operations added must be matched one by one ([`check_message_counts`]).
+    pub(super) fn may_differ(self) -> bool {
+        !self.wildcard && self.sum != 0
+    }
 }
 
 /// A 64-bit hash of the message key `(src, dst, tag)`: a 64 x 64 -> 128-bit multiply of its
