@@ -4,7 +4,7 @@
 //! run reads operations many times: per event, per sort of released operations, per match).
 
 use super::op_words::{OpWords, StoredOp, unpack};
-use super::schedule::{Op, Schedule};
+use super::schedule::{Op, Schedule, shaped};
 
 /// Operation `i` of a schedule, read through one form of its words.
 pub(super) trait OpTable: Copy {
@@ -30,16 +30,14 @@ pub(super) struct WideTable<'a> {
 impl OpTable for PackedTable<'_> {
     #[inline]
     fn op(self, i: u32) -> Op {
-        let StoredOp { peer, shape } = unpack(self.words[i as usize], self.bits);
-        Op { peer, ..self.shapes[shape as usize] }
+        shaped(unpack(self.words[i as usize], self.bits), self.shapes)
     }
 }
 
 impl OpTable for WideTable<'_> {
     #[inline]
     fn op(self, i: u32) -> Op {
-        let StoredOp { peer, shape } = self.ops[i as usize];
-        Op { peer, ..self.shapes[shape as usize] }
+        shaped(self.ops[i as usize], self.shapes)
     }
 }
 

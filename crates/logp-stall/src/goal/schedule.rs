@@ -105,20 +105,22 @@ pub struct Schedule {
     pub(super) dep_list: Vec<u32>,
 }
 
+/// The operation stored as `stored`, its shape taken from `shapes` (a schedule's).
+#[inline]
+pub(super) fn shaped(stored: StoredOp, shapes: &[Op]) -> Op {
+    Op { peer: stored.peer, ..shapes[stored.shape as usize] }
+}
+
 impl Schedule {
     /// Operation `i` (`i <` [`Schedule::n_ops`]).
     #[inline]
     pub fn op(&self, i: u32) -> Op {
-        let StoredOp { peer, shape } = self.ops.get(i as usize);
-        Op { peer, ..self.shapes[shape as usize] }
+        shaped(self.ops.get(i as usize), &self.shapes)
     }
 
     /// The operations, in rank order.
     pub fn ops(&self) -> impl ExactSizeIterator<Item = Op> + '_ {
-        (0..self.ops.len()).map(|i| {
-            let StoredOp { peer, shape } = self.ops.get(i);
-            Op { peer, ..self.shapes[shape as usize] }
-        })
+        (0..self.ops.len()).map(|i| shaped(self.ops.get(i), &self.shapes))
     }
 
     /// The operations of rank `r`.
