@@ -72,9 +72,16 @@ struct Reverse {
     record: bool,
 }
 
-/// What the reverse pass walks: the nodes, their direction and exit queues packed, which
-/// nodes are closed.
-type Walk<'a> = (&'a mut Nodes, &'a mut (Packed<Record>, Packed<i64>), &'a mut [bool]);
+/// What the reverse pass walks.
+struct Walk<'a> {
+    nodes: &'a mut Nodes,
+    /// The nodes' direction queues, packed by node.
+    dqs: Packed<Record>,
+    /// The nodes' exit queues (the replies), packed by node.
+    exits: Packed<i64>,
+    /// Which nodes are closed.
+    shut: &'a mut [bool],
+}
 
 /// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
 pub fn round_limit(n: u32) -> u64 {
@@ -791,7 +798,8 @@ impl LockstepRouter {
             }
             for l in 0..self.levels {
                 for r in 0..self.rows {
-                    let vi = self.idx(l, r);
+                    let vi32 = self.idx32(l, r);
+                    let vi = vi32 as usize;
                     if vi.is_multiple_of(AHEAD) {
                         let to = (vi + AHEAD).min(size);
                         read_ahead_fwd(&nodes.fwd, &slots, &shut, vi, to);
@@ -800,7 +808,7 @@ impl LockstepRouter {
                         continue;
                     }
                     let (v, origin) = (&mut nodes.fwd[vi], &mut nodes.origin[vi]);
-                    let mut dq = Logged { log: &mut log, node: self.idx32(l, r) };
+                    let mut dq = Logged { log: &mut log, node: vi32 };
                     let inbound = std::mem::take(&mut slots[vi]);
                     let combined = tally.combines;
                     let arrived = delay.as_ref().map(|_| arrived_keys(&inbound));
@@ -864,11 +872,11 @@ impl LockstepRouter {
         let dqs = Packed::pack(&log, size)?;
         drop(log);
         tally.max_dq = dqs.longest();
-        let mut queues = (dqs, Packed::pack(&exits, size)?);
+        let packed_exits = Packed::pack(&exits, size)?;
         drop(exits);
         shut.fill(false);
         let reverse = Reverse { op, record };
-        let walk = (&mut nodes, &mut queues, &mut shut[..]);
+        let walk = Walk { nodes: &mut nodes, dqs, exits: packed_exits, shut: &mut shut };
         self.reverse_pass(walk, reverse, &mut stats, &mut tally, &mut trace)?;
         stats.take_tally(tally);
         Ok((stats, trace))
@@ -878,7 +886,7 @@ impl LockstepRouter {
     /// again (`shut` all false), the replies in the exit queues, until every node closes.
     fn reverse_pass(
         &self,
-        (nodes, (dqs, exits), shut): Walk<'_>,
+        Walk { nodes, mut dqs, mut exits, shut }: Walk<'_>,
         Reverse { op, record }: Reverse,
         stats: &mut PassStats,
         tally: &mut NodeTally,
