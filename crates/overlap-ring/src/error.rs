@@ -68,6 +68,18 @@ pub enum Error {
         /// Denominator.
         c_den: u64,
     },
+    /// A part of `c` above [`C::MAX_PART`](crate::overlap::C::MAX_PART).
+    #[error(
+        "c's numerator and denominator must be at most {max} (stage 1 multiplies them by the host's delay sums in 128 bits; got c={c_num}/{c_den})"
+    )]
+    CTooLarge {
+        /// Numerator.
+        c_num: u64,
+        /// Denominator.
+        c_den: u64,
+        /// The largest part.
+        max: u64,
+    },
     /// `n < c L`: `k_max` would be negative.
     #[error(
         "host too small for OVERLAP: n must be >= c*L, k_max would be negative (got n={n}, need >= {need})"

@@ -19,10 +19,20 @@ pub struct C {
 }
 
 impl C {
-    /// Checks `c > 2` (paper Section 3.2, remarks after Theorem 2).
+    /// The largest numerator or denominator: [`stage1`] multiplies a part of `c` by `L`, a
+    /// host's delay sum (below `2^32 n`) and an interval's size (at most `n`), which stays
+    /// below `2^69 n^2`, inside 128 bits, for parts of at most 32 bits and hosts of up to
+    /// `2^29` processors (a config allows `2^22`, `docs/models/overlap-ring.md`, Limits).
+    pub const MAX_PART: u64 = 1 << 32;
+
+    /// Checks `c > 2` (paper Section 3.2, remarks after Theorem 2) and that both parts are at
+    /// most [`C::MAX_PART`].
     pub fn new(num: u64, den: u64) -> Result<Self> {
         if den == 0 || u128::from(num) <= 2 * u128::from(den) {
             return Err(Error::InvalidC { c_num: num, c_den: den });
+        }
+        if num > Self::MAX_PART || den > Self::MAX_PART {
+            return Err(Error::CTooLarge { c_num: num, c_den: den, max: Self::MAX_PART });
         }
         Ok(Self { num, den })
     }
@@ -41,7 +51,7 @@ impl C {
 /// `k_max` = largest `k >= 0` with `2^k <= n/(c L)` (paper Section 3.2;
 /// `docs/models/overlap-ring.md`, Choices: integrality).
 pub fn k_max(n: usize, c: C) -> Result<u32> {
-    // In u128: c's parts are any u64, so c L and n c_den cannot overflow.
+    // In u128: c's parts are at most 2^32 (`C::MAX_PART`), so c L and n c_den cannot overflow.
     let l = u128::from(log_n(n));
     let (num, den) = (u128::from(c.num), u128::from(c.den));
     let n128 = n as u128;

@@ -131,6 +131,15 @@ fn stage1_matches_definition() {
 #[test]
 fn bad_c_and_small_hosts_are_errors() {
     assert_eq!(C::new(2, 1), Err(Error::InvalidC { c_num: 2, c_den: 1 }));
+    // Parts above 2^32 could overflow stage 1's 128-bit comparison; 2^32 itself is taken.
+    let max = C::MAX_PART;
+    assert_eq!(
+        C::new(u64::MAX, u64::MAX / 2),
+        Err(Error::CTooLarge { c_num: u64::MAX, c_den: u64::MAX / 2, max })
+    );
+    let (num, den) = (3 * (max + 1), max + 1);
+    assert_eq!(C::new(num, den), Err(Error::CTooLarge { c_num: num, c_den: den, max }));
+    assert!(C::new(max, 1).is_ok());
     // n = 8: L = 3, c L = 9 > 8.
     assert_eq!(k_max(8, C::new(3, 1).unwrap()), Err(Error::HostTooSmall { n: 8, need: 9 }));
 }

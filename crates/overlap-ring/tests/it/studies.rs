@@ -211,6 +211,16 @@ fn growth_rows() {
         json!({"n": 256, "family": "ring", "d_ave": 4, "scheme": "naive", "steps": 32}),
     );
     assert!(bad.to_string().contains("unknown variant `ring`"), "{bad}");
+    // The huge link's delay (n - 1)(d_ave - 1) + 1 must fit 32 bits: 2^20 processors with
+    // d_ave = 2^13 would need about 2^33 (it wrapped before); spread delays up to 2 d_ave - 1.
+    let huge = Params { n: 1 << 20, d_ave: 1 << 13, ..p(Scheme::Naive) };
+    let e = Growth.point(&huge).unwrap_err().to_string();
+    assert!(e.contains("d_ave") && e.contains("family = huge"), "{e}");
+    let fits = Params { n: 1 << 20, d_ave: 4097, ..p(Scheme::Naive) };
+    assert!(Growth.point(&fits).is_ok());
+    let spread = Params { family: Family::Spread, d_ave: 1 << 31, ..p(Scheme::Naive) };
+    let e = Growth.point(&spread).unwrap_err().to_string();
+    assert!(e.contains("family = spread"), "{e}");
     // The sweep's spelling of the blocked scheme is kept, in and out.
     let point = Growth
         .prepare(&json!({"n": 256, "family": "uniform", "d_ave": 4, "scheme": "overlap-blocked", "steps": 8}))
