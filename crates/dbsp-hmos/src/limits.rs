@@ -38,6 +38,34 @@ pub const PRAM_BYTES_PER_CELL: u64 = 32;
 /// `pram` run may take: about 36 minutes at the slowest measured rate, 8 M units/s.
 pub const MAX_PRAM_WORK: u64 = 1 << 34;
 
+/// The most work units (level-0 edges visited plus 0-block walks, see [`placement_work`])
+/// the placement report of `kind = "hmos"` and `kind = "hmos_figure"` may take: a computed
+/// level-0 graph (hashed, modulo) accepts `m <= 2^40` variables, whose every edge the report
+/// visits (about 17 s at the 65 M edges/s measured for the hashed graph, `m = 2^26`, `n = 2^10`:
+/// 3.1 s; the modulo graph 2.2 s).
+pub const MAX_PLACEMENT_WORK: u64 = 1 << 30;
+
+/// The work of the placement report (the copies per processor, Section 4.1) and the field
+/// that dominates it: `m r` level-0 edges (every variable's 0-modules) plus `n 3^k` walks of
+/// the 0-blocks to their processors; `m` when the edges are the larger part, else `k`.
+pub fn placement_work(n: u64, m: u64, r: u32, k: u32) -> (&'static str, u64) {
+    let edges = m.saturating_mul(u64::from(r));
+    let walks = n.saturating_mul(3_u64.saturating_pow(k));
+    let field = if edges >= walks { "m" } else { "k" };
+    (field, edges.saturating_add(walks))
+}
+
+/// Refuses a placement report whose [`placement_work`] exceeds [`MAX_PLACEMENT_WORK`].
+pub fn check_placement_work(n: u64, m: u64, r: u32, k: u32) -> Result<(), TooLarge> {
+    let (field, work) = placement_work(n, m, r, k);
+    check(
+        field,
+        work,
+        MAX_PLACEMENT_WORK,
+        "work units (level-0 edges m r plus 0-block walks n 3^k of the placement report, estimated)",
+    )
+}
+
 /// Refuses a primitive run of `n` processors and `items` keys or messages whose estimate
 /// `640 n + 128 items` bytes exceeds [`DEFAULT_MEMORY`], naming `k`.
 pub fn check_primitive(n: u64, items: u64) -> Result<(), TooLarge> {
@@ -138,6 +166,16 @@ pub fn check_pram_work(g: u64, w: u64, n: u32, r: u32, k: u32) -> Result<(), Too
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The placement report's work names `m` for a computed graph of 2^40 variables and `k`
+    /// when the block walks dominate; the fixtures' stored graphs pass.
+    #[test]
+    fn placement_work_names_the_larger_part() {
+        let e = check_placement_work(1 << 20, 1 << 40, 3, 5).unwrap_err();
+        assert_eq!((e.field, e.estimate), ("m", 3 * (1 << 40) + 243 * (1 << 20)));
+        assert_eq!(placement_work(1 << 20, 1 << 20, 3, 4), ("k", (3 + 81) << 20));
+        assert!(check_placement_work(1 << 16, 1 << 22, 3, 3).is_ok());
+    }
 
     /// [`library_cells`] bounds every library program's memory from above (it is used
     /// before the instance exists), and tightly for the matrix-vector product.

@@ -170,7 +170,8 @@ impl FigureRun {
     /// # Errors
     ///
     /// As [`HmosConfig::with_graph`] and [`Hmos::build`]; [`Error::Param`] (`variable`) for
-    /// `variable >= m`; [`Error::TooLarge`] (`r`) past [`MAX_FIGURE_COPIES`] copies.
+    /// `variable >= m`; [`Error::TooLarge`] (`r`) past [`MAX_FIGURE_COPIES`] copies, (`m`)
+    /// past [`crate::limits::MAX_PLACEMENT_WORK`].
     pub fn new(config: &FigureConfig) -> Result<Self, Error> {
         let FigureConfig { figure, n, m, r, k, seed, level0, variable } = *config;
         let hc = HmosConfig::with_graph(n, m, r, k, seed, level0)?;
@@ -179,6 +180,8 @@ impl FigureRun {
         }
         let total = u64::from(r) * 3_u64.pow(k);
         check("r", total, MAX_FIGURE_COPIES, "copies r 3^k of the variable to draw")?;
+        // The figures count every variable's level-0 edges: a computed graph takes m <= 2^40.
+        crate::limits::check_placement_work(n, m, r, k)?;
         let hmos = Hmos::build(&hc)?;
         let adj = hmos.adj0(variable)?.into_owned();
         let copies = (0..total)

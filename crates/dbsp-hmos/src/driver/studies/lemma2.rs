@@ -91,8 +91,13 @@ pub struct Lemma2Row {
     pub w_over_n_eps: f64,
     /// Most rounds a culling needed.
     pub rounds: u32,
-    /// rounds <= log2 n + 1.
+    /// Every culling finished by its own rounds, within log2 n + 1 of them and without a
+    /// parent completed by force (Lemma 2: the halving ends the culling; `cull` forces the
+    /// rest after round log2 n + 1, so the count alone could not exceed it).
     pub rounds_ok: bool,
+    /// Some culling ran two rounds or more, so [`halving_ok`](Self::halving_ok) checked at
+    /// least one round (with one round there is no `|A_2|` to check).
+    pub multi_round: bool,
     /// Active parents after the first round, most over the cullings (0 if all finished in
     /// one round).
     pub active_after_first: u64,
@@ -182,7 +187,8 @@ impl Study for Lemma2Study {
                 w_max,
                 w_over_n_eps: w_max as f64 / nf.powf(point.eps),
                 rounds,
-                rounds_ok: rounds <= n.ilog2() + 1,
+                rounds_ok: rounds <= n.ilog2() + 1 && !forced,
+                multi_round: rounds >= 2,
                 active_after_first,
                 active_ratio,
                 halving_ok,
@@ -199,16 +205,24 @@ impl Study for Lemma2Study {
         let constant = |what: &str| Law::new(what);
         let more = || Law::new("bound x log n").log2("n", 1.0);
         vec![
+            // `cull` completes the remaining parents by force once round log2 n + 1 is past,
+            // so the round count alone cannot exceed the bound: the claim is that no culling
+            // needed the force.
             Claim::all_true(
-                "culling needs at most log2 n + 1 rounds (the halving argument of Lemma 2)",
+                "culling ends by itself within log2 n + 1 rounds, no parent completed by force (the halving argument of Lemma 2)",
                 "rounds_ok",
             )
             .exact()
             .of("Lemma 2"),
+            // A one-round culling has no |A_2| to check; random requests at a = 2 always end in
+            // one round, so the claim reads the rows with two rounds or more (the module
+            // adversary's, 21 of the 60 rows of the default grid; the dbsp-theorem3 study's
+            // a = 1.15 runs exercise the halving with 2 to 6 rounds).
             Claim::all_true(
-                "the active parents halve every round, |A_(rho+1)| <= n / 2^rho (Lemma 2's halving)",
+                "the active parents halve every round, |A_(rho+1)| <= n / 2^rho (Lemma 2's halving), on the rows whose culling ran two rounds or more",
                 "halving_ok",
             )
+            .only("multi_round", true)
             .exact()
             .of("Lemma 2"),
             // 6 n^eps = a r n^eps is culling's threshold at a = 2, r = 3; the band pools both
@@ -221,10 +235,13 @@ impl Study for Lemma2Study {
             )
             .bound()
             .of("Lemma 2"),
-            // A log n factor more has relative slope 1 / mean(log2 n) = 0.125 on n = 2^4..2^12;
-            // the band's top is half that. Measured -0.15..-0.13 per doubling: the ratio falls.
+            // A log n factor more has relative slope 1 / mean(log2 n) = 0.125 on n = 2^4..2^12,
+            // a log n factor less -0.138 (scored); the band's top is half the first. Measured
+            // -0.154..-0.127 per doubling: the ratio falls, as fast as n^eps / log n would, so
+            // the grid cannot show w(u) = Theta(n^eps), only Lemma 2's upper bound
+            // w(u) = O(n^eps): a bound, with both rivals scored for the record.
             Claim::slope(
-                "w_max / n^eps does not grow with n, per pattern (Lemma 2): relative slope per doubling at most 0.0625 (n^eps log n scores 0.125)",
+                "w_max / n^eps does not grow with n, per pattern (Lemma 2's upper bound w(u) = O(n^eps)): relative slope per doubling at most 0.0625 (n^eps log n scores 0.125; n^eps / log n scores -0.138 and passes too, so tightness is not shown)",
                 "w_over_n_eps",
                 "n",
                 f64::MIN,
@@ -234,6 +251,8 @@ impl Study for Lemma2Study {
             .per("alpha")
             .result(constant("n^eps"))
             .rival(more())
+            .rival(Law::new("bound / log n").log2("n", -1.0))
+            .bound()
             .of("Lemma 2"),
             // Measured 0.001-0.064: the module adversary's ratio rises from n = 2^4 to 2^8
             // (one round to two) and is flat after. A log n factor more scores 0.125.
@@ -267,7 +286,11 @@ impl Study for Lemma2Study {
             Column::new("w_max", "largest module weight over both steps (requests)"),
             Column::new("w_over_n_eps", "w_max / n^eps (Lemma 2: bounded)"),
             Column::new("rounds", "most rounds a culling needed"),
-            Column::new("rounds_ok", "rounds <= log2 n + 1"),
+            Column::new("rounds_ok", "rounds <= log2 n + 1 and no parent completed by force"),
+            Column::new(
+                "multi_round",
+                "some culling ran two rounds or more (halving_ok checked a round)",
+            ),
             Column::new(
                 "active_after_first",
                 "most active parents after the first round (0 if every culling finished in one round)",
@@ -380,4 +403,38 @@ fn findings(rows: &[JsonObject]) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use netcore::study::Study;
+
+    use super::{Lemma2Params, Lemma2Study, Pattern};
+
+    /// The rows of one point of the module adversary at threshold constant `a`.
+    fn rows(a: f64) -> Vec<super::Lemma2Row> {
+        let params = Lemma2Params {
+            log_n: 8,
+            tau: 1.5,
+            r: 3,
+            a,
+            eps: 0.3,
+            pattern: Pattern::ModuleAdversary,
+            alpha_beta: vec![[0.5, 0.5]],
+        };
+        let point = Lemma2Study.point(&params).expect("a valid point");
+        Lemma2Study.run(&point, &mut netcore::rng::seeded(1, 0)).expect("the run")
+    }
+
+    /// `rounds_ok` can fail (Lemma 2): a threshold far below the module adversary's loads
+    /// leaves parents unsatisfied until `cull` completes them by force, which the column
+    /// reports although the round count stays within log2 n + 1; at a = 2 no culling is
+    /// forced and every check holds.
+    #[test]
+    fn a_forced_culling_fails_rounds_ok() {
+        let forced = rows(0.05);
+        assert!(forced.iter().all(|r| r.forced && !r.rounds_ok && r.rounds <= 9), "{forced:?}");
+        let free = rows(2.0);
+        assert!(free.iter().all(|r| !r.forced && r.rounds_ok && r.multi_round), "{free:?}");
+    }
 }

@@ -379,12 +379,19 @@ impl Study for SlowdownStudy {
                     );
                 }
                 claims.push(theorem2);
+                // Theorem 3 is an upper bound, O(2^k n^(alpha + ...) + k n^beta), and what the
+                // grid shows is that: fitted exponents -0.17..+0.05, below the bound x log n
+                // (+0.165) but as near the bound / log n (-0.165) as the bound itself, so the
+                // grid cannot tell a tight bound from a loose one (the adversaries' exponents
+                // are the dbsp-theorem3 study's). A bound claim, both rivals scored for the
+                // record (it was a result with a band [-0.2, 0.08] before, which the bound /
+                // log n passed unscored).
                 claims.push(
                     Claim::exponent(
-                        format!("{scheme}, {pattern} requests: cost per step / Theorem 3's bound has a fitted exponent in n within [-0.2, 0.08] per (k, alpha, beta): the cost grows at most like n^(alpha + alpha(1-alpha)/(2^k(2-alpha))) (Theorem 3, an upper bound; the bound x log n scores 0.16)"),
+                        format!("{scheme}, {pattern} requests: cost per step / Theorem 3's bound has a fitted exponent in n at most 0.08 per (k, alpha, beta): the cost grows at most like n^(alpha + alpha(1-alpha)/(2^k(2-alpha))) (Theorem 3, an upper bound; the bound x log n scores 0.165, the bound / log n -0.165 and passes too: tightness is not shown)"),
                         "ratio_theorem3",
                         "n",
-                        -0.2,
+                        f64::MIN,
                         0.08,
                     )
                     .only("scheme", scheme)
@@ -394,6 +401,8 @@ impl Study for SlowdownStudy {
                     .pool("log_n")
                     .result(constant("Theorem 3's bound (constant ratio)"))
                     .rival(more())
+                    .rival(Law::new("bound / log n").log2("n", -1.0))
+                    .bound()
                     .of("Theorem 3")
                     .of("Theorem 1"),
                 );

@@ -34,9 +34,10 @@
 //! claims compare at the targeted level k.
 //!
 //! Rows, one per (alpha, beta) and level `i = 0..=k`: `cost_per_step`, `deliver_per_step`
-//! (deliver + reply), `predicted` = the exponent `max(alpha + (1 - alpha) (tau - 1) / (r 2^k),
-//! beta)` (Eq. 3's leading term at the adversary's expansion; Theorem 3's exponent
-//! `exponent_theorem3` where the two meet), and per level: the i-modules `m_i` and how many
+//! (deliver + reply), `predicted` = Eq. 3's exponent at the adversary's expansion
+//! `x = (tau - 1) / r`, the largest of `alpha + (1 - alpha) x / 2^k`, the stage terms'
+//! `alpha + ((2 - alpha) x - alpha) / 2^i` (i = 1..=k) and `beta` ([`predicted_exponent`];
+//! Theorem 3's exponent `exponent_theorem3` where they meet), and per level: the i-modules `m_i` and how many
 //! are coloured, the requested variables' `footprint` and its `pigeonhole` weight, the
 //! largest weight `w_max` against Lemma 3's bound (`w_ratio`; Lemma 2's
 //! `n^eps` at i = 0) and against the average weight `mu 2^i n / m_i` (`crowding`), `delta_i`,
@@ -122,8 +123,8 @@ pub struct Theorem3Row {
     /// \[13\]'s lower bound `n^alpha (L / log2 L)^(1 - alpha)`, `L = max(log2(m / n), 2)`,
     /// constant 1 ([`lower_bound_13`](crate::bounds::lower_bound_13)).
     pub lower_bound_13: f64,
-    /// `max(alpha + (1 - alpha) (tau - 1) / (r 2^k), beta)`: Eq. 3's leading exponent at the
-    /// copy adversary's expansion `(tau - 1) / r`.
+    /// Eq. 3's exponent at the copy adversary's expansion `(tau - 1) / r`
+    /// ([`predicted_exponent`]: the largest of its terms' exponents and `beta`).
     pub predicted: f64,
     /// Theorem 3's exponent, `max(alpha + alpha (1 - alpha) / (2^k (2 - alpha)), beta)`.
     pub exponent_theorem3: f64,
@@ -188,10 +189,14 @@ const ADVERSARIES: [(&str, &str); 2] =
 /// The copy adversary's expansion in the claims, `(tau - 1) / r` at `tau = 2`, `r = 3`.
 const X: f64 = 1.0 / 3.0;
 
-/// Eq. 3's leading exponent at expansion `x`: `max(alpha + (1 - alpha) x / 2^k, beta)`.
+/// Eq. 3's exponent at expansion `x` (Section 4.3): the largest of its terms' exponents,
+/// stage k+1's `alpha + (1 - alpha) x / 2^k`, stage i's `alpha + ((2 - alpha) x - alpha) / 2^i`
+/// for `i = 1..=k` (the largest at i = 1; above alpha only when `x > alpha / (2 - alpha)`,
+/// e.g. alpha = 1/4 at x = 1/3: 0.417 against stage k+1's 0.375 at k = 1), and `beta`.
 pub fn predicted_exponent(k: u32, alpha: f64, beta: f64, x: f64) -> f64 {
-    let pow2k = 2_f64.powi(i32::try_from(k).unwrap_or(i32::MAX));
-    (alpha + (1.0 - alpha) * x / pow2k).max(beta)
+    let pow2 = |i: u32| 2_f64.powi(i32::try_from(i).unwrap_or(i32::MAX));
+    let last = alpha + (1.0 - alpha) * x / pow2(k);
+    (1..=k).map(|i| alpha + ((2.0 - alpha) * x - alpha) / pow2(i)).fold(last.max(beta), f64::max)
 }
 
 /// The i-modules on the coloured paths of the target sets, counted per level `i = 0..=k`:
@@ -394,7 +399,7 @@ impl Study for Theorem3Study {
             ),
             Column::new(
                 "predicted",
-                "max(alpha + (1 - alpha) (tau - 1) / (r 2^k), beta): Eq. 3's leading exponent at the copy adversary's expansion",
+                "Eq. 3's exponent at the copy adversary's expansion x = (tau - 1) / r: max(alpha + (1 - alpha) x / 2^k, alpha + ((2 - alpha) x - alpha) / 2^i for i = 1..k, beta)",
             ),
             Column::new(
                 "exponent_theorem3",

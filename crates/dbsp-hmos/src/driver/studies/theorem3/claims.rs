@@ -148,7 +148,7 @@ pub(super) fn hierarchy_claims() -> Vec<Claim> {
             for (alpha, beta) in PAIRS {
                 let predicted = predicted_exponent(k, alpha, beta, X);
                 claims.push(at(excess_claim(
-                    format!("{name}, k = {k}, m = n^2, r = 3, a = 2, alpha = {alpha}, beta = {beta} (predicted max(alpha + (1 - alpha)/(3 2^k), beta): Eq. 3's leading term at the adversary's expansion 1/3)"),
+                    format!("{name}, k = {k}, m = n^2, r = 3, a = 2, alpha = {alpha}, beta = {beta} (predicted: the largest exponent of Eq. 3's terms at the adversary's expansion 1/3, max(alpha + (1 - alpha)/(3 2^k), (1 + alpha)/3, beta); the stage-1 term (1 + alpha)/3 exceeds alpha only for alpha < 1/2, and stays below beta = 1/2 there)"),
                     predicted,
                     alpha,
                     beta,
