@@ -878,13 +878,6 @@ fn tally_actor_pass(
     act.theorem3 &= (rounds..=budget).contains(&a.actor_time);
     let over = i128::from(a.actor_time) - i128::from(4 * rounds + 1);
     act.max_over_cadence = act.max_over_cadence.max(i64::try_from(over).unwrap_or(i64::MAX));
-    if std::env::var_os("AP_MEASURE").is_some() {
-        eprintln!(
-            "MEASURE A={} R={rounds} k={k} a={arrivals} over={over} budget={budget} slack={}",
-            a.actor_time,
-            i128::from(budget) - i128::from(a.actor_time)
-        );
-    }
     act.actor_time += a.actor_time;
     act.max_step_actor_time = act.max_step_actor_time.max(a.actor_time);
     act.actor_space = act.actor_space.max(a.actor_space);
