@@ -1,4 +1,4 @@
-//! Theorem 1's activation tree (Baude, Section 5, Theorem 1: the lower bound): one CPU actor
+//! Theorem 1's activation tree (Baude, Section 3, Theorem 1: the lower bound): one CPU actor
 //! wakes `S` PPU actors along a tree of fan-out 2. Actor `i` (0 is the CPU) sends to `2i+1`
 //! and `2i+2` when they exist, so actor `i` handles its message at depth `floor(log2(i+1))+1`
 //! and the run's actor time is `floor(log2(S+1)) + 1 = ceil(log2(S+2))` for every scheduler:

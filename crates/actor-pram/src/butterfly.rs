@@ -219,14 +219,20 @@ pub struct ButterflyActors {
     /// about 4, Property 1 of the Appendix).
     pub actor_time_per_round: f64,
     /// The least and greatest actor time of one pass over its lockstep rounds
-    /// `R = R_fwd + R_rev` (Property 1, the Appendix's cadence: within `[1, 4 + 1/R]` for a
+    /// `R = R_fwd + R_rev` (Property 1, the Appendix's cadence: within `[1, 4 + 1/R]` for the
+    /// rounds alone, plus the hand-offs of [`pass_budget`] over `R`; for a
     /// pass run alone).
     pub pass_per_round_min: f64,
     /// See `pass_per_round_min`.
     pub pass_per_round_max: f64,
-    /// Every pass's actor time lies in `[R, 4R + 1]` (Property 1, the Appendix's cadence; the
-    /// field keeps its historical name, the paper's Theorem 3 is the delay-sequence bound).
+    /// Every pass's actor time `A` lies in `[R, pass_budget(R, k, a)]` (Property 1, the
+    /// Appendix's cadence `4R + 1` plus the hand-offs outside the rounds: [`pass_budget`];
+    /// it was `[R, 4R + 1]` before, which a pass can exceed). The field keeps its historical
+    /// name; the paper's Theorem 3 is the delay-sequence bound.
     pub theorem3: bool,
+    /// The greatest `A − (4R + 1)` of a pass, signed: how far the hand-offs took a pass past
+    /// the cadence alone (negative when every pass stayed below `4R + 1`).
+    pub max_over_cadence: i64,
     /// The largest actor space of a step.
     pub actor_space: u64,
     /// Events over all steps.
@@ -248,8 +254,10 @@ pub struct ButterflyActors {
 pub struct OverlapActors {
     /// The run's DAG depth.
     pub actor_time: u64,
-    /// The barrier measure minus this one (`>= 0`).
-    pub below_barrier: u64,
+    /// The barrier measure minus this one, signed: negative when the overlapping run is
+    /// deeper than the barrier measure, which is measured, not proved, to be rare (Choice 22;
+    /// it was a saturating difference before, which reported such a run as 0 below).
+    pub below_barrier: i64,
     /// `actor_time / T`.
     pub actor_time_over_t: f64,
     /// `actor_time / (T · log2 N)`.
@@ -620,6 +628,7 @@ fn empty_report(
             pass_per_round_min: f64::INFINITY,
             pass_per_round_max: 0.0,
             theorem3: true,
+            max_over_cadence: i64::MIN,
             actor_space: 0,
             events: 0,
             messages: 0,
@@ -827,7 +836,8 @@ impl Run<'_> {
             self.plan.push(PassPlan { variant, op: op_of(mine), ppus: pids.clone(), last });
         }
         if let Some(act) = self.report.actor.as_mut() {
-            tally_actor_pass(act, &a.actor, s.r_fwd + s.r_rev);
+            let k = (pids.len() as u64).div_ceil(u64::from(self.router.routers()));
+            tally_actor_pass(act, &a.actor, s.r_fwd + s.r_rev, k, s.arrivals_max);
         }
         if let Some(log) = self.delay.as_mut() {
             log.pass(pass, &s, a.actor.actor_time);
@@ -851,13 +861,23 @@ fn tally_pass(report: &mut ButterflyReport, s: &PassStats) {
     report.hops += s.hops;
 }
 
-/// Adds one pass's actor measures (a pass of `rounds` lockstep rounds) to the run's, and
-/// checks Property 1's band `rounds <= actor time <= 4 rounds + 1` (the Appendix's cadence).
-fn tally_actor_pass(act: &mut ButterflyActors, a: &ActorMetrics, rounds: u64) {
+/// Adds one pass's actor measures (a pass of `rounds` lockstep rounds, at most `k` PPUs per
+/// router, at most `arrivals` at one host) to the run's, and checks Property 1's band
+/// `rounds <= actor time <= pass_budget(rounds, k, arrivals)`.
+fn tally_actor_pass(
+    act: &mut ButterflyActors,
+    a: &ActorMetrics,
+    rounds: u64,
+    k: u64,
+    arrivals: u64,
+) {
     let per_round = a.actor_time as f64 / rounds.max(1) as f64;
     act.pass_per_round_min = act.pass_per_round_min.min(per_round);
     act.pass_per_round_max = act.pass_per_round_max.max(per_round);
-    act.theorem3 &= (rounds..=4 * rounds + 1).contains(&a.actor_time);
+    let budget = pass_budget(rounds, k, arrivals);
+    act.theorem3 &= (rounds..=budget).contains(&a.actor_time);
+    let over = i128::from(a.actor_time) - i128::from(4 * rounds + 1);
+    act.max_over_cadence = act.max_over_cadence.max(i64::try_from(over).unwrap_or(i64::MAX));
     act.actor_time += a.actor_time;
     act.max_step_actor_time = act.max_step_actor_time.max(a.actor_time);
     act.actor_space = act.actor_space.max(a.actor_space);
@@ -865,6 +885,39 @@ fn tally_actor_pass(act: &mut ButterflyActors, a: &ActorMetrics, rounds: u64) {
     act.messages += a.messages;
     act.actors = act.actors.max(a.actors);
     act.max_mailbox = act.max_mailbox.max(a.max_mailbox);
+}
+
+/// The most actor time a pass of `rounds = R_fwd + R_rev` lockstep rounds may take
+/// (Property 1 of the Appendix with the hand-offs the rounds do not count; Choice 22), with
+/// at most `k` PPUs per router and at most `arrivals` packets arriving at one host:
+///
+/// `4R + 1 + (k + 1) + 3B + ceil(B / 7) + 2k + 2`, `B = floor(arrivals / 4) + 3`.
+///
+/// - `4R + 1`: the cadence (`cadence::cadence_probe`): a node fires a round once it has
+///   handled at most 4 messages of the round before (2 Data, 2 Acks; a `Tick` of a stalled
+///   node replaces them), so a round's firing is at most 4 deeper than its neighbours' last
+///   one, and the last round's messages are absorbed one deeper.
+/// - `k + 1`: an injection node fires round 0 at its last `Inject`, the `k`-th it handles
+///   serially, each sent by its router's (unserialized) hash actor at depth 2 on a PPU's
+///   `Issue` at depth 1: depth `k + 2` instead of a `Start`'s 1.
+/// - `3B + ceil(B / 7)`: the exchange, which the lockstep router does between two rounds.
+///   A host takes its (up to 3) nodes' arrivals in batches of at most 4, ping-pong
+///   (`Arrivals`, `More`: 2 deeper per batch), `B` batches in all, at least one per node,
+///   so `B <= floor(arrivals / 4) + 3`; it then sends the `B` reply batches 7 per event
+///   (`Flush` to itself for the rest: `ceil(B / 7)` events), and a node handles its own
+///   batches serially in order (at most `B` events) before its reverse round 0.
+/// - `2k`: the reply `Tick`s of a level-0 node (Choice 23): a reverse firing sends at most
+///   7 − 5 = 2 PPU replies of its outbox, a `Tick` the rest; every extra `Tick` event either
+///   sends at least one of the node's `k` replies or follows a `Tick` sent while one was
+///   queued, so at most `2k` extra events (none for `k = 1`, whose reply goes in the firing).
+/// - `2`: the PPU's `Reply` event after the last delivery, and one event for a message of
+///   the closing pass absorbed after a node closed.
+///
+/// It was `4R + 1` before, the cadence alone, which a pass can exceed: the hot-spot read
+/// with 64 PPUs on n = 4 without combining, 355 against `4R + 1 = 353` (R = 88).
+pub fn pass_budget(rounds: u64, k: u64, arrivals: u64) -> u64 {
+    let b = arrivals / 4 + 3;
+    4 * rounds + 1 + (k + 1) + 3 * b + b.div_ceil(7) + 2 * k + 2
 }
 
 /// The barrier run's actor time: the passes' actor times plus one event per local
@@ -889,6 +942,7 @@ fn actor_totals(
     act.actor_time_per_round = steps_time as f64 / rounds.max(1) as f64;
     if passes == 0 {
         act.pass_per_round_min = 0.0;
+        act.max_over_cadence = 0;
     }
     Ok(())
 }
@@ -953,7 +1007,8 @@ impl Overlapping<'_> {
         let t = t.max(1) as f64;
         Ok(OverlapActors {
             actor_time: time,
-            below_barrier: barrier_time.saturating_sub(time),
+            below_barrier: i64::try_from(i128::from(barrier_time) - i128::from(time))
+                .unwrap_or(i64::MIN),
             actor_time_over_t: time as f64 / t,
             actor_time_over_t_log_n: time as f64 / (t * f64::from(routers).log2()),
             actor_space: run.actor.actor_space,

@@ -1,4 +1,4 @@
-//! The direct translation of a PRAM program into an actor program (Baude, Section 5,
+//! The direct translation of a PRAM program into an actor program (Baude, Section 3,
 //! Definition 3 and the remark on communication-predictable programs; Theorem 1's
 //! construction of PPU actors that replicate the CPU).
 //!

@@ -1,4 +1,4 @@
-//! The static test for communication-predictable programs (Baude, Section 5, Definition 3):
+//! The static test for communication-predictable programs (Baude, Section 3, Definition 3):
 //! a program is predictable when which PPU accesses which cell at which step does not depend
 //! on the data. Values that come from global memory (`p.read`, `p.fop`, `cread`) are
 //! *tainted*; taint flows through operations, `p.sel`, `p.bcast` and local memory (a tainted

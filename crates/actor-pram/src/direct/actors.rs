@@ -1,4 +1,4 @@
-//! The actors of the direct translation (Baude, Section 5, Definition 3) and their messages:
+//! The actors of the direct translation (Baude, Section 3, Definition 3) and their messages:
 //! PPU actors chaining their instructions, cell actors serving their step schedules, and
 //! broadcast-sync's tree of PPU actors under a CPU actor (Theorem 1's construction).
 

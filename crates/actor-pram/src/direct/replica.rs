@@ -1,4 +1,4 @@
-//! A PPU replica (Baude, Section 5, Theorem 1's construction: each PPU actor replicates the
+//! A PPU replica (Baude, Section 3, Theorem 1's construction: each PPU actor replicates the
 //! CPU and executes one PPU): the program as the replicas execute it ([`Code`]) and one
 //! executed instruction's effect on the memory ([`Effect`]), shared by the direct and the
 //! butterfly translations.

@@ -1,4 +1,4 @@
-//! The cells' step schedules (Baude, Section 5, Definition 3; Choice 5): taken from a
+//! The cells' step schedules (Baude, Section 3, Definition 3; Choice 5): taken from a
 //! reference run's access trace, on a zero input for a predictable program, else this run's
 //! trace as an oracle; refused past the memory limit before they are stored.
 

@@ -250,8 +250,12 @@ pub(crate) fn run_report(report: ActorPramReport) -> Result<RunReport, ModelErro
                 a.events,
                 a.messages,
                 a.overlapping.as_ref().map_or(String::new(), |o| format!(
-                    "overlapping: actor time = {} ({} below the barrier's, {:.3} T log2 N), events = {}, ",
-                    o.actor_time, o.below_barrier, o.actor_time_over_t_log_n, o.events
+                    "overlapping: actor time = {} ({} {} the barrier's, {:.3} T log2 N), events = {}, ",
+                    o.actor_time,
+                    o.below_barrier.unsigned_abs(),
+                    if o.below_barrier < 0 { "above" } else { "below" },
+                    o.actor_time_over_t_log_n,
+                    o.events
                 ))
             )),
             report.verified

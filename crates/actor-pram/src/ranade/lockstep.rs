@@ -70,6 +70,8 @@ impl DelayWalker for LockstepRouter {}
 struct Reverse {
     op: Option<FetchOp>,
     record: bool,
+    /// The pass's round limit ([`round_limit`]).
+    limit: u64,
 }
 
 /// What the reverse pass walks.
@@ -83,9 +85,14 @@ struct Walk<'a> {
     shut: &'a mut [bool],
 }
 
-/// The round limit of a pass: `64 · 3n` (a pass that needs more is a failure).
-pub fn round_limit(n: u32) -> u64 {
-    64 * 3 * u64::from(n)
+/// The round limit of a pass on the butterfly of dimension `n` with at most `per_router`
+/// PPUs per router (`ceil(S / N)`, Section 5's remark on `S(n) > p`; Choice 23):
+/// `64 · 3n · max(1, per_router)` (a pass that needs more is a failure). An injection node
+/// forwards one packet per round, so a pass with `k` packets at one router needs at least
+/// `k` forward rounds; the limit scales with `k` (it was `64 · 3n` for every `S` before,
+/// which refused 2048 PPUs on n = 2 at run time although config validation passed).
+pub fn round_limit(n: u32, per_router: u64) -> u64 {
+    64 * 3 * u64::from(n) * per_router.max(1)
 }
 
 impl LockstepRouter {
@@ -761,6 +768,9 @@ impl LockstepRouter {
         let mut stats = PassStats::default();
         let mut tally = NodeTally::default();
         let mut nodes = self.injected_nodes(variant, accesses, fetch_order, &mut tally)?;
+        // PPU `j` injects at router `j mod N`: at most `ceil((max pid + 1) / N)` per router.
+        let span = accesses.iter().map(|a| u64::from(a.pid) + 1).max().unwrap_or(0);
+        let limit = round_limit(self.n, span.div_ceil(u64::from(self.routers())));
         let op: Option<FetchOp> = match accesses.first().map(|a| a.kind) {
             Some(AccessKind::Fetch(op)) => Some(op),
             _ => None,
@@ -793,8 +803,8 @@ impl LockstepRouter {
                 stats.r_fwd = round;
                 break;
             }
-            if round >= round_limit(self.n) {
-                return Err(Error::RoundLimit { pass: "forward", limit: round_limit(self.n) });
+            if round >= limit {
+                return Err(Error::RoundLimit { pass: "forward", limit });
             }
             for l in 0..self.levels {
                 for r in 0..self.rows {
@@ -875,7 +885,7 @@ impl LockstepRouter {
         let packed_exits = Packed::pack(&exits, size)?;
         drop(exits);
         shut.fill(false);
-        let reverse = Reverse { op, record };
+        let reverse = Reverse { op, record, limit };
         let walk = Walk { nodes: &mut nodes, dqs, exits: packed_exits, shut: &mut shut };
         self.reverse_pass(walk, reverse, &mut stats, &mut tally, &mut trace)?;
         stats.take_tally(tally);
@@ -887,7 +897,7 @@ impl LockstepRouter {
     fn reverse_pass(
         &self,
         Walk { nodes, mut dqs, mut exits, shut }: Walk<'_>,
-        Reverse { op, record }: Reverse,
+        Reverse { op, record, limit }: Reverse,
         stats: &mut PassStats,
         tally: &mut NodeTally,
         trace: &mut SlotDigest,
@@ -905,8 +915,8 @@ impl LockstepRouter {
                 stats.r_rev = round;
                 return Ok(());
             }
-            if round >= round_limit(self.n) {
-                return Err(Error::RoundLimit { pass: "reverse", limit: round_limit(self.n) });
+            if round >= limit {
+                return Err(Error::RoundLimit { pass: "reverse", limit });
             }
             for l in 0..self.levels {
                 for r in 0..self.rows {

@@ -321,7 +321,7 @@ proptest! {
                     // an event (library_programs_overlapping): at most G above.
                     let slack = if network { r.pram.g } else { 0 };
                     prop_assert!(o.actor_time <= act.actor_time + slack, "{} > {}", o.actor_time, act.actor_time);
-                    prop_assert_eq!(o.below_barrier, act.actor_time.saturating_sub(o.actor_time));
+                    prop_assert_eq!(o.below_barrier, act.actor_time as i64 - o.actor_time as i64);
                 }
                 prop_assert!(a.actor.is_some());
                 prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);
@@ -460,7 +460,122 @@ fn overlap_hides_local_instructions() {
             assert_eq!(a.actor_time, 34 + k + 3, "k = {k} {sched}");
             let o = a.overlapping.unwrap();
             assert_eq!(o.actor_time, 34.max(23 + k + 1), "k = {k} {sched}");
-            assert_eq!(o.below_barrier, (3 + k).min(13), "k = {k} {sched}");
+            assert_eq!(o.below_barrier, (3 + k as i64).min(13), "k = {k} {sched}");
         }
     }
+}
+
+/// Property 1's budget (`butterfly::pass_budget`, Choice 28) on the cases where the cadence
+/// alone, `4R + 1`, failed: the hot-spot read with 64 PPUs on n = 4 without combining
+/// (one host takes all 64 reads: 16 batches ping-pong before the reverse pass; FIFO's
+/// longest pass was 355 deep against `4R + 1 = 353`, R = 88), and prefix sums with 1024
+/// PPUs on n = 2 under LIFO (128 PPUs per router: 128 serialized `Inject`s before round 0,
+/// 4.27-4.43 depth per round). Every pass lies within `[R, pass_budget]`, and at least one
+/// of these runs goes past `4R + 1` (`max_over_cadence > 0`), so the cadence alone is not a
+/// bound of a pass.
+#[test]
+fn pass_budget_holds_where_the_cadence_alone_failed() {
+    let cases = [
+        (Algorithm::HotSpotRead, 64, None, false, Scheduler::Fifo),
+        (Algorithm::HotSpotRead, 64, None, false, Scheduler::Lifo),
+        (Algorithm::HotSpotRead, 64, None, false, Scheduler::MaxDepth),
+        (Algorithm::FetchAddCounter, 64, None, false, Scheduler::Fifo),
+        (Algorithm::PrefixSums, 1024, Some(2), true, Scheduler::Lifo),
+    ];
+    let mut over = Vec::new();
+    for (algorithm, size, dim, combining, sched) in cases {
+        let instance = algorithm.instance(size, 1).unwrap();
+        let config = ButterflyConfig { dim, combining, ..ButterflyConfig::default() };
+        let r = simulate_butterfly_actors(
+            &instance.program,
+            &instance.input,
+            &config,
+            sched,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert!(r.verified, "{} {sched}", algorithm.name());
+        let a = r.actor.unwrap();
+        assert!(
+            a.theorem3,
+            "{} {sched}: over the cadence by {}",
+            algorithm.name(),
+            a.max_over_cadence
+        );
+        over.push(a.max_over_cadence);
+    }
+    assert!(over.iter().any(|&o| o > 0), "{over:?}");
+}
+
+/// Property 1's budget over programs, schedulers and combining on and off, one PPU per
+/// router (n = 3, 16 PPUs) and several (n = 2, 32 PPUs, `k = 4`): every pass within
+/// `[R, pass_budget]`.
+#[test]
+fn pass_budget_holds_over_programs_schedulers_and_combining() {
+    let programs = [
+        Algorithm::PrefixSums,
+        Algorithm::HotSpotRead,
+        Algorithm::PermutationRead,
+        Algorithm::FetchAddCounter,
+        Algorithm::ListRanking,
+    ];
+    for algorithm in programs {
+        for (size, dim) in [(16, Some(3)), (32, Some(2))] {
+            let instance = algorithm.instance(size, 1).unwrap();
+            for combining in [true, false] {
+                for sched in [
+                    Scheduler::Fifo,
+                    Scheduler::Lifo,
+                    Scheduler::MaxDepth,
+                    Scheduler::Random { seed: 1 },
+                ] {
+                    let config = ButterflyConfig { dim, combining, ..ButterflyConfig::default() };
+                    let r = simulate_butterfly_actors(
+                        &instance.program,
+                        &instance.input,
+                        &config,
+                        sched,
+                        &Limits::default(),
+                    )
+                    .unwrap();
+                    let a = r.actor.unwrap();
+                    assert!(
+                        a.theorem3,
+                        "{} size {size} combining {combining} {sched}: over the cadence by {}",
+                        algorithm.name(),
+                        a.max_over_cadence
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The overlapping run above the barrier measure (Choice 22: "never above" is measured, not
+/// proved; fixture `overlap-above-barrier.toml`): the fetch-add counter with 64 PPUs on
+/// n = 3 under the deterministic max-depth order, destination-major keys, pid fetch order:
+/// barrier 801, overlapping 803, `below_barrier` = −2 (it read 0 before, a saturating
+/// difference).
+#[test]
+fn overlapping_run_can_be_above_the_barrier() {
+    let instance = Algorithm::FetchAddCounter.instance(64, 1).unwrap();
+    let config = ButterflyConfig {
+        dim: Some(3),
+        keys: KeyOrder::DestinationMajor,
+        fetch_order: FetchOrder::Pid,
+        steps: Steps::Overlapping,
+        ..ButterflyConfig::default()
+    };
+    let r = simulate_butterfly_actors(
+        &instance.program,
+        &instance.input,
+        &config,
+        Scheduler::MaxDepth,
+        &Limits::default(),
+    )
+    .unwrap();
+    assert!(r.verified);
+    let a = r.actor.unwrap();
+    let o = a.overlapping.unwrap();
+    assert_eq!((a.actor_time, o.actor_time, o.below_barrier), (801, 803, -2));
 }

@@ -174,8 +174,14 @@ fn theorem2_rows_with_the_search() {
     for n in [2u32, 3] {
         for program in [Algorithm::PermutationRead, Algorithm::PrefixSums] {
             let row = |restarts| {
-                let params =
-                    Theorem2Params { n, program, scheduler: SchedulerAxis::Fifo, b: 2, restarts };
+                let params = Theorem2Params {
+                    n,
+                    program,
+                    scheduler: SchedulerAxis::Fifo,
+                    b: 2,
+                    combining: true,
+                    restarts,
+                };
                 let point = Theorem2.point(&params).unwrap();
                 Theorem2.run(&point, &mut netcore::rng::seeded(1, 0)).unwrap().remove(0)
             };
@@ -198,6 +204,7 @@ fn theorem2_rows_with_the_search() {
         program: Algorithm::PermutationRead,
         scheduler: SchedulerAxis::Fifo,
         b: 2,
+        combining: true,
         restarts: 1,
     };
     let above = Theorem2.point(&bad).unwrap();

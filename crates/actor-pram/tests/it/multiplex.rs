@@ -248,7 +248,7 @@ proptest! {
                     let random = matches!(scheduler, Scheduler::Random { .. });
                     let slack = if network || random { r.pram.g } else { 0 };
                     prop_assert!(o.actor_time <= act.actor_time + slack, "{} > {}", o.actor_time, act.actor_time);
-                    prop_assert_eq!(o.below_barrier, act.actor_time.saturating_sub(o.actor_time));
+                    prop_assert_eq!(o.below_barrier, act.actor_time as i64 - o.actor_time as i64);
                 }
                 prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);
             }
@@ -263,4 +263,24 @@ proptest! {
             (want, got) => prop_assert!(false, "{text}: reference {want:?}, butterfly {got:?}"),
         }
     }
+}
+
+/// The round limit scales with the PPUs per router (Choice 23, `ranade::round_limit`): prefix
+/// sums with 2048 PPUs on the butterfly of dimension 2 (`N = 8`, `k = 256` per router,
+/// pipelined) passed config validation and then failed at run time, "the forward pass did
+/// not end within 384 rounds" (`64 · 3n`), although an injection node forwards one packet
+/// per round and needs at least `k` forward rounds. With the limit `64 · 3n · k` it runs and
+/// is verified, every pass at least `k` forward rounds long.
+#[test]
+fn round_limit_scales_with_ppus_per_router() {
+    assert_eq!(actor_pram::ranade::round_limit(2, 0), 384);
+    assert_eq!(actor_pram::ranade::round_limit(2, 1), 384);
+    assert_eq!(actor_pram::ranade::round_limit(2, 256), 384 * 256);
+    let instance = Algorithm::PrefixSums.instance(2048, 1).unwrap();
+    let config = ButterflyConfig { dim: Some(2), ..ButterflyConfig::default() };
+    let r = simulate_butterfly(&instance.program, &instance.input, &config, &Limits::default())
+        .unwrap();
+    assert!(r.verified);
+    assert_eq!(r.ppus_per_router, 256);
+    assert!(r.max_r_fwd >= 384, "{}", r.max_r_fwd);
 }

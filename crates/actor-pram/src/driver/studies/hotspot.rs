@@ -199,8 +199,15 @@ impl Study for Hotspot {
             )
             .only("combining", false)
             .illustration(),
+            // An upper bound, not a result against rivals: the paper says combining serves
+            // the fetch-and-ops "without any further time-loss", i.e. at most a constant times
+            // a permutation step, and that is what the band checks (a slope above 0.25, e.g.
+            // the log N-more law's +0.57, fails it). The measured ratio falls (slopes -0.47
+            // and -0.31), nearer the law "log N less" (-0.70, inside the band) than the
+            // constant law (0), so as a REPRODUCED result it could not tell the two apart;
+            // both are still scored in the report (it was a result claim before).
             Claim::slope(
-                "Theorem 2 (combining serves every concurrent access, fetch-and-ops included): with combining, a step of N fetch-and-adds to one cell (network order) costs at most a constant times an EREW permutation step: rounds / permutation rounds has a relative slope per doubling of n of at most 0.25 (the constant law 0; the rival, log2 N times the permutation, +0.57 on n = 2..7)",
+                "Theorem 2 (combining serves every concurrent access, fetch-and-ops included): with combining, a step of N fetch-and-adds to one cell (network order) costs at most a constant times an EREW permutation step: rounds / permutation rounds has a relative slope per doubling of n of at most 0.25 (an upper bound: the constant law 0 and the law log N less, -0.70, both meet it; the log N-more law, +0.57 on n = 2..7, does not)",
                 "fetch_over_perm",
                 "n",
                 -1.0,
@@ -209,6 +216,8 @@ impl Study for Hotspot {
             .only("combining", true)
             .result(Law::new("a constant times a permutation step"))
             .rival(Law::new("log N times a permutation step").log2("routers", 1.0))
+            .rival(Law::new("a permutation step / log N").log2("routers", -1.0))
+            .bound()
             .of("Theorem 2"),
         ]
     }
