@@ -74,10 +74,10 @@ pub enum Error {
         /// The limit.
         max_cycles: u64,
     },
-    /// The logs, messages and superstep records of a cycle simulation outgrew the memory left
-    /// to them.
+    /// The logs, messages and superstep records of a cycle simulation, with the most the next
+    /// cycle can add, outgrow the memory left to them: refused before that cycle runs.
     #[error(
-        "the cycle simulation reached {steps} logged processor-steps, {messages} messages and {records} superstep records after cycle {cycle}, an estimated {estimate} bytes, over the {limit} bytes left within the memory limit (docs/models/logp-stall.md, Limits); lower max_cycles or p"
+        "the cycle simulation has {steps} logged processor-steps, {messages} messages and {records} superstep records before cycle {cycle}, which may log up to {next_steps} more processor-steps (p C) with its messages and records: an estimated {estimate} bytes, over the {limit} bytes left within the memory limit (docs/models/logp-stall.md, Limits); lower max_cycles, p or delta"
     )]
     SimMemoryLimit {
         /// The cycle.
@@ -88,6 +88,8 @@ pub enum Error {
         messages: u64,
         /// Superstep records of the BSP ledger.
         records: u64,
+        /// The processor-steps the cycle may log, `p C`.
+        next_steps: u64,
         /// The estimate, in bytes.
         estimate: u64,
         /// The budget, in bytes.
@@ -200,8 +202,8 @@ pub enum Error {
         proc: u32,
         /// The step.
         step: u64,
-        /// The destination.
-        dest: u32,
+        /// The destination, as the program computed it (negative or past `u32` included).
+        dest: i64,
         /// p.
         p: u32,
     },

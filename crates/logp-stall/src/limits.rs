@@ -45,19 +45,36 @@ pub const SIM_BYTES_PER_STEP: u64 = 1024;
 pub const SIM_BYTES_PER_RECORD: u64 = 256;
 
 /// Cycle simulation: the work a single run may take from a config, in units of
-/// `schedule_len (p + SIM_SUPERSTEP_UNITS)` per cycle (a superstep costs about as much as 64
-/// processors' share of it, whatever `p`): `2^29`, under a minute at the slowest measured
+/// `schedule_len (p + SIM_SUPERSTEP_UNITS) + p C` per cycle (a superstep costs about as much as
+/// 64 processors' share of it, whatever `p`; step 1 of the paper's §4 simulates up to `C`
+/// steps of each of the `p` processors): `2^29`, under a minute at the slowest measured
 /// rate (1.1 * 10^7 units/s: a script on p = 2^16, 10 cycles of 205 supersteps in 12.6 s;
 /// random traffic there, 21 cycles in 16.6 s with its checks; at p = 4, 10^5 cycles of 16
 /// supersteps take 0.8 s). A given `max_cycles` past it is a config error; the default is
-/// `min(10^6, 2^29 / (schedule_len (p + 64)))`.
+/// `min(10^6, 2^29 / (schedule_len (p + 64) + p C))`. (Before, the `p C` local steps were not
+/// counted.)
 pub const SIM_WORK_LIMIT: u64 = 1 << 29;
 /// Cycle simulation: the work units of a superstep besides one per processor.
 pub const SIM_SUPERSTEP_UNITS: u64 = 64;
 
-/// The work units of one simulated cycle of `schedule_len` supersteps on `p` processors.
-pub fn sim_cycle_work(p: u64, schedule_len: u64) -> u64 {
-    schedule_len.saturating_mul(p.saturating_add(SIM_SUPERSTEP_UNITS))
+/// The work units of one simulated cycle of `schedule_len` supersteps on `p` processors with
+/// cycle length `c`: `schedule_len (p + 64) + p c`.
+pub fn sim_cycle_work(p: u64, schedule_len: u64, c: u64) -> u64 {
+    schedule_len
+        .saturating_mul(p.saturating_add(SIM_SUPERSTEP_UNITS))
+        .saturating_add(p.saturating_mul(c))
+}
+
+/// The most one simulated cycle (paper §4) can add to a run's logs, messages and ledger, in
+/// bytes: each of the `p` processors logs at most `C = c` processor-steps (step 1, stalled
+/// steps included) and submits at most `ceil(C/G)` messages (the gap), and the BSP ledger
+/// gains `schedule_len` superstep records. A run refuses a cycle (before it) whose worst case
+/// does not fit the memory left, so no cycle allocates past the limit.
+pub fn sim_cycle_estimate(p: u64, c: u64, gap: u64, schedule_len: u64) -> u64 {
+    let steps = p.saturating_mul(c);
+    let messages = p.saturating_mul(c.div_ceil(gap.max(1)));
+    sim_run_estimate(steps, messages)
+        .saturating_add(schedule_len.saturating_mul(SIM_BYTES_PER_RECORD))
 }
 
 /// `Ok` if `estimate` is within [`MEMORY_LIMIT`], else the error naming `field = value`.

@@ -52,6 +52,13 @@ pub trait LogpProcess: Clone + Send {
     fn fault(&self) -> Option<&str> {
         None
     }
+    /// The destination of the `Submit` just returned as the program computed it, when it
+    /// does not fit the action's `u32` (a script's `dest = -1` or `2^32`, carried as
+    /// `u32::MAX`): the machine's and the simulation's errors name it (paper §2: a message
+    /// goes to another processor `< p`). Default `None`.
+    fn submitted_dest(&self) -> Option<i64> {
+        None
+    }
     /// Whether the program only waits for a message: its next action is a `Receive`, and an
     /// empty one leaves it in the same state, so nothing but a message can move it on. When
     /// every running program awaits a message and none is in transit or buffered for it,

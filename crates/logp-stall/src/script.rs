@@ -278,6 +278,9 @@ pub struct Script {
     now: Step,
     halted: bool,
     fault: Option<String>,
+    /// The destination of the last submit as computed, when it does not fit a `u32` (the
+    /// action carries `u32::MAX`; the machine's error names this value).
+    wide_dest: Option<i64>,
     /// Instructions executed since the last step-taking one.
     zero_run: u32,
     /// Instructions that may still take no step, of this processor's share of the work limit.
@@ -398,6 +401,7 @@ impl Script {
             now: 0,
             halted: false,
             fault: None,
+            wide_dest: None,
             zero_run: 0,
             zero_left: zero_step_share(p),
         };
@@ -567,7 +571,9 @@ impl LogpProcess for Script {
                     return Action::Idle;
                 }
                 Instr::Submit { dest, payload } => {
-                    let d = u32::try_from(self.val(dest)).unwrap_or(u32::MAX);
+                    let v = self.val(dest);
+                    let d = u32::try_from(v).unwrap_or(u32::MAX);
+                    self.wide_dest = u32::try_from(v).is_err().then_some(v);
                     let words = payload.iter().map(|o| self.val(o)).collect();
                     self.last_comm = Some(now);
                     self.stepped();
@@ -588,6 +594,10 @@ impl LogpProcess for Script {
                 return Action::Idle;
             }
         }
+    }
+
+    fn submitted_dest(&self) -> Option<i64> {
+        self.wide_dest
     }
 
     fn on_receive(&mut self, msg: Option<Delivered<Vec<i64>>>, _now: Step) {

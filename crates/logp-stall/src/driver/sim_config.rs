@@ -175,7 +175,7 @@ fn execute(
 ) -> Result<SimRun, ModelError> {
     let (simulated, with_trace) = match source {
         Source::Workload { workload, r, seed } => {
-            let (judged, reference) = simulate_workload(&cfg, workload, r, seed)?;
+            let (judged, reference) = simulate_workload(&mut cfg, workload, r, seed)?;
             (Simulated::Workload { workload, judged, reference }, false)
         }
         Source::Program { program, trace } => {
@@ -183,6 +183,7 @@ fn execute(
                 .saturating_add(program.code_bytes(cfg.p()));
             limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p()), up_front)?;
             cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
+            check_first_cycle(&cfg)?;
             let params = cfg.logp();
             let simulated = match program.build(&params, cfg.delta, config)? {
                 Built::Compaction { procs, algorithm, x, bound } => {
@@ -251,7 +252,7 @@ type FinalStates = Vec<Vec<u64>>;
 
 /// The judged simulation of a generated workload, with the final states it must reach.
 fn simulate_workload(
-    cfg: &SimConfig,
+    cfg: &mut SimConfig,
     workload: Workload,
     r: u32,
     seed: u64,
@@ -268,10 +269,39 @@ fn simulate_workload(
         Workload::RandomTraffic => u64::from(r) * u64::from(cfg.p()),
     };
     let value = || format!("{r} with p = {} ({messages} messages)", cfg.p());
-    limits::check("r", value, limits::sim_estimate(u64::from(cfg.p()), messages))?;
+    let up_front = limits::sim_estimate(u64::from(cfg.p()), messages);
+    limits::check("r", value, up_front)?;
+    cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
+    check_first_cycle(cfg)?;
     let mut rng = netcore::rng::seeded(seed, 0);
     let (procs, reference) = programs(workload, cfg.p(), cfg.gap(), r, &mut rng);
     Ok((simulate_and_judge(cfg, procs)?, reference))
+}
+
+/// The first cycle's worst case (paper §4, step 1: `C` steps of each of the `p` processors,
+/// all logged) within the memory budget left by what was allocated up front, checked when
+/// the config is read: a config error naming `delta` (which sets `C = max{G, δ}`), before
+/// anything of the run's size is allocated. Later cycles are checked by the run before each
+/// one ([`Error::SimMemoryLimit`]).
+fn check_first_cycle(cfg: &SimConfig) -> Result<(), Error> {
+    let (p, c) = (u64::from(cfg.p()), cfg.cycle());
+    let first = limits::sim_cycle_estimate(p, c, cfg.gap(), cfg.schedule_len());
+    let left = cfg.memory_budget;
+    if first > left {
+        return Err(Error::MemoryLimit {
+            field: "delta",
+            value: format!(
+                "{} (with p = {p}, G = {}, a cycle of C = max(G, delta) = {c} steps may log p C = {} processor-steps: {first} bytes with its messages and superstep records, beside {} bytes of processors and programs)",
+                cfg.delta,
+                cfg.gap(),
+                p.saturating_mul(c),
+                limits::MEMORY_LIMIT - left
+            ),
+            estimate: first.saturating_add(limits::MEMORY_LIMIT - left),
+            limit: limits::MEMORY_LIMIT,
+        });
+    }
+    Ok(())
 }
 
 /// One run of `c`, refused before the run past the picture's lanes.

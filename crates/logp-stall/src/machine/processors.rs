@@ -183,7 +183,7 @@ impl<P: LogpProcess> Processors<P> {
                     return Err(Error::DestinationOutOfRange {
                         proc: i as u32,
                         step: t,
-                        dest,
+                        dest: self.procs[i].submitted_dest().unwrap_or(i64::from(dest)),
                         p: p as u32,
                     });
                 }

@@ -20,6 +20,16 @@ pub fn theorem2_cycle_bound(p: u32, gap: u64, delta: u64, g: u64, l: u64) -> f64
             * (1.0 / big_g + (g / big_g) / (1.0 + lg(c / big_g)) + (l / c) / (1.0 + lg(m))))
 }
 
+/// The divisor `1 + log min{C/G, l/g}` of Theorem 2's latency term (paper §4; the `min{..}`
+/// clamped to `>= 1` as in [`theorem2_cycle_bound`]): what a cycle's `O(log p)` supersteps
+/// gain from a longer cycle or a relatively cheaper barrier.
+pub fn theorem2_latency_divisor(gap: u64, delta: u64, g: u64, l: u64) -> f64 {
+    let (big_g, c) = (gap as f64, gap.max(delta) as f64);
+    let (g, l) = (g as f64, l as f64);
+    let m = if g == 0.0 { c / big_g } else { (c / big_g).min(l / g) }.max(1.0);
+    1.0 + lg(m)
+}
+
 /// Corollary 1 (`g = Theta(G)`, `l = Theta(L)`), slowdown for `delta = 1`: `(L/G) log p`.
 pub fn corollary1_delta1(p: u32, gap: u64, latency: u64) -> f64 {
     latency as f64 / gap as f64 * lg(f64::from(p))

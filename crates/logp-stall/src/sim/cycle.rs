@@ -79,6 +79,8 @@ impl<P: LogpProcess> Sim<P> {
             if k >= self.cfg.max_cycles {
                 return Err(Error::SimCycleLimit { max_cycles: self.cfg.max_cycles });
             }
+            // Refused before it runs if the cycle's worst case does not fit the memory left.
+            self.check_memory(k)?;
             // The ledger holds only supersteps: the cycle's are the records from here on.
             let before = self.m.ledger().records.len();
             let undone = self.local(k)?;
@@ -94,12 +96,15 @@ impl<P: LogpProcess> Sim<P> {
             }
             self.exchange(k)?;
             self.record(k, before, undone);
-            self.check_memory(k)?;
             k += 1;
         }
         Ok(self.report(k))
     }
 
+    /// Before cycle `k` (paper §4): the logs, messages and records so far plus the most the
+    /// cycle can add (`p C` logged steps, `p ceil(C/G)` messages, `schedule_len` records;
+    /// [`crate::limits::sim_cycle_estimate`]) must fit the memory budget. (Before, the check
+    /// ran after each cycle, so one cycle of `p C` steps could pass the limit first.)
     fn check_memory(&self, k: u64) -> Result<(), Error> {
         if self.cfg.memory_budget == u64::MAX {
             return Ok(());
@@ -108,14 +113,19 @@ impl<P: LogpProcess> Sim<P> {
         let steps: u64 = nodes.iter().map(|n| n.log.len() as u64).sum();
         let messages: u64 = nodes.iter().map(|n| u64::from(n.sent)).sum();
         let records = self.m.ledger().records.len() as u64;
+        let p = u64::from(self.cfg.p());
+        let next =
+            crate::limits::sim_cycle_estimate(p, self.c, self.cfg.gap(), self.cfg.schedule_len());
         let estimate = crate::limits::sim_run_estimate(steps, messages)
-            .saturating_add(records.saturating_mul(crate::limits::SIM_BYTES_PER_RECORD));
+            .saturating_add(records.saturating_mul(crate::limits::SIM_BYTES_PER_RECORD))
+            .saturating_add(next);
         if estimate > self.cfg.memory_budget {
             return Err(Error::SimMemoryLimit {
                 cycle: k,
                 steps,
                 messages,
                 records,
+                next_steps: p.saturating_mul(self.c),
                 estimate,
                 limit: self.cfg.memory_budget,
             });

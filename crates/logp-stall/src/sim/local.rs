@@ -174,8 +174,10 @@ fn submit<P: LogpProcess>(
     check_comm(node.last_comm, step, local.gap, pid)?;
     let p = local.p;
     if dest >= p || dest == pid {
+        // A script's destination past `u32` is named as it computed it.
+        let named = node.process.submitted_dest().unwrap_or(i64::from(dest));
         return Err(format!(
-            "P{pid} submits to P{dest} at step {step} (destination must be another processor < p = {p})"
+            "P{pid} submits to P{named} at step {step} (destination must be another processor < p = {p})"
         ));
     }
     let seq = node.sent;

@@ -124,8 +124,8 @@ pub struct SimConfig {
     /// Cycle limit.
     pub(crate) max_cycles: u64,
     /// Memory the run's logs and messages may take, in bytes (estimated per logged
-    /// processor-step and per message, `limits::sim_run_estimate`); checked after every
-    /// cycle. Not a config key: a single run sets it from the memory limit.
+    /// processor-step and per message, `limits::sim_run_estimate`); checked before every
+    /// cycle with the cycle's worst case (`limits::sim_cycle_estimate`). Not a config key: a single run sets it from the memory limit.
     pub(crate) memory_budget: u64,
 }
 
@@ -240,16 +240,18 @@ impl SimConfig {
     /// `max_cycles` whose work passes [`limits::SIM_WORK_LIMIT`] is refused; the default is
     /// `10^6` cycles or fewer, as the work limit allows (at least one).
     fn cycles_within_work_limit(&self, given: Option<u64>) -> Result<u64, Error> {
-        let per_cycle = limits::sim_cycle_work(u64::from(self.p()), self.schedule_len());
+        let per_cycle =
+            limits::sim_cycle_work(u64::from(self.p()), self.schedule_len(), self.cycle());
         let most = (limits::SIM_WORK_LIMIT / per_cycle.max(1)).max(1);
         match given {
             Some(m) if m > most => Err(Error::SimParam {
                 field: "max_cycles",
-                rule: "max_cycles * schedule_len * (p + 64) <= 2^29 work units",
+                rule: "max_cycles * (schedule_len * (p + 64) + p * C) <= 2^29 work units",
                 value: format!(
-                    "max_cycles = {m} with schedule_len = {}, p = {} (at most {most})",
+                    "max_cycles = {m} with schedule_len = {}, p = {}, C = {} (at most {most})",
                     self.schedule_len(),
-                    self.p()
+                    self.p(),
+                    self.cycle()
                 ),
             }),
             Some(m) => Ok(m),

@@ -39,9 +39,9 @@ fn zero_step_work_is_bounded_by_the_work_limit() {
 }
 
 /// The cycle simulation's work limit: on p = 2^16 with fan-in 2 a cycle is
-/// schedule_len = 3 + 136 (bitonic, k = 16) + 2 (2 * 16 + 1) = 205 supersteps, 205 (2^16 + 64) =
-/// 13448000 units, so 2^29 units allow 39 cycles: `max_cycles = 40` is refused before the run
-/// (exit 2); the default is 39.
+/// schedule_len = 3 + 136 (bitonic, k = 16) + 2 (2 * 16 + 1) = 205 supersteps and C = 2 steps,
+/// 205 (2^16 + 64) + 2^16 * 2 = 13579072 units, so 2^29 units allow 39 cycles:
+/// `max_cycles = 40` is refused before the run (exit 2); the default is 39.
 #[test]
 fn sim_work_limit_refuses_max_cycles_past_it() {
     let text = |cycles: &str| {
@@ -53,7 +53,7 @@ fn sim_work_limit_refuses_max_cycles_past_it() {
     assert_eq!(err.fault(), Fault::Input);
     let message = err.to_string();
     assert!(
-        message.contains("max_cycles = 40 with schedule_len = 205, p = 65536 (at most 39)"),
+        message.contains("max_cycles = 40 with schedule_len = 205, p = 65536, C = 2 (at most 39)"),
         "{message}"
     );
     let cfg: logp_stall::sim::SimConfig =

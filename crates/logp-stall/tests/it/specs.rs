@@ -492,3 +492,22 @@ fn invalid_parameters_do_not_deserialise() {
     let r: LogpParams = serde_json::from_str(&relaxed).unwrap();
     assert!(!r.paper_assumptions_hold());
 }
+
+/// A script's destination outside `u32` is named as computed: `dest = -1` and
+/// `dest = 2^32` are different errors, not both "P4294967295".
+#[test]
+fn script_destination_outside_u32_is_named_as_computed() {
+    for (dest, named) in [("-1", "P-1"), ("4294967296", "P4294967296"), ("9", "P9")] {
+        let text = format!(
+            "kind = \"logp\"\np = 4\nG = 2\nL = 2\nrule = \"delta\"\ndelta = 1\n[program]\ntype = \"script\"\n[program.procs]\n2 = [{{ op = \"submit\", dest = {dest}, payload = [1] }}]\n"
+        );
+        let cfg = ConfigFile::new(&text, std::path::Path::new("."));
+        let err = logp_stall::driver::LogpStall.run_config(&cfg).err().map(|e| e.to_string());
+        assert_eq!(
+            err,
+            Some(format!(
+                "submit: P2 at step 0 sends to {named}, but dest must satisfy dest < p = 4"
+            )),
+        );
+    }
+}

@@ -161,6 +161,11 @@ pub struct SeparationRow {
     pub legal: bool,
     /// Outputs equal the reference.
     pub verified: bool,
+    /// The last step at which a message to `P_0` or `P_1` arrives (`max t_m`; none for
+    /// `bsp`): what the O(L) of §3 is about, since `T` itself is fixed by the schedule.
+    pub last_arrival: Option<u64>,
+    /// `last_arrival / L`.
+    pub arrival_over_l: Option<f64>,
 }
 
 /// The study.
@@ -219,12 +224,12 @@ impl Study for SeparationStudy {
         x[i1 as usize] = -(i64::from(i1) + 1);
         let want = reference_compaction(p, &x)?;
         let mut adv = PolicyAdversary::of(q.adversary, rng.random::<u64>());
-        let (t, bound, stalled, violating, legal, got) = match q.algorithm {
+        let (t, bound, stalled, violating, legal, got, last_arrival) = match q.algorithm {
             Algorithm::Bsp => {
                 let bsp = BspParams::new(netcore::bsp::Bsp { p, g: l, l })?;
                 let (got, ledger) = bsp_two_compaction(bsp.clone(), &x)?;
                 let cost = ledger.cost(&bsp)?;
-                (cost, bsp_compaction_bound(&bsp), 0, 0, true, got)
+                (cost, bsp_compaction_bound(&bsp), 0, 0, true, got, None)
             }
             alg => {
                 let (rule, procs, bound) = if alg == Algorithm::Delta {
@@ -244,6 +249,9 @@ impl Study for SeparationStudy {
                 let e = run(&cfg, procs, &mut adv)?;
                 let legal = check_legal(&e.trace, CheckOpts::default()).is_ok();
                 let t = e.t as f64;
+                // The arrival times t_m the adversary chose for the messages to P_0 and P_1.
+                let last_arrival =
+                    e.trace.messages.iter().filter(|m| m.dest < 2).map(|m| m.deliver).max();
                 (
                     t,
                     bound as f64,
@@ -251,6 +259,7 @@ impl Study for SeparationStudy {
                     e.violating,
                     legal,
                     outputs(&e.states),
+                    last_arrival,
                 )
             }
         };
@@ -268,6 +277,8 @@ impl Study for SeparationStudy {
             violating,
             legal,
             verified: got == want,
+            last_arrival,
+            arrival_over_l: last_arrival.map(|a| a as f64 / l as f64),
         }])
     }
     fn claims(&self) -> Vec<Claim> {
@@ -297,19 +308,43 @@ impl Study for SeparationStudy {
             .only("algorithm", "sf_tree")
             .consistency()
             .of("Theorem 1"),
-            // §3: the δ-LogP algorithm takes O(L) for any δ >= 1. Over log p = 4..14 a T/L
-            // growing like sqrt(log p) (Theorem 1's stall-free bound: no separation) spans a
-            // factor 1.87, like log p a factor 3.5; the band spans 1.21.
+            // Consistency, not a result (referee finding; it was stated as REPRODUCED
+            // before): P_0 and P_1 wait until D = 4G + 2L + δ and receive at D and D + G
+            // whatever the arrivals, so T = D + G + 1 = (7 + (δ+1)/L) L by construction and
+            // the band can fail only if the engine breaks; its rivals were rejected only by
+            // the scaling of synthetic rows.
             Claim::within(
-                "δ-LogP 2-compaction takes O(L) (§3): T/L = 7 + (δ+1)/L stays in [7, 8.5] for every p, δ and adversary",
+                "δ-LogP 2-compaction's time is its schedule's 7 + (δ+1)/L times L: T/L stays in [7, 8.5] for every p, δ and adversary",
                 "t_over_l",
                 7.0,
                 8.5,
             )
             .only("algorithm", "delta")
-            .result(Law::new("T = Θ(L)"))
-            .rival(Law::new("T = Θ(L sqrt(log p)) (Theorem 1's stall-free bound)").pow("log_p", 0.5))
-            .rival(Law::new("T = Θ(L log p)").pow("log_p", 1.0))
+            .consistency()
+            .of("δ-LogP 2-compaction (§3)"),
+            // §3's O(L) content: every message to P_0 and P_1 arrives within O(L) of the
+            // start under any adversary, so waiting a fixed D = O(L) is enough. The measured
+            // last arrival (max t_m) under the worst adversary, per L and δ, must not grow
+            // with p: at most x1.25 from log p = 4 to 14, where a law like sqrt(log p)
+            // (Theorem 1's stall-free bound) grows x1.87 and log p x3.5. Placement high
+            // only: there both nonzeros send both messages at every p, while a random
+            // placement that hits P_0 or P_1 sends fewer (no message to itself), which
+            // changes the last arrival with the draw, not with p (its rows: 4.0..7.0 L).
+            Claim::grows_at_most(
+                "δ-LogP 2-compaction's messages arrive in O(L) (§3): the last arrival at P_0/P_1 under the worst adversary, over L, grows at most x1.25 from the smallest to the largest p (nonzeros at P_{p-2}, P_{p-1})",
+                "arrival_over_l",
+                "log_p",
+                1.25,
+            )
+            .only("algorithm", "delta")
+            .only("adversary", "worst")
+            .only("placement", "high")
+            .result(Law::new("max t_m = Θ(L)"))
+            .rival(
+                Law::new("max t_m = Θ(L sqrt(log p)) (Theorem 1's stall-free bound)")
+                    .pow("log_p", 0.5),
+            )
+            .rival(Law::new("max t_m = Θ(L log p)").pow("log_p", 1.0))
             .of("δ-LogP 2-compaction (§3)"),
             Claim::flat(
                 "δ-LogP T/L does not depend on p at fixed L = 16, δ = L (our schedule waits a fixed D = 4G + 2L + δ)",
@@ -376,6 +411,11 @@ impl Study for SeparationStudy {
             Column::new("violating", "submissions violating the capacity ceil(L/G)"),
             Column::new("legal", "the trace passes the legality checker"),
             Column::new("verified", "the outputs of P_0, P_1 equal the reference"),
+            Column::new(
+                "last_arrival",
+                "the last arrival step max t_m of a message to P_0 or P_1 (empty for bsp)",
+            ),
+            Column::new("arrival_over_l", "last_arrival / L"),
         ]
     }
     fn findings(&self, rows: &[JsonObject]) -> Vec<String> {

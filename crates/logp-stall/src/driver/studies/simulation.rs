@@ -157,7 +157,8 @@ pub struct SimRow {
     pub undone: u64,
     /// Total BSP cost.
     pub bsp_cost: f64,
-    /// Measured BSP cost per cycle M.
+    /// Measured BSP cost per cycle `M = bsp_cost / cycles`; `cycles` includes the final cycle,
+    /// which runs only the local superstep (paper §4's cycle without its exchange).
     pub cost_per_cycle: f64,
     /// Theorem 2's bound per cycle (constant 1).
     pub bound_thm2: f64,
@@ -171,6 +172,11 @@ pub struct SimRow {
     pub supersteps_per_cycle: u64,
     /// Supersteps per cycle / log2 p.
     pub steps_per_log_p: f64,
+    /// Theorem 2's latency divisor `1 + log2 min{C/G, l/g}` (clamped `>= 1`).
+    pub thm2_divisor: f64,
+    /// Supersteps per cycle x `thm2_divisor` / log2 p: flat across `L/G` if the count gains
+    /// the whole divisor, as the bound's l-term says (paper §4, Theorem 2).
+    pub steps_x_divisor_per_log_p: f64,
     /// Corollary 1's slowdown for this δ (δ = 1: (L/G) log p; δ = L: 1 + log p / min{G, 1 + log(L/G)}).
     pub bound_cor1: f64,
     /// σ / bound_cor1.
@@ -203,6 +209,8 @@ fn run_point(point: &SimPoint, rng: &mut SimRng) -> Result<Vec<SimRow>, ModelErr
     let cost_per_cycle = cost / rep.cycles as f64;
     let bound = bounds::theorem2_cycle_bound(cfg.p(), cfg.gap(), cfg.delta, cfg.g, cfg.l);
     let sigma = cost / rep.simulated_steps as f64;
+    let supersteps = rep.cycle_stats.iter().map(|c| c.supersteps).max().unwrap_or(0);
+    let divisor = bounds::theorem2_latency_divisor(cfg.gap(), cfg.delta, cfg.g, cfg.l);
     let bound_cor1 = match point.delta {
         DeltaChoice::One => bounds::corollary1_delta1(cfg.p(), cfg.gap(), cfg.latency()),
         _ => bounds::corollary1_delta_l(cfg.p(), cfg.gap(), cfg.latency()),
@@ -228,9 +236,10 @@ fn run_point(point: &SimPoint, rng: &mut SimRng) -> Result<Vec<SimRow>, ModelErr
         ratio_thm2: cost_per_cycle / bound,
         ratio_thm2_log: cost_per_cycle / (bound * lg),
         sigma,
-        supersteps_per_cycle: rep.cycle_stats.iter().map(|c| c.supersteps).max().unwrap_or(0),
-        steps_per_log_p: rep.cycle_stats.iter().map(|c| c.supersteps).max().unwrap_or(0) as f64
-            / lg,
+        supersteps_per_cycle: supersteps,
+        steps_per_log_p: supersteps as f64 / lg,
+        thm2_divisor: divisor,
+        steps_x_divisor_per_log_p: supersteps as f64 * divisor / lg,
         bound_cor1,
         ratio_cor1: sigma / bound_cor1,
         ratio_cor1_log: sigma / (bound_cor1 * lg),
@@ -281,7 +290,10 @@ fn sim_glossary() -> Vec<Column> {
         Column::new("max_s", "largest set S of messages routed in one cycle"),
         Column::new("undone", "LogP steps undone (delta < G)"),
         Column::new("bsp_cost", "total BSP cost (BSP time units)"),
-        Column::new("cost_per_cycle", "BSP cost per simulated cycle M (BSP time units)"),
+        Column::new(
+            "cost_per_cycle",
+            "BSP cost per simulated cycle M = bsp_cost / cycles (BSP time units; cycles include the final local-only cycle, which exchanges nothing)",
+        ),
         Column::new(
             "bound_thm2",
             "Theorem 2's bound on the BSP cost per cycle, constant 1 (BSP time units)",
@@ -297,6 +309,14 @@ fn sim_glossary() -> Vec<Column> {
             "supersteps of a full cycle, counted by the ledger (sort, scans, route, local)",
         ),
         Column::new("steps_per_log_p", "supersteps per cycle / log2 p"),
+        Column::new(
+            "thm2_divisor",
+            "Theorem 2's latency divisor 1 + log2 min{C/G, l/g} (min clamped >= 1)",
+        ),
+        Column::new(
+            "steps_x_divisor_per_log_p",
+            "supersteps per cycle x thm2_divisor / log2 p (flat across L/G if the divisor is gained)",
+        ),
         Column::new("verified", "every processor received exactly the payloads sent to it"),
         Column::new("invariants_ok", "the per-cycle invariants held"),
         Column::new("legal", "the simulated execution passes the legality checker"),
@@ -552,12 +572,41 @@ fn bitonic_consistency(statement: &str, y: &str) -> Claim {
         .consistency()
 }
 
+/// The paragraph of the model's docs on the divisor `1 + log min{C/G, l/g}` the cascade does
+/// not gain.
+const DIVISOR_DOCS: &str = "docs/models/logp-stall.md#theorem-2-the-divisor-of-the-latency-term";
+
+/// Theorem 2's latency term (paper §4) at fixed p: `l log p / (1 + log min{C/G, l/g})` per
+/// cycle needs the supersteps per cycle to shrink by the divisor as `C/G = l/g = L/G` grows
+/// (δ = L, g/G = l/L). Across `L/G = 1..16` the divisor grows x5: a count that gains it keeps
+/// `supersteps x divisor / log p` flat, one that never gains from `C/G` (the rival) grows it
+/// x5. A cycle's 5 supersteps outside the sort and the scans (3, and 1 per scan) do not
+/// shrink: the law with them scores x1.10-1.20 on this grid (100 = 95 + 5 supersteps at
+/// L/G = 1 and log p = 6 become 95/5 + 5 = 24, x1.20; 196 become 43.2, x1.10), so the band
+/// is x1.5. The cascade's fan-in stops at 4, so it gains about x2.2 (x2.25-2.40, and x2.19
+/// in the limit of large k) and the claim is expected NOT REPRODUCED ([`DIVISOR_DOCS`]).
+fn divisor_claim() -> Claim {
+    Claim::grows_at_most(
+        "sort = cascade, δ = L: at fixed p, supersteps per cycle x (1 + log min{C/G, l/g}) / log p grows at most x1.5 from L/G = 1 to 16, as the l-term of Theorem 2's bound needs (a count that gains the whole divisor grows x1.10-1.20 with a cycle's 5 fixed supersteps; one that never gains from C/G grows x5, the divisor 1 + log 16)",
+        "steps_x_divisor_per_log_p",
+        "l_over_g",
+        1.5,
+    )
+    .only("sort", SortAlgorithm::Cascade)
+    .only("delta", "latency")
+    .result(Law::new("supersteps per cycle = Θ(log p / (1 + log min{C/G, l/g}))"))
+    .rival(
+        Law::new("supersteps per cycle = Θ(log p), no gain from C/G").pow("thm2_divisor", 1.0),
+    )
+    .expect(Verdict::NotReproduced, DIVISOR_DOCS)
+}
+
 /// Theorem 2's correctness (paper §4): the simulated execution is a legal δ-LogP execution,
 /// and the LogP programs do in it what they do on the direct machine.
 fn correctness_claims() -> Vec<Claim> {
     vec![
         Claim::all_true(
-            "the simulated execution is a legal δ-LogP execution (with the strict unstall w_i = t̄ + 1: the paper's step 5(a) sets w_i = t̄, which its own rule t̄ < t'' forbids)",
+            "the simulated execution is a legal δ-LogP execution, for the algorithm with a one-step correction: the strict unstall w_i = t̄ + 1 (the paper's step 5(a) sets w_i = t̄, which its own rule t̄ < t'' forbids: the checker's rule L10)",
             "legal",
         )
         .exact()
@@ -565,7 +614,7 @@ fn correctness_claims() -> Vec<Claim> {
         // A replay the direct machine refused at a limit compares nothing: the claim covers
         // the rows whose replay ran (docs/models/logp-stall.md, Limits).
         Claim::all_true(
-            "replayed on the direct machine it gives identical ops and final states (rows whose replay ran; the direct machine refuses a trace past its limit)",
+            "replayed on the direct machine it gives identical ops and final states, for the algorithm with the one-step correction w_i = t̄ + 1 (rows whose replay ran; the direct machine refuses a trace past its limit)",
             "replay_equal",
         )
         .only("replay_ran", true)
@@ -617,14 +666,18 @@ impl Study for Theorem2Study {
             )
             .of("Theorem 2"),
             // The bound's l-term, l log p / (1 + log min{C/G, l/g}) per cycle, allows
-            // O(log p) supersteps per cycle at fixed parameters: the ledger's count.
+            // O(log p) supersteps per cycle at fixed parameters: the ledger's count. Fitted
+            // within groups of fixed C/G and l/g, where the divisor is a constant, so this
+            // shows the growth in log p only (referee finding; it was worded as the l-term's
+            // whole need before); the divisor is the next claim's.
             cascade_result(
-                &format!("supersteps per cycle / log p stays bounded, as the l-term of Theorem 2's bound (l log p / (1 + log min{{C/G, l/g}}) per cycle) needs: its fitted exponent in log p is at most {STEPS_HI} (log^1.5 p supersteps give 0.5, the bitonic sort's log^2 p give 1)"),
+                &format!("supersteps per cycle grow as log p at fixed C/G and l/g (the growth in p of the l-term of Theorem 2's bound; the divisor 1 + log min{{C/G, l/g}} is constant in each group and checked by the next claim): the fitted exponent of supersteps / log p in log p is at most {STEPS_HI} (log^1.5 p supersteps give 0.5, the bitonic sort's log^2 p give 1)"),
                 "steps_per_log_p",
                 "log p supersteps",
                 STEPS_HI,
             )
             .of("Theorem 2"),
+            divisor_claim().of("Theorem 2"),
             bitonic_consistency(
                 "supersteps per cycle / log p grows: the bitonic sort's k(k+1)/2 supersteps",
                 "steps_per_log_p",
@@ -726,13 +779,15 @@ impl Study for Corollary1Study {
             )
             .only("delta", "latency")
             .of("Corollary 1"),
+            // Fitted per L/G: the growth in log p only; the divisor is the next claim's.
             cascade_result(
-                &format!("supersteps per cycle / log p stays bounded (the slowdown's log p term): its fitted exponent in log p is at most {STEPS_HI} (the bitonic sort's log^2 p give 1)"),
+                &format!("supersteps per cycle grow as log p at fixed L/G (the slowdown's log p term; its divisor 1 + log min{{C/G, l/g}} is constant in each group and checked by the next claim): the fitted exponent of supersteps / log p in log p is at most {STEPS_HI} (the bitonic sort's log^2 p give 1)"),
                 "steps_per_log_p",
                 "log p supersteps",
                 STEPS_HI,
             )
             .of("Corollary 1"),
+            divisor_claim().of("Corollary 1"),
             bitonic_consistency(
                 "slowdown / Corollary 1's slowdown grows by up to one log p factor, the sort's k(k+1)/2 supersteps, for δ = 1 and δ = L",
                 "ratio_cor1",
