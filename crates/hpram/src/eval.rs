@@ -113,9 +113,13 @@ impl Pricer<'_> {
     /// The terms of `counts` steps of node `n` (no β).
     fn steps(&self, n: &CostNode, counts: StepCounts, formula: Formula) -> Own {
         let p = n.procs as u64;
+        // Paper Section 2.3.1: in the uniform variant `ℓ` is "a function of the number of
+        // processors in the entire H-PRAM, regardless of the size of a sub-PRAM", so every node
+        // pays the root's latency, `ℓ(P)` at level 1 (a per-level model's `ℓ_1`, not its own
+        // level's row; `docs/models/hpram.md`, Choices: Latency per variant).
         let l = match self.variant {
             MemoryVariant::NonUniform => self.model.latency(p, n.level),
-            MemoryVariant::Uniform => self.model.latency(self.root_procs, n.level),
+            MemoryVariant::Uniform => self.model.latency(self.root_procs, 1),
         };
         let sa = self.model.alpha_sync(p, n.level);
         let StepCounts { t, t_phases, c, b } = counts;

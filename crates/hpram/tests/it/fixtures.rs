@@ -50,6 +50,7 @@ fn fixture_costs() {
         ("library-file-prefix-sums.toml", 40),
         ("network-tree-hier-p4-hypercube.toml", 27),
         ("per-level-tree-hier-p4.toml", 27),
+        ("per-level-tree-hier-p4-uniform.toml", 34),
     ] {
         assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
     }
@@ -108,4 +109,18 @@ fn per_level_fixture_by_hand() {
         (model["tau"].as_u64(), model["formulas"]["two_stage"].as_u64()),
         (Some(35), Some(18))
     );
+}
+
+/// The per-level model under uniform memory by hand (the fixture's comment; paper Section
+/// 2.3.1): every node pays the root's `l_1 = 5`, so E3 costs `(1 + 2·5) + (1 + 2·5) + (3 + 5·5)
+/// = 50` in every formula (no synchronisation cost), against 22 non-uniform (`l_2 = l_3 = 1`).
+#[test]
+fn per_level_uniform_fixture_by_hand() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
+    let report = run(&root.join("per-level-tree-hier-p4-uniform.toml"));
+    let model = &report["report"]["per_level_model"];
+    assert_eq!(model["tau"].as_u64(), Some(50));
+    for f in ["exact", "phase_refined", "simplified", "two_stage"] {
+        assert_eq!(model["formulas"][f].as_u64(), Some(50), "{f}");
+    }
 }
