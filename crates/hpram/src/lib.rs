@@ -66,7 +66,7 @@ mod word;
 
 pub use async_comm::{Accessor, AsyncKind};
 pub use builtin::{Builtin, BuiltinParams, BuiltinRun, run_builtin};
-pub use config::{Config, MAX_THREADS, MemoryVariant, REGISTERS, SubModel};
+pub use config::{Config, MAX_DEPTH, MAX_THREADS, MemoryVariant, REGISTERS, SubModel};
 pub use cost_model::{
     CostModel, Network, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };

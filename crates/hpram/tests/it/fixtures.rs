@@ -124,3 +124,39 @@ fn per_level_uniform_fixture_by_hand() {
         assert_eq!(model["formulas"][f].as_u64(), Some(50), "{f}");
     }
 }
+
+/// A config from text (the fixtures' directory for relative paths).
+fn run_text(text: &str) -> serde_json::Value {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
+    match Hpram.run_config(&ConfigFile::new(text, &dir)) {
+        Ok(r) => serde_json::json!({ "report": r.report }),
+        Err(e) => {
+            serde_json::json!({ "error": e.to_string(), "fault": format!("{:?}", e.fault()) })
+        }
+    }
+}
+
+/// The deepest hierarchy a config may ask for runs within a test thread's stack (2 MiB): a shape
+/// nested 63 deep on `P = 1` with `max_depth = 64` (the cap), an `r` at the bottom, in full
+/// and count-only mode. Each level costs nothing but the bottom leaf's one read at `ℓ(1) = 1`
+/// (hypercube: `s_α(1) = 0`, `s_β(1, 1) = ⌈log₂1⌉ = 0`), so `tau = 1`. A shape nested
+/// 200000 deep is refused by the parser at the 64th `[` (offset 3·63), not a stack overflow.
+#[test]
+fn deepest_shape_runs_and_deeper_is_refused() {
+    let nest = |d: usize, leaf: &str| format!("{}{leaf}{}", "[1:".repeat(d), "]".repeat(d));
+    for mode in ["full", "count-only"] {
+        let leaf = if mode == "full" { "r" } else { "c" };
+        let text = format!(
+            "algorithm = \"shape\"\nprocs = 1\nmax_depth = 64\nmode = \"{mode}\"\nshape = \"{}\"\n",
+            nest(63, leaf)
+        );
+        let report = run_text(&text);
+        assert_eq!(report["report"]["tau"], 1, "{mode}: {report}");
+        assert_eq!(report["report"]["depth"], 64, "{mode}");
+    }
+    let text = format!("algorithm = \"shape\"\nprocs = 1\nshape = \"{}\"\n", nest(200_000, ""));
+    let report = run_text(&text);
+    let error = report["error"].as_str().expect("an error");
+    assert!(error.contains("nested at most 63 deep") && error.contains("offset 189"), "{error}");
+    assert_eq!(report["fault"], "Input");
+}
