@@ -37,7 +37,7 @@
 //! let done = run(&Config::new(4, 16), algs::tree_reduce(algs::TreeForm::Hier), vec![], &input)?;
 //! assert_eq!(done.memory[0], 120);
 //! let cube = Preset::Hypercube(SyncScale::Diam);
-//! assert_eq!(done.cost.eval(&cube, MemoryVariant::NonUniform, Formula::Exact).total, 27);
+//! assert_eq!(done.cost.eval(&cube, MemoryVariant::NonUniform, Formula::Exact)?.total, 27);
 //! # Ok::<(), hpram::HpramError>(())
 //! ```
 

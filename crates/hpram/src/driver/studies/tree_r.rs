@@ -135,10 +135,12 @@ impl Study for TreeR {
         let cfg = Config::new(procs, n);
         let flat = run(&cfg, tree_reduce(TreeForm::Flat), vec![], &input)?;
         let hier = run(&cfg, tree_reduce(TreeForm::Hier), vec![], &input)?;
-        let price = |tree: &crate::CostTree, v| tree.eval(&preset, v, Formula::PhaseRefined).total;
-        let tau_flat = price(&flat.cost, MemoryVariant::NonUniform);
-        let tau_hier = price(&hier.cost, MemoryVariant::NonUniform);
-        let tau_uhier = price(&hier.cost, MemoryVariant::Uniform);
+        let price = |tree: &crate::CostTree, v| {
+            tree.eval(&preset, v, Formula::PhaseRefined).map(|e| e.total)
+        };
+        let tau_flat = price(&flat.cost, MemoryVariant::NonUniform)?;
+        let tau_hier = price(&hier.cost, MemoryVariant::NonUniform)?;
+        let tau_uhier = price(&hier.cost, MemoryVariant::Uniform)?;
         let mut excess = 0;
         let mut size = 2u64;
         while size <= procs as u64 {
@@ -153,7 +155,7 @@ impl Study for TreeR {
         let flat_over_hier = tau_flat as f64 / tau_hier as f64;
         let hier_eval = |f| hier.cost.eval(&preset, MemoryVariant::NonUniform, f);
         let (simplified, two_stage) =
-            (hier_eval(Formula::Simplified), hier_eval(Formula::TwoStage));
+            (hier_eval(Formula::Simplified)?, hier_eval(Formula::TwoStage)?);
         Ok(vec![TreeRRow {
             p,
             r: r as u64,

@@ -111,7 +111,7 @@ pub fn tree_cost(
 ) -> Result<u64, HpramError> {
     let cfg = Config::new(1 << log_p, 1 << log_n);
     let tree = count(&cfg, tree_reduce(form), vec![])?;
-    Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total)
+    Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined)?.total)
 }
 
 /// `P*(N, 1/2)` of tree reduction in form `form`: the largest `P = 2^k <= N = 2^log_n` with
