@@ -315,6 +315,19 @@ fn config_errors_exit_2_and_failed_runs_exit_1() {
             "root/p0[0]/p0: partition sizes [6, 3, 1, 1]",
         ),
         ("hpram", fixture("hpram/bad-unknown-field.toml"), 2, "unknown field `formulae`"),
+        (
+            "hpram",
+            fixture("hpram/bad-shape-local-words-one.toml"),
+            2,
+            "local_words must satisfy local_words >= 2 for a shape with access items",
+        ),
+        (
+            "hpram",
+            fixture("hpram/bad-shape-nesting-too-deep.toml"),
+            2,
+            "partitions nested at most 63 deep",
+        ),
+        ("hpram", fixture("hpram/bad-constant-cost-overflow.toml"), 2, "the cost overflows u64"),
         ("pram", fixture("pram/bad-register.toml"), 2, "line 6: register r16 out of range"),
         ("pram", fixture("pram/bad-missing-label.toml"), 2, "line 7: unknown label `nowhere`"),
         (

@@ -171,9 +171,10 @@ pub fn dbsp(
     Ok(row.priced(cost, Some(bound), report.verified))
 }
 
-/// The phase-refined, non-uniform cost of `tree` under `preset` (paper Section 2.3.2).
-fn price(tree: &CostTree, preset: &Preset) -> f64 {
-    tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total as f64
+/// The phase-refined, non-uniform cost of `tree` under `preset` (paper Section 2.3.2); hpram's
+/// checked pricing refuses a cost past `u64`.
+fn price(tree: &CostTree, preset: &Preset) -> Result<f64, hpram::HpramError> {
+    Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined)?.total as f64)
 }
 
 /// The program as a flat H-PRAM (`hpram::run_program`) on `P = S` processors, priced under
@@ -183,16 +184,13 @@ pub fn hpram_flat(instance: &Instance) -> Result<Vec<MachineRun>, ModelError> {
         run_program("cross-pram", &instance.program, &instance.input, &Limits::default(), 0)?;
     let verified = output_ok(instance, &done.run.memory);
     let procs = u64::from(instance.program.ppus());
-    Ok(HpramPreset::ALL
-        .iter()
-        .map(|&preset| {
-            MachineRun::new(Machine::HpramFlat(preset), procs, &done.pram.cost).priced(
-                price(&done.run.cost, &preset.preset()),
-                None,
-                verified,
-            )
-        })
-        .collect())
+    let mut rows = Vec::new();
+    for preset in HpramPreset::ALL {
+        let cost = price(&done.run.cost, &preset.preset())?;
+        let row = MachineRun::new(Machine::HpramFlat(preset), procs, &done.pram.cost);
+        rows.push(row.priced(cost, None, verified));
+    }
+    Ok(rows)
 }
 
 /// hpram's hierarchical algorithm for the same function as `algorithm`, if it has one whose
@@ -226,16 +224,13 @@ pub fn hpram_hier(
     let params = BuiltinParams::new(builtin, procs, data.len())?;
     let done = run_builtin(&params, data, 0)?;
     let verified = done.output == instance.expected;
-    Ok(HpramPreset::ALL
-        .iter()
-        .map(|&preset| {
-            MachineRun::new(Machine::HpramHier(preset), procs as u64, reference).priced(
-                price(&done.cost, &preset.preset()),
-                None,
-                verified,
-            )
-        })
-        .collect())
+    let mut rows = Vec::new();
+    for preset in HpramPreset::ALL {
+        let cost = price(&done.cost, &preset.preset())?;
+        let row = MachineRun::new(Machine::HpramHier(preset), procs as u64, reference);
+        rows.push(row.priced(cost, None, verified));
+    }
+    Ok(rows)
 }
 
 /// Every machine's run of `algorithm` at size `n` with the input of `seed`: the reference,

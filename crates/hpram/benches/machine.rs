@@ -35,7 +35,9 @@ fn bench(c: &mut Criterion) {
     g.bench_function("price-hier-all-formulas", |b| {
         b.iter(|| {
             Formula::ALL.map(|f| {
-                tree.eval(&Preset::Hypercube(SyncScale::Diam), MemoryVariant::NonUniform, f).total
+                tree.eval(&Preset::Hypercube(SyncScale::Diam), MemoryVariant::NonUniform, f)
+                    .expect("prices")
+                    .total
             })
         })
     });
@@ -53,6 +55,7 @@ fn bench(c: &mut Criterion) {
                 let tree = count(black_box(&cfg), alg.clone(), vec![]).expect("counts");
                 Formula::ALL.map(|f| {
                     tree.eval(&Preset::Hypercube(SyncScale::Diam), MemoryVariant::NonUniform, f)
+                        .expect("prices")
                         .total
                 })
             })

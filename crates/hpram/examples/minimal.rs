@@ -11,7 +11,7 @@ fn main() -> Result<(), hpram::HpramError> {
     print!("{}", done.cost.render());
     let cube = Preset::Hypercube(SyncScale::Diam);
     for formula in Formula::ALL {
-        let eval = done.cost.eval(&cube, MemoryVariant::NonUniform, formula);
+        let eval = done.cost.eval(&cube, MemoryVariant::NonUniform, formula)?;
         println!("{formula:?}: tau = {}", eval.total);
     }
     Ok(())

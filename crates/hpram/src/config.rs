@@ -113,6 +113,13 @@ impl std::fmt::Display for MemoryVariant {
     }
 }
 
+/// The largest `max_depth` a config may ask for (`docs/models/hpram.md`, Limits): far above
+/// any study's hierarchy (a count-only tree reduction or FFT on `P = 2^30` is 31 levels deep),
+/// and shallow enough that the recursive execution, counting and pricing (paper Section 2.3.1's
+/// cost recursion) stay within a 2 MiB thread stack even in a debug build (about 100 levels
+/// fit there).
+pub const MAX_DEPTH: u32 = 64;
+
 /// The most rayon threads a run may start (as `cargo xtask --threads`): a pool of `2^31`
 /// threads would not finish starting.
 pub const MAX_THREADS: usize = 1024;
@@ -134,7 +141,7 @@ pub struct Config {
     /// Private words per processor, `>= 1`; they persist across partitions. A sub-model
     /// without `lpram` uses only the first [`REGISTERS`] of them.
     pub local_words: usize,
-    /// The deepest level a partition may start (the root is level 1).
+    /// The deepest level a partition may start (the root is level 1), `1 ..= MAX_DEPTH`.
     pub max_depth: u32,
     /// Rayon threads for sibling sub-PRAMs; 0 uses the global pool; at most [`MAX_THREADS`].
     pub threads: usize,
@@ -170,6 +177,9 @@ impl Config {
         }
         if self.max_depth == 0 {
             return bad("max_depth", "max_depth >= 1", self.max_depth as usize);
+        }
+        if self.max_depth > MAX_DEPTH {
+            return bad("max_depth", "max_depth <= 64", self.max_depth as usize);
         }
         if self.threads > MAX_THREADS {
             return bad("threads", "threads <= 1024", self.threads);

@@ -271,6 +271,17 @@ pub enum HpramError {
         /// The interpreter's error (boxed: it is large).
         source: Box<netcore::pram::PramError>,
     },
+    /// Pricing a cost tree (paper Section 2.3.1's recursion) exceeds `u64` at node `path`:
+    /// the cost constants are too large for the tree. Never wrapped or saturated.
+    #[error(
+        "{path}: the cost overflows u64 at {what} (the cost constants are too large for this tree)"
+    )]
+    CostOverflow {
+        /// The node path.
+        path: String,
+        /// The term that overflowed.
+        what: &'static str,
+    },
     /// A cost model breaks `ℓ >= 1` or monotonicity.
     #[error("invalid cost model: {reason}")]
     InvalidCostModel {
@@ -322,6 +333,7 @@ impl Classify for HpramError {
             | HpramError::NonIntegralBlock { .. }
             | HpramError::MaxDepthExceeded { .. }
             | HpramError::InvalidCostModel { .. }
+            | HpramError::CostOverflow { .. }
             | HpramError::InvalidConfig { .. }
             | HpramError::DataDependentControl { .. }
             | HpramError::CountOnlyBlockStep { .. }

@@ -7,6 +7,22 @@ use serde::{Deserialize, Serialize};
 use crate::config::MemoryVariant;
 use crate::cost_model::CostModel;
 use crate::cost_tree::{CostNode, CostTree, StepCounts};
+use crate::error::HpramError;
+
+/// The cost of node `n` overflows `u64` at `what` (checked, never wrapped or saturated).
+fn overflow(n: &CostNode, what: &'static str) -> HpramError {
+    HpramError::CostOverflow { path: n.path.clone(), what }
+}
+
+/// `a + b`, or [`HpramError::CostOverflow`] at node `n`.
+fn add(a: u64, b: u64, n: &CostNode, what: &'static str) -> Result<u64, HpramError> {
+    a.checked_add(b).ok_or_else(|| overflow(n, what))
+}
+
+/// `a · b`, or [`HpramError::CostOverflow`] at node `n`.
+fn mul(a: u64, b: u64, n: &CostNode, what: &'static str) -> Result<u64, HpramError> {
+    a.checked_mul(b).ok_or_else(|| overflow(n, what))
+}
 
 /// The cost formulas of paper Sections 2.3.1 and 2.3.2 (`Simplified` and `TwoStage` as stated
 /// there; `docs/models/hpram.md`, Choices: Every formula is reported).
@@ -98,60 +114,81 @@ struct Own {
 }
 
 impl Own {
-    fn sum(&self) -> u64 {
-        self.compute + self.latency + self.alpha + self.beta + self.block
+    fn sum(&self, n: &CostNode) -> Result<u64, HpramError> {
+        [self.latency, self.alpha, self.beta, self.block]
+            .into_iter()
+            .try_fold(self.compute, |acc, x| add(acc, x, n, "the sum of its own terms"))
     }
 }
 
 impl Pricer<'_> {
-    fn own(&self, n: &CostNode, formula: Formula) -> Own {
+    fn own(&self, n: &CostNode, formula: Formula) -> Result<Own, HpramError> {
         let p = n.procs as u64;
-        let beta = n.partition_sizes().map(|q| self.model.beta_sync(q, p, n.level)).sum();
-        Own { beta, ..self.steps(n, n.counts(), formula) }
+        let beta = n.partition_sizes().try_fold(0, |acc, q| {
+            add(acc, self.model.beta_sync(q, p, n.level), n, "its beta-synchronisations")
+        })?;
+        Ok(Own { beta, ..self.steps(n, n.counts(), formula)? })
     }
 
     /// The terms of `counts` steps of node `n` (no β).
-    fn steps(&self, n: &CostNode, counts: StepCounts, formula: Formula) -> Own {
+    fn steps(&self, n: &CostNode, counts: StepCounts, formula: Formula) -> Result<Own, HpramError> {
         let p = n.procs as u64;
+        // Paper Section 2.3.1: in the uniform variant `ℓ` is "a function of the number of
+        // processors in the entire H-PRAM, regardless of the size of a sub-PRAM", so every node
+        // pays the root's latency, `ℓ(P)` at level 1 (a per-level model's `ℓ_1`, not its own
+        // level's row; `docs/models/hpram.md`, Choices: Latency per variant).
         let l = match self.variant {
             MemoryVariant::NonUniform => self.model.latency(p, n.level),
-            MemoryVariant::Uniform => self.model.latency(self.root_procs, n.level),
+            MemoryVariant::Uniform => self.model.latency(self.root_procs, 1),
         };
         let sa = self.model.alpha_sync(p, n.level);
         let StepCounts { t, t_phases, c, b } = counts;
+        let what = "its alpha-synchronisation";
         let alpha = match formula {
-            Formula::Exact => (t + c) * sa,
-            Formula::PhaseRefined => (t_phases + c) * sa,
-            Formula::Simplified => 2 * c * sa,
+            Formula::Exact => mul(add(t, c, n, what)?, sa, n, what)?,
+            Formula::PhaseRefined => mul(add(t_phases, c, n, what)?, sa, n, what)?,
+            Formula::Simplified => mul(mul(2, c, n, what)?, sa, n, what)?,
             Formula::TwoStage => 0,
         };
-        Own { compute: t, latency: c * l, alpha, beta: 0, block: self.model.block_word() * b }
+        Ok(Own {
+            compute: t,
+            latency: mul(c, l, n, "its latency C l")?,
+            alpha,
+            beta: 0,
+            block: mul(self.model.block_word(), b, n, "its block transfers c B")?,
+        })
     }
 
     /// The formula's value of a node (`TwoStage`: stage 1, without β).
-    fn total(&self, n: &CostNode, formula: Formula) -> u64 {
-        let mut own = self.own(n, formula);
+    fn total(&self, n: &CostNode, formula: Formula) -> Result<u64, HpramError> {
+        let mut own = self.own(n, formula)?;
         if formula == Formula::TwoStage {
             own.beta = 0;
         }
-        own.sum()
-            + n.partitions
-                .iter()
-                .map(|part| part.iter().map(|c| self.total(&c.node, formula)).max().unwrap_or(0))
-                .sum::<u64>()
+        let mut sum = own.sum(n)?;
+        for part in &n.partitions {
+            let mut slowest = 0;
+            for child in part {
+                slowest = slowest.max(self.total(&child.node, formula)?);
+            }
+            sum = add(sum, slowest, n, "its cost with its partitions")?;
+        }
+        Ok(sum)
     }
 
     /// Stage 2: `Σ_i [s_β(Q_i,P') + max_q stage2(child)]`.
-    fn stage2(&self, n: &CostNode) -> u64 {
+    fn stage2(&self, n: &CostNode) -> Result<u64, HpramError> {
         let p = n.procs as u64;
-        n.partitions
-            .iter()
-            .zip(n.partition_sizes())
-            .map(|(part, q)| {
-                self.model.beta_sync(q, p, n.level)
-                    + part.iter().map(|c| self.stage2(&c.node)).max().unwrap_or(0)
-            })
-            .sum()
+        let mut sum = 0;
+        for (part, q) in n.partitions.iter().zip(n.partition_sizes()) {
+            let mut slowest = 0;
+            for child in part {
+                slowest = slowest.max(self.stage2(&child.node)?);
+            }
+            let what = "its stage 2";
+            sum = add(sum, add(self.model.beta_sync(q, p, n.level), slowest, n, what)?, n, what)?;
+        }
+        Ok(sum)
     }
 
     fn critical(
@@ -160,30 +197,32 @@ impl Pricer<'_> {
         formula: Formula,
         path: &mut Vec<String>,
         rows: &mut Vec<LevelRow>,
-    ) {
+    ) -> Result<(), HpramError> {
         path.push(n.path.clone());
-        let mut own = self.own(n, formula);
+        let mut own = self.own(n, formula)?;
         if formula == Formula::TwoStage {
             own.beta = 0;
         }
         let row = row_at(rows, n.level);
-        row.compute += own.compute;
-        row.latency += own.latency;
-        row.alpha += own.alpha;
-        row.beta += own.beta;
-        row.block += own.block;
+        let what = "its level's row";
+        row.compute = add(row.compute, own.compute, n, what)?;
+        row.latency = add(row.latency, own.latency, n, what)?;
+        row.alpha = add(row.alpha, own.alpha, n, what)?;
+        row.beta = add(row.beta, own.beta, n, what)?;
+        row.block = add(row.block, own.block, n, what)?;
         for part in &n.partitions {
             let mut best: Option<(&CostNode, u64)> = None;
             for child in part.iter().map(|run| &*run.node) {
-                let cost = self.total(child, formula);
+                let cost = self.total(child, formula)?;
                 if best.is_none_or(|(_, b)| cost > b) {
                     best = Some((child, cost));
                 }
             }
             if let Some((child, _)) = best {
-                self.critical(child, formula, path, rows);
+                self.critical(child, formula, path, rows)?;
             }
         }
+        Ok(())
     }
 }
 
@@ -195,23 +234,34 @@ fn row_at(rows: &mut Vec<LevelRow>, level: u32) -> &mut LevelRow {
 }
 
 impl CostTree {
-    /// Prices the tree under `model`, `variant` and `formula`.
-    pub fn eval(&self, model: &dyn CostModel, variant: MemoryVariant, formula: Formula) -> Eval {
+    /// Prices the tree under `model`, `variant` and `formula` (paper Sections 2.3.1 and
+    /// 2.3.2), in checked `u64` arithmetic.
+    ///
+    /// # Errors
+    ///
+    /// [`HpramError::CostOverflow`] if a cost exceeds `u64` (cost constants too large for the
+    /// tree), naming the node and the term; never a wrapped or saturated cost.
+    pub fn eval(
+        &self,
+        model: &dyn CostModel,
+        variant: MemoryVariant,
+        formula: Formula,
+    ) -> Result<Eval, HpramError> {
         let pricer = Pricer { model, variant, formula, root_procs: self.root.procs as u64 };
-        let stage1 = pricer.total(&self.root, Formula::TwoStage);
-        let stage2 = pricer.stage2(&self.root);
+        let stage1 = pricer.total(&self.root, Formula::TwoStage)?;
+        let stage2 = pricer.stage2(&self.root)?;
         let total = match pricer.formula {
-            Formula::TwoStage => stage1 + stage2,
-            f => pricer.total(&self.root, f),
+            Formula::TwoStage => add(stage1, stage2, &self.root, "stage1 + stage2")?,
+            f => pricer.total(&self.root, f)?,
         };
         let (mut critical_path, mut per_level) = (Vec::new(), Vec::new());
-        pricer.critical(&self.root, formula, &mut critical_path, &mut per_level);
+        pricer.critical(&self.root, formula, &mut critical_path, &mut per_level)?;
         for (node, times) in self.root.walk_counted() {
             let row = row_at(&mut per_level, node.level);
             row.work_t += u128::from(node.t) * times;
             row.work_c += u128::from(node.c) * times;
         }
-        Eval { total, stage1, stage2, critical_path, per_level }
+        Ok(Eval { total, stage1, stage2, critical_path, per_level })
     }
 }
 
@@ -252,7 +302,13 @@ pub struct Timeline {
 
 impl Pricer<'_> {
     /// Places `n` shifted by `shift` processors from time `start`; returns its end.
-    fn place(&self, n: &CostNode, shift: usize, start: u64, out: &mut Vec<Placed>) -> u64 {
+    fn place(
+        &self,
+        n: &CostNode,
+        shift: usize,
+        start: u64,
+        out: &mut Vec<Placed>,
+    ) -> Result<u64, HpramError> {
         let me = out.len();
         out.push(Placed {
             path: n.path.clone(),
@@ -266,22 +322,24 @@ impl Pricer<'_> {
             steps: Vec::new(),
             syncs: Vec::new(),
         });
-        let cost = |counts| self.steps(n, counts, self.formula).sum();
+        let cost = |counts| self.steps(n, counts, self.formula)?.sum(n);
         let (mut t, mut done) = (start, 0);
         let ends = n.partition_at.iter().map(Some).chain([None]);
+        let what = "its place in the timeline";
         for (i, at) in ends.enumerate() {
-            let upto = cost(at.copied().unwrap_or_else(|| n.counts()));
-            if upto > done {
-                out[me].steps.push((t, t + upto - done));
+            // The counts up to a partition only grow, so `upto >= done`.
+            let upto = cost(at.copied().unwrap_or_else(|| n.counts()))?;
+            let next = add(t, upto.saturating_sub(done), n, what)?;
+            if next > t {
+                out[me].steps.push((t, next));
             }
-            t += upto - done;
-            done = upto;
+            (t, done) = (next, upto);
             let Some(part) = n.partitions.get(i) else { break };
             let (mut join, mut children) = (t, Vec::new());
             for run in part {
                 for j in 0..run.count {
                     children.push(out.len());
-                    join = join.max(self.place(&run.node, shift + j * run.node.procs, t, out));
+                    join = join.max(self.place(&run.node, shift + j * run.node.procs, t, out)?);
                 }
             }
             for child in children {
@@ -289,16 +347,17 @@ impl Pricer<'_> {
             }
             let q = part.iter().map(|run| run.count as u64).sum();
             let beta = self.model.beta_sync(q, n.procs as u64, n.level);
+            let resumed = add(join, beta, n, what)?;
             if beta > 0 {
-                out[me].syncs.push((join, join + beta));
+                out[me].syncs.push((join, resumed));
             }
-            t = join + beta;
+            t = resumed;
         }
         out[me].end = t;
         if me == 0 {
             out[me].joined = t;
         }
-        t
+        Ok(t)
     }
 }
 
@@ -310,15 +369,19 @@ impl CostTree {
     /// slowest child and `s_β(Q, P')`. The root ends at the formula's total. Every member of
     /// a run of identical siblings is placed, so the timeline has [`CostTree::sub_prams`]
     /// nodes: call it on small trees.
+    ///
+    /// # Errors
+    ///
+    /// [`HpramError::CostOverflow`] if a time exceeds `u64`, as [`CostTree::eval`].
     pub fn timeline(
         &self,
         model: &dyn CostModel,
         variant: MemoryVariant,
         formula: Formula,
-    ) -> Timeline {
+    ) -> Result<Timeline, HpramError> {
         let pricer = Pricer { model, variant, formula, root_procs: self.root.procs as u64 };
         let mut nodes = Vec::new();
-        pricer.place(&self.root, 0, 0, &mut nodes);
-        Timeline { nodes }
+        pricer.place(&self.root, 0, 0, &mut nodes)?;
+        Ok(Timeline { nodes })
     }
 }

@@ -37,7 +37,7 @@
 //! let done = run(&Config::new(4, 16), algs::tree_reduce(algs::TreeForm::Hier), vec![], &input)?;
 //! assert_eq!(done.memory[0], 120);
 //! let cube = Preset::Hypercube(SyncScale::Diam);
-//! assert_eq!(done.cost.eval(&cube, MemoryVariant::NonUniform, Formula::Exact).total, 27);
+//! assert_eq!(done.cost.eval(&cube, MemoryVariant::NonUniform, Formula::Exact)?.total, 27);
 //! # Ok::<(), hpram::HpramError>(())
 //! ```
 
@@ -66,7 +66,7 @@ mod word;
 
 pub use async_comm::{Accessor, AsyncKind};
 pub use builtin::{Builtin, BuiltinParams, BuiltinRun, run_builtin};
-pub use config::{Config, MAX_THREADS, MemoryVariant, REGISTERS, SubModel};
+pub use config::{Config, MAX_DEPTH, MAX_THREADS, MemoryVariant, REGISTERS, SubModel};
 pub use cost_model::{
     CostModel, Network, Preset, SyncScale, ceil_log2, ceil_pow, ceil_sqrt, validate_cost_model,
 };

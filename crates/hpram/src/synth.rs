@@ -54,11 +54,12 @@ pub enum Access {
 pub struct Shape(pub Vec<Item>);
 
 impl Shape {
-    /// Parses the shape syntax; the message names the byte offset and the rule.
+    /// Parses the shape syntax; the message names the byte offset and the rule. Partitions
+    /// nest at most [`MAX_NESTING`] deep, checked before the parser recurses into a deeper one.
     pub fn parse(text: &str) -> Result<Shape, String> {
         let bytes = text.as_bytes();
         let mut at = 0;
-        let shape = parse_seq(bytes, &mut at)?;
+        let shape = parse_seq(bytes, &mut at, 0)?;
         if at != bytes.len() {
             return Err(format!("shape: unexpected `{}` at offset {at}", bytes[at] as char));
         }
@@ -102,9 +103,24 @@ impl Shape {
     pub fn partitions(&self) -> bool {
         self.0.iter().any(|item| matches!(item, Item::Partition(_)))
     }
+
+    /// Whether the shape, or a shape nested in it, has an access item (`r w x f b o`): each
+    /// writes `gpid + 1` to register 1, so it needs `local_words >= 2`.
+    pub fn accesses(&self) -> bool {
+        self.0.iter().any(|item| match item {
+            Item::Access(_) => true,
+            Item::Partition(children) => children.iter().any(|(_, shape)| shape.accesses()),
+            _ => false,
+        })
+    }
 }
 
-fn parse_seq(bytes: &[u8], at: &mut usize) -> Result<Shape, String> {
+/// The deepest nesting of partitions a shape may have: a partition nested `k` deep starts
+/// level `k + 1`, which must be at most `max_depth <= MAX_DEPTH` (paper Section 2.1's levels;
+/// `docs/models/hpram.md`, Limits).
+pub const MAX_NESTING: usize = crate::config::MAX_DEPTH as usize - 1;
+
+fn parse_seq(bytes: &[u8], at: &mut usize, nesting: usize) -> Result<Shape, String> {
     let mut items = Vec::new();
     while let Some(&b) = bytes.get(*at) {
         match b {
@@ -118,6 +134,14 @@ fn parse_seq(bytes: &[u8], at: &mut usize) -> Result<Shape, String> {
             b'b' => items.push(Item::Access(Access::Block)),
             b'o' => items.push(Item::Access(Access::Outside)),
             b'[' => {
+                if nesting >= MAX_NESTING {
+                    return Err(format!(
+                        "shape: partitions nested at most {MAX_NESTING} deep (a partition nested k deep starts level k + 1 <= max_depth <= {}); `[` at offset {} is nested {} deep",
+                        crate::config::MAX_DEPTH,
+                        *at,
+                        nesting + 1
+                    ));
+                }
                 *at += 1;
                 let mut children = Vec::new();
                 loop {
@@ -133,7 +157,7 @@ fn parse_seq(bytes: &[u8], at: &mut usize) -> Result<Shape, String> {
                         return Err(format!("shape: `:` expected at offset {}", *at));
                     }
                     *at += 1;
-                    children.push((procs, parse_seq(bytes, at)?));
+                    children.push((procs, parse_seq(bytes, at, nesting + 1)?));
                     match bytes.get(*at) {
                         Some(b'|') => *at += 1,
                         Some(b']') => break,
@@ -166,7 +190,12 @@ impl HAlgorithm for Shape {
                     let (first, outside) = (sp.home(0), sp.home(sp.mem_len()));
                     sp.comm(|p| {
                         // A full run has fewer than 2^32 processors (its memory limit).
-                        p.local[1] = Word::try_from(p.gpid).unwrap_or(Word::MAX).wrapping_add(1);
+                        // Register 1 exists when `local_words >= 2` (the driver refuses less
+                        // for a shape with access items); without it, an access naming
+                        // register 1 is the machine's `LocalMemoryOverflow`.
+                        if let Some(r1) = p.local.get_mut(1) {
+                            *r1 = Word::try_from(p.gpid).unwrap_or(Word::MAX).wrapping_add(1);
+                        }
                         match access {
                             Access::Read => MemOp::Read { addr: first, dst: 0 },
                             Access::Write => MemOp::Write { addr: first, src: 1 },

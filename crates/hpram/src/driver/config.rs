@@ -16,7 +16,7 @@
 //! memory = "non-uniform"     # non-uniform | uniform: executed (blocks or checked overlays) and priced (ℓ(P') or ℓ(P))
 //! threads = 0                # rayon threads for siblings (0: the global pool; at most 1024)
 //! mode = "full"              # full | count-only: the cost tree only, identical siblings run once
-//! max_depth = 64             # the deepest level a partition may start (default 64)
+//! max_depth = 64             # the deepest level a partition may start (default and most 64)
 //! local_words = 8            # private words per processor (default: what the algorithm needs)
 //! shape = "[2:r|2:]"         # algorithm = "shape" only: a synthetic step shape (crate::synth)
 //! [network]                  # also execute on a network (paper Section 3; crate::network):
@@ -173,7 +173,7 @@ pub struct HpramConfig {
     pub shape: Option<String>,
     /// The root's sub-model, replacing the algorithm's.
     pub model: Option<SubModel>,
-    /// The deepest level a partition may start (default 64).
+    /// The deepest level a partition may start (default 64, at most [`crate::MAX_DEPTH`]).
     pub max_depth: Option<u32>,
     /// Private words per processor, replacing what the algorithm needs.
     pub local_words: Option<usize>,

@@ -57,6 +57,13 @@ fn setup(config: &HpramConfig, p: usize) -> Result<Setup, HpramError> {
         }
         let shape = crate::synth::Shape::parse(text)
             .map_err(|e| bad("shape", "the shape syntax of crate::synth", e))?;
+        if let Some(words) = config.local_words.filter(|&w| w < 2 && shape.accesses()) {
+            return Err(bad(
+                "local_words",
+                "local_words >= 2 for a shape with access items (r w x f b o keep gpid + 1 in register 1)",
+                words,
+            ));
+        }
         let mem_words = config.n.unwrap_or(p);
         let (name, model) = ("shape".to_string(), SubModel::EREW);
         let alg = Arc::new(shape);

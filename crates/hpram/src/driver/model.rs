@@ -69,7 +69,7 @@ impl Model for Hpram {
         check_drawable(&parsed)?;
         let (preset, executed) = execute(&parsed, config)?;
         let picture = executed_picture(&parsed, &preset, &executed)?;
-        Ok((run_report(report(&parsed, preset, executed))?, picture))
+        Ok((run_report(report(&parsed, preset, executed)?)?, picture))
     }
 }
 

@@ -77,9 +77,9 @@ pub fn tree_picture(
     title: String,
 ) -> Result<Picture, HpramError> {
     drawable(formula)?;
-    let tau = tree.eval(model, variant, formula).total;
+    let tau = tree.eval(model, variant, formula)?.total;
     check_size("procs", tree.procs() as u64, "tau", tau)?;
-    let timeline = tree.timeline(model, variant, formula);
+    let timeline = tree.timeline(model, variant, formula)?;
     let lanes = (0..tree.procs()).map(|i| format!("p{i}")).collect();
     let mut sketch =
         Sketch::<HpramKind>::new(title, "processor", "cost", Orientation::TimeAcross, lanes, tau);

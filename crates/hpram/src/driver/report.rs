@@ -120,15 +120,23 @@ pub struct NetworkReport {
 
 impl NetworkReport {
     /// The report of `run`, the network execution of the cost tree `tree`, under `preset`.
-    pub fn new(run: NetworkRun, tree: &crate::CostTree, preset: &Preset) -> NetworkReport {
+    ///
+    /// # Errors
+    ///
+    /// [`HpramError::CostOverflow`] if pricing the tree overflows.
+    pub fn new(
+        run: NetworkRun,
+        tree: &crate::CostTree,
+        preset: &Preset,
+    ) -> Result<NetworkReport, HpramError> {
         let per_level = per_level_of(&run);
         let price = |m: &dyn crate::CostModel| {
-            tree.eval(m, MemoryVariant::NonUniform, Formula::PhaseRefined).total
+            tree.eval(m, MemoryVariant::NonUniform, Formula::PhaseRefined).map(|e| e.total)
         };
-        let (preset_tau, per_level_tau) = (price(preset), price(&per_level));
+        let (preset_tau, per_level_tau) = (price(preset)?, price(&per_level)?);
         let vs_preset = compare(&run, preset, &format!("preset {preset}"));
         let vs_per_level = compare(&run, &per_level, "the per-level model (calibrated)");
-        NetworkReport {
+        Ok(NetworkReport {
             run,
             equals_abstract: true,
             preset_tau,
@@ -136,7 +144,7 @@ impl NetworkReport {
             per_level_tau,
             vs_preset,
             vs_per_level,
-        }
+        })
     }
 }
 
@@ -146,18 +154,50 @@ pub fn run_hpram_config(
     file: &ConfigFile<'_>,
 ) -> Result<HpramReport, HpramError> {
     let (preset, executed) = execute(config, file)?;
-    Ok(report(config, preset, executed))
+    report(config, preset, executed)
 }
 
 /// The report of `executed`, the run of `config` under `preset`.
-pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -> HpramReport {
+///
+/// # Errors
+///
+/// [`HpramError::CostOverflow`] if pricing the tree under the preset or the per-level model
+/// overflows.
+pub(crate) fn report(
+    config: &HpramConfig,
+    preset: Preset,
+    executed: Executed,
+) -> Result<HpramReport, HpramError> {
     let Executed { name, procs, mem_words, tree, outcome, interpreter, mismatch, network } =
         executed;
     let (result, verified, trace_hash) = outcome;
     let tree = &tree;
-    let price = |f| tree.eval(&preset, config.memory, f).total;
-    let eval = tree.eval(&preset, config.memory, config.formula);
-    HpramReport {
+    let price = |f| tree.eval(&preset, config.memory, f).map(|e| e.total);
+    let eval = tree.eval(&preset, config.memory, config.formula)?;
+    let formulas = AllFormulas {
+        exact: price(Formula::Exact)?,
+        phase_refined: price(Formula::PhaseRefined)?,
+        simplified: price(Formula::Simplified)?,
+        two_stage: price(Formula::TwoStage)?,
+    };
+    let network = network.map(|run| NetworkReport::new(run, tree, &preset)).transpose()?;
+    let per_level_model = match config.per_level().ok().flatten() {
+        None => None,
+        Some(model) => {
+            let price = |f| tree.eval(&model, config.memory, f).map(|e| e.total);
+            Some(PerLevelReport {
+                tau: price(config.formula)?,
+                formulas: AllFormulas {
+                    exact: price(Formula::Exact)?,
+                    phase_refined: price(Formula::PhaseRefined)?,
+                    simplified: price(Formula::Simplified)?,
+                    two_stage: price(Formula::TwoStage)?,
+                },
+                model,
+            })
+        }
+    };
+    Ok(HpramReport {
         algorithm: name,
         mode: config.mode,
         procs,
@@ -168,12 +208,7 @@ pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -
         tau: eval.total,
         stage1: eval.stage1,
         stage2: eval.stage2,
-        formulas: AllFormulas {
-            exact: price(Formula::Exact),
-            phase_refined: price(Formula::PhaseRefined),
-            simplified: price(Formula::Simplified),
-            two_stage: price(Formula::TwoStage),
-        },
+        formulas,
         sub_prams: tree.sub_prams(),
         depth: tree.root.depth(),
         result,
@@ -188,21 +223,9 @@ pub(crate) fn report(config: &HpramConfig, preset: Preset, executed: Executed) -
         } else {
             Vec::new()
         },
-        network: network.map(|run| NetworkReport::new(run, tree, &preset)),
-        per_level_model: config.per_level().ok().flatten().map(|model| {
-            let price = |f| tree.eval(&model, config.memory, f).total;
-            PerLevelReport {
-                tau: price(config.formula),
-                formulas: AllFormulas {
-                    exact: price(Formula::Exact),
-                    phase_refined: price(Formula::PhaseRefined),
-                    simplified: price(Formula::Simplified),
-                    two_stage: price(Formula::TwoStage),
-                },
-                model,
-            }
-        }),
-    }
+        network,
+        per_level_model,
+    })
 }
 
 /// A run whose output differs from what it is checked against (the plain Rust fold, a

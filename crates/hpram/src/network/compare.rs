@@ -9,6 +9,8 @@ use crate::network::{Construct, NetworkRun};
 
 /// The per-level variant of paper Section 3.1: `ℓ_λ`, `(s_α)_λ` and `(s_β)_λ` by the level
 /// `λ` of the sub-PRAM (of the parent, for `s_β`); a level beyond the table takes its last row.
+/// Under uniform memory the pricer charges every sub-PRAM the root's `ℓ_1` (paper Section
+/// 2.3.1: `ℓ` is a function of the whole H-PRAM there), `s_α` and `s_β` still by level.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PerLevel {
     /// `[ℓ_λ, (s_α)_λ, (s_β)_λ]` for `λ = 1, 2, ...`.

@@ -26,7 +26,10 @@ fn same_in_both_modes(
     prop_assert_eq!(&counted, &full);
     for preset in presets() {
         for f in Formula::ALL {
-            let (a, b) = (counted.eval(&preset, cfg.memory, f), full.eval(&preset, cfg.memory, f));
+            let (a, b) = (
+                counted.eval(&preset, cfg.memory, f).expect("prices"),
+                full.eval(&preset, cfg.memory, f).expect("prices"),
+            );
             prop_assert_eq!(a, b);
         }
     }
@@ -93,15 +96,20 @@ fn p_2_30() {
         })
         .sum();
     assert_eq!(closed, 2385);
-    let tau = tree.eval(&cube, MemoryVariant::NonUniform, Formula::PhaseRefined).total;
+    let tau =
+        tree.eval(&cube, MemoryVariant::NonUniform, Formula::PhaseRefined).expect("prices").total;
     assert_eq!(tau, 2 * r as u64 + closed);
-    let leaves = tree.eval(&cube, MemoryVariant::NonUniform, Formula::Exact).per_level[30];
+    let leaves =
+        tree.eval(&cube, MemoryVariant::NonUniform, Formula::Exact).expect("prices").per_level[30];
     // Every one of the 2^30 leaves does `T = r−1 = 1`, `C = r+1 = 3`.
     assert_eq!((leaves.work_t, leaves.work_c), (1 << 30, 3 << 30));
 
     let flat = count(&cfg, tree_reduce(TreeForm::Flat), vec![]).unwrap();
     assert_eq!((flat.root.t, flat.root.c), (31, 63));
-    assert_eq!(flat.eval(&Preset::Pram, MemoryVariant::NonUniform, Formula::Exact).total, 94);
+    assert_eq!(
+        flat.eval(&Preset::Pram, MemoryVariant::NonUniform, Formula::Exact).expect("prices").total,
+        94
+    );
     let two = count(&cfg, tree_reduce(TreeForm::TwoLevel), vec![]).unwrap();
     assert_eq!(two.sub_prams(), (1 << 30) + 1);
 }

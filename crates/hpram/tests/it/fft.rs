@@ -110,8 +110,9 @@ fn tree(form: FftForm, variant: MemoryVariant) -> CostTree {
 fn exact_costs_n16_p4() {
     let cube = Preset::Hypercube(SyncScale::Diam);
     let (nu, uni) = (MemoryVariant::NonUniform, MemoryVariant::Uniform);
-    let price =
-        |form, variant, preset: &Preset, f| tree(form, variant).eval(preset, variant, f).total;
+    let price = |form, variant, preset: &Preset, f| {
+        tree(form, variant).eval(preset, variant, f).expect("prices").total
+    };
     let cases = [
         (FftForm::FlatNaive, [152, 152, 152, 40]),
         (FftForm::FlatLpram, [120, 114, 120, 32]),
@@ -140,7 +141,10 @@ fn count_only_p_2_30() {
     let cfg = Config::new(1 << 30, 1 << 31);
     let tree = count(&cfg, fft(FftForm::Hier, 31), vec![]).unwrap();
     let cube = Preset::Hypercube(SyncScale::Diam);
-    assert_eq!(tree.eval(&cube, MemoryVariant::NonUniform, Formula::PhaseRefined).total, 4250);
+    assert_eq!(
+        tree.eval(&cube, MemoryVariant::NonUniform, Formula::PhaseRefined).expect("prices").total,
+        4250
+    );
     assert_eq!(tree.sub_prams(), (1 << 31) - 1);
     let small = Config::new(2, 1 << 24);
     assert!(matches!(

@@ -50,6 +50,7 @@ fn fixture_costs() {
         ("library-file-prefix-sums.toml", 40),
         ("network-tree-hier-p4-hypercube.toml", 27),
         ("per-level-tree-hier-p4.toml", 27),
+        ("per-level-tree-hier-p4-uniform.toml", 34),
     ] {
         assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
     }
@@ -108,4 +109,54 @@ fn per_level_fixture_by_hand() {
         (model["tau"].as_u64(), model["formulas"]["two_stage"].as_u64()),
         (Some(35), Some(18))
     );
+}
+
+/// The per-level model under uniform memory by hand (the fixture's comment; paper Section
+/// 2.3.1): every node pays the root's `l_1 = 5`, so E3 costs `(1 + 2·5) + (1 + 2·5) + (3 + 5·5)
+/// = 50` in every formula (no synchronisation cost), against 22 non-uniform (`l_2 = l_3 = 1`).
+#[test]
+fn per_level_uniform_fixture_by_hand() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
+    let report = run(&root.join("per-level-tree-hier-p4-uniform.toml"));
+    let model = &report["report"]["per_level_model"];
+    assert_eq!(model["tau"].as_u64(), Some(50));
+    for f in ["exact", "phase_refined", "simplified", "two_stage"] {
+        assert_eq!(model["formulas"][f].as_u64(), Some(50), "{f}");
+    }
+}
+
+/// A config from text (the fixtures' directory for relative paths).
+fn run_text(text: &str) -> serde_json::Value {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hpram");
+    match Hpram.run_config(&ConfigFile::new(text, &dir)) {
+        Ok(r) => serde_json::json!({ "report": r.report }),
+        Err(e) => {
+            serde_json::json!({ "error": e.to_string(), "fault": format!("{:?}", e.fault()) })
+        }
+    }
+}
+
+/// The deepest hierarchy a config may ask for runs within a test thread's stack (2 MiB): a shape
+/// nested 63 deep on `P = 1` with `max_depth = 64` (the cap), an `r` at the bottom, in full
+/// and count-only mode. Each level costs nothing but the bottom leaf's one read at `ℓ(1) = 1`
+/// (hypercube: `s_α(1) = 0`, `s_β(1, 1) = ⌈log₂1⌉ = 0`), so `tau = 1`. A shape nested
+/// 200000 deep is refused by the parser at the 64th `[` (offset 3·63), not a stack overflow.
+#[test]
+fn deepest_shape_runs_and_deeper_is_refused() {
+    let nest = |d: usize, leaf: &str| format!("{}{leaf}{}", "[1:".repeat(d), "]".repeat(d));
+    for mode in ["full", "count-only"] {
+        let leaf = if mode == "full" { "r" } else { "c" };
+        let text = format!(
+            "algorithm = \"shape\"\nprocs = 1\nmax_depth = 64\nmode = \"{mode}\"\nshape = \"{}\"\n",
+            nest(63, leaf)
+        );
+        let report = run_text(&text);
+        assert_eq!(report["report"]["tau"], 1, "{mode}: {report}");
+        assert_eq!(report["report"]["depth"], 64, "{mode}");
+    }
+    let text = format!("algorithm = \"shape\"\nprocs = 1\nshape = \"{}\"\n", nest(200_000, ""));
+    let report = run_text(&text);
+    let error = report["error"].as_str().expect("an error");
+    assert!(error.contains("nested at most 63 deep") && error.contains("offset 189"), "{error}");
+    assert_eq!(report["fault"], "Input");
 }

@@ -17,8 +17,8 @@ const CUBE: Preset = Preset::Hypercube(SyncScale::Diam);
 
 /// Every formula's total, and TwoStage's two stages, as one line.
 fn all_formulas(tree: &CostTree, model: &dyn CostModel, variant: MemoryVariant) -> String {
-    let total = |f| tree.eval(model, variant, f).total;
-    let two = tree.eval(model, variant, Formula::TwoStage);
+    let total = |f| tree.eval(model, variant, f).expect("prices").total;
+    let two = tree.eval(model, variant, Formula::TwoStage).expect("prices");
     format!(
         "exact {}, phase-refined {}, simplified {}, two-stage {} (stage1 {}, stage2 {})",
         total(Formula::Exact),
@@ -84,7 +84,10 @@ fn lpram_two_level_tree_sum() {
     assert_eq!(done.memory[0], 120);
     let lpram_cost = 2 * r + procs.ilog2() as u64 * (latency + 1 + latency);
     let model = LpramCost { latency };
-    assert_eq!(done.cost.eval(&model, MemoryVariant::NonUniform, Formula::Exact).total, lpram_cost);
+    assert_eq!(
+        done.cost.eval(&model, MemoryVariant::NonUniform, Formula::Exact).expect("prices").total,
+        lpram_cost
+    );
     insta::assert_snapshot!(
         all_formulas(&done.cost, &model, MemoryVariant::NonUniform),
         @"exact 30, phase-refined 30, simplified 30, two-stage 30 (stage1 30, stage2 0)"
@@ -139,7 +142,7 @@ proptest! {
         let done = run(&Config::new(procs, 2 * procs), lpram_two_level(steps), vec![], &[])
             .unwrap();
         for formula in Formula::ALL {
-            let eval = done.cost.eval(&LpramCost { latency }, MemoryVariant::NonUniform, formula);
+            let eval = done.cost.eval(&LpramCost { latency }, MemoryVariant::NonUniform, formula).expect("prices");
             prop_assert_eq!(eval.total, lpram, "{:?}", formula);
         }
     }
@@ -192,7 +195,10 @@ fn gibbons_all_costs() {
     let phase1 = (0..4).map(|g| g + 1 + d).max().unwrap() + barrier;
     let phase2 = 1 + 2 * d + barrier;
     let apram = phase1 + phase2;
-    assert_eq!(done.cost.eval(&CUBE, MemoryVariant::Uniform, Formula::Exact).total, apram);
+    assert_eq!(
+        done.cost.eval(&CUBE, MemoryVariant::Uniform, Formula::Exact).expect("prices").total,
+        apram
+    );
     insta::assert_snapshot!(
         all_formulas(&done.cost, &CUBE, MemoryVariant::Uniform),
         @"exact 15, phase-refined 15, simplified 15, two-stage 15 (stage1 11, stage2 4)"
@@ -246,7 +252,10 @@ fn gibbons_subset_costs() {
     let group0 = (2 + d + b(2)) + (1 + 2 * d + b(2));
     let group1 = 4 + d + b(2);
     let apram = group0.max(group1) + CUBE.beta_sync(2, 4, 1);
-    assert_eq!(done.cost.eval(&CUBE, MemoryVariant::Uniform, Formula::Exact).total, apram);
+    assert_eq!(
+        done.cost.eval(&CUBE, MemoryVariant::Uniform, Formula::Exact).expect("prices").total,
+        apram
+    );
     insta::assert_snapshot!(
         all_formulas(&done.cost, &CUBE, MemoryVariant::Uniform),
         @"exact 12, phase-refined 12, simplified 12, two-stage 12 (stage1 9, stage2 3)"
@@ -292,7 +301,10 @@ fn lpram_bpram_one_level() {
         let done = run(&one_level(4, 32, r, bpram), alg, vec![], &input).unwrap();
         let sums: Vec<i64> = (0..4).map(|i| done.memory[r * i]).collect();
         assert_eq!(sums, [28, 92, 156, 220]);
-        assert_eq!(done.cost.eval(&model, MemoryVariant::Uniform, Formula::Exact).total, own);
+        assert_eq!(
+            done.cost.eval(&model, MemoryVariant::Uniform, Formula::Exact).expect("prices").total,
+            own
+        );
         lines.push(all_formulas(&done.cost, &model, MemoryVariant::Uniform));
     }
     insta::assert_snapshot!(lines.join("\n"), @r"

@@ -57,7 +57,12 @@ fn library_programs_match_the_reference_interpreter() {
                 assert_eq!(root.model.access, variant, "{at}");
                 for memory in [MemoryVariant::NonUniform, MemoryVariant::Uniform] {
                     for formula in Formula::ALL {
-                        let total = flat.run.cost.eval(&Preset::Pram, memory, formula).total;
+                        let total = flat
+                            .run
+                            .cost
+                            .eval(&Preset::Pram, memory, formula)
+                            .expect("prices")
+                            .total;
                         assert_eq!(total, want.cost.t, "{at} {formula:?}");
                     }
                 }
@@ -92,7 +97,7 @@ fn prefix_sums_n8_by_hand() {
     let cube = Preset::Hypercube(SyncScale::Diam);
     let costs: Vec<u64> = Formula::ALL
         .iter()
-        .map(|&f| flat.run.cost.eval(&cube, MemoryVariant::NonUniform, f).total)
+        .map(|&f| flat.run.cost.eval(&cube, MemoryVariant::NonUniform, f).expect("prices").total)
         .collect();
     assert_eq!(costs, [178, 106, 112, 58]);
     assert_eq!(flat.run.memory, [1, 3, 6, 10, 15, 21, 28, 36]);

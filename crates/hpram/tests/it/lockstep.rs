@@ -253,7 +253,7 @@ proptest! {
         prop_assert_eq!(&done.memory, &memory);
         prop_assert_eq!(registers(&done.local), regs);
         for f in [Formula::Exact, Formula::PhaseRefined, Formula::Simplified] {
-            let tau = done.cost.eval(&Preset::Pram, MemoryVariant::NonUniform, f).total;
+            let tau = done.cost.eval(&Preset::Pram, MemoryVariant::NonUniform, f).expect("prices").total;
             prop_assert_eq!(tau, steps as u64, "{:?}", f);
         }
         if done.cost.root.partitions.is_empty() {

@@ -472,3 +472,36 @@ fn threads_past_the_limit_are_refused() {
     let cfg = Config { threads: 2, ..Config::new(4, 8) };
     assert!(run(&cfg, empty(), vec![], &[]).is_ok());
 }
+
+/// A shape run as a library algorithm with one private word (the config path refuses this
+/// before the run): `r` needs only register 0 and runs; `w` names register 1, which is the
+/// machine's `LocalMemoryOverflow`, never an index panic.
+#[test]
+fn shape_with_one_private_word() {
+    let mut cfg = Config::new(1, 1);
+    cfg.local_words = 1;
+    let shape = |text: &str| Arc::new(hpram::synth::Shape::parse(text).expect("parses"));
+    assert!(run(&cfg, shape("r"), vec![], &[]).is_ok());
+    let err = run(&cfg, shape("w"), vec![], &[]).map(|_| ()).unwrap_err();
+    assert!(
+        matches!(err, HpramError::LocalMemoryOverflow { register: 1, local_words: 1, .. }),
+        "{err}"
+    );
+}
+
+/// `max_depth` is at most `MAX_DEPTH = 64`, checked before the run.
+#[test]
+fn max_depth_is_capped() {
+    let mut cfg = Config::new(1, 1);
+    cfg.max_depth = hpram::MAX_DEPTH;
+    assert_eq!(cfg.validate(), Ok(()));
+    cfg.max_depth = hpram::MAX_DEPTH + 1;
+    assert_eq!(
+        cfg.validate(),
+        Err(HpramError::InvalidConfig {
+            field: "max_depth",
+            rule: "max_depth <= 64",
+            got: "65".into()
+        })
+    );
+}

@@ -82,7 +82,11 @@ fn per_level_calibration() {
     let model = per_level_of(&network);
     assert_eq!(model.levels().len(), 5);
     assert!(model.levels().iter().all(|row| row[0] >= 1));
-    let predicted = run.cost.eval(&model, MemoryVariant::NonUniform, Formula::PhaseRefined).total;
+    let predicted = run
+        .cost
+        .eval(&model, MemoryVariant::NonUniform, Formula::PhaseRefined)
+        .expect("prices")
+        .total;
     let error = (predicted as f64 - network.time as f64).abs() / network.time as f64;
     assert!(error < 0.25, "{predicted} vs {}", network.time);
     assert_eq!(model.latency(16, 9), model.levels()[4][0]);

@@ -74,9 +74,9 @@ proptest! {
         let phases_ok = nodes(&tree).iter().all(|n| n.t_phases <= n.c);
         for preset in presets() {
             for variant in [MemoryVariant::NonUniform, MemoryVariant::Uniform] {
-                let exact = tree.eval(&preset, variant, Formula::Exact);
-                let refined = tree.eval(&preset, variant, Formula::PhaseRefined);
-                let simple = tree.eval(&preset, variant, Formula::Simplified);
+                let exact = tree.eval(&preset, variant, Formula::Exact).expect("prices");
+                let refined = tree.eval(&preset, variant, Formula::PhaseRefined).expect("prices");
+                let simple = tree.eval(&preset, variant, Formula::Simplified).expect("prices");
                 prop_assert!(exact.total >= refined.total);
                 let slack: u64 = nodes(&tree).iter().map(|n| preset.alpha_sync(n.procs as u64, n.level)).sum();
                 prop_assert!(refined.total <= simple.total + slack);
@@ -97,7 +97,7 @@ proptest! {
     fn i4_i5_monotone_and_two_stage(seed in any::<u64>(), log_p in 0u32..=6, l in 1u64..5, sa in 0u64..4, sb in 0u64..4) {
         let tree = random_tree(seed, 1 << log_p, 0);
         let nu = MemoryVariant::NonUniform;
-        let price = |l, sa, sb, f| tree.eval(&Preset::Constant { l, sa, sb }, nu, f).total;
+        let price = |l, sa, sb, f| tree.eval(&Preset::Constant { l, sa, sb }, nu, f).expect("prices").total;
         for f in Formula::ALL {
             let base = price(l, sa, sb, f);
             prop_assert!(price(l + 1, sa, sb, f) >= base);
@@ -106,13 +106,13 @@ proptest! {
         }
         for preset in presets() {
             for f in Formula::ALL {
-                let non = tree.eval(&preset, nu, f).total;
-                prop_assert!(non <= tree.eval(&preset, MemoryVariant::Uniform, f).total);
+                let non = tree.eval(&preset, nu, f).expect("prices").total;
+                prop_assert!(non <= tree.eval(&preset, MemoryVariant::Uniform, f).expect("prices").total);
             }
-            let exact = tree.eval(&preset, nu, Formula::Exact);
+            let exact = tree.eval(&preset, nu, Formula::Exact).expect("prices");
             prop_assert!(exact.stage1.max(exact.stage2) <= exact.total);
         }
-        let zero_alpha = tree.eval(&Preset::Constant { l, sa: 0, sb }, nu, Formula::Exact);
+        let zero_alpha = tree.eval(&Preset::Constant { l, sa: 0, sb }, nu, Formula::Exact).expect("prices");
         prop_assert!(zero_alpha.total <= zero_alpha.stage1 + zero_alpha.stage2);
     }
 
@@ -123,7 +123,7 @@ proptest! {
         let flat = shape(&mut Mix(seed), 1 << log_p, 0);
         let tree = run(&Config::new(1 << log_p, 1 << log_p), Arc::new(flat), vec![], &[]).unwrap().cost;
         for f in [Formula::Exact, Formula::PhaseRefined, Formula::Simplified, Formula::TwoStage] {
-            let total = tree.eval(&Preset::Pram, MemoryVariant::NonUniform, f).total;
+            let total = tree.eval(&Preset::Pram, MemoryVariant::NonUniform, f).expect("prices").total;
             prop_assert_eq!(total, tree.root.t + tree.root.c);
         }
         let one = random_tree(seed, 1 << log_p, 1);
@@ -166,7 +166,7 @@ proptest! {
         use hpram::algs::{TreeForm, tree_reduce};
         let (procs, r) = (1usize << log_p, 1usize << log_r);
         let tree = run(&Config::new(procs, procs * r), tree_reduce(TreeForm::Hier), vec![], &[]).unwrap().cost;
-        let e = tree.eval(&Preset::Constant { l, sa: 0, sb }, MemoryVariant::NonUniform, Formula::Exact);
+        let e = tree.eval(&Preset::Constant { l, sa: 0, sb }, MemoryVariant::NonUniform, Formula::Exact).expect("prices");
         prop_assert_eq!(e.total, e.stage1 + e.stage2);
         // Per level: T_λ + C_λ·ℓ on the critical path, and log₂P β-syncs.
         prop_assert_eq!(e.stage2, u64::from(log_p) * sb);
@@ -188,7 +188,7 @@ proptest! {
         for preset in presets() {
             let p = procs as u64;
             let want = 2 * r as u64 * (preset.latency(p, 1) + preset.alpha_sync(p, 1));
-            prop_assert_eq!(done.cost.eval(&preset, MemoryVariant::NonUniform, Formula::Exact).total, want);
+            prop_assert_eq!(done.cost.eval(&preset, MemoryVariant::NonUniform, Formula::Exact).expect("prices").total, want);
         }
     }
 }

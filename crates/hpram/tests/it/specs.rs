@@ -15,7 +15,7 @@ const NU: MemoryVariant = MemoryVariant::NonUniform;
 const UNI: MemoryVariant = MemoryVariant::Uniform;
 
 fn price(tree: &CostTree, preset: Preset, variant: MemoryVariant, formula: Formula) -> u64 {
-    tree.eval(&preset, variant, formula).total
+    tree.eval(&preset, variant, formula).expect("prices").total
 }
 
 fn shape_tree(shape: &str, procs: usize) -> CostTree {
@@ -47,7 +47,7 @@ fn snapshot(tree: &CostTree, pricings: &[Pricing]) -> serde_json::Value {
     let mut costs = serde_json::Map::new();
     for &(label, preset, variant) in pricings {
         for formula in [Formula::Exact, Formula::PhaseRefined, Formula::Simplified] {
-            let eval = tree.eval(&preset, variant, formula);
+            let eval = tree.eval(&preset, variant, formula).expect("prices");
             let rows: u64 = eval
                 .per_level
                 .iter()
@@ -55,13 +55,13 @@ fn snapshot(tree: &CostTree, pricings: &[Pricing]) -> serde_json::Value {
                 .sum();
             assert_eq!(rows, eval.total, "{label} {formula:?}");
         }
-        let two = tree.eval(&preset, variant, Formula::TwoStage);
+        let two = tree.eval(&preset, variant, Formula::TwoStage).expect("prices");
         let value = serde_json::json!({
             "exact": price(tree, preset, variant, Formula::Exact),
             "phase_refined": price(tree, preset, variant, Formula::PhaseRefined),
             "simplified": price(tree, preset, variant, Formula::Simplified),
             "two_stage": [two.stage1, two.stage2, two.total],
-            "critical_path": tree.eval(&preset, variant, Formula::Exact).critical_path,
+            "critical_path": tree.eval(&preset, variant, Formula::Exact).expect("prices").critical_path,
         });
         costs.insert(label.to_string(), value);
     }
@@ -437,7 +437,7 @@ fn fft_perm_n16_p4() {
 #[test]
 fn timeline_places_partitions_among_steps() {
     let tree = shape_tree("cm[4:mc[2:cm|2:c]m|4:ccm]c", 8);
-    let t = tree.timeline(&CUBE, MemoryVariant::NonUniform, Formula::Exact);
+    let t = tree.timeline(&CUBE, MemoryVariant::NonUniform, Formula::Exact).expect("places");
     let spans: Vec<_> =
         t.nodes.iter().map(|n| (n.offset, n.procs, n.start, n.end, n.joined)).collect();
     assert_eq!(
@@ -463,7 +463,7 @@ fn timeline_places_partitions_among_steps() {
     for tree in &trees {
         for formula in [Formula::Exact, Formula::PhaseRefined, Formula::Simplified] {
             for preset in [Preset::Pram, CUBE, MESH] {
-                let t = tree.timeline(&preset, MemoryVariant::NonUniform, formula);
+                let t = tree.timeline(&preset, MemoryVariant::NonUniform, formula).expect("places");
                 assert_eq!(t.nodes.len() as u128, tree.sub_prams());
                 assert_eq!(t.nodes[0].end, price(tree, preset, MemoryVariant::NonUniform, formula));
             }

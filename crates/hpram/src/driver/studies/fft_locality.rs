@@ -122,7 +122,7 @@ fn fft_config(log_p: u32, log_r: u32) -> Config {
 /// with `r = 2^log_r` words each, counted in count-only mode.
 pub fn fft_cost(form: FftForm, preset: &Preset, log_p: u32, log_r: u32) -> Result<u64, HpramError> {
     let tree = count(&fft_config(log_p, log_r), fft(form, log_p + log_r), vec![])?;
-    Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total)
+    Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined)?.total)
 }
 
 /// The FFT's cost as [`fft_cost`], from a full run on `x_i = i` instead; with it, whether the
@@ -137,7 +137,7 @@ pub fn fft_executed_cost(
     let counted = count(&cfg, fft(form, log_p + log_r), vec![])?;
     let input: Vec<i64> = (0..cfg.mem_words as i64).collect();
     let done = run(&cfg, fft(form, log_p + log_r), vec![], &input)?;
-    let tau = done.cost.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total;
+    let tau = done.cost.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined)?.total;
     Ok((tau, fft_output(&done.memory) == ntt_reference(&input) && done.cost == counted))
 }
 
@@ -185,7 +185,7 @@ impl Study for FftLocality {
         let (preset, log_p, log_r) = (&point.preset, point.log_p, point.log_r);
         let log_n = log_p + log_r;
         let price = |tree: &CostTree| {
-            tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total
+            tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).map(|e| e.total)
         };
         let cfg = fft_config(log_p, log_r);
         let executed = log_n <= MAX_EXECUTED_LOG_N;
@@ -193,7 +193,7 @@ impl Study for FftLocality {
         let mut checked = true;
         for (tau, form) in taus.iter_mut().zip(FORMS) {
             let tree = count(&cfg, fft(form, log_n), vec![])?;
-            *tau = price(&tree);
+            *tau = price(&tree)?;
             if executed {
                 checked &= executed_matches(&cfg, fft(form, log_n), &tree)?;
             }
@@ -206,7 +206,7 @@ impl Study for FftLocality {
         let mut perm_taus = [0; 2];
         for (tau, form) in perm_taus.iter_mut().zip([FftForm::Perm, FftForm::Hier]) {
             let tree = count(&cfg_perm, fft(form, log_n_perm), vec![])?;
-            *tau = price(&tree);
+            *tau = price(&tree)?;
             if log_n_perm <= MAX_EXECUTED_LOG_N {
                 checked &= executed_matches(&cfg_perm, fft(form, log_n_perm), &tree)?;
             }
@@ -218,7 +218,7 @@ impl Study for FftLocality {
             let formula4 = r * (8 + 23 * p - 9 * p * p) + 4 * p;
             (4 * (i128::from(tau_perm) - i128::from(tau_hier_perm)) - formula4) as f64 / 4.0
         });
-        let tau_lcs = price(&count(&fft_config(0, log_r), fft(FftForm::Hier, log_r), vec![])?);
+        let tau_lcs = price(&count(&fft_config(0, log_r), fft(FftForm::Hier, log_r), vec![])?)?;
         let r = 1u64 << log_r;
         let level_units: u64 =
             (1..=log_p).map(|k| preset.latency(1 << k, 1) + preset.alpha_sync(1 << k, 1)).sum();

@@ -88,7 +88,7 @@ pub fn tree_cost_r(form: TreeForm, preset: &Preset, log_p: u32, r: u64) -> Resul
         HpramError::InvalidConfig { field: "r", rule: "r·P fits usize", got: r.to_string() }
     })?;
     let tree = count(&Config::new(procs, words), tree_reduce(form), vec![])?;
-    Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined).total)
+    Ok(tree.eval(preset, MemoryVariant::NonUniform, Formula::PhaseRefined)?.total)
 }
 
 /// The smallest `r` in `1..=max_r` with `efficient(r)`, and whether `efficient(r − 1)` is

@@ -22,6 +22,7 @@ use crate::config::MemoryVariant;
 use crate::cost_model::{CostModel, Preset, SyncScale};
 use crate::cost_tree::CostTree;
 use crate::driver::results;
+use crate::error::HpramError;
 use crate::eval::Formula;
 use crate::instances::{LpramCost, LpramStep, lpram_two_level, uneven_local_work};
 use crate::proc::MemOp;
@@ -156,10 +157,10 @@ impl Study for ModelResults {
             row.nested_programs += u64::from(nested);
             row.flat_programs += u64::from(!nested);
             if !nested {
-                let pram = tree.eval(&Preset::Pram, MemoryVariant::NonUniform, Formula::Exact);
+                let pram = tree.eval(&Preset::Pram, MemoryVariant::NonUniform, Formula::Exact)?;
                 row.pram_mismatches += u64::from(pram.total != tree.root.t + tree.root.c);
             }
-            tally(&mut row, &tree);
+            tally(&mut row, &tree)?;
             row.lpram_programs += 1;
             row.lpram_mismatches += u64::from(!lpram_instance_holds(rng, point.procs)?);
         }
@@ -230,13 +231,15 @@ fn lpram_instance_holds(rng: &mut SimRng, procs: usize) -> Result<bool, ModelErr
         .collect();
     let done = run(&Config::new(procs, 2 * procs), lpram_two_level(steps), vec![], &[])?;
     let model = LpramCost { latency };
-    Ok(Formula::ALL
-        .iter()
-        .all(|&f| done.cost.eval(&model, MemoryVariant::NonUniform, f).total == lpram))
+    let mut holds = true;
+    for f in Formula::ALL {
+        holds &= done.cost.eval(&model, MemoryVariant::NonUniform, f)?.total == lpram;
+    }
+    Ok(holds)
 }
 
 /// Adds one executed program's pricings to `row`.
-fn tally(row: &mut ModelRow, tree: &CostTree) {
+fn tally(row: &mut ModelRow, tree: &CostTree) -> Result<(), HpramError> {
     let nodes = tree.root.walk();
     let excess = nodes.iter().map(|n| n.t_phases as i64 - n.c as i64).max().unwrap_or(0);
     row.max_phase_excess = row.max_phase_excess.max(excess);
@@ -245,9 +248,13 @@ fn tally(row: &mut ModelRow, tree: &CostTree) {
     for model in &MODELS {
         for variant in [MemoryVariant::NonUniform, MemoryVariant::Uniform] {
             row.evaluations += 1;
-            let [exact, refined, simplified] = scheduled.map(|f| tree.eval(model, variant, f));
+            let [exact, refined, simplified] = [
+                tree.eval(model, variant, scheduled[0])?,
+                tree.eval(model, variant, scheduled[1])?,
+                tree.eval(model, variant, scheduled[2])?,
+            ];
             for (f, e) in scheduled.iter().zip([&exact, &refined, &simplified]) {
-                let end = tree.timeline(model, variant, *f).nodes.first().map_or(0, |n| n.end);
+                let end = tree.timeline(model, variant, *f)?.nodes.first().map_or(0, |n| n.end);
                 row.timeline_mismatches += u64::from(end != e.total);
                 let rows: u64 = e
                     .per_level
@@ -270,14 +277,16 @@ fn tally(row: &mut ModelRow, tree: &CostTree) {
                 || (zero_alpha && exact.total > exact.stage1 + exact.stage2);
             row.two_stage_violations += u64::from(broken);
             if variant == MemoryVariant::NonUniform {
-                let above = Formula::ALL.iter().any(|&f| {
-                    tree.eval(model, MemoryVariant::NonUniform, f).total
-                        > tree.eval(model, MemoryVariant::Uniform, f).total
-                });
+                let mut above = false;
+                for f in Formula::ALL {
+                    above |= tree.eval(model, MemoryVariant::NonUniform, f)?.total
+                        > tree.eval(model, MemoryVariant::Uniform, f)?.total;
+                }
                 row.uniform_below += u64::from(above);
             }
         }
     }
+    Ok(())
 }
 
 /// The paper's statements as checks on every row. They hold by the paper's definitions, so

@@ -169,10 +169,10 @@ fn execute(
     )?;
     let equals = params.output(&run.memory) == builtin.reference(&x) && net.memory == run.memory;
     let price = |m: &dyn CostModel| {
-        run.cost.eval(m, MemoryVariant::NonUniform, Formula::PhaseRefined).total
+        run.cost.eval(m, MemoryVariant::NonUniform, Formula::PhaseRefined).map(|e| e.total)
     };
-    let per_level = price(&per_level_of(&net));
-    Ok(FormRun { predicted: price(preset), per_level, net, equals })
+    let per_level = price(&per_level_of(&net))?;
+    Ok(FormRun { predicted: price(preset)?, per_level, net, equals })
 }
 
 /// The root's (level 1) mean of `what`.
