@@ -11,13 +11,13 @@ fn lg(x: f64) -> f64 {
 /// The `min{..}` is clamped to `>= 1` (otherwise the denominator can vanish;
 /// `docs/models/logp-stall.md`, Choices: Theorem 2's bound).
 pub fn theorem2_cycle_bound(p: u32, gap: u64, delta: u64, g: u64, l: u64) -> f64 {
+    let divisor = theorem2_latency_divisor(gap, delta, g, l);
     let big_g = gap as f64;
     let c = gap.max(delta) as f64;
     let (g, l) = (g as f64, l as f64);
-    let m = if g == 0.0 { c / big_g } else { (c / big_g).min(l / g) }.max(1.0);
     c * (1.0
         + lg(f64::from(p))
-            * (1.0 / big_g + (g / big_g) / (1.0 + lg(c / big_g)) + (l / c) / (1.0 + lg(m))))
+            * (1.0 / big_g + (g / big_g) / (1.0 + lg(c / big_g)) + (l / c) / divisor))
 }
 
 /// The divisor `1 + log min{C/G, l/g}` of Theorem 2's latency term (paper §4; the `min{..}`
