@@ -229,11 +229,10 @@ pub enum HpramError {
     /// The system refused the memory of a run within the stated limits (a failed run).
     #[error(transparent)]
     OutOfMemory(#[from] netcore::limits::OutOfMemory),
-    /// The run issued more steps than its work limit allows.
-    #[error("{path}: work limit reached: the run issued {limit} steps without finishing")]
+    /// The run issued more steps than its work limit allows. No sub-PRAM is named: which
+    /// sibling issues the step past the limit depends on how the threads interleave.
+    #[error("work limit reached: the run issued more than {limit} steps without finishing")]
     WorkLimit {
-        /// The node path of the step past the limit.
-        path: String,
         /// The limit on issued steps.
         limit: u64,
     },

@@ -48,6 +48,21 @@ impl Part {
 
 /// Checks `Q >= 1`, then sizes `>= 1` (first index), then `Σ P_i = P'` (`docs/models/hpram.md`,
 /// Choices: Validation order).
+/// The children's results joined in index order (`docs/models/hpram.md`, Choices:
+/// Lowest-index error): the lowest-index failing child's error, except that a
+/// [`HpramError::WorkLimit`] anywhere wins. Siblings share the work counter, so which of them
+/// trips it, and whether a sibling meets its own error before the limit, depends on how the
+/// threads interleave; whether some step passes the limit does not.
+fn join_children<T>(results: Vec<Result<T, HpramError>>) -> Result<Vec<T>, HpramError> {
+    if let Some(limit) = results.iter().find_map(|r| match r {
+        Err(HpramError::WorkLimit { limit }) => Some(*limit),
+        _ => None,
+    }) {
+        return Err(HpramError::WorkLimit { limit });
+    }
+    results.into_iter().collect()
+}
+
 fn check_sizes(path: &str, parent: usize, sizes: &[usize]) -> Result<(), HpramError> {
     if sizes.is_empty() {
         return Err(HpramError::EmptySubPram { path: path.to_string(), index: 0 });
@@ -170,9 +185,7 @@ impl SubPram<'_> {
                 })
                 .collect()
         };
-        // The lowest-index failing child's error wins (`docs/models/hpram.md`, Choices:
-        // Lowest-index error).
-        let done = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let done = join_children(results)?;
         self.hash.word(trace::PARTITION);
         self.hash.word(sizes.len() as u64);
         sizes.iter().for_each(|&p| self.hash.word(p as u64));
@@ -273,5 +286,33 @@ impl SubPram<'_> {
         );
         part.alg.run(&mut child)?;
         Ok(child.finish().0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sub_pram::MAX_STEP_CALLS;
+
+    fn other(path: &str) -> HpramError {
+        HpramError::DataDependentControl { path: path.to_string(), step: 1 }
+    }
+
+    /// Without a work limit the lowest-index error wins; a work limit anywhere wins over
+    /// every other error, so the joined result does not depend on which sibling's thread
+    /// reached the shared counter first.
+    #[test]
+    fn join_children_lowest_index_error_and_work_limit_first() {
+        let limit = HpramError::WorkLimit { limit: MAX_STEP_CALLS };
+        assert_eq!(join_children::<u8>(vec![Ok(1), Ok(2)]), Ok(vec![1, 2]));
+        assert_eq!(
+            join_children::<u8>(vec![Ok(1), Err(other("a[1]")), Err(other("a[2]"))]),
+            Err(other("a[1]"))
+        );
+        assert_eq!(
+            join_children::<u8>(vec![Err(other("a[0]")), Ok(2), Err(limit.clone())]),
+            Err(limit.clone())
+        );
+        assert_eq!(join_children::<u8>(vec![Err(limit.clone()), Err(other("a[1]"))]), Err(limit));
     }
 }
