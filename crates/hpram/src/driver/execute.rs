@@ -254,7 +254,11 @@ fn execute_program(
     (cfg.memory, cfg.local_words) = (config.memory, BACKEND_WORDS);
     check_full_run(&cfg, if pram.file.is_some() { "file" } else { "n" })?;
     let done = run_program(&loaded.name, program, &loaded.input, limits, config.threads)?;
-    let verified = loaded.expected.is_some().then(|| loaded.output_ok(&done.run.memory));
+    let mismatch = match loaded.expected {
+        Some(_) => loaded.first_difference(&done.run.memory),
+        None => against_reference(&done, &loaded),
+    };
+    let verified = Some(mismatch.is_none());
     let hash = format!("{:016x}", done.run.trace_hash);
     let executed = Executed {
         name: format!("library/{}", loaded.name),
@@ -263,10 +267,45 @@ fn execute_program(
         tree: done.run.cost,
         outcome: (None, verified, Some(hash)),
         interpreter: Some(done.pram.cost),
-        mismatch: loaded.first_difference(&done.run.memory),
+        mismatch,
         network: None,
     };
     Ok((preset, executed))
+}
+
+/// A file's program without `expect`, checked against netcore's plain reference interpreter
+/// (`docs/models/hpram.md`, Choices: A PRAM program as a flat H-PRAM): the interpreter runs the
+/// program again on a plain memory, and the H-PRAM's final memory, registers and `T, S, G, W`
+/// must equal its own. The first difference, if any (the reference stopping with an error
+/// where the H-PRAM's run finished is one).
+fn against_reference(
+    done: &crate::run::ProgramRun,
+    loaded: &netcore::driver::pram::LoadedProgram,
+) -> Option<String> {
+    let reference = match netcore::pram::run(&loaded.program, &loaded.input, &loaded.limits) {
+        Ok(reference) => reference,
+        Err(e) => return Some(format!("the reference interpreter stopped: {e}")),
+    };
+    let (memory, pram) = (&done.run.memory, &done.pram);
+    let cell = (0..reference.memory.len().max(memory.len()))
+        .find(|&i| memory.get(i) != reference.memory.get(i));
+    if let Some(i) = cell {
+        let show = |w: Option<&i64>| w.map_or("outside memory".to_string(), i64::to_string);
+        Some(format!(
+            "cell {i} is {}, the reference interpreter's is {}",
+            show(memory.get(i)),
+            show(reference.memory.get(i))
+        ))
+    } else if (pram.cpu_regs, &pram.ppu_regs) != (reference.cpu_regs, &reference.ppu_regs) {
+        Some("the registers differ from the reference interpreter's".to_string())
+    } else if pram.cost != reference.cost {
+        Some(format!(
+            "T, S, G, W = {:?} differ from the reference interpreter's {:?}",
+            pram.cost, reference.cost
+        ))
+    } else {
+        None
+    }
 }
 
 /// Executes (or counts) a config; the preset is checked first.
@@ -277,5 +316,44 @@ pub(crate) fn execute(
     match config.algorithm {
         AlgorithmName::Library => execute_program(config, file),
         _ => execute_builtin(config),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use netcore::driver::pram::LoadedProgram;
+    use netcore::pram::{Limits, library::Algorithm};
+
+    /// A file's program without `expect` is checked against the reference interpreter's run:
+    /// the H-PRAM's own run of the paper's prefix sums at n = 8 equals it, and a run with one
+    /// cell or one register changed is reported at the first difference.
+    #[test]
+    fn a_file_without_expect_is_checked_against_the_reference() {
+        let prefix = Algorithm::PrefixSums.instance(8, 0).unwrap();
+        let loaded = LoadedProgram {
+            name: "prefix.pasm".to_string(),
+            program: prefix.program,
+            input: prefix.input,
+            limits: Limits::default(),
+            expected: None,
+            checked_against: None,
+        };
+        let done = run_program(&loaded.name, &loaded.program, &loaded.input, &loaded.limits, 1)
+            .unwrap();
+        assert_eq!(against_reference(&done, &loaded), None);
+        // The prefix sums of 1..8 leave 1, 3, 6, 10, ... in cells 0..8: cell 3 holds 10.
+        let mut cell = done.clone();
+        cell.run.memory[3] += 1;
+        assert_eq!(
+            against_reference(&cell, &loaded).as_deref(),
+            Some("cell 3 is 11, the reference interpreter's is 10")
+        );
+        let mut register = done;
+        register.pram.cpu_regs[0] += 1;
+        assert_eq!(
+            against_reference(&register, &loaded).as_deref(),
+            Some("the registers differ from the reference interpreter's")
+        );
     }
 }
