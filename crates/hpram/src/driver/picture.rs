@@ -84,8 +84,8 @@ pub fn tree_picture(
     let mut sketch =
         Sketch::<HpramKind>::new(title, "processor", "cost", Orientation::TimeAcross, lanes, tau);
     sketch.note(format!(
-        "{} sub-PRAMs, depth {}; {formula} formula, {variant} memory: tau = {tau}",
-        tree.sub_prams(),
+        "{}, depth {}; {formula} formula, {variant} memory: tau = {tau}",
+        super::model::sub_prams(tree.sub_prams()),
         tree.root.depth()
     ));
     // Lanes and offsets are below 128 (checked above).
