@@ -46,8 +46,6 @@ impl Part {
     }
 }
 
-/// Checks `Q >= 1`, then sizes `>= 1` (first index), then `Σ P_i = P'` (`docs/models/hpram.md`,
-/// Choices: Validation order).
 /// The children's results joined in index order (`docs/models/hpram.md`, Choices:
 /// Lowest-index error): the lowest-index failing child's error, except that a
 /// [`HpramError::WorkLimit`] anywhere wins. Siblings share the work counter, so which of them
@@ -63,6 +61,8 @@ fn join_children<T>(results: Vec<Result<T, HpramError>>) -> Result<Vec<T>, Hpram
     results.into_iter().collect()
 }
 
+/// Checks `Q >= 1`, then sizes `>= 1` (first index), then `Σ P_i = P'` (`docs/models/hpram.md`,
+/// Choices: Validation order).
 fn check_sizes(path: &str, parent: usize, sizes: &[usize]) -> Result<(), HpramError> {
     if sizes.is_empty() {
         return Err(HpramError::EmptySubPram { path: path.to_string(), index: 0 });
