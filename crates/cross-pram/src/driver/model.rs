@@ -17,11 +17,11 @@
 //! [`NotVerified`](netcore::driver::pram::NotVerified) (exit 1, the message of
 //! `cargo xtask run pram`) before any emulation runs.
 
-use netcore::picture::Picture;
 use netcore::driver::pram::{NotVerified, digest};
-use netcore::pram::{CollectTrace, NoTrace};
+use netcore::picture::Picture;
 use netcore::pram::library::Instance;
 use netcore::pram::picture::{check_lanes, run_picture};
+use netcore::pram::{CollectTrace, NoTrace};
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
     RunReport, to_json,
