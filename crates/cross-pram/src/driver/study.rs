@@ -27,7 +27,9 @@ pub const PROGRAMS: [Algorithm; 8] = [
 /// ([`crate::machines::LEVELS`]).
 pub const MIN_N: u32 = 64;
 
-/// The largest size: `2^12` keeps one point's D-BSP run (the costliest) within seconds.
+/// The largest size, `2^12`: it bounds the run time, not the memory; the costliest program,
+/// bitonic sort, runs every machine in about 136 s at this size, 24 s at 1024
+/// (`docs/models/cross-pram.md`, Limits, with every program's measured times).
 pub const MAX_N: u32 = 1 << 12;
 
 /// The half-width of Theorem 2's band on the relative slope per doubling of `n`, and the upper
