@@ -14,9 +14,9 @@ use dbsp_hmos::simulation::{PramParams, simulate};
 use hpram::algs::{FftForm, TreeForm};
 use hpram::{Builtin, BuiltinParams, CostTree, Formula, MemoryVariant, Preset};
 use hpram::{run_builtin, run_program};
+use netcore::fault::{Classify, Fault};
 use netcore::pram::library::{Algorithm, Instance};
 use netcore::pram::{Cost, Limits, NoTrace, TraceSink, run_traced};
-use netcore::fault::{Classify, Fault};
 use netcore::study::{ModelError, ParamError};
 use serde::Serialize;
 

@@ -166,11 +166,11 @@ fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, Mo
     };
     // The seed reaches the input only for a library program; a file's input is the config's.
     let seeds = match config.program {
-        Some(_) => "the input's and every machine's randomness",
+        Some(_) => "the input and the machines' randomness",
         None => "the actor butterfly's hash and the D-BSP's randomness",
     };
     let mut summary = format!(
-        "{} at n = {} (seed {} of {seeds}), every output checked against {against}:",
+        "{} at n = {} (seed {}: {seeds}), every output checked against {against}:",
         config.name(),
         config.n,
         config.seed
