@@ -267,7 +267,8 @@ pub fn dbsp(
     let row = MachineRun::new(Machine::Dbsp(exponents), u64::from(n), reference);
     let cost = report.comm + report.work as f64;
     let (per_step, _) = theorem3_bound(n, k, alpha, beta);
-    let bound = per_step * report.pram_g as f64 / reference.t.max(1) as f64;
+    // T >= 1, as in `MachineRun::priced`: `reference` is a returned run's cost.
+    let bound = per_step * report.pram_g as f64 / reference.t as f64;
     Ok(row.priced(cost, Some(bound), report.verified))
 }
 
@@ -318,8 +319,12 @@ pub fn hpram_hier(
     let Some(builtin) = hier_form(algorithm) else {
         return Ok(Vec::new());
     };
+    // A u32 fits a usize on every target of at least 32 bits; were it not to, `usize::MAX`
+    // words exceed any input and the read below fails with `ShortInput`, not silently.
     let len = usize::try_from(n).unwrap_or(usize::MAX);
-    let procs = (len / 2).max(1);
+    // No clamp: `n < 2` gives `P = 0`, which hpram's `BuiltinParams::new` refuses (a power
+    // of two is required) with its typed error.
+    let procs = len / 2;
     let data = instance.input.get(..len).ok_or(CrossError::ShortInput {
         program: algorithm.name(),
         n: len,

@@ -43,7 +43,8 @@ pub struct CrossConfig {
     pub program: Option<netcore::pram::library::Algorithm>,
     /// Its size (a file's program: the D-BSP's processors).
     pub n: u32,
-    /// The seed of the input and of every machine's randomness.
+    /// The seed of the library program's input, of the actor butterfly's hash and of the
+    /// D-BSP's randomness (for a file, of the two machines only).
     #[serde(default)]
     pub seed: u64,
     /// An assembly file of the user's own, relative to the config file.

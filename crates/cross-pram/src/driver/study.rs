@@ -50,7 +50,9 @@ pub struct CrossParams {
     pub program: Algorithm,
     /// Its size, a power of two in `[64, 2^12]` (PPUs, items, D-BSP processors).
     pub n: u32,
-    /// The seed of the program's input and of every machine's randomness. Default 0.
+    /// The seed of the program's input, of the actor butterfly's hash (actor-pram's
+    /// `hash_seed`) and of the D-BSP's randomness (the H-PRAM runs are deterministic).
+    /// Default 0.
     #[serde(default)]
     pub seed: u64,
 }
@@ -217,7 +219,10 @@ impl Study for CrossStudy {
         vec![
             Column::new("program", "the library program (netcore::pram::library)"),
             Column::new("n", "n (PPUs / items / D-BSP processors)"),
-            Column::new("seed", "seed of the input and of every machine's randomness"),
+            Column::new(
+                "seed",
+                "seed of the input, the actor butterfly's hash and the D-BSP's randomness",
+            ),
             Column::new("machine", "the machine that ran the program"),
             Column::new(
                 "procs",
