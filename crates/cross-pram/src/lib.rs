@@ -5,7 +5,8 @@
 //! three machines that emulate a PRAM, each from its own crate and paper:
 //!
 //! - the butterfly translation on actors of `actor-pram` (Baude, Section 5, Theorem 2:
-//!   `O(T log N)` actor time with high probability);
+//!   `O(T(n) log n)` actor time with high probability, checked as `T log N` with `N` the
+//!   butterfly's routers, the depth of its routing; `docs/models/cross-pram.md`, Choice 5);
 //! - the D-BSP with the HMOS access protocol of `dbsp-hmos` (Fantozzi, Pietracaprina, Pucci,
 //!   Sections 3-4, Theorem 3's cost per PRAM step);
 //! - the H-PRAM of `hpram` (Heywood & Ranka), the program as a flat H-PRAM and, where the

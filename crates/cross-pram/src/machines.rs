@@ -14,9 +14,10 @@ use dbsp_hmos::simulation::{PramParams, simulate};
 use hpram::algs::{FftForm, TreeForm};
 use hpram::{Builtin, BuiltinParams, CostTree, Formula, MemoryVariant, Preset};
 use hpram::{run_builtin, run_program};
+use netcore::fault::{Classify, Fault};
 use netcore::pram::library::{Algorithm, Instance};
 use netcore::pram::{Cost, Limits, NoTrace, TraceSink, run_traced};
-use netcore::study::ModelError;
+use netcore::study::{ModelError, ParamError};
 use serde::Serialize;
 
 use crate::machine::{DbspExponents, HpramPreset, Machine};
@@ -24,6 +25,64 @@ use crate::machine::{DbspExponents, HpramPreset, Machine};
 /// Copy selection of the D-BSP runs: threshold culling at every level with the constants of
 /// the dbsp-hmos studies (`a = 2`, `eps = 0.3`).
 const CULL: Selection = Selection::Cull { a: 2.0, eps: 0.3 };
+
+/// A run that cannot be priced or checked: an invariant of a machine's crate broken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CrossError {
+    /// The butterfly run returned no actor measures, though it ran with a scheduler.
+    NoActorMeasures,
+    /// A library instance's input is shorter than the `n` data words its hierarchical form
+    /// reads.
+    ShortInput {
+        /// The library program.
+        program: &'static str,
+        /// The words the hierarchical form reads.
+        n: usize,
+        /// The input's length.
+        len: usize,
+    },
+    /// The reference interpreter's output differs from the instance's expected output, so no
+    /// emulation is run (none would be to blame).
+    ReferenceDiffers {
+        /// The first differing output cell.
+        cell: usize,
+        /// What the reference run left there (none: outside its memory).
+        got: Option<i64>,
+        /// What the instance expects.
+        expected: i64,
+    },
+}
+
+impl std::fmt::Display for CrossError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoActorMeasures => write!(
+                f,
+                "actor: the butterfly run must report its actor measures with a scheduler (got none)"
+            ),
+            Self::ShortInput { program, n, len } => write!(
+                f,
+                "input: {program}'s instance must hold the n = {n} data words its hierarchical form reads (got {len} words)"
+            ),
+            Self::ReferenceDiffers { cell, got, expected } => {
+                let got = got.map_or_else(|| "outside memory".to_string(), |g| g.to_string());
+                write!(
+                    f,
+                    "output: the reference interpreter's cell {cell} must equal the instance's expected {expected} before any emulation runs (got {got})"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for CrossError {}
+
+impl Classify for CrossError {
+    fn fault(&self) -> Fault {
+        Fault::Run
+    }
+}
 
 /// One machine's run of one instance: a row of the study before its parameters.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -77,7 +136,10 @@ impl MachineRun {
     /// Sets the cost (and the slowdown), the bound on the slowdown and the verdict.
     fn priced(mut self, cost: f64, bound: Option<f64>, verified: bool) -> Self {
         self.cost = cost;
-        self.slowdown = cost / self.t.max(1) as f64;
+        // T >= 1: a run of netcore's interpreter that returns has executed its `halt`, which
+        // `Cost::t` counts (a program without one fails with `PcOutOfRange`), and every row's
+        // `t` is such a run's.
+        self.slowdown = cost / self.t as f64;
         self.bound = bound;
         self.over_bound = bound.map(|b| self.slowdown / b);
         self.verified = verified;
@@ -101,19 +163,56 @@ pub fn reference_traced<T: TraceSink>(
     sink: &mut T,
 ) -> Result<(MachineRun, Cost), ModelError> {
     let done = run_traced(&instance.program, &instance.input, &Limits::default(), sink)?;
+    Ok(reference_row(instance, &done))
+}
+
+/// The reference row of the run `done` of `instance`.
+fn reference_row(instance: &Instance, done: &netcore::pram::PramRun) -> (MachineRun, Cost) {
     let row = MachineRun::new(Machine::Reference, u64::from(instance.program.ppus()), &done.cost);
     let t = done.cost.t as f64;
-    Ok((row.priced(t, None, output_ok(instance, &done.memory)), done.cost))
+    (row.priced(t, None, output_ok(instance, &done.memory)), done.cost)
+}
+
+/// The first output cell where the reference run's final `memory` differs from the instance's
+/// expected output, as the error that stops the comparison before any emulation runs.
+pub fn reference_difference(instance: &Instance, memory: &[i64]) -> Option<CrossError> {
+    instance.output.clone().zip(&instance.expected).find_map(|(cell, &expected)| {
+        let got = memory.get(cell).copied();
+        (got != Some(expected)).then_some(CrossError::ReferenceDiffers { cell, got, expected })
+    })
+}
+
+/// Refuses a program with more PPUs `S` than the D-BSP's `n` processors: Theorem 3 (Fantozzi
+/// et al., Section 4) bounds the access of an `n`-tuple by `n` processors, so its bound says
+/// nothing of a step of `S > n` accesses.
+///
+/// # Errors
+///
+/// A [`ParamError`] on `n` naming the program's `S`.
+pub fn check_ppus(program: &netcore::pram::Program, n: u32) -> Result<(), ParamError> {
+    let s = program.ppus();
+    if s > n {
+        return Err(ParamError::new(
+            "n",
+            format!(
+                "at least the program's S = {s} PPUs (Theorem 3 bounds n-tuples on n D-BSP processors)"
+            ),
+            n,
+        ));
+    }
+    Ok(())
 }
 
 /// The butterfly translation on actors (Baude, Section 5) with the default configuration
-/// (combining, network fetch order) and FIFO delivery: cost = actor time; bound = `log2 N`
-/// (Theorem 2's `T log N` over `T`).
-pub fn actor_butterfly(instance: &Instance) -> Result<MachineRun, ModelError> {
+/// (combining, network fetch order) but the hash seed `seed`, and FIFO delivery: cost = actor
+/// time; bound = `log2 N` (Theorem 2's `T log n` over `T`, with the routing's `log N` for
+/// `log n`: `docs/models/cross-pram.md`, Choice 5).
+pub fn actor_butterfly(instance: &Instance, seed: u64) -> Result<MachineRun, ModelError> {
+    let config = ButterflyConfig { hash_seed: seed, ..ButterflyConfig::default() };
     let report = simulate_butterfly_actors(
         &instance.program,
         &instance.input,
-        &ButterflyConfig::default(),
+        &config,
         Scheduler::Fifo,
         &Limits::default(),
     )?;
@@ -130,7 +229,8 @@ pub fn actor_butterfly(instance: &Instance) -> Result<MachineRun, ModelError> {
         output_ok(instance, &report.memory)
     };
     let verified = report.verified && output;
-    let (time, messages) = report.actor.as_ref().map_or((0, 0), |a| (a.actor_time, a.messages));
+    let actor = report.actor.as_ref().ok_or(CrossError::NoActorMeasures)?;
+    let (time, messages) = (actor.actor_time, actor.messages);
     row.messages = Some(messages);
     row.rounds = Some(report.rounds_fwd + report.rounds_rev);
     let log_n = f64::from(report.routers).log2();
@@ -167,7 +267,8 @@ pub fn dbsp(
     let row = MachineRun::new(Machine::Dbsp(exponents), u64::from(n), reference);
     let cost = report.comm + report.work as f64;
     let (per_step, _) = theorem3_bound(n, k, alpha, beta);
-    let bound = per_step * report.pram_g as f64 / reference.t.max(1) as f64;
+    // T >= 1, as in `MachineRun::priced`: `reference` is a returned run's cost.
+    let bound = per_step * report.pram_g as f64 / reference.t as f64;
     Ok(row.priced(cost, Some(bound), report.verified))
 }
 
@@ -218,9 +319,17 @@ pub fn hpram_hier(
     let Some(builtin) = hier_form(algorithm) else {
         return Ok(Vec::new());
     };
+    // A u32 fits a usize on every target of at least 32 bits; were it not to, `usize::MAX`
+    // words exceed any input and the read below fails with `ShortInput`, not silently.
     let len = usize::try_from(n).unwrap_or(usize::MAX);
-    let procs = (len / 2).max(1);
-    let data = instance.input.get(..len).unwrap_or(&instance.input);
+    // No clamp: `n < 2` gives `P = 0`, which hpram's `BuiltinParams::new` refuses (a power
+    // of two is required) with its typed error.
+    let procs = len / 2;
+    let data = instance.input.get(..len).ok_or(CrossError::ShortInput {
+        program: algorithm.name(),
+        n: len,
+        len: instance.input.len(),
+    })?;
     let params = BuiltinParams::new(builtin, procs, data.len())?;
     let done = run_builtin(&params, data, 0)?;
     let verified = done.output == instance.expected;
@@ -273,14 +382,22 @@ pub fn compare(algorithm: Algorithm, n: u32, seed: u64) -> Result<Vec<MachineRun
 ///
 /// # Errors
 ///
-/// As [`compare`].
+/// As [`compare`]; and a [`ParamError`] on `n` (the user's input) if the program has more
+/// PPUs than `n` (Theorem 3 accesses `n`-tuples on `n` processors), a
+/// [`CrossError::ReferenceDiffers`] if the reference run's output is not the instance's
+/// expected one (before any emulation runs).
 pub fn compare_instance(
     instance: &Instance,
     algorithm: Option<Algorithm>,
     n: u32,
     seed: u64,
 ) -> Result<Vec<MachineRun>, ModelError> {
-    let (reference, cost) = reference(instance)?;
+    check_ppus(&instance.program, n)?;
+    let done = run_traced(&instance.program, &instance.input, &Limits::default(), &mut NoTrace)?;
+    if let Some(e) = reference_difference(instance, &done.memory) {
+        return Err(e.into());
+    }
+    let (reference, cost) = reference_row(instance, &done);
     let mut rows = vec![reference];
     rows.extend(emulations(algorithm, n, seed, instance, &cost)?);
     Ok(rows)
@@ -301,7 +418,7 @@ pub fn emulations(
     instance: &Instance,
     cost: &Cost,
 ) -> Result<Vec<MachineRun>, ModelError> {
-    let mut rows = vec![actor_butterfly(instance)?];
+    let mut rows = vec![actor_butterfly(instance, seed)?];
     for exponents in DbspExponents::ALL {
         rows.push(dbsp(n, seed, exponents, instance, cost)?);
     }

@@ -8,13 +8,20 @@
 //! seed = 0                  # the input's and the machines' seed (default 0)
 //! # or a program of one's own: file = "my.pasm" (relative to this config), input = [...],
 //! # expect = { from = 0, cells = [...] } (else checked against the reference interpreter's
-//! # final memory), with n the D-BSP's processors
+//! # final memory), with n the D-BSP's processors (at least the file's PPUs); the seed then
+//! # seeds the actor butterfly's hash and the D-BSP's randomness only
 //! ```
+//!
+//! A file's `expect` is checked on the reference interpreter first: a config whose `expect`
+//! the reference run does not meet fails with netcore's
+//! [`NotVerified`](netcore::driver::pram::NotVerified) (exit 1, the message of
+//! `cargo xtask run pram`) before any emulation runs.
 
+use netcore::driver::pram::{NotVerified, digest};
 use netcore::picture::Picture;
-use netcore::pram::CollectTrace;
 use netcore::pram::library::Instance;
 use netcore::pram::picture::{check_lanes, run_picture};
+use netcore::pram::{CollectTrace, NoTrace};
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
     RunReport, to_json,
@@ -22,7 +29,7 @@ use netcore::study::{
 use serde::Deserialize;
 
 use crate::driver::study::{CrossStudy, check, check_n};
-use crate::machines::{MachineRun, compare_instance, emulations, reference_traced};
+use crate::machines::{MachineRun, check_ppus, compare_instance, emulations, reference_traced};
 
 /// The `cross-pram` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -36,7 +43,8 @@ pub struct CrossConfig {
     pub program: Option<netcore::pram::library::Algorithm>,
     /// Its size (a file's program: the D-BSP's processors).
     pub n: u32,
-    /// The seed of the input and of every machine's randomness.
+    /// The seed of the library program's input, of the actor butterfly's hash and of the
+    /// D-BSP's randomness (for a file, of the two machines only).
     #[serde(default)]
     pub seed: u64,
     /// An assembly file of the user's own, relative to the config file.
@@ -49,7 +57,9 @@ pub struct CrossConfig {
 
 impl CrossConfig {
     /// The instance every machine runs: the library program's, or the file's (checked against
-    /// its `expect` or the reference interpreter's final memory), after the checks of `n`.
+    /// its `expect` or the reference interpreter's final memory), after the checks of `n`
+    /// (a power of two in the study's range; for a file, at least its PPUs, before any run)
+    /// and, for a file with `expect`, of the reference run against it.
     fn instance(&self, file: &ConfigFile<'_>) -> Result<Instance, ModelError> {
         match (self.program, &self.file) {
             (Some(program), None) => {
@@ -69,6 +79,17 @@ impl CrossConfig {
                     expect: self.expect.clone(),
                 }
                 .load(file)?;
+                check_ppus(&loaded.program, self.n)?;
+                if loaded.expected.is_some() {
+                    // The config's expect is the user's claim about the program: a reference
+                    // run that misses it is reported as `cargo xtask run pram` reports it,
+                    // not as a difference of the first emulation that checks its output.
+                    let run = loaded.execute(&mut NoTrace)?;
+                    if let Some(difference) = loaded.first_difference(&run.memory) {
+                        let digest = format!("{:016x}", digest(&run.memory));
+                        return Err(NotVerified { program: loaded.name, difference, digest }.into());
+                    }
+                }
                 Ok(loaded.instance()?)
             }
         }
@@ -144,8 +165,13 @@ fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, Mo
         (None, Some(_)) => "the config's expect",
         (None, None) => "the reference interpreter's final memory",
     };
+    // The seed reaches the input only for a library program; a file's input is the config's.
+    let seeds = match config.program {
+        Some(_) => "the input and the machines' randomness",
+        None => "the actor butterfly's hash and the D-BSP's randomness",
+    };
     let mut summary = format!(
-        "{} at n = {} (seed {}), every output checked against {against}:",
+        "{} at n = {} (seed {}: {seeds}), every output checked against {against}:",
         config.name(),
         config.n,
         config.seed

@@ -1,6 +1,9 @@
 use cross_pram::driver::study::{CrossParams, CrossStudy, PROGRAMS};
 use cross_pram::machine::{HpramPreset, Machine};
-use cross_pram::machines::compare;
+use cross_pram::machines::{
+    actor_butterfly, check_ppus, compare, compare_instance, hpram_hier, reference,
+};
+use netcore::fault::Fault;
 use netcore::pram::library::Algorithm;
 use netcore::study::AnyStudy;
 
@@ -73,4 +76,78 @@ fn bad_points_name_field_and_rule() {
     let params: CrossParams =
         serde_json::from_value(serde_json::json!({ "program": "ntt", "n": 64 })).unwrap();
     assert_eq!(params.seed, 0);
+}
+
+/// The config's seed reaches the actor butterfly's hash (actor-pram's `hash_seed`): the same
+/// instance (permutation read at n = 64, input of seed 0) under hash seeds 0 and 1 places the
+/// 64 cells differently, so the routing's contention, and the actor time, differ, while both
+/// runs stay verified. Were the seed dropped (the default hash seed 0 on both), the two costs
+/// would be equal and the test would fail.
+#[test]
+fn the_seed_reaches_the_actor_hash() {
+    let instance = Algorithm::PermutationRead.instance(64, 0).unwrap();
+    let run = |seed| actor_butterfly(&instance, seed).unwrap();
+    let (zero, one) = (run(0), run(1));
+    assert!(zero.verified && one.verified, "{zero:?} {one:?}");
+    // Actor times are whole events, so two different ones differ by at least 1.
+    let apart = (zero.cost - one.cost).abs();
+    assert!(apart >= 1.0, "hash seeds 0 and 1 gave the same actor time {}", zero.cost);
+    // Through compare: the seed reaches every machine and every output is still verified.
+    for seed in [0, 1, 7] {
+        assert!(compare(Algorithm::PermutationRead, 64, seed).unwrap().iter().all(|r| r.verified));
+    }
+}
+
+/// An instance whose expected output its own program does not compute fails on the
+/// reference run, before any emulation runs (a failed run, exit 1), naming the cell: prefix
+/// sums at n = 64 leave 1 + 2 + ... + 64 = 2080 in the last output cell, expected 2081 here.
+#[test]
+fn a_wrong_expected_output_fails_on_the_reference() {
+    let mut instance = Algorithm::PrefixSums.instance(64, 0).unwrap();
+    let last = instance.expected.len() - 1;
+    assert_eq!(instance.expected[last], 2080);
+    instance.expected[last] = 2081;
+    let e = compare_instance(&instance, Some(Algorithm::PrefixSums), 64, 0).unwrap_err();
+    let cell = instance.output.start + last;
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "output: the reference interpreter's cell {cell} must equal the instance's expected 2081 before any emulation runs (got 2080)"
+        )
+    );
+    assert_eq!(e.fault(), Fault::Run);
+    let rows = compare_instance(&Algorithm::PrefixSums.instance(64, 0).unwrap(), None, 64, 0);
+    assert!(rows.unwrap().iter().all(|r| r.verified));
+}
+
+/// Every program of the study has at most `n` PPUs at every size of the default grid, so the
+/// check `S <= n` never refuses a study point; a 65-PPU program on n = 64 is refused (exit 2).
+#[test]
+fn ppus_at_most_n() {
+    for program in PROGRAMS {
+        for n in [64, 128, 256, 512] {
+            let s = program.instance(n, 0).unwrap().program.ppus();
+            assert!(s <= n, "{program:?} at n = {n} has S = {s}");
+            assert_eq!(check_ppus(&program.instance(n, 0).unwrap().program, n), Ok(()));
+        }
+    }
+    let wide = Algorithm::PrefixSums.instance(128, 0).unwrap();
+    let e = check_ppus(&wide.program, 64).unwrap_err();
+    assert_eq!((e.field, e.got.as_str()), ("n", "64"));
+    assert!(e.rule.starts_with("at least the program's S = 128 PPUs"), "{e}");
+}
+
+/// The hierarchical form reads the instance's first n words: an input shorter than n is a
+/// typed error naming the program, n and the length (not a silent run on fewer words).
+#[test]
+fn a_short_input_is_an_error() {
+    let mut instance = Algorithm::PrefixSums.instance(64, 0).unwrap();
+    let (_, cost) = reference(&instance).unwrap();
+    instance.input.truncate(10);
+    let e = hpram_hier(Algorithm::PrefixSums, 64, &instance, &cost).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "input: prefix-sums's instance must hold the n = 64 data words its hierarchical form reads (got 10 words)"
+    );
+    assert_eq!(e.fault(), Fault::Run);
 }
