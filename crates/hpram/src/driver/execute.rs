@@ -339,8 +339,8 @@ mod tests {
             expected: None,
             checked_against: None,
         };
-        let done = run_program(&loaded.name, &loaded.program, &loaded.input, &loaded.limits, 1)
-            .unwrap();
+        let done =
+            run_program(&loaded.name, &loaded.program, &loaded.input, &loaded.limits, 1).unwrap();
         assert_eq!(against_reference(&done, &loaded), None);
         // The prefix sums of 1..8 leave 1, 3, 6, 10, ... in cells 0..8: cell 3 holds 10.
         let mut cell = done.clone();
