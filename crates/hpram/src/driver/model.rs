@@ -102,7 +102,7 @@ fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
         report.tau,
         report.stage1,
         report.stage2,
-        sub_prams(report.sub_prams),
+        super::report::sub_prams(report.sub_prams),
         report.depth,
     );
     let network = report.network.as_ref().map(network_summary).unwrap_or_default();
@@ -157,9 +157,4 @@ fn network_summary(net: &NetworkReport) -> String {
         );
     }
     out
-}
-
-/// `1 sub-PRAM`, `23 sub-PRAMs`.
-pub(crate) fn sub_prams(count: u128) -> String {
-    if count == 1 { "1 sub-PRAM".to_string() } else { format!("{count} sub-PRAMs") }
 }

@@ -85,7 +85,7 @@ pub fn tree_picture(
         Sketch::<HpramKind>::new(title, "processor", "cost", Orientation::TimeAcross, lanes, tau);
     sketch.note(format!(
         "{}, depth {}; {formula} formula, {variant} memory: tau = {tau}",
-        super::model::sub_prams(tree.sub_prams()),
+        super::report::sub_prams(tree.sub_prams()),
         tree.root.depth()
     ));
     // Lanes and offsets are below 128 (checked above).

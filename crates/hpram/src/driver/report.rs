@@ -261,3 +261,8 @@ impl netcore::fault::Classify for NotVerified {
         netcore::fault::Fault::Run
     }
 }
+
+/// `1 sub-PRAM`, `23 sub-PRAMs`.
+pub(crate) fn sub_prams(count: u128) -> String {
+    if count == 1 { "1 sub-PRAM".to_string() } else { format!("{count} sub-PRAMs") }
+}
