@@ -14,7 +14,7 @@
 //!
 //! A file's `expect` is checked on the reference interpreter first: a config whose `expect`
 //! the reference run does not meet fails with netcore's
-//! [`NotVerified`](netcore::driver::pram::NotVerified) (exit 1, the message of
+//! [`NotVerified`] (exit 1, the message of
 //! `cargo xtask run pram`) before any emulation runs.
 
 use netcore::driver::pram::{NotVerified, digest};
