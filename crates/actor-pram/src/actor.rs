@@ -29,6 +29,8 @@ use scheduler::InFlight;
 pub use scheduler::Scheduler;
 pub use search::{Deepest, MAX_RESTARTS, Search, deepest, deepest_of};
 
+use std::collections::VecDeque;
+
 use serde::Serialize;
 
 /// Serialized (one message at a time, may change state) or unserialized (stateless).
@@ -218,9 +220,9 @@ impl netcore::fault::Classify for ActorError {
 pub struct Ctx<'a, B: Behaviour> {
     me: ActorId,
     next_id: u32,
-    sends: &'a mut Vec<(ActorId, B::Msg)>,
+    sends: &'a mut VecDeque<(ActorId, B::Msg)>,
     creates: &'a mut Vec<(B, Vec<ActorId>)>,
-    become_: Option<B>,
+    become_: &'a mut Option<B>,
 }
 
 impl<B: Behaviour> Ctx<'_, B> {
@@ -230,7 +232,7 @@ impl<B: Behaviour> Ctx<'_, B> {
     }
     /// Sends `msg` to `to` (checked after the event: fan-out and acquaintance).
     pub fn send(&mut self, to: ActorId, msg: B::Msg) {
-        self.sends.push((to, msg));
+        self.sends.push_back((to, msg));
     }
     /// Creates an actor with behaviour `b` and acquaintances `acq`; returns its id.
     pub fn create(&mut self, b: B, acq: Vec<ActorId>) -> ActorId {
@@ -242,7 +244,7 @@ impl<B: Behaviour> Ctx<'_, B> {
     }
     /// Replaces this actor's behaviour after the event.
     pub fn become_(&mut self, b: B) {
-        self.become_ = Some(b);
+        *self.become_ = Some(b);
     }
 }
 
@@ -328,8 +330,10 @@ pub struct Runtime<B: Behaviour> {
     metrics: ActorMetrics,
     consumed: u64,
     dag: Option<EventDag>,
-    sends: Vec<(ActorId, B::Msg)>,
+    sends: VecDeque<(ActorId, B::Msg)>,
     creates: Vec<(B, Vec<ActorId>)>,
+    /// The behaviour an event's `become_` set (taken after the event).
+    become_: Option<B>,
     ids: Vec<ActorId>,
     /// Per actor, its last event, for the DAG (only when it is recorded).
     last_events: Vec<u64>,
@@ -404,8 +408,9 @@ impl<B: Behaviour> Runtime<B> {
             metrics: ActorMetrics::default(),
             consumed: 0,
             dag: limits.record_dag.then(EventDag::default),
-            sends: Vec::new(),
+            sends: VecDeque::new(),
             creates: Vec::new(),
+            become_: None,
             ids: Vec::new(),
             last_events: Vec::new(),
             acq_more: std::collections::BTreeMap::new(),
@@ -536,10 +541,7 @@ impl<B: Behaviour> Runtime<B> {
     pub fn run(&mut self, env: &B::Env) -> Result<ActorMetrics, ActorError> {
         // Deliveries left before the next batch of reads ahead (FIFO only).
         let mut until_batch = 0;
-        while let Some(m) = self.inflight.pick(|to| {
-            let meta = &self.meta[to.0 as usize];
-            if meta.kind == Kind::Serialized { meta.last_depth } else { 0 }
-        }) {
+        while let Some(m) = self.next_delivery() {
             if until_batch == 0 {
                 until_batch = AHEAD;
                 self.read_ahead(m.to);
@@ -588,6 +590,18 @@ impl<B: Behaviour> Runtime<B> {
         self.metrics.actors = self.behaviours.len() as u64;
         self.metrics.actor_space = self.meta.iter().map(|m| u64::from(m.max_state)).sum();
         Ok(self.metrics)
+    }
+
+    /// The message the scheduler delivers next (FIFO's pop inlined here, the one policy of
+    /// the large runs).
+    fn next_delivery(&mut self) -> Option<Envelope<B::Msg>> {
+        match &mut self.inflight {
+            InFlight::Fifo(q) => q.pop_front(),
+            other => other.pick(|to| {
+                let meta = &self.meta[to.0 as usize];
+                if meta.kind == Kind::Serialized { meta.last_depth } else { 0 }
+            }),
+        }
     }
 
     /// FIFO: reads the records of `next`, the receiver being delivered to, and of the
@@ -665,58 +679,82 @@ impl<B: Behaviour> Runtime<B> {
                 self.meta[a].acquaint(&mut self.acq_more, me.0, id.0);
             }
         }
-        let next_id =
-            u32::try_from(self.behaviours.len()).map_err(|_| ActorError::TooManyActors)?;
-        let mut sends = std::mem::take(&mut self.sends);
-        let mut creates = std::mem::take(&mut self.creates);
-        let become_ = {
-            let mut ctx =
-                Ctx { me, next_id, sends: &mut sends, creates: &mut creates, become_: None };
-            self.behaviours[a].handle(env, &mut ctx, m.msg)?;
-            ctx.become_
+        let actors = u32::try_from(self.behaviours.len()).map_err(|_| ActorError::TooManyActors)?;
+        // The sends, creates and `become_` stay in the runtime's own buffers (borrowed by
+        // the handler's context, drained after it), so that an event moves no buffer.
+        let mut ctx = Ctx {
+            me,
+            next_id: actors,
+            sends: &mut self.sends,
+            creates: &mut self.creates,
+            become_: &mut self.become_,
         };
-        if creates.len() > self.limits.f_create as usize {
-            return Err(ActorError::CreationExceeded {
+        let handled = self.behaviours[a].handle(env, &mut ctx, m.msg);
+        let broken = if let Err(e) = handled {
+            Some(e)
+        } else if self.creates.len() > self.limits.f_create as usize {
+            Some(ActorError::CreationExceeded {
                 actor: me,
-                created: creates.len(),
+                created: self.creates.len(),
                 cap: self.limits.f_create,
-            });
-        }
-        if sends.len() > self.limits.f_send as usize {
-            return Err(ActorError::FanoutExceeded {
+            })
+        } else if self.sends.len() > self.limits.f_send as usize {
+            Some(ActorError::FanoutExceeded {
                 actor: me,
-                sent: sends.len(),
+                sent: self.sends.len(),
                 cap: self.limits.f_send,
-            });
+            })
+        } else if self.become_.is_some() && !serialized {
+            Some(ActorError::BecomeUnserialized { actor: me })
+        } else {
+            None
+        };
+        if let Some(e) = broken {
+            // A failed event leaves nothing behind for a later one.
+            self.sends.clear();
+            self.creates.clear();
+            self.become_ = None;
+            return Err(e);
         }
-        if let Some(b) = become_ {
-            if !serialized {
-                return Err(ActorError::BecomeUnserialized { actor: me });
-            }
+        if let Some(b) = self.become_.take() {
             self.behaviours[a] = b;
         }
-        for (b, acq) in creates.drain(..) {
-            let id = self.spawn(b, &acq)?;
-            if self.limits.strict {
-                self.meta[a].acquaint(&mut self.acq_more, me.0, id.0);
+        if !self.creates.is_empty() {
+            let mut creates = std::mem::take(&mut self.creates);
+            for (b, acq) in creates.drain(..) {
+                let id = self.spawn(b, &acq)?;
+                if self.limits.strict {
+                    self.meta[a].acquaint(&mut self.acq_more, me.0, id.0);
+                }
             }
+            self.creates = creates;
         }
+        let actors = u32::try_from(self.behaviours.len()).unwrap_or(u32::MAX);
         let state = self.behaviours[a].state_words();
         let meta = &mut self.meta[a];
         if state > u64::from(meta.max_state) {
             meta.max_state = u32::try_from(state)
                 .map_err(|_| ActorError::MeasureOverflow { actor: me, measure: "state words" })?;
         }
-        for (to, msg) in sends.drain(..) {
-            self.check_exists(to)?;
-            if self.limits.strict && !self.meta[a].knows(&self.acq_more, me.0, to.0) {
-                return Err(ActorError::UnknownAcquaintance { actor: me, to });
+        while let Some((to, msg)) = self.sends.pop_front() {
+            let unknown = if to.0 >= actors {
+                Some(ActorError::NoSuchActor { to, actors })
+            } else if self.limits.strict && !self.meta[a].knows(&self.acq_more, me.0, to.0) {
+                Some(ActorError::UnknownAcquaintance { actor: me, to })
+            } else {
+                None
+            };
+            if let Some(e) = unknown {
+                self.sends.clear();
+                return Err(e);
             }
             self.metrics.messages += 1;
-            self.inflight.push(Envelope { to, sdepth: depth, from_event: event_id, msg });
+            let env = Envelope { to, sdepth: depth, from_event: event_id, msg };
+            match &mut self.inflight {
+                InFlight::Fifo(q) => q.push_back(env),
+                other => other.push(env),
+            }
         }
-        self.sends = sends;
-        self.creates = creates;
         Ok(())
     }
 }

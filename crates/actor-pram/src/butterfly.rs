@@ -26,7 +26,7 @@ use crate::actor::{ActorMetrics, Scheduler};
 use crate::direct::{Code, Dest, Effect, PpuActor};
 use crate::error::Error;
 use crate::hash::{HashFamily, KeyOrder};
-use crate::limits::{check_butterfly_memory, check_butterfly_work};
+use crate::limits::{PPUS_FIELD, check_butterfly_memory, check_butterfly_work};
 use crate::ranade::{
     Buffers, FetchOrder, Held, LockstepRouter, Multiplex, PassPlan, PassRecord, PassStats,
     SlotDigest, op_of,
@@ -554,7 +554,7 @@ fn checked_reference(
     actors: bool,
     limits: &Limits,
 ) -> Result<(PramRun, u64), Error> {
-    let dim_field = if config.dim.is_some() { "butterfly.dim" } else { "S" };
+    let dim_field = if config.dim.is_some() { "butterfly.dim" } else { PPUS_FIELD };
     check_butterfly_memory(
         code.ppus,
         program.lmem(),

@@ -51,7 +51,7 @@ use schedule::{Schedules, max_acquaintances, reference_schedules};
 
 use crate::actor::{ActorId, ActorMetrics, EventDag, Limits, Runtime, Scheduler};
 use crate::error::Error;
-use crate::limits::{BYTES, DIRECT_BYTES_PER_PPU};
+use crate::limits::{BYTES, DIRECT_BYTES_PER_PPU, PPUS_FIELD};
 
 /// How the PPU actors' instructions are sequenced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -172,7 +172,7 @@ fn run_direct(
     // The PPU actors' state is known before anything runs: refuse early (`crate::limits`).
     let per_ppu = DIRECT_BYTES_PER_PPU + 8 * u64::from(program.lmem());
     let fixed = u64::from(ppus).saturating_mul(per_ppu);
-    check("S", fixed, limits.max_bytes, BYTES)?;
+    check(PPUS_FIELD, fixed, limits.max_bytes, BYTES)?;
     let predictable = crate::predict::predictability(program).is_ok();
     let (reference, plan) = reference_schedules(program, input, limits, predictable, fixed)?;
     let Schedules { cells, schedules, acq, reads, source } = plan;

@@ -10,6 +10,12 @@ use netcore::limits::{TooLarge, check};
 /// The unit of every memory estimate.
 pub const BYTES: &str = "bytes (estimated)";
 
+/// What a refusal names when the program's PPUs `S` set the size: the `[pram]` table (a
+/// library program's `n` or a file's PPUs), since `S` is no field of a config.
+pub const PPUS_FIELD: &str = "pram (its S PPUs)";
+/// What a refusal names when the program's global steps `G` set the work.
+pub const STEPS_FIELD: &str = "pram (its G global steps)";
+
 /// Bytes per PPU actor of the direct translation and broadcast-sync (behaviour, mailbox,
 /// metadata, the reference's and the result's registers), besides its local memory: 1037
 /// measured on `2^18` PPUs that only halt, 1452 (1526 of address space) on a hot-spot read
@@ -87,8 +93,8 @@ pub fn butterfly_bytes(s: u32, lmem: u32, cells: u64, n: u32, actors: bool) -> (
 }
 
 /// Refuses a butterfly run whose [`butterfly_bytes`] exceed `budget`, naming `dim_field`
-/// (`butterfly.dim`, or `S` when the dimension follows from it) when the network's part is
-/// the larger, else `S`.
+/// (`butterfly.dim`, or [`PPUS_FIELD`] when the dimension follows from `S`) when the network's
+/// part is the larger, else [`PPUS_FIELD`].
 pub fn check_butterfly_memory(
     s: u32,
     lmem: u32,
@@ -99,7 +105,7 @@ pub fn check_butterfly_memory(
     budget: u64,
 ) -> Result<(), TooLarge> {
     let (net, program) = butterfly_bytes(s, lmem, cells, n, actors);
-    let field = if net >= program { dim_field } else { "S" };
+    let field = if net >= program { dim_field } else { PPUS_FIELD };
     check(field, net.saturating_add(program), budget, BYTES)
 }
 
@@ -127,7 +133,7 @@ pub fn check_butterfly_work(
     max_events: u64,
 ) -> Result<(), TooLarge> {
     let (one, all) = butterfly_work(passes, n, actors);
-    let field = if one > MAX_BUTTERFLY_WORK { dim_field } else { "G" };
+    let field = if one > MAX_BUTTERFLY_WORK { dim_field } else { STEPS_FIELD };
     check(field, all, MAX_BUTTERFLY_WORK, "work units (virtual-node rounds, estimated)")?;
     if actors {
         let (v, _, rounds) = network(n);
@@ -156,9 +162,9 @@ mod tests {
         // n = 14 on actors: 2 · 671,744 · 82 events per step, over 10^8.
         let e = check_butterfly_work(1, 14, true, "butterfly.dim", 100_000_000).unwrap_err();
         assert_eq!((e.field, e.estimate), ("butterfly.dim", 2 * 671_744 * 82));
-        assert_eq!(check_butterfly_work(1, 13, true, "S", 100_000_000), Ok(()));
-        // Many passes at n = 13: G is named.
-        let e = check_butterfly_work(10_000, 13, false, "S", u64::MAX).unwrap_err();
-        assert_eq!(e.field, "G");
+        assert_eq!(check_butterfly_work(1, 13, true, PPUS_FIELD, 100_000_000), Ok(()));
+        // Many passes at n = 13: the global steps are named.
+        let e = check_butterfly_work(10_000, 13, false, PPUS_FIELD, u64::MAX).unwrap_err();
+        assert_eq!(e.field, STEPS_FIELD);
     }
 }

@@ -99,48 +99,70 @@ impl<K: Ord, M> Ord for Keyed<K, M> {
 /// Messages per block of [`BlockQueue`].
 const BLOCK: usize = 1024;
 
-/// A FIFO queue in blocks of [`BLOCK`] messages. A `VecDeque` grows by doubling and its head
-/// sweeps the whole buffer, so a queue that once held `k` messages keeps up to `2k` slots
-/// touched; this one holds its messages and at most two partly used blocks (plus one spare,
-/// so that a queue hovering at a block boundary does not allocate at every step).
+/// A FIFO queue in blocks of at most [`BLOCK`] messages: the newest block is filled by
+/// `push`, full blocks wait in order, and the oldest is popped from its end, having been
+/// reversed once when it became the front (so that a push and a pop are each a `Vec`'s,
+/// with no ring arithmetic). A `VecDeque` grows by doubling and its head sweeps the whole
+/// buffer, so a queue that once held `k` messages keeps up to `2k` slots touched; this one
+/// holds its messages and at most two partly used blocks (plus one spare, so that a queue
+/// hovering at a block boundary does not allocate at every step).
 #[derive(Debug)]
 pub(crate) struct BlockQueue<T> {
-    blocks: VecDeque<VecDeque<T>>,
-    spare: Option<VecDeque<T>>,
+    /// The oldest messages, the next one last.
+    front: Vec<T>,
+    /// Full blocks in arrival order, each in arrival order.
+    full: VecDeque<Vec<T>>,
+    /// The newest messages in arrival order (fewer than [`BLOCK`]).
+    back: Vec<T>,
+    spare: Option<Vec<T>>,
 }
 
 impl<T> BlockQueue<T> {
     fn new() -> Self {
-        BlockQueue { blocks: VecDeque::new(), spare: None }
+        BlockQueue { front: Vec::new(), full: VecDeque::new(), back: Vec::new(), spare: None }
     }
 
-    fn push_back(&mut self, x: T) {
-        match self.blocks.back_mut() {
-            Some(b) if b.len() < BLOCK => b.push_back(x),
-            _ => {
-                let mut b = self.spare.take().unwrap_or_else(|| VecDeque::with_capacity(BLOCK));
-                b.push_back(x);
-                self.blocks.push_back(b);
-            }
+    fn block(&mut self) -> Vec<T> {
+        self.spare.take().unwrap_or_else(|| Vec::with_capacity(BLOCK))
+    }
+
+    #[inline]
+    pub(crate) fn push_back(&mut self, x: T) {
+        if self.back.capacity() == 0 {
+            self.back = self.block();
+        }
+        self.back.push(x);
+        if self.back.len() == BLOCK {
+            let b = std::mem::take(&mut self.back);
+            self.full.push_back(b);
         }
     }
 
-    fn pop_front(&mut self) -> Option<T> {
-        let front = self.blocks.front_mut()?;
-        let x = front.pop_front();
-        if front.is_empty() {
-            self.spare = self.blocks.pop_front();
+    #[inline]
+    pub(crate) fn pop_front(&mut self) -> Option<T> {
+        if let Some(x) = self.front.pop() {
+            return Some(x);
         }
-        x
+        let mut next = match self.full.pop_front() {
+            Some(b) => b,
+            None if self.back.is_empty() => return None,
+            None => std::mem::take(&mut self.back),
+        };
+        next.reverse();
+        let emptied = std::mem::replace(&mut self.front, next);
+        if emptied.capacity() > 0 {
+            self.spare = Some(emptied);
+        }
+        self.front.pop()
     }
 
-    /// The element `k` places behind the front (within the first two blocks).
+    /// The element `k` places behind the front (within the front block and the next one).
     fn peek(&self, k: usize) -> Option<&T> {
-        let front = self.blocks.front()?;
-        match front.get(k) {
-            Some(x) => Some(x),
-            None => self.blocks.get(1)?.get(k - front.len()),
+        let held = self.front.len();
+        if k < held {
+            return self.front.get(held - 1 - k);
         }
+        self.full.front().unwrap_or(&self.back).get(k - held)
     }
 }
 
@@ -294,6 +316,45 @@ impl<M> InFlight<M> {
                 branching.push(k);
                 Some(list.remove(i as usize))
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use proptest::prelude::*;
+
+    use super::{BLOCK, BlockQueue};
+
+    proptest! {
+        /// Pushes and pops in any interleaving, across block boundaries: the queue gives what
+        /// a `VecDeque` gives, and `peek(k)` is the element `k` behind the front, within the
+        /// front block and the next one.
+        #[test]
+        fn block_queue_is_fifo(ops in prop::collection::vec((0usize..3 * BLOCK, 0usize..3 * BLOCK), 1..6)) {
+            let (mut q, mut plain) = (BlockQueue::new(), VecDeque::new());
+            let mut next = 0u64;
+            for (pushes, pops) in ops {
+                for _ in 0..pushes {
+                    q.push_back(next);
+                    plain.push_back(next);
+                    next += 1;
+                }
+                for k in [0, 1, BLOCK / 2, BLOCK - 1] {
+                    if k < plain.len().min(BLOCK) {
+                        prop_assert_eq!(q.peek(k), plain.get(k));
+                    }
+                }
+                for _ in 0..pops {
+                    prop_assert_eq!(q.pop_front(), plain.pop_front());
+                }
+            }
+            while let Some(x) = plain.pop_front() {
+                prop_assert_eq!(q.pop_front(), Some(x));
+            }
+            prop_assert_eq!(q.pop_front(), None);
         }
     }
 }

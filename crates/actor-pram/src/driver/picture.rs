@@ -27,6 +27,7 @@ use crate::actor::{ActorError, critical_path};
 use crate::butterfly::{dimension, simulate_butterfly_recorded};
 use crate::direct::{DirectReport, Sync, simulate_recorded};
 use crate::error::Error;
+use crate::limits::PPUS_FIELD;
 use crate::ranade::PassEventKind;
 
 /// What a butterfly picture shows.
@@ -123,7 +124,7 @@ pub fn pictured(config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelEr
         .into());
     }
     let loaded = parsed.pram.load(config)?;
-    check_size("S", u64::from(loaded.program.ppus()), "actor_time", 0)?;
+    check_size(PPUS_FIELD, u64::from(loaded.program.ppus()), "actor_time", 0)?;
     // Every actor of the run is serialized, one event per unit of actor time at most: a
     // drawable run has at most 128 x 2000 events, and the recorded DAG stops growing there.
     let max_events = MAX_LANES * MAX_STEPS;
@@ -206,7 +207,7 @@ fn butterfly_picture(
     let butterfly = parsed.butterfly.clone().unwrap_or_default();
     let dim = dimension(butterfly.dim, loaded.program.ppus())?;
     let rows = 1_u64.checked_shl(dim).unwrap_or(u64::MAX);
-    let dim_field = if butterfly.dim.is_some() { "butterfly.dim" } else { "S" };
+    let dim_field = if butterfly.dim.is_some() { "butterfly.dim" } else { PPUS_FIELD };
     check_size(dim_field, rows, "rounds", 0)?;
     let limits = Limits { max_bytes: DEFAULT_MEMORY, ..loaded.limits };
     let (report, passes) =
@@ -278,7 +279,10 @@ mod tests {
         let text = "[pram]\nprogram = \"hot-spot-read\"\nn = 256\n";
         let e = pictured(&ConfigFile::new(text, Path::new("."))).unwrap_err();
         assert_eq!(e.fault(), Fault::Input);
-        assert!(e.to_string().starts_with("S is too large: the run needs 256 lanes"), "{e}");
+        assert!(
+            e.to_string().starts_with("pram (its S PPUs) is too large: the run needs 256 lanes"),
+            "{e}"
+        );
         // prefix sums of 128 PPUs: 128 PPU actors and 128 cell actors, refused after the
         // run, before drawing.
         let text = "[pram]\nprogram = \"prefix-sums\"\nn = 128\n";

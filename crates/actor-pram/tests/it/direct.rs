@@ -97,14 +97,14 @@ fn bad_inputs_are_typed_errors() {
     let program = netcore::pram::Program::parse(text).unwrap();
     let limits = Limits { max_bytes: 1 << 20, ..Limits::default() };
     let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
-    assert_eq!(err, too_large("S", 1 << 20, 65536 * 1536));
+    assert_eq!(err, too_large(actor_pram::limits::PPUS_FIELD, 1 << 20, 65536 * 1536));
     let limits = Limits { max_bytes: 16 << 20, ..Limits::default() };
     let err = simulate_direct(&program, &[], Scheduler::Fifo, &limits).unwrap_err();
-    assert_eq!(err, too_large("S", 16 << 20, 65536 * 1536));
+    assert_eq!(err, too_large(actor_pram::limits::PPUS_FIELD, 16 << 20, 65536 * 1536));
     assert_eq!(err.fault(), Fault::Input);
     assert_eq!(
         err.to_string(),
-        "S is too large: the run needs 100663296 bytes (estimated), the limit is 16777216"
+        "pram (its S PPUs) is too large: the run needs 100663296 bytes (estimated), the limit is 16777216"
     );
     // Prefix sums on 1024 values: the 1024 PPU actors (1.6 MB) fit a 2 MB budget, the cells'
     // schedules (about 50,000 accesses at 64 bytes) do not: refused while the trace is read.
