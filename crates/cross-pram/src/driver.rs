@@ -2,9 +2,10 @@
 //!
 //! [`CrossPram`] implements netcore's [`Model`](netcore::study::Model), through which xtask
 //! reads a config (`cargo xtask run cross-pram CONFIG.toml`, [`model`]) and sweeps the
-//! [`study`]. A program that compares the emulations calls [`machines`](crate::machines)
+//! [`study`] and the [`equal_load`] study. A program that compares the emulations calls [`machines`](crate::machines)
 //! instead; the items here change with the configs and the study.
 
+pub mod equal_load;
 pub mod model;
 pub mod results;
 pub mod study;

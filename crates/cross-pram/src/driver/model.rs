@@ -28,6 +28,7 @@ use netcore::study::{
 };
 use serde::Deserialize;
 
+use crate::driver::equal_load::EqualLoadStudy;
 use crate::driver::study::{CrossStudy, check, check_n};
 use crate::machines::{MachineRun, check_ppus, compare_instance, emulations, reference_traced};
 
@@ -127,7 +128,7 @@ impl Model for CrossPram {
         }
     }
     fn studies(&self) -> Vec<Box<dyn AnyStudy>> {
-        vec![Box::new(CrossStudy)]
+        vec![Box::new(CrossStudy), Box::new(EqualLoadStudy)]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         let parsed: CrossConfig = config.parse()?;
