@@ -21,7 +21,8 @@
 //!   [`Machine::as_str`](machine::Machine::as_str)).
 //! - [`machines`]: the runs, one function per machine, and [`machines::compare`] which runs
 //!   them all.
-//! - [`driver`]: the sweepable study `cross-pram` and `cargo xtask run cross-pram`.
+//! - [`driver`]: the sweepable studies `cross-pram` and `cross-pram-equal-load` (Theorem 2 on
+//!   the actor butterfly at one PPU per router) and `cargo xtask run cross-pram`.
 //!
 //! The choices made where the papers are silent are in `docs/models/cross-pram.md`, Choices.
 

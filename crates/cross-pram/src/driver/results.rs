@@ -15,7 +15,7 @@ use netcore::study::{Coverage, PaperResult};
 pub const RESULTS: &[PaperResult] = &[
     PaperResult {
         id: "Baude Theorem 2",
-        states: "every CRCW PRAM program of time T(n) on S(n) PPUs runs as a communication-predictable actor program in O(T(n) log n) actor time with high probability, with O(S(n)) actors (Section 5: Ranade's routing on a wrapped butterfly of N = d 2^d router actors, universal hashing, combining); checked here on eight library programs at n = 64..1024",
+        states: "every CRCW PRAM program of time T(n) on S(n) PPUs runs as a communication-predictable actor program in O(T(n) log n) actor time with high probability, with O(S(n)) actors (Section 5: Ranade's routing on a wrapped butterfly of N = d 2^d router actors, universal hashing, combining); checked here on eight library programs at n = 64..1024, and on five at one PPU per router, n = N = d 2^d for d = 4..8 (study cross-pram-equal-load)",
         coverage: Coverage::Claims,
     },
     PaperResult {
