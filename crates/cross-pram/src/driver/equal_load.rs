@@ -10,11 +10,10 @@
 
 use netcore::pram::library::Algorithm;
 use netcore::rng::SimRng;
-use netcore::study::{
-    Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study, Verdict,
-};
+use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study, Verdict};
 use serde::{Deserialize, Serialize};
 
+use crate::driver::study::theorem2_claim;
 use crate::machine::Machine;
 use crate::machines::{MachineRun, actor_butterfly, reference};
 
@@ -122,24 +121,15 @@ impl Study for EqualLoadStudy {
     /// Theorem 2 per program (Baude, Section 5), with the same law and rivals as the study
     /// `cross-pram`'s claim, scored on this grid (`docs/models/cross-pram.md`, Claims).
     fn claims(&self) -> Vec<Claim> {
-        let actor = Machine::ActorButterfly.as_str();
         let half = HALF_LOG_FACTOR;
         PROGRAMS
             .iter()
             .map(|p| {
-                let claim = Claim::slope(
-                    format!("Theorem 2 at one PPU per router, {}: actor time / (T log2 N) on n = N = d 2^d changes by at most {half} of its level per doubling of n, halfway between the law T log N (0) and its nearest rival (T log N log n +0.117, T -0.122 on n = 64..2048: 0.117 / 2 = 0.0585, rounded inwards)", p.name()),
-                    "over_bound",
-                    "n",
-                    -half,
+                let claim = theorem2_claim(
+                    format!("Theorem 2 at one PPU per router, {}: actor time / (T log2 N) on n = N = d 2^d changes by at most {half} of its level per doubling of n, halfway between the law T log N (0) and its nearest rival (T log N log n, here T log^2 N, +0.117, T -0.122 on n = 64..2048: 0.117 / 2 = 0.0585, rounded inwards)", p.name()),
+                    *p,
                     half,
-                )
-                .only("machine", actor)
-                .only("program", p.name())
-                .result(Law::new("T log N (constant ratio)"))
-                .rival(Law::new("T log N log n (T log^2 N at N = n)").log2("n", 1.0))
-                .rival(Law::new("T (log N less)").log2("n", -1.0))
-                .of("Baude Theorem 2");
+                );
                 if NOT_REPRODUCED.contains(p) {
                     claim.expect(Verdict::NotReproduced, "docs/models/cross-pram.md#theorem-2-creep")
                 } else {

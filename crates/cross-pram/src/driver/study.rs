@@ -86,6 +86,21 @@ pub fn check_n(n: u32) -> Result<(), ParamError> {
     Ok(())
 }
 
+/// Baude's Theorem 2 (Section 5) for `program` on the actor butterfly: `over_bound` = actor
+/// time / (`T log2 N`) has a relative slope per doubling of `n` within `[-half, half]`; the
+/// law `T log N` (a constant ratio) against the rivals one `log n` factor more (`T log N log
+/// n`, about `T log^2 N`) and one less (`T`). The studies `cross-pram` and
+/// `cross-pram-equal-load` state it on their grids.
+pub(crate) fn theorem2_claim(text: String, program: Algorithm, half: f64) -> Claim {
+    Claim::slope(text, "over_bound", "n", -half, half)
+        .only("machine", Machine::ActorButterfly.as_str())
+        .only("program", program.name())
+        .result(Law::new("T log N (constant ratio)"))
+        .rival(Law::new("T log N log n (about T log^2 N)").log2("n", 1.0))
+        .rival(Law::new("T (about log N less)").log2("n", -1.0))
+        .of("Baude Theorem 2")
+}
+
 impl Study for CrossStudy {
     type Params = CrossParams;
     type Point = CrossPoint;
@@ -112,10 +127,6 @@ impl Study for CrossStudy {
     /// 2.3.1) evaluated on the run, checked in hpram's own studies.
     fn claims(&self) -> Vec<Claim> {
         // xtask adds the claim that every row is `verified` to every study.
-        let actor = Machine::ActorButterfly.as_str();
-        let t_log_n = || Law::new("T log N (constant ratio)");
-        let t_log2_n = || Law::new("T log N log n (about T log^2 N)").log2("n", 1.0);
-        let t_only = || Law::new("T (about log N less)").log2("n", -1.0);
         // The band lies halfway between the law and its nearest rival on the default grid:
         // a factor log2 n changes the ratio per doubling by about 1 / mean(log2 n), which the
         // framework's fit gives as +0.125 (T log N log n) and -0.128 (T) on n = 64..1024; half
@@ -126,19 +137,11 @@ impl Study for CrossStudy {
         let mut claims: Vec<Claim> = PROGRAMS
             .iter()
             .map(|p| {
-                Claim::slope(
+                theorem2_claim(
                     format!("Theorem 2, {}: actor time / (T log2 N) changes by at most {half} of its level per doubling of n, halfway between the law T log N (0) and its nearest rival (T log N log n +0.125, T -0.128 on n = 64..1024: 0.125 / 2 = 0.0625, rounded inwards)", p.name()),
-                    "over_bound",
-                    "n",
-                    -half,
+                    *p,
                     half,
                 )
-                .only("machine", actor)
-                .only("program", p.name())
-                .result(t_log_n())
-                .rival(t_log2_n())
-                .rival(t_only())
-                .of("Baude Theorem 2")
             })
             .collect();
         for exponents in DbspExponents::ALL {
