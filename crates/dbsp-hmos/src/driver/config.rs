@@ -232,8 +232,12 @@ pub(crate) type PrimitiveExecution = (DbspParams, PrimitiveRun, Ledger, bool);
 /// equals the sequential reference.
 pub(crate) fn primitive_run(config: &PrimitiveConfig) -> Result<PrimitiveExecution, ModelError> {
     let params = DbspParams::power_law(config.n, config.alpha, config.beta).map_err(Error::from)?;
-    if config.n < 2 {
-        return Err(Error::param("n", "2 <= n <= 2^20", config.n).into());
+    // Checked here, on the config's field, so that the run's own check (on log2 n) is never
+    // what a user sees.
+    if !(2..=1_u32 << crate::run::MAX_LOG_N).contains(&config.n) {
+        return Err(
+            Error::param("n", format!("2 <= n <= 2^{}", crate::run::MAX_LOG_N), config.n).into()
+        );
     }
     let log_n = params.log_n();
     let run = PrimitiveRun::new(config.primitive, log_n, config.k, config.skew, config.direction)?;

@@ -16,7 +16,7 @@ use crate::driver::config::{
     HmosBuildConfig, PramConfig, PrimitiveConfig, PrimitiveExecution, RunConfig, pram_run,
     primitive_run,
 };
-use crate::driver::figure::FigureRun;
+use crate::driver::figure::{FigureConfig, FigureRun};
 use crate::driver::picture::{check_lanes, no_picture, pram_picture, primitive_picture};
 use crate::driver::studies::primitives::bound;
 use crate::hmos::{Hmos, HmosConfig, Lemma1Check, k_max_with};
@@ -26,6 +26,23 @@ use crate::simulation::PramRun;
 /// The `dbsp-hmos` model.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DbspHmos;
+
+/// A run's JSON report with the config it ran (`config`), so that a saved report says what
+/// produced it; the report's own fields follow at the top level.
+#[derive(Serialize)]
+struct WithConfig<'a, C: Serialize, R: Serialize> {
+    config: &'a C,
+    #[serde(flatten)]
+    report: &'a R,
+}
+
+/// [`to_json`] of `report` beside `config` ([`WithConfig`]).
+fn with_config(
+    config: &impl Serialize,
+    report: &impl Serialize,
+) -> Result<serde_json::Value, ModelError> {
+    Ok(to_json(&WithConfig { config, report })?)
+}
 
 /// One level's Lemma 1 graph in a report.
 #[derive(Debug, Serialize)]
@@ -110,12 +127,12 @@ fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
         report.capacity_max,
         report.capacity_mean
     );
-    Ok(RunReport { summary, report: to_json(&report)? })
+    Ok(RunReport { summary, report: with_config(config, &report)? })
 }
 
-/// The report of a figure config: the variable's subdag per level.
-fn figure_report(run: &FigureRun) -> Result<RunReport, ModelError> {
-    Ok(RunReport { summary: run.summary(), report: to_json(run.report())? })
+/// The report of figure config `config`: the variable's subdag per level.
+fn figure_report(config: &FigureConfig, run: &FigureRun) -> Result<RunReport, ModelError> {
+    Ok(RunReport { summary: run.summary(), report: with_config(config, run.report())? })
 }
 
 fn run_pram(config: &PramConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
@@ -140,7 +157,7 @@ fn pram_report(config: &PramConfig, run: &PramRun) -> Result<RunReport, ModelErr
         report.verified,
         config.checked_against()
     );
-    Ok(RunReport { summary, report: to_json(report)? })
+    Ok(RunReport { summary, report: with_config(config, report)? })
 }
 
 /// The report of a primitive run.
@@ -202,7 +219,7 @@ fn primitive_report(
         report.primitive.bound_name(),
         report.verified
     );
-    Ok(RunReport { summary, report: to_json(&report)? })
+    Ok(RunReport { summary, report: with_config(config, &report)? })
 }
 
 impl Model for DbspHmos {
@@ -264,7 +281,7 @@ impl Model for DbspHmos {
             RunConfig::Primitive(p) => run_primitive(&p),
             RunConfig::Hmos(h) => run_hmos(&h),
             RunConfig::Pram(p) => run_pram(&p, config),
-            RunConfig::HmosFigure(f) => figure_report(&FigureRun::new(&f)?),
+            RunConfig::HmosFigure(f) => figure_report(&f, &FigureRun::new(&f)?),
         }
     }
     /// One run of a primitive or a PRAM config, reported and drawn (the picture's refusals
@@ -287,7 +304,7 @@ impl Model for DbspHmos {
             RunConfig::HmosFigure(f) => {
                 let run = FigureRun::new(&f)?;
                 let picture = run.picture()?;
-                Ok((figure_report(&run)?, picture))
+                Ok((figure_report(&f, &run)?, picture))
             }
             RunConfig::Hmos(_) => Err(no_picture(self)),
         }
