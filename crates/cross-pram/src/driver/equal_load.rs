@@ -13,7 +13,7 @@ use netcore::rng::SimRng;
 use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study, Verdict};
 use serde::{Deserialize, Serialize};
 
-use crate::driver::study::theorem2_claim;
+use crate::driver::study::{reference_columns, run_columns, theorem2_claim};
 use crate::machine::Machine;
 use crate::machines::{MachineRun, actor_butterfly, reference};
 
@@ -152,23 +152,23 @@ impl Study for EqualLoadStudy {
         ]
     }
     fn glossary(&self) -> Vec<Column> {
-        vec![
+        [
             Column::new("program", "the library program (netcore::pram::library)"),
             Column::new("n", "n = N (PPUs = butterfly routers)"),
             Column::new("seed", "seed of the input and the actor butterfly's hash"),
             Column::new("machine", "the machine that ran the program"),
             Column::new("procs", "processors of the machine (PPUs, routers)"),
-            Column::new("t", "reference time T (instructions)"),
-            Column::new("w", "reference work W (active PPUs summed over parallel instructions)"),
-            Column::new("g", "reference global steps G"),
+        ]
+        .into_iter()
+        .chain(reference_columns())
+        .chain([
             Column::new("cost", "actor time (T for the reference)"),
             Column::new("slowdown", "slowdown (actor time / T)"),
             Column::new("bound", "log2 N"),
             Column::new("over_bound", "actor time / (T log2 N)"),
-            Column::new("messages", "actor messages"),
-            Column::new("rounds", "butterfly lockstep rounds (forward + reverse)"),
-            Column::new("verified", "output equals the plain-Rust reference"),
-        ]
+        ])
+        .chain(run_columns())
+        .collect()
     }
     fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
         PROGRAMS.iter().filter_map(|p| finding(p.name(), rows)).collect()

@@ -86,6 +86,26 @@ pub fn check_n(n: u32) -> Result<(), ParamError> {
     Ok(())
 }
 
+/// The glossary of the reference run's measures, the same in both studies' rows
+/// ([`MachineRun`]).
+pub(crate) fn reference_columns() -> [Column; 3] {
+    [
+        Column::new("t", "reference time T (instructions)"),
+        Column::new("w", "reference work W (active PPUs summed over parallel instructions)"),
+        Column::new("g", "reference global steps G"),
+    ]
+}
+
+/// The glossary of a machine run's counts and check, the same in both studies' rows
+/// ([`MachineRun`]).
+pub(crate) fn run_columns() -> [Column; 3] {
+    [
+        Column::new("messages", "actor messages"),
+        Column::new("rounds", "butterfly lockstep rounds (forward + reverse)"),
+        Column::new("verified", "output equals the plain-Rust reference"),
+    ]
+}
+
 /// Baude's Theorem 2 (Section 5) for `program` on the actor butterfly: `over_bound` = actor
 /// time / (`T log2 N`) has a relative slope per doubling of `n` within `[-half, half]`; the
 /// law `T log N` (a constant ratio) against the rivals one `log n` factor more (`T log N log
@@ -219,7 +239,7 @@ impl Study for CrossStudy {
             .collect()
     }
     fn glossary(&self) -> Vec<Column> {
-        vec![
+        [
             Column::new("program", "the library program (netcore::pram::library)"),
             Column::new("n", "n (PPUs / items / D-BSP processors)"),
             Column::new(
@@ -231,9 +251,10 @@ impl Study for CrossStudy {
                 "procs",
                 "processors of the machine (PPUs, routers, D-BSP processors, H-PRAM P)",
             ),
-            Column::new("t", "reference time T (instructions)"),
-            Column::new("w", "reference work W (active PPUs summed over parallel instructions)"),
-            Column::new("g", "reference global steps G"),
+        ]
+        .into_iter()
+        .chain(reference_columns())
+        .chain([
             Column::new(
                 "cost",
                 "emulated cost (actor time, D-BSP cost, H-PRAM phase-refined cost)",
@@ -241,10 +262,9 @@ impl Study for CrossStudy {
             Column::new("slowdown", "slowdown (emulated cost / T)"),
             Column::new("bound", "paper's bound up to its constant"),
             Column::new("over_bound", "slowdown / bound (the bound's constant)"),
-            Column::new("messages", "actor messages"),
-            Column::new("rounds", "butterfly lockstep rounds (forward + reverse)"),
-            Column::new("verified", "output equals the plain-Rust reference"),
-        ]
+        ])
+        .chain(run_columns())
+        .collect()
     }
     fn findings(&self, rows: &[JsonObject]) -> Vec<String> {
         PROGRAMS.iter().filter_map(|p| finding(p.name(), rows)).collect()
