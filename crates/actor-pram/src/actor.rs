@@ -722,7 +722,13 @@ impl<B: Behaviour> Runtime<B> {
         if !self.creates.is_empty() {
             let mut creates = std::mem::take(&mut self.creates);
             for (b, acq) in creates.drain(..) {
-                let id = self.spawn(b, &acq)?;
+                let id = match self.spawn(b, &acq) {
+                    Ok(id) => id,
+                    Err(e) => {
+                        self.sends.clear();
+                        return Err(e);
+                    }
+                };
                 if self.limits.strict {
                     self.meta[a].acquaint(&mut self.acq_more, me.0, id.0);
                 }
@@ -733,8 +739,11 @@ impl<B: Behaviour> Runtime<B> {
         let state = self.behaviours[a].state_words();
         let meta = &mut self.meta[a];
         if state > u64::from(meta.max_state) {
-            meta.max_state = u32::try_from(state)
-                .map_err(|_| ActorError::MeasureOverflow { actor: me, measure: "state words" })?;
+            let Ok(words) = u32::try_from(state) else {
+                self.sends.clear();
+                return Err(ActorError::MeasureOverflow { actor: me, measure: "state words" });
+            };
+            meta.max_state = words;
         }
         while let Some((to, msg)) = self.sends.pop_front() {
             let unknown = if to.0 >= actors {

@@ -224,6 +224,63 @@ fn fanout_acquaintance_unserialized() {
     assert_eq!((m.actor_time, m.events, m.messages, m.max_mailbox), (2, 9, 9, 1));
 }
 
+/// Sends one message to `to` (if any) per event; after its first event, if `swells`, it
+/// reports more state words than the runtime counts in 32 bits (1 before).
+#[derive(Debug)]
+struct Swell {
+    to: Option<ActorId>,
+    swells: bool,
+    swollen: bool,
+}
+
+impl Behaviour for Swell {
+    type Msg = ();
+    type Env = ();
+    fn handle(&mut self, _: &(), ctx: &mut Ctx<'_, Self>, _: ()) -> Result<(), ActorError> {
+        if let Some(to) = self.to {
+            ctx.send(to, ());
+        }
+        self.swollen = self.swells;
+        Ok(())
+    }
+    fn state_words(&self) -> u64 {
+        if self.swollen { u64::MAX } else { 1 }
+    }
+}
+
+/// A failed event leaves nothing behind: a later run of the same runtime delivers none of its
+/// sends. Fan-out: the source's 9 sends are refused, and its next event (which sends none)
+/// is the second run's only event (2 events, 2 injected messages in all). State words past
+/// 2^32 - 1: the swelling actor's send is refused with its event, and another actor's event
+/// (sending none, though it knows the sink) then runs alone.
+#[test]
+fn a_failed_event_leaves_no_sends() {
+    let mut rt = Runtime::new(Scheduler::Fifo, Limits::default());
+    let sink = rt.spawn(Spray { to: ActorId(0), n: 0, kind: Kind::Unserialized }, &[]).unwrap();
+    let src = rt.spawn(Spray { to: sink, n: 9, kind: Kind::Serialized }, &[sink]).unwrap();
+    rt.inject(src, ()).unwrap();
+    assert_eq!(
+        rt.run(&()).unwrap_err(),
+        ActorError::FanoutExceeded { actor: src, sent: 9, cap: 8 }
+    );
+    rt.inject(src, ()).unwrap();
+    let m = rt.run(&()).unwrap();
+    assert_eq!((m.events, m.messages), (2, 2));
+
+    let mut rt = Runtime::new(Scheduler::Fifo, Limits::default());
+    let sink = rt.spawn(Swell { to: None, swells: false, swollen: false }, &[]).unwrap();
+    let swell = rt.spawn(Swell { to: Some(sink), swells: true, swollen: false }, &[sink]).unwrap();
+    let other = rt.spawn(Swell { to: None, swells: false, swollen: false }, &[sink]).unwrap();
+    rt.inject(swell, ()).unwrap();
+    assert_eq!(
+        rt.run(&()).unwrap_err(),
+        ActorError::MeasureOverflow { actor: swell, measure: "state words" }
+    );
+    rt.inject(other, ()).unwrap();
+    let m = rt.run(&()).unwrap();
+    assert_eq!((m.events, m.messages), (2, 2));
+}
+
 /// The event DAG on demand: one node per event, and every event's depth recomputed from the
 /// recorded edges alone (longest path) equals the depth the runtime measured.
 #[test]
