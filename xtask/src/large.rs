@@ -84,7 +84,12 @@ pub(crate) fn run(
         sections.push((model.to_string(), md));
         let studied: Vec<&str> = outputs.iter().map(|o| o.name.as_str()).collect();
         costs.retain(|r| !studied.contains(&r.study.as_str()));
-        costs.extend(outputs.iter().filter_map(|o| o.cost.clone()));
+        // The spec as the workspace names it (`fixtures/sweeps/...`), as in `costs.csv`, not
+        // as the absolute path of the machine that ran it.
+        costs.extend(outputs.iter().filter_map(|o| o.cost.clone()).map(|mut cost| {
+            cost.spec.clone_from(&shown);
+            cost
+        }));
         all_expected &= outputs.iter().all(|o| o.judgements.iter().all(|j| j.as_expected));
         // Written after every model: a run killed later keeps the models done.
         write(out, &presets, &mut sections, &costs)?;

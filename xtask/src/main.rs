@@ -84,8 +84,9 @@ enum Command {
         /// Print the full report as JSON instead of the summary.
         #[arg(long)]
         json: bool,
-        /// Also write the picture of the run (SVG) to this file; refused (exit status 2) if
-        /// the model draws none or the run is too large to draw.
+        /// Also write the picture of the run (SVG) to this file; refused before the run (exit
+        /// status 2) if the file cannot be written, the model draws none or the run is too
+        /// large to draw.
         #[arg(long)]
         svg: Option<PathBuf>,
     },
@@ -109,9 +110,10 @@ enum Command {
         /// The shard output directories.
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
-        /// Where to write the merged output.
-        #[arg(long, default_value = "target/sweeps")]
-        out: PathBuf,
+        /// Where to write the merged output (default: `target/sweeps` in the workspace, as
+        /// `sweep` writes).
+        #[arg(long)]
+        out: Option<PathBuf>,
         /// The sweep spec the shards were run from, when it is not an embedded one.
         #[arg(long)]
         config: Option<PathBuf>,
@@ -136,7 +138,10 @@ fn main() -> ExitCode {
         }
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Pictures { check } => pictures::pictures(check),
-        Command::Merge { dirs, out, config } => sweep::merge(&dirs, &out, config.as_deref()),
+        Command::Merge { dirs, out, config } => {
+            let out = out.unwrap_or_else(sweep::default_out);
+            sweep::merge(&dirs, &out, config.as_deref())
+        }
         Command::Report(args) => report::report(&args),
     };
     match result {
@@ -183,14 +188,16 @@ fn run(
     let file = netcore::study::ConfigFile::new(&text, dir);
     let report = match svg {
         Some(svg) => {
-            // One run for both: a run too large to draw is refused before it runs, and the
-            // picture is written before the report is printed.
+            // One run for both: a path that cannot be written and a run too large to draw are
+            // refused before it runs, and the picture is written before the report is printed.
+            let claimed = output::ClaimedFile::claim(svg)?;
+            announce(model.name(), config);
             let (report, document) = run_pictured(model, config, &file)?;
-            std::fs::write(svg, document)
-                .map_err(|e| anyhow::anyhow!("{}: cannot write picture: {e}", svg.display()))?;
+            claimed.write(&document)?;
             report
         }
         None => {
+            announce(model.name(), config);
             model.run_config(&file).map_err(|e| model_error(e, &config.display().to_string()))?
         }
     };
@@ -198,6 +205,15 @@ fn run(
         print(&format!("{}\n", serde_json::to_string_pretty(&report.report)?))
     } else {
         print(&format!("{}\n", report.summary))
+    }
+}
+
+/// Tells a user at a terminal that the run has started (a large config runs for minutes
+/// before its report prints); standard output, which carries the report, is left alone.
+fn announce(model: &str, config: &std::path::Path) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprintln!("running {model} on {} ...", config.display());
     }
 }
 

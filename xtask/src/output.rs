@@ -488,3 +488,71 @@ pub(crate) fn utc_now() -> String {
     let year = yoe + era * 400 + u64::from(month <= 2);
     format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
 }
+
+/// A single run's picture file (`run --svg FILE`), claimed before the run: a hidden sibling
+/// is created at once, so that a path that cannot be written is the user's error (exit
+/// status 2) before anything runs, and renamed over `FILE` once the picture is written, so
+/// that a failed run leaves no partial file (the sibling goes when this is dropped).
+#[derive(Debug)]
+pub(crate) struct ClaimedFile {
+    target: std::path::PathBuf,
+    partial: std::path::PathBuf,
+}
+
+impl ClaimedFile {
+    /// Claims `target`: refused if it is a directory, names no file, or its directory does not
+    /// take a new file.
+    pub(crate) fn claim(target: &Path) -> anyhow::Result<Self> {
+        let refuse = |why: String| crate::usage(format!("--svg {}: {why}", target.display()));
+        if target.is_dir() {
+            return Err(refuse("a directory, not a file".into()));
+        }
+        let name = target.file_name().ok_or_else(|| refuse("names no file".into()))?;
+        let partial = target.with_file_name(format!(".{}.partial", name.to_string_lossy()));
+        std::fs::File::create(&partial).map_err(|e| refuse(format!("cannot write: {e}")))?;
+        Ok(ClaimedFile { target: target.to_path_buf(), partial })
+    }
+
+    /// Writes `document` to the claimed file.
+    pub(crate) fn write(self, document: &str) -> anyhow::Result<()> {
+        std::fs::write(&self.partial, document)
+            .and_then(|()| std::fs::rename(&self.partial, &self.target))
+            .with_context(|| format!("{}: cannot write picture", self.target.display()))
+    }
+}
+
+impl Drop for ClaimedFile {
+    fn drop(&mut self) {
+        // Gone already after a successful `write`.
+        let _ = std::fs::remove_file(&self.partial);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ClaimedFile;
+
+    /// A picture path is claimed before the run: an unwritable one is the user's error, a
+    /// claim given up (a failed run) leaves nothing, a written one leaves only the picture.
+    #[test]
+    fn a_claimed_picture_file_is_all_or_nothing() {
+        let dir = std::env::temp_dir().join(format!("xtask-claimed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        let missing = dir.join("no-such-directory").join("run.svg");
+        let e = ClaimedFile::claim(&missing).expect_err("no directory to write in");
+        assert!(e.downcast_ref::<crate::UsageError>().is_some(), "{e:#}");
+        assert!(ClaimedFile::claim(&dir).is_err(), "a directory is not a picture file");
+
+        let target = dir.join("run.svg");
+        drop(ClaimedFile::claim(&target).expect("writable"));
+        let left: Vec<_> = std::fs::read_dir(&dir).expect("listing").flatten().collect();
+        assert!(left.is_empty(), "a failed run leaves nothing: {left:?}");
+
+        ClaimedFile::claim(&target).expect("writable").write("<svg/>").expect("written");
+        let left: Vec<_> =
+            std::fs::read_dir(&dir).expect("listing").flatten().map(|e| e.file_name()).collect();
+        assert_eq!(left, ["run.svg"]);
+        assert_eq!(std::fs::read_to_string(&target).expect("picture"), "<svg/>");
+        std::fs::remove_dir_all(&dir).expect("cleaned up");
+    }
+}

@@ -14,9 +14,10 @@ use dbsp_hmos::simulation::{PramParams, simulate};
 use hpram::algs::{FftForm, TreeForm};
 use hpram::{Builtin, BuiltinParams, CostTree, Formula, MemoryVariant, Preset};
 use hpram::{run_builtin, run_program};
+use netcore::driver::pram::{Difference, first_differing_cell};
 use netcore::fault::{Classify, Fault};
 use netcore::pram::library::{Algorithm, Instance};
-use netcore::pram::{Cost, Limits, NoTrace, TraceSink, run_traced};
+use netcore::pram::{Cost, Limits, NoTrace, PramRun, run_traced};
 use netcore::study::{ModelError, ParamError};
 use serde::Serialize;
 
@@ -27,13 +28,17 @@ use crate::machine::{DbspExponents, HpramPreset, Machine};
 const CULL: Selection = Selection::Cull { a: 2.0, eps: 0.3 };
 
 /// A run that cannot be priced or checked: an invariant of a machine's crate broken.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CrossError {
     /// The butterfly run returned no actor measures, though it ran with a scheduler.
+    #[error("actor: the butterfly run must report its actor measures with a scheduler (got none)")]
     NoActorMeasures,
     /// A library instance's input is shorter than the `n` data words its hierarchical form
     /// reads.
+    #[error(
+        "input: {program}'s instance must hold the n = {n} data words its hierarchical form reads (got {len} words)"
+    )]
     ShortInput {
         /// The library program.
         program: &'static str,
@@ -44,39 +49,14 @@ pub enum CrossError {
     },
     /// The reference interpreter's output differs from the instance's expected output, so no
     /// emulation is run (none would be to blame).
-    ReferenceDiffers {
-        /// The first differing output cell.
-        cell: usize,
-        /// What the reference run left there (none: outside its memory).
-        got: Option<i64>,
-        /// What the instance expects.
-        expected: i64,
-    },
+    #[error(
+        "output: the reference interpreter's cell {} must equal the instance's expected {} before any emulation runs (got {})",
+        .0.cell,
+        .0.expected,
+        .0.got.map_or_else(|| "outside memory".to_string(), |g| g.to_string())
+    )]
+    ReferenceDiffers(Difference),
 }
-
-impl std::fmt::Display for CrossError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::NoActorMeasures => write!(
-                f,
-                "actor: the butterfly run must report its actor measures with a scheduler (got none)"
-            ),
-            Self::ShortInput { program, n, len } => write!(
-                f,
-                "input: {program}'s instance must hold the n = {n} data words its hierarchical form reads (got {len} words)"
-            ),
-            Self::ReferenceDiffers { cell, got, expected } => {
-                let got = got.map_or_else(|| "outside memory".to_string(), |g| g.to_string());
-                write!(
-                    f,
-                    "output: the reference interpreter's cell {cell} must equal the instance's expected {expected} before any emulation runs (got {got})"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for CrossError {}
 
 impl Classify for CrossError {
     fn fault(&self) -> Fault {
@@ -154,20 +134,12 @@ fn output_ok(instance: &Instance, memory: &[i64]) -> bool {
 
 /// The reference interpreter: cost `T`, slowdown 1; and its `T`, `S`, `G`, `W`.
 pub fn reference(instance: &Instance) -> Result<(MachineRun, Cost), ModelError> {
-    reference_traced(instance, &mut NoTrace)
-}
-
-/// [`reference()`] with every global step's accesses sent to `sink` (the run a picture draws).
-pub fn reference_traced<T: TraceSink>(
-    instance: &Instance,
-    sink: &mut T,
-) -> Result<(MachineRun, Cost), ModelError> {
-    let done = run_traced(&instance.program, &instance.input, &Limits::default(), sink)?;
+    let done = run_traced(&instance.program, &instance.input, &Limits::default(), &mut NoTrace)?;
     Ok(reference_row(instance, &done))
 }
 
 /// The reference row of the run `done` of `instance`.
-fn reference_row(instance: &Instance, done: &netcore::pram::PramRun) -> (MachineRun, Cost) {
+fn reference_row(instance: &Instance, done: &PramRun) -> (MachineRun, Cost) {
     let row = MachineRun::new(Machine::Reference, u64::from(instance.program.ppus()), &done.cost);
     let t = done.cost.t as f64;
     (row.priced(t, None, output_ok(instance, &done.memory)), done.cost)
@@ -176,10 +148,8 @@ fn reference_row(instance: &Instance, done: &netcore::pram::PramRun) -> (Machine
 /// The first output cell where the reference run's final `memory` differs from the instance's
 /// expected output, as the error that stops the comparison before any emulation runs.
 pub fn reference_difference(instance: &Instance, memory: &[i64]) -> Option<CrossError> {
-    instance.output.clone().zip(&instance.expected).find_map(|(cell, &expected)| {
-        let got = memory.get(cell).copied();
-        (got != Some(expected)).then_some(CrossError::ReferenceDiffers { cell, got, expected })
-    })
+    first_differing_cell(instance.output.clone(), &instance.expected, memory)
+        .map(CrossError::ReferenceDiffers)
 }
 
 /// Refuses a program with more PPUs `S` than the D-BSP's `n` processors: Theorem 3 (Fantozzi
@@ -394,10 +364,27 @@ pub fn compare_instance(
 ) -> Result<Vec<MachineRun>, ModelError> {
     check_ppus(&instance.program, n)?;
     let done = run_traced(&instance.program, &instance.input, &Limits::default(), &mut NoTrace)?;
+    compare_run(instance, &done, algorithm, n, seed)
+}
+
+/// [`compare_instance`] after its check of `n` and its reference run `done` of `instance`
+/// (for a caller that ran the reference itself, e.g. traced for a picture): the reference's
+/// row, then every emulation's.
+///
+/// # Errors
+///
+/// As [`compare_instance`] after its reference run.
+pub fn compare_run(
+    instance: &Instance,
+    done: &PramRun,
+    algorithm: Option<Algorithm>,
+    n: u32,
+    seed: u64,
+) -> Result<Vec<MachineRun>, ModelError> {
     if let Some(e) = reference_difference(instance, &done.memory) {
         return Err(e.into());
     }
-    let (reference, cost) = reference_row(instance, &done);
+    let (reference, cost) = reference_row(instance, done);
     let mut rows = vec![reference];
     rows.extend(emulations(algorithm, n, seed, instance, &cost)?);
     Ok(rows)

@@ -19,8 +19,10 @@ use crate::goal::{GoalProcess, GoalRankState, goal_programs, parse_file};
 use crate::script::{Instr, Script};
 use crate::{Error, LogpParams};
 
-/// The `[program]` table, by its `type`.
-#[derive(Debug)]
+/// The `[program]` table, by its `type` (serialized as it is written, for a report's
+/// `config`).
+#[derive(Debug, serde::Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub(crate) enum Program {
     /// 2-compaction by the δ-LogP algorithm of paper §3.
     CompactionDelta { x: Vec<i64> },

@@ -227,6 +227,32 @@ pub fn to_json(report: &impl Serialize) -> Result<serde_json::Value, StudyError>
         .map_err(|e| StudyError::NotAnObject { what: "report", detail: e.to_string() })
 }
 
+/// A run's JSON `report` (an object) with `config`, the config it ran (its defaults filled
+/// in), as its first field, so that a saved report says what produced it. The report's
+/// fields are moved, not copied (a traced run's report can be most of the run's memory).
+///
+/// # Errors
+///
+/// [`StudyError::NotAnObject`] if `report` is not an object or already has a field `config`.
+pub fn with_config(
+    config: &impl Serialize,
+    report: serde_json::Value,
+) -> Result<serde_json::Value, StudyError> {
+    let serde_json::Value::Object(fields) = report else {
+        return Err(StudyError::NotAnObject { what: "report", detail: format!("got {report}") });
+    };
+    if fields.contains_key("config") {
+        return Err(StudyError::NotAnObject {
+            what: "report",
+            detail: "it has a field `config` of its own".into(),
+        });
+    }
+    let mut out = JsonObject::new();
+    out.insert("config".into(), to_json(config)?);
+    out.extend(fields);
+    Ok(serde_json::Value::Object(out))
+}
+
 fn to_object(what: &'static str, value: impl Serialize) -> Result<JsonObject, StudyError> {
     match serde_json::to_value(value) {
         Ok(serde_json::Value::Object(map)) => Ok(map),

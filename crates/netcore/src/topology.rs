@@ -62,14 +62,37 @@ fn check_nodes(field: &'static str, n: u64, min: u64) -> Result<u32> {
     Ok(n as u32)
 }
 
-/// `min <= value <= max` for a family with a range rule.
-fn check_range(family: Family, field: &'static str, value: u32, min: u32, max: u32) -> Result<()> {
-    if (min..=max).contains(&value) {
-        Ok(())
-    } else {
-        Err(TopologyError::OutOfRange { family, field, min, max, got: value })
+/// The size rule of a family with a range (its one size field within `min..=max`), shared by
+/// its builder and by [`TopologySpec::check_range`], which checks it before any estimate.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RangeRule {
+    pub(crate) family: Family,
+    pub(crate) field: &'static str,
+    pub(crate) min: u32,
+    pub(crate) max: u32,
+}
+
+impl RangeRule {
+    /// `min <= value <= max`.
+    pub(crate) fn check(&self, value: u32) -> Result<()> {
+        let RangeRule { family, field, min, max } = *self;
+        if (min..=max).contains(&value) {
+            Ok(())
+        } else {
+            Err(TopologyError::OutOfRange { family, field, min, max, got: value })
+        }
     }
 }
+
+/// The hypercube's `dim`: 2^26 nodes at most ([`MAX_NODES`]).
+pub(crate) const HYPERCUBE_DIM: RangeRule =
+    RangeRule { family: Family::Hypercube, field: "dim", min: 1, max: 26 };
+/// The wrapped butterfly's `dim`: `dim >= 3` keeps the graph simple, `dim 2^dim <= 2^26`.
+pub(crate) const BUTTERFLY_DIM: RangeRule =
+    RangeRule { family: Family::WrappedButterfly, field: "dim", min: 3, max: 20 };
+/// The complete graph's `n`.
+pub(crate) const COMPLETE_N: RangeRule =
+    RangeRule { family: Family::Complete, field: "n", min: 2, max: 4096 };
 
 /// The smallest sizes of the grid families: `rows, cols >= 1` (mesh) or `>= 3` (torus, so that
 /// no wrap-around edge duplicates a mesh edge), and at least 2 nodes.
@@ -258,7 +281,7 @@ impl Topology {
     ///
     /// [`TopologyError::OutOfRange`] unless `1 <= dim <= 26`.
     pub fn hypercube(dim: u32) -> Result<Self> {
-        check_range(Family::Hypercube, "dim", dim, 1, 26)?;
+        HYPERCUBE_DIM.check(dim)?;
         let n = 1u32 << dim;
         let mut edges = Self::edge_list(u64::from(n) * u64::from(dim) / 2, [])?;
         for u in 0..n {
@@ -294,7 +317,7 @@ impl Topology {
     ///
     /// [`TopologyError::OutOfRange`] unless `3 <= dim <= 20`.
     pub fn wrapped_butterfly(dim: u32) -> Result<Self> {
-        check_range(Family::WrappedButterfly, "dim", dim, 3, 20)?;
+        BUTTERFLY_DIM.check(dim)?;
         let butterfly = WrappedButterfly::new(dim)?;
         let rows = butterfly.rows();
         let mut edges = Self::edge_list(2 * u64::from(butterfly.routers()), [])?;
@@ -326,7 +349,7 @@ impl Topology {
     ///
     /// [`TopologyError::OutOfRange`] unless `2 <= n <= 4096`.
     pub fn complete(n: u32) -> Result<Self> {
-        check_range(Family::Complete, "n", n, 2, 4096)?;
+        COMPLETE_N.check(n)?;
         let pairs = (0..n).flat_map(|u| (u + 1..n).map(move |v| (u, v)));
         let edges = Self::edge_list(u64::from(n) * u64::from(n - 1) / 2, pairs)?;
         Self::build(format!("complete({n})"), n, edges)

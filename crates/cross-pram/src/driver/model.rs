@@ -17,11 +17,11 @@
 //! [`NotVerified`] (exit 1, the message of
 //! `cargo xtask run pram`) before any emulation runs.
 
-use netcore::driver::pram::{NotVerified, digest};
+use netcore::driver::pram::{LoadedProgram, NotVerified, digest};
 use netcore::picture::Picture;
 use netcore::pram::library::Instance;
 use netcore::pram::picture::{check_lanes, run_picture};
-use netcore::pram::{CollectTrace, NoTrace};
+use netcore::pram::{CollectTrace, Limits, NoTrace, PramRun, Program, TraceSink, run_traced};
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
     RunReport, to_json,
@@ -30,7 +30,7 @@ use serde::Deserialize;
 
 use crate::driver::equal_load::EqualLoadStudy;
 use crate::driver::study::{CrossStudy, check, check_n};
-use crate::machines::{MachineRun, check_ppus, compare_instance, emulations, reference_traced};
+use crate::machines::{MachineRun, check_ppus, compare_run};
 
 /// The `cross-pram` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -56,16 +56,54 @@ pub struct CrossConfig {
     pub expect: Option<netcore::driver::pram::Expect>,
 }
 
+/// What a config runs, before its reference run: a library program's instance, or a file's
+/// loaded program.
+enum Source {
+    Library(Instance),
+    File(LoadedProgram),
+}
+
+impl Source {
+    /// The program every machine runs.
+    fn program(&self) -> &Program {
+        match self {
+            Source::Library(instance) => &instance.program,
+            Source::File(loaded) => &loaded.program,
+        }
+    }
+
+    /// The reference interpreter's one run of the program (every global step's accesses sent
+    /// to `sink`) and the instance every machine is checked against. A file's `expect` is the
+    /// user's claim about the program: a reference run that misses it is reported as `cargo
+    /// xtask run pram` reports it, before any emulation runs; a file without `expect` is
+    /// checked against this run's final memory.
+    fn run<T: TraceSink>(self, sink: &mut T) -> Result<(Instance, PramRun), ModelError> {
+        match self {
+            Source::Library(instance) => {
+                let done =
+                    run_traced(&instance.program, &instance.input, &Limits::default(), sink)?;
+                Ok((instance, done))
+            }
+            Source::File(loaded) => {
+                let done = loaded.execute(sink)?;
+                if let Some(difference) = loaded.first_difference(&done.memory) {
+                    let digest = format!("{:016x}", digest(&done.memory));
+                    return Err(NotVerified { program: loaded.name, difference, digest }.into());
+                }
+                Ok((loaded.instance_after(&done.memory), done))
+            }
+        }
+    }
+}
+
 impl CrossConfig {
-    /// The instance every machine runs: the library program's, or the file's (checked against
-    /// its `expect` or the reference interpreter's final memory), after the checks of `n`
-    /// (a power of two in the study's range; for a file, at least its PPUs, before any run)
-    /// and, for a file with `expect`, of the reference run against it.
-    fn instance(&self, file: &ConfigFile<'_>) -> Result<Instance, ModelError> {
-        match (self.program, &self.file) {
+    /// What the config runs, after the checks of `n` (a power of two in the study's range,
+    /// at least the program's PPUs), before any run.
+    fn source(&self, file: &ConfigFile<'_>) -> Result<Source, ModelError> {
+        let source = match (self.program, &self.file) {
             (Some(program), None) => {
                 check(program, self.n)?;
-                Ok(program.instance(self.n, self.seed)?)
+                Source::Library(program.instance(self.n, self.seed)?)
             }
             _ => {
                 check_n(self.n)?;
@@ -80,20 +118,11 @@ impl CrossConfig {
                     expect: self.expect.clone(),
                 }
                 .load(file)?;
-                check_ppus(&loaded.program, self.n)?;
-                if loaded.expected.is_some() {
-                    // The config's expect is the user's claim about the program: a reference
-                    // run that misses it is reported as `cargo xtask run pram` reports it,
-                    // not as a difference of the first emulation that checks its output.
-                    let run = loaded.execute(&mut NoTrace)?;
-                    if let Some(difference) = loaded.first_difference(&run.memory) {
-                        let digest = format!("{:016x}", digest(&run.memory));
-                        return Err(NotVerified { program: loaded.name, difference, digest }.into());
-                    }
-                }
-                Ok(loaded.instance()?)
+                Source::File(loaded)
             }
-        }
+        };
+        check_ppus(source.program(), self.n)?;
+        Ok(source)
     }
 
     /// The program's name in the summary.
@@ -132,24 +161,23 @@ impl Model for CrossPram {
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
         let parsed: CrossConfig = config.parse()?;
-        let instance = parsed.instance(config)?;
-        let rows = compare_instance(&instance, parsed.program, parsed.n, parsed.seed)?;
+        let (instance, done) = parsed.source(config)?.run(&mut NoTrace)?;
+        let rows = compare_run(&instance, &done, parsed.program, parsed.n, parsed.seed)?;
         run_report(&parsed, &rows)
     }
     /// The picture of the reference run (the first row): netcore's PRAM picture, one lane per
     /// PPU, one mark per access, cells shared within a step shaded; the emulating machines
-    /// are not drawn (their own crates draw theirs). Refused before the run past 127 PPUs.
-    /// One run of every machine; the reference run is traced and drawn (refused before it
-    /// runs past the picture's lanes) before the emulating machines run.
+    /// are not drawn (their own crates draw theirs). One run of every machine; the reference
+    /// run is traced and drawn (refused before it runs past 127 PPUs, the picture's lanes)
+    /// before the emulating machines run.
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         let parsed: CrossConfig = config.parse()?;
-        let instance = parsed.instance(config)?;
-        check_lanes(&instance.program)?;
+        let source = parsed.source(config)?;
+        check_lanes(source.program())?;
         let mut trace = CollectTrace::default();
-        let (reference, cost) = reference_traced(&instance, &mut trace)?;
-        let picture = run_picture(&picture_name(&parsed), &instance.program, &cost, &trace)?;
-        let mut rows = vec![reference];
-        rows.extend(emulations(parsed.program, parsed.n, parsed.seed, &instance, &cost)?);
+        let (instance, done) = source.run(&mut trace)?;
+        let picture = run_picture(&picture_name(&parsed), &instance.program, &done.cost, &trace)?;
+        let rows = compare_run(&instance, &done, parsed.program, parsed.n, parsed.seed)?;
         Ok((run_report(&parsed, &rows)?, picture))
     }
 }

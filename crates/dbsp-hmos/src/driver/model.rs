@@ -7,7 +7,7 @@
 use netcore::picture::Picture;
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
-    RunReport, to_json,
+    RunReport, to_json, with_config,
 };
 use serde::Serialize;
 
@@ -26,23 +26,6 @@ use crate::simulation::PramRun;
 /// The `dbsp-hmos` model.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DbspHmos;
-
-/// A run's JSON report with the config it ran (`config`), so that a saved report says what
-/// produced it; the report's own fields follow at the top level.
-#[derive(Serialize)]
-struct WithConfig<'a, C: Serialize, R: Serialize> {
-    config: &'a C,
-    #[serde(flatten)]
-    report: &'a R,
-}
-
-/// [`to_json`] of `report` beside `config` ([`WithConfig`]).
-fn with_config(
-    config: &impl Serialize,
-    report: &impl Serialize,
-) -> Result<serde_json::Value, ModelError> {
-    Ok(to_json(&WithConfig { config, report })?)
-}
 
 /// One level's Lemma 1 graph in a report.
 #[derive(Debug, Serialize)]
@@ -127,12 +110,12 @@ fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
         report.capacity_max,
         report.capacity_mean
     );
-    Ok(RunReport { summary, report: with_config(config, &report)? })
+    Ok(RunReport { summary, report: with_config(config, to_json(&report)?)? })
 }
 
 /// The report of figure config `config`: the variable's subdag per level.
 fn figure_report(config: &FigureConfig, run: &FigureRun) -> Result<RunReport, ModelError> {
-    Ok(RunReport { summary: run.summary(), report: with_config(config, run.report())? })
+    Ok(RunReport { summary: run.summary(), report: with_config(config, to_json(run.report())?)? })
 }
 
 fn run_pram(config: &PramConfig, file: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
@@ -157,7 +140,7 @@ fn pram_report(config: &PramConfig, run: &PramRun) -> Result<RunReport, ModelErr
         report.verified,
         config.checked_against()
     );
-    Ok(RunReport { summary, report: with_config(config, report)? })
+    Ok(RunReport { summary, report: with_config(config, to_json(report)?)? })
 }
 
 /// The report of a primitive run.
@@ -219,7 +202,7 @@ fn primitive_report(
         report.primitive.bound_name(),
         report.verified
     );
-    Ok(RunReport { summary, report: with_config(config, &report)? })
+    Ok(RunReport { summary, report: with_config(config, to_json(&report)?)? })
 }
 
 impl Model for DbspHmos {

@@ -15,7 +15,7 @@ use crate::Error;
 use crate::algorithms::{bsp_compaction_bound, bsp_two_compaction, reference_compaction};
 
 /// The BSP programs a config names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 enum BspAlgorithm {
     /// [`bsp_two_compaction`].
@@ -23,11 +23,12 @@ enum BspAlgorithm {
 }
 
 /// The `kind = "bsp"` configuration.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct BspConfig {
     /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
+    #[serde(skip_serializing)]
     _kind: serde::de::IgnoredAny,
     algorithm: BspAlgorithm,
     p: u32,

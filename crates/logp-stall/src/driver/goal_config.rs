@@ -26,11 +26,12 @@ use crate::goal::{
 use crate::{Error, limits};
 
 /// The `kind = "goal"` configuration.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct GoalConfig {
     /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
+    #[serde(skip_serializing)]
     _kind: serde::de::IgnoredAny,
     /// A generator (with `p` and `bytes`), or
     pub generator: Option<Generator>,

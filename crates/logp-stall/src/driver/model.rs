@@ -4,10 +4,10 @@
 use netcore::picture::Picture;
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
-    RunReport, TomlError,
+    RunReport, TomlError, to_json, with_config,
 };
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 /// The `logp-stall` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -93,21 +93,57 @@ impl Model for LogpStall {
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
+        use crate::driver::{bsp_config, goal_config, sim_config, single_run};
         let text = config.text;
-        match parse::<KindOf>(text)?.kind {
-            Kind::Goal => crate::driver::goal_config::run_goal_config(&parse(text)?, config),
-            Kind::Sim => crate::driver::sim_config::run_sim_config(parse(text)?, config),
-            Kind::Logp => crate::driver::single_run::run_logp_config(parse(text)?, config),
-            Kind::Bsp => crate::driver::bsp_config::run_bsp_config(&parse(text)?),
-        }
+        let kind = parse::<KindOf>(text)?.kind;
+        let unpictured = |report| Ok((report, ()));
+        let (report, ()) = match kind {
+            Kind::Goal => {
+                reported(kind, text, |c| unpictured(goal_config::run_goal_config(&c, config)?))
+            }
+            Kind::Sim => {
+                reported(kind, text, |c| unpictured(sim_config::run_sim_config(c, config)?))
+            }
+            Kind::Logp => {
+                reported(kind, text, |c| unpictured(single_run::run_logp_config(c, config)?))
+            }
+            Kind::Bsp => reported(kind, text, |c| unpictured(bsp_config::run_bsp_config(&c)?)),
+        }?;
+        Ok(report)
     }
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
+        use crate::driver::{bsp_config, goal_config, sim_config, single_run};
         let text = config.text;
-        match parse::<KindOf>(text)?.kind {
-            Kind::Logp => crate::driver::single_run::logp_pictured(parse(text)?, config),
-            Kind::Goal => crate::driver::goal_config::goal_config_pictured(&parse(text)?, config),
-            Kind::Sim => crate::driver::sim_config::sim_pictured(parse(text)?, config),
-            Kind::Bsp => crate::driver::bsp_config::bsp_pictured(&parse(text)?),
+        let kind = parse::<KindOf>(text)?.kind;
+        match kind {
+            Kind::Logp => reported(kind, text, |c| single_run::logp_pictured(c, config)),
+            Kind::Goal => reported(kind, text, |c| goal_config::goal_config_pictured(&c, config)),
+            Kind::Sim => reported(kind, text, |c| sim_config::sim_pictured(c, config)),
+            Kind::Bsp => reported(kind, text, |c| bsp_config::bsp_pictured(&c)),
         }
     }
+}
+
+/// A config as its report's `config` shows it: its `kind` and the fields of that kind's
+/// table, defaults filled in.
+#[derive(Serialize)]
+struct Shown<'a, C: Serialize> {
+    kind: Kind,
+    #[serde(flatten)]
+    config: &'a C,
+}
+
+/// Parses the table of `kind` from `text`, runs `run` on it, and puts the config it ran into
+/// the report (netcore's [`with_config`]), so that a saved `--json` report says what produced
+/// it.
+fn reported<C: DeserializeOwned + Serialize, T>(
+    kind: Kind,
+    text: &str,
+    run: impl FnOnce(C) -> Result<(RunReport, T), ModelError>,
+) -> Result<(RunReport, T), ModelError> {
+    let config: C = parse(text)?;
+    let shown = to_json(&Shown { kind, config: &config })?;
+    let (mut report, extra) = run(config)?;
+    report.report = with_config(&shown, std::mem::take(&mut report.report))?;
+    Ok((report, extra))
 }

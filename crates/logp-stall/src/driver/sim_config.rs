@@ -36,11 +36,12 @@ use crate::sim::{CycleStats, Judged, SimConfig, SimOp, simulate_and_judge, theor
 /// (with `seed`), or a `[program]` table as `kind = "logp"` takes it (scripts or
 /// 2-compaction), whose report then details the simulated execution (`trace = true` adds
 /// the trace: messages with `c_j` and the op logs).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimRunConfig {
     /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
+    #[serde(skip_serializing)]
     _kind: serde::de::IgnoredAny,
     /// The simulation's parameters.
     pub machine: SimConfig,

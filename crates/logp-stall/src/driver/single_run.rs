@@ -21,7 +21,7 @@ fn one() -> u64 {
 }
 
 /// The stalling choice of a config's adversary (`stalling = "random"` takes `q`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 enum StallingName {
     Never,
@@ -117,7 +117,7 @@ impl AdversaryChoice {
 }
 
 /// The stalling rule of a `kind = "logp"` config (`delta` goes with `rule = "delta"` only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 enum RuleName {
     Delta,
@@ -126,11 +126,12 @@ enum RuleName {
 }
 
 /// The `kind = "logp"` configuration.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct LogpConfig {
     /// The `kind` key that chose this table (read first by [`crate::driver::model`]).
     #[serde(default, rename = "kind")]
+    #[serde(skip_serializing)]
     _kind: serde::de::IgnoredAny,
     p: u32,
     #[serde(rename = "G")]

@@ -58,6 +58,7 @@ impl NetworkConfig {
     /// Builds the network and measures it.
     pub fn run(&self) -> Result<NetworkReport, ModelError> {
         let (n, m) = self.topology.size();
+        self.topology.check_range()?;
         check("topology", self.topology.estimate_bytes(), DEFAULT_MEMORY, "bytes (estimated)")?;
         let topology = self.topology.build()?;
         // Named families have their diameter in closed form; an edge list needs BFS from

@@ -205,12 +205,36 @@ impl LoadedProgram {
     pub fn first_difference(&self, memory: &[i64]) -> Option<String> {
         let (range, want) = self.expected.as_ref()?;
         let against = self.checked_against.map_or("", CheckedAgainst::describe);
-        range.clone().zip(want).find_map(|(cell, &w)| match memory.get(cell) {
-            Some(&got) if got == w => None,
-            Some(&got) => Some(format!("cell {cell} is {got}, expected {w} ({against})")),
-            None => Some(format!("cell {cell} is outside memory, expected {w} ({against})")),
+        let Difference { cell, got, expected } = first_differing_cell(range.clone(), want, memory)?;
+        Some(match got {
+            Some(got) => format!("cell {cell} is {got}, expected {expected} ({against})"),
+            None => format!("cell {cell} is outside memory, expected {expected} ({against})"),
         })
     }
+}
+
+/// The first output cell where a final memory differs from the expected output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Difference {
+    /// The cell.
+    pub cell: usize,
+    /// What the memory holds there (`None`: outside it).
+    pub got: Option<i64>,
+    /// What the output expects.
+    pub expected: i64,
+}
+
+/// The first cell of the output `range` where `memory` differs from `expected` (the values
+/// of `range` in order), if any: the one check of an output that every PRAM driver shares.
+pub fn first_differing_cell(
+    range: std::ops::Range<usize>,
+    expected: &[i64],
+    memory: &[i64],
+) -> Option<Difference> {
+    range.zip(expected).find_map(|(cell, &expected)| {
+        let got = memory.get(cell).copied();
+        (got != Some(expected)).then_some(Difference { cell, got, expected })
+    })
 }
 
 impl PramConfig {
@@ -271,10 +295,32 @@ impl PramConfig {
             }
         };
         let program = match self.variant {
-            Some(variant) => program.with_variant(variant),
+            Some(variant) => {
+                // A library program under a variant it breaks would fail at its first
+                // concurrent access: the config's error, named before the run.
+                if let Some(algorithm) = self.program
+                    && !algorithm.variants().contains(&variant)
+                {
+                    let valid: Vec<String> =
+                        algorithm.variants().iter().map(ToString::to_string).collect();
+                    return Err(config_error(
+                        "variant",
+                        "a variant the library program is valid under",
+                        format!("{variant}; {} is valid under {}", name, valid.join(", ")),
+                    ));
+                }
+                program.with_variant(variant)
+            }
             None => program,
         };
         let max_steps = match self.max_steps {
+            Some(0) => {
+                return Err(config_error(
+                    "max_steps",
+                    "at least 1 (every run executes its halt)",
+                    "0".into(),
+                ));
+            }
             Some(m) if m > MAX_WORK => {
                 return Err(config_error(
                     "max_steps",
@@ -351,14 +397,21 @@ impl LoadedProgram {
     /// for a file without `expect`, the reference interpreter's whole final memory, so an
     /// emulation is checked against the reference run.
     pub fn instance(&self) -> Result<Instance, PramError> {
+        Ok(match &self.expected {
+            Some(_) => self.instance_after(&[]),
+            None => self.instance_after(&self.execute(&mut NoTrace)?.memory),
+        })
+    }
+
+    /// [`LoadedProgram::instance`] after the reference run of this program, which left
+    /// `memory` (read only for a file without `expect`), so that a driver that runs the
+    /// reference anyway does not run it twice.
+    pub fn instance_after(&self, memory: &[i64]) -> Instance {
         let (output, expected) = match &self.expected {
             Some((range, values)) => (range.clone(), values.clone()),
-            None => {
-                let run = run_traced(&self.program, &self.input, &self.limits, &mut NoTrace)?;
-                (0..run.memory.len(), run.memory)
-            }
+            None => (0..memory.len(), memory.to_vec()),
         };
-        Ok(Instance { program: self.program.clone(), input: self.input.clone(), output, expected })
+        Instance { program: self.program.clone(), input: self.input.clone(), output, expected }
     }
 
     /// Runs the program once on its input, every global step's accesses sent to `sink`.

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Family, Result, TopologyError, check_range};
+use super::{Family, RangeRule, Result, TopologyError};
 
 /// A router's position: column `c` and row `r`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -68,7 +68,8 @@ impl WrappedButterfly {
 
     /// The butterfly of dimension `2 <= n <= 27`.
     pub fn new(n: u32) -> Result<Self> {
-        check_range(Family::WrappedButterfly, "n", n, 2, Self::MAX_DIM)?;
+        RangeRule { family: Family::WrappedButterfly, field: "n", min: 2, max: Self::MAX_DIM }
+            .check(n)?;
         Ok(Self { n })
     }
 

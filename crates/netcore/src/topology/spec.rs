@@ -152,6 +152,27 @@ impl TopologySpec {
         }
     }
 
+    /// The range rule of a family that has one (hypercube and wrapped butterfly `dim`,
+    /// complete graph `n`), as [`TopologySpec::build`] checks it, without building: a size
+    /// past it is named as such before [`TopologySpec::estimate_bytes`] is compared with a
+    /// limit (whose saturated estimate would say nothing of the rule).
+    ///
+    /// # Errors
+    ///
+    /// [`TopologyError::OutOfRange`](super::TopologyError::OutOfRange).
+    pub fn check_range(&self) -> Result<()> {
+        match *self {
+            TopologySpec::Hypercube { dim } => super::HYPERCUBE_DIM.check(dim),
+            TopologySpec::WrappedButterfly { dim } => super::BUTTERFLY_DIM.check(dim),
+            TopologySpec::Complete { n } => super::COMPLETE_N.check(n),
+            TopologySpec::LinearArray { .. }
+            | TopologySpec::Ring { .. }
+            | TopologySpec::Mesh { .. }
+            | TopologySpec::Torus { .. }
+            | TopologySpec::Edges { .. } => Ok(()),
+        }
+    }
+
     /// The estimated peak bytes of building the topology with one delay per edge: the edge
     /// list, the CSR adjacency with edge numbers (two entries per edge), the delays, and the
     /// sort's scratch, `48 m + 8 n` (`docs/models/netcore.md`, Limits).
