@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use netcore::fit::least_squares;
 use netcore::study::{Check, Claim, Direction};
 
 use crate::table::{Row, cell, number, selects};
@@ -237,24 +238,6 @@ impl Fit {
     }
 }
 
-/// Least squares `v = b0 + b1 u`: `(b1, b0)`, `None` with fewer than two distinct `u`.
-fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    let k = points.len() as f64;
-    let mu = points.iter().map(|p| p.0).sum::<f64>() / k;
-    let mv = points.iter().map(|p| p.1).sum::<f64>() / k;
-    let suu: f64 = points.iter().map(|p| (p.0 - mu).powi(2)).sum();
-    let suv: f64 = points.iter().map(|p| (p.0 - mu) * (p.1 - mv)).sum();
-    (suu > 0.0).then(|| {
-        let b1 = suv / suu;
-        (b1, mv - b1 * mu)
-    })
-}
-
-fn rms_residual(points: &[(f64, f64)], b1: f64, b0: f64) -> f64 {
-    let ss: f64 = points.iter().map(|p| (p.1 - (b0 + b1 * p.0)).powi(2)).sum();
-    (ss / points.len() as f64).sqrt()
-}
-
 fn distinct_x(points: &[(f64, f64)]) -> usize {
     let mut xs: Vec<u64> = points.iter().map(|p| p.0.to_bits()).collect();
     xs.sort_unstable();
@@ -291,11 +274,12 @@ fn fit(check: &Check, x: &str, points: &[(f64, f64)]) -> Result<Fit, String> {
                 return Err(format!("a value of `{x}` or y is <= 0 (no logarithm)"));
             }
             let logs: Vec<(f64, f64)> = points.iter().map(|p| (p.0.ln(), p.1.ln())).collect();
-            let (a, b) = least_squares(&logs).ok_or("no spread in x")?;
+            let line = least_squares(&logs).ok_or("no spread in x")?;
+            let (a, b) = (line.slope, line.intercept);
             Ok(Fit {
                 value: a,
                 curve: Some(Curve::Power { a, b }),
-                rms: Some(rms_residual(&logs, a, b)),
+                rms: Some(line.rms_residual()),
                 points: points.len(),
             })
         }
@@ -311,11 +295,12 @@ fn fit(check: &Check, x: &str, points: &[(f64, f64)]) -> Result<Fit, String> {
                 return Err(format!("mean y = {mean} (a relative slope needs a positive level)"));
             }
             let logs: Vec<(f64, f64)> = points.iter().map(|p| (p.0.log2(), p.1)).collect();
-            let (b1, b0) = least_squares(&logs).ok_or("no spread in x")?;
+            let line = least_squares(&logs).ok_or("no spread in x")?;
+            let (b1, b0) = (line.slope, line.intercept);
             Ok(Fit {
                 value: b1 / mean,
                 curve: Some(Curve::LogLinear { b0, b1 }),
-                rms: Some(rms_residual(&logs, b1, b0) / mean),
+                rms: Some(line.rms_residual() / mean),
                 points: points.len(),
             })
         }

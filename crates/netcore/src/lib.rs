@@ -56,6 +56,7 @@ pub mod driver;
 pub mod event;
 pub mod fabric;
 pub mod fault;
+pub mod fit;
 pub mod input;
 pub mod limits;
 pub mod modular;

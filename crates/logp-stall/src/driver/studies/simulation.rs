@@ -466,13 +466,8 @@ fn marginal_finding(rows: &[JsonObject], y: &str, bound: &str, what: &str) -> Op
 
 /// The least-squares slope of `ln v` against `ln u`, `None` without spread in `u`.
 fn log_log_slope(points: &[(f64, f64)]) -> Option<f64> {
-    let n = points.len() as f64;
     let logs: Vec<(f64, f64)> = points.iter().map(|p| (p.0.ln(), p.1.ln())).collect();
-    let mu = logs.iter().map(|p| p.0).sum::<f64>() / n;
-    let mv = logs.iter().map(|p| p.1).sum::<f64>() / n;
-    let suu: f64 = logs.iter().map(|p| (p.0 - mu).powi(2)).sum();
-    let suv: f64 = logs.iter().map(|p| (p.0 - mu) * (p.1 - mv)).sum();
-    (suu > 0.0).then(|| suv / suu)
+    netcore::fit::least_squares(&logs).map(|line| line.slope)
 }
 
 /// How the slowdowns of delta = 1 and delta = L compare at each L / G.

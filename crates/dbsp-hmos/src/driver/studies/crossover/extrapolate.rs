@@ -27,16 +27,9 @@ pub fn power_fit(points: &[(f64, f64)]) -> Option<PowerFit> {
     if xs.len() < 3 {
         return None;
     }
-    let count = points.len() as f64;
-    let (x, y): (Vec<f64>, Vec<f64>) = points.iter().map(|&(n, c)| (n.log2(), c.log2())).unzip();
-    let mean_x = x.iter().sum::<f64>() / count;
-    let mean_y = y.iter().sum::<f64>() / count;
-    let sxx: f64 = x.iter().map(|x| (x - mean_x).powi(2)).sum();
-    let sxy: f64 = x.iter().zip(&y).map(|(x, y)| (x - mean_x) * (y - mean_y)).sum();
-    let exponent = sxy / sxx;
-    let residual: f64 =
-        x.iter().zip(&y).map(|(x, y)| (y - mean_y - exponent * (x - mean_x)).powi(2)).sum();
-    let se = (residual / (count - 2.0) / sxx).sqrt();
+    let logs: Vec<(f64, f64)> = points.iter().map(|&(n, c)| (n.log2(), c.log2())).collect();
+    let line = netcore::fit::least_squares(&logs)?;
+    let (exponent, se) = (line.slope, line.slope_se());
     let lo = points.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
     let hi = points.iter().map(|p| p.0).fold(0.0, f64::max);
     Some(PowerFit { exponent, se, sizes: (lo, hi) })
