@@ -24,9 +24,9 @@ use netcore::pram::picture::{check_lanes, run_picture};
 use netcore::pram::{CollectTrace, Limits, NoTrace, PramRun, Program, TraceSink, run_traced};
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
-    RunReport, to_json,
+    RunReport, to_json, with_config,
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::driver::equal_load::EqualLoadStudy;
 use crate::driver::study::{CrossStudy, check, check_n};
@@ -36,11 +36,13 @@ use crate::machines::{MachineRun, check_ppus, compare_run};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CrossPram;
 
-/// The config of `cargo xtask run cross-pram` (see the module documentation).
-#[derive(Debug, Clone, Deserialize)]
+/// The config of `cargo xtask run cross-pram` (see the module documentation); the `--json`
+/// report shows it, defaults filled in, under `config`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CrossConfig {
     /// The library program.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub program: Option<netcore::pram::library::Algorithm>,
     /// Its size (a file's program: the D-BSP's processors).
     pub n: u32,
@@ -49,10 +51,13 @@ pub struct CrossConfig {
     #[serde(default)]
     pub seed: u64,
     /// An assembly file of the user's own, relative to the config file.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<std::path::PathBuf>,
     /// The file's initial global memory from address 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub input: Option<Vec<i64>>,
     /// The final memory the file's program must leave.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<netcore::driver::pram::Expect>,
 }
 
@@ -221,7 +226,8 @@ fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, Mo
             row.verified
         );
     }
-    Ok(RunReport { summary, report: to_json(&rows)? })
+    let report = serde_json::json!({ "machines": to_json(&rows)? });
+    Ok(RunReport { summary, report: with_config(config, report)? })
 }
 
 #[cfg(test)]

@@ -52,9 +52,10 @@ pub struct CrossParams {
     pub n: u32,
     /// The seed of the program's input, of the actor butterfly's hash (actor-pram's
     /// `hash_seed`) and of the D-BSP's randomness (the H-PRAM runs are deterministic).
-    /// Default 0.
+    /// Default 0. Not `seed`, which names the job's seed in every row (unused here: the
+    /// machines take this one).
     #[serde(default)]
-    pub seed: u64,
+    pub run_seed: u64,
 }
 
 /// A validated point.
@@ -134,7 +135,7 @@ impl Study for CrossStudy {
     }
     fn point(&self, p: &CrossParams) -> Result<CrossPoint, ModelError> {
         check(p.program, p.n)?;
-        Ok(CrossPoint { program: p.program, n: p.n, seed: p.seed })
+        Ok(CrossPoint { program: p.program, n: p.n, seed: p.run_seed })
     }
     fn run(&self, point: &CrossPoint, _: &mut SimRng) -> Result<Vec<MachineRun>, ModelError> {
         compare(point.program, point.n, point.seed)
@@ -242,8 +243,9 @@ impl Study for CrossStudy {
         [
             Column::new("program", "the library program (netcore::pram::library)"),
             Column::new("n", "n (PPUs / items / D-BSP processors)"),
+            Column::new("seed", "the job's seed (unused: the machines take run_seed)"),
             Column::new(
-                "seed",
+                "run_seed",
                 "seed of the input, the actor butterfly's hash and the D-BSP's randomness",
             ),
             Column::new("machine", "the machine that ran the program"),

@@ -75,7 +75,7 @@ fn bad_points_name_field_and_rule() {
     );
     let params: CrossParams =
         serde_json::from_value(serde_json::json!({ "program": "ntt", "n": 64 })).unwrap();
-    assert_eq!(params.seed, 0);
+    assert_eq!(params.run_seed, 0);
 }
 
 /// The config's seed reaches the actor butterfly's hash (actor-pram's `hash_seed`): the same

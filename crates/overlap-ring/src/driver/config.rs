@@ -18,7 +18,7 @@
 #![warn(clippy::cast_possible_truncation)]
 
 use netcore::delay::{DelayLaw, LinkDelays};
-use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
+use netcore::study::{ConfigFile, ModelError, RunReport, to_json, with_config};
 use netcore::topology::Topology;
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +38,9 @@ use crate::trapezoid::{composite_r, r_of};
 /// One single-run config as the TOML file writes it: flat, closed sets as enums (an unknown
 /// algorithm, guest shape, program or host kind is a parse error). [`Config::try_from`] turns it
 /// into a [`Config`], whose enums carry exactly the fields each scheme, guest and host takes.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// The `--json` report shows it as written (the defaults of the keys that have one filled in)
+/// under `config`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigText {
     /// Simulation scheme (default `naive`).
@@ -49,22 +51,28 @@ pub struct ConfigText {
     #[serde(default)]
     pub guest: GuestShape,
     /// OVERLAP's `c` as `[num, den]` (default `[3, 1]`; overlap and composite only).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub c: Option<Vec<u64>>,
     /// Block `b` (overlap and composite only, default 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub block: Option<usize>,
     /// Host processors `n`.
     pub n: usize,
     /// Guest (super-)columns `N` (naive: default `n`; array2d: `m`, required; others: fixed by
     /// the scheme and must be omitted).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cols: Option<usize>,
     /// Rows `R` of a grid guest (default `N`: an `m x m` array).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub rows: Option<usize>,
     /// Guest steps `T`.
     pub steps: u64,
     /// Built-in guest program: `sum` (default), `mix`, `max`, `affine` for linear and ring
     /// guests; `grid_mix` (default) for grids.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub program: Option<ProgramName>,
     /// Bandwidth `B` (default `L`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bandwidth: Option<u32>,
     /// Seed for random delay laws.
     #[serde(default)]
@@ -73,14 +81,18 @@ pub struct ConfigText {
     #[serde(default)]
     pub host: HostKind,
     /// Graph hosts: maximum degree of the random graph (default 4).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_degree: Option<u32>,
     /// Graph hosts: an explicit edge list `[[u, v], ..]` on vertices `0..n` (with explicit
     /// delays, one per edge); without it the graph is drawn at random.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub edges: Option<Vec<[u32; 2]>>,
     /// Delay law of the host links (array, ring and graph hosts; the named hosts `h1`, `h2`
     /// have their own).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub delays: Option<DelayLaw>,
     /// OVERLAP only: processors (0-based) killed after stage 1 and before stage 2.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dead: Option<Vec<usize>>,
     /// Print the per-pebble timeline (small runs only: guest cells x steps <= [`MAX_TIMELINE`]).
     #[serde(default)]
@@ -794,12 +806,17 @@ impl netcore::fault::Classify for NotVerified {
 /// Parses and runs a TOML config.
 pub fn run_config(config: &ConfigFile<'_>) -> std::result::Result<RunReport, ModelError> {
     let text: ConfigText = config.parse()?;
-    run_report(run(&Config::try_from(text)?)?)
+    let report = run(&Config::try_from(text.clone())?)?;
+    run_report(&text, report)
 }
 
-/// The run report of a finished run: its one-line summary and its JSON; a run whose result
-/// differs from the direct guest run is an error.
-pub(crate) fn run_report(report: Report) -> std::result::Result<RunReport, ModelError> {
+/// The run report of a finished run of the config `shown`: its one-line summary and its JSON
+/// (the config under `config`, then the report's fields); a run whose result differs from the
+/// direct guest run is an error.
+pub(crate) fn run_report(
+    shown: &ConfigText,
+    report: Report,
+) -> std::result::Result<RunReport, ModelError> {
     if !report.run.verified {
         return Err(NotVerified.into());
     }
@@ -817,6 +834,6 @@ pub(crate) fn run_report(report: Report) -> std::result::Result<RunReport, Model
         report.ratio,
         report.run.verified
     );
-    let report = to_json(&report)?;
+    let report = with_config(shown, to_json(&report)?)?;
     Ok(RunReport { summary, report })
 }

@@ -60,15 +60,15 @@ impl Kind for RingKind {
 pub fn pictured(config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
     let mut text: ConfigText = config.parse()?;
     check_size("n", u64::try_from(text.n).unwrap_or(u64::MAX), "steps", text.steps)?;
-    let asked = text.timeline;
+    let shown = text.clone();
     text.timeline = true;
     let config = Config::try_from(text)?;
     let (mut report, plan) = run_planned(&config, true)?;
     let picture = draw(&report, &plan)?;
-    if !asked {
+    if !shown.timeline {
         report.run.timeline = None;
     }
-    Ok((run_report(report)?, picture))
+    Ok((run_report(&shown, report)?, picture))
 }
 
 /// The picture of a run that recorded its timeline, refused when its host steps are too many.
