@@ -54,11 +54,12 @@ pub enum Steps {
 netcore::display_config_name!(Steps);
 
 /// How the butterfly translation is set up.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ButterflyConfig {
     /// The butterfly's dimension `n` (default: the least `n >= 2` with `n · 2^n >= S`); a
     /// smaller one puts `ceil(S / N)` PPUs on a router (Section 5's remark, Choice 23).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dim: Option<u32>,
     /// Buffer size `b >= 1` per input, or unbounded (baseline B6).
     pub b: Buffers,

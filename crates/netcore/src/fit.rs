@@ -24,7 +24,7 @@ impl Line {
     }
 
     /// The slope's standard error, `sqrt(residual_ss / (points - 2) / spread)` (`points - 2`
-    /// degrees of freedom; infinite with two points).
+    /// degrees of freedom; NaN with two points, which leave no residual: 0 / 0).
     pub fn slope_se(&self) -> f64 {
         (self.residual_ss / (self.points as f64 - 2.0) / self.spread).sqrt()
     }

@@ -87,7 +87,8 @@ impl RangeRule {
 /// The hypercube's `dim`: 2^26 nodes at most ([`MAX_NODES`]).
 pub(crate) const HYPERCUBE_DIM: RangeRule =
     RangeRule { family: Family::Hypercube, field: "dim", min: 1, max: 26 };
-/// The wrapped butterfly's `dim`: `dim >= 3` keeps the graph simple, `dim 2^dim <= 2^26`.
+/// The wrapped butterfly's `dim`: `dim >= 3` keeps the graph simple; `dim <= 20` (about 21 M
+/// routers) is the family's own cap, not derived from [`MAX_NODES`] (`21 · 2^21` would fit).
 pub(crate) const BUTTERFLY_DIM: RangeRule =
     RangeRule { family: Family::WrappedButterfly, field: "dim", min: 3, max: 20 };
 /// The complete graph's `n`.

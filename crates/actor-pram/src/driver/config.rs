@@ -34,8 +34,9 @@ impl std::fmt::Display for Translation {
 }
 
 /// The config of `cargo xtask run actor-pram`: the PRAM program in a `[pram]` table (netcore's
-/// `PramConfig`, as `cargo xtask run pram` reads it), then the translation's settings.
-#[derive(Debug, Clone, Deserialize)]
+/// `PramConfig`, as `cargo xtask run pram` reads it), then the translation's settings. The
+/// `--json` report shows it (defaults filled in, an omitted table left out) under `config`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActorPramConfig {
     /// The program, its size or file, input, variant and step limit.
@@ -47,9 +48,11 @@ pub struct ActorPramConfig {
     #[serde(default)]
     pub translation: Translation,
     /// The butterfly translation's settings (only with `translation = "butterfly"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub butterfly: Option<ButterflyConfig>,
     /// Also search delivery orders for the deepest run (Definition 1's maximum from below,
     /// Choice 2): `search = {}` or `{ restarts = 8, seed = 1 }`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub search: Option<Search>,
 }
 

@@ -87,7 +87,8 @@ impl Model for ActorPram {
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
-        run_report(run_actor_pram_config(&config.parse()?, config)?)
+        let parsed = config.parse()?;
+        run_report(&parsed, run_actor_pram_config(&parsed, config)?)
     }
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         super::picture::pictured(config)

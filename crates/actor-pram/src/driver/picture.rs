@@ -113,7 +113,7 @@ pub fn pictured(config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelEr
     let parsed: ActorPramConfig = config.parse()?;
     if parsed.translation == Translation::Butterfly {
         let picture = butterfly_picture(config, &parsed)?;
-        return Ok((run_report(run_actor_pram_config(&parsed, config)?)?, picture));
+        return Ok((run_report(&parsed, run_actor_pram_config(&parsed, config)?)?, picture));
     }
     if parsed.butterfly.is_some() {
         return Err(Error::InvalidConfig {
@@ -146,7 +146,7 @@ pub fn pictured(config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelEr
         got: parsed.translation.to_string(),
     })?;
     let picture = direct_picture(&loaded.name, &parsed, report)?;
-    Ok((run_report(summary)?, picture))
+    Ok((run_report(&parsed, summary)?, picture))
 }
 
 /// The picture of a direct or broadcast-sync run that recorded its event DAG.

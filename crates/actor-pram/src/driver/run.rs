@@ -6,7 +6,7 @@
 use netcore::driver::pram::LoadedProgram;
 use netcore::limits::DEFAULT_MEMORY;
 use netcore::pram::{Limits, Program, Variant};
-use netcore::study::{ConfigFile, ModelError, RunReport, to_json};
+use netcore::study::{ConfigFile, ModelError, RunReport, to_json, with_config};
 use serde::Serialize;
 
 use super::config::{ActorPramConfig, Translation};
@@ -188,9 +188,13 @@ pub(crate) fn run_with(
     Ok((report, direct_run))
 }
 
-/// The run report of a finished run: its one-line summary and its JSON; a run whose memory or
-/// registers differ from the reference interpreter's is an error.
-pub(crate) fn run_report(report: ActorPramReport) -> Result<RunReport, ModelError> {
+/// The run report of a finished run of `config`: its one-line summary and its JSON (the config
+/// under `config`, then the report's fields); a run whose memory or registers differ from the
+/// reference interpreter's is an error.
+pub(crate) fn run_report(
+    config: &ActorPramConfig,
+    report: ActorPramReport,
+) -> Result<RunReport, ModelError> {
     if !report.verified {
         return Err(Error::Mismatch {
             program: report.program.clone(),
@@ -277,7 +281,7 @@ pub(crate) fn run_report(report: ActorPramReport) -> Result<RunReport, ModelErro
         Some(d) => format!("{summary}\n{}", delay_lines(d)),
         None => summary,
     };
-    Ok(RunReport { summary, report: to_json(&report)? })
+    Ok(RunReport { summary, report: with_config(config, to_json(&report)?)? })
 }
 
 /// The delay sequences of a run (Choice 28): the counts, then every listed slow pass.

@@ -186,7 +186,7 @@ impl Study for EqualLoadStudy {
 /// them (every seed's own ends, never a mean).
 fn finding(program: &str, rows: &[JsonObject]) -> Option<String> {
     let actor = Machine::ActorButterfly.as_str();
-    let mut by_seed: BTreeMap<u64, Vec<(u32, f64, f64)>> = BTreeMap::new();
+    let mut by_seed: BTreeMap<u64, Vec<ActorPoint>> = BTreeMap::new();
     for r in rows
         .iter()
         .filter(|r| r.get("program").and_then(|v| v.as_str()) == Some(program))
@@ -205,10 +205,11 @@ fn finding(program: &str, rows: &[JsonObject]) -> Option<String> {
     if n0 == n1 || ends.iter().any(|&((a, _, _), (b, _, _))| (a, b) != (n0, n1)) {
         return None;
     }
-    let range = |f: &dyn Fn(&((u32, f64, f64), (u32, f64, f64))) -> f64| {
-        let (lo, hi) = ends.iter().map(f).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        });
+    let range = |f: &dyn Fn(&(ActorPoint, ActorPoint)) -> f64| {
+        let (lo, hi) = ends
+            .iter()
+            .map(f)
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
         if (hi - lo).abs() < 0.005 { format!("{lo:.2}") } else { format!("{lo:.2}-{hi:.2}") }
     };
     let seeds = match by_seed.len() {
@@ -227,8 +228,11 @@ fn finding(program: &str, rows: &[JsonObject]) -> Option<String> {
     ))
 }
 
-/// An actor-butterfly row's run seed and its `(n, over_bound, rounds / (G d))`.
-fn actor_point(r: &JsonObject) -> Option<(u64, (u32, f64, f64))> {
+/// An actor-butterfly row's `(n, over_bound, rounds / (G d))`.
+type ActorPoint = (u32, f64, f64);
+
+/// An actor-butterfly row's run seed and its [`ActorPoint`].
+fn actor_point(r: &JsonObject) -> Option<(u64, ActorPoint)> {
     let n = u32::try_from(r.get("n")?.as_u64()?).ok()?;
     let ratio = r.get("over_bound")?.as_f64()?;
     let rounds = r.get("rounds")?.as_f64()?;

@@ -133,19 +133,24 @@ pub enum PresetName {
 }
 netcore::display_config_name!(PresetName);
 
-/// The config of `cargo xtask run hpram` (see the module documentation).
-#[derive(Debug, Clone, Deserialize)]
+/// The config of `cargo xtask run hpram` (see the module documentation). The `--json` report
+/// shows it (defaults filled in, an omitted optional key left out) under `config`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HpramConfig {
     /// The algorithm.
     pub algorithm: AlgorithmName,
     /// Its form (tree algorithms and FFT).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub form: Option<FormName>,
     /// `P` (every algorithm but `library`, whose `P` is the program's `S_max`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub procs: Option<usize>,
     /// The PRAM program of `library`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pram: Option<PramConfig>,
     /// `N` (tree-reduce).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub n: Option<usize>,
     /// The cost preset.
     #[serde(default)]
@@ -154,8 +159,10 @@ pub struct HpramConfig {
     #[serde(default)]
     pub scale: SyncScale,
     /// `[num, den]` of the power preset.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub power: Option<[u32; 2]>,
     /// `[l, sa, sb]` of the constant preset.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub constant: Option<[u64; 3]>,
     /// The formula the summary reports.
     #[serde(default)]
@@ -170,18 +177,24 @@ pub struct HpramConfig {
     #[serde(default)]
     pub mode: ExecMode,
     /// The shape of `algorithm = "shape"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub shape: Option<String>,
     /// The root's sub-model, replacing the algorithm's.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<SubModel>,
     /// The deepest level a partition may start (default 64, at most [`crate::MAX_DEPTH`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_depth: Option<u32>,
     /// Private words per processor, replacing what the algorithm needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub local_words: Option<usize>,
     /// Execute the run on a network as well (paper Section 3; [`crate::network`]): the
     /// `[network]` table's `topology` (hypercube | mesh | torus), `link_delay` and `seed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub network: Option<NetworkParams>,
     /// The per-level variant of paper Section 3.1 as a second pricing: `[ℓ_λ, (s_α)_λ,
     /// (s_β)_λ]` for `λ = 1, 2, ...` (a deeper level takes the last row).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub per_level: Option<Vec<[u64; 3]>>,
 }
 

@@ -7,7 +7,7 @@ use netcore::picture::Picture;
 use netcore::pram::Cost;
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
-    RunReport, to_json,
+    RunReport, to_json, with_config,
 };
 
 use crate::driver::config::ExecMode;
@@ -61,7 +61,8 @@ impl Model for Hpram {
         ]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
-        run_report(run_hpram_config(&config.parse()?, config)?)
+        let parsed: HpramConfig = config.parse()?;
+        run_report(&parsed, run_hpram_config(&parsed, config)?)
     }
     /// One execution of `config`, drawn (the picture's refusals first) and reported.
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
@@ -69,13 +70,13 @@ impl Model for Hpram {
         check_drawable(&parsed)?;
         let (preset, executed) = execute(&parsed, config)?;
         let picture = executed_picture(&parsed, &preset, &executed)?;
-        Ok((run_report(report(&parsed, preset, executed)?)?, picture))
+        Ok((run_report(&parsed, report(&parsed, preset, executed)?)?, picture))
     }
 }
 
-/// The run report of an H-PRAM run: refused (a failed run) if its result differs from the
-/// plain Rust reference.
-fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
+/// The run report of an H-PRAM run of `config` (its config under `config`, then the report's
+/// fields): refused (a failed run) if its result differs from the plain Rust reference.
+fn run_report(config: &HpramConfig, report: HpramReport) -> Result<RunReport, ModelError> {
     if let Some(failure) = NotVerified::of(&report) {
         return Err(failure.into());
     }
@@ -118,7 +119,8 @@ fn run_report(report: HpramReport) -> Result<RunReport, ModelError> {
             )
         })
         .unwrap_or_default();
-    Ok(RunReport { summary: summary + &network + &per_level, report: to_json(&report)? })
+    let report = with_config(config, to_json(&report)?)?;
+    Ok(RunReport { summary: summary + &network + &per_level, report })
 }
 
 /// The network lines of a summary: the network, its times beside the predictions, then one

@@ -96,20 +96,12 @@ impl Model for LogpStall {
         use crate::driver::{bsp_config, goal_config, sim_config, single_run};
         let text = config.text;
         let kind = parse::<KindOf>(text)?.kind;
-        let unpictured = |report| Ok((report, ()));
-        let (report, ()) = match kind {
-            Kind::Goal => {
-                reported(kind, text, |c| unpictured(goal_config::run_goal_config(&c, config)?))
-            }
-            Kind::Sim => {
-                reported(kind, text, |c| unpictured(sim_config::run_sim_config(c, config)?))
-            }
-            Kind::Logp => {
-                reported(kind, text, |c| unpictured(single_run::run_logp_config(c, config)?))
-            }
-            Kind::Bsp => reported(kind, text, |c| unpictured(bsp_config::run_bsp_config(&c)?)),
-        }?;
-        Ok(report)
+        match kind {
+            Kind::Goal => reported(kind, text, |c| goal_config::run_goal_config(&c, config)),
+            Kind::Sim => reported(kind, text, |c| sim_config::run_sim_config(c, config)),
+            Kind::Logp => reported(kind, text, |c| single_run::run_logp_config(c, config)),
+            Kind::Bsp => reported(kind, text, |c| bsp_config::run_bsp_config(&c)),
+        }
     }
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         use crate::driver::{bsp_config, goal_config, sim_config, single_run};
@@ -133,17 +125,35 @@ struct Shown<'a, C: Serialize> {
     config: &'a C,
 }
 
+/// What a run returns that holds its report: the report alone, or with its picture.
+trait HoldsReport {
+    fn report_mut(&mut self) -> &mut RunReport;
+}
+
+impl HoldsReport for RunReport {
+    fn report_mut(&mut self) -> &mut RunReport {
+        self
+    }
+}
+
+impl HoldsReport for (RunReport, Picture) {
+    fn report_mut(&mut self) -> &mut RunReport {
+        &mut self.0
+    }
+}
+
 /// Parses the table of `kind` from `text`, runs `run` on it, and puts the config it ran into
 /// the report (netcore's [`with_config`]), so that a saved `--json` report says what produced
 /// it.
-fn reported<C: DeserializeOwned + Serialize, T>(
+fn reported<C: DeserializeOwned + Serialize, R: HoldsReport>(
     kind: Kind,
     text: &str,
-    run: impl FnOnce(C) -> Result<(RunReport, T), ModelError>,
-) -> Result<(RunReport, T), ModelError> {
+    run: impl FnOnce(C) -> Result<R, ModelError>,
+) -> Result<R, ModelError> {
     let config: C = parse(text)?;
     let shown = to_json(&Shown { kind, config: &config })?;
-    let (mut report, extra) = run(config)?;
+    let mut ran = run(config)?;
+    let report = ran.report_mut();
     report.report = with_config(&shown, std::mem::take(&mut report.report))?;
-    Ok((report, extra))
+    Ok(ran)
 }

@@ -8,7 +8,8 @@ use crate::delay::{DelayLaw, LinkDelays};
 use crate::driver::studies::{bitonic, diameter, routing, sort};
 use crate::limits::{DEFAULT_MEMORY, check};
 use crate::study::{
-    AnyStudy, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper, RunReport,
+    AnyStudy, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper, RunReport, to_json,
+    with_config,
 };
 use crate::topology::TopologySpec;
 
@@ -16,18 +17,23 @@ use crate::topology::TopologySpec;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Netcore;
 
-/// The config of `cargo xtask run netcore`: a topology and, optionally, a delay law.
-#[derive(Debug, Clone, Deserialize)]
+/// The config of `cargo xtask run netcore`: a topology and, optionally, a delay law. The
+/// `--json` report shows it under `config` (an omitted delay law as `uniform`, `d = 1`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NetworkConfig {
     /// The topology, e.g. `{ kind = "torus", rows = 4, cols = 4 }`.
     pub topology: TopologySpec,
     /// The link delays (default: uniform 1).
-    #[serde(default)]
-    pub delays: Option<DelayLaw>,
+    #[serde(default = "uniform_one")]
+    pub delays: DelayLaw,
     /// Seed of the delay draw.
     #[serde(default)]
     pub seed: u64,
+}
+
+fn uniform_one() -> DelayLaw {
+    DelayLaw::Uniform { d: 1 }
 }
 
 /// What `cargo xtask run netcore` reports.
@@ -68,8 +74,8 @@ impl NetworkConfig {
             let steps = n.saturating_mul(n.saturating_add(m.saturating_mul(2)));
             check("topology.edges", steps, MAX_BFS_STEPS, "BFS steps for the diameter")?;
         }
-        let law = self.delays.clone().unwrap_or(DelayLaw::Uniform { d: 1 });
-        let delays = LinkDelays::from_law(&topology, &law, &mut crate::rng::seeded(self.seed, 0))?;
+        let delays =
+            LinkDelays::from_law(&topology, &self.delays, &mut crate::rng::seeded(self.seed, 0))?;
         Ok(NetworkReport {
             name: topology.name().to_string(),
             n: topology.n(),
@@ -137,6 +143,6 @@ impl Model for Netcore {
             report.d_ave,
             report.d_max
         );
-        Ok(RunReport { summary, report: crate::study::to_json(&report)? })
+        Ok(RunReport { summary, report: with_config(&config, to_json(&report)?)? })
     }
 }

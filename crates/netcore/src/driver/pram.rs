@@ -24,33 +24,42 @@ use crate::pram::{
 };
 use crate::study::{
     AnyStudy, CommittedPicture, ConfigFile, Manifest, Model, ModelError, Paper, RunReport, to_json,
+    with_config,
 };
 
 /// The PRAM model entry of `xtask` (`cargo xtask run pram CONFIG.toml`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Pram;
 
-/// The config of `cargo xtask run pram`: exactly one of `program` (with `n`) and `file`.
-#[derive(Debug, Clone, Deserialize)]
+/// The config of `cargo xtask run pram`: exactly one of `program` (with `n`) and `file`. The
+/// `--json` report shows it (the keys given, `seed` filled in) under `config`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PramConfig {
     /// A library program.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub program: Option<Algorithm>,
     /// Its size.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub n: Option<u32>,
     /// The seed of the library program's input.
     #[serde(default)]
     pub seed: u64,
     /// An assembly file, relative to the config file.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<PathBuf>,
     /// The initial global memory of a file's program, from address 0 (the rest is 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub input: Option<Vec<i64>>,
     /// Run under this variant instead of the program's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<Variant>,
     /// The step limit (default 10^9, at most [`MAX_WORK`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_steps: Option<u64>,
     /// What a file's program must leave in memory (checked after the run, on every model
     /// that runs the config).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
 }
 
@@ -483,7 +492,8 @@ impl Model for Pram {
         vec![Box::new(crate::driver::studies::pram_bounds::PramBounds)]
     }
     fn run_config(&self, config: &ConfigFile<'_>) -> Result<RunReport, ModelError> {
-        run_report(run_pram_config(&config.parse()?, config)?)
+        let parsed: PramConfig = config.parse()?;
+        run_report(&parsed, run_pram_config(&parsed, config)?)
     }
     /// The picture of the run of `config`: refused before the run past the picture's lanes
     /// (`S_max` PPUs and the CPU), and after it, before drawing, past its global steps.
@@ -500,13 +510,13 @@ impl Model for Pram {
         let run = loaded.execute(&mut trace)?;
         let picture = run_picture(&loaded.name, &loaded.program, &run.cost, &trace)?;
         let report = loaded.report(&run, AccessSummary::of(&trace));
-        Ok((run_report(report)?, picture))
+        Ok((run_report(&parsed, report)?, picture))
     }
 }
 
-/// The run report of a PRAM run: refused (a failed run) if a library program's output differs
-/// from its reference.
-fn run_report(report: PramReport) -> Result<RunReport, ModelError> {
+/// The run report of a PRAM run of `config` (its config under `config`, then its fields):
+/// refused (a failed run) if a library program's output differs from its reference.
+fn run_report(config: &PramConfig, report: PramReport) -> Result<RunReport, ModelError> {
     if let Some(difference) = &report.mismatch {
         let (program, digest) = (report.program.clone(), report.memory_digest.clone());
         return Err(NotVerified { program, difference: difference.clone(), digest }.into());
@@ -525,5 +535,5 @@ fn run_report(report: PramReport) -> Result<RunReport, ModelError> {
         "{} on {} (M = {}, S_max = {}): T = {t}, S = {s}, G = {g}, W = {w}{shown}, memory digest {}{verified}",
         report.program, report.variant, report.mem, report.ppus, report.memory_digest
     );
-    Ok(RunReport { summary, report: to_json(&report)? })
+    Ok(RunReport { summary, report: with_config(config, to_json(&report)?)? })
 }
