@@ -6,6 +6,7 @@
 
 use crate::error::Error;
 use crate::goal::Generator;
+use crate::sim::{SimConfig, SortAlgorithm};
 
 /// Memory a single run may take: 2 GiB.
 pub const MEMORY_LIMIT: u64 = 1 << 31;
@@ -65,16 +66,92 @@ pub fn sim_cycle_work(p: u64, schedule_len: u64, c: u64) -> u64 {
         .saturating_add(p.saturating_mul(c))
 }
 
-/// The most one simulated cycle (paper §4) can add to a run's logs, messages and ledger, in
-/// bytes: each of the `p` processors logs at most `C = c` processor-steps (step 1, stalled
-/// steps included) and submits at most `ceil(C/G)` messages (the gap), and the BSP ledger
-/// gains `schedule_len` superstep records. A run refuses a cycle (before it) whose worst case
-/// does not fit the memory left, so no cycle allocates past the limit.
-pub fn sim_cycle_estimate(p: u64, c: u64, gap: u64, schedule_len: u64) -> u64 {
+/// A cycle-simulation job of a study (`logp-theorem2`, `logp-corollary1`) may take 8 GiB,
+/// more than a single run's [`MEMORY_LIMIT`]: the sweep is where the large sizes run, and the
+/// large preset's largest job (`p = 2^16`, `C = 32`, Cole's cascading sort) peaks at 4.7 GB
+/// (estimated 6.1 GB). Two such jobs on the development machine's two threads take 16 of its
+/// 24 GiB (`docs/models/logp-stall.md`, Limits).
+pub const STUDY_MEMORY_LIMIT: u64 = 8 << 30;
+
+/// Cycle simulation of a generated workload: bytes per logged processor-step (its op log and
+/// the trace its checks build; its report carries no trace). Measured: at most about 75 B (the
+/// bitonic rows of the Limits section's table).
+pub const SIM_WORKLOAD_BYTES_PER_STEP: u64 = 256;
+
+/// Step 2's cascading sort (Cole, netcore's `SortAlgorithm::Cascade`) on blocks of
+/// `b = 2 ceil(C/G)` slots: bytes per processor besides one per slot. Measured over the bitonic
+/// sort's runs of the same points: 21.6, 64.3 and about 183 kB per processor at `b` = 8, 32 and
+/// 128, whatever the messages (the Limits section's table).
+pub const SIM_CASCADE_BYTES_PER_PROC: u64 = 8 << 10;
+/// The cascading sort's bytes per slot of a block (see [`SIM_CASCADE_BYTES_PER_PROC`]).
+pub const SIM_CASCADE_BYTES_PER_SLOT: u64 = 2 << 10;
+
+/// What a cycle simulation's memory checks price per logged processor-step and per message.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SimLogs {
+    /// A program's run, whose report may carry the whole trace ([`SIM_BYTES_PER_STEP`]); its
+    /// messages are counted as they are sent ([`SIM_BYTES_PER_MSG`]).
+    #[default]
+    Program,
+    /// A generated workload's run, without a trace in its report
+    /// ([`SIM_WORKLOAD_BYTES_PER_STEP`]); its messages are counted before the run
+    /// ([`sim_estimate`]), so the checks of its cycles add none.
+    Workload,
+}
+
+impl SimLogs {
+    /// Bytes per logged processor-step.
+    pub fn per_step(self) -> u64 {
+        match self {
+            SimLogs::Program => SIM_BYTES_PER_STEP,
+            SimLogs::Workload => SIM_WORKLOAD_BYTES_PER_STEP,
+        }
+    }
+
+    /// Bytes per message counted by the run's checks.
+    pub fn per_message(self) -> u64 {
+        match self {
+            SimLogs::Program => SIM_BYTES_PER_MSG,
+            SimLogs::Workload => 0,
+        }
+    }
+
+    /// Estimated bytes of `steps` logged processor-steps and `messages` messages.
+    pub fn run_estimate(self, steps: u64, messages: u64) -> u64 {
+        steps
+            .saturating_mul(self.per_step())
+            .saturating_add(messages.saturating_mul(self.per_message()))
+    }
+}
+
+/// The memory of step 2's sort of one cycle on `p` processors with blocks of `b` slots, beyond
+/// the blocks themselves: the cascading sort's lists (measured, [`SIM_CASCADE_BYTES_PER_PROC`]);
+/// the bitonic sort merges two blocks in place of one (`b` slots of 64 bytes).
+pub fn sim_sort_estimate(sort: SortAlgorithm, p: u64, b: u64) -> u64 {
+    let per_proc = match sort {
+        SortAlgorithm::Bitonic => b.saturating_mul(64),
+        SortAlgorithm::Cascade => {
+            SIM_CASCADE_BYTES_PER_PROC.saturating_add(b.saturating_mul(SIM_CASCADE_BYTES_PER_SLOT))
+        }
+    };
+    p.saturating_mul(per_proc)
+}
+
+/// The most one simulated cycle (paper §4) of `cfg` can add to a run's logs, messages and
+/// ledger, in bytes, with its sort's working memory, priced by `cfg`'s [`SimLogs`]: each of
+/// the `p` processors logs at most `C` processor-steps (step 1, stalled steps included) and
+/// submits at most `ceil(C/G)` messages (the gap), the BSP ledger gains `schedule_len`
+/// superstep records, and step 2 sorts blocks of `b = 2 ceil(C/G)` slots
+/// ([`sim_sort_estimate`]). A run refuses a cycle (before it) whose worst case does not fit
+/// the memory left, so no cycle allocates past the limit.
+pub fn sim_cycle_estimate(cfg: &SimConfig) -> u64 {
+    let (p, c) = (u64::from(cfg.p()), cfg.cycle());
     let steps = p.saturating_mul(c);
-    let messages = p.saturating_mul(c.div_ceil(gap.max(1)));
-    sim_run_estimate(steps, messages)
-        .saturating_add(schedule_len.saturating_mul(SIM_BYTES_PER_RECORD))
+    let messages = p.saturating_mul(c.div_ceil(cfg.gap().max(1)));
+    cfg.logs
+        .run_estimate(steps, messages)
+        .saturating_add(cfg.schedule_len().saturating_mul(SIM_BYTES_PER_RECORD))
+        .saturating_add(sim_sort_estimate(cfg.sort(), p, cfg.slot_capacity()))
 }
 
 /// `Ok` if `estimate` is within [`MEMORY_LIMIT`], else the error naming `field = value`.
@@ -83,8 +160,18 @@ pub fn check(
     value: impl FnOnce() -> String,
     estimate: u64,
 ) -> Result<(), Error> {
-    if estimate > MEMORY_LIMIT {
-        return Err(Error::MemoryLimit { field, value: value(), estimate, limit: MEMORY_LIMIT });
+    check_within(field, value, estimate, MEMORY_LIMIT)
+}
+
+/// `Ok` if `estimate` is within `limit`, else the error naming `field = value`.
+pub fn check_within(
+    field: &'static str,
+    value: impl FnOnce() -> String,
+    estimate: u64,
+    limit: u64,
+) -> Result<(), Error> {
+    if estimate > limit {
+        return Err(Error::MemoryLimit { field, value: value(), estimate, limit });
     }
     Ok(())
 }
@@ -122,12 +209,4 @@ pub fn logp_estimate(p: u64, code_bytes: u64, events: u64) -> u64 {
 /// Estimated bytes of a cycle simulation on `p` processors with `messages` messages.
 pub fn sim_estimate(p: u64, messages: u64) -> u64 {
     p.saturating_mul(SIM_BYTES_PER_PROC).saturating_add(messages.saturating_mul(SIM_BYTES_PER_MSG))
-}
-
-/// Estimated bytes of a simulated program's logs and messages: `steps` logged
-/// processor-steps and `messages` messages.
-pub fn sim_run_estimate(steps: u64, messages: u64) -> u64 {
-    steps
-        .saturating_mul(SIM_BYTES_PER_STEP)
-        .saturating_add(messages.saturating_mul(SIM_BYTES_PER_MSG))
 }

@@ -27,6 +27,7 @@ use crate::script::ScriptState;
 use crate::{Error, Step, limits};
 
 use super::trace_picture::trace_picture;
+use crate::limits::SimLogs;
 use crate::sim::workload::{Workload, programs};
 use crate::sim::{CycleStats, Judged, SimConfig, SimOp, simulate_and_judge, theorem2_cycle_bound};
 
@@ -184,7 +185,7 @@ fn execute(
                 .saturating_add(program.code_bytes(cfg.p()));
             limits::check("p", || format!("{} (programs of {up_front} bytes)", cfg.p()), up_front)?;
             cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
-            check_first_cycle(&cfg)?;
+            check_first_cycle(&cfg, limits::MEMORY_LIMIT)?;
             let params = cfg.logp();
             let simulated = match program.build(&params, cfg.delta, config)? {
                 Built::Compaction { procs, algorithm, x, bound } => {
@@ -258,12 +259,30 @@ fn simulate_workload(
     r: u32,
     seed: u64,
 ) -> Result<(Judged<Vec<u64>>, FinalStates), ModelError> {
+    workload_budget(cfg, workload, r, limits::MEMORY_LIMIT)?;
+    let mut rng = netcore::rng::seeded(seed, 0);
+    let (procs, reference) = programs(workload, cfg.p(), cfg.gap(), r, &mut rng);
+    Ok((simulate_and_judge(cfg, procs)?, reference))
+}
+
+/// The checks of a generated workload before its run, shared by a single run (within
+/// [`limits::MEMORY_LIMIT`]) and a point of the simulation studies (within
+/// [`limits::STUDY_MEMORY_LIMIT`]): `r` within its rules, the processors and the workload's
+/// messages (`r p`, or `r` for a hot spot) within `limit`, and the first cycle's worst case
+/// within what they leave (a config error, before anything of the run's size is allocated);
+/// the rest becomes the run's memory budget, which it checks before every later cycle.
+pub(crate) fn workload_budget(
+    cfg: &mut SimConfig,
+    workload: Workload,
+    r: u32,
+    limit: u64,
+) -> Result<(), Error> {
     if r > 1024 {
-        return Err(Error::SimParam { field: "r", rule: "r <= 1024", value: r.to_string() }.into());
+        return Err(Error::SimParam { field: "r", rule: "r <= 1024", value: r.to_string() });
     }
     if workload == Workload::Hotspot && r >= cfg.p() {
         let value = format!("r={r}, p={}", cfg.p());
-        return Err(Error::SimParam { field: "r", rule: "r < p for a hotspot", value }.into());
+        return Err(Error::SimParam { field: "r", rule: "r < p for a hotspot", value });
     }
     let messages = match workload {
         Workload::Hotspot => u64::from(r),
@@ -271,35 +290,33 @@ fn simulate_workload(
     };
     let value = || format!("{r} with p = {} ({messages} messages)", cfg.p());
     let up_front = limits::sim_estimate(u64::from(cfg.p()), messages);
-    limits::check("r", value, up_front)?;
-    cfg.memory_budget = limits::MEMORY_LIMIT - up_front;
-    check_first_cycle(cfg)?;
-    let mut rng = netcore::rng::seeded(seed, 0);
-    let (procs, reference) = programs(workload, cfg.p(), cfg.gap(), r, &mut rng);
-    Ok((simulate_and_judge(cfg, procs)?, reference))
+    limits::check_within("r", value, up_front, limit)?;
+    cfg.logs = SimLogs::Workload;
+    cfg.memory_budget = limit - up_front;
+    check_first_cycle(cfg, limit)
 }
 
 /// The first cycle's worst case (paper §4, step 1: `C` steps of each of the `p` processors,
-/// all logged) within the memory budget left by what was allocated up front, checked when
-/// the config is read: a config error naming `delta` (which sets `C = max{G, δ}`), before
-/// anything of the run's size is allocated. Later cycles are checked by the run before each
-/// one ([`Error::SimMemoryLimit`]).
-fn check_first_cycle(cfg: &SimConfig) -> Result<(), Error> {
+/// all logged, and step 2's sort) within the memory budget left by what was allocated up
+/// front out of `limit`, checked when the config is read: a config error naming `delta`
+/// (which sets `C = max{G, δ}`), before anything of the run's size is allocated. Later cycles
+/// are checked by the run before each one ([`Error::SimMemoryLimit`]).
+fn check_first_cycle(cfg: &SimConfig, limit: u64) -> Result<(), Error> {
     let (p, c) = (u64::from(cfg.p()), cfg.cycle());
-    let first = limits::sim_cycle_estimate(p, c, cfg.gap(), cfg.schedule_len());
+    let first = limits::sim_cycle_estimate(cfg);
     let left = cfg.memory_budget;
     if first > left {
         return Err(Error::MemoryLimit {
             field: "delta",
             value: format!(
-                "{} (with p = {p}, G = {}, a cycle of C = max(G, delta) = {c} steps may log p C = {} processor-steps: {first} bytes with its messages and superstep records, beside {} bytes of processors and programs)",
+                "{} (with p = {p}, G = {}, a cycle of C = max(G, delta) = {c} steps may log p C = {} processor-steps: {first} bytes with its messages, superstep records and sort, beside {} bytes counted before the run)",
                 cfg.delta,
                 cfg.gap(),
                 p.saturating_mul(c),
-                limits::MEMORY_LIMIT - left
+                limit - left
             ),
-            estimate: first.saturating_add(limits::MEMORY_LIMIT - left),
-            limit: limits::MEMORY_LIMIT,
+            estimate: first.saturating_add(limit - left),
+            limit,
         });
     }
     Ok(())

@@ -102,9 +102,10 @@ impl<P: LogpProcess> Sim<P> {
     }
 
     /// Before cycle `k` (paper §4): the logs, messages and records so far plus the most the
-    /// cycle can add (`p C` logged steps, `p ceil(C/G)` messages, `schedule_len` records;
-    /// [`crate::limits::sim_cycle_estimate`]) must fit the memory budget. (Before, the check
-    /// ran after each cycle, so one cycle of `p C` steps could pass the limit first.)
+    /// cycle can add (`p C` logged steps, `p ceil(C/G)` messages, `schedule_len` records and
+    /// the sort's working memory; [`crate::limits::sim_cycle_estimate`]) must fit the memory
+    /// budget. (Before, the check ran after each cycle, so one cycle of `p C` steps could pass
+    /// the limit first.)
     fn check_memory(&self, k: u64) -> Result<(), Error> {
         if self.cfg.memory_budget == u64::MAX {
             return Ok(());
@@ -114,9 +115,10 @@ impl<P: LogpProcess> Sim<P> {
         let messages: u64 = nodes.iter().map(|n| u64::from(n.sent)).sum();
         let records = self.m.ledger().records.len() as u64;
         let p = u64::from(self.cfg.p());
-        let next =
-            crate::limits::sim_cycle_estimate(p, self.c, self.cfg.gap(), self.cfg.schedule_len());
-        let estimate = crate::limits::sim_run_estimate(steps, messages)
+        let logs = self.cfg.logs;
+        let next = crate::limits::sim_cycle_estimate(&self.cfg);
+        let estimate = logs
+            .run_estimate(steps, messages)
             .saturating_add(records.saturating_mul(crate::limits::SIM_BYTES_PER_RECORD))
             .saturating_add(next);
         if estimate > self.cfg.memory_budget {

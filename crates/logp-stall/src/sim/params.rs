@@ -8,7 +8,7 @@ use netcore::bsp::{Bsp, BspParams};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::limits;
+use crate::limits::{self, SimLogs};
 use crate::{Logp, LogpParams};
 
 /// When a stalled processor becomes operational again (`docs/models/logp-stall.md`, Choices:
@@ -125,8 +125,12 @@ pub struct SimConfig {
     pub(crate) max_cycles: u64,
     /// Memory the run's logs and messages may take, in bytes (estimated per logged
     /// processor-step and per message, `limits::sim_run_estimate`); checked before every
-    /// cycle with the cycle's worst case (`limits::sim_cycle_estimate`). Not a config key: a single run sets it from the memory limit.
+    /// cycle with the cycle's worst case (`limits::sim_cycle_estimate`). Not a config key: a
+    /// single run sets it from the memory limit, a study's point from the study's.
     pub(crate) memory_budget: u64,
+    /// How the checks price the run's logs and messages (a program's, by default, or a
+    /// generated workload's).
+    pub(crate) logs: SimLogs,
 }
 
 /// [`SimConfig`] as written (its config keys, the LogP parameters among them), before
@@ -170,6 +174,7 @@ impl TryFrom<RawSimConfig> for SimConfig {
             scan_fanin: r.scan_fanin,
             max_cycles: default_max_cycles(),
             memory_budget: u64::MAX,
+            logs: SimLogs::Program,
         };
         cfg.validate()?;
         Ok(Self { max_cycles: cfg.cycles_within_work_limit(r.max_cycles)?, ..cfg })
@@ -282,6 +287,7 @@ impl SimConfig {
             scan_fanin: None,
             max_cycles: default_max_cycles(),
             memory_budget: u64::MAX,
+            logs: SimLogs::Program,
         };
         cfg.validate()?;
         Ok(cfg)

@@ -6,8 +6,9 @@
 
 use logp_stall::driver::LogpStall;
 use logp_stall::goal::Generator;
-use logp_stall::limits;
+use logp_stall::limits::{self, SimLogs};
 use logp_stall::script::Instr;
+use logp_stall::sim::SortAlgorithm;
 use netcore::study::{ConfigFile, Model};
 
 /// A field of `/proc/self/status` in bytes.
@@ -58,12 +59,24 @@ fn estimates_cover_measured_peaks() {
         );
         (config, Box::new(estimate) as Box<dyn Fn(&_) -> u64>)
     };
-    let sim = |p: u32, r: u32| {
+    // A generated workload on the cycle simulation with `C = L = delta = c`: what its checks
+    // admit, the processors and messages up front, the logs of every cycle, the ledger's
+    // records and one cycle's sort (`docs/models/logp-stall.md`, Limits).
+    let sim = |p: u32, r: u32, c: u64, sort: SortAlgorithm| {
+        let name = serde_json::to_value(sort).expect("a name");
         let config = format!(
-            "kind = \"sim\"\nworkload = \"random_traffic\"\nr = {r}\n[machine]\np = {p}\nG = 2\nL = 8\ndelta = 8\ng = 2\nl = 8\n"
+            "kind = \"sim\"\nworkload = \"random_traffic\"\nr = {r}\n[machine]\np = {p}\nG = 2\nL = {c}\ndelta = {c}\ng = 2\nl = {c}\nsort = {name}\n"
         );
-        let estimate = limits::sim_estimate(u64::from(p), u64::from(r) * u64::from(p));
-        (config, Box::new(move |_: &serde_json::Value| estimate) as Box<dyn Fn(&_) -> u64>)
+        let estimate = move |report: &serde_json::Value| {
+            let p = u64::from(p);
+            let cycles = report["cycles"].as_u64().expect("cycles");
+            let records = report["schedule_len"].as_u64().expect("schedule_len") * cycles;
+            limits::sim_estimate(p, u64::from(r) * p)
+                + SimLogs::Workload.run_estimate(p * c * cycles, 0)
+                + records * limits::SIM_BYTES_PER_RECORD
+                + limits::sim_sort_estimate(sort, p, 2 * c.div_ceil(2))
+        };
+        (config, Box::new(estimate) as Box<dyn Fn(&_) -> u64>)
     };
     // A ring on the cycle simulation: each round P_i submits to P_(i+1 mod p) and receives
     // the message of its predecessor (a message per processor every 2G steps).
@@ -73,7 +86,7 @@ fn estimates_cover_measured_peaks() {
             let steps = r["trace_summary"]["t"].as_u64().expect("T") * u64::from(p);
             let messages = r["trace_summary"]["messages"].as_u64().expect("messages");
             (limits::sim_estimate(u64::from(p), 0) + code)
-                .saturating_add(limits::sim_run_estimate(steps, messages))
+                .saturating_add(SimLogs::Program.run_estimate(steps, messages))
         };
         let config = format!(
             "kind = \"sim\"\ntrace = true\n[machine]\np = {p}\nG = 2\nL = 8\ndelta = 8\ng = 2\nl = 8\n[program]\ntype = \"script\"\ndefault = [{{ op = \"add\", reg = 1, a = \"pid\", b = 1 }}, {{ op = \"jump_if\", a = \"r1\", cmp = \"lt\", b = \"p\", target = 3 }}, {{ op = \"set\", reg = 1, value = 0 }}, {{ op = \"wait_gap\" }}, {{ op = \"submit\", dest = \"r1\", payload = [\"r2\"] }}, {{ op = \"wait_gap\" }}, {{ op = \"receive\", into = 4 }}, {{ op = \"add\", reg = 2, a = \"r2\", b = 1 }}, {{ op = \"jump_if\", a = \"r2\", cmp = \"lt\", b = {rounds}, target = 3 }}]\n"
@@ -86,8 +99,11 @@ fn estimates_cover_measured_peaks() {
         ("goal all-to-all p = 256", goal(Generator::LinearAlltoall, 256)),
         ("logp polling p = 16, 4000 polls", logp(16, 4000)),
         ("logp polling p = 256, 100 polls", logp(256, 100)),
-        ("sim random traffic p = 256, r = 16", sim(256, 16)),
-        ("sim random traffic p = 1024, r = 2", sim(1024, 2)),
+        ("sim random traffic p = 256, r = 16", sim(256, 16, 8, SortAlgorithm::Bitonic)),
+        ("sim random traffic p = 1024, r = 2", sim(1024, 2, 8, SortAlgorithm::Bitonic)),
+        ("sim bitonic p = 1024, r = 4, C = 32", sim(1024, 4, 32, SortAlgorithm::Bitonic)),
+        ("sim cascade p = 1024, r = 4, C = 8", sim(1024, 4, 8, SortAlgorithm::Cascade)),
+        ("sim cascade p = 1024, r = 4, C = 32", sim(1024, 4, 32, SortAlgorithm::Cascade)),
         ("sim program ring p = 16, 2000 rounds", sim_program(16, 2000)),
         ("sim program ring p = 256, 100 rounds", sim_program(256, 100)),
     ];

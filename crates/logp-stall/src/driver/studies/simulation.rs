@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::read::{num, only, range, span, text};
+use crate::driver::sim_config::workload_budget;
+use crate::limits::STUDY_MEMORY_LIMIT;
 use crate::sim::workload::{Workload, programs};
 use crate::sim::{Prefix, SimConfig, SortAlgorithm, bounds, simulate_and_judge};
 use crate::{Logp, LogpParams};
@@ -88,19 +90,14 @@ impl SimPointParams {
             DeltaChoice::Gap => self.gap,
             DeltaChoice::Latency => latency,
         };
-        if self.r > 1024 {
-            return Err(ParamError::new("r", "r <= 1024", self.r).into());
-        }
-        if self.workload == Workload::Hotspot && self.r >= p {
-            return Err(ParamError::new("r", format!("r < p = {p} for a hotspot"), self.r).into());
-        }
         let params = LogpParams::new(Logp { p, latency, gap: self.gap, o: 1 })?;
         let g = ((self.g_over_gap * self.gap as f64).round() as u64).max(1);
         let l = ((self.l_over_latency * latency as f64).round() as u64).max(1);
-        let cfg = SimConfig::new(&params, delta, g, l)?
+        let mut cfg = SimConfig::new(&params, delta, g, l)?
             .with_sort(self.sort)
             .with_prefix(self.prefix)?
             .with_max_cycles(100_000)?;
+        workload_budget(&mut cfg, self.workload, self.r, STUDY_MEMORY_LIMIT)?;
         Ok(SimPoint {
             cfg,
             log_p: self.log_p,
