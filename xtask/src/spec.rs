@@ -55,6 +55,11 @@ fn default_repetitions() -> u32 {
 /// memory, a few hundred bytes each).
 pub(crate) const MAX_JOBS: u64 = 1_000_000;
 
+/// The columns every row of a job starts with (see `sweep::run_job`): the job's index, seed and
+/// repetition. A study parameter may not take one of these names, or it would overwrite the
+/// column.
+pub(crate) const JOB_COLUMNS: [&str; 3] = ["job", "seed", "rep"];
+
 /// One run of one point.
 #[derive(Debug, Clone)]
 pub(crate) struct Job {
@@ -180,6 +185,13 @@ impl StudySpec {
         let mut keys: Vec<&String> = self.fixed.keys().collect();
         keys.extend(grid.iter().map(|(k, _)| k));
         keys.extend(zip.iter().map(|(k, _)| k));
+        if let Some(key) = keys.iter().find(|key| JOB_COLUMNS.contains(&key.as_str())) {
+            return Err(fail(format!(
+                "parameter `{key}` must not be named like a column every row carries ({}): \
+                 rename it, e.g. `run_{key}`",
+                JOB_COLUMNS.map(|c| format!("`{c}`")).join(", ")
+            )));
+        }
         let mut sorted = keys.clone();
         sorted.sort();
         if let Some(pair) = sorted.windows(2).find(|pair| pair[0] == pair[1]) {

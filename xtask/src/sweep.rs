@@ -208,9 +208,10 @@ fn run_job(point: &PreparedPoint<'_>, job: &Job) -> Result<JobResult, ModelError
 
 fn prefixed(job: &Job, params: &JsonObject, row: JsonObject) -> Result<Row, RowError> {
     let mut full = Row::new();
-    full.insert("job".into(), job.index.into());
-    full.insert("seed".into(), job.seed.into());
-    full.insert("rep".into(), job.rep.into());
+    let [job_key, seed_key, rep_key] = crate::spec::JOB_COLUMNS;
+    full.insert(job_key.into(), job.index.into());
+    full.insert(seed_key.into(), job.seed.into());
+    full.insert(rep_key.into(), job.rep.into());
     full.extend(params.iter().map(|(k, v)| (k.clone(), v.clone())));
     for (key, value) in row {
         if key == "verified" {
@@ -228,9 +229,6 @@ fn prefixed(job: &Job, params: &JsonObject, row: JsonObject) -> Result<Row, RowE
     Ok(full)
 }
 
-/// Refuses an `--out` that cannot be written before any point runs: it (or, while it does not
-/// exist yet, its nearest existing ancestor) must be a directory in which a file can be
-/// created. Nothing is left behind by the check.
 /// The most worker threads `--threads` may ask for.
 pub(crate) const MAX_THREADS: usize = 1024;
 

@@ -208,6 +208,9 @@ fn bad_input_exits_2_and_writes_nothing() {
             many(1000)
         ),
     );
+    // A parameter named like a column every row starts with would overwrite it.
+    let seed_axis =
+        write(&dir, "seed.toml", &format!("{bitonic}[study.grid]\nlog_p = [2]\nseed = [0, 1]\n"));
     let a_file = write(&dir, "a-file", "not a directory");
     let zero_program = write(&dir, "zero.toml", "file = \"/dev/zero\"\n");
     let dir_text = dir.display().to_string();
@@ -238,6 +241,10 @@ fn bad_input_exits_2_and_writes_nothing() {
         (
             vec!["sweep", "--config", &huge, "--dry-run", "--out", out],
             vec!["huge.toml", "more than 1000000 jobs"],
+        ),
+        (
+            vec!["sweep", "--config", &seed_axis, "--dry-run", "--out", out],
+            vec!["seed.toml", "parameter `seed` must not be named like a column", "run_seed"],
         ),
         (
             vec!["sweep", "bsp-bitonic", "--quick", "--out", &under_a_file],
