@@ -182,6 +182,10 @@ type JobResult = (Vec<Row>, f64);
 enum RowError {
     #[error("row column `{0}` repeats a parameter or a job column")]
     Shadows(String),
+    /// The spec refuses such a name (`spec::JOB_COLUMNS`); this catches a parameter the study
+    /// fills in with a default.
+    #[error("study parameter `{0}` is named like a job column (job, seed, rep)")]
+    ParamShadows(String),
     #[error("column `verified` must be a boolean (got {0})")]
     VerifiedNotBool(serde_json::Value),
     #[error("verified = false: the run's result differs from its reference execution")]
@@ -212,7 +216,12 @@ fn prefixed(job: &Job, params: &JsonObject, row: JsonObject) -> Result<Row, RowE
     full.insert(job_key.into(), job.index.into());
     full.insert(seed_key.into(), job.seed.into());
     full.insert(rep_key.into(), job.rep.into());
-    full.extend(params.iter().map(|(k, v)| (k.clone(), v.clone())));
+    for (key, value) in params {
+        if full.contains_key(key) {
+            return Err(RowError::ParamShadows(key.clone()));
+        }
+        full.insert(key.clone(), value.clone());
+    }
     for (key, value) in row {
         if key == "verified" {
             match value {
@@ -740,8 +749,8 @@ mod tests {
         value.as_object().cloned().unwrap_or_default()
     }
 
-    /// A row gets the job columns and the parameters in front; a row that repeats a parameter,
-    /// or whose `verified` is not `true`, fails its job (a failed run: exit status 1).
+    /// A row gets the job columns and the parameters in front; a parameter named like a job
+    /// column, a row that repeats a parameter, or whose `verified` is not `true`, fails its job (a failed run: exit status 1).
     #[test]
     fn rows_are_prefixed_and_checked() {
         let params = object(serde_json::json!({ "n": 4 }));
@@ -753,6 +762,11 @@ mod tests {
         assert!(matches!(prefixed(&job(), &params, unverified), Err(RowError::NotVerified)));
         let shadow = object(serde_json::json!({ "n": 5 }));
         assert!(matches!(prefixed(&job(), &params, shadow), Err(RowError::Shadows(k)) if k == "n"));
+        let seed_param = object(serde_json::json!({ "seed": 3 }));
+        let row = object(serde_json::json!({ "verified": true }));
+        assert!(
+            matches!(prefixed(&job(), &seed_param, row), Err(RowError::ParamShadows(k)) if k == "seed")
+        );
         let not_bool = object(serde_json::json!({ "verified": 1 }));
         assert!(matches!(prefixed(&job(), &params, not_bool), Err(RowError::VerifiedNotBool(_))));
         let error: ModelError = RowError::NotVerified.into();

@@ -77,7 +77,7 @@ pub enum Error {
     /// The logs, messages and superstep records of a cycle simulation, with the most the next
     /// cycle can add, outgrow the memory left to them: refused before that cycle runs.
     #[error(
-        "the cycle simulation has {steps} logged processor-steps, {messages} messages and {records} superstep records before cycle {cycle}, which may log up to {next_steps} more processor-steps (p C) with its messages and records: an estimated {estimate} bytes, over the {limit} bytes left within the memory limit (docs/models/logp-stall.md, Limits); lower max_cycles, p or delta"
+        "the cycle simulation has {steps} logged processor-steps, {messages} messages and {records} superstep records before cycle {cycle}, which may log up to {next_steps} more processor-steps (p C) with its messages, records and sort: an estimated {estimate} bytes, over the {limit} bytes left within the memory limit (docs/models/logp-stall.md, Limits); lower max_cycles, p or delta (a study point: p, L/G or delta, or use the bitonic sort)"
     )]
     SimMemoryLimit {
         /// The cycle.

@@ -124,7 +124,8 @@ pub struct SimConfig {
     /// Cycle limit.
     pub(crate) max_cycles: u64,
     /// Memory the run's logs and messages may take, in bytes (estimated per logged
-    /// processor-step and per message, `limits::sim_run_estimate`); checked before every
+    /// processor-step and per message by `limits::SimLogs::run_estimate`, at the prices of
+    /// `logs`); checked before every
     /// cycle with the cycle's worst case (`limits::sim_cycle_estimate`). Not a config key: a
     /// single run sets it from the memory limit, a study's point from the study's.
     pub(crate) memory_budget: u64,
