@@ -22,7 +22,8 @@ fn machine(n: u32) -> BspMachine<Packets, CullMsg> {
 /// E7: n = 8, r = 3, a = 0.5, eps = 0.5: theta = floor(1.5 sqrt(8 / 2^(rho-1))) = 4, 3, 2, 1.
 /// adj0 = v0[0,1,2] v1[0,1,3] v2[0,2,3] v3[0,4,5] v4[0,6,7] v5[4,5,6] v6[1,5,7] v7[2,6,7].
 /// Round-1 loads: module 0 gets 5 > 4 packets (rejected), modules 3 and 4 get 2, modules
-/// 1, 2, 5, 6, 7 get 3 (all marked). Every variable has 2 = mu marks in round 1, so one round,
+/// 1, 2, 5, 6, 7 get 3 (all marked). Every variable has at least 2 = mu marks in round 1 (v0-v4
+/// lose module 0; v5, v6, v7 avoid it and keep 3), so one round,
 /// nothing forced. Kept: v0{1,2} v1{1,3} v2{2,3} v3{4,5} v4{6,7} v5{4,5} v6{1,5} v7{2,6} (v5
 /// keeps 4 (load 2) and 5 over 6 on the (load, id) tie 3 = 3, 5 < 6). Weights w(u) =
 /// (0,3,3,2,2,3,2,1), sum 16 = n mu. Round 1 runs in K_1 = all 8 processors with
