@@ -46,6 +46,30 @@ fn theorem10_h2_16_by_hand() {
 /// `H_2(16)`, `T = 64`, load 1: the searched minimum, the segment strategy's bound on the
 /// quotient, its processor-level `relaxed_lb` and its executed host steps, in that order
 /// (each at most the next: the cross-check of the measure).
+///
+/// By hand. Links `4 1 1 4 1 1 1 1 4 1 1 4` (`p0..p12`); segments 1, 2, 3 = `p1-p3`, `p4-p8`,
+/// `p9-p11`, neighbours 4 apart. The strategy (Choices: two-copy segment strategy) puts columns
+/// 1-9 on `p1 p2 p3|p4 p5 p6 p7 p8|p9 p10 p11` as `1 2 3|3 4 5 6 7|7 8 9`: sets `[1] [1] [1,2]
+/// [2] [2] [2] [2,3] [3] [3]`. Recursion of `relaxed_lb` (Choices: relaxed lower bound): `R(t)
+/// = max(R(t-1) + 1, U(left), U(right))`, row 1 at 1; `U` is the held copy + 1 (own segment),
+/// else the best other copy + its distance. Mirror-symmetric, so take columns 1-5.
+/// * strategy 160 (quotient): column 3's copy in segment 1 reads column 4 (only in 2, +4), its
+///   copy in 2 reads column 2 (only in 1, +4); all else reads +1 (2 and 4 the near copy of 3;
+///   both copies of 3 are equal on every row). Row 2: both copies of 3 at `1 + 4 = 5`, the rest
+///   at 2. Row 2k -> 2k+1: columns 2, 3, 4 at `5k + 1` (copy of 3 + 1); row 2k+2: the copies of
+///   3 at `5k + 1 + 4 = 5(k+1)` (column 4 or 2 + 4). So two rows cost `1 + 4`: `R(64) = 5 * 32
+///   = 160`, at the copies of 3 and 7.
+/// * relaxed 192 (processors): the same, but the far reads are `p5 -> p3` and `p2 -> p4`, `1 + 4
+///   = 5` apart: row 2 at 6, two rows cost `1 + 5`: `R(64) = 6 * 32 = 192` (3 per row).
+/// * executed 192: one column per processor, each holder fed by the nearest holder (Choices:
+///   streams), i.e. the copy the recursion's min picks; Mix has weight 1 and a directed link
+///   carries at most 2 streams <= B = 4, so no queue: each pebble finishes at `max(previous + 1,
+///   arrival)`, the recursion itself (Choices: the row-sweep engine).
+/// * min 160 is the exhaustive search's (Choices: exact assignment search), not derived here.
+///   A reader can check: it is at most 160 (the strategy is the incumbent, and `best` is
+///   replaced only by a strictly lower value, so the printed `best` is the strategy's sets);
+///   it is at least `5 + 62 = 67` (`theorem10_h2_16_by_hand`: some copy is at >= 5 on row 2,
+///   and each later row adds >= 1). That nothing beats 160 rests on the search alone.
 #[test]
 fn theorem10_h2_16_against_the_strategy() {
     let host = h2_paper(16, 4).unwrap();

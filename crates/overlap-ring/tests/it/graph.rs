@@ -15,6 +15,20 @@ use proptest::prelude::*;
 /// 3 in-clique + 1 chain link). Every spanning tree must contain the 3 chain links, and the array
 /// visits all 16 vertices along the tree, so it crosses each chain link at least once: total
 /// array delay `>= 3 16 = 48`. The snapshot records the order, the array delays and their sum.
+///
+/// By hand (Choices: embedding, clique chain). Edge ids run clique by clique, `(0,1) (0,2)
+/// (0,3) (1,2) (1,3) (2,3)`, then the chain link `(3,4)`, and so on; Kruskal by (delay, id)
+/// keeps each clique's star from its first vertex (`0-1 0-2 0-3`, `4-5 4-6 4-7`, `8-9 8-10
+/// 8-11`, `12-13 12-14 12-15`: tree delay 12) and the three chain links `3-4 7-8 11-12` (48).
+/// Rooted at 0, depth 0: 0; 1: 1 2 3; 2: 4; 3: 5 6 7; 4: 8; 5: 9 10 11; 6: 12; 7: 13 14 15.
+/// Even depth puts the vertex first, odd depth last: `S(0) = 0 1 2 S(3)`, `S(3) = S(4) 3`,
+/// `S(4) = 4 5 6 S(7)`, `S(7) = S(8) 7`, `S(8) = 8 9 10 S(11)`, `S(11) = S(12) 11`, `S(12) =
+/// 12 13 14 15`: order `0 1 2 4 5 6 8 9 10 12 13 14 15 11 7 3`. Array delays (tree paths):
+/// `0-1` 1, `1-0-2` 2, `2-0-3-4` `1 + 1 + 16 = 18` (3 edges: dilation 3); the same `1 2 18`
+/// for `4 5 6 8` and `8 9 10 12`; `12 13 14 15`: 1, 2, 2; back up `15-12-11`, `11-8-7`,
+/// `7-4-3`: `1 + 16 = 17` each. Total `3 (1 + 2 + 18) + 5 + 3 17 = 63 + 5 + 51 = 119`: each
+/// chain link crossed twice (`6 16 = 96`) plus 23 unit hops. Check with Fact 3: every tree edge
+/// lies on two array links except `0-3` (on `2-0-3-4` only), so `119 = 2 (12 + 48) - 1`.
 #[test]
 fn clique_chain_k4() {
     let g = GraphHost::clique_chain(4).unwrap();
