@@ -193,6 +193,26 @@ fn x2_finding_restates_the_rows() {
 /// (`288`, no); `P = 8` `11 + 20 + 29 + 1 + 4 = 65` (`520`, no): `P* = 2`. Then the table of
 /// both forms on both presets up to `N = 2^14`, where the hypercube gives lpram/hier 4/4 (the
 /// study's claims carry 2^18 and 2^22).
+///
+/// Every row in units of `N` (`r = N/P`, `n = log₂N`, `p = log₂P`): `P·τ <= 4τ_seq` is
+/// `τ/r <= 8 + 2n`. With `ℓ(P') = s_α(P') = L(P')` the terms above give, for `p >= 1`, lpram
+/// `τ/r = n/2 + (4.5p + 4 + 1/r)·L(P)` and hier `τ/r = n/2 + 2 + 4.5·S_p + B_p/r`,
+/// `S_p = Σ_{k=1}^{p} L(2^k)`, `B_p = Σ_k s_β(2, 2^k)`. So `P` qualifies iff lpram
+/// `(4.5p + 4 + 1/r)·L(P) <= 8 + 1.5n`, hier `4.5·S_p + B_p/r <= 6 + 1.5n`; both left sides
+/// grow with `p`, so every `P` above the first failing one fails too and the top-down search
+/// stops at `P*` (lpram at `P = 1` is `τ_seq` itself). Hypercube (`L = p`, `B_p = p`), 2^14:
+/// hier `p = 2` `13.5 + 2/4096 <= 27`, `p = 3` `27 + 3/2048 > 27`; lpram `p = 2`
+/// `26 + 2/4096 <= 29`, `p = 3` `52.5 + 3/2048 > 29`: 4/4.
+/// Mesh2d (`L(P') = ⌈√P'⌉` = 2, 2, 3 at `P' = 2, 4, 8`; `s_β(2, P') = L(P')`, so `B_p = S_p` =
+/// 2, 4, 7 at `p = 1, 2, 3`), bounds `8 + 1.5n` = 14, 17, 20, 23, 26, 29 and `6 + 1.5n` = 12,
+/// 15, 18, 21, 24, 27 at `n = 4, 6, .., 14`. Lpram `p = 1`: `17 + 2/r`, above 14 and 17 (17.25,
+/// 17.0625: `P* = 1` at 2^4, 2^6; at 2^6 `τ = 642`, `1284 > 1280`), below 20; `p = 2`:
+/// `26 + 2/r`, above 20, 23 and 26 (2^12: `τ = 32770`, `131080 > 131072`), so `P* = 2` at
+/// 2^8..2^12; below 29 at 2^14, where `p = 3` gives `3·(17.5 + 1/r) > 29`: `P* = 4`. Hier
+/// `p = 1`: `9 + 2/r <= 12` always; `p = 2`: `18 + 4/r`, above 12, 15 and 18 (2^8: `18.0625`,
+/// `τ = 1540`, `6160 > 6144`), so `P* = 2` at 2^4..2^8; below 21 from 2^10, where `p = 3` gives
+/// `31.5 + 7/r > 27`: `P* = 4`. At 2^4: lpram `P = 2` `76 + 78 = 154` (`308 > 256`); hier
+/// `P = 2` `78 + 28 = 106` (`212 <= 256`), `P = 4` `2·(2 + 4 + 32 + 2) + 12 = 92` (`368`).
 #[test]
 fn x3_fft_usable_procs_quarter() {
     use hpram::algs::FftForm;
