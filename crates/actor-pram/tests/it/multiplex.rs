@@ -13,8 +13,10 @@ use proptest::prelude::*;
 /// Every library program at n = 32 (seed 1) on the butterfly of dimension 2 (N = 8 routers,
 /// b = 2, the default polynomial placement and ranked keys), in both multiplex modes, with
 /// and without combining: verified (memory, every replica's CPU registers, PPU registers
-/// equal the reference's). By hand: `k = ceil(S / 8)` PPUs per router for the program's `S`
-/// declared PPUs (32 PPUs: 4; 16: 2); a pipelined step is one pass
+/// equal the reference's). By hand: `k = ceil(P / 8)` PPUs per router for the program's `P`
+/// declared PPUs (`.ppus`, 32 for every program at n = 32: k = 4; the rows' `S` is the
+/// measured most PPUs active in a step, 16 for broadcast doubling and tree reduction, which
+/// use n/2 of them); a pipelined step is one pass
 /// (`passes = G`), a sequential one `k` passes (`passes = k · G`); every pass lasts at least
 /// the empty pass's 5 + 5 rounds; without combining nothing combines (pre-combining needs
 /// equal keys, and keys carry the pid). With combining the hot-spot read's 32 reads of g[0]

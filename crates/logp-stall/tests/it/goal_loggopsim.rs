@@ -5,7 +5,9 @@
 //! number, a put-back entry keeps its own. `nexto`, `nextgs`, `nextgr`: when a rank's CPU,
 //! send gap and receive gap are free.
 
-use logp_stall::goal::{LogGopsParams, linear_alltoall, parse, run_loggops};
+use logp_stall::goal::{
+    Busy, LogGopsParams, linear_alltoall, parse, run_loggops, run_loggops_traced,
+};
 
 /// LogGOPSim's defaults: L = 2500, o = 1500, g = 1000, G = 0 (the issue's figures).
 const DEFAULTS: LogGopsParams =
@@ -78,17 +80,29 @@ fn overhead_on_arrival_unexpected_queue() {
 /// 100 finds the CPU busy and goes back to 200 with stamp 4, so at 200 it comes before c2
 /// (FIFO order would run c2 first): taken in [200, 210), completes r, which releases d at
 /// 210 (stamp 6). c2 (stamp 5) goes back to 210 and runs [210, 260); d goes back to 260, runs
-/// [260, 270), its message reaches rank 0 at 360, taken in [360, 370). Ends [370, 270]
-/// (FIFO would give 380).
+/// [260, 270), its message reaches rank 0 at 360, taken in [360, 370). Ends [370, 270].
+/// FIFO order gives the same ends (c2 [200, 250), M [250, 260), d [260, 270)), so the test
+/// also checks rank 1's CPU intervals in the order the engine fixed them: c1 [0, 200), M's
+/// receive [200, 210), c2 [210, 260), d's send [260, 270).
 #[test]
 fn equal_times_by_stamp() {
     let text = "num_ranks 2\nrank 0 {\ns: send 1b to 1\nz: recv 1b from 1\n}\n\
                 rank 1 {\nc1: calc 200\nc2: calc 50\nr: recv 1b from 0\nd: send 1b to 0\n\
                 c2 requires c1\nd requires r\n}\n";
-    insta::assert_json_snapshot!(run(
-        text,
-        LogGopsParams { latency: 90, o: 10, gap: 1, ..LogGopsParams::LOGGOPSIM }
-    ));
+    let prm = LogGopsParams { latency: 90, o: 10, gap: 1, ..LogGopsParams::LOGGOPSIM };
+    let (_, trace) = run_loggops_traced(&parse(text).unwrap(), prm).unwrap();
+    let rank1: Vec<(Busy, u64, u64)> =
+        trace.iter().filter(|i| i.rank == 1).map(|i| (i.what, i.from, i.to)).collect();
+    assert_eq!(
+        rank1,
+        [
+            (Busy::Calc, 0, 200),
+            (Busy::Receive, 200, 210),
+            (Busy::Calc, 210, 260),
+            (Busy::Send, 260, 270)
+        ]
+    );
+    insta::assert_json_snapshot!(run(text, prm));
 }
 
 /// Reproducer 5: o < g: a send waiting for its gap goes back to the active queue and the CPU serves the
