@@ -101,6 +101,57 @@ fn output(instance: &Instance, variant: Variant) -> Result<Vec<i64>, PramError> 
 
 /// Every `fixtures/pram/<name>.pasm` is the printed generator output at size 8; parsed and run
 /// on the generator's input it gives the plain-Rust result. Costs are snapshotted.
+///
+/// Hand derivations of the snapshotted costs (n = 8, `k = log2 n = 3`; prefix-sums is derived
+/// at `prefix_sums_example`). T counts executed instructions, `halt` included; S is the largest
+/// `nact` of an executed `p.` instruction; G counts `cread`, `cwrite`, `p.read`, `p.write` and
+/// `p.fop`; W sums `nact` over executed `p.` instructions (predicated PPUs count). They live
+/// here, not atop the `.pasm` files: a comment line before the code shifts the source lines
+/// `Program::parse` records, and the parsed program would no longer equal the generator's.
+///
+/// - permutation-read, permutation-write (EREW, `.mem 24`: data 0..8, permutation 8..16, result
+///   16..24): `active 8`, 4 parallel (`p.pid`, two `p.read`, a `p.write`), `halt`: T = 6,
+///   S = 8, G = 3, W = 4 * 8 = 32. Read does `g[16+i] := g[g[8+i]]`, write `g[16+g[8+i]] := g[i]`.
+/// - broadcast-concurrent (CREW): `active 8`, 4 parallel (`p.pid`, `p.set`, a `p.read` of `g[0]`
+///   by all 8 PPUs, a `p.write` to `g[pid]`), `halt`: T = 6, S = 8, G = 2, W = 32.
+/// - hot-spot-read (CREW, `.mem 9`): the same with a `p.op add` (`g[0] + pid`, written to
+///   `g[pid+1]`) before the write: 5 parallel, T = 7, S = 8, G = 2, W = 5 * 8 = 40.
+/// - fetch-add-counter (CRCW fetch-add, `.mem 9`): `active 8`, 5 parallel (`p.pid`, `p.read`,
+///   `p.set`, one `p.fop add` on `g[0]`, `p.write`), `halt`: T = 7, S = 8, G = 3, W = 40.
+/// - tree-reduction (EREW): 2 `set`; the round has 15 instructions (`op shl`, `op div`,
+///   `active`, 9 parallel of which 2 `p.read` and 1 `p.write`, `op shl`, `op lt`, `jnz`) and runs
+///   for c0 = 1, 2, 4 with nact = n / (2 * c0) = 4, 2, 1: T = 2 + 3 * 15 + 1 = 48, S = 4,
+///   G = 3 * 3 = 9, W = 9 * (4 + 2 + 1) = 63. For n = 2^k: T = 15k + 3, G = 3k, W = 9(n - 1).
+/// - broadcast-doubling (EREW): 2 `set`; the round has 11 (`op sub`, `op min`, `active`,
+///   5 parallel of which a `p.read` and a `p.write`, `op shl`, `op lt`, `jnz`), run for
+///   c0 = 1, 2, 4 with nact = min(n - c0, c0) = 1, 2, 4: T = 2 + 3 * 11 + 1 = 36, S = 4,
+///   G = 2 * 3 = 6, W = 5 * 7 = 35. With L = ceil(log2 n) rounds (at least 1): T = 11L + 3,
+///   G = 2L, W = 5(n - 1).
+/// - bitonic-sort (EREW): 4 setup (`set`, `active 8`, `p.pid`, `set`); merges c0 = 2, 4, 8 each
+///   cost 3 (`op le`, `jz`, `op shr`) + 2 (`op shl`, `jmp`), their step loops run for
+///   c2 = c0 / 2, ..., 1: 1 + 2 + 3 = 6 steps of 16 (14 parallel with 2 `p.read` and 1
+///   `p.write`; `op shr`, `jnz`); the exit costs 2 (`op le`, `jz`) and `halt`:
+///   T = 4 + 3 * 5 + 6 * 16 + 3 = 118, S = 8, G = 6 * 3 = 18, W = 8 * (1 + 6 * 14) = 680.
+///   For n = 2^k (k(k+1)/2 steps): T = 8k^2 + 13k + 7, G = 3k(k+1)/2, W = n(1 + 7k(k+1)).
+/// - list-ranking (CREW, `.mem 16`: successors 0..8, ranks 8..16): 7 setup (`set`, `set`,
+///   `active 8`, 4 parallel with a `p.read` and a `p.write`); the round has 9 (6 parallel:
+///   2 `p.read`, 2 `p.write`; `op shl`, `op lt`, `jnz`) and runs for c0 = 1, 2, 4; `halt`:
+///   T = 7 + 3 * 9 + 1 = 35, S = 8, G = 2 + 3 * 4 = 14, W = 8 * (4 + 3 * 6) = 176. With
+///   L = ceil(log2 n) rounds (at least 1): T = 9L + 8, G = 4L + 2, W = n(6L + 4).
+/// - matvec (CREW, `.mem 80`: matrix 0..64, vector 64..72, result 72..80): 7 setup (`set`,
+///   `set`, `active 8`, 4 parallel); the column loop has 9 (6 parallel with 2 `p.read`; `op add`,
+///   `op lt`, `jnz`) and runs n = 8 times; a `p.write` and `halt`: T = 7 + 8 * 9 + 2 = 81,
+///   S = 8, G = 2 * 8 + 1 = 17, W = 8 * (4 + 8 * 6 + 1) = 424. For n: T = 9n + 9, G = 2n + 1,
+///   W = n(6n + 5).
+/// - ntt (CREW, `.mem 20`: input 0..8, twiddles 8..12, result 12..20): 6 setup (3 parallel);
+///   the bit-reversal loop has 8 (`op lt`, `jz`, 4 parallel, `op shl`, `jmp`) for c0 = 1, 2, 4,
+///   exit 2; a `p.read` and a `p.write` to the reversed index (nact 8), then `op shr`,
+///   `active 4`, `set`; the level loop has 27 (`op le`, `jz`, `op shr`, `op div`, 21 parallel
+///   with 3 `p.read` and 2 `p.write`, `op shl`, `jmp`) for c0 = 2, 4, 8 with nact = n / 2,
+///   exit 2; `halt`: T = 6 + 3 * 8 + 2 + 5 + 3 * 27 + 2 + 1 = 121, S = 8, G = 2 + 3 * 5 = 17,
+///   W = 8 * (3 + 3 * 4 + 2) + 4 * 3 * 21 = 388. For n = 2^k: T = 35k + 16, G = 5k + 2,
+///   W = n(4k + 5) + 21k * n / 2; at n = 1024 (`ntt-1024-crcw-priority.toml`) T = 366, G = 52,
+///   W = 153600, reads n + 3k * n / 2 = 16384, writes n + 2k * n / 2 = 11264, as snapshotted.
 #[test]
 fn fixtures() {
     insta::glob!("../../../../fixtures/pram", "*.pasm", |path| {
