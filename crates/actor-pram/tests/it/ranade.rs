@@ -117,6 +117,14 @@ fn hot_spot_without_combining() {
 /// distance is at most `2n − 1`: 3, 5, 7, 9; it is attained exactly when the destination
 /// column is `c − 1` and bit `c − 1` differs, `N · 2^(n−1)` pairs (16, 96, 512, 2560). A
 /// packet to its own router exits at once (N pairs at distance 0).
+///
+/// The whole distribution: with `δ = (c' − c) mod n`, the distance from `<c, r>` to
+/// `<c', r'>` is `δ` if every bit of `r xor r'` lies in columns `c, ..., c + δ − 1`, else
+/// `δ + n` (the route passes column `c'` again after n more hops, every bit fixed). So from
+/// each of the N sources distance `k < n` reaches `2^k` routers and `k >= n` reaches
+/// `2^n − 2^(k−n)`: `N · 2^k` and `N (2^n − 2^(k−n))` pairs, summing to `N^2`. n = 2:
+/// 8, 16, 24, 16; n = 3: 24, 48, 96, 168, 144, 96; n = 4: 64 · (1, 2, 4, 8, 15, 14, 12, 8);
+/// n = 5: 160 · (1, 2, 4, 8, 16, 31, 30, 28, 24, 16).
 #[test]
 fn directed_diameters() {
     let mut rows = Vec::new();
@@ -147,6 +155,30 @@ fn directed_diameters() {
 /// hashed-placement prototype. Without combining every request reaches the host one by one
 /// and the pass grows like N (11, 26, 54, 107, 224; the prototype's 10, 24, 61, 128, 338 are
 /// maxima over 5 hashed placements, so only the growth is comparable).
+///
+/// Exits (distances as in `directed_diameters`): router <1,0>'s exit nodes are (l, 0) for
+/// l = 1, n + 1, 2n + 1 <= L = 3n − 2. Level 1 gets PPUs 0, n and 1 (3 packets); level n + 1
+/// the long routes of columns 0 and 1 and the short ones of columns c >= 2 (2^(n−c+1)
+/// each): 3 · 2^n − 7; level 2n + 1 the long routes of columns c >= 2: (n − 3) 2^n + 4.
+/// Combining arrivals: every key is equal (tag 0) and a node forwards the least key only
+/// when every other input's bound is above it, after which all its inputs are, so a node
+/// forwards (or exits) the key once: one arrival per exit node reached, 2 at n = 2 (levels
+/// 1 and 3), else 3.
+///
+/// Combining R_rev: a node holds at most one record and sends its reply the round it
+/// arrives (one reply per edge, b = 2); a reply leaving level e in round 0 is at level l in
+/// round e − l, ahead of the end-of-stream wave (level l done at L − l) when e < L, so
+/// R_rev = L + 1 = 3n − 1: 5, 11, 14, 17 at n = 2, 4, 5, 6. At n = 3 the exit level 2n + 1 = 7
+/// is L: that reply rides on the wave, each node on its path sends its end of stream on the
+/// reply's edge one round late, the unit delay passes down to level 0: R_rev = L + 2 = 9.
+///
+/// No-combining R_rev: a node answers one record per round, so an exit node (e, 0) with C
+/// exits sends its last reply in round >= C − 1 and its end of stream on that edge one round
+/// later; the predecessor there is done at >= C + 1, level 0 e − 1 rounds later: R_rev >=
+/// C + e + 1, i.e. >= max(3 · 2^n + n − 5, (n − 3) 2^n + 2n + 6) = 9, 22, 47, 96, 210 (level
+/// n + 1 sets it up to n = 5; at n = 6 level 2n + 1 holds 196 packets, level n + 1 185). The
+/// run meets the bound exactly (no credit stall at b = 2); n = 2 is traced in full in
+/// `unbounded_buffers`, the larger rows' equality is the run's.
 #[test]
 fn hot_spot_all_ppus() {
     let mut rows = Vec::new();
@@ -175,6 +207,30 @@ fn hot_spot_all_ppus() {
 /// 54, 107) while the queue in front of the exits grows like 2^n (max occupancy 3, 6, 14,
 /// 30): the buffers only move the waiting, the host's one arrival per round is the bound.
 /// Every PPU gets the value and every request reaches the host.
+///
+/// n = 2 by hand (keys k0 < ... < k7 by pid, `k_p.succ() = k_(p+1)`): 0 (0,0) -S-> (1,0),
+/// 2 (0,1) -X-> (1,0), 1 there: 0, 1, 2 exit in rounds 1, 2, 3; 3 (1,1) -S-> (2,1), 7 (1,3)
+/// -X-> (2,1), then -X-> (3,0); 4 (0,2) -S-> and 6 (0,3) -X-> (1,2), which with 5 sends
+/// them -X-> (2,0) -S-> (3,0). b = 2: (1,2) sends k4, k5 at 1, 2, k6 at 5 (its credit back
+/// after (2,0) forwards k4); (2,0) holds k4 behind its S input's ghost k3 until (1,0)'s Eos
+/// (round 4) and sends k4, k5, k6 at 4, 5, 7 (the credit from (3,0)'s exit of k4 at 6);
+/// (2,1) sends k3, k7 at 2, 3; (3,0) holds k3 behind ghost k3 on S until k4 comes, exits
+/// 3..7 at 5, 6, 7, 8, 9, sends Eos at 9, the top level closes at 10: R_fwd = 11. Reverse:
+/// (3,0) answers k3 (X), k4, k5, k6 (S), k7 (X) in rounds 0 to 4, is done at 4 and sends Eos
+/// on X at 5; (2,1) passes k7's reply at 5 and is done at 6, (1,1) and (1,3) at 7, level 0
+/// at 8: R_rev = 9 (deliveries 0:1, 1:1, 3:2, 2:3, 4:4, 5:4, 6:6, 7:6). Unbounded: (1,2)
+/// sends k6 at 3, so (2,0)'s X buffer holds k4, k5, k6 at 4 (max occupancy 3); (2,0) sends
+/// them at 4, 5, 6 and (3,0) exits at the same rounds as with b = 2: 11 and 9 again.
+/// b = 1: a second packet on an edge waits for the receiver to forward the first: (1,2)
+/// sends k4, k5, k6 at 1, 5, 8, (2,0) at 4, 7, 9, (2,1) k3 at 2 and k7 at 6 (after (3,0)
+/// exits k3 at 5); (3,0) exits 3..7 at 5, 6, 8, 10, 11: R_fwd = 13. Reverse: (3,0) answers
+/// at 0, 1, 3, 5, 6 (each S reply waits for (2,0) to pass the one before), Eos on X at 7,
+/// (2,1) done at 8, level 1 at 9, level 0 at 10: R_rev = 11 (deliveries 0:1, 1:1, 3:2, 2:3,
+/// 4:4, 5:5, 6:8, 7:8).
+/// n = 3..5 (b = 1 rows and every r_rev) are the run's; for every b they meet the bounds
+/// from one exit per node and round: R_fwd >= 3 · 2^n + 2n − 8 (level n + 1's 3 · 2^n − 7
+/// exits, the first at round >= 2, then 2n − 3 levels of Eos): 8, 22, 48, 98; R_rev >= 9,
+/// 22, 47, 96 (`hot_spot_all_ppus`), which b = 2 and unbounded meet exactly.
 #[test]
 fn unbounded_buffers() {
     use actor_pram::ranade::Buffers;
@@ -233,6 +289,20 @@ type Case = (u32, u32, bool, Vec<(u32, u32)>);
 /// +1, +1, +0, LIFO +0, +0, +0, +0, +1, +1 and max-depth +1 on every case (within the
 /// derived 0 or 1); the random orders −1 to +3 (seed 1: +3, 0, +1, +1, −1, 0), other
 /// executions of the same protocol.
+///
+/// Slots: every open forward output sends one slot a round up to its Eos, and in the empty
+/// pass level l's edges end at round l, so `2^n L (L + 1)` forward slots (80 at n = 2, 448 at
+/// n = 3); the reverse pass sends one Eos per edge, `E = 2^(n+1) L` (32, 112), and one reply
+/// per packet hop `H`. Slots = `2^n L (L + 1) + E + H + Δ`, Δ the rounds by which the
+/// edges' Eos are late. Empty: 80 + 32 = 112. Single read (`single_read`): H = 3; the Eos
+/// behind the packet is one round late on (0,0)'s X edge, both edges of (1,1), (2,1),
+/// (2,3) and all 8 of level 3: Δ = 15, 130. The others' H: 9 (`hot_spot`, combined), 14
+/// (without combining), 54 (the n = 3 permutation's distances), 75 (n = 3, address 3); their
+/// Δ = 24, 98, 321, 1705 are the run's (each edge's Eos round, not traced here; Δ >= 0).
+/// The n = 3 rounds are the run's too: the permutation exits at levels <= 5 < L, so only
+/// R_fwd, R_rev >= L + 1 = 8 by hand (14, 9 measured); address 3 (router <0,1>) exits 1, 13,
+/// 10 packets at levels 0, 3, 6, so R_rev >= 13 + 3 + 1 = 17 and R_fwd >= 1 + 13 + 4 = 18
+/// (as in `hot_spot_all_ppus` and `unbounded_buffers`; 28 and 32 measured, b = 1).
 #[test]
 fn actor_step_equals_lockstep() {
     let hot: Vec<(u32, u32)> = (0..8).map(|p| (p, 5)).collect();

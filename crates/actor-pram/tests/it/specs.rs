@@ -288,8 +288,8 @@ fn dag_longest_path_is_actor_time() {
     let mut rt = Runtime::new(Scheduler::Lifo, Limits { record_dag: true, ..Limits::default() });
     let sink = rt.spawn(Spray { to: ActorId(0), n: 0, kind: Kind::Serialized }, &[]).unwrap();
     let src = rt.spawn(Spray { to: sink, n: 5, kind: Kind::Serialized }, &[sink]).unwrap();
-    rt.inject(src, ()).unwrap();
     rt.inject(sink, ()).unwrap();
+    rt.inject(src, ()).unwrap();
     let m = rt.run(&()).unwrap();
     let dag = rt.dag().unwrap();
     assert_eq!(dag.nodes.len() as u64, m.events);
@@ -301,10 +301,12 @@ fn dag_longest_path_is_actor_time() {
         depth[b] = depth[b].max(depth[a] + 1);
     }
     assert_eq!(depth, dag.nodes.iter().map(|n| n.1).collect::<Vec<_>>());
-    // The sink's injected message first (LIFO: last injected), then the source's 5 sends
-    // chain behind it at depths 2..6 (each one deeper than the sink's previous event, and
-    // the sender's event is at depth 1): actor time 6, 7 events.
-    assert_eq!((m.actor_time, m.events), (6, 7));
+    // LIFO: the source's injected message first (the last injected), at depth 1; its 5 sends
+    // are the newest messages, so the sink takes them before its own injected one, at depths
+    // 2..6 (each one deeper than the sink's previous event), and the injected one last, at
+    // 7: actor time 7, 7 events. FIFO would take the sink's injected message second, at
+    // depth 1, and the sends at 2..6: actor time 6.
+    assert_eq!((m.actor_time, m.events), (7, 7));
 }
 
 /// Property 1 (the Appendix's cadence), the cadence probe: R rounds of empty Data/Ack among the routers of

@@ -307,11 +307,12 @@ fn collectives() {
 }
 
 /// CRCW arbitrary with a seed: the winner is `hash(seed, path, step, addr) mod writers`, one
-/// of the written values, the same for every thread count, and it varies with the seed.
+/// of the written values, the same for every thread count, and it varies with the seed. 2048
+/// processors, so that a step's processors run in chunks of `GRAIN` = 512 on several threads.
 #[test]
 fn seeded_arbitrary() {
     let winner = |seed: u64, threads: usize| {
-        let mut cfg = Config::new(8, 2);
+        let mut cfg = Config::new(2048, 2);
         cfg.model = SubModel {
             arbitrary_seed: Some(seed),
             ..SubModel::EREW.with_access(Variant::CrcwArbitrary)

@@ -28,11 +28,23 @@ fn run(text: &str, prm: LogGopsParams) -> Outcome {
     Outcome { makespan: r.makespan, rank_end: r.rank_end, ops: r.ops, messages: r.messages }
 }
 
-/// Reproducer 1a: `b irequires a`, both calc 10 on one rank: a runs [0, 10) and starts b, which is queued
-/// at nexto = 10 and runs [10, 20): 20, 2 operations.
+/// Rank `rank`'s CPU intervals in the order the engine fixed them: what, the operation (a
+/// receive names its message's send; operations are numbered rank by rank in line order),
+/// start and end. Where two orders give the same ends, these tell them apart.
+fn cpu_of(text: &str, prm: LogGopsParams, rank: u32) -> Vec<(Busy, u32, u64, u64)> {
+    let (_, trace) = run_loggops_traced(&parse(text).unwrap(), prm).unwrap();
+    trace.iter().filter(|i| i.rank == rank).map(|i| (i.what, i.op, i.from, i.to)).collect()
+}
+
+/// Reproducer 1a: `b irequires a`, a a calc 10 and b a send on rank 0: a runs [0, 10) and starts
+/// b, which is queued at nexto = 10 and runs [10, 1510); its message reaches rank 1 at
+/// 10 + o + L = 4010 and is taken in [4010, 5510): ends [1510, 5510], 3 operations, 1 message.
+/// Without the edge the start-up order (send before calc) would run b first, [0, 1500), and
+/// end at [1510, 5500].
 #[test]
 fn irequires_of_a_start_up_calc() {
-    let text = "num_ranks 1\nrank 0 {\na: calc 10\nb: calc 10\nb irequires a\n}\n";
+    let text = "num_ranks 2\nrank 0 {\na: calc 10\nb: send 1b to 1\nb irequires a\n}\n\
+                rank 1 {\nr: recv 1b from 0\n}\n";
     insta::assert_json_snapshot!(run(text, DEFAULTS));
 }
 
@@ -90,16 +102,14 @@ fn equal_times_by_stamp() {
                 rank 1 {\nc1: calc 200\nc2: calc 50\nr: recv 1b from 0\nd: send 1b to 0\n\
                 c2 requires c1\nd requires r\n}\n";
     let prm = LogGopsParams { latency: 90, o: 10, gap: 1, ..LogGopsParams::LOGGOPSIM };
-    let (_, trace) = run_loggops_traced(&parse(text).unwrap(), prm).unwrap();
-    let rank1: Vec<(Busy, u64, u64)> =
-        trace.iter().filter(|i| i.rank == 1).map(|i| (i.what, i.from, i.to)).collect();
+    // Operations: s 0, z 1 (rank 0); c1 2, c2 3, r 4, d 5 (rank 1).
     assert_eq!(
-        rank1,
+        cpu_of(text, prm, 1),
         [
-            (Busy::Calc, 0, 200),
-            (Busy::Receive, 200, 210),
-            (Busy::Calc, 210, 260),
-            (Busy::Send, 260, 270)
+            (Busy::Calc, 2, 0, 200),
+            (Busy::Receive, 0, 200, 210),
+            (Busy::Calc, 3, 210, 260),
+            (Busy::Send, 5, 260, 270)
         ]
     );
     insta::assert_json_snapshot!(run(text, prm));
@@ -122,15 +132,19 @@ fn alltoall_64_send_waits_for_gap() {
 /// Reproducer 6: o < g: the receive gap counts from the CPU's processing. L = 100, o = 10, g = 1000.
 /// Both messages reach rank 2 at 110 while it computes [0, 500): the first (stamp lower) is
 /// taken in [500, 510) with the receive gap until 1500, the second goes back to 510, then to
-/// 1500, and is taken in [1500, 1510). Ends [10, 10, 1510].
+/// 1500, and is taken in [1500, 1510). Ends [10, 10, 1510]; either order of the two messages
+/// gives these ends, so rank 2's CPU intervals are checked too: c (operation 2), then a's
+/// message (operation 0), then b's (operation 1).
 #[test]
 fn receive_gap_from_processing() {
     let text = "num_ranks 3\nrank 0 {\na: send 1b to 2\n}\nrank 1 {\nb: send 1b to 2\n}\n\
                 rank 2 {\nc: calc 500\nx: recv 1b from 0\ny: recv 1b from 1\n}\n";
-    insta::assert_json_snapshot!(run(
-        text,
-        LogGopsParams { latency: 100, o: 10, gap: 1000, ..LogGopsParams::LOGGOPSIM }
-    ));
+    let prm = LogGopsParams { latency: 100, o: 10, gap: 1000, ..LogGopsParams::LOGGOPSIM };
+    assert_eq!(
+        cpu_of(text, prm, 2),
+        [(Busy::Calc, 2, 0, 500), (Busy::Receive, 0, 500, 510), (Busy::Receive, 1, 1500, 1510)]
+    );
+    insta::assert_json_snapshot!(run(text, prm));
 }
 
 /// Reproducer 7a: Rendezvous above S = 1 (L = 100, o = 10, g = 5). Rank 0's 2-byte send runs [0, 10) and
@@ -168,14 +182,15 @@ fn per_byte_overhead() {
 /// and NIC 0; s2 (NIC 1, whose gap is free) finds CPU 0 busy and goes back to 10 (not to
 /// g = 1000); c0 goes back to 10 too; c1 runs on CPU 1, [0, 100). At 10 s2 (stamp 1) runs
 /// [10, 20), c0 goes back to 20 and runs [20, 120). The messages reach rank 1 at 110 and 120
-/// and use the receive gaps of NICs 0 and 1 (their sends' NICs): taken in [110, 120) and
-/// [120, 130). Ends [120, 130] (a rank ends at its latest CPU).
+/// and use the receive gaps of NICs 0 and 1 (their sends' NICs; the recvs name none): taken
+/// in [110, 120) and [120, 130). Ends [120, 130] (a rank ends at its latest CPU). The recvs'
+/// own NIC 0 would hold the second message until the gap 110 + 1000: ends [120, 1120].
 #[test]
 fn cpu_and_nic_annotations() {
     let text = "/* a Schedgen-style\n   comment */\nnum_ranks 2\nrank 0 {\n\
                 c0: calc 100 cpu 0\nc1: calc 100 cpu 1\n/* two NICs */\n\
                 s1: send 1b to 1 tag 0 cpu 0 nic 0\ns2: send 1b to 1 tag 0 nic 1\n}\n\
-                rank 1 {\nr1: recv 1b from 0\nr2: recv 1b from 0 nic 1\n}\n";
+                rank 1 {\nr1: recv 1b from 0\nr2: recv 1b from 0\n}\n";
     insta::assert_json_snapshot!(run(
         text,
         LogGopsParams { latency: 100, o: 10, gap: 1000, ..LogGopsParams::LOGGOPSIM }
@@ -184,15 +199,15 @@ fn cpu_and_nic_annotations() {
 
 /// Reproducer 7d: Wildcards: rank 2 receives twice from any source with any tag (L = 100, o = 10,
 /// g = 5). Both messages reach it at 110: rank 0's (stamp lower) is taken in [110, 120), rank
-/// 1's goes back to 120 and is taken in [120, 130). Ends [10, 10, 130].
+/// 1's goes back to 120 and is taken in [120, 130). Ends [10, 10, 130]; either order gives
+/// these ends, so rank 2's CPU intervals are checked too: a's message (operation 0) first.
 #[test]
 fn wildcard_source_and_tag() {
     let text = "num_ranks 3\nrank 0 {\na: send 1b to 2 tag 5\n}\nrank 1 {\nb: send 1b to 2 tag 7\n}\n\
                 rank 2 {\nx: recv 1b from -1 tag -1\ny: recv 1b from -1 tag -1\n}\n";
-    insta::assert_json_snapshot!(run(
-        text,
-        LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM }
-    ));
+    let prm = LogGopsParams { latency: 100, o: 10, gap: 5, ..LogGopsParams::LOGGOPSIM };
+    assert_eq!(cpu_of(text, prm, 2), [(Busy::Receive, 0, 110, 120), (Busy::Receive, 1, 120, 130)]);
+    insta::assert_json_snapshot!(run(text, prm));
 }
 
 /// Reproducer 8: Matching in posting order: rank 1 posts r_b (line 2) before r_a (which waits for u,

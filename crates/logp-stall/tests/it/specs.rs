@@ -141,6 +141,13 @@ fn compaction_sf_tree_p8() {
 /// 1; at 2 P5's message arrives, P6's is accepted (t_m = 4) and P6 is operational; P5 submits
 /// to P1 at 2 (accepted, t_m = 4); P6 submits to P1 at 2 (gap measured from its submit at 0)
 /// and is blocked; it halted, so no stalled steps; accepted at 4 (t_m = 6). T = 17.
+/// `violating` = 2 is `Execution::violating`, which under immediate blocking counts the
+/// blocked submissions (`docs/models/logp-stall.md`, Choices: immediate blocking): P6's m1
+/// (to P0 at 0) and m3 (to P1 at 2). `check_legal` counts 4 (`LegalityReport::violating`,
+/// the fixture's `legal.violating`): messages with c_j(t) > K = 1 recomputed from the trace
+/// (paper §2.1, item 1; Choices: capacity), same-step submissions plus earlier ones still in
+/// transit: m0, m1 to P0 at 0 and m2, m3 to P1 at 2 give c_j = 2 for all four, accepted at
+/// once or blocked.
 #[test]
 fn compaction_delta_immediate_blocking() {
     let prm = LogpParams::new(Logp { p: 8, latency: 2, gap: 2, o: 1 }).unwrap();

@@ -326,22 +326,25 @@ fn fetch_add_trace() {
     assert_eq!(trace.steps[1].accesses, vec![cpu]);
 }
 
-/// Concurrent writes under each CRCW rule: pids 0..4 write 10 + pid to cell 0.
+/// Concurrent writes under each CRCW rule: pids 0..4 write `pid xor 10` = 10, 11, 8, 9 to
+/// cell 0, which holds `old` before: the lowest pid's, the largest and the highest pid's
+/// values differ, so each rule gives its own result.
 #[test]
 fn concurrent_write_rules() {
-    let program = |variant: &str| {
+    let program = |variant: &str, old: i64| {
         let text = format!(
-            ".variant {variant}\n.mem 1\n.ppus 4\n active 4\n p.pid r0\n p.op add r1,r0,10\n\
+            ".variant {variant}\n.mem 1\n.ppus 4\n active 4\n p.pid r0\n p.op xor r1,r0,10\n\
              p.set r2,0\n p.write [r2],r1\n halt\n"
         );
-        run(&Program::parse(&text).unwrap(), &[5], &Limits::default()).map(|d| d.memory[0])
+        run(&Program::parse(&text).unwrap(), &[old], &Limits::default()).map(|d| d.memory[0])
     };
-    assert_eq!(program("crcw-priority"), Ok(10));
-    assert_eq!(program("crcw-arbitrary"), Ok(13));
-    assert_eq!(program("crcw-fetch-add"), Ok(46)); // old value 5 dropped
-    assert_eq!(program("crcw-fetch-max"), Ok(13));
-    assert_eq!(program("crcw-fetch-xor"), Ok(10 ^ 11 ^ 12 ^ 13));
-    assert!(matches!(program("crcw-common"), Err(PramError::CommonWriteMismatch { .. })));
+    assert_eq!(program("crcw-priority", 5), Ok(10)); // pid 0's
+    assert_eq!(program("crcw-arbitrary", 5), Ok(9)); // the unseeded winner: the highest pid's
+    assert_eq!(program("crcw-fetch-add", 5), Ok(38)); // 10 + 11 + 8 + 9, old value 5 dropped
+    assert_eq!(program("crcw-fetch-max", 5), Ok(11)); // pid 1's
+    assert_eq!(program("crcw-fetch-max", 50), Ok(11)); // the old value takes no part
+    assert_eq!(program("crcw-fetch-xor", 5), Ok(10 ^ 11 ^ 8 ^ 9));
+    assert!(matches!(program("crcw-common", 5), Err(PramError::CommonWriteMismatch { .. })));
 }
 
 /// A run whose registers and memory exceed the budget is refused before allocating.
