@@ -23,6 +23,14 @@ fn actor_pram_fixtures() {
 
 /// Every `fixtures/actor-pram/*.pasm` program: the predictability verdict (Definition 3) and
 /// its direct translation on an empty input under FIFO (or the reference's error).
+///
+/// `overlap-2.pasm` by hand (docs/models/actor-pram.md, The direct translation; Choice 8):
+/// T = 8 (active, p.set, p.read, 4 p.set, halt), two PPU actors, one cell actor (cell 1, the
+/// only cell touched). PPU 1 is inactive at the p.read but its replica still spends one event
+/// per instruction: 8, depths 1..8. PPU 0: active 1, p.set 2, p.read 3 (its Req), the cell's
+/// one event 4 (its Reply), PPU 0's Reply event 5, p.set 6..9, halt 10. Actor time
+/// 10 = T + 2 * 1 read; events 18 = 9 (PPU 0: 8 instructions + 1 Reply) + 1 (cell) + 8
+/// (PPU 1). No actor ever holds two messages, so every scheduler gives these.
 #[test]
 fn actor_pram_programs() {
     use actor_pram::actor::Scheduler;

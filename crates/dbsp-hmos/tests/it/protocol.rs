@@ -88,9 +88,11 @@ proptest! {
 
 /// E8 (the back end's part), k = 0, n = 8, m = 16: step 1 writes 100 + p to address p for
 /// p < 4 (the interpreter has already resolved P0..P3 as the winners of `p mod 4`); step 2,
-/// P_p reads p mod 4: [100, 101, 102, 103, 100, 101, 102, 103]; step 3 writes 7 to address 0
-/// (a read in the same PRAM step sees 100: reads go first); step 4 reads 7. The memory then
-/// holds [7, 101, 102, 103] and zeros up to 16. The reads and the contents are the snapshot.
+/// P_p reads p mod 4: [100, 101, 102, 103, 100, 101, 102, 103]; step 3 reads address 0 (100)
+/// and step 4 writes 7 to it (the back end serves one kind of access per step; the order of a
+/// read and a write in one PRAM step is the interpreter's, checked by
+/// `e8_through_the_interpreter`); step 5 reads 7. The memory then holds [7, 101, 102, 103]
+/// and zeros up to 16. The reads and the contents are the snapshot.
 #[test]
 fn e8_semantics() {
     let params = DbspParams::power_law(8, 0.5, 0.5).unwrap();

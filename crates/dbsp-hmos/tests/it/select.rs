@@ -75,6 +75,36 @@ fn e7_cull_iteration0() {
     insta::assert_yaml_snapshot!("e7_cull", snapshot);
 }
 
+/// E7 with v0 = [0, 1, 5]: in E7 a variable's least marked modules by id are also its least
+/// loaded, so an order by id alone would keep the same modules. Here module 5 gets v0, v3, v5
+/// and v6: load 4 <= theta = 4, marked; module 2 only v2 and v7 (load 2); module 0 still 5
+/// (rejected). Keeping the least (load, id) gives v5 {4 (load 2), 6 (3)} over 5 (4), v6
+/// {1 (3), 7 (3)} over 5 (4), where ids alone would keep {4, 5} and {1, 5}. The others:
+/// v0 {1, 5} (its only marks), v1 {1, 3}, v2 {2, 3}, v3 {4, 5}, v4 {6, 7}, v7 {2, 6} (the
+/// (load, id) tie 6 = 7 at 3). Weights (0, 3, 2, 2, 2, 2, 3, 2), sum 16 = n mu; one round.
+#[test]
+fn e7_load_before_id() {
+    let adj0: [[u32; 3]; 8] =
+        [[0, 1, 5], [0, 1, 3], [0, 2, 3], [0, 4, 5], [0, 6, 7], [4, 5, 6], [1, 5, 7], [2, 6, 7]];
+    let parents: Vec<Vec<Parent>> =
+        adj0.iter().map(|c| vec![Parent { weight: 1, candidates: c.to_vec() }]).collect();
+    let threshold = Threshold::Shrinking { a: 0.5, r: 3, eps: 0.5 };
+    let out = cull(&mut machine(8), &parents, 2, threshold, |m| m, Some).unwrap();
+    let loads: Vec<u64> = out.first_loads.iter().map(|&(_, load)| load).collect();
+    assert_eq!(loads, vec![5, 3, 2, 2, 2, 4, 3, 3]);
+    assert_eq!((out.rounds, out.forced), (1, false));
+    let kept: Vec<Vec<u32>> =
+        (0..8).map(|v| out.chosen[v][0].iter().map(|&j| adj0[v][j as usize]).collect()).collect();
+    let expected: [&[u32]; 8] =
+        [&[1, 5], &[1, 3], &[2, 3], &[4, 5], &[6, 7], &[4, 6], &[1, 7], &[2, 6]];
+    assert_eq!(kept, expected);
+    let mut w = vec![0; 8];
+    for u in kept.iter().flatten() {
+        w[*u as usize] += 1;
+    }
+    assert_eq!(w, vec![0, 3, 2, 2, 2, 2, 3, 2]);
+}
+
 use proptest::prelude::*;
 
 proptest! {

@@ -13,6 +13,12 @@ use netcore::bsp::{Bsp, BspParams};
 use netcore::study::{ConfigFile, Model};
 use serde_json::json;
 
+/// Each message's source, destination and receive step, in submission order: what the
+/// buffer order (delivery, submission, source) decides.
+fn receives<S>(e: &logp_stall::Execution<S>) -> Vec<(u32, u32, Option<u64>)> {
+    e.trace.messages.iter().map(|m| (m.src, m.dest, m.received_at)).collect()
+}
+
 fn summary(e: &logp_stall::Execution<logp_stall::algorithms::PlanState>) -> serde_json::Value {
     let legal = check_legal(&e.trace, CheckOpts::default());
     assert!(legal.is_ok(), "engine trace illegal: {legal:?}");
@@ -73,6 +79,8 @@ fn compaction_delta_worst() {
     let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
     let e = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap();
     assert_eq!(e.t, 17);
+    let receives = receives(&e);
+    assert_eq!(receives, [(5, 0, Some(14)), (6, 0, Some(16)), (5, 1, Some(14)), (6, 1, Some(16))]);
     assert_eq!(e.stalled_steps, vec![0, 0, 0, 0, 0, 7, 7, 0]);
     insta::assert_json_snapshot!(summary(&e));
 }
@@ -155,6 +163,8 @@ fn compaction_delta_immediate_blocking() {
     let procs = two_compaction_delta(&prm, 2, &x_5_6()).unwrap();
     let e = run(&cfg, procs, &mut PolicyAdversary::worst()).unwrap();
     assert_eq!(e.t, 17);
+    let receives = receives(&e);
+    assert_eq!(receives, [(5, 0, Some(14)), (6, 0, Some(16)), (5, 1, Some(14)), (6, 1, Some(16))]);
     assert_eq!(e.stalled_steps, vec![0, 0, 0, 0, 0, 0, 1, 0]);
     insta::assert_json_snapshot!(summary(&e));
 }
@@ -191,6 +201,8 @@ fn spec_4_1_a() {
             .unwrap();
     assert_eq!(worst.t, 33);
     assert_eq!(outputs(&worst.states), (Some((3, 7)), Some((6, -2))));
+    let receives = receives(&worst);
+    assert_eq!(receives, [(3, 0, Some(28)), (6, 0, Some(32)), (3, 1, Some(28)), (6, 1, Some(32))]);
     assert_eq!(worst.stalled_steps[3], 15);
     let benign =
         run(&cfg, two_compaction_delta(&prm, 4, &x).unwrap(), &mut PolicyAdversary::benign())
