@@ -106,9 +106,15 @@ fn flat_bsp_reprices_with_level_0() {
     let labelled = ledger.records.iter().filter(|r| r.level.is_some());
     let (h, count) = labelled.fold((0, 0), |(h, c), r| (h + r.h, c + 1));
     assert_eq!(ledger.comm(&flat).unwrap(), 8.0 * (h + count) as f64);
-    let dbsp = Pricing::Dbsp.apply(&params).unwrap();
-    assert_eq!(ledger.comm(&dbsp).unwrap(), ledger.comm(&params).unwrap());
-    assert!(ledger.comm(&flat).unwrap() > ledger.comm(&params).unwrap());
+    // The D-BSP prices an i-superstep at g_i h + l_i = (64 / 2^i)^(1/2) (h + 1).
+    let by_hand: f64 = ledger
+        .records
+        .iter()
+        .filter_map(|r| r.level.map(|i| (64.0 / f64::from(1u32 << i)).sqrt() * (r.h + 1) as f64))
+        .sum();
+    let dbsp = ledger.comm(&Pricing::Dbsp.apply(&params).unwrap()).unwrap();
+    assert!((dbsp - by_hand).abs() <= 1e-9 * by_hand, "{dbsp} against {by_hand}");
+    assert!(ledger.comm(&flat).unwrap() > dbsp);
 }
 
 proptest! {

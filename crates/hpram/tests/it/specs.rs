@@ -202,19 +202,21 @@ fn flat2(access: Variant, op: fn(usize) -> MemOp) -> Result<hpram::Run, HpramErr
     let mut cfg = Config::new(2, 1);
     cfg.model = cfg.model.with_access(access);
     let alg = hpram::FnAlg::arc("E7", move |sp| {
-        sp.compute(1, |p| p.local[0] = 3 + p.pid as i64)?;
+        sp.compute(1, |p| p.local[0] = 10 - p.pid as i64)?;
         sp.comm(|p| op(p.pid))
     });
     run(&cfg, alg, vec![], &[9])
 }
 
-/// E7: flat `P = 2`, `M = [9]`; processor `i` first puts `3 + i` in register 0 (step 1), then
+/// E7: flat `P = 2`, `M = [9]`; processor `i` first puts `10 − i` in register 0 (step 1), then
 /// issues one access (step 2); the snapshot shows the memory and both processors' 4 registers.
+/// The values fall with the pid, so the lowest pid's value is not the least value, nor the
+/// highest pid's the largest.
 /// Both read `M[0]`: EREW → `ExclusiveReadViolation{root, step 2, addr 0, pids [0,1]}`, CREW
 /// reads 9 into both processors' register 1; both write it: EREW and CREW
 /// → `ExclusiveWriteViolation{root, step 2, addr 0, pids [0, 1]}`; Common →
-/// `CommonWriteMismatch{values [3, 4]}`; Priority → 3 (the lowest pid, netcore's rule);
-/// Arbitrary without a seed → 4 (netcore's highest pid).
+/// `CommonWriteMismatch{values [10, 9]}`; Priority → 10 (the lowest pid, netcore's rule);
+/// Arbitrary without a seed → 9 (netcore's highest pid).
 #[test]
 fn e7_sub_model_rules() {
     let read: fn(usize) -> MemOp = |_| MemOp::Read { addr: 0, dst: 1 };

@@ -203,7 +203,8 @@ proptest! {
                 (0..p).flat_map(|src| (0..src % 3).map(move |i| (src, src ^ (mask % p), u64::from(src * 4 + i))))
                     .collect()
             } else {
-                random.iter().map(|&(src, dest)| (src % p, dest % p, u64::from(src * 64 + dest))).collect()
+                // Distinct values (the send position j), so the send order shows in the inbox.
+                (0u32..).zip(random).map(|(j, &(src, dest))| (src % p, dest % p, u64::from(src * 64 + j))).collect()
             };
             plan.sort_by_key(|&(src, _, _)| src);
             plan.iter_mut().for_each(|m| m.2 += t << 32);

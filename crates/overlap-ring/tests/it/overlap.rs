@@ -128,6 +128,21 @@ fn stage1_matches_definition() {
     insta::assert_snapshot!("stage1_kill_n256", overlap_ring::overlap::render::strip(&lab));
 }
 
+/// Stage 1's threshold is strict: link 40 of delay 96, links 41-200 of delay 2, the rest 1:
+/// `S = 96 + 160 * 2 + 94 = 510`; node `[40,42)` holds link 40 alone: `96 * 255 = 24480 =
+/// 24 * 510 * 2`, not above it, so it is not hot ([40,44): `100 * 255 = 25500 <= 48960`, and
+/// every other node's links average at most 2 < 48). Nobody dies; a `>=` would kill p40, p41.
+#[test]
+fn stage1_threshold_is_strict() {
+    use overlap_ring::overlap::stage1;
+    let mut delays = vec![1u32; 255];
+    delays[40] = 96;
+    delays[41..201].iter_mut().for_each(|d| *d = 2);
+    assert_eq!(delays.iter().map(|&d| u64::from(d)).sum::<u64>(), 510);
+    let live = stage1(&delays, C::new(3, 1).unwrap());
+    assert!(live.iter().all(|&alive| alive));
+}
+
 #[test]
 fn bad_c_and_small_hosts_are_errors() {
     assert_eq!(C::new(2, 1), Err(Error::InvalidC { c_num: 2, c_den: 1 }));
