@@ -321,7 +321,6 @@ proptest! {
                     // an event (library_programs_overlapping): at most G above.
                     let slack = if network { r.pram.g } else { 0 };
                     prop_assert!(o.actor_time <= act.actor_time + slack, "{} > {}", o.actor_time, act.actor_time);
-                    prop_assert_eq!(o.below_barrier, act.actor_time as i64 - o.actor_time as i64);
                 }
                 prop_assert!(a.actor.is_some());
                 prop_assert_eq!(ButterflyReport { actor: None, ..a }, r);

@@ -214,6 +214,25 @@ fn reach_is_the_largest_copy_location() {
 /// downwards here, so KTooLarge is exactly "k > k_max"), n < 64 allows only k = 0, and
 /// k_max is not monotone in n (`docs/models/dbsp-hmos.md`, Choices: `k_max(n)`; the values are the
 /// snapshot).
+///
+/// The values by hand. Lemma 1's sizes (Section 3; docs: Lemma 1's sizes) for w = m_(i-1),
+/// m_0 = n: z the least power of 3 with z (z - 1) / 6 >= w, d_i the largest power of two
+/// <= floor(3w / z), m_i = ceil(3w / d_i). `chain` takes t_k = n / 2^ceil(log2 m_k) and
+/// t_(i-1) = t_i / d_i, all powers of two, so k >= 1 is valid iff t_1 >= 1, i.e.
+/// c_k = ceil(log2 m_k) + log2(d_2 ... d_k) <= log2 n (d_1 does not enter). As
+/// m_(k+1) d_(k+1) >= 3 m_k, c_(k+1) >= c_k + 1 (hence closed downwards), so
+/// k_max(2^e) = max{k <= 8 : c_k <= e}, 0 if c_1 > e. By e (m_1.., d_2.., c_1..):
+/// e = 0..3: m_1 = 3, 6, 12, 12, c_1 = 2, 3, 4, 4 > e: 0.
+/// e = 4..6: m = 48, 36; d_2 = 4; c = 6, 8: 0, 0, 1.
+/// e = 7..10: m = 96, 36, 27, 41, 31, 47; d = 8, 4, 2, 4, 2; c = 7, 9, 10, 12, 13, 15: 1, 1, 2, 3.
+/// e = 11..13: m = 384, 144, 108, 41, 31, 47; d = 8, 4, 8, 4, 2; c = 9, 11, 12, 14, 15, 17:
+/// 2, 3, 3.
+/// e = 14..16: m = 768, 144, 108, 41, 31, 47; d = 16, 4, 8, 4, 2; c = 10, 12, 13, 15, 16, 18:
+/// 3, 4, 5.
+/// e = 17..19: m = 3072, 288, 108, 41, 31, 47; d = 32, 8, 8, 4, 2; c = 12, 14, 15, 17, 18, 20:
+/// 4, 5, 5.
+/// e = 20: m = 12288, 1152, 432, 81, 31, 47; d = 32, 8, 16, 8, 2; c = 14, 16, 17, 19, 20, 22: 5.
+/// (E.g. e = 20: z = 6561, 729, 243, 81, 27, 27; d_1 = 256; m_2 = 3456 / 8 = 432.)
 #[test]
 fn k_max_table() {
     let table: Vec<(u32, u32)> = (0..=20).map(|e| (e, k_max(1 << e))).collect();

@@ -235,6 +235,19 @@ fn e7_sub_model_rules() {
         .map(|(name, variant, op)| (name, flat2(variant, op).map(|r| (r.memory, r.local))))
         .collect();
     insta::assert_debug_snapshot!(outcomes);
+    // With two processors the lowest pid's value is the largest or the least one. Four
+    // writing 5, 1, 9, 6 tell the pid rules from value rules: priority keeps pid 0's 5 (the
+    // least is 1, the largest 9), arbitrary pid 3's 6.
+    let four = |access: Variant| {
+        let mut cfg = Config::new(4, 1);
+        cfg.model = cfg.model.with_access(access);
+        let alg = hpram::FnAlg::arc("E7 of four", |sp| {
+            sp.compute(1, |p| p.local[0] = [5, 1, 9, 6][p.pid])?;
+            sp.comm(|_| MemOp::Write { addr: 0, src: 0 })
+        });
+        run(&cfg, alg, vec![], &[9]).unwrap().memory
+    };
+    assert_eq!((four(Variant::CrcwPriority), four(Variant::CrcwArbitrary)), (vec![5], vec![6]));
 }
 
 /// E5: `permute` with `N' = 16`, `P' = 4`, Hypercube: `T = 0`, `C = 2r' = 8`, so
@@ -309,7 +322,8 @@ fn e6_determinacy() {
 
 /// I7 on the tree forms: each non-uniform run, replayed in uniform memory (global addresses
 /// through `home`), passes the checker with the same memory and cost tree, for 1, 2 and 8
-/// threads.
+/// threads (which the two-level and hierarchical forms use, on sibling sub-PRAMs; the flat
+/// form's 8 processors are below the 512 a step needs to run on several threads).
 #[test]
 fn uniform_replays_non_uniform() {
     let input: Vec<i64> = (0..64).map(|i| i * i - 50).collect();

@@ -437,8 +437,16 @@ proptest! {
 /// / 2^k = (1024, 512, 256)`: `s^(2) = (1)`, `s^(1)_t = s^(2)_t + D_1 = 513` for `t <= m_2 = 1`,
 /// then `s^(1)_2 = s^(1)_1 + s^(1)_1 = 1026`; `s^(0) = (513 + 1024, 1026 + 1024, 1537 + 2050,
 /// 2050 + 2050) = (1537, 2050, 3587, 4100)`; closed form `2^2 1 + 2 (1 1024 + 2 512) = 4100`.
-/// Corrected variant: `sigma = 1 + g = 2`, and `Delta_k` from the live set (63, 31) instead of
-/// `D_k`: `s^(1) = (33, 66)`, `s^(0) = (96, 129, 225, 258)`; deadlines of rows 1..6.
+/// Corrected variant (docs/models/overlap-ring.md, Choices: corrected deadlines), all 64
+/// processors live, `b = 1`: the depth-2 nodes are the quarters `[16 i, 16 i + 16)`, whose
+/// consecutive live processors are 1 apart, so `g = 1` and `sigma = b + g = 2`; `Delta_k` is the
+/// delay between a depth-k node's end points: `Delta_0 = 63` (processors 0 and 63),
+/// `Delta_1 = 31` (the halves `[0, 32)`, `[32, 64)`), entry 2 unused (0). The same recurrences:
+/// `s^(2) = (2)`, `s^(1) = (2 + 31, 33 + 33) = (33, 66)`, `s^(0) = (33 + 63, 66 + 63, 96 + 129,
+/// 129 + 129) = (96, 129, 225, 258)`; closed form `2^2 2 + 2 (1 63 + 2 31) = 258`. Deadlines of
+/// rows 1..6: `deadline(t) = beta s^(0)_4 + s^(0)_(t - 4 beta)`, `beta = floor((t - 1) / 4)`
+/// (Section 3.2: after the box of `m_0 = 4` rows OVERLAP repeats for the next 4): rows 1-4 are
+/// `s^(0)` (beta = 0), row 5 `258 + s^(0)_1 = 258 + 96 = 354`, row 6 `258 + 129 = 387`.
 #[test]
 fn theorem1_schedule_snapshot() {
     use overlap_ring::overlap::schedule::{corrected, deadline, schedule};

@@ -104,7 +104,10 @@ proptest! {
         prop_assert_eq!(timeline.computed.iter().map(|c| c.step).max(), Some(plain.host_steps));
         let copies = plan.held_total() as u64 * steps;
         let mut keys: Vec<_> = timeline.computed.iter().map(|c| (c.col, c.row, c.proc)).collect();
+        let computed = keys.len();
+        keys.sort_unstable();
         keys.dedup();
+        prop_assert_eq!(keys.len(), computed, "a copy computed twice");
         prop_assert_eq!(keys.len() as u64, copies);
         for d in &timeline.received {
             let made = timeline.computed.iter().find(|c| (c.col, c.row, c.proc) == (d.col, d.row, d.src));
