@@ -6,7 +6,7 @@
 
 use crate::error::Error;
 use crate::goal::Generator;
-use crate::sim::{SimConfig, SortAlgorithm};
+use netcore::bsp::primitives::SortAlgorithm;
 
 /// Memory a single run may take: 2 GiB.
 pub const MEMORY_LIMIT: u64 = 1 << 31;
@@ -135,23 +135,6 @@ pub fn sim_sort_estimate(sort: SortAlgorithm, p: u64, b: u64) -> u64 {
         }
     };
     p.saturating_mul(per_proc)
-}
-
-/// The most one simulated cycle (paper §4) of `cfg` can add to a run's logs, messages and
-/// ledger, in bytes, with its sort's working memory, priced by `cfg`'s [`SimLogs`]: each of
-/// the `p` processors logs at most `C` processor-steps (step 1, stalled steps included) and
-/// submits at most `ceil(C/G)` messages (the gap), the BSP ledger gains `schedule_len`
-/// superstep records, and step 2 sorts blocks of `b = 2 ceil(C/G)` slots
-/// ([`sim_sort_estimate`]). A run refuses a cycle (before it) whose worst case does not fit
-/// the memory left, so no cycle allocates past the limit.
-pub fn sim_cycle_estimate(cfg: &SimConfig) -> u64 {
-    let (p, c) = (u64::from(cfg.p()), cfg.cycle());
-    let steps = p.saturating_mul(c);
-    let messages = p.saturating_mul(c.div_ceil(cfg.gap().max(1)));
-    cfg.logs
-        .run_estimate(steps, messages)
-        .saturating_add(cfg.schedule_len().saturating_mul(SIM_BYTES_PER_RECORD))
-        .saturating_add(sim_sort_estimate(cfg.sort(), p, cfg.slot_capacity()))
 }
 
 /// `Ok` if `estimate` is within [`MEMORY_LIMIT`], else the error naming `field = value`.

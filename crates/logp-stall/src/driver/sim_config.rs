@@ -303,7 +303,7 @@ pub(crate) fn workload_budget(
 /// are checked by the run before each one ([`Error::SimMemoryLimit`]).
 fn check_first_cycle(cfg: &SimConfig, limit: u64) -> Result<(), Error> {
     let (p, c) = (u64::from(cfg.p()), cfg.cycle());
-    let first = limits::sim_cycle_estimate(cfg);
+    let first = cfg.cycle_estimate();
     let left = cfg.memory_budget;
     if first > left {
         return Err(Error::MemoryLimit {

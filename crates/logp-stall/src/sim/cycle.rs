@@ -103,7 +103,7 @@ impl<P: LogpProcess> Sim<P> {
 
     /// Before cycle `k` (paper §4): the logs, messages and records so far plus the most the
     /// cycle can add (`p C` logged steps, `p ceil(C/G)` messages, `schedule_len` records and
-    /// the sort's working memory; [`crate::limits::sim_cycle_estimate`]) must fit the memory
+    /// the sort's working memory; [`SimConfig::cycle_estimate`]) must fit the memory
     /// budget. (Before, the check ran after each cycle, so one cycle of `p C` steps could pass
     /// the limit first.)
     fn check_memory(&self, k: u64) -> Result<(), Error> {
@@ -116,7 +116,7 @@ impl<P: LogpProcess> Sim<P> {
         let records = self.m.ledger().records.len() as u64;
         let p = u64::from(self.cfg.p());
         let logs = self.cfg.logs;
-        let next = crate::limits::sim_cycle_estimate(&self.cfg);
+        let next = self.cfg.cycle_estimate();
         let estimate = logs
             .run_estimate(steps, messages)
             .saturating_add(records.saturating_mul(crate::limits::SIM_BYTES_PER_RECORD))

@@ -126,7 +126,7 @@ pub struct SimConfig {
     /// Memory the run's logs and messages may take, in bytes (estimated per logged
     /// processor-step and per message by `limits::SimLogs::run_estimate`, at the prices of
     /// `logs`); checked before every
-    /// cycle with the cycle's worst case (`limits::sim_cycle_estimate`). Not a config key: a
+    /// cycle with the cycle's worst case ([`SimConfig::cycle_estimate`]). Not a config key: a
     /// single run sets it from the memory limit, a study's point from the study's.
     pub(crate) memory_budget: u64,
     /// How the checks price the run's logs and messages (a program's, by default, or a
@@ -433,6 +433,23 @@ impl SimConfig {
                 by_gap.min(by_bsp).clamp(2, 1 << 16) as u32
             }),
         }
+    }
+
+    /// The most one simulated cycle (paper §4) can add to a run's logs, messages and ledger,
+    /// in bytes, with its sort's working memory, priced by its `logs`: each of the
+    /// `p` processors logs at most `C` processor-steps (step 1, stalled steps included) and
+    /// submits at most `ceil(C/G)` messages (the gap), the BSP ledger gains `schedule_len`
+    /// superstep records, and step 2 sorts blocks of `b = 2 ceil(C/G)` slots
+    /// ([`limits::sim_sort_estimate`]). A run refuses a cycle (before it) whose worst case
+    /// does not fit the memory left, so no cycle allocates past the limit.
+    pub fn cycle_estimate(&self) -> u64 {
+        let (p, c) = (u64::from(self.p()), self.cycle());
+        let steps = p.saturating_mul(c);
+        let messages = p.saturating_mul(c.div_ceil(self.gap().max(1)));
+        self.logs
+            .run_estimate(steps, messages)
+            .saturating_add(self.schedule_len().saturating_mul(limits::SIM_BYTES_PER_RECORD))
+            .saturating_add(limits::sim_sort_estimate(self.sort(), p, self.slot_capacity()))
     }
 
     /// Supersteps per cycle: `1 + sort + 2 (2 ceil(log_d p) + 1) + 1`, where the sort takes
