@@ -1,6 +1,6 @@
 //! Properties of the runtime.
 
-use actor_pram::actor::{ActorError, ActorId, Behaviour, Ctx, Kind, Limits, Runtime};
+use actor_pram::actor::{ActorError, ActorId, Behaviour, Ctx, Kind, Limits, Runtime, Scheduler};
 use proptest::prelude::*;
 
 use crate::specs::SCHEDULERS;
@@ -58,8 +58,6 @@ proptest! {
             let n = nodes.len();
             let mut children = vec![Vec::new(); n];
             for (i, &(p, _, _)) in nodes.iter().enumerate().skip(1) {
-                // Relays (unserialized) may have many parents: also hang i under a second
-                // relay ancestor if one exists.
                 children[p].push(ActorId(u32::try_from(i).unwrap()));
             }
             let mut rt = Runtime::new(sched, Limits { f_send: 64, ..Limits::default() });
@@ -83,7 +81,13 @@ proptest! {
             seen.push(vec![]);
             outcomes.push((m.events, m.messages, seen));
             if roots == 1 {
-                // One message per serialized actor: depth = tree depth for every scheduler.
+                // One message per actor: the actor time is the tree's depth (the root's event
+                // at depth 1) for every scheduler.
+                let mut depth = vec![1u64; n];
+                for (i, &(p, _, _)) in nodes.iter().enumerate().skip(1) {
+                    depth[i] = depth[p] + 1;
+                }
+                prop_assert_eq!(m.actor_time, depth.iter().copied().max().unwrap());
                 outcomes.last_mut().unwrap().2.push(vec![i64::try_from(m.actor_time).unwrap()]);
             }
         }
@@ -290,10 +294,30 @@ proptest! {
         const F: u64 = 3;
         let n = nodes.len();
         let mut children = vec![Vec::new(); n];
+        let mut wide = false;
         for (i, &(p, _, _)) in nodes.iter().enumerate().skip(1) {
             if children[p].len() < 3 {
                 children[p].push(ActorId(u32::try_from(i).unwrap()));
+            } else {
+                wide = true;
             }
+        }
+        if wide {
+            // The forest as drawn has a node of more than F children: the runtime refuses the
+            // event that sends to all of them (f_send = 3), so the bound below is the
+            // runtime's rule, not only the capped forest's.
+            let mut all = vec![Vec::new(); n];
+            for (i, &(p, _, _)) in nodes.iter().enumerate().skip(1) {
+                all[p].push(ActorId(u32::try_from(i).unwrap()));
+            }
+            let mut rt = Runtime::new(Scheduler::Fifo, Limits { f_send: 3, ..Limits::default() });
+            for (i, &(_, relay, w)) in nodes.iter().enumerate() {
+                let kind = if relay && i > 0 { Kind::Unserialized } else { Kind::Serialized };
+                rt.spawn(Node { kind, weight: w, children: all[i].clone(), seen: vec![] }, &all[i]).unwrap();
+            }
+            rt.inject(ActorId(0), 0).unwrap();
+            let refused = matches!(rt.run(&()), Err(ActorError::FanoutExceeded { sent, cap: 3, .. }) if sent > 3);
+            prop_assert!(refused);
         }
         for sched in SCHEDULERS {
             let limits = Limits { f_send: 3, record_dag: true, ..Limits::default() };
