@@ -516,5 +516,12 @@ mod tests {
         let work = Work::after(MAX_STEP_CALLS - 10);
         assert_eq!(work.issue_many(10), Ok(()));
         assert!(work.issue_many(1).is_err());
+        // The bulk count spends reps x its steps against the limit, as the loop would: 2^31 - 1
+        // repetitions of two steps and the closing computation step are 2^32 - 1 steps, within
+        // the limit; 2^31 repetitions are 2^32 + 1, past it (charging reps alone would admit
+        // both).
+        let pairs = |reps: u64| run(&cfg, true, false, reps, &[Comm, Comm]);
+        assert!(pairs(MAX_STEP_CALLS / 2 - 1).is_ok());
+        assert_eq!(pairs(MAX_STEP_CALLS / 2), Err(HpramError::WorkLimit { limit: MAX_STEP_CALLS }));
     }
 }
