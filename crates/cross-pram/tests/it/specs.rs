@@ -98,7 +98,12 @@ fn the_seed_reaches_the_actor_hash() {
         let rows = compare_instance(&instance, Some(Algorithm::PermutationRead), 64, seed).unwrap();
         assert!(rows.iter().all(|r| r.verified));
         let actor = rows.iter().find(|r| matches!(r.machine, Machine::ActorButterfly)).unwrap();
-        assert_eq!(actor.cost, alone.cost, "seed {seed}");
+        assert!(
+            (actor.cost - alone.cost).abs() < 1e-9,
+            "seed {seed}: {} {}",
+            actor.cost,
+            alone.cost
+        );
     }
 }
 
