@@ -1,6 +1,6 @@
 //! Copy selection, iteration 0 (Lemma 2): the exact case E7.
 
-use dbsp_hmos::select::{CullKey, CullMsg, Parent, Threshold, cull, theta0};
+use dbsp_hmos::select::{CullKey, CullMsg, Culled, Parent, Threshold, cull, theta0};
 use netcore::bsp::primitives::SortBlock;
 use netcore::bsp::{BspMachine, DbspParams};
 
@@ -17,6 +17,24 @@ impl SortBlock<CullKey> for Packets {
 fn machine(n: u32) -> BspMachine<Packets, CullMsg> {
     let params = DbspParams::power_law(n, 0.5, 0.5).unwrap();
     BspMachine::new(params, vec![Packets::default(); n as usize]).unwrap()
+}
+
+/// Iteration 0's culling of E7's shape (n = 8, mu = 2, theta shrinking with a = eps = 0.5) on
+/// the level-0 candidates `adj0`: the outcome, each module's round-1 load, the modules each
+/// variable keeps, and how many variables keep each module.
+fn cull_e7(adj0: &[[u32; 3]; 8]) -> (Culled, Vec<u64>, Vec<Vec<u32>>, Vec<u32>) {
+    let parents: Vec<Vec<Parent>> =
+        adj0.iter().map(|c| vec![Parent { weight: 1, candidates: c.to_vec() }]).collect();
+    let threshold = Threshold::Shrinking { a: 0.5, r: 3, eps: 0.5 };
+    let out = cull(&mut machine(8), &parents, 2, threshold, |m| m, Some).unwrap();
+    let loads: Vec<u64> = out.first_loads.iter().map(|&(_, load)| load).collect();
+    let kept: Vec<Vec<u32>> =
+        (0..8).map(|v| out.chosen[v][0].iter().map(|&j| adj0[v][j as usize]).collect()).collect();
+    let mut w = vec![0; 8];
+    for u in kept.iter().flatten() {
+        w[*u as usize] += 1;
+    }
+    (out, loads, kept, w)
 }
 
 /// E7: n = 8, r = 3, a = 0.5, eps = 0.5: theta = floor(1.5 sqrt(8 / 2^(rho-1))) = 4, 3, 2, 1.
@@ -38,15 +56,9 @@ fn e7_cull_iteration0() {
     );
     let adj0: [[u32; 3]; 8] =
         [[0, 1, 2], [0, 1, 3], [0, 2, 3], [0, 4, 5], [0, 6, 7], [4, 5, 6], [1, 5, 7], [2, 6, 7]];
-    let parents: Vec<Vec<Parent>> =
-        adj0.iter().map(|c| vec![Parent { weight: 1, candidates: c.to_vec() }]).collect();
-    let threshold = Threshold::Shrinking { a: 0.5, r: 3, eps: 0.5 };
-    let out = cull(&mut machine(8), &parents, 2, threshold, |m| m, Some).unwrap();
-    let loads: Vec<u64> = out.first_loads.iter().map(|&(_, load)| load).collect();
+    let (out, loads, kept, w) = cull_e7(&adj0);
     assert_eq!(loads, vec![5, 3, 3, 2, 2, 3, 3, 3]);
     assert_eq!((out.rounds, out.forced, out.active.clone()), (1, false, vec![8]));
-    let kept: Vec<Vec<u32>> =
-        (0..8).map(|v| out.chosen[v][0].iter().map(|&j| adj0[v][j as usize]).collect()).collect();
     let expected: Vec<Vec<u32>> = vec![
         vec![1, 2],
         vec![1, 3],
@@ -58,10 +70,6 @@ fn e7_cull_iteration0() {
         vec![2, 6],
     ];
     assert_eq!(kept, expected);
-    let mut w = vec![0; 8];
-    for u in kept.iter().flatten() {
-        w[*u as usize] += 1;
-    }
     assert_eq!(w, vec![0, 3, 3, 2, 2, 3, 2, 1]);
     let snapshot = serde_json::json!({
         "theta": out.theta,
@@ -86,22 +94,12 @@ fn e7_cull_iteration0() {
 fn e7_load_before_id() {
     let adj0: [[u32; 3]; 8] =
         [[0, 1, 5], [0, 1, 3], [0, 2, 3], [0, 4, 5], [0, 6, 7], [4, 5, 6], [1, 5, 7], [2, 6, 7]];
-    let parents: Vec<Vec<Parent>> =
-        adj0.iter().map(|c| vec![Parent { weight: 1, candidates: c.to_vec() }]).collect();
-    let threshold = Threshold::Shrinking { a: 0.5, r: 3, eps: 0.5 };
-    let out = cull(&mut machine(8), &parents, 2, threshold, |m| m, Some).unwrap();
-    let loads: Vec<u64> = out.first_loads.iter().map(|&(_, load)| load).collect();
+    let (out, loads, kept, w) = cull_e7(&adj0);
     assert_eq!(loads, vec![5, 3, 2, 2, 2, 4, 3, 3]);
     assert_eq!((out.rounds, out.forced), (1, false));
-    let kept: Vec<Vec<u32>> =
-        (0..8).map(|v| out.chosen[v][0].iter().map(|&j| adj0[v][j as usize]).collect()).collect();
     let expected: [&[u32]; 8] =
         [&[1, 5], &[1, 3], &[2, 3], &[4, 5], &[6, 7], &[4, 6], &[1, 7], &[2, 6]];
     assert_eq!(kept, expected);
-    let mut w = vec![0; 8];
-    for u in kept.iter().flatten() {
-        w[*u as usize] += 1;
-    }
     assert_eq!(w, vec![0, 3, 2, 2, 2, 2, 3, 2]);
 }
 
