@@ -69,8 +69,8 @@ pub fn sim_cycle_work(p: u64, schedule_len: u64, c: u64) -> u64 {
 /// A cycle-simulation job of a study (`logp-theorem2`, `logp-corollary1`) may take 8 GiB,
 /// more than a single run's [`MEMORY_LIMIT`]: the sweep is where the large sizes run, and the
 /// large preset's largest job (`p = 2^16`, `C = 32`, Cole's cascading sort) peaks at 4.7 GB
-/// (estimated 6.7 GB for the whole run). Two such jobs on the development machine's two threads take 16 of its
-/// 24 GiB (`docs/models/logp-stall.md`, Limits).
+/// (estimated 6.7 GB for the whole run). Two such jobs on the development machine's two
+/// threads take 16 of its 24 GiB (`docs/models/logp-stall.md`, Limits).
 pub const STUDY_MEMORY_LIMIT: u64 = 8 << 30;
 
 /// Cycle simulation of a generated workload: bytes per logged processor-step (its op log and
