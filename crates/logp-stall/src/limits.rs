@@ -80,8 +80,9 @@ pub const SIM_WORKLOAD_BYTES_PER_STEP: u64 = 256;
 
 /// Step 2's cascading sort (Cole, netcore's `SortAlgorithm::Cascade`) on blocks of
 /// `b = 2 ceil(C/G)` slots: bytes per processor besides one per slot. Measured over the bitonic
-/// sort's runs of the same points: 21.6, 64.3 and about 183 kB per processor at `b` = 8, 32 and
-/// 128, whatever the messages (the Limits section's table).
+/// sort's runs of the same points: 21.6 kB per processor at `b` = 8, 57.8 (four messages per
+/// processor) to 64.3 kB (sixteen) at `b` = 32, and about 183 kB at `b` = 128 (the Limits
+/// section's table).
 pub const SIM_CASCADE_BYTES_PER_PROC: u64 = 8 << 10;
 /// The cascading sort's bytes per slot of a block (see [`SIM_CASCADE_BYTES_PER_PROC`]).
 pub const SIM_CASCADE_BYTES_PER_SLOT: u64 = 2 << 10;
