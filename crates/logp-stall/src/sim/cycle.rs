@@ -115,12 +115,12 @@ impl<P: LogpProcess> Sim<P> {
         let messages: u64 = nodes.iter().map(|n| u64::from(n.sent)).sum();
         let records = self.m.ledger().records.len() as u64;
         let p = u64::from(self.cfg.p());
-        let logs = self.cfg.logs;
-        let next = self.cfg.cycle_estimate();
-        let estimate = logs
+        let estimate = self
+            .cfg
+            .logs
             .run_estimate(steps, messages)
             .saturating_add(records.saturating_mul(crate::limits::SIM_BYTES_PER_RECORD))
-            .saturating_add(next);
+            .saturating_add(self.cfg.cycle_estimate());
         if estimate > self.cfg.memory_budget {
             return Err(Error::SimMemoryLimit {
                 cycle: k,

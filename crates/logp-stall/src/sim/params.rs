@@ -125,9 +125,9 @@ pub struct SimConfig {
     pub(crate) max_cycles: u64,
     /// Memory the run's logs and messages may take, in bytes (estimated per logged
     /// processor-step and per message by `limits::SimLogs::run_estimate`, at the prices of
-    /// `logs`); checked before every
-    /// cycle with the cycle's worst case ([`SimConfig::cycle_estimate`]). Not a config key: a
-    /// single run sets it from the memory limit, a study's point from the study's.
+    /// `logs`); checked before every cycle with the cycle's worst case
+    /// ([`SimConfig::cycle_estimate`]). Not a config key: a single run sets it from the memory
+    /// limit, a study's point from the study's.
     pub(crate) memory_budget: u64,
     /// How the checks price the run's logs and messages (a program's, by default, or a
     /// generated workload's).
