@@ -478,13 +478,19 @@ mod tests {
     }
 
     /// A ratio that falls like 1 / log x has a negative relative slope per doubling and fails a
-    /// band around 0 that a constant ratio passes.
+    /// band around 0 that a constant ratio passes. The flat rows sit at level 100, so the
+    /// figure must be the slope relative to the level, not the raw slope.
     #[test]
     fn slope_passes_and_fails() {
+        // log2 x = 2, 4, 6, 8 (mean 5, deviations -3, -1, 1, 3; Sxx = 20); y = 100, 101, 99,
+        // 100 (mean 100, deviations 0, 1, -1, 0): Sxy = -1 - 1 = -2, raw slope b1 = -2 / 20 =
+        // -0.1 per doubling, outside [-0.05, 0.05]; relative slope b1 / mean y = -0.001, inside.
         let flat =
-            rows(&[("a", 4.0, 1.0), ("a", 16.0, 1.01), ("a", 64.0, 0.99), ("a", 256.0, 1.0)]);
+            rows(&[("a", 4.0, 100.0), ("a", 16.0, 101.0), ("a", 64.0, 99.0), ("a", 256.0, 100.0)]);
         let claim = Claim::slope("ratio does not grow", "y", "x", -0.05, 0.05);
-        assert!(evaluate(&claim, &flat, &[]).pass);
+        let v = evaluate(&claim, &flat, &[]);
+        assert!(v.pass, "{}", v.observed);
+        assert!(v.observed.contains("per doubling of x = -0.0010"), "{}", v.observed);
         let falling: Vec<(&str, f64, f64)> =
             [4.0f64, 16.0, 64.0, 256.0].iter().map(|&x| ("a", x, 1.0 / x.log2())).collect();
         let v = evaluate(&claim, &rows(&falling), &[]);
@@ -545,14 +551,17 @@ mod tests {
                             (x, Box::new(move |v| v.powf(mid)), Box::new(move |v| v.powf(off)))
                         }
                         Check::Slope { x, lo, hi } => {
-                            // Relative slope s about the level 1: y = 1 + s (log2 x - 2.5),
-                            // positive for |s| < 0.4 (open band ends clipped).
+                            // Relative slope s about the level 100: y = 100 (1 + s (log2 x -
+                            // 2.5)), positive for |s| < 0.4 (open band ends clipped). Over
+                            // log2 x = 1..4 (mean 2.5) the mean y is 100 and the raw slope
+                            // 100 s, so the relative slope b1 / mean y is s; the raw slope
+                            // 100 * mid misses the band of every claim whose mid is not 0.
                             let mid = (lo.max(-0.3) + hi.min(0.3)) / 2.0;
                             let off = if *hi < 0.3 { hi + 0.1 } else { lo - 0.1 };
                             (
                                 x,
-                                Box::new(move |v| 1.0 + mid * (v.log2() - 2.5)),
-                                Box::new(move |v| 1.0 + off * (v.log2() - 2.5)),
+                                Box::new(move |v| 100.0 * (1.0 + mid * (v.log2() - 2.5))),
+                                Box::new(move |v| 100.0 * (1.0 + off * (v.log2() - 2.5))),
                             )
                         }
                         Check::Trend { x, direction, factor } => {

@@ -236,19 +236,26 @@ mod tests {
         assert_eq!(got, vec![("m1".to_string(), "Run at commit `b` on E.\n\nCode hash at the run: `h2`\n\n`f1`: verdicts: 3 PASS.\n".to_string())]);
     }
 
-    /// The summary says per model whether its run is at the current code.
+    /// The summary says per model whether its run is at the current code, comparing each
+    /// section with its own model's hash.
     #[test]
     fn summary_is_per_model() {
         let dir = std::env::temp_dir().join(format!("large-summary-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let text = "# Large presets\n\n## `m1`\n\nRun at commit `b` on E.\n\nCode hash at the run: `h2`\n\n`f1`: verdicts: 3 PASS.\n\n## `m2`\n\nRun at commit `c` on F.\n\nCode hash at the run: `h3`\n\n`f2`: verdicts: 1 PASS.\n";
-        std::fs::write(dir.join(LARGE), text).unwrap();
-        let text = text.replace("h2", &crate::sources::model_hash("m1"));
-        std::fs::write(dir.join(LARGE), text).unwrap();
+        // Two real models, whose hashes differ (each reads its own crate). Both sections
+        // record netcore's current hash: current for `netcore`, stale for `dbsp-hmos`. A
+        // summary that compared `dbsp-hmos` with another model's hash (netcore's) would call
+        // it current; one that compared `netcore` with any other hash would call it stale.
+        let netcore = crate::sources::model_hash("netcore");
+        assert_ne!(netcore, crate::sources::model_hash("dbsp-hmos"));
+        let text = "# Large presets\n\n## `netcore`\n\nRun at commit `b` on E.\n\nCode hash at the run: `HASH`\n\n`f1`: verdicts: 3 PASS.\n\n## `dbsp-hmos`\n\nRun at commit `c` on F.\n\nCode hash at the run: `HASH`\n\n`f2`: verdicts: 1 PASS.\n";
+        std::fs::write(dir.join(LARGE), text.replace("HASH", &netcore)).unwrap();
         let md = summary(&dir);
-        assert!(md.contains("- `m1`: Run at commit `b` on E. (the code has not changed since). `f1`: verdicts: 3 PASS."), "{md}");
+        assert!(md.contains("- `netcore`: Run at commit `b` on E. (the code has not changed since). `f1`: verdicts: 3 PASS."), "{md}");
         assert!(
-            md.contains("- `m2`: Run at commit `c` on F. (**the code has changed since that run**"),
+            md.contains(
+                "- `dbsp-hmos`: Run at commit `c` on F. (**the code has changed since that run**"
+            ),
             "{md}"
         );
         std::fs::remove_dir_all(&dir).unwrap();

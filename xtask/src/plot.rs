@@ -613,11 +613,17 @@ mod tests {
     /// one x give the lower median (a value one run produced) and the min-max spread.
     #[test]
     fn lines_split_by_axes_and_show_spread() {
+        // alpha = 1 has four seeds in row order 7.0, 5.5, 6.0, 6.5: sorted 5.5, 6.0, 6.5, 7.0,
+        // lower median ys[(4 - 1) / 2] = ys[1] = 6.0. Every other rule gives another value:
+        // min 5.5, max 7.0, first row 7.0, last row 6.5, upper median ys[4 / 2] = 6.5, mean
+        // and midpoint median (6.0 + 6.5) / 2 = 6.25, unsorted ys[1] = 5.5.
         let rows = [
-            row(json!({"n": 8, "alpha": 1.0, "seed": 1, "cost": 5.5})),
+            row(json!({"n": 8, "alpha": 1.0, "seed": 1, "cost": 7.0})),
             row(json!({"n": 8, "alpha": 2.0, "seed": 1, "cost": 4.375})),
-            row(json!({"n": 8, "alpha": 1.0, "seed": 2, "cost": 6.0})),
+            row(json!({"n": 8, "alpha": 1.0, "seed": 2, "cost": 5.5})),
+            row(json!({"n": 8, "alpha": 1.0, "seed": 3, "cost": 6.0})),
             row(json!({"n": 8, "alpha": 10.0, "seed": 1, "cost": 1.0})),
+            row(json!({"n": 8, "alpha": 1.0, "seed": 4, "cost": 6.5})),
         ];
         let axes = ["n".to_string(), "alpha".to_string(), "seed".to_string()];
         let plot = Plot::new("p", "t", "n", &["cost"]);
@@ -626,7 +632,7 @@ mod tests {
         // Numeric order: 1, 2, 10 (not "1.0", "10.0", "2.0").
         assert_eq!(labels, ["alpha=1.0", "alpha=2.0", "alpha=10.0"]);
         let first = lines[0].points[0];
-        assert_eq!((first.y, first.min, first.max, first.runs), (5.5, 5.5, 6.0, 2));
+        assert_eq!((first.y, first.min, first.max, first.runs), (6.0, 5.5, 7.0, 4));
         assert_eq!(lines[1].points[0].y.to_bits(), 4.375f64.to_bits());
     }
 

@@ -231,13 +231,16 @@ fn group_key(row: &Row, held: &[&String]) -> String {
 mod tests {
     use super::*;
 
-    /// Rows of `y = t * log2(n)^power` over n = 2^2..2^6 and two values of `t`.
+    /// Rows of `ratio = time / log2(n)` for a time `t * log2(n)^power`, i.e.
+    /// `ratio = t * log2(n)^(power - 1)`, over n = 2^2..2^6 and t = 3, 7: the two `t` groups
+    /// have the same shape in `n` but levels 3 and 7 apart, so a law's constant `c` fitted per
+    /// group differs from one pooled over both (see `a_law_is_scaled_per_group`).
     fn rows(power: f64) -> Vec<Row> {
         let mut rows = Vec::new();
         for t in [3.0, 7.0] {
             for k in 2..=6 {
                 let n = f64::from(1u32 << k);
-                let y = t * n.log2().powf(power) / (t * n.log2());
+                let y = t * n.log2().powf(power - 1.0);
                 let row = serde_json::json!({ "t": t, "n": n, "ratio": y });
                 rows.push(row.as_object().cloned().unwrap_or_default());
             }
@@ -278,6 +281,37 @@ mod tests {
         assert!(judge(&claim, &rows(1.0), &axes(), Grid::Quick).as_expected);
         let consistency = Claim::within("identity", "ratio", 5.0, 6.0).consistency();
         assert!(!judge(&consistency, &rows(1.0), &axes(), Grid::Quick).as_expected);
+    }
+
+    /// A law's constant `c` is fitted per group of the claim (for a band, per value of its
+    /// `per` columns), not once over all rows: per `t`, the law's rows are the measured levels
+    /// and the rival's spread around each level leaves the band; one pooled `c` would squash
+    /// the law to one level and put the rival inside the band.
+    #[test]
+    fn a_law_is_scaled_per_group() {
+        // Measured (rows(1.0)): ratio = 3 for t = 3 and 7 for t = 7, inside [2, 8].
+        // Law "constant ratio" (value 1): c per t = 3 and 7, rows [3, 7], passes; pooled c =
+        // sqrt(3 * 7) = 4.5826, rows [4.5826, 4.5826].
+        // Rival "log N more" (value log2 n = 2..6, geometric mean 720^(1/5) = 3.7279): c per t
+        // = t / 3.7279, rows 2 t / 3.7279 .. 6 t / 3.7279 = [1.6095, 4.8284] for t = 3 and
+        // [3.7554, 11.2663] for t = 7, so [1.6095, 11.2663] overall, rejected by [2, 8];
+        // pooled c = 4.5826 / 3.7279 = 1.2293, rows [2.4585, 7.3755], ADMITTED.
+        let claim = Claim::within("ratio in [2, 8]", "ratio", 2.0, 8.0)
+            .per("t")
+            .result(Law::new("constant ratio"))
+            .rival(Law::new("log N more").log2("n", 1.0));
+        let judged = judge(&claim, &rows(1.0), &axes(), Grid::Default);
+        assert!(
+            judged.line.contains("law constant ratio scores [3.0000, 7.0000] (passes)"),
+            "{}",
+            judged.line
+        );
+        assert!(
+            judged.line.contains("rival log N more scores [1.6095, 11.2663] (rejected)"),
+            "{}",
+            judged.line
+        );
+        assert_eq!(judged.verdict, Verdict::Reproduced, "{}", judged.line);
     }
 
     /// A band that rejects its own law is never REPRODUCED, whatever the measurements.
