@@ -429,13 +429,17 @@ mod tests {
         assert_eq!(significant(0.0), "0");
     }
 
-    /// Counts are per kind, in legend order, over every item list.
+    /// Counts are per kind, in legend order, over every item list: the first item drawn is a
+    /// message, and each of the five lists holds one item at least (an order of first
+    /// appearance would put `message` first; skipping a list would lose a count).
     #[test]
     fn counts_by_kind() {
         let mut s = Sketch::<Two>::new("t", "p", "step", Orientation::TimeAcross, vec![], 4);
-        s.interval(0, 0, 2, Two::Work);
-        s.interval(1, 1, 2, Two::Work);
-        s.arrow(0, 0, 1, 3, Two::Message);
-        assert_eq!(s.finish().counts(), [("work", 2), ("message", 1)]);
+        s.interval(0, 0, 2, Two::Message);
+        s.span(0, 1, 2, 3, Two::Work);
+        s.arrow(0, 0, 1, 3, Two::Work);
+        s.mark(1, 1, 0, Two::Work);
+        s.frame((0, 1), (0, 4), 0, "f", Two::Message);
+        assert_eq!(s.finish().counts(), [("work", 3), ("message", 2)]);
     }
 }

@@ -100,5 +100,17 @@ mod tests {
             seen.push((t, out.drain(..).collect::<String>()));
         }
         assert_eq!(seen, vec![(3, "ab".into()), (6, "c".into()), (100, "z".into())]);
+        // Two far items at one step come out in push order, after a near one pushed later at
+        // the same step: "nzy" (a far heap in reverse push order would give "nyz").
+        let mut w = TimingWheel::new(4);
+        w.push(0, 100, 'z');
+        w.push(0, 100, 'y');
+        w.push(0, 5, 'a');
+        w.drain_due(5, &mut out);
+        w.push(96, 100, 'n');
+        assert_eq!(w.next_due(), Some(100));
+        w.drain_due(100, &mut out);
+        assert_eq!(out.drain(..).collect::<String>(), "anzy");
+        assert_eq!(w.next_due(), None);
     }
 }

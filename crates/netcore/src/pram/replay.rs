@@ -115,6 +115,8 @@ mod tests {
             assert_eq!((field, got.as_str()), ("serialization", "step 2, cell 0"));
         }
         let none = Serialization::default();
-        assert!(run_serialized(program, input, &limits, &none).is_err());
+        let e = run_serialized(program, input, &limits, &none).unwrap_err();
+        let PramError::InvalidConfig { field, got, .. } = e else { panic!("no steps: {e}") };
+        assert_eq!((field, got.as_str()), ("serialization", "step 2, cell 0"));
     }
 }

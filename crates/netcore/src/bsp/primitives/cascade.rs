@@ -267,5 +267,11 @@ mod tests {
                 }
             }
         }
+        // The counts themselves, by hand: fan-in 4 from capacity 32 on, so 12 ceil(6 / 2) = 36
+        // supersteps at p = 64 with c = 37 and 64, against 12 * 6 = 72 at fan-in 2 (c <= 16);
+        // p = 1 takes one.
+        let counts = [(64, 37), (64, 64), (64, 16), (64, 31), (32, 32), (1, 64)]
+            .map(|(p, c)| cascade_supersteps(p, c));
+        assert_eq!(counts, [36, 36, 72, 72, 36, 1]);
     }
 }
