@@ -750,7 +750,8 @@ mod tests {
     }
 
     /// A row gets the job columns and the parameters in front; a parameter named like a job
-    /// column, a row that repeats a parameter, or whose `verified` is not `true`, fails its job (a failed run: exit status 1).
+    /// column, a row that repeats a parameter, or whose `verified` is not `true`, fails its job
+    /// (a failed run: exit status 1).
     #[test]
     fn rows_are_prefixed_and_checked() {
         let params = object(serde_json::json!({ "n": 4 }));
