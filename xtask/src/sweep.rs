@@ -85,7 +85,8 @@ struct Planned {
 }
 
 /// Validates every job's point, before anything runs; the error names the file, the study
-/// and the point.
+/// and the point. A point whose parameters (the study's defaults filled in) name a job
+/// column fails here, once per point, rather than in each of its rows.
 fn prepare<'s>(
     spec: &StudySpec,
     study: &'s dyn AnyStudy,
@@ -93,17 +94,22 @@ fn prepare<'s>(
 ) -> anyhow::Result<Vec<PreparedPoint<'s>>> {
     jobs.iter()
         .map(|job| {
-            study.prepare(&job.params).map_err(|e| {
-                let place = format!(
-                    "{}: study `{}`, point {}",
-                    spec.file,
-                    spec.name,
-                    describe(&job.params)
-                );
-                model_error(e, &place)
-            })
+            let place =
+                || format!("{}: study `{}`, point {}", spec.file, spec.name, describe(&job.params));
+            let point = study.prepare(&job.params).map_err(|e| model_error(e, &place()))?;
+            check_params(&point.params).map_err(|e| model_error(e.into(), &place()))?;
+            Ok(point)
         })
         .collect()
+}
+
+/// A point's parameters must not take a job column's name: the spec refuses such a key
+/// (`spec::JOB_COLUMNS`), so this catches a parameter the study fills in with a default.
+fn check_params(params: &JsonObject) -> Result<(), RowError> {
+    match params.keys().find(|key| crate::spec::JOB_COLUMNS.contains(&key.as_str())) {
+        Some(key) => Err(RowError::ParamShadows(key.clone())),
+        None => Ok(()),
+    }
 }
 
 fn plan(args: &SweepArgs) -> anyhow::Result<Vec<Planned>> {
@@ -182,8 +188,7 @@ type JobResult = (Vec<Row>, f64);
 enum RowError {
     #[error("row column `{0}` repeats a parameter or a job column")]
     Shadows(String),
-    /// The spec refuses such a name (`spec::JOB_COLUMNS`); this catches a parameter the study
-    /// fills in with a default.
+    /// Found by [`check_params`] when a point is prepared.
     #[error("study parameter `{0}` is named like a job column (job, seed, rep)")]
     ParamShadows(String),
     #[error("column `verified` must be a boolean (got {0})")]
@@ -216,10 +221,8 @@ fn prefixed(job: &Job, params: &JsonObject, row: JsonObject) -> Result<Row, RowE
     full.insert(job_key.into(), job.index.into());
     full.insert(seed_key.into(), job.seed.into());
     full.insert(rep_key.into(), job.rep.into());
+    // `prepare` refused a parameter named like a job column (`check_params`).
     for (key, value) in params {
-        if full.contains_key(key) {
-            return Err(RowError::ParamShadows(key.clone()));
-        }
         full.insert(key.clone(), value.clone());
     }
     for (key, value) in row {
@@ -749,9 +752,9 @@ mod tests {
         value.as_object().cloned().unwrap_or_default()
     }
 
-    /// A row gets the job columns and the parameters in front; a parameter named like a job
-    /// column, a row that repeats a parameter, or whose `verified` is not `true`, fails its job
-    /// (a failed run: exit status 1).
+    /// A row gets the job columns and the parameters in front; a row that repeats a
+    /// parameter, or whose `verified` is not `true`, fails its job, and a parameter named like
+    /// a job column fails its point when it is prepared (each a failed run: exit status 1).
     #[test]
     fn rows_are_prefixed_and_checked() {
         let params = object(serde_json::json!({ "n": 4 }));
@@ -763,11 +766,9 @@ mod tests {
         assert!(matches!(prefixed(&job(), &params, unverified), Err(RowError::NotVerified)));
         let shadow = object(serde_json::json!({ "n": 5 }));
         assert!(matches!(prefixed(&job(), &params, shadow), Err(RowError::Shadows(k)) if k == "n"));
-        let seed_param = object(serde_json::json!({ "seed": 3 }));
-        let row = object(serde_json::json!({ "verified": true }));
-        assert!(
-            matches!(prefixed(&job(), &seed_param, row), Err(RowError::ParamShadows(k)) if k == "seed")
-        );
+        assert!(check_params(&params).is_ok());
+        let seed_param = object(serde_json::json!({ "n": 4, "seed": 3 }));
+        assert!(matches!(check_params(&seed_param), Err(RowError::ParamShadows(k)) if k == "seed"));
         let not_bool = object(serde_json::json!({ "verified": 1 }));
         assert!(matches!(prefixed(&job(), &params, not_bool), Err(RowError::VerifiedNotBool(_))));
         let error: ModelError = RowError::NotVerified.into();
