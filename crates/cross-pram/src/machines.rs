@@ -14,10 +14,10 @@ use dbsp_hmos::simulation::{PramParams, simulate};
 use hpram::algs::{FftForm, TreeForm};
 use hpram::{Builtin, BuiltinParams, CostTree, Formula, MemoryVariant, Preset};
 use hpram::{run_builtin, run_program};
-use netcore::driver::pram::{Difference, first_differing_cell};
 use netcore::fault::{Classify, Fault};
 use netcore::pram::library::{Algorithm, Instance};
 use netcore::pram::{Cost, Limits, NoTrace, PramRun, run_traced};
+use netcore::pram::{Difference, first_differing_cell};
 use netcore::study::{ModelError, ParamError};
 use serde::Serialize;
 

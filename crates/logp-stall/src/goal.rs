@@ -11,9 +11,9 @@
 //!   ([`schedule::ANY`], [`schedule::MAX_TIME`], [`schedule::MAX_RANKS`]).
 //! - [`generate`]: binomial broadcast, dissemination and linear all-to-all schedules, written as
 //!   GOAL text, named by a [`Generator`].
-//! - [`loggops`]: the LogGOPSim-compatible engine on netcore's
-//!   [`EventQueue`](netcore::event::EventQueue) (no capacity limit, `g` per processor per
-//!   direction, `o` per send/recv, makespan = latest end of CPU-busy time).
+//! - [`loggops`]: the LogGOPSim-compatible engine, on an active queue of its own that pops in
+//!   LogGOPSim's `(time, stamp)` order (no capacity limit, `g` per processor per direction,
+//!   `o` per send/recv, makespan = latest end of CPU-busy time).
 //! - [`logp`]: a GOAL rank as a [`LogpProcess`](crate::LogpProcess), to run schedules on the
 //!   LogP machine under every stalling rule and on the cycle simulation of [`crate::sim`].
 //!

@@ -11,8 +11,8 @@
 //!   pushed at or after the current time is larger than the last popped key, because sequence
 //!   numbers only grow, so the heap's monotonicity condition holds; the rare event scheduled
 //!   before the current time goes to a small binary heap that pops first. Buckets are plain
-//!   vectors, so a hold operation touches memory sequentially. logp-stall's GOAL engine runs
-//!   on it.
+//!   vectors, so a hold operation touches memory sequentially. hpram's network executor runs
+//!   on it (logp-stall's GOAL engine keeps an active queue of its own, in LogGOPSim's order).
 //! - [`TimingWheel`] (short horizons, per step only): buckets by step modulo the span and one
 //!   heap operation per distinct step, so a step with many events costs one heap operation.
 //!   overlap-ring's engine runs on it.

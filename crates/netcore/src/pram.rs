@@ -23,6 +23,7 @@ mod interp;
 pub mod isa;
 pub mod library;
 mod memory;
+mod output;
 mod parse;
 pub mod picture;
 mod program;
@@ -39,6 +40,7 @@ pub use isa::{
     CAddr, COperand, CReg, FetchOp, Instr, Op, PAddr, POperand, PReg, REGISTERS, Variant, c, r,
 };
 pub use memory::{Access, AccessKind, ArrayMemory, CPU_PID, GlobalMemory};
+pub use output::{Difference, first_differing_cell};
 pub use program::{Item, MAX_LMEM, MAX_MEM, MAX_PPUS, Program};
 pub use replay::{Serialization, StepOrder};
 pub use resolve::{EMPTY, StepConflict, combine_fetch, resolve_step};
