@@ -167,7 +167,7 @@ pub enum ActorError {
         /// The budget.
         budget: u64,
     },
-    /// More than 2^32 actors or messages.
+    /// More than 2^32 actors.
     #[error("the run exceeded 2^32 actors")]
     TooManyActors,
     /// An event's depth or an actor's state passed `2^32 − 1` (the runtime keeps both in 32

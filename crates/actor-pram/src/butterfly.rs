@@ -5,9 +5,9 @@
 //! their memory hosts with Ranade's forward pass, combining by the variant's rule, the hosts
 //! apply it, and the replies retrace the paths. `cread` is a concurrent internal read by every
 //! replica (never a conflict), `cwrite` a write by replica 0 (Choice 6 of
-//! `docs/models/actor-pram.md`); PPU `j` sits at router `j` and address `a` at router
-//! `h(a)` of the configured placement, with ranked or destination-major keys (Choices 20
-//! and 21).
+//! `docs/models/actor-pram.md`); PPU `j` sits at router `j mod N` and address `a` at router
+//! `h(a)` of the configured placement, with ranked or destination-major keys (Choices 20,
+//! 21 and 23).
 //!
 //! The reference interpreter runs first: a program it rejects returns its error (Choice 5).
 //! The translated run's final memory, CPU registers (every replica's) and PPU registers are

@@ -18,7 +18,8 @@
 //! It accepts only requests of its current scheduled step; reads are answered at once with
 //! the value before the step; writes are resolved by the variant's rule when the step's count
 //! is complete; fetch-and-op replies go out in pid order when the count is complete (the
-//! reference's serialization), at most `F` per event.
+//! reference's serialization), at most `F − 1` per event and a `Flush` to itself for the
+//! rest (Choice 7).
 //!
 //! *Broadcast-sync* (baseline B2, Theorem 1's construction, [`simulate_broadcast_sync`]):
 //! the same PPU and cell actors, but no PPU actor chains its own steps. A CPU actor starts

@@ -16,7 +16,7 @@
 //! (packet, ghost, end of stream, or idle after it); credits (freed counts in acks) keep
 //! every buffer within `b`.
 //!
-//! *Reverse pass* (Choices 14 and 16): replies retrace the recorded directions in order; a node closes
+//! *Reverse pass* (Choice 14): replies retrace the recorded directions in order; a node closes
 //! when its direction queue is empty and both successors have closed.
 //!
 //! *One global step* (Choices 15 and 19): reads, writes and fetch-and-ops combine by the

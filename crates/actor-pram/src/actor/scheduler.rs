@@ -1,7 +1,8 @@
 //! Which in-flight message is delivered next: the runtime's only source of nondeterminism
 //! (Baude, Section 2.2: "delivery is guaranteed but in no particular order"). Every policy is
-//! deterministic given its seed; each pick is O(log k) for k messages in flight (O(1) for
-//! FIFO, LIFO and random).
+//! deterministic given its seed; for k messages in flight a pick is O(1) for FIFO, LIFO and
+//! random, O(log k) for max-depth and priority, and O(k) for greedy and the exhaustive
+//! search's replay.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};

@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{ActorError, Behaviour, EventDag, Limits, Runtime, Scheduler};
 
-/// The search's settings: `restarts` greedy runs after the three fixed orders (default 8,
+/// The search's settings: `restarts` runs after the three fixed orders, alternately priority
+/// and greedy (default 8,
 /// at most [`MAX_RESTARTS`]), their seeds drawn from `seed` (default 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Search {
-    /// Greedy restarts.
+    /// Restarts, alternately priority and greedy.
     #[serde(default = "default_restarts")]
     pub restarts: u32,
     /// The seed of the restarts' seeds.

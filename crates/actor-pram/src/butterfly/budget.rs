@@ -3,7 +3,7 @@
 //! the rounds do not count.
 
 /// The most actor time a pass of `rounds = R_fwd + R_rev` lockstep rounds may take
-/// (Property 1 of the Appendix with the hand-offs the rounds do not count; Choice 22), with
+/// (Property 1 of the Appendix with the hand-offs the rounds do not count; Choice 28), with
 /// at most `k` PPUs per router and at most `arrivals` packets arriving at one host:
 ///
 /// `4R + 1 + (k + 1) + 3B + ceil(B / 7) + 2k + 2`, `B = floor(arrivals / 4) + 3`.
@@ -22,7 +22,8 @@
 ///   (`Flush` to itself for the rest: `ceil(B / 7)` events), and a node handles its own
 ///   batches serially in order (at most `B` events) before its reverse round 0.
 /// - `2k`: the reply `Tick`s of a level-0 node (Choice 23): a reverse firing sends at most
-///   7 − 5 = 2 PPU replies of its outbox, a `Tick` the rest; every extra `Tick` event either
+///   7 − 4 = 3 PPU replies of its outbox (2 when it also starts the next pass), a `Tick`
+///   the rest; every extra `Tick` event either
 ///   sends at least one of the node's `k` replies or follows a `Tick` sent while one was
 ///   queued, so at most `2k` extra events (none for `k = 1`, whose reply goes in the firing).
 /// - `2`: the PPU's `Reply` event after the last delivery, and one event for a message of

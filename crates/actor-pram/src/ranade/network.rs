@@ -142,7 +142,7 @@ pub(super) struct Origin {
     /// first part, or a further one in the combined parts), in order.
     pub(super) inj_pids: VecDeque<u32>,
     /// What only combined packets leave (none until a packet combines here, and released
-    /// when emptied): 8 bytes in every node instead of the 64 of its three queues.
+    /// when emptied): 8 bytes in every node instead of the 88 of its three queues.
     pub(super) combined: Option<Box<Combined>>,
 }
 

@@ -1,5 +1,5 @@
 //! A node's small FIFO queue ([`SmallQueue`]): up to [`INLINE`] entries inside the node, more
-//! on the heap. A forward input buffer of `b = 2` (Choice 12) or a reply buffer takes and
+//! on the heap. A forward input buffer of `b = 2` (Choice 13) or a reply buffer takes and
 //! gives back a packet or reply in most rounds; held inline, it never allocates for them.
 
 use std::collections::VecDeque;

@@ -1,4 +1,4 @@
-//! The router's settings (Choices 19, 20 and 24): the fetch-and-op serialization, the
+//! The router's settings (Choices 19, 23 and 24): the fetch-and-op serialization, the
 //! buffers of a virtual node's inputs, and how `S > N` PPUs share the routers' passes.
 
 use netcore::pram::Access;

@@ -34,7 +34,8 @@ const SLOT_SEED: u64 = 0x243f_6a88_85a3_08d3;
 /// A slot's first word: its round (bits 32-63), level (24-31), kind (20-22), edge (18),
 /// direction (17, `pass`: 0 forward, 1 reverse) and row (0-15), one to one for the slots of
 /// a pass (`n <= 16`: rows below `2^16`, levels below `3n - 1 <= 47`; rounds below `2^32`:
-/// a message carries its round in 32 bits, and the lockstep router stops at `192 n`), so
+/// a message carries its round in 32 bits, and the lockstep router stops at
+/// `192 n · max(1, k)` for `k` PPUs per router), so
 /// that a slot's hash folds one word where it would fold six.
 fn head(l: u32, r: u32, round: u64, (pass, edge, kind): (u64, u64, u64)) -> u64 {
     debug_assert!(

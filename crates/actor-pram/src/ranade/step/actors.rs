@@ -20,6 +20,7 @@ use crate::ranade::queue::SmallQueue;
 use crate::ranade::stats::SlotDigest;
 
 const _: () = assert!(std::mem::size_of::<StepActor>() == 128);
+const _: () = assert!(std::mem::size_of::<NodeCold>() == 672);
 
 /// A round as a message carries it (32 bits).
 pub(super) fn round32(ctx: &Ctx<'_, StepActor>, round: u64) -> Result<u32, ActorError> {
@@ -34,7 +35,7 @@ pub(super) fn round32(ctx: &Ctx<'_, StepActor>, round: u64) -> Result<u32, Actor
 /// round stores into `slots`, `rslots` or `credits`: all of them lie in this 128-byte
 /// record (two cache lines), which sits in the arena next to its level's neighbours (the nodes take the first ids,
 /// level-major), so that the FIFO scheduler's delivery streams, which walk a level's rows
-/// upwards, read consecutive records instead of boxed states of 728 bytes (`NodeCold`), apart. Only a
+/// upwards, read consecutive records instead of boxed states of 672 bytes (`NodeCold`), apart. Only a
 /// round that fires (about one delivery in three) touches the boxed [`NodeCold`].
 #[derive(Debug, Clone)]
 pub(super) struct NodeActor {

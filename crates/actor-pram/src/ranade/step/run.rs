@@ -260,8 +260,10 @@ impl LockstepRouter {
 
     /// One pass of a global step ([`LockstepRouter::step_pass_traced`]) served by actors
     /// under `scheduler` (Choices 18, 22 and 23): one PPU actor per pid in `ppus` (each sends
-    /// its access or none to the injection node of router `pid mod N`, which starts once all
-    /// its PPUs have sent), one actor per virtual node, one host per router; `held` carries
+    /// its access or none to the hash actor `H_i` of router `i = pid mod N`, which keys it
+    /// and forwards it to the router's injection node; that node starts once all its PPUs'
+    /// packets have come), one actor per virtual node, one host and one hash actor per
+    /// router; `held` carries
     /// the writes of a multiplexed step's earlier passes. `memory` gets the hosts' writes.
     /// Property 1: the slots of both passes, the rounds, the deliveries and the
     /// serialization equal the lockstep pass's for every scheduler; only the depth varies.
