@@ -73,9 +73,10 @@ fn bad(field: &'static str, rule: &'static str, got: impl ToString) -> HpramErro
 }
 
 /// A built-in algorithm on `P` processors and `N` words, checked, with the H-PRAM it runs on:
-/// `M`, the private words per processor and the root's sub-model (EREW, with LPRAM local
-/// memory when the algorithm keeps more than [`REGISTERS`](crate::REGISTERS) words per
-/// processor).
+/// `M`, the private words per processor and the root's sub-model (EREW; with LPRAM local
+/// memory for tree prefix sums and for every FFT form but `flat-naive`, whatever `r`: they
+/// keep a block of words per processor, where tree reduction and `flat-naive` need at most
+/// [`REGISTERS`](crate::REGISTERS)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BuiltinParams {
     builtin: Builtin,

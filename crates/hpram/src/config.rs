@@ -1,4 +1,4 @@
-//! The machine's parameters (`docs/models/hpram.md`, Choices: Validation order), the PRAM
+//! The machine's parameters (paper Section 2.1; `docs/models/hpram.md`, Limits), the PRAM
 //! sub-models a sub-PRAM may run and the memory variants (paper Section 2.1).
 
 use std::fmt;
@@ -124,8 +124,7 @@ pub const MAX_DEPTH: u32 = 64;
 /// threads would not finish starting.
 pub const MAX_THREADS: usize = 1024;
 
-/// The parameters of one H-PRAM run (paper Section 2.1; `docs/models/hpram.md`, Choices: Validation
-/// order). The cost model is not here: execution never consults it (`docs/models/hpram.md`,
+/// The parameters of one H-PRAM run (paper Section 2.1; `docs/models/hpram.md`, Limits). The cost model is not here: execution never consults it (`docs/models/hpram.md`,
 /// Choices: Cost tree).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {

@@ -64,7 +64,9 @@ fn initial_state(cfg: &Config, input: &[Word]) -> Result<(Vec<Word>, Vec<Word>),
 ///
 /// - [`HpramError::InvalidConfig`] naming a field of `cfg` that breaks its rule, or `input`
 ///   if it is longer than `cfg.mem_words`;
-/// - [`HpramError::TooLarge`] past the crate's stated limits (`docs/models/hpram.md`, Limits);
+/// - [`HpramError::OutOfMemory`] if the system refuses the memories (the stated limits,
+///   `docs/models/hpram.md`, Limits, are checked by [`crate::run_builtin`] and the driver
+///   before they call this);
 /// - at run time, the first rule a step breaks, naming the sub-PRAM's path and step:
 ///   [`HpramError::EmptySubPram`], [`HpramError::PartitionSizeMismatch`],
 ///   [`HpramError::AbbreviatedPartitionMismatch`] or [`HpramError::NonIntegralBlock`] for a
@@ -202,7 +204,7 @@ pub struct ProgramRun {
 ///
 /// - [`HpramError::InvalidConfig`] if the program's sizes do not fit this machine or `input`
 ///   is longer than its memory;
-/// - [`HpramError::TooLarge`] past the crate's stated limits;
+/// - [`HpramError::OutOfMemory`] as in [`run`];
 /// - [`HpramError::Pram`] for any error of netcore's interpreter (static rules at step 0,
 ///   else the failing instruction's conflict, address or arithmetic error);
 /// - the root's own errors as in [`run`].
@@ -270,7 +272,7 @@ pub fn run_program(
 ///
 /// # Errors
 ///
-/// - [`HpramError::InvalidConfig`] or [`HpramError::TooLarge`] as in [`run`];
+/// - [`HpramError::InvalidConfig`] as in [`run`];
 /// - [`HpramError::DataDependentControl`] if the algorithm calls `any`;
 /// - [`HpramError::CountOnlyBlockStep`] for a communication step on a sub-model with block
 ///   transfers;

@@ -1,4 +1,5 @@
-//! The step log of a recorded run ([`crate::run()`] with recording on), which the network
+//! The step log of a recorded run (`run_logged` with recording on, as
+//! [`crate::network::run_on_network`] calls it), which the network
 //! executor ([`crate::network`]) replays: per sub-PRAM, its steps in order, each
 //! communication step with every shared access (global addresses, the values the abstract run
 //! read and wrote), and each partition step with its children's logs.

@@ -36,6 +36,7 @@
 //!
 //! `algorithm = "library"` runs a netcore PRAM program as a flat H-PRAM ([`crate::run_program`]):
 //! the program comes from a `[pram]` table, netcore's `PramConfig` as `cargo xtask run pram`
+//! reads it.
 
 use serde::{Deserialize, Serialize};
 
@@ -149,7 +150,7 @@ pub struct HpramConfig {
     /// The PRAM program of `library`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pram: Option<PramConfig>,
-    /// `N` (tree-reduce).
+    /// `N`: the data words of tree-reduce, tree-prefix and fft; `M` of a shape (default `P`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub n: Option<usize>,
     /// The cost preset.

@@ -21,8 +21,9 @@ use crate::sub_pram::{BACKEND_WORDS, HAlgorithm};
 use crate::word::Word;
 
 /// A configured algorithm before any data exists: its label, the algorithm, `M`, the
-/// private words per processor and the root's sub-model (EREW, with LPRAM local memory when an
-/// algorithm keeps more than `REGISTERS` words per processor), and for a built-in algorithm
+/// private words per processor and the root's sub-model (EREW; with LPRAM local memory for
+/// tree prefix sums and every FFT form but `flat-naive`, as `BuiltinParams` sizes them), and
+/// for a built-in algorithm
 /// on data its params (its input `x_i = i` and its plain Rust reference).
 struct Setup {
     name: String,

@@ -30,7 +30,8 @@ pub struct AllFormulas {
 /// What one run reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HpramReport {
-    /// `alg1` or `tree-reduce/<form>`.
+    /// `alg1`, `shape`, `tree-reduce/<form>`, `tree-prefix/<form>`, `fft/<form>` or
+    /// `library/<program>`.
     pub algorithm: String,
     /// Full or count-only.
     pub mode: ExecMode,

@@ -36,7 +36,7 @@ fn largest<'a>(rows: &[&'a JsonObject], key: &str) -> Option<&'a JsonObject> {
     })
 }
 
-/// `2^k` for a power of two `x`, else `x` (sizes read better as powers).
+/// `2^k` for a power of two `x >= 1024`, else `x` (sizes read better as powers).
 fn pow2(x: f64) -> String {
     if x >= 1024.0 && x.log2().fract() == 0.0 { format!("2^{}", x.log2()) } else { format!("{x}") }
 }

@@ -302,3 +302,33 @@ fn x2_isoefficiency_is_a_threshold() {
         }
     }
 }
+
+/// The isoefficiency study's size limit per preset (`iso::max_log_p`): on the mesh at
+/// `P = 2^17` both searches finish (hier `r* = 3,723`, two-level `r* = 15,618`), and at
+/// `P = 2^18` the two-level search's doubling reaches `r = 2^14`, `N = 2^32`, whose `τ_seq`
+/// count (`2N = 2^33` steps) passes the work limit of `2^32`: so the point is refused as the
+/// user's input, not failed as a run. The hypercube's `r*` stay small (two-level `r* = 828`
+/// at `P = 2^18`), so it accepts `P = 2^18`.
+#[test]
+fn x2_isoefficiency_limit_per_preset() {
+    use hpram::HpramError;
+    use hpram::driver::studies::iso::{IsoParams, Isoefficiency, iso_r_star, max_log_p};
+    use netcore::fault::Fault;
+    let (mesh, cube) = (TreePreset::Mesh2d.preset(), TreePreset::Hypercube.preset());
+    assert_eq!((max_log_p(TreePreset::Mesh2d), max_log_p(TreePreset::Hypercube)), (17, 18));
+    assert_eq!(iso_r_star(TreeForm::Hier, &mesh, 17).unwrap(), (3723, true));
+    assert_eq!(iso_r_star(TreeForm::TwoLevel, &mesh, 17).unwrap(), (15_618, true));
+    assert!(matches!(
+        iso_r_star(TreeForm::TwoLevel, &mesh, 18),
+        Err(HpramError::WorkLimit { limit: 4_294_967_296 })
+    ));
+    assert_eq!(iso_r_star(TreeForm::TwoLevel, &cube, 18).unwrap(), (828, true));
+    let point = |preset, log_p| Isoefficiency.point(&IsoParams { preset, log_p });
+    assert!(point(TreePreset::Hypercube, 18).is_ok());
+    assert!(point(TreePreset::Mesh2d, 17).is_ok());
+    for (preset, log_p) in [(TreePreset::Mesh2d, 18), (TreePreset::Hypercube, 19)] {
+        let error = point(preset, log_p).unwrap_err();
+        assert_eq!(error.fault(), Fault::Input, "{error}");
+        assert!(error.to_string().contains("log_p"), "{error}");
+    }
+}

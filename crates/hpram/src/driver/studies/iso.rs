@@ -32,10 +32,18 @@ use crate::{Config, count};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Isoefficiency;
 
-/// The largest `log₂P` the study accepts: `τ_seq` is counted, the flat form's `P = 1` leaf of
-/// `2N` steps, and on the mesh the doubling search tries `r = 2^13`, `N = 2^31` at `P = 2^18`,
-/// the work limit's `2^32` steps (`docs/models/hpram.md`, Limits).
-pub const MAX_LOG_P: u32 = 18;
+/// The largest `log₂P` the study accepts on `preset`: `τ_seq` is counted, the flat form's
+/// `P = 1` leaf of `2N` steps, within the work limit of `2^32` steps (`docs/models/hpram.md`,
+/// Limits). On the hypercube both forms' searches stay below it up to `P = 2^18` (the
+/// two-level form's `r* = 828` there). On the mesh the two-level form needs `r* = 15,618` at
+/// `P = 2^17`; at `P = 2^18` its doubling reaches `r = 2^14`, `N = 2^32`, whose `τ_seq` passes
+/// the limit, so the mesh stops at `2^17` (a `tests/it/studies.rs` test runs both edges).
+pub fn max_log_p(preset: TreePreset) -> u32 {
+    match preset {
+        TreePreset::Hypercube => 18,
+        TreePreset::Mesh2d => 17,
+    }
+}
 
 /// The largest `r` the search tries before giving up (no form at any accepted `P` needs it).
 pub const MAX_R: u64 = 1 << 20;
@@ -46,7 +54,7 @@ pub const MAX_R: u64 = 1 << 20;
 pub struct IsoParams {
     /// The preset.
     pub preset: TreePreset,
-    /// `p = log₂P`, `1..=18`.
+    /// `p = log₂P`, `1..=18` on the hypercube, `1..=17` on the mesh ([`max_log_p`]).
     pub log_p: u32,
 }
 
@@ -69,7 +77,8 @@ pub struct IsoRow {
     pub n_star_two_level: u64,
     /// `N*` two-level / `N*` hierarchical.
     pub two_level_over_hier: f64,
-    /// `r*` of the hierarchical form equals `⌈S(P)/2⌉`, `S(P)` computed from the preset.
+    /// `r*` of the hierarchical form equals `⌈S(P)/2⌉`, `S(P)` computed from the preset, and
+    /// both forms' `r* − 1` fail again when re-tested.
     pub closed_form: bool,
 }
 
@@ -122,8 +131,8 @@ pub fn smallest_efficient(
     Ok((hi, below_fails))
 }
 
-/// `E = τ_seq/(P·τ) >= 1/2` for form `form` at `P = 2^log_p`, `r`: `2τ_seq >= P·τ` in
-/// integers, with `τ_seq` counted (the flat form at `P = 1`, `N = r·P`).
+/// `E = τ_seq/(P·τ)` as `f64` for form `form` at `P = 2^log_p`, `r`, with `τ_seq` counted
+/// (the flat form at `P = 1`, `N = r·P`); [`iso_r_star`] tests `E >= 1/2` in integers.
 fn efficiency(form: TreeForm, preset: &Preset, log_p: u32, r: u64) -> Result<f64, HpramError> {
     let seq = tree_cost_r(TreeForm::Flat, preset, 0, r << log_p)?;
     let tau = tree_cost_r(form, preset, log_p, r)?;
@@ -165,8 +174,13 @@ impl Study for Isoefficiency {
         "X2 inverted: tree reduction, the smallest N = r P with efficiency >= 1/2, hier / two-level, as P grows (count-only)"
     }
     fn point(&self, params: &IsoParams) -> Result<IsoPoint, ModelError> {
-        if !(1..=MAX_LOG_P).contains(&params.log_p) {
-            return Err(ParamError::new("log_p", "1 <= log_p <= 18", params.log_p).into());
+        let max = max_log_p(params.preset);
+        if !(1..=max).contains(&params.log_p) {
+            let rule = format!(
+                "1 <= log_p <= {max} on the {} (the count of tau_seq stays within the work limit)",
+                params.preset
+            );
+            return Err(ParamError::new("log_p", rule, params.log_p).into());
         }
         Ok(IsoPoint { preset: params.preset.preset(), log_p: params.log_p })
     }

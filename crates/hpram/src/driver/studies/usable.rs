@@ -201,7 +201,12 @@ impl Study for UsableProcs {
     }
     fn point(&self, params: &UsableParams) -> Result<UsablePoint, ModelError> {
         if !(1..=MAX_LOG_N).contains(&params.log_n) {
-            return Err(ParamError::new("log_n", "1 <= log_n <= 28", params.log_n).into());
+            return Err(ParamError::new(
+                "log_n",
+                format!("1 <= log_n <= {MAX_LOG_N}"),
+                params.log_n,
+            )
+            .into());
         }
         Ok(UsablePoint { preset: params.preset.preset(), log_n: params.log_n })
     }
