@@ -959,6 +959,7 @@ impl Overlapping<'_> {
             per_step,
             self.fetch_order,
             self.sched,
+            t,
         )?;
         for (i, (a, (s, slots))) in (1u64..).zip(run.passes.iter().zip(&self.lock_passes)) {
             check_pass(i, "of the overlapping run", a, s, slots)?;

@@ -34,7 +34,7 @@ pub enum Error {
     Pram(#[from] netcore::pram::PramError),
     /// A routing pass did not end within its round limit.
     #[error(
-        "the {pass} pass did not end within {limit} rounds (rule: a pass ends before 64 * 3n rounds)"
+        "the {pass} pass did not end within {limit} rounds (rule: a pass ends before 64 * 3n * max(1, k) rounds, k PPUs per router)"
     )]
     RoundLimit {
         /// `forward` or `reverse`.

@@ -219,3 +219,29 @@ fn theorem2_rows_with_the_search() {
     // must also find an order deeper than FIFO's somewhere.
     assert!(!deeper.is_empty(), "the search never beat FIFO");
 }
+
+/// `actor-pram-theorem2` accepts `n` up to 12, where a row runs within the runtime's default
+/// 1 GiB (the permutation read at n = 12: about 0.42 GB, 122 M events in its overlapping
+/// run); at n = 13 the run's estimate is 1.79 GB, so the point is refused as the user's input
+/// before anything runs, naming `n`.
+#[test]
+fn theorem2_refuses_what_it_cannot_run() {
+    use actor_pram::driver::studies::SchedulerAxis;
+    use actor_pram::driver::studies::theorem2::{MAX_N, Theorem2, Theorem2Params};
+    use netcore::fault::Fault;
+    use netcore::pram::library::Algorithm;
+    use netcore::study::Study;
+    let params = |n| Theorem2Params {
+        n,
+        program: Algorithm::PermutationRead,
+        scheduler: SchedulerAxis::Fifo,
+        b: 2,
+        combining: true,
+        restarts: 0,
+    };
+    assert_eq!(MAX_N, 12);
+    assert!(Theorem2.point(&params(12)).is_ok());
+    let error = Theorem2.point(&params(13)).unwrap_err();
+    assert_eq!(error.fault(), Fault::Input, "{error}");
+    assert!(error.to_string().contains("n must satisfy 2 <= n <= 12"), "{error}");
+}

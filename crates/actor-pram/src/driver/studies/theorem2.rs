@@ -64,9 +64,11 @@ pub struct Theorem2Params {
 /// The largest `n` the search runs on.
 pub const SEARCH_MAX_N: u32 = 4;
 
-/// The largest butterfly dimension (a permutation read at `n = 14` on actors: about 56 s
-/// of one core per pass and 1.2 GB).
-pub const MAX_N: u32 = 14;
+/// The largest butterfly dimension a row can run within its memory limit (the runtime's
+/// default 1 GiB): at `n = 12` the permutation read (`S = 2^15`) takes about 0.42 GB, at
+/// `n = 13` the run's estimate is 1.79 GB and the run is refused (`docs/models/actor-pram.md`,
+/// Limits).
+pub const MAX_N: u32 = 12;
 
 /// A validated point.
 #[derive(Debug, Clone)]
@@ -152,7 +154,7 @@ impl Study for Theorem2 {
     }
     fn point(&self, p: &Theorem2Params) -> Result<Theorem2Point, ModelError> {
         if !(2..=MAX_N).contains(&p.n) {
-            return Err(ParamError::new("n", "2 <= n <= 14", p.n).into());
+            return Err(ParamError::new("n", format!("2 <= n <= {MAX_N}"), p.n).into());
         }
         if !(1..=64).contains(&p.b) {
             return Err(ParamError::new("b", "1 <= b <= 64", p.b).into());

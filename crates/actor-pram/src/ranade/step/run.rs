@@ -36,16 +36,34 @@ impl LockstepRouter {
     /// `10^8`. With `S = N` this is 274,530,304 at n = 12 and 1,501,298,688 at n = 14,
     /// against 46,676,442 and 263,577,054 events measured (seed 1); the example
     /// `route_permutation` prints it with the run. The overlapping run of a whole program
-    /// keeps the runtime's default `10^8`, which the butterfly translation checks before it
-    /// runs (`docs/models/actor-pram.md`, Limits).
+    /// runs within [`LockstepRouter::program_event_limit`], the sum of its passes' limits.
     pub fn pass_event_limit(&self, ppus: u64) -> u64 {
+        self.pass_events_scaled(ppus).max(Limits::default().max_events)
+    }
+
+    /// [`LockstepRouter::pass_event_limit`] before its floor of `10^8`.
+    fn pass_events_scaled(&self, ppus: u64) -> u64 {
         let n = u64::from(self.n);
         let rows = u64::from(self.rows);
         let nodes = u64::from(self.levels) * rows;
         let actors = nodes + 2 * u64::from(self.routers()) + ppus;
         let rounds = 2 * (3 * n - 1) + 4 * ppus.div_ceil(rows);
-        let scaled = EVENTS_PER_ACTOR_ROUND.saturating_mul(actors).saturating_mul(2 * rounds);
-        scaled.max(Limits::default().max_events)
+        EVENTS_PER_ACTOR_ROUND.saturating_mul(actors).saturating_mul(2 * rounds)
+    }
+
+    /// The events the overlapping run of a whole program may take (Choice 22): each pass of
+    /// `plan` as [`LockstepRouter::pass_event_limit`] scales it (with the pass's PPUs), plus
+    /// one event per instruction of each of the `ppus` replicas, at most `t` (the
+    /// reference's time) each, the sum never below [`Limits::default`]'s `10^8`. So the
+    /// run's limit grows with the program and the network as the barrier run's passes do
+    /// (before, it kept the runtime's `10^8`, which `actor-pram-theorem2`'s permutation read
+    /// at n = 12 passes: 122 M events).
+    pub(crate) fn program_event_limit(&self, plan: &[PassPlan], ppus: u64, t: u64) -> u64 {
+        let passes = plan.iter().fold(0u64, |sum, pass| {
+            let pass_ppus = u64::from(pass.ppus.end - pass.ppus.start);
+            sum.saturating_add(self.pass_events_scaled(pass_ppus))
+        });
+        passes.saturating_add(ppus.saturating_mul(t)).max(Limits::default().max_events)
     }
 
     /// The actor of virtual node `(l, r)`: its index.
@@ -330,7 +348,12 @@ impl LockstepRouter {
     /// (or none) of each global step to their router's hash actor; the virtual nodes, hosts
     /// and hash actors persist over `plan`'s passes (`per_step` per global step), every
     /// network message carries its pass and a node serves its passes in order. `memory`:
-    /// the memory at the start (the hosts own what they write).
+    /// the memory at the start (the hosts own what they write); `t`: the reference's time,
+    /// for the run's event limit ([`LockstepRouter::program_event_limit`]).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a whole program: its code, memory, passes, their order and the reference's time"
+    )]
     pub(crate) fn actor_program(
         &self,
         code: &Code,
@@ -339,6 +362,7 @@ impl LockstepRouter {
         per_step: u32,
         fetch_order: FetchOrder,
         scheduler: Scheduler,
+        t: u64,
     ) -> Result<ActorProgram, Error> {
         let passes = plan.len();
         if passes > MAX_PASSES {
@@ -358,7 +382,9 @@ impl LockstepRouter {
             code: Some(code.clone()),
             per_step,
         };
-        let mut rt: Runtime<StepActor> = Runtime::new(scheduler, Limits::default());
+        let max_events = self.program_event_limit(&env.plan, u64::from(s), t);
+        let limits = Limits { max_events, ..Limits::default() };
+        let mut rt: Runtime<StepActor> = Runtime::new(scheduler, limits);
         self.spawn_run(&mut rt, &env, 0..s, &Held::new(false), |pid, hash| {
             StepActor::Replica(Box::new(ReplicaActor {
                 ppu: Replica::new(pid, lmem),
@@ -418,5 +444,33 @@ impl LockstepRouter {
             scheduler,
             max_events,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use netcore::pram::Variant;
+
+    use super::{LockstepRouter, PassPlan};
+
+    /// The overlapping run's limit for `actor-pram-theorem2`'s permutation read at n = 12
+    /// (`S = 2^15` PPUs, `T = 6`, three passes of every PPU), by hand: the actors are
+    /// `(3n − 1) 2^n = 35 · 4096 = 143,360` virtual nodes, a host and a hash actor for each of
+    /// the `N = n 2^n = 49,152` routers and the 32,768 PPUs, 274,432 in all; a pass's rounds
+    /// `2 · 35 + 4 · ceil(32,768 / 4096) = 102`; its limit `4 · 274,432 · 2 · 102 =
+    /// 223,936,512`, three of them 671,809,536, plus `S · T = 196,608` replica instructions:
+    /// 672,006,144. That row's overlapping run took 122,466,917 events, past the runtime's
+    /// default `10^8` it ran under before; a one-pass program on n = 2 (8 PPUs, `T = 10`:
+    /// `4 · (5 · 4 + 2 · 8 + 8) · 2 · (10 + 8) + 80 = 6,416`) stays at `10^8`.
+    #[test]
+    fn program_event_limit_sums_the_passes() {
+        let pass =
+            |ppus: u32| PassPlan { variant: Variant::Crew, op: None, ppus: 0..ppus, last: true };
+        let router = LockstepRouter::new(12, 2, true).unwrap();
+        let plan = vec![pass(1 << 15), pass(1 << 15), pass(1 << 15)];
+        assert_eq!(router.pass_event_limit(1 << 15), 223_936_512);
+        assert_eq!(router.program_event_limit(&plan, 1 << 15, 6), 672_006_144);
+        let small = LockstepRouter::new(2, 2, true).unwrap();
+        assert_eq!(small.program_event_limit(&[pass(8)], 8, 10), 100_000_000);
     }
 }
