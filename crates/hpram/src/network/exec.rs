@@ -238,7 +238,7 @@ impl<'n> Exec<'n> {
                 Ev::Unsupported(what) => {
                     return Err(HpramError::NetworkUnsupported {
                         path: log.path.clone(),
-                        rule: "reads and writes only (no fetch-op, block transfer, scan, multiprefix or any)",
+                        rule: "reads and writes only, concurrent writes won by the lowest pid (no fetch-op, block transfer, scan, multiprefix or any)",
                         got: (*what).to_string(),
                     });
                 }

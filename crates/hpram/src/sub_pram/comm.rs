@@ -22,6 +22,13 @@ struct Batch {
     blocks: Vec<(usize, usize, usize)>,
 }
 
+/// Whether two of `writes` name one address.
+fn concurrent_writes(writes: &[Access]) -> bool {
+    let mut addrs: Vec<u64> = writes.iter().map(|a| a.addr).collect();
+    addrs.sort_unstable();
+    addrs.windows(2).any(|w| w[0] == w[1])
+}
+
 /// The smallest address in both lists of `(addr, pid)` (each sorted), with the lowest pid of
 /// each side there.
 fn first_common(a: &[(usize, usize)], b: &[(usize, usize)]) -> Option<(usize, usize, usize)> {
@@ -272,12 +279,21 @@ impl SubPram<'_> {
     }
 
     /// Records the step for the network executor at global addresses (fetch-ops and blocks
-    /// as an unsupported step).
+    /// as an unsupported step, and so are concurrent writes under a sub-model that does not
+    /// let the lowest pid win them, `crcw-arbitrary` or `crcw-fetch-<op>`: the network keeps
+    /// the lowest pid's value).
     fn record_step(&mut self, batch: &Batch, read_values: &[i64]) {
         use crate::step_log::{CommLog, Ev};
         if !batch.fetches.is_empty() || !batch.blocks.is_empty() {
             let what = if batch.fetches.is_empty() { "block transfer" } else { "fetch-op" };
             self.log.push(Ev::Unsupported(what));
+            return;
+        }
+        let folds =
+            matches!(self.node.model.access, Variant::CrcwArbitrary | Variant::CrcwFetchOp(_));
+        if folds && concurrent_writes(&batch.writes) {
+            self.log
+                .push(Ev::Unsupported("concurrent writes under crcw-arbitrary or crcw-fetch-op"));
             return;
         }
         let base = if self.shared.uniform { 0 } else { self.node.mem_base };

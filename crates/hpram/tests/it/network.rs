@@ -108,6 +108,32 @@ fn refusals() {
     assert_eq!(err.to_string(), "network must satisfy procs >= 16 on a torus (sides >= 4) (got 4)");
 }
 
+/// Concurrent plain writes under `crcw-fetch-add` fold into the cell (4 processors write
+/// 1, 2, 3, 4 to cell 0: the abstract run leaves 10), where the network keeps the lowest
+/// pid's value (1): the executor refuses the step as unsupported (the user's input, exit 2)
+/// instead of failing its check against the abstract run. Under `crcw-priority`, whose
+/// lowest pid wins as on the network, the same step runs and both leave 1.
+#[test]
+fn concurrent_writes_that_fold_are_refused() {
+    use hpram::{FnAlg, MemOp, SubModel};
+    use netcore::fault::{Classify, Fault};
+    use netcore::pram::{FetchOp, Variant};
+    let alg = FnAlg::arc("all write cell 0", |sp| {
+        sp.compute(1, |p| p.local[0] = p.pid as i64 + 1)?;
+        sp.comm(|_| MemOp::Write { addr: 0, src: 0 })
+    });
+    let net = NetworkParams::new(NetKind::Hypercube);
+    let mut cfg = hpram::Config::new(4, 4);
+    cfg.model = SubModel::EREW.with_access(Variant::CrcwFetchOp(FetchOp::Add));
+    let err = run_on_network(&cfg, alg.clone(), vec![], &[], &net).unwrap_err();
+    assert!(matches!(err, HpramError::NetworkUnsupported { .. }), "{err}");
+    assert_eq!(err.fault(), Fault::Input);
+    assert!(err.to_string().contains("concurrent writes"), "{err}");
+    cfg.model = SubModel::EREW.with_access(Variant::CrcwPriority);
+    let (run, _) = run_on_network(&cfg, alg, vec![], &[], &net).unwrap();
+    assert_eq!(run.memory[0], 1);
+}
+
 mod props {
     use super::*;
     use proptest::prelude::*;

@@ -332,3 +332,18 @@ fn x2_isoefficiency_limit_per_preset() {
         assert!(error.to_string().contains("log_p"), "{error}");
     }
 }
+
+/// `hpram-model` refuses `P = 1` as the user's input: there the root's block is its
+/// processor's private memory (`LpramCost`'s `ℓ(1) = 1`), so the LPRAM instance's identity,
+/// which charges `L` per global access, does not hold and `lpram_mismatches` would count every
+/// drawn read; `P = 2` is accepted.
+#[test]
+fn model_study_refuses_one_processor() {
+    use hpram::driver::studies::model::{ModelParams, ModelResults};
+    use netcore::fault::Fault;
+    let point = |log_p| ModelResults.point(&ModelParams { log_p, depth: 1, programs: 3 });
+    let error = point(0).unwrap_err();
+    assert_eq!(error.fault(), Fault::Input, "{error}");
+    assert!(error.to_string().contains("LPRAM instance"), "{error}");
+    assert!(point(1).is_ok());
+}

@@ -51,7 +51,7 @@ pub struct ModelResults;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelParams {
-    /// `log₂P`, `0..=8`.
+    /// `log₂P`, `1..=8`.
     pub log_p: u32,
     /// The deepest nesting of partitions, `0..=4`.
     pub depth: u32,
@@ -123,8 +123,16 @@ impl Study for ModelResults {
         "the model paper's cost results (Sections 2.1-2.4) on executed random programs under eight cost models"
     }
     fn point(&self, params: &ModelParams) -> Result<ModelPoint, ModelError> {
-        if params.log_p > 8 {
-            return Err(ParamError::new("log_p", "log_p <= 8", params.log_p).into());
+        // At P = 1 the root's block is its processor's private memory (`LpramCost`'s
+        // `ℓ(1) = 1`), so the LPRAM instance, which charges `L` per global access, does not
+        // apply there (`lpram_mismatches` would count every drawn read).
+        if !(1..=8).contains(&params.log_p) {
+            return Err(ParamError::new(
+                "log_p",
+                "1 <= log_p <= 8 (at P = 1 the LPRAM instance does not apply)",
+                params.log_p,
+            )
+            .into());
         }
         if params.depth > 4 {
             return Err(ParamError::new("depth", "depth <= 4", params.depth).into());
