@@ -132,6 +132,11 @@ pub enum Error {
         "host = \"graph\" without edges draws a random graph: give a delay law, not explicit delays"
     )]
     RandomGraphExplicitDelays,
+    /// `max_degree` beside `edges`.
+    #[error(
+        "max_degree bounds the degree of a random graph; a graph given by its edges draws none"
+    )]
+    MaxDegreeWithEdges,
     /// A plan leaves a column without a holder.
     #[error("plan leaves column {col} without a holder")]
     UncoveredColumn {

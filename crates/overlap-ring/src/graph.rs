@@ -118,7 +118,9 @@ impl GraphHost {
         if k < 2 {
             return Err(Error::Field(format!("clique chain needs k >= 2 (got k={k})")));
         }
-        let n = k * k;
+        let n = k.checked_mul(k).ok_or_else(|| {
+            Error::Field(format!("clique chain needs k^2 < 2^32 processors (got k={k})"))
+        })?;
         let mut edges = Vec::new();
         let mut delays = Vec::new();
         for j in 0..k {

@@ -72,6 +72,12 @@ pub fn m(k_max: u32, k: u32) -> i64 {
     if k <= k_max { 1 << (k_max - k) } else { 0 }
 }
 
+/// The link on the interval tree's root split: between processors `ceil(n/2) − 1` and
+/// `ceil(n/2)` (the left half gets the ceiling, [`build`]), so `n/2 − 1` for even `n`.
+pub fn root_split_link(n: usize) -> usize {
+    n.div_ceil(2).saturating_sub(1)
+}
+
 /// One node `[lo,hi)` of the interval tree; children halve it (left gets the ceiling).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Node {
@@ -371,4 +377,22 @@ pub fn simulate<P: crate::guest::GuestProgram + ?Sized>(
 ) -> Result<(crate::engine::HostRun, Labelling)> {
     let (plan, lab) = plan(host, c, 1)?;
     Ok((crate::engine::run(host, &plan, prog, steps)?, lab))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{build, root_split_link};
+
+    /// The root split's link is the last processor of the tree's left half: `n = 8` splits
+    /// `[0, 4) | [4, 8)` (link 3, `n/2 − 1`); `n = 9` splits `[0, 5) | [5, 9)` (link 4, where
+    /// `n/2 − 1 = 3` would put the long link inside the left half).
+    #[test]
+    fn root_split_link_is_the_trees() {
+        assert_eq!((root_split_link(8), root_split_link(9)), (3, 4));
+        for n in 2..64 {
+            let tree = build(n);
+            let left = tree.iter().find(|v| v.depth == 1 && v.lo == 0).map(|v| v.hi);
+            assert_eq!(left, Some(root_split_link(n) + 1), "n = {n}");
+        }
+    }
 }

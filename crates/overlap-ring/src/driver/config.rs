@@ -479,6 +479,9 @@ impl TryFrom<ConfigText> for Config {
         if (text.max_degree.is_some() || text.edges.is_some()) && !graph {
             return Err(Error::NotForHost { got: text.host.name() });
         }
+        if text.max_degree.is_some() && text.edges.is_some() {
+            return Err(Error::MaxDegreeWithEdges);
+        }
         let algorithm = text.algorithm;
         let overlapping = [Algorithm::Overlap, Algorithm::Composite];
         only_for("c", text.c.is_some(), algorithm, &overlapping)?;

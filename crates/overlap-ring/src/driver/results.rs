@@ -116,9 +116,10 @@ pub const RESULTS: &[PaperResult] = &[
     PaperResult {
         id: "Fact 2",
         states: "starting the recursion at step z instead of 0 shifts every deadline by z",
-        coverage: Coverage::NotBuilt(
-            "a proof step (time-shift invariance); the engine schedules by data arrival, so it holds by construction and has no separate test",
-        ),
+        coverage: Coverage::Tests {
+            test: "engine::tests::fact2_time_shift",
+            why: "a proof step (time-shift invariance): preloaded pebbles available only from step z + 1 shift every compute step by exactly z, on OVERLAP and on a trapezoid plan",
+        },
     },
     PaperResult {
         id: "Theorem 2",

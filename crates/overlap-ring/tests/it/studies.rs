@@ -437,3 +437,21 @@ fn crossover_findings_name_the_crossover_per_law() {
         "At n = 2048 naive's slowdown exceeds sqrt(d_ave) L^3 on 2 of its 3 hosts (up to 3.00 times) and d_ave L^3 on 2 (up to 1.50 times); OVERLAP's slowdown is at most 0.25 of d_ave L^3 on every row, the composite's at most 0.50 of sqrt(d_ave) L^3."
     );
 }
+
+/// The general-graphs study builds clique chains up to `k = 256` (`n = 65,536`, about 8.4 M
+/// edges) and refuses a larger `k` as the user's input before building anything (at
+/// `k = 65,536`, `k^2` would leave `u32`); the clique chain's constructor refuses that too.
+#[test]
+fn clique_chain_sizes_are_bounded() {
+    use netcore::fault::Fault;
+    use overlap_ring::driver::studies::general_graphs::{
+        GeneralGraphs, Kind, MAX_CLIQUE_K, Params,
+    };
+    let point =
+        |size| GeneralGraphs.point(&Params { kind: Kind::CliqueChain, size, steps: 8, alpha: 1.5 });
+    assert_eq!(MAX_CLIQUE_K, 256);
+    assert!(point(256).is_ok());
+    let error = point(257).unwrap_err();
+    assert_eq!(error.fault(), Fault::Input, "{error}");
+    assert!(overlap_ring::graph::GraphHost::clique_chain(65_536).is_err());
+}

@@ -6,8 +6,7 @@
 //! the scheme's slowdown as a fraction of naive's.
 //!
 //! The sizes reach `n = 2^16`: OVERLAP and naive run on the row-sweep engine (at most 0.4 s
-//! per point there, both runs), the composite (trapezoid order) on the event engine (4-12 s),
-//! which sets the study's time (about 30 s on 2 cores). Below a few thousand processors the long links of a Pareto host sit
+//! per point there, both runs), the composite (trapezoid order) on its phase sweep. Below a few thousand processors the long links of a Pareto host sit
 //! inside base intervals, where nothing overlaps them (what stage 1 kills still relays), and
 //! OVERLAP equals naive (study
 //! `overlap-heavy-tailed`); the crossover `n` (the smallest size at which the scheme's slowdown

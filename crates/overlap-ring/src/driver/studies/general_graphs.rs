@@ -22,6 +22,12 @@ use crate::guest::Program;
 use crate::host::log_n;
 use crate::overlap::C;
 
+/// The largest clique chain the study builds: `k = 256` cliques of 256 (`n = k^2 = 65,536`
+/// processors, the bounded graphs' largest on the large preset, and `k (k choose 2) + k − 1`,
+/// about 8.4 M, edges); beyond it the edges grow like `k^3` and `k^2` leaves `u32` at
+/// `k = 65,536`.
+pub const MAX_CLIQUE_K: u32 = 256;
+
 /// The study.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GeneralGraphs;
@@ -187,8 +193,10 @@ impl Study for GeneralGraphs {
                 Graph::Bounded { n: size, law }
             }
             Kind::CliqueChain => {
-                if size < 4 {
-                    let rule = "size >= 4 (k large enough for OVERLAP with c = 3)";
+                if !(4..=MAX_CLIQUE_K).contains(&size) {
+                    let rule = "4 <= size <= 256 for a clique chain (k large enough for OVERLAP \
+                                with c = 3; n = k^2 <= 65,536 processors and about k^3 / 2 = \
+                                8.4 M edges at most)";
                     return Err(ParamError::new("size", rule, size).into());
                 }
                 Graph::CliqueChain { k: size }

@@ -125,7 +125,7 @@ fn host_of(p: &Point, rng: &mut SimRng) -> crate::Result<Host> {
         Family::Huge => {
             let mut delays = vec![1; n - 1];
             // `point` checked that the long link's delay fits.
-            delays[n / 2 - 1] = huge_delay(n, d).unwrap_or(u32::MAX);
+            delays[crate::overlap::root_split_link(n)] = huge_delay(n, d).unwrap_or(u32::MAX);
             delays
         }
     };

@@ -113,7 +113,7 @@ fn host_of(n: usize, kind: HostKind) -> crate::Result<Host> {
         }
         HostKind::Single => {
             let mut delays = vec![1; n - 1];
-            delays[n / 2 - 1] = (n / 4) as u32;
+            delays[crate::overlap::root_split_link(n)] = (n / 4) as u32;
             Host::new(n, delays, log_n(n))
         }
     }
