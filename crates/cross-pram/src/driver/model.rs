@@ -105,16 +105,19 @@ impl CrossConfig {
     /// What the config runs, after the checks of `n` (a power of two in the study's range,
     /// at least the program's PPUs), before any run.
     fn source(&self, file: &ConfigFile<'_>) -> Result<Source, ModelError> {
+        let file_only = self.input.is_some() || self.expect.is_some();
         let source = match (self.program, &self.file) {
-            (Some(program), None) => {
+            (Some(program), None) if !file_only => {
                 check(program, self.n)?;
                 Source::Library(program.instance(self.n, self.seed)?)
             }
+            // A file, or a library program with a file's `input` or `expect`, which netcore's
+            // loader refuses naming the key (as `cargo xtask run pram` does).
             _ => {
                 check_n(self.n)?;
                 let loaded = netcore::driver::pram::PramConfig {
                     program: self.program,
-                    n: None,
+                    n: self.program.map(|_| self.n),
                     seed: self.seed,
                     file: self.file.clone(),
                     input: self.input.clone(),
