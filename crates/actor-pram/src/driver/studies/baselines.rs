@@ -379,8 +379,8 @@ impl Study for Baselines {
             Column::new("baseline", "the baseline"),
             Column::new("routers", "routers N = n · 2^n"),
             Column::new("size", "PPUs S (the program's size)"),
-            Column::new("t", "PRAM time T (instructions)"),
-            Column::new("g", "PRAM global steps"),
+            Column::new("T", "PRAM time T (instructions)"),
+            Column::new("G", "PRAM global steps G"),
             Column::new("actor_time", "the baseline's actor time"),
             Column::new("actor_time_over_t", "actor_time / T"),
             Column::new(

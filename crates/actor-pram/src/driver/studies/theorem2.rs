@@ -314,8 +314,8 @@ impl Study for Theorem2 {
             Column::new("combining", "combine requests for one cell"),
             Column::new("routers", "routers N = n · 2^n"),
             Column::new("size", "the program's size 2^floor(log2 N)"),
-            Column::new("t", "PRAM time T (instructions)"),
-            Column::new("g", "PRAM global steps"),
+            Column::new("T", "PRAM time T (instructions)"),
+            Column::new("G", "PRAM global steps G"),
             Column::new(
                 "actor_time",
                 "actor time of the whole program ((T − G) + Σ steps, Choice 22)",
