@@ -172,7 +172,8 @@ mod tests {
     use super::*;
 
     /// A slot's first word is one to one over every field's extremes and a few values
-    /// between (levels below 47 at `n = 16`, rows below `2^16`, rounds below `192 · 16`).
+    /// between (levels below 47 at `n = 16`, rows below `2^16`, rounds below `192 · 16`, the
+    /// round limit at `n = 16` with one PPU per router).
     #[test]
     fn a_slots_head_is_one_to_one() {
         let mut seen = std::collections::BTreeSet::new();
