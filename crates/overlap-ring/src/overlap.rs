@@ -73,7 +73,7 @@ pub fn m(k_max: u32, k: u32) -> i64 {
 }
 
 /// The link on the interval tree's root split: between processors `ceil(n/2) − 1` and
-/// `ceil(n/2)` (the left half gets the ceiling, [`build`]), so `n/2 − 1` for even `n`.
+/// `ceil(n/2)` (the left half gets the ceiling, as the tree is built), so `n/2 − 1` for even `n`.
 pub fn root_split_link(n: usize) -> usize {
     n.div_ceil(2).saturating_sub(1)
 }

@@ -36,7 +36,7 @@ impl LockstepRouter {
     /// `10^8`. With `S = N` this is 274,530,304 at n = 12 and 1,501,298,688 at n = 14,
     /// against 46,676,442 and 263,577,054 events measured (seed 1); the example
     /// `route_permutation` prints it with the run. The overlapping run of a whole program
-    /// runs within [`LockstepRouter::program_event_limit`], the sum of its passes' limits.
+    /// runs within `program_event_limit`, the sum of its passes' limits.
     pub fn pass_event_limit(&self, ppus: u64) -> u64 {
         self.pass_events_scaled(ppus).max(Limits::default().max_events)
     }
