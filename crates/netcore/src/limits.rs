@@ -11,6 +11,11 @@ use crate::fault::{Classify, Fault};
 /// development machine, so two sweep threads and the build fit beside it.
 pub const DEFAULT_MEMORY: u64 = 4 << 30;
 
+/// The most BFS steps a diameter by BFS from every node may take (about a minute): `run
+/// netcore` on an edge list and the `topology-diameter` study refuse a larger topology
+/// ([`crate::topology::TopologySpec::bfs_steps`]).
+pub const MAX_BFS_STEPS: u64 = 1 << 33;
+
 /// A run past a stated limit.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field} is too large: the run needs {estimate} {unit}, the limit is {limit}")]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::delay::{DelayLaw, LinkDelays};
 use crate::driver::studies::{bitonic, diameter, routing, sort};
-use crate::limits::{DEFAULT_MEMORY, check};
+use crate::limits::{DEFAULT_MEMORY, MAX_BFS_STEPS, check};
 use crate::study::{
     AnyStudy, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper, RunReport, to_json,
     with_config,
@@ -57,13 +57,9 @@ pub struct NetworkReport {
     pub d_max: u32,
 }
 
-/// The most BFS steps `run netcore` spends on an edge list's diameter (about a minute).
-pub const MAX_BFS_STEPS: u64 = 1 << 33;
-
 impl NetworkConfig {
     /// Builds the network and measures it.
     pub fn run(&self) -> Result<NetworkReport, ModelError> {
-        let (n, m) = self.topology.size();
         self.topology.check_range()?;
         check("topology", self.topology.estimate_bytes(), DEFAULT_MEMORY, "bytes (estimated)")?;
         let topology = self.topology.build()?;
@@ -71,7 +67,7 @@ impl NetworkConfig {
         // every node, n (n + 2m) steps.
         let closed_form = self.topology.closed_form_diameter()?;
         if closed_form.is_none() {
-            let steps = n.saturating_mul(n.saturating_add(m.saturating_mul(2)));
+            let steps = self.topology.bfs_steps();
             check("topology.edges", steps, MAX_BFS_STEPS, "BFS steps for the diameter")?;
         }
         let delays =

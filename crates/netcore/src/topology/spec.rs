@@ -181,6 +181,13 @@ impl TopologySpec {
         m.saturating_mul(48).saturating_add(n.saturating_mul(8))
     }
 
+    /// The steps of a diameter by BFS from every node, `n (n + 2m)` (saturating), which
+    /// [`crate::limits::MAX_BFS_STEPS`] bounds.
+    pub fn bfs_steps(&self) -> u64 {
+        let (n, m) = self.size();
+        n.saturating_mul(n.saturating_add(m.saturating_mul(2)))
+    }
+
     /// The diameter in hops by formula, without building the graph; `Ok(None)` for an edge
     /// list (no formula). The family's smallest sizes are checked as [`TopologySpec::build`]
     /// does, its largest are not: every formula is exact in `u64` for any `u32` field.

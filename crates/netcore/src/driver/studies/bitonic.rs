@@ -4,8 +4,10 @@
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use crate::bsp::primitives::{bitonic_sort, bitonic_stages, ceil_log2};
+use crate::bsp::primitives::{SortAlgorithm, bitonic_sort, bitonic_stages, ceil_log2};
 use crate::bsp::{Bsp, BspMachine, BspParams};
+use crate::driver::studies::sort::memory_estimate;
+use crate::limits::{DEFAULT_MEMORY, check};
 use crate::rng::SimRng;
 use crate::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 
@@ -71,6 +73,11 @@ impl Study for BitonicStudy {
         if params.m == 0 {
             return Err(ParamError::new("m", "m >= 1", params.m).into());
         }
+        // The sort's blocks, as `bsp-sort` measured them (2^20 processors with 4096 keys each
+        // would need 300 GB).
+        let keys = (1u64 << params.log_p) * u64::from(params.m);
+        let estimate = memory_estimate(SortAlgorithm::Bitonic, 1 << params.log_p, keys);
+        check("m", estimate, DEFAULT_MEMORY, "bytes (estimated)")?;
         let bsp = BspParams::new(Bsp { p: 1 << params.log_p, g: params.g, l: params.l })?;
         Ok(BitonicPoint { bsp, m: params.m })
     }
@@ -142,5 +149,20 @@ impl Study for BitonicStudy {
             Plot::new("ratio", "bitonic sort: measured / closed form", "log_p", &["ratio"])
                 .series("m"),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 70 bytes per key: 2^20 processors with 58 keys each need 70 * 58 * 2^20 = 4,257,218,560
+    /// bytes, below the 4 GiB limit (4,294,967,296); with 59 keys 4,330,618,880, past it.
+    #[test]
+    fn refuses_past_the_memory_limit() {
+        let point = |m| BitonicStudy.point(&BitonicParams { log_p: 20, m, g: 1, l: 1 });
+        assert!(point(58).is_ok());
+        let err = point(59).unwrap_err().to_string();
+        assert!(err.contains("m is too large") && err.contains("4330618880"), "{err}");
     }
 }

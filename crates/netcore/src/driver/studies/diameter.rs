@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::limits::{DEFAULT_MEMORY, MAX_BFS_STEPS, check};
 use crate::rng::SimRng;
 use crate::study::{Claim, Column, ModelError, Plot, Study};
 use crate::topology::{Topology, TopologySpec};
@@ -106,6 +107,12 @@ impl Study for DiameterStudy {
     }
     fn point(&self, params: &DiameterParams) -> Result<DiameterPoint, ModelError> {
         let spec = params.spec();
+        // The study searches from every node, so it refuses what `run netcore` refuses for an
+        // edge list: past the memory limit or `MAX_BFS_STEPS` (a linear array of 2^26 nodes
+        // would take 2^54 steps).
+        spec.check_range()?;
+        check("size", spec.estimate_bytes(), DEFAULT_MEMORY, "bytes (estimated)")?;
+        check("size", spec.bfs_steps(), MAX_BFS_STEPS, "BFS steps for the diameter")?;
         // Every family of the study has a closed form (only edge lists have none).
         let formula = spec.closed_form_diameter()?.unwrap_or_default();
         Ok(DiameterPoint { topology: spec.build()?, formula })
@@ -153,5 +160,30 @@ impl Study for DiameterStudy {
                 .log_x()
                 .log_y(),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A linear array of 2^16 nodes needs 2^16 (2^16 + 2 (2^16 - 1)) = 3 * 2^32 - 2^17 BFS
+    /// steps, past `MAX_BFS_STEPS = 2^33`; one of 2^15 needs 3 * 2^30 - 2^16, below it.
+    #[test]
+    fn refuses_past_the_bfs_steps() {
+        let point = |size| DiameterStudy.point(&DiameterParams { kind: Family::LinearArray, size });
+        assert!(point(1 << 15).is_ok());
+        let err = point(1 << 16).unwrap_err().to_string();
+        assert!(err.contains("size is too large") && err.contains("BFS steps"), "{err}");
+    }
+
+    /// A hypercube of dimension 26 has 2^26 nodes and 13 * 2^26 edges: 48 * 13 * 2^26 + 8 *
+    /// 2^26 bytes = 632 * 2^26, about 39.5 GiB, past the 4 GiB memory limit (refused before the
+    /// BFS steps are looked at).
+    #[test]
+    fn refuses_past_the_memory_limit() {
+        let params = DiameterParams { kind: Family::Hypercube, size: 26 };
+        let err = DiameterStudy.point(&params).unwrap_err().to_string();
+        assert!(err.contains("bytes (estimated)"), "{err}");
     }
 }

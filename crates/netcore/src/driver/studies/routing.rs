@@ -10,6 +10,7 @@ use crate::ProcId;
 use crate::bsp::primitives::route;
 use crate::bsp::{BspMachine, DbspParams};
 use crate::cost::LevelCosts;
+use crate::limits::{DEFAULT_MEMORY, check};
 use crate::rng::SimRng;
 use crate::study::{Claim, Column, ModelError, ParamError, Plot, Study};
 
@@ -61,6 +62,24 @@ pub struct RoutingPoint {
     k2: u32,
 }
 
+/// Bytes per message a point may use: its outgoing and expected entries (16 bytes each) and
+/// the engine's send and receive buffers with their growth, rounded up.
+const BYTES_PER_MESSAGE: u64 = 96;
+/// Bytes per destination slot of a cluster's shuffle (one `ProcId`).
+const BYTES_PER_SLOT: u64 = 4;
+
+/// What a point of `n` processors sending `k1` messages each, at most `k2` to each, inside
+/// clusters of `n / 2^level` processors, may allocate: `96 n k1 + 4 (n / 2^level) k2` bytes (the
+/// shuffle holds one cluster's slots at a time). A point past
+/// [`crate::limits::DEFAULT_MEMORY`] is refused as input.
+fn memory_estimate(n: u32, level: u32, k1: u32, k2: u32) -> u64 {
+    let messages = u64::from(n) * u64::from(k1);
+    let slots = u64::from(n >> level) * u64::from(k2);
+    messages
+        .saturating_mul(BYTES_PER_MESSAGE)
+        .saturating_add(slots.saturating_mul(BYTES_PER_SLOT))
+}
+
 impl Study for RoutingStudy {
     type Params = RoutingParams;
     type Point = RoutingPoint;
@@ -85,6 +104,8 @@ impl Study for RoutingStudy {
             let rule = format!("1 <= k1 <= k2 (k1 = {})", params.k1);
             return Err(ParamError::new("k2", rule, params.k2).into());
         }
+        let estimate = memory_estimate(params.n, params.level, params.k1, params.k2);
+        check("k2", estimate, DEFAULT_MEMORY, "bytes (estimated)")?;
         Ok(RoutingPoint { dbsp, level: params.level, k1: params.k1, k2: params.k2 })
     }
     fn run(&self, point: &RoutingPoint, rng: &mut SimRng) -> Result<Vec<RoutingRow>, ModelError> {
@@ -101,9 +122,14 @@ impl Study for RoutingStudy {
                 let j = rng.random_range(i..slots.len());
                 slots.swap(i, j);
             }
-            for (index, &dest) in slots.iter().take((cluster * point.k1) as usize).enumerate() {
-                let src = base + index as u32 / point.k1;
-                outgoing[src as usize].push((dest, u64::from(src) << 32 | index as u64));
+            // Sender `base + s` takes the shuffled slots `s k1 .. (s + 1) k1` (no product
+            // `cluster * k1` is formed in u32, where it could wrap).
+            let mut index = 0u64;
+            for (src, dests) in (base..base + cluster).zip(slots.chunks(point.k1 as usize)) {
+                for &dest in dests {
+                    outgoing[src as usize].push((dest, u64::from(src) << 32 | index));
+                    index += 1;
+                }
             }
         }
         let mut expected: Vec<Vec<(ProcId, u64)>> = vec![Vec::new(); n as usize];
@@ -175,5 +201,34 @@ impl Study for RoutingStudy {
                 .series("level")
                 .log_x(),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(n: u32, level: u32, k1: u32, k2: u32) -> RoutingParams {
+        RoutingParams { n, level, k1, k2, alpha: 0.5, beta: 0.5 }
+    }
+
+    /// 2^20 processors, level 0: k1 = k2 = 40 needs 96 * 40 * 2^20 + 4 * 40 * 2^20 =
+    /// 4,194,304,000 bytes, below 4 GiB; k1 = k2 = 41 needs 4,299,161,600, past it. Before the
+    /// check, k1 = 2^12 at n = 2^20 made `cluster * k1` wrap in u32 to 0 messages.
+    #[test]
+    fn refuses_past_the_memory_limit() {
+        assert!(RoutingStudy.point(&params(1 << 20, 0, 40, 40)).is_ok());
+        let err = RoutingStudy.point(&params(1 << 20, 0, 41, 41)).unwrap_err().to_string();
+        assert!(err.contains("k2 is too large") && err.contains("4299161600"), "{err}");
+        assert!(RoutingStudy.point(&params(1 << 20, 0, 1 << 12, 1 << 12)).is_err());
+    }
+
+    /// A point routes exactly n k1 messages: h counts them, each received once.
+    #[test]
+    fn routes_n_k1_messages() {
+        let point = RoutingStudy.point(&params(8, 1, 3, 4)).unwrap();
+        let rows = RoutingStudy.run(&point, &mut crate::rng::seeded(1, 0)).unwrap();
+        assert!(rows[0].verified);
+        assert!(rows[0].h >= 3 && rows[0].h <= 4, "{}", rows[0].h);
     }
 }

@@ -115,8 +115,8 @@ pub struct SortPoint {
 /// lists of every height (8 KiB per processor and 1300 bytes per key: measured 534 MB at
 /// p = 2^16 with one key each, 5.48 GB at p = 2^16 with 64, 0.88 GB at p = 2^10 with 1024);
 /// the point is refused above [`crate::limits::DEFAULT_MEMORY`] (`docs/models/netcore.md`,
-/// Limits).
-fn memory_estimate(sort: SortAlgorithm, p: u64, keys: u64) -> u64 {
+/// Limits). `bsp-bitonic` refuses its points by the bitonic sort's estimate too.
+pub(super) fn memory_estimate(sort: SortAlgorithm, p: u64, keys: u64) -> u64 {
     match sort {
         SortAlgorithm::Bitonic => keys.saturating_mul(70),
         SortAlgorithm::Cascade => p.saturating_mul(8192).saturating_add(keys.saturating_mul(1300)),
