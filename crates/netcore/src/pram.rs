@@ -44,4 +44,4 @@ pub use output::{Difference, first_differing_cell};
 pub use program::{Item, MAX_LMEM, MAX_MEM, MAX_PPUS, Program};
 pub use replay::{Serialization, StepOrder};
 pub use resolve::{EMPTY, StepConflict, combine_fetch, resolve_step};
-pub use trace::{CollectTrace, NoTrace, StepAccess, TraceSink};
+pub use trace::{CollectTrace, NoTrace, PictureTrace, StepAccess, TraceSink};

@@ -21,7 +21,7 @@ use netcore::driver::pram::{LoadedProgram, NotVerified, digest};
 use netcore::picture::Picture;
 use netcore::pram::library::Instance;
 use netcore::pram::picture::{check_lanes, run_picture};
-use netcore::pram::{CollectTrace, Limits, NoTrace, PramRun, Program, TraceSink, run_traced};
+use netcore::pram::{Limits, NoTrace, PictureTrace, PramRun, Program, TraceSink, run_traced};
 use netcore::study::{
     AnyStudy, CommittedPicture, ConfigFile, EmbeddedSweep, Manifest, Model, ModelError, Paper,
     RunReport, to_json, with_config,
@@ -182,7 +182,7 @@ impl Model for CrossPram {
         let parsed: CrossConfig = config.parse()?;
         let source = parsed.source(config)?;
         check_lanes(source.program())?;
-        let mut trace = CollectTrace::default();
+        let mut trace = PictureTrace::default();
         let (instance, done) = source.run(&mut trace)?;
         let picture = run_picture(&picture_name(&parsed), &instance.program, &done.cost, &trace)?;
         let rows = compare_run(&instance, &done, parsed.program, parsed.n, parsed.seed)?;

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::pram::library::{Algorithm, Instance};
 use crate::pram::picture::{check_lanes, run_picture};
 use crate::pram::{
-    CollectTrace, Cost, Limits, MAX_WORK, NoTrace, PramError, PramRun, Program, Variant,
+    Cost, Limits, MAX_WORK, NoTrace, PictureTrace, PramError, PramRun, Program, Variant,
     estimate_bytes, run_traced,
 };
 use crate::pram::{Difference, first_differing_cell};
@@ -145,18 +145,6 @@ pub struct AccessSummary {
     pub fetches: u64,
     /// The largest number of accesses of one step.
     pub max_per_step: u64,
-}
-
-impl AccessSummary {
-    /// The summary of a whole collected trace: what the summary of the same run would be.
-    pub fn of(trace: &CollectTrace) -> Self {
-        use crate::pram::TraceSink;
-        let mut summary = Self::default();
-        for step in &trace.steps {
-            summary.step(step.g_step, step.pc, &step.accesses);
-        }
-        summary
-    }
 }
 
 impl crate::pram::TraceSink for AccessSummary {
@@ -473,9 +461,9 @@ impl Model for Pram {
         run_report(&parsed, run_pram_config(&parsed, config)?)
     }
     /// The picture of the run of `config`: refused before the run past the picture's lanes
-    /// (`S_max` PPUs and the CPU), and after it, before drawing, past its global steps.
-    /// One run of `config` with its whole access trace: the picture is drawn from the trace
-    /// (refused before the run past the picture's lanes), the report's access summary is the trace's.
+    /// (`S_max` PPUs and the CPU), and after it, before drawing, past its global steps. One
+    /// run of `config`, its steps sent to the report's access summary and to a
+    /// [`PictureTrace`], which keeps only the steps a picture can draw.
     fn run_pictured(
         &self,
         config: &ConfigFile<'_>,
@@ -483,10 +471,10 @@ impl Model for Pram {
         let parsed: PramConfig = config.parse()?;
         let loaded = parsed.load(config)?;
         check_lanes(&loaded.program)?;
-        let mut trace = CollectTrace::default();
-        let run = loaded.execute(&mut trace)?;
-        let picture = run_picture(&loaded.name, &loaded.program, &run.cost, &trace)?;
-        let report = loaded.report(&run, AccessSummary::of(&trace));
+        let mut sinks = (PictureTrace::default(), AccessSummary::default());
+        let run = loaded.execute(&mut sinks)?;
+        let picture = run_picture(&loaded.name, &loaded.program, &run.cost, &sinks.0)?;
+        let report = loaded.report(&run, sinks.1);
         Ok((run_report(&parsed, report)?, picture))
     }
 }

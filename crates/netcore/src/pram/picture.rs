@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
-use crate::pram::{AccessKind, CPU_PID, CollectTrace, Cost, Program};
+use crate::pram::{AccessKind, CPU_PID, Cost, PictureTrace, Program};
 use crate::study::ModelError;
 
 /// What a PRAM picture shows.
@@ -51,13 +51,14 @@ pub fn check_lanes(program: &Program) -> Result<(), ModelError> {
 }
 
 /// The picture of a finished run of `program` (called `name`), from its `cost` and its
-/// `trace`: refused, before drawing, past its global steps; for a caller that runs the
-/// program once for its report and its picture.
+/// `trace` (the first global steps, as many as a picture draws): refused, before drawing,
+/// past its global steps; for a caller that runs the program once for its report and its
+/// picture.
 pub fn run_picture(
     name: &str,
     program: &Program,
     cost: &Cost,
-    trace: &CollectTrace,
+    trace: &PictureTrace,
 ) -> Result<Picture, ModelError> {
     let ppus = program.ppus();
     check_size("ppus", u64::from(ppus) + 1, "G", cost.g)?;

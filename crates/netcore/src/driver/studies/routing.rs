@@ -75,9 +75,7 @@ const BYTES_PER_SLOT: u64 = 4;
 fn memory_estimate(n: u32, level: u32, k1: u32, k2: u32) -> u64 {
     let messages = u64::from(n) * u64::from(k1);
     let slots = u64::from(n >> level) * u64::from(k2);
-    messages
-        .saturating_mul(BYTES_PER_MESSAGE)
-        .saturating_add(slots.saturating_mul(BYTES_PER_SLOT))
+    messages.saturating_mul(BYTES_PER_MESSAGE).saturating_add(slots.saturating_mul(BYTES_PER_SLOT))
 }
 
 impl Study for RoutingStudy {
