@@ -396,21 +396,30 @@ fn points_table(
     table + "\n"
 }
 
+/// The columns xtask adds to every study's rows (or gives one meaning in every study), with
+/// their meanings; a study's glossary describes the rest.
+const OWN_COLUMNS: &[(&str, &str)] = &[
+    ("job", "the job's index in the expanded sweep"),
+    ("seed", "the seed of the job's random stream"),
+    ("rep", "the repetition of the job"),
+    ("verified", "the run's result equals its reference execution"),
+];
+
+/// The meaning of `column`: xtask's own, else the study's glossary entry.
+fn meaning<'a>(column: &str, glossary: &'a [netcore::study::Column]) -> Option<&'a str> {
+    OWN_COLUMNS
+        .iter()
+        .find(|(name, _)| *name == column)
+        .map(|(_, meaning)| *meaning)
+        .or_else(|| glossary.iter().find(|g| g.name == column).map(|g| g.meaning.as_str()))
+}
+
 /// The glossary of the columns the rows have: the study's meaning, or "(no description)".
 fn glossary_table(rows: &[Row], glossary: &[netcore::study::Column]) -> String {
     let Some(first) = rows.first() else { return "(no rows)\n".into() };
     let mut table = String::from("| column | meaning |\n|---|---|\n");
     for column in first.keys() {
-        let meaning = match column.as_str() {
-            "job" => "the job's index in the expanded sweep",
-            "seed" => "the seed of the job's random stream",
-            "rep" => "the repetition of the job",
-            "verified" => "the run's result equals its reference execution",
-            other => glossary
-                .iter()
-                .find(|g| g.name == other)
-                .map_or("(no description)", |g| g.meaning.as_str()),
-        };
+        let meaning = meaning(column, glossary).unwrap_or("(no description)");
         table += &format!("| `{column}` | {meaning} |\n");
     }
     table
@@ -531,6 +540,31 @@ impl Drop for ClaimedFile {
 #[cfg(test)]
 mod tests {
     use super::ClaimedFile;
+
+    /// Every column of every study's committed default rows (`docs/results/STUDY/results.csv`)
+    /// has a meaning: xtask's own or the study's glossary entry, spelled as the row spells it
+    /// (a glossary naming `t` where the rows have `T` printed "(no description)").
+    #[test]
+    fn every_row_column_has_a_glossary_entry() {
+        let results = crate::sweep::project_root().join("docs").join("results");
+        let mut checked = 0;
+        let mut missing = Vec::new();
+        for model in crate::registry::models() {
+            for study in model.studies() {
+                let csv = results.join(study.name()).join("results.csv");
+                let Ok(text) = std::fs::read_to_string(&csv) else { continue };
+                let glossary = study.glossary();
+                for column in text.lines().next().unwrap_or("").split(',') {
+                    checked += 1;
+                    if super::meaning(column, &glossary).is_none() {
+                        missing.push(format!("{}: {column}", study.name()));
+                    }
+                }
+            }
+        }
+        assert!(checked > 400, "only {checked} columns found under {}", results.display());
+        assert!(missing.is_empty(), "columns without a glossary entry: {missing:?}");
+    }
 
     /// A picture path is claimed before the run: an unwritable one is the user's error, a
     /// claim given up (a failed run) leaves nothing, a written one leaves only the picture.
