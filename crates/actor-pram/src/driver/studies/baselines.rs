@@ -379,8 +379,10 @@ impl Study for Baselines {
             Column::new("baseline", "the baseline"),
             Column::new("routers", "routers N = n · 2^n"),
             Column::new("size", "PPUs S (the program's size)"),
-            Column::new("T", "PRAM time T (instructions)"),
-            Column::new("G", "PRAM global steps G"),
+        ]
+        .into_iter()
+        .chain(super::pram_cost_columns())
+        .chain([
             Column::new("actor_time", "the baseline's actor time"),
             Column::new("actor_time_over_t", "actor_time / T"),
             Column::new(
@@ -405,7 +407,8 @@ impl Study for Baselines {
                 "verified",
                 "the baseline's result equals the reference (and the program's expected output)",
             ),
-        ]
+        ])
+        .collect()
     }
 
     fn plots(&self) -> Vec<Plot> {

@@ -158,8 +158,10 @@ impl Study for Direct {
             Column::new("log_n", "log2 n"),
             Column::new("scheduler", "the delivery order"),
             Column::new("n", "n"),
-            Column::new("T", "PRAM time T (instructions)"),
-            Column::new("G", "PRAM global steps G"),
+        ]
+        .into_iter()
+        .chain(super::pram_cost_columns())
+        .chain([
             Column::new("actor_time", "actor time"),
             Column::new("time_ratio", "actor_time / T"),
             Column::new("actor_space", "actor space (words)"),
@@ -182,7 +184,8 @@ impl Study for Direct {
                 "verified",
                 "memory and registers equal the reference's and the output its plain Rust reference",
             ),
-        ]
+        ])
+        .collect()
     }
 
     fn plots(&self) -> Vec<Plot> {

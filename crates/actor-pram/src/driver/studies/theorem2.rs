@@ -314,8 +314,10 @@ impl Study for Theorem2 {
             Column::new("combining", "combine requests for one cell"),
             Column::new("routers", "routers N = n · 2^n"),
             Column::new("size", "the program's size 2^floor(log2 N)"),
-            Column::new("T", "PRAM time T (instructions)"),
-            Column::new("G", "PRAM global steps G"),
+        ]
+        .into_iter()
+        .chain(super::pram_cost_columns())
+        .chain([
             Column::new(
                 "actor_time",
                 "actor time of the whole program ((T − G) + Σ steps, Choice 22)",
@@ -375,7 +377,8 @@ impl Study for Theorem2 {
             ),
             Column::new("deepest_over_t_log_n", "deepest_actor_time / (T · log2 N)"),
             Column::new("deepest_over_fifo", "deepest_actor_time over FIFO's"),
-        ]
+        ])
+        .collect()
     }
 
     fn plots(&self) -> Vec<Plot> {
