@@ -427,6 +427,19 @@ fn check_guest(field: &'static str, n: u64, cells: u64, steps: u64, timeline: bo
     Ok(())
 }
 
+/// Refuses a study's point past the limits a config is held to, before its host or plan is
+/// built: at most [`MAX_HOST`] host processors, and the pebble and memory limits for `cells`
+/// guest cells run for `steps` guest steps (`field` names the input that sets the cells).
+pub(crate) fn check_study_size(
+    field: &'static str,
+    n: usize,
+    cells: u64,
+    steps: u64,
+) -> Result<()> {
+    netcore::limits::check("n", n as u64, MAX_HOST as u64, "host processors")?;
+    check_guest(field, n as u64, cells, steps, false)
+}
+
 /// Refuses a run whose guest, sized by its scheme on the built `host`, is past the limits,
 /// before the plan is allocated (`docs/models/overlap-ring.md`, Limits): overlap `N <= n b`
 /// (`n' <= n`), composite `N <= n b r` with `r = floor(sqrt(floor(d_ave)))`, trapezoid

@@ -76,6 +76,20 @@ pub(crate) fn drawn_host(n: usize, law: &DelayLaw, host_seed: u64) -> Result<Hos
     Ok(Host::from_law(n, law, log_n(n), &mut netcore::rng::seeded(host_seed, n as u64))?)
 }
 
+/// Refuses a point whose run is past the limits a config is held to
+/// (`docs/models/overlap-ring.md`, Limits): `n` host processors at most `2^22`, and `cells`
+/// guest cells run for `steps` guest steps within the pebble (`2^31`) and memory (4 GiB)
+/// limits. A study whose scheme sizes its guest on the drawn host passes `cells = n`, one
+/// cell per processor: a lower bound on the run's pebbles, so no point it refuses could run.
+pub(crate) fn check_size(
+    field: &'static str,
+    n: usize,
+    cells: u64,
+    steps: u64,
+) -> Result<(), ModelError> {
+    Ok(crate::driver::config::check_study_size(field, n, cells, steps)?)
+}
+
 /// Checks `steps >= 1` (the slowdown is undefined otherwise).
 pub(crate) fn check_steps(steps: u64) -> Result<(), ModelError> {
     if steps == 0 {

@@ -202,6 +202,12 @@ impl Study for GeneralGraphs {
                 Graph::CliqueChain { k: size }
             }
         };
+        let n = match &graph {
+            Graph::Bounded { n, .. } => *n,
+            Graph::CliqueChain { k } => k * k,
+        };
+        // The graph's processors, each holding about one guest cell of the embedded array.
+        super::check_size("size", n as usize, u64::from(n), params.steps)?;
         Ok(Point { graph, steps: params.steps })
     }
     fn run(&self, point: &Point, rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {

@@ -79,10 +79,16 @@ impl Study for SingleLongLink {
             let rule = "k_max >= 1 with c = 3 so that the root split overlaps";
             return Err(ParamError::new("n", rule, n).into());
         }
+        // The run's guest has a cell per processor (load one) and runs for 20 OVERLAP cycles
+        // of 2 m + 2 steps (`run`), so its pebbles grow like n^2 / log n: n = 2^16 (m = 512)
+        // is about 1.3 * 10^9, n = 2^17 past the limit.
+        let mm = m(km, 1);
+        let steps = 20 * (2 * mm.unsigned_abs() + 2);
+        super::check_size("n", n, n as u64, steps)?;
         let mut delays = vec![1; n - 1];
         delays[n / 2 - 1] = params.d_long;
         let host = Host::new(n, delays, log_n(n))?;
-        Ok(Point { host, c, m: m(km, 1), d_long: params.d_long })
+        Ok(Point { host, c, m: mm, d_long: params.d_long })
     }
     fn run(&self, point: &Point, _rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {
         let (host, c, mm) = (&point.host, point.c, point.m);
@@ -168,5 +174,21 @@ impl Study for SingleLongLink {
             .series("n")
             .bound("bound"),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// n = 2^16: L = 16, k_max = 10 (2^10 <= 2^16 / 48 < 2^11), m = 512, 20 (2 * 512 + 2) =
+    /// 20,520 steps of 2^16 cells: 1,344,798,720 pebbles, below 2^31. n = 2^17: k_max = 11,
+    /// m = 1024, 41,000 steps: 5,373,952,000 pebbles, refused before the host is built.
+    #[test]
+    fn refuses_past_the_pebble_limit() {
+        let point = |n| SingleLongLink.point(&Params { n, d_long: 100 });
+        assert!(point(1 << 16).is_ok());
+        let err = point(1 << 17).unwrap_err().to_string();
+        assert!(err.contains("pebbles") && err.contains("5373952000"), "{err}");
     }
 }

@@ -107,6 +107,12 @@ impl Study for Theorem4 {
             let rule = "n >= 3 so that an interior processor exists";
             return Err(ParamError::new("n", rule, p.n).into());
         }
+        // The trapezoid scheme's guest has n r columns, r = floor(sqrt(d)); naive's n.
+        let cells = match p.scheme {
+            Scheme::Trapezoid => (p.n as u64).saturating_mul(r_of(u64::from(p.d))),
+            Scheme::Naive => p.n as u64,
+        };
+        super::check_size("n", p.n, cells, p.steps)?;
         let host = Host::new(p.n, vec![p.d; p.n - 1], p.bandwidth)?;
         let plan = match p.scheme {
             Scheme::Trapezoid => crate::trapezoid::plan(p.n, u64::from(p.d))?,

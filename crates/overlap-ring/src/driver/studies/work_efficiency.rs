@@ -138,6 +138,8 @@ impl Study for WorkEfficiency {
         if p.n < 8 {
             return Err(ParamError::new("n", "n >= 8", p.n).into());
         }
+        // Blocked OVERLAP holds at most n b guest columns (n' <= n).
+        super::check_size("b", p.n, (p.n as u64).saturating_mul(p.b as u64), p.steps)?;
         let c = C::new(3, 1)?;
         crate::overlap::k_max(p.n, c)?;
         let host = host_of(p.n, p.host)?;
@@ -314,5 +316,25 @@ impl Study for WorkEfficiency {
                 .log_x()
                 .log_y(),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// n = 64 with b = 2^19 + 1 holds up to 2^25 + 64 guest columns: 64 steps make more than
+    /// 2^31 pebbles, refused before the plan is allocated (the study once built any plan it was
+    /// given). b = 2^17 passes the pebbles (2^29) but needs 512 (64 + 2^23) bytes, past 4 GiB.
+    #[test]
+    fn refuses_past_the_pebble_limit() {
+        let point =
+            |b| WorkEfficiency.point(&Params { n: 64, host: HostKind::Single, b, steps: 64 });
+        let err = point((1 << 19) + 1).unwrap_err().to_string();
+        assert!(err.contains("b is too large") && err.contains("pebbles"), "{err}");
+        let err = point(1 << 17).unwrap_err().to_string();
+        assert!(err.contains("b is too large") && err.contains("bytes"), "{err}");
+        let err = point(usize::MAX).unwrap_err().to_string();
+        assert!(err.contains("b is too large"), "{err}");
     }
 }
