@@ -25,6 +25,10 @@ pub const MAX_LEVEL0_EDGES: u64 = 1 << 24;
 /// Largest number of variables of a computed level-0 graph ([`Level0::Hashed`],
 /// [`Level0::Modulo`]): nothing is stored per variable, cells are created lazily.
 pub const MAX_COMPUTED_M: u64 = 1 << 40;
+/// Largest `r` of a computed level-0 graph: every lookup of a variable's 0-modules recomputes
+/// them with linear probing, `O(r^2)` comparisons (63 keeps a lookup under 4,000; the paper's
+/// `r` is a small constant, the studies use 1 to 5).
+pub const MAX_COMPUTED_R: u32 = 63;
 /// Largest number of processors an HMOS is built for.
 pub const MAX_N: u64 = 1 << 20;
 /// Largest number of levels considered (k = O(log log n); 8 covers every n <= 2^20).
@@ -425,7 +429,7 @@ impl HmosConfig {
     }
 
     /// Checks `n` a power of two `<= 2^20`, `r` odd with `r <= n`, `m >= n`, the level-0
-    /// graph's memory limit (`m r <= 2^24` stored, `m <= 2^40` computed), and `k <= k_max(n)`
+    /// graph's memory limit (`m r <= 2^24` stored, `m <= 2^40` and `r <= 63` computed), and `k <= k_max(n)`
     /// with a valid chain.
     ///
     /// # Errors
@@ -469,7 +473,11 @@ impl HmosConfig {
             Level0::ShuffledBalanced => {
                 check("m", edges, MAX_LEVEL0_EDGES, "level-0 edges (m r, 4 bytes each)")?;
             }
-            Level0::Hashed | Level0::Modulo => check("m", m, MAX_COMPUTED_M, "variables")?,
+            Level0::Hashed | Level0::Modulo => {
+                check("m", m, MAX_COMPUTED_M, "variables")?;
+                let rule = "copies of a computed level-0 graph, whose lookups recompute them";
+                check("r", u64::from(r), u64::from(MAX_COMPUTED_R), rule)?;
+            }
         }
         if k > K_CAP || chain(n, k).is_none() {
             return Err(Error::KTooLarge { k, k_max: k_max(n), n });
@@ -937,7 +945,20 @@ impl Hmos {
 
 #[cfg(test)]
 mod tests {
-    use super::{Hmos, HmosConfig};
+    use super::{Hmos, HmosConfig, Level0};
+
+    /// A computed level-0 graph recomputes a variable's r modules at every lookup (O(r^2)):
+    /// r = 63 is accepted, r = 65 refused naming r; a stored graph keeps `m r <= 2^24` as its
+    /// rule (r = 65 at m = n = 4096 is accepted there).
+    #[test]
+    fn computed_graphs_bound_r() {
+        for level0 in [Level0::Hashed, Level0::Modulo] {
+            assert!(HmosConfig::with_graph(4096, 4096, 63, 0, 1, level0).is_ok());
+            let err = HmosConfig::with_graph(4096, 4096, 65, 0, 1, level0).unwrap_err();
+            assert!(err.to_string().starts_with("r is too large"), "{err}");
+        }
+        assert!(HmosConfig::with_graph(4096, 4096, 65, 0, 1, Level0::ShuffledBalanced).is_ok());
+    }
 
     /// `loc` without allocation places every copy where the walk of its block path does:
     /// `u_k t_k + sum_{i=2}^k s_i t_(i-1) + (s_1 mod t_1)` (Section 4.1).

@@ -22,8 +22,8 @@ pub const PRIMITIVE_BYTES_PER_ITEM: u64 = 128;
 /// raised so that the estimate covers that run's whole peak (220 MB resident, 288 MB of
 /// address space; Limits).
 pub const PRAM_BYTES_PER_PROCESSOR: u64 = 1280;
-/// Bytes per stored copy of a memory cell (`cells x r 3^k`, a hash-map entry of
-/// `(variable, copy) -> (value, timestamp)`): 62 measured (k = 3, 81 copies).
+/// Bytes per stored copy of a memory cell (`cells x r 3^k`, an entry of the copies'
+/// `BTreeMap` `(variable, copy) -> (value, timestamp)`): 62 measured (k = 3, 81 copies).
 pub const PRAM_BYTES_PER_COPY: u64 = 96;
 /// Bytes per PPU (its accesses sorted, combined and answered): about 800 measured.
 pub const PRAM_BYTES_PER_PPU: u64 = 1024;

@@ -568,7 +568,7 @@ impl HmosMemory {
         for (proc, block) in self.machine.states_mut().iter_mut().zip(keys) {
             proc.ends = block;
         }
-        // The sort's messages are its 16-byte keys alone (Choices: one message type per phase).
+        // The sort's messages are its 8-byte keys alone (Choices: one message type per phase).
         self.machine.with_messages(|m: &mut BspMachine<Proc, EndKey>| {
             ksort_upto(m, 0, most, |key| key, Some)
         })?;

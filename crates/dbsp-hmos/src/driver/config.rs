@@ -46,7 +46,9 @@ fn three() -> u32 {
 pub struct HmosBuildConfig {
     /// Processors (= 0-modules), a power of two <= 2^20.
     pub n: u64,
-    /// Variables, m >= n, m r <= 2^24.
+    /// Variables, m >= n: `m r <= 2^24` for a stored level-0 graph (`shuffled_balanced`,
+    /// `polarity`), `m <= 2^40` and the placement work `m r + n 3^k <= 2^30` for a computed one
+    /// (`hashed`, `modulo`).
     pub m: u64,
     /// Copies per variable at level 0, odd. Default 3.
     #[serde(default = "three")]

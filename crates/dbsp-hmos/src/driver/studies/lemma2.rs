@@ -54,11 +54,39 @@ pub enum Pattern {
 }
 netcore::display_config_name!(Pattern);
 
+impl Pattern {
+    /// Refuses an adversary whose search is past [`MAX_ADVERSARY_LOOKUPS`]: the module and
+    /// copy adversaries look up every variable's `r` copies and walk every 0-module's `3^k`
+    /// block paths once (`m r + n 3^k`, [`crate::limits::placement_work`]); the greedy one
+    /// walks every variable's copies' paths in each peeling pass (`m r 3^k` a pass, the passes
+    /// not counted); random requests look up only the `n` requested. On a computed level-0
+    /// graph `m` reaches `2^32` (`log_n = 16`, `tau = 2`): unchecked, `r = 63` there would ask
+    /// for `2^38` lookups.
+    pub(crate) fn check_work(self, n: u32, m: u64, r: u32, k: u32) -> Result<(), ModelError> {
+        let lookups = match self {
+            Pattern::Random => return Ok(()),
+            Pattern::ModuleAdversary | Pattern::CopyAdversary => {
+                crate::limits::placement_work(u64::from(n), m, r, k).1
+            }
+            Pattern::GreedyAdversary => {
+                m.saturating_mul(u64::from(r)).saturating_mul(3_u64.saturating_pow(k))
+            }
+        };
+        let unit = "copy lookups of the adversary's search (m r + n 3^k; greedy m r 3^k a pass)";
+        Ok(netcore::limits::check("m", lookups, MAX_ADVERSARY_LOOKUPS, unit)?)
+    }
+}
+
+/// The most copy lookups an adversary's search may take: minutes at the measured rates (the
+/// large preset's longest jobs: the module adversary at `m = 2^32`, `r = 1`, 68 s; the greedy
+/// one at `m r 3^k = 1.8 x 10^9`, 148 s).
+pub const MAX_ADVERSARY_LOOKUPS: u64 = 1 << 33;
+
 /// One point.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lemma2Params {
-    /// log2 n, 2..=14.
+    /// log2 n, 2..=16.
     pub log_n: u32,
     /// m = floor(n^tau), 1 <= tau <= 2.
     pub tau: f64,
@@ -410,6 +438,22 @@ mod tests {
     use netcore::study::Study;
 
     use super::{Lemma2Params, Lemma2Study, Pattern};
+
+    /// The adversaries' searches against `MAX_ADVERSARY_LOOKUPS = 2^33`: at n = 2^16, m = 2^32
+    /// (tau = 2 on a computed graph) the module adversary with r = 1 needs 2^32 + 2^16 lookups
+    /// (runs, 68 s in the large preset), with r = 3 it needs 3 * 2^32 + 2^16 (refused); the
+    /// greedy one with r = 3, k = 2 at m = 2^26 needs 2^26 * 27 = 1,811,939,328 a pass (runs),
+    /// at k = 5 2^26 * 729 (refused). Random requests are never refused.
+    #[test]
+    fn adversaries_refuse_past_their_lookups() {
+        let n = 1 << 16;
+        assert!(Pattern::ModuleAdversary.check_work(n, 1 << 32, 1, 0).is_ok());
+        let err = Pattern::CopyAdversary.check_work(n, 1 << 32, 3, 0).unwrap_err().to_string();
+        assert!(err.contains("12884967424 copy lookups"), "{err}");
+        assert!(Pattern::GreedyAdversary.check_work(1 << 13, 1 << 26, 3, 2).is_ok());
+        assert!(Pattern::GreedyAdversary.check_work(1 << 13, 1 << 26, 3, 5).is_err());
+        assert!(Pattern::Random.check_work(n, u64::MAX, u32::MAX, 8).is_ok());
+    }
 
     /// The rows of one point of the module adversary at threshold constant `a`.
     fn rows(a: f64) -> Vec<super::Lemma2Row> {

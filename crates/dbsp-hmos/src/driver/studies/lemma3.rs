@@ -43,7 +43,7 @@ pub struct Lemma3Study;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Lemma3Params {
-    /// log2 n, 6..=14.
+    /// log2 n, 6..=16.
     pub log_n: u32,
     /// Levels, 1 <= k <= k_max(n).
     pub k: u32,

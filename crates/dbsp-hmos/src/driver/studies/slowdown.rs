@@ -80,7 +80,7 @@ impl Levels {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SlowdownParams {
-    /// log2 n, 6..=14.
+    /// log2 n, 6..=16.
     pub log_n: u32,
     /// The memory scheme.
     pub scheme: Scheme,
@@ -267,6 +267,7 @@ impl Study for SlowdownStudy {
         let (level0, r, k) = p.scheme.resolve(p.level0, p.r, p.k.map(|l| l.at(p.log_n)))?;
         // Validates n, m, r and k <= k_max(n) before any run.
         HmosConfig::with_graph(u64::from(n), m, r, k, 0, level0)?;
+        p.pattern.check_work(n, m, r, k)?;
         let selection = match p.scheme {
             Scheme::SingleCopyHashed | Scheme::SingleCopyModulo => Selection::Naive,
             Scheme::Hmos | Scheme::FlatMajority => {

@@ -242,6 +242,7 @@ impl Study for Theorem3Study {
         }
         // Validates n, m, r, k <= k_max(n) and the graph's limits before any run.
         HmosConfig::with_graph(u64::from(n), m, p.r, p.k, 0, p.level0)?.with_sizes(p.sizes)?;
+        p.pattern.check_work(n, m, p.r, p.k)?;
         let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;
         let alpha_beta = check_alpha_beta(&p.alpha_beta)?;
         Ok(Theorem3Point {
