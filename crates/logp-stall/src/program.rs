@@ -115,19 +115,20 @@ pub(crate) enum Built {
 }
 
 impl Program {
-    /// Bytes of the programs of `p` processors (scripts; 2-compaction's plans are constant).
+    /// Bytes of the programs of `p` processors (scripts, every processor's copy with its
+    /// names, labels and payloads; 2-compaction's plans are constant).
     pub(crate) fn code_bytes(&self, p: u32) -> u64 {
         let instr = std::mem::size_of::<Instr>() as u64;
-        let code = match self {
+        let bytes = |v: &[Instr]| -> u64 { v.iter().map(|i| instr + i.heap_bytes()).sum() };
+        match self {
             // A GOAL file's schedule is bounded while it is parsed (Limits).
             Program::CompactionDelta { .. } | Program::CompactionSfTree { .. } => 0,
             Program::Goal { .. } => 0,
             Program::Script { default, procs, .. } => {
-                let own: u64 = procs.values().map(|v| v.len() as u64).sum();
-                (u64::from(p).saturating_mul(default.len() as u64)).saturating_add(own)
+                let own: u64 = procs.values().map(|v| bytes(v)).sum();
+                u64::from(p).saturating_mul(bytes(default)).saturating_add(own)
             }
-        };
-        code.saturating_mul(instr)
+        }
     }
 
     /// The processes for `params`, with δ for the δ-LogP 2-compaction; a GOAL file is read
@@ -212,4 +213,30 @@ pub(crate) fn compaction_extra(
     let got = outputs(states);
     Ok(json!({ "algorithm": algorithm, "outputs": got, "reference": want,
         "verified": got == want, "bound": bound }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::Operand;
+
+    /// Every processor holds its own clone of the default script, strings included: a label
+    /// of 100,000 bytes on 2^16 processors is 6.5 GB, which the estimate now counts (it
+    /// counted `size_of::<Instr>()` per instruction, 178 MB, and the clones aborted).
+    #[test]
+    fn code_bytes_count_every_clone_of_the_names() {
+        let instr = std::mem::size_of::<Instr>() as u64;
+        let label = Instr::Label { name: "x".repeat(100_000) };
+        let program =
+            Program::Script { default: vec![label], procs: BTreeMap::new(), max_words: 4 };
+        assert_eq!(program.code_bytes(1 << 16), (1 << 16) * (instr + 100_000));
+        let operand = std::mem::size_of::<Operand>() as u64;
+        let submit = Instr::Submit {
+            dest: Operand::Imm(0),
+            payload: vec![Operand::Name("pid".into()), Operand::Imm(7)],
+        };
+        let program =
+            Program::Script { default: vec![submit], procs: BTreeMap::new(), max_words: 4 };
+        assert_eq!(program.code_bytes(2), 2 * (instr + 2 * operand + 3));
+    }
 }

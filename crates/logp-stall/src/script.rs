@@ -248,6 +248,45 @@ pub enum Instr {
 
 netcore::tagged!(Instr, "op");
 
+impl Instr {
+    /// The operands the instruction reads, in its fields' order.
+    fn operands(&self) -> Vec<&Operand> {
+        match self {
+            Instr::WaitUntil { t } => vec![t],
+            Instr::Submit { dest, payload } => std::iter::once(dest).chain(payload).collect(),
+            Instr::Set { value, .. } => vec![value],
+            Instr::Add { a, b, .. }
+            | Instr::Sub { a, b, .. }
+            | Instr::Min { a, b, .. }
+            | Instr::Max { a, b, .. }
+            | Instr::JumpIf { a, b, .. } => vec![a, b],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Bytes a clone of the instruction allocates beyond `size_of::<Instr>()`: its names and
+    /// labels and a payload's operands (`docs/models/logp-stall.md`, Limits: a default script
+    /// is cloned for every processor).
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        let names: usize = self
+            .operands()
+            .iter()
+            .map(|o| match o {
+                Operand::Name(name) => name.len(),
+                Operand::Imm(_) => 0,
+            })
+            .sum();
+        let own = match self {
+            Instr::Label { name }
+            | Instr::Jump { target: Target::Label(name) }
+            | Instr::JumpIf { target: Target::Label(name), .. } => name.len(),
+            Instr::Submit { payload, .. } => payload.len() * std::mem::size_of::<Operand>(),
+            _ => 0,
+        };
+        (names + own) as u64
+    }
+}
+
 /// The default step count of `compute` and `idle`.
 fn one() -> u64 {
     1
@@ -341,48 +380,35 @@ impl Script {
         }
         let n = code.len();
         for (pc, ins) in code.iter().enumerate() {
-            let mut ops: Vec<&Operand> = Vec::new();
             let mut regs: Vec<u8> = Vec::new();
             match ins {
-                Instr::WaitUntil { t } => ops.push(t),
-                Instr::Submit { dest, payload } => {
-                    if payload.len() > max_words {
-                        return Err(err(
-                            pc,
-                            format!(
-                                "payload must have at most max_words = {max_words} words (got {})",
-                                payload.len()
-                            ),
-                        ));
-                    }
-                    ops.push(dest);
-                    ops.extend(payload);
+                Instr::Submit { payload, .. } if payload.len() > max_words => {
+                    return Err(err(
+                        pc,
+                        format!(
+                            "payload must have at most max_words = {max_words} words (got {})",
+                            payload.len()
+                        ),
+                    ));
                 }
                 Instr::Receive { into, flag, src } => {
                     regs.push(*into);
                     regs.extend(flag.iter().chain(src.iter()));
                 }
-                Instr::Set { reg, value } => {
-                    regs.push(*reg);
-                    ops.push(value);
-                }
-                Instr::Add { reg, a, b }
-                | Instr::Sub { reg, a, b }
-                | Instr::Min { reg, a, b }
-                | Instr::Max { reg, a, b } => {
-                    regs.push(*reg);
-                    ops.extend([a, b]);
-                }
+                Instr::Set { reg, .. }
+                | Instr::Add { reg, .. }
+                | Instr::Sub { reg, .. }
+                | Instr::Min { reg, .. }
+                | Instr::Max { reg, .. } => regs.push(*reg),
                 Instr::Jump { target } | Instr::JumpIf { target, .. } if target.index() > n => {
                     return Err(err(
                         pc,
                         format!("jump target must satisfy target <= {n} (got {})", target.index()),
                     ));
                 }
-                Instr::JumpIf { a, b, .. } => ops.extend([a, b]),
                 _ => {}
             }
-            for o in ops {
+            for o in ins.operands() {
                 check_operand(o).map_err(|m| err(pc, m))?;
             }
             if let Some(r) = regs.iter().find(|&&r| r >= 16) {

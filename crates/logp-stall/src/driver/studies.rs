@@ -11,6 +11,20 @@ pub mod rules;
 pub mod separation;
 pub mod simulation;
 
+/// The machine of a study's LogP run: [`crate::MachineConfig::new`] with its steps bounded by
+/// the work limit a `kind = "logp"` config is held to, `p max_steps <= 2^33` processor-steps
+/// (`docs/models/logp-stall.md`, Limits). A run past it fails with `StepLimitExceeded`
+/// instead of running for hours (`logp-rules` at `p = 2^16`, `G = L = 2^16` would take
+/// `4.3 x 10^6` steps over every processor).
+fn bounded_machine(
+    prm: crate::LogpParams,
+    rule: crate::StallRule,
+) -> Result<crate::MachineConfig, crate::Error> {
+    let cfg = crate::MachineConfig::new(prm, rule)?;
+    let share = crate::limits::LOGP_WORK_LIMIT / u64::from(prm.p().max(1));
+    Ok(cfg.with_max_steps(cfg.max_steps.min(share)))
+}
+
 pub use rules::RulesStudy;
 pub use separation::SeparationStudy;
 pub use simulation::{Corollary1Study, Theorem2Study};

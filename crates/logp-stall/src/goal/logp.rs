@@ -19,7 +19,7 @@ use netcore::Step;
 use netcore::limits::{OutOfMemory, collect_exact, vec_filled};
 use serde::Serialize;
 
-use super::schedule::{ANY, DepKind, OpKind, Schedule};
+use super::schedule::{ANY, IREQ_BIT, OpKind, Schedule};
 use crate::{Action, Delivered, LogpProcess};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,11 +135,15 @@ pub fn goal_programs(schedule: &Schedule, gap: u64) -> Result<Vec<GoalProcess>, 
                 .collect();
             let mut pending = vec![0u32; ops.len()];
             let end = base + ops.len() as u32;
-            for d in schedule.deps().filter(|d| d.op >= base && d.op < end) {
-                pending[(d.op - base) as usize] += 1;
-                ops[(d.on - base) as usize]
-                    .dependents
-                    .push((d.op - base, d.kind == DepKind::Irequires));
+            // The rank's own reverse lists (a dependency never leaves its rank's block), in
+            // the order of `Schedule::deps`: by the operation waited for, then line order.
+            // Filtering every dependency of the schedule per rank took ranks x deps steps.
+            for on in base..end {
+                for &d in schedule.dependents_of(on) {
+                    let op = d & !IREQ_BIT;
+                    pending[(op - base) as usize] += 1;
+                    ops[(on - base) as usize].dependents.push((op - base, d & IREQ_BIT != 0));
+                }
             }
             let mut p = GoalProcess {
                 gap,

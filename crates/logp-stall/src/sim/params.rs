@@ -178,7 +178,11 @@ impl TryFrom<RawSimConfig> for SimConfig {
             logs: SimLogs::Program,
         };
         cfg.validate()?;
-        Ok(Self { max_cycles: cfg.cycles_within_work_limit(r.max_cycles)?, ..cfg })
+        let cfg = Self { max_cycles: cfg.cycles_within_work_limit(r.max_cycles)?, ..cfg };
+        // The given `max_cycles` replaced the default that `validate` saw: `max_cycles >= 1`
+        // is checked again (a config error, as the `--svg` path reports it).
+        cfg.validate()?;
+        Ok(cfg)
     }
 }
 

@@ -216,7 +216,7 @@ impl Study for RulesStudy {
             .enumerate()
             .map(|(i, d)| Script::new(program(d, expect[i].0), i as u32, p, prm.gap(), 4))
             .collect::<Result<Vec<_>, _>>()?;
-        let cfg = MachineConfig::new(prm, q.rule)?;
+        let cfg = super::bounded_machine(prm, q.rule)?;
         let mut adv = PolicyAdversary::of(q.adversary, rng.random::<u64>());
         let mut row = RulesRow {
             capacity: prm.capacity(),

@@ -20,8 +20,7 @@ use crate::algorithms::{
     outputs, reference_compaction, two_compaction_delta, two_compaction_sf_tree_fanin,
 };
 use crate::{
-    AdversaryKind, CheckOpts, Logp, LogpParams, MachineConfig, PolicyAdversary, StallRule,
-    check_legal, run,
+    AdversaryKind, CheckOpts, Logp, LogpParams, PolicyAdversary, StallRule, check_legal, run,
 };
 
 /// Which 2-compaction algorithm a point runs.
@@ -194,6 +193,20 @@ impl Study for SeparationStudy {
         if q.fanin < 2 || q.fanin > p {
             return Err(ParamError::new("fanin", format!("2 <= fanin <= p = {p}"), q.fanin).into());
         }
+        // The LogP runs take their closed-form time over every processor: refused past the
+        // work limit a config is held to (Limits), e.g. p = 2^20 with L = 2^20 (delta: 8L + 1
+        // steps) or with fan-in 2^20 (the tree: about 2^20 L steps).
+        let time = match q.algorithm {
+            Algorithm::Delta => Some(compaction_delta_time(&prm, delta)),
+            Algorithm::SfTree => Some(compaction_sf_tree_fanin_time(&prm, q.fanin)),
+            Algorithm::Bsp => None,
+        };
+        if let Some(time) = time {
+            let field = if q.algorithm == Algorithm::SfTree { "fanin" } else { "L" };
+            let unit = "processor-steps (p times the schedule's closed-form time)";
+            let work = u64::from(p).saturating_mul(time);
+            netcore::limits::check(field, work, crate::limits::LOGP_WORK_LIMIT, unit)?;
+        }
         Ok(SeparationPoint {
             prm,
             log_p: q.log_p,
@@ -245,7 +258,7 @@ impl Study for SeparationStudy {
                         compaction_sf_tree_fanin_time(&prm, q.fanin),
                     )
                 };
-                let cfg = MachineConfig::new(prm, rule)?;
+                let cfg = super::bounded_machine(prm, rule)?;
                 let e = run(&cfg, procs, &mut adv)?;
                 let legal = check_legal(&e.trace, CheckOpts::default()).is_ok();
                 let t = e.t as f64;
@@ -505,4 +518,48 @@ fn separation_findings(rows: &[JsonObject]) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(log_p: u32, latency: u64, algorithm: Algorithm, fanin: u32) -> SeparationParams {
+        SeparationParams {
+            log_p,
+            latency,
+            delta: DeltaSpec::default(),
+            algorithm,
+            adversary: AdversaryKind::Benign,
+            fanin,
+            placement: Placement::default(),
+        }
+    }
+
+    /// p = 2^20, L = 2^10, δ = L: the δ-LogP schedule takes 5L + 2L + L + 1 = 8193 steps,
+    /// 2^20 * 8193 processor-steps, past 2^33 (refused naming L); L = 2^9 takes 4097 steps,
+    /// 2^20 * 4097 < 2^33. The tree of fan-in 2^20 at L = 2 takes one round of (2^20 - 1) 2 +
+    /// 2 steps plus L + 1, refused naming fanin. BSP runs on netcore's engine, unbounded here.
+    #[test]
+    fn logp_runs_refuse_past_the_work_limit() {
+        let point = |q: SeparationParams| SeparationStudy.point(&q).map(|_| ());
+        assert!(point(params(20, 1 << 9, Algorithm::Delta, 2)).is_ok());
+        let err = point(params(20, 1 << 10, Algorithm::Delta, 2)).unwrap_err().to_string();
+        assert!(err.starts_with("L is too large") && err.contains("processor-steps"), "{err}");
+        let err = point(params(20, 2, Algorithm::SfTree, 1 << 20)).unwrap_err().to_string();
+        assert!(err.starts_with("fanin is too large"), "{err}");
+        assert!(point(params(20, 1 << 10, Algorithm::Bsp, 2)).is_ok());
+    }
+
+    /// A study's machine keeps 10^7 steps where p 10^7 is below 2^33 (p = 2^8) and
+    /// 2^33 / p above (p = 2^16: 131,072 steps).
+    #[test]
+    fn study_machines_share_the_work_limit() {
+        let machine = |p| {
+            let prm = LogpParams::new(Logp { p, latency: 4, gap: 4, o: 1 }).unwrap();
+            super::super::bounded_machine(prm, StallRule::StallFree).unwrap().max_steps
+        };
+        assert_eq!(machine(1 << 8), 10_000_000);
+        assert_eq!(machine(1 << 16), 131_072);
+    }
 }
