@@ -142,6 +142,9 @@ impl BuiltinParams {
             if !p.is_power_of_two() || n / p < 2 {
                 return Err(bad("procs", "a power of two with n / procs >= 2 for the fft", p));
             }
+            if form == FftForm::Perm && !full {
+                crate::limits::check_counted_perm(p)?;
+            }
             // The in-memory butterflies need 2 registers, `LCS` the block of `r` words.
             let model = match form {
                 FftForm::FlatNaive => SubModel::EREW,

@@ -236,6 +236,28 @@ pub enum HpramError {
         /// The limit on issued steps.
         limit: u64,
     },
+    /// A run with `[network]` recorded more accesses for the network executor than its limit
+    /// allows (the record grows with the steps times the processors). No sub-PRAM is named,
+    /// as for [`HpramError::WorkLimit`].
+    #[error(
+        "network record limit reached: the run recorded more than {limit} accesses (24 bytes each) for the network executor"
+    )]
+    RecordLimit {
+        /// The most accesses recorded.
+        limit: u64,
+    },
+    /// A PRAM program run as a flat H-PRAM (`algorithm = "library"`) passed its
+    /// processor-step limit: every global step of the program is a communication step of all
+    /// `S_max` processors of the root.
+    #[error(
+        "processor-step limit reached: the program's global steps over its {procs} processors passed {limit} processor-steps"
+    )]
+    ProcStepLimit {
+        /// The root's processors, `S_max`.
+        procs: usize,
+        /// The limit.
+        limit: u64,
+    },
     /// Count-only mode: `any`, the only data-dependent branch, has no data to look at.
     #[error("{path} step {step}: any() branches on data, which count-only mode does not have")]
     DataDependentControl {
@@ -323,7 +345,10 @@ pub enum HpramError {
 impl Classify for HpramError {
     fn fault(&self) -> Fault {
         match self {
-            HpramError::WorkLimit { .. } | HpramError::OutOfMemory(_) => Fault::Run,
+            HpramError::WorkLimit { .. }
+            | HpramError::RecordLimit { .. }
+            | HpramError::ProcStepLimit { .. }
+            | HpramError::OutOfMemory(_) => Fault::Run,
             HpramError::TooLarge(e) => e.fault(),
             HpramError::Pram { source, .. } => source.fault(),
             HpramError::EmptySubPram { .. }

@@ -2,7 +2,8 @@
 //! allocated (`docs/models/hpram.md`, Limits). The figures are measured peak resident bytes
 //! (`/usr/bin/time -f %M cargo xtask run hpram`), rounded up; the Limits section gives the
 //! runs they come from. Count-only runs store identical siblings once and are not limited
-//! (under 5 MB at `P = 2^30`).
+//! (under 5 MB at `P = 2^30`), except the FFT's `perm` form, whose remapping partition lists
+//! its `P` parts ([`COUNTED_PERM_BYTES_PER_PROC`]).
 
 use netcore::limits::{DEFAULT_MEMORY, TooLarge, check};
 
@@ -21,6 +22,19 @@ pub const UNIFORM_BYTES_PER_WORD: u64 = 640;
 pub const UNIFORM_BYTES_PER_PROC: u64 = 512;
 /// Bytes per register (`local_words` per processor).
 pub const BYTES_PER_REGISTER: u64 = 8;
+
+/// Bytes per processor of a count-only `fft` run of the `perm` form: its remapping
+/// partition builds one part per processor (about 72 bytes and a one-word list) before the
+/// partition counts them, and the partition's size and block arrays (8 bytes each), rounded
+/// up: `P = 2^28` would need about 28 GB.
+pub const COUNTED_PERM_BYTES_PER_PROC: u64 = 128;
+
+/// Refuses a count-only `fft` run of the `perm` form on `procs` processors past
+/// [`DEFAULT_MEMORY`] ([`COUNTED_PERM_BYTES_PER_PROC`] each), naming `procs`.
+pub fn check_counted_perm(procs: usize) -> Result<(), TooLarge> {
+    let bytes = COUNTED_PERM_BYTES_PER_PROC.saturating_mul(procs as u64);
+    check("procs", bytes, DEFAULT_MEMORY, "bytes (estimated: the remapping's parts)")
+}
 
 /// The memory estimate of a full run: `(words, processors)` bytes, the part growing with
 /// `M` and the part growing with `P` (registers included).
@@ -46,6 +60,15 @@ pub fn check_full_run(cfg: &Config, words_field: &'static str) -> Result<(), Too
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A count-only perm FFT on 2^25 processors is estimated at 128 * 2^25 = 4 GiB, the
+    /// limit; on 2^26 at 8 GiB, refused naming procs.
+    #[test]
+    fn counted_perm_is_bounded() {
+        assert_eq!(check_counted_perm(1 << 25), Ok(()));
+        let e = check_counted_perm(1 << 26).unwrap_err();
+        assert_eq!((e.field, e.estimate), ("procs", 128 << 26));
+    }
 
     /// Both variants' estimates term by term, and the field that names the larger part.
     #[test]

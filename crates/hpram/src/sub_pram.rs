@@ -72,7 +72,15 @@ where
 #[derive(Debug, Default)]
 pub(crate) struct Work {
     issued: AtomicU64,
+    /// Accesses recorded for the network executor so far ([`MAX_RECORDED_ACCESSES`]).
+    recorded: AtomicU64,
 }
+
+/// The most accesses a run may record for the network executor (`[network]`): 24 bytes each
+/// in the log, within [`netcore::limits::DEFAULT_MEMORY`] (about 179 M). The record grows with
+/// the steps times the processors, which no estimate before the run bounds (a shape of
+/// 250,000 reads on 4096 processors would record 23 GiB).
+pub(crate) const MAX_RECORDED_ACCESSES: u64 = netcore::limits::DEFAULT_MEMORY / 24;
 
 /// The most steps (calls of `compute`, `comm`, `scan`, `multiprefix`, `any`) one run may issue:
 /// `2^32`. A count-only run issues its steps without executing them, one by one at about
@@ -86,7 +94,18 @@ impl Work {
     /// A counter that has already issued `issued` steps.
     #[cfg(test)]
     fn after(issued: u64) -> Self {
-        Work { issued: AtomicU64::new(issued) }
+        Work { issued: AtomicU64::new(issued), recorded: AtomicU64::new(0) }
+    }
+
+    /// Counts `n` accesses recorded for the network executor; past
+    /// [`MAX_RECORDED_ACCESSES`] the run stops with [`HpramError::RecordLimit`] (like the
+    /// work limit, it names no sub-PRAM: siblings share the counter).
+    fn record(&self, n: u64) -> Result<(), HpramError> {
+        let after = self.recorded.fetch_add(n, Ordering::Relaxed).saturating_add(n);
+        if after > MAX_RECORDED_ACCESSES {
+            return Err(HpramError::RecordLimit { limit: MAX_RECORDED_ACCESSES });
+        }
+        Ok(())
     }
 
     /// Counts one issued step; past the limit the run stops.
@@ -447,6 +466,16 @@ impl<'a> SubPram<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The network record takes MAX_RECORDED_ACCESSES = 2^32 / 24 accesses (178,956,970);
+    /// one more stops the run, naming the limit.
+    #[test]
+    fn the_network_record_is_bounded() {
+        let work = Work::default();
+        assert_eq!(work.record(MAX_RECORDED_ACCESSES), Ok(()));
+        let e = work.record(1).unwrap_err();
+        assert_eq!(e, HpramError::RecordLimit { limit: 178_956_970 });
+    }
 
     /// The last allowed step is issued; the next one stops the run, naming the limit (a run
     /// failure, exit status 1).

@@ -67,7 +67,7 @@ impl Model for Hpram {
     /// One execution of `config`, drawn (the picture's refusals first) and reported.
     fn run_pictured(&self, config: &ConfigFile<'_>) -> Result<(RunReport, Picture), ModelError> {
         let parsed: HpramConfig = config.parse()?;
-        check_drawable(&parsed)?;
+        check_drawable(&parsed, config)?;
         let (preset, executed) = execute(&parsed, config)?;
         let picture = executed_picture(&parsed, &preset, &executed)?;
         Ok((run_report(&parsed, report(&parsed, preset, executed)?)?, picture))

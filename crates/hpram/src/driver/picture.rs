@@ -9,12 +9,12 @@
 //! child that finishes early waits (grey) until that child ends.
 
 use netcore::picture::{Colour, Kind, Orientation, Paint, Picture, Sketch, check_size};
-use netcore::study::ModelError;
+use netcore::study::{ConfigFile, ModelError};
 
 use crate::config::MemoryVariant;
 use crate::cost_model::{CostModel, Preset};
 use crate::cost_tree::CostTree;
-use crate::driver::config::HpramConfig;
+use crate::driver::config::{AlgorithmName, HpramConfig};
 use crate::driver::execute::Executed;
 use crate::driver::report::NotVerified;
 use crate::error::HpramError;
@@ -108,11 +108,22 @@ pub fn tree_picture(
 }
 
 /// Refuses, before the run, a config whose run cannot be drawn: a two-stage formula, or more
-/// processors than the picture's lanes.
-pub fn check_drawable(config: &HpramConfig) -> Result<(), ModelError> {
+/// processors than the picture's lanes (a library program's `S_max`, read from its `[pram]`
+/// table, which is loaded for it).
+pub fn check_drawable(config: &HpramConfig, file: &ConfigFile<'_>) -> Result<(), ModelError> {
     drawable(config.formula)?;
     if let Some(p) = config.procs {
         check_size("procs", p as u64, "tau", 0)?;
+    }
+    if let (AlgorithmName::Library, Some(pram)) = (config.algorithm, &config.pram) {
+        // The error of a program that does not load, as the run reports it.
+        let static_error = |source| HpramError::Pram {
+            path: "root".to_string(),
+            step: 0,
+            source: Box::new(source),
+        };
+        let ppus = pram.load(file).map_err(static_error)?.program.ppus();
+        check_size("procs", u64::from(ppus), "tau", 0)?;
     }
     Ok(())
 }

@@ -282,26 +282,28 @@ impl SubPram<'_> {
     /// as an unsupported step, and so are concurrent writes under a sub-model that does not
     /// let the lowest pid win them, `crcw-arbitrary` or `crcw-fetch-<op>`: the network keeps
     /// the lowest pid's value).
-    fn record_step(&mut self, batch: &Batch, read_values: &[i64]) {
+    fn record_step(&mut self, batch: &Batch, read_values: &[i64]) -> Result<(), HpramError> {
         use crate::step_log::{CommLog, Ev};
         if !batch.fetches.is_empty() || !batch.blocks.is_empty() {
             let what = if batch.fetches.is_empty() { "block transfer" } else { "fetch-op" };
             self.log.push(Ev::Unsupported(what));
-            return;
+            return Ok(());
         }
         let folds =
             matches!(self.node.model.access, Variant::CrcwArbitrary | Variant::CrcwFetchOp(_));
         if folds && concurrent_writes(&batch.writes) {
             self.log
                 .push(Ev::Unsupported("concurrent writes under crcw-arbitrary or crcw-fetch-op"));
-            return;
+            return Ok(());
         }
+        self.shared.work.record((batch.reads.len() + batch.writes.len()) as u64)?;
         let base = if self.shared.uniform { 0 } else { self.node.mem_base };
         let reads = batch.reads.iter().zip(read_values);
         let reads = reads.map(|(a, &v)| (a.pid, base + a.addr as usize, v)).collect();
         let writes =
             batch.writes.iter().map(|a| (a.pid, base + a.addr as usize, a.value)).collect();
         self.log.push(Ev::Comm(CommLog { reads, writes }));
+        Ok(())
     }
 
     pub(super) fn execute_comm(&mut self, ops: &[MemOp]) -> Result<(), HpramError> {
@@ -378,7 +380,7 @@ impl SubPram<'_> {
             batch.reads.iter().map(|a| self.mem.get(a.addr as usize)).collect();
         self.record_footprint(step, &batch, &read_values);
         if self.shared.record {
-            self.record_step(&batch, &read_values);
+            self.record_step(&batch, &read_values)?;
         }
         if let (Variant::CrcwFetchOp(op), false) = (variant, batch.fetches.is_empty()) {
             let n = batch.fetches.len();

@@ -48,15 +48,17 @@ impl Part {
 
 /// The children's results joined in index order (`docs/models/hpram.md`, Choices:
 /// Lowest-index error): the lowest-index failing child's error, except that a
-/// [`HpramError::WorkLimit`] anywhere wins. Siblings share the work counter, so which of them
-/// trips it, and whether a sibling meets its own error before the limit, depends on how the
-/// threads interleave; whether some step passes the limit does not.
+/// [`HpramError::WorkLimit`] anywhere wins, then a [`HpramError::RecordLimit`]. Siblings
+/// share the counters, so which of them trips one, and whether a sibling meets its own error
+/// before the limit, depends on how the threads interleave; whether some step passes the
+/// limit does not.
 fn join_children<T>(results: Vec<Result<T, HpramError>>) -> Result<Vec<T>, HpramError> {
-    if let Some(limit) = results.iter().find_map(|r| match r {
-        Err(HpramError::WorkLimit { limit }) => Some(*limit),
-        _ => None,
-    }) {
-        return Err(HpramError::WorkLimit { limit });
+    let shared = |wanted: fn(&HpramError) -> bool| {
+        results.iter().find_map(|r| r.as_ref().err().filter(|e| wanted(e)).cloned())
+    };
+    let work = shared(|e| matches!(e, HpramError::WorkLimit { .. }));
+    if let Some(e) = work.or_else(|| shared(|e| matches!(e, HpramError::RecordLimit { .. }))) {
+        return Err(e);
     }
     results.into_iter().collect()
 }
