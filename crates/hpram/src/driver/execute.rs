@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use netcore::driver::pram::{LoadedProgram, PramConfig};
 use netcore::pram::Cost;
 use netcore::study::ConfigFile;
 
@@ -207,12 +208,12 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
     Ok((preset, executed))
 }
 
-/// Runs `algorithm = "library"`: the `[pram]` table's program on netcore's interpreter with a
-/// flat H-PRAM as its memory ([`run_program`]); the preset is checked before the run.
-fn execute_program(
-    config: &HpramConfig,
+/// The program of `algorithm = "library"`, loaded from the `[pram]` table after the fields
+/// that do not go with it are refused; `--svg` reads its processors from it before the run.
+pub(crate) fn library_program<'a>(
+    config: &'a HpramConfig,
     file: &ConfigFile<'_>,
-) -> Result<(Preset, Executed), HpramError> {
+) -> Result<(&'a PramConfig, LoadedProgram), HpramError> {
     let given = [
         ("procs", config.procs.is_some()),
         ("form", config.form.is_some()),
@@ -244,6 +245,16 @@ fn execute_program(
     let static_error =
         |source| HpramError::Pram { path: "root".to_string(), step: 0, source: Box::new(source) };
     let loaded = pram.load(file).map_err(static_error)?;
+    Ok((pram, loaded))
+}
+
+/// Runs `algorithm = "library"`: the `[pram]` table's program on netcore's interpreter with a
+/// flat H-PRAM as its memory ([`run_program`]); the preset is checked before the run.
+fn execute_program(
+    config: &HpramConfig,
+    file: &ConfigFile<'_>,
+) -> Result<(Preset, Executed), HpramError> {
+    let (pram, loaded) = library_program(config, file)?;
     let (program, limits) = (&loaded.program, &loaded.limits);
     let too_big = |field, got: u64| bad(field, "fits in usize", got);
     let procs =

@@ -15,7 +15,7 @@ use crate::config::MemoryVariant;
 use crate::cost_model::{CostModel, Preset};
 use crate::cost_tree::CostTree;
 use crate::driver::config::{AlgorithmName, HpramConfig};
-use crate::driver::execute::Executed;
+use crate::driver::execute::{Executed, library_program};
 use crate::driver::report::NotVerified;
 use crate::error::HpramError;
 use crate::eval::Formula;
@@ -115,14 +115,9 @@ pub fn check_drawable(config: &HpramConfig, file: &ConfigFile<'_>) -> Result<(),
     if let Some(p) = config.procs {
         check_size("procs", p as u64, "tau", 0)?;
     }
-    if let (AlgorithmName::Library, Some(pram)) = (config.algorithm, &config.pram) {
-        // The error of a program that does not load, as the run reports it.
-        let static_error = |source| HpramError::Pram {
-            path: "root".to_string(),
-            step: 0,
-            source: Box::new(source),
-        };
-        let ppus = pram.load(file).map_err(static_error)?.program.ppus();
+    if config.algorithm == AlgorithmName::Library {
+        // Refused as the run refuses it, then the program's processors.
+        let ppus = library_program(config, file)?.1.program.ppus();
         check_size("procs", u64::from(ppus), "tau", 0)?;
     }
     Ok(())

@@ -428,15 +428,15 @@ fn check_guest(field: &'static str, n: u64, cells: u64, steps: u64, timeline: bo
 }
 
 /// Refuses a study's point past the limits a config is held to, before its host or plan is
-/// built: at most [`MAX_HOST`] host processors, and the pebble and memory limits for `cells`
-/// guest cells run for `steps` guest steps (`field` names the input that sets the cells).
+/// built: at most [`MAX_HOST`] host processors (`host` names the input that sets them), and
+/// the pebble and memory limits for `cells` guest cells run for `steps` guest steps (`field`
+/// names the input that sets the cells).
 pub(crate) fn check_study_size(
-    field: &'static str,
-    n: usize,
-    cells: u64,
+    (host, n): (&'static str, usize),
+    (field, cells): (&'static str, u64),
     steps: u64,
 ) -> Result<()> {
-    netcore::limits::check("n", n as u64, MAX_HOST as u64, "host processors")?;
+    netcore::limits::check(host, n as u64, MAX_HOST as u64, "host processors")?;
     check_guest(field, n as u64, cells, steps, false)
 }
 

@@ -79,15 +79,15 @@ pub(crate) fn drawn_host(n: usize, law: &DelayLaw, host_seed: u64) -> Result<Hos
 /// Refuses a point whose run is past the limits a config is held to
 /// (`docs/models/overlap-ring.md`, Limits): `n` host processors at most `2^22`, and `cells`
 /// guest cells run for `steps` guest steps within the pebble (`2^31`) and memory (4 GiB)
-/// limits. A study whose scheme sizes its guest on the drawn host passes `cells = n`, one
-/// cell per processor: a lower bound on the run's pebbles, so no point it refuses could run.
+/// limits; each part names the input that sets it. A study whose scheme sizes its guest on
+/// the drawn host passes `cells = n`, one cell per processor: a lower bound on the run's
+/// pebbles, so no point it refuses could run.
 pub(crate) fn check_size(
-    field: &'static str,
-    n: usize,
-    cells: u64,
+    host: (&'static str, usize),
+    cells: (&'static str, u64),
     steps: u64,
 ) -> Result<(), ModelError> {
-    Ok(crate::driver::config::check_study_size(field, n, cells, steps)?)
+    Ok(crate::driver::config::check_study_size(host, cells, steps)?)
 }
 
 /// Checks `steps >= 1` (the slowdown is undefined otherwise).

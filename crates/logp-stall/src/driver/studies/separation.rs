@@ -202,7 +202,9 @@ impl Study for SeparationStudy {
             Algorithm::Bsp => None,
         };
         if let Some(time) = time {
-            let field = if q.algorithm == Algorithm::SfTree { "fanin" } else { "L" };
+            // The tree's time grows with its fan-in; at the smallest, 2, only L can lower it.
+            let by_fanin = q.algorithm == Algorithm::SfTree && q.fanin > 2;
+            let field = if by_fanin { "fanin" } else { "L" };
             let unit = "processor-steps (p times the schedule's closed-form time)";
             let work = u64::from(p).saturating_mul(time);
             netcore::limits::check(field, work, crate::limits::LOGP_WORK_LIMIT, unit)?;
@@ -539,7 +541,9 @@ mod tests {
     /// p = 2^20, L = 2^10, δ = L: the δ-LogP schedule takes 5L + 2L + L + 1 = 8193 steps,
     /// 2^20 * 8193 processor-steps, past 2^33 (refused naming L); L = 2^9 takes 4097 steps,
     /// 2^20 * 4097 < 2^33. The tree of fan-in 2^20 at L = 2 takes one round of (2^20 - 1) 2 +
-    /// 2 steps plus L + 1, refused naming fanin. BSP runs on netcore's engine, unbounded here.
+    /// 2 steps plus L + 1, refused naming fanin; at fan-in 2 and L = 2^10 it takes 20 rounds
+    /// of 2^10 + 2^10 steps plus 2^10 + 1, refused naming L. BSP runs on netcore's engine,
+    /// unbounded here.
     #[test]
     fn logp_runs_refuse_past_the_work_limit() {
         let point = |q: SeparationParams| SeparationStudy.point(&q).map(|_| ());
@@ -548,6 +552,8 @@ mod tests {
         assert!(err.starts_with("L is too large") && err.contains("processor-steps"), "{err}");
         let err = point(params(20, 2, Algorithm::SfTree, 1 << 20)).unwrap_err().to_string();
         assert!(err.starts_with("fanin is too large"), "{err}");
+        let err = point(params(20, 1 << 10, Algorithm::SfTree, 2)).unwrap_err().to_string();
+        assert!(err.starts_with("L is too large"), "{err}");
         assert!(point(params(20, 1 << 10, Algorithm::Bsp, 2)).is_ok());
     }
 

@@ -177,7 +177,7 @@ impl Study for Crossover {
     }
     fn point(&self, p: &Params) -> Result<Point, ModelError> {
         super::check_steps(p.steps)?;
-        super::check_size("n", p.n, p.n as u64, p.steps)?;
+        super::check_size(("n", p.n), ("n", p.n as u64), p.steps)?;
         let (law, c) = super::capped_law(p.n, |cap| p.law.law(cap))?;
         Ok(Point { n: p.n, law, steps: p.steps, scheme: p.scheme, host_seed: p.host_seed, c })
     }

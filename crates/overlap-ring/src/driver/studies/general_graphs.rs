@@ -207,7 +207,7 @@ impl Study for GeneralGraphs {
             Graph::CliqueChain { k } => k * k,
         };
         // The graph's processors, each holding about one guest cell of the embedded array.
-        super::check_size("size", n as usize, u64::from(n), params.steps)?;
+        super::check_size(("size", n as usize), ("size", u64::from(n)), params.steps)?;
         Ok(Point { graph, steps: params.steps })
     }
     fn run(&self, point: &Point, rng: &mut SimRng) -> Result<Vec<Row>, ModelError> {

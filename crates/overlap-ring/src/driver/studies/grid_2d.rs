@@ -138,7 +138,7 @@ impl Study for Grid2d {
                     ((f64::from(p.d)).cbrt() * (n as f64).powf(2.0 / 3.0)).round().max(1.0) as usize
                 });
                 // An m x m guest.
-                super::check_size("m", n, (m as u64).saturating_mul(m as u64), p.steps)?;
+                super::check_size(("n", n), ("m", (m as u64).saturating_mul(m as u64)), p.steps)?;
                 (Host::new(n, vec![p.d; n - 1], bandwidth)?, array2d_plan(n, m)?, None)
             }
             Kind::Composite => {
@@ -147,7 +147,7 @@ impl Study for Grid2d {
                     return Err(ParamError::new("m", rule, m).into());
                 }
                 let c = C::new(3, 1)?;
-                super::check_size("n", n, n as u64, p.steps)?;
+                super::check_size(("n", n), ("n", n as u64), p.steps)?;
                 crate::overlap::k_max(n, c)?;
                 let bandwidth = p.bandwidth.unwrap_or_else(|| log_n(n));
                 let law = DelayLaw::Pareto { alpha: 1.5, cap: 64 };
@@ -156,7 +156,7 @@ impl Study for Grid2d {
                 let plan = crate::trapezoid::composite(&host, c, 1)?.0;
                 // The guest is n_cols x n_cols: checked before its run allocates it.
                 let side = plan.n_cols as u64;
-                super::check_size("n", n, side.saturating_mul(side), p.steps)?;
+                super::check_size(("n", n), ("n", side.saturating_mul(side)), p.steps)?;
                 let one_copy = array2d_plan(n, plan.n_cols)?;
                 (host, plan, Some(one_copy))
             }

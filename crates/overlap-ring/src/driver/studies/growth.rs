@@ -159,7 +159,7 @@ impl Study for Growth {
     }
     fn point(&self, p: &Params) -> Result<Point, ModelError> {
         super::check_steps(p.steps)?;
-        super::check_size("n", p.n, p.n as u64, p.steps)?;
+        super::check_size(("n", p.n), ("n", p.n as u64), p.steps)?;
         if p.d_ave == 0 {
             return Err(crate::Error::ZeroDelay { link: 0 }.into());
         }

@@ -223,7 +223,7 @@ impl Study for H1Bound {
     }
     fn point(&self, p: &H1Params) -> Result<H1Point, ModelError> {
         super::check_steps(p.steps)?;
-        super::check_size("n", p.n, p.n as u64, p.steps)?;
+        super::check_size(("n", p.n), ("n", p.n as u64), p.steps)?;
         let samples = NonZeroUsize::new(p.samples)
             .ok_or_else(|| ParamError::new("samples", "samples >= 1", p.samples))?;
         h1(p.n, 1)?;
@@ -346,7 +346,7 @@ impl Study for H2Bound {
     }
     fn point(&self, p: &H2Params) -> Result<H2Point, ModelError> {
         super::check_steps(p.steps)?;
-        super::check_size("n", p.n, p.n as u64, p.steps)?;
+        super::check_size(("n", p.n), ("n", p.n as u64), p.steps)?;
         h2_paper(p.n, 1)?;
         Ok(H2Point { n: p.n, steps: p.steps, scheme: p.scheme })
     }

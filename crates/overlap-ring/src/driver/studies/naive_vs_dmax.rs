@@ -84,7 +84,7 @@ impl Study for NaiveVsDmax {
             return Err(crate::Error::EmptyHost.into());
         }
         super::check_steps(params.steps)?;
-        super::check_size("n", params.n, params.n as u64, params.steps)?;
+        super::check_size(("n", params.n), ("n", params.n as u64), params.steps)?;
         let law = DelayLaw::TwoLevel { long: params.d_long, p_long: params.p_long };
         law.validate()?;
         Ok(Point { n: params.n, steps: params.steps, law, program: params.program })

@@ -79,12 +79,13 @@ impl Study for SingleLongLink {
             let rule = "k_max >= 1 with c = 3 so that the root split overlaps";
             return Err(ParamError::new("n", rule, n).into());
         }
-        // The run's guest has a cell per processor (load one) and runs for 20 OVERLAP cycles
-        // of 2 m + 2 steps (`run`), so its pebbles grow like n^2 / log n: n = 2^16 (m = 512)
-        // is about 1.3 * 10^9, n = 2^17 past the limit.
+        // The guest has a cell per processor (load one); `run` simulates it for 10 and for 20
+        // OVERLAP cycles of 2 m + 2 steps, with OVERLAP and with naive, 60 cycles in all, so
+        // the point's pebbles grow like n^2 / log n: n = 2^15 (m = 256) is about 10^9, n = 2^16
+        // past the limit.
         let mm = m(km, 1);
-        let steps = 20 * (2 * mm.unsigned_abs() + 2);
-        super::check_size("n", n, n as u64, steps)?;
+        let steps = 60 * (2 * mm.unsigned_abs() + 2);
+        super::check_size(("n", n), ("n", n as u64), steps)?;
         let mut delays = vec![1; n - 1];
         delays[n / 2 - 1] = params.d_long;
         let host = Host::new(n, delays, log_n(n))?;
@@ -181,14 +182,16 @@ impl Study for SingleLongLink {
 mod tests {
     use super::*;
 
-    /// n = 2^16: L = 16, k_max = 10 (2^10 <= 2^16 / 48 < 2^11), m = 512, 20 (2 * 512 + 2) =
-    /// 20,520 steps of 2^16 cells: 1,344,798,720 pebbles, below 2^31. n = 2^17: k_max = 11,
-    /// m = 1024, 41,000 steps: 5,373,952,000 pebbles, refused before the host is built.
+    /// The point's four simulations take 10 + 20 cycles each for OVERLAP and naive, 60 cycles
+    /// of 2m + 2 steps. n = 2^15: L = 15, k_max = 9 (2^9 <= 2^15 / 45 < 2^10), m = 256,
+    /// 60 (2 * 256 + 2) = 30,840 steps of 2^15 cells: 1,010,565,120 pebbles, below 2^31.
+    /// n = 2^16: k_max = 10, m = 512, 61,560 steps: 4,034,396,160 pebbles, refused before the
+    /// host is built.
     #[test]
     fn refuses_past_the_pebble_limit() {
         let point = |n| SingleLongLink.point(&Params { n, d_long: 100 });
-        assert!(point(1 << 16).is_ok());
-        let err = point(1 << 17).unwrap_err().to_string();
-        assert!(err.contains("pebbles") && err.contains("5373952000"), "{err}");
+        assert!(point(1 << 15).is_ok());
+        let err = point(1 << 16).unwrap_err().to_string();
+        assert!(err.contains("pebbles") && err.contains("4034396160"), "{err}");
     }
 }

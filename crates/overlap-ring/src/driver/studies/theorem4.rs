@@ -112,7 +112,7 @@ impl Study for Theorem4 {
             Scheme::Trapezoid => (p.n as u64).saturating_mul(r_of(u64::from(p.d))),
             Scheme::Naive => p.n as u64,
         };
-        super::check_size("n", p.n, cells, p.steps)?;
+        super::check_size(("n", p.n), ("n", cells), p.steps)?;
         let host = Host::new(p.n, vec![p.d; p.n - 1], p.bandwidth)?;
         let plan = match p.scheme {
             Scheme::Trapezoid => crate::trapezoid::plan(p.n, u64::from(p.d))?,

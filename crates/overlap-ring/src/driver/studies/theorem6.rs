@@ -54,7 +54,7 @@ impl Study for Theorem6 {
             let rule = "size >= 24 (n large enough for OVERLAP with c = 3)";
             return Err(ParamError::new("size", rule, p.size).into());
         }
-        super::check_size("size", p.size as usize, u64::from(p.size), p.steps)?;
+        super::check_size(("size", p.size as usize), ("size", u64::from(p.size)), p.steps)?;
         let law = DelayLaw::Uniform { d: p.d };
         law.validate()?;
         Ok(Point { size: p.size, law, steps: p.steps })

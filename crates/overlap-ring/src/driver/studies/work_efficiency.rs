@@ -139,7 +139,7 @@ impl Study for WorkEfficiency {
             return Err(ParamError::new("n", "n >= 8", p.n).into());
         }
         // Blocked OVERLAP holds at most n b guest columns (n' <= n).
-        super::check_size("b", p.n, (p.n as u64).saturating_mul(p.b as u64), p.steps)?;
+        super::check_size(("n", p.n), ("b", (p.n as u64).saturating_mul(p.b as u64)), p.steps)?;
         let c = C::new(3, 1)?;
         crate::overlap::k_max(p.n, c)?;
         let host = host_of(p.n, p.host)?;
