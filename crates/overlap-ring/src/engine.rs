@@ -53,7 +53,8 @@ use crate::plan::Plan;
 use link::DirectedLink;
 use measured::{Figures, Stats, Totals};
 use order::Order;
-use proc::{Incoming, Proc, window_width};
+pub(crate) use proc::window_width;
+use proc::{Incoming, Proc};
 use routes::{Routes, Stream, routes};
 use timeline::Trace;
 

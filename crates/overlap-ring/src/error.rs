@@ -38,6 +38,19 @@ pub enum Error {
         /// The link index.
         link: usize,
     },
+    /// A graph host whose embedded array link crosses tree edges (at most 3, Fact 3) whose
+    /// delays sum past the largest link delay.
+    #[error(
+        "delays of a graph host: array link {link} of the embedding crosses tree edges whose delays sum to {sum}, past the largest link delay {max} (2^32 - 1)"
+    )]
+    RouteDelayTooLarge {
+        /// The array link (0-based).
+        link: usize,
+        /// The sum of its route's delays.
+        sum: u64,
+        /// The largest link delay.
+        max: u32,
+    },
     /// `B = 0`.
     #[error("bandwidth must be >= 1 (got bandwidth=0)")]
     ZeroBandwidth,

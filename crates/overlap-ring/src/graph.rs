@@ -228,6 +228,11 @@ impl Embedding {
     /// Kruskal's by `(delay, edge id)`, rooted at vertex 0, children by increasing id; the order
     /// is `S(root)` with `S(v) = [v] ++ S(c_1) ++ ..` at even depth and `S(c_1) ++ .. ++ [v]`
     /// at odd depth (iterative: no recursion on deep trees).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ZeroBandwidth`] for `B = 0`; [`Error::RouteDelayTooLarge`] when an array
+    /// link's tree path has delays summing past `u32::MAX` (a link delay's range).
     pub fn new(host: &GraphHost, bandwidth: u32) -> Result<Self> {
         if bandwidth == 0 {
             return Err(Error::ZeroBandwidth);
@@ -290,9 +295,12 @@ impl Embedding {
         let mut routes = Vec::with_capacity(n.saturating_sub(1));
         let mut vertices = Vec::with_capacity(n.saturating_sub(1));
         let mut array_delays = Vec::with_capacity(n.saturating_sub(1));
-        for w in order.windows(2) {
+        for (link, w) in order.windows(2).enumerate() {
             let (path_edges, path_vertices) = tree_path(&parent, &depth, w[0], w[1]);
-            array_delays.push(path_edges.iter().map(|&e| host.delays[e as usize]).sum());
+            let sum: u64 = path_edges.iter().map(|&e| u64::from(host.delays[e as usize])).sum();
+            let delay = u32::try_from(sum)
+                .map_err(|_| Error::RouteDelayTooLarge { link, sum, max: u32::MAX })?;
+            array_delays.push(delay);
             routes.push(path_edges);
             vertices.push(path_vertices);
         }

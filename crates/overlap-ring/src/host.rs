@@ -45,10 +45,17 @@ impl Host {
         Ok(Self { delays, bandwidth })
     }
 
-    /// A host of `n` processors whose delays are drawn from `law` on netcore's linear array.
+    /// A host of `n` processors whose delays are drawn from `law` on netcore's linear array
+    /// (a single processor has no link to draw, as with explicit `delays = []`).
     pub fn from_law(n: usize, law: &DelayLaw, bandwidth: u32, rng: &mut SimRng) -> Result<Self> {
-        if n == 0 {
-            return Err(Error::EmptyHost);
+        match (n, law) {
+            (0, _) => return Err(Error::EmptyHost),
+            (1, DelayLaw::Explicit { delays }) => return Self::new(1, delays.clone(), bandwidth),
+            (1, _) => {
+                law.validate()?;
+                return Self::new(1, Vec::new(), bandwidth);
+            }
+            _ => {}
         }
         let topo = Topology::linear_array(n as u32)?;
         let delays = LinkDelays::from_law(&topo, law, rng)?;

@@ -20,7 +20,7 @@ static ALLOCATOR: PeakAlloc = PeakAlloc;
 const MAX_OVER: f64 = 4.0;
 
 /// One config per plan kind, sized so that the per-column state dominates the heap.
-const CASES: [(&str, &str); 7] = [
+const CASES: [(&str, &str); 8] = [
     (
         "naive",
         "algorithm = \"naive\"\nn = 131072\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 131072",
@@ -34,6 +34,12 @@ const CASES: [(&str, &str); 7] = [
         "algorithm = \"overlap\"\nn = 65536\nbandwidth = 1\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 65536",
     ),
     ("trapezoid", "algorithm = \"trapezoid\"\nn = 16384\n[delays]\nlaw = \"uniform\"\nd = 100"),
+    // Long phases: r = 128 rows on 384 held columns per processor, the windows (50 MB) far
+    // above the columns (4 MB).
+    (
+        "trapezoid, long phases",
+        "algorithm = \"trapezoid\"\nn = 64\n[delays]\nlaw = \"uniform\"\nd = 16384",
+    ),
     (
         "composite",
         "algorithm = \"composite\"\nn = 131072\n[delays]\nlaw = \"pareto\"\nalpha = 1.2\ncap = 131072",

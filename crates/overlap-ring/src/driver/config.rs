@@ -86,7 +86,7 @@ pub struct ConfigText {
     /// Graph hosts: an explicit edge list `[[u, v], ..]` on vertices `0..n` (with explicit
     /// delays, one per edge); without it the graph is drawn at random.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub edges: Option<Vec<[u32; 2]>>,
+    pub edges: Option<Vec<Edge>>,
     /// Delay law of the host links (array, ring and graph hosts; the named hosts `h1`, `h2`
     /// have their own).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -97,6 +97,21 @@ pub struct ConfigText {
     /// Print the per-pebble timeline (small runs only: guest cells x steps <= [`MAX_TIMELINE`]).
     #[serde(default)]
     pub timeline: bool,
+}
+
+/// An edge `[u, v]` of a graph host given by its edges: exactly two vertices (a list of any
+/// other length is a parse error naming the key and line, never truncated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Edge(pub [u32; 2]);
+
+impl<'de> Deserialize<'de> for Edge {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        let ends = Vec::<u32>::deserialize(deserializer)?;
+        <[u32; 2]>::try_from(ends.as_slice()).map(Edge).map_err(|_| {
+            serde::de::Error::invalid_length(ends.len(), &"an edge [u, v] of exactly two vertices")
+        })
+    }
 }
 
 /// The simulation schemes a config names.
@@ -449,16 +464,57 @@ fn check_guest_of(config: &Config, host: &Host, timeline: bool) -> Result<()> {
     check_guest(field, host.n() as u64, cells, config.steps, timeline)
 }
 
+/// Bytes of the processors' windows of pebble values (`crate::engine`: every held column
+/// keeps `l + 1` rows, rounded up to a power of two): `held x width x value`, a value being
+/// one cell (linear guest), a pair of cells (folded ring) or a super-column of `rows` cells
+/// (grid). A scheme with long phases (trapezoid: `l = r = floor(sqrt d_max)` rows on `3r`
+/// held columns; 2-D guests: `W` rows on `3W` columns) holds about `3 l^2` values per
+/// processor, which the per-column estimate does not see.
+fn window_bytes(plan: &Plan, guest: Guest) -> u64 {
+    let cell = std::mem::size_of::<crate::guest::Value>() as u64;
+    let value = match guest {
+        Guest::Linear(_) => cell,
+        Guest::Ring(_) => 2 * cell,
+        Guest::Grid { rows } => (std::mem::size_of::<Vec<crate::guest::Value>>() as u64)
+            .saturating_add(cell.saturating_mul(rows.unwrap_or(plan.n_cols) as u64)),
+    };
+    let width = crate::engine::window_width(plan.phase) as u64;
+    (plan.held_total() as u64).saturating_mul(width).saturating_mul(value)
+}
+
+/// The memory estimate of a planned run: the columns' and steps' estimate of
+/// [`check_guest_of`] plus the plan's [`window_bytes`].
+fn planned_bytes(config: &Config, host: &Host, plan: &Plan) -> (&'static str, u64) {
+    let (field, cells) = guest_cells(config, host);
+    let columns = memory_estimate(host.n() as u64, cells, config.steps);
+    // The phase length, which sets the windows, comes from the delays (trapezoid, composite)
+    // or from the 2-D guest's side (`cols`).
+    let field = match config.scheme {
+        Scheme::Trapezoid | Scheme::Composite { .. } => "delays",
+        _ => field,
+    };
+    (field, columns.saturating_add(window_bytes(plan, config.guest)))
+}
+
+/// Refuses a planned run whose [`planned_bytes`] exceed the memory limit, before the engine
+/// allocates its windows (`docs/models/overlap-ring.md`, Limits).
+fn check_planned(config: &Config, host: &Host, plan: &Plan) -> Result<()> {
+    let (field, bytes) = planned_bytes(config, host, plan);
+    netcore::limits::check(field, bytes, netcore::limits::DEFAULT_MEMORY, "bytes (estimated)")?;
+    Ok(())
+}
+
 /// The memory estimate of `config`'s run in bytes (`docs/models/overlap-ring.md`, Limits), as
-/// checked before the plan is allocated: builds the host, sizes the guest.
+/// checked before the engine allocates its state: builds the host and the plan, sizes the
+/// guest and the windows.
 ///
 /// # Errors
 ///
-/// Those of [`host_of`].
+/// Those of [`host_of`] and of the scheme's plan.
 pub fn estimated_bytes(config: &Config) -> Result<u64> {
     let host = host_of(config)?.array;
-    let (_, cells) = guest_cells(config, &host);
-    Ok(memory_estimate(host.n() as u64, cells, config.steps))
+    let (plan, _) = plan_of(config, &host)?;
+    Ok(planned_bytes(config, &host, &plan).1)
 }
 
 /// The guest cells of `config` on `host`, as the scheme sizes it (an upper bound where the
@@ -546,7 +602,7 @@ impl TryFrom<ConfigText> for Config {
             (HostKind::Array, _, Some(law)) => HostSpec::Array(law),
             (HostKind::Ring, _, Some(law)) => HostSpec::Ring(law),
             (HostKind::Graph, Some(edges), Some(DelayLaw::Explicit { delays })) => {
-                HostSpec::Graph { edges: edges.iter().map(|&[u, v]| (u, v)).collect(), delays }
+                HostSpec::Graph { edges: edges.iter().map(|&Edge([u, v])| (u, v)).collect(), delays }
             }
             (HostKind::Graph, Some(_), _) => return Err(Error::EdgesNeedExplicitDelays),
             (HostKind::Graph, None, Some(DelayLaw::Explicit { .. })) => {
@@ -757,6 +813,7 @@ pub(crate) fn run_planned(config: &Config, timeline: bool) -> Result<(Report, Pl
     let BuiltHost { array: host, graph, named } = host_of(config)?;
     check_guest_of(config, &host, timeline)?;
     let (plan, extras) = plan_of(config, &host)?;
+    check_planned(config, &host, &plan)?;
     let fabric: &dyn Fabric = match &graph {
         Some((_, e)) => e,
         None => &host,

@@ -53,6 +53,12 @@ fn single_processor_does_all_work() {
     let run = naive::simulate(&host, 3, &Program::Sum, 4).unwrap();
     assert!(run.verified);
     assert_eq!((run.host_steps, run.messages, run.load), (12, 0, 3));
+    // A delay law on one processor draws no link: the same host as explicit `delays = []`.
+    let law = netcore::delay::DelayLaw::Uniform { d: 2 };
+    let drawn = Host::from_law(1, &law, 1, &mut netcore::rng::seeded(0, 0)).unwrap();
+    assert_eq!(drawn, host);
+    let zero = netcore::delay::DelayLaw::Uniform { d: 0 };
+    assert!(Host::from_law(1, &zero, 1, &mut netcore::rng::seeded(0, 0)).is_err());
 }
 
 #[test]
