@@ -159,6 +159,30 @@ impl Error {
     pub fn param(field: &'static str, rule: impl Into<String>, got: impl ToString) -> Self {
         Error::Param { field, rule: rule.into(), got: got.to_string() }
     }
+
+    /// The same error naming `to` where it named `from`: a size that a caller's own field
+    /// sets (a library program's `n` is a `pram` config's `size`; the HMOS's `m` is set by
+    /// the program).
+    #[must_use]
+    pub fn renamed(self, from: &str, to: &'static str) -> Self {
+        match self {
+            Error::Param { field, rule, got } if field == from => {
+                Error::Param { field: to, rule, got }
+            }
+            Error::TooLarge(e) if e.field == from => {
+                Error::TooLarge(netcore::limits::TooLarge { field: to, ..e })
+            }
+            // The interpreter's rules name their own field too ("n is a power of two").
+            Error::Pram(PramError::InvalidConfig { field, rule, got }) if field == from => {
+                let rule = match rule.strip_prefix(from).filter(|rest| rest.starts_with(' ')) {
+                    Some(rest) => format!("{to}{rest}"),
+                    None => rule.to_string(),
+                };
+                Error::Param { field: to, rule, got }
+            }
+            e => e,
+        }
+    }
 }
 
 impl Classify for Error {

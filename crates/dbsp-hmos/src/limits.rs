@@ -34,6 +34,13 @@ pub const PRAM_BYTES_PER_PACKET: u64 = 128;
 /// array, the interpreter's conflict table).
 pub const PRAM_BYTES_PER_CELL: u64 = 32;
 
+/// Bytes per D-BSP superstep of a `pram` run's ledger: one record (label, phase, level, work,
+/// h, messages: about 107 B) with the records' vector doubling, and the protocol's statistics
+/// per global step: 250 measured per superstep (a file looping over one read by each of 8
+/// PPUs, n = 8, 2,000 and 8,000 global steps: 10.3 kB more peak per global step of 41
+/// supersteps).
+pub const PRAM_BYTES_PER_SUPERSTEP: u64 = 320;
+
 /// The most work units (processor-supersteps plus packet-supersteps, see [`pram_work`]) a
 /// `pram` run may take: about 36 minutes at the slowest measured rate, 8 M units/s.
 pub const MAX_PRAM_WORK: u64 = 1 << 34;
@@ -128,6 +135,40 @@ pub fn program_bytes(cells: u64, ppus: u64, n: u32, r: u32, k: u32) -> (&'static
 /// [`DEFAULT_MEMORY`].
 pub fn check_program_memory(cells: u64, ppus: u64, n: u32, r: u32, k: u32) -> Result<(), TooLarge> {
     let (field, bytes) = program_bytes(cells, ppus, n, r, k);
+    check(field, bytes, DEFAULT_MEMORY, BYTES)
+}
+
+/// An upper bound on the D-BSP supersteps the access protocol takes per global step on
+/// `n = 2^L` processors with `k` HMOS levels: `6 (k + 1) (L + 1)^2` (every selection
+/// iteration's culling rounds and the stages' sorts and routings take `O(L^2)` supersteps;
+/// at most `4.8 (k + 1) (L + 1)^2` measured, at `L = 3` with culling forced at its last
+/// round; `tests/it/protocol.rs` holds the bound on every selection and delivery).
+pub fn supersteps_per_step(n: u32, k: u32) -> u64 {
+    let log_n = u64::from(n.max(1).ilog2());
+    6 * (u64::from(k) + 1) * (log_n + 1) * (log_n + 1)
+}
+
+/// The memory estimate of a `pram` run once the reference run has counted its `g` global
+/// steps: [`program_bytes`] plus the ledger's [`PRAM_BYTES_PER_SUPERSTEP`] for each of its at
+/// most `g` [`supersteps_per_step`]; the ledger's part names `size` (the program sets `g`).
+pub fn run_bytes(cells: u64, ppus: u64, g: u64, n: u32, r: u32, k: u32) -> (&'static str, u64) {
+    let (field, program) = program_bytes(cells, ppus, n, r, k);
+    let ledger =
+        g.saturating_mul(supersteps_per_step(n, k)).saturating_mul(PRAM_BYTES_PER_SUPERSTEP);
+    let field = if ledger >= program { "size" } else { field };
+    (field, program.saturating_add(ledger))
+}
+
+/// Refuses a `pram` run whose [`run_bytes`] exceed [`DEFAULT_MEMORY`].
+pub fn check_run_memory(
+    cells: u64,
+    ppus: u64,
+    g: u64,
+    n: u32,
+    r: u32,
+    k: u32,
+) -> Result<(), TooLarge> {
+    let (field, bytes) = run_bytes(cells, ppus, g, n, r, k);
     check(field, bytes, DEFAULT_MEMORY, BYTES)
 }
 

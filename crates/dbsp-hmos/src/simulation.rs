@@ -157,12 +157,14 @@ impl PramParams {
 
     /// `algorithm`'s library program of `size` with the input of `seed`, refused first if its
     /// memory estimate on this machine and memory is past the crate's stated limits
-    /// ([`limits::check_pram_memory`]).
+    /// ([`limits::check_pram_memory`]) or its HMOS breaks a rule or limit; every error names
+    /// `size` where the size is at fault.
     ///
     /// # Errors
     ///
-    /// [`Error::TooLarge`] past the limits (`docs/models/dbsp-hmos.md`, Limits);
-    /// [`Error::Pram`] if the program cannot be built at `size`.
+    /// [`Error::TooLarge`] past the limits (`docs/models/dbsp-hmos.md`, Limits), the HMOS's
+    /// errors of [`HmosConfig::with_graph`], [`Error::Pram`] if the program cannot be built
+    /// at `size`.
     pub fn library_instance(
         &self,
         algorithm: Algorithm,
@@ -170,18 +172,31 @@ impl PramParams {
         seed: u64,
     ) -> Result<Instance, Error> {
         limits::check_pram_memory(algorithm, size, self.n(), self.r, self.k)?;
-        Ok(algorithm.instance(size, seed)?)
+        self.check_hmos(limits::library_cells(algorithm, size))
+            .map_err(|e| e.renamed("m", "size"))?;
+        algorithm.instance(size, seed).map_err(|e| Error::from(e).renamed("n", "size"))
     }
 
-    /// Refuses, before it is built or run, a program of the user's own (its `M` cells and
-    /// `S_max` PPUs) whose run would exceed the limits.
+    /// Refuses, before it is run, a program of the user's own (its `M` cells and `S_max`
+    /// PPUs) whose run would exceed the limits or whose HMOS of `max(M, n)` variables breaks
+    /// a rule or limit.
     ///
     /// # Errors
     ///
-    /// [`Error::TooLarge`] past the limits (`docs/models/dbsp-hmos.md`, Limits).
+    /// [`Error::TooLarge`] past the limits (`docs/models/dbsp-hmos.md`, Limits), the HMOS's
+    /// errors of [`HmosConfig::with_graph`].
     pub fn check_program(&self, program: &Program) -> Result<(), Error> {
         let ppus = u64::from(program.ppus());
-        Ok(limits::check_program_memory(program.mem(), ppus, self.n(), self.r, self.k)?)
+        limits::check_program_memory(program.mem(), ppus, self.n(), self.r, self.k)?;
+        self.check_hmos(program.mem()).map_err(|e| e.renamed("m", "size"))
+    }
+
+    /// Checks the HMOS over `max(cells, n)` variables that [`simulate`] would build, before
+    /// anything is built (its level-0 graph's limit names `m`).
+    fn check_hmos(&self, cells: u64) -> Result<(), Error> {
+        let n = u64::from(self.n());
+        HmosConfig::with_graph(n, cells.max(n), self.r, self.k, self.seed, self.level0)?;
+        Ok(())
     }
 }
 
@@ -234,17 +249,24 @@ pub struct PramReport {
     pub verified: bool,
 }
 
-/// A PRAM simulation run: its report, the D-BSP ledger of the protocol and the parameters
-/// its costs are priced with (the machine's, or level 0's at every level for
-/// [`Pricing::FlatBsp`]).
+/// A PRAM simulation run: its report, the memory that served it (whose ledger holds the
+/// protocol's D-BSP trace) and the parameters its costs are priced with (the machine's, or
+/// level 0's at every level for [`Pricing::FlatBsp`]).
 #[derive(Debug)]
 pub struct PramRun {
     /// The report.
     pub report: PramReport,
-    /// The protocol's ledger, one phase per part of every protocol round.
-    pub ledger: Ledger,
+    /// The memory, kept for its ledger (one record per superstep: not copied).
+    memory: HmosMemory,
     /// The parameters the report's costs are priced with.
     pub priced: DbspParams,
+}
+
+impl PramRun {
+    /// The protocol's ledger, one phase per part of every protocol round.
+    pub fn ledger(&self) -> &Ledger {
+        self.memory.ledger()
+    }
 }
 
 /// Runs the library program `instance` on the D-BSP of `params` with the HMOS access
@@ -269,8 +291,8 @@ pub struct PramRun {
 ///
 /// # Errors
 ///
-/// - [`Error::TooLarge`] past the crate's stated work limit (`docs/models/dbsp-hmos.md`,
-///   Limits);
+/// - [`Error::TooLarge`] past the crate's stated work or memory limit, the latter with the
+///   ledger of the program's global steps (`docs/models/dbsp-hmos.md`, Limits);
 /// - [`Error::Param`], [`Error::EvenRedundancy`], [`Error::RedundancyTooLarge`],
 ///   [`Error::TooFewVariables`], [`Error::KTooLarge`] or [`Error::PolarityUnavailable`] for
 ///   an `r`, `k` or `level0` the HMOS cannot build;
@@ -282,6 +304,8 @@ pub fn simulate(params: &PramParams, instance: &Instance) -> Result<PramRun, Err
     // The plain reference run gives the global steps and work the work estimate needs.
     let plain = run(program, &instance.input, &Limits::default())?;
     limits::check_pram_work(plain.cost.g, plain.cost.w, params.n(), r, k)?;
+    let ppus = u64::from(program.ppus());
+    limits::check_run_memory(program.mem(), ppus, plain.cost.g, params.n(), r, k)?;
     let n = u64::from(params.n());
     let m = program.mem().max(n);
     let hmos = Hmos::build(&HmosConfig::with_graph(n, m, r, k, params.seed, params.level0)?)?;
@@ -330,7 +354,7 @@ pub fn simulate(params: &PramParams, instance: &Instance) -> Result<PramRun, Err
         delta_max: summary.delta_max,
         verified: true,
     };
-    Ok(PramRun { report, ledger: ledger.clone(), priced })
+    Ok(PramRun { report, memory, priced })
 }
 
 /// The protocol rounds' statistics summed up for a [`PramReport`]: the culling per selection

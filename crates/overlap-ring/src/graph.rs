@@ -298,8 +298,11 @@ impl Embedding {
         for (link, w) in order.windows(2).enumerate() {
             let (path_edges, path_vertices) = tree_path(&parent, &depth, w[0], w[1]);
             let sum: u64 = path_edges.iter().map(|&e| u64::from(host.delays[e as usize])).sum();
-            let delay = u32::try_from(sum)
-                .map_err(|_| Error::RouteDelayTooLarge { link, sum, max: u32::MAX })?;
+            let delay = u32::try_from(sum).map_err(|_| Error::RouteDelayTooLarge {
+                link,
+                sum,
+                max: u32::MAX,
+            })?;
             array_delays.push(delay);
             routes.push(path_edges);
             vertices.push(path_vertices);

@@ -163,37 +163,57 @@ impl PramConfig {
 }
 
 /// Runs the program of `config` with the HMOS access protocol as its global memory (Sections
-/// 3-4, [`simulate`]): its report, ledger and the pricing its costs use. A library program is
-/// checked against its plain-Rust reference; a file against its `expect`, or else against the
-/// reference interpreter's final memory.
+/// 3-4, [`simulate`]): its report, ledger and the pricing its costs use. A library program
+/// (`algorithm` with `size`) is checked against its plain-Rust reference; a file (with
+/// `input` and optionally `expect`) against its `expect`, or else against the reference
+/// interpreter's final memory. Fields of the other source are refused, and every error names
+/// this config's fields (`size` or `file` where the program's size is at fault).
 pub(crate) fn pram_run(config: &PramConfig, file: &ConfigFile<'_>) -> Result<PramRun, ModelError> {
     let params = config.params()?;
-    let instance = match (config.algorithm, config.size) {
-        (Some(algorithm), Some(size)) if config.file.is_none() => {
-            params.library_instance(algorithm, size, config.seed)?
+    let (instance, field) = match (config.algorithm, &config.file) {
+        (Some(_), Some(path)) => {
+            let rule = "not given with algorithm (the program is a library algorithm or a file)";
+            return Err(Error::param("file", rule, path.display()).into());
         }
-        (Some(_), None) if config.file.is_none() => {
-            return Err(
-                netcore::study::ParamError::new("size", "given with algorithm", "none").into()
-            );
+        (None, None) => {
+            let rule = "given, or file (the program to run)";
+            return Err(Error::param("algorithm", rule, "neither").into());
         }
-        _ => {
+        (Some(algorithm), None) => {
+            let only_file = "given with file only (a library program makes its own input and is \
+                             checked against its plain-Rust reference)";
+            if config.input.is_some() {
+                return Err(Error::param("input", only_file, "a list").into());
+            }
+            if config.expect.is_some() {
+                return Err(Error::param("expect", only_file, "a table").into());
+            }
+            let size =
+                config.size.ok_or_else(|| Error::param("size", "given with algorithm", "none"))?;
+            (params.library_instance(algorithm, size, config.seed)?, "size")
+        }
+        (None, Some(path)) => {
+            if let Some(size) = config.size {
+                let rule =
+                    "given with algorithm only (a file's program declares its own .mem and .ppus)";
+                return Err(Error::param("size", rule, size).into());
+            }
             let loaded = netcore::driver::pram::PramConfig {
-                program: config.algorithm,
-                n: config.size,
+                program: None,
+                n: None,
                 seed: config.seed,
-                file: config.file.clone(),
+                file: Some(path.clone()),
                 input: config.input.clone(),
                 variant: None,
                 max_steps: None,
                 expect: config.expect.clone(),
             }
             .load(file)?;
-            params.check_program(&loaded.program)?;
-            loaded.instance()?
+            params.check_program(&loaded.program).map_err(|e| e.renamed("size", "file"))?;
+            (loaded.instance()?, "file")
         }
     };
-    Ok(simulate(&params, &instance)?)
+    Ok(simulate(&params, &instance).map_err(|e| e.renamed("size", field))?)
 }
 
 fn one() -> u32 {

@@ -68,9 +68,15 @@ pub struct HmosReport {
 }
 
 fn run_hmos(config: &HmosBuildConfig) -> Result<RunReport, ModelError> {
-    let hc =
-        HmosConfig::with_graph(config.n, config.m, config.r, config.k, config.seed, config.level0)?
-            .with_sizes(config.sizes)?;
+    let hc = HmosConfig::with_graph_and_sizes(
+        config.n,
+        config.m,
+        config.r,
+        config.k,
+        config.seed,
+        config.level0,
+        config.sizes,
+    )?;
     // The capacities visit every edge of the level-0 graph: a computed one takes m <= 2^40.
     crate::limits::check_placement_work(config.n, config.m, config.r, config.k)
         .map_err(Error::from)?;

@@ -52,5 +52,5 @@ pub fn pram_picture(c: &PramConfig, run: &PramRun) -> Result<Picture, ModelError
         report.pram_g,
         report.supersteps
     );
-    Ok(ledger_picture(&run.ledger, c.n, &run.priced, title)?)
+    Ok(ledger_picture(run.ledger(), c.n, &run.priced, title)?)
 }

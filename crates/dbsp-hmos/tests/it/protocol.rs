@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use dbsp_hmos::hmos::k_max;
+use dbsp_hmos::limits::supersteps_per_step;
 use dbsp_hmos::protocol::{Delivery, HmosMemory, Selection};
 use netcore::bsp::DbspParams;
 use netcore::pram::{Access, AccessKind, ArrayMemory, FetchOp, GlobalMemory};
@@ -42,7 +43,9 @@ proptest! {
 
     /// Every read and fetch returns what the reference array returns, and the contents agree
     /// after every step, for n in {8, 64}, every k <= k_max(n), r in {1, 3, 5}, naive or
-    /// culled selection (every level) and staged, two-phase or greedy delivery.
+    /// culled selection (every level; the last culling forced at its final round) and staged,
+    /// two-phase or greedy delivery; every step takes at most the supersteps the memory
+    /// estimate prices its ledger with (`limits::supersteps_per_step`).
     #[test]
     fn protocol_equals_reference(
         big in any::<bool>(),
@@ -54,7 +57,7 @@ proptest! {
         double in any::<bool>(),
         hot in any::<bool>(),
         seed in any::<u64>(),
-        cull in 0_u8..3,
+        cull in 0_u8..4,
         steps in prop::collection::vec(
             (0_u8..3, prop::collection::vec((any::<u64>(), -50_i64..50), 1..20)), 1..6),
     ) {
@@ -67,7 +70,8 @@ proptest! {
         let selection = match cull {
             0 => Selection::Naive,
             1 => Selection::Cull { a: 0.5, eps: 0.5 },
-            _ => Selection::Cull { a: 2.0, eps: 0.3 },
+            2 => Selection::Cull { a: 2.0, eps: 0.3 },
+            _ => Selection::Cull { a: 1e-6, eps: 0.01 },
         };
         let mut hmos = HmosMemory::new(params, size, &input, r, k, seed, selection)
             .unwrap()
@@ -83,6 +87,8 @@ proptest! {
             prop_assert_eq!(hmos.contents(), array.contents());
         }
         prop_assert!(hmos.ledger().records.iter().filter_map(|r| r.level).all(|l| l <= n.ilog2()));
+        let bound = steps.len() as u64 * supersteps_per_step(n, k);
+        prop_assert!(hmos.ledger().supersteps() as u64 <= bound, "{} > {bound}", hmos.ledger().supersteps());
     }
 }
 

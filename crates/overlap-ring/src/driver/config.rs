@@ -106,7 +106,9 @@ pub struct ConfigText {
 pub struct Edge(pub [u32; 2]);
 
 impl<'de> Deserialize<'de> for Edge {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
         let ends = Vec::<u32>::deserialize(deserializer)?;
         <[u32; 2]>::try_from(ends.as_slice()).map(Edge).map_err(|_| {
             serde::de::Error::invalid_length(ends.len(), &"an edge [u, v] of exactly two vertices")
@@ -602,7 +604,10 @@ impl TryFrom<ConfigText> for Config {
             (HostKind::Array, _, Some(law)) => HostSpec::Array(law),
             (HostKind::Ring, _, Some(law)) => HostSpec::Ring(law),
             (HostKind::Graph, Some(edges), Some(DelayLaw::Explicit { delays })) => {
-                HostSpec::Graph { edges: edges.iter().map(|&Edge([u, v])| (u, v)).collect(), delays }
+                HostSpec::Graph {
+                    edges: edges.iter().map(|&Edge([u, v])| (u, v)).collect(),
+                    delays,
+                }
             }
             (HostKind::Graph, Some(_), _) => return Err(Error::EdgesNeedExplicitDelays),
             (HostKind::Graph, None, Some(DelayLaw::Explicit { .. })) => {

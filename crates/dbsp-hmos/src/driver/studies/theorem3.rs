@@ -241,7 +241,7 @@ impl Study for Theorem3Study {
             m = polarity_largest_q(u64::from(n)).map_or(0, polarity_frames_count);
         }
         // Validates n, m, r, k <= k_max(n) and the graph's limits before any run.
-        HmosConfig::with_graph(u64::from(n), m, p.r, p.k, 0, p.level0)?.with_sizes(p.sizes)?;
+        HmosConfig::with_graph_and_sizes(u64::from(n), m, p.r, p.k, 0, p.level0, p.sizes)?;
         p.pattern.check_work(n, m, p.r, p.k)?;
         let selection = Selection::Cull { a: p.a, eps: p.eps }.check()?;
         let alpha_beta = check_alpha_beta(&p.alpha_beta)?;
@@ -262,8 +262,15 @@ impl Study for Theorem3Study {
     fn run(&self, point: &Theorem3Point, rng: &mut SimRng) -> Result<Vec<Theorem3Row>, ModelError> {
         let (n, m, k) = (point.n, point.m, point.k);
         let seed: u64 = rng.random_range(0..u64::MAX);
-        let config = HmosConfig::with_graph(u64::from(n), m, point.r, k, seed, point.level0)?
-            .with_sizes(point.sizes)?;
+        let config = HmosConfig::with_graph_and_sizes(
+            u64::from(n),
+            m,
+            point.r,
+            k,
+            seed,
+            point.level0,
+            point.sizes,
+        )?;
         let hmos = Hmos::build(&config)?;
         let params = DbspParams::power_law(n, 0.5, 0.5).map_err(Error::from)?;
         let vars = requested(&hmos, point.pattern, n, m, rng)?;
