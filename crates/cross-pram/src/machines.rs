@@ -121,7 +121,8 @@ impl MachineRun {
         // `t` is such a run's.
         self.slowdown = cost / self.t as f64;
         self.bound = bound;
-        self.over_bound = bound.map(|b| self.slowdown / b);
+        // A program without global steps has a zero bound (`G / T = 0`): no ratio to it.
+        self.over_bound = bound.filter(|&b| b > 0.0).map(|b| self.slowdown / b);
         self.verified = verified;
         self
     }
@@ -177,7 +178,14 @@ pub fn check_ppus(program: &netcore::pram::Program, n: u32) -> Result<(), ParamE
 /// (combining, network fetch order) but the hash seed `seed`, and FIFO delivery: cost = actor
 /// time; bound = `log2 N` (Theorem 2's `T log n` over `T`, with the routing's `log N` for
 /// `log n`: `docs/models/cross-pram.md`, Choice 5).
-pub fn actor_butterfly(instance: &Instance, seed: u64) -> Result<MachineRun, ModelError> {
+///
+/// A refusal names `field`, the config's field that sets the program (`n` for a library
+/// program, `file` for one's own), where actor-pram names its `[pram]` table.
+pub fn actor_butterfly(
+    instance: &Instance,
+    seed: u64,
+    field: &'static str,
+) -> Result<MachineRun, ModelError> {
     let config = ButterflyConfig { hash_seed: seed, ..ButterflyConfig::default() };
     let report = simulate_butterfly_actors(
         &instance.program,
@@ -185,7 +193,13 @@ pub fn actor_butterfly(instance: &Instance, seed: u64) -> Result<MachineRun, Mod
         &config,
         Scheduler::Fifo,
         &Limits::default(),
-    )?;
+    )
+    .map_err(|e| match e {
+        actor_pram::Error::TooLarge(t) if t.field.starts_with("pram") => {
+            actor_pram::Error::TooLarge(netcore::limits::TooLarge { field, ..t })
+        }
+        e => e,
+    })?;
     let mut row = MachineRun::new(Machine::ActorButterfly, u64::from(report.routers), &report.pram);
     // Fetch-and-ops served off pid order (combined, actor-pram's Choice 19) are checked by
     // the butterfly against the reference replaying their serialization; the instance's
@@ -212,28 +226,56 @@ pub fn actor_butterfly(instance: &Instance, seed: u64) -> Result<MachineRun, Mod
 /// study starts there.
 pub const LEVELS: u32 = 1;
 
+/// The D-BSP machine and memory of [`dbsp`] under `exponents`.
+fn dbsp_params(
+    n: u32,
+    seed: u64,
+    exponents: DbspExponents,
+) -> Result<PramParams, dbsp_hmos::Error> {
+    let (alpha, beta) = exponents.alpha_beta();
+    Ok(PramParams::new(n, alpha, beta)?
+        .with_scheme(Scheme::Hmos, None, None, Some(LEVELS))?
+        .with_seed(seed)
+        .with_selection(CULL)
+        .with_delivery(Delivery::default())
+        .with_pricing(Pricing::Dbsp))
+}
+
+/// Refuses, before any emulation runs, a program whose D-BSP runs would pass dbsp-hmos's
+/// limits (its memory with the ledger of the reference's `g` global steps,
+/// `docs/models/dbsp-hmos.md`, Limits), naming `field`: the D-BSP runs come after the actor
+/// butterfly, which could otherwise run for many minutes first.
+fn check_dbsp(
+    n: u32,
+    seed: u64,
+    (instance, field): (&Instance, &'static str),
+    g: u64,
+) -> Result<(), dbsp_hmos::Error> {
+    let params = dbsp_params(n, seed, DbspExponents::ALL[0])?;
+    let program = &instance.program;
+    params.check_program(program).map_err(|e| e.renamed("size", field))?;
+    let ppus = u64::from(program.ppus());
+    dbsp_hmos::limits::check_run_memory(program.mem(), ppus, g, n, params.r(), params.k())
+        .map_err(|e| dbsp_hmos::Error::from(e).renamed("size", field))
+}
+
 /// The D-BSP with the HMOS access protocol (Sections 3-4) on `n` processors for an instance of
 /// size `n`, [`LEVELS`] levels, `r = 3`, culling and staged delivery, priced with the
 /// `(alpha, beta)` of `exponents`: cost = the D-BSP cost of the whole run; bound =
 /// Theorem 3's cost per step times `G / T`. A wrong result fails the run
-/// ([`dbsp_hmos::Error::Mismatch`]).
+/// ([`dbsp_hmos::Error::Mismatch`]). A refusal names `field`, the config's field that sets
+/// the program (`n` or `file`), where dbsp-hmos names its `size`.
 pub fn dbsp(
     n: u32,
     seed: u64,
     exponents: DbspExponents,
-    instance: &Instance,
+    (instance, field): (&Instance, &'static str),
     reference: &Cost,
 ) -> Result<MachineRun, ModelError> {
     let (alpha, beta) = exponents.alpha_beta();
     let k = LEVELS;
-    let params = PramParams::new(n, alpha, beta)?
-        .with_scheme(Scheme::Hmos, None, None, Some(k))?
-        .with_seed(seed)
-        .with_selection(CULL)
-        .with_delivery(Delivery::default())
-        .with_pricing(Pricing::Dbsp);
-    params.check_program(&instance.program)?;
-    let report = simulate(&params, instance)?.report;
+    let params = dbsp_params(n, seed, exponents)?;
+    let report = simulate(&params, instance).map_err(|e| e.renamed("size", field))?.report;
     let row = MachineRun::new(Machine::Dbsp(exponents), u64::from(n), reference);
     let cost = report.comm + report.work as f64;
     let (per_step, _) = theorem3_bound(n, k, alpha, beta);
@@ -405,9 +447,11 @@ pub fn emulations(
     instance: &Instance,
     cost: &Cost,
 ) -> Result<Vec<MachineRun>, ModelError> {
-    let mut rows = vec![actor_butterfly(instance, seed)?];
+    let field = if algorithm.is_some() { "n" } else { "file" };
+    check_dbsp(n, seed, (instance, field), cost.g)?;
+    let mut rows = vec![actor_butterfly(instance, seed, field)?];
     for exponents in DbspExponents::ALL {
-        rows.push(dbsp(n, seed, exponents, instance, cost)?);
+        rows.push(dbsp(n, seed, exponents, (instance, field), cost)?);
     }
     rows.extend(hpram_flat(instance)?);
     if let Some(algorithm) = algorithm {

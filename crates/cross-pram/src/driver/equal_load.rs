@@ -120,7 +120,7 @@ impl Study for EqualLoadStudy {
     fn run(&self, point: &EqualLoadPoint, _: &mut SimRng) -> Result<Vec<MachineRun>, ModelError> {
         let instance = point.program.instance(point.n, point.seed)?;
         let (row, _) = reference(&instance)?;
-        Ok(vec![row, actor_butterfly(&instance, point.seed)?])
+        Ok(vec![row, actor_butterfly(&instance, point.seed, "n")?])
     }
     /// Theorem 2 per program (Baude, Section 5), with the same law and rivals as the study
     /// `cross-pram`'s claim, scored on this grid (`docs/models/cross-pram.md`, Claims).

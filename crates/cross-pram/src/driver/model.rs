@@ -220,9 +220,12 @@ fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, Mo
             row.procs,
             row.cost,
             row.slowdown,
-            match (row.bound, row.machine.bound_name()) {
-                (Some(b), Some(name)) => {
-                    format!("  (slowdown / bound {:.2}; bound {b:.2} = {name})", row.slowdown / b)
+            match (row.bound, row.over_bound, row.machine.bound_name()) {
+                (Some(b), Some(over), Some(name)) => {
+                    format!("  (slowdown / bound {over:.2}; bound {b:.2} = {name})")
+                }
+                (Some(b), None, Some(name)) => {
+                    format!("  (bound {b:.2} = {name}: no global step, no ratio)")
                 }
                 _ => String::new(),
             },

@@ -86,7 +86,7 @@ fn bad_points_name_field_and_rule() {
 #[test]
 fn the_seed_reaches_the_actor_hash() {
     let instance = Algorithm::PermutationRead.instance(64, 0).unwrap();
-    let run = |seed| actor_butterfly(&instance, seed).unwrap();
+    let run = |seed| actor_butterfly(&instance, seed, "n").unwrap();
     let (zero, one) = (run(0), run(1));
     assert!(zero.verified && one.verified, "{zero:?} {one:?}");
     // Actor times are whole events, so two different ones differ by at least 1.
