@@ -22,16 +22,15 @@ pub enum HpramError {
     },
     /// The general form's sizes do not sum to the parent's processors.
     #[error(
-        "{path}: partition sizes {sizes:?} must sum to the parent's {expected} processors (got {got})"
+        "{path}: partition sizes {sizes:?} must sum to the parent's {expected} processors (got {})",
+        sum(.sizes)
     )]
     PartitionSizeMismatch {
         /// The partition path.
         path: String,
         /// `P'`.
         expected: usize,
-        /// `Σ P_i`.
-        got: usize,
-        /// The sizes `P_i`.
+        /// The sizes `P_i`, whose sum the message gives.
         sizes: Vec<usize>,
     },
     /// The abbreviated form's `Q·P_i` differs from `P'`.
@@ -375,4 +374,9 @@ impl Classify for HpramError {
             | HpramError::BlockOverlap { .. } => Fault::Run,
         }
     }
+}
+
+/// `Σ P_i` exactly (in 128 bits: sizes from a config may sum past `usize`).
+fn sum(sizes: &[usize]) -> u128 {
+    sizes.iter().map(|&p| p as u128).sum()
 }

@@ -75,9 +75,21 @@ pub struct LevelRow {
     pub block: u64,
     /// `Σ T` over all sub-PRAMs of the level (work, not only the critical path; `u128`: a
     /// count-only run multiplies by up to `P` identical siblings).
+    #[serde(serialize_with = "wide")]
     pub work_t: u128,
     /// `Σ C` over all sub-PRAMs of the level.
+    #[serde(serialize_with = "wide")]
     pub work_c: u128,
+}
+
+/// A `u128` count as JSON writes it: a number up to `u64::MAX`, past it the decimal digits as
+/// a string (JSON numbers past 64 bits are not portable; a count-only run at `P = 2^63`
+/// reaches them), never rounded.
+pub(crate) fn wide<S: serde::Serializer>(count: &u128, serializer: S) -> Result<S::Ok, S::Error> {
+    match u64::try_from(*count) {
+        Ok(small) => serializer.serialize_u64(small),
+        Err(_) => serializer.collect_str(count),
+    }
 }
 
 /// A priced cost tree.

@@ -156,9 +156,10 @@ pub struct HpramConfig {
     /// The cost preset.
     #[serde(default)]
     pub preset: PresetName,
-    /// The synchronisation scale of hypercube and mesh2d.
-    #[serde(default)]
-    pub scale: SyncScale,
+    /// The synchronisation scale of hypercube, mesh2d and mesh2d-exact (default diam, shown
+    /// in the report's config with the other defaults; refused with another preset).
+    #[serde(default, serialize_with = "scale_or_default")]
+    pub scale: Option<SyncScale>,
     /// `[num, den]` of the power preset.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub power: Option<[u32; 2]>,
@@ -212,12 +213,33 @@ pub enum ExecMode {
 }
 netcore::display_config_name!(ExecMode);
 
+/// The scale a config runs with, as its report shows it: the default when not given.
+fn scale_or_default<S: serde::Serializer>(
+    scale: &Option<SyncScale>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    scale.unwrap_or_default().serialize(serializer)
+}
+
 /// A config field that breaks its rule.
 pub(crate) fn bad(field: &'static str, rule: &'static str, got: impl ToString) -> HpramError {
     HpramError::InvalidConfig { field, rule, got: got.to_string() }
 }
 
 impl HpramConfig {
+    /// Refuses a root sub-model's `arbitrary_seed` under an access rule other than
+    /// `crcw-arbitrary`, where no winner is drawn.
+    pub fn check_model(&self) -> Result<(), HpramError> {
+        match self.model {
+            Some(SubModel { access, arbitrary_seed: Some(seed), .. })
+                if access != netcore::pram::Variant::CrcwArbitrary =>
+            {
+                Err(bad("arbitrary_seed", "only given with access = \"crcw-arbitrary\"", seed))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The per-level model of `per_level`, if given (checked: at least one row, `ℓ_λ >= 1`).
     pub fn per_level(&self) -> Result<Option<PerLevel>, HpramError> {
         self.per_level.clone().map(PerLevel::new).transpose()
@@ -225,11 +247,12 @@ impl HpramConfig {
 
     /// The preset this config names, checked for `P = procs` processors.
     pub fn preset(&self, procs: usize) -> Result<Preset, HpramError> {
+        let scale = self.scale.unwrap_or_default();
         let preset = match self.preset {
             PresetName::Pram => Preset::Pram,
-            PresetName::Hypercube => Preset::Hypercube(self.scale),
-            PresetName::Mesh2d => Preset::Mesh2D(self.scale),
-            PresetName::Mesh2dExact => Preset::from_topology(Network::Mesh2D, self.scale),
+            PresetName::Hypercube => Preset::Hypercube(scale),
+            PresetName::Mesh2d => Preset::Mesh2D(scale),
+            PresetName::Mesh2dExact => Preset::from_topology(Network::Mesh2D, scale),
             PresetName::Power => {
                 let [num, den] = self
                     .power
@@ -255,6 +278,11 @@ impl HpramConfig {
         }
         if self.constant.is_some() && self.preset != PresetName::Constant {
             return Err(bad("constant", "only given with preset = \"constant\"", "constant"));
+        }
+        let scaled = [PresetName::Hypercube, PresetName::Mesh2d, PresetName::Mesh2dExact];
+        if self.scale.is_some() && !scaled.contains(&self.preset) {
+            let rule = "only given with preset = \"hypercube\", \"mesh2d\" or \"mesh2d-exact\"";
+            return Err(bad("scale", rule, "scale"));
         }
         validate_cost_model(&preset, procs.max(1) as u64)?;
         Ok(preset)

@@ -147,6 +147,7 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
         return Err(bad("pram", "only given with algorithm = \"library\"", "a [pram] table"));
     }
     let preset = config.preset(p)?;
+    config.check_model()?;
     config.per_level()?;
     let setup = setup(config, p)?;
     let cfg = machine(config, p, &setup);

@@ -54,6 +54,7 @@ pub struct HpramReport {
     /// Every formula.
     pub formulas: AllFormulas,
     /// Sub-PRAMs, the root included.
+    #[serde(serialize_with = "crate::eval::wide")]
     pub sub_prams: u128,
     /// Levels.
     pub depth: u32,

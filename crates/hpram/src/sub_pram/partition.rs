@@ -72,12 +72,11 @@ fn check_sizes(path: &str, parent: usize, sizes: &[usize]) -> Result<(), HpramEr
     if let Some(index) = sizes.iter().position(|&p| p == 0) {
         return Err(HpramError::EmptySubPram { path: path.to_string(), index });
     }
-    let got = sizes.iter().fold(0usize, |sum, &p| sum.saturating_add(p));
-    if got != parent {
+    let got: u128 = sizes.iter().map(|&p| p as u128).sum();
+    if got != parent as u128 {
         return Err(HpramError::PartitionSizeMismatch {
             path: path.to_string(),
             expected: parent,
-            got,
             sizes: sizes.to_vec(),
         });
     }

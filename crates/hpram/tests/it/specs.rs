@@ -144,7 +144,6 @@ fn alg1_invalid_sizes() {
         HpramError::PartitionSizeMismatch {
             path: "root/p0[0]/p0".into(),
             expected: 12,
-            got: 11,
             sizes: vec![6, 3, 1, 1]
         }
     );
