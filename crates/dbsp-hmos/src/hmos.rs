@@ -20,6 +20,8 @@ use netcore::limits::check;
 
 use crate::Error;
 
+mod sized;
+
 /// Largest `m r` (edges of the level-0 graph) a build accepts: 2^24 entries of 4 bytes.
 pub const MAX_LEVEL0_EDGES: u64 = 1 << 24;
 /// Largest number of variables of a computed level-0 graph ([`Level0::Hashed`],
@@ -483,29 +485,6 @@ impl HmosConfig {
             return Err(Error::KTooLarge { k, k_max: k_max(n), n });
         }
         Ok(Self { n, m, r, k, seed, level0, sizes: Sizes::Paper })
-    }
-
-    /// [`HmosConfig::with_graph`] with the chain's sizes chosen by `sizes`
-    /// ([`HmosConfig::with_sizes`]): a `k` past `k_max` names the largest valid `k` under
-    /// `sizes` (a tracking chain's `k_max` is at most the paper's).
-    ///
-    /// # Errors
-    ///
-    /// Those of [`HmosConfig::with_graph`] and [`HmosConfig::with_sizes`].
-    pub fn with_graph_and_sizes(
-        n: u64,
-        m: u64,
-        r: u32,
-        k: u32,
-        seed: u64,
-        level0: Level0,
-        sizes: Sizes,
-    ) -> Result<Self, Error> {
-        let config = Self::with_graph(n, m, r, k, seed, level0).map_err(|e| match e {
-            Error::KTooLarge { k, n, .. } => Error::KTooLarge { k, k_max: k_max_with(n, sizes), n },
-            e => e,
-        })?;
-        config.with_sizes(sizes)
     }
 
     /// The same configuration with the chain's sizes chosen by `sizes` (default
