@@ -7,6 +7,7 @@
 
 use actor_pram::actor::Scheduler;
 use actor_pram::butterfly::{ButterflyConfig, simulate_butterfly_actors};
+use actor_pram::limits::{PPUS_FIELD, STEPS_FIELD};
 use dbsp_hmos::bounds::theorem3_bound;
 use dbsp_hmos::protocol::{Delivery, Selection};
 use dbsp_hmos::scheme::{Pricing, Scheme};
@@ -195,7 +196,7 @@ pub fn actor_butterfly(
         &Limits::default(),
     )
     .map_err(|e| match e {
-        actor_pram::Error::TooLarge(t) if t.field.starts_with("pram") => {
+        actor_pram::Error::TooLarge(t) if [PPUS_FIELD, STEPS_FIELD].contains(&t.field) => {
             actor_pram::Error::TooLarge(netcore::limits::TooLarge { field, ..t })
         }
         e => e,

@@ -38,6 +38,45 @@ use place::Net;
 /// every access until the network has executed it.
 pub const MAX_NETWORK_WORDS: usize = 1 << 20;
 
+/// What the network executor needs of a machine before it runs (paper Section 3.2): a
+/// driver checks it against its config's fields, [`run_on_network`] against the machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NetworkNeed {
+    /// Non-uniform memory: each sub-PRAM's private block is hashed over its sub-network.
+    NonUniform,
+    /// `M <=` [`MAX_NETWORK_WORDS`].
+    Words,
+    /// Concurrent writes won by the lowest pid, as the modules serve them (not
+    /// crcw-arbitrary).
+    LowestPidWins,
+}
+
+impl NetworkNeed {
+    /// The first need `cfg` does not meet, with what `cfg` has instead.
+    pub fn unmet(cfg: &Config) -> Option<(NetworkNeed, String)> {
+        if cfg.memory != MemoryVariant::NonUniform {
+            Some((NetworkNeed::NonUniform, cfg.memory.to_string()))
+        } else if cfg.mem_words > MAX_NETWORK_WORDS {
+            Some((NetworkNeed::Words, cfg.mem_words.to_string()))
+        } else if cfg.model.access == netcore::pram::Variant::CrcwArbitrary {
+            Some((NetworkNeed::LowestPidWins, cfg.model.to_string()))
+        } else {
+            None
+        }
+    }
+
+    /// The rule, as an error message states it.
+    pub fn rule(self) -> &'static str {
+        match self {
+            NetworkNeed::NonUniform => "non-uniform memory (paper Section 3.2)",
+            NetworkNeed::Words => "M <= 2^20 words",
+            NetworkNeed::LowestPidWins => {
+                "a sub-model whose concurrent writes the lowest pid wins (not crcw-arbitrary)"
+            }
+        }
+    }
+}
+
 /// The network a run executes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -113,19 +152,12 @@ pub fn run_on_network(
     input: &[Word],
     net: &NetworkParams,
 ) -> Result<(Run, NetworkRun), HpramError> {
-    let unsupported =
-        |rule, got: String| HpramError::NetworkUnsupported { path: "root".to_string(), rule, got };
-    if cfg.memory != MemoryVariant::NonUniform {
-        return Err(unsupported("non-uniform memory (paper Section 3.2)", "uniform".into()));
-    }
-    if cfg.mem_words > MAX_NETWORK_WORDS {
-        return Err(unsupported("M <= 2^20 words", cfg.mem_words.to_string()));
-    }
-    if cfg.model.access == netcore::pram::Variant::CrcwArbitrary {
-        return Err(unsupported(
-            "a sub-model whose concurrent writes the lowest pid wins (not crcw-arbitrary)",
-            cfg.model.to_string(),
-        ));
+    if let Some((need, got)) = NetworkNeed::unmet(cfg) {
+        return Err(HpramError::NetworkUnsupported {
+            path: "root".to_string(),
+            rule: need.rule(),
+            got,
+        });
     }
     let network = Net::new(net.topology, cfg.procs, net.link_delay)?;
     let (run, log) = run_logged(cfg, alg, params, input, true)?;

@@ -16,7 +16,7 @@ use crate::cost_tree::CostTree;
 use crate::driver::config::{AlgorithmName, ExecMode, HpramConfig, bad};
 use crate::error::HpramError;
 use crate::limits::check_full_run;
-use crate::network::{NetworkRun, run_on_network};
+use crate::network::{NetworkNeed, NetworkRun, run_on_network};
 use crate::run::{count, run, run_program};
 use crate::sub_pram::{BACKEND_WORDS, HAlgorithm};
 use crate::word::Word;
@@ -177,6 +177,7 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
             let (done, net) = match &config.network {
                 None => (run(&cfg, alg, vec![], &input)?, None),
                 Some(params) => {
+                    check_network(&cfg, words_field)?;
                     let (done, net) = run_on_network(&cfg, alg, vec![], &input, params)?;
                     (done, Some(net))
                 }
@@ -207,6 +208,23 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
         network,
     };
     Ok((preset, executed))
+}
+
+/// Refuses a `[network]` table beside a machine the network executor cannot run, naming the
+/// config's field: `memory`, the field that sets `M` (`words_field`), or `model`.
+fn check_network(cfg: &Config, words_field: &'static str) -> Result<(), HpramError> {
+    let Some((need, got)) = NetworkNeed::unmet(cfg) else { return Ok(()) };
+    let (field, rule) = match need {
+        NetworkNeed::NonUniform => {
+            ("memory", "non-uniform with a [network] table (paper Section 3.2)")
+        }
+        NetworkNeed::Words => (words_field, "M <= 2^20 words with a [network] table"),
+        NetworkNeed::LowestPidWins => (
+            "model",
+            "not crcw-arbitrary with a [network] table (a module gives a concurrent write to the lowest pid)",
+        ),
+    };
+    Err(bad(field, rule, got))
 }
 
 /// The program of `algorithm = "library"`, loaded from the `[pram]` table after the fields
