@@ -11,8 +11,10 @@ proptest! {
     /// carries the program's `T` from a run of netcore's interpreter made here, the reference
     /// costs exactly that `T`, and the machines that run the program itself pay at least
     /// one unit per instruction: the actor time is `(T - G)` plus at least one event per
-    /// global step, and the flat H-PRAM's phase-refined cost `T + T' s + C (l + s)` is at least
-    /// `T + C`, the interpreter's `T`.
+    /// global step, and the flat H-PRAM's phase-refined cost `T_H + T' s + C (l + s)`, with
+    /// `T_H = T - G` computation steps and `C = G` communication steps, is at least
+    /// `T_H + C`, the interpreter's `T` (every preset has `l >= 1`): both slowdowns are at
+    /// least 1.
     #[test]
     fn every_machine_verified(program in 0..PROGRAMS.len(), log_n in 6u32..=7, seed in 0u64..1000) {
         let rows = compare(PROGRAMS[program], 1 << log_n, seed).unwrap();

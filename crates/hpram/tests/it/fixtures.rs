@@ -51,6 +51,11 @@ fn fixture_costs() {
         ("network-tree-hier-p4-hypercube.toml", 27),
         ("per-level-tree-hier-p4.toml", 27),
         ("per-level-tree-hier-p4-uniform.toml", 34),
+        ("network-fft-hier-p16-mesh.toml", 229),
+        ("shape-nested-p8-hypercube.toml", 31),
+        ("tree-hier-p64-power.toml", 188),
+        ("tree-prefix-two-level-p16-uniform.toml", 319),
+        ("tree-reduce-hier-p2_63-count-only.toml", 10208),
     ] {
         assert_eq!(run(&root.join(file))["report"]["tau"], tau, "{file}");
     }

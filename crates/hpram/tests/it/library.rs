@@ -28,7 +28,9 @@ fn phases(trace: &CollectTrace) -> u64 {
 
 /// Every library program at every size in [`SIZES`], under every variant it is valid under:
 /// the H-PRAM's memory is the reference interpreter's (the interpreter's whole result, its
-/// registers and costs included, is equal), the output is the plain Rust reference, the root
+/// registers and costs included, is equal: the same interpreter runs both, so what this
+/// compares is the back end, the root sub-PRAM's memory under its sub-model against
+/// netcore's plain array), the output is the plain Rust reference, the root
 /// has `C = G`, `T + C = T_ref`, `T'` as the trace's gaps give it, no block steps and no
 /// partitions, and under the Pram preset every formula and memory variant prices it at `T_ref`.
 #[test]

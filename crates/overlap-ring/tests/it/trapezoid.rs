@@ -13,6 +13,8 @@ use proptest::prelude::*;
 /// 1-3, usable 16 steps later at 19, 28, 35, while `p_j` needs rows 1, 2, 3 at steps 31, 35,
 /// 41; the row-4 boundaries come from the neighbours' triangles at steps 44, 45, usable at 60,
 /// 61, needed only at step 77), so `host_steps = 96` = the work of one interior processor.
+/// The two end processors hold 8 columns (`[1, 2r]` and `[25, 32]`), so the run computes
+/// `(6 x 12 + 2 x 8) x 8 = 704` pebbles.
 #[test]
 fn theorem4_n8_d16_is_compute_bound() {
     let host = Host::new(8, vec![16; 7], 1).unwrap();
@@ -20,7 +22,7 @@ fn theorem4_n8_d16_is_compute_bound() {
     assert_eq!((p.n_cols(), p.phase(), p.max_held()), (32, 4, 12));
     let run = run(&host, &p, &Program::Mix, 8).unwrap();
     assert!(run.verified);
-    assert_eq!(run.host_steps, 96);
+    assert_eq!((run.host_steps, run.work), (96, 704));
     assert_eq!((run.load, run.copies_max), (12, 3));
     assert_eq!(run.queue_wait, 0);
 }
