@@ -680,7 +680,9 @@ fn sweep_keeps_other_hidden_entries() {
     assert_eq!(std::fs::read_to_string(out.join(".notes.tmp-1")).unwrap(), "mine");
 }
 
-/// Shards of two different specs with the same job count are not merged.
+/// Shards of two different specs with the same job count are not merged; nor are the shards
+/// of one custom spec merged without `--config` (their rows could not be checked against
+/// their jobs).
 #[test]
 fn merge_refuses_shards_of_different_specs() {
     let dir = scratch("merge-specs");
@@ -711,12 +713,24 @@ fn merge_refuses_shards_of_different_specs() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("different sweep spec"), "{stderr}");
     assert!(!merged.exists());
+    let (three, four) = (dir.join("three"), dir.join("four"));
+    for (shard, out) in [("1/2", &three), ("2/2", &four)] {
+        let args = ["sweep", "--config", &a, "--shard", shard, "--quiet", "--out"];
+        let output = xtask(&[&args[..], &[out.to_str().unwrap()]].concat());
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    let shards = [three.to_str().unwrap(), four.to_str().unwrap()];
+    let output = xtask(&[&["merge", "--out", merged.to_str().unwrap()][..], &shards].concat());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("not embedded") && stderr.contains("--config FILE"), "{stderr}");
+    assert!(!merged.exists());
 }
 
 /// `merge` checks every row against the jobs of the spec: a shard that lost a row (its
-/// timings intact), a row whose parameter was altered, a corrupt `timings.csv`, and a custom
-/// spec merged without `--config` are refused with the file and the row (exit 2, nothing
-/// written); the intact shards merge.
+/// timings intact), a row whose parameter was altered and a corrupt `timings.csv` are refused
+/// with the file and the row (exit 2, nothing written); the intact shards merge. (A custom
+/// spec merged without `--config`: `merge_refuses_shards_of_different_specs`.)
 #[test]
 fn merge_refuses_damaged_shards() {
     let dir = scratch("merge-damaged");
@@ -861,9 +875,10 @@ fn a_users_file_in_the_output_is_never_moved() {
     let dir = scratch("users-file");
     let out = dir.join("out");
     std::fs::create_dir_all(out.join("topology-diameter")).unwrap();
+    let kept = write(&out.join("topology-diameter"), "notes.txt", "my notes");
     let file = write(&out, "bsp-bitonic", "my notes");
     let index = write(&dir, "report.md", "my report");
-    for (study, victim) in [("bsp-bitonic", &file), ("topology-diameter", &file)] {
+    for (study, victim) in [("bsp-bitonic", &file), ("topology-diameter", &kept)] {
         let output = xtask(&["sweep", study, "--quick", "--quiet", "--out", out.to_str().unwrap()]);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{stderr}");
@@ -873,6 +888,9 @@ fn a_users_file_in_the_output_is_never_moved() {
     let entries: Vec<_> =
         std::fs::read_dir(&out).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(entries.len(), 2, "{entries:?}");
+    let users_dir = std::fs::symlink_metadata(out.join("topology-diameter")).unwrap();
+    assert!(users_dir.is_dir(), "the user's directory is still a directory, not a link");
+    assert_eq!(std::fs::read_dir(out.join("topology-diameter")).unwrap().count(), 1);
     let output =
         xtask(&["sweep", "pram-bounds", "--quick", "--quiet", "--out", dir.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&output.stderr);
