@@ -7,8 +7,8 @@ use netcore::pram::library::Algorithm;
 
 use crate::specs::SCHEDULERS;
 
-/// Every library program, under every variant it is valid for, at n = 1, 2, 5, 8 (powers of
-/// two where required), under every scheduler: final memory, CPU and PPU registers equal the
+/// Every library program, under every variant it is valid for, at n = 1, 2, 5, 8, 16 (powers
+/// of two where required), under every scheduler: final memory, CPU and PPU registers equal the
 /// reference's, and the measures (events, messages, actor space) do not depend on the
 /// scheduler (only the depth may).
 #[test]
@@ -29,7 +29,13 @@ fn library_programs_equal_reference() {
                         });
                     assert!(r.verified, "{} n={n} {variant} {sched}", algorithm.name());
                     assert_eq!(&r.memory[instance.output.clone()], &instance.expected[..]);
-                    let key = (r.actor.events, r.actor.messages, r.cell_actors, r.pram);
+                    let key = (
+                        r.actor.events,
+                        r.actor.messages,
+                        r.actor.actor_space,
+                        r.cell_actors,
+                        r.pram,
+                    );
                     match &first {
                         None => first = Some(key),
                         Some(k) => assert_eq!(k, &key),

@@ -202,6 +202,9 @@ proptest! {
                 let got = replies(&s);
                 if let (AccessKind::Fetch(op), true, true) = (kind, network, combining) {
                     let contribution = |p: u32| raw.iter().find(|a| a.pid == p).map_or(0, |a| a.value);
+                    // Every access is serialized once and replied to once.
+                    let serialized: usize = s.serialization.iter().map(|(_, p)| p.len()).sum();
+                    prop_assert_eq!((serialized, got.len()), (raw.len(), raw.len()));
                     for (addr, pids) in &s.serialization {
                         let mut x = mem[*addr as usize];
                         for &p in pids {

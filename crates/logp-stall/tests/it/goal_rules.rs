@@ -71,7 +71,9 @@ fn linear_alltoall_is_stall_free_by_staggering() {
 
 /// A gather (ranks 1..3 each send to rank 0 at step 0) with G = L = 4, K = 1: c_0(0) = 3 > 1.
 /// Stall-free LogP reports the capacity violation at step 0, destination 0; δ-LogP (every
-/// δ) and immediate blocking run it to completion with legal traces.
+/// δ) and immediate blocking run it to completion with legal traces. Under every δ rule the
+/// three submissions of step 0 all find c_0(0) = 3 > K, so all 3 are violating; immediate
+/// blocking accepts the first (c_0 = 1 <= K) and blocks the other 2.
 #[test]
 fn gather_needs_stalling_when_capacity_is_one() {
     let text = "num_ranks 4\nrank 0 {\na: recv 1b from 1\nb: recv 1b from 2\nc: recv 1b from 3\n}\n\
@@ -94,7 +96,8 @@ fn gather_needs_stalling_when_capacity_is_one() {
                 _ => {
                     let ex = result.unwrap_or_else(|e| panic!("{rule:?}: {e}"));
                     assert_eq!(ex.states, s.reference_states().unwrap(), "{rule:?}");
-                    assert!(ex.violating > 0, "{rule:?}");
+                    let want = if rule == StallRule::ImmediateBlocking { 2 } else { 3 };
+                    assert_eq!(ex.violating, want, "{rule:?}");
                     assert!(check_legal(&ex.trace, CheckOpts::default()).is_ok(), "{rule:?}");
                 }
             }

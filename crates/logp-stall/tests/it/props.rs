@@ -287,7 +287,11 @@ proptest! {
             let procs = logp_stall::algorithms::two_compaction_sf_tree_fanin(&prm, d, &x).unwrap();
             let e = run(&sf, procs, &mut adv).unwrap();
             prop_assert_eq!(outputs(&e.states), want);
-            prop_assert_eq!(e.t, logp_stall::algorithms::compaction_sf_tree_fanin_time(&prm, d));
+            // R = ceil(log_d p), the least r with d^r >= p, computed here, not by the crate.
+            let rounds = (0u32..).find(|&r| u64::from(d).pow(r) >= u64::from(p)).unwrap();
+            let want_t = u64::from(rounds) * ((u64::from(d) - 1) * l + gap) + l + 1;
+            prop_assert_eq!(e.t, want_t);
+            prop_assert_eq!(logp_stall::algorithms::compaction_sf_tree_fanin_time(&prm, d), want_t);
         }
     }
 }

@@ -67,7 +67,9 @@ fn all_waiting_and_nothing_sent_stops_at_step_1() {
 }
 
 /// `P_0` expects 4 messages and 3 come. Expecting 3, the run finishes with `T = 15` (`P_0`'s
-/// last receive at step 14): `P_0` awaits a message from step 0 on while messages are in
+/// last receive at step 14: the three submissions of step 0 find `c_0(0) = 3 > K =
+/// ceil(L / G) = 2`, so the worst adversary delivers them at the end of their window,
+/// `0 + G · 3 + L = 10`, and `P_0` receives them `G` apart at 10, 12, 14): `P_0` awaits a message from step 0 on while messages are in
 /// transit, which does not stop it. Expecting 4, the same steps run, and right after that
 /// last receive, at step 15, nothing can change: the run stops there with `P_0` the one
 /// waiter.

@@ -236,7 +236,7 @@ fn cluster_hierarchy_of_eight() {
 
 /// A D-BSP trace re-priced over parameter sets: a 1-superstep with h = 2 and w = 1, then a
 /// pure-local record of w = 5. Under g = [4, 2, 1], l = [8, 4, 2] (n = 4) it costs
-/// (1 + 2 * 2 + 4) + 5 = 14, under the power law alpha = beta = 1 (g_1 = l_1 = 2) also
+/// (1 + 2 * 2 + 4) + 5 = 14, under the power law alpha = beta = 1 (g_1 = l_1 = 2)
 /// (1 + 2 * 2 + 2) + 5 = 12; communication alone 8 and 6; phases split it 9 + 5 and 7 + 5.
 #[test]
 fn dbsp_ledger_repriced_with_phases() {
@@ -267,7 +267,7 @@ fn dbsp_ledger_repriced_with_phases() {
     );
     assert_eq!(ledger.label_histogram(), vec![0, 1]);
     assert_eq!(ledger.supersteps(), 1);
-    // BSP prices every level alike; a 1-level model cannot price level 1.
+    // A flat BSP prices level 1 like level 0, with its one g and l: (1 + 1 * 2 + 1) + 5 = 9.
     let flat = netcore::bsp::BspParams::new(Bsp { p: 4, g: 1, l: 1 }).unwrap();
     assert_eq!(ledger.cost(&flat).unwrap(), (1 + 2 + 1) as f64 + 5.0);
 }
