@@ -16,6 +16,7 @@
 //! the reference run does not meet fails with netcore's
 //! [`NotVerified`] (exit 1, the message of
 //! `cargo xtask run pram`) before any emulation runs.
+#![warn(clippy::cast_possible_truncation)]
 
 use netcore::driver::pram::{LoadedProgram, NotVerified, digest};
 use netcore::picture::Picture;

@@ -37,6 +37,7 @@
 //! `algorithm = "library"` runs a netcore PRAM program as a flat H-PRAM ([`crate::run_program`]):
 //! the program comes from a `[pram]` table, netcore's `PramConfig` as `cargo xtask run pram`
 //! reads it.
+#![warn(clippy::cast_possible_truncation)]
 
 use serde::{Deserialize, Serialize};
 
