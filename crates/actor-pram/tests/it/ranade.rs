@@ -1,6 +1,6 @@
 //! The lockstep reference router on the levelled virtual network: the exact cases.
 
-use actor_pram::ranade::LockstepRouter;
+use actor_pram::ranade::{LockstepRouter, PassStats};
 
 /// Empty pass: level l closes at round l in the forward pass (level 0 has only its empty
 /// injection queue; level l receives Eos from level l - 1 at round l), and at round L - l in
@@ -40,6 +40,22 @@ fn single_read() {
     assert_ne!(digest, other_reader);
 }
 
+/// All 8 PPUs of n = 2 (b = 1) read address 5, holding 105, with or without combining: the
+/// pass, its deliveries as `pid:round` and the report the two hot-spot tests snapshot.
+fn hot_spot_pass(combining: bool) -> (PassStats, Vec<String>, serde_json::Value) {
+    let mem: Vec<i64> = (0..8).map(|x| 100 + x).collect();
+    let reads: Vec<(u32, u32)> = (0..8).map(|p| (p, 5)).collect();
+    let s = LockstepRouter::new(2, 1, combining).unwrap().read_pass(&reads, &mem).unwrap();
+    let got: Vec<String> = s.deliveries.iter().map(|(p, r, _)| format!("{p}:{r}")).collect();
+    let exits: Vec<String> =
+        s.exits.iter().map(|(p, l, r, t)| format!("{p:?} at ({l},{r}) round {t}")).collect();
+    let report = serde_json::json!({
+        "r_fwd": s.r_fwd, "r_rev": s.r_rev, "combines": s.combines, "arrivals": s.arrivals,
+        "max_occupancy": s.max_occupancy, "exits": exits, "deliveries": got,
+    });
+    (s, got, report)
+}
+
 /// n = 2, b = 1: all 8 PPUs read address 5 (router <1,2>), combining. PPUs 4 (S), 6 (X) and
 /// 5 (injection) combine at (1,2) and exit at round 1; 0 (S), 2 (X), 1 (I) at (1,0); 7 and 3
 /// at (2,3); both meet at (3,2) and exit at round 3. Combines 2 + 2 + 1 + 1 = 6, host
@@ -47,16 +63,8 @@ fn single_read() {
 /// 3:2, 7:2, 0:3, 2:3.
 #[test]
 fn hot_spot() {
-    let mem: Vec<i64> = (0..8).map(|x| 100 + x).collect();
-    let reads: Vec<(u32, u32)> = (0..8).map(|p| (p, 5)).collect();
-    let s = LockstepRouter::new(2, 1, true).unwrap().read_pass(&reads, &mem).unwrap();
-    let got: Vec<String> = s.deliveries.iter().map(|(p, r, _)| format!("{p}:{r}")).collect();
-    let exits: Vec<String> =
-        s.exits.iter().map(|(p, l, r, t)| format!("{p:?} at ({l},{r}) round {t}")).collect();
-    insta::assert_yaml_snapshot!(serde_json::json!({
-        "r_fwd": s.r_fwd, "r_rev": s.r_rev, "combines": s.combines, "arrivals": s.arrivals,
-        "max_occupancy": s.max_occupancy, "exits": exits, "deliveries": got,
-    }));
+    let (s, got, report) = hot_spot_pass(true);
+    insta::assert_yaml_snapshot!(report);
     assert_eq!((s.r_fwd, s.r_rev, s.combines, s.arrivals), (6, 5, 6, 2));
     assert_eq!(got, ["5:0", "4:1", "6:1", "1:2", "3:2", "7:2", "0:3", "2:3"]);
     assert!(s.deliveries.iter().all(|d| d.2 == 105));
@@ -92,16 +100,8 @@ fn hot_spot() {
 /// R_rev = 12.
 #[test]
 fn hot_spot_without_combining() {
-    let mem: Vec<i64> = (0..8).map(|x| 100 + x).collect();
-    let reads: Vec<(u32, u32)> = (0..8).map(|p| (p, 5)).collect();
-    let s = LockstepRouter::new(2, 1, false).unwrap().read_pass(&reads, &mem).unwrap();
-    let got: Vec<String> = s.deliveries.iter().map(|(p, r, _)| format!("{p}:{r}")).collect();
-    let exits: Vec<String> =
-        s.exits.iter().map(|(p, l, r, t)| format!("{p:?} at ({l},{r}) round {t}")).collect();
-    insta::assert_yaml_snapshot!(serde_json::json!({
-        "r_fwd": s.r_fwd, "r_rev": s.r_rev, "combines": s.combines, "arrivals": s.arrivals,
-        "max_occupancy": s.max_occupancy, "exits": exits, "deliveries": got,
-    }));
+    let (s, got, report) = hot_spot_pass(false);
+    insta::assert_yaml_snapshot!(report);
     assert_eq!((s.r_fwd, s.r_rev, s.combines, s.arrivals), (13, 12, 0, 8));
     assert_eq!(got, ["4:1", "5:1", "0:3", "6:3", "1:4", "2:7", "3:7", "7:9"]);
     assert!(s.deliveries.iter().all(|d| d.2 == 105));
