@@ -393,10 +393,10 @@ pub const MAX_HOST: usize = 1 << 22;
 /// engine's slowest measured rate (0.85 M pebbles/s, one column per processor).
 pub const MAX_PEBBLES: u64 = 1 << 31;
 /// Bytes per host processor plus guest cell (plan, engine state, reference digests and final
-/// databases), set from the peak heap of every plan kind (`tests/memory.rs`, Limits): the
-/// peaks are 0.39-0.52 of the estimate on the row sweep (naive, OVERLAP, 2-D, two-copy),
-/// 0.67-1.00 on the phase sweep (composite, trapezoid: up to three copies per column) and 1.43
-/// for OVERLAP on the event engine (`B = 1`, about 730 B per processor plus cell).
+/// databases), set from the peak heap of every plan kind (`tests/memory.rs`, which holds each
+/// peak within 1.5 times the planned run's estimate and the estimate within 4 times the
+/// peak; the measured ratios are in `docs/models/overlap-ring.md`, Limits): the highest is
+/// OVERLAP on the event engine (`B = 1`, about 730 B per processor plus cell).
 pub const BYTES_PER_COLUMN: u64 = 512;
 /// Bytes per guest step: the step at which each row was finished (`row_done`), the only
 /// per-step record of a run, rounded up from 8.
