@@ -10,7 +10,7 @@
 //! ALGORITHM is a library name such as `tree-reduction` or `bitonic-sort`).
 //!
 //! The default prints 8 rows, all verified: reference `T = 76`; actor butterfly slowdown
-//! 34.38 (bound 6.00); D-BSP 816.99 and 1256.65 (bounds 7.25 and 16.54); flat H-PRAM 4.63 (hypercube) and 5.92 (mesh); hierarchical 3.20 and 3.88
+//! 34.57 (bound 6.00); D-BSP 816.99 and 1256.65 (bounds 7.25 and 16.54); flat H-PRAM 4.63 (hypercube) and 5.92 (mesh); hierarchical 3.20 and 3.88
 //! (0.72 s user CPU in a debug build, load average 1.7).
 
 use cross_pram::machines::compare;
@@ -24,7 +24,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .find(|a| a.name() == name)
         .ok_or_else(|| format!("unknown algorithm {name:?}"))?;
     let n: u32 = args.get(2).map_or(Ok(64), |s| s.parse())?;
-    // `ModelError` does not implement `std::error::Error`, so it goes into the box as text.
     let rows = compare(algorithm, n, 0)?;
     println!("{} at n = {n}, reference T = {}", algorithm.name(), rows[0].t);
     println!(

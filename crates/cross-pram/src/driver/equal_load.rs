@@ -62,7 +62,8 @@ pub struct EqualLoadParams {
     pub program: Algorithm,
     /// Its size, `n = d 2^d` for `d` in [`DIMENSIONS`]: the PPUs and the butterfly's routers.
     pub n: u32,
-    /// The seed of the program's input and of the actor butterfly's hash. Default 0. Not
+    /// The seed of the program's input (every program's but prefix sums', whose input is
+    /// `1..=n`) and of the actor butterfly's hash. Default 0. Not
     /// `seed`, which names the job's seed in every row (unused here).
     #[serde(default)]
     pub run_seed: u64,

@@ -20,7 +20,7 @@
 
 use netcore::driver::pram::{LoadedProgram, NotVerified, digest};
 use netcore::picture::Picture;
-use netcore::pram::library::Instance;
+use netcore::pram::library::{Algorithm, Instance};
 use netcore::pram::picture::{check_lanes, run_picture};
 use netcore::pram::{Limits, NoTrace, PictureTrace, PramRun, Program, TraceSink, run_traced};
 use netcore::study::{
@@ -203,10 +203,14 @@ fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, Mo
         (None, Some(_)) => "the config's expect",
         (None, None) => "the reference interpreter's final memory",
     };
-    // The seed reaches the input only for a library program; a file's input is the config's.
+    // The seed reaches the input only for a library program that draws one (netcore's library
+    // gives prefix sums the input `1..=n`, whatever the seed; `tests/it/specs.rs` checks which
+    // do); a file's input is the config's.
     let seeds = match config.program {
+        Some(Algorithm::PrefixSums) | None => {
+            "the actor butterfly's hash and the D-BSP's randomness"
+        }
         Some(_) => "the input and the machines' randomness",
-        None => "the actor butterfly's hash and the D-BSP's randomness",
     };
     let mut summary = format!(
         "{} at n = {} (seed {}: {seeds}), every output checked against {against}:",

@@ -50,8 +50,9 @@ pub struct CrossParams {
     pub program: Algorithm,
     /// Its size, a power of two in `[64, 2^12]` (PPUs, items, D-BSP processors).
     pub n: u32,
-    /// The seed of the program's input, of the actor butterfly's hash (actor-pram's
-    /// `hash_seed`) and of the D-BSP's randomness (the H-PRAM runs are deterministic).
+    /// The seed of the program's input (every program's but prefix sums', whose input is
+    /// `1..=n`), of the actor butterfly's hash (actor-pram's `hash_seed`) and of the D-BSP's
+    /// randomness (the H-PRAM runs are deterministic).
     /// Default 0. Not `seed`, which names the job's seed in every row (unused here: the
     /// machines take this one).
     #[serde(default)]

@@ -1,4 +1,4 @@
-use cross_pram::driver::study::{CrossParams, CrossStudy, PROGRAMS};
+use cross_pram::driver::study::{CrossParams, CrossStudy, MAX_N, MIN_N, PROGRAMS};
 use cross_pram::machine::{HpramPreset, Machine};
 use cross_pram::machines::{
     actor_butterfly, check_ppus, compare, compare_instance, hpram_hier, reference,
@@ -129,12 +129,13 @@ fn a_wrong_expected_output_fails_on_the_reference() {
     assert!(rows.unwrap().iter().all(|r| r.verified));
 }
 
-/// Every program of the study has at most `n` PPUs at every size of the default grid, so the
-/// check `S <= n` never refuses a study point; a 65-PPU program on n = 64 is refused (exit 2).
+/// Every program of the study has at most `n` PPUs at every size the study and `cargo xtask
+/// run` accept (the powers of two in `[MIN_N, MAX_N]`), so the check `S <= n` never refuses
+/// a study point; a 65-PPU program on n = 64 is refused (exit 2).
 #[test]
 fn ppus_at_most_n() {
     for program in PROGRAMS {
-        for n in [64, 128, 256, 512] {
+        for n in (MIN_N.ilog2()..=MAX_N.ilog2()).map(|d| 1u32 << d) {
             let s = program.instance(n, 0).unwrap().program.ppus();
             assert!(s <= n, "{program:?} at n = {n} has S = {s}");
             assert_eq!(check_ppus(&program.instance(n, 0).unwrap().program, n), Ok(()));
@@ -159,4 +160,18 @@ fn a_short_input_is_an_error() {
         "input: prefix-sums's instance must hold the n = 64 data words its hierarchical form reads (got 10 words)"
     );
     assert_eq!(e.fault(), Fault::Run);
+}
+
+/// The seed reaches the input of every library program of the studies but prefix sums',
+/// whose input is `1, 2, ..., n` at every seed: the run's summary line names the input among
+/// what the seed sets exactly for the others (`driver/model.rs`), and the equal-load study's
+/// three prefix-sums runs differ in the actor butterfly's hash alone.
+#[test]
+fn the_seed_draws_every_input_but_prefix_sums() {
+    for program in PROGRAMS {
+        let input = |seed| program.instance(64, seed).unwrap().input;
+        let seeded = input(0) != input(1);
+        assert_eq!(seeded, program != Algorithm::PrefixSums, "{program:?}");
+    }
+    assert_eq!(Algorithm::PrefixSums.instance(8, 7).unwrap().input, (1..=8).collect::<Vec<i64>>());
 }
