@@ -162,7 +162,10 @@ pub const RESULTS: &[PaperResult] = &[
     PaperResult {
         id: "Section 2.3.1 cost recursion",
         states: "tau(q0, lambda) = T(s_a + 1) + C(l + s_a) + sum_i [max_q tau(q, lambda + 1) + s_b(Q_i, P')]; l(P') non-uniform, l(P) uniform; the total is tau(H, 1)",
-        coverage: Coverage::Claims,
+        coverage: tests(
+            "specs::e1_cost_recursion",
+            "hand-derived costs of one hierarchy under four pricings and four forms pin every term of the recursion; the hpram-model study's consistency claims that name it (the timeline, uniform memory never below) check only its bookkeeping, since they price each sub-PRAM with the same per-node rule as the evaluator",
+        ),
     },
     PaperResult {
         id: "Section 2.3.2 phase-refined form",

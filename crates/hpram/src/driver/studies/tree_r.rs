@@ -203,7 +203,11 @@ impl Study for TreeR {
                 0.0,
                 3.0,
             )
-            .bound()
+            // Consistency, not evidence for Section 2.2's locality: it holds by algebra
+            // wherever s_a <= l (the leaves: (r - 1)(1 + s_a) + (r + 1)(l + s_a) <= 3[(r - 1) +
+            // (r + 1) l]; the rounds: p(1 + 2l + 3s_a) <= p(1 + 5l) <= 3p(1 + 2l)), so only a
+            // broken uniform pricing could fail it.
+            .consistency()
             .of(results::LOCALITY),
             Claim::grows(
                 "tau_flat/tau_hier approaches its limit as r grows (hypercube, P = 16): by the closed forms 13r + 87 and 2r + 58 it is (r + 6.7)/(r + 29) of it, so at least x2.5 from r = 1 to r = 2^12",
