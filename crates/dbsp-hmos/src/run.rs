@@ -49,7 +49,7 @@ impl Primitive {
             }
             Primitive::Ksort => "Proposition 2's k n^alpha + n^beta, constant 1",
             Primitive::RouteTwoPhase | Primitive::RouteGreedy => {
-                "Proposition 3's k1^alpha k2^(1-alpha) n^alpha + n^beta, constant 1"
+                "Proposition 3's k_min^alpha k_max^(1-alpha) n^alpha + n^beta, constant 1"
             }
         }
     }

@@ -257,18 +257,29 @@ impl Study for Lemma3Study {
         ];
         // The bounds as exponents (the sweep's eps = 0.3, beta = 1/2; k = 1, 2, which have
         // four sizes each, n = 2^9..2^12): per level, k and pattern, the fitted exponent of
-        // the measured quantity against n is at most the bound's largest exponent `hi` (the
-        // law n^hi) plus `LOG_HALF`, half of what a log n factor adds on this grid (the rival
-        // n^hi log n), and at least the smallest exponent less 0.1. Measured (random and
-        // module adversary): select/i 0.40-0.49 (alpha = 1/4), 0.49-0.61 (1/2), 0.71-0.85
-        // (3/4), the top of each at i = k = 2; deliver + reply 0.38-0.43, 0.48-0.50, 0.71;
-        // w_max 0.00-0.10 (level 0), 0.20-0.25 (levels 1-2).
+        // the measured quantity against n. Select/i is a result: at most the bound's largest
+        // exponent `hi` (the law n^hi) plus `LOG_HALF`, half of what a log n factor adds on
+        // this grid (the rival n^hi log n), and at least halfway between the term exponents
+        // `lo` and `hi` where they differ (the rival n^lo, the bound's smaller term alone),
+        // else `lo` less 0.1. Deliver + reply (Eq. 3) and w_max (Lemmas 2-3) are upper bounds
+        // checked without tightness: at most `hi + LOG_HALF`, open below, the bound without
+        // its excess (n^max(alpha, beta)) or a constant w_max scored for the record; both pass,
+        // since the runs stay below the bounds' exponents. Measured (random and module
+        // adversary): select/i 0.40-0.49 (alpha = 1/4), 0.49-0.61 (1/2), 0.71-0.85 (3/4), the
+        // top of each at i = k = 2; deliver + reply 0.38-0.43, 0.48-0.50, 0.71; w_max
+        // 0.00-0.10 (level 0), 0.20-0.25 (levels 1-2).
         for k in 1..=2 {
             for alpha in [0.25_f64, 0.5, 0.75] {
                 let (lo, hi) = (alpha.min(BETA), alpha.max(BETA));
-                let (bottom, top) = (milli(lo - 0.1), milli(hi + LOG_HALF));
+                let bottom = milli(if lo < hi { (lo + hi) / 2.0 } else { lo - 0.1 });
+                let top = milli(hi + LOG_HALF);
+                let lower = if lo < hi {
+                    format!("; n^{lo}, the smaller term alone, scores {lo}")
+                } else {
+                    String::new()
+                };
                 let mut claim = Claim::exponent(
-                    format!("k = {k}, alpha = {alpha}, beta = 1/2: select/i cost grows like n^a with a in [{bottom}, {top}] at every level (Lemma 3: O(2^i n^alpha + n^beta), whose terms have exponents {lo} and {hi}; n^{hi} log n scores about {:.3})", hi + LOG_MORE),
+                    format!("k = {k}, alpha = {alpha}, beta = 1/2: select/i cost grows like n^a with a in [{bottom}, {top}] at every level (Lemma 3: O(2^i n^alpha + n^beta), whose terms have exponents {lo} and {hi}; n^{hi} log n scores about {:.3}{lower})", hi + LOG_MORE),
                     "cost_select",
                     "n",
                     bottom,
@@ -284,18 +295,22 @@ impl Study for Lemma3Study {
                 .rival(Law::new(&format!("n^{hi} log n")).pow("n", hi).log2("n", 1.0))
                 .of("Lemma 3")
                 .of("Lemma 2");
+                if lo < hi {
+                    claim = claim.rival(Law::new(&format!("n^{lo}")).pow("n", lo));
+                }
                 if let Some(verdict) = select_expected(k, alpha) {
                     claim = claim.expect(verdict, "docs/models/dbsp-hmos.md#lemma-3-select");
                 }
                 claims.push(claim);
                 let (lo, hi) = eq3_exponents(k, alpha, BETA, EPS);
-                let (bottom, top) = (milli(lo - 0.1), milli(hi + LOG_HALF));
+                let top = milli(hi + LOG_HALF);
+                let plain = alpha.max(BETA);
                 claims.push(
                     Claim::exponent(
-                        format!("k = {k}, alpha = {alpha}, beta = 1/2: deliver + reply cost grows like n^a with a in [{bottom}, {top}] (Eq. 3, eps = 0.3, whose terms have exponents {lo:.3} to {hi:.3}; n^{hi:.3} log n scores about {:.3})", hi + LOG_MORE),
+                        format!("k = {k}, alpha = {alpha}, beta = 1/2: deliver + reply cost grows at most like n^a with a <= {top} (Eq. 3, eps = 0.3, an upper bound whose terms have exponents {lo:.3} to {hi:.3}; n^{hi:.3} log n scores about {:.3}; n^{plain}, without the bound's excess, scores {plain} and passes too, so tightness is not shown)", hi + LOG_MORE),
                         "cost_deliver",
                         "n",
-                        bottom,
+                        f64::MIN,
                         top,
                     )
                     .only("k", k)
@@ -306,6 +321,8 @@ impl Study for Lemma3Study {
                     .only("level", 0)
                     .result(Law::new(&format!("n^{hi:.3}")).pow("n", hi))
                     .rival(Law::new(&format!("n^{hi:.3} log n")).pow("n", hi).log2("n", 1.0))
+                    .rival(Law::new(&format!("n^{plain} (no excess)")).pow("n", plain))
+                    .bound()
                     .of("Eq. 3"),
                 );
             }
@@ -314,10 +331,10 @@ impl Study for Lemma3Study {
                 let top = milli(e + LOG_HALF);
                 claims.push(
                     Claim::exponent(
-                        format!("k = {k}, level {level}: w_max grows like n^a with a in [-0.1, {top}] (Lemmas 2-3: w(u) = O(2^i n^(1-(1-eps)/2^i)), exponent {e:.3} at eps = 0.3; n^{e:.3} log n scores about {:.3})", e + LOG_MORE),
+                        format!("k = {k}, level {level}: w_max grows at most like n^a with a <= {top} (Lemmas 2-3: w(u) = O(2^i n^(1-(1-eps)/2^i)), an upper bound of exponent {e:.3} at eps = 0.3; n^{e:.3} log n scores about {:.3}; a constant w_max scores 0 and passes too, so tightness is not shown)", e + LOG_MORE),
                         "w_max",
                         "n",
-                        -0.1,
+                        f64::MIN,
                         top,
                     )
                     .only("k", k)
@@ -327,6 +344,8 @@ impl Study for Lemma3Study {
                     .pool("log_n")
                     .result(Law::new(&format!("n^{e:.3}")).pow("n", e))
                     .rival(Law::new(&format!("n^{e:.3} log n")).pow("n", e).log2("n", 1.0))
+                    .rival(Law::new("constant").pow("n", 0.0))
+                    .bound()
                     .of(if level == 0 { "Lemma 2" } else { "Lemma 3" })
                     .of("Theorem 2"),
                 );
