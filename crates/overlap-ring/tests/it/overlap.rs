@@ -397,7 +397,10 @@ proptest! {
     /// Fact 1 / Figure 3: at the split of a depth-`k` node, the left child's columns end at
     /// `x_1` and the right child's first processor gets column `C = y = x_1 - m_(k+1)` from the
     /// left: pebbles `(y, t)`, `t <= m_(k+1)`, do not depend on column `x_1 + 1` (so they can be
-    /// computed before anything crosses the split), and `(y, m_(k+1) + 1)` does.
+    /// computed before anything crosses the split), and `(y, m_(k+1) + 1)` does. Nor do they
+    /// depend on the left child's left end: its interval holds at least `2 m_(k+1)` columns
+    /// (Lemma 4, the half of Fact 1 that rests on the labelling), so the column before its
+    /// first does not reach `(y, m_(k+1))` either.
     #[test]
     fn fact1_column_c_is_untainted(n in 25usize..120, seed in 0u64..1000) {
         let c = C::new(5, 2).unwrap();
@@ -425,6 +428,15 @@ proptest! {
                 prop_assert!(!t.get(y as usize, row), "({y},{row}) tainted by column {}", x1 + 1);
             }
             prop_assert!(t.get(y as usize, m as u64 + 1));
+            // The left child's first column (it exists: `x1` does).
+            let lo1 = lab.assignment[v.lo..mid].iter().flatten().min().copied().unwrap_or(x1);
+            prop_assert!(x1 - lo1 + 1 >= 2 * m, "I_1 = [{lo1}, {x1}] is narrower than 2 m = {}", 2 * m);
+            if lo1 >= 2 {
+                let left = overlap_ring::guest::run_direct(&Taint(lo1 as usize - 1), cols, m as u64).unwrap();
+                for row in 1..=m as u64 {
+                    prop_assert!(!left.get(y as usize, row), "({y},{row}) tainted by column {}", lo1 - 1);
+                }
+            }
             checked += 1;
         }
         // n >= 25 = 2 c L gives k_max >= 1, so the root's split overlaps and is checked.
