@@ -843,7 +843,7 @@ mod tests {
         let spec = crate::spec::load(None)
             .unwrap()
             .into_iter()
-            .find(|s| s.name == "actor-pram-permutation")
+            .find(|s| s.name == "actor-pram-theorem2")
             .unwrap();
         let (_, study) = crate::registry::study(&spec.name).unwrap();
         let path = project_root().join("docs/results").join(&spec.name).join("results.csv");

@@ -10,7 +10,7 @@
 
 use netcore::bsp::BspParams;
 use netcore::rng::SimRng;
-use netcore::study::{Claim, Column, JsonObject, Law, ModelError, ParamError, Plot, Study};
+use netcore::study::{Claim, Column, JsonObject, ModelError, ParamError, Plot, Study};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -338,15 +338,17 @@ impl Study for SeparationStudy {
             .consistency()
             .of("δ-LogP 2-compaction (§3)"),
             // §3's O(L) content: every message to P_0 and P_1 arrives within O(L) of the
-            // start under any adversary, so waiting a fixed D = O(L) is enough. The measured
-            // last arrival (max t_m) under the worst adversary, per L and δ, must not grow
-            // with p: at most x1.25 from log p = 4 to 14, where a law like sqrt(log p)
-            // (Theorem 1's stall-free bound) grows x1.87 and log p x3.5. Placement high
-            // only: there both nonzeros send both messages at every p, while a random
-            // placement that hits P_0 or P_1 sends fewer (no message to itself), which
-            // changes the last arrival with the draw, not with p (its rows: 4.0..7.0 L).
+            // start under any adversary, so waiting a fixed D = O(L) is enough. Consistency,
+            // not a result (referee finding of 2026-12-02; it was REPRODUCED against the
+            // rivals L sqrt(log p) and L log p before): with placement high the program is the
+            // same four messages from P_{p-2} and P_{p-1} at every p, and §2.1 item 1 with
+            // c_j <= 2 caps every t_m at D = 4G + 2L + δ, so the last arrival is D at every
+            // p by the rules, and those rivals are scalings no legal run of this program can
+            // show. Placement high only: a random placement that hits P_0 or P_1 sends fewer
+            // messages (none to itself), which changes the last arrival with the draw, not
+            // with p (its rows: 4.0..7.0 L).
             Claim::grows_at_most(
-                "δ-LogP 2-compaction's messages arrive in O(L) (§3): the last arrival at P_0/P_1 under the worst adversary, over L, grows at most x1.25 from the smallest to the largest p (nonzeros at P_{p-2}, P_{p-1})",
+                "δ-LogP 2-compaction's messages arrive in O(L) (§3): the last arrival at P_0/P_1 under the worst adversary, over L, grows at most x1.25 from the smallest to the largest p (nonzeros at P_{p-2}, P_{p-1}: the same four messages at every p, so by the rules it is D = 4G + 2L + δ at every p)",
                 "arrival_over_l",
                 "log_p",
                 1.25,
@@ -354,12 +356,7 @@ impl Study for SeparationStudy {
             .only("algorithm", "delta")
             .only("adversary", "worst")
             .only("placement", "high")
-            .result(Law::new("max t_m = Θ(L)"))
-            .rival(
-                Law::new("max t_m = Θ(L sqrt(log p)) (Theorem 1's stall-free bound)")
-                    .pow("log_p", 0.5),
-            )
-            .rival(Law::new("max t_m = Θ(L log p)").pow("log_p", 1.0))
+            .consistency()
             .of("δ-LogP 2-compaction (§3)"),
             Claim::flat(
                 "δ-LogP T/L does not depend on p at fixed L = 16, δ = L (our schedule waits a fixed D = 4G + 2L + δ)",
