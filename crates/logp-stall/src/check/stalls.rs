@@ -156,8 +156,9 @@ impl<'a> Checker<'a> {
     }
 
     /// Immediate blocking: L13 no δ episodes, blocked messages accepted FIFO per destination,
-    /// at most `ceil(L/G)` accepted messages in transit; a sender blocked at `t` and accepted
-    /// at `a` is stalled on `[t+1, a)` (added to `intervals`).
+    /// at most `ceil(L/G)` accepted messages in transit, and none held while it could be
+    /// accepted; a sender blocked at `t` and accepted at `a` is stalled on `[t+1, a)` (added
+    /// to `intervals`).
     fn blocking(&mut self, intervals: &mut Intervals) {
         if !self.trace.episodes.is_empty() {
             self.bad("L13", "immediate blocking declares no delta episodes".into());
@@ -175,6 +176,44 @@ impl<'a> Checker<'a> {
             list.sort_by_key(|m| (m.submit, m.src));
             self.fifo_acceptance(j, list);
             self.accepted_capacity(j, list);
+            self.accepted_when_room(j, list);
+        }
+    }
+
+    /// L13: a blocked message to processor `j` (`list` by `(submit, src)`) waits only while it
+    /// must (paper §2.1: the stalling lasts "until the message can be accepted"): at every
+    /// step from its submission to its acceptance, `ceil(L/G)` other accepted messages to `j`
+    /// are in transit or an older message to `j` still waits (FIFO). Both change only at a
+    /// delivery or an acceptance, so the submission and those steps are the ones checked.
+    fn accepted_when_room(&mut self, j: usize, list: &[&TraceMessage]) {
+        let cap = self.params.capacity();
+        for (k, m) in list.iter().enumerate() {
+            let Some(a) = m.accepted else { continue };
+            let changes = list.iter().flat_map(|x| [Some(x.deliver), x.accepted]).flatten();
+            let mut steps: Vec<Step> = std::iter::once(m.submit)
+                .chain(changes)
+                .filter(|&s| m.submit <= s && s < a)
+                .collect();
+            steps.sort_unstable();
+            steps.dedup();
+            for s in steps {
+                let in_transit = list
+                    .iter()
+                    .filter(|x| x.id != m.id && x.accepted.is_some_and(|b| b <= s) && x.deliver > s)
+                    .count() as u64;
+                let older_waits =
+                    list[..k].iter().any(|x| x.submit <= s && x.accepted.is_none_or(|b| b > s));
+                if in_transit < cap && !older_waits {
+                    self.bad(
+                        "L13",
+                        format!(
+                            "P{j}: message {} held at step {s} with room ({in_transit} of ceil(L/G) = {cap} in transit, no older message waiting), accepted only at {a}",
+                            m.id
+                        ),
+                    );
+                    break;
+                }
+            }
         }
     }
 

@@ -163,6 +163,27 @@ proptest! {
         prop_assert_eq!(r.states, e.states);
     }
 
+    /// Immediate blocking: a blocked message whose acceptance is put off by one step, when its
+    /// destination had room, is caught (L13: held with room).
+    #[test]
+    fn delayed_acceptance_is_caught(c in case(), pick in any::<prop::sample::Index>()) {
+        if c.rule != StallRule::ImmediateBlocking { return Ok(()) }
+        let Ok(e) = execute(&c) else { return Ok(()) };
+        let accepted: Vec<usize> = (0..e.trace.messages.len())
+            .filter(|&i| e.trace.messages[i].accepted.is_some())
+            .collect();
+        if accepted.is_empty() { return Ok(()) }
+        let mut t = e.trace.clone();
+        let m = &mut t.messages[accepted[pick.index(accepted.len())]];
+        m.accepted = m.accepted.map(|a| a + 1);
+        let v = check_legal(&t, CheckOpts::default()).unwrap_err();
+        prop_assert!(
+            v.violations().iter().any(|x| x.rule == "L13" && x.message.contains("with room")),
+            "{:?}",
+            v
+        );
+    }
+
     /// A delivery moved outside its window, or a receive of the wrong message, is caught.
     #[test]
     fn broken_traces_are_caught(c in case(), pick in any::<prop::sample::Index>()) {
