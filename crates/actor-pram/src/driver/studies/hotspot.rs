@@ -17,6 +17,7 @@ use netcore::study::{Claim, Column, Law, ModelError, ParamError, Plot, Study};
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
+use super::theorem2::log_more;
 use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::{FetchOrder, LockstepRouter, PassStats};
 
@@ -189,7 +190,7 @@ impl Study for Hotspot {
             )
             .only("combining", true)
             .result(Law::new("log N rounds (constant ratio)"))
-            .rival(Law::new("log^2 N rounds (log2 N more)").log2("routers", 1.0))
+            .rival(log_more("log^2 N rounds"))
             .of("Theorem 2"),
             Claim::grows(
                 "the worst case without combining (the project's baseline): forward rounds / (3n - 1) grow with N (x3 at least)",

@@ -14,7 +14,7 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
-use super::theorem2::THEOREM2_BAND;
+use super::theorem2::{THEOREM2_BAND, log_more, sqrt_log_more};
 use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::LockstepRouter;
 
@@ -197,8 +197,8 @@ impl Study for Permutation {
         // Choice 29). Until the 2026-12-02 review the bands were halfway to log N more only
         // and the b = 1 rows were read by no claim (docs/models/actor-pram.md#theorem-2-routing-rounds).
         let constant = || Law::new("log N rounds (constant ratio)");
-        let log_more = || Law::new("log^2 N rounds (log2 N more)").log2("routers", 1.0);
-        let sqrt_more = || Law::new("log^1.5 N rounds (sqrt(log2 N) more)").log2("routers", 0.5);
+        let log_more_rounds = || log_more("log^2 N rounds");
+        let sqrt_more = || sqrt_log_more("log^1.5 N rounds");
         let why = "docs/models/actor-pram.md#theorem-2-routing-rounds";
         let band = THEOREM2_BAND;
         vec![
@@ -213,7 +213,7 @@ impl Study for Permutation {
             .only("b", 2)
             .result(constant())
             .rival(sqrt_more())
-            .rival(log_more())
+            .rival(log_more_rounds())
             .of("Theorem 2")
             .expect(Verdict::Inconclusive, why),
             Claim::slope(
@@ -227,7 +227,7 @@ impl Study for Permutation {
             .only("b", 2)
             .result(constant())
             .rival(sqrt_more())
-            .rival(log_more())
+            .rival(log_more_rounds())
             .of("Theorem 2")
             .expect(Verdict::NotReproduced, why),
             Claim::slope(
@@ -241,7 +241,7 @@ impl Study for Permutation {
             .only("b", 1)
             .result(constant())
             .rival(sqrt_more())
-            .rival(log_more())
+            .rival(log_more_rounds())
             .of("Theorem 2")
             .expect(Verdict::NotReproduced, why),
             tail_claim(
@@ -328,9 +328,7 @@ fn tail_claim(statement: &str, y: &str, what: &str) -> Claim {
         .only("b", 2)
         .only("hash", "poly")
         .result(Law::new(&format!("log N rounds, {what} (constant ratio)")))
-        .rival(
-            Law::new(&format!("log^1.5 N rounds, {what} (sqrt(log2 N) more)")).log2("routers", 0.5),
-        )
-        .rival(Law::new(&format!("log^2 N rounds, {what} (log2 N more)")).log2("routers", 1.0))
+        .rival(sqrt_log_more(&format!("log^1.5 N rounds, {what}")))
+        .rival(log_more(&format!("log^2 N rounds, {what}")))
         .of("Theorem 2")
 }
