@@ -247,6 +247,8 @@ impl Study for Baselines {
         // is one log S more (`S = size`).
         let constant = || Law::new("T log S (constant ratio)");
         let log_more = || Law::new("T log^2 S (log2 S more)").log2("size", 1.0);
+        // Theorem 1 is a lower bound, so the rival below it, no log S at all, must fail too.
+        let log_less = || Law::new("T (log2 S less)").log2("size", -1.0);
         vec![
             Claim::all_true("every baseline equals the reference", "verified").correctness(),
             only(
@@ -259,6 +261,7 @@ impl Study for Baselines {
                 .only("program", "prefix-sums")
                 .result(constant())
                 .rival(log_more())
+                .rival(log_less())
                 .illustration()
                 .of("Theorem 1"),
                 "broadcast-sync",
@@ -274,6 +277,7 @@ impl Study for Baselines {
                 .only("program", "permutation-read")
                 .result(constant())
                 .rival(log_more())
+                .rival(log_less())
                 .illustration()
                 .of("Theorem 1"),
                 "broadcast-sync",

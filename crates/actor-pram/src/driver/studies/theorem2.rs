@@ -120,7 +120,8 @@ pub struct Theorem2Row {
     pub events: u64,
     /// Actors of one step.
     pub actors: u64,
-    /// `actors / N` (Theorem 2: `O(S(n))` actors, a constant per router).
+    /// The overlapping run's actors (the whole program as one actor system) over `N`
+    /// (Theorem 2: `O(S(n))` actors, a constant per router).
     pub actors_per_router: f64,
     /// Actor time of the overlapping run (one actor system, its DAG depth; Choice 22).
     pub overlap_actor_time: u64,
@@ -240,7 +241,7 @@ impl Study for Theorem2 {
             max_over_cadence: a.max_over_cadence,
             events: a.events,
             actors: a.actors,
-            actors_per_router: a.actors as f64 / f64::from(r.routers.max(1)),
+            actors_per_router: o.actors as f64 / f64::from(r.routers.max(1)),
             overlap_actor_time: o.actor_time,
             overlap_over_t_log_n: o.actor_time_over_t_log_n,
             overlap_ratio: o.actor_time as f64 / a.actor_time.max(1) as f64,
@@ -283,23 +284,31 @@ impl Study for Theorem2 {
             )
             .bound()
             .of("Property 1"),
+            // The band is the permutation study's [1, 3]: it was [1, 2.5] until the review of
+            // 2026-12-02, set just under the log^1.5 N rival (2.57) after the measurement,
+            // which made the verdict hang on where the band was drawn.
             Claim::within(
-                "Theorem 2 (routing in O(log N) rounds): forward rounds per pass / (3n - 1) stays within [1, 2.5] (measured 1.40-2.14 on n = 2..6, up to 2.38 at n = 8; the rival log^2 N spreads x2.9, log^1.5 N reaches about 2.57)",
+                "Theorem 2 (routing in O(log N) rounds): forward rounds per pass / (3n - 1) stays within [1, 3] (measured 1.40-2.14 on n = 2..6, up to 2.38 at n = 8; the rival log^2 N spreads x2.9, log^1.5 N stays inside)",
                 "fwd_ratio",
                 1.0,
-                2.5,
+                3.0,
             )
             .only("combining", true)
             .result(Law::new("log N rounds (constant ratio)"))
             .rival(sqrt_log_more("log^1.5 N rounds"))
             .rival(log_more("log^2 N rounds"))
-            .of("Theorem 2"),
-            // The theorem's other half: the actors are the paper's four per butterfly node
-            // (Section 5's proof), here one per virtual node of the levelled network (Choices
-            // 12 and 18: (3n - 1) 2^n of them) and N hosts, N hash actors and S <= N PPUs, counted in the run's
-            // arena after the step, so an actor created per packet or per round would show.
+            .of("Theorem 2")
+            .expect(Verdict::Inconclusive, "docs/models/actor-pram.md#theorem-2-routing-rounds"),
+            // The theorem's other half, checked on the run of the whole program as one actor
+            // system (the overlapping run, Choice 22), so that actors made anew per step or
+            // per packet would show: the paper's four actors per butterfly node (Section 5's
+            // proof), here one per virtual node of the levelled network (Choices 12 and 18:
+            // (3n - 1) 2^n of them), N hosts, N hash actors and S <= N PPUs, counted in the
+            // run's arena at its end. It holds by the construction, which is the paper's
+            // argument, so it is a CONSISTENCY check of the construction, not a measurement
+            // that could have come out otherwise.
             Claim::slope(
-                "Theorem 2's O(S(n)) actors: the actors of one step per router (N, the paper's S(n) butterfly nodes) change by at most 0.145 of their level per doubling of n (measured 0.014-0.023 on n = 2..9; the rival O(N log N) actors scores about 0.54-0.59)",
+                "Theorem 2's O(S(n)) actors: the actors of the whole program (one actor system) per router (N, the paper's S(n) butterfly nodes) change by at most 0.145 of their level per doubling of n (measured 0.014-0.023 on n = 2..9; the rival O(N log N) actors scores about 0.54-0.59)",
                 "actors_per_router",
                 "n",
                 -THEOREM2_BAND,
@@ -308,6 +317,7 @@ impl Study for Theorem2 {
             .only("combining", true)
             .result(Law::new("O(N) actors (constant per router)"))
             .rival(log_more("O(N log N) actors"))
+            .consistency()
             .of("Theorem 2"),
         ];
         claims.extend(decomposition());
@@ -377,7 +387,10 @@ impl Study for Theorem2 {
             ),
             Column::new("events", "events over all steps"),
             Column::new("actors", "actors of one step"),
-            Column::new("actors_per_router", "actors of one step per router (actors / N)"),
+            Column::new(
+                "actors_per_router",
+                "actors of the whole program's one actor system (the overlapping run) per router",
+            ),
             Column::new(
                 "overlap_actor_time",
                 "actor time of the overlapping run: one actor system, its DAG depth (Choice 22)",
