@@ -230,9 +230,9 @@ pub struct ButterflyActors {
     pub pass_per_round_max: f64,
     /// Every pass's actor time `A` lies in `[R, pass_budget(R, k, a)]` (Property 1, the
     /// Appendix's cadence `4R + 1` plus the hand-offs outside the rounds: [`pass_budget`];
-    /// it was `[R, 4R + 1]` before, which a pass can exceed). The field keeps its historical
-    /// name; the paper's Theorem 3 is the delay-sequence bound.
-    pub theorem3: bool,
+    /// it was `[R, 4R + 1]` before, which a pass can exceed). Named `theorem3` until
+    /// 2026-12-02; the paper's Theorem 3 is the delay-sequence bound (Choice 28).
+    pub cadence: bool,
     /// The greatest `A − (4R + 1)` of a pass, signed: how far the hand-offs took a pass past
     /// the cadence alone (negative when every pass stayed below `4R + 1`).
     pub max_over_cadence: i64,
@@ -630,7 +630,7 @@ fn empty_report(
             actor_time_per_round: 0.0,
             pass_per_round_min: f64::INFINITY,
             pass_per_round_max: 0.0,
-            theorem3: true,
+            cadence: true,
             max_over_cadence: i64::MIN,
             actor_space: 0,
             events: 0,
@@ -878,7 +878,7 @@ fn tally_actor_pass(
     act.pass_per_round_min = act.pass_per_round_min.min(per_round);
     act.pass_per_round_max = act.pass_per_round_max.max(per_round);
     let budget = pass_budget(rounds, k, arrivals);
-    act.theorem3 &= (rounds..=budget).contains(&a.actor_time);
+    act.cadence &= (rounds..=budget).contains(&a.actor_time);
     let over = i128::from(a.actor_time) - i128::from(4 * rounds + 1);
     act.max_over_cadence = act.max_over_cadence.max(i64::try_from(over).unwrap_or(i64::MAX));
     act.actor_time += a.actor_time;

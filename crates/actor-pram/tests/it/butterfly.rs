@@ -515,7 +515,7 @@ fn within_pass_budget(
     let a = r.actor.unwrap();
     let over = a.max_over_cadence;
     assert!(
-        a.theorem3,
+        a.cadence,
         "{name} size {size} combining {combining} {sched}: over the cadence by {over}"
     );
     over

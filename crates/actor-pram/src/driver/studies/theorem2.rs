@@ -240,7 +240,7 @@ impl Study for Theorem2 {
             per_round: a.actor_time_per_round,
             pass_per_round_min: a.pass_per_round_min,
             pass_per_round_max: a.pass_per_round_max,
-            cadence: a.theorem3,
+            cadence: a.cadence,
             max_over_cadence: a.max_over_cadence,
             events: a.events,
             events_per_access_over_log_n: a.events as f64
