@@ -68,9 +68,6 @@ pub const RESULTS: &[PaperResult] = &[
     PaperResult {
         id: "Theorem 3",
         states: "if routing p requests takes actor time at least (7d + delta) 4, with buffers of constant size b, some input-output path of length 8d carries a polarized sequence of min(delta, b d) messages; with [Ran87]'s Theorem 3, routing ends after O(log p) routing steps with overwhelming probability (Appendix)",
-        coverage: Coverage::Tests {
-            test: "slow_fixture_prints_its_delay_sequence",
-            why: "a proof device executed on runs, not a quantity over a sweep: `[butterfly] delay_sequence = true` traces every slow pass's delay sequence (actor time at least (7d + delta) 4, d = 2n - 1) back from its most delayed message through b-delays and m-delays, and checks polarisation and min(delta, b d) messages on its first 8d edges (Choice 28); the fixture hot-spot-24-delay and a proptest over random small runs check it, every slow pass measured holds. Its consequence, O(log p) routing rounds with high probability, is claimed under Theorem 2 (actor-pram-permutation, actor-pram-theorem2), the factor 4 under Property 1",
-        },
+        coverage: Coverage::Claims,
     },
 ];
