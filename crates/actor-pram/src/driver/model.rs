@@ -82,6 +82,7 @@ impl Model for ActorPram {
             Box::new(crate::driver::studies::broadcast::Broadcast),
             Box::new(crate::driver::studies::direct::Direct),
             Box::new(crate::driver::studies::hotspot::Hotspot),
+            Box::new(crate::driver::studies::multiplex::MultiplexStudy),
             Box::new(crate::driver::studies::permutation::Permutation),
             Box::new(crate::driver::studies::theorem2::Theorem2),
         ]

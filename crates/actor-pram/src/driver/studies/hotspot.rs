@@ -17,7 +17,7 @@ use netcore::study::{Claim, Column, Law, ModelError, ParamError, Plot, Study};
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
-use super::theorem2::log_more;
+use super::log_more;
 use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::{FetchOrder, LockstepRouter, PassStats};
 

@@ -14,7 +14,7 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
-use super::theorem2::{THEOREM2_BAND, log_more, sqrt_log_more};
+use super::{THEOREM2_BAND, log_more, sqrt_log_more};
 use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::LockstepRouter;
 

@@ -18,6 +18,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::axis::SchedulerAxis;
+use super::{THEOREM2_BAND, log_more, sqrt_log_more};
 use crate::actor::{Search, deepest_of};
 use crate::butterfly::{ButterflyConfig, MAX_DELAY_DIM, Steps, simulate_butterfly_actors};
 use crate::hash::{HashFamily, KeyOrder};
@@ -517,23 +518,6 @@ impl Study for Theorem2 {
             .only("scheduler", "fifo"),
         ]
     }
-}
-
-/// The relative slope per doubling of `n` a Theorem 2 ratio may have: half the score of the
-/// nearest rival, `T log^1.5 N` (a ratio to `T log2 N` growing like `sqrt(log2 N)`), which
-/// scores 0.315 on n = 2..6 and 0.295 on n = 2..9, the default grid's ranges (`T log^2 N`:
-/// 0.592 and 0.540; on n = 2..12, the large preset's, 0.284 and 0.510).
-pub const THEOREM2_BAND: f64 = 0.145;
-
-/// The nearest rival of a Theorem 2 ratio to `log2 N` (Choice 29): `name` grows like
-/// `sqrt(log2 N)` against it.
-pub(super) fn sqrt_log_more(name: &str) -> Law {
-    Law::new(&format!("{name} (sqrt(log2 N) more)")).log2("routers", 0.5)
-}
-
-/// The rival one log factor away: `name` grows like `log2 N` against the ratio.
-pub(super) fn log_more(name: &str) -> Law {
-    Law::new(&format!("{name} (log2 N more)")).log2("routers", 1.0)
 }
 
 /// Theorem 2's actor time taken apart (Section 5): `actor_time − (T − G)` is the passes
