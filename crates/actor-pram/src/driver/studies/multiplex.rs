@@ -4,7 +4,7 @@
 //! same placement: `sequential`, the remark's construction (the simulation of a step applied
 //! `S / N` times, one pass per PPU of a router), and `pipelined` (one pass whose injection
 //! queues hold all `k` packets of a router), one reading of the "pipeline effect" the remark
-//! hopes for (within a step; [Ran89]'s lookahead overlaps successive steps, which the
+//! hopes for (within a step; \[Ran89\]'s lookahead overlaps successive steps, which the
 //! `steps = "overlapping"` run does, Choice 22). Actor times are per PRAM global step (`G`).
 //! The `kN` packets of a step cross `Θ(log N)` edges each, so no schedule of this placement
 //! beats `Θ(k log N)` per step (`pipe_over_congestion`): the pipeline can gain a constant
