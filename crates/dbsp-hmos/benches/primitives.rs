@@ -42,13 +42,13 @@ fn bench(c: &mut Criterion) {
         let params = DbspParams::power_law(1 << log_n, 0.5, 0.5).unwrap();
         // One untimed run gives the message count of the (deterministic) run.
         let (mut m, out) = route_input(&params, log_n, 4);
-        route_two_phase(&mut m, 0, out, |x| x, Some).unwrap();
+        route_two_phase(&mut m, 0, out).unwrap();
         g.throughput(Throughput::Elements(m.ledger().messages()));
         g.bench_function(format!("route_two_phase_n{}_k4", 1 << log_n), |b| {
             b.iter_batched(
                 || route_input(&params, log_n, 4),
                 |(mut m, out)| {
-                    let routed = route_two_phase(&mut m, 0, out, |x| x, Some).unwrap();
+                    let routed = route_two_phase(&mut m, 0, out).unwrap();
                     black_box((routed, m))
                 },
                 BatchSize::LargeInput,

@@ -14,7 +14,7 @@
 
 use netcore::ProcId;
 use netcore::bsp::primitives::{SortBlock, bitonic_sort_blocks_within};
-use netcore::bsp::{BspMachine, CostModel, Delivered};
+use netcore::bsp::{BspMachine, CostModel, Ctx, Delivered};
 
 use crate::Error;
 
@@ -483,16 +483,14 @@ pub fn route_greedy<S, M: Clone, T>(
 /// the half that holds the destination. Supersteps: `2 (L - c)` in phase 1, and
 /// `L - i + 1` at each level `i = c..L` of phase 2. Each processor receives its payloads in
 /// (sender, send order) order of the last move.
-pub fn route_two_phase<S, M: Clone, T: Clone>(
-    machine: &mut BspMachine<S, M>,
+pub fn route_two_phase<S, T: Clone>(
+    machine: &mut BspMachine<S, RouteMsg<T>>,
     within: u32,
     outgoing: Vec<Vec<(ProcId, T)>>,
-    wrap: impl Fn(RouteMsg<T>) -> M,
-    unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
 ) -> Result<Routed<T>> {
     let log_n = levels(machine, within)?;
     let outgoing = Held::new(outgoing);
-    let (held, loads) = route_two_phase_until(machine, within, log_n, outgoing, wrap, unwrap)?;
+    let (held, loads) = route_two_phase_until(machine, within, log_n, outgoing)?;
     Ok(Routed { delivered: held.into_payloads(), loads })
 }
 
@@ -539,6 +537,28 @@ impl<T> Held<T> {
     }
 }
 
+/// Counts the messages a move of [`route_two_phase_until`] delivered to each processor, and
+/// those whose destination has bit `next` set, into its slot; returns the largest number a
+/// processor holds.
+fn count_delivered<S, T>(
+    machine: &BspMachine<S, RouteMsg<T>>,
+    slots: &mut [RouteSlot],
+    next: u32,
+) -> u64 {
+    let mut most = 0;
+    for (pid, slot) in (0..).zip(slots.iter_mut()) {
+        // Rank order already: a processor's messages come from senders in id order, whose
+        // ranks grow with the id (phase 1: at most one sender per half of the cluster, the
+        // lower half's ranks below the upper's; phase 2: the ranks of consecutive senders
+        // follow the exclusive prefix), each sender's in send order, which is rank order.
+        let inbox = machine.pending(pid);
+        slot.len = inbox.len();
+        slot.upper = inbox.iter().map(|(_, m)| u64::from(m.dest & next != 0)).sum();
+        most = most.max(slot.len as u64);
+    }
+    most
+}
+
 /// [`route_two_phase`] inside every c-cluster, stopped after phase 2's level `until - 1`:
 /// every message ends in the `until`-cluster holding its destination, in that cluster's
 /// cyclic layout (ranked by the prefix of phase 2), so a processor of an `until`-cluster that
@@ -546,13 +566,11 @@ impl<T> Held<T> {
 /// the whole routing. One stage of Theorem 3's delivery is a call with `c = tau_i` and
 /// `until = tau_(i-1)`. Returns the messages held and, after each move superstep, in order,
 /// the largest number of messages a processor holds.
-pub fn route_two_phase_until<S, M: Clone, T: Clone>(
-    machine: &mut BspMachine<S, M>,
+pub fn route_two_phase_until<S, T: Clone>(
+    machine: &mut BspMachine<S, RouteMsg<T>>,
     within: u32,
     until: u32,
     outgoing: Held<T>,
-    wrap: impl Fn(RouteMsg<T>) -> M,
-    unwrap: impl Fn(M) -> Option<RouteMsg<T>>,
 ) -> Result<(Held<T>, Vec<u64>)> {
     let log_n = levels(machine, within)?;
     if !(within..=log_n).contains(&until) {
@@ -565,43 +583,20 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
     let n = machine.p();
     check_outgoing(log_n, within, n, outgoing.per_processor())?;
     // A processor's own messages are ranked 0, 1, ... in send order: `outgoing` is in rank
-    // order already. The messages held, `(destination, payload)` in rank order (the order is
-    // the ranks: they do not travel), are one vector for all
-    // processors in id order, each processor's `len` in turn ([`Held`]): the drains write it
-    // and the moves read it front to back, since the engine runs the bodies in processor
-    // order.
+    // order already, and so is every inbox a move delivers (see [`count_delivered`]); the order is
+    // the ranks (they do not travel). The first move reads `outgoing`, one vector for all
+    // processors in id order, each processor's `len` in turn ([`Held`]), front to back, since
+    // the engine runs the bodies in processor order; every later move reads its messages in
+    // place from the inbox the move before delivered, which stays pending across the count
+    // exchanges and prefixes of other message types ([`BspMachine::with_messages`]).
     let Held { messages: mut held, lens } = outgoing;
     let mut slots: Vec<RouteSlot> = lens
         .into_iter()
         .map(|len| RouteSlot { len, tot: len as u64, upper: 0, other: 0, excl: (0, 0) })
         .collect();
     let mut loads = Vec::new();
-    // Takes the messages a move delivered into `held` (empty), in rank order, counting those
-    // whose destination has bit `next` set; returns the largest number a processor holds.
-    let take_items = |machine: &mut BspMachine<S, M>,
-                      slots: &mut [RouteSlot],
-                      held: &mut Vec<(ProcId, T)>,
-                      next: u32| {
-        let mut most = 0;
-        for (pid, slot) in (0..).zip(slots.iter_mut()) {
-            // Rank order already: a processor's messages come from senders in id order, whose
-            // ranks grow with the id (phase 1: at most one sender per half of the cluster, the
-            // lower half's ranks below the upper's; phase 2: the ranks of consecutive senders
-            // follow the exclusive prefix), each sender's in send order, which is rank order.
-            let mut upper = 0;
-            let before = held.len();
-            for (_, m) in machine.drain_delivered(pid) {
-                if let Some(RouteMsg { dest, payload }) = unwrap(m) {
-                    upper += u64::from(dest & next != 0);
-                    held.push((dest, payload));
-                }
-            }
-            slot.len = held.len() - before;
-            slot.upper = upper;
-            most = most.max(slot.len as u64);
-        }
-        most
-    };
+    // Whether the messages are in the inboxes (after the first move) or in `held`.
+    let mut delivered = false;
     // Phase 1: balance at the origin, levels L-1 down to c.
     for i in (within..log_n).rev() {
         let s: u32 = 1 << (log_n - 1 - i);
@@ -630,20 +625,25 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
             // odd j to the other, each sent as one block (each receiver's order is unchanged).
             let mask = 2 * u64::from(s) - 1;
             let first = if in_a { offset } else { ma + offset };
-            let mine = &held[start..start + slot.len];
-            start += slot.len;
+            let inbox = ctx.inbox();
+            let mine = if delivered { &[][..] } else { &held[start..start + slot.len] };
+            start += mine.len();
             for (parity, to) in [(0, first), (1, first + u64::from(s))] {
                 // base + (rank mod 2s) < n, so it fits a processor id.
                 let to = ProcId::try_from(base + (to & mask)).unwrap_or(pid);
-                let items = mine.iter().skip(parity).step_by(2);
-                let items = items.map(|(dest, payload)| (*dest, payload.clone()));
-                ctx.send_all(to, items.map(|(dest, payload)| wrap(RouteMsg { dest, payload })));
+                if delivered {
+                    ctx.send_all(to, inbox.iter().skip(parity).step_by(2).map(|(_, m)| m.clone()));
+                } else {
+                    let items = mine.iter().skip(parity).step_by(2);
+                    let items = items.map(|(dest, payload)| (*dest, payload.clone()));
+                    ctx.send_all(to, items.map(|(dest, payload)| RouteMsg { dest, payload }));
+                }
             }
             slot.tot = ma + mb;
         })?;
-        debug_assert_eq!(start, held.len(), "every held message moved");
-        held.clear();
-        loads.push(take_items(machine, &mut slots, &mut held, first_split));
+        debug_assert_eq!(start, if delivered { 0 } else { held.len() }, "every held message moved");
+        delivered = true;
+        loads.push(count_delivered(machine, &mut slots, first_split));
     }
     // Phase 2: descend, levels c to until-1. Each processor's count pair, one vector per
     // processor for all levels.
@@ -660,7 +660,7 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
             let (inc, own) = (inclusive[0], own[0]);
             slot.excl = (inc.0 - own.0, inc.1 - own.1);
         }
-        let (mut items, mut next_pid) = (held.drain(..), 0);
+        let (mut start, mut next_pid) = (0, 0);
         machine.dsuperstep_with(i, "route/p2-move", &mut slots, |ctx, _, slot| {
             let pid = ctx.pid();
             debug_assert_eq!(pid, next_pid, "bodies run in processor order");
@@ -670,22 +670,38 @@ pub fn route_two_phase_until<S, M: Clone, T: Clone>(
             // rank mod s as a mask (s is a power of two).
             let mask = half - 1;
             let (mut a, mut b) = slot.excl;
-            for (dest, payload) in items.by_ref().take(slot.len) {
-                let to = if dest & s == 0 {
+            let mut send = |ctx: &mut Ctx<'_, RouteMsg<T>>, message: RouteMsg<T>| {
+                let to = if message.dest & s == 0 {
                     a += 1;
                     base + ((a - 1) & mask)
                 } else {
                     b += 1;
                     base + half + ((b - 1) & mask)
                 };
-                let to = ProcId::try_from(to).unwrap_or(pid);
-                ctx.send(to, wrap(RouteMsg { dest, payload }));
+                ctx.send(ProcId::try_from(to).unwrap_or(pid), message);
+            };
+            if delivered {
+                for (_, message) in ctx.inbox() {
+                    send(ctx, message.clone());
+                }
+            } else {
+                for (dest, payload) in &held[start..start + slot.len] {
+                    send(ctx, RouteMsg { dest: *dest, payload: payload.clone() });
+                }
+                start += slot.len;
             }
         })?;
-        debug_assert_eq!(items.len(), 0, "every held message moved");
-        drop(items);
+        debug_assert_eq!(start, if delivered { 0 } else { held.len() }, "every held message moved");
+        delivered = true;
         // The next level splits on bit s / 2 (0 after the last level: nothing counted).
-        loads.push(take_items(machine, &mut slots, &mut held, s >> 1));
+        loads.push(count_delivered(machine, &mut slots, s >> 1));
+    }
+    if delivered {
+        // The last move's inboxes, in processor order, become the messages held.
+        held.clear();
+        for pid in 0..n {
+            held.extend(machine.drain_delivered(pid).map(|(_, m)| (m.dest, m.payload)));
+        }
     }
     let lens = slots.iter().map(|slot| slot.len).collect();
     Ok((Held { messages: held, lens }, loads))

@@ -736,7 +736,7 @@ impl HmosMemory {
                     let mut held = outgoing;
                     for stage in (1..=k + 1).rev() {
                         let (within, until) = (taus[stage as usize], taus[stage as usize - 1]);
-                        (held, _) = route_two_phase_until(m, within, until, held, |x| x, Some)?;
+                        (held, _) = route_two_phase_until(m, within, until, held)?;
                         deltas.push(held.most());
                     }
                     Ok::<_, Error>(held)
@@ -744,9 +744,8 @@ impl HmosMemory {
             }
             Delivery::TwoPhase => {
                 let outgoing = Held::new(outgoing);
-                let (held, loads) = self
-                    .machine
-                    .with_messages(|m| route_two_phase_until(m, 0, log_n, outgoing, |x| x, Some))?;
+                let (held, loads) =
+                    self.machine.with_messages(|m| route_two_phase_until(m, 0, log_n, outgoing))?;
                 // After phase 2's move at level tau_i - 1, every message is in its
                 // tau_i-cluster: that move's load is delta_i.
                 for stage in (1..=k).rev() {
@@ -827,7 +826,7 @@ impl HmosMemory {
         }
         self.machine.local("apply", |p, _| work[p as usize])?;
         self.machine.enter_phase(Phase::Reply.to_string());
-        let back = self.machine.with_messages(|m| route_two_phase(m, 0, replies, |x| x, Some))?;
+        let back = self.machine.with_messages(|m| route_two_phase(m, 0, replies))?;
         let mut out: Vec<Vec<i64>> = Vec::with_capacity(reps.len());
         for (rs, got) in reps.iter().zip(back.delivered) {
             let mut best: Vec<(u64, i64)> = vec![(0, 0); rs.len()];

@@ -232,7 +232,7 @@ impl PrimitiveRun {
                 let routed = if self.primitive == Primitive::RouteGreedy {
                     route_greedy(&mut m, 0, outgoing, |x| x, Some)?
                 } else {
-                    route_two_phase(&mut m, 0, outgoing, |x| x, Some)?
+                    route_two_phase(&mut m, 0, outgoing)?
                 };
                 let mut ok = true;
                 for (mut got, mut want) in routed.delivered.into_iter().zip(expected) {

@@ -45,6 +45,8 @@ pub struct Ctx<'a, M> {
     p: u32,
     /// Messages this processor sent to itself in this superstep.
     own: u64,
+    /// Where this processor's runs start in the outbox (a run never spans two senders).
+    first_run: usize,
     inbox: &'a [(ProcId, M)],
     outbox: &'a mut Outbox<M>,
     work: u64,
@@ -57,22 +59,49 @@ pub struct Ctx<'a, M> {
 pub type Delivered<'a, M> = std::iter::Cloned<std::slice::Iter<'a, (ProcId, M)>>;
 
 /// The messages of a superstep in send order: `(src, msg)` exactly as an inbox holds them,
-/// so delivery copies each one whole (a run to one destination as one block), and the
-/// destinations beside them (checked in a pass over 4-byte ids before anything moves).
+/// so delivery copies each one whole (a run to one destination as one block), and beside
+/// them the runs of consecutive messages to one destination (checked in a pass over the
+/// runs before anything moves: a block sent to a partner is one run, not one entry per
+/// message).
 #[derive(Debug)]
 struct Outbox<M> {
     sent: Vec<(ProcId, M)>,
-    dests: Vec<ProcId>,
-    /// Per processor in id order, where its sends end in `dests` (so the check pass finds
-    /// each message's sender without reading the messages).
+    /// `(destination, messages)` per run, in send order; a run holds at most `u32::MAX`
+    /// messages (a longer one continues in the next run) and never spans two senders.
+    runs: Vec<(ProcId, u32)>,
+    /// Per processor in id order, where its runs end in `runs` (so the check pass finds
+    /// each run's sender without reading the messages).
     ends: Vec<usize>,
 }
 
 impl<M> Outbox<M> {
+    fn new() -> Self {
+        Self { sent: Vec::new(), runs: Vec::new(), ends: Vec::new() }
+    }
+
     fn clear(&mut self) {
         self.sent.clear();
-        self.dests.clear();
+        self.runs.clear();
         self.ends.clear();
+    }
+
+    /// Records `count` more messages to `dest` sent by the processor whose runs start at
+    /// `first_run`: they extend its last run when that run goes to `dest`.
+    fn add_run(&mut self, first_run: usize, dest: ProcId, mut count: usize) {
+        if self.runs.len() > first_run
+            && let Some((last, len)) = self.runs.last_mut()
+            && *last == dest
+        {
+            let more = count.min((u32::MAX - *len) as usize);
+            // `more <= u32::MAX - len`, so the sum fits.
+            *len += u32::try_from(more).unwrap_or(0);
+            count -= more;
+        }
+        while count > 0 {
+            let len = count.min(u32::MAX as usize);
+            self.runs.push((dest, u32::try_from(len).unwrap_or(u32::MAX)));
+            count -= len;
+        }
     }
 }
 
@@ -126,7 +155,7 @@ impl<'a, M> Ctx<'a, M> {
             self.sent += 1;
         }
         self.outbox.sent.push((self.pid, msg));
-        self.outbox.dests.push(dest);
+        self.outbox.add_run(self.first_run, dest, 1);
     }
 
     /// Sends every message `msgs` yields to `dest`, in order: the same as one [`Ctx::send`]
@@ -150,11 +179,11 @@ impl<'a, M> Ctx<'a, M> {
     /// # Ok::<(), BspError>(())
     /// ```
     pub fn send_all(&mut self, dest: ProcId, msgs: impl IntoIterator<Item = M>) {
-        let Outbox { sent, dests, .. } = &mut *self.outbox;
         let pid = self.pid;
-        sent.extend(msgs.into_iter().map(|msg| (pid, msg)));
-        let count = sent.len() - dests.len();
-        dests.resize(sent.len(), dest);
+        let before = self.outbox.sent.len();
+        self.outbox.sent.extend(msgs.into_iter().map(|msg| (pid, msg)));
+        let count = self.outbox.sent.len() - before;
+        self.outbox.add_run(self.first_run, dest, count);
         let count = count as u64;
         if dest == pid {
             self.work += count;
@@ -190,6 +219,11 @@ impl<M> Inboxes<M> {
 
     fn get(&self, pid: usize) -> &[(ProcId, M)] {
         &self.buffer[self.start[pid]..self.end[pid]]
+    }
+
+    /// The first processor whose inbox still holds messages.
+    fn first_pending(&self) -> Option<usize> {
+        self.start.iter().zip(&self.end).position(|(start, end)| start < end)
     }
 
     /// Empties every inbox.
@@ -253,7 +287,7 @@ impl<S, M> BspMachine<S, M> {
             model,
             states,
             inboxes: Inboxes::new(p as usize),
-            outbox: Outbox { sent: Vec::new(), dests: Vec::new(), ends: Vec::new() },
+            outbox: Outbox::new(),
             ledger: Ledger::default(),
             poisoned: None,
         })
@@ -332,7 +366,10 @@ impl<S, M> BspMachine<S, M> {
     /// Runs `f` on this machine with messages of another type `N`: the same processors,
     /// states, cost model and ledger (phase included), so a phase whose messages are all of
     /// one small kind (a sort's keys) moves only those bytes instead of the caller's largest
-    /// message kind. The ledger records exactly what it would on this machine.
+    /// message kind. The ledger records exactly what it would on this machine. Messages
+    /// delivered on this machine and not yet taken stay pending, out of `f`'s sight: they
+    /// are this machine's inboxes again when `f` returns (a router reads its delivered
+    /// messages in place after a count exchange of its own message type).
     ///
     /// # Examples
     ///
@@ -354,10 +391,9 @@ impl<S, M> BspMachine<S, M> {
     /// # Errors
     ///
     /// - [`BspError::Poisoned`] if an earlier superstep failed;
-    /// - [`BspError::Precondition`] (field `pending`) if messages delivered on either machine
-    ///   are still pending, before `f` runs or after it returns (they could not cross to the
-    ///   other message type; pending after `f`, they are dropped and this machine is
-    ///   poisoned);
+    /// - [`BspError::Precondition`] (field `pending`) if messages delivered on the machine of
+    ///   type `N` are still pending after `f` returns (they cannot cross to this machine's
+    ///   message type: they are dropped and this machine is poisoned);
     /// - the error of `f`; a superstep that failed inside `f` poisons this machine too.
     pub fn with_messages<N: Clone, R, E>(
         &mut self,
@@ -367,30 +403,41 @@ impl<S, M> BspMachine<S, M> {
         E: From<BspError>,
     {
         self.check_not_poisoned()?;
-        Self::check_no_pending(&self.inboxes)?;
-        // Nothing is pending: the index vectors cross to the other type as empty ranges.
-        self.inboxes.clear();
-        let mut other = BspMachine {
-            model: self.model.clone(),
-            states: std::mem::take(&mut self.states),
-            inboxes: Inboxes {
+        let p = self.states.len();
+        // With nothing pending, the index vectors cross to the other type as empty ranges;
+        // pending messages keep theirs here and the other machine gets its own.
+        let keep = self.inboxes.first_pending().is_some();
+        let inboxes = if keep {
+            Inboxes::new(p)
+        } else {
+            // Empty ranges may still point into this machine's buffer.
+            self.inboxes.clear();
+            Inboxes {
                 buffer: Vec::new(),
                 start: std::mem::take(&mut self.inboxes.start),
                 end: std::mem::take(&mut self.inboxes.end),
                 own: std::mem::take(&mut self.inboxes.own),
-            },
-            outbox: Outbox { sent: Vec::new(), dests: Vec::new(), ends: Vec::new() },
+            }
+        };
+        let mut other = BspMachine {
+            model: self.model.clone(),
+            states: std::mem::take(&mut self.states),
+            inboxes,
+            outbox: Outbox::new(),
             ledger: std::mem::take(&mut self.ledger),
             poisoned: None,
         };
         let result = f(&mut other);
         let pending = Self::check_no_pending(&other.inboxes);
-        // Every inbox is emptied before the index vectors come back (nothing crosses types).
-        other.inboxes.clear();
+        if !keep {
+            // Every inbox is emptied before the index vectors come back (nothing crosses
+            // types).
+            other.inboxes.clear();
+            self.inboxes.start = other.inboxes.start;
+            self.inboxes.end = other.inboxes.end;
+            self.inboxes.own = other.inboxes.own;
+        }
         self.states = other.states;
-        self.inboxes.start = other.inboxes.start;
-        self.inboxes.end = other.inboxes.end;
-        self.inboxes.own = other.inboxes.own;
         self.ledger = other.ledger;
         self.poisoned = other.poisoned;
         let result = result?;
@@ -402,11 +449,11 @@ impl<S, M> BspMachine<S, M> {
     }
 
     fn check_no_pending<N>(inboxes: &Inboxes<N>) -> Result<(), BspError> {
-        match inboxes.start.iter().zip(&inboxes.end).position(|(start, end)| start < end) {
+        match inboxes.first_pending() {
             None => Ok(()),
             Some(pid) => Err(BspError::Precondition {
                 field: "pending",
-                rule: "no delivered message pending when the message type changes".into(),
+                rule: "no delivered message pending when the message type changes back".into(),
                 got: format!("{} messages pending at processor {pid}", inboxes.get(pid).len()),
             }),
         }
@@ -526,13 +573,14 @@ impl<S, M> BspMachine<S, M> {
         for (pid, ((state, scratch), own)) in (0..).zip(procs) {
             let inbox = &buffer[start[pid as usize]..end[pid as usize]];
             let outbox = &mut self.outbox;
-            let mut ctx = Ctx { pid, p, own: 0, inbox, outbox, work: 0, sent: 0 };
+            let first_run = outbox.runs.len();
+            let mut ctx = Ctx { pid, p, own: 0, first_run, inbox, outbox, work: 0, sent: 0 };
             body(&mut ctx, state, scratch);
             w = w.max(ctx.work);
             h_send = h_send.max(ctx.sent);
             *own = ctx.own;
             local += ctx.own;
-            self.outbox.ends.push(self.outbox.dests.len());
+            self.outbox.ends.push(self.outbox.runs.len());
         }
         // Messages not taken during this superstep are consumed by the barrier.
         self.inboxes.clear();
@@ -541,7 +589,7 @@ impl<S, M> BspMachine<S, M> {
         // destination, a second sorts them into the delivery buffer. On an error nothing has
         // moved and the inboxes are empty, so nothing of the failed superstep is ever
         // delivered, and the machine is poisoned.
-        let sent = self.outbox.dests.len() as u64;
+        let sent = self.outbox.sent.len() as u64;
         let h_recv = match self.check_and_deliver(superstep, label, level) {
             Ok(h_recv) => h_recv,
             Err(error) => {
@@ -589,13 +637,15 @@ impl<S, M> BspMachine<S, M> {
             CostModel::Dbsp(d) => Some(d.log_n() - level),
             CostModel::Bsp(_) => None,
         };
-        let Outbox { sent, dests, ends } = &mut self.outbox;
+        let Outbox { sent, runs, ends } = &mut self.outbox;
         let Inboxes { buffer, start, end, own } = &mut self.inboxes;
         // `end` counts the messages per destination here (it was emptied by `clear`), `start`
         // holds where the last run to it starts in the outbox. Each sender's destinations must
         // lie in its cluster `lo..lo + size` (every processor on plain BSP), a range inside
         // `0..p`. `in_place` stays true while every inbox is fed by one run.
         let mut first = 0;
+        // Where the next run starts in `sent`.
+        let mut at = 0;
         let mut in_place = true;
         for (src, &stop) in (0..).zip(ends.iter()) {
             let (lo, size) = match shift {
@@ -604,9 +654,8 @@ impl<S, M> BspMachine<S, M> {
             };
             // Runs of one destination (a sender's block to its partner) are checked and
             // counted once.
-            let mut at = first;
-            for run in dests[first..stop].chunk_by(|x, y| x == y) {
-                let dest = run[0];
+            for &(dest, len) in &runs[first..stop] {
+                let len = len as usize;
                 if u64::from(dest.wrapping_sub(lo)) >= size {
                     return Err(if dest >= p {
                         BspError::NoSuchProcessor { superstep, label: label.into(), src, dest, p }
@@ -627,8 +676,8 @@ impl<S, M> BspMachine<S, M> {
                     in_place = end[dest] == 0;
                     start[dest] = at;
                 }
-                end[dest] += run.len();
-                at += run.len();
+                end[dest] += len;
+                at += len;
             }
             first = stop;
         }
@@ -643,7 +692,7 @@ impl<S, M> BspMachine<S, M> {
             }
             std::mem::swap(sent, buffer);
             sent.clear();
-            dests.clear();
+            runs.clear();
             ends.clear();
             return Ok(h_recv);
         }
@@ -667,23 +716,23 @@ impl<S, M> BspMachine<S, M> {
         // A run of messages to one destination is copied to consecutive slots of its inbox
         // (one block copy for plain-data messages).
         let mut first = 0;
-        for run in dests.chunk_by(|x, y| x == y) {
-            let slot = &mut end[run[0] as usize];
-            let (from, to) = (first..first + run.len(), *slot..*slot + run.len());
+        for &(dest, len) in runs.iter() {
+            let (slot, len) = (&mut end[dest as usize], len as usize);
+            let (from, to) = (first..first + len, *slot..*slot + len);
             // A short run is copied message by message: a call to a block copy costs more
             // than a few messages (a random relation's runs are one message long).
-            if run.len() < SHORT_RUN {
+            if len < SHORT_RUN {
                 for (place, message) in buffer[to].iter_mut().zip(&sent[from]) {
                     *place = message.clone();
                 }
             } else {
                 buffer[to].clone_from_slice(&sent[from]);
             }
-            *slot += run.len();
-            first += run.len();
+            *slot += len;
+            first += len;
         }
         sent.clear();
-        dests.clear();
+        runs.clear();
         ends.clear();
         Ok(h_recv)
     }

@@ -12,13 +12,46 @@ mod axis;
 
 pub use axis::SchedulerAxis;
 
-use netcore::study::Law;
+use netcore::pram::Limits;
+use netcore::pram::library::{Algorithm, Instance};
+use netcore::study::{Law, ModelError};
+
+use crate::actor::Scheduler;
+use crate::butterfly::{
+    ButterflyActors, ButterflyConfig, ButterflyReport, simulate_butterfly_actors,
+};
 
 /// The glossary entries of the PRAM program's costs, `T` and `G` (Section 2), in every study
 /// that runs a PRAM program on actors.
 fn pram_cost_columns() -> [netcore::study::Column; 2] {
     use netcore::study::Column;
     [Column::new("T", "PRAM time T (instructions)"), Column::new("G", "PRAM global steps G")]
+}
+
+/// One run of `instance` on the butterfly's actors (Section 5) under the FIFO scheduler and
+/// the default limits: the report, its actor measures, and whether the run verified and its
+/// output region holds the reference's expected values.
+fn fifo_actor_run(
+    program: Algorithm,
+    instance: &Instance,
+    config: &ButterflyConfig,
+) -> Result<(ButterflyReport, ButterflyActors, bool), ModelError> {
+    let mut report = simulate_butterfly_actors(
+        &instance.program,
+        &instance.input,
+        config,
+        Scheduler::Fifo,
+        &Limits::default(),
+    )?;
+    let actors = report.actor.take().ok_or_else(|| {
+        ModelError::from(crate::error::Error::Mismatch {
+            program: program.name().to_string(),
+            what: "an actor run without actor measures".into(),
+        })
+    })?;
+    let verified = report.verified
+        && report.memory.get(instance.output.clone()) == Some(&instance.expected[..]);
+    Ok((report, actors, verified))
 }
 
 /// The relative slope per doubling of `n` a Theorem 2 ratio may have: half the score of the

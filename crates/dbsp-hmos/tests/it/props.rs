@@ -174,7 +174,7 @@ proptest! {
         let routed = if greedy {
             route_greedy(&mut m, within, outgoing, |x| x, Some).unwrap()
         } else {
-            route_two_phase(&mut m, within, outgoing, |x| x, Some).unwrap()
+            route_two_phase(&mut m, within, outgoing).unwrap()
         };
         let mut got = routed.delivered;
         for (g, e) in got.iter_mut().zip(expected.iter_mut()) {
@@ -212,7 +212,7 @@ proptest! {
         }
         let k2 = received.iter().copied().max().unwrap_or(0);
         let (_, mut m) = machine::<RouteMsg<u32>>(log_n, 0.5);
-        route_two_phase(&mut m, 0, outgoing, |x| x, Some).unwrap();
+        route_two_phase(&mut m, 0, outgoing).unwrap();
         let a = |i: u32| if i >= log_n { k1 } else { k1.min(k2 << i) };
         let d = |i: i64| if i < 0 { k1.min(k2) } else { k2.min(k1 << (i + 1)) };
         for r in &m.ledger().records {

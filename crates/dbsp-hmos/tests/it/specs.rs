@@ -129,7 +129,7 @@ fn e4_two_phase_routing() {
     };
     let mut m: BspMachine<(), RouteMsg<u32>> =
         BspMachine::new(params.clone(), vec![(); 4]).unwrap();
-    let routed = route_two_phase(&mut m, 0, outgoing(), |x| x, Some).unwrap();
+    let routed = route_two_phase(&mut m, 0, outgoing()).unwrap();
     // P3 receives in phase-2 rank order: P2's two messages (payloads 0, 2), then its own.
     assert_eq!(routed.delivered, vec![vec![], vec![], vec![], vec![0, 2, 1, 3]]);
     let (_, ledger) = m.finish();
@@ -182,7 +182,7 @@ fn e9_cluster_errors() {
     let mut m: BspMachine<(), RouteMsg<u32>> = BspMachine::new(params, vec![(); 8]).unwrap();
     let mut outgoing: Vec<Vec<(ProcId, u32)>> = vec![Vec::new(); 8];
     outgoing[0].push((4, 9));
-    let err = route_two_phase(&mut m, 1, outgoing, |x| x, Some).unwrap_err();
+    let err = route_two_phase(&mut m, 1, outgoing).unwrap_err();
     assert_eq!(
         err.to_string(),
         "dest must lie in the sender's 1-cluster (message 0 of processor 0 names processor 4)"

@@ -141,33 +141,42 @@ fn dbsp_rejects_message_leaving_cluster() {
     assert!((machine.cost() - (8f64.sqrt() + 8.0)).abs() < 1e-12);
 }
 
-/// `with_messages`: a phase with its own message type records into the same ledger. On
-/// BSP(p = 2, g = 1, l = 1): "wide" sends one message each way (h = 1, cost 1 + 1 = 2),
-/// "consume" sends nothing (cost l = 1), "narrow" one each way again (2): 5 in all, three
-/// records. Messages pending before the change are refused (nothing runs); messages left
-/// pending after it are dropped and poison the machine.
+/// `with_messages`: a phase with its own message type records into the same ledger, and
+/// messages pending on the machine stay pending across it, unseen. On BSP(p = 2, g = 1,
+/// l = 1): "wide" sends one message each way (h = 1, cost 1 + 1 = 2); the 8-bit phase's
+/// "narrow" sends 1 each way (2) and "count" adds it to the state (no sends: cost l = 1);
+/// back on the wide machine, "consume" adds the wide message's 7, pending all along (1);
+/// a second 8-bit phase leaves its "narrow" messages pending when it returns (2): they
+/// are dropped and poison the machine. States 1 + 7 = 8, five records, cost 8.
 #[test]
-fn with_messages_shares_the_ledger_and_refuses_pending() {
+fn with_messages_shares_the_ledger_and_keeps_pending() {
     use netcore::bsp::BspError;
     let params = BspParams::new(Bsp { p: 2, g: 1, l: 1 }).unwrap();
     let mut machine = BspMachine::<u64, (u64, u64)>::new(params, vec![0; 2]).unwrap();
     machine.superstep("wide", |ctx, _| ctx.send(1 - ctx.pid(), (7, 7))).unwrap();
-    let refused = machine.with_messages(|_: &mut BspMachine<u64, u8>| Ok::<(), BspError>(()));
-    assert_eq!(
-        refused.unwrap_err().to_string(),
-        "pending must satisfy no delivered message pending when the message type changes \
-         (got 1 messages pending at processor 0)"
-    );
-    machine.superstep("consume", |ctx, state| *state = ctx.inbox()[0].1.0).unwrap();
+    machine
+        .with_messages(|small: &mut BspMachine<u64, u8>| {
+            assert!(small.pending(0).is_empty() && small.pending(1).is_empty());
+            small.superstep("narrow", |ctx, _| ctx.send(1 - ctx.pid(), 1))?;
+            small.superstep("count", |ctx, state| *state += u64::from(ctx.inbox()[0].1))?;
+            Ok::<(), BspError>(())
+        })
+        .unwrap();
+    assert_eq!(machine.pending(0), [(1, (7, 7))]);
+    machine.superstep("consume", |ctx, state| *state += ctx.inbox()[0].1.0).unwrap();
     let left = machine.with_messages(|small: &mut BspMachine<u64, u8>| {
         small.superstep("narrow", |ctx, _| ctx.send(1 - ctx.pid(), 1)).map(|_| ())
     });
-    assert!(matches!(left, Err(BspError::Precondition { field: "pending", .. })));
-    assert_eq!(machine.ledger().records.len(), 3);
-    assert_eq!(machine.states(), [7, 7]);
-    assert_eq!(machine.cost(), 5.0);
+    assert_eq!(
+        left.unwrap_err().to_string(),
+        "pending must satisfy no delivered message pending when the message type changes \
+         back (got 1 messages pending at processor 0)"
+    );
+    assert_eq!(machine.ledger().records.len(), 5);
+    assert_eq!(machine.states(), [8, 8]);
+    assert_eq!(machine.cost(), 8.0);
     let after = machine.superstep("again", |_, _| {}).unwrap_err();
-    assert_eq!(after, BspError::Poisoned { superstep: 2 });
+    assert_eq!(after, BspError::Poisoned { superstep: 4 });
 }
 
 /// Inboxes taken outside a superstep (`take_delivered`, `drain_delivered`) are empty, and a

@@ -16,7 +16,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::actor::Scheduler;
-use crate::butterfly::{ButterflyConfig, simulate_butterfly_actors};
+use crate::butterfly::ButterflyConfig;
 use crate::direct::{simulate_broadcast_sync, simulate_direct};
 use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::{Buffers, Multiplex};
@@ -121,26 +121,13 @@ fn butterfly(
     instance: &netcore::pram::library::Instance,
     config: &ButterflyConfig,
 ) -> Result<Measured, ModelError> {
-    let r = simulate_butterfly_actors(
-        &instance.program,
-        &instance.input,
-        config,
-        Scheduler::Fifo,
-        &Limits::default(),
-    )?;
-    let a = r.actor.as_ref().ok_or_else(|| {
-        ModelError::from(crate::error::Error::Mismatch {
-            program: program.name().to_string(),
-            what: "an actor run without actor measures".into(),
-        })
-    })?;
+    let (r, actors, verified) = super::fifo_actor_run(program, instance, config)?;
     Ok(Measured {
         cost: r.pram,
-        actor_time: a.actor_time,
-        events: a.events,
+        actor_time: actors.actor_time,
+        events: actors.events,
         max_occupancy: r.max_occupancy,
-        verified: r.verified
-            && r.memory.get(instance.output.clone()) == Some(&instance.expected[..]),
+        verified,
     })
 }
 

@@ -10,16 +10,15 @@
 //! beats `Θ(k log N)` per step (`pipe_over_congestion`): the pipeline can gain a constant
 //! factor only, and the claims say so.
 
+use netcore::pram::Cost;
 use netcore::pram::library::Algorithm;
-use netcore::pram::{Cost, Limits};
 use netcore::rng::SimRng;
 use netcore::study::{Claim, Column, Law, ModelError, ParamError, Plot, Study};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::theorem2::MAX_N;
-use crate::actor::Scheduler;
-use crate::butterfly::{ButterflyConfig, ButterflyReport, simulate_butterfly_actors};
+use crate::butterfly::ButterflyConfig;
 use crate::hash::{HashFamily, KeyOrder};
 use crate::ranade::{Buffers, Multiplex};
 
@@ -102,27 +101,14 @@ fn measure(
     instance: &netcore::pram::library::Instance,
     config: &ButterflyConfig,
 ) -> Result<Measured, ModelError> {
-    let r: ButterflyReport = simulate_butterfly_actors(
-        &instance.program,
-        &instance.input,
-        config,
-        Scheduler::Fifo,
-        &Limits::default(),
-    )?;
-    let actor_time = r.actor.as_ref().map(|a| a.actor_time).ok_or_else(|| {
-        ModelError::from(crate::error::Error::Mismatch {
-            program: program.name().to_string(),
-            what: "an actor run without actor measures".into(),
-        })
-    })?;
+    let (r, actors, verified) = super::fifo_actor_run(program, instance, config)?;
     Ok(Measured {
         cost: r.pram,
         passes: r.passes,
         rounds: r.rounds_fwd + r.rounds_rev,
         hops: r.hops,
-        actor_time,
-        verified: r.verified
-            && r.memory.get(instance.output.clone()) == Some(&instance.expected[..]),
+        actor_time: actors.actor_time,
+        verified,
     })
 }
 

@@ -59,15 +59,15 @@ pub fn cascade_supersteps(p: u32, capacity: usize) -> u64 {
 /// (equal items keep their order), like [`bitonic_sort_blocks`](super::bitonic_sort_blocks):
 /// every block holds at most `capacity >= 1` items before and after, the real items packed from
 /// processor 0, in [`cascade_supersteps`] supersteps labelled `label`. The sort sends its own
-/// messages ([`BspMachine::with_messages`]): nothing may be pending when it starts.
+/// messages ([`BspMachine::with_messages`]): messages pending when it starts stay pending.
 ///
 /// Charges: the leaf's local sort `c ceil(log2 c)`, then one operation per message handled.
 ///
 /// # Errors
 ///
 /// [`BspError::NotPowerOfTwo`] if `p` is not a power of two; [`BspError::Precondition`] if the
-/// capacity is 0, a block holds more than `capacity` items, `capacity x p` overflows, or
-/// messages are pending; the machine's errors.
+/// capacity is 0, a block holds more than `capacity` items, or `capacity x p` overflows;
+/// the machine's errors.
 pub fn cascade_sort_blocks<S, M: Clone, I>(
     machine: &mut BspMachine<S, M>,
     capacity: usize,
