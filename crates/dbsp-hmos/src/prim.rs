@@ -2,11 +2,14 @@
 //! as real programs on netcore's D-BSP engine ([`BspMachine`]).
 //!
 //! Every primitive takes `within = c`, runs independently inside every c-cluster and uses
-//! labels `>= c` only (the engine refuses a message that leaves its cluster). Primitives are
-//! generic over the machine's message type: `wrap` puts a primitive's message into the
+//! labels `>= c` only (the engine refuses a message that leaves its cluster). Most primitives
+//! are generic over the machine's message type: `wrap` puts a primitive's message into the
 //! machine's message type and `unwrap` takes it out again, so one machine can run several
-//! primitives in sequence (the router runs [`prefix`] on its own machine this way). Working
-//! data lives outside the processor states, in per-processor slots the primitive owns.
+//! primitives in sequence. The two-phase router ([`route_two_phase`],
+//! [`route_two_phase_until`]) instead takes a machine of [`RouteMsg`]s and runs its count
+//! exchanges and [`prefix`] on machines of their own message types
+//! ([`BspMachine::with_messages`]), so that a routed message is as small as its payload.
+//! Working data lives outside the processor states, in per-processor slots the primitive owns.
 //!
 //! Work charges (nominal, docs/models/dbsp-hmos.md, Choices): one unit per monoid operation,
 //! nothing for forwarding; the k-sort charges what netcore's bitonic sort charges
@@ -582,6 +585,15 @@ pub fn route_two_phase_until<S, T: Clone>(
     }
     let n = machine.p();
     check_outgoing(log_n, within, n, outgoing.per_processor())?;
+    // The first move reads `outgoing`, not the inboxes: a message still pending on the
+    // machine would be dropped by it, so it is refused here.
+    if let Some(pid) = (0..n).find(|&pid| !machine.pending(pid).is_empty()) {
+        return Err(Error::Bsp(netcore::bsp::BspError::Precondition {
+            field: "pending",
+            rule: "no delivered message pending on the machine when a routing starts".into(),
+            got: format!("{} messages pending at processor {pid}", machine.pending(pid).len()),
+        }));
+    }
     // A processor's own messages are ranked 0, 1, ... in send order: `outgoing` is in rank
     // order already, and so is every inbox a move delivers (see [`count_delivered`]); the order is
     // the ranks (they do not travel). The first move reads `outgoing`, one vector for all

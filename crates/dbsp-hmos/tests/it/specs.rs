@@ -190,6 +190,30 @@ fn e9_cluster_errors() {
     insta::assert_yaml_snapshot!("e9_cluster_errors", [leaves, alpha, beta, err.to_string()]);
 }
 
+/// The two-phase router's first move reads the messages it is given, not the machine's
+/// inboxes: a message left pending on the machine (here P1's, sent to P0 by a superstep
+/// before) would be dropped by it, so the routing is refused before its first superstep.
+#[test]
+fn two_phase_refuses_a_pending_message() {
+    let params = DbspParams::power_law(4, 0.5, 0.5).unwrap();
+    let mut m: BspMachine<(), RouteMsg<u32>> = BspMachine::new(params, vec![(); 4]).unwrap();
+    m.dsuperstep(0, "leftover", |ctx, _| {
+        if ctx.pid() == 1 {
+            ctx.send(0, RouteMsg { dest: 0, payload: 7 });
+        }
+    })
+    .unwrap();
+    let supersteps = m.ledger().records.len();
+    let err = route_two_phase(&mut m, 0, vec![Vec::new(); 4]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "pending must satisfy no delivered message pending on the machine when a routing \
+         starts (got 1 messages pending at processor 0)"
+    );
+    assert_eq!(m.ledger().records.len(), supersteps, "refused before any superstep");
+    assert_eq!(m.pending(0).len(), 1, "the pending message is left where it was");
+}
+
 /// One trace re-priced equals re-running under the other parameters, and the flat-BSP
 /// pricing (g_i = g_0, l_i = l_0) is never cheaper than the hierarchical one (k-sort, n = 64).
 #[test]
