@@ -214,7 +214,7 @@ impl Study for Isoefficiency {
     fn claims(&self) -> Vec<Claim> {
         vec![
             Claim::exponent(
-                "hypercube: the smallest efficient input of hier tree reduction grows like N*(P) = Theta(P log^2 P) (E >= 1/2 while 2r >= sum_k [1 + 2l + 3s_a + s_b](2^k) = 2p + 2.5p(p+1)): N*/P against log P has fitted exponent in [1.5, 2.5], halfway to P log P (1) and P log^3 P (3), which it rules out (the O(p) term of r* = 1.25p^2 + 2.25p pulls the fit below 2 on P = 2^2..2^16, to 1.75; rivals with the same lower-order term, r = 1.25p + 2.25 and 1.25p^3 + 2.25p^2, fit 0.76 and 2.76, outside the band too)",
+                "hypercube: the smallest efficient input of hier tree reduction grows like N*(P) = Theta(P log^2 P) (E >= 1/2 while 2r >= 2p + 2.5p(p+1), the sum over k of 1 + 2l + 3s_a + s_b at 2^k): N*/P against log P has fitted exponent in [1.5, 2.5], halfway to P log P (1) and P log^3 P (3), which it rules out (the O(p) term of r* = 1.25p^2 + 2.25p pulls the fit below 2 on P = 2^2..2^16, to 1.75; rivals with the same lower-order term, r = 1.25p + 2.25 and 1.25p^3 + 2.25p^2, fit 0.76 and 2.76, outside the band too)",
                 "r_star_hier",
                 "log_p",
                 1.5,
