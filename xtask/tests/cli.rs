@@ -319,7 +319,7 @@ fn config_errors_exit_2_and_failed_runs_exit_1() {
             "hpram",
             fixture("hpram/bad-alg1-p24.toml"),
             2,
-            "root/p0[0]/p0: partition sizes [6, 3, 1, 1]",
+            "procs must satisfy procs = 8 * 2^k for alg1",
         ),
         ("hpram", fixture("hpram/bad-unknown-field.toml"), 2, "unknown field `formulae`"),
         (
