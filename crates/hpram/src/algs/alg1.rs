@@ -11,6 +11,14 @@ use crate::sub_pram::{HAlgorithm, Part, SubPram};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Alg1;
 
+impl Alg1 {
+    /// Whether `Alg1` partitions `p` processors: it halves `P'` while `P' >= 16` and splits 8
+    /// into 4 + 2 + 1 + 1 (paper Section 2.1), so only `p = 8·2^k`.
+    pub fn valid_procs(p: usize) -> bool {
+        p.is_multiple_of(8) && (p / 8).is_power_of_two()
+    }
+}
+
 /// An algorithm with no steps, named as the hierarchy should show it.
 #[derive(Debug, Clone)]
 pub struct Empty(pub String);

@@ -75,9 +75,8 @@ fn setup(config: &HpramConfig, p: usize) -> Result<Setup, HpramError> {
         if config.form.is_some() || config.n.is_some() {
             return Err(bad("algorithm", "alg1 takes neither form nor n", "form or n"));
         }
-        // Alg1 halves P' down to 8 (paper Section 2.1): any other P fails a partition deep
-        // in the tree, so the config's field is named here, before the run.
-        if !p.is_multiple_of(8) || !(p / 8).is_power_of_two() {
+        // Any other P fails a partition deep in the tree: the config's field is named first.
+        if !Alg1::valid_procs(p) {
             return Err(bad(
                 "procs",
                 "procs = 8 * 2^k for alg1 (its partitions halve P down to 8)",

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use hpram::algs::{TreeForm, tree_reduce};
+use hpram::algs::{Alg1, TreeForm, tree_reduce};
 use hpram::{Config, FnAlg, HAlgorithm, HpramError, MemOp, Part, SubModel, run};
 use netcore::pram::{FetchOp, Variant};
 
@@ -499,4 +499,14 @@ fn max_depth_is_capped() {
             got: "65".into()
         })
     );
+}
+
+/// `Alg1::valid_procs`, the driver's check of a config's `procs`, is exactly the set of `P`
+/// whose run partitions without error (8, 16, 32, 64, 128 up to 130).
+#[test]
+fn alg1_valid_procs_is_where_it_runs() {
+    for p in 1..=130 {
+        let ran = run(&Config::new(p, 2 * p), Arc::new(Alg1), vec![], &[]).is_ok();
+        assert_eq!(Alg1::valid_procs(p), ran, "P = {p}");
+    }
 }
