@@ -9,7 +9,9 @@
 //! [`route_two_phase_until`]) instead takes a machine of [`RouteMsg`]s and runs its count
 //! exchanges and [`prefix`] on machines of their own message types
 //! ([`BspMachine::with_messages`]), so that a routed message is as small as its payload.
-//! Working data lives outside the processor states, in per-processor slots the primitive owns.
+//! Working data lives outside the processor states, in per-processor slots the primitive owns,
+//! except for k-sorting ([`ksort`], [`ksort_upto`]), whose keys are the processor states'
+//! blocks ([`SortBlock`]): the sort rearranges them in place.
 //!
 //! Work charges (nominal, docs/models/dbsp-hmos.md, Choices): one unit per monoid operation,
 //! nothing for forwarding; the k-sort charges what netcore's bitonic sort charges

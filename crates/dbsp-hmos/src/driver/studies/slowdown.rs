@@ -358,11 +358,17 @@ impl Study for SlowdownStudy {
             vec![Claim::all_true("every read returns the value written", "verified").correctness()];
         for scheme in ["hmos", "flat_majority"] {
             for pattern in REQUEST_PATTERNS {
+                // Theorem 2 is an upper bound, and the grid shows that only: the fitted
+                // exponents reach -0.150 (greedy adversary), as near the bound / log n (-0.165)
+                // as the bound itself, so the grid cannot tell a tight bound from a loose one.
+                // A bound claim, both rivals scored for the record (it was a result with a band
+                // [-0.15, 0.08], whose bottom the measured minima sat on and the bound / log n
+                // missed by 0.015), as Theorem 3's below.
                 let mut theorem2 = Claim::exponent(
-                    format!("{scheme}, {pattern} requests: selection / Theorem 2's 2^k n^alpha + max(k,1) n^beta has a fitted exponent in n within [-0.15, 0.08] per (k, alpha, beta) (Theorem 2: bounded; the bound x log n scores 0.16)"),
+                    format!("{scheme}, {pattern} requests: selection / Theorem 2's 2^k n^alpha + max(k,1) n^beta has a fitted exponent in n at most 0.08 per (k, alpha, beta): selection grows at most like the bound (Theorem 2, an upper bound; the bound x log n scores 0.16, the bound / log n -0.165 and passes too: tightness is not shown)"),
                     "select_over_theorem2",
                     "n",
-                    -0.15,
+                    f64::MIN,
                     0.08,
                 )
                 .only("scheme", scheme)
@@ -372,6 +378,8 @@ impl Study for SlowdownStudy {
                 .pool("log_n")
                 .result(constant("Theorem 2's bound (constant ratio)"))
                 .rival(more())
+                .rival(Law::new("bound / log n").log2("n", -1.0))
+                .bound()
                 .of("Theorem 2");
                 if (scheme, pattern) == ("flat_majority", "module_adversary") {
                     theorem2 = theorem2.expect(
