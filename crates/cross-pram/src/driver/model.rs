@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::driver::equal_load::EqualLoadStudy;
 use crate::driver::study::{CrossStudy, check, check_n};
-use crate::machines::{MachineRun, check_ppus, compare_run};
+use crate::machines::{CrossError, MachineRun, check_ppus, compare_run};
 
 /// The `cross-pram` model.
 #[derive(Debug, Clone, Copy, Default)]
@@ -212,6 +212,9 @@ fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, Mo
         }
         Some(_) => "the input and the machines' randomness",
     };
+    if let Some(failed) = rows.iter().find(|row| !row.verified) {
+        return Err(CrossError::EmulationNotVerified { machine: failed.machine.as_str(), against }.into());
+    }
     let mut summary = format!(
         "{} at n = {} (seed {}: {seeds}), every output checked against {against}:",
         config.name(),
@@ -246,6 +249,27 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+
+    /// A machine whose output fails its check fails the run (exit 1), naming the machine,
+    /// instead of printing a table with `verified false`.
+    #[test]
+    fn a_machine_not_verified_fails_the_run() {
+        let text = "program = \"prefix-sums\"\nn = 64\n";
+        let file = ConfigFile::new(text, Path::new("."));
+        let parsed: CrossConfig = file.parse().unwrap();
+        let (instance, done) = parsed.source(&file).unwrap().run(&mut NoTrace).unwrap();
+        let mut rows = compare_run(&instance, &done, parsed.program, parsed.n, parsed.seed).unwrap();
+        assert!(rows.iter().all(|row| row.verified));
+        assert!(run_report(&parsed, &rows).is_ok());
+        rows[1].verified = false;
+        let e = run_report(&parsed, &rows).unwrap_err();
+        assert_eq!(e.fault(), netcore::fault::Fault::Run);
+        let machine = rows[1].machine.as_str();
+        assert_eq!(
+            e.to_string(),
+            format!("verified: the {machine} run's output must equal its plain-Rust reference (got a different output)")
+        );
+    }
 
     /// n = 128 PPUs and the CPU are 129 lanes: refused before the run, with the limit.
     #[test]

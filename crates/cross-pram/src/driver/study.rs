@@ -104,7 +104,10 @@ pub(crate) fn run_columns() -> [Column; 3] {
     [
         Column::new("messages", "actor messages"),
         Column::new("rounds", "butterfly lockstep rounds (forward + reverse)"),
-        Column::new("verified", "output equals the plain-Rust reference"),
+        Column::new(
+            "verified",
+            "output equals the plain-Rust reference (the actor butterfly's fetch-and-ops combined off pid order: its memory and registers equal the reference interpreter replaying their serialization)",
+        ),
     ]
 }
 
