@@ -33,6 +33,15 @@ pub fn plan(n: usize, n_cols: usize) -> Result<Plan> {
     Plan::new(held, 1, n_cols)
 }
 
+/// One copy in blocks of `b` columns (`N = blocks b`): processor `p < blocks` holds columns
+/// `p b + 1 ..= (p + 1) b`, the others only relay. Load `b` and no redundancy: the one-copy
+/// counterpart of blocked OVERLAP's plan (paper Section 3.3) on the same host and guest.
+/// The caller has checked that `n b` columns fit (`driver::studies::check_size`).
+pub(crate) fn blocks(n: usize, blocks: usize, b: usize) -> Result<Plan> {
+    let held = (0..n).map(|p| (p < blocks).then(|| (p * b + 1, (p + 1) * b))).collect();
+    Plan::new(held, 1, blocks * b)
+}
+
 /// Runs the naive simulation of a `N`-column, `T`-step guest on `host` and verifies it: the
 /// baseline that pays `d_max` per guest step (paper Section 1). Arguments in the order of every
 /// entry point: the host, the scheme's parameters (here `N`), the program, the steps.

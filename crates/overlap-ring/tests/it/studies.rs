@@ -157,6 +157,10 @@ fn scheme_study_rows() {
     assert!((row.b_regime - 512.0 / (78.0 / 63.0 * 216.0)).abs() < 1e-12);
     assert_eq!((row.slowdown_over_b, row.verified), (1.0, true));
     assert!((row.efficiency - row.n_prime as f64 / 64.0).abs() < 1e-12);
+    // One copy in the same blocks on the same host hides the delay of 16 as well (d_max far
+    // below d_ave L^3): the rival the study's claims cannot reject.
+    assert_eq!(row.one_copy_slowdown_over_b, 1.0);
+    assert_eq!(row.one_copy_efficiency, row.efficiency);
     let p = |scheme| heavy_tailed::Params { n: 64, alpha: 1.2, steps: 16, scheme, host_seed: 1 };
     let naive = one(&HeavyTailed, &p(heavy_tailed::Scheme::Naive), rng);
     let composite = one(&HeavyTailed, &p(heavy_tailed::Scheme::Composite), rng);
@@ -181,6 +185,11 @@ fn grid_rows() {
     assert_eq!((first.case, first.exact_ratio, first.verified), (1, 1.0, true));
     let two = one(&Grid2d, &p(8, 64), rng);
     assert_eq!((two.case, two.m, two.host_steps, two.phase_ratio), (2, Some(16), 1536, 0.75));
+    // A fractional W (n0 = 16, d = 64: m = round(4 16^(2/3)) = 25, W = ceil(25/16) = 2)
+    // exceeds the proof's count with W = m/n0 but not the count with W = ceil(m/n0).
+    let fractional = one(&Grid2d, &p(16, 64), rng);
+    assert_eq!((fractional.case, fractional.m, fractional.w_integral), (2, Some(25), false));
+    assert!(fractional.phase_ratio > 1.0 && fractional.phase_ratio_w <= 1.0, "{fractional:?}");
     // A given side is a parameter column, not repeated in the row.
     let given = one(&Grid2d, &Params { m: Some(16), ..p(8, 64) }, rng);
     assert_eq!((given.m, given.host_steps), (None, 1536));
@@ -206,6 +215,12 @@ fn growth_rows() {
     assert!(composite.verified && naive.verified && overlap.verified);
     assert!(overlap.slowdown * 2.0 < naive.slowdown && overlap.ratio_thm2 < 1.0);
     assert!(composite.slowdown * 4.0 < naive.slowdown && composite.ratio_thm5 < 1.0);
+    // The same link off the root split (at floor(0.046 n) = 11): no overlap covers it at this
+    // n, so OVERLAP pays it about in full, like naive.
+    let off = Params { family: Family::HugeOffRoot, ..p(Scheme::Overlap) };
+    let off = one(&Growth, &off, rng);
+    assert_eq!(off.d_max, 766);
+    assert!(off.verified && off.slowdown > 0.9 * naive.slowdown, "{off:?}");
     let bad = rejects(
         &Growth,
         json!({"n": 256, "family": "ring", "d_ave": 4, "scheme": "naive", "steps": 32}),

@@ -87,6 +87,8 @@ pub struct Row {
     pub d_ave: f64,
     /// The embedded array's `d_ave`.
     pub array_d_ave: f64,
+    /// The embedded array's `d_max` (one copy on the array pays about this per guest step).
+    pub array_d_max: u32,
     /// Longest array link in tree edges (Fact 3: <= 3).
     pub dilation: usize,
     /// Most array links through one physical edge (<= 2).
@@ -131,6 +133,7 @@ pub(crate) fn composite_on_graph(g: &GraphHost, steps: u64) -> Result<Row, Model
         delta: g.max_degree(),
         d_ave: g.d_ave(),
         array_d_ave: array.d_ave(),
+        array_d_max: array.d_max(),
         dilation: embedding.dilation(),
         congestion: embedding.edge_congestion(),
         r,
@@ -150,6 +153,7 @@ pub(crate) fn row_glossary() -> Vec<Column> {
         Column::new("delta", "max degree delta"),
         Column::new("d_ave", "average link delay d_ave of the graph (host steps)"),
         Column::new("array_d_ave", "average link delay of the embedded array (host steps)"),
+        Column::new("array_d_max", "largest link delay of the embedded array (host steps)"),
         Column::new("dilation", "longest array link (tree edges)"),
         Column::new("congestion", "most array links through one graph edge"),
         Column::new("r", "r of the composite scheme (guest rows per phase)"),

@@ -185,15 +185,16 @@ impl Study for HeavyTailed {
             .only("scheme", "composite")
             .bound()
             .of("Theorem 5"),
+            // A regression check, not evidence for Theorem 5: the paper states no fraction of
+            // d_max, and 3/4 is the project's constant, set just above the measured maximum.
             Claim::within(
-                "composite: slowdown <= 3/4 d_max (the one-copy cost; measured 0.50-0.72)",
+                "composite: slowdown <= 3/4 d_max (the one-copy cost; the project's constant above the measured 0.50-0.72, a regression check, not a statement of Theorem 5)",
                 "ratio_dmax",
                 0.0,
                 0.75,
             )
             .only("scheme", "composite")
-            .bound()
-            .of("Theorem 5"),
+            .consistency(),
             Claim::within(
                 "OVERLAP: slowdown <= sqrt(d_ave) L^3 (below Theorem 2's d_ave L^3, constant 1; measured at most 0.46 of it; naive also satisfies it here)",
                 "ratio_bound",
