@@ -159,8 +159,7 @@ fn scheme_study_rows() {
     assert!((row.efficiency - row.n_prime as f64 / 64.0).abs() < 1e-12);
     // One copy in the same blocks on the same host hides the delay of 16 as well (d_max far
     // below d_ave L^3): the rival the study's claims cannot reject.
-    assert_eq!(row.one_copy_slowdown_over_b, 1.0);
-    assert_eq!(row.one_copy_efficiency, row.efficiency);
+    assert_eq!((row.one_copy_slowdown_over_b, row.one_copy_efficiency), (1.0, row.efficiency));
     let p = |scheme| heavy_tailed::Params { n: 64, alpha: 1.2, steps: 16, scheme, host_seed: 1 };
     let naive = one(&HeavyTailed, &p(heavy_tailed::Scheme::Naive), rng);
     let composite = one(&HeavyTailed, &p(heavy_tailed::Scheme::Composite), rng);
