@@ -203,6 +203,52 @@ impl BuiltinParams {
         self.model
     }
 
+    /// The private words a processor of the algorithm uses: 2 for tree reduction (`acc` and
+    /// the operand) and the FFT's `flat-naive` form (a butterfly's two words), `r + 3` for tree
+    /// prefix sums (the leaf's `r` values, `A`, `A2`, `O`), `r = n / procs` for the other FFT
+    /// forms (`LCS` and the remapping hold a block) (`docs/models/hpram.md`, Choices: Errors
+    /// from configs).
+    pub fn private_words_used(&self) -> usize {
+        let r = self.n / self.procs;
+        match self.builtin {
+            Builtin::TreeReduce(_) | Builtin::Fft(FftForm::FlatNaive) => 2,
+            Builtin::TreePrefix(_) => r.saturating_add(3),
+            Builtin::Fft(_) => r,
+        }
+    }
+
+    /// Refuses, before the run, `local_words` private words on the root's sub-model `model`
+    /// (a config's `local_words` and `[model]`, which replace [`BuiltinParams::local_words`]
+    /// and [`BuiltinParams::model`]) when they give a processor fewer private words than
+    /// [`BuiltinParams::private_words_used`]: naming `local_words` when it is below them, else
+    /// `model.lpram` (without LPRAM local memory a processor has [`REGISTERS`](crate::REGISTERS)).
+    /// Every access variant admits the algorithms' exclusive reads and writes, so the access
+    /// itself is never refused (`docs/models/hpram.md`, Choices: Errors from configs).
+    ///
+    /// # Errors
+    ///
+    /// [`HpramError::InvalidConfig`] naming `local_words` or `model.lpram`.
+    pub fn check_machine(&self, local_words: usize, model: SubModel) -> Result<(), HpramError> {
+        let used = self.private_words_used();
+        if model.private_words(local_words) >= used {
+            return Ok(());
+        }
+        let uses =
+            format!("{} with n / procs = {} uses {used}", self.builtin.name(), self.n / self.procs);
+        if local_words < used {
+            return Err(bad(
+                "local_words",
+                "at least the private words the algorithm uses (tree-reduce, fft flat-naive: 2; tree-prefix: n / procs + 3; other fft forms: n / procs)",
+                format!("{local_words} ({uses})"),
+            ));
+        }
+        Err(bad(
+            "model.lpram",
+            "true when the algorithm uses more private words than the 4 registers of a processor without LPRAM local memory",
+            format!("false ({uses})"),
+        ))
+    }
+
     /// The algorithm, ready for [`run`](crate::run()) or [`count`](crate::count()).
     pub fn algorithm(&self) -> Arc<dyn HAlgorithm> {
         match self.builtin {

@@ -140,7 +140,8 @@ pub struct Config {
     /// Private words per processor, `>= 1`; they persist across partitions. A sub-model
     /// without `lpram` uses only the first [`REGISTERS`] of them.
     pub local_words: usize,
-    /// The deepest level a partition may start (the root is level 1), `1 ..= MAX_DEPTH`.
+    /// The deepest level a sub-PRAM may have (the root is level 1, a partition of a level-`k`
+    /// sub-PRAM starts level `k + 1`), `1 ..= MAX_DEPTH`.
     pub max_depth: u32,
     /// Rayon threads for sibling sub-PRAMs; 0 uses the global pool; at most [`MAX_THREADS`].
     pub threads: usize,

@@ -245,15 +245,13 @@ pub enum HpramError {
         /// The most accesses recorded.
         limit: u64,
     },
-    /// A PRAM program run as a flat H-PRAM (`algorithm = "library"`) passed its
-    /// processor-step limit: every global step of the program is a communication step of all
-    /// `S_max` processors of the root.
+    /// A full run passed its processor-step limit (each step of a sub-PRAM counts its `P'`
+    /// processors; `docs/models/hpram.md`, Limits). No sub-PRAM is named, as for
+    /// [`HpramError::WorkLimit`].
     #[error(
-        "processor-step limit reached: the program's global steps over its {procs} processors passed {limit} processor-steps"
+        "processor-step limit reached: the run's steps over their processors passed {limit} processor-steps"
     )]
     ProcStepLimit {
-        /// The root's processors, `S_max`.
-        procs: usize,
         /// The limit.
         limit: u64,
     },

@@ -36,6 +36,32 @@ pub fn check_counted_perm(procs: usize) -> Result<(), TooLarge> {
     check("procs", bytes, DEFAULT_MEMORY, "bytes (estimated: the remapping's parts)")
 }
 
+/// Bytes per character of a `shape` string parsed into items (`synth::Shape`): an item is 24
+/// bytes, and the vector of items doubles as it grows, so its old and new buffers together
+/// hold up to 72 bytes per item at a reallocation; each character is at most one item, and
+/// the text itself is kept (about 66 bytes per character measured at 60,000,000 `c`s).
+pub const SHAPE_BYTES_PER_CHAR: u64 = 80;
+
+/// Refuses a shape of `chars` characters before it is parsed when its items
+/// ([`SHAPE_BYTES_PER_CHAR`] each), with the full run's [`full_run_bytes`] if `run` is one
+/// (a count-only run allocates no memory), exceed [`DEFAULT_MEMORY`]; names `shape` when its
+/// part is the largest, else `words_field` or `procs` as [`check_full_run`].
+pub fn check_shape(
+    chars: usize,
+    run: Option<&Config>,
+    words_field: &'static str,
+) -> Result<(), TooLarge> {
+    let shape = SHAPE_BYTES_PER_CHAR.saturating_mul(chars as u64);
+    let (words, procs) = run.map_or((0, 0), full_run_bytes);
+    let field = match () {
+        () if shape >= words.max(procs) => "shape",
+        () if words >= procs => words_field,
+        () => "procs",
+    };
+    let total = shape.saturating_add(words).saturating_add(procs);
+    check(field, total, DEFAULT_MEMORY, "bytes (estimated: the shape's items and the run)")
+}
+
 /// The memory estimate of a full run: `(words, processors)` bytes, the part growing with
 /// `M` and the part growing with `P` (registers included).
 pub fn full_run_bytes(cfg: &Config) -> (u64, u64) {
@@ -68,6 +94,19 @@ mod tests {
         assert_eq!(check_counted_perm(1 << 25), Ok(()));
         let e = check_counted_perm(1 << 26).unwrap_err();
         assert_eq!((e.field, e.estimate), ("procs", 128 << 26));
+    }
+
+    /// A shape's characters count before it is parsed: 2^25 characters (80 B each, 2.5 GiB)
+    /// pass alone and are refused beside a full run of 2 GiB, naming the larger part; 2^26
+    /// (5 GiB) are refused naming `shape`.
+    #[test]
+    fn shapes_are_estimated_before_parsing() {
+        assert_eq!(check_shape(1 << 25, None, "n"), Ok(()));
+        let cfg = Config::new(4, 1 << 26);
+        let e = check_shape(1 << 25, Some(&cfg), "n").unwrap_err();
+        assert_eq!((e.field, e.estimate), ("n", (80 << 25) + (40 << 26) + 4 * 192));
+        let e = check_shape(1 << 26, None, "n").unwrap_err();
+        assert_eq!((e.field, e.estimate), ("shape", 80 << 26));
     }
 
     /// Both variants' estimates term by term, and the field that names the larger part.

@@ -67,11 +67,14 @@ where
     }
 }
 
-/// The work limit of one run: at most [`MAX_STEP_CALLS`] computation and communication steps
-/// issued by all its sub-PRAMs together (`docs/models/hpram.md`, Limits).
+/// The work limits of one run: at most [`MAX_STEP_CALLS`] computation and communication steps
+/// issued by all its sub-PRAMs together, and in a full run at most [`MAX_PROC_STEPS`]
+/// processor-steps (`docs/models/hpram.md`, Limits).
 #[derive(Debug, Default)]
 pub(crate) struct Work {
     issued: AtomicU64,
+    /// Processor-steps executed so far: each step of a full run on `P'` processors adds `P'`.
+    proc_steps: AtomicU64,
     /// Accesses recorded for the network executor so far ([`MAX_RECORDED_ACCESSES`]).
     recorded: AtomicU64,
 }
@@ -90,11 +93,18 @@ pub(crate) const MAX_RECORDED_ACCESSES: u64 = netcore::limits::DEFAULT_MEMORY / 
 /// and meets its memory limit long before.
 pub(crate) const MAX_STEP_CALLS: u64 = 1 << 32;
 
+/// The most processor-steps a full run may execute: every step of a sub-PRAM runs on its `P'`
+/// processors, so a shape or a PRAM program of few steps on many processors takes time that
+/// neither [`MAX_STEP_CALLS`] nor the memory limit bounds (`docs/models/hpram.md`, Limits).
+/// `2^32`: measured at about 10^7 processor-steps per second for reads on `2^20` processors
+/// (CREW), so about 7 minutes at the limit, and a few minutes for computation steps.
+pub(crate) const MAX_PROC_STEPS: u64 = 1 << 32;
+
 impl Work {
     /// A counter that has already issued `issued` steps.
     #[cfg(test)]
     fn after(issued: u64) -> Self {
-        Work { issued: AtomicU64::new(issued), recorded: AtomicU64::new(0) }
+        Work { issued: AtomicU64::new(issued), ..Work::default() }
     }
 
     /// Counts `n` accesses recorded for the network executor; past
@@ -108,19 +118,21 @@ impl Work {
         Ok(())
     }
 
-    /// Counts one issued step; past the limit the run stops.
-    fn issue(&self) -> Result<(), HpramError> {
-        self.issue_many(1)
-    }
-
-    /// Counts `n` issued steps at once; the run stops if the last of them is past the limit.
+    /// Counts `n` issued steps at once, each executed on `procs` processors (0 in a count-only
+    /// run, which executes none); the run stops if the last of them is past
+    /// [`MAX_STEP_CALLS`] ([`HpramError::WorkLimit`]) or [`MAX_PROC_STEPS`]
+    /// ([`HpramError::ProcStepLimit`]).
     ///
-    /// The error names no sub-PRAM: siblings share the counter, so which of them issues the
+    /// The error names no sub-PRAM: siblings share the counters, so which of them issues the
     /// step past the limit depends on how the threads interleave, while whether some step
     /// passes it does not (`docs/models/hpram.md`, Choices: Lowest-index error).
-    fn issue_many(&self, n: u64) -> Result<(), HpramError> {
+    fn issue(&self, n: u64, procs: u64) -> Result<(), HpramError> {
         if self.issued.fetch_add(n, Ordering::Relaxed).saturating_add(n) > MAX_STEP_CALLS {
             return Err(HpramError::WorkLimit { limit: MAX_STEP_CALLS });
+        }
+        let add = n.saturating_mul(procs);
+        if self.proc_steps.fetch_add(add, Ordering::Relaxed).saturating_add(add) > MAX_PROC_STEPS {
+            return Err(HpramError::ProcStepLimit { limit: MAX_PROC_STEPS });
         }
         Ok(())
     }
@@ -238,6 +250,13 @@ impl<'a> SubPram<'a> {
         self.node.model
     }
 
+    /// Counts `n` steps of this sub-PRAM against the run's work limits ([`Work::issue`]): on
+    /// its `P'` processors in a full run, on none in a count-only run.
+    fn issue(&self, n: u64) -> Result<(), HpramError> {
+        let procs = if self.shared.count_only { 0 } else { self.node.procs as u64 };
+        self.shared.work.issue(n, procs)
+    }
+
     /// Whether this is a count-only run ([`crate::count`]): closures never run, so an
     /// algorithm may skip preparing what only they use.
     pub fn counting(&self) -> bool {
@@ -262,7 +281,7 @@ impl<'a> SubPram<'a> {
         if k == 0 {
             return Ok(());
         }
-        self.shared.work.issue()?;
+        self.issue(1)?;
         self.node.t += u64::from(k);
         self.hash.word(trace::COMPUTE);
         self.hash.word(u64::from(k));
@@ -293,7 +312,7 @@ impl<'a> SubPram<'a> {
     /// against the memory before the step by the sub-model's rules, then read values go into
     /// registers.
     pub fn comm(&mut self, f: impl Fn(&mut Proc<'_>) -> MemOp + Sync) -> Result<(), HpramError> {
-        self.shared.work.issue()?;
+        self.issue(1)?;
         self.node.c += 1;
         self.in_phase = false;
         if self.shared.count_only {
@@ -358,7 +377,7 @@ impl<'a> SubPram<'a> {
             return Ok(());
         }
         let per_rep = steps.len() as u64;
-        self.shared.work.issue_many(reps.saturating_mul(per_rep))?;
+        self.issue(reps.saturating_mul(per_rep))?;
         // One repetition from phase state `in_phase`: (t, t_phases, c); it ends in a phase
         // exactly when its last step computes, whatever the state it started in.
         let one = |mut in_phase: bool| {
@@ -483,11 +502,29 @@ mod tests {
     fn work_limit_stops_the_step_past_it() {
         use netcore::fault::{Classify, Fault};
         let work = Work::after(MAX_STEP_CALLS - 1);
-        assert_eq!(work.issue(), Ok(()));
-        let err = work.issue().unwrap_err();
+        assert_eq!(work.issue(1, 0), Ok(()));
+        let err = work.issue(1, 0).unwrap_err();
         assert_eq!(
             err.to_string(),
             "work limit reached: the run issued more than 4294967296 steps without finishing"
+        );
+        assert_eq!(err.fault(), Fault::Run);
+    }
+
+    /// 2^12 steps on 2^20 processors reach the processor-step limit exactly; one more stops
+    /// the run, naming the limit (a run failure, exit status 1); a count-only run's steps
+    /// execute on no processor and count only against the step limit.
+    #[test]
+    fn proc_step_limit_stops_the_step_past_it() {
+        use netcore::fault::{Classify, Fault};
+        let work = Work::default();
+        assert_eq!(work.issue(1 << 12, 1 << 20), Ok(()));
+        assert_eq!(work.issue(1, 0), Ok(()));
+        let err = work.issue(1, 1).unwrap_err();
+        assert_eq!(err, HpramError::ProcStepLimit { limit: MAX_PROC_STEPS });
+        assert_eq!(
+            err.to_string(),
+            "processor-step limit reached: the run's steps over their processors passed 4294967296 processor-steps"
         );
         assert_eq!(err.fault(), Fault::Run);
     }
@@ -543,8 +580,8 @@ mod tests {
         let pattern: &'static [Counted] = &[Compute(1), Comm];
         assert_eq!(run(&block, true, false, 3, pattern), run(&block, false, false, 3, pattern));
         let work = Work::after(MAX_STEP_CALLS - 10);
-        assert_eq!(work.issue_many(10), Ok(()));
-        assert!(work.issue_many(1).is_err());
+        assert_eq!(work.issue(10, 0), Ok(()));
+        assert!(work.issue(1, 0).is_err());
         // The bulk count spends reps x its steps against the limit, as the loop would: 2^31 - 1
         // repetitions of two steps and the closing computation step are 2^32 - 1 steps, within
         // the limit; 2^31 repetitions are 2^32 + 1, past it (charging reps alone would admit

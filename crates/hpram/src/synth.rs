@@ -104,6 +104,21 @@ impl Shape {
         self.0.iter().any(|item| matches!(item, Item::Partition(_)))
     }
 
+    /// The processor-steps of a full run of the shape on `procs` processors: every step item
+    /// counts the processors of its sub-PRAM, a partition its children's (saturating), as
+    /// the run's processor-step limit counts them (`docs/models/hpram.md`, Limits).
+    pub fn proc_steps(&self, procs: usize) -> u64 {
+        self.0.iter().fold(0u64, |sum, item| {
+            let steps = match item {
+                Item::Partition(children) => children
+                    .iter()
+                    .fold(0u64, |s, (p, shape)| s.saturating_add(shape.proc_steps(*p))),
+                _ => procs as u64,
+            };
+            sum.saturating_add(steps)
+        })
+    }
+
     /// Whether the shape, or a shape nested in it, has an access item (`r w x f b o`): each
     /// writes `gpid + 1` to register 1, so it needs `local_words >= 2`.
     pub fn accesses(&self) -> bool {

@@ -16,7 +16,7 @@
 //! memory = "non-uniform"     # non-uniform | uniform: executed (blocks or checked overlays) and priced (ℓ(P') or ℓ(P))
 //! threads = 0                # rayon threads for siblings (0: the global pool; at most 1024)
 //! mode = "full"              # full | count-only: the cost tree only, identical siblings run once
-//! max_depth = 64             # the deepest level a partition may start (default and most 64)
+//! max_depth = 64             # the deepest sub-PRAM level, the root's being 1 (default and most 64)
 //! local_words = 8            # private words per processor (default: what the algorithm needs)
 //! shape = "[2:r|2:]"         # algorithm = "shape" only: a synthetic step shape (crate::synth)
 //! [network]                  # also execute on a network (paper Section 3; crate::network):
@@ -30,9 +30,10 @@
 //!                            # arbitrary_seed as crate::SubModel
 //! ```
 //!
-//! `max_depth`, `local_words` and `[model]` replace what the algorithm would get, so a
-//! configuration it does not fit fails at run time with the model's own error and its path
-//! (`docs/models/hpram.md`, Choices: Errors from configs).
+//! `max_depth`, `local_words` and `[model]` replace what the algorithm would get: too few
+//! private words for a built-in algorithm are refused before the run
+//! ([`crate::BuiltinParams::check_machine`]), too shallow a depth fails at run time with the
+//! model's own error and its path (`docs/models/hpram.md`, Choices: Errors from configs).
 //!
 //! `algorithm = "library"` runs a netcore PRAM program as a flat H-PRAM ([`crate::run_program`]):
 //! the program comes from a `[pram]` table, netcore's `PramConfig` as `cargo xtask run pram`
@@ -163,10 +164,10 @@ pub struct HpramConfig {
     pub scale: Option<SyncScale>,
     /// `[num, den]` of the power preset.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub power: Option<[u32; 2]>,
+    pub power: Option<Exactly<u32, 2>>,
     /// `[l, sa, sb]` of the constant preset.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub constant: Option<[u64; 3]>,
+    pub constant: Option<Exactly<u64, 3>>,
     /// The formula the summary reports.
     #[serde(default)]
     pub formula: Formula,
@@ -185,7 +186,8 @@ pub struct HpramConfig {
     /// The root's sub-model, replacing the algorithm's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<SubModel>,
-    /// The deepest level a partition may start (default 64, at most [`crate::MAX_DEPTH`]).
+    /// The deepest level a sub-PRAM may have, the root's being 1 (default 64, at most
+    /// [`crate::MAX_DEPTH`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_depth: Option<u32>,
     /// Private words per processor, replacing what the algorithm needs.
@@ -198,7 +200,46 @@ pub struct HpramConfig {
     /// The per-level variant of paper Section 3.1 as a second pricing: `[ℓ_λ, (s_α)_λ,
     /// (s_β)_λ]` for `λ = 1, 2, ...` (a deeper level takes the last row).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub per_level: Option<Vec<[u64; 3]>>,
+    pub per_level: Option<Vec<Exactly<u64, 3>>>,
+}
+
+/// `N` numbers of a config array (`power`, `constant`, a `per_level` row): an array of
+/// another length is refused as it is read, naming the key, the rule and the length got
+/// (before, serde took the first `N` and dropped the rest, `constant = [2, 1, 1, 99]` running
+/// as `[2, 1, 1]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exactly<T, const N: usize>([T; N]);
+
+impl<T: Copy, const N: usize> Exactly<T, N> {
+    /// The `N` numbers.
+    pub fn get(self) -> [T; N] {
+        self.0
+    }
+}
+
+/// The rule of [`Exactly`] in a refusal: `exactly N numbers`.
+struct ExactlyN(usize);
+
+impl serde::de::Expected for ExactlyN {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exactly {} numbers", self.0)
+    }
+}
+
+impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for Exactly<T, N> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let numbers = Vec::<T>::deserialize(deserializer)?;
+        let got = numbers.len();
+        let numbers: [T; N] =
+            numbers.try_into().map_err(|_| serde::de::Error::invalid_length(got, &ExactlyN(N)))?;
+        Ok(Exactly(numbers))
+    }
+}
+
+impl<T: Serialize, const N: usize> Serialize for Exactly<T, N> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.as_slice().serialize(serializer)
+    }
 }
 
 /// How a config runs (`docs/models/hpram.md`, Choices: Count-only mode).
@@ -243,7 +284,8 @@ impl HpramConfig {
 
     /// The per-level model of `per_level`, if given (checked: at least one row, `ℓ_λ >= 1`).
     pub fn per_level(&self) -> Result<Option<PerLevel>, HpramError> {
-        self.per_level.clone().map(PerLevel::new).transpose()
+        let rows = self.per_level.as_ref().map(|rows| rows.iter().map(|r| r.get()).collect());
+        rows.map(PerLevel::new).transpose()
     }
 
     /// The preset this config names, checked for `P = procs` processors.
@@ -257,6 +299,7 @@ impl HpramConfig {
             PresetName::Power => {
                 let [num, den] = self
                     .power
+                    .map(Exactly::get)
                     .ok_or_else(|| bad("power", "given with preset = \"power\"", "none"))?;
                 if den == 0 || num > den {
                     return Err(bad(
@@ -270,6 +313,7 @@ impl HpramConfig {
             PresetName::Constant => {
                 let [l, sa, sb] = self
                     .constant
+                    .map(Exactly::get)
                     .ok_or_else(|| bad("constant", "given with preset = \"constant\"", "none"))?;
                 Preset::Constant { l, sa, sb }
             }

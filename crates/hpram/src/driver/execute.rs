@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use netcore::driver::pram::{LoadedProgram, PramConfig};
+use netcore::limits::check;
 use netcore::pram::Cost;
 use netcore::study::ConfigFile;
 
@@ -15,10 +16,10 @@ use crate::cost_model::Preset;
 use crate::cost_tree::CostTree;
 use crate::driver::config::{AlgorithmName, ExecMode, HpramConfig, bad};
 use crate::error::HpramError;
-use crate::limits::check_full_run;
+use crate::limits::{check_full_run, check_shape};
 use crate::network::{NetworkNeed, NetworkRun, run_on_network};
 use crate::run::{count, run, run_program};
-use crate::sub_pram::{BACKEND_WORDS, HAlgorithm};
+use crate::sub_pram::{BACKEND_WORDS, HAlgorithm, MAX_PROC_STEPS};
 use crate::word::Word;
 
 /// A configured algorithm before any data exists: its label, the algorithm, `M`, the
@@ -50,15 +51,33 @@ impl Setup {
 }
 
 fn setup(config: &HpramConfig, p: usize) -> Result<Setup, HpramError> {
-    if config.shape.is_some() != (config.algorithm == AlgorithmName::Shape) {
-        return Err(bad("shape", "given exactly with algorithm = \"shape\"", "shape"));
+    match (&config.shape, config.algorithm == AlgorithmName::Shape) {
+        (None, true) => return Err(bad("shape", "given with algorithm = \"shape\"", "none")),
+        (Some(text), false) => {
+            let rule = "only given with algorithm = \"shape\"";
+            return Err(bad("shape", rule, format!("a shape of {} characters", text.len())));
+        }
+        _ => {}
     }
     if let Some(text) = &config.shape {
         if config.form.is_some() {
             return Err(bad("form", "not given with algorithm = \"shape\"", "form"));
         }
+        let mem_words = config.n.unwrap_or(p);
+        if mem_words == 0 {
+            return Err(bad("n", "n >= 1 for a shape (M = n words)", mem_words));
+        }
+        let (local_words, model) = (4, SubModel::EREW);
+        let full = config.mode == ExecMode::Full;
+        let cfg = machine(config, p, (mem_words, local_words, model));
+        // Its items, before they are built (a shape's memory grows with its length).
+        check_shape(text.len(), full.then_some(&cfg), words_field(config))?;
         let shape = crate::synth::Shape::parse(text)
             .map_err(|e| bad("shape", "the shape syntax of crate::synth", e))?;
+        if full {
+            let rule = "processor-steps (the shape's steps times their processors)";
+            check("shape", shape.proc_steps(p), MAX_PROC_STEPS, rule)?;
+        }
         if let Some(words) = config.local_words.filter(|&w| w < 2 && shape.accesses()) {
             return Err(bad(
                 "local_words",
@@ -66,14 +85,16 @@ fn setup(config: &HpramConfig, p: usize) -> Result<Setup, HpramError> {
                 words,
             ));
         }
-        let mem_words = config.n.unwrap_or(p);
-        let (name, model) = ("shape".to_string(), SubModel::EREW);
-        let alg = Arc::new(shape);
-        return Ok(Setup { name, alg, mem_words, local_words: 4, model, builtin: None });
+        let (name, alg) = ("shape".to_string(), Arc::new(shape));
+        return Ok(Setup { name, alg, mem_words, local_words, model, builtin: None });
     }
     if config.algorithm == AlgorithmName::Alg1 {
-        if config.form.is_some() || config.n.is_some() {
-            return Err(bad("algorithm", "alg1 takes neither form nor n", "form or n"));
+        let rule = "not given with algorithm = \"alg1\" (M = 2 procs, one form)";
+        if let Some(form) = config.form {
+            return Err(bad("form", rule, form));
+        }
+        if let Some(n) = config.n {
+            return Err(bad("n", rule, n));
         }
         // Any other P fails a partition deep in the tree: the config's field is named first.
         if !Alg1::valid_procs(p) {
@@ -137,13 +158,23 @@ pub(crate) struct Executed {
     pub(crate) network: Option<NetworkRun>,
 }
 
-/// The H-PRAM a built-in algorithm's config runs on: `P` processors, the setup's `M`, private
-/// words and sub-model unless the config replaces them.
-fn machine(config: &HpramConfig, p: usize, setup: &Setup) -> Config {
-    let mut cfg = Config::new(p, setup.mem_words);
+/// The config field that sets `M`: `n` when given (tree algorithms, fft, a shape), else
+/// `procs` (alg1's `M = 2P`, a shape's default `M = P`).
+fn words_field(config: &HpramConfig) -> &'static str {
+    if config.n.is_some() { "n" } else { "procs" }
+}
+
+/// The H-PRAM a built-in algorithm's config runs on: `P` processors, the algorithm's `M`,
+/// private words and sub-model unless the config replaces them.
+fn machine(
+    config: &HpramConfig,
+    p: usize,
+    (mem_words, local_words, model): (usize, usize, SubModel),
+) -> Config {
+    let mut cfg = Config::new(p, mem_words);
     (cfg.threads, cfg.memory) = (config.threads, config.memory);
-    cfg.local_words = config.local_words.unwrap_or(setup.local_words);
-    cfg.model = config.model.unwrap_or(setup.model);
+    cfg.local_words = config.local_words.unwrap_or(local_words);
+    cfg.model = config.model.unwrap_or(model);
     cfg.max_depth = config.max_depth.unwrap_or(cfg.max_depth);
     cfg
 }
@@ -158,7 +189,10 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
     config.check_model()?;
     config.per_level()?;
     let setup = setup(config, p)?;
-    let cfg = machine(config, p, &setup);
+    let cfg = machine(config, p, (setup.mem_words, setup.local_words, setup.model));
+    if let Some(params) = &setup.builtin {
+        params.check_machine(cfg.local_words, cfg.model)?;
+    }
     let Setup { name, alg, mem_words, builtin, .. } = setup;
     if config.network.is_some() && config.mode == ExecMode::CountOnly {
         return Err(bad(
@@ -171,8 +205,7 @@ fn execute_builtin(config: &HpramConfig) -> Result<(Preset, Executed), HpramErro
     let (tree, outcome): (_, Outcome) = match config.mode {
         ExecMode::CountOnly => (count(&cfg, alg, vec![])?, (None, None, None)),
         ExecMode::Full => {
-            // `M` grows with `n` (tree algorithms, fft) or with `procs` (alg1).
-            let words_field = if config.n.is_some() { "n" } else { "procs" };
+            let words_field = words_field(config);
             check_full_run(&cfg, words_field)?;
             // A built-in algorithm's input `x_i = i` in its layout, and its plain Rust reference.
             let (input, expected) = match &builtin {

@@ -116,9 +116,11 @@ pub fn check_drawable(config: &HpramConfig, file: &ConfigFile<'_>) -> Result<(),
         check_size("procs", p as u64, "tau", 0)?;
     }
     if config.algorithm == AlgorithmName::Library {
-        // Refused as the run refuses it, then the program's processors.
-        let ppus = library_program(config, file)?.1.program.ppus();
-        check_size("procs", u64::from(ppus), "tau", 0)?;
+        // Refused as the run refuses it, then the program's processors, naming the `[pram]`
+        // key that sets them (`procs` is not given with a library program).
+        let (pram, loaded) = library_program(config, file)?;
+        let field = if pram.file.is_some() { "pram.file" } else { "pram.n" };
+        check_size(field, u64::from(loaded.program.ppus()), "tau", 0)?;
     }
     Ok(())
 }

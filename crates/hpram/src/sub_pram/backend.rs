@@ -19,23 +19,6 @@ const VALUE: usize = 0;
 const REPLY: usize = 1;
 /// The private words a processor needs here.
 pub(crate) const BACKEND_WORDS: usize = 2;
-/// The most processor-steps a program's global steps may take on the root: every global
-/// step is a communication step of all `S_max` processors (and the computation steps before
-/// it one more call over them), so a loop of `cread`s, which the interpreter's `T + W` limit
-/// counts as one instruction each, costs `S_max` here (`docs/models/hpram.md`, Limits).
-/// `2^36`, the interpreter's own limit: at `S_max = 2^20`, 65,536 global steps.
-pub(crate) const MAX_PROC_STEPS: u64 = 1 << 36;
-
-/// `so_far` processor-steps plus one global step on `procs` processors, or
-/// [`HpramError::ProcStepLimit`] past [`MAX_PROC_STEPS`].
-fn charge(so_far: u64, procs: usize) -> Result<u64, HpramError> {
-    let after = so_far.saturating_add(procs as u64);
-    if after > MAX_PROC_STEPS {
-        return Err(HpramError::ProcStepLimit { procs, limit: MAX_PROC_STEPS });
-    }
-    Ok(after)
-}
-
 /// The root sub-PRAM, counting the interpreter's instructions as its steps.
 pub(crate) struct RootMemory<'a> {
     sp: SubPram<'a>,
@@ -44,13 +27,11 @@ pub(crate) struct RootMemory<'a> {
     /// The first failed step's error ([`GlobalMemory::step`] has no error channel; the run
     /// reports it once the interpreter returns).
     error: Option<HpramError>,
-    /// Processor-steps of the global steps so far, against [`MAX_PROC_STEPS`].
-    proc_steps: u64,
 }
 
 impl<'a> RootMemory<'a> {
     pub(crate) fn new(sp: SubPram<'a>) -> RootMemory<'a> {
-        RootMemory { sp, started: 0, error: None, proc_steps: 0 }
+        RootMemory { sp, started: 0, error: None }
     }
 
     /// Records the instructions up to the `t`-th that are not steps yet as computation steps
@@ -69,7 +50,6 @@ impl<'a> RootMemory<'a> {
     /// (the CPU's, alone in its step, is processor 0's), then the values read and the fetch
     /// replies go back to the interpreter.
     fn try_step(&mut self, accesses: &mut [Access]) -> Result<(), HpramError> {
-        self.proc_steps = charge(self.proc_steps, self.sp.procs())?;
         self.compute_until(self.started.saturating_sub(1))?;
         let proc_of = |a: &Access| if a.pid == CPU_PID { 0 } else { a.pid as usize };
         let mut ops = vec![(MemOp::Idle, 0); self.sp.procs()];
@@ -138,22 +118,5 @@ impl GlobalMemory for RootMemory<'_> {
 
     fn contents(&self) -> Vec<i64> {
         (0..self.sp.mem.len()).map(|addr| self.sp.mem.get(addr)).collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// 2^16 global steps on 2^20 processors reach the limit exactly; one more is refused,
-    /// naming the processors.
-    #[test]
-    fn global_steps_are_charged_per_processor() {
-        let procs = 1 << 20;
-        let at_limit = (0..1 << 16).try_fold(0, |so_far, _| charge(so_far, procs));
-        assert_eq!(at_limit, Ok(MAX_PROC_STEPS));
-        let e = charge(MAX_PROC_STEPS, procs).unwrap_err();
-        assert_eq!(e, HpramError::ProcStepLimit { procs, limit: MAX_PROC_STEPS });
-        assert!(e.to_string().contains("1048576 processors passed 68719476736"), "{e}");
     }
 }

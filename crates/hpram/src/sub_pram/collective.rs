@@ -52,7 +52,7 @@ impl SubPram<'_> {
         src: usize,
         dst: usize,
     ) -> Result<(), HpramError> {
-        self.shared.work.issue()?;
+        self.issue(1)?;
         self.node.c += 1;
         self.in_phase = false;
         let step = self.step_index();
@@ -109,7 +109,7 @@ impl SubPram<'_> {
     /// In count-only mode it is `DataDependentControl`: there is no data to branch on.
     pub fn any(&mut self, pred: impl Fn(&Proc<'_>) -> bool + Sync) -> Result<bool, HpramError> {
         use rayon::prelude::*;
-        self.shared.work.issue()?;
+        self.issue(1)?;
         self.node.c += 1;
         self.in_phase = false;
         if self.shared.count_only {

@@ -48,7 +48,8 @@ impl Part {
 
 /// The children's results joined in index order (`docs/models/hpram.md`, Choices:
 /// Lowest-index error): the lowest-index failing child's error, except that a
-/// [`HpramError::WorkLimit`] anywhere wins, then a [`HpramError::RecordLimit`]. Siblings
+/// [`HpramError::WorkLimit`] anywhere wins, then a [`HpramError::ProcStepLimit`], then a
+/// [`HpramError::RecordLimit`]. Siblings
 /// share the counters, so which of them trips one, and whether a sibling meets its own error
 /// before the limit, depends on how the threads interleave; whether some step passes the
 /// limit does not.
@@ -56,8 +57,10 @@ fn join_children<T>(results: Vec<Result<T, HpramError>>) -> Result<Vec<T>, Hpram
     let shared = |wanted: fn(&HpramError) -> bool| {
         results.iter().find_map(|r| r.as_ref().err().filter(|e| wanted(e)).cloned())
     };
-    let work = shared(|e| matches!(e, HpramError::WorkLimit { .. }));
-    if let Some(e) = work.or_else(|| shared(|e| matches!(e, HpramError::RecordLimit { .. }))) {
+    let work = shared(|e| matches!(e, HpramError::WorkLimit { .. }))
+        .or_else(|| shared(|e| matches!(e, HpramError::ProcStepLimit { .. })))
+        .or_else(|| shared(|e| matches!(e, HpramError::RecordLimit { .. })));
+    if let Some(e) = work {
         return Err(e);
     }
     results.into_iter().collect()
