@@ -96,9 +96,11 @@ pub(crate) const MAX_STEP_CALLS: u64 = 1 << 32;
 /// The most processor-steps a full run may execute: every step of a sub-PRAM runs on its `P'`
 /// processors, so a shape or a PRAM program of few steps on many processors takes time that
 /// neither [`MAX_STEP_CALLS`] nor the memory limit bounds (`docs/models/hpram.md`, Limits).
-/// `2^32`: measured at about 10^7 processor-steps per second for reads on `2^20` processors
-/// (CREW), so about 7 minutes at the limit, and a few minutes for computation steps.
-pub(crate) const MAX_PROC_STEPS: u64 = 1 << 32;
+/// `2^31`, sized to about three minutes: measured at 1.3 * 10^7 processor-steps per second for
+/// reads of one cell on `2^20` processors (CREW; 200 `r` in 15.9 s), so 2.7 minutes at the
+/// limit; a PRAM program of global reads, 4.2 * 10^8 in 19.8 s with its reference check, so
+/// 1.7 minutes; computation steps 1.4 * 10^9 per second.
+pub(crate) const MAX_PROC_STEPS: u64 = 1 << 31;
 
 impl Work {
     /// A counter that has already issued `issued` steps.
@@ -511,20 +513,20 @@ mod tests {
         assert_eq!(err.fault(), Fault::Run);
     }
 
-    /// 2^12 steps on 2^20 processors reach the processor-step limit exactly; one more stops
+    /// 2^11 steps on 2^20 processors reach the processor-step limit exactly; one more stops
     /// the run, naming the limit (a run failure, exit status 1); a count-only run's steps
     /// execute on no processor and count only against the step limit.
     #[test]
     fn proc_step_limit_stops_the_step_past_it() {
         use netcore::fault::{Classify, Fault};
         let work = Work::default();
-        assert_eq!(work.issue(1 << 12, 1 << 20), Ok(()));
+        assert_eq!(work.issue(1 << 11, 1 << 20), Ok(()));
         assert_eq!(work.issue(1, 0), Ok(()));
         let err = work.issue(1, 1).unwrap_err();
         assert_eq!(err, HpramError::ProcStepLimit { limit: MAX_PROC_STEPS });
         assert_eq!(
             err.to_string(),
-            "processor-step limit reached: the run's steps over their processors passed 4294967296 processor-steps"
+            "processor-step limit reached: the run's steps over their processors passed 2147483648 processor-steps"
         );
         assert_eq!(err.fault(), Fault::Run);
     }
