@@ -97,14 +97,17 @@ mod tests {
     }
 
     /// A shape's characters count before it is parsed: 2^25 characters (80 B each, 2.5 GiB)
-    /// pass alone and are refused beside a full run of 2 GiB, naming the larger part; 2^26
-    /// (5 GiB) are refused naming `shape`.
+    /// pass alone; beside a full run of `M = 3·2^24` words (1.9 GiB) they are refused naming
+    /// `shape`, the larger part, and 2^24 characters beside `M = 3·2^25` naming `n`; 2^26
+    /// characters (5 GiB) are refused alone.
     #[test]
     fn shapes_are_estimated_before_parsing() {
         assert_eq!(check_shape(1 << 25, None, "n"), Ok(()));
-        let cfg = Config::new(4, 1 << 26);
-        let e = check_shape(1 << 25, Some(&cfg), "n").unwrap_err();
-        assert_eq!((e.field, e.estimate), ("n", (80 << 25) + (40 << 26) + 4 * 192));
+        let procs = 4 * 192;
+        let e = check_shape(1 << 25, Some(&Config::new(4, 3 << 24)), "n").unwrap_err();
+        assert_eq!((e.field, e.estimate), ("shape", (80 << 25) + (120 << 24) + procs));
+        let e = check_shape(1 << 24, Some(&Config::new(4, 3 << 25)), "n").unwrap_err();
+        assert_eq!((e.field, e.estimate), ("n", (80 << 24) + (120 << 25) + procs));
         let e = check_shape(1 << 26, None, "n").unwrap_err();
         assert_eq!((e.field, e.estimate), ("shape", 80 << 26));
     }

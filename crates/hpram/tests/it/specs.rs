@@ -512,8 +512,9 @@ fn picture_refuses_what_it_cannot_draw() {
     assert_eq!(e.fault(), netcore::fault::Fault::Input);
     draw("algorithm = \"alg1\"\nprocs = 16\n").unwrap();
     // A library program's S_max is read from its [pram] table before the run (before, the
-    // whole flat H-PRAM run of prefix sums on 2^16 PPUs ran first, then was refused).
+    // whole flat H-PRAM run of prefix sums on 2^16 PPUs ran first, then was refused), naming
+    // the [pram] key that sets it, not `procs`, which a library config does not give.
     let e = draw("algorithm = \"library\"\n[pram]\nprogram = \"prefix-sums\"\nn = 65536\n")
         .unwrap_err();
-    assert!(e.to_string().starts_with("procs is too large: the run needs 65536 lanes"), "{e}");
+    assert!(e.to_string().starts_with("pram.n is too large: the run needs 65536 lanes"), "{e}");
 }
