@@ -335,6 +335,19 @@ fn config_errors_exit_2_and_failed_runs_exit_1() {
             "partitions nested at most 63 deep",
         ),
         ("hpram", fixture("hpram/bad-constant-cost-overflow.toml"), 2, "the cost overflows u64"),
+        (
+            "hpram",
+            fixture("hpram/bad-constant-too-long.toml"),
+            2,
+            "constant: invalid length 4, expected exactly 3 numbers",
+        ),
+        (
+            "hpram",
+            fixture("hpram/bad-tree-reduce-local-words-one.toml"),
+            2,
+            "local_words must satisfy at least the private words the algorithm uses",
+        ),
+        ("hpram", fixture("hpram/bad-shape-proc-steps.toml"), 2, "processor-steps"),
         ("pram", fixture("pram/bad-register.toml"), 2, "line 6: register r16 out of range"),
         ("pram", fixture("pram/bad-missing-label.toml"), 2, "line 7: unknown label `nowhere`"),
         (

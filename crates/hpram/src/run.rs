@@ -67,6 +67,8 @@ fn initial_state(cfg: &Config, input: &[Word]) -> Result<(Vec<Word>, Vec<Word>),
 /// - [`HpramError::OutOfMemory`] if the system refuses the memories (the stated limits,
 ///   `docs/models/hpram.md`, Limits, are checked by [`crate::run_builtin`] and the driver
 ///   before they call this);
+/// - [`HpramError::WorkLimit`] past `2^32` steps, [`HpramError::ProcStepLimit`] past `2^31`
+///   processor-steps (`docs/models/hpram.md`, Limits);
 /// - at run time, the first rule a step breaks, naming the sub-PRAM's path and step:
 ///   [`HpramError::EmptySubPram`], [`HpramError::PartitionSizeMismatch`],
 ///   [`HpramError::AbbreviatedPartitionMismatch`] or [`HpramError::NonIntegralBlock`] for a

@@ -87,8 +87,9 @@ pub(crate) const MAX_RECORDED_ACCESSES: u64 = netcore::limits::DEFAULT_MEMORY / 
 
 /// The most steps (calls of `compute`, `comm`, `scan`, `multiprefix`, `any`) one run may issue:
 /// `2^32`. A count-only run issues its steps without executing them, one by one at about
-/// 2.8 * 10^8 per second, so it stops within about 15 seconds where its time would otherwise
-/// grow with `n` without bound; steps counted in one call (`SubPram::count_repeated`) count
+/// 1.4 * 10^8 per second (tree-prefix and fft perm at `n = 2^62`: 31-32 s to the limit; up to
+/// a minute on a busier machine), so it stops within about a minute where its time would
+/// otherwise grow with `n` without bound; steps counted in one call (`SubPram::count_repeated`) count
 /// here each, so the limit bounds them too. A full run executes every step on `P'` processors
 /// and meets its memory limit long before.
 pub(crate) const MAX_STEP_CALLS: u64 = 1 << 32;

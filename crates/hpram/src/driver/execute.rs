@@ -164,8 +164,8 @@ fn words_field(config: &HpramConfig) -> &'static str {
     if config.n.is_some() { "n" } else { "procs" }
 }
 
-/// The H-PRAM a built-in algorithm's config runs on: `P` processors, the algorithm's `M`,
-/// private words and sub-model unless the config replaces them.
+/// The H-PRAM a config runs on: `P` processors, the algorithm's (or shape's) `M`, private
+/// words and sub-model unless the config replaces them.
 fn machine(
     config: &HpramConfig,
     p: usize,
