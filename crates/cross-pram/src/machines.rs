@@ -60,9 +60,7 @@ pub enum CrossError {
     /// An emulating machine's run ended with an output other than the one it is checked
     /// against: a failed run (`cargo xtask run` exits 1 instead of printing the table; the
     /// reference run's own difference is netcore's `NotVerified`).
-    #[error(
-        "verified: the {machine} run's output must equal {against} (got a different output)"
-    )]
+    #[error("verified: the {machine} run's output must equal {against} (got a different output)")]
     EmulationNotVerified {
         /// The machine whose run failed its check.
         machine: &'static str,

@@ -213,7 +213,9 @@ fn run_report(config: &CrossConfig, rows: &[MachineRun]) -> Result<RunReport, Mo
         Some(_) => "the input and the machines' randomness",
     };
     if let Some(failed) = rows.iter().find(|row| !row.verified) {
-        return Err(CrossError::EmulationNotVerified { machine: failed.machine.as_str(), against }.into());
+        return Err(
+            CrossError::EmulationNotVerified { machine: failed.machine.as_str(), against }.into()
+        );
     }
     let mut summary = format!(
         "{} at n = {} (seed {}: {seeds}), every output checked against {against}:",
@@ -258,7 +260,8 @@ mod tests {
         let file = ConfigFile::new(text, Path::new("."));
         let parsed: CrossConfig = file.parse().unwrap();
         let (instance, done) = parsed.source(&file).unwrap().run(&mut NoTrace).unwrap();
-        let mut rows = compare_run(&instance, &done, parsed.program, parsed.n, parsed.seed).unwrap();
+        let mut rows =
+            compare_run(&instance, &done, parsed.program, parsed.n, parsed.seed).unwrap();
         assert!(rows.iter().all(|row| row.verified));
         assert!(run_report(&parsed, &rows).is_ok());
         rows[1].verified = false;
@@ -267,7 +270,9 @@ mod tests {
         let machine = rows[1].machine.as_str();
         assert_eq!(
             e.to_string(),
-            format!("verified: the {machine} run's output must equal its plain-Rust reference (got a different output)")
+            format!(
+                "verified: the {machine} run's output must equal its plain-Rust reference (got a different output)"
+            )
         );
     }
 
