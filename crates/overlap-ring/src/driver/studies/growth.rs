@@ -59,7 +59,7 @@ pub enum Family {
     Spread,
     /// Unit links and one link at the root's split carrying all the excess.
     Huge,
-    /// Unit links and the same link at [`off_root_link`], off the root's split.
+    /// Unit links and the same link at `floor(0.046 n)`, off the root's split.
     HugeOffRoot,
 }
 netcore::display_config_name!(Family);
